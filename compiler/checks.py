@@ -1,0 +1,406 @@
+"""Parse every effect once, then check names, types and references against the vocabulary."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from compiler import diagnostics as dg
+from compiler.model import EffectSite, Entity, Game
+from compiler.vocabulary import LOCALS, Callable, Vocabulary
+from dsl import nodes as n
+from dsl.parser import EffectSyntaxError, parse
+
+# Selector kinds every game has, besides its entity kinds.
+BUILTIN_SELECTORS = {"player", "opponent", "other_player"}
+SCALAR_TYPES = {"int", "bool", "any"}
+
+
+def did_you_mean(name: str, candidates) -> str:
+    close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "did you mean " + " or ".join(f"`{c}`" for c in close) + "?"
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+def parse_effects(game: Game, reporter: dg.Reporter, cache: dict | None = None) -> None:
+    """Parse every effect string; identical strings are parsed once (ASTs are immutable)."""
+    cache = {} if cache is None else cache
+    for entity in game.all():
+        for site in entity.effects:
+            _parse_site(site, entity.doc, entity.display, cache, reporter)
+    for name, keyword in sorted(game.vocab.keywords.items()):
+        doc, path = keyword.origin
+        site = EffectSite(path, keyword.effect)
+        _parse_site(site, doc, _display(doc), cache, reporter)
+        game.keyword_sites[name] = site
+
+
+def _display(doc) -> str:
+    from compiler.packs import display_path
+    return display_path(doc.path)
+
+
+def _parse_site(site: EffectSite, doc, display: str, cache: dict, reporter: dg.Reporter) -> None:
+    result = cache.get(site.text)
+    if result is None:
+        try:
+            result = parse(site.text)
+        except EffectSyntaxError as err:
+            result = err
+        cache[site.text] = result
+    if isinstance(result, EffectSyntaxError):
+        line, column = doc.effect_position(site.path, result.line, result.column)
+        reporter.add(dg.EFFECT_SYNTAX, result.message, display, line, column, result.hint)
+        site.ast = None
+    else:
+        site.ast = result
+
+
+# --- names and types -----------------------------------------------------------------------
+
+@dataclass
+class _Where:
+    doc: object
+    display: str
+    site_path: tuple
+
+
+class Checker:
+    """Walks one effect AST with a scope of local names, reporting unknown names and types."""
+
+    def __init__(self, game: Game, reporter: dg.Reporter) -> None:
+        self.game = game
+        self.vocab: Vocabulary = game.vocab
+        self.reporter = reporter
+        self.ids: dict[str, set[str]] = {}
+        for kind, table in game.entities.items():
+            for entity_id in table:
+                self.ids.setdefault(entity_id, set()).add(kind)
+        self.where: _Where | None = None
+
+    # reporting
+    def error(self, code: str, message: str, node, hint: str = "") -> None:
+        pos = getattr(node, "pos", n.Pos())
+        line, column = self.where.doc.effect_position(self.where.site_path, pos.line, pos.column)
+        self.reporter.add(code, message, self.where.display, line, column, hint)
+
+    def check_site(self, site: EffectSite, doc, display: str, scope: dict[str, str]) -> None:
+        if site.ast is None:
+            return
+        self.where = _Where(doc, display, site.path)
+        self.block(site.ast, dict(scope))
+
+    # statements
+    def block(self, block: n.Block, scope: dict[str, str]) -> None:
+        scope = dict(scope)
+        for stmt in block.stmts:
+            self.stmt(stmt, scope)
+
+    def stmt(self, s, scope: dict[str, str]) -> None:  # noqa: C901 - one branch per kind
+        if isinstance(s, n.Call):
+            self.call(s, scope, as_cost=False)
+        elif isinstance(s, n.Cost):
+            for c in s.costs:
+                self.call(c, scope, as_cost=True)
+            self.block(s.effect, scope)
+        elif isinstance(s, n.Assign):
+            self.attribute_target(s.target, scope)
+            self.expect(s.value, "int", scope)
+        elif isinstance(s, n.Let):
+            scope[s.name] = self.expr(s.value, scope)
+        elif isinstance(s, n.Require):
+            self.expect(s.cond, "bool", scope)
+        elif isinstance(s, n.If):
+            self.expect(s.cond, "bool", scope)
+            self.block(s.then, scope)
+            if s.otherwise is not None:
+                self.block(s.otherwise, scope)
+        elif isinstance(s, n.On):
+            if "event" not in self.vocab.types_of(s.event):
+                self.unknown(s.event, s, self.names_of_type("event"), "event")
+            inner = dict(scope, event=f"event:{s.event}")
+            if s.where is not None:
+                self.expect(s.where, "bool", inner)
+            self.block(s.body, inner)
+        elif isinstance(s, n.When):
+            self.expect(s.cond, "bool", scope)
+            self.block(s.body, scope)
+        elif isinstance(s, (n.Each, n.Target)):
+            bound = "it" if isinstance(s, n.Each) else "target"
+            inner = self.selector(s.selector, scope, bound)
+            self.block(s.body, inner)
+        elif isinstance(s, (n.During, n.Once)):
+            if "scope" not in self.vocab.types_of(s.scope):
+                self.unknown(s.scope, s, self.names_of_type("scope"), "scope")
+            self.block(s.body, scope)
+        elif isinstance(s, n.Repeat):
+            self.expect(s.count, "int", scope)
+            self.block(s.body, scope)
+        elif isinstance(s, (n.May, n.Continuous)):
+            self.block(s.body, scope)
+        elif isinstance(s, n.Choose):
+            for option in s.options:
+                self.block(option, scope)
+
+    def call(self, c: n.Call, scope: dict[str, str], as_cost: bool) -> None:
+        target = self.vocab.verbs.get(c.verb) or self.vocab.keywords.get(c.verb)
+        if target is None:
+            if c.verb in self.vocab.queries:
+                self.error(dg.WRONG_CONTEXT, f"{c.verb!r} is a query; write it inside a condition, "
+                           f"like `if {c.verb}(...)`", c)
+            else:
+                self.unknown(c.verb, c, sorted(set(self.vocab.verbs) | set(self.vocab.keywords)),
+                             "verb or keyword")
+            for arg in c.args:
+                self.expr(arg.value if isinstance(arg, n.KwArg) else arg, scope)
+            return
+        if as_cost and not target.cost:
+            self.error(dg.NOT_A_COST, f"{c.verb!r} cannot be paid as a cost", c,
+                       "costs: " + ", ".join(sorted(v for v, d in self.vocab.verbs.items() if d.cost)))
+        self.arguments(target, c.args, c, scope)
+
+    def arguments(self, target: Callable, args, node, scope: dict[str, str]) -> None:
+        positional = [a for a in args if not isinstance(a, n.KwArg)]
+        keywords = {a.name: a for a in args if isinstance(a, n.KwArg)}
+        params = list(target.params)
+        if len(positional) > len(params):
+            self.error(dg.WRONG_ARITY, f"{target.name!r} takes {len(params)} argument"
+                       f"{'s' * (len(params) != 1)}, got {len(positional) + len(keywords)}", node,
+                       self.signature(target))
+        bound = dict(zip([p.name for p in params], positional))
+        for name, kw in keywords.items():
+            if name not in {p.name for p in params}:
+                self.error(dg.WRONG_ARITY, f"{target.name!r} has no parameter {name!r}", kw,
+                           self.signature(target))
+            elif name in bound:
+                self.error(dg.WRONG_ARITY, f"parameter {name!r} is given twice", kw)
+            else:
+                bound[name] = kw.value
+        missing = [p.name for p in params if p.name not in bound]
+        if missing and len(positional) <= len(params):
+            self.error(dg.WRONG_ARITY, f"{target.name!r} is missing "
+                       + ", ".join(repr(m) for m in missing), node, self.signature(target))
+        for p in params:
+            if p.name in bound:
+                self.expect(bound[p.name], p.type, scope)
+
+    def signature(self, target: Callable) -> str:
+        params = " ".join(f"<{p.name}:{p.type}>" for p in target.params)
+        return f"usage: {target.name} {params}".rstrip()
+
+    def selector(self, sel: n.Selector, scope: dict[str, str], bound: str) -> dict[str, str]:
+        kinds = BUILTIN_SELECTORS | set(self.vocab.kinds) | self.vocab.term_types
+        if sel.kind not in kinds:
+            self.unknown(sel.kind, sel, sorted(kinds), "kind")
+        if sel.zone is not None and "zone" not in self.vocab.types_of(sel.zone):
+            self.unknown(sel.zone, sel, self.names_of_type("zone"), "zone")
+        inner = dict(scope)
+        inner[bound] = "player" if sel.kind in BUILTIN_SELECTORS else sel.kind
+        inner.setdefault("it", inner[bound])
+        if sel.where is not None:
+            self.expect(sel.where, "bool", dict(inner, it=inner[bound]))
+        return inner
+
+    def attribute_target(self, target: n.Name, scope: dict[str, str]) -> None:
+        if len(target.parts) == 1:
+            self.error(dg.WRONG_CONTEXT, "assign to an attribute, like `self.points = 3`", target)
+            return
+        self.expr(target, scope)
+
+    # expressions
+    def expect(self, e, wanted: str, scope: dict[str, str]) -> None:
+        got = self.expr(e, scope)
+        if wanted == "any" or got == "any" or got is None:
+            return
+        if wanted in ("int", "bool"):
+            if got != wanted and not (wanted == "int" and got.startswith("local:")):
+                if got.startswith("local:"):
+                    return
+                self.error(dg.WRONG_TYPE, f"expected {'a number' if wanted == 'int' else 'a condition'}"
+                           f", got {self.describe(got)}", e)
+            return
+        # a name type, an entity kind or a player
+        if isinstance(e, n.Name) and len(e.parts) == 1:
+            name = e.head
+            if name in scope:
+                local = scope[name]
+                if local in (wanted, "any", "entity") or local.startswith("local:"):
+                    return
+            if wanted in self.vocab.types_of(name):
+                return
+            if wanted.removeprefix("kind:") in self.ids.get(name, set()):
+                return
+            if wanted == "player" and name in scope:
+                return
+        elif got in (wanted, "any", "entity") or got.startswith("local:"):
+            return
+        options = self.names_of_type(wanted) or sorted(
+            i for i, kinds in self.ids.items() if wanted.removeprefix("kind:") in kinds)
+        name = e.head if isinstance(e, n.Name) else None
+        hint = did_you_mean(name, options) if name else ""
+        if not hint and options and len(options) <= 12:
+            hint = "one of: " + ", ".join(options)
+        self.error(dg.WRONG_TYPE, f"expected a {wanted.removeprefix('kind:')}, got {self.describe(got)}", e, hint)
+
+    def describe(self, t: str) -> str:
+        if t in ("int",):
+            return "a number"
+        if t == "bool":
+            return "a condition"
+        return t.removeprefix("local:").removeprefix("kind:")
+
+    def expr(self, e, scope: dict[str, str]) -> str:  # noqa: C901 - one branch per kind
+        if isinstance(e, n.Num):
+            return "int"
+        if isinstance(e, n.Bool):
+            return "bool"
+        if isinstance(e, n.Name):
+            return self.name(e, scope)
+        if isinstance(e, n.Func):
+            query = self.vocab.queries.get(e.name)
+            if query is None:
+                self.unknown(e.name, e, sorted(self.vocab.queries), "query")
+                for a in e.args:
+                    self.expr(a, scope)
+                return "any"
+            self.arguments(query, e.args, e, scope)
+            return query.returns or "any"
+        if isinstance(e, n.Count):
+            self.selector(e.selector, scope, "it")
+            return "int"
+        if isinstance(e, n.Any_):
+            self.selector(e.selector, scope, "it")
+            return "bool"
+        if isinstance(e, n.Not):
+            self.expect(e.operand, "bool", scope)
+            return "bool"
+        if isinstance(e, n.Neg):
+            self.expect(e.operand, "int", scope)
+            return "int"
+        if isinstance(e, n.BinOp):
+            if e.op in ("and", "or"):
+                self.expect(e.left, "bool", scope)
+                self.expect(e.right, "bool", scope)
+                return "bool"
+            if e.op in ("==", "!="):
+                self.expr(e.left, scope)
+                self.expr(e.right, scope)
+                return "bool"
+            self.expect(e.left, "int", scope)
+            self.expect(e.right, "int", scope)
+            return "bool" if e.op in ("<", "<=", ">", ">=") else "int"
+        return "any"
+
+    def name(self, e: n.Name, scope: dict[str, str]) -> str:
+        head = e.head
+        if head in scope:
+            base = scope[head]
+        elif head in LOCALS:
+            if head in ("event", "it", "target"):
+                self.error(dg.WRONG_CONTEXT, f"`{head}` is only defined inside "
+                           + {"event": "`on EVENT:`", "it": "`each`", "target": "`target`"}[head], e)
+                return "any"
+            base = LOCALS[head]
+        elif head in self.vocab.names:
+            types = self.vocab.types_of(head)
+            base = next(iter(sorted(types))) if len(types) == 1 else "any"
+        elif head in self.ids:
+            kinds = self.ids[head]
+            base = f"kind:{next(iter(kinds))}" if len(kinds) == 1 else "any"
+        else:
+            self.unknown(head, e, self.vocab.all_names() + sorted(scope), "name")
+            return "any"
+        if len(e.parts) == 1:
+            return base
+        return self.attribute(e, base)
+
+    def attribute(self, e: n.Name, base: str) -> str:
+        attr = e.parts[1]
+        if base.startswith("event:"):
+            fields = self.vocab.event_fields(base[6:])
+            if attr not in fields:
+                self.error(dg.UNKNOWN_FIELD, f"event {base[6:]!r} has no field {attr!r}", e,
+                           did_you_mean(attr, sorted(fields)) or
+                           ("fields: " + ", ".join(sorted(fields)) if fields else "this event has no fields"))
+                return "any"
+            return "any" if len(e.parts) > 2 else _field_type(fields[attr])
+        known = set(self.vocab.names) if False else self.attribute_names()
+        if attr not in known:
+            self.error(dg.UNKNOWN_FIELD, f"unknown attribute {attr!r}", e,
+                       did_you_mean(attr, sorted(known)))
+        return "any"
+
+    def attribute_names(self) -> set[str]:
+        names = {name for name, types in self.vocab.names.items() if "stat" in types}
+        for spec in self.vocab.kinds.values():
+            names.update(spec.get("fields", {}))
+        names.update({"id", "kind", "owner", "zone", "name"})
+        return names
+
+    def names_of_type(self, type_: str) -> list[str]:
+        return sorted(name for name, types in self.vocab.names.items() if type_ in types)
+
+    def unknown(self, name: str, node, candidates, what: str) -> None:
+        self.error(dg.UNKNOWN_NAME, f"unknown {what} {name!r}", node,
+                   did_you_mean(name, candidates))
+
+
+def _field_type(declared: str) -> str:
+    return declared if declared in SCALAR_TYPES else "any"
+
+
+def check_names(game: Game, reporter: dg.Reporter) -> None:
+    checker = Checker(game, reporter)
+    for name, site in sorted(game.keyword_sites.items()):
+        keyword = game.vocab.keywords[name]
+        scope = {p.name: (p.type if p.type not in SCALAR_TYPES else "local:" + p.type)
+                 for p in keyword.params}
+        doc, _ = keyword.origin
+        checker.check_site(site, doc, _display(doc), scope)
+    for entity in game.all():
+        for site in entity.effects:
+            checker.check_site(site, entity.doc, entity.display, {})
+
+
+def check_refs(game: Game, reporter: dg.Reporter) -> None:
+    """Every `ref:<kind>` field names an existing entity; every `term:<type>` a declared term."""
+    for entity in game.all():
+        for path, target, value in entity.refs:
+            mark = entity.doc.mark(path)
+            if target.startswith("term:"):
+                type_ = target[5:]
+                if type_ not in game.vocab.types_of(value):
+                    options = sorted(k for k, t in game.vocab.names.items() if type_ in t)
+                    reporter.add(dg.UNKNOWN_REF, f"{value!r} is not a declared {type_}",
+                                 entity.display, mark.line, mark.column, did_you_mean(value, options))
+            elif value not in game.entities.get(target, {}):
+                reporter.add(dg.UNKNOWN_REF, f"no {target} with id {value!r}", entity.display,
+                             mark.line, mark.column,
+                             did_you_mean(value, sorted(game.entities.get(target, {}))))
+
+
+def check_provenance(game: Game, reporter: dg.Reporter) -> None:
+    """Approximated fields inside an entity must name fields the entity has."""
+    for entity in game.all():
+        for field_name in entity.data.get("approximations", {}) or {}:
+            if field_name not in entity.data:
+                mark = entity.doc.mark(entity.path + ("approximations", field_name), key=True)
+                reporter.add(dg.PROVENANCE, f"approximation names field {field_name!r}, "
+                             "which this entity does not have", entity.display, mark.line, mark.column)
+
+
+def entities_mentioning(game: Game, name: str) -> list[tuple[Entity, EffectSite]]:
+    """Effect sites whose AST uses `name` anywhere (for cheat sheets: how a token is earned)."""
+    found = []
+    for entity in game.all():
+        for site in entity.effects:
+            if site.ast is None:
+                continue
+            for node in n.walk(site.ast):
+                if (isinstance(node, n.Name) and name in node.parts) or \
+                        (isinstance(node, n.Call) and node.verb == name):
+                    found.append((entity, site))
+                    break
+    return found

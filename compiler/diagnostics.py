@@ -1,0 +1,153 @@
+"""Diagnostics: stable codes, exact positions, caret snippets, text and JSON output.
+
+Every stage reports problems through a Reporter instead of raising, so one run shows them all.
+The catalogue of codes lives in CODES; `tomecraft explain CODE` prints its entry.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    code: str
+    title: str
+    explanation: str
+    severity: str = ERROR
+
+
+CODES: dict[str, Code] = {}
+
+
+def _code(code: str, title: str, explanation: str, severity: str = ERROR) -> str:
+    CODES[code] = Code(code, title, explanation, severity)
+    return code
+
+
+# --- the catalogue ----------------------------------------------------------------------
+# Y: reading files.  S: schema.  E: effect language.  N: names and types.  R: references.
+# P: packs.  G: game rules.  B: build.  X: usage.
+FILE_UNREADABLE = _code("TC-Y001", "file cannot be read", "The file could not be opened or is not valid UTF-8 text. Save it as UTF-8.")
+YAML_SYNTAX = _code("TC-Y002", "YAML syntax error", "The YAML parser could not read the file. Common causes: a tab used for indentation (YAML allows spaces only), an unclosed quote or bracket, a `:` missing after a key.")
+YAML_DUPLICATE_KEY = _code("TC-Y003", "duplicate key", "The same key appears twice in one mapping. YAML would silently keep the last one; tomecraft refuses it so no value is lost by accident.")
+YAML_TAG = _code("TC-Y004", "YAML tag not allowed", "Content is untrusted: only plain YAML (maps, lists, strings, numbers, booleans, null) is accepted. Tags such as `!!python/object` are refused.")
+YAML_TOO_BIG = _code("TC-Y005", "file too large or too deep", "A file may be at most 2 MiB, nest at most 64 levels and expand at most 10,000 nodes through aliases. The limits stop malicious files (alias bombs) from exhausting memory.")
+YAML_NOT_MAPPING = _code("TC-Y006", "top level must be a mapping", "A content file is a mapping from an entity kind's plural name (for example `tile_kinds:`) to a list of entities.")
+YAML_KEY_TYPE = _code("TC-Y007", "keys must be strings", "Every mapping key must be a plain string.")
+SCHEMA = _code("TC-S001", "schema violation", "A value does not match the JSON Schema of its entity kind. The schemas are exported under `schemas/` for editors (yaml-language-server).")
+UNKNOWN_KIND = _code("TC-S002", "unknown entity kind", "The top-level key of a content file must be the plural name of an entity kind declared under `kinds:` in the game's game.yaml.")
+DUPLICATE_ID = _code("TC-S003", "duplicate id", "Two entities of the same kind have the same id. Ids must be unique per kind across all loaded packs, unless a pack replaces the entity explicitly with `replace: true`.")
+PROVENANCE = _code("TC-S004", "provenance missing", "Every entity records where its facts come from: `source: rulebook` (with `ref:` to the rulebook lines), `public` or `approximation` (both with a `note:`).")
+VOCAB = _code("TC-S005", "invalid vocabulary", "game.yaml does not match the vocabulary format (see README, 'Writing content').")
+EFFECT_SYNTAX = _code("TC-E001", "effect syntax error", "An effect string could not be parsed. The caret points at the first character the parser could not accept, inside the YAML string.")
+UNKNOWN_NAME = _code("TC-N001", "unknown name", "A name in an effect is not in the game's vocabulary (verbs, queries, keywords, resources, zones, stats, statuses, events, terms, entity ids) nor a local (you, self, it, target, event, let-bound names, keyword parameters).")
+WRONG_ARITY = _code("TC-N002", "wrong number of arguments", "A verb, query or keyword was given more or fewer arguments than its parameters in game.yaml.")
+WRONG_TYPE = _code("TC-N003", "argument of the wrong type", "An argument's type does not match the parameter's declared type (int, bool, a name type such as resource or zone, or an entity kind).")
+NOT_A_COST = _code("TC-N004", "not payable as a cost", "Only verbs declared with `cost: true` in game.yaml can stand before `->`: a cost must be checkable before it is paid.")
+WRONG_CONTEXT = _code("TC-N005", "name used outside its context", "`event` exists only inside `on EVENT:`, `it` only inside `each`, `target` only inside `target`.")
+UNKNOWN_FIELD = _code("TC-N006", "unknown attribute", "An attribute (`x.name`) must be a declared stat, an event field, or a field of an entity kind.")
+UNKNOWN_REF = _code("TC-R001", "unknown reference", "A field refers to an entity id that no loaded pack defines.")
+PACK = _code("TC-P001", "invalid pack", "A pack is a directory with a pack.yaml (id, game, version, requires) and content files. Its paths must stay inside the pack directory.")
+PACK_CONFLICT = _code("TC-P002", "pack conflict", "Two packs define the same entity without `replace: true`, or a pack removes or replaces an entity that does not exist.")
+GAME_RULE = _code("TC-G001", "game rule violated", "The content is well formed but breaks a rule of the game (counts, maps, placement, mission constraints).")
+GAME_RULE_WARNING = _code("TC-G002", "suspicious content", "The content is legal but probably not what was meant.", WARNING)
+STALE = _code("TC-B001", "generated code is stale", "`generated/` does not match what `tomecraft build` would write now. Run `tomecraft build` and commit the result.")
+USAGE = _code("TC-X001", "usage error", "The command line is wrong: an unknown game, a missing path, a bad option.")
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    message: str
+    file: str
+    line: int
+    column: int
+    hint: str = ""
+    severity: str = ERROR
+
+    def as_json(self) -> dict:
+        return {"code": self.code, "severity": self.severity, "file": self.file,
+                "line": self.line, "column": self.column, "message": self.message,
+                "hint": self.hint}
+
+
+@dataclass
+class Reporter:
+    """Collects diagnostics of one run; stages append, nobody raises."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, code: str, message: str, file: str | Path, line: int, column: int,
+            hint: str = "") -> None:
+        severity = CODES[code].severity if code in CODES else ERROR
+        self.diagnostics.append(
+            Diagnostic(code, message, str(file), max(1, line), max(1, column), hint, severity))
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == ERROR for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == WARNING for d in self.diagnostics)
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(self.diagnostics, key=lambda d: (d.file, d.line, d.column, d.code))
+
+
+def _snippet(d: Diagnostic, sources: dict[str, str]) -> list[str]:
+    text = sources.get(d.file)
+    if text is None:
+        try:
+            text = Path(d.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ValueError):
+            return []
+        sources[d.file] = text
+    lines = text.split("\n")
+    if not 1 <= d.line <= len(lines):
+        return []
+    source_line = lines[d.line - 1].replace("\t", " ")
+    if len(source_line) > 160:
+        return []
+    gutter = f"{d.line:>4} | "
+    # Wide (CJK) characters take two terminal cells; keep the caret under the right one.
+    prefix = source_line[: d.column - 1]
+    pad = sum(2 if _is_wide(ch) else 1 for ch in prefix)
+    return [gutter + source_line, " " * (len(gutter) + pad) + "^"]
+
+
+def _is_wide(ch: str) -> bool:
+    return "\u1100" <= ch and (
+        ch <= "\u115f" or "\u2e80" <= ch <= "\ua4cf" or "\uac00" <= ch <= "\ud7a3"
+        or "\uf900" <= ch <= "\ufaff" or "\ufe30" <= ch <= "\ufe4f" or "\uff00" <= ch <= "\uff60"
+        or "\uffe0" <= ch <= "\uffe6")
+
+
+def format_text(reporter: Reporter) -> str:
+    sources: dict[str, str] = {}
+    out: list[str] = []
+    for d in reporter.sorted():
+        out.append(f"{d.file}:{d.line}:{d.column}: {d.severity}[{d.code}]: {d.message}")
+        out.extend(_snippet(d, sources))
+        if d.hint:
+            out.append(f"  hint: {d.hint}")
+    errors, warnings = reporter.errors, reporter.warnings
+    out.append(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
+    return "\n".join(out)
+
+
+def format_json(reporter: Reporter) -> str:
+    return json.dumps({"diagnostics": [d.as_json() for d in reporter.sorted()],
+                       "errors": reporter.errors, "warnings": reporter.warnings},
+                      ensure_ascii=False, indent=2)
+
+
+def explain(code: str) -> str | None:
+    entry = CODES.get(code.upper())
+    if entry is None:
+        return None
+    return f"{entry.code} ({entry.severity}): {entry.title}\n\n{entry.explanation}"

@@ -1,0 +1,65 @@
+"""Game rules checked at compile time: counts, maps, placement legality, mission constraints.
+
+Each game registers one function; it receives the compiled Game and reports through the
+Reporter with positions of the offending entity fields.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from compiler import diagnostics as dg
+from compiler.model import Entity, Game
+
+CHECKS: dict[str, Callable[[Game, dg.Reporter], None]] = {}
+
+
+def register(game_id: str):
+    def wrap(fn):
+        CHECKS[game_id] = fn
+        return fn
+    return wrap
+
+
+def report(reporter: dg.Reporter, entity: Entity, field: str | tuple, message: str,
+           hint: str = "", code: str = dg.GAME_RULE) -> None:
+    path = entity.path + ((field,) if isinstance(field, str) else tuple(field))
+    mark = entity.doc.mark(path)
+    reporter.add(code, message, entity.display, mark.line, mark.column, hint)
+
+
+def run(game: Game, reporter: dg.Reporter) -> None:
+    check = CHECKS.get(game.id)
+    if check is not None:
+        check(game, reporter)
+
+
+@register("the_cave")
+def _the_cave(game: Game, reporter: dg.Reporter) -> None:
+    # L37: four stacks of exactly 20 cave tiles, sorted by the number on their backs.
+    per_stack: dict[int, int] = {}
+    for tile in game.of_kind("tile"):
+        per_stack[tile.data["stack"]] = per_stack.get(tile.data["stack"], 0) + tile.data["count"]
+    tiles = game.of_kind("tile")
+    if tiles:
+        for stack in (1, 2, 3, 4):
+            if per_stack.get(stack, 0) != 20:
+                last = [t for t in tiles if t.data["stack"] == stack] or tiles
+                report(reporter, last[-1], "count",
+                       f"stack {stack} holds {per_stack.get(stack, 0)} tiles; the rulebook has 20 (L37)")
+    # Every player count 2-5 needs exactly one starting board (L33).
+    boards = game.of_kind("start_board")
+    if boards:
+        seen: dict[int, Entity] = {}
+        for board in boards:
+            for i, players in enumerate(board.data["players"]):
+                if players in seen:
+                    report(reporter, board, ("players", i),
+                           f"{players} players already use start board {seen[players].id!r}")
+                seen[players] = board
+            cells = [(c[0], c[1]) for c in board.data["cells"]]
+            if len(set(cells)) != len(cells):
+                report(reporter, board, "cells", "two cells share the same position")
+        lo, hi = game.vocab.players["min"], game.vocab.players["max"]
+        for players in range(lo, hi + 1):
+            if players not in seen:
+                report(reporter, boards[0], "players", f"no starting board for {players} players")

@@ -1,0 +1,298 @@
+"""Load YAML safely, keeping the file, line and column of every node.
+
+libyaml (through ruamel.yaml's C composer) builds the node graph with marks; we convert it to
+plain Python data ourselves so that every key and value keeps its position, duplicate keys
+and tags are refused, and alias expansion, nesting and size are bounded. Untrusted input
+never reaches a constructor that could build arbitrary objects.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruamel.yaml.cyaml import CSafeLoader
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from compiler import diagnostics as dg
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_ALIAS_NODES = 10_000
+
+_STR = "tag:yaml.org,2002:str"
+_PLAIN_TAGS = {
+    _STR, "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:timestamp",  # kept as the string the author wrote
+}
+
+
+def _core_scalar(tag: str, value: str):
+    """YAML 1.2 core-schema values, the resolver's tags being already decided by libyaml."""
+    text = value.replace("_", "")
+    try:
+        if tag.endswith(":int"):
+            sign = -1 if text.startswith("-") else 1
+            digits = text.lstrip("+-")
+            if digits[:2] in ("0o", "0x"):
+                return sign * int(digits[2:], 8 if digits[1] == "o" else 16)
+            return sign * int(digits)
+        if tag.endswith(":float"):
+            lowered = text.lower()
+            if lowered.lstrip("+-") in (".inf",):
+                return float(lowered.replace(".inf", "inf"))
+            if lowered == ".nan":
+                return float("nan")
+            return float(text)
+        if tag.endswith(":bool"):
+            return value.lower() == "true"
+        if tag.endswith(":null"):
+            return None
+    except ValueError:
+        return value
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Where a value starts: 1-based line and column, and the scalar style (for effects)."""
+    line: int
+    column: int
+    style: str = ""
+
+
+@dataclass
+class Document:
+    """One loaded file: plain data plus the mark of every key and value by path."""
+    path: Path
+    text: str
+    data: object = None
+    values: dict[tuple, Mark] = field(default_factory=dict)
+    keys: dict[tuple, Mark] = field(default_factory=dict)
+
+    def mark(self, path: tuple, key: bool = False) -> Mark:
+        """The mark of the value (or key) at `path`, else of its nearest ancestor."""
+        table = self.keys if key else self.values
+        path = tuple(path)
+        while path:
+            if path in table:
+                return table[path]
+            path = path[:-1]
+        return self.values.get((), Mark(1, 1))
+
+    def effect_position(self, path: tuple, line: int, column: int) -> tuple[int, int]:
+        """Map a 1-based position inside the string scalar at `path` to the file.
+
+        Works for plain, quoted, literal (|) and folded (>) scalars, on one line or several,
+        by walking the source lines the scalar occupies.
+        """
+        mark = self.mark(path)
+        value = self._value_at(path)
+        if not isinstance(value, str):
+            return mark.line, mark.column
+        offset = _offset(value, line, column)
+        positions = _char_positions(self.text, mark, len(value) + 1)
+        if not positions:
+            return mark.line, mark.column
+        return positions[min(offset, len(positions) - 1)]
+
+    def _value_at(self, path: tuple):
+        value = self.data
+        for key in path:
+            try:
+                value = value[key]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return value
+
+
+def _offset(value: str, line: int, column: int) -> int:
+    lines = value.split("\n")
+    line = max(1, min(line, len(lines)))
+    return sum(len(x) + 1 for x in lines[: line - 1]) + max(0, column - 1)
+
+
+def _char_positions(text: str, mark: "Mark", wanted: int) -> list[tuple[int, int]]:
+    """(line, column) in the file of each character of a scalar's value, in order.
+
+    Line breaks inside the scalar (folded to a space or kept as a newline) map to the end
+    of their source line. Escape sequences in double-quoted scalars are not decoded, so a
+    column after one may be off by the escape's length; effects contain none in practice.
+    """
+    source = text.split("\n")
+    out: list[tuple[int, int]] = []
+    if mark.style in ("|", ">"):
+        row = mark.line  # 0-based index of the line after the indicator
+        indent = None
+        while row < len(source) and len(out) < wanted:
+            raw = source[row]
+            if raw.strip():
+                here = len(raw) - len(raw.lstrip(" "))
+                if indent is None:
+                    indent = here
+                if here < indent:
+                    break
+                out.extend((row + 1, indent + j + 1) for j in range(len(raw) - indent))
+                out.append((row + 1, len(raw) + 1))
+            row += 1
+        return out
+    quote = 1 if mark.style in ("'", '"') else 0
+    row, col = mark.line - 1, mark.column - 1 + quote
+    first = True
+    while row < len(source) and len(out) < wanted:
+        raw = source[row]
+        if first:
+            body = raw[col:]
+            start = col
+            first = False
+        else:
+            body = raw.lstrip(" \t")
+            start = len(raw) - len(body)
+        if quote:
+            closing = body.find(text_quote(mark.style))
+            if closing >= 0:
+                body = body[:closing]
+                out.extend((row + 1, start + j + 1) for j in range(len(body) + 1))
+                break
+        out.extend((row + 1, start + j + 1) for j in range(len(body.rstrip())))
+        out.append((row + 1, start + len(body.rstrip()) + 1))
+        row += 1
+    return out
+
+
+def text_quote(style: str) -> str:
+    return style
+
+
+class _Abort(Exception):
+    pass
+
+
+class _Converter:
+    def __init__(self, doc: Document, reporter: dg.Reporter, display: str) -> None:
+        self.doc = doc
+        self.reporter = reporter
+        self.display = display
+        self.seen: set[int] = set()
+        self.alias_nodes = 0
+
+    def error(self, code: str, message: str, node, hint: str = "") -> None:
+        mark = node.start_mark
+        self.reporter.add(code, message, self.display, mark.line + 1, mark.column + 1, hint)
+
+    def convert(self, node, path: tuple, depth: int):
+        if depth > MAX_DEPTH:
+            self.error(dg.YAML_TOO_BIG, f"nesting deeper than {MAX_DEPTH} levels", node)
+            raise _Abort
+        if id(node) in self.seen:  # an alias: its subtree is expanded once more
+            self.alias_nodes += 1
+            if self.alias_nodes > MAX_ALIAS_NODES:
+                self.error(dg.YAML_TOO_BIG,
+                           f"aliases expand to more than {MAX_ALIAS_NODES} nodes", node,
+                           "remove the anchors and aliases (&name / *name)")
+                raise _Abort
+        else:
+            self.seen.add(id(node))
+        tag = node.tag
+        if tag not in _PLAIN_TAGS:
+            name = "merge key `<<`" if tag.endswith(":merge") else f"tag {tag!r}"
+            self.error(dg.YAML_TAG, f"{name} is not allowed in content", node,
+                       "write plain YAML values")
+            return None
+        self.doc.values[path] = Mark(node.start_mark.line + 1, node.start_mark.column + 1,
+                                     getattr(node, "style", None) or "")
+        if isinstance(node, ScalarNode):
+            return self.scalar(node)
+        if isinstance(node, SequenceNode):
+            return [self.convert(item, path + (i,), depth + 1)
+                    for i, item in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            return self.mapping(node, path, depth)
+        return None
+
+    def scalar(self, node: ScalarNode):
+        tag = node.tag
+        if tag in (_STR, "tag:yaml.org,2002:timestamp"):
+            return node.value
+        return _core_scalar(tag, node.value)
+
+    def mapping(self, node: MappingNode, path: tuple, depth: int) -> dict:
+        result: dict = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode) or key_node.tag not in (
+                    _STR, "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
+                    "tag:yaml.org,2002:null", "tag:yaml.org,2002:float",
+                    "tag:yaml.org,2002:timestamp"):
+                if isinstance(key_node, ScalarNode) and key_node.tag not in _PLAIN_TAGS:
+                    self.convert(key_node, path, depth + 1)  # reports the tag
+                else:
+                    self.error(dg.YAML_KEY_TYPE, "a key must be a plain string", key_node)
+                continue
+            key = key_node.value
+            if key in result:
+                first = self.doc.keys[path + (key,)]
+                self.error(dg.YAML_DUPLICATE_KEY,
+                           f"key {key!r} appears twice (first at line {first.line})", key_node,
+                           "remove one of them")
+                continue
+            self.doc.keys[path + (key,)] = Mark(key_node.start_mark.line + 1,
+                                                key_node.start_mark.column + 1)
+            result[key] = self.convert(value_node, path + (key,), depth + 1)
+        return result
+
+
+def load(path: Path, reporter: dg.Reporter, display: str | None = None) -> Document | None:
+    """Load one YAML file; report problems and return None if nothing usable was read."""
+    display = display or str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        reporter.add(dg.FILE_UNREADABLE, f"cannot read file: {err.strerror}", display, 1, 1)
+        return None
+    return load_bytes(raw, path, reporter, display)
+
+
+def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> Document | None:
+    if len(raw) > MAX_FILE_BYTES:
+        reporter.add(dg.YAML_TOO_BIG, f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}",
+                     display, 1, 1, "split it into several files")
+        return None
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        reporter.add(dg.FILE_UNREADABLE, "file is not valid UTF-8", display, line, column,
+                     "save the file as UTF-8")
+        return None
+    if "\x00" in text:
+        reporter.add(dg.FILE_UNREADABLE, "file contains a NUL character", display,
+                     text[: text.index("\x00")].count("\n") + 1, 1)
+        return None
+    doc = Document(path, text)
+    try:
+        node = CSafeLoader(io.StringIO(text)).get_single_node()
+    except MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = err.problem or "YAML syntax error"
+        hint = ""
+        if "\t" in text and ("tab" in problem or "found character" in problem):
+            hint = "YAML indentation uses spaces, never tabs"
+        reporter.add(dg.YAML_SYNTAX, problem, display, line, column, hint)
+        return None
+    except (YAMLError, ValueError, RecursionError, MemoryError) as err:
+        reporter.add(dg.YAML_SYNTAX, f"cannot parse YAML: {err}", display, 1, 1)
+        return None
+    if node is None:
+        doc.data = None
+        return doc
+    try:
+        doc.data = _Converter(doc, reporter, display).convert(node, (), 0)
+    except _Abort:
+        return None
+    return doc

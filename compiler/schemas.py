@@ -1,0 +1,203 @@
+"""JSON Schemas (2020-12): the vocabulary meta-schema and one schema per entity kind.
+
+Kind schemas are built from the `fields:` of each kind in game.yaml plus the fields every
+entity shares (id, name, provenance). They are exported under schemas/<game>/ so editors with
+yaml-language-server validate content while it is typed.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from jsonschema import Draft202012Validator
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+ID_PATTERN = "^[a-z][a-z0-9_]*$"
+
+TEXT = {
+    "type": "object",
+    "description": "A text in Chinese and English.",
+    "required": ["zh", "en"],
+    "additionalProperties": False,
+    "properties": {"zh": {"type": "string", "minLength": 1, "maxLength": 400},
+                   "en": {"type": "string", "minLength": 1, "maxLength": 400}},
+}
+NAME_ENTRY = {**TEXT, "properties": {**TEXT["properties"],
+                                     "fields": {"type": "object",
+                                                "additionalProperties": {"type": "string"}}}}
+PARAM = {
+    "type": "object", "required": ["name", "type"], "additionalProperties": False,
+    "properties": {"name": {"type": "string", "pattern": ID_PATTERN},
+                   "type": {"type": "string", "pattern": "^(int|bool|any|[a-z][a-z0-9_]*(:[a-z][a-z0-9_]*)?)$"}},
+}
+TEMPLATE = {**TEXT, "description": "zh/en text with {param} placeholders."}
+NAMES = {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
+         "additionalProperties": NAME_ENTRY}
+
+GAME_SCHEMA = {
+    "$schema": DIALECT,
+    "$id": "https://tomecraft.invalid/schemas/game.schema.json",
+    "title": "tomecraft game vocabulary (content/<game>/game.yaml)",
+    "type": "object",
+    "required": ["game", "name", "engine", "players", "verbs", "kinds"],
+    "additionalProperties": False,
+    "$defs": {"text": TEXT},
+    "properties": {
+        "game": {"type": "string", "pattern": ID_PATTERN},
+        "name": TEXT,
+        "rulebook": {"type": "string"},
+        "engine": {"type": "string", "pattern": ID_PATTERN},
+        "players": {"type": "object", "required": ["min", "max", "default"],
+                    "additionalProperties": False,
+                    "properties": {k: {"type": "integer", "minimum": 1, "maximum": 8}
+                                   for k in ("min", "max", "default")}},
+        "resources": NAMES, "zones": NAMES, "stats": NAMES, "statuses": NAMES,
+        "scopes": NAMES, "events": NAMES,
+        "terms": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
+                  "additionalProperties": NAMES},
+        "verbs": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
+                  "additionalProperties": {
+                      "type": "object", "required": ["params", "text"],
+                      "additionalProperties": False,
+                      "properties": {"params": {"type": "array", "items": PARAM},
+                                     "cost": {"type": "boolean"},
+                                     "handler": {"type": "string", "pattern": ID_PATTERN},
+                                     "text": TEMPLATE}}},
+        "queries": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
+                    "additionalProperties": {
+                        "type": "object", "required": ["params", "returns", "text"],
+                        "additionalProperties": False,
+                        "properties": {"params": {"type": "array", "items": PARAM},
+                                       "returns": {"enum": ["int", "bool", "any"]},
+                                       "handler": {"type": "string", "pattern": ID_PATTERN},
+                                       "text": TEMPLATE}}},
+        "keywords": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
+                     "additionalProperties": {
+                         "type": "object", "required": ["params", "effect"],
+                         "additionalProperties": False,
+                         "properties": {"params": {"type": "array", "items": PARAM},
+                                        "effect": {"type": "string"},
+                                        "text": TEMPLATE}}},
+        "kinds": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
+                  "additionalProperties": {
+                      "type": "object", "required": ["plural", "zh", "en", "fields"],
+                      "additionalProperties": False,
+                      "properties": {"plural": {"type": "string", "pattern": ID_PATTERN},
+                                     "zh": {"type": "string"}, "en": {"type": "string"},
+                                     "fields": {"type": "object"},
+                                     "required": {"type": "array",
+                                                  "items": {"type": "string"}}}}},
+    },
+}
+
+PACK_SCHEMA = {
+    "$schema": DIALECT,
+    "title": "tomecraft pack manifest (pack.yaml)",
+    "type": "object",
+    "required": ["id", "game", "version"],
+    "additionalProperties": False,
+    "properties": {
+        "id": {"type": "string", "pattern": ID_PATTERN},
+        "game": {"type": "string", "pattern": ID_PATTERN},
+        "version": {"type": "string", "pattern": "^[0-9]+(\\.[0-9]+)*$"},
+        "name": TEXT,
+        "requires": {"type": "array", "items": {"type": "string", "pattern": ID_PATTERN}},
+        "remove": {"type": "array", "items": {
+            "type": "object", "required": ["kind", "id"], "additionalProperties": False,
+            "properties": {"kind": {"type": "string"}, "id": {"type": "string"}}}},
+        "vocabulary": {"type": "object", "additionalProperties": False,
+                       "properties": {k: GAME_SCHEMA["properties"][k]
+                                      for k in ("terms", "keywords", "zones", "stats",
+                                                "statuses", "resources", "scopes")}},
+    },
+}
+
+COMMON_FIELDS = {
+    "id": {"type": "string", "pattern": ID_PATTERN, "description": "Unique per kind."},
+    "name": {"$ref": "#/$defs/text"},
+    "source": {"enum": ["rulebook", "public", "approximation"],
+               "description": "Where the facts come from."},
+    "ref": {"type": "string", "description": "Rulebook lines or section, e.g. L173-176."},
+    "note": {"type": "string", "minLength": 1,
+             "description": "Why the facts are public or approximated, and from what."},
+    "approximations": {"type": "object", "additionalProperties": {"type": "string"},
+                       "description": "Fields approximated inside an otherwise sourced entity."},
+    "replace": {"type": "boolean", "description": "In a pack: replace the entity of that id."},
+}
+
+
+def entity_schema(kind: str, spec: dict) -> dict:
+    """The JSON Schema of one entity of `kind`, from its game.yaml declaration."""
+    properties = {**COMMON_FIELDS, **spec.get("fields", {})}
+    return {
+        "$schema": DIALECT,
+        "title": f"{kind} ({spec.get('en', kind)})",
+        "type": "object",
+        "required": ["id", "name", "source", *spec.get("required", [])],
+        "additionalProperties": False,
+        "properties": properties,
+        "$defs": {"text": TEXT},
+        "allOf": [{"if": {"properties": {"source": {"enum": ["public", "approximation"]}}},
+                   "then": {"required": ["note"]}},
+                  {"if": {"properties": {"source": {"const": "rulebook"}}},
+                   "then": {"required": ["ref"]}}],
+    }
+
+
+def content_file_schema(game: str, kinds: dict) -> dict:
+    """Schema of a whole content file: `<plural>: [entities...]` for the game's kinds."""
+    return {
+        "$schema": DIALECT,
+        "title": f"tomecraft content file for {game}",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {spec["plural"]: {"type": "array",
+                                        "items": {"$ref": f"{kind}.schema.json"}}
+                       for kind, spec in sorted(kinds.items())},
+    }
+
+
+@lru_cache(maxsize=None)
+def _validator(schema_json: str) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(schema_json))
+
+
+def validator(schema: dict) -> Draft202012Validator:
+    """A cached validator; schemas are keyed by their canonical JSON text."""
+    return _validator(json.dumps(schema, sort_keys=True))
+
+
+def schema_problems(schema: dict) -> list[str]:
+    """Problems with a schema written by a content author (kind fields in game.yaml)."""
+    try:
+        Draft202012Validator.check_schema(schema)
+    except Exception as err:  # jsonschema raises SchemaError; message is what we need
+        return [getattr(err, "message", str(err))]
+    return []
+
+
+def walk_annotated(schema: dict, data, path: tuple = (), defs: dict | None = None):
+    """Yield (path, annotation, value) for every value whose schema has `x-tomecraft`.
+
+    Follows properties, items, prefixItems and local `#/$defs/` references, which is all
+    the kind schemas use.
+    """
+    defs = defs if defs is not None else schema.get("$defs", {})
+    ref = schema.get("$ref", "")
+    if ref.startswith("#/$defs/"):
+        schema = defs.get(ref[len("#/$defs/"):], {})
+    note = schema.get("x-tomecraft")
+    if note is not None:
+        yield path, note, data
+        return
+    if isinstance(data, dict):
+        for key, sub in schema.get("properties", {}).items():
+            if key in data:
+                yield from walk_annotated(sub, data[key], path + (key,), defs)
+    elif isinstance(data, list):
+        prefix = schema.get("prefixItems", [])
+        items = schema.get("items")
+        for i, value in enumerate(data):
+            sub = prefix[i] if i < len(prefix) else items
+            if isinstance(sub, dict):
+                yield from walk_annotated(sub, value, path + (i,), defs)

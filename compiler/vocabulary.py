@@ -1,0 +1,194 @@
+"""The game's vocabulary (content/<game>/game.yaml): what every name in an effect means."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler import diagnostics as dg
+from compiler import schemas
+from compiler.loader import Document
+from dsl.parser import KEYWORDS
+
+# Sections of game.yaml that declare plain names, and the type their names get.
+NAME_SECTIONS = {"resources": "resource", "zones": "zone", "stats": "stat",
+                 "statuses": "status", "scopes": "scope", "events": "event"}
+# Names every effect may use without declaring them.
+LOCALS = {"you": "player", "self": "entity", "it": "any", "target": "any", "event": "event"}
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    zh: str
+    en: str
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Callable:
+    """A verb, query or keyword: something called with typed arguments."""
+    name: str
+    role: str  # "verb", "query" or "keyword"
+    params: tuple[Param, ...]
+    text: Text | None
+    cost: bool = False
+    returns: str = ""
+    handler: str = ""
+    effect: str = ""
+    origin: tuple = ()  # (document, path) of the declaration, for diagnostics
+
+
+@dataclass(frozen=True, slots=True)
+class NameInfo:
+    type: str
+    text: Text
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class Vocabulary:
+    game: str
+    name: Text
+    engine: str
+    players: dict
+    rulebook: str = ""
+    names: dict[str, dict[str, NameInfo]] = field(default_factory=dict)
+    verbs: dict[str, Callable] = field(default_factory=dict)
+    queries: dict[str, Callable] = field(default_factory=dict)
+    keywords: dict[str, Callable] = field(default_factory=dict)
+    kinds: dict[str, dict] = field(default_factory=dict)
+    plurals: dict[str, str] = field(default_factory=dict)  # plural -> kind
+    term_types: set[str] = field(default_factory=set)
+
+    def add_name(self, name: str, info: NameInfo) -> None:
+        self.names.setdefault(name, {})[info.type] = info
+
+    def types_of(self, name: str) -> set[str]:
+        return set(self.names.get(name, {}))
+
+    def text_of(self, name: str, lang: str, prefer: str | None = None) -> str:
+        infos = self.names.get(name)
+        if not infos:
+            return name
+        info = infos.get(prefer) if prefer else None
+        info = info or next(iter(infos.values()))
+        return info.text.get(lang)
+
+    def callable(self, name: str) -> Callable | None:
+        return self.verbs.get(name) or self.keywords.get(name) or self.queries.get(name)
+
+    def all_names(self) -> list[str]:
+        return sorted(set(self.names) | set(self.verbs) | set(self.queries)
+                      | set(self.keywords) | set(LOCALS))
+
+    def event_fields(self, event: str) -> dict[str, str]:
+        info = self.names.get(event, {}).get("event")
+        return dict(info.fields) if info else {}
+
+
+def _text(raw) -> Text | None:
+    if isinstance(raw, dict) and "zh" in raw and "en" in raw:
+        return Text(str(raw["zh"]), str(raw["en"]))
+    return None
+
+
+def _params(raw) -> tuple[Param, ...]:
+    return tuple(Param(p["name"], p["type"]) for p in raw or ())
+
+
+def validate_document(doc: Document, schema: dict, reporter: dg.Reporter, display: str,
+                      code: str) -> bool:
+    """Validate a whole document against a schema, one diagnostic per problem."""
+    ok = True
+    for err in sorted(schemas.validator(schema).iter_errors(doc.data),
+                      key=lambda e: [str(p) for p in e.absolute_path]):
+        path = tuple(err.absolute_path)
+        at_key = err.validator in ("additionalProperties", "propertyNames")
+        mark = doc.mark(path)
+        message = err.message
+        if err.validator == "additionalProperties":
+            extra = [k for k in (err.instance or {}) if k not in err.schema.get("properties", {})]
+            if extra:
+                mark = doc.mark(path + (extra[0],), key=True)
+                message = f"unknown field {extra[0]!r}"
+        elif at_key:
+            mark = doc.mark(path, key=True)
+        reporter.add(code, message, display, mark.line, mark.column,
+                     _schema_hint(err))
+        ok = False
+    return ok
+
+
+def _schema_hint(err) -> str:
+    if err.validator == "additionalProperties":
+        allowed = sorted(err.schema.get("properties", {}))
+        return "allowed fields: " + ", ".join(allowed) if len(allowed) <= 25 else ""
+    if err.validator == "required":
+        return "add the missing field"
+    if err.validator == "pattern":
+        return "ids are lower_snake_case ASCII, like `squeeze_2`"
+    if err.validator == "enum":
+        return "one of: " + ", ".join(map(str, err.validator_value))
+    return ""
+
+
+def build(doc: Document, reporter: dg.Reporter, display: str) -> Vocabulary | None:
+    """Read game.yaml into a Vocabulary, reporting what is wrong with it."""
+    if not validate_document(doc, schemas.GAME_SCHEMA, reporter, display, dg.VOCAB):
+        return None
+    raw = doc.data
+    vocab = Vocabulary(game=raw["game"], name=_text(raw["name"]), engine=raw["engine"],
+                       players=dict(raw["players"]), rulebook=raw.get("rulebook", ""))
+    merge(vocab, raw, doc, reporter, display)
+    for kind, spec in raw["kinds"].items():
+        for problem in schemas.schema_problems(schemas.entity_schema(kind, spec)):
+            mark = doc.mark(("kinds", kind))
+            reporter.add(dg.VOCAB, f"kind {kind!r}: {problem}", display, mark.line, mark.column)
+        vocab.kinds[kind] = spec
+        vocab.plurals[spec["plural"]] = kind
+    return vocab
+
+
+def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
+          display: str) -> None:
+    """Add the names, verbs, queries and keywords of `raw` (game.yaml or a pack's additions)."""
+    def refuse(path: tuple, message: str) -> None:
+        mark = doc.mark(path, key=True)
+        reporter.add(dg.VOCAB, message, display, mark.line, mark.column)
+
+    for section, type_ in NAME_SECTIONS.items():
+        for name, entry in (raw.get(section) or {}).items():
+            if name in KEYWORDS:
+                refuse((section, name), f"{name!r} is a reserved word of the effect language")
+                continue
+            fields = tuple(sorted((entry.get("fields") or {}).items()))
+            vocab.add_name(name, NameInfo(type_, _text(entry), fields))
+    for term_type, entries in (raw.get("terms") or {}).items():
+        vocab.term_types.add(term_type)
+        for name, entry in (entries or {}).items():
+            if name in KEYWORDS:
+                refuse(("terms", term_type, name), f"{name!r} is a reserved word")
+                continue
+            vocab.add_name(name, NameInfo(term_type, _text(entry)))
+    tables = (("verbs", vocab.verbs, "verb"), ("queries", vocab.queries, "query"),
+              ("keywords", vocab.keywords, "keyword"))
+    for section, table, role in tables:
+        for name, entry in (raw.get(section) or {}).items():
+            if name in KEYWORDS:
+                refuse((section, name), f"{name!r} is a reserved word of the effect language")
+                continue
+            clash = vocab.callable(name)
+            if clash is not None:
+                refuse((section, name), f"{name!r} is already declared as a {clash.role}")
+                continue
+            table[name] = Callable(
+                name=name, role=role, params=_params(entry.get("params")),
+                text=_text(entry.get("text")), cost=bool(entry.get("cost", False)),
+                returns=entry.get("returns", ""), handler=entry.get("handler", name),
+                effect=entry.get("effect", ""), origin=(doc, (section, name, "effect")))

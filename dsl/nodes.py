@@ -1,0 +1,257 @@
+"""AST of the effect language.
+
+Every node is a frozen dataclass. `pos` (line, column inside the effect string, both 1-based)
+is excluded from equality, so `parse(print(ast)) == ast` compares structure only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    line: int = 1
+    column: int = 1
+
+
+def _pos() -> Pos:
+    return field(default=Pos(), compare=False, repr=False)
+
+
+# --- expressions ------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    value: int
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Bool:
+    value: bool
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A name or a dotted path: `gold`, `target.hp`, `event.amount`."""
+    parts: tuple[str, ...]
+    pos: Pos = _pos()
+
+    @property
+    def head(self) -> str:
+        return self.parts[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Func:
+    """A query: `has(camera)`, `roll(2, bullet)`."""
+    name: str
+    args: tuple["Expr", ...]
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    """`kind [in zone] [where cond]`, used by each, target, count and any."""
+    kind: str
+    zone: str | None = None
+    where: "Expr | None" = None
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    selector: Selector
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Any_:
+    selector: Selector
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    """Arithmetic, comparison and boolean operators."""
+    op: str
+    left: "Expr"
+    right: "Expr"
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    operand: "Expr"
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    operand: "Expr"
+    pos: Pos = _pos()
+
+
+Expr = Union[Num, Bool, Name, Func, Count, Any_, BinOp, Not, Neg]
+
+
+# --- statements -------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class KwArg:
+    name: str
+    value: Expr
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A verb or a keyword: `gain 2 gold`, `danger 3`."""
+    verb: str
+    args: tuple[Union[Expr, KwArg], ...]
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    """Value layering: `=` sets, `+=`/`-=` add, `*=` multiplies (see runtime/layering.py)."""
+    target: Name
+    op: str
+    value: Expr
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Let:
+    name: str
+    value: Expr
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Require:
+    cond: Expr
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    stmts: tuple["Stmt", ...]
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """`costs -> effect`: every cost must be payable, all are paid, then the effect runs."""
+    costs: tuple[Call, ...]
+    effect: Block
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    cond: Expr
+    then: Block
+    otherwise: Block | None = None
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class On:
+    """A trigger: runs `body` each time `event` happens (and `where` holds)."""
+    event: str
+    where: Expr | None
+    body: Block
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class When:
+    """Runs `body` once, as soon as `cond` holds (now or later within the duration)."""
+    cond: Expr
+    body: Block
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Each:
+    """Runs `body` for every match of the selector, bound to `it` (players become `you`)."""
+    selector: Selector
+    body: Block
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The acting player chooses one match of the selector, bound to `target`."""
+    selector: Selector
+    body: Block
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class During:
+    """Effects and triggers in `body` last until the end of the named scope (turn, round...)."""
+    scope: str
+    body: Block
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Once:
+    """`body` can happen at most once per named scope."""
+    scope: str
+    body: Block
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    count: Expr
+    body: Block
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class May:
+    """An optional effect: the acting player decides."""
+    body: Block
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Continuous:
+    """Applies while the source is in play; assignments inside re-apply after a set."""
+    body: Block
+    pos: Pos = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """The acting player picks exactly one option it can carry out."""
+    options: tuple[Block, ...]
+    pos: Pos = _pos()
+
+
+Stmt = Union[Call, Assign, Let, Require, Cost, If, On, When, Each, Target, During, Once,
+             Repeat, May, Continuous, Choose]
+
+# Statements whose colon form swallows the rest of the block.
+COMPOUND = (Cost, If, On, When, Each, Target, During, Once, Repeat, May, Continuous)
+
+
+def walk(node):
+    """Yield `node` and every node below it, depth first, in source order."""
+    yield node
+    for name in node.__dataclass_fields__:
+        if name == "pos":
+            continue
+        value = getattr(node, name)
+        if isinstance(value, tuple):
+            for item in value:
+                if hasattr(item, "__dataclass_fields__"):
+                    yield from walk(item)
+        elif hasattr(value, "__dataclass_fields__"):
+            yield from walk(value)

@@ -1,0 +1,385 @@
+"""Parse effect strings into dsl.nodes with positions, or raise EffectSyntaxError."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import (Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                  v_args)
+from lark.exceptions import UnexpectedToken, VisitError
+
+from dsl import nodes as n
+
+GRAMMAR = Path(__file__).with_name("effects.lark")
+MAX_EFFECT_LENGTH = 4000  # characters; card text never comes near this
+MAX_DEPTH = 40           # nested blocks/parentheses; beyond this Python recursion is at risk
+
+KEYWORDS = frozenset({
+    "on", "when", "if", "else", "choose", "may", "each", "target", "during", "continuous",
+    "once", "per", "repeat", "require", "let", "where", "in", "and", "or", "not", "true",
+    "false", "count", "any",
+})
+
+
+# `target` is both a statement keyword and the name it binds, so it may appear as a name.
+RESERVED_NAMES = KEYWORDS - {"target"}
+
+
+class EffectSyntaxError(Exception):
+    """A syntax error at a 1-based line and column of the effect string."""
+
+    def __init__(self, message: str, line: int, column: int, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.hint = hint
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr",
+                propagate_positions=True, maybe_placeholders=True)
+
+
+class _KeywordAsName(Exception):
+    def __init__(self, token: Token) -> None:
+        super().__init__(str(token))
+        self.token = token
+
+
+def _name(token: Token) -> str:
+    """A vocabulary name; reserved words are refused so `gain 2 gold if x` is not 5 args."""
+    if str(token) in RESERVED_NAMES:
+        raise _KeywordAsName(token)
+    return str(token)
+
+
+def _pos(meta_or_token) -> n.Pos:
+    line = getattr(meta_or_token, "line", None)
+    column = getattr(meta_or_token, "column", None)
+    if line is None:
+        return n.Pos()
+    return n.Pos(line, column)
+
+
+def _block(items) -> n.Block:
+    stmts = []
+    for item in items:
+        if isinstance(item, n.Block):  # a `{ ... }` group inside a block is just a sequence
+            stmts.extend(item.stmts)
+        else:
+            stmts.append(item)
+    return n.Block(tuple(stmts))
+
+
+class _ToNodes(Transformer):
+    """One method per grammar rule (Lark's Transformer), building dsl.nodes."""
+
+    def start(self, items):
+        return items[0]
+
+    def block(self, items):
+        return _block(items)
+
+    def group(self, items):
+        return items[0]
+
+    # statements
+    def call(self, items):
+        name, *args = items
+        return n.Call(_name(name), tuple(args), _pos(name))
+
+    def kwarg(self, items):
+        return n.KwArg(_name(items[0]), items[1], _pos(items[0]))
+
+    def neg_int(self, items):
+        return n.Num(-items[1].value, items[1].pos)
+
+    def assign(self, items):
+        target, op, value = items
+        return n.Assign(target, str(op), value, target.pos)
+
+    def let(self, items):
+        return n.Let(_name(items[0]), items[1], _pos(items[0]))
+
+    def require(self, items):
+        return n.Require(items[0])
+
+    def cost(self, items):
+        *costs, effect = items
+        return n.Cost(tuple(costs), effect, costs[0].pos)
+
+    def colon_if(self, items):
+        return n.If(items[0], items[1], None)
+
+    def braced_if(self, items):
+        cond, then, otherwise = items[0], items[1], items[2] if len(items) > 2 else None
+        return n.If(cond, then, otherwise)
+
+    def else_part(self, items):
+        item = items[0]
+        return item if isinstance(item, n.Block) else n.Block((item,))
+
+    def _on(self, items):
+        name, where, body = items
+        return n.On(_name(name), where, body, _pos(name))
+
+    colon_on = braced_on = _on
+
+    def _when(self, items):
+        return n.When(items[0], items[1])
+
+    colon_when = braced_when = _when
+
+    def _each(self, items):
+        return n.Each(items[0], items[1], items[0].pos)
+
+    colon_each = braced_each = _each
+
+    def _target(self, items):
+        return n.Target(items[0], items[1], items[0].pos)
+
+    colon_target = braced_target = _target
+
+    def _during(self, items):
+        return n.During(_name(items[0]), items[1], _pos(items[0]))
+
+    colon_during = braced_during = _during
+
+    def _once(self, items):
+        return n.Once(_name(items[0]), items[1], _pos(items[0]))
+
+    colon_once = braced_once = _once
+
+    def _repeat(self, items):
+        return n.Repeat(items[0], items[1])
+
+    colon_repeat = braced_repeat = _repeat
+
+    def _may(self, items):
+        return n.May(items[0])
+
+    colon_may = braced_may = _may
+
+    def _continuous(self, items):
+        return n.Continuous(items[0])
+
+    continuous_c = continuous_b = _continuous
+
+    def choose(self, items):
+        return n.Choose(tuple(items))
+
+    def selector(self, items):
+        kind = items[0]
+        zone = None
+        where = None
+        for item in items[1:]:
+            if isinstance(item, Token):
+                zone = _name(item)
+            elif item is not None:
+                where = item
+        return n.Selector(_name(kind), zone, where, _pos(kind))
+
+    def where(self, items):
+        return items[0]
+
+    # expressions
+    def INT(self, token):
+        return n.Num(int(token), _pos(token))
+
+    def TRUE(self, token):
+        return n.Bool(True, _pos(token))
+
+    def FALSE(self, token):
+        return n.Bool(False, _pos(token))
+
+    def path(self, items):
+        return n.Name(tuple(_name(t) for t in items), _pos(items[0]))
+
+    @v_args(meta=True)
+    def target_path(self, meta, items):
+        return n.Name(("target", *(_name(t) for t in items)), _pos(meta))
+
+    def func(self, items):
+        head, *args = items
+        args = tuple(a for a in args if a is not None)
+        # `not(x)` must not silently become a query named "not"
+        name = _name(Token.new_borrow_pos("NAME", str(head)[:-1], head))
+        return n.Func(name, args, _pos(head))
+
+    def count(self, items):
+        return n.Count(items[1], _pos(items[0]))
+
+    def any(self, items):
+        return n.Any_(items[1], _pos(items[0]))
+
+    def _binary(self, items):
+        left = items[0]
+        for i in range(1, len(items), 2):
+            left = n.BinOp(str(items[i]), left, items[i + 1], left.pos)
+        return left
+
+    or_expr = and_expr = compare = sum = product = _binary
+
+    def not_(self, items):
+        return n.Not(items[1], _pos(items[0]))
+
+    def neg(self, items):
+        operand = items[1]
+        if isinstance(operand, n.Num) and operand.value >= 0:
+            # `-3` is a literal; the printer writes negative literals this way
+            return n.Num(-operand.value, operand.pos)
+        return n.Neg(operand, operand.pos)
+
+
+_TRANSFORMER = _ToNodes()
+
+# Known mistakes mapped to friendly messages (Lark's match_examples).
+_EXAMPLES = {
+    "a cost needs an effect after `->`": ["discard 1 ->", "pay ap 1 -> "],
+    "expected a statement after `;`": ["draw 1;; gain 1 gold", "draw 1;"],
+    "an effect cannot start with `;`": ["; draw 1"],
+    "`:` or `{` must follow the condition or name": ["if x draw 1", "on play draw 1"],
+    "a block opened with `{` is not closed": ["if x { draw 1", "choose { a | b"],
+    "`choose` needs at least two options separated by `|`": ["choose { draw 1 }"],
+    "an operator is missing its right-hand side": ["if x >=: draw 1", "require a and"],
+}
+
+
+# Nodes that open a nesting level: a body, or an operator or query inside an expression.
+_NESTING = (n.Block, n.BinOp, n.Not, n.Neg, n.Func, n.Count, n.Any_)
+
+
+def _nesting(block: n.Block) -> int:
+    """How many levels bodies and operators nest below the top block; stops past MAX_DEPTH.
+
+    Colon bodies (`if a: if b: ...`), `not`/`-` chains and long operator chains nest without
+    brackets, so _depth_ok cannot see them. Iterative: the AST may be deeper than the recursion
+    limit, which is exactly what this guards the printer and the compiler against.
+    """
+    deepest = 0
+    stack = [(block, 0)]
+    while stack and deepest <= MAX_DEPTH:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        for field in node.__dataclass_fields__:
+            if field == "pos":
+                continue
+            value = getattr(node, field)
+            for child in value if isinstance(value, tuple) else (value,):
+                if hasattr(child, "__dataclass_fields__"):
+                    stack.append((child, depth + isinstance(child, _NESTING)))
+    return deepest
+
+
+def _example_label(err: UnexpectedInput) -> str | None:
+    """The _EXAMPLES label whose example fails like `err` does.
+
+    Lark's own `err.match_examples(..., use_accepts=True)` does the same, but on Lark 1.3 it
+    raises TypeError ("%d format: ... not ParserState") from a debug message whenever an example
+    stops in the same parser state with different accepted tokens, e.g. for `require count (x)`.
+    """
+    candidate = None
+    for label, examples in _EXAMPLES.items():
+        for example in examples:
+            try:
+                _lark().parse(example)
+            except UnexpectedInput as ut:
+                if ut.state != err.state:
+                    continue
+                if (isinstance(err, UnexpectedToken) and isinstance(ut, UnexpectedToken)
+                        and ut.accepts != err.accepts):
+                    continue
+                if getattr(ut, "token", None) == getattr(err, "token", None):
+                    return label
+                candidate = candidate or label
+    return candidate
+
+
+def _depth_ok(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        if ch in "({":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        elif ch in ")}":
+            depth -= 1
+    return True
+
+
+def _describe(err: UnexpectedInput) -> str:
+    if isinstance(err, UnexpectedCharacters):
+        return f"unexpected character {err.char!r}"
+    if isinstance(err, UnexpectedEOF):
+        return "the effect ends too early"
+    token = getattr(err, "token", None)
+    if token is not None and token.type == "$END":
+        return "the effect ends too early"
+    return f"unexpected {str(token)!r}" if token is not None else "syntax error"
+
+
+def _expected_hint(err: UnexpectedInput) -> str:
+    expected = sorted(getattr(err, "expected", None) or getattr(err, "allowed", None) or [])
+    words = [e for e in expected if not e.startswith("_") and e not in ("$END",)]
+    if not words or len(words) > 8:
+        return ""
+    return "expected one of: " + ", ".join(words)
+
+
+def _hint(err: UnexpectedInput, text: str) -> str:
+    if isinstance(err, UnexpectedCharacters):
+        if err.char.isupper():
+            return "names are lower_snake_case, like `gain 2 gold`"
+        if err.char in "\"'":
+            return "effects hold no quoted text; names come from the game's vocabulary"
+        if not err.char.isascii():
+            return "names are ASCII lower_snake_case; Chinese and English text comes from game.yaml"
+        return ""
+    token = getattr(err, "token", None)
+    if token is not None and token.type == "CMP_OP":
+        return "comparisons do not chain; join them with `and`"
+    return _expected_hint(err)
+
+
+def parse(text: str) -> n.Block:
+    """Parse one effect string. Raises EffectSyntaxError with a 1-based position."""
+    if len(text) > MAX_EFFECT_LENGTH:
+        raise EffectSyntaxError(
+            f"effect is {len(text)} characters long; the limit is {MAX_EFFECT_LENGTH}", 1, 1,
+            "split it across several fields or keywords")
+    if not _depth_ok(text):
+        raise EffectSyntaxError(f"effect nests deeper than {MAX_DEPTH} levels", 1, 1,
+                                "flatten the braces and parentheses")
+    try:
+        tree = _lark().parse(text)
+        block = _TRANSFORMER.transform(tree)
+    except UnexpectedInput as err:
+        label = None
+        if not isinstance(err, UnexpectedCharacters):
+            label = _example_label(err)
+        message = label or _describe(err)
+        line = getattr(err, "line", -1)
+        column = getattr(err, "column", -1)
+        if line in (None, -1):  # unexpected end of input
+            lines = text.split("\n")
+            line, column = len(lines), len(lines[-1]) + 1
+        raise EffectSyntaxError(message, line, column, _hint(err, text)) from None
+    except VisitError as err:
+        if isinstance(err.orig_exc, _KeywordAsName):
+            token = err.orig_exc.token
+            raise EffectSyntaxError(
+                f"{str(token)!r} is a reserved word and cannot be used as a name here",
+                token.line, token.column,
+                "separate statements with `;`; reserved words: " + ", ".join(sorted(KEYWORDS)),
+            ) from None
+        if isinstance(err.orig_exc, RecursionError):
+            raise EffectSyntaxError("effect nests too deeply", 1, 1) from None
+        raise EffectSyntaxError(f"cannot build the effect: {err.orig_exc}", 1, 1) from None
+    except RecursionError:
+        raise EffectSyntaxError("effect nests too deeply", 1, 1) from None
+    if _nesting(block) > MAX_DEPTH:
+        raise EffectSyntaxError(f"effect nests deeper than {MAX_DEPTH} levels", 1, 1,
+                                "split nested bodies and long expressions with `let`")
+    return block
