@@ -205,7 +205,7 @@ class _ToNodes(Transformer):
         head, *args = items
         args = tuple(a for a in args if a is not None)
         # `not(x)` must not silently become a query named "not"
-        name = _name(Token.new_borrow_pos("NAME", str(head)[:-1], head))
+        name = _name(Token.new_borrow_pos("QUERY_NAME", str(head)[:-1], head))
         return n.Func(name, args, _pos(head))
 
     def count(self, items):
@@ -237,6 +237,7 @@ _TRANSFORMER = _ToNodes()
 
 # Known mistakes mapped to friendly messages (Lark's match_examples).
 _EXAMPLES = {
+    "the effect is empty": ["", "# only a comment"],
     "a cost needs an effect after `->`": ["discard 1 ->", "pay ap 1 -> "],
     "expected a statement after `;`": ["draw 1;; gain 1 gold", "draw 1;"],
     "an effect cannot start with `;`": ["; draw 1"],
@@ -338,7 +339,8 @@ def _hint(err: UnexpectedInput, text: str) -> str:
             return "names are ASCII lower_snake_case; Chinese and English text comes from game.yaml"
         return ""
     token = getattr(err, "token", None)
-    if token is not None and token.type == "CMP_OP":
+    if token is not None and token.type == "CMP_OP" and "AND" in getattr(err, "expected", ()):
+        # only after a complete comparison; `let x == 1` or `draw 1 == 2` is another mistake
         return "comparisons do not chain; join them with `and`"
     return _expected_hint(err)
 
@@ -369,10 +371,12 @@ def parse(text: str) -> n.Block:
     except VisitError as err:
         if isinstance(err.orig_exc, _KeywordAsName):
             token = err.orig_exc.token
+            advice = ("reserved words cannot name a query" if token.type == "QUERY_NAME"
+                      else "separate statements with `;`")
             raise EffectSyntaxError(
                 f"{str(token)!r} is a reserved word and cannot be used as a name here",
                 token.line, token.column,
-                "separate statements with `;`; reserved words: " + ", ".join(sorted(KEYWORDS)),
+                advice + "; reserved words: " + ", ".join(sorted(KEYWORDS)),
             ) from None
         if isinstance(err.orig_exc, RecursionError):
             raise EffectSyntaxError("effect nests too deeply", 1, 1) from None

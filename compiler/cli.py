@@ -1,0 +1,258 @@
+"""The `tomecraft` command line: check, build, sim, scenario, sheets, report, explain.
+
+Exit codes: 0 clean, 1 content errors (or failed scenarios), 2 usage errors.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from compiler import build as build_mod
+from compiler import diagnostics as dg
+from compiler import pipeline
+
+
+class UsageError(Exception):
+    pass
+
+
+def progress(message: str) -> None:
+    """Progress goes to stderr so --format json stays clean on stdout."""
+    print(message, file=sys.stderr, flush=True)
+
+
+# --- resolving what to work on -------------------------------------------------------------
+
+def game_root(game: str) -> Path:
+    root = pipeline.CONTENT / game
+    if not (root / "game.yaml").is_file():
+        known = ", ".join(p.name for p in pipeline.game_roots()) or "none"
+        raise UsageError(f"unknown game {game!r} (games: {known})")
+    return root
+
+
+def _targets(paths: list[str]) -> list[tuple[Path, list[Path]]]:
+    """(base pack, extra packs) for each path given to `check`."""
+    if not paths:
+        paths = [str(pipeline.CONTENT)]
+    targets = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise UsageError(f"no such file or directory: {raw}")
+        if (path / "game.yaml").is_file():
+            targets.append((path, []))
+            targets.extend((path, [pack]) for pack in pipeline.in_repo_packs(path))
+        elif path.is_dir() and list(path.glob("*/game.yaml")):
+            for root in pipeline.game_roots(path):
+                targets.append((root, []))
+                targets.extend((root, [pack]) for pack in pipeline.in_repo_packs(root))
+        elif (path / "pack.yaml").is_file():
+            targets.append(("pack", [path]))
+        else:
+            targets.append(("file", [path]))
+    return targets
+
+
+def _pack_base(pack: Path, reporter: dg.Reporter) -> Path | None:
+    from compiler import loader
+    doc = loader.load(pack / "pack.yaml", reporter)
+    if doc is None or not isinstance(doc.data, dict) or "game" not in doc.data:
+        return None
+    root = pipeline.CONTENT / str(doc.data["game"])
+    return root if (root / "game.yaml").is_file() else None
+
+
+def compile_all(targets, extra: list[Path], reporter: dg.Reporter, timings=None, quiet=False):
+    games = []
+    cache: dict = {}
+    for base, packs in targets:
+        if base == "pack":
+            base = _pack_base(packs[0], reporter)
+            if base is None:
+                continue
+        elif base == "file":
+            from compiler import missions  # a single content or mission file
+            missions.check_file(packs[0], reporter)
+            continue
+        name = base.name + "".join(f" + {p.name}" for p in packs + extra)
+        if not quiet:
+            progress(f"checking {name}")
+        game = pipeline.compile_game(base, packs + extra, reporter, timings, cache)
+        if game is not None:
+            games.append(game)
+    return games
+
+
+# --- commands ------------------------------------------------------------------------------
+
+def cmd_check(args) -> int:
+    reporter = dg.Reporter()
+    compile_all(_targets(args.paths), [Path(p) for p in args.pack], reporter,
+                quiet=args.format == "json")
+    return _finish(reporter, args.format)
+
+
+def _finish(reporter: dg.Reporter, fmt: str) -> int:
+    if fmt == "json":
+        print(dg.format_json(reporter))
+    else:
+        print(dg.format_text(reporter))
+    return 1 if reporter.errors else 0
+
+
+def cmd_build(args) -> int:
+    reporter = dg.Reporter()
+    start = time.perf_counter()
+    targets = [(root, packs) for root in pipeline.game_roots()
+               for packs in [[]] + [[p] for p in pipeline.in_repo_packs(root)]]
+    games = compile_all(targets, [], reporter)
+    if reporter.errors:
+        print(dg.format_text(reporter))
+        progress("build stopped: fix the errors above; generated/ was left as it was")
+        return 1
+    expected = build_mod.outputs(games)
+    if args.check:
+        problems = build_mod.stale(expected)
+        for name in problems:
+            reporter.add(dg.STALE, f"{name} is stale", name, 1, 1, "run `tomecraft build`")
+        if problems:
+            print(dg.format_text(reporter))
+            return 1
+        progress(f"generated/ is fresh ({len(games)} packages)")
+        return 0
+    build_mod.write(expected)
+    count = sum(len(files) for files in expected.values())
+    progress(f"wrote {count} files for {len(games)} packages in {time.perf_counter() - start:.2f}s")
+    if reporter.warnings:
+        print(dg.format_text(reporter))
+    return 0
+
+
+def cmd_explain(args) -> int:
+    text = dg.explain(args.code)
+    if text is None:
+        raise UsageError(f"unknown code {args.code!r}; codes: " + ", ".join(sorted(dg.CODES)))
+    print(text)
+    return 0
+
+
+def cmd_report(args) -> int:
+    from compiler import report
+    reporter = dg.Reporter()
+    roots = [game_root(args.game)] if args.game else pipeline.game_roots()
+    targets = [(root, packs) for root in roots
+               for packs in [[]] + [[p] for p in pipeline.in_repo_packs(root)]]
+    games = compile_all(targets, [], reporter, quiet=True)
+    if reporter.errors:
+        print(dg.format_text(reporter))
+        return 1
+    rows = report.gaps(games)
+    print(report.format_json(rows) if args.format == "json" else report.format_text(rows))
+    return 0
+
+
+def cmd_sim(args) -> int:
+    from compiler import loadgen
+    from runtime import sim
+    reporter = dg.Reporter()
+    data = loadgen.game_data(args.game, [Path(p) for p in args.pack], reporter)
+    if data is None:
+        print(dg.format_text(reporter))
+        return 1
+    options = {"mission": args.mission} if args.mission else {}
+    summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
+                      options=options, progress=None if args.json else progress)
+    print(json.dumps(summary, ensure_ascii=False, indent=2, sort_keys=True)
+          if args.json else sim.format_summary(summary))
+    return 0
+
+
+def cmd_scenario(args) -> int:
+    from compiler import scenarios
+    return scenarios.run_cli(args.paths, args.format)
+
+
+def cmd_sheets(args) -> int:
+    from compiler import sheets
+    return sheets.run_cli(args)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tomecraft", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("check", help="validate content, packs or a mission file")
+    c.add_argument("paths", nargs="*", help="content/, content/<game>/, a pack or a file")
+    c.add_argument("--pack", action="append", default=[], help="add a pack directory")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.set_defaults(run=cmd_check)
+
+    b = sub.add_parser("build", help="write generated/ and schemas/")
+    b.add_argument("--check", action="store_true", help="exit 1 if generated/ is stale")
+    b.set_defaults(run=cmd_build)
+
+    e = sub.add_parser("explain", help="explain a diagnostic code")
+    e.add_argument("code")
+    e.set_defaults(run=cmd_explain)
+
+    r = sub.add_parser("report", help="reports over the content")
+    r.add_argument("what", choices=["gaps"])
+    r.add_argument("--game")
+    r.add_argument("--format", choices=["text", "json"], default="text")
+    r.set_defaults(run=cmd_report)
+
+    s = sub.add_parser("sim", help="play many seeded games and summarise them")
+    s.add_argument("game")
+    s.add_argument("--players", type=int)
+    s.add_argument("--games", type=int, default=100)
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--pack", action="append", default=[])
+    s.add_argument("--mission")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(run=cmd_sim)
+
+    sc = sub.add_parser("scenario", help="run scenario files")
+    sc.add_argument("action", choices=["run"])
+    sc.add_argument("paths", nargs="+")
+    sc.add_argument("--format", choices=["text", "json"], default="text")
+    sc.set_defaults(run=cmd_scenario)
+
+    sh = sub.add_parser("sheets", help="write printable reference sheets")
+    sh.add_argument("--game")
+    sh.add_argument("--mission", help="a mission file: write its briefing")
+    sh.add_argument("--lang", choices=["zh", "en"], action="append")
+    sh.add_argument("--format", choices=["html", "pdf"], action="append")
+    sh.add_argument("--out", default="sheets")
+    sh.add_argument("--all", action="store_true", help="every game, both languages and formats")
+    sh.set_defaults(run=cmd_sheets)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except UsageError as err:
+        print(f"tomecraft: error[{dg.USAGE}]: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tomecraft: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as err:  # a bug in tomecraft, never the user's content
+        if os.environ.get("TOMECRAFT_DEBUG"):
+            raise
+        print(f"tomecraft: internal error: {type(err).__name__}: {err}\n"
+              "  this is a bug in tomecraft; rerun with TOMECRAFT_DEBUG=1 for details",
+              file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,404 @@
+"""Generate an importable Python package per game from the checked model.
+
+Effects compile to plain Python functions that call the runtime (runtime/effects.py) and
+the engine's verb and query handlers; entities become frozen dataclass instances. Content
+text only ever enters the output through repr(); identifiers are built from validated
+lower_snake_case names, so no content can become code. Output is deterministic: everything
+is emitted in sorted order and nothing depends on time, hashing or the environment.
+"""
+from __future__ import annotations
+
+import hashlib
+import keyword as pykeyword
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from compiler.model import EffectSite, Entity, Game
+from dsl import nodes as n
+from dsl.printer import to_text
+
+GENERATOR_VERSION = "1"
+_IDENT = re.compile(r"^[a-z_][a-z0-9_]*$")
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
+    keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+    undefined=jinja2.StrictUndefined, autoescape=False)
+
+
+def ident(name: str) -> str:
+    """A Python identifier from a validated content name; refuses anything else."""
+    if not _IDENT.match(name) or pykeyword.iskeyword(name):
+        raise ValueError(f"not a safe identifier: {name!r}")
+    return name
+
+
+def class_name(kind: str) -> str:
+    return "".join(part.capitalize() for part in ident(kind).split("_"))
+
+
+def _comment(text: str) -> str:
+    """A single-line comment that cannot end early or smuggle a newline."""
+    return " ".join(str(text).split())[:200]
+
+
+# --- effects -------------------------------------------------------------------------------
+
+@dataclass
+class _Func:
+    lines: list[str] = field(default_factory=list)
+    depth: int = 1
+    counter: int = 0
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+
+class EffectCompiler:
+    """Compiles one effect AST into a `def name(ctx)` and its `can_name(ctx)` companion."""
+
+    def __init__(self, game: Game) -> None:
+        self.vocab = game.vocab
+
+    def compile(self, name: str, block: n.Block, origin: str, params: tuple[str, ...] = (),
+                text: str = "") -> str:
+        fn = _Func()
+        scope = {"you": "ctx.you", "self": "ctx.self", "it": "ctx.it", "target": "ctx.target",
+                 "event": "ctx.event"}
+        for p in params:
+            scope[p] = f"p_{ident(p)}"
+        signature = ", ".join(["ctx", *(f"p_{ident(p)}" for p in params)])
+        head = [f"@source({origin.rsplit(':', 1)[0]!r}, {int(origin.rsplit(':', 1)[1])})",
+                f"def {name}({signature}):",
+                f"    # {_comment(text)}"]
+        self.block(block, fn, scope, name)
+        fn.emit("return True")
+        can = self.can(name, block, signature, params)
+        return "\n".join(head + fn.lines) + "\n\n\n" + can
+
+    # the availability check: leading lets, requires and costs, with no side effects
+    def can(self, name: str, block: n.Block, signature: str, params: tuple[str, ...]) -> str:
+        fn = _Func()
+        scope = {"you": "ctx.you", "self": "ctx.self", "it": "ctx.it", "target": "ctx.target",
+                 "event": "ctx.event", **{p: f"p_{ident(p)}" for p in params}}
+        for stmt in block.stmts:
+            if isinstance(stmt, n.Let):
+                scope[stmt.name] = f"l_{ident(stmt.name)}"
+                fn.emit(f"l_{ident(stmt.name)} = {self.expr(stmt.value, scope)}")
+            elif isinstance(stmt, n.Require):
+                fn.emit(f"if not ({self.expr(stmt.cond, scope)}):")
+                fn.emit("    return False")
+            elif isinstance(stmt, n.Cost):
+                fn.emit(f"return {self.cost_check(stmt, scope)}")
+                break
+            elif isinstance(stmt, n.Call) and stmt.verb in self.vocab.keywords:
+                args = self.call_args(stmt, scope)
+                fn.emit(f"return can_kw_{ident(stmt.verb)}({', '.join(['ctx', *args])})")
+                break
+            elif isinstance(stmt, n.Call) and self.vocab.verbs[stmt.verb].cost:
+                fn.emit(f"return {self.cost_check(n.Cost((stmt,), n.Block(())), scope)}")
+                break
+            else:
+                fn.emit("return True")
+                break
+        else:
+            fn.emit("return True")
+        return "\n".join([f"def can_{name}({signature}):"] + fn.lines)
+
+    def block(self, block: n.Block, fn: _Func, scope: dict, key: str) -> None:
+        scope = dict(scope)
+        for stmt in block.stmts:
+            self.stmt(stmt, fn, scope, key)
+
+    def body(self, block: n.Block, fn: _Func, scope: dict, key: str, prefix: str = "body") -> str:
+        """Emit a nested `def bodyN(ctx)` for a block run later or elsewhere; return its name."""
+        name = fn.fresh(prefix)
+        fn.emit(f"def {name}(ctx):")
+        fn.depth += 1
+        self.block(block, fn, scope, key)
+        fn.emit("return True")
+        fn.depth -= 1
+        return name
+
+    def lam(self, e, scope: dict) -> str:
+        return f"lambda ctx: {self.expr(e, scope)}" if e is not None else "None"
+
+    def stmt(self, s, fn: _Func, scope: dict, key: str) -> None:  # noqa: C901
+        if isinstance(s, n.Call):
+            if s.verb in self.vocab.keywords:
+                args = self.call_args(s, scope)
+                fn.emit(f"if not kw_{ident(s.verb)}({', '.join(['ctx', *args])}):")
+                fn.emit("    return False")
+            else:
+                if self.vocab.verbs[s.verb].cost:  # a bare cost: pay it or fizzle
+                    fn.emit(f"if not ({self.cost_check(n.Cost((s,), n.Block(())), scope)}):")
+                    fn.emit("    return False")
+                fn.emit(self.verb_call(s, scope))
+        elif isinstance(s, n.Cost):
+            fn.emit(f"if not ({self.cost_check(s, scope)}):")
+            fn.emit("    return False")
+            for c in s.costs:
+                fn.emit(self.verb_call(c, scope))
+            self.block(s.effect, fn, scope, key)
+        elif isinstance(s, n.Let):
+            scope[s.name] = f"l_{ident(s.name)}"
+            fn.emit(f"l_{ident(s.name)} = {self.expr(s.value, scope)}")
+        elif isinstance(s, n.Require):
+            fn.emit(f"if not ({self.expr(s.cond, scope)}):")
+            fn.emit("    return False")
+        elif isinstance(s, n.Assign):
+            obj = self.expr(n.Name(s.target.parts[:-1]), scope)
+            value = self.expr(s.value, scope)
+            fn.emit(f"ctx.modify({obj}, {s.target.parts[-1]!r}, {s.op!r}, {value}, "
+                    f"{fn.fresh(key + ':m')!r})")
+        elif isinstance(s, n.If):
+            fn.emit(f"if {self.expr(s.cond, scope)}:")
+            fn.depth += 1
+            self.block(s.then, fn, scope, key)
+            fn.emit("pass")
+            fn.depth -= 1
+            if s.otherwise is not None:
+                fn.emit("else:")
+                fn.depth += 1
+                self.block(s.otherwise, fn, scope, key)
+                fn.emit("pass")
+                fn.depth -= 1
+        elif isinstance(s, n.On):
+            body = self.body(s.body, fn, scope, key)
+            fn.emit(f"ctx.on({s.event!r}, {self.lam(s.where, scope)}, {body}, "
+                    f"{fn.fresh(key + ':on')!r})")
+        elif isinstance(s, n.When):
+            body = self.body(s.body, fn, scope, key)
+            fn.emit(f"ctx.when({self.lam(s.cond, scope)}, {body}, {fn.fresh(key + ':when')!r})")
+        elif isinstance(s, n.Each):
+            body = self.body(s.body, fn, scope, key)
+            sel = s.selector
+            fn.emit(f"ctx.each({sel.kind!r}, {sel.zone!r}, {self.lam(sel.where, scope)}, {body})")
+        elif isinstance(s, n.Target):
+            body = self.body(s.body, fn, scope, key)
+            sel = s.selector
+            var = fn.fresh("t")
+            fn.emit(f"{var} = ctx.pick_target({fn.fresh(key + ':target')!r}, {sel.kind!r}, "
+                    f"{sel.zone!r}, {self.lam(sel.where, scope)})")
+            fn.emit(f"if {var} is None:")
+            fn.emit("    return False")
+            fn.emit(f"{body}(ctx.bind(target={var}))")
+        elif isinstance(s, n.During):
+            body = self.body(s.body, fn, scope, key)
+            fn.emit(f"ctx.during({s.scope!r}, {body})")
+        elif isinstance(s, n.Once):
+            fn.emit(f"if ctx.once({s.scope!r}, {fn.fresh(key + ':once')!r}):")
+            fn.depth += 1
+            self.block(s.body, fn, scope, key)
+            fn.emit("pass")
+            fn.depth -= 1
+        elif isinstance(s, n.Repeat):
+            var = fn.fresh("_r")
+            fn.emit(f"for {var} in range(max(0, {self.expr(s.count, scope)})):")
+            fn.depth += 1
+            self.block(s.body, fn, scope, key)
+            fn.emit("pass")
+            fn.depth -= 1
+        elif isinstance(s, n.May):
+            body = self.body(s.body, fn, scope, key)
+            fn.emit(f"if ctx.may({fn.fresh(key + ':may')!r}):")
+            fn.emit(f"    {body}(ctx)")
+        elif isinstance(s, n.Continuous):
+            body = self.body(s.body, fn, scope, key)
+            fn.emit(f"ctx.continuous({body}, {fn.fresh(key + ':cont')!r})")
+        elif isinstance(s, n.Choose):
+            names = [self.body(option, fn, scope, key, "option") for option in s.options]
+            checks = ", ".join(self.leading_check(o, scope) for o in s.options)
+            var = fn.fresh("c")
+            fn.emit(f"{var} = ctx.choose({fn.fresh(key + ':choose')!r}, ({checks},))")
+            fn.emit(f"if {var} is None:")
+            fn.emit("    return False")
+            fn.emit(f"({', '.join(names)},)[{var}](ctx)")
+        else:  # pragma: no cover - the checker only lets known statements through
+            raise TypeError(f"cannot compile {s!r}")
+
+    def leading_check(self, block: n.Block, scope: dict) -> str:
+        """Whether an option can be chosen: its first require or cost, else True."""
+        if not block.stmts:
+            return "True"
+        first = block.stmts[0]
+        if isinstance(first, n.Require):
+            return f"bool({self.expr(first.cond, scope)})"
+        if isinstance(first, n.Cost):
+            return self.cost_check(first, scope)
+        if isinstance(first, n.Call) and first.verb in self.vocab.keywords:
+            args = self.call_args(first, scope)
+            return f"can_kw_{ident(first.verb)}({', '.join(['ctx', *args])})"
+        return "True"
+
+    def cost_check(self, s: n.Cost, scope: dict) -> str:
+        parts = []
+        for c in s.costs:
+            handler = self.vocab.verbs[c.verb].handler
+            args = ", ".join(["ctx", *self.call_args(c, scope)])
+            parts.append(f"ctx.verbs.can_{ident(handler)}({args})")
+        return " and ".join(parts)
+
+    def verb_call(self, c: n.Call, scope: dict) -> str:
+        handler = self.vocab.verbs[c.verb].handler
+        return f"ctx.verbs.{ident(handler)}({', '.join(['ctx', *self.call_args(c, scope)])})"
+
+    def call_args(self, c, scope: dict) -> list[str]:
+        """Arguments in parameter order (keyword arguments placed by name)."""
+        target = self.vocab.callable(c.verb if isinstance(c, n.Call) else c.name)
+        positional = [a for a in c.args if not isinstance(a, n.KwArg)]
+        named = {a.name: a.value for a in c.args if isinstance(a, n.KwArg)}
+        values = []
+        for i, p in enumerate(target.params):
+            value = positional[i] if i < len(positional) else named.get(p.name)
+            values.append(self.expr(value, scope) if value is not None else "None")
+        return values
+
+    def expr(self, e, scope: dict) -> str:  # noqa: C901
+        if isinstance(e, n.Num):
+            return repr(e.value)
+        if isinstance(e, n.Bool):
+            return repr(e.value)
+        if isinstance(e, n.Name):
+            head = scope.get(e.head, None)
+            text = head if head is not None else repr(e.head)
+            for attr in e.parts[1:]:
+                text = f"ctx.attr({text}, {attr!r})"
+            return text
+        if isinstance(e, n.Func):
+            query = self.vocab.queries[e.name]
+            args = ", ".join(["ctx", *self.call_args(e, scope)])
+            return f"ctx.queries.{ident(query.handler)}({args})"
+        if isinstance(e, (n.Count, n.Any_)):
+            sel = e.selector
+            method = "count" if isinstance(e, n.Count) else "any"
+            return f"ctx.{method}({sel.kind!r}, {sel.zone!r}, {self.lam(sel.where, scope)})"
+        if isinstance(e, n.Not):
+            return f"(not {self.expr(e.operand, scope)})"
+        if isinstance(e, n.Neg):
+            return f"(-{self.expr(e.operand, scope)})"
+        if isinstance(e, n.BinOp):
+            return f"({self.expr(e.left, scope)} {e.op} {self.expr(e.right, scope)})"
+        raise TypeError(f"cannot compile {e!r}")  # pragma: no cover
+
+
+# --- modules -------------------------------------------------------------------------------
+
+def _literal(value, effects: dict[tuple, str], path: tuple) -> str:
+    """A Python literal for a content value; effect strings become function references."""
+    if path in effects:
+        return effects[path]
+    if isinstance(value, dict):
+        if set(value) == {"zh", "en"}:
+            return f"Text({value['zh']!r}, {value['en']!r})"
+        items = ", ".join(f"{ident(k)}={_literal(v, effects, path + (k,))}"
+                          for k, v in value.items())
+        return f"Record({items})"
+    if isinstance(value, list):
+        items = [_literal(v, effects, path + (i,)) for i, v in enumerate(value)]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if isinstance(value, float) and value != value:
+        return "float('nan')"
+    return repr(value)
+
+
+def _fn_name(entity: Entity, sub: tuple) -> str:
+    parts = [entity.kind, entity.id, *(str(p) for p in sub)]
+    return "fx_" + "__".join(parts)
+
+
+def input_hash(game: Game) -> str:
+    digest = hashlib.sha256(GENERATOR_VERSION.encode())
+    for doc in sorted(game.documents, key=lambda d: str(d.path.as_posix())):
+        digest.update(Path(doc.path).name.encode())
+        digest.update(b"\0")
+        digest.update(doc.text.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _kind_fields(game: Game, kind: str) -> list[str]:
+    spec = game.vocab.kinds[kind]
+    return [ident(f) for f in spec.get("fields", {})]
+
+
+def generate(game: Game) -> dict[str, str]:
+    """Return {relative file name: source text} for generated/<package>/."""
+    compiler = EffectCompiler(game)
+    functions: list[str] = []
+    digest = input_hash(game)
+
+    for name in sorted(game.keyword_sites):
+        site = game.keyword_sites[name]
+        keyword = game.vocab.keywords[name]
+        doc, _ = keyword.origin
+        origin = f"{_rel(doc.path)}:{doc.mark(site.path).line}"
+        functions.append(compiler.compile(f"kw_{ident(name)}", site.ast, origin,
+                                          tuple(p.name for p in keyword.params), site.text))
+
+    entity_effects: dict[int, dict[tuple, str]] = {}
+    for entity in game.all():
+        table = entity_effects.setdefault(id(entity), {})
+        for site in entity.effects:
+            sub = site.path[len(entity.path):]
+            fn = _fn_name(entity, sub)
+            origin = f"{_rel(entity.doc.path)}:{entity.doc.mark(site.path).line}"
+            functions.append(compiler.compile(fn, site.ast, origin, (), site.text))
+            table[sub] = f"effects.{fn}"
+
+    kinds = []
+    for kind in sorted(game.vocab.kinds):
+        fields = _kind_fields(game, kind)
+        entities = []
+        for entity in game.of_kind(kind):
+            effects = entity_effects[id(entity)]
+            values = []
+            for f in fields:
+                if f in entity.data:
+                    values.append((f, _literal(entity.data[f], effects, (f,))))
+            provenance = _provenance(entity)
+            entities.append({"id": entity.id, "var": f"{ident(kind).upper()}__{ident(entity.id).upper()}",
+                             "origin": f"{_rel(entity.doc.path)}:{entity.line}",
+                             "name": _literal(entity.data["name"], {}, ()),
+                             "provenance": provenance, "assigned": values,
+                             "file": _rel(entity.doc.path), "line": entity.line,
+                             "pack": entity.pack})
+        kinds.append({"kind": kind, "cls": class_name(kind), "fields": fields, "entities": entities})
+
+    names = {}
+    for name in sorted(game.vocab.names):
+        infos = game.vocab.names[name]
+        names[name] = {t: (infos[t].text.zh, infos[t].text.en) for t in sorted(infos)}
+    verbs = {v: (c.text.zh, c.text.en) for v, c in sorted(game.vocab.verbs.items()) if c.text}
+    handlers = sorted({c.handler for c in game.vocab.verbs.values()}
+                      | {f"can_{c.handler}" for c in game.vocab.verbs.values() if c.cost}
+                      | {f"query:{c.handler}" for c in game.vocab.queries.values()})
+    keywords = [{"name": k, "params": tuple(p.name for p in c.params),
+                 "text": (c.text.zh, c.text.en) if c.text else None}
+                for k, c in sorted(game.vocab.keywords.items())]
+    context = {"game": game.vocab, "hash": digest, "functions": functions, "kinds": kinds,
+               "names": names, "verbs": verbs, "handlers": handlers, "keywords": keywords,
+               "packs": [p.id for p in game.packs], "repr": repr}
+    return {name: _TEMPLATES.get_template(f"{name}.j2").render(**context)
+            for name in ("__init__.py", "effects.py", "definitions.py")}
+
+
+def _provenance(entity: Entity) -> str:
+    data = entity.data
+    approx = tuple(sorted((data.get("approximations") or {}).items()))
+    return (f"Provenance({data.get('source', '')!r}, {data.get('ref', '')!r}, "
+            f"{data.get('note', '')!r}, {approx!r})")
+
+
+def _rel(path: Path) -> str:
+    """A stable, machine-independent path for comments and error notes."""
+    parts = Path(path).resolve().parts
+    if "content" in parts:
+        return "/".join(parts[len(parts) - 1 - parts[::-1].index("content"):])
+    return Path(path).name

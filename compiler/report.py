@@ -1,0 +1,47 @@
+"""`tomecraft report gaps`: every fact that is not from the rulebook, with its note."""
+from __future__ import annotations
+
+import json
+
+from compiler.model import Game
+
+
+def gaps(games: list[Game]) -> list[dict]:
+    rows = []
+    seen = set()
+    for game in games:
+        for entity in game.all():
+            key = (game.id, entity.kind, entity.id, entity.pack)
+            if key in seen:
+                continue
+            seen.add(key)
+            base = {"game": game.id, "pack": entity.pack, "kind": entity.kind, "id": entity.id,
+                    "file": entity.display, "line": entity.line}
+            source = entity.data.get("source")
+            if source in ("public", "approximation"):
+                rows.append({**base, "source": source, "field": "",
+                             "note": entity.data.get("note", "")})
+            for field, note in sorted((entity.data.get("approximations") or {}).items()):
+                rows.append({**base, "source": "approximation", "field": field, "note": note})
+    return rows
+
+
+def format_text(rows: list[dict]) -> str:
+    out = []
+    current = None
+    for row in rows:
+        if row["game"] != current:
+            current = row["game"]
+            count = sum(r["game"] == current for r in rows)
+            out.append(f"{current}: {count} facts not from the rulebook")
+        field = f".{row['field']}" if row["field"] else ""
+        out.append(f"  {row['source']:<13} {row['kind']} {row['id']}{field}  ({row['file']}:{row['line']})")
+        out.append(f"      {row['note']}")
+    approx = sum(r["source"] == "approximation" for r in rows)
+    public = sum(r["source"] == "public" for r in rows)
+    out.append(f"{approx} approximations, {public} public facts")
+    return "\n".join(out)
+
+
+def format_json(rows: list[dict]) -> str:
+    return json.dumps({"gaps": rows}, ensure_ascii=False, indent=2)

@@ -1,0 +1,1 @@
+"""Generated packages, one per game (and per shipped pack). Never edited by hand."""

@@ -1,0 +1,123 @@
+"""The API generated effect functions call.
+
+A generated effect is `def fx(ctx) -> bool`: it returns True when it resolved and False when
+it fizzled (a `require` failed or a cost could not be paid). Verbs and queries are methods of
+the engine's `verbs` / `queries` objects, named after the vocabulary's handlers; a cost verb
+`pay` also has `can_pay`. Everything else (choices, triggers, durations, layering) goes
+through the Context, which delegates to the engine.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import wraps
+from typing import Any, Callable
+
+
+class EffectError(RuntimeError):
+    """An engine refused an effect (a bug in content or engine, not a fizzle)."""
+
+
+def source(file: str, line: int):
+    """Mark a generated function with its YAML origin; exceptions from it name that origin."""
+    origin = f"{file}:{line}"
+
+    def wrap(fn):
+        @wraps(fn)
+        def run(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except Exception as err:
+                notes = getattr(err, "__notes__", [])
+                if not any(n.startswith("in effect from ") for n in notes):
+                    err.add_note(f"in effect from {origin}")
+                raise
+        run.__tomecraft_source__ = origin
+        return run
+    return wrap
+
+
+@dataclass(frozen=True)
+class Context:
+    """Who is acting and on what. Immutable: `bind` returns a new one for nested scopes."""
+    engine: Any
+    you: Any = None
+    self: Any = None
+    it: Any = None
+    target: Any = None
+    event: Any = None
+    scope: str | None = None          # the duration of effects registered from here
+    info: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def verbs(self):
+        return self.engine.verbs
+
+    @property
+    def queries(self):
+        return self.engine.queries
+
+    def bind(self, **changes) -> "Context":
+        return replace(self, **changes)
+
+    # --- reading ----------------------------------------------------------------------
+    def attr(self, obj, name: str):
+        return self.engine.attr(self, obj, name)
+
+    def select(self, kind: str, zone: str | None, where: Callable | None) -> list:
+        items = self.engine.select(self, kind, zone)
+        if where is None:
+            return list(items)
+        return [x for x in items if where(self.bind(it=x))]
+
+    def count(self, kind: str, zone: str | None, where: Callable | None) -> int:
+        return len(self.select(kind, zone, where))
+
+    def any(self, kind: str, zone: str | None, where: Callable | None) -> bool:
+        return bool(self.select(kind, zone, where))
+
+    # --- deciding ---------------------------------------------------------------------
+    def choose(self, key: str, available: tuple[bool, ...]) -> int | None:
+        options = [i for i, ok in enumerate(available) if ok]
+        if not options:
+            return None
+        return self.engine.decide(self, key, options)
+
+    def may(self, key: str, possible: bool = True) -> bool:
+        if not possible:
+            return False
+        return bool(self.engine.decide(self, key, [True, False]))
+
+    def pick_target(self, key: str, kind: str, zone: str | None, where: Callable | None):
+        options = self.select(kind, zone, where)
+        if not options:
+            return None
+        return self.engine.decide(self, key, options)
+
+    def each(self, kind: str, zone: str | None, where: Callable | None, body: Callable) -> None:
+        for item in self.select(kind, zone, where):
+            bound = self.bind(it=item)
+            if kind in ("player", "opponent", "other_player"):
+                bound = bound.bind(you=item)
+            body(bound)
+
+    # --- time -------------------------------------------------------------------------
+    def on(self, event: str, where: Callable | None, body: Callable, key: str) -> None:
+        self.engine.subscribe(self, event, where, body, key)
+
+    def when(self, cond: Callable, body: Callable, key: str) -> None:
+        if cond(self):
+            body(self)
+        else:
+            self.engine.watch(self, cond, body, key)
+
+    def during(self, scope: str, body: Callable) -> None:
+        body(self.bind(scope=scope))
+
+    def once(self, scope: str, key: str) -> bool:
+        return self.engine.once(self, scope, key)
+
+    def continuous(self, body: Callable, key: str) -> None:
+        self.engine.continuous(self, body, key)
+
+    def modify(self, obj, name: str, op: str, value, key: str) -> None:
+        self.engine.modify(self, obj, name, op, value, key)
