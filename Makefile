@@ -1,0 +1,24 @@
+# The two Quick start commands. Both install what they need first (system fonts for the
+# PDF sheets, then tomecraft and its Python dependencies into the current Python).
+PY ?= python3
+TC = $(PY) -m compiler.cli
+
+.PHONY: install build test bench
+
+install:
+	@scripts/install-system-deps
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+
+# Check all content, regenerate generated/ and schemas/, write every sheet to sheets/.
+build: install
+	$(TC) check content/
+	$(TC) build
+	$(TC) sheets --all --out sheets
+
+# What CI runs: generated/ must be fresh, then the whole test suite.
+test: install
+	$(TC) build --check
+	$(PY) -m pytest
+
+bench: install
+	$(PY) bench/run.py
