@@ -297,9 +297,14 @@ def _literal(value, effects: dict[tuple, str], path: tuple) -> str:
     if isinstance(value, dict):
         if set(value) == {"zh", "en"}:
             return f"Text({value['zh']!r}, {value['en']!r})"
-        items = ", ".join(f"{ident(k)}={_literal(v, effects, path + (k,))}"
+        if all(isinstance(k, str) and _IDENT.match(k) and not pykeyword.iskeyword(k)
+               for k in value):
+            items = ", ".join(f"{k}={_literal(v, effects, path + (k,))}" for k, v in value.items())
+            return f"Record({items})"
+        # free-form keys (any string) stay data: they are passed as a dict literal
+        items = ", ".join(f"{str(k)!r}: {_literal(v, effects, path + (k,))}"
                           for k, v in value.items())
-        return f"Record({items})"
+        return f"Record(**{{{items}}})"
     if isinstance(value, list):
         items = [_literal(v, effects, path + (i,)) for i, v in enumerate(value)]
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
@@ -309,7 +314,9 @@ def _literal(value, effects: dict[tuple, str], path: tuple) -> str:
 
 
 def _fn_name(entity: Entity, sub: tuple) -> str:
-    parts = [entity.kind, entity.id, *(str(p) for p in sub)]
+    """fx_<kind>__<id>__<field path>; every part is a validated identifier or an index."""
+    parts = [ident(entity.kind), ident(entity.id),
+             *(str(p) if isinstance(p, int) else ident(p) for p in sub)]
     return "fx_" + "__".join(parts)
 
 

@@ -1,6 +1,8 @@
 """The game's vocabulary (content/<game>/game.yaml): what every name in an effect means."""
 from __future__ import annotations
 
+import keyword
+import re
 from dataclasses import dataclass, field
 
 from compiler import diagnostics as dg
@@ -147,6 +149,13 @@ def build(doc: Document, reporter: dg.Reporter, display: str) -> Vocabulary | No
                        players=dict(raw["players"]), rulebook=raw.get("rulebook", ""))
     merge(vocab, raw, doc, reporter, display)
     for kind, spec in raw["kinds"].items():
+        for field_name in spec.get("fields", {}):
+            if not re.match(schemas.ID_PATTERN, field_name) or keyword.iskeyword(field_name) \
+                    or field_name in schemas.COMMON_FIELDS:
+                mark = doc.mark(("kinds", kind, "fields", field_name), key=True)
+                reporter.add(dg.VOCAB, f"field name {field_name!r} of kind {kind!r} must be a "
+                             "lower_snake_case name, not a Python keyword or a common field",
+                             display, mark.line, mark.column)
         for problem in schemas.schema_problems(schemas.entity_schema(kind, spec)):
             mark = doc.mark(("kinds", kind))
             reporter.add(dg.VOCAB, f"kind {kind!r}: {problem}", display, mark.line, mark.column)

@@ -1,0 +1,136 @@
+"""Layered values: printed value, one-shot "set"/"add"/"multiply", and continuous modifiers.
+
+The rule, as Dungeon Master Crawl Decks states it (rulebook L328-332, L282) and as every game
+uses it through the effect language's `x.attr = v`, `+= n`, `-= n`, `*= n`:
+
+1. One-shot modifications apply in the order they resolve. A set ("becomes X") overrides every
+   earlier one-shot add; a later add applies on top of the set: set X then +1 -> X+1;
+   +1 then set X -> X.
+2. Continuous modifiers (from a source that is in play) are re-applied after one-shot
+   modifications, so a continuous +1 survives a one-shot set: printed 3, continuous +1 (4),
+   set to 1 -> 1, re-apply -> 2.
+3. A continuous modifier lasts while its source is active; removing the source removes it.
+4. When a value drops to 0 or below, `on_zero` is called at once (the Crawl Decks card goes to
+   the graveyard even in the middle of resolving another effect).
+
+Choices the rulebook leaves open, made here once for all games (and tested):
+- a continuous *set* applies after all one-shot modifications and before continuous adds;
+- several continuous adds apply in the order they were registered (addition commutes, so
+  only multiplications make the order visible);
+- values are not clamped: a value below 0 is reported as it is, and counts as "reached 0".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Hashable
+
+OPS = ("=", "+=", "-=", "*=")
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    op: str
+    amount: int
+    source: Hashable = None
+    key: str = ""
+
+
+@dataclass
+class _Slot:
+    base: int
+    one_shot: list[Modifier] = field(default_factory=list)
+    continuous: list[Modifier] = field(default_factory=list)
+
+
+def _apply(value: int, op: str, amount: int) -> int:
+    if op == "=":
+        return amount
+    if op == "+=":
+        return value + amount
+    if op == "-=":
+        return value - amount
+    if op == "*=":
+        return value * amount
+    raise ValueError(f"unknown layering operator {op!r}")
+
+
+class Layers:
+    """Every layered value of a game, keyed by (object id, attribute)."""
+
+    def __init__(self, on_zero: Callable[[Hashable, str], None] | None = None) -> None:
+        self._slots: dict[tuple[Hashable, str], _Slot] = {}
+        self.on_zero = on_zero
+
+    # --- values ---------------------------------------------------------------------
+    def set_base(self, obj: Hashable, attr: str, value: int) -> None:
+        slot = self._slots.get((obj, attr))
+        if slot is None:
+            self._slots[(obj, attr)] = _Slot(value)
+        else:
+            slot.base = value
+
+    def has(self, obj: Hashable, attr: str) -> bool:
+        return (obj, attr) in self._slots
+
+    def base(self, obj: Hashable, attr: str) -> int:
+        return self._slot(obj, attr).base
+
+    def value(self, obj: Hashable, attr: str) -> int:
+        slot = self._slot(obj, attr)
+        value = slot.base
+        for mod in slot.one_shot:
+            value = _apply(value, mod.op, mod.amount)
+        for mod in slot.continuous:  # continuous sets first, then adds, in registration order
+            if mod.op == "=":
+                value = mod.amount
+        for mod in slot.continuous:
+            if mod.op != "=":
+                value = _apply(value, mod.op, mod.amount)
+        return value
+
+    def _slot(self, obj: Hashable, attr: str) -> _Slot:
+        try:
+            return self._slots[(obj, attr)]
+        except KeyError:
+            raise KeyError(f"no layered value {attr!r} for {obj!r}") from None
+
+    # --- modifications --------------------------------------------------------------
+    def modify(self, obj: Hashable, attr: str, op: str, amount: int, *,
+               continuous: bool = False, source: Hashable = None, key: str = "") -> int:
+        """Apply one modification; return the new value (and fire on_zero if it hit 0)."""
+        if op not in OPS:
+            raise ValueError(f"unknown layering operator {op!r}")
+        slot = self._slot(obj, attr)
+        before = self.value(obj, attr)
+        mod = Modifier(op, int(amount), source, key)
+        if continuous:
+            if not any(m.source == source and m.key == key and key for m in slot.continuous):
+                slot.continuous.append(mod)
+        else:
+            slot.one_shot.append(mod)
+        return self._settle(obj, attr, before)
+
+    def remove_source(self, source: Hashable) -> None:
+        """A continuous source left play (or turned face down): drop its modifiers."""
+        for (obj, attr), slot in list(self._slots.items()):
+            if any(m.source == source for m in slot.continuous):
+                before = self.value(obj, attr)
+                slot.continuous = [m for m in slot.continuous if m.source != source]
+                self._settle(obj, attr, before)
+
+    def clear(self, obj: Hashable) -> None:
+        """The object left the place where its modifications count: back to printed values."""
+        for (o, _attr), slot in self._slots.items():
+            if o == obj:
+                slot.one_shot.clear()
+                slot.continuous.clear()
+
+    def forget(self, obj: Hashable) -> None:
+        for key in [k for k in self._slots if k[0] == obj]:
+            del self._slots[key]
+
+    def _settle(self, obj: Hashable, attr: str, before: int) -> int:
+        after = self.value(obj, attr)
+        if after <= 0 < before and self.on_zero is not None:
+            self.on_zero(obj, attr)
+        return after

@@ -1,0 +1,104 @@
+"""The set-vs-add layering rule (Crawl Decks rulebook L328-332, L282; inventory §6.3)."""
+import pytest
+
+from runtime.layering import Layers
+
+
+def card(points: int, on_zero=None) -> Layers:
+    layers = Layers(on_zero)
+    layers.set_base("card", "points", points)
+    return layers
+
+
+def test_set_then_add_applies_the_add_on_top_lay1():
+    layers = card(5)
+    layers.modify("card", "points", "=", 2)
+    layers.modify("card", "points", "+=", 1)
+    assert layers.value("card", "points") == 3
+
+
+def test_add_then_set_is_overridden_by_the_set_lay2():
+    layers = card(5)
+    layers.modify("card", "points", "+=", 1)
+    layers.modify("card", "points", "=", 2)
+    assert layers.value("card", "points") == 2
+
+
+def test_continuous_add_reapplies_after_a_one_shot_set_lay3():
+    layers = card(3)
+    layers.modify("card", "points", "+=", 1, continuous=True, source="banner")
+    assert layers.value("card", "points") == 4
+    layers.modify("card", "points", "=", 1)
+    assert layers.value("card", "points") == 2
+
+
+def test_continuous_minus_after_set_reaches_zero_and_fires_at_once_lay4():
+    fired = []
+    layers = card(5, on_zero=lambda obj, attr: fired.append((obj, attr)))
+    layers.modify("card", "points", "-=", 1, continuous=True, source="curse")
+    assert layers.value("card", "points") == 4 and not fired
+    layers.modify("card", "points", "=", 1)
+    assert layers.value("card", "points") == 0
+    assert fired == [("card", "points")]
+
+
+def test_add_set_add_sequence_lay5():
+    layers = card(2)
+    layers.modify("card", "points", "+=", 1)
+    layers.modify("card", "points", "=", 5)
+    layers.modify("card", "points", "-=", 2)
+    assert layers.value("card", "points") == 3
+
+
+def test_one_shot_reduction_to_zero_fires_lay6():
+    fired = []
+    layers = card(2, on_zero=lambda obj, attr: fired.append(obj))
+    layers.modify("card", "points", "-=", 2)
+    assert layers.value("card", "points") == 0 and fired == ["card"]
+
+
+def test_continuous_modifier_ends_when_its_source_leaves_lay7():
+    layers = card(3)
+    layers.modify("card", "points", "+=", 1, continuous=True, source="banner")
+    assert layers.value("card", "points") == 4
+    layers.remove_source("banner")
+    assert layers.value("card", "points") == 3
+
+
+def test_zero_fires_once_per_crossing_not_on_every_later_change():
+    fired = []
+    layers = card(1, on_zero=lambda obj, attr: fired.append(obj))
+    layers.modify("card", "points", "-=", 1)
+    layers.modify("card", "points", "-=", 1)
+    assert layers.value("card", "points") == -1
+    assert fired == ["card"]
+
+
+def test_continuous_set_applies_after_one_shots_and_before_continuous_adds():
+    layers = card(3)
+    layers.modify("card", "points", "+=", 2, continuous=True, source="a")
+    layers.modify("card", "points", "=", 7, continuous=True, source="b")
+    layers.modify("card", "points", "+=", 10)
+    assert layers.value("card", "points") == 9
+
+
+def test_multiply_is_a_one_shot_in_order():
+    layers = card(3)
+    layers.modify("card", "points", "+=", 1)
+    layers.modify("card", "points", "*=", 2)
+    assert layers.value("card", "points") == 8
+
+
+def test_clear_returns_to_the_printed_value():
+    layers = card(3)
+    layers.modify("card", "points", "=", 9)
+    layers.clear("card")
+    assert layers.value("card", "points") == 3
+
+
+def test_unknown_operator_and_value_are_refused():
+    layers = card(3)
+    with pytest.raises(ValueError):
+        layers.modify("card", "points", "^=", 1)
+    with pytest.raises(KeyError):
+        layers.value("other", "points")
