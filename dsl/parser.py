@@ -48,6 +48,12 @@ class _KeywordAsName(Exception):
         self.token = token
 
 
+class _ArgumentOnNewLine(Exception):
+    def __init__(self, pos: n.Pos) -> None:
+        super().__init__("argument on a new line")
+        self.pos = pos
+
+
 def _name(token: Token) -> str:
     """A vocabulary name; reserved words are refused so `gain 2 gold if x` is not 5 args."""
     if str(token) in RESERVED_NAMES:
@@ -88,6 +94,12 @@ class _ToNodes(Transformer):
     # statements
     def call(self, items):
         name, *args = items
+        for arg in args:
+            # A new line is not a separator, so `draw 1 <newline> gain 2 gold` would read as one
+            # call with four arguments; refuse it where the next line starts.
+            pos = getattr(arg, "pos", None)
+            if pos is not None and pos.line != name.line:
+                raise _ArgumentOnNewLine(pos)
         return n.Call(_name(name), tuple(args), _pos(name))
 
     def kwarg(self, items):
@@ -369,6 +381,10 @@ def parse(text: str) -> n.Block:
             line, column = len(lines), len(lines[-1]) + 1
         raise EffectSyntaxError(message, line, column, _hint(err, text)) from None
     except VisitError as err:
+        if isinstance(err.orig_exc, _ArgumentOnNewLine):
+            pos = err.orig_exc.pos
+            raise EffectSyntaxError("a new line does not end a statement", pos.line, pos.column,
+                                    "end the previous statement with `;`") from None
         if isinstance(err.orig_exc, _KeywordAsName):
             token = err.orig_exc.token
             advice = ("reserved words cannot name a query" if token.type == "QUERY_NAME"

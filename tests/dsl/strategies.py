@@ -10,8 +10,9 @@ What the printer and parser impose, and so what is never generated:
   (it prints `--3`);
 * a Block directly inside a Block: the parser flattens `{ }` groups;
 * empty blocks: the grammar needs at least one statement in every body;
-* deep nesting: every body and every operator costs one level of a budget of MAX_NESTING, counted
-  the way the parser counts levels for MAX_DEPTH, so effects stay small and legal.
+* deep nesting: every body and every operator spends one level of a budget of MAX_NESTING (levels
+  as the parser counts them against MAX_DEPTH), and an expression gets at most MAX_EXPR_NESTING
+  of what is left, so effects stay small (a few hundred characters) and far inside the limits.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from dsl import nodes as n
 from dsl.parser import RESERVED_NAMES
 
 MAX_NESTING = 5  # levels below the top block; MAX_DEPTH in the parser is far above this
+MAX_EXPR_NESTING = 3  # an expression's own share of those levels, to keep effects short
 
 ASSIGN_OPS = ("=", "+=", "-=", "*=")
 BINARY_OPS = ("or", "and", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "//")
@@ -34,10 +36,14 @@ _TRICKY_NAMES = (
     "x", "hp", "gold", "you", "it", "event",
 )
 
-names = st.one_of(
-    st.sampled_from(_TRICKY_NAMES),
-    st.from_regex(r"[a-z][a-z0-9_]{0,7}", fullmatch=True),
-).filter(lambda s: s not in RESERVED_NAMES)
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+# [a-z][a-z0-9_]{0,7}, built by hand: st.from_regex is several times slower to draw from.
+identifiers = st.builds(str.__add__, st.sampled_from(_LETTERS),
+                        st.text(_LETTERS + "0123456789_", max_size=7))
+
+names = st.one_of(st.sampled_from(_TRICKY_NAMES), identifiers).filter(
+    lambda s: s not in RESERVED_NAMES)
 
 verbs = names.filter(lambda s: s != "target")
 
@@ -80,8 +86,13 @@ def exprs(budget: int = MAX_NESTING) -> st.SearchStrategy:
     )
 
 
+def _heads(budget: int) -> st.SearchStrategy:
+    """Expressions written in a statement: at most MAX_EXPR_NESTING of the levels left."""
+    return exprs(min(budget, MAX_EXPR_NESTING))
+
+
 def _args(budget: int):
-    value = exprs(budget)
+    value = _heads(budget)
     return st.lists(st.one_of(value, st.builds(n.KwArg, names, value)), max_size=3).map(tuple)
 
 
@@ -93,7 +104,7 @@ def calls(budget: int) -> st.SearchStrategy[n.Call]:
 @lru_cache(maxsize=None)
 def simple_statements(budget: int) -> st.SearchStrategy:
     """Statements without a body: call, assignment, let, require."""
-    expr = exprs(budget)
+    expr = _heads(budget)
     return st.one_of(
         calls(budget),
         st.builds(n.Assign, paths, st.sampled_from(ASSIGN_OPS), expr),
@@ -109,7 +120,7 @@ def ifs_with_else(budget: int) -> st.SearchStrategy[n.If]:
     otherwise = blocks(inner)
     if inner >= 1:
         otherwise = st.one_of(otherwise, ifs_with_else(inner).map(lambda i: n.Block((i,))))
-    return st.builds(n.If, exprs(inner), blocks(inner), otherwise)
+    return st.builds(n.If, _heads(inner), blocks(inner), otherwise)
 
 
 @lru_cache(maxsize=None)
@@ -117,15 +128,15 @@ def compound_statements(budget: int) -> st.SearchStrategy:
     """Statements with bodies; the bodies and the expressions in the head get budget - 1."""
     inner = budget - 1
     body = blocks(inner)
-    expr = exprs(inner)
+    expr = _heads(inner)
     return st.one_of(
         st.builds(n.Cost, st.lists(calls(inner), min_size=1, max_size=3).map(tuple), body),
         st.builds(n.If, expr, body, st.none()),
         ifs_with_else(budget),
         st.builds(n.On, names, st.one_of(st.none(), expr), body),
         st.builds(n.When, expr, body),
-        st.builds(n.Each, selectors(inner), body),
-        st.builds(n.Target, selectors(inner), body),
+        st.builds(n.Each, selectors(min(inner, MAX_EXPR_NESTING)), body),
+        st.builds(n.Target, selectors(min(inner, MAX_EXPR_NESTING)), body),
         st.builds(n.During, names, body),
         st.builds(n.Once, names, body),
         st.builds(n.Repeat, expr, body),
@@ -144,8 +155,9 @@ def statements(budget: int = MAX_NESTING) -> st.SearchStrategy:
 
 @lru_cache(maxsize=None)
 def blocks(budget: int = MAX_NESTING) -> st.SearchStrategy[n.Block]:
-    """A block of one to three statements (never a Block as a statement)."""
-    return st.lists(statements(budget), min_size=1, max_size=3).map(lambda s: n.Block(tuple(s)))
+    """One to three statements at the top, one or two in bodies (never a Block as a statement)."""
+    size = 3 if budget == MAX_NESTING else 2
+    return st.lists(statements(budget), min_size=1, max_size=size).map(lambda s: n.Block(tuple(s)))
 
 
 effects = blocks(MAX_NESTING)
