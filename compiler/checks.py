@@ -192,9 +192,12 @@ class Checker:
 
     def selector(self, sel: n.Selector, scope: dict[str, str], bound: str) -> dict[str, str]:
         kinds = BUILTIN_SELECTORS | set(self.vocab.kinds) | self.vocab.term_types
-        if sel.kind not in kinds:
-            self.unknown(sel.kind, sel, sorted(kinds), "kind")
-        if sel.zone is not None and "zone" not in self.vocab.types_of(sel.zone):
+        term_values = {name for name, types in self.vocab.names.items()
+                       if types.keys() & self.vocab.term_types}
+        if sel.kind not in kinds and sel.kind not in term_values:
+            self.unknown(sel.kind, sel, sorted(kinds | term_values), "kind")
+        if sel.zone is not None and "zone" not in self.vocab.types_of(sel.zone) \
+                and scope.get(sel.zone) != "zone":
             self.unknown(sel.zone, sel, self.names_of_type("zone"), "zone")
         inner = dict(scope)
         inner[bound] = "player" if sel.kind in BUILTIN_SELECTORS else sel.kind
@@ -224,6 +227,11 @@ class Checker:
         # a name type, an entity kind or a player
         if isinstance(e, n.Name) and len(e.parts) == 1:
             name = e.head
+            if name not in scope and name in LOCALS and name not in ("event", "it", "target"):
+                local = LOCALS[name]  # `you` is a player, `self` the entity the effect is on
+                if local == wanted or local == "entity" and wanted not in ("player",) \
+                        and wanted not in self.vocab.term_types:
+                    return
             if name in scope:
                 local = scope[name]
                 if local in (wanted, "any", "entity") or local.startswith("local:"):
@@ -348,7 +356,7 @@ class Checker:
 
 
 def _field_type(declared: str) -> str:
-    return declared if declared in SCALAR_TYPES else "any"
+    return declared
 
 
 def check_names(game: Game, reporter: dg.Reporter) -> None:

@@ -44,6 +44,14 @@ def _comment(text: str) -> str:
     return " ".join(str(text).split())[:200]
 
 
+def _doc(text: str) -> str:
+    """Text inside a generated docstring: one line, no quote or backslash to close it early."""
+    return _comment(text).replace("\\", "/").replace('"', "'")
+
+
+_TEMPLATES.filters["doc"] = _doc
+
+
 # --- effects -------------------------------------------------------------------------------
 
 @dataclass
@@ -126,6 +134,10 @@ class EffectCompiler:
         fn.depth -= 1
         return name
 
+    def zone(self, sel: n.Selector, scope: dict) -> str:
+        """A selector's zone: a keyword parameter's value, or the zone's name."""
+        return scope.get(sel.zone, repr(sel.zone)) if sel.zone is not None else "None"
+
     def lam(self, e, scope: dict) -> str:
         return f"lambda ctx: {self.expr(e, scope)}" if e is not None else "None"
 
@@ -179,13 +191,13 @@ class EffectCompiler:
         elif isinstance(s, n.Each):
             body = self.body(s.body, fn, scope, key)
             sel = s.selector
-            fn.emit(f"ctx.each({sel.kind!r}, {sel.zone!r}, {self.lam(sel.where, scope)}, {body})")
+            fn.emit(f"ctx.each({sel.kind!r}, {self.zone(sel, scope)}, {self.lam(sel.where, scope)}, {body})")
         elif isinstance(s, n.Target):
             body = self.body(s.body, fn, scope, key)
             sel = s.selector
             var = fn.fresh("t")
             fn.emit(f"{var} = ctx.pick_target({fn.fresh(key + ':target')!r}, {sel.kind!r}, "
-                    f"{sel.zone!r}, {self.lam(sel.where, scope)})")
+                    f"{self.zone(sel, scope)}, {self.lam(sel.where, scope)})")
             fn.emit(f"if {var} is None:")
             fn.emit("    return False")
             fn.emit(f"{body}(ctx.bind(target={var}))")
@@ -278,7 +290,7 @@ class EffectCompiler:
         if isinstance(e, (n.Count, n.Any_)):
             sel = e.selector
             method = "count" if isinstance(e, n.Count) else "any"
-            return f"ctx.{method}({sel.kind!r}, {sel.zone!r}, {self.lam(sel.where, scope)})"
+            return f"ctx.{method}({sel.kind!r}, {self.zone(sel, scope)}, {self.lam(sel.where, scope)})"
         if isinstance(e, n.Not):
             return f"(not {self.expr(e.operand, scope)})"
         if isinstance(e, n.Neg):
@@ -308,8 +320,8 @@ def _literal(value, effects: dict[tuple, str], path: tuple) -> str:
     if isinstance(value, list):
         items = [_literal(v, effects, path + (i,)) for i, v in enumerate(value)]
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-    if isinstance(value, float) and value != value:
-        return "float('nan')"
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return f"float({str(value)!r})"  # repr() would write the bare names nan / inf
     return repr(value)
 
 
@@ -371,7 +383,7 @@ def generate(game: Game) -> dict[str, str]:
                     values.append((f, _literal(entity.data[f], effects, (f,))))
             provenance = _provenance(entity)
             entities.append({"id": entity.id, "var": f"{ident(kind).upper()}__{ident(entity.id).upper()}",
-                             "origin": f"{_rel(entity.doc.path)}:{entity.line}",
+                             "origin": _comment(f"{_rel(entity.doc.path)}:{entity.line}"),
                              "name": _literal(entity.data["name"], {}, ()),
                              "provenance": provenance, "assigned": values,
                              "file": _rel(entity.doc.path), "line": entity.line,
