@@ -84,22 +84,35 @@ def _present(base: Path, top_only: bool, expected) -> set[str]:
 
 
 def write(expected: dict[Path, dict[str, str]], root: Path = Path(".")) -> None:
-    """Swap each output directory in whole; packages no longer produced are removed."""
+    """Stage every output directory in full, then swap them in; stale packages are removed.
+
+    Nothing in place is touched until every file is staged, so a failed write (disk full,
+    an error, an interrupt) leaves the previous outputs as they were.
+    """
     generated = root / GENERATED
     generated.mkdir(exist_ok=True)
-    for directory, files in sorted(expected.items()):
-        if directory == GENERATED:
-            continue
-        _swap_in(root / directory, files)
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for directory, files in sorted(expected.items()):
+            if directory != GENERATED:
+                staged.append((root / directory, _stage(root / directory, files)))
+    except BaseException:
+        for _, staging in staged:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+    for target, staging in staged:
+        _swap(target, staging)
     keep = {d.name for d in expected if d.parent == GENERATED}
     for child in sorted(generated.iterdir()):
         if child.is_dir() and child.name not in keep and child.name != "__pycache__":
             shutil.rmtree(child)
+        elif child.is_file() and child.name not in expected[GENERATED]:
+            child.unlink()  # a stray file: `build --check` would call it stale forever
     for name, text in expected[GENERATED].items():
         _atomic_file(generated / name, text)
 
 
-def _swap_in(target: Path, files: dict[str, str]) -> None:
+def _stage(target: Path, files: dict[str, str]) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
@@ -107,22 +120,30 @@ def _swap_in(target: Path, files: dict[str, str]) -> None:
             path = staging / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(text.encode("utf-8"))
-        old = None
-        if target.exists():
-            old = target.with_name(f".{target.name}.old")
-            if old.exists():
-                shutil.rmtree(old)
-            os.replace(target, old)
-        os.replace(staging, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return staging
+
+
+def _swap(target: Path, staging: Path) -> None:
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old")
+        if old.exists():
+            shutil.rmtree(old)
+        os.replace(target, old)
+    os.replace(staging, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _atomic_file(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(text.encode("utf-8"))
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -401,14 +401,30 @@ def check_provenance(game: Game, reporter: dg.Reporter) -> None:
 
 def entities_mentioning(game: Game, name: str) -> list[tuple[Entity, EffectSite]]:
     """Effect sites whose AST uses `name` anywhere (for cheat sheets: how a token is earned)."""
-    found = []
+    index = game.__dict__.get("_mentions")
+    if index is None:
+        index = _mention_index(game)
+        game.__dict__["_mentions"] = index
+    return list(index.get(name, ()))
+
+
+def _mention_index(game: Game) -> dict[str, list[tuple[Entity, EffectSite]]]:
+    """name -> sites using it; each distinct AST is walked once (the parse cache shares them)."""
+    names_of: dict[int, frozenset[str]] = {}
+    index: dict[str, list[tuple[Entity, EffectSite]]] = {}
     for entity in game.all():
         for site in entity.effects:
             if site.ast is None:
                 continue
-            for node in n.walk(site.ast):
-                if (isinstance(node, n.Name) and name in node.parts) or \
-                        (isinstance(node, n.Call) and node.verb == name):
-                    found.append((entity, site))
-                    break
-    return found
+            names = names_of.get(id(site.ast))
+            if names is None:
+                found = set()
+                for node in n.walk(site.ast):
+                    if isinstance(node, n.Name):
+                        found.update(node.parts)
+                    elif isinstance(node, n.Call):
+                        found.add(node.verb)
+                names = names_of[id(site.ast)] = frozenset(found)
+            for name in names:
+                index.setdefault(name, []).append((entity, site))
+    return index

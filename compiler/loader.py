@@ -14,6 +14,7 @@ from pathlib import Path
 from ruamel.yaml.cyaml import CSafeLoader
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+from ruamel.yaml.reader import ReaderError
 
 from compiler import diagnostics as dg
 
@@ -284,6 +285,13 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
         if "\t" in text and ("tab" in problem or "found character" in problem):
             hint = "YAML indentation uses spaces, never tabs"
         reporter.add(dg.YAML_SYNTAX, problem, display, line, column, hint)
+        return None
+    except ReaderError as err:  # a control character: position is a UTF-8 byte offset
+        before = text.encode("utf-8")[: int(err.position or 0)].decode("utf-8", "ignore")
+        char = err.character if isinstance(err.character, int) else ord(str(err.character)[:1] or "?")
+        reporter.add(dg.YAML_SYNTAX, f"character U+{char:04X} is not allowed "
+                     f"({err.reason})", display, before.count("\n") + 1,
+                     len(before) - (before.rfind("\n") + 1) + 1, "remove the control character")
         return None
     except (YAMLError, ValueError, RecursionError, MemoryError) as err:
         reporter.add(dg.YAML_SYNTAX, f"cannot parse YAML: {err}", display, 1, 1)

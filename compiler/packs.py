@@ -42,7 +42,9 @@ def content_files(root: Path, reporter: dg.Reporter) -> list[Path]:
             path = here / name
             resolved = path.resolve()
             if not resolved.is_relative_to(base) or not resolved.is_file():
-                reporter.add(dg.PACK, f"{name} leads outside the pack directory", display_path(path),
+                # name the link itself (display_path would resolve it to its target)
+                reporter.add(dg.PACK, f"{name} leads outside the pack directory",
+                             str(Path(display_path(here)) / name),
                              1, 1, "packs may only use files inside their own directory")
                 continue
             found.append(path)
@@ -228,6 +230,10 @@ def _report_schema_error(err, doc: loader.Document, display: str, base: tuple,
             mark = doc.mark(path + (extra[0],), key=True)
             message = f"unknown field {extra[0]!r}"
             hint = did_you_mean(extra[0], sorted(err.schema.get("properties", {}))) or hint
+    code = dg.SCHEMA
+    if err.validator == "required" and isinstance(err.instance, dict) and any(
+            repr(p) in message for p in ("source", "ref", "note") if p not in err.instance):
+        code = dg.PROVENANCE  # a missing source/ref/note is the documented TC-S004
     if len(message) > 300:
         message = message[:300] + "..."
-    reporter.add(dg.SCHEMA, message, display, mark.line, mark.column, hint)
+    reporter.add(code, message, display, mark.line, mark.column, hint)

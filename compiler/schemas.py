@@ -170,11 +170,16 @@ def validator(schema: dict) -> Draft202012Validator:
 
 def schema_problems(schema: dict) -> list[str]:
     """Problems with a schema written by a content author (kind fields in game.yaml)."""
+    return list(_schema_problems(json.dumps(schema, sort_keys=True)))
+
+
+@lru_cache(maxsize=None)
+def _schema_problems(schema_json: str) -> tuple[str, ...]:
     try:
-        Draft202012Validator.check_schema(schema)
+        Draft202012Validator.check_schema(json.loads(schema_json))
     except Exception as err:  # jsonschema raises SchemaError; message is what we need
-        return [getattr(err, "message", str(err))]
-    return []
+        return (getattr(err, "message", str(err)),)
+    return ()
 
 
 def walk_annotated(schema: dict, data, path: tuple = (), defs: dict | None = None):

@@ -27,9 +27,10 @@ def source(file: str, line: int):
             try:
                 return fn(*args, **kwargs)
             except Exception as err:
-                notes = getattr(err, "__notes__", [])
-                if not any(n.startswith("in effect from ") for n in notes):
-                    err.add_note(f"in effect from {origin}")
+                # One note per level, innermost first: a keyword's line, then the entity's.
+                note = f"in effect from {origin}"
+                if note not in getattr(err, "__notes__", []):
+                    err.add_note(note)
                 raise
         run.__tomecraft_source__ = origin
         return run

@@ -1,0 +1,602 @@
+"""Printable reference sheets: jinja2 -> HTML (screen) -> PDF (print, via WeasyPrint).
+
+Each game lists its sheets in SHEETS (game id -> sheets); a game without an entry is skipped
+with a note, so another game adds its sheets by adding templates and one registry line.
+Output: <out>/<game>/<sheet>.<lang>.html|pdf. The HTML is deterministic (no dates, sorted
+content); the PDF carries no creation date and a fixed identifier, so it is reproducible too.
+
+Content is untrusted: every template is autoescaped and content text enters only as data.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Iterable
+
+import jinja2
+from ruamel.yaml import YAML
+
+from compiler import checks
+from compiler.model import EffectSite, Entity, Game
+from dsl import nodes as n
+from dsl.parser import EffectSyntaxError, parse
+from dsl.render import let_names, render
+
+TEMPLATES = Path(__file__).with_name("templates") / "sheets"
+LANGS = ("zh", "en")
+FORMATS = ("html", "pdf")
+HTML_LANG = {"zh": "zh-Hant", "en": "en"}
+
+
+# --- text resources ------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _yaml_file(name: str) -> dict:
+    return YAML(typ="safe").load((TEMPLATES / name).read_text(encoding="utf-8")) or {}
+
+
+def labels(lang: str) -> dict[str, str]:
+    """Static UI labels of the sheets in `lang` (templates/sheets/labels.yaml)."""
+    return dict(_yaml_file("labels.yaml")[lang])
+
+
+def prose(game_id: str, lang: str) -> dict:
+    """Game-specific prose of the sheets (templates/sheets/<game>.yaml), in `lang`."""
+    return dict(_yaml_file(f"{game_id}.yaml")[lang])
+
+
+def _harfbuzz_subset_missing() -> bool:
+    """WeasyPrint subsets fonts with HarfBuzz when libharfbuzz-subset is installed; without
+    it, fontTools takes ~10 s per CJK font per PDF."""
+    try:
+        from weasyprint.text.ffi import harfbuzz_subset
+    except ImportError:
+        return False
+    return harfbuzz_subset is None
+
+
+def fill(text: str, values: dict) -> str:
+    """`{name}` placeholders -> values; unknown placeholders stay as they are."""
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", str(value))
+    return text
+
+
+# --- what every sheet needs ----------------------------------------------------------------
+
+@dataclass
+class Footnotes:
+    """Approximation notes of one sheet, numbered in order of first mention."""
+    notes: list[dict] = field(default_factory=list)
+    shown: set[tuple[str, str]] = field(default_factory=set)  # (kind, id) on this sheet
+    _index: dict[str, int] = field(default_factory=dict)
+
+    def mark(self, entity: Entity, lang: str) -> int | None:
+        """Record that `entity` is on the sheet; its footnote number if it is approximated."""
+        self.shown.add((entity.kind, entity.id))
+        key = f"{entity.kind}:{entity.id}"
+        if key in self._index:
+            return self._index[key]
+        lines = approximation_lines(entity)
+        if not lines:
+            return None
+        self.notes.append({"n": len(self.notes) + 1, "name": name_of(entity, lang),
+                           "lines": lines})
+        self._index[key] = len(self.notes)
+        return len(self.notes)
+
+
+def approximation_lines(entity: Entity) -> list[str]:
+    """The approximation notes of an entity: its note if it is one, then per-field notes."""
+    lines = []
+    if entity.source == "approximation":
+        lines.append(str(entity.data.get("note", "")))
+    for field_name, note in sorted((entity.data.get("approximations") or {}).items()):
+        lines.append(f"{field_name}: {note}")
+    return [line for line in lines if line]
+
+
+def name_of(entity: Entity, lang: str) -> str:
+    name = entity.data.get("name")
+    if isinstance(name, dict) and name.get(lang):
+        return str(name[lang])
+    return entity.id
+
+
+def text_of(value, lang: str) -> str:
+    if isinstance(value, dict):
+        return str(value.get(lang) or value.get("en") or "")
+    return "" if value is None else str(value)
+
+
+class Texts:
+    """Renders effects of one game in one language, caching keyword parses."""
+
+    def __init__(self, game: Game, lang: str) -> None:
+        self.game = game
+        self.lang = lang
+        # Identical effect strings share one AST (the parse cache), so they render once.
+        self._rendered: dict[int, str] = {}
+
+    def site(self, site: EffectSite) -> str:
+        if site.ast is None:
+            try:
+                site.ast = parse(site.text)
+            except EffectSyntaxError:
+                return site.text
+        text = self._rendered.get(id(site.ast))
+        if text is None:
+            text = self._rendered[id(site.ast)] = render(site.ast, self.game.vocab, self.lang)
+        return text
+
+    def effect(self, entity: Entity, path_suffix: tuple) -> str:
+        site = site_at(entity, path_suffix)
+        return self.site(site) if site is not None else ""
+
+    def keyword(self, name: str) -> str:
+        kw = self.game.vocab.keywords.get(name)
+        if kw is None:
+            return ""
+        if kw.text is not None and not kw.params:
+            return render(n.Block((n.Call(name, ()),)), self.game.vocab, self.lang)
+        site = self.game.keyword_sites.get(name)
+        return self.site(site) if site is not None else ""
+
+
+def site_at(entity: Entity, suffix: tuple) -> EffectSite | None:
+    for site in entity.effects:
+        if site.path[len(entity.path):] == suffix:
+            return site
+    return None
+
+
+def ap_cost(site: EffectSite | None, game: Game, lang: str) -> str:
+    """The AP an effect pays (`pay ap N` anywhere in it, or in a keyword it uses), as text;
+    "" if it pays none."""
+    if site is None or site.ast is None:
+        return ""
+    amount = _ap_amount(site.ast, game, {}, 0)
+    if amount is None:
+        return ""
+    value = _constant(amount)
+    if value is not None:
+        return str(value)
+    return render(amount, game.vocab, lang, let_names(site.ast))
+
+
+def _ap_amount(block: n.Block, game: Game, params: dict, depth: int):
+    for node in n.walk(block):
+        if isinstance(node, n.Call) and node.verb == "pay" and len(node.args) >= 2:
+            what = node.args[0]
+            if isinstance(what, n.Name) and what.parts == ("ap",) \
+                    and "resource" in game.vocab.names.get("ap", {}):
+                return _substitute(node.args[1], params)
+        keyword = game.vocab.keywords.get(node.verb) if isinstance(node, n.Call) else None
+        kw_site = game.keyword_sites.get(node.verb) if keyword is not None else None
+        if kw_site is not None and kw_site.ast is not None and depth < 8:
+            args = [a for a in node.args if not isinstance(a, n.KwArg)]
+            bound = {p.name: _substitute(a, params) for p, a in zip(keyword.params, args)}
+            found = _ap_amount(kw_site.ast, game, bound, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _substitute(e, params: dict):
+    """`e` with a keyword's parameter names replaced by the arguments of the call."""
+    if isinstance(e, n.Name) and len(e.parts) == 1 and e.head in params:
+        return params[e.head]
+    if isinstance(e, n.BinOp):
+        return n.BinOp(e.op, _substitute(e.left, params), _substitute(e.right, params))
+    if isinstance(e, n.Neg):
+        return n.Neg(_substitute(e.operand, params))
+    return e
+
+
+def _constant(e) -> int | None:
+    """The value of an arithmetic expression of numbers; None if it has names."""
+    if isinstance(e, n.Num):
+        return e.value
+    if isinstance(e, n.Neg):
+        value = _constant(e.operand)
+        return None if value is None else -value
+    if isinstance(e, n.BinOp) and e.op in ("+", "-", "*", "//"):
+        left, right = _constant(e.left), _constant(e.right)
+        if left is None or right is None or (e.op == "//" and right == 0):
+            return None
+        return {"+": left + right, "-": left - right, "*": left * right,
+                "//": left // right if right else 0}[e.op]
+    return None
+
+
+def majority_awards(counts: dict[str, int], points: list[int], tie_rule: str,
+                    zero_scores: bool = False) -> dict[str, int]:
+    """Majority bonus per team (rulebook L311-318): rank = teams above + 1; a tied team
+    drops one rank (drop_one_rank) or takes the lowest rank its group spans."""
+    awards = {}
+    for team, count in counts.items():
+        if count <= 0 and not zero_scores:
+            awards[team] = 0
+            continue
+        above = sum(1 for c in counts.values() if c > count)
+        tied = sum(1 for c in counts.values() if c == count)
+        rank = above + 1
+        if tied > 1:
+            rank = rank + 1 if tie_rule == "drop_one_rank" else above + tied
+        awards[team] = points[rank - 1] if rank <= len(points) else 0
+    return awards
+
+
+def kind_name(game: Game, kind: str, lang: str) -> str:
+    spec = game.vocab.kinds.get(kind, {})
+    return str(spec.get(lang, kind))
+
+
+def sources_table(game: Game, lang: str, lab: dict, notes: Footnotes) -> dict:
+    """The "Sources and approximations" section: every entity on the sheet with its source,
+    reference and note (an approximation points at its footnote), and a count of the
+    entities of other kinds, by source."""
+    rows = []
+    for entity in game.all():
+        if (entity.kind, entity.id) not in notes.shown:
+            continue
+        number = notes._index.get(f"{entity.kind}:{entity.id}")
+        rows.append({
+            "kind": kind_name(game, entity.kind, lang),
+            "name": name_of(entity, lang),
+            "source": lab.get(f"source_{entity.source}", entity.source),
+            "approx": number,
+            "ref": str(entity.data.get("ref", "")),
+            "note": "" if number else str(entity.data.get("note", "")),
+        })
+    others: dict[str, dict[str, int]] = {}
+    for entity in game.all():
+        if (entity.kind, entity.id) in notes.shown:
+            continue
+        source = "approximation" if approximation_lines(entity) else entity.source
+        per = others.setdefault(entity.kind, {})
+        per[source] = per.get(source, 0) + 1
+    other_rows = [{"kind": kind_name(game, kind, lang), "count": sum(per.values()),
+                   "sources": lab["list_sep"].join(
+                       f"{lab.get('source_' + src, src)} {count}"
+                       for src, count in sorted(per.items()))}
+                  for kind, per in sorted(others.items())]
+    return {"rows": rows, "others": other_rows}
+
+
+# --- The Cave --------------------------------------------------------------------------------
+
+def _rule_value(game: Game, ids: Iterable[str], default):
+    rules = game.entities.get("rule", {})
+    for rule_id in ids:
+        if rule_id in rules:
+            return rules[rule_id].data.get("value", default)
+    return default
+
+
+def _scoring(game: Game) -> Entity | None:
+    entries = game.of_kind("scoring")
+    return entries[0] if entries else None
+
+
+def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
+    lab = labels(lang)
+    text = prose(game.id, lang)
+    scoring = _scoring(game)
+    sdata = scoring.data if scoring else {}
+    points = list(sdata.get("majority_points") or [8, 4])
+    categories = sorted(game.vocab.names.get(c, {}).get("category") and c or c
+                        for c in {str(t.data.get("category")) for t in game.of_kind("token")
+                                  if t.data.get("category")})
+    order = [c for c in ("traverse", "water", "photo", "squeeze") if c in categories]
+    categories = order + [c for c in categories if c not in order]
+    category_names = [game.vocab.text_of(c, lang, "category") for c in categories]
+    sep = "、" if lang == "zh" else ", "
+    values = {
+        "ap": _rule_value(game, ("ap_per_turn", "action_points", "ap"), 5),
+        "backpack": _rule_value(game, ("backpack_slots", "backpack"), 8),
+        "camp": _rule_value(game, ("camp_slots", "camp"), 4),
+        "extra_rounds": sdata.get("extra_rounds", 3),
+        "first": points[0] if points else 0,
+        "second": points[1] if len(points) > 1 else 0,
+        "categories": sep.join(category_names) if category_names else lab["none"],
+        "tie_rule": text["tie_rules"].get(sdata.get("tie_rule", "drop_one_rank"), ""),
+    }
+    return {"lab": lab, "text": text, "values": values, "points": points,
+            "categories": categories, "category_names": category_names,
+            "scoring": scoring, "scoring_mark": notes.mark(scoring, lang) if scoring else None}
+
+
+def _paragraphs(text: dict, key: str, values: dict) -> list[str]:
+    return [fill(p, values) for p in text.get(key, [])]
+
+
+def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
+    texts = Texts(game, lang)
+    ctx = _cave_common(game, lang, notes)
+    text, values = ctx["text"], ctx["values"]
+    actions = sorted(game.of_kind("action"), key=lambda e: (e.data.get("order", 999), e.id))
+    action_rows = []
+    for a in actions:
+        site = site_at(a, ("effect",))
+        action_rows.append({"name": name_of(a, lang), "mark": notes.mark(a, lang),
+                            "ap": ap_cost(site, game, lang) or "0",
+                            "effect": texts.site(site) if site else ""})
+    tiles = []
+    for kind in _tile_order(game):
+        data = kind.data
+        sections = _effect_sections(game, kind, lang, texts, ctx["lab"])
+        flags = []
+        if data.get("is_base"):
+            flags.append(ctx["lab"]["is_base"])
+        flags.append(ctx["lab"]["discover_from" if data.get("discover_from")
+                              else "no_discover_from"])
+        if data.get("rope_edges"):
+            flags.append(ctx["lab"]["rope_edges"])
+        if data.get("match_edges") is False:
+            flags.append(ctx["lab"]["no_match_edges"])
+        tiles.append({"name": name_of(kind, lang), "mark": notes.mark(kind, lang),
+                      "ref": str(data.get("ref", "")), "sections": sections,
+                      "flags": flags})
+    equipment = []
+    for item in game.of_kind("equipment"):
+        d = item.data
+        equipment.append({"name": name_of(item, lang), "mark": notes.mark(item, lang),
+                          "slots": d.get("slots", ""), "uses": d.get("uses", ""),
+                          "kept": ctx["lab"]["flag_yes"] if d.get("kept_after_use") else "",
+                          "limit": d.get("per_team_limit", ""), "supply": d.get("supply", "")})
+    rule_rows = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
+                  "value": _value_text(r.data.get("value"), game, lang, ctx["lab"]),
+                  "ref": str(r.data.get("ref", ""))} for r in game.of_kind("rule")]
+    examples = []
+    for ex in text.get("examples", []):
+        sdata = ctx["scoring"].data if ctx["scoring"] else {}
+        awards = majority_awards(dict(ex["counts"]), ctx["points"],
+                                 sdata.get("tie_rule", "drop_one_rank"),
+                                 bool(sdata.get("zero_scores_majority", False)))
+        examples.append({"label": ex["label"], "ref": ex.get("ref", ""),
+                         "category": game.vocab.text_of(ex["category"], lang, "token"),
+                         "rows": [{"team": t, "count": c, "bonus": awards[t]}
+                                  for t, c in ex["counts"].items()]})
+    return {**ctx, "actions": action_rows, "tiles": tiles, "equipment": equipment,
+            "rule_rows": rule_rows, "examples": examples,
+            "any_tile": [texts.keyword(k) for k in sorted(game.vocab.keywords)
+                         if not game.vocab.keywords[k].params],
+            "turn": _paragraphs(text, "turn", values),
+            "depth": _paragraphs(text, "depth", values),
+            "consumables": _paragraphs(text, "consumables", values),
+            "equipment_text": _paragraphs(text, "equipment", values),
+            "camp": _paragraphs(text, "camp", values),
+            "end": _paragraphs(text, "end", values),
+            "scoring_text": _paragraphs(text, "scoring", values),
+            "token_points": _token_rows(game, lang, notes, texts, earned=False)}
+
+
+def _effect_sections(game: Game, entity: Entity, lang: str, texts: Texts,
+                     lab: dict) -> list[dict]:
+    """Every effect field of an entity, in the order its kind declares them: a list of
+    options (`enter`, `actions`...) or a single effect (`on_discover`). A field without a
+    label in labels.yaml is shown by its name."""
+    fields = game.vocab.kinds.get(entity.kind, {}).get("fields", {})
+    sections = []
+    for field_name, spec in fields.items():
+        value = entity.data.get(field_name)
+        if value is None or not isinstance(spec, dict):
+            continue
+        options = []
+        item_props = (spec.get("items") or {}).get("properties", {}) \
+            if spec.get("type") == "array" else {}
+        if "effect" in item_props and isinstance(value, list):
+            for i, option in enumerate(value):
+                site = site_at(entity, (field_name, i, "effect"))
+                options.append({"name": text_of(option.get("name"), lang),
+                                "ap": ap_cost(site, game, lang),
+                                "effect": texts.site(site) if site else ""})
+        elif spec.get("x-tomecraft") == "effect":
+            site = site_at(entity, (field_name,))
+            options.append({"name": "", "ap": ap_cost(site, game, lang),
+                            "effect": texts.site(site) if site else ""})
+        if options:
+            sections.append({"label": lab.get(field_name, field_name.replace("_", " ")),
+                             "options": options})
+    return sections
+
+
+def _value_text(value, game: Game, lang: str, lab: dict) -> str:
+    if isinstance(value, bool):
+        return lab["flag_yes"] if value else lab["flag_no"]
+    if isinstance(value, str) and value in game.vocab.names:
+        return game.vocab.text_of(value, lang)
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def _tile_order(game: Game) -> list[Entity]:
+    """Tile kinds in the order their file lists them (the designer's order)."""
+    kinds = list(game.entities.get("tile_kind", {}).values())
+    return sorted(kinds, key=lambda e: (e.display, e.path))
+
+
+def _token_rows(game: Game, lang: str, notes: Footnotes, texts: Texts,
+                earned: bool) -> list[dict]:
+    rows = []
+    for token in sorted(game.of_kind("token"),
+                        key=lambda t: (t.data.get("depth", 0), -1 if t.data.get("category")
+                                       else 1, str(t.data.get("category", "")),
+                                       t.data.get("points", 0), t.id)):
+        d = token.data
+        category = d.get("category")
+        row = {"id": token.id, "name": name_of(token, lang), "mark": notes.mark(token, lang),
+               "points": d.get("points", ""), "depth": d.get("depth", ""),
+               "category": game.vocab.text_of(category, lang, "category") if category else "",
+               "supply": d.get("supply", "")}
+        if earned:
+            row["earned"] = _earned(game, token, lang, texts, notes)
+        rows.append(row)
+    return rows
+
+
+def _earned(game: Game, token: Entity, lang: str, texts: Texts, notes: Footnotes) -> list[dict]:
+    """Every effect that mentions the token (by id or by its term), rendered."""
+    names = [token.id] + ([str(token.data["term"])] if token.data.get("term")
+                          and token.data["term"] != token.id else [])
+    by_verb = _yaml_file(f"{game.id}.yaml").get("common", {}).get("earned_by_verb", {})
+    names += [verb for field_name, verb in sorted(by_verb.items()) if field_name in token.data]
+    seen, found = set(), []
+    for name in names:
+        for entity, site in checks.entities_mentioning(game, name):
+            key = (entity.kind, entity.id, site.path)
+            if key in seen or entity is token:
+                continue
+            seen.add(key)
+            found.append({"where": _site_label(entity, site, lang),
+                          "mark": notes.mark(entity, lang),
+                          "effect": texts.site(site)})
+    return found
+
+
+def _site_label(entity: Entity, site: EffectSite, lang: str) -> str:
+    """"Water — With oxygen" for an enter option; the entity's name otherwise."""
+    lab = labels(lang)
+    rel = site.path[len(entity.path):]
+    label = name_of(entity, lang)
+    if len(rel) >= 2 and isinstance(rel[1], int):
+        part = (entity.data.get(rel[0]) or [])[rel[1]]
+        sub = text_of(part.get("name"), lang) if isinstance(part, dict) else ""
+        head = lab.get(rel[0], rel[0])
+        label += lab["path_sep"] + head + (lab["path_sep"] + sub if sub else "")
+    elif rel and rel[0] != "effect":
+        label += lab["path_sep"] + lab.get(rel[0], str(rel[0]))
+    return label
+
+
+def cave_tokens(game: Game, lang: str, notes: Footnotes) -> dict:
+    texts = Texts(game, lang)
+    ctx = _cave_common(game, lang, notes)
+    rows = _token_rows(game, lang, notes, texts, earned=True)
+    by_category = []
+    for cat, cat_name in zip(ctx["categories"], ctx["category_names"]):
+        members = [r["name"] for r in rows
+                   if game.entities["token"][r["id"]].data.get("category") == cat]
+        by_category.append({"name": cat_name, "tokens": members})
+    return {**ctx, "tokens": rows, "by_category": by_category}
+
+
+# --- the registry ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Sheet:
+    name: str                                             # file stem: rules, tokens...
+    template: str                                         # under templates/sheets/
+    title: str                                            # key of the title in labels.yaml
+    context: Callable[[Game, str, Footnotes], dict]
+
+
+SHEETS: dict[str, tuple[Sheet, ...]] = {
+    "the_cave": (Sheet("rules", "the_cave_rules.html.j2", "rules_title", cave_rules),
+                 Sheet("tokens", "the_cave_tokens.html.j2", "tokens_title", cave_tokens)),
+}
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True)
+
+
+def render_html(game: Game, sheet: Sheet, lang: str) -> str:
+    notes = Footnotes()
+    context = sheet.context(game, lang, notes)
+    lab = labels(lang)
+    game_name = game.vocab.name.get(lang)
+    context.update({
+        "lang": lang, "html_lang": HTML_LANG[lang], "game_name": game_name,
+        "title": fill(lab[sheet.title], {"game": game_name}), "lab": lab,
+        "footnotes": notes.notes, "sources": sources_table(game, lang, lab, notes),
+    })
+    return environment().get_template(sheet.template).render(context)
+
+
+def write_pdf(html: str, path: Path) -> None:
+    from weasyprint import HTML  # imported here: slow to import, only needed for PDFs
+    document = HTML(string=html, base_url=str(TEMPLATES)).render()
+    _write_atomic(path, document.write_pdf(pdf_identifier=b"tomecraft-sheet"))
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def render_game(game: Game, lang, formats, out: Path,
+                progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Write every sheet of `game` in `lang` (one language or several) and `formats`."""
+    langs = [lang] if isinstance(lang, str) else list(lang)
+    written = []
+    for sheet in SHEETS.get(game.id, ()):
+        for one in langs:
+            html = render_html(game, sheet, one)
+            for fmt in formats:
+                path = Path(out) / game.id / f"{sheet.name}.{one}.{fmt}"
+                if progress:
+                    progress(f"writing {path}")
+                if fmt == "html":
+                    _write_atomic(path, html.encode("utf-8"))
+                else:
+                    write_pdf(html, path)
+                written.append(path)
+    return written
+
+
+def run_cli(args) -> int:
+    """`tomecraft sheets`: --game G or --all, --lang, --format, --out."""
+    from compiler import cli, diagnostics as dg, pipeline
+    if args.mission:
+        raise cli.UsageError("mission briefings are not available yet; "
+                             "use --game or --all")
+    if args.all:
+        roots = pipeline.game_roots(pipeline.CONTENT)
+    elif args.game:
+        roots = [cli.game_root(args.game)]
+    else:
+        raise cli.UsageError("say which game: --game <id>, or --all")
+    langs = list(dict.fromkeys(args.lang or LANGS))
+    formats = list(dict.fromkeys(args.format or FORMATS))
+    reporter = dg.Reporter()
+    status = 0
+    if "pdf" in formats and _harfbuzz_subset_missing():
+        cli.progress("note: libharfbuzz-subset0 is not installed; PDF fonts are subset with "
+                     "fontTools, which is much slower (apt-get install libharfbuzz-subset0)")
+    for root in roots:
+        if root.name not in SHEETS:
+            cli.progress(f"skipping {root.name}: no sheets are defined for this game yet")
+            continue
+        game = pipeline.compile_game(root, [], reporter)
+        if game is None or reporter.errors:
+            print(dg.format_text(reporter))
+            cli.progress(f"sheets for {root.name} not written: fix the errors above")
+            status = 1
+            reporter = dg.Reporter()
+            continue
+        render_game(game, langs, formats, Path(args.out), cli.progress)
+    return status

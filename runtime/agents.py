@@ -1,0 +1,79 @@
+"""Agents answer an engine's decisions: `choose(key, options, view) -> one of options`.
+
+`key` names the decision ("action", "place", "re_equip"...), `options` are the legal answers
+(plain dicts or values) and `view` is the engine's read-only view of the game; a view may
+offer `suggest(key, options) -> list`, a game-specific heuristic subset that a random agent
+prefers when it is not empty.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol, Sequence
+
+from runtime.rng import Rng
+
+
+class Agent(Protocol):
+    def choose(self, key: str, options: Sequence, view: Any = None) -> Any: ...
+
+
+class ScriptError(LookupError):
+    """A scripted choice matches none of the legal options, or the script ran out."""
+
+
+def matches(want: Any, option: Any) -> bool:
+    """An option matches a scripted choice if equal, or if the choice (a dict) is a subset."""
+    if want == option:
+        return True
+    if isinstance(want, dict) and isinstance(option, dict):
+        return all(k in option and _same(v, option[k]) for k, v in want.items())
+    return False
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return a == b
+
+
+class RandomAgent:
+    """Uniformly random among legal options, or among the view's suggestions if it has any."""
+
+    def __init__(self, rng: Rng) -> None:
+        self.rng = rng
+
+    def choose(self, key: str, options: Sequence, view: Any = None) -> Any:
+        suggest = getattr(view, "suggest", None)
+        if suggest is not None:
+            preferred = suggest(key, list(options))
+            if preferred:
+                return self.rng.choice(preferred)
+        return self.rng.choice(list(options))
+
+
+class ScriptedAgent:
+    """Plays a list of choices in order; each must match a legal option (see `matches`).
+
+    When the script is exhausted, `fallback` (another agent) answers, else ScriptError.
+    """
+
+    def __init__(self, choices: Sequence[Any] = (), fallback: Agent | None = None) -> None:
+        self.choices = list(choices)
+        self.fallback = fallback
+
+    def push(self, *choices: Any) -> None:
+        self.choices.extend(choices)
+
+    def choose(self, key: str, options: Sequence, view: Any = None) -> Any:
+        if not self.choices:
+            if self.fallback is not None:
+                return self.fallback.choose(key, options, view)
+            raise ScriptError(f"no scripted choice left for decision {key!r}; options: {list(options)}")
+        want = self.choices.pop(0)
+        if isinstance(want, dict) and set(want) == {"free"}:
+            return want["free"]      # a free-form answer (e.g. a loadout); the engine validates it
+        for option in options:
+            if matches(want, option):
+                return option
+        raise ScriptError(f"scripted choice {want!r} is not legal for {key!r}; options: {list(options)}")

@@ -1,0 +1,165 @@
+"""The verb and query handlers game.yaml names; generated effects call them through ctx.
+
+`ctx.you` is the acting Team, `ctx.self` the tile concerned (the tile being entered, or the
+team's tile for actions), `ctx.target` the tile moved from, `ctx.info["edge"]` the edge
+crossed.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from runtime.engines.the_cave.state import edge
+
+if TYPE_CHECKING:
+    from runtime.engines.the_cave.engine import Engine
+
+HALF = "_half"   # an oxygen token on its one-tank side (L173-175)
+
+
+def count_item(backpack, item: str) -> int:
+    return backpack[item] + backpack[item + HALF]
+
+
+class Verbs:
+    def __init__(self, engine: "Engine") -> None:
+        self.engine = engine
+
+    # --- costs ------------------------------------------------------------------------
+    def can_pay(self, ctx, resource: str, amount: int) -> bool:
+        return ctx.you.ap >= amount
+
+    def pay(self, ctx, resource: str, amount: int) -> None:
+        ctx.you.ap -= amount
+
+    def can_spend(self, ctx, item: str, amount: int) -> bool:
+        return count_item(ctx.you.backpack, item) >= amount
+
+    def spend(self, ctx, item: str, amount: int) -> None:
+        bag = ctx.you.backpack
+        for _ in range(amount):
+            key = item + HALF if bag[item + HALF] else item
+            bag[key] -= 1
+        if amount:
+            self.engine.log(f"{ctx.you.name} uses {amount} {item}")
+
+    def can_use_oxygen(self, ctx) -> bool:
+        return count_item(ctx.you.backpack, "oxygen") > 0
+
+    def use_oxygen(self, ctx) -> None:
+        """D-24: a flipped token is used (discarded) first, else a full one is flipped."""
+        bag = ctx.you.backpack
+        if bag["oxygen" + HALF]:
+            bag["oxygen" + HALF] -= 1
+            self.engine.log(f"{ctx.you.name} discards an oxygen token")
+        else:
+            bag["oxygen"] -= 1
+            bag["oxygen" + HALF] += 1
+            self.engine.log(f"{ctx.you.name} flips an oxygen token")
+
+    # --- tokens -----------------------------------------------------------------------
+    def place_token(self, ctx, token: str) -> None:
+        ctx.self.tokens.append(token)
+
+    def take_token(self, ctx, token: str) -> None:
+        if token in ctx.self.tokens:
+            ctx.self.tokens.remove(token)
+            ctx.you.tokens[token] += 1
+            self.engine.log(f"{ctx.you.name} takes the {token} token")
+
+    def gain_token(self, ctx, token: str, amount: int) -> None:
+        if amount > 0:
+            ctx.you.tokens[token] += amount
+            self.engine.log(f"{ctx.you.name} gains {amount} {token} token(s)")
+
+    # --- depth and rope ---------------------------------------------------------------
+    def place_rope(self, ctx, amount: int) -> None:
+        if amount > 0:
+            self.engine.state.ropes[ctx.info["edge"]] = ctx.you.seat
+            ctx.info["own_rope"] = amount
+            self.engine.log(f"{ctx.you.name} places {amount} rope")
+
+    def reach_depth(self, ctx) -> None:
+        """D-14: the min(D, 75) token, once per value, only after placing own rope deeper."""
+        if not ctx.info.get("own_rope") or ctx.self.depth <= ctx.target.depth:
+            return
+        value = min(ctx.self.depth, 75)
+        if value not in ctx.you.depth_tokens:
+            ctx.you.depth_tokens.add(value)
+            ctx.you.tokens[f"depth_{value}"] += 1
+            self.engine.log(f"{ctx.you.name} takes the reached-depth {value} token")
+
+    def place_depth_marker(self, ctx) -> None:
+        """D-04 (R1): deepest marker placed so far + 25 (L85-86)."""
+        state = self.engine.state
+        state.max_marker += 25
+        ctx.self.marker = ctx.self.depth = state.max_marker
+        self.engine.log(f"depth marker {state.max_marker} on {ctx.self.pos}")
+
+    def end_actions(self, ctx) -> None:
+        ctx.you.done = True
+
+    # --- equipment and camp -----------------------------------------------------------
+    def discard_item(self, ctx, item: str, amount: int) -> None:
+        self.engine.discard(ctx.you, item, amount)
+
+    def re_equip(self, ctx) -> None:
+        self.engine.re_equip(ctx.you)
+
+    def set_camp(self, ctx) -> None:
+        self.engine.set_camp(ctx.you)
+
+    def swap_camp(self, ctx) -> None:
+        self.engine.swap_camp(ctx.you)
+
+    def pack_camp(self, ctx) -> None:
+        self.engine.pack_camp(ctx.you)
+
+    def abandon_camp(self, ctx) -> None:
+        self.engine.abandon_camp(ctx.you)
+
+    def discover(self, ctx) -> None:
+        self.engine.discover(ctx.you)
+
+
+class Queries:
+    def __init__(self, engine: "Engine") -> None:
+        self.engine = engine
+
+    def has(self, ctx, item: str) -> bool:
+        return count_item(ctx.you.backpack, item) > 0
+
+    def token_here(self, ctx, token: str) -> bool:
+        return token in ctx.self.tokens
+
+    def rope_placed(self, ctx) -> bool:
+        return ctx.info["edge"] in self.engine.state.ropes
+
+    def depth_levels(self, ctx) -> int:
+        return abs(ctx.self.depth - ctx.target.depth) // 25
+
+    def at_base(self, ctx) -> bool:
+        return ctx.you.pos == self.engine.state.base
+
+    def camp_here(self, ctx) -> bool:
+        return ctx.you.camp == "set" and ctx.you.camp_pos == ctx.you.pos
+
+    def camp_packed(self, ctx) -> bool:
+        return ctx.you.camp == "packed"
+
+    def camp_packed_before(self, ctx) -> bool:
+        return ctx.you.camp_packed_before
+
+    def camp_available(self, ctx) -> bool:
+        return ctx.you.camp != "abandoned"
+
+    def can_discover(self, ctx) -> bool:
+        return self.engine.can_discover(ctx.you)
+
+
+def handler_names(verbs: Verbs, queries: Queries) -> set[str]:
+    names = {n for n in dir(verbs) if not n.startswith("_")}
+    names |= {"query:" + n for n in dir(queries) if not n.startswith("_")}
+    return names
+
+
+__all__ = ["Verbs", "Queries", "count_item", "edge", "HALF", "handler_names"]

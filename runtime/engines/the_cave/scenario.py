@@ -1,0 +1,226 @@
+"""Scenario files for The Cave: set up a state, play scripted steps, check expectations.
+
+setup:  players, tiles [{at, kind, exits, depth, tokens, marker}], base, ropes [[a, b, seat]],
+        max_marker, stacks [[ "kind:EXITS", ...] x4] (top first), end_triggered,
+        teams [{pos, backpack, camp, camp_pos, camp_items, camp_packed_before, tokens,
+        depth_tokens, lost, ap, forced}]
+steps:  {do: move, to, via} | {do: act, id} | {do: start_turn} | {do: score}
+        | {do: end_sequence, trigger_seat} ; each may have team, choose: [...], illegal: true
+        (the action is not legal) or fails: true (the step must be refused)
+expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|lost|slots}
+        | {tile, kind|depth|tokens|marker|exits|absent} | {rope: [a, b], present}
+        | {scores} | {bonus} | {finished} | {log} | {legal, team, present} | {stacks}
+        | {end_triggered} | {turns}
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from runtime.agents import ScriptedAgent, ScriptError
+from runtime.effects import EffectError
+from runtime.engines.the_cave.engine import Engine, score, tile_stub
+from runtime.engines.the_cave.state import Cell, State, Team, edge
+
+
+def _pos(value) -> tuple[int, int]:
+    return (int(value[0]), int(value[1]))
+
+
+def _norm(option):
+    if isinstance(option, dict):
+        return {k: (_pos(v) if k == "to" else v) for k, v in option.items()}
+    return option
+
+
+def build(data, setup: dict) -> Engine:
+    kinds = data.kinds["tile_kind"]
+    cells = {}
+    for spec in setup.get("tiles", []):
+        pos = _pos(spec["at"])
+        cells[pos] = Cell(pos, kinds[spec["kind"]], spec.get("exits", "NESW"), spec.get("depth", 0),
+                          list(spec.get("tokens", [])), spec.get("marker"), spec.get("kind"))
+    base = _pos(setup["base"]) if "base" in setup else next(
+        (p for p, c in cells.items() if c.kind.is_base), (0, 0))
+    stacks = []
+    raw = setup.get("stacks", [[], [], [], []])
+    for n in range(4):
+        pile = [tile_stub(s, n + 1, i) for i, s in enumerate(raw[n] if n < len(raw) else [])]
+        stacks.append(list(reversed(pile)))      # listed top first; the top is the list's end
+    teams = []
+    specs = setup.get("teams") or [{}] * setup.get("players", 2)
+    for seat, spec in enumerate(specs):
+        team = Team(seat, _pos(spec.get("pos", base)))
+        team.backpack = Counter(spec.get("backpack", {}))
+        team.camp = spec.get("camp", "beside")
+        team.camp_pos = _pos(spec["camp_pos"]) if spec.get("camp_pos") is not None else None
+        team.camp_items = Counter(spec.get("camp_items", {}))
+        team.camp_packed_before = bool(spec.get("camp_packed_before", team.camp != "beside"))
+        team.tokens = Counter(spec.get("tokens", {}))
+        team.depth_tokens = set(spec.get("depth_tokens", []))
+        team.lost = set(spec.get("lost", []))
+        team.ap = spec.get("ap", 5)
+        team.forced = bool(spec.get("forced", False))
+        teams.append(team)
+    state = State(cells, teams, base, stacks)
+    for rope in setup.get("ropes", []):
+        state.ropes[edge(_pos(rope[0]), _pos(rope[1]))] = rope[2] if len(rope) > 2 else 99
+    state.max_marker = setup.get("max_marker", max((c.marker or 0 for c in cells.values()), default=0))
+    state.end_triggered = bool(setup.get("end_triggered", False))
+    agents = [ScriptedAgent() for _ in teams]
+    return Engine(data, state, agents, log_enabled=True)
+
+
+def _step(engine: Engine, step: dict, results: dict) -> None:
+    if step.get("fails"):
+        try:
+            _run_step(engine, step, results)
+        except (AssertionError, ScriptError, EffectError) as err:
+            engine.log(f"step refused: {err}")
+            return
+        raise AssertionError(f"step {step} was expected to be refused but succeeded")
+    _run_step(engine, step, results)
+
+
+def _run_step(engine: Engine, step: dict, results: dict) -> None:
+    state = engine.state
+    team = state.teams[step.get("team", 0)]
+    agent = engine.agents[team.seat]
+    agent.choices = [_norm(c) for c in step.get("choose", [])]
+    do = step["do"]
+    if do == "start_turn":
+        engine.start_turn(team)
+    elif do == "score":
+        results["score"] = score(engine)
+    elif do == "end_sequence":
+        _end_sequence(engine, int(step["trigger_seat"]))
+    elif do in ("move", "act", "end"):
+        option = {k: v for k, v in step.items() if k in ("do", "to", "via", "id")}
+        option = _norm(option)
+        legal = [o for o in engine.legal_actions(team)]
+        if step.get("illegal"):
+            if option in legal:
+                raise AssertionError(f"{option} was expected to be illegal but is legal")
+            return
+        if option not in legal:
+            raise AssertionError(f"{option} is not legal; legal: {legal}")
+        engine.apply(team, option)
+    else:
+        raise AssertionError(f"unknown step {do!r}")
+    agent.choices.clear()     # choices for decisions with a single option are not asked
+
+
+class _EndTurns:
+    """Ends every turn at once; sets the end trigger on `seat`'s first turn."""
+
+    def __init__(self, engine: Engine, seat: int) -> None:
+        self.engine, self.seat = engine, seat
+
+    def choose(self, key, options, view=None):
+        state = self.engine.state
+        if view is not None and view.team.seat == self.seat and state.round == 1:
+            state.end_triggered = True
+        return {"do": "end"} if {"do": "end"} in options else options[0]
+
+
+def _end_sequence(engine: Engine, seat: int) -> None:
+    for team in engine.state.teams:
+        team.pos = engine.state.base
+    engine.agents = [_EndTurns(engine, seat) for _ in engine.state.teams]
+    engine.state.turn_log.clear()
+    engine.play()
+
+
+def _check(engine: Engine, exp: dict, results: dict) -> str | None:
+    state = engine.state
+    if "tile" in exp:
+        cell = state.cells.get(_pos(exp["tile"]))
+        if exp.get("absent"):
+            return None if cell is None else f"tile {exp['tile']} is placed ({cell.kind.id})"
+        if cell is None:
+            return f"no tile at {exp['tile']}"
+        got = {"kind": cell.kind.id, "depth": cell.depth, "tokens": sorted(cell.tokens),
+               "marker": cell.marker, "exits": cell.exits}
+        for key in ("kind", "depth", "tokens", "marker", "exits"):
+            if key in exp:
+                want = sorted(exp[key]) if key == "tokens" else exp[key]
+                if got[key] != want:
+                    return f"tile {exp['tile']} {key}: expected {want!r}, got {got[key]!r}"
+        return None
+    if "rope" in exp:
+        there = edge(_pos(exp["rope"][0]), _pos(exp["rope"][1])) in state.ropes
+        want = exp.get("present", True)
+        return None if there == want else f"rope {exp['rope']}: expected present={want}, got {there}"
+    if "legal" in exp:
+        team = state.teams[exp.get("team", 0)]
+        there = _norm(exp["legal"]) in engine.legal_actions(team)
+        want = exp.get("present", True)
+        return None if there == want else f"{exp['legal']} legal: expected {want}, got {there}"
+    if "log" in exp:
+        return None if any(exp["log"] in line for line in state.log) else \
+            f"no log line contains {exp['log']!r}; log: {state.log}"
+    if "stacks" in exp:
+        got = [len(s) for s in state.stacks]
+        return None if got == exp["stacks"] else f"stacks: expected {exp['stacks']}, got {got}"
+    if "end_triggered" in exp:
+        return None if state.end_triggered == exp["end_triggered"] else \
+            f"end_triggered: expected {exp['end_triggered']}, got {state.end_triggered}"
+    if "turns" in exp:
+        got = [list(t) for t in state.turn_log]
+        return None if got == exp["turns"] else f"turns: expected {exp['turns']}, got {got}"
+    if any(k in exp for k in ("scores", "bonus", "finished")):
+        result = results.get("score") or score(engine)
+        for key in ("scores", "finished"):
+            if key in exp and result[key] != exp[key]:
+                return f"{key}: expected {exp[key]}, got {result[key]}"
+        if "bonus" in exp:
+            for seat, want in enumerate(exp["bonus"]):
+                got = {k: result["bonus"][seat].get(k, 0) for k in want}
+                if got != want:
+                    return f"bonus of team {seat}: expected {want}, got {got}"
+        return None
+    if "team" in exp:
+        team = state.teams[exp["team"]]
+        for key, want in exp.items():
+            if key == "team":
+                continue
+            if key in ("backpack", "camp_items", "tokens"):
+                bag = getattr(team, key)
+                got = {k: bag[k] for k in want}
+            elif key == "pos":
+                got, want = team.pos, _pos(want)
+            elif key == "depth_tokens":
+                got, want = sorted(team.depth_tokens), sorted(want)
+            elif key == "lost":
+                got, want = sorted(team.lost), sorted(want)
+            elif key == "slots":
+                got = team.slots_used()
+            elif key in ("ap", "forced", "done", "camp", "camp_packed_before"):
+                got = getattr(team, key)
+            else:
+                return f"unknown team expectation {key!r}"
+            if got != want:
+                return f"team {exp['team']} {key}: expected {want!r}, got {got!r}"
+        return None
+    return f"unknown expectation {exp!r}"
+
+
+def run_scenario(data, scenario: dict) -> list[str]:
+    try:
+        engine = build(data, scenario.get("setup") or {})
+    except (KeyError, TypeError, ValueError, EffectError) as err:
+        return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
+    results: dict = {}
+    for i, step in enumerate(scenario.get("steps") or []):
+        try:
+            _step(engine, step, results)
+        except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError) as err:
+            return [f"steps[{i}]: {err}"]
+    failures = []
+    for i, exp in enumerate(scenario.get("expect") or []):
+        try:
+            problem = _check(engine, exp, results)
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            problem = f"bad expectation: {type(err).__name__}: {err}"
+        if problem:
+            failures.append(f"expect[{i}]: {problem}")
+    return failures

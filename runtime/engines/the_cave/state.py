@@ -1,0 +1,90 @@
+"""The Cave's game state: the grid of placed tiles, the teams and the stacks."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+Pos = tuple[int, int]
+
+ORDER = "NESW"
+STEP = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
+OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
+
+BACKPACK_SLOTS = 8      # L46
+CAMP_SLOTS = 4          # L47, L250
+PACKED_CAMP_SLOTS = 2   # L251, L254-255
+TURN_AP = 5             # L64
+
+
+def step(pos: Pos, direction: str) -> Pos:
+    dx, dy = STEP[direction]
+    return (pos[0] + dx, pos[1] + dy)
+
+
+def rotate(exits: str, quarter_turns: int) -> str:
+    """Exits turned clockwise by `quarter_turns`, in N, E, S, W order."""
+    turned = {ORDER[(ORDER.index(c) + quarter_turns) % 4] for c in exits}
+    return "".join(c for c in ORDER if c in turned)
+
+
+def edge(a: Pos, b: Pos) -> frozenset:
+    return frozenset((a, b))
+
+
+@dataclass
+class Cell:
+    """A placed tile: its kind definition, rotated exits, depth and the tokens on it."""
+    pos: Pos
+    kind: Any
+    exits: str
+    depth: int = 0
+    tokens: list[str] = field(default_factory=list)
+    marker: int | None = None
+    tile_id: str = ""
+    stack: int = 0
+
+    def opens(self, direction: str) -> bool:
+        return direction in self.exits
+
+
+@dataclass
+class Team:
+    seat: int
+    pos: Pos
+    backpack: Counter = field(default_factory=Counter)
+    camp: str = "beside"            # beside | packed | set | abandoned
+    camp_pos: Pos | None = None
+    camp_items: Counter = field(default_factory=Counter)
+    camp_packed_before: bool = False
+    tokens: Counter = field(default_factory=Counter)
+    depth_tokens: set[int] = field(default_factory=set)
+    lost: set[str] = field(default_factory=set)   # camera / raft gone for good (L289-292)
+    ap: int = TURN_AP
+    done: bool = False              # "can do nothing else this turn" (L230-231)
+    forced: bool = False            # out of consumables (L226-228)
+    turns: int = 0
+    homing: bool = False            # heuristic agents only: heading back to the base
+
+    @property
+    def name(self) -> str:
+        return f"P{self.seat + 1}"
+
+    def slots_used(self) -> int:
+        return sum(self.backpack.values()) + (PACKED_CAMP_SLOTS if self.camp == "packed" else 0)
+
+
+@dataclass
+class State:
+    cells: dict[Pos, Cell]
+    teams: list[Team]
+    base: Pos
+    stacks: list[list[Any]]                    # stacks[0] is stack 1; the top is the end
+    ropes: dict[frozenset, int] = field(default_factory=dict)   # edge -> seat who placed it
+    max_marker: int = 0
+    end_triggered: bool = False
+    discarded: list[Any] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    stats: Counter = field(default_factory=Counter)
+    round: int = 0
+    turn_log: list[tuple[int, int]] = field(default_factory=list)   # (round, seat)

@@ -1,0 +1,32 @@
+"""The one source of randomness: a seeded generator passed around, never a global."""
+from __future__ import annotations
+
+import random
+from typing import Sequence, TypeVar
+
+T = TypeVar("T")
+
+
+class Rng:
+    """A seeded random stream. `fork(label)` derives an independent, reproducible stream."""
+
+    def __init__(self, seed: int | str) -> None:
+        self.seed = seed
+        self._random = random.Random(str(seed))
+
+    def choice(self, options: Sequence[T]) -> T:
+        if not options:
+            raise ValueError("choice from an empty sequence")
+        return options[self._random.randrange(len(options))]
+
+    def shuffle(self, items: list) -> None:
+        self._random.shuffle(items)
+
+    def randrange(self, n: int) -> int:
+        return self._random.randrange(n)
+
+    def random(self) -> float:
+        return self._random.random()
+
+    def fork(self, label: str) -> "Rng":
+        return Rng(f"{self.seed}/{label}/{self._random.getrandbits(32)}")

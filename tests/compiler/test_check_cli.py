@@ -1,0 +1,306 @@
+"""`tomecraft check` end to end: exit codes, one exact diagnostic per planted error, JSON, explain.
+
+The CLI runs in-process (compiler.cli.main with capsys) and once as a subprocess. Planted
+errors live in files this test writes into a copy of content/the_cave, so the expected
+positions are computed from the planted text itself.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler import cli
+from compiler import diagnostics as dg
+
+REPO = Path(__file__).resolve().parents[2]
+BASE = "content/the_cave"
+
+# Each planted error is marked `#! CODE[+offset]`: the diagnostic must be on that line, at the
+# column of the text after `@` in the marker (or of the line's first non-blank character).
+PLANTED_TILES = """\
+tile_kinds:
+  - id: planted_verb
+    name: {zh: 甲, en: A}
+    source: rulebook
+    ref: L1
+    enter:
+      - {id: walk, effect: "pay ap 1; jump 1"}                 #! TC-N001 @jump 1
+    discover_from: true
+  - id: planted_name
+    name: {zh: 乙, en: B}
+    source: rulebook
+    ref: L1
+    on_discover: "place_token watr"                            #! TC-N001 @watr
+    enter: [{id: walk, effect: "pay ap 1"}]
+    discover_from: true
+  - id: planted_arity
+    name: {zh: 丙, en: C}
+    source: rulebook
+    ref: L1
+    enter: [{id: walk, effect: "pay ap"}]                      #! TC-N002 @pay ap"
+    discover_from: true
+  - id: planted_folded
+    name: {zh: 丁, en: D}
+    source: rulebook
+    ref: L1
+    enter:
+      - id: walk
+        effect: >-
+          pay ap 1;
+          gain_token traverse 1 ? reach_depth                  #! TC-E001 @? reach
+    discover_from: true
+  - id: planted_type
+    name: {zh: 戊, en: E}
+    source: rulebook
+    ref: L1
+    enter: [{id: walk, effect: "pay ap 1"}]
+    discover_from: "no"                                        #! TC-S001 @"no"
+  - id: planted_field
+    name: {zh: 己, en: F}
+    source: rulebook
+    ref: L1
+    colour: red                                                #! TC-S001 @colour
+    enter: [{id: walk, effect: "pay ap 1"}]
+    discover_from: true
+  - id: planted_note                                           #! TC-S004 @id
+    name: {zh: 庚, en: G}
+    source: approximation
+    enter: [{id: walk, effect: "pay ap 1"}]
+    discover_from: true
+  - id: planted_dup
+    name: {zh: 辛, en: H}
+    source: rulebook
+    ref: L1
+    enter: [{id: walk, effect: "pay ap 1"}]
+    discover_from: true
+  - id: planted_dup                                            #! TC-S003 @planted_dup
+    name: {zh: 壬, en: I}
+    source: rulebook
+    ref: L1
+    enter: [{id: walk, effect: "pay ap 1"}]
+    discover_from: true
+  - id: planted_dupkey
+    name: {zh: 癸, en: J}
+    source: rulebook
+    ref: L1
+    ref: L2                                                    #! TC-Y003 @ref
+    enter: [{id: walk, effect: "pay ap 1"}]
+    discover_from: true
+"""
+
+PLANTED_EQUIPMENT = """\
+equipment:
+  - id: planted_rope
+    name: {zh: 繩索, en: Rope}
+    source: rulebook
+    ref: L1
+    term: ropes                                                #! TC-R001 @ropes
+    slots: 1
+"""
+
+PLANTED_BROKEN = """\
+tokens:
+  - id: planted_photo
+    name: {zh: 照片, en: Photo
+    source: rulebook                                           #! TC-Y002 @: rulebook
+"""
+
+PLANTED = {"planted_tiles.yaml": PLANTED_TILES, "planted_equipment.yaml": PLANTED_EQUIPMENT,
+           "planted_broken.yaml": PLANTED_BROKEN}
+
+
+def expected_diagnostics() -> set[tuple[str, str, int, int]]:
+    out = set()
+    for name, text in PLANTED.items():
+        for number, line in enumerate(text.split("\n"), 1):
+            if "#!" not in line:
+                continue
+            code, anchor = line.split("#!")[1].strip().split(" @")
+            column = line.index(anchor) + 1
+            out.add((code, f"{BASE}/{name}", number, column))
+    return out
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def cave(tmp_path, monkeypatch) -> Path:
+    """A copy of content/the_cave under tmp_path, which becomes the working directory."""
+    shutil.copytree(REPO / BASE, tmp_path / BASE, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / BASE / "game.yaml", tmp_path / BASE / "game.yaml")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path / BASE
+
+
+def _diagnostics(capsys, *paths: str) -> tuple[int, dict]:
+    code, out, _ = run(capsys, "check", *paths, "--format", "json")
+    return code, json.loads(out)
+
+
+def _key(d: dict) -> tuple:
+    return d["code"], d["file"], d["line"], d["column"]
+
+
+# --- the real content ----------------------------------------------------------------------
+
+def test_check_real_content_is_clean(capsys, monkeypatch):
+    monkeypatch.chdir(REPO)
+    code, out, _ = run(capsys, "check", "content/")
+    assert code == 0, out
+    assert out.strip().endswith("0 errors, 0 warnings")
+
+
+def test_check_real_content_subprocess():
+    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "check", "content/"],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "0 errors" in proc.stdout
+
+
+# --- planted errors ------------------------------------------------------------------------
+
+def test_each_planted_error_is_reported_exactly_once(cave, capsys):
+    code, before = _diagnostics(capsys, "content/")
+    baseline = {_key(d) for d in before["diagnostics"]}
+    for name, text in PLANTED.items():
+        (cave / name).write_text(text, encoding="utf-8")
+    code, after = _diagnostics(capsys, "content/")
+    assert code == 1
+    new = [_key(d) for d in after["diagnostics"] if _key(d) not in baseline]
+    assert len(new) == len(set(new)), "a planted error was reported twice"
+    assert set(new) == expected_diagnostics()
+    assert len(new) == 11
+    assert after["errors"] == before["errors"] + 11
+
+
+def test_hints_and_messages_of_planted_errors(cave, capsys):
+    for name, text in PLANTED.items():
+        (cave / name).write_text(text, encoding="utf-8")
+    _, report = _diagnostics(capsys, "content/")
+    by_message = {d["message"]: d for d in report["diagnostics"]
+                  if d["file"].startswith(f"{BASE}/planted_")}
+    assert "did you mean `water`?" == by_message["unknown name 'watr'"]["hint"]
+    assert by_message["unknown field 'colour'"]["hint"]
+    assert "usage: pay" in by_message["'pay' is missing 'amount'"]["hint"]
+    assert "did you mean" in by_message["'ropes' is not a declared equipment"]["hint"]
+    assert "line" in next(m for m in by_message if m.startswith("key 'ref' appears twice"))
+
+
+def test_json_format_shape_and_counts(cave, capsys):
+    for name, text in PLANTED.items():
+        (cave / name).write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "check", "content/", "--format", "json")
+    assert code == 1
+    report = json.loads(out)  # nothing but JSON on stdout
+    assert set(report) == {"diagnostics", "errors", "warnings"}
+    for d in report["diagnostics"]:
+        assert set(d) == {"code", "severity", "file", "line", "column", "message", "hint"}
+        assert d["code"] in dg.CODES and d["severity"] in (dg.ERROR, dg.WARNING)
+        assert isinstance(d["line"], int) and isinstance(d["column"], int)
+    assert report["errors"] == sum(d["severity"] == "error" for d in report["diagnostics"])
+    assert report["warnings"] == sum(d["severity"] == "warning" for d in report["diagnostics"])
+    assert report["errors"] >= 11
+
+
+def test_text_output_has_caret_snippet_and_hint(cave, capsys):
+    (cave / "planted_tiles.yaml").write_text(PLANTED_TILES, encoding="utf-8")
+    code, out, _ = run(capsys, "check", "content/")
+    assert code == 1
+    lines = out.split("\n")
+    (_, _, number, column), = [k for k in expected_diagnostics()
+                               if k[1].endswith("planted_tiles.yaml") and k[0] == "TC-N001"
+                               and "watr" in PLANTED_TILES.split("\n")[k[2] - 1]]
+    head = f"{BASE}/planted_tiles.yaml:{number}:{column}: error[TC-N001]: unknown name 'watr'"
+    i = lines.index(head)
+    source, caret, hint = lines[i + 1], lines[i + 2], lines[i + 3]
+    assert source.startswith(f"{number:>4} | ") and "place_token watr" in source
+    assert caret.strip() == "^"
+    assert source[caret.index("^"):].startswith("watr")
+    assert hint == "  hint: did you mean `water`?"
+    assert out.rstrip().split("\n")[-1].endswith("errors, 0 warnings")
+
+
+def test_caret_under_cjk_text(cave, capsys):
+    (cave / "planted_cjk.yaml").write_text(
+        "tile_kinds:\n  - {id: cjk, name: {zh: 洞窟洞窟, en: Cave}, source: rulebook, ref: L1,"
+        " enter: [{id: w, effect: \"pay ap 1\"}], discover_from: 是}\n", encoding="utf-8")
+    code, out, _ = run(capsys, "check", "content/")
+    assert code == 1
+    lines = out.split("\n")
+    i = next(i for i, line in enumerate(lines) if line.startswith(f"{BASE}/planted_cjk.yaml:2:"))
+    source, caret = lines[i + 1], lines[i + 2]
+    # 洞窟洞窟 takes 8 terminal cells: the caret sits under 是 counting wide characters twice
+    wide = sum(2 if "\u4e00" <= ch <= "\u9fff" else 1 for ch in source[:source.index("是")])
+    assert caret.index("^") == wide
+
+
+def test_check_a_single_pack_file(cave, capsys):
+    (cave / "planted_equipment.yaml").write_text(PLANTED_EQUIPMENT, encoding="utf-8")
+    code, report = _diagnostics(capsys, f"{BASE}/planted_equipment.yaml")
+    assert code == 1
+    assert [_key(d) for d in report["diagnostics"]] == [
+        k for k in expected_diagnostics() if k[1].endswith("planted_equipment.yaml")]
+
+
+# --- usage errors --------------------------------------------------------------------------
+
+def test_unknown_path_is_a_usage_error(capsys, monkeypatch):
+    monkeypatch.chdir(REPO)
+    code, out, err = run(capsys, "check", "no/such/dir")
+    assert code == 2
+    assert dg.USAGE in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["frobnicate"], ["check", "--format", "xml"],
+                                  ["check", "--bogus"], [], ["build", "--nope"]])
+def test_bad_command_lines_exit_2(capsys, monkeypatch, argv):
+    monkeypatch.chdir(REPO)
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == 2
+
+
+def test_bad_subcommand_subprocess_exits_2():
+    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "frobnicate"], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_explain_unknown_code_is_a_usage_error(capsys):
+    code, out, err = run(capsys, "explain", "TC-Z999")
+    assert code == 2 and "TC-Z999" in err
+
+
+# --- explain -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code", sorted(dg.CODES))
+def test_explain_every_code(capsys, code):
+    status, out, _ = run(capsys, "explain", code)
+    assert status == 0
+    entry = dg.CODES[code]
+    assert out.startswith(f"{code} ({entry.severity}): {entry.title}")
+    assert len(entry.explanation) > 20 and entry.explanation in out
+    status, lower, _ = run(capsys, "explain", code.lower())
+    assert status == 0 and lower == out
+
+
+def test_every_emitted_code_is_documented():
+    """Codes used by the compiler are all in the catalogue (and so explainable)."""
+    import re
+    used = set()
+    for path in (REPO / "compiler").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        used.update(re.findall(r"\bdg\.([A-Z_][A-Z0-9_]*)(?!\w)", text))
+    constants = {name for name in used if name.isupper() and name not in ("ERROR", "WARNING", "CODES")}
+    for name in constants:
+        assert getattr(dg, name) in dg.CODES, name

@@ -1,0 +1,445 @@
+"""The YAML loader under hostile input: every problem is a diagnostic with an exact position.
+
+No input, however broken, may raise or hang: bad encodings, tabs, duplicate keys, tags, alias
+bombs, absurd nesting or size. Positions are 1-based (line, column) in characters, and
+positions inside effect strings map back to the exact character of the YAML file.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compiler import diagnostics as dg
+from compiler import loader, pipeline
+from dsl.parser import EffectSyntaxError, parse
+
+REPO = Path(__file__).resolve().parents[2]
+TILE_KINDS = REPO / "content" / "the_cave" / "tile_kinds.yaml"
+
+
+def load(raw: bytes | str, name: str = "x.yaml"):
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8")
+    reporter = dg.Reporter()
+    doc = loader.load_bytes(raw, Path(name), reporter, name)
+    return doc, reporter.diagnostics
+
+
+def only(diagnostics, code: str) -> dg.Diagnostic:
+    assert [d.code for d in diagnostics] == [code], diagnostics
+    d = diagnostics[0]
+    assert d.file == "x.yaml" and d.line >= 1 and d.column >= 1 and d.message
+    return d
+
+
+# --- encodings and bytes -------------------------------------------------------------------
+
+def test_invalid_utf8_points_at_the_bad_byte():
+    doc, diags = load(b"a: 1\nb: ok\xff\n")
+    assert doc is None
+    d = only(diags, dg.FILE_UNREADABLE)
+    assert (d.line, d.column) == (2, 6)
+    assert "UTF-8" in d.hint
+
+
+def test_utf16_file_is_refused_as_not_utf8():
+    doc, diags = load("a: 1\n".encode("utf-16"))
+    assert doc is None
+    d = only(diags, dg.FILE_UNREADABLE)
+    assert (d.line, d.column) == (1, 1)
+
+
+def test_bom_is_skipped_and_positions_are_unchanged():
+    doc, diags = load(b"\xef\xbb\xbfa: 1\nb: 2\na: 3\n")
+    d = only(diags, dg.YAML_DUPLICATE_KEY)
+    assert (d.line, d.column) == (3, 1)
+    assert doc.data == {"a": 1, "b": 2}
+    assert doc.mark(("b",)) == loader.Mark(2, 4)
+
+
+def test_nul_byte():
+    doc, diags = load(b"a: 1\nb: x\x00y\n")
+    assert doc is None
+    d = only(diags, dg.FILE_UNREADABLE)
+    assert d.line == 2
+
+
+@pytest.mark.parametrize("char", ["\x1b", "\x01", "\x7f"])
+def test_control_character_is_located(char):
+    doc, diags = load(f"名字: 洞窟\nb: x{char}\n")
+    assert doc is None
+    d = only(diags, dg.YAML_SYNTAX)
+    assert (d.line, d.column) == (2, 5)
+    assert "<file>" not in d.message
+
+
+def test_empty_file_is_no_data_and_no_error():
+    doc, diags = load(b"")
+    assert diags == [] and doc is not None and doc.data is None
+    doc, diags = load(b"# only a comment\n")
+    assert diags == [] and doc.data is None
+
+
+def test_scalar_and_list_files_load_and_the_schema_stage_refuses_them(tmp_path, monkeypatch):
+    assert load(b"hello")[0].data == "hello"
+    assert load(b"- 1\n- 2\n")[0].data == [1, 2]
+    root = _copy_game(tmp_path, monkeypatch)
+    (root / "scalar.yaml").write_text("hello\n", encoding="utf-8")
+    (root / "list.yaml").write_text("- a\n- b\n", encoding="utf-8")
+    (root / "empty.yaml").write_text("", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(root, [], reporter)
+    got = sorted((d.code, d.file, d.line, d.column) for d in reporter.diagnostics)
+    assert got == [(dg.YAML_NOT_MAPPING, "content/the_cave/list.yaml", 1, 1),
+                   (dg.YAML_NOT_MAPPING, "content/the_cave/scalar.yaml", 1, 1)]
+
+
+# --- syntax --------------------------------------------------------------------------------
+
+def test_tab_indentation_has_position_and_hint():
+    doc, diags = load(b"a:\n  b: 1\n\tc: 2\n")
+    assert doc is None
+    d = only(diags, dg.YAML_SYNTAX)
+    assert (d.line, d.column) == (3, 1)
+    assert "tab" in d.hint
+
+
+def test_unclosed_flow_and_quote():
+    d = only(load(b"a: [1, 2\nb: 3\n")[1], dg.YAML_SYNTAX)
+    assert d.line == 2
+    d = only(load(b"a: 'open\n")[1], dg.YAML_SYNTAX)
+    assert d.line == 2
+
+
+def test_two_documents_are_refused():
+    d = only(load(b"a: 1\n---\nb: 2\n")[1], dg.YAML_SYNTAX)
+    assert (d.line, d.column) == (2, 1)
+
+
+def test_undefined_alias():
+    d = only(load(b"a: 1\nb: *nope\n")[1], dg.YAML_SYNTAX)
+    assert (d.line, d.column) == (2, 4)
+
+
+# --- duplicate keys, tags, merge keys, non-string keys -----------------------------------
+
+def test_duplicate_key_points_at_the_second():
+    doc, diags = load(b"top:\n  a: 1\n  b: 2\n  a: 3\n")
+    d = only(diags, dg.YAML_DUPLICATE_KEY)
+    assert (d.line, d.column) == (4, 3)
+    assert "line 2" in d.message
+    assert doc.data == {"top": {"a": 1, "b": 2}}  # the first value is kept, nothing silently lost
+
+
+def test_duplicate_key_in_flow_mapping():
+    d = only(load(b"- {id: a, x: 1, id: b}\n")[1], dg.YAML_DUPLICATE_KEY)
+    assert (d.line, d.column) == (1, 17)
+
+
+@pytest.mark.parametrize("text, column", [
+    ("a: !!python/object:os.system echo\n", 4),
+    ("a: !!python/object/apply:os.system [echo]\n", 4),
+    ("a: !!python/name:os.system\n", 4),
+    ("a: !custom value\n", 4),
+    ("a: !!binary aGVsbG8=\n", 4),
+    ("a: !!set {x, y}\n", 4),
+])
+def test_tags_are_refused(text, column):
+    doc, diags = load(text)
+    d = only(diags, dg.YAML_TAG)
+    assert (d.line, d.column) == (1, column)
+    assert doc is None or doc.data == {"a": None}
+
+
+def test_python_tag_never_runs(tmp_path):
+    marker = tmp_path / "pwned"
+    load(f"a: !!python/object/apply:os.system ['touch {marker}']\n")
+    assert not marker.exists()
+
+
+def test_merge_key_is_refused():
+    doc, diags = load(b"base: &b {x: 1}\nthing:\n  <<: *b\n  y: 2\n")
+    d = only(diags, dg.YAML_TAG)
+    assert (d.line, d.column) == (3, 3)
+    assert "merge" in d.message
+    assert doc.data["thing"] == {"y": 2}
+
+
+@pytest.mark.parametrize("text, pos", [
+    ("? [1, 2]\n: x\n", (1, 3)),
+    ("{a: 1}: 2\n", (1, 1)),
+    ("ok: 1\n? {k: v}\n: x\n", (2, 3)),
+])
+def test_non_string_keys(text, pos):
+    d = only(load(text)[1], dg.YAML_KEY_TYPE)
+    assert (d.line, d.column) == pos
+
+
+def test_scalar_keys_of_other_types_become_strings():
+    doc, diags = load(b"1: a\ntrue: b\n")
+    assert diags == [] and doc.data == {"1": "a", "true": "b"}
+
+
+# --- resource bombs ------------------------------------------------------------------------
+
+def _billion_laughs(levels: int = 10) -> bytes:
+    out = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, levels):
+        refs = ",".join([f"*a{i - 1}"] * 9)
+        out.append(f"a{i}: &a{i} [{refs}]")
+    return ("\n".join(out) + "\n").encode()
+
+
+def test_billion_laughs_is_bounded_and_fast():
+    start = time.perf_counter()
+    doc, diags = load(_billion_laughs())
+    assert time.perf_counter() - start < 2.0
+    assert doc is None
+    d = only(diags, dg.YAML_TOO_BIG)
+    assert "alias" in d.message
+    assert 1 <= d.line <= 10  # libyaml shares aliased nodes: the mark is the anchored one
+
+
+def test_small_aliases_are_allowed():
+    doc, diags = load(b"a: &x [1, 2]\nb: *x\n")
+    assert diags == [] and doc.data == {"a": [1, 2], "b": [1, 2]}
+
+
+def test_recursive_alias_is_bounded():
+    start = time.perf_counter()
+    doc, diags = load(b"a: &a [*a]\n")
+    assert time.perf_counter() - start < 2.0
+    d = only(diags, dg.YAML_TOO_BIG)
+    assert d.line == 1 and doc is None
+
+
+def test_ten_thousand_deep_flow_nesting():
+    start = time.perf_counter()
+    doc, diags = load(b"a: " + b"[" * 10_000 + b"]" * 10_000 + b"\n")
+    assert time.perf_counter() - start < 5.0
+    d = only(diags, dg.YAML_TOO_BIG)
+    assert d.line == 1 and doc is None
+
+
+def test_ten_thousand_deep_block_nesting():
+    doc, diags = load(b"- " * 10_000 + b"x\n")
+    d = only(diags, dg.YAML_TOO_BIG)
+    assert d.line == 1 and doc is None
+    deep = "".join("  " * i + f"k{i}:\n" for i in range(200)) + "  " * 200 + "v: 1\n"
+    d = only(load(deep)[1], dg.YAML_TOO_BIG)
+    assert d.line == loader.MAX_DEPTH + 2  # the value of key k64, nested 65 deep
+
+
+def test_nesting_at_the_limit_is_fine():
+    depth = loader.MAX_DEPTH
+    doc, diags = load(b"[" * depth + b"]" * depth)
+    assert diags == []
+
+
+def test_file_over_two_mib(tmp_path):
+    path = tmp_path / "big.yaml"
+    path.write_bytes(b"a: " + b"x" * (loader.MAX_FILE_BYTES + 1) + b"\n")
+    reporter = dg.Reporter()
+    assert loader.load(path, reporter, "big.yaml") is None
+    (d,) = reporter.diagnostics
+    assert (d.code, d.file, d.line, d.column) == (dg.YAML_TOO_BIG, "big.yaml", 1, 1)
+
+
+def test_unreadable_path(tmp_path):
+    reporter = dg.Reporter()
+    assert loader.load(tmp_path, reporter, "dir.yaml") is None
+    (d,) = reporter.diagnostics
+    assert (d.code, d.line, d.column) == (dg.FILE_UNREADABLE, 1, 1)
+
+
+def test_very_long_lines_keep_columns():
+    long = "x" * 100_000
+    doc, diags = load(f"a: {long}\nb: [1, 2]\n")
+    assert diags == [] and doc.mark(("b",)) == loader.Mark(2, 4, "")
+    d = only(load(f"{{a: {long}, a: 1}}\n")[1], dg.YAML_DUPLICATE_KEY)
+    assert (d.line, d.column) == (1, 100_000 + 7)
+
+
+def test_cjk_columns_count_characters():
+    doc, diags = load("名字: 洞窟\n洞窟名字: {zh: 洞窟, en: Cave}\n")
+    assert diags == []
+    assert doc.mark(("名字",)).column == 5
+    assert doc.mark(("洞窟名字",)).column == 7
+    assert doc.mark(("洞窟名字", "en")).column == 20
+    d = only(load("名字: 洞窟\n名字: x\n")[1], dg.YAML_DUPLICATE_KEY)
+    assert (d.line, d.column) == (2, 1)
+    d = only(load("名字: [洞窟, 'a\n")[1], dg.YAML_SYNTAX)
+    assert d.line == 2
+
+
+# --- positions inside effect strings -------------------------------------------------------
+
+def effect_error(text: str, path: tuple = ("e",)) -> tuple[int, int, str]:
+    """Where a parse error in the effect at `path` lands in the file, and the text there."""
+    doc, diags = load(text)
+    assert diags == []
+    value = doc._value_at(path)
+    with pytest.raises(EffectSyntaxError) as info:
+        parse(value)
+    line, column = doc.effect_position(path, info.value.line, info.value.column)
+    return line, column, text.split("\n")[line - 1][column - 1:]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # plain
+    ('e: pay ap 1 ? x\n', (1, 13)),
+    # single and double quoted
+    ("e: 'pay ap 1 ? x'\n", (1, 14)),
+    ('e: "pay ap 1 ? x"\n', (1, 14)),
+    # literal block
+    ("e: |\n  pay ap 1;\n  gain_token x ? y\n", (3, 16)),
+    ("e: |-\n    pay ap 1;\n    gain_token x ? y\n", (3, 18)),
+    # folded block, one and several lines, and with a blank line inside
+    ("e: >-\n  pay ap 1 ? x\n", (2, 12)),
+    ("e: >-\n  pay ap 1;\n  gain_token x ? y\n", (3, 16)),
+    ("e: >-\n    pay ap 1;\n\n    gain_token x ? y\n", (4, 18)),
+    # multi-line plain, starting on the key's line or the next one
+    ("e: pay ap 1;\n  gain_token x ? y\n", (2, 16)),
+    ("e:\n  pay ap 1;\n  gain_token x ? y\n", (3, 16)),
+    # multi-line quoted
+    ("e: 'pay ap 1;\n  gain_token x ? y'\n", (2, 16)),
+    ('e: "pay ap 1;\n  gain_token x ? y"\n', (2, 16)),
+    # extra spaces before the value
+    ("e:    pay ap 1 ?\n", (1, 16)),
+])
+def test_effect_error_positions(text, expected):
+    line, column, rest = effect_error(text)
+    assert (line, column) == expected
+    assert rest.startswith("?")
+
+
+def test_effect_position_in_nested_flow_mapping():
+    text = 'l:\n  - {id: a, effect: "pay ap 1 ? x"}\n'
+    line, column, rest = effect_error(text, ("l", 0, "effect"))
+    assert (line, column) == (2, 31) and rest.startswith("? x")
+
+
+def test_effect_position_after_cjk():
+    text = "名字: 洞窟\ne: pay ap 1; 洞窟\n"
+    line, column, rest = effect_error(text)
+    assert (line, column) == (2, 14) and rest.startswith("洞窟")
+
+
+def test_effect_end_of_input_in_folded_block_points_at_its_last_line():
+    line, column, rest = effect_error("e: >-\n  pay ap 1;\n  gain_token x ->\nf: 1\n")
+    assert line == 3
+
+
+def test_effect_positions_in_the_real_content():
+    """Every word of every effect maps to the place in the file where that word is written."""
+    doc, diags = load(TILE_KINDS.read_bytes())
+    assert diags == []
+    lines = doc.text.split("\n")
+    checked = 0
+    for i, entity in enumerate(doc.data["tile_kinds"]):
+        paths = [("tile_kinds", i, "on_discover")] if "on_discover" in entity else []
+        for field in ("enter", "actions"):
+            paths += [("tile_kinds", i, field, j, "effect")
+                      for j in range(len(entity.get(field, [])))]
+        for path in paths:
+            value = doc._value_at(path)
+            for vline, text in enumerate(value.split("\n"), 1):
+                for word in re.finditer(r"\S+", text):
+                    line, column = doc.effect_position(path, vline, word.start() + 1)
+                    assert lines[line - 1][column - 1:].startswith(word.group()), (path, word)
+                    checked += 1
+    assert checked > 50
+
+
+# --- fuzzing -------------------------------------------------------------------------------
+
+def _check_no_exception(raw: bytes) -> None:
+    reporter = dg.Reporter()
+    doc = loader.load_bytes(raw, Path("fuzz.yaml"), reporter, "fuzz.yaml")
+    lines = raw.count(b"\n") + raw.count(b"\r") + 2
+    for d in reporter.diagnostics:
+        assert d.code in dg.CODES
+        assert d.file == "fuzz.yaml"
+        assert 1 <= d.line <= lines, d
+        assert d.column >= 1
+        assert d.message
+    if reporter.diagnostics and doc is None:
+        return
+    if doc is not None:
+        for table in (doc.values, doc.keys):
+            for mark in table.values():
+                assert mark.line >= 1 and mark.column >= 1
+
+
+FUZZ = settings(max_examples=300, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@FUZZ
+@given(st.binary(max_size=600))
+def test_fuzz_random_bytes(raw):
+    _check_no_exception(raw)
+
+
+_YAMLISH = st.sampled_from([b":", b"-", b" ", b"\n", b"\t", b"[", b"]", b"{", b"}", b"&a", b"*a",
+                            b"!!python/object:os.system", b"<<", b"'", b'"', b"|", b">-", b"#",
+                            b"?", b"---", b"\xff", b"\x00", b"\xef\xbb\xbf", b"\\", "洞".encode(),
+                            b"%YAML 1.1\n", b"!x", b",", b"\r\n", b"\x1b"])
+
+
+@st.composite
+def mutated_content(draw):
+    raw = bytearray(TILE_KINDS.read_bytes())
+    for _ in range(draw(st.integers(1, 8))):
+        op = draw(st.sampled_from(["insert", "delete", "replace", "duplicate"]))
+        at = draw(st.integers(0, len(raw)))
+        if op == "insert":
+            raw[at:at] = draw(_YAMLISH | st.binary(min_size=1, max_size=4))
+        elif op == "delete":
+            raw[at:at + draw(st.integers(1, 40))] = b""
+        elif op == "replace":
+            raw[at:at + 1] = draw(_YAMLISH)
+        else:
+            end = min(len(raw), at + draw(st.integers(1, 200)))
+            raw[end:end] = raw[at:end]
+    return bytes(raw)
+
+
+@FUZZ
+@given(mutated_content())
+def test_fuzz_mutated_real_content(raw):
+    _check_no_exception(raw)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(raw=mutated_content())
+def test_fuzz_whole_pipeline_never_raises(raw, tmp_path_factory):
+    """A mutated content file through every stage: diagnostics only, each well placed."""
+    root = tmp_path_factory.mktemp("fuzz") / "the_cave"
+    root.mkdir()
+    shutil.copy(REPO / "content" / "the_cave" / "game.yaml", root / "game.yaml")
+    (root / "tile_kinds.yaml").write_bytes(raw)
+    reporter = dg.Reporter()
+    pipeline.compile_game(root, [], reporter)
+    for d in reporter.diagnostics:
+        assert d.code in dg.CODES and d.line >= 1 and d.column >= 1
+    dg.format_text(reporter)
+    dg.format_json(reporter)
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+def _copy_game(tmp_path: Path, monkeypatch) -> Path:
+    """The Cave's vocabulary alone (other content files are edited concurrently)."""
+    root = tmp_path / "content" / "the_cave"
+    root.mkdir(parents=True)
+    shutil.copy(REPO / "content" / "the_cave" / "game.yaml", root / "game.yaml")
+    monkeypatch.chdir(tmp_path)
+    return Path("content") / "the_cave"

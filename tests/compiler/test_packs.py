@@ -1,0 +1,227 @@
+"""Packs: confinement to their directory, game match, replace/remove, requires, conflicts."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler import diagnostics as dg
+from compiler import pipeline
+
+REPO = Path(__file__).resolve().parents[2]
+GAME = "the_cave"
+
+TILE = """\
+tile_kinds:
+  - id: {id}
+    name: {{zh: {zh}, en: {en}}}
+    source: rulebook
+    ref: L1
+{extra}    enter: [{{id: walk, effect: "pay ap 1"}}]
+    discover_from: true
+"""
+
+
+@pytest.fixture
+def base(tmp_path, monkeypatch) -> Path:
+    """The Cave's vocabulary and tile kinds (other content files change concurrently)."""
+    root = tmp_path / "content" / GAME
+    root.mkdir(parents=True)
+    for name in ("game.yaml", "tile_kinds.yaml"):
+        shutil.copy(REPO / "content" / GAME / name, root / name)
+    monkeypatch.chdir(tmp_path)
+    return Path("content") / GAME
+
+
+def make_pack(tmp_path: Path, pack_id: str, manifest_extra: str = "", game: str = GAME,
+              files: dict[str, str] | None = None) -> Path:
+    pack = tmp_path / "packs" / pack_id
+    pack.mkdir(parents=True)
+    (pack / "pack.yaml").write_text(
+        f"id: {pack_id}\ngame: {game}\nversion: '1.0'\n{manifest_extra}", encoding="utf-8")
+    for name, text in (files or {}).items():
+        (pack / name).parent.mkdir(parents=True, exist_ok=True)
+        (pack / name).write_text(text, encoding="utf-8")
+    return pack
+
+
+def tile(entity_id: str, en: str = "Tile", extra: str = "") -> str:
+    return TILE.format(id=entity_id, zh="版塊", en=en, extra=extra)
+
+
+def compile_with(base: Path, packs: list[Path]):
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(base, packs, reporter)
+    return game, reporter
+
+
+def keys(reporter: dg.Reporter) -> list[tuple]:
+    return sorted((d.code, Path(d.file).name, d.line, d.column) for d in reporter.diagnostics)
+
+
+def test_base_alone_is_clean(base):
+    game, reporter = compile_with(base, [])
+    assert reporter.diagnostics == []
+    assert "normal" in game.entities["tile_kind"]
+
+
+def test_pack_adds_entities(base, tmp_path):
+    pack = make_pack(tmp_path, "extra", files={"tiles/more.yaml": tile("pack_tile", "Pack tile")})
+    game, reporter = compile_with(base, [pack])
+    assert reporter.diagnostics == []
+    entity = game.entities["tile_kind"]["pack_tile"]
+    assert entity.pack == "extra" and entity.display.endswith("more.yaml")
+
+
+# --- confinement ---------------------------------------------------------------------------
+
+def test_symlinked_file_outside_the_pack_is_refused(base, tmp_path):
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(tile("smuggled"), encoding="utf-8")
+    pack = make_pack(tmp_path, "sneaky")
+    os.symlink(outside, pack / "link.yaml")
+    game, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.PACK, "link.yaml", 1, 1)]
+    assert "outside" in reporter.diagnostics[0].message
+    assert "smuggled" not in game.entities["tile_kind"]
+
+
+def test_symlink_escaping_through_dotdot_is_refused(base, tmp_path):
+    (tmp_path / "secret.yaml").write_text(tile("secret"), encoding="utf-8")
+    pack = make_pack(tmp_path, "dotdot")
+    (pack / "sub").mkdir()
+    os.symlink("../../../secret.yaml", pack / "sub" / "up.yaml")
+    game, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.PACK, "up.yaml", 1, 1)]
+    assert "secret" not in game.entities["tile_kind"]
+
+
+def test_symlinked_directory_outside_is_not_followed(base, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "far.yaml").write_text(tile("far_away"), encoding="utf-8")
+    pack = make_pack(tmp_path, "dirlink")
+    os.symlink(elsewhere, pack / "linked_dir")
+    game, reporter = compile_with(base, [pack])
+    assert reporter.errors == 0 or all(d.code == dg.PACK for d in reporter.diagnostics)
+    assert "far_away" not in game.entities["tile_kind"]
+
+
+def test_symlink_inside_the_pack_is_allowed(base, tmp_path):
+    pack = make_pack(tmp_path, "inner", files={"real/one.yaml": tile("inner_tile")})
+    os.symlink(pack / "real", pack / "alias_dir")  # a directory link: not followed, no dupes
+    game, reporter = compile_with(base, [pack])
+    assert reporter.diagnostics == []
+    assert "inner_tile" in game.entities["tile_kind"]
+
+
+def test_dangling_symlink_is_refused_without_traceback(base, tmp_path):
+    pack = make_pack(tmp_path, "dangling")
+    os.symlink(tmp_path / "nowhere.yaml", pack / "gone.yaml")
+    _, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.PACK, "gone.yaml", 1, 1)]
+
+
+# --- manifest ------------------------------------------------------------------------------
+
+def test_pack_for_another_game_is_refused(base, tmp_path):
+    pack = make_pack(tmp_path, "wrong", game="clank", files={"t.yaml": tile("wrong_tile")})
+    game, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.PACK, "pack.yaml", 2, 7)]
+    assert "clank" in reporter.diagnostics[0].message
+    assert "wrong_tile" not in game.entities["tile_kind"]
+
+
+def test_missing_manifest(base, tmp_path):
+    pack = tmp_path / "packs" / "nomanifest"
+    pack.mkdir(parents=True)
+    _, reporter = compile_with(base, [pack])
+    assert [d.code for d in reporter.diagnostics] == [dg.PACK]
+
+
+def test_bad_manifest_is_a_pack_error(base, tmp_path):
+    pack = make_pack(tmp_path, "badmanifest", manifest_extra="colour: red\n")
+    _, reporter = compile_with(base, [pack])
+    assert [(d.code, d.line) for d in reporter.diagnostics] == [(dg.PACK, 4)]
+
+
+def test_requires_missing_pack(base, tmp_path):
+    pack = make_pack(tmp_path, "needy", manifest_extra="requires: [base_plus, the_cave]\n")
+    _, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.PACK, "pack.yaml", 4, 12)]
+    assert "base_plus" in reporter.diagnostics[0].message
+
+
+def test_requires_satisfied_in_order(base, tmp_path):
+    first = make_pack(tmp_path, "first")
+    second = make_pack(tmp_path, "second", manifest_extra="requires: [first]\n")
+    _, reporter = compile_with(base, [first, second])
+    assert reporter.diagnostics == []
+    _, reporter = compile_with(base, [second, first])
+    assert [d.code for d in reporter.diagnostics] == [dg.PACK]
+
+
+def test_same_pack_twice(base, tmp_path):
+    pack = make_pack(tmp_path, "twice")
+    _, reporter = compile_with(base, [pack, pack])
+    assert [d.code for d in reporter.diagnostics] == [dg.PACK_CONFLICT]
+
+
+# --- add, replace, remove ------------------------------------------------------------------
+
+def test_replace_true_replaces(base, tmp_path):
+    pack = make_pack(tmp_path, "remix", files={
+        "t.yaml": tile("normal", "Remixed passage", extra="    replace: true\n")})
+    game, reporter = compile_with(base, [pack])
+    assert reporter.diagnostics == []
+    entity = game.entities["tile_kind"]["normal"]
+    assert entity.pack == "remix" and entity.data["name"]["en"] == "Remixed passage"
+    assert len([e for e in game.all() if e.kind == "tile_kind" and e.id == "normal"]) == 1
+
+
+def test_duplicate_without_replace_is_a_conflict(base, tmp_path):
+    pack = make_pack(tmp_path, "clash", files={"t.yaml": tile("normal", "Clash")})
+    game, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.PACK_CONFLICT, "t.yaml", 2, 9)]
+    assert "tile_kinds.yaml" in reporter.diagnostics[0].message  # where the first one is
+    assert game.entities["tile_kind"]["normal"].pack == GAME
+
+
+def test_replace_of_a_missing_entity_is_a_conflict(base, tmp_path):
+    pack = make_pack(tmp_path, "ghost", files={
+        "t.yaml": tile("no_such_tile", extra="    replace: true\n")})
+    _, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.PACK_CONFLICT, "t.yaml", 2, 9)]
+
+
+def test_duplicate_inside_one_pack_is_a_duplicate_id(base, tmp_path):
+    pack = make_pack(tmp_path, "dupe", files={"a.yaml": tile("twin"), "b.yaml": tile("twin")})
+    _, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.DUPLICATE_ID, "b.yaml", 2, 9)]
+
+
+def test_remove_works(base, tmp_path):
+    pack = make_pack(tmp_path, "lean", manifest_extra="remove:\n  - {kind: tile_kind, id: boulder}\n")
+    game, reporter = compile_with(base, [pack])
+    assert reporter.diagnostics == []
+    assert "boulder" not in game.entities["tile_kind"]
+    assert "normal" in game.entities["tile_kind"]
+
+
+def test_remove_of_a_missing_entity_is_an_error(base, tmp_path):
+    pack = make_pack(tmp_path, "lean2", manifest_extra=(
+        "remove:\n  - {kind: tile_kind, id: boulder}\n  - {kind: tile_kind, id: nothing_here}\n"))
+    game, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.PACK_CONFLICT, "pack.yaml", 6, 5)]
+    assert "nothing_here" in reporter.diagnostics[0].message
+    assert "boulder" not in game.entities["tile_kind"]
+
+
+def test_check_cli_with_pack(base, tmp_path, capsys):
+    from compiler import cli
+    pack = make_pack(tmp_path, "clash2", files={"t.yaml": tile("normal", "Clash")})
+    code = cli.main(["check", str(base), "--pack", str(pack), "--format", "json"])
+    out = capsys.readouterr().out
+    assert code == 1 and dg.PACK_CONFLICT in out

@@ -1,0 +1,168 @@
+"""Printable sheets of The Cave: content, languages, escaping, determinism and the PDF."""
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from compiler import diagnostics as dg
+from compiler import pipeline, sheets
+
+REPO = Path(__file__).resolve().parents[2]
+CAVE = REPO / "content" / "the_cave"
+
+
+def compile_game(root: Path):
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(root, [], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    return game
+
+
+@pytest.fixture(scope="module")
+def cave():
+    return compile_game(CAVE)
+
+
+def sheet(name: str):
+    return next(s for s in sheets.SHEETS["the_cave"] if s.name == name)
+
+
+@pytest.fixture(scope="module")
+def pages(cave):
+    return {(s.name, lang): sheets.render_html(cave, s, lang)
+            for s in sheets.SHEETS["the_cave"] for lang in ("zh", "en")}
+
+
+def rows(page: str) -> list[str]:
+    return re.findall(r"<tr.*?</tr>", page, flags=re.S)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_rules_reference_names_every_tile_kind_and_action(cave, pages, lang):
+    page = pages[("rules", lang)]
+    for entity in cave.of_kind("tile_kind") + cave.of_kind("action"):
+        assert html.escape(entity.data["name"][lang]) in page, entity.id
+    assert len(cave.of_kind("tile_kind")) >= 9
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_token_sheet_lists_every_token_with_its_points(cave, pages, lang):
+    page = pages[("tokens", lang)]
+    tokens = cave.of_kind("token")
+    assert tokens, "the_cave has tokens"
+    for token in tokens:
+        name = html.escape(token.data["name"][lang])
+        row = next((r for r in rows(page) if name in r and "points" in r), None)
+        assert row is not None, token.id
+        assert f'<td class="num points">{token.data["points"]}</td>' in row, token.id
+
+
+def test_token_sheet_says_how_water_is_earned(pages):
+    en = pages[("tokens", "en")]
+    assert "take the water token from this tile if it is there" in en
+    assert "若此版塊上有水域標記則拿取" in pages[("tokens", "zh")]
+
+
+def test_chinese_sheets_use_chinese_labels(pages):
+    zh_labels, en_labels = sheets.labels("zh"), sheets.labels("en")
+    for name in ("rules", "tokens"):
+        zh = pages[(name, "zh")]
+        assert 'lang="zh-Hant"' in zh
+        assert zh_labels["sources_title"] in zh and en_labels["sources_title"] not in zh
+    assert zh_labels["earned"] in pages[("tokens", "zh")]
+    assert en_labels["earned"] not in pages[("tokens", "zh")]
+    assert "回合流程" in pages[("rules", "zh")] and "Turn structure" not in pages[("rules", "zh")]
+
+
+def test_rules_reference_shows_both_rulebook_majority_examples(pages):
+    page = pages[("rules", "en")]
+    assert "Example 1" in page and "Example 2" in page
+    # Example 1: A = B = 8 water, C = 4 -> 4, 4, 0; example 2: A = 6, B = C = 4 -> 8, 0, 0.
+    bonuses = re.findall(r'<td>([ABC])</td><td class="num">(\d+)</td><td class="num">(\d+)</td>',
+                         page)
+    assert bonuses == [("A", "8", "4"), ("B", "8", "4"), ("C", "4", "0"),
+                       ("A", "6", "8"), ("B", "4", "0"), ("C", "4", "0")]
+
+
+def test_majority_tie_rules():
+    assert sheets.majority_awards({"A": 8, "B": 8, "C": 4}, [8, 4], "drop_one_rank") == \
+        {"A": 4, "B": 4, "C": 0}
+    assert sheets.majority_awards({"A": 5, "B": 5, "C": 5}, [8, 4], "drop_one_rank") == \
+        {"A": 4, "B": 4, "C": 4}
+    assert sheets.majority_awards({"A": 5, "B": 5, "C": 5}, [8, 4], "lowest_spanned") == \
+        {"A": 0, "B": 0, "C": 0}
+
+
+def test_approximations_are_marked_and_footnoted(cave, pages):
+    page = pages[("rules", "en")]
+    start = cave.entities["tile_kind"]["start"]
+    note = start.data["approximations"]["enter"]
+    assert html.escape(note, quote=True) in page or html.escape(note, quote=False) in page
+    assert 'class="approx"' in page and "Sources and approximations" in page
+
+
+def test_html_is_deterministic(cave, pages):
+    again = sheets.render_html(cave, sheet("rules"), "zh")
+    assert again == pages[("rules", "zh")]
+
+
+def test_hostile_names_are_escaped(tmp_path):
+    root = tmp_path / "the_cave"
+    shutil.copytree(CAVE, root)
+    kinds = root / "tile_kinds.yaml"
+    kinds.write_text(kinds.read_text(encoding="utf-8").replace(
+        "{zh: 一般版塊, en: Passage}",
+        "{zh: \"<script>alert('zh')</script>\", en: \"<script>alert('en')</script>\"}"),
+        encoding="utf-8")
+    vocab = root / "game.yaml"
+    vocab.write_text(vocab.read_text(encoding="utf-8").replace(
+        "water: {zh: 水域標記, en: water token}",
+        "water: {zh: \"水域<script>標記\", en: \"<img src=x onerror=alert(1)> token\"}"),
+        encoding="utf-8")
+    game = compile_game(root)
+    for lang in ("zh", "en"):
+        for s in sheets.SHEETS["the_cave"]:
+            page = sheets.render_html(game, s, lang)
+            assert "<script" not in page and "<img" not in page
+        rules = sheets.render_html(game, sheet("rules"), lang)
+        assert f"&lt;script&gt;alert(&#39;{lang}&#39;)&lt;/script&gt;" in rules
+    tokens = sheets.render_html(game, sheet("tokens"), "en")
+    assert "&lt;img src=x onerror=alert(1)&gt; token" in tokens
+
+
+def test_pdf_embeds_a_cjk_font_and_is_reproducible(cave, tmp_path):
+    first = sheets.render_game(cave, "zh", ["pdf"], tmp_path / "a")
+    second = sheets.render_game(cave, "zh", ["pdf"], tmp_path / "b")
+    assert [p.name for p in first] == ["rules.zh.pdf", "tokens.zh.pdf"]
+    pdf = first[1]
+    assert pdf.read_bytes().startswith(b"%PDF")
+    assert pdf.read_bytes() == second[1].read_bytes()
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True)
+    assert "NotoSansCJK" in fonts.stdout.replace("-", "").replace(" ", "")
+
+
+def test_cli_writes_the_requested_sheets(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(REPO)
+    args = Namespace(game="the_cave", mission=None, lang=["en"], format=["html"],
+                     out=str(tmp_path), all=False)
+    assert sheets.run_cli(args) == 0
+    written = sorted(p.name for p in (tmp_path / "the_cave").iterdir())
+    assert written == ["rules.en.html", "tokens.en.html"]
+    assert f"writing {tmp_path / 'the_cave' / 'rules.en.html'}" in capsys.readouterr().err
+
+
+def test_cli_all_skips_games_without_sheets(tmp_path, monkeypatch, capsys):
+    content = tmp_path / "content"
+    shutil.copytree(CAVE, content / "other_game", ignore=shutil.ignore_patterns("*s.yaml"))
+    monkeypatch.setattr(pipeline, "CONTENT", content)
+    args = Namespace(game=None, mission=None, lang=None, format=None,
+                     out=str(tmp_path / "out"), all=True)
+    assert sheets.run_cli(args) == 0
+    assert "skipping other_game" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,91 @@
+"""A fan pack written only in YAML adds a tile kind the engine draws and enters."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from compiler import diagnostics as dg
+from compiler.loadgen import compile_and_import
+from runtime.agents import RandomAgent
+from runtime.engines.the_cave import play_game
+from runtime.rng import Rng
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PACK = """\
+id: mud_pack
+game: the_cave
+version: "1.0"
+name: {zh: 泥濘擴充, en: Mud expansion}
+"""
+
+MUD = """\
+tile_kinds:
+  - id: mud
+    name: {zh: 泥濘版塊, en: Mud}
+    source: approximation
+    note: "A fan-made tile for the pack test: wading through mud costs 3 AP."
+    enter:
+      - {id: wade, effect: "pay ap 3"}
+    discover_from: true
+    rope_edges: false
+tiles:
+  - id: s1_normal_nesw
+    replace: true
+    name: {zh: 第1疊 泥濘版塊 NESW, en: Stack 1 mud NESW}
+    source: approximation
+    note: "Replaces the stack-1 passages with mud."
+    stack: 1
+    tile_kind: mud
+    exits: NESW
+    count: 3
+  - id: s1_normal_nes
+    replace: true
+    name: {zh: 第1疊 泥濘版塊 NES, en: Stack 1 mud NES}
+    source: approximation
+    note: "Replaces the stack-1 passages with mud."
+    stack: 1
+    tile_kind: mud
+    exits: NES
+    count: 3
+"""
+
+
+def test_yaml_only_pack_adds_a_tile_kind_that_is_drawn_and_entered(tmp_path, monkeypatch):
+    pack = tmp_path / "mud_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(PACK, encoding="utf-8")
+    (pack / "mud.yaml").write_text(MUD, encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content" / "the_cave", [pack], reporter)
+    assert data is not None, dg.format_text(reporter)
+    assert not reporter.errors
+    assert "mud" in data.kinds["tile_kind"]
+    assert data.get("tile", "s1_normal_nesw").tile_kind == "mud"
+    totals = Counter()
+    for g in range(6):
+        rng = Rng(f"mud:{g}")
+        agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(3)]
+        result = play_game(data, 3, rng.fork("game"), agents, {})
+        totals.update(result["stats"])
+    assert totals["drawn:mud"] > 0
+    assert totals["entered:mud"] > 0
+    assert not list(pack.rglob("*.py")), "a pack is data only"
+
+
+def test_mud_costs_three_ap_to_enter(tmp_path, monkeypatch):
+    pack = tmp_path / "mud_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(PACK, encoding="utf-8")
+    (pack / "mud.yaml").write_text(MUD, encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    data = compile_and_import(ROOT / "content" / "the_cave", [pack], dg.Reporter())
+    from runtime.engines.the_cave.scenario import build
+    engine = build(data, {"tiles": [{"at": [0, 0], "kind": "start", "exits": "E"},
+                                    {"at": [1, 0], "kind": "mud", "exits": "W"}],
+                          "teams": [{"pos": [0, 0]}]})
+    team = engine.state.teams[0]
+    engine.apply(team, {"do": "move", "to": (1, 0), "via": "wade"})
+    assert team.ap == 2
+

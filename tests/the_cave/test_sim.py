@@ -1,0 +1,52 @@
+"""`tomecraft sim`: deterministic summaries, every player count, and the 200-game run."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from generated.the_cave import GAME
+from runtime import sim
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_same_seed_gives_an_identical_summary_and_another_seed_differs():
+    a = sim.run(GAME, players=3, games=15, seed=11)
+    b = sim.run(GAME, players=3, games=15, seed=11)
+    c = sim.run(GAME, players=3, games=15, seed=12)
+    assert sim.format_summary(a) == sim.format_summary(b) and a == b
+    assert a != c
+
+
+def test_players_default_to_the_game_default():
+    assert sim.run(GAME, games=2, seed=1)["players"] == GAME.players["default"]
+
+
+def test_progress_is_reported_every_tenth_of_the_games():
+    lines = []
+    sim.run(GAME, players=2, games=10, seed=1, progress=lines.append)
+    assert lines[:2] == ["1/10 games", "2/10 games"] and "games/s" in lines[-1]
+
+
+def test_two_and_five_player_games_complete_and_score():
+    for players in (2, 5):
+        summary = sim.run(GAME, players=players, games=20, seed=4)
+        assert summary["completed"] >= 18, summary
+        assert summary["score"]["max"] > 20
+        assert len(summary["seat_mean"]) == players
+
+
+def test_cli_sim_of_200_three_player_games_is_deterministic_and_fast():
+    cmd = [sys.executable, "-m", "compiler.cli", "sim", "the_cave", "--players", "3",
+           "--games", "200", "--seed", "7"]
+    start = time.perf_counter()
+    first = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    elapsed = time.perf_counter() - start
+    assert first.returncode == 0, first.stderr
+    assert "200 games, 3 players, seed 7" in first.stdout
+    assert "games/s" in first.stderr
+    assert elapsed < 30
+    second = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert second.stdout == first.stdout
