@@ -88,7 +88,8 @@ class EffectCompiler:
         self.block(block, fn, scope, name)
         fn.emit("return True")
         can = self.can(name, block, signature, params)
-        return "\n".join(head + fn.lines) + "\n\n\n" + can
+        # Engines ask `effect.can(ctx)` before offering an effect as a legal choice.
+        return "\n".join(head + fn.lines) + "\n\n\n" + can + f"\n\n\n{name}.can = can_{name}"
 
     # the availability check: leading lets, requires and costs, with no side effects
     def can(self, name: str, block: n.Block, signature: str, params: tuple[str, ...]) -> str:

@@ -6,13 +6,24 @@ package, so `--pack DIR` needs no build step and writes nothing into the reposit
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
+import shutil
+from functools import lru_cache
 import importlib
 import sys
 import tempfile
 from pathlib import Path
 
 from compiler import codegen, diagnostics as dg, pipeline
+
+
+@lru_cache(maxsize=1)
+def _scratch() -> Path:
+    """One private directory per process for packages compiled with packs, removed at exit."""
+    path = Path(tempfile.mkdtemp(prefix="tomecraft-"))
+    atexit.register(shutil.rmtree, path, True)
+    return path
 
 
 def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
@@ -38,7 +49,7 @@ def compile_and_import(root: Path, packs: list[Path], reporter: dg.Reporter):
     name = f"tomecraft_pack_{game.id}_{digest}"
     if name in sys.modules:
         return sys.modules[name].GAME
-    directory = Path(tempfile.mkdtemp(prefix="tomecraft-")) / name
+    directory = _scratch() / name
     directory.mkdir()
     for filename, text in files.items():
         (directory / filename).write_text(text, encoding="utf-8")

@@ -27,6 +27,9 @@ def can_kw_danger(ctx):
     return True
 
 
+kw_danger.can = can_kw_danger
+
+
 @source('content/clank_catacombs/game.yaml', 258)
 def kw_reward_gold(ctx, p_amount):
     # on enter_room: once per turn: gain gold amount
@@ -43,6 +46,9 @@ def can_kw_reward_gold(ctx, p_amount):
     return True
 
 
+kw_reward_gold.can = can_kw_reward_gold
+
+
 @source('content/clank_catacombs/game.yaml', 262)
 def kw_reward_heal(ctx, p_amount):
     # on enter_room: once per turn: heal amount
@@ -57,5 +63,8 @@ def kw_reward_heal(ctx, p_amount):
 
 def can_kw_reward_heal(ctx, p_amount):
     return True
+
+
+kw_reward_heal.can = can_kw_reward_heal
 
 

@@ -28,3 +28,6 @@ def can_kw_flying_move(ctx):
     return True
 
 
+kw_flying_move.can = can_kw_flying_move
+
+

@@ -24,3 +24,6 @@ def can_kw_summon(ctx, p_zone, p_card_type):
     return True
 
 
+kw_summon.can = can_kw_summon
+
+

@@ -38,6 +38,9 @@ def can_kw_ambush(ctx, p_n):
     return True
 
 
+kw_ambush.can = can_kw_ambush
+
+
 @source('content/dungeontology/game.yaml', 264)
 def kw_boss(ctx):
     # on enter_region: once per turn: if boss_placed() { activate_boss } else { discover_boss }
@@ -59,6 +62,9 @@ def can_kw_boss(ctx):
     return True
 
 
+kw_boss.can = can_kw_boss
+
+
 @source('content/dungeontology/game.yaml', 244)
 def kw_danger(ctx, p_n):
     # on stealth_failed: event.students = n
@@ -71,6 +77,9 @@ def kw_danger(ctx, p_n):
 
 def can_kw_danger(ctx, p_n):
     return True
+
+
+kw_danger.can = can_kw_danger
 
 
 @source('content/dungeontology/game.yaml', 236)
@@ -88,6 +97,9 @@ def can_kw_lucky(ctx, p_n):
     return True
 
 
+kw_lucky.can = can_kw_lucky
+
+
 @source('content/dungeontology/game.yaml', 260)
 def kw_stairs(ctx):
     # on first_enter: place_stairs
@@ -100,6 +112,9 @@ def kw_stairs(ctx):
 
 def can_kw_stairs(ctx):
     return True
+
+
+kw_stairs.can = can_kw_stairs
 
 
 @source('content/dungeontology/game.yaml', 252)
@@ -116,6 +131,9 @@ def can_kw_stop(ctx):
     return True
 
 
+kw_stop.can = can_kw_stop
+
+
 @source('content/dungeontology/game.yaml', 256)
 def kw_toll(ctx, p_n):
     # on enter_region: drop_blocks n
@@ -128,6 +146,9 @@ def kw_toll(ctx, p_n):
 
 def can_kw_toll(ctx, p_n):
     return True
+
+
+kw_toll.can = can_kw_toll
 
 
 @source('content/dungeontology/game.yaml', 240)
@@ -143,5 +164,8 @@ def kw_unlucky(ctx, p_n):
 
 def can_kw_unlucky(ctx, p_n):
     return True
+
+
+kw_unlucky.can = can_kw_unlucky
 
 

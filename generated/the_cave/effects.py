@@ -24,6 +24,9 @@ def can_kw_desperate_move(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 5)
 
 
+kw_desperate_move.can = can_kw_desperate_move
+
+
 @source('content/the_cave/game.yaml', 160)
 def kw_squeeze(ctx, p_level, p_token):
     # pay ap (level + 1) -> take_token token
@@ -36,6 +39,9 @@ def kw_squeeze(ctx, p_level, p_token):
 
 def can_kw_squeeze(ctx, p_level, p_token):
     return ctx.verbs.can_pay(ctx, 'ap', (p_level + 1))
+
+
+kw_squeeze.can = can_kw_squeeze
 
 
 @source('content/the_cave/actions.yaml', 48)
@@ -51,6 +57,9 @@ def can_fx_action__abandon_camp__effect(ctx):
     if not (((ctx.queries.at_base(ctx) and ctx.queries.camp_available(ctx)) and ctx.queries.camp_packed(ctx))):
         return False
     return True
+
+
+fx_action__abandon_camp__effect.can = can_fx_action__abandon_camp__effect
 
 
 @source('content/the_cave/actions.yaml', 10)
@@ -71,6 +80,9 @@ def can_fx_action__discover__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 1)
 
 
+fx_action__discover__effect.can = can_fx_action__discover__effect
+
+
 @source('content/the_cave/actions.yaml', 42)
 def fx_action__pack_camp__effect(ctx):
     # require camp_here(); pay ap 1 -> pack_camp
@@ -89,6 +101,9 @@ def can_fx_action__pack_camp__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 1)
 
 
+fx_action__pack_camp__effect.can = can_fx_action__pack_camp__effect
+
+
 @source('content/the_cave/actions.yaml', 36)
 def fx_action__pack_camp_first__effect(ctx):
     # require at_base() and camp_available() and not camp_packed_before(); pack_camp
@@ -102,6 +117,9 @@ def can_fx_action__pack_camp_first__effect(ctx):
     if not (((ctx.queries.at_base(ctx) and ctx.queries.camp_available(ctx)) and (not ctx.queries.camp_packed_before(ctx)))):
         return False
     return True
+
+
+fx_action__pack_camp_first__effect.can = can_fx_action__pack_camp_first__effect
 
 
 @source('content/the_cave/actions.yaml', 16)
@@ -122,6 +140,9 @@ def can_fx_action__re_equip__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 2)
 
 
+fx_action__re_equip__effect.can = can_fx_action__re_equip__effect
+
+
 @source('content/the_cave/actions.yaml', 22)
 def fx_action__set_camp__effect(ctx):
     # require camp_available() and camp_packed(); pay ap 2 -> set_camp
@@ -140,6 +161,9 @@ def can_fx_action__set_camp__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 2)
 
 
+fx_action__set_camp__effect.can = can_fx_action__set_camp__effect
+
+
 @source('content/the_cave/actions.yaml', 30)
 def fx_action__swap_camp__effect(ctx):
     # require camp_here(); swap_camp
@@ -155,6 +179,9 @@ def can_fx_action__swap_camp__effect(ctx):
     return True
 
 
+fx_action__swap_camp__effect.can = can_fx_action__swap_camp__effect
+
+
 @source('content/the_cave/tile_kinds.yaml', 124)
 def fx_tile_kind__boulder__enter__0__effect(ctx):
     # pay ap 2
@@ -168,6 +195,9 @@ def can_fx_tile_kind__boulder__enter__0__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 2)
 
 
+fx_tile_kind__boulder__enter__0__effect.can = can_fx_tile_kind__boulder__enter__0__effect
+
+
 @source('content/the_cave/tile_kinds.yaml', 23)
 def fx_tile_kind__normal__enter__0__effect(ctx):
     # pay ap 1
@@ -179,6 +209,9 @@ def fx_tile_kind__normal__enter__0__effect(ctx):
 
 def can_fx_tile_kind__normal__enter__0__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 1)
+
+
+fx_tile_kind__normal__enter__0__effect.can = can_fx_tile_kind__normal__enter__0__effect
 
 
 @source('content/the_cave/tile_kinds.yaml', 35)
@@ -196,6 +229,9 @@ def can_fx_tile_kind__rappel__enter__0__effect(ctx):
     if not (ctx.queries.rope_placed(ctx)):
         return False
     return ctx.verbs.can_pay(ctx, 'ap', 1)
+
+
+fx_tile_kind__rappel__enter__0__effect.can = can_fx_tile_kind__rappel__enter__0__effect
 
 
 @source('content/the_cave/tile_kinds.yaml', 38)
@@ -221,6 +257,9 @@ def can_fx_tile_kind__rappel__enter__1__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', (l_levels + 1)) and ctx.verbs.can_spend(ctx, 'rope', l_levels)
 
 
+fx_tile_kind__rappel__enter__1__effect.can = can_fx_tile_kind__rappel__enter__1__effect
+
+
 @source('content/the_cave/tile_kinds.yaml', 31)
 def fx_tile_kind__rappel__on_discover(ctx):
     # place_depth_marker
@@ -230,6 +269,9 @@ def fx_tile_kind__rappel__on_discover(ctx):
 
 def can_fx_tile_kind__rappel__on_discover(ctx):
     return True
+
+
+fx_tile_kind__rappel__on_discover.can = can_fx_tile_kind__rappel__on_discover
 
 
 @source('content/the_cave/tile_kinds.yaml', 45)
@@ -244,6 +286,9 @@ def can_fx_tile_kind__rappel__cross_out__0__effect(ctx):
     if not (ctx.queries.rope_placed(ctx)):
         return False
     return True
+
+
+fx_tile_kind__rappel__cross_out__0__effect.can = can_fx_tile_kind__rappel__cross_out__0__effect
 
 
 @source('content/the_cave/tile_kinds.yaml', 48)
@@ -268,6 +313,9 @@ def can_fx_tile_kind__rappel__cross_out__1__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', l_levels) and ctx.verbs.can_spend(ctx, 'rope', l_levels)
 
 
+fx_tile_kind__rappel__cross_out__1__effect.can = can_fx_tile_kind__rappel__cross_out__1__effect
+
+
 @source('content/the_cave/tile_kinds.yaml', 95)
 def fx_tile_kind__squeeze_1__enter__0__effect(ctx):
     # squeeze 1 squeeze_1
@@ -280,6 +328,9 @@ def can_fx_tile_kind__squeeze_1__enter__0__effect(ctx):
     return can_kw_squeeze(ctx, 1, 'squeeze_1')
 
 
+fx_tile_kind__squeeze_1__enter__0__effect.can = can_fx_tile_kind__squeeze_1__enter__0__effect
+
+
 @source('content/the_cave/tile_kinds.yaml', 93)
 def fx_tile_kind__squeeze_1__on_discover(ctx):
     # place_token squeeze_1
@@ -289,6 +340,9 @@ def fx_tile_kind__squeeze_1__on_discover(ctx):
 
 def can_fx_tile_kind__squeeze_1__on_discover(ctx):
     return True
+
+
+fx_tile_kind__squeeze_1__on_discover.can = can_fx_tile_kind__squeeze_1__on_discover
 
 
 @source('content/the_cave/tile_kinds.yaml', 105)
@@ -303,6 +357,9 @@ def can_fx_tile_kind__squeeze_2__enter__0__effect(ctx):
     return can_kw_squeeze(ctx, 2, 'squeeze_2')
 
 
+fx_tile_kind__squeeze_2__enter__0__effect.can = can_fx_tile_kind__squeeze_2__enter__0__effect
+
+
 @source('content/the_cave/tile_kinds.yaml', 103)
 def fx_tile_kind__squeeze_2__on_discover(ctx):
     # place_token squeeze_2
@@ -312,6 +369,9 @@ def fx_tile_kind__squeeze_2__on_discover(ctx):
 
 def can_fx_tile_kind__squeeze_2__on_discover(ctx):
     return True
+
+
+fx_tile_kind__squeeze_2__on_discover.can = can_fx_tile_kind__squeeze_2__on_discover
 
 
 @source('content/the_cave/tile_kinds.yaml', 115)
@@ -326,6 +386,9 @@ def can_fx_tile_kind__squeeze_3__enter__0__effect(ctx):
     return can_kw_squeeze(ctx, 3, 'squeeze_3')
 
 
+fx_tile_kind__squeeze_3__enter__0__effect.can = can_fx_tile_kind__squeeze_3__enter__0__effect
+
+
 @source('content/the_cave/tile_kinds.yaml', 113)
 def fx_tile_kind__squeeze_3__on_discover(ctx):
     # place_token squeeze_3
@@ -335,6 +398,9 @@ def fx_tile_kind__squeeze_3__on_discover(ctx):
 
 def can_fx_tile_kind__squeeze_3__on_discover(ctx):
     return True
+
+
+fx_tile_kind__squeeze_3__on_discover.can = can_fx_tile_kind__squeeze_3__on_discover
 
 
 @source('content/the_cave/tile_kinds.yaml', 13)
@@ -350,6 +416,9 @@ def can_fx_tile_kind__start__enter__0__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 1)
 
 
+fx_tile_kind__start__enter__0__effect.can = can_fx_tile_kind__start__enter__0__effect
+
+
 @source('content/the_cave/tile_kinds.yaml', 64)
 def fx_tile_kind__water__enter__0__effect(ctx):
     # pay ap 2, use_oxygen -> take_token water
@@ -363,6 +432,9 @@ def fx_tile_kind__water__enter__0__effect(ctx):
 
 def can_fx_tile_kind__water__enter__0__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 2) and ctx.verbs.can_use_oxygen(ctx)
+
+
+fx_tile_kind__water__enter__0__effect.can = can_fx_tile_kind__water__enter__0__effect
 
 
 @source('content/the_cave/tile_kinds.yaml', 67)
@@ -382,6 +454,9 @@ def can_fx_tile_kind__water__enter__1__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 1)
 
 
+fx_tile_kind__water__enter__1__effect.can = can_fx_tile_kind__water__enter__1__effect
+
+
 @source('content/the_cave/tile_kinds.yaml', 60)
 def fx_tile_kind__water__on_discover(ctx):
     # place_token water
@@ -391,6 +466,9 @@ def fx_tile_kind__water__on_discover(ctx):
 
 def can_fx_tile_kind__water__on_discover(ctx):
     return True
+
+
+fx_tile_kind__water__on_discover.can = can_fx_tile_kind__water__on_discover
 
 
 @source('content/the_cave/tile_kinds.yaml', 71)
@@ -412,6 +490,9 @@ def can_fx_tile_kind__water__actions__0__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 1) and ctx.verbs.can_use_oxygen(ctx)
 
 
+fx_tile_kind__water__actions__0__effect.can = can_fx_tile_kind__water__actions__0__effect
+
+
 @source('content/the_cave/tile_kinds.yaml', 81)
 def fx_tile_kind__wonder__enter__0__effect(ctx):
     # pay ap 1
@@ -425,6 +506,9 @@ def can_fx_tile_kind__wonder__enter__0__effect(ctx):
     return ctx.verbs.can_pay(ctx, 'ap', 1)
 
 
+fx_tile_kind__wonder__enter__0__effect.can = can_fx_tile_kind__wonder__enter__0__effect
+
+
 @source('content/the_cave/tile_kinds.yaml', 79)
 def fx_tile_kind__wonder__on_discover(ctx):
     # place_token photo
@@ -434,6 +518,9 @@ def fx_tile_kind__wonder__on_discover(ctx):
 
 def can_fx_tile_kind__wonder__on_discover(ctx):
     return True
+
+
+fx_tile_kind__wonder__on_discover.can = can_fx_tile_kind__wonder__on_discover
 
 
 @source('content/the_cave/tile_kinds.yaml', 85)
@@ -452,5 +539,8 @@ def can_fx_tile_kind__wonder__actions__0__effect(ctx):
     if not ((ctx.queries.has(ctx, 'camera') and ctx.queries.token_here(ctx, 'photo'))):
         return False
     return ctx.verbs.can_pay(ctx, 'ap', 1)
+
+
+fx_tile_kind__wonder__actions__0__effect.can = can_fx_tile_kind__wonder__actions__0__effect
 
 

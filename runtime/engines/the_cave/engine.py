@@ -7,7 +7,6 @@ to it: geometry, legality of placement, who decides, and turn order.
 """
 from __future__ import annotations
 
-import sys
 from collections import Counter, deque
 from types import SimpleNamespace
 from typing import Any, Callable
@@ -27,9 +26,8 @@ LIMITED = ("camera", "raft")    # 1 per team (L287)
 
 
 def can_of(fx: Callable) -> Callable:
-    """The generated `can_` twin of an effect function."""
-    module = sys.modules[fx.__module__]
-    return getattr(module, "can_" + fx.__name__)
+    """The generated availability check of an effect function (its leading requires/costs)."""
+    return fx.can
 
 
 class Engine:
