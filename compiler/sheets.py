@@ -155,9 +155,17 @@ def site_at(entity: Entity, suffix: tuple) -> EffectSite | None:
 
 def ap_cost(site: EffectSite | None, game: Game, lang: str) -> str:
     """The AP an effect pays (`pay ap N` anywhere in it, or in a keyword it uses), as text;
-    "" if it pays none."""
+    "" if it pays none. Cached per distinct AST and language (the parse cache shares ASTs)."""
     if site is None or site.ast is None:
         return ""
+    cache = game.__dict__.setdefault("_ap_cost", {})
+    key = (id(site.ast), lang)
+    if key not in cache:
+        cache[key] = _ap_cost(site, game, lang)
+    return cache[key]
+
+
+def _ap_cost(site: EffectSite, game: Game, lang: str) -> str:
     amount = _ap_amount(site.ast, game, {}, 0)
     if amount is None:
         return ""
@@ -502,9 +510,22 @@ SHEETS: dict[str, tuple[Sheet, ...]] = {
 }
 
 
+class _Environment(jinja2.Environment):
+    """The sheets' view models are dicts: look keys up first, so `row.name` in a template
+    does not pay for a failed attribute lookup (an exception) on every access."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    return _Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True)
