@@ -392,11 +392,13 @@ def check_refs(game: Game, reporter: dg.Reporter) -> None:
 def check_provenance(game: Game, reporter: dg.Reporter) -> None:
     """Approximated fields inside an entity must name fields the entity has."""
     for entity in game.all():
-        for field_name in entity.data.get("approximations", {}) or {}:
-            if field_name not in entity.data:
-                mark = entity.doc.mark(entity.path + ("approximations", field_name), key=True)
-                reporter.add(dg.PROVENANCE, f"approximation names field {field_name!r}, "
-                             "which this entity does not have", entity.display, mark.line, mark.column)
+        for section in ("approximations", "public"):
+            for field_name in entity.data.get(section, {}) or {}:
+                if field_name not in entity.data:
+                    mark = entity.doc.mark(entity.path + (section, field_name), key=True)
+                    reporter.add(dg.PROVENANCE, f"{section} names field {field_name!r}, "
+                                 "which this entity does not have", entity.display,
+                                 mark.line, mark.column)
 
 
 def entities_mentioning(game: Game, name: str) -> list[tuple[Entity, EffectSite]]:

@@ -412,8 +412,9 @@ def generate(game: Game) -> dict[str, str]:
 def _provenance(entity: Entity) -> str:
     data = entity.data
     approx = tuple(sorted((data.get("approximations") or {}).items()))
+    public = tuple(sorted((data.get("public") or {}).items()))
     return (f"Provenance({data.get('source', '')!r}, {data.get('ref', '')!r}, "
-            f"{data.get('note', '')!r}, {approx!r})")
+            f"{data.get('note', '')!r}, {approx!r}, {public!r})")
 
 
 def _rel(path: Path) -> str:

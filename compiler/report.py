@@ -21,6 +21,8 @@ def gaps(games: list[Game]) -> list[dict]:
             if source in ("public", "approximation"):
                 rows.append({**base, "source": source, "field": "",
                              "note": entity.data.get("note", "")})
+            for field, note in sorted((entity.data.get("public") or {}).items()):
+                rows.append({**base, "source": "public", "field": field, "note": note})
             for field, note in sorted((entity.data.get("approximations") or {}).items()):
                 rows.append({**base, "source": "approximation", "field": field, "note": note})
     return rows

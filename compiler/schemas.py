@@ -123,6 +123,8 @@ COMMON_FIELDS = {
              "description": "Why the facts are public or approximated, and from what."},
     "approximations": {"type": "object", "additionalProperties": {"type": "string"},
                        "description": "Fields approximated inside an otherwise sourced entity."},
+    "public": {"type": "object", "additionalProperties": {"type": "string"},
+               "description": "Fields holding public facts about the published game, with their source."},
     "replace": {"type": "boolean", "description": "In a pack: replace the entity of that id."},
 }
 

@@ -21,6 +21,7 @@ class Provenance:
     ref: str = ""
     note: str = ""
     approximations: tuple[tuple[str, str], ...] = ()
+    public: tuple[tuple[str, str], ...] = ()
 
     @property
     def approximate(self) -> bool:
