@@ -1,0 +1,104 @@
+"""The README's tour shows what the commands really print.
+
+Each `$ tomecraft ...` line of the tour is run; every line the README shows after it must
+appear in the command's output (stdout and stderr), in order. `...` in the README marks lines
+left out. The fan example `my_cave/` is the_cave with the three mistakes the README shows.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+TOUR = README[README.index("### A tour"):README.index("## Writing content")]
+
+
+def sessions() -> list[tuple[str, list[str]]]:
+    """(command, shown output lines) for every `$ tomecraft` line in the tour's code blocks."""
+    found = []
+    for block in re.findall(r"```\n(.*?)```", TOUR, flags=re.S):
+        current = None
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                current = (line[2:], [])
+                found.append(current)
+            elif current is not None:
+                current[1].append(line)
+    return [(cmd, lines) for cmd, lines in found if cmd.startswith("tomecraft ")]
+
+
+def make_fan_cave(cwd: Path) -> None:
+    shutil.copytree(ROOT / "content" / "the_cave", cwd / "my_cave")
+    path = cwd / "my_cave" / "tile_kinds.yaml"
+    text = path.read_text(encoding="utf-8")
+    for old, new in [('"require has(raft); pay ap 1"', '"require has(raf); pay ap 1"'),
+                     ('"pay ap 2, use_oxygen -> take_token water"',
+                      '"pay ap 2, use_oxygen -> tak_token water"'),
+                     ('on_discover: "place_token photo"', 'on_discover: "place_token photo;"')]:
+        assert old in text
+        text = text.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+
+
+def appears_in_order(shown: list[str], output: str) -> list[str]:
+    """The README lines missing from the output (in order). A line `...` skips any lines;
+    a line ending in `...` shows only the start of an output line."""
+    lines = output.splitlines()
+    missing, i = [], 0
+    for want in shown:
+        if want.strip() in ("...", "") or want.lstrip().startswith("..."):
+            continue
+        want = want.rstrip()
+        prefix = want.endswith("...")  # `text ...` shows the start of a longer line
+        want = want[:-3].rstrip() if prefix else want
+
+        def matches(line: str) -> bool:
+            return line.rstrip().startswith(want) if prefix else line.rstrip() == want
+        while i < len(lines) and not matches(lines[i]):
+            i += 1
+        if i == len(lines):
+            missing.append(want)
+            i = 0
+        else:
+            i += 1
+    return missing
+
+
+SESSIONS = sessions()
+
+
+def test_the_tour_has_commands():
+    assert len(SESSIONS) >= 8
+
+
+@pytest.mark.parametrize("command, shown", SESSIONS, ids=[c for c, _ in SESSIONS])
+def test_tour_command_prints_what_the_readme_shows(command, shown, tmp_path):
+    cwd = ROOT
+    argv = command.split()[1:]
+    if any("my_cave" in a for a in argv):
+        # run the fan example from a scratch directory holding my_cave/ and content/
+        make_fan_cave(tmp_path)
+        os.symlink(ROOT / "content", tmp_path / "content")
+        cwd = tmp_path
+    if argv[:1] == ["sheets"]:
+        argv = [a if a != "sheets" or i == 0 else str(tmp_path / "sheets")
+                for i, a in enumerate(argv)]
+        shown = [line.replace("sheets/", f"{tmp_path}/sheets/") for line in shown]
+    if argv[:1] == ["build"] and "--check" not in argv:
+        argv = ["build", "--check"]  # never rewrite the repository from a test
+        shown = [line for line in shown if not line.startswith("wrote ")]
+    # merged and unbuffered: the interleaving of progress and results a terminal shows
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    result = subprocess.run([sys.executable, "-m", "compiler.cli", *argv], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            timeout=300)
+    output = result.stdout
+    missing = appears_in_order(shown, output)
+    assert not missing, f"README shows lines the command did not print:\n{missing}\n---\n{output}"
