@@ -28,7 +28,7 @@ os.chdir(ROOT)
 from ruamel.yaml import YAML  # noqa: E402
 from ruamel.yaml.cyaml import CSafeLoader  # noqa: E402
 
-from compiler import checks, codegen, diagnostics as dg, pipeline  # noqa: E402
+from compiler import codegen, diagnostics as dg, pipeline  # noqa: E402
 
 STAGES = ("load", "schema", "parse", "checks", "codegen", "sheets")
 

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import jinja2
 
-from compiler.model import EffectSite, Entity, Game
+from compiler.model import Entity, Game
 from dsl import nodes as n
-from dsl.printer import to_text
 
 GENERATOR_VERSION = "1"
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]*$")

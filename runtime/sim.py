@@ -75,7 +75,7 @@ def format_summary(summary: dict) -> str:
         f"  completed:   {s['completed']} (hit the round cap: {len(s['capped'])}"
         + (f", games {s['capped'][:10]}" if s["capped"] else "") + ")",
         f"  scores:      min {s['score']['min']}  mean {s['score']['mean']}  max {s['score']['max']}",
-        f"  seat means:  " + "  ".join(f"P{i + 1} {m}" for i, m in enumerate(s["seat_mean"])),
+        "  seat means:  " + "  ".join(f"P{i + 1} {m}" for i, m in enumerate(s["seat_mean"])),
         f"  mean rounds: {s['mean_rounds']}",
         f"  back at base at the end: {s['returned_rate'] * 100:.1f}%",
         "  winner score histogram:",

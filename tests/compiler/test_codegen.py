@@ -12,7 +12,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from compiler import build as build_mod
 from compiler import cli, codegen, pipeline
 from compiler import diagnostics as dg
 from compiler import schemas

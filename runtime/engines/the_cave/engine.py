@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Callable
 
 from runtime.effects import Context, EffectError
 from runtime.engines.the_cave import policy

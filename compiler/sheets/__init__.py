@@ -1,7 +1,8 @@
 """Printable reference sheets: jinja2 -> HTML (screen) -> PDF (print, via WeasyPrint).
 
-Each game lists its sheets in SHEETS (game id -> sheets); a game without an entry is skipped
-with a note, so another game adds its sheets by adding templates and one registry line.
+Each game's sheets live in their own module, compiler/sheets/<game>.py, which defines
+`SHEETS = (Sheet(...), ...)` with the context function of each template; a game without a
+module is skipped with a note. Adding a game's sheets touches no shared file.
 Output: <out>/<game>/<sheet>.<lang>.html|pdf. The HTML is deterministic (no dates, sorted
 content); the PDF carries no creation date and a fixed identifier, so it is reproducible too.
 
@@ -9,8 +10,12 @@ Content is untrusted: every template is autoescaped and content text enters only
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
+import re
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -19,13 +24,12 @@ from typing import Callable, Iterable
 import jinja2
 from ruamel.yaml import YAML
 
-from compiler import checks
 from compiler.model import EffectSite, Entity, Game
 from dsl import nodes as n
 from dsl.parser import EffectSyntaxError, parse
 from dsl.render import let_names, render
 
-TEMPLATES = Path(__file__).with_name("templates") / "sheets"
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "sheets"
 LANGS = ("zh", "en")
 FORMATS = ("html", "pdf")
 HTML_LANG = {"zh": "zh-Hant", "en": "en"}
@@ -290,210 +294,6 @@ def _scoring(game: Game) -> Entity | None:
     return entries[0] if entries else None
 
 
-def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
-    lab = labels(lang)
-    text = prose(game.id, lang)
-    scoring = _scoring(game)
-    sdata = scoring.data if scoring else {}
-    points = list(sdata.get("majority_points") or [8, 4])
-    categories = sorted(game.vocab.names.get(c, {}).get("category") and c or c
-                        for c in {str(t.data.get("category")) for t in game.of_kind("token")
-                                  if t.data.get("category")})
-    order = [c for c in ("traverse", "water", "photo", "squeeze") if c in categories]
-    categories = order + [c for c in categories if c not in order]
-    category_names = [game.vocab.text_of(c, lang, "category") for c in categories]
-    sep = "、" if lang == "zh" else ", "
-    values = {
-        "ap": _rule_value(game, ("ap_per_turn", "action_points", "ap"), 5),
-        "backpack": _rule_value(game, ("backpack_slots", "backpack"), 8),
-        "camp": _rule_value(game, ("camp_slots", "camp"), 4),
-        "extra_rounds": sdata.get("extra_rounds", 3),
-        "first": points[0] if points else 0,
-        "second": points[1] if len(points) > 1 else 0,
-        "categories": sep.join(category_names) if category_names else lab["none"],
-        "tie_rule": text["tie_rules"].get(sdata.get("tie_rule", "drop_one_rank"), ""),
-    }
-    return {"lab": lab, "text": text, "values": values, "points": points,
-            "categories": categories, "category_names": category_names,
-            "scoring": scoring, "scoring_mark": notes.mark(scoring, lang) if scoring else None}
-
-
-def _paragraphs(text: dict, key: str, values: dict) -> list[str]:
-    return [fill(p, values) for p in text.get(key, [])]
-
-
-def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
-    texts = Texts(game, lang)
-    ctx = _cave_common(game, lang, notes)
-    text, values = ctx["text"], ctx["values"]
-    actions = sorted(game.of_kind("action"), key=lambda e: (e.data.get("order", 999), e.id))
-    action_rows = []
-    for a in actions:
-        site = site_at(a, ("effect",))
-        action_rows.append({"name": name_of(a, lang), "mark": notes.mark(a, lang),
-                            "ap": ap_cost(site, game, lang) or "0",
-                            "effect": texts.site(site) if site else ""})
-    tiles = []
-    for kind in _tile_order(game):
-        data = kind.data
-        sections = _effect_sections(game, kind, lang, texts, ctx["lab"])
-        flags = []
-        if data.get("is_base"):
-            flags.append(ctx["lab"]["is_base"])
-        flags.append(ctx["lab"]["discover_from" if data.get("discover_from")
-                              else "no_discover_from"])
-        if data.get("rope_edges"):
-            flags.append(ctx["lab"]["rope_edges"])
-        if data.get("match_edges") is False:
-            flags.append(ctx["lab"]["no_match_edges"])
-        tiles.append({"name": name_of(kind, lang), "mark": notes.mark(kind, lang),
-                      "ref": str(data.get("ref", "")), "sections": sections,
-                      "flags": flags})
-    equipment = []
-    for item in game.of_kind("equipment"):
-        d = item.data
-        equipment.append({"name": name_of(item, lang), "mark": notes.mark(item, lang),
-                          "slots": d.get("slots", ""), "uses": d.get("uses", ""),
-                          "kept": ctx["lab"]["flag_yes"] if d.get("kept_after_use") else "",
-                          "limit": d.get("per_team_limit", ""), "supply": d.get("supply", "")})
-    rule_rows = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
-                  "value": _value_text(r.data.get("value"), game, lang, ctx["lab"]),
-                  "ref": str(r.data.get("ref", ""))} for r in game.of_kind("rule")]
-    examples = []
-    for ex in text.get("examples", []):
-        sdata = ctx["scoring"].data if ctx["scoring"] else {}
-        awards = majority_awards(dict(ex["counts"]), ctx["points"],
-                                 sdata.get("tie_rule", "drop_one_rank"),
-                                 bool(sdata.get("zero_scores_majority", False)))
-        examples.append({"label": ex["label"], "ref": ex.get("ref", ""),
-                         "category": game.vocab.text_of(ex["category"], lang, "token"),
-                         "rows": [{"team": t, "count": c, "bonus": awards[t]}
-                                  for t, c in ex["counts"].items()]})
-    return {**ctx, "actions": action_rows, "tiles": tiles, "equipment": equipment,
-            "rule_rows": rule_rows, "examples": examples,
-            "any_tile": [texts.keyword(k) for k in sorted(game.vocab.keywords)
-                         if not game.vocab.keywords[k].params],
-            "turn": _paragraphs(text, "turn", values),
-            "depth": _paragraphs(text, "depth", values),
-            "consumables": _paragraphs(text, "consumables", values),
-            "equipment_text": _paragraphs(text, "equipment", values),
-            "camp": _paragraphs(text, "camp", values),
-            "end": _paragraphs(text, "end", values),
-            "scoring_text": _paragraphs(text, "scoring", values),
-            "token_points": _token_rows(game, lang, notes, texts, earned=False)}
-
-
-def _effect_sections(game: Game, entity: Entity, lang: str, texts: Texts,
-                     lab: dict) -> list[dict]:
-    """Every effect field of an entity, in the order its kind declares them: a list of
-    options (`enter`, `actions`...) or a single effect (`on_discover`). A field without a
-    label in labels.yaml is shown by its name."""
-    fields = game.vocab.kinds.get(entity.kind, {}).get("fields", {})
-    sections = []
-    for field_name, spec in fields.items():
-        value = entity.data.get(field_name)
-        if value is None or not isinstance(spec, dict):
-            continue
-        options = []
-        item_props = (spec.get("items") or {}).get("properties", {}) \
-            if spec.get("type") == "array" else {}
-        if "effect" in item_props and isinstance(value, list):
-            for i, option in enumerate(value):
-                site = site_at(entity, (field_name, i, "effect"))
-                options.append({"name": text_of(option.get("name"), lang),
-                                "ap": ap_cost(site, game, lang),
-                                "effect": texts.site(site) if site else ""})
-        elif spec.get("x-tomecraft") == "effect":
-            site = site_at(entity, (field_name,))
-            options.append({"name": "", "ap": ap_cost(site, game, lang),
-                            "effect": texts.site(site) if site else ""})
-        if options:
-            sections.append({"label": lab.get(field_name, field_name.replace("_", " ")),
-                             "options": options})
-    return sections
-
-
-def _value_text(value, game: Game, lang: str, lab: dict) -> str:
-    if isinstance(value, bool):
-        return lab["flag_yes"] if value else lab["flag_no"]
-    if isinstance(value, str) and value in game.vocab.names:
-        return game.vocab.text_of(value, lang)
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return "" if value is None else str(value)
-
-
-def _tile_order(game: Game) -> list[Entity]:
-    """Tile kinds in the order their file lists them (the designer's order)."""
-    kinds = list(game.entities.get("tile_kind", {}).values())
-    return sorted(kinds, key=lambda e: (e.display, e.path))
-
-
-def _token_rows(game: Game, lang: str, notes: Footnotes, texts: Texts,
-                earned: bool) -> list[dict]:
-    rows = []
-    for token in sorted(game.of_kind("token"),
-                        key=lambda t: (t.data.get("depth", 0), -1 if t.data.get("category")
-                                       else 1, str(t.data.get("category", "")),
-                                       t.data.get("points", 0), t.id)):
-        d = token.data
-        category = d.get("category")
-        row = {"id": token.id, "name": name_of(token, lang), "mark": notes.mark(token, lang),
-               "points": d.get("points", ""), "depth": d.get("depth", ""),
-               "category": game.vocab.text_of(category, lang, "category") if category else "",
-               "supply": d.get("supply", "")}
-        if earned:
-            row["earned"] = _earned(game, token, lang, texts, notes)
-        rows.append(row)
-    return rows
-
-
-def _earned(game: Game, token: Entity, lang: str, texts: Texts, notes: Footnotes) -> list[dict]:
-    """Every effect that mentions the token (by id or by its term), rendered."""
-    names = [token.id] + ([str(token.data["term"])] if token.data.get("term")
-                          and token.data["term"] != token.id else [])
-    by_verb = _yaml_file(f"{game.id}.yaml").get("common", {}).get("earned_by_verb", {})
-    names += [verb for field_name, verb in sorted(by_verb.items()) if field_name in token.data]
-    seen, found = set(), []
-    for name in names:
-        for entity, site in checks.entities_mentioning(game, name):
-            key = (entity.kind, entity.id, site.path)
-            if key in seen or entity is token:
-                continue
-            seen.add(key)
-            found.append({"where": _site_label(entity, site, lang),
-                          "mark": notes.mark(entity, lang),
-                          "effect": texts.site(site)})
-    return found
-
-
-def _site_label(entity: Entity, site: EffectSite, lang: str) -> str:
-    """"Water — With oxygen" for an enter option; the entity's name otherwise."""
-    lab = labels(lang)
-    rel = site.path[len(entity.path):]
-    label = name_of(entity, lang)
-    if len(rel) >= 2 and isinstance(rel[1], int):
-        part = (entity.data.get(rel[0]) or [])[rel[1]]
-        sub = text_of(part.get("name"), lang) if isinstance(part, dict) else ""
-        head = lab.get(rel[0], rel[0])
-        label += lab["path_sep"] + head + (lab["path_sep"] + sub if sub else "")
-    elif rel and rel[0] != "effect":
-        label += lab["path_sep"] + lab.get(rel[0], str(rel[0]))
-    return label
-
-
-def cave_tokens(game: Game, lang: str, notes: Footnotes) -> dict:
-    texts = Texts(game, lang)
-    ctx = _cave_common(game, lang, notes)
-    rows = _token_rows(game, lang, notes, texts, earned=True)
-    by_category = []
-    for cat, cat_name in zip(ctx["categories"], ctx["category_names"]):
-        members = [r["name"] for r in rows
-                   if game.entities["token"][r["id"]].data.get("category") == cat]
-        by_category.append({"name": cat_name, "tokens": members})
-    return {**ctx, "tokens": rows, "by_category": by_category}
-
-
 # --- the registry ----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -504,10 +304,31 @@ class Sheet:
     context: Callable[[Game, str, Footnotes], dict]
 
 
-SHEETS: dict[str, tuple[Sheet, ...]] = {
-    "the_cave": (Sheet("rules", "the_cave_rules.html.j2", "rules_title", cave_rules),
-                 Sheet("tokens", "the_cave_tokens.html.j2", "tokens_title", cave_tokens)),
-}
+class _Registry(Mapping):
+    """game id -> its sheets, imported on first use from compiler/sheets/<game>.py."""
+
+    def _module(self, game_id: str):
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", str(game_id)):
+            return None
+        if importlib.util.find_spec(f"{__name__}.{game_id}") is None:
+            return None
+        return importlib.import_module(f"{__name__}.{game_id}")
+
+    def __getitem__(self, game_id: str) -> tuple[Sheet, ...]:
+        module = self._module(game_id)
+        if module is None:
+            raise KeyError(game_id)
+        return tuple(module.SHEETS)
+
+    def __iter__(self):
+        here = Path(__file__).parent
+        return iter(sorted(p.stem for p in here.glob("*.py") if p.stem != "__init__"))
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
+
+
+SHEETS: Mapping[str, tuple[Sheet, ...]] = _Registry()
 
 
 class _Environment(jinja2.Environment):

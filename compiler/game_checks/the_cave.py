@@ -1,40 +1,12 @@
-"""Game rules checked at compile time: counts, maps, placement legality, mission constraints.
-
-Each game registers one function; it receives the compiled Game and reports through the
-Reporter with positions of the offending entity fields.
-"""
+"""The Cave's compile-time rules: four stacks of 20 tiles, one starting board per player count."""
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from compiler import diagnostics as dg
+from compiler.game_checks import report
 from compiler.model import Entity, Game
 
-CHECKS: dict[str, Callable[[Game, dg.Reporter], None]] = {}
 
-
-def register(game_id: str):
-    def wrap(fn):
-        CHECKS[game_id] = fn
-        return fn
-    return wrap
-
-
-def report(reporter: dg.Reporter, entity: Entity, field: str | tuple, message: str,
-           hint: str = "", code: str = dg.GAME_RULE) -> None:
-    path = entity.path + ((field,) if isinstance(field, str) else tuple(field))
-    mark = entity.doc.mark(path)
-    reporter.add(code, message, entity.display, mark.line, mark.column, hint)
-
-
-def run(game: Game, reporter: dg.Reporter) -> None:
-    check = CHECKS.get(game.id)
-    if check is not None:
-        check(game, reporter)
-
-
-@register("the_cave")
-def _the_cave(game: Game, reporter: dg.Reporter) -> None:
+def check(game: Game, reporter: dg.Reporter) -> None:
     # L37: four stacks of exactly 20 cave tiles, sorted by the number on their backs.
     per_stack: dict[int, int] = {}
     for tile in game.of_kind("tile"):
