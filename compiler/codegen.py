@@ -67,6 +67,14 @@ class _Func:
         return f"{prefix}{self.counter}"
 
 
+def _base_scope(params: tuple[str, ...]) -> dict[str, str]:
+    """How an effect's built-in locals and keyword parameters read in generated code."""
+    scope = {"you": "ctx.you", "self": "ctx.self", "it": "ctx.it", "target": "ctx.target",
+             "event": "ctx.event"}
+    scope.update({p: f"p_{ident(p)}" for p in params})
+    return scope
+
+
 class EffectCompiler:
     """Compiles one effect AST into a `def name(ctx)` and its `can_name(ctx)` companion."""
 
@@ -76,10 +84,7 @@ class EffectCompiler:
     def compile(self, name: str, block: n.Block, origin: str, params: tuple[str, ...] = (),
                 text: str = "") -> str:
         fn = _Func()
-        scope = {"you": "ctx.you", "self": "ctx.self", "it": "ctx.it", "target": "ctx.target",
-                 "event": "ctx.event"}
-        for p in params:
-            scope[p] = f"p_{ident(p)}"
+        scope = _base_scope(params)
         signature = ", ".join(["ctx", *(f"p_{ident(p)}" for p in params)])
         head = [f"@source({origin.rsplit(':', 1)[0]!r}, {int(origin.rsplit(':', 1)[1])})",
                 f"def {name}({signature}):",
@@ -93,15 +98,12 @@ class EffectCompiler:
     # the availability check: leading lets, requires and costs, with no side effects
     def can(self, name: str, block: n.Block, signature: str, params: tuple[str, ...]) -> str:
         fn = _Func()
-        scope = {"you": "ctx.you", "self": "ctx.self", "it": "ctx.it", "target": "ctx.target",
-                 "event": "ctx.event", **{p: f"p_{ident(p)}" for p in params}}
+        scope = _base_scope(params)
         for stmt in block.stmts:
             if isinstance(stmt, n.Let):
-                scope[stmt.name] = f"l_{ident(stmt.name)}"
-                fn.emit(f"l_{ident(stmt.name)} = {self.expr(stmt.value, scope)}")
+                self.let(stmt, fn, scope)
             elif isinstance(stmt, n.Require):
-                fn.emit(f"if not ({self.expr(stmt.cond, scope)}):")
-                fn.emit("    return False")
+                self.require(stmt, fn, scope)
             elif isinstance(stmt, n.Cost):
                 fn.emit(f"return {self.cost_check(stmt, scope)}")
                 break
@@ -118,6 +120,14 @@ class EffectCompiler:
         else:
             fn.emit("return True")
         return "\n".join([f"def can_{name}({signature}):"] + fn.lines)
+
+    def let(self, s: n.Let, fn: _Func, scope: dict) -> None:
+        scope[s.name] = f"l_{ident(s.name)}"
+        fn.emit(f"l_{ident(s.name)} = {self.expr(s.value, scope)}")
+
+    def require(self, s: n.Require, fn: _Func, scope: dict) -> None:
+        fn.emit(f"if not ({self.expr(s.cond, scope)}):")
+        fn.emit("    return False")
 
     def block(self, block: n.Block, fn: _Func, scope: dict, key: str) -> None:
         scope = dict(scope)
@@ -159,11 +169,9 @@ class EffectCompiler:
                 fn.emit(self.verb_call(c, scope))
             self.block(s.effect, fn, scope, key)
         elif isinstance(s, n.Let):
-            scope[s.name] = f"l_{ident(s.name)}"
-            fn.emit(f"l_{ident(s.name)} = {self.expr(s.value, scope)}")
+            self.let(s, fn, scope)
         elif isinstance(s, n.Require):
-            fn.emit(f"if not ({self.expr(s.cond, scope)}):")
-            fn.emit("    return False")
+            self.require(s, fn, scope)
         elif isinstance(s, n.Assign):
             obj = self.expr(n.Name(s.target.parts[:-1]), scope)
             value = self.expr(s.value, scope)

@@ -10,18 +10,7 @@ from dsl.parser import (KEYWORDS, MAX_DEPTH, MAX_EFFECT_LENGTH, RESERVED_NAMES,
                         EffectSyntaxError, parse)
 from dsl.printer import to_text
 from tests.dsl import strategies as s
-
-
-def call(verb, *args):
-    return n.Call(verb, tuple(args))
-
-
-def name(dotted):
-    return n.Name(tuple(dotted.split(".")))
-
-
-def block(*stmts):
-    return n.Block(tuple(stmts))
+from tests.dsl.builders import block, call, name
 
 
 def expr(text):

@@ -9,23 +9,12 @@ from dsl import nodes as n
 from dsl.parser import RESERVED_NAMES, parse
 from dsl.printer import to_text
 from tests.dsl import strategies as s
+from tests.dsl.builders import block, call, name
 
 # Deterministic for CI; whole effects take a few ms each to draw, which a slow runner could
 # otherwise report as a failed health check.
 ROUNDTRIP = settings(max_examples=300, deadline=None, derandomize=True, database=None,
                      suppress_health_check=[HealthCheck.too_slow])
-
-
-def call(verb, *args):
-    return n.Call(verb, tuple(args))
-
-
-def name(dotted):
-    return n.Name(tuple(dotted.split(".")))
-
-
-def block(*stmts):
-    return n.Block(tuple(stmts))
 
 
 DRAW = call("draw", n.Num(1))
