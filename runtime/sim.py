@@ -1,5 +1,14 @@
 """Play many seeded games with random agents and summarise them (`tomecraft sim`).
 
+An engine's `play_game` returns a dict with `scores` (one per seat), `rounds` and `capped`
+(the game hit the engine's safety cap), and may add:
+- `finished`: per seat, whether the player ended where the game requires (The Cave: base);
+- `end`: how the game ended ("max_alert", "mission_success"...), counted in the summary;
+- `stats`: {name: number or bool} per game (floors reached, won...), averaged in the
+  summary; booleans become rates.
+The engine module may set FINISHED_LABEL (what `finished` means, e.g. "back at base at the
+end") and SUMMARY_STATS (which stats the summary shows; all of them by default).
+
 The summary is a pure function of (game data, players, games, seed, options): the same seed
 gives byte-identical output. Wall-clock throughput is not part of it; it goes to `progress`.
 """
@@ -34,14 +43,17 @@ def run(data, players: int | None = None, games: int = 100, seed: int = 1,
         results.append(engine.play_game(data, players, rng.fork("game"), agents, options))
         if progress and (g + 1) % every == 0:
             progress(f"{g + 1}/{games} games")
-    summary = summarise(data, players, games, seed, results)
+    summary = summarise(data, players, games, seed, results,
+                        finished_label=getattr(engine, "FINISHED_LABEL", "finished"),
+                        shown_stats=getattr(engine, "SUMMARY_STATS", None))
     if progress:
         elapsed = time.perf_counter() - start
         progress(f"{games} games in {elapsed:.2f}s: {games / elapsed if elapsed else 0:.1f} games/s")
     return summary
 
 
-def summarise(data, players: int, games: int, seed: int, results: list[dict]) -> dict:
+def summarise(data, players: int, games: int, seed: int, results: list[dict],
+              finished_label: str = "finished", shown_stats=None) -> dict:
     done = [r for r in results if not r["capped"]]
     all_scores = [s for r in done for s in r["scores"]]
     winners = Counter()
@@ -64,8 +76,28 @@ def summarise(data, players: int, games: int, seed: int, results: list[dict]) ->
         "seat_mean": [round(x / n, 2) for x in per_seat],
         "winner_score_histogram": dict(sorted(winners.items(), key=lambda kv: int(kv[0]))),
         "mean_rounds": round(sum(r["rounds"] for r in done) / n, 2),
-        "returned_rate": round(sum(sum(r.get("finished", [])) for r in done) / (n * players), 3),
+        **_optional(done, n, players, finished_label, shown_stats),
     }
+
+
+def _optional(done: list[dict], n: int, players: int, finished_label: str,
+              shown_stats) -> dict:
+    """The summary lines that only some engines report."""
+    extra: dict = {}
+    if any("finished" in r for r in done):
+        extra["returned_rate"] = round(sum(sum(r.get("finished", [])) for r in done)
+                                       / (n * players), 3)
+        extra["finished_label"] = finished_label
+    ends = Counter(str(r["end"]) for r in done if r.get("end") is not None)
+    if ends:
+        extra["ends"] = dict(sorted(ends.items(), key=lambda kv: (-kv[1], kv[0])))
+    names = sorted({k for r in done for k in (r.get("stats") or {})})
+    if shown_stats is not None:
+        names = [k for k in names if k in shown_stats]
+    if names:
+        extra["stats"] = {k: round(sum(float(r.get("stats", {}).get(k, 0)) for r in done) / n, 3)
+                          for k in names}
+    return extra
 
 
 def format_summary(summary: dict) -> str:
@@ -77,9 +109,16 @@ def format_summary(summary: dict) -> str:
         f"  scores:      min {s['score']['min']}  mean {s['score']['mean']}  max {s['score']['max']}",
         "  seat means:  " + "  ".join(f"P{i + 1} {m}" for i, m in enumerate(s["seat_mean"])),
         f"  mean rounds: {s['mean_rounds']}",
-        f"  back at base at the end: {s['returned_rate'] * 100:.1f}%",
-        "  winner score histogram:",
     ]
+    if "returned_rate" in s:
+        lines.append(f"  {s['finished_label']}: {s['returned_rate'] * 100:.1f}%")
+    if "ends" in s:
+        lines.append("  how games ended: " + ", ".join(f"{k} {v}" for k, v in s["ends"].items()))
+    for name, mean in s.get("stats", {}).items():
+        lines.append(f"  {name.replace('_', ' ')}: {mean}")
+    lines.append("  winner score histogram:")
+    top = max(s["winner_score_histogram"].values(), default=0)
     for bucket, count in s["winner_score_histogram"].items():
-        lines.append(f"    {int(bucket):>3}-{int(bucket) + 9:<3} {'#' * count} {count}")
+        bar = "#" * max(1, round(count * 60 / top)) if top > 60 else "#" * count
+        lines.append(f"    {int(bucket):>4}-{int(bucket) + 9:<4} {bar} {count}")
     return "\n".join(lines)

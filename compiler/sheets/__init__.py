@@ -42,9 +42,31 @@ def _yaml_file(name: str) -> dict:
     return YAML(typ="safe").load((TEMPLATES / name).read_text(encoding="utf-8")) or {}
 
 
-def labels(lang: str) -> dict[str, str]:
-    """Static UI labels of the sheets in `lang` (templates/sheets/labels.yaml)."""
-    return dict(_yaml_file("labels.yaml")[lang])
+def labels(lang: str, game_id: str | None = None) -> dict[str, str]:
+    """Static UI labels of the sheets in `lang` (templates/sheets/labels.yaml).
+
+    A game's <game>.yaml may say `script: hans` (its rulebook is in Simplified characters:
+    zh labels come from `zh_hans`, falling back to `zh`) and may override single labels
+    under `labels: {zh: {...}, en: {...}}`."""
+    base = _yaml_file("labels.yaml")
+    result = dict(base[lang])
+    own = _game_file(game_id)
+    if lang == "zh" and own.get("script") == "hans":
+        result.update(base.get("zh_hans", {}))
+    result.update((own.get("labels") or {}).get(lang, {}))
+    return result
+
+
+def html_lang(lang: str, game_id: str | None = None) -> str:
+    if lang == "zh" and _game_file(game_id).get("script") == "hans":
+        return "zh-Hans"
+    return HTML_LANG[lang]
+
+
+def _game_file(game_id: str | None) -> dict:
+    if game_id is None or not (TEMPLATES / f"{game_id}.yaml").is_file():
+        return {}
+    return _yaml_file(f"{game_id}.yaml")
 
 
 def prose(game_id: str, lang: str) -> dict:
@@ -355,10 +377,10 @@ def environment() -> jinja2.Environment:
 def render_html(game: Game, sheet: Sheet, lang: str) -> str:
     notes = Footnotes()
     context = sheet.context(game, lang, notes)
-    lab = labels(lang)
+    lab = labels(lang, game.id)
     game_name = game.vocab.name.get(lang)
     context.update({
-        "lang": lang, "html_lang": HTML_LANG[lang], "game_name": game_name,
+        "lang": lang, "html_lang": html_lang(lang, game.id), "game_name": game_name,
         "title": fill(lab[sheet.title], {"game": game_name}), "lab": lab,
         "footnotes": notes.notes, "sources": sources_table(game, lang, lab, notes),
     })

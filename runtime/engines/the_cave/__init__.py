@@ -3,3 +3,8 @@ from runtime.engines.the_cave.engine import Engine, majority, new_state, play_ga
 from runtime.engines.the_cave.scenario import run_scenario
 
 __all__ = ["Engine", "majority", "new_state", "play_game", "run_scenario", "score"]
+
+# How `tomecraft sim` summarises The Cave (see runtime/sim.py); the per-game action counters
+# in `stats` are for tests, not for the summary.
+FINISHED_LABEL = "back at base at the end"
+SUMMARY_STATS = ()

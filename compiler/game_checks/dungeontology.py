@@ -1,0 +1,50 @@
+"""Dungeontology's compile-time rules (inventory §2, §4, §6): one start region, a level for
+every region stack, unique region numbers, a notebook whose columns print capacity + 1 values,
+info blocks for every colour, and randomizer triangles for every seat colour (setup step 4)."""
+from __future__ import annotations
+
+from compiler import diagnostics as dg
+from compiler.game_checks import report
+from compiler.model import Game
+
+SEAT_COLOURS = ("red", "yellow", "green", "blue")
+
+
+def check(game: Game, reporter: dg.Reporter) -> None:
+    regions = game.of_kind("region")
+    if regions:
+        starts = [r for r in regions if r.data.get("start")]
+        if len(starts) != 1:
+            report(reporter, (starts or regions)[-1], "start",
+                   f"{len(starts)} start regions; the game has exactly one (L282, L723)")
+        seen: dict[str, str] = {}
+        for r in regions:
+            number = r.data["number"]
+            if "-" in number and number in seen:
+                report(reporter, r, "number", f"region number {number} is also {seen[number]!r}")
+            seen[number] = r.id
+            if r.data.get("start") and r.data["level"] != 1:
+                report(reporter, r, "level", "the start region is on level I (L282)")
+        for level in (1, 2, 3):
+            if not any(r.data["level"] == level and not r.data.get("start") for r in regions):
+                report(reporter, regions[-1], "level", f"no region for the level {level} stack (L1373)")
+    for nb in game.of_kind("notebook"):
+        cap = nb.data["capacity"]
+        for i, col in enumerate(nb.data["columns"]):
+            if len(col["values"]) != cap + 1:
+                report(reporter, nb, ("columns", i, "values"),
+                       f"{len(col['values'])} values for {cap} slots; a column prints one more value than its slots")
+            if any(b > a for a, b in zip(col["values"][1:], col["values"])):
+                report(reporter, nb, ("columns", i, "values"), "column values must not fall as blocks are added")
+    blocks = {b.data["colour"] for b in game.of_kind("info_block")}
+    for nb in game.of_kind("notebook"):
+        for i, col in enumerate(nb.data["columns"]):
+            if blocks and col["colour"] not in blocks:
+                report(reporter, nb, ("columns", i, "colour"), f"no info block of colour {col['colour']!r}")
+    cards = game.of_kind("randomizer_card")
+    if cards:
+        triangles = {c.data["triangle"] for c in cards}
+        for colour in SEAT_COLOURS:
+            if colour not in triangles:
+                report(reporter, cards[-1], "triangle",
+                       f"no randomizer card shows the {colour} triangle; the first player could not be drawn (L263)")

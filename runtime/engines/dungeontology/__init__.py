@@ -1,0 +1,11 @@
+"""Dungeontology: The Expedition (地城学：探险队) engine: `play_game` for sims, `run_scenario`
+for scenario files."""
+from runtime.engines.dungeontology.engine import Engine, new_state, play_game
+from runtime.engines.dungeontology.scenario import run_scenario
+
+__all__ = ["Engine", "new_state", "play_game", "run_scenario"]
+
+# How `tomecraft sim` summarises Dungeontology (see runtime/sim.py).
+FINISHED_LABEL = "theses that succeeded"
+SUMMARY_STATS = ("research", "research_ok", "spy", "spy_ok", "theses", "theses_ok",
+                 "omegas", "max_alert_by_omega", "boss_encounters", "traps_sprung")

@@ -1,0 +1,98 @@
+"""What an agent may see (`View`), and the simple heuristic random agents prefer (`suggest`).
+
+Hidden information (inventory §9.16) stays out of the view: the clan card (visible only to a
+scholar holding the lore token), face-down doom cards (not even their owner), the panic card
+until it is revealed, other scholars' hands (only their sizes), the scheme deck's order and
+the University bag (players may never count it, L1230).
+"""
+from __future__ import annotations
+
+from runtime.engines.dungeontology.state import COLOURS
+
+
+class View:
+    __slots__ = ("_engine", "_me")
+
+    def __init__(self, engine, me) -> None:
+        self._engine = engine
+        self._me = me
+
+    # --- what the agent's own scholar knows ----------------------------------------------
+    @property
+    def seat(self) -> int:
+        return self._me.seat
+
+    @property
+    def hand(self) -> tuple:
+        return tuple(self._me.hand)
+
+    def clan(self):
+        """The clan card, only with the lore token (L636)."""
+        return self._engine.state.clan if self._me.lore else None
+
+    # --- public information ----------------------------------------------------------------
+    def scholars(self) -> list[dict]:
+        e = self._engine
+        return [{"seat": s.seat, "scholar": s.card.id, "side": s.side, "region": e.tile_of(s).id,
+                 "students": s.students, "stun": s.stun, "hand_size": len(s.hand),
+                 "notebook": {c: s.notebook[c] for c in COLOURS}, "stars": e.stars(s),
+                 "dooms_face_down": len(s.dooms_hidden), "dooms": list(s.dooms), "done": s.done}
+                for s in e.state.scholars]
+
+    def regions(self) -> list[dict]:
+        return [{"region": t.id, "at": t.pos, "blocks": [c for _, c in t.blocks()]}
+                for t in self._engine.state.tiles.values()]
+
+    def campus(self) -> dict:
+        st = self._engine.state
+        return {"bonfire": st.bonfire, "alert_card": st.alert_card.id if st.alert_card else None,
+                "omegas_on_alert_card": st.alert_filled, "max_alert": st.max_alert,
+                "panic": st.panic.id if st.panic_revealed else None}
+
+    def attempt(self) -> dict | None:
+        a = self._engine.attempt
+        if a is None:
+            return None
+        return {"kind": a["kind"], "by": a["by"].seat, "stealth": a["stealth"], "alert": a["alert"]}
+
+    # --- heuristic ---------------------------------------------------------------------
+    def suggest(self, key: str, options: list) -> list:
+        e, me = self._engine, self._me
+        a = e.attempt
+        if key == "thesis":
+            clan = self.clan()
+            score = e.clan_score(me) if clan is not None else e.notebook_score(me)
+            target = clan.target if clan is not None else 22
+            return [score >= target]
+        if key == "rest":
+            return [me.stun >= e.stamina(me) - 1 or not me.hand]
+        if key == "avoid_stun":
+            return [me.students >= 2]
+        if key in ("rest_discard",):
+            return [False]
+        if key == "refuse_loss":
+            return [True]
+        if key == "stealth_card" and a is not None:
+            if a["stealth"] >= a["alert"]:
+                return [o for o in options if o.get("card") is None]
+            return [o for o in options if o.get("card") is not None]
+        if key == "stealth_aux" and a is not None:
+            mine = a["by"] is me
+            if (mine and a["stealth"] < a["alert"]) or (not mine and a["stealth"] >= a["alert"]):
+                return [o for o in options if o is not None]
+            return [None]
+        if key == "action":
+            research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
+            useful = research + [o for o in options if o["do"] in ("spy", "skill", "card", "region")]
+            return research or useful
+        if key == "move":
+            if e.state.max_alert:
+                start = e.state.start_pos()
+                here = len(e.path(me.pos, start))
+                closer = [o for o in options if o["do"] in ("move", "passage")
+                          and len(e.path(e.tile_by_id(o["to"]).pos, start)) < here]
+                return closer or [o for o in options if o["do"] == "stay"]
+            if e.tile_of(me).blocks() and not e.in_start(me):
+                return [o for o in options if o["do"] in ("stay", "card")]
+            return [o for o in options if o["do"] in ("move", "explore", "passage")]
+        return []

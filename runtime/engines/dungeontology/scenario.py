@@ -1,0 +1,292 @@
+"""Scenario files for Dungeontology: set up a state, play scripted steps, check expectations.
+
+setup:  players, alert_card, alert_filled, clan, boss_side, boss_at (region id), max_alert,
+        bag {normal, omega}, bonfire, reserve_students, reserve_omega, randomizer [ids, in
+        draw order], deck [ids, top first], stacks {1|2|3: [region ids, top first]},
+        regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}]
+        (the start region stands at [0, 0] unless listed),
+        scholars [{scholar, side, at (region id), students, stun, hand, notebook {colour: n},
+        lore, interns, dooms_hidden, dooms, steps}]
+steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_students|
+        thesis|rest|turn|end_of_turn|setup, seat, ...} with `choose: [...]` for the acting
+        seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused.
+        Unscripted decisions decline (None / False / stop / pass) so opponents stay passive.
+expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|region|side|
+        lore|dooms|dooms_hidden|steps|done|thesis|actions} | {region, slots|tokens|absent}
+        | {attempt: {stealth, alert, ok}} | {campus: {bag, bonfire, reserve_students,
+        alert_filled, max_alert, ended}} | {boss} | {stairs: [a, b]} | {wall: [a, b]}
+        | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {options: ..., seat,
+        present}
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from runtime.agents import ScriptedAgent, ScriptError
+from runtime.effects import EffectError
+from runtime.engines.dungeontology.engine import Engine, deal, new_state
+from runtime.engines.dungeontology.state import COLOURS, Scholar, State, Tile, edge
+from runtime.rng import Rng
+
+
+class Decline:
+    """The default for unscripted decisions: decline whatever can be declined."""
+
+    def choose(self, key, options, view=None):
+        for want in (None, False, {"do": "stay"}, {"do": "pass"}, {"card": None}):
+            if want in options:
+                return want
+        return options[0]
+
+
+def _pos(v) -> tuple[int, int]:
+    return (int(v[0]), int(v[1]))
+
+
+def build(data, setup: dict) -> Engine:
+    if setup.get("setup_game"):
+        rng = Rng(setup.get("seed", 1))
+        st = new_state(data, setup.get("players", 4), rng, setup.get("options", {}))
+        engine = Engine(data, st, [ScriptedAgent(fallback=Decline()) for _ in st.scholars], rng)
+        deal(engine)
+        return engine
+    st = State(setup.get("players", len(setup.get("scholars", [])) or 2))
+    regions = data.kinds["region"]
+    start = next(r for r in regions.values() if r.start)
+    listed = {spec["region"] for spec in setup.get("regions", [])}
+    if start.id not in listed:
+        st.tiles[(0, 0)] = Tile((0, 0), start, [], entered=True)
+    for spec in setup.get("regions", []):
+        region = regions[spec["region"]]
+        slots = list(spec["slots"]) if "slots" in spec else list(region.slots or ())
+        tile = Tile(_pos(spec.get("at", (0, 0))), region, slots, entered=spec.get("entered", True))
+        tile.tokens = [data.get("token", t) for t in spec.get("tokens", [])]
+        st.tiles[tile.pos] = tile
+    for level, ids in (setup.get("stacks") or {}).items():
+        st.stacks[int(level)] = [regions[i] for i in reversed(ids)]
+    st.deck = list(reversed(setup.get("deck", [])))
+    st.doom_deck = sorted(data.kinds["doom_card"])
+    st.randomizer = [data.get("randomizer_card", c) for c in setup.get("randomizer", [])] or \
+        sorted(data.kinds["randomizer_card"].values(), key=lambda c: c.id)
+    st.traps = [data.get("token", t) for t in setup.get("traps", [])]
+    st.bag = Counter(setup.get("bag", {"normal": 10, "omega": 1}))
+    st.bonfire = setup.get("bonfire", 0)
+    st.reserve_students = setup.get("reserve_students", 30)
+    st.reserve_omega = setup.get("reserve_omega", 4)
+    for block in data.kinds["info_block"].values():
+        st.reserve_blocks[block.colour] = block.count
+    st.alert_card = data.get("alert_card", setup.get("alert_card", "alert_standard"))
+    st.alert_filled = setup.get("alert_filled", 0)
+    st.clan = data.get("clan_card", setup.get("clan", "clan_hunters"))
+    st.panic = data.get("panic_card", setup.get("panic", "panic_general"))
+    boss = next(iter(data.kinds["boss"].values()))
+    st.boss = next(s for s in boss.sides if s.side == setup.get("boss_side", "aggressive"))
+    st.max_alert = st.panic_revealed = bool(setup.get("max_alert", False))
+    tile_of = {t.id: t.pos for t in st.tiles.values()}
+    if setup.get("boss_at"):
+        st.boss_pos = tile_of[setup["boss_at"]]
+    for seat, spec in enumerate(setup.get("scholars", [])):
+        s = Scholar(seat, data.get("scholar", spec["scholar"]), tile_of.get(spec.get("at"), (0, 0)))
+        s.side = spec.get("side", "standard")
+        s.students = spec.get("students", 0)
+        s.stun = spec.get("stun", 0)
+        s.hand = list(spec.get("hand", []))
+        s.notebook = Counter(spec.get("notebook", {}))
+        s.lore = bool(spec.get("lore", False))
+        s.dooms_hidden = list(spec.get("dooms_hidden", []))
+        s.dooms = list(spec.get("dooms", []))
+        s.steps = spec.get("steps", 0)
+        for intern in spec.get("interns", []):
+            st.interns[intern] = seat
+        st.scholars.append(s)
+    agents = [ScriptedAgent(fallback=Decline()) for _ in st.scholars]
+    engine = Engine(data, st, agents, Rng(setup.get("seed", 1)))
+    engine.fixed_randomizer = "randomizer" in setup
+    return engine
+
+
+def _run_step(e: Engine, step: dict) -> None:
+    st = e.state
+    seat = step.get("seat", 0)
+    who = st.scholars[seat] if st.scholars else None
+    for choice in step.get("choose", []):
+        e.agents[seat].push(choice)
+    for other, choices in (step.get("choose_for") or {}).items():
+        for choice in choices:
+            e.agents[int(other)].push(choice)
+    do = step["do"]
+    if do == "research":
+        option = {"do": "research", "blocks": step.get("blocks", 1)}
+        assert option in e.research_options(who), f"research {option} is not legal"
+        e.research(who, option["blocks"])
+    elif do == "spy":
+        option = {"do": "spy", "target": step["target"], "colour": step["colour"]}
+        assert option in e.spy_targets(who), f"spy {option} is not legal"
+        e.spy(who, st.scholars[step["target"]], step["colour"])
+    elif do in ("move", "passage"):
+        option = {"do": do, "to": step["to"]}
+        if "steps" in step:
+            who.steps = step["steps"]
+        assert option in e.move_options(who), f"{option} is not legal; {e.move_options(who)}"
+        e.do_move(who, option)
+    elif do == "explore":
+        who.steps = max(who.steps, 1)
+        option = {"do": "explore", "side": step["side"]}
+        assert option in e.move_options(who), f"{option} is not legal"
+        e.do_move(who, option)
+    elif do == "enter":
+        e.enter(who, e.tile_by_id(step["region"]))
+    elif do == "skill":
+        option = {"do": "skill", "id": step["id"]}
+        who.actions = max(who.actions, 1)
+        assert option in e.action_options(who), f"skill {step['id']} is not usable"
+        e.do_action(who, option)
+    elif do == "play":
+        part = step.get("part", "main")
+        card = e.card(step["card"])
+        assert step["card"] in who.hand and not e.in_start(who), f"{step['card']} cannot be played"
+        fx = card.main if part == "main" else card.auxiliary
+        assert fx.can(e.ctx(who, e.tile_of(who))), f"{step['card']} {part} is not playable"
+        e.play_card(who, step["card"], part)
+    elif do == "action":
+        who.actions = max(who.actions, 1)
+        options = e.action_options(who)
+        want = step["option"]
+        assert want in options, f"{want} is not legal; {options}"
+        e.do_action(who, want)
+    elif do == "draw_students":
+        e.draw_students(who, step["n"])
+    elif do == "thesis":
+        e.thesis(who)
+    elif do == "rest":
+        e.rest(who, move_to_start=not step.get("in_place", False))
+    elif do == "turn":
+        e.turn(who)
+        e.check_end()
+    elif do == "end_of_turn":
+        e.end_of_turn(who)
+        e.check_end()
+    elif do == "gain_stun":
+        e.gain_stun(who, step.get("n", 1))
+    elif do == "notebook_changed":
+        e.notebook_changed()
+    else:
+        raise AssertionError(f"unknown step {do!r}")
+
+
+def _check(e: Engine, exp: dict) -> str | None:
+    st = e.state
+    if "scholar" in exp:
+        s = st.scholars[exp["scholar"]]
+        values = {"notebook": {c: s.notebook[c] for c in COLOURS if s.notebook[c]},
+                  "score": e.notebook_score(s), "clan_score": e.clan_score(s), "stun": s.stun,
+                  "students": s.students, "hand": sorted(s.hand), "hand_size": len(s.hand),
+                  "region": e.tile_of(s).id, "side": s.side, "lore": s.lore,
+                  "dooms": len(s.dooms), "dooms_hidden": len(s.dooms_hidden), "steps": s.steps,
+                  "done": s.done, "thesis": s.thesis, "stars": e.stars(s),
+                  "research_bonus": e.research_bonus(s)}
+        for key, want in exp.items():
+            if key == "scholar":
+                continue
+            got = values[key]
+            if key == "notebook":
+                want = {c: n for c, n in want.items() if n}
+            if key == "hand":
+                want = sorted(want)
+            if got != want:
+                return f"scholar {exp['scholar']} {key}: expected {want!r}, got {got!r}"
+        return None
+    if "region" in exp:
+        tiles = [t for t in st.tiles.values() if t.id == exp["region"]]
+        if exp.get("absent"):
+            return None if not tiles else f"region {exp['region']} is placed"
+        if not tiles:
+            return f"region {exp['region']} is not placed"
+        t = tiles[0]
+        if "slots" in exp and list(t.slots) != list(exp["slots"]):
+            return f"region {t.id} slots: expected {exp['slots']}, got {t.slots}"
+        if "tokens" in exp and [k.id for k in t.tokens] != list(exp["tokens"]):
+            return f"region {t.id} tokens: expected {exp['tokens']}, got {[k.id for k in t.tokens]}"
+        if "at" in exp and t.pos != _pos(exp["at"]):
+            return f"region {t.id} at {t.pos}, expected {exp['at']}"
+        return None
+    if "attempt" in exp:
+        got = e.last_attempt or {}
+        for key, want in exp["attempt"].items():
+            if got.get(key) != want:
+                return f"attempt {key}: expected {want!r}, got {got.get(key)!r}"
+        return None
+    if "campus" in exp:
+        values = {"bag": {k: v for k, v in st.bag.items() if v}, "bonfire": st.bonfire,
+                  "reserve_students": st.reserve_students, "reserve_omega": st.reserve_omega,
+                  "alert_filled": st.alert_filled, "max_alert": st.max_alert, "ended": st.ended,
+                  "alert_card": st.alert_card.id if st.alert_card else None,
+                  "panic_revealed": st.panic_revealed, "first": st.first}
+        for key, want in exp["campus"].items():
+            got = values[key]
+            if key == "bag":
+                want = {k: v for k, v in want.items() if v}
+            if got != want:
+                return f"campus {key}: expected {want!r}, got {got!r}"
+        return None
+    if "boss" in exp:
+        got = st.tiles[st.boss_pos].id if st.boss_pos is not None else None
+        return None if got == exp["boss"] else f"boss in {got}, expected {exp['boss']}"
+    if "stairs" in exp or "wall" in exp:
+        key = "stairs" if "stairs" in exp else "wall"
+        a, b = (e.tile_by_id(x).pos for x in exp[key])
+        present = edge(a, b) in (st.stairs if key == "stairs" else st.walls)
+        want = exp.get("present", True)
+        return None if present == want else f"{key} marker {exp[key]}: present={present}"
+    if "final_scores" in exp:
+        got = e.final_scores()
+        return None if got == exp["final_scores"] else f"final scores {got}, expected {exp['final_scores']}"
+    if "winners" in exp:
+        got = e.winners()
+        return None if got == exp["winners"] else f"winners {got}, expected {exp['winners']}"
+    if "interns" in exp:
+        got = {k: v for k, v in st.interns.items()}
+        return None if got == exp["interns"] else f"interns {got}, expected {exp['interns']}"
+    if "log" in exp:
+        return None if any(exp["log"] in line for line in st.log) else f"no log line contains {exp['log']!r}"
+    if "options" in exp:
+        s = st.scholars[exp.get("seat", 0)]
+        kind = exp["options"]
+        if kind == "action":
+            s.actions = max(s.actions, 1)
+            options = e.action_options(s)
+        elif kind == "move":
+            s.steps = max(s.steps, 1)
+            options = e.move_options(s)
+        else:
+            options = e.free_options(s)
+        present = exp["option"] in options
+        want = exp.get("present", True)
+        return None if present == want else f"option {exp['option']} present={present}; options {options}"
+    return f"unknown expectation {exp}"
+
+
+def run_scenario(data, scenario: dict) -> list[str]:
+    try:
+        engine = build(data, scenario.get("setup") or {})
+    except (KeyError, StopIteration, AssertionError, EffectError) as err:
+        return [f"setup: {err!r}"]
+    failures: list[str] = []
+    for i, step in enumerate(scenario.get("steps") or []):
+        try:
+            _run_step(engine, step)
+            if step.get("fails"):
+                failures.append(f"steps[{i}]: expected to be refused, but it was carried out")
+                break
+        except (AssertionError, ScriptError, EffectError, KeyError, StopIteration) as err:
+            if step.get("fails"):
+                continue
+            failures.append(f"steps[{i}]: {err}")
+            break
+    if failures:
+        return failures
+    for i, exp in enumerate(scenario.get("expect") or []):
+        problem = _check(engine, exp)
+        if problem:
+            failures.append(f"expect[{i}]: {problem}")
+    return failures

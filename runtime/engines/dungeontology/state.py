@@ -1,0 +1,125 @@
+"""Dungeontology's game state: scholars, placed regions, the campus and the decks.
+
+Geometry: region tiles sit on one square grid (north is up, tiles never rotate, L744). Two
+neighbouring tiles are connected when both have a passage on the shared side and they are on
+the same level, or a stair marker joins them; a wall marker blocks a passage for good.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+Pos = tuple[int, int]
+
+STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+SIDES = ("N", "E", "S", "W")
+COLOURS = ("civilization", "military", "faith", "wealth", "caste")
+SEAT_COLOURS = ("red", "yellow", "green", "blue")
+BONFIRE_MAX = 12                      # L1283
+THESIS_BONUS = (10, 7, 5, 3)          # L1176
+START_HAND = (1, 2, 3, 4)             # L265
+
+
+def step(pos: Pos, side: str) -> Pos:
+    dx, dy = STEP[side]
+    return (pos[0] + dx, pos[1] + dy)
+
+
+def edge(a: Pos, b: Pos) -> tuple[Pos, Pos]:
+    return (a, b) if a <= b else (b, a)
+
+
+def research_increase(n: int) -> int:
+    """R-04 (C4): alert increase for targeting n consecutive blocks, n(n-1)/2: 0, 1, 3, 6, 10."""
+    return n * (n - 1) // 2
+
+
+@dataclass
+class Tile:
+    pos: Pos
+    region: object                      # the Region definition
+    slots: list                         # colour or None per slot, left to right
+    tokens: list = field(default_factory=list)      # token definitions (traps first)
+    entered: bool = False
+
+    @property
+    def level(self) -> int:
+        return self.region.level
+
+    @property
+    def id(self) -> str:
+        return self.region.id
+
+    def blocks(self) -> list[tuple[int, str]]:
+        return [(i, c) for i, c in enumerate(self.slots) if c is not None]
+
+
+@dataclass
+class Scholar:
+    seat: int
+    card: object                        # the Scholar definition
+    pos: Pos = (0, 0)
+    side: str = "standard"
+    students: int = 0
+    stun: int = 0
+    hand: list = field(default_factory=list)
+    notebook: Counter = field(default_factory=Counter)
+    lore: bool = False
+    dooms_hidden: list = field(default_factory=list)
+    dooms: list = field(default_factory=list)
+    thesis: str | None = None           # None, "success" or "failure"
+    thesis_order: int | None = None
+    done: bool = False
+    steps: int = 0
+    actions: int = 0
+
+    @property
+    def colour(self) -> str:
+        return SEAT_COLOURS[self.seat]
+
+    @property
+    def name(self) -> str:
+        return f"P{self.seat + 1} {self.card.name.en}"
+
+    def stats(self):
+        return next(s for s in self.card.sides if s.side == self.side)
+
+
+@dataclass
+class State:
+    players: int
+    tiles: dict = field(default_factory=dict)          # pos -> Tile
+    stacks: dict = field(default_factory=lambda: {1: [], 2: [], 3: []})   # top = end
+    stairs: set = field(default_factory=set)            # edges with stair markers
+    walls: set = field(default_factory=set)             # edges with wall markers
+    scholars: list = field(default_factory=list)
+    deck: list = field(default_factory=list)            # scheme cards, top = end
+    discard: list = field(default_factory=list)
+    doom_deck: list = field(default_factory=list)
+    randomizer: list = field(default_factory=list)
+    traps: list = field(default_factory=list)           # face-down trap token pool
+    bag: Counter = field(default_factory=Counter)       # "normal" / "omega"
+    bonfire: int = 0
+    reserve_students: int = 0
+    reserve_omega: int = 0
+    reserve_blocks: Counter = field(default_factory=Counter)
+    alert_card: object = None
+    alert_filled: int = 0
+    panic: object = None
+    panic_revealed: bool = False
+    clan: object = None
+    boss: object = None                                 # the boss side Record
+    boss_pos: Pos | None = None
+    interns: dict = field(default_factory=dict)         # intern id -> seat
+    theses: int = 0
+    max_alert: bool = False
+    ended: str | None = None
+    round: int = 0
+    current: int = 0
+    first: int = 0
+    log: list = field(default_factory=list)
+    stats: Counter = field(default_factory=Counter)
+
+    def start_pos(self) -> Pos:
+        return next(t.pos for t in self.tiles.values() if t.region.start)

@@ -1,0 +1,102 @@
+"""The content holds what the rulebook prints: the regions, the notebook table exactly as
+printed, the info blocks, the card counts; and the game checks catch broken content."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler import diagnostics as dg
+from compiler.loadgen import game_data
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def data():
+    return game_data("dungeontology", [], dg.Reporter())
+
+
+def test_start_region_and_eighteen_named_regions_six_per_level(data):
+    regions = data.kinds["region"].values()
+    assert [r.id for r in regions if r.start] == ["camp"]
+    per_level = {lv: sorted(r.number for r in regions if r.level == lv and not r.start) for lv in (1, 2, 3)}
+    assert per_level == {1: [f"I-{i}" for i in range(1, 7)], 2: [f"II-{i}" for i in range(1, 7)],
+                         3: [f"III-{i}" for i in range(1, 7)]}
+
+
+def test_stated_region_properties(data):
+    get = lambda rid: data.get("region", rid)       # noqa: E731
+    assert get("shepherds_shelter").alert == 3                       # L938
+    assert list(get("shepherds_shelter").slots[:2]) == ["civilization", "faith"]
+    text = (ROOT / "content/dungeontology/regions.yaml").read_text(encoding="utf-8")
+    blocks = {b.split("\n")[0].strip(): b for b in text.split("  - id: ")[1:]}
+    for rid in ("hunters_camp", "grand_banquet", "barracks", "warriors_camp", "old_drain"):
+        assert '"stairs"' in blocks[rid], rid                       # L1383, L892, L1483, L1505, L1545
+    for rid in ("shepherds_shelter", "gaias_stele"):
+        assert '"stairs"' not in blocks[rid], rid                   # L894
+    assert "letter_a" in blocks["grand_banquet"] and "letter_a" in blocks["hidden_plantation"]
+    assert "letter_b" in blocks["workers_party"] and "letter_b" in blocks["slums"]
+    assert '"camp ' in blocks["workers_party"] and '"camp wealth"' in blocks["slums"]
+    for rid in ("trophy_room", "priests_cave", "chieftains_council"):
+        assert get(rid).doors, rid
+    for rid in ("hunters_camp", "barracks"):
+        assert '"boss"' in blocks[rid]
+
+
+def test_notebook_table_exactly_as_printed(data):
+    nb = data.get("notebook", "notebook")
+    printed_top_down = [
+        [26, 25, 24, 23, 14], [14, 15, 16, 15, 6], [12, 12, 12, 10, 0], [10, 9, 8, 7, 0],
+        [8, 6, 6, 5, 0], [6, 4, 4, 4, 0], [4, 3, 3, 3, 0], [2, 2, 2, 2, 0], [0, 0, 0, 0, 0]]
+    columns = [list(c.values)[::-1] for c in nb.columns]
+    assert [[col[row] for col in columns] for row in range(9)] == printed_top_down
+    assert [c.unit_value for c in nb.columns] == [2, 3, 4, 5, 6]
+
+
+def test_info_blocks_20_15_13_10_6_with_unit_values(data):
+    blocks = {b.colour: (b.count, b.unit_value) for b in data.kinds["info_block"].values()}
+    assert blocks == {"civilization": (20, 2), "military": (15, 3), "faith": (13, 4),
+                      "wealth": (10, 5), "caste": (6, 6)}
+
+
+def test_component_counts(data):
+    k = data.kinds
+    assert sum(c.count for c in k["scheme_card"].values()) == 105
+    assert len(k["randomizer_card"]) == 16 and len(k["doom_card"]) == 15
+    assert len(k["intern_card"]) == 10 and "guard" in k["intern_card"]
+    assert list(k["intern_card"]["guard"].colours) == ["military"]
+    assert len(k["clan_card"]) == 3 and len(k["alert_card"]) == 3 and len(k["panic_card"]) == 3
+    assert {"hunters_trap", "debt_of_friendship"} <= set(k["scheme_card"])
+    assert sorted(k["scholar"]) == ["rebecca", "sofia", "valerio", "vincenzo"]
+    latus = k["boss"]["latus"]
+    assert [s.side for s in latus.sides] == ["aggressive", "drunk"]
+    valerio = k["scholar"]["valerio"].sides[0]
+    assert (valerio.students_value, valerio.hand_value, valerio.speed, valerio.intellect,
+            valerio.stamina) == (4, 4, 4, 2, 4)                     # L311
+    pictured = k["alert_card"]["alert_standard"]
+    assert (pictured.normal_per_player, pictured.omega, len(pictured.rows)) == (4, 1, 4)
+    assert (pictured.rows[-1].normal_per_player, pictured.rows[-1].omega,
+            pictured.rows[-1].research_penalty) == (3, 1, 2)        # L1259-1260
+
+
+def test_region_keywords_are_effect_snippets_in_game_yaml(data):
+    for name in ("lucky", "unlucky", "danger", "ambush", "stop", "toll", "stairs", "boss",
+                 "camp", "secret_passage", "teleport"):
+        assert data.keywords[name].effect is not None, name
+
+
+def test_game_checks_refuse_a_second_start_region(tmp_path):
+    copy = tmp_path / "dungeontology"
+    shutil.copytree(ROOT / "content" / "dungeontology", copy)
+    regions = copy / "regions.yaml"
+    text = regions.read_text(encoding="utf-8")
+    regions.write_text(text.replace("    number: I-1\n    level: 1\n",
+                                    "    number: I-1\n    level: 1\n    start: true\n"), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "compiler.cli", "check", str(copy)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "2 start regions" in out.stdout + out.stderr

@@ -1,0 +1,90 @@
+"""Whole games: every game ends, the same seed replays the same game, and agents see only
+what their scholar may see."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from compiler import diagnostics as dg
+from compiler.loadgen import game_data
+from runtime import sim
+from runtime.agents import RandomAgent
+from runtime.engines.dungeontology import play_game
+from runtime.engines.dungeontology.policy import View
+from runtime.engines.dungeontology.scenario import build
+from runtime.rng import Rng
+
+
+@pytest.fixture(scope="module")
+def data():
+    return game_data("dungeontology", [], dg.Reporter())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_game_ends_without_the_round_cap(data, players):
+    ends = Counter()
+    for g in range(15):
+        rng = Rng(f"t:{players}:{g}")
+        agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(players)]
+        result = play_game(data, players, rng.fork("game"), agents, {})
+        assert not result["capped"], (players, g)
+        assert len(result["scores"]) == players
+        ends[result["end"]] += 1
+    assert set(ends) <= {"all_done", "bag_empty", "no_blocks", "stalled"}
+
+
+def test_sim_is_deterministic(data):
+    a = sim.run(data, players=4, games=12, seed=7)
+    b = sim.run(data, players=4, games=12, seed=7)
+    assert a == b and a["completed"] == 12
+
+
+def test_games_use_the_rules_machinery(data):
+    stats = Counter()
+    for g in range(30):
+        rng = Rng(f"m:{g}")
+        agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(4)]
+        stats.update(play_game(data, 4, rng.fork("game"), agents, {})["stats"])
+    for key in ("research_ok", "spy", "stairs", "omegas", "rests", "boss_discover",
+                "boss_activate", "keyword_triggers", "region_actions", "theses"):
+        assert stats[key] > 0, key
+    assert stats["max_alert_by_omega"] + stats["max_alert_by_thesis"] > 0
+
+
+class Spy:
+    """An agent that records every view it is given."""
+
+    def __init__(self, rng):
+        self.inner = RandomAgent(rng)
+        self.views = []
+
+    def choose(self, key, options, view=None):
+        self.views.append(view)
+        return self.inner.choose(key, options, view)
+
+
+def test_views_hide_the_clan_doom_cards_bag_and_other_hands(data):
+    engine = build(data, {
+        "clan": "clan_mystics",
+        "scholars": [{"scholar": "valerio", "hand": ["bully"], "dooms_hidden": ["stumble"]},
+                     {"scholar": "sofia", "hand": ["shortcut", "smoke_bomb"], "lore": True}],
+    })
+    mine, theirs = View(engine, engine.state.scholars[0]), View(engine, engine.state.scholars[1])
+    assert mine.clan() is None                     # no lore token: the clan card stays hidden
+    assert theirs.clan().id == "clan_mystics"      # with it, the scholar may look (L636)
+    assert mine.hand == ("bully",)
+    public = mine.scholars()
+    assert public[1]["hand_size"] == 2 and "hand" not in public[1]
+    assert public[0]["dooms_face_down"] == 1 and public[0]["dooms"] == []
+    assert "bag" not in mine.campus() and mine.campus()["panic"] is None
+    names = {n for n in dir(mine) if not n.startswith("_")}
+    assert not names & {"state", "engine", "deck", "bag", "clan_card", "panic_card"}
+
+
+def test_agents_only_ever_receive_views(data):
+    rng = Rng("views")
+    agents = [Spy(rng.fork(f"a{i}")) for i in range(3)]
+    play_game(data, 3, rng.fork("game"), agents, {})
+    views = [v for a in agents for v in a.views]
+    assert views and all(isinstance(v, View) for v in views)

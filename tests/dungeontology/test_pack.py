@@ -1,0 +1,101 @@
+"""A YAML-only pack adds a new region keyword (as an effect snippet) and a region using it;
+the engine applies it with no Python changed."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from compiler import diagnostics as dg
+from compiler.loadgen import compile_and_import
+from runtime.agents import RandomAgent
+from runtime.engines.dungeontology import play_game
+from runtime.engines.dungeontology.scenario import run_scenario
+from runtime.rng import Rng
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PACK = """\
+id: echo_pack
+game: dungeontology
+version: "1.0"
+name: {zh: 回声扩充, en: Echo expansion}
+vocabulary:
+  keywords:
+    echo:
+      params: [{name: n, type: int}]
+      effect: "on enter_region: draw_students n"
+      text: {zh: "回声{n}", en: "Echo {n}"}
+"""
+
+REGIONS = """\
+regions:
+  - id: echo_cave
+    name: {zh: 回声洞, en: Echo Cave}
+    source: approximation
+    note: "A fan-made region for the pack test: every entry wakes the satyrs (Echo 2)."
+    number: I
+    level: 1
+    alert: 2
+    slots: [civilization]
+    passages: NESW
+    effects: ["echo 2"]
+"""
+
+SCENARIO = {
+    "setup": {
+        "bag": {"normal": 6},
+        "regions": [{"region": "echo_cave", "at": [1, 0]}],
+        "scholars": [{"scholar": "valerio"}, {"scholar": "sofia"}],
+    },
+    "steps": [{"do": "move", "seat": 0, "to": "echo_cave", "steps": 1}],
+    "expect": [{"scholar": 0, "region": "echo_cave"},
+               {"campus": {"bonfire": 2, "bag": {"normal": 4}}}],
+}
+
+
+def _pack(tmp_path: Path) -> Path:
+    pack = tmp_path / "echo_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(PACK, encoding="utf-8")
+    (pack / "regions.yaml").write_text(REGIONS, encoding="utf-8")
+    return pack
+
+
+def _data(tmp_path, monkeypatch):
+    pack = _pack(tmp_path)
+    monkeypatch.chdir(ROOT)
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content" / "dungeontology", [pack], reporter)
+    assert data is not None and not reporter.errors, dg.format_text(reporter)
+    assert not list(pack.rglob("*.py")), "a pack is data only"
+    return data
+
+
+def test_pack_keyword_draws_two_students_when_entering_its_region(tmp_path, monkeypatch):
+    data = _data(tmp_path, monkeypatch)
+    assert "echo" in data.keywords
+    assert run_scenario(data, SCENARIO) == []
+
+
+def test_pack_keyword_fires_in_full_games(tmp_path, monkeypatch):
+    data = _data(tmp_path, monkeypatch)
+    stats = Counter()
+    for g in range(8):
+        rng = Rng(f"echo:{g}")
+        agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(4)]
+        result = play_game(data, 4, rng.fork("game"), agents, {})
+        assert not result["capped"]
+        stats.update(result["stats"])
+    assert stats["entered:echo_cave"] > 0
+
+
+def test_without_the_pack_the_region_draws_nothing(tmp_path, monkeypatch):
+    """The same entry in a base region without the keyword leaves the bonfire empty."""
+    monkeypatch.chdir(ROOT)
+    reporter = dg.Reporter()
+    base = compile_and_import(ROOT / "content" / "dungeontology", [], reporter)
+    scenario = {**SCENARIO, "setup": {**SCENARIO["setup"],
+                                      "regions": [{"region": "shepherds_shelter", "at": [1, 0]}]},
+                "steps": [{"do": "move", "seat": 0, "to": "shepherds_shelter", "steps": 1}],
+                "expect": [{"campus": {"bonfire": 0, "bag": {"normal": 6}}}]}
+    assert run_scenario(base, scenario) == []

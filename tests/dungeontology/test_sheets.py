@@ -1,0 +1,64 @@
+"""Dungeontology's sheets: the rules reference carries the printed notebook table and the
+procedures; the region reference renders every region's effects from the keywords; both
+languages; PDFs render."""
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from compiler import diagnostics as dg
+from compiler import pipeline, sheets
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def game():
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT / "content" / "dungeontology", [], reporter)
+    assert g is not None and not reporter.errors, dg.format_text(reporter)
+    return g
+
+
+@pytest.fixture(scope="module")
+def pages(game):
+    return {(s.name, lang): html.unescape(re.sub(r"<[^>]+>", " ", sheets.render_html(game, s, lang)))
+            for s in sheets.SHEETS["dungeontology"] for lang in ("zh", "en")}
+
+
+def test_region_reference_lists_every_region_with_rendered_keywords(pages, game):
+    for lang in ("zh", "en"):
+        page = pages[("regions", lang)]
+        for region in game.of_kind("region"):
+            assert region.data["name"][lang] in page, (lang, region.id)
+    assert "伏击2" in pages[("regions", "zh")] and "Ambush 2" in pages[("regions", "en")]
+    assert "危险2" in pages[("regions", "zh")] and "Danger 2" in pages[("regions", "en")]
+    # the keyword legend renders each snippet's meaning, not just its name
+    assert "sacrifice n student(s)" in pages[("regions", "en")]
+    assert "Prophecy N: reveal the top N scheme card(s)" in pages[("regions", "en")]
+
+
+def test_rules_reference_has_the_printed_notebook_table_and_thesis_bonuses(pages):
+    for lang in ("zh", "en"):
+        page = pages[("rules", lang)]
+        for value in ("+26", "+25", "+24", "+23", "+14", "+16"):
+            assert value in page
+        assert "10" in page and "7" in page
+    assert "第1名10、第2名7、第3名5、第4名3" in pages[("rules", "zh")]
+    assert "1st 10, 2nd 7, 3rd 5, 4th 3" in pages[("rules", "en")]
+    assert "+10" in pages[("rules", "en")]          # five blocks: +10 (L920)
+    assert "4 normal students per player plus 1 omega" in pages[("rules", "en")]
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
+def test_pdfs_render_in_both_languages(game, tmp_path):
+    written = sheets.render_game(game, ("zh", "en"), ("pdf",), tmp_path)
+    assert len(written) == 4
+    zh = next(p for p in written if p.name == "regions.zh.pdf")
+    text = subprocess.run(["pdftotext", str(zh), "-"], capture_output=True, text=True).stdout
+    assert "牧羊人庇护所" in text and "盖亚的石碑" in text
