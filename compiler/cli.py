@@ -165,8 +165,13 @@ def cmd_sim(args) -> int:
         print(dg.format_text(reporter))
         return 1
     options = {"mission": args.mission} if args.mission else {}
-    summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
-                      options=options, progress=None if args.json else progress)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    try:
+        summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
+                          options=options, progress=None if args.json else progress)
+    except ValueError as err:  # the engine refuses the set-up (player count, options)
+        raise UsageError(str(err)) from None
     print(json.dumps(summary, ensure_ascii=False, indent=2, sort_keys=True)
           if args.json else sim.format_summary(summary))
     return 0

@@ -98,7 +98,12 @@ class EffectCompiler:
     # the availability check: leading lets, requires and costs, with no side effects
     def can(self, name: str, block: n.Block, signature: str, params: tuple[str, ...]) -> str:
         fn = _Func()
-        scope = _base_scope(params)
+        self.can_lines(block, fn, _base_scope(params))
+        return "\n".join([f"def can_{name}({signature}):"] + fn.lines)
+
+    def can_lines(self, block: n.Block, fn: _Func, scope: dict) -> None:
+        """Emit the checks of a block's leading lets, requires and costs, ending in a return."""
+        scope = dict(scope)
         for stmt in block.stmts:
             if isinstance(stmt, n.Let):
                 self.let(stmt, fn, scope)
@@ -106,20 +111,22 @@ class EffectCompiler:
                 self.require(stmt, fn, scope)
             elif isinstance(stmt, n.Cost):
                 fn.emit(f"return {self.cost_check(stmt, scope)}")
-                break
+                return
             elif isinstance(stmt, n.Call) and stmt.verb in self.vocab.keywords:
                 args = self.call_args(stmt, scope)
                 fn.emit(f"return can_kw_{ident(stmt.verb)}({', '.join(['ctx', *args])})")
-                break
+                return
             elif isinstance(stmt, n.Call) and self.vocab.verbs[stmt.verb].cost:
                 fn.emit(f"return {self.cost_check(n.Cost((stmt,), n.Block(())), scope)}")
-                break
+                return
+            elif isinstance(stmt, n.Target):  # nothing to target: the effect cannot happen
+                sel = stmt.selector
+                fn.emit(f"return ctx.any({sel.kind!r}, {self.zone(sel, scope)}, "
+                        f"{self.lam(sel.where, scope)})")
+                return
             else:
-                fn.emit("return True")
                 break
-        else:
-            fn.emit("return True")
-        return "\n".join([f"def can_{name}({signature}):"] + fn.lines)
+        fn.emit("return True")
 
     def let(self, s: n.Let, fn: _Func, scope: dict) -> None:
         scope[s.name] = f"l_{ident(s.name)}"
@@ -234,7 +241,7 @@ class EffectCompiler:
             fn.emit(f"ctx.continuous({body}, {fn.fresh(key + ':cont')!r})")
         elif isinstance(s, n.Choose):
             names = [self.body(option, fn, scope, key, "option") for option in s.options]
-            checks = ", ".join(self.leading_check(o, scope) for o in s.options)
+            checks = ", ".join(f"{self.option_check(o, fn, scope)}(ctx)" for o in s.options)
             var = fn.fresh("c")
             fn.emit(f"{var} = ctx.choose({fn.fresh(key + ':choose')!r}, ({checks},))")
             fn.emit(f"if {var} is None:")
@@ -243,19 +250,14 @@ class EffectCompiler:
         else:  # pragma: no cover - the checker only lets known statements through
             raise TypeError(f"cannot compile {s!r}")
 
-    def leading_check(self, block: n.Block, scope: dict) -> str:
-        """Whether an option can be chosen: its first require or cost, else True."""
-        if not block.stmts:
-            return "True"
-        first = block.stmts[0]
-        if isinstance(first, n.Require):
-            return f"bool({self.expr(first.cond, scope)})"
-        if isinstance(first, n.Cost):
-            return self.cost_check(first, scope)
-        if isinstance(first, n.Call) and first.verb in self.vocab.keywords:
-            args = self.call_args(first, scope)
-            return f"can_kw_{ident(first.verb)}({', '.join(['ctx', *args])})"
-        return "True"
+    def option_check(self, block: n.Block, fn: _Func, scope: dict) -> str:
+        """A nested `def canN(ctx)`: whether a `choose` option can be carried out now."""
+        name = fn.fresh("can")
+        fn.emit(f"def {name}(ctx):")
+        fn.depth += 1
+        self.can_lines(block, fn, scope)
+        fn.depth -= 1
+        return name
 
     def cost_check(self, s: n.Cost, scope: dict) -> str:
         parts = []

@@ -957,7 +957,7 @@ def fx_scheme_card__bully__main(ctx):
 
 
 def can_fx_scheme_card__bully__main(ctx):
-    return True
+    return ctx.any('opponent', None, lambda ctx: ctx.queries.same_region(ctx, ctx.it))
 
 
 fx_scheme_card__bully__main.can = can_fx_scheme_card__bully__main
@@ -1004,15 +1004,19 @@ def fx_scheme_card__campus_gossip__auxiliary(ctx):
         def option3(ctx):
             ctx.verbs.discard_random(ctx, ctx.target, 1)
             return True
-        c4 = ctx.choose('fx_scheme_card__campus_gossip__auxiliary:choose5', (True, True,))
-        if c4 is None:
+        def can4(ctx):
+            return True
+        def can5(ctx):
+            return True
+        c6 = ctx.choose('fx_scheme_card__campus_gossip__auxiliary:choose7', (can4(ctx), can5(ctx),))
+        if c6 is None:
             return False
-        (option2, option3,)[c4](ctx)
+        (option2, option3,)[c6](ctx)
         return True
-    t6 = ctx.pick_target('fx_scheme_card__campus_gossip__auxiliary:target7', 'player', None, None)
-    if t6 is None:
+    t8 = ctx.pick_target('fx_scheme_card__campus_gossip__auxiliary:target9', 'player', None, None)
+    if t8 is None:
         return False
-    body1(ctx.bind(target=t6))
+    body1(ctx.bind(target=t8))
     return True
 
 
@@ -1051,10 +1055,18 @@ def fx_scheme_card__crystal_ball__auxiliary(ctx):
             return False
         ctx.verbs.add_alert(ctx, ctx.queries.prophecy_bonus(ctx))
         return True
-    c3 = ctx.choose('fx_scheme_card__crystal_ball__auxiliary:choose4', (bool(ctx.queries.attempting(ctx)), bool((not ctx.queries.attempting(ctx))),))
-    if c3 is None:
+    def can3(ctx):
+        if not (ctx.queries.attempting(ctx)):
+            return False
+        return True
+    def can4(ctx):
+        if not ((not ctx.queries.attempting(ctx))):
+            return False
+        return True
+    c5 = ctx.choose('fx_scheme_card__crystal_ball__auxiliary:choose6', (can3(ctx), can4(ctx),))
+    if c5 is None:
         return False
-    (option1, option2,)[c3](ctx)
+    (option1, option2,)[c5](ctx)
     return True
 
 
@@ -1079,7 +1091,7 @@ def fx_scheme_card__debt_of_friendship__main(ctx):
 
 
 def can_fx_scheme_card__debt_of_friendship__main(ctx):
-    return True
+    return ctx.any('opponent', None, None)
 
 
 fx_scheme_card__debt_of_friendship__main.can = can_fx_scheme_card__debt_of_friendship__main
@@ -1098,15 +1110,19 @@ def fx_scheme_card__debt_of_friendship__auxiliary(ctx):
         def option3(ctx):
             ctx.verbs.discard_random(ctx, ctx.target, 1)
             return True
-        c4 = ctx.choose('fx_scheme_card__debt_of_friendship__auxiliary:choose5', (True, True,))
-        if c4 is None:
+        def can4(ctx):
+            return True
+        def can5(ctx):
+            return True
+        c6 = ctx.choose('fx_scheme_card__debt_of_friendship__auxiliary:choose7', (can4(ctx), can5(ctx),))
+        if c6 is None:
             return False
-        (option2, option3,)[c4](ctx)
+        (option2, option3,)[c6](ctx)
         return True
-    t6 = ctx.pick_target('fx_scheme_card__debt_of_friendship__auxiliary:target7', 'player', None, None)
-    if t6 is None:
+    t8 = ctx.pick_target('fx_scheme_card__debt_of_friendship__auxiliary:target9', 'player', None, None)
+    if t8 is None:
         return False
-    body1(ctx.bind(target=t6))
+    body1(ctx.bind(target=t8))
     return True
 
 
@@ -1144,10 +1160,18 @@ def fx_scheme_card__distraction__auxiliary(ctx):
             return False
         ctx.verbs.add_alert(ctx, 3)
         return True
-    c3 = ctx.choose('fx_scheme_card__distraction__auxiliary:choose4', (bool(ctx.queries.attempting(ctx)), bool((not ctx.queries.attempting(ctx))),))
-    if c3 is None:
+    def can3(ctx):
+        if not (ctx.queries.attempting(ctx)):
+            return False
+        return True
+    def can4(ctx):
+        if not ((not ctx.queries.attempting(ctx))):
+            return False
+        return True
+    c5 = ctx.choose('fx_scheme_card__distraction__auxiliary:choose6', (can3(ctx), can4(ctx),))
+    if c5 is None:
         return False
-    (option1, option2,)[c3](ctx)
+    (option1, option2,)[c5](ctx)
     return True
 
 
@@ -1171,10 +1195,18 @@ def fx_scheme_card__fate_miracle__auxiliary(ctx):
             return False
         ctx.verbs.add_alert(ctx, 3)
         return True
-    c3 = ctx.choose('fx_scheme_card__fate_miracle__auxiliary:choose4', (bool(ctx.queries.attempting(ctx)), bool((not ctx.queries.attempting(ctx))),))
-    if c3 is None:
+    def can3(ctx):
+        if not (ctx.queries.attempting(ctx)):
+            return False
+        return True
+    def can4(ctx):
+        if not ((not ctx.queries.attempting(ctx))):
+            return False
+        return True
+    c5 = ctx.choose('fx_scheme_card__fate_miracle__auxiliary:choose6', (can3(ctx), can4(ctx),))
+    if c5 is None:
         return False
-    (option1, option2,)[c3](ctx)
+    (option1, option2,)[c5](ctx)
     return True
 
 
@@ -1198,10 +1230,18 @@ def fx_scheme_card__fate_omen__auxiliary(ctx):
             return False
         ctx.verbs.add_alert(ctx, 2)
         return True
-    c3 = ctx.choose('fx_scheme_card__fate_omen__auxiliary:choose4', (bool(ctx.queries.attempting(ctx)), bool((not ctx.queries.attempting(ctx))),))
-    if c3 is None:
+    def can3(ctx):
+        if not (ctx.queries.attempting(ctx)):
+            return False
+        return True
+    def can4(ctx):
+        if not ((not ctx.queries.attempting(ctx))):
+            return False
+        return True
+    c5 = ctx.choose('fx_scheme_card__fate_omen__auxiliary:choose6', (can3(ctx), can4(ctx),))
+    if c5 is None:
         return False
-    (option1, option2,)[c3](ctx)
+    (option1, option2,)[c5](ctx)
     return True
 
 
@@ -1225,10 +1265,18 @@ def fx_scheme_card__fate_star__auxiliary(ctx):
             return False
         ctx.verbs.add_alert(ctx, 1)
         return True
-    c3 = ctx.choose('fx_scheme_card__fate_star__auxiliary:choose4', (bool(ctx.queries.attempting(ctx)), bool((not ctx.queries.attempting(ctx))),))
-    if c3 is None:
+    def can3(ctx):
+        if not (ctx.queries.attempting(ctx)):
+            return False
+        return True
+    def can4(ctx):
+        if not ((not ctx.queries.attempting(ctx))):
+            return False
+        return True
+    c5 = ctx.choose('fx_scheme_card__fate_star__auxiliary:choose6', (can3(ctx), can4(ctx),))
+    if c5 is None:
         return False
-    (option1, option2,)[c3](ctx)
+    (option1, option2,)[c5](ctx)
     return True
 
 
@@ -1266,15 +1314,19 @@ def fx_scheme_card__guard_contract__auxiliary(ctx):
         def option3(ctx):
             ctx.verbs.discard_random(ctx, ctx.target, 1)
             return True
-        c4 = ctx.choose('fx_scheme_card__guard_contract__auxiliary:choose5', (True, True,))
-        if c4 is None:
+        def can4(ctx):
+            return True
+        def can5(ctx):
+            return True
+        c6 = ctx.choose('fx_scheme_card__guard_contract__auxiliary:choose7', (can4(ctx), can5(ctx),))
+        if c6 is None:
             return False
-        (option2, option3,)[c4](ctx)
+        (option2, option3,)[c6](ctx)
         return True
-    t6 = ctx.pick_target('fx_scheme_card__guard_contract__auxiliary:target7', 'player', None, None)
-    if t6 is None:
+    t8 = ctx.pick_target('fx_scheme_card__guard_contract__auxiliary:target9', 'player', None, None)
+    if t8 is None:
         return False
-    body1(ctx.bind(target=t6))
+    body1(ctx.bind(target=t8))
     return True
 
 
@@ -1299,10 +1351,15 @@ def fx_scheme_card__hunters_trap__main(ctx):
         ctx.verbs.draw_students(ctx, l_n)
         ctx.verbs.place_token(ctx, 'trap_token', l_n)
         return True
-    c3 = ctx.choose('fx_scheme_card__hunters_trap__main:choose4', (ctx.verbs.can_sacrifice(ctx, 1), True,))
-    if c3 is None:
+    def can3(ctx):
+        return ctx.verbs.can_sacrifice(ctx, 1)
+    def can4(ctx):
+        l_n = 2
+        return True
+    c5 = ctx.choose('fx_scheme_card__hunters_trap__main:choose6', (can3(ctx), can4(ctx),))
+    if c5 is None:
         return False
-    (option1, option2,)[c3](ctx)
+    (option1, option2,)[c5](ctx)
     return True
 
 
@@ -1341,7 +1398,7 @@ def fx_scheme_card__pickpocket__main(ctx):
 
 
 def can_fx_scheme_card__pickpocket__main(ctx):
-    return True
+    return ctx.any('opponent', None, lambda ctx: ctx.queries.same_region(ctx, ctx.it))
 
 
 fx_scheme_card__pickpocket__main.can = can_fx_scheme_card__pickpocket__main
@@ -1430,10 +1487,18 @@ def fx_scheme_card__smoke_bomb__auxiliary(ctx):
             return False
         ctx.verbs.add_alert(ctx, 2)
         return True
-    c3 = ctx.choose('fx_scheme_card__smoke_bomb__auxiliary:choose4', (bool(ctx.queries.attempting(ctx)), bool((not ctx.queries.attempting(ctx))),))
-    if c3 is None:
+    def can3(ctx):
+        if not (ctx.queries.attempting(ctx)):
+            return False
+        return True
+    def can4(ctx):
+        if not ((not ctx.queries.attempting(ctx))):
+            return False
+        return True
+    c5 = ctx.choose('fx_scheme_card__smoke_bomb__auxiliary:choose6', (can3(ctx), can4(ctx),))
+    if c5 is None:
         return False
-    (option1, option2,)[c3](ctx)
+    (option1, option2,)[c5](ctx)
     return True
 
 
@@ -1472,10 +1537,18 @@ def fx_scheme_card__teleport_rune__auxiliary(ctx):
             return False
         ctx.verbs.add_alert(ctx, ctx.queries.prophecy_bonus(ctx))
         return True
-    c3 = ctx.choose('fx_scheme_card__teleport_rune__auxiliary:choose4', (bool(ctx.queries.attempting(ctx)), bool((not ctx.queries.attempting(ctx))),))
-    if c3 is None:
+    def can3(ctx):
+        if not (ctx.queries.attempting(ctx)):
+            return False
+        return True
+    def can4(ctx):
+        if not ((not ctx.queries.attempting(ctx))):
+            return False
+        return True
+    c5 = ctx.choose('fx_scheme_card__teleport_rune__auxiliary:choose6', (can3(ctx), can4(ctx),))
+    if c5 is None:
         return False
-    (option1, option2,)[c3](ctx)
+    (option1, option2,)[c5](ctx)
     return True
 
 
@@ -1631,15 +1704,19 @@ def fx_scholar__valerio__sides__0__skills__0__effect(ctx):
         def option3(ctx):
             ctx.verbs.steal_random_card(ctx, ctx.target)
             return True
-        c4 = ctx.choose('fx_scholar__valerio__sides__0__skills__0__effect:choose5', (True, True,))
-        if c4 is None:
+        def can4(ctx):
+            return True
+        def can5(ctx):
+            return True
+        c6 = ctx.choose('fx_scholar__valerio__sides__0__skills__0__effect:choose7', (can4(ctx), can5(ctx),))
+        if c6 is None:
             return False
-        (option2, option3,)[c4](ctx)
+        (option2, option3,)[c6](ctx)
         return True
-    t6 = ctx.pick_target('fx_scholar__valerio__sides__0__skills__0__effect:target7', 'opponent', None, lambda ctx: ctx.queries.same_region(ctx, ctx.it))
-    if t6 is None:
+    t8 = ctx.pick_target('fx_scholar__valerio__sides__0__skills__0__effect:target9', 'opponent', None, lambda ctx: ctx.queries.same_region(ctx, ctx.it))
+    if t8 is None:
         return False
-    body1(ctx.bind(target=t6))
+    body1(ctx.bind(target=t8))
     return True
 
 
@@ -1668,15 +1745,19 @@ def fx_scholar__valerio__sides__1__skills__0__effect(ctx):
         def option3(ctx):
             ctx.verbs.steal_random_card(ctx, ctx.target)
             return True
-        c4 = ctx.choose('fx_scholar__valerio__sides__1__skills__0__effect:choose5', (True, True,))
-        if c4 is None:
+        def can4(ctx):
+            return True
+        def can5(ctx):
+            return True
+        c6 = ctx.choose('fx_scholar__valerio__sides__1__skills__0__effect:choose7', (can4(ctx), can5(ctx),))
+        if c6 is None:
             return False
-        (option2, option3,)[c4](ctx)
+        (option2, option3,)[c6](ctx)
         return True
-    t6 = ctx.pick_target('fx_scholar__valerio__sides__1__skills__0__effect:target7', 'opponent', None, lambda ctx: ctx.queries.same_region(ctx, ctx.it))
-    if t6 is None:
+    t8 = ctx.pick_target('fx_scholar__valerio__sides__1__skills__0__effect:target9', 'opponent', None, lambda ctx: ctx.queries.same_region(ctx, ctx.it))
+    if t8 is None:
         return False
-    body1(ctx.bind(target=t6))
+    body1(ctx.bind(target=t8))
     return True
 
 

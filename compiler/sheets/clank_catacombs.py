@@ -1,0 +1,163 @@
+"""Clank! Catacombs' sheets: a rules reference, a token cheat sheet (标记速查表) and a card
+list, in zh (Simplified, as the rulebook) and en. Every effect text is rendered from the
+effect language; every number comes from the content (rules.yaml and the entities)."""
+from __future__ import annotations
+
+from compiler.model import Entity, Game
+from compiler.sheets import Footnotes, Sheet, Texts, _yaml_file, fill, name_of, site_at
+
+GAME = "clank_catacombs"
+
+
+def _own(lang: str) -> dict:
+    return dict(_yaml_file(f"{GAME}.yaml")[lang])
+
+
+def _rule(game: Game, rule_id: str, default=None):
+    entity = game.entities.get("rule", {}).get(rule_id)
+    return entity.data.get("value", default) if entity is not None else default
+
+
+def _effect(game: Game, texts: Texts, entity: Entity, field_name: str) -> str:
+    site = site_at(entity, (field_name,))
+    return texts.site(site) if site is not None and entity.data.get(field_name) else ""
+
+
+def _common(game: Game, lang: str) -> dict:
+    own = _own(lang)
+    track = _rule(game, "rage_track", [])
+    values = {
+        "hand": _rule(game, "hand_size", 5), "row": _rule(game, "row_size", 6),
+        "lockpicks": _rule(game, "start_lockpicks", 3), "price": _rule(game, "market_price", 7),
+        "coupon": _rule(game, "coupon_discount", 5), "health": _rule(game, "health", 10),
+        "initial": "/".join(str(v) for v in _rule(game, "initial_clank", [])),
+        "track": "/".join(str(v) for v in track), "out": _rule(game, "out_draw", 4),
+        "out2": _rule(game, "out_draw_two_players", 6),
+        "safe": _rule(game, "safe_tiles_used", 4),
+    }
+    return {"own": own, "values": values, "game_title": own["game"]}
+
+
+def _paras(own: dict, key: str, values: dict) -> list[str]:
+    return [fill(p, values) for p in own.get(key, [])]
+
+
+def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
+    texts = Texts(game, lang)
+    ctx = _common(game, lang)
+    own, values = ctx["own"], ctx["values"]
+    icons = [{"name": name_of(i, lang), "mark": notes.mark(i, lang),
+              "effect": _effect(game, texts, i, "cross"), "ref": i.data.get("ref", "")}
+             for i in game.of_kind("tunnel_icon")]
+    rooms = []
+    for r in game.of_kind("room"):
+        parts = []
+        for field_name in ("on_reveal", "on_enter", "action"):
+            text = _effect(game, texts, r, field_name)
+            if text:
+                parts.append({"label": own["fields"][field_name], "text": text})
+        flags = []
+        if r.data.get("reward"):
+            flags.append(own["reward_flag"])
+        if r.data.get("once_per_game"):
+            flags.append(own["once_flag"])
+        if r.data.get("spaces"):
+            flags.append(fill(own["spaces_flag"], {"n": r.data["spaces"]}))
+        rooms.append({"name": name_of(r, lang), "mark": notes.mark(r, lang), "parts": parts,
+                      "flags": flags, "ref": r.data.get("ref", "")})
+    rules = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
+              "value": _value(r.data.get("value")), "ref": r.data.get("ref", "")}
+             for r in game.of_kind("rule")]
+    return {**ctx, "icons": icons, "rooms": rooms, "rule_rows": rules,
+            "sections": [{"title": own[f"{k}_title"], "items": _paras(own, k, values)}
+                         for k in ("setup", "turn", "actions", "moving", "dragon", "end", "scoring")]}
+
+
+def _value(value) -> str:
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, list):
+        return "/".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {v}" for k, v in value.items())
+    return str(value)
+
+
+TOKEN_GROUPS = (("prisoner", ("prisoner", "coupon")), ("major_secret", ("major_secret",)),
+                ("minor_secret", ("minor_secret",)), ("other", ("treasure", "monkey_idol", "mastery")))
+
+
+def tokens_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
+    texts = Texts(game, lang)
+    ctx = _common(game, lang)
+    own = ctx["own"]
+    groups = []
+    for key, types in TOKEN_GROUPS:
+        rows = []
+        for t in game.of_kind("token"):
+            if t.data.get("token_type") not in types:
+                continue
+            effects = []
+            for field_name in ("on_gain", "use", "passive", "scoring"):
+                text = _effect(game, texts, t, field_name)
+                if text:
+                    effects.append({"label": own["fields"][field_name], "text": text})
+            if t.data.get("value") and t.data.get("token_type") != "treasure":
+                effects.append({"label": own["fields"]["gold"], "text": fill(own["counts_as_gold"], {"n": t.data["value"]})})
+            rows.append({"name": name_of(t, lang), "mark": notes.mark(t, lang),
+                         "count": t.data.get("count", ""), "points": t.data.get("points", 0),
+                         "effects": effects, "kept": own["kept_yes"] if t.data.get("kept")
+                         or t.data.get("token_type") in ("prisoner", "coupon", "treasure", "monkey_idol", "mastery")
+                         else own["kept_no"]})
+        groups.append({"title": own["groups"][key], "rows": rows})
+    items = []
+    for i in game.of_kind("market_item"):
+        effects = []
+        for field_name in ("require_to_buy", "on_buy"):
+            text = _effect(game, texts, i, field_name)
+            if text:
+                effects.append({"label": own["fields"][field_name], "text": text})
+        if i.data.get("treasure_limit"):
+            effects.append({"label": own["fields"]["passive"],
+                            "text": fill(own["treasure_limit"], {"n": i.data["treasure_limit"]})})
+        items.append({"name": name_of(i, lang), "mark": notes.mark(i, lang),
+                      "count": i.data.get("count"), "price": i.data.get("price"),
+                      "points": "/".join(str(p) for p in i.data.get("points", [])),
+                      "effects": effects})
+    return {**ctx, "groups": groups, "items": items}
+
+
+CARD_ORDER = ("starting", "reserve", "acquire", "device", "monster")
+
+
+def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
+    texts = Texts(game, lang)
+    ctx = _common(game, lang)
+    own = ctx["own"]
+    sections = []
+    for card_type in CARD_ORDER:
+        rows = []
+        for c in game.of_kind("card"):
+            d = c.data
+            if d.get("card_type") != card_type:
+                continue
+            effects = []
+            for field_name in ("play", "on_acquire", "on_arrive", "on_use", "on_defeat"):
+                text = _effect(game, texts, c, field_name)
+                if text:
+                    effects.append({"label": own["fields"][field_name], "text": text})
+            tags = [own["tags"][t] for t in ("companion", "danger", "dragon_attack", "never_discarded") if d.get(t)]
+            cost = d.get("defeat_cost") if card_type == "monster" or d.get("defeat_cost") else d.get("cost", "")
+            rows.append({"name": name_of(c, lang), "mark": notes.mark(c, lang),
+                         "count": d.get("per_deck") or d.get("count", ""),
+                         "cost": "" if cost is None else cost, "points": d.get("points", ""),
+                         "tags": tags, "effects": effects})
+        sections.append({"title": own["card_types"][card_type], "rows": rows,
+                         "cost_label": own["cost_combat"] if card_type == "monster" else own["cost_skill"],
+                         "count_label": own["per_deck"] if card_type == "starting" else own["count"]})
+    return {**ctx, "sections": sections}
+
+
+SHEETS = (Sheet("rules", "clank_catacombs_rules.html.j2", "rules_title", rules_sheet),
+          Sheet("tokens", "clank_catacombs_tokens.html.j2", "tokens_title", tokens_sheet),
+          Sheet("cards", "clank_catacombs_cards.html.j2", "rules_title", cards_sheet))

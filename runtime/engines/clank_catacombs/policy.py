@@ -1,0 +1,75 @@
+"""A simple heuristic for random agents: play every card, grab treasure, head home with it.
+
+It only narrows the legal options (`suggest`); the random agent picks among what is left.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from runtime.engines.clank_catacombs.state import OPPOSITE, step
+
+
+def distances(engine, start) -> dict:
+    """Tunnel steps from `start` to every room on the map, ignoring icons."""
+    cells = engine.state.cells
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        pos = queue.popleft()
+        cell = cells[pos]
+        for d in cell.exits:
+            other = cells.get(step(pos, d))
+            if other is not None and other.opens(OPPOSITE[d]) and other.pos not in dist:
+                dist[other.pos] = dist[pos] + 1
+                queue.append(other.pos)
+    return dist
+
+
+class View:
+    def __init__(self, engine, player) -> None:
+        self.engine = engine
+        self.player = player
+
+    def suggest(self, key: str, options: list) -> list:
+        if key == "monster_icon" or key.endswith(":choose1") or "choose" in key:
+            return options[:1]
+        if key == "trash" or ":target" in key:
+            return [o for o in options if getattr(o, "id", o) == "stumble"] or options[:1]
+        if key != "action":
+            return []
+        p, engine = self.player, self.engine
+        by = {}
+        for o in options:
+            by.setdefault(o["do"], []).append(o)
+        for do in ("play", "take_treasure", "room", "token"):
+            if do in by:
+                return by[do]
+        buys = [o for o in by.get("buy", []) if o["item"] != "amulet" or len(p.track) >= 5]
+        if buys:
+            return buys
+        if "defeat" in by and p.combat >= 2:
+            return by["defeat"]
+        if "acquire" in by or "use" in by:
+            best = max(engine.cards[o["card"]].cost for o in by.get("acquire", []) + by.get("use", []))
+            return [o for o in by.get("acquire", []) + by.get("use", [])
+                    if engine.cards[o["card"]].cost == best]
+        moves = by.get("move", []) + by.get("explore", [])
+        if moves:
+            here = distances(engine, p.pos)
+            if p.treasures:
+                home = next(c.pos for c in engine.state.cells.values()
+                            if c.room.room_type == "mausoleum")
+                goal = distances(engine, home)
+            else:
+                goals = [c.pos for c in engine.state.cells.values() if c.treasures]
+                goal = {}
+                for g in goals:
+                    for pos, n in distances(engine, g).items():
+                        goal[pos] = min(goal.get(pos, 99), n)
+            now = goal.get(p.pos, 99)
+            better = [o for o in by.get("move", []) if goal.get(tuple(o["to"]), 99) < now]
+            if better:
+                return better
+            if not p.treasures and by.get("explore"):
+                return by["explore"]
+        return by.get("end", [])

@@ -1,0 +1,266 @@
+"""Scenario files for Clank! Catacombs: set up a state, play scripted steps, check results.
+
+setup:  new_game: {players, seed, side}  (a real setup A-H) or a hand-built state:
+        players: [{pos, hand, deck (top first), discard, skill, combat, movement, gold,
+                   lockpicks, cubes, damage, tokens, treasures, market, signposts, status}]
+        tiles: [{at, tile, room, exits, icons, depths, plus_signs, portal, treasures, idols,
+                 signposts, used}]
+        (the starting tile `start_a` is always placed unless `start: false`)
+        row, dungeon_deck (top first), tile_stack (top first), treasure_stack (top first),
+        prisoners, majors, minors (top first), rage (1-based space), clank_area {seat|ghost: n},
+        bag {black|ghost|seat: n}, ghosts, bag_draws [black|ghost|seat...] (the dragon's draws),
+        reserve {card: n}, market {item: [points...]}, players_count
+steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|end, player,
+         card, to, edge, item, coupon, token, choose: [...], illegal: true}
+        | {do: turn_end, player} | {do: out_turn, player} | {do: dragon_attack} | {do: score}
+expect: {player, <field>: value} | {room: [x, y], treasures|idols|signposts|used}
+        | {treasure_stack} | {clank_area} | {bag} | {row} | {row_size} | {dungeon_discard}
+        | {legal, player, present} | {scores} | {winners} | {rage} | {tile_stack} | {market}
+        | {log} | {over}
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from runtime.agents import ScriptedAgent, ScriptError
+from runtime.effects import EffectError
+from runtime.engines.clank_catacombs.engine import Engine, new_state, score
+from runtime.engines.clank_catacombs.state import ESCAPED, Cell, Player, State
+from runtime.rng import Rng
+
+
+class ScriptedRng:
+    """The dragon's draws as scripted (`bag_draws`); shuffles keep the given order."""
+
+    def __init__(self, draws: list) -> None:
+        self.draws = list(draws)
+
+    def choice(self, options):
+        if self.draws:
+            want = self.draws.pop(0)
+            if want not in options:
+                raise AssertionError(f"scripted draw {want!r} is not in the bag {sorted(set(options), key=str)}")
+            return want
+        return options[0]
+
+    def shuffle(self, items) -> None:
+        return None
+
+
+class FirstOption:
+    """Answers a decision the script leaves open with the engine's suggestion or the first option."""
+
+    def __init__(self) -> None:
+        self.engine = None
+
+    def choose(self, key, options, view=None):
+        suggest = getattr(view, "suggest", None)
+        if suggest is not None and key != "action":
+            preferred = suggest(key, list(options))
+            if preferred:
+                return preferred[0]
+        return options[0]
+
+
+def _pos(v) -> tuple[int, int]:
+    return (int(v[0]), int(v[1]))
+
+
+def _cube(v):
+    return int(v) if isinstance(v, int) or (isinstance(v, str) and v.isdigit()) else v
+
+
+def build(data, setup: dict) -> Engine:
+    if "new_game" in setup:
+        spec = setup["new_game"]
+        state = new_state(data, int(spec.get("players", 4)), Rng(spec.get("seed", 1)),
+                          spec.get("side", "start_a"))
+        agents = [ScriptedAgent(fallback=FirstOption()) for _ in state.players]
+        engine = Engine(data, state, agents)
+        engine.rng = ScriptedRng([])
+        return engine
+    n = setup.get("players_count", len(setup.get("players", [])) or 2)
+    state = State(players=[], cells={}, tile_stack=list(reversed(setup.get("tile_stack", []))),
+                  treasure_stack=list(setup.get("treasure_stack", [])),
+                  majors=list(reversed(setup.get("majors", []))),
+                  minors=list(reversed(setup.get("minors", []))),
+                  prisoners=list(reversed(setup.get("prisoners", []))),
+                  dungeon_deck=list(reversed(setup.get("dungeon_deck", []))))
+    if setup.get("start", True):
+        start = data.get("tile", "start_a")
+        for i, (dx, dy, room, exits) in enumerate(start.cells):
+            cell = Cell((dx, dy), start, data.get("room", room), exits, {}, bool(start.depths[i]))
+            if room == "monkey_shrine":
+                cell.idols = 3
+            state.cells[(dx, dy)] = cell
+    for spec in setup.get("tiles", []):
+        tile = data.get("tile", spec.get("tile", "depths_01"))
+        room = data.get("room", spec.get("room", tile.cells[0][2]))
+        cell = Cell(_pos(spec["at"]), tile, room, spec.get("exits", "NESW"),
+                    {k: list(v) for k, v in (spec.get("icons") or {}).items()},
+                    bool(spec.get("depths", tile.area == "depths")), spec.get("plus_signs", 0),
+                    bool(spec.get("portal", False)), list(spec.get("treasures", [])))
+        cell.idols = spec.get("idols", 0)
+        cell.signposts = list(spec.get("signposts", []))
+        cell.used = bool(spec.get("used", False))
+        state.cells[cell.pos] = cell
+    state.row = list(setup.get("row", []))
+    state.reserve = Counter(setup.get("reserve", {"mercenary": 15, "explore": 15, "secret_tome": 12, "goblin": 1}))
+    state.market = {k: list(v) for k, v in (setup.get("market") or
+                    {i.id: list(i.points) for i in data.of("market_item")}).items()}
+    state.bag = Counter({_cube(k): v for k, v in (setup.get("bag") or {"black": 24}).items()})
+    state.clank_area = Counter({_cube(k): v for k, v in (setup.get("clank_area") or {}).items()})
+    state.ghosts = setup.get("ghosts", 5)
+    state.rage = setup.get("rage", 1) - 1
+    state.mastery_left = setup.get("mastery_left", n)
+    specs = setup.get("players") or [{} for _ in range(n)]
+    for seat, spec in enumerate(specs):
+        p = Player(seat, _pos(spec.get("pos", [0, 0])), cubes=spec.get("cubes", 30))
+        p.hand = list(spec.get("hand", []))
+        p.deck = list(reversed(spec.get("deck", [])))
+        p.discard = list(spec.get("discard", []))
+        for key in ("skill", "combat", "movement", "gold", "lockpicks", "signposts"):
+            setattr(p, key, spec.get(key, 0))
+        p.track = ["own"] * spec.get("damage", 0)
+        p.tokens = Counter(spec.get("tokens", {}))
+        p.treasures = list(spec.get("treasures", []))
+        p.market = [tuple(m) for m in spec.get("market", [])]
+        p.status = spec.get("status", "active")
+        p.knocked_in_depths = bool(spec.get("knocked_in_depths", False))
+        p.mastery = spec.get("mastery", 0)
+        state.players.append(p)
+    agents = [ScriptedAgent(fallback=FirstOption()) for _ in state.players]
+    engine = Engine(data, state, agents)
+    engine.rng = ScriptedRng(setup.get("bag_draws", []))
+    return engine
+
+
+def _run_step(engine: Engine, step: dict, results: dict) -> None:
+    st = engine.state
+    p = st.players[step.get("player", 0)]
+    agent = engine.agents[p.seat]
+    agent.choices = list(step.get("choose", []))
+    do = step["do"]
+    if do == "turn_end":
+        st.current = p.seat
+        engine.end_turn(p)
+    elif do == "out_turn":
+        engine.out_turn(p)
+    elif do == "dragon_attack":
+        engine.dragon_attack()
+    elif do == "score":
+        results["score"] = score(engine)
+    else:
+        option = {k: v for k, v in step.items() if k in ("do", "card", "to", "edge", "item", "coupon", "token")}
+        legal = engine.legal_actions(p)
+        from runtime.agents import matches
+        found = next((o for o in legal if matches(option, o)), None)
+        if step.get("illegal"):
+            if found is not None:
+                raise AssertionError(f"{option} was expected to be illegal but is legal")
+            return
+        if found is None:
+            raise AssertionError(f"{option} is not legal; legal: {legal}")
+        engine.apply(p, found)
+    agent.choices.clear()
+
+
+def _check(engine: Engine, exp: dict, results: dict) -> str | None:
+    st = engine.state
+
+    def cmp(label, got, want):
+        return None if got == want else f"{label}: expected {want!r}, got {got!r}"
+    if "legal" in exp:
+        from runtime.agents import matches
+        p = st.players[exp.get("player", 0)]
+        there = any(matches(exp["legal"], o) for o in engine.legal_actions(p))
+        return cmp(f"{exp['legal']} legal", there, exp.get("present", True))
+    if "room" in exp:
+        cell = st.cells.get(_pos(exp["room"]))
+        if cell is None:
+            return f"no room at {exp['room']}"
+        for key in ("treasures", "idols", "signposts", "used", "exits"):
+            if key in exp and (problem := cmp(f"room {exp['room']} {key}", getattr(cell, key), exp[key])):
+                return problem
+        if "tile" in exp:
+            return cmp("tile", cell.tile.id, exp["tile"])
+        return None
+    if "player" in exp:
+        p = st.players[exp["player"]]
+        for key, want in exp.items():
+            if key == "player":
+                continue
+            if key == "damage":
+                got = p.damage_taken
+            elif key == "clank":
+                got = st.clank_area[p.seat]
+            elif key == "pos":
+                got, want = p.pos, _pos(want)
+            elif key in ("hand_size", "deck_size", "discard_size"):
+                got = len({"hand_size": p.hand, "deck_size": p.deck, "discard_size": p.discard}[key])
+            elif key == "tokens":
+                got = {k: p.tokens[k] for k in want}
+            elif key == "discard_has":
+                got, want = all(c in p.discard for c in want), True
+            elif key == "market":
+                got = [list(m) for m in p.market]
+            elif key == "escaped":
+                got = p.status == ESCAPED
+            else:
+                got = getattr(p, key)
+            if problem := cmp(f"player {exp['player']} {key}", got, want):
+                return problem
+        return None
+    if "scores" in exp or "winners" in exp:
+        result = results.get("score") or score(engine)
+        for key in ("scores", "winners"):
+            if key in exp and (problem := cmp(key, result[key], exp[key])):
+                return problem
+        return None
+    if "treasure_stack" in exp:
+        return cmp("treasure stack", st.treasure_stack, exp["treasure_stack"])
+    if "clank_area" in exp:
+        got = {str(k): v for k, v in st.clank_area.items() if v}
+        return cmp("Clank! area", got, {str(k): v for k, v in exp["clank_area"].items() if v})
+    if "bag" in exp:
+        got = {str(k): v for k, v in st.bag.items() if v}
+        return cmp("bag", got, {str(k): v for k, v in exp["bag"].items() if v})
+    if "row_size" in exp:
+        return cmp("row size", len(st.row), exp["row_size"])
+    if "row" in exp:
+        return cmp("row", sorted(st.row), sorted(exp["row"]))
+    if "dungeon_discard" in exp:
+        return cmp("dungeon discard", st.dungeon_discard, exp["dungeon_discard"])
+    if "rage" in exp:
+        return cmp("rage space", st.rage + 1, exp["rage"])
+    if "tile_stack" in exp:
+        return cmp("tile stack size", len(st.tile_stack), exp["tile_stack"])
+    if "market" in exp:
+        return cmp("market", st.market, exp["market"])
+    if "over" in exp:
+        return cmp("game over", st.over, exp["over"])
+    if "log" in exp:
+        return None if any(exp["log"] in line for line in st.log) else f"no log line contains {exp['log']!r}"
+    return f"unknown expectation {exp!r}"
+
+
+def run_scenario(data, scenario: dict) -> list[str]:
+    try:
+        engine = build(data, scenario.get("setup") or {})
+    except (KeyError, TypeError, ValueError, EffectError) as err:
+        return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
+    results: dict = {}
+    for i, step in enumerate(scenario.get("steps") or []):
+        try:
+            _run_step(engine, step, results)
+        except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError) as err:
+            return [f"steps[{i}]: {err}"]
+    failures = []
+    for i, exp in enumerate(scenario.get("expect") or []):
+        try:
+            problem = _check(engine, exp, results)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+            problem = f"bad expectation: {type(err).__name__}: {err}"
+        if problem:
+            failures.append(f"expect[{i}]: {problem}")
+    return failures

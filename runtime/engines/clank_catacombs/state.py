@@ -1,0 +1,119 @@
+"""Clank! Catacombs state: players, the dungeon map (one room per grid cell), supplies."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+ORDER = "NESW"
+OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
+DELTA = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
+
+ACTIVE, ESCAPED, KNOCKED_OUT = "active", "escaped", "knocked_out"
+
+
+def step(pos: tuple[int, int], d: str) -> tuple[int, int]:
+    dx, dy = DELTA[d]
+    return (pos[0] + dx, pos[1] + dy)
+
+
+def rotate(exits: str, icons: dict, turns: int) -> tuple[str, dict]:
+    """Rotate a tile's exits and icons clockwise by `turns` quarter turns."""
+    def r(d: str) -> str:
+        return ORDER[(ORDER.index(d) + turns) % 4]
+    new_exits = "".join(sorted((r(d) for d in exits), key=ORDER.index))
+    return new_exits, {r(d): list(v) for d, v in icons.items()}
+
+
+@dataclass
+class Cell:
+    """One room on the map: a square tile, or one half of the starting tile."""
+    pos: tuple[int, int]
+    tile: object
+    room: object
+    exits: str
+    icons: dict
+    depths: bool
+    plus_signs: int = 0
+    portal: bool = False
+    treasures: list = field(default_factory=list)     # treasure token ids in the room
+    used: bool = False                                 # a locked resource already unlocked
+    signposts: list = field(default_factory=list)      # seats that recorded here
+    idols: int = 0
+    unlocked: set = field(default_factory=set)         # edges whose lock icons are opened
+
+    def opens(self, d: str) -> bool:
+        return d in self.exits
+
+
+@dataclass
+class Player:
+    seat: int
+    pos: tuple[int, int]
+    cubes: int = 30
+    deck: list = field(default_factory=list)
+    hand: list = field(default_factory=list)
+    play_area: list = field(default_factory=list)
+    discard: list = field(default_factory=list)
+    skill: int = 0
+    combat: int = 0
+    movement: int = 0
+    gold: int = 0
+    lockpicks: int = 0
+    track: list = field(default_factory=list)          # cubes on the health track: "own" | "black"
+    tokens: Counter = field(default_factory=Counter)   # token ids held
+    treasures: list = field(default_factory=list)      # treasure token ids held
+    market: list = field(default_factory=list)         # (item id, points) bought
+    signposts: int = 0
+    taken_from: set = field(default_factory=set)      # rooms this player took a treasure from
+    status: str = ACTIVE
+    knocked_in_depths: bool = False
+    mastery: int = 0
+    # this turn
+    clank_gained: int = 0
+    neg_bank: int = 0
+    no_movement: bool = False
+    rewards: set = field(default_factory=set)
+    spring: int = 0
+
+    @property
+    def name(self) -> str:
+        return f"P{self.seat + 1}"
+
+    @property
+    def damage_taken(self) -> int:
+        return len(self.track)
+
+    @property
+    def active(self) -> bool:
+        return self.status == ACTIVE
+
+    def all_cards(self) -> list:
+        return self.deck + self.hand + self.play_area + self.discard
+
+
+@dataclass
+class State:
+    players: list
+    cells: dict
+    tile_stack: list                                  # tile ids, top last
+    treasure_stack: list                              # treasure ids, top first
+    majors: list
+    minors: list
+    prisoners: list
+    dungeon_deck: list                                # card ids, top last
+    row: list = field(default_factory=list)
+    dungeon_discard: list = field(default_factory=list)
+    reserve: Counter = field(default_factory=Counter)
+    market: dict = field(default_factory=dict)        # item id -> list of points, top first
+    bag: Counter = field(default_factory=Counter)     # "black" | "ghost" | seat -> cubes
+    clank_area: Counter = field(default_factory=Counter)
+    ghosts: int = 5
+    rage: int = 0                                     # 0-based space on the rage track
+    mastery_left: int = 4
+    round: int = 1
+    current: int = 0
+    over: bool = False
+    end_reason: str = ""
+    log: list = field(default_factory=list)
+    trashed: list = field(default_factory=list)
+    unlocked: Counter = field(default_factory=Counter)   # tunnel -> lock icons opened

@@ -1,0 +1,55 @@
+"""Engine rules of Clank! Catacombs not covered by the scenario files, and the game checks."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from compiler import diagnostics as dg
+from compiler import pipeline
+from generated.clank_catacombs import GAME
+from runtime.engines.clank_catacombs import Engine, new_state
+from runtime.agents import RandomAgent
+from runtime.rng import Rng
+
+ROOT = Path(__file__).resolve().parents[2] / "content" / "clank_catacombs"
+
+
+def test_setup_row_has_six_cards_without_the_dragon_attack_icon_for_every_seed():
+    for seed in range(30):
+        state = new_state(GAME, 4, Rng(seed))
+        assert len(state.row) == 6
+        assert not any(GAME.get("card", c).dragon_attack for c in state.row)
+        assert len(state.row) + len(state.dungeon_deck) == 100
+
+
+def test_tile_stack_puts_four_safe_tiles_on_top_of_the_22_depth_tiles():
+    state = new_state(GAME, 3, Rng(5))
+    areas = [GAME.get("tile", t).area for t in reversed(state.tile_stack)]   # top first
+    assert areas[:4] == ["safe"] * 4 and areas[4:] == ["depths"] * 22
+
+
+def test_both_starting_tile_sides_play_and_mastery_tokens_match_the_players():
+    for side in ("start_a", "start_b"):
+        state = new_state(GAME, 2, Rng(1), side)
+        assert state.mastery_left == 2
+        assert state.cells[(0, 0)].room.id == "mausoleum" and not state.cells[(0, 0)].depths
+        assert state.cells[(0, 1)].room.id == "monkey_shrine" and state.cells[(0, 1)].depths
+        assert state.cells[(0, 1)].idols == 3
+
+
+def test_rage_never_passes_the_top_of_the_track():
+    state = new_state(GAME, 4, Rng(2))
+    engine = Engine(GAME, state, [RandomAgent(Rng(i)) for i in range(4)])
+    engine.rage(99)
+    assert state.rage == len(GAME.get("rule", "rage_track").value) - 1
+
+
+def test_a_wrong_dungeon_deck_count_is_a_game_rule_error(tmp_path):
+    copy = tmp_path / "clank_catacombs"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns("packs"))
+    cards = copy / "cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text.replace("    count: 6\n", "    count: 7\n", 1), encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(copy, [], reporter)
+    assert any("the dungeon deck holds 101 cards" in d.message for d in reporter.diagnostics)

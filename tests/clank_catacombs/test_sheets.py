@@ -1,0 +1,75 @@
+"""Clank! Catacombs' sheets: rules reference, token cheat sheet and card list, zh and en."""
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from compiler import diagnostics as dg
+from compiler import pipeline, sheets
+
+ROOT = Path(__file__).resolve().parents[2] / "content" / "clank_catacombs"
+
+
+@pytest.fixture(scope="module")
+def game():
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT, [], reporter)
+    assert g is not None and not reporter.errors, dg.format_text(reporter)
+    return g
+
+
+@pytest.fixture(scope="module")
+def pages(game):
+    return {(s.name, lang): html.unescape(sheets.render_html(game, s, lang))
+            for s in sheets.SHEETS["clank_catacombs"] for lang in ("zh", "en")}
+
+
+def test_three_sheets_in_two_languages(pages):
+    assert sorted(pages) == [(n, l) for n in ("cards", "rules", "tokens") for l in ("en", "zh")]
+    assert "噤声寻宝记：地下墓穴：标记速查表" in pages[("tokens", "zh")]
+    assert "Clank! Catacombs: card list" in pages[("cards", "en")]
+
+
+def test_token_sheet_lists_every_prisoner_secret_and_market_item_with_points(game, pages):
+    zh, en = pages[("tokens", "zh")], pages[("tokens", "en")]
+    for kind in ("token", "market_item"):
+        for e in game.of_kind(kind):
+            assert e.data["name"]["zh"] in zh and e.data["name"]["en"] in en, e.id
+    # effect text rendered from the effect language, with the rulebook's numbers
+    assert "巨龙指示物在怒气记录条上推进1格" in zh                 # 冒险家 / 龙蛋
+    assert "If you hold a mastery token, score 5" in en or "you hold a mastery token" in en
+    row = next(r for r in re.findall(r"<tr.*?</tr>", en, flags=re.S) if "Crown" in r)
+    assert "10/9/8" in row
+
+
+def test_rules_sheet_has_turn_icons_rooms_dragon_and_scoring(pages):
+    en = pages[("rules", "en")]
+    for title in ("Your turn", "Actions", "Tunnel icons", "Room kinds", "End of turn and dragon attacks",
+                  "End of the game", "Scoring"):
+        assert title in en
+    assert "2/2/3/3/4/4/5" in en and "3/2/1/0" in en                 # from rules.yaml
+    assert "花费1移动力以穿过隧道进入相邻房间" in pages[("rules", "zh")] or "穿过隧道" in pages[("rules", "zh")]
+
+
+def test_card_list_has_every_card(game, pages):
+    for c in game.of_kind("card"):
+        assert c.data["name"]["zh"] in pages[("cards", "zh")], c.id
+        assert c.data["name"]["en"] in pages[("cards", "en")], c.id
+
+
+def test_approximations_are_marked_with_their_notes(pages):
+    assert "≈" in pages[("cards", "en")] and "Gap 1" in pages[("cards", "en")]
+    assert "Gap 9" in pages[("tokens", "zh")]
+
+
+def test_pdf_renders_with_a_cjk_font(game, tmp_path):
+    token_sheet = next(s for s in sheets.SHEETS["clank_catacombs"] if s.name == "tokens")
+    out = tmp_path / "tokens.zh.pdf"
+    sheets.write_pdf(sheets.render_html(game, token_sheet, "zh"), out)
+    assert out.read_bytes().startswith(b"%PDF")
+    fonts = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True, check=True)
+    assert "CJK" in fonts.stdout

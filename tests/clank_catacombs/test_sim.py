@@ -1,0 +1,35 @@
+"""`tomecraft sim clank_catacombs`: complete, deterministic games for 2 to 4 players."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from generated.clank_catacombs import GAME
+from runtime import sim
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_same_seed_same_summary_other_seed_differs():
+    a = sim.run(GAME, players=3, games=20, seed=11)
+    assert a == sim.run(GAME, players=3, games=20, seed=11)
+    assert a != sim.run(GAME, players=3, games=20, seed=12)
+
+
+def test_two_three_and_four_player_games_all_end_and_someone_scores():
+    for players in (2, 3, 4):
+        summary = sim.run(GAME, players=players, games=40, seed=5)
+        assert summary["completed"] == 40 and not summary["capped"], summary
+        assert summary["score"]["max"] > 20
+        assert len(summary["seat_mean"]) == players
+
+
+def test_cli_sim_of_200_four_player_games_plays_every_game_to_its_end():
+    cmd = [sys.executable, "-m", "compiler.cli", "sim", "clank_catacombs", "--players", "4",
+           "--games", "200", "--seed", "7", "--json"]
+    first = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    assert '"completed": 200' in first.stdout and '"capped": []' in first.stdout
+    second = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert second.stdout == first.stdout
