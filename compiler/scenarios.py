@@ -53,9 +53,19 @@ def run_file(path: Path) -> Outcome:
     game = data.get("game")
     if not isinstance(game, str):
         return Outcome(shown, name, [(doc.mark(()).line, "the scenario needs `game: <id>`")])
-    game_data = loadgen.game_data(game, [], reporter)
+    # `packs: [path, ...]`: packs the scenario needs, relative to the scenario file
+    packs = data.get("packs") or []
+    if not isinstance(packs, list) or not all(isinstance(p, str) for p in packs):
+        return Outcome(shown, name, [(doc.mark(("packs",)).line,
+                                      "`packs` must be a list of pack directories")])
+    pack_dirs = [(path.parent / p).resolve() for p in packs]
+    missing = [p for p in pack_dirs if not (p / "pack.yaml").is_file()]
+    if missing:
+        return Outcome(shown, name, [(doc.mark(("packs",)).line, f"no pack at {missing[0]}")])
+    game_data = loadgen.game_data(game, pack_dirs, reporter)
     if game_data is None:
-        return Outcome(shown, name, [(doc.mark(("game",)).line, f"cannot load game {game!r}")])
+        return Outcome(shown, name, [(doc.mark(("game",)).line, f"cannot load game {game!r}")]
+                       + [(d.line, d.message) for d in reporter.diagnostics])
     from runtime import scenario as runner
     try:
         failures = runner.run(game_data, data)

@@ -48,24 +48,6 @@ def test_six_mastery_tokens_and_no_master_key_in_the_market():
     assert [p.cubes for p in state.players] == [27, 28, 29, 30, 30, 30]
 
 
-ROOM = {"at": [1, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
-
-
-def test_plus_plus_room_gets_three_tokens_and_a_player_takes_the_highest_once():
-    """Inventory §6.7 (L663-665): top 12, then the expansion 15 above the Catacombs 15."""
-    scenario = {
-        "setup": {"players": [{"pos": [1, 0], "movement": 3, "market": [["backpack", 5]]}, {}, {}, {}, {}],
-                  "tiles": [ROOM], "tile_stack": ["depths_10"],
-                  "treasure_stack": ["treasure_12", "party_treasure_15", "treasure_15", "treasure_17"]},
-        "steps": [{"do": "explore", "edge": "E"}, {"do": "take_treasure"},
-                  {"do": "take_treasure", "illegal": True}],
-        "expect": [{"room": [2, 0], "treasures": ["treasure_12", "treasure_15"]},
-                   {"player": 0, "treasures": ["party_treasure_15"]},
-                   {"treasure_stack": ["treasure_17"]}],
-    }
-    assert run_scenario(PARTY, scenario) == []
-
-
 def test_the_fifth_player_cannot_record_a_full_signpost():
     scenario = {
         "setup": {"players": [{"pos": [1, 0]}] * 5,
