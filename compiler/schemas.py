@@ -46,6 +46,8 @@ GAME_SCHEMA = {
         "game": {"type": "string", "pattern": ID_PATTERN},
         "name": TEXT,
         "rulebook": {"type": "string"},
+        "script": {"enum": ["hant", "hans"],
+                   "description": "Chinese script of the rulebook: Traditional or Simplified."},
         "engine": {"type": "string", "pattern": ID_PATTERN},
         "players": {"type": "object", "required": ["min", "max", "default"],
                     "additionalProperties": False,

@@ -60,6 +60,7 @@ class Vocabulary:
     engine: str
     players: dict
     rulebook: str = ""
+    script: str = "hant"   # the rulebook's Chinese script; rendered zh text follows it
     names: dict[str, dict[str, NameInfo]] = field(default_factory=dict)
     verbs: dict[str, Callable] = field(default_factory=dict)
     queries: dict[str, Callable] = field(default_factory=dict)
@@ -146,7 +147,8 @@ def build(doc: Document, reporter: dg.Reporter, display: str) -> Vocabulary | No
         return None
     raw = doc.data
     vocab = Vocabulary(game=raw["game"], name=_text(raw["name"]), engine=raw["engine"],
-                       players=dict(raw["players"]), rulebook=raw.get("rulebook", ""))
+                       players=dict(raw["players"]), rulebook=raw.get("rulebook", ""),
+                       script=raw.get("script", "hant"))
     merge(vocab, raw, doc, reporter, display)
     for kind, spec in raw["kinds"].items():
         for field_name in spec.get("fields", {}):

@@ -71,10 +71,26 @@ def render(node, vocab, lang: str, bound: dict[str, str] | None = None) -> str:
         raise ValueError(f"unknown language {lang!r}; expected one of {LANGS}")
     r = _Renderer(vocab, lang, dict(bound or {}))
     if isinstance(node, n.Block):
-        return r.sentences(node)
-    if _is_expr(node):
-        return r.finish(r.expr(node), sentence=False)
-    return r.sentences(n.Block((node,)))
+        text = r.sentences(node)
+    elif _is_expr(node):
+        text = r.finish(r.expr(node), sentence=False)
+    else:
+        text = r.sentences(n.Block((node,)))
+    if lang == "zh" and getattr(vocab, "script", "hant") == "hans":
+        # The renderer's own phrases are written in Traditional characters; a game whose
+        # rulebook is in Simplified ones gets them converted (its names already are).
+        text = text.translate(_TO_SIMPLIFIED)
+    return text
+
+
+# Every Traditional character the renderer's fixed phrases use, with its Simplified form.
+_TO_SIMPLIFIED = str.maketrans({
+    "並": "并", "個": "个", "內": "内", "則": "则", "將": "将", "對": "对", "後": "后",
+    "擇": "择", "數": "数", "於": "于", "標": "标", "沒": "没", "為": "为", "無": "无",
+    "營": "营", "續": "续", "裡": "里", "複": "复", "設": "设", "該": "该", "變": "变",
+    "選": "选", "間": "间", "隊": "队", "項": "项", "時": "时", "與": "与", "從": "从",
+    "開": "开", "當": "当", "張": "张", "點": "点", "輪": "轮", "動": "动", "發": "发",
+})
 
 
 def let_names(block: n.Block) -> dict[str, str]:
