@@ -118,6 +118,35 @@ class Layers:
                 slot.continuous = [m for m in slot.continuous if m.source != source]
                 self._settle(obj, attr, before)
 
+    def replace_source(self, source: Hashable, mods) -> None:
+        """Atomically replace every continuous modifier of `source` with `mods`.
+
+        `mods` holds (obj, attr, op, amount[, key]) tuples. Each affected value settles once,
+        comparing before and after, so re-evaluating a continuous effect whose targets did not
+        change fires nothing, and a value that the new set brings to 0 fires `on_zero` once.
+        A replaced source's modifiers move to the end of the registration order.
+        """
+        mods = [tuple(m) for m in mods]
+        for m in mods:
+            if m[2] not in OPS:
+                raise ValueError(f"unknown layering operator {m[2]!r}")
+        affected = [k for k, slot in self._slots.items()
+                    if any(m.source == source for m in slot.continuous)]
+        for m in mods:
+            if (m[0], m[1]) not in affected:
+                self._slot(m[0], m[1])          # KeyError for an unknown value
+                affected.append((m[0], m[1]))
+        before = {k: self.value(*k) for k in affected}
+        for k in affected:
+            slot = self._slots[k]
+            slot.continuous = [m for m in slot.continuous if m.source != source]
+        for m in mods:
+            key = m[4] if len(m) > 4 else ""
+            self._slots[(m[0], m[1])].continuous.append(Modifier(m[2], int(m[3]), source, key))
+        for k in affected:
+            if k in self._slots:
+                self._settle(k[0], k[1], before[k])
+
     def clear(self, obj: Hashable) -> None:
         """The object left the place where its modifications count: back to printed values."""
         for (o, _attr), slot in self._slots.items():

@@ -121,7 +121,7 @@ EXPECTED_KINDS = (
 def test_generated_effects_cover_every_node_kind_and_operator():
     seen: set[str] = set()
 
-    @settings(ROUNDTRIP, max_examples=150)
+    @settings(ROUNDTRIP, max_examples=300)
     @given(s.effects)
     def collect(ast):
         seen.update(_kinds(ast))

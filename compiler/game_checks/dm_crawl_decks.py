@@ -1,0 +1,49 @@
+"""Crawl Decks' compile-time rules: one identity relic, board values, loot kinds, relic labels."""
+from __future__ import annotations
+
+import re
+
+from compiler import diagnostics as dg
+from compiler.game_checks import report
+from compiler.model import Game
+
+RESOURCES = ("potion", "scroll", "food", "ammo", "gold")
+
+
+def check(game: Game, reporter: dg.Reporter) -> None:
+    relics = game.of_kind("relic")
+    if relics:
+        identity = [r for r in relics if r.data.get("identity")]
+        if len(identity) != 1:
+            report(reporter, relics[0], "id",
+                   f"{len(identity)} relics are marked identity; the game has exactly one [岩德身份牌] (L186)")
+    for relic in relics:
+        use, window = relic.data.get("use"), relic.data.get("window")
+        if bool(use) != bool(window):
+            report(reporter, relic, "use" if use else "window",
+                   "a relic with `use` needs a `window` (when it may be activated), and only then")
+        label = relic.data.get("label")
+        if label and use and not re.search(rf"\bpay {label}\b", use):
+            report(reporter, relic, "use",
+                   f"a resource-cost relic labelled {label!r} consumes {label} (L39)",
+                   hint=f"start its use with `pay {label} N -> ...`")
+        if relic.data.get("once_per_rest") and use and "turn_sideways" not in use:
+            report(reporter, relic, "use", "a once-per-long-rest relic turns sideways when used (L234)",
+                   hint="start its use with `turn_sideways -> ...`")
+    events = game.of_kind("event_card")
+    if events:
+        kinds = {e.data.get("resource") for e in events if e.data.get("card_type") == "loot"}
+        for resource in RESOURCES:
+            if resource not in kinds:
+                report(reporter, events[0], "id", f"no loot card turns into {resource} (L33: one loot kind per resource)")
+        for e in events:
+            if e.data.get("card_type") == "loot" and not e.data.get("resource"):
+                report(reporter, e, "card_type", "a loot card names the resource it turns into")
+            if e.data.get("card_type") == "loot" and e.data.get("count", 1) < 2:
+                report(reporter, e, "count", "each loot kind has several copies (复数张, L33)")
+    boards = game.of_kind("board")
+    if len(boards) > 1:
+        report(reporter, boards[1], "id", "one set of board values only")
+    attributes = game.of_kind("attribute")
+    if attributes and len(attributes) != 4:
+        report(reporter, attributes[0], "id", f"{len(attributes)} attributes; the game has 4 (L13)")

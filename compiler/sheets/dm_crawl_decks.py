@@ -1,0 +1,156 @@
+"""Crawl Decks' sheets (A4, zh and en): a rules reference with the battle's timing windows and
+the layering rule, a card list, and a keyword cheat sheet.
+
+Labels and prose come from templates/sheets/dm_crawl_decks.yaml (Simplified Chinese, like the
+rulebook); numbers come from content (board.yaml, rules.yaml); the layering examples are
+computed by the shared runtime (runtime/layering.py), so the sheet cannot disagree with it.
+"""
+from __future__ import annotations
+
+from compiler import checks
+from compiler.model import Entity, Game
+from compiler.sheets import (Footnotes, Sheet, Texts, fill, labels, name_of, prose, site_at,
+                             sources_table)
+from dsl import nodes as n
+from runtime.layering import Layers
+
+EXAMPLES = {   # LAY-n: printed value, then (op, amount, continuous) in order (inventory §6.3)
+    "LAY-1": (3, [("=", 1, False), ("+=", 1, False)]),
+    "LAY-2": (3, [("+=", 1, False), ("=", 1, False)]),
+    "LAY-3": (3, [("+=", 1, True), ("=", 1, False)]),
+    "LAY-4": (5, [("-=", 1, True), ("=", 1, False)]),
+    "LAY-5": (2, [("+=", 1, False), ("=", 5, False), ("-=", 2, False)]),
+}
+
+
+def _common(game: Game, lang: str) -> dict:
+    text = prose(game.id, lang)
+    lab = {**labels(lang), **text["labels"]}
+    board = game.of_kind("board")
+    values = dict(board[0].data) if board else {}
+    return {"text": text, "dm_lab": lab, "values": values,
+            "dm_title_key": None, "board": board[0] if board else None}
+
+
+def _finish(ctx: dict, game: Game, lang: str, notes: Footnotes, title_key: str) -> dict:
+    lab = ctx["dm_lab"]
+    ctx["dm_title"] = fill(lab[title_key], {"game": game.vocab.name.get(lang)})
+    ctx["dm_sources"] = sources_table(game, lang, lab, notes)
+    return ctx
+
+
+def layering_result(example: str) -> tuple[int, bool]:
+    """(final points, went to the graveyard) of an inventory example, run on Layers."""
+    printed, steps = EXAMPLES[example]
+    zero: list = []
+    layers = Layers(on_zero=lambda obj, attr: zero.append(obj))
+    layers.set_base("card", "points", printed)
+    for i, (op, amount, continuous) in enumerate(steps):
+        layers.modify("card", "points", op, amount, continuous=continuous, source=f"s{i}")
+    return layers.value("card", "points"), bool(zero)
+
+
+def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
+    ctx = _common(game, lang)
+    text, values, lab = ctx["text"], ctx["values"], ctx["dm_lab"]
+    if ctx["board"] is not None:
+        notes.mark(ctx["board"], lang)
+    ctx["turn"] = text["turn"]
+    ctx["actions"] = [[fill(c, values) for c in row] for row in text["actions"]]
+    ctx["battle_steps"] = [[fill(c, values) for c in row] for row in text["battle_steps"]]
+    ctx["outcomes"] = text["outcomes"]
+    examples = []
+    for label, ref in text["layering_examples"]:
+        value, zero = layering_result(ref)
+        examples.append({"case": label, "ref": ref,
+                         "result": f"{value}" + (f" {text['to_graveyard']}" if zero else "")})
+    ctx["examples"] = examples
+    ctx["descend"] = [fill(p, values) for p in text["descend"]]
+    ctx["board_text"] = [fill(p, values) for p in text["board"]]
+    ctx["rules"] = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
+                     "value": _value(r.data.get("value"), lab)} for r in game.of_kind("rule")]
+    return _finish(ctx, game, lang, notes, "rules_title")
+
+
+def _value(value, lab: dict) -> str:
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, list):
+        return lab["list_sep"].join(str(v) for v in value)
+    return str(value)
+
+
+def _effect(texts: Texts, entity: Entity, field: str) -> str:
+    site = site_at(entity, (field,))
+    return texts.site(site) if site is not None else ""
+
+
+def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
+    ctx = _common(game, lang)
+    texts, lab = Texts(game, lang), ctx["dm_lab"]
+    vocab = game.vocab
+    ctx["cards"] = [{"name": name_of(c, lang), "mark": notes.mark(c, lang),
+                     "type": vocab.text_of(c.data["card_type"], lang, "card_type"),
+                     "points": c.data["points"], "power": c.data["power"],
+                     "count": c.data["count"], "effect": _effect(texts, c, "effect")}
+                    for c in sorted(game.of_kind("card"),
+                                    key=lambda e: (e.data["card_type"], e.data["points"], e.id))]
+    ctx["events"] = [{"name": name_of(e, lang), "mark": notes.mark(e, lang),
+                      "type": vocab.text_of(e.data["card_type"], lang, "card_type"),
+                      "count": e.data["count"], "effect": _effect(texts, e, "effect")}
+                     for e in sorted(game.of_kind("event_card"),
+                                     key=lambda e: (e.data["card_type"], e.id))]
+    relics = []
+    for r in game.of_kind("relic"):
+        d = r.data
+        window = lab["window_" + d["window"]] if d.get("window") else lab["window_passive"]
+        relics.append({"name": name_of(r, lang), "mark": notes.mark(r, lang),
+                       "label": vocab.text_of(d["label"], lang, "resource") if d.get("label") else lab["free"],
+                       "window": window + (f"{lab['list_sep']}{lab['once_per_rest']}" if d.get("once_per_rest") else ""),
+                       "effect": " ".join(x for x in (_effect(texts, r, "use"), _effect(texts, r, "passive")) if x)})
+    ctx["relics"] = relics
+    ctx["deck_size"] = sum(c.data["count"] for c in game.of_kind("card"))
+    ctx["event_size"] = sum(e.data["count"] for e in game.of_kind("event_card"))
+    return _finish(ctx, game, lang, notes, "cards_title")
+
+
+def _users(game: Game, names: str, lang: str, notes: Footnotes) -> list[dict]:
+    found: dict[tuple, Entity] = {}
+    for name in names.split("|") if names else []:
+        if name == "continuous":
+            for entity in game.all():
+                for site in entity.effects:
+                    if site.ast is not None and any(isinstance(x, n.Continuous) for x in n.walk(site.ast)):
+                        found[(entity.kind, entity.id)] = entity
+            continue
+        for entity, _site in checks.entities_mentioning(game, name):
+            found[(entity.kind, entity.id)] = entity
+        for entity in game.all():                               # `on <timing>:` triggers
+            for site in entity.effects:
+                if site.ast is not None and any(isinstance(x, n.On) and x.event == name
+                                                for x in n.walk(site.ast)):
+                    found[(entity.kind, entity.id)] = entity
+        for kw_name, site in game.keyword_sites.items():       # used through a keyword
+            if site.ast is not None and any((isinstance(x, n.Call) and x.verb == name)
+                                            or (isinstance(x, n.On) and x.event == name)
+                                            for x in n.walk(site.ast)):
+                for entity, _ in checks.entities_mentioning(game, kw_name):
+                    found[(entity.kind, entity.id)] = entity
+    out = []
+    for (kind, _id), entity in sorted(found.items()):
+        if kind in ("card", "event_card", "relic"):
+            out.append({"name": name_of(entity, lang), "mark": notes.mark(entity, lang)})
+    return out
+
+
+def keywords_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
+    ctx = _common(game, lang)
+    ctx["keywords"] = [{"name": name, "meaning": meaning, "ref": ref,
+                        "users": _users(game, names, lang, notes)}
+                       for name, names, meaning, ref in ctx["text"]["keywords"]]
+    return _finish(ctx, game, lang, notes, "keywords_title")
+
+
+SHEETS = (Sheet("rules", "dm_crawl_decks_rules.html.j2", "rules_title", rules_sheet),
+          Sheet("cards", "dm_crawl_decks_cards.html.j2", "rules_title", cards_sheet),
+          Sheet("keywords", "dm_crawl_decks_keywords.html.j2", "rules_title", keywords_sheet))

@@ -1,0 +1,332 @@
+"""Scenario files for Crawl Decks: set up a state, play scripted steps, check expectations.
+
+A card is written `id`, `id@P/W` (printed points P and power W changed for the scenario, the
+inventory's `M(3/2)`), and may end in `#label` to name it in steps, choices and expectations
+(`slime@3/2#m`). A number instead of a list means that many filler cards (slime; Healing
+Spring in the event piles).
+
+setup:  hp, hp_max, dl, space, misses, resources {gold: 1}, tokens {strength: [up, down]},
+        main_deck / event_deck / relic_deck [top first], graveyard, discard, event_discard,
+        hand, loot, spare, equipment (relics, gained silently), face_down [labels],
+        columns [[top end first], ...] (one list per column, brightness columns),
+        rows [{enemy: [...], player: [...]}] (a battlefield already laid out, top row first),
+        events_off: true (no event cards at all)
+steps:  {do: turn} | {do: start_turn} | {do: action, action: {...}} | {do: end_turn}
+        | {do: battle, column} | {do: descend} | {do: post_battle_events} | {do: reveal_events, amount}
+        | {do: short_rest}
+        | {do: long_rest, free} | {do: reset_exploration} | {do: clean_up_loot}
+        | {do: consume_time, amount} | {do: modify, card, op, value} | {do: settle}
+        | {do: fire, event, card?} | {do: use_relic, relic} | {do: spare, column}
+        | {do: redraw, card} | {do: stack_top, card, position} | {do: search, zone, card_type}
+        | {do: draw_main, amount} | {do: gain_loot, card} | {do: setup} | {do: resolve_row, row}
+        each may carry `choose: [...]` (answers, in order) and `fizzles: true|false`
+expect: {hp} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
+        | {count: {zone: n}} | {points: {label: n}} | {zone: {label: zone}}
+        | {tokens: {attribute: [up, down]}} | {resources: {r: n}} | {columns: [[top first]]}
+        | {order: {zone: [labels, top first]}} | {log: text} | {no_log: text}
+        | {legal: {...}, present: bool} | {sideways: {label: bool}} | {fired: {event: [labels in order]}} | {log_order: [texts]}
+"""
+from __future__ import annotations
+
+from runtime.agents import ScriptedAgent, ScriptError
+from runtime.effects import EffectError
+from runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
+from runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card, Row, Virtual
+from runtime.rng import Rng
+from runtime.timing import Fizzle, TimingError
+
+PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
+         "event_deck": "event_deck", "event_discard": "event_discard", "relic_deck": "relic_deck",
+         "hand": "hand", "loot": "loot", "spare": "spare", "equipment": "equipment"}
+
+
+class Scenario:
+    def __init__(self, data, setup: dict) -> None:
+        rng = Rng(str(setup.get("seed", 1)))
+        self.agent = ScriptedAgent()
+        self.engine: Engine = new_engine(data, rng, self.agent, log_enabled=True)
+        self.engine.bus.record = True
+        self.labels: dict[str, Card] = {}
+        self.data = data
+        s = self.engine.state
+        if "main_deck" in setup or "columns" in setup or "hand" in setup:
+            self._clear("main")
+        if "event_deck" in setup or setup.get("events_off"):
+            self._clear("event")
+        if "relic_deck" in setup or "equipment" in setup:
+            self._clear("relic")
+        for key in ("hp", "hp_max", "dl", "space", "misses"):
+            if key in setup:
+                setattr(s, key, int(setup[key]))
+        if "hp" in setup and "hp_max" not in setup:
+            s.hp_max = max(s.hp_max, s.hp)
+        for r, n in (setup.get("resources") or {}).items():
+            s.resources[r] = int(n)
+        for a, (up, down) in (setup.get("tokens") or {}).items():
+            s.tokens[a].up, s.tokens[a].down = int(up), int(down)
+        for zone in PILES:
+            if zone in setup:
+                spec = setup[zone]
+                if zone == "equipment":
+                    for item in spec:
+                        card = self.card(item, "equipment")
+                        self.engine.place(card, "equipment")
+                        if card.defn.label:
+                            s.labels.add(card.defn.label)
+                        if card.defn.passive is not None:
+                            card.defn.passive(self.engine.ctx(card))
+                    continue
+                cards = [self.card(item, zone) for item in self._items(spec, zone)]
+                pile = self.engine._pile(PILES[zone])
+                top_first = zone in ("main_deck", "event_deck", "relic_deck")
+                for card in (reversed(cards) if top_first else cards):
+                    card.zone = PILES[zone]
+                    pile.append(card)
+        if "columns" in setup:
+            s.columns = [[] for _ in range(self.engine.board.brightness)]
+            for i, col in enumerate(setup["columns"]):
+                for item in reversed(col):                    # written top end first
+                    card = self.card(item, "exploration")
+                    card.zone = "exploration"
+                    s.columns[i].append(card)
+        for spec in setup.get("rows") or []:
+            row = Row()
+            for side in ("enemy", "player"):
+                for item in spec.get(side, []):
+                    if isinstance(item, dict):                # {attr: agility, size: 2}
+                        s.tokens[item["attr"]].up -= int(item["size"])
+                        getattr(row, side).append(Virtual(item["attr"], int(item["size"])))
+                        continue
+                    card = self.card(item, "battlefield")
+                    card.zone = "battlefield"
+                    getattr(row, side).append(card)
+            s.rows.append(row)
+        for label in setup.get("face_down") or []:
+            self.labels[label].face_up = False
+        self.engine.settle()
+
+    def _clear(self, deck: str) -> None:
+        s = self.engine.state
+        pile = {"main": s.main_deck, "event": s.event_deck, "relic": s.relic_deck}[deck]
+        for card in pile:
+            self.engine.bus.drop_owner(card)
+            self.engine.continuous_fx.drop(card)
+            self.engine.layers.forget(card)
+        pile.clear()
+
+    @staticmethod
+    def _items(spec, zone: str = "") -> list:
+        filler = "healing_spring" if zone.startswith("event") else "slime"
+        return [filler] * spec if isinstance(spec, int) else list(spec)
+
+    def card(self, item: str, zone: str) -> Card:
+        text, _, label = str(item).partition("#")
+        ident, _, values = text.partition("@")
+        kinds = self.data.kinds
+        if ident in kinds["card"]:
+            defn, deck = kinds["card"][ident], "main"
+        elif ident in kinds["event_card"]:
+            defn, deck = kinds["event_card"][ident], "event"
+        elif ident in kinds["relic"]:
+            defn, deck = kinds["relic"][ident], "relic"
+        else:
+            raise KeyError(f"no card, event card or relic {ident!r}")
+        card = self.engine.new_card(defn, deck, "")
+        if values:
+            points, _, power = values.partition("/")
+            self.engine.layers.set_base(card, "points", int(points))
+            if power not in ("", "-"):
+                self.engine.layers.set_base(card, "power", int(power))
+            elif power == "-":
+                self.engine.layers.set_base(card, "power", 0)
+        if label:
+            if label in self.labels:
+                raise ValueError(f"label {label!r} used twice")
+            card.label = label
+            self.labels[label] = card
+        return card
+
+    def ref(self, label: str):
+        if label not in self.labels:
+            raise KeyError(f"no card labelled {label!r}")
+        return self.labels[label]
+
+
+def _step(sc: Scenario, step: dict) -> None:
+    e, s = sc.engine, sc.engine.state
+    sc.agent.choices = list(step.get("choose", []))
+    do = step["do"]
+    fizzled = False
+    try:
+        if do == "turn":
+            e.play_turn()
+        elif do == "turns":
+            for _ in range(int(step.get("count", 1))):
+                if not s.over:
+                    e.play_turn()
+        elif do == "start_turn":
+            e.turn_windows.reset()
+            e.start_turn()
+        elif do == "action":
+            legal = e.action_options()
+            if step["action"] not in legal:
+                raise AssertionError(f"{step['action']} is not legal; legal: {legal}")
+            e.turn_windows.current = "turn_start"
+            if step["action"]["do"] == "relic":
+                e.use_relic(step["action"]["id"])
+            elif step["action"]["do"] == "spare":
+                e.move_to_spare(step["action"]["column"])
+            else:
+                e.take_action(step["action"])
+        elif do == "end_turn":
+            e.turn_windows.current = "action"
+            e.end_turn()
+        elif do == "battle":
+            e.battle(int(step["column"]))
+        elif do == "resolve_row":
+            e.battle_windows.reset()
+            e.resolve_row(s.rows[int(step.get("row", 0))])
+        elif do == "descend":
+            e.descend()
+        elif do == "post_battle_events":
+            e.post_battle_events()
+        elif do == "reveal_events":
+            e.reveal_events(int(step["amount"]))
+        elif do == "short_rest":
+            e.short_rest()
+        elif do == "long_rest":
+            e.long_rest(free=bool(step.get("free", False)))
+        elif do == "reset_exploration":
+            e.reset_exploration()
+        elif do == "clean_up_loot":
+            e.clean_up_loot()
+        elif do == "consume_time":
+            e.consume_time(int(step["amount"]))
+        elif do == "modify":
+            e.modify(e.ctx(None), sc.ref(step["card"]), step.get("attr", "points"), step["op"],
+                     int(step["value"]), "scenario")
+        elif do == "settle":
+            e.settle()
+        elif do == "fire":
+            e.current_row = s.rows[int(step["row"])] if "row" in step else e.current_row
+            e.fire(step["event"], sc.ref(step["card"]) if "card" in step else None)
+        elif do == "use_relic":
+            fizzled = not e.use_relic(repr(sc.ref(step["relic"])))
+        elif do == "spare":
+            if not any(o["column"] == step["column"] for o in e.spare_options()):
+                raise AssertionError(f"moving column {step['column']} to the spare slot is not legal")
+            e.move_to_spare(int(step["column"]))
+        elif do == "redraw":
+            e.redraw(sc.ref(step["card"]))
+        elif do == "stack_top":
+            e.verbs.stack_top(e.ctx(sc.ref(step["card"])), step["position"])
+        elif do == "search":
+            e.search(step["zone"], step["card_type"], int(step.get("amount", 1)))
+        elif do == "draw_main":
+            e.verbs.draw_main(e.ctx(None), int(step["amount"]))
+        elif do == "gain_loot":
+            e.gain_loot(sc.ref(step["card"]))
+        elif do == "setup":
+            game_setup(e)
+        else:
+            raise AssertionError(f"unknown step {do!r}")
+    except Fizzle as why:
+        fizzled = True
+        e.log(f"fizzle: {why}")
+    if "fizzles" in step and bool(step["fizzles"]) != fizzled:
+        raise AssertionError(f"expected fizzles={step['fizzles']}, got {fizzled}")
+    if sc.agent.choices:
+        raise AssertionError(f"unused scripted choices: {sc.agent.choices}")
+
+
+def _zone_count(sc: Scenario, zone: str) -> int:
+    e = sc.engine
+    if zone in ("exploration", "battlefield"):
+        return len(e.cards_in_zone(zone))
+    return len(e._pile(PILES.get(zone, zone)))
+
+
+def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch per expectation
+    e, s = sc.engine, sc.engine.state
+    problems = []
+    for key, want in exp.items():
+        if key in ("hp", "misses", "dl", "space", "lost", "won", "turn"):
+            got = getattr(s, key)
+        elif key == "hand_limit":
+            got = e.hand_limit()
+        elif key == "count":
+            got = {z: _zone_count(sc, z) for z in want}
+        elif key == "points":
+            got = {label: e.points(sc.ref(label)) for label in want}
+        elif key == "power":
+            got = {label: e.power(sc.ref(label)) for label in want}
+        elif key == "zone":
+            got = {label: sc.ref(label).zone for label in want}
+        elif key == "tokens":
+            got = {a: [s.tokens[a].up, s.tokens[a].down] for a in want}
+        elif key == "resources":
+            got = {r: s.resources[r] for r in want}
+        elif key == "columns":
+            got = [[repr(c) for c in reversed(col)] for col in s.columns]
+        elif key == "order":
+            got = {z: [repr(c) for c in reversed(e._pile(PILES[z]))] for z in want}
+        elif key == "sideways":
+            got = {label: sc.ref(label).sideways for label in want}
+        elif key == "fired":
+            got = {ev: [repr(o) for e2, o in e.bus.fired if e2 == ev] for ev in want}
+        elif key == "log_order":
+            at, lines = 0, s.log
+            for text in want:
+                at = next((i for i in range(at, len(lines)) if text in lines[i]), None)
+                if at is None:
+                    problems.append(f"log lines {want!r} not found in this order; log: {lines[-40:]}")
+                    break
+                at += 1
+            continue
+        elif key == "log":
+            if not any(want in line for line in s.log):
+                problems.append(f"no log line contains {want!r}; log: {s.log[-30:]}")
+            continue
+        elif key == "no_log":
+            if any(want in line for line in s.log):
+                problems.append(f"a log line contains {want!r}")
+            continue
+        elif key == "legal":
+            present = want in e.action_options()
+            if present != exp.get("present", True):
+                problems.append(f"{want} legal: expected {exp.get('present', True)}, got {present}")
+            continue
+        elif key == "present":
+            continue
+        elif key == "note":
+            continue
+        else:
+            return f"unknown expectation {key!r}"
+        if got != want:
+            problems.append(f"{key}: expected {want!r}, got {got!r}")
+    return "; ".join(problems) or None
+
+
+def run_scenario(data, scenario: dict) -> list[str]:
+    try:
+        sc = Scenario(data, scenario.get("setup") or {})
+    except (KeyError, TypeError, ValueError, IndexError, EffectError) as err:
+        return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
+    for i, step in enumerate(scenario.get("steps") or []):
+        try:
+            _step(sc, step)
+        except (AssertionError, ScriptError, EffectError, TimingError, KeyError, TypeError,
+                ValueError, IndexError) as err:
+            return [f"steps[{i}]: {type(err).__name__}: {err}"]
+    failures = []
+    for i, exp in enumerate(scenario.get("expect") or []):
+        try:
+            problem = _check(sc, exp)
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            problem = f"bad expectation: {type(err).__name__}: {err}"
+        if problem:
+            failures.append(f"expect[{i}]: {problem}")
+    return failures
+
+
+__all__ = ["run_scenario", "Scenario", "ATTRIBUTES"]

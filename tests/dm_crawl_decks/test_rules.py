@@ -1,0 +1,109 @@
+"""Crawl Decks engine rules that scenarios cannot state as one setup: tables of values,
+the options an agent is offered, and that the engine runs on the shared runtime."""
+from __future__ import annotations
+
+import pytest
+
+from generated.dm_crawl_decks import GAME
+from runtime.agents import ScriptedAgent
+from runtime.engines.dm_crawl_decks.engine import Engine, new_engine
+from runtime.engines.dm_crawl_decks.scenario import Scenario
+from runtime.layering import Layers
+from runtime.rng import Rng
+from runtime.timing import ContinuousEffects, TriggerBus
+
+
+def scenario(**setup) -> Scenario:
+    return Scenario(GAME, setup)
+
+
+@pytest.mark.parametrize("tokens,limit", [(1, 5), (4, 5), (5, 6), (9, 6), (10, 7), (15, 8), (20, 9)])
+def test_hand_limit_is_5_plus_1_per_5_tokens_face_down_included_td08(tokens, limit):
+    sc = scenario()
+    per = [min(5, max(0, tokens - 5 * i)) for i in range(4)]
+    for (attr, t), n in zip(sc.engine.state.tokens.items(), per):
+        t.up, t.down = n // 2, n - n // 2
+    assert sc.engine.hand_limit() == limit
+
+
+def test_long_rest_token_options_are_one_of_each_used_or_two_of_one_tt05():
+    sc = scenario(main_deck=10, hand=["slime"] * 5,
+                  tokens={"strength": [0, 2], "agility": [0, 1]})
+    seen = {}
+
+    class Spy:
+        def choose(self, key, options, view=None):
+            seen[key] = options
+            return options[0]
+
+    sc.engine.agent = Spy()
+    sc.engine.long_rest(free=True)
+    assert seen["long_rest_tokens"] == [{"flip": "each"}, {"flip": "strength"}]
+
+
+def test_loot_in_hand_is_never_offered_in_a_row_tl04():
+    sc = scenario(hand=["gold_loot#L", "goblin#H"], columns=[["goblin"], [], []])
+    options = sc.engine.play_options(None)
+    assert all("L" not in o["cards"] for o in options)
+    assert any(o["cards"] == ["H"] for o in options)
+
+
+def test_reset_deals_row_major_when_the_deck_runs_short_r09():
+    sc = scenario(main_deck=4, columns=[[], [], []])
+    sc.engine.reset_exploration()
+    assert [len(c) for c in sc.engine.state.columns] == [2, 1, 1]
+
+
+def test_reset_deals_space_per_column_and_space_grows_with_dl():
+    sc = scenario(main_deck=20, columns=[[], [], []], space=3)
+    sc.engine.reset_exploration()
+    assert [len(c) for c in sc.engine.state.columns] == [3, 3, 3]
+
+
+def test_consume_time_discards_from_the_top_and_fires_when_discarded():
+    sc = scenario(main_deck=["zombie#Z", "slime#S", "orc#O"])
+    sc.engine.consume_time(2)
+    s = sc.engine.state
+    assert [repr(c) for c in s.discard] == ["Z", "S"] and s.resources["food"] == 1
+    assert len(s.main_deck) == 1
+
+
+def test_the_engine_uses_the_shared_timing_and_layering_runtime():
+    engine = new_engine(GAME, Rng(1), ScriptedAgent())
+    assert isinstance(engine, Engine)
+    assert type(engine.layers) is Layers
+    assert type(engine.bus) is TriggerBus
+    assert type(engine.continuous_fx) is ContinuousEffects
+
+
+def test_every_card_effect_registers_a_trigger_or_continuous_effect():
+    engine = new_engine(GAME, Rng(1), ScriptedAgent())
+    with_effect = {c.id for c in engine.state.main_deck if c.defn.effect is not None}
+    owners = {s.owner.id for subs in engine.bus._subs.values() for s in subs}
+    owners |= {o.id for o in engine.continuous_fx.sources()}
+    assert with_effect and with_effect <= owners
+
+
+def test_starter_set_covers_every_timing_of_section_6_2():
+    events = set()
+    engine = new_engine(GAME, Rng(1), ScriptedAgent())
+    events |= {e for e, subs in engine.bus._subs.items() if subs}
+    relic_passives = [r for r in GAME.of("relic") if r.passive is not None]
+    assert {"turn_start", "turn_end", "pre_battle", "before_round", "battle_round", "victory",
+            "defeat", "post_battle", "sent_to_graveyard", "discarded"} <= events
+    assert engine.continuous_fx.sources()                 # continuous
+    assert any(r.once_per_rest for r in GAME.of("relic"))  # once per long rest
+    assert relic_passives
+
+
+def test_setup_gives_1_gold_1_token_and_2_of_5_relics():
+    from runtime.engines.dm_crawl_decks.engine import setup
+    from runtime.agents import RandomAgent
+    rng = Rng(5)
+    engine = new_engine(GAME, rng, RandomAgent(rng.fork("a")))
+    setup(engine)
+    s = engine.state
+    assert s.resources["gold"] >= 1 and s.token_total() == 1
+    assert len(s.equipment) == 2 and not any(r.defn.identity for r in s.equipment)
+    assert len(s.relic_deck) == len(GAME.of("relic")) - 2
+    assert (s.hp, s.dl, s.space, s.misses) == (5, 1, 2, 0)

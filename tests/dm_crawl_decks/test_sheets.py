@@ -1,0 +1,79 @@
+"""Crawl Decks sheets: the battle's windows in order, layering examples computed by the
+runtime, every card and keyword listed, both languages, PDF renders."""
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from compiler import diagnostics as dg, pipeline
+from compiler.sheets import SHEETS, render_html, write_pdf
+from compiler.sheets.dm_crawl_decks import layering_result
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@lru_cache(maxsize=1)
+def game():
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT / "content" / "dm_crawl_decks", [], reporter)
+    assert g is not None and not reporter.errors
+    return g
+
+
+def page(name: str, lang: str) -> str:
+    sheet = next(s for s in SHEETS["dm_crawl_decks"] if s.name == name)
+    return render_html(game(), sheet, lang)
+
+
+def text(doc: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", doc))
+
+
+@pytest.mark.parametrize("example,value,zero", [
+    ("LAY-1", 2, False), ("LAY-2", 1, False), ("LAY-3", 2, False), ("LAY-4", 0, True),
+    ("LAY-5", 3, False)])
+def test_layering_examples_are_computed_by_the_shared_runtime(example, value, zero):
+    assert layering_result(example) == (value, zero)
+
+
+def test_rules_sheet_lists_the_battle_windows_in_order_in_both_languages():
+    en = text(page("rules", "en"))
+    steps = ["Play", "Pre-battle ①", "Pre-battle ②", "Pre-battle ③", "Before the round",
+             "Round ①", "Round ②", "Compare", "Win / defeat", "Post-battle"]
+    at = [en.index(s) for s in steps]
+    assert at == sorted(at)
+    zh = text(page("rules", "zh"))
+    at = [zh.index(s) for s in ("出牌", "战前 ①", "战斗轮前", "战斗轮 ①", "比较", "战胜/战败", "战后")]
+    assert at == sorted(at)
+    assert "0 → 送墓" in zh and "0 → graveyard" in en
+    assert "Dungeon Master Crawl Decks：规则速查" in zh
+
+
+def test_card_list_has_every_card_with_rendered_text():
+    en = text(page("cards", "en"))
+    for name in ("War Drummer", "Stone Gaze", "Goblin Bugler", "Golden Bribe", "Yande's Identity Card",
+                 "Gold Loot", "Treasure Map"):
+        assert name in en
+    assert "Continuous: for each main-deck card in the battlefield" in en
+    assert "(starter set, 42 cards)" in en
+    zh = text(page("cards", "zh"))
+    assert "呼唤探索区的陷阱牌" in zh and "重抽该牌" in zh and "it位于" not in zh
+
+
+def test_keyword_sheet_names_the_cards_using_each_keyword():
+    en = text(page("keywords", "en"))
+    row = en[en.index("Stack above / below"):en.index("Search")]
+    assert "Lurker" in row and "Nest" in row
+    row = en[en.index("Summon"):en.index("Side")]
+    assert "Goblin Bugler" in row
+
+
+def test_pdfs_render(tmp_path):
+    for name in ("rules", "keywords"):
+        path = tmp_path / f"{name}.zh.pdf"
+        write_pdf(page(name, "zh"), path)
+        assert path.read_bytes()[:4] == b"%PDF"
