@@ -3,3 +3,6 @@ from runtime.engines.clank_catacombs.engine import Engine, new_state, play_game,
 from runtime.engines.clank_catacombs.scenario import run_scenario
 
 __all__ = ["Engine", "new_state", "play_game", "run_scenario", "score"]
+
+# How `tomecraft sim` summarises Clank! Catacombs (see runtime/sim.py).
+FINISHED_LABEL = "escaped the catacombs"
