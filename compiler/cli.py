@@ -164,7 +164,14 @@ def cmd_sim(args) -> int:
     if data is None:
         print(dg.format_text(reporter))
         return 1
-    options = {"mission": args.mission} if args.mission else {}
+    options = {}
+    if args.mission:  # a fan's mission file: validated here, passed to the engine as data
+        from compiler import missions
+        mission = missions.load_mission(Path(args.mission), reporter)
+        if mission is None:
+            print(dg.format_text(reporter))
+            return 1
+        options["mission"] = mission
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     try:

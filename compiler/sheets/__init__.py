@@ -436,8 +436,8 @@ def run_cli(args) -> int:
     """`tomecraft sheets`: --game G or --all, --lang, --format, --out."""
     from compiler import cli, diagnostics as dg, pipeline
     if args.mission:
-        raise cli.UsageError("mission briefings are not available yet; "
-                             "use --game or --all")
+        from compiler.sheets import deep_rock_galactic  # the only game with mission files
+        return deep_rock_galactic.briefing_cli(args)
     if args.all:
         roots = pipeline.game_roots(pipeline.CONTENT)
     elif args.game:

@@ -6,14 +6,14 @@ of moves, whose decision it is, the order of a turn, and the dragon bag.
 """
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from types import SimpleNamespace
 
 from runtime.effects import Context, EffectError
 from runtime.engines.clank_catacombs import policy
 from runtime.engines.clank_catacombs.handlers import Queries, Verbs, handler_names
 from runtime.engines.clank_catacombs.state import (
-    ACTIVE, ESCAPED, KNOCKED_OUT, OPPOSITE, Cell, Player, State, rotate, step,
+    ESCAPED, KNOCKED_OUT, OPPOSITE, Cell, Player, State, rotate, step,
 )
 
 TURN_ACTION_CAP = 120
@@ -724,7 +724,6 @@ class Engine:
 
 
 def score(engine: Engine) -> dict:
-    data = engine.data
     scores, details = [], []
     for p in engine.state.players:
         if not p.treasures or (p.status == KNOCKED_OUT and p.knocked_in_depths):

@@ -55,7 +55,6 @@ class View:
                     if engine.cards[o["card"]].cost == best]
         moves = by.get("move", []) + by.get("explore", [])
         if moves:
-            here = distances(engine, p.pos)
             if p.treasures:
                 home = next(c.pos for c in engine.state.cells.values()
                             if c.room.room_type == "mausoleum")

@@ -1,0 +1,258 @@
+"""Deep Rock Galactic's sheets (zh and en): the monster info board in activation order, a card
+per class, the weapons and throwables cheat sheet, the status reference, and a briefing for
+any mission file (`tomecraft sheets --mission PATH`)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from compiler.model import Entity, Game
+from compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _write_atomic, environment,
+                             fill, html_lang, labels, name_of, sources_table, write_pdf)
+
+GAME_ID = "deep_rock_galactic"
+DAMAGE = ("bullet", "armor_piercing", "fire", "explosive", "pickaxe")
+
+
+def _term(game: Game, name: str, lang: str) -> str:
+    return game.vocab.text_of(name, lang) if name else ""
+
+
+def _res(game: Game, data: dict, lang: str) -> str:
+    res = data.get("resistances") or {}
+    parts = [f"{_term(game, k, lang)} {res[k]}" for k in DAMAGE if res.get(k)]
+    return ", ".join(parts) or "—"
+
+
+def monsters(game: Game, lang: str, notes: Footnotes) -> dict:
+    lab, texts = labels(lang, game.id), Texts(game, lang)
+    rows = []
+    for mon in sorted(game.of_kind("monster"), key=lambda e: e.data["order"]):
+        d = mon.data
+        dice = f"{d.get('attack_dice', 0)} × {_term(game, d.get('attack_die', ''), lang)}" if d.get("attack_dice") else "—"
+        specials = []
+        if d.get("flying"):
+            specials.append(lab["flying"])
+        if d.get("stun_immune"):
+            specials.append(lab["stun_immune"])
+        if d.get("rear_ignores_resistance"):
+            specials.append(lab["rear"])
+        if d.get("blocks_line_of_sight") is False:
+            specials.append(lab["small"])
+        if d.get("moves_toward") == "monster":
+            specials.append(lab["toward_monster"])
+        if d.get("attacks") is False:
+            specials.append(lab["no_attack"])
+        if d.get("moves_then_attacks"):
+            specials.append(lab["moves_attacks"])
+        if d.get("destroys_on_path"):
+            specials.append(lab["destroys"] + " " + ("、" if lang == "zh" else ", ").join(_term(game, t, lang) if t != "grunt" else name_of(game.entities["monster"]["grunt"], lang) for t in d["destroys_on_path"]))
+        if d.get("self_destructs"):
+            specials.append(lab["self_destructs"])
+        if d.get("hides_when_damaged"):
+            specials.append(lab["hides"])
+        if d.get("attack_places"):
+            specials.append(lab["places"] + " " + _term(game, d["attack_places"], lang))
+        if d.get("field_range"):
+            specials.append(fill(lab["field"], {"r": d["field_range"], "n": d.get("field_reduction", 0)}))
+        if d.get("spawn_if_alone"):
+            specials.append(fill(lab["alone"], {"n": d["spawn_if_alone"]}))
+        for key in ("special", "on_kill"):
+            if d.get(key):
+                specials.append(texts.effect(mon, (key,)))
+        size = d.get("size", 1)
+        rows.append({"mark": notes.mark(mon, lang), "cells": [
+            name_of(mon, lang), str(d["order"]), str(d["hp"]), str(d["attack_range"] or "—"),
+            str(d["move"]), dice, texts.effect(mon, ("bang",)) if d.get("bang") else "—",
+            _res(game, d, lang), str(size), "；".join(specials) if lang == "zh" else "; ".join(specials)]})
+    headers = [lab["name"], lab["order"], lab["hp"], lab["range"], lab["move"], lab["dice"], lab["bang"],
+               lab["resist"], lab["size"], lab["special"]]
+    return {"sections": [{"title": lab["monsters_title"].replace("{game}", game.vocab.name.get(lang)),
+                          "headers": headers, "rows": rows}]}
+
+
+def _modes(game: Game, weapon: Entity, lang: str, lab: dict, texts: Texts, notes: Footnotes) -> list[dict]:
+    rows = []
+    for i, mode in enumerate(weapon.data.get("modes", [])):
+        name = (mode.get("name") or {}).get(lang, mode["id"])
+        rows.append({"mark": notes.mark(weapon, lang) if i == 0 else None, "cells": [
+            f"{name_of(weapon, lang)} · {name}", str(mode.get("actions", 1)), str(mode.get("ammo", 1)),
+            str(mode.get("range", "—")),
+            f"{mode.get('dice', 0)} × {_term(game, mode.get('die', ''), lang)}" if mode.get("dice") else "—",
+            lab.get("assign_" + str(mode.get("assign", "sweep")), ""),
+            texts.effect(weapon, ("modes", i, "effect"))]})
+    if weapon.data.get("overclocked"):
+        rows.append({"mark": None, "cells": [f"{name_of(weapon, lang)} · {lab['overclocked']}", "", "", "", "",
+                                             lab.get("assign_" + str(weapon.data.get("overclocked_assign", "")), ""),
+                                             texts.effect(weapon, ("overclocked",))]})
+    return rows
+
+
+def _mode_headers(lab: dict) -> list[str]:
+    return [lab["mode"], lab["actions"], lab["ammo_cost"], lab["range"], lab["dice"], lab["assign"], lab["effect"]]
+
+
+def classes(game: Game, lang: str, notes: Footnotes) -> dict:
+    lab, texts = labels(lang, game.id), Texts(game, lang)
+    sections = []
+    for dwarf in game.of_kind("dwarf"):
+        d = dwarf.data
+        notes.mark(dwarf, lang)
+        equipment = ", ".join(f"{_term(game, k, lang)} × {v}" for k, v in sorted((d.get("equipment") or {}).items()))
+        items = [f"{lab['colour']}: {d.get('colour')}", f"{lab['health']}: {d.get('health')}",
+                 f"{lab['ammo']}: {d.get('primary_ammo')}", f"{lab['secondary_ammo']}: {d.get('secondary_ammo')}",
+                 f"{lab['equipment']}: {equipment}"]
+        for i, ab in enumerate(d.get("abilities", [])):
+            items.append(f"{(ab.get('name') or {}).get(lang, ab['id'])}: {texts.effect(dwarf, ('abilities', i, 'effect'))}")
+        rows = []
+        for weapon in game.of_kind("weapon"):
+            if weapon.data.get("dwarf") == dwarf.id:
+                rows.extend(_modes(game, weapon, lang, lab, texts, notes))
+        sections.append({"title": name_of(dwarf, lang), "items": items, "headers": _mode_headers(lab), "rows": rows})
+    return {"sections": sections}
+
+
+def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
+    lab, texts = labels(lang, game.id), Texts(game, lang)
+    secondary = [r for w in game.of_kind("weapon") if w.data.get("slot") == "secondary"
+                 for r in _modes(game, w, lang, lab, texts, notes)]
+    throws = [{"mark": notes.mark(t, lang), "cells": [
+        name_of(t, lang), str(t.data.get("range", "—")), str(t.data.get("area", 0)),
+        f"{t.data.get('dice')} × {_term(game, t.data.get('die', ''), lang)}" if t.data.get("dice") else "—",
+        texts.effect(t, ("effect",))]} for t in game.of_kind("throwable")]
+    dice = [{"mark": notes.mark(d, lang), "cells": [
+        name_of(d, lang), ", ".join(f"{_term(game, f['face'], lang)}{'×' + str(f['hits']) if f.get('hits', 0) > 1 else ''}"
+                                    for f in d.data["faces"])]} for d in game.of_kind("die")]
+    return {"sections": [
+        {"title": lab["secondary"], "headers": _mode_headers(lab), "rows": secondary},
+        {"title": lab["throwables"], "headers": [lab["name"], lab["range"], lab["area"], lab["dice"], lab["effect"]], "rows": throws},
+        {"title": lab["die"], "headers": [lab["die"], lab["faces"]], "rows": dice}]}
+
+
+def statuses(game: Game, lang: str, notes: Footnotes) -> dict:
+    lab = labels(lang, game.id)
+    rows = []
+    for status in ("stunned", "webbed", "knocked_over", "unconscious", "frozen", "hidden"):
+        causes = [name_of(m, lang) for m in game.of_kind("monster")
+                  if status in str(m.data.get("bang", ""))]
+        causes += [name_of(w, lang) for w in game.of_kind("weapon")
+                   if status in str(w.data.get("modes", "")) + str(w.data.get("overclocked", ""))]
+        causes += [name_of(t, lang) for t in game.of_kind("throwable") if status in str(t.data.get("effect", ""))]
+        rows.append({"mark": None, "cells": [_term(game, status, lang), ", ".join(causes) or "—", lab["st_" + status]]})
+    return {"sections": [{"title": lab["status"], "headers": [lab["status"], lab["caused_by"], lab["effect"]], "rows": rows}]}
+
+
+SHEETS = (Sheet("monsters", "deep_rock_galactic_sheet.html.j2", "monsters_title", monsters),
+          Sheet("classes", "deep_rock_galactic_sheet.html.j2", "classes_title", classes),
+          Sheet("weapons", "deep_rock_galactic_sheet.html.j2", "weapons_title", weapons),
+          Sheet("statuses", "deep_rock_galactic_sheet.html.j2", "statuses_title", statuses))
+
+
+# --- the mission briefing ---------------------------------------------------------------------
+
+CELL = {"#": "wall", "*": "diamond", ".": "cave", "^": "stone", "?": "flare", "o": "pit", "h": "hidden", "x": "off"}
+
+
+def briefing_context(game: Game, mission: dict, lang: str) -> dict:
+    from dsl.parser import EffectSyntaxError, parse
+    from dsl.render import render
+    lab = labels(lang, game.id)
+    obj = mission["objective"]
+    monsters_by_id = game.entities.get("monster", {})
+
+    def entity_name(kind: str, key: str) -> str:
+        ent = game.entities.get(kind, {}).get(key)
+        return name_of(ent, lang) if ent is not None else _term(game, key, lang)
+    if obj["type"] == "eliminate":
+        goal = f"{lab['eliminate']}: {entity_name('monster', obj.get('creature', ''))}"
+    else:
+        goal = f"{lab['collect']}: " + ", ".join(
+            f"{entity_name('mineral', k) if k in game.entities.get('mineral', {}) else entity_name('pickup', k)} × {v}"
+            for k, v in obj.get("targets", {}).items())
+    event = mission.get("mission_event", "")
+    try:
+        event_text = render(parse(event), game.vocab, lang) if event else "—"
+    except EffectSyntaxError:
+        event_text = event
+    items = [f"{lab['objective']}: {goal}", f"{lab['hazard']}: {mission.get('hazard', '—')}",
+             f"{lab['minerals']}: " + ", ".join(f"{entity_name('mineral', k)} × {v}" for k, v in mission["minerals"].items()),
+             f"{lab['pickups']}: " + ", ".join(f"{entity_name('pickup', k)} × {v}" for k, v in mission["pickups"].items()),
+             f"{lab['removed']}: " + (", ".join(entity_name("event_card", c) for c in mission.get("remove_cards", [])) or "—"),
+             f"{lab['mission_event']}: {event_text}"]
+    if mission.get("hidden_monsters"):
+        items.append(f"{lab['hidden_monsters']}: " + ", ".join(
+            f"{name_of(monsters_by_id[e['creature']], lang) if e['creature'] in monsters_by_id else e['creature']} × {e['count']}"
+            for e in mission["hidden_monsters"]))
+    if mission.get("tokens"):
+        items.append(f"{lab['tokens']}: " + ", ".join(f"{_term(game, k, lang)} × {v}" for k, v in mission["tokens"].items()))
+    marks: dict[tuple, tuple[str, str]] = {}
+    for h in mission.get("drop_pod", []):
+        marks[tuple(h)] = ("pod", "P")
+    for e in mission.get("tunnel_exits", []):
+        marks[tuple(e["at"])] = ("exit", str(e["exit"]))
+    if mission.get("mine_head"):
+        marks[tuple(mission["mine_head"])] = ("minehead", "M")
+    for h in mission.get("stalagmites", []):
+        marks[tuple(h)] = ("stone", "▲")
+    for h in mission.get("drones", []):
+        marks[tuple(h)] = ("flare", "!")
+    grid = []
+    for r, line in enumerate(mission["map"].rstrip("\n").split("\n")):
+        row = []
+        for c, ch in enumerate(line.split()):
+            cls, text = marks.get((r, c), (CELL.get(ch, "off"), {"*": "◆", "?": "?", "^": "·", "h": "h"}.get(ch, "")))
+            row.append({"cls": cls, "text": text, "title": f"{r},{c}"})
+        grid.append(row)
+    legend = [f"P = {lab['pod']}", f"1/2/3 = {lab['exits']}", f"M = {lab['mine_head']}", f"▲ = {lab['stalagmites']}",
+              f"◆ = {lab['terrain_diamond']}", f"? = {lab['terrain_flare']}", f"· = {lab['terrain_stone']}",
+              f"h = {lab['terrain_hidden']}", f"! = {lab['drones']}"]
+    name = (mission.get("name") or {}).get(lang, mission.get("id", ""))
+    notes = []
+    if mission.get("source") == "approximation" and mission.get("note"):
+        notes.append(mission["note"])
+    notes += [f"{k}: {v}" for k, v in sorted((mission.get("approximations") or {}).items())]
+    return {"sections": [{"title": name, "items": items},
+                         {"title": lab["map"], "hexmap": grid, "note": "  ".join(legend)}],
+            "mission_notes": notes}
+
+
+def write_briefing(game: Game, mission: dict, langs, formats, out: Path, progress=None) -> list[Path]:
+    written = []
+    for lang in langs:
+        lab = labels(lang, game.id)
+        ctx = briefing_context(game, mission, lang)
+        game_name = game.vocab.name.get(lang)
+        footnotes = [{"n": 1, "name": (mission.get("name") or {}).get(lang, ""), "lines": ctx["mission_notes"]}] \
+            if ctx["mission_notes"] else []
+        ctx.update({"lang": lang, "html_lang": html_lang(lang, game.id), "game_name": game_name,
+                    "title": fill(lab["briefing_title"], {"game": game_name}), "lab": lab,
+                    "footnotes": footnotes, "sources": sources_table(game, lang, lab, Footnotes())})
+        html = environment().get_template("deep_rock_galactic_sheet.html.j2").render(ctx)
+        for fmt in formats:
+            path = Path(out) / GAME_ID / f"briefing_{mission.get('id', 'mission')}.{lang}.{fmt}"
+            if progress:
+                progress(f"writing {path}")
+            if fmt == "html":
+                _write_atomic(path, html.encode("utf-8"))
+            else:
+                write_pdf(html, path)
+            written.append(path)
+    return written
+
+
+def briefing_cli(args) -> int:
+    """`tomecraft sheets --mission PATH`: check the mission file, then write its briefing."""
+    from compiler import cli, diagnostics as dg, missions, pipeline
+    path = Path(args.mission)
+    if not path.is_file():
+        raise cli.UsageError(f"no such file: {args.mission}")
+    reporter = dg.Reporter()
+    mission = missions.load_mission(path, reporter)
+    if mission is None:
+        print(dg.format_text(reporter))
+        cli.progress("briefing not written: fix the errors above")
+        return 1
+    game = pipeline.compile_game(pipeline.CONTENT / GAME_ID, [], dg.Reporter())
+    langs = list(dict.fromkeys(args.lang or LANGS))
+    formats = list(dict.fromkeys(args.format or FORMATS))
+    write_briefing(game, mission, langs, formats, Path(args.out), cli.progress)
+    return 0

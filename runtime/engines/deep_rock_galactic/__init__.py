@@ -1,0 +1,11 @@
+"""Deep Rock Galactic engine: `play_game` for sims, `run_scenario` for scenario files."""
+from runtime.engines.deep_rock_galactic.engine import Engine, load_mission
+from runtime.engines.deep_rock_galactic.game import play_game, setup
+from runtime.engines.deep_rock_galactic.scenario import run_scenario
+
+__all__ = ["Engine", "load_mission", "play_game", "run_scenario", "setup"]
+
+# How `tomecraft sim` summarises this cooperative game (see runtime/sim.py): every dwarf
+# scores 100 for a successful mission and 0 for a failed one.
+FINISHED_LABEL = "dwarves aboard the drop pod at the end"
+SUMMARY_STATS = ("success_rate",)

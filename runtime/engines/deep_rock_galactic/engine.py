@@ -1,0 +1,1054 @@
+"""The Deep Rock Galactic engine: setup from a mission, the dwarves' Action Phase, the Event
+Phase, swarms, monster activation, success and failure.
+
+Content drives the rules: monster stats and "!" effects, weapon modes (dice, range, cost,
+assignment), event and swarm cards, pickups and the mission event are generated definitions;
+effects run through the verbs and queries below (runtime/effects.py Context API).
+Rule choices where the guide is silent are the `rule` entities of content/.../rules.yaml.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from runtime.effects import Context, EffectError
+from runtime.engines.deep_rock_galactic import hexgrid as hx
+from runtime.engines.deep_rock_galactic.hexgrid import Hex
+from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster, State
+
+CLASSES = ("engineer", "gunner", "driller", "scout")
+DEFAULT_SECONDARY = {"engineer": "warthog", "gunner": "bulldog", "driller": "subata", "scout": "zhukov"}
+MAX_ROUNDS = 60
+
+
+def plain(value: Any) -> Any:
+    """Generated Records and tuples -> plain dicts and lists (mission data)."""
+    fields = getattr(value, "_fields", None)
+    if fields is not None:
+        return {k: plain(v) for k, v in fields.items()}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def load_mission(data, options: dict) -> dict:
+    """The mission to play: options["mission"] (a path or a dict), else Mission 1."""
+    chosen = options.get("mission")
+    if isinstance(chosen, dict):
+        return chosen
+    if chosen:
+        # The runtime never reads files: `tomecraft sim --mission` validates the file with
+        # compiler.missions.load_mission and passes the mission mapping here.
+        raise ValueError("pass the mission as the mapping compiler.missions.load_mission returns")
+    m = data.get("mission", "m01")
+    out = {k: plain(getattr(m, k)) for k in ("objective", "hazard", "minerals", "pickups",
+                                              "remove_cards", "hidden_monsters", "tokens", "drop_pod",
+                                              "tunnel_exits", "mine_head", "stalagmites", "mineral_spaces",
+                                              "drones", "map")}
+    out["id"], out["mission_event_fx"] = m.id, m.mission_event
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def parse_map(text: str) -> dict[Hex, str]:
+    cells = {}
+    for r, line in enumerate(text.rstrip("\n").split("\n")):
+        for c, ch in enumerate(line.split()):
+            cells[(r, c)] = ch
+    return cells
+
+
+class Engine:
+    def __init__(self, data, state: State, agents: list, rng, options: dict | None = None,
+                 log_enabled: bool = False) -> None:
+        self.data, self.state, self.agents, self.rng = data, state, agents, rng
+        self.options = dict(options or {})
+        self.rules = {r.id: r.value for r in data.of("rule")}
+        track = plain(self.rules["g11_track_length"])
+        self.track_len, self.swarm_squares = track["squares"], set(track["swarm_squares"])
+        self.hazard = int(self.options.get("hazard", 2))
+        self.verbs, self.queries = Verbs(self), Queries(self)
+        self.log_enabled, self.lines = log_enabled, []
+        self.mission_event = None
+        self.shots: set = set()         # (sentry, monster uid) per Event or Swarm
+        self.last_roll: list = []
+        self.plan: list | None = None   # scripted hit assignment (scenarios)
+        self.acting: Dwarf | None = None
+        self.flares: dict[Hex, int] = {}
+        self.shield: Hex | None = None
+        self.mine_head_mission = False
+        self.forced_rolls: list[list[dict]] = []
+        self.ziplines: set[tuple[Hex, Hex]] = set()   # (one end, other end) ground spaces
+        self.spawned: Counter = Counter()
+        self.activated: Counter = Counter()
+        self.mission: dict = {"objective": {"type": "collect", "targets": {}}}
+
+    # --- bookkeeping -----------------------------------------------------------------------
+    def log(self, message: str) -> None:
+        if self.log_enabled:
+            self.lines.append(message)
+
+    def monster_def(self, m: Monster):
+        return self.data.get("monster", m.kind)
+
+    def resistance(self, m: Monster, dtype: str) -> int:
+        res = self.monster_def(m).resistances
+        return int(plain(res).get(dtype, 0)) if res else 0
+
+    def hp(self, m: Monster) -> int:
+        return self.monster_def(m).hp
+
+    def decide(self, ctx, key: str, options: list):
+        seat = ctx.you.seat if isinstance(ctx.you, Dwarf) else 0
+        if key.endswith("!target") and ctx.info.get("target") is not None:
+            wanted = ctx.info["target"]
+            for o in options:
+                if o is wanted:
+                    return o
+            raise EffectError(f"target {wanted} is not a legal target")
+        if len(options) == 1:
+            return options[0]
+        agent = self.agents[seat % len(self.agents)]
+        if options and isinstance(options[0], Monster):
+            choice = agent.choose("target", [m.uid for m in options], self)
+            return next(m for m in options if m.uid == choice)
+        return agent.choose(key, options, self)
+
+    def suggest(self, key: str, options: list) -> list:
+        if key.endswith(":may2") or "may" in key:
+            return [True] if self.acting and self.acting.health > 3 else [False]
+        return []
+
+    # Context protocol
+    def attr(self, ctx, obj, name):
+        return getattr(obj, name)
+
+    def select(self, ctx, kind: str, zone):
+        if kind == "monster":
+            return [m for m in self.state.monsters.values()
+                    if m.hidden_from is None or not isinstance(ctx.you, Dwarf) or m.hidden_from != ctx.you.seat]
+        if kind in ("player", "dwarf"):
+            return [d for d in self.state.dwarves if d.conscious]
+        return []
+
+    def subscribe(self, ctx, event, where, body, key) -> None:
+        # Pickups' and cards' triggers fire at once when the engine runs them for that event.
+        if ctx.info.get("fire") == event and (where is None or where(ctx)):
+            body(ctx)
+
+    def watch(self, ctx, cond, body, key) -> None:
+        raise EffectError("`when` is not used by Deep Rock Galactic content")
+
+    def once(self, ctx, scope, key) -> bool:
+        mark = (scope, key, getattr(ctx.self, "uid", None), self.state.clock)
+        if mark in self.shots:
+            return False
+        self.shots.add(mark)
+        return True
+
+    def continuous(self, ctx, body, key) -> None:
+        body(ctx)
+
+    def modify(self, ctx, obj, name, op, value, key) -> None:
+        raise EffectError("value layering is not used by Deep Rock Galactic content")
+
+    def run(self, fx, you=None, self_=None, target=None, **info) -> bool:
+        if fx is None:
+            return False
+        ctx = Context(self, you=you, self=self_, target=target, info=info)
+        return fx(ctx)
+
+    # --- board tokens: their movement rules come from the board_token definitions -----------
+    def tokens_at(self, h: Hex) -> list:
+        defs = {t.token: t for t in self.data.of("board_token")}
+        return [defs[k] for k, where in self.state.tokens.items() if h in where and k in defs]
+
+    def token_flag(self, h: Hex, flag: str) -> bool:
+        return any(getattr(t, flag) for t in self.tokens_at(h))
+
+    def stops_walker(self, h: Hex, flying: bool = False) -> bool:
+        """A token that stops a walker entering it (goo): True, and the token is removed if
+        its definition says so. Flying monsters ignore it unless it affects flyers."""
+        stop = False
+        for t in self.tokens_at(h):
+            if t.stops_movement_on_entry and (t.affects_flying or not flying):
+                stop = True
+                if t.removed_on_entry:
+                    del self.state.tokens[t.token][h]
+        return stop
+
+    def entry_damage(self, h: Hex) -> int:
+        return sum(t.damage_on_entry or 0 for t in self.tokens_at(h))
+
+    # --- geometry and passability ----------------------------------------------------------
+    def is_open(self, h: Hex) -> bool:
+        return self.state.terrain(h) in OPEN or h in self.state.pod and not self.state.pod_returned
+
+    def blocks_los(self, h: Hex, lob: str = "none") -> bool:
+        st = self.state
+        t = st.terrain(h)
+        if t in WALLS or t == "h" or t == "x":
+            return True
+        if lob == "all":
+            return False
+        if lob == "arc":
+            return False
+        if h in st.stalagmites or self.token_flag(h, "blocks_line_of_sight"):
+            return True
+        m = st.monster_at(h)
+        if m is not None and self.monster_def(m).blocks_line_of_sight is not False:
+            return True
+        d = st.dwarf_at(h)
+        return d is not None and d.conscious and "knocked_over" not in d.statuses
+
+    def los(self, a: Hex, b: Hex, lob: str = "none") -> bool:
+        return lob == "all" or hx.line_of_sight(a, b, lambda h: self.blocks_los(h, lob))
+
+    def dwarf_step(self, d: Dwarf, a: Hex, b: Hex) -> bool:
+        st = self.state
+        t = st.terrain(b)
+        zipped = b in st.tokens.get("zipline_end", {})
+        if t == "o":
+            return b in st.tokens.get("platform", {}) or d.cls == "scout"
+        if t not in OPEN and not (b in st.pod):
+            return zipped
+        if b in st.stalagmites or st.monster_at(b):
+            return d.cls == "scout"
+        if b in st.tokens.get("flame", {}) and d.cls == "scout":
+            return False
+        return True
+
+    def dwarf_can_stop(self, d: Dwarf, h: Hex) -> bool:
+        st = self.state
+        if st.terrain(h) not in OPEN and h not in st.pod:
+            return False
+        if st.terrain(h) == "o" or h in st.stalagmites or st.monster_at(h):
+            return False
+        if st.dwarf_at(h) not in (None, d) or h == st.sentry or h in st.exits.values() or h == st.supply_pod:
+            return False
+        return True
+
+    def shielded(self, h: Hex) -> bool:
+        return self.shield is not None and (h == self.shield or h in hx.neighbours(self.shield))
+
+    def monster_step(self, m: Monster, a: Hex, b: Hex) -> bool:
+        st = self.state
+        mdef = self.monster_def(m)
+        if b in st.pod and not st.pod_returned and any(d.pos in st.pod for d in st.dwarves):
+            return False
+        if b in st.pod and not st.pod_returned and all(not d.in_pod for d in st.dwarves) and False:
+            return False
+        if self.shield is not None and self.shielded(a) != self.shielded(b):
+            return False
+        if a in st.tokens.get("ifg", {}) or b in st.tokens.get("ifg", {}):
+            if (a in st.tokens.get("ifg", {})) != (b in st.tokens.get("ifg", {})):
+                return False
+        t = st.terrain(b)
+        if t == "x":
+            return False
+        if t in WALLS or t == "h":
+            return "wall" in (mdef.destroys_on_path or ())
+        if self.token_flag(b, "blocks_monster_movement"):
+            return False
+        if t == "o":
+            return bool(mdef.flying) or b in st.tokens.get("platform", {})
+        if b in st.stalagmites:
+            return bool(mdef.flying) or "stalagmite" in (mdef.destroys_on_path or ())
+        d = st.dwarf_at(b)
+        if d is not None and d.conscious:
+            return bool(mdef.flying)
+        return True
+
+    def monster_can_stop(self, m: Monster, h: Hex) -> bool:
+        st = self.state
+        if st.terrain(h) not in OPEN or h in st.stalagmites or h == st.sentry or h == st.bosco:
+            return False
+        if h in st.pod and not st.pod_returned:
+            return False
+        other = st.monster_at(h)
+        return (other is None or other is m) and st.dwarf_at(h) is None and h != st.supply_pod
+
+    # --- dice --------------------------------------------------------------------------------
+    def roll(self, die: str, n: int) -> list[dict]:
+        if self.forced_rolls:                       # scenarios script their dice
+            out = self.forced_rolls.pop(0)
+            self.last_roll = out
+            return out
+        faces = next(d for d in self.data.of("die") if d.die == die).faces
+        out = [plain(self.rng.choice(faces)) for _ in range(n)]
+        self.last_roll = out
+        return out
+
+    # --- damage --------------------------------------------------------------------------------
+    def warden_protects(self, m: Monster) -> int:
+        for w in self.state.monsters.values():
+            wdef = self.monster_def(w)
+            if w is not m and wdef.field_range and hx.distance(w.pos, m.pos) <= wdef.field_range:
+                return wdef.field_reduction or 0
+        return 0
+
+    def damage_monster(self, m: Monster, dtype: str, hits: int, attacker: Dwarf | None,
+                       ignore_resistance: bool = False, from_behind: bool = False,
+                       status: str | None = None) -> int:
+        """One attack's total hits on one monster: resistance once (A-10), Warden field, rear."""
+        if m.uid not in self.state.monsters:
+            return 0
+        mdef = self.monster_def(m)
+        res = 0
+        if not ignore_resistance and not (from_behind and mdef.rear_ignores_resistance):
+            if not (dtype == "pickaxe" and attacker is not None and attacker.cls == "driller"):
+                res = self.resistance(m, dtype)
+        dealt = max(0, hits - res - (self.warden_protects(m) if attacker is not None else 0))
+        if status and hits > 0 and not (status == "stunned" and mdef.stun_immune):
+            m.statuses.add(status)
+        if dealt <= 0:
+            return 0
+        m.damage += dealt
+        self.log(f"{m.kind}#{m.uid} takes {dealt} ({hits} {dtype} hits - {hits - dealt})")
+        if m.damage >= mdef.hp:
+            self.kill(m, attacker)
+        elif mdef.hides_when_damaged and attacker is not None and not m.statuses & {"stunned", "frozen"}:
+            m.hidden_from = attacker.seat
+        return dealt
+
+    def kill(self, m: Monster, killer: Dwarf | None) -> None:
+        st = self.state
+        if m.uid not in st.monsters:
+            return
+        del st.monsters[m.uid]
+        st.killed[m.kind] += 1
+        mdef = self.monster_def(m)
+        self.log(f"{m.kind}#{m.uid} dies")
+        if mdef.kill_reward and killer is not None:
+            killer.rock_and_stone += mdef.kill_reward
+        if mdef.self_destructs:
+            self.explode(m)
+        if mdef.on_kill is not None and not mdef.kill_reward:
+            self.run(mdef.on_kill, you=killer, self_=m)
+
+    def explode(self, m: Monster) -> None:
+        """The Exploder's adjacent ring takes one Explosive roll (its attack and its death)."""
+        self.state.monsters.pop(m.uid, None)
+        result = self.roll("explosive_die", 1)
+        hits = sum(f.get("hits", 0) or 0 for f in result)
+        ring = hx.neighbours(m.pos)
+        for h in ring:
+            d = self.state.dwarf_at(h)
+            if d is not None and d.conscious and not self.shielded(h):
+                self.hurt(d, hits)
+            other = self.state.monster_at(h)
+            if other is not None:
+                if hits:
+                    self.damage_monster(other, "explosive", hits, None)
+                if any(f["face"] == "scare" for f in result) and other.uid in self.state.monsters:
+                    self.scare(other, m.pos, 2)
+        if self.state.sentry in ring:
+            self.state.sentry = None
+
+    def scare(self, m: Monster, source: Hex, steps: int) -> None:
+        if self.monster_def(m).move == 0 or (self.monster_def(m).size or 1) > 1:
+            return
+        for _ in range(steps):
+            options = [n for n in hx.neighbours(m.pos) if self.monster_step(m, m.pos, n)
+                       and self.monster_can_stop(m, n) and hx.distance(n, source) > hx.distance(m.pos, source)]
+            if not options:
+                return
+            m.pos = min(options)
+
+    def hurt(self, d: Dwarf, n: int) -> None:
+        if n <= 0 or not d.conscious:
+            return
+        d.health = max(0, d.health - n)
+        self.log(f"{d.cls} takes {n} damage ({d.health} left)")
+        if d.health == 0:
+            d.statuses = {"unconscious"}
+            self.log(f"{d.cls} is unconscious")
+            if self.state.bosco_alive:
+                d.statuses.discard("unconscious")
+                d.health = 1
+                self.state.bosco_alive, self.state.bosco = False, None
+                self.log("BOSCO revives the dwarf and is destroyed")
+            elif all(not x.conscious for x in self.state.dwarves if not x.in_pod) and \
+                    not any(x.in_pod for x in self.state.dwarves):
+                self.state.result = "failure"
+                self.log("every dwarf is unconscious: the mission fails")
+
+    # --- hit assignment (rulebook L458-468) ---------------------------------------------------
+    def assign(self, d: Dwarf, mode, target: Monster, dice: list[dict], plan: list | None = None,
+               from_behind: bool = False) -> dict[int, int]:
+        """Assign each die to a space: the first must be a hit on the target; each next one to an
+        assigned space or one next to it, in range and LOS; a die's hits never split.
+        `plan` lists, per die, a hex (scenarios); without it dice sweep to adjacent monsters
+        once the target has enough. Returns hits per monster uid."""
+        rng = mode.get("range") or 1
+        lob = mode.get("ignores_line_of_sight") or "none"
+        assign = mode.get("assign") or "sweep"
+        if assign == "best_die":
+            dice = sorted(dice, key=lambda f: -(f.get("hits") or 0))[:1]
+        if assign == "choose_one":
+            dice = sorted(dice, key=lambda f: -(f.get("hits") or 0))[:1]
+        order = sorted(range(len(dice)), key=lambda i: -(dice[i].get("hits") or 0))
+        spaces: list[Hex] = []
+        per_space: Counter = Counter()
+
+        def legal(h: Hex, first: bool) -> bool:
+            if first:
+                return h == target.pos
+            if assign in ("single_target", "best_die", "choose_one"):
+                return h == target.pos or h == target.tail
+            near = any(h == s or h in hx.neighbours(s) for s in spaces)
+            return near and hx.distance(d.pos, h) <= rng and self.los(d.pos, h, lob)
+
+        if plan is not None:
+            if len(plan) != len(dice):
+                raise EffectError(f"{len(dice)} dice but {len(plan)} assignments")
+            for i, (face, h) in enumerate(zip(dice, plan)):
+                h = tuple(h)
+                if i == 0 and not (face.get("hits") or 0):
+                    raise EffectError("the first die assigned must be a hit")
+                if not legal(h, i == 0):
+                    raise EffectError(f"die {i + 1} cannot go to {list(h)}")
+                spaces.append(h)
+                per_space[h] += face.get("hits") or 0
+        else:
+            need = self.hp(target) - target.damage + self.resistance(target, mode.get("die").replace("_die", "") if mode.get("die") else "")
+            for n, i in enumerate(order):
+                face = dice[i]
+                h = target.pos
+                if n > 0 and per_space[target.pos] >= need:
+                    for cand in sorted(hx.neighbours(target.pos)):
+                        other = self.state.monster_at(cand)
+                        if other is not None and other is not target and legal(cand, False):
+                            h = cand
+                            break
+                spaces.append(h)
+                per_space[h] += face.get("hits") or 0
+        hits: Counter = Counter()
+        for h, n in per_space.items():
+            m = self.state.monster_at(h)
+            if m is not None:
+                hits[m.uid] += n
+        return dict(hits)
+
+    def fire(self, d: Dwarf, weapon_id: str, mode_index: int, target: Monster,
+             plan: list | None = None, free: bool = False, from_behind: bool = False) -> bool:
+        """A ranged attack: its effect pays and targets; the engine assigns dice and applies."""
+        weapon = self.data.get("weapon", weapon_id)
+        mode = weapon.modes[mode_index]
+        self.acting = d
+        before = (d.actions, d.ammo, d.secondary_ammo)
+        lob = mode.get("ignores_line_of_sight") or "none"
+        if hx.distance(d.pos, target.pos) > (mode.get("range") or 1) or not self.los(d.pos, target.pos, lob):
+            return False
+        try:
+            ok = self.run(mode.get("effect"), you=d, target=None, weapon=weapon, mode=mode,
+                          target_obj=target, plan=plan, from_behind=from_behind, free=free)
+        except EffectError:
+            d.actions, d.ammo, d.secondary_ammo = before    # an illegal assignment: nothing happened
+            raise
+        if free:
+            d.actions = before[0]
+        if ok:
+            d.acted_at = self.tick()
+            d.used[(weapon_id, mode.get("id"))] += 1
+        return ok
+
+    def tick(self) -> int:
+        self.state.clock += 1
+        return self.state.clock
+
+    # --- spawning ------------------------------------------------------------------------------
+    def nearest_dwarf_distance(self, h: Hex) -> int:
+        alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
+        return min((hx.distance(h, p) for p in alive), default=0)
+
+    def spawn(self, kind: str, origin: Hex, n: int = 1, chooser: Dwarf | None = None) -> list[Monster]:
+        """Placement priority (L870-885): as close to the origin as possible, then towards the
+        dwarves, then the drawing dwarf decides."""
+        placed = []
+        for _ in range(n):
+            probe = Monster(0, kind, origin)
+            dist = hx.bfs(origin, lambda a, b: self.monster_step(probe, a, b) or self.state.monster_at(b) is not None)
+            free = [h for h in dist if self.monster_can_stop(probe, h)]
+            flames = self.state.tokens.get("flame", {})
+            usable = [h for h in free if h not in flames] or free
+            if not usable:
+                break
+            best = min(dist[h] for h in usable)
+            ring = [h for h in usable if dist[h] == best]
+            toward = min(self.nearest_dwarf_distance(h) for h in ring)
+            ring = sorted(h for h in ring if self.nearest_dwarf_distance(h) == toward)
+            seat = chooser.seat if chooser else 0
+            at = ring[0] if len(ring) == 1 else tuple(self.agents[seat % len(self.agents)].choose("spawn", ring, None))
+            m = Monster(self.state.next_uid, kind, at)
+            self.state.next_uid += 1
+            self.state.monsters[m.uid] = m
+            self.spawned[kind] += 1
+            placed.append(m)
+            self.log(f"{kind}#{m.uid} spawns at {list(at)}")
+            if at in flames:
+                del flames[at]
+                self.damage_monster(m, "fire", 1, None)
+            if m.uid in self.state.monsters:
+                self.sentry_reacts(m)
+        return placed
+
+    def active_exits(self) -> list[Hex]:
+        out = []
+        for number, h in sorted(self.state.exits.items()):
+            if self.state.terrain(h) != "h":
+                out.append(h)
+        return out
+
+    # --- the sentry gun ------------------------------------------------------------------------
+    def sentry_reacts(self, m: Monster) -> None:
+        st = self.state
+        if st.sentry is None or m.uid not in st.monsters or (m.uid, st.clock) in self.shots:
+            return
+        if hx.distance(st.sentry, m.pos) <= 3 and self.los(st.sentry, m.pos):
+            self.shots.add((m.uid, st.clock))
+            hits = sum(f.get("hits") or 0 for f in self.roll("bullet_die", 1))
+            engineer = next((d for d in st.dwarves if d.cls == "engineer"), None)
+            self.damage_monster(m, "bullet", hits, engineer)
+
+    # --- monster activation (L964-1027) ---------------------------------------------------------
+    def targets_in_range(self, m: Monster) -> list:
+        mdef = self.monster_def(m)
+        out = []
+        for d in self.state.dwarves:
+            if d.conscious and not d.in_pod and hx.distance(m.pos, d.pos) <= mdef.attack_range \
+                    and self.los(m.pos, d.pos):
+                out.append(d)
+        return out
+
+    def pick_dwarf(self, m: Monster, dwarves: list[Dwarf]) -> Dwarf:
+        return min(dwarves, key=lambda d: (hx.distance(m.pos, d.pos), -d.acted_at))
+
+    def activate_all(self, skip: set[int] = frozenset(), move_and_attack: bool = False) -> None:
+        self.state.clock += 1     # a new Event or Swarm: the sentry may fire again
+        kinds = sorted(self.data.of("monster"), key=lambda k: k.order)
+        for kind in kinds:
+            group = [m for m in self.state.monsters.values() if m.kind == kind.id and m.uid not in skip]
+            group.sort(key=lambda m: (self.nearest_dwarf_distance(m.pos), m.uid))
+            for m in group:
+                if self.state.result or m.uid not in self.state.monsters:
+                    continue
+                self.activate(m, move_and_attack)
+
+    def activate(self, m: Monster, move_and_attack: bool = False) -> None:
+        mdef = self.monster_def(m)
+        self.activated[m.kind] += 1
+        if m.statuses & {"stunned", "frozen"}:
+            m.statuses -= {"stunned", "frozen"}
+            self.log(f"{m.kind}#{m.uid} skips its activation (G-10)")
+            return
+        self.sentry_reacts(m)
+        if m.uid not in self.state.monsters:
+            return
+        if mdef.moves_toward == "none":
+            if mdef.attacks:
+                self.attack_if_possible(m)
+            if mdef.special is not None:
+                self.run(mdef.special, self_=m)
+            return
+        if mdef.moves_toward == "monster":
+            self.move_monster(m, toward_monsters=True)
+            if mdef.special is not None:
+                self.run(mdef.special, self_=m)
+            return
+        if mdef.attacks and self.attack_if_possible(m):
+            return
+        self.move_monster(m)
+        if m.uid in self.state.monsters and (move_and_attack or mdef.moves_then_attacks):
+            self.attack_if_possible(m)
+
+    def attack_if_possible(self, m: Monster) -> bool:
+        mdef = self.monster_def(m)
+        dwarves = self.targets_in_range(m)
+        st = self.state
+        if not dwarves:
+            if st.sentry is not None and hx.distance(m.pos, st.sentry) <= mdef.attack_range \
+                    and self.los(m.pos, st.sentry):
+                self.log(f"{m.kind}#{m.uid} attacks the sentry gun: it returns to the Engineer")
+                st.sentry = None
+                if mdef.self_destructs:
+                    self.explode(m)
+                return True
+            return False
+        target = self.pick_dwarf(m, dwarves)
+        self.monster_attack(m, target)
+        return True
+
+    def monster_attack(self, m: Monster, d: Dwarf) -> None:
+        mdef = self.monster_def(m)
+        self.log(f"{m.kind}#{m.uid} attacks {d.cls}")
+        if mdef.self_destructs:
+            self.explode(m)
+            return
+        faces = self.roll(mdef.attack_die or "monster_die", mdef.attack_dice or 0)
+        if self.shielded(d.pos):
+            self.log("the shield stops the attack")
+        else:
+            teeth = sum(f["face"] == "teeth" for f in faces)
+            self.hurt(d, teeth)
+            for f in faces:
+                if f["face"] == "bang" and mdef.bang is not None and d.conscious:
+                    self.run(mdef.bang, you=d, self_=m, target=d)
+        if mdef.attack_places:
+            for h in hx.neighbours(d.pos):
+                if self.is_open(h) and h not in self.state.exits.values() and self.state.terrain(h) != "o" \
+                        and not self.state.monster_at(h) and not self.state.dwarf_at(h):
+                    self.state.tokens.setdefault(mdef.attack_places, {})[h] = -1
+
+    def move_monster(self, m: Monster, toward_monsters: bool = False) -> None:
+        mdef = self.monster_def(m)
+        st = self.state
+        if toward_monsters:
+            goals = {n for o in st.monsters.values() if o is not m for n in hx.neighbours(o.pos)}
+        else:
+            goals = set()
+            for d in st.dwarves:
+                if d.conscious and not d.in_pod:
+                    goals |= {h for h in st.cells if hx.distance(h, d.pos) <= max(1, mdef.attack_range)}
+        path = hx.path_to(m.pos, goals, lambda a, b: self.monster_step(m, a, b))
+        if not path and not toward_monsters:
+            # no way into range (a shield, an IFG, pits): it gets as close as it can
+            reach = hx.bfs(m.pos, lambda a, b: self.monster_step(m, a, b))
+            spots = [h for h, n in reach.items() if 0 < n <= mdef.move and self.monster_can_stop(m, h)]
+            here = self.nearest_dwarf_distance(m.pos)
+            best = min(spots, key=lambda h: (self.nearest_dwarf_distance(h), reach[h], h), default=None)
+            if best is not None and self.nearest_dwarf_distance(best) < here:
+                path = hx.path_to(m.pos, {best}, lambda a, b: self.monster_step(m, a, b))
+        if not path:
+            return
+        start = m.pos
+        last_stop = m.pos                        # it must end its move on an empty space
+        for steps, h in enumerate(path, 1):
+            if steps > mdef.move:
+                break
+            self.enter_monster(m, h)
+            if m.uid not in st.monsters:
+                return
+            if self.monster_can_stop(m, h):
+                last_stop = h
+            if self.stops_walker(h, flying=bool(mdef.flying)):
+                break
+            if not toward_monsters and mdef.attacks and h == last_stop and self.targets_in_range(m):
+                break
+        if m.pos != last_stop:
+            m.pos = last_stop
+        if m.pos != start:
+            self.sentry_reacts(m)
+
+    def enter_monster(self, m: Monster, h: Hex) -> None:
+        st = self.state
+        mdef = self.monster_def(m)
+        if "wall" in (mdef.destroys_on_path or ()) and st.terrain(h) in WALLS:
+            if h in st.minerals:
+                st.ground.setdefault(h, Counter())[st.minerals.pop(h)] += 1
+            st.cells[h] = "."
+        if "stalagmite" in (mdef.destroys_on_path or ()):
+            st.stalagmites.discard(h)
+        if "grunt" in (mdef.destroys_on_path or ()):
+            other = st.monster_at(h)
+            if other is not None and other.kind == "grunt":
+                self.kill(other, None)
+        m.facing = h
+        m.pos = h
+        self.sentry_reacts(m)
+        prox = st.tokens.get("proximity", {})
+        if h in prox:
+            del prox[h]
+            hits = sum(f.get("hits") or 0 for f in self.roll("explosive_die", 2))
+            self.damage_monster(m, "explosive", hits, None)
+
+    # --- the Swarm Threat Track (L886-895, G-11) ------------------------------------------------
+    def advance_threat(self, n: int, unconscious: bool = False) -> None:
+        for _ in range(n):
+            if self.state.result:
+                return
+            if self.state.threat >= self.track_len - 1:
+                if any(d.in_pod for d in self.state.dwarves):
+                    self.state.result = "success"
+                    self.log("time runs out with a dwarf in the drop pod: just achieved")
+                else:
+                    self.state.result = "failure"
+                    self.log("the Swarm Threat Track runs out: the mission fails")
+                return
+            self.state.threat += 1
+            if self.state.threat in self.swarm_squares:
+                self.swarm(1)
+                return
+
+    def swarm(self, cards: int) -> None:
+        self.log("a Swarm comes")
+        placed: list = []
+        for _ in range(cards):
+            card = self.draw("swarm")
+            if card is not None:
+                self.run(card.effect, you=self.acting, defer_activation=True, placed=placed)
+        self.activate_all()
+
+    def draw(self, deck: str):
+        st = self.state
+        pile, discard = (st.event_deck, st.event_discard) if deck == "event" else (st.swarm_deck, st.swarm_discard)
+        if not pile:
+            pile.extend(discard)
+            discard.clear()
+            self.rng.shuffle(pile)
+        if not pile:
+            return None
+        card = pile.pop()
+        discard.append(card)
+        return card
+
+
+class Verbs:
+    """Verb handlers called by generated effects (game.yaml `verbs`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+
+    def _dwarf(self, ctx) -> Dwarf | None:
+        for who in (ctx.target, ctx.you):
+            if isinstance(who, Dwarf):
+                return who
+        return None
+
+    def can_pay(self, ctx, resource: str, amount: int) -> bool:
+        d = ctx.you
+        if resource == "actions":
+            return ctx.info.get("free") or (d is not None and d.actions >= amount)
+        if resource == "ammo":
+            return d is not None and d.ammo >= amount
+        if resource == "secondary_ammo":
+            return d is not None and d.secondary_ammo >= amount
+        return self.e.state.shared[resource] >= amount
+
+    def pay(self, ctx, resource: str, amount: int) -> None:
+        d = ctx.you
+        if resource == "actions":
+            if not ctx.info.get("free"):
+                d.actions -= amount
+        elif resource == "ammo":
+            d.ammo -= amount
+        elif resource == "secondary_ammo":
+            d.secondary_ammo = max(0, d.secondary_ammo - amount)
+        else:
+            self.e.state.shared[resource] -= amount
+
+    def gain(self, ctx, resource: str, amount: int) -> None:
+        d = self._dwarf(ctx)
+        if resource in ("ammo", "secondary_ammo") and d is not None:
+            cap = 5 if resource == "ammo" or d.overclocked else 3
+            setattr(d, resource, min(cap, getattr(d, resource) + amount))
+        elif self.e.mine_head_mission and d is not None:
+            d.carried[resource] += amount
+        else:
+            self.e.state.shared[resource] += amount
+
+    def deposit(self, ctx, resource: str, amount: int) -> None:
+        self.e.state.shared[resource] += amount
+
+    def deal(self, ctx, damage_type: str, hits: int) -> None:
+        e = self.e
+        if isinstance(ctx.self, Monster):            # the Exploder's own blast
+            e.explode(ctx.self)
+            return
+        mode = ctx.info.get("mode")
+        target = ctx.target if ctx.target is not None else ctx.it
+        if mode is None or not isinstance(target, Monster):
+            if isinstance(target, Monster):
+                e.damage_monster(target, damage_type, hits, ctx.you)
+            return
+        d = ctx.you
+        status = mode.get("hit_status")
+        if mode.get("assign") == "area":
+            area = [target.pos] + self._area_pair(target.pos)
+            done = set()
+            for h in area:
+                m = e.state.monster_at(h)
+                if m is not None and m.uid not in done:
+                    done.add(m.uid)
+                    e.damage_monster(m, damage_type, hits, d, status=status)
+                friend = e.state.dwarf_at(h)
+                if friend is not None:
+                    e.hurt(friend, hits)
+            return
+        per_monster = e.assign(d, mode, target, e.last_roll, ctx.info.get("plan"),
+                               ctx.info.get("from_behind", False))
+        for uid, n in sorted(per_monster.items()):
+            m = e.state.monsters.get(uid)
+            if m is not None:
+                e.damage_monster(m, damage_type, n, d, from_behind=ctx.info.get("from_behind", False),
+                                 status=status)
+
+    def _area_pair(self, h: Hex) -> list[Hex]:
+        ring = hx.neighbours(h)
+        best, score = ring[:2], -1
+        for a in ring:
+            for b in ring:
+                if a < b and b in hx.neighbours(a):
+                    s = sum(self.e.state.monster_at(x) is not None for x in (a, b)) \
+                        - 2 * sum(self.e.state.dwarf_at(x) is not None for x in (a, b))
+                    if s > score:
+                        best, score = [a, b], s
+        return best
+
+    def deal_ignoring_resistance(self, ctx, hits: int) -> None:
+        target = ctx.target if ctx.target is not None else ctx.it
+        if isinstance(target, Monster):
+            self.e.damage_monster(target, "pickaxe", hits, ctx.you, ignore_resistance=True)
+
+    def take_damage(self, ctx, amount: int) -> None:
+        d = self._dwarf(ctx)
+        if d is not None:
+            if isinstance(ctx.self, Monster) and self.e.shielded(d.pos):
+                return
+            self.e.hurt(d, amount)
+
+    def heal(self, ctx, amount: int) -> None:
+        d = self._dwarf(ctx)
+        if d is None or not d.conscious:
+            return
+        at = ctx.info.get("at")
+        pile = self.e.state.ground.get(tuple(at)) if at is not None else None
+        take = min(amount, 5 - d.health)
+        if pile is not None and pile["health_cube"]:
+            take = min(take, pile["health_cube"])   # cubes picked up from the ground (L538)
+            pile["health_cube"] -= take
+            if not +pile:
+                del self.e.state.ground[tuple(at)]
+        d.health += take
+
+    def inflict(self, ctx, status: str) -> None:
+        who = ctx.target if ctx.target is not None else ctx.it
+        if isinstance(who, Dwarf):
+            if not self.e.shielded(who.pos):
+                who.statuses.add(status)
+        elif isinstance(who, Monster):
+            if not (status == "stunned" and self.e.monster_def(who).stun_immune):
+                who.statuses.add(status)
+
+    def become(self, ctx, status: str) -> None:
+        if isinstance(ctx.you, Dwarf):
+            ctx.you.statuses.add(status)
+
+    def remove_status(self, ctx, status: str) -> None:
+        for who in (ctx.target, ctx.you):
+            if who is not None:
+                who.statuses.discard(status)
+
+    def spawn(self, ctx, creature: str, amount: int) -> None:
+        if amount <= 0:
+            return
+        origin = ctx.self.pos if isinstance(ctx.self, Monster) else (self.e.active_exits() or [None])[0]
+        if origin is None:
+            return
+        placed = self.e.spawn(creature, origin, amount, ctx.you if isinstance(ctx.you, Dwarf) else None)
+        if "placed" in ctx.info:
+            ctx.info["placed"].extend(placed)
+
+    def spawn_at_exits(self, ctx, creature: str, amount: int) -> None:
+        for h in self.e.active_exits():
+            placed = self.e.spawn(creature, h, amount, ctx.you if isinstance(ctx.you, Dwarf) else None)
+            if "placed" in ctx.info:
+                ctx.info["placed"].extend(placed)
+
+    def activate_monsters(self, ctx) -> None:
+        if ctx.info.get("defer_activation"):
+            return
+        skip = {m.uid for m in ctx.info.get("placed", [])} if ctx.info.get("others_only") else set()
+        self.e.activate_all(skip, move_and_attack=bool(ctx.info.get("move_and_attack")))
+
+    def advance_threat(self, ctx, amount: int) -> None:
+        self.e.advance_threat(amount)
+
+    def reveal_swarm(self, ctx, amount: int) -> None:
+        self.e.swarm(amount)
+
+    def draw_rock_and_stone(self, ctx, amount: int) -> None:
+        d = self._dwarf(ctx)
+        if d is not None:
+            d.rock_and_stone += amount
+
+    def draw_event(self, ctx) -> None:
+        raise EffectError("draw_event is the engine's Event Phase, not an effect")
+
+    def place(self, ctx, token: str, amount: int) -> None:
+        at = ctx.info.get("at", ctx.info.get("origin"))
+        if token == "flame" and ctx.info.get("target_obj") is not None:
+            self._flames(ctx, ctx.info["target_obj"], amount)
+            return
+        if at is None:
+            raise EffectError(f"place {token}: no space chosen")
+        if token == "health_cube":            # Blood Sugar's cubes lie on the struck space
+            self.e.state.ground.setdefault(tuple(at), Counter())["health_cube"] += amount
+            return
+        self.e.state.tokens.setdefault(token, {})[tuple(at)] = ctx.you.seat if ctx.you else -1
+
+    def _flames(self, ctx, target: Monster, amount: int) -> None:
+        """Flaming Ground (L790-808): the first flame on the target's space if it died, else on
+        an empty space next to it; the others on empty spaces next to the target space and
+        connected to the flames already placed."""
+        st = self.e.state
+        flames = st.tokens.setdefault("flame", {})
+        owner = ctx.you.seat if isinstance(ctx.you, Dwarf) else -1
+
+        def empty(h: Hex) -> bool:
+            return (st.terrain(h) in OPEN and h not in flames and not st.monster_at(h)
+                    and not st.dwarf_at(h) and h not in st.stalagmites)
+        placed: list[Hex] = []
+        if target.uid not in st.monsters:
+            placed.append(target.pos)
+        else:
+            first = sorted((h for h in hx.neighbours(target.pos) if empty(h)),
+                           key=lambda h: (hx.distance(h, ctx.you.pos), h))
+            if not first:
+                return
+            placed.append(first[0])
+        while len(placed) < amount:
+            nxt = sorted(h for h in hx.neighbours(target.pos)
+                         if empty(h) and h not in placed and any(h in hx.neighbours(p) for p in placed))
+            if not nxt:
+                break
+            placed.append(nxt[0])
+        for h in placed:
+            flames[h] = owner
+
+    def fail_mission(self, ctx) -> None:
+        self.e.state.result = "failure"
+
+    def scare(self, ctx, steps: int) -> None:
+        target = ctx.target
+        if isinstance(target, Monster) and isinstance(ctx.you, Dwarf):
+            self.e.scare(target, ctx.you.pos, steps)
+
+    def forbid_move(self, ctx) -> None:
+        """The IFG's token itself keeps monsters in or out (Engine.monster_step)."""
+
+    def discard_self(self, ctx) -> None:
+        """Delayed throwables leave with their token (the engine removes tokens on use)."""
+
+    def destroy(self, ctx, terrain: str) -> None:
+        """Explosives clear the area around the landing space; minerals drop (L1359-1363)."""
+        at = ctx.info.get("origin")
+        if at is None:
+            raise EffectError("destroy: no area")
+        st = self.e.state
+        area = [tuple(at)] + hx.neighbours(tuple(at))
+        for h in area:
+            if terrain == "wall" and st.terrain(h) in WALLS:
+                if h in st.minerals:
+                    st.ground.setdefault(h, Counter())[st.minerals.pop(h)] += 1
+                st.cells[h] = "."
+            if terrain == "stalagmite":
+                st.stalagmites.discard(h)
+
+    def retrieve(self, ctx, token: str) -> None:
+        at = ctx.info.get("origin")
+        if at is None:
+            raise EffectError("retrieve: no area")
+        area = {tuple(at)} | set(hx.neighbours(tuple(at)))
+        for h in list(self.e.state.tokens.get(token, {})):
+            if h in area:
+                del self.e.state.tokens[token][h]
+
+    def _engine_only(self, name: str):
+        def refuse(ctx, *args):
+            raise EffectError(f"`{name}` is carried out by the engine's own action code, not as an effect")
+        return refuse
+
+    def __getattr__(self, name: str):
+        if name in ("attack", "call_supply_pod", "end_move", "move", "negate_attack", "overclock",
+                    "place_around_target", "push", "reroll", "revive"):
+            return self._engine_only(name)
+        raise AttributeError(name)
+
+
+class Queries:
+    """Query handlers (game.yaml `queries`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+
+    def roll(self, ctx, die: str, amount: int):
+        faces = self.e.roll(die, amount)
+        target = ctx.info.get("target_obj")
+        if ctx.info.get("mode") is not None and isinstance(target, Monster) and self._lit(target.pos) \
+                and die != "pickaxe_die" and faces:
+            # a flare's light: reroll 1 hit die of this damage roll (L836-842); the worst one
+            worst = min(range(len(faces)), key=lambda i: (faces[i].get("hits") or 0, i))
+            if (faces[worst].get("hits") or 0) < 2:
+                faces = list(faces)
+                faces[worst] = self.e.roll(die, 1)[0]
+                self.e.last_roll = faces
+                self.e.log("the flare's light: 1 die rerolled")
+        return faces
+
+    def _lit(self, pos: Hex) -> bool:
+        return any(pos == f or pos in hx.neighbours(f) for f in self.e.state.tokens.get("flare", {}))
+
+    def faces(self, ctx, roll, face: str) -> int:
+        return sum(f["face"] == face for f in roll)
+
+    def hits(self, ctx, roll) -> int:
+        return sum(f.get("hits") or 0 for f in roll)
+
+    def best_die(self, ctx, roll) -> int:
+        return max((f.get("hits") or 0 for f in roll), default=0)
+
+    def _pos(self, who) -> Hex | None:
+        return getattr(who, "pos", None)
+
+    def in_range(self, ctx, rng: int) -> bool:
+        a = tuple(ctx.info["origin"]) if ctx.info.get("origin") is not None else self._pos(ctx.you)
+        b = self._pos(ctx.it if ctx.it is not None else ctx.target)
+        if a is None or b is None:
+            return False
+        want = ctx.info.get("target_obj")
+        if want is not None and (ctx.it is not want):
+            return False
+        return hx.distance(a, b) <= rng
+
+    def line_of_sight(self, ctx) -> bool:
+        a, b = self._pos(ctx.you), self._pos(ctx.it if ctx.it is not None else ctx.target)
+        if a is None or b is None:
+            return False
+        mode = ctx.info.get("mode")
+        lob = (mode.get("ignores_line_of_sight") if mode is not None else None) or "none"
+        return self.e.los(a, b, lob)
+
+    def adjacent(self, ctx) -> bool:
+        a, b = self._pos(ctx.you), self._pos(ctx.it)
+        return a is not None and b is not None and hx.distance(a, b) <= 1
+
+    def distance_to_monster(self, ctx) -> int:
+        me = ctx.self
+        others = [m for m in self.e.state.monsters.values() if m is not me]
+        return min((hx.distance(me.pos, m.pos) for m in others), default=99)
+
+    def has_status(self, ctx, status: str) -> bool:
+        who = ctx.self or ctx.you
+        if status == "full_health":
+            return isinstance(who, Dwarf) and who.health >= 5
+        return status in getattr(who, "statuses", ())
+
+    def dwarf_in_range(self, ctx) -> bool:
+        return bool(self.e.targets_in_range(ctx.self))
+
+    def in_lit_area(self, ctx) -> bool:
+        return self._lit(self._pos(ctx.it or ctx.target))
+
+    def flying(self, ctx) -> bool:
+        return bool(self.e.monster_def(ctx.it or ctx.self).flying)
+
+    def size(self, ctx) -> int:
+        return self.e.monster_def(ctx.it or ctx.target).size or 1
+
+    def hazard_level(self, ctx) -> int:
+        return self.e.hazard
+
+    def on_last_square(self, ctx) -> bool:
+        return self.e.state.threat >= self.e.track_len - 1

@@ -1,0 +1,256 @@
+"""Setup, the dwarves' turns and the Event Phase; `play_game` for `tomecraft sim`."""
+from __future__ import annotations
+
+from collections import Counter
+
+from runtime.engines.deep_rock_galactic import hexgrid as hx
+from runtime.engines.deep_rock_galactic.engine import (
+    CLASSES, DEFAULT_SECONDARY, MAX_ROUNDS, Engine, load_mission, parse_map, plain)
+from runtime.engines.deep_rock_galactic.hexgrid import Hex
+from runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, Monster, State
+
+
+def components(cells: dict[Hex, str], ch: str) -> list[list[Hex]]:
+    seen, groups = set(), []
+    for start in sorted(h for h, c in cells.items() if c == ch):
+        if start in seen:
+            continue
+        group, todo = [], [start]
+        seen.add(start)
+        while todo:
+            h = todo.pop()
+            group.append(h)
+            for n in hx.neighbours(h):
+                if n not in seen and cells.get(n) == ch:
+                    seen.add(n)
+                    todo.append(n)
+        groups.append(sorted(group))
+    return groups
+
+
+def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> Engine:
+    mission = load_mission(data, options)
+    cells = parse_map(mission["map"])
+    pod = [tuple(h) for h in mission["drop_pod"]]
+    exits = {e["exit"]: tuple(e["at"]) for e in mission["tunnel_exits"]}
+    st = State(cells, pod, exits, tuple(mission["mine_head"]) if mission.get("mine_head") else None)
+    hazard = int(options.get("hazard") or mission.get("hazard") or 2)
+    engine = Engine(data, st, agents, rng, {**options, "hazard": hazard}, log_enabled=log)
+    engine.mine_head_mission = st.mine_head is not None
+    engine.mission = mission
+    level = data.get("hazard_level", f"hazard_{hazard}")
+    st.threat = level.threat_start
+    st.stalagmites = {tuple(h) for h in mission.get("stalagmites", [])}
+    # minerals: fixed ones first, the rest at random on the diamond spaces (L209-213)
+    diamonds = sorted(h for h, c in cells.items() if c == "*")
+    tokens = [name for name, n in sorted(mission["minerals"].items()) for _ in range(n)]
+    for fixed in mission.get("mineral_spaces", []):
+        st.minerals[tuple(fixed["at"])] = fixed["mineral"]
+        tokens.remove(fixed["mineral"]) if fixed["mineral"] in tokens else None
+    free = [h for h in diamonds if h not in st.minerals]
+    rng.shuffle(free)
+    for h, name in zip(free, tokens):
+        st.minerals[h] = name
+    # pickups: face down on flare-stick spaces, the rest on the hidden segments (L215-221)
+    pickups = [name for name, n in sorted(mission["pickups"].items()) for _ in range(n)]
+    rng.shuffle(pickups)
+    per_hidden = int(engine.rules["v18_pickups_per_hidden_segment"])
+    for h in sorted(h for h, c in cells.items() if c == "?"):
+        if pickups:
+            st.pickups[h] = [pickups.pop(), False]
+    for group in components(cells, "h"):
+        mine = [pickups.pop() for _ in range(min(per_hidden, len(pickups)))]
+        st.hidden.append({"hexes": group, "pickups": mine, "revealed": False})
+    # decks (Before Starting removals, L147)
+    removed = set(mission.get("remove_cards", []))
+    for card in data.of("event_card"):
+        if card.id in removed:
+            continue
+        pile = st.swarm_deck if card.deck == "swarm" else st.event_deck
+        pile.extend([card] * (card.count or 1))
+    for card in data.of("supply_card"):
+        st.supply_deck.extend([card] * (card.count or 1))
+    for pile in (st.event_deck, st.swarm_deck, st.supply_deck):
+        rng.shuffle(pile)
+    engine.mission_event = mission.get("mission_event_fx")
+    # dwarves
+    throwables = [t.id for t in data.of("throwable")]
+    for seat in range(players):
+        cls = options.get("classes", CLASSES)[seat % 4]
+        ddef = data.get("dwarf", cls)
+        primary = next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
+        d = Dwarf(seat, cls, pod[seat % len(pod)], health=ddef.health, ammo=ddef.primary_ammo,
+                  secondary_ammo=ddef.secondary_ammo, secondary=DEFAULT_SECONDARY[cls], primary=primary)
+        d.tokens = Counter(plain(ddef.equipment) or {})
+        d.throwables = [rng.choice(throwables)]
+        d.rock_and_stone = 1
+        st.dwarves.append(d)
+    if players == 1:
+        around = sorted({n for h in pod for n in hx.neighbours(h)} - set(pod))
+        spot = next((h for h in around if cells.get(h) in OPEN and h not in exits.values()), None)
+        st.bosco, st.bosco_alive = spot, spot is not None
+    # Hazard 4-5: 1 extra Grunt on every tunnel exit (L173)
+    for h in engine.active_exits():
+        for _ in range(level.extra_grunts_per_exit or 0):
+            m = Monster(st.next_uid, "grunt", h)
+            st.monsters[m.uid] = m
+            st.next_uid += 1
+    objective = mission["objective"]
+    if objective["type"] == "eliminate":
+        creature = objective["creature"]
+        waits = any(e["creature"] == creature for e in mission.get("hidden_monsters", []))
+        if not waits:
+            far = max((h for h, c in cells.items() if c in OPEN and h not in pod and h not in exits.values()
+                       and h not in st.stalagmites), key=lambda h: (min(hx.distance(h, p) for p in pod), h))
+            m = Monster(st.next_uid, creature, far)
+            st.monsters[m.uid] = m
+            st.next_uid += 1
+    return engine
+
+
+# --- objectives and the end (L925-935) --------------------------------------------------------
+
+def objectives_done(engine: Engine) -> bool:
+    obj = engine.mission["objective"]
+    st = engine.state
+    if obj["type"] == "eliminate":
+        return st.killed[obj["creature"]] > 0
+    return all(st.shared[k] >= n for k, n in obj.get("targets", {}).items())
+
+
+def check_end(engine: Engine) -> None:
+    st = engine.state
+    if st.result:
+        return
+    if not st.pod_returned and objectives_done(engine):
+        st.pod_returned = True
+        engine.log("objectives complete: the drop pod returns")
+        for h in st.pod:
+            m = st.monster_at(h)
+            if m is not None:
+                st.monsters.pop(m.uid, None)
+            d = st.dwarf_at(h)
+            if d is not None:
+                spot = next((n for n in hx.neighbours(h) if n not in st.pod and engine.dwarf_can_stop(d, n)), None)
+                if spot is not None:
+                    d.pos = spot
+                d.statuses.add("knocked_over")
+    if st.pod_returned:
+        outside = [d for d in st.dwarves if d.conscious and not d.in_pod]
+        if any(d.in_pod for d in st.dwarves) and not outside:
+            st.result = "success"
+            engine.log("every conscious dwarf is in the drop pod: success")
+
+
+# --- a dwarf's turn -----------------------------------------------------------------------------
+
+def start_turn(engine: Engine, d: Dwarf) -> None:
+    st = engine.state
+    d.used.clear()
+    for kind in ("flame", "flare"):
+        for h, owner in list(st.tokens.get(kind, {}).items()):
+            if owner == d.seat:
+                del st.tokens[kind][h]
+    if d.cls == "gunner" and engine.shield is not None:
+        engine.shield = None                      # back to the general supply (L720-726)
+    for kind in ("ifg", "lure"):
+        for h, owner in list(st.tokens.get(kind, {}).items()):
+            if owner == d.seat:
+                del st.tokens[kind][h]
+
+
+def take_turn(engine: Engine, d: Dwarf) -> None:
+    from runtime.engines.deep_rock_galactic import actions, policy
+    st = engine.state
+    if d.in_pod or st.result:
+        return
+    start_turn(engine, d)
+    engine.acting = d
+    if not d.conscious:
+        engine.log(f"{d.cls} is unconscious: the threat advances")
+        engine.advance_threat(1, unconscious=True)
+        return
+    d.actions = 1 if "stunned" in d.statuses else 3
+    webbed = "webbed" in d.statuses
+    d.statuses -= {"stunned", "webbed"}
+    guard = 0
+    while d.actions > 0 and not st.result and d.conscious and not d.in_pod and guard < 12:
+        guard += 1
+        act = policy.choose(engine, d, webbed)
+        if act is None:
+            break
+        actions.perform(engine, d, act)
+        check_end(engine)
+    for m in st.monsters.values():
+        if m.hidden_from == d.seat:
+            m.hidden_from = None
+    if st.bosco_alive and len(st.dwarves) == 1 and not st.result:
+        policy.bosco_phase(engine, d)
+    check_end(engine)
+    if not st.result and d.conscious and not d.in_pod:
+        event_phase(engine, d)
+    check_end(engine)
+
+
+def event_phase(engine: Engine, d: Dwarf) -> None:
+    card = engine.draw("event")
+    if card is None:
+        return
+    engine.log(f"{d.cls} draws {card.id}")
+    d.acted_at = engine.tick()
+    if card.event_kind == "mission_specific":
+        engine.run(engine.mission_event, you=d)
+    elif card.event_kind == "reaction":
+        if not reaction_attacks(engine, d):
+            engine.run(card.effect, you=d)
+    elif card.event_kind == "optional" and "knocked_over" in d.statuses:
+        return
+    else:
+        engine.run(card.effect, you=d)
+
+
+def reaction_attacks(engine: Engine, d: Dwarf) -> bool:
+    """Reaction Event (L909-925): a 1-HP monster traps the drawer; every other teammate (and
+    the sentry, BOSCO) with range and line of sight to the drawer's space gets one action-free
+    attack with a 1-action fire mode, in turn. True if the monster is killed."""
+    st = engine.state
+    shooters: list[tuple[Hex, str, int]] = []
+    for other in st.dwarves:
+        if other is d or not other.conscious or other.in_pod or "knocked_over" in other.statuses:
+            continue
+        weapon = engine.data.get("weapon", other.primary)
+        mode = next((m for m in weapon.modes if (m.get("actions") or 0) == 1 and (m.get("ammo") or 0) <= other.ammo), None)
+        if mode is not None and hx.distance(other.pos, d.pos) <= (mode.get("range") or 1) \
+                and engine.los(other.pos, d.pos, mode.get("ignores_line_of_sight") or "none"):
+            other.ammo -= mode.get("ammo") or 0
+            shooters.append((other.pos, mode.get("die"), mode.get("dice") or 1))
+    for helper in (st.sentry, st.bosco if st.bosco_alive else None):
+        if helper is not None and hx.distance(helper, d.pos) <= 3 and engine.los(helper, d.pos):
+            shooters.append((helper, "bullet_die", 1))
+    for _, die, n in shooters:
+        if sum(f.get("hits") or 0 for f in engine.roll(die, n)) > 0:
+            engine.log("a reaction attack kills the ambusher")
+            return True
+    return False
+
+
+def play_game(data, players: int, rng, agents, options: dict | None = None) -> dict:
+    options = {} if options is None else options
+    if isinstance(options.get("mission"), str):
+        # a mission file is read once: the loaded mission replaces its path in the run's
+        # options, so the next games of the same `sim.run` reuse it
+        options["mission"] = load_mission(data, options)
+    engine = setup(data, players, rng, agents, dict(options))
+    st = engine.state
+    while not st.result and st.round < MAX_ROUNDS:
+        st.round += 1
+        for d in st.dwarves:
+            take_turn(engine, d)
+            if st.result:
+                break
+    success = st.result == "success"
+    return {"scores": [100 if success else 0] * players, "rounds": st.round,
+            "capped": st.result is None, "finished": [d.in_pod for d in st.dwarves],
+            "end": st.result or "round cap", "stats": {"success_rate": success},
+            "success": success, "result": st.result, "killed": dict(st.killed),
+            "spawned": dict(engine.spawned), "activated": dict(engine.activated)}

@@ -1,0 +1,101 @@
+"""Hex geometry for mission maps: odd rows sit half a hex to the right ("odd-r" offset).
+
+Distances, neighbours, lines of sight and walkable paths. Pure functions of positions.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Callable, Iterable
+
+Hex = tuple[int, int]
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    r, c = h
+    if r % 2 == 0:
+        deltas = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 0))
+    else:
+        deltas = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0), (1, 1))
+    return [(r + dr, c + dc) for dr, dc in deltas]
+
+
+def to_cube(h: Hex) -> tuple[float, float, float]:
+    r, c = h
+    x = c - (r - (r & 1)) / 2
+    return (x, -x - r, r)
+
+
+def from_cube(x: float, y: float, z: float) -> Hex:
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy > dz:
+        ry = -rx - rz
+    else:
+        rz = -rx - ry
+    r = int(rz)
+    return (r, int(rx + (r - (r & 1)) / 2))
+
+
+def distance(a: Hex, b: Hex) -> int:
+    ax, ay, az = to_cube(a)
+    bx, by, bz = to_cube(b)
+    return int(max(abs(ax - bx), abs(ay - by), abs(az - bz)))
+
+
+def lines(a: Hex, b: Hex) -> list[list[Hex]]:
+    """The hexes strictly between a and b on the two slightly nudged centre lines."""
+    n = distance(a, b)
+    if n <= 1:
+        return [[]]
+    ca, cb = to_cube(a), to_cube(b)
+    out = []
+    for eps in (1e-6, -1e-6):
+        path = []
+        for i in range(1, n):
+            t = i / n
+            x, y, z = (ca[k] + (cb[k] - ca[k]) * t for k in range(3))
+            path.append(from_cube(x + eps, y + eps, z - 2 * eps))
+        out.append(path)
+    return out
+
+
+def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
+    """Clear if some line from a to b crosses no blocking hex (the rule's 'any part' of a hex)."""
+    return any(not any(blocks(h) for h in path) for path in lines(a, b))
+
+
+def bfs(start: Hex, passable: Callable[[Hex, Hex], bool]) -> dict[Hex, int]:
+    """Walking distance from start to every hex reachable through passable steps."""
+    dist = {start: 0}
+    todo = deque([start])
+    while todo:
+        h = todo.popleft()
+        for n in neighbours(h):
+            if n not in dist and passable(h, n):
+                dist[n] = dist[h] + 1
+                todo.append(n)
+    return dist
+
+
+def path_to(start: Hex, goals: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> list[Hex] | None:
+    """Shortest walkable path (start excluded) to the nearest goal; ties go to the first goal order."""
+    goals = set(goals)
+    if start in goals:
+        return []
+    prev = {start: None}
+    todo = deque([start])
+    while todo:
+        h = todo.popleft()
+        for n in sorted(neighbours(h)):
+            if n in prev or not passable(h, n):
+                continue
+            prev[n] = h
+            if n in goals:
+                path = [n]
+                while prev[path[-1]] != start:
+                    path.append(prev[path[-1]])
+                return path[::-1]
+            todo.append(n)
+    return None

@@ -1,0 +1,216 @@
+"""A simple heuristic for simulated dwarves: help, stand up, shoot, mine, resupply, walk to the
+next objective or back to the drop pod. The agent picks among the best-ranked options, so a
+random agent still plays sensibly and a seed replays a game exactly."""
+from __future__ import annotations
+
+from runtime.engines.deep_rock_galactic import hexgrid as hx
+from runtime.engines.deep_rock_galactic.engine import Engine
+from runtime.engines.deep_rock_galactic.hexgrid import Hex
+from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
+
+
+class _View:
+    def __init__(self, best: list) -> None:
+        self.best = best
+
+    def suggest(self, key: str, options: list) -> list:
+        return self.best
+
+
+def choose(engine: Engine, d: Dwarf, webbed: bool) -> dict | None:
+    ranked = options(engine, d, webbed)
+    if not ranked:
+        return None
+    top = min(r for r, _ in ranked)
+    best = [o for r, o in ranked if r == top]
+    agent = engine.agents[d.seat % len(engine.agents)]
+    return agent.choose("action", [o for _, o in ranked], _View(best))
+
+
+def _adjacent(a: Hex, b: Hex) -> bool:
+    return hx.distance(a, b) == 1
+
+
+def attacks(engine: Engine, d: Dwarf) -> list[dict]:
+    st = engine.state
+    out = []
+    weapons = [engine.data.get("weapon", d.primary), engine.data.get("weapon", d.secondary)]
+    for weapon in weapons:
+        for i, mode in enumerate(weapon.modes):
+            ammo = d.ammo if weapon.slot == "primary" else d.secondary_ammo
+            if (mode.get("ammo") or 0) > ammo or (mode.get("actions") or 0) > d.actions:
+                continue
+            if mode.get("per_round") and d.used[(weapon.id, mode.get("id"))] >= mode.get("per_round"):
+                continue
+            if mode.get("after") and d.used[(weapon.id, mode.get("after"))] == 0:
+                continue
+            lob = mode.get("ignores_line_of_sight") or "none"
+            for m in st.monsters.values():
+                if m.hidden_from == d.seat:
+                    continue
+                if hx.distance(d.pos, m.pos) <= (mode.get("range") or 1) and engine.los(d.pos, m.pos, lob):
+                    if mode.get("assign") == "area" and any(hx.distance(x.pos, m.pos) <= 1 for x in st.dwarves if x is not d):
+                        continue
+                    out.append({"do": "attack", "weapon": weapon.id, "mode": i, "target": m.uid,
+                                "dice": mode.get("dice") or 0, "slot": weapon.slot})
+    return out
+
+
+def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
+    st = engine.state
+    out: list[tuple[int, dict]] = []
+    if "knocked_over" in d.statuses:
+        return [(0, {"do": "stand"})] if d.actions >= 2 else [(0, {"do": "end"})]
+    for other in st.dwarves:
+        if other is not d and not other.in_pod and _adjacent(d.pos, other.pos):
+            if not other.conscious:
+                out.append((0, {"do": "revive", "who": other.seat}))
+            elif "knocked_over" in other.statuses:
+                out.append((1, {"do": "assist", "who": other.seat}))
+    shots = attacks(engine, d)
+    for card in d.throwables:
+        tdef = engine.data.get("throwable", card)
+        if not tdef.area:
+            continue
+        best = None
+        for m in st.monsters.values():
+            at = m.pos
+            if hx.distance(d.pos, at) > (tdef.range or 0) or not engine.los(d.pos, at, "arc"):
+                continue
+            area = [at] + hx.neighbours(at)
+            if any(x.pos in area for x in st.dwarves):
+                continue
+            count = sum(st.monster_at(h) is not None for h in area)
+            if count >= 2 and (best is None or count > best[0]):
+                best = (count, at)
+        if best is not None:
+            out.append((2, {"do": "throw", "card": card, "at": best[1]}))
+    if d.cls == "gunner" and d.tokens["shield"] > 0 and \
+            sum(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values()) >= 2:
+        out.append((1, {"do": "shield", "at": d.pos}))
+    if shots:
+        most = max(s["dice"] + (1 if s["slot"] == "primary" else 0) for s in shots)
+        for s in shots:
+            rank = 2 if s["dice"] + (1 if s["slot"] == "primary" else 0) == most else 6
+            out.append((rank, {k: s[k] for k in ("do", "weapon", "mode", "target")}))
+    for m in st.monsters.values():
+        if _adjacent(d.pos, m.pos) and not shots:
+            out.append((3, {"do": "pickaxe", "at": [m.pos]}))
+    needy = d.ammo <= 1 or d.health <= 2
+    if st.supply_pod is not None and _adjacent(d.pos, st.supply_pod) and (d.ammo < 5 or d.health < 5):
+        out.append((2, {"do": "collect_supply"}))
+    if needy and st.supply_pod is None and st.shared["nitra"] + st.shared["gold"] >= 3:
+        spots = [n for n in hx.neighbours(d.pos) if st.terrain(n) in OPEN and n not in st.exits.values()
+                 and not st.monster_at(n) and not st.dwarf_at(n) and n not in st.stalagmites]
+        if spots:
+            out.append((2, {"do": "call_supply", "at": spots[0]}))
+    if d.cls == "engineer" and st.sentry is None and d.ammo >= 3 and st.monsters:
+        spots = [n for n in hx.neighbours(d.pos) if st.terrain(n) in OPEN and not st.monster_at(n)
+                 and not st.dwarf_at(n) and n not in st.exits.values() and n not in st.stalagmites]
+        if spots:
+            out.append((4, {"do": "sentry", "at": spots[0]}))
+    if not st.pod_returned:
+        hidden = {h for seg in st.hidden if not seg["revealed"] for h in seg["hexes"]}
+        for n in hx.neighbours(d.pos):
+            if st.terrain(n) == "#" and any(x in hidden for x in hx.neighbours(n)):
+                out.append((3, {"do": "pickaxe", "at": [n]}))     # open the way to a hidden segment
+                continue
+            if n in st.minerals:
+                out.append((3, {"do": "pickaxe", "at": [n]}))
+            elif n in st.pickups and st.pickups[n][1] and engine.data.get("pickup", st.pickups[n][0]).needs_pickaxe:
+                out.append((4, {"do": "pickaxe", "at": [n]}))
+    if not webbed:
+        step = walk(engine, d)
+        if step is not None:
+            out.append((5, step))
+    if not out:
+        out.append((9, {"do": "end"}))
+    return out
+
+
+def goals(engine: Engine, d: Dwarf) -> set[Hex]:
+    st = engine.state
+    if st.pod_returned:
+        return set(st.pod)
+    targets: set[Hex] = set()
+    wanted = engine.mission["objective"].get("targets", {})
+    for h, name in st.minerals.items():
+        if name in wanted or name in ("nitra", "gold"):
+            targets |= {n for n in hx.neighbours(h) if st.terrain(n) in OPEN}
+    for h, (kind, up) in st.pickups.items():
+        targets.add(h)
+    for h, pile in st.ground.items():
+        targets.add(h)
+    if engine.mission["objective"]["type"] == "eliminate":
+        creature = engine.mission["objective"]["creature"]
+        for m in st.monsters.values():
+            if m.kind == creature:
+                targets |= set(hx.neighbours(m.pos))
+    if st.mine_head is not None and d.carried:
+        targets |= set(hx.neighbours(st.mine_head))
+    if d.ammo <= 1 and st.supply_pod is not None:
+        targets |= set(hx.neighbours(st.supply_pod))
+    for seg in st.hidden:
+        if not seg["revealed"]:
+            targets |= {n for h in seg["hexes"] for w in hx.neighbours(h) if st.terrain(w) in WALLS
+                        for n in hx.neighbours(w) if st.terrain(n) in OPEN}
+    targets.discard(d.pos)
+    return targets
+
+
+def walk(engine: Engine, d: Dwarf) -> dict | None:
+    st = engine.state
+    wanted = goals(engine, d)
+    if not wanted:
+        return None
+    path = hx.path_to(d.pos, wanted, lambda a, b: engine.dwarf_step(d, a, b))
+    if path is None:
+        # dig towards the nearest goal: the first wall on a path through walls
+        dig_path = hx.path_to(d.pos, wanted, lambda a, b: engine.dwarf_step(d, a, b)
+                              or (st.terrain(b) == "#"))
+        if dig_path:
+            first_wall = next((h for h in dig_path if st.terrain(h) == "#"), None)
+            if first_wall is not None and _adjacent(d.pos, first_wall):
+                return {"do": "pickaxe", "at": [first_wall]} if d.cls != "driller" else \
+                    {"do": "move", "path": [first_wall]}
+            path = dig_path[: dig_path.index(first_wall)] if first_wall in dig_path else dig_path
+        if not path:
+            return None
+    steps = path[:3]
+    while steps and not (engine.dwarf_can_stop(d, steps[-1]) or (st.pod_returned and steps[-1] in st.pod)):
+        steps.pop()
+    if not steps:
+        return None
+    act = {"do": "move", "path": steps}
+    if d.cls == "scout" and d.ammo >= 1:          # Light-Footed: a free shot after the Move
+        end = steps[-1]
+        weapon = engine.data.get("weapon", d.primary)
+        mode = weapon.modes[0]
+        for m in sorted(st.monsters.values(), key=lambda m: (hx.distance(end, m.pos), m.uid)):
+            if hx.distance(end, m.pos) <= (mode.get("range") or 1) and m.hidden_from != d.seat \
+                    and engine.los(end, m.pos):
+                act["then_fire"] = {"weapon": d.primary, "mode": 0, "target": m.uid}
+                break
+    return act
+
+
+def bosco_phase(engine: Engine, d: Dwarf) -> None:
+    """BOSCO's 2 actions (L1400-1440): machine gun (range 3, 1 Bullet die) or follow the dwarf."""
+    st = engine.state
+    for _ in range(2):
+        if st.bosco is None:
+            return
+        near = [m for m in st.monsters.values() if hx.distance(st.bosco, m.pos) <= 3
+                and engine.los(st.bosco, m.pos)]
+        if near:
+            m = min(near, key=lambda m: (hx.distance(st.bosco, m.pos), m.uid))
+            hits = sum(f.get("hits") or 0 for f in engine.roll("bullet_die", 1))
+            engine.damage_monster(m, "bullet", hits, d)
+            continue
+        path = hx.path_to(st.bosco, set(hx.neighbours(d.pos)),
+                          lambda a, b: st.terrain(b) not in WALLS and st.terrain(b) not in ("x", "h"))
+        if path:
+            for h in reversed(path[:3]):
+                if st.terrain(h) in OPEN and not st.monster_at(h) and not st.dwarf_at(h):
+                    st.bosco = h
+                    break

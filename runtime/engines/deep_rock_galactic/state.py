@@ -1,0 +1,97 @@
+"""The state of one Deep Rock Galactic mission: map, dwarves, monsters, supply, track."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from runtime.engines.deep_rock_galactic.hexgrid import Hex
+
+WALLS = {"#", "*"}
+OPEN = {".", "^", "?"}
+
+
+@dataclass
+class Dwarf:
+    seat: int
+    cls: str
+    pos: Hex
+    health: int = 5
+    ammo: int = 5
+    secondary_ammo: int = 3
+    secondary: str = "zhukov"
+    primary: str = ""
+    overclocked: bool = False
+    statuses: set[str] = field(default_factory=set)
+    actions: int = 0
+    carried: Counter = field(default_factory=Counter)     # Mine Head missions: not yet deposited
+    throwables: list[str] = field(default_factory=list)
+    rock_and_stone: int = 0
+    in_pod: bool = False
+    tokens: Counter = field(default_factory=Counter)      # class tokens still in hand
+    used: Counter = field(default_factory=Counter)        # per-turn uses (flaming_ground...)
+    acted_at: int = -1                                    # when it last acted (monster tie-break)
+
+    @property
+    def conscious(self) -> bool:
+        return "unconscious" not in self.statuses
+
+
+@dataclass
+class Monster:
+    uid: int
+    kind: str
+    pos: Hex
+    damage: int = 0
+    statuses: set[str] = field(default_factory=set)
+    facing: Hex | None = None          # the hex its front looks towards (Praetorian, Oppressor)
+    tail: Hex | None = None            # the Oppressor's second space
+    hidden_from: int | None = None     # seat of the dwarf it hides from (hides_when_damaged)
+
+
+@dataclass
+class State:
+    cells: dict[Hex, str]                       # terrain character per hex (see missions/README.md)
+    pod: list[Hex]
+    exits: dict[int, Hex]
+    mine_head: Hex | None = None
+    dwarves: list[Dwarf] = field(default_factory=list)
+    monsters: dict[int, Monster] = field(default_factory=dict)
+    stalagmites: set[Hex] = field(default_factory=set)
+    minerals: dict[Hex, str] = field(default_factory=dict)       # diamond wall -> mineral inside
+    ground: dict[Hex, Counter] = field(default_factory=dict)     # minerals / health cubes lying on the ground
+    pickups: dict[Hex, list] = field(default_factory=dict)       # hex -> [kind, face_up]
+    hidden: list[dict] = field(default_factory=list)             # {hexes, pickups, revealed}
+    tokens: dict[str, dict[Hex, int]] = field(default_factory=dict)   # board tokens: kind -> {hex: owner seat}
+    sentry: Hex | None = None
+    supply_pod: Hex | None = None
+    supply_stock: Counter = field(default_factory=Counter)
+    shared: Counter = field(default_factory=Counter)            # Shared Supply Space
+    killed: Counter = field(default_factory=Counter)
+    threat: int = 0
+    pod_returned: bool = False
+    result: str | None = None           # "success" | "failure"
+    round: int = 0
+    clock: int = 0
+    next_uid: int = 1
+    event_deck: list = field(default_factory=list)
+    event_discard: list = field(default_factory=list)
+    swarm_deck: list = field(default_factory=list)
+    swarm_discard: list = field(default_factory=list)
+    supply_deck: list = field(default_factory=list)
+    bosco: Hex | None = None
+    bosco_alive: bool = False
+
+    def terrain(self, h: Hex) -> str:
+        return self.cells.get(h, "x")
+
+    def monster_at(self, h: Hex) -> Monster | None:
+        for m in self.monsters.values():
+            if m.pos == h or m.tail == h:
+                return m
+        return None
+
+    def dwarf_at(self, h: Hex) -> Dwarf | None:
+        for d in self.dwarves:
+            if d.pos == h and not d.in_pod:
+                return d
+        return None

@@ -1,0 +1,111 @@
+"""Mission files and `tomecraft check MISSION.yaml`: every broken example yields exactly the
+diagnostics written at its end (`# expect: LINE:COL CODE RULE`), valid missions yield none."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from compiler import diagnostics as dg, missions
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).parent / "missions"
+BROKEN = sorted((HERE / "broken").glob("*.yaml"))
+VALID = sorted((HERE / "valid").glob("*.yaml")) + sorted(
+    (ROOT / "content/deep_rock_galactic/missions").glob("*.yaml"))
+EXPECT = re.compile(r"^# expect: (\d+):(\d+) (\S+) (\S+)$", re.M)
+
+
+def diagnostics(path: Path) -> list[tuple[int, int, str, str]]:
+    reporter = dg.Reporter()
+    missions.check_file(path, reporter)
+    return sorted((d.line, d.column, d.code, d.message.split(":")[0] if d.message.startswith("V-") else "-")
+                  for d in reporter.diagnostics)
+
+
+def test_at_least_twelve_broken_and_three_valid_fan_missions_ship():
+    assert len(BROKEN) >= 12
+    assert len(list((HERE / "valid").glob("*.yaml"))) >= 3
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.stem)
+def test_broken_mission_yields_exactly_its_expected_diagnostics(path):
+    expected = sorted((int(l), int(c), code, rule) for l, c, code, rule in EXPECT.findall(path.read_text()))
+    assert expected, f"{path.name} declares no expected diagnostic"
+    assert diagnostics(path) == expected
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
+def test_valid_mission_has_no_diagnostics(path):
+    assert diagnostics(path) == []
+
+
+def test_each_broken_example_breaks_a_different_rule_or_place():
+    keys = [tuple(EXPECT.findall(p.read_text())) for p in BROKEN]
+    assert len(set(keys)) == len(keys)
+
+
+def test_a_mission_file_is_checked_from_anywhere_with_file_line_and_column(tmp_path):
+    copy = tmp_path / "my_mission.yaml"
+    shutil.copy(HERE / "broken" / "b01_one_tunnel_exit.yaml", copy)
+    out = subprocess.run([sys.executable, "-m", "compiler.cli", "check", str(copy), "--format", "json"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 1
+    found = json.loads(out.stdout)["diagnostics"]
+    assert [(d["line"], d["column"], d["code"]) for d in found] == [(15, 5, "TC-G001")]
+    assert found[0]["file"].endswith("my_mission.yaml") and "V-12" in found[0]["message"]
+
+
+def test_map_diagnostics_point_at_the_offending_hex():
+    path = HERE / "broken" / "b18_pit_off_segment.yaml"
+    (line, column, _, rule), = diagnostics(path)
+    assert rule == "V-05"
+    assert path.read_text().split("\n")[line - 1][column - 1] == "o"
+
+
+def test_an_unknown_map_character_is_reported_with_the_legend(tmp_path):
+    text = (HERE / "valid" / "aquarq_run.yaml").read_text().replace("# . . . . . . . . . . #", "# . . . . Q . . . . . #")
+    path = tmp_path / "m.yaml"
+    path.write_text(text)
+    reporter = dg.Reporter()
+    missions.check_file(path, reporter)
+    (d,) = reporter.diagnostics
+    assert d.code == dg.SCHEMA and "'Q'" in d.message and text.split("\n")[d.line - 1][d.column - 1] == "Q"
+
+
+def test_hex_neighbours_follow_the_odd_row_shift():
+    assert sorted(missions.neighbours(2, 2)) == [(1, 1), (1, 2), (2, 1), (2, 3), (3, 1), (3, 2)]
+    assert sorted(missions.neighbours(1, 2)) == [(0, 2), (0, 3), (1, 1), (1, 3), (2, 2), (2, 3)]
+
+
+def test_checking_one_mission_file_takes_under_a_second():
+    start = time.perf_counter()
+    diagnostics(HERE / "valid" / "fossil_field.yaml")
+    assert time.perf_counter() - start < 1.0
+
+
+def test_the_mission_book_missions_obey_the_same_constraints(tmp_path):
+    from compiler import pipeline
+    copy = tmp_path / "deep_rock_galactic"
+    shutil.copytree(ROOT / "content/deep_rock_galactic", copy, ignore=shutil.ignore_patterns("packs"))
+    book = copy / "mission_book.yaml"
+    book.write_text(book.read_text().replace("      - {exit: 2, at: [9, 10]}\n", ""))
+    reporter = dg.Reporter()
+    pipeline.compile_game(copy, [], reporter)
+    found = [(Path(d.file).name, d.message.split(":")[0]) for d in reporter.diagnostics]
+    assert found == [("mission_book.yaml", "V-12")]
+
+
+def test_mission_one_holds_the_contents_the_guide_lists():
+    from generated.deep_rock_galactic import GAME
+    m1 = GAME.get("mission", "m01")
+    assert dict(m1.minerals._fields) == {"morkite": 5, "gold": 2, "nitra": 2}
+    assert dict(m1.pickups._fields) == {"loot_bug": 2, "apoca_bloom": 3}
+    assert list(m1.remove_cards) == ["p_p_p_praetorian", "oh_oh_oppressor"]
+    assert m1.objective.type == "collect" and m1.provenance.approximations

@@ -1,0 +1,70 @@
+"""Deep Rock Galactic sheets: monster board in activation order, class cards, weapons, statuses,
+and a briefing for any mission file, in zh and en."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler import diagnostics as dg, missions, pipeline
+from compiler.sheets import SHEETS, render_html
+from compiler.sheets.deep_rock_galactic import briefing_context
+
+ROOT = Path(__file__).resolve().parents[2]
+FAN = ROOT / "tests/deep_rock_galactic/missions/valid"
+
+
+@pytest.fixture(scope="module")
+def game():
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT / "content/deep_rock_galactic", [], reporter)
+    assert reporter.errors == 0
+    return g
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_monster_board_lists_every_monster_in_activation_order(game, lang):
+    html = render_html(game, SHEETS["deep_rock_galactic"][0], lang)
+    names = [m.data["name"][lang] for m in sorted(game.of_kind("monster"), key=lambda m: m.data["order"])]
+    positions = [html.index(n) for n in names]
+    assert positions == sorted(positions) and len(names) == 10
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_sheet_renders_with_class_weapons_and_statuses(game, lang):
+    html = {s.name: render_html(game, s, lang) for s in SHEETS["deep_rock_galactic"]}
+    assert set(html) == {"monsters", "classes", "weapons", "statuses"}
+    for dwarf in game.of_kind("dwarf"):
+        assert dwarf.data["name"][lang] in html["classes"]
+    for t in game.of_kind("throwable"):
+        assert t.data["name"][lang] in html["weapons"]
+    assert ("虫网束缚" if lang == "zh" else "Webbed") in html["statuses"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_briefing_shows_the_mission_and_its_map(game, lang):
+    reporter = dg.Reporter()
+    mission = missions.load_mission(FAN / "aquarq_run.yaml", reporter)
+    ctx = briefing_context(game, mission, lang)
+    (info, board) = ctx["sections"]
+    assert any(("水痕碑石" if lang == "zh" else "Aquarq") in item for item in info["items"])
+    assert len(board["hexmap"]) == 9
+    assert sum(cell["text"] == "P" for row in board["hexmap"] for cell in row) == 4
+
+
+def test_the_cli_writes_a_briefing_for_a_mission_file(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sheets", "--mission", str(FAN / "fossil_field.yaml"),
+                          "--format", "html", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "deep_rock_galactic/briefing_fossil_field.zh.html").is_file()
+    assert (tmp_path / "deep_rock_galactic/briefing_fossil_field.en.html").is_file()
+
+
+def test_a_broken_mission_file_gets_no_briefing(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sheets", "--mission",
+                          str(ROOT / "tests/deep_rock_galactic/missions/broken/b02_no_drop_pod.yaml"),
+                          "--format", "html", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 1 and "V-07" in out.stdout
+    assert not (tmp_path / "deep_rock_galactic").exists()

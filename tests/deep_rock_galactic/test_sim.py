@@ -1,0 +1,113 @@
+"""`tomecraft sim deep_rock_galactic`: 1-4 dwarves (BOSCO solo), Mission 1 by default or a
+mission file, every game played to success or failure, the same seed replays exactly."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generated.deep_rock_galactic import GAME
+from runtime import sim
+from runtime.agents import RandomAgent
+from runtime.engines.deep_rock_galactic import play_game, setup
+from runtime.rng import Rng
+
+ROOT = Path(__file__).resolve().parents[2]
+FAN = ROOT / "tests/deep_rock_galactic/missions/valid"
+
+
+def _games(players: int, n: int, options=None) -> list[dict]:
+    out = []
+    for g in range(n):
+        rng = Rng(f"t:{g}")
+        agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(players)]
+        out.append(play_game(GAME, players, rng.fork("game"), agents, dict(options or {})))
+    return out
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_every_game_ends_in_success_or_failure(players):
+    results = _games(players, 8)
+    assert all(r["result"] in ("success", "failure") and not r["capped"] for r in results)
+    assert all(len(r["scores"]) == players for r in results)
+
+
+def test_the_same_seed_gives_an_identical_summary_and_another_seed_differs():
+    a = sim.run(GAME, players=4, games=12, seed=7)
+    b = sim.run(GAME, players=4, games=12, seed=7)
+    c = sim.run(GAME, players=4, games=12, seed=8)
+    assert a == b and sim.format_summary(a) == sim.format_summary(b)
+    assert a != c
+
+
+def test_some_missions_succeed_and_some_fail_over_a_hundred_games():
+    results = _games(4, 100)
+    wins = sum(r["success"] for r in results)
+    assert 0 < wins < 100
+
+
+def test_mission_one_setup_follows_the_mission_book():
+    rng = Rng("s")
+    engine = setup(GAME, 4, rng, [RandomAgent(rng.fork("a"))] * 4, {})
+    st = engine.state
+    assert sorted(st.minerals.values()).count("morkite") == 5
+    assert sorted(st.minerals.values()).count("gold") == 2 and sorted(st.minerals.values()).count("nitra") == 2
+    on_map = [k for k, _ in st.pickups.values()] + [p for seg in st.hidden for p in seg["pickups"]]
+    assert sorted(on_map) == ["apoca_bloom"] * 3 + ["loot_bug"] * 2
+    ids = {c.id for c in st.event_deck}
+    assert "p_p_p_praetorian" not in ids and "oh_oh_oppressor" not in ids
+    assert all(d.pos in st.pod for d in st.dwarves) and [d.health for d in st.dwarves] == [5] * 4
+    assert [d.ammo for d in st.dwarves] == [5] * 4 and [d.secondary_ammo for d in st.dwarves] == [3] * 4
+
+
+def test_hazard_four_puts_a_grunt_on_every_tunnel_exit():
+    rng = Rng("h")
+    engine = setup(GAME, 2, rng, [RandomAgent(rng.fork("a"))] * 2, {"hazard": 4})
+    grunts = sorted(m.pos for m in engine.state.monsters.values() if m.kind == "grunt")
+    assert grunts == sorted(engine.active_exits()) and len(grunts) == 2
+
+
+def test_solo_play_brings_bosco_next_to_the_drop_pod():
+    rng = Rng("b")
+    engine = setup(GAME, 1, rng, [RandomAgent(rng.fork("a"))], {})
+    st = engine.state
+    assert st.bosco_alive and any(st.bosco in __import__("runtime.engines.deep_rock_galactic.hexgrid", fromlist=["x"]).neighbours(p) for p in st.pod)
+
+
+def _mission(path: Path):
+    from compiler import diagnostics as dg, missions
+    reporter = dg.Reporter()
+    return missions.load_mission(path, reporter), reporter
+
+
+@pytest.mark.parametrize("name", ["aquarq_run", "fossil_field", "praetorian_hunt"])
+def test_a_fan_mission_file_plays_to_its_end(name):
+    mission, reporter = _mission(FAN / f"{name}.yaml")
+    assert mission is not None, reporter.diagnostics
+    results = _games(4, 4, {"mission": mission})
+    assert all(r["result"] in ("success", "failure") for r in results)
+
+
+def test_the_cli_plays_a_mission_file_and_prints_the_summary():
+    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sim", "deep_rock_galactic", "--mission",
+                          str(FAN / "aquarq_run.yaml"), "--players", "4", "--games", "5", "--seed", "7"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "deep_rock_galactic: 5 games, 4 players, seed 7" in out.stdout and "games/s" in out.stderr
+
+
+def test_a_broken_mission_file_is_refused_with_its_diagnostics():
+    broken = ROOT / "tests/deep_rock_galactic/missions/broken/b01_one_tunnel_exit.yaml"
+    mission, reporter = _mission(broken)
+    assert mission is None and any("V-12" in d.message for d in reporter.diagnostics)
+    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sim", "deep_rock_galactic",
+                          "--mission", str(broken), "--games", "1"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 1 and "V-12" in out.stdout
+
+
+def test_the_engine_takes_missions_as_data_never_as_paths():
+    with pytest.raises(ValueError, match="load_mission"):
+        _games(2, 1, {"mission": "some/file.yaml"})
