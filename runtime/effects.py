@@ -17,6 +17,19 @@ class EffectError(RuntimeError):
     """An engine refused an effect (a bug in content or engine, not a fizzle)."""
 
 
+def check_handlers(data, verbs, queries) -> None:
+    """Fail fast when the engine lacks a verb or query handler its game.yaml names.
+
+    `data.handlers` lists verb handlers, `can_<verb>` checks of cost verbs and
+    `query:<name>` handlers; verbs and queries are the engine's handler objects."""
+    present = {n for n in dir(verbs) if not n.startswith("_")}
+    present |= {"query:" + n for n in dir(queries) if not n.startswith("_")}
+    missing = [h for h in data.handlers if h not in present]
+    if missing:
+        raise EffectError(f"the {data.engine} engine lacks handlers named in game.yaml: "
+                          + ", ".join(missing))
+
+
 def source(file: str, line: int):
     """Mark a generated function with its YAML origin; exceptions from it name that origin."""
     origin = f"{file}:{line}"

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace
 
-from runtime.effects import Context, EffectError
+from runtime.effects import Context, EffectError, check_handlers
 from runtime.engines.clank_catacombs import policy
-from runtime.engines.clank_catacombs.handlers import Queries, Verbs, handler_names
+from runtime.engines.clank_catacombs.handlers import Queries, Verbs
 from runtime.engines.clank_catacombs.state import (
     ESCAPED, KNOCKED_OUT, OPPOSITE, Cell, Player, State, rotate, step,
 )
@@ -31,9 +31,7 @@ class Engine:
         self.verbs = Verbs(self)
         self.queries = Queries(self)
         self.log_enabled = log_enabled
-        missing = [h for h in data.handlers if h not in handler_names(self.verbs, self.queries)]
-        if missing:
-            raise EffectError(f"clank_catacombs engine lacks handlers: {', '.join(missing)}")
+        check_handlers(data, self.verbs, self.queries)
         self.cards = data.kinds["card"]
         self.rooms = data.kinds["room"]
         self.token_defs = data.kinds["token"]

@@ -256,10 +256,5 @@ class Queries:
         return len(ctx.you.hand)
 
 
-def handler_names(verbs: Verbs, queries: Queries) -> set[str]:
-    names = {n for n in dir(verbs) if not n.startswith("_") and n != "engine"}
-    names |= {f"query:{n}" for n in dir(queries) if not n.startswith("_") and n != "engine"}
-    return names
 
-
-__all__ = ["ACTIVE", "Queries", "Verbs", "handler_names"]
+__all__ = ["ACTIVE", "Queries", "Verbs"]

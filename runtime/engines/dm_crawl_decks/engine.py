@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace
 
-from runtime.effects import Context, EffectError
+from runtime.effects import Context, EffectError, check_handlers
 from runtime.engines.dm_crawl_decks import policy
-from runtime.engines.dm_crawl_decks.handlers import Queries, Verbs, handler_names
+from runtime.engines.dm_crawl_decks.handlers import Queries, Verbs
 from runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, Card, Row, State, Virtual,
 )
@@ -35,9 +35,7 @@ class Engine:
         self.log_enabled = log_enabled
         self.verbs = Verbs(self)
         self.queries = Queries(self)
-        missing = [h for h in data.handlers if h not in handler_names(self.verbs, self.queries)]
-        if missing:
-            raise EffectError(f"dm_crawl_decks engine lacks handlers: {', '.join(missing)}")
+        check_handlers(data, self.verbs, self.queries)
         self.board = data.kinds["board"]["standard"]
         self.rules = {r.id: r.value for r in data.kinds.get("rule", {}).values()}
         self.layers = Layers(on_zero=self._zero)

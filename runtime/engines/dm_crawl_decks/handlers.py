@@ -169,8 +169,3 @@ class Queries:
     def loot_before(self, ctx, resource: str) -> int:
         return self.engine.loot_done[resource]
 
-
-def handler_names(verbs: Verbs, queries: Queries) -> set[str]:
-    names = {n for n in dir(verbs) if not n.startswith("_")}
-    names |= {"query:" + n for n in dir(queries) if not n.startswith("_")}
-    return names

@@ -11,9 +11,9 @@ from collections import Counter, deque
 from types import SimpleNamespace
 from typing import Callable
 
-from runtime.effects import Context, EffectError
+from runtime.effects import Context, EffectError, check_handlers
 from runtime.engines.the_cave import policy
-from runtime.engines.the_cave.handlers import HALF, Queries, Verbs, count_item, handler_names
+from runtime.engines.the_cave.handlers import HALF, Queries, Verbs, count_item
 from runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, CAMP_SLOTS, OPPOSITE, ORDER, PACKED_CAMP_SLOTS, TURN_AP, Cell, State, Team,
     edge, rotate, step,
@@ -39,9 +39,7 @@ class Engine:
         self.queries = Queries(self)
         self.log_enabled = log_enabled
         self._base_dist: tuple[int, dict] | None = None
-        missing = [h for h in data.handlers if h not in handler_names(self.verbs, self.queries)]
-        if missing:
-            raise EffectError(f"the_cave engine lacks handlers named in game.yaml: {', '.join(missing)}")
+        check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.actions = sorted(data.kinds["action"].values(), key=lambda a: (a.order or 0, a.id))
         self.scoring = next(iter(data.kinds["scoring"].values()))

@@ -156,10 +156,5 @@ class Queries:
         return self.engine.can_discover(ctx.you)
 
 
-def handler_names(verbs: Verbs, queries: Queries) -> set[str]:
-    names = {n for n in dir(verbs) if not n.startswith("_")}
-    names |= {"query:" + n for n in dir(queries) if not n.startswith("_")}
-    return names
 
-
-__all__ = ["Verbs", "Queries", "count_item", "edge", "HALF", "handler_names"]
+__all__ = ["Verbs", "Queries", "count_item", "edge", "HALF"]
