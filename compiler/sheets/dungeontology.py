@@ -1,5 +1,5 @@
-"""Dungeontology's sheets (A4, zh and en): a rules reference with the notebook scoring table,
-and a region and effect-symbol reference. Region effects, keywords and card texts are rendered
+"""Dungeontology's sheets (A4, zh and en): a rules reference, a region reference, the notebook
+scoring table and the effect-symbol cheat sheet, each its own sheet. Region effects, keywords and card texts are rendered
 from the effect language; the numbers come from the content (rules.yaml, components.yaml)."""
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ SYMBOLS = (("gain_students", {"amount": "N"}), ("move", {"steps": "N"}),
            ("draw_cards", {"amount": "N"}), ("draw_students", {"amount": "N"}),
            ("sacrifice", {"amount": "N"}), ("gain_stun", {"amount": "N"}),
            ("discard", {"amount": "N"}), ("add_stealth", {"amount": "N"}),
-           ("add_alert", {"amount": "N"}), ("prophecy", {"amount": "N"}))
+           ("add_alert", {"amount": "N"}), ("prophecy", {"amount": "N"}),
+           ("random_move", {"who": "N"}), ("cancel_card", {}))
 
 
 def _colour(game: Game, colour: str, lang: str) -> str:
@@ -53,13 +54,33 @@ def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     ctx = _common(game, lang)
     text, values = ctx["text"], _values(game)
     sections = []
-    for key in ("setup", "phases", "stealth", "responses", "students", "end", "scoring"):
+    for key in ("setup", "phases", "stealth", "responses", "students", "end"):
         sections.append({"title": text[f"{key}_title"],
                          "items": [fill(p, values) for p in text[key]]})
     decisions = [{"name": name_of(r, lang), "mark": notes.mark(r, lang)} for r in game.of_kind("rule")]
     research = [{"n": n, "plus": n * (n - 1) // 2} for n in range(1, 6)]
-    return {**ctx, "sections": sections, "notebook": _notebook(game, lang, notes),
-            "research": research, "decisions": decisions}
+    return {**ctx, "sections": sections, "research": research, "decisions": decisions}
+
+
+def notebook_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
+    ctx = _common(game, lang)
+    text, values = ctx["text"], _values(game)
+    scoring = [fill(p, values) for p in text["scoring"]]
+    return {**ctx, "notebook": _notebook(game, lang, notes), "scoring": scoring}
+
+
+def symbols_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
+    ctx = _common(game, lang)
+    symbols = []
+    for verb, params in SYMBOLS:
+        info = game.vocab.verbs.get(verb)
+        if info is None:
+            continue
+        template = info.text.get(lang)
+        stand_in = {k: (ctx["text"]["who_param"] if k == "who" else v) for k, v in params.items()}
+        symbols.append({"name": ctx["text"]["symbols"][verb], "effect": fill(template, stand_in).strip()})
+    timings = [fill(p, {}) for p in ctx["text"]["timings"]]
+    return {**ctx, "symbols": symbols, "timings": timings}
 
 
 def _region_row(game: Game, r: Entity, lang: str, texts: Texts, notes: Footnotes) -> dict:
@@ -92,13 +113,6 @@ def regions_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
         label = fill(kw.text.get(lang), {p.name: stand_in.get(p.type, p.name) for p in kw.params})
         site = game.keyword_sites.get(name)
         keywords.append({"name": label, "effect": texts.site(site) if site is not None else ""})
-    symbols = []
-    for verb, params in SYMBOLS:
-        info = game.vocab.verbs.get(verb)
-        if info is None:
-            continue
-        template = info.text.get(lang)
-        symbols.append({"name": ctx["text"]["symbols"][verb], "effect": fill(template, params).strip()})
     tokens = []
     for t in game.of_kind("token"):
         site = site_at(t, ("effect",))
@@ -109,9 +123,10 @@ def regions_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
                "unit": b.data["unit_value"], "hue": b.data.get("hue", "#888888")}
               for b in sorted(game.of_kind("info_block"), key=lambda b: COLOURS.index(b.data["colour"])
                               if b.data["colour"] in COLOURS else 9)]
-    return {**ctx, "regions": regions, "keywords": keywords, "symbols": symbols,
-            "tokens": tokens, "blocks": blocks}
+    return {**ctx, "regions": regions, "keywords": keywords, "tokens": tokens, "blocks": blocks}
 
 
 SHEETS = (Sheet("rules", "dungeontology_rules.html.j2", "rules_title", rules_sheet),
-          Sheet("regions", "dungeontology_regions.html.j2", "tokens_title", regions_sheet))
+          Sheet("regions", "dungeontology_regions.html.j2", "regions_sheet_title", regions_sheet),
+          Sheet("notebook", "dungeontology_notebook.html.j2", "notebook_sheet_title", notebook_sheet),
+          Sheet("symbols", "dungeontology_symbols.html.j2", "symbols_sheet_title", symbols_sheet))

@@ -40,17 +40,17 @@ def test_region_reference_lists_every_region_with_rendered_keywords(pages, game)
     assert "危险2" in pages[("regions", "zh")] and "Danger 2" in pages[("regions", "en")]
     # the keyword legend renders each snippet's meaning, not just its name
     assert "sacrifice n student(s)" in pages[("regions", "en")]
-    assert "Prophecy N: reveal the top N scheme card(s)" in pages[("regions", "en")]
+    assert "Prophecy N: reveal the top N scheme card(s)" in pages[("symbols", "en")]
 
 
-def test_rules_reference_has_the_printed_notebook_table_and_thesis_bonuses(pages):
+def test_notebook_sheet_has_the_printed_notebook_table_and_thesis_bonuses(pages):
     for lang in ("zh", "en"):
-        page = pages[("rules", lang)]
+        page = pages[("notebook", lang)]
         for value in ("+26", "+25", "+24", "+23", "+14", "+16"):
             assert value in page
         assert "10" in page and "7" in page
-    assert "第1名10、第2名7、第3名5、第4名3" in pages[("rules", "zh")]
-    assert "1st 10, 2nd 7, 3rd 5, 4th 3" in pages[("rules", "en")]
+    assert "第1名10、第2名7、第3名5、第4名3" in pages[("notebook", "zh")]
+    assert "1st 10, 2nd 7, 3rd 5, 4th 3" in pages[("notebook", "en")]
     assert "+10" in pages[("rules", "en")]          # five blocks: +10 (L920)
     assert "4 normal students per player plus 1 omega" in pages[("rules", "en")]
 
@@ -58,7 +58,22 @@ def test_rules_reference_has_the_printed_notebook_table_and_thesis_bonuses(pages
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
 def test_pdfs_render_in_both_languages(game, tmp_path):
     written = sheets.render_game(game, ("zh", "en"), ("pdf",), tmp_path)
-    assert len(written) == 4
+    assert len(written) == 8
     zh = next(p for p in written if p.name == "regions.zh.pdf")
     text = subprocess.run(["pdftotext", str(zh), "-"], capture_output=True, text=True).stdout
     assert "牧羊人庇护所" in text and "盖亚的石碑" in text
+
+
+def test_four_sheets_with_their_own_titles(pages):
+    names = {name for name, _ in pages}
+    assert names == {"rules", "regions", "notebook", "symbols"}
+    assert "效果符号速查" in pages[("symbols", "zh")] and "effect-symbol cheat sheet" in pages[("symbols", "en")]
+    assert "笔记本计分表" in pages[("notebook", "zh")] and "region reference" in pages[("regions", "en")]
+    # the symbol legend is no longer on the region sheet, the notebook table not on the rules
+    assert "Prophecy N" in pages[("symbols", "en")] and "Prophecy N " not in pages[("regions", "en")].split("Region keywords")[0]
+    assert "+26" not in pages[("rules", "en")]
+
+
+def test_rules_and_symbols_state_the_priority_rule(pages):
+    assert "Response card may be played at any time" in pages[("rules", "en")]
+    assert "响应" in pages[("symbols", "zh")] and "Instant" in pages[("symbols", "en")]

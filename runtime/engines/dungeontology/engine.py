@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import Counter, deque
 from types import SimpleNamespace
 
-from runtime.effects import Context, EffectError
-from runtime.engines.dungeontology.handlers import Queries, Verbs, handler_names
+from runtime.effects import Context, EffectError, check_handlers
+from runtime.engines.dungeontology.handlers import Queries, Verbs
 from runtime.engines.dungeontology.state import (
     BONFIRE_MAX, COLOURS, OPPOSITE, SIDES, START_HAND, THESIS_BONUS, Scholar, State, Tile,
     edge, research_increase, step,
@@ -34,9 +34,7 @@ class Engine:
         self.log_enabled = log_enabled
         self.verbs = Verbs(self)
         self.queries = Queries(self)
-        missing = [h for h in data.handlers if h not in handler_names(self.verbs, self.queries)]
-        if missing:
-            raise EffectError(f"dungeontology engine lacks handlers: {', '.join(missing)}")
+        check_handlers(data, self.verbs, self.queries)
         self.notebook = next(iter(data.kinds["notebook"].values()))
         self.columns = {c.colour: c for c in self.notebook.columns}
         self.units = {b.colour: b.unit_value for b in data.kinds["info_block"].values()}
@@ -52,6 +50,8 @@ class Engine:
         self._collecting: list | None = None
         self._once: set = set()
         self.bonus_points = Counter()
+        self.resolving = None                # the pending card being resolved (T-23)
+        self.pending_cards: list = []
         self.fixed_randomizer = False        # scenarios give the randomizer deck's order
         self.last_attempt: dict | None = None
         self.progress = 0                    # moves, actions and cards: Max Alert step 3
@@ -617,6 +617,25 @@ class Engine:
                 return
             self.do_move(who, choice)
 
+    def random_move(self, who: Scholar) -> None:
+        """EX-9 (L1214, rule c14): 1 step in the randomizer's direction; one passage per side, so
+        the exit element C only names the passage; none usable there: first one clockwise."""
+        card = self.randomize(lambda c: True)
+        if card is None:
+            return
+        side = card.direction[0].upper()
+        here = self.tile_of(who)
+        order = SIDES[SIDES.index(side):] + SIDES[:SIDES.index(side)]
+        for s in order:
+            other = self.state.tiles.get(step(here.pos, s))
+            if other is not None and self.linked(here, other, s) \
+                    and self.door_ok(who, other, OPPOSITE[s]) and self.can_enter(who, other):
+                self.log(f"{who.name} moves at random {card.direction} ({card.id}): "
+                         f"side {s}, {card.exit}most passage")
+                self.enter(who, other)
+                return
+        self.log(f"{who.name} cannot move at random ({card.id}): no passage")
+
     def teleport(self, who: Scholar) -> None:
         options = sorted(t.id for t in self.state.tiles.values() if t.pos != who.pos)
         if options:
@@ -983,12 +1002,73 @@ class Engine:
         return out
 
     def play_card(self, who: Scholar, cid: str, part: str) -> None:
-        card = self.card(cid)
+        """L446-452 (rule c13, T-23): after the active card, a priority round clockwise from the
+        left neighbour lets each player add 1 Instant or Response card at a time until all pass;
+        Responses resolve first, latest first; the other cards then in the order played."""
         who.hand.remove(cid)
         self.state.discard.append(cid)
-        self.state.stats[f"played_{part}"] += 1
         self.log(f"{who.name} plays {cid} ({part})")
-        getattr(card, part)(self.ctx(who, self.tile_of(who)))
+        pending = [{"who": who, "card": cid, "part": part, "answers": None, "cancelled": False}]
+        if self.priority_players(who):
+            self.priority_round(who, pending)
+        responses = [p for p in pending if self.card(p["card"]).timing == "response" and p is not pending[0]]
+        order = responses[::-1] + [p for p in pending if p not in responses]
+        for entry in order:
+            self.resolve_card(entry, pending)
+
+    def priority_players(self, who: Scholar) -> bool:
+        return any(self.card(c).timing in ("instant", "response")
+                   for s in self.state.scholars if s is not who for c in s.hand)
+
+    def priority_round(self, who: Scholar, pending: list) -> None:
+        n = len(self.state.scholars)
+        order = self.seat_order(self.state.scholars[(who.seat + 1) % n])
+        passes, i = 0, 0
+        while passes < n:
+            s = order[i % n]
+            i += 1
+            options = [None]
+            if not s.done:
+                ctx = self.ctx(s, self.tile_of(s))
+                for c in sorted(set(s.hand)):
+                    card = self.card(c)
+                    if card.timing in ("instant", "response") and card.main is not None \
+                            and card.main.can(ctx):
+                        options.append({"card": c})
+            pick = self.ask(s, "priority", options) if len(options) > 1 else None
+            if pick is None:
+                passes += 1
+                continue
+            passes = 0
+            s.hand.remove(pick["card"])
+            self.state.discard.append(pick["card"])
+            self.state.stats["played_" + self.card(pick["card"]).timing] += 1
+            self.log(f"{s.name} answers with {pick['card']} ({self.card(pick['card']).timing})")
+            pending.append({"who": s, "card": pick["card"], "part": "main",
+                            "answers": len(pending) - 1, "cancelled": False})
+
+    def cancel_answered(self) -> None:
+        entry = self.resolving
+        if entry is None or entry["answers"] is None:
+            return
+        target = self.pending_cards[entry["answers"]]
+        target["cancelled"] = True
+        self.log(f"{entry['card']} cancels {target['card']}")
+
+    def resolve_card(self, entry: dict, pending: list) -> None:
+        if entry["cancelled"]:
+            self.log(f"{entry['card']} is cancelled")
+            return
+        who, cid, part = entry["who"], entry["card"], entry["part"]
+        card = self.card(cid)
+        self.state.stats[f"played_{part}"] += 1
+        self.log(f"{cid} resolves")
+        saved = (self.resolving, self.pending_cards)
+        self.resolving, self.pending_cards = entry, pending
+        try:
+            getattr(card, part)(self.ctx(who, self.tile_of(who)))
+        finally:
+            self.resolving, self.pending_cards = saved
         if part == "main" and card.intern is not None:
             owner = self.state.interns.get(card.intern)
             self.state.interns[card.intern] = who.seat       # first gets it, later steals it

@@ -224,6 +224,14 @@ class Verbs:
         ctx.info["randomizer"] = self.e.randomize(lambda card: True)
 
     @_live
+    def random_move(self, ctx, who) -> None:
+        self.e.random_move(who)
+
+    @_live
+    def cancel_card(self, ctx) -> None:
+        self.e.cancel_answered()
+
+    @_live
     def move_boss_toward(self, ctx) -> None:
         self.e.move_boss(ctx, 1)
 
@@ -287,8 +295,3 @@ class Queries:
     def cards_in_hand(self, ctx, card_type: str) -> int:
         return self.e.cards_of(ctx.you, card_type)
 
-
-def handler_names(verbs: Verbs, queries: Queries) -> set[str]:
-    names = {n for n in dir(verbs) if not n.startswith("_")}
-    names |= {f"query:{n}" for n in dir(queries) if not n.startswith("_")}
-    return names

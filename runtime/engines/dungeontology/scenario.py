@@ -15,7 +15,7 @@ expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|r
         lore|dooms|dooms_hidden|steps|done|thesis|actions} | {region, slots|tokens|absent}
         | {attempt: {stealth, alert, ok}} | {campus: {bag, bonfire, reserve_students,
         alert_filled, max_alert, ended}} | {boss} | {stairs: [a, b]} | {wall: [a, b]}
-        | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {options: ..., seat,
+        | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {options: ..., seat,
         present}
 """
 from __future__ import annotations
@@ -247,6 +247,14 @@ def _check(e: Engine, exp: dict) -> str | None:
     if "interns" in exp:
         got = {k: v for k, v in st.interns.items()}
         return None if got == exp["interns"] else f"interns {got}, expected {exp['interns']}"
+    if "log_order" in exp:
+        at = 0
+        for want in exp["log_order"]:
+            hit = next((i for i in range(at, len(st.log)) if want in st.log[i]), None)
+            if hit is None:
+                return f"no log line containing {want!r} after line {at}"
+            at = hit + 1
+        return None
     if "log" in exp:
         return None if any(exp["log"] in line for line in st.log) else f"no log line contains {exp['log']!r}"
     if "options" in exp:
