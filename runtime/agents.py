@@ -21,11 +21,16 @@ class ScriptError(LookupError):
 
 
 def matches(want: Any, option: Any) -> bool:
-    """An option matches a scripted choice if equal, or if the choice (a dict) is a subset."""
+    """An option matches a scripted choice if equal, or if the choice (a dict) is a subset of
+    the option's keys, or of its attributes when the option is an object (`{seat: 1}` picks
+    the player in seat 1)."""
     if want == option:
         return True
     if isinstance(want, dict) and isinstance(option, dict):
         return all(k in option and _same(v, option[k]) for k, v in want.items())
+    if isinstance(want, dict) and want and not isinstance(option, (str, int, float, list, tuple)):
+        missing = object()
+        return all(_same(v, getattr(option, k, missing)) for k, v in want.items())
     return False
 
 

@@ -49,6 +49,7 @@ class Engine:
         self.passage_letters: list = []
         self._collecting: list | None = None
         self._once: set = set()
+        self.affected: set = set()           # (skill user, target) seats this turn (铁头功, L307)
         self.bonus_points = Counter()
         self.resolving = None                # the pending card being resolved (T-23)
         self.pending_cards: list = []
@@ -791,6 +792,7 @@ class Engine:
             self.attempt["stealth"] += self.research_bonus(who)
             triggers = self.tile_triggers(tile, who) + self.skill_triggers(who)
             self.fire(triggers, "stealth_value")
+            self.rivals_react(who)
             order = self.seat_order(who)[1:]
             for other in order:                  # clockwise, each opponent (L927)
                 self.aux_round(other)
@@ -811,6 +813,12 @@ class Engine:
             return ok
         finally:
             self.attempt = None
+
+    def rivals_react(self, who: Scholar) -> None:
+        """Opponents' skills that answer another scholar's stealth value, clockwise (神圣干预, L1357)."""
+        for other in self.seat_order(who)[1:]:
+            if not other.done:
+                self.fire(self.skill_triggers(other), "rival_stealth_value")
 
     def fail(self, who: Scholar, triggers: list) -> None:
         """A failed attempt: 1 stun and 1 student from the University (Danger N: N)."""
@@ -842,6 +850,7 @@ class Engine:
             self.stealth_cards(who)
             triggers = self.tile_triggers(self.tile_of(who), who) + self.skill_triggers(who)
             self.fire(triggers, "stealth_value")
+            self.rivals_react(who)
             while True:                           # steps 2-3 repeat (L968-971)
                 played = self.aux_round(target) + self.aux_round(who)
                 if not played:
@@ -1097,7 +1106,7 @@ class Engine:
 
     def turn(self, who: Scholar) -> None:
         st = self.state
-        self._once = set()
+        self._once, self.affected = set(), set()
         self.log(f"-- round {st.round}: {who.name}")
         # 1. thesis submission (not in Max Alert, L1158)
         if not st.max_alert and self.stars(who) >= 2 and self.ask(who, "thesis", [False, True]):

@@ -66,6 +66,10 @@ class Verbs:
     def take_stun(self, ctx, amount: int) -> None:
         self.e.gain_stun(ctx.you, amount, avoidable=False)
 
+    @_live
+    def mark_affected(self, ctx, who) -> None:
+        self.e.affected.add((ctx.you.seat, who.seat))
+
     def can_discard_cards(self, ctx, card_type: str, amount: int) -> bool:
         return self.e.cards_of(ctx.you, card_type) >= amount
 
@@ -275,6 +279,9 @@ class Queries:
 
     def stun_tokens(self, ctx) -> int:
         return ctx.you.stun
+
+    def affected_this_turn(self, ctx, who) -> bool:
+        return (ctx.you.seat, who.seat) in self.e.affected
 
     def prophecy_bonus(self, ctx) -> int:
         return self.e.last_prophecy
