@@ -1,16 +1,19 @@
 """Dungeontology's compile-time rules (inventory §2, §4, §6): one start region, a level for
 every region stack, unique region numbers, a notebook whose columns print capacity + 1 values,
-info blocks for every colour, and randomizer triangles for every seat colour (setup step 4)."""
+info blocks for every colour, randomizer triangles for every seat colour (setup step 4), and
+effects that last while owned (passive skills, interns) made only of `on` triggers."""
 from __future__ import annotations
 
 from compiler import diagnostics as dg
 from compiler.game_checks import report
 from compiler.model import Game
+from dsl import nodes
 
 SEAT_COLOURS = ("red", "yellow", "green", "blue")
 
 
 def check(game: Game, reporter: dg.Reporter) -> None:
+    check_lasting_effects(game, reporter)
     regions = game.of_kind("region")
     if regions:
         starts = [r for r in regions if r.data.get("start")]
@@ -48,3 +51,23 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             if colour not in triangles:
                 report(reporter, cards[-1], "triangle",
                        f"no randomizer card shows the {colour} triangle; the first player could not be drawn (L263)")
+
+
+def check_lasting_effects(game: Game, reporter: dg.Reporter) -> None:
+    """A passive skill or an intern works while its owner has it, so the engine collects its
+    triggers whenever an event comes; a bare verb there would run at every collection."""
+    sites = []
+    for scholar in game.of_kind("scholar"):
+        for i, side in enumerate(scholar.data.get("sides", [])):
+            for j, skill in enumerate(side.get("skills", [])):
+                if skill.get("timing") == "passive":
+                    sites.append((scholar, ("sides", i, "skills", j, "effect")))
+    sites += [(intern, ("effect",)) for intern in game.of_kind("intern_card")]
+    for entity, field in sites:
+        for site in entity.effects:
+            if site.path[len(entity.path):] != field or site.ast is None:
+                continue
+            if any(not isinstance(stmt, nodes.On) for stmt in site.ast.stmts):
+                report(reporter, entity, field,
+                       "an effect that lasts while owned must be `on EVENT` triggers only",
+                       "wrap it in a trigger, e.g. `on action_phase: ...`")

@@ -99,3 +99,57 @@ def test_without_the_pack_the_region_draws_nothing(tmp_path, monkeypatch):
                 "steps": [{"do": "move", "seat": 0, "to": "shepherds_shelter", "steps": 1}],
                 "expect": [{"campus": {"bonfire": 0, "bag": {"normal": 6}}}]}
     assert run_scenario(base, scenario) == []
+
+
+INTERNS = """\
+intern_cards:
+  - id: muse
+    name: {zh: 缪斯, en: Muse}
+    source: approximation
+    note: "A fan-made intern for the pack test: +1 to its owner's stealth value."
+    end_bonus: 1
+    effect: "on stealth_value where attempting(): you.stealth += 1"
+"""
+
+
+def _intern_pack(tmp_path: Path, body: str) -> Path:
+    pack = tmp_path / "intern_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        'id: intern_pack\ngame: dungeontology\nversion: "1.0"\nname: {zh: 实习生, en: Interns}\n',
+        encoding="utf-8")
+    (pack / "interns.yaml").write_text(body, encoding="utf-8")
+    return pack
+
+
+def test_pack_intern_effect_lasts_while_owned(tmp_path, monkeypatch):
+    """An intern's effect is a trigger its owner carries: Sofia's research reaches 5, not 4."""
+    monkeypatch.chdir(ROOT)
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content" / "dungeontology",
+                              [_intern_pack(tmp_path, INTERNS)], reporter)
+    assert data is not None and not reporter.errors, dg.format_text(reporter)
+
+    def research(interns):
+        return {"setup": {"alert_filled": 1,
+                          "regions": [{"region": "shepherds_shelter", "at": [1, 0],
+                                       "slots": ["civilization", "faith", "civilization"]}],
+                          "scholars": [{"scholar": "sofia", "at": "shepherds_shelter", "interns": interns,
+                                        "hand": ["bully", "shortcut", "fate_star"]},
+                                       {"scholar": "valerio"}]},
+                "steps": [{"do": "research", "seat": 0, "blocks": 1,
+                           "choose": [{"card": "bully"}, {"card": "shortcut"},
+                                      {"card": "fate_star", "fate": False}, {"card": None}]}]}
+    assert run_scenario(data, {**research(["muse"]),
+                               "expect": [{"attempt": {"stealth": 5, "alert": 4, "ok": True}}]}) == []
+    assert run_scenario(data, {**research([]),
+                               "expect": [{"attempt": {"stealth": 4, "alert": 4, "ok": True}}]}) == []
+
+
+def test_intern_effect_that_is_not_a_trigger_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    reporter = dg.Reporter()
+    bad = INTERNS.replace('"on stealth_value where attempting(): you.stealth += 1"', '"gain_students 1"')
+    compile_and_import(ROOT / "content" / "dungeontology", [_intern_pack(tmp_path, bad)], reporter)
+    found = [(d.code, Path(d.file).name, d.line) for d in reporter.sorted()]
+    assert found == [(dg.GAME_RULE, "interns.yaml", 7)], dg.format_text(reporter)

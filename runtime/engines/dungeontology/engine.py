@@ -162,8 +162,11 @@ class Engine:
         return self.triggers_of(effects, who, tile)
 
     def skill_triggers(self, who: Scholar) -> list:
+        """Triggers of `who`'s passive skills and of the interns they own (effect while owned)."""
         passive = [s.effect for s in who.stats().skills if s.timing == "passive"]
-        return self.triggers_of(passive, who, who)
+        passive += [self.data.get("intern_card", iid).effect
+                    for iid, seat in sorted(self.state.interns.items()) if seat == who.seat]
+        return self.triggers_of([fx for fx in passive if fx is not None], who, who)
 
     def fire(self, triggers: list, event: str, payload=None, who: Scholar | None = None) -> None:
         for name, where, body, ctx in triggers:
