@@ -62,6 +62,7 @@ def move(engine: Engine, d: Dwarf, act: dict) -> None:
             and not engine.dwarf_can_stop(d, end):
         raise EffectError(f"{d.cls} cannot end a move on {list(end)}")
     spend(d, 1)
+    engine.move_ended = False
     for h in path:
         if st.terrain(h) in WALLS:
             dig(engine, h)
@@ -70,8 +71,9 @@ def move(engine: Engine, d: Dwarf, act: dict) -> None:
             break
         d.pos = h
         stop = enter(engine, d, h)
-        if d.in_pod or stop or not d.conscious:
+        if d.in_pod or stop or engine.move_ended or not d.conscious:
             break
+    engine.move_ended = False
     if d.cls == "scout" and act.get("then_fire"):
         fire = act["then_fire"]                # Light-Footed: a free shot after a Move (L812-820)
         target = st.monsters.get(fire["target"])
@@ -216,7 +218,7 @@ def attack(engine: Engine, d: Dwarf, act: dict) -> None:
         fire_secondary(engine, d, weapon, act, target)
         return
     if not engine.fire(d, act["weapon"], act["mode"], target, plan=act.get("plan"),
-                       from_behind=act.get("from_behind", False)):
+                       free=act.get("free", False), from_behind=act.get("from_behind", False)):
         raise EffectError(f"{act['weapon']} cannot fire at {target.kind}")
 
 
@@ -224,7 +226,7 @@ def fire_secondary(engine: Engine, d: Dwarf, weapon, act: dict, target) -> None:
     effect = weapon.overclocked if d.overclocked and weapon.overclocked is not None else weapon.modes[0].effect
     mode = weapon.modes[0]
     ok = engine.run(effect, you=d, mode=mode, target_obj=target, plan=act.get("plan"),
-                    from_behind=act.get("from_behind", False))
+                    from_behind=act.get("from_behind", False), free=act.get("free", False))
     if not ok:
         raise EffectError(f"{weapon.id} cannot fire")
 
@@ -246,13 +248,25 @@ def call_supply(engine: Engine, d: Dwarf, act: dict) -> None:
     at = tuple(act["at"])
     if st.shared["nitra"] + st.shared["gold"] < 3:
         raise EffectError("a supply pod costs 3 Nitra (Gold may stand in)")
-    if st.terrain(at) not in OPEN or at in st.exits.values() or st.terrain(at) == "o" \
-            or st.monster_at(at) or st.dwarf_at(at):
+    if at not in supply_pod_spots(engine):
         raise EffectError(f"a supply pod cannot land on {list(at)}")
     spend(d, 1)
     nitra = min(3, st.shared["nitra"])
     st.shared["nitra"] -= nitra
     st.shared["gold"] -= 3 - nitra
+    land_supply_pod(engine, at)
+
+
+def supply_pod_spots(engine: Engine) -> list[Hex]:
+    """Where a supply pod may land: an empty cave space, not a Tunnel Exit or a pit."""
+    st = engine.state
+    return sorted(h for h in st.cells if st.terrain(h) in OPEN and h not in st.exits.values()
+                  and st.terrain(h) != "o" and not st.monster_at(h) and not st.dwarf_at(h))
+
+
+def land_supply_pod(engine: Engine, at: Hex) -> None:
+    """The pod lands with the top supply card's stock; an earlier pod's leftovers go (L600-615)."""
+    st = engine.state
     if st.supply_pod is not None:
         st.supply_stock.clear()                # leftovers removed, old card discarded
     if not st.supply_deck:
@@ -334,11 +348,16 @@ def throw(engine: Engine, d: Dwarf, act: dict) -> None:
     at = tuple(act["at"])
     if hx.distance(d.pos, at) > (tdef.range or 0) or not engine.los(d.pos, at, "arc"):
         raise EffectError(f"{card} cannot reach {list(at)}")
+    before = (d.actions, list(d.throwables))
     if not act.get("free"):
         spend(d, 1)
     d.throwables.remove(card)
     single = engine.state.monster_at(at) if not (tdef.area or 0) else None   # single-target throwables
-    engine.run(tdef.effect, you=d, origin=at, target_obj=single, at=at)
+    try:
+        engine.run(tdef.effect, you=d, origin=at, target_obj=single, at=at)
+    except Exception:
+        d.actions, d.throwables = before        # a refused choice: the card stays in hand
+        raise
 
 
 def shield(engine: Engine, d: Dwarf, act: dict) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from runtime.effects import Context, EffectError
+from runtime.effects import Context, EffectError, check_handlers
 from runtime.engines.deep_rock_galactic import hexgrid as hx
 from runtime.engines.deep_rock_galactic.hexgrid import Hex
 from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster, State
@@ -69,10 +69,13 @@ class Engine:
         self.track_len, self.swarm_squares = track["squares"], set(track["swarm_squares"])
         self.hazard = int(self.options.get("hazard", 2))
         self.verbs, self.queries = Verbs(self), Queries(self)
+        check_handlers(data, self.verbs, self.queries)
+        self.move_ended = False         # set by the end_move verb during a move
         self.log_enabled, self.lines = log_enabled, []
         self.mission_event = None
         self.shots: set = set()         # (sentry, monster uid) per Event or Swarm
         self.last_roll: list = []
+        self.last_die = ""
         self.plan: list | None = None   # scripted hit assignment (scenarios)
         self.acting: Dwarf | None = None
         self.flares: dict[Hex, int] = {}
@@ -128,8 +131,10 @@ class Engine:
         if kind == "monster":
             return [m for m in self.state.monsters.values()
                     if m.hidden_from is None or not isinstance(ctx.you, Dwarf) or m.hidden_from != ctx.you.seat]
-        if kind in ("player", "dwarf"):
+        if kind == "player":
             return [d for d in self.state.dwarves if d.conscious]
+        if kind == "dwarf":                     # every dwarf on the board, unconscious ones too
+            return [d for d in self.state.dwarves if not d.in_pod]
         return []
 
     def subscribe(self, ctx, event, where, body, key) -> None:
@@ -273,11 +278,11 @@ class Engine:
     def roll(self, die: str, n: int) -> list[dict]:
         if self.forced_rolls:                       # scenarios script their dice
             out = self.forced_rolls.pop(0)
-            self.last_roll = out
+            self.last_roll, self.last_die = out, die
             return out
         faces = next(d for d in self.data.of("die") if d.die == die).faces
         out = [plain(self.rng.choice(faces)) for _ in range(n)]
-        self.last_roll = out
+        self.last_roll, self.last_die = out, die
         return out
 
     # --- damage --------------------------------------------------------------------------------
@@ -955,16 +960,101 @@ class Verbs:
             if h in area:
                 del self.e.state.tokens[token][h]
 
-    def _engine_only(self, name: str):
-        def refuse(ctx, *args):
-            raise EffectError(f"`{name}` is carried out by the engine's own action code, not as an effect")
-        return refuse
+    # --- verbs that move, fight and help: the same rules as the actions (actions.py) ---------
+    def push(self, ctx, steps: int) -> None:
+        """Sticky Grenade (L1357): the thrower moves the single target up to `steps` spaces
+        along its own passability; creatures on several spaces or that never move stay."""
+        e, m = self.e, ctx.target if ctx.target is not None else ctx.it
+        if not isinstance(m, Monster) or e.monster_def(m).move == 0 or (e.monster_def(m).size or 1) > 1:
+            return
+        reach = hx.bfs(m.pos, lambda a, b: e.monster_step(m, a, b))
+        spots = sorted(h for h, n in reach.items()
+                       if n <= steps and (h == m.pos or e.monster_can_stop(m, h)))
+        dest = e.decide(ctx, "push", spots)
+        for h in hx.path_to(m.pos, {dest}, lambda a, b: e.monster_step(m, a, b)) or []:
+            e.enter_monster(m, h)
+            if m.uid not in e.state.monsters:
+                return
+        m.pos = dest
+        e.log(f"{m.kind}#{m.uid} is moved to {list(dest)}")
 
-    def __getattr__(self, name: str):
-        if name in ("attack", "call_supply_pod", "end_move", "move", "negate_attack", "overclock",
-                    "place_around_target", "push", "reroll", "revive"):
-            return self._engine_only(name)
-        raise AttributeError(name)
+    def move(self, ctx, steps: int) -> None:
+        """A free move of up to `steps` spaces with the Move action's passability and entry
+        rules (L300-380); `end_move` from anything entered stops it."""
+        from runtime.engines.deep_rock_galactic.actions import enter
+        e, d = self.e, ctx.you
+        if not isinstance(d, Dwarf) or not d.conscious:
+            return
+        passable = lambda a, b: e.dwarf_step(d, a, b)
+        reach = hx.bfs(d.pos, passable)
+        spots = sorted(h for h, n in reach.items() if n <= steps and (h == d.pos or e.dwarf_can_stop(d, h)))
+        dest = e.decide(ctx, "move", spots)
+        e.move_ended = False
+        for h in hx.path_to(d.pos, {dest}, passable) or []:
+            d.pos = h
+            if enter(e, d, h) or e.move_ended or not d.conscious:
+                break
+        e.move_ended = False
+
+    def end_move(self, ctx) -> None:
+        self.e.move_ended = True
+
+    def attack(self, ctx) -> None:
+        """One action-free ranged attack with any fire mode the dwarf could use now."""
+        from runtime.engines.deep_rock_galactic.actions import attack
+        from runtime.engines.deep_rock_galactic.policy import attacks
+        d = ctx.you
+        if not isinstance(d, Dwarf):
+            return
+        saved, d.actions = d.actions, max(d.actions, 3)     # free: any mode's action cost is met
+        try:
+            shots = [{k: s[k] for k in ("do", "weapon", "mode", "target")} for s in attacks(self.e, d)]
+            if shots:
+                attack(self.e, d, {**self.e.decide(ctx, "attack", shots), "free": True})
+        finally:
+            d.actions = saved
+
+    def overclock(self, ctx) -> None:
+        d = self._dwarf(ctx)
+        if d is not None:
+            d.overclocked = True                     # cap 5; no refill (L592-596)
+
+    def reroll(self, ctx, amount: int) -> None:
+        """Reroll the `amount` worst dice of the last roll, in place, so `hits(r)` sees them."""
+        roll = self.e.last_roll
+        worst = sorted(range(len(roll)), key=lambda i: (roll[i].get("hits") or 0, i))[:amount]
+        for i in worst:
+            roll[i] = self.e.roll(self.e.last_die, 1)[0]
+        self.e.last_roll = roll
+
+    def revive(self, ctx) -> None:
+        """Revive (L626-632): the target (or you) stands up with 1 health."""
+        d = self._dwarf(ctx)
+        if d is not None and not d.conscious:
+            d.statuses.discard("unconscious")
+            d.health = 1
+
+    def call_supply_pod(self, ctx) -> None:
+        """A supply pod lands on a space the dwarf chooses (L600-615), the cost paid elsewhere."""
+        from runtime.engines.deep_rock_galactic.actions import land_supply_pod, supply_pod_spots
+        spots = supply_pod_spots(self.e)
+        if spots:
+            land_supply_pod(self.e, self.e.decide(ctx, "supply_pod", spots))
+
+    def place_around_target(self, ctx, token: str) -> None:
+        """`token` on each empty space next to the target, never a Tunnel Exit or a pit."""
+        st, target = self.e.state, ctx.target if ctx.target is not None else ctx.it
+        if target is None:
+            return
+        for h in hx.neighbours(target.pos):
+            if self.e.is_open(h) and h not in st.exits.values() and st.terrain(h) != "o" \
+                    and not st.monster_at(h) and not st.dwarf_at(h):
+                st.tokens.setdefault(token, {})[h] = ctx.you.seat if isinstance(ctx.you, Dwarf) else -1
+
+    def raise_shield(self, ctx) -> None:
+        """Shield Generator (L712-726): the shield's 7 spaces around where it was placed."""
+        at = ctx.info.get("at", ctx.info.get("origin"))
+        self.e.shield = tuple(at) if at is not None else ctx.you.pos
 
 
 class Queries:

@@ -9,14 +9,15 @@ setup:  map (missions/README.md format; default: an open 9x9 cave), hazard, pod 
         tokens {kind: [[r,c], ...]}, sentry, shield, supply_pod, supply_stock, threat,
         event_deck [ids, top last], swarm_deck [ids]
 steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|assist|stand|
-        sentry, dwarf, ...action fields} | {do: activate_all, drawer} | {do: spawn, kind,
+        sentry|throw|shield|platforms|exchange|flare|zipline, dwarf, ...action fields, choose:
+        [the acting dwarf's decisions]} | {do: activate_all, drawer} | {do: spawn, kind,
         exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: kill, monster} | {do: check_end}; each may have `rolls` (dice faces: 1, 2,
         blank, scare, teeth, bang, gold, nitra) and `illegal: true` (must be refused)
 expect: {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|overclocked|
         in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
-        | {stalagmite: [r,c], present} | {log}
+        | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log}
 """
 from __future__ import annotations
 
