@@ -165,13 +165,19 @@ def cmd_sim(args) -> int:
         print(dg.format_text(reporter))
         return 1
     options = {}
-    if args.mission:  # a fan's mission file: validated here, passed to the engine as data
+    chosen = []
+    for path in args.mission:  # fans' mission files: validated here, passed to the engine as data
         from compiler import missions
-        mission = missions.load_mission(Path(args.mission), reporter)
-        if mission is None:
-            print(dg.format_text(reporter))
-            return 1
-        options["mission"] = mission
+        chosen.append(missions.load_mission(Path(path), reporter))
+    if reporter.errors:
+        print(dg.format_text(reporter))
+        return 1
+    if len(chosen) > 1 and not args.deep_dive:
+        raise UsageError("several --mission files are played in order with --deep-dive")
+    if args.deep_dive:
+        options["deep_dive"] = chosen or True
+    elif chosen:
+        options["mission"] = chosen[0]
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     try:
@@ -224,7 +230,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--games", type=int, default=100)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--pack", action="append", default=[])
-    s.add_argument("--mission")
+    s.add_argument("--mission", action="append", default=[],
+                   help="a mission file (Deep Rock Galactic); repeat it with --deep-dive")
+    s.add_argument("--deep-dive", action="store_true",
+                   help="Deep Rock Galactic: play the missions in order, resources carried over")
     s.add_argument("--json", action="store_true")
     s.set_defaults(run=cmd_sim)
 

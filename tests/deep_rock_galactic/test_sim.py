@@ -111,3 +111,51 @@ def test_a_broken_mission_file_is_refused_with_its_diagnostics():
 def test_the_engine_takes_missions_as_data_never_as_paths():
     with pytest.raises(ValueError, match="load_mission"):
         _games(2, 1, {"mission": "some/file.yaml"})
+
+
+# --- Deep Dive (rulebook p.33, L1453-1473) ------------------------------------------------------
+
+def test_deep_dive_carries_resources_and_replenishes_class_tokens():
+    from runtime.engines.deep_rock_galactic.deep_dive import carry_over
+    rng = Rng("dd")
+    agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(4)]
+    first = setup(GAME, 4, rng.fork("m1"), agents, {})
+    engineer, gunner = first.state.dwarves[0], first.state.dwarves[1]
+    assert (gunner.cls, engineer.cls) == ("gunner", "engineer")
+    gunner.health, gunner.ammo, gunner.rock_and_stone, gunner.overclocked = 2, 1, 3, True
+    gunner.throwables, gunner.tokens["zipline"] = ["satchel_charge", "lure_grenade"], 0
+    engineer.statuses.add("unconscious")
+    engineer.health, engineer.tokens["platform"] = 0, 1
+    second = setup(GAME, 4, rng.fork("m2"), agents, {})
+    carry_over(first, second)
+    e, g = second.state.dwarves[0], second.state.dwarves[1]
+    assert (g.health, g.ammo, g.rock_and_stone, g.overclocked) == (2, 1, 3, True)
+    assert g.throwables == ["satchel_charge", "lure_grenade"]
+    assert g.tokens["zipline"] == 3 and e.tokens["platform"] == 6     # the class's own tokens
+    assert e.health == 1 and e.conscious                              # unconscious at a success
+
+
+def test_deep_dive_plays_missions_in_order_until_the_first_failure():
+    aquarq = FAN / "aquarq_run.yaml"
+    from compiler import diagnostics as dg
+    from compiler.missions import load_mission
+    mission = load_mission(aquarq, dg.Reporter())
+    results = _games(4, 30, {"deep_dive": [mission, mission]})
+    done = [r["stats"]["missions_completed"] for r in results]
+    assert set(done) <= {0, 1, 2} and max(done) >= 1
+    for r in results:
+        assert r["success"] == (r["stats"]["missions_completed"] == 2)
+        assert r["end"] == ("deep dive complete" if r["success"] else f"failed mission {r['stats']['missions_completed'] + 1}")
+
+
+def test_sim_cli_deep_dive_takes_several_mission_files():
+    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sim", "deep_rock_galactic", "--players", "4",
+                          "--games", "3", "--seed", "7", "--deep-dive", "--mission", str(FAN / "aquarq_run.yaml"),
+                          "--mission", str(FAN / "praetorian_hunt.yaml")],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "missions completed:" in out.stdout
+    refused = subprocess.run([sys.executable, "-m", "compiler.cli", "sim", "deep_rock_galactic",
+                              "--mission", str(FAN / "aquarq_run.yaml"), "--mission", str(FAN / "praetorian_hunt.yaml")],
+                             cwd=ROOT, capture_output=True, text=True)
+    assert refused.returncode == 2 and "--deep-dive" in refused.stderr

@@ -236,11 +236,26 @@ def reaction_attacks(engine: Engine, d: Dwarf) -> bool:
 
 def play_game(data, players: int, rng, agents, options: dict | None = None) -> dict:
     options = {} if options is None else options
+    if options.get("deep_dive"):
+        from runtime.engines.deep_rock_galactic.deep_dive import play_deep_dive
+        return play_deep_dive(data, players, rng, agents, options)
     if isinstance(options.get("mission"), str):
         # a mission file is read once: the loaded mission replaces its path in the run's
         # options, so the next games of the same `sim.run` reuse it
         options["mission"] = load_mission(data, options)
     engine = setup(data, players, rng, agents, dict(options))
+    play_mission(engine)
+    st = engine.state
+    success = st.result == "success"
+    return {"scores": [100 if success else 0] * players, "rounds": st.round,
+            "capped": st.result is None, "finished": [d.in_pod for d in st.dwarves],
+            "end": st.result or "round cap", "stats": {"success_rate": success},
+            "success": success, "result": st.result, "killed": dict(st.killed),
+            "spawned": dict(engine.spawned), "activated": dict(engine.activated)}
+
+
+def play_mission(engine: Engine) -> None:
+    """Rounds of every dwarf's turn until success, failure or the round cap."""
     st = engine.state
     while not st.result and st.round < MAX_ROUNDS:
         st.round += 1
@@ -248,9 +263,3 @@ def play_game(data, players: int, rng, agents, options: dict | None = None) -> d
             take_turn(engine, d)
             if st.result:
                 break
-    success = st.result == "success"
-    return {"scores": [100 if success else 0] * players, "rounds": st.round,
-            "capped": st.result is None, "finished": [d.in_pod for d in st.dwarves],
-            "end": st.result or "round cap", "stats": {"success_rate": success},
-            "success": success, "result": st.result, "killed": dict(st.killed),
-            "spawned": dict(engine.spawned), "activated": dict(engine.activated)}

@@ -12,8 +12,9 @@ steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|ass
         sentry|throw|shield|platforms|exchange|flare|zipline, dwarf, ...action fields, choose:
         [the acting dwarf's decisions]} | {do: activate_all, drawer} | {do: spawn, kind,
         exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
-        | {do: kill, monster} | {do: check_end}; each may have `rolls` (dice faces: 1, 2,
-        blank, scare, teeth, bang, gold, nitra) and `illegal: true` (must be refused)
+        | {do: kill, monster} | {do: check_end} | {do: deep_dive_gold, choose: [{dwarf, take}]};
+        each may have `rolls` (dice faces: 1, 2, blank, scare, teeth, bang, gold, nitra) and
+        `illegal: true` (must be refused)
 expect: {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|overclocked|
         in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
@@ -25,7 +26,7 @@ from collections import Counter
 
 from runtime.agents import ScriptedAgent, ScriptError
 from runtime.effects import EffectError
-from runtime.engines.deep_rock_galactic import actions, game
+from runtime.engines.deep_rock_galactic import actions, deep_dive, game
 from runtime.engines.deep_rock_galactic.engine import Engine, parse_map, plain
 from runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from runtime.rng import Rng
@@ -138,6 +139,8 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
                               ignore_resistance=True)
     elif kind == "check_end":
         game.check_end(engine)
+    elif kind == "deep_dive_gold":
+        deep_dive.convert_gold(engine)
     elif kind == "start_turn":
         game.start_turn(engine, st.dwarves[step.get("dwarf", 0)])
     else:

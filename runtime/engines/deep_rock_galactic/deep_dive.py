@@ -1,0 +1,110 @@
+"""Deep Dive (深潜模式, rulebook p.33, guide L1453-1473): missions played in order, each
+dwarf's resources carried to the next one instead of refilled; the first failure ends it.
+
+What is carried (L1461-1471): health, ammo, Rock and Stone cards, throwables and overclocked
+secondaries; each class's own special tokens (platforms, ziplines...) are replenished; an
+unconscious dwarf of a successful mission starts the next one with 1 health; every unspent
+Gold becomes 1 health, 1 ammo, 1 throwable or 1 Rock and Stone card for any dwarf, at most
+one card per dwarf this way. Weapon upgrades are not modelled (their effects are not in the
+guide, G-03), so discarding them for refills is not offered.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from runtime.engines.deep_rock_galactic.engine import Engine, plain
+from runtime.engines.deep_rock_galactic.state import Dwarf
+
+CARRIED = ("health", "ammo", "secondary_ammo", "rock_and_stone", "overclocked", "primary", "secondary")
+
+
+def gold_options(engine: Engine, carded: set[int]) -> list[dict]:
+    """What one Gold can become, per dwarf, within the caps (health 5, ammo 5, secondary 3
+    or 5 overclocked)."""
+    out = []
+    for d in engine.state.dwarves:
+        if d.health < 5:
+            out.append({"dwarf": d.seat, "take": "health"})
+        if d.ammo < 5:
+            out.append({"dwarf": d.seat, "take": "ammo"})
+        if d.secondary_ammo < (5 if d.overclocked else 3):
+            out.append({"dwarf": d.seat, "take": "secondary_ammo"})
+        out.append({"dwarf": d.seat, "take": "throwable"})
+        if d.seat not in carded:
+            out.append({"dwarf": d.seat, "take": "rock_and_stone"})
+    return out
+
+
+def convert_gold(engine: Engine) -> Counter:
+    """Each unspent Gold in the Shared Supply becomes one thing for any dwarf (L1469); the
+    team's choice is asked of the first seat's agent. Returns what was taken."""
+    st, taken, carded = engine.state, Counter(), set()
+    throwables = sorted(t.id for t in engine.data.of("throwable"))
+    while st.shared["gold"] > 0:
+        choice = engine.agents[0].choose("gold_conversion", gold_options(engine, carded), engine)
+        st.shared["gold"] -= 1
+        d = st.dwarves[choice["dwarf"]]
+        take = choice["take"]
+        if take == "throwable":     # drawn at random, as at setup (L165)
+            d.throwables.append(engine.rng.choice(throwables))
+        elif take == "rock_and_stone":
+            d.rock_and_stone += 1
+            carded.add(d.seat)
+        else:
+            setattr(d, take, getattr(d, take) + 1)
+        taken[take] += 1
+        engine.log(f"Deep Dive: 1 Gold becomes 1 {take} for the {d.cls}")
+    return taken
+
+
+def carry_over(before: Engine, after: Engine) -> None:
+    """Set up the next mission's dwarves from the last one's (L1461-1471)."""
+    for old, new in zip(before.state.dwarves, after.state.dwarves):
+        for name in CARRIED:
+            setattr(new, name, getattr(old, name))
+        new.throwables = list(old.throwables)
+        new.tokens = Counter(plain(after.data.get("dwarf", new.cls).equipment) or {})
+        if not old.conscious:
+            new.health = 1                      # unconscious at a success: back with 1 health
+
+
+def dwarves_summary(dwarves: list[Dwarf]) -> dict:
+    return {d.cls: {"health": d.health, "ammo": d.ammo, "throwables": len(d.throwables),
+                    "rock_and_stone": d.rock_and_stone} for d in dwarves}
+
+
+def missions_of(data, options: dict) -> list[dict]:
+    """The Deep Dive's missions: the given list, else every mission of the content in order
+    (the book's Missions 1 to 14; packs may add more)."""
+    from runtime.engines.deep_rock_galactic.engine import load_mission
+    chosen = options.get("deep_dive")
+    if isinstance(chosen, list):
+        return chosen
+    return [load_mission(data, {"mission_id": m.id}) for m in sorted(data.of("mission"), key=lambda m: m.id)]
+
+
+def play_deep_dive(data, players: int, rng, agents, options: dict) -> dict:
+    """Play the missions in order; the first failure (or round cap) ends the Deep Dive."""
+    from runtime.engines.deep_rock_galactic.game import play_mission, setup
+    missions = missions_of(data, options)
+    before, done, rounds, gold = None, 0, 0, Counter()
+    for i, mission in enumerate(missions):
+        engine = setup(data, players, rng.fork(f"mission{i}"), agents,
+                       {**options, "deep_dive": None, "mission": mission})
+        if before is not None:
+            carry_over(before, engine)
+        play_mission(engine)
+        rounds += engine.state.round
+        if engine.state.result != "success":
+            break
+        done += 1
+        gold += convert_gold(engine)
+        before = engine
+    success = done == len(missions)
+    st = engine.state
+    return {"scores": [100 * done // len(missions)] * players, "rounds": rounds,
+            "capped": st.result is None, "finished": [d.in_pod for d in st.dwarves],
+            "end": "deep dive complete" if success else f"failed mission {done + 1}",
+            "stats": {"success_rate": success, "missions_completed": done,
+                      "gold_converted": sum(gold.values())},
+            "success": success, "result": st.result}
