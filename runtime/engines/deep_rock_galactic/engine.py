@@ -352,12 +352,20 @@ class Engine:
         if self.state.sentry in ring:
             self.state.sentry = None
 
-    def scare(self, m: Monster, source: Hex, steps: int) -> None:
+    def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
+        """Scare (L455-460): `steps` spaces away from the source; with several sources (the HE
+        Grenade: the target space and the firer) a step gets no closer to any of them and
+        further from at least one."""
         if self.monster_def(m).move == 0 or (self.monster_def(m).size or 1) > 1:
             return
+        sources = [source] if isinstance(source, tuple) else list(source)
+
+        def away(a: Hex, b: Hex) -> bool:
+            gains = [hx.distance(b, s) - hx.distance(a, s) for s in sources]
+            return min(gains) >= 0 and max(gains) > 0
         for _ in range(steps):
             options = [n for n in hx.neighbours(m.pos) if self.monster_step(m, m.pos, n)
-                       and self.monster_can_stop(m, n) and hx.distance(n, source) > hx.distance(m.pos, source)]
+                       and self.monster_can_stop(m, n) and away(m.pos, n)]
             if not options:
                 return
             m.pos = min(options)
@@ -715,6 +723,7 @@ class Verbs:
 
     def __init__(self, engine: Engine) -> None:
         self.e = engine
+        self.area_hit: list[Hex] = []      # the spaces the last area attack hit (Scare follows)
 
     def _dwarf(self, ctx) -> Dwarf | None:
         for who in (ctx.target, ctx.you):
@@ -772,6 +781,7 @@ class Verbs:
         status = mode.get("hit_status")
         if mode.get("assign") == "area":
             area = [target.pos] + self._area_pair(target.pos)
+            self.area_hit = area
             done = set()
             for h in area:
                 m = e.state.monster_at(h)
@@ -927,9 +937,19 @@ class Verbs:
         self.e.state.result = "failure"
 
     def scare(self, ctx, steps: int) -> None:
-        target = ctx.target
-        if isinstance(target, Monster) and isinstance(ctx.you, Dwarf):
+        """The target flees the firer; an area attack (HE Grenade, L192) scares every monster
+        left in its area, away from the target space and from the firer."""
+        target = ctx.target if ctx.target is not None else ctx.info.get("target_obj")
+        if not isinstance(target, Monster) or not isinstance(ctx.you, Dwarf):
+            return
+        mode = ctx.info.get("mode")
+        if mode is None or mode.get("assign") != "area":
             self.e.scare(target, ctx.you.pos, steps)
+            return
+        area = self.area_hit or [target.pos]
+        scared = {m.uid: m for h in area if (m := self.e.state.monster_at(h)) is not None}
+        for m in scared.values():
+            self.e.scare(m, [area[0], ctx.you.pos], steps)
 
     def forbid_move(self, ctx) -> None:
         """The IFG's token itself keeps monsters in or out (Engine.monster_step)."""
