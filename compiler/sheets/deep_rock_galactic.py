@@ -113,8 +113,8 @@ def classes(game: Game, lang: str, notes: Footnotes) -> dict:
 
 def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
     lab, texts = labels(lang, game.id), Texts(game, lang)
-    secondary = [r for w in game.of_kind("weapon") if w.data.get("slot") == "secondary"
-                 for r in _modes(game, w, lang, lab, texts, notes)]
+    secondary, drone = ([r for w in game.of_kind("weapon") if w.data.get("slot") == slot
+                         for r in _modes(game, w, lang, lab, texts, notes)] for slot in ("secondary", "drone"))
     throws = [{"mark": notes.mark(t, lang), "cells": [
         name_of(t, lang), str(t.data.get("range", "—")), str(t.data.get("area", 0)),
         f"{t.data.get('dice')} × {_term(game, t.data.get('die', ''), lang)}" if t.data.get("dice") else "—",
@@ -124,6 +124,7 @@ def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
                                     for f in d.data["faces"])]} for d in game.of_kind("die")]
     return {"sections": [
         {"title": lab["secondary"], "headers": _mode_headers(lab), "rows": secondary},
+        {"title": lab["drone"], "headers": _mode_headers(lab), "rows": drone},
         {"title": lab["throwables"], "headers": [lab["name"], lab["range"], lab["area"], lab["dice"], lab["effect"]], "rows": throws},
         {"title": lab["die"], "headers": [lab["die"], lab["faces"]], "rows": dice}]}
 

@@ -166,3 +166,31 @@ def test_cli_all_skips_games_without_sheets(tmp_path, monkeypatch, capsys):
     assert sheets.run_cli(args) == 0
     assert "skipping other_game" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+# --- the Chinese script of each game's sheets follows its rulebook ------------------------------
+
+RULEBOOKS = REPO.parent / "shared" / "rulebooks"
+# Characters that exist only in Traditional script, common in rules text.
+TRADITIONAL_ONLY = set("並個內則將對後擇數於標沒為無營續裡複設該變選間隊項時與從開當張點輪動發"
+                       "費結傷彈藥擋視達這們")
+
+
+def _rulebook_script(game) -> str:
+    text = (RULEBOOKS / game.vocab.rulebook).read_text(encoding="utf-8")
+    simplified = sum(text.count(c) for c in "这们个")
+    traditional = sum(text.count(c) for c in "這們個")
+    return "hans" if simplified > traditional else "hant"
+
+
+@pytest.mark.parametrize("game_id", sorted(sheets.SHEETS))
+def test_zh_sheets_use_the_script_of_the_rulebook(game_id):
+    game = compile_game(REPO / "content" / game_id)
+    script = getattr(game.vocab, "script", "hant") or "hant"
+    assert script == _rulebook_script(game), f"game.yaml `script:` should say {_rulebook_script(game)}"
+    if script != "hans":
+        return
+    for s in sheets.SHEETS[game_id]:
+        page = sheets.render_html(game, s, "zh")
+        wrong = sorted(TRADITIONAL_ONLY & set(page))
+        assert not wrong, f"{s.name}: Traditional characters {''.join(wrong)} on a Simplified sheet"

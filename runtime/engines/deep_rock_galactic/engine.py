@@ -944,7 +944,7 @@ class Verbs:
             return
         mode = ctx.info.get("mode")
         if mode is None or mode.get("assign") != "area":
-            self.e.scare(target, ctx.you.pos, steps)
+            self.e.scare(target, tuple(ctx.info.get("from") or ctx.you.pos), steps)
             return
         area = self.area_hit or [target.pos]
         scared = {m.uid: m for h in area if (m := self.e.state.monster_at(h)) is not None}
@@ -1113,8 +1113,12 @@ class Queries:
     def _pos(self, who) -> Hex | None:
         return getattr(who, "pos", None)
 
+    def _shooter(self, ctx) -> Hex | None:
+        """Where the attack comes from: BOSCO's space when BOSCO fires, else the dwarf's."""
+        return tuple(ctx.info["from"]) if ctx.info.get("from") is not None else self._pos(ctx.you)
+
     def in_range(self, ctx, rng: int) -> bool:
-        a = tuple(ctx.info["origin"]) if ctx.info.get("origin") is not None else self._pos(ctx.you)
+        a = tuple(ctx.info["origin"]) if ctx.info.get("origin") is not None else self._shooter(ctx)
         b = self._pos(ctx.it if ctx.it is not None else ctx.target)
         if a is None or b is None:
             return False
@@ -1124,7 +1128,7 @@ class Queries:
         return hx.distance(a, b) <= rng
 
     def line_of_sight(self, ctx) -> bool:
-        a, b = self._pos(ctx.you), self._pos(ctx.it if ctx.it is not None else ctx.target)
+        a, b = self._shooter(ctx), self._pos(ctx.it if ctx.it is not None else ctx.target)
         if a is None or b is None:
             return False
         mode = ctx.info.get("mode")

@@ -3,6 +3,8 @@ next objective or back to the drop pod. The agent picks among the best-ranked op
 random agent still plays sensibly and a seed replays a game exactly."""
 from __future__ import annotations
 
+from collections import Counter
+
 from runtime.engines.deep_rock_galactic import hexgrid as hx
 from runtime.engines.deep_rock_galactic.engine import Engine
 from runtime.engines.deep_rock_galactic.hexgrid import Hex
@@ -195,17 +197,22 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
 
 
 def bosco_phase(engine: Engine, d: Dwarf) -> None:
-    """BOSCO's 2 actions (L1400-1440): machine gun (range 3, 1 Bullet die) or follow the dwarf."""
+    """BOSCO's 2 actions (L1437-1451): the rocket launcher (2 actions) on a monster the machine
+    gun cannot reach, else the machine gun, else the pickaxe on a mineral wall next to it, else
+    follow the dwarf. Its guns are the `bosco` weapon's modes, run as effects from its space."""
     st = engine.state
-    for _ in range(2):
-        if st.bosco is None:
-            return
-        near = [m for m in st.monsters.values() if hx.distance(st.bosco, m.pos) <= 3
-                and engine.los(st.bosco, m.pos)]
-        if near:
-            m = min(near, key=lambda m: (hx.distance(st.bosco, m.pos), m.uid))
-            hits = sum(f.get("hits") or 0 for f in engine.roll("bullet_die", 1))
-            engine.damage_monster(m, "bullet", hits, d)
+    left = 2
+    while left > 0 and st.bosco is not None:
+        shot = bosco_shot(engine, d, left)
+        if shot is not None:
+            mode, target = shot
+            bosco_fire(engine, d, mode, target)
+            left -= mode.get("actions") or 1
+            continue
+        left -= 1
+        wall = next((h for h in sorted(hx.neighbours(st.bosco)) if h in st.minerals), None)
+        if wall is not None:
+            bosco_pickaxe(engine, d, wall)
             continue
         path = hx.path_to(st.bosco, set(hx.neighbours(d.pos)),
                           lambda a, b: st.terrain(b) not in WALLS and st.terrain(b) not in ("x", "h"))
@@ -214,3 +221,42 @@ def bosco_phase(engine: Engine, d: Dwarf) -> None:
                 if st.terrain(h) in OPEN and not st.monster_at(h) and not st.dwarf_at(h):
                     st.bosco = h
                     break
+
+
+def bosco_shot(engine: Engine, d: Dwarf, left: int):
+    """The nearest monster BOSCO's machine gun reaches; else, with 2 actions left, the
+    nearest its rocket launcher reaches. (mode, monster) or None."""
+    st = engine.state
+    for mode in sorted(engine.data.get("weapon", "bosco").modes, key=lambda m: m.get("actions") or 1):
+        if (mode.get("actions") or 1) > left:
+            continue
+        near = [m for m in st.monsters.values() if hx.distance(st.bosco, m.pos) <= (mode.get("range") or 1)
+                and engine.los(st.bosco, m.pos)]
+        if near:
+            return mode, min(near, key=lambda m: (hx.distance(st.bosco, m.pos), m.uid))
+    return None
+
+
+def bosco_fire(engine: Engine, d: Dwarf, mode, target) -> bool:
+    """Run a BOSCO mode's effect from BOSCO's space; the hits count as the dwarf's team's."""
+    return engine.run(mode.get("effect"), you=d, mode=mode, target_obj=target, free=True,
+                      **{"from": engine.state.bosco})
+
+
+def bosco_pickaxe(engine: Engine, d: Dwarf, at) -> None:
+    """BOSCO's pickaxe (L1443): opens an adjacent wall or stalagmite, the mineral inside
+    dropping on the ground for a dwarf to pick up; an opened wall reveals a hidden segment
+    it touches. Pickaxe dice: rule g13 (G-13)."""
+    from runtime.engines.deep_rock_galactic.actions import dig
+    st = engine.state
+    faces = engine.roll("pickaxe_die", int(engine.rules["g13_pickaxe_dice"]))
+    if not sum(f.get("hits") or 0 for f in faces):
+        engine.log("BOSCO swings and misses")
+        return
+    if at in st.stalagmites:
+        st.stalagmites.discard(at)
+        return
+    if at in st.minerals:
+        st.ground.setdefault(at, Counter())[st.minerals.pop(at)] += 1
+    dig(engine, at)
+    engine.log(f"BOSCO opens the wall at {list(at)}")

@@ -6,16 +6,17 @@ setup:  map (missions/README.md format; default: an open 9x9 cave), hazard, pod 
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
         acted_at, in_pod, carried}], monsters [{id, kind, at, damage, statuses, tail}],
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
-        tokens {kind: [[r,c], ...]}, sentry, shield, supply_pod, supply_stock, threat,
+        tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
         event_deck [ids, top last], swarm_deck [ids]
 steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|assist|stand|
         sentry|throw|shield|platforms|exchange|flare|zipline, dwarf, ...action fields, choose:
         [the acting dwarf's decisions]} | {do: activate_all, drawer} | {do: spawn, kind,
         exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
-        | {do: kill, monster} | {do: check_end} | {do: deep_dive_gold, choose: [{dwarf, take}]};
+        | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
+        | {do: deep_dive_gold, choose: [{dwarf, take}]};
         each may have `rolls` (dice faces: 1, 2, blank, scare, teeth, bang, gold, nitra) and
         `illegal: true` (must be refused)
-expect: {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|overclocked|
+expect: {bosco: [r,c]} | {ground: [r,c], minerals: {..}} | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|overclocked|
         in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
         | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log}
@@ -26,7 +27,7 @@ from collections import Counter
 
 from runtime.agents import ScriptedAgent, ScriptError
 from runtime.effects import EffectError
-from runtime.engines.deep_rock_galactic import actions, deep_dive, game
+from runtime.engines.deep_rock_galactic import actions, deep_dive, game, policy
 from runtime.engines.deep_rock_galactic.engine import Engine, parse_map, plain
 from runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from runtime.rng import Rng
@@ -66,6 +67,8 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     for kind, hexes in setup.get("tokens", {}).items():
         st.tokens[kind] = {_hex(h): 0 for h in hexes}
     st.sentry = _hex(setup["sentry"]) if setup.get("sentry") else None
+    st.bosco = _hex(setup["bosco"]) if setup.get("bosco") else None
+    st.bosco_alive = st.bosco is not None
     engine.shield = _hex(setup["shield"]) if setup.get("shield") else None
     st.supply_pod = _hex(setup["supply_pod"]) if setup.get("supply_pod") else None
     st.supply_stock = Counter(setup.get("supply_stock", {}))
@@ -139,6 +142,8 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
                               ignore_resistance=True)
     elif kind == "check_end":
         game.check_end(engine)
+    elif kind == "bosco":
+        policy.bosco_phase(engine, st.dwarves[step.get("dwarf", 0)])
     elif kind == "deep_dive_gold":
         deep_dive.convert_gold(engine)
     elif kind == "start_turn":
@@ -220,6 +225,11 @@ def _check(engine: Engine, names: dict, exp: dict) -> str | None:
     if "stalagmite" in exp:
         got = _hex(exp["stalagmite"]) in st.stalagmites
         return None if got == exp["present"] else f"stalagmite {exp['stalagmite']}: present={got}"
+    if "bosco" in exp:
+        return None if st.bosco == _hex(exp["bosco"]) else f"BOSCO at {st.bosco}, expected {exp['bosco']}"
+    if "ground" in exp:
+        got = dict(+st.ground.get(_hex(exp["ground"]), Counter()))
+        return None if got == exp["minerals"] else f"on the ground at {exp['ground']}: {got}"
     if "tokens" in exp:
         got = sorted(st.tokens.get(exp["tokens"], {}))
         want = sorted(_hex(h) for h in exp["at"])
