@@ -159,3 +159,19 @@ def test_sim_cli_deep_dive_takes_several_mission_files():
                               "--mission", str(FAN / "aquarq_run.yaml"), "--mission", str(FAN / "praetorian_hunt.yaml")],
                              cwd=ROOT, capture_output=True, text=True)
     assert refused.returncode == 2 and "--deep-dive" in refused.stderr
+
+
+def test_an_oppressor_in_play_stands_on_two_spaces_and_faces_the_dwarves():
+    """In a full game (not only in scenarios) a size-2 monster keeps a second space next to its
+    first one, blocking it, and faces the nearest dwarf when placed (rules rear_arc, two_space_body)."""
+    from runtime.engines.deep_rock_galactic import hexgrid as hx
+    rng = Rng("opp")
+    engine = setup(GAME, 4, rng.fork("g"), [RandomAgent(rng.fork(f"a{i}")) for i in range(4)], {})
+    st = engine.state
+    m = engine.spawn("oppressor", st.exits[1])[0]
+    assert m.tail in hx.neighbours(m.pos) and st.monster_at(m.tail) is m
+    nearest = min(hx.distance(m.pos, d.pos) for d in st.dwarves)
+    assert hx.distance(m.facing, min((d.pos for d in st.dwarves), key=lambda p: hx.distance(m.pos, p))) < nearest
+    for _ in range(3):
+        engine.move_monster(m)
+        assert m.tail in hx.neighbours(m.pos) and st.monster_at(m.tail) is m

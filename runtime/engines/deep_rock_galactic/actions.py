@@ -214,6 +214,8 @@ def attack(engine: Engine, d: Dwarf, act: dict) -> None:
         raise EffectError(f"{mode.get('id')} at most {mode.get('per_round')} times a round")
     if mode.get("after") and d.used[(weapon.id, mode.get("after"))] == 0:
         raise EffectError(f"{mode.get('id')} only right after {mode.get('after')}")
+    if "from_behind" not in act:               # scenarios may state it; else the facing decides
+        act = {**act, "from_behind": engine.from_behind(target, d.pos)}
     if weapon.slot == "secondary":
         fire_secondary(engine, d, weapon, act, target)
         return

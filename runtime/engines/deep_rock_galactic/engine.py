@@ -498,6 +498,7 @@ class Engine:
             m = Monster(self.state.next_uid, kind, at)
             self.state.next_uid += 1
             self.state.monsters[m.uid] = m
+            self.face_nearest_dwarf(m)
             self.spawned[kind] += 1
             placed.append(m)
             self.log(f"{kind}#{m.uid} spawns at {list(at)}")
@@ -596,6 +597,8 @@ class Engine:
 
     def monster_attack(self, m: Monster, d: Dwarf) -> None:
         mdef = self.monster_def(m)
+        self.face(m, d.pos)                    # rule rear_arc: it turns to its target
+        self.settle_tail(m)
         self.log(f"{m.kind}#{m.uid} attacks {d.cls}")
         if mdef.self_destructs:
             self.explode(m)
@@ -652,6 +655,7 @@ class Engine:
                 break
         if m.pos != last_stop:
             m.pos = last_stop
+        self.settle_tail(m)
         if m.pos != start:
             self.sentry_reacts(m)
 
@@ -668,7 +672,8 @@ class Engine:
             other = st.monster_at(h)
             if other is not None and other.kind == "grunt":
                 self.kill(other, None)
-        m.facing = h
+        if h != m.pos:
+            m.facing = hx.ahead(m.pos, h)      # it faces the way it moves
         m.pos = h
         self.sentry_reacts(m)
         prox = st.tokens.get("proximity", {})
@@ -676,6 +681,33 @@ class Engine:
             del prox[h]
             hits = sum(f.get("hits") or 0 for f in self.roll("explosive_die", 2))
             self.damage_monster(m, "explosive", hits, None)
+
+    # --- facing and size (Praetorian, Oppressor: L416, L1117-1118) -----------------------------
+    def face_nearest_dwarf(self, m: Monster) -> None:
+        """Rule rear_arc: a monster is placed facing the nearest dwarf."""
+        alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
+        if alive:
+            self.face(m, min(alive, key=lambda p: (hx.distance(m.pos, p), p)))
+        self.settle_tail(m)
+
+    def face(self, m: Monster, goal: Hex) -> None:
+        if goal != m.pos:
+            m.facing = hx.toward(m.pos, goal)
+
+    def from_behind(self, m: Monster, attacker: Hex) -> bool:
+        """Rule rear_arc: the rear ("the green area", not reproduced in the guide) is the
+        120-degree arc behind the way the monster faces."""
+        return m.facing is not None and hx.in_rear_arc(m.pos, m.facing, attacker)
+
+    def settle_tail(self, m: Monster) -> None:
+        """A monster on two spaces (size 2) trails its second space behind its front one, or
+        on the first free space next to it (rule two_space_body)."""
+        if (self.monster_def(m).size or 1) < 2:
+            return
+        behind = hx.ahead(m.facing, m.pos) if m.facing is not None else None
+        ring = ([behind] if behind else []) + sorted(hx.neighbours(m.pos))
+        m.tail = None
+        m.tail = next((h for h in ring if h in self.state.cells and self.monster_can_stop(m, h)), None)
 
     # --- the Swarm Threat Track (L886-895, G-11) ------------------------------------------------
     def advance_threat(self, n: int, unconscious: bool = False) -> None:

@@ -95,6 +95,7 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
             m = Monster(st.next_uid, "grunt", h)
             st.monsters[m.uid] = m
             st.next_uid += 1
+            engine.face_nearest_dwarf(m)
     objective = mission["objective"]
     if objective["type"] == "eliminate":
         creature = objective["creature"]
@@ -105,6 +106,7 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
             m = Monster(st.next_uid, creature, far)
             st.monsters[m.uid] = m
             st.next_uid += 1
+            engine.face_nearest_dwarf(m)
     return engine
 
 

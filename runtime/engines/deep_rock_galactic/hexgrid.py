@@ -99,3 +99,27 @@ def path_to(start: Hex, goals: Iterable[Hex], passable: Callable[[Hex, Hex], boo
                 return path[::-1]
             todo.append(n)
     return None
+
+
+def ahead(prev: Hex, h: Hex) -> Hex:
+    """The hex one step further along the line from prev through h (a neighbour of h)."""
+    (px, py, pz), (x, y, z) = to_cube(prev), to_cube(h)
+    return from_cube(2 * x - px, 2 * y - py, 2 * z - pz)
+
+
+def toward(h: Hex, goal: Hex) -> Hex:
+    """The neighbour of h nearest the straight line to goal (ties: the lowest hex)."""
+    gx, gy, gz = to_cube(goal)
+    hx_, hy, hz = to_cube(h)
+    dist = max(abs(gx - hx_), abs(gy - hy), abs(gz - hz)) or 1
+    return from_cube(hx_ + (gx - hx_) / dist, hy + (gy - hy) / dist, hz + (gz - hz) / dist)
+
+
+def in_rear_arc(h: Hex, facing: Hex, other: Hex) -> bool:
+    """Whether `other` lies within 60 degrees of straight behind a figure on h facing the
+    neighbour `facing` (the 120-degree rear arc). Cube coordinates keep angles."""
+    v = [a - b for a, b in zip(to_cube(facing), to_cube(h))]
+    w = [a - b for a, b in zip(to_cube(other), to_cube(h))]
+    dot = -sum(a * b for a, b in zip(v, w))
+    norm = (sum(a * a for a in v) * sum(b * b for b in w)) ** 0.5
+    return norm > 0 and dot >= 0.5 * norm - 1e-9

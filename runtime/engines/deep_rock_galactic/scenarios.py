@@ -4,7 +4,7 @@ scripted dice, check the result.
 setup:  map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4],
         exits {1: [r,c], ...} (keys as strings), mine_head, pod_returned,
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
-        acted_at, in_pod, carried}], monsters [{id, kind, at, damage, statuses, tail}],
+        acted_at, in_pod, carried}], monsters [{id, kind, at, damage, statuses, tail, facing}],
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
         event_deck [ids, top last], swarm_deck [ids]
@@ -92,6 +92,8 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
                     statuses=set(spec.get("statuses", [])))
         if spec.get("tail"):
             m.tail = _hex(spec["tail"])
+        if spec.get("facing"):
+            m.facing = _hex(spec["facing"])
         st.monsters[m.uid] = m
         st.next_uid += 1
         names[str(spec.get("id", m.uid))] = m.uid
