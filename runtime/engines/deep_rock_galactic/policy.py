@@ -106,7 +106,11 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
                  and not st.monster_at(n) and not st.dwarf_at(n) and n not in st.stalagmites]
         if spots:
             out.append((2, {"do": "call_supply", "at": spots[0]}))
-    if d.cls == "engineer" and st.sentry is None and d.ammo >= 3 and st.monsters:
+    # deploy the sentry, or relocate it (1 action + 1 ammo, L662) when no monster is within
+    # its range 3 but one is within 3 of the Engineer
+    idle = st.sentry is not None and not any(hx.distance(st.sentry, m.pos) <= 3 for m in st.monsters.values()) \
+        and any(hx.distance(d.pos, m.pos) <= 3 for m in st.monsters.values())
+    if d.cls == "engineer" and (st.sentry is None or idle) and d.ammo >= 3 and st.monsters:
         spots = [n for n in hx.neighbours(d.pos) if st.terrain(n) in OPEN and not st.monster_at(n)
                  and not st.dwarf_at(n) and n not in st.exits.values() and n not in st.stalagmites]
         if spots:

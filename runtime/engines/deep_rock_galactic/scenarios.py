@@ -16,7 +16,7 @@ steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|ass
         | {do: deep_dive_gold, choose: [{dwarf, take}]};
         each may have `rolls` (dice faces: 1, 2, blank, scare, teeth, bang, gold, nitra) and
         `illegal: true` (must be refused)
-expect: {bosco: [r,c]} | {ground: [r,c], minerals: {..}} | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|overclocked|
+expect: {bosco: [r,c]} | {sentry: [r,c]} | {ground: [r,c], minerals: {..}} | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|overclocked|
         in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
         | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log}
@@ -227,6 +227,8 @@ def _check(engine: Engine, names: dict, exp: dict) -> str | None:
     if "stalagmite" in exp:
         got = _hex(exp["stalagmite"]) in st.stalagmites
         return None if got == exp["present"] else f"stalagmite {exp['stalagmite']}: present={got}"
+    if "sentry" in exp:
+        return None if st.sentry == _hex(exp["sentry"]) else f"sentry at {st.sentry}, expected {exp['sentry']}"
     if "bosco" in exp:
         return None if st.bosco == _hex(exp["bosco"]) else f"BOSCO at {st.bosco}, expected {exp['bosco']}"
     if "ground" in exp:
