@@ -119,6 +119,9 @@ def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
         name_of(t, lang), str(t.data.get("range", "—")), str(t.data.get("area", 0)),
         f"{t.data.get('dice')} × {_term(game, t.data.get('die', ''), lang)}" if t.data.get("dice") else "—",
         texts.effect(t, ("effect",))]} for t in game.of_kind("throwable")]
+    cards = [{"mark": notes.mark(c, lang), "cells": [name_of(c, lang), str(c.data.get("count", 1)),
+                                                    texts.effect(c, ("effect",))]}
+             for c in game.of_kind("rock_and_stone_card")]
     dice = [{"mark": notes.mark(d, lang), "cells": [
         name_of(d, lang), ", ".join(f"{_term(game, f['face'], lang)}{'×' + str(f['hits']) if f.get('hits', 0) > 1 else ''}"
                                     for f in d.data["faces"])]} for d in game.of_kind("die")]
@@ -126,6 +129,7 @@ def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
         {"title": lab["secondary"], "headers": _mode_headers(lab), "rows": secondary},
         {"title": lab["drone"], "headers": _mode_headers(lab), "rows": drone},
         {"title": lab["throwables"], "headers": [lab["name"], lab["range"], lab["area"], lab["dice"], lab["effect"]], "rows": throws},
+        {"title": lab["rock_and_stone"], "headers": [lab["name"], lab["count"], lab["effect"]], "rows": cards},
         {"title": lab["die"], "headers": [lab["die"], lab["faces"]], "rows": dice}]}
 
 

@@ -122,14 +122,18 @@ def test_deep_dive_carries_resources_and_replenishes_class_tokens():
     first = setup(GAME, 4, rng.fork("m1"), agents, {})
     engineer, gunner = first.state.dwarves[0], first.state.dwarves[1]
     assert (gunner.cls, engineer.cls) == ("gunner", "engineer")
-    gunner.health, gunner.ammo, gunner.rock_and_stone, gunner.overclocked = 2, 1, 3, True
+    gunner.health, gunner.ammo, gunner.overclocked = 2, 1, True
+    gunner.rock_and_stone = ["rs_medkit", "rs_ammo", "rs_quick_shot"]
     gunner.throwables, gunner.tokens["zipline"] = ["satchel_charge", "lure_grenade"], 0
     engineer.statuses.add("unconscious")
     engineer.health, engineer.tokens["platform"] = 0, 1
     second = setup(GAME, 4, rng.fork("m2"), agents, {})
     carry_over(first, second)
     e, g = second.state.dwarves[0], second.state.dwarves[1]
-    assert (g.health, g.ammo, g.rock_and_stone, g.overclocked) == (2, 1, 3, True)
+    assert (g.health, g.ammo, g.overclocked) == (2, 1, True)
+    assert g.rock_and_stone == ["rs_medkit", "rs_ammo", "rs_quick_shot"]
+    cards = [c for d in second.state.dwarves for c in d.rock_and_stone] + second.state.rs_deck
+    assert sorted(cards) == sorted(c.id for c in GAME.of("rock_and_stone_card") for _ in range(c.count))
     assert g.throwables == ["satchel_charge", "lure_grenade"]
     assert g.tokens["zipline"] == 3 and e.tokens["platform"] == 6     # the class's own tokens
     assert e.health == 1 and e.conscious                              # unconscious at a success

@@ -440,7 +440,12 @@ def exchange(engine: Engine, d: Dwarf, act: dict) -> None:
         raise EffectError("health cubes cannot be exchanged")
     spend(d, 1)
     for name, n in give.items():
-        if name in ("ammo", "secondary_ammo", "rock_and_stone"):
+        if name == "rock_and_stone":           # n cards from the hand
+            if len(d.rock_and_stone) < n:
+                raise EffectError("not enough Rock and Stone cards")
+            other.rock_and_stone += d.rock_and_stone[:n]
+            del d.rock_and_stone[:n]
+        elif name in ("ammo", "secondary_ammo"):
             if getattr(d, name) < n:
                 raise EffectError(f"not enough {name}")
             setattr(d, name, getattr(d, name) - n)
@@ -453,6 +458,23 @@ def exchange(engine: Engine, d: Dwarf, act: dict) -> None:
             raise EffectError(f"{name} cannot be exchanged")
 
 
+def rock_and_stone(engine: Engine, d: Dwarf, act: dict) -> None:
+    """Play a Rock and Stone card: no action (L577); its effect, then the discard."""
+    card = act["card"]
+    if card not in d.rock_and_stone:
+        raise EffectError(f"{d.cls} holds no {card}")
+    before = (d.actions, list(d.rock_and_stone))
+    d.rock_and_stone.remove(card)
+    try:
+        engine.run(engine.data.get("rock_and_stone_card", card).effect, you=d, free=True)
+    except Exception:
+        d.actions, d.rock_and_stone = before
+        raise
+    d.actions = before[0]
+    engine.state.rs_discard.append(card)
+    engine.log(f"{d.cls} plays {card}")
+
+
 def end(engine: Engine, d: Dwarf, act: dict) -> None:
     d.actions = 0
 
@@ -461,4 +483,4 @@ HANDLERS = {"move": move, "pickaxe": pickaxe, "attack": attack, "overclock": ove
             "call_supply": call_supply, "collect_supply": collect_supply, "revive": revive,
             "assist": assist, "stand": stand, "sentry": sentry, "throw": throw, "shield": shield,
             "platforms": platforms, "exchange": exchange, "flare": flare, "zipline": zipline,
-            "end": end}
+            "rock_and_stone": rock_and_stone, "end": end}

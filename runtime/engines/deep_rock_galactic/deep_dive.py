@@ -15,7 +15,7 @@ from collections import Counter
 from runtime.engines.deep_rock_galactic.engine import Engine, plain
 from runtime.engines.deep_rock_galactic.state import Dwarf
 
-CARRIED = ("health", "ammo", "secondary_ammo", "rock_and_stone", "overclocked", "primary", "secondary")
+CARRIED = ("health", "ammo", "secondary_ammo", "overclocked", "primary", "secondary")
 
 
 def gold_options(engine: Engine, carded: set[int]) -> list[dict]:
@@ -48,7 +48,7 @@ def convert_gold(engine: Engine) -> Counter:
         if take == "throwable":     # drawn at random, as at setup (L165)
             d.throwables.append(engine.rng.choice(throwables))
         elif take == "rock_and_stone":
-            d.rock_and_stone += 1
+            engine.draw_rock_and_stone(d, 1)
             carded.add(d.seat)
         else:
             setattr(d, take, getattr(d, take) + 1)
@@ -62,7 +62,14 @@ def carry_over(before: Engine, after: Engine) -> None:
     for old, new in zip(before.state.dwarves, after.state.dwarves):
         for name in CARRIED:
             setattr(new, name, getattr(old, name))
-        new.throwables = list(old.throwables)
+        # the hand comes along: the card just dealt goes back, the carried ones leave the deck
+        deck = after.state.rs_deck
+        deck.extend(new.rock_and_stone)
+        for card in old.rock_and_stone:
+            if card in deck:
+                deck.remove(card)
+        new.throwables, new.rock_and_stone = list(old.throwables), list(old.rock_and_stone)
+        after.rng.shuffle(deck)
         new.tokens = Counter(plain(after.data.get("dwarf", new.cls).equipment) or {})
         if not old.conscious:
             new.health = 1                      # unconscious at a success: back with 1 health
@@ -70,7 +77,7 @@ def carry_over(before: Engine, after: Engine) -> None:
 
 def dwarves_summary(dwarves: list[Dwarf]) -> dict:
     return {d.cls: {"health": d.health, "ammo": d.ammo, "throwables": len(d.throwables),
-                    "rock_and_stone": d.rock_and_stone} for d in dwarves}
+                    "rock_and_stone": len(d.rock_and_stone)} for d in dwarves}
 
 
 def missions_of(data, options: dict) -> list[dict]:

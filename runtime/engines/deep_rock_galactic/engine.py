@@ -327,7 +327,7 @@ class Engine:
         mdef = self.monster_def(m)
         self.log(f"{m.kind}#{m.uid} dies")
         if mdef.kill_reward and killer is not None:
-            killer.rock_and_stone += mdef.kill_reward
+            self.draw_rock_and_stone(killer, mdef.kill_reward)
         if mdef.self_destructs:
             self.explode(m)
         if mdef.on_kill is not None and not mdef.kill_reward:
@@ -467,6 +467,22 @@ class Engine:
             d.acted_at = self.tick()
             d.used[(weapon_id, mode.get("id"))] += 1
         return ok
+
+    # --- cards in hand -------------------------------------------------------------------------
+    def draw_rock_and_stone(self, d: Dwarf, n: int = 1) -> None:
+        """Rock and Stone cards from the deck (the discard reshuffled when it runs out)."""
+        st = self.state
+        for _ in range(n):
+            if not st.rs_deck and st.rs_discard:
+                st.rs_deck, st.rs_discard = st.rs_discard, []
+                self.rng.shuffle(st.rs_deck)
+            if not st.rs_deck:
+                return
+            d.rock_and_stone.append(st.rs_deck.pop())
+
+    def draw_throwable(self, d: Dwarf) -> None:
+        """A Throwable card, drawn at random as at setup (L165)."""
+        d.throwables.append(self.rng.choice(sorted(t.id for t in self.data.of("throwable"))))
 
     def tick(self) -> int:
         self.state.clock += 1
@@ -919,7 +935,12 @@ class Verbs:
     def draw_rock_and_stone(self, ctx, amount: int) -> None:
         d = self._dwarf(ctx)
         if d is not None:
-            d.rock_and_stone += amount
+            self.e.draw_rock_and_stone(d, amount)
+
+    def draw_throwable(self, ctx) -> None:
+        d = self._dwarf(ctx)
+        if d is not None:
+            self.e.draw_throwable(d)
 
     def draw_event(self, ctx) -> None:
         raise EffectError("draw_event is the engine's Event Phase, not an effect")

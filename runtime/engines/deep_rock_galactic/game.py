@@ -70,7 +70,8 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
         pile.extend([card] * (card.count or 1))
     for card in data.of("supply_card"):
         st.supply_deck.extend([card] * (card.count or 1))
-    for pile in (st.event_deck, st.swarm_deck, st.supply_deck):
+    st.rs_deck = rock_and_stone_deck(data)
+    for pile in (st.event_deck, st.swarm_deck, st.supply_deck, st.rs_deck):
         rng.shuffle(pile)
     engine.mission_event = mission.get("mission_event_fx")
     # dwarves
@@ -83,7 +84,7 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
                   secondary_ammo=ddef.secondary_ammo, secondary=DEFAULT_SECONDARY[cls], primary=primary)
         d.tokens = Counter(plain(ddef.equipment) or {})
         d.throwables = [rng.choice(throwables)]
-        d.rock_and_stone = 1
+        engine.draw_rock_and_stone(d, 1)
         st.dwarves.append(d)
     if players == 1:
         around = sorted({n for h in pod for n in hx.neighbours(h)} - set(pod))
@@ -108,6 +109,10 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
             st.next_uid += 1
             engine.face_nearest_dwarf(m)
     return engine
+
+
+def rock_and_stone_deck(data) -> list[str]:
+    return [c.id for c in data.of("rock_and_stone_card") for _ in range(c.count or 1)]
 
 
 # --- objectives and the end (L925-935) --------------------------------------------------------

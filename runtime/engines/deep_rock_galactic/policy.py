@@ -87,6 +87,11 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
                 best = (count, at)
         if best is not None:
             out.append((2, {"do": "throw", "card": card, "at": best[1]}))
+    # Rock and Stone cards cost no action: played first when in trouble (health 2 or less,
+    # ammo 1 or less, a monster within 2), else kept
+    trouble = d.health <= 2 or d.ammo <= 1 or any(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values())
+    for card in sorted(set(d.rock_and_stone)):
+        out.append((0 if trouble else 9, {"do": "rock_and_stone", "card": card}))
     if d.cls == "gunner" and d.tokens["shield"] > 0 and \
             sum(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values()) >= 2:
         out.append((1, {"do": "shield", "at": d.pos}))

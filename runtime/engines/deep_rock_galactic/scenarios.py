@@ -4,12 +4,13 @@ scripted dice, check the result.
 setup:  map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4],
         exits {1: [r,c], ...} (keys as strings), mine_head, pod_returned,
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
-        acted_at, in_pod, carried}], monsters [{id, kind, at, damage, statuses, tail, facing}],
+        acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids)}],
+        monsters [{id, kind, at, damage, statuses, tail, facing}],
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
         event_deck [ids, top last], swarm_deck [ids]
 steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|assist|stand|
-        sentry|throw|shield|platforms|exchange|flare|zipline, dwarf, ...action fields, choose:
+        sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone, dwarf, ...action fields, choose:
         [the acting dwarf's decisions]} | {do: activate_all, drawer} | {do: spawn, kind,
         exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
@@ -72,6 +73,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     engine.shield = _hex(setup["shield"]) if setup.get("shield") else None
     st.supply_pod = _hex(setup["supply_pod"]) if setup.get("supply_pod") else None
     st.supply_stock = Counter(setup.get("supply_stock", {}))
+    st.rs_deck = game.rock_and_stone_deck(data)          # unshuffled: scenarios know the order
     for seat, spec in enumerate(setup.get("dwarves", [])):
         cls = spec["cls"]
         primary = spec.get("primary") or next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
@@ -80,7 +82,12 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
                   primary=primary, overclocked=spec.get("overclocked", False),
                   statuses=set(spec.get("statuses", [])), actions=spec.get("actions", 3),
                   in_pod=spec.get("in_pod", False), carried=Counter(spec.get("carried", {})),
-                  throwables=list(spec.get("throwables", [])), rock_and_stone=spec.get("rock_and_stone", 0))
+                  throwables=list(spec.get("throwables", [])))
+        cards = spec.get("rock_and_stone", [])
+        if isinstance(cards, int):             # a count: dealt from the top of the deck
+            engine.draw_rock_and_stone(d, cards)
+        else:
+            d.rock_and_stone = list(cards)
         d.tokens = Counter(plain(data.get("dwarf", cls).equipment) or {})
         d.acted_at = spec.get("acted_at", -1)
         if d.health == 0:
@@ -172,6 +179,8 @@ def _check(engine: Engine, names: dict, exp: dict) -> str | None:
                 got, want = sorted(got), sorted(want)
             if key == "pos":
                 want = _hex(want)
+            if key in ("rock_and_stone", "throwables") and isinstance(want, int):
+                got = len(got)                 # a count, or the list of card ids
             if got != want:
                 return f"dwarf {exp['dwarf']} {key}: expected {want}, got {got}"
         return None

@@ -25,7 +25,7 @@ class Dwarf:
     actions: int = 0
     carried: Counter = field(default_factory=Counter)     # Mine Head missions: not yet deposited
     throwables: list[str] = field(default_factory=list)
-    rock_and_stone: int = 0
+    rock_and_stone: list[str] = field(default_factory=list)   # Rock and Stone card ids in hand
     in_pod: bool = False
     tokens: Counter = field(default_factory=Counter)      # class tokens still in hand
     used: Counter = field(default_factory=Counter)        # per-turn uses (flaming_ground...)
@@ -78,6 +78,8 @@ class State:
     swarm_deck: list = field(default_factory=list)
     swarm_discard: list = field(default_factory=list)
     supply_deck: list = field(default_factory=list)
+    rs_deck: list = field(default_factory=list)      # Rock and Stone card ids, top last
+    rs_discard: list = field(default_factory=list)
     bosco: Hex | None = None
     bosco_alive: bool = False
 
