@@ -98,7 +98,8 @@ def classes(game: Game, lang: str, notes: Footnotes) -> dict:
         d = dwarf.data
         notes.mark(dwarf, lang)
         equipment = ", ".join(f"{_term(game, k, lang)} × {v}" for k, v in sorted((d.get("equipment") or {}).items()))
-        items = [f"{lab['colour']}: {d.get('colour')}", f"{lab['health']}: {d.get('health')}",
+        colour = lab.get(f"colour_{d.get('colour')}", d.get("colour"))
+        items = [f"{lab['colour']}: {colour}", f"{lab['health']}: {d.get('health')}",
                  f"{lab['ammo']}: {d.get('primary_ammo')}", f"{lab['secondary_ammo']}: {d.get('secondary_ammo')}",
                  f"{lab['equipment']}: {equipment}"]
         for i, ab in enumerate(d.get("abilities", [])):
