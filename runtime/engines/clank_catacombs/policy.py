@@ -65,10 +65,33 @@ class View:
                 for g in goals:
                     for pos, n in distances(engine, g).items():
                         goal[pos] = min(goal.get(pos, 99), n)
-            now = goal.get(p.pos, 99)
-            better = [o for o in by.get("move", []) if goal.get(tuple(o["to"]), 99) < now]
+            better = _closer(by.get("move", []), goal, p.pos)
             if better:
                 return better
             if not p.treasures and by.get("explore"):
                 return by["explore"]
+            if not p.treasures:
+                # no treasure in reach and nothing to explore here: walk toward a room with
+                # an unexplored tunnel (else the later seats wait at the start for ever)
+                better = _closer(by.get("move", []), frontier_distances(engine), p.pos)
+                if better:
+                    return better
         return by.get("end", [])
+
+
+def _closer(moves: list, goal: dict, here) -> list:
+    now = goal.get(here, 99)
+    return [o for o in moves if goal.get(tuple(o["to"]), 99) < now]
+
+
+def frontier_distances(engine) -> dict:
+    """Tunnel steps from every room to the nearest room with an unexplored tunnel."""
+    cells = engine.state.cells
+    if not engine.state.tile_stack:
+        return {}
+    goal: dict = {}
+    for pos, cell in cells.items():
+        if any(step(pos, d) not in cells for d in cell.exits):
+            for other, n in distances(engine, pos).items():
+                goal[other] = min(goal.get(other, 99), n)
+    return goal
