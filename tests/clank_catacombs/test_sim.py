@@ -33,3 +33,11 @@ def test_cli_sim_of_200_four_player_games_plays_every_game_to_its_end():
     assert '"completed": 200' in first.stdout and '"capped": []' in first.stdout
     second = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert second.stdout == first.stdout
+
+
+def test_every_seat_of_a_four_player_game_gets_into_the_dungeon():
+    """Each seat escapes in a fair share of games: the simulated thief must not wait at the
+    start once the first players have explored the start room's tunnels."""
+    s = sim.run(GAME, players=4, games=120, seed=11)
+    means = s["seat_mean"]
+    assert min(means) > 0.6 * max(means), means
