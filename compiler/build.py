@@ -12,7 +12,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from compiler import codegen, schemas
+from compiler import codegen, pipeline, schemas
 from compiler.model import Game
 
 GENERATED = Path("generated")
@@ -51,8 +51,9 @@ def outputs(games: list[Game]) -> dict[Path, dict[str, str]]:
     return result
 
 
-def stale(expected: dict[Path, dict[str, str]], root: Path = Path(".")) -> list[str]:
+def stale(expected: dict[Path, dict[str, str]], root: Path | None = None) -> list[str]:
     """Files that differ from what a build would write (missing, changed or extra)."""
+    root = root or pipeline.project_root()
     problems = []
     for directory, files in sorted(expected.items()):
         base = root / directory
@@ -62,12 +63,12 @@ def stale(expected: dict[Path, dict[str, str]], root: Path = Path(".")) -> list[
             if not path.is_file() or path.read_bytes() != text.encode("utf-8"):
                 problems.append(str(directory / name))
         if base.is_dir():
-            present = _present(base, nested, expected)
+            present = _present(base, directory, nested, expected)
             problems.extend(str(directory / p) for p in sorted(present - set(files)))
     return problems
 
 
-def _present(base: Path, top_only: bool, expected) -> set[str]:
+def _present(base: Path, directory: Path, top_only: bool, expected) -> set[str]:
     found = set()
     for path in base.rglob("*"):
         if "__pycache__" in path.parts or not path.is_file():
@@ -75,7 +76,7 @@ def _present(base: Path, top_only: bool, expected) -> set[str]:
         rel = path.relative_to(base).as_posix()
         if top_only:
             if "/" in rel:  # package directories are checked as their own outputs
-                package = base / rel.split("/")[0]
+                package = directory / rel.split("/")[0]
                 if package not in expected:
                     found.add(rel)
                 continue
@@ -83,12 +84,13 @@ def _present(base: Path, top_only: bool, expected) -> set[str]:
     return found
 
 
-def write(expected: dict[Path, dict[str, str]], root: Path = Path(".")) -> None:
+def write(expected: dict[Path, dict[str, str]], root: Path | None = None) -> None:
     """Stage every output directory in full, then swap them in; stale packages are removed.
 
     Nothing in place is touched until every file is staged, so a failed write (disk full,
     an error, an interrupt) leaves the previous outputs as they were.
     """
+    root = root or pipeline.project_root()
     generated = root / GENERATED
     generated.mkdir(exist_ok=True)
     staged: list[tuple[Path, Path]] = []

@@ -28,7 +28,7 @@ def progress(message: str) -> None:
 # --- resolving what to work on -------------------------------------------------------------
 
 def game_root(game: str) -> Path:
-    root = pipeline.CONTENT / game
+    root = pipeline.content_root() / game
     if not (root / "game.yaml").is_file():
         known = ", ".join(p.name for p in pipeline.game_roots()) or "none"
         raise UsageError(f"unknown game {game!r} (games: {known})")
@@ -38,7 +38,7 @@ def game_root(game: str) -> Path:
 def _targets(paths: list[str]) -> list[tuple[Path, list[Path]]]:
     """(base pack, extra packs) for each path given to `check`."""
     if not paths:
-        paths = [str(pipeline.CONTENT)]
+        paths = [str(pipeline.content_root())]
     targets = []
     for raw in paths:
         path = Path(raw)
@@ -63,7 +63,7 @@ def _pack_base(pack: Path, reporter: dg.Reporter) -> Path | None:
     doc = loader.load(pack / "pack.yaml", reporter)
     if doc is None or not isinstance(doc.data, dict) or "game" not in doc.data:
         return None
-    root = pipeline.CONTENT / str(doc.data["game"])
+    root = pipeline.content_root() / str(doc.data["game"])
     return root if (root / "game.yaml").is_file() else None
 
 

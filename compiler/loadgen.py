@@ -27,7 +27,7 @@ def _scratch() -> Path:
 
 
 def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
-    root = pipeline.CONTENT / game
+    root = pipeline.content_root() / game
     if not (root / "game.yaml").is_file():
         reporter.add(dg.USAGE, f"unknown game {game!r}", str(root), 1, 1,
                      "games: " + ", ".join(p.name for p in pipeline.game_roots()))

@@ -228,7 +228,7 @@ class Roster:
 
 def roster(game=None) -> Roster:
     if game is None:
-        game = pipeline.compile_game(pipeline.CONTENT / "deep_rock_galactic", [], dg.Reporter())
+        game = pipeline.compile_game(pipeline.content_root() / "deep_rock_galactic", [], dg.Reporter())
     if game is None:
         return Roster(set(), set(), set(), set())
     creatures = {name for name, infos in game.vocab.names.items() if "creature" in infos}

@@ -9,7 +9,22 @@ from pathlib import Path
 from compiler import checks, diagnostics as dg, game_checks, packs
 from compiler.model import Game
 
-CONTENT = Path("content")
+CONTENT: Path | None = None     # content/ when set (tests); else found by content_root()
+
+
+def project_root() -> Path:
+    """The tomecraft project to work on: the working directory or the nearest parent with
+    games in content/ (content/<game>/game.yaml), else the one tomecraft is installed from,
+    so `tomecraft check ~/my_mission.yaml` works from any folder."""
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if any((folder / "content").glob("*/game.yaml")):
+            return folder
+    return Path(__file__).resolve().parents[1]
+
+
+def content_root() -> Path:
+    return CONTENT if CONTENT is not None else project_root() / "content"
 
 
 @dataclass
@@ -45,9 +60,9 @@ def compile_game(base_root: Path, extra: list[Path], reporter: dg.Reporter,
     return game
 
 
-def game_roots(content: Path = CONTENT) -> list[Path]:
+def game_roots(content: Path | None = None) -> list[Path]:
     """Every base pack under content/: a directory holding game.yaml."""
-    return sorted(p.parent for p in content.glob("*/game.yaml"))
+    return sorted(p.parent for p in (content or content_root()).glob("*/game.yaml"))
 
 
 def in_repo_packs(base_root: Path) -> list[Path]:

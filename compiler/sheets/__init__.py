@@ -439,7 +439,7 @@ def run_cli(args) -> int:
         from compiler.sheets import deep_rock_galactic  # the only game with mission files
         return deep_rock_galactic.briefing_cli(args)
     if args.all:
-        roots = pipeline.game_roots(pipeline.CONTENT)
+        roots = pipeline.game_roots(pipeline.content_root())
     elif args.game:
         roots = [cli.game_root(args.game)]
     else:

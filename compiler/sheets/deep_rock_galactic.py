@@ -257,7 +257,7 @@ def briefing_cli(args) -> int:
         print(dg.format_text(reporter))
         cli.progress("briefing not written: fix the errors above")
         return 1
-    game = pipeline.compile_game(pipeline.CONTENT / GAME_ID, [], dg.Reporter())
+    game = pipeline.compile_game(pipeline.content_root() / GAME_ID, [], dg.Reporter())
     langs = list(dict.fromkeys(args.lang or LANGS))
     formats = list(dict.fromkeys(args.format or FORMATS))
     write_briefing(game, mission, langs, formats, Path(args.out), cli.progress)

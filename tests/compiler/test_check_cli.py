@@ -304,3 +304,16 @@ def test_every_emitted_code_is_documented():
     constants = {name for name in used if name.isupper() and name not in ("ERROR", "WARNING", "CODES")}
     for name in constants:
         assert getattr(dg, name) in dg.CODES, name
+
+
+def test_tomecraft_works_from_any_directory(tmp_path):
+    """A fan checks a mission file from their own folder; the game content is found anyway,
+    and build --check looks at the project's generated/, not at the working directory's."""
+    mission = REPO / "tests/deep_rock_galactic/missions/valid/aquarq_run.yaml"
+    broken = REPO / "tests/deep_rock_galactic/missions/broken/b01_one_tunnel_exit.yaml"
+    for args, code in ((["check", str(mission)], 0), (["check", str(broken)], 1),
+                       (["sim", "the_cave", "--games", "2"], 0), (["build", "--check"], 0)):
+        out = subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=tmp_path,
+                             capture_output=True, text=True)
+        assert out.returncode == code, (args, out.stdout, out.stderr)
+    assert not (tmp_path / "generated").exists()
