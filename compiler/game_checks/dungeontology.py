@@ -1,7 +1,7 @@
 """Dungeontology's compile-time rules (inventory §2, §4, §6): one start region, a level for
 every region stack, unique region numbers, a notebook whose columns print capacity + 1 values,
 info blocks for every colour, randomizer triangles for every seat colour (setup step 4), and
-effects that last while owned (passive skills, interns) made only of `on` triggers."""
+effects that last while owned (passive skills, interns, doom cards) made only of `on` triggers."""
 from __future__ import annotations
 
 from compiler import diagnostics as dg
@@ -54,15 +54,16 @@ def check(game: Game, reporter: dg.Reporter) -> None:
 
 
 def check_lasting_effects(game: Game, reporter: dg.Reporter) -> None:
-    """A passive skill or an intern works while its owner has it, so the engine collects its
-    triggers whenever an event comes; a bare verb there would run at every collection."""
+    """A passive skill, an intern or a revealed doom card works while its owner has it, so the
+    engine collects its triggers whenever an event comes; a bare verb there would run at every
+    collection."""
     sites = []
     for scholar in game.of_kind("scholar"):
         for i, side in enumerate(scholar.data.get("sides", [])):
             for j, skill in enumerate(side.get("skills", [])):
                 if skill.get("timing") == "passive":
                     sites.append((scholar, ("sides", i, "skills", j, "effect")))
-    sites += [(intern, ("effect",)) for intern in game.of_kind("intern_card")]
+    sites += [(card, ("effect",)) for kind in ("intern_card", "doom_card") for card in game.of_kind(kind)]
     for entity, field in sites:
         for site in entity.effects:
             if site.path[len(entity.path):] != field or site.ast is None:

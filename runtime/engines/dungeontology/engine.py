@@ -162,10 +162,12 @@ class Engine:
         return self.triggers_of(effects, who, tile)
 
     def skill_triggers(self, who: Scholar) -> list:
-        """Triggers of `who`'s passive skills and of the interns they own (effect while owned)."""
+        """Triggers that last while `who` has them: passive skills, owned interns, and revealed
+        doom cards (until removed in a Rest, L1096)."""
         passive = [s.effect for s in who.stats().skills if s.timing == "passive"]
         passive += [self.data.get("intern_card", iid).effect
                     for iid, seat in sorted(self.state.interns.items()) if seat == who.seat]
+        passive += [self.data.get("doom_card", did).effect for did in who.dooms]
         return self.triggers_of([fx for fx in passive if fx is not None], who, who)
 
     def fire(self, triggers: list, event: str, payload=None, who: Scholar | None = None) -> None:
@@ -1161,8 +1163,8 @@ class Engine:
             doom = self.data.get("doom_card", who.dooms_hidden.pop())
             who.dooms.append(doom.id)
             self.log(f"{who.name} reveals the doom card {doom.id}")
-            if doom.effect is not None:
-                doom.effect(self.ctx(who, self.tile_of(who)))
+            if doom.on_reveal is not None:
+                doom.on_reveal(self.ctx(who, self.tile_of(who)))
         self.fire(self.skill_triggers(who), "turn_end")
         self.draw_cards(who, max(0, who.stats().hand_value - len(who.hand)))
         if st.max_alert and not who.done and self.in_start(who):
