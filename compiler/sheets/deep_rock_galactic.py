@@ -123,6 +123,11 @@ def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
     cards = [{"mark": notes.mark(c, lang), "cells": [name_of(c, lang), str(c.data.get("count", 1)),
                                                     texts.effect(c, ("effect",))]}
              for c in game.of_kind("rock_and_stone_card")]
+    upgrades = [{"mark": notes.mark(u, lang), "cells": [
+        name_of(u, lang), "、".join(lab[f"slot_{s}"] for s in u.data["fits"]) if lang == "zh"
+        else ", ".join(lab[f"slot_{s}"] for s in u.data["fits"]),
+        f"+{u.data['ammo_cap']}" if u.data.get("ammo_cap") else "—",
+        texts.effect(u, ("effect",)) if u.data.get("effect") else "—"]} for u in game.of_kind("weapon_upgrade")]
     dice = [{"mark": notes.mark(d, lang), "cells": [
         name_of(d, lang), ", ".join(f"{_term(game, f['face'], lang)}{'×' + str(f['hits']) if f.get('hits', 0) > 1 else ''}"
                                     for f in d.data["faces"])]} for d in game.of_kind("die")]
@@ -131,6 +136,8 @@ def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
         {"title": lab["drone"], "headers": _mode_headers(lab), "rows": drone},
         {"title": lab["throwables"], "headers": [lab["name"], lab["range"], lab["area"], lab["dice"], lab["effect"]], "rows": throws},
         {"title": lab["rock_and_stone"], "headers": [lab["name"], lab["count"], lab["effect"]], "rows": cards},
+        {"title": lab["upgrades"], "headers": [lab["name"], lab["fits"], lab["ammo_cap"], lab["effect"]],
+         "rows": upgrades},
         {"title": lab["die"], "headers": [lab["die"], lab["faces"]], "rows": dice}]}
 
 

@@ -98,6 +98,8 @@ def enter(engine: Engine, d: Dwarf, h: Hex) -> bool:
         if not pdef.needs_pickaxe:
             del st.pickups[h]
             collect(engine, d, kind)
+    if h in st.upgrade_tokens:                         # picked up by moving onto it (L334)
+        engine.take_upgrade(d, st.upgrade_tokens.pop(h))
     if h in st.ground:
         for name, n in list(st.ground[h].items()):
             if name == "health_cube":
@@ -152,6 +154,11 @@ def reveal(engine: Engine, seg: dict) -> None:
     spots = [x for x in seg["hexes"] if x not in st.exits.values()]
     for name, x in zip(seg["pickups"], spots):
         st.pickups[x] = [name, False]
+    # weapon upgrade tokens, face down at random (L552; rule upgrades_per_hidden_segment)
+    free = [x for x in spots if x not in st.pickups]
+    for _ in range(int(engine.rules["upgrades_per_hidden_segment"])):
+        if free and st.upgrade_supply:
+            st.upgrade_tokens[free.pop(engine.rng.randrange(len(free)))] = st.upgrade_supply.pop()
     engine.log(f"a hidden segment is revealed at {list(seg['hexes'][0])}")
     for entry in engine.mission.get("hidden_monsters", []):
         for _ in range(entry["count"]):
@@ -227,7 +234,7 @@ def attack(engine: Engine, d: Dwarf, act: dict) -> None:
 def fire_secondary(engine: Engine, d: Dwarf, weapon, act: dict, target) -> None:
     effect = weapon.overclocked if d.overclocked and weapon.overclocked is not None else weapon.modes[0].effect
     mode = weapon.modes[0]
-    ok = engine.run(effect, you=d, mode=mode, target_obj=target, plan=act.get("plan"),
+    ok = engine.run(effect, you=d, weapon=weapon, mode=mode, target_obj=target, plan=act.get("plan"),
                     from_behind=act.get("from_behind", False), free=act.get("free", False))
     if not ok:
         raise EffectError(f"{weapon.id} cannot fire")
@@ -285,7 +292,8 @@ def collect_supply(engine: Engine, d: Dwarf, act: dict) -> None:
     if st.supply_pod is None or hx.distance(d.pos, st.supply_pod) > 1:
         raise EffectError("Collect Supply needs the supply pod next to you")
     spend(d, 1)
-    caps = {"health": 5, "ammo": 5, "secondary_ammo": 5 if d.overclocked else 3}
+    caps = {"health": 5, "ammo": engine.ammo_cap(d, "ammo"),
+            "secondary_ammo": engine.ammo_cap(d, "secondary_ammo")}
     for name, cap in caps.items():
         take = max(0, min(st.supply_stock[name], cap - getattr(d, name)))
         setattr(d, name, getattr(d, name) + take)
@@ -450,6 +458,12 @@ def exchange(engine: Engine, d: Dwarf, act: dict) -> None:
                 raise EffectError(f"not enough {name}")
             setattr(d, name, getattr(d, name) - n)
             setattr(other, name, getattr(other, name) + n)
+        elif name == "upgrades":               # only ones not installed (L614-616)
+            for up in n:
+                if up not in d.spare_upgrades:
+                    raise EffectError(f"{up} is not a spare upgrade of the {d.cls}")
+                d.spare_upgrades.remove(up)
+                other.spare_upgrades.append(up)
         elif name == "throwables":
             for card in n:
                 d.throwables.remove(card)

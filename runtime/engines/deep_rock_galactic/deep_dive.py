@@ -5,8 +5,9 @@ What is carried (L1461-1471): health, ammo, Rock and Stone cards, throwables and
 secondaries; each class's own special tokens (platforms, ziplines...) are replenished; an
 unconscious dwarf of a successful mission starts the next one with 1 health; every unspent
 Gold becomes 1 health, 1 ammo, 1 throwable or 1 Rock and Stone card for any dwarf, at most
-one card per dwarf this way. Weapon upgrades are not modelled (their effects are not in the
-guide, G-03), so discarding them for refills is not offered.
+one card per dwarf this way. Weapon upgrades are kept, and a dwarf may discard them to fully
+restore their own health or refill one weapon's ammo, theirs or a teammate's (one upgrade per
+refill: rule deep_dive_upgrade_rate, the rate is not stated).
 """
 from __future__ import annotations
 
@@ -25,9 +26,9 @@ def gold_options(engine: Engine, carded: set[int]) -> list[dict]:
     for d in engine.state.dwarves:
         if d.health < 5:
             out.append({"dwarf": d.seat, "take": "health"})
-        if d.ammo < 5:
+        if d.ammo < engine.ammo_cap(d, "ammo"):
             out.append({"dwarf": d.seat, "take": "ammo"})
-        if d.secondary_ammo < (5 if d.overclocked else 3):
+        if d.secondary_ammo < engine.ammo_cap(d, "secondary_ammo"):
             out.append({"dwarf": d.seat, "take": "secondary_ammo"})
         out.append({"dwarf": d.seat, "take": "throwable"})
         if d.seat not in carded:
@@ -57,6 +58,42 @@ def convert_gold(engine: Engine) -> Counter:
     return taken
 
 
+def upgrade_trades(engine: Engine, d: Dwarf) -> list[dict]:
+    """What one of d's upgrades (installed or spare) can be discarded for (L1467)."""
+    owned = sorted(set(d.spare_upgrades) | set(d.upgrades.values()))
+    out: list[dict] = [{"keep": True}]
+    for up in owned:
+        if d.health < 5:
+            out.append({"discard": up, "refill": "health", "dwarf": d.seat})
+        for other in engine.state.dwarves:
+            for resource in ("ammo", "secondary_ammo"):
+                if getattr(other, resource) < engine.ammo_cap(other, resource):
+                    out.append({"discard": up, "refill": resource, "dwarf": other.seat})
+    return out
+
+
+def trade_upgrades(engine: Engine) -> Counter:
+    """Between missions, each dwarf in turn may discard upgrades for full refills."""
+    done = Counter()
+    for d in engine.state.dwarves:
+        while True:
+            choice = engine.agents[d.seat % len(engine.agents)].choose(
+                "upgrade_trade", upgrade_trades(engine, d), engine)
+            if choice.get("keep"):
+                break
+            up = choice["discard"]
+            if up in d.spare_upgrades:
+                d.spare_upgrades.remove(up)
+            else:
+                d.upgrades = {slot: u for slot, u in d.upgrades.items() if u != up}
+            who = engine.state.dwarves[choice["dwarf"]]
+            resource = choice["refill"]
+            setattr(who, resource, 5 if resource == "health" else engine.ammo_cap(who, resource))
+            done[resource] += 1
+            engine.log(f"Deep Dive: the {d.cls} discards {up} to refill the {who.cls}'s {resource}")
+    return done
+
+
 def carry_over(before: Engine, after: Engine) -> None:
     """Set up the next mission's dwarves from the last one's (L1461-1471)."""
     for old, new in zip(before.state.dwarves, after.state.dwarves):
@@ -70,6 +107,10 @@ def carry_over(before: Engine, after: Engine) -> None:
                 deck.remove(card)
         new.throwables, new.rock_and_stone = list(old.throwables), list(old.rock_and_stone)
         after.rng.shuffle(deck)
+        new.upgrades, new.spare_upgrades = dict(old.upgrades), list(old.spare_upgrades)
+        for up in [*old.upgrades.values(), *old.spare_upgrades]:   # kept, so not in the supply
+            if up in after.state.upgrade_supply:
+                after.state.upgrade_supply.remove(up)
         new.tokens = Counter(plain(after.data.get("dwarf", new.cls).equipment) or {})
         if not old.conscious:
             new.health = 1                      # unconscious at a success: back with 1 health
@@ -106,6 +147,7 @@ def play_deep_dive(data, players: int, rng, agents, options: dict) -> dict:
             break
         done += 1
         gold += convert_gold(engine)
+        trade_upgrades(engine)
         before = engine
     success = done == len(missions)
     st = engine.state

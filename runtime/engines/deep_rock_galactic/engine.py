@@ -120,6 +120,11 @@ class Engine:
         return agent.choose(key, options, self)
 
     def suggest(self, key: str, options: list) -> list:
+        if key == "upgrade_trade":              # Deep Dive: trade an upgrade only when in need
+            needy = [o for o in options if not o.get("keep") and (
+                (o["refill"] == "health" and self.state.dwarves[o["dwarf"]].health <= 2)
+                or (o["refill"] == "ammo" and self.state.dwarves[o["dwarf"]].ammo <= 1))]
+            return needy or [o for o in options if o.get("keep")]
         if key.endswith(":may2") or "may" in key:
             return [True] if self.acting and self.acting.health > 3 else [False]
         return []
@@ -480,6 +485,26 @@ class Engine:
                 return
             d.rock_and_stone.append(st.rs_deck.pop())
 
+    def ammo_cap(self, d: Dwarf, resource: str) -> int:
+        """Ammo spaces: primary 5; secondary 3, or 5 overclocked (L592-596); plus an installed
+        upgrade's extra spaces."""
+        slot = "primary" if resource == "ammo" else "secondary"
+        base = 5 if resource == "ammo" or d.overclocked else 3
+        up = d.upgrades.get(slot)
+        return base + ((self.data.get("weapon_upgrade", up).ammo_cap or 0) if up else 0)
+
+    def take_upgrade(self, d: Dwarf, upgrade: str) -> None:
+        """A picked-up upgrade goes straight onto a free slot it fits (L1369), else it waits
+        on the character board."""
+        fits = self.data.get("weapon_upgrade", upgrade).fits or ()
+        free = [slot for slot in fits if slot not in d.upgrades]
+        if free:
+            d.upgrades[free[0]] = upgrade
+            self.log(f"{d.cls} installs {upgrade} on the {free[0]} weapon")
+        else:
+            d.spare_upgrades.append(upgrade)
+            self.log(f"{d.cls} keeps {upgrade}")
+
     def draw_throwable(self, d: Dwarf) -> None:
         """A Throwable card, drawn at random as at setup (L165)."""
         d.throwables.append(self.rng.choice(sorted(t.id for t in self.data.of("throwable"))))
@@ -804,8 +829,7 @@ class Verbs:
     def gain(self, ctx, resource: str, amount: int) -> None:
         d = self._dwarf(ctx)
         if resource in ("ammo", "secondary_ammo") and d is not None:
-            cap = 5 if resource == "ammo" or d.overclocked else 3
-            setattr(d, resource, min(cap, getattr(d, resource) + amount))
+            setattr(d, resource, min(self.e.ammo_cap(d, resource), getattr(d, resource) + amount))
         elif self.e.mine_head_mission and d is not None:
             d.carried[resource] += amount
         else:
@@ -1149,7 +1173,18 @@ class Queries:
                 faces[worst] = self.e.roll(die, 1)[0]
                 self.e.last_roll = faces
                 self.e.log("the flare's light: 1 die rerolled")
+        self._upgrade_reacts(ctx, faces)
         return faces
+
+    def _upgrade_reacts(self, ctx, faces: list) -> None:
+        """The attack_rolled triggers of an upgrade installed on the weapon that rolled."""
+        weapon, d = ctx.info.get("weapon"), ctx.you
+        if weapon is None or not isinstance(d, Dwarf) or not faces or ctx.info.get("from"):
+            return
+        up = d.upgrades.get(weapon.slot)
+        if up is not None:
+            self.e.last_roll = faces          # reroll works on these dice, in place
+            self.e.run(self.e.data.get("weapon_upgrade", up).effect, you=d, fire="attack_rolled")
 
     def _lit(self, pos: Hex) -> bool:
         return any(pos == f or pos in hx.neighbours(f) for f in self.e.state.tokens.get("flare", {}))

@@ -71,7 +71,8 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
     for card in data.of("supply_card"):
         st.supply_deck.extend([card] * (card.count or 1))
     st.rs_deck = rock_and_stone_deck(data)
-    for pile in (st.event_deck, st.swarm_deck, st.supply_deck, st.rs_deck):
+    st.upgrade_supply = [u.id for u in data.of("weapon_upgrade") for _ in range(u.count or 1)]
+    for pile in (st.event_deck, st.swarm_deck, st.supply_deck, st.rs_deck, st.upgrade_supply):
         rng.shuffle(pile)
     engine.mission_event = mission.get("mission_event_fx")
     # dwarves

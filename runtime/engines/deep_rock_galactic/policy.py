@@ -152,6 +152,7 @@ def goals(engine: Engine, d: Dwarf) -> set[Hex]:
         targets.add(h)
     for h, pile in st.ground.items():
         targets.add(h)
+    targets |= set(st.upgrade_tokens)
     if engine.mission["objective"]["type"] == "eliminate":
         creature = engine.mission["objective"]["creature"]
         for m in st.monsters.values():

@@ -4,21 +4,23 @@ scripted dice, check the result.
 setup:  map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4],
         exits {1: [r,c], ...} (keys as strings), mine_head, pod_returned,
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
-        acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids)}],
+        acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
+        {slot: id}, spare_upgrades}], upgrade_tokens {"r,c": id},
         monsters [{id, kind, at, damage, statuses, tail, facing}],
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
         event_deck [ids, top last], swarm_deck [ids]
 steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|assist|stand|
-        sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone, dwarf, ...action fields, choose:
-        [the acting dwarf's decisions]} | {do: activate_all, drawer} | {do: spawn, kind,
+        sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone, dwarf, ...action
+        fields, choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
         exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
-        | {do: deep_dive_gold, choose: [{dwarf, take}]};
+        | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
         each may have `rolls` (dice faces: 1, 2, blank, scare, teeth, bang, gold, nitra) and
         `illegal: true` (must be refused)
-expect: {bosco: [r,c]} | {sentry: [r,c]} | {ground: [r,c], minerals: {..}} | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|overclocked|
-        in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
+expect: {bosco: [r,c]} | {sentry: [r,c]} | {ground: [r,c], minerals: {..}}
+        | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
+        overclocked|upgrades|spare_upgrades|in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
         | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log}
 """
@@ -64,6 +66,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     st.stalagmites = {_hex(h) for h in setup.get("stalagmites", [])}
     st.minerals = {_key(k): v for k, v in setup.get("minerals", {}).items()}
     st.pickups = {_key(k): list(v) for k, v in setup.get("pickups", {}).items()}
+    st.upgrade_tokens = {_key(k): v for k, v in setup.get("upgrade_tokens", {}).items()}
     st.shared = Counter(setup.get("shared", {}))
     for kind, hexes in setup.get("tokens", {}).items():
         st.tokens[kind] = {_hex(h): 0 for h in hexes}
@@ -83,6 +86,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
                   statuses=set(spec.get("statuses", [])), actions=spec.get("actions", 3),
                   in_pod=spec.get("in_pod", False), carried=Counter(spec.get("carried", {})),
                   throwables=list(spec.get("throwables", [])))
+        d.upgrades, d.spare_upgrades = dict(spec.get("upgrades", {})), list(spec.get("spare_upgrades", []))
         cards = spec.get("rock_and_stone", [])
         if isinstance(cards, int):             # a count: dealt from the top of the deck
             engine.draw_rock_and_stone(d, cards)
@@ -119,10 +123,12 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
     engine.forced_rolls = _rolls(step.get("rolls"))
     for seat, choices in enumerate(step.get("choose", []) and [step["choose"]]):
         engine.agents[step.get("drawer", step.get("dwarf", 0))].push(*[_choice(c) for c in choices])
+    for seat, choices in (step.get("choose_for") or {}).items():     # other dwarves' decisions
+        engine.agents[int(seat)].push(*[_choice(c) for c in choices])
     kind = step["do"]
     if kind in actions.HANDLERS:
         d = st.dwarves[step.get("dwarf", 0)]
-        act = {k: v for k, v in step.items() if k not in ("dwarf", "rolls", "illegal", "choose")}
+        act = {k: v for k, v in step.items() if k not in ("dwarf", "rolls", "illegal", "choose", "choose_for")}
         if "target" in act:
             act["target"] = names.get(str(act["target"]), act["target"])
         if "then_fire" in act:
@@ -155,6 +161,8 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
         policy.bosco_phase(engine, st.dwarves[step.get("dwarf", 0)])
     elif kind == "deep_dive_gold":
         deep_dive.convert_gold(engine)
+    elif kind == "deep_dive_trade":
+        deep_dive.trade_upgrades(engine)
     elif kind == "start_turn":
         game.start_turn(engine, st.dwarves[step.get("dwarf", 0)])
     else:

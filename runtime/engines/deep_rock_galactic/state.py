@@ -26,6 +26,8 @@ class Dwarf:
     carried: Counter = field(default_factory=Counter)     # Mine Head missions: not yet deposited
     throwables: list[str] = field(default_factory=list)
     rock_and_stone: list[str] = field(default_factory=list)   # Rock and Stone card ids in hand
+    upgrades: dict[str, str] = field(default_factory=dict)     # installed: weapon slot -> upgrade id
+    spare_upgrades: list[str] = field(default_factory=list)   # picked up, not installed
     in_pod: bool = False
     tokens: Counter = field(default_factory=Counter)      # class tokens still in hand
     used: Counter = field(default_factory=Counter)        # per-turn uses (flaming_ground...)
@@ -80,6 +82,8 @@ class State:
     supply_deck: list = field(default_factory=list)
     rs_deck: list = field(default_factory=list)      # Rock and Stone card ids, top last
     rs_discard: list = field(default_factory=list)
+    upgrade_supply: list = field(default_factory=list)    # weapon upgrade ids, face down
+    upgrade_tokens: dict[Hex, str] = field(default_factory=dict)   # on the board
     bosco: Hex | None = None
     bosco_alive: bool = False
 
