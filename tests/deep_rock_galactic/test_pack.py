@@ -58,3 +58,25 @@ def test_flying_goo_bomber_flies_over_goo(goo):
                                 "monsters": [{"id": "b", "kind": "goo_bomber", "at": [4, 7]}]})
     engine.activate_all()
     assert engine.state.monsters[names["b"]].pos == (4, 4) and (4, 6) in engine.state.tokens["goo"]
+
+
+MEDIC = ROOT / "tests/deep_rock_galactic/medic_pack"
+
+
+def test_a_yaml_only_class_plays_whole_games_and_uses_its_ability():
+    """A designer's new class, no Python: the sim deals it, and its ability is used."""
+    from runtime.engines.deep_rock_galactic import setup
+    from runtime.engines.deep_rock_galactic.game import play_mission
+    assert all(p.suffix == ".yaml" for p in MEDIC.rglob("*") if p.is_file())
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content/deep_rock_galactic", [MEDIC], reporter)
+    assert reporter.errors == 0, dg.format_text(reporter)
+    uses = 0
+    for g in range(10):
+        rng = Rng(f"medic:{g}")
+        engine = setup(data, 2, rng.fork("game"), [RandomAgent(rng.fork(f"a{i}")) for i in range(2)],
+                       {"classes": ["medic", "gunner"]}, log=True)
+        play_mission(engine)
+        assert engine.state.result in ("success", "failure")
+        uses += sum("medic uses field_medkit" in line for line in engine.lines)
+    assert uses > 0

@@ -489,6 +489,29 @@ def rock_and_stone(engine: Engine, d: Dwarf, act: dict) -> None:
     engine.log(f"{d.cls} plays {card}")
 
 
+# The base classes' abilities are carried out by the actions above; any other ability (a
+# pack's new class) is run from its effect.
+NATIVE_ABILITIES = {"sentry_gun": "sentry", "platform_gun": "platforms", "zipline_launcher": "zipline",
+                    "shield_generator": "shield", "power_drill": "move", "drill_attack": "attack",
+                    "light_footed": "move", "grappling_hook": "move", "flare_shot": "flare"}
+
+
+def class_abilities(engine: Engine, d: Dwarf) -> list:
+    return list(engine.data.get("dwarf", d.cls).abilities or ())
+
+
+def ability(engine: Engine, d: Dwarf, act: dict) -> None:
+    """Use a class ability by running its effect (its costs are part of it)."""
+    found = next((a for a in class_abilities(engine, d) if a.id == act["id"]), None)
+    if found is None:
+        raise EffectError(f"the {d.cls} has no ability {act['id']!r}")
+    if found.id in NATIVE_ABILITIES:
+        raise EffectError(f"{found.id} is the {NATIVE_ABILITIES[found.id]} action")
+    if not engine.run(found.effect, you=d):
+        raise EffectError(f"{found.id} cannot be used now")
+    engine.log(f"{d.cls} uses {found.id}")
+
+
 def end(engine: Engine, d: Dwarf, act: dict) -> None:
     d.actions = 0
 
@@ -497,4 +520,4 @@ HANDLERS = {"move": move, "pickaxe": pickaxe, "attack": attack, "overclock": ove
             "call_supply": call_supply, "collect_supply": collect_supply, "revive": revive,
             "assist": assist, "stand": stand, "sentry": sentry, "throw": throw, "shield": shield,
             "platforms": platforms, "exchange": exchange, "flare": flare, "zipline": zipline,
-            "rock_and_stone": rock_and_stone, "end": end}
+            "rock_and_stone": rock_and_stone, "ability": ability, "end": end}

@@ -18,6 +18,7 @@ from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster
 
 CLASSES = ("engineer", "gunner", "driller", "scout")
 DEFAULT_SECONDARY = {"engineer": "warthog", "gunner": "bulldog", "driller": "subata", "scout": "zhukov"}
+FALLBACK_SECONDARY = "zhukov"        # a pack's new class
 MAX_ROUNDS = 60
 
 

@@ -5,7 +5,7 @@ from collections import Counter
 
 from runtime.engines.deep_rock_galactic import hexgrid as hx
 from runtime.engines.deep_rock_galactic.engine import (
-    CLASSES, DEFAULT_SECONDARY, MAX_ROUNDS, Engine, load_mission, parse_map, plain)
+    CLASSES, DEFAULT_SECONDARY, FALLBACK_SECONDARY, MAX_ROUNDS, Engine, load_mission, parse_map, plain)
 from runtime.engines.deep_rock_galactic.hexgrid import Hex
 from runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, Monster, State
 
@@ -82,7 +82,7 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
         ddef = data.get("dwarf", cls)
         primary = next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
         d = Dwarf(seat, cls, pod[seat % len(pod)], health=ddef.health, ammo=ddef.primary_ammo,
-                  secondary_ammo=ddef.secondary_ammo, secondary=DEFAULT_SECONDARY[cls], primary=primary)
+                  secondary_ammo=ddef.secondary_ammo, secondary=DEFAULT_SECONDARY.get(cls, FALLBACK_SECONDARY), primary=primary)
         d.tokens = Counter(plain(ddef.equipment) or {})
         d.throwables = [rng.choice(throwables)]
         engine.draw_rock_and_stone(d, 1)

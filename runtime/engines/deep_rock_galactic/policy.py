@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from runtime.effects import Context
 from runtime.engines.deep_rock_galactic import hexgrid as hx
+from runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIES, class_abilities
 from runtime.engines.deep_rock_galactic.engine import Engine
 from runtime.engines.deep_rock_galactic.hexgrid import Hex
 from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
@@ -87,6 +89,10 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
                 best = (count, at)
         if best is not None:
             out.append((2, {"do": "throw", "card": card, "at": best[1]}))
+    # a pack's class abilities, run from their effects (the base classes' are actions above)
+    for ab in class_abilities(engine, d):
+        if ab.id not in NATIVE_ABILITIES and ab.effect is not None and ab.effect.can(Context(engine, you=d)):
+            out.append((5, {"do": "ability", "id": ab.id}))
     # Rock and Stone cards cost no action: played first when in trouble (health 2 or less,
     # ammo 1 or less, a monster within 2), else kept
     trouble = d.health <= 2 or d.ammo <= 1 or any(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values())
