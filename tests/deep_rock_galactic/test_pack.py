@@ -80,3 +80,11 @@ def test_a_yaml_only_class_plays_whole_games_and_uses_its_ability():
         assert engine.state.result in ("success", "failure")
         uses += sum("medic uses field_medkit" in line for line in engine.lines)
     assert uses > 0
+
+
+def test_simulated_dwarves_stop_on_goo_instead_of_planning_through_it(goo):
+    """Seed 7 once planned a Scout's move through goo under a monster; the move stops on the
+    goo, where it may not stop, and the action was refused mid-game."""
+    from runtime import sim
+    summary = sim.run(goo, players=4, games=30, seed=7)
+    assert summary["completed"] == 30

@@ -195,6 +195,9 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
         if not path:
             return None
     steps = path[:3]
+    stop = next((i for i, h in enumerate(steps) if engine.token_flag(h, "stops_movement_on_entry")), None)
+    if stop is not None:                       # goo ends the move where it lies
+        steps = steps[:stop + 1]
     while steps and not (engine.dwarf_can_stop(d, steps[-1]) or (st.pod_returned and steps[-1] in st.pod)):
         steps.pop()
     if not steps:
