@@ -166,6 +166,10 @@ def cmd_sim(args) -> int:
         return 1
     options = {}
     chosen = []
+    supported = getattr(sim.engine_module(data), "SIM_OPTIONS", ())
+    for flag, wanted in (("mission", args.mission), ("deep_dive", args.deep_dive)):
+        if wanted and flag not in supported:
+            raise UsageError(f"--{flag.replace('_', '-')} is not an option of {args.game}")
     for path in args.mission:  # fans' mission files: validated here, passed to the engine as data
         from compiler import missions
         chosen.append(missions.load_mission(Path(path), reporter))

@@ -179,3 +179,9 @@ def test_an_oppressor_in_play_stands_on_two_spaces_and_faces_the_dwarves():
     for _ in range(3):
         engine.move_monster(m)
         assert m.tail in hx.neighbours(m.pos) and st.monster_at(m.tail) is m
+
+
+def test_sim_refuses_mission_options_for_games_without_missions():
+    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sim", "the_cave", "--deep-dive"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 2 and "--deep-dive is not an option of the_cave" in out.stderr
