@@ -138,7 +138,7 @@ def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
         {"title": lab["rock_and_stone"], "headers": [lab["name"], lab["count"], lab["effect"]], "rows": cards},
         {"title": lab["upgrades"], "headers": [lab["name"], lab["fits"], lab["ammo_cap"], lab["effect"]],
          "rows": upgrades},
-        {"title": lab["die"], "headers": [lab["die"], lab["faces"]], "rows": dice}]}
+        {"title": lab["dice_title"], "headers": [lab["die"], lab["faces"]], "rows": dice}]}
 
 
 def statuses(game: Game, lang: str, notes: Footnotes) -> dict:
