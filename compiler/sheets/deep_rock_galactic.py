@@ -54,16 +54,22 @@ def monsters(game: Game, lang: str, notes: Footnotes) -> dict:
             specials.append(lab["places"] + " " + _term(game, d["attack_places"], lang))
         if d.get("field_range"):
             specials.append(fill(lab["field"], {"r": d["field_range"], "n": d.get("field_reduction", 0)}))
-        if d.get("spawn_if_alone"):
-            specials.append(fill(lab["alone"], {"n": d["spawn_if_alone"]}))
+        # when the engine runs them: a self-destructing monster's `special` is its blast;
+        # otherwise on activation (after moving, for one that walks toward monsters)
+        when = {"special": "blast" if d.get("self_destructs") else
+                "when_activated" if d.get("moves_toward") == "none" else "after_moving",
+                "on_kill": "when_killed"}
         for key in ("special", "on_kill"):
             if d.get(key):
-                specials.append(texts.effect(mon, (key,)))
+                text = texts.effect(mon, (key,))
+                if lang != "zh" and not text[1:2].isupper():
+                    text = text[:1].lower() + text[1:]
+                specials.append(lab[when[key]] + ("：" if lang == "zh" else ": ") + text)
         size = d.get("size", 1)
         rows.append({"mark": notes.mark(mon, lang), "cells": [
             name_of(mon, lang), str(d["order"]), str(d["hp"]), str(d["attack_range"] or "—"),
             str(d["move"]), dice, texts.effect(mon, ("bang",)) if d.get("bang") else "—",
-            _res(game, d, lang), str(size), "；".join(specials) if lang == "zh" else "; ".join(specials)]})
+            _res(game, d, lang), str(size), _clauses(specials, lang)]})
     headers = [lab["name"], lab["order"], lab["hp"], lab["range"], lab["move"], lab["dice"], lab["bang"],
                lab["resist"], lab["size"], lab["special"]]
     return {"sections": [{"title": lab["monsters_title"].replace("{game}", game.vocab.name.get(lang)),
@@ -110,6 +116,19 @@ def classes(game: Game, lang: str, notes: Footnotes) -> dict:
                 rows.extend(_modes(game, weapon, lang, lab, texts, notes))
         sections.append({"title": name_of(dwarf, lang), "items": items, "headers": _mode_headers(lab), "rows": rows})
     return {"sections": sections}
+
+
+def _clauses(items: list[str], lang: str) -> str:
+    """Labels and rendered sentences as one sentence: `a; b; c.` (zh `a；b；c。`)."""
+    parts = [t.rstrip("。.") for t in items if t]
+    if not parts:
+        return ""
+    if lang == "zh":
+        return "；".join(parts) + "。"
+    # a sentence after the first goes on in lower case, unless it opens with a name ("N", "BOSCO")
+    parts = [parts[0]] + [p if p[1:2].isupper() or p[1:2] in (" ", "") else p[:1].lower() + p[1:]
+                          for p in parts[1:]]
+    return "; ".join(parts) + "."
 
 
 def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
