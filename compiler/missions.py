@@ -20,6 +20,7 @@ import jsonschema
 
 from compiler import diagnostics as dg, loader, pipeline
 from compiler.packs import display_path
+from runtime.engines.deep_rock_galactic import hexgrid   # the same geometry the engine plays on
 
 MISSION_GAMES = {"deep_rock_galactic"}
 
@@ -141,11 +142,7 @@ DEFAULT_PICKUPS_PER_HIDDEN = 2          # rule v18_pickups_per_hidden_segment
 
 def neighbours(row: int, col: int) -> list[tuple[int, int]]:
     """The 6 hexes next to (row, col) on an odd-row-shifted map (odd rows sit half a hex right)."""
-    if row % 2 == 0:
-        deltas = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 0))
-    else:
-        deltas = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0), (1, 1))
-    return [(row + dr, col + dc) for dr, dc in deltas]
+    return hexgrid.neighbours((row, col))
 
 
 @dataclass
@@ -160,22 +157,7 @@ class HexMap:
         return sorted(h for h, c in self.cells.items() if c in kinds)
 
     def components(self, kinds: set[str]) -> list[list[tuple[int, int]]]:
-        seen: set = set()
-        groups = []
-        for start in self.of(kinds):
-            if start in seen:
-                continue
-            group, stack = [], [start]
-            seen.add(start)
-            while stack:
-                h = stack.pop()
-                group.append(h)
-                for n in neighbours(*h):
-                    if n not in seen and self.get(n) in kinds:
-                        seen.add(n)
-                        stack.append(n)
-            groups.append(sorted(group))
-        return groups
+        return hexgrid.components(self.cells, kinds)
 
     def reachable(self, starts, passable: set[str]) -> set[tuple[int, int]]:
         seen = set(s for s in starts if self.get(s) in passable)

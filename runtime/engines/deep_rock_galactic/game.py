@@ -10,24 +10,6 @@ from runtime.engines.deep_rock_galactic.hexgrid import Hex
 from runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, Monster, State
 
 
-def components(cells: dict[Hex, str], ch: str) -> list[list[Hex]]:
-    seen, groups = set(), []
-    for start in sorted(h for h, c in cells.items() if c == ch):
-        if start in seen:
-            continue
-        group, todo = [], [start]
-        seen.add(start)
-        while todo:
-            h = todo.pop()
-            group.append(h)
-            for n in hx.neighbours(h):
-                if n not in seen and cells.get(n) == ch:
-                    seen.add(n)
-                    todo.append(n)
-        groups.append(sorted(group))
-    return groups
-
-
 def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> Engine:
     mission = load_mission(data, options)
     cells = parse_map(mission["map"])
@@ -58,7 +40,7 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
     for h in sorted(h for h, c in cells.items() if c == "?"):
         if pickups:
             st.pickups[h] = [pickups.pop(), False]
-    for group in components(cells, "h"):
+    for group in hx.components(cells, {"h"}):
         mine = [pickups.pop() for _ in range(min(per_hidden, len(pickups)))]
         st.hidden.append({"hexes": group, "pickups": mine, "revealed": False})
     # decks (Before Starting removals, L147)

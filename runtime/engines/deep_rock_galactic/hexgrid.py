@@ -19,6 +19,26 @@ def neighbours(h: Hex) -> list[Hex]:
     return [(r + dr, c + dc) for dr, dc in deltas]
 
 
+def components(cells: dict[Hex, str], kinds: set[str]) -> list[list[Hex]]:
+    """The connected groups of hexes whose cell character is in `kinds`, each sorted."""
+    seen: set[Hex] = set()
+    groups = []
+    for start in sorted(h for h, c in cells.items() if c in kinds):
+        if start in seen:
+            continue
+        group, stack = [], [start]
+        seen.add(start)
+        while stack:
+            h = stack.pop()
+            group.append(h)
+            for n in neighbours(h):
+                if n not in seen and cells.get(n) in kinds:
+                    seen.add(n)
+                    stack.append(n)
+        groups.append(sorted(group))
+    return groups
+
+
 def to_cube(h: Hex) -> tuple[float, float, float]:
     r, c = h
     x = c - (r - (r & 1)) / 2
