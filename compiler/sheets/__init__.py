@@ -420,15 +420,22 @@ def render_game(game: Game, lang, formats, out: Path,
     for sheet in SHEETS.get(game.id, ()):
         for one in langs:
             html = render_html(game, sheet, one)
-            for fmt in formats:
-                path = Path(out) / game.id / f"{sheet.name}.{one}.{fmt}"
-                if progress:
-                    progress(f"writing {path}")
-                if fmt == "html":
-                    _write_atomic(path, html.encode("utf-8"))
-                else:
-                    write_pdf(html, path)
-                written.append(path)
+            written += write_formats(html, Path(out) / game.id / f"{sheet.name}.{one}", formats, progress)
+    return written
+
+
+def write_formats(html: str, stem: Path, formats, progress: Callable[[str], None] | None) -> list[Path]:
+    """Write one rendered sheet as `stem.html` and/or `stem.pdf`."""
+    written = []
+    for fmt in formats:
+        path = stem.with_name(f"{stem.name}.{fmt}")
+        if progress:
+            progress(f"writing {path}")
+        if fmt == "html":
+            _write_atomic(path, html.encode("utf-8"))
+        else:
+            write_pdf(html, path)
+        written.append(path)
     return written
 
 

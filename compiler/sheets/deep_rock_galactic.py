@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from compiler.model import Entity, Game
-from compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _write_atomic, environment,
-                             fill, html_lang, labels, name_of, sources_table, write_pdf)
+from compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, environment, fill, html_lang,
+                             labels, name_of, sources_table, write_formats)
 
 GAME_ID = "deep_rock_galactic"
 DAMAGE = ("bullet", "armor_piercing", "fire", "explosive", "pickaxe")
@@ -259,15 +259,8 @@ def write_briefing(game: Game, mission: dict, langs, formats, out: Path, progres
                     "title": fill(lab["briefing_title"], {"game": game_name}), "lab": lab,
                     "footnotes": footnotes, "sources": sources_table(game, lang, lab, Footnotes())})
         html = environment().get_template("deep_rock_galactic_sheet.html.j2").render(ctx)
-        for fmt in formats:
-            path = Path(out) / GAME_ID / f"briefing_{mission.get('id', 'mission')}.{lang}.{fmt}"
-            if progress:
-                progress(f"writing {path}")
-            if fmt == "html":
-                _write_atomic(path, html.encode("utf-8"))
-            else:
-                write_pdf(html, path)
-            written.append(path)
+        stem = Path(out) / GAME_ID / f"briefing_{mission.get('id', 'mission')}.{lang}"
+        written += write_formats(html, stem, formats, progress)
     return written
 
 
