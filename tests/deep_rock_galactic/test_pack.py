@@ -12,7 +12,7 @@ from compiler import diagnostics as dg
 from compiler.loadgen import compile_and_import
 from runtime.agents import RandomAgent
 from runtime.engines.deep_rock_galactic import play_game
-from runtime.engines.deep_rock_galactic.scenarios import build
+from runtime.engines.deep_rock_galactic.scenario import build
 from runtime.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,6 +27,7 @@ from runtime.effects import EffectError
 from runtime.engines.clank_catacombs.engine import Engine, new_state, score
 from runtime.engines.clank_catacombs.state import ESCAPED, Cell, Player, State
 from runtime.rng import Rng
+from runtime.scenario import check_expectations
 
 
 class ScriptedRng:
@@ -255,12 +256,4 @@ def run_scenario(data, scenario: dict) -> list[str]:
             _run_step(engine, step, results)
         except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError) as err:
             return [f"steps[{i}]: {err}"]
-    failures = []
-    for i, exp in enumerate(scenario.get("expect") or []):
-        try:
-            problem = _check(engine, exp, results)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-            problem = f"bad expectation: {type(err).__name__}: {err}"
-        if problem:
-            failures.append(f"expect[{i}]: {problem}")
-    return failures
+    return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp, results))

@@ -33,6 +33,7 @@ from runtime.effects import EffectError
 from runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
 from runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card, Row, Virtual
 from runtime.rng import Rng
+from runtime.scenario import check_expectations
 from runtime.timing import Fizzle, TimingError
 
 PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
@@ -318,15 +319,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
         except (AssertionError, ScriptError, EffectError, TimingError, KeyError, TypeError,
                 ValueError, IndexError) as err:
             return [f"steps[{i}]: {type(err).__name__}: {err}"]
-    failures = []
-    for i, exp in enumerate(scenario.get("expect") or []):
-        try:
-            problem = _check(sc, exp)
-        except (KeyError, TypeError, ValueError, IndexError) as err:
-            problem = f"bad expectation: {type(err).__name__}: {err}"
-        if problem:
-            failures.append(f"expect[{i}]: {problem}")
-    return failures
+    return check_expectations(scenario.get("expect"), lambda exp: _check(sc, exp))
 
 
 __all__ = ["run_scenario", "Scenario", "ATTRIBUTES"]

@@ -27,6 +27,7 @@ from runtime.effects import EffectError
 from runtime.engines.dungeontology.engine import Engine, deal, new_state
 from runtime.engines.dungeontology.state import COLOURS, Scholar, State, Tile, edge
 from runtime.rng import Rng
+from runtime.scenario import check_expectations
 
 
 class Decline:
@@ -293,8 +294,4 @@ def run_scenario(data, scenario: dict) -> list[str]:
             break
     if failures:
         return failures
-    for i, exp in enumerate(scenario.get("expect") or []):
-        problem = _check(engine, exp)
-        if problem:
-            failures.append(f"expect[{i}]: {problem}")
-    return failures
+    return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp))

@@ -20,6 +20,7 @@ from runtime.agents import ScriptedAgent, ScriptError
 from runtime.effects import EffectError
 from runtime.engines.the_cave.engine import Engine, score, tile_stub
 from runtime.engines.the_cave.state import Cell, State, Team, edge
+from runtime.scenario import check_expectations
 
 
 def _pos(value) -> tuple[int, int]:
@@ -215,12 +216,4 @@ def run_scenario(data, scenario: dict) -> list[str]:
             _step(engine, step, results)
         except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError) as err:
             return [f"steps[{i}]: {err}"]
-    failures = []
-    for i, exp in enumerate(scenario.get("expect") or []):
-        try:
-            problem = _check(engine, exp, results)
-        except (KeyError, TypeError, ValueError, IndexError) as err:
-            problem = f"bad expectation: {type(err).__name__}: {err}"
-        if problem:
-            failures.append(f"expect[{i}]: {problem}")
-    return failures
+    return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp, results))
