@@ -257,7 +257,7 @@ def call_supply(engine: Engine, d: Dwarf, act: dict) -> None:
     at = tuple(act["at"])
     if st.shared["nitra"] + st.shared["gold"] < 3:
         raise EffectError("a supply pod costs 3 Nitra (Gold may stand in)")
-    if at not in supply_pod_spots(engine):
+    if not can_land_supply_pod(engine, at):
         raise EffectError(f"a supply pod cannot land on {list(at)}")
     spend(d, 1)
     nitra = min(3, st.shared["nitra"])
@@ -266,11 +266,15 @@ def call_supply(engine: Engine, d: Dwarf, act: dict) -> None:
     land_supply_pod(engine, at)
 
 
-def supply_pod_spots(engine: Engine) -> list[Hex]:
-    """Where a supply pod may land: an empty cave space, not a Tunnel Exit or a pit."""
+def can_land_supply_pod(engine: Engine, h: Hex) -> bool:
+    """A supply pod lands on an empty cave space, not a Tunnel Exit or a pit (rule g14)."""
     st = engine.state
-    return sorted(h for h in st.cells if st.terrain(h) in OPEN and h not in st.exits.values()
-                  and st.terrain(h) != "o" and not st.monster_at(h) and not st.dwarf_at(h))
+    return st.terrain(h) in OPEN and h not in st.exits.values() and st.terrain(h) != "o" \
+        and not st.monster_at(h) and not st.dwarf_at(h)
+
+
+def supply_pod_spots(engine: Engine) -> list[Hex]:
+    return sorted(h for h in engine.state.cells if can_land_supply_pod(engine, h))
 
 
 def land_supply_pod(engine: Engine, at: Hex) -> None:
@@ -312,8 +316,7 @@ def revive(engine: Engine, d: Dwarf, act: dict) -> None:
     if other is d or other.conscious or hx.distance(d.pos, other.pos) > 1:
         raise EffectError("revive an adjacent unconscious dwarf, not yourself")
     spend(d, 1)
-    other.statuses.discard("unconscious")
-    other.health = 1
+    engine.revive(other)
 
 
 def assist(engine: Engine, d: Dwarf, act: dict) -> None:

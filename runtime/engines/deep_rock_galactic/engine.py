@@ -385,8 +385,7 @@ class Engine:
             d.statuses = {"unconscious"}
             self.log(f"{d.cls} is unconscious")
             if self.state.bosco_alive:
-                d.statuses.discard("unconscious")
-                d.health = 1
+                self.revive(d)
                 self.state.bosco_alive, self.state.bosco = False, None
                 self.log("BOSCO revives the dwarf and is destroyed")
             elif all(not x.conscious for x in self.state.dwarves if not x.in_pod) and \
@@ -485,6 +484,11 @@ class Engine:
             if not st.rs_deck:
                 return
             d.rock_and_stone.append(st.rs_deck.pop())
+
+    def revive(self, d: Dwarf) -> None:
+        """Revive (L626-632): the dwarf gets up with 1 health."""
+        d.statuses.discard("unconscious")
+        d.health = 1
 
     def ammo_cap(self, d: Dwarf, resource: str) -> int:
         """Ammo spaces: primary 5; secondary 3, or 5 overclocked (L592-596); plus an installed
@@ -655,10 +659,15 @@ class Engine:
                 if f["face"] == "bang" and mdef.bang is not None and d.conscious:
                     self.run(mdef.bang, you=d, self_=m, target=d)
         if mdef.attack_places:
-            for h in hx.neighbours(d.pos):
-                if self.is_open(h) and h not in self.state.exits.values() and self.state.terrain(h) != "o" \
-                        and not self.state.monster_at(h) and not self.state.dwarf_at(h):
-                    self.state.tokens.setdefault(mdef.attack_places, {})[h] = -1
+            self.place_around(d.pos, mdef.attack_places, -1)
+
+    def place_around(self, centre: Hex, token: str, owner: int) -> None:
+        """`token` on each empty space next to `centre`, never a Tunnel Exit or a pit."""
+        st = self.state
+        for h in hx.neighbours(centre):
+            if self.is_open(h) and h not in st.exits.values() and st.terrain(h) != "o" \
+                    and not st.monster_at(h) and not st.dwarf_at(h):
+                st.tokens.setdefault(token, {})[h] = owner
 
     def move_monster(self, m: Monster, toward_monsters: bool = False) -> None:
         mdef = self.monster_def(m)
@@ -1130,8 +1139,7 @@ class Verbs:
         """Revive (L626-632): the target (or you) stands up with 1 health."""
         d = self._dwarf(ctx)
         if d is not None and not d.conscious:
-            d.statuses.discard("unconscious")
-            d.health = 1
+            self.e.revive(d)
 
     def call_supply_pod(self, ctx) -> None:
         """A supply pod lands on a space the dwarf chooses (L600-615), the cost paid elsewhere."""
@@ -1142,13 +1150,9 @@ class Verbs:
 
     def place_around_target(self, ctx, token: str) -> None:
         """`token` on each empty space next to the target, never a Tunnel Exit or a pit."""
-        st, target = self.e.state, ctx.target if ctx.target is not None else ctx.it
-        if target is None:
-            return
-        for h in hx.neighbours(target.pos):
-            if self.e.is_open(h) and h not in st.exits.values() and st.terrain(h) != "o" \
-                    and not st.monster_at(h) and not st.dwarf_at(h):
-                st.tokens.setdefault(token, {})[h] = ctx.you.seat if isinstance(ctx.you, Dwarf) else -1
+        target = ctx.target if ctx.target is not None else ctx.it
+        if target is not None:
+            self.e.place_around(target.pos, token, ctx.you.seat if isinstance(ctx.you, Dwarf) else -1)
 
     def raise_shield(self, ctx) -> None:
         """Shield Generator (L712-726): the shield's 7 spaces around where it was placed."""

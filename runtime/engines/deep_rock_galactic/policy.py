@@ -7,7 +7,7 @@ from collections import Counter
 
 from runtime.effects import Context
 from runtime.engines.deep_rock_galactic import hexgrid as hx
-from runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIES, class_abilities
+from runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIES, can_land_supply_pod, class_abilities
 from runtime.engines.deep_rock_galactic.engine import Engine
 from runtime.engines.deep_rock_galactic.hexgrid import Hex
 from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
@@ -113,8 +113,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     if st.supply_pod is not None and _adjacent(d.pos, st.supply_pod) and (d.ammo < 5 or d.health < 5):
         out.append((2, {"do": "collect_supply"}))
     if needy and st.supply_pod is None and st.shared["nitra"] + st.shared["gold"] >= 3:
-        spots = [n for n in hx.neighbours(d.pos) if st.terrain(n) in OPEN and n not in st.exits.values()
-                 and not st.monster_at(n) and not st.dwarf_at(n) and n not in st.stalagmites]
+        spots = [n for n in hx.neighbours(d.pos) if can_land_supply_pod(engine, n) and n not in st.stalagmites]
         if spots:
             out.append((2, {"do": "call_supply", "at": spots[0]}))
     # deploy the sentry, or relocate it (1 action + 1 ammo, L662) when no monster is within
