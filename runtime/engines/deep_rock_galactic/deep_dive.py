@@ -62,6 +62,8 @@ def upgrade_trades(engine: Engine, d: Dwarf) -> list[dict]:
     """What one of d's upgrades (installed or spare) can be discarded for (L1467)."""
     owned = sorted(set(d.spare_upgrades) | set(d.upgrades.values()))
     out: list[dict] = [{"keep": True}]
+    if len(d.spare_upgrades) + len(d.upgrades) < int(engine.rules["deep_dive_upgrade_rate"]):
+        return out
     for up in owned:
         if d.health < 5:
             out.append({"discard": up, "refill": "health", "dwarf": d.seat})
@@ -82,16 +84,22 @@ def trade_upgrades(engine: Engine) -> Counter:
             if choice.get("keep"):
                 break
             up = choice["discard"]
-            if up in d.spare_upgrades:
-                d.spare_upgrades.remove(up)
-            else:
-                d.upgrades = {slot: u for slot, u in d.upgrades.items() if u != up}
+            rest = [u for u in d.spare_upgrades + sorted(d.upgrades.values()) if u != up]
+            for gone in [up] + rest[:int(engine.rules["deep_dive_upgrade_rate"]) - 1]:
+                _discard_upgrade(d, gone)
             who = engine.state.dwarves[choice["dwarf"]]
             resource = choice["refill"]
             setattr(who, resource, 5 if resource == "health" else engine.ammo_cap(who, resource))
             done[resource] += 1
             engine.log(f"Deep Dive: the {d.cls} discards {up} to refill the {who.cls}'s {resource}")
     return done
+
+
+def _discard_upgrade(d: Dwarf, up: str) -> None:
+    if up in d.spare_upgrades:
+        d.spare_upgrades.remove(up)
+    else:
+        d.upgrades = {slot: u for slot, u in d.upgrades.items() if u != up}
 
 
 def carry_over(before: Engine, after: Engine) -> None:
