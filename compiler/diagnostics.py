@@ -31,7 +31,7 @@ def _code(code: str, title: str, explanation: str, severity: str = ERROR) -> str
 
 # --- the catalogue ----------------------------------------------------------------------
 # Y: reading files.  S: schema.  E: effect language.  N: names and types.  R: references.
-# P: packs.  G: game rules.  B: build.  X: usage.
+# P: packs.  C: the engine contract.  G: game rules.  B: build.  X: usage.
 FILE_UNREADABLE = _code("TC-Y001", "file cannot be read", "The file could not be opened or is not valid UTF-8 text. Save it as UTF-8.")
 YAML_SYNTAX = _code("TC-Y002", "YAML syntax error", "The YAML parser could not read the file. Common causes: a tab used for indentation (YAML allows spaces only), an unclosed quote or bracket, a `:` missing after a key.")
 YAML_DUPLICATE_KEY = _code("TC-Y003", "duplicate key", "The same key appears twice in one mapping. YAML would silently keep the last one; tomecraft refuses it so no value is lost by accident.")
@@ -56,6 +56,10 @@ PACK = _code("TC-P001", "invalid pack", "A pack is a directory with a pack.yaml 
 PACK_CONFLICT = _code("TC-P002", "pack conflict", "Two packs define the same entity without `replace: true`, or a pack removes or replaces an entity that does not exist.")
 GAME_RULE = _code("TC-G001", "game rule violated", "The content is well formed but breaks a rule of the game (counts, maps, placement, mission constraints).")
 GAME_RULE_WARNING = _code("TC-G002", "suspicious content", "The content is legal but probably not what was meant.", WARNING)
+CONTRACT_EVENT = _code("TC-C001", "event the engine never fires", "The vocabulary declares an event, or content listens for one, that the game's engine never fires, so a trigger on it would never run. Each engine lists the events it fires, and when, in runtime/engines/<game>/contract.py; `tomecraft contract GAME` prints it.")
+CONTRACT_FIELD = _code("TC-C002", "field the engine never reads", "An entity sets a field that the game's engine never reads (or is of a kind the engine has no use for), so it would change nothing in play. The engine contract (`tomecraft contract GAME`) lists the fields each kind's entities may set.")
+CONTRACT_CONSTRUCT = _code("TC-C003", "construct the engine cannot run here", "An effect holds a lasting construct (`on` trigger, `when` watch, `continuous`, value layering with `=`/`+=`, `during`) in a field where the engine only runs the effect once, or a trigger on an event that field never hears. The engine contract (`tomecraft contract GAME`) says which constructs and events each effect field supports.")
+CONTRACT_NEED = _code("TC-C004", "content the engine needs is missing", "The engine needs an entity by id, or a minimum number of a kind, and a pack removed it. Replace the entity (`replace: true`) instead of removing it, or keep enough of the kind.")
 STALE = _code("TC-B001", "generated code is stale", "`generated/` does not match what `tomecraft build` would write now. Run `tomecraft build` and commit the result.")
 USAGE = _code("TC-X001", "usage error", "The command line is wrong: an unknown game, a missing path, a bad option.")
 

@@ -6,7 +6,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler import checks, diagnostics as dg, game_checks, packs
+from compiler import checks, contract, diagnostics as dg, game_checks, packs
 from compiler.model import Game
 
 CONTENT: Path | None = None     # content/ when set (tests); else found by content_root()
@@ -57,6 +57,7 @@ def compile_game(base_root: Path, extra: list[Path], reporter: dg.Reporter,
         checks.check_refs(game, reporter)
         checks.check_provenance(game, reporter)
         game_checks.run(game, reporter)
+        contract.check(game, reporter)
     return game
 
 

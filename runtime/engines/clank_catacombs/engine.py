@@ -287,6 +287,8 @@ class Engine:
         for cid in st.row:
             if self.cards[cid].danger:
                 self.extra_cubes += 1
+        for p in st.players:
+            self.emit("dragon_attack", p)               # `danger` listens while its card is out
         n = self.track[st.rage] + self.extra_cubes
         self.log(f"the dragon attacks: {n} cube(s)")
         self.draw_from_bag(n)
@@ -388,12 +390,12 @@ class Engine:
         cell = self.cell_of(p)
         room = cell.room
         self.log(f"{p.name} enters {room.id} at {p.pos}")
-        if room.on_enter is not None:
+        rewarded = room.reward and cell.pos in p.rewards  # a reward once per room a turn
+        if room.on_enter is not None and not rewarded:
             if room.reward:
-                if cell.pos in p.rewards:
-                    return
                 p.rewards.add(cell.pos)
             room.on_enter(self.ctx(p, cell))
+        self.emit("enter_room", p, room=room)
 
     def escape(self, p: Player) -> None:
         p.status = ESCAPED
@@ -453,6 +455,7 @@ class Engine:
         self.log(f"{p.name} explores {tile.id} at {pos} (rotation {turns})")
         if cell.room.on_reveal is not None:
             cell.room.on_reveal(self.ctx(p, cell))
+        self.emit("reveal_tile", p, tile=tile)
         if tile.haunted:
             self.add_ghosts(1)
         if not fits:
@@ -501,6 +504,7 @@ class Engine:
         self.log(f"{p.name} gains {tid}")
         if t.on_gain is not None:
             t.on_gain(self.ctx(p, t))
+        self.emit("gain_token", p, token=t)
         if t.passive is not None:                        # the map's reverse crossing, the spring
             t.passive(self.ctx(p, t))
             if tid == "magic_spring":
@@ -514,6 +518,7 @@ class Engine:
         item = self.items[item_id]
         if item.on_buy is not None:
             item.on_buy(self.ctx(p, item))
+        self.emit("buy", p, item=item)
         self.log(f"{p.name} buys {item_id} ({pts} pts)")
 
     # --- actions -------------------------------------------------------------------------
@@ -574,6 +579,7 @@ class Engine:
             p.play_area.append(cid)
             card = self.cards[cid]
             self.log(f"{p.name} plays {cid}")
+            self.emit("play", p, card=card)             # before its own effect: not heard by itself
             if card.play is not None:
                 card.play(self.ctx(p, card))
         elif do == "acquire":
@@ -588,6 +594,7 @@ class Engine:
             self.log(f"{p.name} acquires {cid}")
             if card.on_acquire is not None and card.card_type != "reserve":
                 card.on_acquire(self.ctx(p, card))
+            self.emit("acquire", p, card=card)
         elif do == "use":
             card = self.cards[option["card"]]
             p.skill -= card.cost
@@ -603,6 +610,7 @@ class Engine:
                 st.dungeon_discard.append(card.id)
             self.log(f"{p.name} defeats {card.id}")
             card.on_defeat(self.ctx(p, card))
+            self.emit("defeat", p, card=card)
         elif do == "move":
             self.do_move(p, option)
         elif do == "explore":
@@ -694,6 +702,7 @@ class Engine:
             self.log(f"{cid} arrives in the row")
             if card.on_arrive is not None:
                 card.on_arrive(self.ctx(st.players[st.current], card))
+            self.emit("arrive", st.players[st.current], card=card)
             attack = attack or bool(card.dragon_attack)
         if attack:
             self.dragon_attack()

@@ -1,0 +1,255 @@
+"""Content held to its engine's contract (runtime/contract.py): a clean check means it plays.
+
+Refused, each at its place:
+- an event the vocabulary declares (game.yaml or a pack) that the engine never fires, and a
+  trigger on such an event (TC-C001);
+- a field the engine never reads, on an entity or in a kind a pack declares (TC-C002);
+- a lasting construct (`on`, `when`, `continuous`, `set`/`+=`, `during`) in an effect field
+  where the engine cannot run it, directly or through a keyword (TC-C003);
+- a trigger in an effect field on an event that field never hears (TC-C003);
+- removing content the engine needs, or leaving fewer of a kind than it needs (TC-C004).
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from compiler import diagnostics as dg
+from compiler.checks import did_you_mean
+from compiler.model import EffectSite, Entity, Game
+from compiler.schemas import COMMON_FIELDS
+from dsl import nodes as n
+from runtime.contract import Contract, Use
+
+# Fields every entity has, whatever its kind: identity and provenance.
+UNIVERSAL = frozenset(COMMON_FIELDS) | {"replace"}
+
+
+def load(engine: str) -> Contract | None:
+    """The engine's declared contract, or None if the engine declares none."""
+    name = f"runtime.engines.{engine}.contract"
+    try:
+        if importlib.util.find_spec(name) is None:
+            return None
+    except ModuleNotFoundError:
+        return None
+    return importlib.import_module(name).CONTRACT
+
+
+def check(game: Game, reporter: dg.Reporter) -> None:
+    contract = load(game.vocab.engine)
+    if contract is None:
+        return
+    _check_events(game, contract, reporter)
+    keyword_constructs = _keyword_constructs(game)
+    base_pack = game.packs[0].id if game.packs else ""
+    for entity in game.all():
+        _check_fields(entity, contract, base_pack, reporter)
+        for site in entity.effects:
+            _check_effect(game, entity, site, contract, keyword_constructs, reporter)
+    _check_needs(game, contract, reporter)
+
+
+# --- events ----------------------------------------------------------------------------------
+
+def _vocabulary_documents(game: Game):
+    """(document, path of its vocabulary mapping) for game.yaml and each pack's vocabulary."""
+    for doc in game.documents:
+        data = doc.data if isinstance(doc.data, dict) else {}
+        if doc.path.name == "game.yaml" and "kinds" in data:
+            yield doc, ()
+        elif doc.path.name == "pack.yaml" and isinstance(data.get("vocabulary"), dict):
+            yield doc, ("vocabulary",)
+
+
+def _check_events(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
+    fired = sorted(contract.events)
+    for doc, base in _vocabulary_documents(game):
+        section = _section(doc.data, base + ("events",))
+        for event in section:
+            if event in contract.events:
+                continue
+            mark = doc.mark(base + ("events", event), key=True)
+            reporter.add(dg.CONTRACT_EVENT,
+                         f"the engine never fires event {event!r}: "
+                         "a trigger on it would never run", _display(doc), mark.line, mark.column,
+                         "events it fires: " + ", ".join(fired))
+
+
+def _section(data, path: tuple) -> dict:
+    for key in path:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+# --- fields ----------------------------------------------------------------------------------
+
+def _check_fields(entity: Entity, contract: Contract, base_pack: str,
+                  reporter: dg.Reporter) -> None:
+    uses = contract.kinds.get(entity.kind)
+    if uses is None:
+        mark = entity.doc.mark(entity.path)
+        reporter.add(dg.CONTRACT_FIELD,
+                     f"the engine has no use for {entity.kind} entities",
+                     entity.display, mark.line, mark.column,
+                     "kinds it plays: " + ", ".join(sorted(contract.kinds)))
+        return
+    for name in entity.data:
+        if name in UNIVERSAL:
+            continue
+        use = uses.get(name)
+        if use is not None and use.fixed and entity.pack != base_pack:
+            mark = entity.doc.mark(entity.path + (name,), key=True)
+            reporter.add(dg.CONTRACT_FIELD,
+                         f"a pack cannot set field {name!r} of a {entity.kind}: the engine "
+                         "has the base game's values built in and would ignore it", entity.display, mark.line, mark.column,
+                         f"leave {name!r} out; {use.when}")
+            continue
+        if use is not None:
+            continue
+        mark = entity.doc.mark(entity.path + (name,), key=True)
+        reporter.add(dg.CONTRACT_FIELD,
+                     f"the engine never reads field {name!r} of a "
+                     f"{entity.kind}: it would change nothing in play", entity.display,
+                     mark.line, mark.column,
+                     did_you_mean(name, sorted(uses)) or "fields it reads: "
+                     + ", ".join(sorted(uses)))
+
+
+# --- effects ---------------------------------------------------------------------------------
+
+def _constructs(block: n.Block | None) -> list[tuple[str, object]]:
+    """(construct, node) for every lasting construct in an AST, keyword calls as ("call", node)."""
+    found = []
+    if block is None:
+        return found
+    for node in n.walk(block):
+        if isinstance(node, n.On):
+            found.append(("on", node))
+        elif isinstance(node, n.When):
+            found.append(("when", node))
+        elif isinstance(node, n.Continuous):
+            found.append(("continuous", node))
+        elif isinstance(node, n.During):
+            found.append(("during", node))
+        elif isinstance(node, n.Assign):
+            found.append(("set", node))
+        elif isinstance(node, n.Call):
+            found.append(("call", node))
+    return found
+
+
+def _keyword_constructs(game: Game) -> dict[str, dict[str, set[str]]]:
+    """keyword -> {construct: events (for `on`)} it uses, through nested keywords too."""
+    direct: dict[str, list] = {name: _constructs(site.ast)
+                               for name, site in game.keyword_sites.items()}
+    result: dict[str, dict[str, set[str]]] = {}
+
+    def expand(name: str, seen: frozenset) -> dict[str, set[str]]:
+        if name in result:
+            return result[name]
+        out: dict[str, set[str]] = {}
+        for construct, node in direct.get(name, ()):
+            if construct == "call":
+                if node.verb in direct and node.verb not in seen:
+                    for c, events in expand(node.verb, seen | {node.verb}).items():
+                        out.setdefault(c, set()).update(events)
+            else:
+                out.setdefault(construct, set()).update(
+                    {node.event} if construct == "on" else set())
+        result[name] = out
+        return out
+
+    for name in direct:
+        expand(name, frozenset({name}))
+    return result
+
+
+def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contract,
+                  keyword_constructs: dict, reporter: dg.Reporter) -> None:
+    if site.ast is None or len(site.path) <= len(entity.path):
+        return
+    field_name = site.path[len(entity.path)]
+    use = contract.use(entity.kind, field_name)
+    if use is None:
+        return                      # reported by _check_fields
+    for construct, node in _constructs(site.ast):
+        if construct == "call":
+            for via, events in keyword_constructs.get(node.verb, {}).items():
+                _check_construct(entity, site, use, contract, via, events, node, reporter,
+                                 keyword=node.verb)
+        else:
+            events = {node.event} if construct == "on" else set()
+            _check_construct(entity, site, use, contract, construct, events, node, reporter)
+
+
+def _check_construct(entity: Entity, site: EffectSite, use: Use, contract: Contract,
+                     construct: str, events: set[str], node, reporter: dg.Reporter,
+                     keyword: str = "") -> None:
+    field_name = site.path[len(entity.path)]
+    through = f" (through keyword {keyword!r})" if keyword else ""
+    where = f"{entity.kind} field {field_name!r}"
+    if construct not in use.constructs:
+        allowed = ", ".join(f"`{c}`" for c in sorted(use.constructs)) or "none"
+        _report(entity, site, node, reporter,
+                f"the engine cannot run `{_word(construct)}`{through} "
+                f"in a {where}: it runs this effect {use.when}",
+                f"lasting constructs allowed here: {allowed}")
+        return
+    if construct == "on" and use.events is not None:
+        for event in sorted(events - use.events):
+            _report(entity, site, node, reporter,
+                    f"a trigger on {event!r}{through} in a {where} never runs: "
+                    f"the engine runs this effect {use.when}",
+                    "events heard here: " + ", ".join(sorted(use.events)))
+
+
+def _word(construct: str) -> str:
+    return {"set": "set/+= (value layering)"}.get(construct, construct)
+
+
+def _report(entity: Entity, site: EffectSite, node, reporter: dg.Reporter, message: str,
+            hint: str) -> None:
+    pos = getattr(node, "pos", n.Pos())
+    line, column = entity.doc.effect_position(site.path, pos.line, pos.column)
+    reporter.add(dg.CONTRACT_CONSTRUCT, message, entity.display, line, column, hint)
+
+
+# --- needs -----------------------------------------------------------------------------------
+
+def _check_needs(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
+    for need in contract.needs:
+        have = game.entities.get(need.kind, {})
+        if need.id and need.id not in have:
+            _report_removal(game, need.kind, need.id, reporter,
+                            f"the engine needs {need.kind} {need.id!r}: "
+                            f"{need.why}")
+        if need.at_least and len(have) < need.at_least:
+            _report_removal(game, need.kind, "", reporter,
+                            f"the engine needs at least {need.at_least} "
+                            f"{need.kind} entities ({len(have)} left): {need.why}")
+
+
+def _report_removal(game: Game, kind: str, entity_id: str, reporter: dg.Reporter,
+                    message: str) -> None:
+    """Point at the pack entry that removed it, else at the first pack's manifest."""
+    for doc in game.documents:
+        data = doc.data if isinstance(doc.data, dict) else {}
+        if doc.path.name != "pack.yaml":
+            continue
+        for i, removal in enumerate(data.get("remove") or ()):
+            if isinstance(removal, dict) and removal.get("kind") == kind \
+                    and (not entity_id or removal.get("id") == entity_id):
+                mark = doc.mark(("remove", i))
+                reporter.add(dg.CONTRACT_NEED, message, _display(doc), mark.line, mark.column,
+                             "keep it, or replace it with `replace: true` instead of removing it")
+                return
+    doc = game.documents[0] if game.documents else None
+    display = _display(doc) if doc else game.id
+    reporter.add(dg.CONTRACT_NEED, message, display, 1, 1,
+                 f"add a {kind} entity" + (f" with id {entity_id!r}" if entity_id else ""))
+
+
+def _display(doc) -> str:
+    from compiler.packs import display_path
+    return display_path(doc.path)

@@ -1,0 +1,81 @@
+"""The engine contract: what an engine does with a game's vocabulary and content.
+
+The vocabulary (game.yaml) says what content may *say*; the contract says what the engine
+*does* with it. Each engine declares, in `runtime/engines/<game>/contract.py`:
+
+- `events`: every event it fires, with the moment of its turn structure at which it fires.
+  A trigger (`on EVENT:`) on any other event would never run.
+- `kinds`: for every entity kind, the fields it reads (`Use`), when, and, for effect fields,
+  which lasting constructs it runs there (`on` triggers, `when` watches, `continuous` bodies,
+  `set`/`+=` layering) and which events a trigger there hears. Fields read only to print
+  sheets are marked `printed`.
+  Fields whose base values the engine has built in instead of reading them are `fixed`:
+  only the base game may set them, so a pack cannot write a value that play would ignore.
+- `needs`: content it needs by id (a pack that removes it is refused) or by count.
+
+The compiler (`compiler/contract.py`) holds content to the contract, so `tomecraft check`
+refuses, with a located diagnostic, what the engine would ignore or could not run; the
+coverage tests (tests/runtime/test_contract.py) prove that nothing declared here is inert.
+This module is plain data: the compiler reads it without importing an engine.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+# Lasting constructs an effect may hold, by the name the contract uses for them.
+CONSTRUCTS = ("on", "when", "continuous", "set", "during")
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """How the engine uses one field of an entity kind."""
+    when: str                                   # when the engine reads or runs it
+    printed: bool = False                       # read by the sheets only, not in play
+    fixed: bool = False                         # the engine has the base game's values built
+                                                # in: only the base pack may set this field
+    constructs: frozenset[str] = frozenset()    # lasting constructs an effect here may use
+    events: frozenset[str] | None = None        # events a trigger here hears (None: all)
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """Content the engine needs: one entity by id, or at least `at_least` of a kind."""
+    kind: str
+    id: str = ""
+    at_least: int = 0
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    engine: str
+    events: Mapping[str, str]                   # event -> the moment it fires
+    kinds: Mapping[str, Mapping[str, Use]]      # kind -> field -> use
+    needs: tuple[Need, ...] = ()
+    notes: tuple[str, ...] = field(default=())  # what a designer should know besides
+
+    def use(self, kind: str, field_name: str) -> Use | None:
+        return self.kinds.get(kind, {}).get(field_name)
+
+
+def reads(when: str, *names: str) -> dict[str, Use]:
+    """Several plain fields read at the same moment."""
+    return {name: Use(when) for name in names}
+
+
+def printed(*names: str, on: str = "the reference sheets") -> dict[str, Use]:
+    """Fields only the sheets read."""
+    return {name: Use(f"printed on {on}", printed=True) for name in names}
+
+
+def built_in(*names: str, why: str) -> dict[str, Use]:
+    """Fields whose base values the engine has built in (it does not read them): the base
+    game states them for the sheets, and a pack may not set them, since play would ignore it."""
+    return {name: Use(f"built into the engine ({why})", fixed=True) for name in names}
+
+
+def runs(when: str, *constructs: str, events=None) -> Use:
+    """An effect field the engine runs, with the lasting constructs it supports there."""
+    return Use(when, constructs=frozenset(constructs),
+               events=None if events is None else frozenset(events))

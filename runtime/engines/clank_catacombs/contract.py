@@ -1,0 +1,90 @@
+"""What the Clank! Catacombs engine does with the content (see runtime/contract.py).
+
+Triggers, watches and `continuous` bodies registered by an effect last until the end of the
+turn it ran in, and hear only their owner's events: a card played, a room entered or a token
+gained during your turn can react to what else happens in it. Value layering (`=`, `+=`)
+is not used by this game.
+"""
+from runtime.contract import Contract, Need, Use, built_in, printed, reads, runs
+
+LASTING = ("on", "when", "continuous", "during")
+TURN = "; what it registers lasts until the end of your turn"
+
+RULES = ("coupon_discount", "hand_size", "health", "max_players", "multi_treasure",
+         "rage_start", "rage_track", "round_cap", "row_size", "safe_tiles_used",
+         "start_lockpicks", "treasure_limit", "initial_clank", "out_draw",
+         "out_draw_two_players")
+
+CONTRACT = Contract(
+    engine="clank_catacombs",
+    events={
+        "turn_end": "after a player's last action, before the row is refilled",
+        "play": "when a card is played, before its own play effect (a card does not hear itself)",
+        "acquire": "after a card's on_acquire effect, when it is acquired",
+        "arrive": "after a card's on_arrive effect, when it arrives in the dungeon row",
+        "defeat": "after a monster's on_defeat effect, when it is defeated",
+        "gain_clank": "whenever a player adds Clank! cubes to the Clank! area",
+        "enter_room": "after a room's on_enter effect, whenever a player enters a room",
+        "reveal_tile": "after the room's on_reveal effect, when a tile is explored",
+        "buy": "after a market item's on_buy effect, when it is bought",
+        "gain_token": "after a token's on_gain effect, when a player gains it",
+        "dragon_attack": "for every player, when the dragon attacks, before cubes are drawn",
+    },
+    kinds={
+        "card": {
+            "play": runs("when the card is played" + TURN, *LASTING),
+            "on_acquire": runs("when the card is acquired" + TURN, *LASTING),
+            "on_defeat": runs("when the monster is defeated" + TURN, *LASTING),
+            "on_use": runs("when the device is used" + TURN, *LASTING),
+            "on_arrive": runs("once, when the card arrives in the row, after the turn ended"),
+            **reads("when cards are dealt, bought, fought and scored", "card_type",
+                    "companion", "cost", "defeat_cost", "points", "danger", "dragon_attack",
+                    "count", "per_deck", "never_discarded"),
+        },
+        "room": {
+            "on_enter": runs("when a player enters the room" + TURN, *LASTING),
+            "on_reveal": runs("when the room's tile is explored" + TURN, *LASTING),
+            "action": runs("when a player in the room takes its action" + TURN, *LASTING),
+            **reads("when rooms are entered and their actions offered", "room_type", "reward",
+                    "once_per_game", "spaces"),
+        },
+        "tile": reads("at setup and when a tile is explored", "area", "haunted", "count",
+                      "cells", "depths", "plus_signs", "portal", "icons"),
+        "tunnel_icon": {
+            "cross": runs("when a player crosses a tunnel with the icon" + TURN, *LASTING),
+            **printed("icon", on="the tunnel icon reference"),
+        },
+        "token": {
+            "on_gain": runs("when a player gains the token" + TURN, *LASTING),
+            "use": runs("when a player uses the token" + TURN, *LASTING),
+            "passive": runs("when a player gains the token" + TURN, *LASTING),
+            "scoring": runs("once, when the game is scored"),
+            **reads("at setup, when tokens are gained and when the game is scored",
+                    "token_type", "points", "value", "count", "kept", "above_equal"),
+        },
+        "market_item": {
+            "on_buy": runs("when the item is bought" + TURN, *LASTING),
+            "require_to_buy": runs("when the market offers the item"),
+            **reads("when the market is set up, bought from and scored", "points",
+                    "treasure_limit"),
+            **printed("price", "count", on="the market reference (the price is paid by "
+                      "require_to_buy; the count is the number of points values)"),
+        },
+        "component": reads("at setup", "count", "per_player"),
+        "rule": {
+            **reads("at setup and whenever the rule applies", "value"),
+            **built_in("options", why="only the chosen value is played"),
+        },
+    },
+    needs=(
+        *(Need("rule", r, why="the engine reads its value") for r in RULES),
+        Need("card", "goblin", why="the goblin in the reserve can always be fought (L330)"),
+        *(Need("tunnel_icon", i, why="every tunnel crossing runs it")
+          for i in ("plain", "portal", "monster_icon", "one_way_arrow")),
+        *(Need("component", c, why="set-up counts")
+          for c in ("dragon_cubes", "player_cubes")),
+        Need("room", "mausoleum", why="players start in the mausoleum"),
+        Need("card", at_least=1, why="a starting deck"),
+        Need("tile", at_least=1, why="the dungeon is explored from the tile stack"),
+    ),
+)

@@ -1,0 +1,65 @@
+"""What the Dungeon Master Crawl Decks engine does with the content (see runtime/contract.py).
+
+Every lasting construct runs here (rulebook L105-143, L278-306): a card's triggers, watches,
+continuous bodies and value layering last while the card is in its zone (runtime/timing.py).
+"""
+from runtime.contract import CONSTRUCTS, Contract, Need, built_in, reads, runs
+
+CONTRACT = Contract(
+    engine="dm_crawl_decks",
+    events={
+        "turn_start": "at the start of a turn, before the level is explored",
+        "turn_end": "at the end of a turn",
+        "pre_battle": "when a battle begins, before its first row",
+        "before_round": "before each battle row is fought",
+        "battle_round": "in each battle row, before the totals are compared",
+        "victory": "when a row is won (event.total: your total)",
+        "defeat": "when a row is lost (event.total: your total)",
+        "post_battle": "after the last row of a battle",
+        "sent_to_graveyard": "when a card goes to the graveyard",
+        "discarded": "when a card is discarded",
+        "acquired": "when a card is gained",
+        "clean_up_loot": "at loot clean-up, after a battle",
+        "long_rest": "when you take a long rest",
+        "points_zero": "when a card's points reach 0",
+        "descend": "when you descend a level",
+    },
+    kinds={
+        "card": {
+            "effect": runs("while the card is on the field; lasting effects end when it leaves",
+                           *CONSTRUCTS),
+            **reads("when cards are dealt, played and compared", "card_type", "points",
+                    "power", "count"),
+        },
+        "event_card": {
+            "effect": runs("when a general event is chosen, or a loot card at loot clean-up",
+                           *CONSTRUCTS),
+            **reads("when the event deck is built and drawn", "card_type", "resource", "count"),
+        },
+        "relic": {
+            "use": runs("when you use the relic in its window", *CONSTRUCTS),
+            "passive": runs("when you gain the relic; what it registers lasts while you hold "
+                            "it", *CONSTRUCTS),
+            **reads("when relics are gained and offered", "label", "identity", "window"),
+            **built_in("once_per_rest", why="a relic's own effect says how often it works"),
+        },
+        "attribute": {
+            **reads("at setup and when tokens are gained", "supply"),
+            **built_in("order", why="the order of the attribute tracks on the sheets"),
+        },
+        "board": reads("at setup and whenever its limit applies", "hp", "hand_limit",
+                       "hand_limit_per_tokens", "loot_limit", "brightness", "space",
+                       "dl_start", "dl_max", "spare_capacity", "start_gold", "start_tokens",
+                       "relic_draw", "relic_keep", "level_up_every", "descend_heal",
+                       "time_battle", "time_short_rest", "time_long_rest"),
+        "rule": {
+            **reads("whenever the rule applies", "value"),
+            **built_in("options", why="only the chosen value is played"),
+        },
+    },
+    needs=(
+        Need("board", at_least=1, why="the game is played on the first board"),
+        Need("card", at_least=1, why="the dungeon deck"),
+        Need("event_card", at_least=1, why="the event deck"),
+    ),
+)

@@ -1,0 +1,207 @@
+"""The engine contract: `check` refuses what an engine would ignore or could not run, and
+nothing a contract declares is inert (runtime/contract.py, compiler/contract.py)."""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import importlib
+from pathlib import Path
+
+import pytest
+
+from compiler import contract as contract_check
+from compiler import diagnostics as dg
+from compiler import pipeline
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTRACTED = ["the_cave", "clank_catacombs", "dm_crawl_decks"]
+
+
+def check_pack(tmp_path: Path, game: str, files: dict[str, str], remove: str = "[]"):
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        f"id: fan_pack\ngame: {game}\nversion: '1.0'\nremove: {remove}\n", encoding="utf-8")
+    for name, text in files.items():
+        (pack / name).write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / game, [pack], reporter)
+    return [(d.code, Path(d.file).name, d.line, d.message) for d in reporter.diagnostics]
+
+
+def codes(found) -> list[str]:
+    return [c for c, *_ in found]
+
+
+@pytest.mark.parametrize("game", CONTRACTED)
+def test_base_content_keeps_its_contract(game):
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / game, [], reporter)
+    assert [d for d in reporter.diagnostics if d.code.startswith("TC-C")] == []
+
+
+@pytest.mark.parametrize("game", CONTRACTED)
+def test_the_contract_names_only_what_the_vocabulary_declares(game):
+    """Every event, kind and field a contract names exists in game.yaml, and every kind and
+    event of game.yaml is in the contract: nothing declared on either side is left over."""
+    from ruamel.yaml import YAML
+    vocab = YAML(typ="safe").load((ROOT / "content" / game / "game.yaml").read_text("utf-8"))
+    contract = contract_check.load(vocab["engine"])
+    assert set(contract.events) == set(vocab.get("events") or {})
+    assert set(contract.kinds) == set(vocab["kinds"])
+    for kind, uses in contract.kinds.items():
+        declared = set(vocab["kinds"][kind].get("fields", {}))
+        assert set(uses) == declared, (kind, set(uses) ^ declared)
+    for need in contract.needs:
+        assert need.kind in vocab["kinds"], need
+
+
+def test_a_lasting_construct_where_the_cave_runs_effects_once_is_refused(tmp_path):
+    found = check_pack(tmp_path, "the_cave", {"tiles.yaml": """
+tile_kinds:
+  - id: mud
+    name: {zh: 泥地, en: Mud}
+    source: approximation
+    note: a test
+    discover_from: true
+    enter:
+      - id: walk
+        effect: "pay ap 1; during turn: pay ap 1"
+"""})
+    assert [(c, f, l) for c, f, l, _ in found] == [("TC-C003", "tiles.yaml", 10)]
+    assert "`during`" in found[0][3] and "enter" in found[0][3]
+
+
+def test_a_pack_cannot_set_a_value_the_cave_has_built_in(tmp_path):
+    found = check_pack(tmp_path, "the_cave", {"items.yaml": """
+equipment:
+  - id: camera
+    replace: true
+    name: {zh: 相機, en: Camera}
+    source: approximation
+    note: two cameras per team
+    term: camera
+    slots: 1
+    per_team_limit: 2
+"""})
+    fields = sorted(m.split("field ")[1].split(" ")[0] for c, _, _, m in found if c == "TC-C002")
+    assert codes(found) == ["TC-C002"] * 3
+    assert fields == ["'per_team_limit'", "'slots'", "'term'"]
+
+
+@pytest.mark.parametrize("game, kind, entity_id", [
+    ("the_cave", "equipment", "raft"),
+    ("the_cave", "tile_kind", "boulder"),
+    ("clank_catacombs", "card", "goblin"),
+    ("clank_catacombs", "rule", "hand_size"),
+])
+def test_removing_what_the_engine_needs_is_refused_at_the_removal(tmp_path, game, kind,
+                                                                   entity_id):
+    found = check_pack(tmp_path, game, {}, remove=f"[{{kind: {kind}, id: {entity_id}}}]")
+    needs = [f for f in found if f[0] == "TC-C004"]
+    assert needs and needs[0][1] == "pack.yaml" and needs[0][2] == 4
+    assert entity_id in needs[0][3]
+
+
+def test_a_trigger_where_clank_runs_an_effect_after_the_turn_is_refused(tmp_path):
+    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": """
+cards:
+  - id: omen
+    name: {zh: 预兆, en: Omen}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    on_arrive: "on play: gain gold 1"
+"""})
+    assert codes(found) == ["TC-C003"]
+    assert "on_arrive" in found[0][3]
+
+
+def test_value_layering_is_refused_where_clank_cannot_run_it(tmp_path):
+    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": """
+cards:
+  - id: idol_thief
+    name: {zh: 窃贼, en: Idol Thief}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    play: "self.points += 1"
+"""})
+    assert codes(found) == ["TC-C003"]
+
+
+# --- nothing declared is inert ----------------------------------------------------------------
+
+class _Reads:
+    """Counts reads of every field of the generated definitions of one game."""
+
+    def __init__(self, defs) -> None:
+        self.seen: set[tuple[str, str]] = set()
+        self.patched = []
+        for cls in vars(defs).values():
+            if isinstance(cls, type) and dataclasses.is_dataclass(cls) \
+                    and cls.__module__ == defs.__name__:
+                for f in dataclasses.fields(cls):
+                    self._patch(cls, f.name)
+
+    def _patch(self, cls, name: str) -> None:
+        original = cls.__dict__.get(name)
+        if original is None or not hasattr(original, "__get__"):
+            return
+        seen = self.seen
+
+        class Tracked:
+            def __get__(self, obj, typ=None):
+                if obj is not None:
+                    seen.add((cls.__name__, name))
+                return original.__get__(obj, typ)
+
+            def __set__(self, obj, value):
+                original.__set__(obj, value)
+
+        setattr(cls, name, Tracked())
+        self.patched.append((cls, name, original))
+
+    def restore(self) -> None:
+        for cls, name, original in self.patched:
+            setattr(cls, name, original)
+
+
+def _camel(kind: str) -> str:
+    return "".join(part.title() for part in kind.split("_"))
+
+
+@pytest.mark.parametrize("game", CONTRACTED)
+def test_every_declared_event_fires_and_every_read_field_is_read(game, monkeypatch):
+    """Seeded sims plus the game's scenarios fire every event the contract declares and read
+    every field it says the engine reads (the rest are marked printed or built in)."""
+    from compiler import scenarios
+    from runtime import sim
+    data = importlib.import_module(f"generated.{game}").GAME
+    contract = contract_check.load(data.engine)
+    engine = importlib.import_module(f"runtime.engines.{data.engine}.engine").Engine
+    fired = collections.Counter()
+    for method in ("emit", "fire"):
+        original = getattr(engine, method, None)
+        if original is None:
+            continue
+
+        def counted(self, *args, _original=original, **kw):
+            fired[next(a for a in args if isinstance(a, str))] += 1
+            return _original(self, *args, **kw)
+        monkeypatch.setattr(engine, method, counted)
+    reads = _Reads(importlib.import_module(f"generated.{game}.definitions"))
+    try:
+        sim.run(data, games=8, seed=5)
+        for path in sorted((ROOT / "tests" / "scenarios" / game).glob("*.yaml")):
+            scenarios.run_file(path)
+    finally:
+        reads.restore()
+    assert set(contract.events) - set(fired) == set()
+    wanted = {(_camel(kind), name) for kind, uses in contract.kinds.items()
+              for name, use in uses.items() if not (use.printed or use.fixed)}
+    assert wanted - reads.seen == set()
