@@ -26,11 +26,11 @@ tile_kinds:
 
 @pytest.fixture
 def base(tmp_path, monkeypatch) -> Path:
-    """The Cave's vocabulary and tile kinds (other content files change concurrently)."""
+    """A copy of The Cave's base content (all of it: its engine contract needs the rest)."""
     root = tmp_path / "content" / GAME
     root.mkdir(parents=True)
-    for name in ("game.yaml", "tile_kinds.yaml"):
-        shutil.copy(REPO / "content" / GAME / name, root / name)
+    for source in (REPO / "content" / GAME).glob("*.yaml"):
+        shutil.copy(source, root / source.name)
     monkeypatch.chdir(tmp_path)
     return Path("content") / GAME
 
@@ -203,20 +203,20 @@ def test_duplicate_inside_one_pack_is_a_duplicate_id(base, tmp_path):
 
 
 def test_remove_works(base, tmp_path):
-    pack = make_pack(tmp_path, "lean", manifest_extra="remove:\n  - {kind: tile_kind, id: boulder}\n")
+    pack = make_pack(tmp_path, "lean", manifest_extra="remove:\n  - {kind: rule, id: d05_tokens_take_no_slots}\n")
     game, reporter = compile_with(base, [pack])
     assert reporter.diagnostics == []
-    assert "boulder" not in game.entities["tile_kind"]
-    assert "normal" in game.entities["tile_kind"]
+    assert "d05_tokens_take_no_slots" not in game.entities["rule"]
+    assert "d06_discard_at_will" in game.entities["rule"]
 
 
 def test_remove_of_a_missing_entity_is_an_error(base, tmp_path):
     pack = make_pack(tmp_path, "lean2", manifest_extra=(
-        "remove:\n  - {kind: tile_kind, id: boulder}\n  - {kind: tile_kind, id: nothing_here}\n"))
+        "remove:\n  - {kind: rule, id: d05_tokens_take_no_slots}\n  - {kind: tile_kind, id: nothing_here}\n"))
     game, reporter = compile_with(base, [pack])
     assert keys(reporter) == [(dg.PACK_CONFLICT, "pack.yaml", 6, 5)]
     assert "nothing_here" in reporter.diagnostics[0].message
-    assert "boulder" not in game.entities["tile_kind"]
+    assert "d05_tokens_take_no_slots" not in game.entities["rule"]
 
 
 def test_check_cli_with_pack(base, tmp_path, capsys):

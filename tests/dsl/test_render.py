@@ -77,10 +77,12 @@ def test_cost_whose_effect_is_a_clause_reads_then(cave):
     assert en == "Spend 5 AP, then you can do nothing else this turn."
 
 
-def test_on_event_uses_the_events_own_text(cave):
-    zh, en = both("on enter: gain_token photo 1", cave)
-    assert zh == "進入版塊時：從供應區拿取1個照片標記。"
-    assert en == "When you enter a tile: take 1 photo token from the supply."
+def test_on_event_uses_the_events_own_text():
+    reporter = dg.Reporter()
+    clank = vocabulary.build(loader.load(CAVE.parents[1] / "clank_catacombs" / "game.yaml",
+                                         reporter), reporter, "game.yaml")
+    zh, en = both("on enter_room: gain gold 1", clank)
+    assert zh.startswith("进入房间时：") and en.startswith("When you enter a room: ")
 
 
 def test_chinese_output_has_full_width_punctuation():
