@@ -80,7 +80,9 @@ CONTRACT = Contract(
         *(Need("rule", r, why="the engine reads its value") for r in RULES),
         Need("card", "goblin", why="the goblin in the reserve can always be fought (L330)"),
         *(Need("tunnel_icon", i, why="every tunnel crossing runs it")
-          for i in ("plain", "portal", "monster_icon", "one_way_arrow")),
+          for i in ("plain", "portal")),
+        *(Need("tunnel_icon", i, why="tiles carry it on their tunnels (game.yaml, tile icons)")
+          for i in ("footprints", "monster_icon", "lock_icon", "one_way_arrow")),
         *(Need("component", c, why="set-up counts")
           for c in ("dragon_cubes", "player_cubes")),
         Need("room", "mausoleum", why="players start in the mausoleum"),

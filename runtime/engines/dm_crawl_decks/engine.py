@@ -493,8 +493,9 @@ class Engine:
         """Draw relics (the identity card stays in the deck, r02), keep some, rest to the bottom."""
         s = self.state
         drawn = [c for c in reversed(s.relic_deck) if not c.defn.identity][:draw]
-        if not drawn:
-            raise Fizzle("the relic deck is empty")
+        if not drawn:                    # a pack may leave no relic to draw: nothing to choose
+            self.log("no relic to draw")
+            return
         for c in drawn:
             self.place(c, "revealed")
         for _ in range(min(keep, len(drawn))):
