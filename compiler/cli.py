@@ -194,6 +194,20 @@ def cmd_sim(args) -> int:
     return 0
 
 
+def cmd_contract(args) -> int:
+    from compiler import contract, vocabulary, loader
+    root = game_root(args.game)
+    reporter = dg.Reporter()
+    vocab = vocabulary.build(loader.load(root / "game.yaml", reporter), reporter, "game.yaml")
+    found = contract.load(vocab.engine) if vocab is not None else None
+    if found is None:
+        print(f"{args.game}: its engine declares no contract yet; content is checked against "
+              "the vocabulary only")
+        return 0
+    print(contract.describe(found))
+    return 0
+
+
 def cmd_scenario(args) -> int:
     from compiler import scenarios
     return scenarios.run_cli(args.paths, args.format)
@@ -240,6 +254,11 @@ def parser() -> argparse.ArgumentParser:
                    help="Deep Rock Galactic: play the missions in order, resources carried over")
     s.add_argument("--json", action="store_true")
     s.set_defaults(run=cmd_sim)
+
+    ct = sub.add_parser("contract", help="what a game's engine does with content: events, "
+                        "fields, constructs and needs")
+    ct.add_argument("game")
+    ct.set_defaults(run=cmd_contract)
 
     sc = sub.add_parser("scenario", help="run scenario files")
     sc.add_argument("action", choices=["run"])

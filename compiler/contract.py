@@ -253,3 +253,28 @@ def _report_removal(game: Game, kind: str, entity_id: str, reporter: dg.Reporter
 def _display(doc) -> str:
     from compiler.packs import display_path
     return display_path(doc.path)
+
+
+# --- for designers ---------------------------------------------------------------------------
+
+def describe(contract: Contract) -> str:
+    """The contract as a designer reads it (`tomecraft contract GAME`)."""
+    lines = [f"What the {contract.engine} engine does with content", "", "Events it fires:"]
+    lines += [f"  {event}: {moment}" for event, moment in sorted(contract.events.items())] \
+        or ["  none: no effect may hold a trigger"]
+    for kind, uses in sorted(contract.kinds.items()):
+        lines += ["", f"{kind}:"]
+        for name, use in sorted(uses.items()):
+            extra = ""
+            if use.constructs:
+                extra = "; may hold " + ", ".join(f"`{c}`" for c in sorted(use.constructs))
+                if use.events is not None:
+                    extra += " (triggers on " + ", ".join(sorted(use.events)) + ")"
+            tag = " [base game only]" if use.fixed else ""
+            lines.append(f"  {name}{tag}: {use.when}{extra}")
+    if contract.needs:
+        lines += ["", "Content it needs:"]
+        for need in contract.needs:
+            what = f"{need.kind} {need.id!r}" if need.id else f"at least {need.at_least} {need.kind}"
+            lines.append(f"  {what}: {need.why}")
+    return "\n".join(lines)

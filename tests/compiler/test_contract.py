@@ -205,3 +205,15 @@ def test_every_declared_event_fires_and_every_read_field_is_read(game, monkeypat
     wanted = {(_camel(kind), name) for kind, uses in contract.kinds.items()
               for name, use in uses.items() if not (use.printed or use.fixed)}
     assert wanted - reads.seen == set()
+
+
+def test_the_contract_command_prints_what_a_designer_needs():
+    from compiler import cli
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["contract", "the_cave"]) == 0
+    text = out.getvalue()
+    assert "none: no effect may hold a trigger" in text
+    assert "per_team_limit [base game only]" in text and "equipment 'raft'" in text
