@@ -186,7 +186,8 @@ def cmd_sim(args) -> int:
         raise UsageError("--games must be at least 1")
     try:
         summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
-                          options=options, progress=None if args.json else progress)
+                          options=options, progress=None if args.json else progress,
+                          usage=args.usage)
     except ValueError as err:  # the engine refuses the set-up (player count, options)
         raise UsageError(str(err)) from None
     print(json.dumps(summary, ensure_ascii=False, indent=2, sort_keys=True)
@@ -206,6 +207,11 @@ def cmd_contract(args) -> int:
         return 0
     print(contract.describe(found))
     return 0
+
+
+def cmd_balance(args) -> int:
+    from compiler.balance import command
+    return command.run(args, UsageError)
 
 
 def cmd_scenario(args) -> int:
@@ -252,6 +258,9 @@ def parser() -> argparse.ArgumentParser:
                    help="a mission file (Deep Rock Galactic); repeat it with --deep-dive")
     s.add_argument("--deep-dive", action="store_true",
                    help="Deep Rock Galactic: play the missions in order, resources carried over")
+    s.add_argument("--usage", action="store_true",
+                   help="count how often each entity's effects ran (played, triggered, "
+                        "bought, entered, used); never-used ones are flagged")
     s.add_argument("--json", action="store_true")
     s.set_defaults(run=cmd_sim)
 
@@ -259,6 +268,10 @@ def parser() -> argparse.ArgumentParser:
                         "fields, constructs and needs")
     ct.add_argument("game")
     ct.set_defaults(run=cmd_contract)
+    b = sub.add_parser("balance", help="compare the base game with packs over paired seeded games")
+    from compiler.balance.command import add_arguments as balance_arguments
+    balance_arguments(b)
+    b.set_defaults(run=cmd_balance)
 
     sc = sub.add_parser("scenario", help="run scenario files")
     sc.add_argument("action", choices=["run"])

@@ -27,29 +27,79 @@ def engine_module(data):
     return importlib.import_module(f"runtime.engines.{data.engine}")
 
 
-def run(data, players: int | None = None, games: int = 100, seed: int = 1,
-        options: dict | None = None, progress: Callable[[str], None] | None = None) -> dict:
-    engine = engine_module(data)
+def check_players(data, players: int | None) -> int:
     players = players or data.players["default"]
     if not data.players["min"] <= players <= data.players["max"]:
         raise ValueError(f"{data.game} is for {data.players['min']}-{data.players['max']} players")
+    return players
+
+
+def play_one(data, players: int, seed: int, index: int, options: dict | None = None,
+             usage=None) -> dict:
+    """Game `index` of the run seeded `seed`: its seed depends on nothing else, so a game is
+    the same whichever worker plays it and in whatever order. With `usage` (a
+    runtime.usage.Usage already tracking `data`), the result gets this game's `usage`."""
+    rng = Rng(f"{seed}:{index}")
+    agents = [RandomAgent(rng.fork(f"agent{i}")) for i in range(players)]
+    result = engine_module(data).play_game(data, players, rng.fork("game"), agents,
+                                           dict(options or {}))
+    if usage is not None:
+        taken = usage.take()
+        if players == 1:            # a solo game's effects may name no seat
+            taken = {k: {0: sum(v.values())} for k, v in taken.items()}
+        result["usage"] = taken
+    return result
+
+
+def run(data, players: int | None = None, games: int = 100, seed: int = 1,
+        options: dict | None = None, progress: Callable[[str], None] | None = None,
+        usage: bool = False) -> dict:
+    engine = engine_module(data)
+    players = check_players(data, players)
     options = dict(options or {})
     every = max(1, games // 10)
     start = time.perf_counter()
     results = []
-    for g in range(games):
-        rng = Rng(f"{seed}:{g}")
-        agents = [RandomAgent(rng.fork(f"agent{i}")) for i in range(players)]
-        results.append(engine.play_game(data, players, rng.fork("game"), agents, options))
-        if progress and (g + 1) % every == 0:
-            progress(f"{g + 1}/{games} games")
+    with _tracking(data, usage) as tracker:
+        for g in range(games):
+            results.append(play_one(data, players, seed, g, options, tracker))
+            if progress and (g + 1) % every == 0:
+                progress(f"{g + 1}/{games} games")
     summary = summarise(data, players, games, seed, results,
                         finished_label=getattr(engine, "FINISHED_LABEL", "finished"),
                         shown_stats=getattr(engine, "SUMMARY_STATS", None))
+    if usage:
+        summary["usage"] = usage_summary(data, results, tracker.tracked)
     if progress:
         elapsed = time.perf_counter() - start
         progress(f"{games} games in {elapsed:.2f}s: {games / elapsed if elapsed else 0:.1f} games/s")
     return summary
+
+
+def _tracking(data, wanted: bool):
+    from contextlib import nullcontext
+    from runtime import usage
+    return usage.track(data) if wanted else nullcontext()
+
+
+def usage_summary(data, results: list[dict], tracked: set[str]) -> dict:
+    """Per entity: in how many games it was used, how often, and by which pack; entities that
+    hold an effect but were never used are listed apart (a designer's warning)."""
+    games: dict[str, int] = {}
+    uses: dict[str, int] = {}
+    for r in results:
+        for key, seats in r.get("usage", {}).items():
+            games[key] = games.get(key, 0) + 1
+            uses[key] = uses.get(key, 0) + sum(seats.values())
+    entities = {}
+    for kind, table in sorted(data.kinds.items()):
+        for entity_id, definition in sorted(table.items()):
+            key = f"{kind}:{entity_id}"
+            entities[key] = {"pack": getattr(definition, "pack", ""), "games": games.get(key, 0),
+                             "uses": uses.get(key, 0), "tracked": key in tracked}
+    never = [k for k, e in entities.items() if e["tracked"] and e["uses"] == 0]
+    return {"entities": entities, "never_used": never,
+            "untracked": sorted(k for k, e in entities.items() if not e["tracked"])}
 
 
 def summarise(data, players: int, games: int, seed: int, results: list[dict],
@@ -121,4 +171,22 @@ def format_summary(summary: dict) -> str:
     for bucket, count in s["winner_score_histogram"].items():
         bar = "#" * max(1, round(count * 60 / top)) if top > 60 else "#" * count
         lines.append(f"    {int(bucket):>4}-{int(bucket) + 9:<4} {bar} {count}")
+    if "usage" in s:
+        lines += format_usage(s["usage"], s["games"])
     return "\n".join(lines)
+
+
+def format_usage(usage: dict, games: int) -> list[str]:
+    """The `--usage` lines: every entity with an effect, most used first, never used flagged."""
+    rows = [(k, e) for k, e in usage["entities"].items() if e["tracked"]]
+    rows.sort(key=lambda kv: (-kv[1]["uses"], kv[0]))
+    lines = [f"  usage (entities with an effect; games used in / {games}, uses):"]
+    width = max((len(k) for k, _ in rows), default=0)
+    for key, e in rows:
+        flag = "  warning: never used" if e["uses"] == 0 else ""
+        lines.append(f"    {key:<{width}}  [{e['pack']}]  {e['games']:>5}  {e['uses']:>6}{flag}")
+    if usage["never_used"]:
+        lines.append(f"  warning: {len(usage['never_used'])} entities with an effect were never "
+                     "used: " + ", ".join(usage["never_used"]))
+    lines.append(f"  not counted (no effect to run): {len(usage['untracked'])} entities")
+    return lines

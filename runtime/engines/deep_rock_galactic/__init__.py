@@ -10,3 +10,6 @@ __all__ = ["Engine", "load_mission", "play_game", "run_scenario", "setup"]
 SIM_OPTIONS = ("mission", "deep_dive")     # tomecraft sim --mission FILE, --deep-dive
 FINISHED_LABEL = "dwarves aboard the drop pod at the end"
 SUMMARY_STATS = ("success_rate", "missions_completed", "gold_converted")   # the last two: Deep Dive
+# `tomecraft balance` also plays every hazard level (runtime option "hazard", levels 1-5),
+# for its success-by-hazard figure.
+BALANCE_SWEEP = ("hazard", (1, 2, 3, 4, 5))

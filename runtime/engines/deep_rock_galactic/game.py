@@ -240,6 +240,7 @@ def play_game(data, players: int, rng, agents, options: dict | None = None) -> d
     return {"scores": [100 if success else 0] * players, "rounds": st.round,
             "capped": st.result is None, "finished": [d.in_pod for d in st.dwarves],
             "end": st.result or "round cap", "stats": {"success_rate": success},
+            "roles": [d.cls for d in st.dwarves],            # each seat's class (balance reports)
             "success": success, "result": st.result, "killed": dict(st.killed),
             "spawned": dict(engine.spawned), "activated": dict(engine.activated)}
 

@@ -1291,6 +1291,7 @@ def play_game(data, players: int, rng, agents: list, options: dict) -> dict:
         "max_alert": state.max_alert,
         "finished": [s.thesis == "success" for s in state.scholars],
         "winners": engine.winners(),
+        "roles": [s.card.id for s in state.scholars],     # who each seat plays (balance reports)
         "stats": dict(state.stats),
         "log": state.log,
     }

@@ -1,0 +1,99 @@
+"""The `tomecraft balance` command: options, checks of what the user asked, output."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from compiler import diagnostics as dg
+
+
+def add_arguments(b) -> None:
+    b.add_argument("game", help="the game id, e.g. clank_catacombs")
+    b.add_argument("--pack", action="append", default=[], metavar="DIR",
+                   help="a pack to compare against the base game (repeatable)")
+    b.add_argument("--games", type=int, default=200,
+                   help="paired games per player count (default 200)")
+    b.add_argument("--players", action="append", type=int, default=[], metavar="N",
+                   help="a player count (repeatable; default: the game's default)")
+    b.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
+    b.add_argument("--workers", type=int, default=0,
+                   help="processes to play on (default: every core; 1: this process)")
+    b.add_argument("--dask", metavar="ADDRESS",
+                   help="play on a Dask distributed cluster: a scheduler address "
+                        "(tcp://host:8786), or 'local' for a local cluster of --workers "
+                        "processes (needs the `distributed` extra)")
+    b.add_argument("--until-significant", action="store_true",
+                   help="double the games until every difference is settled "
+                        "(significant, or within ±2 points / ±2%%) or --max-games is reached")
+    b.add_argument("--max-games", type=int, default=0,
+                   help="the cap for --until-significant (default 8 x --games)")
+    b.add_argument("--json", action="store_true", help="print the report (with every game's "
+                   "record) as JSON")
+    b.add_argument("--html", metavar="FILE", help="also write the report as an HTML page with plots")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args, usage_error) -> int:
+    from compiler import balance, loadgen
+    from compiler.balance import report as report_mod, runner
+    from runtime import sim, usage
+    if args.games < 1:
+        raise usage_error("--games must be at least 1")
+    if args.workers < 0:
+        raise usage_error("--workers must be 0 (every core) or more")
+    if args.html and Path(args.html).is_dir():
+        raise usage_error(f"--html names a folder: {args.html}")
+    reporter = dg.Reporter()
+    packs = [str(Path(p).resolve()) for p in args.pack]
+    data = loadgen.game_data(args.game, [Path(p) for p in packs], reporter)
+    if data is None:
+        print(dg.format_text(reporter), file=sys.stderr)
+        return 1
+    if not packs:
+        raise usage_error("balance compares the base game with packs: give --pack DIR")
+    players = tuple(args.players) or (data.players["default"],)
+    for n in players:
+        try:
+            sim.check_players(data, n)
+        except ValueError as err:
+            raise usage_error(str(err)) from None
+    with usage.track(data) as tracker:
+        catalog = {key: data.get(*key.split(":", 1)).pack for key in sorted(tracker.tracked)}
+    plan = balance.Plan(args.game, tuple(packs), players, args.games, args.seed,
+                        sweep=getattr(sim.engine_module(data), "BALANCE_SWEEP", ()),
+                        until_significant=args.until_significant, max_games=args.max_games,
+                        catalog=catalog)
+    workers = args.workers or runner.default_workers()
+    client, cluster = _dask(args.dask, workers, usage_error) if args.dask else (None, None)
+    try:
+        result = balance.run(plan, workers=workers, client=client,
+                             quiet=args.quiet or args.json)
+    except ValueError as err:       # an engine refuses the set-up (a player count, an option)
+        raise usage_error(str(err)) from None
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    seconds = result.pop("seconds")
+    result["game_name"] = data.name.en
+    games = sum(len(rs) for rs in result["records"].values())
+    print(f"{games} games in {seconds:.1f}s: {games / seconds if seconds else 0:.1f} games/s "
+          f"on {'dask' if client else f'{workers} worker(s)'}", file=sys.stderr)
+    if args.html:
+        Path(args.html).write_text(report_mod.to_html(result), encoding="utf-8")
+        print(f"writing {args.html}", file=sys.stderr)
+    print(report_mod.to_json(result) if args.json else report_mod.to_text(result))
+    return 0
+
+
+def _dask(address: str, workers: int, usage_error):
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise usage_error("--dask needs the distributed extra: pip install 'tomecraft[distributed]'") from None
+    if address == "local":
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        return Client(cluster), cluster
+    return Client(address), None

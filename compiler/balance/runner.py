@@ -1,0 +1,155 @@
+"""Play a balance run's games on this machine's cores or on a Dask cluster.
+
+A game is identified by (game, packs, players, options, seed, index) and its record depends
+on nothing else (runtime.sim.play_one), so the records are the same whatever the number of
+workers, the scheduler, or the order in which games finish: they are sorted by index.
+
+Work goes out in chunks of game indices. A worker compiles the game (with its packs) once per
+process and keeps it; what comes back is plain data (records), never code or definitions.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from functools import lru_cache
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Games `indices` of one configuration."""
+    game: str
+    packs: tuple[str, ...]
+    players: int
+    seed: int
+    indices: tuple[int, ...]
+    options: tuple = field(default=())       # sorted (key, value) pairs
+
+    def run(self) -> list[dict]:
+        return play_batch(self)
+
+
+@lru_cache(maxsize=8)
+def _data(game: str, packs: tuple[str, ...]):
+    from compiler import diagnostics as dg, loadgen
+    reporter = dg.Reporter()
+    data = loadgen.game_data(game, [Path(p) for p in packs], reporter)
+    if data is None:
+        raise RuntimeError(dg.format_text(reporter))
+    return data
+
+
+def play_batch(batch: Batch) -> list[dict]:
+    """Top level, so that process pools and Dask can send it to their workers."""
+    from runtime import sim, usage
+    data = _data(batch.game, batch.packs)
+    with usage.track(data) as tracker:
+        return [record(sim.play_one(data, batch.players, batch.seed, i, dict(batch.options),
+                                    tracker), i, batch.players)
+                for i in batch.indices]
+
+
+def record(result: dict, index: int, players: int) -> dict:
+    """The slim, JSON-ready record of one game that every figure is computed from."""
+    return {
+        "index": index,
+        "scores": list(result["scores"]),
+        "wins": wins(result, players),
+        "rounds": result["rounds"],
+        "capped": bool(result["capped"]),
+        "end": str(result.get("end", "")),
+        "roles": [str(r) for r in result.get("roles", [])],
+        "usage": {key: [seats.get(s, 0) for s in range(players)]
+                  for key, seats in result.get("usage", {}).items()
+                  if any(seats.get(s, 0) for s in range(players))},
+    }
+
+
+def wins(result: dict, players: int) -> list[bool]:
+    """Who won: the engine's winners, else a co-operative or solo success, else the best
+    score (tied seats share the win)."""
+    if "winners" in result:
+        winners = set(result["winners"])
+        return [s in winners for s in range(players)]
+    for key in ("success", "won"):
+        if key in result:
+            return [bool(result[key])] * players
+    best = max(result["scores"])
+    return [s == best for s in result["scores"]]
+
+
+# --- schedulers ------------------------------------------------------------------------------
+
+def chunks(indices: list[int], workers: int) -> list[tuple[int, ...]]:
+    size = max(1, min(50, len(indices) // max(1, workers * 4)))
+    return [tuple(indices[i:i + size]) for i in range(0, len(indices), size)]
+
+
+def run_local(batches: list[Batch], workers: int, tick: Callable[[int], None]) -> list[list]:
+    """Every batch on `workers` processes (1: in this process), results in batch order."""
+    if workers <= 1:
+        out = []
+        for b in batches:
+            out.append(b.run())
+            tick(len(b.indices))
+        return out
+    results: dict[int, list] = {}
+    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        futures = {pool.submit(play_batch, b): i for i, b in enumerate(batches)}
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            tick(len(batches[futures[future]].indices))
+    return [results[i] for i in range(len(batches))]
+
+
+def run_dask(batches: list[Batch], client, tick: Callable[[int], None]) -> list[list]:
+    """The same batches on a Dask distributed cluster (`client` is a distributed.Client)."""
+    from distributed import as_completed as dask_completed
+    futures = client.map(play_batch, batches, pure=False)
+    order = {f.key: i for i, f in enumerate(futures)}
+    results: dict[int, list] = {}
+    for future in dask_completed(futures):
+        i = order[future.key]
+        results[i] = future.result()
+        tick(len(batches[i].indices))
+    return [results[i] for i in range(len(batches))]
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+class Progress:
+    """games done, games/s and time left, on one stderr line; silent when not a terminal."""
+
+    def __init__(self, total: int, quiet: bool, stream=sys.stderr) -> None:
+        self.total, self.done = total, 0
+        self.stream = stream
+        self.on = not quiet and getattr(stream, "isatty", lambda: False)()
+        self.start = time.perf_counter()
+
+    def extend(self, more: int) -> None:
+        self.total += more
+
+    def __call__(self, games: int) -> None:
+        self.done += games
+        if not self.on:
+            return
+        elapsed = time.perf_counter() - self.start
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - self.done) / rate if rate else 0.0
+        filled = int(30 * self.done / max(1, self.total))
+        self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} games"
+                          f"  {rate:.1f} games/s  {left:.0f}s left ")
+        self.stream.flush()
+
+    def close(self) -> float:
+        elapsed = time.perf_counter() - self.start
+        if self.on:
+            self.stream.write("\n")
+        return elapsed

@@ -1,0 +1,99 @@
+"""How often each entity of a game's content is used in play, and by which seat.
+
+`track(data)` wraps every effect of every definition (a card's `play`, a tile kind's `enter`
+options, a token's `use`...) with a counter, for as long as the `with` block lasts; the
+engines need no change, since they call the effects they read from the definitions. A run of
+an effect is one use: played, triggered, bought, entered, used — whatever the field means.
+The seat is the effect's `you` (its player, team, dwarf or scholar) when it has a seat.
+
+The wrappers exist only while tracking: a plain `sim` pays nothing for them. Entities whose
+kind holds no effect (a tile's layout, a rule value) cannot be counted this way: they are
+listed as `untracked` rather than reported as never used.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from contextlib import contextmanager
+from types import MappingProxyType
+from typing import Callable, Iterator
+
+from runtime.definitions import Record
+
+
+class Usage:
+    """Counts per entity ("kind:id") and per seat for the game being played."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+        self.tracked: set[str] = set()       # entities with at least one effect
+
+    def take(self) -> dict[str, list]:
+        """This game's counts as {entity: {seat: n}} (seat -1: no seat), then reset them."""
+        taken = {key: dict(sorted(seats.items())) for key, seats in sorted(self.counts.items())}
+        self.counts.clear()
+        return taken
+
+
+@contextmanager
+def track(data) -> Iterator[Usage]:
+    usage = Usage()
+    undo: list[Callable[[], None]] = []
+    try:
+        for kind, table in sorted(data.kinds.items()):
+            for entity_id, definition in sorted(table.items()):
+                key = f"{kind}:{entity_id}"
+                if _wrap_fields(definition, key, usage, undo):
+                    usage.tracked.add(key)
+        yield usage
+    finally:
+        for restore in reversed(undo):
+            restore()
+
+
+def _counted(fx: Callable, key: str, usage: Usage) -> Callable:
+    def run(ctx, *args, **kwargs):
+        seat = getattr(getattr(ctx, "you", None), "seat", -1)
+        usage.counts[key][seat if isinstance(seat, int) else -1] += 1
+        return fx(ctx, *args, **kwargs)
+    for name, value in vars(fx).items():     # keep `can` and the source-mapping attributes
+        setattr(run, name, value)
+    run.__wrapped__ = fx
+    return run
+
+
+def _is_effect(value) -> bool:
+    return callable(value) and hasattr(value, "can")
+
+
+def _field_names(obj) -> list[str]:
+    if isinstance(obj, Record):
+        return list(obj._fields)
+    return [name for cls in type(obj).__mro__ for name in getattr(cls, "__slots__", ())]
+
+
+def _wrap_fields(obj, key: str, usage: Usage, undo: list) -> bool:
+    """Wrap every effect reachable from a definition (fields, records, lists of records)."""
+    found = False
+    for name in _field_names(obj):
+        value = obj._fields.get(name) if isinstance(obj, Record) else getattr(obj, name, None)
+        if _is_effect(value):
+            _set(obj, name, _counted(value, key, usage), undo)
+            found = True
+        elif isinstance(value, Record):
+            found = _wrap_fields(value, key, usage, undo) or found
+        elif isinstance(value, (tuple, list)):
+            for item in value:
+                if isinstance(item, Record):
+                    found = _wrap_fields(item, key, usage, undo) or found
+    return found
+
+
+def _set(obj, name: str, value, undo: list) -> None:
+    if isinstance(obj, Record):
+        before = obj._fields
+        object.__setattr__(obj, "_fields", MappingProxyType({**before, name: value}))
+        undo.append(lambda: object.__setattr__(obj, "_fields", before))
+    else:
+        before = getattr(obj, name)
+        object.__setattr__(obj, name, value)
+        undo.append(lambda: object.__setattr__(obj, name, before))
