@@ -94,8 +94,10 @@ def build(data, setup: dict) -> Engine:
         s.hand = list(spec.get("hand", []))
         s.notebook = Counter(spec.get("notebook", {}))
         s.lore = bool(spec.get("lore", False))
-        s.dooms_hidden = list(spec.get("dooms_hidden", []))
-        s.dooms = list(spec.get("dooms", []))
+        # ids are looked up so that a misspelt card is a setup error, not a silent pass
+        s.hand = [data.get("scheme_card", c).id for c in spec.get("hand", [])]
+        s.dooms_hidden = [data.get("doom_card", d).id for d in spec.get("dooms_hidden", [])]
+        s.dooms = [data.get("doom_card", d).id for d in spec.get("dooms", [])]
         s.steps = spec.get("steps", 0)
         for intern in spec.get("interns", []):
             st.interns[intern] = seat
@@ -185,7 +187,7 @@ def _check(e: Engine, exp: dict) -> str | None:
                   "region": e.tile_of(s).id, "side": s.side, "lore": s.lore,
                   "dooms": len(s.dooms), "dooms_hidden": len(s.dooms_hidden), "steps": s.steps,
                   "done": s.done, "thesis": s.thesis, "stars": e.stars(s),
-                  "research_bonus": e.research_bonus(s)}
+                  "research_bonus": e.research_bonus(s), "actions": s.actions}
         for key, want in exp.items():
             if key == "scholar":
                 continue
@@ -222,7 +224,8 @@ def _check(e: Engine, exp: dict) -> str | None:
                   "reserve_students": st.reserve_students, "reserve_omega": st.reserve_omega,
                   "alert_filled": st.alert_filled, "max_alert": st.max_alert, "ended": st.ended,
                   "alert_card": st.alert_card.id if st.alert_card else None,
-                  "panic_revealed": st.panic_revealed, "first": st.first}
+                  "panic_revealed": st.panic_revealed, "first": st.first,
+                  "research_penalty": e.research_penalty()}
         for key, want in exp["campus"].items():
             got = values[key]
             if key == "bag":
