@@ -282,7 +282,9 @@ class Engine:
             st.bag[k] += n
         st.clank_area.clear()
 
-    def draw_from_bag(self, amount: int) -> None:
+    def draw_from_bag(self, amount: int, attack: bool = True) -> None:
+        """Draw cubes and resolve them (L536-548); `attack` is False for the draw on an out
+        player's turn, which ends the game on an empty bag only under rule any_draw."""
         st = self.state
         ghosts = 0
         for _ in range(amount):
@@ -307,7 +309,8 @@ class Engine:
                     q.cubes += 1                         # gap 24
         st.clank_area["ghost"] += ghosts
         st.bag = +st.bag
-        if sum(st.bag.values()) == 0:                    # gap 23
+        ends = attack or rule(self.data, "bag_empty_means_short") == "any_draw"
+        if ends and sum(st.bag.values()) == 0:           # gap 23
             self.end_game("the dragon bag is empty")
 
     def dragon_attack(self) -> None:
@@ -686,7 +689,7 @@ class Engine:
             which = "party_out_draw"
         n = rule(self.data, which)
         self.log(f"{p.name} is out: the dragon draws {n}")
-        self.draw_from_bag(n)
+        self.draw_from_bag(n, attack=False)
 
     def end_turn(self, p: Player) -> None:
         st = self.state
