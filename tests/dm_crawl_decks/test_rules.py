@@ -44,8 +44,21 @@ def test_long_rest_token_options_are_one_of_each_used_or_two_of_one_tt05():
 def test_loot_in_hand_is_never_offered_in_a_row_tl04():
     sc = scenario(hand=["gold_loot#L", "goblin#H"], columns=[["goblin"], [], []])
     options = sc.engine.play_options(None)
-    assert all("L" not in o["cards"] for o in options)
-    assert any(o["cards"] == ["H"] for o in options)
+    assert {"card": "L"} not in options
+    assert {"card": "H"} in options
+
+
+def test_a_row_offers_one_stack_per_attribute_r16():
+    """Stacks of different attributes may share a row (L228); a second stack of an attribute
+    already stacked in the row is not offered (rule r16), the other attributes still are."""
+    sc = scenario(hand=[], columns=[["goblin"], [], []])
+    sc.engine.state.tokens["strength"].up = 2
+    sc.engine.state.tokens["agility"].up = 1
+    fresh = sc.engine.play_options(None)
+    assert {"attr": "strength", "size": 2} in fresh and {"attr": "agility", "size": 1} in fresh
+    after = sc.engine.play_options(None, frozenset({"strength"}))
+    assert not any(o.get("attr") == "strength" for o in after)
+    assert {"attr": "agility", "size": 1} in after and {"do": "done"} in after
 
 
 def test_reset_deals_row_major_when_the_deck_runs_short_r09():

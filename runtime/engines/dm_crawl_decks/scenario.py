@@ -153,9 +153,21 @@ class Scenario:
         return self.labels[label]
 
 
+def _expand_row(choice) -> list:
+    """A whole row written as one choice, {cards: [...], stacks: {attribute: size}} (or the
+    short {cards, attr, size}), becomes the engine's one-play-at-a-time choices."""
+    if not (isinstance(choice, dict) and "cards" in choice):
+        return [choice]
+    stacks = dict(choice.get("stacks") or {})
+    if choice.get("attr"):
+        stacks[choice["attr"]] = choice.get("size", 1)
+    return [{"card": c} for c in choice["cards"]] + \
+        [{"attr": a, "size": k} for a, k in stacks.items()] + [{"do": "done"}]
+
+
 def _step(sc: Scenario, step: dict) -> None:
     e, s = sc.engine, sc.engine.state
-    sc.agent.choices = list(step.get("choose", []))
+    sc.agent.choices = [c for choice in step.get("choose", []) for c in _expand_row(choice)]
     do = step["do"]
     fizzled = False
     try:
