@@ -259,7 +259,7 @@ class Engine:
     def research_penalty(self) -> int:
         st = self.state
         if st.alert_card is None:
-            # rule g13: the lowest occupied row's penalty (L1262) stays, the card's last row
+            # rule g13: the lowest occupied row's penalty (L1260) stays, the card's last row
             return st.penalty_after_panic if self.rules.get("g13_penalty_after_panic") == "last_row" else 0
         if st.alert_filled == 0:
             return st.alert_card.research_penalty_before or 0
