@@ -578,7 +578,7 @@ class Engine:
             elif room.room_type == "market":
                 for item_id in sorted(st.market):
                     if st.market[item_id] and self._can_buy(p, item_id, False):
-                        out.append({"do": "buy", "item": item_id})
+                        out.append({"do": "buy", "item": item_id, "coupon": False})
                     if st.market[item_id] and p.tokens["coupon"] and self._can_buy(p, item_id, True):
                         out.append({"do": "buy", "item": item_id, "coupon": True})
             elif room.action is not None and not cell.used and room.action.can(self.ctx(p, cell)):

@@ -16,7 +16,9 @@ expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|r
         | {attempt: {stealth, alert, ok}} | {campus: {bag, bonfire, reserve_students,
         alert_filled, max_alert, ended}} | {boss} | {stairs: [a, b]} | {wall: [a, b]}
         | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {options: ..., seat,
-        present}
+        option, present} | {options: ..., seat, none_of: kind}
+        A refused option (present: false, fails: true) must be one the engine could offer in some
+        state (option_shapes), else the scenario fails: it would pass vacuously.
 """
 from __future__ import annotations
 
@@ -25,9 +27,9 @@ from collections import Counter
 from runtime.agents import ScriptedAgent, ScriptError
 from runtime.effects import EffectError
 from runtime.engines.dungeontology.engine import Engine, deal, new_state
-from runtime.engines.dungeontology.state import COLOURS, Scholar, State, Tile, edge
+from runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from runtime.rng import Rng
-from runtime.scenario import check_expectations
+from runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 
 
 class Decline:
@@ -108,6 +110,32 @@ def build(data, setup: dict) -> Engine:
     return engine
 
 
+def option_shapes(e: Engine) -> dict:
+    """Every kind of option the action and movement phases can offer, with their values."""
+    st = e.state
+    cards = set(e.data.kinds["scheme_card"])
+    regions = {t.id for t in st.tiles.values()}
+    skills = {k.id for sc in e.data.kinds["scholar"].values() for side in sc.sides for k in side.skills}
+    natural = lambda v: isinstance(v, int) and v >= 0      # noqa: E731
+    return {"pass": {}, "stay": {}, "research": {"blocks": natural},
+            "spy": {"target": set(range(len(st.scholars))), "colour": set(COLOURS)},
+            "card": {"card": cards}, "aux": {"card": cards}, "region": {"index": natural},
+            "skill": {"id": skills}, "move": {"to": regions}, "passage": {"to": regions},
+            "explore": {"side": set(SIDES)}}
+
+
+def _refused_step_option(e: Engine, step: dict) -> None:
+    """A step that must be refused names an option the engine could offer somewhere."""
+    keys = {"research": ("blocks",), "spy": ("target", "colour"), "move": ("to",),
+            "passage": ("to",), "explore": ("side",), "skill": ("id",), "play": ("card",)}
+    do = step["do"]
+    if do == "action":
+        refuse_unofferable(step["option"], option_shapes(e), exact=True)
+    elif do in keys:
+        option = {"do": "card" if do == "play" else do, **{k: step[k] for k in keys[do] if k in step}}
+        refuse_unofferable(option, option_shapes(e), exact=True)
+
+
 def _run_step(e: Engine, step: dict) -> None:
     st = e.state
     seat = step.get("seat", 0)
@@ -174,7 +202,7 @@ def _run_step(e: Engine, step: dict) -> None:
     elif do == "notebook_changed":
         e.notebook_changed()
     else:
-        raise AssertionError(f"unknown step {do!r}")
+        raise ScenarioError(f"unknown step {do!r}")
 
 
 def _check(e: Engine, exp: dict) -> str | None:
@@ -264,6 +292,8 @@ def _check(e: Engine, exp: dict) -> str | None:
     if "options" in exp:
         s = st.scholars[exp.get("seat", 0)]
         kind = exp["options"]
+        if not exp.get("present", True):
+            refuse_unofferable(exp["option"], option_shapes(e), exact=True)
         if kind == "action":
             s.actions = max(s.actions, 1)
             options = e.action_options(s)
@@ -272,6 +302,9 @@ def _check(e: Engine, exp: dict) -> str | None:
             options = e.move_options(s)
         else:
             options = e.free_options(s)
+        if "none_of" in exp:               # no option of that kind at all
+            kinds = [o for o in options if o.get("do") == exp["none_of"]]
+            return None if not kinds else f"options of kind {exp['none_of']}: {kinds}"
         present = exp["option"] in options
         want = exp.get("present", True)
         return None if present == want else f"option {exp['option']} present={present}; options {options}"
@@ -286,11 +319,19 @@ def run_scenario(data, scenario: dict) -> list[str]:
     failures: list[str] = []
     for i, step in enumerate(scenario.get("steps") or []):
         try:
+            if step.get("fails"):
+                _refused_step_option(engine, step)
             _run_step(engine, step)
             if step.get("fails"):
                 failures.append(f"steps[{i}]: expected to be refused, but it was carried out")
                 break
-        except (AssertionError, ScriptError, EffectError, KeyError, StopIteration) as err:
+        except ScenarioError as err:
+            failures.append(f"steps[{i}]: {err}")
+            break
+        except (KeyError, StopIteration) as err:        # an unknown id: the scenario is wrong
+            failures.append(f"steps[{i}]: scenario error: {type(err).__name__}: {err}")
+            break
+        except (AssertionError, ScriptError, EffectError) as err:
             if step.get("fails"):
                 continue
             failures.append(f"steps[{i}]: {err}")
