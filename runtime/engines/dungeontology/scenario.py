@@ -15,7 +15,7 @@ expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|r
         lore|dooms|dooms_hidden|steps|done|thesis|actions} | {region, slots|tokens|absent}
         | {attempt: {stealth, alert, ok}} | {campus: {bag, bonfire, reserve_students,
         alert_filled, max_alert, ended}} | {boss} | {stairs: [a, b]} | {wall: [a, b]}
-        | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {options: ..., seat,
+        | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {stats: {counter: n}} | {options: ..., seat,
         option, present} | {options: ..., seat, none_of: kind}
         A refused option (present: false, fails: true) must be one the engine could offer in some
         state (option_shapes), else the scenario fails: it would pass vacuously.
@@ -261,6 +261,9 @@ def _check(e: Engine, exp: dict) -> str | None:
             if got != want:
                 return f"campus {key}: expected {want!r}, got {got!r}"
         return None
+    if "stats" in exp:                     # engine counters, e.g. {boss_activate: 1}
+        got = {k: st.stats.get(k, 0) for k in exp["stats"]}
+        return None if got == exp["stats"] else f"stats {got}, expected {exp['stats']}"
     if "boss" in exp:
         got = st.tiles[st.boss_pos].id if st.boss_pos is not None else None
         return None if got == exp["boss"] else f"boss in {got}, expected {exp['boss']}"
