@@ -9,7 +9,7 @@ steps:  {do: move, to, via} | {do: act, id} | {do: start_turn} | {do: score}
         (the action is not legal) or fails: true (the step must be refused)
 expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|lost|slots}
         | {tile, kind|depth|tokens|marker|exits|absent} | {rope: [a, b], present}
-        | {scores} | {bonus} | {finished} | {log} | {legal, team, present} | {stacks}
+        | {scores} | {bonus} | {finished} | {winners} | {log} | {legal, team, present} | {stacks}
         | {end_triggered} | {turns}
 """
 from __future__ import annotations
@@ -187,9 +187,9 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     if "turns" in exp:
         got = [list(t) for t in state.turn_log]
         return None if got == exp["turns"] else f"turns: expected {exp['turns']}, got {got}"
-    if any(k in exp for k in ("scores", "bonus", "finished")):
+    if any(k in exp for k in ("scores", "bonus", "finished", "winners")):
         result = results.get("score") or score(engine)
-        for key in ("scores", "finished"):
+        for key in ("scores", "finished", "winners"):
             if key in exp and result[key] != exp[key]:
                 return f"{key}: expected {exp[key]}, got {result[key]}"
         if "bonus" in exp:
