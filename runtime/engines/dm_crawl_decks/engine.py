@@ -712,6 +712,9 @@ class Engine:
         while True:
             pick = self.ask("play", self.play_options(row, frozenset(stacked)))
             if pick.get("do") == "done":
+                cards = sum(1 for c in row.player if isinstance(c, Card))
+                s.stats["rows_over_3_cards"] += cards > 3     # plays the old cap r16 refused
+                s.stats["rows_with_2_stacks"] += len(stacked) > 1
                 return
             if "card" in pick:
                 card = next(c for c in s.hand if repr(c) == pick["card"])
@@ -946,6 +949,7 @@ def result(engine: Engine, capped: bool = False) -> dict:
     return {"scores": [s.misses], "rounds": floors, "capped": capped, "finished": [s.won],
             "won": s.won, "misses": s.misses, "floors": floors, "descends": s.descends,
             "hp": s.hp, "reason": s.reason, "turns": s.turn,
+            "row_plays": {k: s.stats[k] for k in ("rows", "rows_over_3_cards", "rows_with_2_stacks")},
             # what `tomecraft sim` summarises by name (runtime/sim.py)
             "end": _ending(s), "stats": {"win_rate": s.won, "mean_misses": s.misses,
                                        "mean_floors_reached": floors, "mean_turns": s.turn}}
