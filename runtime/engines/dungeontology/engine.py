@@ -44,6 +44,7 @@ class Engine:
         self.wants_rest = False
         self.moving_stopped = False
         self.rested = False                  # a rest ends the turn (L650)
+        self.ownerless = False               # an effect nobody plays (the panic card)
         self.refused = False
         self.attempt: dict | None = None
         self.last_prophecy = 0
@@ -74,7 +75,7 @@ class Engine:
     def select(self, ctx, kind: str, zone):
         live = [s for s in self.state.scholars if not s.done]
         if kind == "player":
-            return [s for s in live if s is ctx.you or not self.in_start(s)]
+            return [s for s in live if (s is ctx.you and not self.ownerless) or not self.in_start(s)]
         if kind in ("opponent", "other_player"):
             return [s for s in live if s is not ctx.you and not self.in_start(s)]
         return []
@@ -954,9 +955,16 @@ class Engine:
         st.stats[f"max_alert_by_{why}"] += 1
         self.log(f"Maximum Alert ({why}): the panic card {st.panic.id} is revealed")
         if st.panic.effect is not None:
-            # no scholar plays the panic card, so nobody is "you": the start region's immunity
-            # covers everyone standing there (L729)
-            st.panic.effect(self.ctx(None, None))
+            # nobody plays the panic card: the start region's immunity covers everyone standing
+            # there (L729), the scholar who drew the omega too
+            live = [s for s in st.scholars if not s.done]
+            owner = next((s for s in live if not self.in_start(s)), None)
+            self.ownerless = True
+            try:
+                if owner is not None:
+                    st.panic.effect(self.ctx(owner, None))
+            finally:
+                self.ownerless = False
         if st.bag["omega"] == 0 and st.panic.infinite_omega:
             st.bag["omega"] = 1
 
