@@ -20,8 +20,60 @@ def check_expectations(expectations: list, check) -> list[str]:
     for i, exp in enumerate(expectations or []):
         try:
             problem = check(exp)
+        except ScenarioError as err:
+            problem = str(err)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
             problem = f"bad expectation: {type(err).__name__}: {err}"
         if problem:
             failures.append(f"expect[{i}]: {problem}")
     return failures
+
+
+class ScenarioError(AssertionError):
+    """The scenario itself is wrong (e.g. a refused option no engine could ever offer); it is
+    reported as a failure, never counted as the refusal the scenario expects."""
+
+
+def never_offered(option, shapes: dict, exact: bool = False) -> str | None:
+    """Why `option` matches nothing the engine could offer in any state, else None.
+
+    A scenario that expects an option to be refused (`illegal: true`, `fails: true`, or an
+    `options`/`legal` expectation with `present: false`) passes vacuously when the option
+    could never be offered at all: a misspelt id, a key the engine's options never carry. Each
+    runner describes its options as `shapes`: {do value: {key: allowed values, or None for any
+    value}}. With `exact` (runners that compare options with ==) the option must carry every
+    key of its shape too, else it can never be equal to one."""
+    if not isinstance(option, dict):
+        return None
+    do = option.get("do")
+    if do not in shapes:
+        return f"'do: {do}' is not an option kind the engine offers ({', '.join(map(str, shapes))})"
+    shape = shapes[do]
+    for key, value in option.items():
+        if key == "do":
+            continue
+        if key not in shape:
+            return f"options 'do: {do}' never carry {key!r} (they carry {sorted(shape) or 'nothing else'})"
+        allowed = shape[key]
+        if allowed is not None and not _allowed(value, allowed):
+            return f"{key}: {value!r} is not a value the engine could offer"
+    missing = sorted(set(shape) - set(option))
+    if exact and missing:
+        return f"options 'do: {do}' always carry {missing}: without them nothing can be equal"
+    return None
+
+
+def _allowed(value, allowed) -> bool:
+    if callable(allowed):
+        return bool(allowed(value))
+    try:
+        return value in allowed
+    except TypeError:                       # an unhashable value (a list) in a set
+        return False
+
+
+def refuse_unofferable(option, shapes: dict, exact: bool = False) -> None:
+    """Raise ScenarioError when a refused option matches nothing the engine could offer."""
+    problem = never_offered(option, shapes, exact)
+    if problem:
+        raise ScenarioError(f"scenario error: {option} is refused vacuously: {problem}")

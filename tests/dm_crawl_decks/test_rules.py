@@ -44,8 +44,21 @@ def test_long_rest_token_options_are_one_of_each_used_or_two_of_one_tt05():
 def test_loot_in_hand_is_never_offered_in_a_row_tl04():
     sc = scenario(hand=["gold_loot#L", "goblin#H"], columns=[["goblin"], [], []])
     options = sc.engine.play_options(None)
-    assert all("L" not in o["cards"] for o in options)
-    assert any(o["cards"] == ["H"] for o in options)
+    assert {"card": "L"} not in options
+    assert {"card": "H"} in options
+
+
+def test_a_row_offers_one_stack_per_attribute_r16():
+    """Stacks of different attributes may share a row (L228); a second stack of an attribute
+    already stacked in the row is not offered (rule r16), the other attributes still are."""
+    sc = scenario(hand=[], columns=[["goblin"], [], []])
+    sc.engine.state.tokens["strength"].up = 2
+    sc.engine.state.tokens["agility"].up = 1
+    fresh = sc.engine.play_options(None)
+    assert {"attr": "strength", "size": 2} in fresh and {"attr": "agility", "size": 1} in fresh
+    after = sc.engine.play_options(None, frozenset({"strength"}))
+    assert not any(o.get("attr") == "strength" for o in after)
+    assert {"attr": "agility", "size": 1} in after and {"do": "done"} in after
 
 
 def test_reset_deals_row_major_when_the_deck_runs_short_r09():
@@ -107,3 +120,24 @@ def test_setup_gives_1_gold_1_token_and_2_of_5_relics():
     assert len(s.equipment) == 2 and not any(r.defn.identity for r in s.equipment)
     assert len(s.relic_deck) == len(GAME.of("relic")) - 2
     assert (s.hp, s.dl, s.space, s.misses) == (5, 1, 2, 0)
+
+
+def test_the_planner_fills_a_row_with_five_cards_to_tie_r16():
+    """The simulated player's planner uses a row the old cap (3 cards) refused: five 1-point
+    cards tie an enemy of 5 (L127, L139-141)."""
+    from runtime.engines.dm_crawl_decks.policy import plan
+    sc = scenario(hand=["slime@1/-#H1", "slime@1/-#H2", "slime@1/-#H3", "slime@1/-#H4",
+                        "slime@1/-#H5"], columns=[["ogre@5/2#A"], [], []])
+    score, rows = plan(sc.engine, [(5, 2)])
+    assert sorted(rows[0]["cards"]) == ["H1", "H2", "H3", "H4", "H5"] and rows[0]["stacks"] == {}
+
+
+def test_the_planner_tops_a_row_up_with_stacks_of_two_attributes_r16():
+    """With no card that fits, 2 Strength and 1 Agility tokens tie an enemy of 3 together
+    (L228): the plan puts both stacks in the row."""
+    from runtime.engines.dm_crawl_decks.policy import plan
+    sc = scenario(hand=[], columns=[["orc@3/1#A"], [], []])
+    sc.engine.state.tokens["strength"].up = 2
+    sc.engine.state.tokens["agility"].up = 1
+    score, rows = plan(sc.engine, [(3, 1)])
+    assert rows[0]["stacks"] == {"agility": 1, "strength": 2}

@@ -55,3 +55,4 @@ def test_summary_gives_win_rate_mean_misses_and_floors():
     assert s["lost_hp"] + s["lost_descend"] + round(s["win_rate"] * 40) == 40
     assert 1 <= s["mean_floors"] <= 3
     assert s["mean_misses"] == round(sum(r["misses"] for r in results) / 40, 2)
+

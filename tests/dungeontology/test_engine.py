@@ -88,3 +88,15 @@ def test_agents_only_ever_receive_views(data):
     play_game(data, 3, rng.fork("game"), agents, {})
     views = [v for a in agents for v in a.views]
     assert views and all(isinstance(v, View) for v in views)
+
+
+def test_simulated_scholars_play_free_cards_in_the_action_phase(data):
+    """Non-action scheme cards are playable in the action phase (L436, L592) and the random
+    agents use that: over a few seeded games some are played there."""
+    played = 0
+    for g in range(6):
+        rng = Rng(f"free:{g}")
+        agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(3)]
+        result = play_game(data, 3, rng.fork("game"), agents, {})
+        played += result["stats"].get("free_cards_in_action_phase", 0)
+    assert played > 0

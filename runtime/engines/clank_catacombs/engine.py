@@ -6,6 +6,7 @@ of moves, whose decision it is, the order of a turn, and the dragon bag.
 """
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from types import SimpleNamespace
 
@@ -150,20 +151,49 @@ class Engine:
         return rule(self.data, "treasure_limit") + extra
 
     def gold_available(self, p: Player) -> int:
-        return p.gold + sum(n * (self.token_defs[t].value or 0) for t, n in p.tokens.items()
-                            if self.token_defs[t].token_type in ("major_secret", "minor_secret")
-                            and self.token_defs[t].value)
+        return p.gold + sum(n * self.token_defs[t].value for t, n in p.tokens.items()
+                            if n > 0 and self.counts_as_gold(t))
 
     def spend_gold(self, p: Player, amount: int) -> None:
+        """Gold tokens come in 1, 5 and 10 from an unlimited supply (L162), so coins always make
+        exact change; a fortune token counts as its value in gold (L866). Coins pay first, then
+        the fortunes that overpay least (then the fewest tokens), and the overpay comes back
+        as change: a payment costs exactly `amount`."""
+        if amount <= 0:
+            return
         take = min(p.gold, amount)
         p.gold -= take
         amount -= take
-        for tid in ("small_fortune", "greater_fortune"):
-            while amount > 0 and p.tokens[tid] > 0:
-                p.tokens[tid] -= 1
-                amount -= self.token_defs[tid].value
-        if amount > 0:
+        if amount == 0:
+            return
+        spent = self.fortunes_to_pay(p, amount)
+        if spent is None:
             raise EffectError(f"{p.name} cannot pay {amount} more gold")
+        paid = 0
+        for tid, n in spent.items():
+            p.tokens[tid] -= n
+            paid += n * self.token_defs[tid].value
+        p.gold += paid - amount
+        if paid > amount:
+            self.log(f"{p.name} pays with fortune tokens and takes {paid - amount} gold in change")
+
+    def fortunes_to_pay(self, p: Player, amount: int) -> Counter | None:
+        """The fortune tokens covering `amount` with the least overpay, then the fewest tokens;
+        None if they cannot. Ties left after that go to the first in id order."""
+        kinds = sorted(t for t, n in p.tokens.items() if n > 0 and self.counts_as_gold(t))
+        best, best_key = None, None
+        for combo in itertools.product(*(range(p.tokens[t] + 1) for t in kinds)):
+            paid = sum(n * self.token_defs[t].value for t, n in zip(kinds, combo))
+            if paid < amount:
+                continue
+            key = (paid - amount, sum(combo))
+            if best_key is None or key < best_key:
+                best, best_key = Counter({t: n for t, n in zip(kinds, combo) if n}), key
+        return best
+
+    def counts_as_gold(self, tid: str) -> bool:
+        token = self.token_defs[tid]
+        return token.token_type in ("major_secret", "minor_secret") and bool(token.value)
 
     # --- cards -------------------------------------------------------------------------
     def draw(self, p: Player, amount: int) -> None:
@@ -252,7 +282,9 @@ class Engine:
             st.bag[k] += n
         st.clank_area.clear()
 
-    def draw_from_bag(self, amount: int) -> None:
+    def draw_from_bag(self, amount: int, attack: bool = True) -> None:
+        """Draw cubes and resolve them (L536-548); `attack` is False for the draw on an out
+        player's turn, which ends the game on an empty bag only under rule any_draw."""
         st = self.state
         ghosts = 0
         for _ in range(amount):
@@ -277,7 +309,8 @@ class Engine:
                     q.cubes += 1                         # gap 24
         st.clank_area["ghost"] += ghosts
         st.bag = +st.bag
-        if sum(st.bag.values()) == 0:                    # gap 23
+        ends = attack or rule(self.data, "bag_empty_means_short") == "any_draw"
+        if ends and sum(st.bag.values()) == 0:           # gap 23
             self.end_game("the dragon bag is empty")
 
     def dragon_attack(self) -> None:
@@ -550,7 +583,7 @@ class Engine:
             elif room.room_type == "market":
                 for item_id in sorted(st.market):
                     if st.market[item_id] and self._can_buy(p, item_id, False):
-                        out.append({"do": "buy", "item": item_id})
+                        out.append({"do": "buy", "item": item_id, "coupon": False})
                     if st.market[item_id] and p.tokens["coupon"] and self._can_buy(p, item_id, True):
                         out.append({"do": "buy", "item": item_id, "coupon": True})
             elif room.action is not None and not cell.used and room.action.can(self.ctx(p, cell)):
@@ -664,7 +697,7 @@ class Engine:
             which = "party_out_draw"
         n = rule(self.data, which)
         self.log(f"{p.name} is out: the dragon draws {n}")
-        self.draw_from_bag(n)
+        self.draw_from_bag(n, attack=False)
 
     def end_turn(self, p: Player) -> None:
         st = self.state

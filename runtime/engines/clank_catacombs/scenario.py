@@ -27,7 +27,7 @@ from runtime.effects import EffectError
 from runtime.engines.clank_catacombs.engine import Engine, new_state, score
 from runtime.engines.clank_catacombs.state import ESCAPED, Cell, Player, State
 from runtime.rng import Rng
-from runtime.scenario import check_expectations
+from runtime.scenario import check_expectations, refuse_unofferable
 
 
 class ScriptedRng:
@@ -136,6 +136,17 @@ def build(data, setup: dict) -> Engine:
     return engine
 
 
+def option_shapes(engine: Engine) -> dict:
+    """Every kind of option `legal_actions` can offer, with the values its keys can take."""
+    cards = set(engine.cards)
+    position = lambda v: isinstance(v, (list, tuple)) and len(v) == 2   # noqa: E731
+    return {"play": {"card": cards}, "acquire": {"card": cards}, "use": {"card": cards},
+            "defeat": {"card": cards}, "move": {"to": position, "portal": {True}},
+            "explore": {"edge": set("NESW")}, "take_treasure": {}, "room": {},
+            "buy": {"item": set(engine.items), "coupon": {True, False}},
+            "token": {"token": set(engine.token_defs)}, "end": {}}
+
+
 def _run_step(engine: Engine, step: dict, results: dict) -> None:
     st = engine.state
     p = st.players[step.get("player", 0)]
@@ -157,6 +168,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         from runtime.agents import matches
         found = next((o for o in legal if matches(option, o)), None)
         if step.get("illegal"):
+            refuse_unofferable(option, option_shapes(engine))
             if found is not None:
                 raise AssertionError(f"{option} was expected to be illegal but is legal")
             return
@@ -174,6 +186,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     if "legal" in exp:
         from runtime.agents import matches
         p = st.players[exp.get("player", 0)]
+        if not exp.get("present", True):
+            refuse_unofferable(exp["legal"], option_shapes(engine))
         there = any(matches(exp["legal"], o) for o in engine.legal_actions(p))
         return cmp(f"{exp['legal']} legal", there, exp.get("present", True))
     if "room" in exp:

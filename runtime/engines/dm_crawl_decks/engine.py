@@ -303,7 +303,7 @@ class Engine:
     def ask(self, key: str, options: list):
         if not options:
             raise EffectError(f"no options for decision {key!r}")
-        if len(options) == 1 and key not in ("action",):
+        if len(options) == 1 and key not in ("action", "play"):
             return options[0]
         return self.agent.choose(key, options, policy.View(self, key))
 
@@ -696,24 +696,36 @@ class Engine:
     def playable(self) -> list[Card]:
         return [c for c in self.state.hand if c.deck == "main"]     # loot cannot battle (L73)
 
-    def play_options(self, row: Row) -> list[dict]:
-        """Every way to fill a row: up to 3 hand cards plus at most one token stack."""
-        hand = self.playable()
-        stacks = [(None, 0)] + [(a, k) for a in ATTRIBUTES
-                                for k in range(1, self.state.tokens[a].up + 1)]
-        subsets: list[list[Card]] = [[]]
-        for card in hand:
-            subsets += [sub + [card] for sub in subsets if len(sub) < 3]
-        seen, out = set(), []
-        for sub in subsets:
-            names = sorted(repr(c) for c in sub)
-            for a, k in stacks:
-                key = (tuple(names), a, k)
-                if key in seen:
-                    continue
-                seen.add(key)
-                out.append({"cards": names, "attr": a, "size": k})
+    def play_options(self, row: Row | None, stacked: frozenset = frozenset()) -> list[dict]:
+        """The next play into a row (L127): any hand card, or a stack of face-up tokens of an
+        attribute not stacked in this row yet (L224-228), or `done`. A row may hold any number
+        of cards and stacks; a second stack of the same attribute in one row is never offered
+        (rule r16: it adds nothing a taller stack would not, and flips one more token)."""
+        out = [{"do": "done"}]
+        out += [{"card": name} for name in sorted({repr(c) for c in self.playable()})]
+        out += [{"attr": a, "size": k} for a in ATTRIBUTES if a not in stacked
+                for k in range(1, self.state.tokens[a].up + 1)]
         return out
+
+    def fill_row(self, row: Row) -> None:
+        """Play cards and token stacks into one row, one at a time, until the player is done."""
+        s, stacked = self.state, set()
+        while True:
+            pick = self.ask("play", self.play_options(row, frozenset(stacked)))
+            if pick.get("do") == "done":
+                cards = sum(1 for c in row.player if isinstance(c, Card))
+                s.stats["rows_over_3_cards"] += cards > 3     # plays the old cap r16 refused
+                s.stats["rows_with_2_stacks"] += len(stacked) > 1
+                return
+            if "card" in pick:
+                card = next(c for c in s.hand if repr(c) == pick["card"])
+                self.remove(card)
+                card.zone = "battlefield"
+                row.player.append(card)
+            else:
+                s.tokens[pick["attr"]].up -= pick["size"]
+                stacked.add(pick["attr"])
+                row.player.append(Virtual(pick["attr"], pick["size"]))
 
     def battle(self, column: int) -> None:
         s = self.state
@@ -728,15 +740,7 @@ class Engine:
         # B2: play from the bottom end to the top end (L127)
         for row in reversed(s.rows):
             self.current_row = row
-            pick = self.ask("play", self.play_options(row))
-            for name in pick["cards"]:
-                card = next(c for c in s.hand if repr(c) == name)
-                self.remove(card)
-                card.zone = "battlefield"
-                row.player.append(card)
-            if pick["attr"]:
-                s.tokens[pick["attr"]].up -= pick["size"]
-                row.player.append(Virtual(pick["attr"], pick["size"]))
+            self.fill_row(row)
         self.current_row = None
         self.settle()
         # B3: pre-battle (L131): face up, relics, pre-battle effects (continuous already applied)
@@ -946,6 +950,7 @@ def result(engine: Engine, capped: bool = False) -> dict:
     return {"scores": [s.misses], "rounds": floors, "capped": capped, "finished": [s.won],
             "won": s.won, "misses": s.misses, "floors": floors, "descends": s.descends,
             "hp": s.hp, "reason": s.reason, "turns": s.turn,
+            "row_plays": {k: s.stats[k] for k in ("rows", "rows_over_3_cards", "rows_with_2_stacks")},
             # what `tomecraft sim` summarises by name (runtime/sim.py)
             "end": _ending(s), "stats": {"win_rate": s.won, "mean_misses": s.misses,
                                        "mean_floors_reached": floors, "mean_turns": s.turn}}

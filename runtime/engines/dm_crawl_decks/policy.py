@@ -8,27 +8,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from runtime.engines.dm_crawl_decks.state import ATTRIBUTES
+from runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
 
 if TYPE_CHECKING:
     from runtime.engines.dm_crawl_decks.engine import Engine
-
-
-def row_score(engine: "Engine", option: dict, enemy_total: int, enemy_power: int) -> float:
-    values = {repr(c): engine.points(c) if c.zone != "hand" else c.defn.points
-              for c in engine.state.hand}
-    n = len(option["cards"])
-    p = sum(values[name] for name in option["cards"]) + option["size"]
-    # a card with a text may help the enemy (a War Drummer lifts the enemy side): play plain ones
-    risky = sum(3 for c in engine.state.hand if repr(c) in option["cards"] and c.defn.effect is not None)
-    if p == enemy_total:
-        return 100 + n - 0.5 * option["size"] - risky
-    if p > enemy_total:
-        return 50 - 3 * n - 0.1 * (p - enemy_total) - 0.5 * option["size"] - risky
-    damage = enemy_power + (1 if p == 0 else 0)
-    if damage >= engine.state.hp:
-        return -1000 + p
-    return 40 - 15 * damage + 2 * n - 0.5 * option["size"] - risky
 
 
 def _row_value(p: int, e: int, n: int, size: int, power: int, risky: int) -> float:
@@ -41,37 +24,52 @@ def _row_value(p: int, e: int, n: int, size: int, power: int, risky: int) -> flo
 
 def plan(engine: "Engine", rows: list) -> tuple[float, list]:
     """Best assignment of hand cards and token stacks to `rows` (enemy total, power) in play
-    order: a small depth-first search over the top few plays of each row (memoised on the
-    values involved, so equal hands are planned once)."""
+    order, each row as {"cards": [...], "stacks": {attribute: size}}: a small depth-first search
+    over the top few plays of each row (memoised on the values involved, so equal hands are
+    planned once). A row may take any number of cards and stacks of different attributes."""
     cards = sorted(engine.playable(), key=lambda c: (c.defn.points, c.defn.effect is not None, repr(c)))
     hand = tuple((c.defn.points, 3 if c.defn.effect is not None else 0) for c in cards)
     up = tuple((a, engine.state.tokens[a].up) for a in ATTRIBUTES)
     score, chosen = _search(tuple(rows), hand, up, engine.state.hp)
-    return score, [{"cards": sorted(repr(cards[i]) for i in idx), "attr": a, "size": k}
-                   for idx, a, k in chosen]
+    return score, [{"cards": [repr(cards[i]) for i in idx], "stacks": dict(stacks)}
+                   for idx, stacks in chosen]
+
+
+MAX_CARDS_PER_ROW = 5        # the search's horizon only; the engine has no such limit
+
+
+def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
+    """The best few (value, card indices, stacks) for one row: card sets up to 5 cards, alone
+    or topped up to exactly the enemy total by one or two stacks of different attributes."""
+    ups = dict(up)
+    subsets = [((), 0, 0)]
+    for i in free:
+        subsets += [(idx + (i,), v + hand[i][0], r + hand[i][1]) for idx, v, r in subsets
+                    if len(idx) < MAX_CARDS_PER_ROW and v + hand[i][0] <= e + 3]
+    out = []
+    for idx, v, r in subsets:
+        out.append((_row_value(v, e, len(idx), 0, power, r), idx, ()))
+        need = e - v
+        if need <= 0:
+            continue
+        for a in ATTRIBUTES:
+            if ups[a] >= need:
+                out.append((_row_value(e, e, len(idx), need, power, r), idx, ((a, need),)))
+            for b in ATTRIBUTES:
+                if a < b:
+                    for k in range(1, min(ups[a], need - 1) + 1):
+                        if ups[b] >= need - k:
+                            out.append((_row_value(e, e, len(idx), need, power, r), idx,
+                                        ((a, k), (b, need - k))))
+    out.sort(key=lambda t: -t[0])
+    return out[:6]
 
 
 @lru_cache(maxsize=50000)
 def _search(rows: tuple, hand: tuple, up: tuple, hp: int) -> tuple[float, tuple]:
     best_plan: list = [(-1e9, ())]
 
-    def plays(e: int, power: int, free: list, up: dict) -> list:
-        out = [(_row_value(0, e, 0, 0, power, 0), (), None, 0)]
-        singles = [((i,), hand[i][0], hand[i][1]) for i in free]
-        pairs = [((i, j), hand[i][0] + hand[j][0], hand[i][1] + hand[j][1])
-                 for x, i in enumerate(free) for j in free[x + 1:]]
-        for idx, v, r in singles + pairs:
-            out.append((_row_value(v, e, len(idx), 0, power, r), idx, None, 0))
-        for a, n in up.items():
-            for k in range(1, n + 1):
-                out.append((_row_value(k, e, 0, k, power, 0), (), a, k))
-                for idx, v, r in singles:
-                    if v + k <= e:
-                        out.append((_row_value(v + k, e, 1, k, power, r), idx, a, k))
-        out.sort(key=lambda t: -t[0])
-        return out[:6]
-
-    def dfs(i: int, free: list, up: dict, total: float, chosen: list, damage: int) -> None:
+    def dfs(i: int, free: tuple, up: tuple, total: float, chosen: list, damage: int) -> None:
         if damage >= hp:
             total -= 1000
         if i == len(rows):
@@ -79,19 +77,35 @@ def _search(rows: tuple, hand: tuple, up: tuple, hp: int) -> tuple[float, tuple]
                 best_plan[0] = (total, tuple(chosen))
             return
         e, power = rows[i]
-        for value, idx, a, k in plays(e, power, free, up):
-            rest = [j for j in free if j not in idx]
+        for value, idx, stacks in _plays(e, power, free, up, hand):
+            rest = tuple(j for j in free if j not in idx)
             left = dict(up)
-            if a:
+            for a, k in stacks:
                 left[a] -= k
-            p = sum(hand[j][0] for j in idx) + k
+            p = sum(hand[j][0] for j in idx) + sum(k for _, k in stacks)
             lost = power + (1 if p == 0 else 0) if p < e else 0
-            chosen.append((idx, a, k))
-            dfs(i + 1, rest, left, total + value, chosen, damage + lost)
+            chosen.append((idx, stacks))
+            dfs(i + 1, rest, tuple(left.items()), total + value, chosen, damage + lost)
             chosen.pop()
 
-    dfs(0, list(range(len(hand))), dict(up), 0.0, [], 0)
+    dfs(0, tuple(range(len(hand))), up, 0.0, [], 0)
     return best_plan[0]
+
+
+def next_play(row, want: dict | None, options: list) -> dict:
+    """The next step of a planned row: its cards, then its stacks, then done."""
+    if want is not None:
+        placed = [repr(c) for c in row.player if not isinstance(c, Virtual)]
+        stacked = {c.attribute for c in row.player if isinstance(c, Virtual)}
+        for name in want["cards"]:
+            if name in placed:
+                placed.remove(name)
+            elif {"card": name} in options:
+                return {"card": name}
+        for a, k in want["stacks"].items():
+            if a not in stacked and {"attr": a, "size": k} in options:
+                return {"attr": a, "size": k}
+    return {"do": "done"}
 
 
 def best(options: list, score) -> list:
@@ -111,16 +125,13 @@ class View:
             row = e.current_row
             order = list(reversed(s.rows))                  # played from the bottom end
             i = next(i for i, r in enumerate(order) if r is row)
-            if i == 0 or getattr(e, "policy_plan", None) is None:
+            fresh = i == 0 and not row.player
+            if fresh or getattr(e, "policy_plan", None) is None:
                 rows = [(sum(e.points(c) for c in r.enemy), sum(e.power(c) for c in r.enemy))
                         for r in order]
                 e.policy_plan = plan(e, rows)[1]
             want = e.policy_plan[i] if i < len(e.policy_plan) else None
-            if want in options:
-                return [want]
-            total = sum(e.points(c) for c in row.enemy)
-            power = sum(e.power(c) for c in row.enemy)
-            return best(options, lambda o: row_score(e, o, total, power))
+            return [next_play(row, want, options)]
         if key == "action":
             return self._action(options)
         if key == "event":

@@ -33,7 +33,7 @@ from runtime.effects import EffectError
 from runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
 from runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card, Row, Virtual
 from runtime.rng import Rng
-from runtime.scenario import check_expectations
+from runtime.scenario import check_expectations, refuse_unofferable
 from runtime.timing import Fizzle, TimingError
 
 PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
@@ -153,9 +153,21 @@ class Scenario:
         return self.labels[label]
 
 
+def _expand_row(choice) -> list:
+    """A whole row written as one choice, {cards: [...], stacks: {attribute: size}} (or the
+    short {cards, attr, size}), becomes the engine's one-play-at-a-time choices."""
+    if not (isinstance(choice, dict) and "cards" in choice):
+        return [choice]
+    stacks = dict(choice.get("stacks") or {})
+    if choice.get("attr"):
+        stacks[choice["attr"]] = choice.get("size", 1)
+    return [{"card": c} for c in choice["cards"]] + \
+        [{"attr": a, "size": k} for a, k in stacks.items()] + [{"do": "done"}]
+
+
 def _step(sc: Scenario, step: dict) -> None:
     e, s = sc.engine, sc.engine.state
-    sc.agent.choices = list(step.get("choose", []))
+    sc.agent.choices = [c for choice in step.get("choose", []) for c in _expand_row(choice)]
     do = step["do"]
     fizzled = False
     try:
@@ -247,6 +259,16 @@ def _zone_count(sc: Scenario, zone: str) -> int:
     return len(e._pile(PILES.get(zone, zone)))
 
 
+def option_shapes(sc: Scenario) -> dict:
+    """Every kind of turn action `action_options` can offer, with the values of its keys: a
+    relic is named by a scenario label or a held relic."""
+    s = sc.engine.state
+    columns = set(range(len(s.columns)))
+    relics = {repr(c) for c in sc.labels.values()} | {repr(c) for c in s.equipment}
+    return {"battle": {"column": columns}, "spare": {"column": columns}, "short_rest": {},
+            "long_rest": {}, "relic": {"id": relics}}
+
+
 def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch per expectation
     e, s = sc.engine, sc.engine.state
     problems = []
@@ -293,6 +315,8 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
                 problems.append(f"a log line contains {want!r}")
             continue
         elif key == "legal":
+            if not exp.get("present", True):
+                refuse_unofferable(want, option_shapes(sc), exact=True)
             present = want in e.action_options()
             if present != exp.get("present", True):
                 problems.append(f"{want} legal: expected {exp.get('present', True)}, got {present}")

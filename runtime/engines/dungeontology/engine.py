@@ -43,6 +43,8 @@ class Engine:
         self.entry_forbidden = False
         self.wants_rest = False
         self.moving_stopped = False
+        self.rested = False                  # a rest ends the turn (L650)
+        self.ownerless = False               # an effect nobody plays (the panic card)
         self.refused = False
         self.attempt: dict | None = None
         self.last_prophecy = 0
@@ -73,7 +75,7 @@ class Engine:
     def select(self, ctx, kind: str, zone):
         live = [s for s in self.state.scholars if not s.done]
         if kind == "player":
-            return [s for s in live if s is ctx.you or not self.in_start(s)]
+            return [s for s in live if (s is ctx.you and not self.ownerless) or not self.in_start(s)]
         if kind in ("opponent", "other_player"):
             return [s for s in live if s is not ctx.you and not self.in_start(s)]
         return []
@@ -238,6 +240,8 @@ class Engine:
         if st.alert_card is None or st.alert_filled >= slots:
             st.reserve_omega += 1
             self.log("an omega reaches the panic card")
+            if st.alert_card is not None and st.alert_card.rows:
+                st.penalty_after_panic = st.alert_card.rows[-1].research_penalty
             st.alert_card = None
             self.max_alert("omega")
             return
@@ -256,8 +260,8 @@ class Engine:
     def research_penalty(self) -> int:
         st = self.state
         if st.alert_card is None:
-            rows = self.data.kinds["alert_card"]
-            return 0 if not rows else max(r.research_penalty for c in rows.values() for r in c.rows)
+            # rule g13: the lowest occupied row's penalty (L1260) stays, the card's last row
+            return st.penalty_after_panic if self.rules.get("g13_penalty_after_panic") == "last_row" else 0
         if st.alert_filled == 0:
             return st.alert_card.research_penalty_before or 0
         return st.alert_card.rows[st.alert_filled - 1].research_penalty
@@ -344,7 +348,9 @@ class Engine:
         return True
 
     def lose_block(self, who: Scholar, colour: str, protectable: bool = True) -> bool:
-        """Remove the top block of a column; a protected colour may be kept (L1076)."""
+        """Remove the top block of a column. Losing is any removal from the notebook (L1030), so
+        a protected colour may be kept whatever the cause, chosen or random (L1076); only a
+        gift is not protected (`protectable=False`, L1054)."""
         if who.notebook[colour] <= 0:
             return False
         if protectable and self.protected(who, colour):
@@ -386,7 +392,7 @@ class Engine:
                 colour = card.info if card is not None else owned[0]
             else:
                 colour = self.ask(who, "drop", owned)
-            if not self.lose_block(who, colour, protectable=random):
+            if not self.lose_block(who, colour):        # a Toll's drop too (L816, L1076)
                 continue
             self.place_dropped(who, colour)
 
@@ -906,6 +912,7 @@ class Engine:
         self.state.reserve_students -= rest
         who.students += take + rest
         self.state.stats["rests"] += 1
+        self.rested = True                   # step 6: the rest ends the turn (L650, rule g07)
         self.log(f"{who.name} rests")
 
     def thesis(self, who: Scholar) -> bool:
@@ -931,9 +938,8 @@ class Engine:
         if owned:
             mods = st.clan.modifiers
             worst = max(owned, key=lambda c: (self.units[c] + (mods[c] or 0), self.units[c]))
-            who.notebook[worst] -= 1                 # R-08: highest unit value + modifier
-            st.reserve_blocks[worst] += 1
-            self.notebook_changed()
+            if self.lose_block(who, worst):          # R-08: highest unit value + modifier;
+                st.reserve_blocks[worst] += 1        # a loss, so protection applies (L1076)
         if st.doom_deck:
             who.dooms_hidden.append(st.doom_deck.pop())
         if st.max_alert:
@@ -949,8 +955,16 @@ class Engine:
         st.stats[f"max_alert_by_{why}"] += 1
         self.log(f"Maximum Alert ({why}): the panic card {st.panic.id} is revealed")
         if st.panic.effect is not None:
-            first = next((s for s in st.scholars if not s.done), st.scholars[0])
-            st.panic.effect(self.ctx(first, None))
+            # nobody plays the panic card: the start region's immunity covers everyone standing
+            # there (L729), the scholar who drew the omega too
+            live = [s for s in st.scholars if not s.done]
+            owner = next((s for s in live if not self.in_start(s)), None)
+            self.ownerless = True
+            try:
+                if owner is not None:
+                    st.panic.effect(self.ctx(owner, None))
+            finally:
+                self.ownerless = False
         if st.bag["omega"] == 0 and st.panic.infinite_omega:
             st.bag["omega"] = 1
 
@@ -971,10 +985,14 @@ class Engine:
 
     # --- turn --------------------------------------------------------------------------
     def action_options(self, who: Scholar) -> list:
+        """The action, plus the scheme cards that cost none (no 行动 mark, L436-440, L592)."""
         out = [{"do": "pass"}]
-        if who.actions <= 0:
-            return out
-        out += self.research_options(who)
+        if who.actions > 0:
+            out += self.main_actions(who)
+        return out + self.free_options(who)
+
+    def main_actions(self, who: Scholar) -> list:
+        out = self.research_options(who)
         out += self.spy_targets(who)
         tile = self.tile_of(who)
         if not tile.region.start:
@@ -1032,7 +1050,8 @@ class Engine:
 
     def priority_players(self, who: Scholar) -> bool:
         return any(self.card(c).timing in ("instant", "response")
-                   for s in self.state.scholars if s is not who for c in s.hand)
+                   for s in self.state.scholars if s is not who and not self.in_start(s)
+                   for c in s.hand)
 
     def priority_round(self, who: Scholar, pending: list) -> None:
         n = len(self.state.scholars)
@@ -1042,7 +1061,7 @@ class Engine:
             s = order[i % n]
             i += 1
             options = [None]
-            if not s.done:
+            if not s.done and not self.in_start(s):       # Responses included (L733)
                 ctx = self.ctx(s, self.tile_of(s))
                 for c in sorted(set(s.hand)):
                     card = self.card(c)
@@ -1092,6 +1111,13 @@ class Engine:
     def do_action(self, who: Scholar, choice: dict) -> None:
         kind = choice["do"]
         self.progress += 1
+        if kind == "aux":                    # an auxiliary effect never costs the action
+            self.play_card(who, choice["card"], "auxiliary")
+            return
+        if kind == "card" and not self.card(choice["card"]).action:
+            self.state.stats["free_cards_in_action_phase"] += 1
+            self.play_card(who, choice["card"], "main")      # no 行动 mark: free (L440)
+            return
         who.actions -= 1
         if kind == "research":
             self.research(who, choice["blocks"])
@@ -1112,6 +1138,7 @@ class Engine:
     def turn(self, who: Scholar) -> None:
         st = self.state
         self._once, self.affected = set(), set()
+        self.rested = False
         self.log(f"-- round {st.round}: {who.name}")
         # 1. thesis submission (not in Max Alert, L1158)
         if not st.max_alert and self.stars(who) >= 2 and self.ask(who, "thesis", [False, True]):
@@ -1128,7 +1155,7 @@ class Engine:
         # 3. movement (cards may be played here)
         who.steps = who.stats().speed
         self.moving_stopped = False
-        while not who.done and not st.ended:
+        while not who.done and not st.ended and not self.rested:
             options = self.move_options(who) if not self.moving_stopped else []
             options += self.free_options(who)
             if not options:
@@ -1141,19 +1168,22 @@ class Engine:
             else:
                 self.do_move(who, choice)
         who.steps = 0
-        if st.ended:
+        if st.ended or self.rested:
             return
-        # 4. action
+        # 4. action: the one action, and non-action scheme cards around it (L436-440, L592)
         who.actions = 1
         self.fire(self.skill_triggers(who), "action_phase")
-        while who.actions > 0 and not st.ended and not who.done:
-            choice = self.ask(who, "action", self.action_options(who))
+        while not st.ended and not who.done and not self.rested:
+            options = self.action_options(who)
+            if len(options) == 1:
+                break                        # only "pass" is left
+            choice = self.ask(who, "action", options)
             if choice["do"] == "pass":
                 break
             self.do_action(who, choice)
         who.actions = 0
-        if st.ended:
-            return
+        if st.ended or self.rested:
+            return                           # a Camp's rest ends the turn (L828, L650)
         self.end_of_turn(who)
 
     def end_of_turn(self, who: Scholar) -> None:

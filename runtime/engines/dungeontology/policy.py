@@ -82,9 +82,12 @@ class View:
                 return [o for o in options if o is not None]
             return [None]
         if key == "action":
+            # a non-action scheme card costs no action (L440): play it around the action
+            free = [o for o in options if o["do"] == "card" and not e.card(o["card"]).action
+                    and e.card(o["card"]).timing != "response"]
             research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
             useful = research + [o for o in options if o["do"] in ("spy", "skill", "card", "region")]
-            return research or useful
+            return (research + free) if research else useful
         if key == "move":
             if e.state.max_alert:
                 start = e.state.start_pos()

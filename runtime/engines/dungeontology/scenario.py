@@ -15,8 +15,10 @@ expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|r
         lore|dooms|dooms_hidden|steps|done|thesis|actions} | {region, slots|tokens|absent}
         | {attempt: {stealth, alert, ok}} | {campus: {bag, bonfire, reserve_students,
         alert_filled, max_alert, ended}} | {boss} | {stairs: [a, b]} | {wall: [a, b]}
-        | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {options: ..., seat,
-        present}
+        | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {stats: {counter: n}} | {options: ..., seat,
+        option, present} | {options: ..., seat, none_of: kind}
+        A refused option (present: false, fails: true) must be one the engine could offer in some
+        state (option_shapes), else the scenario fails: it would pass vacuously.
 """
 from __future__ import annotations
 
@@ -25,9 +27,9 @@ from collections import Counter
 from runtime.agents import ScriptedAgent, ScriptError
 from runtime.effects import EffectError
 from runtime.engines.dungeontology.engine import Engine, deal, new_state
-from runtime.engines.dungeontology.state import COLOURS, Scholar, State, Tile, edge
+from runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from runtime.rng import Rng
-from runtime.scenario import check_expectations
+from runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 
 
 class Decline:
@@ -94,8 +96,10 @@ def build(data, setup: dict) -> Engine:
         s.hand = list(spec.get("hand", []))
         s.notebook = Counter(spec.get("notebook", {}))
         s.lore = bool(spec.get("lore", False))
-        s.dooms_hidden = list(spec.get("dooms_hidden", []))
-        s.dooms = list(spec.get("dooms", []))
+        # ids are looked up so that a misspelt card is a setup error, not a silent pass
+        s.hand = [data.get("scheme_card", c).id for c in spec.get("hand", [])]
+        s.dooms_hidden = [data.get("doom_card", d).id for d in spec.get("dooms_hidden", [])]
+        s.dooms = [data.get("doom_card", d).id for d in spec.get("dooms", [])]
         s.steps = spec.get("steps", 0)
         for intern in spec.get("interns", []):
             st.interns[intern] = seat
@@ -104,6 +108,32 @@ def build(data, setup: dict) -> Engine:
     engine = Engine(data, st, agents, Rng(setup.get("seed", 1)))
     engine.fixed_randomizer = "randomizer" in setup
     return engine
+
+
+def option_shapes(e: Engine) -> dict:
+    """Every kind of option the action and movement phases can offer, with their values."""
+    st = e.state
+    cards = set(e.data.kinds["scheme_card"])
+    regions = {t.id for t in st.tiles.values()}
+    skills = {k.id for sc in e.data.kinds["scholar"].values() for side in sc.sides for k in side.skills}
+    natural = lambda v: isinstance(v, int) and v >= 0      # noqa: E731
+    return {"pass": {}, "stay": {}, "research": {"blocks": natural},
+            "spy": {"target": set(range(len(st.scholars))), "colour": set(COLOURS)},
+            "card": {"card": cards}, "aux": {"card": cards}, "region": {"index": natural},
+            "skill": {"id": skills}, "move": {"to": regions}, "passage": {"to": regions},
+            "explore": {"side": set(SIDES)}}
+
+
+def _refused_step_option(e: Engine, step: dict) -> None:
+    """A step that must be refused names an option the engine could offer somewhere."""
+    keys = {"research": ("blocks",), "spy": ("target", "colour"), "move": ("to",),
+            "passage": ("to",), "explore": ("side",), "skill": ("id",), "play": ("card",)}
+    do = step["do"]
+    if do == "action":
+        refuse_unofferable(step["option"], option_shapes(e), exact=True)
+    elif do in keys:
+        option = {"do": "card" if do == "play" else do, **{k: step[k] for k in keys[do] if k in step}}
+        refuse_unofferable(option, option_shapes(e), exact=True)
 
 
 def _run_step(e: Engine, step: dict) -> None:
@@ -172,7 +202,7 @@ def _run_step(e: Engine, step: dict) -> None:
     elif do == "notebook_changed":
         e.notebook_changed()
     else:
-        raise AssertionError(f"unknown step {do!r}")
+        raise ScenarioError(f"unknown step {do!r}")
 
 
 def _check(e: Engine, exp: dict) -> str | None:
@@ -185,7 +215,7 @@ def _check(e: Engine, exp: dict) -> str | None:
                   "region": e.tile_of(s).id, "side": s.side, "lore": s.lore,
                   "dooms": len(s.dooms), "dooms_hidden": len(s.dooms_hidden), "steps": s.steps,
                   "done": s.done, "thesis": s.thesis, "stars": e.stars(s),
-                  "research_bonus": e.research_bonus(s)}
+                  "research_bonus": e.research_bonus(s), "actions": s.actions}
         for key, want in exp.items():
             if key == "scholar":
                 continue
@@ -222,7 +252,8 @@ def _check(e: Engine, exp: dict) -> str | None:
                   "reserve_students": st.reserve_students, "reserve_omega": st.reserve_omega,
                   "alert_filled": st.alert_filled, "max_alert": st.max_alert, "ended": st.ended,
                   "alert_card": st.alert_card.id if st.alert_card else None,
-                  "panic_revealed": st.panic_revealed, "first": st.first}
+                  "panic_revealed": st.panic_revealed, "first": st.first,
+                  "research_penalty": e.research_penalty()}
         for key, want in exp["campus"].items():
             got = values[key]
             if key == "bag":
@@ -230,6 +261,9 @@ def _check(e: Engine, exp: dict) -> str | None:
             if got != want:
                 return f"campus {key}: expected {want!r}, got {got!r}"
         return None
+    if "stats" in exp:                     # engine counters, e.g. {boss_activate: 1}
+        got = {k: st.stats.get(k, 0) for k in exp["stats"]}
+        return None if got == exp["stats"] else f"stats {got}, expected {exp['stats']}"
     if "boss" in exp:
         got = st.tiles[st.boss_pos].id if st.boss_pos is not None else None
         return None if got == exp["boss"] else f"boss in {got}, expected {exp['boss']}"
@@ -261,6 +295,8 @@ def _check(e: Engine, exp: dict) -> str | None:
     if "options" in exp:
         s = st.scholars[exp.get("seat", 0)]
         kind = exp["options"]
+        if not exp.get("present", True):
+            refuse_unofferable(exp["option"], option_shapes(e), exact=True)
         if kind == "action":
             s.actions = max(s.actions, 1)
             options = e.action_options(s)
@@ -269,6 +305,9 @@ def _check(e: Engine, exp: dict) -> str | None:
             options = e.move_options(s)
         else:
             options = e.free_options(s)
+        if "none_of" in exp:               # no option of that kind at all
+            kinds = [o for o in options if o.get("do") == exp["none_of"]]
+            return None if not kinds else f"options of kind {exp['none_of']}: {kinds}"
         present = exp["option"] in options
         want = exp.get("present", True)
         return None if present == want else f"option {exp['option']} present={present}; options {options}"
@@ -283,11 +322,19 @@ def run_scenario(data, scenario: dict) -> list[str]:
     failures: list[str] = []
     for i, step in enumerate(scenario.get("steps") or []):
         try:
+            if step.get("fails"):
+                _refused_step_option(engine, step)
             _run_step(engine, step)
             if step.get("fails"):
                 failures.append(f"steps[{i}]: expected to be refused, but it was carried out")
                 break
-        except (AssertionError, ScriptError, EffectError, KeyError, StopIteration) as err:
+        except ScenarioError as err:
+            failures.append(f"steps[{i}]: {err}")
+            break
+        except (KeyError, StopIteration) as err:        # an unknown id: the scenario is wrong
+            failures.append(f"steps[{i}]: scenario error: {type(err).__name__}: {err}")
+            break
+        except (AssertionError, ScriptError, EffectError) as err:
             if step.get("fails"):
                 continue
             failures.append(f"steps[{i}]: {err}")

@@ -106,6 +106,7 @@ class State:
     reserve_blocks: Counter = field(default_factory=Counter)
     alert_card: object = None
     alert_filled: int = 0
+    penalty_after_panic: int = 0                        # rule g13, set when the card leaves
     panic: object = None
     panic_revealed: bool = False
     clan: object = None

@@ -487,7 +487,10 @@ def score(engine: Engine, capped: bool = False) -> dict:
             bonus[seat][cat] = b
             totals[seat] += b
     scores = [totals[t.seat] for t in state.teams]
-    return {"scores": scores, "rounds": state.round, "capped": capped,
+    # the highest total among the teams back at the base wins; rule d27: ties share (L333)
+    best = max((totals[t.seat] for t in finishers), default=None)
+    winners = [t.seat for t in finishers if totals[t.seat] == best]
+    return {"scores": scores, "winners": winners, "rounds": state.round, "capped": capped,
             "finished": [t.pos == state.base for t in state.teams], "bonus": [bonus[t.seat] for t in state.teams],
             "stats": dict(state.stats)}
 

@@ -9,7 +9,7 @@ steps:  {do: move, to, via} | {do: act, id} | {do: start_turn} | {do: score}
         (the action is not legal) or fails: true (the step must be refused)
 expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|lost|slots}
         | {tile, kind|depth|tokens|marker|exits|absent} | {rope: [a, b], present}
-        | {scores} | {bonus} | {finished} | {log} | {legal, team, present} | {stacks}
+        | {scores} | {bonus} | {finished} | {winners} | {log} | {legal, team, present} | {stacks}
         | {end_triggered} | {turns}
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from runtime.agents import ScriptedAgent, ScriptError
 from runtime.effects import EffectError
 from runtime.engines.the_cave.engine import Engine, score, tile_stub
 from runtime.engines.the_cave.state import Cell, State, Team, edge
-from runtime.scenario import check_expectations
+from runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 
 
 def _pos(value) -> tuple[int, int]:
@@ -75,11 +75,27 @@ def _step(engine: Engine, step: dict, results: dict) -> None:
     if step.get("fails"):
         try:
             _run_step(engine, step, results)
+        except ScenarioError:
+            raise                       # a wrong scenario is not the refusal it expects
         except (AssertionError, ScriptError, EffectError) as err:
             engine.log(f"step refused: {err}")
             return
         raise AssertionError(f"step {step} was expected to be refused but succeeded")
     _run_step(engine, step, results)
+
+
+def option_shapes(engine: Engine) -> dict:
+    """Every kind of option `legal_actions` can offer, with the values its keys can take: a
+    move goes to a tile of the map, by an enter option (after a cross-out one, `out+in`) or a
+    desperate move; an action is one of the content's actions or a tile kind's."""
+    kinds = engine.data.kinds["tile_kind"].values()
+    enters = {o.id for k in kinds for o in (k.enter or ())}
+    outs = {o.id for k in kinds for o in (getattr(k, "cross_out", None) or ())}
+    ways = enters | {"desperate_move"} | {f"{a}+{b}" for a in outs for b in enters}
+    tiles = set(engine.state.cells)
+    acts = set(engine.data.kinds["action"]) | {a.id for k in kinds for a in (k.actions or ())}
+    return {"move": {"to": lambda v: _pos(v) in tiles, "via": ways},
+            "act": {"id": acts}, "end": {}}
 
 
 def _run_step(engine: Engine, step: dict, results: dict) -> None:
@@ -99,6 +115,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         option = _norm(option)
         legal = [o for o in engine.legal_actions(team)]
         if step.get("illegal"):
+            refuse_unofferable(option, option_shapes(engine), exact=True)
             if option in legal:
                 raise AssertionError(f"{option} was expected to be illegal but is legal")
             return
@@ -106,7 +123,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
             raise AssertionError(f"{option} is not legal; legal: {legal}")
         engine.apply(team, option)
     else:
-        raise AssertionError(f"unknown step {do!r}")
+        raise ScenarioError(f"unknown step {do!r}")
     agent.choices.clear()     # choices for decisions with a single option are not asked
 
 
@@ -153,6 +170,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         return None if there == want else f"rope {exp['rope']}: expected present={want}, got {there}"
     if "legal" in exp:
         team = state.teams[exp.get("team", 0)]
+        if not exp.get("present", True):
+            refuse_unofferable(_norm(exp["legal"]), option_shapes(engine), exact=True)
         there = _norm(exp["legal"]) in engine.legal_actions(team)
         want = exp.get("present", True)
         return None if there == want else f"{exp['legal']} legal: expected {want}, got {there}"
@@ -168,9 +187,9 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     if "turns" in exp:
         got = [list(t) for t in state.turn_log]
         return None if got == exp["turns"] else f"turns: expected {exp['turns']}, got {got}"
-    if any(k in exp for k in ("scores", "bonus", "finished")):
+    if any(k in exp for k in ("scores", "bonus", "finished", "winners")):
         result = results.get("score") or score(engine)
-        for key in ("scores", "finished"):
+        for key in ("scores", "finished", "winners"):
             if key in exp and result[key] != exp[key]:
                 return f"{key}: expected {exp[key]}, got {result[key]}"
         if "bonus" in exp:
