@@ -75,7 +75,9 @@ class Engine:
         self.move_ended = False         # set by the end_move verb during a move
         self.log_enabled, self.lines = log_enabled, []
         self.mission_event = None
-        self.shots: set = set()         # (sentry, monster uid) per Event or Swarm
+        self.shots: set = set()         # once-per marks of effects (Engine.once)
+        self.window = 0                 # which Event, Swarm or dwarf action is under way
+        self.sentry_shots: set = set()  # (window, monster uid): the sentry fired at it (L664)
         self.last_roll: list = []
         self.last_die = ""
         self.plan: list | None = None   # scripted hit assignment (scenarios)
@@ -225,6 +227,8 @@ class Engine:
             return b in st.tokens.get("platform", {}) or d.cls == "scout"
         if t not in OPEN and not (b in st.pod):
             return zipped
+        if b in st.stalagmites and self.has_ability(d, "power_drill"):
+            return True                    # destroyed as the Driller moves (L766)
         if b in st.stalagmites or st.monster_at(b):
             return d.cls == "scout"
         if b in st.tokens.get("flame", {}) and d.cls == "scout":
@@ -235,11 +239,30 @@ class Engine:
         st = self.state
         if st.terrain(h) not in OPEN and h not in st.pod:
             return False
-        if st.terrain(h) == "o" or h in st.stalagmites or st.monster_at(h):
+        if h in st.stalagmites and not self.has_ability(d, "power_drill"):
+            return False
+        if st.terrain(h) == "o" or st.monster_at(h):
             return False
         if st.dwarf_at(h) not in (None, d) or h == st.sentry or h in st.exits.values() or h == st.supply_pod:
             return False
         return True
+
+    def has_ability(self, d: Dwarf, ability: str) -> bool:
+        """Whether the dwarf's class has the ability (Power Drill, ...)."""
+        return any(a.id == ability for a in self.data.get("dwarf", d.cls).abilities or ())
+
+    def note_pod_left(self) -> None:
+        """Once every dwarf has left the drop pod its spaces are cave (L194, L374)."""
+        st = self.state
+        if not st.pod_left and not any(d.pos in st.pod and not d.in_pod for d in st.dwarves):
+            st.pod_left = True
+            self.log("every dwarf has left the drop pod: its spaces are cave")
+
+    def pod_closed(self, h: Hex) -> bool:
+        """A drop pod space monsters may not enter (L978): the pod is there, not yet flipped
+        to cave, or back to pick the dwarves up."""
+        st = self.state
+        return h in st.pod and (st.pod_returned or not st.pod_left)
 
     def shielded(self, h: Hex) -> bool:
         return self.shield is not None and (h == self.shield or h in hx.neighbours(self.shield))
@@ -247,9 +270,7 @@ class Engine:
     def monster_step(self, m: Monster, a: Hex, b: Hex) -> bool:
         st = self.state
         mdef = self.monster_def(m)
-        if b in st.pod and not st.pod_returned and any(d.pos in st.pod for d in st.dwarves):
-            return False
-        if b in st.pod and not st.pod_returned and all(not d.in_pod for d in st.dwarves) and False:
+        if self.pod_closed(b):
             return False
         if self.shield is not None and self.shielded(a) != self.shielded(b):
             return False
@@ -276,7 +297,7 @@ class Engine:
         st = self.state
         if st.terrain(h) not in OPEN or h in st.stalagmites or h == st.sentry or h == st.bosco:
             return False
-        if h in st.pod and not st.pod_returned:
+        if self.pod_closed(h):
             return False
         other = st.monster_at(h)
         return (other is None or other is m) and st.dwarf_at(h) is None and h != st.supply_pod
@@ -337,7 +358,8 @@ class Engine:
         if mdef.self_destructs:
             self.explode(m)
         if mdef.on_kill is not None and not mdef.kill_reward:
-            self.run(mdef.on_kill, you=killer, self_=m)
+            # ranges and line of sight of its effect are measured from the dying creature
+            self.run(mdef.on_kill, you=killer, self_=m, origin=m.pos, **{"from": m.pos})
 
     def explode(self, m: Monster) -> None:
         """The Exploder's adjacent ring takes one Explosive roll (its attack and its death)."""
@@ -511,8 +533,14 @@ class Engine:
             self.log(f"{d.cls} keeps {upgrade}")
 
     def draw_throwable(self, d: Dwarf) -> None:
-        """A Throwable card, drawn at random as at setup (L165)."""
-        d.throwables.append(self.rng.choice(sorted(t.id for t in self.data.of("throwable"))))
+        """The top Throwable card of the deck (L153); when the deck runs out its discard pile
+        (L580) is shuffled into a new one. None left anywhere: no card."""
+        st = self.state
+        if not st.throwable_deck and st.throwable_discard:
+            st.throwable_deck, st.throwable_discard = st.throwable_discard, []
+            self.rng.shuffle(st.throwable_deck)
+        if st.throwable_deck:
+            d.throwables.append(st.throwable_deck.pop())
 
     def tick(self) -> int:
         self.state.clock += 1
@@ -563,12 +591,18 @@ class Engine:
         return out
 
     # --- the sentry gun ------------------------------------------------------------------------
+    def open_window(self) -> None:
+        """A new Event, Swarm or dwarf action: the sentry may fire at every monster again."""
+        self.window += 1
+
     def sentry_reacts(self, m: Monster) -> None:
+        """The sentry fires once at a monster that acts, is placed or moves within its range
+        and line of sight, once per monster per Event or Swarm (L662-668)."""
         st = self.state
-        if st.sentry is None or m.uid not in st.monsters or (m.uid, st.clock) in self.shots:
+        if st.sentry is None or m.uid not in st.monsters or (self.window, m.uid) in self.sentry_shots:
             return
         if hx.distance(st.sentry, m.pos) <= 3 and self.los(st.sentry, m.pos):
-            self.shots.add((m.uid, st.clock))
+            self.sentry_shots.add((self.window, m.uid))
             hits = sum(f.get("hits") or 0 for f in self.roll("bullet_die", 1))
             engineer = next((d for d in st.dwarves if d.cls == "engineer"), None)
             self.damage_monster(m, "bullet", hits, engineer)
@@ -587,17 +621,34 @@ class Engine:
         return min(dwarves, key=lambda d: (hx.distance(m.pos, d.pos), -d.acted_at))
 
     def activate_all(self, skip: set[int] = frozenset(), move_and_attack: bool = False) -> None:
-        self.state.clock += 1     # a new Event or Swarm: the sentry may fire again
+        """Every monster acts, kind by kind in board order (L937-962); of one kind the one
+        nearest a dwarf first, ties decided by the dwarf who drew the card (L974)."""
         kinds = sorted(self.data.of("monster"), key=lambda k: k.order)
         for kind in kinds:
-            group = [m for m in self.state.monsters.values() if m.kind == kind.id and m.uid not in skip]
-            group.sort(key=lambda m: (self.nearest_dwarf_distance(m.pos), m.uid))
-            for m in group:
-                if self.state.result or m.uid not in self.state.monsters:
-                    continue
+            done: set[int] = set()
+            while not self.state.result:
+                group = [m for m in self.state.monsters.values()
+                         if m.kind == kind.id and m.uid not in skip and m.uid not in done]
+                if not group:
+                    break
+                m = self.next_to_act(group)
+                done.add(m.uid)
                 self.activate(m, move_and_attack)
 
+    def next_to_act(self, group: list[Monster]) -> Monster:
+        """The monster of `group` nearest a dwarf; on a tie the drawing dwarf chooses."""
+        near = min(self.nearest_dwarf_distance(m.pos) for m in group)
+        tied = sorted((m for m in group if self.nearest_dwarf_distance(m.pos) == near), key=lambda m: m.uid)
+        if len(tied) == 1:
+            return tied[0]
+        seat = self.acting.seat if self.acting is not None else 0
+        choice = self.agents[seat % len(self.agents)].choose("activation_order", [m.uid for m in tied], self)
+        return next(m for m in tied if m.uid == choice)
+
     def activate(self, m: Monster, move_and_attack: bool = False) -> None:
+        """One activation (L966-1002): attack if a dwarf is in range, else move (and attack
+        after the move when the card or the creature says so); then its special, whatever
+        way it moves."""
         mdef = self.monster_def(m)
         self.activated[m.kind] += 1
         if m.statuses & {"stunned", "frozen"}:
@@ -610,19 +661,14 @@ class Engine:
         if mdef.moves_toward == "none":
             if mdef.attacks:
                 self.attack_if_possible(m)
-            if mdef.special is not None:
-                self.run(mdef.special, self_=m)
-            return
-        if mdef.moves_toward == "monster":
+        elif mdef.moves_toward == "monster":
             self.move_monster(m, toward_monsters=True)
-            if mdef.special is not None:
-                self.run(mdef.special, self_=m)
-            return
-        if mdef.attacks and self.attack_if_possible(m):
-            return
-        self.move_monster(m)
-        if m.uid in self.state.monsters and (move_and_attack or mdef.moves_then_attacks):
-            self.attack_if_possible(m)
+        elif not (mdef.attacks and self.attack_if_possible(m)):
+            self.move_monster(m)
+            if m.uid in self.state.monsters and mdef.attacks and (move_and_attack or mdef.moves_then_attacks):
+                self.attack_if_possible(m)
+        if mdef.special is not None and m.uid in self.state.monsters and not self.state.result:
+            self.run(mdef.special, self_=m)
 
     def attack_if_possible(self, m: Monster) -> bool:
         mdef = self.monster_def(m)
@@ -653,8 +699,13 @@ class Engine:
         if self.shielded(d.pos):
             self.log("the shield stops the attack")
         else:
-            teeth = sum(f["face"] == "teeth" for f in faces)
-            self.hurt(d, teeth)
+            for f in faces:
+                if f["face"] != "teeth" or not d.conscious:
+                    continue
+                if mdef.teeth is not None:         # the creature's own teeth effect
+                    self.run(mdef.teeth, you=d, self_=m, target=d)
+                else:
+                    self.hurt(d, 1)
             for f in faces:
                 if f["face"] == "bang" and mdef.bang is not None and d.conscious:
                     self.run(mdef.bang, you=d, self_=m, target=d)
@@ -670,42 +721,74 @@ class Engine:
                 st.tokens.setdefault(token, {})[h] = owner
 
     def move_monster(self, m: Monster, toward_monsters: bool = False) -> None:
+        """Move (L966-996): toward the nearest dwarf (ties: the one who acted most recently,
+        L972), stopping on the first empty space from which it can attack (L970); it passes
+        other monsters but never ends on one (L990, L996). With no such space within its
+        move it gets as close as it can, on an empty space."""
         mdef = self.monster_def(m)
+        step = lambda a, b: self.monster_step(m, a, b)
+        reach = hx.bfs(m.pos, step)
+        can_stop = {h for h in reach if h == m.pos or self.monster_can_stop(m, h)}
+        goals = self.monster_goals(m, reach, can_stop, toward_monsters)
+        if not goals or m.pos in goals:
+            return
+        near = [h for h in goals if reach[h] <= mdef.move]
+        if near:
+            dest = min(near, key=lambda h: (reach[h], h))
+        else:
+            back = hx.bfs_from(goals, lambda a, b: self.monster_step(m, b, a))
+            spots = [h for h in can_stop if reach[h] <= mdef.move and h in back]
+            dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
+            if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
+                return
+        self.walk_monster(m, hx.path_to(m.pos, {dest}, step) or [])
+
+    def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool) -> set:
+        """Where the monster wants to end: next to another monster (the Warden), else on an
+        empty space with its target dwarf in range and line of sight. The target is the dwarf
+        it reaches range of in the fewest steps, ties to the one who acted most recently."""
         st = self.state
         if toward_monsters:
-            goals = {n for o in st.monsters.values() if o is not m for n in hx.neighbours(o.pos)}
-        else:
-            goals = set()
-            for d in st.dwarves:
-                if d.conscious and not d.in_pod:
-                    goals |= {h for h in st.cells if hx.distance(h, d.pos) <= max(1, mdef.attack_range)}
-        path = hx.path_to(m.pos, goals, lambda a, b: self.monster_step(m, a, b))
-        if not path and not toward_monsters:
-            # no way into range (a shield, an IFG, pits): it gets as close as it can
-            reach = hx.bfs(m.pos, lambda a, b: self.monster_step(m, a, b))
-            spots = [h for h, n in reach.items() if 0 < n <= mdef.move and self.monster_can_stop(m, h)]
-            here = self.nearest_dwarf_distance(m.pos)
-            best = min(spots, key=lambda h: (self.nearest_dwarf_distance(h), reach[h], h), default=None)
-            if best is not None and self.nearest_dwarf_distance(best) < here:
-                path = hx.path_to(m.pos, {best}, lambda a, b: self.monster_step(m, a, b))
-        if not path:
-            return
-        start = m.pos
-        last_stop = m.pos                        # it must end its move on an empty space
-        for steps, h in enumerate(path, 1):
-            if steps > mdef.move:
-                break
+            return {h for h in can_stop if any(hx.distance(h, o.pos) == 1 for o in st.monsters.values() if o is not m)}
+        rng = max(1, self.monster_def(m).attack_range)
+        best, best_key = set(), None
+        for d in st.dwarves:
+            if not d.conscious or d.in_pod:
+                continue
+            spots = {h for h in can_stop if hx.distance(h, d.pos) <= rng and self.los(h, d.pos)}
+            if not spots:
+                continue
+            key = (min(reach[h] for h in spots), -d.acted_at, d.seat)
+            if best_key is None or key < best_key:
+                best, best_key = spots, key
+        if best_key is None:          # no way into range (a shield, an IFG, pits): get closer
+            return self.closer_spots(m, reach, can_stop)
+        return best
+
+    def closer_spots(self, m: Monster, reach: dict, can_stop: set) -> set:
+        """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now."""
+        mdef = self.monster_def(m)
+        spots = [h for h in can_stop if 0 < reach[h] <= mdef.move]
+        if not spots:
+            return set()
+        here = self.nearest_dwarf_distance(m.pos)
+        best = min(self.nearest_dwarf_distance(h) for h in spots)
+        return {h for h in spots if self.nearest_dwarf_distance(h) == best} if best < here else set()
+
+    def walk_monster(self, m: Monster, path: list[Hex]) -> None:
+        """Step along `path`, entering each space; a token that stops walkers (goo) ends the
+        move on the last empty space passed."""
+        st = self.state
+        start = last_stop = m.pos
+        for h in path:
             self.enter_monster(m, h)
             if m.uid not in st.monsters:
                 return
             if self.monster_can_stop(m, h):
                 last_stop = h
-            if self.stops_walker(h, flying=bool(mdef.flying)):
+            if self.stops_walker(h, flying=bool(self.monster_def(m).flying)):
                 break
-            if not toward_monsters and mdef.attacks and h == last_stop and self.targets_in_range(m):
-                break
-        if m.pos != last_stop:
-            m.pos = last_stop
+        m.pos = last_stop
         self.settle_tail(m)
         if m.pos != start:
             self.sentry_reacts(m)
@@ -780,6 +863,7 @@ class Engine:
 
     def swarm(self, cards: int) -> None:
         self.log("a Swarm comes")
+        self.open_window()
         placed: list = []
         for _ in range(cards):
             card = self.draw("swarm")
@@ -960,6 +1044,13 @@ class Verbs:
         skip = {m.uid for m in ctx.info.get("placed", [])} if ctx.info.get("others_only") else set()
         self.e.activate_all(skip, move_and_attack=bool(ctx.info.get("move_and_attack")))
 
+    def activate_monsters_move_and_attack(self, ctx) -> None:
+        """"Move and attack" (L935, L970; Fast Critters, L1201): every creature that moves
+        attacks after its move if a dwarf is in range; none attacks twice."""
+        if ctx.info.get("defer_activation"):
+            return
+        self.e.activate_all(move_and_attack=True)
+
     def advance_threat(self, ctx, amount: int) -> None:
         self.e.advance_threat(amount)
 
@@ -1103,6 +1194,7 @@ class Verbs:
             if enter(e, d, h) or e.move_ended or not d.conscious:
                 break
         e.move_ended = False
+        e.note_pod_left()
 
     def end_move(self, ctx) -> None:
         self.e.move_ended = True
