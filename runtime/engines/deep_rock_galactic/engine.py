@@ -299,8 +299,10 @@ class Engine:
             return False
         if self.pod_closed(h):
             return False
-        other = st.monster_at(h)
-        return (other is None or other is m) and st.dwarf_at(h) is None and h != st.supply_pod
+        # another monster there, whichever is found first (L990, L996)
+        if any(o is not m and h in (o.pos, o.tail) for o in st.monsters.values()):
+            return False
+        return st.dwarf_at(h) is None and h != st.supply_pod
 
     # --- dice --------------------------------------------------------------------------------
     def roll(self, die: str, n: int) -> list[dict]:
@@ -603,6 +605,7 @@ class Engine:
             return
         if hx.distance(st.sentry, m.pos) <= 3 and self.los(st.sentry, m.pos):
             self.sentry_shots.add((self.window, m.uid))
+            self.log(f"the sentry fires at {m.kind}#{m.uid}")
             hits = sum(f.get("hits") or 0 for f in self.roll("bullet_die", 1))
             engineer = next((d for d in st.dwarves if d.cls == "engineer"), None)
             self.damage_monster(m, "bullet", hits, engineer)
@@ -625,20 +628,29 @@ class Engine:
         nearest a dwarf first, ties decided by the dwarf who drew the card (L974)."""
         kinds = sorted(self.data.of("monster"), key=lambda k: k.order)
         for kind in kinds:
-            done: set[int] = set()
-            while not self.state.result:
-                group = [m for m in self.state.monsters.values()
-                         if m.kind == kind.id and m.uid not in skip and m.uid not in done]
-                if not group:
-                    break
-                m = self.next_to_act(group)
-                done.add(m.uid)
-                self.activate(m, move_and_attack)
+            group = [m for m in self.state.monsters.values() if m.kind == kind.id and m.uid not in skip]
+            near = {m.uid: self.walking_distance_to_dwarf(m) for m in group}
+            while group and not self.state.result:
+                m = self.next_to_act(group, near)
+                group.remove(m)
+                if m.uid in self.state.monsters:
+                    self.activate(m, move_and_attack)
 
-    def next_to_act(self, group: list[Monster]) -> Monster:
+    def walking_distance_to_dwarf(self, m: Monster) -> int:
+        """Steps along the monster's own ways (around pits, through other monsters) to the
+        nearest dwarf it would target; a dwarf it cannot reach counts by straight distance,
+        after every reachable one."""
+        alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
+        if not alive:
+            return 0
+        reach = hx.bfs(m.pos, lambda a, b: self.monster_step(m, a, b) or b in alive)
+        walked = [reach[p] for p in alive if p in reach]
+        return min(walked) if walked else 1000 + min(hx.distance(m.pos, p) for p in alive)
+
+    def next_to_act(self, group: list[Monster], near: dict[int, int]) -> Monster:
         """The monster of `group` nearest a dwarf; on a tie the drawing dwarf chooses."""
-        near = min(self.nearest_dwarf_distance(m.pos) for m in group)
-        tied = sorted((m for m in group if self.nearest_dwarf_distance(m.pos) == near), key=lambda m: m.uid)
+        best = min(near[m.uid] for m in group)
+        tied = sorted((m for m in group if near[m.uid] == best), key=lambda m: m.uid)
         if len(tied) == 1:
             return tied[0]
         seat = self.acting.seat if self.acting is not None else 0
@@ -670,13 +682,18 @@ class Engine:
         if mdef.special is not None and m.uid in self.state.monsters and not self.state.result:
             self.run(mdef.special, self_=m)
 
+    def sentry_in_reach(self, m: Monster) -> bool:
+        """The sentry gun within the monster's attack range and line of sight."""
+        st = self.state
+        return st.sentry is not None and hx.distance(m.pos, st.sentry) <= self.monster_def(m).attack_range \
+            and self.los(m.pos, st.sentry)
+
     def attack_if_possible(self, m: Monster) -> bool:
         mdef = self.monster_def(m)
         dwarves = self.targets_in_range(m)
         st = self.state
         if not dwarves:
-            if st.sentry is not None and hx.distance(m.pos, st.sentry) <= mdef.attack_range \
-                    and self.los(m.pos, st.sentry):
+            if self.sentry_in_reach(m):
                 self.log(f"{m.kind}#{m.uid} attacks the sentry gun: it returns to the Engineer")
                 st.sentry = None
                 if mdef.self_destructs:
@@ -741,7 +758,8 @@ class Engine:
             dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
             if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
                 return
-        self.walk_monster(m, hx.path_to(m.pos, {dest}, step) or [])
+        stop_at_sentry = not toward_monsters and bool(mdef.attacks)
+        self.walk_monster(m, hx.path_to(m.pos, {dest}, step) or [], stop_at_sentry)
 
     def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool) -> set:
         """Where the monster wants to end: next to another monster (the Warden), else on an
@@ -775,9 +793,10 @@ class Engine:
         best = min(self.nearest_dwarf_distance(h) for h in spots)
         return {h for h in spots if self.nearest_dwarf_distance(h) == best} if best < here else set()
 
-    def walk_monster(self, m: Monster, path: list[Hex]) -> None:
+    def walk_monster(self, m: Monster, path: list[Hex], stop_at_sentry: bool = False) -> None:
         """Step along `path`, entering each space; a token that stops walkers (goo) ends the
-        move on the last empty space passed."""
+        move on the last empty space passed. A monster that reaches an empty space with the
+        sentry gun in its range stops there too (L968-970: the sentry counts as a target)."""
         st = self.state
         start = last_stop = m.pos
         for h in path:
@@ -786,6 +805,8 @@ class Engine:
                 return
             if self.monster_can_stop(m, h):
                 last_stop = h
+                if stop_at_sentry and self.sentry_in_reach(m):
+                    break
             if self.stops_walker(h, flying=bool(self.monster_def(m).flying)):
                 break
         m.pos = last_stop

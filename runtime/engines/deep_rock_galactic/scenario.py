@@ -22,7 +22,7 @@ expect: {bosco: [r,c]} | {sentry: [r,c]} | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
         overclocked|upgrades|spare_upgrades|in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
-        | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log}
+        | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log[, count]}
 """
 from __future__ import annotations
 
@@ -387,7 +387,10 @@ def _check(engine: Engine, names: dict, exp: dict) -> str | None:
         want = sorted(_hex(h) for h in exp["at"])
         return None if got == want else f"{exp['tokens']} at {[list(h) for h in got]}, expected {[list(h) for h in want]}"
     if "log" in exp:
-        return None if any(exp["log"] in line for line in engine.lines) else f"no log line with {exp['log']!r}"
+        found = sum(exp["log"] in line for line in engine.lines)
+        if "count" in exp:          # exactly this many lines (once-per rules)
+            return None if found == exp["count"] else f"{found} log lines with {exp['log']!r}, expected {exp['count']}"
+        return None if found else f"no log line with {exp['log']!r}"
     return f"unknown expectation {exp}"
 
 
