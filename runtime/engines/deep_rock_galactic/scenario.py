@@ -9,7 +9,11 @@ setup:  map (missions/README.md format; default: an open 9x9 cave), hazard, pod 
         monsters [{id, kind, at, damage, statuses, tail, facing}],
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
-        event_deck [ids, top last], swarm_deck [ids]
+        event_deck [ids, top last], swarm_deck [ids], throwable_deck [ids, top last],
+        upgrade_supply [upgrade ids, top last] (default: the content's, unshuffled),
+        throwable_discard [ids], hidden_segments [{at: [r,c] of an `h` group, pickups [kinds],
+        tile: pool tile id | {tile, upgrades}}], segment_pool [{tile, upgrades}], pod_left,
+        hazard_setup: N (Hazard N's own setup: threat start, extra Grunts at the exits)
 steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|assist|stand|
         sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone, dwarf, ...action
         fields, choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
@@ -23,6 +27,8 @@ expect: {bosco: [r,c]} | {sentry: [r,c]} | {ground: [r,c], minerals: {..}}
         overclocked|upgrades|spare_upgrades|in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
         | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log[, count]}
+        | {throwable_deck: [ids]} | {throwable_discard: [ids]} | {upgrade_tokens: n}
+        | {hidden_segment: [r,c], revealed}
 """
 from __future__ import annotations
 
@@ -82,6 +88,8 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     st.supply_pod = _hex(setup["supply_pod"]) if setup.get("supply_pod") else None
     st.supply_stock = Counter(setup.get("supply_stock", {}))
     st.rs_deck = game.rock_and_stone_deck(data)          # unshuffled: scenarios know the order
+    st.upgrade_supply = list(setup.get("upgrade_supply", [u.id for u in data.of("weapon_upgrade")
+                                                          for _ in range(u.count or 1)]))
     for seat, spec in enumerate(setup.get("dwarves", [])):
         cls = spec["cls"]
         primary = spec.get("primary") or next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
@@ -386,6 +394,18 @@ def _check(engine: Engine, names: dict, exp: dict) -> str | None:
         got = sorted(st.tokens.get(exp["tokens"], {}))
         want = sorted(_hex(h) for h in exp["at"])
         return None if got == want else f"{exp['tokens']} at {[list(h) for h in got]}, expected {[list(h) for h in want]}"
+    for pile in ("throwable_deck", "throwable_discard"):
+        if pile in exp:
+            got = getattr(st, pile)
+            return None if got == exp[pile] else f"{pile}: expected {exp[pile]}, got {got}"
+    if "upgrade_tokens" in exp:
+        got = len(st.upgrade_tokens)
+        return None if got == exp["upgrade_tokens"] else f"upgrade tokens: expected {exp['upgrade_tokens']}, got {got}"
+    if "hidden_segment" in exp:
+        seg = next((x for x in st.hidden if _hex(exp["hidden_segment"]) in x["hexes"]), None)
+        if seg is None:
+            return f"no hidden segment at {exp['hidden_segment']}"
+        return None if seg["revealed"] == exp["revealed"] else f"hidden segment revealed={seg['revealed']}"
     if "log" in exp:
         found = sum(exp["log"] in line for line in engine.lines)
         if "count" in exp:          # exactly this many lines (once-per rules)
