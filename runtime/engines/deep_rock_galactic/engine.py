@@ -71,6 +71,7 @@ class Engine:
         self.track_len, self.swarm_squares = track["squares"], set(track["swarm_squares"])
         self.hazard = int(self.options.get("hazard", 2))
         self.verbs, self.queries = Verbs(self), Queries(self)
+        self.token_defs = {t.token: t for t in data.of("board_token")}
         check_handlers(data, self.verbs, self.queries)
         self.move_ended = False         # set by the end_move verb during a move
         self.log_enabled, self.lines = log_enabled, []
@@ -175,7 +176,7 @@ class Engine:
 
     # --- board tokens: their movement rules come from the board_token definitions -----------
     def tokens_at(self, h: Hex) -> list:
-        defs = {t.token: t for t in self.data.of("board_token")}
+        defs = self.token_defs
         return [defs[k] for k, where in self.state.tokens.items() if h in where and k in defs]
 
     def token_flag(self, h: Hex, flag: str) -> bool:
@@ -268,30 +269,40 @@ class Engine:
         return self.shield is not None and (h == self.shield or h in hx.neighbours(self.shield))
 
     def monster_step(self, m: Monster, a: Hex, b: Hex) -> bool:
+        return self.monster_stepper(m)(a, b)
+
+    def monster_stepper(self, m: Monster):
+        """`step(a, b)`: whether the monster may move from a into b (L976-996), with the
+        board read once (path searches call it thousands of times)."""
         st = self.state
         mdef = self.monster_def(m)
-        if self.pod_closed(b):
-            return False
-        if self.shield is not None and self.shielded(a) != self.shielded(b):
-            return False
-        if a in st.tokens.get("ifg", {}) or b in st.tokens.get("ifg", {}):
-            if (a in st.tokens.get("ifg", {})) != (b in st.tokens.get("ifg", {})):
+        flying = bool(mdef.flying)
+        destroys = set(mdef.destroys_on_path or ())
+        closed = {h for h in st.pod if self.pod_closed(h)}
+        ifg = set(st.tokens.get("ifg", {}))
+        platforms = set(st.tokens.get("platform", {}))
+        blocked = {h for k, where in st.tokens.items() if getattr(self.token_defs.get(k), "blocks_monster_movement", False)
+                   for h in where}
+        shield = ({self.shield} | set(hx.neighbours(self.shield))) if self.shield is not None else set()
+        standing = {d.pos for d in st.dwarves if d.conscious and not d.in_pod}
+        cells, stalagmites = st.cells, st.stalagmites
+
+        def step(a: Hex, b: Hex) -> bool:
+            if b in closed or (a in shield) != (b in shield) or (a in ifg) != (b in ifg):
                 return False
-        t = st.terrain(b)
-        if t == "x":
-            return False
-        if t in WALLS or t == "h":
-            return "wall" in (mdef.destroys_on_path or ())
-        if self.token_flag(b, "blocks_monster_movement"):
-            return False
-        if t == "o":
-            return bool(mdef.flying) or b in st.tokens.get("platform", {})
-        if b in st.stalagmites:
-            return bool(mdef.flying) or "stalagmite" in (mdef.destroys_on_path or ())
-        d = st.dwarf_at(b)
-        if d is not None and d.conscious:
-            return bool(mdef.flying)
-        return True
+            t = cells.get(b, "x")
+            if t == "x":
+                return False
+            if t in WALLS or t == "h":
+                return "wall" in destroys
+            if b in blocked:
+                return False
+            if t == "o":
+                return flying or b in platforms
+            if b in stalagmites:
+                return flying or "stalagmite" in destroys
+            return flying or b not in standing
+        return step
 
     def monster_can_stop(self, m: Monster, h: Hex) -> bool:
         st = self.state
@@ -559,7 +570,8 @@ class Engine:
         placed = []
         for _ in range(n):
             probe = Monster(0, kind, origin)
-            dist = hx.bfs(origin, lambda a, b: self.monster_step(probe, a, b) or self.state.monster_at(b) is not None)
+            step = self.monster_stepper(probe)
+            dist = hx.bfs(origin, lambda a, b: step(a, b) or self.state.monster_at(b) is not None)
             free = [h for h in dist if self.monster_can_stop(probe, h)]
             flames = self.state.tokens.get("flame", {})
             usable = [h for h in free if h not in flames] or free
@@ -629,23 +641,26 @@ class Engine:
         kinds = sorted(self.data.of("monster"), key=lambda k: k.order)
         for kind in kinds:
             group = [m for m in self.state.monsters.values() if m.kind == kind.id and m.uid not in skip]
-            near = {m.uid: self.walking_distance_to_dwarf(m) for m in group}
+            if not group:
+                continue
+            near = self.walking_distances(group)
             while group and not self.state.result:
                 m = self.next_to_act(group, near)
                 group.remove(m)
                 if m.uid in self.state.monsters:
                     self.activate(m, move_and_attack)
 
-    def walking_distance_to_dwarf(self, m: Monster) -> int:
-        """Steps along the monster's own ways (around pits, through other monsters) to the
-        nearest dwarf it would target; a dwarf it cannot reach counts by straight distance,
+    def walking_distances(self, group: list[Monster]) -> dict[int, int]:
+        """Per monster of one kind: steps along its own ways (around pits, through other
+        monsters) to the nearest dwarf; one it cannot reach counts by straight distance,
         after every reachable one."""
-        alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
+        alive = {d.pos for d in self.state.dwarves if d.conscious and not d.in_pod}
         if not alive:
-            return 0
-        reach = hx.bfs(m.pos, lambda a, b: self.monster_step(m, a, b) or b in alive)
-        walked = [reach[p] for p in alive if p in reach]
-        return min(walked) if walked else 1000 + min(hx.distance(m.pos, p) for p in alive)
+            return {m.uid: 0 for m in group}
+        step = self.monster_stepper(group[0])
+        back = hx.bfs_from(alive, lambda a, b: a in alive or step(b, a))
+        return {m.uid: back[m.pos] if m.pos in back else 1000 + min(hx.distance(m.pos, p) for p in alive)
+                for m in group}
 
     def next_to_act(self, group: list[Monster], near: dict[int, int]) -> Monster:
         """The monster of `group` nearest a dwarf; on a tie the drawing dwarf chooses."""
@@ -743,7 +758,7 @@ class Engine:
         other monsters but never ends on one (L990, L996). With no such space within its
         move it gets as close as it can, on an empty space."""
         mdef = self.monster_def(m)
-        step = lambda a, b: self.monster_step(m, a, b)
+        step = self.monster_stepper(m)
         reach = hx.bfs(m.pos, step)
         can_stop = {h for h in reach if h == m.pos or self.monster_can_stop(m, h)}
         goals = self.monster_goals(m, reach, can_stop, toward_monsters)
@@ -753,7 +768,7 @@ class Engine:
         if near:
             dest = min(near, key=lambda h: (reach[h], h))
         else:
-            back = hx.bfs_from(goals, lambda a, b: self.monster_step(m, b, a))
+            back = hx.bfs_from(goals, lambda a, b: step(b, a))
             spots = [h for h in can_stop if reach[h] <= mdef.move and h in back]
             dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
             if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
@@ -769,19 +784,22 @@ class Engine:
         if toward_monsters:
             return {h for h in can_stop if any(hx.distance(h, o.pos) == 1 for o in st.monsters.values() if o is not m)}
         rng = max(1, self.monster_def(m).attack_range)
-        best, best_key = set(), None
+        best, best_key = None, None
         for d in st.dwarves:
             if not d.conscious or d.in_pod:
                 continue
-            spots = {h for h in can_stop if hx.distance(h, d.pos) <= rng and self.los(h, d.pos)}
-            if not spots:
+            # the nearest space to attack this dwarf from: line of sight checked nearest first
+            spots = sorted((reach[h], h) for h in can_stop if hx.distance(h, d.pos) <= rng)
+            steps = next((n for n, h in spots if self.los(h, d.pos)), None)
+            if steps is None:
                 continue
-            key = (min(reach[h] for h in spots), -d.acted_at, d.seat)
+            key = (steps, -d.acted_at, d.seat)
             if best_key is None or key < best_key:
-                best, best_key = spots, key
-        if best_key is None:          # no way into range (a shield, an IFG, pits): get closer
+                best, best_key = (d, spots), key
+        if best is None:          # no way into range (a shield, an IFG, pits): get closer
             return self.closer_spots(m, reach, can_stop)
-        return best
+        d, spots = best
+        return {h for _, h in spots if self.los(h, d.pos)}
 
     def closer_spots(self, m: Monster, reach: dict, can_stop: set) -> set:
         """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now."""
@@ -1187,11 +1205,12 @@ class Verbs:
         e, m = self.e, ctx.target if ctx.target is not None else ctx.it
         if not isinstance(m, Monster) or e.monster_def(m).move == 0 or (e.monster_def(m).size or 1) > 1:
             return
-        reach = hx.bfs(m.pos, lambda a, b: e.monster_step(m, a, b))
+        step = e.monster_stepper(m)
+        reach = hx.bfs(m.pos, step)
         spots = sorted(h for h, n in reach.items()
                        if n <= steps and (h == m.pos or e.monster_can_stop(m, h)))
         dest = e.decide(ctx, "push", spots)
-        for h in hx.path_to(m.pos, {dest}, lambda a, b: e.monster_step(m, a, b)) or []:
+        for h in hx.path_to(m.pos, {dest}, step) or []:
             e.enter_monster(m, h)
             if m.uid not in e.state.monsters:
                 return

@@ -426,8 +426,13 @@ def run_scenario(data, scenario: dict) -> list[str]:
             return [f"steps[{i}]: scenario error: {err}"]
         except (EffectError, NotOffered) as err:
             if step.get("illegal"):
+                for agent in engine.agents:      # what the refused step did not get to use
+                    agent.choices.clear()
                 continue
             return [f"steps[{i}]: refused: {err}"]
+        left = sum(len(agent.choices) for agent in engine.agents)
+        if left:
+            return [f"steps[{i}]: scenario error: {left} scripted choices were not used"]
         if step.get("illegal"):
             return [f"steps[{i}]: expected to be refused, but it was carried out"]
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, names, exp))
