@@ -113,8 +113,7 @@ def enter(engine: Engine, d: Dwarf, h: Hex) -> bool:
                 d.health += take
                 st.ground[h][name] -= take
             else:
-                carry(engine, d, name, n)
-                st.ground[h][name] = 0
+                st.ground[h][name] -= carry(engine, d, name, n)   # beyond a carry limit it stays
         st.ground[h] = +st.ground[h]
         if not st.ground[h]:
             del st.ground[h]
@@ -128,11 +127,20 @@ def enter(engine: Engine, d: Dwarf, h: Hex) -> bool:
     return stop
 
 
-def carry(engine: Engine, d: Dwarf, name: str, n: int = 1) -> None:
-    if engine.mine_head_mission:
-        d.carried[name] += n
-    else:
+def carry(engine: Engine, d: Dwarf, name: str, n: int = 1, at: Hex | None = None) -> int:
+    """The dwarf takes `n` of `name`: to the Shared Supply Space, or in Mine Head missions onto
+    the dwarf's board (L370-372), where a mineral's carry limit holds (Aquarq: one at a time,
+    L1499, L618). What it cannot take drops on the ground at `at`. Returns the amount taken."""
+    if not engine.mine_head_mission:
         engine.state.shared[name] += n
+        return n
+    limit = next((m.carry_limit for m in engine.data.of("mineral") if m.id == name), None)
+    take = n if limit is None else max(0, min(n, limit - d.carried[name]))
+    d.carried[name] += take
+    if take < n and at is not None:
+        engine.state.ground.setdefault(at, Counter())[name] += n - take
+        engine.log(f"{d.cls} can carry no more {name}: it drops on the ground")
+    return take
 
 
 def collect(engine: Engine, d: Dwarf, kind: str) -> None:
@@ -211,7 +219,7 @@ def pickaxe(engine: Engine, d: Dwarf, act: dict) -> None:
             continue
         if st.terrain(h) in WALLS:
             if h in st.minerals:
-                carry(engine, d, st.minerals.pop(h))
+                carry(engine, d, st.minerals.pop(h), at=h)
             dig(engine, h)
     for uid, n in per_monster.items():
         m = st.monsters.get(uid)
@@ -284,10 +292,12 @@ def call_supply(engine: Engine, d: Dwarf, act: dict) -> None:
 
 
 def can_land_supply_pod(engine: Engine, h: Hex) -> bool:
-    """A supply pod lands on an empty cave space, not a Tunnel Exit or a pit (rule g14)."""
+    """A supply pod lands on an empty cave space, not a Tunnel Exit or a pit (rule g14): no
+    monster, dwarf, stalagmite, sentry gun or BOSCO on it."""
     st = engine.state
     return st.terrain(h) in OPEN and h not in st.exits.values() and st.terrain(h) != "o" \
-        and not st.monster_at(h) and not st.dwarf_at(h)
+        and not st.monster_at(h) and not st.dwarf_at(h) and h not in st.stalagmites \
+        and h != st.sentry and not (st.bosco_alive and h == st.bosco)
 
 
 def supply_pod_spots(engine: Engine) -> list[Hex]:

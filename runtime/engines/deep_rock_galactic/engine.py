@@ -714,6 +714,11 @@ class Engine:
                 if mdef.self_destructs:
                     self.explode(m)
                 return True
+            lure = next((h for h in sorted(st.tokens.get("lure", {}))
+                         if hx.distance(m.pos, h) <= mdef.attack_range and self.los(m.pos, h)), None)
+            if lure is not None:   # L1353: with no dwarf or sentry in range it attacks the LURE
+                self.log(f"{m.kind}#{m.uid} attacks the LURE at {list(lure)}")
+                return True
             return False
         target = self.pick_dwarf(m, dwarves)
         self.monster_attack(m, target)
@@ -904,11 +909,14 @@ class Engine:
         self.log("a Swarm comes")
         self.open_window()
         placed: list = []
+        activation: dict = {}
         for _ in range(cards):
             card = self.draw("swarm")
             if card is not None:
-                self.run(card.effect, you=self.acting, defer_activation=True, placed=placed)
-        self.activate_all()
+                self.run(card.effect, you=self.acting, defer_activation=True, placed=placed,
+                         activation=activation)
+        # every card placed first, then one activation (L894); "all other" skips the new ones
+        self.activate_all({m.uid for m in placed} if activation.get("others_only") else set())
 
     def draw(self, deck: str):
         st = self.state
@@ -1082,6 +1090,13 @@ class Verbs:
             return
         skip = {m.uid for m in ctx.info.get("placed", [])} if ctx.info.get("others_only") else set()
         self.e.activate_all(skip, move_and_attack=bool(ctx.info.get("move_and_attack")))
+
+    def activate_other_monsters(self, ctx) -> None:
+        """"Activated all other Creature" (L929): every monster but the ones this card placed."""
+        if ctx.info.get("defer_activation"):
+            ctx.info.setdefault("activation", {})["others_only"] = True    # the Swarm activates
+            return
+        self.e.activate_all({m.uid for m in ctx.info.get("placed", [])})
 
     def activate_monsters_move_and_attack(self, ctx) -> None:
         """"Move and attack" (L935, L970; Fast Critters, L1201): every creature that moves

@@ -207,7 +207,7 @@ def event_phase(engine: Engine, d: Dwarf) -> None:
     elif card.event_kind == "optional" and "knocked_over" in d.statuses:
         return
     else:
-        engine.run(card.effect, you=d)
+        engine.run(card.effect, you=d, placed=[])
 
 
 def reaction_attacks(engine: Engine, d: Dwarf) -> bool:
