@@ -749,12 +749,19 @@ class Engine:
         if mdef.attack_places:
             self.place_around(d.pos, mdef.attack_places, -1)
 
+    def token_room(self, token: str) -> int:
+        """How many more `token`s the box holds (its definition's `supply`); unlimited if
+        none is given."""
+        supply = getattr(self.token_defs.get(token), "supply", None)
+        return 10 ** 6 if supply is None else max(0, supply - len(self.state.tokens.get(token, {})))
+
     def place_around(self, centre: Hex, token: str, owner: int) -> None:
-        """`token` on each empty space next to `centre`, never a Tunnel Exit or a pit."""
+        """`token` on each empty space next to `centre`, never a Tunnel Exit or a pit, while
+        the supply lasts."""
         st = self.state
         for h in hx.neighbours(centre):
             if self.is_open(h) and h not in st.exits.values() and st.terrain(h) != "o" \
-                    and not st.monster_at(h) and not st.dwarf_at(h):
+                    and not st.monster_at(h) and not st.dwarf_at(h) and self.token_room(token) > 0:
                 st.tokens.setdefault(token, {})[h] = owner
 
     def move_monster(self, m: Monster, toward_monsters: bool = False) -> None:
@@ -1134,7 +1141,8 @@ class Verbs:
         if token == "health_cube":            # Blood Sugar's cubes lie on the struck space
             self.e.state.ground.setdefault(tuple(at), Counter())["health_cube"] += amount
             return
-        self.e.state.tokens.setdefault(token, {})[tuple(at)] = ctx.you.seat if ctx.you else -1
+        if self.e.token_room(token) > 0 or tuple(at) in self.e.state.tokens.get(token, {}):
+            self.e.state.tokens.setdefault(token, {})[tuple(at)] = ctx.you.seat if ctx.you else -1
 
     def _flames(self, ctx, target: Monster, amount: int) -> None:
         """Flaming Ground (L790-808): the first flame on the target's space if it died, else on
@@ -1143,6 +1151,9 @@ class Verbs:
         st = self.e.state
         flames = st.tokens.setdefault("flame", {})
         owner = ctx.you.seat if isinstance(ctx.you, Dwarf) else -1
+        amount = min(amount, self.e.token_room("flame"))      # 6 flame tokens (L260)
+        if amount <= 0:
+            return
 
         def empty(h: Hex) -> bool:
             return (st.terrain(h) in OPEN and h not in flames and not st.monster_at(h)
