@@ -120,3 +120,19 @@ def test_an_unused_scripted_choice_is_a_scenario_error():
     scenario = _scenario({"do": "activate_all", "choose": [{"monster": "g"}]})
     errors = run_scenario(BASE, scenario)
     assert errors and "not used" in errors[0], errors
+
+
+def test_a_misspelt_setup_key_is_refused_not_ignored():
+    scenario = _scenario({"do": "activate_all"}, {"stalagmite": [[4, 2]]})
+    errors = run_scenario(BASE, scenario)
+    assert errors and "unknown key" in errors[0] and "stalagmite" in errors[0], errors
+
+
+def test_hidden_segments_and_the_hazard_setup_can_be_described():
+    scenario = {"setup": {"map": ". . . . .\n . . # h h\n. . . h h", "hazard_setup": 5, "threat": 4,
+                          "exits": {"1": [0, 4]}, "dwarves": [{"cls": "gunner", "at": [0, 2]}],
+                          "hidden_segments": [{"at": [2, 3], "pickups": ["loot_bug"], "tile": "hs1"}]},
+                "steps": [{"do": "pickaxe", "at": [[1, 2]], "rolls": [[1]]}],
+                "expect": [{"threat": 4}, {"monsters": "grunt", "count": 1, "at": [[0, 4]]},
+                           {"hidden_segment": [1, 4], "revealed": True}, {"upgrade_tokens": 0}]}
+    assert run_scenario(BASE, scenario) == []

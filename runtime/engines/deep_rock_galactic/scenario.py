@@ -13,7 +13,11 @@ setup:  map (missions/README.md format; default: an open 9x9 cave), hazard, pod 
         upgrade_supply [upgrade ids, top last] (default: the content's, unshuffled),
         throwable_discard [ids], hidden_segments [{at: [r,c] of an `h` group, pickups [kinds],
         tile: pool tile id | {tile, upgrades}}], segment_pool [{tile, upgrades}], pod_left,
-        hazard_setup: N (Hazard N's own setup: threat start, extra Grunts at the exits)
+        hazard_setup: N (Hazard N's own setup: threat start, extra Grunts at the exits),
+        event_discard, swarm_discard, supply_deck [ids, top last], rock_and_stone_deck,
+        rock_and_stone_discard, ground {"r,c": {mineral|health_cube: n}}, ziplines [[a, b]],
+        killed {kind: n}, round; per dwarf also tokens {kind: n}, used {"weapon:mode": n},
+        last_action {do, weapon, mode}; per monster hidden_from (seat)
 steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|assist|stand|
         sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone, dwarf, ...action
         fields, choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
@@ -58,7 +62,30 @@ def _key(k: str) -> tuple[int, int]:
     return (int(r), int(c))
 
 
+SETUP_KEYS = {"bosco", "dwarves", "event_deck", "event_discard", "exits", "ground", "hazard", "hazard_setup",
+              "hidden_monsters", "hidden_segments", "killed", "map", "mine_head", "minerals", "monsters",
+              "objective", "pickups", "pod", "pod_left", "pod_returned", "rock_and_stone_deck",
+              "rock_and_stone_discard", "round", "segment_pool", "sentry", "shared", "shield", "stalagmites",
+              "supply_deck", "supply_pod", "supply_stock", "swarm_deck", "swarm_discard", "threat",
+              "throwable_deck", "throwable_discard", "tokens", "upgrade_supply", "upgrade_tokens", "ziplines"}
+DWARF_KEYS = {"acted_at", "actions", "ammo", "at", "carried", "cls", "health", "in_pod", "last_action", "overclocked",
+              "primary", "rock_and_stone", "secondary", "secondary_ammo", "spare_upgrades", "statuses",
+              "throwables", "tokens", "upgrades", "used"}
+MONSTER_KEYS = {"at", "damage", "facing", "hidden_from", "id", "kind", "statuses", "tail"}
+
+
+def _known_keys(setup: dict) -> None:
+    """A misspelt setup key would silently set nothing: refuse it."""
+    groups = [("setup", setup, SETUP_KEYS)] + [("dwarves", d, DWARF_KEYS) for d in setup.get("dwarves", [])] \
+        + [("monsters", m, MONSTER_KEYS) for m in setup.get("monsters", [])]
+    for where, spec, known in groups:
+        unknown = sorted(set(spec) - known)
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+
+
 def build(data, setup: dict) -> tuple[Engine, dict]:
+    _known_keys(setup)
     cells = parse_map(setup.get("map", OPEN_MAP))
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}
@@ -87,7 +114,9 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     engine.shield = _hex(setup["shield"]) if setup.get("shield") else None
     st.supply_pod = _hex(setup["supply_pod"]) if setup.get("supply_pod") else None
     st.supply_stock = Counter(setup.get("supply_stock", {}))
-    st.rs_deck = game.rock_and_stone_deck(data)          # unshuffled: scenarios know the order
+    st.rs_deck = list(setup.get("rock_and_stone_deck", game.rock_and_stone_deck(data)))   # top last
+    st.rs_discard = list(setup.get("rock_and_stone_discard", []))
+    _more_state(engine, data, setup)
     st.upgrade_supply = list(setup.get("upgrade_supply", [u.id for u in data.of("weapon_upgrade")
                                                           for _ in range(u.count or 1)]))
     for seat, spec in enumerate(setup.get("dwarves", [])):
@@ -107,6 +136,12 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
             d.rock_and_stone = list(cards)
         d.tokens = Counter(plain(data.get("dwarf", cls).equipment) or {})
         d.acted_at = spec.get("acted_at", -1)
+        if "tokens" in spec:                     # class tokens still in hand (platforms, ...)
+            d.tokens = Counter(spec["tokens"])
+        if "last_action" in spec:                # e.g. {do: attack, weapon: minigun, mode: 0}
+            la = spec["last_action"]
+            d.last_action = (la["do"], la.get("weapon"), la.get("mode"))
+        d.used = Counter({tuple(k.split(":")): n for k, n in spec.get("used", {}).items()})
         if d.health == 0:
             d.statuses.add("unconscious")
         st.dwarves.append(d)
@@ -118,12 +153,16 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
             m.tail = _hex(spec["tail"])
         if spec.get("facing"):
             m.facing = _hex(spec["facing"])
+        if spec.get("hidden_from") is not None:   # a Menace hiding from this seat
+            m.hidden_from = int(spec["hidden_from"])
         st.monsters[m.uid] = m
         st.next_uid += 1
         names[str(spec.get("id", m.uid))] = m.uid
     by_id = {c.id: c for c in data.of("event_card")}
     st.event_deck = [by_id[i] for i in setup.get("event_deck", [])]
     st.swarm_deck = [by_id[i] for i in setup.get("swarm_deck", [])]
+    st.event_discard = [by_id[i] for i in setup.get("event_discard", [])]
+    st.swarm_discard = [by_id[i] for i in setup.get("swarm_discard", [])]
     if "hazard_setup" in setup:       # the Hazard level's own setup (threat start, extra Grunts)
         level = data.get("hazard_level", f"hazard_{setup['hazard_setup']}")
         engine.hazard = level.level
@@ -132,6 +171,19 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     if "pod_left" not in setup:
         engine.note_pod_left()
     return engine, names
+
+
+def _more_state(engine: Engine, data, setup: dict) -> None:
+    """The rest of the board: minerals and health cubes lying on the ground, ziplines, the
+    supply deck, the kill count and the round."""
+    st = engine.state
+    st.ground = {_key(k): Counter(v) for k, v in setup.get("ground", {}).items()}
+    engine.ziplines = {(_hex(a), _hex(b)) for a, b in setup.get("ziplines", [])}
+    supply = {c.id: c for c in data.of("supply_card")}
+    if "supply_deck" in setup:
+        st.supply_deck = [supply[i] for i in setup["supply_deck"]]
+    st.killed = Counter(setup.get("killed", {}))
+    st.round = int(setup.get("round", 0))
 
 
 def _hidden(engine: Engine, setup: dict) -> None:
