@@ -88,15 +88,7 @@ def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
 
 def bfs(start: Hex, passable: Callable[[Hex, Hex], bool]) -> dict[Hex, int]:
     """Walking distance from start to every hex reachable through passable steps."""
-    dist = {start: 0}
-    todo = deque([start])
-    while todo:
-        h = todo.popleft()
-        for n in neighbours(h):
-            if n not in dist and passable(h, n):
-                dist[n] = dist[h] + 1
-                todo.append(n)
-    return dist
+    return bfs_from([start], passable)
 
 
 def path_to(start: Hex, goals: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> list[Hex] | None:
