@@ -394,7 +394,7 @@ class Engine:
             self.state.sentry = None
 
     def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
-        """Scare (L455-460): `steps` spaces away from the source; with several sources (the HE
+        """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE
         Grenade: the target space and the firer) a step gets no closer to any of them and
         further from at least one."""
         if self.monster_def(m).move == 0 or (self.monster_def(m).size or 1) > 1:
@@ -404,12 +404,16 @@ class Engine:
         def away(a: Hex, b: Hex) -> bool:
             gains = [hx.distance(b, s) - hx.distance(a, s) for s in sources]
             return min(gains) >= 0 and max(gains) > 0
-        for _ in range(steps):
-            options = [n for n in hx.neighbours(m.pos) if self.monster_step(m, m.pos, n)
-                       and self.monster_can_stop(m, n) and away(m.pos, n)]
-            if not options:
-                return
-            m.pos = min(options)
+        # every way of up to `steps` steps, each away from the sources; it may pass other
+        # monsters but ends on an empty space (L990, L996): the longest such flight
+        step = self.monster_stepper(m)
+        ways, frontier = {m.pos: 0}, [m.pos]
+        for n in range(1, steps + 1):
+            frontier = sorted({b for a in frontier for b in hx.neighbours(a)
+                               if b not in ways and step(a, b) and away(a, b)})
+            ways.update({b: n for b in frontier})
+        ends = [h for h in ways if h == m.pos or self.monster_can_stop(m, h)]
+        m.pos = min(ends, key=lambda h: (-ways[h], h))
 
     def hurt(self, d: Dwarf, n: int) -> None:
         if n <= 0 or not d.conscious:
