@@ -33,6 +33,13 @@ expect: {bosco: [r,c]} | {sentry: [r,c]} | {ground: [r,c], minerals: {..}}
         | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log[, count]}
         | {throwable_deck: [ids]} | {throwable_discard: [ids]} | {upgrade_tokens: n}
         | {hidden_segment: [r,c], revealed}
+
+choose entries: a space [r, c], a value, a mapping matched against the options' keys, or
+{monster: id} (which of tied monsters acts first, L974). An activate_all right after spawn
+steps belongs to their Event (one sentry window, L664); every other step is a new one.
+Never a pass, even on an `illegal:` step: a misspelt setup key, an unknown step, dwarf,
+monster, weapon, mode or card, a space off the map, a scripted choice the engine could never
+offer (a well-formed one it does not offer now is a refusal), a choice or roll left unused.
 """
 from __future__ import annotations
 
