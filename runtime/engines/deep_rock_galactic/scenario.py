@@ -39,7 +39,8 @@ choose entries: a space [r, c], a value, a mapping matched against the options' 
 steps belongs to their Event (one sentry window, L664); every other step is a new one.
 Never a pass, even on an `illegal:` step: a misspelt setup key, an unknown step, dwarf,
 monster, weapon, mode or card, a space off the map, a scripted choice the engine could never
-offer (a well-formed one it does not offer now is a refusal), a choice or roll left unused.
+offer (a well-formed one it does not offer now is a refusal), a choice or roll left unused
+by a step that was carried out.
 """
 from __future__ import annotations
 
