@@ -87,7 +87,9 @@ def _scenario(step: dict, setup_extra: dict | None = None) -> dict:
     {"do": "throw", "card": "no_such_grenade", "at": [4, 2], "illegal": True},
     {"do": "fly", "illegal": True},
     {"do": "move", "dwarf": 3, "path": [[4, 1]], "illegal": True},
-], ids=["unknown-target", "unknown-weapon", "unknown-mode", "off-map", "unknown-card", "unknown-step", "no-dwarf"])
+    {"do": "attack", "weapon": "minigun", "mode": 0, "illegal": True},
+], ids=["unknown-target", "unknown-weapon", "unknown-mode", "off-map", "unknown-card", "unknown-step", "no-dwarf",
+        "no-target"])
 def test_a_refused_step_naming_nothing_the_engine_could_offer_is_a_scenario_error(step):
     errors = run_scenario(BASE, _scenario(step))
     assert errors and "scenario error" in errors[0], errors

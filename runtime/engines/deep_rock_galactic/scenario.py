@@ -484,6 +484,8 @@ def run_scenario(data, scenario: dict) -> list[str]:
             _run_step(engine, names, step)
         except ScenarioError as err:
             return [f"steps[{i}]: scenario error: {err}"]
+        except (KeyError, IndexError, TypeError, ValueError) as err:    # a field missing or mistyped
+            return [f"steps[{i}]: scenario error: {type(err).__name__}: {err}"]
         except (EffectError, NotOffered) as err:
             if step.get("illegal"):
                 for agent in engine.agents:      # what the refused step did not get to use
