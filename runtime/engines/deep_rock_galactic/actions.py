@@ -13,8 +13,12 @@ from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
 
 def perform(engine: Engine, d: Dwarf, act: dict) -> None:
     kind = act["do"]
+    engine.open_window()
     d.acted_at = engine.tick()
     HANDLERS[kind](engine, d, act)
+    if kind != "end":          # what the dwarf did last (Successive Attack follows a Burst)
+        d.last_action = (kind, act.get("weapon"), act.get("mode"))
+    engine.note_pod_left()
 
 
 def spend(d: Dwarf, n: int) -> None:
@@ -41,7 +45,7 @@ def move(engine: Engine, d: Dwarf, act: dict) -> None:
                 prev = h                         # the whole zipline plus its landing: 1 step
                 continue
             raise EffectError(f"{list(h)} is not next to {list(prev)}")
-        if st.terrain(h) in WALLS and d.cls == "driller":
+        if st.terrain(h) in WALLS and engine.has_ability(d, "power_drill"):
             if h in st.minerals:
                 raise EffectError("Power Drill cannot dig a wall holding a mineral (L517)")
             end = h                          # Power Drill: dig, enter, the Move ends (L554)
@@ -86,7 +90,9 @@ def enter(engine: Engine, d: Dwarf, h: Hex) -> bool:
     """Entering a space: flames, goo, pickups, ground minerals, Blood Sugar, the Mine Head,
     the returned drop pod. Returns True when the movement must stop."""
     st = engine.state
-    stop = False
+    if h in st.stalagmites and engine.has_ability(d, "power_drill"):
+        st.stalagmites.discard(h)              # Power Drill: destroyed, no mineral die (L766, L772)
+        engine.log(f"{d.cls} drills through the stalagmite at {list(h)}")
     engine.hurt(d, engine.entry_damage(h))             # flames (L806)
     stop = engine.stops_walker(h)                      # goo (Goo From Above)
     for n in [h] + hx.neighbours(h):
@@ -107,8 +113,7 @@ def enter(engine: Engine, d: Dwarf, h: Hex) -> bool:
                 d.health += take
                 st.ground[h][name] -= take
             else:
-                carry(engine, d, name, n)
-                st.ground[h][name] = 0
+                st.ground[h][name] -= carry(engine, d, name, n)   # beyond a carry limit it stays
         st.ground[h] = +st.ground[h]
         if not st.ground[h]:
             del st.ground[h]
@@ -122,11 +127,20 @@ def enter(engine: Engine, d: Dwarf, h: Hex) -> bool:
     return stop
 
 
-def carry(engine: Engine, d: Dwarf, name: str, n: int = 1) -> None:
-    if engine.mine_head_mission:
-        d.carried[name] += n
-    else:
+def carry(engine: Engine, d: Dwarf, name: str, n: int = 1, at: Hex | None = None) -> int:
+    """The dwarf takes `n` of `name`: to the Shared Supply Space, or in Mine Head missions onto
+    the dwarf's board (L370-372), where a mineral's carry limit holds (Aquarq: one at a time,
+    L1499, L618). What it cannot take drops on the ground at `at`. Returns the amount taken."""
+    if not engine.mine_head_mission:
         engine.state.shared[name] += n
+        return n
+    limit = next((m.carry_limit for m in engine.data.of("mineral") if m.id == name), None)
+    take = n if limit is None else max(0, min(n, limit - d.carried[name]))
+    d.carried[name] += take
+    if take < n and at is not None:
+        engine.state.ground.setdefault(at, Counter())[name] += n - take
+        engine.log(f"{d.cls} can carry no more {name}: it drops on the ground")
+    return take
 
 
 def collect(engine: Engine, d: Dwarf, kind: str) -> None:
@@ -156,7 +170,9 @@ def reveal(engine: Engine, seg: dict) -> None:
         st.pickups[x] = [name, False]
     # weapon upgrade tokens, face down at random (L552; rule upgrades_per_hidden_segment)
     free = [x for x in spots if x not in st.pickups]
-    for _ in range(int(engine.rules["upgrades_per_hidden_segment"])):
+    tile = seg.get("tile")
+    upgrades = tile["upgrades"] if tile else int(engine.rules["upgrades_per_hidden_segment"])
+    for _ in range(upgrades):
         if free and st.upgrade_supply:
             st.upgrade_tokens[free.pop(engine.rng.randrange(len(free)))] = st.upgrade_supply.pop()
     engine.log(f"a hidden segment is revealed at {list(seg['hexes'][0])}")
@@ -168,12 +184,14 @@ def reveal(engine: Engine, seg: dict) -> None:
 def pickaxe(engine: Engine, d: Dwarf, act: dict) -> None:
     """Roll the pickaxe die (rule g13: 1 die); each pickaxe result is one task on an adjacent
     space: mine, farm, self-defence, landscape or break a stalagmite."""
-    spend(d, 1)
     st = engine.state
     targets = [tuple(h) for h in act["at"]]
+    if not targets:
+        raise EffectError("the pickaxe needs a target space")
     for h in targets:
-        if hx.distance(d.pos, h) > 1:
+        if hx.distance(d.pos, h) != 1:
             raise EffectError(f"the pickaxe reaches adjacent spaces only, not {list(h)}")
+    spend(d, 1)                 # only once the swing is legal: a refused swing costs nothing
     faces = act.get("roll") or engine.roll("pickaxe_die", int(engine.rules["g13_pickaxe_dice"]))
     hits = sum(f.get("hits") or 0 for f in faces)
     if hits == 0:
@@ -201,7 +219,7 @@ def pickaxe(engine: Engine, d: Dwarf, act: dict) -> None:
             continue
         if st.terrain(h) in WALLS:
             if h in st.minerals:
-                carry(engine, d, st.minerals.pop(h))
+                carry(engine, d, st.minerals.pop(h), at=h)
             dig(engine, h)
     for uid, n in per_monster.items():
         m = st.monsters.get(uid)
@@ -219,8 +237,8 @@ def attack(engine: Engine, d: Dwarf, act: dict) -> None:
     mode = weapon.modes[act["mode"]]
     if mode.get("per_round") and d.used[(weapon.id, mode.get("id"))] >= mode.get("per_round"):
         raise EffectError(f"{mode.get('id')} at most {mode.get('per_round')} times a round")
-    if mode.get("after") and d.used[(weapon.id, mode.get("after"))] == 0:
-        raise EffectError(f"{mode.get('id')} only right after {mode.get('after')}")
+    if mode.get("after") and not follows(weapon, mode, d):
+        raise EffectError(f"{mode.get('id')} only right after {mode.get('after')} (L750-756)")
     if "from_behind" not in act:               # scenarios may state it; else the facing decides
         act = {**act, "from_behind": engine.from_behind(target, d.pos)}
     if weapon.slot == "secondary":
@@ -229,6 +247,13 @@ def attack(engine: Engine, d: Dwarf, act: dict) -> None:
     if not engine.fire(d, act["weapon"], act["mode"], target, plan=act.get("plan"),
                        free=act.get("free", False), from_behind=act.get("from_behind", False)):
         raise EffectError(f"{act['weapon']} cannot fire at {target.kind}")
+
+
+def follows(weapon, mode, d: Dwarf) -> bool:
+    """A mode with `after` (Successive Attack) fires only as the very next thing after the
+    mode it follows (L750-756): so once per Burst, and never after a Move."""
+    after = next((i for i, m in enumerate(weapon.modes) if m.get("id") == mode.get("after")), None)
+    return after is not None and d.last_action == ("attack", weapon.id, after)
 
 
 def fire_secondary(engine: Engine, d: Dwarf, weapon, act: dict, target) -> None:
@@ -267,10 +292,12 @@ def call_supply(engine: Engine, d: Dwarf, act: dict) -> None:
 
 
 def can_land_supply_pod(engine: Engine, h: Hex) -> bool:
-    """A supply pod lands on an empty cave space, not a Tunnel Exit or a pit (rule g14)."""
+    """A supply pod lands on an empty cave space, not a Tunnel Exit or a pit (rule g14): no
+    monster, dwarf, stalagmite, sentry gun or BOSCO on it."""
     st = engine.state
     return st.terrain(h) in OPEN and h not in st.exits.values() and st.terrain(h) != "o" \
-        and not st.monster_at(h) and not st.dwarf_at(h)
+        and not st.monster_at(h) and not st.dwarf_at(h) and h not in st.stalagmites \
+        and h != st.sentry and not (st.bosco_alive and h == st.bosco)
 
 
 def supply_pod_spots(engine: Engine) -> list[Hex]:
@@ -371,6 +398,7 @@ def throw(engine: Engine, d: Dwarf, act: dict) -> None:
     except Exception:
         d.actions, d.throwables = before        # a refused choice: the card stays in hand
         raise
+    engine.state.throwable_discard.append(card)   # used: onto the throwable discard pile (L580)
 
 
 def shield(engine: Engine, d: Dwarf, act: dict) -> None:

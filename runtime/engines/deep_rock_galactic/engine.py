@@ -71,11 +71,14 @@ class Engine:
         self.track_len, self.swarm_squares = track["squares"], set(track["swarm_squares"])
         self.hazard = int(self.options.get("hazard", 2))
         self.verbs, self.queries = Verbs(self), Queries(self)
+        self.token_defs = {t.token: t for t in data.of("board_token")}
         check_handlers(data, self.verbs, self.queries)
         self.move_ended = False         # set by the end_move verb during a move
         self.log_enabled, self.lines = log_enabled, []
         self.mission_event = None
-        self.shots: set = set()         # (sentry, monster uid) per Event or Swarm
+        self.shots: set = set()         # once-per marks of effects (Engine.once)
+        self.window = 0                 # which Event, Swarm or dwarf action is under way
+        self.sentry_shots: set = set()  # (window, monster uid): the sentry fired at it (L664)
         self.last_roll: list = []
         self.last_die = ""
         self.plan: list | None = None   # scripted hit assignment (scenarios)
@@ -173,7 +176,7 @@ class Engine:
 
     # --- board tokens: their movement rules come from the board_token definitions -----------
     def tokens_at(self, h: Hex) -> list:
-        defs = {t.token: t for t in self.data.of("board_token")}
+        defs = self.token_defs
         return [defs[k] for k, where in self.state.tokens.items() if h in where and k in defs]
 
     def token_flag(self, h: Hex, flag: str) -> bool:
@@ -225,6 +228,8 @@ class Engine:
             return b in st.tokens.get("platform", {}) or d.cls == "scout"
         if t not in OPEN and not (b in st.pod):
             return zipped
+        if b in st.stalagmites and self.has_ability(d, "power_drill"):
+            return True                    # destroyed as the Driller moves (L766)
         if b in st.stalagmites or st.monster_at(b):
             return d.cls == "scout"
         if b in st.tokens.get("flame", {}) and d.cls == "scout":
@@ -235,51 +240,80 @@ class Engine:
         st = self.state
         if st.terrain(h) not in OPEN and h not in st.pod:
             return False
-        if st.terrain(h) == "o" or h in st.stalagmites or st.monster_at(h):
+        if h in st.stalagmites and not self.has_ability(d, "power_drill"):
+            return False
+        if st.terrain(h) == "o" or st.monster_at(h):
             return False
         if st.dwarf_at(h) not in (None, d) or h == st.sentry or h in st.exits.values() or h == st.supply_pod:
             return False
         return True
 
+    def has_ability(self, d: Dwarf, ability: str) -> bool:
+        """Whether the dwarf's class has the ability (Power Drill, ...)."""
+        return any(a.id == ability for a in self.data.get("dwarf", d.cls).abilities or ())
+
+    def note_pod_left(self) -> None:
+        """Once every dwarf has left the drop pod its spaces are cave (L194, L374)."""
+        st = self.state
+        if not st.pod_left and not any(d.pos in st.pod and not d.in_pod for d in st.dwarves):
+            st.pod_left = True
+            self.log("every dwarf has left the drop pod: its spaces are cave")
+
+    def pod_closed(self, h: Hex) -> bool:
+        """A drop pod space monsters may not enter (L978): the pod is there, not yet flipped
+        to cave, or back to pick the dwarves up."""
+        st = self.state
+        return h in st.pod and (st.pod_returned or not st.pod_left)
+
     def shielded(self, h: Hex) -> bool:
         return self.shield is not None and (h == self.shield or h in hx.neighbours(self.shield))
 
     def monster_step(self, m: Monster, a: Hex, b: Hex) -> bool:
+        return self.monster_stepper(m)(a, b)
+
+    def monster_stepper(self, m: Monster):
+        """`step(a, b)`: whether the monster may move from a into b (L976-996), with the
+        board read once (path searches call it thousands of times)."""
         st = self.state
         mdef = self.monster_def(m)
-        if b in st.pod and not st.pod_returned and any(d.pos in st.pod for d in st.dwarves):
-            return False
-        if b in st.pod and not st.pod_returned and all(not d.in_pod for d in st.dwarves) and False:
-            return False
-        if self.shield is not None and self.shielded(a) != self.shielded(b):
-            return False
-        if a in st.tokens.get("ifg", {}) or b in st.tokens.get("ifg", {}):
-            if (a in st.tokens.get("ifg", {})) != (b in st.tokens.get("ifg", {})):
+        flying = bool(mdef.flying)
+        destroys = set(mdef.destroys_on_path or ())
+        closed = {h for h in st.pod if self.pod_closed(h)}
+        ifg = set(st.tokens.get("ifg", {}))
+        platforms = set(st.tokens.get("platform", {}))
+        blocked = {h for k, where in st.tokens.items() if getattr(self.token_defs.get(k), "blocks_monster_movement", False)
+                   for h in where}
+        shield = ({self.shield} | set(hx.neighbours(self.shield))) if self.shield is not None else set()
+        standing = {d.pos for d in st.dwarves if d.conscious and not d.in_pod}
+        cells, stalagmites = st.cells, st.stalagmites
+
+        def step(a: Hex, b: Hex) -> bool:
+            if b in closed or (a in shield) != (b in shield) or (a in ifg) != (b in ifg):
                 return False
-        t = st.terrain(b)
-        if t == "x":
-            return False
-        if t in WALLS or t == "h":
-            return "wall" in (mdef.destroys_on_path or ())
-        if self.token_flag(b, "blocks_monster_movement"):
-            return False
-        if t == "o":
-            return bool(mdef.flying) or b in st.tokens.get("platform", {})
-        if b in st.stalagmites:
-            return bool(mdef.flying) or "stalagmite" in (mdef.destroys_on_path or ())
-        d = st.dwarf_at(b)
-        if d is not None and d.conscious:
-            return bool(mdef.flying)
-        return True
+            t = cells.get(b, "x")
+            if t == "x":
+                return False
+            if t in WALLS or t == "h":
+                return "wall" in destroys
+            if b in blocked:
+                return False
+            if t == "o":
+                return flying or b in platforms
+            if b in stalagmites:
+                return flying or "stalagmite" in destroys
+            return flying or b not in standing
+        return step
 
     def monster_can_stop(self, m: Monster, h: Hex) -> bool:
         st = self.state
         if st.terrain(h) not in OPEN or h in st.stalagmites or h == st.sentry or h == st.bosco:
             return False
-        if h in st.pod and not st.pod_returned:
+        if self.pod_closed(h):
             return False
-        other = st.monster_at(h)
-        return (other is None or other is m) and st.dwarf_at(h) is None and h != st.supply_pod
+        # another monster there, whichever is found first (L990, L996)
+        if any(o is not m and h in (o.pos, o.tail) for o in st.monsters.values()):
+            return False
+        return st.dwarf_at(h) is None and h != st.supply_pod
 
     # --- dice --------------------------------------------------------------------------------
     def roll(self, die: str, n: int) -> list[dict]:
@@ -337,7 +371,8 @@ class Engine:
         if mdef.self_destructs:
             self.explode(m)
         if mdef.on_kill is not None and not mdef.kill_reward:
-            self.run(mdef.on_kill, you=killer, self_=m)
+            # ranges and line of sight of its effect are measured from the dying creature
+            self.run(mdef.on_kill, you=killer, self_=m, origin=m.pos, **{"from": m.pos})
 
     def explode(self, m: Monster) -> None:
         """The Exploder's adjacent ring takes one Explosive roll (its attack and its death)."""
@@ -359,7 +394,7 @@ class Engine:
             self.state.sentry = None
 
     def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
-        """Scare (L455-460): `steps` spaces away from the source; with several sources (the HE
+        """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE
         Grenade: the target space and the firer) a step gets no closer to any of them and
         further from at least one."""
         if self.monster_def(m).move == 0 or (self.monster_def(m).size or 1) > 1:
@@ -369,12 +404,16 @@ class Engine:
         def away(a: Hex, b: Hex) -> bool:
             gains = [hx.distance(b, s) - hx.distance(a, s) for s in sources]
             return min(gains) >= 0 and max(gains) > 0
-        for _ in range(steps):
-            options = [n for n in hx.neighbours(m.pos) if self.monster_step(m, m.pos, n)
-                       and self.monster_can_stop(m, n) and away(m.pos, n)]
-            if not options:
-                return
-            m.pos = min(options)
+        # every way of up to `steps` steps, each away from the sources; it may pass other
+        # monsters but ends on an empty space (L990, L996): the longest such flight
+        step = self.monster_stepper(m)
+        ways, frontier = {m.pos: 0}, [m.pos]
+        for n in range(1, steps + 1):
+            frontier = sorted({b for a in frontier for b in hx.neighbours(a)
+                               if b not in ways and step(a, b) and away(a, b)})
+            ways.update({b: n for b in frontier})
+        ends = [h for h in ways if h == m.pos or self.monster_can_stop(m, h)]
+        m.pos = min(ends, key=lambda h: (-ways[h], h))
 
     def hurt(self, d: Dwarf, n: int) -> None:
         if n <= 0 or not d.conscious:
@@ -511,8 +550,14 @@ class Engine:
             self.log(f"{d.cls} keeps {upgrade}")
 
     def draw_throwable(self, d: Dwarf) -> None:
-        """A Throwable card, drawn at random as at setup (L165)."""
-        d.throwables.append(self.rng.choice(sorted(t.id for t in self.data.of("throwable"))))
+        """The top Throwable card of the deck (L153); when the deck runs out its discard pile
+        (L580) is shuffled into a new one. None left anywhere: no card."""
+        st = self.state
+        if not st.throwable_deck and st.throwable_discard:
+            st.throwable_deck, st.throwable_discard = st.throwable_discard, []
+            self.rng.shuffle(st.throwable_deck)
+        if st.throwable_deck:
+            d.throwables.append(st.throwable_deck.pop())
 
     def tick(self) -> int:
         self.state.clock += 1
@@ -529,7 +574,8 @@ class Engine:
         placed = []
         for _ in range(n):
             probe = Monster(0, kind, origin)
-            dist = hx.bfs(origin, lambda a, b: self.monster_step(probe, a, b) or self.state.monster_at(b) is not None)
+            step = self.monster_stepper(probe)
+            dist = hx.bfs(origin, lambda a, b: step(a, b) or self.state.monster_at(b) is not None)
             free = [h for h in dist if self.monster_can_stop(probe, h)]
             flames = self.state.tokens.get("flame", {})
             usable = [h for h in free if h not in flames] or free
@@ -563,12 +609,19 @@ class Engine:
         return out
 
     # --- the sentry gun ------------------------------------------------------------------------
+    def open_window(self) -> None:
+        """A new Event, Swarm or dwarf action: the sentry may fire at every monster again."""
+        self.window += 1
+
     def sentry_reacts(self, m: Monster) -> None:
+        """The sentry fires once at a monster that acts, is placed or moves within its range
+        and line of sight, once per monster per Event or Swarm (L662-668)."""
         st = self.state
-        if st.sentry is None or m.uid not in st.monsters or (m.uid, st.clock) in self.shots:
+        if st.sentry is None or m.uid not in st.monsters or (self.window, m.uid) in self.sentry_shots:
             return
         if hx.distance(st.sentry, m.pos) <= 3 and self.los(st.sentry, m.pos):
-            self.shots.add((m.uid, st.clock))
+            self.sentry_shots.add((self.window, m.uid))
+            self.log(f"the sentry fires at {m.kind}#{m.uid}")
             hits = sum(f.get("hits") or 0 for f in self.roll("bullet_die", 1))
             engineer = next((d for d in st.dwarves if d.cls == "engineer"), None)
             self.damage_monster(m, "bullet", hits, engineer)
@@ -587,17 +640,46 @@ class Engine:
         return min(dwarves, key=lambda d: (hx.distance(m.pos, d.pos), -d.acted_at))
 
     def activate_all(self, skip: set[int] = frozenset(), move_and_attack: bool = False) -> None:
-        self.state.clock += 1     # a new Event or Swarm: the sentry may fire again
+        """Every monster acts, kind by kind in board order (L937-962); of one kind the one
+        nearest a dwarf first, ties decided by the dwarf who drew the card (L974)."""
         kinds = sorted(self.data.of("monster"), key=lambda k: k.order)
         for kind in kinds:
             group = [m for m in self.state.monsters.values() if m.kind == kind.id and m.uid not in skip]
-            group.sort(key=lambda m: (self.nearest_dwarf_distance(m.pos), m.uid))
-            for m in group:
-                if self.state.result or m.uid not in self.state.monsters:
-                    continue
-                self.activate(m, move_and_attack)
+            if not group:
+                continue
+            near = self.walking_distances(group)
+            while group and not self.state.result:
+                m = self.next_to_act(group, near)
+                group.remove(m)
+                if m.uid in self.state.monsters:
+                    self.activate(m, move_and_attack)
+
+    def walking_distances(self, group: list[Monster]) -> dict[int, int]:
+        """Per monster of one kind: steps along its own ways (around pits, through other
+        monsters) to the nearest dwarf; one it cannot reach counts by straight distance,
+        after every reachable one."""
+        alive = {d.pos for d in self.state.dwarves if d.conscious and not d.in_pod}
+        if not alive:
+            return {m.uid: 0 for m in group}
+        step = self.monster_stepper(group[0])
+        back = hx.bfs_from(alive, lambda a, b: a in alive or step(b, a))
+        return {m.uid: back[m.pos] if m.pos in back else 1000 + min(hx.distance(m.pos, p) for p in alive)
+                for m in group}
+
+    def next_to_act(self, group: list[Monster], near: dict[int, int]) -> Monster:
+        """The monster of `group` nearest a dwarf; on a tie the drawing dwarf chooses."""
+        best = min(near[m.uid] for m in group)
+        tied = sorted((m for m in group if near[m.uid] == best), key=lambda m: m.uid)
+        if len(tied) == 1:
+            return tied[0]
+        seat = self.acting.seat if self.acting is not None else 0
+        choice = self.agents[seat % len(self.agents)].choose("activation_order", [m.uid for m in tied], self)
+        return next(m for m in tied if m.uid == choice)
 
     def activate(self, m: Monster, move_and_attack: bool = False) -> None:
+        """One activation (L966-1002): attack if a dwarf is in range, else move (and attack
+        after the move when the card or the creature says so); then its special, whatever
+        way it moves."""
         mdef = self.monster_def(m)
         self.activated[m.kind] += 1
         if m.statuses & {"stunned", "frozen"}:
@@ -610,31 +692,36 @@ class Engine:
         if mdef.moves_toward == "none":
             if mdef.attacks:
                 self.attack_if_possible(m)
-            if mdef.special is not None:
-                self.run(mdef.special, self_=m)
-            return
-        if mdef.moves_toward == "monster":
+        elif mdef.moves_toward == "monster":
             self.move_monster(m, toward_monsters=True)
-            if mdef.special is not None:
-                self.run(mdef.special, self_=m)
-            return
-        if mdef.attacks and self.attack_if_possible(m):
-            return
-        self.move_monster(m)
-        if m.uid in self.state.monsters and (move_and_attack or mdef.moves_then_attacks):
-            self.attack_if_possible(m)
+        elif not (mdef.attacks and self.attack_if_possible(m)):
+            self.move_monster(m)
+            if m.uid in self.state.monsters and mdef.attacks and (move_and_attack or mdef.moves_then_attacks):
+                self.attack_if_possible(m)
+        if mdef.special is not None and m.uid in self.state.monsters and not self.state.result:
+            self.run(mdef.special, self_=m)
+
+    def sentry_in_reach(self, m: Monster) -> bool:
+        """The sentry gun within the monster's attack range and line of sight."""
+        st = self.state
+        return st.sentry is not None and hx.distance(m.pos, st.sentry) <= self.monster_def(m).attack_range \
+            and self.los(m.pos, st.sentry)
 
     def attack_if_possible(self, m: Monster) -> bool:
         mdef = self.monster_def(m)
         dwarves = self.targets_in_range(m)
         st = self.state
         if not dwarves:
-            if st.sentry is not None and hx.distance(m.pos, st.sentry) <= mdef.attack_range \
-                    and self.los(m.pos, st.sentry):
+            if self.sentry_in_reach(m):
                 self.log(f"{m.kind}#{m.uid} attacks the sentry gun: it returns to the Engineer")
                 st.sentry = None
                 if mdef.self_destructs:
                     self.explode(m)
+                return True
+            lure = next((h for h in sorted(st.tokens.get("lure", {}))
+                         if hx.distance(m.pos, h) <= mdef.attack_range and self.los(m.pos, h)), None)
+            if lure is not None:   # L1353: with no dwarf or sentry in range it attacks the LURE
+                self.log(f"{m.kind}#{m.uid} attacks the LURE at {list(lure)}")
                 return True
             return False
         target = self.pick_dwarf(m, dwarves)
@@ -653,59 +740,110 @@ class Engine:
         if self.shielded(d.pos):
             self.log("the shield stops the attack")
         else:
-            teeth = sum(f["face"] == "teeth" for f in faces)
-            self.hurt(d, teeth)
+            for f in faces:
+                if f["face"] != "teeth" or not d.conscious:
+                    continue
+                if mdef.teeth is not None:         # the creature's own teeth effect
+                    self.run(mdef.teeth, you=d, self_=m, target=d)
+                else:
+                    self.hurt(d, 1)
             for f in faces:
                 if f["face"] == "bang" and mdef.bang is not None and d.conscious:
                     self.run(mdef.bang, you=d, self_=m, target=d)
         if mdef.attack_places:
             self.place_around(d.pos, mdef.attack_places, -1)
 
+    def token_room(self, token: str) -> int:
+        """How many more `token`s the box holds (its definition's `supply`); unlimited if
+        none is given."""
+        supply = getattr(self.token_defs.get(token), "supply", None)
+        return 10 ** 6 if supply is None else max(0, supply - len(self.state.tokens.get(token, {})))
+
     def place_around(self, centre: Hex, token: str, owner: int) -> None:
-        """`token` on each empty space next to `centre`, never a Tunnel Exit or a pit."""
+        """`token` on each empty space next to `centre`, never a Tunnel Exit or a pit, while
+        the supply lasts."""
         st = self.state
         for h in hx.neighbours(centre):
             if self.is_open(h) and h not in st.exits.values() and st.terrain(h) != "o" \
-                    and not st.monster_at(h) and not st.dwarf_at(h):
+                    and not st.monster_at(h) and not st.dwarf_at(h) and self.token_room(token) > 0:
                 st.tokens.setdefault(token, {})[h] = owner
 
     def move_monster(self, m: Monster, toward_monsters: bool = False) -> None:
+        """Move (L966-996): toward the nearest dwarf (ties: the one who acted most recently,
+        L972), stopping on the first empty space from which it can attack (L970); it passes
+        other monsters but never ends on one (L990, L996). With no such space within its
+        move it gets as close as it can, on an empty space."""
         mdef = self.monster_def(m)
+        step = self.monster_stepper(m)
+        reach = hx.bfs(m.pos, step)
+        can_stop = {h for h in reach if h == m.pos or self.monster_can_stop(m, h)}
+        goals = self.monster_goals(m, reach, can_stop, toward_monsters)
+        if not goals or m.pos in goals:
+            return
+        near = [h for h in goals if reach[h] <= mdef.move]
+        if near:
+            dest = min(near, key=lambda h: (reach[h], h))
+        else:
+            back = hx.bfs_from(goals, lambda a, b: step(b, a))
+            spots = [h for h in can_stop if reach[h] <= mdef.move and h in back]
+            dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
+            if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
+                return
+        stop_at_sentry = not toward_monsters and bool(mdef.attacks)
+        self.walk_monster(m, hx.path_to(m.pos, {dest}, step) or [], stop_at_sentry)
+
+    def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool) -> set:
+        """Where the monster wants to end: next to another monster (the Warden), else on an
+        empty space with its target dwarf in range and line of sight. The target is the dwarf
+        it reaches range of in the fewest steps, ties to the one who acted most recently."""
         st = self.state
         if toward_monsters:
-            goals = {n for o in st.monsters.values() if o is not m for n in hx.neighbours(o.pos)}
-        else:
-            goals = set()
-            for d in st.dwarves:
-                if d.conscious and not d.in_pod:
-                    goals |= {h for h in st.cells if hx.distance(h, d.pos) <= max(1, mdef.attack_range)}
-        path = hx.path_to(m.pos, goals, lambda a, b: self.monster_step(m, a, b))
-        if not path and not toward_monsters:
-            # no way into range (a shield, an IFG, pits): it gets as close as it can
-            reach = hx.bfs(m.pos, lambda a, b: self.monster_step(m, a, b))
-            spots = [h for h, n in reach.items() if 0 < n <= mdef.move and self.monster_can_stop(m, h)]
-            here = self.nearest_dwarf_distance(m.pos)
-            best = min(spots, key=lambda h: (self.nearest_dwarf_distance(h), reach[h], h), default=None)
-            if best is not None and self.nearest_dwarf_distance(best) < here:
-                path = hx.path_to(m.pos, {best}, lambda a, b: self.monster_step(m, a, b))
-        if not path:
-            return
-        start = m.pos
-        last_stop = m.pos                        # it must end its move on an empty space
-        for steps, h in enumerate(path, 1):
-            if steps > mdef.move:
-                break
+            return {h for h in can_stop if any(hx.distance(h, o.pos) == 1 for o in st.monsters.values() if o is not m)}
+        rng = max(1, self.monster_def(m).attack_range)
+        best, best_key = None, None
+        for d in st.dwarves:
+            if not d.conscious or d.in_pod:
+                continue
+            # the nearest space to attack this dwarf from: line of sight checked nearest first
+            spots = sorted((reach[h], h) for h in can_stop if hx.distance(h, d.pos) <= rng)
+            steps = next((n for n, h in spots if self.los(h, d.pos)), None)
+            if steps is None:
+                continue
+            key = (steps, -d.acted_at, d.seat)
+            if best_key is None or key < best_key:
+                best, best_key = (d, spots), key
+        if best is None:          # no way into range (a shield, an IFG, pits): get closer
+            return self.closer_spots(m, reach, can_stop)
+        d, spots = best
+        return {h for _, h in spots if self.los(h, d.pos)}
+
+    def closer_spots(self, m: Monster, reach: dict, can_stop: set) -> set:
+        """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now."""
+        mdef = self.monster_def(m)
+        spots = [h for h in can_stop if 0 < reach[h] <= mdef.move]
+        if not spots:
+            return set()
+        here = self.nearest_dwarf_distance(m.pos)
+        best = min(self.nearest_dwarf_distance(h) for h in spots)
+        return {h for h in spots if self.nearest_dwarf_distance(h) == best} if best < here else set()
+
+    def walk_monster(self, m: Monster, path: list[Hex], stop_at_sentry: bool = False) -> None:
+        """Step along `path`, entering each space; a token that stops walkers (goo) ends the
+        move on the last empty space passed. A monster that reaches an empty space with the
+        sentry gun in its range stops there too (L968-970: the sentry counts as a target)."""
+        st = self.state
+        start = last_stop = m.pos
+        for h in path:
             self.enter_monster(m, h)
             if m.uid not in st.monsters:
                 return
             if self.monster_can_stop(m, h):
                 last_stop = h
-            if self.stops_walker(h, flying=bool(mdef.flying)):
+                if stop_at_sentry and self.sentry_in_reach(m):
+                    break
+            if self.stops_walker(h, flying=bool(self.monster_def(m).flying)):
                 break
-            if not toward_monsters and mdef.attacks and h == last_stop and self.targets_in_range(m):
-                break
-        if m.pos != last_stop:
-            m.pos = last_stop
+        m.pos = last_stop
         self.settle_tail(m)
         if m.pos != start:
             self.sentry_reacts(m)
@@ -780,12 +918,16 @@ class Engine:
 
     def swarm(self, cards: int) -> None:
         self.log("a Swarm comes")
+        self.open_window()
         placed: list = []
+        activation: dict = {}
         for _ in range(cards):
             card = self.draw("swarm")
             if card is not None:
-                self.run(card.effect, you=self.acting, defer_activation=True, placed=placed)
-        self.activate_all()
+                self.run(card.effect, you=self.acting, defer_activation=True, placed=placed,
+                         activation=activation)
+        # every card placed first, then one activation (L894); "all other" skips the new ones
+        self.activate_all({m.uid for m in placed} if activation.get("others_only") else set())
 
     def draw(self, deck: str):
         st = self.state
@@ -960,6 +1102,20 @@ class Verbs:
         skip = {m.uid for m in ctx.info.get("placed", [])} if ctx.info.get("others_only") else set()
         self.e.activate_all(skip, move_and_attack=bool(ctx.info.get("move_and_attack")))
 
+    def activate_other_monsters(self, ctx) -> None:
+        """"Activated all other Creature" (L929): every monster but the ones this card placed."""
+        if ctx.info.get("defer_activation"):
+            ctx.info.setdefault("activation", {})["others_only"] = True    # the Swarm activates
+            return
+        self.e.activate_all({m.uid for m in ctx.info.get("placed", [])})
+
+    def activate_monsters_move_and_attack(self, ctx) -> None:
+        """"Move and attack" (L935, L970; Fast Critters, L1201): every creature that moves
+        attacks after its move if a dwarf is in range; none attacks twice."""
+        if ctx.info.get("defer_activation"):
+            return
+        self.e.activate_all(move_and_attack=True)
+
     def advance_threat(self, ctx, amount: int) -> None:
         self.e.advance_threat(amount)
 
@@ -989,7 +1145,8 @@ class Verbs:
         if token == "health_cube":            # Blood Sugar's cubes lie on the struck space
             self.e.state.ground.setdefault(tuple(at), Counter())["health_cube"] += amount
             return
-        self.e.state.tokens.setdefault(token, {})[tuple(at)] = ctx.you.seat if ctx.you else -1
+        if self.e.token_room(token) > 0 or tuple(at) in self.e.state.tokens.get(token, {}):
+            self.e.state.tokens.setdefault(token, {})[tuple(at)] = ctx.you.seat if ctx.you else -1
 
     def _flames(self, ctx, target: Monster, amount: int) -> None:
         """Flaming Ground (L790-808): the first flame on the target's space if it died, else on
@@ -998,6 +1155,9 @@ class Verbs:
         st = self.e.state
         flames = st.tokens.setdefault("flame", {})
         owner = ctx.you.seat if isinstance(ctx.you, Dwarf) else -1
+        amount = min(amount, self.e.token_room("flame"))      # 6 flame tokens (L260)
+        if amount <= 0:
+            return
 
         def empty(h: Hex) -> bool:
             return (st.terrain(h) in OPEN and h not in flames and not st.monster_at(h)
@@ -1075,11 +1235,12 @@ class Verbs:
         e, m = self.e, ctx.target if ctx.target is not None else ctx.it
         if not isinstance(m, Monster) or e.monster_def(m).move == 0 or (e.monster_def(m).size or 1) > 1:
             return
-        reach = hx.bfs(m.pos, lambda a, b: e.monster_step(m, a, b))
+        step = e.monster_stepper(m)
+        reach = hx.bfs(m.pos, step)
         spots = sorted(h for h, n in reach.items()
                        if n <= steps and (h == m.pos or e.monster_can_stop(m, h)))
         dest = e.decide(ctx, "push", spots)
-        for h in hx.path_to(m.pos, {dest}, lambda a, b: e.monster_step(m, a, b)) or []:
+        for h in hx.path_to(m.pos, {dest}, step) or []:
             e.enter_monster(m, h)
             if m.uid not in e.state.monsters:
                 return
@@ -1103,6 +1264,7 @@ class Verbs:
             if enter(e, d, h) or e.move_ended or not d.conscious:
                 break
         e.move_ended = False
+        e.note_pod_left()
 
     def end_move(self, ctx) -> None:
         self.e.move_ended = True

@@ -21,7 +21,6 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
     engine.mine_head_mission = st.mine_head is not None
     engine.mission = mission
     level = data.get("hazard_level", f"hazard_{hazard}")
-    st.threat = level.threat_start
     st.stalagmites = {tuple(h) for h in mission.get("stalagmites", [])}
     # minerals: fixed ones first, the rest at random on the diamond spaces (L209-213)
     diamonds = sorted(h for h, c in cells.items() if c == "*")
@@ -40,9 +39,12 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
     for h in sorted(h for h, c in cells.items() if c == "?"):
         if pickups:
             st.pickups[h] = [pickups.pop(), False]
+    st.segment_pool = [dict(t) for t in plain(engine.rules["hidden_segment_pool"])]
+    rng.shuffle(st.segment_pool)                  # drawn at random from the 8 tiles (L196)
     for group in hx.components(cells, {"h"}):
         mine = [pickups.pop() for _ in range(min(per_hidden, len(pickups)))]
-        st.hidden.append({"hexes": group, "pickups": mine, "revealed": False})
+        st.hidden.append({"hexes": group, "pickups": mine, "revealed": False,
+                          "tile": st.segment_pool.pop() if st.segment_pool else None})
     # decks (Before Starting removals, L147)
     removed = set(mission.get("remove_cards", []))
     for card in data.of("event_card"):
@@ -54,11 +56,11 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
         st.supply_deck.extend([card] * (card.count or 1))
     st.rs_deck = rock_and_stone_deck(data)
     st.upgrade_supply = [u.id for u in data.of("weapon_upgrade") for _ in range(u.count or 1)]
-    for pile in (st.event_deck, st.swarm_deck, st.supply_deck, st.rs_deck, st.upgrade_supply):
+    st.throwable_deck = sorted(t.id for t in data.of("throwable"))    # 1 copy each (rule throwable_copies)
+    for pile in (st.event_deck, st.swarm_deck, st.supply_deck, st.rs_deck, st.upgrade_supply, st.throwable_deck):
         rng.shuffle(pile)
     engine.mission_event = mission.get("mission_event_fx")
     # dwarves
-    throwables = [t.id for t in data.of("throwable")]
     for seat in range(players):
         cls = options.get("classes", CLASSES)[seat % 4]
         ddef = data.get("dwarf", cls)
@@ -66,20 +68,14 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
         d = Dwarf(seat, cls, pod[seat % len(pod)], health=ddef.health, ammo=ddef.primary_ammo,
                   secondary_ammo=ddef.secondary_ammo, secondary=DEFAULT_SECONDARY.get(cls, FALLBACK_SECONDARY), primary=primary)
         d.tokens = Counter(plain(ddef.equipment) or {})
-        d.throwables = [rng.choice(throwables)]
+        engine.draw_throwable(d)
         engine.draw_rock_and_stone(d, 1)
         st.dwarves.append(d)
     if players == 1:
         around = sorted({n for h in pod for n in hx.neighbours(h)} - set(pod))
         spot = next((h for h in around if cells.get(h) in OPEN and h not in exits.values()), None)
         st.bosco, st.bosco_alive = spot, spot is not None
-    # Hazard 4-5: 1 extra Grunt on every tunnel exit (L173)
-    for h in engine.active_exits():
-        for _ in range(level.extra_grunts_per_exit or 0):
-            m = Monster(st.next_uid, "grunt", h)
-            st.monsters[m.uid] = m
-            st.next_uid += 1
-            engine.face_nearest_dwarf(m)
+    hazard_setup(engine, level)
     objective = mission["objective"]
     if objective["type"] == "eliminate":
         creature = objective["creature"]
@@ -92,6 +88,19 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
             st.next_uid += 1
             engine.face_nearest_dwarf(m)
     return engine
+
+
+def hazard_setup(engine: Engine, level, threat: int | None = None) -> None:
+    """The Hazard level's setup: the threat token on its start square (L167-169), and at
+    Hazard 4-5 one extra Grunt on every tunnel exit (L173)."""
+    st = engine.state
+    st.threat = level.threat_start if threat is None else threat
+    for h in engine.active_exits():
+        for _ in range(level.extra_grunts_per_exit or 0):
+            m = Monster(st.next_uid, "grunt", h)
+            st.monsters[m.uid] = m
+            st.next_uid += 1
+            engine.face_nearest_dwarf(m)
 
 
 def rock_and_stone_deck(data) -> list[str]:
@@ -137,6 +146,7 @@ def check_end(engine: Engine) -> None:
 def start_turn(engine: Engine, d: Dwarf) -> None:
     st = engine.state
     d.used.clear()
+    d.last_action = None
     for kind in ("flame", "flare"):
         for h, owner in list(st.tokens.get(kind, {}).items()):
             if owner == d.seat:
@@ -187,6 +197,7 @@ def event_phase(engine: Engine, d: Dwarf) -> None:
     if card is None:
         return
     engine.log(f"{d.cls} draws {card.id}")
+    engine.open_window()
     d.acted_at = engine.tick()
     if card.event_kind == "mission_specific":
         engine.run(engine.mission_event, you=d)
@@ -196,31 +207,46 @@ def event_phase(engine: Engine, d: Dwarf) -> None:
     elif card.event_kind == "optional" and "knocked_over" in d.statuses:
         return
     else:
-        engine.run(card.effect, you=d)
+        engine.run(card.effect, you=d, placed=[])
 
 
 def reaction_attacks(engine: Engine, d: Dwarf) -> bool:
     """Reaction Event (L909-925): a 1-HP monster traps the drawer; every other teammate (and
-    the sentry, BOSCO) with range and line of sight to the drawer's space gets one action-free
-    attack with a 1-action fire mode, in turn. True if the monster is killed."""
+    the sentry, BOSCO) with range and line of sight to the drawer's space takes one action-free
+    attack with a 1-action fire mode, in turn, paying its ammo only when it shoots (L915-919);
+    once the monster is killed nobody else shoots. True if the monster is killed."""
     st = engine.state
-    shooters: list[tuple[Hex, str, int]] = []
-    for other in st.dwarves:
-        if other is d or not other.conscious or other.in_pod or "knocked_over" in other.statuses:
+    n = len(st.dwarves)
+    for other in (st.dwarves[(d.seat + i) % n] for i in range(1, n)):
+        if not other.conscious or other.in_pod or "knocked_over" in other.statuses:
             continue
-        weapon = engine.data.get("weapon", other.primary)
-        mode = next((m for m in weapon.modes if (m.get("actions") or 0) == 1 and (m.get("ammo") or 0) <= other.ammo), None)
-        if mode is not None and hx.distance(other.pos, d.pos) <= (mode.get("range") or 1) \
-                and engine.los(other.pos, d.pos, mode.get("ignores_line_of_sight") or "none"):
+        mode = reaction_mode(engine, other, d.pos)
+        if mode is not None:
             other.ammo -= mode.get("ammo") or 0
-            shooters.append((other.pos, mode.get("die"), mode.get("dice") or 1))
+            if reaction_shot(engine, mode.get("die"), mode.get("dice") or 1):
+                return True
     for helper in (st.sentry, st.bosco if st.bosco_alive else None):
         if helper is not None and hx.distance(helper, d.pos) <= 3 and engine.los(helper, d.pos):
-            shooters.append((helper, "bullet_die", 1))
-    for _, die, n in shooters:
-        if sum(f.get("hits") or 0 for f in engine.roll(die, n)) > 0:
-            engine.log("a reaction attack kills the ambusher")
-            return True
+            if reaction_shot(engine, "bullet_die", 1):
+                return True
+    return False
+
+
+def reaction_mode(engine: Engine, shooter: Dwarf, at: Hex):
+    """The shooter's first 1-action fire mode it can pay for that reaches `at`, or None."""
+    weapon = engine.data.get("weapon", shooter.primary)
+    for mode in weapon.modes:
+        if (mode.get("actions") or 0) == 1 and (mode.get("ammo") or 0) <= shooter.ammo \
+                and hx.distance(shooter.pos, at) <= (mode.get("range") or 1) \
+                and engine.los(shooter.pos, at, mode.get("ignores_line_of_sight") or "none"):
+            return mode
+    return None
+
+
+def reaction_shot(engine: Engine, die: str, n: int) -> bool:
+    if sum(f.get("hits") or 0 for f in engine.roll(die, n)) > 0:
+        engine.log("a reaction attack kills the ambusher")
+        return True
     return False
 
 

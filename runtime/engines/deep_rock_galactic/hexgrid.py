@@ -88,15 +88,7 @@ def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
 
 def bfs(start: Hex, passable: Callable[[Hex, Hex], bool]) -> dict[Hex, int]:
     """Walking distance from start to every hex reachable through passable steps."""
-    dist = {start: 0}
-    todo = deque([start])
-    while todo:
-        h = todo.popleft()
-        for n in neighbours(h):
-            if n not in dist and passable(h, n):
-                dist[n] = dist[h] + 1
-                todo.append(n)
-    return dist
+    return bfs_from([start], passable)
 
 
 def path_to(start: Hex, goals: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> list[Hex] | None:
@@ -143,3 +135,16 @@ def in_rear_arc(h: Hex, facing: Hex, other: Hex) -> bool:
     dot = -sum(a * b for a, b in zip(v, w))
     norm = (sum(a * a for a in v) * sum(b * b for b in w)) ** 0.5
     return norm > 0 and dot >= 0.5 * norm - 1e-9
+
+
+def bfs_from(starts: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> dict[Hex, int]:
+    """Walking distance from the nearest of several starts to every reachable hex."""
+    dist = {h: 0 for h in starts}
+    todo = deque(sorted(dist))
+    while todo:
+        h = todo.popleft()
+        for n in neighbours(h):
+            if n not in dist and passable(h, n):
+                dist[n] = dist[h] + 1
+                todo.append(n)
+    return dist

@@ -7,7 +7,7 @@ from collections import Counter
 
 from runtime.effects import Context
 from runtime.engines.deep_rock_galactic import hexgrid as hx
-from runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIES, can_land_supply_pod, class_abilities
+from runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIES, can_land_supply_pod, class_abilities, follows
 from runtime.engines.deep_rock_galactic.engine import Engine
 from runtime.engines.deep_rock_galactic.hexgrid import Hex
 from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
@@ -46,7 +46,7 @@ def attacks(engine: Engine, d: Dwarf) -> list[dict]:
                 continue
             if mode.get("per_round") and d.used[(weapon.id, mode.get("id"))] >= mode.get("per_round"):
                 continue
-            if mode.get("after") and d.used[(weapon.id, mode.get("after"))] == 0:
+            if mode.get("after") and not follows(weapon, mode, d):
                 continue
             lob = mode.get("ignores_line_of_sight") or "none"
             for m in st.monsters.values():

@@ -9,7 +9,15 @@ setup:  map (missions/README.md format; default: an open 9x9 cave), hazard, pod 
         monsters [{id, kind, at, damage, statuses, tail, facing}],
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
-        event_deck [ids, top last], swarm_deck [ids]
+        event_deck [ids, top last], swarm_deck [ids], throwable_deck [ids, top last],
+        upgrade_supply [upgrade ids, top last] (default: the content's, unshuffled),
+        throwable_discard [ids], hidden_segments [{at: [r,c] of an `h` group, pickups [kinds],
+        tile: pool tile id | {tile, upgrades}}], segment_pool [{tile, upgrades}], pod_left,
+        hazard_setup: N (Hazard N's own setup: threat start, extra Grunts at the exits),
+        event_discard, swarm_discard, supply_deck [ids, top last], rock_and_stone_deck,
+        rock_and_stone_discard, ground {"r,c": {mineral|health_cube: n}}, ziplines [[a, b]],
+        killed {kind: n}, round; per dwarf also tokens {kind: n}, used {"weapon:mode": n},
+        last_action {do, weapon, mode}; per monster hidden_from (seat)
 steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|assist|stand|
         sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone, dwarf, ...action
         fields, choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
@@ -22,7 +30,17 @@ expect: {bosco: [r,c]} | {sentry: [r,c]} | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
         overclocked|upgrades|spare_upgrades|in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
-        | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log}
+        | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log[, count]}
+        | {throwable_deck: [ids]} | {throwable_discard: [ids]} | {upgrade_tokens: n}
+        | {hidden_segment: [r,c], revealed}
+
+choose entries: a space [r, c], a value, a mapping matched against the options' keys, or
+{monster: id} (which of tied monsters acts first, L974). An activate_all right after spawn
+steps belongs to their Event (one sentry window, L664); every other step is a new one.
+Never a pass, even on an `illegal:` step: a misspelt setup key, an unknown step, dwarf,
+monster, weapon, mode or card, a space off the map, a scripted choice the engine could never
+offer (a well-formed one it does not offer now is a refusal), a choice or roll left unused
+by a step that was carried out.
 """
 from __future__ import annotations
 
@@ -30,7 +48,7 @@ from collections import Counter
 
 from runtime.agents import ScriptedAgent, ScriptError
 from runtime.effects import EffectError
-from runtime.engines.deep_rock_galactic import actions, deep_dive, game, policy
+from runtime.engines.deep_rock_galactic import actions, deep_dive, game, hexgrid, policy
 from runtime.engines.deep_rock_galactic.engine import Engine, parse_map, plain
 from runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from runtime.rng import Rng
@@ -52,18 +70,45 @@ def _key(k: str) -> tuple[int, int]:
     return (int(r), int(c))
 
 
+SETUP_KEYS = {"bosco", "dwarves", "event_deck", "event_discard", "exits", "ground", "hazard", "hazard_setup",
+              "hidden_monsters", "hidden_segments", "killed", "map", "mine_head", "minerals", "monsters",
+              "objective", "pickups", "pod", "pod_left", "pod_returned", "rock_and_stone_deck",
+              "rock_and_stone_discard", "round", "segment_pool", "sentry", "shared", "shield", "stalagmites",
+              "supply_deck", "supply_pod", "supply_stock", "swarm_deck", "swarm_discard", "threat",
+              "throwable_deck", "throwable_discard", "tokens", "upgrade_supply", "upgrade_tokens", "ziplines"}
+DWARF_KEYS = {"acted_at", "actions", "ammo", "at", "carried", "cls", "health", "in_pod", "last_action", "overclocked",
+              "primary", "rock_and_stone", "secondary", "secondary_ammo", "spare_upgrades", "statuses",
+              "throwables", "tokens", "upgrades", "used"}
+MONSTER_KEYS = {"at", "damage", "facing", "hidden_from", "id", "kind", "statuses", "tail"}
+
+
+def _known_keys(setup: dict) -> None:
+    """A misspelt setup key would silently set nothing: refuse it."""
+    groups = [("setup", setup, SETUP_KEYS)] + [("dwarves", d, DWARF_KEYS) for d in setup.get("dwarves", [])] \
+        + [("monsters", m, MONSTER_KEYS) for m in setup.get("monsters", [])]
+    for where, spec, known in groups:
+        unknown = sorted(set(spec) - known)
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+
+
 def build(data, setup: dict) -> tuple[Engine, dict]:
+    _known_keys(setup)
     cells = parse_map(setup.get("map", OPEN_MAP))
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}
     st = State(cells, pod, exits, _hex(setup["mine_head"]) if setup.get("mine_head") else None)
-    agents = [ScriptedAgent() for _ in range(4)]
+    agents = [ScenarioAgent(cells) for _ in range(4)]
     engine = Engine(data, st, agents, Rng("scenario"), {"hazard": setup.get("hazard", 3)}, log_enabled=True)
     engine.mine_head_mission = st.mine_head is not None
+    engine.state_last_spawn = False
     engine.mission = {"objective": setup.get("objective", {"type": "collect", "targets": {}}),
                       "hidden_monsters": setup.get("hidden_monsters", [])}
     st.pod_returned = bool(setup.get("pod_returned", False))
     st.threat = setup.get("threat", 0)
+    _hidden(engine, setup)
+    st.throwable_deck = list(setup.get("throwable_deck", []))
+    st.throwable_discard = list(setup.get("throwable_discard", []))
     st.stalagmites = {_hex(h) for h in setup.get("stalagmites", [])}
     st.minerals = {_key(k): v for k, v in setup.get("minerals", {}).items()}
     st.pickups = {_key(k): list(v) for k, v in setup.get("pickups", {}).items()}
@@ -77,7 +122,11 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     engine.shield = _hex(setup["shield"]) if setup.get("shield") else None
     st.supply_pod = _hex(setup["supply_pod"]) if setup.get("supply_pod") else None
     st.supply_stock = Counter(setup.get("supply_stock", {}))
-    st.rs_deck = game.rock_and_stone_deck(data)          # unshuffled: scenarios know the order
+    st.rs_deck = list(setup.get("rock_and_stone_deck", game.rock_and_stone_deck(data)))   # top last
+    st.rs_discard = list(setup.get("rock_and_stone_discard", []))
+    _more_state(engine, data, setup)
+    st.upgrade_supply = list(setup.get("upgrade_supply", [u.id for u in data.of("weapon_upgrade")
+                                                          for _ in range(u.count or 1)]))
     for seat, spec in enumerate(setup.get("dwarves", [])):
         cls = spec["cls"]
         primary = spec.get("primary") or next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
@@ -95,6 +144,12 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
             d.rock_and_stone = list(cards)
         d.tokens = Counter(plain(data.get("dwarf", cls).equipment) or {})
         d.acted_at = spec.get("acted_at", -1)
+        if "tokens" in spec:                     # class tokens still in hand (platforms, ...)
+            d.tokens = Counter(spec["tokens"])
+        if "last_action" in spec:                # e.g. {do: attack, weapon: minigun, mode: 0}
+            la = spec["last_action"]
+            d.last_action = (la["do"], la.get("weapon"), la.get("mode"))
+        d.used = Counter({tuple(k.split(":")): n for k, n in spec.get("used", {}).items()})
         if d.health == 0:
             d.statuses.add("unconscious")
         st.dwarves.append(d)
@@ -106,26 +161,163 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
             m.tail = _hex(spec["tail"])
         if spec.get("facing"):
             m.facing = _hex(spec["facing"])
+        if spec.get("hidden_from") is not None:   # a Menace hiding from this seat
+            m.hidden_from = int(spec["hidden_from"])
         st.monsters[m.uid] = m
         st.next_uid += 1
         names[str(spec.get("id", m.uid))] = m.uid
     by_id = {c.id: c for c in data.of("event_card")}
     st.event_deck = [by_id[i] for i in setup.get("event_deck", [])]
     st.swarm_deck = [by_id[i] for i in setup.get("swarm_deck", [])]
+    st.event_discard = [by_id[i] for i in setup.get("event_discard", [])]
+    st.swarm_discard = [by_id[i] for i in setup.get("swarm_discard", [])]
+    if "hazard_setup" in setup:       # the Hazard level's own setup (threat start, extra Grunts)
+        level = data.get("hazard_level", f"hazard_{setup['hazard_setup']}")
+        engine.hazard = level.level
+        game.hazard_setup(engine, level, setup.get("threat"))
+    st.pod_left = bool(setup.get("pod_left", False))
+    if "pod_left" not in setup:
+        engine.note_pod_left()
     return engine, names
 
 
+def _more_state(engine: Engine, data, setup: dict) -> None:
+    """The rest of the board: minerals and health cubes lying on the ground, ziplines, the
+    supply deck, the kill count and the round."""
+    st = engine.state
+    st.ground = {_key(k): Counter(v) for k, v in setup.get("ground", {}).items()}
+    engine.ziplines = {(_hex(a), _hex(b)) for a, b in setup.get("ziplines", [])}
+    supply = {c.id: c for c in data.of("supply_card")}
+    if "supply_deck" in setup:
+        st.supply_deck = [supply[i] for i in setup["supply_deck"]]
+    st.killed = Counter(setup.get("killed", {}))
+    st.round = int(setup.get("round", 0))
+
+
+def _hidden(engine: Engine, setup: dict) -> None:
+    """Hidden cave segments: each connected group of `h` in the map is one; `hidden_segments`
+    gives, per segment (named by any of its hexes), its face-down pickups and its tile from
+    the pool (`segment_pool`: the tiles not drawn, default the content's 8)."""
+    st = engine.state
+    pool = setup.get("segment_pool")
+    st.segment_pool = [dict(t) for t in (pool if pool is not None else plain(engine.rules["hidden_segment_pool"]))]
+    specs = {_hex(spec["at"]): spec for spec in setup.get("hidden_segments", [])}
+    groups = hexgrid.components(st.cells, {"h"})
+    for group in groups:
+        spec = next((specs.pop(h) for h in group if h in specs), {})
+        tiles = {t["tile"]: t for t in plain(engine.rules["hidden_segment_pool"])}
+        tile = spec.get("tile")
+        st.hidden.append({"hexes": group, "pickups": list(spec.get("pickups", [])), "revealed": False,
+                          "tile": (tiles[tile] if isinstance(tile, str) else tile) if tile else None})
+    if specs:
+        raise ValueError(f"hidden_segments at {[list(h) for h in specs]}: no hidden segment (h) there")
+
+
+class ScenarioError(Exception):
+    """The scenario itself is wrong (an unknown name, a space off the map...): never a pass,
+    not even for a step that is expected to be refused."""
+
+
+class NotOffered(ScriptError):
+    """A well-formed scripted choice the engine did not offer this time: a refusal."""
+
+
+class ScenarioAgent(ScriptedAgent):
+    """Scripted decisions. A choice the engine does not offer now is a refusal only if the
+    engine could offer it at all: a space of the map, a mapping with the options' keys, a
+    value of the options' type. Anything else, or a missing choice, is a scenario error."""
+
+    def __init__(self, cells: dict) -> None:
+        super().__init__()
+        self.cells = cells
+
+    def choose(self, key, options, view=None):
+        if not self.choices:
+            raise ScenarioError(f"no scripted choice for decision {key!r}; options: {list(options)}")
+        want = self.choices[0]
+        try:
+            return super().choose(key, options, view)
+        except ScriptError:
+            if not self.could_offer(want, list(options)):
+                raise ScenarioError(f"scripted choice {want!r} for {key!r} matches nothing the engine "
+                                    f"could offer; options: {list(options)}") from None
+            raise NotOffered(f"{want!r} is not offered for {key!r}; options: {list(options)}") from None
+
+    def could_offer(self, want, options: list) -> bool:
+        if isinstance(want, tuple) and len(want) == 2 and all(isinstance(v, int) for v in want):
+            return want in self.cells
+        if isinstance(want, dict):
+            return any(isinstance(o, dict) and set(want) <= set(o) for o in options) or \
+                any(all(hasattr(o, k) for k in want) for o in options if not isinstance(o, dict))
+        return any(type(o) is type(want) for o in options)
+
+
 def _rolls(raw) -> list[list[dict]]:
+    for group in raw or []:
+        for f in group:
+            if str(f) not in FACES:
+                raise ScenarioError(f"unknown die face {f!r}; faces: {sorted(FACES)}")
     return [[dict(FACES[str(f)]) for f in group] for group in raw or []]
+
+
+HEX_FIELDS = ("at", "path", "over", "land")
+
+
+def _validate(engine: Engine, names: dict, step: dict) -> None:
+    """What an action step names must exist, so that a refusal (`illegal: true`) comes from a
+    rule and never from a typo: the step kind, the dwarf, monsters, seats, weapons and their
+    modes, cards, and every space (on the map)."""
+    st, data = engine.state, engine.data
+    kind = step.get("do")
+    if kind not in actions.HANDLERS and kind not in STEPS:
+        raise ScenarioError(f"unknown step {kind!r}")
+    for key in ("dwarf", "drawer"):
+        if key in step and not (isinstance(step[key], int) and 0 <= step[key] < len(st.dwarves)):
+            raise ScenarioError(f"{key} {step[key]!r}: no such dwarf (seats 0-{len(st.dwarves) - 1})")
+    if kind not in actions.HANDLERS:
+        return
+    shots = [step] + ([step["then_fire"]] if isinstance(step.get("then_fire"), dict) else [])
+    for shot in shots:
+        if "target" in shot and str(shot["target"]) not in names and shot["target"] not in st.monsters:
+            raise ScenarioError(f"target {shot['target']!r}: no such monster; monsters: {sorted(names)}")
+        if "weapon" in shot:
+            ids = {w.id for w in data.of("weapon")}
+            if shot["weapon"] not in ids:
+                raise ScenarioError(f"weapon {shot['weapon']!r}: no such weapon")
+            modes = data.get("weapon", shot["weapon"]).modes
+            if not (isinstance(shot.get("mode", 0), int) and 0 <= shot.get("mode", 0) < len(modes)):
+                raise ScenarioError(f"mode {shot.get('mode')!r}: {shot['weapon']} has modes 0-{len(modes) - 1}")
+    if "who" in step and not (isinstance(step["who"], int) and 0 <= step["who"] < len(st.dwarves)):
+        raise ScenarioError(f"who {step['who']!r}: no such dwarf")
+    if "card" in step:
+        cards = {c.id for kind_ in ("throwable", "rock_and_stone_card") for c in data.of(kind_)}
+        if step["card"] not in cards:
+            raise ScenarioError(f"card {step['card']!r}: no such throwable or Rock and Stone card")
+    for key in HEX_FIELDS:
+        if key not in step:
+            continue
+        value = step[key]
+        hexes = value if value and isinstance(value[0], list) else [value]
+        for h in hexes:
+            if _hex(h) not in st.cells:
+                raise ScenarioError(f"{key}: {h} is not a space of the map")
+
+
+STEPS = ("activate_all", "spawn", "advance_threat", "event", "turn", "kill", "check_end", "bosco",
+         "deep_dive_gold", "deep_dive_trade", "start_turn")
 
 
 def _run_step(engine: Engine, names: dict, step: dict) -> None:
     st = engine.state
+    _validate(engine, names, step)
+    if step.get("do") not in ("activate_all",) or not engine.state_last_spawn:
+        engine.open_window()        # a new Event, or a spawn and activate_all of one card
+    engine.state_last_spawn = step.get("do") == "spawn"
     engine.forced_rolls = _rolls(step.get("rolls"))
     for seat, choices in enumerate(step.get("choose", []) and [step["choose"]]):
-        engine.agents[step.get("drawer", step.get("dwarf", 0))].push(*[_choice(c) for c in choices])
+        engine.agents[step.get("drawer", step.get("dwarf", 0))].push(*[_choice(c, names) for c in choices])
     for seat, choices in (step.get("choose_for") or {}).items():     # other dwarves' decisions
-        engine.agents[int(seat)].push(*[_choice(c) for c in choices])
+        engine.agents[int(seat)].push(*[_choice(c, names) for c in choices])
     kind = step["do"]
     if kind in actions.HANDLERS:
         d = st.dwarves[step.get("dwarf", 0)]
@@ -167,12 +359,18 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
     elif kind == "start_turn":
         game.start_turn(engine, st.dwarves[step.get("dwarf", 0)])
     else:
-        raise AssertionError(f"unknown step {kind!r}")
+        raise ScenarioError(f"unknown step {kind!r}")
     if engine.forced_rolls:
-        raise AssertionError(f"{len(engine.forced_rolls)} scripted rolls were not used")
+        raise ScenarioError(f"{len(engine.forced_rolls)} scripted rolls were not used")
 
 
-def _choice(c):
+def _choice(c, names: dict):
+    """A scripted decision: a space [r, c], a value, or {monster: name} (which monster acts
+    first among tied ones, L974)."""
+    if isinstance(c, dict) and set(c) == {"monster"}:
+        if str(c["monster"]) not in names:
+            raise ScenarioError(f"choose: no monster named {c['monster']!r}")
+        return names[str(c["monster"])]
     return tuple(c) if isinstance(c, list) else c
 
 
@@ -256,8 +454,23 @@ def _check(engine: Engine, names: dict, exp: dict) -> str | None:
         got = sorted(st.tokens.get(exp["tokens"], {}))
         want = sorted(_hex(h) for h in exp["at"])
         return None if got == want else f"{exp['tokens']} at {[list(h) for h in got]}, expected {[list(h) for h in want]}"
+    for pile in ("throwable_deck", "throwable_discard"):
+        if pile in exp:
+            got = getattr(st, pile)
+            return None if got == exp[pile] else f"{pile}: expected {exp[pile]}, got {got}"
+    if "upgrade_tokens" in exp:
+        got = len(st.upgrade_tokens)
+        return None if got == exp["upgrade_tokens"] else f"upgrade tokens: expected {exp['upgrade_tokens']}, got {got}"
+    if "hidden_segment" in exp:
+        seg = next((x for x in st.hidden if _hex(exp["hidden_segment"]) in x["hexes"]), None)
+        if seg is None:
+            return f"no hidden segment at {exp['hidden_segment']}"
+        return None if seg["revealed"] == exp["revealed"] else f"hidden segment revealed={seg['revealed']}"
     if "log" in exp:
-        return None if any(exp["log"] in line for line in engine.lines) else f"no log line with {exp['log']!r}"
+        found = sum(exp["log"] in line for line in engine.lines)
+        if "count" in exp:          # exactly this many lines (once-per rules)
+            return None if found == exp["count"] else f"{found} log lines with {exp['log']!r}, expected {exp['count']}"
+        return None if found else f"no log line with {exp['log']!r}"
     return f"unknown expectation {exp}"
 
 
@@ -269,10 +482,19 @@ def run_scenario(data, scenario: dict) -> list[str]:
     for i, step in enumerate(scenario.get("steps", [])):
         try:
             _run_step(engine, names, step)
-        except (EffectError, ScriptError, AssertionError) as err:
+        except ScenarioError as err:
+            return [f"steps[{i}]: scenario error: {err}"]
+        except (KeyError, IndexError, TypeError, ValueError) as err:    # a field missing or mistyped
+            return [f"steps[{i}]: scenario error: {type(err).__name__}: {err}"]
+        except (EffectError, NotOffered) as err:
             if step.get("illegal"):
+                for agent in engine.agents:      # what the refused step did not get to use
+                    agent.choices.clear()
                 continue
             return [f"steps[{i}]: refused: {err}"]
+        left = sum(len(agent.choices) for agent in engine.agents)
+        if left:
+            return [f"steps[{i}]: scenario error: {left} scripted choices were not used"]
         if step.get("illegal"):
             return [f"steps[{i}]: expected to be refused, but it was carried out"]
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, names, exp))

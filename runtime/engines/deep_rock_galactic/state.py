@@ -32,6 +32,7 @@ class Dwarf:
     tokens: Counter = field(default_factory=Counter)      # class tokens still in hand
     used: Counter = field(default_factory=Counter)        # per-turn uses (flaming_ground...)
     acted_at: int = -1                                    # when it last acted (monster tie-break)
+    last_action: tuple | None = None                      # (do, weapon, mode) of its last action
 
     @property
     def conscious(self) -> bool:
@@ -82,6 +83,10 @@ class State:
     supply_deck: list = field(default_factory=list)
     rs_deck: list = field(default_factory=list)      # Rock and Stone card ids, top last
     rs_discard: list = field(default_factory=list)
+    throwable_deck: list = field(default_factory=list)    # Throwable card ids, top last (L153)
+    throwable_discard: list = field(default_factory=list)  # used throwables (L580)
+    segment_pool: list = field(default_factory=list)      # hidden cave segment tiles not drawn (L196)
+    pod_left: bool = False              # every dwarf has left the drop pod: its spaces are cave (L374)
     upgrade_supply: list = field(default_factory=list)    # weapon upgrade ids, face down
     upgrade_tokens: dict[Hex, str] = field(default_factory=dict)   # on the board
     bosco: Hex | None = None

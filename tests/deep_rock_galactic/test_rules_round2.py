@@ -1,0 +1,140 @@
+"""Deep Rock Galactic rules round 2 (issue 12): no two monsters ever share a space in play,
+hidden cave segments come from the pool of 8, throwables from a finite deck, and a scenario's
+refused step cannot pass on a typo."""
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from pathlib import Path
+
+from compiler import diagnostics as dg
+from compiler.loadgen import compile_and_import
+from runtime.agents import RandomAgent
+from runtime.engines.deep_rock_galactic import engine as drg_engine, play_game, setup
+from runtime.engines.deep_rock_galactic.scenario import run_scenario
+from runtime.rng import Rng
+from tests.deep_rock_galactic.sim_figures import shared_spaces
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE = importlib.import_module("generated.deep_rock_galactic").GAME
+GOO = importlib.import_module("generated.deep_rock_galactic__goo_from_above").GAME
+
+
+@pytest.mark.parametrize("data", [BASE, GOO], ids=["base", "goo_from_above"])
+def test_no_two_monsters_share_a_space_after_any_activation(data, monkeypatch):
+    """Seeded 1-4 dwarf games at Hazard 1-5: after every monster activation each space holds
+    at most one monster (L990, L996), whoever was found first."""
+    activations, stacked = 0, []
+    original = drg_engine.Engine.activate
+
+    def watched(self, m, move_and_attack=False):
+        nonlocal activations
+        original(self, m, move_and_attack)
+        activations += 1
+        shared = shared_spaces(self.state)
+        if shared:
+            stacked.append((m.kind, m.uid, shared))
+    monkeypatch.setattr(drg_engine.Engine, "activate", watched)
+    for players in (1, 2, 3, 4):
+        for g in range(5):
+            rng = Rng(f"stack:{players}:{g}")
+            agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(players)]
+            play_game(data, players, rng.fork("game"), agents, {"hazard": 1 + g % 5})
+    assert activations > 500, "too few activations for the check to mean anything"
+    assert not stacked, f"{len(stacked)} of {activations} activations left monsters stacked: {stacked[:3]}"
+
+
+def _engine(seed: str, players: int = 4):
+    rng = Rng(seed)
+    return setup(BASE, players, rng.fork("game"), [RandomAgent(rng.fork(f"a{i}")) for i in range(players)], {})
+
+
+def test_hidden_segments_are_distinct_tiles_drawn_at_random_from_the_pool_of_8():
+    pool = {t["tile"] for t in drg_engine.plain(_engine("x").rules["hidden_segment_pool"])}
+    assert len(pool) == 8
+    draws = set()
+    for seed in range(12):
+        st = _engine(f"pool:{seed}").state
+        tiles = [seg["tile"]["tile"] for seg in st.hidden]
+        assert st.hidden and len(set(tiles)) == len(tiles) and set(tiles) <= pool
+        assert len(st.segment_pool) == 8 - len(tiles)          # the rest stay in the box
+        draws.add(tuple(tiles))
+    assert len(draws) > 1, "every seed drew the same tiles: not at random"
+
+
+def test_throwables_are_dealt_from_a_finite_deck():
+    ids = sorted(t.id for t in BASE.of("throwable"))
+    for seed in range(6):
+        st = _engine(f"deck:{seed}").state
+        held = [c for d in st.dwarves for c in d.throwables]
+        assert len(held) == 4 and len(set(held)) == 4          # no card dealt twice
+        assert sorted(held + st.throwable_deck) == ids
+
+
+def _scenario(step: dict, setup_extra: dict | None = None) -> dict:
+    return {"setup": {"dwarves": [{"cls": "gunner", "at": [4, 0]}],
+                      "monsters": [{"id": "g", "kind": "grunt", "at": [4, 3]}], **(setup_extra or {})},
+            "steps": [step]}
+
+
+@pytest.mark.parametrize("step", [
+    {"do": "attack", "weapon": "minigun", "mode": 0, "target": "nobody", "illegal": True},
+    {"do": "attack", "weapon": "minigunn", "mode": 0, "target": "g", "illegal": True},
+    {"do": "attack", "weapon": "minigun", "mode": 7, "target": "g", "illegal": True},
+    {"do": "move", "path": [[40, 40]], "illegal": True},
+    {"do": "throw", "card": "no_such_grenade", "at": [4, 2], "illegal": True},
+    {"do": "fly", "illegal": True},
+    {"do": "move", "dwarf": 3, "path": [[4, 1]], "illegal": True},
+    {"do": "attack", "weapon": "minigun", "mode": 0, "illegal": True},
+], ids=["unknown-target", "unknown-weapon", "unknown-mode", "off-map", "unknown-card", "unknown-step", "no-dwarf",
+        "no-target"])
+def test_a_refused_step_naming_nothing_the_engine_could_offer_is_a_scenario_error(step):
+    errors = run_scenario(BASE, _scenario(step))
+    assert errors and "scenario error" in errors[0], errors
+
+
+@pytest.fixture(scope="module")
+def verbs_pack():
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content/deep_rock_galactic", [ROOT / "tests/deep_rock_galactic/verbs_pack"], reporter)
+    assert reporter.errors == 0, dg.format_text(reporter)
+    return data
+
+
+def _jump(choice: list) -> dict:
+    """The verbs pack's Jump Pad: a free move of up to 2 spaces to a space the dwarf chooses."""
+    return {"setup": {"dwarves": [{"cls": "driller", "at": [4, 1], "throwables": ["jump_pad"]}]},
+            "steps": [{"do": "throw", "card": "jump_pad", "at": [4, 2], "choose": [choice], "illegal": True}]}
+
+
+def test_a_choice_the_engine_could_never_offer_is_a_scenario_error(verbs_pack):
+    errors = run_scenario(verbs_pack, _jump([40, 40]))          # off the map
+    assert errors and "scenario error" in errors[0] and "could offer" in errors[0], errors
+
+
+def test_a_well_formed_choice_not_offered_now_is_a_real_refusal(verbs_pack):
+    assert run_scenario(verbs_pack, _jump([4, 6])) == []         # on the map, 5 spaces away
+
+
+def test_an_unused_scripted_choice_is_a_scenario_error():
+    scenario = _scenario({"do": "activate_all", "choose": [{"monster": "g"}]})
+    errors = run_scenario(BASE, scenario)
+    assert errors and "not used" in errors[0], errors
+
+
+def test_a_misspelt_setup_key_is_refused_not_ignored():
+    scenario = _scenario({"do": "activate_all"}, {"stalagmite": [[4, 2]]})
+    errors = run_scenario(BASE, scenario)
+    assert errors and "unknown key" in errors[0] and "stalagmite" in errors[0], errors
+
+
+def test_hidden_segments_and_the_hazard_setup_can_be_described():
+    scenario = {"setup": {"map": ". . . . .\n . . # h h\n. . . h h", "hazard_setup": 5, "threat": 4,
+                          "exits": {"1": [0, 4]}, "dwarves": [{"cls": "gunner", "at": [0, 2]}],
+                          "hidden_segments": [{"at": [2, 3], "pickups": ["loot_bug"], "tile": "hs1"}]},
+                "steps": [{"do": "pickaxe", "at": [[1, 2]], "rolls": [[1]]}],
+                "expect": [{"threat": 4}, {"monsters": "grunt", "count": 1, "at": [[0, 4]]},
+                           {"hidden_segment": [1, 4], "revealed": True}, {"upgrade_tokens": 0}]}
+    assert run_scenario(BASE, scenario) == []
