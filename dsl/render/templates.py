@@ -122,7 +122,7 @@ def _phrase_head(tokens, start: int, values: dict[str, Arg]) -> int | None:
     """Index of the head of the noun phrase starting at `start` (after a space), or None."""
     if start >= len(tokens) or not tokens[start].group("space"):
         return None
-    head = None
+    phrase = []
     i = start
     while i + 1 < len(tokens) and tokens[i].group("space"):
         tok = tokens[i + 1]
@@ -134,9 +134,27 @@ def _phrase_head(tokens, start: int, values: dict[str, Arg]) -> int | None:
             word = tok.group("word")
             if not word or word.lower() in _STOP:
                 break
-        head = i + 1
+        phrase.append(i + 1)
         i += 2
-    return head
+    # The head: the first word marked for number ("token(s)", "[die|dice]"), else a name
+    # that ends the phrase or comes right before a word that is not part of it ("face up").
+    for j in phrase:
+        if tokens[j].group("mark") or tokens[j].group("one") is not None:
+            return j
+    names = [j for j in phrase if tokens[j].group("ph")]
+    if names and (names[-1] == phrase[-1] or not _is_noun_word(tokens[names[-1] + 2])):
+        return names[-1]
+    return None
+
+
+def _is_noun_word(tok) -> bool:
+    """A literal word after a name inside a noun phrase: the name is then a modifier
+    ("{damage_type} damage"); an adverb or particle ("up", "back") is not."""
+    return bool(tok.group("word")) and tok.group("word").lower() not in _PARTICLES
+
+
+_PARTICLES = {"up", "down", "off", "out", "over", "around", "here", "there", "now", "again",
+              "instead", "too", "more", "face", "random", "at"}
 
 
 def _next_value(tokens, i: int, values: dict[str, Arg]) -> str:
