@@ -39,7 +39,7 @@ def test_region_reference_lists_every_region_with_rendered_keywords(pages, game)
     assert "伏击2" in pages[("regions", "zh")] and "Ambush 2" in pages[("regions", "en")]
     assert "危险2" in pages[("regions", "zh")] and "Danger 2" in pages[("regions", "en")]
     # the keyword legend renders each snippet's meaning, not just its name
-    assert "sacrifice n student(s)" in pages[("regions", "en")]
+    assert "sacrifice N students" in pages[("regions", "en")]
     assert "Prophecy N: reveal the top N scheme card(s)" in pages[("symbols", "en")]
 
 
