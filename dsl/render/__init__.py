@@ -184,11 +184,22 @@ def _readable(name: str) -> str:
     return name.replace("_", " ")
 
 
+def _term_type_text(vocab, term_type: str):
+    """The text of a type of terms: the `x-text` of a kind's field holding such a term."""
+    for kind in sorted(getattr(vocab, "kinds", {})):
+        for spec in (vocab.kinds[kind].get("fields") or {}).values():
+            if isinstance(spec, dict) and spec.get("x-tomecraft") == f"term:{term_type}":
+                text = spec.get("x-text")
+                if isinstance(text, dict) and text.get("zh") and text.get("en"):
+                    return text
+    return None
+
+
 def _keyword_effects(vocab) -> dict:
-    """Parsed keyword effects -> keyword, once per vocabulary."""
-    cache = getattr(vocab, "__dict__", {}).get("_render_keyword_effects")
-    if cache is not None:
-        return cache
+    """Parsed keyword effects -> keyword, once per vocabulary (again if keywords are added)."""
+    cached = getattr(vocab, "__dict__", {}).get("_render_keyword_effects")
+    if cached is not None and cached[0] == len(getattr(vocab, "keywords", {})):
+        return cached[1]
     from dsl.parser import EffectSyntaxError, parse
     cache = {}
     for keyword in getattr(vocab, "keywords", {}).values():
@@ -198,7 +209,7 @@ def _keyword_effects(vocab) -> dict:
             except EffectSyntaxError:
                 continue
     if hasattr(vocab, "__dict__"):
-        vocab.__dict__["_render_keyword_effects"] = cache
+        vocab.__dict__["_render_keyword_effects"] = (len(vocab.keywords), cache)
     return cache
 
 
@@ -246,6 +257,9 @@ class _Renderer:
             return str(spec[self.lang])
         if base in _TYPE_WORDS:
             return _TYPE_WORDS[base][0 if self.zh else 1]
+        text = _term_type_text(self.vocab, base)
+        if text is not None:  # "指定颜色" / "colour"
+            return "指定" + text.get("zh") if self.zh else text.get("en")
         return _UNNAMED_ZH_NAME if self.zh else _readable(base)
 
     # --- blocks ---------------------------------------------------------------------------

@@ -147,3 +147,30 @@ def test_the_checks_catch_what_they_name():
                        ("draw 1 relics", "en")):
         assert problems(text, lang, V()), text
     assert not problems("掷2颗子弹骰，造成X点子弹伤害（X为掷骰结果的命中数）。", "zh", V())
+
+
+# --- any AST, against real vocabularies: never a crash, never an identifier in Chinese --------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from tests.dsl.strategies import blocks  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def any_vocabulary():
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(ROOT / "content" / "deep_rock_galactic", [], reporter)
+    return game.vocab
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(block=blocks())
+def test_any_effect_renders_without_identifiers(any_vocabulary, block):
+    for lang in ("zh", "en"):
+        text = render(block, any_vocabulary, lang)
+        assert text and "{" not in text and "(s)" not in text
+        assert not re.search(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b", text), text
+        if lang == "zh":
+            allowed = latin_in_vocabulary_zh(any_vocabulary) | VARIABLES | {"true", "false"}
+            latin = {w for w in re.findall(r"[A-Za-z]+", text) if not re.fullmatch("[A-Z]", w)}
+            assert not latin - allowed, text  # a lone capital is a variable (let N, X...)
