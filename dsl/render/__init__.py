@@ -67,7 +67,7 @@ _ASCII_PUNCT = re.compile(r"(?<!\d),|,(?!\d)|[:;()!?]")
 
 # A cost's effect that is not something the player does reads "X後，Y" / "X, then Y".
 _ZH_NOT_ACTIONS = ("若", "本", "你", "每", "一旦", "可以", "選擇", "持續", "需要", "設", "對",
-                   "擲")
+                   "擲", "掷")
 _EN_NOT_ACTIONS = ("you ", "if ", "each ", "as soon as ", "when ", "once ", "this ",
                    "requires ", "not allowed ", "let ", "continuous", "for each ", "roll ")
 _EN_NOT_FALLBACK = "it is not the case that "

@@ -393,3 +393,29 @@ def test_a_name_without_text_never_shows_its_identifier():
     en = render(parse("if self.plus_signs > 1: draw 1"), v, "en")
     assert "plus_signs" not in zh + en and not any("a" <= c <= "z" for c in zh)
     assert "plus signs" in en
+
+
+def test_check_warns_where_an_effect_reads_a_field_without_text(tmp_path):
+    """`tomecraft check` says where rules text would have to fall back to plain words."""
+    import shutil
+    from compiler import pipeline
+    game_dir = tmp_path / "clank_catacombs"
+    shutil.copytree(ROOT / "content" / "clank_catacombs", game_dir,
+                    ignore=shutil.ignore_patterns("packs"))
+    yaml_path = game_dir / "game.yaml"
+    text = yaml_path.read_text(encoding="utf-8")
+    assert ", x-text: {zh: 加号数, en: plus-sign count}" in text
+    yaml_path.write_text(text.replace(", x-text: {zh: 加号数, en: plus-sign count}", ""),
+                         encoding="utf-8")
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(game_dir, [], reporter)
+    warnings = [d for d in reporter.diagnostics if d.code == "TC-N007"]
+    assert not reporter.errors and warnings
+    assert all(d.severity == "warning" and "plus_signs" in d.message for d in warnings)
+    assert {(Path(d.file).name, d.line) for d in warnings} == {("rooms.yaml", 16)}
+    assert len({d.column for d in warnings}) == len(warnings) >= 2  # each use, once
+    # and the sheets still print words, not the identifier
+    room = game.entities["room"]["treasure_room"]
+    for site in room.effects:
+        for lang in ("zh", "en"):
+            assert "plus_signs" not in render(site.ast, game.vocab, lang)
