@@ -635,9 +635,11 @@ class _Renderer:
         zone = self.name_text(sel.zone, prefer="zone") if sel.zone else ""
         if self.zh:
             zone_text = f"{zone}中" if zone else ""
-            det_text = {"one": "一個", "each": "每個", "all": ""}[det]
-            if sel.kind in _PLAYER_KINDS:
-                det_text = {"one": "一位", "each": "每位", "all": ""}[det]
+            spec = getattr(self.vocab, "kinds", {}).get(sel.kind)
+            measure = "位" if sel.kind in _PLAYER_KINDS else (
+                spec.get("zh_measure") if isinstance(spec, dict) else None) or "個"
+            det_text = {"one": "一", "each": "每", "all": ""}[det] + (measure if det != "all"
+                                                                     else "")
             cond = f"{where}的" if where else ""
             return f"{zone_text}{det_text}{cond}{kind}"
         text = kind
