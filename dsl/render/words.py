@@ -24,7 +24,11 @@ MEASURES = set("个張张点點只隻颗顆名格次枚位块塊条條份轮輪�
 
 
 def pluralise(phrase: str) -> str:
-    """The regular English plural of a noun phrase: its last word changes."""
+    """The regular English plural of a noun phrase: its last word changes (the last word
+    before a closing parenthetical: "one-way arrow (inwards only)")."""
+    if phrase.endswith(")") and " (" in phrase:
+        noun, _, note = phrase.partition(" (")
+        return pluralise(noun) + " (" + note
     head, sep, last = phrase.rpartition(" ")
     if not last or last.lower() in MASS_NOUNS or not last[:1].isalpha() or last.isupper():
         return phrase
