@@ -174,3 +174,15 @@ def test_any_effect_renders_without_identifiers(any_vocabulary, block):
             allowed = latin_in_vocabulary_zh(any_vocabulary) | VARIABLES | {"true", "false"}
             latin = {w for w in re.findall(r"[A-Za-z]+", text) if not re.fullmatch("[A-Z]", w)}
             assert not latin - allowed, text  # a lone capital is a variable (let N, X...)
+
+
+def test_vocabulary_chinese_texts_use_full_width_punctuation(game):
+    """Sheets print some vocabulary texts as they are (names in tables, legends)."""
+    vocab = game.vocab
+    texts = [(name, info.text.zh) for name, infos in vocab.names.items()
+             for info in infos.values()]
+    texts += [(name, c.text.zh) for table in (vocab.verbs, vocab.queries, vocab.keywords)
+              for name, c in table.items() if c.text is not None]
+    bad = [(name, text) for name, text in texts
+           if re.search(r"(?<!\d),|,(?!\d)|[;:()!?]", re.sub(r"\{\w+(:plural)?\}", "", text))]
+    assert not bad, bad[:10]
