@@ -544,6 +544,13 @@ class _Renderer:
             if exists is not None:
                 return self.expr(n.Any_(exists))
             left, right = self.expr(e.left, 5), self.expr(e.right, 5)
+            if not self.zh and left.startswith("the number of ") and right == "0" \
+                    and e.op in (">", "==", "!="):  # "there are hits in the roll"
+                some = "there are no " if e.op == "==" else "there are "
+                return some + left[len("the number of "):]
+            has = re.fullmatch(r"(.*中)(.+)的[數数]量", left) if self.zh else None
+            if has and right == "0" and e.op in (">", "=="):  # "掷骰结果中有阻遏惊吓"
+                return has.group(1) + ("沒有" if e.op == "==" else "有") + has.group(2)
             word = _COMPARE[self.lang][e.op]
             return f"{left}{word}{right}" if self.zh else f"{left} {word} {right}"
         word = _LOGIC[self.lang][e.op]
