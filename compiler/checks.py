@@ -27,6 +27,7 @@ def did_you_mean(name: str, candidates) -> str:
 def parse_effects(game: Game, reporter: dg.Reporter, cache: dict | None = None) -> None:
     """Parse every effect string; identical strings are parsed once (ASTs are immutable)."""
     cache = {} if cache is None else cache
+    game.vocab.note_entity_names(game.all())
     for entity in game.all():
         for site in entity.effects:
             _parse_site(site, entity.doc, entity.display, cache, reporter)
@@ -79,6 +80,7 @@ class Checker:
             for entity_id in table:
                 self.ids.setdefault(entity_id, set()).add(kind)
         self.where: _Where | None = None
+        self.warned: set[tuple] = set()  # places already warned about (names are checked twice)
 
     # reporting
     def error(self, code: str, message: str, node, hint: str = "") -> None:
@@ -333,12 +335,27 @@ class Checker:
                            did_you_mean(attr, sorted(fields)) or
                            ("fields: " + ", ".join(sorted(fields)) if fields else "this event has no fields"))
                 return "any"
+            self.warn_no_text(attr, e, base[6:])
             return "any" if len(e.parts) > 2 else _field_type(fields[attr])
         known = set(self.vocab.names) if False else self.attribute_names()
         if attr not in known:
             self.error(dg.UNKNOWN_FIELD, f"unknown attribute {attr!r}", e,
                        did_you_mean(attr, sorted(known)))
+        elif attr not in {"id", "kind", "owner", "zone", "name"}:
+            self.warn_no_text(attr, e, None)
         return "any"
+
+    def warn_no_text(self, attr: str, e: n.Name, event: str | None) -> None:
+        """Rules text names an attribute by its text; without one it falls back to words."""
+        key = (self.where.display, self.where.site_path, e.pos.line, e.pos.column)
+        if self.vocab.field_text(attr, event) is None and key not in self.warned:
+            self.warned.add(key)
+            where = f"event {event!r}'s field" if event else "field"
+            hint = (f"give it text: `fields: {{{attr}: {{type: ..., zh: ..., en: ...}}}}`"
+                    if event else f"add `x-text: {{zh: ..., en: ...}}` to the field `{attr}` "
+                    "under its kind in game.yaml")
+            self.error(dg.NO_TEXT, f"{where} {attr!r} has no zh/en text for rules text", e,
+                       hint)
 
     def attribute_names(self) -> set[str]:
         names = {name for name, types in self.vocab.names.items() if "stat" in types}

@@ -51,6 +51,7 @@ WRONG_TYPE = _code("TC-N003", "argument of the wrong type", "An argument's type 
 NOT_A_COST = _code("TC-N004", "not payable as a cost", "Only verbs declared with `cost: true` in game.yaml can stand before `->`: a cost must be checkable before it is paid.")
 WRONG_CONTEXT = _code("TC-N005", "name used outside its context", "`event` exists only inside `on EVENT:`, `it` only inside `each`, `target` only inside `target`.")
 UNKNOWN_FIELD = _code("TC-N006", "unknown attribute", "An attribute (`x.name`) must be a declared stat, an event field, or a field of an entity kind.")
+NO_TEXT = _code("TC-N007", "no rules text", "A name an effect uses (an event's field, an entity kind's field) has no zh/en text, so the sheets' rules text can only show it as plain words (English) or a neutral phrase (Chinese). Give event fields as `{type: int, zh: ..., en: ...}` and kind fields an `x-text: {zh: ..., en: ...}`.", WARNING)
 UNKNOWN_REF = _code("TC-R001", "unknown reference", "A field refers to an entity id that no loaded pack defines.")
 PACK = _code("TC-P001", "invalid pack", "A pack is a directory with a pack.yaml (id, game, version, requires) and content files. Its paths must stay inside the pack directory.")
 PACK_CONFLICT = _code("TC-P002", "pack conflict", "Two packs define the same entity without `replace: true`, or a pack removes or replaces an entity that does not exist.")

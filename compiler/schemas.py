@@ -22,9 +22,19 @@ TEXT = {
     "properties": {"zh": {"type": "string", "minLength": 1, "maxLength": 400},
                    "en": {"type": "string", "minLength": 1, "maxLength": 400}},
 }
-NAME_ENTRY = {**TEXT, "properties": {**TEXT["properties"],
+# How a name reads in rules text beyond its zh/en: the English plural (when it is not the
+# regular one; a mass noun gives itself) and the Chinese measure word put between a number and
+# the name (张, 个, 枚, 点...).
+WORD_FORMS = {"en_plural": {"type": "string", "minLength": 1, "maxLength": 100},
+              "zh_measure": {"type": "string", "minLength": 1, "maxLength": 2}}
+# An event field: its type, or its type with the zh/en noun phrase rules text shows for it.
+FIELD_ENTRY = {"oneOf": [{"type": "string"},
+                         {"type": "object", "required": ["type", "zh", "en"],
+                          "additionalProperties": False,
+                          "properties": {"type": {"type": "string"}, **TEXT["properties"]}}]}
+NAME_ENTRY = {**TEXT, "properties": {**TEXT["properties"], **WORD_FORMS,
                                      "fields": {"type": "object",
-                                                "additionalProperties": {"type": "string"}}}}
+                                                "additionalProperties": FIELD_ENTRY}}}
 PARAM = {
     "type": "object", "required": ["name", "type"], "additionalProperties": False,
     "properties": {"name": {"type": "string", "pattern": ID_PATTERN},
@@ -73,7 +83,12 @@ GAME_SCHEMA = {
                                        "returns": {"type": "string",
                                                    "pattern": "^(int|bool|any|[a-z][a-z0-9_]*(:[a-z][a-z0-9_]*)?)$"},
                                        "handler": {"type": "string", "pattern": ID_PATTERN},
-                                       "text": TEMPLATE}}},
+                                       "text": TEMPLATE,
+                                       "step": {**TEMPLATE, "description":
+                                                "How `let x = query(...)` reads as a step of its "
+                                                "own (roll 2 dice); x then reads as `result`."},
+                                       "result": {**TEXT, "description":
+                                                  "How the value bound by a step reads (the roll)."}}}},
         "keywords": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
                      "additionalProperties": {
                          "type": "object", "required": ["params", "effect"],
@@ -87,6 +102,7 @@ GAME_SCHEMA = {
                       "additionalProperties": False,
                       "properties": {"plural": {"type": "string", "pattern": ID_PATTERN},
                                      "zh": {"type": "string"}, "en": {"type": "string"},
+                                     **WORD_FORMS,
                                      "fields": {"type": "object"},
                                      "required": {"type": "array",
                                                   "items": {"type": "string"}}}}},

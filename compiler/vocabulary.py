@@ -44,6 +44,8 @@ class Callable:
     handler: str = ""
     effect: str = ""
     origin: tuple = ()  # (document, path) of the declaration, for diagnostics
+    step: Text | None = None    # a query bound by `let`, read as a step of its own
+    result: Text | None = None  # ...and how the bound value then reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,9 @@ class NameInfo:
     type: str
     text: Text
     fields: tuple[tuple[str, str], ...] = ()
+    en_plural: str = ""      # English plural when not the regular one
+    zh_measure: str = ""     # Chinese measure word between a number and the name
+    field_texts: tuple[tuple[str, Text], ...] = ()  # an event's fields, as noun phrases
 
 
 @dataclass
@@ -68,6 +73,7 @@ class Vocabulary:
     kinds: dict[str, dict] = field(default_factory=dict)
     plurals: dict[str, str] = field(default_factory=dict)  # plural -> kind
     term_types: set[str] = field(default_factory=set)
+    entity_names: dict[str, Text] = field(default_factory=dict)  # id -> name, for rules text
 
     def add_name(self, name: str, info: NameInfo) -> None:
         self.names.setdefault(name, {})[info.type] = info
@@ -89,6 +95,39 @@ class Vocabulary:
     def all_names(self) -> list[str]:
         return sorted(set(self.names) | set(self.verbs) | set(self.queries)
                       | set(self.keywords) | set(LOCALS))
+
+    def info(self, name: str, prefer: str | None = None) -> NameInfo | None:
+        """What the vocabulary says about `name` (as a `prefer`, if it is declared as one)."""
+        infos = self.names.get(name)
+        if not infos:
+            return None
+        return (infos.get(prefer) if prefer else None) or next(iter(infos.values()))
+
+    def field_text(self, name: str, event: str | None = None) -> Text | None:
+        """The rules text of an attribute: a stat, the event's field, or a kind's field
+        (its `x-text`)."""
+        if event is not None:
+            info = self.names.get(event, {}).get("event")
+            texts = dict(info.field_texts) if info else {}
+            if name in texts:
+                return texts[name]
+        stat = self.names.get(name, {}).get("stat")
+        if stat is not None:
+            return stat.text
+        for kind in sorted(self.kinds):
+            spec = self.kinds[kind].get("fields", {}).get(name)
+            if isinstance(spec, dict):
+                text = _text(spec.get("x-text"))
+                if text is not None:
+                    return text
+        return None
+
+    def note_entity_names(self, entities) -> None:
+        """Remember the names of entities, so rules text can name one an effect mentions."""
+        for entity in entities:
+            text = _text(entity.data.get("name"))
+            if text is not None:
+                self.entity_names.setdefault(entity.id, text)
 
     def event_fields(self, event: str) -> dict[str, str]:
         info = self.names.get(event, {}).get("event")
@@ -178,15 +217,20 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
             if name in KEYWORDS:
                 refuse((section, name), f"{name!r} is a reserved word of the effect language")
                 continue
-            fields = tuple(sorted((entry.get("fields") or {}).items()))
-            vocab.add_name(name, NameInfo(type_, _text(entry), fields))
+            fields = (entry.get("fields") or {}).items()
+            vocab.add_name(name, NameInfo(
+                type_, _text(entry),
+                tuple(sorted((k, v if isinstance(v, str) else v["type"]) for k, v in fields)),
+                entry.get("en_plural", ""), entry.get("zh_measure", ""),
+                tuple(sorted((k, _text(v)) for k, v in fields if _text(v)))))
     for term_type, entries in (raw.get("terms") or {}).items():
         vocab.term_types.add(term_type)
         for name, entry in (entries or {}).items():
             if name in KEYWORDS:
                 refuse(("terms", term_type, name), f"{name!r} is a reserved word")
                 continue
-            vocab.add_name(name, NameInfo(term_type, _text(entry)))
+            vocab.add_name(name, NameInfo(term_type, _text(entry), (),
+                                          entry.get("en_plural", ""), entry.get("zh_measure", "")))
     tables = (("verbs", vocab.verbs, "verb"), ("queries", vocab.queries, "query"),
               ("keywords", vocab.keywords, "keyword"))
     for section, table, role in tables:
@@ -202,4 +246,5 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
                 name=name, role=role, params=_params(entry.get("params")),
                 text=_text(entry.get("text")), cost=bool(entry.get("cost", False)),
                 returns=entry.get("returns", ""), handler=entry.get("handler", name),
-                effect=entry.get("effect", ""), origin=(doc, (section, name, "effect")))
+                effect=entry.get("effect", ""), origin=(doc, (section, name, "effect")),
+                step=_text(entry.get("step")), result=_text(entry.get("result")))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from compiler.model import Entity, Game
 from compiler.sheets import Footnotes, Sheet, Texts, fill, name_of, prose, site_at, text_of
+from dsl.render import render_call
 
 COLOURS = ("civilization", "military", "faith", "wealth", "caste")
 KEYWORDS = ("lucky", "unlucky", "danger", "ambush", "stop", "toll", "stairs", "boss", "camp",
@@ -76,9 +77,9 @@ def symbols_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
         info = game.vocab.verbs.get(verb)
         if info is None:
             continue
-        template = info.text.get(lang)
         stand_in = {k: (ctx["text"]["who_param"] if k == "who" else v) for k, v in params.items()}
-        symbols.append({"name": ctx["text"]["symbols"][verb], "effect": fill(template, stand_in).strip()})
+        effect = render_call(game.vocab, verb, lang, stand_in)  # agreement: "N students"
+        symbols.append({"name": ctx["text"]["symbols"][verb], "effect": effect.strip()})
     timings = [fill(p, {}) for p in ctx["text"]["timings"]]
     return {**ctx, "symbols": symbols, "timings": timings}
 

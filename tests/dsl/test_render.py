@@ -39,7 +39,7 @@ def test_water_tile_oxygen_option_is_a_cost_then_the_token(cave):
 def test_water_tile_raft_option_requires_the_raft(cave):
     zh, en = both("require has(raft); pay ap 1", cave)
     assert zh == "需要背包中有木筏；花費1行動點。"
-    assert en == "Requires that you have a raft in your backpack. Spend 1 AP."
+    assert en == "Only if you have a raft in your backpack: spend 1 AP."
 
 
 def test_rappel_rope_option_names_the_depth_levels_once(cave):
@@ -50,8 +50,8 @@ def test_rappel_rope_option_names_the_depth_levels_once(cave):
                   "花費N+1行動點並從背包用掉N個繩索以在兩版塊間放置N條繩索，"
                   "從供應區拿取N個橫越標記，若首次以自己的繩索到達此深度則拿取到達深度標記。")
     assert en == ("Not allowed if a rope already connects the two tiles. "
-                  "Let N be the depth levels between the two tiles. "
-                  "Spend N+1 AP and use up N ropes from your backpack to place N rope between "
+                  "Let N be the number of depth levels between the two tiles. "
+                  "Spend N+1 AP and use up N ropes from your backpack to place N ropes between "
                   "the two tiles, take N traverse tokens from the supply and take the "
                   "reached-depth token if this is your first arrival at this depth by your "
                   "own rope.")
@@ -67,8 +67,8 @@ def test_wonder_photograph_action_joins_conditions_with_and(cave):
     zh, en = both("require has(camera) and token_here(photo); pay ap 1 -> take_token photo",
                   cave)
     assert zh == "需要背包中有相機且此版塊上有照片標記；花費1行動點後，若此版塊上有照片標記則拿取。"
-    assert en == ("Requires that you have a camera in your backpack and the photo token is on "
-                  "this tile. Spend 1 AP to take the photo token from this tile if it is there.")
+    assert en == ("Only if you have a camera in your backpack and the photo token is on "
+                  "this tile: spend 1 AP to take the photo token from this tile if it is there.")
 
 
 def test_cost_whose_effect_is_a_clause_reads_then(cave):
@@ -200,25 +200,234 @@ def test_every_node_class_is_covered_by_the_list():
 
 def test_tiny_vocabulary_phrasing():
     v = TinyVocab()
-    assert render(parse("discard 1 -> draw 2"), v, "en") == "Discard 1 card(s) to draw 2 card(s)."
+    assert render(parse("discard 1 -> draw 2"), v, "en") == "Discard 1 card to draw 2 cards."
     assert render(parse("discard 1 -> draw 2"), v, "zh") == "棄1張牌以抽2張牌。"
     assert render(parse("you.points = 3"), v, "en") == "Set your points to 3."
     assert render(parse("target monster: target.points = 3"), v, "zh") == \
         "選擇一個怪物作為目標：將目標的點數變為3。"
-    assert render(parse("you.points += 2"), v, "en") == "Your points gets +2."
+    assert render(parse("you.points += 2"), v, "en") == "Add 2 to your points."
     assert render(parse("repeat 3: draw 1"), v, "zh") == "重複3次：抽1張牌。"
-    assert render(parse("repeat 3: draw 1"), v, "en") == "3 times: draw 1 card(s)."
-    assert render(parse("may: draw 1"), v, "en") == "You may draw 1 card(s)."
+    assert render(parse("repeat 3: draw 1"), v, "en") == "Do this 3 times: draw 1 card."
+    assert render(parse("may: draw 1"), v, "en") == "You may draw 1 card."
     assert render(parse("continuous: draw 1"), v, "zh") == "持續：抽1張牌。"
     assert render(parse("choose { draw 2 | gain 3 gold }"), v, "zh") == \
         "選擇一項：抽2張牌；或獲得3金幣。"
     assert render(parse("choose { draw 2 | gain 3 gold }"), v, "en") == \
-        "Choose one: draw 2 card(s); or gain 3 gold."
+        "Choose one: draw 2 cards; or gain 3 gold."
     assert render(parse("each player: draw 1"), v, "zh") == "每位玩家各自抽1張牌。"
     assert render(parse("if count(card in hand) >= 3: draw 1"), v, "en") == \
-        "If the number of cards in the hand is at least 3, draw 1 card(s)."
+        "If the number of cards in the hand is at least 3, draw 1 card."
     assert render(parse("if count(card in hand) >= 3: draw 1"), v, "zh") == \
         "若手牌中卡牌的數量至少為3，抽1張牌。"
     assert render(parse("when rich(): draw 1"), v, "zh") == "一旦你很富有，抽1張牌。"
-    assert render(parse("plunder 4"), v, "en") == "Gain 4 gold and draw 1 card(s)."
+    assert render(parse("plunder 4"), v, "en") == "Gain 4 gold and draw 1 card."
     assert render(parse("danger 2"), v, "zh") == "危險2。"
+
+
+# --- the grammar of rules text: agreement, articles, measure words, clauses -----------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def games():
+    from compiler import pipeline
+    loaded = {}
+    for name in ("clank_catacombs", "deep_rock_galactic", "dungeontology", "dm_crawl_decks"):
+        reporter = dg.Reporter()
+        loaded[name] = pipeline.compile_game(ROOT / "content" / name, [], reporter)
+        assert loaded[name] is not None and not reporter.errors
+    return loaded
+
+
+def say(game, effect: str) -> tuple[str, str]:
+    return both(effect, game.vocab)
+
+
+@pytest.mark.parametrize("amount, en", [(1, "Take 1 random prisoner."),
+                                        (2, "Take 2 random prisoners."),
+                                        (7, "Take 7 random prisoners.")])
+def test_a_count_governs_the_head_of_its_noun_phrase(games, amount, en):
+    zh, got = say(games["clank_catacombs"], f"gain_random prisoner {amount}")
+    assert got == en
+    assert zh == f"随机拿取{amount}个囚犯标记。"
+
+
+def test_a_mass_noun_does_not_take_a_plural_and_words_agree_with_counts(games):
+    clank = games["clank_catacombs"]
+    assert say(clank, "gain gold 3")[1] == "Gain 3 gold."
+    assert say(clank, "gain lockpick 2")[1] == "Gain 2 lockpick tokens."
+    assert say(clank, "gain lockpick 1")[1] == "Gain 1 lockpick token."
+    drg = games["deep_rock_galactic"]
+    assert say(drg, "pay actions 2")[1] == "Spend 2 actions."
+    assert say(drg, "pay actions 1")[1] == "Spend 1 action."
+    assert say(drg, "move 1")[1] == "Move up to 1 space."
+    assert say(drg, "reroll 2")[1] == "Reroll 2 hit dice."
+
+
+def test_a_count_that_is_not_a_number_is_named_and_defined(games):
+    zh, en = say(games["clank_catacombs"], "gain gold clank_gained(turn)")
+    assert en == "Gain X gold, where X is the amount of Clank! you gained this turn."
+    assert zh == "获得X金币（X为你本回合获得的咔嚓！数）。"
+    zh, en = say(games["clank_catacombs"], "score prisoners_held()")
+    assert en == "Score X points, where X is the number of prisoners you hold."
+
+
+def test_a_roll_is_a_step_and_its_hits_are_the_damage(games):
+    zh, en = say(games["deep_rock_galactic"],
+                 "pay actions 1, pay ammo 1 -> target monster where in_range(3) and "
+                 "line_of_sight(): let r = roll(bullet_die, 2); deal bullet hits(r)")
+    assert en == ("Spend 1 action and 1 primary ammo to choose a monster within range 3 and in "
+                  "line of sight as the target: roll 2 Bullet dice and deal X bullet damage, "
+                  "where X is the number of hits in the roll.")
+    assert zh == ("花费1行动与1主要武器弹药后，选择一只在3格射程内且视线未被阻挡的怪物作为目标："
+                  "掷2颗子弹骰，造成X点子弹伤害（X为掷骰结果的命中数）。")
+
+
+def test_selector_conditions_are_relative_clauses_not_for_which(games):
+    zh, en = say(games["deep_rock_galactic"], "each monster where in_range(1): deal_ignoring_resistance 1")
+    assert en == "For each monster within range 1: deal 1 damage, ignoring resistances."
+    assert "for which" not in en
+    zh, en = say(games["dm_crawl_decks"],
+                 "each card in battlefield where on_side(it, player_side) and it.power >= 2: "
+                 "it.points += 1")
+    assert en == ("For each main-deck card in the battlefield on the player side whose power is "
+                  "at least 2: add 1 to its points.")
+    zh, en = say(games["clank_catacombs"],
+                 "when count(card in play_area where it.companion) >= 2: draw 1")
+    assert en == ("As soon as the number of cards in the play area that are companions is at "
+                  "least 2, draw 1 card.")
+    assert zh == "一旦出牌区中是伙伴牌的卡牌的数量至少为2，抽1张牌。"
+
+
+def test_it_inside_a_condition_is_not_printed_in_chinese(games):
+    zh, en = say(games["dungeontology"], "target opponent where same_region(it): discard_random target 1")
+    assert zh == "选择一位与你在同一地域的对手作为目标：目标随机弃掉1张计谋卡。"
+    assert en == "Choose an opponent in your region as the target: the target discards 1 scheme card at random."
+
+
+def test_you_as_a_subject_takes_its_own_verb_form(games):
+    zh, en = say(games["dungeontology"], "discard_random you 2")
+    assert en == "You discard 2 scheme cards at random."
+    assert zh == "你随机弃掉2张计谋卡。"
+
+
+def test_negation_reads_as_english(games):
+    cave_en = render(parse("require not camp_packed_before()"), _cave(), "en")
+    assert "has not been packed before" in cave_en
+    zh, en = say(games["clank_catacombs"], "require not against_arrow()")
+    assert en == "Only if you do not cross against the arrow."
+    assert zh == "需要你不逆箭头方向穿过。"
+
+
+def _cave():
+    reporter = dg.Reporter()
+    return vocabulary.build(loader.load(CAVE, reporter), reporter, "game.yaml")
+
+
+def test_a_condition_the_target_says_again_is_said_once(games):
+    effect = ("require count(opponent where same_region(it)) >= 1; take_stun 1 -> "
+              "target opponent where same_region(it): random_drop target 1")
+    zh, en = say(games["dungeontology"], effect)
+    assert en.count("in your region") == 1 and zh.count("同一地域") == 1
+
+
+def test_a_choice_between_a_condition_and_its_opposite_is_an_if(games):
+    zh, en = say(games["dungeontology"],
+                 "choose { require attempting(); add_stealth 2 | require not attempting(); add_alert 3 }")
+    assert en == ("If you are making this stealth attempt, +2 to the stealth value; otherwise, "
+                  "+3 to the alert value.")
+    assert zh == "若你正在进行此隐匿尝试，隐匿值+2；否则，警戒值+3。"
+
+
+def test_event_fields_and_kind_fields_read_by_their_text(games):
+    zh, en = say(games["clank_catacombs"], "on gain_clank where event.amount > 0: gain gold event.amount")
+    assert "amount" not in zh + en.replace("the amount of", "")
+    assert en == ("Whenever you gain Clank!, if the Clank! gained is more than 0: gain X gold, "
+                  "where X is the Clank! gained.")
+    zh, en = say(games["clank_catacombs"], "place_treasure self.plus_signs")
+    assert zh == "将宝藏叠顶端往下数第X个宝藏标记放在此房间（X为此物的加号数）。"
+    assert "plus_signs" not in en
+
+
+def test_entity_names_read_by_their_name(games):
+    zh, en = say(games["clank_catacombs"], "require holds(catacomb_map)")
+    assert zh == "需要你持有墓穴地图。" and en == "Only if you hold a Catacomb Map."
+
+
+def test_keyword_parameters_read_as_letters_when_the_keyword_is_rendered_alone(games):
+    game = games["dungeontology"]
+    site = game.keyword_sites["ambush"]
+    en = render(site.ast, game.vocab, "en")
+    assert "sacrifice N students" in en and " n " not in en
+
+
+def test_articles_follow_the_sound_of_the_word():
+    from dsl.render.words import article, pluralise
+    assert [article(w) for w in ("ammo loot", "IFG token", "one-way arrow", "hour", "X",
+                                 "unit", "Exploder", "N", "K")] == \
+        ["an", "an", "a", "an", "an", "a", "an", "an", "a"]
+    assert [pluralise(w) for w in ("Bullet die", "match", "ally", "day", "gold", "dwarf")] == \
+        ["Bullet dice", "matches", "allies", "days", "gold", "dwarves"]
+
+
+def test_template_grammar_marks_and_articles():
+    from dsl.render.templates import Arg, fill
+    args = {"n": Arg("1", count=True), "x": Arg("owl", "owls")}
+    assert fill("take {n} [die|dice] and a {x}", args, "en", lambda: "X") == "take 1 die and an owl"
+    args = {"n": Arg("3", count=True), "x": Arg("mouse", "mice", "只")}
+    assert fill("take {n} {x}, then {n} match(es)", args, "en", lambda: "X") == \
+        "take 3 mice, then 3 matches"
+    assert fill("拿{n}{x}", args, "zh", lambda: "X") == "拿3只mouse"
+    assert fill("the number of {x:plural}", args, "en", lambda: "X") == "the number of mice"
+
+
+def test_render_call_fills_a_legend_through_the_grammar(games):
+    from dsl.render import render_call
+    vocab = games["dungeontology"].vocab
+    assert render_call(vocab, "sacrifice", "en", {"amount": "N"}) == "sacrifice N students"
+    assert render_call(vocab, "sacrifice", "zh", {"amount": "N"}) == "牺牲N名学生"
+
+
+def test_a_name_without_text_never_shows_its_identifier():
+    v = TinyVocab()
+    zh = render(parse("if self.plus_signs > 1: draw 1"), v, "zh")
+    en = render(parse("if self.plus_signs > 1: draw 1"), v, "en")
+    assert "plus_signs" not in zh + en and not any("a" <= c <= "z" for c in zh)
+    assert "plus signs" in en
+
+
+def test_check_warns_where_an_effect_reads_a_field_without_text(tmp_path):
+    """`tomecraft check` says where rules text would have to fall back to plain words."""
+    import shutil
+    from compiler import pipeline
+    game_dir = tmp_path / "clank_catacombs"
+    shutil.copytree(ROOT / "content" / "clank_catacombs", game_dir,
+                    ignore=shutil.ignore_patterns("packs"))
+    yaml_path = game_dir / "game.yaml"
+    text = yaml_path.read_text(encoding="utf-8")
+    assert ", x-text: {zh: 加号数, en: plus-sign count}" in text
+    yaml_path.write_text(text.replace(", x-text: {zh: 加号数, en: plus-sign count}", ""),
+                         encoding="utf-8")
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(game_dir, [], reporter)
+    warnings = [d for d in reporter.diagnostics if d.code == "TC-N007"]
+    assert not reporter.errors and warnings
+    assert all(d.severity == "warning" and "plus_signs" in d.message for d in warnings)
+    assert {(Path(d.file).name, d.line) for d in warnings} == {("rooms.yaml", 16)}
+    assert len({d.column for d in warnings}) == len(warnings) >= 2  # each use, once
+    # and the sheets still print words, not the identifier
+    room = game.entities["room"]["treasure_room"]
+    for site in room.effects:
+        for lang in ("zh", "en"):
+            assert "plus_signs" not in render(site.ast, game.vocab, lang)
+
+
+def test_more_than_zero_of_something_reads_there_are(games):
+    zh, en = say(games["deep_rock_galactic"],
+                 "let r = roll(explosive_die, 1); if faces(r, scare) > 0: scare 2")
+    assert en == ("Roll 1 Explosive die. If there are Scare results in the roll, it moves 2 "
+                  "spaces away from the source.")
+    assert zh == "掷1颗爆炸骰；若掷骰结果中有阻遏惊吓，使其远离攻击来源2格。"
+    zh, en = say(games["clank_catacombs"], "require tokens_left(prisoner) > 0; gain_random prisoner 1")
+    assert en == "Only if there are prisoners left in the supply: take 1 random prisoner."

@@ -1,0 +1,833 @@
+"""Natural-language renderer: an effect AST as Chinese or English rules text.
+
+`render(block, vocab, lang)` has one branch per statement kind and per expression kind, like
+the canonical printer (dsl/printer.py), but writes for players: what a name says comes from the
+game's vocabulary (duck-typed like compiler.vocabulary.Vocabulary). Verbs, queries and keywords
+carry zh/en templates whose grammar (agreement, articles, measure words, counts that are not
+numbers) is in dsl/render/templates.py; English word forms are in dsl/render/words.py.
+
+A top-level statement becomes a sentence: English sentences start with a capital letter and end
+with a period; Chinese clauses are joined with full-width punctuation and end with "。".
+No identifier is ever printed as it is written: a name the vocabulary gives no text reads as
+words in English (`plus_signs` -> "plus signs") and as a neutral phrase in Chinese ("该数值"),
+and `tomecraft check` warns about it. Values bound by `let` read as the query's `result` text
+("the roll") when it declares a `step`, else as capital letters (N, M...); the parameters of a
+keyword rendered on its own read as X, Y... (numbers) or their type's name.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from dsl import nodes as n
+from dsl.render import templates
+from dsl.render.templates import Arg
+from dsl.render.words import article, pluralise
+
+LANGS = ("zh", "en")
+
+# Names every effect may use without declaring them (see compiler.vocabulary.LOCALS).
+_LOCALS = {
+    "you": {"zh": "你", "en": "you"},
+    "self": {"zh": "此物", "en": "this"},
+    "it": {"zh": "它", "en": "it"},
+    "target": {"zh": "目標", "en": "the target"},
+    "event": {"zh": "該事件", "en": "the event"},
+}
+_POSSESSIVE_EN = {"you": "your", "self": "its", "it": "its", "target": "the target's",
+                  "event": "the event's"}
+_BUILTIN_KINDS = {"player": {"zh": "玩家", "en": "player"},
+                  "opponent": {"zh": "對手", "en": "opponent"},
+                  "other_player": {"zh": "其他玩家", "en": "other player"}}
+_PLAYER_KINDS = set(_BUILTIN_KINDS)
+# What a keyword parameter of a name type reads as when the keyword is rendered on its own.
+_TYPE_WORDS = {"resource": ("資源", "resource"), "zone": ("區域", "zone"),
+               "stat": ("數值", "value"), "status": ("狀態", "status"),
+               "scope": ("時段", "period"), "event": ("事件", "event"),
+               "player": ("玩家", "player"), "any": ("指定對象", "the given thing"),
+               "bool": ("條件", "condition")}
+_UNNAMED_ZH = "該數值"       # an attribute the vocabulary gives no text
+_UNNAMED_ZH_NAME = "指定對象"  # a name the vocabulary gives no text
+
+_COMPARE = {
+    "zh": {"==": "為", "!=": "不為", "<": "少於", "<=": "至多為", ">": "多於", ">=": "至少為"},
+    "en": {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
+           ">": "is more than", ">=": "is at least"},
+}
+_ARITH = {"+": "+", "-": "-", "*": "×", "//": "÷"}
+_LOGIC = {"zh": {"and": "且", "or": "或"}, "en": {"and": "and", "or": "or"}}
+_LET_LETTERS = "NMKLPQRSTUVW"
+_PARAM_LETTERS = "NMK"   # a keyword's number parameters, as sheets show them ("Ambush N")
+_COUNT_LETTERS = "XYZ"   # counts that are not numbers: "gain X gold, where X is..."
+_MAX_KEYWORD_DEPTH = 8  # keywords defined through keywords; beyond this, show the template
+
+# ASCII punctuation inside Chinese text (templates are often typed with it) -> full width.
+_FULL_WIDTH = {",": "，", ":": "：", ";": "；", "(": "（", ")": "）", "!": "！", "?": "？"}
+_ASCII_PUNCT = re.compile(r"(?<!\d),|,(?!\d)|[:;()!?]")
+
+# A cost's effect that is not something the player does reads "X後，Y" / "X, then Y".
+_ZH_NOT_ACTIONS = ("若", "本", "你", "每", "一旦", "可以", "選擇", "持續", "需要", "設", "對",
+                   "擲", "掷")
+_EN_NOT_ACTIONS = ("you ", "if ", "each ", "as soon as ", "when ", "once ", "this ",
+                   "requires ", "not allowed ", "let ", "continuous", "for each ", "roll ")
+_EN_NOT_FALLBACK = "it is not the case that "
+# Negating a Chinese clause: "已有" -> "尚無", "X中有" -> "X中沒有", "你在" -> "你不在",
+# "已…" -> "未…"; anything else becomes "並非…".
+_ZH_NEGATIONS = ((re.compile("已有"), "尚無"),
+                 (re.compile("([中上間裡內])有"), r"\1沒有"),
+                 (re.compile("^(你|營地|隊伍)在"), r"\1不在"),
+                 (re.compile("^(你)?正在"), r"\1不在"),
+                 (re.compile("曾"), "未曾"),
+                 (re.compile("已"), "未"),
+                 (re.compile("^你(?![不沒未])"), "你不"))
+# English: the first auxiliary of a clause, and how it reads negated.
+_EN_AUX = re.compile(r"\b(is|are|was|were|has been|have been|can|could|will|does|do|"
+                     r"has|have)\b")
+_EN_AUX_NOT = {"has been": "has not been", "have been": "have not been", "can": "cannot",
+               "has": "does not have", "have": "do not have"}
+# The verb right after a subject "you" in a template written for "he/she/it".
+_THIRD_PERSON = {"has": "have", "is": "are", "does": "do", "was": "were"}
+
+_PREC = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
+         "+": 5, "-": 5, "*": 6, "//": 6}
+
+
+def render(node, vocab, lang: str, bound: dict[str, str] | None = None) -> str:
+    """Render a Block, a statement or an expression as rules text in `lang` ("zh" or "en").
+
+    `bound` gives the text of names bound outside `node` (for a sub-expression of an effect,
+    see `let_names`). A block that is a keyword's own effect shows the keyword's parameters
+    as X, Y... (numbers) or by their type."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; expected one of {LANGS}")
+    env = dict(bound or {})
+    r = _Renderer(vocab, lang, env)
+    if isinstance(node, n.Block):
+        r.bind_keyword_params(node)
+        text = r.sentences(node)
+    elif _is_expr(node):
+        text = r.finish(r.expr(node), sentence=False)
+    else:
+        text = r.sentences(n.Block((node,)))
+    if lang == "en":
+        text = _fix_articles(text)
+    if lang == "zh" and getattr(vocab, "script", "hant") == "hans":
+        # The renderer's own phrases are written in Traditional characters; a game whose
+        # rulebook is in Simplified ones gets them converted (its names already are).
+        text = text.translate(TO_SIMPLIFIED)
+    return text
+
+
+# Every Traditional character the renderer's fixed phrases use, with its Simplified form.
+TO_SIMPLIFIED = str.maketrans({
+    "並": "并", "個": "个", "內": "内", "則": "则", "將": "将", "對": "对", "後": "后",
+    "擇": "择", "數": "数", "於": "于", "標": "标", "沒": "没", "為": "为", "無": "无",
+    "營": "营", "續": "续", "裡": "里", "複": "复", "設": "设", "該": "该", "變": "变",
+    "選": "选", "間": "间", "隊": "队", "項": "项", "時": "时", "與": "与", "從": "从",
+    "開": "开", "當": "当", "張": "张", "點": "点", "輪": "轮", "動": "动", "發": "发",
+    "資": "资", "區": "区", "狀": "状", "態": "态", "條": "条", "指": "指", "況": "况",
+    "擲": "掷", "結": "结", "總": "总", "號": "号", "擁": "拥", "執": "执", "處": "处",
+    "這": "这", "們": "们", "邊": "边", "來": "来", "遠": "远", "進": "进", "達": "达",
+})
+
+
+def render_call(vocab, name: str, lang: str, stand_ins: dict[str, str]) -> str:
+    """A verb's, query's or keyword's own text with stand-ins for its parameters (a legend:
+    `render_call(vocab, "sacrifice", "en", {"amount": "N"})` -> "sacrifice N students"),
+    through the same template grammar as effects; "" if it has no text."""
+    callable_ = vocab.verbs.get(name) or vocab.keywords.get(name) or vocab.queries.get(name)
+    if callable_ is None or callable_.text is None:
+        return ""
+    r = _Renderer(vocab, lang)
+    args = {p.name: Arg(stand_ins.get(p.name, r.type_word(p.type)), count=p.type == "int")
+            for p in callable_.params}
+    text = templates.fill(callable_.text.get(lang), args, lang, r.new_letter)
+    text = full_width(text) if lang == "zh" else _fix_articles(text)
+    if lang == "zh" and getattr(vocab, "script", "hant") == "hans":
+        text = text.translate(TO_SIMPLIFIED)
+    return text
+
+
+def let_names(block: n.Block) -> dict[str, str]:
+    """The letters `render` shows for the values a block binds with `let`, by name."""
+    names: dict[str, str] = {}
+    for node in n.walk(block):
+        if isinstance(node, n.Let) and node.name not in names:
+            names[node.name] = _LET_LETTERS[len(names)] if len(names) < len(_LET_LETTERS) \
+                else "N"
+    return names
+
+
+def _is_expr(node) -> bool:
+    return isinstance(node, (n.Num, n.Bool, n.Name, n.Func, n.Count, n.Any_, n.BinOp, n.Not,
+                             n.Neg))
+
+
+def full_width(text: str) -> str:
+    """ASCII , : ; ( ) ! ? -> their full-width forms (a comma between digits is kept)."""
+    return _ASCII_PUNCT.sub(lambda m: _FULL_WIDTH[m.group(0)], text)
+
+
+def capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _fix_articles(text: str) -> str:
+    """"a"/"an" before each word as its sound needs (names come in from the vocabulary)."""
+    return re.sub(r"\b([Aa])n? (?=([A-Za-z][\w-]*))",
+                  lambda m: (lambda a: (a.capitalize() if m.group(1) == "A" else a) + " ")(
+                      article(m.group(2))), text)
+
+
+def _readable(name: str) -> str:
+    """An identifier as English words: `plus_signs` -> "plus signs"."""
+    return name.replace("_", " ")
+
+
+def _term_type_text(vocab, term_type: str):
+    """The text of a type of terms: the `x-text` of a kind's field holding such a term."""
+    for kind in sorted(getattr(vocab, "kinds", {})):
+        for spec in (vocab.kinds[kind].get("fields") or {}).values():
+            if isinstance(spec, dict) and spec.get("x-tomecraft") == f"term:{term_type}":
+                text = spec.get("x-text")
+                if isinstance(text, dict) and text.get("zh") and text.get("en"):
+                    return text
+    return None
+
+
+def _keyword_effects(vocab) -> dict:
+    """Parsed keyword effects -> keyword, once per vocabulary (again if keywords are added)."""
+    cached = getattr(vocab, "__dict__", {}).get("_render_keyword_effects")
+    if cached is not None and cached[0] == len(getattr(vocab, "keywords", {})):
+        return cached[1]
+    from dsl.parser import EffectSyntaxError, parse
+    cache = {}
+    for keyword in getattr(vocab, "keywords", {}).values():
+        if getattr(keyword, "effect", "") and getattr(keyword, "params", ()):
+            try:
+                cache.setdefault(parse(keyword.effect), keyword)
+            except EffectSyntaxError:
+                continue
+    if hasattr(vocab, "__dict__"):
+        vocab.__dict__["_render_keyword_effects"] = (len(vocab.keywords), cache)
+    return cache
+
+
+@dataclass
+class _Renderer:
+    vocab: object
+    lang: str
+    env: dict[str, str] = field(default_factory=dict)  # let variables, keyword parameters
+    depth: int = 0
+    event: str | None = None     # the event of the enclosing `on`, for `event.field`
+    in_where: bool = False       # inside a selector's condition: `it` is what is selected
+    letters: list[str] = field(default_factory=list)  # X, Y... handed out for counts
+
+    @property
+    def zh(self) -> bool:
+        return self.lang == "zh"
+
+    def child(self, env: dict[str, str]) -> "_Renderer":
+        return _Renderer(self.vocab, self.lang, env, self.depth + 1, self.event,
+                         self.in_where, self.letters)
+
+    def new_letter(self) -> str:
+        used = set(self.env.values()) | set(self.letters)
+        letter = next((c for c in _COUNT_LETTERS + _LET_LETTERS if c not in used), "X")
+        self.letters.append(letter)
+        return letter
+
+    def bind_keyword_params(self, block: n.Block) -> None:
+        keyword = _keyword_effects(self.vocab).get(block)
+        if keyword is None:
+            return
+        for param in keyword.params:
+            if param.name in self.env:
+                continue
+            if param.type == "int":
+                used = set(self.env.values())
+                self.env[param.name] = next((c for c in _PARAM_LETTERS if c not in used), "N")
+            else:
+                self.env[param.name] = self.type_word(param.type)
+
+    def type_word(self, type_: str) -> str:
+        base = type_.split(":", 1)[-1]
+        spec = getattr(self.vocab, "kinds", {}).get(base)
+        if isinstance(spec, dict) and spec.get(self.lang):
+            return str(spec[self.lang])
+        if base in _TYPE_WORDS:
+            return _TYPE_WORDS[base][0 if self.zh else 1]
+        text = _term_type_text(self.vocab, base)
+        if text is not None:  # "指定颜色" / "colour"
+            return "指定" + text.get("zh") if self.zh else text.get("en")
+        return _UNNAMED_ZH_NAME if self.zh else _readable(base)
+
+    # --- blocks ---------------------------------------------------------------------------
+
+    def sentences(self, block: n.Block) -> str:
+        """A top-level block: one sentence per statement."""
+        stmts = self.said_once(block.stmts)
+        clauses = [c for c in (self.stmt(s) for s in stmts) if c]
+        if self.zh:
+            return self.finish("；".join(clauses), sentence=True)
+        # "Only if C: the rest." A condition and what it allows are one sentence.
+        if len(stmts) == len(clauses) and len(stmts) > 1 and isinstance(stmts[0], n.Require) \
+                and clauses[0].startswith("only if "):
+            rest = self.join(clauses[1:], stmts[1:])
+            return self.finish(f"{clauses[0]}: {rest}", sentence=True)
+        return " ".join(self.finish(c, sentence=True) for c in clauses)
+
+    def finish(self, text: str, sentence: bool) -> str:
+        if self.zh:
+            text = full_width(text)
+            if sentence and not text.endswith(("。", "！", "？")):
+                text = text.rstrip("；，") + "。"
+            return text
+        if sentence:
+            text = capitalise(text)
+            if not text.endswith((".", "!", "?")):
+                text = text.rstrip(";, ") + "."
+        return text
+
+    def body(self, block: n.Block) -> str:
+        """A nested block: its statements joined into one clause."""
+        stmts = self.said_once(block.stmts)
+        return self.join([c for c in (self.stmt(s) for s in stmts) if c], stmts)
+
+    def join(self, clauses: list[str], stmts) -> str:
+        if len(clauses) == 1:
+            return clauses[0]
+        compound = any(not isinstance(s, (n.Call, n.Assign, n.Let, n.Require)) for s in stmts)
+        if self.zh:
+            return ("；" if compound else "，").join(clauses)
+        if compound:
+            return "; ".join(clauses)
+        return ", ".join(clauses[:-1]) + " and " + clauses[-1]
+
+    def said_once(self, stmts) -> list:
+        """Leave out a `require` that the `target` after it says again: `require count(S) >= 1`
+        (or `any(S)`) before `target S` is the target's own condition."""
+        targets = [s.selector for s in stmts if isinstance(s, n.Target)]
+        targets += [s.effect.stmts[0].selector for s in stmts
+                    if isinstance(s, n.Cost) and s.effect.stmts
+                    and isinstance(s.effect.stmts[0], n.Target)]
+        return [s for s in stmts
+                if not (isinstance(s, n.Require) and _exists(s.cond) in targets)]
+
+    # --- statements -----------------------------------------------------------------------
+
+    def stmt(self, s) -> str:  # noqa: C901 - one branch per statement kind
+        zh = self.zh
+        if isinstance(s, n.Call):
+            return self.call(s)
+        if isinstance(s, n.Assign):
+            return self.assign(s)
+        if isinstance(s, n.Let):
+            return self.let(s)
+        if isinstance(s, n.Require):
+            return self.require(s)
+        if isinstance(s, n.Cost):
+            costs = _share_verb([self.call(c) for c in s.costs], zh)
+            effect = self.body(s.effect)
+            if zh:  # "X以Y"; "X後，Y" when Y is not something one does
+                joiner = "後，" if effect.startswith(_ZH_NOT_ACTIONS) else "以"
+                return "".join(costs) + joiner + effect
+            joiner = ", then " if effect.startswith(_EN_NOT_ACTIONS) else " to "
+            return _and_list(costs) + joiner + effect  # costs already joined
+        if isinstance(s, n.If):
+            return self.if_(s)
+        if isinstance(s, n.On):
+            return self.on(s)
+        if isinstance(s, n.When):
+            cond, body = self.expr(s.cond), self.body(s.body)
+            return f"一旦{cond}，{body}" if zh else f"as soon as {cond}, {body}"
+        if isinstance(s, n.Each):
+            return self.each(s)
+        if isinstance(s, n.Target):
+            sel = self.selector(s.selector, "one")
+            body = self.body(s.body)
+            return f"選擇{sel}作為目標：{body}" if zh else f"choose {sel} as the target: {body}"
+        if isinstance(s, n.During):
+            scope = self.name_text(s.scope, prefer="scope")
+            body = self.body(s.body)
+            return f"{scope}內：{body}" if zh else f"{scope}: {body}"
+        if isinstance(s, n.Once):
+            scope = self.name_text(s.scope, prefer="scope")
+            body = self.body(s.body)
+            return f"{scope}限一次：{body}" if zh else f"once {scope}: {body}"
+        if isinstance(s, n.Repeat):
+            count = self.expr(s.count)
+            body = self.body(s.body)
+            if zh:
+                return f"重複{count}次：{body}"
+            times = {"1": "once", "2": "twice"}.get(count, f"{count} times")
+            return f"do this {times}: {body}"
+        if isinstance(s, n.May):
+            body = self.body(s.body)
+            return f"可以{body}" if zh else f"you may {body}"
+        if isinstance(s, n.Continuous):
+            body = self.body(s.body)
+            return f"持續：{body}" if zh else f"continuous: {body}"
+        if isinstance(s, n.Choose):
+            return self.choose(s)
+        raise TypeError(f"not a statement: {s!r}")
+
+    def let(self, s: n.Let) -> str:
+        value = s.value
+        query = self.vocab.queries.get(value.name) if isinstance(value, n.Func) else None
+        step = getattr(query, "step", None)
+        result = getattr(query, "result", None)
+        if step is not None and result is not None \
+                and result.get(self.lang) not in self.env.values():
+            self.env[s.name] = result.get(self.lang)
+            return self.fill_callable(query, step.get(self.lang), value.args)
+        letter = self.letter(s.name)
+        text = self.expr(value)
+        return f"設{letter}為{text}" if self.zh else f"let {letter} be {text}"
+
+    def if_(self, s: n.If) -> str:
+        cond, then = self.expr(s.cond), self.body(s.then)
+        text = f"若{cond}，{then}" if self.zh else f"if {cond}, {then}"
+        if s.otherwise is not None:
+            other = self.body(s.otherwise)
+            text += f"；否則，{other}" if self.zh else f"; otherwise, {other}"
+        return text
+
+    def on(self, s: n.On) -> str:
+        event = self.name_text(s.event, prefer="event")
+        inner = _Renderer(self.vocab, self.lang, self.env, self.depth, s.event, False,
+                          self.letters)
+        if s.where is not None:
+            where = inner.expr(s.where)
+            event += f"，若{where}" if self.zh else f", if {where}"
+        body = inner.body(s.body)
+        return f"{event}：{body}" if self.zh else f"{event}: {body}"
+
+    def choose(self, s: n.Choose) -> str:
+        # `choose { require C; A | require not C; B }` says "if C, A; otherwise, B".
+        if len(s.options) == 2:
+            first, second = s.options
+            if first.stmts and second.stmts and isinstance(first.stmts[0], n.Require) \
+                    and isinstance(second.stmts[0], n.Require):
+                c1, c2 = first.stmts[0].cond, second.stmts[0].cond
+                if c2 == n.Not(c1) or c1 == n.Not(c2):
+                    cond, then, other = (c1, first, second) if c2 == n.Not(c1) \
+                        else (c2, second, first)
+                    if len(then.stmts) > 1 and len(other.stmts) > 1:
+                        return self.if_(n.If(cond, n.Block(then.stmts[1:]),
+                                             n.Block(other.stmts[1:])))
+        options = [self.body(o) for o in s.options]
+        if self.zh:
+            return "選擇一項：" + "；或".join(options)
+        return "choose one: " + "; or ".join(options)
+
+    def require(self, s: n.Require) -> str:
+        cond = self.expr(s.cond)
+        if self.zh:
+            return f"需要{cond}"
+        if cond.startswith(_EN_NOT_FALLBACK):  # "not allowed if X" reads better
+            return "not allowed if " + cond[len(_EN_NOT_FALLBACK):]
+        return f"only if {cond}"
+
+    def assign(self, s: n.Assign) -> str:
+        target, value = self.expr(s.target), self.expr(s.value)
+        if self.zh:
+            return {"=": f"將{target}變為{value}", "+=": f"{target}+{value}",
+                    "-=": f"{target}-{value}", "*=": f"{target}×{value}"}[s.op]
+        return {"=": f"set {target} to {value}", "+=": f"add {value} to {target}",
+                "-=": f"subtract {value} from {target}",
+                "*=": f"multiply {target} by {value}"}[s.op]
+
+    def each(self, s: n.Each) -> str:
+        body = self.body(s.body)
+        sel = s.selector
+        if sel.kind in _PLAYER_KINDS and sel.zone is None and sel.where is None:
+            kind = self.kind_text(sel.kind)
+            return f"每位{kind}各自{body}" if self.zh else f"each {kind}: {body}"
+        text = self.selector(sel, "each")
+        return f"對{text}：{body}" if self.zh else f"for {text}: {body}"
+
+    def letter(self, name: str) -> str:
+        used = set(self.env.values()) | set(self.letters)
+        letter = next((c for c in _LET_LETTERS if c not in used), "N")
+        self.env[name] = letter
+        return letter
+
+    # --- calls ----------------------------------------------------------------------------
+
+    def call(self, c: n.Call) -> str:
+        vocab = self.vocab
+        callable_ = (vocab.verbs.get(c.verb) or vocab.keywords.get(c.verb)
+                     or vocab.queries.get(c.verb))
+        if callable_ is None:
+            args = " ".join(self.arg(a.value if isinstance(a, n.KwArg) else a, None).text
+                            for a in c.args)
+            return f"{self.name_text(c.verb)} {args}".strip()
+        text = callable_.text.get(self.lang) if callable_.text is not None else None
+        if text is None and getattr(callable_, "effect", "") \
+                and self.depth < _MAX_KEYWORD_DEPTH:
+            return self.expand(callable_, self.bind(callable_, c.args))
+        if text is None:
+            values = self.bind(callable_, c.args)
+            return " ".join([self.name_text(c.verb), *(a.text for a in values.values())]).strip()
+        return self.fill_callable(callable_, text, c.args)
+
+    def fill_callable(self, callable_, template: str, args) -> str:
+        return templates.fill(template, self.bind(callable_, args), self.lang, self.new_letter)
+
+    def bind(self, callable_, args) -> dict[str, Arg]:
+        """Rendered arguments by parameter name."""
+        params = list(callable_.params)
+        values: dict[str, Arg] = {}
+        positional = [a for a in args if not isinstance(a, n.KwArg)]
+        for param, arg in zip(params, positional):
+            values[param.name] = self.arg(arg, param.type)
+        for arg in args:
+            if isinstance(arg, n.KwArg):
+                type_ = next((p.type for p in params if p.name == arg.name), None)
+                values[arg.name] = self.arg(arg.value, type_)
+        return values
+
+    def arg(self, arg, type_: str | None) -> Arg:
+        if type_ == "int":
+            return Arg(self.expr(arg), count=True)
+        if isinstance(arg, n.Name) and len(arg.parts) == 1 and arg.head not in self.env \
+                and arg.head not in _LOCALS:
+            info = self.info(arg.head, type_)
+            return Arg(self.name_text(arg.head, prefer=type_),
+                       getattr(info, "en_plural", "") or "",
+                       getattr(info, "zh_measure", "") or "")
+        return Arg(self.expr(arg))
+
+    def expand(self, keyword, values: dict[str, Arg]) -> str:
+        """A keyword without its own text: render the effect it stands for."""
+        from dsl.parser import EffectSyntaxError, parse
+        try:
+            block = parse(keyword.effect)
+        except EffectSyntaxError:
+            return " ".join([self.name_text(keyword.name),
+                             *(a.text for a in values.values())]).strip()
+        return self.child({**self.env, **{k: a.text for k, a in values.items()}}).body(block)
+
+    # --- expressions ----------------------------------------------------------------------
+
+    def expr(self, e, minimum: int = 0) -> str:  # noqa: C901 - one branch per kind
+        zh = self.zh
+        if isinstance(e, n.Num):
+            return f"({e.value})" if e.value < 0 and minimum > 5 else str(e.value)
+        if isinstance(e, n.Bool):
+            return ("是" if e.value else "否") if zh else ("true" if e.value else "false")
+        if isinstance(e, n.Name):
+            return self.path(e)
+        if isinstance(e, n.Func):
+            return self.query(e)
+        if isinstance(e, n.Count):
+            return self.count(e.selector)
+        if isinstance(e, n.Any_):
+            sel = self.selector(e.selector, "one")
+            return f"有{sel}" if zh else f"there is {sel}"
+        if isinstance(e, n.Not):
+            return self.negate(e.operand)
+        if isinstance(e, n.Neg):
+            return f"-{self.expr(e.operand, 7)}"
+        if isinstance(e, n.BinOp):
+            return self.binop(e, minimum)
+        raise TypeError(f"not an expression: {e!r}")
+
+    def binop(self, e: n.BinOp, minimum: int) -> str:
+        p = _PREC[e.op]
+        if e.op in _ARITH:
+            text = f"{self.expr(e.left, p)}{_ARITH[e.op]}{self.expr(e.right, p + 1)}"
+            return f"({text})" if p < minimum else text
+        if p == 4:
+            exists = _exists(e)
+            if exists is not None:
+                return self.expr(n.Any_(exists))
+            left, right = self.expr(e.left, 5), self.expr(e.right, 5)
+            if not self.zh and left.startswith("the number of ") and right == "0" \
+                    and e.op in (">", "==", "!="):  # "there are hits in the roll"
+                some = "there are no " if e.op == "==" else "there are "
+                return some + left[len("the number of "):]
+            has = re.fullmatch(r"(.*中)(.+)的[數数]量", left) if self.zh else None
+            if has and right == "0" and e.op in (">", "=="):  # "掷骰结果中有阻遏惊吓"
+                return has.group(1) + ("沒有" if e.op == "==" else "有") + has.group(2)
+            word = _COMPARE[self.lang][e.op]
+            return f"{left}{word}{right}" if self.zh else f"{left} {word} {right}"
+        word = _LOGIC[self.lang][e.op]
+        parts = _conjuncts(e)
+        texts = [self.expr(c, p + 1) for c in parts[1::2]]
+        if self.zh:
+            text = word.join(texts)
+        else:  # "A, B and C"
+            text = ", ".join(texts[:-1]) + f" {word} " + texts[-1]
+        if p < minimum:
+            return f"（{text}）" if self.zh else f"({text})"
+        return text
+
+    def negate(self, e) -> str:
+        text = self.expr(e, 3)
+        if self.zh:
+            if not isinstance(e, n.BinOp):
+                for pattern, repl in _ZH_NEGATIONS:
+                    negated, count = pattern.subn(repl, text, count=1)
+                    if count:
+                        return negated
+            return f"並非{text}"
+        if isinstance(e, n.BinOp) and e.op in _COMPARE["en"] and e.op in ("==", "!="):
+            flipped = n.BinOp("!=" if e.op == "==" else "==", e.left, e.right)
+            return self.expr(flipped)
+        if not isinstance(e, n.BinOp) or e.op not in ("and", "or"):
+            return _negate_en(text)
+        return _EN_NOT_FALLBACK + text
+
+    def query(self, e: n.Func) -> str:
+        q = self.vocab.queries.get(e.name) or self.vocab.keywords.get(e.name)
+        if q is None or q.text is None:
+            args = ", ".join(self.expr(a) for a in e.args)
+            name = self.name_text(e.name)
+            return f"{name}（{args}）" if self.zh and args else \
+                (f"{name} ({args})" if args else name)
+        return self.fill_callable(q, q.text.get(self.lang), e.args)
+
+    def path(self, e: n.Name) -> str:
+        head = e.head
+        if len(e.parts) == 1:
+            if head in self.env:
+                return self.env[head]
+            if head == "it" and self.in_where:
+                return "" if self.zh else "it"
+            if head in _LOCALS and not self.vocab_has(head):
+                return _LOCALS[head][self.lang]
+            return self.name_text(head)
+        attrs = [self.attribute(a, head) for a in e.parts[1:]]
+        if head == "event" and head not in self.env:
+            return "的".join(attrs) if self.zh else "'s ".join(attrs)
+        if self.zh:
+            if head == "it" and self.in_where:
+                return "的".join(attrs)
+            owner = self.env.get(head) or (_LOCALS[head]["zh"] if head in _LOCALS
+                                           else self.name_text(head))
+            return "的".join([owner, *attrs])
+        if head in self.env:
+            owner = f"{self.env[head]}'s"
+        elif head in _POSSESSIVE_EN:
+            owner = _POSSESSIVE_EN[head]
+        else:
+            owner = f"the {self.name_text(head)}'s"
+        return owner + " " + "'s ".join(attrs)
+
+    def attribute(self, name: str, head: str) -> str:
+        field_text = getattr(self.vocab, "field_text", None)
+        event = self.event if head == "event" else None
+        text = field_text(name, event) if field_text is not None else None
+        if text is None and hasattr(self.vocab, "names") and not hasattr(self.vocab, "kinds"):
+            text = None
+        if text is not None:
+            return text.get(self.lang)
+        if name in getattr(self.vocab, "names", {}):
+            return self.name_text(name)
+        if head == "event":
+            return "該事件的數值" if self.zh else f"the event's {_readable(name)}"
+        return _UNNAMED_ZH if self.zh else _readable(name)
+
+    def count(self, sel: n.Selector) -> str:
+        if self.zh:
+            return f"{self.selector(sel, 'all')}的數量"
+        return f"the number of {self.selector(sel, 'all')}"
+
+    def selector(self, sel: n.Selector, det: str) -> str:
+        """A selector as a noun phrase: det "one" (a monster...), "each" or "all" (plural)."""
+        kind = self.kind_text(sel.kind, plural=det == "all")
+        where = self.where(sel.where) if sel.where is not None else ""
+        zone = self.name_text(sel.zone, prefer="zone") if sel.zone else ""
+        if self.zh:
+            zone_text = f"{zone}中" if zone else ""
+            spec = getattr(self.vocab, "kinds", {}).get(sel.kind)
+            measure = "位" if sel.kind in _PLAYER_KINDS else (
+                spec.get("zh_measure") if isinstance(spec, dict) else None) or "個"
+            det_text = {"one": "一", "each": "每", "all": ""}[det] + (measure if det != "all"
+                                                                     else "")
+            cond = f"{where}的" if where else ""
+            return f"{zone_text}{det_text}{cond}{kind}"
+        text = kind
+        if det == "one":
+            text = f"{article(kind)} {kind}"
+        elif det == "each":
+            text = f"each {kind}"
+        if zone:
+            text += f" in the {zone}"
+        if where:
+            if det == "all":  # the number of cards that are...
+                where = re.sub(r"\bthat (is|has)\b",
+                               lambda m: "that " + {"is": "are", "has": "have"}[m.group(1)],
+                               where)
+            where = re.sub(r"\bthat are an? ([\w-]+)",
+                           lambda m: "that are " + pluralise(m.group(1)), where)
+            text += f" {where}"
+        return text
+
+    def where(self, cond) -> str:
+        """A selector's condition: zh a modifier ("在3格射程內"), en a post-modifier or a
+        relative clause ("within range 3", "that is on the player side")."""
+        inner = _Renderer(self.vocab, self.lang, self.env, self.depth, self.event, True,
+                          self.letters)
+        parts = _conjuncts(cond)
+        if self.zh:
+            texts = [("是" if _is_field_of_it(c) else "") + inner.expr(c, 3)
+                     for c in parts[1::2]]
+            return "".join(_interleave(texts, [_LOGIC["zh"][op] for op in parts[0::2][1:]]))
+        texts = [_relative(("it is " + inner.expr(c, 3).removeprefix("its "))
+                           if _is_field_of_it(c) else inner.expr(c, 3)) for c in parts[1::2]]
+        # "a monster within range 3 whose size is 1": a relative clause after a post-modifier
+        # needs no "and".
+        joiners = [" " if op == "and" and text.startswith(("that ", "whose "))
+                   and not previous.startswith(("that ", "whose ")) else f" {op} "
+                   for op, previous, text in zip(parts[0::2][1:], texts, texts[1:])]
+        return "".join(_interleave(texts, joiners))
+
+    # --- names ----------------------------------------------------------------------------
+
+    def vocab_has(self, name: str) -> bool:
+        return bool(getattr(self.vocab, "names", {}).get(name))
+
+    def info(self, name: str, prefer: str | None):
+        getter = getattr(self.vocab, "info", None)
+        return getter(name, prefer) if getter is not None else None
+
+    def name_text(self, name: str, prefer: str | None = None) -> str:
+        if name in self.env:
+            return self.env[name]
+        if name in _LOCALS and not self.vocab_has(name):
+            return _LOCALS[name][self.lang]
+        try:
+            text = self.vocab.text_of(name, self.lang, prefer)
+        except TypeError:  # a vocabulary whose text_of takes no `prefer`
+            text = self.vocab.text_of(name, self.lang)
+        if text != name or self.vocab_has(name):
+            return text
+        entity = getattr(self.vocab, "entity_names", {}).get(name)
+        if entity is not None:
+            return entity.get(self.lang)
+        spec = getattr(self.vocab, "kinds", {}).get(name)
+        if isinstance(spec, dict) and spec.get(self.lang):
+            return str(spec[self.lang])
+        # Not declared: never the identifier itself.
+        return _UNNAMED_ZH_NAME if self.zh else _readable(name)
+
+    def kind_text(self, kind: str, plural: bool = False) -> str:
+        spec = getattr(self.vocab, "kinds", {}).get(kind)
+        if isinstance(spec, dict) and self.lang in spec:
+            text = str(spec[self.lang])
+            if plural and not self.zh:
+                return str(spec.get("en_plural") or pluralise(text))
+            return text
+        if kind in _BUILTIN_KINDS:
+            text = _BUILTIN_KINDS[kind][self.lang]
+        else:
+            text = self.name_text(kind)
+        return pluralise(text) if plural and not self.zh else text
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+def _exists(e) -> n.Selector | None:
+    """The selector of `count(S) >= 1`, `count(S) > 0` or `any(S)`: "there is an S"."""
+    if isinstance(e, n.Any_):
+        return e.selector
+    if isinstance(e, n.BinOp) and isinstance(e.left, n.Count) and isinstance(e.right, n.Num) \
+            and ((e.op == ">=" and e.right.value == 1) or (e.op == ">" and e.right.value == 0)):
+        return e.left.selector
+    return None
+
+
+def _is_field_of_it(cond) -> bool:
+    """`it.companion` standing alone as a condition: a yes/no field of what is selected."""
+    return isinstance(cond, n.Name) and cond.head == "it" and len(cond.parts) == 2
+
+
+def _conjuncts(cond) -> list:
+    """[None, c1, op, c2, op, c3...] for a chain of one kind of `and`/`or`."""
+    if isinstance(cond, n.BinOp) and cond.op in ("and", "or"):
+        left = _conjuncts(cond.left) if isinstance(cond.left, n.BinOp) \
+            and cond.left.op == cond.op else [None, cond.left]
+        right = _conjuncts(cond.right) if isinstance(cond.right, n.BinOp) \
+            and cond.right.op == cond.op else [None, cond.right]
+        return left + [cond.op] + right[1:]
+    return [None, cond]
+
+
+def _interleave(texts: list[str], joiners: list[str]) -> list[str]:
+    out = [texts[0]]
+    for joiner, text in zip(joiners, texts[1:]):
+        out += [joiner, text]
+    return out
+
+
+def _relative(text: str) -> str:
+    """An English condition about `it` as what follows a noun: "it is on the player side" ->
+    "on the player side", "it has X" -> "that has X", "its power is 2" -> "whose power is 2";
+    a phrase that already modifies a noun ("within range 3") stays."""
+    if text.startswith("it is not "):
+        return "that is not " + text[len("it is not "):]
+    if text.startswith(("it is a ", "it is an ", "it is the ")):
+        return "that is " + text[len("it is "):]
+    if text.startswith("it is "):
+        return text[len("it is "):]
+    if text.startswith("it "):
+        return "that " + text[3:]
+    if text.startswith("its "):
+        return "whose " + text[4:]
+    if re.match(r"(the|a|an|your|you|there|this|[A-Z])\b", text):
+        return "such that " + text
+    return text
+
+
+def _negate_en(text: str) -> str:
+    if text.startswith("you "):
+        rest = text[4:]
+        aux = _EN_AUX.match(rest)
+        if aux is None:  # you hold a X -> you do not hold a X
+            return "you do not " + rest
+    aux = _EN_AUX.search(text)
+    if aux is not None:
+        word = aux.group(1)
+        negated = _EN_AUX_NOT.get(word, word + " not")
+        if word in ("has", "have"):
+            after = text[aux.end():]
+            if after.startswith((" been", " not")):
+                negated = word + " not"
+        return text[:aux.start()] + negated + text[aux.end():]
+    if text.startswith("it "):  # it flies -> it does not fly
+        verb, _, rest = text[3:].partition(" ")
+        return "it does not " + _base_verb(verb) + (" " + rest if rest else "")
+    return _EN_NOT_FALLBACK + text
+
+
+def _base_verb(verb: str) -> str:
+    if verb in _THIRD_PERSON:
+        return {"has": "have", "is": "be", "does": "do", "was": "be"}[verb]
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("ches", "shes", "sses", "xes")):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") else verb
+
+
+def _share_verb(costs: list[str], zh: bool) -> list[str]:
+    """Costs said with one verb: "spend 1 action and 1 ammo" / "花費1行動與1彈藥"."""
+    pattern = r"^([^\d]+?)(?=\d|[A-Z]\b)" if zh else r"^(\w+ )(?=\d|[A-Z]\b)"
+    verbs = [re.match(pattern, c) for c in costs]
+    if len(costs) > 1 and all(verbs) and len({v.group(1) for v in verbs}) == 1:
+        costs = [costs[0]] + [c[verbs[0].end():] for c in costs[1:]]
+    if zh:
+        joined = costs[0]
+        for c in costs[1:]:
+            joined += ("與" if c[:1].isdigit() or c[:1].isupper() else "並") + c
+        return [joined]
+    return [_and_list(costs)]
+
+
+def _and_list(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

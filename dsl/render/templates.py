@@ -1,0 +1,193 @@
+"""The template grammar of verbs, queries and keywords (their zh/en `text` in game.yaml).
+
+A template is text with `{param}` placeholders. Beyond plain substitution:
+
+- English agreement: a count placeholder (an int parameter) governs the noun phrase after it,
+  up to a preposition, a conjunction or punctuation. The phrase's last word is its head and
+  agrees with the count: a placeholder head takes its name's plural (`en_plural`, else the
+  regular one), a literal head is written `card(s)`, `match(es)` or `[die|dice]`.
+  "take {amount} random {token}" -> "take 1 random prisoner" / "take 2 random prisoners".
+- English articles: "a {x}" / "an {x}" take the article the value's first word needs.
+- Chinese measure words: "{amount}{token}" -> "2个囚犯标记" when the name declares its
+  `zh_measure` and the template has none there.
+- A count that is not a number ("the hits in the roll") becomes a letter X and is defined after
+  the clause: "deal X bullet damage, where X is the hits in the roll" /
+  "造成X点子弹伤害（X为掷骰结果的命中数）".
+- A `(s)` or `[a|b]` no count governs reads as its plural; `{name:plural}` is always plural
+  ("the number of {token:plural} left").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from dsl.render.words import (MEASURES, article, is_simple_count, is_singular_count,
+                              pluralise)
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument as rendered, with what agreement needs to know about it."""
+    text: str
+    plural: str = ""     # English plural of a noun; "" -> the regular plural of `text`
+    measure: str = ""    # Chinese measure word of a noun
+    count: bool = False  # an int parameter: it governs the noun phrase after it
+
+    def plural_text(self) -> str:
+        return self.plural or pluralise(self.text)
+
+
+_TOKEN = re.compile(r"\{(?P<ph>[A-Za-z_]\w*)(?P<form>:plural)?\}|\[(?P<one>[^\]|]*)\|(?P<many>[^\]]*)\]"
+                    r"|(?P<word>[A-Za-z][\w'!-]*)(?P<mark>\((?:e?s)\))?|(?P<space> )"
+                    r"|(?P<other>.)", re.S)
+# Words that end a noun phrase after a count.
+_STOP = {"from", "in", "on", "at", "to", "into", "onto", "below", "above", "of", "for", "and",
+         "or", "with", "by", "toward", "towards", "per", "each", "if", "then", "that", "which",
+         "as", "but", "than", "away", "back", "instead", "this", "the", "your", "their", "its",
+         "is", "are", "you", "it", "they", "when", "until", "without", "among", "between",
+         "under", "over", "across", "through", "while", "where", "who", "whose", "ignoring"}
+
+
+def fill(template: str, args: dict[str, Arg], lang: str,
+         new_letter: Callable[[], str]) -> str:
+    """`template` with its placeholders filled, agreeing as the module docstring says."""
+    defs: list[tuple[str, str]] = []
+    values = {}
+    for name, arg in args.items():
+        if arg.count and not is_simple_count(arg.text):
+            letter = new_letter()
+            defs.append((letter, arg.text))
+            arg = Arg(letter, count=True)
+        values[name] = arg
+    text = _fill_zh(template, values) if lang == "zh" else _fill_en(template, values)
+    if not defs:
+        return text
+    if lang == "zh":
+        return text + "（" + "；".join(f"{x}为{d}" for x, d in defs) + "）"
+    return text + ", where " + " and ".join(f"{x} is {d}" for x, d in defs)
+
+
+def _fill_zh(template: str, values: dict[str, Arg]) -> str:
+    def repl(m: re.Match) -> str:
+        count, noun = values.get(m.group(1)), values.get(m.group(2))
+        if count is None or noun is None:
+            return m.group(0)
+        measure = noun.measure if count.count and noun.measure else ""
+        return "{%s}%s{%s}" % (m.group(1), measure, m.group(2))
+    template = re.sub(r"\{(\w+)\}\{(\w+)\}", repl, template)
+    template = template.replace(":plural}", "}")
+    return re.sub(r"\{([A-Za-z_]\w*)\}",
+                  lambda m: values[m.group(1)].text if m.group(1) in values else m.group(0),
+                  template)
+
+
+def _fill_en(template: str, values: dict[str, Arg]) -> str:
+    tokens = [m for m in _TOKEN.finditer(template)]
+    forms: dict[int, bool] = {}   # token index -> plural?
+    for i, tok in enumerate(tokens):
+        arg = values.get(tok.group("ph") or "")
+        if arg is None or not arg.count:
+            continue
+        head = _phrase_head(tokens, i + 1, values)
+        if head is not None:
+            forms[head] = not is_singular_count(arg.text)
+    out = []
+    for i, tok in enumerate(tokens):
+        if tok.group("ph"):
+            arg = values.get(tok.group("ph"))
+            if arg is None:
+                out.append(tok.group(0))
+            else:
+                plural = forms.get(i) or bool(tok.group("form"))
+                out.append(arg.plural_text() if plural else arg.text)
+        elif tok.group("one") is not None:
+            out.append(tok.group("many") if forms.get(i, True) else tok.group("one"))
+        elif tok.group("word"):
+            word, mark = tok.group("word"), tok.group("mark")
+            if _after_you(tokens, i, values):
+                word = third_person_to_base(word)
+            if word in ("a", "an", "A", "An") and _next_value(tokens, i, values):
+                chosen = article(_next_value(tokens, i, values))
+                word = chosen.capitalize() if word[0] == "A" else chosen
+            if mark:
+                word += mark[1:-1] if forms.get(i, True) else ""
+            out.append(word)
+        else:
+            out.append(tok.group(0))
+    return "".join(out)
+
+
+def _phrase_head(tokens, start: int, values: dict[str, Arg]) -> int | None:
+    """Index of the head of the noun phrase starting at `start` (after a space), or None."""
+    if start >= len(tokens) or not tokens[start].group("space"):
+        return None
+    phrase = []
+    i = start
+    while i + 1 < len(tokens) and tokens[i].group("space"):
+        tok = tokens[i + 1]
+        if tok.group("ph"):
+            arg = values.get(tok.group("ph"))
+            if arg is None or arg.count:
+                break
+        elif tok.group("one") is None:
+            word = tok.group("word")
+            if not word or word.lower() in _STOP:
+                break
+        phrase.append(i + 1)
+        i += 2
+    # The head: the first word marked for number ("token(s)", "[die|dice]"), else a name
+    # that ends the phrase or comes right before a word that is not part of it ("face up").
+    for j in phrase:
+        if tokens[j].group("mark") or tokens[j].group("one") is not None:
+            return j
+    names = [j for j in phrase if tokens[j].group("ph")]
+    if names and (names[-1] == phrase[-1] or not _is_noun_word(tokens[names[-1] + 2])):
+        return names[-1]
+    return None
+
+
+def _is_noun_word(tok) -> bool:
+    """A literal word after a name inside a noun phrase: the name is then a modifier
+    ("{damage_type} damage"); an adverb or particle ("up", "back") is not."""
+    return bool(tok.group("word")) and tok.group("word").lower() not in _PARTICLES
+
+
+_PARTICLES = {"up", "down", "off", "out", "over", "around", "here", "there", "now", "again",
+              "instead", "too", "more", "face", "random", "at"}
+
+
+def _next_value(tokens, i: int, values: dict[str, Arg]) -> str:
+    """The text of the placeholder right after token i and a space, if there is one."""
+    if i + 2 < len(tokens) and tokens[i + 1].group("space") and tokens[i + 2].group("ph"):
+        arg = values.get(tokens[i + 2].group("ph"))
+        return arg.text if arg is not None else ""
+    return ""
+
+
+def has_measure_after(template: str, name: str) -> bool:
+    """Whether the zh template puts a measure word right after `{name}`."""
+    m = re.search(r"\{%s\}(.)" % re.escape(name), template)
+    return bool(m and m.group(1) in MEASURES)
+
+
+def _after_you(tokens, i: int, values: dict[str, Arg]) -> bool:
+    """Whether token i is the word right after a placeholder that reads "you"."""
+    if i < 2 or not tokens[i - 1].group("space") or not tokens[i - 2].group("ph"):
+        return False
+    arg = values.get(tokens[i - 2].group("ph"))
+    return arg is not None and arg.text.lower() == "you"
+
+
+def third_person_to_base(verb: str) -> str:
+    """"discards" -> "discard", "has" -> "have": a verb written for "it" said of "you"."""
+    special = {"has": "have", "is": "are", "does": "do", "was": "were"}
+    if verb in special:
+        return special[verb]
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if verb.endswith(("ches", "shes", "sses", "xes", "oes")):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
