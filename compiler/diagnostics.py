@@ -54,6 +54,7 @@ UNKNOWN_FIELD = _code("TC-N006", "unknown attribute", "An attribute (`x.name`) m
 UNKNOWN_REF = _code("TC-R001", "unknown reference", "A field refers to an entity id that no loaded pack defines.")
 PACK = _code("TC-P001", "invalid pack", "A pack is a directory with a pack.yaml (id, game, version, requires) and content files. Its paths must stay inside the pack directory.")
 PACK_CONFLICT = _code("TC-P002", "pack conflict", "Two packs define the same entity without `replace: true`, or a pack removes or replaces an entity that does not exist.")
+NO_CONTENT = _code("TC-P003", "nothing to check", "The path holds no game (content/<game>/game.yaml), no pack (pack.yaml) and no mission file, or a pack's `game:` names no installed game, or a game lost every entity of a kind. tomecraft never reports a clean check of nothing.")
 GAME_RULE = _code("TC-G001", "game rule violated", "The content is well formed but breaks a rule of the game (counts, maps, placement, mission constraints).")
 GAME_RULE_WARNING = _code("TC-G002", "suspicious content", "The content is legal but probably not what was meant.", WARNING)
 STALE = _code("TC-B001", "generated code is stale", "`generated/` does not match what `tomecraft build` would write now. Run `tomecraft build` and commit the result.")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler import checks, diagnostics as dg, game_checks, packs
+from compiler.console import UsageError
 from compiler.model import Game
 
 CONTENT: Path | None = None     # content/ when set (tests); else found by content_root()
@@ -60,6 +61,15 @@ def compile_game(base_root: Path, extra: list[Path], reporter: dg.Reporter,
     return game
 
 
+def game_root(game: str) -> Path:
+    """content/<game>/ of a known game, else a usage error naming the games there are."""
+    root = content_root() / game
+    if not game or "/" in game or "\\" in game or not (root / "game.yaml").is_file():
+        known = ", ".join(p.name for p in game_roots()) or "none"
+        raise UsageError(f"unknown game {game!r} (games: {known})")
+    return root
+
+
 def game_roots(content: Path | None = None) -> list[Path]:
     """Every base pack under content/: a directory holding game.yaml."""
     return sorted(p.parent for p in (content or content_root()).glob("*/game.yaml"))
@@ -68,3 +78,109 @@ def game_roots(content: Path | None = None) -> list[Path]:
 def in_repo_packs(base_root: Path) -> list[Path]:
     """Expansion packs shipped with a game: content/<game>/packs/<pack>/pack.yaml."""
     return sorted(p.parent for p in (base_root / "packs").glob("*/pack.yaml"))
+
+
+# --- what a path given to `check` means ------------------------------------------------------
+
+@dataclass
+class Target:
+    """One game to compile: its base pack, the packs loaded on top (in order), and, when a single
+    file was named, that file: only its diagnostics are reported."""
+    base: Path
+    packs: list[Path] = field(default_factory=list)
+    only: Path | None = None
+
+    @property
+    def label(self) -> str:
+        return self.base.name + "".join(f" + {p.name}" for p in self.packs)
+
+
+def with_shipped_packs(root: Path) -> list[Target]:
+    """The base game alone, then once with each pack shipped with it."""
+    return [Target(root)] + [Target(root, [pack]) for pack in in_repo_packs(root)]
+
+
+def pack_target(pack: Path, reporter: dg.Reporter) -> Target | None:
+    """The game a pack is for (from its pack.yaml), with the shipped packs it requires first."""
+    manifest = packs.read_manifest(pack, reporter)
+    if manifest is None:
+        return None
+    doc, game = manifest
+    root = content_root() / game
+    if not (root / "game.yaml").is_file():
+        mark = doc.mark(("game",))
+        known = ", ".join(p.name for p in game_roots()) or "none"
+        reporter.add(dg.NO_CONTENT, f"pack is for {game!r}, which is not a game tomecraft has",
+                     packs.doc_display(doc), mark.line, mark.column, f"games: {known}")
+        return None
+    shipped = {p.name: p for p in in_repo_packs(root)}
+    required = [shipped[need] for need in doc.data.get("requires") or []
+                if isinstance(need, str) and need in shipped and shipped[need].resolve() != pack.resolve()]
+    return Target(root, required + [pack])
+
+
+def _enclosing_pack(path: Path) -> Path | None:
+    """The nearest folder above a file that holds a pack.yaml, unless a game.yaml comes first."""
+    for parent in path.resolve().parents:
+        if (parent / "game.yaml").is_file():
+            return None
+        if (parent / "pack.yaml").is_file():
+            return parent
+    return None
+
+
+def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
+                  ) -> tuple[list[Target], list[Path]]:
+    """(games to compile, standalone files such as missions) for `tomecraft check`.
+
+    No path: every game under content/, or, with --pack, only the games of those packs. A path
+    may be content/, a game's folder, a pack, a file inside a game or a pack, or a mission file.
+    --pack adds packs to the targets of their own game only. Nothing found is an error."""
+    targets: list[Target] = []
+    files: list[Path] = []
+    extra_targets = [t for t in (pack_target(p, reporter) for p in extra) if t is not None]
+    if not paths and extra:  # only the packs' games, each with all its packs, in order
+        merged: dict[Path, Target] = {}
+        for extra_target in extra_targets:
+            target = merged.setdefault(extra_target.base.resolve(), Target(extra_target.base))
+            target.packs.extend(p for p in extra_target.packs if p not in target.packs)
+        return list(merged.values()), files
+    for raw in paths or [str(content_root())]:
+        path = Path(raw)
+        if not path.exists():
+            raise UsageError(f"no such file or directory: {raw}")
+        if (path / "game.yaml").is_file():
+            targets.extend(with_shipped_packs(path))
+        elif path.is_dir() and list(path.glob("*/game.yaml")):
+            for root in game_roots(path):
+                targets.extend(with_shipped_packs(root))
+        elif (path / "pack.yaml").is_file():
+            target = pack_target(path, reporter)
+            targets.extend([target] if target else [])
+        elif path.is_dir():
+            reporter.add(dg.NO_CONTENT, "no game or pack here: no game.yaml, pack.yaml or "
+                         "content/<game>/game.yaml", packs.display_path(path), 1, 1,
+                         "point at a pack folder (with pack.yaml), content/<game>/ or a mission "
+                         "file; `tomecraft new pack GAME DIR` starts a pack")
+        elif (pack := _enclosing_pack(path)) is not None:
+            target = pack_target(pack, reporter)
+            if target is not None:
+                targets.append(Target(target.base, target.packs, only=path))
+        else:
+            files.append(path)
+    for extra_target in extra_targets:
+        matching = [t for t in targets if t.base.resolve() == extra_target.base.resolve()]
+        if not matching:
+            reporter.add(dg.PACK, f"pack {extra_target.packs[-1].name!r} is for "
+                         f"{extra_target.base.name!r}, which none of the paths checks",
+                         packs.display_path(extra_target.packs[-1] / "pack.yaml"), 1, 1,
+                         "check the pack alone: `tomecraft check PACK`")
+        for target in matching:
+            target.packs.extend(p for p in extra_target.packs if p not in target.packs)
+    return targets, files
+
+
+def only_file(reporter: dg.Reporter, scratch: dg.Reporter, path: Path) -> None:
+    """Copy into `reporter` the diagnostics of `scratch` located in `path`."""
+    wanted = path.resolve()
+    reporter.diagnostics.extend(d for d in scratch.diagnostics if Path(d.file).resolve() == wanted)

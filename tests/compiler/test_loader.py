@@ -437,9 +437,8 @@ def test_fuzz_whole_pipeline_never_raises(raw, tmp_path_factory):
 # --- helpers -------------------------------------------------------------------------------
 
 def _copy_game(tmp_path: Path, monkeypatch) -> Path:
-    """The Cave's vocabulary alone (other content files are edited concurrently)."""
+    """A copy of The Cave's base game (a game missing a kind's entities is an error)."""
     root = tmp_path / "content" / "the_cave"
-    root.mkdir(parents=True)
-    shutil.copy(REPO / "content" / "the_cave" / "game.yaml", root / "game.yaml")
+    shutil.copytree(REPO / "content" / "the_cave", root, ignore=shutil.ignore_patterns("packs"))
     monkeypatch.chdir(tmp_path)
     return Path("content") / "the_cave"

@@ -26,11 +26,9 @@ tile_kinds:
 
 @pytest.fixture
 def base(tmp_path, monkeypatch) -> Path:
-    """The Cave's vocabulary and tile kinds (other content files change concurrently)."""
+    """A copy of The Cave's base game (a game missing a kind's entities is an error)."""
     root = tmp_path / "content" / GAME
-    root.mkdir(parents=True)
-    for name in ("game.yaml", "tile_kinds.yaml"):
-        shutil.copy(REPO / "content" / GAME / name, root / name)
+    shutil.copytree(REPO / "content" / GAME, root, ignore=shutil.ignore_patterns("packs"))
     monkeypatch.chdir(tmp_path)
     return Path("content") / GAME
 

@@ -1,0 +1,211 @@
+"""Fans' packs from anywhere: never green on nothing, packs resolved through their own game,
+vocabulary overrides, CI formats, CLI conventions, and the command layer on top."""
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler import cli, pipeline
+
+REPO = Path(__file__).resolve().parents[2]
+CAVE = REPO / "content" / "the_cave"
+
+TERM_PACK = """\
+id: {id}
+game: the_cave
+version: "1.0"
+{extra}vocabulary:
+  terms:
+    equipment:
+      {name}: {{zh: 新名, en: New name{replace}}}
+"""
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def diagnostics(capsys, *argv) -> tuple[int, list[dict]]:
+    code, out, _ = run(capsys, "check", *argv, "--format", "json")
+    return code, json.loads(out)["diagnostics"]
+
+
+def pack(tmp_path: Path, name: str, text: str, files: dict[str, str] | None = None) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "pack.yaml").write_text(text, encoding="utf-8")
+    for file, body in (files or {}).items():
+        (folder / file).write_text(body, encoding="utf-8")
+    return folder
+
+
+# --- never green on nothing ----------------------------------------------------------------------
+
+def test_a_folder_with_no_pack_or_game_is_an_error(tmp_path, capsys):
+    code, found = diagnostics(capsys, tmp_path)
+    assert code == 1 and [d["code"] for d in found] == ["TC-P003"] and found[0]["hint"]
+
+
+@pytest.mark.parametrize("game_line", ["", "game: no_such_game\n"])
+def test_a_pack_with_no_or_an_unknown_game_is_an_error(tmp_path, capsys, game_line):
+    folder = pack(tmp_path, "mud", f"id: mud\n{game_line}version: '1.0'\n")
+    code, found = diagnostics(capsys, folder)
+    assert code == 1 and [d["code"] for d in found] == ["TC-P003"]
+    assert found[0]["file"].endswith("pack.yaml") and found[0]["hint"]
+
+
+@pytest.mark.parametrize("emptied", ["tiles.yaml", "tile_kinds.yaml", "start_boards.yaml"])
+def test_an_emptied_base_content_file_is_an_error(tmp_path, monkeypatch, capsys, emptied):
+    root = tmp_path / "content" / "the_cave"
+    shutil.copytree(CAVE, root, ignore=shutil.ignore_patterns("packs"))
+    (root / emptied).write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, found = diagnostics(capsys, "content/the_cave")
+    assert code == 1
+    assert any(d["code"] == "TC-P003" and d["file"] == "content/the_cave/game.yaml" for d in found)
+
+
+def test_a_pack_removing_every_entity_of_a_kind_is_an_error(tmp_path, capsys):
+    removals = "".join(f"  - {{kind: start_board, id: {p.split(':')[0]}}}\n" for p in
+                       _ids(CAVE / "start_boards.yaml"))
+    folder = pack(tmp_path, "bare", f"id: bare\ngame: the_cave\nversion: '1.0'\nremove:\n{removals}")
+    code, found = diagnostics(capsys, folder)
+    assert code == 1 and any(d["code"] == "TC-P003" and "start_boards" in d["message"]
+                             for d in found)
+
+
+def _ids(path: Path) -> list[str]:
+    return [line.split("id:", 1)[1].strip() for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip().startswith("- id:")]
+
+
+# --- packs resolved through their own game -------------------------------------------------------
+
+def test_check_pack_option_checks_only_the_packs_game(tmp_path, capsys):
+    folder = pack(tmp_path, "ok", "id: ok\ngame: the_cave\nversion: '1.0'\n")
+    code, out, err = run(capsys, "check", "--pack", folder)
+    assert code == 0 and err.splitlines() == ["checking the_cave + ok"]
+    assert out.strip() == "0 errors, 0 warnings"
+
+
+def test_a_file_inside_a_pack_is_checked_through_the_pack(tmp_path, capsys):
+    bad = "equipment:\n  - id: lamp\n    name: {zh: 燈, en: Lamp}\n    source: rulebook\n    ref: L1\n"
+    folder = pack(tmp_path, "two", "id: two\ngame: the_cave\nversion: '1.0'\n",
+                  {"gear.yaml": bad, "more.yaml": bad.replace("lamp", "torch")})
+    code, whole = diagnostics(capsys, folder)
+    assert code == 1 and {Path(d["file"]).name for d in whole} == {"gear.yaml", "more.yaml"}
+    code, found = diagnostics(capsys, folder / "gear.yaml")
+    assert code == 1 and found == [d for d in whole if Path(d["file"]).name == "gear.yaml"]
+
+
+# --- vocabulary overrides (issue 10, item 5) -----------------------------------------------------
+
+def test_redefining_a_base_term_needs_replace(tmp_path, capsys):
+    silent = pack(tmp_path, "silent", TERM_PACK.format(id="silent", extra="", name="camera", replace=""))
+    code, found = diagnostics(capsys, silent)
+    assert code == 1 and [d["code"] for d in found] == ["TC-P002"]
+    assert "game.yaml" in found[0]["message"] and "replace: true" in found[0]["hint"]
+    loud = pack(tmp_path, "loud", TERM_PACK.format(id="loud", extra="", name="camera",
+                                                   replace=", replace: true"))
+    assert diagnostics(capsys, loud) == (0, [])
+
+
+def test_replace_needs_something_to_replace(tmp_path, capsys):
+    folder = pack(tmp_path, "empty", TERM_PACK.format(id="empty", extra="", name="brand_new",
+                                                      replace=", replace: true"))
+    code, found = diagnostics(capsys, folder)
+    assert code == 1 and [d["code"] for d in found] == ["TC-P002"]
+
+
+def test_two_packs_defining_one_name_conflict_at_both_places(tmp_path, capsys):
+    first = pack(tmp_path, "first", TERM_PACK.format(id="first", extra="", name="lamp", replace=""))
+    second = pack(tmp_path, "second", TERM_PACK.format(id="second", extra="", name="lamp", replace=""))
+    code, found = diagnostics(capsys, "--pack", first, "--pack", second)
+    assert code == 1
+    places = sorted(Path(d["file"]).parent.name for d in found if d["code"] == "TC-P002")
+    assert places == ["first", "second"]
+
+
+def test_a_pack_may_override_a_required_packs_name_with_replace(tmp_path, capsys):
+    first = pack(tmp_path, "first", TERM_PACK.format(id="first", extra="", name="lamp", replace=""))
+    second = pack(tmp_path, "second", TERM_PACK.format(
+        id="second", extra="requires: [first]\n", name="lamp", replace=", replace: true"))
+    assert diagnostics(capsys, "--pack", first, "--pack", second) == (0, [])
+
+
+# --- CI formats ----------------------------------------------------------------------------------
+
+def test_github_and_sarif_formats_carry_every_diagnostic(tmp_path, capsys):
+    folder = pack(tmp_path, "mud", "id: mud\ngame: nope\nversion: '1.0'\n")
+    code, out, _ = run(capsys, "check", folder, "--format", "github")
+    assert code == 1
+    line = out.splitlines()[0]
+    assert line.startswith("::error file=") and ",line=2,col=7,title=TC-P003::" in line
+    code, out, _ = run(capsys, "check", folder, "--format", "sarif")
+    log = json.loads(out)
+    result = log["runs"][0]["results"][0]
+    assert code == 1 and log["version"] == "2.1.0" and result["ruleId"] == "TC-P003"
+    assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 2, "startColumn": 7}
+
+
+# --- CLI conventions -----------------------------------------------------------------------------
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.startswith("tomecraft ")
+
+
+@pytest.mark.parametrize("argv", [
+    ["sim", "nosuchgame"], ["sim", "the_cave", "--players", "0"], ["sim", "the_cave", "--games", "x"],
+    ["report", "gaps", "--game", "nosuchgame"], ["sheets", "--game", "nosuchgame"],
+    ["check", "no/such/path"], ["new", "pack", "nosuchgame", "somewhere"],
+])
+def test_usage_errors_exit_2_on_stderr(capsys, argv):
+    try:
+        code = cli.main(argv)
+    except SystemExit as stop:  # argparse's own usage errors
+        code = stop.code
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "error" in err
+
+
+def test_sheets_out_naming_a_file_is_a_usage_error(tmp_path, capsys):
+    target = tmp_path / "a_file"
+    target.write_text("x", encoding="utf-8")
+    code, out, err = run(capsys, "sheets", "--game", "the_cave", "--out", target)
+    assert code == 2 and out == "" and "a file" in err
+
+
+def test_every_option_has_help():
+    parser = cli.parser()
+    missing = []
+    for action in parser._subparsers._group_actions[0].choices.items():
+        name, sub = action
+        for option in sub._actions:
+            if option.dest != "help" and not option.help:
+                missing.append(f"{name} {option.option_strings or option.dest}")
+    assert not missing, missing
+
+
+def test_nothing_below_the_command_layer_imports_it():
+    offenders = []
+    for folder in ("compiler", "runtime", "dsl"):
+        for path in (REPO / folder).rglob("*.py"):
+            if path == REPO / "compiler" / "cli.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = []
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                elif isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                if any(n.endswith("compiler.cli") for n in names):
+                    offenders.append(str(path.relative_to(REPO)))
+    assert not offenders, offenders
