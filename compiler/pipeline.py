@@ -134,7 +134,8 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
     """(games to compile, standalone files such as missions) for `tomecraft check`.
 
     No path: every game under content/, or, with --pack, only the games of those packs. A path
-    may be content/, a game's folder, a pack, a file inside a game or a pack, or a mission file.
+    may be content/, a game's folder, a pack, a folder of packs, a file inside a game or a
+    pack, or a mission file.
     --pack adds packs to the targets of their own game only. Nothing found is an error."""
     targets: list[Target] = []
     files: list[Path] = []
@@ -157,6 +158,10 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
         elif (path / "pack.yaml").is_file():
             target = pack_target(path, reporter)
             targets.extend([target] if target else [])
+        elif path.is_dir() and list(path.glob("*/pack.yaml")):  # a fan's folder of packs
+            for pack in sorted(p.parent for p in path.glob("*/pack.yaml")):
+                target = pack_target(pack, reporter)
+                targets.extend([target] if target else [])
         elif path.is_dir():
             reporter.add(dg.NO_CONTENT, "no game or pack here: no game.yaml, pack.yaml or "
                          "content/<game>/game.yaml", packs.display_path(path), 1, 1,

@@ -209,3 +209,88 @@ def test_nothing_below_the_command_layer_imports_it():
                 if any(n.endswith("compiler.cli") for n in names):
                     offenders.append(str(path.relative_to(REPO)))
     assert not offenders, offenders
+
+
+# --- never stale ---------------------------------------------------------------------------------
+
+def test_unchanged_content_plays_the_committed_package():
+    import importlib
+    from compiler import diagnostics as dg, loadgen
+    committed = importlib.import_module("generated.the_cave").GAME
+    assert loadgen.game_data("the_cave", [], dg.Reporter()) is committed
+
+
+def test_changed_content_is_compiled_in_memory_and_cached(tmp_path, monkeypatch):
+    import importlib
+    import sys
+    from compiler import diagnostics as dg, loadgen
+    content = tmp_path / "content"
+    shutil.copytree(CAVE, content / "the_cave", ignore=shutil.ignore_patterns("packs"))
+    actions = content / "the_cave" / "actions.yaml"
+    text = actions.read_text(encoding="utf-8")
+    assert "pay ap 1 -> discover" in text
+    actions.write_text(text.replace("pay ap 1 -> discover", "pay ap 2 -> discover"), encoding="utf-8")
+    monkeypatch.setattr(pipeline, "CONTENT", content)
+    monkeypatch.setenv("TOMECRAFT_CACHE", str(tmp_path / "cache"))
+    committed = importlib.import_module("generated.the_cave").GAME
+    fresh = loadgen.game_data("the_cave", [], dg.Reporter())
+    assert fresh is not committed and fresh.input_hash != committed.input_hash
+    assert fresh.input_hash == loadgen.source_hash(content / "the_cave", [])
+    import inspect
+    played = inspect.getsource(inspect.unwrap(fresh.kinds["action"]["discover"].effect))
+    assert "ctx.verbs.pay(ctx, 'ap', 2)" in played
+    # a second run (a new process: nothing imported yet) takes the cached package, no compile
+    for name in [n for n in sys.modules if n.startswith("tomecraft_game_the_cave_")]:
+        del sys.modules[name]
+    monkeypatch.setattr(pipeline, "compile_game", lambda *a, **k: pytest.fail("compiled again"))
+    again = loadgen.game_data("the_cave", [], dg.Reporter())
+    assert again.input_hash == fresh.input_hash
+
+
+# --- editors: every file's schema line resolves, and its schema accepts the file ----------------
+
+def _validate_with_line(path: Path) -> list[str]:
+    """Follow the file's `# yaml-language-server: $schema=` line as an editor would."""
+    import jsonschema
+    from referencing import Registry, Resource
+    from compiler import diagnostics as dg, loader
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    prefix = "# yaml-language-server: $schema="
+    assert first.startswith(prefix), f"{path}: no schema line"
+    schema_path = (path.parent / first[len(prefix):]).resolve()
+    assert schema_path.is_file(), f"{path}: {schema_path} does not exist"
+    resources = []
+    for other in schema_path.parent.glob("*.json"):
+        contents = json.loads(other.read_text(encoding="utf-8"))
+        contents = {**contents, "$id": other.resolve().as_uri()}
+        resources.append((other.resolve().as_uri(), Resource.from_contents(contents)))
+    registry = Registry().with_resources(resources)
+    schema = registry[schema_path.as_uri()].contents
+    doc = loader.load(path, dg.Reporter())
+    validator = jsonschema.Draft202012Validator(schema, registry=registry)
+    return [f"{path}: {e.message}" for e in validator.iter_errors(doc.data)]
+
+
+def test_every_shipped_file_validates_through_its_schema_line():
+    files = sorted(REPO.glob("content/**/*.yaml")) + sorted(
+        REPO.glob("tests/deep_rock_galactic/missions/valid/*.yaml"))
+    assert len(files) > 40
+    problems = [p for path in files for p in _validate_with_line(path)]
+    assert not problems, problems[:5]
+
+
+def test_a_new_pack_checks_clean_and_validates_in_a_fans_folder(tmp_path, capsys):
+    folder = tmp_path / "fan_repo" / "mud_caves"
+    code, _, err = run(capsys, "new", "pack", "the_cave", folder)
+    assert code == 0 and "pack.yaml" in err
+    written = sorted(folder.glob("*.yaml"))
+    kinds = json.loads((REPO / "schemas" / "the_cave" / "content.schema.json").read_text())
+    assert len(written) == 1 + len(kinds["properties"])  # pack.yaml + one file per kind
+    live = [p for p in written if "Commented out" not in p.read_text(encoding="utf-8")]
+    assert len(live) > len(written) // 2
+    problems = [p for path in live for p in _validate_with_line(path)]
+    assert not problems, problems[:5]
+    assert diagnostics(capsys, folder) == (0, [])
+    assert diagnostics(capsys, folder.parent) == (0, [])  # a folder of packs
+    code, _, err = run(capsys, "new", "pack", "the_cave", folder)
+    assert code == 2 and "not an empty folder" in err
