@@ -160,7 +160,7 @@ def cmd_sim(args) -> int:
 
 def cmd_scenario(args) -> int:
     from compiler import scenarios
-    return scenarios.run_cli(args.paths, args.format)
+    return scenarios.run_cli(args.paths, args.format, args.pack)
 
 
 def cmd_sheets(args) -> int:
@@ -264,6 +264,8 @@ def parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("scenario", help="run scenario files")
     sc.add_argument("action", choices=["run"], help="run: play the scenarios and compare")
     sc.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of them")
+    sc.add_argument("--pack", action="append", default=[], metavar="DIR",
+                    help="load this pack too, after the scenario's own `packs:` (repeatable)")
     sc.add_argument("--format", choices=["text", "json"], default="text",
                     help="text (default) or json")
     sc.set_defaults(run=cmd_scenario)

@@ -121,6 +121,7 @@ def test_the_installed_package_is_the_wheel_not_a_checkout(env, fan):
     (["sim", "deep_rock_galactic", "--mission", "fossil_field.yaml", "--games", "1"],
      "deep_rock_galactic: 1 games"),
     (["scenario", "run", "camp.yaml"], "1 passed, 0 failed"),
+    (["scenario", "run", "camp.yaml", "--pack", "mud_caves"], "1 passed, 0 failed"),
     (["report", "gaps", "--game", "the_cave"], "approximations"),
     (["schema"], '"title": "tomecraft pack manifest (pack.yaml)"'),
 ])

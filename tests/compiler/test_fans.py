@@ -294,3 +294,15 @@ def test_a_new_pack_checks_clean_and_validates_in_a_fans_folder(tmp_path, capsys
     assert diagnostics(capsys, folder.parent) == (0, [])  # a folder of packs
     code, _, err = run(capsys, "new", "pack", "the_cave", folder)
     assert code == 2 and "not an empty folder" in err
+
+
+def test_scenario_run_takes_packs_and_refuses_missing_paths(tmp_path, capsys):
+    folder = pack(tmp_path, "extra", TERM_PACK.format(id="extra", extra="", name="lantern", replace=""))
+    scenario = REPO / "tests" / "scenarios" / "the_cave" / "ex_camp_base.yaml"
+    code, out, _ = run(capsys, "scenario", "run", scenario, "--pack", folder)
+    assert code == 0 and out.strip().endswith("1 passed, 0 failed")
+    other = pack(tmp_path, "other", "id: other\ngame: dungeontology\nversion: '1.0'\n")
+    code, out, _ = run(capsys, "scenario", "run", scenario, "--pack", other)
+    assert code == 1 and "FAIL" in out and "pack is for 'dungeontology'" in out
+    code, out, err = run(capsys, "scenario", "run", tmp_path / "nothing_here.yaml")
+    assert code == 2 and out == "" and "no such file" in err
