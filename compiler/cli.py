@@ -73,6 +73,11 @@ def _finish(reporter: dg.Reporter, fmt: str) -> int:
 def cmd_build(args) -> int:
     reporter = dg.Reporter()
     start = time.perf_counter()
+    if pipeline.project_root() == pipeline.installed_root() and not (
+            pipeline.installed_root() / "pyproject.toml").is_file():
+        raise UsageError("build writes generated/ and schemas/ of a checkout, not of the installed "
+                         "tomecraft: run it in a clone (sim, scenario and sheets compile packs and "
+                         "changed content in memory, no build needed)")
     targets = [t for root in pipeline.game_roots() for t in pipeline.with_shipped_packs(root)]
     if not targets:
         raise UsageError(f"no games to build in {pipeline.content_root()}")

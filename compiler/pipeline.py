@@ -21,6 +21,12 @@ def project_root() -> Path:
     for folder in (here, *here.parents):
         if any((folder / "content").glob("*/game.yaml")):
             return folder
+    return installed_root()
+
+
+def installed_root() -> Path:
+    """Where this tomecraft's own content/ and schemas/ are: the checkout it runs from, or, in
+    an installed wheel, the `tomecraft` package (they ship as its data)."""
     return Path(__file__).resolve().parents[1]
 
 

@@ -141,6 +141,8 @@ def test_sheets_are_written_in_the_fans_folder(env, fan):
 def test_mistakes_are_reported_from_outside_too(env, fan):
     proc = tc(env, fan, "sim", "nosuchgame")
     assert proc.returncode == 2 and proc.stdout == "" and "unknown game" in proc.stderr
+    proc = tc(env, fan, "build")  # never rewrites the installed package
+    assert proc.returncode == 2 and "checkout" in proc.stderr
     broken = fan / "broken_pack"
     broken.mkdir(exist_ok=True)
     (broken / "pack.yaml").write_text("id: broken\nversion: '1'\n", encoding="utf-8")
