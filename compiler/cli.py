@@ -17,6 +17,7 @@ from compiler import build as build_mod
 from compiler import diagnostics as dg
 from compiler import pipeline
 from compiler.console import UsageError, progress
+from compiler.packs import display_path
 
 FORMATS = ["text", "json", "github", "sarif"]
 
@@ -54,14 +55,9 @@ def cmd_check(args) -> int:
         missions.check_file(path, reporter)
     if not games and not files and not reporter.errors:
         reporter.add(dg.NO_CONTENT, "nothing was checked: no game content found",
-                     packs_display(pipeline.content_root()), 1, 1,
+                     display_path(pipeline.content_root()), 1, 1,
                      "run from a tomecraft checkout, or name a pack, a game folder or a mission file")
     return _finish(reporter, args.format)
-
-
-def packs_display(path: Path) -> str:
-    from compiler.packs import display_path
-    return display_path(path)
 
 
 def _finish(reporter: dg.Reporter, fmt: str) -> int:

@@ -306,3 +306,18 @@ def test_scenario_run_takes_packs_and_refuses_missing_paths(tmp_path, capsys):
     assert code == 1 and "FAIL" in out and "pack is for 'dungeontology'" in out
     code, out, err = run(capsys, "scenario", "run", tmp_path / "nothing_here.yaml")
     assert code == 2 and out == "" and "no such file" in err
+
+
+def test_schema_prints_or_writes_the_editor_schemas(tmp_path, capsys):
+    code, out, _ = run(capsys, "schema", "deep_rock_galactic/mission_file.schema.json")
+    assert code == 0 and json.loads(out)["title"] == "Deep Rock Galactic mission file"
+    code, out, _ = run(capsys, "schema")
+    assert code == 0 and json.loads(out) == json.loads((REPO / "schemas" / "pack.schema.json").read_text())
+    code, _, _ = run(capsys, "schema", "--out", tmp_path / "s")
+    written = {p.relative_to(tmp_path / "s").as_posix() for p in (tmp_path / "s").rglob("*.json")}
+    shipped = {p.relative_to(REPO / "schemas").as_posix() for p in (REPO / "schemas").rglob("*.json")}
+    assert code == 0 and written == shipped
+    code, _, _ = run(capsys, "schema", "--game", "the_cave", "--out", tmp_path / "cave")
+    assert code == 0 and {p.parent.name for p in (tmp_path / "cave").rglob("*.json")} == {"cave", "the_cave"}
+    code, out, err = run(capsys, "schema", "nope.schema.json")
+    assert code == 2 and out == "" and "unknown schema" in err
