@@ -243,6 +243,10 @@ def _load_pack_files(game: Game, pack: Pack, root: Path, reporter: dg.Reporter) 
 def validate_entities(game: Game, reporter: dg.Reporter) -> None:
     """The schema stage: check every loaded entity against its kind's schema and register it."""
     for pack, doc, display in game.pending:
+        if pack is game.packs[0] and not _defines_anything(doc.data):
+            reporter.add(dg.NO_CONTENT, "this file of the base game defines nothing (emptied?)",
+                         display, 1, 1, "restore its entities, or delete the file if they "
+                         "moved to another file")
         if doc.data is None:
             continue
         if not isinstance(doc.data, dict):
@@ -259,6 +263,13 @@ def validate_entities(game: Game, reporter: dg.Reporter) -> None:
                              doc_display(doc), mark.line, mark.column)
     game.pending.clear()
     _check_not_empty(game, reporter)
+
+
+def _defines_anything(data) -> bool:
+    """False for an empty or comment-only file, or one whose kinds all list nothing."""
+    if not isinstance(data, dict):
+        return data is not None  # a scalar or a list is reported by the schema stage
+    return any(items for items in data.values())
 
 
 def _check_not_empty(game: Game, reporter: dg.Reporter) -> None:

@@ -150,7 +150,7 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
         merged: dict[Path, Target] = {}
         for extra_target in extra_targets:
             target = merged.setdefault(extra_target.base.resolve(), Target(extra_target.base))
-            target.packs.extend(p for p in extra_target.packs if p not in target.packs)
+            _add_packs(target, extra_target.packs)
         return list(merged.values()), files
     for raw in paths or [str(content_root())]:
         path = Path(raw)
@@ -187,8 +187,17 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
                          packs.display_path(extra_target.packs[-1] / "pack.yaml"), 1, 1,
                          "check the pack alone: `tomecraft check PACK`")
         for target in matching:
-            target.packs.extend(p for p in extra_target.packs if p not in target.packs)
+            _add_packs(target, extra_target.packs)
     return targets, files
+
+
+def _add_packs(target: Target, packs: list[Path]) -> None:
+    """Append packs to a target, skipping those it loads already (however they were named)."""
+    loaded = {p.resolve() for p in target.packs}
+    for pack in packs:
+        if pack.resolve() not in loaded:
+            target.packs.append(pack)
+            loaded.add(pack.resolve())
 
 
 def only_file(reporter: dg.Reporter, scratch: dg.Reporter, path: Path) -> None:

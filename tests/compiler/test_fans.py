@@ -71,6 +71,32 @@ def test_an_emptied_base_content_file_is_an_error(tmp_path, monkeypatch, capsys,
     assert any(d["code"] == "TC-P003" and d["file"] == "content/the_cave/game.yaml" for d in found)
 
 
+@pytest.mark.parametrize("game", ["clank_catacombs", "deep_rock_galactic", "dm_crawl_decks",
+                                  "dungeontology", "the_cave"])
+def test_any_emptied_base_file_of_any_game_is_an_error(tmp_path, monkeypatch, game):
+    from compiler import diagnostics as dg
+    source = REPO / "content" / game
+    files = sorted(p.name for p in source.glob("*.yaml") if p.name != "game.yaml")
+    root = tmp_path / "content" / game
+    shutil.copytree(source, root, ignore=shutil.ignore_patterns("packs"))
+    monkeypatch.chdir(tmp_path)
+    for name in files:
+        original = (root / name).read_text(encoding="utf-8")
+        for emptied in ("", "# nothing left\n", _empty_lists(original)):
+            (root / name).write_text(emptied, encoding="utf-8")
+            reporter = dg.Reporter()
+            pipeline.compile_game(Path("content") / game, [], reporter)
+            assert any(d.code == "TC-P003" and d.severity == "error" for d in reporter.diagnostics), \
+                f"{game}/{name} emptied to {emptied!r} checks clean"
+        (root / name).write_text(original, encoding="utf-8")
+
+
+def _empty_lists(text: str) -> str:
+    """The file's top-level keys, each with an empty list."""
+    return "".join(f"{line.split(':')[0]}: []\n" for line in text.splitlines()
+                   if line[:1].isalpha() and line.rstrip().endswith(":"))
+
+
 def test_a_pack_removing_every_entity_of_a_kind_is_an_error(tmp_path, capsys):
     removals = "".join(f"  - {{kind: start_board, id: {p.split(':')[0]}}}\n" for p in
                        _ids(CAVE / "start_boards.yaml"))

@@ -96,7 +96,8 @@ def test_scalar_and_list_files_load_and_the_schema_stage_refuses_them(tmp_path, 
     reporter = dg.Reporter()
     pipeline.compile_game(root, [], reporter)
     got = sorted((d.code, d.file, d.line, d.column) for d in reporter.diagnostics)
-    assert got == [(dg.YAML_NOT_MAPPING, "content/the_cave/list.yaml", 1, 1),
+    assert got == [(dg.NO_CONTENT, "content/the_cave/empty.yaml", 1, 1),  # an emptied file
+                   (dg.YAML_NOT_MAPPING, "content/the_cave/list.yaml", 1, 1),
                    (dg.YAML_NOT_MAPPING, "content/the_cave/scalar.yaml", 1, 1)]
 
 
