@@ -125,6 +125,39 @@ def pack_target(pack: Path, reporter: dg.Reporter) -> Target | None:
     return Target(root, required + [pack])
 
 
+def _file_target(path: Path, reporter: dg.Reporter) -> Target | None:
+    """A file inside a pack: its pack's target, reporting only that file. None for a mission
+    file or a file outside any pack. A file its pack or game never loads (under packs/,
+    missions/ or scenarios/, or not .yaml) is an error: checking it would check nothing."""
+    from compiler import loader, missions
+    scratch = dg.Reporter()
+    doc = loader.load(path, scratch) if path.suffix in (".yaml", ".yml") else None
+    if doc is not None and missions.is_mission(doc.data):
+        return None
+    pack = _enclosing_pack(path)
+    owner = pack or _enclosing_game(path)
+    if owner is None:
+        return None
+    loaded = {p.resolve() for p in packs.content_files(owner, scratch)}
+    if path.resolve() not in loaded and path.name not in ("game.yaml", "pack.yaml"):
+        reporter.add(dg.NO_CONTENT, f"{owner.name} never loads this file",
+                     packs.display_path(path), 1, 1,
+                     "content files are the .yaml files of a game or pack folder, outside its "
+                     "packs/, missions/ and scenarios/ folders; check a mission file on its own")
+        return None
+    if pack is None:
+        return None  # a file of a base game: missions.check_file resolves it
+    target = pack_target(pack, reporter)
+    return Target(target.base, target.packs, only=path) if target else None
+
+
+def _enclosing_game(path: Path) -> Path | None:
+    for parent in path.resolve().parents:
+        if (parent / "game.yaml").is_file():
+            return parent
+    return None
+
+
 def _enclosing_pack(path: Path) -> Path | None:
     """The nearest folder above a file that holds a pack.yaml, unless a game.yaml comes first."""
     for parent in path.resolve().parents:
@@ -173,12 +206,13 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
                          "content/<game>/game.yaml", packs.display_path(path), 1, 1,
                          "point at a pack folder (with pack.yaml), content/<game>/ or a mission "
                          "file; `tomecraft new pack GAME DIR` starts a pack")
-        elif (pack := _enclosing_pack(path)) is not None:
-            target = pack_target(pack, reporter)
-            if target is not None:
-                targets.append(Target(target.base, target.packs, only=path))
         else:
-            files.append(path)
+            before = len(reporter.diagnostics)
+            target = _file_target(path, reporter)
+            if target is not None:
+                targets.append(target)
+            elif len(reporter.diagnostics) == before:
+                files.append(path)  # a mission file, or a file of a base game (missions.py)
     for extra_target in extra_targets:
         matching = [t for t in targets if t.base.resolve() == extra_target.base.resolve()]
         if not matching:

@@ -347,3 +347,18 @@ def test_schema_prints_or_writes_the_editor_schemas(tmp_path, capsys):
     assert code == 0 and {p.parent.name for p in (tmp_path / "cave").rglob("*.json")} == {"cave", "the_cave"}
     code, out, err = run(capsys, "schema", "nope.schema.json")
     assert code == 2 and out == "" and "unknown schema" in err
+
+
+def test_a_file_its_pack_never_loads_is_an_error_and_missions_are_checked_anywhere(tmp_path, capsys):
+    folder = pack(tmp_path, "kept", "id: kept\ngame: the_cave\nversion: '1.0'\n")
+    (folder / "scenarios").mkdir()
+    (folder / "scenarios" / "stray.yaml").write_text("tiles: []\n", encoding="utf-8")
+    code, found = diagnostics(capsys, folder / "scenarios" / "stray.yaml")
+    assert code == 1 and [d["code"] for d in found] == ["TC-P003"]
+    missions = REPO / "tests" / "deep_rock_galactic" / "missions"
+    (folder / "missions").mkdir()
+    shutil.copy(missions / "valid" / "fossil_field.yaml", folder / "missions" / "good.yaml")
+    shutil.copy(missions / "broken" / "b02_no_drop_pod.yaml", folder / "missions" / "bad.yaml")
+    assert diagnostics(capsys, folder / "missions" / "good.yaml") == (0, [])
+    code, found = diagnostics(capsys, folder / "missions" / "bad.yaml")
+    assert code == 1 and found and all(d["file"].endswith("bad.yaml") for d in found)
