@@ -3,7 +3,7 @@
 PY ?= python3
 TC = $(PY) -m compiler.cli
 
-.PHONY: install build test bench
+.PHONY: install build test bench wheel
 
 install:
 	@scripts/install-system-deps
@@ -22,3 +22,9 @@ test: install
 
 bench: install
 	$(PY) bench/run.py
+
+# The distribution fans install: one import package `tomecraft` with the games' content,
+# compiled modules and schemas (the wheel test in tests/test_from_outside.py builds it too).
+wheel:
+	rm -rf build dist
+	$(PY) -m pip wheel --quiet --no-deps --wheel-dir dist .

@@ -35,6 +35,8 @@ def schema_files(games: list[Game]) -> dict[str, str]:
         for kind, spec in sorted(kinds.items()):
             out[f"{game.id}/{kind}.schema.json"] = _json(schemas.entity_schema(kind, spec))
         out[f"{game.id}/content.schema.json"] = _json(schemas.content_file_schema(game.id, kinds))
+    from compiler import editor_schemas  # standalone files a game accepts (mission files)
+    out.update({name: _json(schema) for name, schema in editor_schemas.standalone(games).items()})
     return out
 
 

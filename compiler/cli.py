@@ -1,6 +1,8 @@
-"""The `tomecraft` command line: check, build, sim, scenario, sheets, report, explain.
+"""The `tomecraft` command line: check, build, sim, scenario, sheets, report, explain, new, schema.
 
-Exit codes: 0 clean, 1 content errors (or failed scenarios), 2 usage errors.
+Exit codes: 0 clean, 1 content errors (or failed scenarios), 2 usage errors (on stderr).
+This is the top layer: nothing else in tomecraft imports it (compiler/console.py holds what the
+stages below share with it: UsageError and progress).
 """
 from __future__ import annotations
 
@@ -14,75 +16,29 @@ from pathlib import Path
 from compiler import build as build_mod
 from compiler import diagnostics as dg
 from compiler import pipeline
+from compiler.console import UsageError, progress
+from compiler.packs import display_path
 
-
-class UsageError(Exception):
-    pass
-
-
-def progress(message: str) -> None:
-    """Progress goes to stderr so --format json stays clean on stdout."""
-    print(message, file=sys.stderr, flush=True)
+FORMATS = ["text", "json", "github", "sarif"]
 
 
 # --- resolving what to work on -------------------------------------------------------------
 
 def game_root(game: str) -> Path:
-    root = pipeline.content_root() / game
-    if not (root / "game.yaml").is_file():
-        known = ", ".join(p.name for p in pipeline.game_roots()) or "none"
-        raise UsageError(f"unknown game {game!r} (games: {known})")
-    return root
+    return pipeline.game_root(game)
 
 
-def _targets(paths: list[str]) -> list[tuple[Path, list[Path]]]:
-    """(base pack, extra packs) for each path given to `check`."""
-    if not paths:
-        paths = [str(pipeline.content_root())]
-    targets = []
-    for raw in paths:
-        path = Path(raw)
-        if not path.exists():
-            raise UsageError(f"no such file or directory: {raw}")
-        if (path / "game.yaml").is_file():
-            targets.append((path, []))
-            targets.extend((path, [pack]) for pack in pipeline.in_repo_packs(path))
-        elif path.is_dir() and list(path.glob("*/game.yaml")):
-            for root in pipeline.game_roots(path):
-                targets.append((root, []))
-                targets.extend((root, [pack]) for pack in pipeline.in_repo_packs(root))
-        elif (path / "pack.yaml").is_file():
-            targets.append(("pack", [path]))
-        else:
-            targets.append(("file", [path]))
-    return targets
-
-
-def _pack_base(pack: Path, reporter: dg.Reporter) -> Path | None:
-    from compiler import loader
-    doc = loader.load(pack / "pack.yaml", reporter)
-    if doc is None or not isinstance(doc.data, dict) or "game" not in doc.data:
-        return None
-    root = pipeline.content_root() / str(doc.data["game"])
-    return root if (root / "game.yaml").is_file() else None
-
-
-def compile_all(targets, extra: list[Path], reporter: dg.Reporter, timings=None, quiet=False):
+def compile_all(targets: list[pipeline.Target], reporter: dg.Reporter, timings=None,
+                quiet=False):
     games = []
     cache: dict = {}
-    for base, packs in targets:
-        if base == "pack":
-            base = _pack_base(packs[0], reporter)
-            if base is None:
-                continue
-        elif base == "file":
-            from compiler import missions  # a single content or mission file
-            missions.check_file(packs[0], reporter)
-            continue
-        name = base.name + "".join(f" + {p.name}" for p in packs + extra)
+    for target in targets:
         if not quiet:
-            progress(f"checking {name}")
-        game = pipeline.compile_game(base, packs + extra, reporter, timings, cache)
+            progress(f"checking {target.label}")
+        scratch = dg.Reporter() if target.only else reporter
+        game = pipeline.compile_game(target.base, target.packs, scratch, timings, cache)
+        if target.only:
+            pipeline.only_file(reporter, scratch, target.only)
         if game is not None:
             games.append(game)
     return games
@@ -92,25 +48,36 @@ def compile_all(targets, extra: list[Path], reporter: dg.Reporter, timings=None,
 
 def cmd_check(args) -> int:
     reporter = dg.Reporter()
-    compile_all(_targets(args.paths), [Path(p) for p in args.pack], reporter,
-                quiet=args.format == "json")
+    targets, files = pipeline.check_targets(args.paths, [Path(p) for p in args.pack], reporter)
+    games = compile_all(targets, reporter, quiet=args.format != "text")
+    for path in files:  # a content file outside any pack, or a mission file
+        from compiler import missions
+        missions.check_file(path, reporter)
+    if not games and not files and not reporter.errors:
+        reporter.add(dg.NO_CONTENT, "nothing was checked: no game content found",
+                     display_path(pipeline.content_root()), 1, 1,
+                     "run from a tomecraft checkout, or name a pack, a game folder or a mission file")
     return _finish(reporter, args.format)
 
 
 def _finish(reporter: dg.Reporter, fmt: str) -> int:
-    if fmt == "json":
-        print(dg.format_json(reporter))
-    else:
-        print(dg.format_text(reporter))
+    from compiler import annotations
+    print(annotations.FORMATTERS[fmt](reporter))
     return 1 if reporter.errors else 0
 
 
 def cmd_build(args) -> int:
     reporter = dg.Reporter()
     start = time.perf_counter()
-    targets = [(root, packs) for root in pipeline.game_roots()
-               for packs in [[]] + [[p] for p in pipeline.in_repo_packs(root)]]
-    games = compile_all(targets, [], reporter)
+    if pipeline.project_root() == pipeline.installed_root() and not (
+            pipeline.installed_root() / "pyproject.toml").is_file():
+        raise UsageError("build writes generated/ and schemas/ of a checkout, not of the installed "
+                         "tomecraft: run it in a clone (sim, scenario and sheets compile packs and "
+                         "changed content in memory, no build needed)")
+    targets = [t for root in pipeline.game_roots() for t in pipeline.with_shipped_packs(root)]
+    if not targets:
+        raise UsageError(f"no games to build in {pipeline.content_root()}")
+    games = compile_all(targets, reporter)
     if reporter.errors:
         print(dg.format_text(reporter))
         progress("build stopped: fix the errors above; generated/ was left as it was")
@@ -145,9 +112,8 @@ def cmd_report(args) -> int:
     from compiler import report
     reporter = dg.Reporter()
     roots = [game_root(args.game)] if args.game else pipeline.game_roots()
-    targets = [(root, packs) for root in roots
-               for packs in [[]] + [[p] for p in pipeline.in_repo_packs(root)]]
-    games = compile_all(targets, [], reporter, quiet=True)
+    targets = [t for root in roots for t in pipeline.with_shipped_packs(root)]
+    games = compile_all(targets, reporter, quiet=True)
     if reporter.errors:
         print(dg.format_text(reporter))
         return 1
@@ -160,6 +126,7 @@ def cmd_sim(args) -> int:
     from compiler import loadgen
     from runtime import sim
     reporter = dg.Reporter()
+    game_root(args.game)  # an unknown game is a usage error
     data = loadgen.game_data(args.game, [Path(p) for p in args.pack], reporter)
     if data is None:
         print(dg.format_text(reporter))
@@ -182,8 +149,6 @@ def cmd_sim(args) -> int:
         options["deep_dive"] = chosen or True
     elif chosen:
         options["mission"] = chosen[0]
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
     try:
         summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
                           options=options, progress=None if args.json else progress,
@@ -216,22 +181,72 @@ def cmd_balance(args) -> int:
 
 def cmd_scenario(args) -> int:
     from compiler import scenarios
-    return scenarios.run_cli(args.paths, args.format)
+    return scenarios.run_cli(args.paths, args.format, args.pack)
 
 
 def cmd_sheets(args) -> int:
     from compiler import sheets
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {args.out}: a file is there, not a folder")
     return sheets.run_cli(args)
+
+
+def cmd_new(args) -> int:
+    from compiler import scaffold
+    for path in scaffold.new_pack(game_root(args.game), Path(args.dir), args.id):
+        progress(f"wrote {path}")
+    return 0
+
+
+def cmd_schema(args) -> int:
+    from compiler import editor_schemas
+    files = editor_schemas.files(game_root(args.game) if args.game else None)
+    if args.out is None:
+        if args.name not in files:
+            raise UsageError(f"unknown schema {args.name!r}; schemas: " + ", ".join(sorted(files)))
+        print(files[args.name], end="")
+        return 0
+    for path in editor_schemas.write(files, Path(args.out)):
+        progress(f"wrote {path}")
+    return 0
+
+
+def _count(minimum: int):
+    """An argparse type: an integer of at least `minimum` (a usage error otherwise)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+    return parse
+
+
+def version() -> str:
+    from importlib import metadata
+    try:
+        return metadata.version("tomecraft")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tomecraft", description=__doc__.splitlines()[0])
-    sub = p.add_subparsers(dest="command", required=True)
+    p.add_argument("--version", action="version", version=f"tomecraft {version()}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     c = sub.add_parser("check", help="validate content, packs or a mission file")
-    c.add_argument("paths", nargs="*", help="content/, content/<game>/, a pack or a file")
-    c.add_argument("--pack", action="append", default=[], help="add a pack directory")
-    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.add_argument("paths", nargs="*", metavar="PATH",
+                   help="content/ (default), content/<game>/, a pack folder, a file inside a "
+                        "game or a pack, or a mission file")
+    c.add_argument("--pack", action="append", default=[], metavar="DIR",
+                   help="load this pack on top of its game (repeatable); alone, checks only "
+                        "the pack's game")
+    c.add_argument("--format", choices=FORMATS, default="text",
+                   help="text (default), json, github (workflow annotations) or sarif")
     c.set_defaults(run=cmd_check)
 
     b = sub.add_parser("build", help="write generated/ and schemas/")
@@ -239,34 +254,40 @@ def parser() -> argparse.ArgumentParser:
     b.set_defaults(run=cmd_build)
 
     e = sub.add_parser("explain", help="explain a diagnostic code")
-    e.add_argument("code")
+    e.add_argument("code", metavar="CODE", help="a diagnostic code such as TC-E001")
     e.set_defaults(run=cmd_explain)
 
     r = sub.add_parser("report", help="reports over the content")
-    r.add_argument("what", choices=["gaps"])
-    r.add_argument("--game")
-    r.add_argument("--format", choices=["text", "json"], default="text")
+    r.add_argument("what", choices=["gaps"],
+                   help="gaps: every fact not from the rulebook, with its note")
+    r.add_argument("--game", metavar="GAME", help="only this game (default: every game)")
+    r.add_argument("--format", choices=["text", "json"], default="text",
+                   help="text (default) or json")
     r.set_defaults(run=cmd_report)
 
     s = sub.add_parser("sim", help="play many seeded games and summarise them")
-    s.add_argument("game")
-    s.add_argument("--players", type=int)
-    s.add_argument("--games", type=int, default=100)
-    s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--pack", action="append", default=[])
-    s.add_argument("--mission", action="append", default=[],
+    s.add_argument("game", metavar="GAME", help="the game's id, e.g. the_cave")
+    s.add_argument("--players", type=_count(1), metavar="N",
+                   help="players per game (default: the game's default)")
+    s.add_argument("--games", type=_count(1), default=100, metavar="N",
+                   help="games to play (default 100)")
+    s.add_argument("--seed", type=int, default=1, metavar="S",
+                   help="the seed of the first game (default 1); same seed, same games")
+    s.add_argument("--pack", action="append", default=[], metavar="DIR",
+                   help="play with this pack (repeatable, in order)")
+    s.add_argument("--mission", action="append", default=[], metavar="FILE",
                    help="a mission file (Deep Rock Galactic); repeat it with --deep-dive")
     s.add_argument("--deep-dive", action="store_true",
                    help="Deep Rock Galactic: play the missions in order, resources carried over")
     s.add_argument("--usage", action="store_true",
                    help="count how often each entity's effects ran (played, triggered, "
                         "bought, entered, used); never-used ones are flagged")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="print the summary as JSON")
     s.set_defaults(run=cmd_sim)
 
     ct = sub.add_parser("contract", help="what a game's engine does with content: events, "
                         "fields, constructs and needs")
-    ct.add_argument("game")
+    ct.add_argument("game", help="the game id, e.g. the_cave")
     ct.set_defaults(run=cmd_contract)
     b = sub.add_parser("balance", help="compare the base game with packs over paired seeded games")
     from compiler.balance.command import add_arguments as balance_arguments
@@ -274,19 +295,39 @@ def parser() -> argparse.ArgumentParser:
     b.set_defaults(run=cmd_balance)
 
     sc = sub.add_parser("scenario", help="run scenario files")
-    sc.add_argument("action", choices=["run"])
-    sc.add_argument("paths", nargs="+")
-    sc.add_argument("--format", choices=["text", "json"], default="text")
+    sc.add_argument("action", choices=["run"], help="run: play the scenarios and compare")
+    sc.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of them")
+    sc.add_argument("--pack", action="append", default=[], metavar="DIR",
+                    help="load this pack too, after the scenario's own `packs:` (repeatable)")
+    sc.add_argument("--format", choices=["text", "json"], default="text",
+                    help="text (default) or json")
     sc.set_defaults(run=cmd_scenario)
 
     sh = sub.add_parser("sheets", help="write printable reference sheets")
-    sh.add_argument("--game")
-    sh.add_argument("--mission", help="a mission file: write its briefing")
-    sh.add_argument("--lang", choices=["zh", "en"], action="append")
-    sh.add_argument("--format", choices=["html", "pdf"], action="append")
-    sh.add_argument("--out", default="sheets")
+    sh.add_argument("--game", metavar="GAME", help="the game whose sheets to write")
+    sh.add_argument("--mission", metavar="FILE", help="a mission file: write its briefing")
+    sh.add_argument("--lang", choices=["zh", "en"], action="append",
+                    help="zh or en (repeatable; default both)")
+    sh.add_argument("--format", choices=["html", "pdf"], action="append",
+                    help="html or pdf (repeatable; default both)")
+    sh.add_argument("--out", default="sheets", metavar="DIR",
+                    help="the folder to write into (default sheets/)")
     sh.add_argument("--all", action="store_true", help="every game, both languages and formats")
     sh.set_defaults(run=cmd_sheets)
+
+    n = sub.add_parser("new", help="start a pack: pack.yaml and one example entity per kind")
+    n.add_argument("what", choices=["pack"], help="pack: a new pack folder")
+    n.add_argument("game", metavar="GAME", help="the game the pack is for, e.g. the_cave")
+    n.add_argument("dir", metavar="DIR", help="the pack's folder (created; must be empty)")
+    n.add_argument("--id", help="the pack's id (default: the folder's name)")
+    n.set_defaults(run=cmd_new)
+
+    sm = sub.add_parser("schema", help="print or write the JSON Schemas editors validate with")
+    sm.add_argument("name", nargs="?", default="pack.schema.json", metavar="NAME",
+                    help="the schema to print (default pack.schema.json; see --out for all)")
+    sm.add_argument("--game", metavar="GAME", help="only this game's schemas (default: all)")
+    sm.add_argument("--out", metavar="DIR", help="write every schema into DIR instead")
+    sm.set_defaults(run=cmd_schema)
     return p
 
 

@@ -55,6 +55,7 @@ NO_TEXT = _code("TC-N007", "no rules text", "A name an effect uses (an event's f
 UNKNOWN_REF = _code("TC-R001", "unknown reference", "A field refers to an entity id that no loaded pack defines.")
 PACK = _code("TC-P001", "invalid pack", "A pack is a directory with a pack.yaml (id, game, version, requires) and content files. Its paths must stay inside the pack directory.")
 PACK_CONFLICT = _code("TC-P002", "pack conflict", "Two packs define the same entity without `replace: true`, or a pack removes or replaces an entity that does not exist.")
+NO_CONTENT = _code("TC-P003", "nothing to check", "The path holds no game (content/<game>/game.yaml), no pack (pack.yaml) and no mission file, or a pack's `game:` names no installed game, or a game lost every entity of a kind. tomecraft never reports a clean check of nothing.")
 GAME_RULE = _code("TC-G001", "game rule violated", "The content is well formed but breaks a rule of the game (counts, maps, placement, mission constraints).")
 GAME_RULE_WARNING = _code("TC-G002", "suspicious content", "The content is legal but probably not what was meant.", WARNING)
 CONTRACT_EVENT = _code("TC-C001", "event the engine never fires", "The vocabulary declares an event, or content listens for one, that the game's engine never fires, so a trigger on it would never run. Each engine lists the events it fires, and when, in runtime/engines/<game>/contract.py; `tomecraft contract GAME` prints it.")

@@ -1,29 +1,29 @@
-"""Get a game's GameData for the runtime: the committed package, or a fresh one with packs.
+"""Get a game's GameData for the runtime, always from the current content.
 
-Without packs the committed generated/<game>/ is imported. With packs (from anywhere) the
-game is compiled in memory and the generated source is imported from a private temporary
-package, so `--pack DIR` needs no build step and writes nothing into the repository.
+Without packs the committed generated/<game>/ is imported when it was built from exactly the
+content there is now (its GAME.input_hash equals the hash of the source files). Otherwise (the
+content changed since `tomecraft build`, or packs from anywhere) the game is compiled in memory
+and its generated source imported from a cache folder keyed by that hash and by the compiler's
+own code, so a repeated run costs one hash of the sources and no compile. Nothing is written
+into the repository, and old compiled code is never played silently.
 """
 from __future__ import annotations
 
 import atexit
 import hashlib
-import shutil
-from functools import lru_cache
 import importlib
+import os
+import shutil
 import sys
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 
-from compiler import codegen, diagnostics as dg, pipeline
+from compiler import codegen, diagnostics as dg, packs as packs_mod, pipeline
+from compiler.console import progress
 
-
-@lru_cache(maxsize=1)
-def _scratch() -> Path:
-    """One private directory per process for packages compiled with packs, removed at exit."""
-    path = Path(tempfile.mkdtemp(prefix="tomecraft-"))
-    atexit.register(shutil.rmtree, path, True)
-    return path
+COMPILER_FILES = ("codegen.py", "templates/__init__.py.j2", "templates/definitions.py.j2",
+                  "templates/effects.py.j2", "templates/header.j2")
 
 
 def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
@@ -32,29 +32,106 @@ def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
         reporter.add(dg.USAGE, f"unknown game {game!r}", str(root), 1, 1,
                      "games: " + ", ".join(p.name for p in pipeline.game_roots()))
         return None
+    digest = source_hash(root, packs)
     if not packs:
+        committed = _committed(game)
+        if committed is not None and committed.input_hash == digest:
+            return committed
+        if committed is not None:
+            progress(f"note: {packs_mod.display_path(root)} changed since `tomecraft build`; "
+                     "playing the current content, compiled in memory")
+    return compile_and_import(root, packs, reporter, digest)
+
+
+def _committed(game: str):
+    try:
+        return importlib.import_module(f"generated.{game}").GAME
+    except ImportError:
+        return None  # not built yet: compiled from source instead
+
+
+def source_files(root: Path, packs: list[Path]) -> list[Path]:
+    """The files a compile of this game reads, as pipeline.compile_game finds them."""
+    scratch = dg.Reporter()  # escapes from a pack are reported by the compile itself
+    files = [root / "game.yaml", *packs_mod.content_files(root, scratch)]
+    for pack in packs:
+        files += [pack / "pack.yaml", *packs_mod.content_files(pack, scratch)]
+    return files
+
+
+def source_hash(root: Path, packs: list[Path]) -> str:
+    """codegen.input_hash of the game these files compile to, without compiling them."""
+    digest = hashlib.sha256(codegen.GENERATOR_VERSION.encode())
+    for path in sorted(source_files(root, packs), key=lambda p: str(p.as_posix())):
         try:
-            return importlib.import_module(f"generated.{game}").GAME
-        except ImportError:
-            pass  # not built yet: compile it below
-    return compile_and_import(root, packs, reporter)
+            text = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = "\0unreadable"  # the compile reports it; the hash just must differ
+        digest.update(path.name.encode())
+        digest.update(b"\0")
+        digest.update(text.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()
 
 
-def compile_and_import(root: Path, packs: list[Path], reporter: dg.Reporter):
-    game = pipeline.compile_game(root, packs, reporter)
-    if game is None or reporter.errors:
-        return None
-    files = codegen.generate(game)
-    digest = hashlib.sha256("".join(files[k] for k in sorted(files)).encode()).hexdigest()[:16]
-    name = f"tomecraft_pack_{game.id}_{digest}"
+@lru_cache(maxsize=1)
+def compiler_hash() -> str:
+    """The code generator's own code: a cached package is valid only for the compiler that wrote it."""
+    here = Path(codegen.__file__).parent
+    digest = hashlib.sha256()
+    for name in COMPILER_FILES:
+        path = here / name
+        digest.update(path.read_bytes() if path.is_file() else b"")
+    return digest.hexdigest()[:16]
+
+
+def compile_and_import(root: Path, packs: list[Path], reporter: dg.Reporter,
+                       digest: str | None = None):
+    digest = digest or source_hash(root, packs)
+    name = f"tomecraft_game_{root.name}_{hashlib.sha256((digest + compiler_hash()).encode()).hexdigest()[:20]}"
     if name in sys.modules:
         return sys.modules[name].GAME
-    directory = _scratch() / name
-    directory.mkdir()
-    for filename, text in files.items():
-        (directory / filename).write_text(text, encoding="utf-8")
-    sys.path.insert(0, str(directory.parent))
+    cache = _cache_dir()
+    if not (cache / name / "__init__.py").is_file():
+        game = pipeline.compile_game(root, packs, reporter)
+        if game is None or reporter.errors:
+            return None
+        _store(cache, name, codegen.generate(game))
+    sys.path.insert(0, str(cache))
     try:
         return importlib.import_module(name).GAME
     finally:
-        sys.path.remove(str(directory.parent))
+        sys.path.remove(str(cache))
+
+
+def _store(cache: Path, name: str, files: dict[str, str]) -> None:
+    """Write the package to a private folder, then rename it into place: a reader never sees
+    a half-written package, and two runs compiling the same content at once both succeed."""
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=cache))
+    for filename, text in files.items():
+        (staging / filename).write_text(text, encoding="utf-8")
+    try:
+        os.replace(staging, cache / name)
+    except OSError:  # another run stored it first
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _cache_dir() -> Path:
+    """$TOMECRAFT_CACHE, else ~/.cache/tomecraft (XDG), else a folder removed at exit."""
+    base = os.environ.get("TOMECRAFT_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "tomecraft")
+    path = Path(base) / "compiled"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        os.rmdir(tempfile.mkdtemp(dir=path))  # writable?
+        return path
+    except OSError:
+        return _private_dir()
+
+
+@lru_cache(maxsize=1)
+def _private_dir() -> Path:
+    path = Path(tempfile.mkdtemp(prefix="tomecraft-"))
+    atexit.register(shutil.rmtree, path, True)
+    return path

@@ -71,6 +71,22 @@ def _manifest(root: Path, reporter: dg.Reporter, required: bool) -> tuple[Pack |
     return Pack(raw["id"], raw["game"], raw["version"], display_path(root), raw), doc
 
 
+def read_manifest(root: Path, reporter: dg.Reporter) -> tuple[loader.Document, str] | None:
+    """(pack.yaml's document, the game it names), or None after reporting why not. A pack with
+    no `game:` is an error here, with a hint: it would otherwise check nothing."""
+    path = root / "pack.yaml"
+    display = display_path(path)
+    doc = loader.load(path, reporter, display)
+    if doc is None:
+        return None
+    game = doc.data.get("game") if isinstance(doc.data, dict) else None
+    if not isinstance(game, str) or not game:
+        reporter.add(dg.NO_CONTENT, "pack.yaml names no game", display, 1, 1,
+                     "add `game: <id>`: the game it extends, e.g. `game: the_cave`")
+        return None
+    return doc, game
+
+
 def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game | None:
     """Load the base pack at `base_root` and the packs in `extra`, in order."""
     game_path = base_root / "game.yaml"
@@ -90,12 +106,13 @@ def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game
     base_pack = base_pack or Pack(vocab.game, vocab.game, "0", display_path(base_root))
     game.packs.append(base_pack)
     _load_pack_files(game, base_pack, base_root, reporter)
+    origins: dict = {}  # (name type, name) -> where a pack (re)defined it: see _vocabulary_of
     for root in extra:
-        _add_pack(game, root, reporter)
+        _add_pack(game, root, reporter, origins)
     return game
 
 
-def _add_pack(game: Game, root: Path, reporter: dg.Reporter) -> None:
+def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict) -> None:
     if not root.is_dir():
         reporter.add(dg.USAGE, "pack directory does not exist", display_path(root), 1, 1)
         return
@@ -119,11 +136,94 @@ def _add_pack(game: Game, root: Path, reporter: dg.Reporter) -> None:
                          "pass the required pack first with --pack")
     game.packs.append(pack)
     game.documents.append(doc)
-    vocabulary.merge(game.vocab, pack.manifest.get("vocabulary") or {}, doc, reporter,
-                     doc_display(doc))
+    vocabulary.merge(game.vocab, _vocabulary_of(game, pack, doc, reporter, origins), doc,
+                     reporter, doc_display(doc))
     _load_pack_files(game, pack, root, reporter)
     game.removals[pack.id] = [(doc, i, item["kind"], item["id"])
                               for i, item in enumerate(pack.manifest.get("remove", []))]
+
+
+def _vocabulary_of(game: Game, pack: Pack, doc: loader.Document, reporter: dg.Reporter,
+                   origins: dict) -> dict:
+    """The pack's vocabulary additions that may be merged, without their `replace` flags.
+
+    Like entities, redefining a name the game already has (a term's or a zone's text, a
+    keyword) needs `replace: true`, and `replace: true` needs something to replace. Two packs
+    defining the same name conflict, reported at both places, unless the later one requires the
+    earlier and says `replace: true`."""
+    raw = pack.manifest.get("vocabulary") or {}
+    display = doc_display(doc)
+    requires = set(pack.manifest.get("requires") or [])
+    kept: dict = {}
+    for path, name_type, entry in _vocabulary_entries(raw):
+        name = path[-1]
+        mark = doc.mark(("vocabulary",) + path, key=True)
+        here = (pack.id, display, mark.line, mark.column)
+        replace = bool(entry.get("replace")) if isinstance(entry, dict) else False
+        exists = _vocabulary_has(game, name_type, name)
+        earlier = origins.get((name_type, name))
+        what = f"{name_type} {name!r}"
+        if earlier is not None and not (replace and earlier[0] in requires):
+            _conflict(reporter, what, here, earlier)
+            continue
+        if exists and not replace and earlier is None:
+            base = _base_mark(game, path, name_type)
+            reporter.add(dg.PACK_CONFLICT, f"{what} is already defined by the game at {base}",
+                         display, mark.line, mark.column,
+                         "set `replace: true` on it to override the game's text, or rename it")
+            continue
+        if replace and not exists:
+            reporter.add(dg.PACK_CONFLICT, f"`replace: true` but the game has no {what}",
+                         display, mark.line, mark.column, "remove `replace: true`")
+        if replace and name_type == "keyword":
+            game.vocab.keywords.pop(name, None)  # merge() refuses a keyword declared twice
+        origins[(name_type, name)] = here
+        target = kept
+        for key in path[:-1]:
+            target = target.setdefault(key, {})
+        target[name] = ({k: v for k, v in entry.items() if k != "replace"}
+                        if isinstance(entry, dict) else entry)
+    return kept
+
+
+def _vocabulary_entries(raw: dict):
+    """(path inside `vocabulary:`, name type, entry) of every name a pack defines."""
+    for section, entries in raw.items():
+        if not isinstance(entries, dict):
+            continue
+        if section == "terms":
+            for term_type, names in entries.items():
+                for name, entry in (names or {}).items():
+                    yield (section, term_type, name), term_type, entry
+        elif section == "keywords":
+            for name, entry in entries.items():
+                yield (section, name), "keyword", entry
+        else:
+            for name, entry in entries.items():
+                yield (section, name), vocabulary.NAME_SECTIONS.get(section, section), entry
+
+
+def _vocabulary_has(game: Game, name_type: str, name: str) -> bool:
+    if name_type == "keyword":
+        return name in game.vocab.keywords
+    return name_type in game.vocab.names.get(name, {})
+
+
+def _base_mark(game: Game, path: tuple, name_type: str) -> str:
+    """Where game.yaml defines a name (its sections mirror a pack's `vocabulary:`)."""
+    doc = game.documents[0]
+    mark = doc.mark(path, key=True)
+    return f"{doc_display(doc)}:{mark.line}"
+
+
+def _conflict(reporter: dg.Reporter, what: str, here: tuple, earlier: tuple) -> None:
+    """Two packs define the same name: one diagnostic at each definition."""
+    for (pack_id, display, line, column), (other, other_display, other_line, _) in (
+            (here, earlier), (earlier, here)):
+        reporter.add(dg.PACK_CONFLICT,
+                     f"{what} is defined by both packs {pack_id!r} and {other!r} "
+                     f"(also at {other_display}:{other_line})", display, line, column,
+                     "rename one, or make one pack require the other and set `replace: true`")
 
 
 def doc_display(doc: loader.Document) -> str:
@@ -143,6 +243,10 @@ def _load_pack_files(game: Game, pack: Pack, root: Path, reporter: dg.Reporter) 
 def validate_entities(game: Game, reporter: dg.Reporter) -> None:
     """The schema stage: check every loaded entity against its kind's schema and register it."""
     for pack, doc, display in game.pending:
+        if pack is game.packs[0] and not _defines_anything(doc.data):
+            reporter.add(dg.NO_CONTENT, "this file of the base game defines nothing (emptied?)",
+                         display, 1, 1, "restore its entities, or delete the file if they "
+                         "moved to another file")
         if doc.data is None:
             continue
         if not isinstance(doc.data, dict):
@@ -158,6 +262,29 @@ def validate_entities(game: Game, reporter: dg.Reporter) -> None:
                 reporter.add(dg.PACK_CONFLICT, f"cannot remove {kind} {entity_id!r}: no such entity",
                              doc_display(doc), mark.line, mark.column)
     game.pending.clear()
+    _check_not_empty(game, reporter)
+
+
+def _defines_anything(data) -> bool:
+    """False for an empty or comment-only file, or one whose kinds all list nothing."""
+    if not isinstance(data, dict):
+        return data is not None  # a scalar or a list is reported by the schema stage
+    return any(items for items in data.values())
+
+
+def _check_not_empty(game: Game, reporter: dg.Reporter) -> None:
+    """Every kind game.yaml declares is a component of the game: a game left with none of them
+    (an emptied or missing content file, a pack removing them all) is an error, never a clean
+    check of nothing. Exact counts from the rulebook are each game's rules (game_checks/)."""
+    doc = game.documents[0]
+    for kind, spec in sorted(game.vocab.kinds.items()):
+        if game.entities.get(kind):
+            continue
+        mark = doc.mark(("kinds", kind), key=True)
+        plural = spec.get("plural", kind)
+        reporter.add(dg.NO_CONTENT, f"the game has no {plural}: no content file defines any, "
+                     "or packs removed them all", doc_display(doc), mark.line, mark.column,
+                     f"the base game's content files must list its {plural} (`{plural}:`)")
 
 
 def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plural, items,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler import checks, contract, diagnostics as dg, game_checks, packs
+from compiler.console import UsageError
 from compiler.model import Game
 
 CONTENT: Path | None = None     # content/ when set (tests); else found by content_root()
@@ -20,6 +21,12 @@ def project_root() -> Path:
     for folder in (here, *here.parents):
         if any((folder / "content").glob("*/game.yaml")):
             return folder
+    return installed_root()
+
+
+def installed_root() -> Path:
+    """Where this tomecraft's own content/ and schemas/ are: the checkout it runs from, or, in
+    an installed wheel, the `tomecraft` package (they ship as its data)."""
     return Path(__file__).resolve().parents[1]
 
 
@@ -61,6 +68,15 @@ def compile_game(base_root: Path, extra: list[Path], reporter: dg.Reporter,
     return game
 
 
+def game_root(game: str) -> Path:
+    """content/<game>/ of a known game, else a usage error naming the games there are."""
+    root = content_root() / game
+    if not game or "/" in game or "\\" in game or not (root / "game.yaml").is_file():
+        known = ", ".join(p.name for p in game_roots()) or "none"
+        raise UsageError(f"unknown game {game!r} (games: {known})")
+    return root
+
+
 def game_roots(content: Path | None = None) -> list[Path]:
     """Every base pack under content/: a directory holding game.yaml."""
     return sorted(p.parent for p in (content or content_root()).glob("*/game.yaml"))
@@ -69,3 +85,157 @@ def game_roots(content: Path | None = None) -> list[Path]:
 def in_repo_packs(base_root: Path) -> list[Path]:
     """Expansion packs shipped with a game: content/<game>/packs/<pack>/pack.yaml."""
     return sorted(p.parent for p in (base_root / "packs").glob("*/pack.yaml"))
+
+
+# --- what a path given to `check` means ------------------------------------------------------
+
+@dataclass
+class Target:
+    """One game to compile: its base pack, the packs loaded on top (in order), and, when a single
+    file was named, that file: only its diagnostics are reported."""
+    base: Path
+    packs: list[Path] = field(default_factory=list)
+    only: Path | None = None
+
+    @property
+    def label(self) -> str:
+        return self.base.name + "".join(f" + {p.name}" for p in self.packs)
+
+
+def with_shipped_packs(root: Path) -> list[Target]:
+    """The base game alone, then once with each pack shipped with it."""
+    return [Target(root)] + [Target(root, [pack]) for pack in in_repo_packs(root)]
+
+
+def pack_target(pack: Path, reporter: dg.Reporter) -> Target | None:
+    """The game a pack is for (from its pack.yaml), with the shipped packs it requires first."""
+    manifest = packs.read_manifest(pack, reporter)
+    if manifest is None:
+        return None
+    doc, game = manifest
+    root = content_root() / game
+    if not (root / "game.yaml").is_file():
+        mark = doc.mark(("game",))
+        known = ", ".join(p.name for p in game_roots()) or "none"
+        reporter.add(dg.NO_CONTENT, f"pack is for {game!r}, which is not a game tomecraft has",
+                     packs.doc_display(doc), mark.line, mark.column, f"games: {known}")
+        return None
+    shipped = {p.name: p for p in in_repo_packs(root)}
+    required = [shipped[need] for need in doc.data.get("requires") or []
+                if isinstance(need, str) and need in shipped and shipped[need].resolve() != pack.resolve()]
+    return Target(root, required + [pack])
+
+
+def _file_target(path: Path, reporter: dg.Reporter) -> Target | None:
+    """A file inside a pack: its pack's target, reporting only that file. None for a mission
+    file or a file outside any pack. A file its pack or game never loads (under packs/,
+    missions/ or scenarios/, or not .yaml) is an error: checking it would check nothing."""
+    from compiler import loader, missions
+    scratch = dg.Reporter()
+    doc = loader.load(path, scratch) if path.suffix in (".yaml", ".yml") else None
+    if doc is not None and missions.is_mission(doc.data):
+        return None
+    pack = _enclosing_pack(path)
+    owner = pack or _enclosing_game(path)
+    if owner is None:
+        return None
+    loaded = {p.resolve() for p in packs.content_files(owner, scratch)}
+    if path.resolve() not in loaded and path.name not in ("game.yaml", "pack.yaml"):
+        reporter.add(dg.NO_CONTENT, f"{owner.name} never loads this file",
+                     packs.display_path(path), 1, 1,
+                     "content files are the .yaml files of a game or pack folder, outside its "
+                     "packs/, missions/ and scenarios/ folders; check a mission file on its own")
+        return None
+    if pack is None:
+        return None  # a file of a base game: missions.check_file resolves it
+    target = pack_target(pack, reporter)
+    return Target(target.base, target.packs, only=path) if target else None
+
+
+def _enclosing_game(path: Path) -> Path | None:
+    for parent in path.resolve().parents:
+        if (parent / "game.yaml").is_file():
+            return parent
+    return None
+
+
+def _enclosing_pack(path: Path) -> Path | None:
+    """The nearest folder above a file that holds a pack.yaml, unless a game.yaml comes first."""
+    for parent in path.resolve().parents:
+        if (parent / "game.yaml").is_file():
+            return None
+        if (parent / "pack.yaml").is_file():
+            return parent
+    return None
+
+
+def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
+                  ) -> tuple[list[Target], list[Path]]:
+    """(games to compile, standalone files such as missions) for `tomecraft check`.
+
+    No path: every game under content/, or, with --pack, only the games of those packs. A path
+    may be content/, a game's folder, a pack, a folder of packs, a file inside a game or a
+    pack, or a mission file.
+    --pack adds packs to the targets of their own game only. Nothing found is an error."""
+    targets: list[Target] = []
+    files: list[Path] = []
+    extra_targets = [t for t in (pack_target(p, reporter) for p in extra) if t is not None]
+    if not paths and extra:  # only the packs' games, each with all its packs, in order
+        merged: dict[Path, Target] = {}
+        for extra_target in extra_targets:
+            target = merged.setdefault(extra_target.base.resolve(), Target(extra_target.base))
+            _add_packs(target, extra_target.packs)
+        return list(merged.values()), files
+    for raw in paths or [str(content_root())]:
+        path = Path(raw)
+        if not path.exists():
+            raise UsageError(f"no such file or directory: {raw}")
+        if (path / "game.yaml").is_file():
+            targets.extend(with_shipped_packs(path))
+        elif path.is_dir() and list(path.glob("*/game.yaml")):
+            for root in game_roots(path):
+                targets.extend(with_shipped_packs(root))
+        elif (path / "pack.yaml").is_file():
+            target = pack_target(path, reporter)
+            targets.extend([target] if target else [])
+        elif path.is_dir() and list(path.glob("*/pack.yaml")):  # a fan's folder of packs
+            for pack in sorted(p.parent for p in path.glob("*/pack.yaml")):
+                target = pack_target(pack, reporter)
+                targets.extend([target] if target else [])
+        elif path.is_dir():
+            reporter.add(dg.NO_CONTENT, "no game or pack here: no game.yaml, pack.yaml or "
+                         "content/<game>/game.yaml", packs.display_path(path), 1, 1,
+                         "point at a pack folder (with pack.yaml), content/<game>/ or a mission "
+                         "file; `tomecraft new pack GAME DIR` starts a pack")
+        else:
+            before = len(reporter.diagnostics)
+            target = _file_target(path, reporter)
+            if target is not None:
+                targets.append(target)
+            elif len(reporter.diagnostics) == before:
+                files.append(path)  # a mission file, or a file of a base game (missions.py)
+    for extra_target in extra_targets:
+        matching = [t for t in targets if t.base.resolve() == extra_target.base.resolve()]
+        if not matching:
+            reporter.add(dg.PACK, f"pack {extra_target.packs[-1].name!r} is for "
+                         f"{extra_target.base.name!r}, which none of the paths checks",
+                         packs.display_path(extra_target.packs[-1] / "pack.yaml"), 1, 1,
+                         "check the pack alone: `tomecraft check PACK`")
+        for target in matching:
+            _add_packs(target, extra_target.packs)
+    return targets, files
+
+
+def _add_packs(target: Target, packs: list[Path]) -> None:
+    """Append packs to a target, skipping those it loads already (however they were named)."""
+    loaded = {p.resolve() for p in target.packs}
+    for pack in packs:
+        if pack.resolve() not in loaded:
+            target.packs.append(pack)
+            loaded.add(pack.resolve())
+
+
+def only_file(reporter: dg.Reporter, scratch: dg.Reporter, path: Path) -> None:
+    """Copy into `reporter` the diagnostics of `scratch` located in `path`."""
+    wanted = path.resolve()
+    reporter.diagnostics.extend(d for d in scratch.diagnostics if Path(d.file).resolve() == wanted)

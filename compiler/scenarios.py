@@ -39,7 +39,8 @@ def scenario_files(paths: list[str]) -> list[Path]:
     return found
 
 
-def run_file(path: Path) -> Outcome:
+def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
+    """Run one scenario; `extra_packs` (`scenario run --pack`) load after the scenario's own."""
     reporter = dg.Reporter()
     shown = str(path)
     if not path.is_file():
@@ -59,6 +60,7 @@ def run_file(path: Path) -> Outcome:
         return Outcome(shown, name, [(doc.mark(("packs",)).line,
                                       "`packs` must be a list of pack directories")])
     pack_dirs = [(path.parent / p).resolve() for p in packs]
+    pack_dirs += [p.resolve() for p in extra_packs if p.resolve() not in pack_dirs]
     missing = [p for p in pack_dirs if not (p / "pack.yaml").is_file()]
     if missing:
         return Outcome(shown, name, [(doc.mark(("packs",)).line, f"no pack at {missing[0]}")])
@@ -82,12 +84,15 @@ def run_file(path: Path) -> Outcome:
     return outcome
 
 
-def run_cli(paths: list[str], fmt: str = "text") -> int:
+def run_cli(paths: list[str], fmt: str = "text", packs: list[str] = ()) -> int:
+    from compiler.console import UsageError
+    missing = [raw for raw in paths if not Path(raw).exists()]
+    if missing:
+        raise UsageError(f"no such file or directory: {missing[0]}")
     files = scenario_files(paths)
     if not files:
-        print("no scenario files found")
-        return 2
-    outcomes = [run_file(p) for p in files]
+        raise UsageError("no scenario files (*.yaml) in " + ", ".join(paths))
+    outcomes = [run_file(p, [Path(pack) for pack in packs]) for p in files]
     if fmt == "json":
         print(json.dumps([{"file": o.file, "name": o.name, "ok": o.ok,
                            "failures": [{"line": l, "message": m} for l, m in o.failures]}

@@ -109,6 +109,17 @@ GAME_SCHEMA = {
     },
 }
 
+def _replaceable(section: dict, depth: int) -> dict:
+    """A game.yaml section as a pack may write it: each entry may say `replace: true`."""
+    if depth == 0:
+        return {**section, "properties": {**section["properties"], "replace": REPLACE}}
+    return {**section, "additionalProperties": _replaceable(section["additionalProperties"],
+                                                            depth - 1)}
+
+
+REPLACE = {"type": "boolean",
+           "description": "In a pack: override the game's (or a required pack's) definition."}
+
 PACK_SCHEMA = {
     "$schema": DIALECT,
     "title": "tomecraft pack manifest (pack.yaml)",
@@ -125,9 +136,11 @@ PACK_SCHEMA = {
             "type": "object", "required": ["kind", "id"], "additionalProperties": False,
             "properties": {"kind": {"type": "string"}, "id": {"type": "string"}}}},
         "vocabulary": {"type": "object", "additionalProperties": False,
-                       "properties": {k: GAME_SCHEMA["properties"][k]
-                                      for k in ("terms", "keywords", "zones", "stats",
-                                                "statuses", "resources", "scopes")}},
+                       "properties": {k: _replaceable(GAME_SCHEMA["properties"][k], depth)
+                                      for k, depth in (("terms", 2), ("keywords", 1),
+                                                       ("zones", 1), ("stats", 1),
+                                                       ("statuses", 1), ("resources", 1),
+                                                       ("scopes", 1))}},
     },
 }
 

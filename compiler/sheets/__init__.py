@@ -441,33 +441,34 @@ def write_formats(html: str, stem: Path, formats, progress: Callable[[str], None
 
 def run_cli(args) -> int:
     """`tomecraft sheets`: --game G or --all, --lang, --format, --out."""
-    from compiler import cli, diagnostics as dg, pipeline
+    from compiler import diagnostics as dg, pipeline
+    from compiler.console import UsageError, progress
     if args.mission:
         from compiler.sheets import deep_rock_galactic  # the only game with mission files
         return deep_rock_galactic.briefing_cli(args)
     if args.all:
         roots = pipeline.game_roots(pipeline.content_root())
     elif args.game:
-        roots = [cli.game_root(args.game)]
+        roots = [pipeline.game_root(args.game)]
     else:
-        raise cli.UsageError("say which game: --game <id>, or --all")
+        raise UsageError("say which game: --game <id>, or --all")
     langs = list(dict.fromkeys(args.lang or LANGS))
     formats = list(dict.fromkeys(args.format or FORMATS))
     reporter = dg.Reporter()
     status = 0
     if "pdf" in formats and _harfbuzz_subset_missing():
-        cli.progress("note: libharfbuzz-subset0 is not installed; PDF fonts are subset with "
-                     "fontTools, which is much slower (apt-get install libharfbuzz-subset0)")
+        progress("note: libharfbuzz-subset0 is not installed; PDF fonts are subset with "
+                 "fontTools, which is much slower (apt-get install libharfbuzz-subset0)")
     for root in roots:
         if root.name not in SHEETS:
-            cli.progress(f"skipping {root.name}: no sheets are defined for this game yet")
+            progress(f"skipping {root.name}: no sheets are defined for this game yet")
             continue
         game = pipeline.compile_game(root, [], reporter)
         if game is None or reporter.errors:
             print(dg.format_text(reporter))
-            cli.progress(f"sheets for {root.name} not written: fix the errors above")
+            progress(f"sheets for {root.name} not written: fix the errors above")
             status = 1
             reporter = dg.Reporter()
             continue
-        render_game(game, langs, formats, Path(args.out), cli.progress)
+        render_game(game, langs, formats, Path(args.out), progress)
     return status

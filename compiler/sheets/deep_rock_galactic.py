@@ -266,18 +266,19 @@ def write_briefing(game: Game, mission: dict, langs, formats, out: Path, progres
 
 def briefing_cli(args) -> int:
     """`tomecraft sheets --mission PATH`: check the mission file, then write its briefing."""
-    from compiler import cli, diagnostics as dg, missions, pipeline
+    from compiler import diagnostics as dg, missions, pipeline
+    from compiler.console import UsageError, progress
     path = Path(args.mission)
     if not path.is_file():
-        raise cli.UsageError(f"no such file: {args.mission}")
+        raise UsageError(f"no such file: {args.mission}")
     reporter = dg.Reporter()
     mission = missions.load_mission(path, reporter)
     if mission is None:
         print(dg.format_text(reporter))
-        cli.progress("briefing not written: fix the errors above")
+        progress("briefing not written: fix the errors above")
         return 1
     game = pipeline.compile_game(pipeline.content_root() / GAME_ID, [], dg.Reporter())
     langs = list(dict.fromkeys(args.lang or LANGS))
     formats = list(dict.fromkeys(args.format or FORMATS))
-    write_briefing(game, mission, langs, formats, Path(args.out), cli.progress)
+    write_briefing(game, mission, langs, formats, Path(args.out), progress)
     return 0

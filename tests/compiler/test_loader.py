@@ -96,7 +96,8 @@ def test_scalar_and_list_files_load_and_the_schema_stage_refuses_them(tmp_path, 
     reporter = dg.Reporter()
     pipeline.compile_game(root, [], reporter)
     got = sorted((d.code, d.file, d.line, d.column) for d in reporter.diagnostics)
-    assert got == [(dg.YAML_NOT_MAPPING, "content/the_cave/list.yaml", 1, 1),
+    assert got == [(dg.NO_CONTENT, "content/the_cave/empty.yaml", 1, 1),  # an emptied file
+                   (dg.YAML_NOT_MAPPING, "content/the_cave/list.yaml", 1, 1),
                    (dg.YAML_NOT_MAPPING, "content/the_cave/scalar.yaml", 1, 1)]
 
 
@@ -437,10 +438,8 @@ def test_fuzz_whole_pipeline_never_raises(raw, tmp_path_factory):
 # --- helpers -------------------------------------------------------------------------------
 
 def _copy_game(tmp_path: Path, monkeypatch) -> Path:
-    """A copy of The Cave's base content (its engine contract needs all of it)."""
+    """A copy of The Cave's base game (a game missing a kind's entities is an error)."""
     root = tmp_path / "content" / "the_cave"
-    root.mkdir(parents=True)
-    for source in (REPO / "content" / "the_cave").glob("*.yaml"):
-        shutil.copy(source, root / source.name)
+    shutil.copytree(REPO / "content" / "the_cave", root, ignore=shutil.ignore_patterns("packs"))
     monkeypatch.chdir(tmp_path)
     return Path("content") / "the_cave"

@@ -26,11 +26,9 @@ tile_kinds:
 
 @pytest.fixture
 def base(tmp_path, monkeypatch) -> Path:
-    """A copy of The Cave's base content (all of it: its engine contract needs the rest)."""
+    """A copy of The Cave's base game (a game missing a kind's entities is an error)."""
     root = tmp_path / "content" / GAME
-    root.mkdir(parents=True)
-    for source in (REPO / "content" / GAME).glob("*.yaml"):
-        shutil.copy(source, root / source.name)
+    shutil.copytree(REPO / "content" / GAME, root, ignore=shutil.ignore_patterns("packs"))
     monkeypatch.chdir(tmp_path)
     return Path("content") / GAME
 

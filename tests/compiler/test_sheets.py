@@ -186,6 +186,9 @@ def _rulebook_script(game) -> str:
 @pytest.mark.parametrize("game_id", sorted(sheets.SHEETS))
 def test_zh_sheets_use_the_script_of_the_rulebook(game_id):
     game = compile_game(REPO / "content" / game_id)
+    if not RULEBOOKS.is_dir():
+        pytest.skip(f"the rulebooks are not here ({RULEBOOKS}): ../shared/ is not part of "
+                    "the project; CI runs this test with them")
     script = getattr(game.vocab, "script", "hant") or "hant"
     assert script == _rulebook_script(game), f"game.yaml `script:` should say {_rulebook_script(game)}"
     if script != "hans":

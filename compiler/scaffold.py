@@ -1,0 +1,110 @@
+"""`tomecraft new pack GAME DIR`: start a fan's pack that checks clean and validates as you type.
+
+The pack gets a pack.yaml, one content file per entity kind of the game holding one example
+entity (a copy of the game's first entity of that kind, renamed and marked as an example), and
+a copy of the editor schemas under DIR/.schemas/, which every file's first line points at.
+An example that the game's rules refuse as an addition (The Cave's stacks hold exactly 20
+tiles, say) is written commented out, with the reason, so the new pack checks clean.
+"""
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import ruamel.yaml
+
+from compiler import diagnostics as dg, editor_schemas, pipeline
+from compiler.console import UsageError
+
+ID = re.compile(r"^[a-z][a-z0-9_]*$")
+SCHEMAS = ".schemas"
+DROPPED = ("ref", "approximations", "public", "replace", "note", "source")
+
+
+def new_pack(game_root: Path, folder: Path, pack_id: str | None = None) -> list[Path]:
+    pack_id = pack_id or folder.name
+    if not ID.match(pack_id):
+        raise UsageError(f"pack id {pack_id!r} must be lower_snake_case (give one with --id)")
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise UsageError(f"{folder} exists and is not an empty folder")
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(game_root, [], reporter)
+    if game is None or reporter.errors:
+        raise UsageError(f"the game {game_root.name!r} does not check clean: "
+                         f"run `tomecraft check {game_root}`")
+    folder.mkdir(parents=True, exist_ok=True)
+    written = editor_schemas.write(editor_schemas.files(game_root), folder / SCHEMAS)
+    manifest = folder / "pack.yaml"
+    manifest.write_text(_manifest(manifest, folder, pack_id, game.id), encoding="utf-8")
+    written.append(manifest)
+    content_schema = folder / SCHEMAS / game.id / "content.schema.json"
+    for kind, spec in sorted(game.vocab.kinds.items()):
+        base = game.of_kind(kind)
+        if not base:
+            continue
+        path = folder / f"{spec['plural']}.yaml"
+        example = _example(base[0], pack_id)
+        path.write_text(_content(path, content_schema, spec["plural"], example, base[0]),
+                        encoding="utf-8")
+        written.append(path)
+    _comment_out_refused(game_root, folder, written)
+    return written
+
+
+def _manifest(path: Path, folder: Path, pack_id: str, game: str) -> str:
+    line = editor_schemas.line_for(path, folder / SCHEMAS / "pack.schema.json")
+    return (f"{line}\n"
+            f"# A pack for {game}: add entities in the other files, check with "
+            f"`tomecraft check {folder.name}`.\n"
+            f"id: {pack_id}\n"
+            f"game: {game}\n"
+            f'version: "0.1"\n'
+            f"name: {{zh: {pack_id}, en: {pack_id}}}\n"
+            f"requires: []\n"
+            f"remove: []\n")
+
+
+def _example(entity, pack_id: str) -> dict:
+    data = {k: v for k, v in entity.data.items() if k not in DROPPED}
+    data["id"] = f"{pack_id}_{entity.id}"
+    name = entity.data.get("name") or {}
+    data["name"] = {"zh": f"{name.get('zh', entity.id)}（例）", "en": f"{name.get('en', entity.id)} (example)"}
+    out = {"id": data.pop("id"), "name": data.pop("name"), "source": "approximation",
+           "note": f"Example from `tomecraft new pack`: a copy of {entity.kind} {entity.id!r}; "
+                   "make it yours, and say where its facts come from."}
+    out.update(data)
+    return out
+
+
+def _content(path: Path, schema: Path, plural: str, example: dict, entity) -> str:
+    yaml = ruamel.yaml.YAML(typ="rt")
+    yaml.width = 100
+    yaml.allow_unicode = True
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    text = io.StringIO()
+    yaml.dump({plural: [example]}, text)
+    return (f"{editor_schemas.line_for(path, schema)}\n"
+            f"# One example {entity.kind}, copied from the base game's {entity.id!r}.\n"
+            + text.getvalue())
+
+
+def _comment_out_refused(game_root: Path, folder: Path, written: list[Path]) -> None:
+    """Keep each example only if the game, with the examples kept so far, still checks clean
+    (one compile per kind); comment out the others, saying why."""
+    examples = [p for p in written if p.suffix == ".yaml" and p.name != "pack.yaml"]
+    texts = {path: path.read_text(encoding="utf-8") for path in examples}
+    for path in examples:
+        path.write_text("", encoding="utf-8")
+    for path in examples:
+        path.write_text(texts[path], encoding="utf-8")
+        reporter = dg.Reporter()
+        pipeline.compile_game(game_root, [folder], reporter)
+        errors = [d for d in reporter.diagnostics if d.severity == dg.ERROR]
+        if not errors:
+            continue
+        lines = texts[path].splitlines()
+        note = (f"# Commented out: the game refuses it as an addition "
+                f"({errors[0].code}: {errors[0].message}).")
+        path.write_text("\n".join(lines[:2] + [note] + [f"# {line}" for line in lines[2:]]) + "\n",
+                        encoding="utf-8")

@@ -1,0 +1,168 @@
+"""tomecraft as a fan gets it: a wheel installed into a fresh virtual environment, every command
+run from an empty folder outside this repository, on a pack and a mission written there.
+
+One wheel and one venv per session (the venv sees this Python's packages for the dependencies,
+so no download is needed; the wheel itself is installed with --no-deps and comes first on the
+path). Building the wheel needs setuptools and wheel from the package index: when that is not
+reachable, the module skips, saying so. Any other build failure fails.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SOURCES = ("compiler", "dsl", "runtime", "generated", "content", "schemas")
+FILES = ("pyproject.toml", "setup.py", "README.md")
+OFFLINE = ("NewConnectionError", "Temporary failure in name resolution", "Network is unreachable",
+           "No matching distribution found for setuptools", "No matching distribution found for wheel",
+           "Could not find a version that satisfies the requirement setuptools")
+NAMESPACED = "tomecraft.compiler.cli" in (REPO / "pyproject.toml").read_text(encoding="utf-8")
+
+pytestmark = pytest.mark.skipif(
+    not NAMESPACED, reason="this checkout still installs compiler/dsl/runtime/generated as "
+    "top-level packages; the integrator's rename to the `tomecraft` namespace (issue 13 item 1, "
+    "/work/issues/rename.py) makes the wheel fan-ready, and this module then runs")
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """Build the wheel from a clean copy of the sources (no stale build/ of the checkout)."""
+    source = tmp_path_factory.mktemp("source")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in SOURCES:
+        shutil.copytree(REPO / name, source / name, ignore=ignore)
+    for name in FILES:
+        if (REPO / name).is_file():
+            shutil.copy(REPO / name, source / name)
+    out = tmp_path_factory.mktemp("dist")
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
+                           "--wheel-dir", str(out), str(source)],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        text = proc.stdout + proc.stderr
+        if any(sign in text for sign in OFFLINE):
+            pytest.skip("cannot build a wheel offline: setuptools/wheel are not reachable")
+        pytest.fail(f"building the wheel failed:\n{text[-3000:]}")
+    (found,) = out.glob("tomecraft-*.whl")
+    return found
+
+
+@pytest.fixture(scope="session")
+def env(wheel, tmp_path_factory) -> Path:
+    """A fresh venv with the wheel installed; returns its bin/ folder."""
+    home = tmp_path_factory.mktemp("venv")
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(home)
+    bin_dir = home / ("Scripts" if os.name == "nt" else "bin")
+    proc = subprocess.run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"),
+                           "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return bin_dir
+
+
+@pytest.fixture(scope="session")
+def fan(env, tmp_path_factory) -> Path:
+    """A fan's empty folder, with a pack started by `tomecraft new pack` and a mission file."""
+    folder = tmp_path_factory.mktemp("fan")
+    proc = tc(env, folder, "new", "pack", "the_cave", "mud_caves")
+    assert proc.returncode == 0, proc.stderr
+    mission = REPO / "tests" / "deep_rock_galactic" / "missions" / "valid" / "fossil_field.yaml"
+    shutil.copy(mission, folder / "fossil_field.yaml")
+    scenario = REPO / "tests" / "scenarios" / "the_cave" / "ex_camp_base.yaml"
+    shutil.copy(scenario, folder / "camp.yaml")
+    return folder
+
+
+def tc(bin_dir: Path, cwd: Path, *argv: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    environment["TOMECRAFT_CACHE"] = str(cwd / ".cache")
+    return subprocess.run([str(bin_dir / "tomecraft"), *argv], cwd=cwd, env=environment,
+                          capture_output=True, text=True, timeout=900)
+
+
+def test_the_wheel_installs_one_import_package_with_content_code_and_schemas(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {n.split("/")[0] for n in names}
+    assert {t for t in top if not t.endswith(".dist-info")} == {"tomecraft"}
+    assert not any(n.startswith("tomecraft/tests/") or n == "tomecraft/setup.py" for n in names)
+    for needed in ("tomecraft/__init__.py", "tomecraft/compiler/cli.py",
+                   "tomecraft/content/the_cave/game.yaml", "tomecraft/schemas/pack.schema.json",
+                   "tomecraft/generated/the_cave/effects.py", "tomecraft/dsl/effects.lark"):
+        assert needed in names
+    games = {n.split("/")[2] for n in names if n.startswith("tomecraft/content/") and n.endswith("/game.yaml")}
+    assert games == {p.parent.name for p in (REPO / "content").glob("*/game.yaml")}
+
+
+def test_the_installed_package_is_the_wheel_not_a_checkout(env, fan):
+    proc = subprocess.run([str(env / "python"), "-c",
+                           "import tomecraft.compiler.pipeline as p; print(p.__file__); "
+                           "print(p.content_root())"], cwd=fan, capture_output=True, text=True)
+    module, content = proc.stdout.split()
+    assert str(env.parent) in module and str(env.parent) in content
+
+
+@pytest.mark.parametrize("argv, expect", [
+    (["--version"], "tomecraft "),
+    (["check"], "0 errors, 0 warnings"),
+    (["check", "mud_caves"], "0 errors, 0 warnings"),
+    (["check", "mud_caves/equipment.yaml"], "0 errors, 0 warnings"),
+    (["check", "--pack", "mud_caves"], "0 errors, 0 warnings"),
+    (["check", "fossil_field.yaml"], "0 errors, 0 warnings"),
+    (["sim", "the_cave", "--pack", "mud_caves", "--games", "2", "--seed", "3"], "the_cave: 2 games"),
+    (["sim", "deep_rock_galactic", "--mission", "fossil_field.yaml", "--games", "1"],
+     "deep_rock_galactic: 1 games"),
+    (["scenario", "run", "camp.yaml"], "1 passed, 0 failed"),
+    (["scenario", "run", "camp.yaml", "--pack", "mud_caves"], "1 passed, 0 failed"),
+    (["report", "gaps", "--game", "the_cave"], "approximations"),
+    (["schema"], '"title": "tomecraft pack manifest (pack.yaml)"'),
+])
+def test_commands_work_from_a_fans_folder(env, fan, argv, expect):
+    proc = tc(env, fan, *argv)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert expect in proc.stdout + proc.stderr
+
+
+def test_sheets_are_written_in_the_fans_folder(env, fan):
+    proc = tc(env, fan, "sheets", "--game", "the_cave", "--lang", "en", "--format", "html",
+              "--out", "printed")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in (fan / "printed" / "the_cave").iterdir())
+
+
+def test_mistakes_are_reported_from_outside_too(env, fan):
+    proc = tc(env, fan, "sim", "nosuchgame")
+    assert proc.returncode == 2 and proc.stdout == "" and "unknown game" in proc.stderr
+    proc = tc(env, fan, "build")  # never rewrites the installed package
+    assert proc.returncode == 2 and "checkout" in proc.stderr
+    broken = fan / "broken_pack"
+    broken.mkdir(exist_ok=True)
+    (broken / "pack.yaml").write_text("id: broken\nversion: '1'\n", encoding="utf-8")
+    proc = tc(env, fan, "check", "broken_pack", "--format", "json")
+    assert proc.returncode == 1
+    assert [d["code"] for d in json.loads(proc.stdout)["diagnostics"]] == ["TC-P003"]
+
+
+def test_the_python_api_from_outside(env, fan):
+    code = ("from tomecraft.compiler.api import load_game, play_game\n"
+            "import random\n"
+            "class Agent:\n"
+            "    def __init__(self, seed): self.rng = random.Random(seed)\n"
+            "    def choose(self, key, options, view=None): return self.rng.choice(list(options))\n"
+            "game = load_game('the_cave', packs=['mud_caves'])\n"
+            "result = play_game(game, [Agent(1), Agent(2)], seed=5)\n"
+            "print(len(result['scores']), 'mud_caves_camera' in game.kinds['equipment'])\n")
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    environment["TOMECRAFT_CACHE"] = str(fan / ".cache")
+    proc = subprocess.run([str(env / "python"), "-c", code], cwd=fan, env=environment,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["2", "True"]
