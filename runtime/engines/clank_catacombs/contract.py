@@ -13,7 +13,7 @@ TURN = "; what it registers lasts until the end of your turn"
 RULES = ("coupon_discount", "hand_size", "health", "max_players", "multi_treasure",
          "rage_start", "rage_track", "round_cap", "row_size", "safe_tiles_used",
          "start_lockpicks", "treasure_limit", "initial_clank", "out_draw",
-         "out_draw_two_players")
+         "out_draw_two_players", "bag_empty_means_short")
 
 CONTRACT = Contract(
     engine="clank_catacombs",
