@@ -204,6 +204,11 @@ def cmd_sheets(args) -> int:
     return sheets.run_cli(args)
 
 
+def cmd_cards(args) -> int:
+    from compiler.sheets import cards
+    return cards.run_cli(args)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tomecraft", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -253,8 +258,20 @@ def parser() -> argparse.ArgumentParser:
     sh.add_argument("--lang", choices=["zh", "en"], action="append")
     sh.add_argument("--format", choices=["html", "pdf"], action="append")
     sh.add_argument("--out", default="sheets")
-    sh.add_argument("--all", action="store_true", help="every game, both languages and formats")
+    sh.add_argument("--all", action="store_true",
+                    help="every game and shipped pack, both languages and formats")
+    sh.add_argument("--pack", action="append", default=[], help="add a pack directory")
+    sh.add_argument("--edition", choices=["player", "designer"], default="player",
+                    help="designer adds the sources table and developer notes")
     sh.set_defaults(run=cmd_sheets)
+
+    cd = sub.add_parser("cards", help="print-and-play cards, tokens and monsters at real size")
+    cd.add_argument("--game", required=True)
+    cd.add_argument("--pack", action="append", default=[], help="add a pack directory")
+    cd.add_argument("--lang", choices=["zh", "en"], action="append")
+    cd.add_argument("--format", choices=["html", "pdf"], action="append")
+    cd.add_argument("--out", default="cards")
+    cd.set_defaults(run=cmd_cards)
     return p
 
 

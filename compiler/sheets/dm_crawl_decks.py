@@ -25,7 +25,7 @@ EXAMPLES = {   # LAY-n: printed value, then (op, amount, continuous) in order (i
 
 def _common(game: Game, lang: str) -> dict:
     text = prose(game.id, lang)
-    lab = {**labels(lang), **text["labels"]}
+    lab = {**labels(lang, game), **text["labels"]}
     board = game.of_kind("board")
     values = dict(board[0].data) if board else {}
     return {"text": text, "dm_lab": lab, "values": values,

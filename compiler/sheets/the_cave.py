@@ -9,7 +9,7 @@ from compiler.sheets import (Footnotes, Sheet, Texts, _rule_value, _scoring, _ya
 
 
 def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
-    lab = labels(lang)
+    lab = labels(lang, game)
     text = prose(game.id, lang)
     scoring = _scoring(game)
     sdata = scoring.data if scoring else {}
