@@ -257,6 +257,26 @@ def _words(value, game: Game, lang: str, lab: dict) -> str:
     return ""
 
 
+AFTER_USE = ("keep", "box", "discard", "supply", "stock", "removed", "board", "flip", "graveyard",
+             "loot", "intern", "until_rest")   # each has a label after_use_<value>
+
+
+def after_use(game: Game, entity: Entity) -> str | None:
+    """What happens to a token, card or monster once used (kept, back to the box, discarded...):
+    the entity's `after_use`, else the default its kind declares in game.yaml, whose
+    description cites the rulebook. None when the content does not say."""
+    if entity.data.get("after_use"):
+        return str(entity.data["after_use"])
+    spec = game.vocab.kinds.get(entity.kind, {}).get("fields", {}).get("after_use") or {}
+    return spec.get("default")
+
+
+def after_use_text(game: Game, entity: Entity, lang: str) -> str:
+    """after_use in words, from the game's sheet labels (`after_use_<value>`)."""
+    key = after_use(game, entity)
+    return labels(lang, game).get(f"after_use_{key}", "") if key else ""
+
+
 def name_of(entity: Entity, lang: str) -> str:
     name = entity.data.get("name")
     if isinstance(name, dict) and name.get(lang):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from compiler import checks
 from compiler.model import EffectSite, Entity, Game
 from compiler.sheets import (Footnotes, Sheet, Texts, _rule_value, _scoring, _yaml_file,
-                             ap_cost, fill, labels, majority_awards, name_of, prose, site_at,
+                             after_use_text, ap_cost, fill, labels, majority_awards, name_of, prose, site_at,
                              text_of)
 
 
@@ -72,7 +72,7 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
         d = item.data
         equipment.append({"name": name_of(item, lang), "mark": notes.mark(item, lang),
                           "slots": d.get("slots", ""), "uses": d.get("uses", ""),
-                          "kept": ctx["lab"]["flag_yes"] if d.get("kept_after_use") else "",
+                          "kept": after_use_text(game, item, lang),
                           "limit": d.get("per_team_limit", ""), "supply": d.get("supply", "")})
     rule_rows = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
                   "value": _value_text(r.data.get("value"), game, lang, ctx["lab"]),
@@ -159,7 +159,7 @@ def _token_rows(game: Game, lang: str, notes: Footnotes, texts: Texts,
         row = {"id": token.id, "name": name_of(token, lang), "mark": notes.mark(token, lang),
                "points": d.get("points", ""), "depth": d.get("depth", ""),
                "category": game.vocab.text_of(category, lang, "category") if category else "",
-               "supply": d.get("supply", "")}
+               "supply": d.get("supply", ""), "after_use": after_use_text(game, token, lang)}
         if earned:
             row["earned"] = _earned(game, token, lang, texts, notes)
         rows.append(row)
