@@ -297,4 +297,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run the imported module, not __main__: modules that raise compiler.cli.UsageError
+    # must meet the class main() catches
+    from compiler import cli as _cli
+    sys.exit(_cli.main())

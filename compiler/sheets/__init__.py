@@ -574,9 +574,12 @@ def for_players(value, key: str = ""):
     return value
 
 
-def write_pdf(html: str, path: Path) -> None:
+def write_pdf(html: str, path: Path, max_pages: int | None = None) -> None:
+    """HTML -> PDF; `max_pages` keeps the first pages only (tests render a few, not all)."""
     from weasyprint import HTML  # imported here: slow to import, only needed for PDFs
     document = HTML(string=html, base_url=str(TEMPLATES)).render()
+    if max_pages is not None:
+        document = document.copy(document.pages[:max_pages])
     _write_atomic(path, document.write_pdf(pdf_identifier=b"tomecraft-sheet"))
 
 
