@@ -549,6 +549,8 @@ def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") ->
     if not designer:
         context = for_players(context)
         context["dm_sources"] = None
+    if lang == "zh":
+        context = walk_strings(context, zh_punctuation)
     return environment().get_template(sheet.template).render(context)
 
 
@@ -571,6 +573,34 @@ def for_players(value, key: str = ""):
     if isinstance(value, (list, tuple)):
         return type(value)(for_players(v) for v in value) if isinstance(value, list) \
             else tuple(for_players(v) for v in value)
+    return value
+
+
+_CJK = "\u3400-\u9fff\uf900-\ufaff"
+_HALF = {",": "，", ";": "；", ":": "：", "!": "！", "?": "？"}
+_PUNCT_AFTER_CJK = re.compile(rf"(?<=[{_CJK}）」])\s*([,;:!?])\s*")
+_PUNCT_BEFORE_CJK = re.compile(rf"\s*([,;:!?])\s*(?=[{_CJK}（「])")
+_PAREN_CJK = re.compile(rf"\(([^()]*[{_CJK}][^()]*)\)")
+
+
+def zh_punctuation(text: str) -> str:
+    """Chinese text takes full-width punctuation: `,;:!?` next to a Chinese character and
+    brackets around Chinese words become ，；：！？ and （）. Numbers and Latin text keep theirs."""
+    text = _PAREN_CJK.sub(r"（\1）", text)
+    text = _PUNCT_AFTER_CJK.sub(lambda m: _HALF[m.group(1)], text)
+    return _PUNCT_BEFORE_CJK.sub(lambda m: _HALF[m.group(1)], text)
+
+
+def walk_strings(value, change: Callable[[str], str]):
+    """`value` with `change` applied to every string inside it (dicts, lists, tuples)."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, dict):
+        return {k: walk_strings(v, change) for k, v in value.items()}
+    if isinstance(value, list):
+        return [walk_strings(v, change) for v in value]
+    if isinstance(value, tuple):
+        return tuple(walk_strings(v, change) for v in value)
     return value
 
 

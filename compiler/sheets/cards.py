@@ -16,7 +16,8 @@ from pathlib import Path
 
 from compiler.model import Entity, Game
 from compiler.sheets import (FORMATS, LANGS, Footnotes, Texts, _game_file, after_use_text,
-                             environment, html_lang, labels, name_of, site_at, write_formats)
+                             environment, html_lang, labels, name_of, site_at, walk_strings,
+                             write_formats, zh_punctuation)
 
 SIZES = {"poker": (63, 88), "mini": (41, 63), "chit": (40, 40)}   # width, height in mm
 PAGE = (210, 297)                                                  # A4, portrait
@@ -114,6 +115,8 @@ def render_html(game: Game, lang: str) -> str:
     context = {"lang": lang, "html_lang": html_lang(lang, game), "lab": lab,
                "game_name": game_name, "title": f"{game_name}{lab['colon']}{lab['cards_title']}",
                "pages": pages(game, lang, notes), "footnotes": notes.notes}
+    if lang == "zh":
+        context = walk_strings(context, zh_punctuation)
     return environment().get_template("cards.html.j2").render(context)
 
 

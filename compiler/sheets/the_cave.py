@@ -44,6 +44,11 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
     texts = Texts(game, lang)
     ctx = _cave_common(game, lang, notes)
     text, values = ctx["text"], ctx["values"]
+    boards = [{"players": "–".join(str(p) for p in (b.data["players"][0], b.data["players"][-1]))
+               if len(b.data["players"]) > 1 else str(b.data["players"][0]),
+               "mark": notes.mark(b, lang), "cells": len(b.data["cells"]),
+               "discards": ctx["lab"]["list_sep"].join(str(n) for n in b.data["discard_per_stack"])}
+              for b in sorted(game.of_kind("start_board"), key=lambda b: b.data["players"][0])]
     actions = sorted(game.of_kind("action"), key=lambda e: (e.data.get("order", 999), e.id))
     action_rows = []
     for a in actions:
@@ -88,6 +93,7 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
                          "rows": [{"team": t, "count": c, "bonus": awards[t]}
                                   for t, c in ex["counts"].items()]})
     return {**ctx, "actions": action_rows, "tiles": tiles, "equipment": equipment,
+            "setup": _paragraphs(text, "setup", values), "boards": boards,
             "rule_rows": rule_rows, "examples": examples,
             "any_tile": [texts.keyword(k) for k in sorted(game.vocab.keywords)
                          if not game.vocab.keywords[k].params],

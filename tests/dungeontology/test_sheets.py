@@ -35,7 +35,8 @@ def test_region_reference_lists_every_region_with_rendered_keywords(pages, game)
     for lang in ("zh", "en"):
         page = pages[("regions", lang)]
         for region in game.of_kind("region"):
-            assert region.data["name"][lang] in page, (lang, region.id)
+            name = region.data["name"][lang]
+            assert (sheets.zh_punctuation(name) if lang == "zh" else name) in page, (lang, region.id)
     assert "伏击2" in pages[("regions", "zh")] and "Ambush 2" in pages[("regions", "en")]
     assert "危险2" in pages[("regions", "zh")] and "Danger 2" in pages[("regions", "en")]
     # the keyword legend renders each snippet's meaning, not just its name
