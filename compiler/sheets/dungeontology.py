@@ -79,7 +79,8 @@ def symbols_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
             continue
         template = info.text.get(lang)
         stand_in = {k: (ctx["text"]["who_param"] if k == "who" else v) for k, v in params.items()}
-        symbols.append({"name": ctx["text"]["symbols"][verb], "effect": fill(template, stand_in).strip()})
+        symbols.append({"name": ctx["text"]["symbols"][verb], "icon": verb,
+                        "effect": fill(template, stand_in).strip()})
     timings = [fill(p, {}) for p in ctx["text"]["timings"]]
     return {**ctx, "symbols": symbols, "timings": timings}
 

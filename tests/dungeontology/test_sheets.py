@@ -91,3 +91,13 @@ def test_the_cards_sheet_holds_every_card_the_boss_and_the_scholars(game, pages,
     for boss in game.of_kind("boss"):
         for side in boss.data["sides"]:
             assert side["name"][lang] in page
+
+
+def test_every_effect_symbol_has_an_icon(game):
+    symbols = next(s for s in sheets.SHEETS["dungeontology"] if s.name == "symbols")
+    page = sheets.render_html(game, symbols, "en")
+    rows = [r for r in re.findall(r"<tr>.*?</tr>", page, flags=re.S) if "<td" in r]
+    assert len(rows) >= 10
+    for row in rows:
+        assert '<svg class="icon"' in row, row[:120]
+        assert 'r="5.5"' not in row, f"no icon drawn for this symbol (the fallback circle): {row[:120]}"
