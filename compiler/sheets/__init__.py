@@ -199,11 +199,11 @@ def player_lines(entity: Entity, lang: str) -> list[str]:
 
 # Developer references inside content notes, cut from the player edition.
 _DEV_PREFIX = re.compile(
-    r"^\s*(?:(?:[A-Z]{1,3}-?\d+[a-z]?|EX-[\w-]+|T-\d+|Gaps? [\d/, ]+|Starter set)"
+    r"^\s*(?:(?:[A-Z]{1,3}-?\d+[a-z]?|EX-[\w-]+|T-\d+|[Gg]aps? [\d/, ]+|Starter set)"
     r"(?:\s*\([^)]*\))?(?:\s+reading\s+\w+)?\s*(?:,\s*)?)+:\s*")
 _DEV_PAREN = re.compile(r"\s*\((?:[^()]*?(?:\bL\d|\.py\b|\brule\b|\bGap\b|\b[A-Z]{1,3}-\d|"
                         r"\b[a-z]+_[a-z0-9_]+\b|\binventory\b|§)[^()]*)\)")
-_DEV_TOKEN = re.compile(r"\bL\d+|\.py\b|\bGaps? \d|\b[A-Z]{1,3}-\d+|\b[a-z0-9]+_[a-z0-9_]+\b|`|§|"
+_DEV_TOKEN = re.compile(r"\bL\d+|\.py\b|\b[Gg]aps? \d|\b[A-Z]{1,3}-\d+|\b[a-z0-9]+_[a-z0-9_]+\b|`|§|"
                         r"\binventory\b|\bengine\b|\bscenario|\btest\b|\bseat \d")
 
 

@@ -88,12 +88,16 @@ def symbols_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
 def _region_row(game: Game, r: Entity, lang: str, texts: Texts, notes: Footnotes) -> dict:
     d = r.data
     effects = [texts.effect(r, ("effects", i)) for i in range(len(d.get("effects") or ()))]
-    doors = [f"{d_['side']}: " + "+".join(_colour(game, c, lang) for c in d_["colours"])
+    words = prose(game.id, lang)["directions"]
+    sides = lambda letters: ("" if lang == "zh" else ", ").join(   # noqa: E731
+        words.get(ch, ch) for ch in str(letters))
+    colon = "：" if lang == "zh" else ": "
+    doors = [sides(d_["side"]) + colon + "+".join(_colour(game, c, lang) for c in d_["colours"])
              for d_ in d.get("doors") or ()]
     return {"number": d["number"], "name": name_of(r, lang), "mark": notes.mark(r, lang),
             "level": d["level"], "alert": d.get("alert", 0),
             "slots": [{"name": _colour(game, c, lang), "colour": c} for c in d.get("slots") or ()],
-            "passages": d["passages"], "doors": doors, "effects": effects, "ref": str(d.get("ref", ""))}
+            "passages": sides(d["passages"]), "doors": doors, "effects": effects, "ref": str(d.get("ref", ""))}
 
 
 def regions_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
