@@ -229,6 +229,8 @@ def value_words(game: Game, rule: Entity, lang: str) -> str:
     words = (_game_file(game.id).get("rule_values") or {}).get(rule.id)
     if isinstance(words, dict) and words.get(lang):
         return str(words[lang])
+    if isinstance(rule.data.get("value"), bool):
+        return ""        # the rule's name states the choice; a bare yes/no would contradict it
     return _words(rule.data.get("value"), game, lang, lab)
 
 

@@ -95,3 +95,14 @@ def test_cli_all_prints_the_shipped_packs(tmp_path, monkeypatch):
         assert root.name in written
         for pack in pipeline.in_repo_packs(root):
             assert f"{root.name}__{pack.name}" in written
+
+
+def test_every_approximated_rule_with_a_named_value_says_it_in_words(game):
+    """A rule whose value is a name (`from_origin`, `seat_0`) needs words in both languages."""
+    for rule in game.of_kind("rule"):
+        value = rule.data.get("value")
+        if rule.source != "approximation" or not isinstance(value, str) \
+                or value in game.vocab.names or re.fullmatch(r"[\d\s/+-]+", value):
+            continue
+        for lang in ("zh", "en"):
+            assert sheets.value_words(game, rule, lang), (rule.id, lang)
