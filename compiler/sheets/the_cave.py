@@ -47,7 +47,7 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
     boards = [{"players": "–".join(str(p) for p in (b.data["players"][0], b.data["players"][-1]))
                if len(b.data["players"]) > 1 else str(b.data["players"][0]),
                "mark": notes.mark(b, lang), "cells": len(b.data["cells"]),
-               "discards": ctx["lab"]["list_sep"].join(str(n) for n in b.data["discard_per_stack"])}
+               "discards": " / ".join(str(n) for n in b.data["discard_per_stack"])}
               for b in sorted(game.of_kind("start_board"), key=lambda b: b.data["players"][0])]
     actions = sorted(game.of_kind("action"), key=lambda e: (e.data.get("order", 999), e.id))
     action_rows = []
