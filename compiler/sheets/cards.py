@@ -53,6 +53,8 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         words = _text(label, lang)
         if value is True:
             stats.append(words)
+        elif isinstance(value, str) and value in (label.get("values") or {}):
+            stats.append(f"{words} {_text(label['values'][value], lang)}")
         elif isinstance(value, str) and value in game.vocab.names:
             stats.append(f"{words} {game.vocab.text_of(value, lang)}")
         elif isinstance(value, (int, float)):
@@ -63,7 +65,10 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         if site is None or not data.get(field):
             continue
         rules.append({"label": _text(label, lang), "text": texts.site(site)})
-    return {"name": name_of(entity, lang), "type": type_line, "stats": stats, "rules": rules,
+    name = name_of(entity, lang)
+    if lang == "en":             # a card's title starts with a capital ("flare" -> "Flare")
+        name = name[:1].upper() + name[1:]
+    return {"name": name, "type": type_line, "stats": stats, "rules": rules,
             "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang)}
 
 

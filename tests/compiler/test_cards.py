@@ -46,8 +46,8 @@ def test_every_entity_of_a_printed_kind_is_on_a_card_once_per_copy(game):
         laid = [c for page in cards.pages(game, lang, Footnotes()) for c in page["cards"]]
         for kind_spec in cards.spec(game):
             for entity in game.of_kind(kind_spec["kind"]):
-                name = entity.data["name"][lang]
-                assert sum(c["name"] == name for c in laid) >= cards.copies(entity, kind_spec), \
+                name = entity.data["name"][lang].casefold()
+                assert sum(c["name"].casefold() == name for c in laid) >= cards.copies(entity, kind_spec), \
                     (kind_spec["kind"], entity.id)
 
 
