@@ -113,13 +113,14 @@ def _layout(cards: list[dict], size: tuple[int, int]) -> dict:
             "small": width < 50}
 
 
-def render_html(game: Game, lang: str) -> str:
+def render_html(game: Game, lang: str, max_pages: int | None = None) -> str:
+    """The cards of `game` as one HTML document; `max_pages` keeps the first pages (tests)."""
     notes = Footnotes(edition="player", game=game, lang=lang)
     lab = labels(lang, game)
     game_name = game.vocab.name.get(lang)
     context = {"lang": lang, "html_lang": html_lang(lang, game), "lab": lab,
                "game_name": game_name, "title": f"{game_name}{lab['colon']}{lab['cards_title']}",
-               "pages": pages(game, lang, notes), "footnotes": notes.notes}
+               "pages": pages(game, lang, notes)[:max_pages], "footnotes": notes.notes}
     if lang == "zh":
         context = walk_strings(context, zh_punctuation)
     return environment().get_template("cards.html.j2").render(context)

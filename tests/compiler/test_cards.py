@@ -94,7 +94,7 @@ def test_one_pdf_page_embeds_the_right_cjk_face(tmp_path):
         pytest.skip("pdffonts (poppler-utils) is not installed")
     game = compile_game(REPO / "content" / "clank_catacombs")
     pdf = tmp_path / "cards.zh.pdf"
-    write_pdf(cards.render_html(game, "zh"), pdf, max_pages=1)
+    write_pdf(cards.render_html(game, "zh", max_pages=1), pdf, max_pages=1)
     fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
     faces = fonts.replace("-", "").replace(" ", "")
     assert "NotoSansCJKSC" in faces and "NotoSansCJKTC" not in faces, fonts

@@ -106,3 +106,11 @@ def test_every_approximated_rule_with_a_named_value_says_it_in_words(game):
             continue
         for lang in ("zh", "en"):
             assert sheets.value_words(game, rule, lang), (rule.id, lang)
+
+
+def test_the_readme_lists_every_sheet_with_what_it_is_for():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("## Sheets"):readme.index("### Print-and-play cards")]
+    for game_id in sheets.SHEETS:
+        for sheet in sheets.SHEETS[game_id]:
+            assert re.search(rf"\| `{sheet.name}` \| [^|]{{20,}} \|", table), (game_id, sheet.name)
