@@ -144,7 +144,9 @@ class Footnotes:
         if entity.kind == "rule" and self.game is not None:
             value = value_words(self.game, entity, lang)
             group = key   # a rule is its own item: its value differs from every other's
-            lines = ([fill(lab["rule_value"], {"value": value})] if value else []) + lines
+            if value:     # the words say the choice; the note would only say it again
+                lines = [fill(lab["rule_value"], {"value": value})] + \
+                    ([] if _has_rule_words(self.game, entity, lang) else lines)
         else:
             group = "|".join(str(n) for n in approximation_lines(entity))
         number = self._groups.get(group)
@@ -199,12 +201,18 @@ def player_lines(entity: Entity, lang: str) -> list[str]:
 
 # Developer references inside content notes, cut from the player edition.
 _DEV_PREFIX = re.compile(
-    r"^\s*(?:(?:[A-Z]{1,3}-?\d+[a-z]?|EX-[\w-]+|T-\d+|[Gg]aps? [\d/, ]+|Starter set)"
+    r"^\s*(?:(?:[A-Z]{1,3}-?\d+[a-z]?(?:/[A-Z]{1,3}-?\d+[a-z]?)*|EX-[\w-]+|T-\d+|#\d+|"
+    r"[Gg]aps? [\d/, ]+|Starter set)"
     r"(?:\s*\([^)]*\))?(?:\s+reading\s+\w+)?\s*(?:,\s*)?)+:\s*")
 _DEV_PAREN = re.compile(r"\s*\((?:[^()]*?(?:\bL\d|\.py\b|\brule\b|\bGap\b|\b[A-Z]{1,3}-\d|"
                         r"\b[a-z]+_[a-z0-9_]+\b|\binventory\b|§)[^()]*)\)")
 _DEV_TOKEN = re.compile(r"\bL\d+|\.py\b|\b[Gg]aps? \d|\b[A-Z]{1,3}-\d+|\b[a-z0-9]+_[a-z0-9_]+\b|`|§|"
                         r"\binventory\b|\bengine\b|\bscenario|\btest\b|\bseat \d")
+
+
+# Sentences that only repeat that something is approximate: the list says so already.
+_SAYS_NOTHING = re.compile(r"^(?:not in the (?:text|rulebook|guide)|not stated|guess|"
+                           r"(?:none|neither) is stated)[.;]?$", re.I)
 
 
 def player_note(text: str) -> str:
@@ -213,12 +221,17 @@ def player_note(text: str) -> str:
     developer reference or a raw id goes too. "" when nothing is left."""
     text = _DEV_PAREN.sub("", _DEV_PREFIX.sub("", text.strip()))
     kept = [part for part in re.split(r"(?<=[.;])\s+", text)
-            if part and not _DEV_TOKEN.search(part)]
+            if part and not _DEV_TOKEN.search(part) and not _SAYS_NOTHING.match(part)]
     text = " ".join(kept).strip().rstrip(";,: ")
     if not text:
         return ""
     text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _has_rule_words(game: Game, rule: Entity, lang: str) -> bool:
+    words = (_game_file(game.id).get("rule_values") or {}).get(rule.id)
+    return isinstance(words, dict) and bool(words.get(lang))
 
 
 def value_words(game: Game, rule: Entity, lang: str) -> str:
