@@ -229,6 +229,14 @@ def player_note(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+def rule_value_text(game: Game, rule: Entity, lang: str, raw: str) -> str:
+    """A rule's value for a table: in words when it has them, else `raw` (the designer
+    edition's fallback for a developer: the chosen option's name)."""
+    if isinstance(rule.data.get("value"), bool):
+        return raw
+    return value_words(game, rule, lang) or raw
+
+
 def _has_rule_words(game: Game, rule: Entity, lang: str) -> bool:
     words = (_game_file(game.id).get("rule_values") or {}).get(rule.id)
     return isinstance(words, dict) and bool(words.get(lang))

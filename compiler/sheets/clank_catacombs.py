@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from compiler.model import Entity, Game
 from compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
-                             site_at)
+                             rule_value_text, site_at)
 
 GAME = "clank_catacombs"
 
@@ -67,7 +67,7 @@ def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
         rooms.append({"name": name_of(r, lang), "mark": notes.mark(r, lang), "parts": parts,
                       "flags": flags, "ref": r.data.get("ref", "")})
     rules = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
-              "value": _value(r.data.get("value")), "ref": r.data.get("ref", "")}
+              "value": rule_value_text(game, r, lang, _value(r.data.get("value"))), "ref": r.data.get("ref", "")}
              for r in game.of_kind("rule")]
     return {**ctx, "icons": icons, "rooms": rooms, "rule_rows": rules,
             "sections": [{"title": own[f"{k}_title"], "items": _paras(own, k, values)}

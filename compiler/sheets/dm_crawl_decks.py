@@ -10,7 +10,7 @@ from __future__ import annotations
 from compiler import checks
 from compiler.model import Entity, Game
 from compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, fill, labels, name_of,
-                             prose, site_at, sources_table)
+                             prose, rule_value_text, site_at, sources_table)
 from dsl import nodes as n
 from runtime.layering import Layers
 
@@ -68,7 +68,7 @@ def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     ctx["descend"] = [fill(p, values) for p in text["descend"]]
     ctx["board_text"] = [fill(p, values) for p in text["board"]]
     ctx["rules"] = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
-                     "value": _value(r.data.get("value"), lab)} for r in game.of_kind("rule")]
+                     "value": rule_value_text(game, r, lang, _value(r.data.get("value"), lab))} for r in game.of_kind("rule")]
     return _finish(ctx, game, lang, notes, "rules_title")
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from compiler import checks
 from compiler.model import EffectSite, Entity, Game
 from compiler.sheets import (Footnotes, Sheet, Texts, _rule_value, _scoring, _yaml_file,
-                             after_use_text, ap_cost, fill, labels, majority_awards, name_of, prose, site_at,
-                             text_of)
+                             after_use_text, ap_cost, fill, labels, majority_awards, name_of,
+                             prose, rule_value_text, site_at, text_of)
 
 
 def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
@@ -80,7 +80,7 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
                           "kept": after_use_text(game, item, lang),
                           "limit": d.get("per_team_limit", ""), "supply": d.get("supply", "")})
     rule_rows = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
-                  "value": _value_text(r.data.get("value"), game, lang, ctx["lab"]),
+                  "value": rule_value_text(game, r, lang, _value_text(r.data.get("value"), game, lang, ctx["lab"])),
                   "ref": str(r.data.get("ref", ""))} for r in game.of_kind("rule")]
     examples = []
     for ex in text.get("examples", []):
