@@ -111,3 +111,19 @@ def test_the_cli_writes_both_languages_and_refuses_a_bad_pack(tmp_path):
                           "--pack", str(tmp_path), "--out", str(tmp_path)], cwd=REPO,
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "no pack.yaml" in bad.stderr
+
+
+def test_hostile_names_are_escaped_on_cards(tmp_path):
+    root = tmp_path / "the_cave"
+    shutil.copytree(REPO / "content" / "the_cave", root)
+    tokens = root / "tokens.yaml"
+    text = tokens.read_text(encoding="utf-8")
+    first = re.search(r"name: \{zh: ([^,]+), en: ([^}]+)\}", text)
+    tokens.write_text(text.replace(first.group(0),
+                                   "name: {zh: \"<script>x</script>\", en: \"<img src=x onerror=alert(1)>\"}", 1),
+                      encoding="utf-8")
+    game = compile_game(root)
+    for lang in ("zh", "en"):
+        page = cards.render_html(game, lang)
+        assert "<script" not in page and "<img" not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in cards.render_html(game, "en")
