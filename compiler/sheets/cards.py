@@ -66,8 +66,8 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
             continue
         rules.append({"label": _text(label, lang), "text": texts.site(site)})
     name = name_of(entity, lang)
-    if lang == "en":             # a card's title starts with a capital ("flare" -> "Flare")
-        name = name[:1].upper() + name[1:]
+    if lang == "en":             # a card's title lines start with a capital ("flare" -> "Flare")
+        name, type_line = name[:1].upper() + name[1:], type_line[:1].upper() + type_line[1:]
     return {"name": name, "type": type_line, "stats": stats, "rules": rules,
             "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang)}
 
