@@ -94,7 +94,8 @@ def _region_row(game: Game, r: Entity, lang: str, texts: Texts, notes: Footnotes
     colon = "：" if lang == "zh" else ": "
     doors = [sides(d_["side"]) + colon + "+".join(_colour(game, c, lang) for c in d_["colours"])
              for d_ in d.get("doors") or ()]
-    return {"number": d["number"], "name": name_of(r, lang), "mark": notes.mark(r, lang),
+    number = prose(game.id, lang)["start_number"] if d["number"] == "START" else d["number"]
+    return {"number": number, "name": name_of(r, lang), "mark": notes.mark(r, lang),
             "level": d["level"], "alert": d.get("alert", 0),
             "slots": [{"name": _colour(game, c, lang), "colour": c} for c in d.get("slots") or ()],
             "passages": sides(d["passages"]), "doors": doors, "effects": effects, "ref": str(d.get("ref", ""))}
