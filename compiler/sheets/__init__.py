@@ -603,13 +603,13 @@ _CJK = "\u3400-\u9fff\uf900-\ufaff"
 _HALF = {",": "，", ";": "；", ":": "：", "!": "！", "?": "？"}
 _PUNCT_AFTER_CJK = re.compile(rf"(?<=[{_CJK}）」])\s*([,;:!?])\s*")
 _PUNCT_BEFORE_CJK = re.compile(rf"\s*([,;:!?])\s*(?=[{_CJK}（「])")
-_PAREN_CJK = re.compile(rf"\(([^()]*[{_CJK}][^()]*)\)")
+_PAREN_CJK = re.compile(rf"\(([^()]*[{_CJK}][^()]*)\)|(?<=[{_CJK}])\(([^()]*)\)")
 
 
 def zh_punctuation(text: str) -> str:
     """Chinese text takes full-width punctuation: `,;:!?` next to a Chinese character and
     brackets around Chinese words become ，；：！？ and （）. Numbers and Latin text keep theirs."""
-    text = _PAREN_CJK.sub(r"（\1）", text)
+    text = _PAREN_CJK.sub(lambda m: f"（{m.group(1) or m.group(2)}）", text)
     text = _PUNCT_AFTER_CJK.sub(lambda m: _HALF[m.group(1)], text)
     return _PUNCT_BEFORE_CJK.sub(lambda m: _HALF[m.group(1)], text)
 

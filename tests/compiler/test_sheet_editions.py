@@ -114,3 +114,11 @@ def test_the_readme_lists_every_sheet_with_what_it_is_for():
     for game_id in sheets.SHEETS:
         for sheet in sheets.SHEETS[game_id]:
             assert re.search(rf"\| `{sheet.name}` \| [^|]{{20,}} \|", table), (game_id, sheet.name)
+
+
+def test_chinese_sheets_use_full_width_punctuation(game):
+    cjk = "\u3400-\u9fff"
+    half = re.compile(rf"[{cjk}][,;:!?]|[,;:!?][{cjk}]|\([^()]*[{cjk}][^()]*\)|[{cjk}]\(")
+    for sheet in sheets.SHEETS[game.id]:
+        text = text_of(sheets.render_html(game, sheet, "zh"))
+        assert not half.findall(text), (sheet.name, half.findall(text)[:5])
