@@ -8,7 +8,8 @@ effect language (the same renderer as the sheets), with what happens to it after
 Sizes: the rulebooks give none, so each kind names a stated standard (SIZES, listed in the
 README): poker cards 63 x 88 mm, mini cards 41 x 63 mm, and 40 x 40 mm chits for tokens
 (bigger than the printed tokens, so that their text stays readable).
-Output: <out>/<game>[__<pack>]/cards.<lang>.html|pdf, through WeasyPrint like the sheets.
+Output: <out>/<game>[__<pack>]/print_and_play.<lang>.html|pdf, through WeasyPrint like the sheets
+(not cards.<lang>: that is a sheet of Clank! and Dungeontology, and --out may be shared).
 """
 from __future__ import annotations
 
@@ -131,7 +132,7 @@ def render_game(game: Game, langs, formats, out: Path, progress=None) -> list[Pa
     written = []
     for lang in langs:
         html = render_html(game, lang)
-        written += write_formats(html, Path(out) / package_name(game) / f"cards.{lang}",
+        written += write_formats(html, Path(out) / package_name(game) / f"print_and_play.{lang}",
                                  formats, progress)
     return written
 

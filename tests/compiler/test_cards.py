@@ -105,8 +105,8 @@ def test_the_cli_writes_both_languages_and_refuses_a_bad_pack(tmp_path):
                           "--format", "html", "--out", str(tmp_path)], cwd=REPO,
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert sorted(p.name for p in (tmp_path / "the_cave").iterdir()) == ["cards.en.html",
-                                                                         "cards.zh.html"]
+    assert sorted(p.name for p in (tmp_path / "the_cave").iterdir()) == [
+        "print_and_play.en.html", "print_and_play.zh.html"]
     bad = subprocess.run([sys.executable, "-m", "compiler.cli", "cards", "--game", "the_cave",
                           "--pack", str(tmp_path), "--out", str(tmp_path)], cwd=REPO,
                          capture_output=True, text=True)
