@@ -281,7 +281,7 @@ def _words(value, game: Game, lang: str, lab: dict) -> str:
 
 
 AFTER_USE = ("keep", "box", "discard", "supply", "stock", "removed", "board", "flip", "graveyard",
-             "loot", "intern", "until_rest")   # each has a label after_use_<value>
+             "loot", "intern", "until_rest", "dungeon_discard")   # each has a label after_use_<value>
 
 
 def after_use(game: Game, entity: Entity) -> str | None:

@@ -169,6 +169,7 @@ def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
             tags = [own["tags"][t] for t in ("companion", "danger", "dragon_attack", "never_discarded") if d.get(t)]
             cost = d.get("defeat_cost") if card_type == "monster" or d.get("defeat_cost") else d.get("cost", "")
             rows.append({"name": name_of(c, lang), "mark": notes.mark(c, lang),
+                         "after_use": after_use_text(game, c, lang),
                          "count": d.get("per_deck") or d.get("count", ""),
                          "cost": "" if cost is None else cost, "points": d.get("points", ""),
                          "tags": tags, "effects": effects})

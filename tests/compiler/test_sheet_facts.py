@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 # The kinds whose entities a player keeps, spends or discards, per game.
 FACT_KINDS = {
     "the_cave": ("token", "equipment"),
-    "clank_catacombs": ("token", "market_item"),
+    "clank_catacombs": ("token", "market_item", "card"),
     "deep_rock_galactic": ("monster", "throwable", "rock_and_stone_card", "weapon_upgrade",
                            "pickup", "mineral"),
     "dm_crawl_decks": ("card", "event_card", "relic"),
