@@ -124,6 +124,7 @@ def regions_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     for t in game.of_kind("token"):
         site = site_at(t, ("effect",))
         tokens.append({"name": name_of(t, lang), "mark": notes.mark(t, lang),
+                       "after_use": after_use_text(game, t, lang),
                        "count": t.data.get("count", ""),
                        "effect": texts.site(site) if site is not None else ""})
     blocks = [{"name": name_of(b, lang), "mark": notes.mark(b, lang), "count": b.data["count"],

@@ -19,7 +19,7 @@ FACT_KINDS = {
     "deep_rock_galactic": ("monster", "throwable", "rock_and_stone_card", "weapon_upgrade",
                            "pickup", "mineral"),
     "dm_crawl_decks": ("card", "event_card", "relic"),
-    "dungeontology": ("scheme_card", "clan_card", "intern_card", "doom_card"),
+    "dungeontology": ("scheme_card", "clan_card", "intern_card", "doom_card", "token"),
 }
 LINE = re.compile(r"\bL\d+")
 
@@ -61,7 +61,8 @@ def test_every_entity_row_on_a_sheet_says_its_fate(game, pages, lang):
             for row in re.findall(r"<tr.*?</tr>", page, flags=re.S)]
     for kind in FACT_KINDS[game.id]:
         for entity in game.of_kind(kind):
-            name = str(escape(sheets.name_of(entity, lang)))
+            name = sheets.name_of(entity, lang)     # zh sheets print full-width brackets
+            name = str(escape(sheets.zh_punctuation(name) if lang == "zh" else name))
             words = str(escape(sheets.after_use_text(game, entity, lang)))
             assert words, (kind, entity.id)
             mine = [r for r in rows if re.search(rf">{re.escape(name)}(<|$)", r)]
