@@ -149,14 +149,18 @@ class Footnotes:
                     ([] if _has_rule_words(self.game, entity, lang) else lines)
         else:
             group = "|".join(str(n) for n in approximation_lines(entity))
+        if not lines:       # nothing to say in this language: one item names them all
+            group = "(silent)"
         number = self._groups.get(group)
         if number is None:
             self.notes.append({"n": len(self.notes) + 1, "names": [], "lines": lines,
                                "name": ""})
             number = self._groups[group] = len(self.notes)
         note = self.notes[number - 1]
-        note["names"].append(name_of(entity, lang))
-        note["name"] = names_list(note["names"], lab)
+        if name_of(entity, lang) not in note["names"]:
+            note["names"].append(name_of(entity, lang))
+        note["name"] = names_list(note["names"], lab,
+                                  most=len(note["names"]) if group == "(silent)" else 4)
         self._index[key] = number
         return number
 
