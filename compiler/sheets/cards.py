@@ -73,6 +73,11 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
             "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang)}
 
 
+def _number(value) -> float:
+    """A sort key: numbers in order, anything else last."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else float("inf")
+
+
 def copies(entity: Entity, kind_spec: dict) -> int:
     for field in kind_spec.get("count") or ("count",):
         value = entity.data.get(field)
@@ -88,7 +93,11 @@ def pages(game: Game, lang: str, notes: Footnotes) -> list[dict]:
     for kind_spec in spec(game):
         size = SIZES[kind_spec.get("size", "poker")]
         cards = []
-        for entity in game.of_kind(str(kind_spec["kind"])):
+        entities = game.of_kind(str(kind_spec["kind"]))
+        if kind_spec.get("sort"):       # e.g. DRG monsters in activation order
+            field = str(kind_spec["sort"])
+            entities = sorted(entities, key=lambda e: _number(e.data.get(field)))
+        for entity in entities:
             card = card_of(game, entity, kind_spec, lang, texts, notes)
             cards += [card] * copies(entity, kind_spec)
         for start in range(0, len(cards), GRID * GRID):
