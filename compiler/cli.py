@@ -233,6 +233,11 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+def cmd_cards(args) -> int:
+    from compiler.sheets import cards
+    return cards.run_cli(args)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tomecraft", description=__doc__.splitlines()[0])
     p.add_argument("--version", action="version", version=f"tomecraft {version()}")
@@ -312,8 +317,26 @@ def parser() -> argparse.ArgumentParser:
                     help="html or pdf (repeatable; default both)")
     sh.add_argument("--out", default="sheets", metavar="DIR",
                     help="the folder to write into (default sheets/)")
-    sh.add_argument("--all", action="store_true", help="every game, both languages and formats")
+    sh.add_argument("--all", action="store_true",
+                    help="every game and shipped pack, both languages and formats")
+    sh.add_argument("--pack", action="append", default=[], metavar="DIR",
+                    help="add a pack directory (repeatable)")
+    sh.add_argument("--edition", choices=["player", "designer"], default="player",
+                    help="player (default): rules and references; designer adds the sources "
+                         "table and developer notes")
     sh.set_defaults(run=cmd_sheets)
+
+    cd = sub.add_parser("cards", help="print-and-play cards, tokens and monsters at real size")
+    cd.add_argument("--game", required=True, metavar="GAME", help="the game whose cards to lay out")
+    cd.add_argument("--pack", action="append", default=[], metavar="DIR",
+                    help="add a pack directory (repeatable)")
+    cd.add_argument("--lang", choices=["zh", "en"], action="append",
+                    help="zh or en (repeatable; default both)")
+    cd.add_argument("--format", choices=["html", "pdf"], action="append",
+                    help="html or pdf (repeatable; default both)")
+    cd.add_argument("--out", default="cards", metavar="DIR",
+                    help="the folder to write into (default cards/)")
+    cd.set_defaults(run=cmd_cards)
 
     n = sub.add_parser("new", help="start a pack: pack.yaml and one example entity per kind")
     n.add_argument("what", choices=["pack"], help="pack: a new pack folder")
@@ -353,4 +376,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run the imported module, not __main__: modules that raise compiler.cli.UsageError
+    # must meet the class main() catches
+    from compiler import cli as _cli
+    sys.exit(_cli.main())

@@ -32,6 +32,7 @@ from dsl.render import let_names, render
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "sheets"
 LANGS = ("zh", "en")
 FORMATS = ("html", "pdf")
+EDITIONS = ("player", "designer")   # player: rules and references; designer: + sources, notes
 HTML_LANG = {"zh": "zh-Hant", "en": "en"}
 
 
@@ -42,25 +43,38 @@ def _yaml_file(name: str) -> dict:
     return YAML(typ="safe").load((TEMPLATES / name).read_text(encoding="utf-8")) or {}
 
 
-def labels(lang: str, game_id: str | None = None) -> dict[str, str]:
+def labels(lang: str, game: "Game | str | None" = None) -> dict[str, str]:
     """Static UI labels of the sheets in `lang` (templates/sheets/labels.yaml).
 
-    A game's <game>.yaml may say `script: hans` (its rulebook is in Simplified characters:
-    zh labels come from `zh_hans`, falling back to `zh`) and may override single labels
-    under `labels: {zh: {...}, en: {...}}`."""
+    A game whose rulebook is in Simplified characters (`script: hans` in its game.yaml, or
+    in its sheet file <game>.yaml) takes its zh labels from `zh_hans`, falling back to `zh`;
+    <game>.yaml may override single labels under `labels: {zh: {...}, en: {...}}`."""
     base = _yaml_file("labels.yaml")
     result = dict(base[lang])
-    own = _game_file(game_id)
-    if lang == "zh" and own.get("script") == "hans":
+    own = _game_file(_game_id(game))
+    if lang == "zh" and script(game) == "hans":
         result.update(base.get("zh_hans", {}))
     result.update((own.get("labels") or {}).get(lang, {}))
     return result
 
 
-def html_lang(lang: str, game_id: str | None = None) -> str:
-    if lang == "zh" and _game_file(game_id).get("script") == "hans":
-        return "zh-Hans"
+def script(game: "Game | str | None") -> str:
+    """"hans" (Simplified) or "hant" (Traditional): the game's vocabulary says it; a bare
+    game id falls back to its sheet file."""
+    if isinstance(game, Game):
+        return game.vocab.script
+    return str(_game_file(game).get("script", "hant"))
+
+
+def html_lang(lang: str, game: "Game | str | None" = None) -> str:
+    """BCP 47 tag of a sheet: zh-Hans or zh-Hant picks the matching Noto CJK face (SC/TC)."""
+    if lang == "zh":
+        return "zh-Hans" if script(game) == "hans" else "zh-Hant"
     return HTML_LANG[lang]
+
+
+def _game_id(game: "Game | str | None") -> str | None:
+    return game.id if isinstance(game, Game) else game
 
 
 def _game_file(game_id: str | None) -> dict:
@@ -95,10 +109,18 @@ def fill(text: str, values: dict) -> str:
 
 @dataclass
 class Footnotes:
-    """Approximation notes of one sheet, numbered in order of first mention."""
+    """Approximation notes of one sheet, numbered in order of first mention.
+
+    Designer edition: one note per entity, with its full notes. Player edition: entities
+    sharing one note share one number, and a note is shown only in the sheet's language
+    (cleaned of decision ids and line references); a rule also says its value in words."""
     notes: list[dict] = field(default_factory=list)
     shown: set[tuple[str, str]] = field(default_factory=set)  # (kind, id) on this sheet
     _index: dict[str, int] = field(default_factory=dict)
+    edition: str = "designer"
+    game: "Game | None" = None
+    lang: str = "en"
+    _groups: dict[str, int] = field(default_factory=dict)
 
     def mark(self, entity: Entity, lang: str) -> int | None:
         """Record that `entity` is on the sheet; its footnote number if it is approximated."""
@@ -109,20 +131,177 @@ class Footnotes:
         lines = approximation_lines(entity)
         if not lines:
             return None
+        if self.edition == "player":
+            return self._mark_player(entity, key, lang)
         self.notes.append({"n": len(self.notes) + 1, "name": name_of(entity, lang),
                            "lines": lines})
         self._index[key] = len(self.notes)
         return len(self.notes)
+
+    def _mark_player(self, entity: Entity, key: str, lang: str) -> int:
+        lab = labels(lang, self.game)
+        lines = player_lines(entity, lang)
+        if entity.kind == "rule" and self.game is not None:
+            value = value_words(self.game, entity, lang)
+            group = key   # a rule is its own item: its value differs from every other's
+            if value:     # the words say the choice; the note would only say it again
+                lines = [fill(lab["rule_value"], {"value": value})] + \
+                    ([] if _has_rule_words(self.game, entity, lang) else lines)
+        else:
+            group = "|".join(str(n) for n in approximation_lines(entity))
+        if not lines:       # nothing to say in this language: one item names them all
+            group = "(silent)"
+        number = self._groups.get(group)
+        if number is None:
+            self.notes.append({"n": len(self.notes) + 1, "names": [], "lines": lines,
+                               "name": ""})
+            number = self._groups[group] = len(self.notes)
+        note = self.notes[number - 1]
+        if name_of(entity, lang) not in note["names"]:
+            note["names"].append(name_of(entity, lang))
+        note["name"] = names_list(note["names"], lab,
+                                  most=len(note["names"]) if group == "(silent)" else 4)
+        self._index[key] = number
+        return number
+
+
+def names_list(names: list[str], lab: dict, most: int = 4) -> str:
+    """"A, B, C, D and 8 more" (zh "A、B、C、D等12項"): a group of entities sharing a note."""
+    if len(names) <= most:
+        return lab["enum_sep"].join(names)
+    return fill(lab["and_more"], {"names": lab["enum_sep"].join(names[:most]),
+                                  "n": len(names) - most, "total": len(names)})
 
 
 def approximation_lines(entity: Entity) -> list[str]:
     """The approximation notes of an entity: its note if it is one, then per-field notes."""
     lines = []
     if entity.source == "approximation":
-        lines.append(str(entity.data.get("note", "")))
+        lines.append(text_of(entity.data.get("note", ""), "en"))
     for field_name, note in sorted((entity.data.get("approximations") or {}).items()):
-        lines.append(f"{field_name}: {note}")
+        lines.append(f"{field_name}: {text_of(note, 'en')}")
     return [line for line in lines if line]
+
+
+def player_lines(entity: Entity, lang: str) -> list[str]:
+    """What a player reads about an approximation, in `lang` only: a note written as
+    {zh, en} gives its own language; a plain note is English, so a zh sheet leaves it out.
+    Decision ids, rulebook lines and field names are cut (see player_note)."""
+    notes = []
+    if entity.source == "approximation":
+        notes.append(entity.data.get("note"))
+    notes += [note for _field, note in sorted((entity.data.get("approximations") or {}).items())]
+    lines = []
+    for note in notes:
+        if isinstance(note, dict):
+            text = str(note.get(lang) or "")
+        else:
+            text = "" if lang == "zh" or note is None else str(note)
+        text = player_note(text)
+        if text and text not in lines:
+            lines.append(text)
+    return lines
+
+
+# Developer references inside content notes, cut from the player edition.
+_DEV_PREFIX = re.compile(
+    r"^\s*(?:(?:[A-Z]{1,3}-?\d+[a-z]?(?:/[A-Z]{1,3}-?\d+[a-z]?)*|EX-[\w-]+|T-\d+|#\d+|"
+    r"[Gg]aps? [\d/, ]+|Starter set)"
+    r"(?:\s*\([^)]*\))?(?:\s+reading\s+\w+)?\s*(?:,\s*)?)+:\s*")
+_DEV_PAREN = re.compile(r"\s*\((?:[^()]*?(?:\bL\d|\.py\b|\brule\b|\bGap\b|\b[A-Z]{1,3}-\d|"
+                        r"\b[a-z]+_[a-z0-9_]+\b|\binventory\b|§)[^()]*)\)")
+_DEV_TOKEN = re.compile(r"\bL\d+|\.py\b|\b[Gg]aps? \d|\b[A-Z]{1,3}-\d+|\b[a-z0-9]+_[a-z0-9_]+\b|`|§|"
+                        r"\binventory\b|\bengine\b|\bscenario|\btest\b|\bseat \d")
+
+
+# Sentences that only repeat that something is approximate: the list says so already.
+_SAYS_NOTHING = re.compile(r"^(?:not in the (?:text|rulebook|guide)|not stated|guess|"
+                           r"(?:none|neither) is stated)[.;]?$", re.I)
+
+
+def player_note(text: str) -> str:
+    """A content note made fit for players: leading decision ids ("D-17 (G-22):"), bracketed
+    references ("(L85-86)", "(runtime/layering.py)") go; a sentence that still names a
+    developer reference or a raw id goes too. "" when nothing is left."""
+    text = _DEV_PAREN.sub("", _DEV_PREFIX.sub("", text.strip()))
+    kept = [part for part in re.split(r"(?<=[.;])\s+", text)
+            if part and not _DEV_TOKEN.search(part) and not _SAYS_NOTHING.match(part)]
+    text = " ".join(kept).strip().rstrip(";,: ")
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def rule_value_text(game: Game, rule: Entity, lang: str, raw: str) -> str:
+    """A rule's value for a table: in words when it has them, else `raw` (the designer
+    edition's fallback for a developer: the chosen option's name)."""
+    if isinstance(rule.data.get("value"), bool):
+        return raw
+    return value_words(game, rule, lang) or raw
+
+
+def _has_rule_words(game: Game, rule: Entity, lang: str) -> bool:
+    words = (_game_file(game.id).get("rule_values") or {}).get(rule.id)
+    return isinstance(words, dict) and bool(words.get(lang))
+
+
+def value_words(game: Game, rule: Entity, lang: str) -> str:
+    """A rule's value said in words: yes/no, numbers, vocabulary terms, or the words its
+    sheet file gives (`rule_values: {id: {zh, en}}` in templates/sheets/<game>.yaml);
+    "" when it has none (a raw id is never printed)."""
+    lab = labels(lang, game)
+    words = (_game_file(game.id).get("rule_values") or {}).get(rule.id)
+    if isinstance(words, dict) and words.get(lang):
+        return str(words[lang])
+    if isinstance(rule.data.get("value"), bool):
+        return ""        # the rule's name states the choice; a bare yes/no would contradict it
+    return _words(rule.data.get("value"), game, lang, lab)
+
+
+def _words(value, game: Game, lang: str, lab: dict) -> str:
+    if isinstance(value, bool):
+        return lab["flag_yes"] if value else lab["flag_no"]
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        if value in game.vocab.names:
+            return game.vocab.text_of(value, lang)
+        return value if re.fullmatch(r"[\d\s/+-]+", value) else ""
+    if isinstance(value, list):
+        parts = [_words(v, game, lang, lab) for v in value]
+        return lab["enum_sep"].join(parts) if all(parts) else ""
+    if isinstance(value, dict):
+        parts = []
+        for key, item in value.items():
+            head = game.vocab.text_of(key, lang) if key in game.vocab.names else \
+                (str(key) if re.fullmatch(r"\d+", str(key)) else "")
+            words = _words(item, game, lang, lab)
+            if not head or not words:
+                return ""
+            parts.append(f"{head}{lab['colon']}{words}")
+        return lab["list_sep"].join(parts)
+    return ""
+
+
+AFTER_USE = ("keep", "box", "discard", "supply", "stock", "removed", "board", "flip", "graveyard",
+             "loot", "intern", "until_rest", "dungeon_discard")   # each has a label after_use_<value>
+
+
+def after_use(game: Game, entity: Entity) -> str | None:
+    """What happens to a token, card or monster once used (kept, back to the box, discarded...):
+    the entity's `after_use`, else the default its kind declares in game.yaml, whose
+    description cites the rulebook. None when the content does not say."""
+    if entity.data.get("after_use"):
+        return str(entity.data["after_use"])
+    spec = game.vocab.kinds.get(entity.kind, {}).get("fields", {}).get("after_use") or {}
+    return spec.get("default")
+
+
+def after_use_text(game: Game, entity: Entity, lang: str) -> str:
+    """after_use in words, from the game's sheet labels (`after_use_<value>`)."""
+    key = after_use(game, entity)
+    return labels(lang, game).get(f"after_use_{key}", "") if key else ""
 
 
 def name_of(entity: Entity, lang: str) -> str:
@@ -326,11 +505,14 @@ class Sheet:
     context: Callable[[Game, str, Footnotes], dict]
 
 
+NOT_GAMES = frozenset({"cards"})   # modules of this package that are not a game's sheets
+
+
 class _Registry(Mapping):
     """game id -> its sheets, imported on first use from compiler/sheets/<game>.py."""
 
     def _module(self, game_id: str):
-        if not re.fullmatch(r"[a-z][a-z0-9_]*", str(game_id)):
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", str(game_id)) or game_id in NOT_GAMES:
             return None
         if importlib.util.find_spec(f"{__name__}.{game_id}") is None:
             return None
@@ -344,7 +526,8 @@ class _Registry(Mapping):
 
     def __iter__(self):
         here = Path(__file__).parent
-        return iter(sorted(p.stem for p in here.glob("*.py") if p.stem != "__init__"))
+        return iter(sorted(p.stem for p in here.glob("*.py")
+                           if p.stem != "__init__" and p.stem not in NOT_GAMES))
 
     def __len__(self) -> int:
         return len(list(iter(self)))
@@ -374,22 +557,86 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True)
 
 
-def render_html(game: Game, sheet: Sheet, lang: str) -> str:
-    notes = Footnotes()
+def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") -> str:
+    """One sheet as HTML. The player edition (default) holds rules and references, with a
+    short numbered list of what is approximate; `designer` adds the sources table and the
+    full developer notes."""
+    notes = Footnotes(edition=edition, game=game, lang=lang)
     context = sheet.context(game, lang, notes)
-    lab = labels(lang, game.id)
+    lab = labels(lang, game)
     game_name = game.vocab.name.get(lang)
+    designer = edition == "designer"
     context.update({
-        "lang": lang, "html_lang": html_lang(lang, game.id), "game_name": game_name,
+        "lang": lang, "html_lang": html_lang(lang, game), "game_name": game_name,
         "title": fill(lab[sheet.title], {"game": game_name}), "lab": lab,
-        "footnotes": notes.notes, "sources": sources_table(game, lang, lab, notes),
+        "designer": designer, "edition": edition,
+        "footnotes": notes.notes,
+        "sources": sources_table(game, lang, lab, notes) if designer else None,
     })
+    if not designer:
+        context = for_players(context)
+        context["dm_sources"] = None
+    if lang == "zh":
+        context = walk_strings(context, zh_punctuation)
     return environment().get_template(sheet.template).render(context)
 
 
-def write_pdf(html: str, path: Path) -> None:
+_LINE = r"(?:L\d+(?:\s*[-–]\s*L?\d+)?|p\.\s?\d+(?:[-–]\d+)?|LAY-\d+|EX-[A-Z0-9-]+)"
+_REF_ONLY = re.compile(rf"\s*{_LINE}(?:\s*[,，、;；]\s*{_LINE})*\s*")
+_REF_PAREN = re.compile(rf"\s*[（(\[]\s*(?:see\s+|见|見)?{_LINE}(?:\s*[,，、;；]\s*{_LINE})*\s*[)）\]]")
+
+
+def for_players(value, key: str = ""):
+    """A sheet's view model without rulebook line references: players hold the printed
+    rulebook, whose pages have no line numbers. `ref` fields empty, "(L61)" cut from text."""
+    if key == "ref" or key.endswith("_ref"):
+        return ""
+    if isinstance(value, str):
+        if _REF_ONLY.fullmatch(value):
+            return ""
+        return _REF_PAREN.sub("", value)
+    if isinstance(value, dict):
+        return {k: for_players(v, str(k)) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(for_players(v) for v in value) if isinstance(value, list) \
+            else tuple(for_players(v) for v in value)
+    return value
+
+
+_CJK = "\u3400-\u9fff\uf900-\ufaff"
+_HALF = {",": "，", ";": "；", ":": "：", "!": "！", "?": "？"}
+_PUNCT_AFTER_CJK = re.compile(rf"(?<=[{_CJK}）」])\s*([,;:!?])\s*")
+_PUNCT_BEFORE_CJK = re.compile(rf"\s*([,;:!?])\s*(?=[{_CJK}（「])")
+_PAREN_CJK = re.compile(rf"\(([^()]*[{_CJK}][^()]*)\)|(?<=[{_CJK}])\(([^()]*)\)")
+
+
+def zh_punctuation(text: str) -> str:
+    """Chinese text takes full-width punctuation: `,;:!?` next to a Chinese character and
+    brackets around Chinese words become ，；：！？ and （）. Numbers and Latin text keep theirs."""
+    text = _PAREN_CJK.sub(lambda m: f"（{m.group(1) or m.group(2)}）", text)
+    text = _PUNCT_AFTER_CJK.sub(lambda m: _HALF[m.group(1)], text)
+    return _PUNCT_BEFORE_CJK.sub(lambda m: _HALF[m.group(1)], text)
+
+
+def walk_strings(value, change: Callable[[str], str]):
+    """`value` with `change` applied to every string inside it (dicts, lists, tuples)."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, dict):
+        return {k: walk_strings(v, change) for k, v in value.items()}
+    if isinstance(value, list):
+        return [walk_strings(v, change) for v in value]
+    if isinstance(value, tuple):
+        return tuple(walk_strings(v, change) for v in value)
+    return value
+
+
+def write_pdf(html: str, path: Path, max_pages: int | None = None) -> None:
+    """HTML -> PDF; `max_pages` keeps the first pages only (tests render a few, not all)."""
     from weasyprint import HTML  # imported here: slow to import, only needed for PDFs
     document = HTML(string=html, base_url=str(TEMPLATES)).render()
+    if max_pages is not None:
+        document = document.copy(document.pages[:max_pages])
     _write_atomic(path, document.write_pdf(pdf_identifier=b"tomecraft-sheet"))
 
 
@@ -413,14 +660,20 @@ def _umask() -> int:
 
 
 def render_game(game: Game, lang, formats, out: Path,
-                progress: Callable[[str], None] | None = None) -> list[Path]:
-    """Write every sheet of `game` in `lang` (one language or several) and `formats`."""
+                progress: Callable[[str], None] | None = None,
+                edition: str = "player") -> list[Path]:
+    """Write every sheet of `game` in `lang` (one language or several) and `formats`, under
+    <out>/<game>/ (<out>/<game>__<pack>/ with packs); the designer edition's files are
+    named <sheet>.designer.<lang>.<format>."""
+    from compiler.build import package_name
     langs = [lang] if isinstance(lang, str) else list(lang)
+    suffix = "" if edition == "player" else f".{edition}"
     written = []
     for sheet in SHEETS.get(game.id, ()):
         for one in langs:
-            html = render_html(game, sheet, one)
-            written += write_formats(html, Path(out) / game.id / f"{sheet.name}.{one}", formats, progress)
+            html = render_html(game, sheet, one, edition)
+            stem = Path(out) / package_name(game) / f"{sheet.name}{suffix}.{one}"
+            written += write_formats(html, stem, formats, progress)
     return written
 
 
@@ -440,35 +693,67 @@ def write_formats(html: str, stem: Path, formats, progress: Callable[[str], None
 
 
 def run_cli(args) -> int:
-    """`tomecraft sheets`: --game G or --all, --lang, --format, --out."""
+    """`tomecraft sheets`: --game G or --all, --pack DIR..., --lang, --format, --edition,
+    --out. --all also prints every pack shipped under content/<game>/packs/."""
     from compiler import diagnostics as dg, pipeline
     from compiler.console import UsageError, progress
     if args.mission:
         from compiler.sheets import deep_rock_galactic  # the only game with mission files
         return deep_rock_galactic.briefing_cli(args)
-    if args.all:
-        roots = pipeline.game_roots(pipeline.content_root())
+    packs = [Path(p) for p in getattr(args, "pack", None) or []]
+    for pack in packs:
+        if not (pack / "pack.yaml").is_file():
+            raise UsageError(f"--pack {pack}: no pack.yaml in this directory")
+    if args.all:   # every game, every shipped pack, and each --pack with its own game
+        targets = [(root, extra) for root in pipeline.game_roots(pipeline.content_root())
+                   for extra in [[]] + [[p] for p in pipeline.in_repo_packs(root)]]
+        targets += [(pack_game(pack), [pack]) for pack in packs]
     elif args.game:
-        roots = [pipeline.game_root(args.game)]
+        targets = [(pipeline.game_root(args.game), packs)]
     else:
         raise UsageError("say which game: --game <id>, or --all")
     langs = list(dict.fromkeys(args.lang or LANGS))
     formats = list(dict.fromkeys(args.format or FORMATS))
-    reporter = dg.Reporter()
+    edition = getattr(args, "edition", None) or "player"
     status = 0
     if "pdf" in formats and _harfbuzz_subset_missing():
         progress("note: libharfbuzz-subset0 is not installed; PDF fonts are subset with "
-                 "fontTools, which is much slower (apt-get install libharfbuzz-subset0)")
-    for root in roots:
+                     "fontTools, which is much slower (apt-get install libharfbuzz-subset0)")
+    for root, extra in targets:
+        name = root.name + "".join(f" + {p.name}" for p in extra)
         if root.name not in SHEETS:
-            progress(f"skipping {root.name}: no sheets are defined for this game yet")
+            progress(f"skipping {name}: no sheets are defined for this game yet")
             continue
-        game = pipeline.compile_game(root, [], reporter)
-        if game is None or reporter.errors:
-            print(dg.format_text(reporter))
-            progress(f"sheets for {root.name} not written: fix the errors above")
+        game = compile_or_report(root, extra, name)
+        if game is None:
             status = 1
-            reporter = dg.Reporter()
             continue
-        render_game(game, langs, formats, Path(args.out), progress)
+        render_game(game, langs, formats, Path(args.out), progress, edition)
     return status
+
+
+def pack_game(pack: Path) -> Path:
+    """content/<game>/ of the game a pack names in its pack.yaml."""
+    from compiler import diagnostics as dg, pipeline
+    from compiler.console import UsageError
+    reporter = dg.Reporter()
+    target = pipeline.pack_target(pack, reporter)
+    base = target.base if target is not None else None
+    if base is None:
+        print(dg.format_text(reporter))
+        raise UsageError(f"--pack {pack}: cannot tell which game it belongs to")
+    return base
+
+
+def compile_or_report(root: Path, extra: list[Path], name: str) -> Game | None:
+    """The checked game, or None after printing its diagnostics (a clean check is needed:
+    sheets never print content check refuses)."""
+    from compiler import diagnostics as dg, pipeline
+    from compiler.console import UsageError, progress
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(root, extra, reporter)
+    if game is None or reporter.errors:
+        print(dg.format_text(reporter))
+        progress(f"sheets for {name} not written: fix the errors above")
+        return None
+    return game

@@ -4,7 +4,8 @@ effect language; every number comes from the content (rules.yaml and the entitie
 from __future__ import annotations
 
 from compiler.model import Entity, Game
-from compiler.sheets import Footnotes, Sheet, Texts, _yaml_file, fill, name_of, site_at
+from compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
+                             rule_value_text, site_at)
 
 GAME = "clank_catacombs"
 
@@ -66,7 +67,7 @@ def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
         rooms.append({"name": name_of(r, lang), "mark": notes.mark(r, lang), "parts": parts,
                       "flags": flags, "ref": r.data.get("ref", "")})
     rules = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
-              "value": _value(r.data.get("value")), "ref": r.data.get("ref", "")}
+              "value": rule_value_text(game, r, lang, _value(r.data.get("value"))), "ref": r.data.get("ref", "")}
              for r in game.of_kind("rule")]
     return {**ctx, "icons": icons, "rooms": rooms, "rule_rows": rules,
             "sections": [{"title": own[f"{k}_title"], "items": _paras(own, k, values)}
@@ -87,6 +88,22 @@ TOKEN_GROUPS = (("prisoner", ("prisoner", "coupon")), ("major_secret", ("major_s
                 ("minor_secret", ("minor_secret",)), ("other", ("treasure", "monkey_idol", "mastery")))
 
 
+def _after_use_words(game: Game, token: Entity, lang: str, own: dict) -> str:
+    """What happens to a token after use; a fortune may also be spent as gold."""
+    words = after_use_text(game, token, lang)
+    if token.data.get("value") and token.data.get("token_type") != "treasure":
+        words += own["or_gold"]
+    return words
+
+
+def _token_order(types: tuple, t: Entity):
+    """A group's token types in their order, treasures by value (5, 7, 10...: a number, not
+    text), everything else in the file's order (the sort is stable)."""
+    kind = t.data.get("token_type")
+    return (types.index(kind) if kind in types else len(types),
+            t.data.get("value", 0) if kind == "treasure" else 0)
+
+
 def tokens_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     texts = Texts(game, lang)
     ctx = _common(game, lang)
@@ -94,7 +111,7 @@ def tokens_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     groups = []
     for key, types in TOKEN_GROUPS:
         rows = []
-        for t in game.of_kind("token"):
+        for t in sorted(game.of_kind("token"), key=lambda t: _token_order(types, t)):
             if t.data.get("token_type") not in types:
                 continue
             effects = []
@@ -102,13 +119,15 @@ def tokens_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
                 text = _effect(game, texts, t, field_name)
                 if text:
                     effects.append({"label": own["fields"][field_name], "text": text})
+            if t.data.get("token_type") == "coupon":     # the engine applies it at the market
+                effects.append({"label": own["fields"]["market"],
+                                "text": fill(own["coupon_use"], {"n": ctx["values"]["coupon"]})})
             if t.data.get("value") and t.data.get("token_type") != "treasure":
                 effects.append({"label": own["fields"]["gold"], "text": fill(own["counts_as_gold"], {"n": t.data["value"]})})
             rows.append({"name": name_of(t, lang), "mark": notes.mark(t, lang),
                          "count": t.data.get("count", ""), "points": t.data.get("points", 0),
-                         "effects": effects, "kept": own["kept_yes"] if t.data.get("kept")
-                         or t.data.get("token_type") in ("prisoner", "coupon", "treasure", "monkey_idol", "mastery")
-                         else own["kept_no"]})
+                         "effects": effects,
+                         "kept": _after_use_words(game, t, lang, own)})
         groups.append({"title": own["groups"][key], "rows": rows})
     items = []
     for i in game.of_kind("market_item"):
@@ -121,6 +140,7 @@ def tokens_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
             effects.append({"label": own["fields"]["passive"],
                             "text": fill(own["treasure_limit"], {"n": i.data["treasure_limit"]})})
         items.append({"name": name_of(i, lang), "mark": notes.mark(i, lang),
+                      "kept": after_use_text(game, i, lang),
                       "count": i.data.get("count"), "price": i.data.get("price"),
                       "points": "/".join(str(p) for p in i.data.get("points", [])),
                       "effects": effects})
@@ -149,6 +169,7 @@ def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
             tags = [own["tags"][t] for t in ("companion", "danger", "dragon_attack", "never_discarded") if d.get(t)]
             cost = d.get("defeat_cost") if card_type == "monster" or d.get("defeat_cost") else d.get("cost", "")
             rows.append({"name": name_of(c, lang), "mark": notes.mark(c, lang),
+                         "after_use": after_use_text(game, c, lang),
                          "count": d.get("per_deck") or d.get("count", ""),
                          "cost": "" if cost is None else cost, "points": d.get("points", ""),
                          "tags": tags, "effects": effects})

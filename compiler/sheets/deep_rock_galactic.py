@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from compiler.model import Entity, Game
-from compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, environment, fill, html_lang,
-                             labels, name_of, sources_table, write_formats)
+from compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _yaml_file, after_use_text,
+                             environment, fill, html_lang, labels, name_of, sources_table,
+                             write_formats)
 
 GAME_ID = "deep_rock_galactic"
 DAMAGE = ("bullet", "armor_piercing", "fire", "explosive", "pickaxe")
@@ -66,7 +67,7 @@ def monsters(game: Game, lang: str, notes: Footnotes) -> dict:
                     text = text[:1].lower() + text[1:]
                 specials.append(lab[when[key]] + ("：" if lang == "zh" else ": ") + text)
         size = d.get("size", 1)
-        rows.append({"mark": notes.mark(mon, lang), "cells": [
+        rows.append({"mark": notes.mark(mon, lang), "tag": after_use_text(game, mon, lang), "cells": [
             name_of(mon, lang), str(d["order"]), str(d["hp"]), str(d["attack_range"] or "—"),
             str(d["move"]), dice, texts.effect(mon, ("bang",)) if d.get("bang") else "—",
             _res(game, d, lang), str(size), _clauses(specials, lang)]})
@@ -135,14 +136,14 @@ def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
     lab, texts = labels(lang, game.id), Texts(game, lang)
     secondary, drone = ([r for w in game.of_kind("weapon") if w.data.get("slot") == slot
                          for r in _modes(game, w, lang, lab, texts, notes)] for slot in ("secondary", "drone"))
-    throws = [{"mark": notes.mark(t, lang), "cells": [
+    throws = [{"mark": notes.mark(t, lang), "tag": after_use_text(game, t, lang), "cells": [
         name_of(t, lang), str(t.data.get("range", "—")), str(t.data.get("area", 0)),
         f"{t.data.get('dice')} × {_term(game, t.data.get('die', ''), lang)}" if t.data.get("dice") else "—",
         texts.effect(t, ("effect",))]} for t in game.of_kind("throwable")]
-    cards = [{"mark": notes.mark(c, lang), "cells": [name_of(c, lang), str(c.data.get("count", 1)),
+    cards = [{"mark": notes.mark(c, lang), "tag": after_use_text(game, c, lang), "cells": [name_of(c, lang), str(c.data.get("count", 1)),
                                                     texts.effect(c, ("effect",))]}
              for c in game.of_kind("rock_and_stone_card")]
-    upgrades = [{"mark": notes.mark(u, lang), "cells": [
+    upgrades = [{"mark": notes.mark(u, lang), "tag": after_use_text(game, u, lang), "cells": [
         name_of(u, lang), "、".join(lab[f"slot_{s}"] for s in u.data["fits"]) if lang == "zh"
         else ", ".join(lab[f"slot_{s}"] for s in u.data["fits"]),
         f"+{u.data['ammo_cap']}" if u.data.get("ammo_cap") else "—",
@@ -173,7 +174,59 @@ def statuses(game: Game, lang: str, notes: Footnotes) -> dict:
     return {"sections": [{"title": lab["status"], "headers": [lab["status"], lab["caused_by"], lab["effect"]], "rows": rows}]}
 
 
-SHEETS = (Sheet("monsters", "deep_rock_galactic_sheet.html.j2", "monsters_title", monsters),
+def rules(game: Game, lang: str, notes: Footnotes) -> dict:
+    """The rules sheet: turn sequence, actions, conditions, events and swarms, Hazard levels,
+    minerals and pickups, the end of a mission, solo play (prose in deep_rock_galactic.yaml;
+    numbers of the tables from content)."""
+    text = dict(_yaml_file(f"{GAME_ID}.yaml")["rules"][lang])
+    texts, lab = Texts(game, lang), labels(lang, game)
+    hazards = [{"mark": notes.mark(h, lang), "cells": [
+        str(h.data["level"]), fill(text["start_square"], {"n": h.data["threat_start"] + 1}),
+        str(h.data.get("extra_grunts_per_exit") or text["none"]),
+        text["bang_yes"] if h.data.get("grunt_bang_damage") else text["none"]]}
+        for h in sorted(game.of_kind("hazard_level"), key=lambda h: h.data["level"])]
+    minerals = []
+    for mineral in game.of_kind("mineral"):
+        d = mineral.data
+        uses = [text["objective"]] if d.get("objective") else []
+        if d.get("carry_limit"):
+            uses.append(fill(text["carry"], {"n": d["carry_limit"]}))
+        minerals.append({"mark": notes.mark(mineral, lang), "cells": [
+            name_of(mineral, lang), _sentence(uses, lang) or text["none"],
+            after_use_text(game, mineral, lang)]})
+    pickups = []
+    for pickup in game.of_kind("pickup"):
+        d = pickup.data
+        how = [text["needs_pickaxe"] if d.get("needs_pickaxe") else text["walk_over"]]
+        if d.get("mission_item"):
+            how.append(text["mission_item"])
+        effect = texts.effect(pickup, ("effect",)) if d.get("effect") else ""
+        pickups.append({"mark": notes.mark(pickup, lang), "cells": [
+            name_of(pickup, lang), _sentence(how, lang), effect or text["none"],
+            after_use_text(game, pickup, lang)]})
+    sections = [
+        {"title": text["turn_title"], "items": text["turn"]},
+        {"title": text["actions_title"], "note": text["actions_intro"], "items": text["actions"]},
+        {"title": text["statuses_title"], "items": text["statuses"]},
+        {"title": text["events_title"], "items": text["events"]},
+        {"title": text["hazard_title"], "note": text["hazard_intro"],
+         "headers": [text["level"], text["start"], text["extra"], text["bang"]], "rows": hazards},
+        {"title": text["minerals_title"], "note": text["minerals_intro"],
+         "headers": [text["mineral"], text["use"], lab["after_use"]], "rows": minerals},
+        {"title": "", "headers": [text["pickup"], lab["how"], lab["effect"], lab["after_use"]],
+         "rows": pickups},
+        {"title": text["end_title"], "items": text["end"]},
+        {"title": text["solo_title"], "items": text["solo"]},
+    ]
+    return {"sections": sections}
+
+
+def _sentence(parts: list[str], lang: str) -> str:
+    return ("，" if lang == "zh" else "; ").join(p for p in parts if p)
+
+
+SHEETS = (Sheet("rules", "deep_rock_galactic_sheet.html.j2", "rules_title", rules),
+          Sheet("monsters", "deep_rock_galactic_sheet.html.j2", "monsters_title", monsters),
           Sheet("classes", "deep_rock_galactic_sheet.html.j2", "classes_title", classes),
           Sheet("weapons", "deep_rock_galactic_sheet.html.j2", "weapons_title", weapons),
           Sheet("statuses", "deep_rock_galactic_sheet.html.j2", "statuses_title", statuses))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from compiler import checks
 from compiler.model import Entity, Game
-from compiler.sheets import (Footnotes, Sheet, Texts, fill, labels, name_of, prose, site_at,
-                             sources_table)
+from compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, fill, labels, name_of,
+                             prose, rule_value_text, site_at, sources_table)
 from dsl import nodes as n
 from runtime.layering import Layers
 
@@ -25,7 +25,7 @@ EXAMPLES = {   # LAY-n: printed value, then (op, amount, continuous) in order (i
 
 def _common(game: Game, lang: str) -> dict:
     text = prose(game.id, lang)
-    lab = {**labels(lang), **text["labels"]}
+    lab = {**labels(lang, game), **text["labels"]}
     board = game.of_kind("board")
     values = dict(board[0].data) if board else {}
     return {"text": text, "dm_lab": lab, "values": values,
@@ -68,7 +68,7 @@ def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     ctx["descend"] = [fill(p, values) for p in text["descend"]]
     ctx["board_text"] = [fill(p, values) for p in text["board"]]
     ctx["rules"] = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
-                     "value": _value(r.data.get("value"), lab)} for r in game.of_kind("rule")]
+                     "value": rule_value_text(game, r, lang, _value(r.data.get("value"), lab))} for r in game.of_kind("rule")]
     return _finish(ctx, game, lang, notes, "rules_title")
 
 
@@ -90,12 +90,14 @@ def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     texts, lab = Texts(game, lang), ctx["dm_lab"]
     vocab = game.vocab
     ctx["cards"] = [{"name": name_of(c, lang), "mark": notes.mark(c, lang),
+                     "after_use": after_use_text(game, c, lang),
                      "type": vocab.text_of(c.data["card_type"], lang, "card_type"),
                      "points": c.data["points"], "power": c.data["power"],
                      "count": c.data["count"], "effect": _effect(texts, c, "effect")}
                     for c in sorted(game.of_kind("card"),
                                     key=lambda e: (e.data["card_type"], e.data["points"], e.id))]
     ctx["events"] = [{"name": name_of(e, lang), "mark": notes.mark(e, lang),
+                      "after_use": after_use_text(game, e, lang),
                       "type": vocab.text_of(e.data["card_type"], lang, "card_type"),
                       "count": e.data["count"], "effect": _effect(texts, e, "effect")}
                      for e in sorted(game.of_kind("event_card"),
@@ -105,6 +107,7 @@ def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
         d = r.data
         window = lab["window_" + d["window"]] if d.get("window") else lab["window_passive"]
         relics.append({"name": name_of(r, lang), "mark": notes.mark(r, lang),
+                       "after_use": after_use_text(game, r, lang),
                        "label": vocab.text_of(d["label"], lang, "resource") if d.get("label") else lab["free"],
                        "window": window + (f"{lab['list_sep']}{lab['once_per_rest']}" if d.get("once_per_rest") else ""),
                        "effect": " ".join(x for x in (_effect(texts, r, "use"), _effect(texts, r, "passive")) if x)})

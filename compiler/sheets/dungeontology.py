@@ -4,7 +4,8 @@ from the effect language; the numbers come from the content (rules.yaml, compone
 from __future__ import annotations
 
 from compiler.model import Entity, Game
-from compiler.sheets import Footnotes, Sheet, Texts, fill, name_of, prose, site_at, text_of
+from compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
+                             prose, site_at, text_of)
 from dsl.render import render_call
 
 COLOURS = ("civilization", "military", "faith", "wealth", "caste")
@@ -79,7 +80,8 @@ def symbols_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
             continue
         stand_in = {k: (ctx["text"]["who_param"] if k == "who" else v) for k, v in params.items()}
         effect = render_call(game.vocab, verb, lang, stand_in)  # agreement: "N students"
-        symbols.append({"name": ctx["text"]["symbols"][verb], "effect": effect.strip()})
+        symbols.append({"name": ctx["text"]["symbols"][verb], "icon": verb,
+                        "effect": effect.strip()})
     timings = [fill(p, {}) for p in ctx["text"]["timings"]]
     return {**ctx, "symbols": symbols, "timings": timings}
 
@@ -87,12 +89,17 @@ def symbols_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
 def _region_row(game: Game, r: Entity, lang: str, texts: Texts, notes: Footnotes) -> dict:
     d = r.data
     effects = [texts.effect(r, ("effects", i)) for i in range(len(d.get("effects") or ()))]
-    doors = [f"{d_['side']}: " + "+".join(_colour(game, c, lang) for c in d_["colours"])
+    words = prose(game.id, lang)["directions"]
+    sides = lambda letters: ("" if lang == "zh" else ", ").join(   # noqa: E731
+        words.get(ch, ch) for ch in str(letters))
+    colon = "：" if lang == "zh" else ": "
+    doors = [sides(d_["side"]) + colon + "+".join(_colour(game, c, lang) for c in d_["colours"])
              for d_ in d.get("doors") or ()]
-    return {"number": d["number"], "name": name_of(r, lang), "mark": notes.mark(r, lang),
+    number = prose(game.id, lang)["start_number"] if d["number"] == "START" else d["number"]
+    return {"number": number, "name": name_of(r, lang), "mark": notes.mark(r, lang),
             "level": d["level"], "alert": d.get("alert", 0),
             "slots": [{"name": _colour(game, c, lang), "colour": c} for c in d.get("slots") or ()],
-            "passages": d["passages"], "doors": doors, "effects": effects, "ref": str(d.get("ref", ""))}
+            "passages": sides(d["passages"]), "doors": doors, "effects": effects, "ref": str(d.get("ref", ""))}
 
 
 def regions_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
@@ -118,6 +125,7 @@ def regions_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     for t in game.of_kind("token"):
         site = site_at(t, ("effect",))
         tokens.append({"name": name_of(t, lang), "mark": notes.mark(t, lang),
+                       "after_use": after_use_text(game, t, lang),
                        "count": t.data.get("count", ""),
                        "effect": texts.site(site) if site is not None else ""})
     blocks = [{"name": name_of(b, lang), "mark": notes.mark(b, lang), "count": b.data["count"],
@@ -127,7 +135,86 @@ def regions_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     return {**ctx, "regions": regions, "keywords": keywords, "tokens": tokens, "blocks": blocks}
 
 
+def _field(texts: Texts, entity: Entity, path: tuple) -> str:
+    return texts.effect(entity, path)
+
+
+def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
+    """Scheme, clan, intern and doom cards, the boss and the scholars, every text rendered from
+    the effect language and every card with what happens to it once played."""
+    ctx = _common(game, lang)
+    texts, own = Texts(game, lang), dict(_yaml_file(f"{game.id}.yaml")["cards"][lang])
+    interns = game.entities.get("intern_card", {})
+    schemes = []
+    for c in sorted(game.of_kind("scheme_card"),
+                    key=lambda e: (str(e.data["card_type"]), -e.data.get("bonus", 0), e.id)):
+        d = c.data
+        effects = []
+        if d.get("main"):
+            head = own["main"] + (f"（{own['action']}）" if lang == "zh" else f" ({own['action']})") \
+                if d.get("action") else own["main"]
+            effects.append({"label": head, "text": _field(texts, c, ("main",))})
+        if d.get("auxiliary"):
+            effects.append({"label": own["auxiliary"], "text": _field(texts, c, ("auxiliary",))})
+        if d.get("intern") in interns:
+            effects.append({"label": "", "text": fill(own["gives_intern"],
+                                                      {"name": name_of(interns[d["intern"]], lang)})})
+        tags = [own[f"timing_{d['timing']}"]] if d.get("timing") in ("instant", "response") else []
+        bonus = str(d.get("bonus", 0)) + (f" / {d['fate_bonus']}" if d.get("fate_bonus") else "")
+        schemes.append({"name": name_of(c, lang), "mark": notes.mark(c, lang),
+                        "type": game.vocab.text_of(d["card_type"], lang, "card_type"),
+                        "bonus": bonus, "count": d.get("count", 1), "effects": effects,
+                        "tags": tags, "after_use": after_use_text(game, c, lang)})
+    clans = []
+    for c in game.of_kind("clan_card"):
+        mods = c.data.get("modifiers") or {}
+        clans.append({"name": name_of(c, lang), "mark": notes.mark(c, lang),
+                      "target": c.data["target"], "after_use": after_use_text(game, c, lang),
+                      "mods": ctx["sep"].join(f"{_colour(game, k, lang)} {v:+d}"
+                                              for k, v in mods.items() if v)})
+    intern_rows = [{"name": name_of(i, lang), "mark": notes.mark(i, lang),
+                    "protects": ctx["sep"].join(_colour(game, k, lang) for k in i.data.get("colours") or ()),
+                    "effect": _field(texts, i, ("effect",)) if i.data.get("effect") else "",
+                    "bonus": i.data["end_bonus"], "after_use": after_use_text(game, i, lang)}
+                   for i in game.of_kind("intern_card")]
+    dooms = []
+    for c in game.of_kind("doom_card"):
+        effects = [{"label": own[key], "text": _field(texts, c, (field,))}
+                   for key, field in (("on_reveal", "on_reveal"), ("lasting", "effect"))
+                   if c.data.get(field)]
+        dooms.append({"name": name_of(c, lang), "mark": notes.mark(c, lang), "effects": effects,
+                      "penalty": c.data["penalty"], "after_use": after_use_text(game, c, lang)})
+    bosses = []
+    for b in game.of_kind("boss"):
+        mark = notes.mark(b, lang)
+        for i, side in enumerate(b.data["sides"]):
+            effects = [{"label": own[key], "text": _field(texts, b, ("sides", i, key))}
+                       for key in ("discover", "activate", "encounter") if side.get(key)]
+            bosses.append({"name": text_of(side["name"], lang), "mark": mark if i == 0 else None,
+                           "alert": side["region_alert"], "effects": effects})
+    scholars = []
+    for sch in game.of_kind("scholar"):
+        sides = []
+        for i, side in enumerate(sch.data["sides"]):
+            stats = fill(own["stats"], {"students": side["students_value"], "hand": side["hand_value"],
+                                        "speed": side["speed"], "intellect": side["intellect"],
+                                        "stamina": side["stamina"]})
+            skills = [{"label": text_of(k["name"], lang) + (f"（{own['skill_' + k['timing']]}）"
+                                                           if lang == "zh" else
+                                                           f" ({own['skill_' + k['timing']]})"),
+                       "text": _field(texts, sch, ("sides", i, "skills", j, "effect"))}
+                      for j, k in enumerate(side["skills"])]
+            sides.append({"title": own[side["side"]], "stats": stats, "skills": skills})
+        scholars.append({"name": name_of(sch, lang), "mark": notes.mark(sch, lang),
+                         "title": text_of(sch.data.get("title"), lang),
+                         "lore": ctx["sep"].join(_colour(game, c, lang) for c in sch.data["lore_bonus"]),
+                         "sides": sides})
+    return {**ctx, "own": own, "schemes": schemes, "clans": clans, "interns": intern_rows,
+            "dooms": dooms, "bosses": bosses, "scholars": scholars}
+
+
 SHEETS = (Sheet("rules", "dungeontology_rules.html.j2", "rules_title", rules_sheet),
           Sheet("regions", "dungeontology_regions.html.j2", "regions_sheet_title", regions_sheet),
           Sheet("notebook", "dungeontology_notebook.html.j2", "notebook_sheet_title", notebook_sheet),
-          Sheet("symbols", "dungeontology_symbols.html.j2", "symbols_sheet_title", symbols_sheet))
+          Sheet("symbols", "dungeontology_symbols.html.j2", "symbols_sheet_title", symbols_sheet),
+          Sheet("cards", "dungeontology_cards.html.j2", "cards_sheet_title", cards_sheet))

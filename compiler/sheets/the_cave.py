@@ -4,12 +4,12 @@ from __future__ import annotations
 from compiler import checks
 from compiler.model import EffectSite, Entity, Game
 from compiler.sheets import (Footnotes, Sheet, Texts, _rule_value, _scoring, _yaml_file,
-                             ap_cost, fill, labels, majority_awards, name_of, prose, site_at,
-                             text_of)
+                             after_use_text, ap_cost, fill, labels, majority_awards, name_of,
+                             prose, rule_value_text, site_at, text_of)
 
 
 def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
-    lab = labels(lang)
+    lab = labels(lang, game)
     text = prose(game.id, lang)
     scoring = _scoring(game)
     sdata = scoring.data if scoring else {}
@@ -44,6 +44,11 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
     texts = Texts(game, lang)
     ctx = _cave_common(game, lang, notes)
     text, values = ctx["text"], ctx["values"]
+    boards = [{"players": "–".join(str(p) for p in (b.data["players"][0], b.data["players"][-1]))
+               if len(b.data["players"]) > 1 else str(b.data["players"][0]),
+               "mark": notes.mark(b, lang), "cells": len(b.data["cells"]),
+               "discards": " / ".join(str(n) for n in b.data["discard_per_stack"])}
+              for b in sorted(game.of_kind("start_board"), key=lambda b: b.data["players"][0])]
     actions = sorted(game.of_kind("action"), key=lambda e: (e.data.get("order", 999), e.id))
     action_rows = []
     for a in actions:
@@ -72,10 +77,10 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
         d = item.data
         equipment.append({"name": name_of(item, lang), "mark": notes.mark(item, lang),
                           "slots": d.get("slots", ""), "uses": d.get("uses", ""),
-                          "kept": ctx["lab"]["flag_yes"] if d.get("kept_after_use") else "",
+                          "kept": after_use_text(game, item, lang),
                           "limit": d.get("per_team_limit", ""), "supply": d.get("supply", "")})
     rule_rows = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
-                  "value": _value_text(r.data.get("value"), game, lang, ctx["lab"]),
+                  "value": rule_value_text(game, r, lang, _value_text(r.data.get("value"), game, lang, ctx["lab"])),
                   "ref": str(r.data.get("ref", ""))} for r in game.of_kind("rule")]
     examples = []
     for ex in text.get("examples", []):
@@ -88,6 +93,7 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
                          "rows": [{"team": t, "count": c, "bonus": awards[t]}
                                   for t, c in ex["counts"].items()]})
     return {**ctx, "actions": action_rows, "tiles": tiles, "equipment": equipment,
+            "setup": _paragraphs(text, "setup", values), "boards": boards,
             "rule_rows": rule_rows, "examples": examples,
             "any_tile": [texts.keyword(k) for k in sorted(game.vocab.keywords)
                          if not game.vocab.keywords[k].params],
@@ -159,7 +165,7 @@ def _token_rows(game: Game, lang: str, notes: Footnotes, texts: Texts,
         row = {"id": token.id, "name": name_of(token, lang), "mark": notes.mark(token, lang),
                "points": d.get("points", ""), "depth": d.get("depth", ""),
                "category": game.vocab.text_of(category, lang, "category") if category else "",
-               "supply": d.get("supply", "")}
+               "supply": d.get("supply", ""), "after_use": after_use_text(game, token, lang)}
         if earned:
             row["earned"] = _earned(game, token, lang, texts, notes)
         rows.append(row)

@@ -47,7 +47,8 @@ def rows(page: str) -> list[str]:
 def test_rules_reference_names_every_tile_kind_and_action(cave, pages, lang):
     page = pages[("rules", lang)]
     for entity in cave.of_kind("tile_kind") + cave.of_kind("action"):
-        assert html.escape(entity.data["name"][lang]) in page, entity.id
+        name = entity.data["name"][lang]          # zh sheets print full-width punctuation
+        assert html.escape(sheets.zh_punctuation(name) if lang == "zh" else name) in page, entity.id
     assert len(cave.of_kind("tile_kind")) >= 9
 
 
@@ -69,12 +70,14 @@ def test_token_sheet_says_how_water_is_earned(pages):
     assert "若此版塊上有水域標記則拿取" in pages[("tokens", "zh")]
 
 
-def test_chinese_sheets_use_chinese_labels(pages):
+def test_chinese_sheets_use_chinese_labels(cave, pages):
     zh_labels, en_labels = sheets.labels("zh"), sheets.labels("en")
     for name in ("rules", "tokens"):
         zh = pages[(name, "zh")]
         assert 'lang="zh-Hant"' in zh
-        assert zh_labels["sources_title"] in zh and en_labels["sources_title"] not in zh
+        assert zh_labels["approx_title"] in zh and en_labels["approx_title"] not in zh
+        designer = sheets.render_html(cave, sheet(name), "zh", "designer")
+        assert zh_labels["sources_title"] in designer and en_labels["sources_title"] not in designer
     assert zh_labels["earned"] in pages[("tokens", "zh")]
     assert en_labels["earned"] not in pages[("tokens", "zh")]
     assert "回合流程" in pages[("rules", "zh")] and "Turn structure" not in pages[("rules", "zh")]
@@ -100,11 +103,15 @@ def test_majority_tie_rules():
 
 
 def test_approximations_are_marked_and_footnoted(cave, pages):
-    page = pages[("rules", "en")]
     start = cave.entities["tile_kind"]["start"]
     note = start.data["approximations"]["enter"]
-    assert html.escape(note, quote=True) in page or html.escape(note, quote=False) in page
-    assert 'class="approx"' in page and "Sources and approximations" in page
+    designer = sheets.render_html(cave, sheet("rules"), "en", "designer")
+    assert html.escape(note, quote=True) in designer or html.escape(note, quote=False) in designer
+    assert 'class="approx"' in designer and "Sources and approximations" in designer
+    page = pages[("rules", "en")]         # the player edition: marker, short list, no sources
+    assert 'class="approx"' in page and "What is approximate" in page
+    assert "Sources and approximations" not in page
+    assert sheets.player_note(note) in page
 
 
 def test_html_is_deterministic(cave, pages):

@@ -26,7 +26,8 @@ def game():
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_monster_board_lists_every_monster_in_activation_order(game, lang):
-    html = render_html(game, SHEETS["deep_rock_galactic"][0], lang)
+    monsters = next(s for s in SHEETS["deep_rock_galactic"] if s.name == "monsters")
+    html = render_html(game, monsters, lang)
     names = [m.data["name"][lang] for m in sorted(game.of_kind("monster"), key=lambda m: m.data["order"])]
     positions = [html.index(n) for n in names]
     assert positions == sorted(positions) and len(names) == 10
@@ -35,7 +36,7 @@ def test_the_monster_board_lists_every_monster_in_activation_order(game, lang):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_sheet_renders_with_class_weapons_and_statuses(game, lang):
     html = {s.name: render_html(game, s, lang) for s in SHEETS["deep_rock_galactic"]}
-    assert set(html) == {"monsters", "classes", "weapons", "statuses"}
+    assert set(html) == {"rules", "monsters", "classes", "weapons", "statuses"}
     for dwarf in game.of_kind("dwarf"):
         assert dwarf.data["name"][lang] in html["classes"]
     for t in game.of_kind("throwable"):
@@ -68,3 +69,19 @@ def test_a_broken_mission_file_gets_no_briefing(tmp_path):
                           "--format", "html", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 1 and "V-07" in out.stdout
     assert not (tmp_path / "deep_rock_galactic").exists()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_rules_sheet_covers_the_turn_events_hazards_minerals_end_and_solo(game, lang):
+    rules = next(s for s in SHEETS["deep_rock_galactic"] if s.name == "rules")
+    html = render_html(game, rules, lang)
+    titles = (["回合流程", "行动（每回合3个）", "事件与虫群", "难度", "矿物与拾取物", "任务结束", "单人模式"]
+              if lang == "zh" else ["Turn sequence", "Actions (3 a turn)", "Events and swarms",
+                                    "Hazard levels", "Minerals and pickups", "End of the mission",
+                                    "Solo play"])
+    for title in titles:
+        assert f"<h2>{title}</h2>" in html, title
+    for entity in game.of_kind("mineral") + game.of_kind("pickup"):
+        assert entity.data["name"][lang] in html, entity.id
+    assert html.count("<tr>") >= len(game.of_kind("hazard_level")) + 1
+    assert "(L" not in html and "（L" not in html           # the player edition: no line numbers

@@ -35,7 +35,8 @@ def test_region_reference_lists_every_region_with_rendered_keywords(pages, game)
     for lang in ("zh", "en"):
         page = pages[("regions", lang)]
         for region in game.of_kind("region"):
-            assert region.data["name"][lang] in page, (lang, region.id)
+            name = region.data["name"][lang]
+            assert (sheets.zh_punctuation(name) if lang == "zh" else name) in page, (lang, region.id)
     assert "伏击2" in pages[("regions", "zh")] and "Ambush 2" in pages[("regions", "en")]
     assert "危险2" in pages[("regions", "zh")] and "Danger 2" in pages[("regions", "en")]
     # the keyword legend renders each snippet's meaning, not just its name
@@ -58,16 +59,17 @@ def test_notebook_sheet_has_the_printed_notebook_table_and_thesis_bonuses(pages)
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
 def test_pdfs_render_in_both_languages(game, tmp_path):
-    written = sheets.render_game(game, ("zh", "en"), ("pdf",), tmp_path)
-    assert len(written) == 8
-    zh = next(p for p in written if p.name == "regions.zh.pdf")
+    regions = next(s for s in sheets.SHEETS["dungeontology"] if s.name == "regions")
+    zh = tmp_path / "regions.zh.pdf"
+    sheets.write_pdf(sheets.render_html(game, regions, "zh"), zh)
     text = subprocess.run(["pdftotext", str(zh), "-"], capture_output=True, text=True).stdout
     assert "牧羊人庇护所" in text and "盖亚的石碑" in text
 
 
-def test_four_sheets_with_their_own_titles(pages):
+def test_five_sheets_with_their_own_titles(pages):
     names = {name for name, _ in pages}
-    assert names == {"rules", "regions", "notebook", "symbols"}
+    assert names == {"rules", "regions", "notebook", "symbols", "cards"}
+    assert "卡牌、首领与学者" in pages[("cards", "zh")]
     assert "效果符号速查" in pages[("symbols", "zh")] and "effect-symbol cheat sheet" in pages[("symbols", "en")]
     assert "笔记本计分表" in pages[("notebook", "zh")] and "region reference" in pages[("regions", "en")]
     # the symbol legend is no longer on the region sheet, the notebook table not on the rules
@@ -78,3 +80,25 @@ def test_four_sheets_with_their_own_titles(pages):
 def test_rules_and_symbols_state_the_priority_rule(pages):
     assert "Response card may be played at any time" in pages[("rules", "en")]
     assert "响应" in pages[("symbols", "zh")] and "Instant" in pages[("symbols", "en")]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_cards_sheet_holds_every_card_the_boss_and_the_scholars(game, pages, lang):
+    page = pages[("cards", lang)]                      # text, unescaped
+    for kind in ("scheme_card", "clan_card", "intern_card", "doom_card", "scholar"):
+        assert game.of_kind(kind), kind
+        for entity in game.of_kind(kind):
+            assert entity.data["name"][lang] in page, (kind, entity.id)
+    for boss in game.of_kind("boss"):
+        for side in boss.data["sides"]:
+            assert side["name"][lang] in page
+
+
+def test_every_effect_symbol_has_an_icon(game):
+    symbols = next(s for s in sheets.SHEETS["dungeontology"] if s.name == "symbols")
+    page = sheets.render_html(game, symbols, "en")
+    rows = [r for r in re.findall(r"<tr>.*?</tr>", page, flags=re.S) if "<td" in r]
+    assert len(rows) >= 10
+    for row in rows:
+        assert '<svg class="icon"' in row, row[:120]
+        assert 'r="5.5"' not in row, f"no icon drawn for this symbol (the fallback circle): {row[:120]}"

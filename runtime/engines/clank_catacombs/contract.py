@@ -32,6 +32,7 @@ CONTRACT = Contract(
     },
     kinds={
         "card": {
+            **printed("after_use", on="the sheets: what happens to it after use"),
             "play": runs("when the card is played" + TURN, *LASTING),
             "on_acquire": runs("when the card is acquired" + TURN, *LASTING),
             "on_defeat": runs("when the monster is defeated" + TURN, *LASTING),
@@ -55,6 +56,7 @@ CONTRACT = Contract(
             **printed("icon", on="the tunnel icon reference"),
         },
         "token": {
+            **printed("after_use", on="the sheets: what happens to it after use"),
             "on_gain": runs("when a player gains the token" + TURN, *LASTING),
             "use": runs("when a player uses the token" + TURN, *LASTING),
             "passive": runs("when a player gains the token" + TURN, *LASTING),
@@ -63,6 +65,7 @@ CONTRACT = Contract(
                     "token_type", "points", "value", "count", "kept", "above_equal"),
         },
         "market_item": {
+            **printed("after_use", on="the sheets: what happens to it after use"),
             "on_buy": runs("when the item is bought" + TURN, *LASTING),
             "require_to_buy": runs("when the market offers the item"),
             **reads("when the market is set up, bought from and scored", "points",

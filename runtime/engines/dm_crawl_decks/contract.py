@@ -3,7 +3,7 @@
 Every lasting construct runs here (rulebook L105-143, L278-306): a card's triggers, watches,
 continuous bodies and value layering last while the card is in its zone (runtime/timing.py).
 """
-from runtime.contract import CONSTRUCTS, Contract, Need, built_in, reads, runs
+from runtime.contract import CONSTRUCTS, Contract, Need, built_in, printed, reads, runs
 
 CONTRACT = Contract(
     engine="dm_crawl_decks",
@@ -26,17 +26,20 @@ CONTRACT = Contract(
     },
     kinds={
         "card": {
+            **printed("after_use", on="the sheets: what happens to it after use"),
             "effect": runs("while the card is on the field; lasting effects end when it leaves",
                            *CONSTRUCTS),
             **reads("when cards are dealt, played and compared", "card_type", "points",
                     "power", "count"),
         },
         "event_card": {
+            **printed("after_use", on="the sheets: what happens to it after use"),
             "effect": runs("when a general event is chosen, or a loot card at loot clean-up",
                            *CONSTRUCTS),
             **reads("when the event deck is built and drawn", "card_type", "resource", "count"),
         },
         "relic": {
+            **printed("after_use", on="the sheets: what happens to it after use"),
             "use": runs("when you use the relic in its window", *CONSTRUCTS),
             "passive": runs("when you gain the relic; what it registers lasts while you hold "
                             "it", *CONSTRUCTS),

@@ -24,11 +24,13 @@ CONTRACT = Contract(
         "start_board": reads("at setup, for the player count", "players", "cells",
                              "discard_per_stack"),
         "equipment": {
+            **printed("after_use", on="the sheets: what happens to it after use"),
             **built_in("term", "slots", "uses", "kept_after_use", "per_team_limit",
                        why=EQUIPMENT),
             **printed("supply", on="the token sheet (the bank is unlimited in play, D-22)"),
         },
         "token": {
+            **printed("after_use", on="the sheets: what happens to it after use"),
             **reads("when a game is scored", "points", "category"),
             **built_in("term", "depth", why="reached-depth tokens are depth_<value>"),
             **printed("supply", on="the token sheet"),

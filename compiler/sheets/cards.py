@@ -1,0 +1,168 @@
+"""`tomecraft cards`: print-and-play cards, tokens and monsters at their real size.
+
+Every entity of the kinds a game lists under `print_and_play:` in templates/sheets/<game>.yaml
+becomes one card per copy, 3 x 3 to an A4 page with crop marks at every cut line, in zh and en:
+its name, its numbers, an empty frame for the art, and its rules text rendered from the
+effect language (the same renderer as the sheets), with what happens to it after use.
+
+Sizes: the rulebooks give none, so each kind names a stated standard (SIZES, listed in the
+README): poker cards 63 x 88 mm, mini cards 41 x 63 mm, and 40 x 40 mm chits for tokens
+(bigger than the printed tokens, so that their text stays readable).
+Output: <out>/<game>[__<pack>]/print_and_play.<lang>.html|pdf, through WeasyPrint like the sheets
+(not cards.<lang>: that is a sheet of Clank! and Dungeontology, and --out may be shared).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from compiler.model import Entity, Game
+from compiler.sheets import (FORMATS, LANGS, Footnotes, Texts, _game_file, after_use_text,
+                             environment, html_lang, labels, name_of, site_at, walk_strings,
+                             write_formats, zh_punctuation)
+
+SIZES = {"poker": (63, 88), "mini": (41, 63), "chit": (40, 40)}   # width, height in mm
+PAGE = (210, 297)                                                  # A4, portrait
+GRID = 3                                                           # 3 x 3 a page
+MAX_COPIES = 20          # a fan's `count: 100000` must not make a 10,000-page PDF
+
+
+def spec(game: Game) -> list[dict]:
+    """The kinds a game prints, from its sheet file (`print_and_play:`)."""
+    return list(_game_file(game.id).get("print_and_play") or [])
+
+
+def _text(value, lang: str) -> str:
+    return str(value.get(lang) or "") if isinstance(value, dict) else ""
+
+
+def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts,
+            notes: Footnotes) -> dict:
+    """One card's view: name, type line, numbers, rules paragraphs, after-use line."""
+    data = entity.data
+    type_field = kind_spec.get("type")
+    type_line = _text(kind_spec.get("label"), lang)
+    if type_field and data.get(type_field):   # the spec's words, else the vocabulary's
+        value = str(data[type_field])
+        words = (kind_spec.get("types") or {}).get(value)
+        type_line = _text(words, lang) if words else \
+            game.vocab.text_of(value, lang) if value in game.vocab.names else type_line
+    stats = []
+    for field, label in (kind_spec.get("stats") or {}).items():
+        value = data.get(field)
+        if value is None or value is False or value == [] or value == 0:
+            continue
+        words = _text(label, lang)
+        if value is True:
+            stats.append(words)
+        elif isinstance(value, str) and value in (label.get("values") or {}):
+            stats.append(f"{words} {_text(label['values'][value], lang)}")
+        elif isinstance(value, str) and value in game.vocab.names:
+            stats.append(f"{words} {game.vocab.text_of(value, lang)}")
+        elif isinstance(value, (int, float)):
+            stats.append(f"{words} {value}")
+    rules = []
+    for field, label in (kind_spec.get("effects") or {}).items():
+        site = site_at(entity, (field,))
+        if site is None or not data.get(field):
+            continue
+        rules.append({"label": _text(label, lang), "text": texts.site(site)})
+    name = name_of(entity, lang)
+    if lang == "en":             # a card's title lines start with a capital ("flare" -> "Flare")
+        name, type_line = name[:1].upper() + name[1:], type_line[:1].upper() + type_line[1:]
+    return {"name": name, "type": type_line, "stats": stats, "rules": rules,
+            "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang)}
+
+
+def _number(value) -> float:
+    """A sort key: numbers in order, anything else last."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else float("inf")
+
+
+def copies(entity: Entity, kind_spec: dict) -> int:
+    for field in kind_spec.get("count") or ("count",):
+        value = entity.data.get(field)
+        if isinstance(value, int) and value > 0:
+            return min(value, MAX_COPIES)
+    return 1
+
+
+def pages(game: Game, lang: str, notes: Footnotes) -> list[dict]:
+    """Every card of every printed kind, one per copy, 9 to a page; a page holds one size."""
+    texts = Texts(game, lang)
+    result = []
+    for kind_spec in spec(game):
+        size = SIZES[kind_spec.get("size", "poker")]
+        cards = []
+        entities = game.of_kind(str(kind_spec["kind"]))
+        if kind_spec.get("sort"):       # e.g. DRG monsters in activation order
+            field = str(kind_spec["sort"])
+            entities = sorted(entities, key=lambda e: _number(e.data.get(field)))
+        for entity in entities:
+            card = card_of(game, entity, kind_spec, lang, texts, notes)
+            cards += [card] * copies(entity, kind_spec)
+        for start in range(0, len(cards), GRID * GRID):
+            result.append(_layout(cards[start:start + GRID * GRID], size))
+    return result
+
+
+def _layout(cards: list[dict], size: tuple[int, int]) -> dict:
+    """Positions (mm) of up to 9 cards centred on the page, and the crop marks of every cut."""
+    width, height = size
+    left = (PAGE[0] - GRID * width) / 2
+    top = (PAGE[1] - GRID * height) / 2
+    placed = [{**card, "x": left + (i % GRID) * width, "y": top + (i // GRID) * height}
+              for i, card in enumerate(cards)]
+    xs = [left + i * width for i in range(GRID + 1)]
+    ys = [top + i * height for i in range(GRID + 1)]
+    mark = 5.0                                         # mm of each crop mark, in the margin
+    marks = [{"x": x, "y": top - mark - 1, "w": 0, "h": mark} for x in xs] + \
+            [{"x": x, "y": ys[-1] + 1, "w": 0, "h": mark} for x in xs] + \
+            [{"x": left - mark - 1, "y": y, "w": mark, "h": 0} for y in ys] + \
+            [{"x": xs[-1] + 1, "y": y, "w": mark, "h": 0} for y in ys]
+    return {"cards": placed, "marks": marks, "w": width, "h": height,
+            "small": width < 50}
+
+
+def render_html(game: Game, lang: str, max_pages: int | None = None) -> str:
+    """The cards of `game` as one HTML document; `max_pages` keeps the first pages (tests)."""
+    notes = Footnotes(edition="player", game=game, lang=lang)
+    lab = labels(lang, game)
+    game_name = game.vocab.name.get(lang)
+    context = {"lang": lang, "html_lang": html_lang(lang, game), "lab": lab,
+               "game_name": game_name, "title": f"{game_name}{lab['colon']}{lab['cards_title']}",
+               "pages": pages(game, lang, notes)[:max_pages], "footnotes": notes.notes}
+    if lang == "zh":
+        context = walk_strings(context, zh_punctuation)
+    return environment().get_template("cards.html.j2").render(context)
+
+
+def render_game(game: Game, langs, formats, out: Path, progress=None) -> list[Path]:
+    from compiler.build import package_name
+    written = []
+    for lang in langs:
+        html = render_html(game, lang)
+        written += write_formats(html, Path(out) / package_name(game) / f"print_and_play.{lang}",
+                                 formats, progress)
+    return written
+
+
+def run_cli(args) -> int:
+    """`tomecraft cards --game G [--pack DIR]... [--lang zh|en] [--format html|pdf] [--out DIR]`."""
+    from compiler import pipeline
+    from compiler.console import UsageError, progress
+    from compiler.sheets import compile_or_report
+    root = pipeline.game_root(args.game)
+    packs = [Path(p) for p in args.pack or []]
+    for pack in packs:
+        if not (pack / "pack.yaml").is_file():
+            raise UsageError(f"--pack {pack}: no pack.yaml in this directory")
+    name = root.name + "".join(f" + {p.name}" for p in packs)
+    game = compile_or_report(root, packs, name)
+    if game is None:
+        return 1
+    if not spec(game):
+        raise UsageError(f"{game.id} has no print-and-play cards yet")
+    langs = list(dict.fromkeys(args.lang or LANGS))
+    formats = list(dict.fromkeys(args.format or FORMATS))
+    render_game(game, langs, formats, Path(args.out), progress)
+    return 0

@@ -1,0 +1,129 @@
+"""`tomecraft cards`: every card, token and monster of a game or pack at its stated size,
+3 x 3 to an A4 page with crop marks, both languages, rules text rendered from the effect
+language. PDF rendering stays bounded: one page."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler import diagnostics as dg
+from compiler import pipeline
+from compiler.sheets import Footnotes, cards, write_pdf
+
+REPO = Path(__file__).resolve().parents[2]
+GAMES = sorted(p.name for p in pipeline.game_roots())
+RAW_ID = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
+
+
+def compile_game(root: Path, extra=()):
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(root, list(extra), reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    return game
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def game(request):
+    return compile_game(REPO / "content" / request.param)
+
+
+def _text(html: str) -> str:
+    html = re.sub(r"<style.*?</style>", "", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_every_game_prints_cards(game):
+    assert cards.spec(game), f"{game.id}: no print_and_play kinds in its sheet file"
+
+
+def test_every_entity_of_a_printed_kind_is_on_a_card_once_per_copy(game):
+    for lang in ("zh", "en"):
+        laid = [c for page in cards.pages(game, lang, Footnotes()) for c in page["cards"]]
+        for kind_spec in cards.spec(game):
+            for entity in game.of_kind(kind_spec["kind"]):
+                name = entity.data["name"][lang].casefold()
+                assert sum(c["name"].casefold() == name for c in laid) >= cards.copies(entity, kind_spec), \
+                    (kind_spec["kind"], entity.id)
+
+
+def test_pages_hold_nine_cards_of_one_size_inside_a4_with_crop_marks(game):
+    for page in cards.pages(game, "en", Footnotes()):
+        assert 1 <= len(page["cards"]) <= 9
+        assert (page["w"], page["h"]) in cards.SIZES.values()
+        for c in page["cards"]:
+            assert 0 <= c["x"] and c["x"] + page["w"] <= 210 and 0 <= c["y"] and c["y"] + page["h"] <= 297
+        # 4 vertical cut lines x 2 ends + 4 horizontal x 2 ends, all in the page's margins
+        assert len(page["marks"]) == 16
+        for k in page["marks"]:
+            assert 0 <= k["x"] <= 210 and 0 <= k["y"] <= 297
+
+
+def test_a_full_page_of_poker_cards_is_3_by_3_at_63_by_88_mm():
+    layout = cards._layout([{"name": str(i)} for i in range(9)], cards.SIZES["poker"])
+    xs = sorted({c["x"] for c in layout["cards"]})
+    ys = sorted({c["y"] for c in layout["cards"]})
+    assert [round(b - a, 6) for a, b in zip(xs, xs[1:])] == [63, 63]
+    assert [round(b - a, 6) for a, b in zip(ys, ys[1:])] == [88, 88]
+    assert xs[0] == pytest.approx((210 - 189) / 2) and ys[0] == pytest.approx((297 - 264) / 2)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_card_text_has_no_raw_ids(game, lang):
+    text = _text(cards.render_html(game, lang))
+    assert not RAW_ID.findall(text), sorted(set(RAW_ID.findall(text)))[:10]
+    if lang == "zh":
+        assert 'lang="zh-Hans"' in cards.render_html(game, lang) or game.vocab.script == "hant"
+
+
+def test_a_pack_adds_its_cards():
+    base = compile_game(REPO / "content" / "deep_rock_galactic")
+    packed = compile_game(REPO / "content" / "deep_rock_galactic",
+                          [REPO / "content" / "deep_rock_galactic" / "packs" / "goo_from_above"])
+    names = {c["name"] for page in cards.pages(packed, "en", Footnotes()) for c in page["cards"]}
+    base_names = {c["name"] for page in cards.pages(base, "en", Footnotes()) for c in page["cards"]}
+    assert {"Goo Bomber", "Menace"} <= names and not {"Goo Bomber", "Menace"} & base_names
+
+
+def test_one_pdf_page_embeds_the_right_cjk_face(tmp_path):
+    if not shutil.which("pdffonts"):
+        pytest.skip("pdffonts (poppler-utils) is not installed")
+    game = compile_game(REPO / "content" / "clank_catacombs")
+    pdf = tmp_path / "cards.zh.pdf"
+    write_pdf(cards.render_html(game, "zh", max_pages=1), pdf, max_pages=1)
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+    faces = fonts.replace("-", "").replace(" ", "")
+    assert "NotoSansCJKSC" in faces and "NotoSansCJKTC" not in faces, fonts
+
+
+def test_the_cli_writes_both_languages_and_refuses_a_bad_pack(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "compiler.cli", "cards", "--game", "the_cave",
+                          "--format", "html", "--out", str(tmp_path)], cwd=REPO,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in (tmp_path / "the_cave").iterdir()) == [
+        "print_and_play.en.html", "print_and_play.zh.html"]
+    bad = subprocess.run([sys.executable, "-m", "compiler.cli", "cards", "--game", "the_cave",
+                          "--pack", str(tmp_path), "--out", str(tmp_path)], cwd=REPO,
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "no pack.yaml" in bad.stderr
+
+
+def test_hostile_names_are_escaped_on_cards(tmp_path):
+    root = tmp_path / "the_cave"
+    shutil.copytree(REPO / "content" / "the_cave", root)
+    tokens = root / "tokens.yaml"
+    text = tokens.read_text(encoding="utf-8")
+    first = re.search(r"name: \{zh: ([^,]+), en: ([^}]+)\}", text)
+    tokens.write_text(text.replace(first.group(0),
+                                   "name: {zh: \"<script>x</script>\", en: \"<img src=x onerror=alert(1)>\"}", 1),
+                      encoding="utf-8")
+    game = compile_game(root)
+    for lang in ("zh", "en"):
+        page = cards.render_html(game, lang)
+        assert "<script" not in page and "<img" not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in cards.render_html(game, "en")
