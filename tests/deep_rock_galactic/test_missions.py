@@ -19,14 +19,20 @@ HERE = Path(__file__).parent / "missions"
 BROKEN = sorted((HERE / "broken").glob("*.yaml"))
 VALID = sorted((HERE / "valid").glob("*.yaml")) + sorted(
     (ROOT / "content/deep_rock_galactic/missions").glob("*.yaml"))
+RULE = re.compile(r"^([A-Z]-\d\d):")
 EXPECT = re.compile(r"^# expect: (\d+):(\d+) (\S+) (\S+)$", re.M)
 
 
 def diagnostics(path: Path) -> list[tuple[int, int, str, str]]:
     reporter = dg.Reporter()
     missions.check_file(path, reporter)
-    return sorted((d.line, d.column, d.code, d.message.split(":")[0] if d.message.startswith("V-") else "-")
-                  for d in reporter.diagnostics)
+    return sorted((d.line, d.column, d.code, rule_of(d.message)) for d in reporter.diagnostics)
+
+
+def rule_of(message: str) -> str:
+    """The constraint id a diagnostic names first (`V-12: ...`, `M-03: ...`), or "-"."""
+    found = RULE.match(message)
+    return found.group(1) if found else "-"
 
 
 def test_at_least_twelve_broken_and_three_valid_fan_missions_ship():
