@@ -3,6 +3,7 @@ format (M-01 ... M-06), co-location (C-01) and reachability (reach.py). Each dia
 its constraint and points at the offending line and column (inside the map: at the hex)."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from compiler import diagnostics as dg, loader
@@ -59,7 +60,9 @@ class MissionChecker:
     def unknown(self, path: tuple, rule: str, what: str, name: str, known: set[str],
                 heading: str = "") -> None:
         hint = self.names.hint(name, what, known, heading)
-        if what == "creature" and not self.names.kind_of(name):
+        if what == "creature" and name in self.names.creature_terms:
+            hint = f"{name} is a pack's creature: check and play the mission with `--pack DIR`"
+        elif what == "creature" and not self.names.kind_of(name):
             hint += "; a pack's creature is known with `--pack DIR`"
         self.at(path, rule, f"unknown {what} {name!r}", hint, key=path[-1] == name)
 
@@ -311,11 +314,26 @@ class MissionChecker:
             self.at(("minerals",), "V-15", f"{total} minerals but only {len(diamonds)} diamond spaces on the map",
                     "every mineral goes on its own diamond space (`*`): add diamonds or list fewer")
         for name, wanted in self.m["objective"].get("targets", {}).items():
-            if name in self.names.minerals and wanted > minerals.get(name, 0):
+            if name in ("gold", "nitra"):
+                self.spare_minerals(name, wanted)
+            elif name in self.names.minerals and wanted > minerals.get(name, 0):
                 self.at(("objective", "targets", name), "V-15",
                         f"the objective needs {wanted} {name} but the mission places "
                         f"{minerals.get(name, 0)}: it cannot be completed",
                         f"list at least {wanted} under `minerals:`")
+
+    def spare_minerals(self, name: str, wanted: int) -> None:
+        """W-01: Gold and Nitra also come from Loot Bugs (1 Gold + a mineral die) and broken
+        stalagmites (a mineral die), so a target beyond the placed count is a warning only
+        when no sequence of draws can reach it."""
+        loot_bugs = self.m["pickups"].get("loot_bug", 0)
+        most = (self.m["minerals"].get(name, 0) + len(self.m.get("stalagmites", []))
+                + loot_bugs * (2 if name == "gold" else 1))
+        if wanted > most:
+            self.at(("objective", "targets", name), "W-01",
+                    f"the objective needs {wanted} {name}, but at most {most} can ever be had "
+                    "(placed, from Loot Bugs and from stalagmites): the mission cannot succeed",
+                    f"list more {name} under `minerals:` or lower the target", warning=True)
 
     def pickups(self) -> None:
         pickups = self.m["pickups"]
@@ -323,7 +341,7 @@ class MissionChecker:
         flares = len(of(self.map, {FLARE}))
         slots = len(hexgrid.components(self.map.cells, {HIDDEN}))
         capacity = flares + per_hidden * slots
-        total = sum(pickups.values())
+        total = sum(n for k, n in pickups.items() if k in self.names.pickups)
         if total > capacity:
             self.at(("pickups",), "V-18",
                     f"{total} pickup tokens but room for {capacity} ({flares} flare-stick spaces + "
@@ -413,12 +431,26 @@ class MissionChecker:
             site.ast = parse(site.text)
         except EffectSyntaxError as err:
             line, column = self.doc.effect_position(site.path, err.line, err.column)
-            self.reporter.add(dg.EFFECT_SYNTAX, f"V-21: {err.message}", self.display, line, column, err.hint)
+            self.reporter.add(dg.EFFECT_SYNTAX, f"V-21: {err.message}", self.display, line, column,
+                              err.hint or "the mission event is written in the effect language, "
+                              "e.g. `spawn_at_exits grunt 1; activate_monsters`")
             return
         scratch = dg.Reporter()
         Checker(game, scratch).check_site(site, self.doc, self.display, {})
         for d in scratch.diagnostics:
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}"))
+        if not scratch.errors:
+            self.unplayable_creatures(site)
+
+    def unplayable_creatures(self, site) -> None:
+        """A creature the vocabulary names but no loaded monster plays (a pack's)."""
+        for found in re.finditer(r"[a-z][a-z0-9_]*", site.text):
+            name = found.group()
+            if name in self.names.creature_terms and name not in self.names.creatures:
+                line, column = self.doc.effect_position(site.path, 1, found.start() + 1)
+                self.reporter.add(dg.GAME_RULE, f"V-21: the mission event names {name!r}, which no "
+                                  "loaded monster plays", self.display, line, column,
+                                  "a pack's creature is known with `--pack DIR` (check and sim)")
 
 
 def _connected(hexes: list[tuple[int, int]]) -> bool:

@@ -40,6 +40,7 @@ class Roster:
     token_supply: dict[str, int] = field(default_factory=dict)   # class tokens in the box
     rules: dict = field(default_factory=dict)
     pack_errors: list = field(default_factory=list)
+    creature_terms: set[str] = field(default_factory=set)  # every creature name an effect may use
 
     def kind_of(self, name: str) -> str:
         for what, names in (("mineral", self.minerals), ("pickup", self.pickups),
@@ -85,13 +86,16 @@ def _cached(root: str, packs: tuple[str, ...]) -> Roster:
 def _from_game(game, errors: list) -> Roster:
     if game is None:
         return Roster(set(), set(), set(), set(), pack_errors=errors)
-    creatures = {name for name, infos in game.vocab.names.items() if "creature" in infos}
-    creatures |= set(game.entities.get("monster", {}))
+    # a creature the engine can play: a monster entity (the vocabulary may name a pack's
+    # creatures the base game has no monster for)
+    creatures = set(game.entities.get("monster", {}))
     pickups = game.entities.get("pickup", {})
     collectable = {pid for pid, p in pickups.items()
                    if not p.data.get("needs_pickaxe") or not p.data.get("effect")}
     supply = {t.data.get("token", tid): t.data.get("supply", 0)
               for tid, t in game.entities.get("board_token", {}).items() if t.data.get("supply")}
     rules = {rid: r.data.get("value") for rid, r in game.entities.get("rule", {}).items()}
+    terms = {name for name, infos in game.vocab.names.items() if "creature" in infos}
     return Roster(creatures, set(game.entities.get("mineral", {})), set(pickups),
-                  set(game.entities.get("event_card", {})), game, collectable, supply, rules, errors)
+                  set(game.entities.get("event_card", {})), game, collectable, supply, rules, errors,
+                  terms | creatures)

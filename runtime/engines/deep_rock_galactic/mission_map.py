@@ -73,61 +73,66 @@ def read_map(text: str) -> MissionMap:
     rows = text.split("\n")
     while rows and not rows[-1].strip(" "):
         rows.pop()
-    widths: list[tuple[int, int]] = []         # (row, hex count)
-    for r, raw in enumerate(rows):
+    widths: list[tuple[int, int, int]] = []    # (row, line index, hex count) of clean rows
+    r = -1
+    for index, raw in enumerate(rows):
         line = raw.rstrip(" ")
         if not line:
-            out.problems.append(MapProblem(r + 1, 1, "M-06", f"row {r} is empty",
+            # a blank line is no row: the rows after it keep their numbers
+            out.problems.append(MapProblem(index + 1, 1, "M-06", f"a blank line after row {r}",
                                            "remove the blank line inside the map"))
             continue
+        r += 1
+        before = len(out.problems)
         indent = len(line) - len(line.lstrip(" "))
         want = r % 2
         if indent != want:
             what = ("odd row {r} must be indented by one space" if want
                     else "even row {r} must not be indented").format(r=r)
-            out.problems.append(MapProblem(r + 1, indent + 1, "M-04", what,
+            out.problems.append(MapProblem(index + 1, indent + 1, "M-04", what,
                                            "odd rows (1, 3, ...) start with one space, even rows with none: "
                                            "odd rows sit half a hex to the right"))
         col, gap = 0, 0
         for i in range(indent, len(line)):
             ch = line[i]
             if ch == "\t":
-                out.problems.append(_char_problem(r + 1, i + 1, ch))
+                out.problems.append(_char_problem(index + 1, i + 1, ch))
             if ch in " \t":
                 gap += 1
                 continue
             if col and gap == 0:
-                out.problems.append(MapProblem(r + 1, i + 1, "M-02",
+                out.problems.append(MapProblem(index + 1, i + 1, "M-02",
                                                f"{line[i - 1]!r} and {ch!r} touch: hexes are one character each",
                                                "put a single space between two hexes"))
             elif gap > 1:
-                out.problems.append(MapProblem(r + 1, i + 1 - gap + 1, "M-03",
+                out.problems.append(MapProblem(index + 1, i + 1 - gap + 1, "M-03",
                                                f"{gap} spaces between two hexes of row {r}",
                                                "hexes are separated by exactly one space; use `x` for a gap"))
             gap = 0
             if ch not in MAP_CHARS:
-                out.problems.append(_char_problem(r + 1, i + 1, ch))
+                out.problems.append(_char_problem(index + 1, i + 1, ch))
             else:
                 out.cells[(r, col)] = ch
-                out.where[(r, col)] = (r + 1, i + 1)
+                out.where[(r, col)] = (index + 1, i + 1)
             col += 1
-        widths.append((r, col))
+        if len(out.problems) == before:       # a row with a problem is not also "ragged"
+            widths.append((r, index, col))
     _ragged(out, widths, rows)
     return out
 
 
-def _ragged(out: MissionMap, widths: list[tuple[int, int]], rows: list[str]) -> None:
+def _ragged(out: MissionMap, widths: list[tuple[int, int, int]], rows: list[str]) -> None:
     """M-05: every row holds as many hexes as the most common row width."""
     if not widths:
         return
-    counts = Counter(w for _, w in widths)
-    width = max(counts, key=lambda w: (counts[w], -next(r for r, x in widths if x == w)))
-    for r, w in widths:
+    counts = Counter(w for _, _, w in widths)
+    width = max(counts, key=lambda w: (counts[w], -next(r for r, _, x in widths if x == w)))
+    for r, index, w in widths:
         if w == width:
             continue
-        line = rows[r].rstrip(" ")
+        line = rows[index].rstrip(" ")
         column = len(line) + 1 if w < width else _nth_hex_column(line, width)
-        out.problems.append(MapProblem(r + 1, column, "M-05",
+        out.problems.append(MapProblem(index + 1, column, "M-05",
                                        f"row {r} has {w} hexes, the other rows {width}",
                                        "every row has the same number of hexes: pad the board edge with `x`"))
 
