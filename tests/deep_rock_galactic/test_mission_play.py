@@ -214,3 +214,45 @@ def test_every_valid_example_is_neither_always_won_nor_always_lost_and_harder_at
         rates[hazard] = summary["stats"]["success_rate"]
     assert all(0 < r < 1 for r in rates.values()), rates
     assert rates[1] > rates[5], rates
+
+
+# --- the briefing ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def game_model():
+    from compiler import pipeline
+    return pipeline.compile_game(ROOT / "content/deep_rock_galactic", [], dg.Reporter())
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_briefing_draws_fixed_minerals(game_model, lang):
+    from compiler.sheets.deep_rock_galactic import briefing_map, labels
+    mission = yaml.safe_load((VALID / "deep_shaft.yaml").read_text())["mission"]
+    grid, legend, _ = briefing_map(game_model, mission, lang, labels(lang, "deep_rock_galactic"))
+    fixed = {(r, c): cell["text"] for r, row in enumerate(grid) for c, cell in enumerate(row) if cell["cls"] == "fixed"}
+    assert fixed == ({(2, 6): "墨", (14, 6): "黄"} if lang == "zh" else {(2, 6): "M", (14, 6): "G"})
+    assert any("Morkite" in line or "墨菱石" in line for line in legend)
+
+
+def test_a_taller_map_gets_smaller_hexes_that_stay_on_one_page(game_model):
+    from compiler.sheets.deep_rock_galactic import MAP_HEIGHT_PT, MAX_HEX_PT, briefing_map, labels
+    lab = labels("en", "deep_rock_galactic")
+    mission = yaml.safe_load((VALID / "deep_shaft.yaml").read_text())["mission"]
+    rows = mission["map"].rstrip("\n").split("\n")
+    tall = dict(mission, map="\n".join(rows[:-1] + rows[1:-1] * 2 + rows[-1:]) + "\n")
+    assert len(read_map(tall["map"]).problems) == 0
+    short_pt = briefing_map(game_model, yaml.safe_load((VALID / "aquarq_run.yaml").read_text())["mission"], "en", lab)[2]
+    grid, _, tall_pt = briefing_map(game_model, tall, "en", lab)
+    assert short_pt == MAX_HEX_PT and tall_pt < short_pt and len(grid) * tall_pt <= MAP_HEIGHT_PT
+
+
+def test_the_briefing_prints_no_empty_table_and_fits_one_page(tmp_path):
+    out = _cli("sheets", "--mission", VALID / "deep_shaft.yaml", "--lang", "en", "--format", "html", "--out", tmp_path)
+    assert out.returncode == 0, out.stderr
+    html = (tmp_path / "deep_rock_galactic/briefing_deep_shaft.en.html").read_text()
+    assert "<table" not in html or "<tbody>\n    </tbody>" not in html
+    assert "Sources" not in html
+    weasyprint = pytest.importorskip("weasyprint", reason="weasyprint renders the PDF")
+    from compiler.sheets import TEMPLATES
+    pages = weasyprint.HTML(string=html, base_url=str(TEMPLATES)).render().pages
+    assert len(pages) == 1
