@@ -40,6 +40,11 @@ def is_mission(data) -> bool:
             and isinstance(data.get("mission"), dict))
 
 
+def looks_like_mission(data) -> bool:
+    """A top-level `mission:` mapping without `game: deep_rock_galactic` (missing, misspelt)."""
+    return isinstance(data, dict) and isinstance(data.get("mission"), dict) and not is_mission(data)
+
+
 def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> None:
     display = display_path(path)
     scratch = dg.Reporter()
@@ -48,6 +53,13 @@ def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> Non
         check_mission(doc, display, reporter, packs=packs)
         return
     root, own_packs = find_game_root(path)
+    if root is None and doc is not None and looks_like_mission(doc.data):
+        at = doc.mark(("game",), key=True) if "game" in doc.data else doc.mark(())
+        reporter.add(dg.SCHEMA, f"F-01: a mission file names its game: `game: deep_rock_galactic`, "
+                     f"not {doc.data.get('game')!r}" if "game" in doc.data else
+                     "F-01: a mission file starts with `game: deep_rock_galactic`",
+                     display, at.line, at.column, "missions exist for deep_rock_galactic only")
+        return
     if root is None:
         reporter.diagnostics.extend(scratch.diagnostics)
         if doc is not None:

@@ -256,3 +256,18 @@ def test_the_briefing_prints_no_empty_table_and_fits_one_page(tmp_path):
     from compiler.sheets import TEMPLATES
     pages = weasyprint.HTML(string=html, base_url=str(TEMPLATES)).render().pages
     assert len(pages) == 1
+
+
+def test_the_simulated_dwarves_open_a_chamber_whose_only_door_is_deep_in_the_rock(tmp_path):
+    """drone_salvage's chamber touches no cave space: its one door, the wall at [4, 8], is
+    reached from [4, 7]. The dwarves open it (a drone waits inside) and recover that drone."""
+    mission = _mission(tmp_path, "drone_salvage.yaml")
+    opened = inside = 0
+    for g in range(12):
+        rng = Rng(f"c:{g}")
+        engine = drg.setup(GAME, 4, rng.fork("game"), [RandomAgent(rng.fork(f"a{i}")) for i in range(4)],
+                           {"mission": mission})
+        drg.play_mission(engine)
+        opened += engine.state.hidden[0]["revealed"]
+        inside += (2, 8) not in engine.state.drones
+    assert opened >= 6 and inside >= 3, (opened, inside)
