@@ -70,7 +70,7 @@ def _char_problem(line: int, column: int, ch: str) -> MapProblem:
 
 def read_map(text: str) -> MissionMap:
     out = MissionMap()
-    rows = text.split("\n")
+    rows = text.replace("\r\n", "\n").split("\n")     # a Windows line end is no map character
     while rows and not rows[-1].strip(" "):
         rows.pop()
     widths: list[tuple[int, int, int]] = []    # (row, line index, hex count) of clean rows
