@@ -9,7 +9,7 @@ Rule choices (the guide gives none; missions/README.md "How the sim plays a miss
   drop pod. Ziplines and the shield need a dwarf to aim them: they only leave the hand.
 - `drones`: a dwarf entering a drone's space recovers it (no action, like a pickup that needs
   no pickaxe); the mission succeeds only once every drone is recovered (the "!" token marks
-  "the drones a mission requires you to recover", L1569).
+  "the drones a mission requires you to recover", L1703).
 """
 from __future__ import annotations
 
