@@ -52,7 +52,7 @@ def cmd_check(args) -> int:
     games = compile_all(targets, reporter, quiet=args.format != "text")
     for path in files:  # a content file outside any pack, or a mission file
         from compiler import missions
-        missions.check_file(path, reporter)
+        missions.check_file(path, reporter, [Path(p) for p in args.pack])
     if not games and not files and not reporter.errors:
         reporter.add(dg.NO_CONTENT, "nothing was checked: no game content found",
                      display_path(pipeline.content_root()), 1, 1,
@@ -134,12 +134,12 @@ def cmd_sim(args) -> int:
     options = {}
     chosen = []
     supported = getattr(sim.engine_module(data), "SIM_OPTIONS", ())
-    for flag, wanted in (("mission", args.mission), ("deep_dive", args.deep_dive)):
+    for flag, wanted in (("mission", args.mission), ("deep_dive", args.deep_dive), ("hazard", args.hazard)):
         if wanted and flag not in supported:
             raise UsageError(f"--{flag.replace('_', '-')} is not an option of {args.game}")
     for path in args.mission:  # fans' mission files: validated here, passed to the engine as data
         from compiler import missions
-        chosen.append(missions.load_mission(Path(path), reporter))
+        chosen.append(missions.load_mission(Path(path), reporter, [Path(p) for p in args.pack]))
     if reporter.errors:
         print(dg.format_text(reporter))
         return 1
@@ -149,6 +149,10 @@ def cmd_sim(args) -> int:
         options["deep_dive"] = chosen or True
     elif chosen:
         options["mission"] = chosen[0]
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.hazard:
+        return _hazard_sweep(args, data, options, sim)
     try:
         summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
                           options=options, progress=None if args.json else progress,
@@ -177,6 +181,47 @@ def cmd_contract(args) -> int:
 def cmd_balance(args) -> int:
     from compiler.balance import command
     return command.run(args, UsageError)
+
+
+def _hazards(text: str) -> list[int]:
+    """`3`, `1,3,5` or `1-5`: the Hazard levels to play."""
+    levels: list[int] = []
+    try:
+        for part in text.split(","):
+            low, _, high = part.partition("-")
+            levels += range(int(low), int(high or low) + 1)
+    except ValueError:
+        raise UsageError(f"--hazard takes a level 1-5, a list (1,3,5) or a range (1-5), not {text!r}") from None
+    if not levels or any(not 1 <= n <= 5 for n in levels):
+        raise UsageError(f"Hazard levels go from 1 to 5, not {text!r}")
+    return list(dict.fromkeys(levels))
+
+
+def _hazard_sweep(args, data, options: dict, sim) -> int:
+    """`sim --hazard N` (one level) or a sweep (several): the summary per level, and the
+    success rate of each level on one line."""
+    summaries = {}
+    for level in _hazards(args.hazard):
+        try:
+            summaries[level] = sim.run(data, players=args.players, games=args.games, seed=args.seed,
+                                       options={**options, "hazard": level},
+                                       progress=None if args.json else progress)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+    if args.json:
+        print(json.dumps({"hazard": {str(k): v for k, v in summaries.items()}},
+                         ensure_ascii=False, indent=2, sort_keys=True))
+        return 0
+    if len(summaries) == 1:
+        (level, summary), = summaries.items()
+        print(f"hazard {level}\n" + sim.format_summary(summary))
+        return 0
+    first = next(iter(summaries.values()))
+    print(f"{first['game']}: {args.games} games per Hazard level, {first['players']} players, seed {args.seed}")
+    for level, summary in summaries.items():
+        rate = summary.get("stats", {}).get("success_rate", 0.0)
+        print(f"  hazard {level}: success {rate * 100:5.1f}%  mean rounds {summary['mean_rounds']}")
+    return 0
 
 
 def cmd_scenario(args) -> int:
@@ -288,6 +333,9 @@ def parser() -> argparse.ArgumentParser:
                    help="count how often each entity's effects ran (played, triggered, "
                         "bought, entered, used); never-used ones are flagged")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.add_argument("--hazard", help="Deep Rock Galactic: the Hazard level (1-5), or a sweep "
+                   "(1-5, 1,3,5): the success rate per level")
+    s.add_argument("--json", action="store_true")
     s.set_defaults(run=cmd_sim)
 
     ct = sub.add_parser("contract", help="what a game's engine does with content: events, "

@@ -269,35 +269,60 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
             for e in mission["hidden_monsters"]))
     if mission.get("tokens"):
         items.append(f"{lab['tokens']}: " + ", ".join(f"{_term(game, k, lang)} × {v}" for k, v in mission["tokens"].items()))
-    marks: dict[tuple, tuple[str, str]] = {}
-    for h in mission.get("drop_pod", []):
-        marks[tuple(h)] = ("pod", "P")
-    for e in mission.get("tunnel_exits", []):
-        marks[tuple(e["at"])] = ("exit", str(e["exit"]))
-    if mission.get("mine_head"):
-        marks[tuple(mission["mine_head"])] = ("minehead", "M")
-    for h in mission.get("stalagmites", []):
-        marks[tuple(h)] = ("stone", "▲")
-    for h in mission.get("drones", []):
-        marks[tuple(h)] = ("flare", "!")
-    grid = []
-    for r, line in enumerate(mission["map"].rstrip("\n").split("\n")):
-        row = []
-        for c, ch in enumerate(line.split()):
-            cls, text = marks.get((r, c), (CELL.get(ch, "off"), {"*": "◆", "?": "?", "^": "·", "h": "h"}.get(ch, "")))
-            row.append({"cls": cls, "text": text, "title": f"{r},{c}"})
-        grid.append(row)
-    legend = [f"P = {lab['pod']}", f"1/2/3 = {lab['exits']}", f"M = {lab['mine_head']}", f"▲ = {lab['stalagmites']}",
-              f"◆ = {lab['terrain_diamond']}", f"? = {lab['terrain_flare']}", f"· = {lab['terrain_stone']}",
-              f"h = {lab['terrain_hidden']}", f"! = {lab['drones']}"]
+    grid, legend, hex_pt = briefing_map(game, mission, lang, lab)
     name = (mission.get("name") or {}).get(lang, mission.get("id", ""))
     notes = []
     if mission.get("source") == "approximation" and mission.get("note"):
         notes.append(mission["note"])
     notes += [f"{k}: {v}" for k, v in sorted((mission.get("approximations") or {}).items())]
     return {"sections": [{"title": name, "items": items},
-                         {"title": lab["map"], "hexmap": grid, "note": "  ".join(legend)}],
+                         {"title": lab["map"], "hexmap": grid, "hex_pt": hex_pt, "note": "  ".join(legend)}],
             "mission_notes": notes}
+
+
+# The map fits one A4 landscape page under the mission's list: at most this much room (pt).
+MAP_WIDTH_PT, MAP_HEIGHT_PT, MAX_HEX_PT, MIN_HEX_PT = 720.0, 200.0, 15.0, 2.0
+
+
+def briefing_map(game: Game, mission: dict, lang: str, lab: dict) -> tuple[list, list[str], float]:
+    """The hex map as rows of cells (read by the one map reader the checker and the engine
+    use), the legend of what it shows, and the hex size that keeps it on one page."""
+    from runtime.engines.deep_rock_galactic.mission_map import cells_of
+    cells = cells_of(mission["map"])
+    marks: dict[tuple, tuple[str, str]] = {}
+    legend: list[str] = []
+
+    def mark(hexes, cls: str, text: str, label: str) -> None:
+        hexes = [tuple(h) for h in hexes]
+        if hexes:
+            legend.append(f"{text} = {label}")
+        for h in hexes:
+            marks[h] = (cls, text)
+    mark(mission.get("drop_pod", []), "pod", "P", lab["pod"])
+    for e in mission.get("tunnel_exits", []):
+        marks[tuple(e["at"])] = ("exit", str(e["exit"]))
+    if mission.get("tunnel_exits"):
+        legend.append(f"{'/'.join(str(e['exit']) for e in mission['tunnel_exits'])} = {lab['exits']}")
+    mark([mission["mine_head"]] if mission.get("mine_head") else [], "minehead", "M", lab["mine_head"])
+    mark(mission.get("stalagmites", []), "stone", "▲", lab["stalagmites"])
+    mark(mission.get("drones", []), "drone", "!", lab["drones"])
+    minerals = game.entities.get("mineral", {})
+    for name in sorted({e["mineral"] for e in mission.get("mineral_spaces", [])}):
+        shown = name_of(minerals[name], lang) if name in minerals else name
+        mark([e["at"] for e in mission["mineral_spaces"] if e["mineral"] == name],
+             "fixed", shown[:1].upper(), f"{shown} ({lab['terrain_diamond']})")
+    symbols = {"*": ("◆", "terrain_diamond"), "?": ("?", "terrain_flare"), "^": ("·", "terrain_stone"),
+               "h": ("h", "terrain_hidden"), "o": ("", "terrain_pit")}
+    for ch, (text, key) in symbols.items():
+        if ch in cells.values() and text:
+            legend.append(f"{text} = {lab[key]}")
+    rows = 1 + max((r for r, _ in cells), default=0)
+    cols = 1 + max((c for _, c in cells), default=0)
+    grid = [[{"cls": marks.get((r, c), (CELL.get(cells.get((r, c), "x"), "off"), ""))[0],
+              "text": marks.get((r, c), ("", symbols.get(cells.get((r, c), "x"), ("", ""))[0]))[1],
+              "title": f"{r},{c}"} for c in range(cols)] for r in range(rows)]
+    hex_pt = max(MIN_HEX_PT, min(MAX_HEX_PT, MAP_WIDTH_PT / (cols + 0.5), MAP_HEIGHT_PT / rows))
+    return grid, legend, round(hex_pt, 1)
 
 
 def write_briefing(game: Game, mission: dict, langs, formats, out: Path, progress=None) -> list[Path]:
@@ -310,7 +335,7 @@ def write_briefing(game: Game, mission: dict, langs, formats, out: Path, progres
             if ctx["mission_notes"] else []
         ctx.update({"lang": lang, "html_lang": html_lang(lang, game.id), "game_name": game_name,
                     "title": fill(lab["briefing_title"], {"game": game_name}), "lab": lab,
-                    "footnotes": footnotes, "sources": sources_table(game, lang, lab, Footnotes())})
+                    "footnotes": footnotes, "sources": None})   # the briefing names no entity sources
         html = environment().get_template("deep_rock_galactic_sheet.html.j2").render(ctx)
         stem = Path(out) / GAME_ID / f"briefing_{mission.get('id', 'mission')}.{lang}"
         written += write_formats(html, stem, formats, progress)

@@ -19,14 +19,20 @@ HERE = Path(__file__).parent / "missions"
 BROKEN = sorted((HERE / "broken").glob("*.yaml"))
 VALID = sorted((HERE / "valid").glob("*.yaml")) + sorted(
     (ROOT / "content/deep_rock_galactic/missions").glob("*.yaml"))
+RULE = re.compile(r"^([A-Z]-\d\d):")
 EXPECT = re.compile(r"^# expect: (\d+):(\d+) (\S+) (\S+)$", re.M)
 
 
 def diagnostics(path: Path) -> list[tuple[int, int, str, str]]:
     reporter = dg.Reporter()
     missions.check_file(path, reporter)
-    return sorted((d.line, d.column, d.code, d.message.split(":")[0] if d.message.startswith("V-") else "-")
-                  for d in reporter.diagnostics)
+    return sorted((d.line, d.column, d.code, rule_of(d.message)) for d in reporter.diagnostics)
+
+
+def rule_of(message: str) -> str:
+    """The constraint id a diagnostic names first (`V-12: ...`, `M-03: ...`), or "-"."""
+    found = RULE.match(message)
+    return found.group(1) if found else "-"
 
 
 def test_at_least_twelve_broken_and_three_valid_fan_missions_ship():
@@ -109,3 +115,26 @@ def test_mission_one_holds_the_contents_the_guide_lists():
     assert dict(m1.pickups._fields) == {"loot_bug": 2, "apoca_bloom": 3}
     assert list(m1.remove_cards) == ["p_p_p_praetorian", "oh_oh_oppressor"]
     assert m1.objective.type == "collect" and m1.provenance.approximations
+
+
+def test_the_readme_documents_every_constraint_the_checker_names_each_with_a_broken_example():
+    readme = (ROOT / "content/deep_rock_galactic/missions/README.md").read_text()
+    rows = dict(re.findall(r"^\| ([A-Z]-\d\d) \| .+ \| (.+) \|$", readme, re.M))
+    source = "".join(p.read_text() for p in (ROOT / "compiler/missions").glob("*.py"))
+    source += (ROOT / "runtime/engines/deep_rock_galactic/mission_map.py").read_text()
+    emitted = set(re.findall(r'"([A-Z]-\d\d)"', source))
+    assert set(rows) == emitted
+    assert {f"V-{n:02d}" for n in range(1, 28)} <= set(rows)        # all of inventory §9.5
+    assert all(example.strip() for example in rows.values())
+    shown = {rule for p in BROKEN for *_, rule in EXPECT.findall(p.read_text())}
+    assert set(rows) <= shown
+    assert len(BROKEN) >= 40
+
+
+def test_every_diagnostic_of_a_broken_example_names_its_constraint_and_has_a_hint():
+    for path in BROKEN:
+        reporter = dg.Reporter()
+        missions.check_file(path, reporter)
+        for d in reporter.diagnostics:
+            assert rule_of(d.message) != "-", (path.name, d.message)
+            assert d.hint, (path.name, d.message)

@@ -7,7 +7,7 @@ __all__ = ["Engine", "load_mission", "play_game", "run_scenario", "setup"]
 
 # How `tomecraft sim` summarises this cooperative game (see runtime/sim.py): every dwarf
 # scores 100 for a successful mission and 0 for a failed one.
-SIM_OPTIONS = ("mission", "deep_dive")     # tomecraft sim --mission FILE, --deep-dive
+SIM_OPTIONS = ("mission", "deep_dive", "hazard")   # tomecraft sim --mission FILE, --deep-dive, --hazard N
 FINISHED_LABEL = "dwarves aboard the drop pod at the end"
 SUMMARY_STATS = ("success_rate", "missions_completed", "gold_converted")   # the last two: Deep Dive
 # `tomecraft balance` also plays every hazard level (runtime option "hazard", levels 1-5),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from runtime.effects import EffectError
-from runtime.engines.deep_rock_galactic import hexgrid as hx
+from runtime.engines.deep_rock_galactic import hexgrid as hx, mission_play
 from runtime.engines.deep_rock_galactic.engine import Engine
 from runtime.engines.deep_rock_galactic.hexgrid import Hex
 from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
@@ -104,6 +104,7 @@ def enter(engine: Engine, d: Dwarf, h: Hex) -> bool:
         if not pdef.needs_pickaxe:
             del st.pickups[h]
             collect(engine, d, kind)
+    mission_play.recover_drone(engine, d, h)           # a mission's drones ("!" tokens)
     if h in st.upgrade_tokens:                         # picked up by moving onto it (L334)
         engine.take_upgrade(d, st.upgrade_tokens.pop(h))
     if h in st.ground:

@@ -14,6 +14,7 @@ from typing import Any
 from runtime.effects import Context, EffectError, check_handlers
 from runtime.engines.deep_rock_galactic import hexgrid as hx
 from runtime.engines.deep_rock_galactic.hexgrid import Hex
+from runtime.engines.deep_rock_galactic.mission_map import cells_of
 from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster, State
 
 CLASSES = ("engineer", "gunner", "driller", "scout")
@@ -54,11 +55,8 @@ def load_mission(data, options: dict) -> dict:
 
 
 def parse_map(text: str) -> dict[Hex, str]:
-    cells = {}
-    for r, line in enumerate(text.rstrip("\n").split("\n")):
-        for c, ch in enumerate(line.split()):
-            cells[(r, c)] = ch
-    return cells
+    """The hexes of a mission map, read by the one map reader the checker also uses."""
+    return cells_of(text)
 
 
 class Engine:

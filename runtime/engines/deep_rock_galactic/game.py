@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from runtime.engines.deep_rock_galactic import hexgrid as hx
+from runtime.engines.deep_rock_galactic import hexgrid as hx, mission_play
 from runtime.engines.deep_rock_galactic.engine import (
     CLASSES, DEFAULT_SECONDARY, FALLBACK_SECONDARY, MAX_ROUNDS, Engine, load_mission, parse_map, plain)
 from runtime.engines.deep_rock_galactic.hexgrid import Hex
@@ -71,6 +71,8 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
         engine.draw_throwable(d)
         engine.draw_rock_and_stone(d, 1)
         st.dwarves.append(d)
+    mission_play.place_drones(engine, mission)
+    mission_play.place_tokens(engine, mission)
     if players == 1:
         around = sorted({n for h in pod for n in hx.neighbours(h)} - set(pod))
         spot = next((h for h in around if cells.get(h) in OPEN and h not in exits.values()), None)
@@ -113,8 +115,9 @@ def objectives_done(engine: Engine) -> bool:
     obj = engine.mission["objective"]
     st = engine.state
     if obj["type"] == "eliminate":
-        return st.killed[obj["creature"]] > 0
-    return all(st.shared[k] >= n for k, n in obj.get("targets", {}).items())
+        return st.killed[obj["creature"]] > 0 and mission_play.drones_recovered(engine)
+    return all(st.shared[k] >= n for k, n in obj.get("targets", {}).items()) \
+        and mission_play.drones_recovered(engine)
 
 
 def check_end(engine: Engine) -> None:

@@ -126,14 +126,16 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
         if spots:
             out.append((4, {"do": "sentry", "at": spots[0]}))
     if not st.pod_returned:
-        hidden = {h for seg in st.hidden if not seg["revealed"] for h in seg["hexes"]}
+        seek = _seek_hidden(engine, needs(engine), sum(
+            n for k, n in needs(engine).items() if k in engine.data.kinds.get("pickup", {})))
+        hidden = {h for seg in st.hidden if not seg["revealed"] for h in seg["hexes"]} if seek else set()
         for n in hx.neighbours(d.pos):
             if st.terrain(n) == "#" and any(x in hidden for x in hx.neighbours(n)):
                 out.append((3, {"do": "pickaxe", "at": [n]}))     # open the way to a hidden segment
                 continue
             if n in st.minerals:
                 out.append((3, {"do": "pickaxe", "at": [n]}))
-            elif n in st.pickups and st.pickups[n][1] and engine.data.get("pickup", st.pickups[n][0]).needs_pickaxe:
+            elif n in st.pickups and st.pickups[n][1] and _worth_striking(engine, d, st.pickups[n][0]):
                 out.append((4, {"do": "pickaxe", "at": [n]}))
     if not webbed:
         step = walk(engine, d)
@@ -144,20 +146,51 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     return out
 
 
+def needs(engine: Engine) -> Counter:
+    """What the objective still lacks: items not yet in the Shared Supply nor carried."""
+    st = engine.state
+    obj = engine.mission["objective"]
+    left: Counter = Counter()
+    for k, n in obj.get("targets", {}).items():
+        have = st.shared[k] + sum(x.carried[k] for x in st.dwarves)
+        if have < n:
+            left[k] = n - have
+    return left
+
+
+NEAR = 2        # optional items (Gold, Nitra, upgrades) are fetched only this close
+
+
+def _worth_striking(engine: Engine, d: Dwarf, kind: str) -> bool:
+    """A face-up pickup that needs the pickaxe: a Loot Bug pays, Blood Sugar heals a hurt
+    dwarf; an Alien Egg only spawns Grunts, so it is left alone."""
+    if not engine.data.get("pickup", kind).needs_pickaxe:
+        return False
+    return kind != "alien_egg" and (kind != "blood_sugar" or d.health < 5)
+
+
 def goals(engine: Engine, d: Dwarf) -> set[Hex]:
+    """Where to walk: the objective first (its minerals, pickups, drones, target creature,
+    the hidden segments that may hold what is still missing), optional items close by, and
+    the drop pod once it returns. With nothing left to seek, everything collectable."""
     st = engine.state
     if st.pod_returned:
         return set(st.pod)
+    left = needs(engine)
+    near = lambda h: hx.distance(d.pos, h) <= NEAR                               # noqa: E731
     targets: set[Hex] = set()
-    wanted = engine.mission["objective"].get("targets", {})
     for h, name in st.minerals.items():
-        if name in wanted or name in ("nitra", "gold"):
+        if left[name] > 0 or (name in ("nitra", "gold") and near(h)):
             targets |= {n for n in hx.neighbours(h) if st.terrain(n) in OPEN}
+    wanted_pickups = sum(n for k, n in left.items() if k in engine.data.kinds.get("pickup", {}))
     for h, (kind, up) in st.pickups.items():
-        targets.add(h)
+        if (not up and wanted_pickups) or left[kind] > 0 or near(h):
+            targets.add(h)
     for h, pile in st.ground.items():
-        targets.add(h)
-    targets |= set(st.upgrade_tokens)
+        if any(left[k] for k in pile) or near(h):
+            targets.add(h)
+    targets |= {h for h in st.upgrade_tokens if near(h)}
+    targets |= set(st.drones)
     if engine.mission["objective"]["type"] == "eliminate":
         creature = engine.mission["objective"]["creature"]
         for m in st.monsters.values():
@@ -167,12 +200,44 @@ def goals(engine: Engine, d: Dwarf) -> set[Hex]:
         targets |= set(hx.neighbours(st.mine_head))
     if d.ammo <= 1 and st.supply_pod is not None:
         targets |= set(hx.neighbours(st.supply_pod))
-    for seg in st.hidden:
-        if not seg["revealed"]:
-            targets |= {n for h in seg["hexes"] for w in hx.neighbours(h) if st.terrain(w) in WALLS
-                        for n in hx.neighbours(w) if st.terrain(n) in OPEN}
+    if _seek_hidden(engine, left, wanted_pickups):
+        targets |= hidden_doors(engine)
+    if not targets:
+        targets = {h for h in st.pickups} | set(st.ground) | set(st.upgrade_tokens)
+        targets |= {n for h in st.minerals for n in hx.neighbours(h) if st.terrain(n) in OPEN}
     targets.discard(d.pos)
     return targets
+
+
+def _seek_hidden(engine: Engine, left: Counter, wanted_pickups: int) -> bool:
+    """Open hidden segments while the objective may lie in them: pickups still missing beyond
+    those face down on the map, drones on them, or a target creature not yet seen."""
+    st = engine.state
+    if not any(not seg["revealed"] for seg in st.hidden):
+        return False
+    face_down = sum(1 for kind, up in st.pickups.values() if not up)
+    visible = sum(1 for kind, up in st.pickups.values() if up and left[kind] > 0)
+    if wanted_pickups > visible + face_down:
+        return True
+    obj = engine.mission["objective"]
+    if obj["type"] == "eliminate" and not any(m.kind == obj["creature"] for m in st.monsters.values()) \
+            and st.killed[obj["creature"]] == 0:
+        return True
+    return any(st.terrain(h) == "h" for h in st.drones)
+
+
+def hidden_doors(engine: Engine) -> set[Hex]:
+    """Where a dwarf opens an unrevealed hidden segment: next to a wall that touches it (an
+    open space), or, when no such space is open yet, the wall itself (dug towards)."""
+    st = engine.state
+    doors: set[Hex] = set()
+    for seg in st.hidden:
+        if seg["revealed"]:
+            continue
+        walls = {w for h in seg["hexes"] for w in hx.neighbours(h) if st.terrain(w) in WALLS}
+        spaces = {n for w in walls for n in hx.neighbours(w) if st.terrain(n) in OPEN}
+        doors |= spaces or walls
+    return doors
 
 
 def walk(engine: Engine, d: Dwarf) -> dict | None:
@@ -184,9 +249,9 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
     if path is None:
         # dig towards the nearest goal: the first wall on a path through walls
         dig_path = hx.path_to(d.pos, wanted, lambda a, b: engine.dwarf_step(d, a, b)
-                              or (st.terrain(b) == "#"))
+                              or (st.terrain(b) in WALLS))
         if dig_path:
-            first_wall = next((h for h in dig_path if st.terrain(h) == "#"), None)
+            first_wall = next((h for h in dig_path if st.terrain(h) in WALLS), None)
             if first_wall is not None and _adjacent(d.pos, first_wall):
                 return {"do": "pickaxe", "at": [first_wall]} if d.cls != "driller" else \
                     {"do": "move", "path": [first_wall]}

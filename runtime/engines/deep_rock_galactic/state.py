@@ -91,6 +91,7 @@ class State:
     upgrade_tokens: dict[Hex, str] = field(default_factory=dict)   # on the board
     bosco: Hex | None = None
     bosco_alive: bool = False
+    drones: set[Hex] = field(default_factory=set)                 # "!" tokens still to recover
 
     def terrain(self, h: Hex) -> str:
         return self.cells.get(h, "x")

@@ -1,0 +1,464 @@
+"""Every constraint of inventory §9.5 (V-01 ... V-27) on one mission mapping, plus the map
+format (M-01 ... M-06), co-location (C-01) and reachability (reach.py). Each diagnostic names
+its constraint and points at the offending line and column (inside the map: at the hex)."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from compiler import diagnostics as dg, loader
+from compiler.missions import reach
+from compiler.missions.names import Roster
+from runtime.engines.deep_rock_galactic import hexgrid
+from runtime.engines.deep_rock_galactic.mission_map import (
+    CAVE, DIAMOND, FLARE, HIDDEN, MAP_CHARS, OFF, PIT, STONE, WALL, MissionMap, read_map)
+
+REVEALED = {CAVE, STONE, FLARE}         # open ground of revealed segments
+WALLS = {WALL, DIAMOND}
+MAX_HIDDEN_SEGMENTS = 8                 # V-09, rulebook L205
+CLASS_TOKENS = {"platform": 6, "zipline": 3, "flame": 6, "flare": 2, "shield": 1, "sentry_gun": 1}
+
+
+def neighbours(row: int, col: int) -> list[tuple[int, int]]:
+    """The 6 hexes next to (row, col) on an odd-row-shifted map (odd rows sit half a hex right)."""
+    return hexgrid.neighbours((row, col))
+
+
+def of(hexmap: MissionMap, kinds: set[str]) -> list[tuple[int, int]]:
+    return sorted(h for h, c in hexmap.cells.items() if c in kinds)
+
+
+class MissionChecker:
+    """Checks one mission mapping found at `base` inside `doc`: a mission file's `("mission",)`
+    or a Mission Book entity's path. `check_event` parses the mission event here (a content
+    entity's effects are checked by the compiler's own stages)."""
+
+    def __init__(self, doc: loader.Document, display: str, reporter: dg.Reporter, names: Roster,
+                 base: tuple = ("mission",), check_event: bool = True):
+        self.doc, self.display, self.reporter, self.names = doc, display, reporter, names
+        self.base, self.check_event = tuple(base), check_event
+        m = doc.data
+        for key in self.base:
+            m = m[key]
+        self.m: dict = m
+        self.map = MissionMap()
+
+    # --- reporting ------------------------------------------------------------------------
+    def at(self, path: tuple, rule: str, message: str, hint: str = "", key: bool = False,
+           warning: bool = False) -> None:
+        mark = self.doc.mark(self.base + path, key=key or not path)
+        code = dg.GAME_RULE_WARNING if warning else dg.GAME_RULE
+        self.reporter.add(code, f"{rule}: {message}", self.display, mark.line, mark.column, hint)
+
+    def at_hex(self, hex_: tuple[int, int], rule: str, message: str, hint: str = "",
+               warning: bool = False) -> None:
+        line, column = self.map.where[hex_]
+        pos = self.doc.effect_position(self.base + ("map",), line, column)
+        code = dg.GAME_RULE_WARNING if warning else dg.GAME_RULE
+        self.reporter.add(code, f"{rule}: {message}", self.display, pos[0], pos[1], hint)
+
+    def unknown(self, path: tuple, rule: str, what: str, name: str, known: set[str],
+                heading: str = "") -> None:
+        hint = self.names.hint(name, what, known, heading)
+        if what == "creature" and name in self.names.creature_terms:
+            hint = f"{name} is a pack's creature: check and play the mission with `--pack DIR`"
+        elif what == "creature" and not self.names.kind_of(name):
+            hint += "; a pack's creature is known with `--pack DIR`"
+        self.at(path, rule, f"unknown {what} {name!r}", hint, key=path[-1] == name)
+
+    def hex_of(self, path: tuple, value, rule: str) -> tuple[int, int] | None:
+        """A [row, col] value that must be on the map, else report it under `rule`."""
+        hex_ = (value[0], value[1])
+        if self.map.get(hex_) == OFF:
+            self.at(path, rule, f"hex {list(hex_)} is off the mission map",
+                    "rows and columns count from 0; `x` hexes are outside the map")
+            return None
+        return hex_
+
+    def kind(self, hex_) -> str:
+        return MAP_CHARS[self.map.get(hex_)]
+
+    # --- the checks -------------------------------------------------------------------------
+    def run(self) -> None:
+        m = self.m
+        self.map = read_map(m["map"])
+        for p in self.map.problems:
+            pos = self.doc.effect_position(self.base + ("map",), p.line, p.column)
+            self.reporter.add(dg.SCHEMA, f"{p.rule}: {p.message}", self.display, *pos, p.hint)
+        if "threat_start" in m:
+            self.at(("threat_start",), "V-26", "a mission must not fix the Swarm Threat start",
+                    "the players' Hazard level (1, 2 or 3-5 square) sets it; use `hazard:` "
+                    "to recommend one", key=True)
+        self.objective()
+        self.components()
+        self.mineral_names()
+        self.pickup_names()
+        self.mission_event()
+        if self.map.problems:
+            return            # positions on a malformed map would only repeat its problems
+        if not of(self.map, REVEALED):
+            self.at(("map",), "V-04", "the map has no revealed cave space",
+                    "draw revealed segments with `.`, `^` and `?`")
+            return
+        pod = self.drop_pod()
+        exits = self.tunnel_exits()
+        self.pits()
+        self.hidden()
+        self.stalagmites()
+        self.minerals()
+        self.pickups()
+        self.mine_head()
+        self.drones()
+        self.supply_landing(exits)
+        self.colocation()
+        self.free_next_to_pod(pod, exits)
+        reach.check(self, pod)
+
+    def objective(self) -> None:
+        obj = self.m["objective"]
+        if obj["type"] == "eliminate":
+            creature = obj.get("creature")
+            if creature is None:
+                self.at(("objective",), "V-02", "an eliminate mission must name its target creature",
+                        "add `creature: <monster id>`")
+            elif creature not in self.names.creatures:
+                self.unknown(("objective", "creature"), "V-02", "creature", creature, self.names.creatures)
+            if "targets" in obj:
+                self.at(("objective", "targets"), "V-01", "an eliminate mission collects nothing",
+                        "remove `targets`, or make it a collect mission", key=True)
+            return
+        targets = obj.get("targets")
+        if not targets:
+            self.at(("objective",), "V-03", "a collect mission must name what to collect",
+                    "add `targets: {morkite: 5}`")
+            return
+        known = self.names.minerals | self.names.pickups
+        for name, count in targets.items():
+            if name not in known:
+                self.unknown(("objective", "targets", name), "V-03", "collect target", name, known)
+            elif name in self.names.pickups and name not in self.names.collectable:
+                self.at(("objective", "targets", name), "V-03",
+                        f"{name} cannot be collected: striking it with the pickaxe applies its effect",
+                        "collect minerals or pickups without an effect (apoca_bloom, alien_fossil...)",
+                        key=True)
+            elif count < 1:
+                self.at(("objective", "targets", name), "V-03",
+                        f"collecting {count} {name} is no objective", "collect at least 1, or remove it")
+        if "creature" in obj:
+            self.at(("objective", "creature"), "V-01", "a collect mission has no target creature",
+                    "remove `creature`, or make it an eliminate mission", key=True)
+
+    def components(self) -> None:
+        supply = self.names.token_supply or CLASS_TOKENS
+        for name, count in self.m.get("tokens", {}).items():
+            limit = supply.get(name)
+            if limit is None:
+                self.unknown(("tokens", name), "V-24", "class token", name, set(supply), "`tokens:`")
+            elif count > limit:
+                self.at(("tokens", name), "V-24", f"{count} {name} tokens, but the box has {limit}",
+                        f"use at most {limit}")
+        for i, entry in enumerate(self.m.get("hidden_monsters", [])):
+            if entry["creature"] not in self.names.creatures:
+                self.unknown(("hidden_monsters", i, "creature"), "V-23", "creature",
+                             entry["creature"], self.names.creatures)
+        for i, card in enumerate(self.m.get("remove_cards", [])):
+            if card not in self.names.cards:
+                self.unknown(("remove_cards", i), "V-20", "card", card, self.names.cards)
+
+    def mineral_names(self) -> None:
+        for name in self.m["minerals"]:
+            if name not in self.names.minerals:
+                self.unknown(("minerals", name), "V-15", "mineral", name, self.names.minerals, "`minerals:`")
+        for i, entry in enumerate(self.m.get("mineral_spaces", [])):
+            if entry["mineral"] not in self.names.minerals:
+                self.unknown(("mineral_spaces", i, "mineral"), "V-15", "mineral", entry["mineral"],
+                             self.names.minerals, "`mineral_spaces:`")
+
+    def pickup_names(self) -> None:
+        for name in self.m["pickups"]:
+            if name not in self.names.pickups:
+                self.unknown(("pickups", name), "V-17", "pickup", name, self.names.pickups, "`pickups:`")
+
+    def drop_pod(self) -> list[tuple[int, int]]:
+        if "drop_pod" not in self.m:
+            self.at((), "V-07", "the mission has no drop pod", "add `drop_pod:` with its 4 spaces")
+            return []
+        spaces = self.m["drop_pod"]
+        if len(spaces) != 4:
+            self.at(("drop_pod",), "V-07", f"the drop pod takes exactly 4 spaces, not {len(spaces)}",
+                    "list its 4 touching spaces")
+        pod = []
+        for i, value in enumerate(spaces):
+            hex_ = self.hex_of(("drop_pod", i), value, "V-07")
+            if hex_ is None:
+                continue
+            if self.map.get(hex_) not in REVEALED:
+                self.at(("drop_pod", i), "V-07", f"drop pod space {list(hex_)} is on a {self.kind(hex_)}",
+                        "the drop pod lies on revealed cave spaces (`.`, `^`, `?`)")
+                continue
+            pod.append(hex_)
+        if len(pod) == len(spaces) == 4 and (len(set(pod)) != 4 or not _connected(pod)):
+            self.at(("drop_pod",), "V-07", "the drop pod's 4 spaces must be distinct and touch",
+                    "the Drop Pod is one 4-space tile: e.g. [[6, 3], [6, 4], [7, 3], [7, 4]]")
+        return pod
+
+    def free_next_to_pod(self, pod, exits) -> None:
+        if len(pod) != 4:
+            return
+        taken = set(pod) | set(exits.values()) | {tuple(h) for h in self.m.get("stalagmites", [])}
+        if self.m.get("mine_head"):
+            taken.add(tuple(self.m["mine_head"]))
+        free = {n for h in pod for n in neighbours(*h) if n not in taken and self.map.get(n) in REVEALED}
+        if not free:
+            self.at(("drop_pod",), "V-08", "no empty cave space next to the drop pod",
+                    "BOSCO starts there, and dwarves land there when the pod returns: leave one "
+                    "neighbouring cave space free of stalagmites, exits and the Mine Head")
+
+    def tunnel_exits(self) -> dict[int, tuple[int, int]]:
+        exits: dict[int, tuple[int, int]] = {}
+        entries = self.m.get("tunnel_exits", [])
+        for i, entry in enumerate(entries):
+            number = entry["exit"]
+            if number in exits or any(e["exit"] == number for e in entries[:i]):
+                self.at(("tunnel_exits", i, "exit"), "V-12", f"Exit {number} is placed twice",
+                        "number the exits 1, 2 (and 3 on a hidden segment)")
+                continue
+            if number > 3:
+                self.at(("tunnel_exits", i, "exit"), "V-12",
+                        f"spawn events name Exits 1, 2 and 3 only, not {number}", "use 1, 2 or 3")
+                continue
+            hex_ = self.hex_of(("tunnel_exits", i, "at"), entry["at"], "V-12")
+            if hex_ is None:
+                continue
+            kind = self.map.get(hex_)
+            if number == 3:
+                if kind != HIDDEN:
+                    self.at(("tunnel_exits", i, "at"), "V-13", "Exit 3 may only be on a hidden cave segment",
+                            "spawns at Exit 3 are ignored until its segment is revealed: put it on an `h`")
+            elif kind not in REVEALED:
+                self.at(("tunnel_exits", i, "at"), "V-12", f"Exit {number} is on a {MAP_CHARS[kind]}",
+                        "put it on a revealed cave space")
+                continue
+            if number != 3 and not any(self.map.get(n) in REVEALED for n in neighbours(*hex_)):
+                self.at(("tunnel_exits", i, "at"), "V-14", f"Exit {number} has no open space next to it for spawns",
+                        "spawned monsters go on the spaces around the exit: open one")
+            exits[number] = hex_
+        missing = [n for n in (1, 2) if not any(e["exit"] == n for e in entries)]
+        if missing:
+            self.at(("tunnel_exits",) if entries else (), "V-12",
+                    f"a mission needs at least 2 tunnel exits (Exit 1 and Exit 2); "
+                    f"missing: {', '.join(f'Exit {n}' for n in missing)}",
+                    "add `{exit: N, at: [row, col]}` on a revealed cave space")
+        return exits
+
+    def pits(self) -> None:
+        for group in hexgrid.components(self.map.cells, {PIT}):
+            if not any(self.map.get(n) in REVEALED | {HIDDEN} for h in group for n in neighbours(*h)):
+                self.at_hex(group[0], "V-05", "this pit lies on no cave segment",
+                            "pits are parts of cave segments: put cave spaces around it")
+
+    def hidden(self) -> None:
+        groups = hexgrid.components(self.map.cells, {HIDDEN})
+        if len(groups) > MAX_HIDDEN_SEGMENTS:
+            self.at_hex(groups[MAX_HIDDEN_SEGMENTS][0], "V-09",
+                        f"{len(groups)} hidden cave segments, but the box has {MAX_HIDDEN_SEGMENTS}",
+                        "merge or remove slots: at most 8 groups of `h`")
+        size = int(self.names.rules.get("v10_hidden_segment_hexes") or 4)
+        for group in groups:
+            links = sum(1 for h in group for n in neighbours(*h) if n in group) // 2
+            if len(group) != size or links != 2 * size - 3:
+                self.at_hex(group[0], "V-10",
+                            f"this hidden slot covers {len(group)} hexes; any of the box's hidden "
+                            f"segment tiles may be drawn for it, and each covers {size} hexes in a 2-by-2 block",
+                            "draw every hidden slot as `h h` over `h h` (the row below shifted half a hex)")
+            touching = [n for h in group for n in neighbours(*h) if self.map.get(n) in REVEALED | {PIT}]
+            if touching:
+                self.at_hex(group[0], "V-11", "this hidden segment touches revealed cave directly",
+                            "separate it by wall spaces: it is revealed when a dug wall connects to it")
+            elif not any(self.map.get(n) in WALLS for h in group for n in neighbours(*h)):
+                self.at_hex(group[0], "V-11", "no wall next to this hidden segment can be opened to reveal it",
+                            "put a wall (`#`) between it and the cave")
+
+    def stalagmites(self) -> None:
+        for i, value in enumerate(self.m.get("stalagmites", [])):
+            hex_ = self.hex_of(("stalagmites", i), value, "V-06")
+            if hex_ is not None and self.map.get(hex_) != STONE:
+                self.at(("stalagmites", i), "V-06", f"stalagmite on a {self.kind(hex_)}",
+                        "stalagmites go on stone-pattern spaces (`^`)")
+
+    def minerals(self) -> None:
+        minerals = self.m["minerals"]
+        for h in of(self.map, {DIAMOND}):
+            if not any(self.map.get(n) in REVEALED | {HIDDEN, PIT} for n in neighbours(*h)):
+                self.at_hex(h, "V-16", "this diamond space is not next to the cave",
+                            "minerals sit in wall spaces next to a cave space, where a pickaxe reaches them")
+        diamonds = of(self.map, {DIAMOND})
+        fixed: dict[str, int] = {}
+        for i, entry in enumerate(self.m.get("mineral_spaces", [])):
+            name = entry["mineral"]
+            hex_ = self.hex_of(("mineral_spaces", i, "at"), entry["at"], "V-15")
+            if hex_ is not None and self.map.get(hex_) != DIAMOND:
+                self.at(("mineral_spaces", i, "at"), "V-15", f"{name} placed on a {self.kind(hex_)}",
+                        "minerals go on diamond spaces (`*`) only")
+            if name not in self.names.minerals:
+                continue
+            fixed[name] = fixed.get(name, 0) + 1
+            if fixed[name] > minerals.get(name, 0):
+                rule = "V-27" if name in ("gold", "nitra") else "V-15"
+                self.at(("mineral_spaces", i, "mineral"), rule,
+                        f"mineral_spaces fixes {fixed[name]} {name} but `minerals` lists "
+                        f"{minerals.get(name, 0)}: fixed minerals come from the mission's own count",
+                        f"raise `minerals: {{{name}: {fixed[name]}}}` or remove this placement")
+        total = sum(minerals.values())
+        if total > len(diamonds):
+            self.at(("minerals",), "V-15", f"{total} minerals but only {len(diamonds)} diamond spaces on the map",
+                    "every mineral goes on its own diamond space (`*`): add diamonds or list fewer")
+        for name, wanted in self.m["objective"].get("targets", {}).items():
+            if name in ("gold", "nitra"):
+                self.spare_minerals(name, wanted)
+            elif name in self.names.minerals and wanted > minerals.get(name, 0):
+                self.at(("objective", "targets", name), "V-15",
+                        f"the objective needs {wanted} {name} but the mission places "
+                        f"{minerals.get(name, 0)}: it cannot be completed",
+                        f"list at least {wanted} under `minerals:`")
+
+    def spare_minerals(self, name: str, wanted: int) -> None:
+        """W-01: Gold and Nitra also come from Loot Bugs (1 Gold + a mineral die) and broken
+        stalagmites (a mineral die), so a target beyond the placed count is a warning only
+        when no sequence of draws can reach it."""
+        loot_bugs = self.m["pickups"].get("loot_bug", 0)
+        most = (self.m["minerals"].get(name, 0) + len(self.m.get("stalagmites", []))
+                + loot_bugs * (2 if name == "gold" else 1))
+        if wanted > most:
+            self.at(("objective", "targets", name), "W-01",
+                    f"the objective needs {wanted} {name}, but at most {most} can ever be had "
+                    "(placed, from Loot Bugs and from stalagmites): the mission cannot succeed",
+                    f"list more {name} under `minerals:` or lower the target", warning=True)
+
+    def pickups(self) -> None:
+        pickups = self.m["pickups"]
+        per_hidden = int(self.names.rules.get("v18_pickups_per_hidden_segment") or 2)
+        flares = len(of(self.map, {FLARE}))
+        slots = len(hexgrid.components(self.map.cells, {HIDDEN}))
+        capacity = flares + per_hidden * slots
+        total = sum(n for k, n in pickups.items() if k in self.names.pickups)
+        if total > capacity:
+            self.at(("pickups",), "V-18",
+                    f"{total} pickup tokens but room for {capacity} ({flares} flare-stick spaces + "
+                    f"{per_hidden} per hidden segment)", "add flare-stick spaces (`?`) or list fewer pickups")
+        for name, wanted in self.m["objective"].get("targets", {}).items():
+            if name in self.names.pickups and wanted > pickups.get(name, 0):
+                self.at(("objective", "targets", name), "V-17",
+                        f"the objective needs {wanted} {name} but the mission has "
+                        f"{pickups.get(name, 0)}: it cannot be completed",
+                        f"list at least {wanted} under `pickups:`")
+
+    def mine_head(self) -> None:
+        needs = ("aquarq" in self.m["objective"].get("targets", {})
+                 or self.m["minerals"].get("aquarq", 0) > 0)
+        if "mine_head" not in self.m:
+            if needs:
+                self.at(("objective",), "V-19", "an Aquarq mission needs a Mine Head",
+                        "add `mine_head: [row, col]` on a revealed cave space")
+            return
+        hex_ = self.hex_of(("mine_head",), self.m["mine_head"], "V-19")
+        if hex_ is not None and self.map.get(hex_) not in REVEALED:
+            self.at(("mine_head",), "V-19", f"the Mine Head is on a {self.kind(hex_)}",
+                    "put it on a revealed cave space")
+
+    def drones(self) -> None:
+        for i, value in enumerate(self.m.get("drones", [])):
+            hex_ = self.hex_of(("drones", i), value, "V-25")
+            if hex_ is not None and self.map.get(hex_) not in REVEALED | {HIDDEN}:
+                self.at(("drones", i), "V-25", f"a drone ('!' token) on a {self.kind(hex_)}",
+                        "drones lie on cave spaces (`.`, `^`, `?`, `h`)")
+
+    def supply_landing(self, exits) -> None:
+        spots = [h for h in of(self.map, REVEALED) if h not in exits.values()]
+        if not spots:
+            self.at(("map",), "V-22", "no space where a supply pod could land",
+                    "add a cave space that is not a tunnel exit or pit")
+        hidden_monsters = self.m.get("hidden_monsters", [])
+        if hidden_monsters and not of(self.map, {HIDDEN}):
+            self.at(("hidden_monsters",), "V-23",
+                    "hidden monsters appear when a hidden segment is revealed, but the map has none",
+                    "add a hidden slot (`h`) or remove `hidden_monsters`", key=True)
+
+    def colocation(self) -> None:
+        """C-01: one thing per space (the drop pod, each exit, the Mine Head, stalagmites,
+        drones, fixed minerals)."""
+        claims: list[tuple[int, tuple, str, tuple]] = []
+        def claim(path, value, label):
+            if isinstance(value, list) and len(value) == 2:
+                claims.append((self.doc.mark(self.base + path).line, path, label, (value[0], value[1])))
+        for i, h in enumerate(self.m.get("drop_pod", [])):
+            claim(("drop_pod", i), h, "the drop pod")
+        for i, e in enumerate(self.m.get("tunnel_exits", [])):
+            claim(("tunnel_exits", i, "at"), e["at"], f"Exit {e['exit']}")
+        if "mine_head" in self.m:
+            claim(("mine_head",), self.m["mine_head"], "the Mine Head")
+        for i, h in enumerate(self.m.get("stalagmites", [])):
+            claim(("stalagmites", i), h, "a stalagmite")
+        for i, h in enumerate(self.m.get("drones", [])):
+            claim(("drones", i), h, "a drone")
+        for i, e in enumerate(self.m.get("mineral_spaces", [])):
+            claim(("mineral_spaces", i, "at"), e["at"], f"fixed {e['mineral']}")
+        first: dict[tuple, tuple[str, tuple]] = {}
+        for _, path, label, hex_ in sorted(claims, key=lambda c: (c[0], c[1])):
+            if hex_ not in first:
+                first[hex_] = (label, path)
+                continue
+            other = first[hex_][0]
+            if label == other and (label == "the drop pod" or label.startswith("Exit")):
+                continue                     # V-07 / V-12 report a pod space or an exit listed twice
+            self.at(path, "C-01", f"{label} and {other} on the same space {list(hex_)}",
+                    "one thing per space: move one of them")
+
+    def mission_event(self) -> None:
+        if "mission_event" not in self.m:
+            self.at((), "V-21", "the mission has no `mission_event`",
+                    "the Event deck holds Mission Specific Event cards; say what they do, "
+                    "e.g. `mission_event: \"spawn_at_exits grunt 1; activate_monsters\"`")
+            return
+        game = self.names.game
+        if game is None or not self.check_event:
+            return
+        from compiler.checks import Checker
+        from compiler.model import EffectSite
+        from dsl.parser import EffectSyntaxError, parse
+        site = EffectSite(self.base + ("mission_event",), self.m["mission_event"])
+        try:
+            site.ast = parse(site.text)
+        except EffectSyntaxError as err:
+            line, column = self.doc.effect_position(site.path, err.line, err.column)
+            self.reporter.add(dg.EFFECT_SYNTAX, f"V-21: {err.message}", self.display, line, column,
+                              err.hint or "the mission event is written in the effect language, "
+                              "e.g. `spawn_at_exits grunt 1; activate_monsters`")
+            return
+        scratch = dg.Reporter()
+        Checker(game, scratch).check_site(site, self.doc, self.display, {})
+        for d in scratch.diagnostics:
+            self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}"))
+        if not scratch.errors:
+            self.unplayable_creatures(site)
+
+    def unplayable_creatures(self, site) -> None:
+        """A creature the vocabulary names but no loaded monster plays (a pack's)."""
+        for found in re.finditer(r"[a-z][a-z0-9_]*", site.text):
+            name = found.group()
+            if name in self.names.creature_terms and name not in self.names.creatures:
+                line, column = self.doc.effect_position(site.path, 1, found.start() + 1)
+                self.reporter.add(dg.GAME_RULE, f"V-21: the mission event names {name!r}, which no "
+                                  "loaded monster plays", self.display, line, column,
+                                  "a pack's creature is known with `--pack DIR` (check and sim)")
+
+
+def _connected(hexes: list[tuple[int, int]]) -> bool:
+    todo, seen = [hexes[0]], {hexes[0]}
+    while todo:
+        h = todo.pop()
+        for n in neighbours(*h):
+            if n in hexes and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(set(hexes))

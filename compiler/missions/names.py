@@ -1,0 +1,101 @@
+"""What a mission may name (the roster of the compiled game, with its packs) and the hints
+for a wrong name: a look-alike Unicode letter, a name listed under the wrong heading."""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from compiler import diagnostics as dg, pipeline
+
+# Letters from other scripts that look like the Latin letters of a lower_snake_case id.
+_CONFUSABLE = {"а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "х": "x", "у": "y", "і": "i",
+               "ј": "j", "ѕ": "s", "к": "k", "м": "m", "н": "h", "т": "t", "в": "b", "ԁ": "d",
+               "ο": "o", "α": "a", "ι": "i", "κ": "k", "ν": "v", "ρ": "p", "τ": "t", "υ": "u",
+               "χ": "x", "ɡ": "g", "ı": "i", "‐": "_", "‑": "_", "－": "_", "＿": "_"}
+
+
+def ascii_fold(name: str) -> str:
+    """`name` with look-alike letters replaced by the ASCII letters they imitate."""
+    out = []
+    for ch in name:
+        if ch.isascii():
+            out.append(ch)
+            continue
+        folded = unicodedata.normalize("NFKC", ch).lower()
+        out.append(folded if folded.isascii() else _CONFUSABLE.get(ch.lower(), ch))
+    return "".join(out)
+
+
+@dataclass
+class Roster:
+    """What a mission may name, from the compiled game (and its packs)."""
+    creatures: set[str]
+    minerals: set[str]
+    pickups: set[str]
+    cards: set[str]
+    game: object = None
+    collectable: set[str] = field(default_factory=set)      # pickups that reach the Shared Supply
+    token_supply: dict[str, int] = field(default_factory=dict)   # class tokens in the box
+    rules: dict = field(default_factory=dict)
+    pack_errors: list = field(default_factory=list)
+    creature_terms: set[str] = field(default_factory=set)  # every creature name an effect may use
+
+    def kind_of(self, name: str) -> str:
+        for what, names in (("mineral", self.minerals), ("pickup", self.pickups),
+                            ("creature", self.creatures), ("card", self.cards),
+                            ("class token", set(self.token_supply))):
+            if name in names:
+                return what
+        return ""
+
+    def hint(self, name: str, what: str, known: set[str], heading: str = "") -> str:
+        """How to fix an unknown `what` called `name`: look-alike letters, the right heading,
+        the closest known names."""
+        from compiler.checks import did_you_mean
+        folded = ascii_fold(name)
+        if folded != name:
+            odd = next(ch for ch in name if not ch.isascii())
+            where = f"{odd!r} (U+{ord(odd):04X} {unicodedata.name(odd, 'unnamed')})"
+            if folded in known:
+                return f"{where} only looks like an ASCII letter: type `{folded}`"
+            return f"{where} is not an ASCII letter: ids are lower_snake_case ASCII"
+        other = self.kind_of(name)
+        if other and other != what:
+            place = {"mineral": "`minerals:`", "pickup": "`pickups:`", "creature": "a creature field",
+                     "card": "`remove_cards:`", "class token": "`tokens:`"}[other]
+            return f"{name} is a {other}, not a {what}: list it under {place}" + (
+                f", not {heading}" if heading else "")
+        return did_you_mean(name, sorted(known)) or f"known: {', '.join(sorted(known))}"
+
+
+def roster(game=None, packs: tuple[Path, ...] = ()) -> Roster:
+    if game is not None:
+        return _from_game(game, [])
+    return _cached(str(pipeline.content_root()), tuple(str(Path(p).resolve()) for p in packs))
+
+
+@lru_cache(maxsize=8)
+def _cached(root: str, packs: tuple[str, ...]) -> Roster:
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(Path(root) / "deep_rock_galactic", [Path(p) for p in packs], reporter)
+    return _from_game(game, [d for d in reporter.diagnostics if d.severity == "error"])
+
+
+def _from_game(game, errors: list) -> Roster:
+    if game is None:
+        return Roster(set(), set(), set(), set(), pack_errors=errors)
+    # a creature the engine can play: a monster entity (the vocabulary may name a pack's
+    # creatures the base game has no monster for)
+    creatures = set(game.entities.get("monster", {}))
+    pickups = game.entities.get("pickup", {})
+    collectable = {pid for pid, p in pickups.items()
+                   if not p.data.get("needs_pickaxe") or not p.data.get("effect")}
+    supply = {t.data.get("token", tid): t.data.get("supply", 0)
+              for tid, t in game.entities.get("board_token", {}).items() if t.data.get("supply")}
+    rules = {rid: r.data.get("value") for rid, r in game.entities.get("rule", {}).items()}
+    terms = {name for name, infos in game.vocab.names.items() if "creature" in infos}
+    return Roster(creatures, set(game.entities.get("mineral", {})), set(pickups),
+                  set(game.entities.get("event_card", {})), game, collectable, supply, rules, errors,
+                  terms | creatures)

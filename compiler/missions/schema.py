@@ -1,0 +1,125 @@
+"""The mission file's JSON Schema, and its errors reported under the constraint they break."""
+from __future__ import annotations
+
+import jsonschema
+
+from compiler import diagnostics as dg, loader
+
+_TEXT = {"type": "object", "required": ["zh", "en"], "additionalProperties": False,
+         "properties": {"zh": {"type": "string"}, "en": {"type": "string"}}}
+_HEX = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+        "description": "[row, column] of a hex of the map, both from 0"}
+# Names are checked against the game's roster (with look-alike hints), not by a pattern here.
+_COUNTS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
+
+MISSION_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Deep Rock Galactic mission file",
+    "type": "object",
+    "required": ["game", "mission"],
+    "additionalProperties": False,
+    "properties": {
+        "game": {"const": "deep_rock_galactic"},
+        "mission": {
+            "type": "object",
+            "required": ["id", "name", "source", "objective", "minerals", "pickups", "map"],
+            "additionalProperties": False,
+            "properties": {
+                "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
+                "number": {"type": "integer", "minimum": 1},
+                "name": _TEXT,
+                "source": {"enum": ["rulebook", "public", "approximation"]},
+                "ref": {"type": "string"},
+                "note": {"type": "string"},
+                "approximations": {"type": "object", "additionalProperties": {"type": "string"}},
+                "public": {"type": "object", "additionalProperties": {"type": "string"}},
+                "objective": {
+                    "type": "object", "required": ["type"], "additionalProperties": False,
+                    "properties": {
+                        "type": {"enum": ["collect", "eliminate"]},
+                        "targets": _COUNTS,
+                        "creature": {"type": "string"},
+                    }},
+                "hazard": {"type": "integer", "minimum": 1, "maximum": 5,
+                           "description": "recommended Hazard level; the players choose"},
+                "threat_start": {"description": "refused (V-26): the Hazard level sets it"},
+                "minerals": _COUNTS,
+                "pickups": _COUNTS,
+                "remove_cards": {"type": "array", "items": {"type": "string"}},
+                "mission_event": {"type": "string"},
+                "hidden_monsters": {"type": "array", "items": {
+                    "type": "object", "required": ["creature", "count"], "additionalProperties": False,
+                    "properties": {"creature": {"type": "string"},
+                                   "count": {"type": "integer", "minimum": 1}}}},
+                "tokens": _COUNTS,
+                "drop_pod": {"type": "array", "items": _HEX},
+                "tunnel_exits": {"type": "array", "items": {
+                    "type": "object", "required": ["exit", "at"], "additionalProperties": False,
+                    "properties": {"exit": {"type": "integer", "minimum": 1}, "at": _HEX}}},
+                "mine_head": _HEX,
+                "stalagmites": {"type": "array", "items": _HEX},
+                "mineral_spaces": {"type": "array", "items": {
+                    "type": "object", "required": ["mineral", "at"], "additionalProperties": False,
+                    "properties": {"mineral": {"type": "string"}, "at": _HEX}},
+                    "description": "minerals placed on a fixed diamond space instead of at random"},
+                "drones": {"type": "array", "items": _HEX},
+                "map": {"type": "string"},
+            }},
+    },
+}
+
+# The constraint each field's schema errors break (README: "Constraints"); F-01 is the file's
+# own shape (game, id, name, provenance, unknown fields).
+FIELD_RULE = {"objective": "V-01", "hazard": "V-26", "threat_start": "V-26", "minerals": "V-15",
+              "pickups": "V-17", "remove_cards": "V-20", "mission_event": "V-21",
+              "hidden_monsters": "V-23", "tokens": "V-24", "drop_pod": "V-07", "tunnel_exits": "V-12",
+              "mine_head": "V-19", "stalagmites": "V-06", "mineral_spaces": "V-15", "drones": "V-25",
+              "map": "V-04"}
+_OBJECTIVE_RULE = {"creature": "V-02", "targets": "V-03"}
+_HINTS = {"V-01": "objective is `{type: collect, targets: {morkite: 5}}` or "
+                  "`{type: eliminate, creature: praetorian}` (lower case)",
+          "V-26": "hazard is a whole number from 1 to 5",
+          "V-04": "the map is a block of text: `map: |` then one row per line",
+          "V-07": "drop_pod: [[row, col], [row, col], [row, col], [row, col]]",
+          "V-12": "tunnel_exits: [{exit: 1, at: [row, col]}, {exit: 2, at: [row, col]}]"}
+
+
+def rule_of(path: tuple) -> str:
+    """The constraint id for a schema error at `path` (relative to the file's root)."""
+    if len(path) < 2 or path[0] != "mission":
+        return "F-01"
+    field = path[1]
+    if field == "objective" and len(path) > 2:
+        return _OBJECTIVE_RULE.get(path[2], "V-01")
+    return FIELD_RULE.get(field, "F-01")
+
+
+def report_schema_errors(doc: loader.Document, display: str, reporter: dg.Reporter) -> bool:
+    """Report every schema error, each naming its constraint; True if there was any."""
+    from compiler import vocabulary
+    from compiler.checks import did_you_mean
+    validator = jsonschema.Draft202012Validator(MISSION_SCHEMA)
+    errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    for err in errors:
+        path = tuple(err.absolute_path)
+        mark = doc.mark(path)
+        message, hint = err.message, ""
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            extra = [k for k in err.instance if k not in err.schema.get("properties", {})]
+            if extra:
+                mark = doc.mark(path + (extra[0],), key=True)
+                message = f"unknown field {extra[0]!r}"
+                hint = did_you_mean(str(extra[0]), sorted(err.schema.get("properties", {})))
+        rule = rule_of(path)
+        if err.validator == "required" and isinstance(err.instance, dict):
+            missing = next((k for k in err.validator_value if k not in err.instance), None)
+            rule = rule_of(path + (missing,)) if missing else rule
+        hint = hint or _HINTS.get(rule, "") or vocabulary._schema_hint(err)
+        code = dg.SCHEMA
+        if err.validator == "required" and any(
+                repr(p) in message for p in ("source", "ref", "note") if p not in err.instance):
+            code = dg.PROVENANCE
+        if len(message) > 300:
+            message = message[:300] + "..."
+        reporter.add(code, f"{rule}: {message}", display, mark.line, mark.column, hint)
+    return bool(errors)

@@ -1,0 +1,79 @@
+"""What a mission file adds to the set-up and to play, beyond the map: the class tokens it
+pre-places, its drones ("!" tokens) and their recovery, and the objective that includes them.
+
+Rule choices (the guide gives none; missions/README.md "How the sim plays a mission"):
+- `tokens`: the mission's tokens come out of the box, so the class that owns them has that
+  many fewer in hand (the box holds each class's full set). They are placed where they do
+  their job, nearest first, ties broken by position: platforms on pits (nearest the drop
+  pod), flames and flares on the spaces around Exits 1 and 2, the sentry gun next to the
+  drop pod. Ziplines and the shield need a dwarf to aim them: they only leave the hand.
+- `drones`: a dwarf entering a drone's space recovers it (no action, like a pickup that needs
+  no pickaxe); the mission succeeds only once every drone is recovered (the "!" token marks
+  "the drones a mission requires you to recover", L1703).
+"""
+from __future__ import annotations
+
+from runtime.engines.deep_rock_galactic import hexgrid as hx
+from runtime.engines.deep_rock_galactic.hexgrid import Hex
+from runtime.engines.deep_rock_galactic.state import OPEN
+
+MISSION_OWNER = -1          # owner seat of tokens the mission placed (never cleared by a turn)
+DRONE = "drone"
+
+
+def place_tokens(engine, mission: dict) -> None:
+    st = engine.state
+    owners = {name: d.id for d in engine.data.of("dwarf") for name in (plain_keys(d.equipment))}
+    for name, count in sorted((mission.get("tokens") or {}).items()):
+        for d in st.dwarves:
+            if owners.get(name) == d.cls:
+                d.tokens[name] = max(0, d.tokens[name] - count)
+        for h in _spots(engine, name)[:count]:
+            if name == "sentry_gun":
+                st.sentry = h
+            else:
+                st.tokens.setdefault(name, {})[h] = MISSION_OWNER
+
+
+def plain_keys(value) -> list[str]:
+    fields = getattr(value, "_fields", value) or {}
+    return list(fields)
+
+
+def _spots(engine, name: str) -> list[Hex]:
+    st = engine.state
+    exits = [st.exits[n] for n in (1, 2) if n in st.exits]
+    taken = set(st.pod) | set(st.exits.values()) | st.stalagmites | set(st.drones)
+    taken |= {m.pos for m in st.monsters.values()}
+    if st.mine_head is not None:
+        taken.add(st.mine_head)
+    if name == "platform":
+        pits = [h for h, c in st.cells.items() if c == "o"]
+        return sorted(pits, key=lambda h: (min(hx.distance(h, p) for p in st.pod), h))
+    if name in ("flame", "flare") and exits:
+        around = {n for e in exits for n in hx.neighbours(e)}
+        free = [h for h in around if st.cells.get(h) in OPEN and h not in taken]
+        return sorted(free, key=lambda h: (min(hx.distance(h, e) for e in exits), h))
+    if name == "sentry_gun":
+        around = {n for p in st.pod for n in hx.neighbours(p)}
+        return sorted(h for h in around if st.cells.get(h) in OPEN and h not in taken)
+    return []
+
+
+def place_drones(engine, mission: dict) -> None:
+    engine.state.drones = {(h[0], h[1]) for h in mission.get("drones", [])}
+    engine.drones_total = len(engine.state.drones)
+
+
+def recover_drone(engine, d, h: Hex) -> None:
+    """A dwarf entering a drone's space recovers it."""
+    st = engine.state
+    if h in st.drones:
+        st.drones.discard(h)
+        from runtime.engines.deep_rock_galactic.actions import carry
+        carry(engine, d, DRONE)
+        engine.log(f"{d.cls} recovers the drone at {list(h)}")
+
+
+def drones_recovered(engine) -> bool:
+    return engine.state.shared[DRONE] >= getattr(engine, "drones_total", 0)

@@ -1,0 +1,273 @@
+"""A valid mission file is played exactly as written: one map reader for checker, engine and
+briefing; the mission event, tokens, drones and fixed minerals each change play; pack
+creatures with `--pack`; `sim --hazard` and its sweep."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from compiler import diagnostics as dg, missions
+from generated.deep_rock_galactic import GAME
+from runtime.agents import RandomAgent
+from runtime.engines.deep_rock_galactic import game as drg, hexgrid as hx
+from runtime.engines.deep_rock_galactic.mission_map import read_map
+from runtime.rng import Rng
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).parent / "missions"
+VALID = HERE / "valid"
+PACK = ROOT / "content/deep_rock_galactic/packs/goo_from_above"
+
+
+def _mission(tmp_path: Path, name: str = "aquarq_run.yaml", edit=None, packs=()) -> dict:
+    """A valid example, edited as data, written back and loaded through the checker."""
+    data = yaml.safe_load((VALID / name).read_text())
+    if edit:
+        edit(data["mission"])
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    reporter = dg.Reporter()
+    mission = missions.load_mission(path, reporter, list(packs))
+    assert mission is not None, dg.format_text(reporter)
+    return mission
+
+
+def _setup(mission: dict, seed: str = "m", data=GAME, hazard=None):
+    rng = Rng(seed)
+    agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(4)]
+    options = {"mission": mission} if hazard is None else {"mission": mission, "hazard": hazard}
+    return drg.setup(data, 4, rng.fork("game"), agents, options, log=True)
+
+
+# --- one map reader -----------------------------------------------------------------------
+
+def test_checker_engine_and_briefing_read_a_map_the_same_way():
+    from compiler import pipeline
+    from compiler.sheets.deep_rock_galactic import briefing_context
+    from runtime.engines.deep_rock_galactic.engine import parse_map
+    mission = yaml.safe_load((VALID / "drone_salvage.yaml").read_text())["mission"]
+    cells = read_map(mission["map"]).cells
+    assert parse_map(mission["map"]) == cells
+    game = pipeline.compile_game(ROOT / "content/deep_rock_galactic", [], dg.Reporter())
+    grid = next(s["hexmap"] for s in briefing_context(game, mission, "en")["sections"] if "hexmap" in s)
+    drawn = {tuple(map(int, h["title"].split(","))) for row in grid for h in row}
+    assert drawn == set(cells)
+
+
+@pytest.mark.parametrize("text, rule, line, column", [
+    ("# # . #\n # . #\n", "M-05", 2, 7),            # ragged: 3 hexes, the others 4
+    ("## # h h\n # . . #\n", "M-02", 1, 2),          # two characters with no space
+    ("# #  . #\n # . . #\n", "M-03", 1, 5),          # two spaces: the caret on the extra one
+    ("# # . #\n# . . #\n", "M-04", 2, 1),            # odd row not indented
+    (" # # . #\n # . . #\n", "M-04", 1, 2),          # even row indented
+    ("# # . #\n # . \uff03 #\n", "M-01", 2, 6),      # fullwidth number sign
+    ("# # . #\n\n # . . #\n", "M-06", 2, 1),          # blank line
+    ("# #\t. #\n # . . #\n", "M-02", 1, 4),          # a tab
+])
+def test_each_malformed_row_is_located(text, rule, line, column):
+    problems = read_map(text).problems
+    assert [(p.rule, p.line, p.column) for p in problems] == [(rule, line, column)]
+    assert all(p.hint for p in problems)
+
+
+def test_a_look_alike_letter_gets_a_hint_naming_the_intended_character():
+    (problem,) = read_map("# о #\n # . #\n").problems          # Cyrillic o
+    assert problem.rule == "M-01" and "`o`" in problem.hint
+
+
+def test_a_broken_map_is_refused_before_the_engine_sees_it(tmp_path):
+    text = (VALID / "aquarq_run.yaml").read_text().replace("    # # . ? . o", "    ## . ? . o")
+    path = tmp_path / "m.yaml"
+    path.write_text(text)
+    reporter = dg.Reporter()
+    assert missions.load_mission(path, reporter) is None
+    assert any(d.message.startswith("M-02") for d in reporter.diagnostics)
+
+
+# --- every field of the mission file changes play --------------------------------------------
+
+def test_the_mission_event_is_played_from_the_file(tmp_path):
+    spit = _mission(tmp_path, edit=lambda m: m.update(mission_event="spawn_at_exits web_spitter 1"))
+    threat = _mission(tmp_path, edit=lambda m: m.update(mission_event="advance_threat 2"))
+    e1, e2 = _setup(spit), _setup(threat)
+    before = (len(e1.state.monsters), e2.state.threat)
+    e1.run(e1.mission_event, you=e1.state.dwarves[0])
+    e2.run(e2.mission_event, you=e2.state.dwarves[0])
+    assert sum(m.kind == "web_spitter" for m in e1.state.monsters.values()) == 2   # one per exit
+    assert len(e2.state.monsters) == before[0] and e2.state.threat == before[1] + 2
+
+
+def test_three_mission_events_give_three_different_games(tmp_path):
+    outputs = set()
+    for event in ("spawn_at_exits grunt 1", "spawn_at_exits slasher 1", "advance_threat 1"):
+        mission = _mission(tmp_path, edit=lambda m: m.update(mission_event=event))
+        results = [drg.play_game(GAME, 4, Rng(f"e:{g}"), [RandomAgent(Rng(f"a:{g}:{i}")) for i in range(4)],
+                                 {"mission": mission}) for g in range(4)]
+        outputs.add(json.dumps(results, sort_keys=True, default=str))
+    assert len(outputs) == 3
+
+
+def test_tokens_are_taken_from_the_box_and_placed_where_they_work(tmp_path):
+    plain = _setup(_mission(tmp_path, "morkite_seam.yaml", edit=lambda m: m.pop("tokens")))
+    bridged = _setup(_mission(tmp_path, "morkite_seam.yaml"))
+    assert not plain.state.tokens.get("platform")
+    placed = bridged.state.tokens["platform"]
+    assert len(placed) == 2 and all(bridged.state.cells[h] == "o" for h in placed)
+    engineer = next(d for d in bridged.state.dwarves if d.cls == "engineer")
+    assert engineer.tokens["platform"] == 6 - 2
+    gunner = next(d for d in bridged.state.dwarves if d.cls == "gunner")
+    pit = next(iter(placed))
+    side = next(n for n in hx.neighbours(pit) if bridged.state.cells.get(n) == ".")
+    assert bridged.dwarf_step(gunner, side, pit) and not plain.dwarf_step(gunner, side, pit)
+
+
+def test_a_drone_must_be_recovered_before_the_pod_returns(tmp_path):
+    engine = _setup(_mission(tmp_path, "drone_salvage.yaml"))
+    st = engine.state
+    assert st.drones == {(2, 8), (7, 10)}
+    st.shared["apoca_bloom"] = 1
+    assert not drg.objectives_done(engine)
+    from runtime.engines.deep_rock_galactic.actions import enter
+    d = st.dwarves[0]
+    for h in sorted(st.drones):
+        d.pos = h
+        enter(engine, d, h)
+    assert not st.drones and drg.objectives_done(engine)
+    without = _setup(_mission(tmp_path, "drone_salvage.yaml", edit=lambda m: m.pop("drones")))
+    without.state.shared["apoca_bloom"] = 1
+    assert drg.objectives_done(without)
+
+
+def test_fixed_minerals_lie_where_the_file_says_for_every_seed(tmp_path):
+    fixed = _mission(tmp_path, "deep_shaft.yaml")
+    loose = _mission(tmp_path, "deep_shaft.yaml", edit=lambda m: m.pop("mineral_spaces"))
+    seen_loose = set()
+    for seed in range(6):
+        st = _setup(fixed, f"s{seed}").state
+        assert st.minerals[(2, 6)] == "morkite" and st.minerals[(14, 6)] == "gold"
+        assert sorted(st.minerals.values()).count("morkite") == 3
+        seen_loose.add(_setup(loose, f"s{seed}").state.minerals.get((2, 6)))
+    assert seen_loose != {"morkite"}
+
+
+def test_hidden_monsters_and_the_hazard_are_played(tmp_path):
+    mission = _mission(tmp_path, "drone_salvage.yaml")
+    low, high = _setup(mission, hazard=1), _setup(mission, hazard=5)
+    assert high.state.threat > low.state.threat
+    assert sum(m.kind == "grunt" for m in high.state.monsters.values()) == 2   # one per exit (L173)
+    from runtime.engines.deep_rock_galactic.actions import dig
+    dig(low, (4, 8))                                   # the chamber's only door
+    assert low.state.hidden[0]["revealed"]
+    assert any(m.kind == "grunt" for m in low.state.monsters.values())
+
+
+# --- packs, hazard sweep, the sim's success rates -----------------------------------------------
+
+def _cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "compiler.cli", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+def test_a_pack_creature_needs_the_pack_for_check_and_sim():
+    mission = HERE / "pack" / "goo_hunt.yaml"
+    without = _cli("check", mission, "--format", "json")
+    assert without.returncode == 1 and "Traceback" not in without.stderr
+    rules = {d["message"].split(":")[0] for d in json.loads(without.stdout)["diagnostics"]}
+    assert rules == {"V-02", "V-21", "V-23"}
+    assert _cli("check", mission, "--pack", PACK).returncode == 0
+    sim = _cli("sim", "deep_rock_galactic", "--mission", mission, "--games", 2)
+    assert sim.returncode == 1 and "V-02" in sim.stdout and "Traceback" not in sim.stderr
+    played = _cli("sim", "deep_rock_galactic", "--mission", mission, "--pack", PACK, "--games", 2, "--json")
+    assert played.returncode == 0, played.stderr
+    assert json.loads(played.stdout)["completed"] == 2
+
+
+def test_sim_hazard_sweep_reports_a_success_rate_per_level_and_is_deterministic():
+    args = ("sim", "deep_rock_galactic", "--mission", VALID / "drone_salvage.yaml", "--games", 3, "--hazard", "1-5")
+    a, b = _cli(*args), _cli(*args)
+    assert a.returncode == 0 and a.stdout == b.stdout
+    assert [line.split(":")[0].strip() for line in a.stdout.splitlines()[1:]] == [f"hazard {n}" for n in range(1, 6)]
+    assert _cli("sim", "deep_rock_galactic", "--hazard", "9", "--games", 1).returncode == 2
+    assert _cli("sim", "the_cave", "--hazard", "2", "--games", 1).returncode == 2
+
+
+EXAMPLES = sorted(VALID.glob("*.yaml")) + [HERE / "pack" / "goo_hunt.yaml"]
+GAMES = 40
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_valid_example_is_neither_always_won_nor_always_lost_and_harder_at_hazard_5(path):
+    from compiler import loadgen
+    from runtime import sim
+    packs = [PACK] if path.parent.name == "pack" else []
+    reporter = dg.Reporter()
+    data = loadgen.game_data("deep_rock_galactic", packs, reporter)
+    mission = missions.load_mission(path, reporter, packs)
+    rates = {}
+    for hazard in (1, 5):
+        summary = sim.run(data, players=4, games=GAMES, seed=1, options={"mission": mission, "hazard": hazard})
+        rates[hazard] = summary["stats"]["success_rate"]
+    assert all(0 < r < 1 for r in rates.values()), rates
+    assert rates[1] > rates[5], rates
+
+
+# --- the briefing ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def game_model():
+    from compiler import pipeline
+    return pipeline.compile_game(ROOT / "content/deep_rock_galactic", [], dg.Reporter())
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_briefing_draws_fixed_minerals(game_model, lang):
+    from compiler.sheets.deep_rock_galactic import briefing_map, labels
+    mission = yaml.safe_load((VALID / "deep_shaft.yaml").read_text())["mission"]
+    grid, legend, _ = briefing_map(game_model, mission, lang, labels(lang, "deep_rock_galactic"))
+    fixed = {(r, c): cell["text"] for r, row in enumerate(grid) for c, cell in enumerate(row) if cell["cls"] == "fixed"}
+    assert fixed == ({(2, 6): "墨", (14, 6): "黄"} if lang == "zh" else {(2, 6): "M", (14, 6): "G"})
+    assert any("Morkite" in line or "墨菱石" in line for line in legend)
+
+
+def test_a_taller_map_gets_smaller_hexes_that_stay_on_one_page(game_model):
+    from compiler.sheets.deep_rock_galactic import MAP_HEIGHT_PT, MAX_HEX_PT, briefing_map, labels
+    lab = labels("en", "deep_rock_galactic")
+    mission = yaml.safe_load((VALID / "deep_shaft.yaml").read_text())["mission"]
+    rows = mission["map"].rstrip("\n").split("\n")
+    tall = dict(mission, map="\n".join(rows[:-1] + rows[1:-1] * 2 + rows[-1:]) + "\n")
+    assert len(read_map(tall["map"]).problems) == 0
+    short_pt = briefing_map(game_model, yaml.safe_load((VALID / "aquarq_run.yaml").read_text())["mission"], "en", lab)[2]
+    grid, _, tall_pt = briefing_map(game_model, tall, "en", lab)
+    assert short_pt == MAX_HEX_PT and tall_pt < short_pt and len(grid) * tall_pt <= MAP_HEIGHT_PT
+
+
+def test_the_briefing_prints_no_empty_table_and_fits_one_page(tmp_path):
+    out = _cli("sheets", "--mission", VALID / "deep_shaft.yaml", "--lang", "en", "--format", "html", "--out", tmp_path)
+    assert out.returncode == 0, out.stderr
+    html = (tmp_path / "deep_rock_galactic/briefing_deep_shaft.en.html").read_text()
+    assert "<table" not in html or "<tbody>\n    </tbody>" not in html
+    assert "Sources" not in html
+    weasyprint = pytest.importorskip("weasyprint", reason="weasyprint renders the PDF")
+    from compiler.sheets import TEMPLATES
+    pages = weasyprint.HTML(string=html, base_url=str(TEMPLATES)).render().pages
+    assert len(pages) == 1
+
+
+def test_the_simulated_dwarves_open_a_chamber_whose_only_door_is_deep_in_the_rock(tmp_path):
+    """drone_salvage's chamber touches no cave space: its one door, the wall at [4, 8], is
+    reached from [4, 7]. The dwarves open it (a drone waits inside) and recover that drone."""
+    mission = _mission(tmp_path, "drone_salvage.yaml")
+    opened = inside = 0
+    for g in range(12):
+        rng = Rng(f"c:{g}")
+        engine = drg.setup(GAME, 4, rng.fork("game"), [RandomAgent(rng.fork(f"a{i}")) for i in range(4)],
+                           {"mission": mission})
+        drg.play_mission(engine)
+        opened += engine.state.hidden[0]["revealed"]
+        inside += (2, 8) not in engine.state.drones
+    assert opened >= 6 and inside >= 3, (opened, inside)
