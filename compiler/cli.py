@@ -333,9 +333,8 @@ def parser() -> argparse.ArgumentParser:
                    help="count how often each entity's effects ran (played, triggered, "
                         "bought, entered, used); never-used ones are flagged")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
-    s.add_argument("--hazard", help="Deep Rock Galactic: the Hazard level (1-5), or a sweep "
+    s.add_argument("--hazard", metavar="N", help="Deep Rock Galactic: the Hazard level (1-5), or a sweep "
                    "(1-5, 1,3,5): the success rate per level")
-    s.add_argument("--json", action="store_true")
     s.set_defaults(run=cmd_sim)
 
     ct = sub.add_parser("contract", help="what a game's engine does with content: events, "
