@@ -8,23 +8,31 @@ is emitted in sorted order and nothing depends on time, hashing or the environme
 """
 from __future__ import annotations
 
-import hashlib
 import keyword as pykeyword
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jinja2
-
-from compiler.model import Entity, Game
+from compiler import fingerprint
 from dsl import nodes as n
 
-GENERATOR_VERSION = "1"
+if TYPE_CHECKING:
+    from compiler.model import Entity, Game
+
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]*$")
-_TEMPLATES = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
-    keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-    undefined=jinja2.StrictUndefined, autoescape=False)
+
+
+@lru_cache(maxsize=None)
+def _templates():
+    import jinja2  # imported on first use: a no-op build never renders a template
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
+        keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined, autoescape=False)
+    env.filters["doc"] = _doc
+    return env
 
 
 def ident(name: str) -> str:
@@ -47,8 +55,6 @@ def _doc(text: str) -> str:
     """Text inside a generated docstring: one line, no quote or backslash to close it early."""
     return _comment(text).replace("\\", "/").replace('"', "'")
 
-
-_TEMPLATES.filters["doc"] = _doc
 
 
 # --- effects -------------------------------------------------------------------------------
@@ -343,13 +349,8 @@ def _fn_name(entity: Entity, sub: tuple) -> str:
 
 
 def input_hash(game: Game) -> str:
-    digest = hashlib.sha256(GENERATOR_VERSION.encode())
-    for doc in sorted(game.documents, key=lambda d: str(d.path.as_posix())):
-        digest.update(Path(doc.path).name.encode())
-        digest.update(b"\0")
-        digest.update(doc.text.encode("utf-8"))
-        digest.update(b"\0")
-    return digest.hexdigest()
+    """The package's input hash (see compiler.fingerprint), written in every file's header."""
+    return fingerprint.roots_hash([Path(p.root) for p in game.packs])
 
 
 def _kind_fields(game: Game, kind: str) -> list[str]:
@@ -357,11 +358,12 @@ def _kind_fields(game: Game, kind: str) -> list[str]:
     return [ident(f) for f in spec.get("fields", {})]
 
 
-def generate(game: Game) -> dict[str, str]:
-    """Return {relative file name: source text} for generated/<package>/."""
+def generate(game: Game, digest: str | None = None) -> dict[str, str]:
+    """Return {relative file name: source text} for generated/<package>/; `digest` is the
+    package's input hash when the caller has it already."""
     compiler = EffectCompiler(game)
     functions: list[str] = []
-    digest = input_hash(game)
+    digest = digest or input_hash(game)
 
     for name in sorted(game.keyword_sites):
         site = game.keyword_sites[name]
@@ -414,7 +416,7 @@ def generate(game: Game) -> dict[str, str]:
     context = {"game": game.vocab, "hash": digest, "functions": functions, "kinds": kinds,
                "names": names, "verbs": verbs, "handlers": handlers, "keywords": keywords,
                "packs": [p.id for p in game.packs], "repr": repr}
-    return {name: _TEMPLATES.get_template(f"{name}.j2").render(**context)
+    return {name: _templates().get_template(f"{name}.j2").render(**context)
             for name in ("__init__.py", "effects.py", "definitions.py")}
 
 
