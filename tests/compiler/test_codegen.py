@@ -145,17 +145,19 @@ def test_exception_in_effect_names_the_yaml_line(generated, repo):
     functions = {k: v for k, v in namespace.items()
                  if k.startswith(("fx_", "kw_")) and callable(v)}
     assert functions
+    sources = namespace["SOURCES"]  # the table the notes come from: one origin per function
+    assert set(sources) == set(functions)
     tile_effects = 0
     for name, fn in sorted(functions.items()):
-        origin = fn.__tomecraft_source__
+        origin = sources[name]
         path, line = origin.rsplit(":", 1)
         ctx = SimpleNamespace(verbs=_Boom(), queries=_Boom(), you=None, self=None)
-        extra = getattr(fn, "__wrapped__", fn).__code__.co_argcount - 1  # keyword parameters
+        extra = fn.__code__.co_argcount - 1  # keyword parameters
         with pytest.raises(Exception) as info:
             fn(ctx, *[None] * extra)
         notes = getattr(info.value, "__notes__", [])
         # one note per level, innermost first: the keyword it called, then the effect itself
-        keywords = {f"in effect from {f.__tomecraft_source__}" for k, f in functions.items()
+        keywords = {f"in effect from {sources[k]}" for k in functions
                     if k.startswith("kw_") and f"kw_{k[3:]}(" in _source_of(files, name)}
         assert notes and notes[-1] == f"in effect from {origin}", name
         assert set(notes[:-1]) <= keywords, name
