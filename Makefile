@@ -18,7 +18,7 @@ build: install
 # What CI runs: generated/ must be fresh, then the whole test suite.
 test: install
 	$(TC) build --check
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 bench: install
 	$(PY) bench/run.py
