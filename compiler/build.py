@@ -337,7 +337,7 @@ def run(check: bool, reporter, progress, compile_all) -> int:
         if not schemas_fresh:
             todo = plan  # schemas/ follows every package's vocabulary
         games, digests = _compile(todo, reporter, compile_all)
-        if reporter.errors:
+        if reporter.errors or len(digests) != len(todo):
             print(dg.format_text(reporter))
             progress("build stopped: fix the errors above; generated/ was left as it was")
             return 1
@@ -359,7 +359,7 @@ def run(check: bool, reporter, progress, compile_all) -> int:
 def _check(root: Path, plan, stamp, reporter, progress, compile_all) -> int:
     from compiler import diagnostics as dg
     games, digests = _compile(plan, reporter, compile_all)
-    if reporter.errors:
+    if reporter.errors or len(digests) != len(plan):
         print(dg.format_text(reporter))
         return 1
     problems = stale(outputs(games, digests, stamp), root)
@@ -383,12 +383,14 @@ def _strays(root: Path, kept: set[str]) -> list[str]:
 
 
 def _compile(plan: list[Target], reporter, compile_all) -> tuple[list[Game], dict[int, str]]:
-    games, digests = [], {}
-    for target in plan:
-        for game in compile_all([(target.base, list(target.packs))], [], reporter):
-            games.append(game)
-            digests[id(game)] = target.digest
-    return games, digests
+    """Compile the packages of `plan` in one run: each file loaded once and each distinct
+    effect string parsed once, however many packages share them."""
+    from compiler import loader
+    with loader.shared_loads():
+        games = compile_all([(t.base, list(t.packs)) for t in plan], [], reporter)
+    if reporter.errors or len(games) != len(plan):
+        return games, {}
+    return games, {id(game): target.digest for game, target in zip(games, plan)}
 
 
 def _read(path: Path) -> str | None:

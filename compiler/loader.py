@@ -8,6 +8,7 @@ never reaches a constructor that could build arbitrary objects.
 from __future__ import annotations
 
 import io
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -247,6 +248,34 @@ class _Converter:
 def load(path: Path, reporter: dg.Reporter, display: str | None = None) -> Document | None:
     """Load one YAML file; report problems and return None if nothing usable was read."""
     display = display or str(path)
+    if _shared is not None:  # inside shared_loads(): each file once per run
+        key = (str(Path(path).resolve()), display)
+        if key not in _shared:
+            scratch = dg.Reporter()
+            _shared[key] = (_load(path, scratch, display), scratch.diagnostics)
+        doc, diagnostics = _shared[key]
+        reporter.diagnostics.extend(diagnostics)
+        return doc
+    return _load(path, reporter, display)
+
+
+_shared: dict | None = None
+
+
+@contextmanager
+def shared_loads():
+    """Within this block, a file loaded again returns the same Document (read-only for
+    everyone) and reports the same diagnostics: a build loads each base game once, not
+    once per package built on it."""
+    global _shared
+    outer, _shared = _shared, ({} if _shared is None else _shared)
+    try:
+        yield
+    finally:
+        _shared = outer
+
+
+def _load(path: Path, reporter: dg.Reporter, display: str) -> Document | None:
     try:
         raw = path.read_bytes()
     except OSError as err:
