@@ -15,15 +15,20 @@ _SOURCE_ROOT = Path(__file__).resolve().parents[1]
 _SOURCE_DIRS = ("compiler", "dsl")
 
 
+def source_files() -> list[Path]:
+    """The compiler's own source: every file under compiler/ and dsl/ (templates, grammar)."""
+    return [path for directory in _SOURCE_DIRS
+            for path in sorted((_SOURCE_ROOT / directory).rglob("*"))
+            if path.is_file() and "__pycache__" not in path.parts]
+
+
 @lru_cache(maxsize=None)
 def compiler_digest() -> str:
-    """SHA-256 of the compiler's own source (compiler/ and dsl/, templates included)."""
+    """SHA-256 of the compiler's own source: a change to any of it changes every input hash."""
     digest = hashlib.sha256()
-    for directory in _SOURCE_DIRS:
-        for path in sorted((_SOURCE_ROOT / directory).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(path.relative_to(_SOURCE_ROOT).as_posix().encode() + b"\0")
-                digest.update(path.read_bytes() + b"\0")
+    for path in source_files():
+        digest.update(path.relative_to(_SOURCE_ROOT).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
