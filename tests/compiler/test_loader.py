@@ -365,8 +365,9 @@ def _check_no_exception(raw: bytes) -> None:
     if reporter.diagnostics and doc is None:
         return
     if doc is not None:
-        for table in (doc.values, doc.keys):
-            for mark in table.values():
+        for path in doc.marks:
+            for key in (False, True):
+                mark = doc.mark(path, key=key)
                 assert mark.line >= 1 and mark.column >= 1
 
 
