@@ -274,15 +274,36 @@ class EffectCompiler:
         fn.depth -= 1
         return name
 
+    def inlined(self, c: n.Call, scope: dict) -> tuple[str, str] | None:
+        """(the player's stat, the amount) of a call the vocabulary marks `inline: you_stat`,
+        when its stat is written as a literal resource or stat name; else None (the call
+        goes to the handler, which must do the same)."""
+        verb = self.vocab.verbs.get(c.verb)
+        if verb is None or verb.inline != "you_stat" or len(verb.params) != 2 or \
+                any(isinstance(a, n.KwArg) for a in c.args) or len(c.args) != 2:
+            return None
+        stat, amount = c.args
+        types = self.vocab.names.get(stat.head, {}) if isinstance(stat, n.Name) else {}
+        if len(stat.parts) != 1 or stat.head in scope or not {"resource", "stat"} & set(types):
+            return None
+        return f"ctx.you.{ident(stat.head)}", self.expr(amount, scope)
+
     def cost_check(self, s: n.Cost, scope: dict) -> str:
         parts = []
         for c in s.costs:
+            inline = self.inlined(c, scope)
+            if inline is not None:
+                parts.append(f"{inline[0]} >= {inline[1]}")
+                continue
             handler = self.vocab.verbs[c.verb].handler
             args = ", ".join(["ctx", *self.call_args(c, scope)])
             parts.append(f"verbs.can_{ident(handler)}({args})")
         return " and ".join(parts)
 
     def verb_call(self, c: n.Call, scope: dict) -> str:
+        inline = self.inlined(c, scope)
+        if inline is not None:
+            return f"{inline[0]} -= {inline[1]}"
         handler = self.vocab.verbs[c.verb].handler
         return f"verbs.{ident(handler)}({', '.join(['ctx', *self.call_args(c, scope)])})"
 

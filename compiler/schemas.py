@@ -68,6 +68,11 @@ GAME_SCHEMA = {
                       "properties": {"params": {"type": "array", "items": PARAM},
                                      "cost": {"type": "boolean"},
                                      "handler": {"type": "string", "pattern": ID_PATTERN},
+                                     "inline": {"enum": ["you_stat"], "description": (
+                                         "The verb is pure arithmetic the compiler may write "
+                                         "in place of the handler call: `you_stat` pays "
+                                         "(`verb stat n`: has `you.stat >= n`, then "
+                                         "`you.stat -= n`).")},
                                      "text": TEMPLATE}}},
         "queries": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
                     "additionalProperties": {

@@ -44,6 +44,7 @@ class Callable:
     handler: str = ""
     effect: str = ""
     origin: tuple = ()  # (document, path) of the declaration, for diagnostics
+    inline: str = ""    # a verb the compiler may inline (see codegen.EffectCompiler.inlined)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,4 +203,5 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
                 name=name, role=role, params=_params(entry.get("params")),
                 text=_text(entry.get("text")), cost=bool(entry.get("cost", False)),
                 returns=entry.get("returns", ""), handler=entry.get("handler", name),
-                effect=entry.get("effect", ""), origin=(doc, (section, name, "effect")))
+                effect=entry.get("effect", ""), origin=(doc, (section, name, "effect")),
+                inline=entry.get("inline", ""))
