@@ -21,4 +21,5 @@ test: install
 	$(PY) -m pytest -n auto
 
 bench: install
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[bench]'
 	$(PY) bench/run.py

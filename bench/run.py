@@ -257,11 +257,12 @@ def row(name: str, value: float, unit: str, yard_name: str, yard: float | None,
     ROWS.append({"row": name, "value": value, "unit": unit, "yardstick": yard_name,
                  "yardstick_value": yard, "ratio": ratio, "target": target, "ok": ok,
                  "note": note})
-    fig = f"{value:.3f} {unit}" if unit == "s" else f"{value:.1f} {unit}"
-    yfig = "" if yard is None else (f"{yard:.3f} {unit}" if unit == "s" else f"{yard:.1f} {unit}")
+    digits = 3 if unit in ("s", "ms") else 1
+    fig = f"{value:.{digits}f} {unit}"
+    yfig = "" if yard is None else f"{yard:.{digits}f} {unit}"
     verdict = "" if ok is None else ("met" if ok else "NOT MET")
     print(f"{name:<34}{fig:>14}  {yard_name:<30}{yfig:>12}  "
-          f"{'' if ratio is None else f'{ratio:.2f}x':>7}  {target:<10}{verdict:<8}{note}",
+          f"{'' if ratio is None else f'{ratio:.2f}x':>7}  {target:<11}{verdict:<8}{note}",
           flush=True)
 
 
@@ -318,7 +319,7 @@ def main() -> int:
             mine, yard, codes = best_pair(check, [jsonschema_cli, "--schemafile", str(schema), *files],
                                           root, args.repeat)
             ratio_row(f"check, {args.cards:,}-card pack", mine, "check-jsonschema, same files",
-                      yard, 0.5, note=" ".join(codes))
+                      yard, 0.5, note=codes)
         else:
             mine = min(timed(check, root)[0] for _ in range(args.repeat))
             row(f"check, {args.cards:,}-card pack", mine, "s", "check-jsonschema missing", None,
@@ -335,7 +336,7 @@ def main() -> int:
         build = cli + ["build"]
         cold_s, compose_s, codes = best_pair(build, [py, "-c", COMPOSE], work, args.repeat, cold)
         ratio_row("cold build, all games", cold_s, "compose the same YAML (C)", compose_s, 5,
-                  note=" ".join(codes))
+                  note=codes)
         timed(build, work)
         noop = min(timed(build, work)[0] for _ in range(args.repeat))
         ratio_row("no-op build", noop, "cold build", cold_s, 0.1)
@@ -357,7 +358,7 @@ def main() -> int:
         one = root / "content" / "the_cave" / "tile_kinds.yaml"
         mine, yard, codes = best_pair(cli + ["check", str(one)], nothing, root, args.repeat)
         row("check one file (tile_kinds.yaml)", mine, "s", "python -c pass", yard,
-            note=" ".join(codes))
+            note=codes)
 
         if args.big:
             big = tmp / "packbig"
@@ -367,8 +368,8 @@ def main() -> int:
             mib = rss / 1024
             row(f"check {args.big:,} cards: peak RSS", mib, "MiB", "goal", 256.0, "<= 256 MiB",
                 mib <= 256, note=f"exit {code}")
-            ratio_row(f"check {args.big:,} cards: s per card", elapsed / args.big,
-                      f"s per card at {args.cards:,}", per_card_5k, 1.25,
+            ratio_row(f"check {args.big:,} cards: time per card", elapsed / args.big * 1000,
+                      f"time per card at {args.cards:,}", per_card_5k * 1000, 1.25, unit="ms",
                       note=f"{elapsed:.1f} s in all")
 
     if args.sim_games:
