@@ -16,9 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jsonschema
-
-from compiler import diagnostics as dg, loader, pipeline
+from compiler import diagnostics as dg, loader, pipeline, schemas
 from compiler.packs import display_path
 from runtime.engines.deep_rock_galactic import hexgrid   # the same geometry the engine plays on
 
@@ -577,7 +575,7 @@ def load_mission(path: Path, reporter: dg.Reporter) -> dict | None:
 def check_mission(doc: loader.Document, display: str, reporter: dg.Reporter,
                   names: Roster | None = None) -> None:
     from compiler.packs import _report_schema_error
-    validator = jsonschema.Draft202012Validator(MISSION_SCHEMA)
+    validator = schemas.validator(MISSION_SCHEMA)  # jsonschema only for invalid files
     errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     for err in errors:
         _report_schema_error(err, doc, display, (), reporter)

@@ -222,16 +222,21 @@ def _patterns(schema):
             yield from _patterns(item)
 
 
+_DIALECT_ESCAPE = re.compile(r"\\[A-Za-z0-9]")
+
+
 def _fast_path_safe(schema: dict) -> bool:
     """Whether jsonschema-rs's "valid" implies jsonschema's for this schema.
 
     They differ only in regular expressions (ECMA-262 against Python's re): on patterns
-    without escapes or `(?` groups, ECMA is as strict or stricter (its `$` does not accept a
-    trailing newline), so a value it accepts, Python accepts too. Patterns Python cannot
-    compile go to the reference, which reports them.
+    without letter or digit escapes (`\\d`, `\\Z`...: classes and anchors of one dialect)
+    or `(?` groups, ECMA is as strict or stricter (its `$` does not accept a trailing
+    newline), so a value it accepts, Python accepts too; an escaped punctuation mark (`\\.`)
+    means itself in both. Patterns Python cannot compile go to the reference, which reports
+    them.
     """
     for pattern in _patterns(schema):
-        if "\\" in pattern or "(?" in pattern:
+        if _DIALECT_ESCAPE.search(pattern) or "(?" in pattern:
             return False
         try:
             re.compile(pattern)
