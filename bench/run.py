@@ -17,7 +17,8 @@ yardstick, the ratio and the target:
 - games/s of `sim` per game (one core), against the 100 games/s goal;
 - with --suite, the whole test suite's wall time on all cores (pytest -n auto).
 
---root measures another checkout (the "before" figures: a copy of an older commit); builds
+--sim-profile prints a cProfile of each game's sim instead (where a simulated game spends
+its time). --root measures another checkout (the "before" figures: a copy of an older commit); builds
 run in a scratch copy of it, never in place. --stages prints the old per-stage table of the
 compiler on the real content and on the generated pack, with a cProfile of the pack run.
 """
@@ -217,6 +218,22 @@ def stages(args) -> None:
         profile(Path("content/the_cave"), [pack], args.top)
 
 
+GAMES = ("the_cave", "clank_catacombs", "dm_crawl_decks", "deep_rock_galactic", "dungeontology")
+
+
+def sim_profiles(args) -> None:
+    """Where each game's sim spends its time: the top functions by own time."""
+    root = args.root.resolve()
+    for game in GAMES:
+        out = subprocess.run([sys.executable, "-m", "cProfile", "-s", "tottime", "-m", "compiler.cli",
+                              "sim", game, "--games", str(args.sim_games or 20), "--seed", "1"],
+                             cwd=root, capture_output=True, text=True)
+        lines = out.stdout.splitlines()
+        start = next((i for i, line in enumerate(lines) if "ncalls" in line), len(lines))
+        print(f"\n== sim {game}: {out.stderr.strip().splitlines()[-1:] or ''} ==")
+        print("\n".join(lines[start:start + args.top + 1]))
+
+
 # --- whole-process rows -----------------------------------------------------------------------
 
 def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, int, int, str]:
@@ -294,10 +311,15 @@ def main() -> int:
     parser.add_argument("--suite", action="store_true", help="also time the whole test suite")
     parser.add_argument("--json", type=Path, help="write the rows here as JSON")
     parser.add_argument("--stages", action="store_true", help="the per-stage table instead")
+    parser.add_argument("--sim-profile", action="store_true",
+                        help="a cProfile of each game's sim (--sim-games games) instead")
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
     if args.stages:
         stages(args)
+        return 0
+    if args.sim_profile:
+        sim_profiles(args)
         return 0
     root = args.root.resolve()
     py = sys.executable
@@ -373,8 +395,7 @@ def main() -> int:
                       note=f"{elapsed:.1f} s in all")
 
     if args.sim_games:
-        for game in ("the_cave", "clank_catacombs", "dm_crawl_decks", "deep_rock_galactic",
-                     "dungeontology"):
+        for game in GAMES:
             proc = subprocess.run(cli + ["sim", game, "--games", str(args.sim_games), "--seed", "1"],
                                   cwd=root, capture_output=True, text=True)
             rate = re.search(r"([0-9.]+) games/s", proc.stderr)
