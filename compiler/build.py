@@ -209,8 +209,17 @@ def _present(base: Path, directory: Path, top_only: bool, expected) -> set[str]:
 
 @contextmanager
 def locked(root: Path, shared: bool = False, progress=None):
-    """Hold .tomecraft-build.lock: exclusive for a build, shared for `build --check`."""
-    with open(root / LOCK, "a", encoding="utf-8") as handle:
+    """Hold .tomecraft-build.lock: exclusive for a build, shared for `build --check`.
+
+    A `--check` in a folder it cannot write (a read-only checkout) runs without the lock."""
+    try:
+        handle = open(root / LOCK, "a", encoding="utf-8")
+    except OSError:
+        if not shared:
+            raise
+        yield
+        return
+    with handle:
         mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
         try:
             fcntl.flock(handle, mode | fcntl.LOCK_NB)

@@ -206,3 +206,12 @@ def test_concurrent_builds_both_succeed(repo):
     assert [p.returncode for p in procs] == [0, 0], results
     assert run("--check") == 0
     assert not (repo / build.STATE).exists()
+
+
+def test_check_runs_where_the_lock_cannot_be_created(repo, monkeypatch):
+    assert run() == 0
+    monkeypatch.setattr(build, "LOCK", Path("generated"))  # opening it for writing fails
+    assert run("--check") == 0
+    with pytest.raises(OSError):
+        with build.locked(repo):
+            pass
