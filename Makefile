@@ -18,9 +18,10 @@ build: install
 # What CI runs: generated/ must be fresh, then the whole test suite.
 test: install
 	$(TC) build --check
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 bench: install
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[bench]'
 	$(PY) bench/run.py
 
 # The distribution fans install: one import package `tomecraft` with the games' content,

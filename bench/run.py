@@ -1,12 +1,26 @@
-"""Time each compiler stage on the real content and on a generated 5,000-card pack.
+"""Benchmark: every goal of issue 16 as a ratio to its yardstick, measured in one run.
 
-    python bench/run.py [--repeat 3] [--cards 5000] [--no-profile]
+    python bench/run.py [--root DIR] [--repeat 5] [--cards 5000] [--big 50000]
+                        [--sim-games 40] [--suite] [--json FILE] [--stages]
 
-Stages: load, schema, parse, checks (from compiler.pipeline's timings), codegen, sheets (when
-compiler.sheets.render_game exists). Each is the best of --repeat runs. The floor is
-ruamel.yaml's C composer alone (CSafeLoader(...).get_single_node()) over the same files; the
-round-trip loader (YAML(typ='rt').load) is shown for comparison. The 5,000-card run is then
-profiled with cProfile.
+Each row times whole processes (best of --repeat, the measured command and its yardstick
+run alternately, so a busy machine slows both alike) and prints the figure beside its
+yardstick, the ratio and the target:
+
+- check of a generated --cards pack ÷ check-jsonschema validating the same files;
+- cold build of every game (no generated/, schemas/ or build state) ÷ a process that only
+  composes the same YAML with ruamel's C composer; no-op build ÷ cold build;
+- compiled effect ÷ hand-written Python for the same state change (bench/effects_probe.py,
+  nanoseconds per call);
+- `tomecraft --help`, `explain` and a single-file `check` ÷ `python -c pass`;
+- peak RSS of check at --big cards, and its time per card ÷ the time per card at --cards;
+- games/s of `sim` per game (one core), against the 100 games/s goal;
+- with --suite, the whole test suite's wall time on all cores (pytest -n auto).
+
+--sim-profile prints a cProfile of each game's sim instead (where a simulated game spends
+its time). --root measures another checkout (the "before" figures: a copy of an older commit); builds
+run in a scratch copy of it, never in place. --stages prints the old per-stage table of the
+compiler on the real content and on the generated pack, with a cProfile of the pack run.
 """
 from __future__ import annotations
 
@@ -14,21 +28,19 @@ import argparse
 import cProfile
 import importlib
 import io
+import json
 import os
 import pstats
+import re
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-os.chdir(ROOT)
-
-from ruamel.yaml import YAML  # noqa: E402
-from ruamel.yaml.cyaml import CSafeLoader  # noqa: E402
-
-from compiler import codegen, diagnostics as dg, pipeline  # noqa: E402
+BENCH = Path(__file__).resolve().parent
 
 STAGES = ("load", "schema", "parse", "checks", "codegen", "sheets")
 
@@ -104,7 +116,8 @@ def render_sheets(game):
             return None
 
 
-def run_once(base: Path, packs: list[Path]) -> tuple[dict[str, float], object, dg.Reporter]:
+def run_once(base: Path, packs: list[Path]):
+    from compiler import codegen, diagnostics as dg, pipeline
     reporter = dg.Reporter()
     timings = pipeline.Timings()
     game = pipeline.compile_game(base, packs, reporter, timings, {})
@@ -125,6 +138,8 @@ def yaml_files(game) -> list[Path]:
 
 
 def floor(files: list[Path]) -> tuple[float, float]:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.cyaml import CSafeLoader
     texts = [p.read_text(encoding="utf-8") for p in files]
     start = time.perf_counter()
     for text in texts:
@@ -186,30 +201,215 @@ def profile(base: Path, packs: list[Path], top: int) -> None:
     print("\n".join(line for line in out.getvalue().splitlines()[4:] if line.strip()))
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--cards", type=int, default=5000)
-    parser.add_argument("--no-profile", action="store_true")
-    parser.add_argument("--top", type=int, default=25)
-    args = parser.parse_args()
-
+def stages(args) -> None:
+    """The per-stage table (in process, on this checkout)."""
+    sys.path.insert(0, str(ROOT))
+    os.chdir(ROOT)
+    from compiler import pipeline
     for root in pipeline.game_roots():
         best(f"content/{root.name}", root, [], args.repeat)
-
     with tempfile.TemporaryDirectory(prefix="tomecraft-bench-") as tmp:
         pack = Path(tmp) / "bench"
         pack.mkdir()
         sites, distinct = write_pack(pack, args.cards)
         print(f"\ngenerated pack: {args.cards} tile kinds, {sites} effect strings, "
               f"{distinct} distinct, {sum(p.stat().st_size for p in pack.glob('*.yaml')) / 1024:.0f} KiB")
-        stages, composer, _ = best(f"the_cave + {args.cards}-card pack", Path("content/the_cave"),
-                                   [pack], args.repeat)
-        slow = [s for s in STAGES if s != "load" and stages.get(s, 0) > stages.get("load", 0)]
-        if slow:
-            print(f"\nstages slower than load: {', '.join(slow)}")
-        if not args.no_profile:
-            profile(Path("content/the_cave"), [pack], args.top)
+        best(f"the_cave + {args.cards}-card pack", Path("content/the_cave"), [pack], args.repeat)
+        profile(Path("content/the_cave"), [pack], args.top)
+
+
+GAMES = ("the_cave", "clank_catacombs", "dm_crawl_decks", "deep_rock_galactic", "dungeontology")
+
+
+def sim_profiles(args) -> None:
+    """Where each game's sim spends its time: the top functions by own time."""
+    root = args.root.resolve()
+    for game in GAMES:
+        out = subprocess.run([sys.executable, "-m", "cProfile", "-s", "tottime", "-m", "compiler.cli",
+                              "sim", game, "--games", str(args.sim_games or 20), "--seed", "1"],
+                             cwd=root, capture_output=True, text=True)
+        lines = out.stdout.splitlines()
+        start = next((i for i, line in enumerate(lines) if "ncalls" in line), len(lines))
+        print(f"\n== sim {game}: {out.stderr.strip().splitlines()[-1:] or ''} ==")
+        print("\n".join(lines[start:start + args.top + 1]))
+
+
+# --- whole-process rows -----------------------------------------------------------------------
+
+def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, int, int, str]:
+    """(seconds, exit code, peak RSS in KiB, stderr) of one process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    _, err = proc.communicate()
+    elapsed = time.perf_counter() - start
+    rss = 0
+    try:
+        rss = os.wait4(proc.pid, 0)[2].ru_maxrss
+    except ChildProcessError:  # communicate() reaped it: read the children's maximum
+        import resource
+        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return elapsed, proc.returncode, rss, err
+
+
+def best_pair(a: list[str], b: list[str], cwd: Path, repeat: int, prepare=None):
+    """Best-of-`repeat` seconds of two commands run alternately (prepare() before each)."""
+    times_a, times_b, codes = [], [], set()  # exit codes: a failing run is not a fast one
+    for _ in range(repeat):
+        for cmd, out in ((a, times_a), (b, times_b)):
+            if prepare:
+                prepare(cmd)
+            elapsed, code, _, _ = timed(cmd, cwd)
+            out.append(elapsed)
+            codes.add(code)
+    return min(times_a), min(times_b), "exit " + "/".join(map(str, sorted(codes)))
+
+
+ROWS: list[dict] = []
+
+
+def row(name: str, value: float, unit: str, yard_name: str, yard: float | None,
+        target: str = "", ok: bool | None = None, note: str = "") -> None:
+    ratio = value / yard if yard else None
+    ROWS.append({"row": name, "value": value, "unit": unit, "yardstick": yard_name,
+                 "yardstick_value": yard, "ratio": ratio, "target": target, "ok": ok,
+                 "note": note})
+    digits = 3 if unit in ("s", "ms") else 1
+    fig = f"{value:.{digits}f} {unit}"
+    yfig = "" if yard is None else f"{yard:.{digits}f} {unit}"
+    verdict = "" if ok is None else ("met" if ok else "NOT MET")
+    print(f"{name:<34}{fig:>14}  {yard_name:<30}{yfig:>12}  "
+          f"{'' if ratio is None else f'{ratio:.2f}x':>7}  {target:<11}{verdict:<8}{note}",
+          flush=True)
+
+
+def ratio_row(name, value, yard_name, yard, limit: float, unit="s", note=""):
+    row(name, value, unit, yard_name, yard, f"<= {limit}x", value / yard <= limit, note)
+
+
+def scratch_copy(root: Path, dest: Path) -> Path:
+    """The checkout without git, tests and outputs a cold build recreates."""
+    ignore = shutil.ignore_patterns(".git", "tests", "sheets", "__pycache__", ".tomecraft-build*",
+                                    "*.egg-info", ".pytest_cache", ".hypothesis")
+    shutil.copytree(root, dest, ignore=ignore, symlinks=True)
+    return dest
+
+
+COMPOSE = ("import io, pathlib\n"
+           "from ruamel.yaml.cyaml import CSafeLoader\n"
+           "for p in sorted(pathlib.Path('content').rglob('*.yaml')):\n"
+           "    CSafeLoader(io.StringIO(p.read_text(encoding='utf-8'))).get_single_node()\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to measure")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--cards", type=int, default=5000)
+    parser.add_argument("--big", type=int, default=50000, help="cards of the RSS row (0: skip)")
+    parser.add_argument("--sim-games", type=int, default=40, help="games per sim row (0: skip)")
+    parser.add_argument("--suite", action="store_true", help="also time the whole test suite")
+    parser.add_argument("--json", type=Path, help="write the rows here as JSON")
+    parser.add_argument("--stages", action="store_true", help="the per-stage table instead")
+    parser.add_argument("--sim-profile", action="store_true",
+                        help="a cProfile of each game's sim (--sim-games games) instead")
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+    if args.stages:
+        stages(args)
+        return 0
+    if args.sim_profile:
+        sim_profiles(args)
+        return 0
+    root = args.root.resolve()
+    py = sys.executable
+    cli = [py, "-m", "compiler.cli"]
+    nothing = [py, "-c", "pass"]
+    print(f"tomecraft benchmark of {root} (best of {args.repeat}; {os.cpu_count()} cores)")
+    print(f"{'row':<34}{'measured':>14}  {'yardstick':<30}{'':>12}  {'ratio':>7}  target")
+
+    with tempfile.TemporaryDirectory(prefix="tomecraft-bench-") as tmp:
+        tmp = Path(tmp)
+        pack = tmp / "pack5k"
+        pack.mkdir()
+        write_pack(pack, args.cards)
+        files = sorted(str(p) for p in pack.glob("cards_*.yaml"))
+        schema = root / "schemas" / "the_cave" / "content.schema.json"
+        jsonschema_cli = shutil.which("check-jsonschema")
+        check = cli + ["check", str(pack)]
+        if jsonschema_cli:
+            mine, yard, codes = best_pair(check, [jsonschema_cli, "--schemafile", str(schema), *files],
+                                          root, args.repeat)
+            ratio_row(f"check, {args.cards:,}-card pack", mine, "check-jsonschema, same files",
+                      yard, 0.5, note=codes)
+        else:
+            mine = min(timed(check, root)[0] for _ in range(args.repeat))
+            row(f"check, {args.cards:,}-card pack", mine, "s", "check-jsonschema missing", None,
+                note="pip install check-jsonschema (the bench extra)")
+        per_card_5k = mine / args.cards
+
+        work = scratch_copy(root, tmp / "work")
+
+        def cold(cmd):
+            if cmd[3:4] == ["build"]:
+                for sub in ("generated", "schemas", ".tomecraft-build"):
+                    shutil.rmtree(work / sub, ignore_errors=True)
+                (work / "generated").mkdir()
+        build = cli + ["build"]
+        cold_s, compose_s, codes = best_pair(build, [py, "-c", COMPOSE], work, args.repeat, cold)
+        ratio_row("cold build, all games", cold_s, "compose the same YAML (C)", compose_s, 5,
+                  note=codes)
+        timed(build, work)
+        noop = min(timed(build, work)[0] for _ in range(args.repeat))
+        ratio_row("no-op build", noop, "cold build", cold_s, 0.1)
+
+        probe = subprocess.run([py, str(BENCH / "effects_probe.py"), "--repeat", str(args.repeat + 2)],
+                               cwd=root, capture_output=True, text=True)
+        if probe.returncode == 0:
+            for name, (compiled, hand, api) in json.loads(probe.stdout).items():
+                ratio_row(f"effect: {name}", compiled, "hand-written Python", hand, 1.3, unit="ns")
+                ratio_row(f"effect: {name}", compiled, "same, via the engine's handlers", api,
+                          1.3, unit="ns")
+        else:
+            print(f"effects probe failed: {probe.stderr.strip().splitlines()[-1:]}")
+
+        for name, argv in (("tomecraft --help", ["--help"]),
+                           ("tomecraft explain TC-E001", ["explain", "TC-E001"])):
+            mine, yard, _ = best_pair(cli + argv, nothing, root, args.repeat)
+            ratio_row(name, mine, "python -c pass", yard, 3)
+        one = root / "content" / "the_cave" / "tile_kinds.yaml"
+        mine, yard, codes = best_pair(cli + ["check", str(one)], nothing, root, args.repeat)
+        row("check one file (tile_kinds.yaml)", mine, "s", "python -c pass", yard,
+            note=codes)
+
+        if args.big:
+            big = tmp / "packbig"
+            big.mkdir()
+            write_pack(big, args.big)
+            elapsed, code, rss, _ = timed(cli + ["check", str(big)], root)
+            mib = rss / 1024
+            row(f"check {args.big:,} cards: peak RSS", mib, "MiB", "goal", 256.0, "<= 256 MiB",
+                mib <= 256, note=f"exit {code}")
+            ratio_row(f"check {args.big:,} cards: time per card", elapsed / args.big * 1000,
+                      f"time per card at {args.cards:,}", per_card_5k * 1000, 1.25, unit="ms",
+                      note=f"{elapsed:.1f} s in all")
+
+    if args.sim_games:
+        for game in GAMES:
+            proc = subprocess.run(cli + ["sim", game, "--games", str(args.sim_games), "--seed", "1"],
+                                  cwd=root, capture_output=True, text=True)
+            rate = re.search(r"([0-9.]+) games/s", proc.stderr)
+            value = float(rate[1]) if rate else 0.0
+            row(f"sim {game}", value, "games/s", "goal", 100.0, ">= 100", value >= 100)
+
+    if args.suite:
+        elapsed, code, _, _ = timed([py, "-m", "pytest", "-n", "auto", "-q", "-p", "no:cacheprovider"],
+                                    root)
+        row("test suite, all cores", elapsed, "s", "goal", 60.0, "<= 60 s", elapsed <= 60,
+            note=f"exit {code}")
+
+    if args.json:
+        args.json.write_text(json.dumps(ROWS, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

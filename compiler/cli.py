@@ -13,7 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from compiler import build as build_mod
+# Only light modules at the top: `--help`, `explain` and a single-file `check` must start
+# fast, so each command imports the stages it needs (jsonschema, lark, jinja2) itself.
 from compiler import diagnostics as dg
 from compiler import pipeline
 from compiler.console import UsageError, progress
@@ -67,37 +68,19 @@ def _finish(reporter: dg.Reporter, fmt: str) -> int:
 
 
 def cmd_build(args) -> int:
-    reporter = dg.Reporter()
-    start = time.perf_counter()
     if pipeline.project_root() == pipeline.installed_root() and not (
             pipeline.installed_root() / "pyproject.toml").is_file():
         raise UsageError("build writes generated/ and schemas/ of a checkout, not of the installed "
                          "tomecraft: run it in a clone (sim, scenario and sheets compile packs and "
                          "changed content in memory, no build needed)")
-    targets = [t for root in pipeline.game_roots() for t in pipeline.with_shipped_packs(root)]
-    if not targets:
+    if not pipeline.game_roots():
         raise UsageError(f"no games to build in {pipeline.content_root()}")
-    games = compile_all(targets, reporter)
-    if reporter.errors:
-        print(dg.format_text(reporter))
-        progress("build stopped: fix the errors above; generated/ was left as it was")
-        return 1
-    expected = build_mod.outputs(games)
-    if args.check:
-        problems = build_mod.stale(expected)
-        for name in problems:
-            reporter.add(dg.STALE, f"{name} is stale", name, 1, 1, "run `tomecraft build`")
-        if problems:
-            print(dg.format_text(reporter))
-            return 1
-        progress(f"generated/ is fresh ({len(games)} packages)")
-        return 0
-    build_mod.write(expected)
-    count = sum(len(files) for files in expected.values())
-    progress(f"wrote {count} files for {len(games)} packages in {time.perf_counter() - start:.2f}s")
-    if reporter.warnings:
-        print(dg.format_text(reporter))
-    return 0
+    from compiler import build
+
+    def compile_pairs(pairs, extra, reporter):
+        return compile_all([pipeline.Target(base, list(packs) + list(extra))
+                            for base, packs in pairs], reporter)
+    return build.run(args.check, dg.Reporter(), progress, compile_pairs)
 
 
 def cmd_explain(args) -> int:

@@ -8,23 +8,31 @@ is emitted in sorted order and nothing depends on time, hashing or the environme
 """
 from __future__ import annotations
 
-import hashlib
 import keyword as pykeyword
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jinja2
-
-from compiler.model import Entity, Game
+from compiler import fingerprint
 from dsl import nodes as n
 
-GENERATOR_VERSION = "1"
+if TYPE_CHECKING:
+    from compiler.model import Entity, Game
+
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]*$")
-_TEMPLATES = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
-    keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-    undefined=jinja2.StrictUndefined, autoescape=False)
+
+
+@lru_cache(maxsize=None)
+def _templates():
+    import jinja2  # imported on first use: a no-op build never renders a template
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
+        keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined, autoescape=False)
+    env.filters["doc"] = _doc
+    return env
 
 
 def ident(name: str) -> str:
@@ -47,8 +55,6 @@ def _doc(text: str) -> str:
     """Text inside a generated docstring: one line, no quote or backslash to close it early."""
     return _comment(text).replace("\\", "/").replace('"', "'")
 
-
-_TEMPLATES.filters["doc"] = _doc
 
 
 # --- effects -------------------------------------------------------------------------------
@@ -81,25 +87,34 @@ class EffectCompiler:
     def __init__(self, game: Game) -> None:
         self.vocab = game.vocab
 
-    def compile(self, name: str, block: n.Block, origin: str, params: tuple[str, ...] = (),
+    def compile(self, name: str, block: n.Block, params: tuple[str, ...] = (),
                 text: str = "") -> str:
-        fn = _Func()
+        """The effect, its `can_` companion and `name.can = can_name`.
+
+        No wrapper around the call: the body runs inside a `try` (free in Python 3.11 until
+        something raises) whose handler looks the function's YAML origin up in the module's
+        SOURCES table and adds it to the exception as a note. The engine's verb and query
+        handler objects are read once per call, not once per statement.
+        """
+        fn = _Func(depth=2)
         scope = _base_scope(params)
         signature = ", ".join(["ctx", *(f"p_{ident(p)}" for p in params)])
-        head = [f"@source({origin.rsplit(':', 1)[0]!r}, {int(origin.rsplit(':', 1)[1])})",
-                f"def {name}({signature}):",
-                f"    # {_comment(text)}"]
         self.block(block, fn, scope, name)
         fn.emit("return True")
+        head = [f"def {name}({signature}):", f"    # {_comment(text)}", "    try:",
+                *_bindings(fn.lines, 2)]
+        tail = ["    except Exception as err:",
+                f"        raised(err, SOURCES[{name!r}])",
+                "        raise"]
         can = self.can(name, block, signature, params)
         # Engines ask `effect.can(ctx)` before offering an effect as a legal choice.
-        return "\n".join(head + fn.lines) + "\n\n\n" + can + f"\n\n\n{name}.can = can_{name}"
+        return "\n".join(head + fn.lines + tail) + "\n\n\n" + can + f"\n\n\n{name}.can = can_{name}"
 
     # the availability check: leading lets, requires and costs, with no side effects
     def can(self, name: str, block: n.Block, signature: str, params: tuple[str, ...]) -> str:
         fn = _Func()
         self.can_lines(block, fn, _base_scope(params))
-        return "\n".join([f"def can_{name}({signature}):"] + fn.lines)
+        return "\n".join([f"def can_{name}({signature}):", *_bindings(fn.lines, 1)] + fn.lines)
 
     def can_lines(self, block: n.Block, fn: _Func, scope: dict) -> None:
         """Emit the checks of a block's leading lets, requires and costs, ending in a return."""
@@ -259,17 +274,38 @@ class EffectCompiler:
         fn.depth -= 1
         return name
 
+    def inlined(self, c: n.Call, scope: dict) -> tuple[str, str] | None:
+        """(the player's stat, the amount) of a call the vocabulary marks `inline: you_stat`,
+        when its stat is written as a literal resource or stat name; else None (the call
+        goes to the handler, which must do the same)."""
+        verb = self.vocab.verbs.get(c.verb)
+        if verb is None or verb.inline != "you_stat" or len(verb.params) != 2 or \
+                any(isinstance(a, n.KwArg) for a in c.args) or len(c.args) != 2:
+            return None
+        stat, amount = c.args
+        types = self.vocab.names.get(stat.head, {}) if isinstance(stat, n.Name) else {}
+        if len(stat.parts) != 1 or stat.head in scope or not {"resource", "stat"} & set(types):
+            return None
+        return f"ctx.you.{ident(stat.head)}", self.expr(amount, scope)
+
     def cost_check(self, s: n.Cost, scope: dict) -> str:
         parts = []
         for c in s.costs:
+            inline = self.inlined(c, scope)
+            if inline is not None:
+                parts.append(f"{inline[0]} >= {inline[1]}")
+                continue
             handler = self.vocab.verbs[c.verb].handler
             args = ", ".join(["ctx", *self.call_args(c, scope)])
-            parts.append(f"ctx.verbs.can_{ident(handler)}({args})")
+            parts.append(f"verbs.can_{ident(handler)}({args})")
         return " and ".join(parts)
 
     def verb_call(self, c: n.Call, scope: dict) -> str:
+        inline = self.inlined(c, scope)
+        if inline is not None:
+            return f"{inline[0]} -= {inline[1]}"
         handler = self.vocab.verbs[c.verb].handler
-        return f"ctx.verbs.{ident(handler)}({', '.join(['ctx', *self.call_args(c, scope)])})"
+        return f"verbs.{ident(handler)}({', '.join(['ctx', *self.call_args(c, scope)])})"
 
     def call_args(self, c, scope: dict) -> list[str]:
         """Arguments in parameter order (keyword arguments placed by name)."""
@@ -296,7 +332,7 @@ class EffectCompiler:
         if isinstance(e, n.Func):
             query = self.vocab.queries[e.name]
             args = ", ".join(["ctx", *self.call_args(e, scope)])
-            return f"ctx.queries.{ident(query.handler)}({args})"
+            return f"queries.{ident(query.handler)}({args})"
         if isinstance(e, (n.Count, n.Any_)):
             sel = e.selector
             method = "count" if isinstance(e, n.Count) else "any"
@@ -308,6 +344,17 @@ class EffectCompiler:
         if isinstance(e, n.BinOp):
             return f"({self.expr(e.left, scope)} {e.op} {self.expr(e.right, scope)})"
         raise TypeError(f"cannot compile {e!r}")  # pragma: no cover
+
+
+_HANDLER_USE = {name: re.compile(rf"(?<![\w.]){name}\.") for name in ("verbs", "queries")}
+
+
+def _bindings(lines: list[str], depth: int) -> list[str]:
+    """`verbs = ctx.verbs` / `queries = ctx.queries` for the handler objects a function
+    uses (nested bodies and lambdas share them: every context of one engine has the same)."""
+    text = "\n".join(lines)
+    return ["    " * depth + f"{name} = ctx.{name}"
+            for name, pattern in _HANDLER_USE.items() if pattern.search(text)]
 
 
 # --- modules -------------------------------------------------------------------------------
@@ -343,13 +390,8 @@ def _fn_name(entity: Entity, sub: tuple) -> str:
 
 
 def input_hash(game: Game) -> str:
-    digest = hashlib.sha256(GENERATOR_VERSION.encode())
-    for doc in sorted(game.documents, key=lambda d: str(d.path.as_posix())):
-        digest.update(Path(doc.path).name.encode())
-        digest.update(b"\0")
-        digest.update(doc.text.encode("utf-8"))
-        digest.update(b"\0")
-    return digest.hexdigest()
+    """The package's input hash (see compiler.fingerprint), written in every file's header."""
+    return fingerprint.roots_hash([Path(p.root) for p in game.packs])
 
 
 def _kind_fields(game: Game, kind: str) -> list[str]:
@@ -357,18 +399,20 @@ def _kind_fields(game: Game, kind: str) -> list[str]:
     return [ident(f) for f in spec.get("fields", {})]
 
 
-def generate(game: Game) -> dict[str, str]:
-    """Return {relative file name: source text} for generated/<package>/."""
+def generate(game: Game, digest: str | None = None) -> dict[str, str]:
+    """Return {relative file name: source text} for generated/<package>/; `digest` is the
+    package's input hash when the caller has it already."""
     compiler = EffectCompiler(game)
     functions: list[str] = []
-    digest = input_hash(game)
+    sources: dict[str, str] = {}  # function name -> YAML file:line, read when an effect raises
+    digest = digest or input_hash(game)
 
     for name in sorted(game.keyword_sites):
         site = game.keyword_sites[name]
         keyword = game.vocab.keywords[name]
         doc, _ = keyword.origin
-        origin = f"{_rel(doc.path)}:{doc.mark(site.path).line}"
-        functions.append(compiler.compile(f"kw_{ident(name)}", site.ast, origin,
+        sources[f"kw_{ident(name)}"] = f"{_rel(doc.path)}:{doc.mark(site.path).line}"
+        functions.append(compiler.compile(f"kw_{ident(name)}", site.ast,
                                           tuple(p.name for p in keyword.params), site.text))
 
     entity_effects: dict[int, dict[tuple, str]] = {}
@@ -377,8 +421,8 @@ def generate(game: Game) -> dict[str, str]:
         for site in entity.effects:
             sub = site.path[len(entity.path):]
             fn = _fn_name(entity, sub)
-            origin = f"{_rel(entity.doc.path)}:{entity.doc.mark(site.path).line}"
-            functions.append(compiler.compile(fn, site.ast, origin, (), site.text))
+            sources[fn] = f"{_rel(entity.doc.path)}:{entity.doc.mark(site.path).line}"
+            functions.append(compiler.compile(fn, site.ast, (), site.text))
             table[sub] = f"effects.{fn}"
 
     kinds = []
@@ -412,9 +456,10 @@ def generate(game: Game) -> dict[str, str]:
                  "text": (c.text.zh, c.text.en) if c.text else None}
                 for k, c in sorted(game.vocab.keywords.items())]
     context = {"game": game.vocab, "hash": digest, "functions": functions, "kinds": kinds,
+               "sources": dict(sorted(sources.items())),
                "names": names, "verbs": verbs, "handlers": handlers, "keywords": keywords,
                "packs": [p.id for p in game.packs], "repr": repr}
-    return {name: _TEMPLATES.get_template(f"{name}.j2").render(**context)
+    return {name: _templates().get_template(f"{name}.j2").render(**context)
             for name in ("__init__.py", "effects.py", "definitions.py")}
 
 

@@ -8,6 +8,7 @@ never reaches a constructor that could build arbitrary objects.
 from __future__ import annotations
 
 import io
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,24 +65,42 @@ class Mark:
     style: str = ""
 
 
+# Marks are stored packed in one int each (line, column, scalar style): a Mark object per
+# key and value was most of a loaded file's memory (12 KB a card at 50,000 cards).
+_STYLES = ("", "'", '"', "|", ">")
+_STYLE_CODE = {style: i for i, style in enumerate(_STYLES)}
+
+
+def _pack(line: int, column: int, style: str = "") -> int:
+    return (line << 24) | (min(column, (1 << 21) - 1) << 3) | _STYLE_CODE.get(style, 0)
+
+
+def _unpack(packed: int) -> Mark:
+    return Mark(packed >> 24, (packed >> 3) & ((1 << 21) - 1), _STYLES[packed & 7])
+
+
+_VALUE = (1 << 64) - 1   # marks[path]: the value's packed mark, then (<< 64) its key's
+
+
 @dataclass
 class Document:
-    """One loaded file: plain data plus the mark of every key and value by path."""
+    """One loaded file: plain data plus the marks of every value and key by path, both in
+    one packed int per path (read them through `mark`)."""
     path: Path
     text: str
     data: object = None
-    values: dict[tuple, Mark] = field(default_factory=dict)
-    keys: dict[tuple, Mark] = field(default_factory=dict)
+    marks: dict[tuple, int] = field(default_factory=dict)
 
     def mark(self, path: tuple, key: bool = False) -> Mark:
         """The mark of the value (or key) at `path`, else of its nearest ancestor."""
-        table = self.keys if key else self.values
         path = tuple(path)
         while path:
-            if path in table:
-                return table[path]
+            packed = self.marks.get(path, 0) >> 64 if key else self.marks.get(path, 0) & _VALUE
+            if packed:
+                return _unpack(packed)
             path = path[:-1]
-        return self.values.get((), Mark(1, 1))
+        root = self.marks.get((), 0) & _VALUE
+        return _unpack(root) if root else Mark(1, 1)
 
     def effect_position(self, path: tuple, line: int, column: int) -> tuple[int, int]:
         """Map a 1-based position inside the string scalar at `path` to the file.
@@ -178,6 +197,7 @@ class _Converter:
         self.display = display
         self.seen: set[int] = set()
         self.alias_nodes = 0
+        self.strings: dict[str, str] = {}  # one object per distinct key or short value
 
     def error(self, code: str, message: str, node, hint: str = "") -> None:
         mark = node.start_mark
@@ -202,7 +222,7 @@ class _Converter:
             self.error(dg.YAML_TAG, f"{name} is not allowed in content", node,
                        "write plain YAML values")
             return None
-        self.doc.values[path] = Mark(node.start_mark.line + 1, node.start_mark.column + 1,
+        self.doc.marks[path] = _pack(node.start_mark.line + 1, node.start_mark.column + 1,
                                      getattr(node, "style", None) or "")
         if isinstance(node, ScalarNode):
             return self.scalar(node)
@@ -216,7 +236,8 @@ class _Converter:
     def scalar(self, node: ScalarNode):
         tag = node.tag
         if tag in (_STR, "tag:yaml.org,2002:timestamp"):
-            return node.value
+            value = node.value
+            return self.strings.setdefault(value, value) if len(value) <= 40 else value
         return _core_scalar(tag, node.value)
 
     def mapping(self, node: MappingNode, path: tuple, depth: int) -> dict:
@@ -231,22 +252,51 @@ class _Converter:
                 else:
                     self.error(dg.YAML_KEY_TYPE, "a key must be a plain string", key_node)
                 continue
-            key = key_node.value
+            key = self.strings.setdefault(key_node.value, key_node.value)
+            sub = path + (key,)  # one tuple for the key's mark and the value's
             if key in result:
-                first = self.doc.keys[path + (key,)]
+                first = _unpack(self.doc.marks[sub] >> 64)
                 self.error(dg.YAML_DUPLICATE_KEY,
                            f"key {key!r} appears twice (first at line {first.line})", key_node,
                            "remove one of them")
                 continue
-            self.doc.keys[path + (key,)] = Mark(key_node.start_mark.line + 1,
-                                                key_node.start_mark.column + 1)
-            result[key] = self.convert(value_node, path + (key,), depth + 1)
+            result[key] = self.convert(value_node, sub, depth + 1)
+            key_mark = _pack(key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            self.doc.marks[sub] = self.doc.marks.get(sub, 0) | key_mark << 64
         return result
 
 
 def load(path: Path, reporter: dg.Reporter, display: str | None = None) -> Document | None:
     """Load one YAML file; report problems and return None if nothing usable was read."""
     display = display or str(path)
+    if _shared is not None:  # inside shared_loads(): each file once per run
+        key = (str(Path(path).resolve()), display)
+        if key not in _shared:
+            scratch = dg.Reporter()
+            _shared[key] = (_load(path, scratch, display), scratch.diagnostics)
+        doc, diagnostics = _shared[key]
+        reporter.diagnostics.extend(diagnostics)
+        return doc
+    return _load(path, reporter, display)
+
+
+_shared: dict | None = None
+
+
+@contextmanager
+def shared_loads():
+    """Within this block, a file loaded again returns the same Document (read-only for
+    everyone) and reports the same diagnostics: a build loads each base game once, not
+    once per package built on it."""
+    global _shared
+    outer, _shared = _shared, ({} if _shared is None else _shared)
+    try:
+        yield
+    finally:
+        _shared = outer
+
+
+def _load(path: Path, reporter: dg.Reporter, display: str) -> Document | None:
     try:
         raw = path.read_bytes()
     except OSError as err:

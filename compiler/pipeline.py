@@ -1,14 +1,18 @@
 """Run the compiler's stages in order, timing each: load, schema, parse, checks."""
 from __future__ import annotations
 
+import gc
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from compiler import checks, contract, diagnostics as dg, game_checks, packs
+from compiler import diagnostics as dg
 from compiler.console import UsageError
-from compiler.model import Game
+
+if TYPE_CHECKING:
+    from compiler.model import Game
 
 CONTENT: Path | None = None     # content/ when set (tests); else found by content_root()
 
@@ -51,6 +55,22 @@ def compile_game(base_root: Path, extra: list[Path], reporter: dg.Reporter,
                  timings: Timings | None = None, parse_cache: dict | None = None) -> Game | None:
     """Load a game's packs and run every check. Returns the Game (None if unreadable)."""
     timings = timings or Timings()
+    # The loaded data and the ASTs hold no cycles: the collector would only walk them over
+    # and over while they grow (a third of the load time), so it waits until the end.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _run_stages(base_root, extra, reporter, timings, parse_cache)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter, timings: Timings,
+                parse_cache: dict | None) -> Game | None:
+    # The stages are imported here, not at the top: the CLI imports this module for
+    # `--help` and `explain`, which must not pay for jsonschema, lark and jinja2.
+    from compiler import checks, contract, game_checks, packs
     with timings.stage("load"):
         game = packs.load_game(base_root, extra, reporter)
     if game is None:
@@ -109,6 +129,7 @@ def with_shipped_packs(root: Path) -> list[Target]:
 
 def pack_target(pack: Path, reporter: dg.Reporter) -> Target | None:
     """The game a pack is for (from its pack.yaml), with the shipped packs it requires first."""
+    from compiler import packs
     manifest = packs.read_manifest(pack, reporter)
     if manifest is None:
         return None
@@ -130,7 +151,7 @@ def _file_target(path: Path, reporter: dg.Reporter) -> Target | None:
     """A file inside a pack: its pack's target, reporting only that file. None for a mission
     file or a file outside any pack. A file its pack or game never loads (under packs/,
     missions/ or scenarios/, or not .yaml) is an error: checking it would check nothing."""
-    from compiler import loader, missions
+    from compiler import loader, missions, packs
     scratch = dg.Reporter()
     doc = loader.load(path, scratch) if path.suffix in (".yaml", ".yml") else None
     if doc is not None and missions.is_mission(doc.data):
@@ -177,6 +198,7 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
     may be content/, a game's folder, a pack, a folder of packs, a file inside a game or a
     pack, or a mission file.
     --pack adds packs to the targets of their own game only. Nothing found is an error."""
+    from compiler import packs
     targets: list[Target] = []
     files: list[Path] = []
     extra_targets = [t for t in (pack_target(p, reporter) for p in extra) if t is not None]

@@ -7,9 +7,13 @@ yaml-language-server validate content while it is typed.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 
-from jsonschema import Draft202012Validator
+try:  # a compiled validator (Rust): the fast path; jsonschema stays the reference
+    import jsonschema_rs
+except ImportError:  # pragma: no cover - an install without the wheel is only slower
+    jsonschema_rs = None
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 ID_PATTERN = "^[a-z][a-z0-9_]*$"
@@ -74,6 +78,11 @@ GAME_SCHEMA = {
                       "properties": {"params": {"type": "array", "items": PARAM},
                                      "cost": {"type": "boolean"},
                                      "handler": {"type": "string", "pattern": ID_PATTERN},
+                                     "inline": {"enum": ["you_stat"], "description": (
+                                         "The verb is pure arithmetic the compiler may write "
+                                         "in place of the handler call: `you_stat` pays "
+                                         "(`verb stat n`: has `you.stat >= n`, then "
+                                         "`you.stat -= n`).")},
                                      "text": TEMPLATE}}},
         "queries": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
                     "additionalProperties": {
@@ -191,12 +200,86 @@ def content_file_schema(game: str, kinds: dict) -> dict:
     }
 
 
+class Validator:
+    """Validates with jsonschema-rs first and asks jsonschema only about invalid data.
+
+    jsonschema (Python) is the reference: its errors, messages and paths make the
+    diagnostics. The compiled validator only answers "valid" quickly, and only for schemas
+    where it cannot disagree with the reference (`_fast_path_safe`); any doubt (a value it
+    cannot read, a schema it refuses) sends the data to jsonschema, so the diagnostics are
+    exactly the ones jsonschema gives.
+    """
+
+    def __init__(self, schema: dict) -> None:
+        self.schema = schema
+        self._reference = None
+        self._fast = None
+        if jsonschema_rs is not None and _fast_path_safe(schema):
+            try:
+                self._fast = jsonschema_rs.validator_for(schema)
+            except Exception:  # a schema it cannot compile: the reference alone decides
+                self._fast = None
+
+    @property
+    def reference(self):
+        if self._reference is None:
+            from jsonschema import Draft202012Validator
+            self._reference = Draft202012Validator(self.schema)
+        return self._reference
+
+    def iter_errors(self, data):
+        if self._fast is not None:
+            try:
+                if self._fast.is_valid(data):
+                    return iter(())
+            except Exception:  # e.g. an integer too large for it: ask the reference
+                pass
+        return self.reference.iter_errors(data)
+
+
+def _patterns(schema):
+    """Every regular expression of a schema: `pattern` values and `patternProperties` keys."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "pattern" and isinstance(value, str):
+                yield value
+            elif key == "patternProperties" and isinstance(value, dict):
+                yield from (k for k in value if isinstance(k, str))
+            yield from _patterns(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _patterns(item)
+
+
+_DIALECT_ESCAPE = re.compile(r"\\[A-Za-z0-9]")
+
+
+def _fast_path_safe(schema: dict) -> bool:
+    """Whether jsonschema-rs's "valid" implies jsonschema's for this schema.
+
+    They differ only in regular expressions (ECMA-262 against Python's re): on patterns
+    without letter or digit escapes (`\\d`, `\\Z`...: classes and anchors of one dialect)
+    or `(?` groups, ECMA is as strict or stricter (its `$` does not accept a trailing
+    newline), so a value it accepts, Python accepts too; an escaped punctuation mark (`\\.`)
+    means itself in both. Patterns Python cannot compile go to the reference, which reports
+    them.
+    """
+    for pattern in _patterns(schema):
+        if _DIALECT_ESCAPE.search(pattern) or "(?" in pattern:
+            return False
+        try:
+            re.compile(pattern)
+        except (re.error, RecursionError, OverflowError):
+            return False
+    return True
+
+
 @lru_cache(maxsize=None)
-def _validator(schema_json: str) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_json))
+def _validator(schema_json: str) -> Validator:
+    return Validator(json.loads(schema_json))
 
 
-def validator(schema: dict) -> Draft202012Validator:
+def validator(schema: dict) -> Validator:
     """A cached validator; schemas are keyed by their canonical JSON text."""
     return _validator(json.dumps(schema, sort_keys=True))
 
@@ -208,8 +291,16 @@ def schema_problems(schema: dict) -> list[str]:
 
 @lru_cache(maxsize=None)
 def _schema_problems(schema_json: str) -> tuple[str, ...]:
+    schema = json.loads(schema_json)
+    if jsonschema_rs is not None and _fast_path_safe(schema):
+        try:
+            if jsonschema_rs.meta.is_valid(schema):
+                return ()
+        except Exception:  # anything it cannot read: the reference decides
+            pass
+    from jsonschema import Draft202012Validator
     try:
-        Draft202012Validator.check_schema(json.loads(schema_json))
+        Draft202012Validator.check_schema(schema)
     except Exception as err:  # jsonschema raises SchemaError; message is what we need
         return (getattr(err, "message", str(err)),)
     return ()

@@ -46,6 +46,7 @@ class Callable:
     origin: tuple = ()  # (document, path) of the declaration, for diagnostics
     step: Text | None = None    # a query bound by `let`, read as a step of its own
     result: Text | None = None  # ...and how the bound value then reads
+    inline: str = ""    # a verb the compiler may inline (see codegen.EffectCompiler.inlined)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,4 +248,5 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
                 text=_text(entry.get("text")), cost=bool(entry.get("cost", False)),
                 returns=entry.get("returns", ""), handler=entry.get("handler", name),
                 effect=entry.get("effect", ""), origin=(doc, (section, name, "effect")),
-                step=_text(entry.get("step")), result=_text(entry.get("result")))
+                step=_text(entry.get("step")), result=_text(entry.get("result")),
+                inline=entry.get("inline", ""))

@@ -9,7 +9,6 @@ through the Context, which delegates to the engine.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import wraps
 from typing import Any, Callable
 
 
@@ -30,24 +29,13 @@ def check_handlers(data, verbs, queries) -> None:
                           + ", ".join(missing))
 
 
-def source(file: str, line: int):
-    """Mark a generated function with its YAML origin; exceptions from it name that origin."""
-    origin = f"{file}:{line}"
-
-    def wrap(fn):
-        @wraps(fn)
-        def run(*args, **kwargs):
-            try:
-                return fn(*args, **kwargs)
-            except Exception as err:
-                # One note per level, innermost first: a keyword's line, then the entity's.
-                note = f"in effect from {origin}"
-                if note not in getattr(err, "__notes__", []):
-                    err.add_note(note)
-                raise
-        run.__tomecraft_source__ = origin
-        return run
-    return wrap
+def raised(err: BaseException, origin: str) -> None:
+    """Note an effect's YAML origin on an exception leaving it (generated code calls this
+    only when something raised). One note per level, innermost first: a keyword's line,
+    then the entity's."""
+    note = f"in effect from {origin}"
+    if note not in getattr(err, "__notes__", []):
+        err.add_note(note)
 
 
 @dataclass(frozen=True)

@@ -36,3 +36,43 @@ class ScenarioItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, 0, f"scenario {self.path.name}"
+
+
+# --- expensive commands, run once per test session -------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def shared_cli(tmp_path_factory):
+    """Run `python -m compiler.cli ARGS` once per session, across pytest-xdist workers.
+
+    Several tests check the same long command (a 200-game sim is both a README example and
+    a determinism test): the first test to ask runs it, the others read its recorded result.
+    Workers share the session's base temporary folder, and a file lock makes the others wait.
+    Returns run(*args) -> (returncode, stdout, stderr).
+    """
+    import fcntl
+    import hashlib
+    import json
+    import os
+    import subprocess
+    import sys
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the folder every worker's own temporary folder is in
+    folder = base / "shared-cli"
+    folder.mkdir(exist_ok=True)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:16]
+        record = folder / f"{key}.json"
+        with open(folder / f"{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not record.exists():
+                proc = subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=ROOT,
+                                      capture_output=True, text=True, timeout=600)
+                record.write_text(json.dumps([proc.returncode, proc.stdout, proc.stderr]))
+            return tuple(json.loads(record.read_text()))
+    return run

@@ -1,9 +1,7 @@
 """The mission file's JSON Schema, and its errors reported under the constraint they break."""
 from __future__ import annotations
 
-import jsonschema
-
-from compiler import diagnostics as dg, loader
+from compiler import diagnostics as dg, loader, schemas
 
 _TEXT = {"type": "object", "required": ["zh", "en"], "additionalProperties": False,
          "properties": {"zh": {"type": "string"}, "en": {"type": "string"}}}
@@ -83,7 +81,6 @@ _HINTS = {"V-01": "objective is `{type: collect, targets: {morkite: 5}}` or "
           "V-07": "drop_pod: [[row, col], [row, col], [row, col], [row, col]]",
           "V-12": "tunnel_exits: [{exit: 1, at: [row, col]}, {exit: 2, at: [row, col]}]"}
 
-
 def rule_of(path: tuple) -> str:
     """The constraint id for a schema error at `path` (relative to the file's root)."""
     if len(path) < 2 or path[0] != "mission":
@@ -93,12 +90,11 @@ def rule_of(path: tuple) -> str:
         return _OBJECTIVE_RULE.get(path[2], "V-01")
     return FIELD_RULE.get(field, "F-01")
 
-
 def report_schema_errors(doc: loader.Document, display: str, reporter: dg.Reporter) -> bool:
     """Report every schema error, each naming its constraint; True if there was any."""
     from compiler import vocabulary
     from compiler.checks import did_you_mean
-    validator = jsonschema.Draft202012Validator(MISSION_SCHEMA)
+    validator = schemas.validator(MISSION_SCHEMA)   # jsonschema-rs first, then jsonschema
     errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     for err in errors:
         path = tuple(err.absolute_path)

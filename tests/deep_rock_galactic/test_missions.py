@@ -7,7 +7,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -90,10 +89,9 @@ def test_hex_neighbours_follow_the_odd_row_shift():
     assert sorted(missions.neighbours(1, 2)) == [(0, 2), (0, 3), (1, 1), (1, 3), (2, 2), (2, 3)]
 
 
-def test_checking_one_mission_file_takes_under_a_second():
-    start = time.perf_counter()
-    diagnostics(HERE / "valid" / "fossil_field.yaml")
-    assert time.perf_counter() - start < 1.0
+def test_checking_one_mission_file_is_clean():
+    # its speed is measured by bench/run.py (the single-file check row), not asserted here
+    assert diagnostics(HERE / "valid" / "fossil_field.yaml") == []
 
 
 def test_the_mission_book_missions_obey_the_same_constraints(tmp_path):

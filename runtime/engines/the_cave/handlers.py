@@ -40,7 +40,8 @@ class Verbs:
             key = item + HALF if bag[item + HALF] else item
             bag[key] -= 1
         if amount:
-            self.engine.log(f"{ctx.you.name} uses {amount} {item}")
+            if self.engine.log_enabled:  # no formatting when logging is off
+                self.engine.log(f"{ctx.you.name} uses {amount} {item}")
 
     def can_use_oxygen(self, ctx) -> bool:
         return count_item(ctx.you.backpack, "oxygen") > 0
@@ -50,11 +51,13 @@ class Verbs:
         bag = ctx.you.backpack
         if bag["oxygen" + HALF]:
             bag["oxygen" + HALF] -= 1
-            self.engine.log(f"{ctx.you.name} discards an oxygen token")
+            if self.engine.log_enabled:  # no formatting when logging is off
+                self.engine.log(f"{ctx.you.name} discards an oxygen token")
         else:
             bag["oxygen"] -= 1
             bag["oxygen" + HALF] += 1
-            self.engine.log(f"{ctx.you.name} flips an oxygen token")
+            if self.engine.log_enabled:  # no formatting when logging is off
+                self.engine.log(f"{ctx.you.name} flips an oxygen token")
 
     # --- tokens -----------------------------------------------------------------------
     def place_token(self, ctx, token: str) -> None:
@@ -64,19 +67,22 @@ class Verbs:
         if token in ctx.self.tokens:
             ctx.self.tokens.remove(token)
             ctx.you.tokens[token] += 1
-            self.engine.log(f"{ctx.you.name} takes the {token} token")
+            if self.engine.log_enabled:  # no formatting when logging is off
+                self.engine.log(f"{ctx.you.name} takes the {token} token")
 
     def gain_token(self, ctx, token: str, amount: int) -> None:
         if amount > 0:
             ctx.you.tokens[token] += amount
-            self.engine.log(f"{ctx.you.name} gains {amount} {token} token(s)")
+            if self.engine.log_enabled:  # no formatting when logging is off
+                self.engine.log(f"{ctx.you.name} gains {amount} {token} token(s)")
 
     # --- depth and rope ---------------------------------------------------------------
     def place_rope(self, ctx, amount: int) -> None:
         if amount > 0:
             self.engine.state.ropes[ctx.info["edge"]] = ctx.you.seat
             ctx.info["own_rope"] = amount
-            self.engine.log(f"{ctx.you.name} places {amount} rope")
+            if self.engine.log_enabled:  # no formatting when logging is off
+                self.engine.log(f"{ctx.you.name} places {amount} rope")
 
     def reach_depth(self, ctx) -> None:
         """D-14: the min(D, 75) token, once per value, only after placing own rope deeper."""
@@ -86,14 +92,16 @@ class Verbs:
         if value not in ctx.you.depth_tokens:
             ctx.you.depth_tokens.add(value)
             ctx.you.tokens[f"depth_{value}"] += 1
-            self.engine.log(f"{ctx.you.name} takes the reached-depth {value} token")
+            if self.engine.log_enabled:  # no formatting when logging is off
+                self.engine.log(f"{ctx.you.name} takes the reached-depth {value} token")
 
     def place_depth_marker(self, ctx) -> None:
         """D-04 (R1): deepest marker placed so far + 25 (L85-86)."""
         state = self.engine.state
         state.max_marker += 25
         ctx.self.marker = ctx.self.depth = state.max_marker
-        self.engine.log(f"depth marker {state.max_marker} on {ctx.self.pos}")
+        if self.engine.log_enabled:  # no formatting when logging is off
+            self.engine.log(f"depth marker {state.max_marker} on {ctx.self.pos}")
 
     def end_actions(self, ctx) -> None:
         ctx.you.done = True

@@ -1,0 +1,217 @@
+"""`tomecraft build`: incremental (input hashes), atomic (a journal), locked, umask modes."""
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from compiler import build, cli, fingerprint
+
+REPO = Path(__file__).resolve().parents[2]
+GAME = "the_cave"
+PACK = """id: mini
+game: the_cave
+version: "1"
+"""
+PACK_TILES = """tile_kinds:
+  - id: mini_tile
+    name: {zh: 小版塊, en: Mini tile}
+    source: approximation
+    note: "A test tile."
+    enter:
+      - {id: walk, effect: "pay ap 1"}
+    discover_from: true
+    rope_edges: false
+"""
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """content/the_cave with one small shipped pack, in a fresh project folder."""
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "content" / GAME, root / "content" / GAME,
+                    ignore=shutil.ignore_patterns("__pycache__", "packs"))
+    pack = root / "content" / GAME / "packs" / "mini"
+    pack.mkdir(parents=True)
+    (pack / "pack.yaml").write_text(PACK, encoding="utf-8")
+    (pack / "tiles.yaml").write_text(PACK_TILES, encoding="utf-8")
+    monkeypatch.chdir(root)
+    return root
+
+
+def run(*args: str) -> int:
+    return cli.main(["build", *args])
+
+
+def stamps(root: Path) -> dict[str, int]:
+    """Inode and modification time of every output file: what a rewrite would change."""
+    out = {}
+    for sub in ("generated", "schemas"):
+        for path in sorted((root / sub).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                info = path.stat()
+                out[path.relative_to(root).as_posix()] = (info.st_ino, info.st_mtime_ns)
+    return out
+
+
+def test_a_build_with_nothing_changed_writes_nothing(repo, capsys):
+    assert run() == 0
+    assert "wrote" in capsys.readouterr().err
+    before = stamps(repo)
+    assert run() == 0
+    assert "up to date (2 packages)" in capsys.readouterr().err
+    assert stamps(repo) == before
+    assert run("--check") == 0
+
+
+def test_a_changed_pack_rebuilds_only_its_package(repo, capsys):
+    assert run() == 0
+    before = stamps(repo)
+    tiles = repo / "content" / GAME / "packs" / "mini" / "tiles.yaml"
+    tiles.write_text(PACK_TILES.replace("pay ap 1", "pay ap 2"), encoding="utf-8")
+    assert run() == 0
+    assert "wrote" in capsys.readouterr().err
+    after = stamps(repo)
+    changed = {name for name in after if before.get(name) != after[name]}
+    assert {n for n in changed if n.startswith(f"generated/{GAME}__mini/")} == {
+        f"generated/{GAME}__mini/{f}" for f in ("__init__.py", "definitions.py", "effects.py")}
+    assert not [n for n in changed if n.startswith((f"generated/{GAME}/", "schemas/"))]
+    assert "'pay ap 2'" not in (repo / "generated" / GAME / "effects.py").read_text() and \
+        "# pay ap 2" in (repo / "generated" / f"{GAME}__mini" / "effects.py").read_text()
+    assert run("--check") == 0
+
+
+def test_a_changed_base_game_rebuilds_its_packs_too(repo, capsys):
+    assert run() == 0
+    before = stamps(repo)
+    path = repo / "content" / GAME / "tile_kinds.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    assert run() == 0
+    after = stamps(repo)
+    for package in (GAME, f"{GAME}__mini"):
+        name = f"generated/{package}/effects.py"
+        assert before[name] != after[name], name
+
+
+def test_the_input_hash_covers_the_compiler_source_and_templates():
+    names = {p.relative_to(REPO).as_posix() for p in fingerprint.source_files()}
+    assert {"compiler/codegen.py", "compiler/templates/effects.py.j2", "dsl/effects.lark",
+            "dsl/parser.py", "compiler/loader.py"} <= names
+    assert not [n for n in names if "__pycache__" in n]
+
+
+def test_a_compiler_change_makes_every_package_stale(repo, monkeypatch, capsys):
+    assert run() == 0
+    fingerprint.compiler_digest.cache_clear()
+    monkeypatch.setattr(fingerprint, "source_files", lambda: [REPO / "README.md"])
+    try:
+        assert run("--check") == 1
+        assert run() == 0
+        assert "wrote" in capsys.readouterr().err and run("--check") == 0
+    finally:
+        fingerprint.compiler_digest.cache_clear()
+
+
+def test_a_build_killed_after_its_journal_is_completed_by_the_next(repo, monkeypatch, capsys):
+    assert run() == 0
+    path = repo / "content" / GAME / "tile_kinds.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    real = build._apply
+
+    def killed(root, moves):  # the process dies after the first two moves
+        real(root, moves[:2])
+        raise KeyboardInterrupt
+    monkeypatch.setattr(build, "_apply", killed)
+    assert run() == 130
+    monkeypatch.setattr(build, "_apply", real)
+    assert (repo / build.STATE / "journal.json").is_file()
+    assert run("--check") == 1
+    out = capsys.readouterr().out
+    assert ".tomecraft-build is stale" in out  # the interrupted build is reported
+    assert run() == 0
+    assert not (repo / build.STATE).exists()
+    assert run("--check") == 0
+
+
+def test_staging_without_a_journal_is_dropped_and_reported(repo, capsys):
+    assert run() == 0
+    before = stamps(repo)
+    half = repo / build.STATE / "new" / "generated" / GAME
+    half.mkdir(parents=True)
+    (half / "effects.py").write_text("half written", encoding="utf-8")
+    (repo / ".schemas.x1y2").mkdir()  # what older builds left behind
+    assert run("--check") == 1
+    out = capsys.readouterr().out
+    assert ".tomecraft-build is stale" in out and ".schemas.x1y2 is stale" in out
+    assert run() == 0
+    assert not (repo / build.STATE).exists() and not (repo / ".schemas.x1y2").exists()
+    assert stamps(repo) == before  # nothing of the half-staged build got in
+    assert run("--check") == 0
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002])
+def test_outputs_follow_the_umask(repo, umask):
+    old = os.umask(umask)
+    try:
+        assert run() == 0
+    finally:
+        os.umask(old)
+    for sub in ("generated", "schemas"):
+        for path in [repo / sub, *(repo / sub).rglob("*")]:
+            if "__pycache__" in path.parts:
+                continue
+            mode = stat.S_IMODE(path.stat().st_mode)
+            assert mode == (0o777 if path.is_dir() else 0o666) & ~umask, (path, oct(mode))
+
+
+def test_a_second_build_waits_for_the_first(repo):
+    assert run() == 0
+    path = repo / "content" / GAME / "tile_kinds.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    holding, release = threading.Event(), threading.Event()
+
+    def hold():
+        with build.locked(repo):
+            holding.set()
+            release.wait(60)
+    holder = threading.Thread(target=hold)
+    holder.start()
+    holding.wait(10)
+    proc = subprocess.Popen([sys.executable, "-m", "compiler.cli", "build"], cwd=repo,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        assert "waiting for another tomecraft build" in line
+    finally:
+        release.set()
+        holder.join()
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert run("--check") == 0
+
+
+def test_concurrent_builds_both_succeed(repo):
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    procs = [subprocess.Popen([sys.executable, "-m", "compiler.cli", "build"], cwd=repo, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    results = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], results
+    assert run("--check") == 0
+    assert not (repo / build.STATE).exists()
+
+
+def test_check_runs_where_the_lock_cannot_be_created(repo, monkeypatch):
+    assert run() == 0
+    monkeypatch.setattr(build, "LOCK", Path("generated"))  # opening it for writing fails
+    assert run("--check") == 0
+    with pytest.raises(OSError):
+        with build.locked(repo):
+            pass
