@@ -22,8 +22,6 @@ from pathlib import Path
 from compiler import codegen, diagnostics as dg, packs as packs_mod, pipeline
 from compiler.console import progress
 
-COMPILER_FILES = ("codegen.py", "templates/__init__.py.j2", "templates/definitions.py.j2",
-                  "templates/effects.py.j2", "templates/header.j2")
 
 
 def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
@@ -60,29 +58,16 @@ def source_files(root: Path, packs: list[Path]) -> list[Path]:
 
 
 def source_hash(root: Path, packs: list[Path]) -> str:
-    """codegen.input_hash of the game these files compile to, without compiling them."""
-    digest = hashlib.sha256(codegen.GENERATOR_VERSION.encode())
-    for path in sorted(source_files(root, packs), key=lambda p: str(p.as_posix())):
-        try:
-            text = path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            text = "\0unreadable"  # the compile reports it; the hash just must differ
-        digest.update(path.name.encode())
-        digest.update(b"\0")
-        digest.update(text.encode("utf-8"))
-        digest.update(b"\0")
-    return digest.hexdigest()
+    """codegen.input_hash of the game these files compile to, without compiling them: the
+    packs' YAML files and the compiler's own source (compiler/fingerprint.py)."""
+    from compiler import fingerprint
+    return fingerprint.roots_hash([root, *packs])
 
 
-@lru_cache(maxsize=1)
 def compiler_hash() -> str:
-    """The code generator's own code: a cached package is valid only for the compiler that wrote it."""
-    here = Path(codegen.__file__).parent
-    digest = hashlib.sha256()
-    for name in COMPILER_FILES:
-        path = here / name
-        digest.update(path.read_bytes() if path.is_file() else b"")
-    return digest.hexdigest()[:16]
+    """The compiler's own code: a cached package is valid only for the compiler that wrote it."""
+    from compiler import fingerprint
+    return fingerprint.compiler_digest()[:16]
 
 
 def compile_and_import(root: Path, packs: list[Path], reporter: dg.Reporter,

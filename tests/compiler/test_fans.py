@@ -264,7 +264,7 @@ def test_changed_content_is_compiled_in_memory_and_cached(tmp_path, monkeypatch)
     assert fresh.input_hash == loadgen.source_hash(content / "the_cave", [])
     import inspect
     played = inspect.getsource(inspect.unwrap(fresh.kinds["action"]["discover"].effect))
-    assert "ctx.verbs.pay(ctx, 'ap', 2)" in played
+    assert "# require can_discover(); pay ap 2 -> discover" in played   # compiled from the new text
     # a second run (a new process: nothing imported yet) takes the cached package, no compile
     for name in [n for n in sys.modules if n.startswith("tomecraft_game_the_cave_")]:
         del sys.modules[name]
