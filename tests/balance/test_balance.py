@@ -183,8 +183,14 @@ def test_holm_flags_only_what_survives_the_correction():
 
 
 def test_paired_sign_flip_test_is_exact_for_small_samples():
-    assert stats.sign_flip_p([1, 1, 1, 1], "t") == pytest.approx(2 / 16)
-    assert stats.sign_flip_p([0, 0], "t") == 1.0
+    assert stats.sign_flip_p([1, 1, 1, 1]) == pytest.approx(2 / 16)
+    assert stats.sign_flip_p([0, 0]) == 1.0
     lo, hi = stats.bootstrap_interval([1.0] * 30, "t")
     assert lo == hi == 1.0
     assert not math.isnan(stats.paired_means("m", [1, 2, 3], [2, 3, 5]).p)
+
+
+def test_large_sample_sign_flip_uses_the_normal_approximation():
+    # 100 pairs all +1: z = 100 / sqrt(100) = 10, far beyond any Monte Carlo resolution
+    assert 0 < stats.sign_flip_p([1.0] * 100) < 1e-20
+    assert stats.sign_flip_p([1.0, -1.0] * 50) == pytest.approx(1.0)
