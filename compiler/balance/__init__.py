@@ -34,6 +34,13 @@ class Plan:
     catalog: dict = field(default_factory=dict)   # "kind:id" -> pack, entities with an effect
 
 
+def catalog(data) -> dict[str, str]:
+    """"kind:id" -> pack of every entity of a game (with its packs) that holds an effect."""
+    from runtime import usage
+    with usage.track(data) as tracker:
+        return {key: data.get(*key.split(":", 1)).pack for key in sorted(tracker.tracked)}
+
+
 def run(plan: Plan, workers: int = 1, client=None, quiet: bool = True) -> dict:
     """Play the plan's games and build the report (a plain, JSON-ready dict)."""
     main = [(n, label, packs, tuple(sorted(plan.options.items())))

@@ -36,7 +36,7 @@ def add_arguments(b) -> None:
 def run(args, usage_error) -> int:
     from compiler import balance, loadgen
     from compiler.balance import report as report_mod, runner
-    from runtime import sim, usage
+    from runtime import sim
     if args.games < 1:
         raise usage_error("--games must be at least 1")
     if args.workers < 0:
@@ -57,8 +57,7 @@ def run(args, usage_error) -> int:
             sim.check_players(data, n)
         except ValueError as err:
             raise usage_error(str(err)) from None
-    with usage.track(data) as tracker:
-        catalog = {key: data.get(*key.split(":", 1)).pack for key in sorted(tracker.tracked)}
+    catalog = balance.catalog(data)
     plan = balance.Plan(args.game, tuple(packs), players, args.games, args.seed,
                         sweep=getattr(sim.engine_module(data), "BALANCE_SWEEP", ()),
                         until_significant=args.until_significant, max_games=args.max_games,
