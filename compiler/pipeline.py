@@ -238,7 +238,7 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
                 files.append(path)  # a mission file, or a file of a base game (missions.py)
     for extra_target in extra_targets:
         matching = [t for t in targets if t.base.resolve() == extra_target.base.resolve()]
-        if not matching:
+        if not matching and not files:   # with a mission file, --pack is the mission's
             reporter.add(dg.PACK, f"pack {extra_target.packs[-1].name!r} is for "
                          f"{extra_target.base.name!r}, which none of the paths checks",
                          packs.display_path(extra_target.packs[-1] / "pack.yaml"), 1, 1,

@@ -15,14 +15,17 @@ FN = "fx_mission_file__mission_event"
 def compile_event(game, text: str, origin: str):
     """The mission event as `fx(ctx) -> bool` (with `.can`), for the engine's Event Phase."""
     compiler = EffectCompiler(game)
-    sources = ["from runtime.effects import source"]
+    origins = {FN: origin}
+    sources = ["from runtime.effects import raised"]
     for name in sorted(game.keyword_sites):
         site = game.keyword_sites[name]
         keyword = game.vocab.keywords[name]
         doc, _ = keyword.origin
-        sources.append(compiler.compile(f"kw_{name}", site.ast, f"{doc.path.name}:{doc.mark(site.path).line}",
+        origins[f"kw_{name}"] = f"{doc.path.name}:{doc.mark(site.path).line}"
+        sources.append(compiler.compile(f"kw_{name}", site.ast,
                                         tuple(p.name for p in keyword.params), site.text))
-    sources.append(compiler.compile(FN, parse(text), origin, (), text))
+    sources.append(compiler.compile(FN, parse(text), (), text))
+    sources.append(f"SOURCES = {origins!r}")   # where each function's YAML comes from
     namespace: dict = {}
     exec(compile("\n\n\n".join(sources), f"<mission event {origin}>", "exec"), namespace)
     return namespace[FN]

@@ -210,7 +210,8 @@ def test_every_valid_example_is_neither_always_won_nor_always_lost_and_harder_at
     mission = missions.load_mission(path, reporter, packs)
     rates = {}
     for hazard in (1, 5):
-        summary = sim.run(data, players=4, games=GAMES, seed=1, options={"mission": mission, "hazard": hazard})
+        games = GAMES * 2 if packs else GAMES   # goo_hunt's gap (about 5 points) needs 80 games
+        summary = sim.run(data, players=4, games=games, seed=1, options={"mission": mission, "hazard": hazard})
         rates[hazard] = summary["stats"]["success_rate"]
     assert all(0 < r < 1 for r in rates.values()), rates
     assert rates[1] > rates[5], rates
