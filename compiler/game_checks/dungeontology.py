@@ -57,12 +57,13 @@ def check_lasting_effects(game: Game, reporter: dg.Reporter) -> None:
     """A passive skill, an intern or a revealed doom card works while its owner has it, so the
     engine collects its triggers whenever an event comes; a bare verb there would run at every
     collection."""
-    sites = []
+    sites, once = [], []
     for scholar in game.of_kind("scholar"):
         for i, side in enumerate(scholar.data.get("sides", [])):
             for j, skill in enumerate(side.get("skills", [])):
-                if skill.get("timing") == "passive":
-                    sites.append((scholar, ("sides", i, "skills", j, "effect")))
+                path = ("sides", i, "skills", j, "effect")
+                (sites if skill.get("timing") == "passive" else once).append((scholar, path))
+    check_action_skills(game, once, reporter)
     sites += [(card, ("effect",)) for kind in ("intern_card", "doom_card") for card in game.of_kind(kind)]
     for entity, field in sites:
         for site in entity.effects:
@@ -72,3 +73,24 @@ def check_lasting_effects(game: Game, reporter: dg.Reporter) -> None:
                 report(reporter, entity, field,
                        "an effect that lasts while owned must be `on EVENT` triggers only",
                        "wrap it in a trigger, e.g. `on action_phase: ...`")
+
+
+def check_action_skills(game: Game, once: list, reporter: dg.Reporter) -> None:
+    """An action skill runs once, as the scholar's action: a trigger there (written, or through
+    a keyword such as Lucky) would never be collected. The engine contract allows triggers in
+    a scholar's `sides` for the passive skills only, so this is its TC-C003."""
+    from compiler.contract import _keyword_constructs
+    lasting = {name for name, found in _keyword_constructs(game).items() if "on" in found}
+    for entity, field in once:
+        for site in entity.effects:
+            if site.path[len(entity.path):] != field or site.ast is None:
+                continue
+            for node in nodes.walk(site.ast):
+                if isinstance(node, nodes.On) or (isinstance(node, nodes.Call)
+                                                  and node.verb in lasting):
+                    what = f"keyword {node.verb!r}" if isinstance(node, nodes.Call) else "`on`"
+                    report(reporter, entity, field,
+                           f"an action skill runs once, as the action: a trigger ({what}) "
+                           "there would never run", "make the skill `timing: passive`, or "
+                           "write what it does at once", code=dg.CONTRACT_CONSTRUCT)
+                    break

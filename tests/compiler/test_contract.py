@@ -14,7 +14,7 @@ from compiler import diagnostics as dg
 from compiler import pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACTED = ["the_cave", "clank_catacombs", "dm_crawl_decks"]
+CONTRACTED = ["the_cave", "clank_catacombs", "dm_crawl_decks", "dungeontology"]
 
 
 def check_pack(tmp_path: Path, game: str, files: dict[str, str], remove: str = "[]"):
@@ -217,3 +217,70 @@ def test_the_contract_command_prints_what_a_designer_needs():
     text = out.getvalue()
     assert "none: no effect may hold a trigger" in text
     assert "per_team_limit [base game only]" in text and "equipment 'raft'" in text
+
+
+# --- Dungeontology ---------------------------------------------------------------------------
+
+def test_a_keyword_with_a_trigger_on_a_dungeontology_scheme_card_is_refused(tmp_path):
+    """A scheme card's effect runs once, when played: Lucky (`on stealth_value`) there is
+    refused at the card, instead of crashing sim ("registered outside a region ...")."""
+    found = check_pack(tmp_path, "dungeontology", {"cards.yaml": """
+scheme_cards:
+  - id: four_leaf
+    name: {zh: 四叶草, en: Four-leaf clover}
+    source: approximation
+    note: a test
+    card_type: fate
+    bonus: 1
+    count: 1
+    timing: normal
+    main: "lucky 2"
+"""})
+    # Lucky holds a trigger and value layering: both are refused, at the card's `main`
+    assert {(c, f, l) for c, f, l, _ in found} == {("TC-C003", "cards.yaml", 11)}
+    assert any("`on`" in m and "'lucky'" in m and "main" in m for *_, m in found)
+
+
+def test_a_trigger_in_a_dungeontology_action_skill_is_refused(tmp_path):
+    found = check_pack(tmp_path, "dungeontology", {"scholars.yaml": """
+scholars:
+  - id: nadia
+    name: {zh: 纳迪亚, en: Nadia}
+    source: approximation
+    note: a test
+    lore_bonus: [faith]
+    sides:
+""" + "".join(f"""
+      - side: {side}
+        students_value: 3
+        hand_value: 3
+        speed: 3
+        intellect: 2
+        stamina: 3
+        skills:
+          - id: omen_{side}
+            name: {{zh: 预兆, en: Omen}}
+            timing: action
+            effect: "lucky 1"
+""" for side in ("standard", "excited"))})
+    assert codes(found) == ["TC-C003", "TC-C003"]
+    assert all(f == "scholars.yaml" for _, f, _, _ in found)
+
+
+def test_a_dungeontology_intern_trigger_on_a_region_event_is_refused(tmp_path):
+    """Interns hear their owner's events; `enter_region` goes to the region's triggers."""
+    found = check_pack(tmp_path, "dungeontology", {"interns.yaml": """
+intern_cards:
+  - id: doorman
+    name: {zh: 门卫, en: Doorman}
+    source: approximation
+    note: a test
+    end_bonus: 0
+    effect: "on enter_region: draw_cards 1"
+"""})
+    assert codes(found) == ["TC-C003"] and "enter_region" in found[0][3]
+
+
+def test_removing_a_dungeontology_scholar_is_refused_at_the_removal(tmp_path):
+    found = check_pack(tmp_path, "dungeontology", {}, remove="[{kind: scholar, id: sofia}]")
+    assert [(c, f, l) for c, f, l, _ in found] == [("TC-C004", "pack.yaml", 4)]

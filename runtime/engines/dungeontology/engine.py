@@ -1146,7 +1146,7 @@ class Engine:
             tile = self.tile_of(who)
             name, where, body, ctx = self.tile_triggers(tile, who)[choice["index"]]
             self.state.stats["region_actions"] += 1
-            body(ctx)
+            self.fire([(name, where, body, ctx)], "region_action")
         elif kind == "skill":
             skill = next(s for s in who.stats().skills if s.id == choice["id"])
             self.state.stats[f"skill_{skill.id}"] += 1
