@@ -79,14 +79,33 @@ equipment:
     replace: true
     name: {zh: 相機, en: Camera}
     source: approximation
-    note: two cameras per team
+    note: a two-slot camera that breaks after one use
     term: camera
-    slots: 1
+    slots: 2
+    uses: 1
     per_team_limit: 2
 """})
     fields = sorted(m.split("field ")[1].split(" ")[0] for c, _, _, m in found if c == "TC-C002")
-    assert codes(found) == ["TC-C002"] * 3
-    assert fields == ["'per_team_limit'", "'slots'", "'term'"]
+    assert codes(found) == ["TC-C002"] * 2
+    assert fields == ["'slots'", "'uses'"]
+
+
+def test_a_pack_may_restate_a_built_in_value_and_change_what_the_cave_reads(tmp_path):
+    """`term` and `slots` are required: restating camera's base values is not refused, and
+    `per_team_limit` is read from content (tests/scenarios/the_cave/c01_two_cameras.yaml)."""
+    found = check_pack(tmp_path, "the_cave", {"items.yaml": """
+equipment:
+  - id: camera
+    replace: true
+    name: {zh: 相機, en: Camera}
+    source: approximation
+    note: two cameras per team
+    term: camera
+    slots: 1
+    kept_after_use: true
+    per_team_limit: 2
+"""})
+    assert found == []
 
 
 @pytest.mark.parametrize("game, kind, entity_id", [
@@ -216,7 +235,8 @@ def test_the_contract_command_prints_what_a_designer_needs():
         assert cli.main(["contract", "the_cave"]) == 0
     text = out.getvalue()
     assert "none: no effect may hold a trigger" in text
-    assert "per_team_limit [base game only]" in text and "equipment 'raft'" in text
+    assert "slots [base game only]" in text and "equipment 'raft'" in text
+    assert "per_team_limit: whenever a team re-equips" in text
 
 
 # --- Dungeontology ---------------------------------------------------------------------------
