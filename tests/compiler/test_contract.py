@@ -304,3 +304,23 @@ intern_cards:
 def test_removing_a_dungeontology_scholar_is_refused_at_the_removal(tmp_path):
     found = check_pack(tmp_path, "dungeontology", {}, remove="[{kind: scholar, id: sofia}]")
     assert [(c, f, l) for c, f, l, _ in found] == [("TC-C004", "pack.yaml", 4)]
+
+
+# --- Deep Rock Galactic: a draft, not enforced yet --------------------------------------------
+
+def test_the_drg_draft_contract_reads_every_field_and_refuses_only_the_native_triggers(
+        monkeypatch):
+    """DRG's contract is a draft (runtime/engines/deep_rock_galactic/contract.py): held to it,
+    the base content sets no field the engine ignores and removes nothing it needs; its only
+    refused triggers are the five base items the engine plays natively, and its only unfired
+    events are those declared in game.yaml."""
+    from runtime.engines.deep_rock_galactic import contract as drg
+    assert drg.CONTRACT is None
+    monkeypatch.setattr(contract_check, "load", lambda engine: drg.DRAFT)
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "deep_rock_galactic", [], reporter)
+    found = [d for d in reporter.diagnostics if d.code.startswith("TC-C")]
+    assert [d for d in found if d.code in ("TC-C002", "TC-C004")] == []
+    refused = sorted(d.message.split("'")[1] for d in found if d.code == "TC-C003")
+    assert refused == sorted(event for _, _, event in drg.NATIVE_TRIGGERS)
+    assert all(Path(d.file).name == "game.yaml" for d in found if d.code == "TC-C001")
