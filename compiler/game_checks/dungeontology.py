@@ -54,9 +54,9 @@ def check(game: Game, reporter: dg.Reporter) -> None:
 
 
 def check_lasting_effects(game: Game, reporter: dg.Reporter) -> None:
-    """A passive skill, an intern or a revealed doom card works while its owner has it, so the
-    engine collects its triggers whenever an event comes; a bare verb there would run at every
-    collection."""
+    """A passive skill, an intern or a revealed doom card works while its owner has it, and a
+    region's effects and tokens while a scholar is there, so the engine collects their triggers
+    whenever an event comes; a bare verb there would run at every collection."""
     sites, once = [], []
     for scholar in game.of_kind("scholar"):
         for i, side in enumerate(scholar.data.get("sides", [])):
@@ -64,15 +64,31 @@ def check_lasting_effects(game: Game, reporter: dg.Reporter) -> None:
                 path = ("sides", i, "skills", j, "effect")
                 (sites if skill.get("timing") == "passive" else once).append((scholar, path))
     check_action_skills(game, once, reporter)
-    sites += [(card, ("effect",)) for kind in ("intern_card", "doom_card") for card in game.of_kind(kind)]
+    sites += [(card, ("effect",)) for kind in ("intern_card", "doom_card", "token")
+              for card in game.of_kind(kind)]
+    sites += [(region, ("effects", i)) for region in game.of_kind("region")
+              for i in range(len(region.data.get("effects") or ()))]
     for entity, field in sites:
         for site in entity.effects:
             if site.path[len(entity.path):] != field or site.ast is None:
                 continue
-            if any(not isinstance(stmt, nodes.On) for stmt in site.ast.stmts):
+            if not _triggers_only(game, site.ast.stmts, frozenset()):
                 report(reporter, entity, field,
-                       "an effect that lasts while owned must be `on EVENT` triggers only",
+                       "the engine collects this effect's triggers whenever an event comes: "
+                       "it must be `on EVENT` triggers only (or keywords made of them)",
                        "wrap it in a trigger, e.g. `on action_phase: ...`")
+
+
+def _triggers_only(game: Game, stmts, seen: frozenset) -> bool:
+    """Every statement is an `on` trigger, or a keyword (such as Toll) made only of them."""
+    for stmt in stmts:
+        if isinstance(stmt, nodes.On):
+            continue
+        site = game.keyword_sites.get(stmt.verb) if isinstance(stmt, nodes.Call) else None
+        if site is None or site.ast is None or stmt.verb in seen \
+                or not _triggers_only(game, site.ast.stmts, seen | {stmt.verb}):
+            return False
+    return True
 
 
 def check_action_skills(game: Game, once: list, reporter: dg.Reporter) -> None:

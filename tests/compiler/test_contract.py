@@ -324,3 +324,23 @@ def test_the_drg_draft_contract_reads_every_field_and_refuses_only_the_native_tr
     refused = sorted(d.message.split("'")[1] for d in found if d.code == "TC-C003")
     assert refused == sorted(event for _, _, event in drg.NATIVE_TRIGGERS)
     assert all(Path(d.file).name == "game.yaml" for d in found if d.code == "TC-C001")
+
+
+def test_a_bare_verb_among_a_dungeontology_regions_effects_is_refused(tmp_path):
+    """A region's effects are collected for their triggers whenever an event comes, so a bare
+    verb there would run at every collection: refused, at the region's effect."""
+    found = check_pack(tmp_path, "dungeontology", {"regions.yaml": """
+regions:
+  - id: loud_cave
+    name: {zh: 喧闹洞, en: Loud Cave}
+    source: approximation
+    note: a test
+    number: I
+    level: 1
+    alert: 2
+    slots: [civilization]
+    passages: NESW
+    effects: ["toll 1", "draw_students 1"]
+"""})
+    assert [(c, f) for c, f, _, _ in found] == [("TC-G001", "regions.yaml")]
+    assert "triggers only" in found[0][3]
