@@ -92,7 +92,7 @@ equipment:
 
 def test_a_pack_may_restate_a_built_in_value_and_change_what_the_cave_reads(tmp_path):
     """`term` and `slots` are required: restating camera's base values is not refused, and
-    `per_team_limit` is read from content (tests/scenarios/the_cave/c01_two_cameras.yaml)."""
+    `per_team_limit` is read from content (tests/scenarios/the_cave/r3_two_cameras_per_team.yaml)."""
     found = check_pack(tmp_path, "the_cave", {"items.yaml": """
 equipment:
   - id: camera
