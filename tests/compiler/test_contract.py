@@ -344,3 +344,18 @@ regions:
 """})
     assert [(c, f) for c, f, _, _ in found] == [("TC-G001", "regions.yaml")]
     assert "triggers only" in found[0][3]
+
+
+@pytest.mark.parametrize("rule_id, refused", [("c2_caste_column", False),
+                                               ("r_round_cap", True)])
+def test_a_pack_sets_only_the_dungeontology_rules_the_engine_reads(tmp_path, rule_id, refused):
+    found = check_pack(tmp_path, "dungeontology", {"rules.yaml": f"""
+rules:
+  - id: {rule_id}
+    replace: true
+    name: {{zh: 规则, en: A rule}}
+    source: approximation
+    note: a test
+    value: literal
+"""})
+    assert codes(found) == (["TC-C002"] if refused else [])

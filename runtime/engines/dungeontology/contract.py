@@ -36,6 +36,9 @@ SCHOLAR_EVENTS = ("stealth_value", "stealth_failed", "card_played", "spy_alert",
                   "rival_stealth_value", "action_phase", "turn_end", "rest_phase", "block_loss",
                   "star_gained", "final_scoring")
 LASTING = ("on", "set")
+# The rule entities whose value the engine reads; the others document decisions it has built in,
+# so a pack may not set their value (compiler/game_checks/dungeontology.py).
+READ_RULES = ("c2_caste_column", "g13_penalty_after_panic")
 OWNED = "while its owner has it: its triggers hear the owner's events"
 
 CONTRACT = Contract(
@@ -110,9 +113,9 @@ CONTRACT = Contract(
             **printed("after_use", on="the sheets: traps are discarded once sprung"),
         },
         "rule": {
-            **reads("at setup and whenever the rule applies (c2_caste_column and "
-                    "g13_penalty_after_panic; the other rules document decisions the "
-                    "engine makes)", "value"),
+            **reads("whenever the rule applies: " + ", ".join(READ_RULES) + " (the other "
+                    "rules document decisions the engine has built in: only the base game "
+                    "states them)", "value"),
             **built_in("options", why="only the chosen value is played"),
         },
     },
