@@ -25,15 +25,27 @@ from runtime.contract import Contract, Use
 UNIVERSAL = frozenset(COMMON_FIELDS) | {"replace"}
 
 
-def load(engine: str) -> Contract | None:
-    """The engine's declared contract, or None if the engine declares none."""
+def _module(engine: str):
+    """runtime/engines/<engine>/contract.py, or None if the engine has none."""
     name = f"runtime.engines.{engine}.contract"
     try:
         if importlib.util.find_spec(name) is None:
             return None
     except ModuleNotFoundError:
         return None
-    return importlib.import_module(name).CONTRACT
+    return importlib.import_module(name)
+
+
+def load(engine: str) -> Contract | None:
+    """The engine's declared contract, or None if the engine declares none."""
+    module = _module(engine)
+    return None if module is None else module.CONTRACT
+
+
+def load_draft(engine: str) -> Contract | None:
+    """A contract the engine drafts but does not enforce yet (`DRAFT`), or None."""
+    module = _module(engine)
+    return None if module is None else getattr(module, "DRAFT", None)
 
 
 def check(game: Game, reporter: dg.Reporter) -> None:

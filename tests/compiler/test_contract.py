@@ -359,3 +359,15 @@ rules:
     value: literal
 """})
     assert codes(found) == (["TC-C002"] if refused else [])
+
+
+def test_the_contract_command_prints_a_draft_as_not_enforced():
+    from compiler import cli
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["contract", "deep_rock_galactic"]) == 0
+    text = out.getvalue()
+    assert "declares no contract yet" in text and "draft, not enforced" in text
+    assert "picked_up:" in text and "weapon_upgrade:" in text
