@@ -156,6 +156,10 @@ def cmd_contract(args) -> int:
     if found is None:
         print(f"{args.game}: its engine declares no contract yet; content is checked against "
               "the vocabulary only")
+        draft = contract.load_draft(vocab.engine) if vocab is not None else None
+        if draft is not None:
+            print("Its draft, not enforced (see the engine's contract.py for why):\n")
+            print(contract.describe(draft))
         return 0
     print(contract.describe(found))
     return 0

@@ -25,15 +25,27 @@ from runtime.contract import Contract, Use
 UNIVERSAL = frozenset(COMMON_FIELDS) | {"replace"}
 
 
-def load(engine: str) -> Contract | None:
-    """The engine's declared contract, or None if the engine declares none."""
+def _module(engine: str):
+    """runtime/engines/<engine>/contract.py, or None if the engine has none."""
     name = f"runtime.engines.{engine}.contract"
     try:
         if importlib.util.find_spec(name) is None:
             return None
     except ModuleNotFoundError:
         return None
-    return importlib.import_module(name).CONTRACT
+    return importlib.import_module(name)
+
+
+def load(engine: str) -> Contract | None:
+    """The engine's declared contract, or None if the engine declares none."""
+    module = _module(engine)
+    return None if module is None else module.CONTRACT
+
+
+def load_draft(engine: str) -> Contract | None:
+    """A contract the engine drafts but does not enforce yet (`DRAFT`), or None."""
+    module = _module(engine)
+    return None if module is None else getattr(module, "DRAFT", None)
 
 
 def check(game: Game, reporter: dg.Reporter) -> None:
@@ -98,12 +110,14 @@ def _check_fields(entity: Entity, contract: Contract, base_pack: str,
         if name in UNIVERSAL:
             continue
         use = uses.get(name)
-        if use is not None and use.fixed and entity.pack != base_pack:
+        if use is not None and use.fixed and entity.pack != base_pack \
+                and not _keeps_base_value(entity, name, base_pack):
             mark = entity.doc.mark(entity.path + (name,), key=True)
             reporter.add(dg.CONTRACT_FIELD,
                          f"a pack cannot set field {name!r} of a {entity.kind}: the engine "
                          "has the base game's values built in and would ignore it", entity.display, mark.line, mark.column,
-                         f"leave {name!r} out; {use.when}")
+                         f"leave {name!r} out (or, replacing a base entity, keep its base value); "
+                         f"{use.when}")
             continue
         if use is not None:
             continue
@@ -114,6 +128,15 @@ def _check_fields(entity: Entity, contract: Contract, base_pack: str,
                      mark.line, mark.column,
                      did_you_mean(name, sorted(uses)) or "fields it reads: "
                      + ", ".join(sorted(uses)))
+
+
+def _keeps_base_value(entity: Entity, name: str, base_pack: str) -> bool:
+    """A pack replacing a base entity may restate a built-in field with the base value: play
+    already does what it says (it must, when the field is required by the schema)."""
+    base = entity.replaced
+    while base is not None and base.pack != base_pack:
+        base = base.replaced
+    return base is not None and name in base.data and base.data[name] == entity.data[name]
 
 
 # --- effects ---------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ class Entity:
     path: tuple            # path of the entity inside its document
     effects: list[EffectSite] = field(default_factory=list)
     refs: list[tuple[tuple, str, str]] = field(default_factory=list)  # (path, kind, id)
+    replaced: "Entity | None" = None   # the entity this one replaces (`replace: true`)
 
     @property
     def line(self) -> int:

@@ -341,6 +341,7 @@ def _register(table: dict, entity: Entity, reporter: dg.Reporter) -> None:
     if existing is None and replace:
         reporter.add(dg.PACK_CONFLICT, f"`replace: true` but no {entity.kind} {entity.id!r} exists",
                      entity.display, mark.line, mark.column, "remove `replace: true`")
+    entity.replaced = existing
     table[entity.id] = entity
 
 

@@ -14,6 +14,7 @@ SEAT_COLOURS = ("red", "yellow", "green", "blue")
 
 def check(game: Game, reporter: dg.Reporter) -> None:
     check_lasting_effects(game, reporter)
+    check_rules(game, reporter)
     regions = game.of_kind("region")
     if regions:
         starts = [r for r in regions if r.data.get("start")]
@@ -54,21 +55,72 @@ def check(game: Game, reporter: dg.Reporter) -> None:
 
 
 def check_lasting_effects(game: Game, reporter: dg.Reporter) -> None:
-    """A passive skill, an intern or a revealed doom card works while its owner has it, so the
-    engine collects its triggers whenever an event comes; a bare verb there would run at every
-    collection."""
-    sites = []
+    """A passive skill, an intern or a revealed doom card works while its owner has it, and a
+    region's effects and tokens while a scholar is there, so the engine collects their triggers
+    whenever an event comes; a bare verb there would run at every collection."""
+    sites, once = [], []
     for scholar in game.of_kind("scholar"):
         for i, side in enumerate(scholar.data.get("sides", [])):
             for j, skill in enumerate(side.get("skills", [])):
-                if skill.get("timing") == "passive":
-                    sites.append((scholar, ("sides", i, "skills", j, "effect")))
-    sites += [(card, ("effect",)) for kind in ("intern_card", "doom_card") for card in game.of_kind(kind)]
+                path = ("sides", i, "skills", j, "effect")
+                (sites if skill.get("timing") == "passive" else once).append((scholar, path))
+    check_action_skills(game, once, reporter)
+    sites += [(card, ("effect",)) for kind in ("intern_card", "doom_card", "token")
+              for card in game.of_kind(kind)]
+    sites += [(region, ("effects", i)) for region in game.of_kind("region")
+              for i in range(len(region.data.get("effects") or ()))]
     for entity, field in sites:
         for site in entity.effects:
             if site.path[len(entity.path):] != field or site.ast is None:
                 continue
-            if any(not isinstance(stmt, nodes.On) for stmt in site.ast.stmts):
+            if not _triggers_only(game, site.ast.stmts, frozenset()):
                 report(reporter, entity, field,
-                       "an effect that lasts while owned must be `on EVENT` triggers only",
+                       "the engine collects this effect's triggers whenever an event comes: "
+                       "it must be `on EVENT` triggers only (or keywords made of them)",
                        "wrap it in a trigger, e.g. `on action_phase: ...`")
+
+
+def _triggers_only(game: Game, stmts, seen: frozenset) -> bool:
+    """Every statement is an `on` trigger, or a keyword (such as Toll) made only of them."""
+    for stmt in stmts:
+        if isinstance(stmt, nodes.On):
+            continue
+        site = game.keyword_sites.get(stmt.verb) if isinstance(stmt, nodes.Call) else None
+        if site is None or site.ast is None or stmt.verb in seen \
+                or not _triggers_only(game, site.ast.stmts, seen | {stmt.verb}):
+            return False
+    return True
+
+
+def check_action_skills(game: Game, once: list, reporter: dg.Reporter) -> None:
+    """An action skill runs once, as the scholar's action: a trigger there (written, or through
+    a keyword such as Lucky) would never be collected. The engine contract allows triggers in
+    a scholar's `sides` for the passive skills only, so this is its TC-C003."""
+    from compiler.contract import _keyword_constructs
+    lasting = {name for name, found in _keyword_constructs(game).items() if "on" in found}
+    for entity, field in once:
+        for site in entity.effects:
+            if site.path[len(entity.path):] != field or site.ast is None:
+                continue
+            for node in nodes.walk(site.ast):
+                if isinstance(node, nodes.On) or (isinstance(node, nodes.Call)
+                                                  and node.verb in lasting):
+                    what = f"keyword {node.verb!r}" if isinstance(node, nodes.Call) else "`on`"
+                    report(reporter, entity, field,
+                           f"an action skill runs once, as the action: a trigger ({what}) "
+                           "there would never run", "make the skill `timing: passive`, or "
+                           "write what it does at once", code=dg.CONTRACT_CONSTRUCT)
+                    break
+
+
+def check_rules(game: Game, reporter: dg.Reporter) -> None:
+    """A pack may set the value of a rule the engine reads; the other rule entities document
+    decisions the engine has built in, so a value a pack gives them would change nothing."""
+    from runtime.engines.dungeontology.contract import READ_RULES
+    base = game.packs[0].id if game.packs else ""
+    for rule in game.of_kind("rule"):
+        if rule.pack != base and rule.id not in READ_RULES and "value" in rule.data:
+            report(reporter, rule, "value",
+                   f"the engine has rule {rule.id!r} built in: a value set by a pack would "
+                   "change nothing in play", "rules a pack may set: " + ", ".join(READ_RULES),
+                   code=dg.CONTRACT_FIELD)

@@ -14,7 +14,7 @@ from compiler import diagnostics as dg
 from compiler import pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACTED = ["the_cave", "clank_catacombs", "dm_crawl_decks"]
+CONTRACTED = ["the_cave", "clank_catacombs", "dm_crawl_decks", "dungeontology"]
 
 
 def check_pack(tmp_path: Path, game: str, files: dict[str, str], remove: str = "[]"):
@@ -79,14 +79,33 @@ equipment:
     replace: true
     name: {zh: 相機, en: Camera}
     source: approximation
-    note: two cameras per team
+    note: a two-slot camera that breaks after one use
     term: camera
-    slots: 1
+    slots: 2
+    uses: 1
     per_team_limit: 2
 """})
     fields = sorted(m.split("field ")[1].split(" ")[0] for c, _, _, m in found if c == "TC-C002")
-    assert codes(found) == ["TC-C002"] * 3
-    assert fields == ["'per_team_limit'", "'slots'", "'term'"]
+    assert codes(found) == ["TC-C002"] * 2
+    assert fields == ["'slots'", "'uses'"]
+
+
+def test_a_pack_may_restate_a_built_in_value_and_change_what_the_cave_reads(tmp_path):
+    """`term` and `slots` are required: restating camera's base values is not refused, and
+    `per_team_limit` is read from content (tests/scenarios/the_cave/r3_two_cameras_per_team.yaml)."""
+    found = check_pack(tmp_path, "the_cave", {"items.yaml": """
+equipment:
+  - id: camera
+    replace: true
+    name: {zh: 相機, en: Camera}
+    source: approximation
+    note: two cameras per team
+    term: camera
+    slots: 1
+    kept_after_use: true
+    per_team_limit: 2
+"""})
+    assert found == []
 
 
 @pytest.mark.parametrize("game, kind, entity_id", [
@@ -216,4 +235,139 @@ def test_the_contract_command_prints_what_a_designer_needs():
         assert cli.main(["contract", "the_cave"]) == 0
     text = out.getvalue()
     assert "none: no effect may hold a trigger" in text
-    assert "per_team_limit [base game only]" in text and "equipment 'raft'" in text
+    assert "slots [base game only]" in text and "equipment 'raft'" in text
+    assert "per_team_limit: whenever a team re-equips" in text
+
+
+# --- Dungeontology ---------------------------------------------------------------------------
+
+def test_a_keyword_with_a_trigger_on_a_dungeontology_scheme_card_is_refused(tmp_path):
+    """A scheme card's effect runs once, when played: Lucky (`on stealth_value`) there is
+    refused at the card, instead of crashing sim ("registered outside a region ...")."""
+    found = check_pack(tmp_path, "dungeontology", {"cards.yaml": """
+scheme_cards:
+  - id: four_leaf
+    name: {zh: 四叶草, en: Four-leaf clover}
+    source: approximation
+    note: a test
+    card_type: fate
+    bonus: 1
+    count: 1
+    timing: normal
+    main: "lucky 2"
+"""})
+    # Lucky holds a trigger and value layering: both are refused, at the card's `main`
+    assert {(c, f, l) for c, f, l, _ in found} == {("TC-C003", "cards.yaml", 11)}
+    assert any("`on`" in m and "'lucky'" in m and "main" in m for *_, m in found)
+
+
+def test_a_trigger_in_a_dungeontology_action_skill_is_refused(tmp_path):
+    found = check_pack(tmp_path, "dungeontology", {"scholars.yaml": """
+scholars:
+  - id: nadia
+    name: {zh: 纳迪亚, en: Nadia}
+    source: approximation
+    note: a test
+    lore_bonus: [faith]
+    sides:
+""" + "".join(f"""
+      - side: {side}
+        students_value: 3
+        hand_value: 3
+        speed: 3
+        intellect: 2
+        stamina: 3
+        skills:
+          - id: omen_{side}
+            name: {{zh: 预兆, en: Omen}}
+            timing: action
+            effect: "lucky 1"
+""" for side in ("standard", "excited"))})
+    assert codes(found) == ["TC-C003", "TC-C003"]
+    assert all(f == "scholars.yaml" for _, f, _, _ in found)
+
+
+def test_a_dungeontology_intern_trigger_on_a_region_event_is_refused(tmp_path):
+    """Interns hear their owner's events; `enter_region` goes to the region's triggers."""
+    found = check_pack(tmp_path, "dungeontology", {"interns.yaml": """
+intern_cards:
+  - id: doorman
+    name: {zh: 门卫, en: Doorman}
+    source: approximation
+    note: a test
+    end_bonus: 0
+    effect: "on enter_region: draw_cards 1"
+"""})
+    assert codes(found) == ["TC-C003"] and "enter_region" in found[0][3]
+
+
+def test_removing_a_dungeontology_scholar_is_refused_at_the_removal(tmp_path):
+    found = check_pack(tmp_path, "dungeontology", {}, remove="[{kind: scholar, id: sofia}]")
+    assert [(c, f, l) for c, f, l, _ in found] == [("TC-C004", "pack.yaml", 4)]
+
+
+# --- Deep Rock Galactic: a draft, not enforced yet --------------------------------------------
+
+def test_the_drg_draft_contract_reads_every_field_and_refuses_only_the_native_triggers(
+        monkeypatch):
+    """DRG's contract is a draft (runtime/engines/deep_rock_galactic/contract.py): held to it,
+    the base content sets no field the engine ignores and removes nothing it needs; its only
+    refused triggers are the five base items the engine plays natively, and its only unfired
+    events are those declared in game.yaml."""
+    from runtime.engines.deep_rock_galactic import contract as drg
+    assert drg.CONTRACT is None
+    monkeypatch.setattr(contract_check, "load", lambda engine: drg.DRAFT)
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "deep_rock_galactic", [], reporter)
+    found = [d for d in reporter.diagnostics if d.code.startswith("TC-C")]
+    assert [d for d in found if d.code in ("TC-C002", "TC-C004")] == []
+    refused = sorted(d.message.split("'")[1] for d in found if d.code == "TC-C003")
+    assert refused == sorted(event for _, _, event in drg.NATIVE_TRIGGERS)
+    assert all(Path(d.file).name == "game.yaml" for d in found if d.code == "TC-C001")
+
+
+def test_a_bare_verb_among_a_dungeontology_regions_effects_is_refused(tmp_path):
+    """A region's effects are collected for their triggers whenever an event comes, so a bare
+    verb there would run at every collection: refused, at the region's effect."""
+    found = check_pack(tmp_path, "dungeontology", {"regions.yaml": """
+regions:
+  - id: loud_cave
+    name: {zh: 喧闹洞, en: Loud Cave}
+    source: approximation
+    note: a test
+    number: I
+    level: 1
+    alert: 2
+    slots: [civilization]
+    passages: NESW
+    effects: ["toll 1", "draw_students 1"]
+"""})
+    assert [(c, f) for c, f, _, _ in found] == [("TC-G001", "regions.yaml")]
+    assert "triggers only" in found[0][3]
+
+
+@pytest.mark.parametrize("rule_id, refused", [("c2_caste_column", False),
+                                               ("r_round_cap", True)])
+def test_a_pack_sets_only_the_dungeontology_rules_the_engine_reads(tmp_path, rule_id, refused):
+    found = check_pack(tmp_path, "dungeontology", {"rules.yaml": f"""
+rules:
+  - id: {rule_id}
+    replace: true
+    name: {{zh: 规则, en: A rule}}
+    source: approximation
+    note: a test
+    value: literal
+"""})
+    assert codes(found) == (["TC-C002"] if refused else [])
+
+
+def test_the_contract_command_prints_a_draft_as_not_enforced():
+    from compiler import cli
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["contract", "deep_rock_galactic"]) == 0
+    text = out.getvalue()
+    assert "declares no contract yet" in text and "draft, not enforced" in text
+    assert "picked_up:" in text and "weapon_upgrade:" in text

@@ -16,7 +16,7 @@ from compiler import loadgen, pipeline
 from runtime import sim
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ["the_cave", "clank_catacombs", "dm_crawl_decks"]
+GAMES = ["the_cave", "clank_catacombs", "dm_crawl_decks", "dungeontology"]
 
 
 def _cases():

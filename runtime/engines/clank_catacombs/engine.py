@@ -18,6 +18,8 @@ from runtime.engines.clank_catacombs.state import (
 )
 
 TURN_ACTION_CAP = 120
+# token types dealt into shuffled piles at setup (C): secrets, prisoners with the coupon
+PILED = ("major_secret", "minor_secret", "prisoner", "coupon")
 
 
 def rule(data, rule_id: str):
@@ -524,12 +526,62 @@ class Engine:
         self.log(f"{p.name} takes {best}")
 
     def gain_random(self, p: Player, token_type: str) -> None:
+        """The top token of that type from its shuffled pile; a type kept in no pile comes from
+        the supply (`supply_token`)."""
+        tid = self.pop_pile(token_type)
+        if tid is None and token_type not in PILED:
+            tid = self.supply_token(token_type)
+        if tid is not None:
+            self.gain_token(p, tid)
+
+    def pop_pile(self, token_type: str) -> str | None:
+        """The topmost token of the type in the shuffled piles (secrets, prisoners), taken."""
         st = self.state
-        pile = {"major_secret": st.majors, "minor_secret": st.minors, "prisoner": st.prisoners}[token_type]
-        if not pile:
-            return
-        tid = pile.pop()
+        for pile in (st.majors, st.minors, st.prisoners):
+            for i in range(len(pile) - 1, -1, -1):
+                if self.token_defs[pile[i]].token_type == token_type:
+                    return pile.pop(i)
+        return None
+
+    def supply_token(self, token_type: str) -> str | None:
+        """The first token of the type (by id) that players do not hold all `count` of."""
+        for tid, t in sorted(self.token_defs.items()):
+            held = sum(q.tokens[tid] for q in self.state.players)
+            if t.token_type == token_type and held < (t.count if t.count is not None else 1):
+                return tid
+        return None
+
+    def take_token(self, p: Player, cell: Cell, token_type: str) -> bool:
+        """`take_token`: one token of the type from this room; False when none is left. The
+        room's own tokens first: the Monkey Shrine's idols (L468), a room's treasure; any
+        other type comes from where the game keeps it (its pile, else the supply)."""
+        if token_type == "monkey_idol" and cell.idols > 0:
+            cell.idols -= 1
+            p.tokens["monkey_idol"] += 1
+            self.log(f"{p.name} takes a golden monkey idol")
+            return True
+        if token_type == "treasure":
+            if not cell.treasures:
+                return False
+            self.take_treasure(p, cell)
+            return True
+        if token_type == "monkey_idol":
+            return False                 # the idols are the shrine's; returned ones go back there
+        if token_type == "mastery":      # kept apart from the tokens, as when escaping (L599-603)
+            if self.state.mastery_left <= 0:
+                return False
+            self.state.mastery_left -= 1
+            p.mastery += 1
+            self.log(f"{p.name} takes a mastery token")
+            return True
+        tid = self.pop_pile(token_type)
+        if tid is None and token_type not in PILED:
+            tid = self.supply_token(token_type)
+        if tid is None:
+            return False
+        self.log(f"{p.name} takes {tid} from {cell.room.id}")
         self.gain_token(p, tid)
+        return True
 
     def gain_token(self, p: Player, tid: str) -> None:
         t = self.token_defs[tid]
@@ -812,7 +864,7 @@ def new_state(data, players: int, rng, side: str = "start_a") -> State:
     # C: treasure stack by value (lowest on top), secrets and prisoners shuffled.
     treasures = sorted((t for t in data.of("token") if t.token_type == "treasure" for _ in range(t.count)),
                        key=lambda t: (t.value, not t.above_equal))
-    def pile(kind):
+    def pile(kind):                                  # the PILED token types
         ids = [t.id for t in data.of("token") if t.token_type in kind for _ in range(t.count)]
         rng.shuffle(ids)
         return ids

@@ -132,12 +132,9 @@ class Verbs:
         self.engine.take_treasure(ctx.you, ctx.self)
 
     def take_token(self, ctx, token: str, amount: int) -> None:
-        cell = ctx.self
-        if token == "monkey_idol" and cell.idols > 0:
-            n = min(amount, cell.idols)
-            cell.idols -= n
-            ctx.you.tokens["monkey_idol"] += n
-            self.engine.log(f"{ctx.you.name} takes a golden monkey idol")
+        for _ in range(amount):
+            if not self.engine.take_token(ctx.you, ctx.self, token):
+                break
 
     def gain_random(self, ctx, token: str, amount: int) -> None:
         for _ in range(amount):

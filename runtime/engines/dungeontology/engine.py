@@ -58,6 +58,7 @@ class Engine:
         self.fixed_randomizer = False        # scenarios give the randomizer deck's order
         self.last_attempt: dict | None = None
         self.progress = 0                    # moves, actions and cards: Max Alert step 3
+        self.scored = False                  # `final_scoring` has fired (once a game)
 
     # --- the Context API ---------------------------------------------------------------
     def attr(self, ctx, obj, name: str):
@@ -343,8 +344,11 @@ class Engine:
             self.state.reserve_blocks[colour] += 1
             self.log(f"{who.name}'s {colour} column is full: the block is destroyed")
             return False
+        stars = self.stars(who)
         who.notebook[colour] += 1
         self.notebook_changed()
+        if self.stars(who) > stars:              # the block uncovers a star (L392)
+            self.fire(self.skill_triggers(who), "star_gained")
         return True
 
     def lose_block(self, who: Scholar, colour: str, protectable: bool = True) -> bool:
@@ -353,6 +357,9 @@ class Engine:
         gift is not protected (`protectable=False`, L1054)."""
         if who.notebook[colour] <= 0:
             return False
+        if protectable and self.loss_refused(who, colour):
+            self.log(f"{who.name} refuses to lose the {colour} block")
+            return False
         if protectable and self.protected(who, colour):
             if self.ask(who, "refuse_loss", [True, False]):
                 self.log(f"{who.name} keeps the protected {colour} block")
@@ -360,6 +367,15 @@ class Engine:
         who.notebook[colour] -= 1
         self.notebook_changed()
         return True
+
+    def loss_refused(self, who: Scholar, colour: str) -> bool:
+        """`on block_loss` triggers of `who` hear the loss; `refuse_loss` there keeps it."""
+        saved, self.refused = self.refused, False
+        try:
+            self.fire(self.skill_triggers(who), "block_loss", SimpleNamespace(colour=colour))
+            return self.refused
+        finally:
+            self.refused = saved
 
     def protected(self, who: Scholar, colour: str) -> bool:
         return any(seat == who.seat and colour in (self.data.get("intern_card", iid).colours or ())
@@ -911,6 +927,7 @@ class Engine:
         rest = min(need - take, self.state.reserve_students)
         self.state.reserve_students -= rest
         who.students += take + rest
+        self.fire(self.skill_triggers(who), "rest_phase")     # steps 1-5 done (L640-650)
         self.state.stats["rests"] += 1
         self.rested = True                   # step 6: the rest ends the turn (L650, rule g07)
         self.log(f"{who.name} rests")
@@ -1129,7 +1146,7 @@ class Engine:
             tile = self.tile_of(who)
             name, where, body, ctx = self.tile_triggers(tile, who)[choice["index"]]
             self.state.stats["region_actions"] += 1
-            body(ctx)
+            self.fire([(name, where, body, ctx)], "region_action")
         elif kind == "skill":
             skill = next(s for s in who.stats().skills if s.id == choice["id"])
             self.state.stats[f"skill_{skill.id}"] += 1
@@ -1221,7 +1238,9 @@ class Engine:
 
     # --- scoring -----------------------------------------------------------------------
     def final_scores(self) -> list[int]:
-        """L1172-1178: notebook + clan + thesis order + interns - doom."""
+        """L1172-1178: notebook + clan + thesis order + interns - doom, plus what
+        `on final_scoring` triggers score."""
+        self.final_scoring()
         out = []
         for s in self.state.scholars:
             total = self.clan_score(s)
@@ -1233,6 +1252,15 @@ class Engine:
             total += self.bonus_points[s.seat]
             out.append(total)
         return out
+
+    def final_scoring(self) -> None:
+        """Step 4 of the end (L1172): each scholar's lasting triggers hear `final_scoring`
+        once, in seat order, before the scores are added up."""
+        if self.scored:
+            return
+        self.scored = True
+        for who in self.state.scholars:
+            self.fire(self.skill_triggers(who), "final_scoring")
 
     def winners(self) -> list[int]:
         """Ties: first thesis, then more students, then the youngest (R-27: seats share)."""

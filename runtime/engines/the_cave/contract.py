@@ -6,7 +6,7 @@ so it fires no events and no effect may hold a trigger, a watch or a duration.
 from runtime.contract import Contract, Need, built_in, printed, reads, runs
 
 SETUP = "at setup, to build the tile stacks"
-EQUIPMENT = "the base game's five items; loadouts, slots and per-team limits are rules L53-54, L173-193, L287-292"
+EQUIPMENT = "the base game's five items; loadouts and slots are rules L53-54, L173-193"
 
 CONTRACT = Contract(
     engine="the_cave",
@@ -25,8 +25,10 @@ CONTRACT = Contract(
                              "discard_per_stack"),
         "equipment": {
             **printed("after_use", on="the sheets: what happens to it after use"),
-            **built_in("term", "slots", "uses", "kept_after_use", "per_team_limit",
-                       why=EQUIPMENT),
+            **built_in("term", "slots", "uses", "kept_after_use", why=EQUIPMENT),
+            **reads("whenever a team re-equips, discards or abandons its camp: a team owns at "
+                    "most this many, and one discarded is gone for good (L287-292)",
+                    "per_team_limit"),
             **printed("supply", on="the token sheet (the bank is unlimited in play, D-22)"),
         },
         "token": {

@@ -22,7 +22,6 @@ from runtime.engines.the_cave.state import (
 ROUND_CAP = 200          # D-29
 TURN_ACTION_CAP = 60
 SUGGESTED = {"consumable": 4, "rope": 1, "oxygen": 1, "camera": 1, "raft": 1}   # L54
-LIMITED = ("camera", "raft")    # 1 per team (L287)
 
 
 def can_of(fx: Callable) -> Callable:
@@ -44,6 +43,9 @@ class Engine:
         self.actions = sorted(data.kinds["action"].values(), key=lambda a: (a.order or 0, a.id))
         self.scoring = next(iter(data.kinds["scoring"].values()))
         self.equipment = data.kinds["equipment"]
+        # items a team may own only so many of (the camera and the raft: 1, L287-292)
+        self.limits = {item: e.per_team_limit for item, e in sorted(self.equipment.items())
+                       if e.per_team_limit is not None}
 
     # --- the Context API ---------------------------------------------------------------
     def attr(self, ctx, obj, name: str):
@@ -287,8 +289,8 @@ class Engine:
             if bag[key] <= 0:
                 raise EffectError(f"{team.name} has no {item} to discard")
             bag[key] -= 1
-        if item in LIMITED:
-            team.lost.add(item)      # L291-292
+        if item in self.limits:
+            team.lost[item] += 1     # L291-292
         self.log(f"{team.name} discards {amount} {item}")
 
     def _fit(self, wanted: dict, room: int, allowed: dict) -> Counter:
@@ -324,9 +326,9 @@ class Engine:
 
     def _limited_allowed(self, team: Team, camp_with_bank: bool) -> dict:
         allowed = {}
-        for item in LIMITED:
+        for item, limit in self.limits.items():
             elsewhere = count_item(team.camp_items, item) if (team.camp == "set" and not camp_with_bank) else 0
-            allowed[item] = 0 if item in team.lost or elsewhere else 1
+            allowed[item] = max(0, limit - team.lost[item] - elsewhere)
         return allowed
 
     def check_loadout(self, team: Team, choice: dict, packed: bool, camp_with_bank: bool) -> None:
@@ -343,9 +345,10 @@ class Engine:
             if item.removesuffix(HALF) not in self.equipment:
                 raise EffectError(f"unknown equipment {item!r}")
         allowed = self._limited_allowed(team, camp_with_bank)
-        for item in LIMITED:
+        for item, limit in self.limits.items():
             if count_item(bp, item) + count_item(camp, item) > allowed[item]:
-                raise EffectError(f"{team.name} may not take a {item} (limit 1 per team, L287-292)")
+                raise EffectError(f"{team.name} may not take a {item} "
+                                  f"(limit {limit} per team, L287-292)")
 
     def re_equip(self, team: Team, setup: bool = False) -> None:
         """L241-243 (+ D-23): free exchange between the bank and backpack (and camp)."""
@@ -396,9 +399,8 @@ class Engine:
         self.log(f"{team.name} packs the camp")
 
     def abandon_camp(self, team: Team) -> None:
-        for item in LIMITED:
-            if count_item(team.camp_items, item):
-                team.lost.add(item)    # L289-291
+        for item in self.limits:
+            team.lost[item] += count_item(team.camp_items, item)    # L289-291
         team.camp, team.camp_items = "abandoned", Counter()
         self.log(f"{team.name} abandons the camp")
 

@@ -58,7 +58,7 @@ def build(data, setup: dict) -> Engine:
         team.camp_packed_before = bool(spec.get("camp_packed_before", team.camp != "beside"))
         team.tokens = Counter(spec.get("tokens", {}))
         team.depth_tokens = set(spec.get("depth_tokens", []))
-        team.lost = set(spec.get("lost", []))
+        team.lost = Counter(spec.get("lost", []))
         team.ap = spec.get("ap", 5)
         team.forced = bool(spec.get("forced", False))
         teams.append(team)
@@ -211,7 +211,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
             elif key == "depth_tokens":
                 got, want = sorted(team.depth_tokens), sorted(want)
             elif key == "lost":
-                got, want = sorted(team.lost), sorted(want)
+                got, want = sorted(team.lost.elements()), sorted(want)
             elif key == "slots":
                 got = team.slots_used()
             elif key in ("ap", "forced", "done", "camp", "camp_packed_before"):

@@ -59,7 +59,7 @@ class Team:
     camp_packed_before: bool = False
     tokens: Counter = field(default_factory=Counter)
     depth_tokens: set[int] = field(default_factory=set)
-    lost: set[str] = field(default_factory=set)   # camera / raft gone for good (L289-292)
+    lost: Counter = field(default_factory=Counter)  # limited items gone for good (L289-292)
     ap: int = TURN_AP
     done: bool = False              # "can do nothing else this turn" (L230-231)
     forced: bool = False            # out of consumables (L226-228)
