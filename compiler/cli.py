@@ -16,8 +16,7 @@ from compiler import diagnostics as dg
 from compiler import pipeline
 
 
-class UsageError(Exception):
-    pass
+UsageError = dg.UsageError  # one class, also when this module runs as __main__
 
 
 def progress(message: str) -> None:
@@ -28,6 +27,11 @@ def progress(message: str) -> None:
 # --- resolving what to work on -------------------------------------------------------------
 
 def game_root(game: str) -> Path:
+    """The content folder of a game named by its id (never a path: `../x`, `/etc`)."""
+    from compiler import names
+    if not names.is_identifier(game):
+        known = ", ".join(p.name for p in pipeline.game_roots()) or "none"
+        raise UsageError(f"{game!r} is not a game id (games: {known})")
     root = pipeline.content_root() / game
     if not (root / "game.yaml").is_file():
         known = ", ".join(p.name for p in pipeline.game_roots()) or "none"
@@ -158,7 +162,12 @@ def cmd_report(args) -> int:
 
 def cmd_sim(args) -> int:
     from compiler import loadgen
-    from runtime import sim
+    from runtime import effects, sim
+    game_root(args.game)  # a usage error unless it names a game
+    if args.players is not None and args.players < 1:
+        raise UsageError("--players must be at least 1")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
     reporter = dg.Reporter()
     data = loadgen.game_data(args.game, [Path(p) for p in args.pack], reporter)
     if data is None:
@@ -182,16 +191,30 @@ def cmd_sim(args) -> int:
         options["deep_dive"] = chosen or True
     elif chosen:
         options["mission"] = chosen[0]
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
     try:
         summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
                           options=options, progress=None if args.json else progress)
+    except effects.EffectError as err:  # content the engine refused, or a runaway effect
+        _effect_diagnostic(err, reporter)
+        print(dg.format_text(reporter))
+        return 1
     except ValueError as err:  # the engine refuses the set-up (player count, options)
         raise UsageError(str(err)) from None
     print(json.dumps(summary, ensure_ascii=False, indent=2, sort_keys=True)
           if args.json else sim.format_summary(summary))
     return 0
+
+
+def _effect_diagnostic(err, reporter: dg.Reporter) -> None:
+    """An effect stopped at run time, reported at the effect's YAML file and line."""
+    from runtime import effects
+    origin = effects.error_origin(err) or "?:1"
+    file, _, line = origin.rpartition(":")
+    runaway = isinstance(err, effects.RunawayEffect)
+    reporter.add(dg.STEP_BUDGET if runaway else dg.GAME_RULE, str(err), file or "?",
+                 int(line) if line.isdigit() else 1, 1,
+                 "bound the loop or the triggers it sets off" if runaway
+                 else "the engine cannot play this effect as written")
 
 
 def cmd_scenario(args) -> int:
@@ -201,7 +224,14 @@ def cmd_scenario(args) -> int:
 
 def cmd_sheets(args) -> int:
     from compiler import sheets
-    return sheets.run_cli(args)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir() or any(p.exists() and not p.is_dir()
+                                                  for p in out.parents):
+        raise UsageError(f"--out {args.out}: not a directory")
+    try:
+        return sheets.run_cli(args)
+    except OSError as err:  # --out cannot be written (permissions, a full disk)
+        raise UsageError(f"cannot write to --out {args.out}: {err.strerror}") from None
 
 
 def parser() -> argparse.ArgumentParser:

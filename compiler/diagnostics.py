@@ -13,13 +13,32 @@ from pathlib import Path
 
 # Characters never printed raw: C0 controls but tab and newline, DEL, C1 controls, and the
 # bidirectional overrides that make a terminal show other text than the file holds.
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 MAX_SNIPPET_FILE = 2 * 1024 * 1024
 
 
 def escape_controls(text: str) -> str:
     """Text safe for a terminal, a report or a sheet: control characters shown as escapes."""
-    return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
+
+
+# Content may hold a carriage return (a Windows line break, written escaped): it is shown
+# escaped like the others, but only these are refused in content.
+_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def find_control(text: str):
+    """The first control character content may not hold (a match), or None."""
+    return _REFUSED.search(text)
+
+
+def strip_controls(text: str) -> str:
+    return _CONTROL.sub("", text)
+
+
+def json_controls(text: str) -> str:
+    """JSON text with the control characters json.dumps leaves raw (C1, bidi) escaped."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 ERROR = "error"
@@ -79,6 +98,10 @@ GAME_RULE = _code("TC-G001", "game rule violated", "The content is well formed b
 GAME_RULE_WARNING = _code("TC-G002", "suspicious content", "The content is legal but probably not what was meant.", WARNING)
 STALE = _code("TC-B001", "generated code is stale", "`generated/` does not match what `tomecraft build` would write now. Run `tomecraft build` and commit the result.")
 USAGE = _code("TC-X001", "usage error", "The command line is wrong: an unknown game, a missing path, a bad option.")
+
+
+class UsageError(Exception):
+    """A wrong command line: `tomecraft` prints it and exits 2."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,9 +202,9 @@ def format_text(reporter: Reporter) -> str:
 
 
 def format_json(reporter: Reporter) -> str:
-    return json.dumps({"diagnostics": [d.as_json() for d in reporter.sorted()],
+    return json_controls(json.dumps({"diagnostics": [d.as_json() for d in reporter.sorted()],
                        "errors": reporter.errors, "warnings": reporter.warnings},
-                      ensure_ascii=False, indent=2)
+                      ensure_ascii=False, indent=2))
 
 
 def explain(code: str) -> str | None:

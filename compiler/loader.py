@@ -26,7 +26,6 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_ALIAS_NODES = 10_000
 MAX_INT = 2**63 - 1
-CONTROL = dg.CONTROL  # refused in every string and key
 
 _STR = "tag:yaml.org,2002:str"
 _PLAIN_TAGS = {
@@ -267,7 +266,7 @@ class _Converter:
         return value
 
     def refuse_controls(self, node: ScalarNode) -> None:
-        found = CONTROL.search(node.value)
+        found = dg.find_control(node.value)
         if found:
             char = f"U+{ord(found.group()):04X}"
             self.error(dg.CONTROL_CHAR, f"control character {char} in a string", node,
@@ -286,7 +285,7 @@ class _Converter:
                     self.error(dg.YAML_KEY_TYPE, "a key must be a plain string", key_node)
                 continue
             key = key_node.value
-            if CONTROL.search(key):
+            if dg.find_control(key):
                 self.refuse_controls(key_node)
                 continue
             if key in result:

@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from compiler import codegen, diagnostics as dg, pipeline
+from compiler import codegen, diagnostics as dg, names, pipeline
 
 
 @lru_cache(maxsize=1)
@@ -27,8 +27,8 @@ def _scratch() -> Path:
 
 
 def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
-    root = pipeline.content_root() / game
-    if not (root / "game.yaml").is_file():
+    root = pipeline.content_root() / str(game)
+    if not names.is_identifier(game) or not (root / "game.yaml").is_file():
         reporter.add(dg.USAGE, f"unknown game {game!r}", str(root), 1, 1,
                      "games: " + ", ".join(p.name for p in pipeline.game_roots()))
         return None

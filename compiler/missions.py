@@ -16,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jsonschema
 
-from compiler import diagnostics as dg, loader, pipeline
+from compiler import diagnostics as dg, loader, pipeline, schemas
 from compiler.packs import display_path
 from runtime.engines.deep_rock_galactic import hexgrid   # the same geometry the engine plays on
 
@@ -69,7 +68,7 @@ _TEXT = {"type": "object", "required": ["zh", "en"], "additionalProperties": Fal
          "properties": {"zh": {"type": "string"}, "en": {"type": "string"}}}
 _HEX = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
         "description": "[row, column] of a hex of the map, both from 0"}
-_COUNTS = {"type": "object", "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"},
+_COUNTS = {"type": "object", "propertyNames": {"pattern": schemas.ID_PATTERN},
            "additionalProperties": {"type": "integer", "minimum": 0}}
 
 MISSION_SCHEMA = {
@@ -85,7 +84,7 @@ MISSION_SCHEMA = {
             "required": ["id", "name", "source", "objective", "minerals", "pickups", "map"],
             "additionalProperties": False,
             "properties": {
-                "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
+                "id": {"type": "string", "pattern": schemas.ID_PATTERN},
                 "number": {"type": "integer", "minimum": 1},
                 "name": _TEXT,
                 "source": {"enum": ["rulebook", "public", "approximation"]},
@@ -169,6 +168,10 @@ class HexMap:
                     seen.add(n)
                     stack.append(n)
         return seen
+
+
+MAX_MAP_ROWS = 40       # input limits: the rulebook's maps are about 14 x 12 hexes
+MAX_MAP_COLUMNS = 40
 
 
 def parse_map(text: str) -> tuple[HexMap, list[tuple[int, int, str]]]:
@@ -261,9 +264,22 @@ class MissionChecker:
             return None
         return hex_
 
+    def map_size_ok(self, text: str) -> bool:
+        """Input limit (issue 15): the rulebook's maps are about 14 x 12 hexes; a map past
+        MAX_MAP_ROWS x MAX_MAP_COLUMNS would make every simulated game crawl."""
+        rows = text.rstrip().split("\n")
+        columns = max((len(r.replace(" ", "")) for r in rows), default=0)
+        if len(rows) <= MAX_MAP_ROWS and columns <= MAX_MAP_COLUMNS:
+            return True
+        self.at(("map",), "V-00", f"the map is {len(rows)} rows by {columns} hexes; the limit "
+                f"is {MAX_MAP_ROWS} by {MAX_MAP_COLUMNS}", "draw a board-sized map")
+        return False
+
     # the checks
     def run(self) -> None:
         m = self.m
+        if not self.map_size_ok(m["map"]):
+            return
         hexmap, bad = parse_map(m["map"])
         self.map = hexmap
         for line, column, ch in bad:
@@ -577,7 +593,7 @@ def load_mission(path: Path, reporter: dg.Reporter) -> dict | None:
 def check_mission(doc: loader.Document, display: str, reporter: dg.Reporter,
                   names: Roster | None = None) -> None:
     from compiler.packs import _report_schema_error
-    validator = jsonschema.Draft202012Validator(MISSION_SCHEMA)
+    validator = schemas.validator(MISSION_SCHEMA)  # patterns with JSON Schema's `$`
     errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     for err in errors:
         _report_schema_error(err, doc, display, (), reporter)

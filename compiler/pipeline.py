@@ -54,6 +54,7 @@ def compile_game(base_root: Path, extra: list[Path], reporter: dg.Reporter,
         checks.parse_effects(game, reporter, parse_cache)
     with timings.stage("checks"):
         checks.check_names(game, reporter)
+        checks.check_bounds(game, reporter)
         checks.check_refs(game, reporter)
         checks.check_provenance(game, reporter)
         game_checks.run(game, reporter)

@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError, validators
+
+from compiler import names
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-ID_PATTERN = "^[a-z][a-z0-9_]*$"
+ID_PATTERN = names.ID_PATTERN
 
 TEXT = {
     "type": "object",
@@ -162,9 +164,35 @@ def content_file_schema(game: str, kinds: dict) -> dict:
     }
 
 
+def _pattern(validator, pattern, instance, schema):
+    """`pattern` with ECMA-262 meaning: `$` is the end of the string (names.ecma)."""
+    if validator.is_type(instance, "string"):
+        regex = names.compiled(pattern)
+        if regex is None or not regex.search(instance):
+            if pattern == ID_PATTERN:
+                yield ValidationError(names.problem(instance) or f"{instance!r} is not a name")
+            else:
+                yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(validator, properties, instance, schema):
+    if validator.is_type(instance, "object"):
+        for pattern, subschema in properties.items():
+            regex = names.compiled(pattern)
+            for key, value in instance.items():
+                if regex is not None and regex.search(key):
+                    yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+# Draft 2020-12 with patterns matched as JSON Schema means them (Python's `$` would accept
+# a trailing newline: `"id\n"` would pass `^[a-z]+$`).
+Validator = validators.extend(Draft202012Validator, {"pattern": _pattern,
+                                                     "patternProperties": _pattern_properties})
+
+
 @lru_cache(maxsize=None)
-def _validator(schema_json: str) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_json))
+def _validator(schema_json: str):
+    return Validator(json.loads(schema_json))
 
 
 def validator(schema: dict) -> Draft202012Validator:

@@ -17,6 +17,70 @@ class EffectError(RuntimeError):
     """An engine refused an effect (a bug in content or engine, not a fizzle)."""
 
 
+class RunawayEffect(EffectError):
+    """An effect went past its step budget, or past the game's: `origin` is the innermost
+    effect running then, as "file:line" of its YAML."""
+
+    def __init__(self, message: str, origin: str) -> None:
+        super().__init__(message)
+        self.origin = origin
+
+
+# --- bounded evaluation ------------------------------------------------------------------
+# A step is one call of a generated function (an effect, a keyword, a nested body such as a
+# trigger's) or one round of a `repeat` or `each`. The checker bounds what it can see
+# statically (compiler/checks.py, Bounds); these budgets stop what it cannot, such as
+# triggers that set each other off, with a diagnostic naming the effect's file and line.
+MAX_EFFECT_STEPS = 100_000      # steps of one effect, from the engine's call to its return
+MAX_GAME_STEPS = 1_000_000      # steps of all effects in one game (the busiest game of the shipped content takes under 6,000)
+
+
+class _Budget:
+    __slots__ = ("steps", "start", "origins")
+
+    def __init__(self) -> None:
+        self.steps = 0
+        self.start = 0
+        self.origins: list[str] = []  # the generated functions running, outermost first
+
+
+BUDGET = _Budget()
+
+
+def new_game() -> None:
+    """Reset the budgets: runners call this before each game or scenario."""
+    BUDGET.steps = BUDGET.start = 0
+    BUDGET.origins.clear()
+
+
+def step() -> None:
+    budget = BUDGET
+    budget.steps += 1
+    if budget.steps - budget.start > MAX_EFFECT_STEPS:
+        raise RunawayEffect(f"an effect ran past its budget of {MAX_EFFECT_STEPS:,} steps",
+                            budget.origins[-1] if budget.origins else "?")
+    if budget.steps > MAX_GAME_STEPS:
+        raise RunawayEffect(f"the game's effects ran past their budget of {MAX_GAME_STEPS:,} "
+                            "steps", budget.origins[-1] if budget.origins else "?")
+
+
+def loop(count):
+    """The rounds of a `repeat`, one step each (a negative count repeats nothing)."""
+    for i in range(max(0, count)):
+        step()
+        yield i
+
+
+def error_origin(err: BaseException) -> str | None:
+    """The innermost effect an exception passed through, as "file:line", if any."""
+    if isinstance(err, RunawayEffect) and err.origin != "?":
+        return err.origin
+    for note in getattr(err, "__notes__", ()):
+        if note.startswith("in effect from "):
+            return note[len("in effect from "):]
+    return None
+
+
 def check_handlers(data, verbs, queries) -> None:
     """Fail fast when the engine lacks a verb or query handler its game.yaml names.
 
@@ -37,14 +101,24 @@ def source(file: str, line: int):
     def wrap(fn):
         @wraps(fn)
         def run(*args, **kwargs):
+            budget = BUDGET
+            if not budget.origins:  # an effect the engine runs: its own budget starts here
+                budget.start = budget.steps
+            budget.origins.append(origin)
             try:
+                step()
                 return fn(*args, **kwargs)
+            except RecursionError:
+                raise RunawayEffect("effects set each other off without end (a trigger that "
+                                    "causes its own event?)", origin) from None
             except Exception as err:
                 # One note per level, innermost first: a keyword's line, then the entity's.
                 note = f"in effect from {origin}"
                 if note not in getattr(err, "__notes__", []):
                     err.add_note(note)
                 raise
+            finally:
+                budget.origins.pop()
         run.__tomecraft_source__ = origin
         return run
     return wrap
@@ -109,6 +183,7 @@ class Context:
 
     def each(self, kind: str, zone: str | None, where: Callable | None, body: Callable) -> None:
         for item in self.select(kind, zone, where):
+            step()
             bound = self.bind(it=item)
             if kind in ("player", "opponent", "other_player"):
                 bound = bound.bind(you=item)

@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from typing import Callable
 
+from runtime import effects
 from runtime.agents import RandomAgent
 from runtime.rng import Rng
 
@@ -30,7 +31,7 @@ def engine_module(data):
 def run(data, players: int | None = None, games: int = 100, seed: int = 1,
         options: dict | None = None, progress: Callable[[str], None] | None = None) -> dict:
     engine = engine_module(data)
-    players = players or data.players["default"]
+    players = data.players["default"] if players is None else players
     if not data.players["min"] <= players <= data.players["max"]:
         raise ValueError(f"{data.game} is for {data.players['min']}-{data.players['max']} players")
     options = dict(options or {})
@@ -40,6 +41,7 @@ def run(data, players: int | None = None, games: int = 100, seed: int = 1,
     for g in range(games):
         rng = Rng(f"{seed}:{g}")
         agents = [RandomAgent(rng.fork(f"agent{i}")) for i in range(players)]
+        effects.new_game()  # each game has its own step budget
         results.append(engine.play_game(data, players, rng.fork("game"), agents, options))
         if progress and (g + 1) % every == 0:
             progress(f"{g + 1}/{games} games")

@@ -5,15 +5,17 @@
 Each `fx_*` returns True when it resolved and False when it fizzled; `can_fx_*` checks the
 effect's leading requirements and costs without changing anything.
 """
-from runtime.effects import source
+from runtime.effects import loop, source
 
-__all__ = ["source"]
+__all__ = ["loop", "source"]
 
 
 @source('content/clank_catacombs/game.yaml', 306)
 def kw_danger(ctx):
     # continuous: on dragon_attack: extra_dragon_cubes 1
+    @source('content/clank_catacombs/game.yaml', 306)
     def body1(ctx):
+        @source('content/clank_catacombs/game.yaml', 306)
         def body2(ctx):
             ctx.verbs.extra_dragon_cubes(ctx, 1)
             return True
@@ -33,6 +35,7 @@ kw_danger.can = can_kw_danger
 @source('content/clank_catacombs/game.yaml', 310)
 def kw_reward_gold(ctx, p_amount):
     # on enter_room: once per turn: gain gold amount
+    @source('content/clank_catacombs/game.yaml', 310)
     def body1(ctx):
         if ctx.once('turn', 'kw_reward_gold:once2'):
             ctx.verbs.gain(ctx, 'gold', p_amount)
@@ -52,6 +55,7 @@ kw_reward_gold.can = can_kw_reward_gold
 @source('content/clank_catacombs/game.yaml', 314)
 def kw_reward_heal(ctx, p_amount):
     # on enter_room: once per turn: heal amount
+    @source('content/clank_catacombs/game.yaml', 314)
     def body1(ctx):
         if ctx.once('turn', 'kw_reward_heal:once2'):
             ctx.verbs.heal(ctx, p_amount)
@@ -441,7 +445,9 @@ def fx_card__lute__play(ctx):
     # gain skill 1; gain gold clank_gained(turn); during turn: on gain_clank where event.amount > 0: gain gold event.amount
     ctx.verbs.gain(ctx, 'skill', 1)
     ctx.verbs.gain(ctx, 'gold', ctx.queries.clank_gained(ctx, 'turn'))
+    @source('content/clank_catacombs/cards.yaml', 131)
     def body1(ctx):
+        @source('content/clank_catacombs/cards.yaml', 131)
         def body2(ctx):
             ctx.verbs.gain(ctx, 'gold', ctx.attr(ctx.event, 'amount'))
             return True
@@ -462,6 +468,7 @@ fx_card__lute__play.can = can_fx_card__lute__play
 def fx_card__lying_in_ambush__play(ctx):
     # gain combat 1; when in_room(crystal_cave): clank -2
     ctx.verbs.gain(ctx, 'combat', 1)
+    @source('content/clank_catacombs/cards.yaml', 116)
     def body1(ctx):
         ctx.verbs.clank(ctx, -2)
         return True
@@ -495,6 +502,7 @@ fx_card__mercenary__play.can = can_fx_card__mercenary__play
 def fx_card__phantom_monkey_king__on_defeat(ctx):
     # gain gold 2; may: return_idol -> gain gold 5
     ctx.verbs.gain(ctx, 'gold', 2)
+    @source('content/clank_catacombs/cards.yaml', 194)
     def body1(ctx):
         if not (ctx.verbs.can_return_idol(ctx)):
             return False
@@ -517,6 +525,7 @@ fx_card__phantom_monkey_king__on_defeat.can = can_fx_card__phantom_monkey_king__
 def fx_card__rebel_leader__play(ctx):
     # gain skill 1; when count(card in play_area where it.companion) >= 2: draw 1
     ctx.verbs.gain(ctx, 'skill', 1)
+    @source('content/clank_catacombs/cards.yaml', 104)
     def body1(ctx):
         ctx.verbs.draw(ctx, 1)
         return True
@@ -579,6 +588,7 @@ fx_card__scramble__play.can = can_fx_card__scramble__play
 def fx_card__secret_passage__play(ctx):
     # gain skill 1; may: teleport
     ctx.verbs.gain(ctx, 'skill', 1)
+    @source('content/clank_catacombs/cards.yaml', 272)
     def body1(ctx):
         ctx.verbs.teleport(ctx)
         return True
@@ -700,6 +710,7 @@ fx_card__stumble__play.can = can_fx_card__stumble__play
 def fx_card__swindler__play(ctx):
     # gain skill 1; may: discard 1 -> draw 2
     ctx.verbs.gain(ctx, 'skill', 1)
+    @source('content/clank_catacombs/cards.yaml', 145)
     def body1(ctx):
         if not (ctx.verbs.can_discard(ctx, 1)):
             return False
@@ -765,6 +776,7 @@ fx_card__war_horn__play.can = can_fx_card__war_horn__play
 @source('content/clank_catacombs/cards.yaml', 310)
 def fx_card__war_horn__on_arrive(ctx):
     # each player: clank 1
+    @source('content/clank_catacombs/cards.yaml', 310)
     def body1(ctx):
         ctx.verbs.clank(ctx, 1)
         return True
@@ -930,6 +942,7 @@ fx_room__chest__action.can = can_fx_room__chest__action
 @source('content/clank_catacombs/rooms.yaml', 25)
 def fx_room__crystal_cave__on_enter(ctx):
     # during turn: forbid movement
+    @source('content/clank_catacombs/rooms.yaml', 25)
     def body1(ctx):
         ctx.verbs.forbid(ctx, 'movement')
         return True
@@ -1174,6 +1187,7 @@ fx_token__barbarian__on_gain.can = can_fx_token__barbarian__on_gain
 @source('content/clank_catacombs/tokens.yaml', 198)
 def fx_token__catacomb_map__passive(ctx):
     # continuous: allow_reverse one_way_arrow
+    @source('content/clank_catacombs/tokens.yaml', 198)
     def body1(ctx):
         ctx.verbs.allow_reverse(ctx, 'one_way_arrow')
         return True
@@ -1247,8 +1261,11 @@ fx_token__healing_potion__use.can = can_fx_token__healing_potion__use
 @source('content/clank_catacombs/tokens.yaml', 273)
 def fx_token__magic_spring__passive(ctx):
     # on turn_end: choose { target card in discard_pile { trash target } | target card in play_area { trash target } }
+    @source('content/clank_catacombs/tokens.yaml', 273)
     def body1(ctx):
+        @source('content/clank_catacombs/tokens.yaml', 273)
         def option2(ctx):
+            @source('content/clank_catacombs/tokens.yaml', 273)
             def body3(ctx):
                 ctx.verbs.trash(ctx, ctx.target)
                 return True
@@ -1257,7 +1274,9 @@ def fx_token__magic_spring__passive(ctx):
                 return False
             body3(ctx.bind(target=t4))
             return True
+        @source('content/clank_catacombs/tokens.yaml', 273)
         def option6(ctx):
+            @source('content/clank_catacombs/tokens.yaml', 273)
             def body7(ctx):
                 ctx.verbs.trash(ctx, ctx.target)
                 return True
@@ -1488,11 +1507,13 @@ fx_tunnel_icon__lock_icon__cross.can = can_fx_tunnel_icon__lock_icon__cross
 @source('content/clank_catacombs/tunnel_icons.yaml', 22)
 def fx_tunnel_icon__monster_icon__cross(ctx):
     # choose { pay combat 1 | take_damage 1 }
+    @source('content/clank_catacombs/tunnel_icons.yaml', 22)
     def option1(ctx):
         if not (ctx.verbs.can_pay(ctx, 'combat', 1)):
             return False
         ctx.verbs.pay(ctx, 'combat', 1)
         return True
+    @source('content/clank_catacombs/tunnel_icons.yaml', 22)
     def option2(ctx):
         ctx.verbs.take_damage(ctx, 1)
         return True

@@ -5,15 +5,17 @@
 Each `fx_*` returns True when it resolved and False when it fizzled; `can_fx_*` checks the
 effect's leading requirements and costs without changing anything.
 """
-from runtime.effects import source
+from runtime.effects import loop, source
 
-__all__ = ["source"]
+__all__ = ["loop", "source"]
 
 
 @source('content/deep_rock_galactic/game.yaml', 320)
 def kw_flying_move(ctx):
     # continuous: may: move 3
+    @source('content/deep_rock_galactic/game.yaml', 320)
     def body1(ctx):
+        @source('content/deep_rock_galactic/game.yaml', 320)
         def body2(ctx):
             ctx.verbs.move(ctx, 3)
             return True
@@ -49,6 +51,7 @@ fx_dwarf__driller__abilities__0__effect.can = can_fx_dwarf__driller__abilities__
 @source('content/deep_rock_galactic/dwarves.yaml', 55)
 def fx_dwarf__driller__abilities__1__effect(ctx):
     # target monster where adjacent(): let r = roll(pickaxe_die, 1); deal_ignoring_resistance hits(r)
+    @source('content/deep_rock_galactic/dwarves.yaml', 55)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'pickaxe_die', 1)
         ctx.verbs.deal_ignoring_resistance(ctx, ctx.queries.hits(ctx, l_r))
@@ -75,6 +78,7 @@ def fx_dwarf__engineer__abilities__0__effect(ctx):
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
     ctx.verbs.place(ctx, 'sentry_gun', 1)
+    @source('content/deep_rock_galactic/dwarves.yaml', 20)
     def body1(ctx):
         if ctx.once('activation', 'fx_dwarf__engineer__abilities__0__effect:once2'):
             l_r = ctx.queries.roll(ctx, 'bullet_die', 1)
@@ -147,8 +151,10 @@ fx_dwarf__gunner__abilities__1__effect.can = can_fx_dwarf__gunner__abilities__1_
 @source('content/deep_rock_galactic/dwarves.yaml', 68)
 def fx_dwarf__scout__abilities__0__effect(ctx):
     # on move_action: once per turn: may: attack
+    @source('content/deep_rock_galactic/dwarves.yaml', 68)
     def body1(ctx):
         if ctx.once('turn', 'fx_dwarf__scout__abilities__0__effect:once2'):
+            @source('content/deep_rock_galactic/dwarves.yaml', 68)
             def body3(ctx):
                 ctx.verbs.attack(ctx)
                 return True
@@ -260,6 +266,7 @@ fx_event_card__oh_oh_oppressor__effect.can = can_fx_event_card__oh_oh_oppressor_
 @source('content/deep_rock_galactic/cards.yaml', 14)
 def fx_event_card__optional_ammo__effect(ctx):
     # may: take_damage 1; gain ammo 2; advance_threat 1
+    @source('content/deep_rock_galactic/cards.yaml', 14)
     def body1(ctx):
         ctx.verbs.take_damage(ctx, 1)
         ctx.verbs.gain(ctx, 'ammo', 2)
@@ -626,6 +633,7 @@ fx_monster__web_spitter__bang.can = can_fx_monster__web_spitter__bang
 @source('content/deep_rock_galactic/equipment.yaml', 21)
 def fx_pickup__alien_egg__effect(ctx):
     # on struck: let r = roll(monster_die, 2); if faces(r, bang) == 2 { spawn_at_exits grunt 2 } else { spawn_at_exits grunt faces(r, bang) }
+    @source('content/deep_rock_galactic/equipment.yaml', 21)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'monster_die', 2)
         if (ctx.queries.faces(ctx, l_r, 'bang') == 2):
@@ -649,6 +657,7 @@ fx_pickup__alien_egg__effect.can = can_fx_pickup__alien_egg__effect
 @source('content/deep_rock_galactic/equipment.yaml', 16)
 def fx_pickup__barley_bulb__effect(ctx):
     # on picked_up: draw_rock_and_stone 1
+    @source('content/deep_rock_galactic/equipment.yaml', 16)
     def body1(ctx):
         ctx.verbs.draw_rock_and_stone(ctx, 1)
         return True
@@ -666,6 +675,7 @@ fx_pickup__barley_bulb__effect.can = can_fx_pickup__barley_bulb__effect
 @source('content/deep_rock_galactic/equipment.yaml', 22)
 def fx_pickup__blood_sugar__effect(ctx):
     # on struck: place health_cube 3; if not has_status(full_health): heal 3
+    @source('content/deep_rock_galactic/equipment.yaml', 22)
     def body1(ctx):
         ctx.verbs.place(ctx, 'health_cube', 3)
         if (not ctx.queries.has_status(ctx, 'full_health')):
@@ -686,6 +696,7 @@ fx_pickup__blood_sugar__effect.can = can_fx_pickup__blood_sugar__effect
 @source('content/deep_rock_galactic/equipment.yaml', 20)
 def fx_pickup__loot_bug__effect(ctx):
     # on struck: gain gold 1; let r = roll(mineral_die, 1); if faces(r, four_squares) > 0 { gain gold 1 } else { gain nitra 1 }
+    @source('content/deep_rock_galactic/equipment.yaml', 20)
     def body1(ctx):
         ctx.verbs.gain(ctx, 'gold', 1)
         l_r = ctx.queries.roll(ctx, 'mineral_die', 1)
@@ -781,6 +792,7 @@ fx_rock_and_stone_card__rs_throwable__effect.can = can_fx_rock_and_stone_card__r
 @source('content/deep_rock_galactic/equipment.yaml', 5)
 def fx_throwable__corrosive_bomb__effect(ctx):
     # each monster where in_range(1): deal_ignoring_resistance 1
+    @source('content/deep_rock_galactic/equipment.yaml', 5)
     def body1(ctx):
         ctx.verbs.deal_ignoring_resistance(ctx, 1)
         return True
@@ -799,6 +811,7 @@ fx_throwable__corrosive_bomb__effect.can = can_fx_throwable__corrosive_bomb__eff
 def fx_throwable__electrocution_grenade__effect(ctx):
     # let r = roll(bullet_die, 1); each monster where in_range(1): deal bullet hits(r); inflict stunned
     l_r = ctx.queries.roll(ctx, 'bullet_die', 1)
+    @source('content/deep_rock_galactic/equipment.yaml', 6)
     def body1(ctx):
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
         ctx.verbs.inflict(ctx, 'stunned')
@@ -820,6 +833,7 @@ def fx_throwable__ifg_grenade__effect(ctx):
     # place ifg 1; forbid_move; on turn_start: discard_self
     ctx.verbs.place(ctx, 'ifg', 1)
     ctx.verbs.forbid_move(ctx)
+    @source('content/deep_rock_galactic/equipment.yaml', 8)
     def body1(ctx):
         ctx.verbs.discard_self(ctx)
         return True
@@ -837,6 +851,7 @@ fx_throwable__ifg_grenade__effect.can = can_fx_throwable__ifg_grenade__effect
 @source('content/deep_rock_galactic/equipment.yaml', 7)
 def fx_throwable__impact_axe__effect(ctx):
     # target monster where in_range(3): let r = roll(armor_piercing_die, 2); deal armor_piercing best_die(r)
+    @source('content/deep_rock_galactic/equipment.yaml', 7)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 2)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.best_die(ctx, l_r))
@@ -859,6 +874,7 @@ fx_throwable__impact_axe__effect.can = can_fx_throwable__impact_axe__effect
 def fx_throwable__lure_grenade__effect(ctx):
     # place lure 1; on turn_start: discard_self
     ctx.verbs.place(ctx, 'lure', 1)
+    @source('content/deep_rock_galactic/equipment.yaml', 9)
     def body1(ctx):
         ctx.verbs.discard_self(ctx)
         return True
@@ -876,6 +892,7 @@ fx_throwable__lure_grenade__effect.can = can_fx_throwable__lure_grenade__effect
 @source('content/deep_rock_galactic/equipment.yaml', 10)
 def fx_throwable__proximity_grenade__effect(ctx):
     # on monster_enters: let r = roll(explosive_die, 2); deal explosive hits(r); discard_self
+    @source('content/deep_rock_galactic/equipment.yaml', 10)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -896,6 +913,7 @@ fx_throwable__proximity_grenade__effect.can = can_fx_throwable__proximity_grenad
 def fx_throwable__satchel_charge__effect(ctx):
     # let r = roll(explosive_die, 2); each monster where in_range(1): deal explosive hits(r); destroy wall; destroy stalagmite; retrieve platform; discard_self
     l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
+    @source('content/deep_rock_galactic/equipment.yaml', 12)
     def body1(ctx):
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
         ctx.verbs.destroy(ctx, 'wall')
@@ -933,6 +951,7 @@ fx_throwable__soil_smasher__effect.can = can_fx_throwable__soil_smasher__effect
 @source('content/deep_rock_galactic/equipment.yaml', 11)
 def fx_throwable__sticky_grenade__effect(ctx):
     # target monster where in_range(3) and size() == 1: push 3; let r = roll(explosive_die, 1); deal explosive hits(r)
+    @source('content/deep_rock_galactic/equipment.yaml', 11)
     def body1(ctx):
         ctx.verbs.push(ctx, 3)
         l_r = ctx.queries.roll(ctx, 'explosive_die', 1)
@@ -974,6 +993,7 @@ def fx_weapon__boomstick__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 78)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -999,6 +1019,7 @@ def fx_weapon__boomstick__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 79)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -1023,6 +1044,7 @@ def fx_weapon__bosco__modes__0__effect(ctx):
     if not (ctx.verbs.can_pay(ctx, 'actions', 1)):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 173)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 1)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1047,6 +1069,7 @@ def fx_weapon__bosco__modes__1__effect(ctx):
     if not (ctx.verbs.can_pay(ctx, 'actions', 2)):
         return False
     ctx.verbs.pay(ctx, 'actions', 2)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 182)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 1)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -1076,6 +1099,7 @@ def fx_weapon__breach_cutter__modes__0__effect(ctx):
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
     l_r = ctx.queries.roll(ctx, 'fire_die', 2)
+    @source('content/deep_rock_galactic/weapons.yaml', 195)
     def body1(ctx):
         ctx.verbs.deal(ctx, 'fire', ctx.queries.hits(ctx, l_r))
         return True
@@ -1097,6 +1121,7 @@ def fx_weapon__brt7__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 23)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1122,6 +1147,7 @@ def fx_weapon__brt7__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 24)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1147,6 +1173,7 @@ def fx_weapon__bulldog__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 41)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 1)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.hits(ctx, l_r))
@@ -1172,6 +1199,7 @@ def fx_weapon__bulldog__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 42)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 1)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.hits(ctx, l_r))
@@ -1200,6 +1228,7 @@ def fx_weapon__cryo_cannon__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 151)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'fire_die', 2)
         if (ctx.queries.hits(ctx, l_r) > 0):
@@ -1226,7 +1255,8 @@ def fx_weapon__cryo_cannon__modes__1__effect(ctx):
     if not (ctx.verbs.can_pay(ctx, 'ammo', 1)):
         return False
     ctx.verbs.pay(ctx, 'ammo', 1)
-    for _r1 in range(max(0, 2)):
+    for _r1 in loop(2):
+        @source('content/deep_rock_galactic/weapons.yaml', 160)
         def body2(ctx):
             ctx.verbs.inflict(ctx, 'frozen')
             return True
@@ -1252,6 +1282,7 @@ def fx_weapon__deepcore_gk2__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 2)
+    @source('content/deep_rock_galactic/weapons.yaml', 133)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 2)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.hits(ctx, l_r))
@@ -1277,6 +1308,7 @@ def fx_weapon__flamethrower__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 79)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'fire_die', 3)
         ctx.verbs.deal(ctx, 'fire', ctx.queries.hits(ctx, l_r))
@@ -1302,6 +1334,7 @@ def fx_weapon__flamethrower__modes__1__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 89)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'fire_die', 2)
         ctx.verbs.deal(ctx, 'fire', ctx.queries.hits(ctx, l_r))
@@ -1328,6 +1361,7 @@ def fx_weapon__grenade_launcher__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 24)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 1)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -1356,6 +1390,7 @@ def fx_weapon__grenade_launcher__modes__1__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 34)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.best_die(ctx, l_r))
@@ -1381,6 +1416,7 @@ def fx_weapon__m1000__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 107)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 2)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.hits(ctx, l_r))
@@ -1406,6 +1442,7 @@ def fx_weapon__m1000__modes__1__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 2)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 116)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 2)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.hits(ctx, l_r))
@@ -1431,6 +1468,7 @@ def fx_weapon__minigun__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 52)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1455,6 +1493,7 @@ def fx_weapon__minigun__modes__1__effect(ctx):
     if not (ctx.verbs.can_pay(ctx, 'ammo', 1)):
         return False
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 62)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1480,6 +1519,7 @@ def fx_weapon__plasma_igniter__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 59)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'fire_die', 2)
         ctx.verbs.deal(ctx, 'fire', ctx.queries.hits(ctx, l_r))
@@ -1505,6 +1545,7 @@ def fx_weapon__plasma_igniter__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 60)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'fire_die', 2)
         ctx.verbs.deal(ctx, 'fire', ctx.queries.hits(ctx, l_r))
@@ -1530,6 +1571,7 @@ def fx_weapon__stubby__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 99)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 2)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1558,6 +1600,7 @@ def fx_weapon__stubby__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 100)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 2)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1585,6 +1628,7 @@ def fx_weapon__subata__modes__0__effect(ctx):
     if not (ctx.verbs.can_pay(ctx, 'secondary_ammo', 1)):
         return False
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 118)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 1)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1609,6 +1653,7 @@ def fx_weapon__subata__overclocked(ctx):
     if not (ctx.verbs.can_pay(ctx, 'secondary_ammo', 1)):
         return False
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 119)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 1)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1634,6 +1679,7 @@ def fx_weapon__thunderhead__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 2)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 177)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -1659,6 +1705,7 @@ def fx_weapon__warthog__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 137)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1684,6 +1731,7 @@ def fx_weapon__warthog__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 138)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1709,6 +1757,7 @@ def fx_weapon__zhukov__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 156)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 2)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1733,6 +1782,7 @@ def fx_weapon__zhukov__overclocked(ctx):
     if not (ctx.verbs.can_pay(ctx, 'actions', 1)):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 157)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 2)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1759,6 +1809,7 @@ fx_weapon__zhukov__overclocked.can = can_fx_weapon__zhukov__overclocked
 @source('content/deep_rock_galactic/equipment.yaml', 55)
 def fx_weapon_upgrade__steady_grip__effect(ctx):
     # on attack_rolled: reroll 1
+    @source('content/deep_rock_galactic/equipment.yaml', 55)
     def body1(ctx):
         ctx.verbs.reroll(ctx, 1)
         return True

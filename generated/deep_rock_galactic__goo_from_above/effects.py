@@ -5,15 +5,17 @@
 Each `fx_*` returns True when it resolved and False when it fizzled; `can_fx_*` checks the
 effect's leading requirements and costs without changing anything.
 """
-from runtime.effects import source
+from runtime.effects import loop, source
 
-__all__ = ["source"]
+__all__ = ["loop", "source"]
 
 
 @source('content/deep_rock_galactic/game.yaml', 320)
 def kw_flying_move(ctx):
     # continuous: may: move 3
+    @source('content/deep_rock_galactic/game.yaml', 320)
     def body1(ctx):
+        @source('content/deep_rock_galactic/game.yaml', 320)
         def body2(ctx):
             ctx.verbs.move(ctx, 3)
             return True
@@ -49,6 +51,7 @@ fx_dwarf__driller__abilities__0__effect.can = can_fx_dwarf__driller__abilities__
 @source('content/deep_rock_galactic/dwarves.yaml', 55)
 def fx_dwarf__driller__abilities__1__effect(ctx):
     # target monster where adjacent(): let r = roll(pickaxe_die, 1); deal_ignoring_resistance hits(r)
+    @source('content/deep_rock_galactic/dwarves.yaml', 55)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'pickaxe_die', 1)
         ctx.verbs.deal_ignoring_resistance(ctx, ctx.queries.hits(ctx, l_r))
@@ -75,6 +78,7 @@ def fx_dwarf__engineer__abilities__0__effect(ctx):
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
     ctx.verbs.place(ctx, 'sentry_gun', 1)
+    @source('content/deep_rock_galactic/dwarves.yaml', 20)
     def body1(ctx):
         if ctx.once('activation', 'fx_dwarf__engineer__abilities__0__effect:once2'):
             l_r = ctx.queries.roll(ctx, 'bullet_die', 1)
@@ -147,8 +151,10 @@ fx_dwarf__gunner__abilities__1__effect.can = can_fx_dwarf__gunner__abilities__1_
 @source('content/deep_rock_galactic/dwarves.yaml', 68)
 def fx_dwarf__scout__abilities__0__effect(ctx):
     # on move_action: once per turn: may: attack
+    @source('content/deep_rock_galactic/dwarves.yaml', 68)
     def body1(ctx):
         if ctx.once('turn', 'fx_dwarf__scout__abilities__0__effect:once2'):
+            @source('content/deep_rock_galactic/dwarves.yaml', 68)
             def body3(ctx):
                 ctx.verbs.attack(ctx)
                 return True
@@ -275,6 +281,7 @@ fx_event_card__oh_oh_oppressor__effect.can = can_fx_event_card__oh_oh_oppressor_
 @source('content/deep_rock_galactic/cards.yaml', 14)
 def fx_event_card__optional_ammo__effect(ctx):
     # may: take_damage 1; gain ammo 2; advance_threat 1
+    @source('content/deep_rock_galactic/cards.yaml', 14)
     def body1(ctx):
         ctx.verbs.take_damage(ctx, 1)
         ctx.verbs.gain(ctx, 'ammo', 2)
@@ -684,6 +691,7 @@ fx_monster__web_spitter__bang.can = can_fx_monster__web_spitter__bang
 @source('content/deep_rock_galactic/equipment.yaml', 21)
 def fx_pickup__alien_egg__effect(ctx):
     # on struck: let r = roll(monster_die, 2); if faces(r, bang) == 2 { spawn_at_exits grunt 2 } else { spawn_at_exits grunt faces(r, bang) }
+    @source('content/deep_rock_galactic/equipment.yaml', 21)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'monster_die', 2)
         if (ctx.queries.faces(ctx, l_r, 'bang') == 2):
@@ -707,6 +715,7 @@ fx_pickup__alien_egg__effect.can = can_fx_pickup__alien_egg__effect
 @source('content/deep_rock_galactic/equipment.yaml', 16)
 def fx_pickup__barley_bulb__effect(ctx):
     # on picked_up: draw_rock_and_stone 1
+    @source('content/deep_rock_galactic/equipment.yaml', 16)
     def body1(ctx):
         ctx.verbs.draw_rock_and_stone(ctx, 1)
         return True
@@ -724,6 +733,7 @@ fx_pickup__barley_bulb__effect.can = can_fx_pickup__barley_bulb__effect
 @source('content/deep_rock_galactic/equipment.yaml', 22)
 def fx_pickup__blood_sugar__effect(ctx):
     # on struck: place health_cube 3; if not has_status(full_health): heal 3
+    @source('content/deep_rock_galactic/equipment.yaml', 22)
     def body1(ctx):
         ctx.verbs.place(ctx, 'health_cube', 3)
         if (not ctx.queries.has_status(ctx, 'full_health')):
@@ -744,6 +754,7 @@ fx_pickup__blood_sugar__effect.can = can_fx_pickup__blood_sugar__effect
 @source('content/deep_rock_galactic/equipment.yaml', 20)
 def fx_pickup__loot_bug__effect(ctx):
     # on struck: gain gold 1; let r = roll(mineral_die, 1); if faces(r, four_squares) > 0 { gain gold 1 } else { gain nitra 1 }
+    @source('content/deep_rock_galactic/equipment.yaml', 20)
     def body1(ctx):
         ctx.verbs.gain(ctx, 'gold', 1)
         l_r = ctx.queries.roll(ctx, 'mineral_die', 1)
@@ -839,6 +850,7 @@ fx_rock_and_stone_card__rs_throwable__effect.can = can_fx_rock_and_stone_card__r
 @source('content/deep_rock_galactic/equipment.yaml', 5)
 def fx_throwable__corrosive_bomb__effect(ctx):
     # each monster where in_range(1): deal_ignoring_resistance 1
+    @source('content/deep_rock_galactic/equipment.yaml', 5)
     def body1(ctx):
         ctx.verbs.deal_ignoring_resistance(ctx, 1)
         return True
@@ -857,6 +869,7 @@ fx_throwable__corrosive_bomb__effect.can = can_fx_throwable__corrosive_bomb__eff
 def fx_throwable__electrocution_grenade__effect(ctx):
     # let r = roll(bullet_die, 1); each monster where in_range(1): deal bullet hits(r); inflict stunned
     l_r = ctx.queries.roll(ctx, 'bullet_die', 1)
+    @source('content/deep_rock_galactic/equipment.yaml', 6)
     def body1(ctx):
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
         ctx.verbs.inflict(ctx, 'stunned')
@@ -878,6 +891,7 @@ def fx_throwable__ifg_grenade__effect(ctx):
     # place ifg 1; forbid_move; on turn_start: discard_self
     ctx.verbs.place(ctx, 'ifg', 1)
     ctx.verbs.forbid_move(ctx)
+    @source('content/deep_rock_galactic/equipment.yaml', 8)
     def body1(ctx):
         ctx.verbs.discard_self(ctx)
         return True
@@ -895,6 +909,7 @@ fx_throwable__ifg_grenade__effect.can = can_fx_throwable__ifg_grenade__effect
 @source('content/deep_rock_galactic/equipment.yaml', 7)
 def fx_throwable__impact_axe__effect(ctx):
     # target monster where in_range(3): let r = roll(armor_piercing_die, 2); deal armor_piercing best_die(r)
+    @source('content/deep_rock_galactic/equipment.yaml', 7)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 2)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.best_die(ctx, l_r))
@@ -917,6 +932,7 @@ fx_throwable__impact_axe__effect.can = can_fx_throwable__impact_axe__effect
 def fx_throwable__lure_grenade__effect(ctx):
     # place lure 1; on turn_start: discard_self
     ctx.verbs.place(ctx, 'lure', 1)
+    @source('content/deep_rock_galactic/equipment.yaml', 9)
     def body1(ctx):
         ctx.verbs.discard_self(ctx)
         return True
@@ -934,6 +950,7 @@ fx_throwable__lure_grenade__effect.can = can_fx_throwable__lure_grenade__effect
 @source('content/deep_rock_galactic/equipment.yaml', 10)
 def fx_throwable__proximity_grenade__effect(ctx):
     # on monster_enters: let r = roll(explosive_die, 2); deal explosive hits(r); discard_self
+    @source('content/deep_rock_galactic/equipment.yaml', 10)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -954,6 +971,7 @@ fx_throwable__proximity_grenade__effect.can = can_fx_throwable__proximity_grenad
 def fx_throwable__satchel_charge__effect(ctx):
     # let r = roll(explosive_die, 2); each monster where in_range(1): deal explosive hits(r); destroy wall; destroy stalagmite; retrieve platform; discard_self
     l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
+    @source('content/deep_rock_galactic/equipment.yaml', 12)
     def body1(ctx):
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
         ctx.verbs.destroy(ctx, 'wall')
@@ -991,6 +1009,7 @@ fx_throwable__soil_smasher__effect.can = can_fx_throwable__soil_smasher__effect
 @source('content/deep_rock_galactic/equipment.yaml', 11)
 def fx_throwable__sticky_grenade__effect(ctx):
     # target monster where in_range(3) and size() == 1: push 3; let r = roll(explosive_die, 1); deal explosive hits(r)
+    @source('content/deep_rock_galactic/equipment.yaml', 11)
     def body1(ctx):
         ctx.verbs.push(ctx, 3)
         l_r = ctx.queries.roll(ctx, 'explosive_die', 1)
@@ -1032,6 +1051,7 @@ def fx_weapon__boomstick__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 78)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -1057,6 +1077,7 @@ def fx_weapon__boomstick__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 79)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -1081,6 +1102,7 @@ def fx_weapon__bosco__modes__0__effect(ctx):
     if not (ctx.verbs.can_pay(ctx, 'actions', 1)):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 173)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 1)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1105,6 +1127,7 @@ def fx_weapon__bosco__modes__1__effect(ctx):
     if not (ctx.verbs.can_pay(ctx, 'actions', 2)):
         return False
     ctx.verbs.pay(ctx, 'actions', 2)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 182)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 1)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -1134,6 +1157,7 @@ def fx_weapon__breach_cutter__modes__0__effect(ctx):
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
     l_r = ctx.queries.roll(ctx, 'fire_die', 2)
+    @source('content/deep_rock_galactic/weapons.yaml', 195)
     def body1(ctx):
         ctx.verbs.deal(ctx, 'fire', ctx.queries.hits(ctx, l_r))
         return True
@@ -1155,6 +1179,7 @@ def fx_weapon__brt7__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 23)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1180,6 +1205,7 @@ def fx_weapon__brt7__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 24)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1205,6 +1231,7 @@ def fx_weapon__bulldog__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 41)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 1)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.hits(ctx, l_r))
@@ -1230,6 +1257,7 @@ def fx_weapon__bulldog__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 42)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 1)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.hits(ctx, l_r))
@@ -1258,6 +1286,7 @@ def fx_weapon__cryo_cannon__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 151)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'fire_die', 2)
         if (ctx.queries.hits(ctx, l_r) > 0):
@@ -1284,7 +1313,8 @@ def fx_weapon__cryo_cannon__modes__1__effect(ctx):
     if not (ctx.verbs.can_pay(ctx, 'ammo', 1)):
         return False
     ctx.verbs.pay(ctx, 'ammo', 1)
-    for _r1 in range(max(0, 2)):
+    for _r1 in loop(2):
+        @source('content/deep_rock_galactic/weapons.yaml', 160)
         def body2(ctx):
             ctx.verbs.inflict(ctx, 'frozen')
             return True
@@ -1310,6 +1340,7 @@ def fx_weapon__deepcore_gk2__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 2)
+    @source('content/deep_rock_galactic/weapons.yaml', 133)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 2)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.hits(ctx, l_r))
@@ -1335,6 +1366,7 @@ def fx_weapon__flamethrower__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 79)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'fire_die', 3)
         ctx.verbs.deal(ctx, 'fire', ctx.queries.hits(ctx, l_r))
@@ -1360,6 +1392,7 @@ def fx_weapon__flamethrower__modes__1__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 89)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'fire_die', 2)
         ctx.verbs.deal(ctx, 'fire', ctx.queries.hits(ctx, l_r))
@@ -1386,6 +1419,7 @@ def fx_weapon__grenade_launcher__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 24)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 1)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -1414,6 +1448,7 @@ def fx_weapon__grenade_launcher__modes__1__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 34)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.best_die(ctx, l_r))
@@ -1439,6 +1474,7 @@ def fx_weapon__m1000__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 107)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 2)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.hits(ctx, l_r))
@@ -1464,6 +1500,7 @@ def fx_weapon__m1000__modes__1__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 2)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 116)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'armor_piercing_die', 2)
         ctx.verbs.deal(ctx, 'armor_piercing', ctx.queries.hits(ctx, l_r))
@@ -1489,6 +1526,7 @@ def fx_weapon__minigun__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 52)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1513,6 +1551,7 @@ def fx_weapon__minigun__modes__1__effect(ctx):
     if not (ctx.verbs.can_pay(ctx, 'ammo', 1)):
         return False
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 62)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1538,6 +1577,7 @@ def fx_weapon__plasma_igniter__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 59)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'fire_die', 2)
         ctx.verbs.deal(ctx, 'fire', ctx.queries.hits(ctx, l_r))
@@ -1563,6 +1603,7 @@ def fx_weapon__plasma_igniter__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 60)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'fire_die', 2)
         ctx.verbs.deal(ctx, 'fire', ctx.queries.hits(ctx, l_r))
@@ -1588,6 +1629,7 @@ def fx_weapon__stubby__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 99)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 2)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1616,6 +1658,7 @@ def fx_weapon__stubby__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 100)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 2)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1643,6 +1686,7 @@ def fx_weapon__subata__modes__0__effect(ctx):
     if not (ctx.verbs.can_pay(ctx, 'secondary_ammo', 1)):
         return False
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 118)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 1)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1667,6 +1711,7 @@ def fx_weapon__subata__overclocked(ctx):
     if not (ctx.verbs.can_pay(ctx, 'secondary_ammo', 1)):
         return False
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 119)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 1)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1692,6 +1737,7 @@ def fx_weapon__thunderhead__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 2)
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/deep_rock_galactic/weapons.yaml', 177)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'explosive_die', 2)
         ctx.verbs.deal(ctx, 'explosive', ctx.queries.hits(ctx, l_r))
@@ -1717,6 +1763,7 @@ def fx_weapon__warthog__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 137)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1742,6 +1789,7 @@ def fx_weapon__warthog__overclocked(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 138)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 3)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1767,6 +1815,7 @@ def fx_weapon__zhukov__modes__0__effect(ctx):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
     ctx.verbs.pay(ctx, 'secondary_ammo', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 156)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 2)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1791,6 +1840,7 @@ def fx_weapon__zhukov__overclocked(ctx):
     if not (ctx.verbs.can_pay(ctx, 'actions', 1)):
         return False
     ctx.verbs.pay(ctx, 'actions', 1)
+    @source('content/deep_rock_galactic/secondary_weapons.yaml', 157)
     def body1(ctx):
         l_r = ctx.queries.roll(ctx, 'bullet_die', 2)
         ctx.verbs.deal(ctx, 'bullet', ctx.queries.hits(ctx, l_r))
@@ -1817,6 +1867,7 @@ fx_weapon__zhukov__overclocked.can = can_fx_weapon__zhukov__overclocked
 @source('content/deep_rock_galactic/equipment.yaml', 55)
 def fx_weapon_upgrade__steady_grip__effect(ctx):
     # on attack_rolled: reroll 1
+    @source('content/deep_rock_galactic/equipment.yaml', 55)
     def body1(ctx):
         ctx.verbs.reroll(ctx, 1)
         return True

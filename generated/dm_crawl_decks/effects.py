@@ -5,9 +5,9 @@
 Each `fx_*` returns True when it resolved and False when it fizzled; `can_fx_*` checks the
 effect's leading requirements and costs without changing anything.
 """
-from runtime.effects import source
+from runtime.effects import loop, source
 
-__all__ = ["source"]
+__all__ = ["loop", "source"]
 
 
 @source('content/dm_crawl_decks/game.yaml', 217)
@@ -30,6 +30,7 @@ kw_loot_of.can = can_kw_loot_of
 @source('content/dm_crawl_decks/game.yaml', 213)
 def kw_summon(ctx, p_zone, p_card_type):
     # on before_round: summon_cards zone card_type
+    @source('content/dm_crawl_decks/game.yaml', 213)
     def body1(ctx):
         ctx.verbs.summon_cards(ctx, p_zone, p_card_type)
         return True
@@ -47,7 +48,9 @@ kw_summon.can = can_kw_summon
 @source('content/dm_crawl_decks/cards.yaml', 92)
 def fx_card__cursed_altar__effect(ctx):
     # on pre_battle: each card in battlefield where on_side(it, player_side): it.points -= 1
+    @source('content/dm_crawl_decks/cards.yaml', 92)
     def body1(ctx):
+        @source('content/dm_crawl_decks/cards.yaml', 92)
         def body2(ctx):
             ctx.modify(ctx.it, 'points', '-=', 1, 'fx_card__cursed_altar__effect:m3')
             return True
@@ -82,6 +85,7 @@ fx_card__goblin_caller__effect.can = can_fx_card__goblin_caller__effect
 @source('content/dm_crawl_decks/cards.yaml', 56)
 def fx_card__growing_slime__effect(ctx):
     # on turn_start: self.points += 1
+    @source('content/dm_crawl_decks/cards.yaml', 56)
     def body1(ctx):
         ctx.modify(ctx.self, 'points', '+=', 1, 'fx_card__growing_slime__effect:m2')
         return True
@@ -99,6 +103,7 @@ fx_card__growing_slime__effect.can = can_fx_card__growing_slime__effect
 @source('content/dm_crawl_decks/cards.yaml', 65)
 def fx_card__lurker__effect(ctx):
     # on turn_end: stack_top above
+    @source('content/dm_crawl_decks/cards.yaml', 65)
     def body1(ctx):
         ctx.verbs.stack_top(ctx, 'above')
         return True
@@ -116,6 +121,7 @@ fx_card__lurker__effect.can = can_fx_card__lurker__effect
 @source('content/dm_crawl_decks/cards.yaml', 110)
 def fx_card__mimic__effect(ctx):
     # on pre_battle: self.points = 4
+    @source('content/dm_crawl_decks/cards.yaml', 110)
     def body1(ctx):
         ctx.modify(ctx.self, 'points', '=', 4, 'fx_card__mimic__effect:m2')
         return True
@@ -133,6 +139,7 @@ fx_card__mimic__effect.can = can_fx_card__mimic__effect
 @source('content/dm_crawl_decks/cards.yaml', 74)
 def fx_card__nest__effect(ctx):
     # on turn_end: stack_top below
+    @source('content/dm_crawl_decks/cards.yaml', 74)
     def body1(ctx):
         ctx.verbs.stack_top(ctx, 'below')
         return True
@@ -150,7 +157,9 @@ fx_card__nest__effect.can = can_fx_card__nest__effect
 @source('content/dm_crawl_decks/cards.yaml', 101)
 def fx_card__rust_mist__effect(ctx):
     # continuous: each card in battlefield where on_side(it, player_side): it.points -= 1
+    @source('content/dm_crawl_decks/cards.yaml', 101)
     def body1(ctx):
+        @source('content/dm_crawl_decks/cards.yaml', 101)
         def body2(ctx):
             ctx.modify(ctx.it, 'points', '-=', 1, 'fx_card__rust_mist__effect:m3')
             return True
@@ -170,6 +179,7 @@ fx_card__rust_mist__effect.can = can_fx_card__rust_mist__effect
 @source('content/dm_crawl_decks/cards.yaml', 137)
 def fx_card__spike_pit__effect(ctx):
     # on defeat: lose_hp 1
+    @source('content/dm_crawl_decks/cards.yaml', 137)
     def body1(ctx):
         ctx.verbs.lose_hp(ctx, 1)
         return True
@@ -187,6 +197,7 @@ fx_card__spike_pit__effect.can = can_fx_card__spike_pit__effect
 @source('content/dm_crawl_decks/cards.yaml', 164)
 def fx_card__squire__effect(ctx):
     # on victory where event.total >= 2: gain scroll 1
+    @source('content/dm_crawl_decks/cards.yaml', 164)
     def body1(ctx):
         ctx.verbs.gain(ctx, 'scroll', 1)
         return True
@@ -204,7 +215,9 @@ fx_card__squire__effect.can = can_fx_card__squire__effect
 @source('content/dm_crawl_decks/cards.yaml', 119)
 def fx_card__stone_gaze__effect(ctx):
     # on battle_round: each card in battlefield where same_row(it) and on_side(it, enemy_side): it.points = 2
+    @source('content/dm_crawl_decks/cards.yaml', 119)
     def body1(ctx):
+        @source('content/dm_crawl_decks/cards.yaml', 119)
         def body2(ctx):
             ctx.modify(ctx.it, 'points', '=', 2, 'fx_card__stone_gaze__effect:m3')
             return True
@@ -224,6 +237,7 @@ fx_card__stone_gaze__effect.can = can_fx_card__stone_gaze__effect
 @source('content/dm_crawl_decks/cards.yaml', 146)
 def fx_card__treasure_goblin__effect(ctx):
     # on sent_to_graveyard: gain gold 1
+    @source('content/dm_crawl_decks/cards.yaml', 146)
     def body1(ctx):
         ctx.verbs.gain(ctx, 'gold', 1)
         return True
@@ -241,7 +255,9 @@ fx_card__treasure_goblin__effect.can = can_fx_card__treasure_goblin__effect
 @source('content/dm_crawl_decks/cards.yaml', 83)
 def fx_card__war_drummer__effect(ctx):
     # continuous: each card in battlefield where on_side(it, enemy_side): it.points += 1
+    @source('content/dm_crawl_decks/cards.yaml', 83)
     def body1(ctx):
+        @source('content/dm_crawl_decks/cards.yaml', 83)
         def body2(ctx):
             ctx.modify(ctx.it, 'points', '+=', 1, 'fx_card__war_drummer__effect:m3')
             return True
@@ -261,6 +277,7 @@ fx_card__war_drummer__effect.can = can_fx_card__war_drummer__effect
 @source('content/dm_crawl_decks/cards.yaml', 173)
 def fx_card__wisp__effect(ctx):
     # on post_battle: draw_main 1
+    @source('content/dm_crawl_decks/cards.yaml', 173)
     def body1(ctx):
         ctx.verbs.draw_main(ctx, 1)
         return True
@@ -278,6 +295,7 @@ fx_card__wisp__effect.can = can_fx_card__wisp__effect
 @source('content/dm_crawl_decks/cards.yaml', 155)
 def fx_card__zombie__effect(ctx):
     # on discarded: gain food 1
+    @source('content/dm_crawl_decks/cards.yaml', 155)
     def body1(ctx):
         ctx.verbs.gain(ctx, 'food', 1)
         return True
@@ -412,6 +430,7 @@ fx_event_card__scroll_loot__effect.can = can_fx_event_card__scroll_loot__effect
 @source('content/dm_crawl_decks/events.yaml', 32)
 def fx_event_card__shifting_walls__effect(ctx):
     # target card in exploration: redraw target
+    @source('content/dm_crawl_decks/events.yaml', 32)
     def body1(ctx):
         ctx.verbs.redraw(ctx, ctx.target)
         return True
@@ -432,15 +451,19 @@ fx_event_card__shifting_walls__effect.can = can_fx_event_card__shifting_walls__e
 @source('content/dm_crawl_decks/events.yaml', 46)
 def fx_event_card__training_ground__effect(ctx):
     # choose { flip_token strength 1 | flip_token agility 1 | flip_token perception 1 | flip_token intelligence 1 }
+    @source('content/dm_crawl_decks/events.yaml', 46)
     def option1(ctx):
         ctx.verbs.flip_token(ctx, 'strength', 1)
         return True
+    @source('content/dm_crawl_decks/events.yaml', 46)
     def option2(ctx):
         ctx.verbs.flip_token(ctx, 'agility', 1)
         return True
+    @source('content/dm_crawl_decks/events.yaml', 46)
     def option3(ctx):
         ctx.verbs.flip_token(ctx, 'perception', 1)
         return True
+    @source('content/dm_crawl_decks/events.yaml', 46)
     def option4(ctx):
         ctx.verbs.flip_token(ctx, 'intelligence', 1)
         return True
@@ -483,6 +506,7 @@ fx_event_card__treasure_map__effect.can = can_fx_event_card__treasure_map__effec
 @source('content/dm_crawl_decks/relics.yaml', 65)
 def fx_relic__bedroll__passive(ctx):
     # on long_rest: heal 1
+    @source('content/dm_crawl_decks/relics.yaml', 65)
     def body1(ctx):
         ctx.verbs.heal(ctx, 1)
         return True
@@ -503,6 +527,7 @@ def fx_relic__binding_scroll__use(ctx):
     if not (ctx.verbs.can_pay(ctx, 'scroll', 1)):
         return False
     ctx.verbs.pay(ctx, 'scroll', 1)
+    @source('content/dm_crawl_decks/relics.yaml', 20)
     def body1(ctx):
         ctx.modify(ctx.target, 'points', '=', 1, 'fx_relic__binding_scroll__use:m2')
         return True
@@ -526,6 +551,7 @@ def fx_relic__crossbow__use(ctx):
     if not (ctx.verbs.can_pay(ctx, 'ammo', 1)):
         return False
     ctx.verbs.pay(ctx, 'ammo', 1)
+    @source('content/dm_crawl_decks/relics.yaml', 34)
     def body1(ctx):
         ctx.modify(ctx.target, 'points', '-=', 1, 'fx_relic__crossbow__use:m2')
         return True
@@ -549,6 +575,7 @@ def fx_relic__golden_bribe__use(ctx):
     if not (ctx.verbs.can_pay(ctx, 'gold', 2)):
         return False
     ctx.verbs.pay(ctx, 'gold', 2)
+    @source('content/dm_crawl_decks/relics.yaml', 41)
     def body1(ctx):
         ctx.verbs.send_to_graveyard(ctx, ctx.target)
         return True
@@ -606,6 +633,7 @@ def fx_relic__mirror_shield__use(ctx):
     if not (ctx.verbs.can_turn_sideways(ctx)):
         return False
     ctx.verbs.turn_sideways(ctx)
+    @source('content/dm_crawl_decks/relics.yaml', 55)
     def body1(ctx):
         ctx.modify(ctx.target, 'points', '+=', 2, 'fx_relic__mirror_shield__use:m2')
         return True
@@ -629,15 +657,19 @@ def fx_relic__trail_rations__use(ctx):
     if not (ctx.verbs.can_pay(ctx, 'food', 1)):
         return False
     ctx.verbs.pay(ctx, 'food', 1)
+    @source('content/dm_crawl_decks/relics.yaml', 27)
     def option1(ctx):
         ctx.verbs.flip_token(ctx, 'strength', 1)
         return True
+    @source('content/dm_crawl_decks/relics.yaml', 27)
     def option2(ctx):
         ctx.verbs.flip_token(ctx, 'agility', 1)
         return True
+    @source('content/dm_crawl_decks/relics.yaml', 27)
     def option3(ctx):
         ctx.verbs.flip_token(ctx, 'perception', 1)
         return True
+    @source('content/dm_crawl_decks/relics.yaml', 27)
     def option4(ctx):
         ctx.verbs.flip_token(ctx, 'intelligence', 1)
         return True
@@ -666,7 +698,9 @@ fx_relic__trail_rations__use.can = can_fx_relic__trail_rations__use
 @source('content/dm_crawl_decks/relics.yaml', 60)
 def fx_relic__whetstone__passive(ctx):
     # continuous: each card in battlefield where on_side(it, player_side) and it.power >= 2: it.points += 1
+    @source('content/dm_crawl_decks/relics.yaml', 60)
     def body1(ctx):
+        @source('content/dm_crawl_decks/relics.yaml', 60)
         def body2(ctx):
             ctx.modify(ctx.it, 'points', '+=', 1, 'fx_relic__whetstone__passive:m3')
             return True
@@ -686,6 +720,7 @@ fx_relic__whetstone__passive.can = can_fx_relic__whetstone__passive
 @source('content/dm_crawl_decks/relics.yaml', 71)
 def fx_relic__yande_identity__passive(ctx):
     # on acquired: win_game
+    @source('content/dm_crawl_decks/relics.yaml', 71)
     def body1(ctx):
         ctx.verbs.win_game(ctx)
         return True

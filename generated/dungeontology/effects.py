@@ -5,14 +5,15 @@
 Each `fx_*` returns True when it resolved and False when it fizzled; `can_fx_*` checks the
 effect's leading requirements and costs without changing anything.
 """
-from runtime.effects import source
+from runtime.effects import loop, source
 
-__all__ = ["source"]
+__all__ = ["loop", "source"]
 
 
 @source('content/dungeontology/game.yaml', 316)
 def kw_ambush(ctx, p_n):
     # on enter_region: if students_owned() >= n { sacrifice n } else if stun_tokens() < you.stamina { gain_stun 1 } else { forbid_entry }
+    @source('content/dungeontology/game.yaml', 316)
     def body1(ctx):
         if (ctx.queries.students_owned(ctx) >= p_n):
             if not (ctx.verbs.can_sacrifice(ctx, p_n)):
@@ -44,6 +45,7 @@ kw_ambush.can = can_kw_ambush
 @source('content/dungeontology/game.yaml', 332)
 def kw_boss(ctx):
     # on enter_region: once per turn: if boss_placed() { activate_boss } else { discover_boss }
+    @source('content/dungeontology/game.yaml', 332)
     def body1(ctx):
         if ctx.once('turn', 'kw_boss:once2'):
             if ctx.queries.boss_placed(ctx):
@@ -68,6 +70,7 @@ kw_boss.can = can_kw_boss
 @source('content/dungeontology/game.yaml', 336)
 def kw_camp(ctx, p_colour):
     # on region_action where has_block(colour): rest_in_place
+    @source('content/dungeontology/game.yaml', 336)
     def body1(ctx):
         ctx.verbs.rest_in_place(ctx)
         return True
@@ -85,6 +88,7 @@ kw_camp.can = can_kw_camp
 @source('content/dungeontology/game.yaml', 312)
 def kw_danger(ctx, p_n):
     # on stealth_failed: event.students = n
+    @source('content/dungeontology/game.yaml', 312)
     def body1(ctx):
         ctx.modify(ctx.event, 'students', '=', p_n, 'kw_danger:m2')
         return True
@@ -102,6 +106,7 @@ kw_danger.can = can_kw_danger
 @source('content/dungeontology/game.yaml', 304)
 def kw_lucky(ctx, p_n):
     # on stealth_value: prophecy n; you.stealth += prophecy_bonus()
+    @source('content/dungeontology/game.yaml', 304)
     def body1(ctx):
         ctx.verbs.prophecy(ctx, p_n)
         ctx.modify(ctx.you, 'stealth', '+=', ctx.queries.prophecy_bonus(ctx), 'kw_lucky:m2')
@@ -120,6 +125,7 @@ kw_lucky.can = can_kw_lucky
 @source('content/dungeontology/game.yaml', 340)
 def kw_secret_passage(ctx, p_letter):
     # on movement: use_secret_passage letter
+    @source('content/dungeontology/game.yaml', 340)
     def body1(ctx):
         ctx.verbs.use_secret_passage(ctx, p_letter)
         return True
@@ -137,6 +143,7 @@ kw_secret_passage.can = can_kw_secret_passage
 @source('content/dungeontology/game.yaml', 328)
 def kw_stairs(ctx):
     # on first_enter: place_stairs
+    @source('content/dungeontology/game.yaml', 328)
     def body1(ctx):
         ctx.verbs.place_stairs(ctx)
         return True
@@ -154,6 +161,7 @@ kw_stairs.can = can_kw_stairs
 @source('content/dungeontology/game.yaml', 320)
 def kw_stop(ctx):
     # on enter_region: end_movement
+    @source('content/dungeontology/game.yaml', 320)
     def body1(ctx):
         ctx.verbs.end_movement(ctx)
         return True
@@ -171,6 +179,7 @@ kw_stop.can = can_kw_stop
 @source('content/dungeontology/game.yaml', 344)
 def kw_teleport(ctx):
     # on region_action where has_block(faith): teleport_to
+    @source('content/dungeontology/game.yaml', 344)
     def body1(ctx):
         ctx.verbs.teleport_to(ctx)
         return True
@@ -188,6 +197,7 @@ kw_teleport.can = can_kw_teleport
 @source('content/dungeontology/game.yaml', 324)
 def kw_toll(ctx, p_n):
     # on enter_region: drop_blocks n
+    @source('content/dungeontology/game.yaml', 324)
     def body1(ctx):
         ctx.verbs.drop_blocks(ctx, p_n)
         return True
@@ -205,6 +215,7 @@ kw_toll.can = can_kw_toll
 @source('content/dungeontology/game.yaml', 308)
 def kw_unlucky(ctx, p_n):
     # on stealth_value: prophecy n; you.alert += prophecy_bonus()
+    @source('content/dungeontology/game.yaml', 308)
     def body1(ctx):
         ctx.verbs.prophecy(ctx, p_n)
         ctx.modify(ctx.you, 'alert', '+=', ctx.queries.prophecy_bonus(ctx), 'kw_unlucky:m2')
@@ -310,6 +321,7 @@ fx_boss__latus__sides__1__encounter.can = can_fx_boss__latus__sides__1__encounte
 @source('content/dungeontology/cards.yaml', 372)
 def fx_doom_card__bad_omen__effect(ctx):
     # on stealth_value where attempting(): you.stealth -= 1
+    @source('content/dungeontology/cards.yaml', 372)
     def body1(ctx):
         ctx.modify(ctx.you, 'stealth', '-=', 1, 'fx_doom_card__bad_omen__effect:m2')
         return True
@@ -403,6 +415,7 @@ fx_doom_card__lost_notes__on_reveal.can = can_fx_doom_card__lost_notes__on_revea
 @source('content/dungeontology/cards.yaml', 440)
 def fx_doom_card__nightmares__effect(ctx):
     # on turn_end: gain_stun 1
+    @source('content/dungeontology/cards.yaml', 440)
     def body1(ctx):
         if not (ctx.verbs.can_gain_stun(ctx, 1)):
             return False
@@ -436,6 +449,7 @@ fx_doom_card__rumours__on_reveal.can = can_fx_doom_card__rumours__on_reveal
 @source('content/dungeontology/cards.yaml', 412)
 def fx_doom_card__satyr_grudge__effect(ctx):
     # on stealth_failed: event.students += 1
+    @source('content/dungeontology/cards.yaml', 412)
     def body1(ctx):
         ctx.modify(ctx.event, 'students', '+=', 1, 'fx_doom_card__satyr_grudge__effect:m2')
         return True
@@ -483,6 +497,7 @@ fx_doom_card__torn_pages__on_reveal.can = can_fx_doom_card__torn_pages__on_revea
 @source('content/dungeontology/cards.yaml', 63)
 def fx_panic_card__panic_last_round__effect(ctx):
     # each player: draw_cards 1
+    @source('content/dungeontology/cards.yaml', 63)
     def body1(ctx):
         ctx.verbs.draw_cards(ctx, 1)
         return True
@@ -500,6 +515,7 @@ fx_panic_card__panic_last_round__effect.can = can_fx_panic_card__panic_last_roun
 @source('content/dungeontology/cards.yaml', 56)
 def fx_panic_card__panic_stampede__effect(ctx):
     # each player: gain_stun 1
+    @source('content/dungeontology/cards.yaml', 56)
     def body1(ctx):
         if not (ctx.verbs.can_gain_stun(ctx, 1)):
             return False
@@ -999,6 +1015,7 @@ fx_region__workers_party__effects__2.can = can_fx_region__workers_party__effects
 @source('content/dungeontology/cards.yaml', 266)
 def fx_scheme_card__bewildering_draught__main(ctx):
     # target opponent where same_region(it): random_move target
+    @source('content/dungeontology/cards.yaml', 266)
     def body1(ctx):
         ctx.verbs.random_move(ctx, ctx.target)
         return True
@@ -1033,6 +1050,7 @@ fx_scheme_card__bewildering_draught__auxiliary.can = can_fx_scheme_card__bewilde
 @source('content/dungeontology/cards.yaml', 253)
 def fx_scheme_card__bully__main(ctx):
     # target opponent where same_region(it): discard_random target 1
+    @source('content/dungeontology/cards.yaml', 253)
     def body1(ctx):
         ctx.verbs.discard_random(ctx, ctx.target, 1)
         return True
@@ -1084,10 +1102,13 @@ def fx_scheme_card__campus_gossip__auxiliary(ctx):
     if not (ctx.verbs.can_sacrifice(ctx, 1)):
         return False
     ctx.verbs.sacrifice(ctx, 1)
+    @source('content/dungeontology/cards.yaml', 212)
     def body1(ctx):
+        @source('content/dungeontology/cards.yaml', 212)
         def option2(ctx):
             ctx.verbs.draw_for(ctx, ctx.target, 2)
             return True
+        @source('content/dungeontology/cards.yaml', 212)
         def option3(ctx):
             ctx.verbs.discard_random(ctx, ctx.target, 1)
             return True
@@ -1132,11 +1153,13 @@ fx_scheme_card__counter_scheme__main.can = can_fx_scheme_card__counter_scheme__m
 def fx_scheme_card__counter_scheme__auxiliary(ctx):
     # prophecy 1; choose { require attempting(); add_stealth prophecy_bonus() | require not attempting(); add_alert prophecy_bonus() }
     ctx.verbs.prophecy(ctx, 1)
+    @source('content/dungeontology/cards.yaml', 289)
     def option1(ctx):
         if not (ctx.queries.attempting(ctx)):
             return False
         ctx.verbs.add_stealth(ctx, ctx.queries.prophecy_bonus(ctx))
         return True
+    @source('content/dungeontology/cards.yaml', 289)
     def option2(ctx):
         if not ((not ctx.queries.attempting(ctx))):
             return False
@@ -1182,11 +1205,13 @@ fx_scheme_card__crystal_ball__main.can = can_fx_scheme_card__crystal_ball__main
 def fx_scheme_card__crystal_ball__auxiliary(ctx):
     # prophecy 1; choose { require attempting(); add_stealth prophecy_bonus() | require not attempting(); add_alert prophecy_bonus() }
     ctx.verbs.prophecy(ctx, 1)
+    @source('content/dungeontology/cards.yaml', 222)
     def option1(ctx):
         if not (ctx.queries.attempting(ctx)):
             return False
         ctx.verbs.add_stealth(ctx, ctx.queries.prophecy_bonus(ctx))
         return True
+    @source('content/dungeontology/cards.yaml', 222)
     def option2(ctx):
         if not ((not ctx.queries.attempting(ctx))):
             return False
@@ -1217,6 +1242,7 @@ fx_scheme_card__crystal_ball__auxiliary.can = can_fx_scheme_card__crystal_ball__
 @source('content/dungeontology/cards.yaml', 192)
 def fx_scheme_card__debt_of_friendship__main(ctx):
     # target opponent: give_block target
+    @source('content/dungeontology/cards.yaml', 192)
     def body1(ctx):
         ctx.verbs.give_block(ctx, ctx.target)
         return True
@@ -1240,10 +1266,13 @@ def fx_scheme_card__debt_of_friendship__auxiliary(ctx):
     if not (ctx.verbs.can_sacrifice(ctx, 1)):
         return False
     ctx.verbs.sacrifice(ctx, 1)
+    @source('content/dungeontology/cards.yaml', 193)
     def body1(ctx):
+        @source('content/dungeontology/cards.yaml', 193)
         def option2(ctx):
             ctx.verbs.draw_for(ctx, ctx.target, 2)
             return True
+        @source('content/dungeontology/cards.yaml', 193)
         def option3(ctx):
             ctx.verbs.discard_random(ctx, ctx.target, 1)
             return True
@@ -1287,11 +1316,13 @@ fx_scheme_card__distraction__main.can = can_fx_scheme_card__distraction__main
 @source('content/dungeontology/cards.yaml', 181)
 def fx_scheme_card__distraction__auxiliary(ctx):
     # choose { require attempting(); add_stealth 1 | require not attempting(); add_alert 3 }
+    @source('content/dungeontology/cards.yaml', 181)
     def option1(ctx):
         if not (ctx.queries.attempting(ctx)):
             return False
         ctx.verbs.add_stealth(ctx, 1)
         return True
+    @source('content/dungeontology/cards.yaml', 181)
     def option2(ctx):
         if not ((not ctx.queries.attempting(ctx))):
             return False
@@ -1322,11 +1353,13 @@ fx_scheme_card__distraction__auxiliary.can = can_fx_scheme_card__distraction__au
 @source('content/dungeontology/cards.yaml', 113)
 def fx_scheme_card__fate_miracle__auxiliary(ctx):
     # choose { require attempting(); add_stealth 3 | require not attempting(); add_alert 3 }
+    @source('content/dungeontology/cards.yaml', 113)
     def option1(ctx):
         if not (ctx.queries.attempting(ctx)):
             return False
         ctx.verbs.add_stealth(ctx, 3)
         return True
+    @source('content/dungeontology/cards.yaml', 113)
     def option2(ctx):
         if not ((not ctx.queries.attempting(ctx))):
             return False
@@ -1357,11 +1390,13 @@ fx_scheme_card__fate_miracle__auxiliary.can = can_fx_scheme_card__fate_miracle__
 @source('content/dungeontology/cards.yaml', 122)
 def fx_scheme_card__fate_omen__auxiliary(ctx):
     # choose { require attempting(); add_stealth 2 | require not attempting(); add_alert 2 }
+    @source('content/dungeontology/cards.yaml', 122)
     def option1(ctx):
         if not (ctx.queries.attempting(ctx)):
             return False
         ctx.verbs.add_stealth(ctx, 2)
         return True
+    @source('content/dungeontology/cards.yaml', 122)
     def option2(ctx):
         if not ((not ctx.queries.attempting(ctx))):
             return False
@@ -1392,11 +1427,13 @@ fx_scheme_card__fate_omen__auxiliary.can = can_fx_scheme_card__fate_omen__auxili
 @source('content/dungeontology/cards.yaml', 131)
 def fx_scheme_card__fate_star__auxiliary(ctx):
     # choose { require attempting(); add_stealth 3 | require not attempting(); add_alert 1 }
+    @source('content/dungeontology/cards.yaml', 131)
     def option1(ctx):
         if not (ctx.queries.attempting(ctx)):
             return False
         ctx.verbs.add_stealth(ctx, 3)
         return True
+    @source('content/dungeontology/cards.yaml', 131)
     def option2(ctx):
         if not ((not ctx.queries.attempting(ctx))):
             return False
@@ -1444,10 +1481,13 @@ def fx_scheme_card__guard_contract__auxiliary(ctx):
     if not (ctx.verbs.can_sacrifice(ctx, 1)):
         return False
     ctx.verbs.sacrifice(ctx, 1)
+    @source('content/dungeontology/cards.yaml', 202)
     def body1(ctx):
+        @source('content/dungeontology/cards.yaml', 202)
         def option2(ctx):
             ctx.verbs.draw_for(ctx, ctx.target, 2)
             return True
+        @source('content/dungeontology/cards.yaml', 202)
         def option3(ctx):
             ctx.verbs.discard_random(ctx, ctx.target, 1)
             return True
@@ -1477,12 +1517,14 @@ fx_scheme_card__guard_contract__auxiliary.can = can_fx_scheme_card__guard_contra
 @source('content/dungeontology/cards.yaml', 142)
 def fx_scheme_card__hunters_trap__main(ctx):
     # choose { sacrifice 1 -> place_token trap_token 1 | let n = 2; draw_students n; place_token trap_token n }
+    @source('content/dungeontology/cards.yaml', 142)
     def option1(ctx):
         if not (ctx.verbs.can_sacrifice(ctx, 1)):
             return False
         ctx.verbs.sacrifice(ctx, 1)
         ctx.verbs.place_token(ctx, 'trap_token', 1)
         return True
+    @source('content/dungeontology/cards.yaml', 142)
     def option2(ctx):
         l_n = 2
         ctx.verbs.draw_students(ctx, l_n)
@@ -1524,6 +1566,7 @@ fx_scheme_card__hunters_trap__auxiliary.can = can_fx_scheme_card__hunters_trap__
 @source('content/dungeontology/cards.yaml', 243)
 def fx_scheme_card__pickpocket__main(ctx):
     # target opponent where same_region(it): random_drop target 1
+    @source('content/dungeontology/cards.yaml', 243)
     def body1(ctx):
         ctx.verbs.random_drop(ctx, ctx.target, 1)
         return True
@@ -1572,11 +1615,13 @@ fx_scheme_card__quick_reflexes__main.can = can_fx_scheme_card__quick_reflexes__m
 @source('content/dungeontology/cards.yaml', 278)
 def fx_scheme_card__quick_reflexes__auxiliary(ctx):
     # choose { require attempting(); add_stealth 1 | require not attempting(); add_alert 1 }
+    @source('content/dungeontology/cards.yaml', 278)
     def option1(ctx):
         if not (ctx.queries.attempting(ctx)):
             return False
         ctx.verbs.add_stealth(ctx, 1)
         return True
+    @source('content/dungeontology/cards.yaml', 278)
     def option2(ctx):
         if not ((not ctx.queries.attempting(ctx))):
             return False
@@ -1663,11 +1708,13 @@ fx_scheme_card__shortcut__auxiliary.can = can_fx_scheme_card__shortcut__auxiliar
 @source('content/dungeontology/cards.yaml', 172)
 def fx_scheme_card__smoke_bomb__auxiliary(ctx):
     # choose { require attempting(); add_stealth 2 | require not attempting(); add_alert 2 }
+    @source('content/dungeontology/cards.yaml', 172)
     def option1(ctx):
         if not (ctx.queries.attempting(ctx)):
             return False
         ctx.verbs.add_stealth(ctx, 2)
         return True
+    @source('content/dungeontology/cards.yaml', 172)
     def option2(ctx):
         if not ((not ctx.queries.attempting(ctx))):
             return False
@@ -1713,11 +1760,13 @@ fx_scheme_card__teleport_rune__main.can = can_fx_scheme_card__teleport_rune__mai
 def fx_scheme_card__teleport_rune__auxiliary(ctx):
     # prophecy 1; choose { require attempting(); add_stealth prophecy_bonus() | require not attempting(); add_alert prophecy_bonus() }
     ctx.verbs.prophecy(ctx, 1)
+    @source('content/dungeontology/cards.yaml', 233)
     def option1(ctx):
         if not (ctx.queries.attempting(ctx)):
             return False
         ctx.verbs.add_stealth(ctx, ctx.queries.prophecy_bonus(ctx))
         return True
+    @source('content/dungeontology/cards.yaml', 233)
     def option2(ctx):
         if not ((not ctx.queries.attempting(ctx))):
             return False
@@ -1748,6 +1797,7 @@ fx_scheme_card__teleport_rune__auxiliary.can = can_fx_scheme_card__teleport_rune
 @source('content/dungeontology/scholars.yaml', 141)
 def fx_scholar__rebecca__sides__0__skills__0__effect(ctx):
     # on card_played where event.card_type == magic: event.bonus *= 2
+    @source('content/dungeontology/scholars.yaml', 141)
     def body1(ctx):
         ctx.modify(ctx.event, 'bonus', '*=', 2, 'fx_scholar__rebecca__sides__0__skills__0__effect:m2')
         return True
@@ -1817,10 +1867,12 @@ fx_scholar__rebecca__sides__1__skills__1__effect.can = can_fx_scholar__rebecca__
 @source('content/dungeontology/scholars.yaml', 63)
 def fx_scholar__sofia__sides__0__skills__0__effect(ctx):
     # on spy_alert { event.students = 0 }; on stealth_value where spying() { prophecy 1; you.stealth += prophecy_bonus() }
+    @source('content/dungeontology/scholars.yaml', 63)
     def body1(ctx):
         ctx.modify(ctx.event, 'students', '=', 0, 'fx_scholar__sofia__sides__0__skills__0__effect:m2')
         return True
     ctx.on('spy_alert', None, body1, 'fx_scholar__sofia__sides__0__skills__0__effect:on3')
+    @source('content/dungeontology/scholars.yaml', 63)
     def body4(ctx):
         ctx.verbs.prophecy(ctx, 1)
         ctx.modify(ctx.you, 'stealth', '+=', ctx.queries.prophecy_bonus(ctx), 'fx_scholar__sofia__sides__0__skills__0__effect:m5')
@@ -1839,10 +1891,12 @@ fx_scholar__sofia__sides__0__skills__0__effect.can = can_fx_scholar__sofia__side
 @source('content/dungeontology/scholars.yaml', 74)
 def fx_scholar__sofia__sides__1__skills__0__effect(ctx):
     # on spy_alert { event.students = 0 }; on stealth_value where spying() { prophecy 1; you.stealth += prophecy_bonus() }
+    @source('content/dungeontology/scholars.yaml', 74)
     def body1(ctx):
         ctx.modify(ctx.event, 'students', '=', 0, 'fx_scholar__sofia__sides__1__skills__0__effect:m2')
         return True
     ctx.on('spy_alert', None, body1, 'fx_scholar__sofia__sides__1__skills__0__effect:on3')
+    @source('content/dungeontology/scholars.yaml', 74)
     def body4(ctx):
         ctx.verbs.prophecy(ctx, 1)
         ctx.modify(ctx.you, 'stealth', '+=', ctx.queries.prophecy_bonus(ctx), 'fx_scholar__sofia__sides__1__skills__0__effect:m5')
@@ -1861,6 +1915,7 @@ fx_scholar__sofia__sides__1__skills__0__effect.can = can_fx_scholar__sofia__side
 @source('content/dungeontology/scholars.yaml', 78)
 def fx_scholar__sofia__sides__1__skills__1__effect(ctx):
     # on action_phase: extra_action
+    @source('content/dungeontology/scholars.yaml', 78)
     def body1(ctx):
         ctx.verbs.extra_action(ctx)
         return True
@@ -1883,11 +1938,14 @@ def fx_scholar__valerio__sides__0__skills__0__effect(ctx):
     if not (ctx.verbs.can_take_stun(ctx, 1)):
         return False
     ctx.verbs.take_stun(ctx, 1)
+    @source('content/dungeontology/scholars.yaml', 26)
     def body1(ctx):
         ctx.verbs.mark_affected(ctx, ctx.target)
+        @source('content/dungeontology/scholars.yaml', 26)
         def option2(ctx):
             ctx.verbs.random_drop(ctx, ctx.target, 1)
             return True
+        @source('content/dungeontology/scholars.yaml', 26)
         def option3(ctx):
             ctx.verbs.steal_random_card(ctx, ctx.target)
             return True
@@ -1924,12 +1982,15 @@ def fx_scholar__valerio__sides__1__skills__0__effect(ctx):
     if not (ctx.verbs.can_take_stun(ctx, 1)):
         return False
     ctx.verbs.take_stun(ctx, 1)
+    @source('content/dungeontology/scholars.yaml', 37)
     def body1(ctx):
         ctx.verbs.mark_affected(ctx, ctx.target)
+        @source('content/dungeontology/scholars.yaml', 37)
         def option2(ctx):
             ctx.verbs.random_drop(ctx, ctx.target, 1)
             ctx.verbs.collect_free(ctx, 1)
             return True
+        @source('content/dungeontology/scholars.yaml', 37)
         def option3(ctx):
             ctx.verbs.steal_random_card(ctx, ctx.target)
             return True
@@ -1961,6 +2022,7 @@ fx_scholar__valerio__sides__1__skills__0__effect.can = can_fx_scholar__valerio__
 @source('content/dungeontology/scholars.yaml', 41)
 def fx_scholar__valerio__sides__1__skills__1__effect(ctx):
     # on turn_end: remove_stun 1
+    @source('content/dungeontology/scholars.yaml', 41)
     def body1(ctx):
         ctx.verbs.remove_stun(ctx, 1)
         return True
@@ -1995,7 +2057,9 @@ fx_scholar__vincenzo__sides__0__skills__0__effect.can = can_fx_scholar__vincenzo
 @source('content/dungeontology/scholars.yaml', 104)
 def fx_scholar__vincenzo__sides__0__skills__1__effect(ctx):
     # on stealth_value where attempting() { may: take_stun 1 -> prophecy 1; you.stealth += prophecy_bonus() }; on rival_stealth_value { may: take_stun 1 -> prophecy 1; you.alert += prophecy_bonus() }
+    @source('content/dungeontology/scholars.yaml', 104)
     def body1(ctx):
+        @source('content/dungeontology/scholars.yaml', 104)
         def body2(ctx):
             if not (ctx.verbs.can_take_stun(ctx, 1)):
                 return False
@@ -2007,7 +2071,9 @@ def fx_scholar__vincenzo__sides__0__skills__1__effect(ctx):
             body2(ctx)
         return True
     ctx.on('stealth_value', lambda ctx: ctx.queries.attempting(ctx), body1, 'fx_scholar__vincenzo__sides__0__skills__1__effect:on5')
+    @source('content/dungeontology/scholars.yaml', 104)
     def body6(ctx):
+        @source('content/dungeontology/scholars.yaml', 104)
         def body7(ctx):
             if not (ctx.verbs.can_take_stun(ctx, 1)):
                 return False

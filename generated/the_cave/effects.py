@@ -5,9 +5,9 @@
 Each `fx_*` returns True when it resolved and False when it fizzled; `can_fx_*` checks the
 effect's leading requirements and costs without changing anything.
 """
-from runtime.effects import source
+from runtime.effects import loop, source
 
-__all__ = ["source"]
+__all__ = ["loop", "source"]
 
 
 @source('content/the_cave/game.yaml', 164)

@@ -1,0 +1,76 @@
+"""The one rule for content strings that become names, and JSON Schema patterns that mean
+what they say.
+
+An id, a kind, a field, a keyword, a parameter, a let-bound name, a pack id or a mission id
+can end up as a Python identifier, a directory or a file name. Each must be lower_snake_case
+ASCII matched in full (`\\A...\\Z`: Python's `$` would accept a trailing newline), and not a
+Python keyword or a name the generated code reserves.
+
+JSON Schema patterns are ECMA-262 regular expressions matched with search semantics, where
+`$` means the end of the string. Python's `$` also matches before a final newline, so
+`compiled()` rewrites `$` to `\\Z` before jsonschema sees the pattern (see schemas.py).
+"""
+from __future__ import annotations
+
+import keyword
+import re
+from functools import lru_cache
+
+# Python keywords and soft keywords, plus names the generated code and the runtime give a
+# meaning of their own (the receiver, the effect context, the class).
+RESERVED = frozenset(
+    [w for w in keyword.kwlist + keyword.softkwlist if w.islower() and w != "_"]
+    + ["self", "ctx", "cls"])
+IDENT = re.compile(r"[a-z][a-z0-9_]*", re.ASCII)
+# The same rule as a JSON Schema pattern (ECMA-262: `$` is the end of the string), so that
+# editors validating against the exported schemas refuse the reserved names too.
+ID_PATTERN = "^(?!(?:" + "|".join(sorted(RESERVED)) + ")$)[a-z][a-z0-9_]*$"
+HINT = ("names are lower_snake_case ASCII like `squeeze_2`, and not a Python keyword "
+        "or a reserved name (self, ctx, cls)")
+
+
+def problem(name) -> str | None:
+    """Why `name` cannot be a name, or None if it can."""
+    if not isinstance(name, str):
+        return f"{name!r} is not a string"
+    if not IDENT.fullmatch(name):
+        return f"{name!r} is not a lower_snake_case ASCII name"
+    if name in RESERVED:
+        return f"{name!r} is a reserved word"
+    return None
+
+
+def is_identifier(name) -> bool:
+    return problem(name) is None
+
+
+def ecma(pattern: str) -> str:
+    """A JSON Schema (ECMA-262) pattern as a Python pattern: `$` outside a character class
+    becomes `\\Z`, the end of the string, and nothing else changes."""
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+@lru_cache(maxsize=None)
+def compiled(pattern: str) -> re.Pattern | None:
+    """The compiled Python form of a JSON Schema pattern (None if it is not a valid one)."""
+    try:
+        return re.compile(ecma(pattern))
+    except (re.error, RecursionError, OverflowError):
+        return None
