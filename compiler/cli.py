@@ -72,8 +72,11 @@ def _pack_base(pack: Path, reporter: dg.Reporter) -> Path | None:
 
 
 def compile_all(targets, extra: list[Path], reporter: dg.Reporter, timings=None, quiet=False):
+    from compiler import packs
     games = []
     cache: dict = {}
+    for base in dict.fromkeys(b for b, _ in targets if isinstance(b, Path)):
+        packs.check_shipped_ids(pipeline.in_repo_packs(base), reporter)
     for base, packs in targets:
         if base == "pack":
             base = _pack_base(packs[0], reporter)

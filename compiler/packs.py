@@ -173,6 +173,25 @@ def _add_pack(game: Game, root: Path, reporter: dg.Reporter) -> None:
                               for i, item in enumerate(pack.manifest.get("remove", []))]
 
 
+def check_shipped_ids(pack_roots: list[Path], reporter: dg.Reporter) -> None:
+    """Packs shipped with one game must have distinct ids: each is built into
+    generated/<game>__<id>/, so a second pack with the same id would silently replace the
+    first."""
+    first: dict[str, str] = {}
+    for root in pack_roots:
+        scratch = dg.Reporter()  # the manifest's own problems are reported when it is loaded
+        pack, doc = _manifest(root, scratch, required=False)
+        if pack is None:
+            continue
+        if pack.id in first:
+            mark = doc.mark(("id",))
+            reporter.add(dg.PACK_CONFLICT, f"pack id {pack.id!r} is already used by "
+                         f"{first[pack.id]}", doc_display(doc), mark.line, mark.column,
+                         "give each pack shipped with a game its own id")
+        else:
+            first[pack.id] = doc_display(doc)
+
+
 def doc_display(doc: loader.Document) -> str:
     return display_path(doc.path)
 
@@ -277,7 +296,7 @@ def _report_schema_error(err, doc: loader.Document, display: str, base: tuple,
             mark = doc.mark(path + (extra[0],), key=True)
             message = f"unknown field {extra[0]!r}"
             hint = did_you_mean(extra[0], sorted(err.schema.get("properties", {}))) or hint
-    code = dg.SCHEMA
+    code = dg.BAD_NAME if schemas.is_name_error(err) else dg.SCHEMA
     if err.validator == "required" and isinstance(err.instance, dict) and any(
             repr(p) in message for p in ("source", "ref", "note") if p not in err.instance):
         code = dg.PROVENANCE  # a missing source/ref/note is the documented TC-S004
