@@ -296,7 +296,7 @@ def _report_schema_error(err, doc: loader.Document, display: str, base: tuple,
             mark = doc.mark(path + (extra[0],), key=True)
             message = f"unknown field {extra[0]!r}"
             hint = did_you_mean(extra[0], sorted(err.schema.get("properties", {}))) or hint
-    code = dg.BAD_NAME if schemas.is_name_error(err) else dg.SCHEMA
+    code = dg.SCHEMA
     if err.validator == "required" and isinstance(err.instance, dict) and any(
             repr(p) in message for p in ("source", "ref", "note") if p not in err.instance):
         code = dg.PROVENANCE  # a missing source/ref/note is the documented TC-S004

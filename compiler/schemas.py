@@ -175,11 +175,6 @@ def _pattern(validator, pattern, instance, schema):
                 yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-def is_name_error(err) -> bool:
-    """A validation error of the one identifier rule (reported as TC-N007)."""
-    return err.validator == "pattern" and err.validator_value == ID_PATTERN
-
-
 def _pattern_properties(validator, properties, instance, schema):
     if validator.is_type(instance, "object"):
         for pattern, subschema in properties.items():

@@ -120,8 +120,8 @@ def validate_document(doc: Document, schema: dict, reporter: dg.Reporter, displa
                 message = f"unknown field {extra[0]!r}"
         elif at_key:
             mark = doc.mark(path, key=True)
-        reporter.add(dg.BAD_NAME if schemas.is_name_error(err) else code, message, display,
-                     mark.line, mark.column, _schema_hint(err))
+        reporter.add(code, message, display, mark.line, mark.column,
+                     _schema_hint(err))
         ok = False
     return ok
 
