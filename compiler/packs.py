@@ -51,7 +51,7 @@ def content_files(root: Path, reporter: dg.Reporter) -> list[Path]:
         for entry in entries:
             path = here / entry.name
             if entry.is_symlink():
-                if entry.is_dir() or entry.name.endswith((".yaml", ".yml")):
+                if entry.name.endswith((".yaml", ".yml")) or os.path.isdir(path):
                     _refuse_link(path, root, reporter)
                 continue
             if entry.is_dir():
@@ -92,11 +92,11 @@ def _refuse_link(path: Path, root: Path, reporter: dg.Reporter) -> None:
     the pack; a file link inside it is refused as a link; a folder link inside it is only
     a second name for files already read, so it is skipped quietly."""
     shown = str(Path(display_path(path.parent)) / path.name)  # the link, not its target
-    target = Path(os.path.realpath(path))
-    if not target.is_relative_to(root.resolve()) or not target.exists():
+    target = Path(os.path.realpath(path))  # reads links only, never a file; loops end
+    if not target.is_relative_to(os.path.realpath(root)) or not os.path.exists(target):
         reporter.add(dg.PACK, f"{path.name} leads outside the pack directory", shown, 1, 1,
                      "packs may only use files inside their own directory; nothing was read")
-    elif not target.is_dir():
+    elif not os.path.isdir(target):
         reporter.add(dg.SYMLINK, f"{path.name} is a symbolic link; it was not read", shown,
                      1, 1, "copy the file into place instead of linking it")
 
