@@ -435,7 +435,7 @@ def _mention_index(game: Game) -> dict[str, list[tuple[Entity, EffectSite]]]:
 # --- bounds: every effect finishes quickly -------------------------------------------------
 
 MAX_NUMBER = 1_000        # a number literal in an effect
-MAX_REPEAT = 1_000        # rounds of one `repeat`, as far as the checker can bound them
+MAX_REPEAT = 10_000       # rounds of one `repeat`, as far as the checker can bound them
 MAX_PASSES = 100_000      # rounds of nested repeats together (the run-time budget of an effect)
 MAX_VALUE = 1_000_000     # any arithmetic result
 MAX_UNKNOWN = 1_000       # what the checker assumes of a count, a stat, a query, a parameter
@@ -466,12 +466,12 @@ class Bounds:
                 shown = f"repeat count {const:,}" if const is not None else \
                     f"repeat count may reach {bound:,}"
                 self.checker.error(dg.EFFECT_BOUNDS, f"{shown}; the limit is {MAX_REPEAT:,}",
-                                   node, "repeat a game-sized number of times")
+                                   node.count, "repeat a game-sized number of times")
                 bound = 1
             elif passes * max(bound, 1) > MAX_PASSES:
                 self.checker.error(dg.EFFECT_BOUNDS, "nested repeats may run "
                                    f"{passes * bound:,} rounds; the limit is {MAX_PASSES:,}",
-                                   node, "nest fewer repeats, or repeat fewer times")
+                                   node.count, "nest fewer repeats, or repeat fewer times")
                 bound = 1
             self.visit(node.body, lets, passes * max(bound, 1))
         elif _is_expr(node):

@@ -211,6 +211,7 @@ def test_huge_integers_are_refused(tmp_path, capsys, where, number):
     "repeat 1000000000: gain_token traverse 1",
     "repeat 1001: gain_token traverse 1",
     "repeat (999 * 999): gain_token traverse 1",
+    "repeat (count(player) * 11): gain_token traverse 1",
     "let a = count(player); let b = a * a; let c = b * b; let d = c * c; gain_token traverse d",
     "let a = 999; let b = a * a; let c = b * b; gain_token traverse c",
     "gain_token traverse (1 // 0)",
