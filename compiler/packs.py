@@ -18,6 +18,7 @@ from compiler.model import Entity, Game, Pack
 SKIPPED_DIRS = {"packs", "missions", "scenarios"}
 MAX_FILES = 2000
 MAX_DIRS = 5000
+MAX_PACK_BYTES = 64 * 1024 * 1024  # all content files together (each is at most 2 MiB)
 MAX_DIR_DEPTH = 16
 
 
@@ -37,7 +38,7 @@ def content_files(root: Path, reporter: dg.Reporter) -> list[Path]:
     to files or folders, are refused by name and never followed or read.
     """
     found: list[Path] = []
-    folders = 0
+    folders = total = 0
     stack: list[tuple[Path, int]] = [(root, 0)]
     while stack:
         here, depth = stack.pop()
@@ -62,6 +63,15 @@ def content_files(root: Path, reporter: dg.Reporter) -> list[Path]:
             if not entry.name.endswith((".yaml", ".yml")) or entry.name in ("game.yaml", "pack.yaml"):
                 continue
             found.append(path)
+            try:
+                total += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                pass  # the loader reports an unreadable file
+            if total > MAX_PACK_BYTES:
+                reporter.add(dg.PACK_TOO_BIG, f"pack's content files hold more than "
+                             f"{MAX_PACK_BYTES} bytes", display_path(root), 1, 1,
+                             "split it into several packs")
+                return []
             if len(found) > MAX_FILES:
                 reporter.add(dg.PACK_TOO_BIG, f"pack holds more than {MAX_FILES} content files",
                              display_path(root), 1, 1, "split it into several packs")

@@ -434,6 +434,13 @@ def test_too_many_files_is_a_diagnostic(tmp_path, capsys, monkeypatch):
     assert code == 1 and dg.PACK_TOO_BIG in codes(out)
 
 
+def test_too_many_bytes_is_a_diagnostic(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(packs, "MAX_PACK_BYTES", 1_000)
+    pack = make_pack(tmp_path, {f"f{i}.yaml": token(f"tok_{i}") for i in range(7)})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and codes(out) == [dg.PACK_TOO_BIG]
+
+
 def test_deep_scenario_folders_do_not_recurse(tmp_path, capsys):
     _deep_tree(tmp_path, 1_200)
     try:
