@@ -197,7 +197,9 @@ def cmd_sim(args) -> int:
     try:
         summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
                           options=options, progress=None if args.json else progress)
-    except effects.EffectError as err:  # content the engine refused, or a runaway effect
+    except Exception as err:  # noqa: BLE001 - content the engine refused, or a runaway
+        if not isinstance(err, effects.EffectError) and effects.error_origin(err) is None:
+            raise  # not from an effect: a bug in tomecraft (exit 3)
         _effect_diagnostic(err, reporter)
         print(dg.format_text(reporter))
         return 1
@@ -214,7 +216,9 @@ def _effect_diagnostic(err, reporter: dg.Reporter) -> None:
     origin = effects.error_origin(err) or "?:1"
     file, _, line = origin.rpartition(":")
     runaway = isinstance(err, effects.RunawayEffect)
-    reporter.add(dg.STEP_BUDGET if runaway else dg.GAME_RULE, str(err), file or "?",
+    message = str(err) if isinstance(err, effects.EffectError) else \
+        f"the engine could not play this effect: {type(err).__name__}: {err}"
+    reporter.add(dg.STEP_BUDGET if runaway else dg.GAME_RULE, message, file or "?",
                  int(line) if line.isdigit() else 1, 1,
                  "bound the loop or the triggers it sets off" if runaway
                  else "the engine cannot play this effect as written")

@@ -153,6 +153,10 @@ def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game
 
 
 def _add_pack(game: Game, root: Path, reporter: dg.Reporter) -> None:
+    if root.is_symlink():
+        reporter.add(dg.SYMLINK, "the pack folder is a symbolic link; it was not read",
+                     str(root), 1, 1, "name the real folder")
+        return
     if not root.is_dir():
         reporter.add(dg.USAGE, "pack directory does not exist", display_path(root), 1, 1)
         return
@@ -189,6 +193,8 @@ def check_shipped_ids(pack_roots: list[Path], reporter: dg.Reporter) -> None:
     first."""
     first: dict[str, str] = {}
     for root in pack_roots:
+        if root.is_symlink():
+            continue  # refused unread when it is loaded
         scratch = dg.Reporter()  # the manifest's own problems are reported when it is loaded
         pack, doc = _manifest(root, scratch, required=False)
         if pack is None:

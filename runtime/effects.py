@@ -111,6 +111,10 @@ def source(file: str, line: int):
             except RecursionError:
                 raise RunawayEffect("effects set each other off without end (a trigger that "
                                     "causes its own event?)", origin) from None
+            except ZeroDivisionError:  # `x // y` with y == 0 at run time: a content error
+                err = EffectError("division by zero")
+                err.add_note(f"in effect from {origin}")
+                raise err from None
             except Exception as err:
                 # One note per level, innermost first: a keyword's line, then the entity's.
                 note = f"in effect from {origin}"

@@ -272,6 +272,14 @@ def test_a_runaway_the_checker_cannot_see_stops_with_a_located_diagnostic(tmp_pa
     assert time.perf_counter() - start < 20
 
 
+def test_division_by_zero_at_run_time_is_located(tmp_path, capsys):
+    effect = "gain_token traverse (2 // (depth_levels() - depth_levels()))"
+    pack = make_pack(tmp_path, {"t.yaml": tile_kind(effect)})
+    assert check_pack(pack, capsys)[0] == 0  # not a literal zero: the checker cannot know
+    code, out, _ = run(["sim", "the_cave", "--games", "2", "--pack", pack], capsys)
+    assert code == 1 and "division by zero" in out and f"{pack / 't.yaml'}:" in out
+
+
 def test_the_step_budget_stops_a_long_loop():
     @effects.source("content/x.yaml", 7)
     def busy(ctx):
@@ -338,6 +346,15 @@ def test_symlinked_mission_and_scenario_files_are_refused_unread(tmp_path, capsy
                  ["scenario", "run", link]):
         code, out, err = run(argv, capsys)
         assert code == 1 and SECRET not in out + err and "root:x" not in out + err, argv
+
+
+def test_symlinked_pack_folder_is_refused_unread(tmp_path, capsys):
+    real = make_pack(tmp_path, {"t.yaml": token("linked_one", extra=f"    note: {SECRET}\n")})
+    link = tmp_path / "link"
+    os.symlink(real, link)
+    code, out, err = run(["check", "content/the_cave", "--pack", link, "--format", "json"],
+                         capsys)
+    assert code == 1 and codes(out) == [dg.SYMLINK] and SECRET not in out + err
 
 
 def test_excerpts_never_read_a_link():
