@@ -21,7 +21,7 @@ UsageError = dg.UsageError  # one class, also when this module runs as __main__
 
 def progress(message: str) -> None:
     """Progress goes to stderr so --format json stays clean on stdout."""
-    print(message, file=sys.stderr, flush=True)
+    print(dg.escape_controls(message), file=sys.stderr, flush=True)  # names can be hostile
 
 
 # --- resolving what to work on -------------------------------------------------------------
@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except UsageError as err:
-        print(f"tomecraft: error[{dg.USAGE}]: {err}", file=sys.stderr)
+        print(dg.escape_controls(f"tomecraft: error[{dg.USAGE}]: {err}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tomecraft: interrupted", file=sys.stderr)
@@ -310,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # a bug in tomecraft, never the user's content
         if os.environ.get("TOMECRAFT_DEBUG"):
             raise
-        print(f"tomecraft: internal error: {type(err).__name__}: {err}\n"
+        print(dg.escape_controls(f"tomecraft: internal error: {type(err).__name__}: {err}") + "\n"
               "  this is a bug in tomecraft; rerun with TOMECRAFT_DEBUG=1 for details",
               file=sys.stderr)
         return 3

@@ -120,15 +120,16 @@ def run_cli(paths: list[str], fmt: str = "text") -> int:
         return 2
     outcomes = [run_file(p) for p in files]
     if fmt == "json":
-        print(json.dumps([{"file": o.file, "name": o.name, "ok": o.ok,
-                           "failures": [{"line": l, "message": m} for l, m in o.failures]}
-                          for o in outcomes], ensure_ascii=False, indent=2))
+        print(dg.json_controls(json.dumps(
+            [{"file": o.file, "name": o.name, "ok": o.ok,
+              "failures": [{"line": l, "message": m} for l, m in o.failures]}
+             for o in outcomes], ensure_ascii=False, indent=2)))
     else:
-        for o in outcomes:
+        for o in outcomes:  # names and messages may quote content: never raw escapes
             if o.ok:
-                print(f"ok    {o.file}: {o.name}")
+                print(dg.escape_controls(f"ok    {o.file}: {o.name}"))
             for line, message in o.failures:
-                print(f"FAIL  {o.file}:{line}: {o.name}: {message}")
+                print(dg.escape_controls(f"FAIL  {o.file}:{line}: {o.name}: {message}"))
         failed = sum(not o.ok for o in outcomes)
         print(f"{len(outcomes) - failed} passed, {failed} failed")
     return 0 if all(o.ok for o in outcomes) else 1

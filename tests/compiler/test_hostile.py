@@ -390,6 +390,15 @@ def test_raw_control_character_excerpt_is_escaped(tmp_path, capsys):
     assert code == 1 and ESC not in out + err and "\\x1b" in out
 
 
+def test_hostile_folder_and_file_names_are_printed_escaped(tmp_path, capsys):
+    pack = make_pack(tmp_path, {f"bad{ESC}]0;x\x07.yaml": "tokens: [1, 2"},
+                     name=f"fan{ESC}[2J\nx")
+    code, out, err = run(["check", "content/the_cave", "--pack", pack], capsys)
+    assert code == 1 and ESC not in out + err and "\x07" not in out + err
+    code, out, err = run(["check", tmp_path / f"nowhere{ESC}"], capsys)
+    assert code == 2 and ESC not in out + err
+
+
 def test_every_text_output_escapes_controls():
     reporter = dg.Reporter()
     reporter.add(dg.SCHEMA, f"bad {ESC}[31m value\x00", f"a{ESC}.yaml", 1, 1, f"hint{ESC}")
