@@ -42,8 +42,8 @@ def _core_scalar(tag: str, value: str):
         if tag.endswith(":int"):
             sign = -1 if text.startswith("-") else 1
             digits = text.lstrip("+-")
-            if len(digits) > 40:  # far beyond MAX_INT in any base; never convert it
-                return _TooBig(value)
+            if len(digits.lstrip("0ox").lstrip("0")) > 40:  # beyond MAX_INT in any base
+                return _TooBig(value)  # never converted: 5,000 digits would be slow to read
             if digits[:2] in ("0o", "0x"):
                 number = sign * int(digits[2:], 8 if digits[1] == "o" else 16)
             else:
