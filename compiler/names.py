@@ -67,10 +67,59 @@ def ecma(pattern: str) -> str:
     return "".join(out)
 
 
+MAX_PATTERN = 1000
+_INNER_GROUP = re.compile(r"\(([^()]*)\)([+*{?]?)")
+
+
+def _repeats_a_repeat(pattern: str) -> bool:
+    """Whether a repeated group can match the same text in more than one way, like `(a+)+`,
+    `(x*y?)*` or `(a|aa)*` (any alternation is taken as ambiguous): matching such a pattern can take exponential time (a
+    kind schema in a fan's game.yaml could hang `check`). `([a-z]+_)*` is fine: its body
+    has a plain character every round must match. A conservative syntactic test."""
+    text = re.sub(r"\\.", "e", pattern)           # an escape is one plain character
+    text = re.sub(r"\[[^\]]*\]", "c", text)     # so is a character class
+    text = re.sub(r"\{[0-9,]*\}", "*", text)      # and {m,n} repeats like *
+    while (group := _INNER_GROUP.search(text)) is not None:
+        body, quantifier = group.groups()
+        body = re.sub(r"^\?(?:[:=!]|<[=!]|P?<\w+>)", "", body)  # (?:...), (?=...), (?P<n>...)
+        inner = "+" in body or "*" in body
+        ambiguous = "|" in body or inner and not _has_plain_element(body)
+        if ambiguous and quantifier in ("+", "*"):
+            return True
+        marker = "r+" if inner or quantifier in ("+", "*") else "r"
+        text = text[:group.start()] + marker + text[group.end():]
+    return False
+
+
+def _has_plain_element(body: str) -> bool:
+    """Whether a group body (escapes and classes already one character) holds an element
+    that must match exactly once: a character not followed by a quantifier."""
+    for i, char in enumerate(body):
+        if char in "+*?|^$" or char == "r" and body[i + 1:i + 2] == "+":
+            continue
+        if body[i + 1:i + 2] not in ("+", "*", "?"):
+            return True
+    return False
+
+
+def pattern_problem(pattern: str) -> str | None:
+    """Why a content author's JSON Schema pattern is refused, or None."""
+    if len(pattern) > MAX_PATTERN:
+        return f"pattern longer than {MAX_PATTERN} characters"
+    if _repeats_a_repeat(pattern):
+        return f"pattern {pattern!r} repeats a group that repeats (matching can take " \
+               "exponential time)"
+    try:
+        re.compile(ecma(pattern))
+    except (re.error, RecursionError, OverflowError) as err:
+        return f"pattern {pattern!r} is not a valid regular expression: {err}"
+    return None
+
+
 @lru_cache(maxsize=None)
 def compiled(pattern: str) -> re.Pattern | None:
-    """The compiled Python form of a JSON Schema pattern (None if it is not a valid one)."""
-    try:
-        return re.compile(ecma(pattern))
-    except (re.error, RecursionError, OverflowError):
+    """The compiled Python form of a JSON Schema pattern (None if it is refused: nothing
+    matches it, and vocabulary.py reports why)."""
+    if pattern_problem(pattern):
         return None
+    return re.compile(ecma(pattern))

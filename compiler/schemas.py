@@ -207,11 +207,28 @@ def schema_problems(schema: dict) -> list[str]:
 
 @lru_cache(maxsize=None)
 def _schema_problems(schema_json: str) -> tuple[str, ...]:
+    schema = json.loads(schema_json)
     try:
-        Draft202012Validator.check_schema(json.loads(schema_json))
+        Draft202012Validator.check_schema(schema)
     except Exception as err:  # jsonschema raises SchemaError; message is what we need
         return (getattr(err, "message", str(err)),)
-    return ()
+    return tuple(dict.fromkeys(problem for pattern in _patterns(schema)
+                               if (problem := names.pattern_problem(pattern))))
+
+
+def _patterns(schema):
+    """Every `pattern` and `patternProperties` key of a schema, at any depth."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                yield node["pattern"]
+            if isinstance(node.get("patternProperties"), dict):
+                yield from node["patternProperties"]
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def walk_annotated(schema: dict, data, path: tuple = (), defs: dict | None = None):

@@ -190,6 +190,25 @@ def test_json_schema_patterns_mean_what_json_schema_says(pattern, value, ok):
     assert schemas.validator({"type": "string", "pattern": pattern}).is_valid(value) is ok
 
 
+@pytest.mark.parametrize("pattern", ["^(a+)+$", "^(x*y?)*$", "^(a|aa)*$", "^(?:a+)+$", "("])
+def test_catastrophic_or_broken_patterns_in_a_fans_game_are_refused_fast(tmp_path, capsys,
+                                                                          pattern):
+    game = tmp_path / "my_cave"
+    shutil.copytree(REPO / "content" / "the_cave", game)
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    old = "        pattern: \"^N?E?S?W?$\""
+    assert old in text
+    (game / "game.yaml").write_text(text.replace(old, f"        pattern: {json.dumps(pattern)}"),
+                                    encoding="utf-8")
+    tiles = (game / "tiles.yaml").read_text(encoding="utf-8")
+    (game / "tiles.yaml").write_text(tiles.replace("exits: NESW", "exits: " + "a" * 40 + "!", 1),
+                                     encoding="utf-8")
+    start = time.perf_counter()
+    code, out, _ = run(["check", game, "--format", "json"], capsys)
+    assert code == 1 and dg.VOCAB in codes(out)
+    assert time.perf_counter() - start < 10
+
+
 # --- huge integers --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("where", ["note", "value"])
