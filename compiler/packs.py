@@ -131,6 +131,10 @@ def _manifest(root: Path, reporter: dg.Reporter, required: bool) -> tuple[Pack |
 def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game | None:
     """Load the base pack at `base_root` and the packs in `extra`, in order."""
     game_path = base_root / "game.yaml"
+    if base_root.is_symlink():
+        reporter.add(dg.SYMLINK, "the game folder is a symbolic link; it was not read",
+                     str(base_root), 1, 1, "name the real folder")
+        return None
     if not game_path.is_file():
         reporter.add(dg.USAGE, "no game.yaml here", display_path(base_root), 1, 1,
                      "point at content/<game>/")
