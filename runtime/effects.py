@@ -36,21 +36,24 @@ MAX_GAME_STEPS = 1_000_000      # steps of all effects in one game (the busiest 
 
 
 class _Budget:
-    __slots__ = ("steps", "start", "origins")
+    __slots__ = ("steps", "start", "origins", "engine")
 
     def __init__(self) -> None:
         self.steps = 0
         self.start = 0
         self.origins: list[str] = []  # the generated functions running, outermost first
+        self.engine = None  # the engine (one per game) whose effects the steps count
 
 
 BUDGET = _Budget()
 
 
-def new_game() -> None:
-    """Reset the budgets: runners call this before each game or scenario."""
+def new_game(engine=None) -> None:
+    """Reset the budgets. Runners call this before each game or scenario; an effect run by
+    another engine than the last one (a new game played directly) resets them too."""
     BUDGET.steps = BUDGET.start = 0
     BUDGET.origins.clear()
+    BUDGET.engine = engine
 
 
 def step() -> None:
@@ -103,6 +106,9 @@ def source(file: str, line: int):
         def run(*args, **kwargs):
             budget = BUDGET
             if not budget.origins:  # an effect the engine runs: its own budget starts here
+                engine = getattr(args[0], "engine", None) if args else None
+                if engine is not budget.engine:
+                    new_game(engine)
                 budget.start = budget.steps
             budget.origins.append(origin)
             try:
