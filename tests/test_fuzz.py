@@ -223,6 +223,39 @@ def test_effects_that_check_accepts_play_to_the_end(tmp_path_factory, capsys, ef
         clean_run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
 
 
+def _clank_statement(depth: int):
+    simple = st.one_of(
+        st.tuples(st.sampled_from(["clank", "draw", "heal", "take_damage"]), _int_expr(1))
+        .map(lambda t: f"{t[0]} {t[1]}"),
+        st.tuples(st.sampled_from(["skill", "gold", "combat", "movement"]), _int_expr(1))
+        .map(lambda t: f"gain {t[0]} {t[1]}"),
+    )
+    if depth <= 0:
+        return simple
+    body = st.lists(_clank_statement(depth - 1), min_size=1, max_size=2).map("; ".join)
+    return st.one_of(
+        simple,
+        body.map(lambda b: f"during turn {{ on gain_clank {{ {b} }} }}"),
+        body.map(lambda b: f"during turn {{ on play {{ {b} }} }}"),
+        st.tuples(_int_expr(0), body).map(lambda t: f"repeat {t[0]} {{ {t[1]} }}"),
+    )
+
+
+@fuzz(6, slow=True)
+@given(st.lists(_clank_statement(2), min_size=1, max_size=3).map("; ".join))
+def test_clank_triggers_play_to_the_end(tmp_path_factory, capsys, effect):
+    """Triggers can set each other off: the run-time budget, not the checker, stops them."""
+    os.chdir(REPO)
+    card = ("cards:\n  - id: burgle\n    replace: true\n    name: {zh: 扒窃, en: Burgle}\n"
+            "    source: rulebook\n    ref: L63\n    card_type: starting\n    per_deck: 6\n"
+            f"    play: {json.dumps('let v = 2; ' + effect)}\n")
+    pack = _pack(tmp_path_factory.mktemp("clank") / "fuzz", {"cards.yaml": card.encode()})
+    (pack / "pack.yaml").write_text("id: fuzz\ngame: clank_catacombs\nversion: '1'\n")
+    code, _ = clean_run(["check", "content/clank_catacombs", "--pack", pack], capsys)
+    if code == 0:
+        clean_run(["sim", "clank_catacombs", "--games", "1", "--pack", pack], capsys)
+
+
 # --- pack layouts ---------------------------------------------------------------------------
 
 _ENTRY_NAMES = st.sampled_from(["a.yaml", "b.yml", "sub", "deep", "x", "pack.yaml", "game.yaml",
