@@ -18,9 +18,10 @@ from functools import lru_cache
 
 # Python keywords and soft keywords, plus names the generated code and the runtime give a
 # meaning of their own (the receiver, the effect context, the class).
-RESERVED = frozenset(
-    [w for w in keyword.kwlist + keyword.softkwlist if w.islower() and w != "_"]
-    + ["self", "ctx", "cls"])
+# Soft keywords are listed by hand (`type` is one from Python 3.12 on), so the rule, and the
+# exported schemas, are the same under every Python.
+RESERVED = frozenset([w for w in keyword.kwlist if w.islower()]
+                     + ["match", "case", "type", "self", "ctx", "cls"])
 IDENT = re.compile(r"[a-z][a-z0-9_]*", re.ASCII)
 # The same rule as a JSON Schema pattern (ECMA-262: `$` is the end of the string), so that
 # editors validating against the exported schemas refuse the reserved names too.

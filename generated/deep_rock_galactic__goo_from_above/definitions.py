@@ -779,7 +779,7 @@ MISSION__M01 = Mission(
     source_line=6,
     pack='deep_rock_galactic',
     number=1,
-    objective=Record(type='collect', targets=Record(morkite=5)),
+    objective=Record(**{'type': 'collect', 'targets': Record(morkite=5)}),
     hazard=2,
     minerals=Record(morkite=5, gold=2, nitra=2),
     pickups=Record(loot_bug=2, apoca_bloom=3),
