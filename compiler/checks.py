@@ -483,12 +483,12 @@ class Bounds:
     def value(self, e, lets: dict) -> tuple[int, int | None]:
         """(a bound on |e|, e's value if it is a constant)."""
         if isinstance(e, n.Num):
-            if e.value > MAX_NUMBER:
+            if abs(e.value) > MAX_NUMBER:
                 self.checker.error(dg.EFFECT_BOUNDS, f"number {_short_int(e.value)} is beyond "
                                    f"the limit of {MAX_NUMBER:,}", e,
                                    "effects count game-sized amounts")
                 return 1, None
-            return e.value, e.value
+            return abs(e.value), e.value
         if isinstance(e, n.Name) and len(e.parts) == 1 and e.head in lets:
             return lets[e.head]
         if isinstance(e, n.Neg):

@@ -237,6 +237,8 @@ def test_huge_integers_are_refused(tmp_path, capsys, where, number):
     "gain_token traverse (5 // (2 - 2))",
     "repeat count(player): repeat count(player): gain_token traverse 1",
     "gain_token traverse " + "9" * 3000,
+    "gain_token traverse -5000",
+    "gain_token traverse (0 - 999 * 999 * 2)",
 ])
 def test_unbounded_effects_are_refused_by_check(tmp_path, capsys, effect):
     pack = make_pack(tmp_path, {"t.yaml": tile_kind(effect)})
