@@ -293,6 +293,33 @@ def test_a_runaway_the_checker_cannot_see_stops_with_a_located_diagnostic(tmp_pa
     assert time.perf_counter() - start < 20
 
 
+SLIME = """\
+cards:
+  - id: growing_slime
+    replace: true
+    name: {{zh: 膨胀史莱姆, en: Swelling Slime}}
+    source: approximation
+    note: "x"
+    card_type: monster
+    points: 1
+    power: 1
+    count: 2
+    effect: "{effect}"
+"""
+
+
+@pytest.mark.parametrize("effect", ["on turn_start: repeat 1000: self.points *= 1000",
+                                    "on turn_start: self.points *= 1000"])
+def test_layered_values_that_explode_stop_with_a_located_diagnostic(tmp_path, capsys, effect):
+    pack = make_pack(tmp_path, {"cards.yaml": SLIME.format(effect=effect)},
+                     game="dm_crawl_decks")
+    assert check_pack(pack, capsys, game="dm_crawl_decks")[0] == 0
+    code, out, _ = run(["sim", "dm_crawl_decks", "--games", "20", "--pack", pack], capsys)
+    assert code in (0, 1)
+    if code == 1:
+        assert f"[{dg.STEP_BUDGET}]" in out and f"{pack / 'cards.yaml'}:11:" in out
+
+
 def test_division_by_zero_at_run_time_is_located(tmp_path, capsys):
     effect = "gain_token traverse (2 // (depth_levels() - depth_levels()))"
     pack = make_pack(tmp_path, {"t.yaml": tile_kind(effect)})
