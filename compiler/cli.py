@@ -72,11 +72,11 @@ def _pack_base(pack: Path, reporter: dg.Reporter) -> Path | None:
 
 
 def compile_all(targets, extra: list[Path], reporter: dg.Reporter, timings=None, quiet=False):
-    from compiler import packs
+    from compiler.packs import check_shipped_ids
     games = []
     cache: dict = {}
     for base in dict.fromkeys(b for b, _ in targets if isinstance(b, Path)):
-        packs.check_shipped_ids(pipeline.in_repo_packs(base), reporter)
+        check_shipped_ids(pipeline.in_repo_packs(base), reporter)
     for base, packs in targets:
         if base == "pack":
             base = _pack_base(packs[0], reporter)
@@ -197,14 +197,14 @@ def cmd_sim(args) -> int:
     try:
         summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
                           options=options, progress=None if args.json else progress)
-    except Exception as err:  # noqa: BLE001 - content the engine refused, or a runaway
-        if not isinstance(err, effects.EffectError) and effects.error_origin(err) is None:
-            raise  # not from an effect: a bug in tomecraft (exit 3)
-        _effect_diagnostic(err, reporter)
-        print(dg.format_text(reporter))
-        return 1
-    except ValueError as err:  # the engine refuses the set-up (player count, options)
-        raise UsageError(str(err)) from None
+    except Exception as err:  # noqa: BLE001 - sorted below
+        if isinstance(err, effects.EffectError) or effects.error_origin(err) is not None:
+            _effect_diagnostic(err, reporter)  # content the engine refused, or a runaway
+            print(dg.format_text(reporter))
+            return 1
+        if isinstance(err, ValueError):  # the engine refuses the set-up (players, options)
+            raise UsageError(str(err)) from None
+        raise  # not from an effect: a bug in tomecraft (exit 3)
     print(json.dumps(summary, ensure_ascii=False, indent=2, sort_keys=True)
           if args.json else sim.format_summary(summary))
     return 0

@@ -568,6 +568,8 @@ def test_two_shipped_packs_with_the_same_id_are_refused(tmp_path, capsys, monkey
     ["sim", "the_cave", "--players", "0", "--games", "1"],
     ["sim", "the_cave", "--players", "-2", "--games", "1"],
     ["sim", "the_cave", "--games", "0"],
+    ["sim", "the_cave", "--players", "9", "--games", "1"],
+    ["sim", "dm_crawl_decks", "--players", "2", "--games", "1"],
     ["sim", "../the_cave", "--games", "1"],
     ["sim", "content/the_cave", "--games", "1"],
     ["sim", "/etc", "--games", "1"],
