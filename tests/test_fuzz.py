@@ -4,9 +4,9 @@ diagnostics) or 2 (usage), never an internal error, a traceback, a hang, a leake
 file outside the content, or a raw control character.
 
 The default run is small and derandomized (a fixed set of inputs, about 15 s in all). The
-long run draws fresh random inputs; TOMECRAFT_FUZZ_EXAMPLES sets how many for the fast,
-in-process targets (the loader and the checker), and a fiftieth of that for the slow ones
-that build, simulate or print:
+long run draws fresh random inputs; TOMECRAFT_FUZZ_EXAMPLES sets how many for the fast
+targets (the loader and the checker, a few milliseconds an input), and a fiftieth of that
+for the slow ones that run the command line (check, build, sim, sheets):
 
     TOMECRAFT_FUZZ_EXAMPLES=100000 python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
 
@@ -112,7 +112,7 @@ def _pack(root: Path, files: dict[str, bytes]) -> Path:
     return root
 
 
-@fuzz(12)
+@fuzz(12, slow=True)
 @given(hostile_yaml())
 def test_check_and_sim_answer_any_content_file(tmp_path_factory, capsys, raw):
     os.chdir(REPO)
@@ -306,7 +306,7 @@ def _build_layout(pack: Path, entries, secret: Path) -> None:
             continue  # a layout the file system refuses is no test
 
 
-@fuzz(15)
+@fuzz(15, slow=True)
 @given(layouts())
 def test_check_answers_any_pack_layout(tmp_path_factory, capsys, entries):
     os.chdir(REPO)
