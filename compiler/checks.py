@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from compiler import diagnostics as dg
+from compiler import diagnostics as dg, names
 from compiler.model import EffectSite, Entity, Game
 from compiler.vocabulary import LOCALS, Callable, Vocabulary
 from dsl import nodes as n
@@ -447,3 +447,172 @@ def _mention_index(game: Game) -> dict[str, list[tuple[Entity, EffectSite]]]:
             for name in names:
                 index.setdefault(name, []).append((entity, site))
     return index
+
+
+# --- bounds: every effect finishes quickly -------------------------------------------------
+
+MAX_NUMBER = 1_000        # a number literal in an effect
+MAX_REPEAT = 10_000       # rounds of one `repeat`, as far as the checker can bound them
+MAX_PASSES = 100_000      # rounds of nested repeats together (the run-time budget of an effect)
+MAX_VALUE = 1_000_000     # any arithmetic result
+MAX_UNKNOWN = 1_000       # what the checker assumes of a count, a stat, a query, a parameter
+_ARITH = {"+", "-", "*", "//"}
+
+
+class Bounds:
+    """Static bounds on one effect: number literals, constant and estimated arithmetic,
+    division by a literal zero and repeat counts, each against a game-sized limit.
+
+    Values the checker cannot know (counts, stats, queries, keyword parameters) are taken
+    as at most MAX_UNKNOWN, so `let b = a * a` chained a few times is refused before it can
+    build a number with millions of digits at run time."""
+
+    def __init__(self, checker: Checker) -> None:
+        self.checker = checker
+
+    def visit(self, node, lets: dict, passes: int) -> None:
+        if isinstance(node, n.Block):
+            lets = dict(lets)
+            for stmt in node.stmts:
+                self.visit(stmt, lets, passes)
+        elif isinstance(node, n.Let):
+            lets[node.name] = self.value(node.value, lets)
+        elif isinstance(node, n.Repeat):
+            bound, const = self.value(node.count, lets)
+            if bound > MAX_REPEAT:
+                shown = f"repeat count {const:,}" if const is not None else \
+                    f"repeat count may reach {bound:,}"
+                self.checker.error(dg.EFFECT_BOUNDS, f"{shown}; the limit is {MAX_REPEAT:,}",
+                                   node.count, "repeat a game-sized number of times")
+                bound = 1
+            elif passes * max(bound, 1) > MAX_PASSES:
+                self.checker.error(dg.EFFECT_BOUNDS, "nested repeats may run "
+                                   f"{passes * bound:,} rounds; the limit is {MAX_PASSES:,}",
+                                   node.count, "nest fewer repeats, or repeat fewer times")
+                bound = 1
+            self.visit(node.body, lets, passes * max(bound, 1))
+        elif _is_expr(node):
+            self.value(node, lets)
+        else:
+            for child in _children(node):
+                self.visit(child, lets, passes)
+
+    def value(self, e, lets: dict) -> tuple[int, int | None]:
+        """(a bound on |e|, e's value if it is a constant)."""
+        if isinstance(e, n.Num):
+            if abs(e.value) > MAX_NUMBER:
+                self.checker.error(dg.EFFECT_BOUNDS, f"number {_short_int(e.value)} is beyond "
+                                   f"the limit of {MAX_NUMBER:,}", e,
+                                   "effects count game-sized amounts")
+                return 1, None
+            return abs(e.value), e.value
+        if isinstance(e, n.Name) and len(e.parts) == 1 and e.head in lets:
+            return lets[e.head]
+        if isinstance(e, n.Neg):
+            bound, const = self.value(e.operand, lets)
+            return bound, None if const is None else -const
+        if isinstance(e, n.BinOp) and e.op in _ARITH:
+            return self.arithmetic(e, lets)
+        if isinstance(e, n.KwArg):
+            return self.value(e.value, lets)
+        for child in _children(e):
+            self.visit(child, lets, 1) if not _is_expr(child) else self.value(child, lets)
+        return (1, None) if isinstance(e, (n.Bool, n.Not, n.BinOp, n.Any_)) else (MAX_UNKNOWN, None)
+
+    def arithmetic(self, e: n.BinOp, lets: dict) -> tuple[int, int | None]:
+        left, lconst = self.value(e.left, lets)
+        right, rconst = self.value(e.right, lets)
+        if e.op == "//" and rconst == 0:
+            self.checker.error(dg.EFFECT_BOUNDS, "division by zero", e.right,
+                               "divide by a number other than 0")
+            return 1, None
+        bound = {"+": left + right, "-": left + right, "*": left * right, "//": left}[e.op]
+        const = None
+        if lconst is not None and rconst is not None:
+            const = {"+": lconst + rconst, "-": lconst - rconst, "*": lconst * rconst,
+                     "//": lconst // rconst if rconst else 0}[e.op]
+            bound = abs(const)
+        if bound > MAX_VALUE:
+            what = f"is {const:,}" if const is not None else f"may reach {bound:,}"
+            self.checker.error(dg.EFFECT_BOUNDS, f"this arithmetic {what}; the limit is "
+                               f"{MAX_VALUE:,}", e, "counts, stats and parameters are taken as "
+                               f"at most {MAX_UNKNOWN:,}; keep results game-sized")
+            return 1, None  # reported once: no cascade through later lets
+        return bound, const
+
+
+_EXPRS = (n.Num, n.Bool, n.Name, n.Func, n.Count, n.Any_, n.BinOp, n.Not, n.Neg, n.KwArg)
+
+
+def _is_expr(node) -> bool:
+    return isinstance(node, _EXPRS)
+
+
+def _children(node):
+    for name in getattr(node, "__dataclass_fields__", ()):
+        if name == "pos":
+            continue
+        value = getattr(node, name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if hasattr(item, "__dataclass_fields__"):
+                yield item
+
+
+def _short_int(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 20 else f"{text[:8]}... ({len(text)} digits)"
+
+
+def check_bounds(game: Game, reporter: dg.Reporter) -> None:
+    """Bounded evaluation: numbers, arithmetic and repeats (Bounds), names that become
+    identifiers, and keywords that would call themselves."""
+    checker = Checker(game, reporter)
+    bounds = Bounds(checker)
+    sites = [(site, *game.vocab.keywords[name].origin[:1], None)
+             for name, site in sorted(game.keyword_sites.items())]
+    sites += [(site, entity.doc, entity.display) for entity in game.all()
+              for site in entity.effects]
+    for site, doc, display in sites:
+        if site.ast is None:
+            continue
+        checker.where = _Where(doc, display or _display(doc), site.path)
+        bounds.visit(site.ast, {}, 1)
+        for node in n.walk(site.ast):
+            if isinstance(node, n.Let) and names.problem(node.name):
+                checker.error(dg.BAD_NAME, f"let: {names.problem(node.name)}", node, names.HINT)
+    _check_recursion(game, checker)
+
+
+def _check_recursion(game: Game, checker: Checker) -> None:
+    """A keyword may not use itself, directly or through other keywords."""
+    keywords = game.vocab.keywords
+    calls: dict[str, list[n.Call]] = {}
+    for name, site in game.keyword_sites.items():
+        if site.ast is not None:
+            calls[name] = [c for c in n.walk(site.ast)
+                           if isinstance(c, n.Call) and c.verb in keywords]
+    for name in sorted(calls):
+        for call in calls[name]:
+            path = _path_back(call.verb, name, calls)
+            if path is not None:
+                doc, site_path = keywords[name].origin
+                checker.where = _Where(doc, _display(doc), game.keyword_sites[name].path)
+                cycle = " -> ".join([name, *path])
+                checker.error(dg.RECURSIVE_KEYWORD, f"keyword {name!r} uses itself: {cycle}",
+                              call, "a keyword cannot call itself, even through others")
+                break
+
+
+def _path_back(start: str, goal: str, calls: dict[str, list[n.Call]]) -> list[str] | None:
+    """The keywords from `start` to `goal` along calls (breadth first), or None."""
+    queue = [[start]]
+    seen = {start}
+    while queue:
+        path = queue.pop(0)
+        if path[-1] == goal:
+            return path
+        for call in calls.get(path[-1], ()):
+            if call.verb not in seen:
+                seen.add(call.verb)
+                queue.append(path + [call.verb])
+    return None

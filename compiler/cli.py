@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 # Only light modules at the top: `--help`, `explain` and a single-file `check` must start
@@ -31,8 +30,11 @@ def game_root(game: str) -> Path:
 
 def compile_all(targets: list[pipeline.Target], reporter: dg.Reporter, timings=None,
                 quiet=False):
+    from compiler.packs import check_shipped_ids
     games = []
     cache: dict = {}
+    for base in dict.fromkeys(t.base for t in targets if not t.packs):
+        check_shipped_ids(pipeline.in_repo_packs(base), reporter)  # two packs, one id
     for target in targets:
         if not quiet:
             progress(f"checking {target.label}")
@@ -107,7 +109,12 @@ def cmd_report(args) -> int:
 
 def cmd_sim(args) -> int:
     from compiler import loadgen
-    from runtime import sim
+    from runtime import effects, sim
+    game_root(args.game)  # a usage error unless it names a game
+    if args.players is not None and args.players < 1:
+        raise UsageError("--players must be at least 1")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
     reporter = dg.Reporter()
     game_root(args.game)  # an unknown game is a usage error
     data = loadgen.game_data(args.game, [Path(p) for p in args.pack], reporter)
@@ -140,8 +147,16 @@ def cmd_sim(args) -> int:
         summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
                           options=options, progress=None if args.json else progress,
                           usage=args.usage)
-    except ValueError as err:  # the engine refuses the set-up (player count, options)
-        raise UsageError(str(err)) from None
+    except Exception as err:  # noqa: BLE001 - sorted below
+        from runtime import effects
+        if isinstance(err, effects.EffectError) or effects.error_origin(err) is not None:
+            reporter = dg.Reporter()
+            _effect_diagnostic(err, reporter)  # content the engine refused, or a runaway
+            print(dg.format_text(reporter))
+            return 1
+        if isinstance(err, ValueError):  # the engine refuses the set-up (players, options)
+            raise UsageError(str(err)) from None
+        raise  # not from an effect: a bug in tomecraft (exit 3)
     print(json.dumps(summary, ensure_ascii=False, indent=2, sort_keys=True)
           if args.json else sim.format_summary(summary))
     return 0
@@ -211,6 +226,20 @@ def _hazard_sweep(args, data, options: dict, sim) -> int:
     return 0
 
 
+def _effect_diagnostic(err, reporter: dg.Reporter) -> None:
+    """An effect stopped at run time, reported at the effect's YAML file and line."""
+    from runtime import effects
+    origin = effects.error_origin(err) or "?:1"
+    file, _, line = origin.rpartition(":")
+    runaway = isinstance(err, effects.RunawayEffect)
+    message = str(err) if isinstance(err, effects.EffectError) else \
+        f"the engine could not play this effect: {type(err).__name__}: {err}"
+    reporter.add(dg.STEP_BUDGET if runaway else dg.GAME_RULE, message, file or "?",
+                 int(line) if line.isdigit() else 1, 1,
+                 "bound the loop or the triggers it sets off" if runaway
+                 else "the engine cannot play this effect as written")
+
+
 def cmd_scenario(args) -> int:
     from compiler import scenarios
     return scenarios.run_cli(args.paths, args.format, args.pack)
@@ -219,9 +248,13 @@ def cmd_scenario(args) -> int:
 def cmd_sheets(args) -> int:
     from compiler import sheets
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {args.out}: a file is there, not a folder")
-    return sheets.run_cli(args)
+    if out.exists() and not out.is_dir() or any(p.exists() and not p.is_dir()
+                                                  for p in out.parents):
+        raise UsageError(f"--out {args.out}: not a directory")
+    try:
+        return sheets.run_cli(args)
+    except OSError as err:  # --out cannot be written (permissions, a full disk)
+        raise UsageError(f"cannot write to --out {args.out}: {err.strerror}") from None
 
 
 def cmd_new(args) -> int:
@@ -393,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except UsageError as err:
-        print(f"tomecraft: error[{dg.USAGE}]: {err}", file=sys.stderr)
+        print(dg.escape_controls(f"tomecraft: error[{dg.USAGE}]: {err}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tomecraft: interrupted", file=sys.stderr)
@@ -403,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # a bug in tomecraft, never the user's content
         if os.environ.get("TOMECRAFT_DEBUG"):
             raise
-        print(f"tomecraft: internal error: {type(err).__name__}: {err}\n"
+        print(dg.escape_controls(f"tomecraft: internal error: {type(err).__name__}: {err}") + "\n"
               "  this is a bug in tomecraft; rerun with TOMECRAFT_DEBUG=1 for details",
               file=sys.stderr)
         return 3

@@ -8,20 +8,17 @@ is emitted in sorted order and nothing depends on time, hashing or the environme
 """
 from __future__ import annotations
 
-import keyword as pykeyword
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler import fingerprint
+from compiler import fingerprint, names
 from dsl import nodes as n
 
 if TYPE_CHECKING:
     from compiler.model import Entity, Game
 
-_IDENT = re.compile(r"^[a-z_][a-z0-9_]*$")
 
 
 @lru_cache(maxsize=None)
@@ -37,7 +34,7 @@ def _templates():
 
 def ident(name: str) -> str:
     """A Python identifier from a validated content name; refuses anything else."""
-    if not _IDENT.match(name) or pykeyword.iskeyword(name):
+    if not names.is_identifier(name):  # checks refused it already: this is a bug guard
         raise ValueError(f"not a safe identifier: {name!r}")
     return name
 
@@ -102,6 +99,7 @@ class EffectCompiler:
         self.block(block, fn, scope, name)
         fn.emit("return True")
         head = [f"def {name}({signature}):", f"    # {_comment(text)}", "    try:",
+                "        step(ctx)",   # the run-time budget (runtime/effects.py)
                 *_bindings(fn.lines, 2)]
         tail = ["    except Exception as err:",
                 f"        raised(err, SOURCES[{name!r}])",
@@ -161,6 +159,7 @@ class EffectCompiler:
         name = fn.fresh(prefix)
         fn.emit(f"def {name}(ctx):")
         fn.depth += 1
+        fn.emit("step(ctx)")  # nested bodies (a trigger's) count steps too
         self.block(block, fn, scope, key)
         fn.emit("return True")
         fn.depth -= 1
@@ -242,7 +241,7 @@ class EffectCompiler:
             fn.depth -= 1
         elif isinstance(s, n.Repeat):
             var = fn.fresh("_r")
-            fn.emit(f"for {var} in range(max(0, {self.expr(s.count, scope)})):")
+            fn.emit(f"for {var} in loop({self.expr(s.count, scope)}):")
             fn.depth += 1
             self.block(s.body, fn, scope, key)
             fn.emit("pass")
@@ -366,8 +365,7 @@ def _literal(value, effects: dict[tuple, str], path: tuple) -> str:
     if isinstance(value, dict):
         if set(value) == {"zh", "en"}:
             return f"Text({value['zh']!r}, {value['en']!r})"
-        if all(isinstance(k, str) and _IDENT.match(k) and not pykeyword.iskeyword(k)
-               for k in value):
+        if all(names.is_identifier(k) for k in value):
             items = ", ".join(f"{k}={_literal(v, effects, path + (k,))}" for k, v in value.items())
             return f"Record({items})"
         # free-form keys (any string) stay data: they are passed as a dict literal
@@ -382,10 +380,17 @@ def _literal(value, effects: dict[tuple, str], path: tuple) -> str:
     return repr(value)
 
 
+def _part(key) -> str:
+    """A field path key as part of a name: an index, a valid name, or its hex spelling (a
+    property of a fan's kind schema may be any string: `class`, `a-b`)."""
+    if isinstance(key, int):
+        return str(key)
+    return key if names.is_identifier(key) else "x_" + str(key).encode("utf-8").hex()
+
+
 def _fn_name(entity: Entity, sub: tuple) -> str:
     """fx_<kind>__<id>__<field path>; every part is a validated identifier or an index."""
-    parts = [ident(entity.kind), ident(entity.id),
-             *(str(p) if isinstance(p, int) else ident(p) for p in sub)]
+    parts = [ident(entity.kind), ident(entity.id), *(_part(p) for p in sub)]
     return "fx_" + "__".join(parts)
 
 
@@ -476,4 +481,7 @@ def _rel(path: Path) -> str:
     parts = Path(path).resolve().parts
     if "content" in parts:
         return "/".join(parts[len(parts) - 1 - parts[::-1].index("content"):])
-    return Path(path).name
+    # a pack from elsewhere (--pack) is compiled in memory only, never committed: name the
+    # file as the user sees it, so a run-time diagnostic can point at it
+    from compiler.packs import display_path
+    return display_path(Path(path))

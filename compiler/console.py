@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import sys
 
+from compiler import diagnostics as dg
 
-class UsageError(Exception):
-    """A mistake in how tomecraft was called (unknown game, bad option value): exit 2."""
+UsageError = dg.UsageError  # a mistake in how tomecraft was called: exit 2
 
 
 def progress(message: str) -> None:
     """Progress goes to stderr so --format json stays clean on stdout."""
-    print(message, file=sys.stderr, flush=True)
+    print(dg.escape_controls(message), file=sys.stderr, flush=True)  # names can be hostile

@@ -6,8 +6,40 @@ The catalogue of codes lives in CODES; `tomecraft explain CODE` prints its entry
 from __future__ import annotations
 
 import json
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+# Characters never printed raw: C0 controls but tab and newline, DEL, C1 controls, and the
+# bidirectional overrides that make a terminal show other text than the file holds.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+MAX_SNIPPET_FILE = 2 * 1024 * 1024
+
+
+def escape_controls(text: str) -> str:
+    """Text safe for a terminal, a report or a sheet: control characters shown as escapes."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
+
+
+# Content may hold a carriage return (a Windows line break, written escaped): it is shown
+# escaped like the others, but only these are refused in content.
+_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def find_control(text: str):
+    """The first control character content may not hold (a match), or None."""
+    return _REFUSED.search(text)
+
+
+def strip_controls(text: str) -> str:
+    return _CONTROL.sub("", text)
+
+
+def json_controls(text: str) -> str:
+    """JSON text with the control characters json.dumps leaves raw (C1, bidi) escaped."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
 
 ERROR = "error"
 WARNING = "warning"
@@ -36,8 +68,11 @@ FILE_UNREADABLE = _code("TC-Y001", "file cannot be read", "The file could not be
 YAML_SYNTAX = _code("TC-Y002", "YAML syntax error", "The YAML parser could not read the file. Common causes: a tab used for indentation (YAML allows spaces only), an unclosed quote or bracket, a `:` missing after a key.")
 YAML_DUPLICATE_KEY = _code("TC-Y003", "duplicate key", "The same key appears twice in one mapping. YAML would silently keep the last one; tomecraft refuses it so no value is lost by accident.")
 YAML_TAG = _code("TC-Y004", "YAML tag not allowed", "Content is untrusted: only plain YAML (maps, lists, strings, numbers, booleans, null) is accepted. Tags such as `!!python/object` are refused.")
-YAML_TOO_BIG = _code("TC-Y005", "file too large or too deep", "A file may be at most 2 MiB, nest at most 64 levels and expand at most 10,000 nodes through aliases. The limits stop malicious files (alias bombs) from exhausting memory.")
+YAML_TOO_BIG = _code("TC-Y005", "file too large or too deep", "A file may be at most 2 MiB, nest at most 64 levels (counted on the parser's event stream, before any tree is built) and expand at most 10,000 nodes through aliases. The limits stop malicious files (deep nesting, alias bombs) from crashing the parser or exhausting memory.")
 YAML_NOT_MAPPING = _code("TC-Y006", "top level must be a mapping", "A content file is a mapping from an entity kind's plural name (for example `tile_kinds:`) to a list of entities.")
+CONTROL_CHAR = _code("TC-Y008", "control character in content", "A string or key holds a control character (ESC, NUL, BEL, DEL, a C1 control or a bidirectional override), written raw or as a YAML escape such as \"\\e\". Content is printed to terminals and sheets, so only tab and newline are allowed.")
+SYMLINK = _code("TC-Y009", "symbolic link refused", "Content files, pack manifests, mission and scenario files and pack folders must be real files and folders, not symbolic links: a link could make tomecraft read, and print, a file that is not part of the content. Nothing is read through the link; copy the file instead.")
+NUMBER_TOO_BIG = _code("TC-Y010", "number too large", "An integer in a content file is beyond 2**63 - 1 in size. No game counts that high; such numbers only slow every later stage down (converting a 5,000-digit number to text is refused by Python).")
 YAML_KEY_TYPE = _code("TC-Y007", "keys must be strings", "Every mapping key must be a plain string.")
 SCHEMA = _code("TC-S001", "schema violation", "A value does not match the JSON Schema of its entity kind. The schemas are exported under `schemas/` for editors (yaml-language-server).")
 UNKNOWN_KIND = _code("TC-S002", "unknown entity kind", "The top-level key of a content file must be the plural name of an entity kind declared under `kinds:` in the game's game.yaml.")
@@ -49,11 +84,16 @@ UNKNOWN_NAME = _code("TC-N001", "unknown name", "A name in an effect is not in t
 WRONG_ARITY = _code("TC-N002", "wrong number of arguments", "A verb, query or keyword was given more or fewer arguments than its parameters in game.yaml.")
 WRONG_TYPE = _code("TC-N003", "argument of the wrong type", "An argument's type does not match the parameter's declared type (int, bool, a name type such as resource or zone, or an entity kind).")
 NOT_A_COST = _code("TC-N004", "not payable as a cost", "Only verbs declared with `cost: true` in game.yaml can stand before `->`: a cost must be checkable before it is paid.")
+BAD_NAME = _code("TC-N007", "invalid or reserved name", "A let-bound name in an effect must follow the rule of every name that becomes an identifier (ids, kinds, fields, keywords, parameters, pack and mission ids, which the schemas check as TC-S001, TC-S005 or TC-P001): it must be lower_snake_case ASCII matched in full (`[a-z][a-z0-9_]*`, no trailing newline), and not a Python keyword (`class`, `import`, `match`...) or a name the generated code reserves (`self`, `ctx`, `cls`).")
+EFFECT_BOUNDS = _code("TC-E002", "effect out of bounds", "The effect language is bounded so every effect finishes quickly: `repeat` counts and number literals must stay within game-sized limits (see the message), constant arithmetic must stay within them too, and dividing by a literal zero is refused.")
+RECURSIVE_KEYWORD = _code("TC-E003", "recursive keyword", "A keyword uses itself, directly or through other keywords. Keywords are expanded like macros and must not call each other in a cycle: it would never end.")
+STEP_BUDGET = _code("TC-E004", "effect ran past its step budget", "At run time every effect and every game has a step budget (a step is a call of a generated function: an effect, a keyword, the body of a trigger; or a round of `repeat` or `each`). An effect that exceeds it is stopped and reported at its file and line instead of hanging the simulation. Bound the loop (`repeat`) or the counts it depends on.")
 WRONG_CONTEXT = _code("TC-N005", "name used outside its context", "`event` exists only inside `on EVENT:`, `it` only inside `each`, `target` only inside `target`.")
 UNKNOWN_FIELD = _code("TC-N006", "unknown attribute", "An attribute (`x.name`) must be a declared stat, an event field, or a field of an entity kind.")
 NO_TEXT = _code("TC-N007", "no rules text", "A name an effect uses (an event's field, an entity kind's field) has no zh/en text, so the sheets' rules text can only show it as plain words (English) or a neutral phrase (Chinese). Give event fields as `{type: int, zh: ..., en: ...}` and kind fields an `x-text: {zh: ..., en: ...}`.", WARNING)
 UNKNOWN_REF = _code("TC-R001", "unknown reference", "A field refers to an entity id that no loaded pack defines.")
 PACK = _code("TC-P001", "invalid pack", "A pack is a directory with a pack.yaml (id, game, version, requires) and content files. Its paths must stay inside the pack directory.")
+PACK_TOO_BIG = _code("TC-P003", "pack too large or too deep", "A pack may hold at most 2,000 content files (64 MiB in all) and 5,000 folders, nested at most 16 folders deep. The limits keep a hostile pack layout from exhausting the checker.")
 PACK_CONFLICT = _code("TC-P002", "pack conflict", "Two packs define the same entity without `replace: true`, or a pack removes or replaces an entity that does not exist.")
 NO_CONTENT = _code("TC-P003", "nothing to check", "The path holds no game (content/<game>/game.yaml), no pack (pack.yaml) and no mission file, or a pack's `game:` names no installed game, or a game lost every entity of a kind. tomecraft never reports a clean check of nothing.")
 GAME_RULE = _code("TC-G001", "game rule violated", "The content is well formed but breaks a rule of the game (counts, maps, placement, mission constraints).")
@@ -64,6 +104,10 @@ CONTRACT_CONSTRUCT = _code("TC-C003", "construct the engine cannot run here", "A
 CONTRACT_NEED = _code("TC-C004", "content the engine needs is missing", "The engine needs an entity by id, or a minimum number of a kind, and a pack removed it. Replace the entity (`replace: true`) instead of removing it, or keep enough of the kind.")
 STALE = _code("TC-B001", "generated code is stale", "`generated/` does not match what `tomecraft build` would write now. Run `tomecraft build` and commit the result.")
 USAGE = _code("TC-X001", "usage error", "The command line is wrong: an unknown game, a missing path, a bad option.")
+
+
+class UsageError(Exception):
+    """A wrong command line: `tomecraft` prints it and exits 2."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +121,18 @@ class Diagnostic:
     severity: str = ERROR
 
     def as_json(self) -> dict:
-        return {"code": self.code, "severity": self.severity, "file": self.file,
-                "line": self.line, "column": self.column, "message": self.message,
-                "hint": self.hint}
+        return {"code": self.code, "severity": self.severity,
+                "file": escape_controls(self.file), "line": self.line, "column": self.column,
+                "message": escape_controls(self.message), "hint": escape_controls(self.hint)}
 
 
 @dataclass
 class Reporter:
     """Collects diagnostics of one run; stages append, nobody raises."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # The text of every file the loader read, by displayed name: excerpts come from here, so
+    # a file that was refused (a symbolic link, too big) is never quoted.
+    sources: dict[str, str] = field(default_factory=dict)
 
     def add(self, code: str, message: str, file: str | Path, line: int, column: int,
             hint: str = "") -> None:
@@ -108,22 +155,35 @@ class Reporter:
 def _snippet(d: Diagnostic, sources: dict[str, str]) -> list[str]:
     text = sources.get(d.file)
     if text is None:
-        try:
-            text = Path(d.file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError, ValueError):
+        text = _read_for_excerpt(d.file)
+        if text is None:
             return []
         sources[d.file] = text
     lines = text.split("\n")
     if not 1 <= d.line <= len(lines):
         return []
-    source_line = lines[d.line - 1].replace("\t", " ")
+    source_line = escape_controls(lines[d.line - 1].replace("\t", " "))
     if len(source_line) > 160:
         return []
     gutter = f"{d.line:>4} | "
     # Wide (CJK) characters take two terminal cells; keep the caret under the right one.
-    prefix = source_line[: d.column - 1]
+    prefix = escape_controls(lines[d.line - 1].replace("\t", " ")[: d.column - 1])
     pad = sum(2 if _is_wide(ch) else 1 for ch in prefix)
     return [gutter + source_line, " " * (len(gutter) + pad) + "^"]
+
+
+def _read_for_excerpt(name: str) -> str | None:
+    """A file not read by the loader (a scenario's target...), unless it is a symbolic link,
+    not a regular file, or too big: nothing is ever quoted through a link."""
+    try:
+        if os.path.islink(name) or not os.path.isfile(name) \
+                or os.path.getsize(name) > MAX_SNIPPET_FILE:
+            return None
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:
+            return handle.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
 
 
 def _is_wide(ch: str) -> bool:
@@ -134,22 +194,23 @@ def _is_wide(ch: str) -> bool:
 
 
 def format_text(reporter: Reporter) -> str:
-    sources: dict[str, str] = {}
+    sources = dict(reporter.sources)
     out: list[str] = []
     for d in reporter.sorted():
-        out.append(f"{d.file}:{d.line}:{d.column}: {d.severity}[{d.code}]: {d.message}")
+        out.append(escape_controls(f"{d.file}:{d.line}:{d.column}: {d.severity}[{d.code}]: "
+                                   f"{d.message}"))
         out.extend(_snippet(d, sources))
         if d.hint:
-            out.append(f"  hint: {d.hint}")
+            out.append(escape_controls(f"  hint: {d.hint}"))
     errors, warnings = reporter.errors, reporter.warnings
     out.append(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
     return "\n".join(out)
 
 
 def format_json(reporter: Reporter) -> str:
-    return json.dumps({"diagnostics": [d.as_json() for d in reporter.sorted()],
+    return json_controls(json.dumps({"diagnostics": [d.as_json() for d in reporter.sorted()],
                        "errors": reporter.errors, "warnings": reporter.warnings},
-                      ensure_ascii=False, indent=2)
+                      ensure_ascii=False, indent=2))
 
 
 def explain(code: str) -> str | None:

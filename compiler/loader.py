@@ -8,12 +8,16 @@ never reaches a constructor that could build arbitrary objects.
 from __future__ import annotations
 
 import io
+import os
+import stat
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruamel.yaml.cyaml import CSafeLoader
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import (MappingEndEvent, MappingStartEvent, SequenceEndEvent,
+                                SequenceStartEvent, StreamEndEvent)
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 
@@ -22,6 +26,7 @@ from compiler import diagnostics as dg
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_ALIAS_NODES = 10_000
+MAX_INT = 2**63 - 1
 
 _STR = "tag:yaml.org,2002:str"
 _PLAIN_TAGS = {
@@ -38,9 +43,13 @@ def _core_scalar(tag: str, value: str):
         if tag.endswith(":int"):
             sign = -1 if text.startswith("-") else 1
             digits = text.lstrip("+-")
+            if len(digits.lstrip("0ox").lstrip("0")) > 40:  # beyond MAX_INT in any base
+                return _TooBig(value)  # never converted: 5,000 digits would be slow to read
             if digits[:2] in ("0o", "0x"):
-                return sign * int(digits[2:], 8 if digits[1] == "o" else 16)
-            return sign * int(digits)
+                number = sign * int(digits[2:], 8 if digits[1] == "o" else 16)
+            else:
+                number = sign * int(digits)
+            return number if abs(number) <= MAX_INT else _TooBig(value)
         if tag.endswith(":float"):
             lowered = text.lower()
             if lowered.lstrip("+-") in (".inf",):
@@ -55,6 +64,10 @@ def _core_scalar(tag: str, value: str):
     except ValueError:
         return value
     return value
+
+
+class _TooBig(str):
+    """An integer literal beyond MAX_INT: reported by the converter, never converted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +199,28 @@ def text_quote(style: str) -> str:
     return style
 
 
+def _too_deep(text: str):
+    """The mark where nesting first goes past MAX_DEPTH, else None.
+
+    Measured on libyaml's event stream, which is built without recursion, before the
+    composer (which recurses in C and would overflow the stack on a file 30,000 levels
+    deep) ever sees the file. Syntax errors are raised here as they would be by composing.
+    """
+    parser = CSafeLoader(io.StringIO(text))
+    depth = 0
+    while True:
+        event = parser.get_event()
+        kind = type(event)
+        if kind is MappingStartEvent or kind is SequenceStartEvent:
+            if depth > MAX_DEPTH:  # the same count as _Converter's: the root is at depth 0
+                return event.start_mark
+            depth += 1
+        elif kind is MappingEndEvent or kind is SequenceEndEvent:
+            depth -= 1
+        elif kind is StreamEndEvent:
+            return None
+
+
 class _Abort(Exception):
     pass
 
@@ -198,8 +233,10 @@ class _Converter:
         self.seen: set[int] = set()
         self.alias_nodes = 0
         self.strings: dict[str, str] = {}  # one object per distinct key or short value
+        self.refused = False  # a value was refused: the document is reported, not used
 
     def error(self, code: str, message: str, node, hint: str = "") -> None:
+        self.refused = self.refused or code in (dg.CONTROL_CHAR, dg.NUMBER_TOO_BIG)
         mark = node.start_mark
         self.reporter.add(code, message, self.display, mark.line + 1, mark.column + 1, hint)
 
@@ -236,9 +273,25 @@ class _Converter:
     def scalar(self, node: ScalarNode):
         tag = node.tag
         if tag in (_STR, "tag:yaml.org,2002:timestamp"):
+            self.refuse_controls(node)
             value = node.value
             return self.strings.setdefault(value, value) if len(value) <= 40 else value
-        return _core_scalar(tag, node.value)
+        value = _core_scalar(tag, node.value)
+        if isinstance(value, _TooBig):
+            self.error(dg.NUMBER_TOO_BIG, f"integer with {len(value)} characters is beyond the "
+                       f"limit of {MAX_INT:,}", node, "no game counts that high; use a smaller "
+                       "number, or quote it if it is text")
+            return None
+        if isinstance(value, str):
+            self.refuse_controls(node)
+        return value
+
+    def refuse_controls(self, node: ScalarNode) -> None:
+        found = dg.find_control(node.value)
+        if found:
+            char = f"U+{ord(found.group()):04X}"
+            self.error(dg.CONTROL_CHAR, f"control character {char} in a string", node,
+                       "remove it: only tab and newline are allowed in content text")
 
     def mapping(self, node: MappingNode, path: tuple, depth: int) -> dict:
         result: dict = {}
@@ -251,6 +304,9 @@ class _Converter:
                     self.convert(key_node, path, depth + 1)  # reports the tag
                 else:
                     self.error(dg.YAML_KEY_TYPE, "a key must be a plain string", key_node)
+                continue
+            if dg.find_control(key_node.value):
+                self.refuse_controls(key_node)
                 continue
             key = self.strings.setdefault(key_node.value, key_node.value)
             sub = path + (key,)  # one tuple for the key's mark and the value's
@@ -297,12 +353,38 @@ def shared_loads():
 
 
 def _load(path: Path, reporter: dg.Reporter, display: str) -> Document | None:
+    raw = read_regular(path, reporter, display)
+    if raw is None:
+        return None
+    return load_bytes(raw, path, reporter, display)
+
+
+def read_regular(path: Path, reporter: dg.Reporter, display: str,
+                 limit: int = MAX_FILE_BYTES) -> bytes | None:
+    """The bytes of a regular file that is not a symbolic link and not over `limit`.
+
+    Nothing is read through a link: the file is opened with O_NOFOLLOW after an lstat, so
+    a link swapped in between is refused too. Refusals never quote the file.
+    """
     try:
-        raw = path.read_bytes()
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            reporter.add(dg.SYMLINK, "file is a symbolic link; it was not read", display, 1, 1,
+                         "copy the file into place instead of linking it")
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            reporter.add(dg.FILE_UNREADABLE, "not a regular file", display, 1, 1)
+            return None
+        if info.st_size > limit:
+            reporter.add(dg.YAML_TOO_BIG, f"file is {info.st_size} bytes; the limit is {limit}",
+                         display, 1, 1, "split it into several files")
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:
+            return handle.read(limit + 1)
     except OSError as err:
         reporter.add(dg.FILE_UNREADABLE, f"cannot read file: {err.strerror}", display, 1, 1)
         return None
-    return load_bytes(raw, path, reporter, display)
 
 
 def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> Document | None:
@@ -325,7 +407,13 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
                      text[: text.index("\x00")].count("\n") + 1, 1)
         return None
     doc = Document(path, text)
+    reporter.sources[display] = text
     try:
+        too_deep = _too_deep(text)
+        if too_deep is not None:
+            reporter.add(dg.YAML_TOO_BIG, f"nesting deeper than {MAX_DEPTH} levels", display,
+                         too_deep.line + 1, too_deep.column + 1, "flatten the structure")
+            return None
         node = CSafeLoader(io.StringIO(text)).get_single_node()
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
@@ -349,8 +437,9 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
     if node is None:
         doc.data = None
         return doc
+    converter = _Converter(doc, reporter, display)
     try:
-        doc.data = _Converter(doc, reporter, display).convert(node, (), 0)
+        doc.data = converter.convert(node, (), 0)
     except _Abort:
         return None
-    return doc
+    return None if converter.refused else doc

@@ -19,14 +19,14 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from compiler import codegen, diagnostics as dg, packs as packs_mod, pipeline
+from compiler import codegen, diagnostics as dg, names, packs as packs_mod, pipeline
 from compiler.console import progress
 
 
 
 def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
-    root = pipeline.content_root() / game
-    if not (root / "game.yaml").is_file():
+    root = pipeline.content_root() / str(game)
+    if not names.is_identifier(game) or not (root / "game.yaml").is_file():
         reporter.add(dg.USAGE, f"unknown game {game!r}", str(root), 1, 1,
                      "games: " + ", ".join(p.name for p in pipeline.game_roots()))
         return None

@@ -17,6 +17,9 @@ from compiler.model import Entity, Game, Pack
 # Folders of a base pack that are not content of the base game.
 SKIPPED_DIRS = {"packs", "missions", "scenarios"}
 MAX_FILES = 2000
+MAX_DIRS = 5000
+MAX_PACK_BYTES = 64 * 1024 * 1024  # all content files together (each is at most 2 MiB)
+MAX_DIR_DEPTH = 16
 
 
 def display_path(path: Path) -> str:
@@ -28,30 +31,84 @@ def display_path(path: Path) -> str:
 
 
 def content_files(root: Path, reporter: dg.Reporter) -> list[Path]:
-    """Every .yaml file of a pack, sorted, refusing anything that leads outside the pack."""
-    base = root.resolve()
+    """Every .yaml file of a pack, sorted, refusing anything that leads outside the pack.
+
+    The walk is iterative and bounded (MAX_FILES files, MAX_DIRS folders, MAX_DIR_DEPTH
+    levels), so a hostile layout cannot exhaust the stack or the clock. Symbolic links,
+    to files or folders, are refused by name and never followed or read.
+    """
     found: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        here = Path(dirpath)
-        if here == root:
-            dirnames[:] = [d for d in dirnames if d not in SKIPPED_DIRS]
-        dirnames.sort()
-        for name in sorted(filenames):
-            if not name.endswith((".yaml", ".yml")) or name in ("game.yaml", "pack.yaml"):
+    folders = total = 0
+    stack: list[tuple[Path, int]] = [(root, 0)]
+    while stack:
+        here, depth = stack.pop()
+        try:
+            entries = sorted(os.scandir(here), key=lambda e: e.name)
+        except OSError as err:
+            reporter.add(dg.FILE_UNREADABLE, f"cannot read folder: {err.strerror}",
+                         display_path(here), 1, 1)
+            continue
+        subfolders = []
+        for entry in entries:
+            path = here / entry.name
+            if entry.is_symlink():
+                if entry.name.endswith((".yaml", ".yml")) or os.path.isdir(path):
+                    _refuse_link(path, root, reporter)
                 continue
-            path = here / name
-            resolved = path.resolve()
-            if not resolved.is_relative_to(base) or not resolved.is_file():
-                # name the link itself (display_path would resolve it to its target)
-                reporter.add(dg.PACK, f"{name} leads outside the pack directory",
-                             str(Path(display_path(here)) / name),
-                             1, 1, "packs may only use files inside their own directory")
+            if entry.is_dir():
+                if depth == 0 and here == root and entry.name in SKIPPED_DIRS:
+                    continue
+                subfolders.append(path)
+                continue
+            if not entry.name.endswith((".yaml", ".yml")) or entry.name in ("game.yaml", "pack.yaml"):
                 continue
             found.append(path)
+            try:
+                total += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                pass  # the loader reports an unreadable file
+            if total > MAX_PACK_BYTES:
+                reporter.add(dg.PACK_TOO_BIG, f"pack's content files hold more than "
+                             f"{MAX_PACK_BYTES} bytes", display_path(root), 1, 1,
+                             "split it into several packs")
+                return []
             if len(found) > MAX_FILES:
-                reporter.add(dg.PACK, f"pack holds more than {MAX_FILES} files", display_path(root), 1, 1)
-                return found[:MAX_FILES]
-    return found
+                reporter.add(dg.PACK_TOO_BIG, f"pack holds more than {MAX_FILES} content files",
+                             display_path(root), 1, 1, "split it into several packs")
+                return sorted(found)[:MAX_FILES]
+        if subfolders and depth + 1 > MAX_DIR_DEPTH:
+            reporter.add(dg.PACK_TOO_BIG, f"folders nested deeper than {MAX_DIR_DEPTH} levels "
+                         "in the pack", _short(subfolders[0], root), 1, 1,
+                         "keep the pack's folders shallow; nothing below was read")
+            continue
+        folders += len(subfolders)
+        if folders > MAX_DIRS:
+            reporter.add(dg.PACK_TOO_BIG, f"pack holds more than {MAX_DIRS} folders",
+                         display_path(root), 1, 1, "split it into several packs")
+            return sorted(found)
+        stack.extend((folder, depth + 1) for folder in reversed(subfolders))
+    return sorted(found, key=lambda p: p.relative_to(root).parts)
+
+
+def _short(path: Path, root: Path) -> str:
+    """A deep path shown as the pack plus its first folders, not kilobytes of `d/d/d`."""
+    parts = path.relative_to(root).parts
+    shown = Path(display_path(root), *parts[:3])
+    return str(shown / "...") if len(parts) > 3 else str(shown)
+
+
+def _refuse_link(path: Path, root: Path, reporter: dg.Reporter) -> None:
+    """A link is never followed. One leading outside the pack (or nowhere) is an error of
+    the pack; a file link inside it is refused as a link; a folder link inside it is only
+    a second name for files already read, so it is skipped quietly."""
+    shown = str(Path(display_path(path.parent)) / path.name)  # the link, not its target
+    target = Path(os.path.realpath(path))  # reads links only, never a file; loops end
+    if not target.is_relative_to(os.path.realpath(root)) or not os.path.exists(target):
+        reporter.add(dg.PACK, f"{path.name} leads outside the pack directory", shown, 1, 1,
+                     "packs may only use files inside their own directory; nothing was read")
+    elif not os.path.isdir(target):
+        reporter.add(dg.SYMLINK, f"{path.name} is a symbolic link; it was not read", shown,
+                     1, 1, "copy the file into place instead of linking it")
 
 
 def _manifest(root: Path, reporter: dg.Reporter, required: bool) -> tuple[Pack | None, loader.Document | None]:
@@ -90,6 +147,10 @@ def read_manifest(root: Path, reporter: dg.Reporter) -> tuple[loader.Document, s
 def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game | None:
     """Load the base pack at `base_root` and the packs in `extra`, in order."""
     game_path = base_root / "game.yaml"
+    if base_root.is_symlink():
+        reporter.add(dg.SYMLINK, "the game folder is a symbolic link; it was not read",
+                     str(base_root), 1, 1, "name the real folder")
+        return None
     if not game_path.is_file():
         reporter.add(dg.USAGE, "no game.yaml here", display_path(base_root), 1, 1,
                      "point at content/<game>/")
@@ -113,6 +174,10 @@ def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game
 
 
 def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict) -> None:
+    if root.is_symlink():
+        reporter.add(dg.SYMLINK, "the pack folder is a symbolic link; it was not read",
+                     str(root), 1, 1, "name the real folder")
+        return
     if not root.is_dir():
         reporter.add(dg.USAGE, "pack directory does not exist", display_path(root), 1, 1)
         return
@@ -224,6 +289,27 @@ def _conflict(reporter: dg.Reporter, what: str, here: tuple, earlier: tuple) -> 
                      f"{what} is defined by both packs {pack_id!r} and {other!r} "
                      f"(also at {other_display}:{other_line})", display, line, column,
                      "rename one, or make one pack require the other and set `replace: true`")
+
+
+def check_shipped_ids(pack_roots: list[Path], reporter: dg.Reporter) -> None:
+    """Packs shipped with one game must have distinct ids: each is built into
+    generated/<game>__<id>/, so a second pack with the same id would silently replace the
+    first."""
+    first: dict[str, str] = {}
+    for root in pack_roots:
+        if root.is_symlink():
+            continue  # refused unread when it is loaded
+        scratch = dg.Reporter()  # the manifest's own problems are reported when it is loaded
+        pack, doc = _manifest(root, scratch, required=False)
+        if pack is None:
+            continue
+        if pack.id in first:
+            mark = doc.mark(("id",))
+            reporter.add(dg.PACK_CONFLICT, f"pack id {pack.id!r} is already used by "
+                         f"{first[pack.id]}", doc_display(doc), mark.line, mark.column,
+                         "give each pack shipped with a game its own id")
+        else:
+            first[pack.id] = doc_display(doc)
 
 
 def doc_display(doc: loader.Document) -> str:

@@ -81,6 +81,7 @@ def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter, timin
         checks.parse_effects(game, reporter, parse_cache)
     with timings.stage("checks"):
         checks.check_names(game, reporter)
+        checks.check_bounds(game, reporter)
         checks.check_refs(game, reporter)
         checks.check_provenance(game, reporter)
         game_checks.run(game, reporter)
@@ -90,9 +91,12 @@ def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter, timin
 
 def game_root(game: str) -> Path:
     """content/<game>/ of a known game, else a usage error naming the games there are."""
+    from compiler import names
+    known = ", ".join(p.name for p in game_roots()) or "none"
+    if not names.is_identifier(game):   # an id, never a path (`../x`, `/etc`)
+        raise UsageError(f"{game!r} is not a game id (games: {known})")
     root = content_root() / game
-    if not game or "/" in game or "\\" in game or not (root / "game.yaml").is_file():
-        known = ", ".join(p.name for p in game_roots()) or "none"
+    if not (root / "game.yaml").is_file():
         raise UsageError(f"unknown game {game!r} (games: {known})")
     return root
 

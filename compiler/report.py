@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from compiler import diagnostics as dg
 from compiler.model import Game
 
 
@@ -42,8 +43,8 @@ def format_text(rows: list[dict]) -> str:
     approx = sum(r["source"] == "approximation" for r in rows)
     public = sum(r["source"] == "public" for r in rows)
     out.append(f"{approx} approximations, {public} public facts")
-    return "\n".join(out)
+    return dg.escape_controls("\n".join(out))  # notes are content: never raw escapes
 
 
 def format_json(rows: list[dict]) -> str:
-    return json.dumps({"gaps": rows}, ensure_ascii=False, indent=2)
+    return dg.json_controls(json.dumps({"gaps": rows}, ensure_ascii=False, indent=2))

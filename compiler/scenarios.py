@@ -7,6 +7,7 @@ file and line of that entry.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,22 +29,47 @@ class Outcome:
         return not self.failures
 
 
+MAX_DIR_DEPTH = 16      # the same input limits as a pack's (compiler/packs.py)
+MAX_FILES = 2000
+
+
 def scenario_files(paths: list[str]) -> list[Path]:
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.yaml")))
+            found.extend(_yaml_below(path))
         else:
             found.append(path)
     return found
+
+
+def _yaml_below(root: Path) -> list[Path]:
+    """*.yaml below `root`, sorted: an iterative walk that follows no link and stops at
+    MAX_DIR_DEPTH levels and MAX_FILES files (a symlinked file is kept: the loader refuses
+    it with a diagnostic)."""
+    found: list[Path] = []
+    stack = [(root, 0)]
+    while stack and len(found) < MAX_FILES:
+        here, depth = stack.pop()
+        try:
+            entries = sorted(os.scandir(here), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if depth < MAX_DIR_DEPTH:
+                    stack.append((here / entry.name, depth + 1))
+            elif entry.name.endswith(".yaml"):
+                found.append(here / entry.name)
+    return sorted(found[:MAX_FILES])
 
 
 def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     """Run one scenario; `extra_packs` (`scenario run --pack`) load after the scenario's own."""
     reporter = dg.Reporter()
     shown = str(path)
-    if not path.is_file():
+    if not path.is_file() and not path.is_symlink():
         return Outcome(shown, path.stem, [(1, "no such file")])
     doc = loader.load(path, reporter, shown)
     if doc is None or reporter.errors or not isinstance(doc.data, dict):
@@ -68,9 +94,14 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     if game_data is None:
         return Outcome(shown, name, [(doc.mark(("game",)).line, f"cannot load game {game!r}")]
                        + [(d.line, d.message) for d in reporter.diagnostics])
-    from runtime import scenario as runner
+    from runtime import effects, scenario as runner
+    effects.new_game()  # each scenario has its own step budget
     try:
         failures = runner.run(game_data, data)
+    except effects.EffectError as err:  # content the engine refused, or a runaway effect
+        where = effects.error_origin(err)
+        failures = [f"{dg.STEP_BUDGET if isinstance(err, effects.RunawayEffect) else 'effect'}"
+                    f" error: {err}" + (f" (in effect from {where})" if where else "")]
     except Exception as err:  # an engine bug must not hide the other scenarios
         failures = [f"internal error: {type(err).__name__}: {err}"]
     outcome = Outcome(shown, name)
@@ -94,15 +125,16 @@ def run_cli(paths: list[str], fmt: str = "text", packs: list[str] = ()) -> int:
         raise UsageError("no scenario files (*.yaml) in " + ", ".join(paths))
     outcomes = [run_file(p, [Path(pack) for pack in packs]) for p in files]
     if fmt == "json":
-        print(json.dumps([{"file": o.file, "name": o.name, "ok": o.ok,
-                           "failures": [{"line": l, "message": m} for l, m in o.failures]}
-                          for o in outcomes], ensure_ascii=False, indent=2))
+        print(dg.json_controls(json.dumps(
+            [{"file": o.file, "name": o.name, "ok": o.ok,
+              "failures": [{"line": l, "message": m} for l, m in o.failures]}
+             for o in outcomes], ensure_ascii=False, indent=2)))
     else:
-        for o in outcomes:
+        for o in outcomes:  # names and messages may quote content: never raw escapes
             if o.ok:
-                print(f"ok    {o.file}: {o.name}")
+                print(dg.escape_controls(f"ok    {o.file}: {o.name}"))
             for line, message in o.failures:
-                print(f"FAIL  {o.file}:{line}: {o.name}: {message}")
+                print(dg.escape_controls(f"FAIL  {o.file}:{line}: {o.name}: {message}"))
         failed = sum(not o.ok for o in outcomes)
         print(f"{len(outcomes) - failed} passed, {failed} failed")
     return 0 if all(o.ok for o in outcomes) else 1

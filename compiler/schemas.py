@@ -15,8 +15,10 @@ try:  # a compiled validator (Rust): the fast path; jsonschema stays the referen
 except ImportError:  # pragma: no cover - an install without the wheel is only slower
     jsonschema_rs = None
 
+from compiler import names
+
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-ID_PATTERN = "^[a-z][a-z0-9_]*$"
+ID_PATTERN = names.ID_PATTERN
 
 TEXT = {
     "type": "object",
@@ -200,6 +202,37 @@ def content_file_schema(game: str, kinds: dict) -> dict:
     }
 
 
+def _pattern(validator, pattern, instance, schema):
+    from jsonschema import ValidationError
+    """`pattern` with ECMA-262 meaning: `$` is the end of the string (names.ecma)."""
+    if validator.is_type(instance, "string"):
+        regex = names.compiled(pattern)
+        if regex is None or not regex.search(instance):
+            if pattern == ID_PATTERN:
+                yield ValidationError(names.problem(instance) or f"{instance!r} is not a name")
+            else:
+                yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(validator, properties, instance, schema):
+    if validator.is_type(instance, "object"):
+        for pattern, subschema in properties.items():
+            regex = names.compiled(pattern)
+            for key, value in instance.items():
+                if regex is not None and regex.search(key):
+                    yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+@lru_cache(maxsize=1)
+def _reference_class():
+    """Draft 2020-12 with patterns matched as JSON Schema means them (Python's `$` would
+    accept a trailing newline: `"id\n"` would pass `^[a-z]+$`). Built on first use: the CLI's
+    `--help` and `explain` do not import jsonschema."""
+    from jsonschema import Draft202012Validator, validators
+    return validators.extend(Draft202012Validator, {"pattern": _pattern,
+                                                    "patternProperties": _pattern_properties})
+
+
 class Validator:
     """Validates with jsonschema-rs first and asks jsonschema only about invalid data.
 
@@ -223,8 +256,7 @@ class Validator:
     @property
     def reference(self):
         if self._reference is None:
-            from jsonschema import Draft202012Validator
-            self._reference = Draft202012Validator(self.schema)
+            self._reference = _reference_class()(self.schema)
         return self._reference
 
     def iter_errors(self, data):
@@ -235,20 +267,6 @@ class Validator:
             except Exception:  # e.g. an integer too large for it: ask the reference
                 pass
         return self.reference.iter_errors(data)
-
-
-def _patterns(schema):
-    """Every regular expression of a schema: `pattern` values and `patternProperties` keys."""
-    if isinstance(schema, dict):
-        for key, value in schema.items():
-            if key == "pattern" and isinstance(value, str):
-                yield value
-            elif key == "patternProperties" and isinstance(value, dict):
-                yield from (k for k in value if isinstance(k, str))
-            yield from _patterns(value)
-    elif isinstance(schema, list):
-        for item in schema:
-            yield from _patterns(item)
 
 
 _DIALECT_ESCAPE = re.compile(r"\\[A-Za-z0-9]")
@@ -303,7 +321,23 @@ def _schema_problems(schema_json: str) -> tuple[str, ...]:
         Draft202012Validator.check_schema(schema)
     except Exception as err:  # jsonschema raises SchemaError; message is what we need
         return (getattr(err, "message", str(err)),)
-    return ()
+    return tuple(dict.fromkeys(problem for pattern in _patterns(schema)
+                               if (problem := names.pattern_problem(pattern))))
+
+
+def _patterns(schema):
+    """Every `pattern` and `patternProperties` key of a schema, at any depth."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                yield node["pattern"]
+            if isinstance(node.get("patternProperties"), dict):
+                yield from node["patternProperties"]
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def walk_annotated(schema: dict, data, path: tuple = (), defs: dict | None = None):

@@ -1,11 +1,9 @@
 """The game's vocabulary (content/<game>/game.yaml): what every name in an effect means."""
 from __future__ import annotations
 
-import keyword
-import re
 from dataclasses import dataclass, field
 
-from compiler import diagnostics as dg
+from compiler import diagnostics as dg, names
 from compiler import schemas
 from compiler.loader import Document
 from dsl.parser import KEYWORDS
@@ -175,7 +173,8 @@ def _schema_hint(err) -> str:
     if err.validator == "required":
         return "add the missing field"
     if err.validator == "pattern":
-        return "ids are lower_snake_case ASCII, like `squeeze_2`"
+        return names.HINT if err.validator_value == schemas.ID_PATTERN else \
+            "the value must match the pattern"
     if err.validator == "enum":
         return "one of: " + ", ".join(map(str, err.validator_value))
     return ""
@@ -192,8 +191,7 @@ def build(doc: Document, reporter: dg.Reporter, display: str) -> Vocabulary | No
     merge(vocab, raw, doc, reporter, display)
     for kind, spec in raw["kinds"].items():
         for field_name in spec.get("fields", {}):
-            if not re.match(schemas.ID_PATTERN, field_name) or keyword.iskeyword(field_name) \
-                    or field_name in schemas.COMMON_FIELDS:
+            if not names.is_identifier(field_name) or field_name in schemas.COMMON_FIELDS:
                 mark = doc.mark(("kinds", kind, "fields", field_name), key=True)
                 reporter.add(dg.VOCAB, f"field name {field_name!r} of kind {kind!r} must be a "
                              "lower_snake_case name, not a Python keyword or a common field",

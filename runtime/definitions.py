@@ -32,7 +32,7 @@ class Record:
     """An immutable bag of fields for nested content (an entry option, a cell...)."""
     __slots__ = ("_fields",)
 
-    def __init__(self, **fields) -> None:
+    def __init__(self, /, **fields) -> None:  # positional-only: a field may be named `self`
         object.__setattr__(self, "_fields", MappingProxyType(dict(fields)))
 
     def __getattr__(self, name: str):

@@ -29,10 +29,82 @@ def check_handlers(data, verbs, queries) -> None:
                           + ", ".join(missing))
 
 
+class RunawayEffect(EffectError):
+    """Effects went past the game's step budget, or set each other off without end: `origin`
+    is the effect running then, as "file:line" of its YAML ("?" until a note names it)."""
+
+    def __init__(self, message: str, origin: str = "?") -> None:
+        super().__init__(message)
+        self.origin = origin
+
+
+# --- bounded evaluation ------------------------------------------------------------------
+# A step is one call of a generated function (an effect, a keyword, a nested body such as a
+# trigger's) or one round of a `repeat` or `each`. The checker bounds what it can see statically
+# (repeat counts, arithmetic, recursive keywords: compiler/checks.py); this budget stops what
+# it cannot, such as triggers that set each other off, with a diagnostic naming the effect's
+# file and line. Generated code calls `step(ctx)` first thing, with no wrapper around it.
+MAX_GAME_STEPS = 1_000_000      # the busiest game of the shipped content takes under 6,000
+
+
+class _Budget:
+    __slots__ = ("steps", "engine")
+
+    def __init__(self) -> None:
+        self.steps = 0
+        self.engine = None  # the engine (one per game) whose effects the steps count
+
+
+BUDGET = _Budget()
+
+
+def new_game(engine=None) -> None:
+    """Reset the budget. Runners call this before each game or scenario; an effect run by
+    another engine than the last one (a new game played directly) resets it too."""
+    BUDGET.steps = 0
+    BUDGET.engine = engine
+
+
+def step(ctx=None) -> None:
+    budget = BUDGET
+    engine = getattr(ctx, "engine", None)
+    if engine is not budget.engine and engine is not None:
+        new_game(engine)
+    budget.steps += 1
+    if budget.steps > MAX_GAME_STEPS:
+        raise RunawayEffect(f"the game's effects ran past their budget of {MAX_GAME_STEPS:,} "
+                            "steps")
+
+
+def loop(count):
+    """The rounds of a `repeat`, one step each (a negative count repeats nothing)."""
+    for i in range(max(0, count)):
+        step()
+        yield i
+
+
+def error_origin(err: BaseException) -> str | None:
+    """The innermost effect an exception passed through, as "file:line", if any."""
+    if isinstance(err, RunawayEffect) and err.origin != "?":
+        return err.origin
+    for note in getattr(err, "__notes__", ()):
+        if note.startswith("in effect from "):
+            return note[len("in effect from "):]
+    return None
+
+
 def raised(err: BaseException, origin: str) -> None:
     """Note an effect's YAML origin on an exception leaving it (generated code calls this
     only when something raised). One note per level, innermost first: a keyword's line,
-    then the entity's."""
+    then the entity's. Endless recursion and a division by zero are content errors: they
+    leave as a located EffectError instead."""
+    if isinstance(err, RecursionError):
+        raise RunawayEffect("effects set each other off without end (a trigger that causes "
+                            "its own event?)", origin) from None
+    if isinstance(err, ZeroDivisionError):   # `x // y` with y == 0 at run time
+        located = EffectError("division by zero")
+        located.add_note(f"in effect from {origin}")
+        raise located from None
     note = f"in effect from {origin}"
     if note not in getattr(err, "__notes__", []):
         err.add_note(note)
@@ -97,6 +169,7 @@ class Context:
 
     def each(self, kind: str, zone: str | None, where: Callable | None, body: Callable) -> None:
         for item in self.select(kind, zone, where):
+            step()
             bound = self.bind(it=item)
             if kind in ("player", "opponent", "other_player"):
                 bound = bound.bind(you=item)

@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Hashable
 
+from runtime.effects import RunawayEffect
+
 OPS = ("=", "+=", "-=", "*=")
 
 
@@ -42,16 +44,23 @@ class _Slot:
     continuous: list[Modifier] = field(default_factory=list)
 
 
+MAX_VALUE = 10**15  # bounded evaluation: `x *= 1000` in a loop must not build huge numbers
+
+
 def _apply(value: int, op: str, amount: int) -> int:
     if op == "=":
-        return amount
-    if op == "+=":
-        return value + amount
-    if op == "-=":
-        return value - amount
-    if op == "*=":
-        return value * amount
-    raise ValueError(f"unknown layering operator {op!r}")
+        result = amount
+    elif op == "+=":
+        result = value + amount
+    elif op == "-=":
+        result = value - amount
+    elif op == "*=":
+        result = value * amount
+    else:
+        raise ValueError(f"unknown layering operator {op!r}")
+    if isinstance(result, int) and abs(result) > MAX_VALUE:
+        raise RunawayEffect(f"a layered value went past {MAX_VALUE:,}", "?")
+    return result
 
 
 class Layers:

@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from typing import Callable
 
+from runtime import effects
 from runtime.agents import RandomAgent
 from runtime.rng import Rng
 
@@ -28,7 +29,7 @@ def engine_module(data):
 
 
 def check_players(data, players: int | None) -> int:
-    players = players or data.players["default"]
+    players = data.players["default"] if players is None else players
     if not data.players["min"] <= players <= data.players["max"]:
         raise ValueError(f"{data.game} is for {data.players['min']}-{data.players['max']} players")
     return players
@@ -40,6 +41,7 @@ def play_one(data, players: int, seed: int, index: int, options: dict | None = N
     the same whichever worker plays it and in whatever order. With `usage` (a
     runtime.usage.Usage already tracking `data`), the result gets this game's `usage`."""
     rng = Rng(f"{seed}:{index}")
+    effects.new_game()  # each game has its own step budget
     agents = [RandomAgent(rng.fork(f"agent{i}")) for i in range(players)]
     result = engine_module(data).play_game(data, players, rng.fork("game"), agents,
                                            dict(options or {}))

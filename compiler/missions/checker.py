@@ -18,6 +18,9 @@ WALLS = {WALL, DIAMOND}
 MAX_HIDDEN_SEGMENTS = 8                 # V-09, rulebook L205
 CLASS_TOKENS = {"platform": 6, "zipline": 3, "flame": 6, "flare": 2, "shield": 1, "sentry_gun": 1}
 
+MAX_MAP_ROWS = 40       # input limits: the rulebook's maps are about 14 x 12 hexes
+MAX_MAP_COLUMNS = 40
+
 
 def neighbours(row: int, col: int) -> list[tuple[int, int]]:
     """The 6 hexes next to (row, col) on an odd-row-shifted map (odd rows sit half a hex right)."""
@@ -78,9 +81,22 @@ class MissionChecker:
     def kind(self, hex_) -> str:
         return MAP_CHARS[self.map.get(hex_)]
 
+    def map_size_ok(self, text: str) -> bool:
+        """Input limit: the rulebook's maps are about 14 x 12 hexes; a map past MAX_MAP_ROWS x
+        MAX_MAP_COLUMNS would make every simulated game crawl. Checked before it is read."""
+        rows = text.rstrip().split("\n")
+        columns = max((len(r.replace(" ", "")) for r in rows), default=0)
+        if len(rows) <= MAX_MAP_ROWS and columns <= MAX_MAP_COLUMNS:
+            return True
+        self.at(("map",), "V-00", f"the map is {len(rows)} rows by {columns} hexes; the limit "
+                f"is {MAX_MAP_ROWS} by {MAX_MAP_COLUMNS}", "draw a board-sized map")
+        return False
+
     # --- the checks -------------------------------------------------------------------------
     def run(self) -> None:
         m = self.m
+        if not self.map_size_ok(m["map"]):
+            return
         self.map = read_map(m["map"])
         for p in self.map.problems:
             pos = self.doc.effect_position(self.base + ("map",), p.line, p.column)

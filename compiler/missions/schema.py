@@ -23,7 +23,7 @@ MISSION_SCHEMA = {
             "required": ["id", "name", "source", "objective", "minerals", "pickups", "map"],
             "additionalProperties": False,
             "properties": {
-                "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
+                "id": {"type": "string", "pattern": schemas.ID_PATTERN},
                 "number": {"type": "integer", "minimum": 1},
                 "name": _TEXT,
                 "source": {"enum": ["rulebook", "public", "approximation"]},

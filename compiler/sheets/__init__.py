@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 import jinja2
+import markupsafe
 from ruamel.yaml import YAML
 
+from compiler import diagnostics as dg
 from compiler.model import EffectSite, Entity, Game
 from dsl import nodes as n
 from dsl.parser import EffectSyntaxError, parse
@@ -549,10 +551,19 @@ class _Environment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
+def _printable(value):
+    """Every value a template prints, without control characters (ESC, NUL...): HTML and
+    PDF have no use for them and a terminal showing the file would obey them."""
+    if isinstance(value, str) and dg.escape_controls(value) != value:
+        cleaned = dg.strip_controls(value)
+        return markupsafe.Markup(cleaned) if isinstance(value, markupsafe.Markup) else cleaned
+    return value
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     return _Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, finalize=_printable,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True)
 

@@ -1,0 +1,597 @@
+"""Hostile content (issue 15): every case ends in a located diagnostic (exit 1) or a usage
+error (exit 2); never exit 3, a traceback, a signal, a hang, a leaked byte or a raw escape.
+
+Each test plants one hostile input in a scratch pack (or mission, or content copy) and runs
+the real command line in-process; the siblings of each case are parametrized.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from compiler import cli, codegen, loader, names, packs, pipeline, schemas
+from compiler import diagnostics as dg
+from runtime import effects
+
+REPO = Path(__file__).resolve().parents[2]
+SECRET = "tomecraft-secret-line: do not print me"
+ESC = "\x1b"
+
+
+@pytest.fixture(autouse=True)
+def at_repo(monkeypatch):
+    monkeypatch.chdir(REPO)
+
+
+def run(argv: list[str], capsys) -> tuple[int, str, str]:
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "internal error" not in err and "Traceback" not in err, err
+    return code, out, err
+
+
+def make_pack(tmp_path: Path, files: dict[str, str | bytes], game: str = "the_cave",
+              pack_id: str = "fan", name: str = "fan") -> Path:
+    pack = tmp_path / name
+    pack.mkdir(parents=True)
+    if "pack.yaml" not in files:
+        (pack / "pack.yaml").write_text(f"id: {pack_id}\ngame: {game}\nversion: '1.0'\n",
+                                        encoding="utf-8")
+    for rel, text in files.items():
+        path = pack / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+    return pack
+
+
+def token(entity_id: str, extra: str = "", points: str = "1") -> str:
+    return (f"tokens:\n  - id: {entity_id}\n    name: {{zh: 甲, en: A}}\n    source: rulebook\n"
+            f"    ref: L1\n    term: traverse\n    points: {points}\n    category: traverse\n"
+            + extra)
+
+
+def tile_kind(effect: str, extra: str = "") -> str:
+    """Replaces The Cave's `normal` tile kind so the effect runs in every simulated game."""
+    return ("tile_kinds:\n  - id: normal\n    replace: true\n    name: {zh: 甲, en: A}\n"
+            "    source: rulebook\n    ref: L1\n    discover_from: true\n"
+            f"    enter: [{{id: walk, effect: {json.dumps('pay ap 1; ' + effect)}}}]\n"
+            f"    on_discover: {json.dumps(effect)}\n" + extra)
+
+
+def check_pack(pack: Path, capsys, game: str = "the_cave") -> tuple[int, str, str]:
+    return run(["check", f"content/{game}", "--pack", pack, "--format", "json"], capsys)
+
+
+def codes(out: str) -> list[str]:
+    return [d["code"] for d in json.loads(out)["diagnostics"]]
+
+
+def located(out: str) -> list[dict]:
+    diags = json.loads(out)["diagnostics"]
+    assert diags, "a refusal must say why"
+    for d in diags:
+        assert d["file"] and d["line"] >= 1 and d["column"] >= 1 and d["code"] in dg.CODES
+    return diags
+
+
+# --- 1. nesting: measured on the event stream before the C composer recurses ---------------
+
+@pytest.mark.parametrize("body", [
+    "tokens: " + "[" * 30_000 + "]" * 30_000 + "\n",
+    "tokens:\n" + "- " * 30_000 + "x\n",
+    "tokens: " + "{a: " * 20_000 + "1" + "}" * 20_000 + "\n",
+    "tokens:\n" + "".join(" " * i + f" k{i}:\n" for i in range(1_500)) + " " * 1_501 + "v\n",
+], ids=["flow", "block-dashes", "flow-maps", "indented-maps"])
+def test_deep_nesting_is_a_diagnostic_not_a_segfault(tmp_path, capsys, body):
+    pack = make_pack(tmp_path, {"t.yaml": body})
+    start = time.perf_counter()
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and codes(out) == [dg.YAML_TOO_BIG]
+    assert "64" in located(out)[0]["message"]
+    assert time.perf_counter() - start < 10
+
+
+def test_deep_mission_file_is_a_diagnostic(tmp_path, capsys):
+    mission = tmp_path / "deep.yaml"
+    mission.write_text("game: deep_rock_galactic\nmission: " + "[" * 40_000 + "]" * 40_000)
+    code, out, _ = run(["check", mission, "--format", "json"], capsys)
+    assert code == 1 and codes(out) == [dg.YAML_TOO_BIG]
+    code, _, _ = run(["sim", "deep_rock_galactic", "--games", "1", "--mission", mission], capsys)
+    assert code == 1
+
+
+# --- 2. one identifier rule: full match, ASCII, no keyword ---------------------------------
+
+@pytest.mark.parametrize("bad", ['"zz_nl\\n"', '"zz\\n\\n"', "class", "import", "match",
+                                 "self", '"café"', '"ｆｕｌｌ"', "_under", '"a b"'])
+def test_ids_that_cannot_be_names_are_refused_by_check_and_sim(tmp_path, capsys, bad):
+    pack = make_pack(tmp_path, {"t.yaml": token(bad)})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and set(codes(out)) == {dg.SCHEMA}  # names in YAML: the schema's rule
+    assert "name" in located(out)[0]["message"] or "reserved" in located(out)[0]["message"]
+    code, _, _ = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
+    assert code == 1
+
+
+@pytest.mark.parametrize("manifest", ['id: "fan\\n"', "id: class", 'id: "../up"'])
+def test_pack_ids_that_cannot_be_names(tmp_path, capsys, manifest):
+    pack = make_pack(tmp_path, {"pack.yaml": f"{manifest}\ngame: the_cave\nversion: '1'\n"})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and located(out)
+
+
+def test_mission_id_with_a_newline_is_refused(tmp_path, capsys):
+    source = REPO / "tests/deep_rock_galactic/missions/valid/aquarq_run.yaml"
+    text = source.read_text(encoding="utf-8")
+    head, _, tail = text.partition("  id: ")
+    rest = tail.split("\n", 1)[1]
+    mission = tmp_path / "m.yaml"
+    mission.write_text(head + '  id: "aquarq\\n"\n' + rest, encoding="utf-8")
+    code, out, _ = run(["check", mission, "--format", "json"], capsys)
+    assert code == 1 and dg.SCHEMA in codes(out)
+    code, _, err = run(["sheets", "--mission", mission, "--out", tmp_path / "out"], capsys)
+    assert code == 1 and not any("\n" in p.name for p in tmp_path.rglob("*"))
+
+
+@pytest.mark.parametrize("effect", ["let class = 1; gain_token traverse class",
+                                    "let import = 2; gain_token traverse import",
+                                    "let _x = 1; gain_token traverse _x"])
+def test_let_names_follow_the_rule(tmp_path, capsys, effect):
+    pack = make_pack(tmp_path, {"t.yaml": tile_kind(effect)})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and dg.BAD_NAME in codes(out)
+
+
+@pytest.mark.parametrize("param", ["class", "self", "lambda"])
+def test_keyword_parameters_follow_the_rule(tmp_path, capsys, param):
+    vocab = ("vocabulary:\n  keywords:\n    fan_kw:\n"
+             f"      params: [{{name: {param}, type: int}}]\n"
+             f"      effect: \"gain_token traverse {param}\"\n"
+             "      text: {zh: 甲, en: A}\n")
+    pack = make_pack(tmp_path, {"pack.yaml": "id: fan\ngame: the_cave\nversion: '1'\n" + vocab})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and codes(out) == [dg.PACK]  # the pack manifest's schema
+
+
+def test_free_form_keys_named_self_or_with_newlines_build_and_run():
+    """Free-form mapping keys stay data: `self`, `class` and `x` next to `x\\n` build into
+    importable code (Record takes `self` as a field)."""
+    from runtime.definitions import Record
+    assert Record(self=1, ctx=2).self == 1
+    text = codegen._literal({"self": 1, "x": 2, "x\n": 3, "class": 4}, {}, ())
+    record = eval(text, {"Record": Record})  # noqa: S307 - our own generated literal
+    assert record["x\n"] == 3 and record["class"] == 4 and record.self == 1
+
+
+@pytest.mark.parametrize("name, ok", [("squeeze_2", True), ("a", True), ("a\n", False),
+                                      ("class", False), ("None", False), ("é", False),
+                                      ("a-b", False), ("", False), ("ctx", False)])
+def test_one_rule(name, ok):
+    assert names.is_identifier(name) is ok
+    assert (schemas.validator({"type": "string", "pattern": schemas.ID_PATTERN})
+            .is_valid(name)) is ok
+
+
+@pytest.mark.parametrize("pattern, value, ok", [
+    ("^N?E?S?W?$", "NE\n", False), ("^N?E?S?W?$", "NE", True),
+    ("^[a-z]+$", "ab\n", False), ("^[$]$", "$", True), ("^a\\$$", "a$", True),
+])
+def test_json_schema_patterns_mean_what_json_schema_says(pattern, value, ok):
+    assert schemas.validator({"type": "string", "pattern": pattern}).is_valid(value) is ok
+
+
+@pytest.mark.parametrize("pattern", ["^(a+)+$", "^(x*y?)*$", "^(a|aa)*$", "^(?:a+)+$", "("])
+def test_catastrophic_or_broken_patterns_in_a_fans_game_are_refused_fast(tmp_path, capsys,
+                                                                          pattern):
+    game = tmp_path / "my_cave"
+    shutil.copytree(REPO / "content" / "the_cave", game)
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    old = "        pattern: \"^N?E?S?W?$\""
+    assert old in text
+    (game / "game.yaml").write_text(text.replace(old, f"        pattern: {json.dumps(pattern)}"),
+                                    encoding="utf-8")
+    tiles = (game / "tiles.yaml").read_text(encoding="utf-8")
+    (game / "tiles.yaml").write_text(tiles.replace("exits: NESW", "exits: " + "a" * 40 + "!", 1),
+                                     encoding="utf-8")
+    start = time.perf_counter()
+    code, out, _ = run(["check", game, "--format", "json"], capsys)
+    assert code == 1 and dg.VOCAB in codes(out)
+    assert time.perf_counter() - start < 10
+
+
+# --- huge integers --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["note", "value"])
+@pytest.mark.parametrize("number", ["0x" + "f" * 5000, "9" * 5000, "-" + "1" * 30,
+                                    "0o" + "7" * 3000])
+def test_huge_integers_are_refused(tmp_path, capsys, where, number):
+    body = token("big_one", extra=f"    note: {number}\n") if where == "note" else \
+        token("big_one", points=number)
+    pack = make_pack(tmp_path, {"t.yaml": body})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and codes(out) == [dg.NUMBER_TOO_BIG]
+    code, _, _ = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
+    assert code == 1
+
+
+# --- bounded evaluation ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("effect", [
+    "repeat 1000000000: gain_token traverse 1",
+    "repeat 1001: gain_token traverse 1",
+    "repeat (999 * 999): gain_token traverse 1",
+    "repeat (count(player) * 11): gain_token traverse 1",
+    "let a = count(player); let b = a * a; let c = b * b; let d = c * c; gain_token traverse d",
+    "let a = 999; let b = a * a; let c = b * b; gain_token traverse c",
+    "gain_token traverse (1 // 0)",
+    "gain_token traverse (5 // (2 - 2))",
+    "repeat count(player): repeat count(player): gain_token traverse 1",
+    "gain_token traverse " + "9" * 3000,
+    "gain_token traverse -5000",
+    "gain_token traverse (0 - 999 * 999 * 2)",
+])
+def test_unbounded_effects_are_refused_by_check(tmp_path, capsys, effect):
+    pack = make_pack(tmp_path, {"t.yaml": tile_kind(effect)})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and set(codes(out)) == {dg.EFFECT_BOUNDS}
+    assert all(d["file"].endswith("t.yaml") for d in located(out))
+
+
+@pytest.mark.parametrize("keywords, cycle", [
+    ({"loop_a": "loop_a"}, "loop_a -> loop_a"),
+    ({"loop_a": "loop_b", "loop_b": "loop_a"}, "loop_a -> loop_b -> loop_a"),
+    ({"loop_a": "loop_b", "loop_b": "loop_c", "loop_c": "loop_a"}, "loop_a -> loop_b"),
+])
+def test_recursive_keywords_are_refused(tmp_path, capsys, keywords, cycle):
+    vocab = "vocabulary:\n  keywords:\n" + "".join(
+        f"    {name}:\n      params: []\n      effect: \"pay ap 1; {callee}\"\n"
+        f"      text: {{zh: 甲, en: A}}\n" for name, callee in keywords.items())
+    pack = make_pack(tmp_path, {"pack.yaml": "id: fan\ngame: the_cave\nversion: '1'\n" + vocab})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and set(codes(out)) == {dg.RECURSIVE_KEYWORD}
+    assert cycle in located(out)[0]["message"]
+    assert len(codes(out)) == len(keywords)
+
+
+RUNAWAY_CARD = """\
+cards:
+  - id: burgle
+    replace: true
+    name: {{zh: 扒窃, en: "Burgle"}}
+    source: rulebook
+    ref: "L63-65, L228"
+    card_type: "starting"
+    per_deck: 6
+    play: "{effect}"
+"""
+
+
+@pytest.mark.parametrize("effect", [
+    "gain skill 1; during turn: on gain_clank: clank 1",
+    "gain skill 1; during turn: on gain_clank: clank 1; clank 1",
+])
+def test_a_runaway_the_checker_cannot_see_stops_with_a_located_diagnostic(tmp_path, capsys,
+                                                                           effect):
+    pack = make_pack(tmp_path, {"cards.yaml": RUNAWAY_CARD.format(effect=effect)},
+                     game="clank_catacombs")
+    code, out, _ = check_pack(pack, capsys, game="clank_catacombs")
+    assert code == 0, out  # triggers that set each other off are legal to write
+    start = time.perf_counter()
+    code, out, _ = run(["sim", "clank_catacombs", "--games", "3", "--pack", pack], capsys)
+    assert code == 1 and f"[{dg.STEP_BUDGET}]" in out
+    assert f"{pack / 'cards.yaml'}:9:" in out.replace(str(REPO) + "/", "")
+    assert time.perf_counter() - start < 20
+
+
+SLIME = """\
+cards:
+  - id: growing_slime
+    replace: true
+    name: {{zh: 膨胀史莱姆, en: Swelling Slime}}
+    source: approximation
+    note: "x"
+    card_type: monster
+    points: 1
+    power: 1
+    count: 2
+    effect: "{effect}"
+"""
+
+
+@pytest.mark.parametrize("effect", ["on turn_start: repeat 1000: self.points *= 1000",
+                                    "on turn_start: self.points *= 1000"])
+def test_layered_values_that_explode_stop_with_a_located_diagnostic(tmp_path, capsys, effect):
+    pack = make_pack(tmp_path, {"cards.yaml": SLIME.format(effect=effect)},
+                     game="dm_crawl_decks")
+    assert check_pack(pack, capsys, game="dm_crawl_decks")[0] == 0
+    code, out, _ = run(["sim", "dm_crawl_decks", "--games", "20", "--pack", pack], capsys)
+    assert code in (0, 1)
+    if code == 1:
+        assert f"[{dg.STEP_BUDGET}]" in out and f"{pack / 'cards.yaml'}:11:" in out
+
+
+def test_division_by_zero_at_run_time_is_located(tmp_path, capsys):
+    effect = "gain_token traverse (2 // (depth_levels() - depth_levels()))"
+    pack = make_pack(tmp_path, {"t.yaml": tile_kind(effect)})
+    assert check_pack(pack, capsys)[0] == 0  # not a literal zero: the checker cannot know
+    code, out, _ = run(["sim", "the_cave", "--games", "2", "--pack", pack], capsys)
+    assert code == 1 and "division by zero" in out and f"{pack / 't.yaml'}:" in out
+
+
+def test_the_step_budget_stops_a_long_loop():
+    @effects.source("content/x.yaml", 7)
+    def busy(ctx):
+        for _ in effects.loop(10**9):
+            pass
+    effects.new_game()
+    start = time.perf_counter()
+    with pytest.raises(effects.RunawayEffect) as caught:
+        busy(None)
+    assert caught.value.origin == "content/x.yaml:7"
+    assert time.perf_counter() - start < 5
+    effects.new_game()
+    assert effects.BUDGET.steps == 0
+
+
+def test_the_game_budget_stops_many_short_effects(monkeypatch):
+    monkeypatch.setattr(effects, "MAX_GAME_STEPS", 1_000)
+
+    @effects.source("content/y.yaml", 3)
+    def short(ctx):
+        return True
+    effects.new_game()
+    with pytest.raises(effects.RunawayEffect, match="game"):
+        for _ in range(2_000):
+            short(None)
+    effects.new_game()
+
+
+# --- never print what was not ours to read --------------------------------------------------
+
+def _secret(tmp_path: Path) -> Path:
+    secret = tmp_path / "secret.txt"
+    secret.write_text(f"{SECRET}\nroot:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    return secret
+
+
+def test_symlinked_pack_manifest_is_refused_unread(tmp_path, capsys):
+    pack = tmp_path / "fan"
+    pack.mkdir()
+    os.symlink(_secret(tmp_path), pack / "pack.yaml")
+    for fmt in ("text", "json"):
+        code, out, err = run(["check", "content/the_cave", "--pack", pack, "--format", fmt],
+                             capsys)
+        assert code == 1 and dg.SYMLINK in out
+        assert SECRET not in out + err and "root:x" not in out + err
+
+
+@pytest.mark.parametrize("link_name", ["t.yaml", "sub/t.yaml", "inside.yaml"])
+def test_symlinked_content_file_is_refused_unread(tmp_path, capsys, link_name):
+    pack = make_pack(tmp_path, {"real.yaml": token("real_one")})
+    target = _secret(tmp_path) if link_name != "inside.yaml" else pack / "real.yaml"
+    (pack / link_name).parent.mkdir(exist_ok=True)
+    os.symlink(target, pack / link_name)
+    code, out, err = run(["check", "content/the_cave", "--pack", pack], capsys)
+    assert code == 1 and SECRET not in out + err and "root:x" not in out + err
+    assert "  1 |" not in out  # no excerpt of the link's target
+
+
+def test_symlinked_mission_and_scenario_files_are_refused_unread(tmp_path, capsys):
+    link = tmp_path / "m.yaml"
+    os.symlink(_secret(tmp_path), link)
+    for argv in (["check", link], ["sim", "deep_rock_galactic", "--games", "1", "--mission", link],
+                 ["sheets", "--mission", link, "--out", tmp_path / "o"],
+                 ["scenario", "run", link]):
+        code, out, err = run(argv, capsys)
+        assert code == 1 and SECRET not in out + err and "root:x" not in out + err, argv
+
+
+def test_symlinked_pack_folder_is_refused_unread(tmp_path, capsys):
+    real = make_pack(tmp_path, {"t.yaml": token("linked_one", extra=f"    note: {SECRET}\n")})
+    link = tmp_path / "link"
+    os.symlink(real, link)
+    code, out, err = run(["check", "content/the_cave", "--pack", link, "--format", "json"],
+                         capsys)
+    assert code == 1 and codes(out) == [dg.SYMLINK] and SECRET not in out + err
+
+
+def test_excerpts_never_read_a_link():
+    reporter = dg.Reporter()
+    reporter.add(dg.PACK, "x", "/proc/self/environ", 1, 1)
+    assert "|" not in dg.format_text(reporter).splitlines()[1]
+
+
+# --- control characters ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("escape", ["\\e[31m", "\\x1b]0;title\\a", "\\0", "\\x07", "\\x9b",
+                                    "\\u202e", "\\x7f"])
+def test_control_characters_in_content_are_refused_and_never_printed_raw(tmp_path, capsys,
+                                                                          escape):
+    pack = make_pack(tmp_path, {"t.yaml": token("ctl", extra=f'    note: "x{escape}y"\n')})
+    code, out, err = run(["check", "content/the_cave", "--pack", pack], capsys)
+    assert code == 1 and dg.CONTROL_CHAR in out
+    raw = escape.replace("\\e", "\\x1b").encode().decode("unicode_escape")[0]  # the control
+    assert raw not in out + err
+    code, out, _ = check_pack(pack, capsys)
+    assert raw not in out and codes(out) == [dg.CONTROL_CHAR]
+
+
+def test_control_characters_in_keys_are_refused(tmp_path, capsys):
+    pack = make_pack(tmp_path, {"t.yaml": token("ctl", extra='    "a\\e": 1\n')})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and codes(out) == [dg.CONTROL_CHAR]
+
+
+def test_raw_control_character_excerpt_is_escaped(tmp_path, capsys):
+    pack = make_pack(tmp_path, {"t.yaml": token("ctl", extra=f"    note: x{ESC}[2Jy\n").encode()})
+    code, out, err = run(["check", "content/the_cave", "--pack", pack], capsys)
+    assert code == 1 and ESC not in out + err and "\\x1b" in out
+
+
+def test_hostile_folder_and_file_names_are_printed_escaped(tmp_path, capsys):
+    pack = make_pack(tmp_path, {f"bad{ESC}]0;x\x07.yaml": "tokens: [1, 2"},
+                     name=f"fan{ESC}[2J\nx")
+    code, out, err = run(["check", "content/the_cave", "--pack", pack], capsys)
+    assert code == 1 and ESC not in out + err and "\x07" not in out + err
+    code, out, err = run(["check", tmp_path / f"nowhere{ESC}"], capsys)
+    assert code == 2 and ESC not in out + err
+
+
+def test_every_text_output_escapes_controls():
+    reporter = dg.Reporter()
+    reporter.add(dg.SCHEMA, f"bad {ESC}[31m value\x00", f"a{ESC}.yaml", 1, 1, f"hint{ESC}")
+    text, data = dg.format_text(reporter), dg.format_json(reporter)
+    assert ESC not in text and "\x00" not in text and ESC not in data and "\x9b" not in data
+    from compiler import report
+    rows = [{"game": "g", "pack": "p", "kind": "k", "id": "i", "file": "f", "line": 1,
+             "source": "approximation", "field": "", "note": f"n{ESC}[2J\x9b"}]
+    assert ESC not in report.format_text(rows) and "\x9b" not in report.format_text(rows)
+    assert ESC not in report.format_json(rows) and "\x9b" not in report.format_json(rows)
+    from compiler import sheets
+    html = sheets.environment().from_string("<p>{{ x }}</p>").render(x=f"a{ESC}b\x00c\x9bd")
+    assert html == "<p>abcd</p>"
+
+
+# --- input limits ---------------------------------------------------------------------------
+
+def _deep_tree(root: Path, depth: int) -> None:
+    here = os.getcwd()
+    os.chdir(root)
+    try:
+        for _ in range(depth):
+            os.mkdir("d")
+            os.chdir("d")
+        Path("x.yaml").write_text(token("deep_one"), encoding="utf-8")
+    finally:
+        os.chdir(here)
+
+
+def _remove_deep_tree(top: Path) -> None:
+    """shutil.rmtree recurses once per level: remove 1,200 levels bottom up instead."""
+    subprocess.run(["rm", "-rf", str(top)], check=True)
+
+
+@pytest.mark.parametrize("depth", [17, 1_200])
+def test_deep_pack_folders_are_a_diagnostic(tmp_path, capsys, depth):
+    pack = make_pack(tmp_path, {})
+    _deep_tree(pack, depth)
+    try:
+        code, out, _ = check_pack(pack, capsys)
+        assert code == 1 and codes(out) == [dg.PACK_TOO_BIG]
+        assert str(packs.MAX_DIR_DEPTH) in located(out)[0]["message"]
+        assert len(located(out)[0]["file"]) < 300
+    finally:
+        _remove_deep_tree(pack / "d")
+
+
+def test_pack_folders_at_the_limit_are_read(tmp_path, capsys):
+    pack = make_pack(tmp_path, {})
+    _deep_tree(pack, packs.MAX_DIR_DEPTH)
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 0, out
+
+
+def test_too_many_files_is_a_diagnostic(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(packs, "MAX_FILES", 5)
+    pack = make_pack(tmp_path, {f"f{i}.yaml": token(f"tok_{i}") for i in range(7)})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and dg.PACK_TOO_BIG in codes(out)
+
+
+def test_too_many_bytes_is_a_diagnostic(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(packs, "MAX_PACK_BYTES", 1_000)
+    pack = make_pack(tmp_path, {f"f{i}.yaml": token(f"tok_{i}") for i in range(7)})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and codes(out) == [dg.PACK_TOO_BIG]
+
+
+def test_deep_scenario_folders_do_not_recurse(tmp_path, capsys):
+    _deep_tree(tmp_path, 1_200)
+    try:
+        code, out, _ = run(["scenario", "run", tmp_path], capsys)
+        assert code in (1, 2)
+    finally:
+        _remove_deep_tree(tmp_path / "d")
+
+
+def test_huge_mission_map_is_refused_quickly(tmp_path, capsys):
+    source = REPO / "tests/deep_rock_galactic/missions/valid/aquarq_run.yaml"
+    text = source.read_text(encoding="utf-8")
+    head = text[: text.index("  map: |")]
+    rows = "\n".join(("    " + " " * (r % 2) + " ".join("." * 700)) for r in range(700))
+    mission = tmp_path / "huge.yaml"
+    mission.write_text(head + "  map: |\n" + rows + "\n", encoding="utf-8")
+    start = time.perf_counter()
+    code, out, _ = run(["check", mission, "--format", "json"], capsys)
+    assert code == 1 and any("700" in d["message"] and "40" in d["message"]
+                             for d in located(out))
+    code, _, _ = run(["sim", "deep_rock_galactic", "--games", "1", "--mission", mission], capsys)
+    assert code == 1
+    assert time.perf_counter() - start < 20
+
+
+def test_file_over_the_size_limit_is_not_read(tmp_path, capsys):
+    pack = make_pack(tmp_path, {"big.yaml": b"# " + b"x" * (loader.MAX_FILE_BYTES + 10)})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and codes(out) == [dg.YAML_TOO_BIG]
+
+
+# --- two shipped packs with one id ----------------------------------------------------------
+
+def test_two_shipped_packs_with_the_same_id_are_refused(tmp_path, capsys, monkeypatch):
+    content = tmp_path / "content"
+    shutil.copytree(REPO / "content" / "the_cave", content / "the_cave")
+    for folder in ("one", "two"):
+        make_pack(content / "the_cave" / "packs", {"t.yaml": token(f"tok_{folder}")},
+                  pack_id="same_id", name=folder)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(["check", "--format", "json"], capsys)
+    assert code == 1 and codes(out) == [dg.PACK_CONFLICT]
+    assert located(out)[0]["file"].endswith("two/pack.yaml")
+    code, _, _ = run(["build"], capsys)
+    assert code == 1 and not (tmp_path / "generated").exists()
+
+
+# --- command line ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["sim", "the_cave", "--players", "0", "--games", "1"],
+    ["sim", "the_cave", "--players", "-2", "--games", "1"],
+    ["sim", "the_cave", "--games", "0"],
+    ["sim", "the_cave", "--players", "9", "--games", "1"],
+    ["sim", "dm_crawl_decks", "--players", "2", "--games", "1"],
+    ["sim", "../the_cave", "--games", "1"],
+    ["sim", "content/the_cave", "--games", "1"],
+    ["sim", "/etc", "--games", "1"],
+    ["sheets", "--game", "../content/the_cave", "--out", "{tmp}/o"],
+    ["sheets", "--game", "the_cave/../the_cave", "--out", "{tmp}/o"],
+    ["sheets", "--game", "the_cave", "--lang", "en", "--format", "html", "--out", "{tmp}/file"],
+    ["sheets", "--game", "the_cave", "--lang", "en", "--format", "html",
+     "--out", "{tmp}/file/below"],
+    ["report", "gaps", "--game", "../x"],
+    ["report", "gaps", "--game", "/etc"],
+])
+def test_usage_errors_exit_2_with_a_message(tmp_path, capsys, argv):
+    (tmp_path / "file").write_text("not a folder")
+    code, out, err = run([a.replace("{tmp}", str(tmp_path)) for a in argv], capsys)
+    assert code == 2 and f"error[{dg.USAGE}]" in err and out == ""
+    assert (tmp_path / "file").read_text() == "not a folder"
+
+
+def test_usage_error_through_python_m(tmp_path):
+    """`python -m compiler.cli` runs cli as __main__: its UsageError must be the same class
+    as the one compiler.sheets raises through `compiler.cli`."""
+    done = subprocess.run([sys.executable, "-m", "compiler.cli", "sheets", "--game", "../x",
+                           "--out", str(tmp_path)], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "internal error" not in done.stderr
