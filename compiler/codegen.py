@@ -8,6 +8,7 @@ is emitted in sorted order and nothing depends on time, hashing or the environme
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
