@@ -328,31 +328,55 @@ def test_division_by_zero_at_run_time_is_located(tmp_path, capsys):
     assert code == 1 and "division by zero" in out and f"{pack / 't.yaml'}:" in out
 
 
+def _generated(origin: str, body):
+    """A function shaped as compiler/codegen.py writes one: step first, origin on the way out."""
+    def fx(ctx):
+        try:
+            effects.step(ctx)
+            return body(ctx)
+        except Exception as err:
+            effects.raised(err, origin)
+            raise
+    return fx
+
+
 def test_the_step_budget_stops_a_long_loop():
-    @effects.source("content/x.yaml", 7)
-    def busy(ctx):
+    def spin(ctx):
         for _ in effects.loop(10**9):
             pass
+    busy = _generated("content/x.yaml:7", spin)
     effects.new_game()
-    start = time.perf_counter()
     with pytest.raises(effects.RunawayEffect) as caught:
         busy(None)
-    assert caught.value.origin == "content/x.yaml:7"
-    assert time.perf_counter() - start < 5
+    assert effects.error_origin(caught.value) == "content/x.yaml:7"
+    assert effects.BUDGET.steps == effects.MAX_GAME_STEPS + 1
     effects.new_game()
     assert effects.BUDGET.steps == 0
 
 
 def test_the_game_budget_stops_many_short_effects(monkeypatch):
     monkeypatch.setattr(effects, "MAX_GAME_STEPS", 1_000)
-
-    @effects.source("content/y.yaml", 3)
-    def short(ctx):
-        return True
+    short = _generated("content/y.yaml:3", lambda ctx: True)
     effects.new_game()
-    with pytest.raises(effects.RunawayEffect, match="game"):
+    with pytest.raises(effects.RunawayEffect, match="game") as caught:
         for _ in range(2_000):
             short(None)
+    assert effects.error_origin(caught.value) == "content/y.yaml:3"
+    effects.new_game()
+
+
+def test_endless_recursion_and_division_by_zero_leave_located():
+    def recurse(ctx):
+        return again(ctx)
+    again = _generated("content/z.yaml:9", recurse)
+    effects.new_game()
+    with pytest.raises(effects.RunawayEffect) as caught:
+        again(None)
+    assert caught.value.origin == "content/z.yaml:9"
+    divide = _generated("content/z.yaml:4", lambda ctx: 1 // 0)
+    with pytest.raises(effects.EffectError, match="division by zero") as caught:
+        divide(None)
+    assert effects.error_origin(caught.value) == "content/z.yaml:4"
     effects.new_game()
 
 
