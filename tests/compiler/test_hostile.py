@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cli, codegen, loader, names, packs, pipeline, schemas
+from compiler import cli, codegen, loader, names, packs, schemas
 from compiler import diagnostics as dg
 from runtime import effects
 
