@@ -250,7 +250,7 @@ def cmd_sheets(args) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir() or any(p.exists() and not p.is_dir()
                                                   for p in out.parents):
-        raise UsageError(f"--out {args.out}: not a directory")
+        raise UsageError(f"--out {args.out}: a file is there, not a directory")
     try:
         return sheets.run_cli(args)
     except OSError as err:  # --out cannot be written (permissions, a full disk)
@@ -304,7 +304,7 @@ def cmd_cards(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tomecraft", description=__doc__.splitlines()[0])
+    p = _Parser(prog="tomecraft", description=__doc__.splitlines()[0])
     p.add_argument("--version", action="version", version=f"tomecraft {version()}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -421,8 +421,19 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose mistakes are usage errors like ours: `error[TC-X001]`, exit 2."""
+
+    def error(self, message: str):
+        raise UsageError(f"{self.prog}: {message}")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    try:
+        args = parser().parse_args(argv)
+    except UsageError as err:
+        print(f"tomecraft: error[{dg.USAGE}]: {dg.escape_controls(str(err))}", file=sys.stderr)
+        return 2
     try:
         return args.run(args)
     except UsageError as err:

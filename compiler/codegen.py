@@ -95,6 +95,7 @@ class EffectCompiler:
         handler objects are read once per call, not once per statement.
         """
         fn = _Func(depth=2)
+        self.current = name   # the SOURCES key nested bodies report under
         scope = _base_scope(params)
         signature = ", ".join(["ctx", *(f"p_{ident(p)}" for p in params)])
         self.block(block, fn, scope, name)
@@ -160,9 +161,17 @@ class EffectCompiler:
         name = fn.fresh(prefix)
         fn.emit(f"def {name}(ctx):")
         fn.depth += 1
-        fn.emit("step(ctx)")  # nested bodies (a trigger's) count steps too
+        # A nested body (a trigger's) may run after its effect returned: it counts its own
+        # steps and names the effect's YAML origin itself.
+        fn.emit("try:")
+        fn.depth += 1
+        fn.emit("step(ctx)")
         self.block(block, fn, scope, key)
         fn.emit("return True")
+        fn.depth -= 1
+        fn.emit("except Exception as err:")
+        fn.emit(f"    raised(err, SOURCES[{self.current!r}])")
+        fn.emit("    raise")
         fn.depth -= 1
         return name
 

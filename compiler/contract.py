@@ -59,7 +59,9 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         _check_fields(entity, contract, base_pack, reporter)
         for site in entity.effects:
             _check_effect(game, entity, site, contract, keyword_constructs, reporter)
-    _check_needs(game, contract, reporter)
+    if not any(d.severity == dg.ERROR and d.code.startswith(("TC-Y", "TC-P"))
+               for d in reporter.diagnostics):
+        _check_needs(game, contract, reporter)   # content that was not read is not missing
 
 
 # --- events ----------------------------------------------------------------------------------

@@ -259,6 +259,9 @@ class Validator:
             self._reference = _reference_class()(self.schema)
         return self._reference
 
+    def is_valid(self, data) -> bool:
+        return next(iter(self.iter_errors(data)), None) is None
+
     def iter_errors(self, data):
         if self._fast is not None:
             try:
@@ -270,6 +273,9 @@ class Validator:
 
 
 _DIALECT_ESCAPE = re.compile(r"\\[A-Za-z0-9]")
+# `(?:...)`, `(?=...)` and `(?!...)` mean the same in both dialects (the id pattern's keyword
+# look-ahead); any other `(?` group (flags, names, look-behind) does not.
+_OTHER_GROUP = re.compile(r"\(\?(?![:=!])")
 
 
 def _fast_path_safe(schema: dict) -> bool:
@@ -277,13 +283,13 @@ def _fast_path_safe(schema: dict) -> bool:
 
     They differ only in regular expressions (ECMA-262 against Python's re): on patterns
     without letter or digit escapes (`\\d`, `\\Z`...: classes and anchors of one dialect)
-    or `(?` groups, ECMA is as strict or stricter (its `$` does not accept a trailing
+    or `(?` groups other than `(?:`, `(?=` and `(?!`, ECMA is as strict or stricter (its `$` does not accept a trailing
     newline), so a value it accepts, Python accepts too; an escaped punctuation mark (`\\.`)
     means itself in both. Patterns Python cannot compile go to the reference, which reports
     them.
     """
     for pattern in _patterns(schema):
-        if _DIALECT_ESCAPE.search(pattern) or "(?" in pattern:
+        if _DIALECT_ESCAPE.search(pattern) or _OTHER_GROUP.search(pattern):
             return False
         try:
             re.compile(pattern)
