@@ -316,6 +316,11 @@ def schema_problems(schema: dict) -> list[str]:
 @lru_cache(maxsize=None)
 def _schema_problems(schema_json: str) -> tuple[str, ...]:
     schema = json.loads(schema_json)
+    # A fan's pattern that could take exponential time, or is no regex, is never run.
+    patterns = tuple(dict.fromkeys(problem for pattern in _patterns(schema)
+                                   if (problem := names.pattern_problem(pattern))))
+    if patterns:
+        return patterns
     if jsonschema_rs is not None and _fast_path_safe(schema):
         try:
             if jsonschema_rs.meta.is_valid(schema):
@@ -327,8 +332,7 @@ def _schema_problems(schema_json: str) -> tuple[str, ...]:
         Draft202012Validator.check_schema(schema)
     except Exception as err:  # jsonschema raises SchemaError; message is what we need
         return (getattr(err, "message", str(err)),)
-    return tuple(dict.fromkeys(problem for pattern in _patterns(schema)
-                               if (problem := names.pattern_problem(pattern))))
+    return ()
 
 
 def _patterns(schema):
