@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from runtime.engines.clank_catacombs.state import OPPOSITE, step
+from tomecraft.runtime.engines.clank_catacombs.state import OPPOSITE, step
 
 
 def distances(engine, start) -> dict:

@@ -8,10 +8,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
+from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
 
 if TYPE_CHECKING:
-    from runtime.engines.dm_crawl_decks.engine import Engine
+    from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine
 
 
 def _row_value(p: int, e: int, n: int, size: int, power: int, risky: int) -> float:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from runtime.engines.the_cave.handlers import count_item
+from tomecraft.runtime.engines.the_cave.handlers import count_item
 
 TOKEN_ACTS = {"photograph", "dive"}
 
