@@ -16,7 +16,7 @@ def compile_event(game, text: str, origin: str):
     """The mission event as `fx(ctx) -> bool` (with `.can`), for the engine's Event Phase."""
     compiler = EffectCompiler(game)
     origins = {FN: origin}
-    sources = ["from runtime.effects import loop, raised, step"]
+    sources = ["from tomecraft.runtime.effects import loop, raised, step"]
     for name in sorted(game.keyword_sites):
         site = game.keyword_sites[name]
         keyword = game.vocab.keywords[name]
