@@ -7,11 +7,11 @@ copy of the game and the copy scored by `value` (never by the relic's or event's
 """
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
+from runtime.lookahead import FirstOption, copy_game
 from runtime.timing import Fizzle
 from runtime.usage import quiet
 
@@ -113,22 +113,11 @@ def next_play(row, want: dict | None, options: list) -> dict:
     return {"do": "done"}
 
 
-class _FirstOption:
-    """Answers the decisions of a trial with the first option."""
-
-    def choose(self, key, options, view=None):
-        return options[0]
-
-
 def _trial(engine: "Engine") -> "Engine":
-    """A copy of the whole game (state, triggers, random stream) sharing only the content's
-    definitions, with an agent that takes first options and no log."""
-    memo = {id(engine.data): engine.data}
-    for table in engine.data.kinds.values():
-        for definition in table.values():
-            memo[id(definition)] = definition
-    trial = copy.deepcopy(engine, memo)
-    trial.agent, trial.log_enabled = _FirstOption(), False
+    """A copy of the whole game (state, triggers, random stream) with an agent that takes
+    first options."""
+    trial = copy_game(engine)
+    trial.agent = FirstOption()
     return trial
 
 
