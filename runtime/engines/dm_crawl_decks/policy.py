@@ -202,7 +202,13 @@ class View:
         if key == "action":
             return self._action(options)
         if key == "event":
-            return best(options, lambda o: event_gain(e, o))
+            by_kind: dict = {}            # copies of one event card are worth the same
+            def worth(o):
+                kind = o["event"] and o["event"].split("#")[0]
+                if kind not in by_kind:
+                    by_kind[kind] = event_gain(e, o)
+                return by_kind[kind]
+            return best(options, worth)
         if key == "cleanup":
             return [o for o in options if o["cash"] is not None] or options
         if key == "round_order":
