@@ -149,6 +149,11 @@ def _gain_at(engine, team, cell) -> float:
     return best
 
 
+def _walkable(engine, reach: dict, pos) -> bool:
+    """The tile or one of its neighbours is reachable by the team's ordinary moves."""
+    return pos in reach or any(n.pos in reach for _, n in engine.neighbours(pos))
+
+
 def _nearest(engine, dist: dict, targets) -> int:
     """Steps to the nearest target; a target whose last edge is impassable counts via a
     neighbour plus one step (the 5-AP move can always make that step, L230)."""
@@ -242,8 +247,11 @@ def suggest(engine, team, key: str, options: list) -> list:
     if rich:
         return rich
     # head for the nearest tile with an unexplored exit, or a token the team can take
+    # a token counts only where the team can walk (a desperate move gains no token, L230)
+    reach = _distances(engine, team, team.pos)
     targets = {p for p, c in cells.items()
-               if (c.kind.discover_from and engine.unexplored(c)) or _collectable(engine, team, c)}
+               if (c.kind.discover_from and engine.unexplored(c))
+               or (_walkable(engine, reach, p) and _collectable(engine, team, c))}
     targets_all = set(targets)
     targets.discard(team.pos)
     if targets and desperate and team.ap == 5:
@@ -259,6 +267,10 @@ def suggest(engine, team, key: str, options: list) -> list:
             return best
     if targets and desperate and team.ap == 5:
         best = _toward(engine, team, desperate, targets, passable=False)
+        # one 5-AP step a turn is worth it only onto or beside the target, else the team
+        # crawls toward a tile it cannot use for ever (re-equipping is better)
+        best = [o for o in best
+                if _nearest(engine, _distances(engine, team, tuple(o["to"]), False), targets) <= 1]
         if best:
             return best
     # nothing worth doing from here with this equipment: go back and re-equip
