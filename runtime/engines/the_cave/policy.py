@@ -12,16 +12,10 @@ from collections import Counter, deque
 
 from runtime.effects import EffectError
 from runtime.engines.the_cave.handlers import Queries, Verbs, count_item
+from runtime.lookahead import FirstOption
 from runtime.usage import quiet
 
 FULL_AP = 5
-
-
-class _FirstOption:
-    """Answers the decisions of a trial (a placement, a loadout) with the first option."""
-
-    def choose(self, key, options, view=None):
-        return options[0]
 
 
 def _trial(engine, team):
@@ -39,7 +33,7 @@ def _trial(engine, team):
     new.cells, new.teams, new.stacks = cells, teams, [list(s) for s in state.stacks]
     new.ropes, new.discarded, new.log = dict(state.ropes), list(state.discarded), []
     new.stats, new.turn_log = Counter(), []
-    trial.agents = [_FirstOption()] * len(teams)
+    trial.agents = [FirstOption()] * len(teams)
     trial.verbs, trial.queries = Verbs(trial), Queries(trial)
     trial.log_enabled, trial._base_dist = False, None
     trial.policy_cache = {}
