@@ -1,7 +1,7 @@
 # The two Quick start commands. Both install what they need first (system fonts for the
 # PDF sheets, then tomecraft and its Python dependencies into the current Python).
 PY ?= python3
-TC = $(PY) -m compiler.cli
+TC = $(PY) -m tomecraft.compiler.cli
 
 .PHONY: install build test bench wheel
 

@@ -22,11 +22,11 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path.cwd()))
 
-from generated.the_cave import GAME, effects  # noqa: E402
-from runtime.agents import RandomAgent  # noqa: E402
-from runtime.effects import Context  # noqa: E402
-from runtime.engines.the_cave.engine import Engine, new_state  # noqa: E402
-from runtime.rng import Rng  # noqa: E402
+from tomecraft.generated.the_cave import GAME, effects  # noqa: E402
+from tomecraft.runtime.agents import RandomAgent  # noqa: E402
+from tomecraft.runtime.effects import Context  # noqa: E402
+from tomecraft.runtime.engines.the_cave.engine import Engine, new_state  # noqa: E402
+from tomecraft.runtime.rng import Rng  # noqa: E402
 
 CALLS = 20_000
 EDGE = ((0, 0), (0, 1))

@@ -100,7 +100,7 @@ SHEETS_NOTE: list[str] = []
 def render_sheets(game):
     """HTML sheets in both languages (PDF is weasyprint's time, not ours); None if unavailable."""
     try:
-        sheets = importlib.import_module("compiler.sheets")
+        sheets = importlib.import_module("tomecraft.compiler.sheets")
     except ImportError as err:
         SHEETS_NOTE[:] = [f"no compiler.sheets ({err})"]
         return None
@@ -117,7 +117,7 @@ def render_sheets(game):
 
 
 def run_once(base: Path, packs: list[Path]):
-    from compiler import codegen, diagnostics as dg, pipeline
+    from tomecraft.compiler import codegen, diagnostics as dg, pipeline
     reporter = dg.Reporter()
     timings = pipeline.Timings()
     game = pipeline.compile_game(base, packs, reporter, timings, {})
@@ -205,7 +205,7 @@ def stages(args) -> None:
     """The per-stage table (in process, on this checkout)."""
     sys.path.insert(0, str(ROOT))
     os.chdir(ROOT)
-    from compiler import pipeline
+    from tomecraft.compiler import pipeline
     for root in pipeline.game_roots():
         best(f"content/{root.name}", root, [], args.repeat)
     with tempfile.TemporaryDirectory(prefix="tomecraft-bench-") as tmp:
@@ -225,7 +225,7 @@ def sim_profiles(args) -> None:
     """Where each game's sim spends its time: the top functions by own time."""
     root = args.root.resolve()
     for game in GAMES:
-        out = subprocess.run([sys.executable, "-m", "cProfile", "-s", "tottime", "-m", "compiler.cli",
+        out = subprocess.run([sys.executable, "-m", "cProfile", "-s", "tottime", "-m", "tomecraft.compiler.cli",
                               "sim", game, "--games", str(args.sim_games or 20), "--seed", "1"],
                              cwd=root, capture_output=True, text=True)
         lines = out.stdout.splitlines()
@@ -323,7 +323,7 @@ def main() -> int:
         return 0
     root = args.root.resolve()
     py = sys.executable
-    cli = [py, "-m", "compiler.cli"]
+    cli = [py, "-m", "tomecraft.compiler.cli"]
     nothing = [py, "-c", "pass"]
     print(f"tomecraft benchmark of {root} (best of {args.repeat}; {os.cpu_count()} cores)")
     print(f"{'row':<34}{'measured':>14}  {'yardstick':<30}{'':>12}  {'ratio':>7}  target")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from compiler import diagnostics as dg
+from tomecraft.compiler import diagnostics as dg
 
 
 def _escape_data(text: str) -> str:

@@ -1,6 +1,6 @@
 """The Python API: check and compile a game with packs, then play it with your own agents.
 
-    from compiler.api import ContentError, load_game, play_game
+    from tomecraft.compiler.api import ContentError, load_game, play_game
     game = load_game("the_cave", packs=["my_pack"])     # raises ContentError on content errors
     result = play_game(game, agents=[MyAgent(), MyAgent()], seed=7)
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from compiler import diagnostics as dg, loadgen, pipeline
+from tomecraft.compiler import diagnostics as dg, loadgen, pipeline
 
 
 class ContentError(Exception):
@@ -40,8 +40,8 @@ def play_game(game: Any, agents: Sequence[Any], seed: int | str = 1,
     """Play one game to its end, one agent per seat; the same seed plays the same game.
     Returns the engine's result: `scores` (one per seat), `rounds`, `capped`, and per game
     `end`, `finished` or `stats` (see runtime/sim.py)."""
-    from runtime.rng import Rng
-    from runtime.sim import engine_module
+    from tomecraft.runtime.rng import Rng
+    from tomecraft.runtime.sim import engine_module
     players = len(agents)
     if not game.players["min"] <= players <= game.players["max"]:
         raise ValueError(f"{game.game} is for {game.players['min']}-{game.players['max']} players")

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler import fingerprint, pipeline
+from tomecraft.compiler import fingerprint, pipeline
 
 if TYPE_CHECKING:
-    from compiler.model import Game
+    from tomecraft.compiler.model import Game
 
 GENERATED = Path("generated")
 SCHEMAS = Path("schemas")
@@ -126,7 +126,7 @@ def _listing(base: Path) -> set[str]:
 
 def schema_files(games: list[Game]) -> dict[str, str]:
     """schemas/<game>/<kind>.schema.json, content.schema.json, and the two manifests."""
-    from compiler import schemas
+    from tomecraft.compiler import schemas
     out = {"game.schema.json": _json(schemas.GAME_SCHEMA),
            "pack.schema.json": _json(schemas.PACK_SCHEMA)}
     for game in games:
@@ -134,7 +134,7 @@ def schema_files(games: list[Game]) -> dict[str, str]:
         for kind, spec in sorted(kinds.items()):
             out[f"{game.id}/{kind}.schema.json"] = _json(schemas.entity_schema(kind, spec))
         out[f"{game.id}/content.schema.json"] = _json(schemas.content_file_schema(game.id, kinds))
-    from compiler import editor_schemas  # standalone files a game accepts (mission files)
+    from tomecraft.compiler import editor_schemas  # standalone files a game accepts (mission files)
     out.update({name: _json(schema) for name, schema in editor_schemas.standalone(games).items()})
     return out
 
@@ -153,7 +153,7 @@ def outputs(games: list[Game], digests: dict[int, str], stamp: str | None,
     inputs: dict[Path, str] = {}
     for game in games:
         directory = GENERATED / package_name(game)
-        from compiler import codegen  # only a build that writes needs jinja2 and the compiler
+        from tomecraft.compiler import codegen  # only a build that writes needs jinja2 and the compiler
         result[directory] = codegen.generate(game, digests[id(game)])
         inputs[directory] = digests[id(game)]
     if stamp is not None:
@@ -329,7 +329,7 @@ def _rel(root: Path, path: Path) -> str:
 
 def run(check: bool, reporter, progress, compile_all) -> int:
     """`tomecraft build [--check]`. compile_all(targets, extra, reporter) compiles games."""
-    from compiler import diagnostics as dg
+    from tomecraft.compiler import diagnostics as dg
     root = pipeline.project_root()
     with locked(root, shared=check, progress=progress):
         plan = targets()
@@ -370,7 +370,7 @@ def run(check: bool, reporter, progress, compile_all) -> int:
 
 
 def _check(root: Path, plan, stamp, reporter, progress, compile_all) -> int:
-    from compiler import diagnostics as dg
+    from tomecraft.compiler import diagnostics as dg
     games, digests = _compile(plan, reporter, compile_all)
     if reporter.errors or len(digests) != len(plan):
         print(dg.format_text(reporter))
@@ -398,7 +398,7 @@ def _strays(root: Path, kept: set[str]) -> list[str]:
 def _compile(plan: list[Target], reporter, compile_all) -> tuple[list[Game], dict[int, str]]:
     """Compile the packages of `plan` in one run: each file loaded once and each distinct
     effect string parsed once, however many packages share them."""
-    from compiler import loader
+    from tomecraft.compiler import loader
     with loader.shared_loads():
         games = compile_all([(t.base, list(t.packs)) for t in plan], [], reporter)
     if reporter.errors or len(games) != len(plan):

@@ -4,11 +4,11 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from compiler import diagnostics as dg, names
-from compiler.model import EffectSite, Entity, Game
-from compiler.vocabulary import LOCALS, Callable, Vocabulary
-from dsl import nodes as n
-from dsl.parser import EffectSyntaxError, parse
+from tomecraft.compiler import diagnostics as dg, names
+from tomecraft.compiler.model import EffectSite, Entity, Game
+from tomecraft.compiler.vocabulary import LOCALS, Callable, Vocabulary
+from tomecraft.dsl import nodes as n
+from tomecraft.dsl.parser import EffectSyntaxError, parse
 
 # Selector kinds every game has, besides its entity kinds.
 BUILTIN_SELECTORS = {"player", "opponent", "other_player"}
@@ -39,7 +39,7 @@ def parse_effects(game: Game, reporter: dg.Reporter, cache: dict | None = None) 
 
 
 def _display(doc) -> str:
-    from compiler.packs import display_path
+    from tomecraft.compiler.packs import display_path
     return display_path(doc.path)
 
 

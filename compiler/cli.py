@@ -14,10 +14,10 @@ from pathlib import Path
 
 # Only light modules at the top: `--help`, `explain` and a single-file `check` must start
 # fast, so each command imports the stages it needs (jsonschema, lark, jinja2) itself.
-from compiler import diagnostics as dg
-from compiler import pipeline
-from compiler.console import UsageError, progress
-from compiler.packs import display_path
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import pipeline
+from tomecraft.compiler.console import UsageError, progress
+from tomecraft.compiler.packs import display_path
 
 FORMATS = ["text", "json", "github", "sarif"]
 
@@ -30,7 +30,7 @@ def game_root(game: str) -> Path:
 
 def compile_all(targets: list[pipeline.Target], reporter: dg.Reporter, timings=None,
                 quiet=False):
-    from compiler.packs import check_shipped_ids
+    from tomecraft.compiler.packs import check_shipped_ids
     games = []
     cache: dict = {}
     for base in dict.fromkeys(t.base for t in targets if not t.packs):
@@ -54,7 +54,7 @@ def cmd_check(args) -> int:
     targets, files = pipeline.check_targets(args.paths, [Path(p) for p in args.pack], reporter)
     games = compile_all(targets, reporter, quiet=args.format != "text")
     for path in files:  # a content file outside any pack, or a mission file
-        from compiler import missions
+        from tomecraft.compiler import missions
         missions.check_file(path, reporter, [Path(p) for p in args.pack])
     if not games and not files and not reporter.errors:
         reporter.add(dg.NO_CONTENT, "nothing was checked: no game content found",
@@ -64,7 +64,7 @@ def cmd_check(args) -> int:
 
 
 def _finish(reporter: dg.Reporter, fmt: str) -> int:
-    from compiler import annotations
+    from tomecraft.compiler import annotations
     print(annotations.FORMATTERS[fmt](reporter))
     return 1 if reporter.errors else 0
 
@@ -77,7 +77,7 @@ def cmd_build(args) -> int:
                          "changed content in memory, no build needed)")
     if not pipeline.game_roots():
         raise UsageError(f"no games to build in {pipeline.content_root()}")
-    from compiler import build
+    from tomecraft.compiler import build
 
     def compile_pairs(pairs, extra, reporter):
         return compile_all([pipeline.Target(base, list(packs) + list(extra))
@@ -94,7 +94,7 @@ def cmd_explain(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from compiler import report
+    from tomecraft.compiler import report
     reporter = dg.Reporter()
     roots = [game_root(args.game)] if args.game else pipeline.game_roots()
     targets = [t for root in roots for t in pipeline.with_shipped_packs(root)]
@@ -108,8 +108,8 @@ def cmd_report(args) -> int:
 
 
 def cmd_sim(args) -> int:
-    from compiler import loadgen
-    from runtime import effects, sim
+    from tomecraft.compiler import loadgen
+    from tomecraft.runtime import effects, sim
     game_root(args.game)  # a usage error unless it names a game
     if args.players is not None and args.players < 1:
         raise UsageError("--players must be at least 1")
@@ -128,7 +128,7 @@ def cmd_sim(args) -> int:
         if wanted and flag not in supported:
             raise UsageError(f"--{flag.replace('_', '-')} is not an option of {args.game}")
     for path in args.mission:  # fans' mission files: validated here, passed to the engine as data
-        from compiler import missions
+        from tomecraft.compiler import missions
         chosen.append(missions.load_mission(Path(path), reporter, [Path(p) for p in args.pack]))
     if reporter.errors:
         print(dg.format_text(reporter))
@@ -148,7 +148,7 @@ def cmd_sim(args) -> int:
                           options=options, progress=None if args.json else progress,
                           usage=args.usage)
     except Exception as err:  # noqa: BLE001 - sorted below
-        from runtime import effects
+        from tomecraft.runtime import effects
         if isinstance(err, effects.EffectError) or effects.error_origin(err) is not None:
             reporter = dg.Reporter()
             _effect_diagnostic(err, reporter)  # content the engine refused, or a runaway
@@ -163,7 +163,7 @@ def cmd_sim(args) -> int:
 
 
 def cmd_contract(args) -> int:
-    from compiler import contract, vocabulary, loader
+    from tomecraft.compiler import contract, vocabulary, loader
     root = game_root(args.game)
     reporter = dg.Reporter()
     vocab = vocabulary.build(loader.load(root / "game.yaml", reporter), reporter, "game.yaml")
@@ -181,7 +181,7 @@ def cmd_contract(args) -> int:
 
 
 def cmd_balance(args) -> int:
-    from compiler.balance import command
+    from tomecraft.compiler.balance import command
     return command.run(args, UsageError)
 
 
@@ -228,7 +228,7 @@ def _hazard_sweep(args, data, options: dict, sim) -> int:
 
 def _effect_diagnostic(err, reporter: dg.Reporter) -> None:
     """An effect stopped at run time, reported at the effect's YAML file and line."""
-    from runtime import effects
+    from tomecraft.runtime import effects
     origin = effects.error_origin(err) or "?:1"
     file, _, line = origin.rpartition(":")
     runaway = isinstance(err, effects.RunawayEffect)
@@ -241,12 +241,12 @@ def _effect_diagnostic(err, reporter: dg.Reporter) -> None:
 
 
 def cmd_scenario(args) -> int:
-    from compiler import scenarios
+    from tomecraft.compiler import scenarios
     return scenarios.run_cli(args.paths, args.format, args.pack)
 
 
 def cmd_sheets(args) -> int:
-    from compiler import sheets
+    from tomecraft.compiler import sheets
     out = Path(args.out)
     if out.exists() and not out.is_dir() or any(p.exists() and not p.is_dir()
                                                   for p in out.parents):
@@ -258,14 +258,14 @@ def cmd_sheets(args) -> int:
 
 
 def cmd_new(args) -> int:
-    from compiler import scaffold
+    from tomecraft.compiler import scaffold
     for path in scaffold.new_pack(game_root(args.game), Path(args.dir), args.id):
         progress(f"wrote {path}")
     return 0
 
 
 def cmd_schema(args) -> int:
-    from compiler import editor_schemas
+    from tomecraft.compiler import editor_schemas
     files = editor_schemas.files(game_root(args.game) if args.game else None)
     if args.out is None:
         if args.name not in files:
@@ -299,7 +299,7 @@ def version() -> str:
 
 
 def cmd_cards(args) -> int:
-    from compiler.sheets import cards
+    from tomecraft.compiler.sheets import cards
     return cards.run_cli(args)
 
 
@@ -362,7 +362,7 @@ def parser() -> argparse.ArgumentParser:
     ct.add_argument("game", help="the game id, e.g. the_cave")
     ct.set_defaults(run=cmd_contract)
     b = sub.add_parser("balance", help="compare the base game with packs over paired seeded games")
-    from compiler.balance.command import add_arguments as balance_arguments
+    from tomecraft.compiler.balance.command import add_arguments as balance_arguments
     balance_arguments(b)
     b.set_defaults(run=cmd_balance)
 
@@ -456,5 +456,5 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     # run the imported module, not __main__: modules that raise compiler.cli.UsageError
     # must meet the class main() catches
-    from compiler import cli as _cli
+    from tomecraft.compiler import cli as _cli
     sys.exit(_cli.main())

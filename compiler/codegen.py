@@ -14,11 +14,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler import fingerprint, names
-from dsl import nodes as n
+from tomecraft.compiler import fingerprint, names
+from tomecraft.dsl import nodes as n
 
 if TYPE_CHECKING:
-    from compiler.model import Entity, Game
+    from tomecraft.compiler.model import Entity, Game
 
 
 
@@ -493,5 +493,5 @@ def _rel(path: Path) -> str:
         return "/".join(parts[len(parts) - 1 - parts[::-1].index("content"):])
     # a pack from elsewhere (--pack) is compiled in memory only, never committed: name the
     # file as the user sees it, so a run-time diagnostic can point at it
-    from compiler.packs import display_path
+    from tomecraft.compiler.packs import display_path
     return display_path(Path(path))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from compiler import diagnostics as dg
+from tomecraft.compiler import diagnostics as dg
 
 UsageError = dg.UsageError  # a mistake in how tomecraft was called: exit 2
 

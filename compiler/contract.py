@@ -14,12 +14,12 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-from compiler import diagnostics as dg
-from compiler.checks import did_you_mean
-from compiler.model import EffectSite, Entity, Game
-from compiler.schemas import COMMON_FIELDS
-from dsl import nodes as n
-from runtime.contract import Contract, Use
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.checks import did_you_mean
+from tomecraft.compiler.model import EffectSite, Entity, Game
+from tomecraft.compiler.schemas import COMMON_FIELDS
+from tomecraft.dsl import nodes as n
+from tomecraft.runtime.contract import Contract, Use
 
 # Fields every entity has, whatever its kind: identity and provenance.
 UNIVERSAL = frozenset(COMMON_FIELDS) | {"replace"}
@@ -27,7 +27,7 @@ UNIVERSAL = frozenset(COMMON_FIELDS) | {"replace"}
 
 def _module(engine: str):
     """runtime/engines/<engine>/contract.py, or None if the engine has none."""
-    name = f"runtime.engines.{engine}.contract"
+    name = f"tomecraft.runtime.engines.{engine}.contract"
     try:
         if importlib.util.find_spec(name) is None:
             return None
@@ -276,7 +276,7 @@ def _report_removal(game: Game, kind: str, entity_id: str, reporter: dg.Reporter
 
 
 def _display(doc) -> str:
-    from compiler.packs import display_path
+    from tomecraft.compiler.packs import display_path
     return display_path(doc.path)
 
 

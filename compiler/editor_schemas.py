@@ -11,15 +11,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from compiler import pipeline
-from compiler.console import UsageError
+from tomecraft.compiler import pipeline
+from tomecraft.compiler.console import UsageError
 
 LINE = "# yaml-language-server: $schema="
 
 
 def standalone(games) -> dict[str, dict]:
     """Schemas of the standalone files a game accepts, by their path under schemas/."""
-    from compiler import missions
+    from tomecraft.compiler import missions
     ids = {game.id for game in games}
     return {f"{game}/mission_file.schema.json": missions.MISSION_SCHEMA
             for game in sorted(set(missions.MISSION_GAMES) & ids)}

@@ -21,7 +21,7 @@ from ruamel.yaml.events import (MappingEndEvent, MappingStartEvent, SequenceEndE
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 
-from compiler import diagnostics as dg
+from tomecraft.compiler import diagnostics as dg
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64

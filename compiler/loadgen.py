@@ -19,8 +19,8 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from compiler import codegen, diagnostics as dg, names, packs as packs_mod, pipeline
-from compiler.console import progress
+from tomecraft.compiler import codegen, diagnostics as dg, names, packs as packs_mod, pipeline
+from tomecraft.compiler.console import progress
 
 
 
@@ -43,7 +43,7 @@ def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
 
 def _committed(game: str):
     try:
-        return importlib.import_module(f"generated.{game}").GAME
+        return importlib.import_module(f"tomecraft.generated.{game}").GAME
     except ImportError:
         return None  # not built yet: compiled from source instead
 
@@ -60,13 +60,13 @@ def source_files(root: Path, packs: list[Path]) -> list[Path]:
 def source_hash(root: Path, packs: list[Path]) -> str:
     """codegen.input_hash of the game these files compile to, without compiling them: the
     packs' YAML files and the compiler's own source (compiler/fingerprint.py)."""
-    from compiler import fingerprint
+    from tomecraft.compiler import fingerprint
     return fingerprint.roots_hash([root, *packs])
 
 
 def compiler_hash() -> str:
     """The compiler's own code: a cached package is valid only for the compiler that wrote it."""
-    from compiler import fingerprint
+    from tomecraft.compiler import fingerprint
     return fingerprint.compiler_digest()[:16]
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from compiler.loader import Document
-from compiler.vocabulary import Vocabulary
-from dsl import nodes
+from tomecraft.compiler.loader import Document
+from tomecraft.compiler.vocabulary import Vocabulary
+from tomecraft.dsl import nodes
 
 
 @dataclass

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from compiler import diagnostics as dg
-from compiler import loader, schemas, vocabulary
-from compiler.model import Entity, Game, Pack
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import loader, schemas, vocabulary
+from tomecraft.compiler.model import Entity, Game, Pack
 
 # Folders of a base pack that are not content of the base game.
 SKIPPED_DIRS = {"packs", "missions", "scenarios"}
@@ -379,7 +379,7 @@ def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plura
     kind = vocab.plurals.get(plural)
     key_mark = doc.mark((plural,), key=True)
     if kind is None:
-        from compiler.checks import did_you_mean  # late import: checks imports model
+        from tomecraft.compiler.checks import did_you_mean  # late import: checks imports model
         reporter.add(dg.UNKNOWN_KIND, f"unknown entity kind {plural!r}", display,
                      key_mark.line, key_mark.column, did_you_mean(str(plural), sorted(vocab.plurals)))
         return
@@ -409,7 +409,7 @@ def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plura
 
 
 def _site(path: tuple, text: str):
-    from compiler.model import EffectSite
+    from tomecraft.compiler.model import EffectSite
     return EffectSite(path, text)
 
 
@@ -440,7 +440,7 @@ def _report_schema_error(err, doc: loader.Document, display: str, base: tuple,
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         extra = [k for k in err.instance if k not in err.schema.get("properties", {})]
         if extra:
-            from compiler.checks import did_you_mean
+            from tomecraft.compiler.checks import did_you_mean
             mark = doc.mark(path + (extra[0],), key=True)
             message = f"unknown field {extra[0]!r}"
             hint = did_you_mean(extra[0], sorted(err.schema.get("properties", {}))) or hint

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler import diagnostics as dg
-from compiler.console import UsageError
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.console import UsageError
 
 if TYPE_CHECKING:
-    from compiler.model import Game
+    from tomecraft.compiler.model import Game
 
 CONTENT: Path | None = None     # content/ when set (tests); else found by content_root()
 
@@ -70,7 +70,7 @@ def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter, timin
                 parse_cache: dict | None) -> Game | None:
     # The stages are imported here, not at the top: the CLI imports this module for
     # `--help` and `explain`, which must not pay for jsonschema, lark and jinja2.
-    from compiler import checks, contract, game_checks, packs
+    from tomecraft.compiler import checks, contract, game_checks, packs
     with timings.stage("load"):
         game = packs.load_game(base_root, extra, reporter)
     if game is None:
@@ -91,7 +91,7 @@ def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter, timin
 
 def game_root(game: str) -> Path:
     """content/<game>/ of a known game, else a usage error naming the games there are."""
-    from compiler import names
+    from tomecraft.compiler import names
     known = ", ".join(p.name for p in game_roots()) or "none"
     if not names.is_identifier(game):   # an id, never a path (`../x`, `/etc`)
         raise UsageError(f"{game!r} is not a game id (games: {known})")
@@ -133,7 +133,7 @@ def with_shipped_packs(root: Path) -> list[Target]:
 
 def pack_target(pack: Path, reporter: dg.Reporter) -> Target | None:
     """The game a pack is for (from its pack.yaml), with the shipped packs it requires first."""
-    from compiler import packs
+    from tomecraft.compiler import packs
     manifest = packs.read_manifest(pack, reporter)
     if manifest is None:
         return None
@@ -155,7 +155,7 @@ def _file_target(path: Path, reporter: dg.Reporter) -> Target | None:
     """A file inside a pack: its pack's target, reporting only that file. None for a mission
     file or a file outside any pack. A file its pack or game never loads (under packs/,
     missions/ or scenarios/, or not .yaml) is an error: checking it would check nothing."""
-    from compiler import loader, missions, packs
+    from tomecraft.compiler import loader, missions, packs
     scratch = dg.Reporter()
     doc = loader.load(path, scratch) if path.suffix in (".yaml", ".yml") else None
     if doc is not None and missions.is_mission(doc.data):
@@ -202,7 +202,7 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
     may be content/, a game's folder, a pack, a folder of packs, a file inside a game or a
     pack, or a mission file.
     --pack adds packs to the targets of their own game only. Nothing found is an error."""
-    from compiler import packs
+    from tomecraft.compiler import packs
     targets: list[Target] = []
     files: list[Path] = []
     extra_targets = [t for t in (pack_target(p, reporter) for p in extra) if t is not None]

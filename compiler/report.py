@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from compiler import diagnostics as dg
-from compiler.model import Game
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.model import Game
 
 
 def gaps(games: list[Game]) -> list[dict]:

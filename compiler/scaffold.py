@@ -14,8 +14,8 @@ from pathlib import Path
 
 import ruamel.yaml
 
-from compiler import diagnostics as dg, editor_schemas, pipeline
-from compiler.console import UsageError
+from tomecraft.compiler import diagnostics as dg, editor_schemas, pipeline
+from tomecraft.compiler.console import UsageError
 
 ID = re.compile(r"^[a-z][a-z0-9_]*$")
 SCHEMAS = ".schemas"

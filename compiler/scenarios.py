@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler import diagnostics as dg
-from compiler import loader, loadgen
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import loader, loadgen
 
 _PATH = re.compile(r"^(setup|steps|expect)(?:\[(\d+)\])?: ")
 
@@ -94,7 +94,7 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     if game_data is None:
         return Outcome(shown, name, [(doc.mark(("game",)).line, f"cannot load game {game!r}")]
                        + [(d.line, d.message) for d in reporter.diagnostics])
-    from runtime import effects, scenario as runner
+    from tomecraft.runtime import effects, scenario as runner
     effects.new_game()  # each scenario has its own step budget
     try:
         failures = runner.run(game_data, data)
@@ -116,7 +116,7 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
 
 
 def run_cli(paths: list[str], fmt: str = "text", packs: list[str] = ()) -> int:
-    from compiler.console import UsageError
+    from tomecraft.compiler.console import UsageError
     missing = [raw for raw in paths if not Path(raw).exists()]
     if missing:
         raise UsageError(f"no such file or directory: {missing[0]}")

@@ -15,7 +15,7 @@ try:  # a compiled validator (Rust): the fast path; jsonschema stays the referen
 except ImportError:  # pragma: no cover - an install without the wheel is only slower
     jsonschema_rs = None
 
-from compiler import names
+from tomecraft.compiler import names
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 ID_PATTERN = names.ID_PATTERN

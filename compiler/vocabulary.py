@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from compiler import diagnostics as dg, names
-from compiler import schemas
-from compiler.loader import Document
-from dsl.parser import KEYWORDS
+from tomecraft.compiler import diagnostics as dg, names
+from tomecraft.compiler import schemas
+from tomecraft.compiler.loader import Document
+from tomecraft.dsl.parser import KEYWORDS
 
 # Sections of game.yaml that declare plain names, and the type their names get.
 NAME_SECTIONS = {"resources": "resource", "zones": "zone", "stats": "stat",

@@ -8,7 +8,7 @@ from lark import (Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF,
                   v_args)
 from lark.exceptions import UnexpectedToken, VisitError
 
-from dsl import nodes as n
+from tomecraft.dsl import nodes as n
 
 GRAMMAR = Path(__file__).with_name("effects.lark")
 MAX_EFFECT_LENGTH = 4000  # characters; card text never comes near this

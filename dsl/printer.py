@@ -6,7 +6,7 @@ braced form) is wrapped in `{ }` when something follows it.
 """
 from __future__ import annotations
 
-from dsl import nodes as n
+from tomecraft.dsl import nodes as n
 
 # Binding strength of each operator; higher binds tighter.
 _PREC = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,

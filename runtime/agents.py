@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, Sequence
 
-from runtime.rng import Rng
+from tomecraft.runtime.rng import Rng
 
 
 class Agent(Protocol):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Hashable
 
-from runtime.effects import RunawayEffect
+from tomecraft.runtime.effects import RunawayEffect
 
 OPS = ("=", "+=", "-=", "*=")
 

@@ -9,7 +9,7 @@ import importlib
 
 
 def run(data, scenario: dict) -> list[str]:
-    engine = importlib.import_module(f"runtime.engines.{data.engine}")
+    engine = importlib.import_module(f"tomecraft.runtime.engines.{data.engine}")
     return engine.run_scenario(data, scenario)
 
 

@@ -19,13 +19,13 @@ import time
 from collections import Counter
 from typing import Callable
 
-from runtime import effects
-from runtime.agents import RandomAgent
-from runtime.rng import Rng
+from tomecraft.runtime import effects
+from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.rng import Rng
 
 
 def engine_module(data):
-    return importlib.import_module(f"runtime.engines.{data.engine}")
+    return importlib.import_module(f"tomecraft.runtime.engines.{data.engine}")
 
 
 def check_players(data, players: int | None) -> int:
@@ -80,7 +80,7 @@ def run(data, players: int | None = None, games: int = 100, seed: int = 1,
 
 def _tracking(data, wanted: bool):
     from contextlib import nullcontext
-    from runtime import usage
+    from tomecraft.runtime import usage
     return usage.track(data) if wanted else nullcontext()
 
 

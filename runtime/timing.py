@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable
 
-from runtime.layering import Layers
+from tomecraft.runtime.layering import Layers
 
 COLLECT = "__continuous_collect__"
 

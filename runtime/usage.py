@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Callable, Iterator
 
-from runtime.definitions import Record
+from tomecraft.runtime.definitions import Record
 
 
 class Usage:

@@ -23,7 +23,7 @@ class ScenarioFile(pytest.File):
 
 class ScenarioItem(pytest.Item):
     def runtest(self) -> None:
-        from compiler import scenarios
+        from tomecraft.compiler import scenarios
         outcome = scenarios.run_file(self.path)
         if not outcome.ok:
             raise ScenarioFailed("\n".join(f"{outcome.file}:{line}: {message}"
@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="session")
 def shared_cli(tmp_path_factory):
-    """Run `python -m compiler.cli ARGS` once per session, across pytest-xdist workers.
+    """Run `python -m tomecraft.compiler.cli ARGS` once per session, across pytest-xdist workers.
 
     Several tests check the same long command (a 200-game sim is both a README example and
     a determinism test): the first test to ask runs it, the others read its recorded result.
@@ -71,7 +71,7 @@ def shared_cli(tmp_path_factory):
         with open(folder / f"{key}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not record.exists():
-                proc = subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=ROOT,
+                proc = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", *args], cwd=ROOT,
                                       capture_output=True, text=True, timeout=600)
                 record.write_text(json.dumps([proc.returncode, proc.stdout, proc.stderr]))
             return tuple(json.loads(record.read_text()))

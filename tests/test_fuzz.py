@@ -23,8 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler import checks, cli, loader, pipeline
-from compiler import diagnostics as dg
+from tomecraft.compiler import checks, cli, loader, pipeline
+from tomecraft.compiler import diagnostics as dg
 
 REPO = Path(__file__).resolve().parents[1]
 LONG = int(os.environ.get("TOMECRAFT_FUZZ_EXAMPLES", "0"))
@@ -197,8 +197,8 @@ def cave():
 @fuzz(300)
 @given(effect_text)
 def test_checker_answers_any_effect_text(cave, effect):
-    from compiler.model import EffectSite
-    from dsl.parser import EffectSyntaxError, parse
+    from tomecraft.compiler.model import EffectSite
+    from tomecraft.dsl.parser import EffectSyntaxError, parse
     doc = cave.documents[0]
     try:
         ast = parse(effect)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cli
+from tomecraft.compiler import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -63,7 +63,7 @@ def test_the_python_api_example_plays_the_pack_with_the_readers_agent(tmp_path, 
 
 
 def test_content_errors_raise_with_every_diagnostic(tmp_path, monkeypatch):
-    from compiler.api import ContentError, load_game
+    from tomecraft.compiler.api import ContentError, load_game
     pack = write_readme_pack(tmp_path)
     (pack / "tiles.yaml").write_text((pack / "tiles.yaml").read_text(encoding="utf-8")
                                      .replace("count: 2", "count: 3"), encoding="utf-8")

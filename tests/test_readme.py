@@ -101,7 +101,7 @@ def test_tour_command_prints_what_the_readme_shows(command, shown, tmp_path, sha
     else:
         # merged and unbuffered: the interleaving of progress and results a terminal shows
         env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-        output = subprocess.run([sys.executable, "-m", "compiler.cli", *argv], cwd=cwd, env=env,
+        output = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", *argv], cwd=cwd, env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 timeout=300).stdout
     missing = appears_in_order(shown, output)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from compiler.balance import stats
-from compiler.balance.runner import Batch, Progress, chunks, run_dask, run_local
+from tomecraft.compiler.balance import stats
+from tomecraft.compiler.balance.runner import Batch, Progress, chunks, run_dask, run_local
 
 RATE_TOLERANCE = 0.02      # --until-significant: a rate difference within ±2 points is settled
 MEAN_TOLERANCE = 0.02      # ... a mean difference within ±2% of the base mean
@@ -36,7 +36,7 @@ class Plan:
 
 def catalog(data) -> dict[str, str]:
     """"kind:id" -> pack of every entity of a game (with its packs) that holds an effect."""
-    from runtime import usage
+    from tomecraft.runtime import usage
     with usage.track(data) as tracker:
         return {key: data.get(*key.split(":", 1)).pack for key in sorted(tracker.tracked)}
 

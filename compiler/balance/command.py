@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from compiler import diagnostics as dg
+from tomecraft.compiler import diagnostics as dg
 
 
 def add_arguments(b) -> None:
@@ -34,9 +34,9 @@ def add_arguments(b) -> None:
 
 
 def run(args, usage_error) -> int:
-    from compiler import balance, loadgen
-    from compiler.balance import report as report_mod, runner
-    from runtime import sim
+    from tomecraft.compiler import balance, loadgen
+    from tomecraft.compiler.balance import report as report_mod, runner
+    from tomecraft.runtime import sim
     if args.games < 1:
         raise usage_error("--games must be at least 1")
     if args.workers < 0:

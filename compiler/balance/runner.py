@@ -36,7 +36,7 @@ class Batch:
 
 @lru_cache(maxsize=8)
 def _data(game: str, packs: tuple[str, ...]):
-    from compiler import diagnostics as dg, loadgen
+    from tomecraft.compiler import diagnostics as dg, loadgen
     reporter = dg.Reporter()
     data = loadgen.game_data(game, [Path(p) for p in packs], reporter)
     if data is None:
@@ -46,7 +46,7 @@ def _data(game: str, packs: tuple[str, ...]):
 
 def play_batch(batch: Batch) -> list[dict]:
     """Top level, so that process pools and Dask can send it to their workers."""
-    from runtime import sim, usage
+    from tomecraft.runtime import sim, usage
     data = _data(batch.game, batch.packs)
     with usage.track(data) as tracker:
         return [record(sim.play_one(data, batch.players, batch.seed, i, dict(batch.options),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from runtime.rng import Rng
+from tomecraft.runtime.rng import Rng
 
 ALPHA = 0.05
 BOOTSTRAP = 1000

@@ -10,8 +10,8 @@ import importlib
 import importlib.util
 import re
 
-from compiler import diagnostics as dg
-from compiler.model import Entity, Game
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.model import Entity, Game
 
 
 def report(reporter: dg.Reporter, entity: Entity, field: str | tuple, message: str,

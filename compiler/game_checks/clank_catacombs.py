@@ -1,9 +1,9 @@
 """Clank! Catacombs' compile-time rules: the box's counts (L20-101) and a playable map."""
 from __future__ import annotations
 
-from compiler import diagnostics as dg
-from compiler.game_checks import report
-from compiler.model import Game
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.game_checks import report
+from tomecraft.compiler.model import Game
 
 ROOM_EXITS = "NESW"
 

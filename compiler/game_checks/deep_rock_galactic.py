@@ -3,13 +3,13 @@ monster info board has one monster per activation slot, dice have six faces, and
 has exactly one default primary weapon."""
 from __future__ import annotations
 
-from compiler import diagnostics as dg
-from compiler.game_checks import report
-from compiler.model import Game
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.game_checks import report
+from tomecraft.compiler.model import Game
 
 
 def check(game: Game, reporter: dg.Reporter) -> None:
-    from compiler import missions
+    from tomecraft.compiler import missions
     names = missions.roster(game)
     for mission in game.of_kind("mission"):
         missions.MissionChecker(mission.doc, mission.display, reporter, names,

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import re
 
-from compiler import diagnostics as dg
-from compiler.game_checks import report
-from compiler.model import Game
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.game_checks import report
+from tomecraft.compiler.model import Game
 
 RESOURCES = ("potion", "scroll", "food", "ammo", "gold")
 

@@ -4,10 +4,10 @@ info blocks for every colour, randomizer triangles for every seat colour (setup 
 effects that last while owned (passive skills, interns, doom cards) made only of `on` triggers."""
 from __future__ import annotations
 
-from compiler import diagnostics as dg
-from compiler.game_checks import report
-from compiler.model import Game
-from dsl import nodes
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.game_checks import report
+from tomecraft.compiler.model import Game
+from tomecraft.dsl import nodes
 
 SEAT_COLOURS = ("red", "yellow", "green", "blue")
 
@@ -96,7 +96,7 @@ def check_action_skills(game: Game, once: list, reporter: dg.Reporter) -> None:
     """An action skill runs once, as the scholar's action: a trigger there (written, or through
     a keyword such as Lucky) would never be collected. The engine contract allows triggers in
     a scholar's `sides` for the passive skills only, so this is its TC-C003."""
-    from compiler.contract import _keyword_constructs
+    from tomecraft.compiler.contract import _keyword_constructs
     lasting = {name for name, found in _keyword_constructs(game).items() if "on" in found}
     for entity, field in once:
         for site in entity.effects:
@@ -116,7 +116,7 @@ def check_action_skills(game: Game, once: list, reporter: dg.Reporter) -> None:
 def check_rules(game: Game, reporter: dg.Reporter) -> None:
     """A pack may set the value of a rule the engine reads; the other rule entities document
     decisions the engine has built in, so a value a pack gives them would change nothing."""
-    from runtime.engines.dungeontology.contract import READ_RULES
+    from tomecraft.runtime.engines.dungeontology.contract import READ_RULES
     base = game.packs[0].id if game.packs else ""
     for rule in game.of_kind("rule"):
         if rule.pack != base and rule.id not in READ_RULES and "value" in rule.data:

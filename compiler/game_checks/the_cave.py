@@ -1,9 +1,9 @@
 """The Cave's compile-time rules: four stacks of 20 tiles, one starting board per player count."""
 from __future__ import annotations
 
-from compiler import diagnostics as dg
-from compiler.game_checks import report
-from compiler.model import Entity, Game
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.game_checks import report
+from tomecraft.compiler.model import Entity, Game
 
 
 def check(game: Game, reporter: dg.Reporter) -> None:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler import diagnostics as dg, loader, pipeline
-from compiler.missions.checker import CLASS_TOKENS, MissionChecker, neighbours   # noqa: F401
-from compiler.missions.names import Roster, roster                              # noqa: F401
-from compiler.missions.schema import MISSION_SCHEMA, report_schema_errors         # noqa: F401
-from compiler.packs import display_path
+from tomecraft.compiler import diagnostics as dg, loader, pipeline
+from tomecraft.compiler.missions.checker import CLASS_TOKENS, MissionChecker, neighbours   # noqa: F401
+from tomecraft.compiler.missions.names import Roster, roster                              # noqa: F401
+from tomecraft.compiler.missions.schema import MISSION_SCHEMA, report_schema_errors         # noqa: F401
+from tomecraft.compiler.packs import display_path
 
 MISSION_GAMES = {"deep_rock_galactic"}
 
@@ -102,7 +102,7 @@ def load_mission(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> d
     check_mission(doc, display, reporter, names)
     if reporter.errors != before:
         return None
-    from compiler.missions.event import compile_event
+    from tomecraft.compiler.missions.event import compile_event
     mission = dict(doc.data["mission"])
     line = doc.mark(("mission", "mission_event")).line
     mission["mission_event_fx"] = compile_event(names.game, mission["mission_event"], f"{display}:{line}")

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from compiler import diagnostics as dg, loader
-from compiler.missions import reach
-from compiler.missions.names import Roster
-from runtime.engines.deep_rock_galactic import hexgrid
-from runtime.engines.deep_rock_galactic.mission_map import (
+from tomecraft.compiler import diagnostics as dg, loader
+from tomecraft.compiler.missions import reach
+from tomecraft.compiler.missions.names import Roster
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
+from tomecraft.runtime.engines.deep_rock_galactic.mission_map import (
     CAVE, DIAMOND, FLARE, HIDDEN, MAP_CHARS, OFF, PIT, STONE, WALL, MissionMap, read_map)
 
 REVEALED = {CAVE, STONE, FLARE}         # open ground of revealed segments
@@ -439,9 +439,9 @@ class MissionChecker:
         game = self.names.game
         if game is None or not self.check_event:
             return
-        from compiler.checks import Checker
-        from compiler.model import EffectSite
-        from dsl.parser import EffectSyntaxError, parse
+        from tomecraft.compiler.checks import Checker
+        from tomecraft.compiler.model import EffectSite
+        from tomecraft.dsl.parser import EffectSyntaxError, parse
         site = EffectSite(self.base + ("mission_event",), self.m["mission_event"])
         try:
             site.ast = parse(site.text)

@@ -6,8 +6,8 @@ with the game's keyword functions it may call; it is executed in a namespace of 
 """
 from __future__ import annotations
 
-from compiler.codegen import EffectCompiler
-from dsl.parser import parse
+from tomecraft.compiler.codegen import EffectCompiler
+from tomecraft.dsl.parser import parse
 
 FN = "fx_mission_file__mission_event"
 

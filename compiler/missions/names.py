@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from compiler import diagnostics as dg, pipeline
+from tomecraft.compiler import diagnostics as dg, pipeline
 
 # Letters from other scripts that look like the Latin letters of a lower_snake_case id.
 _CONFUSABLE = {"а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "х": "x", "у": "y", "і": "i",
@@ -53,7 +53,7 @@ class Roster:
     def hint(self, name: str, what: str, known: set[str], heading: str = "") -> str:
         """How to fix an unknown `what` called `name`: look-alike letters, the right heading,
         the closest known names."""
-        from compiler.checks import did_you_mean
+        from tomecraft.compiler.checks import did_you_mean
         folded = ascii_fold(name)
         if folded != name:
             odd = next(ch for ch in name if not ch.isascii())

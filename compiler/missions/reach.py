@@ -8,8 +8,8 @@ leaves the objective out of reach, not only when the placement drawn by one seed
 """
 from __future__ import annotations
 
-from runtime.engines.deep_rock_galactic import hexgrid
-from runtime.engines.deep_rock_galactic.mission_map import DIAMOND, FLARE, HIDDEN, OFF
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
+from tomecraft.runtime.engines.deep_rock_galactic.mission_map import DIAMOND, FLARE, HIDDEN, OFF
 
 
 def reachable(hexmap, starts) -> set[tuple[int, int]]:

@@ -1,7 +1,7 @@
 """The mission file's JSON Schema, and its errors reported under the constraint they break."""
 from __future__ import annotations
 
-from compiler import diagnostics as dg, loader, schemas
+from tomecraft.compiler import diagnostics as dg, loader, schemas
 
 _TEXT = {"type": "object", "required": ["zh", "en"], "additionalProperties": False,
          "properties": {"zh": {"type": "string"}, "en": {"type": "string"}}}
@@ -92,8 +92,8 @@ def rule_of(path: tuple) -> str:
 
 def report_schema_errors(doc: loader.Document, display: str, reporter: dg.Reporter) -> bool:
     """Report every schema error, each naming its constraint; True if there was any."""
-    from compiler import vocabulary
-    from compiler.checks import did_you_mean
+    from tomecraft.compiler import vocabulary
+    from tomecraft.compiler.checks import did_you_mean
     validator = schemas.validator(MISSION_SCHEMA)   # jsonschema-rs first, then jsonschema
     errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     for err in errors:

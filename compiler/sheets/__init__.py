@@ -25,11 +25,11 @@ import jinja2
 import markupsafe
 from ruamel.yaml import YAML
 
-from compiler import diagnostics as dg
-from compiler.model import EffectSite, Entity, Game
-from dsl import nodes as n
-from dsl.parser import EffectSyntaxError, parse
-from dsl.render import let_names, render
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.model import EffectSite, Entity, Game
+from tomecraft.dsl import nodes as n
+from tomecraft.dsl.parser import EffectSyntaxError, parse
+from tomecraft.dsl.render import let_names, render
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "sheets"
 LANGS = ("zh", "en")
@@ -676,7 +676,7 @@ def render_game(game: Game, lang, formats, out: Path,
     """Write every sheet of `game` in `lang` (one language or several) and `formats`, under
     <out>/<game>/ (<out>/<game>__<pack>/ with packs); the designer edition's files are
     named <sheet>.designer.<lang>.<format>."""
-    from compiler.build import package_name
+    from tomecraft.compiler.build import package_name
     langs = [lang] if isinstance(lang, str) else list(lang)
     suffix = "" if edition == "player" else f".{edition}"
     written = []
@@ -706,10 +706,10 @@ def write_formats(html: str, stem: Path, formats, progress: Callable[[str], None
 def run_cli(args) -> int:
     """`tomecraft sheets`: --game G or --all, --pack DIR..., --lang, --format, --edition,
     --out. --all also prints every pack shipped under content/<game>/packs/."""
-    from compiler import diagnostics as dg, pipeline
-    from compiler.console import UsageError, progress
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    from tomecraft.compiler.console import UsageError, progress
     if args.mission:
-        from compiler.sheets import deep_rock_galactic  # the only game with mission files
+        from tomecraft.compiler.sheets import deep_rock_galactic  # the only game with mission files
         return deep_rock_galactic.briefing_cli(args)
     packs = [Path(p) for p in getattr(args, "pack", None) or []]
     for pack in packs:
@@ -745,8 +745,8 @@ def run_cli(args) -> int:
 
 def pack_game(pack: Path) -> Path:
     """content/<game>/ of the game a pack names in its pack.yaml."""
-    from compiler import diagnostics as dg, pipeline
-    from compiler.console import UsageError
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    from tomecraft.compiler.console import UsageError
     reporter = dg.Reporter()
     target = pipeline.pack_target(pack, reporter)
     base = target.base if target is not None else None
@@ -759,8 +759,8 @@ def pack_game(pack: Path) -> Path:
 def compile_or_report(root: Path, extra: list[Path], name: str) -> Game | None:
     """The checked game, or None after printing its diagnostics (a clean check is needed:
     sheets never print content check refuses)."""
-    from compiler import diagnostics as dg, pipeline
-    from compiler.console import UsageError, progress
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    from tomecraft.compiler.console import UsageError, progress
     reporter = dg.Reporter()
     game = pipeline.compile_game(root, extra, reporter)
     if game is None or reporter.errors:

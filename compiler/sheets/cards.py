@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.model import Entity, Game
-from compiler.sheets import (FORMATS, LANGS, Footnotes, Texts, _game_file, after_use_text,
+from tomecraft.compiler.model import Entity, Game
+from tomecraft.compiler.sheets import (FORMATS, LANGS, Footnotes, Texts, _game_file, after_use_text,
                              environment, html_lang, labels, name_of, site_at, walk_strings,
                              write_formats, zh_punctuation)
 
@@ -137,7 +137,7 @@ def render_html(game: Game, lang: str, max_pages: int | None = None) -> str:
 
 
 def render_game(game: Game, langs, formats, out: Path, progress=None) -> list[Path]:
-    from compiler.build import package_name
+    from tomecraft.compiler.build import package_name
     written = []
     for lang in langs:
         html = render_html(game, lang)
@@ -148,9 +148,9 @@ def render_game(game: Game, langs, formats, out: Path, progress=None) -> list[Pa
 
 def run_cli(args) -> int:
     """`tomecraft cards --game G [--pack DIR]... [--lang zh|en] [--format html|pdf] [--out DIR]`."""
-    from compiler import pipeline
-    from compiler.console import UsageError, progress
-    from compiler.sheets import compile_or_report
+    from tomecraft.compiler import pipeline
+    from tomecraft.compiler.console import UsageError, progress
+    from tomecraft.compiler.sheets import compile_or_report
     root = pipeline.game_root(args.game)
     packs = [Path(p) for p in args.pack or []]
     for pack in packs:

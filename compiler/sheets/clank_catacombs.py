@@ -3,8 +3,8 @@ list, in zh (Simplified, as the rulebook) and en. Every effect text is rendered 
 effect language; every number comes from the content (rules.yaml and the entities)."""
 from __future__ import annotations
 
-from compiler.model import Entity, Game
-from compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
+from tomecraft.compiler.model import Entity, Game
+from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
                              rule_value_text, site_at)
 
 GAME = "clank_catacombs"

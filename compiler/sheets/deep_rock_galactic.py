@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.model import Entity, Game
-from compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _yaml_file, after_use_text,
+from tomecraft.compiler.model import Entity, Game
+from tomecraft.compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _yaml_file, after_use_text,
                              environment, fill, html_lang, labels, name_of, sources_table,
                              write_formats)
 
@@ -238,8 +238,8 @@ CELL = {"#": "wall", "*": "diamond", ".": "cave", "^": "stone", "?": "flare", "o
 
 
 def briefing_context(game: Game, mission: dict, lang: str) -> dict:
-    from dsl.parser import EffectSyntaxError, parse
-    from dsl.render import render
+    from tomecraft.dsl.parser import EffectSyntaxError, parse
+    from tomecraft.dsl.render import render
     lab = labels(lang, game.id)
     obj = mission["objective"]
     monsters_by_id = game.entities.get("monster", {})
@@ -287,7 +287,7 @@ MAP_WIDTH_PT, MAP_HEIGHT_PT, MAX_HEX_PT, MIN_HEX_PT = 720.0, 200.0, 15.0, 2.0
 def briefing_map(game: Game, mission: dict, lang: str, lab: dict) -> tuple[list, list[str], float]:
     """The hex map as rows of cells (read by the one map reader the checker and the engine
     use), the legend of what it shows, and the hex size that keeps it on one page."""
-    from runtime.engines.deep_rock_galactic.mission_map import cells_of
+    from tomecraft.runtime.engines.deep_rock_galactic.mission_map import cells_of
     cells = cells_of(mission["map"])
     marks: dict[tuple, tuple[str, str]] = {}
     legend: list[str] = []
@@ -344,8 +344,8 @@ def write_briefing(game: Game, mission: dict, langs, formats, out: Path, progres
 
 def briefing_cli(args) -> int:
     """`tomecraft sheets --mission PATH`: check the mission file, then write its briefing."""
-    from compiler import diagnostics as dg, missions, pipeline
-    from compiler.console import UsageError, progress
+    from tomecraft.compiler import diagnostics as dg, missions, pipeline
+    from tomecraft.compiler.console import UsageError, progress
     path = Path(args.mission)
     if not path.is_file():
         raise UsageError(f"no such file: {args.mission}")

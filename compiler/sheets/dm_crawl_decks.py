@@ -7,12 +7,12 @@ computed by the shared runtime (runtime/layering.py), so the sheet cannot disagr
 """
 from __future__ import annotations
 
-from compiler import checks
-from compiler.model import Entity, Game
-from compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, fill, labels, name_of,
+from tomecraft.compiler import checks
+from tomecraft.compiler.model import Entity, Game
+from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, fill, labels, name_of,
                              prose, rule_value_text, site_at, sources_table)
-from dsl import nodes as n
-from runtime.layering import Layers
+from tomecraft.dsl import nodes as n
+from tomecraft.runtime.layering import Layers
 
 EXAMPLES = {   # LAY-n: printed value, then (op, amount, continuous) in order (inventory §6.3)
     "LAY-1": (3, [("=", 1, False), ("+=", 1, False)]),

@@ -3,10 +3,10 @@ scoring table and the effect-symbol cheat sheet, each its own sheet. Region effe
 from the effect language; the numbers come from the content (rules.yaml, components.yaml)."""
 from __future__ import annotations
 
-from compiler.model import Entity, Game
-from compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
+from tomecraft.compiler.model import Entity, Game
+from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
                              prose, site_at, text_of)
-from dsl.render import render_call
+from tomecraft.dsl.render import render_call
 
 COLOURS = ("civilization", "military", "faith", "wealth", "caste")
 KEYWORDS = ("lucky", "unlucky", "danger", "ambush", "stop", "toll", "stairs", "boss", "camp",

@@ -1,9 +1,9 @@
 """The Cave's sheets: a rules reference and a token cheat sheet (A4, zh and en)."""
 from __future__ import annotations
 
-from compiler import checks
-from compiler.model import EffectSite, Entity, Game
-from compiler.sheets import (Footnotes, Sheet, Texts, _rule_value, _scoring, _yaml_file,
+from tomecraft.compiler import checks
+from tomecraft.compiler.model import EffectSite, Entity, Game
+from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _rule_value, _scoring, _yaml_file,
                              after_use_text, ap_cost, fill, labels, majority_awards, name_of,
                              prose, rule_value_text, site_at, text_of)
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from dsl import nodes as n
-from dsl.render import templates
-from dsl.render.templates import Arg
-from dsl.render.words import article, pluralise
+from tomecraft.dsl import nodes as n
+from tomecraft.dsl.render import templates
+from tomecraft.dsl.render.templates import Arg
+from tomecraft.dsl.render.words import article, pluralise
 
 LANGS = ("zh", "en")
 
@@ -200,7 +200,7 @@ def _keyword_effects(vocab) -> dict:
     cached = getattr(vocab, "__dict__", {}).get("_render_keyword_effects")
     if cached is not None and cached[0] == len(getattr(vocab, "keywords", {})):
         return cached[1]
-    from dsl.parser import EffectSyntaxError, parse
+    from tomecraft.dsl.parser import EffectSyntaxError, parse
     cache = {}
     for keyword in getattr(vocab, "keywords", {}).values():
         if getattr(keyword, "effect", "") and getattr(keyword, "params", ()):
@@ -501,7 +501,7 @@ class _Renderer:
 
     def expand(self, keyword, values: dict[str, Arg]) -> str:
         """A keyword without its own text: render the effect it stands for."""
-        from dsl.parser import EffectSyntaxError, parse
+        from tomecraft.dsl.parser import EffectSyntaxError, parse
         try:
             block = parse(keyword.effect)
         except EffectSyntaxError:

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from dsl.render.words import (MEASURES, article, is_simple_count, is_singular_count,
+from tomecraft.dsl.render.words import (MEASURES, article, is_simple_count, is_singular_count,
                               pluralise)
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import balance
-from compiler.balance import report as report_mod, stats
+from tomecraft.compiler import balance
+from tomecraft.compiler.balance import report as report_mod, stats
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKS = ROOT / "tests" / "balance" / "packs"
@@ -137,7 +137,7 @@ def test_the_html_report_stands_alone_and_renders(reports, tmp_path):
 
 def test_the_command_line_writes_text_json_and_html(tmp_path):
     pack, _ = CASES["clank_catacombs"]
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "balance", "clank_catacombs",
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "balance", "clank_catacombs",
                           "--pack", str(pack), "--games", "4", "--workers", "1", "--json",
                           "--html", str(tmp_path / "r.html")],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -145,7 +145,7 @@ def test_the_command_line_writes_text_json_and_html(tmp_path):
     data = json.loads(out.stdout)
     assert data["by_players"]["4"]["base"]["games"] == 4
     assert (tmp_path / "r.html").read_text(encoding="utf-8").count("<svg") >= 2
-    refused = subprocess.run([sys.executable, "-m", "compiler.cli", "balance", "clank_catacombs",
+    refused = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "balance", "clank_catacombs",
                               "--pack", str(pack), "--players", "5", "--games", "2"],
                              cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2 and "5 players" in refused.stderr

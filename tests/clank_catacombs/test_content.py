@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from generated.clank_catacombs import GAME
+from tomecraft.generated.clank_catacombs import GAME
 
 
 def count(kind: str, **where) -> int:

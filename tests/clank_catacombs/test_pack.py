@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from generated.clank_catacombs import GAME as BASE
-from generated.clank_catacombs__tomb_party import GAME as PARTY
-from runtime import sim
-from runtime.engines.clank_catacombs import new_state, run_scenario
-from runtime.rng import Rng
+from tomecraft.generated.clank_catacombs import GAME as BASE
+from tomecraft.generated.clank_catacombs__tomb_party import GAME as PARTY
+from tomecraft.runtime import sim
+from tomecraft.runtime.engines.clank_catacombs import new_state, run_scenario
+from tomecraft.runtime.rng import Rng
 
 PACK = Path(__file__).resolve().parents[2] / "content" / "clank_catacombs" / "packs" / "tomb_party"
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler import diagnostics as dg
-from compiler.loadgen import compile_and_import
-from generated.clank_catacombs import GAME
-from runtime import sim
-from runtime.engines.clank_catacombs import policy
-from runtime.engines.clank_catacombs.scenario import build
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.loadgen import compile_and_import
+from tomecraft.generated.clank_catacombs import GAME
+from tomecraft.runtime import sim
+from tomecraft.runtime.engines.clank_catacombs import policy
+from tomecraft.runtime.engines.clank_catacombs.scenario import build
 
 ROOT = Path(__file__).resolve().parents[2]
 PACK = Path(__file__).with_name("any_content_pack")

@@ -4,12 +4,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from compiler import diagnostics as dg
-from compiler import pipeline
-from generated.clank_catacombs import GAME
-from runtime.engines.clank_catacombs import Engine, new_state
-from runtime.agents import RandomAgent
-from runtime.rng import Rng
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import pipeline
+from tomecraft.generated.clank_catacombs import GAME
+from tomecraft.runtime.engines.clank_catacombs import Engine, new_state
+from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2] / "content" / "clank_catacombs"
 

@@ -5,8 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generated.clank_catacombs import GAME
-from runtime import sim
+from tomecraft.generated.clank_catacombs import GAME
+from tomecraft.runtime import sim
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,7 +26,7 @@ def test_two_three_and_four_player_games_all_end_and_someone_scores():
 
 
 def test_cli_sim_of_200_four_player_games_plays_every_game_to_its_end():
-    cmd = [sys.executable, "-m", "compiler.cli", "sim", "clank_catacombs", "--players", "4",
+    cmd = [sys.executable, "-m", "tomecraft.compiler.cli", "sim", "clank_catacombs", "--players", "4",
            "--games", "200", "--seed", "7", "--json"]
     first = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert first.returncode == 0, first.stderr

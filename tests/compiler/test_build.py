@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import build, cli, fingerprint
+from tomecraft.compiler import build, cli, fingerprint
 
 REPO = Path(__file__).resolve().parents[2]
 GAME = "the_cave"
@@ -183,7 +183,7 @@ def test_a_second_build_waits_for_the_first(repo):
     holder = threading.Thread(target=hold)
     holder.start()
     holding.wait(10)
-    proc = subprocess.Popen([sys.executable, "-m", "compiler.cli", "build"], cwd=repo,
+    proc = subprocess.Popen([sys.executable, "-m", "tomecraft.compiler.cli", "build"], cwd=repo,
                             env=dict(os.environ, PYTHONPATH=str(REPO)),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -199,7 +199,7 @@ def test_a_second_build_waits_for_the_first(repo):
 
 def test_concurrent_builds_both_succeed(repo):
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    procs = [subprocess.Popen([sys.executable, "-m", "compiler.cli", "build"], cwd=repo, env=env,
+    procs = [subprocess.Popen([sys.executable, "-m", "tomecraft.compiler.cli", "build"], cwd=repo, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for _ in range(2)]
     results = [p.communicate(timeout=300) for p in procs]

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import diagnostics as dg
-from compiler import pipeline
-from compiler.sheets import Footnotes, cards, write_pdf
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import pipeline
+from tomecraft.compiler.sheets import Footnotes, cards, write_pdf
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name for p in pipeline.game_roots())
@@ -101,13 +101,13 @@ def test_one_pdf_page_embeds_the_right_cjk_face(tmp_path):
 
 
 def test_the_cli_writes_both_languages_and_refuses_a_bad_pack(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "cards", "--game", "the_cave",
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "cards", "--game", "the_cave",
                           "--format", "html", "--out", str(tmp_path)], cwd=REPO,
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert sorted(p.name for p in (tmp_path / "the_cave").iterdir()) == [
         "print_and_play.en.html", "print_and_play.zh.html"]
-    bad = subprocess.run([sys.executable, "-m", "compiler.cli", "cards", "--game", "the_cave",
+    bad = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "cards", "--game", "the_cave",
                           "--pack", str(tmp_path), "--out", str(tmp_path)], cwd=REPO,
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "no pack.yaml" in bad.stderr

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cli
-from compiler import diagnostics as dg
+from tomecraft.compiler import cli
+from tomecraft.compiler import diagnostics as dg
 
 REPO = Path(__file__).resolve().parents[2]
 BASE = "content/the_cave"
@@ -160,7 +160,7 @@ def test_check_real_content_is_clean(capsys, monkeypatch):
 
 
 def test_check_real_content_subprocess():
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "check", "content/"],
+    proc = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "check", "content/"],
                           cwd=REPO, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
@@ -270,7 +270,7 @@ def test_bad_command_lines_exit_2(capsys, monkeypatch, argv):
 
 
 def test_bad_subcommand_subprocess_exits_2():
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "frobnicate"], cwd=REPO,
+    proc = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "frobnicate"], cwd=REPO,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
 
@@ -312,7 +312,7 @@ def test_tomecraft_works_from_any_directory(tmp_path):
     broken = REPO / "tests/deep_rock_galactic/missions/broken/b01_one_tunnel_exit.yaml"
     for args, code in ((["check", str(mission)], 0), (["check", str(broken)], 1),
                        (["sim", "the_cave", "--games", "2"], 0), (["build", "--check"], 0)):
-        out = subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=tmp_path,
+        out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", *args], cwd=tmp_path,
                              capture_output=True, text=True)
         assert out.returncode == code, (args, out.stdout, out.stderr)
     assert not (tmp_path / "generated").exists()

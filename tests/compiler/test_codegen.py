@@ -12,9 +12,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from compiler import cli, codegen, pipeline
-from compiler import diagnostics as dg
-from compiler import schemas
+from tomecraft.compiler import cli, codegen, pipeline
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import schemas
 
 REPO = Path(__file__).resolve().parents[2]
 GAME = "the_cave"
@@ -81,7 +81,7 @@ def test_output_does_not_depend_on_hash_seed(tmp_path):
     for seed in ("0", "12345"):
         root = copy_repo(tmp_path / f"seed{seed}")
         env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(REPO))  # this checkout
-        proc = subprocess.run([sys.executable, "-m", "compiler.cli", "build"], cwd=root, env=env,
+        proc = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "build"], cwd=root, env=env,
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         trees.append(tree(root))

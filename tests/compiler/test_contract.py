@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import contract as contract_check
-from compiler import diagnostics as dg
-from compiler import pipeline
+from tomecraft.compiler import contract as contract_check
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACTED = ["the_cave", "clank_catacombs", "dm_crawl_decks", "dungeontology"]
@@ -198,11 +198,11 @@ def _camel(kind: str) -> str:
 def test_every_declared_event_fires_and_every_read_field_is_read(game, monkeypatch):
     """Seeded sims plus the game's scenarios fire every event the contract declares and read
     every field it says the engine reads (the rest are marked printed or built in)."""
-    from compiler import scenarios
-    from runtime import sim
-    data = importlib.import_module(f"generated.{game}").GAME
+    from tomecraft.compiler import scenarios
+    from tomecraft.runtime import sim
+    data = importlib.import_module(f"tomecraft.generated.{game}").GAME
     contract = contract_check.load(data.engine)
-    engine = importlib.import_module(f"runtime.engines.{data.engine}.engine").Engine
+    engine = importlib.import_module(f"tomecraft.runtime.engines.{data.engine}.engine").Engine
     fired = collections.Counter()
     for method in ("emit", "fire"):
         original = getattr(engine, method, None)
@@ -213,7 +213,7 @@ def test_every_declared_event_fires_and_every_read_field_is_read(game, monkeypat
             fired[next(a for a in args if isinstance(a, str))] += 1
             return _original(self, *args, **kw)
         monkeypatch.setattr(engine, method, counted)
-    reads = _Reads(importlib.import_module(f"generated.{game}.definitions"))
+    reads = _Reads(importlib.import_module(f"tomecraft.generated.{game}.definitions"))
     try:
         sim.run(data, games=8, seed=5)
         for path in sorted((ROOT / "tests" / "scenarios" / game).glob("*.yaml")):
@@ -227,7 +227,7 @@ def test_every_declared_event_fires_and_every_read_field_is_read(game, monkeypat
 
 
 def test_the_contract_command_prints_what_a_designer_needs():
-    from compiler import cli
+    from tomecraft.compiler import cli
     import contextlib
     import io
     out = io.StringIO()
@@ -314,7 +314,7 @@ def test_the_drg_draft_contract_reads_every_field_and_refuses_only_the_native_tr
     the base content sets no field the engine ignores and removes nothing it needs; its only
     refused triggers are the five base items the engine plays natively, and its only unfired
     events are those declared in game.yaml."""
-    from runtime.engines.deep_rock_galactic import contract as drg
+    from tomecraft.runtime.engines.deep_rock_galactic import contract as drg
     assert drg.CONTRACT is None
     monkeypatch.setattr(contract_check, "load", lambda engine: drg.DRAFT)
     reporter = dg.Reporter()
@@ -362,7 +362,7 @@ rules:
 
 
 def test_the_contract_command_prints_a_draft_as_not_enforced():
-    from compiler import cli
+    from tomecraft.compiler import cli
     import contextlib
     import io
     out = io.StringIO()

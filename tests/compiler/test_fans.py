@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cli, pipeline
+from tomecraft.compiler import cli, pipeline
 
 REPO = Path(__file__).resolve().parents[2]
 CAVE = REPO / "content" / "the_cave"
@@ -74,7 +74,7 @@ def test_an_emptied_base_content_file_is_an_error(tmp_path, monkeypatch, capsys,
 @pytest.mark.parametrize("game", ["clank_catacombs", "deep_rock_galactic", "dm_crawl_decks",
                                   "dungeontology", "the_cave"])
 def test_any_emptied_base_file_of_any_game_is_an_error(tmp_path, monkeypatch, game):
-    from compiler import diagnostics as dg
+    from tomecraft.compiler import diagnostics as dg
     source = REPO / "content" / game
     files = sorted(p.name for p in source.glob("*.yaml") if p.name != "game.yaml")
     root = tmp_path / "content" / game
@@ -232,7 +232,7 @@ def test_nothing_below_the_command_layer_imports_it():
                     names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
                 elif isinstance(node, ast.Import):
                     names = [a.name for a in node.names]
-                if any(n.endswith("compiler.cli") for n in names):
+                if any(n.endswith("tomecraft.compiler.cli") for n in names):
                     offenders.append(str(path.relative_to(REPO)))
     assert not offenders, offenders
 
@@ -241,15 +241,15 @@ def test_nothing_below_the_command_layer_imports_it():
 
 def test_unchanged_content_plays_the_committed_package():
     import importlib
-    from compiler import diagnostics as dg, loadgen
-    committed = importlib.import_module("generated.the_cave").GAME
+    from tomecraft.compiler import diagnostics as dg, loadgen
+    committed = importlib.import_module("tomecraft.generated.the_cave").GAME
     assert loadgen.game_data("the_cave", [], dg.Reporter()) is committed
 
 
 def test_changed_content_is_compiled_in_memory_and_cached(tmp_path, monkeypatch):
     import importlib
     import sys
-    from compiler import diagnostics as dg, loadgen
+    from tomecraft.compiler import diagnostics as dg, loadgen
     content = tmp_path / "content"
     shutil.copytree(CAVE, content / "the_cave", ignore=shutil.ignore_patterns("packs"))
     actions = content / "the_cave" / "actions.yaml"
@@ -258,7 +258,7 @@ def test_changed_content_is_compiled_in_memory_and_cached(tmp_path, monkeypatch)
     actions.write_text(text.replace("pay ap 1 -> discover", "pay ap 2 -> discover"), encoding="utf-8")
     monkeypatch.setattr(pipeline, "CONTENT", content)
     monkeypatch.setenv("TOMECRAFT_CACHE", str(tmp_path / "cache"))
-    committed = importlib.import_module("generated.the_cave").GAME
+    committed = importlib.import_module("tomecraft.generated.the_cave").GAME
     fresh = loadgen.game_data("the_cave", [], dg.Reporter())
     assert fresh is not committed and fresh.input_hash != committed.input_hash
     assert fresh.input_hash == loadgen.source_hash(content / "the_cave", [])
@@ -279,7 +279,7 @@ def _validate_with_line(path: Path) -> list[str]:
     """Follow the file's `# yaml-language-server: $schema=` line as an editor would."""
     import jsonschema
     from referencing import Registry, Resource
-    from compiler import diagnostics as dg, loader
+    from tomecraft.compiler import diagnostics as dg, loader
     first = path.read_text(encoding="utf-8").splitlines()[0]
     prefix = "# yaml-language-server: $schema="
     assert first.startswith(prefix), f"{path}: no schema line"

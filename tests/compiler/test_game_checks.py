@@ -2,7 +2,7 @@
 import shutil
 from pathlib import Path
 
-from compiler import diagnostics as dg, pipeline
+from tomecraft.compiler import diagnostics as dg, pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 

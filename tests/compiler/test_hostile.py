@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cli, codegen, loader, names, packs, schemas
-from compiler import diagnostics as dg
-from runtime import effects
+from tomecraft.compiler import cli, codegen, loader, names, packs, schemas
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.runtime import effects
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "tomecraft-secret-line: do not print me"
@@ -167,7 +167,7 @@ def test_keyword_parameters_follow_the_rule(tmp_path, capsys, param):
 def test_free_form_keys_named_self_or_with_newlines_build_and_run():
     """Free-form mapping keys stay data: `self`, `class` and `x` next to `x\\n` build into
     importable code (Record takes `self` as a field)."""
-    from runtime.definitions import Record
+    from tomecraft.runtime.definitions import Record
     assert Record(self=1, ctx=2).self == 1
     text = codegen._literal({"self": 1, "x": 2, "x\n": 3, "class": 4}, {}, ())
     record = eval(text, {"Record": Record})  # noqa: S307 - our own generated literal
@@ -477,12 +477,12 @@ def test_every_text_output_escapes_controls():
     reporter.add(dg.SCHEMA, f"bad {ESC}[31m value\x00", f"a{ESC}.yaml", 1, 1, f"hint{ESC}")
     text, data = dg.format_text(reporter), dg.format_json(reporter)
     assert ESC not in text and "\x00" not in text and ESC not in data and "\x9b" not in data
-    from compiler import report
+    from tomecraft.compiler import report
     rows = [{"game": "g", "pack": "p", "kind": "k", "id": "i", "file": "f", "line": 1,
              "source": "approximation", "field": "", "note": f"n{ESC}[2J\x9b"}]
     assert ESC not in report.format_text(rows) and "\x9b" not in report.format_text(rows)
     assert ESC not in report.format_json(rows) and "\x9b" not in report.format_json(rows)
-    from compiler import sheets
+    from tomecraft.compiler import sheets
     html = sheets.environment().from_string("<p>{{ x }}</p>").render(x=f"a{ESC}b\x00c\x9bd")
     assert html == "<p>abcd</p>"
 
@@ -616,9 +616,9 @@ def test_usage_errors_exit_2_with_a_message(tmp_path, capsys, argv):
 
 
 def test_usage_error_through_python_m(tmp_path):
-    """`python -m compiler.cli` runs cli as __main__: its UsageError must be the same class
+    """`python -m tomecraft.compiler.cli` runs cli as __main__: its UsageError must be the same class
     as the one compiler.sheets raises through `compiler.cli`."""
-    done = subprocess.run([sys.executable, "-m", "compiler.cli", "sheets", "--game", "../x",
+    done = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sheets", "--game", "../x",
                            "--out", str(tmp_path)], cwd=REPO, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and "internal error" not in done.stderr

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler import diagnostics as dg
-from compiler import loader, pipeline
-from dsl.parser import EffectSyntaxError, parse
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import loader, pipeline
+from tomecraft.dsl.parser import EffectSyntaxError, parse
 
 REPO = Path(__file__).resolve().parents[2]
 TILE_KINDS = REPO / "content" / "the_cave" / "tile_kinds.yaml"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import diagnostics as dg
-from compiler import pipeline
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import pipeline
 
 REPO = Path(__file__).resolve().parents[2]
 GAME = "the_cave"
@@ -218,7 +218,7 @@ def test_remove_of_a_missing_entity_is_an_error(base, tmp_path):
 
 
 def test_check_cli_with_pack(base, tmp_path, capsys):
-    from compiler import cli
+    from tomecraft.compiler import cli
     pack = make_pack(tmp_path, "clash2", files={"t.yaml": tile("normal", "Clash")})
     code = cli.main(["check", str(base), "--pack", str(pack), "--format", "json"])
     out = capsys.readouterr().out

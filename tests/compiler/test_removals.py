@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import diagnostics as dg
-from compiler import loadgen, pipeline
-from runtime import sim
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import loadgen, pipeline
+from tomecraft.runtime import sim
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["the_cave", "clank_catacombs", "dm_crawl_decks", "dungeontology"]
@@ -21,7 +21,7 @@ GAMES = ["the_cave", "clank_catacombs", "dm_crawl_decks", "dungeontology"]
 
 def _cases():
     for game in GAMES:
-        data = importlib.import_module(f"generated.{game}").GAME
+        data = importlib.import_module(f"tomecraft.generated.{game}").GAME
         for kind in sorted(data.kinds):
             ids = sorted(data.kinds[kind])
             if ids:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler import schemas
+from tomecraft.compiler import schemas
 
 KIND = schemas.entity_schema("tile_kind", {"fields": {
     "cost": {"type": "integer", "minimum": 0},

@@ -10,9 +10,9 @@ import argparse
 import importlib
 from collections import Counter
 
-from runtime.agents import RandomAgent
-from runtime.engines.deep_rock_galactic import engine as drg_engine, play_game
-from runtime.rng import Rng
+from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.engines.deep_rock_galactic import engine as drg_engine, play_game
+from tomecraft.runtime.rng import Rng
 
 
 def shared_spaces(state) -> list:
@@ -52,7 +52,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--pack", action="store_true", help="with the goo_from_above pack")
     args = ap.parse_args()
-    name = "generated.deep_rock_galactic__goo_from_above" if args.pack else "generated.deep_rock_galactic"
+    name = "tomecraft.generated.deep_rock_galactic__goo_from_above" if args.pack else "tomecraft.generated.deep_rock_galactic"
     data = importlib.import_module(name).GAME
     print("| players | hazard | success | mean rounds | activations ending stacked |")
     print("| --- | --- | --- | --- | --- |")

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from compiler import diagnostics as dg, missions
-from generated.deep_rock_galactic import GAME
-from runtime.agents import RandomAgent
-from runtime.engines.deep_rock_galactic import game as drg, hexgrid as hx
-from runtime.engines.deep_rock_galactic.mission_map import read_map
-from runtime.rng import Rng
+from tomecraft.compiler import diagnostics as dg, missions
+from tomecraft.generated.deep_rock_galactic import GAME
+from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.engines.deep_rock_galactic import game as drg, hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
+from tomecraft.runtime.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).parent / "missions"
@@ -47,9 +47,9 @@ def _setup(mission: dict, seed: str = "m", data=GAME, hazard=None):
 # --- one map reader -----------------------------------------------------------------------
 
 def test_checker_engine_and_briefing_read_a_map_the_same_way():
-    from compiler import pipeline
-    from compiler.sheets.deep_rock_galactic import briefing_context
-    from runtime.engines.deep_rock_galactic.engine import parse_map
+    from tomecraft.compiler import pipeline
+    from tomecraft.compiler.sheets.deep_rock_galactic import briefing_context
+    from tomecraft.runtime.engines.deep_rock_galactic.engine import parse_map
     mission = yaml.safe_load((VALID / "drone_salvage.yaml").read_text())["mission"]
     cells = read_map(mission["map"]).cells
     assert parse_map(mission["map"]) == cells
@@ -132,7 +132,7 @@ def test_a_drone_must_be_recovered_before_the_pod_returns(tmp_path):
     assert st.drones == {(2, 8), (7, 10)}
     st.shared["apoca_bloom"] = 1
     assert not drg.objectives_done(engine)
-    from runtime.engines.deep_rock_galactic.actions import enter
+    from tomecraft.runtime.engines.deep_rock_galactic.actions import enter
     d = st.dwarves[0]
     for h in sorted(st.drones):
         d.pos = h
@@ -160,7 +160,7 @@ def test_hidden_monsters_and_the_hazard_are_played(tmp_path):
     low, high = _setup(mission, hazard=1), _setup(mission, hazard=5)
     assert high.state.threat > low.state.threat
     assert sum(m.kind == "grunt" for m in high.state.monsters.values()) == 2   # one per exit (L173)
-    from runtime.engines.deep_rock_galactic.actions import dig
+    from tomecraft.runtime.engines.deep_rock_galactic.actions import dig
     dig(low, (4, 8))                                   # the chamber's only door
     assert low.state.hidden[0]["revealed"]
     assert any(m.kind == "grunt" for m in low.state.monsters.values())
@@ -169,7 +169,7 @@ def test_hidden_monsters_and_the_hazard_are_played(tmp_path):
 # --- packs, hazard sweep, the sim's success rates -----------------------------------------------
 
 def _cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compiler.cli", *map(str, args)], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", *map(str, args)], cwd=ROOT,
                           capture_output=True, text=True)
 
 
@@ -202,8 +202,8 @@ GAMES = 40
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_every_valid_example_is_neither_always_won_nor_always_lost_and_harder_at_hazard_5(path):
-    from compiler import loadgen
-    from runtime import sim
+    from tomecraft.compiler import loadgen
+    from tomecraft.runtime import sim
     packs = [PACK] if path.parent.name == "pack" else []
     reporter = dg.Reporter()
     data = loadgen.game_data("deep_rock_galactic", packs, reporter)
@@ -221,13 +221,13 @@ def test_every_valid_example_is_neither_always_won_nor_always_lost_and_harder_at
 
 @pytest.fixture(scope="module")
 def game_model():
-    from compiler import pipeline
+    from tomecraft.compiler import pipeline
     return pipeline.compile_game(ROOT / "content/deep_rock_galactic", [], dg.Reporter())
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_briefing_draws_fixed_minerals(game_model, lang):
-    from compiler.sheets.deep_rock_galactic import briefing_map, labels
+    from tomecraft.compiler.sheets.deep_rock_galactic import briefing_map, labels
     mission = yaml.safe_load((VALID / "deep_shaft.yaml").read_text())["mission"]
     grid, legend, _ = briefing_map(game_model, mission, lang, labels(lang, "deep_rock_galactic"))
     fixed = {(r, c): cell["text"] for r, row in enumerate(grid) for c, cell in enumerate(row) if cell["cls"] == "fixed"}
@@ -236,7 +236,7 @@ def test_the_briefing_draws_fixed_minerals(game_model, lang):
 
 
 def test_a_taller_map_gets_smaller_hexes_that_stay_on_one_page(game_model):
-    from compiler.sheets.deep_rock_galactic import MAP_HEIGHT_PT, MAX_HEX_PT, briefing_map, labels
+    from tomecraft.compiler.sheets.deep_rock_galactic import MAP_HEIGHT_PT, MAX_HEX_PT, briefing_map, labels
     lab = labels("en", "deep_rock_galactic")
     mission = yaml.safe_load((VALID / "deep_shaft.yaml").read_text())["mission"]
     rows = mission["map"].rstrip("\n").split("\n")
@@ -254,7 +254,7 @@ def test_the_briefing_prints_no_empty_table_and_fits_one_page(tmp_path):
     assert "<table" not in html or "<tbody>\n    </tbody>" not in html
     assert "Sources" not in html
     weasyprint = pytest.importorskip("weasyprint", reason="weasyprint renders the PDF")
-    from compiler.sheets import TEMPLATES
+    from tomecraft.compiler.sheets import TEMPLATES
     pages = weasyprint.HTML(string=html, base_url=str(TEMPLATES)).render().pages
     assert len(pages) == 1
 

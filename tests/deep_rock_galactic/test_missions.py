@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import diagnostics as dg, missions
+from tomecraft.compiler import diagnostics as dg, missions
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).parent / "missions"
@@ -59,7 +59,7 @@ def test_each_broken_example_breaks_a_different_rule_or_place():
 def test_a_mission_file_is_checked_from_anywhere_with_file_line_and_column(tmp_path):
     copy = tmp_path / "my_mission.yaml"
     shutil.copy(HERE / "broken" / "b01_one_tunnel_exit.yaml", copy)
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "check", str(copy), "--format", "json"],
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "check", str(copy), "--format", "json"],
                          cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 1
     found = json.loads(out.stdout)["diagnostics"]
@@ -95,7 +95,7 @@ def test_checking_one_mission_file_is_clean():
 
 
 def test_the_mission_book_missions_obey_the_same_constraints(tmp_path):
-    from compiler import pipeline
+    from tomecraft.compiler import pipeline
     copy = tmp_path / "deep_rock_galactic"
     shutil.copytree(ROOT / "content/deep_rock_galactic", copy, ignore=shutil.ignore_patterns("packs"))
     book = copy / "mission_book.yaml"
@@ -107,7 +107,7 @@ def test_the_mission_book_missions_obey_the_same_constraints(tmp_path):
 
 
 def test_mission_one_holds_the_contents_the_guide_lists():
-    from generated.deep_rock_galactic import GAME
+    from tomecraft.generated.deep_rock_galactic import GAME
     m1 = GAME.get("mission", "m01")
     assert dict(m1.minerals._fields) == {"morkite": 5, "gold": 2, "nitra": 2}
     assert dict(m1.pickups._fields) == {"loot_bug": 2, "apoca_bloom": 3}

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from compiler import diagnostics as dg
-from compiler.loadgen import compile_and_import
-from runtime.agents import RandomAgent
-from runtime.engines.deep_rock_galactic import play_game
-from runtime.engines.deep_rock_galactic.scenario import build
-from runtime.rng import Rng
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.loadgen import compile_and_import
+from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.engines.deep_rock_galactic import play_game
+from tomecraft.runtime.engines.deep_rock_galactic.scenario import build
+from tomecraft.runtime.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]
 PACK = ROOT / "content/deep_rock_galactic/packs/goo_from_above"
@@ -65,8 +65,8 @@ MEDIC = ROOT / "tests/deep_rock_galactic/medic_pack"
 
 def test_a_yaml_only_class_plays_whole_games_and_uses_its_ability():
     """A designer's new class, no Python: the sim deals it, and its ability is used."""
-    from runtime.engines.deep_rock_galactic import setup
-    from runtime.engines.deep_rock_galactic.game import play_mission
+    from tomecraft.runtime.engines.deep_rock_galactic import setup
+    from tomecraft.runtime.engines.deep_rock_galactic.game import play_mission
     assert all(p.suffix == ".yaml" for p in MEDIC.rglob("*") if p.is_file())
     reporter = dg.Reporter()
     data = compile_and_import(ROOT / "content/deep_rock_galactic", [MEDIC], reporter)
@@ -85,6 +85,6 @@ def test_a_yaml_only_class_plays_whole_games_and_uses_its_ability():
 def test_simulated_dwarves_stop_on_goo_instead_of_planning_through_it(goo):
     """Seed 7 once planned a Scout's move through goo under a monster; the move stops on the
     goo, where it may not stop, and the action was refused mid-game."""
-    from runtime import sim
+    from tomecraft.runtime import sim
     summary = sim.run(goo, players=4, games=30, seed=7)
     assert summary["completed"] == 30

@@ -9,17 +9,17 @@ import pytest
 
 from pathlib import Path
 
-from compiler import diagnostics as dg
-from compiler.loadgen import compile_and_import
-from runtime.agents import RandomAgent
-from runtime.engines.deep_rock_galactic import engine as drg_engine, play_game, setup
-from runtime.engines.deep_rock_galactic.scenario import run_scenario
-from runtime.rng import Rng
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.loadgen import compile_and_import
+from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.engines.deep_rock_galactic import engine as drg_engine, play_game, setup
+from tomecraft.runtime.engines.deep_rock_galactic.scenario import run_scenario
+from tomecraft.runtime.rng import Rng
 from tests.deep_rock_galactic.sim_figures import shared_spaces
 
 ROOT = Path(__file__).resolve().parents[2]
-BASE = importlib.import_module("generated.deep_rock_galactic").GAME
-GOO = importlib.import_module("generated.deep_rock_galactic__goo_from_above").GAME
+BASE = importlib.import_module("tomecraft.generated.deep_rock_galactic").GAME
+GOO = importlib.import_module("tomecraft.generated.deep_rock_galactic__goo_from_above").GAME
 
 
 @pytest.mark.parametrize("data", [BASE, GOO], ids=["base", "goo_from_above"])

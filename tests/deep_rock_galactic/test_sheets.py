@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import diagnostics as dg, missions, pipeline
-from compiler.sheets import SHEETS, render_html
-from compiler.sheets.deep_rock_galactic import briefing_context
+from tomecraft.compiler import diagnostics as dg, missions, pipeline
+from tomecraft.compiler.sheets import SHEETS, render_html
+from tomecraft.compiler.sheets.deep_rock_galactic import briefing_context
 
 ROOT = Path(__file__).resolve().parents[2]
 FAN = ROOT / "tests/deep_rock_galactic/missions/valid"
@@ -56,7 +56,7 @@ def test_a_briefing_shows_the_mission_and_its_map(game, lang):
 
 
 def test_the_cli_writes_a_briefing_for_a_mission_file(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sheets", "--mission", str(FAN / "fossil_field.yaml"),
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sheets", "--mission", str(FAN / "fossil_field.yaml"),
                           "--format", "html", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "deep_rock_galactic/briefing_fossil_field.zh.html").is_file()
@@ -64,7 +64,7 @@ def test_the_cli_writes_a_briefing_for_a_mission_file(tmp_path):
 
 
 def test_a_broken_mission_file_gets_no_briefing(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sheets", "--mission",
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sheets", "--mission",
                           str(ROOT / "tests/deep_rock_galactic/missions/broken/b02_no_drop_pod.yaml"),
                           "--format", "html", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 1 and "V-07" in out.stdout

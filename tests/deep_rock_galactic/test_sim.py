@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from generated.deep_rock_galactic import GAME
-from runtime import sim
-from runtime.agents import RandomAgent
-from runtime.engines.deep_rock_galactic import play_game, setup
-from runtime.rng import Rng
+from tomecraft.generated.deep_rock_galactic import GAME
+from tomecraft.runtime import sim
+from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.engines.deep_rock_galactic import play_game, setup
+from tomecraft.runtime.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]
 FAN = ROOT / "tests/deep_rock_galactic/missions/valid"
@@ -73,11 +73,11 @@ def test_solo_play_brings_bosco_next_to_the_drop_pod():
     rng = Rng("b")
     engine = setup(GAME, 1, rng, [RandomAgent(rng.fork("a"))], {})
     st = engine.state
-    assert st.bosco_alive and any(st.bosco in __import__("runtime.engines.deep_rock_galactic.hexgrid", fromlist=["x"]).neighbours(p) for p in st.pod)
+    assert st.bosco_alive and any(st.bosco in __import__("tomecraft.runtime.engines.deep_rock_galactic.hexgrid", fromlist=["x"]).neighbours(p) for p in st.pod)
 
 
 def _mission(path: Path):
-    from compiler import diagnostics as dg, missions
+    from tomecraft.compiler import diagnostics as dg, missions
     reporter = dg.Reporter()
     return missions.load_mission(path, reporter), reporter
 
@@ -91,7 +91,7 @@ def test_a_fan_mission_file_plays_to_its_end(name):
 
 
 def test_the_cli_plays_a_mission_file_and_prints_the_summary():
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sim", "deep_rock_galactic", "--mission",
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sim", "deep_rock_galactic", "--mission",
                           str(FAN / "aquarq_run.yaml"), "--players", "4", "--games", "5", "--seed", "7"],
                          cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
@@ -102,7 +102,7 @@ def test_a_broken_mission_file_is_refused_with_its_diagnostics():
     broken = ROOT / "tests/deep_rock_galactic/missions/broken/b01_one_tunnel_exit.yaml"
     mission, reporter = _mission(broken)
     assert mission is None and any("V-12" in d.message for d in reporter.diagnostics)
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sim", "deep_rock_galactic",
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sim", "deep_rock_galactic",
                           "--mission", str(broken), "--games", "1"],
                          cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 1 and "V-12" in out.stdout
@@ -116,7 +116,7 @@ def test_the_engine_takes_missions_as_data_never_as_paths():
 # --- Deep Dive (rulebook p.33, L1453-1473) ------------------------------------------------------
 
 def test_deep_dive_carries_resources_and_replenishes_class_tokens():
-    from runtime.engines.deep_rock_galactic.deep_dive import carry_over
+    from tomecraft.runtime.engines.deep_rock_galactic.deep_dive import carry_over
     rng = Rng("dd")
     agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(4)]
     first = setup(GAME, 4, rng.fork("m1"), agents, {})
@@ -141,8 +141,8 @@ def test_deep_dive_carries_resources_and_replenishes_class_tokens():
 
 def test_deep_dive_plays_missions_in_order_until_the_first_failure():
     aquarq = FAN / "aquarq_run.yaml"
-    from compiler import diagnostics as dg
-    from compiler.missions import load_mission
+    from tomecraft.compiler import diagnostics as dg
+    from tomecraft.compiler.missions import load_mission
     mission = load_mission(aquarq, dg.Reporter())
     results = _games(4, 30, {"deep_dive": [mission, mission]})
     done = [r["stats"]["missions_completed"] for r in results]
@@ -153,13 +153,13 @@ def test_deep_dive_plays_missions_in_order_until_the_first_failure():
 
 
 def test_sim_cli_deep_dive_takes_several_mission_files():
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sim", "deep_rock_galactic", "--players", "4",
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sim", "deep_rock_galactic", "--players", "4",
                           "--games", "3", "--seed", "7", "--deep-dive", "--mission", str(FAN / "aquarq_run.yaml"),
                           "--mission", str(FAN / "praetorian_hunt.yaml")],
                          cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "missions completed:" in out.stdout
-    refused = subprocess.run([sys.executable, "-m", "compiler.cli", "sim", "deep_rock_galactic",
+    refused = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sim", "deep_rock_galactic",
                               "--mission", str(FAN / "aquarq_run.yaml"), "--mission", str(FAN / "praetorian_hunt.yaml")],
                              cwd=ROOT, capture_output=True, text=True)
     assert refused.returncode == 2 and "--deep-dive" in refused.stderr
@@ -168,7 +168,7 @@ def test_sim_cli_deep_dive_takes_several_mission_files():
 def test_an_oppressor_in_play_stands_on_two_spaces_and_faces_the_dwarves():
     """In a full game (not only in scenarios) a size-2 monster keeps a second space next to its
     first one, blocking it, and faces the nearest dwarf when placed (rules rear_arc, two_space_body)."""
-    from runtime.engines.deep_rock_galactic import hexgrid as hx
+    from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
     rng = Rng("opp")
     engine = setup(GAME, 4, rng.fork("g"), [RandomAgent(rng.fork(f"a{i}")) for i in range(4)], {})
     st = engine.state
@@ -182,6 +182,6 @@ def test_an_oppressor_in_play_stands_on_two_spaces_and_faces_the_dwarves():
 
 
 def test_sim_refuses_mission_options_for_games_without_missions():
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "sim", "the_cave", "--deep-dive"],
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sim", "the_cave", "--deep-dive"],
                          cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 2 and "--deep-dive is not an option of the_cave" in out.stderr

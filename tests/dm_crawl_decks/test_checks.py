@@ -18,12 +18,12 @@ def check(tmp_path: Path, edit) -> subprocess.CompletedProcess:
     text = (game / path).read_text(encoding="utf-8")
     assert old in text
     (game / path).write_text(text.replace(old, new, 1), encoding="utf-8")
-    return subprocess.run([sys.executable, "-m", "compiler.cli", "check", str(game)], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "check", str(game)], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
 
 
 def test_the_shipped_content_is_clean():
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "check", "content/dm_crawl_decks"],
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "check", "content/dm_crawl_decks"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "0 errors" in out.stdout
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler import diagnostics as dg
-from compiler.loadgen import compile_and_import
-from runtime import sim
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.loadgen import compile_and_import
+from tomecraft.runtime import sim
 
 ROOT = Path(__file__).resolve().parents[2]
 PACK = Path(__file__).with_name("any_content_pack")

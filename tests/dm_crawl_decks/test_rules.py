@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from generated.dm_crawl_decks import GAME
-from runtime.agents import ScriptedAgent
-from runtime.engines.dm_crawl_decks.engine import Engine, new_engine
-from runtime.engines.dm_crawl_decks.scenario import Scenario
-from runtime.layering import Layers
-from runtime.rng import Rng
-from runtime.timing import ContinuousEffects, TriggerBus
+from tomecraft.generated.dm_crawl_decks import GAME
+from tomecraft.runtime.agents import ScriptedAgent
+from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine
+from tomecraft.runtime.engines.dm_crawl_decks.scenario import Scenario
+from tomecraft.runtime.layering import Layers
+from tomecraft.runtime.rng import Rng
+from tomecraft.runtime.timing import ContinuousEffects, TriggerBus
 
 
 def scenario(**setup) -> Scenario:
@@ -110,8 +110,8 @@ def test_starter_set_covers_every_timing_of_section_6_2():
 
 
 def test_setup_gives_1_gold_1_token_and_2_of_5_relics():
-    from runtime.engines.dm_crawl_decks.engine import setup
-    from runtime.agents import RandomAgent
+    from tomecraft.runtime.engines.dm_crawl_decks.engine import setup
+    from tomecraft.runtime.agents import RandomAgent
     rng = Rng(5)
     engine = new_engine(GAME, rng, RandomAgent(rng.fork("a")))
     setup(engine)
@@ -125,7 +125,7 @@ def test_setup_gives_1_gold_1_token_and_2_of_5_relics():
 def test_the_planner_fills_a_row_with_five_cards_to_tie_r16():
     """The simulated player's planner uses a row the old cap (3 cards) refused: five 1-point
     cards tie an enemy of 5 (L127, L139-141)."""
-    from runtime.engines.dm_crawl_decks.policy import plan
+    from tomecraft.runtime.engines.dm_crawl_decks.policy import plan
     sc = scenario(hand=["slime@1/-#H1", "slime@1/-#H2", "slime@1/-#H3", "slime@1/-#H4",
                         "slime@1/-#H5"], columns=[["ogre@5/2#A"], [], []])
     score, rows = plan(sc.engine, [(5, 2)])
@@ -135,7 +135,7 @@ def test_the_planner_fills_a_row_with_five_cards_to_tie_r16():
 def test_the_planner_tops_a_row_up_with_stacks_of_two_attributes_r16():
     """With no card that fits, 2 Strength and 1 Agility tokens tie an enemy of 3 together
     (L228): the plan puts both stacks in the row."""
-    from runtime.engines.dm_crawl_decks.policy import plan
+    from tomecraft.runtime.engines.dm_crawl_decks.policy import plan
     sc = scenario(hand=[], columns=[["orc@3/1#A"], [], []])
     sc.engine.state.tokens["strength"].up = 2
     sc.engine.state.tokens["agility"].up = 1

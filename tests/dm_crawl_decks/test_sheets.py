@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import diagnostics as dg, pipeline
-from compiler.sheets import SHEETS, render_html, write_pdf
-from compiler.sheets.dm_crawl_decks import layering_result
+from tomecraft.compiler import diagnostics as dg, pipeline
+from tomecraft.compiler.sheets import SHEETS, render_html, write_pdf
+from tomecraft.compiler.sheets.dm_crawl_decks import layering_result
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,11 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generated.dm_crawl_decks import GAME
-from runtime import sim
-from runtime.agents import RandomAgent
-from runtime.engines.dm_crawl_decks import play_game
-from runtime.rng import Rng
+from tomecraft.generated.dm_crawl_decks import GAME
+from tomecraft.runtime import sim
+from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.engines.dm_crawl_decks import play_game
+from tomecraft.runtime.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +39,7 @@ def test_some_games_are_won_and_some_reach_a_later_floor():
 
 
 def test_cli_sim_500_games_all_end():
-    cmd = [sys.executable, "-m", "compiler.cli", "sim", "dm_crawl_decks", "--games", "500", "--seed", "7"]
+    cmd = [sys.executable, "-m", "tomecraft.compiler.cli", "sim", "dm_crawl_decks", "--games", "500", "--seed", "7"]
     first = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert first.returncode == 0, first.stderr
     assert "500 games, 1 players, seed 7" in first.stdout
@@ -49,7 +49,7 @@ def test_cli_sim_500_games_all_end():
 def test_cli_sim_is_deterministic_across_processes():
     """Two processes with different hash seeds print the same bytes for the same seed (100
     games: replaying the 500 above would only cost time)."""
-    cmd = [sys.executable, "-m", "compiler.cli", "sim", "dm_crawl_decks", "--games", "100", "--seed", "7"]
+    cmd = [sys.executable, "-m", "tomecraft.compiler.cli", "sim", "dm_crawl_decks", "--games", "100", "--seed", "7"]
     runs = [subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300,
                            env=dict(os.environ, PYTHONHASHSEED=seed)) for seed in ("0", "4242")]
     assert runs[0].returncode == 0, runs[0].stderr
@@ -58,7 +58,7 @@ def test_cli_sim_is_deterministic_across_processes():
 
 
 def test_summary_gives_win_rate_mean_misses_and_floors():
-    from runtime.engines.dm_crawl_decks import summarise
+    from tomecraft.runtime.engines.dm_crawl_decks import summarise
     results = [play_game(GAME, 1, Rng(f"7:{g}").fork("game"), [RandomAgent(Rng(g))]) for g in range(40)]
     s = summarise(results)
     assert s["games"] == 40 and 0 <= s["win_rate"] <= 1

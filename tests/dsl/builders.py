@@ -1,5 +1,5 @@
 """Short constructors for hand-written ASTs in tests."""
-from dsl import nodes as n
+from tomecraft.dsl import nodes as n
 
 
 def call(verb, *args):

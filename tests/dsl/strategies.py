@@ -20,8 +20,8 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
-from dsl import nodes as n
-from dsl.parser import RESERVED_NAMES
+from tomecraft.dsl import nodes as n
+from tomecraft.dsl.parser import RESERVED_NAMES
 
 MAX_NESTING = 5  # levels below the top block; MAX_DEPTH in the parser is far above this
 MAX_EXPR_NESTING = 3  # an expression's own share of those levels, to keep effects short

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from compiler import diagnostics as dg
-from compiler.checks import Checker
-from compiler.loader import load
-from compiler.model import EffectSite, Game
-from compiler.vocabulary import build
-from dsl.parser import parse
-from dsl.printer import to_text
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.checks import Checker
+from tomecraft.compiler.loader import load
+from tomecraft.compiler.model import EffectSite, Game
+from tomecraft.compiler.vocabulary import build
+from tomecraft.dsl.parser import parse
+from tomecraft.dsl.printer import to_text
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = Path(__file__).with_name("catalog")
@@ -124,7 +124,7 @@ def test_checks_against_the_vocabulary(game, index, entry):
 
 @pytest.mark.parametrize("game, index, entry", CASES)
 def test_renders_in_both_languages(game, index, entry):
-    render = pytest.importorskip("dsl.render").render
+    render = pytest.importorskip("tomecraft.dsl.render").render
     ast = parse(entry["effect"])
     for lang in ("zh", "en"):
         text = render(ast, vocabulary(game), lang)

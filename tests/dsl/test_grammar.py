@@ -5,10 +5,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl import nodes as n
-from dsl.parser import (KEYWORDS, MAX_DEPTH, MAX_EFFECT_LENGTH, RESERVED_NAMES,
+from tomecraft.dsl import nodes as n
+from tomecraft.dsl.parser import (KEYWORDS, MAX_DEPTH, MAX_EFFECT_LENGTH, RESERVED_NAMES,
                         EffectSyntaxError, parse)
-from dsl.printer import to_text
+from tomecraft.dsl.printer import to_text
 from tests.dsl import strategies as s
 from tests.dsl.builders import block, call, name
 

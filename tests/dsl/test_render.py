@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from compiler import diagnostics as dg
-from compiler import loader, vocabulary
-from dsl import nodes as n
-from dsl.parser import parse
-from dsl.render import full_width, render
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import loader, vocabulary
+from tomecraft.dsl import nodes as n
+from tomecraft.dsl.parser import parse
+from tomecraft.dsl.render import full_width, render
 
 CAVE = Path(__file__).resolve().parents[2] / "content" / "the_cave" / "game.yaml"
 
@@ -231,7 +231,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def games():
-    from compiler import pipeline
+    from tomecraft.compiler import pipeline
     loaded = {}
     for name in ("clank_catacombs", "deep_rock_galactic", "dungeontology", "dm_crawl_decks"):
         reporter = dg.Reporter()
@@ -363,7 +363,7 @@ def test_keyword_parameters_read_as_letters_when_the_keyword_is_rendered_alone(g
 
 
 def test_articles_follow_the_sound_of_the_word():
-    from dsl.render.words import article, pluralise
+    from tomecraft.dsl.render.words import article, pluralise
     assert [article(w) for w in ("ammo loot", "IFG token", "one-way arrow", "hour", "X",
                                  "unit", "Exploder", "N", "K")] == \
         ["an", "an", "a", "an", "an", "a", "an", "an", "a"]
@@ -372,7 +372,7 @@ def test_articles_follow_the_sound_of_the_word():
 
 
 def test_template_grammar_marks_and_articles():
-    from dsl.render.templates import Arg, fill
+    from tomecraft.dsl.render.templates import Arg, fill
     args = {"n": Arg("1", count=True), "x": Arg("owl", "owls")}
     assert fill("take {n} [die|dice] and a {x}", args, "en", lambda: "X") == "take 1 die and an owl"
     args = {"n": Arg("3", count=True), "x": Arg("mouse", "mice", "只")}
@@ -383,7 +383,7 @@ def test_template_grammar_marks_and_articles():
 
 
 def test_render_call_fills_a_legend_through_the_grammar(games):
-    from dsl.render import render_call
+    from tomecraft.dsl.render import render_call
     vocab = games["dungeontology"].vocab
     assert render_call(vocab, "sacrifice", "en", {"amount": "N"}) == "sacrifice N students"
     assert render_call(vocab, "sacrifice", "zh", {"amount": "N"}) == "牺牲N名学生"
@@ -400,7 +400,7 @@ def test_a_name_without_text_never_shows_its_identifier():
 def test_check_warns_where_an_effect_reads_a_field_without_text(tmp_path):
     """`tomecraft check` says where rules text would have to fall back to plain words."""
     import shutil
-    from compiler import pipeline
+    from tomecraft.compiler import pipeline
     game_dir = tmp_path / "clank_catacombs"
     shutil.copytree(ROOT / "content" / "clank_catacombs", game_dir,
                     ignore=shutil.ignore_patterns("packs"))

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from compiler import diagnostics as dg, pipeline
-from dsl import nodes as n
-from dsl.render import TO_SIMPLIFIED, render
+from tomecraft.compiler import diagnostics as dg, pipeline
+from tomecraft.dsl import nodes as n
+from tomecraft.dsl.render import TO_SIMPLIFIED, render
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIABLES = set("XYZNMK")

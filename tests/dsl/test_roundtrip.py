@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from dsl import nodes as n
-from dsl.parser import RESERVED_NAMES, parse
-from dsl.printer import to_text
+from tomecraft.dsl import nodes as n
+from tomecraft.dsl.parser import RESERVED_NAMES, parse
+from tomecraft.dsl.printer import to_text
 from tests.dsl import strategies as s
 from tests.dsl.builders import block, call, name
 

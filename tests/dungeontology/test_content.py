@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import diagnostics as dg
-from compiler.loadgen import game_data
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.loadgen import game_data
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,7 +96,7 @@ def test_game_checks_refuse_a_second_start_region(tmp_path):
     text = regions.read_text(encoding="utf-8")
     regions.write_text(text.replace("    number: I-1\n    level: 1\n",
                                     "    number: I-1\n    level: 1\n    start: true\n"), encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "check", str(copy)],
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "check", str(copy)],
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 1, out.stdout + out.stderr
     assert "2 start regions" in out.stdout + out.stderr

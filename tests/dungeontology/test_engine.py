@@ -6,14 +6,14 @@ from collections import Counter
 
 import pytest
 
-from compiler import diagnostics as dg
-from compiler.loadgen import game_data
-from runtime import sim
-from runtime.agents import RandomAgent
-from runtime.engines.dungeontology import play_game
-from runtime.engines.dungeontology.policy import View
-from runtime.engines.dungeontology.scenario import build
-from runtime.rng import Rng
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.loadgen import game_data
+from tomecraft.runtime import sim
+from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.engines.dungeontology import play_game
+from tomecraft.runtime.engines.dungeontology.policy import View
+from tomecraft.runtime.engines.dungeontology.scenario import build
+from tomecraft.runtime.rng import Rng
 
 
 @pytest.fixture(scope="module")

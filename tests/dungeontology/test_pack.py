@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from compiler import diagnostics as dg
-from compiler.loadgen import compile_and_import
-from runtime.agents import RandomAgent
-from runtime.engines.dungeontology import play_game
-from runtime.engines.dungeontology.scenario import run_scenario
-from runtime.rng import Rng
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.loadgen import compile_and_import
+from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.engines.dungeontology import play_game
+from tomecraft.runtime.engines.dungeontology.scenario import run_scenario
+from tomecraft.runtime.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import diagnostics as dg
-from compiler import pipeline, sheets
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import pipeline, sheets
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,7 +1,7 @@
 """The set-vs-add layering rule (Crawl Decks rulebook L328-332, L282; inventory §6.3)."""
 import pytest
 
-from runtime.layering import Layers
+from tomecraft.runtime.layering import Layers
 
 
 def card(points: int, on_zero=None) -> Layers:

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from compiler import diagnostics as dg
-from compiler.loadgen import game_data
-from runtime import scenario
-from runtime.scenario import never_offered
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.loadgen import game_data
+from tomecraft.runtime import scenario
+from tomecraft.runtime.scenario import never_offered
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 

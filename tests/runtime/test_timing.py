@@ -2,9 +2,9 @@
 (runtime/timing.py; Crawl Decks rulebook L105-143, L278-306, L322-332, inventory §6.2-6.3)."""
 import pytest
 
-from runtime.effects import Context
-from runtime.layering import Layers
-from runtime.timing import (
+from tomecraft.runtime.effects import Context
+from tomecraft.runtime.layering import Layers
+from tomecraft.runtime.timing import (
     COLLECT, ContinuousEffects, Fizzle, OnceTracker, TimingError, TriggerBus, WindowOrder, resolve,
 )
 

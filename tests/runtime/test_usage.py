@@ -6,9 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generated.clank_catacombs__tomb_party import GAME as PARTY
-from generated.the_cave import GAME as CAVE
-from runtime import sim, usage
+from tomecraft.generated.clank_catacombs__tomb_party import GAME as PARTY
+from tomecraft.generated.the_cave import GAME as CAVE
+from tomecraft.runtime import sim, usage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +40,7 @@ def test_the_wrappers_exist_only_while_counting():
 
 
 def test_sim_usage_on_the_command_line_in_text_and_json():
-    args = [sys.executable, "-m", "compiler.cli", "sim", "the_cave", "--games", "3", "--usage"]
+    args = [sys.executable, "-m", "tomecraft.compiler.cli", "sim", "the_cave", "--games", "3", "--usage"]
     text = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert text.returncode == 0 and "usage (entities with an effect" in text.stdout
     assert "warning: never used" in text.stdout or "never used" not in text.stdout

@@ -4,11 +4,11 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from compiler import diagnostics as dg
-from compiler.loadgen import compile_and_import
-from runtime.agents import RandomAgent
-from runtime.engines.the_cave import play_game
-from runtime.rng import Rng
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.loadgen import compile_and_import
+from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.engines.the_cave import play_game
+from tomecraft.runtime.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,7 +81,7 @@ def test_mud_costs_three_ap_to_enter(tmp_path, monkeypatch):
     (pack / "mud.yaml").write_text(MUD, encoding="utf-8")
     monkeypatch.chdir(ROOT)
     data = compile_and_import(ROOT / "content" / "the_cave", [pack], dg.Reporter())
-    from runtime.engines.the_cave.scenario import build
+    from tomecraft.runtime.engines.the_cave.scenario import build
     engine = build(data, {"tiles": [{"at": [0, 0], "kind": "start", "exits": "E"},
                                     {"at": [1, 0], "kind": "mud", "exits": "W"}],
                           "teams": [{"pos": [0, 0]}]})

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from generated.the_cave import GAME
-from runtime.agents import RandomAgent, ScriptedAgent
-from runtime.effects import EffectError
-from runtime.engines.the_cave import Engine, majority, new_state, play_game
-from runtime.engines.the_cave.scenario import build
-from runtime.engines.the_cave.state import rotate
-from runtime.rng import Rng
+from tomecraft.generated.the_cave import GAME
+from tomecraft.runtime.agents import RandomAgent, ScriptedAgent
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.the_cave import Engine, majority, new_state, play_game
+from tomecraft.runtime.engines.the_cave.scenario import build
+from tomecraft.runtime.engines.the_cave.state import rotate
+from tomecraft.runtime.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = {"at": [0, 0], "kind": "start", "exits": "NESW"}

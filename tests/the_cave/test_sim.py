@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generated.the_cave import GAME
-from runtime import sim
+from tomecraft.generated.the_cave import GAME
+from tomecraft.runtime import sim
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,6 +47,6 @@ def test_cli_sim_of_200_three_player_games_is_deterministic(shared_cli):
     assert "200 games, 3 players, seed 7" in stdout
     assert "games/s" in stderr
     env = dict(os.environ, PYTHONHASHSEED="12345")
-    second = subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=ROOT, env=env,
+    second = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", *args], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=600)
     assert second.stdout == stdout

@@ -1,6 +1,6 @@
 """Clank! Catacombs (噤声寻宝记：地下墓穴) engine: `play_game` for sims, `run_scenario` for scenarios."""
-from runtime.engines.clank_catacombs.engine import Engine, new_state, play_game, score
-from runtime.engines.clank_catacombs.scenario import run_scenario
+from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, play_game, score
+from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
 
 __all__ = ["Engine", "new_state", "play_game", "run_scenario", "score"]
 

@@ -10,10 +10,10 @@ import itertools
 from collections import Counter
 from types import SimpleNamespace
 
-from runtime.effects import Context, EffectError, check_handlers
-from runtime.engines.clank_catacombs import policy
-from runtime.engines.clank_catacombs.handlers import Queries, Verbs
-from runtime.engines.clank_catacombs.state import (
+from tomecraft.runtime.effects import Context, EffectError, check_handlers
+from tomecraft.runtime.engines.clank_catacombs import policy
+from tomecraft.runtime.engines.clank_catacombs.handlers import Queries, Verbs
+from tomecraft.runtime.engines.clank_catacombs.state import (
     ESCAPED, KNOCKED_OUT, OPPOSITE, Cell, Player, State, rotate, step,
 )
 

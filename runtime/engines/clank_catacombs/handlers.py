@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from runtime.engines.clank_catacombs.state import ACTIVE
+from tomecraft.runtime.engines.clank_catacombs.state import ACTIVE
 
 if TYPE_CHECKING:
-    from runtime.engines.clank_catacombs.engine import Engine
+    from tomecraft.runtime.engines.clank_catacombs.engine import Engine
 
 RESOURCES = ("skill", "combat", "movement", "gold", "lockpick")
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections import deque
 
-from runtime.effects import EffectError
-from runtime.engines.clank_catacombs.state import OPPOSITE, step
-from runtime.lookahead import FirstOption, copy_game
-from runtime.usage import quiet
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.clank_catacombs.state import OPPOSITE, step
+from tomecraft.runtime.lookahead import FirstOption, copy_game
+from tomecraft.runtime.usage import quiet
 
 
 def _trial(engine):

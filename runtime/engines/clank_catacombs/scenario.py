@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from runtime.agents import ScriptedAgent, ScriptError
-from runtime.effects import EffectError
-from runtime.engines.clank_catacombs.engine import Engine, new_state, score
-from runtime.engines.clank_catacombs.state import ESCAPED, Cell, Player, State
-from runtime.rng import Rng
-from runtime.scenario import check_expectations, refuse_unofferable
+from tomecraft.runtime.agents import ScriptedAgent, ScriptError
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
+from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, Cell, Player, State
+from tomecraft.runtime.rng import Rng
+from tomecraft.runtime.scenario import check_expectations, refuse_unofferable
 
 
 class ScriptedRng:
@@ -165,7 +165,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     else:
         option = {k: v for k, v in step.items() if k in ("do", "card", "to", "edge", "item", "coupon", "token")}
         legal = engine.legal_actions(p)
-        from runtime.agents import matches
+        from tomecraft.runtime.agents import matches
         found = next((o for o in legal if matches(option, o)), None)
         if step.get("illegal"):
             refuse_unofferable(option, option_shapes(engine))
@@ -184,7 +184,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     def cmp(label, got, want):
         return None if got == want else f"{label}: expected {want!r}, got {got!r}"
     if "legal" in exp:
-        from runtime.agents import matches
+        from tomecraft.runtime.agents import matches
         p = st.players[exp.get("player", 0)]
         if not exp.get("present", True):
             refuse_unofferable(exp["legal"], option_shapes(engine))

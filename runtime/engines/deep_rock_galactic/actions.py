@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from runtime.effects import EffectError
-from runtime.engines.deep_rock_galactic import hexgrid as hx, mission_play
-from runtime.engines.deep_rock_galactic.engine import Engine
-from runtime.engines.deep_rock_galactic.hexgrid import Hex
-from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx, mission_play
+from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
 
 
 def perform(engine: Engine, d: Dwarf, act: dict) -> None:

@@ -25,7 +25,7 @@ The engine makes a trigger run only when it runs an effect *for* that event
 Everything else runs once, when it happens: `continuous` runs its body at once; `set`/`+=`
 and `when` are not supported (the engine raises).
 """
-from runtime.contract import Contract, Need, built_in, printed, reads, runs
+from tomecraft.runtime.contract import Contract, Need, built_in, printed, reads, runs
 
 EVENTS = {
     "picked_up": "when a dwarf picks up the pickup (its effect runs for this event)",

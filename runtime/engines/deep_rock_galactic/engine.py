@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from runtime.effects import Context, EffectError, check_handlers
-from runtime.engines.deep_rock_galactic import hexgrid as hx
-from runtime.engines.deep_rock_galactic.hexgrid import Hex
-from runtime.engines.deep_rock_galactic.mission_map import cells_of
-from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster, State
+from tomecraft.runtime.effects import Context, EffectError, check_handlers
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.mission_map import cells_of
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster, State
 
 CLASSES = ("engineer", "gunner", "driller", "scout")
 DEFAULT_SECONDARY = {"engineer": "warthog", "gunner": "bulldog", "driller": "subata", "scout": "zhukov"}
@@ -1248,7 +1248,7 @@ class Verbs:
     def move(self, ctx, steps: int) -> None:
         """A free move of up to `steps` spaces with the Move action's passability and entry
         rules (L300-380); `end_move` from anything entered stops it."""
-        from runtime.engines.deep_rock_galactic.actions import enter
+        from tomecraft.runtime.engines.deep_rock_galactic.actions import enter
         e, d = self.e, ctx.you
         if not isinstance(d, Dwarf) or not d.conscious:
             return
@@ -1269,8 +1269,8 @@ class Verbs:
 
     def attack(self, ctx) -> None:
         """One action-free ranged attack with any fire mode the dwarf could use now."""
-        from runtime.engines.deep_rock_galactic.actions import attack
-        from runtime.engines.deep_rock_galactic.policy import attacks
+        from tomecraft.runtime.engines.deep_rock_galactic.actions import attack
+        from tomecraft.runtime.engines.deep_rock_galactic.policy import attacks
         d = ctx.you
         if not isinstance(d, Dwarf):
             return
@@ -1303,7 +1303,7 @@ class Verbs:
 
     def call_supply_pod(self, ctx) -> None:
         """A supply pod lands on a space the dwarf chooses (L600-615), the cost paid elsewhere."""
-        from runtime.engines.deep_rock_galactic.actions import land_supply_pod, supply_pod_spots
+        from tomecraft.runtime.engines.deep_rock_galactic.actions import land_supply_pod, supply_pod_spots
         spots = supply_pod_spots(self.e)
         if spots:
             land_supply_pod(self.e, self.e.decide(ctx, "supply_pod", spots))

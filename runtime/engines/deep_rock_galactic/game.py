@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from runtime.engines.deep_rock_galactic import hexgrid as hx, mission_play
-from runtime.engines.deep_rock_galactic.engine import (
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx, mission_play
+from tomecraft.runtime.engines.deep_rock_galactic.engine import (
     CLASSES, DEFAULT_SECONDARY, FALLBACK_SECONDARY, MAX_ROUNDS, Engine, load_mission, parse_map, plain)
-from runtime.engines.deep_rock_galactic.hexgrid import Hex
-from runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, Monster, State
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, Monster, State
 
 
 def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> Engine:
@@ -163,7 +163,7 @@ def start_turn(engine: Engine, d: Dwarf) -> None:
 
 
 def take_turn(engine: Engine, d: Dwarf) -> None:
-    from runtime.engines.deep_rock_galactic import actions, policy
+    from tomecraft.runtime.engines.deep_rock_galactic import actions, policy
     st = engine.state
     if d.in_pod or st.result:
         return
@@ -256,7 +256,7 @@ def reaction_shot(engine: Engine, die: str, n: int) -> bool:
 def play_game(data, players: int, rng, agents, options: dict | None = None) -> dict:
     options = {} if options is None else options
     if options.get("deep_dive"):
-        from runtime.engines.deep_rock_galactic.deep_dive import play_deep_dive
+        from tomecraft.runtime.engines.deep_rock_galactic.deep_dive import play_deep_dive
         return play_deep_dive(data, players, rng, agents, options)
     if isinstance(options.get("mission"), str):
         # a mission file is read once: the loaded mission replaces its path in the run's

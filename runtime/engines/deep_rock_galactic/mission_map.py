@@ -14,7 +14,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
-from runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 
 WALL, DIAMOND, CAVE, STONE, FLARE, PIT, HIDDEN, OFF = "#", "*", ".", "^", "?", "o", "h", "x"
 MAP_CHARS = {WALL: "wall", DIAMOND: "wall with a diamond (mineral) space", CAVE: "cave space",

@@ -13,9 +13,9 @@ Rule choices (the guide gives none; missions/README.md "How the sim plays a miss
 """
 from __future__ import annotations
 
-from runtime.engines.deep_rock_galactic import hexgrid as hx
-from runtime.engines.deep_rock_galactic.hexgrid import Hex
-from runtime.engines.deep_rock_galactic.state import OPEN
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN
 
 MISSION_OWNER = -1          # owner seat of tokens the mission placed (never cleared by a turn)
 DRONE = "drone"
@@ -70,7 +70,7 @@ def recover_drone(engine, d, h: Hex) -> None:
     st = engine.state
     if h in st.drones:
         st.drones.discard(h)
-        from runtime.engines.deep_rock_galactic.actions import carry
+        from tomecraft.runtime.engines.deep_rock_galactic.actions import carry
         carry(engine, d, DRONE)
         engine.log(f"{d.cls} recovers the drone at {list(h)}")
 

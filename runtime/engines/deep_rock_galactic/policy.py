@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from runtime.effects import Context
-from runtime.engines.deep_rock_galactic import hexgrid as hx
-from runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIES, can_land_supply_pod, class_abilities, follows
-from runtime.engines.deep_rock_galactic.engine import Engine
-from runtime.engines.deep_rock_galactic.hexgrid import Hex
-from runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
+from tomecraft.runtime.effects import Context
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIES, can_land_supply_pod, class_abilities, follows
+from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
 
 
 class _View:
@@ -330,7 +330,7 @@ def bosco_pickaxe(engine: Engine, d: Dwarf, at) -> None:
     """BOSCO's pickaxe (L1443): opens an adjacent wall or stalagmite, the mineral inside
     dropping on the ground for a dwarf to pick up; an opened wall reveals a hidden segment
     it touches. Pickaxe dice: rule g13 (G-13)."""
-    from runtime.engines.deep_rock_galactic.actions import dig
+    from tomecraft.runtime.engines.deep_rock_galactic.actions import dig
     st = engine.state
     faces = engine.roll("pickaxe_die", int(engine.rules["g13_pickaxe_dice"]))
     if not sum(f.get("hits") or 0 for f in faces):

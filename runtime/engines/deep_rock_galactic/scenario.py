@@ -46,13 +46,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from runtime.agents import ScriptedAgent, ScriptError
-from runtime.effects import EffectError
-from runtime.engines.deep_rock_galactic import actions, deep_dive, game, hexgrid, policy
-from runtime.engines.deep_rock_galactic.engine import Engine, parse_map, plain
-from runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
-from runtime.rng import Rng
-from runtime.scenario import check_expectations
+from tomecraft.runtime.agents import ScriptedAgent, ScriptError
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.deep_rock_galactic import actions, deep_dive, game, hexgrid, policy
+from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, parse_map, plain
+from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
+from tomecraft.runtime.rng import Rng
+from tomecraft.runtime.scenario import check_expectations
 
 OPEN_MAP = "\n".join((" " if r % 2 else "") + " ".join(["."] * 9) for r in range(9))
 FACES = {"1": {"face": "hit", "hits": 1}, "2": {"face": "hit", "hits": 2},

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 
 WALLS = {"#", "*"}
 OPEN = {".", "^", "?"}

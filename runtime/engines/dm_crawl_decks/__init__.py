@@ -1,7 +1,7 @@
 """Dungeon Master Crawl Decks engine: `play_game` for sims, `run_scenario` for scenario files."""
-from runtime.engines.dm_crawl_decks.engine import (Engine, new_engine, play_game, result, setup,
+from tomecraft.runtime.engines.dm_crawl_decks.engine import (Engine, new_engine, play_game, result, setup,
                                                    summarise)
-from runtime.engines.dm_crawl_decks.scenario import run_scenario
+from tomecraft.runtime.engines.dm_crawl_decks.scenario import run_scenario
 
 __all__ = ["Engine", "new_engine", "play_game", "result", "run_scenario", "setup", "summarise"]
 

@@ -3,7 +3,7 @@
 Every lasting construct runs here (rulebook L105-143, L278-306): a card's triggers, watches,
 continuous bodies and value layering last while the card is in its zone (runtime/timing.py).
 """
-from runtime.contract import CONSTRUCTS, Contract, Need, built_in, printed, reads, runs
+from tomecraft.runtime.contract import CONSTRUCTS, Contract, Need, built_in, printed, reads, runs
 
 CONTRACT = Contract(
     engine="dm_crawl_decks",

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace
 
-from runtime.effects import Context, EffectError, check_handlers
-from runtime.engines.dm_crawl_decks import policy
-from runtime.engines.dm_crawl_decks.handlers import Queries, Verbs
-from runtime.engines.dm_crawl_decks.state import (
+from tomecraft.runtime.effects import Context, EffectError, check_handlers
+from tomecraft.runtime.engines.dm_crawl_decks import policy
+from tomecraft.runtime.engines.dm_crawl_decks.handlers import Queries, Verbs
+from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, Card, Row, State, Virtual,
 )
-from runtime.layering import Layers
-from runtime.timing import COLLECT, ContinuousEffects, Fizzle, OnceTracker, TriggerBus, WindowOrder, resolve
+from tomecraft.runtime.layering import Layers
+from tomecraft.runtime.timing import COLLECT, ContinuousEffects, Fizzle, OnceTracker, TriggerBus, WindowOrder, resolve
 
 TURN_CAP = 3000          # r30: a safety cap no game reaches
 ROW_EVENTS = ("before_round", "battle_round", "victory", "defeat")

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from runtime.engines.dm_crawl_decks.state import Card, Virtual
-from runtime.timing import Fizzle
+from tomecraft.runtime.engines.dm_crawl_decks.state import Card, Virtual
+from tomecraft.runtime.timing import Fizzle
 
 if TYPE_CHECKING:
-    from runtime.engines.dm_crawl_decks.engine import Engine
+    from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine
 
 
 class Verbs:

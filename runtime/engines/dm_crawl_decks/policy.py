@@ -10,13 +10,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
-from runtime.lookahead import FirstOption, copy_game
-from runtime.timing import Fizzle
-from runtime.usage import quiet
+from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
+from tomecraft.runtime.lookahead import FirstOption, copy_game
+from tomecraft.runtime.timing import Fizzle
+from tomecraft.runtime.usage import quiet
 
 if TYPE_CHECKING:
-    from runtime.engines.dm_crawl_decks.engine import Engine
+    from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine
 
 
 def _row_value(p: int, e: int, n: int, size: int, power: int, risky: int) -> float:

@@ -28,13 +28,13 @@ expect: {hp} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
 """
 from __future__ import annotations
 
-from runtime.agents import ScriptedAgent, ScriptError
-from runtime.effects import EffectError
-from runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
-from runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card, Row, Virtual
-from runtime.rng import Rng
-from runtime.scenario import check_expectations, refuse_unofferable
-from runtime.timing import Fizzle, TimingError
+from tomecraft.runtime.agents import ScriptedAgent, ScriptError
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
+from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card, Row, Virtual
+from tomecraft.runtime.rng import Rng
+from tomecraft.runtime.scenario import check_expectations, refuse_unofferable
+from tomecraft.runtime.timing import Fizzle, TimingError
 
 PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
          "event_deck": "event_deck", "event_discard": "event_discard", "relic_deck": "relic_deck",

@@ -1,7 +1,7 @@
 """Dungeontology: The Expedition (地城学：探险队) engine: `play_game` for sims, `run_scenario`
 for scenario files."""
-from runtime.engines.dungeontology.engine import Engine, new_state, play_game
-from runtime.engines.dungeontology.scenario import run_scenario
+from tomecraft.runtime.engines.dungeontology.engine import Engine, new_state, play_game
+from tomecraft.runtime.engines.dungeontology.scenario import run_scenario
 
 __all__ = ["Engine", "new_state", "play_game", "run_scenario"]
 

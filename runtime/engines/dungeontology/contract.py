@@ -8,7 +8,7 @@ card, a doom card's reveal), and can hold no lasting construct: a keyword such a
 on a scheme card is refused by `check`. `set`/`+=` works inside a trigger, on the event's
 fields and on the stealth and alert values of the attempt in progress.
 """
-from runtime.contract import Contract, Need, built_in, printed, reads, runs
+from tomecraft.runtime.contract import Contract, Need, built_in, printed, reads, runs
 
 EVENTS = {
     "enter_region": "when a scholar enters a region, after a waiting trap springs (L779-786)",

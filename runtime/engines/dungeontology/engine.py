@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections import Counter, deque
 from types import SimpleNamespace
 
-from runtime.effects import Context, EffectError, check_handlers
-from runtime.engines.dungeontology.handlers import Queries, Verbs
-from runtime.engines.dungeontology.state import (
+from tomecraft.runtime.effects import Context, EffectError, check_handlers
+from tomecraft.runtime.engines.dungeontology.handlers import Queries, Verbs
+from tomecraft.runtime.engines.dungeontology.state import (
     BONFIRE_MAX, COLOURS, OPPOSITE, SIDES, START_HAND, THESIS_BONUS, Scholar, State, Tile,
     edge, research_increase, step,
 )
@@ -124,7 +124,7 @@ class Engine:
             raise EffectError(f"no options for decision {key!r}")
         if len(options) == 1 and key not in ("action", "move"):
             return options[0]
-        from runtime.engines.dungeontology.policy import View
+        from tomecraft.runtime.engines.dungeontology.policy import View
         return self.agents[who.seat].choose(key, options, View(self, who))
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from runtime.engines.dungeontology.engine import Engine
+    from tomecraft.runtime.engines.dungeontology.engine import Engine
 
 
 def _live(fn):

@@ -7,7 +7,7 @@ the University bag (players may never count it, L1230).
 """
 from __future__ import annotations
 
-from runtime.engines.dungeontology.state import COLOURS
+from tomecraft.runtime.engines.dungeontology.state import COLOURS
 
 
 class View:

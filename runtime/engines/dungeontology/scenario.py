@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from runtime.agents import ScriptedAgent, ScriptError
-from runtime.effects import EffectError
-from runtime.engines.dungeontology.engine import Engine, deal, new_state
-from runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
-from runtime.rng import Rng
-from runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
+from tomecraft.runtime.agents import ScriptedAgent, ScriptError
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.dungeontology.engine import Engine, deal, new_state
+from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
+from tomecraft.runtime.rng import Rng
+from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 
 
 class Decline:

@@ -1,6 +1,6 @@
 """The Cave (洞窟) engine: `play_game` for sims, `run_scenario` for scenario files."""
-from runtime.engines.the_cave.engine import Engine, majority, new_state, play_game, score
-from runtime.engines.the_cave.scenario import run_scenario
+from tomecraft.runtime.engines.the_cave.engine import Engine, majority, new_state, play_game, score
+from tomecraft.runtime.engines.the_cave.scenario import run_scenario
 
 __all__ = ["Engine", "majority", "new_state", "play_game", "run_scenario", "score"]
 

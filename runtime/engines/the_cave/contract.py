@@ -3,7 +3,7 @@
 The Cave runs every effect once, at the moment it belongs to: it holds no lasting effects,
 so it fires no events and no effect may hold a trigger, a watch or a duration.
 """
-from runtime.contract import Contract, Need, built_in, printed, reads, runs
+from tomecraft.runtime.contract import Contract, Need, built_in, printed, reads, runs
 
 SETUP = "at setup, to build the tile stacks"
 EQUIPMENT = "the base game's five items; loadouts and slots are rules L53-54, L173-193"

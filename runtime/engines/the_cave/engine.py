@@ -11,10 +11,10 @@ from collections import Counter, deque
 from types import SimpleNamespace
 from typing import Callable
 
-from runtime.effects import Context, EffectError, check_handlers
-from runtime.engines.the_cave import policy
-from runtime.engines.the_cave.handlers import HALF, Queries, Verbs, count_item
-from runtime.engines.the_cave.state import (
+from tomecraft.runtime.effects import Context, EffectError, check_handlers
+from tomecraft.runtime.engines.the_cave import policy
+from tomecraft.runtime.engines.the_cave.handlers import HALF, Queries, Verbs, count_item
+from tomecraft.runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, CAMP_SLOTS, OPPOSITE, ORDER, PACKED_CAMP_SLOTS, TURN_AP, Cell, State, Team,
     edge, rotate, step,
 )

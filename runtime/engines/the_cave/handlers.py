@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from runtime.engines.the_cave.state import edge
+from tomecraft.runtime.engines.the_cave.state import edge
 
 if TYPE_CHECKING:
-    from runtime.engines.the_cave.engine import Engine
+    from tomecraft.runtime.engines.the_cave.engine import Engine
 
 HALF = "_half"   # an oxygen token on its one-tank side (L173-175)
 

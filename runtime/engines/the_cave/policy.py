@@ -10,10 +10,10 @@ from __future__ import annotations
 import copy
 from collections import Counter, deque
 
-from runtime.effects import EffectError
-from runtime.engines.the_cave.handlers import Queries, Verbs, count_item
-from runtime.lookahead import FirstOption
-from runtime.usage import quiet
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs, count_item
+from tomecraft.runtime.lookahead import FirstOption
+from tomecraft.runtime.usage import quiet
 
 FULL_AP = 5
 

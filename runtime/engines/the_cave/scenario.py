@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from runtime.agents import ScriptedAgent, ScriptError
-from runtime.effects import EffectError
-from runtime.engines.the_cave.engine import Engine, score, tile_stub
-from runtime.engines.the_cave.state import Cell, State, Team, edge
-from runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
+from tomecraft.runtime.agents import ScriptedAgent, ScriptError
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.the_cave.engine import Engine, score, tile_stub
+from tomecraft.runtime.engines.the_cave.state import Cell, State, Team, edge
+from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 
 
 def _pos(value) -> tuple[int, int]:
