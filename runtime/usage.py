@@ -50,8 +50,24 @@ def track(data) -> Iterator[Usage]:
             restore()
 
 
+_QUIET = [0]     # > 0 while a simulated player tries options out (see `quiet`)
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Effects run inside this block are not counted: a simulated player's lookahead tries
+    options on a copy of the game, and those trials are not uses."""
+    _QUIET[0] += 1
+    try:
+        yield
+    finally:
+        _QUIET[0] -= 1
+
+
 def _counted(fx: Callable, key: str, usage: Usage) -> Callable:
     def run(ctx, *args, **kwargs):
+        if _QUIET[0]:
+            return fx(ctx, *args, **kwargs)
         seat = getattr(getattr(ctx, "you", None), "seat", -1)
         usage.counts[key][seat if isinstance(seat, int) else -1] += 1
         return fx(ctx, *args, **kwargs)

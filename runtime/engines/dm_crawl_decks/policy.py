@@ -1,7 +1,9 @@
 """A simple heuristic for sims: the random agent picks among `View.suggest`'s options.
 
 It aims for ties (both sides to the graveyard, no HP lost, L139-141), avoids lethal rows,
-rests when the hand is empty, and cashes loot at every clean-up.
+rests when the hand is empty, and cashes loot at every clean-up. Relic uses and event cards,
+whatever content adds them, are weighed by a one-step lookahead: the option is applied to a
+copy of the game and the copy scored by `value` (never by the relic's or event's name).
 """
 from __future__ import annotations
 
@@ -9,6 +11,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
+from tomecraft.runtime.lookahead import FirstOption, copy_game
+from tomecraft.runtime.timing import Fizzle
+from tomecraft.runtime.usage import quiet
 
 if TYPE_CHECKING:
     from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine
@@ -108,6 +113,68 @@ def next_play(row, want: dict | None, options: list) -> dict:
     return {"do": "done"}
 
 
+def _trial(engine: "Engine") -> "Engine":
+    """A copy of the whole game (state, triggers, random stream) with an agent that takes
+    first options."""
+    trial = copy_game(engine)
+    trial.agent = FirstOption()
+    return trial
+
+
+def value(engine: "Engine") -> float:
+    """How good the game looks for the player: HP and misses first (a miss is the score,
+    HP 0 loses), then what helps later battles (cards in hand, face-up attribute tokens,
+    resources, loot, relics), and the battle under way."""
+    s = engine.state
+    if s.won or s.lost:
+        return 1e6 if s.won else -1e6
+    v = 12.0 * s.hp - 4.0 * s.misses + 40.0 * s.descends
+    v += 2.0 * len(s.hand) + sum(1.5 * t.up + 0.5 * t.down for t in s.tokens.values())
+    v += sum(s.resources.values()) + 1.5 * len(s.loot) + 2.0 * len(s.equipment)
+    row = engine.current_row
+    if row is not None:
+        p = sum(engine.points(c) for c in row.player)
+        e = sum(engine.points(c) for c in row.enemy)
+        power = sum(engine.power(c) for c in row.enemy)
+        v += _row_value(p, e, len(row.player), 0, power, 0)
+    elif any(r.enemy for r in s.rows):
+        rows = [(sum(engine.points(c) for c in r.enemy), sum(engine.power(c) for c in r.enemy))
+                for r in reversed(s.rows)]
+        v += plan(engine, rows)[0]
+    return v
+
+
+def gain(engine: "Engine", apply) -> float:
+    """value after `apply(trial)` on a copy of the game, minus value before."""
+    trial = _trial(engine)
+    before = value(trial)
+    with quiet():
+        try:
+            apply(trial)
+        except (Fizzle, LookupError, ValueError):
+            return -1e9
+    return value(trial) - before
+
+
+def relic_gain(engine: "Engine", option: dict) -> float:
+    return gain(engine, lambda t: t.use_relic(option["id"]))
+
+
+def _take_event(trial: "Engine", name) -> None:
+    s = trial.state
+    card = next(c for c in s.revealed if repr(c) == name)
+    if card.defn.card_type == "loot":
+        trial.gain_loot(card)
+    else:
+        trial.activate_event(card)
+
+
+def event_gain(engine: "Engine", option: dict) -> float:
+    if option["event"] is None:
+        return 0.0
+    return gain(engine, lambda t: _take_event(t, option["event"]))
+
+
 def best(options: list, score) -> list:
     scored = [(score(o), i) for i, o in enumerate(options)]
     top = max(s for s, _ in scored)
@@ -135,19 +202,13 @@ class View:
         if key == "action":
             return self._action(options)
         if key == "event":
-            def value(o):
-                if o["event"] is None:
-                    return 0
-                card = next(c for c in s.revealed if repr(c) == o["event"])
-                d = card.defn
-                if d.id == "healing_spring":
-                    return 10 if s.hp < s.hp_max - 1 else 1
-                if d.id == "relic_shrine":
-                    return 6
-                if d.card_type == "loot":
-                    return 5 if len(s.loot) < e.board.loot_limit else -1
-                return 2
-            return best(options, value)
+            by_kind: dict = {}            # copies of one event card are worth the same
+            def worth(o):
+                kind = o["event"] and o["event"].split("#")[0]
+                if kind not in by_kind:
+                    by_kind[kind] = event_gain(e, o)
+                return by_kind[kind]
+            return best(options, worth)
         if key == "cleanup":
             return [o for o in options if o["cash"] is not None] or options
         if key == "round_order":
@@ -159,30 +220,19 @@ class View:
             return [True]
         if key in ("attribute", "level_up"):
             return best(options, lambda o: s.tokens[o["attribute"]].total)
-        if key == "relic_battle_round" and e.current_row is not None:
-            row = e.current_row
-            p = sum(e.points(c) for c in row.player)
-            total = sum(e.points(c) for c in row.enemy)
-            want = [o for o in options if o["do"] == "relic" and (
-                ("crossbow" in o["id"] and p == total - 1)
-                or ("golden_bribe" in o["id"] and p == 0 and total > 0))]
-            return want or [o for o in options if o["do"] == "done"]
-        if key == "relic_pre_battle":
-            return [o for o in options if o["do"] == "done"]
+        if key in ("relic_battle_round", "relic_pre_battle"):
+            return self._relics(options) or [o for o in options if o["do"] == "done"]
         return []
+
+    def _relics(self, options: list) -> list:
+        """The relic uses that make the game look best, if any makes it look better."""
+        scored = [(relic_gain(self.engine, o), o) for o in options if o["do"] == "relic"]
+        top = max((g for g, _ in scored), default=0.0)
+        return [o for g, o in scored if g > 0 and g == top]
 
     def _action(self, options: list) -> list:
         e, s = self.engine, self.engine.state
-        relics = []
-        for o in options:
-            if o["do"] != "relic":
-                continue
-            if "healing_flask" in o["id"] and s.hp <= s.hp_max - 2:
-                relics.append(o)
-            elif "trail_rations" in o["id"] and any(s.tokens[a].down for a in ATTRIBUTES):
-                relics.append(o)
-            elif "lucky_coin" in o["id"] and len(s.hand) < e.hand_limit():
-                relics.append(o)
+        relics = self._relics(options)
         if relics:
             return relics
         battles = [o for o in options if o["do"] == "battle"]

@@ -2,6 +2,7 @@
 the player board (HP, misses, resources, attribute tokens, loot pile, spare slot, equipment)."""
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,13 @@ class Card:
 
     def __repr__(self) -> str:
         return self.label or f"{self.defn.id}#{self.uid}"
+
+    def __deepcopy__(self, memo) -> "Card":
+        """Every field is a plain value or the shared definition: a shallow copy is a deep one
+        (a simulated player's lookahead copies the game often)."""
+        new = copy.copy(self)
+        memo[id(self)] = new
+        return new
 
 
 @dataclass(eq=False)

@@ -1312,7 +1312,8 @@ def new_state(data, players: int, rng, options: dict | None = None) -> State:
     alerts = sorted(data.kinds["alert_card"])
     default = "alert_standard" if "alert_standard" in alerts else alerts[0]     # R-alert
     st.alert_card = data.get("alert_card", options.get("alert", default))
-    boss = data.get("boss", sorted(data.kinds["boss"])[0])
+    bosses = sorted(data.kinds["boss"])     # a pack's boss is drawn too (one boss: no draw)
+    boss = data.get("boss", options.get("boss") or (rng.choice(bosses) if len(bosses) > 1 else bosses[0]))
     side = options.get("boss_side") or rng.choice([s.side for s in boss.sides])
     st.boss = next(s for s in boss.sides if s.side == side)
     panics = [p for p in sorted(data.kinds["panic_card"].values(), key=lambda p: p.id)

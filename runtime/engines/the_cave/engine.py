@@ -311,6 +311,7 @@ class Engine:
                  {"consumable": 4, "rope": 3, "oxygen": 1},
                  {"consumable": 4, "rope": 1, "oxygen": 2, "raft": 1},
                  {"consumable": 3, "rope": 4, "camera": 1}]
+        plans += self._content_plans(plans)
         out = []
         for plan in plans:
             bp = self._fit(plan, room, allowed)
@@ -323,6 +324,13 @@ class Engine:
             out.append({"backpack": dict(sorted(bp.items())), "camp": {"consumable": 3, "rope": 1},
                         "pack_camp": True})
         return out
+
+    def _content_plans(self, plans: list) -> list[dict]:
+        """One more plan per equipment no base plan names (a pack's new item): the suggested
+        loadout with that item in place of a consumable, so every item can be carried."""
+        named = {item for plan in plans for item in plan}
+        return [{**SUGGESTED, "consumable": SUGGESTED["consumable"] - 1, item: 1}
+                for item in sorted(self.equipment) if item not in named]
 
     def _limited_allowed(self, team: Team, camp_with_bank: bool) -> dict:
         allowed = {}

@@ -1,14 +1,89 @@
 """A simple heuristic for random agents: explore, grab tokens, go home in time.
 
 It only narrows the legal options (`suggest`); the random agent picks among what is left.
+Which options exist is the engine's business: every action, tile action and entry option
+that content defines is weighed the same way, by a one-step lookahead (`gain`: apply the
+option to a copy of the game and score the team's tokens), never by its name.
 """
 from __future__ import annotations
 
-from collections import deque
+import copy
+from collections import Counter, deque
 
-from tomecraft.runtime.engines.the_cave.handlers import count_item
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs, count_item
+from tomecraft.runtime.lookahead import FirstOption
+from tomecraft.runtime.usage import quiet
 
-TOKEN_ACTS = {"photograph", "dive"}
+FULL_AP = 5
+
+
+def _trial(engine, team):
+    """A throwaway engine on a copy of the state, for trying an option out. Only the cells
+    an option of `team` can touch (its tile and the neighbours) are copied; new tiles that a
+    trial places go into the copy's own grid."""
+    state = engine.state
+    cells = dict(state.cells)
+    for pos in [team.pos] + [c.pos for _, c in engine.neighbours(team.pos)]:
+        cells[pos] = cell = copy.copy(cells[pos])
+        cell.tokens = list(cell.tokens)
+    teams = [_copy_team(t) for t in state.teams]
+    trial = copy.copy(engine)
+    trial.state = new = copy.copy(state)
+    new.cells, new.teams, new.stacks = cells, teams, [list(s) for s in state.stacks]
+    new.ropes, new.discarded, new.log = dict(state.ropes), list(state.discarded), []
+    new.stats, new.turn_log = Counter(), []
+    trial.agents = [FirstOption()] * len(teams)
+    trial.verbs, trial.queries = Verbs(trial), Queries(trial)
+    trial.log_enabled, trial._base_dist = False, None
+    trial.policy_cache = {}
+    return trial, teams[team.seat]
+
+
+def _copy_team(team):
+    out = copy.copy(team)
+    out.backpack, out.camp_items = Counter(team.backpack), Counter(team.camp_items)
+    out.tokens, out.depth_tokens, out.lost = Counter(team.tokens), set(team.depth_tokens), set(team.lost)
+    return out
+
+
+def value(engine, team) -> float:
+    """What a team's tokens are worth: their points, plus a share of a majority bonus for
+    each token of a scoring category."""
+    tokens = engine.data.kinds["token"]
+    total = 0.0
+    for key, n in team.tokens.items():
+        token = tokens.get(key)
+        if token is not None:
+            total += n * ((token.points or 0) + (0.5 if token.category else 0))
+    return total
+
+
+def gain(engine, team, option, follow: bool = True) -> float:
+    """The team's token value after `option` minus before, on a copy of the game; after a
+    move, plus the best gain of one of the entered tile's own actions (a photo needs entering
+    first; the game's actions, possible anywhere, are weighed where the team stands).
+    An option that fails when applied is worth -1."""
+    trial, me = _trial(engine, team)
+    before = value(trial, me)
+    with quiet():
+        try:
+            trial.apply(me, option)
+        except EffectError:
+            return -1.0
+        won = value(trial, me) - before
+        if follow and option["do"] == "move" and not me.done:
+            here = {a.id for a in trial.state.cells[me.pos].kind.actions or ()}
+            won += max([gain(trial, me, o, False) for o in trial.act_options(me)
+                        if o["id"] in here] + [0.0])
+    return won
+
+
+def _best(engine, team, options: list) -> list:
+    """The options with the highest positive gain (all of them tie-broken by the agent)."""
+    scored = [(gain(engine, team, o), o) for o in options]
+    top = max((g for g, _ in scored), default=0.0)
+    return [o for g, o in scored if g > 0 and g == top]
 
 
 def _passable(engine, team, src, dst) -> bool:
@@ -36,15 +111,41 @@ def _distances(engine, team, start, passable: bool = True) -> dict:
     return dist
 
 
-def _collectable(team, cell) -> bool:
-    for token in cell.tokens:
-        if token.startswith("squeeze"):
-            return True
-        if token == "photo" and team.backpack["camera"]:
-            return True
-        if token == "water" and count_item(team.backpack, "oxygen"):
-            return True
-    return False
+def _collectable(engine, team, cell) -> bool:
+    """Could the team gain something on this tile with what it carries: by an action there,
+    or by entering it from a neighbour (each tried out on a copy, with a full turn of AP)?
+    Cached per tile, tokens on it and the kinds of items carried."""
+    if not cell.tokens or cell.pos == team.pos:
+        return False
+    cache = engine.__dict__.setdefault("policy_cache", {})
+    key = (team.seat, cell.pos, tuple(cell.tokens), frozenset(+team.backpack), team.camp)
+    if key not in cache:
+        cache[key] = _gain_at(engine, team, cell) > 0
+    return cache[key]
+
+
+def _gain_at(engine, team, cell) -> float:
+    best = 0.0
+    starts = [cell.pos] + [c.pos for _, c in engine.neighbours(cell.pos)]
+    for start in starts:
+        trial, me = _trial(engine, team)
+        me.pos, me.ap, me.done, me.forced = start, FULL_AP, False, False
+        trial, me = _trial(trial, me)       # copy the cells around the new position too
+        with quiet():
+            if start == cell.pos:
+                options = trial.act_options(me)
+            else:
+                options = [o for o in trial.move_options(me)
+                           if tuple(o["to"]) == cell.pos and o["via"] != "desperate_move"]
+            best = max([best] + [gain(trial, me, o) for o in options])
+        if best > 0:
+            break
+    return best
+
+
+def _walkable(engine, reach: dict, pos) -> bool:
+    """The tile or one of its neighbours is reachable by the team's ordinary moves."""
+    return pos in reach or any(n.pos in reach for _, n in engine.neighbours(pos))
 
 
 def _nearest(engine, dist: dict, targets) -> int:
@@ -90,9 +191,17 @@ def _cheapest(moves: list) -> list:
     return plain or moves
 
 
+def _variety(loadout: dict) -> int:
+    kinds = {item.removesuffix("_half") for item, n in loadout.get("backpack", {}).items() if n}
+    return len(kinds)
+
+
 def suggest(engine, team, key: str, options: list) -> list:
     if key == "loadout":
-        return options[:2]
+        # the setup loadouts that carry the most kinds of equipment, so that whatever the
+        # content's tiles ask for is at hand
+        most = max(_variety(o) for o in options)
+        return [o for o in options if _variety(o) == most]
     if key == "re_equip":
         return options
     if key != "action":
@@ -122,19 +231,21 @@ def suggest(engine, team, key: str, options: list) -> list:
         return end
     if team.forced:
         return desperate or end
-    token_acts = [o for k, o in acts.items() if k in TOKEN_ACTS]
+    token_acts = _best(engine, team, list(acts.values()))
     if token_acts:
         return token_acts
     if "discover" in acts:
         return [acts["discover"]]
     cells = engine.state.cells
-    rich = [o for o in moves if _collectable(team, cells[tuple(o["to"])])
-            and not (cells[tuple(o["to"])].kind.id == "water" and o["via"] != "oxygen")]
+    rich = _best(engine, team, moves)
     if rich:
         return rich
     # head for the nearest tile with an unexplored exit, or a token the team can take
+    # a token counts only where the team can walk (a desperate move gains no token, L230)
+    reach = _distances(engine, team, team.pos)
     targets = {p for p, c in cells.items()
-               if (c.kind.discover_from and engine.unexplored(c)) or _collectable(team, c)}
+               if (c.kind.discover_from and engine.unexplored(c))
+               or (_walkable(engine, reach, p) and _collectable(engine, team, c))}
     targets_all = set(targets)
     targets.discard(team.pos)
     if targets and desperate and team.ap == 5:
@@ -150,6 +261,10 @@ def suggest(engine, team, key: str, options: list) -> list:
             return best
     if targets and desperate and team.ap == 5:
         best = _toward(engine, team, desperate, targets, passable=False)
+        # one 5-AP step a turn is worth it only onto or beside the target, else the team
+        # crawls toward a tile it cannot use for ever (re-equipping is better)
+        best = [o for o in best
+                if _nearest(engine, _distances(engine, team, tuple(o["to"]), False), targets) <= 1]
         if best:
             return best
     # nothing worth doing from here with this equipment: go back and re-equip

@@ -1,0 +1,42 @@
+"""Copies of a game for simulated players that try an option out before choosing it.
+
+`copy_game(engine)` deep-copies an engine (its state, triggers and random stream) while
+sharing the content it plays: the definitions are read-only and are never copied.
+"""
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+
+
+class FirstOption:
+    """An agent for trials: answers every decision with its first option."""
+
+    def choose(self, key, options, view=None):
+        return options[0]
+
+
+def _content_memo(data) -> dict:
+    """deepcopy's memo, seeded so that the content (data, its tables, their definitions and
+    every other mapping the compiled game holds) maps to itself."""
+    memo = {id(data): data}
+    for value in list(vars(data).values()) if hasattr(data, "__dict__") else []:
+        memo[id(value)] = value
+        if isinstance(value, Mapping):
+            for inner in value.values():
+                memo[id(inner)] = inner
+                if isinstance(inner, Mapping):
+                    for definition in inner.values():
+                        memo[id(definition)] = definition
+    for table in data.kinds.values():
+        memo[id(table)] = table
+        for definition in table.values():
+            memo[id(definition)] = definition
+    return memo
+
+
+def copy_game(engine):
+    """A deep copy of `engine` sharing its content (`engine.data`), logging nothing."""
+    trial = copy.deepcopy(engine, _content_memo(engine.data))
+    trial.log_enabled = False
+    return trial

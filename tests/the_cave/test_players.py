@@ -1,0 +1,46 @@
+"""The simulated players use any content: a YAML-only pack's new tile kind (its entry option
+and its action), its tiles and its new game action are all chosen in a seeded sim, though no
+player code names them (runtime/engines/the_cave/policy.py weighs every option by lookahead)."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.loadgen import compile_and_import
+from tomecraft.runtime import sim
+
+ROOT = Path(__file__).resolve().parents[2]
+PACK = Path(__file__).with_name("any_content_pack")
+
+
+def _data(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content" / "the_cave", [PACK], reporter)
+    assert data is not None and not reporter.errors, dg.format_text(reporter)
+    return data
+
+
+def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(monkeypatch):
+    data = _data(monkeypatch)
+    summary = sim.run(data, players=3, games=20, seed=5, usage=True)
+    entities = summary["usage"]["entities"]
+    new = {key: e for key, e in entities.items() if e["pack"] == "any_content" and e["tracked"]}
+    assert set(new) == {"tile_kind:grotto", "action:survey"}
+    assert all(e["uses"] > 0 for e in new.values()), new
+
+
+def test_the_new_tile_action_and_entry_option_are_chosen(monkeypatch):
+    """Usage counts a tile kind as one entity: the stats say which of its options ran."""
+    data = _data(monkeypatch)
+    stats = Counter()
+    for index in range(20):
+        stats.update(sim.play_one(data, 3, 5, index)["stats"])
+    assert stats["drawn:grotto"] > 0 and stats["entered:grotto"] > 0
+    assert stats["act:mine"] > 0 and stats["act:survey"] > 0
+
+
+def test_a_sim_with_the_pack_is_deterministic(monkeypatch):
+    data = _data(monkeypatch)
+    assert sim.run(data, players=3, games=5, seed=2) == sim.run(data, players=3, games=5, seed=2)
