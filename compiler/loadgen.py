@@ -73,7 +73,11 @@ def compiler_hash() -> str:
 def compile_and_import(root: Path, packs: list[Path], reporter: dg.Reporter,
                        digest: str | None = None):
     digest = digest or source_hash(root, packs)
-    name = f"tomecraft_game_{root.name}_{hashlib.sha256((digest + compiler_hash()).encode()).hexdigest()[:20]}"
+    # The generated code names each effect's file as the user sees it (a pack from elsewhere
+    # by its path), so where the packs are is part of the key, not only what they hold.
+    where = "\0".join(str(Path(p).resolve()) for p in [root, *packs])
+    key = hashlib.sha256((digest + compiler_hash() + where).encode()).hexdigest()[:20]
+    name = f"tomecraft_game_{root.name}_{key}"
     if name in sys.modules:
         return sys.modules[name].GAME
     cache = _cache_dir()

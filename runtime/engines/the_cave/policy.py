@@ -43,7 +43,7 @@ def _trial(engine, team):
 def _copy_team(team):
     out = copy.copy(team)
     out.backpack, out.camp_items = Counter(team.backpack), Counter(team.camp_items)
-    out.tokens, out.depth_tokens, out.lost = Counter(team.tokens), set(team.depth_tokens), set(team.lost)
+    out.tokens, out.depth_tokens, out.lost = Counter(team.tokens), set(team.depth_tokens), Counter(team.lost)
     return out
 
 
