@@ -17,7 +17,6 @@ from pathlib import Path
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler import pipeline
 from tomecraft.compiler.console import UsageError, progress
-from tomecraft.compiler.packs import display_path
 
 FORMATS = ["text", "json", "github", "sarif"]
 
@@ -58,9 +57,14 @@ def cmd_check(args) -> int:
         missions.check_file(path, reporter, [Path(p) for p in args.pack])
     if not games and not files and not reporter.errors:
         reporter.add(dg.NO_CONTENT, "nothing was checked: no game content found",
-                     display_path(pipeline.content_root()), 1, 1,
+                     _display_path(pipeline.content_root()), 1, 1,
                      "run from a tomecraft checkout, or name a pack, a game folder or a mission file")
     return _finish(reporter, args.format)
+
+
+def _display_path(path: Path) -> str:
+    from tomecraft.compiler.packs import display_path   # packs imports jsonschema and lark
+    return display_path(path)
 
 
 def _finish(reporter: dg.Reporter, fmt: str) -> int:

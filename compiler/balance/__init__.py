@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from tomecraft.compiler.balance import stats
-from tomecraft.compiler.balance.runner import Batch, Progress, chunks, run_dask, run_local
+if TYPE_CHECKING:   # imported where used: `tomecraft --help` loads this package
+    from tomecraft.compiler.balance import stats
+
 
 RATE_TOLERANCE = 0.02      # --until-significant: a rate difference within ±2 points is settled
 MEAN_TOLERANCE = 0.02      # ... a mean difference within ±2% of the base mean
@@ -43,6 +45,7 @@ def catalog(data) -> dict[str, str]:
 
 def run(plan: Plan, workers: int = 1, client=None, quiet: bool = True) -> dict:
     """Play the plan's games and build the report (a plain, JSON-ready dict)."""
+    from tomecraft.compiler.balance.runner import Progress
     main = [(n, label, packs, tuple(sorted(plan.options.items())))
             for n in plan.players for label, packs in (("base", ()), ("pack", plan.packs))]
     sweep = [(n, f"{label}@{value}", packs,
@@ -64,6 +67,7 @@ def run(plan: Plan, workers: int = 1, client=None, quiet: bool = True) -> dict:
 
 
 def _play(plan: Plan, configs, indices: range, records, workers, client, progress) -> None:
+    from tomecraft.compiler.balance.runner import Batch, chunks, run_dask, run_local
     batches, keys = [], []
     for n, label, packs, options in configs:
         for part in chunks(list(indices), workers):
@@ -91,6 +95,7 @@ def _settled(report: dict) -> bool:
 # --- the report ------------------------------------------------------------------------------
 
 def build(plan: Plan, records: dict, games: int) -> dict:
+    from tomecraft.compiler.balance import stats
     by_players = {}
     for n in plan.players:
         base, pack = records[(n, "base")], records[(n, "pack")]
@@ -132,6 +137,7 @@ def summary(records: list[dict], players: int) -> dict:
 
 
 def paired(base: list[dict], pack: list[dict], players: int) -> list[stats.Comparison]:
+    from tomecraft.compiler.balance import stats
     out = [stats.paired_means("game length (rounds)", [r["rounds"] for r in base],
                               [r["rounds"] for r in pack]),
            stats.paired_means("mean score", [sum(r["scores"]) / players for r in base],
@@ -160,6 +166,7 @@ def _units(records: list[dict], players: int):
 
 def lifts(records: list[dict], players: int) -> list[stats.Comparison]:
     """Win-rate lift of using each entity, in the games with the packs."""
+    from tomecraft.compiler.balance import stats
     units = list(_units(records, players))
     keys = sorted({k for used, _ in units for k in used})
     out = []
