@@ -307,6 +307,23 @@ def cmd_cards(args) -> int:
     return cards.run_cli(args)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose mistakes are usage errors like ours: `error[TC-X001]`, exit 2."""
+
+    def error(self, message: str):
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _print_options(command, out: str) -> None:
+    """--lang, --format and --out, shared by `sheets` and `cards`."""
+    command.add_argument("--lang", choices=["zh", "en"], action="append",
+                         help="zh or en (repeatable; default both)")
+    command.add_argument("--format", choices=["html", "pdf"], action="append",
+                         help="html or pdf (repeatable; default both)")
+    command.add_argument("--out", default=out, metavar="DIR",
+                         help=f"the folder to write into (default {out}/)")
+
+
 def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="tomecraft", description=__doc__.splitlines()[0])
     p.add_argument("--version", action="version", version=f"tomecraft {version()}")
@@ -382,12 +399,7 @@ def parser() -> argparse.ArgumentParser:
     sh = sub.add_parser("sheets", help="write printable reference sheets")
     sh.add_argument("--game", metavar="GAME", help="the game whose sheets to write")
     sh.add_argument("--mission", metavar="FILE", help="a mission file: write its briefing")
-    sh.add_argument("--lang", choices=["zh", "en"], action="append",
-                    help="zh or en (repeatable; default both)")
-    sh.add_argument("--format", choices=["html", "pdf"], action="append",
-                    help="html or pdf (repeatable; default both)")
-    sh.add_argument("--out", default="sheets", metavar="DIR",
-                    help="the folder to write into (default sheets/)")
+    _print_options(sh, "sheets")
     sh.add_argument("--all", action="store_true",
                     help="every game and shipped pack, both languages and formats")
     sh.add_argument("--pack", action="append", default=[], metavar="DIR",
@@ -401,12 +413,7 @@ def parser() -> argparse.ArgumentParser:
     cd.add_argument("--game", required=True, metavar="GAME", help="the game whose cards to lay out")
     cd.add_argument("--pack", action="append", default=[], metavar="DIR",
                     help="add a pack directory (repeatable)")
-    cd.add_argument("--lang", choices=["zh", "en"], action="append",
-                    help="zh or en (repeatable; default both)")
-    cd.add_argument("--format", choices=["html", "pdf"], action="append",
-                    help="html or pdf (repeatable; default both)")
-    cd.add_argument("--out", default="cards", metavar="DIR",
-                    help="the folder to write into (default cards/)")
+    _print_options(cd, "cards")
     cd.set_defaults(run=cmd_cards)
 
     n = sub.add_parser("new", help="start a pack: pack.yaml and one example entity per kind")
@@ -423,13 +430,6 @@ def parser() -> argparse.ArgumentParser:
     sm.add_argument("--out", metavar="DIR", help="write every schema into DIR instead")
     sm.set_defaults(run=cmd_schema)
     return p
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse whose mistakes are usage errors like ours: `error[TC-X001]`, exit 2."""
-
-    def error(self, message: str):
-        raise UsageError(f"{self.prog}: {message}")
 
 
 def main(argv: list[str] | None = None) -> int:

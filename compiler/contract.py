@@ -143,25 +143,17 @@ def _keeps_base_value(entity: Entity, name: str, base_pack: str) -> bool:
 
 # --- effects ---------------------------------------------------------------------------------
 
+# The AST node of each lasting construct, by the name the contract uses for it.
+_CONSTRUCT_NODES = ((n.On, "on"), (n.When, "when"), (n.Continuous, "continuous"),
+                    (n.During, "during"), (n.Assign, "set"), (n.Call, "call"))
+
+
 def _constructs(block: n.Block | None) -> list[tuple[str, object]]:
     """(construct, node) for every lasting construct in an AST, keyword calls as ("call", node)."""
-    found = []
     if block is None:
-        return found
-    for node in n.walk(block):
-        if isinstance(node, n.On):
-            found.append(("on", node))
-        elif isinstance(node, n.When):
-            found.append(("when", node))
-        elif isinstance(node, n.Continuous):
-            found.append(("continuous", node))
-        elif isinstance(node, n.During):
-            found.append(("during", node))
-        elif isinstance(node, n.Assign):
-            found.append(("set", node))
-        elif isinstance(node, n.Call):
-            found.append(("call", node))
-    return found
+        return []
+    return [(name, node) for node in n.walk(block)
+            for kind, name in _CONSTRUCT_NODES if isinstance(node, kind)]
 
 
 def _keyword_constructs(game: Game) -> dict[str, dict[str, set[str]]]:

@@ -5,32 +5,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.loadgen import compile_and_import
 from tomecraft.generated.clank_catacombs import GAME
 from tomecraft.runtime import sim
+from tests.pack_play import compiled_with, pack_usage
 from tomecraft.runtime.engines.clank_catacombs import policy
 from tomecraft.runtime.engines.clank_catacombs.scenario import build
 
-ROOT = Path(__file__).resolve().parents[2]
 PACK = Path(__file__).with_name("any_content_pack")
 NEW = {"card:ember_scout", "card:ember_brazier", "card:ember_wraith",
        "market_item:ember_lantern", "token:ember_shard", "room:ember_forge"}
 
 
 def _data(monkeypatch):
-    monkeypatch.chdir(ROOT)
-    reporter = dg.Reporter()
-    data = compile_and_import(ROOT / "content" / "clank_catacombs", [PACK], reporter)
-    assert data is not None and not reporter.errors, dg.format_text(reporter)
-    return data
+    return compiled_with("clank_catacombs", PACK, monkeypatch)
 
 
 def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(monkeypatch):
     data = _data(monkeypatch)
-    summary = sim.run(data, games=40, seed=1, usage=True)
-    entities = summary["usage"]["entities"]
-    new = {key: e for key, e in entities.items() if e["pack"] == "any_content" and e["tracked"]}
+    new = pack_usage(data, "any_content", games=40, seed=1)
     assert set(new) == NEW
     assert all(e["uses"] > 0 for e in new.values()), new
 

@@ -5,29 +5,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.loadgen import compile_and_import
 from tomecraft.runtime import sim
+from tests.pack_play import compiled_with, pack_usage
 
-ROOT = Path(__file__).resolve().parents[2]
 PACK = Path(__file__).with_name("any_content_pack")
 NEW = {"card:ember_imp", "event_card:warm_hearth", "relic:ember_charm", "relic:ember_ward",
        "relic:ember_dart"}
 
 
 def _data(monkeypatch):
-    monkeypatch.chdir(ROOT)
-    reporter = dg.Reporter()
-    data = compile_and_import(ROOT / "content" / "dm_crawl_decks", [PACK], reporter)
-    assert data is not None and not reporter.errors, dg.format_text(reporter)
-    return data
+    return compiled_with("dm_crawl_decks", PACK, monkeypatch)
 
 
 def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(monkeypatch):
     data = _data(monkeypatch)
-    summary = sim.run(data, games=30, seed=1, usage=True)
-    entities = summary["usage"]["entities"]
-    new = {key: e for key, e in entities.items() if e["pack"] == "any_content"}
+    new = pack_usage(data, "any_content", tracked_only=False, games=30, seed=1)
     assert set(new) == NEW and all(e["tracked"] for e in new.values())
     assert all(e["uses"] > 0 for e in new.values()), new
 

@@ -5,27 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.loadgen import compile_and_import
 from tomecraft.runtime import sim
+from tests.pack_play import compiled_with, pack_usage
 
-ROOT = Path(__file__).resolve().parents[2]
 PACK = Path(__file__).with_name("any_content_pack")
 
 
 def _data(monkeypatch):
-    monkeypatch.chdir(ROOT)
-    reporter = dg.Reporter()
-    data = compile_and_import(ROOT / "content" / "dungeontology", [PACK], reporter)
-    assert data is not None and not reporter.errors, dg.format_text(reporter)
-    return data
+    return compiled_with("dungeontology", PACK, monkeypatch)
 
 
 def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(monkeypatch):
     data = _data(monkeypatch)
-    summary = sim.run(data, games=40, seed=1, usage=True)
-    entities = summary["usage"]["entities"]
-    new = {key: e for key, e in entities.items() if e["pack"] == "any_content" and e["tracked"]}
+    new = pack_usage(data, "any_content", games=40, seed=1)
     kinds = {key.split(":")[0] for key in new}
     assert {"scholar", "scheme_card", "doom_card", "boss", "token"} <= kinds, kinds
     assert all(e["uses"] > 0 for e in new.values()), new
