@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, plain
+from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
+from tomecraft.runtime.engines.deep_rock_galactic.mission_setup import setup
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
+from tomecraft.runtime.engines.deep_rock_galactic.turns import play_mission
 
 CARRIED = ("health", "ammo", "secondary_ammo", "overclocked", "primary", "secondary")
 
@@ -132,7 +134,6 @@ def dwarves_summary(dwarves: list[Dwarf]) -> dict:
 def missions_of(data, options: dict) -> list[dict]:
     """The Deep Dive's missions: the given list, else every mission of the content in order
     (the book's Missions 1 to 14; packs may add more)."""
-    from tomecraft.runtime.engines.deep_rock_galactic.engine import load_mission
     chosen = options.get("deep_dive")
     if isinstance(chosen, list):
         return chosen
@@ -141,7 +142,6 @@ def missions_of(data, options: dict) -> list[dict]:
 
 def play_deep_dive(data, players: int, rng, agents, options: dict) -> dict:
     """Play the missions in order; the first failure (or round cap) ends the Deep Dive."""
-    from tomecraft.runtime.engines.deep_rock_galactic.game import play_mission, setup
     missions = missions_of(data, options)
     before, done, rounds, gold = None, 0, 0, Counter()
     for i, mission in enumerate(missions):

@@ -65,14 +65,15 @@ def place_drones(engine, mission: dict) -> None:
     engine.drones_total = len(engine.state.drones)
 
 
-def recover_drone(engine, d, h: Hex) -> None:
-    """A dwarf entering a drone's space recovers it."""
+def recover_drone(engine, d, h: Hex) -> bool:
+    """A dwarf entering a drone's space recovers it: True, and the dwarf carries the drone
+    (movement.enter)."""
     st = engine.state
-    if h in st.drones:
-        st.drones.discard(h)
-        from tomecraft.runtime.engines.deep_rock_galactic.actions import carry
-        carry(engine, d, DRONE)
-        engine.log(f"{d.cls} recovers the drone at {list(h)}")
+    if h not in st.drones:
+        return False
+    st.drones.discard(h)
+    engine.log(f"{d.cls} recovers the drone at {list(h)}")
+    return True
 
 
 def drones_recovered(engine) -> bool:

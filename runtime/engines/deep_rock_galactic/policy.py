@@ -7,7 +7,8 @@ from collections import Counter
 
 from tomecraft.runtime.effects import Context
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
-from tomecraft.runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIES, can_land_supply_pod, class_abilities, follows
+from tomecraft.runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIES, can_land_supply_pod, class_abilities
+from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks as attacks
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
@@ -33,31 +34,6 @@ def choose(engine: Engine, d: Dwarf, webbed: bool) -> dict | None:
 
 def _adjacent(a: Hex, b: Hex) -> bool:
     return hx.distance(a, b) == 1
-
-
-def attacks(engine: Engine, d: Dwarf) -> list[dict]:
-    st = engine.state
-    out = []
-    weapons = [engine.data.get("weapon", d.primary), engine.data.get("weapon", d.secondary)]
-    for weapon in weapons:
-        for i, mode in enumerate(weapon.modes):
-            ammo = d.ammo if weapon.slot == "primary" else d.secondary_ammo
-            if (mode.get("ammo") or 0) > ammo or (mode.get("actions") or 0) > d.actions:
-                continue
-            if mode.get("per_round") and d.used[(weapon.id, mode.get("id"))] >= mode.get("per_round"):
-                continue
-            if mode.get("after") and not follows(weapon, mode, d):
-                continue
-            lob = mode.get("ignores_line_of_sight") or "none"
-            for m in st.monsters.values():
-                if m.hidden_from == d.seat:
-                    continue
-                if hx.distance(d.pos, m.pos) <= (mode.get("range") or 1) and engine.los(d.pos, m.pos, lob):
-                    if mode.get("assign") == "area" and any(hx.distance(x.pos, m.pos) <= 1 for x in st.dwarves if x is not d):
-                        continue
-                    out.append({"do": "attack", "weapon": weapon.id, "mode": i, "target": m.uid,
-                                "dice": mode.get("dice") or 0, "slot": weapon.slot})
-    return out
 
 
 def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 
 WALLS = {"#", "*"}
@@ -37,6 +38,13 @@ class Dwarf:
     @property
     def conscious(self) -> bool:
         return "unconscious" not in self.statuses
+
+
+def spend(d: Dwarf, n: int) -> None:
+    """The dwarf pays `n` of its actions, or the action is refused."""
+    if d.actions < n:
+        raise EffectError(f"{n} actions needed, {d.actions} left")
+    d.actions -= n
 
 
 @dataclass

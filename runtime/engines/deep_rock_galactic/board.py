@@ -1,0 +1,292 @@
+"""The board of a Deep Rock Galactic mission as the engine reads it: the monsters' and
+tokens' definitions, line of sight, who may step or stop where, dice, decks and facing.
+
+The lowest layer of the engine (board -> combat -> monsters -> engine): these methods only
+read and mark the state; nothing here damages, moves or activates anything.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tomecraft.runtime.effects import Context
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.mission_map import cells_of
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster
+
+
+def plain(value: Any) -> Any:
+    """Generated Records and tuples -> plain dicts and lists (mission data)."""
+    fields = getattr(value, "_fields", None)
+    if fields is not None:
+        return {k: plain(v) for k, v in fields.items()}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def parse_map(text: str) -> dict[Hex, str]:
+    """The hexes of a mission map, read by the one map reader the checker also uses."""
+    return cells_of(text)
+
+
+class Board:
+    """State queries of the Engine (engine.py builds the fields these read)."""
+
+    def log(self, message: str) -> None:
+        if self.log_enabled:
+            self.lines.append(message)
+
+    def monster_def(self, m: Monster):
+        return self.data.get("monster", m.kind)
+
+    def resistance(self, m: Monster, dtype: str) -> int:
+        res = self.monster_def(m).resistances
+        return int(plain(res).get(dtype, 0)) if res else 0
+
+    def hp(self, m: Monster) -> int:
+        return self.monster_def(m).hp
+    def run(self, fx, you=None, self_=None, target=None, **info) -> bool:
+        if fx is None:
+            return False
+        ctx = Context(self, you=you, self=self_, target=target, info=info)
+        return fx(ctx)
+
+    # --- board tokens: their movement rules come from the board_token definitions -----------
+    def tokens_at(self, h: Hex) -> list:
+        defs = self.token_defs
+        return [defs[k] for k, where in self.state.tokens.items() if h in where and k in defs]
+
+    def token_flag(self, h: Hex, flag: str) -> bool:
+        return any(getattr(t, flag) for t in self.tokens_at(h))
+
+    def stops_walker(self, h: Hex, flying: bool = False) -> bool:
+        """A token that stops a walker entering it (goo): True, and the token is removed if
+        its definition says so. Flying monsters ignore it unless it affects flyers."""
+        stop = False
+        for t in self.tokens_at(h):
+            if t.stops_movement_on_entry and (t.affects_flying or not flying):
+                stop = True
+                if t.removed_on_entry:
+                    del self.state.tokens[t.token][h]
+        return stop
+
+    def entry_damage(self, h: Hex) -> int:
+        return sum(t.damage_on_entry or 0 for t in self.tokens_at(h))
+
+    # --- geometry and passability ----------------------------------------------------------
+    def is_open(self, h: Hex) -> bool:
+        return self.state.terrain(h) in OPEN or h in self.state.pod and not self.state.pod_returned
+
+    def blocks_los(self, h: Hex, lob: str = "none") -> bool:
+        st = self.state
+        t = st.terrain(h)
+        if t in WALLS or t == "h" or t == "x":
+            return True
+        if lob == "all":
+            return False
+        if lob == "arc":
+            return False
+        if h in st.stalagmites or self.token_flag(h, "blocks_line_of_sight"):
+            return True
+        m = st.monster_at(h)
+        if m is not None and self.monster_def(m).blocks_line_of_sight is not False:
+            return True
+        d = st.dwarf_at(h)
+        return d is not None and d.conscious and "knocked_over" not in d.statuses
+
+    def los(self, a: Hex, b: Hex, lob: str = "none") -> bool:
+        return lob == "all" or hx.line_of_sight(a, b, lambda h: self.blocks_los(h, lob))
+
+    def dwarf_step(self, d: Dwarf, a: Hex, b: Hex) -> bool:
+        st = self.state
+        t = st.terrain(b)
+        zipped = b in st.tokens.get("zipline_end", {})
+        if t == "o":
+            return b in st.tokens.get("platform", {}) or d.cls == "scout"
+        if t not in OPEN and not (b in st.pod):
+            return zipped
+        if b in st.stalagmites and self.has_ability(d, "power_drill"):
+            return True                    # destroyed as the Driller moves (L766)
+        if b in st.stalagmites or st.monster_at(b):
+            return d.cls == "scout"
+        if b in st.tokens.get("flame", {}) and d.cls == "scout":
+            return False
+        return True
+
+    def dwarf_can_stop(self, d: Dwarf, h: Hex) -> bool:
+        st = self.state
+        if st.terrain(h) not in OPEN and h not in st.pod:
+            return False
+        if h in st.stalagmites and not self.has_ability(d, "power_drill"):
+            return False
+        if st.terrain(h) == "o" or st.monster_at(h):
+            return False
+        if st.dwarf_at(h) not in (None, d) or h == st.sentry or h in st.exits.values() or h == st.supply_pod:
+            return False
+        return True
+
+    def has_ability(self, d: Dwarf, ability: str) -> bool:
+        """Whether the dwarf's class has the ability (Power Drill, ...)."""
+        return any(a.id == ability for a in self.data.get("dwarf", d.cls).abilities or ())
+
+    def note_pod_left(self) -> None:
+        """Once every dwarf has left the drop pod its spaces are cave (L194, L374)."""
+        st = self.state
+        if not st.pod_left and not any(d.pos in st.pod and not d.in_pod for d in st.dwarves):
+            st.pod_left = True
+            self.log("every dwarf has left the drop pod: its spaces are cave")
+
+    def pod_closed(self, h: Hex) -> bool:
+        """A drop pod space monsters may not enter (L978): the pod is there, not yet flipped
+        to cave, or back to pick the dwarves up."""
+        st = self.state
+        return h in st.pod and (st.pod_returned or not st.pod_left)
+
+    def shielded(self, h: Hex) -> bool:
+        return self.shield is not None and (h == self.shield or h in hx.neighbours(self.shield))
+
+    def monster_step(self, m: Monster, a: Hex, b: Hex) -> bool:
+        return self.monster_stepper(m)(a, b)
+
+    def monster_stepper(self, m: Monster):
+        """`step(a, b)`: whether the monster may move from a into b (L976-996), with the
+        board read once (path searches call it thousands of times)."""
+        st = self.state
+        mdef = self.monster_def(m)
+        flying = bool(mdef.flying)
+        destroys = set(mdef.destroys_on_path or ())
+        closed = {h for h in st.pod if self.pod_closed(h)}
+        ifg = set(st.tokens.get("ifg", {}))
+        platforms = set(st.tokens.get("platform", {}))
+        blocked = {h for k, where in st.tokens.items() if getattr(self.token_defs.get(k), "blocks_monster_movement", False)
+                   for h in where}
+        shield = ({self.shield} | set(hx.neighbours(self.shield))) if self.shield is not None else set()
+        standing = {d.pos for d in st.dwarves if d.conscious and not d.in_pod}
+        cells, stalagmites = st.cells, st.stalagmites
+
+        def step(a: Hex, b: Hex) -> bool:
+            if b in closed or (a in shield) != (b in shield) or (a in ifg) != (b in ifg):
+                return False
+            t = cells.get(b, "x")
+            if t == "x":
+                return False
+            if t in WALLS or t == "h":
+                return "wall" in destroys
+            if b in blocked:
+                return False
+            if t == "o":
+                return flying or b in platforms
+            if b in stalagmites:
+                return flying or "stalagmite" in destroys
+            return flying or b not in standing
+        return step
+
+    def monster_can_stop(self, m: Monster, h: Hex) -> bool:
+        st = self.state
+        if st.terrain(h) not in OPEN or h in st.stalagmites or h == st.sentry or h == st.bosco:
+            return False
+        if self.pod_closed(h):
+            return False
+        # another monster there, whichever is found first (L990, L996)
+        if any(o is not m and h in (o.pos, o.tail) for o in st.monsters.values()):
+            return False
+        return st.dwarf_at(h) is None and h != st.supply_pod
+
+    # --- dice --------------------------------------------------------------------------------
+    def roll(self, die: str, n: int) -> list[dict]:
+        if self.forced_rolls:                       # scenarios script their dice
+            out = self.forced_rolls.pop(0)
+            self.last_roll, self.last_die = out, die
+            return out
+        faces = next(d for d in self.data.of("die") if d.die == die).faces
+        out = [plain(self.rng.choice(faces)) for _ in range(n)]
+        self.last_roll, self.last_die = out, die
+        return out
+
+    def tick(self) -> int:
+        self.state.clock += 1
+        return self.state.clock
+
+    def nearest_dwarf_distance(self, h: Hex) -> int:
+        alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
+        return min((hx.distance(h, p) for p in alive), default=0)
+
+    def active_exits(self) -> list[Hex]:
+        out = []
+        for number, h in sorted(self.state.exits.items()):
+            if self.state.terrain(h) != "h":
+                out.append(h)
+        return out
+
+    def targets_in_range(self, m: Monster) -> list:
+        mdef = self.monster_def(m)
+        out = []
+        for d in self.state.dwarves:
+            if d.conscious and not d.in_pod and hx.distance(m.pos, d.pos) <= mdef.attack_range \
+                    and self.los(m.pos, d.pos):
+                out.append(d)
+        return out
+
+    def sentry_in_reach(self, m: Monster) -> bool:
+        """The sentry gun within the monster's attack range and line of sight."""
+        st = self.state
+        return st.sentry is not None and hx.distance(m.pos, st.sentry) <= self.monster_def(m).attack_range \
+            and self.los(m.pos, st.sentry)
+
+    def token_room(self, token: str) -> int:
+        """How many more `token`s the box holds (its definition's `supply`); unlimited if
+        none is given."""
+        supply = getattr(self.token_defs.get(token), "supply", None)
+        return 10 ** 6 if supply is None else max(0, supply - len(self.state.tokens.get(token, {})))
+
+    def place_around(self, centre: Hex, token: str, owner: int) -> None:
+        """`token` on each empty space next to `centre`, never a Tunnel Exit or a pit, while
+        the supply lasts."""
+        st = self.state
+        for h in hx.neighbours(centre):
+            if self.is_open(h) and h not in st.exits.values() and st.terrain(h) != "o" \
+                    and not st.monster_at(h) and not st.dwarf_at(h) and self.token_room(token) > 0:
+                st.tokens.setdefault(token, {})[h] = owner
+
+    # --- facing and size (Praetorian, Oppressor: L416, L1117-1118) -----------------------------
+    def face_nearest_dwarf(self, m: Monster) -> None:
+        """Rule rear_arc: a monster is placed facing the nearest dwarf."""
+        alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
+        if alive:
+            self.face(m, min(alive, key=lambda p: (hx.distance(m.pos, p), p)))
+        self.settle_tail(m)
+
+    def face(self, m: Monster, goal: Hex) -> None:
+        if goal != m.pos:
+            m.facing = hx.toward(m.pos, goal)
+
+    def from_behind(self, m: Monster, attacker: Hex) -> bool:
+        """Rule rear_arc: the rear ("the green area", not reproduced in the guide) is the
+        120-degree arc behind the way the monster faces."""
+        return m.facing is not None and hx.in_rear_arc(m.pos, m.facing, attacker)
+
+    def settle_tail(self, m: Monster) -> None:
+        """A monster on two spaces (size 2) trails its second space behind its front one, or
+        on the first free space next to it (rule two_space_body)."""
+        if (self.monster_def(m).size or 1) < 2:
+            return
+        behind = hx.ahead(m.facing, m.pos) if m.facing is not None else None
+        ring = ([behind] if behind else []) + sorted(hx.neighbours(m.pos))
+        m.tail = None
+        m.tail = next((h for h in ring if h in self.state.cells and self.monster_can_stop(m, h)), None)
+
+    def draw(self, deck: str):
+        st = self.state
+        pile, discard = (st.event_deck, st.event_discard) if deck == "event" else (st.swarm_deck, st.swarm_discard)
+        if not pile:
+            pile.extend(discard)
+            discard.clear()
+            self.rng.shuffle(pile)
+        if not pile:
+            return None
+        card = pile.pop()
+        discard.append(card)
+        return card

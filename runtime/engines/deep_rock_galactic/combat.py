@@ -1,0 +1,310 @@
+"""Damage and attacks: dwarves' shots and their hit assignment, monsters' attacks, kills,
+explosions, scares, the sentry gun, and the cards a dwarf draws (rulebook L440-470, L660)."""
+from __future__ import annotations
+
+from collections import Counter
+
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.board import Board
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster
+
+
+class Combat(Board):
+    # --- damage --------------------------------------------------------------------------------
+    def warden_protects(self, m: Monster) -> int:
+        for w in self.state.monsters.values():
+            wdef = self.monster_def(w)
+            if w is not m and wdef.field_range and hx.distance(w.pos, m.pos) <= wdef.field_range:
+                return wdef.field_reduction or 0
+        return 0
+
+    def damage_monster(self, m: Monster, dtype: str, hits: int, attacker: Dwarf | None,
+                       ignore_resistance: bool = False, from_behind: bool = False,
+                       status: str | None = None) -> int:
+        """One attack's total hits on one monster: resistance once (A-10), Warden field, rear."""
+        if m.uid not in self.state.monsters:
+            return 0
+        mdef = self.monster_def(m)
+        res = 0
+        if not ignore_resistance and not (from_behind and mdef.rear_ignores_resistance):
+            if not (dtype == "pickaxe" and attacker is not None and attacker.cls == "driller"):
+                res = self.resistance(m, dtype)
+        dealt = max(0, hits - res - (self.warden_protects(m) if attacker is not None else 0))
+        if status and hits > 0 and not (status == "stunned" and mdef.stun_immune):
+            m.statuses.add(status)
+        if dealt <= 0:
+            return 0
+        m.damage += dealt
+        self.log(f"{m.kind}#{m.uid} takes {dealt} ({hits} {dtype} hits - {hits - dealt})")
+        if m.damage >= mdef.hp:
+            self.kill(m, attacker)
+        elif mdef.hides_when_damaged and attacker is not None and not m.statuses & {"stunned", "frozen"}:
+            m.hidden_from = attacker.seat
+        return dealt
+
+    def kill(self, m: Monster, killer: Dwarf | None) -> None:
+        st = self.state
+        if m.uid not in st.monsters:
+            return
+        del st.monsters[m.uid]
+        st.killed[m.kind] += 1
+        mdef = self.monster_def(m)
+        self.log(f"{m.kind}#{m.uid} dies")
+        if mdef.kill_reward and killer is not None:
+            self.draw_rock_and_stone(killer, mdef.kill_reward)
+        if mdef.self_destructs:
+            self.explode(m)
+        if mdef.on_kill is not None and not mdef.kill_reward:
+            # ranges and line of sight of its effect are measured from the dying creature
+            self.run(mdef.on_kill, you=killer, self_=m, origin=m.pos, **{"from": m.pos})
+
+    def explode(self, m: Monster) -> None:
+        """The Exploder's adjacent ring takes one Explosive roll (its attack and its death)."""
+        self.state.monsters.pop(m.uid, None)
+        result = self.roll("explosive_die", 1)
+        hits = sum(f.get("hits", 0) or 0 for f in result)
+        ring = hx.neighbours(m.pos)
+        for h in ring:
+            d = self.state.dwarf_at(h)
+            if d is not None and d.conscious and not self.shielded(h):
+                self.hurt(d, hits)
+            other = self.state.monster_at(h)
+            if other is not None:
+                if hits:
+                    self.damage_monster(other, "explosive", hits, None)
+                if any(f["face"] == "scare" for f in result) and other.uid in self.state.monsters:
+                    self.scare(other, m.pos, 2)
+        if self.state.sentry in ring:
+            self.state.sentry = None
+
+    def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
+        """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE
+        Grenade: the target space and the firer) a step gets no closer to any of them and
+        further from at least one."""
+        if self.monster_def(m).move == 0 or (self.monster_def(m).size or 1) > 1:
+            return
+        sources = [source] if isinstance(source, tuple) else list(source)
+
+        def away(a: Hex, b: Hex) -> bool:
+            gains = [hx.distance(b, s) - hx.distance(a, s) for s in sources]
+            return min(gains) >= 0 and max(gains) > 0
+        # every way of up to `steps` steps, each away from the sources; it may pass other
+        # monsters but ends on an empty space (L990, L996): the longest such flight
+        step = self.monster_stepper(m)
+        ways, frontier = {m.pos: 0}, [m.pos]
+        for n in range(1, steps + 1):
+            frontier = sorted({b for a in frontier for b in hx.neighbours(a)
+                               if b not in ways and step(a, b) and away(a, b)})
+            ways.update({b: n for b in frontier})
+        ends = [h for h in ways if h == m.pos or self.monster_can_stop(m, h)]
+        m.pos = min(ends, key=lambda h: (-ways[h], h))
+
+    def hurt(self, d: Dwarf, n: int) -> None:
+        if n <= 0 or not d.conscious:
+            return
+        d.health = max(0, d.health - n)
+        self.log(f"{d.cls} takes {n} damage ({d.health} left)")
+        if d.health == 0:
+            d.statuses = {"unconscious"}
+            self.log(f"{d.cls} is unconscious")
+            if self.state.bosco_alive:
+                self.revive(d)
+                self.state.bosco_alive, self.state.bosco = False, None
+                self.log("BOSCO revives the dwarf and is destroyed")
+            elif all(not x.conscious for x in self.state.dwarves if not x.in_pod) and \
+                    not any(x.in_pod for x in self.state.dwarves):
+                self.state.result = "failure"
+                self.log("every dwarf is unconscious: the mission fails")
+
+    # --- hit assignment (rulebook L458-468) ---------------------------------------------------
+    def assign(self, d: Dwarf, mode, target: Monster, dice: list[dict], plan: list | None = None,
+               from_behind: bool = False) -> dict[int, int]:
+        """Assign each die to a space: the first must be a hit on the target; each next one to an
+        assigned space or one next to it, in range and LOS; a die's hits never split.
+        `plan` lists, per die, a hex (scenarios); without it dice sweep to adjacent monsters
+        once the target has enough. Returns hits per monster uid."""
+        rng = mode.get("range") or 1
+        lob = mode.get("ignores_line_of_sight") or "none"
+        assign = mode.get("assign") or "sweep"
+        if assign == "best_die":
+            dice = sorted(dice, key=lambda f: -(f.get("hits") or 0))[:1]
+        if assign == "choose_one":
+            dice = sorted(dice, key=lambda f: -(f.get("hits") or 0))[:1]
+        order = sorted(range(len(dice)), key=lambda i: -(dice[i].get("hits") or 0))
+        spaces: list[Hex] = []
+        per_space: Counter = Counter()
+
+        def legal(h: Hex, first: bool) -> bool:
+            if first:
+                return h == target.pos
+            if assign in ("single_target", "best_die", "choose_one"):
+                return h == target.pos or h == target.tail
+            near = any(h == s or h in hx.neighbours(s) for s in spaces)
+            return near and hx.distance(d.pos, h) <= rng and self.los(d.pos, h, lob)
+
+        if plan is not None:
+            if len(plan) != len(dice):
+                raise EffectError(f"{len(dice)} dice but {len(plan)} assignments")
+            for i, (face, h) in enumerate(zip(dice, plan)):
+                h = tuple(h)
+                if i == 0 and not (face.get("hits") or 0):
+                    raise EffectError("the first die assigned must be a hit")
+                if not legal(h, i == 0):
+                    raise EffectError(f"die {i + 1} cannot go to {list(h)}")
+                spaces.append(h)
+                per_space[h] += face.get("hits") or 0
+        else:
+            need = self.hp(target) - target.damage + self.resistance(target, mode.get("die").replace("_die", "") if mode.get("die") else "")
+            for n, i in enumerate(order):
+                face = dice[i]
+                h = target.pos
+                if n > 0 and per_space[target.pos] >= need:
+                    for cand in sorted(hx.neighbours(target.pos)):
+                        other = self.state.monster_at(cand)
+                        if other is not None and other is not target and legal(cand, False):
+                            h = cand
+                            break
+                spaces.append(h)
+                per_space[h] += face.get("hits") or 0
+        hits: Counter = Counter()
+        for h, n in per_space.items():
+            m = self.state.monster_at(h)
+            if m is not None:
+                hits[m.uid] += n
+        return dict(hits)
+
+    def fire(self, d: Dwarf, weapon_id: str, mode_index: int, target: Monster,
+             plan: list | None = None, free: bool = False, from_behind: bool = False) -> bool:
+        """A ranged attack: its effect pays and targets; the engine assigns dice and applies."""
+        weapon = self.data.get("weapon", weapon_id)
+        mode = weapon.modes[mode_index]
+        self.acting = d
+        before = (d.actions, d.ammo, d.secondary_ammo)
+        lob = mode.get("ignores_line_of_sight") or "none"
+        if hx.distance(d.pos, target.pos) > (mode.get("range") or 1) or not self.los(d.pos, target.pos, lob):
+            return False
+        try:
+            ok = self.run(mode.get("effect"), you=d, target=None, weapon=weapon, mode=mode,
+                          target_obj=target, plan=plan, from_behind=from_behind, free=free)
+        except EffectError:
+            d.actions, d.ammo, d.secondary_ammo = before    # an illegal assignment: nothing happened
+            raise
+        if free:
+            d.actions = before[0]
+        if ok:
+            d.acted_at = self.tick()
+            d.used[(weapon_id, mode.get("id"))] += 1
+        return ok
+
+    # --- cards in hand -------------------------------------------------------------------------
+    def draw_rock_and_stone(self, d: Dwarf, n: int = 1) -> None:
+        """Rock and Stone cards from the deck (the discard reshuffled when it runs out)."""
+        st = self.state
+        for _ in range(n):
+            if not st.rs_deck and st.rs_discard:
+                st.rs_deck, st.rs_discard = st.rs_discard, []
+                self.rng.shuffle(st.rs_deck)
+            if not st.rs_deck:
+                return
+            d.rock_and_stone.append(st.rs_deck.pop())
+
+    def revive(self, d: Dwarf) -> None:
+        """Revive (L626-632): the dwarf gets up with 1 health."""
+        d.statuses.discard("unconscious")
+        d.health = 1
+
+    def ammo_cap(self, d: Dwarf, resource: str) -> int:
+        """Ammo spaces: primary 5; secondary 3, or 5 overclocked (L592-596); plus an installed
+        upgrade's extra spaces."""
+        slot = "primary" if resource == "ammo" else "secondary"
+        base = 5 if resource == "ammo" or d.overclocked else 3
+        up = d.upgrades.get(slot)
+        return base + ((self.data.get("weapon_upgrade", up).ammo_cap or 0) if up else 0)
+
+    def take_upgrade(self, d: Dwarf, upgrade: str) -> None:
+        """A picked-up upgrade goes straight onto a free slot it fits (L1369), else it waits
+        on the character board."""
+        fits = self.data.get("weapon_upgrade", upgrade).fits or ()
+        free = [slot for slot in fits if slot not in d.upgrades]
+        if free:
+            d.upgrades[free[0]] = upgrade
+            self.log(f"{d.cls} installs {upgrade} on the {free[0]} weapon")
+        else:
+            d.spare_upgrades.append(upgrade)
+            self.log(f"{d.cls} keeps {upgrade}")
+
+    def draw_throwable(self, d: Dwarf) -> None:
+        """The top Throwable card of the deck (L153); when the deck runs out its discard pile
+        (L580) is shuffled into a new one. None left anywhere: no card."""
+        st = self.state
+        if not st.throwable_deck and st.throwable_discard:
+            st.throwable_deck, st.throwable_discard = st.throwable_discard, []
+            self.rng.shuffle(st.throwable_deck)
+        if st.throwable_deck:
+            d.throwables.append(st.throwable_deck.pop())
+
+    # --- the sentry gun ------------------------------------------------------------------------
+    def open_window(self) -> None:
+        """A new Event, Swarm or dwarf action: the sentry may fire at every monster again."""
+        self.window += 1
+
+    def sentry_reacts(self, m: Monster) -> None:
+        """The sentry fires once at a monster that acts, is placed or moves within its range
+        and line of sight, once per monster per Event or Swarm (L662-668)."""
+        st = self.state
+        if st.sentry is None or m.uid not in st.monsters or (self.window, m.uid) in self.sentry_shots:
+            return
+        if hx.distance(st.sentry, m.pos) <= 3 and self.los(st.sentry, m.pos):
+            self.sentry_shots.add((self.window, m.uid))
+            self.log(f"the sentry fires at {m.kind}#{m.uid}")
+            hits = sum(f.get("hits") or 0 for f in self.roll("bullet_die", 1))
+            engineer = next((d for d in st.dwarves if d.cls == "engineer"), None)
+            self.damage_monster(m, "bullet", hits, engineer)
+
+    def attack_if_possible(self, m: Monster) -> bool:
+        mdef = self.monster_def(m)
+        dwarves = self.targets_in_range(m)
+        st = self.state
+        if not dwarves:
+            if self.sentry_in_reach(m):
+                self.log(f"{m.kind}#{m.uid} attacks the sentry gun: it returns to the Engineer")
+                st.sentry = None
+                if mdef.self_destructs:
+                    self.explode(m)
+                return True
+            lure = next((h for h in sorted(st.tokens.get("lure", {}))
+                         if hx.distance(m.pos, h) <= mdef.attack_range and self.los(m.pos, h)), None)
+            if lure is not None:   # L1353: with no dwarf or sentry in range it attacks the LURE
+                self.log(f"{m.kind}#{m.uid} attacks the LURE at {list(lure)}")
+                return True
+            return False
+        target = self.pick_dwarf(m, dwarves)
+        self.monster_attack(m, target)
+        return True
+
+    def monster_attack(self, m: Monster, d: Dwarf) -> None:
+        mdef = self.monster_def(m)
+        self.face(m, d.pos)                    # rule rear_arc: it turns to its target
+        self.settle_tail(m)
+        self.log(f"{m.kind}#{m.uid} attacks {d.cls}")
+        if mdef.self_destructs:
+            self.explode(m)
+            return
+        faces = self.roll(mdef.attack_die or "monster_die", mdef.attack_dice or 0)
+        if self.shielded(d.pos):
+            self.log("the shield stops the attack")
+        else:
+            for f in faces:
+                if f["face"] != "teeth" or not d.conscious:
+                    continue
+                if mdef.teeth is not None:         # the creature's own teeth effect
+                    self.run(mdef.teeth, you=d, self_=m, target=d)
+                else:
+                    self.hurt(d, 1)
+            for f in faces:
+                if f["face"] == "bang" and mdef.bang is not None and d.conscious:
+                    self.run(mdef.bang, you=d, self_=m, target=d)
+        if mdef.attack_places:
+            self.place_around(d.pos, mdef.attack_places, -1)

@@ -1,0 +1,153 @@
+"""Class equipment (sentry gun, Shield Generator, platforms, zipline, flares; L660-844),
+throwables (L566-584), Rock and Stone cards and class abilities."""
+from __future__ import annotations
+
+
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, spend
+
+
+def sentry(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Deploy or relocate the Sentry Gun: 1 action + 1 ammo, on an adjacent empty space."""
+    st = engine.state
+    at = tuple(act["at"])
+    if d.cls != "engineer" or hx.distance(d.pos, at) != 1 or st.terrain(at) not in OPEN \
+            or st.monster_at(at) or st.dwarf_at(at):
+        raise EffectError("the sentry goes on an adjacent empty space")
+    if d.ammo < 1 and d.secondary_ammo < 1:
+        raise EffectError("the sentry costs 1 ammo")
+    spend(d, 1)
+    if d.ammo > 0:
+        d.ammo -= 1
+    else:
+        d.secondary_ammo -= 1
+    st.sentry = at
+
+def throw(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Throw a throwable card (L566-584): range from the card, only walls block the throw;
+    area effects hit every space around the landing space with the whole roll."""
+    card = act["card"]
+    if card not in d.throwables:
+        raise EffectError(f"{d.cls} holds no {card}")
+    tdef = engine.data.get("throwable", card)
+    at = tuple(act["at"])
+    if hx.distance(d.pos, at) > (tdef.range or 0) or not engine.los(d.pos, at, "arc"):
+        raise EffectError(f"{card} cannot reach {list(at)}")
+    before = (d.actions, list(d.throwables))
+    if not act.get("free"):
+        spend(d, 1)
+    d.throwables.remove(card)
+    single = engine.state.monster_at(at) if not (tdef.area or 0) else None   # single-target throwables
+    try:
+        engine.run(tdef.effect, you=d, origin=at, target_obj=single, at=at)
+    except Exception:
+        d.actions, d.throwables = before        # a refused choice: the card stays in hand
+        raise
+    engine.state.throwable_discard.append(card)   # used: onto the throwable discard pile (L580)
+
+
+def shield(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Shield Generator (L712-726): 1 action, on your space or next to it; 7 spaces where
+    monsters cannot enter or leave and attacks on dwarves have no effect."""
+    at = tuple(act["at"])
+    if d.cls != "gunner" or d.tokens["shield"] < 1 or hx.distance(d.pos, at) > 1:
+        raise EffectError("the Gunner places his shield on or next to his space")
+    spend(d, 1)
+    d.tokens["shield"] -= 1
+    engine.shield = at
+
+def platforms(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Platform Gun (L664-676): 1 action, up to 3 platforms on pits in line of sight."""
+    spots = [tuple(h) for h in act["at"]]
+    st = engine.state
+    if d.cls != "engineer" or not 0 < len(spots) <= 3:
+        raise EffectError("the Engineer places 1 to 3 platforms")
+    for h in spots:
+        if st.terrain(h) != "o" or not engine.los(d.pos, h):
+            raise EffectError(f"a platform goes on a pit in line of sight, not {list(h)}")
+    spend(d, 1)
+    placed = st.tokens.setdefault("platform", {})
+    for h in spots:
+        if len(placed) >= 6:
+            placed.pop(next(iter(placed)))       # all 6 in use: move an old one
+        placed[h] = d.seat
+
+
+def zipline(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Zipline Launcher (L700-711): next to a pit, 1 action: 1-2 zipline tokens in a straight
+    line from the Gunner's space across the pit to ground on the far side."""
+    st = engine.state
+    pits = [tuple(h) for h in act["over"]]
+    land = tuple(act["land"])
+    line = [d.pos] + pits + [land]
+    if d.cls != "gunner" or not 1 <= len(pits) <= 2 or d.tokens["zipline"] < len(pits):
+        raise EffectError("the Gunner lays 1 or 2 zipline tokens")
+    step = None
+    for a, b in zip(line, line[1:]):
+        if b not in hx.neighbours(a):
+            raise EffectError("a zipline runs in a straight line of touching spaces")
+        cube = tuple(y - x for x, y in zip(hx.to_cube(a), hx.to_cube(b)))
+        if step is not None and cube != step:
+            raise EffectError("a zipline runs in a straight line")
+        step = cube
+    if any(st.terrain(h) != "o" for h in pits) or st.terrain(land) not in OPEN:
+        raise EffectError("a zipline crosses pits and lands on ground")
+    spend(d, 1)
+    d.tokens["zipline"] -= len(pits)
+    for h in pits:
+        st.tokens.setdefault("zipline", {})[h] = d.seat
+    engine.ziplines.add((d.pos, land))
+
+
+def flare(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Flare Shot (L832-844): 1 action, a flare on any space in line of sight; it lights its
+    space and the 6 around it until the Scout's next turn."""
+    at = tuple(act["at"])
+    st = engine.state
+    if d.cls != "scout" or d.tokens["flare"] - len([1 for o in st.tokens.get("flare", {}).values() if o == d.seat]) < 1:
+        raise EffectError("the Scout has no flare left")
+    if st.terrain(at) not in OPEN or not engine.los(d.pos, at):
+        raise EffectError(f"a flare goes on a space in line of sight, not {list(at)}")
+    spend(d, 1)
+    st.tokens.setdefault("flare", {})[at] = d.seat
+
+def rock_and_stone(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Play a Rock and Stone card: no action (L577); its effect, then the discard."""
+    card = act["card"]
+    if card not in d.rock_and_stone:
+        raise EffectError(f"{d.cls} holds no {card}")
+    before = (d.actions, list(d.rock_and_stone))
+    d.rock_and_stone.remove(card)
+    try:
+        engine.run(engine.data.get("rock_and_stone_card", card).effect, you=d, free=True)
+    except Exception:
+        d.actions, d.rock_and_stone = before
+        raise
+    d.actions = before[0]
+    engine.state.rs_discard.append(card)
+    engine.log(f"{d.cls} plays {card}")
+
+
+# The base classes' abilities are carried out by the actions above; any other ability (a
+# pack's new class) is run from its effect.
+NATIVE_ABILITIES = {"sentry_gun": "sentry", "platform_gun": "platforms", "zipline_launcher": "zipline",
+                    "shield_generator": "shield", "power_drill": "move", "drill_attack": "attack",
+                    "light_footed": "move", "grappling_hook": "move", "flare_shot": "flare"}
+
+
+def class_abilities(engine: Monsters, d: Dwarf) -> list:
+    return list(engine.data.get("dwarf", d.cls).abilities or ())
+
+
+def ability(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Use a class ability by running its effect (its costs are part of it)."""
+    found = next((a for a in class_abilities(engine, d) if a.id == act["id"]), None)
+    if found is None:
+        raise EffectError(f"the {d.cls} has no ability {act['id']!r}")
+    if found.id in NATIVE_ABILITIES:
+        raise EffectError(f"{found.id} is the {NATIVE_ABILITIES[found.id]} action")
+    if not engine.run(found.effect, you=d):
+        raise EffectError(f"{found.id} cannot be used now")
+    engine.log(f"{d.cls} uses {found.id}")

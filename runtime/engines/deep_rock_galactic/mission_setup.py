@@ -1,0 +1,109 @@
+"""Setting a mission up (rulebook L140-221): map, minerals, pickups, hidden segments, decks,
+dwarves, the mission's tokens and drones, the Hazard level."""
+from __future__ import annotations
+
+from collections import Counter
+
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx, mission_play
+from tomecraft.runtime.engines.deep_rock_galactic.engine import (
+    CLASSES, DEFAULT_SECONDARY, FALLBACK_SECONDARY, Engine, load_mission, parse_map, plain)
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, Monster, State
+
+
+def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> Engine:
+    mission = load_mission(data, options)
+    cells = parse_map(mission["map"])
+    pod = [tuple(h) for h in mission["drop_pod"]]
+    exits = {e["exit"]: tuple(e["at"]) for e in mission["tunnel_exits"]}
+    st = State(cells, pod, exits, tuple(mission["mine_head"]) if mission.get("mine_head") else None)
+    hazard = int(options.get("hazard") or mission.get("hazard") or 2)
+    engine = Engine(data, st, agents, rng, {**options, "hazard": hazard}, log_enabled=log)
+    engine.mine_head_mission = st.mine_head is not None
+    engine.mission = mission
+    level = data.get("hazard_level", f"hazard_{hazard}")
+    st.stalagmites = {tuple(h) for h in mission.get("stalagmites", [])}
+    # minerals: fixed ones first, the rest at random on the diamond spaces (L209-213)
+    diamonds = sorted(h for h, c in cells.items() if c == "*")
+    tokens = [name for name, n in sorted(mission["minerals"].items()) for _ in range(n)]
+    for fixed in mission.get("mineral_spaces", []):
+        st.minerals[tuple(fixed["at"])] = fixed["mineral"]
+        tokens.remove(fixed["mineral"]) if fixed["mineral"] in tokens else None
+    free = [h for h in diamonds if h not in st.minerals]
+    rng.shuffle(free)
+    for h, name in zip(free, tokens):
+        st.minerals[h] = name
+    # pickups: face down on flare-stick spaces, the rest on the hidden segments (L215-221)
+    pickups = [name for name, n in sorted(mission["pickups"].items()) for _ in range(n)]
+    rng.shuffle(pickups)
+    per_hidden = int(engine.rules["v18_pickups_per_hidden_segment"])
+    for h in sorted(h for h, c in cells.items() if c == "?"):
+        if pickups:
+            st.pickups[h] = [pickups.pop(), False]
+    st.segment_pool = [dict(t) for t in plain(engine.rules["hidden_segment_pool"])]
+    rng.shuffle(st.segment_pool)                  # drawn at random from the 8 tiles (L196)
+    for group in hx.components(cells, {"h"}):
+        mine = [pickups.pop() for _ in range(min(per_hidden, len(pickups)))]
+        st.hidden.append({"hexes": group, "pickups": mine, "revealed": False,
+                          "tile": st.segment_pool.pop() if st.segment_pool else None})
+    # decks (Before Starting removals, L147)
+    removed = set(mission.get("remove_cards", []))
+    for card in data.of("event_card"):
+        if card.id in removed:
+            continue
+        pile = st.swarm_deck if card.deck == "swarm" else st.event_deck
+        pile.extend([card] * (card.count or 1))
+    for card in data.of("supply_card"):
+        st.supply_deck.extend([card] * (card.count or 1))
+    st.rs_deck = rock_and_stone_deck(data)
+    st.upgrade_supply = [u.id for u in data.of("weapon_upgrade") for _ in range(u.count or 1)]
+    st.throwable_deck = sorted(t.id for t in data.of("throwable"))    # 1 copy each (rule throwable_copies)
+    for pile in (st.event_deck, st.swarm_deck, st.supply_deck, st.rs_deck, st.upgrade_supply, st.throwable_deck):
+        rng.shuffle(pile)
+    engine.mission_event = mission.get("mission_event_fx")
+    # dwarves
+    for seat in range(players):
+        cls = options.get("classes", CLASSES)[seat % 4]
+        ddef = data.get("dwarf", cls)
+        primary = next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
+        d = Dwarf(seat, cls, pod[seat % len(pod)], health=ddef.health, ammo=ddef.primary_ammo,
+                  secondary_ammo=ddef.secondary_ammo, secondary=DEFAULT_SECONDARY.get(cls, FALLBACK_SECONDARY), primary=primary)
+        d.tokens = Counter(plain(ddef.equipment) or {})
+        engine.draw_throwable(d)
+        engine.draw_rock_and_stone(d, 1)
+        st.dwarves.append(d)
+    mission_play.place_drones(engine, mission)
+    mission_play.place_tokens(engine, mission)
+    if players == 1:
+        around = sorted({n for h in pod for n in hx.neighbours(h)} - set(pod))
+        spot = next((h for h in around if cells.get(h) in OPEN and h not in exits.values()), None)
+        st.bosco, st.bosco_alive = spot, spot is not None
+    hazard_setup(engine, level)
+    objective = mission["objective"]
+    if objective["type"] == "eliminate":
+        creature = objective["creature"]
+        waits = any(e["creature"] == creature for e in mission.get("hidden_monsters", []))
+        if not waits:
+            far = max((h for h, c in cells.items() if c in OPEN and h not in pod and h not in exits.values()
+                       and h not in st.stalagmites), key=lambda h: (min(hx.distance(h, p) for p in pod), h))
+            m = Monster(st.next_uid, creature, far)
+            st.monsters[m.uid] = m
+            st.next_uid += 1
+            engine.face_nearest_dwarf(m)
+    return engine
+
+
+def hazard_setup(engine: Engine, level, threat: int | None = None) -> None:
+    """The Hazard level's setup: the threat token on its start square (L167-169), and at
+    Hazard 4-5 one extra Grunt on every tunnel exit (L173)."""
+    st = engine.state
+    st.threat = level.threat_start if threat is None else threat
+    for h in engine.active_exits():
+        for _ in range(level.extra_grunts_per_exit or 0):
+            m = Monster(st.next_uid, "grunt", h)
+            st.monsters[m.uid] = m
+            st.next_uid += 1
+            engine.face_nearest_dwarf(m)
+
+
+def rock_and_stone_deck(data) -> list[str]:
+    return [c.id for c in data.of("rock_and_stone_card") for _ in range(c.count or 1)]

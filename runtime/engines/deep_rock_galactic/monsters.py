@@ -1,0 +1,250 @@
+"""The monsters' side: spawning (L870-885), activation order and each activation
+(L937-1027), movement, the Swarm Threat Track and Swarms (L886-895)."""
+from __future__ import annotations
+
+from collections import Counter
+
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.combat import Combat
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.state import WALLS, Dwarf, Monster
+
+
+class Monsters(Combat):
+    # --- spawning ------------------------------------------------------------------------------
+    def nearest_dwarf_distance(self, h: Hex) -> int:
+        alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
+        return min((hx.distance(h, p) for p in alive), default=0)
+
+    def spawn(self, kind: str, origin: Hex, n: int = 1, chooser: Dwarf | None = None) -> list[Monster]:
+        """Placement priority (L870-885): as close to the origin as possible, then towards the
+        dwarves, then the drawing dwarf decides."""
+        placed = []
+        for _ in range(n):
+            probe = Monster(0, kind, origin)
+            step = self.monster_stepper(probe)
+            dist = hx.bfs(origin, lambda a, b: step(a, b) or self.state.monster_at(b) is not None)
+            free = [h for h in dist if self.monster_can_stop(probe, h)]
+            flames = self.state.tokens.get("flame", {})
+            usable = [h for h in free if h not in flames] or free
+            if not usable:
+                break
+            best = min(dist[h] for h in usable)
+            ring = [h for h in usable if dist[h] == best]
+            toward = min(self.nearest_dwarf_distance(h) for h in ring)
+            ring = sorted(h for h in ring if self.nearest_dwarf_distance(h) == toward)
+            seat = chooser.seat if chooser else 0
+            at = ring[0] if len(ring) == 1 else tuple(self.agents[seat % len(self.agents)].choose("spawn", ring, None))
+            m = Monster(self.state.next_uid, kind, at)
+            self.state.next_uid += 1
+            self.state.monsters[m.uid] = m
+            self.face_nearest_dwarf(m)
+            self.spawned[kind] += 1
+            placed.append(m)
+            self.log(f"{kind}#{m.uid} spawns at {list(at)}")
+            if at in flames:
+                del flames[at]
+                self.damage_monster(m, "fire", 1, None)
+            if m.uid in self.state.monsters:
+                self.sentry_reacts(m)
+        return placed
+
+    # --- monster activation (L964-1027) ---------------------------------------------------------
+    def pick_dwarf(self, m: Monster, dwarves: list[Dwarf]) -> Dwarf:
+        return min(dwarves, key=lambda d: (hx.distance(m.pos, d.pos), -d.acted_at))
+
+    def activate_all(self, skip: set[int] = frozenset(), move_and_attack: bool = False) -> None:
+        """Every monster acts, kind by kind in board order (L937-962); of one kind the one
+        nearest a dwarf first, ties decided by the dwarf who drew the card (L974)."""
+        kinds = sorted(self.data.of("monster"), key=lambda k: k.order)
+        for kind in kinds:
+            group = [m for m in self.state.monsters.values() if m.kind == kind.id and m.uid not in skip]
+            if not group:
+                continue
+            near = self.walking_distances(group)
+            while group and not self.state.result:
+                m = self.next_to_act(group, near)
+                group.remove(m)
+                if m.uid in self.state.monsters:
+                    self.activate(m, move_and_attack)
+
+    def walking_distances(self, group: list[Monster]) -> dict[int, int]:
+        """Per monster of one kind: steps along its own ways (around pits, through other
+        monsters) to the nearest dwarf; one it cannot reach counts by straight distance,
+        after every reachable one."""
+        alive = {d.pos for d in self.state.dwarves if d.conscious and not d.in_pod}
+        if not alive:
+            return {m.uid: 0 for m in group}
+        step = self.monster_stepper(group[0])
+        back = hx.bfs_from(alive, lambda a, b: a in alive or step(b, a))
+        return {m.uid: back[m.pos] if m.pos in back else 1000 + min(hx.distance(m.pos, p) for p in alive)
+                for m in group}
+
+    def next_to_act(self, group: list[Monster], near: dict[int, int]) -> Monster:
+        """The monster of `group` nearest a dwarf; on a tie the drawing dwarf chooses."""
+        best = min(near[m.uid] for m in group)
+        tied = sorted((m for m in group if near[m.uid] == best), key=lambda m: m.uid)
+        if len(tied) == 1:
+            return tied[0]
+        seat = self.acting.seat if self.acting is not None else 0
+        choice = self.agents[seat % len(self.agents)].choose("activation_order", [m.uid for m in tied], self)
+        return next(m for m in tied if m.uid == choice)
+
+    def activate(self, m: Monster, move_and_attack: bool = False) -> None:
+        """One activation (L966-1002): attack if a dwarf is in range, else move (and attack
+        after the move when the card or the creature says so); then its special, whatever
+        way it moves."""
+        mdef = self.monster_def(m)
+        self.activated[m.kind] += 1
+        if m.statuses & {"stunned", "frozen"}:
+            m.statuses -= {"stunned", "frozen"}
+            self.log(f"{m.kind}#{m.uid} skips its activation (G-10)")
+            return
+        self.sentry_reacts(m)
+        if m.uid not in self.state.monsters:
+            return
+        if mdef.moves_toward == "none":
+            if mdef.attacks:
+                self.attack_if_possible(m)
+        elif mdef.moves_toward == "monster":
+            self.move_monster(m, toward_monsters=True)
+        elif not (mdef.attacks and self.attack_if_possible(m)):
+            self.move_monster(m)
+            if m.uid in self.state.monsters and mdef.attacks and (move_and_attack or mdef.moves_then_attacks):
+                self.attack_if_possible(m)
+        if mdef.special is not None and m.uid in self.state.monsters and not self.state.result:
+            self.run(mdef.special, self_=m)
+
+    def move_monster(self, m: Monster, toward_monsters: bool = False) -> None:
+        """Move (L966-996): toward the nearest dwarf (ties: the one who acted most recently,
+        L972), stopping on the first empty space from which it can attack (L970); it passes
+        other monsters but never ends on one (L990, L996). With no such space within its
+        move it gets as close as it can, on an empty space."""
+        mdef = self.monster_def(m)
+        step = self.monster_stepper(m)
+        reach = hx.bfs(m.pos, step)
+        can_stop = {h for h in reach if h == m.pos or self.monster_can_stop(m, h)}
+        goals = self.monster_goals(m, reach, can_stop, toward_monsters)
+        if not goals or m.pos in goals:
+            return
+        near = [h for h in goals if reach[h] <= mdef.move]
+        if near:
+            dest = min(near, key=lambda h: (reach[h], h))
+        else:
+            back = hx.bfs_from(goals, lambda a, b: step(b, a))
+            spots = [h for h in can_stop if reach[h] <= mdef.move and h in back]
+            dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
+            if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
+                return
+        stop_at_sentry = not toward_monsters and bool(mdef.attacks)
+        self.walk_monster(m, hx.path_to(m.pos, {dest}, step) or [], stop_at_sentry)
+
+    def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool) -> set:
+        """Where the monster wants to end: next to another monster (the Warden), else on an
+        empty space with its target dwarf in range and line of sight. The target is the dwarf
+        it reaches range of in the fewest steps, ties to the one who acted most recently."""
+        st = self.state
+        if toward_monsters:
+            return {h for h in can_stop if any(hx.distance(h, o.pos) == 1 for o in st.monsters.values() if o is not m)}
+        rng = max(1, self.monster_def(m).attack_range)
+        best, best_key = None, None
+        for d in st.dwarves:
+            if not d.conscious or d.in_pod:
+                continue
+            # the nearest space to attack this dwarf from: line of sight checked nearest first
+            spots = sorted((reach[h], h) for h in can_stop if hx.distance(h, d.pos) <= rng)
+            steps = next((n for n, h in spots if self.los(h, d.pos)), None)
+            if steps is None:
+                continue
+            key = (steps, -d.acted_at, d.seat)
+            if best_key is None or key < best_key:
+                best, best_key = (d, spots), key
+        if best is None:          # no way into range (a shield, an IFG, pits): get closer
+            return self.closer_spots(m, reach, can_stop)
+        d, spots = best
+        return {h for _, h in spots if self.los(h, d.pos)}
+
+    def closer_spots(self, m: Monster, reach: dict, can_stop: set) -> set:
+        """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now."""
+        mdef = self.monster_def(m)
+        spots = [h for h in can_stop if 0 < reach[h] <= mdef.move]
+        if not spots:
+            return set()
+        here = self.nearest_dwarf_distance(m.pos)
+        best = min(self.nearest_dwarf_distance(h) for h in spots)
+        return {h for h in spots if self.nearest_dwarf_distance(h) == best} if best < here else set()
+
+    def walk_monster(self, m: Monster, path: list[Hex], stop_at_sentry: bool = False) -> None:
+        """Step along `path`, entering each space; a token that stops walkers (goo) ends the
+        move on the last empty space passed. A monster that reaches an empty space with the
+        sentry gun in its range stops there too (L968-970: the sentry counts as a target)."""
+        st = self.state
+        start = last_stop = m.pos
+        for h in path:
+            self.enter_monster(m, h)
+            if m.uid not in st.monsters:
+                return
+            if self.monster_can_stop(m, h):
+                last_stop = h
+                if stop_at_sentry and self.sentry_in_reach(m):
+                    break
+            if self.stops_walker(h, flying=bool(self.monster_def(m).flying)):
+                break
+        m.pos = last_stop
+        self.settle_tail(m)
+        if m.pos != start:
+            self.sentry_reacts(m)
+
+    def enter_monster(self, m: Monster, h: Hex) -> None:
+        st = self.state
+        mdef = self.monster_def(m)
+        if "wall" in (mdef.destroys_on_path or ()) and st.terrain(h) in WALLS:
+            if h in st.minerals:
+                st.ground.setdefault(h, Counter())[st.minerals.pop(h)] += 1
+            st.cells[h] = "."
+        if "stalagmite" in (mdef.destroys_on_path or ()):
+            st.stalagmites.discard(h)
+        if "grunt" in (mdef.destroys_on_path or ()):
+            other = st.monster_at(h)
+            if other is not None and other.kind == "grunt":
+                self.kill(other, None)
+        if h != m.pos:
+            m.facing = hx.ahead(m.pos, h)      # it faces the way it moves
+        m.pos = h
+        self.sentry_reacts(m)
+        prox = st.tokens.get("proximity", {})
+        if h in prox:
+            del prox[h]
+            hits = sum(f.get("hits") or 0 for f in self.roll("explosive_die", 2))
+            self.damage_monster(m, "explosive", hits, None)
+
+    # --- the Swarm Threat Track (L886-895, G-11) ------------------------------------------------
+    def advance_threat(self, n: int, unconscious: bool = False) -> None:
+        for _ in range(n):
+            if self.state.result:
+                return
+            if self.state.threat >= self.track_len - 1:
+                if any(d.in_pod for d in self.state.dwarves):
+                    self.state.result = "success"
+                    self.log("time runs out with a dwarf in the drop pod: just achieved")
+                else:
+                    self.state.result = "failure"
+                    self.log("the Swarm Threat Track runs out: the mission fails")
+                return
+            self.state.threat += 1
+            if self.state.threat in self.swarm_squares:
+                self.swarm(1)
+                return
+
+    def swarm(self, cards: int) -> None:
+        self.log("a Swarm comes")
+        self.open_window()
+        placed: list = []
+        activation: dict = {}
+        for _ in range(cards):
+            card = self.draw("swarm")
+            if card is not None:
+                self.run(card.effect, you=self.acting, defer_activation=True, placed=placed,
+                         activation=activation)
+        # every card placed first, then one activation (L894); "all other" skips the new ones
+        self.activate_all({m.uid for m in placed} if activation.get("others_only") else set())

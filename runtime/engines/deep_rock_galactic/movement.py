@@ -1,0 +1,211 @@
+"""The dwarves' Move action and what entering a space does (rulebook L300-380), carrying,
+and the pickaxe (L500-565). `engine` is the Engine (typed by the layer it extends)."""
+from __future__ import annotations
+
+from collections import Counter
+
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx, mission_play
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
+from tomecraft.runtime.engines.deep_rock_galactic.state import WALLS, Dwarf, spend
+
+
+def move(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """One Move action: up to 3 steps along `path` (L300-380)."""
+    if act.get("webbed"):
+        raise EffectError("a Webbed dwarf cannot Move")
+    path = [tuple(h) for h in act["path"]]
+    if not 0 < len(path) <= 3:
+        raise EffectError("a Move action is 1 to 3 steps")
+    st = engine.state
+    # check the whole path first, so an illegal Move changes nothing
+    prev, end = d.pos, None
+    for h in path:
+        if h not in hx.neighbours(prev):
+            if (prev, h) in engine.ziplines or (h, prev) in engine.ziplines:
+                prev = h                         # the whole zipline plus its landing: 1 step
+                continue
+            raise EffectError(f"{list(h)} is not next to {list(prev)}")
+        if st.terrain(h) in WALLS and engine.has_ability(d, "power_drill"):
+            if h in st.minerals:
+                raise EffectError("Power Drill cannot dig a wall holding a mineral (L517)")
+            end = h                          # Power Drill: dig, enter, the Move ends (L554)
+            break
+        if not engine.dwarf_step(d, prev, h):
+            raise EffectError(f"{d.cls} cannot enter {list(h)}")
+        prev = h
+        if engine.token_flag(h, "stops_movement_on_entry") or (st.pod_returned and h in st.pod):
+            end = h
+            break
+    end = end or prev
+    fire = act.get("then_fire")
+    if fire is not None:
+        mode = engine.data.get("weapon", fire["weapon"]).modes[fire["mode"]]
+        if d.cls != "scout" or (mode.get("actions") or 0) != 1:
+            raise EffectError("Light-Footed: the Scout's free shot after a Move uses a 1-action fire mode")
+    if not (st.pod_returned and end in st.pod) and st.terrain(end) not in WALLS \
+            and not engine.dwarf_can_stop(d, end):
+        raise EffectError(f"{d.cls} cannot end a move on {list(end)}")
+    spend(d, 1)
+    engine.move_ended = False
+    for h in path:
+        if st.terrain(h) in WALLS:
+            dig(engine, h)
+            d.pos = h
+            enter(engine, d, h)
+            break
+        d.pos = h
+        stop = enter(engine, d, h)
+        if d.in_pod or stop or engine.move_ended or not d.conscious:
+            break
+    engine.move_ended = False
+    if d.cls == "scout" and act.get("then_fire"):
+        fire = act["then_fire"]                # Light-Footed: a free shot after a Move (L812-820)
+        target = st.monsters.get(fire["target"])
+        mode = engine.data.get("weapon", fire["weapon"]).modes[fire["mode"]]
+        if target is None or not engine.fire(d, fire["weapon"], fire["mode"], target, free=True):
+            engine.log("Light-Footed: no target in range and line of sight for the free shot")
+
+
+def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
+    """Entering a space: flames, goo, pickups, ground minerals, Blood Sugar, the Mine Head,
+    the returned drop pod. Returns True when the movement must stop."""
+    st = engine.state
+    if h in st.stalagmites and engine.has_ability(d, "power_drill"):
+        st.stalagmites.discard(h)              # Power Drill: destroyed, no mineral die (L766, L772)
+        engine.log(f"{d.cls} drills through the stalagmite at {list(h)}")
+    engine.hurt(d, engine.entry_damage(h))             # flames (L806)
+    stop = engine.stops_walker(h)                      # goo (Goo From Above)
+    for n in [h] + hx.neighbours(h):
+        if n in st.pickups and not st.pickups[n][1]:
+            st.pickups[n][1] = True            # revealed by passing through or next to it
+    if h in st.pickups and st.pickups[h][1]:
+        kind = st.pickups[h][0]
+        pdef = engine.data.get("pickup", kind)
+        if not pdef.needs_pickaxe:
+            del st.pickups[h]
+            collect(engine, d, kind)
+    if mission_play.recover_drone(engine, d, h):       # a mission's drones ("!" tokens)
+        carry(engine, d, mission_play.DRONE)
+    if h in st.upgrade_tokens:                         # picked up by moving onto it (L334)
+        engine.take_upgrade(d, st.upgrade_tokens.pop(h))
+    if h in st.ground:
+        for name, n in list(st.ground[h].items()):
+            if name == "health_cube":
+                take = min(n, 5 - d.health)
+                d.health += take
+                st.ground[h][name] -= take
+            else:
+                st.ground[h][name] -= carry(engine, d, name, n)   # beyond a carry limit it stays
+        st.ground[h] = +st.ground[h]
+        if not st.ground[h]:
+            del st.ground[h]
+    if st.mine_head is not None and (h == st.mine_head or h in hx.neighbours(st.mine_head)):
+        for name, n in d.carried.items():
+            st.shared[name] += n
+        d.carried.clear()
+    if st.pod_returned and h in st.pod:
+        d.in_pod = True
+        engine.log(f"{d.cls} boards the drop pod")
+    return stop
+
+
+def carry(engine: Monsters, d: Dwarf, name: str, n: int = 1, at: Hex | None = None) -> int:
+    """The dwarf takes `n` of `name`: to the Shared Supply Space, or in Mine Head missions onto
+    the dwarf's board (L370-372), where a mineral's carry limit holds (Aquarq: one at a time,
+    L1499, L618). What it cannot take drops on the ground at `at`. Returns the amount taken."""
+    if not engine.mine_head_mission:
+        engine.state.shared[name] += n
+        return n
+    limit = next((m.carry_limit for m in engine.data.of("mineral") if m.id == name), None)
+    take = n if limit is None else max(0, min(n, limit - d.carried[name]))
+    d.carried[name] += take
+    if take < n and at is not None:
+        engine.state.ground.setdefault(at, Counter())[name] += n - take
+        engine.log(f"{d.cls} can carry no more {name}: it drops on the ground")
+    return take
+
+
+def collect(engine: Monsters, d: Dwarf, kind: str) -> None:
+    pdef = engine.data.get("pickup", kind)
+    carry(engine, d, kind)
+    if pdef.effect is not None:
+        engine.run(pdef.effect, you=d, fire="picked_up")
+
+
+# --- the pickaxe (L500-565) ------------------------------------------------------------------
+
+def dig(engine: Monsters, h: Hex) -> None:
+    st = engine.state
+    st.cells[h] = "."                           # a Single Space Cave Segment
+    for seg in st.hidden:
+        if not seg["revealed"] and any(n in seg["hexes"] for n in hx.neighbours(h)):
+            reveal(engine, seg)
+
+
+def reveal(engine: Monsters, seg: dict) -> None:
+    st = engine.state
+    seg["revealed"] = True
+    for x in seg["hexes"]:
+        st.cells[x] = "."
+    spots = [x for x in seg["hexes"] if x not in st.exits.values()]
+    for name, x in zip(seg["pickups"], spots):
+        st.pickups[x] = [name, False]
+    # weapon upgrade tokens, face down at random (L552; rule upgrades_per_hidden_segment)
+    free = [x for x in spots if x not in st.pickups]
+    tile = seg.get("tile")
+    upgrades = tile["upgrades"] if tile else int(engine.rules["upgrades_per_hidden_segment"])
+    for _ in range(upgrades):
+        if free and st.upgrade_supply:
+            st.upgrade_tokens[free.pop(engine.rng.randrange(len(free)))] = st.upgrade_supply.pop()
+    engine.log(f"a hidden segment is revealed at {list(seg['hexes'][0])}")
+    for entry in engine.mission.get("hidden_monsters", []):
+        for _ in range(entry["count"]):
+            engine.spawn(entry["creature"], seg["hexes"][len(seg["hexes"]) // 2])
+
+
+def pickaxe(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Roll the pickaxe die (rule g13: 1 die); each pickaxe result is one task on an adjacent
+    space: mine, farm, self-defence, landscape or break a stalagmite."""
+    st = engine.state
+    targets = [tuple(h) for h in act["at"]]
+    if not targets:
+        raise EffectError("the pickaxe needs a target space")
+    for h in targets:
+        if hx.distance(d.pos, h) != 1:
+            raise EffectError(f"the pickaxe reaches adjacent spaces only, not {list(h)}")
+    spend(d, 1)                 # only once the swing is legal: a refused swing costs nothing
+    faces = act.get("roll") or engine.roll("pickaxe_die", int(engine.rules["g13_pickaxe_dice"]))
+    hits = sum(f.get("hits") or 0 for f in faces)
+    if hits == 0:
+        engine.log(f"{d.cls} swings and misses")
+        return
+    if len(targets) == 1:
+        targets = targets * hits if st.monster_at(targets[0]) else targets[:1]
+    per_monster: Counter = Counter()
+    for h in targets[:hits]:
+        m = st.monster_at(h)
+        if m is not None:
+            per_monster[m.uid] += 1
+            continue
+        if h in st.pickups and st.pickups[h][1]:
+            kind = st.pickups.pop(h)[0]
+            pdef = engine.data.get("pickup", kind)
+            engine.run(pdef.effect, you=d, fire="struck", at=h)
+            if not pdef.effect:
+                carry(engine, d, kind)
+            continue
+        if h in st.stalagmites:
+            st.stalagmites.discard(h)
+            face = engine.roll("mineral_die", 1)[0]["face"]
+            carry(engine, d, "gold" if face == "four_squares" else "nitra")
+            continue
+        if st.terrain(h) in WALLS:
+            if h in st.minerals:
+                carry(engine, d, st.minerals.pop(h), at=h)
+            dig(engine, h)
+    for uid, n in per_monster.items():
+        m = st.monsters.get(uid)
+        if m is not None:
+            engine.damage_monster(m, "pickaxe", n, d)

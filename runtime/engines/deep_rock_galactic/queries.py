@@ -1,0 +1,109 @@
+"""The query handlers generated effects call (game.yaml `queries`)."""
+from __future__ import annotations
+
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
+from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster
+
+
+class Queries:
+    """Query handlers (game.yaml `queries`)."""
+
+    def __init__(self, engine: Monsters) -> None:
+        self.e = engine
+
+    def roll(self, ctx, die: str, amount: int):
+        faces = self.e.roll(die, amount)
+        target = ctx.info.get("target_obj")
+        if ctx.info.get("mode") is not None and isinstance(target, Monster) and self._lit(target.pos) \
+                and die != "pickaxe_die" and faces:
+            # a flare's light: reroll 1 hit die of this damage roll (L836-842); the worst one
+            worst = min(range(len(faces)), key=lambda i: (faces[i].get("hits") or 0, i))
+            if (faces[worst].get("hits") or 0) < 2:
+                faces = list(faces)
+                faces[worst] = self.e.roll(die, 1)[0]
+                self.e.last_roll = faces
+                self.e.log("the flare's light: 1 die rerolled")
+        self._upgrade_reacts(ctx, faces)
+        return faces
+
+    def _upgrade_reacts(self, ctx, faces: list) -> None:
+        """The attack_rolled triggers of an upgrade installed on the weapon that rolled."""
+        weapon, d = ctx.info.get("weapon"), ctx.you
+        if weapon is None or not isinstance(d, Dwarf) or not faces or ctx.info.get("from"):
+            return
+        up = d.upgrades.get(weapon.slot)
+        if up is not None:
+            self.e.last_roll = faces          # reroll works on these dice, in place
+            self.e.run(self.e.data.get("weapon_upgrade", up).effect, you=d, fire="attack_rolled")
+
+    def _lit(self, pos: Hex) -> bool:
+        return any(pos == f or pos in hx.neighbours(f) for f in self.e.state.tokens.get("flare", {}))
+
+    def faces(self, ctx, roll, face: str) -> int:
+        return sum(f["face"] == face for f in roll)
+
+    def hits(self, ctx, roll) -> int:
+        return sum(f.get("hits") or 0 for f in roll)
+
+    def best_die(self, ctx, roll) -> int:
+        return max((f.get("hits") or 0 for f in roll), default=0)
+
+    def _pos(self, who) -> Hex | None:
+        return getattr(who, "pos", None)
+
+    def _shooter(self, ctx) -> Hex | None:
+        """Where the attack comes from: BOSCO's space when BOSCO fires, else the dwarf's."""
+        return tuple(ctx.info["from"]) if ctx.info.get("from") is not None else self._pos(ctx.you)
+
+    def in_range(self, ctx, rng: int) -> bool:
+        a = tuple(ctx.info["origin"]) if ctx.info.get("origin") is not None else self._shooter(ctx)
+        b = self._pos(ctx.it if ctx.it is not None else ctx.target)
+        if a is None or b is None:
+            return False
+        want = ctx.info.get("target_obj")
+        if want is not None and (ctx.it is not want):
+            return False
+        return hx.distance(a, b) <= rng
+
+    def line_of_sight(self, ctx) -> bool:
+        a, b = self._shooter(ctx), self._pos(ctx.it if ctx.it is not None else ctx.target)
+        if a is None or b is None:
+            return False
+        mode = ctx.info.get("mode")
+        lob = (mode.get("ignores_line_of_sight") if mode is not None else None) or "none"
+        return self.e.los(a, b, lob)
+
+    def adjacent(self, ctx) -> bool:
+        a, b = self._pos(ctx.you), self._pos(ctx.it)
+        return a is not None and b is not None and hx.distance(a, b) <= 1
+
+    def distance_to_monster(self, ctx) -> int:
+        me = ctx.self
+        others = [m for m in self.e.state.monsters.values() if m is not me]
+        return min((hx.distance(me.pos, m.pos) for m in others), default=99)
+
+    def has_status(self, ctx, status: str) -> bool:
+        who = ctx.self or ctx.you
+        if status == "full_health":
+            return isinstance(who, Dwarf) and who.health >= 5
+        return status in getattr(who, "statuses", ())
+
+    def dwarf_in_range(self, ctx) -> bool:
+        return bool(self.e.targets_in_range(ctx.self))
+
+    def in_lit_area(self, ctx) -> bool:
+        return self._lit(self._pos(ctx.it or ctx.target))
+
+    def flying(self, ctx) -> bool:
+        return bool(self.e.monster_def(ctx.it or ctx.self).flying)
+
+    def size(self, ctx) -> int:
+        return self.e.monster_def(ctx.it or ctx.target).size or 1
+
+    def hazard_level(self, ctx) -> int:
+        return self.e.hazard
+
+    def on_last_square(self, ctx) -> bool:
+        return self.e.state.threat >= self.e.track_len - 1

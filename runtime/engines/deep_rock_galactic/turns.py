@@ -1,0 +1,162 @@
+"""The turn structure (rulebook L290-935): each dwarf's turn (start, actions, BOSCO), the
+Event Phase and Reaction Events, the end of the mission; `play_mission` is the loop."""
+from __future__ import annotations
+
+from tomecraft.runtime.engines.deep_rock_galactic import actions, hexgrid as hx, mission_play, policy
+from tomecraft.runtime.engines.deep_rock_galactic.engine import MAX_ROUNDS, Engine
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
+
+
+# --- objectives and the end (L925-935) --------------------------------------------------------
+
+def objectives_done(engine: Engine) -> bool:
+    obj = engine.mission["objective"]
+    st = engine.state
+    if obj["type"] == "eliminate":
+        return st.killed[obj["creature"]] > 0 and mission_play.drones_recovered(engine)
+    return all(st.shared[k] >= n for k, n in obj.get("targets", {}).items()) \
+        and mission_play.drones_recovered(engine)
+
+
+def check_end(engine: Engine) -> None:
+    st = engine.state
+    if st.result:
+        return
+    if not st.pod_returned and objectives_done(engine):
+        st.pod_returned = True
+        engine.log("objectives complete: the drop pod returns")
+        for h in st.pod:
+            m = st.monster_at(h)
+            if m is not None:
+                st.monsters.pop(m.uid, None)
+            d = st.dwarf_at(h)
+            if d is not None:
+                spot = next((n for n in hx.neighbours(h) if n not in st.pod and engine.dwarf_can_stop(d, n)), None)
+                if spot is not None:
+                    d.pos = spot
+                d.statuses.add("knocked_over")
+    if st.pod_returned:
+        outside = [d for d in st.dwarves if d.conscious and not d.in_pod]
+        if any(d.in_pod for d in st.dwarves) and not outside:
+            st.result = "success"
+            engine.log("every conscious dwarf is in the drop pod: success")
+
+
+# --- a dwarf's turn -----------------------------------------------------------------------------
+
+def start_turn(engine: Engine, d: Dwarf) -> None:
+    st = engine.state
+    d.used.clear()
+    d.last_action = None
+    for kind in ("flame", "flare"):
+        for h, owner in list(st.tokens.get(kind, {}).items()):
+            if owner == d.seat:
+                del st.tokens[kind][h]
+    if d.cls == "gunner" and engine.shield is not None:
+        engine.shield = None                      # back to the general supply (L720-726)
+    for kind in ("ifg", "lure"):
+        for h, owner in list(st.tokens.get(kind, {}).items()):
+            if owner == d.seat:
+                del st.tokens[kind][h]
+
+
+def take_turn(engine: Engine, d: Dwarf) -> None:
+    st = engine.state
+    if d.in_pod or st.result:
+        return
+    start_turn(engine, d)
+    engine.acting = d
+    if not d.conscious:
+        engine.log(f"{d.cls} is unconscious: the threat advances")
+        engine.advance_threat(1, unconscious=True)
+        return
+    d.actions = 1 if "stunned" in d.statuses else 3
+    webbed = "webbed" in d.statuses
+    d.statuses -= {"stunned", "webbed"}
+    guard = 0
+    while d.actions > 0 and not st.result and d.conscious and not d.in_pod and guard < 12:
+        guard += 1
+        act = policy.choose(engine, d, webbed)
+        if act is None:
+            break
+        actions.perform(engine, d, act)
+        check_end(engine)
+    for m in st.monsters.values():
+        if m.hidden_from == d.seat:
+            m.hidden_from = None
+    if st.bosco_alive and len(st.dwarves) == 1 and not st.result:
+        policy.bosco_phase(engine, d)
+    check_end(engine)
+    if not st.result and d.conscious and not d.in_pod:
+        event_phase(engine, d)
+    check_end(engine)
+
+
+def event_phase(engine: Engine, d: Dwarf) -> None:
+    card = engine.draw("event")
+    if card is None:
+        return
+    engine.log(f"{d.cls} draws {card.id}")
+    engine.open_window()
+    d.acted_at = engine.tick()
+    if card.event_kind == "mission_specific":
+        engine.run(engine.mission_event, you=d)
+    elif card.event_kind == "reaction":
+        if not reaction_attacks(engine, d):
+            engine.run(card.effect, you=d)
+    elif card.event_kind == "optional" and "knocked_over" in d.statuses:
+        return
+    else:
+        engine.run(card.effect, you=d, placed=[])
+
+
+def reaction_attacks(engine: Engine, d: Dwarf) -> bool:
+    """Reaction Event (L909-925): a 1-HP monster traps the drawer; every other teammate (and
+    the sentry, BOSCO) with range and line of sight to the drawer's space takes one action-free
+    attack with a 1-action fire mode, in turn, paying its ammo only when it shoots (L915-919);
+    once the monster is killed nobody else shoots. True if the monster is killed."""
+    st = engine.state
+    n = len(st.dwarves)
+    for other in (st.dwarves[(d.seat + i) % n] for i in range(1, n)):
+        if not other.conscious or other.in_pod or "knocked_over" in other.statuses:
+            continue
+        mode = reaction_mode(engine, other, d.pos)
+        if mode is not None:
+            other.ammo -= mode.get("ammo") or 0
+            if reaction_shot(engine, mode.get("die"), mode.get("dice") or 1):
+                return True
+    for helper in (st.sentry, st.bosco if st.bosco_alive else None):
+        if helper is not None and hx.distance(helper, d.pos) <= 3 and engine.los(helper, d.pos):
+            if reaction_shot(engine, "bullet_die", 1):
+                return True
+    return False
+
+
+def reaction_mode(engine: Engine, shooter: Dwarf, at: Hex):
+    """The shooter's first 1-action fire mode it can pay for that reaches `at`, or None."""
+    weapon = engine.data.get("weapon", shooter.primary)
+    for mode in weapon.modes:
+        if (mode.get("actions") or 0) == 1 and (mode.get("ammo") or 0) <= shooter.ammo \
+                and hx.distance(shooter.pos, at) <= (mode.get("range") or 1) \
+                and engine.los(shooter.pos, at, mode.get("ignores_line_of_sight") or "none"):
+            return mode
+    return None
+
+
+def reaction_shot(engine: Engine, die: str, n: int) -> bool:
+    if sum(f.get("hits") or 0 for f in engine.roll(die, n)) > 0:
+        engine.log("a reaction attack kills the ambusher")
+        return True
+    return False
+
+
+def play_mission(engine: Engine) -> None:
+    """Rounds of every dwarf's turn until success, failure or the round cap."""
+    st = engine.state
+    while not st.result and st.round < MAX_ROUNDS:
+        st.round += 1
+        for d in st.dwarves:
+            take_turn(engine, d)
+            if st.result:
+                break

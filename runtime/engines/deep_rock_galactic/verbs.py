@@ -1,0 +1,386 @@
+"""The verb handlers generated effects call (game.yaml `verbs`)."""
+from __future__ import annotations
+
+from collections import Counter
+
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.deep_rock_galactic import actions, hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
+from tomecraft.runtime.engines.deep_rock_galactic.movement import enter
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster
+
+
+class Verbs:
+    """Verb handlers called by generated effects (game.yaml `verbs`)."""
+
+    def __init__(self, engine: Monsters) -> None:
+        self.e = engine
+        self.area_hit: list[Hex] = []      # the spaces the last area attack hit (Scare follows)
+
+    def _dwarf(self, ctx) -> Dwarf | None:
+        for who in (ctx.target, ctx.you):
+            if isinstance(who, Dwarf):
+                return who
+        return None
+
+    def can_pay(self, ctx, resource: str, amount: int) -> bool:
+        d = ctx.you
+        if resource == "actions":
+            return ctx.info.get("free") or (d is not None and d.actions >= amount)
+        if resource == "ammo":
+            return d is not None and d.ammo >= amount
+        if resource == "secondary_ammo":
+            return d is not None and d.secondary_ammo >= amount
+        return self.e.state.shared[resource] >= amount
+
+    def pay(self, ctx, resource: str, amount: int) -> None:
+        d = ctx.you
+        if resource == "actions":
+            if not ctx.info.get("free"):
+                d.actions -= amount
+        elif resource == "ammo":
+            d.ammo -= amount
+        elif resource == "secondary_ammo":
+            d.secondary_ammo = max(0, d.secondary_ammo - amount)
+        else:
+            self.e.state.shared[resource] -= amount
+
+    def gain(self, ctx, resource: str, amount: int) -> None:
+        d = self._dwarf(ctx)
+        if resource in ("ammo", "secondary_ammo") and d is not None:
+            setattr(d, resource, min(self.e.ammo_cap(d, resource), getattr(d, resource) + amount))
+        elif self.e.mine_head_mission and d is not None:
+            d.carried[resource] += amount
+        else:
+            self.e.state.shared[resource] += amount
+
+    def deposit(self, ctx, resource: str, amount: int) -> None:
+        self.e.state.shared[resource] += amount
+
+    def deal(self, ctx, damage_type: str, hits: int) -> None:
+        e = self.e
+        if isinstance(ctx.self, Monster):            # the Exploder's own blast
+            e.explode(ctx.self)
+            return
+        mode = ctx.info.get("mode")
+        target = ctx.target if ctx.target is not None else ctx.it
+        if mode is None or not isinstance(target, Monster):
+            if isinstance(target, Monster):
+                e.damage_monster(target, damage_type, hits, ctx.you)
+            return
+        d = ctx.you
+        status = mode.get("hit_status")
+        if mode.get("assign") == "area":
+            area = [target.pos] + self._area_pair(target.pos)
+            self.area_hit = area
+            done = set()
+            for h in area:
+                m = e.state.monster_at(h)
+                if m is not None and m.uid not in done:
+                    done.add(m.uid)
+                    e.damage_monster(m, damage_type, hits, d, status=status)
+                friend = e.state.dwarf_at(h)
+                if friend is not None:
+                    e.hurt(friend, hits)
+            return
+        per_monster = e.assign(d, mode, target, e.last_roll, ctx.info.get("plan"),
+                               ctx.info.get("from_behind", False))
+        for uid, n in sorted(per_monster.items()):
+            m = e.state.monsters.get(uid)
+            if m is not None:
+                e.damage_monster(m, damage_type, n, d, from_behind=ctx.info.get("from_behind", False),
+                                 status=status)
+
+    def _area_pair(self, h: Hex) -> list[Hex]:
+        ring = hx.neighbours(h)
+        best, score = ring[:2], -1
+        for a in ring:
+            for b in ring:
+                if a < b and b in hx.neighbours(a):
+                    s = sum(self.e.state.monster_at(x) is not None for x in (a, b)) \
+                        - 2 * sum(self.e.state.dwarf_at(x) is not None for x in (a, b))
+                    if s > score:
+                        best, score = [a, b], s
+        return best
+
+    def deal_ignoring_resistance(self, ctx, hits: int) -> None:
+        target = ctx.target if ctx.target is not None else ctx.it
+        if isinstance(target, Monster):
+            self.e.damage_monster(target, "pickaxe", hits, ctx.you, ignore_resistance=True)
+
+    def take_damage(self, ctx, amount: int) -> None:
+        d = self._dwarf(ctx)
+        if d is not None:
+            if isinstance(ctx.self, Monster) and self.e.shielded(d.pos):
+                return
+            self.e.hurt(d, amount)
+
+    def heal(self, ctx, amount: int) -> None:
+        d = self._dwarf(ctx)
+        if d is None or not d.conscious:
+            return
+        at = ctx.info.get("at")
+        pile = self.e.state.ground.get(tuple(at)) if at is not None else None
+        take = min(amount, 5 - d.health)
+        if pile is not None and pile["health_cube"]:
+            take = min(take, pile["health_cube"])   # cubes picked up from the ground (L538)
+            pile["health_cube"] -= take
+            if not +pile:
+                del self.e.state.ground[tuple(at)]
+        d.health += take
+
+    def inflict(self, ctx, status: str) -> None:
+        who = ctx.target if ctx.target is not None else ctx.it
+        if isinstance(who, Dwarf):
+            if not self.e.shielded(who.pos):
+                who.statuses.add(status)
+        elif isinstance(who, Monster):
+            if not (status == "stunned" and self.e.monster_def(who).stun_immune):
+                who.statuses.add(status)
+
+    def become(self, ctx, status: str) -> None:
+        if isinstance(ctx.you, Dwarf):
+            ctx.you.statuses.add(status)
+
+    def remove_status(self, ctx, status: str) -> None:
+        for who in (ctx.target, ctx.you):
+            if who is not None:
+                who.statuses.discard(status)
+
+    def spawn(self, ctx, creature: str, amount: int) -> None:
+        if amount <= 0:
+            return
+        origin = ctx.self.pos if isinstance(ctx.self, Monster) else (self.e.active_exits() or [None])[0]
+        if origin is None:
+            return
+        placed = self.e.spawn(creature, origin, amount, ctx.you if isinstance(ctx.you, Dwarf) else None)
+        if "placed" in ctx.info:
+            ctx.info["placed"].extend(placed)
+
+    def spawn_at_exits(self, ctx, creature: str, amount: int) -> None:
+        for h in self.e.active_exits():
+            placed = self.e.spawn(creature, h, amount, ctx.you if isinstance(ctx.you, Dwarf) else None)
+            if "placed" in ctx.info:
+                ctx.info["placed"].extend(placed)
+
+    def activate_monsters(self, ctx) -> None:
+        if ctx.info.get("defer_activation"):
+            return
+        skip = {m.uid for m in ctx.info.get("placed", [])} if ctx.info.get("others_only") else set()
+        self.e.activate_all(skip, move_and_attack=bool(ctx.info.get("move_and_attack")))
+
+    def activate_other_monsters(self, ctx) -> None:
+        """"Activated all other Creature" (L929): every monster but the ones this card placed."""
+        if ctx.info.get("defer_activation"):
+            ctx.info.setdefault("activation", {})["others_only"] = True    # the Swarm activates
+            return
+        self.e.activate_all({m.uid for m in ctx.info.get("placed", [])})
+
+    def activate_monsters_move_and_attack(self, ctx) -> None:
+        """"Move and attack" (L935, L970; Fast Critters, L1201): every creature that moves
+        attacks after its move if a dwarf is in range; none attacks twice."""
+        if ctx.info.get("defer_activation"):
+            return
+        self.e.activate_all(move_and_attack=True)
+
+    def advance_threat(self, ctx, amount: int) -> None:
+        self.e.advance_threat(amount)
+
+    def reveal_swarm(self, ctx, amount: int) -> None:
+        self.e.swarm(amount)
+
+    def draw_rock_and_stone(self, ctx, amount: int) -> None:
+        d = self._dwarf(ctx)
+        if d is not None:
+            self.e.draw_rock_and_stone(d, amount)
+
+    def draw_throwable(self, ctx) -> None:
+        d = self._dwarf(ctx)
+        if d is not None:
+            self.e.draw_throwable(d)
+
+    def draw_event(self, ctx) -> None:
+        raise EffectError("draw_event is the engine's Event Phase, not an effect")
+
+    def place(self, ctx, token: str, amount: int) -> None:
+        at = ctx.info.get("at", ctx.info.get("origin"))
+        if token == "flame" and ctx.info.get("target_obj") is not None:
+            self._flames(ctx, ctx.info["target_obj"], amount)
+            return
+        if at is None:
+            raise EffectError(f"place {token}: no space chosen")
+        if token == "health_cube":            # Blood Sugar's cubes lie on the struck space
+            self.e.state.ground.setdefault(tuple(at), Counter())["health_cube"] += amount
+            return
+        if self.e.token_room(token) > 0 or tuple(at) in self.e.state.tokens.get(token, {}):
+            self.e.state.tokens.setdefault(token, {})[tuple(at)] = ctx.you.seat if ctx.you else -1
+
+    def _flames(self, ctx, target: Monster, amount: int) -> None:
+        """Flaming Ground (L790-808): the first flame on the target's space if it died, else on
+        an empty space next to it; the others on empty spaces next to the target space and
+        connected to the flames already placed."""
+        st = self.e.state
+        flames = st.tokens.setdefault("flame", {})
+        owner = ctx.you.seat if isinstance(ctx.you, Dwarf) else -1
+        amount = min(amount, self.e.token_room("flame"))      # 6 flame tokens (L260)
+        if amount <= 0:
+            return
+
+        def empty(h: Hex) -> bool:
+            return (st.terrain(h) in OPEN and h not in flames and not st.monster_at(h)
+                    and not st.dwarf_at(h) and h not in st.stalagmites)
+        placed: list[Hex] = []
+        if target.uid not in st.monsters:
+            placed.append(target.pos)
+        else:
+            first = sorted((h for h in hx.neighbours(target.pos) if empty(h)),
+                           key=lambda h: (hx.distance(h, ctx.you.pos), h))
+            if not first:
+                return
+            placed.append(first[0])
+        while len(placed) < amount:
+            nxt = sorted(h for h in hx.neighbours(target.pos)
+                         if empty(h) and h not in placed and any(h in hx.neighbours(p) for p in placed))
+            if not nxt:
+                break
+            placed.append(nxt[0])
+        for h in placed:
+            flames[h] = owner
+
+    def fail_mission(self, ctx) -> None:
+        self.e.state.result = "failure"
+
+    def scare(self, ctx, steps: int) -> None:
+        """The target flees the firer; an area attack (HE Grenade, L192) scares every monster
+        left in its area, away from the target space and from the firer."""
+        target = ctx.target if ctx.target is not None else ctx.info.get("target_obj")
+        if not isinstance(target, Monster) or not isinstance(ctx.you, Dwarf):
+            return
+        mode = ctx.info.get("mode")
+        if mode is None or mode.get("assign") != "area":
+            self.e.scare(target, tuple(ctx.info.get("from") or ctx.you.pos), steps)
+            return
+        area = self.area_hit or [target.pos]
+        scared = {m.uid: m for h in area if (m := self.e.state.monster_at(h)) is not None}
+        for m in scared.values():
+            self.e.scare(m, [area[0], ctx.you.pos], steps)
+
+    def forbid_move(self, ctx) -> None:
+        """The IFG's token itself keeps monsters in or out (Engine.monster_step)."""
+
+    def discard_self(self, ctx) -> None:
+        """Delayed throwables leave with their token (the engine removes tokens on use)."""
+
+    def destroy(self, ctx, terrain: str) -> None:
+        """Explosives clear the area around the landing space; minerals drop (L1359-1363)."""
+        at = ctx.info.get("origin")
+        if at is None:
+            raise EffectError("destroy: no area")
+        st = self.e.state
+        area = [tuple(at)] + hx.neighbours(tuple(at))
+        for h in area:
+            if terrain == "wall" and st.terrain(h) in WALLS:
+                if h in st.minerals:
+                    st.ground.setdefault(h, Counter())[st.minerals.pop(h)] += 1
+                st.cells[h] = "."
+            if terrain == "stalagmite":
+                st.stalagmites.discard(h)
+
+    def retrieve(self, ctx, token: str) -> None:
+        at = ctx.info.get("origin")
+        if at is None:
+            raise EffectError("retrieve: no area")
+        area = {tuple(at)} | set(hx.neighbours(tuple(at)))
+        for h in list(self.e.state.tokens.get(token, {})):
+            if h in area:
+                del self.e.state.tokens[token][h]
+
+    # --- verbs that move, fight and help: the same rules as the actions (actions.py) ---------
+    def push(self, ctx, steps: int) -> None:
+        """Sticky Grenade (L1357): the thrower moves the single target up to `steps` spaces
+        along its own passability; creatures on several spaces or that never move stay."""
+        e, m = self.e, ctx.target if ctx.target is not None else ctx.it
+        if not isinstance(m, Monster) or e.monster_def(m).move == 0 or (e.monster_def(m).size or 1) > 1:
+            return
+        step = e.monster_stepper(m)
+        reach = hx.bfs(m.pos, step)
+        spots = sorted(h for h, n in reach.items()
+                       if n <= steps and (h == m.pos or e.monster_can_stop(m, h)))
+        dest = e.decide(ctx, "push", spots)
+        for h in hx.path_to(m.pos, {dest}, step) or []:
+            e.enter_monster(m, h)
+            if m.uid not in e.state.monsters:
+                return
+        m.pos = dest
+        e.log(f"{m.kind}#{m.uid} is moved to {list(dest)}")
+
+    def move(self, ctx, steps: int) -> None:
+        """A free move of up to `steps` spaces with the Move action's passability and entry
+        rules (L300-380); `end_move` from anything entered stops it."""
+        e, d = self.e, ctx.you
+        if not isinstance(d, Dwarf) or not d.conscious:
+            return
+        passable = lambda a, b: e.dwarf_step(d, a, b)
+        reach = hx.bfs(d.pos, passable)
+        spots = sorted(h for h, n in reach.items() if n <= steps and (h == d.pos or e.dwarf_can_stop(d, h)))
+        dest = e.decide(ctx, "move", spots)
+        e.move_ended = False
+        for h in hx.path_to(d.pos, {dest}, passable) or []:
+            d.pos = h
+            if enter(e, d, h) or e.move_ended or not d.conscious:
+                break
+        e.move_ended = False
+        e.note_pod_left()
+
+    def end_move(self, ctx) -> None:
+        self.e.move_ended = True
+
+    def attack(self, ctx) -> None:
+        """One action-free ranged attack with any fire mode the dwarf could use now."""
+        d = ctx.you
+        if not isinstance(d, Dwarf):
+            return
+        saved, d.actions = d.actions, max(d.actions, 3)     # free: any mode's action cost is met
+        try:
+            shots = [{k: s[k] for k in ("do", "weapon", "mode", "target")} for s in actions.legal_attacks(self.e, d)]
+            if shots:
+                actions.attack(self.e, d, {**self.e.decide(ctx, "attack", shots), "free": True})
+        finally:
+            d.actions = saved
+
+    def overclock(self, ctx) -> None:
+        d = self._dwarf(ctx)
+        if d is not None:
+            d.overclocked = True                     # cap 5; no refill (L592-596)
+
+    def reroll(self, ctx, amount: int) -> None:
+        """Reroll the `amount` worst dice of the last roll, in place, so `hits(r)` sees them."""
+        roll = self.e.last_roll
+        worst = sorted(range(len(roll)), key=lambda i: (roll[i].get("hits") or 0, i))[:amount]
+        for i in worst:
+            roll[i] = self.e.roll(self.e.last_die, 1)[0]
+        self.e.last_roll = roll
+
+    def revive(self, ctx) -> None:
+        """Revive (L626-632): the target (or you) stands up with 1 health."""
+        d = self._dwarf(ctx)
+        if d is not None and not d.conscious:
+            self.e.revive(d)
+
+    def call_supply_pod(self, ctx) -> None:
+        """A supply pod lands on a space the dwarf chooses (L600-615), the cost paid elsewhere."""
+        spots = actions.supply_pod_spots(self.e)
+        if spots:
+            actions.land_supply_pod(self.e, self.e.decide(ctx, "supply_pod", spots))
+
+    def place_around_target(self, ctx, token: str) -> None:
+        """`token` on each empty space next to the target, never a Tunnel Exit or a pit."""
+        target = ctx.target if ctx.target is not None else ctx.it
+        if target is not None:
+            self.e.place_around(target.pos, token, ctx.you.seat if isinstance(ctx.you, Dwarf) else -1)
+
+    def raise_shield(self, ctx) -> None:
+        """Shield Generator (L712-726): the shield's 7 spaces around where it was placed."""
+        at = ctx.info.get("at", ctx.info.get("origin"))
+        self.e.shield = tuple(at) if at is not None else ctx.you.pos
