@@ -14,7 +14,7 @@ from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler import pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACTED = ["the_cave", "clank_catacombs", "dm_crawl_decks", "dungeontology"]
+CONTRACTED = ["the_cave", "clank_catacombs", "dm_crawl_decks", "dungeontology", "deep_rock_galactic"]
 
 
 def check_pack(tmp_path: Path, game: str, files: dict[str, str], remove: str = "[]"):
@@ -306,24 +306,54 @@ def test_removing_a_dungeontology_scholar_is_refused_at_the_removal(tmp_path):
     assert [(c, f, l) for c, f, l, _ in found] == [("TC-C004", "pack.yaml", 4)]
 
 
-# --- Deep Rock Galactic: a draft, not enforced yet --------------------------------------------
+# --- Deep Rock Galactic ------------------------------------------------------------------------
 
-def test_the_drg_draft_contract_reads_every_field_and_refuses_only_the_native_triggers(
-        monkeypatch):
-    """DRG's contract is a draft (runtime/engines/deep_rock_galactic/contract.py): held to it,
-    the base content sets no field the engine ignores and removes nothing it needs; its only
-    refused triggers are the five base items the engine plays natively, and its only unfired
-    events are those declared in game.yaml."""
-    from tomecraft.runtime.engines.deep_rock_galactic import contract as drg
-    assert drg.CONTRACT is None
-    monkeypatch.setattr(contract_check, "load", lambda engine: drg.DRAFT)
+def test_a_drg_trigger_on_a_space_event_in_a_class_ability_is_refused(tmp_path):
+    """A class ability lies on no space: `on dwarf_enters` there would never run."""
+    found = check_pack(tmp_path, "deep_rock_galactic", {"dwarves.yaml": """
+dwarves:
+  - id: medic
+    name: {zh: 医疗兵, en: Medic}
+    source: approximation
+    note: a test
+    health: 5
+    primary_ammo: 5
+    secondary_ammo: 3
+    abilities:
+      - id: first_aid
+        name: {zh: 急救, en: First Aid}
+        passive: true
+        effect: "on dwarf_enters: heal 1"
+"""})
+    assert [(c, f) for c, f, _, _ in found] == [("TC-C003", "dwarves.yaml")]
+    assert "'dwarf_enters'" in found[0][3] and "abilities" in found[0][3]
+
+
+def test_a_drg_event_a_pack_declares_is_refused_at_its_declaration(tmp_path):
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: fan_pack\ngame: deep_rock_galactic\nversion: '1.0'\nvocabulary:\n  events:\n"
+        "    cave_in: {zh: 塌方时, en: when the cave caves in}\n", encoding="utf-8")
     reporter = dg.Reporter()
-    pipeline.compile_game(ROOT / "content" / "deep_rock_galactic", [], reporter)
-    found = [d for d in reporter.diagnostics if d.code.startswith("TC-C")]
-    assert [d for d in found if d.code in ("TC-C002", "TC-C004")] == []
-    refused = sorted(d.message.split("'")[1] for d in found if d.code == "TC-C003")
-    assert refused == sorted(event for _, _, event in drg.NATIVE_TRIGGERS)
-    assert all(Path(d.file).name == "game.yaml" for d in found if d.code == "TC-C001")
+    pipeline.compile_game(ROOT / "content" / "deep_rock_galactic", [pack], reporter)
+    found = [(d.code, Path(d.file).name, d.line) for d in reporter.diagnostics]
+    assert found == [("TC-C001", "pack.yaml", 6)]
+
+
+@pytest.mark.parametrize("field, effect", [("effect", "when has_status(stunned): gain gold 1"),
+                                           ("effect", "self.range += 1")])
+def test_a_lasting_construct_drg_cannot_run_in_a_throwable_is_refused(tmp_path, field, effect):
+    found = check_pack(tmp_path, "deep_rock_galactic", {"equipment.yaml": f"""
+throwables:
+  - id: gold_bomb
+    name: {{zh: 金弹, en: Gold Bomb}}
+    source: approximation
+    note: a test
+    range: 3
+    {field}: "{effect}"
+"""})
+    assert codes(found) == ["TC-C003"]
 
 
 def test_a_bare_verb_among_a_dungeontology_regions_effects_is_refused(tmp_path):
@@ -361,7 +391,7 @@ rules:
     assert codes(found) == (["TC-C002"] if refused else [])
 
 
-def test_the_contract_command_prints_a_draft_as_not_enforced():
+def test_the_contract_command_prints_what_drg_fires():
     from tomecraft.compiler import cli
     import contextlib
     import io
@@ -369,5 +399,5 @@ def test_the_contract_command_prints_a_draft_as_not_enforced():
     with contextlib.redirect_stdout(out):
         assert cli.main(["contract", "deep_rock_galactic"]) == 0
     text = out.getvalue()
-    assert "declares no contract yet" in text and "draft, not enforced" in text
-    assert "picked_up:" in text and "weapon_upgrade:" in text
+    assert "draft" not in text and "monster_enters: when a monster enters the space" in text
+    assert "move_action: after a dwarf's Move action" in text

@@ -13,6 +13,7 @@ from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import cells_of
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster
+from tomecraft.runtime.engines.deep_rock_galactic.triggers import Triggers
 
 
 def plain(value: Any) -> Any:
@@ -32,7 +33,7 @@ def parse_map(text: str) -> dict[Hex, str]:
     return cells_of(text)
 
 
-class Board:
+class Board(Triggers):
     """State queries of the Engine (engine.py builds the fields these read)."""
 
     def log(self, message: str) -> None:
@@ -51,6 +52,7 @@ class Board:
     def run(self, fx, you=None, self_=None, target=None, **info) -> bool:
         if fx is None:
             return False
+        info.setdefault("play", self.new_play())
         ctx = Context(self, you=you, self=self_, target=target, info=info)
         return fx(ctx)
 

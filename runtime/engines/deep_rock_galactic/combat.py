@@ -23,9 +23,14 @@ class Combat(Board):
     def damage_monster(self, m: Monster, dtype: str, hits: int, attacker: Dwarf | None,
                        ignore_resistance: bool = False, from_behind: bool = False,
                        status: str | None = None) -> int:
-        """One attack's total hits on one monster: resistance once (A-10), Warden field, rear."""
+        """One attack's total hits on one monster: resistance once (A-10), Warden field, rear.
+        A dwarf's attack is `attacked` before resistance; any HP lost is `damaged`."""
         if m.uid not in self.state.monsters:
             return 0
+        if attacker is not None:
+            self.emit("attacked", it=m, hits=hits, behind=from_behind)
+            if m.uid not in self.state.monsters:
+                return 0
         mdef = self.monster_def(m)
         res = 0
         if not ignore_resistance and not (from_behind and mdef.rear_ignores_resistance):
@@ -38,6 +43,7 @@ class Combat(Board):
             return 0
         m.damage += dealt
         self.log(f"{m.kind}#{m.uid} takes {dealt} ({hits} {dtype} hits - {hits - dealt})")
+        self.emit("damaged", it=m, amount=dealt)
         if m.damage >= mdef.hp:
             self.kill(m, attacker)
         elif mdef.hides_when_damaged and attacker is not None and not m.statuses & {"stunned", "frozen"}:
@@ -59,6 +65,7 @@ class Combat(Board):
         if mdef.on_kill is not None and not mdef.kill_reward:
             # ranges and line of sight of its effect are measured from the dying creature
             self.run(mdef.on_kill, you=killer, self_=m, origin=m.pos, **{"from": m.pos})
+        self.emit("killed", it=m, killer=killer)
 
     def explode(self, m: Monster) -> None:
         """The Exploder's adjacent ring takes one Explosive roll (its attack and its death)."""
@@ -245,23 +252,11 @@ class Combat(Board):
         if st.throwable_deck:
             d.throwables.append(st.throwable_deck.pop())
 
-    # --- the sentry gun ------------------------------------------------------------------------
+    # --- the sentry gun's window ---------------------------------------------------------------
     def open_window(self) -> None:
-        """A new Event, Swarm or dwarf action: the sentry may fire at every monster again."""
+        """A new Event, Swarm or dwarf action: `once per activation` triggers (the sentry gun,
+        L664) may fire at every monster again."""
         self.window += 1
-
-    def sentry_reacts(self, m: Monster) -> None:
-        """The sentry fires once at a monster that acts, is placed or moves within its range
-        and line of sight, once per monster per Event or Swarm (L662-668)."""
-        st = self.state
-        if st.sentry is None or m.uid not in st.monsters or (self.window, m.uid) in self.sentry_shots:
-            return
-        if hx.distance(st.sentry, m.pos) <= 3 and self.los(st.sentry, m.pos):
-            self.sentry_shots.add((self.window, m.uid))
-            self.log(f"the sentry fires at {m.kind}#{m.uid}")
-            hits = sum(f.get("hits") or 0 for f in self.roll("bullet_die", 1))
-            engineer = next((d for d in st.dwarves if d.cls == "engineer"), None)
-            self.damage_monster(m, "bullet", hits, engineer)
 
     def attack_if_possible(self, m: Monster) -> bool:
         mdef = self.monster_def(m)
@@ -289,6 +284,7 @@ class Combat(Board):
         self.face(m, d.pos)                    # rule rear_arc: it turns to its target
         self.settle_tail(m)
         self.log(f"{m.kind}#{m.uid} attacks {d.cls}")
+        self.emit("monster_attacks", it=m)
         if mdef.self_destructs:
             self.explode(m)
             return

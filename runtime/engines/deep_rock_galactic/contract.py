@@ -1,40 +1,40 @@
 """What Deep Rock Galactic's engine does with the content (see runtime/contract.py).
 
-NOT ENFORCED YET: `CONTRACT` is None, so `tomecraft check` does not hold content to `DRAFT`.
-Held to it, the base content would be refused at four triggers the engine never runs as
-triggers, because it implements those items in code by id (issue 10, for the integrator):
-
-- dwarf ability `sentry_gun` (`on monster_moved`) and `light_footed` (`on move_action`):
-  actions.NATIVE_ABILITIES plays them natively; a new ability's `on monster_moved` /
-  `on move_action` would never run;
-- throwable `proximity_grenade` (`on monster_enters`): nothing fires it, so a thrown proximity
-  grenade does nothing; `ifg_grenade` and `lure_grenade` (`on turn_start: discard_self`):
-  nothing fires `turn_start` (discard_self is a no-op).
-
-Besides, game.yaml declares 14 events no content uses and the engine never fires (turn_end,
-event_phase, swarm, monster_activated, monster_placed, dwarf_enters, monster_attacks, killed,
-damaged, attacked, mission_end, spawned, end_of_turn, mission_event): held to the draft, each is
-TC-C001. They stay declared because tests/dsl/catalog/deep_rock_galactic.yaml parses inventory
-effects written with them; the integrator decides (fire them, or drop them with those entries).
-
-The engine makes a trigger run only when it runs an effect *for* that event
-(`Engine.subscribe`: `ctx.info["fire"] == event`), which it does for `picked_up`, `struck`
-(pickups) and `attack_rolled` (weapon upgrades). Once the engine fires `monster_moved`,
-`move_action`, `monster_enters` and `turn_start` to the effects that hold them, add them to
-`EVENTS` and to the fields' `events`, and set `CONTRACT = DRAFT`.
-Everything else runs once, when it happens: `continuous` runs its body at once; `set`/`+=`
-and `when` are not supported (the engine raises).
+Every event game.yaml declares is fired at its rulebook moment (`Engine.emit`; triggers.py
+says who hears it). An effect holds triggers where it lasts: a class ability (a `passive`
+one from setup, the Sentry Gun once deployed), a thrown throwable where it lands (until
+`discard_self`); a pickup's and a weapon upgrade's effect runs for its one event. Every
+other effect field runs once, when it happens: `continuous` runs its body at once;
+`set`/`+=`, `when` and `during` are not supported.
 """
 from tomecraft.runtime.contract import Contract, Need, built_in, printed, reads, runs
 
 EVENTS = {
-    "picked_up": "when a dwarf picks up the pickup (its effect runs for this event)",
-    "struck": "when a dwarf strikes the pickup with the pickaxe (its effect runs for this event)",
-    "attack_rolled": "after a weapon with the upgrade rolls its attack dice",
+    "turn_start": "at the start of a dwarf's turn, to that dwarf's triggers (L270-278; IFG, LURE: L1351-1353)",
+    "turn_end": "when a dwarf's turn ends, after its Event Phase (L270-278), to that dwarf's triggers",
+    "event_phase": "at the start of a dwarf's Event Phase, before the card is drawn (L858-862)",
+    "swarm": "when a Swarm comes, before its cards are drawn (L886-895)",
+    "monster_activated": "when a monster activates (not a stunned one, which skips it: L964-1002)",
+    "monster_placed": "when a monster is placed on the map (spawns, L870-885)",
+    "monster_moved": "when a monster moves into a space (each space it enters, L976-996)",
+    "monster_enters": "when a monster enters the space an effect lies on (Proximity Grenade, L1355)",
+    "dwarf_enters": "when a dwarf enters the space an effect lies on (L300-380)",
+    "monster_attacks": "when a monster attacks a dwarf, before its dice are rolled (L998-1002)",
+    "killed": "when a monster is killed, after its own on-kill effect",
+    "damaged": "when a monster loses HP",
+    "attacked": "when a dwarf's attack reaches a monster, before resistance (L458-478)",
+    "move_action": "after a dwarf's Move action, to that dwarf's triggers (Light-Footed, L812-820)",
+    "picked_up": "when a dwarf picks up a pickup (its effect runs for this event; L334, L360)",
+    "struck": "when a dwarf strikes a pickup with the pickaxe (its effect runs for it; L528-540)",
+    "mission_end": "when the mission ends, in success or failure (L925-935)",
+    "mission_event": "when the Mission Specific Event is drawn, after the mission's effect (L896)",
+    "attack_rolled": "after a dwarf's weapon rolls its attack dice (an installed upgrade runs for it)",
 }
+# A trigger of an effect that does not lie on a space (a passive ability) never hears these.
+SPACE_EVENTS = ("monster_enters", "dwarf_enters")
 ONCE = ("continuous",)
 
-DRAFT = Contract(
+CONTRACT = Contract(
     engine="deep_rock_galactic",
     events=EVENTS,
     kinds={
@@ -62,14 +62,16 @@ DRAFT = Contract(
         },
         "throwable": {
             **reads("when a throwable is thrown", "range", "die", "dice", "area"),
-            "effect": runs("once, where the throwable lands", *ONCE, "on", events=()),
+            "effect": runs("once, where the throwable lands; its triggers lie there, heard until "
+                           "it discards itself", *ONCE, "on"),
             **printed("after_use", "delayed", on="the throwable cards"),
         },
         "dwarf": {
             **reads("at setup and when a dwarf acts", "health", "primary_ammo",
                     "secondary_ammo", "equipment"),
-            "abilities": runs("once, as an action (the base abilities the engine plays natively "
-                              "are listed in actions.NATIVE_ABILITIES)", *ONCE, "on", events=()),
+            "abilities": runs("as the class's actions (the Sentry Gun action runs its effect); a "
+                              "`passive` ability at setup, its triggers heard all mission",
+                              *ONCE, "on", events=[e for e in EVENTS if e not in SPACE_EVENTS]),
             **printed("colour", on="the dwarf boards"),
         },
         "weapon_upgrade": {
@@ -128,10 +130,3 @@ DRAFT = Contract(
         Need("dwarf", at_least=1, why="every seat plays a dwarf"),
     ),
 )
-
-CONTRACT = None     # not enforced until the events above are fired or dropped
-# The triggers of the base content the draft refuses today (tests/compiler/test_contract.py).
-NATIVE_TRIGGERS = (("dwarf", "sentry_gun", "monster_moved"), ("dwarf", "light_footed", "move_action"),
-                   ("throwable", "ifg_grenade", "turn_start"),
-                   ("throwable", "lure_grenade", "turn_start"),
-                   ("throwable", "proximity_grenade", "monster_enters"))

@@ -68,7 +68,9 @@ class Engine(Monsters):
         self.mission_event = None
         self.shots: set = set()         # once-per marks of effects (Engine.once)
         self.window = 0                 # which Event, Swarm or dwarf action is under way
-        self.sentry_shots: set = set()  # (window, monster uid): the sentry fired at it (L664)
+        self.subs: dict = {}            # (trigger key, owner) -> (event, where, body, ctx) (triggers.py)
+        self.placed: dict = {}          # play id -> [(token, hex)] an effect placed
+        self.plays = 0                  # runs of effects so far (Triggers.new_play)
         self.last_roll: list = []
         self.last_die = ""
         self.plan: list | None = None   # scripted hit assignment (scenarios)
@@ -90,6 +92,8 @@ class Engine(Monsters):
                 if o is wanted:
                     return o
             raise EffectError(f"target {wanted} is not a legal target")
+        if "shot" in ctx.info and options == [True, False]:
+            return ctx.info["shot"] is not None    # a Move's then_fire answers its `may`
         if len(options) == 1:
             return options[0]
         agent = self.agents[seat % len(self.agents)]
@@ -122,20 +126,8 @@ class Engine(Monsters):
             return [d for d in self.state.dwarves if not d.in_pod]
         return []
 
-    def subscribe(self, ctx, event, where, body, key) -> None:
-        # Pickups' and cards' triggers fire at once when the engine runs them for that event.
-        if ctx.info.get("fire") == event and (where is None or where(ctx)):
-            body(ctx)
-
     def watch(self, ctx, cond, body, key) -> None:
         raise EffectError("`when` is not used by Deep Rock Galactic content")
-
-    def once(self, ctx, scope, key) -> bool:
-        mark = (scope, key, getattr(ctx.self, "uid", None), self.state.clock)
-        if mark in self.shots:
-            return False
-        self.shots.add(mark)
-        return True
 
     def continuous(self, ctx, body, key) -> None:
         body(ctx)

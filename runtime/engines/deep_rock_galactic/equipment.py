@@ -9,21 +9,45 @@ from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, spend
 
 
+SENTRY = "sentry_gun"        # the class ability the sentry action deploys, and its board token
+
+
+def sentry_ability(engine: Monsters, cls: str):
+    """The class's Sentry Gun ability, or None."""
+    return next((a for a in engine.data.get("dwarf", cls).abilities or () if a.id == SENTRY), None)
+
+
 def sentry(engine: Monsters, d: Dwarf, act: dict) -> None:
-    """Deploy or relocate the Sentry Gun: 1 action + 1 ammo, on an adjacent empty space."""
+    """Deploy or relocate the Sentry Gun on an adjacent empty space: its ability's effect pays
+    (1 action, 1 ammo, primary or secondary: L650-652), places it and holds its triggers."""
     st = engine.state
     at = tuple(act["at"])
-    if d.cls != "engineer" or hx.distance(d.pos, at) != 1 or st.terrain(at) not in OPEN \
+    found = sentry_ability(engine, d.cls)
+    if found is None or hx.distance(d.pos, at) != 1 or st.terrain(at) not in OPEN \
             or st.monster_at(at) or st.dwarf_at(at):
         raise EffectError("the sentry goes on an adjacent empty space")
-    if d.ammo < 1 and d.secondary_ammo < 1:
-        raise EffectError("the sentry costs 1 ammo")
-    spend(d, 1)
-    if d.ammo > 0:
-        d.ammo -= 1
-    else:
-        d.secondary_ammo -= 1
-    st.sentry = at
+    if not engine.run(found.effect, you=d, at=at, any_ammo=True, source="the sentry"):
+        raise EffectError("the sentry costs 1 action and 1 ammo")
+
+
+def place_sentry(engine: Monsters, at) -> None:
+    """A sentry gun the mission (or a scenario) sets up: placed unpaid, the ability of the
+    dwarf whose class has it holding its triggers (with no such dwarf, it has no owner)."""
+    owner = next((d for d in engine.state.dwarves if sentry_ability(engine, d.cls)), None)
+    found = sentry_ability(engine, owner.cls) if owner is not None else next(
+        (a for c in engine.data.of("dwarf") for a in c.abilities or () if a.id == SENTRY), None)
+    engine.state.sentry = tuple(at)
+    if found is not None:
+        engine.run(found.effect, you=owner, at=tuple(at), unpaid=True, source="the sentry")
+
+
+def hold_passive_abilities(engine: Monsters, d: Dwarf) -> None:
+    """A passive ability (`passive: true`: Light-Footed) is not an action: its effect runs
+    once at setup, so its triggers hear their events all mission."""
+    for found in engine.data.get("dwarf", d.cls).abilities or ():
+        if found.get("passive"):
+            engine.run(found.effect, you=d)
+
 
 def throw(engine: Monsters, d: Dwarf, act: dict) -> None:
     """Throw a throwable card (L566-584): range from the card, only walls block the throw;
@@ -41,11 +65,13 @@ def throw(engine: Monsters, d: Dwarf, act: dict) -> None:
     d.throwables.remove(card)
     single = engine.state.monster_at(at) if not (tdef.area or 0) else None   # single-target throwables
     try:
-        engine.run(tdef.effect, you=d, origin=at, target_obj=single, at=at)
+        engine.run(tdef.effect, you=d, origin=at, target_obj=single, at=at, card=card,
+                   delayed=bool(tdef.delayed), source=f"the {card}")
     except Exception:
         d.actions, d.throwables = before        # a refused choice: the card stays in hand
         raise
-    engine.state.throwable_discard.append(card)   # used: onto the throwable discard pile (L580)
+    if not tdef.delayed:    # used: onto the discard pile (L580); a delayed one when it discards itself
+        engine.state.throwable_discard.append(card)
 
 
 def shield(engine: Monsters, d: Dwarf, act: dict) -> None:
@@ -134,11 +160,12 @@ def rock_and_stone(engine: Monsters, d: Dwarf, act: dict) -> None:
 # pack's new class) is run from its effect.
 NATIVE_ABILITIES = {"sentry_gun": "sentry", "platform_gun": "platforms", "zipline_launcher": "zipline",
                     "shield_generator": "shield", "power_drill": "move", "drill_attack": "attack",
-                    "light_footed": "move", "grappling_hook": "move", "flare_shot": "flare"}
+                    "grappling_hook": "move", "flare_shot": "flare"}
 
 
 def class_abilities(engine: Monsters, d: Dwarf) -> list:
-    return list(engine.data.get("dwarf", d.cls).abilities or ())
+    """The class's abilities used as actions (passive ones are held from setup)."""
+    return [a for a in engine.data.get("dwarf", d.cls).abilities or () if not a.get("passive")]
 
 
 def ability(engine: Monsters, d: Dwarf, act: dict) -> None:

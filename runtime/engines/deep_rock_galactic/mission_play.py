@@ -14,6 +14,7 @@ Rule choices (the guide gives none; missions/README.md "How the sim plays a miss
 from __future__ import annotations
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.equipment import SENTRY, place_sentry
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN
 
@@ -29,8 +30,8 @@ def place_tokens(engine, mission: dict) -> None:
             if owners.get(name) == d.cls:
                 d.tokens[name] = max(0, d.tokens[name] - count)
         for h in _spots(engine, name)[:count]:
-            if name == "sentry_gun":
-                st.sentry = h
+            if name == SENTRY:
+                place_sentry(engine, h)
             else:
                 st.tokens.setdefault(name, {})[h] = MISSION_OWNER
 

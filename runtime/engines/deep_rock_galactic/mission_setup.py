@@ -7,6 +7,7 @@ from collections import Counter
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx, mission_play
 from tomecraft.runtime.engines.deep_rock_galactic.engine import (
     CLASSES, DEFAULT_SECONDARY, FALLBACK_SECONDARY, Engine, load_mission, parse_map, plain)
+from tomecraft.runtime.engines.deep_rock_galactic.equipment import hold_passive_abilities
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, Monster, State
 
 
@@ -71,6 +72,8 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
         engine.draw_throwable(d)
         engine.draw_rock_and_stone(d, 1)
         st.dwarves.append(d)
+    for d in st.dwarves:
+        hold_passive_abilities(engine, d)
     mission_play.place_drones(engine, mission)
     mission_play.place_tokens(engine, mission)
     if players == 1:

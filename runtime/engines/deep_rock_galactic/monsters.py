@@ -46,7 +46,7 @@ class Monsters(Combat):
                 del flames[at]
                 self.damage_monster(m, "fire", 1, None)
             if m.uid in self.state.monsters:
-                self.sentry_reacts(m)
+                self.emit("monster_placed", it=m, monster=m.kind)
         return placed
 
     # --- monster activation (L964-1027) ---------------------------------------------------------
@@ -100,7 +100,7 @@ class Monsters(Combat):
             m.statuses -= {"stunned", "frozen"}
             self.log(f"{m.kind}#{m.uid} skips its activation (G-10)")
             return
-        self.sentry_reacts(m)
+        self.emit("monster_activated", it=m, monster=m.kind)
         if m.uid not in self.state.monsters:
             return
         if mdef.moves_toward == "none":
@@ -192,8 +192,8 @@ class Monsters(Combat):
                 break
         m.pos = last_stop
         self.settle_tail(m)
-        if m.pos != start:
-            self.sentry_reacts(m)
+        if m.pos != start and path and m.pos != path[-1]:
+            self.emit("monster_moved", it=m, monster=m.kind)    # back on the last empty space
 
     def enter_monster(self, m: Monster, h: Hex) -> None:
         st = self.state
@@ -211,12 +211,9 @@ class Monsters(Combat):
         if h != m.pos:
             m.facing = hx.ahead(m.pos, h)      # it faces the way it moves
         m.pos = h
-        self.sentry_reacts(m)
-        prox = st.tokens.get("proximity", {})
-        if h in prox:
-            del prox[h]
-            hits = sum(f.get("hits") or 0 for f in self.roll("explosive_die", 2))
-            self.damage_monster(m, "explosive", hits, None)
+        self.emit("monster_moved", it=m, monster=m.kind)
+        if m.uid in st.monsters:
+            self.emit("monster_enters", it=m, at=h, monster=m.kind)
 
     # --- the Swarm Threat Track (L886-895, G-11) ------------------------------------------------
     def advance_threat(self, n: int, unconscious: bool = False) -> None:
@@ -239,6 +236,7 @@ class Monsters(Combat):
     def swarm(self, cards: int) -> None:
         self.log("a Swarm comes")
         self.open_window()
+        self.emit("swarm")
         placed: list = []
         activation: dict = {}
         for _ in range(cards):

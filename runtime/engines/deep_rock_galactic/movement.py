@@ -42,8 +42,10 @@ def move(engine: Monsters, d: Dwarf, act: dict) -> None:
     fire = act.get("then_fire")
     if fire is not None:
         mode = engine.data.get("weapon", fire["weapon"]).modes[fire["mode"]]
-        if d.cls != "scout" or (mode.get("actions") or 0) != 1:
-            raise EffectError("Light-Footed: the Scout's free shot after a Move uses a 1-action fire mode")
+        if not engine.listens(d, "move_action"):
+            raise EffectError(f"no ability of the {d.cls} acts after a Move: no free shot")
+        if (mode.get("actions") or 0) != 1:
+            raise EffectError("Light-Footed: the free shot after a Move uses a 1-action fire mode (L818)")
     if not (st.pod_returned and end in st.pod) and st.terrain(end) not in WALLS \
             and not engine.dwarf_can_stop(d, end):
         raise EffectError(f"{d.cls} cannot end a move on {list(end)}")
@@ -60,12 +62,9 @@ def move(engine: Monsters, d: Dwarf, act: dict) -> None:
         if d.in_pod or stop or engine.move_ended or not d.conscious:
             break
     engine.move_ended = False
-    if d.cls == "scout" and act.get("then_fire"):
-        fire = act["then_fire"]                # Light-Footed: a free shot after a Move (L812-820)
-        target = st.monsters.get(fire["target"])
-        mode = engine.data.get("weapon", fire["weapon"]).modes[fire["mode"]]
-        if target is None or not engine.fire(d, fire["weapon"], fire["mode"], target, free=True):
-            engine.log("Light-Footed: no target in range and line of sight for the free shot")
+    # the dwarf's `on move_action` triggers (Light-Footed, L812-820); `then_fire` is the free
+    # shot the Move states (its absence declines one)
+    engine.emit("move_action", you=d, info={"shot": act.get("then_fire")})
 
 
 def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
@@ -108,6 +107,7 @@ def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
     if st.pod_returned and h in st.pod:
         d.in_pod = True
         engine.log(f"{d.cls} boards the drop pod")
+    engine.emit("dwarf_enters", you=d, it=d, at=h)     # to triggers lying on this space
     return stop
 
 
@@ -131,7 +131,7 @@ def collect(engine: Monsters, d: Dwarf, kind: str) -> None:
     pdef = engine.data.get("pickup", kind)
     carry(engine, d, kind)
     if pdef.effect is not None:
-        engine.run(pdef.effect, you=d, fire="picked_up")
+        engine.emit("picked_up", you=d, effect=pdef.effect)
 
 
 # --- the pickaxe (L500-565) ------------------------------------------------------------------
@@ -192,7 +192,7 @@ def pickaxe(engine: Monsters, d: Dwarf, act: dict) -> None:
         if h in st.pickups and st.pickups[h][1]:
             kind = st.pickups.pop(h)[0]
             pdef = engine.data.get("pickup", kind)
-            engine.run(pdef.effect, you=d, fire="struck", at=h)
+            engine.emit("struck", you=d, effect=pdef.effect, info={"at": h})
             if not pdef.effect:
                 carry(engine, d, kind)
             continue

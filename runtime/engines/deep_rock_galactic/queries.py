@@ -29,14 +29,14 @@ class Queries:
         return faces
 
     def _upgrade_reacts(self, ctx, faces: list) -> None:
-        """The attack_rolled triggers of an upgrade installed on the weapon that rolled."""
+        """`attack_rolled`: the installed upgrade's triggers on it, and the dwarf's own."""
         weapon, d = ctx.info.get("weapon"), ctx.you
         if weapon is None or not isinstance(d, Dwarf) or not faces or ctx.info.get("from"):
             return
         up = d.upgrades.get(weapon.slot)
-        if up is not None:
-            self.e.last_roll = faces          # reroll works on these dice, in place
-            self.e.run(self.e.data.get("weapon_upgrade", up).effect, you=d, fire="attack_rolled")
+        self.e.last_roll = faces              # reroll works on these dice, in place
+        self.e.emit("attack_rolled", you=d,
+                    effect=self.e.data.get("weapon_upgrade", up).effect if up is not None else None)
 
     def _lit(self, pos: Hex) -> bool:
         return any(pos == f or pos in hx.neighbours(f) for f in self.e.state.tokens.get("flare", {}))

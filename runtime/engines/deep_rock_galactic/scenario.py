@@ -48,7 +48,7 @@ from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.deep_rock_galactic import actions, deep_dive, game, hexgrid, policy
+from tomecraft.runtime.engines.deep_rock_galactic import actions, deep_dive, equipment, game, hexgrid, policy
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, parse_map, plain
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from tomecraft.runtime.rng import Rng
@@ -116,7 +116,6 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     st.shared = Counter(setup.get("shared", {}))
     for kind, hexes in setup.get("tokens", {}).items():
         st.tokens[kind] = {_hex(h): 0 for h in hexes}
-    st.sentry = _hex(setup["sentry"]) if setup.get("sentry") else None
     st.bosco = _hex(setup["bosco"]) if setup.get("bosco") else None
     st.bosco_alive = st.bosco is not None
     engine.shield = _hex(setup["shield"]) if setup.get("shield") else None
@@ -153,6 +152,10 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
         if d.health == 0:
             d.statuses.add("unconscious")
         st.dwarves.append(d)
+    for d in st.dwarves:
+        equipment.hold_passive_abilities(engine, d)
+    if setup.get("sentry"):
+        equipment.place_sentry(engine, _hex(setup["sentry"]))
     names: dict = {}
     for spec in setup.get("monsters", []):
         m = Monster(st.next_uid, spec["kind"], _hex(spec["at"]), damage=spec.get("damage", 0),

@@ -55,10 +55,7 @@ def start_turn(engine: Engine, d: Dwarf) -> None:
                 del st.tokens[kind][h]
     if d.cls == "gunner" and engine.shield is not None:
         engine.shield = None                      # back to the general supply (L720-726)
-    for kind in ("ifg", "lure"):
-        for h, owner in list(st.tokens.get(kind, {}).items()):
-            if owner == d.seat:
-                del st.tokens[kind][h]
+    engine.emit("turn_start", you=d)              # IFG, LURE: discarded now (L1351-1353)
 
 
 def take_turn(engine: Engine, d: Dwarf) -> None:
@@ -70,7 +67,17 @@ def take_turn(engine: Engine, d: Dwarf) -> None:
     if not d.conscious:
         engine.log(f"{d.cls} is unconscious: the threat advances")
         engine.advance_threat(1, unconscious=True)
-        return
+    else:
+        action_and_event_phases(engine, d)
+    if not st.result:
+        engine.emit("turn_end", you=d)
+        check_end(engine)
+
+
+def action_and_event_phases(engine: Engine, d: Dwarf) -> None:
+    """A conscious dwarf's Action Phase (3 actions, 1 when stunned), BOSCO's, then the
+    dwarf's Event Phase."""
+    st = engine.state
     d.actions = 1 if "stunned" in d.statuses else 3
     webbed = "webbed" in d.statuses
     d.statuses -= {"stunned", "webbed"}
@@ -94,6 +101,7 @@ def take_turn(engine: Engine, d: Dwarf) -> None:
 
 
 def event_phase(engine: Engine, d: Dwarf) -> None:
+    engine.emit("event_phase", you=d)
     card = engine.draw("event")
     if card is None:
         return
@@ -102,6 +110,7 @@ def event_phase(engine: Engine, d: Dwarf) -> None:
     d.acted_at = engine.tick()
     if card.event_kind == "mission_specific":
         engine.run(engine.mission_event, you=d)
+        engine.emit("mission_event", you=d)
     elif card.event_kind == "reaction":
         if not reaction_attacks(engine, d):
             engine.run(card.effect, you=d)
@@ -160,3 +169,4 @@ def play_mission(engine: Engine) -> None:
             take_turn(engine, d)
             if st.result:
                 break
+    engine.emit("mission_end")

@@ -26,8 +26,12 @@ class Verbs:
 
     def can_pay(self, ctx, resource: str, amount: int) -> bool:
         d = ctx.you
+        if ctx.info.get("unpaid"):             # placed by the mission: nothing is paid
+            return True
         if resource == "actions":
             return ctx.info.get("free") or (d is not None and d.actions >= amount)
+        if resource == "ammo" and ctx.info.get("any_ammo"):    # the sentry gun (L652)
+            return d is not None and d.ammo + d.secondary_ammo >= amount
         if resource == "ammo":
             return d is not None and d.ammo >= amount
         if resource == "secondary_ammo":
@@ -36,9 +40,15 @@ class Verbs:
 
     def pay(self, ctx, resource: str, amount: int) -> None:
         d = ctx.you
+        if ctx.info.get("unpaid"):
+            return
         if resource == "actions":
             if not ctx.info.get("free"):
                 d.actions -= amount
+        elif resource == "ammo" and ctx.info.get("any_ammo"):   # primary first, then secondary
+            primary = min(d.ammo, amount)
+            d.ammo -= primary
+            d.secondary_ammo -= amount - primary
         elif resource == "ammo":
             d.ammo -= amount
         elif resource == "secondary_ammo":
@@ -67,6 +77,8 @@ class Verbs:
         target = ctx.target if ctx.target is not None else ctx.it
         if mode is None or not isinstance(target, Monster):
             if isinstance(target, Monster):
+                e.log(f"{ctx.info.get('source') or 'an effect'}: {hits} {damage_type} hits on "
+                      f"{target.kind}#{target.uid}")
                 e.damage_monster(target, damage_type, hits, ctx.you)
             return
         d = ctx.you
@@ -213,8 +225,14 @@ class Verbs:
         if token == "health_cube":            # Blood Sugar's cubes lie on the struck space
             self.e.state.ground.setdefault(tuple(at), Counter())["health_cube"] += amount
             return
-        if self.e.token_room(token) > 0 or tuple(at) in self.e.state.tokens.get(token, {}):
-            self.e.state.tokens.setdefault(token, {})[tuple(at)] = ctx.you.seat if ctx.you else -1
+        at = tuple(at)
+        if token == "sentry_gun":             # the one sentry gun on the board (State.sentry)
+            self.e.state.sentry = at
+        elif self.e.token_room(token) > 0 or at in self.e.state.tokens.get(token, {}):
+            self.e.state.tokens.setdefault(token, {})[at] = ctx.you.seat if ctx.you else -1
+        else:
+            return
+        self.e.placed.setdefault(ctx.info.get("play"), []).append((token, at))
 
     def _flames(self, ctx, target: Monster, amount: int) -> None:
         """Flaming Ground (L790-808): the first flame on the target's space if it died, else on
@@ -270,7 +288,12 @@ class Verbs:
         """The IFG's token itself keeps monsters in or out (Engine.monster_step)."""
 
     def discard_self(self, ctx) -> None:
-        """Delayed throwables leave with their token (the engine removes tokens on use)."""
+        """The effect ends: its triggers stop, the tokens it placed leave the board, and a
+        delayed throwable's card goes to the discard pile (L1351-1359)."""
+        self.e.discard_play(ctx.info.get("play"))
+        card = ctx.info.get("card")
+        if card is not None and ctx.info.get("delayed"):
+            self.e.state.throwable_discard.append(card)
 
     def destroy(self, ctx, terrain: str) -> None:
         """Explosives clear the area around the landing space; minerals drop (L1359-1363)."""
@@ -344,6 +367,12 @@ class Verbs:
         saved, d.actions = d.actions, max(d.actions, 3)     # free: any mode's action cost is met
         try:
             shots = [{k: s[k] for k in ("do", "weapon", "mode", "target")} for s in actions.legal_attacks(self.e, d)]
+            if "shot" in ctx.info:              # the shot a Move states (then_fire), if legal now
+                stated = ctx.info["shot"]
+                shots = [s for s in shots if stated is not None and
+                         (s["weapon"], s["mode"], s["target"]) == (stated["weapon"], stated["mode"], stated["target"])]
+                if not shots and stated is not None:
+                    self.e.log("no target in range and line of sight for the free shot")
             if shots:
                 actions.attack(self.e, d, {**self.e.decide(ctx, "attack", shots), "free": True})
         finally:
