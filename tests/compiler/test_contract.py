@@ -324,21 +324,20 @@ dwarves:
         name: {zh: 急救, en: First Aid}
         passive: true
         effect: "on dwarf_enters: heal 1"
+weapons:
+  - id: medic_pistol
+    name: {zh: 医疗兵手枪, en: Medic's Pistol}
+    source: approximation
+    note: a test
+    dwarf: medic
+    slot: primary
+    default: true
+    modes:
+      - id: fire
+        effect: "pay actions 1, pay ammo 1 -> target monster where in_range(3): let r = roll(bullet_die, 1); deal bullet hits(r)"
 """})
     assert [(c, f) for c, f, _, _ in found] == [("TC-C003", "dwarves.yaml")]
     assert "'dwarf_enters'" in found[0][3] and "abilities" in found[0][3]
-
-
-def test_a_drg_event_a_pack_declares_is_refused_at_its_declaration(tmp_path):
-    pack = tmp_path / "fan_pack"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text(
-        "id: fan_pack\ngame: deep_rock_galactic\nversion: '1.0'\nvocabulary:\n  events:\n"
-        "    cave_in: {zh: 塌方时, en: when the cave caves in}\n", encoding="utf-8")
-    reporter = dg.Reporter()
-    pipeline.compile_game(ROOT / "content" / "deep_rock_galactic", [pack], reporter)
-    found = [(d.code, Path(d.file).name, d.line) for d in reporter.diagnostics]
-    assert found == [("TC-C001", "pack.yaml", 6)]
 
 
 @pytest.mark.parametrize("field, effect", [("effect", "when has_status(stunned): gain gold 1"),

@@ -69,9 +69,10 @@ class Board(Triggers):
         its definition says so. Flying monsters ignore it unless it affects flyers."""
         stop = False
         for t in self.tokens_at(h):
-            if t.stops_movement_on_entry and (t.affects_flying or not flying):
+            stops, affects_flying, removed = self.entry_stops[t.token]
+            if stops and (affects_flying or not flying):
                 stop = True
-                if t.removed_on_entry:
+                if removed:
                     del self.state.tokens[t.token][h]
         return stop
 

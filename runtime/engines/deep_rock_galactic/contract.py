@@ -7,7 +7,7 @@ one from setup, the Sentry Gun once deployed), a thrown throwable where it lands
 other effect field runs once, when it happens: `continuous` runs its body at once;
 `set`/`+=`, `when` and `during` are not supported.
 """
-from tomecraft.runtime.contract import Contract, Need, built_in, printed, reads, runs
+from tomecraft.runtime.contract import Contract, Need, Use, built_in, printed, reads, runs
 
 EVENTS = {
     "turn_start": "at the start of a dwarf's turn, to that dwarf's triggers (L270-278; IFG, LURE: L1351-1353)",
@@ -39,7 +39,8 @@ CONTRACT = Contract(
     events=EVENTS,
     kinds={
         "monster": {
-            **reads("when monsters are placed, activated, attacked and killed", "creature",
+            "creature": Use("when a monster is spawned: the creature term names its monster"),
+            **reads("when monsters are placed, activated, attacked and killed",
                     "order", "hp", "attack_range", "move", "attack_dice", "attack_die",
                     "flying", "size", "resistances", "stun_immune", "blocks_line_of_sight",
                     "rear_ignores_resistance", "moves_toward", "attacks", "destroys_on_path",
@@ -61,10 +62,10 @@ CONTRACT = Contract(
             **printed("overclocked_assign", on="the weapon cards"),
         },
         "throwable": {
-            **reads("when a throwable is thrown", "range", "die", "dice", "area"),
+            **reads("when a throwable is thrown", "range", "area", "delayed"),
             "effect": runs("once, where the throwable lands; its triggers lie there, heard until "
                            "it discards itself", *ONCE, "on"),
-            **printed("after_use", "delayed", on="the throwable cards"),
+            **printed("after_use", "die", "dice", on="the throwable cards (its effect rolls)"),
         },
         "dwarf": {
             **reads("at setup and when a dwarf acts", "health", "primary_ammo",
@@ -87,8 +88,8 @@ CONTRACT = Contract(
             **printed("after_use", "mission_item", on="the sheets"),
         },
         "mineral": {
-            **reads("when minerals are placed, mined and carried", "carry_limit", "objective"),
-            **printed("after_use", "colour", on="the sheets"),
+            **reads("when minerals are placed, mined and carried", "carry_limit"),
+            **printed("after_use", "colour", "objective", on="the sheets (a mission's objective is its own)"),
         },
         "die": {
             **reads("when dice are rolled", "die", "faces"),

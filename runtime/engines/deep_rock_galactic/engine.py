@@ -62,6 +62,11 @@ class Engine(Monsters):
         self.hazard = int(self.options.get("hazard", 2))
         self.verbs, self.queries = Verbs(self), Queries(self)
         self.token_defs = {t.token: t for t in data.of("board_token")}
+        # per token: (stops a walker on entry, flyers too, removed then), read once (Board.stops_walker)
+        self.entry_stops = {t.token: (bool(t.stops_movement_on_entry), bool(t.affects_flying),
+                                      bool(t.removed_on_entry)) for t in data.of("board_token")}
+        # the monster entity each creature term names (`spawn grunt`, a mission's hidden monsters)
+        self.creatures = {m.creature: m.id for m in data.of("monster") if m.creature}
         check_handlers(data, self.verbs, self.queries)
         self.move_ended = False         # set by the end_move verb during a move
         self.log_enabled, self.lines = log_enabled, []

@@ -18,7 +18,8 @@ class Monsters(Combat):
 
     def spawn(self, kind: str, origin: Hex, n: int = 1, chooser: Dwarf | None = None) -> list[Monster]:
         """Placement priority (L870-885): as close to the origin as possible, then towards the
-        dwarves, then the drawing dwarf decides."""
+        dwarves, then the drawing dwarf decides. `kind`: a creature term or a monster id."""
+        kind = self.creatures.get(kind, kind)
         placed = []
         for _ in range(n):
             probe = Monster(0, kind, origin)
