@@ -16,7 +16,7 @@ from tomecraft.compiler import loadgen, pipeline
 from tomecraft.runtime import sim
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ["the_cave", "clank_catacombs", "dm_crawl_decks", "dungeontology"]
+GAMES = ["the_cave", "clank_catacombs", "dm_crawl_decks", "dungeontology", "deep_rock_galactic"]
 
 
 def _cases():

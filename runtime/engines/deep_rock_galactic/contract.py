@@ -129,5 +129,7 @@ CONTRACT = Contract(
     needs=(
         Need("hazard_level", at_least=1, why="a mission is played at a hazard level"),
         Need("dwarf", at_least=1, why="every seat plays a dwarf"),
+        *(Need("die", id=die, why="the engine and the effects roll it by its term")
+          for die in ("bullet", "armor_piercing", "fire", "explosive", "pickaxe", "monster", "mineral")),
     ),
 )
