@@ -29,6 +29,9 @@ dwarves:
         name: {zh: 警觉, en: Watchful}
         passive: true
         effect: "on monster_moved { gain nitra 1 }; on move_action { gain gold 1 }; on turn_start { gain morkite 1 }"
+      - id: bad_omen
+        name: {zh: 凶兆, en: Bad Omen}
+        effect: "pay actions 1 -> draw_event"
 weapons:
   - id: lookout_pistol
     name: {zh: 哨兵手枪, en: Lookout's Pistol}
@@ -105,6 +108,19 @@ def test_the_same_class_without_the_ability_hears_nothing(lookout):
 
 def test_a_passive_ability_is_not_offered_as_an_action(lookout):
     engine, _ = _engine(lookout, "lookout")
-    assert actions.class_abilities(engine, engine.state.dwarves[0]) == []
+    offered = [a.id for a in actions.class_abilities(engine, engine.state.dwarves[0])]
+    assert offered == ["bad_omen"]                     # the active one is, the passive one not
     with pytest.raises(Exception, match="no ability"):
         actions.perform(engine, engine.state.dwarves[0], {"do": "ability", "id": "watchful"})
+
+
+def test_draw_event_draws_the_top_event_card_and_carries_it_out(lookout):
+    """The `draw_event` verb (content's "draw 1 Event card and carry it out") plays the card as
+    the Event Phase does: the top card of the event deck, its effect run for the drawer."""
+    engine, _ = _engine(lookout, "lookout")
+    engine.state.event_deck = [c for c in lookout.of("event_card") if c.id in ("threat_1", "threat_2")]
+    top = engine.state.event_deck[-1]
+    threat = engine.state.threat
+    actions.perform(engine, engine.state.dwarves[0], {"do": "ability", "id": "bad_omen"})
+    assert top not in engine.state.event_deck and len(engine.state.event_deck) == 1
+    assert engine.state.threat == threat + (2 if top.id == "threat_2" else 1)

@@ -5,6 +5,7 @@ from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import actions, hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.events import carry_out_event
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.movement import enter
@@ -213,7 +214,9 @@ class Verbs:
             self.e.draw_throwable(d)
 
     def draw_event(self, ctx) -> None:
-        raise EffectError("draw_event is the engine's Event Phase, not an effect")
+        d = self._dwarf(ctx)
+        if d is not None:
+            carry_out_event(self.e, d)
 
     def place(self, ctx, token: str, amount: int) -> None:
         at = ctx.info.get("at", ctx.info.get("origin"))
