@@ -16,6 +16,7 @@ keyword rendered on its own read as X, Y... (numbers) or their type's name.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -306,13 +307,15 @@ class _Renderer:
 
     def said_once(self, stmts) -> list:
         """Leave out a `require` that the `target` after it says again: `require count(S) >= 1`
-        (or `any(S)`) before `target S` is the target's own condition."""
+        (or `any(S)`) before `target S` is the target's own condition; and say once what
+        several triggers in a row do alike (`on a { X }; on b { X }` is "when a or b: X")."""
         targets = [s.selector for s in stmts if isinstance(s, n.Target)]
         targets += [s.effect.stmts[0].selector for s in stmts
                     if isinstance(s, n.Cost) and s.effect.stmts
                     and isinstance(s.effect.stmts[0], n.Target)]
-        return [s for s in stmts
+        kept = [s for s in stmts
                 if not (isinstance(s, n.Require) and _exists(s.cond) in targets)]
+        return _alike_triggers(kept)
 
     # --- statements -----------------------------------------------------------------------
 
@@ -336,7 +339,7 @@ class _Renderer:
             return _and_list(costs) + joiner + effect  # costs already joined
         if isinstance(s, n.If):
             return self.if_(s)
-        if isinstance(s, n.On):
+        if isinstance(s, (n.On, _Triggers)):
             return self.on(s)
         if isinstance(s, n.When):
             cond, body = self.expr(s.cond), self.body(s.body)
@@ -393,8 +396,12 @@ class _Renderer:
             text += f"；否則，{other}" if self.zh else f"; otherwise, {other}"
         return text
 
-    def on(self, s: n.On) -> str:
-        event = self.name_text(s.event, prefer="event")
+    def on(self, s: n.On | _Triggers) -> str:
+        if isinstance(s, _Triggers):
+            texts = [self.name_text(e, prefer="event") for e in s.events]
+            event = _either_event(texts, self.zh)
+        else:
+            event = self.name_text(s.event, prefer="event")
         inner = _Renderer(self.vocab, self.lang, self.env, self.depth, s.event, False,
                           self.letters)
         if s.where is not None:
@@ -825,6 +832,50 @@ def _share_verb(costs: list[str], zh: bool) -> list[str]:
             joined += ("與" if c[:1].isdigit() or c[:1].isupper() else "並") + c
         return [joined]
     return [_and_list(costs)]
+
+
+@dataclass(frozen=True)
+class _Triggers:
+    """Triggers in a row with one condition and one body, said once."""
+    events: tuple[str, ...]
+    where: n.Expr | None
+    body: n.Block
+
+    @property
+    def event(self) -> str:         # the first event's fields name what the body reads
+        return self.events[0]
+
+
+def _alike_triggers(stmts: list) -> list:
+    out: list = []
+    for s in stmts:
+        last = out[-1] if out else None
+        if isinstance(s, n.On) and isinstance(last, (n.On, _Triggers)) \
+                and (last.where, last.body) == (s.where, s.body):
+            events = last.events if isinstance(last, _Triggers) else (last.event,)
+            out[-1] = _Triggers((*events, s.event), s.where, s.body)
+        else:
+            out.append(s)
+    return out
+
+
+def _either_event(texts: list[str], zh: bool) -> str:
+    """Several events' texts as one: "when a monster is placed, activates or moves in",
+    "怪物被放置、行动或移动进入时" (the words they share said once)."""
+    if zh:
+        head = len(os.path.commonprefix(texts))
+        tail = len(os.path.commonprefix([t[head:][::-1] for t in texts]))
+        parts = [t[head:len(t) - tail] for t in texts]
+        if not all(parts):
+            head = tail = 0
+            parts = texts
+        return texts[0][:head] + "、".join(parts[:-1]) + "或" + parts[-1] + texts[0][len(texts[0]) - tail:]
+    words = [t.split(" ") for t in texts]
+    head = len(os.path.commonprefix(words))
+    if any(len(w) == head for w in words):
+        head = 0
+    parts = [" ".join(w[head:]) for w in words]
+    return " ".join(words[0][:head] + [", ".join(parts[:-1]) + " or " + parts[-1]])
 
 
 def _and_list(items: list[str]) -> str:

@@ -431,3 +431,18 @@ def test_more_than_zero_of_something_reads_there_are(games):
     assert zh == "掷1颗爆炸骰；若掷骰结果中有阻遏惊吓，使其远离攻击来源2格。"
     zh, en = say(games["clank_catacombs"], "require tokens_left(prisoner) > 0; gain_random prisoner 1")
     assert en == "Only if there are prisoners left in the supply: take 1 random prisoner."
+
+
+def test_triggers_in_a_row_that_do_the_same_are_said_once(games):
+    zh, en = say(games["deep_rock_galactic"],
+                 "on monster_placed { gain nitra 1 }; on monster_activated { gain nitra 1 }; "
+                 "on monster_moved { gain nitra 1 }; on turn_start { gain gold 1 }")
+    assert en.startswith("When a monster is placed, activates or moves in: gain 1 Nitra")
+    assert "At the start of your turn: gain 1 Gold" in en     # a different body, said apart
+    assert zh.startswith("怪物被放置、行动或移动进入时：")
+    zh, en = say(games["deep_rock_galactic"],
+                 "on monster_placed { gain nitra 1 }; on monster_activated { gain gold 1 }")
+    assert en.count("when a monster") + en.count("When a monster") == 2   # different bodies
+    zh, en = say(games["deep_rock_galactic"],
+                 "on monster_placed { gain nitra 1 }; on turn_start { gain nitra 1 }")
+    assert en.startswith("When a monster is placed or at the start of your turn: gain 1 Nitra")
