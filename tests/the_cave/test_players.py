@@ -1,6 +1,6 @@
 """The simulated players use any content: a YAML-only pack's new tile kind (its entry option
-and its action), its tiles and its new game action are all chosen in a seeded sim, though no
-player code names them (runtime/engines/the_cave/policy.py weighs every option by lookahead)."""
+and its action), its tiles, its new game action and its new equipment (carried, then used by
+its own action) are all chosen in a seeded sim, though no player code names them (runtime/engines/the_cave/policy.py weighs every option by lookahead)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -19,7 +19,8 @@ def _data(monkeypatch):
 def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(monkeypatch):
     data = _data(monkeypatch)
     new = pack_usage(data, "any_content", players=3, games=20, seed=5)
-    assert set(new) == {"tile_kind:grotto", "action:survey"}
+    assert set(new) == {"tile_kind:grotto", "action:survey", "equipment:lantern",
+                        "equipment:grappling_hook"}
     assert all(e["uses"] > 0 for e in new.values()), new
 
 
@@ -31,6 +32,7 @@ def test_the_new_tile_action_and_entry_option_are_chosen(monkeypatch):
         stats.update(sim.play_one(data, 3, 5, index)["stats"])
     assert stats["drawn:grotto"] > 0 and stats["entered:grotto"] > 0
     assert stats["act:mine"] > 0 and stats["act:survey"] > 0
+    assert stats["use:lantern"] > 0 and stats["use:grapnel"] > 0
 
 
 def test_a_sim_with_the_pack_is_deterministic(monkeypatch):

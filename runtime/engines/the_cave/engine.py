@@ -13,7 +13,8 @@ from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.the_cave import policy
-from tomecraft.runtime.engines.the_cave.handlers import HALF, Queries, Verbs, count_item
+from tomecraft.runtime.engines.the_cave.equipment import Items, item_of
+from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, CAMP_SLOTS, OPPOSITE, ORDER, PACKED_CAMP_SLOTS, TURN_AP, Cell, State, Team,
     edge, rotate, step,
@@ -42,10 +43,9 @@ class Engine:
         self.kinds = data.kinds["tile_kind"]
         self.actions = sorted(data.kinds["action"].values(), key=lambda a: (a.order or 0, a.id))
         self.scoring = next(iter(data.kinds["scoring"].values()))
-        self.equipment = data.kinds["equipment"]
+        self.items = Items(data.kinds["equipment"])
         # items a team may own only so many of (the camera and the raft: 1, L287-292)
-        self.limits = {item: e.per_team_limit for item, e in sorted(self.equipment.items())
-                       if e.per_team_limit is not None}
+        self.limits = self.items.limits
 
     # --- the Context API ---------------------------------------------------------------
     def attr(self, ctx, obj, name: str):
@@ -194,7 +194,21 @@ class Engine:
         for act in self.actions:
             if can_of(act.effect)(self.ctx(team, cell)):
                 options.append({"do": "act", "id": act.id})
+        for term in self.items.order:
+            use = self.items.by_term[term].use
+            if use is not None and self.items.count(team.backpack, term) \
+                    and can_of(use)(self.ctx(team, cell)):
+                options.append({"do": "use", "item": term})
         return options
+
+    def do_use(self, team: Team, term: str) -> None:
+        """An equipment's own action, taken while the team carries the item."""
+        item = self.items.by_term.get(term)
+        if item is None or item.use is None or not self.items.count(team.backpack, term) \
+                or not item.use(self.ctx(team)):
+            raise EffectError(f"{team.name} cannot use {term} here")
+        self.state.stats[f"use:{term}"] += 1
+        self.log(f"{team.name} uses the {term} (AP {team.ap})")
 
     def do_act(self, team: Team, act_id: str) -> None:
         cell = self.state.cells[team.pos]
@@ -219,6 +233,8 @@ class Engine:
             self.do_move(team, option["to"], option["via"])
         elif option["do"] == "act":
             self.do_act(team, option["id"])
+        elif option["do"] == "use":
+            self.do_use(team, option["item"])
         elif option["do"] != "end":
             raise EffectError(f"unknown action {option!r}")
 
@@ -277,29 +293,42 @@ class Engine:
 
     # --- equipment ---------------------------------------------------------------------
     def owned(self, team: Team, item: str) -> int:
-        n = count_item(team.backpack, item)
+        n = self.items.count(team.backpack, item)
         if team.camp in ("packed", "set"):
-            n += count_item(team.camp_items, item)
+            n += self.items.count(team.camp_items, item)
         return n
+
+    def slots_used(self, team: Team) -> int:
+        return team.slots_used(self.items.slots)
 
     def discard(self, team: Team, item: str, amount: int = 1, where: Counter | None = None) -> None:
         bag = team.backpack if where is None else where
         for _ in range(amount):
-            key = item + HALF if bag[item + HALF] else item
-            if bag[key] <= 0:
+            if item not in self.items.by_term or not self.items.count(bag, item):
                 raise EffectError(f"{team.name} has no {item} to discard")
-            bag[key] -= 1
+            self.items.take_out(bag, item)
         if item in self.limits:
-            team.lost[item] += 1     # L291-292
+            team.lost[item] += amount     # L291-292
         self.log(f"{team.name} discards {amount} {item}")
 
     def _fit(self, wanted: dict, room: int, allowed: dict) -> Counter:
-        out = Counter()
+        """As many of each wanted item, in order, as fit in `room` slots and are allowed."""
+        out, free = Counter(), room
         for item, n in wanted.items():
-            n = min(n, allowed.get(item, n), room - sum(out.values()))
+            if item not in self.items:
+                continue
+            n = min(n, allowed.get(item, n), free // self.items.slots(item))
             if n > 0:
                 out[item] = n
+                free -= n * self.items.slots(item)
         return out
+
+    def _filled(self, bag: Counter, room: int) -> Counter:
+        """The rest of the room filled with consumables (L54: they fill the loadout)."""
+        free = room - self.items.slots_used(bag)
+        if "consumable" in self.items and free >= self.items.slots("consumable"):
+            bag["consumable"] += free // self.items.slots("consumable")
+        return bag
 
     def loadouts(self, team: Team, setup: bool = False) -> list[dict]:
         """Candidate re-equip choices (agents may also answer with any legal loadout)."""
@@ -312,49 +341,49 @@ class Engine:
                  {"consumable": 4, "rope": 1, "oxygen": 2, "raft": 1},
                  {"consumable": 3, "rope": 4, "camera": 1}]
         plans += self._content_plans(plans)
+        camp = self._fit({"consumable": 2, "rope": 2}, CAMP_SLOTS, {}) if camp_with_bank else Counter()
         out = []
         for plan in plans:
-            bp = self._fit(plan, room, allowed)
-            if room > sum(bp.values()):
-                bp["consumable"] += room - sum(bp.values())
-            camp = Counter({"consumable": 2, "rope": 2}) if camp_with_bank else Counter()
+            bp = self._filled(self._fit(plan, room, allowed), room)
             out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items()))})
         if setup:
             bp = self._fit({"consumable": 3, "rope": 1, "oxygen": 1, "camera": 1}, 6, allowed)
-            out.append({"backpack": dict(sorted(bp.items())), "camp": {"consumable": 3, "rope": 1},
+            camp = self._fit({"consumable": 3, "rope": 1}, CAMP_SLOTS, {})
+            out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items())),
                         "pack_camp": True})
         return out
 
     def _content_plans(self, plans: list) -> list[dict]:
         """One more plan per equipment no base plan names (a pack's new item): the suggested
-        loadout with that item in place of a consumable, so every item can be carried."""
+        loadout with that item in place of consumables, so every item can be carried."""
         named = {item for plan in plans for item in plan}
-        return [{**SUGGESTED, "consumable": SUGGESTED["consumable"] - 1, item: 1}
-                for item in sorted(self.equipment) if item not in named]
+        return [{item: 1, **SUGGESTED, "consumable": SUGGESTED["consumable"] - self.items.slots(item)}
+                for item in self.items.order if item not in named]
 
     def _limited_allowed(self, team: Team, camp_with_bank: bool) -> dict:
         allowed = {}
         for item, limit in self.limits.items():
-            elsewhere = count_item(team.camp_items, item) if (team.camp == "set" and not camp_with_bank) else 0
+            elsewhere = self.items.count(team.camp_items, item) \
+                if (team.camp == "set" and not camp_with_bank) else 0
             allowed[item] = max(0, limit - team.lost[item] - elsewhere)
         return allowed
 
     def check_loadout(self, team: Team, choice: dict, packed: bool, camp_with_bank: bool) -> None:
         bp = Counter(choice.get("backpack", {}))
         camp = Counter(choice.get("camp", {}))
+        for item in list(bp) + list(camp):
+            if item not in self.items:
+                raise EffectError(f"unknown equipment {item!r}")
         room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if packed else 0)
-        if sum(bp.values()) > room:
-            raise EffectError(f"backpack holds {room} tokens here, not {sum(bp.values())}")
+        if self.items.slots_used(bp) > room:
+            raise EffectError(f"the backpack has {room} slots here, not {self.items.slots_used(bp)}")
         if camp and not camp_with_bank:
             raise EffectError("the camp cannot be filled from the bank now")
-        if sum(camp.values()) > CAMP_SLOTS:
-            raise EffectError(f"the camp holds {CAMP_SLOTS} tokens")
-        for item in list(bp) + list(camp):
-            if item.removesuffix(HALF) not in self.equipment:
-                raise EffectError(f"unknown equipment {item!r}")
+        if self.items.slots_used(camp) > CAMP_SLOTS:
+            raise EffectError(f"the camp holds {CAMP_SLOTS} slots")
         allowed = self._limited_allowed(team, camp_with_bank)
         for item, limit in self.limits.items():
-            if count_item(bp, item) + count_item(camp, item) > allowed[item]:
+            if self.items.count(bp, item) + self.items.count(camp, item) > allowed[item]:
                 raise EffectError(f"{team.name} may not take a {item} "
                                   f"(limit {limit} per team, L287-292)")
 
@@ -379,36 +408,39 @@ class Engine:
     def swap_camp(self, team: Team) -> None:
         total = team.backpack + team.camp_items
         options = [{"backpack": dict(sorted(team.backpack.items())), "camp": dict(sorted(team.camp_items.items()))}]
-        bp = self._fit(dict(sorted(total.items(), key=lambda kv: ORDER_PREF.get(kv[0], 9))), BACKPACK_SLOTS, {})
+        rank = {term: i for i, term in enumerate(self.items.order)}
+        keys = sorted(total, key=lambda key: (rank.get(item_of(key), len(rank)), key))
+        bp = self._fit({key: total[key] for key in keys}, BACKPACK_SLOTS, {})
         options.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted((total - bp).items()))})
         choice = self.ask(team, "swap_camp", options)
         bp, camp = Counter(choice.get("backpack", {})), Counter(choice.get("camp", {}))
-        if bp + camp != total or sum(bp.values()) > BACKPACK_SLOTS or sum(camp.values()) > CAMP_SLOTS:
+        if +(bp + camp) != +total or self.items.slots_used(bp) > BACKPACK_SLOTS \
+                or self.items.slots_used(camp) > CAMP_SLOTS:
             raise EffectError("a camp exchange must keep the same items within 8 + 4 slots")
         team.backpack, team.camp_items = bp, camp
 
     def pack_camp(self, team: Team) -> None:
         """L255-256, L263-264: the packed camp takes 2 slots; make room by discarding."""
-        while BACKPACK_SLOTS - sum(team.backpack.values()) < PACKED_CAMP_SLOTS:
+        while BACKPACK_SLOTS - self.items.slots_used(team.backpack) < PACKED_CAMP_SLOTS:
             options = []
-            for item in sorted(+team.backpack):
-                if team.camp == "set" and sum(team.camp_items.values()) < CAMP_SLOTS:
-                    options.append({"to_camp": item})
-                options.append({"discard": item})
+            camp_free = CAMP_SLOTS - self.items.slots_used(team.camp_items)
+            for key in sorted(+team.backpack):
+                if team.camp == "set" and camp_free >= self.items.slots(key):
+                    options.append({"to_camp": key})
+                options.append({"discard": key})
             choice = self.ask(team, "make_room", options)
             if "to_camp" in choice:
                 team.backpack[choice["to_camp"]] -= 1
                 team.camp_items[choice["to_camp"]] += 1
             else:
-                name = choice["discard"]
-                self.discard(team, name.removesuffix(HALF), 1)
+                self.discard(team, item_of(choice["discard"]), 1)
         team.camp, team.camp_pos = "packed", None
         team.camp_packed_before = True
         self.log(f"{team.name} packs the camp")
 
     def abandon_camp(self, team: Team) -> None:
         for item in self.limits:
-            team.lost[item] += count_item(team.camp_items, item)    # L289-291
+            team.lost[item] += self.items.count(team.camp_items, item)    # L289-291
         team.camp, team.camp_items = "abandoned", Counter()
         self.log(f"{team.name} abandons the camp")
 
@@ -418,11 +450,12 @@ class Engine:
         team.ap, team.done, team.turns = TURN_AP, False, team.turns + 1
         if team.pos == self.state.base:
             team.forced = False
-        elif team.backpack["consumable"] > 0:
-            team.backpack["consumable"] -= 1
+        elif self.items.can_use(team.backpack, "consumable", 1):
+            self.items.use(team.backpack, "consumable")
             team.forced = False
-        elif team.camp == "set" and team.camp_pos == team.pos and team.camp_items["consumable"] > 0:
-            team.camp_items["consumable"] -= 1
+        elif team.camp == "set" and team.camp_pos == team.pos \
+                and self.items.can_use(team.camp_items, "consumable", 1):
+            self.items.use(team.camp_items, "consumable")
             team.forced = False
         else:
             team.forced = True
@@ -453,9 +486,6 @@ class Engine:
                 for team in state.teams:
                     self.play_turn(team)
         return score(self, capped)
-
-
-ORDER_PREF = {"consumable": 0, "rope": 1, "oxygen": 2, "oxygen_half": 2, "camera": 3, "raft": 4}
 
 
 class View:

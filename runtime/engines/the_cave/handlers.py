@@ -6,22 +6,11 @@ crossed.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tomecraft.runtime.engines.the_cave.state import edge
-
-if TYPE_CHECKING:
-    from tomecraft.runtime.engines.the_cave.engine import Engine
-
-HALF = "_half"   # an oxygen token on its one-tank side (L173-175)
-
-
-def count_item(backpack, item: str) -> int:
-    return backpack[item] + backpack[item + HALF]
 
 
 class Verbs:
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine) -> None:
         self.engine = engine
 
     # --- costs ------------------------------------------------------------------------
@@ -32,32 +21,23 @@ class Verbs:
         ctx.you.ap -= amount
 
     def can_spend(self, ctx, item: str, amount: int) -> bool:
-        return count_item(ctx.you.backpack, item) >= amount
+        return self.engine.items.can_use(ctx.you.backpack, item, amount)
 
     def spend(self, ctx, item: str, amount: int) -> None:
-        bag = ctx.you.backpack
+        """Each of `amount` uses wears the item's most worn token, as its `uses` and
+        `kept_after_use` say (equipment.py)."""
         for _ in range(amount):
-            key = item + HALF if bag[item + HALF] else item
-            bag[key] -= 1
-        if amount:
+            what = self.engine.items.use(ctx.you.backpack, item)
             if self.engine.log_enabled:  # no formatting when logging is off
-                self.engine.log(f"{ctx.you.name} uses {amount} {item}")
+                self.engine.log(f"{ctx.you.name} {what} 1 {item}")
 
     def can_use_oxygen(self, ctx) -> bool:
-        return count_item(ctx.you.backpack, "oxygen") > 0
+        return self.can_spend(ctx, "oxygen", 1)
 
     def use_oxygen(self, ctx) -> None:
-        """D-24: a flipped token is used (discarded) first, else a full one is flipped."""
-        bag = ctx.you.backpack
-        if bag["oxygen" + HALF]:
-            bag["oxygen" + HALF] -= 1
-            if self.engine.log_enabled:  # no formatting when logging is off
-                self.engine.log(f"{ctx.you.name} discards an oxygen token")
-        else:
-            bag["oxygen"] -= 1
-            bag["oxygen" + HALF] += 1
-            if self.engine.log_enabled:  # no formatting when logging is off
-                self.engine.log(f"{ctx.you.name} flips an oxygen token")
+        """One use of oxygen: its `uses: 2` flip a token first, then discard it; D-24: a
+        flipped token is used first."""
+        self.spend(ctx, "oxygen", 1)
 
     # --- tokens -----------------------------------------------------------------------
     def place_token(self, ctx, token: str) -> None:
@@ -130,11 +110,11 @@ class Verbs:
 
 
 class Queries:
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine) -> None:
         self.engine = engine
 
     def has(self, ctx, item: str) -> bool:
-        return count_item(ctx.you.backpack, item) > 0
+        return self.engine.items.count(ctx.you.backpack, item) > 0
 
     def token_here(self, ctx, token: str) -> bool:
         return token in ctx.self.tokens
@@ -165,4 +145,4 @@ class Queries:
 
 
 
-__all__ = ["Verbs", "Queries", "count_item", "edge", "HALF"]
+__all__ = ["Verbs", "Queries", "edge"]

@@ -11,7 +11,7 @@ import copy
 from collections import Counter, deque
 
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs, count_item
+from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.lookahead import FirstOption
 from tomecraft.runtime.usage import quiet
 
@@ -75,7 +75,7 @@ def gain(engine, team, option, follow: bool = True) -> float:
         if follow and option["do"] == "move" and not me.done:
             here = {a.id for a in trial.state.cells[me.pos].kind.actions or ()}
             won += max([gain(trial, me, o, False) for o in trial.act_options(me)
-                        if o["id"] in here] + [0.0])
+                        if o.get("id") in here] + [0.0])
     return won
 
 
@@ -88,7 +88,7 @@ def _best(engine, team, options: list) -> list:
 
 def _passable(engine, team, src, dst) -> bool:
     """Roughly: can this team cross src -> dst on some turn with what it carries?"""
-    if dst.kind.id == "water" and not (count_item(team.backpack, "oxygen") or team.backpack["raft"]):
+    if dst.kind.id == "water" and not (engine.items.count(team.backpack, "oxygen") or team.backpack["raft"]):
         return False
     rope_edge = (dst.kind.rope_edges or src.kind.rope_edges) and src.depth != dst.depth
     if not rope_edge or frozenset((src.pos, dst.pos)) in engine.state.ropes:
@@ -192,7 +192,7 @@ def _cheapest(moves: list) -> list:
 
 
 def _variety(loadout: dict) -> int:
-    kinds = {item.removesuffix("_half") for item, n in loadout.get("backpack", {}).items() if n}
+    kinds = {item.partition("@")[0] for item, n in loadout.get("backpack", {}).items() if n}
     return len(kinds)
 
 
@@ -216,7 +216,7 @@ def suggest(engine, team, key: str, options: list) -> list:
     if at_base:
         if engine.state.end_triggered:
             return end
-        if "re_equip" in acts and (team.backpack["consumable"] < 3 or count_item(team.backpack, "rope") == 0):
+        if "re_equip" in acts and (team.backpack["consumable"] < 3 or engine.items.count(team.backpack, "rope") == 0):
             return [acts["re_equip"]]
     if going_home(engine, team) and not at_base:
         if "discover" in acts and not engine.state.end_triggered:
@@ -231,7 +231,8 @@ def suggest(engine, team, key: str, options: list) -> list:
         return end
     if team.forced:
         return desperate or end
-    token_acts = _best(engine, team, list(acts.values()))
+    uses = [o for o in options if o["do"] == "use"]     # equipment's own actions
+    token_acts = _best(engine, team, list(acts.values()) + uses)
     if token_acts:
         return token_acts
     if "discover" in acts:

@@ -70,8 +70,10 @@ class Team:
     def name(self) -> str:
         return f"P{self.seat + 1}"
 
-    def slots_used(self) -> int:
-        return sum(self.backpack.values()) + (PACKED_CAMP_SLOTS if self.camp == "packed" else 0)
+    def slots_used(self, slots=lambda key: 1) -> int:
+        """Backpack slots taken, `slots(key)` each token (the content's equipment slots)."""
+        return sum(n * slots(key) for key, n in self.backpack.items() if n > 0) \
+            + (PACKED_CAMP_SLOTS if self.camp == "packed" else 0)
 
 
 @dataclass
