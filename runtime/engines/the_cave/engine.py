@@ -1,28 +1,34 @@
-"""The Cave's engine: setup, turns, moving, discovering, camps, the end and scoring.
+"""The Cave's engine: the turn structure (setup, turns, moving, actions, the end).
 
 Every rule with a number in content runs through the generated effects: tile entry options
-(`tile_kind.enter`), leaving a rappel tile (`cross_out`), `on_discover`, tile actions and
-the game's actions (actions.yaml). The engine decides only what the effect language leaves
-to it: geometry, legality of placement, who decides, and turn order.
+(`tile_kind.enter`), leaving a rappel tile (`cross_out`), `on_discover`, tile actions, the
+game's actions (actions.yaml) and equipment's own `use` actions. The engine decides only what
+the effect language leaves to it: geometry, legality of placement, who decides, turn order.
+
+Layout (imports point one way, down this list): engine.py (turns) -> policy.py (the simulated
+player) -> handlers.py (the verbs and queries effects call) -> rules.py (discovering, the
+equipment and camp rules) -> equipment.py (tokens as content defines them) -> state.py (the
+grid, teams and geometry); start.py sets a game up, scoring.py scores it, contract.py says
+what the engine does with content, scenario.py plays scenario files.
 """
 from __future__ import annotations
 
 from collections import Counter, deque
-from types import SimpleNamespace
 from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.the_cave import policy
-from tomecraft.runtime.engines.the_cave.equipment import Items, item_of
+from tomecraft.runtime.engines.the_cave import rules
+from tomecraft.runtime.engines.the_cave.equipment import Items
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
+from tomecraft.runtime.engines.the_cave.scoring import score
+from tomecraft.runtime.engines.the_cave.start import new_state
 from tomecraft.runtime.engines.the_cave.state import (
-    BACKPACK_SLOTS, CAMP_SLOTS, OPPOSITE, ORDER, PACKED_CAMP_SLOTS, TURN_AP, Cell, State, Team,
-    edge, rotate, step,
+    TURN_AP, Cell, State, Team, edge, neighbours, placements, unexplored,
 )
 
 ROUND_CAP = 200          # D-29
 TURN_ACTION_CAP = 60
-SUGGESTED = {"consumable": 4, "rope": 1, "oxygen": 1, "camera": 1, "raft": 1}   # L54
 
 
 def can_of(fx: Callable) -> Callable:
@@ -88,17 +94,10 @@ class Engine:
         return self.agents[team.seat].choose(key, options, view)
 
     def neighbours(self, pos) -> list[tuple[str, Cell]]:
-        """Adjacent tiles joined by a road on both sides (G-21: every move needs a road)."""
-        cell = self.state.cells[pos]
-        out = []
-        for d in cell.exits:
-            other = self.state.cells.get(step(pos, d))
-            if other is not None and other.opens(OPPOSITE[d]):
-                out.append((d, other))
-        return out
+        return neighbours(self.state.cells, pos)
 
     def unexplored(self, cell: Cell) -> list[str]:
-        return [d for d in cell.exits if step(cell.pos, d) not in self.state.cells]
+        return unexplored(self.state.cells, cell)
 
     def can_discover(self, team: Team) -> bool:
         cell = self.state.cells[team.pos]
@@ -239,210 +238,18 @@ class Engine:
             raise EffectError(f"unknown action {option!r}")
 
     # --- discovering -------------------------------------------------------------------
-    def _fits(self, pos, exits: str, joined: str) -> bool:
-        """D-18: road/wall match with every placed neighbour except boulders."""
-        for d in ORDER:
-            if d == joined:
-                continue
-            other = self.state.cells.get(step(pos, d))
-            if other is None or other.kind.match_edges is False:
-                continue
-            if (d in exits) != other.opens(OPPOSITE[d]):
-                return False
-        return True
-
     def placements(self, cell: Cell, tile) -> list[dict]:
-        seen, out = set(), []
-        for d in self.unexplored(cell):
-            pos = step(cell.pos, d)
-            for turn in range(4):
-                exits = rotate(tile.exits, turn)
-                if OPPOSITE[d] in exits and self._fits(pos, exits, OPPOSITE[d]) and (d, exits) not in seen:
-                    seen.add((d, exits))
-                    out.append({"dir": d, "exits": exits})
-        return out
+        return placements(self.state.cells, cell, tile)
 
     def discover(self, team: Team) -> None:
-        state = self.state
-        stack_no = next(i for i, s in enumerate(state.stacks) if s) + 1
-        tile = state.stacks[stack_no - 1].pop()
-        cell = state.cells[team.pos]
-        options = self.placements(cell, tile)
-        state.stats[f"drawn:{tile.tile_kind}"] += 1
-        if options:
-            choice = self.ask(team, "place", options)
-            kind = self.kinds[tile.tile_kind]
-            new = Cell(step(cell.pos, choice["dir"]), kind, choice["exits"], cell.depth,
-                       tile_id=tile.id, stack=stack_no)
-            state.cells[new.pos] = new
-            self.log(f"{team.name} places {kind.id} {new.exits} at {new.pos} (stack {stack_no})")
-            if kind.on_discover is not None:
-                kind.on_discover(self.ctx(team, new))
-        else:
-            # L76-77: the tile is discarded unseen by the rules and a boulder goes instead.
-            state.discarded.append(tile)
-            choice = self.ask(team, "boulder", [{"dir": d} for d in self.unexplored(cell)])
-            pos = step(cell.pos, choice["dir"])
-            state.cells[pos] = Cell(pos, self.kinds["boulder"], OPPOSITE[choice["dir"]], cell.depth,
-                                    tile_id="boulder", stack=stack_no)
-            state.stats["boulders"] += 1
-            self.log(f"{team.name} cannot place {tile.tile_kind} {tile.exits}: boulder at {pos}")
-        if stack_no == 4 and not state.stacks[3] and not state.end_triggered:
-            state.end_triggered = True     # L303-304
-            self.log(f"{team.name} placed the last stack-4 tile: the end is triggered")
+        rules.discover(self, team)
 
-    # --- equipment ---------------------------------------------------------------------
-    def owned(self, team: Team, item: str) -> int:
-        n = self.items.count(team.backpack, item)
-        if team.camp in ("packed", "set"):
-            n += self.items.count(team.camp_items, item)
-        return n
+    # --- equipment (rules.py) ------------------------------------------------------------
+    def re_equip(self, team: Team, setup: bool = False) -> None:
+        rules.re_equip(self, team, setup)
 
     def slots_used(self, team: Team) -> int:
-        return team.slots_used(self.items.slots)
-
-    def discard(self, team: Team, item: str, amount: int = 1, where: Counter | None = None) -> None:
-        bag = team.backpack if where is None else where
-        for _ in range(amount):
-            if item not in self.items.by_term or not self.items.count(bag, item):
-                raise EffectError(f"{team.name} has no {item} to discard")
-            self.items.take_out(bag, item)
-        if item in self.limits:
-            team.lost[item] += amount     # L291-292
-        self.log(f"{team.name} discards {amount} {item}")
-
-    def _fit(self, wanted: dict, room: int, allowed: dict) -> Counter:
-        """As many of each wanted item, in order, as fit in `room` slots and are allowed."""
-        out, free = Counter(), room
-        for item, n in wanted.items():
-            if item not in self.items:
-                continue
-            n = min(n, allowed.get(item, n), free // self.items.slots(item))
-            if n > 0:
-                out[item] = n
-                free -= n * self.items.slots(item)
-        return out
-
-    def _filled(self, bag: Counter, room: int) -> Counter:
-        """The rest of the room filled with consumables (L54: they fill the loadout)."""
-        free = room - self.items.slots_used(bag)
-        if "consumable" in self.items and free >= self.items.slots("consumable"):
-            bag["consumable"] += free // self.items.slots("consumable")
-        return bag
-
-    def loadouts(self, team: Team, setup: bool = False) -> list[dict]:
-        """Candidate re-equip choices (agents may also answer with any legal loadout)."""
-        camp_with_bank = team.camp == "packed" or (team.camp == "set" and team.camp_pos == self.state.base)
-        allowed = self._limited_allowed(team, camp_with_bank)
-        room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if team.camp == "packed" else 0)
-        plans = [SUGGESTED, {"consumable": 6, "rope": 2},
-                 {"consumable": 5, "rope": 1, "oxygen": 1, "raft": 1},
-                 {"consumable": 4, "rope": 3, "oxygen": 1},
-                 {"consumable": 4, "rope": 1, "oxygen": 2, "raft": 1},
-                 {"consumable": 3, "rope": 4, "camera": 1}]
-        plans += self._content_plans(plans)
-        camp = self._fit({"consumable": 2, "rope": 2}, CAMP_SLOTS, {}) if camp_with_bank else Counter()
-        out = []
-        for plan in plans:
-            bp = self._filled(self._fit(plan, room, allowed), room)
-            out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items()))})
-        if setup:
-            bp = self._fit({"consumable": 3, "rope": 1, "oxygen": 1, "camera": 1}, 6, allowed)
-            camp = self._fit({"consumable": 3, "rope": 1}, CAMP_SLOTS, {})
-            out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items())),
-                        "pack_camp": True})
-        return out
-
-    def _content_plans(self, plans: list) -> list[dict]:
-        """One more plan per equipment no base plan names (a pack's new item): the suggested
-        loadout with that item in place of consumables, so every item can be carried."""
-        named = {item for plan in plans for item in plan}
-        return [{item: 1, **SUGGESTED, "consumable": SUGGESTED["consumable"] - self.items.slots(item)}
-                for item in self.items.order if item not in named]
-
-    def _limited_allowed(self, team: Team, camp_with_bank: bool) -> dict:
-        allowed = {}
-        for item, limit in self.limits.items():
-            elsewhere = self.items.count(team.camp_items, item) \
-                if (team.camp == "set" and not camp_with_bank) else 0
-            allowed[item] = max(0, limit - team.lost[item] - elsewhere)
-        return allowed
-
-    def check_loadout(self, team: Team, choice: dict, packed: bool, camp_with_bank: bool) -> None:
-        bp = Counter(choice.get("backpack", {}))
-        camp = Counter(choice.get("camp", {}))
-        for item in list(bp) + list(camp):
-            if item not in self.items:
-                raise EffectError(f"unknown equipment {item!r}")
-        room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if packed else 0)
-        if self.items.slots_used(bp) > room:
-            raise EffectError(f"the backpack has {room} slots here, not {self.items.slots_used(bp)}")
-        if camp and not camp_with_bank:
-            raise EffectError("the camp cannot be filled from the bank now")
-        if self.items.slots_used(camp) > CAMP_SLOTS:
-            raise EffectError(f"the camp holds {CAMP_SLOTS} slots")
-        allowed = self._limited_allowed(team, camp_with_bank)
-        for item, limit in self.limits.items():
-            if self.items.count(bp, item) + self.items.count(camp, item) > allowed[item]:
-                raise EffectError(f"{team.name} may not take a {item} "
-                                  f"(limit {limit} per team, L287-292)")
-
-    def re_equip(self, team: Team, setup: bool = False) -> None:
-        """L241-243 (+ D-23): free exchange between the bank and backpack (and camp)."""
-        choice = self.ask(team, "loadout" if setup else "re_equip", self.loadouts(team, setup))
-        pack = bool(choice.get("pack_camp"))
-        camp_with_bank = pack or team.camp == "packed" or (team.camp == "set" and team.camp_pos == self.state.base)
-        self.check_loadout(team, choice, team.camp == "packed" or pack, camp_with_bank)
-        team.backpack = Counter(choice.get("backpack", {}))
-        if camp_with_bank:
-            team.camp_items = Counter(choice.get("camp", {}))
-        if pack:
-            team.camp = "packed"
-            team.camp_packed_before = True
-        self.log(f"{team.name} equips {dict(team.backpack)}" + (f", camp {dict(team.camp_items)}" if camp_with_bank else ""))
-
-    def set_camp(self, team: Team) -> None:
-        team.camp, team.camp_pos = "set", team.pos
-        self.log(f"{team.name} sets up camp at {team.pos}")
-
-    def swap_camp(self, team: Team) -> None:
-        total = team.backpack + team.camp_items
-        options = [{"backpack": dict(sorted(team.backpack.items())), "camp": dict(sorted(team.camp_items.items()))}]
-        rank = {term: i for i, term in enumerate(self.items.order)}
-        keys = sorted(total, key=lambda key: (rank.get(item_of(key), len(rank)), key))
-        bp = self._fit({key: total[key] for key in keys}, BACKPACK_SLOTS, {})
-        options.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted((total - bp).items()))})
-        choice = self.ask(team, "swap_camp", options)
-        bp, camp = Counter(choice.get("backpack", {})), Counter(choice.get("camp", {}))
-        if +(bp + camp) != +total or self.items.slots_used(bp) > BACKPACK_SLOTS \
-                or self.items.slots_used(camp) > CAMP_SLOTS:
-            raise EffectError("a camp exchange must keep the same items within 8 + 4 slots")
-        team.backpack, team.camp_items = bp, camp
-
-    def pack_camp(self, team: Team) -> None:
-        """L255-256, L263-264: the packed camp takes 2 slots; make room by discarding."""
-        while BACKPACK_SLOTS - self.items.slots_used(team.backpack) < PACKED_CAMP_SLOTS:
-            options = []
-            camp_free = CAMP_SLOTS - self.items.slots_used(team.camp_items)
-            for key in sorted(+team.backpack):
-                if team.camp == "set" and camp_free >= self.items.slots(key):
-                    options.append({"to_camp": key})
-                options.append({"discard": key})
-            choice = self.ask(team, "make_room", options)
-            if "to_camp" in choice:
-                team.backpack[choice["to_camp"]] -= 1
-                team.camp_items[choice["to_camp"]] += 1
-            else:
-                self.discard(team, item_of(choice["discard"]), 1)
-        team.camp, team.camp_pos = "packed", None
-        team.camp_packed_before = True
-        self.log(f"{team.name} packs the camp")
-
-    def abandon_camp(self, team: Team) -> None:
-        for item in self.limits:
-            team.lost[item] += self.items.count(team.camp_items, item)    # L289-291
-        team.camp, team.camp_items = "abandoned", Counter()
-        self.log(f"{team.name} abandons the camp")
+        return rules.slots_used(self, team)
 
     # --- turns -------------------------------------------------------------------------
     def start_turn(self, team: Team) -> None:
@@ -498,70 +305,6 @@ class View:
         return policy.suggest(self.engine, self.team, key, options)
 
 
-def majority(counts: dict, points, tie_rule: str, zero_scores: bool) -> dict:
-    """L311-318: most tokens 8, second 4; tied teams drop one rank (D-17 for zeros)."""
-    out = {}
-    for who, c in counts.items():
-        above = sum(1 for v in counts.values() if v > c)
-        tied = sum(1 for v in counts.values() if v == c)
-        rank = above + 1 + (1 if tied > 1 else 0) if tie_rule == "drop_one_rank" else above + tied
-        bonus = points[rank - 1] if rank <= len(points) else 0
-        out[who] = 0 if (c == 0 and not zero_scores) else bonus
-    return out
-
-
-def score(engine: Engine, capped: bool = False) -> dict:
-    state, rules = engine.state, engine.scoring
-    tokens = engine.data.kinds["token"]
-    finishers = [t for t in state.teams if t.pos == state.base or not rules.must_return_to_base]
-    totals = {t.seat: 0 for t in state.teams}
-    bonus: dict[int, dict] = {t.seat: {} for t in state.teams}
-    for t in finishers:
-        totals[t.seat] = sum(tokens[k].points * n for k, n in t.tokens.items())
-    categories = sorted({tok.category for tok in tokens.values() if tok.category})
-    for cat in categories:
-        counts = {t.seat: sum(n for k, n in t.tokens.items() if tokens[k].category == cat)
-                  for t in finishers}
-        for seat, b in majority(counts, rules.majority_points, rules.tie_rule,
-                                bool(rules.zero_scores_majority)).items():
-            bonus[seat][cat] = b
-            totals[seat] += b
-    scores = [totals[t.seat] for t in state.teams]
-    # the highest total among the teams back at the base wins; rule d27: ties share (L333)
-    best = max((totals[t.seat] for t in finishers), default=None)
-    winners = [t.seat for t in finishers if totals[t.seat] == best]
-    return {"scores": scores, "winners": winners, "rounds": state.round, "capped": capped,
-            "finished": [t.pos == state.base for t in state.teams], "bonus": [bonus[t.seat] for t in state.teams],
-            "stats": dict(state.stats)}
-
-
-def new_state(data, players: int, rng, board_id: str | None = None) -> State:
-    """L32-39: the starting board for the player count, 4 shuffled stacks minus discards."""
-    boards = [b for b in data.kinds["start_board"].values() if players in b.players]
-    if board_id:
-        boards = [data.get("start_board", board_id)]
-    if not boards:
-        raise EffectError(f"no starting board for {players} players")
-    board = sorted(boards, key=lambda b: b.id)[0]
-    kinds = data.kinds["tile_kind"]
-    cells = {}
-    for i, (x, y, exits) in enumerate(board.cells):
-        kind = kinds["start"] if i == 0 else kinds["normal"]     # D-21
-        cells[(x, y)] = Cell((x, y), kind, exits, 0, tile_id=board.id)
-    base = (board.cells[0][0], board.cells[0][1])
-    stacks = []
-    for n in (1, 2, 3, 4):
-        pile = []
-        for tile in sorted(data.kinds["tile"].values(), key=lambda t: t.id):
-            if tile.stack == n:
-                pile.extend([tile] * tile.count)
-        rng.shuffle(pile)
-        pile = pile[board.discard_per_stack[n - 1]:]     # removed unseen (L38)
-        stacks.append(pile)
-    teams = [Team(seat, base) for seat in range(players)]
-    return State(cells, teams, base, stacks)
-
-
 def play_game(data, players: int, rng, agents: list, options: dict | None = None) -> dict:
     options = options or {}
     state = new_state(data, players, rng)
@@ -572,10 +315,3 @@ def play_game(data, players: int, rng, agents: list, options: dict | None = None
     if options.get("log"):
         result["log"] = list(state.log)
     return result
-
-
-def tile_stub(spec: str, stack: int = 1, index: int = 0):
-    """A tile for scenarios: "kind:EXITS"."""
-    kind, _, exits = spec.partition(":")
-    return SimpleNamespace(id=f"scenario_{kind}_{index}", tile_kind=kind, exits=exits or "NESW",
-                           stack=stack, count=1)

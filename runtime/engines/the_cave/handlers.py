@@ -6,6 +6,7 @@ crossed.
 """
 from __future__ import annotations
 
+from tomecraft.runtime.engines.the_cave import rules
 from tomecraft.runtime.engines.the_cave.state import edge
 
 
@@ -88,25 +89,25 @@ class Verbs:
 
     # --- equipment and camp -----------------------------------------------------------
     def discard_item(self, ctx, item: str, amount: int) -> None:
-        self.engine.discard(ctx.you, item, amount)
+        rules.discard(self.engine, ctx.you, item, amount)
 
     def re_equip(self, ctx) -> None:
-        self.engine.re_equip(ctx.you)
+        rules.re_equip(self.engine, ctx.you)
 
     def set_camp(self, ctx) -> None:
-        self.engine.set_camp(ctx.you)
+        rules.set_camp(self.engine, ctx.you)
 
     def swap_camp(self, ctx) -> None:
-        self.engine.swap_camp(ctx.you)
+        rules.swap_camp(self.engine, ctx.you)
 
     def pack_camp(self, ctx) -> None:
-        self.engine.pack_camp(ctx.you)
+        rules.pack_camp(self.engine, ctx.you)
 
     def abandon_camp(self, ctx) -> None:
-        self.engine.abandon_camp(ctx.you)
+        rules.abandon_camp(self.engine, ctx.you)
 
     def discover(self, ctx) -> None:
-        self.engine.discover(ctx.you)
+        rules.discover(self.engine, ctx.you)
 
 
 class Queries:

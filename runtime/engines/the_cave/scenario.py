@@ -18,7 +18,9 @@ from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.the_cave.engine import Engine, score, tile_stub
+from tomecraft.runtime.engines.the_cave.engine import Engine
+from tomecraft.runtime.engines.the_cave.scoring import score
+from tomecraft.runtime.engines.the_cave.start import tile_stub
 from tomecraft.runtime.engines.the_cave.state import Cell, State, Team, edge
 from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 

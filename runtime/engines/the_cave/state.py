@@ -32,6 +32,45 @@ def edge(a: Pos, b: Pos) -> frozenset:
     return frozenset((a, b))
 
 
+def neighbours(cells: dict, pos) -> list[tuple[str, "Cell"]]:
+    """Adjacent tiles joined by a road on both sides (G-21: every move needs a road)."""
+    cell = cells[pos]
+    out = []
+    for d in cell.exits:
+        other = cells.get(step(pos, d))
+        if other is not None and other.opens(OPPOSITE[d]):
+            out.append((d, other))
+    return out
+
+
+def unexplored(cells: dict, cell: "Cell") -> list[str]:
+    return [d for d in cell.exits if step(cell.pos, d) not in cells]
+
+
+def fits(cells: dict, pos, exits: str, joined: str) -> bool:
+    """D-18: road/wall match with every placed neighbour except boulders."""
+    for d in ORDER:
+        if d == joined:
+            continue
+        other = cells.get(step(pos, d))
+        if other is None or other.kind.match_edges is False:
+            continue
+        if (d in exits) != other.opens(OPPOSITE[d]):
+            return False
+    return True
+
+def placements(cells: dict, cell: Cell, tile) -> list[dict]:
+    seen, out = set(), []
+    for d in unexplored(cells, cell):
+        pos = step(cell.pos, d)
+        for turn in range(4):
+            exits = rotate(tile.exits, turn)
+            if OPPOSITE[d] in exits and fits(cells, pos, exits, OPPOSITE[d]) and (d, exits) not in seen:
+                seen.add((d, exits))
+                out.append({"dir": d, "exits": exits})
+    return out
+
+
 @dataclass
 class Cell:
     """A placed tile: its kind definition, rotated exits, depth and the tokens on it."""
