@@ -13,7 +13,7 @@ what the engine does with content, scenario.py plays scenario files.
 """
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
@@ -24,7 +24,7 @@ from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state
 from tomecraft.runtime.engines.the_cave.state import (
-    TURN_AP, Cell, State, Team, edge, neighbours, placements, unexplored,
+    TURN_AP, UPKEEP, Cell, State, Team, edge, neighbours, placements, unexplored,
 )
 
 ROUND_CAP = 200          # D-29
@@ -45,6 +45,7 @@ class Engine:
         self.queries = Queries(self)
         self.log_enabled = log_enabled
         self._base_dist: tuple[int, dict] | None = None
+        self._links: tuple = (None, 0, {})     # (grid, its size, pos -> neighbours)
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.actions = sorted(data.kinds["action"].values(), key=lambda a: (a.order or 0, a.id))
@@ -94,7 +95,16 @@ class Engine:
         return self.agents[team.seat].choose(key, options, view)
 
     def neighbours(self, pos) -> list[tuple[str, Cell]]:
-        return neighbours(self.state.cells, pos)
+        """The tiles joined to `pos` by a road, cached until a tile is placed (tiles are
+        only ever added, so the grid's size says whether it changed)."""
+        cells = self.state.cells
+        links = self._links
+        if links[0] is not cells or links[1] != len(cells):
+            links = self._links = (cells, len(cells), {})
+        found = links[2].get(pos)
+        if found is None:
+            found = links[2][pos] = neighbours(cells, pos)
+        return found
 
     def unexplored(self, cell: Cell) -> list[str]:
         return unexplored(self.state.cells, cell)
@@ -124,12 +134,17 @@ class Engine:
         return bool(src.kind.cross_out) and src.depth != dst.depth and not dst.kind.rope_edges
 
     def _snapshot(self, team: Team, ctx: Context):
-        return (team.ap, Counter(team.backpack), Counter(team.tokens), set(team.depth_tokens),
+        return (team.ap, dict(team.backpack), dict(team.tokens), set(team.depth_tokens),
                 dict(self.state.ropes), list(ctx.self.tokens), team.done)
 
     def _restore(self, team: Team, ctx: Context, snap) -> None:
-        (team.ap, team.backpack, team.tokens, team.depth_tokens, self.state.ropes,
-         ctx.self.tokens, team.done) = snap
+        """Undo a tried-out effect, in place (the team's bags stay the same objects)."""
+        ap, backpack, tokens, team.depth_tokens, self.state.ropes, cell_tokens, done = snap
+        team.ap, team.done = ap, done
+        for bag, saved in ((team.backpack, backpack), (team.tokens, tokens)):
+            bag.clear()
+            dict.update(bag, saved)
+        ctx.self.tokens[:] = cell_tokens
         ctx.info.clear()
         ctx.info["edge"] = edge(ctx.target.pos, ctx.self.pos)
 
@@ -186,17 +201,17 @@ class Engine:
     # --- actions -----------------------------------------------------------------------
     def act_options(self, team: Team) -> list[dict]:
         cell = self.state.cells[team.pos]
+        ctx = self.ctx(team, cell)      # availability checks only read: one context serves
         options = []
         for act in cell.kind.actions or ():
-            if can_of(act.effect)(self.ctx(team, cell)):
+            if can_of(act.effect)(ctx):
                 options.append({"do": "act", "id": act.id})
         for act in self.actions:
-            if can_of(act.effect)(self.ctx(team, cell)):
+            if can_of(act.effect)(ctx):
                 options.append({"do": "act", "id": act.id})
         for term in self.items.order:
             use = self.items.by_term[term].use
-            if use is not None and self.items.count(team.backpack, term) \
-                    and can_of(use)(self.ctx(team, cell)):
+            if use is not None and self.items.count(team.backpack, term) and can_of(use)(ctx):
                 options.append({"do": "use", "item": term})
         return options
 
@@ -257,12 +272,12 @@ class Engine:
         team.ap, team.done, team.turns = TURN_AP, False, team.turns + 1
         if team.pos == self.state.base:
             team.forced = False
-        elif self.items.can_use(team.backpack, "consumable", 1):
-            self.items.use(team.backpack, "consumable")
+        elif self.items.can_use(team.backpack, UPKEEP, 1):
+            self.items.use(team.backpack, UPKEEP)
             team.forced = False
         elif team.camp == "set" and team.camp_pos == team.pos \
-                and self.items.can_use(team.camp_items, "consumable", 1):
-            self.items.use(team.camp_items, "consumable")
+                and self.items.can_use(team.camp_items, UPKEEP, 1):
+            self.items.use(team.camp_items, UPKEEP)
             team.forced = False
         else:
             team.forced = True

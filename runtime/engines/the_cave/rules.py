@@ -9,7 +9,7 @@ from collections import Counter
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.state import (
-    BACKPACK_SLOTS, CAMP_SLOTS, OPPOSITE, PACKED_CAMP_SLOTS, Cell, Team, step,
+    BACKPACK_SLOTS, CAMP_SLOTS, OPPOSITE, PACKED_CAMP_SLOTS, UPKEEP, Cell, Team, step,
 )
 
 SUGGESTED = {"consumable": 4, "rope": 1, "oxygen": 1, "camera": 1, "raft": 1}   # L54
@@ -53,8 +53,8 @@ def _fit(engine, wanted: dict, room: int, allowed: dict) -> Counter:
 def _filled(engine, bag: Counter, room: int) -> Counter:
     """The rest of the room filled with consumables (L54: they fill the loadout)."""
     free = room - engine.items.slots_used(bag)
-    if "consumable" in engine.items and free >= engine.items.slots("consumable"):
-        bag["consumable"] += free // engine.items.slots("consumable")
+    if UPKEEP in engine.items and free >= engine.items.slots(UPKEEP):
+        bag[UPKEEP] += free // engine.items.slots(UPKEEP)
     return bag
 
 

@@ -15,6 +15,7 @@ BACKPACK_SLOTS = 8      # L46
 CAMP_SLOTS = 4          # L47, L250
 PACKED_CAMP_SLOTS = 2   # L251, L254-255
 TURN_AP = 5             # L64
+UPKEEP = "consumable"   # the item a team away from the base uses each turn (L61-62)
 
 
 def step(pos: Pos, direction: str) -> Pos:
