@@ -45,7 +45,7 @@ class Engine:
         self.queries = Queries(self)
         self.log_enabled = log_enabled
         self._base_dist: tuple[int, dict] | None = None
-        self._links: tuple = (None, 0, {})     # (grid, its size, pos -> neighbours)
+        self._links: tuple = (0, {})     # (grid size, pos -> [(direction, neighbour pos)])
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.actions = sorted(data.kinds["action"].values(), key=lambda a: (a.order or 0, a.id))
@@ -95,16 +95,17 @@ class Engine:
         return self.agents[team.seat].choose(key, options, view)
 
     def neighbours(self, pos) -> list[tuple[str, Cell]]:
-        """The tiles joined to `pos` by a road, cached until a tile is placed (tiles are
-        only ever added, so the grid's size says whether it changed)."""
+        """The tiles joined to `pos` by a road. Which positions they are is cached until a
+        tile is placed: tiles are only ever added, so the grid's size says whether it changed
+        (a copy of the game for a trial shares the cache while its grid is the same size)."""
         cells = self.state.cells
         links = self._links
-        if links[0] is not cells or links[1] != len(cells):
-            links = self._links = (cells, len(cells), {})
-        found = links[2].get(pos)
+        if links[0] != len(cells):
+            links = self._links = (len(cells), {})
+        found = links[1].get(pos)
         if found is None:
-            found = links[2][pos] = neighbours(cells, pos)
-        return found
+            found = links[1][pos] = [(d, other.pos) for d, other in neighbours(cells, pos)]
+        return [(d, cells[other]) for d, other in found]
 
     def unexplored(self, cell: Cell) -> list[str]:
         return unexplored(self.state.cells, cell)
@@ -153,13 +154,14 @@ class Engine:
         options = []
         desperate = self.data.keywords["desperate_move"].effect
         for _, dst in self.neighbours(team.pos):
+            checks = self.ctx(team, dst, src)      # availability checks only read it
             if not team.forced:
                 cross = None
                 if self._crosses_out(src, dst):
                     cross = src.kind.cross_out
                 for opt in dst.kind.enter:
                     if cross is None:
-                        if can_of(opt.effect)(self.ctx(team, dst, src)):
+                        if can_of(opt.effect)(checks):
                             options.append({"do": "move", "to": dst.pos, "via": opt.id})
                         continue
                     for out in cross:
@@ -174,7 +176,7 @@ class Engine:
                         if ok:
                             options.append({"do": "move", "to": dst.pos,
                                             "via": f"{out.id}+{opt.id}"})
-            if can_of(desperate)(self.ctx(team, dst, src)):
+            if can_of(desperate)(checks):
                 options.append({"do": "move", "to": dst.pos, "via": "desperate_move"})
         return options
 

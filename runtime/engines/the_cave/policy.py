@@ -134,9 +134,27 @@ def gain(engine, team, option, follow: bool = True) -> float:
     return won
 
 
+def _alike(engine, team, option):
+    """What a move's gain depends on, so that moves alike are tried out once: the tile
+    entered (its kind, depth, tokens and whether it has unexplored exits), the way in and
+    whether a rope is already there. Any other option is its own."""
+    if option["do"] != "move":
+        return repr(option)
+    dst = engine.state.cells[tuple(option["to"])]
+    roped = edge(team.pos, dst.pos) in engine.state.ropes
+    return ("move", dst.kind.id, dst.depth, tuple(sorted(dst.tokens)), bool(engine.unexplored(dst)),
+            option["via"], roped)
+
+
 def _best(engine, team, options: list) -> list:
     """The options with the highest positive gain (all of them tie-broken by the agent)."""
-    scored = [(gain(engine, team, o), o) for o in options]
+    known: dict = {}
+    scored = []
+    for o in options:
+        alike = _alike(engine, team, o)
+        if alike not in known:
+            known[alike] = gain(engine, team, o)
+        scored.append((known[alike], o))
     top = max((g for g, _ in scored), default=0.0)
     return [o for g, o in scored if g > 0 and g == top]
 
@@ -320,7 +338,7 @@ def _collectable(engine, team, cell) -> bool:
     if not cell.tokens or cell.pos == team.pos:
         return False
     cache = _cache(engine)
-    key = (cell.pos, tuple(cell.tokens), frozenset(+team.backpack))
+    key = (cell.pos, tuple(cell.tokens), frozenset(item_of(k) for k, n in team.backpack.items() if n > 0))
     if key not in cache:
         cache[key] = _gain_at(engine, team, cell) > 0
     return cache[key]
