@@ -411,7 +411,8 @@ def suggest(engine, team, key: str, options: list) -> list:
     if at_base:
         if engine.state.end_triggered:
             return end
-        if "re_equip" in acts and engine.slots_used(team) <= BACKPACK_SLOTS - 2:
+        if "re_equip" in acts and (engine.items.uses_left(team.backpack, UPKEEP) < 3
+                                  or engine.slots_used(team) < BACKPACK_SLOTS):
             return [acts["re_equip"]]
     if going_home(engine, team) and not at_base:
         if "discover" in acts and not engine.state.end_triggered:
