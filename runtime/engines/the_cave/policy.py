@@ -345,8 +345,15 @@ def _collectable(engine, team, cell) -> bool:
 
 
 def _gain_at(engine, team, cell) -> float:
+    """The best gain on `cell`: by its actions, or entering it from a neighbour (neighbours
+    alike, same kind, depth and rope on the edge, are tried once)."""
     best = 0.0
-    starts = [cell.pos] + [c.pos for _, c in engine.neighbours(cell.pos)]
+    starts, alike = [cell.pos], set()
+    for _, n in engine.neighbours(cell.pos):
+        way = (n.kind.id, n.depth, edge(n.pos, cell.pos) in engine.state.ropes)
+        if way not in alike:
+            alike.add(way)
+            starts.append(n.pos)
     for start in starts:
         trial, me = _trial(engine, team, at=start)
         with quiet():
