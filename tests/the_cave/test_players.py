@@ -38,3 +38,18 @@ def test_the_new_tile_action_and_entry_option_are_chosen(monkeypatch):
 def test_a_sim_with_the_pack_is_deterministic(monkeypatch):
     data = _data(monkeypatch)
     assert sim.run(data, players=3, games=5, seed=2) == sim.run(data, players=3, games=5, seed=2)
+
+
+def test_the_player_names_no_tile_kind_item_or_token_of_the_content():
+    """The player weighs options by lookahead, never by a list of known names: no id of the
+    base game's tile kinds, equipment or tokens appears as a string in its code."""
+    import ast
+
+    from tomecraft.generated.the_cave import GAME
+    from tomecraft.runtime.engines.the_cave import policy
+    names = {i for kind in ("tile_kind", "equipment", "token") for i in GAME.kinds[kind]}
+    names |= {e.term for e in GAME.kinds["equipment"].values()}
+    tree = ast.parse(Path(policy.__file__).read_text(encoding="utf-8"))
+    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+               and isinstance(n.value, str)}
+    assert names and strings & names == set()

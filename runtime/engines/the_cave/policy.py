@@ -406,7 +406,7 @@ def suggest(engine, team, key: str, options: list) -> list:
         # content's tiles ask for is at hand
         most = max(_variety(o) for o in options)
         return [o for o in options if _variety(o) == most]
-    if key != "action":
+    if key != "action" or len(options) == 1:
         return options
     at_base = team.pos == engine.state.base
     moves = [o for o in options if o["do"] == "move" and o["via"] != DESPERATE]
