@@ -357,8 +357,9 @@ def _gain_at(engine, team, cell) -> float:
     for start in starts:
         trial, me = _trial(engine, team, at=start)
         with quiet():
-            if start == cell.pos:
-                options = trial.act_options(me)
+            if start == cell.pos:     # the tile's own actions (the others work anywhere)
+                here = {a.id for a in cell.kind.actions or ()}
+                options = [o for o in trial.act_options(me) if o.get("id") in here]
             else:
                 options = [o for o in trial.move_options(me)
                            if tuple(o["to"]) == cell.pos and o["via"] != DESPERATE]
