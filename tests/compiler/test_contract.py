@@ -72,6 +72,24 @@ tile_kinds:
     assert "`during`" in found[0][3] and "enter" in found[0][3]
 
 
+def test_a_lasting_construct_in_an_equipment_use_is_refused(tmp_path):
+    """An item's `use` runs once, when the team takes it: a trigger there would never fire."""
+    found = check_pack(tmp_path, "the_cave", {"items.yaml": """
+equipment:
+  - id: camera
+    replace: true
+    name: {zh: 相機, en: Camera}
+    source: approximation
+    note: a test
+    term: camera
+    slots: 1
+    kept_after_use: true
+    use: "pay ap 1; during turn: pay ap 1"
+"""})
+    assert [(c, f, l) for c, f, l, _ in found] == [("TC-C003", "items.yaml", 11)]
+    assert "`during`" in found[0][3] and "use" in found[0][3]
+
+
 def test_a_pack_cannot_set_a_value_the_cave_has_built_in(tmp_path):
     """A reached-depth token's `depth` is built in (tokens depth_<value>): a pack may not
     move it, since play would ignore it."""
