@@ -72,44 +72,63 @@ tile_kinds:
     assert "`during`" in found[0][3] and "enter" in found[0][3]
 
 
-def test_a_pack_cannot_set_a_value_the_cave_has_built_in(tmp_path):
+def test_a_lasting_construct_in_an_equipment_use_is_refused(tmp_path):
+    """An item's `use` runs once, when the team takes it: a trigger there would never fire."""
     found = check_pack(tmp_path, "the_cave", {"items.yaml": """
 equipment:
   - id: camera
     replace: true
     name: {zh: 相機, en: Camera}
     source: approximation
-    note: a two-slot camera that breaks after one use
+    note: a test
+    term: camera
+    slots: 1
+    kept_after_use: true
+    use: "pay ap 1; during turn: pay ap 1"
+"""})
+    assert [(c, f, l) for c, f, l, _ in found] == [("TC-C003", "items.yaml", 11)]
+    assert "`during`" in found[0][3] and "use" in found[0][3]
+
+
+def test_a_pack_cannot_set_a_value_the_cave_has_built_in(tmp_path):
+    """A reached-depth token's `depth` is built in (tokens depth_<value>): a pack may not
+    move it, since play would ignore it."""
+    found = check_pack(tmp_path, "the_cave", {"tokens.yaml": """
+tokens:
+  - id: depth_25
+    replace: true
+    name: {zh: 到達深度30標記, en: Reached-depth 30 token}
+    source: approximation
+    note: a token for a depth the engine does not know
+    term: depth_25
+    points: 3
+    depth: 30
+"""})
+    assert [(c, f, l) for c, f, l, _ in found] == [("TC-C002", "tokens.yaml", 10)]
+    assert "'depth'" in found[0][3]
+
+
+def test_a_pack_may_set_every_equipment_field_the_cave_reads(tmp_path):
+    """Equipment is played from content: `slots`, `uses`, `kept_after_use`, `per_team_limit`
+    and `use` are read (tests/scenarios/the_cave/r3_*, r4_equipment_*), so a pack may set them."""
+    found = check_pack(tmp_path, "the_cave", {"items.yaml": """
+equipment:
+  - id: camera
+    replace: true
+    name: {zh: 相機, en: Camera}
+    source: approximation
+    note: a two-slot camera that breaks after one use, two per team
     term: camera
     slots: 2
     uses: 1
     per_team_limit: 2
-"""})
-    fields = sorted(m.split("field ")[1].split(" ")[0] for c, _, _, m in found if c == "TC-C002")
-    assert codes(found) == ["TC-C002"] * 2
-    assert fields == ["'slots'", "'uses'"]
-
-
-def test_a_pack_may_restate_a_built_in_value_and_change_what_the_cave_reads(tmp_path):
-    """`term` and `slots` are required: restating camera's base values is not refused, and
-    `per_team_limit` is read from content (tests/scenarios/the_cave/r3_two_cameras_per_team.yaml)."""
-    found = check_pack(tmp_path, "the_cave", {"items.yaml": """
-equipment:
-  - id: camera
-    replace: true
-    name: {zh: 相機, en: Camera}
-    source: approximation
-    note: two cameras per team
-    term: camera
-    slots: 1
-    kept_after_use: true
-    per_team_limit: 2
+    use: "require not at_base(); pay ap 1, spend camera 1 -> gain_token photo 1"
 """})
     assert found == []
 
 
 @pytest.mark.parametrize("game, kind, entity_id", [
-    ("the_cave", "equipment", "raft"),
+    ("the_cave", "equipment", "consumable"),
     ("the_cave", "tile_kind", "boulder"),
     ("clank_catacombs", "card", "goblin"),
     ("clank_catacombs", "rule", "hand_size"),
@@ -235,7 +254,7 @@ def test_the_contract_command_prints_what_a_designer_needs():
         assert cli.main(["contract", "the_cave"]) == 0
     text = out.getvalue()
     assert "none: no effect may hold a trigger" in text
-    assert "slots [base game only]" in text and "equipment 'raft'" in text
+    assert "depth [base game only]" in text and "equipment 'consumable'" in text
     assert "per_team_limit: whenever a team re-equips" in text
 
 

@@ -1,6 +1,6 @@
 """The simulated players use any content: a YAML-only pack's new tile kind (its entry option
-and its action), its tiles and its new game action are all chosen in a seeded sim, though no
-player code names them (runtime/engines/the_cave/policy.py weighs every option by lookahead)."""
+and its action), its tiles, its new game action and its new equipment (carried, then used by
+its own action) are all chosen in a seeded sim, though no player code names them (runtime/engines/the_cave/policy.py weighs every option by lookahead)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -19,7 +19,8 @@ def _data(monkeypatch):
 def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(monkeypatch):
     data = _data(monkeypatch)
     new = pack_usage(data, "any_content", players=3, games=20, seed=5)
-    assert set(new) == {"tile_kind:grotto", "action:survey"}
+    assert set(new) == {"tile_kind:grotto", "action:survey", "equipment:lantern",
+                        "equipment:grappling_hook"}
     assert all(e["uses"] > 0 for e in new.values()), new
 
 
@@ -31,8 +32,24 @@ def test_the_new_tile_action_and_entry_option_are_chosen(monkeypatch):
         stats.update(sim.play_one(data, 3, 5, index)["stats"])
     assert stats["drawn:grotto"] > 0 and stats["entered:grotto"] > 0
     assert stats["act:mine"] > 0 and stats["act:survey"] > 0
+    assert stats["use:lantern"] > 0 and stats["use:grapnel"] > 0
 
 
 def test_a_sim_with_the_pack_is_deterministic(monkeypatch):
     data = _data(monkeypatch)
     assert sim.run(data, players=3, games=5, seed=2) == sim.run(data, players=3, games=5, seed=2)
+
+
+def test_the_player_names_no_tile_kind_item_or_token_of_the_content():
+    """The player weighs options by lookahead, never by a list of known names: no id of the
+    base game's tile kinds, equipment or tokens appears as a string in its code."""
+    import ast
+
+    from tomecraft.generated.the_cave import GAME
+    from tomecraft.runtime.engines.the_cave import policy
+    names = {i for kind in ("tile_kind", "equipment", "token") for i in GAME.kinds[kind]}
+    names |= {e.term for e in GAME.kinds["equipment"].values()}
+    tree = ast.parse(Path(policy.__file__).read_text(encoding="utf-8"))
+    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+               and isinstance(n.value, str)}
+    assert names and strings & names == set()

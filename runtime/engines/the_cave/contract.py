@@ -6,7 +6,6 @@ so it fires no events and no effect may hold a trigger, a watch or a duration.
 from tomecraft.runtime.contract import Contract, Need, built_in, printed, reads, runs
 
 SETUP = "at setup, to build the tile stacks"
-EQUIPMENT = "the base game's five items; loadouts and slots are rules L53-54, L173-193"
 
 CONTRACT = Contract(
     engine="the_cave",
@@ -25,7 +24,14 @@ CONTRACT = Contract(
                              "discard_per_stack"),
         "equipment": {
             **printed("after_use", on="the sheets: what happens to it after use"),
-            **built_in("term", "slots", "uses", "kept_after_use", why=EQUIPMENT),
+            **reads("whenever an effect names the item (spend, has, discard_item)", "term"),
+            **reads("whenever a team loads its backpack or camp: one token takes this many of "
+                    "the 8 backpack and 4 camp slots (L46-47)", "slots"),
+            **reads("whenever the item is spent: a token is discarded after this many uses, the "
+                    "most worn token used first (L173-175, D-24)", "uses"),
+            **reads("whenever the item is spent: a kept item spends nothing (L191-193)",
+                    "kept_after_use"),
+            "use": runs("when a team carrying the item takes it as an action on its turn"),
             **reads("whenever a team re-equips, discards or abandons its camp: a team owns at "
                     "most this many, and one discarded is gone for good (L287-292)",
                     "per_team_limit"),
@@ -48,8 +54,8 @@ CONTRACT = Contract(
     },
     needs=(
         Need("tile_kind", "boulder", why="a tile that fits nowhere becomes a boulder (L76-80)"),
-        *(Need("equipment", item, why="the loadouts and entry costs use it (L53-54)")
-          for item in ("consumable", "rope", "oxygen", "camera", "raft")),
+        Need("equipment", "consumable",
+             why="a team away from the base uses one at the start of each turn (L61-62)"),
         *(Need("token", f"depth_{depth}", why="reached-depth tokens (L128-142)")
           for depth in (25, 50, 75)),
         Need("scoring", at_least=1, why="a game is scored by the first scoring entity"),

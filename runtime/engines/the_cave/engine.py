@@ -1,27 +1,34 @@
-"""The Cave's engine: setup, turns, moving, discovering, camps, the end and scoring.
+"""The Cave's engine: the turn structure (setup, turns, moving, actions, the end).
 
 Every rule with a number in content runs through the generated effects: tile entry options
-(`tile_kind.enter`), leaving a rappel tile (`cross_out`), `on_discover`, tile actions and
-the game's actions (actions.yaml). The engine decides only what the effect language leaves
-to it: geometry, legality of placement, who decides, and turn order.
+(`tile_kind.enter`), leaving a rappel tile (`cross_out`), `on_discover`, tile actions, the
+game's actions (actions.yaml) and equipment's own `use` actions. The engine decides only what
+the effect language leaves to it: geometry, legality of placement, who decides, turn order.
+
+Layout (imports point one way, down this list): engine.py (turns) -> policy.py (the simulated
+player) -> handlers.py (the verbs and queries effects call) -> rules.py (discovering, the
+equipment and camp rules) -> equipment.py (tokens as content defines them) -> state.py (the
+grid, teams and geometry); start.py sets a game up, scoring.py scores it, contract.py says
+what the engine does with content, scenario.py plays scenario files.
 """
 from __future__ import annotations
 
-from collections import Counter, deque
-from types import SimpleNamespace
+from collections import deque
 from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.the_cave import policy
-from tomecraft.runtime.engines.the_cave.handlers import HALF, Queries, Verbs, count_item
+from tomecraft.runtime.engines.the_cave import rules
+from tomecraft.runtime.engines.the_cave.equipment import Items
+from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
+from tomecraft.runtime.engines.the_cave.scoring import score
+from tomecraft.runtime.engines.the_cave.start import new_state
 from tomecraft.runtime.engines.the_cave.state import (
-    BACKPACK_SLOTS, CAMP_SLOTS, OPPOSITE, ORDER, PACKED_CAMP_SLOTS, TURN_AP, Cell, State, Team,
-    edge, rotate, step,
+    TURN_AP, UPKEEP, Cell, State, Team, edge, neighbours, placements, unexplored,
 )
 
 ROUND_CAP = 200          # D-29
 TURN_ACTION_CAP = 60
-SUGGESTED = {"consumable": 4, "rope": 1, "oxygen": 1, "camera": 1, "raft": 1}   # L54
 
 
 def can_of(fx: Callable) -> Callable:
@@ -38,14 +45,14 @@ class Engine:
         self.queries = Queries(self)
         self.log_enabled = log_enabled
         self._base_dist: tuple[int, dict] | None = None
+        self._links: tuple = (0, {})     # (grid size, pos -> [(direction, neighbour pos)])
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.actions = sorted(data.kinds["action"].values(), key=lambda a: (a.order or 0, a.id))
         self.scoring = next(iter(data.kinds["scoring"].values()))
-        self.equipment = data.kinds["equipment"]
+        self.items = Items(data.kinds["equipment"])
         # items a team may own only so many of (the camera and the raft: 1, L287-292)
-        self.limits = {item: e.per_team_limit for item, e in sorted(self.equipment.items())
-                       if e.per_team_limit is not None}
+        self.limits = self.items.limits
 
     # --- the Context API ---------------------------------------------------------------
     def attr(self, ctx, obj, name: str):
@@ -88,17 +95,20 @@ class Engine:
         return self.agents[team.seat].choose(key, options, view)
 
     def neighbours(self, pos) -> list[tuple[str, Cell]]:
-        """Adjacent tiles joined by a road on both sides (G-21: every move needs a road)."""
-        cell = self.state.cells[pos]
-        out = []
-        for d in cell.exits:
-            other = self.state.cells.get(step(pos, d))
-            if other is not None and other.opens(OPPOSITE[d]):
-                out.append((d, other))
-        return out
+        """The tiles joined to `pos` by a road. Which positions they are is cached until a
+        tile is placed: tiles are only ever added, so the grid's size says whether it changed
+        (a copy of the game for a trial shares the cache while its grid is the same size)."""
+        cells = self.state.cells
+        links = self._links
+        if links[0] != len(cells):
+            links = self._links = (len(cells), {})
+        found = links[1].get(pos)
+        if found is None:
+            found = links[1][pos] = [(d, other.pos) for d, other in neighbours(cells, pos)]
+        return [(d, cells[other]) for d, other in found]
 
     def unexplored(self, cell: Cell) -> list[str]:
-        return [d for d in cell.exits if step(cell.pos, d) not in self.state.cells]
+        return unexplored(self.state.cells, cell)
 
     def can_discover(self, team: Team) -> bool:
         cell = self.state.cells[team.pos]
@@ -125,12 +135,17 @@ class Engine:
         return bool(src.kind.cross_out) and src.depth != dst.depth and not dst.kind.rope_edges
 
     def _snapshot(self, team: Team, ctx: Context):
-        return (team.ap, Counter(team.backpack), Counter(team.tokens), set(team.depth_tokens),
+        return (team.ap, dict(team.backpack), dict(team.tokens), set(team.depth_tokens),
                 dict(self.state.ropes), list(ctx.self.tokens), team.done)
 
     def _restore(self, team: Team, ctx: Context, snap) -> None:
-        (team.ap, team.backpack, team.tokens, team.depth_tokens, self.state.ropes,
-         ctx.self.tokens, team.done) = snap
+        """Undo a tried-out effect, in place (the team's bags stay the same objects)."""
+        ap, backpack, tokens, team.depth_tokens, self.state.ropes, cell_tokens, done = snap
+        team.ap, team.done = ap, done
+        for bag, saved in ((team.backpack, backpack), (team.tokens, tokens)):
+            bag.clear()
+            dict.update(bag, saved)
+        ctx.self.tokens[:] = cell_tokens
         ctx.info.clear()
         ctx.info["edge"] = edge(ctx.target.pos, ctx.self.pos)
 
@@ -139,13 +154,14 @@ class Engine:
         options = []
         desperate = self.data.keywords["desperate_move"].effect
         for _, dst in self.neighbours(team.pos):
+            checks = self.ctx(team, dst, src)      # availability checks only read it
             if not team.forced:
                 cross = None
                 if self._crosses_out(src, dst):
                     cross = src.kind.cross_out
                 for opt in dst.kind.enter:
                     if cross is None:
-                        if can_of(opt.effect)(self.ctx(team, dst, src)):
+                        if can_of(opt.effect)(checks):
                             options.append({"do": "move", "to": dst.pos, "via": opt.id})
                         continue
                     for out in cross:
@@ -160,7 +176,7 @@ class Engine:
                         if ok:
                             options.append({"do": "move", "to": dst.pos,
                                             "via": f"{out.id}+{opt.id}"})
-            if can_of(desperate)(self.ctx(team, dst, src)):
+            if can_of(desperate)(checks):
                 options.append({"do": "move", "to": dst.pos, "via": "desperate_move"})
         return options
 
@@ -187,14 +203,28 @@ class Engine:
     # --- actions -----------------------------------------------------------------------
     def act_options(self, team: Team) -> list[dict]:
         cell = self.state.cells[team.pos]
+        ctx = self.ctx(team, cell)      # availability checks only read: one context serves
         options = []
         for act in cell.kind.actions or ():
-            if can_of(act.effect)(self.ctx(team, cell)):
+            if can_of(act.effect)(ctx):
                 options.append({"do": "act", "id": act.id})
         for act in self.actions:
-            if can_of(act.effect)(self.ctx(team, cell)):
+            if can_of(act.effect)(ctx):
                 options.append({"do": "act", "id": act.id})
+        for term in self.items.order:
+            use = self.items.by_term[term].use
+            if use is not None and self.items.count(team.backpack, term) and can_of(use)(ctx):
+                options.append({"do": "use", "item": term})
         return options
+
+    def do_use(self, team: Team, term: str) -> None:
+        """An equipment's own action, taken while the team carries the item."""
+        item = self.items.by_term.get(term)
+        if item is None or item.use is None or not self.items.count(team.backpack, term) \
+                or not item.use(self.ctx(team)):
+            raise EffectError(f"{team.name} cannot use {term} here")
+        self.state.stats[f"use:{term}"] += 1
+        self.log(f"{team.name} uses the {term} (AP {team.ap})")
 
     def do_act(self, team: Team, act_id: str) -> None:
         cell = self.state.cells[team.pos]
@@ -219,198 +249,24 @@ class Engine:
             self.do_move(team, option["to"], option["via"])
         elif option["do"] == "act":
             self.do_act(team, option["id"])
+        elif option["do"] == "use":
+            self.do_use(team, option["item"])
         elif option["do"] != "end":
             raise EffectError(f"unknown action {option!r}")
 
     # --- discovering -------------------------------------------------------------------
-    def _fits(self, pos, exits: str, joined: str) -> bool:
-        """D-18: road/wall match with every placed neighbour except boulders."""
-        for d in ORDER:
-            if d == joined:
-                continue
-            other = self.state.cells.get(step(pos, d))
-            if other is None or other.kind.match_edges is False:
-                continue
-            if (d in exits) != other.opens(OPPOSITE[d]):
-                return False
-        return True
-
     def placements(self, cell: Cell, tile) -> list[dict]:
-        seen, out = set(), []
-        for d in self.unexplored(cell):
-            pos = step(cell.pos, d)
-            for turn in range(4):
-                exits = rotate(tile.exits, turn)
-                if OPPOSITE[d] in exits and self._fits(pos, exits, OPPOSITE[d]) and (d, exits) not in seen:
-                    seen.add((d, exits))
-                    out.append({"dir": d, "exits": exits})
-        return out
+        return placements(self.state.cells, cell, tile)
 
     def discover(self, team: Team) -> None:
-        state = self.state
-        stack_no = next(i for i, s in enumerate(state.stacks) if s) + 1
-        tile = state.stacks[stack_no - 1].pop()
-        cell = state.cells[team.pos]
-        options = self.placements(cell, tile)
-        state.stats[f"drawn:{tile.tile_kind}"] += 1
-        if options:
-            choice = self.ask(team, "place", options)
-            kind = self.kinds[tile.tile_kind]
-            new = Cell(step(cell.pos, choice["dir"]), kind, choice["exits"], cell.depth,
-                       tile_id=tile.id, stack=stack_no)
-            state.cells[new.pos] = new
-            self.log(f"{team.name} places {kind.id} {new.exits} at {new.pos} (stack {stack_no})")
-            if kind.on_discover is not None:
-                kind.on_discover(self.ctx(team, new))
-        else:
-            # L76-77: the tile is discarded unseen by the rules and a boulder goes instead.
-            state.discarded.append(tile)
-            choice = self.ask(team, "boulder", [{"dir": d} for d in self.unexplored(cell)])
-            pos = step(cell.pos, choice["dir"])
-            state.cells[pos] = Cell(pos, self.kinds["boulder"], OPPOSITE[choice["dir"]], cell.depth,
-                                    tile_id="boulder", stack=stack_no)
-            state.stats["boulders"] += 1
-            self.log(f"{team.name} cannot place {tile.tile_kind} {tile.exits}: boulder at {pos}")
-        if stack_no == 4 and not state.stacks[3] and not state.end_triggered:
-            state.end_triggered = True     # L303-304
-            self.log(f"{team.name} placed the last stack-4 tile: the end is triggered")
+        rules.discover(self, team)
 
-    # --- equipment ---------------------------------------------------------------------
-    def owned(self, team: Team, item: str) -> int:
-        n = count_item(team.backpack, item)
-        if team.camp in ("packed", "set"):
-            n += count_item(team.camp_items, item)
-        return n
-
-    def discard(self, team: Team, item: str, amount: int = 1, where: Counter | None = None) -> None:
-        bag = team.backpack if where is None else where
-        for _ in range(amount):
-            key = item + HALF if bag[item + HALF] else item
-            if bag[key] <= 0:
-                raise EffectError(f"{team.name} has no {item} to discard")
-            bag[key] -= 1
-        if item in self.limits:
-            team.lost[item] += 1     # L291-292
-        self.log(f"{team.name} discards {amount} {item}")
-
-    def _fit(self, wanted: dict, room: int, allowed: dict) -> Counter:
-        out = Counter()
-        for item, n in wanted.items():
-            n = min(n, allowed.get(item, n), room - sum(out.values()))
-            if n > 0:
-                out[item] = n
-        return out
-
-    def loadouts(self, team: Team, setup: bool = False) -> list[dict]:
-        """Candidate re-equip choices (agents may also answer with any legal loadout)."""
-        camp_with_bank = team.camp == "packed" or (team.camp == "set" and team.camp_pos == self.state.base)
-        allowed = self._limited_allowed(team, camp_with_bank)
-        room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if team.camp == "packed" else 0)
-        plans = [SUGGESTED, {"consumable": 6, "rope": 2},
-                 {"consumable": 5, "rope": 1, "oxygen": 1, "raft": 1},
-                 {"consumable": 4, "rope": 3, "oxygen": 1},
-                 {"consumable": 4, "rope": 1, "oxygen": 2, "raft": 1},
-                 {"consumable": 3, "rope": 4, "camera": 1}]
-        plans += self._content_plans(plans)
-        out = []
-        for plan in plans:
-            bp = self._fit(plan, room, allowed)
-            if room > sum(bp.values()):
-                bp["consumable"] += room - sum(bp.values())
-            camp = Counter({"consumable": 2, "rope": 2}) if camp_with_bank else Counter()
-            out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items()))})
-        if setup:
-            bp = self._fit({"consumable": 3, "rope": 1, "oxygen": 1, "camera": 1}, 6, allowed)
-            out.append({"backpack": dict(sorted(bp.items())), "camp": {"consumable": 3, "rope": 1},
-                        "pack_camp": True})
-        return out
-
-    def _content_plans(self, plans: list) -> list[dict]:
-        """One more plan per equipment no base plan names (a pack's new item): the suggested
-        loadout with that item in place of a consumable, so every item can be carried."""
-        named = {item for plan in plans for item in plan}
-        return [{**SUGGESTED, "consumable": SUGGESTED["consumable"] - 1, item: 1}
-                for item in sorted(self.equipment) if item not in named]
-
-    def _limited_allowed(self, team: Team, camp_with_bank: bool) -> dict:
-        allowed = {}
-        for item, limit in self.limits.items():
-            elsewhere = count_item(team.camp_items, item) if (team.camp == "set" and not camp_with_bank) else 0
-            allowed[item] = max(0, limit - team.lost[item] - elsewhere)
-        return allowed
-
-    def check_loadout(self, team: Team, choice: dict, packed: bool, camp_with_bank: bool) -> None:
-        bp = Counter(choice.get("backpack", {}))
-        camp = Counter(choice.get("camp", {}))
-        room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if packed else 0)
-        if sum(bp.values()) > room:
-            raise EffectError(f"backpack holds {room} tokens here, not {sum(bp.values())}")
-        if camp and not camp_with_bank:
-            raise EffectError("the camp cannot be filled from the bank now")
-        if sum(camp.values()) > CAMP_SLOTS:
-            raise EffectError(f"the camp holds {CAMP_SLOTS} tokens")
-        for item in list(bp) + list(camp):
-            if item.removesuffix(HALF) not in self.equipment:
-                raise EffectError(f"unknown equipment {item!r}")
-        allowed = self._limited_allowed(team, camp_with_bank)
-        for item, limit in self.limits.items():
-            if count_item(bp, item) + count_item(camp, item) > allowed[item]:
-                raise EffectError(f"{team.name} may not take a {item} "
-                                  f"(limit {limit} per team, L287-292)")
-
+    # --- equipment (rules.py) ------------------------------------------------------------
     def re_equip(self, team: Team, setup: bool = False) -> None:
-        """L241-243 (+ D-23): free exchange between the bank and backpack (and camp)."""
-        choice = self.ask(team, "loadout" if setup else "re_equip", self.loadouts(team, setup))
-        pack = bool(choice.get("pack_camp"))
-        camp_with_bank = pack or team.camp == "packed" or (team.camp == "set" and team.camp_pos == self.state.base)
-        self.check_loadout(team, choice, team.camp == "packed" or pack, camp_with_bank)
-        team.backpack = Counter(choice.get("backpack", {}))
-        if camp_with_bank:
-            team.camp_items = Counter(choice.get("camp", {}))
-        if pack:
-            team.camp = "packed"
-            team.camp_packed_before = True
-        self.log(f"{team.name} equips {dict(team.backpack)}" + (f", camp {dict(team.camp_items)}" if camp_with_bank else ""))
+        rules.re_equip(self, team, setup)
 
-    def set_camp(self, team: Team) -> None:
-        team.camp, team.camp_pos = "set", team.pos
-        self.log(f"{team.name} sets up camp at {team.pos}")
-
-    def swap_camp(self, team: Team) -> None:
-        total = team.backpack + team.camp_items
-        options = [{"backpack": dict(sorted(team.backpack.items())), "camp": dict(sorted(team.camp_items.items()))}]
-        bp = self._fit(dict(sorted(total.items(), key=lambda kv: ORDER_PREF.get(kv[0], 9))), BACKPACK_SLOTS, {})
-        options.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted((total - bp).items()))})
-        choice = self.ask(team, "swap_camp", options)
-        bp, camp = Counter(choice.get("backpack", {})), Counter(choice.get("camp", {}))
-        if bp + camp != total or sum(bp.values()) > BACKPACK_SLOTS or sum(camp.values()) > CAMP_SLOTS:
-            raise EffectError("a camp exchange must keep the same items within 8 + 4 slots")
-        team.backpack, team.camp_items = bp, camp
-
-    def pack_camp(self, team: Team) -> None:
-        """L255-256, L263-264: the packed camp takes 2 slots; make room by discarding."""
-        while BACKPACK_SLOTS - sum(team.backpack.values()) < PACKED_CAMP_SLOTS:
-            options = []
-            for item in sorted(+team.backpack):
-                if team.camp == "set" and sum(team.camp_items.values()) < CAMP_SLOTS:
-                    options.append({"to_camp": item})
-                options.append({"discard": item})
-            choice = self.ask(team, "make_room", options)
-            if "to_camp" in choice:
-                team.backpack[choice["to_camp"]] -= 1
-                team.camp_items[choice["to_camp"]] += 1
-            else:
-                name = choice["discard"]
-                self.discard(team, name.removesuffix(HALF), 1)
-        team.camp, team.camp_pos = "packed", None
-        team.camp_packed_before = True
-        self.log(f"{team.name} packs the camp")
-
-    def abandon_camp(self, team: Team) -> None:
-        for item in self.limits:
-            team.lost[item] += count_item(team.camp_items, item)    # L289-291
-        team.camp, team.camp_items = "abandoned", Counter()
-        self.log(f"{team.name} abandons the camp")
+    def slots_used(self, team: Team) -> int:
+        return rules.slots_used(self, team)
 
     # --- turns -------------------------------------------------------------------------
     def start_turn(self, team: Team) -> None:
@@ -418,11 +274,12 @@ class Engine:
         team.ap, team.done, team.turns = TURN_AP, False, team.turns + 1
         if team.pos == self.state.base:
             team.forced = False
-        elif team.backpack["consumable"] > 0:
-            team.backpack["consumable"] -= 1
+        elif self.items.can_use(team.backpack, UPKEEP, 1):
+            self.items.use(team.backpack, UPKEEP)
             team.forced = False
-        elif team.camp == "set" and team.camp_pos == team.pos and team.camp_items["consumable"] > 0:
-            team.camp_items["consumable"] -= 1
+        elif team.camp == "set" and team.camp_pos == team.pos \
+                and self.items.can_use(team.camp_items, UPKEEP, 1):
+            self.items.use(team.camp_items, UPKEEP)
             team.forced = False
         else:
             team.forced = True
@@ -455,9 +312,6 @@ class Engine:
         return score(self, capped)
 
 
-ORDER_PREF = {"consumable": 0, "rope": 1, "oxygen": 2, "oxygen_half": 2, "camera": 3, "raft": 4}
-
-
 class View:
     """What an agent may look at, plus the heuristic `suggest` for random agents."""
 
@@ -466,70 +320,6 @@ class View:
 
     def suggest(self, key: str, options: list) -> list:
         return policy.suggest(self.engine, self.team, key, options)
-
-
-def majority(counts: dict, points, tie_rule: str, zero_scores: bool) -> dict:
-    """L311-318: most tokens 8, second 4; tied teams drop one rank (D-17 for zeros)."""
-    out = {}
-    for who, c in counts.items():
-        above = sum(1 for v in counts.values() if v > c)
-        tied = sum(1 for v in counts.values() if v == c)
-        rank = above + 1 + (1 if tied > 1 else 0) if tie_rule == "drop_one_rank" else above + tied
-        bonus = points[rank - 1] if rank <= len(points) else 0
-        out[who] = 0 if (c == 0 and not zero_scores) else bonus
-    return out
-
-
-def score(engine: Engine, capped: bool = False) -> dict:
-    state, rules = engine.state, engine.scoring
-    tokens = engine.data.kinds["token"]
-    finishers = [t for t in state.teams if t.pos == state.base or not rules.must_return_to_base]
-    totals = {t.seat: 0 for t in state.teams}
-    bonus: dict[int, dict] = {t.seat: {} for t in state.teams}
-    for t in finishers:
-        totals[t.seat] = sum(tokens[k].points * n for k, n in t.tokens.items())
-    categories = sorted({tok.category for tok in tokens.values() if tok.category})
-    for cat in categories:
-        counts = {t.seat: sum(n for k, n in t.tokens.items() if tokens[k].category == cat)
-                  for t in finishers}
-        for seat, b in majority(counts, rules.majority_points, rules.tie_rule,
-                                bool(rules.zero_scores_majority)).items():
-            bonus[seat][cat] = b
-            totals[seat] += b
-    scores = [totals[t.seat] for t in state.teams]
-    # the highest total among the teams back at the base wins; rule d27: ties share (L333)
-    best = max((totals[t.seat] for t in finishers), default=None)
-    winners = [t.seat for t in finishers if totals[t.seat] == best]
-    return {"scores": scores, "winners": winners, "rounds": state.round, "capped": capped,
-            "finished": [t.pos == state.base for t in state.teams], "bonus": [bonus[t.seat] for t in state.teams],
-            "stats": dict(state.stats)}
-
-
-def new_state(data, players: int, rng, board_id: str | None = None) -> State:
-    """L32-39: the starting board for the player count, 4 shuffled stacks minus discards."""
-    boards = [b for b in data.kinds["start_board"].values() if players in b.players]
-    if board_id:
-        boards = [data.get("start_board", board_id)]
-    if not boards:
-        raise EffectError(f"no starting board for {players} players")
-    board = sorted(boards, key=lambda b: b.id)[0]
-    kinds = data.kinds["tile_kind"]
-    cells = {}
-    for i, (x, y, exits) in enumerate(board.cells):
-        kind = kinds["start"] if i == 0 else kinds["normal"]     # D-21
-        cells[(x, y)] = Cell((x, y), kind, exits, 0, tile_id=board.id)
-    base = (board.cells[0][0], board.cells[0][1])
-    stacks = []
-    for n in (1, 2, 3, 4):
-        pile = []
-        for tile in sorted(data.kinds["tile"].values(), key=lambda t: t.id):
-            if tile.stack == n:
-                pile.extend([tile] * tile.count)
-        rng.shuffle(pile)
-        pile = pile[board.discard_per_stack[n - 1]:]     # removed unseen (L38)
-        stacks.append(pile)
-    teams = [Team(seat, base) for seat in range(players)]
-    return State(cells, teams, base, stacks)
 
 
 def play_game(data, players: int, rng, agents: list, options: dict | None = None) -> dict:
@@ -542,10 +332,3 @@ def play_game(data, players: int, rng, agents: list, options: dict | None = None
     if options.get("log"):
         result["log"] = list(state.log)
     return result
-
-
-def tile_stub(spec: str, stack: int = 1, index: int = 0):
-    """A tile for scenarios: "kind:EXITS"."""
-    kind, _, exits = spec.partition(":")
-    return SimpleNamespace(id=f"scenario_{kind}_{index}", tile_kind=kind, exits=exits or "NESW",
-                           stack=stack, count=1)

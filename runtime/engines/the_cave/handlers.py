@@ -6,22 +6,12 @@ crossed.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from tomecraft.runtime.engines.the_cave import rules
 from tomecraft.runtime.engines.the_cave.state import edge
-
-if TYPE_CHECKING:
-    from tomecraft.runtime.engines.the_cave.engine import Engine
-
-HALF = "_half"   # an oxygen token on its one-tank side (L173-175)
-
-
-def count_item(backpack, item: str) -> int:
-    return backpack[item] + backpack[item + HALF]
 
 
 class Verbs:
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine) -> None:
         self.engine = engine
 
     # --- costs ------------------------------------------------------------------------
@@ -32,32 +22,23 @@ class Verbs:
         ctx.you.ap -= amount
 
     def can_spend(self, ctx, item: str, amount: int) -> bool:
-        return count_item(ctx.you.backpack, item) >= amount
+        return self.engine.items.can_use(ctx.you.backpack, item, amount)
 
     def spend(self, ctx, item: str, amount: int) -> None:
-        bag = ctx.you.backpack
+        """Each of `amount` uses wears the item's most worn token, as its `uses` and
+        `kept_after_use` say (equipment.py)."""
         for _ in range(amount):
-            key = item + HALF if bag[item + HALF] else item
-            bag[key] -= 1
-        if amount:
+            what = self.engine.items.use(ctx.you.backpack, item)
             if self.engine.log_enabled:  # no formatting when logging is off
-                self.engine.log(f"{ctx.you.name} uses {amount} {item}")
+                self.engine.log(f"{ctx.you.name} {what} 1 {item}")
 
     def can_use_oxygen(self, ctx) -> bool:
-        return count_item(ctx.you.backpack, "oxygen") > 0
+        return self.can_spend(ctx, "oxygen", 1)
 
     def use_oxygen(self, ctx) -> None:
-        """D-24: a flipped token is used (discarded) first, else a full one is flipped."""
-        bag = ctx.you.backpack
-        if bag["oxygen" + HALF]:
-            bag["oxygen" + HALF] -= 1
-            if self.engine.log_enabled:  # no formatting when logging is off
-                self.engine.log(f"{ctx.you.name} discards an oxygen token")
-        else:
-            bag["oxygen"] -= 1
-            bag["oxygen" + HALF] += 1
-            if self.engine.log_enabled:  # no formatting when logging is off
-                self.engine.log(f"{ctx.you.name} flips an oxygen token")
+        """One use of oxygen: its `uses: 2` flip a token first, then discard it; D-24: a
+        flipped token is used first."""
+        self.spend(ctx, "oxygen", 1)
 
     # --- tokens -----------------------------------------------------------------------
     def place_token(self, ctx, token: str) -> None:
@@ -108,33 +89,33 @@ class Verbs:
 
     # --- equipment and camp -----------------------------------------------------------
     def discard_item(self, ctx, item: str, amount: int) -> None:
-        self.engine.discard(ctx.you, item, amount)
+        rules.discard(self.engine, ctx.you, item, amount)
 
     def re_equip(self, ctx) -> None:
-        self.engine.re_equip(ctx.you)
+        rules.re_equip(self.engine, ctx.you)
 
     def set_camp(self, ctx) -> None:
-        self.engine.set_camp(ctx.you)
+        rules.set_camp(self.engine, ctx.you)
 
     def swap_camp(self, ctx) -> None:
-        self.engine.swap_camp(ctx.you)
+        rules.swap_camp(self.engine, ctx.you)
 
     def pack_camp(self, ctx) -> None:
-        self.engine.pack_camp(ctx.you)
+        rules.pack_camp(self.engine, ctx.you)
 
     def abandon_camp(self, ctx) -> None:
-        self.engine.abandon_camp(ctx.you)
+        rules.abandon_camp(self.engine, ctx.you)
 
     def discover(self, ctx) -> None:
-        self.engine.discover(ctx.you)
+        rules.discover(self.engine, ctx.you)
 
 
 class Queries:
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine) -> None:
         self.engine = engine
 
     def has(self, ctx, item: str) -> bool:
-        return count_item(ctx.you.backpack, item) > 0
+        return self.engine.items.count(ctx.you.backpack, item) > 0
 
     def token_here(self, ctx, token: str) -> bool:
         return token in ctx.self.tokens
@@ -165,4 +146,4 @@ class Queries:
 
 
 
-__all__ = ["Verbs", "Queries", "count_item", "edge", "HALF"]
+__all__ = ["Verbs", "Queries", "edge"]

@@ -1,50 +1,91 @@
 """A simple heuristic for random agents: explore, grab tokens, go home in time.
 
 It only narrows the legal options (`suggest`); the random agent picks among what is left.
-Which options exist is the engine's business: every action, tile action and entry option
-that content defines is weighed the same way, by a one-step lookahead (`gain`: apply the
-option to a copy of the game and score the team's tokens), never by its name.
+Which options exist is the engine's business: every action, tile action, equipment action and
+entry option that content defines is weighed the same way, by a one-step lookahead (`gain`:
+apply the option to a copy of the game and score the team's tokens), never by its name.
+
+Where a team can walk is found the same way: a tile can be crossed if one of its entry
+options is affordable with a full turn of AP and what the team carries (`_crossings`, run on
+the engine's own `move_options`). Those crossings are cached per grid, ropes and the part of
+the backpack the checks read, and distances come from one search over that cached graph.
 """
 from __future__ import annotations
 
-import copy
 from collections import Counter, deque
 
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs, count_item
+from tomecraft.runtime.engines.the_cave.equipment import item_of
+from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
+from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS, TURN_AP, UPKEEP, edge
 from tomecraft.runtime.lookahead import FirstOption
 from tomecraft.runtime.usage import quiet
 
-FULL_AP = 5
+DESPERATE = "desperate_move"     # the engine's 5-AP move (L230)
+FAR = 99
 
 
-def _trial(engine, team):
-    """A throwaway engine on a copy of the state, for trying an option out. Only the cells
-    an option of `team` can touch (its tile and the neighbours) are copied; new tiles that a
-    trial places go into the copy's own grid."""
+# --- trying an option out ----------------------------------------------------------------
+
+def _shallow(obj):
+    """A shallow copy of a plain object, cheaper than copy.copy."""
+    out = object.__new__(type(obj))
+    out.__dict__.update(obj.__dict__)
+    return out
+
+
+def _bag(counter: Counter) -> Counter:
+    """A copy of a Counter, without Counter's slower constructor."""
+    out = Counter.__new__(Counter)
+    dict.update(out, counter)
+    return out
+
+
+def _copy_team(team):
+    out = _shallow(team)
+    out.backpack, out.camp_items = _bag(team.backpack), _bag(team.camp_items)
+    out.tokens, out.lost = _bag(team.tokens), _bag(team.lost)
+    out.depth_tokens = set(team.depth_tokens)
+    return out
+
+
+def _trial(engine, team, at=None):
+    """A throwaway engine on a copy of the state, for trying an option of `team` out (moved
+    to `at` first, if given). Copy on write: only what an option can touch is copied: the
+    team, its tile and the neighbours (new tiles go into the copy's own grid), and the other
+    teams only if an effect selects them."""
     state = engine.state
+    me = _copy_team(team)
+    if at is not None:
+        me.pos, me.ap, me.done, me.forced = at, TURN_AP, False, False
     cells = dict(state.cells)
-    for pos in [team.pos] + [c.pos for _, c in engine.neighbours(team.pos)]:
-        cells[pos] = cell = copy.copy(cells[pos])
+    for pos in [me.pos] + [c.pos for _, c in engine.neighbours(me.pos)]:
+        cells[pos] = cell = _shallow(cells[pos])
         cell.tokens = list(cell.tokens)
-    teams = [_copy_team(t) for t in state.teams]
-    trial = copy.copy(engine)
-    trial.state = new = copy.copy(state)
+    teams = list(state.teams)
+    teams[team.seat] = me
+    trial = _shallow(engine)
+    trial.select = _copying_select(trial)
+    trial.state = new = _shallow(state)
     new.cells, new.teams, new.stacks = cells, teams, [list(s) for s in state.stacks]
     new.ropes, new.discarded, new.log = dict(state.ropes), list(state.discarded), []
     new.stats, new.turn_log = Counter(), []
     trial.agents = [FirstOption()] * len(teams)
     trial.verbs, trial.queries = Verbs(trial), Queries(trial)
-    trial.log_enabled, trial._base_dist = False, None
+    trial.log_enabled = False
     trial.policy_cache = {}
-    return trial, teams[team.seat]
+    return trial, me
 
 
-def _copy_team(team):
-    out = copy.copy(team)
-    out.backpack, out.camp_items = Counter(team.backpack), Counter(team.camp_items)
-    out.tokens, out.depth_tokens, out.lost = Counter(team.tokens), set(team.depth_tokens), Counter(team.lost)
-    return out
+def _copying_select(trial):
+    """The engine's `select`, copying the teams it hands out to an effect first."""
+    def select(ctx, kind: str, zone):
+        teams = trial.state.teams
+        for i, t in enumerate(teams):
+            if t is not ctx.you:
+                teams[i] = _copy_team(t)
+        return type(trial).select(trial, ctx, kind, zone)
+    return select
 
 
 def value(engine, team) -> float:
@@ -59,84 +100,271 @@ def value(engine, team) -> float:
     return total
 
 
+def kit(engine, team) -> int:
+    """The uses left in a team's backpack, all items together."""
+    return sum(engine.items.uses_left(team.backpack, term) for term in engine.items.order)
+
+
+def _tried(engine, team, option):
+    """(trial engine, trial team) after `option`, or None if it fails."""
+    trial, me = _trial(engine, team)
+    with quiet():
+        try:
+            trial.apply(me, option)
+        except EffectError:
+            return None
+    return trial, me
+
+
 def gain(engine, team, option, follow: bool = True) -> float:
     """The team's token value after `option` minus before, on a copy of the game; after a
     move, plus the best gain of one of the entered tile's own actions (a photo needs entering
     first; the game's actions, possible anywhere, are weighed where the team stands).
     An option that fails when applied is worth -1."""
-    trial, me = _trial(engine, team)
-    before = value(trial, me)
-    with quiet():
-        try:
-            trial.apply(me, option)
-        except EffectError:
-            return -1.0
-        won = value(trial, me) - before
-        if follow and option["do"] == "move" and not me.done:
-            here = {a.id for a in trial.state.cells[me.pos].kind.actions or ()}
+    before = value(engine, team)
+    tried = _tried(engine, team, option)
+    if tried is None:
+        return -1.0
+    trial, me = tried
+    won = value(trial, me) - before
+    if follow and option["do"] == "move" and not me.done:
+        here = {a.id for a in trial.state.cells[me.pos].kind.actions or ()}
+        with quiet():
             won += max([gain(trial, me, o, False) for o in trial.act_options(me)
-                        if o["id"] in here] + [0.0])
+                        if o.get("id") in here] + [0.0])
     return won
+
+
+def _alike(engine, team, option):
+    """What a move's gain depends on, so that moves alike are tried out once: the tile
+    entered (its kind, depth, tokens and whether it has unexplored exits), the way in and
+    whether a rope is already there. Any other option is its own."""
+    if option["do"] != "move":
+        return repr(option)
+    dst = engine.state.cells[tuple(option["to"])]
+    roped = edge(team.pos, dst.pos) in engine.state.ropes
+    return ("move", dst.kind.id, dst.depth, tuple(sorted(dst.tokens)), bool(engine.unexplored(dst)),
+            option["via"], roped)
 
 
 def _best(engine, team, options: list) -> list:
     """The options with the highest positive gain (all of them tie-broken by the agent)."""
-    scored = [(gain(engine, team, o), o) for o in options]
+    known: dict = {}
+    scored = []
+    for o in options:
+        alike = _alike(engine, team, o)
+        if alike not in known:
+            known[alike] = gain(engine, team, o)
+        scored.append((known[alike], o))
     top = max((g for g, _ in scored), default=0.0)
     return [o for g, o in scored if g > 0 and g == top]
 
 
-def _passable(engine, team, src, dst) -> bool:
-    """Roughly: can this team cross src -> dst on some turn with what it carries?"""
-    if dst.kind.id == "water" and not (count_item(team.backpack, "oxygen") or team.backpack["raft"]):
-        return False
-    rope_edge = (dst.kind.rope_edges or src.kind.rope_edges) and src.depth != dst.depth
-    if not rope_edge or frozenset((src.pos, dst.pos)) in engine.state.ropes:
-        return True
-    levels = abs(src.depth - dst.depth) // 25
-    return levels <= 4 and levels <= team.backpack["rope"]
+def _cheapest(engine, team, moves: list) -> list:
+    """Among moves, those that leave the most uses of equipment in the backpack (walking
+    before a raft, a raft before oxygen, an existing rope before one's own)."""
+    left = []
+    for o in moves:
+        tried = _tried(engine, team, o)
+        left.append(-1 if tried is None else kit(*tried))
+    top = max(left, default=-1)
+    return [o for o, n in zip(moves, left) if n == top and n >= 0] or moves
 
 
-def _distances(engine, team, start, passable: bool = True) -> dict:
-    """Steps from `start` to every tile reachable by road (and crossable if `passable`)."""
-    cells = engine.state.cells
-    dist = {start: 0}
-    queue = deque([start])
+# --- where a team can walk ---------------------------------------------------------------
+
+class _Reading(Counter):
+    """A backpack that notes which of its keys a check reads."""
+
+    def __init__(self, bag: Counter, seen: set) -> None:
+        super().__init__()
+        dict.update(self, bag)
+        self.seen = seen
+
+    def __getitem__(self, key):
+        self.seen.add(key)
+        return dict.get(self, key, 0)
+
+
+def _crossings(engine, team, pos, seen: set) -> frozenset:
+    """The tiles the team could enter from `pos` by an ordinary move with a full turn of AP
+    and what it carries (the keys the checks read go into `seen`)."""
+    probe = _shallow(team)
+    probe.pos, probe.ap, probe.done, probe.forced = pos, TURN_AP, False, False
+    probe.backpack = _Reading(team.backpack, seen)
+    probe.tokens, probe.depth_tokens = _bag(team.tokens), set(team.depth_tokens)
+    with quiet():
+        return frozenset(tuple(o["to"]) for o in engine.move_options(probe) if o["via"] != DESPERATE)
+
+
+def _node(engine, team, pos, seen: set) -> frozenset:
+    """`_crossings` from `pos`, remembered per tile, its neighbours (their tokens too) and the
+    ropes between them, and the values of the backpack keys the checks read there: a plain
+    tile reads none, so one answer serves every backpack."""
+    memo = _cache(engine).setdefault("nodes", {})
+    links = engine.neighbours(pos)
+    ropes = engine.state.ropes
+    key = (pos, tuple((n.pos, tuple(n.tokens), edge(pos, n.pos) in ropes) for _, n in links))
+    entries = memo.setdefault(key, [])
+    bag = team.backpack
+    for keys, values, result in entries:
+        if tuple(bag[k] for k in keys) == values:
+            return result
+    read: set = set()
+    result = _crossings(engine, team, pos, read)
+    seen |= read
+    keys = tuple(sorted(read))
+    entries.append((keys, tuple(bag[k] for k in keys), result))
+    return result
+
+
+class _Graph:
+    """Who can cross where, for one content of the backpack (as far as the checks read it);
+    brought up to date as tiles and ropes are added (the engine never removes either)."""
+
+    def __init__(self) -> None:
+        self.cells: dict | None = None
+        self.size = 0
+        self.ropes: set = set()
+        self.out: dict = {}
+        self.searches: dict = {}        # cached distances, valid until the graph changes
+
+    def update(self, engine, team, seen: set) -> None:
+        cells, ropes = engine.state.cells, engine.state.ropes
+        if self.cells is cells and self.size == len(cells) and len(self.ropes) == len(ropes):
+            return
+        if self.cells is not cells:
+            dirty = set(cells)
+            self.cells, self.out, self.ropes = cells, {}, set()
+        else:
+            dirty = set()
+            for pos in list(cells)[self.size:]:          # tiles placed since (dicts keep order)
+                dirty.add(pos)
+                dirty.update(n.pos for _, n in engine.neighbours(pos))
+        for rope in ropes:
+            if rope not in self.ropes:
+                dirty.update(rope)
+                self.ropes.add(rope)
+        for pos in dirty:
+            if pos in cells:
+                self.out[pos] = _node(engine, team, pos, seen)
+        self.size = len(cells)
+        self.searches = {}
+
+    def reach(self, start) -> dict:
+        """Steps from `start` to every tile the team can walk to."""
+        key = ("from", start)
+        if key not in self.searches:
+            self.searches[key] = _search({start: 0}, lambda p: self.out.get(p, ()))
+        return self.searches[key]
+
+    def toward(self, engine, targets: frozenset) -> dict:
+        """Steps from every tile to the nearest target; a target whose last edge the team
+        cannot cross counts from a neighbour plus one step (the 5-AP move can make it)."""
+        key = ("to", targets)
+        if key not in self.searches:
+            into: dict = {}
+            for src, dsts in self.out.items():
+                for dst in dsts:
+                    into.setdefault(dst, []).append(src)
+            self.searches[key] = _search(_seeds(engine, targets), lambda p: into.get(p, ()))
+        return self.searches[key]
+
+
+def _search(seeds: dict, links) -> dict:
+    """Breadth-first distances from `seeds` ({pos: start distance}, 0s before 1s)."""
+    dist = dict(seeds)
+    queue = deque(sorted(seeds, key=seeds.get))
     while queue:
         pos = queue.popleft()
-        for _, other in engine.neighbours(pos):
-            if other.pos not in dist and (not passable or _passable(engine, team, cells[pos], other)):
-                dist[other.pos] = dist[pos] + 1
-                queue.append(other.pos)
+        for other in links(pos):
+            if other not in dist:
+                dist[other] = dist[pos] + 1
+                queue.append(other)
     return dist
 
 
-def _collectable(engine, team, cell) -> bool:
-    """Could the team gain something on this tile with what it carries: by an action there,
-    or by entering it from a neighbour (each tried out on a copy, with a full turn of AP)?
-    Cached per tile, tokens on it and the kinds of items carried."""
-    if not cell.tokens or cell.pos == team.pos:
-        return False
-    cache = engine.__dict__.setdefault("policy_cache", {})
-    key = (team.seat, cell.pos, tuple(cell.tokens), frozenset(+team.backpack), team.camp)
+def _seeds(engine, targets) -> dict:
+    seeds = {p: 0 for p in targets}
+    for p in targets:
+        for _, n in engine.neighbours(p):
+            seeds.setdefault(n.pos, 1)
+    return seeds
+
+
+def _cache(engine) -> dict:
+    return engine.__dict__.setdefault("policy_cache", {})
+
+
+def _graph(engine, team) -> _Graph:
+    cache = _cache(engine)
+    seen: set = cache.setdefault("read", set())
+    graphs: dict = cache.setdefault("graphs", {})
+    key = tuple((k, team.backpack[k]) for k in sorted(seen))
+    graph = graphs.get(key)
+    if graph is None:
+        graph = graphs[key] = _Graph()
+    before = len(seen)
+    graph.update(engine, team, seen)
+    if len(seen) != before:       # the checks read a new key: file the graph under it too
+        graphs[tuple((k, team.backpack[k]) for k in sorted(seen))] = graph
+    return graph
+
+
+def _road_toward(engine, targets: frozenset) -> dict:
+    """Steps by road (as 5-AP moves go) from every tile to the nearest target."""
+    cache = _cache(engine).setdefault("roads", {})
+    key = (len(engine.state.cells), targets)
     if key not in cache:
-        cache[key] = _gain_at(engine, team, cell) > 0
+        cache.clear()
+        cache[key] = _search({p: 0 for p in targets},
+                             lambda p: [n.pos for _, n in engine.neighbours(p)])
     return cache[key]
 
 
+def _frontier(engine) -> set:
+    """Tiles a team could discover from (an unexplored exit)."""
+    cache = _cache(engine)
+    size = len(engine.state.cells)
+    if cache.get("frontier", (None,))[0] != size:
+        cache["frontier"] = (size, {p for p, c in engine.state.cells.items()
+                                    if c.kind.discover_from and engine.unexplored(c)})
+    return cache["frontier"][1]
+
+
+def _collectable(engine, team, cell, carried: frozenset) -> bool:
+    """Could the team gain something on this tile with what it carries: by an action there,
+    or by entering it from a neighbour (each tried out on a copy, with a full turn of AP)?
+    Cached per tile, tokens on it and the kinds of items carried (`carried`, whichever team)."""
+    if not cell.tokens or cell.pos == team.pos:
+        return False
+    cache = _cache(engine)
+    key = (cell.pos, tuple(cell.tokens), carried)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _gain_at(engine, team, cell) > 0
+    return found
+
+
 def _gain_at(engine, team, cell) -> float:
+    """The best gain on `cell`: by its actions, or entering it from a neighbour (neighbours
+    alike, same kind, depth and rope on the edge, are tried once)."""
     best = 0.0
-    starts = [cell.pos] + [c.pos for _, c in engine.neighbours(cell.pos)]
+    starts, alike = [cell.pos], set()
+    for _, n in engine.neighbours(cell.pos):
+        way = (n.kind.id, n.depth, edge(n.pos, cell.pos) in engine.state.ropes)
+        if way not in alike:
+            alike.add(way)
+            starts.append(n.pos)
     for start in starts:
-        trial, me = _trial(engine, team)
-        me.pos, me.ap, me.done, me.forced = start, FULL_AP, False, False
-        trial, me = _trial(trial, me)       # copy the cells around the new position too
+        trial, me = _trial(engine, team, at=start)
         with quiet():
-            if start == cell.pos:
-                options = trial.act_options(me)
+            if start == cell.pos:     # the tile's own actions (the others work anywhere)
+                here = {a.id for a in cell.kind.actions or ()}
+                options = [o for o in trial.act_options(me) if o.get("id") in here]
             else:
                 options = [o for o in trial.move_options(me)
-                           if tuple(o["to"]) == cell.pos and o["via"] != "desperate_move"]
+                           if tuple(o["to"]) == cell.pos and o["via"] != DESPERATE]
             best = max([best] + [gain(trial, me, o) for o in options])
         if best > 0:
             break
@@ -148,25 +376,11 @@ def _walkable(engine, reach: dict, pos) -> bool:
     return pos in reach or any(n.pos in reach for _, n in engine.neighbours(pos))
 
 
-def _nearest(engine, dist: dict, targets) -> int:
-    """Steps to the nearest target; a target whose last edge is impassable counts via a
-    neighbour plus one step (the 5-AP move can always make that step, L230)."""
-    best = 99
-    for p in targets:
-        if p in dist:
-            best = min(best, dist[p])
-        else:
-            for _, n in engine.neighbours(p):
-                if n.pos in dist:
-                    best = min(best, dist[n.pos] + 1)
-    return best
-
-
-def _toward(engine, team, moves, targets, passable=True) -> list:
-    """The moves that bring the team strictly closer to the nearest target."""
-    best, best_d = [], _nearest(engine, _distances(engine, team, team.pos, passable), targets)
+def _toward(dist: dict, here, moves: list) -> list:
+    """The moves that bring the team strictly closer to the nearest target (`dist`)."""
+    best, best_d = [], dist.get(here, FAR)
     for o in moves:
-        d = _nearest(engine, _distances(engine, team, tuple(o["to"]), passable), targets)
+        d = dist.get(tuple(o["to"]), FAR)
         if d < best_d:
             best, best_d = [o], d
         elif d == best_d and best:
@@ -180,20 +394,13 @@ def going_home(engine, team) -> bool:
     if engine.state.end_triggered:
         return True
     dist = engine.base_distance().get(team.pos, 0)
-    if team.backpack["consumable"] < (dist + 3) // 4:
+    if engine.items.uses_left(team.backpack, UPKEEP) < (dist + 3) // 4:
         team.homing = True
     return team.homing
 
 
-def _cheapest(moves: list) -> list:
-    """Among moves, prefer not to spend equipment (raft over oxygen, walk over rope)."""
-    plain = [o for o in moves if o["via"] not in ("oxygen", "rope") and not o["via"].startswith("rope+")]
-    return plain or moves
-
-
 def _variety(loadout: dict) -> int:
-    kinds = {item.removesuffix("_half") for item, n in loadout.get("backpack", {}).items() if n}
-    return len(kinds)
+    return len({item_of(item) for item, n in loadout.get("backpack", {}).items() if n})
 
 
 def suggest(engine, team, key: str, options: list) -> list:
@@ -202,77 +409,82 @@ def suggest(engine, team, key: str, options: list) -> list:
         # content's tiles ask for is at hand
         most = max(_variety(o) for o in options)
         return [o for o in options if _variety(o) == most]
-    if key == "re_equip":
-        return options
-    if key != "action":
+    if key != "action" or len(options) == 1:
         return options
     at_base = team.pos == engine.state.base
-    moves = [o for o in options if o["do"] == "move" and o["via"] != "desperate_move"]
-    desperate = [o for o in options if o["do"] == "move" and o["via"] == "desperate_move"]
+    moves = [o for o in options if o["do"] == "move" and o["via"] != DESPERATE]
+    desperate = [o for o in options if o["do"] == "move" and o["via"] == DESPERATE]
     acts = {o["id"]: o for o in options if o["do"] == "act"}
     end = [o for o in options if o["do"] == "end"]
     base_dist = engine.base_distance()
-    here = base_dist.get(team.pos, 99)
+    here = base_dist.get(team.pos, FAR)
     if at_base:
         if engine.state.end_triggered:
             return end
-        if "re_equip" in acts and (team.backpack["consumable"] < 3 or count_item(team.backpack, "rope") == 0):
+        if "re_equip" in acts and (engine.items.uses_left(team.backpack, UPKEEP) < 3
+                                  or engine.slots_used(team) < BACKPACK_SLOTS):
             return [acts["re_equip"]]
     if going_home(engine, team) and not at_base:
         if "discover" in acts and not engine.state.end_triggered:
             return [acts["discover"]]     # one draw on the way keeps the cave growing
-        closer = [o for o in moves if base_dist.get(tuple(o["to"]), 99) < here]
+        closer = [o for o in moves if base_dist.get(tuple(o["to"]), FAR) < here]
         if closer:
-            return _cheapest(closer)
+            return _cheapest(engine, team, closer)
         if team.forced or engine.state.end_triggered:
-            closer = [o for o in desperate if base_dist.get(tuple(o["to"]), 99) < here]
-            if closer and team.ap == 5:
+            closer = [o for o in desperate if base_dist.get(tuple(o["to"]), FAR) < here]
+            if closer and team.ap == TURN_AP:
                 return closer
         return end
     if team.forced:
         return desperate or end
-    token_acts = _best(engine, team, list(acts.values()))
+    uses = [o for o in options if o["do"] == "use"]     # equipment's own actions
+    token_acts = _best(engine, team, list(acts.values()) + uses)
     if token_acts:
         return token_acts
     if "discover" in acts:
         return [acts["discover"]]
-    cells = engine.state.cells
     rich = _best(engine, team, moves)
     if rich:
         return rich
-    # head for the nearest tile with an unexplored exit, or a token the team can take
-    # a token counts only where the team can walk (a desperate move gains no token, L230)
-    reach = _distances(engine, team, team.pos)
-    targets = {p for p, c in cells.items()
-               if (c.kind.discover_from and engine.unexplored(c))
-               or (_walkable(engine, reach, p) and _collectable(engine, team, c))}
-    targets_all = set(targets)
+    return _explore(engine, team, moves, desperate, end, acts, at_base, here, base_dist)
+
+
+def _explore(engine, team, moves, desperate, end, acts, at_base, here, base_dist) -> list:
+    """Head for the nearest tile with an unexplored exit, or a token the team can take (a
+    token counts only where the team can walk: a desperate move gains no token, L230)."""
+    graph = _graph(engine, team)
+    reach = graph.reach(team.pos)
+    cells = engine.state.cells
+    targets = set(_frontier(engine))
+    carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
+    targets.update(p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)
+                   and _walkable(engine, reach, p))
+    targets_all = frozenset(targets)
     targets.discard(team.pos)
-    if targets and desperate and team.ap == 5:
+    targets = frozenset(targets)
+    if targets and desperate and team.ap == TURN_AP:
         normal = {tuple(o["to"]) for o in moves}
         jump = [o for o in desperate if tuple(o["to"]) in targets and tuple(o["to"]) not in normal]
-        reach = _distances(engine, team, team.pos)
-        near = [p for p in targets if reach.get(p, 99) <= 3]
+        near = [p for p in targets if reach.get(p, FAR) <= 3]
         if jump and not near:
             return jump
     if targets and moves:
-        best = _toward(engine, team, moves, targets)
+        best = _toward(graph.toward(engine, targets), team.pos, moves)
         if best:
             return best
-    if targets and desperate and team.ap == 5:
-        best = _toward(engine, team, desperate, targets, passable=False)
+    if targets and desperate and team.ap == TURN_AP:
+        roads = _road_toward(engine, targets)
         # one 5-AP step a turn is worth it only onto or beside the target, else the team
         # crawls toward a tile it cannot use for ever (re-equipping is better)
-        best = [o for o in best
-                if _nearest(engine, _distances(engine, team, tuple(o["to"]), False), targets) <= 1]
+        best = [o for o in _toward(roads, team.pos, desperate) if roads.get(tuple(o["to"]), FAR) <= 1]
         if best:
             return best
     # nothing worth doing from here with this equipment: go back and re-equip
-    if team.ap < 5 or (team.pos in targets_all and not at_base):
+    if team.ap < TURN_AP or (team.pos in targets_all and not at_base):
         return end
     if not at_base:
         team.homing = True
-        closer = [o for o in moves if base_dist.get(tuple(o["to"]), 99) < here]
+        closer = [o for o in moves if base_dist.get(tuple(o["to"]), FAR) < here]
         if closer:
             return closer
         return end

@@ -4,7 +4,7 @@ setup:  players, tiles [{at, kind, exits, depth, tokens, marker}], base, ropes [
         max_marker, stacks [[ "kind:EXITS", ...] x4] (top first), end_triggered,
         teams [{pos, backpack, camp, camp_pos, camp_items, camp_packed_before, tokens,
         depth_tokens, lost, ap, forced}]
-steps:  {do: move, to, via} | {do: act, id} | {do: start_turn} | {do: score}
+steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn} | {do: score}
         | {do: end_sequence, trigger_seat} ; each may have team, choose: [...], illegal: true
         (the action is not legal) or fails: true (the step must be refused)
 expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|lost|slots}
@@ -18,7 +18,9 @@ from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.the_cave.engine import Engine, score, tile_stub
+from tomecraft.runtime.engines.the_cave.engine import Engine
+from tomecraft.runtime.engines.the_cave.scoring import score
+from tomecraft.runtime.engines.the_cave.start import tile_stub
 from tomecraft.runtime.engines.the_cave.state import Cell, State, Team, edge
 from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 
@@ -87,7 +89,8 @@ def _step(engine: Engine, step: dict, results: dict) -> None:
 def option_shapes(engine: Engine) -> dict:
     """Every kind of option `legal_actions` can offer, with the values its keys can take: a
     move goes to a tile of the map, by an enter option (after a cross-out one, `out+in`) or a
-    desperate move; an action is one of the content's actions or a tile kind's."""
+    desperate move; an action is one of the content's actions or a tile kind's; a use is an
+    equipment's own action."""
     kinds = engine.data.kinds["tile_kind"].values()
     enters = {o.id for k in kinds for o in (k.enter or ())}
     outs = {o.id for k in kinds for o in (getattr(k, "cross_out", None) or ())}
@@ -95,7 +98,7 @@ def option_shapes(engine: Engine) -> dict:
     tiles = set(engine.state.cells)
     acts = set(engine.data.kinds["action"]) | {a.id for k in kinds for a in (k.actions or ())}
     return {"move": {"to": lambda v: _pos(v) in tiles, "via": ways},
-            "act": {"id": acts}, "end": {}}
+            "act": {"id": acts}, "use": {"item": set(engine.items.order)}, "end": {}}
 
 
 def _run_step(engine: Engine, step: dict, results: dict) -> None:
@@ -110,8 +113,8 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         results["score"] = score(engine)
     elif do == "end_sequence":
         _end_sequence(engine, int(step["trigger_seat"]))
-    elif do in ("move", "act", "end"):
-        option = {k: v for k, v in step.items() if k in ("do", "to", "via", "id")}
+    elif do in ("move", "act", "use", "end"):
+        option = {k: v for k, v in step.items() if k in ("do", "to", "via", "id", "item")}
         option = _norm(option)
         legal = [o for o in engine.legal_actions(team)]
         if step.get("illegal"):
@@ -213,7 +216,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
             elif key == "lost":
                 got, want = sorted(team.lost.elements()), sorted(want)
             elif key == "slots":
-                got = team.slots_used()
+                got = engine.slots_used(team)
             elif key in ("ap", "forced", "done", "camp", "camp_packed_before"):
                 got = getattr(team, key)
             else:

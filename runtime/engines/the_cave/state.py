@@ -15,6 +15,7 @@ BACKPACK_SLOTS = 8      # L46
 CAMP_SLOTS = 4          # L47, L250
 PACKED_CAMP_SLOTS = 2   # L251, L254-255
 TURN_AP = 5             # L64
+UPKEEP = "consumable"   # the item a team away from the base uses each turn (L61-62)
 
 
 def step(pos: Pos, direction: str) -> Pos:
@@ -30,6 +31,45 @@ def rotate(exits: str, quarter_turns: int) -> str:
 
 def edge(a: Pos, b: Pos) -> frozenset:
     return frozenset((a, b))
+
+
+def neighbours(cells: dict, pos) -> list[tuple[str, "Cell"]]:
+    """Adjacent tiles joined by a road on both sides (G-21: every move needs a road)."""
+    cell = cells[pos]
+    out = []
+    for d in cell.exits:
+        other = cells.get(step(pos, d))
+        if other is not None and other.opens(OPPOSITE[d]):
+            out.append((d, other))
+    return out
+
+
+def unexplored(cells: dict, cell: "Cell") -> list[str]:
+    return [d for d in cell.exits if step(cell.pos, d) not in cells]
+
+
+def fits(cells: dict, pos, exits: str, joined: str) -> bool:
+    """D-18: road/wall match with every placed neighbour except boulders."""
+    for d in ORDER:
+        if d == joined:
+            continue
+        other = cells.get(step(pos, d))
+        if other is None or other.kind.match_edges is False:
+            continue
+        if (d in exits) != other.opens(OPPOSITE[d]):
+            return False
+    return True
+
+def placements(cells: dict, cell: Cell, tile) -> list[dict]:
+    seen, out = set(), []
+    for d in unexplored(cells, cell):
+        pos = step(cell.pos, d)
+        for turn in range(4):
+            exits = rotate(tile.exits, turn)
+            if OPPOSITE[d] in exits and fits(cells, pos, exits, OPPOSITE[d]) and (d, exits) not in seen:
+                seen.add((d, exits))
+                out.append({"dir": d, "exits": exits})
+    return out
 
 
 @dataclass
@@ -70,8 +110,10 @@ class Team:
     def name(self) -> str:
         return f"P{self.seat + 1}"
 
-    def slots_used(self) -> int:
-        return sum(self.backpack.values()) + (PACKED_CAMP_SLOTS if self.camp == "packed" else 0)
+    def slots_used(self, slots=lambda key: 1) -> int:
+        """Backpack slots taken, `slots(key)` each token (the content's equipment slots)."""
+        return sum(n * slots(key) for key, n in self.backpack.items() if n > 0) \
+            + (PACKED_CAMP_SLOTS if self.camp == "packed" else 0)
 
 
 @dataclass

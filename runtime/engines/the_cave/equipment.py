@@ -1,0 +1,99 @@
+"""Equipment tokens as the content defines them: the bag operations every rule uses.
+
+An item is known by its `term` (the word effects use: `spend rope 1`, `has(camera)`). What a
+token does comes from its fields, never from its id:
+- `slots`: backpack (and camp) slots one token takes (L46-47);
+- `uses`: uses before the token is spent; a token used but not spent is "worn" and is held
+  under the key `TERM@LEFT` (an oxygen on its one-tank side is `oxygen@1`, L173-175);
+  a worn token is used before a fresh one (D-24);
+- `kept_after_use`: a use spends nothing (the camera, the raft: L191-193, L287-292);
+- `per_team_limit`: a team owns at most this many, and one discarded is gone for good
+  (L287-292);
+- `use`: an action a team may take while the token is in its backpack.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping
+
+WORN = "@"
+
+
+def item_of(key: str) -> str:
+    """The item a bag key holds: `oxygen@1` -> `oxygen`."""
+    return key.partition(WORN)[0]
+
+
+def worn(term: str, left: int) -> str:
+    return f"{term}{WORN}{left}"
+
+
+class Items:
+    """The content's equipment, by term, in content order."""
+
+    def __init__(self, equipment: Mapping[str, Any]) -> None:
+        self.by_term = {(e.term or e.id): e for e in equipment.values()}
+        self.order = list(self.by_term)
+        self.limits = {t: e.per_team_limit for t, e in sorted(self.by_term.items())
+                       if e.per_team_limit is not None}
+        self._keys = {t: [worn(t, left) for left in range(1, self.uses(t))] + [t]
+                      for t in self.order}          # most worn first
+
+    def __contains__(self, key: str) -> bool:
+        return item_of(key) in self.by_term
+
+    def uses(self, term: str) -> int:
+        return self.by_term[term].uses or 1
+
+    def kept(self, term: str) -> bool:
+        return bool(self.by_term[term].kept_after_use)
+
+    def slots(self, key: str) -> int:
+        return self.by_term[item_of(key)].slots or 1
+
+    def keys(self, term: str) -> list[str]:
+        """The bag keys of an item's tokens, the most worn first."""
+        return self._keys.get(term) or [term]
+
+    def count(self, bag: Counter, term: str) -> int:
+        """Tokens of the item, worn or not."""
+        return sum(bag[key] for key in self.keys(term))
+
+    def uses_left(self, bag: Counter, term: str) -> int:
+        """Uses the item's tokens still hold (a kept item: one per token, never spent)."""
+        if term not in self.by_term:
+            return 0
+        if self.kept(term):
+            return self.count(bag, term)
+        full = self.uses(term)
+        return sum(bag[key] * (int(key.rpartition(WORN)[2]) if WORN in key else full)
+                   for key in self.keys(term))
+
+    def can_use(self, bag: Counter, term: str, times: int) -> bool:
+        if term in self.by_term and self.kept(term):
+            return self.count(bag, term) >= (1 if times else 0)
+        return self.uses_left(bag, term) >= times
+
+    def use(self, bag: Counter, term: str) -> str:
+        """One use of the item: the most worn token loses a use, and is discarded when it has
+        none left; a kept item spends nothing. Says what happened, for the log."""
+        if self.kept(term):
+            return "uses"
+        key = next(k for k in self.keys(term) if bag[k] > 0)
+        bag[key] -= 1
+        left = int(key.rpartition(WORN)[2]) - 1 if WORN in key else self.uses(term) - 1
+        if left > 0:
+            bag[worn(term, left)] += 1
+            return "wears"
+        return "uses up"
+
+    def take_out(self, bag: Counter, term: str) -> str:
+        """Remove one token of the item, the most worn first; returns its key."""
+        for key in self.keys(term):
+            if bag[key] > 0:
+                bag[key] -= 1
+                return key
+        raise KeyError(term)
+
+    def slots_used(self, bag: Counter) -> int:
+        return sum(n * self.slots(key) for key, n in bag.items() if n > 0)

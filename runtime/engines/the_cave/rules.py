@@ -1,0 +1,211 @@
+"""The Cave's rule handlers the verbs call: discovering a tile, and the equipment and camp
+rules (loadouts, re-equipping, discarding, the camp). Each takes the engine (for its state,
+content, decisions and log); what an item does comes from its fields (equipment.py).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.the_cave.equipment import item_of
+from tomecraft.runtime.engines.the_cave.state import (
+    BACKPACK_SLOTS, CAMP_SLOTS, OPPOSITE, PACKED_CAMP_SLOTS, UPKEEP, Cell, Team, step,
+)
+
+SUGGESTED = {"consumable": 4, "rope": 1, "oxygen": 1, "camera": 1, "raft": 1}   # L54
+
+
+def owned(engine, team: Team, item: str) -> int:
+    n = engine.items.count(team.backpack, item)
+    if team.camp in ("packed", "set"):
+        n += engine.items.count(team.camp_items, item)
+    return n
+
+
+def slots_used(engine, team: Team) -> int:
+    return team.slots_used(engine.items.slots)
+
+
+def discard(engine, team: Team, item: str, amount: int = 1, where: Counter | None = None) -> None:
+    bag = team.backpack if where is None else where
+    for _ in range(amount):
+        if item not in engine.items.by_term or not engine.items.count(bag, item):
+            raise EffectError(f"{team.name} has no {item} to discard")
+        engine.items.take_out(bag, item)
+    if item in engine.limits:
+        team.lost[item] += amount     # L291-292
+    engine.log(f"{team.name} discards {amount} {item}")
+
+
+def _fit(engine, wanted: dict, room: int, allowed: dict) -> Counter:
+    """As many of each wanted item, in order, as fit in `room` slots and are allowed."""
+    out, free = Counter(), room
+    for item, n in wanted.items():
+        if item not in engine.items:
+            continue
+        n = min(n, allowed.get(item, n), free // engine.items.slots(item))
+        if n > 0:
+            out[item] = n
+            free -= n * engine.items.slots(item)
+    return out
+
+
+def _filled(engine, bag: Counter, room: int) -> Counter:
+    """The rest of the room filled with consumables (L54: they fill the loadout)."""
+    free = room - engine.items.slots_used(bag)
+    if UPKEEP in engine.items and free >= engine.items.slots(UPKEEP):
+        bag[UPKEEP] += free // engine.items.slots(UPKEEP)
+    return bag
+
+
+def loadouts(engine, team: Team, setup: bool = False) -> list[dict]:
+    """Candidate re-equip choices (agents may also answer with any legal loadout)."""
+    camp_with_bank = team.camp == "packed" or (team.camp == "set" and team.camp_pos == engine.state.base)
+    allowed = _limited_allowed(engine, team, camp_with_bank)
+    room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if team.camp == "packed" else 0)
+    plans = [SUGGESTED, {"consumable": 6, "rope": 2},
+             {"consumable": 5, "rope": 1, "oxygen": 1, "raft": 1},
+             {"consumable": 4, "rope": 3, "oxygen": 1},
+             {"consumable": 4, "rope": 1, "oxygen": 2, "raft": 1},
+             {"consumable": 3, "rope": 4, "camera": 1}]
+    plans += _content_plans(engine, plans)
+    camp = _fit(engine, {"consumable": 2, "rope": 2}, CAMP_SLOTS, {}) if camp_with_bank else Counter()
+    out = []
+    for plan in plans:
+        bp = _filled(engine, _fit(engine, plan, room, allowed), room)
+        out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items()))})
+    if setup:
+        bp = _fit(engine, {"consumable": 3, "rope": 1, "oxygen": 1, "camera": 1}, 6, allowed)
+        camp = _fit(engine, {"consumable": 3, "rope": 1}, CAMP_SLOTS, {})
+        out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items())),
+                    "pack_camp": True})
+    return out
+
+
+def _content_plans(engine, plans: list) -> list[dict]:
+    """One more plan per equipment no base plan names (a pack's new item): the suggested
+    loadout with that item in place of consumables, so every item can be carried."""
+    named = {item for plan in plans for item in plan}
+    return [{item: 1, **SUGGESTED, "consumable": SUGGESTED["consumable"] - engine.items.slots(item)}
+            for item in engine.items.order if item not in named]
+
+
+def _limited_allowed(engine, team: Team, camp_with_bank: bool) -> dict:
+    allowed = {}
+    for item, limit in engine.limits.items():
+        elsewhere = engine.items.count(team.camp_items, item) \
+            if (team.camp == "set" and not camp_with_bank) else 0
+        allowed[item] = max(0, limit - team.lost[item] - elsewhere)
+    return allowed
+
+
+def check_loadout(engine, team: Team, choice: dict, packed: bool, camp_with_bank: bool) -> None:
+    bp = Counter(choice.get("backpack", {}))
+    camp = Counter(choice.get("camp", {}))
+    for item in list(bp) + list(camp):
+        if item not in engine.items:
+            raise EffectError(f"unknown equipment {item!r}")
+    room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if packed else 0)
+    if engine.items.slots_used(bp) > room:
+        raise EffectError(f"the backpack has {room} slots here, not {engine.items.slots_used(bp)}")
+    if camp and not camp_with_bank:
+        raise EffectError("the camp cannot be filled from the bank now")
+    if engine.items.slots_used(camp) > CAMP_SLOTS:
+        raise EffectError(f"the camp holds {CAMP_SLOTS} slots")
+    allowed = _limited_allowed(engine, team, camp_with_bank)
+    for item, limit in engine.limits.items():
+        if engine.items.count(bp, item) + engine.items.count(camp, item) > allowed[item]:
+            raise EffectError(f"{team.name} may not take a {item} "
+                              f"(limit {limit} per team, L287-292)")
+
+
+def re_equip(engine, team: Team, setup: bool = False) -> None:
+    """L241-243 (+ D-23): free exchange between the bank and backpack (and camp)."""
+    choice = engine.ask(team, "loadout" if setup else "re_equip", loadouts(engine, team, setup))
+    pack = bool(choice.get("pack_camp"))
+    camp_with_bank = pack or team.camp == "packed" or (team.camp == "set" and team.camp_pos == engine.state.base)
+    check_loadout(engine, team, choice, team.camp == "packed" or pack, camp_with_bank)
+    team.backpack = Counter(choice.get("backpack", {}))
+    if camp_with_bank:
+        team.camp_items = Counter(choice.get("camp", {}))
+    if pack:
+        team.camp = "packed"
+        team.camp_packed_before = True
+    engine.log(f"{team.name} equips {dict(team.backpack)}" + (f", camp {dict(team.camp_items)}" if camp_with_bank else ""))
+
+
+def set_camp(engine, team: Team) -> None:
+    team.camp, team.camp_pos = "set", team.pos
+    engine.log(f"{team.name} sets up camp at {team.pos}")
+
+
+def swap_camp(engine, team: Team) -> None:
+    total = team.backpack + team.camp_items
+    options = [{"backpack": dict(sorted(team.backpack.items())), "camp": dict(sorted(team.camp_items.items()))}]
+    rank = {term: i for i, term in enumerate(engine.items.order)}
+    keys = sorted(total, key=lambda key: (rank.get(item_of(key), len(rank)), key))
+    bp = _fit(engine, {key: total[key] for key in keys}, BACKPACK_SLOTS, {})
+    options.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted((total - bp).items()))})
+    choice = engine.ask(team, "swap_camp", options)
+    bp, camp = Counter(choice.get("backpack", {})), Counter(choice.get("camp", {}))
+    if +(bp + camp) != +total or engine.items.slots_used(bp) > BACKPACK_SLOTS \
+            or engine.items.slots_used(camp) > CAMP_SLOTS:
+        raise EffectError("a camp exchange must keep the same items within 8 + 4 slots")
+    team.backpack, team.camp_items = bp, camp
+
+
+def pack_camp(engine, team: Team) -> None:
+    """L255-256, L263-264: the packed camp takes 2 slots; make room by discarding."""
+    while BACKPACK_SLOTS - engine.items.slots_used(team.backpack) < PACKED_CAMP_SLOTS:
+        options = []
+        camp_free = CAMP_SLOTS - engine.items.slots_used(team.camp_items)
+        for key in sorted(+team.backpack):
+            if team.camp == "set" and camp_free >= engine.items.slots(key):
+                options.append({"to_camp": key})
+            options.append({"discard": key})
+        choice = engine.ask(team, "make_room", options)
+        if "to_camp" in choice:
+            team.backpack[choice["to_camp"]] -= 1
+            team.camp_items[choice["to_camp"]] += 1
+        else:
+            discard(engine, team, item_of(choice["discard"]), 1)
+    team.camp, team.camp_pos = "packed", None
+    team.camp_packed_before = True
+    engine.log(f"{team.name} packs the camp")
+
+
+def abandon_camp(engine, team: Team) -> None:
+    for item in engine.limits:
+        team.lost[item] += engine.items.count(team.camp_items, item)    # L289-291
+    team.camp, team.camp_items = "abandoned", Counter()
+    engine.log(f"{team.name} abandons the camp")
+
+
+def discover(engine, team: Team) -> None:
+    state = engine.state
+    stack_no = next(i for i, s in enumerate(state.stacks) if s) + 1
+    tile = state.stacks[stack_no - 1].pop()
+    cell = state.cells[team.pos]
+    options = engine.placements(cell, tile)
+    state.stats[f"drawn:{tile.tile_kind}"] += 1
+    if options:
+        choice = engine.ask(team, "place", options)
+        kind = engine.kinds[tile.tile_kind]
+        new = Cell(step(cell.pos, choice["dir"]), kind, choice["exits"], cell.depth,
+                   tile_id=tile.id, stack=stack_no)
+        state.cells[new.pos] = new
+        engine.log(f"{team.name} places {kind.id} {new.exits} at {new.pos} (stack {stack_no})")
+        if kind.on_discover is not None:
+            kind.on_discover(engine.ctx(team, new))
+    else:
+        # L76-77: the tile is discarded unseen by the rules and a boulder goes instead.
+        state.discarded.append(tile)
+        choice = engine.ask(team, "boulder", [{"dir": d} for d in engine.unexplored(cell)])
+        pos = step(cell.pos, choice["dir"])
+        state.cells[pos] = Cell(pos, engine.kinds["boulder"], OPPOSITE[choice["dir"]], cell.depth,
+                                tile_id="boulder", stack=stack_no)
+        state.stats["boulders"] += 1
+        engine.log(f"{team.name} cannot place {tile.tile_kind} {tile.exits}: boulder at {pos}")
+    if stack_no == 4 and not state.stacks[3] and not state.end_triggered:
+        state.end_triggered = True     # L303-304
+        engine.log(f"{team.name} placed the last stack-4 tile: the end is triggered")
