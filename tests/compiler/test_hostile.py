@@ -330,7 +330,8 @@ def test_division_by_zero_at_run_time_is_located(tmp_path, capsys):
 
 
 def _generated(origin: str, body):
-    """A function shaped as compiler/codegen.py writes one: step first, origin on the way out."""
+    """A function shaped as compiler/codegen.py writes one that can set off more evaluation
+    (a keyword, a trigger's body, an engine verb): step first, origin on the way out."""
     def fx(ctx):
         try:
             effects.step(ctx)
