@@ -84,6 +84,8 @@ class EffectCompiler:
 
     def __init__(self, game: Game) -> None:
         self.vocab = game.vocab
+        self.keyword_asts = {name: site.ast for name, site in game.keyword_sites.items()}
+        self._calling: set[str] = set()     # keywords whose boundedness is being decided
 
     def compile(self, name: str, block: n.Block, params: tuple[str, ...] = (),
                 text: str = "") -> str:
@@ -150,8 +152,10 @@ class EffectCompiler:
         """Whether a block is straight-line code that can set off nothing else: lets,
         requires, ifs and costs over pure verbs and queries (game.yaml `pure: true`), inlined
         stats, literals and locals. Its work is bounded by its size, which the loader limits,
-        so it counts no step; anything that can run more effects (a keyword, an impure verb,
-        which may fire events, a trigger, a loop, a selector) still counts one per call."""
+        so it counts no step; anything that can run more effects (an impure verb, which may
+        fire events, a trigger, a loop, a selector, a keyword that does any of these) still
+        counts one per call. A bounded keyword is bounded to call: the checker refuses
+        recursive keywords, and a cycle seen here anyway counts as unbounded."""
         for s in block.stmts:
             if isinstance(s, n.Let):
                 ok = self.pure_expr(s.value)
@@ -171,10 +175,18 @@ class EffectCompiler:
         return True
 
     def pure_call(self, c: n.Call) -> bool:
-        verb = self.vocab.verbs.get(c.verb)
-        if verb is None or not (verb.pure or verb.inline):   # a keyword, or an engine verb
+        if not all(self.pure_expr(a.value if isinstance(a, n.KwArg) else a) for a in c.args):
             return False
-        return all(self.pure_expr(a.value if isinstance(a, n.KwArg) else a) for a in c.args)
+        if c.verb in self.keyword_asts:
+            if c.verb in self._calling:
+                return False
+            self._calling.add(c.verb)
+            try:
+                return self.bounded(self.keyword_asts[c.verb])
+            finally:
+                self._calling.discard(c.verb)
+        verb = self.vocab.verbs.get(c.verb)
+        return verb is not None and (verb.pure or bool(verb.inline))   # else an engine verb
 
     def pure_expr(self, e) -> bool:
         if isinstance(e, (n.Num, n.Bool)):

@@ -382,7 +382,7 @@ def _function(source: str, name: str) -> str:
      "spend rope levels -> place_rope levels; gain_token traverse levels; reach_depth", False),
     ("if has(rope) { take_token water } else { gain_token water 1 }", False),
     ("discover", True),                           # an engine verb: may fire events, run effects
-    ("desperate_move", True),                     # a keyword: a call into more effects
+    ("desperate_move", False),                    # a keyword of pure verbs: bounded too
     ("repeat 2: gain_token water 1", True),       # a loop
     ("gain_token water self.depth", True),        # a dotted name reads through the layers
     ("pay ap 1; if can_discover(): gain_token water 1", True),   # an engine query
@@ -394,6 +394,16 @@ def test_only_effects_that_can_run_on_count_steps(generated, effect, counts):
     body = _function(source, "fx_probe")
     assert ("step(ctx)" in body) is counts, body
     assert "try:" in body and "raised(err, SOURCES['fx_probe'])" in body
+
+
+@pytest.mark.parametrize("keyword_body", ["discover", "repeat 2: pay ap 1", "desperate_move"])
+def test_a_keyword_that_can_run_on_counts_in_its_callers(generated, keyword_body):
+    from tomecraft.dsl.parser import parse
+    game, _ = generated
+    compiler = codegen.EffectCompiler(game)
+    compiler.keyword_asts["desperate_move"] = parse(keyword_body)   # the last: a cycle
+    source = compiler.compile("fx_probe", parse("pay ap 1; desperate_move"), (), "")
+    assert "step(ctx)" in _function(source, "fx_probe")
 
 
 def test_pure_handlers_are_copied_and_others_called(generated):
