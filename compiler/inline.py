@@ -62,6 +62,16 @@ def _parsed(module, cls: str, method: str) -> tuple[list[str], list[ast.stmt]] |
     return [a.arg for a in args.args[1:]], body
 
 
+@lru_cache(maxsize=None)
+def _own_names(module) -> frozenset[str]:
+    """Names the handlers module assigns itself at top level (not imported from elsewhere,
+    whose source the input hash would not cover)."""
+    tree = ast.parse(inspect.getsource(module))
+    return frozenset(t.id for s in tree.body if isinstance(s, (ast.Assign, ast.AnnAssign))
+                     for t in (s.targets if isinstance(s, ast.Assign) else [s.target])
+                     if isinstance(t, ast.Name))
+
+
 def _helper(module, name: str) -> ast.Lambda | None:
     """A module-level function of the handlers module whose body is one `return`, as a
     lambda to inline, or None."""
@@ -140,7 +150,8 @@ class _Rewrite(ast.NodeTransformer):
             return node
         if hasattr(self.module, node.id):
             value = getattr(self.module, node.id)
-            if isinstance(value, (str, int, float, bool)) or value is None:
+            if node.id in _own_names(self.module) and (
+                    isinstance(value, (str, int, float, bool)) or value is None):
                 return ast.Constant(value)
             raise NotInlinable(node.id)
         if node.id in SAFE_BUILTINS and hasattr(builtins, node.id):
@@ -221,6 +232,8 @@ def _check(stmts: list[ast.stmt]) -> None:
                 raise NotInlinable(type(node).__name__)
             if isinstance(node, ast.For) and (node.orelse or not isinstance(node.target, ast.Name)):
                 raise NotInlinable("for/else or an unpacking loop")
+            if isinstance(node, ast.Assign) and _is_engine(node.value):
+                raise NotInlinable("a local name for the engine")   # its calls stay visible
 
 
 def _bind(params: list[str], args: list[str], body: list[ast.stmt], prefix: str):
