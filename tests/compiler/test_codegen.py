@@ -508,3 +508,11 @@ def test_copied_handlers_do_what_the_calls_do(generated):
             assert outcomes[:2] == outcomes[2:], (name, seed)
             compared += 1
     assert compared >= 12 * 10
+
+
+def test_the_input_hash_covers_the_handlers_the_compiler_copies():
+    """A handler copied into generated code is compiler input: editing it makes the build stale."""
+    from tomecraft.compiler import fingerprint, inline
+    names = {p.relative_to(REPO).as_posix() for p in fingerprint.source_files()}
+    module = inline.handlers_module("the_cave")
+    assert Path(module.__file__).resolve().relative_to(REPO).as_posix() in names

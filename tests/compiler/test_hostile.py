@@ -342,6 +342,19 @@ def _generated(origin: str, body):
     return fx
 
 
+def test_free_entries_of_pure_verbs_still_end(tmp_path, capsys):
+    """Entering costs nothing and calls only pure verbs, so it counts no step (the budget is
+    for what can run on: triggers, loops, engine verbs); the engine's turn and round caps end
+    every game all the same."""
+    tiles = ("tile_kinds:\n  - id: normal\n    replace: true\n    name: {zh: 甲, en: A}\n"
+             "    source: rulebook\n    ref: L1\n    discover_from: true\n"
+             "    enter: [{id: walk, effect: \"gain_token water 1; take_token water\"}]\n")
+    pack = make_pack(tmp_path, {"t.yaml": tiles})
+    assert check_pack(pack, capsys)[0] == 0
+    code, out, _ = run(["sim", "the_cave", "--games", "2", "--pack", pack], capsys)
+    assert code == 0, out
+
+
 def test_the_step_budget_stops_a_long_loop():
     def spin(ctx):
         for _ in effects.loop(10**9):
