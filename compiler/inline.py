@@ -25,6 +25,7 @@ from functools import lru_cache
 SAFE_BUILTINS = frozenset({"abs", "min", "max", "len", "int", "bool", "str", "sum", "any",
                            "all", "sorted", "range", "tuple", "list", "set", "frozenset",
                            "dict", "isinstance", "round", "divmod", "True", "False", "None"})
+MAX_HELPER_DEPTH = 3   # helpers inlined inside helpers (a recursive one stays a call)
 _STATEMENTS = (ast.Assign, ast.AugAssign, ast.Expr, ast.If, ast.For, ast.Return, ast.Pass)
 _SCOPED = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
            ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Starred)
@@ -108,8 +109,8 @@ class _Rewrite(ast.NodeTransformer):
     """Parameters to their arguments, locals to fresh names, `self.engine` to `ctx.engine`,
     module constants to their values and one-line module helpers to their expression."""
 
-    def __init__(self, module, params: dict[str, ast.expr], prefix: str) -> None:
-        self.module, self.params, self.prefix = module, params, prefix
+    def __init__(self, module, params: dict[str, ast.expr], prefix: str, depth: int = 0) -> None:
+        self.module, self.params, self.prefix, self.depth = module, params, prefix, depth
         self.locals: set[str] = set()
 
     def visit_Attribute(self, node: ast.Attribute):
@@ -126,7 +127,7 @@ class _Rewrite(ast.NodeTransformer):
         if isinstance(f, ast.Name) and f.id not in self.params and f.id not in self.locals:
             if f.id in SAFE_BUILTINS and not hasattr(self.module, f.id):
                 return self.generic_visit(node)
-            helper = _helper(self.module, f.id)
+            helper = _helper(self.module, f.id) if self.depth < MAX_HELPER_DEPTH else None
             if helper is None or node.keywords or len(node.args) != len(helper.args.args):
                 raise NotInlinable(f.id + "()")
             args = [self.visit(a) for a in node.args]
@@ -134,7 +135,7 @@ class _Rewrite(ast.NodeTransformer):
                        for a, p in zip(args, helper.args.args)):
                 raise NotInlinable(f.id + "(): an argument would be evaluated twice")
             inner = _Rewrite(self.module, {p.arg: a for p, a in zip(helper.args.args, args)},
-                             self.prefix)
+                             self.prefix, self.depth + 1)
             return inner.visit(_copy(helper.body))
         return self.generic_visit(node)
 

@@ -516,3 +516,92 @@ def test_the_input_hash_covers_the_handlers_the_compiler_copies():
     names = {p.relative_to(REPO).as_posix() for p in fingerprint.source_files()}
     module = inline.handlers_module("the_cave")
     assert Path(module.__file__).resolve().relative_to(REPO).as_posix() in names
+
+
+FAKE_HANDLERS = """
+from os import sep as IMPORTED
+K = 2
+
+
+def rec(x):
+    return rec(x - 1) if x else K
+
+
+def twice(v):
+    return v + v
+
+
+class Verbs:
+    def __init__(self, engine):
+        self.engine = engine
+        self.cache = {}
+
+    def plain(self, ctx, n):
+        ctx.you.ap += K * n
+
+    def early(self, ctx, n):
+        if n <= 0:
+            return
+        ctx.you.ap += twice(n)
+
+    def recursive(self, ctx, n):
+        ctx.you.ap += rec(n)
+
+    def loops(self, ctx, n):
+        while n:
+            n -= 1
+
+    def guarded(self, ctx, n):
+        try:
+            ctx.you.ap += n
+        except KeyError:
+            pass
+
+    def alias(self, ctx, n):
+        engine = self.engine
+        engine.discard(ctx.you, n)
+
+    def imported(self, ctx, n):
+        ctx.you.name += IMPORTED
+
+    def state(self, ctx, n):
+        self.cache[n] = 1
+
+    def event(self, ctx, n):
+        self.engine.emit("moved", ctx.you)
+
+    def comprehension(self, ctx, n):
+        ctx.you.tokens = [t for t in ctx.you.tokens if t]
+"""
+
+
+@pytest.fixture
+def fake_handlers(tmp_path, monkeypatch):
+    import importlib.util
+    from tomecraft.compiler import inline
+    path = tmp_path / "fake_handlers.py"
+    path.write_text(FAKE_HANDLERS, encoding="utf-8")
+    name = "tomecraft.runtime.engines.fake_engine.handlers"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    inline.handlers_module.cache_clear()
+    yield inline
+    inline.handlers_module.cache_clear()
+
+
+def test_the_copied_subset_and_what_stays_a_call(fake_handlers):
+    inline = fake_handlers
+    assert inline.statements("fake_engine", "Verbs", "plain", ["l_x"], "_h1") == \
+        ["ctx.you.ap += 2 * l_x"]
+    early = inline.statements("fake_engine", "Verbs", "early", ["(l_x + 1)"], "_h1")
+    namespace = {}
+    exec("def f(ctx, l_x):\n" + "".join(f"    {line}\n" for line in early), namespace)
+    for x, expected in ((-3, 5), (-1, 5), (0, 7), (2, 11)):
+        you = SimpleNamespace(ap=5)
+        namespace["f"](SimpleNamespace(you=you), x)
+        assert you.ap == expected, (x, early)
+    for method in ("recursive", "loops", "guarded", "alias", "imported", "state", "event",
+                   "comprehension"):
+        assert inline.statements("fake_engine", "Verbs", method, ["1"], "_h1") is None, method
