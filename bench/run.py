@@ -346,7 +346,7 @@ def main() -> int:
             mine = min(timed(check, root)[0] for _ in range(args.repeat))
             row(f"check, {args.cards:,}-card pack", mine, "s", "check-jsonschema missing", None,
                 note="pip install check-jsonschema (the bench extra)")
-        per_card_5k = mine / args.cards
+        per_card_5k = mine / max(args.cards, 1)
 
         work = scratch_copy(root, tmp / "work")
 

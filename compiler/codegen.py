@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tomecraft.compiler import fingerprint, names
+from tomecraft.compiler import fingerprint, inline, names
 from tomecraft.dsl import nodes as n
 
 if TYPE_CHECKING:
@@ -84,6 +84,8 @@ class EffectCompiler:
 
     def __init__(self, game: Game) -> None:
         self.vocab = game.vocab
+        self.keyword_asts = {name: site.ast for name, site in game.keyword_sites.items()}
+        self._calling: set[str] = set()     # keywords whose boundedness is being decided
 
     def compile(self, name: str, block: n.Block, params: tuple[str, ...] = (),
                 text: str = "") -> str:
@@ -92,7 +94,8 @@ class EffectCompiler:
         No wrapper around the call: the body runs inside a `try` (free in Python 3.11 until
         something raises) whose handler looks the function's YAML origin up in the module's
         SOURCES table and adds it to the exception as a note. The engine's verb and query
-        handler objects are read once per call, not once per statement.
+        handler objects are read once per call, not once per statement. The run-time step
+        budget is counted only by functions that can set off more evaluation (see `bounded`).
         """
         fn = _Func(depth=2)
         self.current = name   # the SOURCES key nested bodies report under
@@ -101,7 +104,8 @@ class EffectCompiler:
         self.block(block, fn, scope, name)
         fn.emit("return True")
         head = [f"def {name}({signature}):", f"    # {_comment(text)}", "    try:",
-                "        step(ctx)",   # the run-time budget (runtime/effects.py)
+                *([] if self.bounded(block) else
+                  ["        step(ctx)"]),   # the run-time budget (runtime/effects.py)
                 *_bindings(fn.lines, 2)]
         tail = ["    except Exception as err:",
                 f"        raised(err, SOURCES[{name!r}])",
@@ -142,6 +146,62 @@ class EffectCompiler:
             else:
                 break
         fn.emit("return True")
+
+    # --- the step budget --------------------------------------------------------------------
+    def bounded(self, block: n.Block) -> bool:
+        """Whether a block is straight-line code that can set off nothing else: lets,
+        requires, ifs and costs over pure verbs and queries (game.yaml `pure: true`), inlined
+        stats, literals and locals. Its work is bounded by its size, which the loader limits,
+        so it counts no step; anything that can run more effects (an impure verb, which may
+        fire events, a trigger, a loop, a selector, a keyword that does any of these) still
+        counts one per call. A bounded keyword is bounded to call: the checker refuses
+        recursive keywords, and a cycle seen here anyway counts as unbounded."""
+        for s in block.stmts:
+            if isinstance(s, n.Let):
+                ok = self.pure_expr(s.value)
+            elif isinstance(s, n.Require):
+                ok = self.pure_expr(s.cond)
+            elif isinstance(s, n.Call):
+                ok = self.pure_call(s)
+            elif isinstance(s, n.Cost):
+                ok = all(self.pure_call(c) for c in s.costs) and self.bounded(s.effect)
+            elif isinstance(s, n.If):
+                ok = self.pure_expr(s.cond) and self.bounded(s.then) and \
+                    (s.otherwise is None or self.bounded(s.otherwise))
+            else:
+                ok = False
+            if not ok:
+                return False
+        return True
+
+    def pure_call(self, c: n.Call) -> bool:
+        if not all(self.pure_expr(a.value if isinstance(a, n.KwArg) else a) for a in c.args):
+            return False
+        if c.verb in self.keyword_asts:
+            if c.verb in self._calling:
+                return False
+            self._calling.add(c.verb)
+            try:
+                return self.bounded(self.keyword_asts[c.verb])
+            finally:
+                self._calling.discard(c.verb)
+        verb = self.vocab.verbs.get(c.verb)
+        return verb is not None and (verb.pure or bool(verb.inline))   # else an engine verb
+
+    def pure_expr(self, e) -> bool:
+        if isinstance(e, (n.Num, n.Bool)):
+            return True
+        if isinstance(e, n.Name):
+            return len(e.parts) == 1        # a dotted path reads through the engine's layers
+        if isinstance(e, n.Func):
+            query = self.vocab.queries.get(e.name)
+            return query is not None and query.pure and \
+                all(self.pure_expr(a.value if isinstance(a, n.KwArg) else a) for a in e.args)
+        if isinstance(e, (n.Not, n.Neg)):
+            return self.pure_expr(e.operand)
+        if isinstance(e, n.BinOp):
+            return self.pure_expr(e.left) and self.pure_expr(e.right)
+        return False
 
     def let(self, s: n.Let, fn: _Func, scope: dict) -> None:
         scope[s.name] = f"l_{ident(s.name)}"
@@ -192,12 +252,12 @@ class EffectCompiler:
                 if self.vocab.verbs[s.verb].cost:  # a bare cost: pay it or fizzle
                     fn.emit(f"if not ({self.cost_check(n.Cost((s,), n.Block(())), scope)}):")
                     fn.emit("    return False")
-                fn.emit(self.verb_call(s, scope))
+                self.verb_call(s, fn, scope)
         elif isinstance(s, n.Cost):
             fn.emit(f"if not ({self.cost_check(s, scope)}):")
             fn.emit("    return False")
             for c in s.costs:
-                fn.emit(self.verb_call(c, scope))
+                self.verb_call(c, fn, scope)
             self.block(s.effect, fn, scope, key)
         elif isinstance(s, n.Let):
             self.let(s, fn, scope)
@@ -300,21 +360,29 @@ class EffectCompiler:
     def cost_check(self, s: n.Cost, scope: dict) -> str:
         parts = []
         for c in s.costs:
-            inline = self.inlined(c, scope)
-            if inline is not None:
-                parts.append(f"{inline[0]} >= {inline[1]}")
+            stat = self.inlined(c, scope)
+            if stat is not None:
+                parts.append(f"{stat[0]} >= {stat[1]}")
                 continue
-            handler = self.vocab.verbs[c.verb].handler
-            args = ", ".join(["ctx", *self.call_args(c, scope)])
-            parts.append(f"verbs.can_{ident(handler)}({args})")
+            verb = self.vocab.verbs[c.verb]
+            args = self.call_args(c, scope)
+            copied = inline.expression(self.vocab.engine, "Verbs", f"can_{verb.handler}",
+                                       args) if verb.pure else None
+            parts.append(copied or f"verbs.can_{ident(verb.handler)}({', '.join(['ctx', *args])})")
         return " and ".join(parts)
 
-    def verb_call(self, c: n.Call, scope: dict) -> str:
-        inline = self.inlined(c, scope)
-        if inline is not None:
-            return f"{inline[0]} -= {inline[1]}"
-        handler = self.vocab.verbs[c.verb].handler
-        return f"verbs.{ident(handler)}({', '.join(['ctx', *self.call_args(c, scope)])})"
+    def verb_call(self, c: n.Call, fn: _Func, scope: dict) -> None:
+        """Emit a verb: inlined arithmetic, the body of a pure handler, or the handler call."""
+        stat = self.inlined(c, scope)
+        if stat is not None:
+            fn.emit(f"{stat[0]} -= {stat[1]}")
+            return
+        verb = self.vocab.verbs[c.verb]
+        args = self.call_args(c, scope)
+        lines = inline.statements(self.vocab.engine, "Verbs", verb.handler, args,
+                                  fn.fresh("_h")) if verb.pure else None
+        for line in lines or [f"verbs.{ident(verb.handler)}({', '.join(['ctx', *args])})"]:
+            fn.emit(line)
 
     def call_args(self, c, scope: dict) -> list[str]:
         """Arguments in parameter order (keyword arguments placed by name)."""
@@ -340,8 +408,10 @@ class EffectCompiler:
             return text
         if isinstance(e, n.Func):
             query = self.vocab.queries[e.name]
-            args = ", ".join(["ctx", *self.call_args(e, scope)])
-            return f"queries.{ident(query.handler)}({args})"
+            args = self.call_args(e, scope)
+            copied = inline.expression(self.vocab.engine, "Queries", query.handler,
+                                       args) if query.pure else None
+            return copied or f"queries.{ident(query.handler)}({', '.join(['ctx', *args])})"
         if isinstance(e, (n.Count, n.Any_)):
             sel = e.selector
             method = "count" if isinstance(e, n.Count) else "any"

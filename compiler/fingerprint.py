@@ -1,7 +1,8 @@
 """Input hashes: what a generated package was built from, so unchanged ones are not rebuilt.
 
 A package's hash covers its packs' YAML files and the compiler's own source (compiler/ and
-dsl/, templates included): equal hashes mean equal output. This module stays import-light,
+dsl/, templates included, and the engines' handlers.py it inlines from): equal hashes mean
+equal output. This module stays import-light,
 since a build with nothing to do imports little else.
 """
 from __future__ import annotations
@@ -16,10 +17,13 @@ _SOURCE_DIRS = ("compiler", "dsl")
 
 
 def source_files() -> list[Path]:
-    """The compiler's own source: every file under compiler/ and dsl/ (templates, grammar)."""
+    """The compiler's own source: every file under compiler/ and dsl/ (templates, grammar),
+    and the engines' handlers.py, whose pure handlers the compiler copies into effects
+    (compiler/inline.py)."""
     return [path for directory in _SOURCE_DIRS
             for path in sorted((_SOURCE_ROOT / directory).rglob("*"))
-            if path.is_file() and "__pycache__" not in path.parts]
+            if path.is_file() and "__pycache__" not in path.parts] + \
+        sorted((_SOURCE_ROOT / "runtime" / "engines").glob("*/handlers.py"))
 
 
 @lru_cache(maxsize=None)

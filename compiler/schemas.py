@@ -47,6 +47,10 @@ PARAM = {
                    "type": {"type": "string", "pattern": "^(int|bool|any|[a-z][a-z0-9_]*(:[a-z][a-z0-9_]*)?)$"}},
 }
 TEMPLATE = {**TEXT, "description": "zh/en text with {param} placeholders."}
+PURE = {"type": "boolean", "description": (
+    "The handler only reads or changes the state it is handed: it fires no event, runs no "
+    "effect and does bounded work. The compiler may copy its body into the effect "
+    "(compiler/inline.py), and an effect that calls nothing else counts no run-time step.")}
 NAMES = {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
          "additionalProperties": NAME_ENTRY}
 
@@ -85,6 +89,7 @@ GAME_SCHEMA = {
                                          "in place of the handler call: `you_stat` pays "
                                          "(`verb stat n`: has `you.stat >= n`, then "
                                          "`you.stat -= n`).")},
+                                     "pure": PURE,
                                      "text": TEMPLATE}}},
         "queries": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
                     "additionalProperties": {
@@ -94,6 +99,7 @@ GAME_SCHEMA = {
                                        "returns": {"type": "string",
                                                    "pattern": "^(int|bool|any|[a-z][a-z0-9_]*(:[a-z][a-z0-9_]*)?)$"},
                                        "handler": {"type": "string", "pattern": ID_PATTERN},
+                                       "pure": PURE,
                                        "text": TEMPLATE,
                                        "step": {**TEMPLATE, "description":
                                                 "How `let x = query(...)` reads as a step of its "

@@ -45,6 +45,7 @@ class Callable:
     step: Text | None = None    # a query bound by `let`, read as a step of its own
     result: Text | None = None  # ...and how the bound value then reads
     inline: str = ""    # a verb the compiler may inline (see codegen.EffectCompiler.inlined)
+    pure: bool = False  # its handler fires no event and runs no effect (see compiler/inline.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,4 +248,4 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
                 returns=entry.get("returns", ""), handler=entry.get("handler", name),
                 effect=entry.get("effect", ""), origin=(doc, (section, name, "effect")),
                 step=_text(entry.get("step")), result=_text(entry.get("result")),
-                inline=entry.get("inline", ""))
+                inline=entry.get("inline", ""), pure=bool(entry.get("pure", False)))

@@ -39,11 +39,14 @@ class RunawayEffect(EffectError):
 
 
 # --- bounded evaluation ------------------------------------------------------------------
-# A step is one call of a generated function (an effect, a keyword, a nested body such as a
-# trigger's) or one round of a `repeat` or `each`. The checker bounds what it can see statically
-# (repeat counts, arithmetic, recursive keywords: compiler/checks.py); this budget stops what
-# it cannot, such as triggers that set each other off, with a diagnostic naming the effect's
-# file and line. Generated code calls `step(ctx)` first thing, with no wrapper around it.
+# A step is one call of a generated function that can set off more evaluation (a nested body
+# such as a trigger's, a keyword, an effect calling an engine verb that may fire events or
+# run effects) or one round of a `repeat` or `each`. The checker bounds what it can see
+# statically (repeat counts, arithmetic, recursive keywords, sizes: compiler/checks.py); this
+# budget stops what it cannot, such as triggers that set each other off, with a diagnostic
+# naming the effect's file and line. Such functions call `step(ctx)` first thing, with no
+# wrapper around it; straight-line effects over pure verbs and queries (game.yaml
+# `pure: true`) do bounded work and count none (compiler/codegen.py, EffectCompiler.bounded).
 MAX_GAME_STEPS = 1_000_000      # the busiest game of the shipped content takes under 6,000
 
 

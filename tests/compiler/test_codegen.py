@@ -365,3 +365,243 @@ def test_failure_while_writing_leaves_generated_intact(repo, monkeypatch, capsys
     assert leftovers == []
     assert build_in(repo, monkeypatch, capsys) == 0
     assert build_in(repo, monkeypatch, capsys, "--check") == 0
+
+
+# --- pure handlers copied in, and the step budget only where evaluation can run on ----------
+
+def _function(source: str, name: str) -> str:
+    start = source.index(f"def {name}(")
+    end = source.find("\ndef ", start + 1)
+    return source[start:end if end > 0 else None]
+
+
+@pytest.mark.parametrize("effect, counts", [
+    ("pay ap 1", False),
+    ("pay ap 2, use_oxygen -> take_token water", False),
+    ("require not rope_placed(); let levels = depth_levels(); pay ap (levels + 1), "
+     "spend rope levels -> place_rope levels; gain_token traverse levels; reach_depth", False),
+    ("if has(rope) { take_token water } else { gain_token water 1 }", False),
+    ("discover", True),                           # an engine verb: may fire events, run effects
+    ("desperate_move", False),                    # a keyword of pure verbs: bounded too
+    ("repeat 2: gain_token water 1", True),       # a loop
+    ("gain_token water self.depth", True),        # a dotted name reads through the layers
+    ("pay ap 1; if can_discover(): gain_token water 1", True),   # an engine query
+])
+def test_only_effects_that_can_run_on_count_steps(generated, effect, counts):
+    from tomecraft.dsl.parser import parse
+    game, _ = generated
+    source = codegen.EffectCompiler(game).compile("fx_probe", parse(effect), (), effect)
+    body = _function(source, "fx_probe")
+    assert ("step(ctx)" in body) is counts, body
+    assert "try:" in body and "raised(err, SOURCES['fx_probe'])" in body
+
+
+@pytest.mark.parametrize("keyword_body", ["discover", "repeat 2: pay ap 1", "desperate_move"])
+def test_a_keyword_that_can_run_on_counts_in_its_callers(generated, keyword_body):
+    from tomecraft.dsl.parser import parse
+    game, _ = generated
+    compiler = codegen.EffectCompiler(game)
+    compiler.keyword_asts["desperate_move"] = parse(keyword_body)   # the last: a cycle
+    source = compiler.compile("fx_probe", parse("pay ap 1; desperate_move"), (), "")
+    assert "step(ctx)" in _function(source, "fx_probe")
+
+
+def test_pure_handlers_are_copied_and_others_called(generated):
+    game, files = generated
+    source = files["effects.py"]
+    water = _function(source, "fx_tile_kind__water__enter__0__effect")
+    rappel = _function(source, "fx_tile_kind__rappel__enter__1__effect")
+    for body in (water, rappel, _function(source, "fx_tile_kind__normal__enter__0__effect")):
+        assert "step(" not in body and "verbs." not in body and "queries." not in body, body
+        assert "self." not in body.replace("ctx.self.", "")    # no handler `self` left over
+    assert "ctx.engine.log_enabled" in water       # logging still happens when it is on
+    # the engine verb `discover` is not pure: it stays a call, and the effect counts a step
+    for name in re.findall(r"^def (fx_\w+)\(", source, re.M):
+        body = _function(source, name)
+        if "discover" in body.split("\n", 2)[1] and "verbs.discover(ctx)" in body:
+            assert "step(ctx)" in body
+
+
+def test_handlers_outside_the_copied_subset_stay_calls():
+    from tomecraft.compiler import inline
+    # engine methods may fire events; `self` beyond self.engine is state the copy lacks
+    assert inline.statements("the_cave", "Verbs", "discover", [], "_h1") is None
+    assert inline.statements("the_cave", "Verbs", "abandon_camp", [], "_h1") is None
+    assert inline.expression("the_cave", "Queries", "can_discover", []) is None
+    assert inline.statements("the_cave", "Verbs", "no_such_verb", [], "_h1") is None
+    assert inline.statements("no_such_engine", "Verbs", "spend", ["'rope'", "1"], "_h1") is None
+    lines = inline.statements("the_cave", "Verbs", "spend", ["'rope'", "(l_x + 1)"], "_h1")
+    assert lines is not None and not any("self" in line for line in lines)
+    # an argument that is not plain arithmetic is evaluated once, first, as a call would
+    lines = inline.statements("the_cave", "Verbs", "gain_token", ["'water'", "ctx.you.ap"], "_h2")
+    assert lines[0] == "_h2_amount = ctx.you.ap"
+
+
+def _without_purity(game) -> None:
+    from dataclasses import replace
+    vocab = game.vocab
+    vocab.verbs = {k: replace(v, pure=False) for k, v in vocab.verbs.items()}
+    vocab.queries = {k: replace(v, pure=False) for k, v in vocab.queries.items()}
+
+
+def _cave_world(seed: int, log: bool):
+    """A Cave engine in a random but reproducible position, and a context entering a tile."""
+    import random
+    from tomecraft.generated.the_cave import GAME as DATA
+    from tomecraft.runtime.agents import RandomAgent
+    from tomecraft.runtime.effects import Context
+    from tomecraft.runtime.engines.the_cave.engine import Engine, new_state
+    from tomecraft.runtime.rng import Rng
+    pick = random.Random(seed)
+    rng = Rng(f"inline{seed}")
+    state = new_state(DATA, 2, rng.fork("game"))
+    engine = Engine(DATA, state, [RandomAgent(rng.fork(f"a{i}")) for i in range(2)],
+                    log_enabled=log)
+    team = state.teams[0]
+    team.ap = pick.randint(0, 6)
+    for item in sorted(team.backpack):
+        team.backpack[item] = pick.randint(0, 2)
+    for item in ("oxygen", "oxygen_half", "rope", "rope_half"):
+        team.backpack[item] = pick.randint(0, 2)
+    tokens = ["water", "air", "photo", "traverse"]
+    here = SimpleNamespace(depth=25 * pick.randint(0, 4), pos=(0, 1), marker=None,
+                           tokens=pick.sample(tokens, pick.randint(0, 3)))
+    there = SimpleNamespace(depth=25 * pick.randint(0, 4), pos=(0, 0), marker=None, tokens=[])
+    edge = ((0, 0), (0, 1))
+    if pick.random() < 0.3:
+        state.ropes[edge] = 1
+    info = {"edge": edge, **({"own_rope": 1} if pick.random() < 0.3 else {})}
+    ctx = Context(engine=engine, you=team, self=here, target=there, info=info)
+    return engine, ctx, pick
+
+
+def _outcome(fn, ctx, args):
+    try:
+        result = repr(fn(ctx, *args))
+    except Exception as err:   # both versions must fail alike
+        result = type(err).__name__
+    engine = ctx.engine
+    return (result, repr(engine.state), repr(vars(ctx.self)), repr(vars(ctx.target)),
+            repr(sorted(ctx.info.items())))
+
+
+def test_copied_handlers_do_what_the_calls_do(generated):
+    """Every effect and keyword of the Cave, compiled with pure handlers copied in and with
+    every handler called, changes the same state, logs the same lines and returns the same,
+    over random positions, with logging on and off; its `can_` companion answers the same."""
+    game, files = generated
+    inlined = _effects_namespace(files)
+    _without_purity(game)
+    called = _effects_namespace(codegen.generate(game))
+    names = sorted(k for k in inlined if k.startswith(("fx_", "kw_")) and callable(inlined[k])
+                   and _source_of(files, k) != "")
+    compared = 0
+    for name in names:
+        params = game.vocab.keywords[name[3:]].params if name.startswith("kw_") else ()
+        for seed in range(12):
+            outcomes = []
+            for namespace in (inlined, called):
+                for fn in (namespace[name], namespace[name].can):
+                    engine, ctx, pick = _cave_world(seed, log=seed % 2 == 0)
+                    args = [pick.randint(0, 3) if p.type == "int" else "water" for p in params]
+                    outcomes.append(_outcome(fn, ctx, args))
+            assert outcomes[:2] == outcomes[2:], (name, seed)
+            compared += 1
+    assert compared >= 12 * 10
+
+
+def test_the_input_hash_covers_the_handlers_the_compiler_copies():
+    """A handler copied into generated code is compiler input: editing it makes the build stale."""
+    from tomecraft.compiler import fingerprint, inline
+    names = {p.relative_to(REPO).as_posix() for p in fingerprint.source_files()}
+    module = inline.handlers_module("the_cave")
+    assert Path(module.__file__).resolve().relative_to(REPO).as_posix() in names
+
+
+FAKE_HANDLERS = """
+from os import sep as IMPORTED
+K = 2
+
+
+def rec(x):
+    return rec(x - 1) if x else K
+
+
+def twice(v):
+    return v + v
+
+
+class Verbs:
+    def __init__(self, engine):
+        self.engine = engine
+        self.cache = {}
+
+    def plain(self, ctx, n):
+        ctx.you.ap += K * n
+
+    def early(self, ctx, n):
+        if n <= 0:
+            return
+        ctx.you.ap += twice(n)
+
+    def recursive(self, ctx, n):
+        ctx.you.ap += rec(n)
+
+    def loops(self, ctx, n):
+        while n:
+            n -= 1
+
+    def guarded(self, ctx, n):
+        try:
+            ctx.you.ap += n
+        except KeyError:
+            pass
+
+    def alias(self, ctx, n):
+        engine = self.engine
+        engine.discard(ctx.you, n)
+
+    def imported(self, ctx, n):
+        ctx.you.name += IMPORTED
+
+    def state(self, ctx, n):
+        self.cache[n] = 1
+
+    def event(self, ctx, n):
+        self.engine.emit("moved", ctx.you)
+
+    def comprehension(self, ctx, n):
+        ctx.you.tokens = [t for t in ctx.you.tokens if t]
+"""
+
+
+@pytest.fixture
+def fake_handlers(tmp_path, monkeypatch):
+    import importlib.util
+    from tomecraft.compiler import inline
+    path = tmp_path / "fake_handlers.py"
+    path.write_text(FAKE_HANDLERS, encoding="utf-8")
+    name = "tomecraft.runtime.engines.fake_engine.handlers"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    inline.handlers_module.cache_clear()
+    yield inline
+    inline.handlers_module.cache_clear()
+
+
+def test_the_copied_subset_and_what_stays_a_call(fake_handlers):
+    inline = fake_handlers
+    assert inline.statements("fake_engine", "Verbs", "plain", ["l_x"], "_h1") == \
+        ["ctx.you.ap += 2 * l_x"]
+    early = inline.statements("fake_engine", "Verbs", "early", ["(l_x + 1)"], "_h1")
+    namespace = {}
+    exec("def f(ctx, l_x):\n" + "".join(f"    {line}\n" for line in early), namespace)
+    for x, expected in ((-3, 5), (-1, 5), (0, 7), (2, 11)):
+        you = SimpleNamespace(ap=5)
+        namespace["f"](SimpleNamespace(you=you), x)
+        assert you.ap == expected, (x, early)
+    for method in ("recursive", "loops", "guarded", "alias", "imported", "state", "event",
+                   "comprehension"):
+        assert inline.statements("fake_engine", "Verbs", method, ["1"], "_h1") is None, method

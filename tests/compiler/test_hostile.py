@@ -330,7 +330,8 @@ def test_division_by_zero_at_run_time_is_located(tmp_path, capsys):
 
 
 def _generated(origin: str, body):
-    """A function shaped as compiler/codegen.py writes one: step first, origin on the way out."""
+    """A function shaped as compiler/codegen.py writes one that can set off more evaluation
+    (a keyword, a trigger's body, an engine verb): step first, origin on the way out."""
     def fx(ctx):
         try:
             effects.step(ctx)
@@ -339,6 +340,19 @@ def _generated(origin: str, body):
             effects.raised(err, origin)
             raise
     return fx
+
+
+def test_free_entries_of_pure_verbs_still_end(tmp_path, capsys):
+    """Entering costs nothing and calls only pure verbs, so it counts no step (the budget is
+    for what can run on: triggers, loops, engine verbs); the engine's turn and round caps end
+    every game all the same."""
+    tiles = ("tile_kinds:\n  - id: normal\n    replace: true\n    name: {zh: 甲, en: A}\n"
+             "    source: rulebook\n    ref: L1\n    discover_from: true\n"
+             "    enter: [{id: walk, effect: \"gain_token water 1; take_token water\"}]\n")
+    pack = make_pack(tmp_path, {"t.yaml": tiles})
+    assert check_pack(pack, capsys)[0] == 0
+    code, out, _ = run(["sim", "the_cave", "--games", "2", "--pack", pack], capsys)
+    assert code == 0, out
 
 
 def test_the_step_budget_stops_a_long_loop():
