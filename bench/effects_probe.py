@@ -58,14 +58,14 @@ def hand_oxygen(ctx):
     """pay ap 2, use_oxygen -> take_token water"""
     you, engine = ctx.you, ctx.engine
     bag = you.backpack
-    if you.ap < 2 or bag["oxygen"] + bag["oxygen_half"] <= 0:
+    if you.ap < 2 or bag["oxygen"] + bag["oxygen@1"] <= 0:     # a tank on its one-use side
         return False
     you.ap -= 2
-    if bag["oxygen_half"]:
-        bag["oxygen_half"] -= 1
+    if bag["oxygen@1"]:
+        bag["oxygen@1"] -= 1
     else:
         bag["oxygen"] -= 1
-        bag["oxygen_half"] += 1
+        bag["oxygen@1"] += 1
     tokens = ctx.self.tokens
     if "water" in tokens:
         tokens.remove("water")
@@ -86,11 +86,10 @@ def hand_rappel(ctx):
     here, there = ctx.self, ctx.target
     levels = abs(here.depth - there.depth) // 25
     bag = you.backpack
-    if you.ap < levels + 1 or bag["rope"] + bag["rope_half"] < levels:
+    if you.ap < levels + 1 or bag["rope"] < levels:         # a rope has one use
         return False
     you.ap -= levels + 1
-    for _ in range(levels):
-        bag["rope_half" if bag["rope_half"] else "rope"] -= 1
+    bag["rope"] -= levels
     if levels > 0:
         state.ropes[edge] = you.seat
         info["own_rope"] = levels
@@ -150,13 +149,12 @@ def resets(engine, team, cell):
     def oxygen():
         team.ap = 10
         team.backpack["oxygen"] = 2
-        team.backpack["oxygen_half"] = 0
+        team.backpack["oxygen@1"] = 0
         cell.tokens[:] = ["water"]
 
     def rappel():
         team.ap = 10
         team.backpack["rope"] = 4
-        team.backpack["rope_half"] = 0
         ropes.pop(EDGE, None)
     return {"pay": pay, "oxygen": oxygen, "rappel": rappel}
 

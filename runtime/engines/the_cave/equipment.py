@@ -38,6 +38,13 @@ class Items:
                        if e.per_team_limit is not None}
         self._keys = {t: [worn(t, left) for left in range(1, self.uses(t))] + [t]
                       for t in self.order}          # most worn first
+        # Tables for the two calls every move makes (use, can_use): the uses each key holds
+        # and the key a token moves to when used, so neither parses a key.
+        self._kept = frozenset(t for t in self.order if self.kept(t))
+        self._held = {t: [(key, self._uses_in(t, key)) for key in keys]
+                      for t, keys in self._keys.items()}
+        self._after = {key: (worn(t, left - 1) if left > 1 else None)
+                       for t, held in self._held.items() for key, left in held}
 
     def __contains__(self, key: str) -> bool:
         return item_of(key) in self.by_term
@@ -59,33 +66,39 @@ class Items:
         """Tokens of the item, worn or not."""
         return sum(bag[key] for key in self.keys(term))
 
+    def _uses_in(self, term: str, key: str) -> int:
+        return int(key.rpartition(WORN)[2]) if WORN in key else self.uses(term)
+
     def uses_left(self, bag: Counter, term: str) -> int:
         """Uses the item's tokens still hold (a kept item: one per token, never spent)."""
-        if term not in self.by_term:
-            return 0
-        if self.kept(term):
+        if term in self._kept:
             return self.count(bag, term)
-        full = self.uses(term)
-        return sum(bag[key] * (int(key.rpartition(WORN)[2]) if WORN in key else full)
-                   for key in self.keys(term))
+        return sum(bag[key] * left for key, left in self._held.get(term, ()))
 
     def can_use(self, bag: Counter, term: str, times: int) -> bool:
-        if term in self.by_term and self.kept(term):
+        if term in self._kept:
             return self.count(bag, term) >= (1 if times else 0)
-        return self.uses_left(bag, term) >= times
+        held = 0
+        for key, left in self._held.get(term, ()):       # a loop: every move asks this
+            held += bag[key] * left
+        return held >= times
 
     def use(self, bag: Counter, term: str) -> str:
         """One use of the item: the most worn token loses a use, and is discarded when it has
         none left; a kept item spends nothing. Says what happened, for the log."""
-        if self.kept(term):
+        if term in self._kept:
             return "uses"
-        key = next(k for k in self.keys(term) if bag[k] > 0)
+        for key in self._keys[term]:
+            if bag[key] > 0:
+                break
+        else:
+            raise KeyError(term)            # nothing to use: callers ask can_use first
         bag[key] -= 1
-        left = int(key.rpartition(WORN)[2]) - 1 if WORN in key else self.uses(term) - 1
-        if left > 0:
-            bag[worn(term, left)] += 1
-            return "wears"
-        return "uses up"
+        after = self._after[key]
+        if after is None:
+            return "uses up"
+        bag[after] += 1
+        return "wears"
 
     def take_out(self, bag: Counter, term: str) -> str:
         """Remove one token of the item, the most worn first; returns its key."""

@@ -32,13 +32,17 @@ class Verbs:
             if self.engine.log_enabled:  # no formatting when logging is off
                 self.engine.log(f"{ctx.you.name} {what} 1 {item}")
 
+    # use_oxygen is `spend oxygen 1` written out: game.yaml marks it pure, and the compiler
+    # copies a pure handler's body into the effect only when it calls no other handler.
     def can_use_oxygen(self, ctx) -> bool:
-        return self.can_spend(ctx, "oxygen", 1)
+        return self.engine.items.can_use(ctx.you.backpack, "oxygen", 1)
 
     def use_oxygen(self, ctx) -> None:
         """One use of oxygen: its `uses: 2` flip a token first, then discard it; D-24: a
         flipped token is used first."""
-        self.spend(ctx, "oxygen", 1)
+        what = self.engine.items.use(ctx.you.backpack, "oxygen")
+        if self.engine.log_enabled:  # no formatting when logging is off
+            self.engine.log(f"{ctx.you.name} {what} 1 oxygen")
 
     # --- tokens -----------------------------------------------------------------------
     def place_token(self, ctx, token: str) -> None:
