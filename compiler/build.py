@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import shutil
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -327,10 +328,27 @@ def _rel(root: Path, path: Path) -> str:
 
 # --- the command ---------------------------------------------------------------------------
 
+def up_to_date(progress) -> bool:
+    """The no-op shortcut: nothing changed since a build recorded its stamp (and no build is
+    running: it holds the lock). Reports like a full no-op build."""
+    root = pipeline.project_root()
+    try:
+        with open(root / LOCK, "rb") as handle:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            if not fingerprint.unchanged(root, pipeline.content_root()):
+                return False
+    except OSError:
+        return False
+    packages = sum(1 for name in os.listdir(root / GENERATED) if (root / GENERATED / name / "__init__.py").is_file())
+    progress(f"generated/ is up to date ({packages} packages)")
+    return True
+
+
 def run(check: bool, reporter, progress, compile_all) -> int:
     """`tomecraft build [--check]`. compile_all(targets, extra, reporter) compiles games."""
     from tomecraft.compiler import diagnostics as dg
     root = pipeline.project_root()
+    started = time.time_ns()
     with locked(root, shared=check, progress=progress):
         plan = targets()
         stamp = schemas_digest(plan)
@@ -345,6 +363,7 @@ def run(check: bool, reporter, progress, compile_all) -> int:
         strays = _strays(root, kept)
         if not todo and schemas_fresh and not strays \
                 and _read(root / GENERATED / "__init__.py") == ROOT_INIT:
+            fingerprint.record(root, pipeline.content_root(), started)
             progress(f"generated/ is up to date ({len(plan)} packages)")
             return 0
         if not schemas_fresh:  # schemas/ is written from every base game's kinds
@@ -362,6 +381,7 @@ def run(check: bool, reporter, progress, compile_all) -> int:
                            {"outputs": kept_entries})
         written = {d.name for d in expected if d.parent == GENERATED}
         write(expected, root, tuple(sorted(n for n in strays if n not in written)))
+        fingerprint.record(root, pipeline.content_root(), started)
         count = sum(len(files) for files in expected.values())
         progress(f"wrote {count} files for {len(games)} of {len(plan)} packages")
         if reporter.warnings:

@@ -307,6 +307,15 @@ def cmd_cards(args) -> int:
     return cards.run_cli(args)
 
 
+class _Version(argparse.Action):
+    """--version, read from the installed metadata only when asked for (importlib.metadata
+    alone costs every command 10-15 ms)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"tomecraft {version()}")
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse whose mistakes are usage errors like ours: `error[TC-X001]`, exit 2."""
 
@@ -326,7 +335,7 @@ def _print_options(command, out: str) -> None:
 
 def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="tomecraft", description=__doc__.splitlines()[0])
-    p.add_argument("--version", action="version", version=f"tomecraft {version()}")
+    p.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     c = sub.add_parser("check", help="validate content, packs or a mission file")
@@ -433,6 +442,10 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if (sys.argv[1:] if argv is None else argv) == ["build"]:
+        from tomecraft.compiler import build  # nothing changed since the last build: stop here
+        if build.up_to_date(progress):
+            return 0
     try:
         args = parser().parse_args(argv)
     except UsageError as err:

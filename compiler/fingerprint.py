@@ -7,6 +7,7 @@ since a build with nothing to do imports little else.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -73,3 +74,90 @@ def _file_token(where: Path, path: Path | None) -> bytes:
         return b"link:" + os.readlink(where).encode("utf-8", "replace")
     except OSError as err:  # unreadable: the build's loader reports it
         return f"unreadable:{err.errno}".encode()
+
+
+# --- the no-op shortcut ------------------------------------------------------------------------
+# A build that finds nothing to do records what every input and output looked like (size,
+# times, inode of each file and folder: a folder's times change when an entry is added,
+# removed or renamed). The next `tomecraft build` compares that record with the disk and stops
+# at once when nothing moved, without hashing or importing the compiler; anything different,
+# or no record, and the build runs as usual (hashing, then compiling what changed).
+
+STAMP = ".tomecraft-build.stat"
+_BUILD_STATE = (".tomecraft-build",)          # an interrupted build's staging: never fresh
+_LEFTOVER_PREFIXES = (".generated.", ".schemas.")
+_RACY_NS = 100_000_000  # files changed this close to a build's start may have been read older
+
+
+def _stat_token(path: str) -> list[int]:
+    info = os.lstat(path)
+    return [info.st_mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+
+
+def _tree(folder: str, out: dict[str, list[int]]) -> None:
+    """Every file and folder under `folder` (the folder too), by path; __pycache__ left out."""
+    try:
+        out[folder] = _stat_token(folder)
+    except OSError:
+        out[folder] = []
+        return
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in dirnames + sorted(filenames):
+            path = os.path.join(dirpath, name)
+            try:
+                out[path] = _stat_token(path)
+            except OSError:
+                out[path] = []
+
+
+def snapshot(root: Path, content: Path) -> dict[str, dict[str, list[int]]]:
+    """What the inputs (content, compiler source) and outputs (generated/, schemas/) look like."""
+    inputs: dict[str, list[int]] = {}
+    _tree(str(content), inputs)
+    for path in source_files():
+        inputs[str(path)] = _stat_token(str(path))
+    outputs: dict[str, list[int]] = {}
+    for name in ("generated", "schemas"):
+        _tree(str(root / name), outputs)
+    return {"inputs": inputs, "outputs": outputs}
+
+
+def record(root: Path, content: Path, started_ns: int) -> None:
+    """Write the stamp after a build whose outputs are fresh. Not when an input changed while
+    (or just before) the build read it: its record could describe bytes the build never saw."""
+    state = snapshot(root, content)
+    racy = started_ns - _RACY_NS
+    stamp = root / STAMP
+    if any(token and max(token[2], token[3]) >= racy for token in state["inputs"].values()):
+        forget(root)
+        return
+    tmp = root / (STAMP + ".tmp")
+    try:
+        tmp.write_text(json.dumps(state, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, stamp)
+    except OSError:  # a read-only checkout: no shortcut, builds still work
+        forget(root)
+
+
+def forget(root: Path) -> None:
+    try:
+        os.unlink(root / STAMP)
+    except OSError:
+        pass
+
+
+def unchanged(root: Path, content: Path) -> bool:
+    """True when the stamp describes the disk exactly and no interrupted build is pending."""
+    try:
+        recorded = json.loads((root / STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if any(os.path.lexists(root / name) for name in _BUILD_STATE):
+        return False
+    try:
+        if any(name.startswith(_LEFTOVER_PREFIXES) for name in os.listdir(root)):
+            return False
+    except OSError:
+        return False
+    return recorded == snapshot(root, content)
