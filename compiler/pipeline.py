@@ -55,14 +55,25 @@ def compile_game(base_root: Path, extra: list[Path], reporter: dg.Reporter,
                  timings: Timings | None = None, parse_cache: dict | None = None) -> Game | None:
     """Load a game's packs and run every check. Returns the Game (None if unreadable)."""
     timings = timings or Timings()
-    # The loaded data and the ASTs hold no cycles: the collector would only walk them over
-    # and over while they grow (a third of the load time), so it waits until the end.
-    collecting = gc.isenabled()
-    gc.disable()
     try:
         return _run_stages(base_root, extra, reporter, timings, parse_cache)
     finally:
+        gc.unfreeze()  # what the load set aside is the collector's again
+
+
+@contextmanager
+def _loading():
+    """The load runs with the collector off: the loaded data holds no cycles, and the
+    collector would only walk it over and over while it grows (a third of the load time).
+    Afterwards it is frozen (set aside from the collections that the later stages, which do
+    make cyclic garbage, still need) until compile_game ends."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
         if collecting:
+            gc.freeze()
             gc.enable()
 
 
@@ -71,7 +82,7 @@ def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter, timin
     # The stages are imported here, not at the top: the CLI imports this module for
     # `--help` and `explain`, which must not pay for jsonschema, lark and jinja2.
     from tomecraft.compiler import checks, contract, game_checks, packs
-    with timings.stage("load"):
+    with timings.stage("load"), _loading():
         game = packs.load_game(base_root, extra, reporter)
     if game is None:
         return None
