@@ -84,8 +84,20 @@ _STYLES = ("", "'", '"', "|", ">")
 _STYLE_CODE = {style: i for i, style in enumerate(_STYLES)}
 
 
-def _pack(line: int, column: int, style: str = "") -> int:
-    return (line << 24) | (min(column, (1 << 21) - 1) << 3) | _STYLE_CODE.get(style, 0)
+_MAX_COLUMN = (1 << 21) - 1
+_KEY_TAGS = frozenset({_STR, "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
+                       "tag:yaml.org,2002:null", "tag:yaml.org,2002:float",
+                       "tag:yaml.org,2002:timestamp"})
+
+
+def _tag_of(node) -> str | None:
+    """node.tag, without ruamel's Tag.__str__ for the tags the resolver gave (a fifth of the
+    load): those have no handle and nothing %-escaped, so their text is their suffix."""
+    ctag = node.ctag
+    suffix = ctag.suffix
+    if ctag.handle is None and type(suffix) is str and "%" not in suffix:
+        return suffix
+    return node.tag
 
 
 def _unpack(packed: int) -> Mark:
@@ -296,7 +308,7 @@ class _Abort(Exception):
 
 
 class _Converter:
-    def __init__(self, doc: Document, reporter: dg.Reporter, display: str) -> None:
+    def __init__(self, doc: Document, reporter: dg.Reporter, display: str, text: str) -> None:
         self.doc = doc
         self.reporter = reporter
         self.display = display
@@ -305,6 +317,9 @@ class _Converter:
         self.strings: dict[str, str] = {}  # one object per distinct key or short value
         self.refused = False  # a value was refused: the document is reported, not used
         self.values, self.keys, self.sizes = doc.values, doc.keys, doc.sizes
+        # A string can hold a control character only if the file does (raw) or has a
+        # backslash (a double-quoted escape such as "\e"): else no string is searched.
+        self.check_controls = "\\" in text or dg.find_control(text) is not None
 
     def error(self, code: str, message: str, node, hint: str = "") -> None:
         self.refused = self.refused or code in (dg.CONTROL_CHAR, dg.NUMBER_TOO_BIG)
@@ -340,13 +355,16 @@ class _Converter:
         values.append(0)
         self.keys.append(0)
         self.sizes.append(1)
-        if node.tag not in _PLAIN_TAGS:
+        tag = _tag_of(node)
+        if tag not in _PLAIN_TAGS:
             self.tag_error(node)  # a value without a mark: diagnostics point at its parent
             return None
-        values[number] = _pack(node.start_mark.line + 1, node.start_mark.column + 1,
-                               getattr(node, "style", None) or "")
-        if isinstance(node, ScalarNode):
-            return self.scalar(node)
+        mark = node.start_mark
+        if type(node) is ScalarNode:
+            values[number] = ((mark.line + 1) << 24 | min(mark.column + 1, _MAX_COLUMN) << 3
+                              | _STYLE_CODE.get(node.style or "", 0))
+            return self.scalar(node, tag)
+        values[number] = (mark.line + 1) << 24 | min(mark.column + 1, _MAX_COLUMN) << 3
         if isinstance(node, SequenceNode):
             result = [self.convert(item, depth + 1) for item in node.value]
         elif isinstance(node, MappingNode):
@@ -356,11 +374,11 @@ class _Converter:
         self.sizes[number] = len(values) - number
         return result
 
-    def scalar(self, node: ScalarNode):
-        tag = node.tag
-        if tag in (_STR, "tag:yaml.org,2002:timestamp"):
-            self.refuse_controls(node)
+    def scalar(self, node: ScalarNode, tag: str):
+        if tag == _STR or tag == "tag:yaml.org,2002:timestamp":
             value = node.value
+            if self.check_controls:
+                self.refuse_controls(node)
             return self.strings.setdefault(value, value) if len(value) <= 40 else value
         value = _core_scalar(tag, node.value)
         if isinstance(value, _TooBig):
@@ -368,7 +386,7 @@ class _Converter:
                        f"limit of {MAX_INT:,}", node, "no game counts that high; use a smaller "
                        "number, or quote it if it is text")
             return None
-        if isinstance(value, str):
+        if isinstance(value, str) and self.check_controls:
             self.refuse_controls(node)
         return value
 
@@ -383,17 +401,15 @@ class _Converter:
         result: dict = {}
         numbers: dict[str, int] = {}  # key -> node number of its value
         for key_node, value_node in node.value:
-            if not isinstance(key_node, ScalarNode) or key_node.tag not in (
-                    _STR, "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
-                    "tag:yaml.org,2002:null", "tag:yaml.org,2002:float",
-                    "tag:yaml.org,2002:timestamp"):
-                if isinstance(key_node, ScalarNode) and key_node.tag not in _PLAIN_TAGS:
+            key_tag = _tag_of(key_node) if isinstance(key_node, ScalarNode) else None
+            if key_tag not in _KEY_TAGS:
+                if key_tag is not None and key_tag not in _PLAIN_TAGS:
                     self.enter(key_node, depth + 1)
                     self.tag_error(key_node)
                 else:
                     self.error(dg.YAML_KEY_TYPE, "a key must be a plain string", key_node)
                 continue
-            if dg.find_control(key_node.value):
+            if self.check_controls and dg.find_control(key_node.value):
                 self.refuse_controls(key_node)
                 continue
             key = self.strings.setdefault(key_node.value, key_node.value)
@@ -405,7 +421,8 @@ class _Converter:
                 continue
             numbers[key] = number = len(self.values)
             result[key] = self.convert(value_node, depth + 1)
-            self.keys[number] = _pack(key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            mark = key_node.start_mark
+            self.keys[number] = (mark.line + 1) << 24 | min(mark.column + 1, _MAX_COLUMN) << 3
         return result
 
 
@@ -525,7 +542,7 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
     if node is None:
         doc.data = None
         return doc
-    converter = _Converter(doc, reporter, display)
+    converter = _Converter(doc, reporter, display, text)
     try:
         doc.data = converter.convert(node, 0)
     except _Abort:
