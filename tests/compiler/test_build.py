@@ -267,32 +267,3 @@ def test_anything_changed_since_the_stamp_runs_the_full_build(repo, monkeypatch,
         assert run("--check") == 0
     finally:
         fingerprint.compiler_digest.cache_clear()
-
-
-def _build_process(repo: Path, jobs: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(REPO), TOMECRAFT_BUILD_JOBS=jobs)
-    return subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "build"], cwd=repo,
-                          env=env, capture_output=True, text=True, timeout=300)
-
-
-def _outputs(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for sub in ("generated", "schemas")
-            for p in sorted((root / sub).rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
-
-
-def test_a_build_on_two_cores_writes_the_same_bytes_as_on_one(repo, tmp_path):
-    other = tmp_path / "other"
-    shutil.copytree(repo, other)
-    one, two = _build_process(repo, "1"), _build_process(other, "2")
-    assert one.returncode == two.returncode == 0, (one.stderr, two.stderr)
-    assert _outputs(repo) == _outputs(other)
-    assert sorted(one.stderr.splitlines()) == sorted(two.stderr.splitlines())
-
-
-def test_errors_found_by_the_helper_process_are_reported_and_stop_the_build(repo):
-    tiles = repo / "content" / GAME / "packs" / "mini" / "tiles.yaml"
-    tiles.write_text(PACK_TILES.replace("pay ap 1", "pay ap ("), encoding="utf-8")
-    proc = _build_process(repo, "2")
-    assert proc.returncode == 1
-    assert "tiles.yaml:7:" in proc.stdout and "TC-E001" in proc.stdout, proc.stdout
-    assert "build stopped" in proc.stderr and not (repo / "generated" / GAME).exists()
