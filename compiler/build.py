@@ -38,7 +38,7 @@ GENERATED = Path("generated")
 SCHEMAS = Path("schemas")
 MANIFEST = "manifest.json"       # generated/manifest.json: input and file hashes per output
 STATE = Path(".tomecraft-build")  # staging (new/), set-aside outputs (old/), journal.json
-LOCK = Path(".tomecraft-build.lock")
+LOCK = Path(fingerprint.LOCK)
 ROOT_INIT = '"""Generated packages, one per game (and per shipped pack). Never edited by hand."""\n'
 _HASH_MARK = "Input hash: "
 
@@ -331,15 +331,9 @@ def _rel(root: Path, path: Path) -> str:
 def up_to_date(progress) -> bool:
     """The no-op shortcut: nothing changed since a build recorded its stamp (and no build is
     running: it holds the lock). Reports like a full no-op build."""
-    root = pipeline.project_root()
-    try:
-        with open(root / LOCK, "rb") as handle:
-            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            if not fingerprint.unchanged(root, pipeline.content_root()):
-                return False
-    except OSError:
+    packages = fingerprint.no_op_packages(pipeline.project_root(), pipeline.content_root())
+    if packages is None:
         return False
-    packages = sum(1 for name in os.listdir(root / GENERATED) if (root / GENERATED / name / "__init__.py").is_file())
     progress(f"generated/ is up to date ({packages} packages)")
     return True
 

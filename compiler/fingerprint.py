@@ -1,12 +1,13 @@
 """Input hashes: what a generated package was built from, so unchanged ones are not rebuilt.
 
 A package's hash covers its packs' YAML files and the compiler's own source (compiler/ and
-dsl/, templates included): equal hashes mean equal output. This module stays import-light,
-since a build with nothing to do imports little else.
+dsl/, templates included): equal hashes mean equal output. This module stays import-light
+(hashlib is imported where hashing happens): a build with nothing to do imports it and little
+else, before the rest of the command line.
 """
 from __future__ import annotations
 
-import hashlib
+import fcntl
 import json
 import os
 from functools import lru_cache
@@ -14,6 +15,24 @@ from pathlib import Path
 
 _SOURCE_ROOT = Path(__file__).resolve().parents[1]
 _SOURCE_DIRS = ("compiler", "dsl")
+LOCK = ".tomecraft-build.lock"   # held by a build (exclusive) or build --check (shared)
+
+
+def project_root() -> Path:
+    """The tomecraft project to work on: the working directory or the nearest parent with
+    games in content/ (content/<game>/game.yaml), else the one tomecraft is installed from,
+    so `tomecraft check ~/my_mission.yaml` works from any folder."""
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if any((folder / "content").glob("*/game.yaml")):
+            return folder
+    return installed_root()
+
+
+def installed_root() -> Path:
+    """Where this tomecraft's own content/ and schemas/ are: the checkout it runs from, or, in
+    an installed wheel, the `tomecraft` package (they ship as its data)."""
+    return _SOURCE_ROOT
 
 
 def source_files() -> list[Path]:
@@ -26,6 +45,7 @@ def source_files() -> list[Path]:
 @lru_cache(maxsize=None)
 def compiler_digest() -> str:
     """SHA-256 of the compiler's own source: a change to any of it changes every input hash."""
+    import hashlib
     digest = hashlib.sha256()
     for path in source_files():
         digest.update(path.relative_to(_SOURCE_ROOT).as_posix().encode() + b"\0")
@@ -58,6 +78,7 @@ def _input_files(root: Path, base: bool) -> list[tuple[str, Path | None]]:
 def roots_hash(roots: list[Path]) -> str:
     """The input hash of a package built from these packs (base first): its content files
     and the compiler's own source. Equal hashes mean equal output."""
+    import hashlib
     digest = hashlib.sha256(compiler_digest().encode())
     for i, root in enumerate(roots):
         for name, path in _input_files(Path(root), base=i == 0):
@@ -161,3 +182,18 @@ def unchanged(root: Path, content: Path) -> bool:
     except OSError:
         return False
     return recorded == snapshot(root, content)
+
+
+def no_op_packages(root: Path, content: Path) -> int | None:
+    """The number of generated packages when a build in `root` has nothing to do (the stamp
+    matches and no build holds the lock), else None."""
+    try:
+        with open(root / LOCK, "rb") as handle:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            if not unchanged(root, content):
+                return None
+            generated = root / "generated"
+            return sum(1 for name in os.listdir(generated)
+                       if (generated / name / "__init__.py").is_file())
+    except OSError:
+        return None

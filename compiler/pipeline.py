@@ -10,28 +10,12 @@ from typing import TYPE_CHECKING
 
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.console import UsageError
+from tomecraft.compiler.fingerprint import installed_root, project_root  # noqa: F401 (their home)
 
 if TYPE_CHECKING:
     from tomecraft.compiler.model import Game
 
 CONTENT: Path | None = None     # content/ when set (tests); else found by content_root()
-
-
-def project_root() -> Path:
-    """The tomecraft project to work on: the working directory or the nearest parent with
-    games in content/ (content/<game>/game.yaml), else the one tomecraft is installed from,
-    so `tomecraft check ~/my_mission.yaml` works from any folder."""
-    here = Path.cwd().resolve()
-    for folder in (here, *here.parents):
-        if any((folder / "content").glob("*/game.yaml")):
-            return folder
-    return installed_root()
-
-
-def installed_root() -> Path:
-    """Where this tomecraft's own content/ and schemas/ are: the checkout it runs from, or, in
-    an installed wheel, the `tomecraft` package (they ship as its data)."""
-    return Path(__file__).resolve().parents[1]
 
 
 def content_root() -> Path:

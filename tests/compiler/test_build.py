@@ -267,3 +267,16 @@ def test_anything_changed_since_the_stamp_runs_the_full_build(repo, monkeypatch,
         assert run("--check") == 0
     finally:
         fingerprint.compiler_digest.cache_clear()
+
+
+def test_the_no_op_command_answers_before_importing_the_command_line(repo):
+    _settled_build(repo)
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "tomecraft.compiler.cli", "build"],
+                          cwd=repo, env=dict(os.environ, PYTHONPATH=str(REPO)),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "up to date (2 packages)" in proc.stderr, proc.stderr
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "tomecraft.compiler.fingerprint" in imported
+    assert not {"argparse", "hashlib", "tomecraft.compiler.build",
+                "tomecraft.compiler.diagnostics"} & imported
