@@ -18,7 +18,10 @@ yardstick, the ratio and the target:
 - with --suite, the whole test suite's wall time on all cores (pytest -n auto).
 
 --sim-profile prints a cProfile of each game's sim instead (where a simulated game spends
-its time). --root measures another checkout (the "before" figures: a copy of an older commit); builds
+its time). Every process gets a bytecode cache (PYTHONPYCACHEPREFIX in a scratch folder,
+as an installed package has its .pyc files), unless --no-bytecode-cache: with the environment's
+PYTHONDONTWRITEBYTECODE=1, each run would time Python compiling tomecraft's source. --root
+measures another checkout (the "before" figures: a copy of an older commit); builds
 run in a scratch copy of it, never in place. --stages prints the old per-stage table of the
 compiler on the real content and on the generated pack, with a cProfile of the pack run.
 """
@@ -314,6 +317,10 @@ def main() -> int:
     parser.add_argument("--sim-profile", action="store_true",
                         help="a cProfile of each game's sim (--sim-games games) instead")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--no-bytecode-cache", action="store_true",
+                        help="run every process as PYTHONDONTWRITEBYTECODE=1 left it: each one "
+                             "compiles tomecraft's source again (by default the bench gives "
+                             "them a bytecode cache, as an installed package has)")
     args = parser.parse_args()
     if args.stages:
         stages(args)
@@ -330,6 +337,11 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="tomecraft-bench-") as tmp:
         tmp = Path(tmp)
+        if not args.no_bytecode_cache:  # for the measured commands and yardsticks alike
+            os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+            os.environ["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+        print("bytecode cache: " + ("off where the environment turns it off" if args.no_bytecode_cache
+                                    else "on (PYTHONPYCACHEPREFIX in a scratch folder)"))
         pack = tmp / "pack5k"
         pack.mkdir()
         write_pack(pack, args.cards)

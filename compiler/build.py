@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import shutil
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +38,7 @@ GENERATED = Path("generated")
 SCHEMAS = Path("schemas")
 MANIFEST = "manifest.json"       # generated/manifest.json: input and file hashes per output
 STATE = Path(".tomecraft-build")  # staging (new/), set-aside outputs (old/), journal.json
-LOCK = Path(".tomecraft-build.lock")
+LOCK = Path(fingerprint.LOCK)
 ROOT_INIT = '"""Generated packages, one per game (and per shipped pack). Never edited by hand."""\n'
 _HASH_MARK = "Input hash: "
 
@@ -327,10 +328,21 @@ def _rel(root: Path, path: Path) -> str:
 
 # --- the command ---------------------------------------------------------------------------
 
+def up_to_date(progress) -> bool:
+    """The no-op shortcut: nothing changed since a build recorded its stamp (and no build is
+    running: it holds the lock). Reports like a full no-op build."""
+    packages = fingerprint.no_op_packages(pipeline.project_root(), pipeline.content_root())
+    if packages is None:
+        return False
+    progress(f"generated/ is up to date ({packages} packages)")
+    return True
+
+
 def run(check: bool, reporter, progress, compile_all) -> int:
     """`tomecraft build [--check]`. compile_all(targets, extra, reporter) compiles games."""
     from tomecraft.compiler import diagnostics as dg
     root = pipeline.project_root()
+    started = time.time_ns()
     with locked(root, shared=check, progress=progress):
         plan = targets()
         stamp = schemas_digest(plan)
@@ -345,6 +357,7 @@ def run(check: bool, reporter, progress, compile_all) -> int:
         strays = _strays(root, kept)
         if not todo and schemas_fresh and not strays \
                 and _read(root / GENERATED / "__init__.py") == ROOT_INIT:
+            fingerprint.record(root, pipeline.content_root(), started)
             progress(f"generated/ is up to date ({len(plan)} packages)")
             return 0
         if not schemas_fresh:  # schemas/ is written from every base game's kinds
@@ -362,6 +375,7 @@ def run(check: bool, reporter, progress, compile_all) -> int:
                            {"outputs": kept_entries})
         written = {d.name for d in expected if d.parent == GENERATED}
         write(expected, root, tuple(sorted(n for n in strays if n not in written)))
+        fingerprint.record(root, pipeline.content_root(), started)
         count = sum(len(files) for files in expected.values())
         progress(f"wrote {count} files for {len(games)} of {len(plan)} packages")
         if reporter.warnings:

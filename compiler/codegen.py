@@ -8,6 +8,7 @@ is emitted in sorted order and nothing depends on time, hashing or the environme
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -558,10 +559,15 @@ def _provenance(entity: Entity) -> str:
 
 def _rel(path: Path) -> str:
     """A stable, machine-independent path for comments and error notes."""
-    parts = Path(path).resolve().parts
+    return _rel_from(os.getcwd(), Path(path))  # once per file, not per effect: resolve() is slow
+
+
+@lru_cache(maxsize=1024)
+def _rel_from(cwd: str, path: Path) -> str:
+    parts = path.resolve().parts
     if "content" in parts:
         return "/".join(parts[len(parts) - 1 - parts[::-1].index("content"):])
     # a pack from elsewhere (--pack) is compiled in memory only, never committed: name the
     # file as the user sees it, so a run-time diagnostic can point at it
     from tomecraft.compiler.packs import display_path
-    return display_path(Path(path))
+    return display_path(path)

@@ -132,7 +132,7 @@ class Reporter:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # The text of every file the loader read, by displayed name: excerpts come from here, so
     # a file that was refused (a symbolic link, too big) is never quoted.
-    sources: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, str | bytes] = field(default_factory=dict)  # bytes: UTF-8
 
     def add(self, code: str, message: str, file: str | Path, line: int, column: int,
             hint: str = "") -> None:
@@ -152,8 +152,10 @@ class Reporter:
         return sorted(self.diagnostics, key=lambda d: (d.file, d.line, d.column, d.code))
 
 
-def _snippet(d: Diagnostic, sources: dict[str, str]) -> list[str]:
+def _snippet(d: Diagnostic, sources: dict[str, str | bytes]) -> list[str]:
     text = sources.get(d.file)
+    if isinstance(text, bytes):
+        text = sources[d.file] = text.decode("utf-8", "replace")
     if text is None:
         text = _read_for_excerpt(d.file)
         if text is None:

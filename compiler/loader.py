@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+from array import array
 import stat
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -78,42 +79,110 @@ class Mark:
     style: str = ""
 
 
-# Marks are stored packed in one int each (line, column, scalar style): a Mark object per
-# key and value was most of a loaded file's memory (12 KB a card at 50,000 cards).
+# A mark is stored packed in one int (line, column, scalar style): 0 means none.
 _STYLES = ("", "'", '"', "|", ">")
 _STYLE_CODE = {style: i for i, style in enumerate(_STYLES)}
 
 
-def _pack(line: int, column: int, style: str = "") -> int:
-    return (line << 24) | (min(column, (1 << 21) - 1) << 3) | _STYLE_CODE.get(style, 0)
+_MAX_COLUMN = (1 << 21) - 1
+_KEY_TAGS = frozenset({_STR, "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
+                       "tag:yaml.org,2002:null", "tag:yaml.org,2002:float",
+                       "tag:yaml.org,2002:timestamp"})
+
+
+def _tag_of(node) -> str | None:
+    """node.tag, without ruamel's Tag.__str__ for the tags the resolver gave (a fifth of the
+    load): those have no handle and nothing %-escaped, so their text is their suffix."""
+    ctag = node.ctag
+    suffix = ctag.suffix
+    if ctag.handle is None and type(suffix) is str and "%" not in suffix:
+        return suffix
+    return node.tag
 
 
 def _unpack(packed: int) -> Mark:
     return Mark(packed >> 24, (packed >> 3) & ((1 << 21) - 1), _STYLES[packed & 7])
 
 
-_VALUE = (1 << 64) - 1   # marks[path]: the value's packed mark, then (<< 64) its key's
-
-
 @dataclass
 class Document:
-    """One loaded file: plain data plus the marks of every value and key by path, both in
-    one packed int per path (read them through `mark`)."""
+    """One loaded file: plain data plus the marks of every value and key.
+
+    Marks are kept in three flat arrays indexed by node number (document order, each value
+    numbered before what it holds), not by path: a path tuple, a dict entry and an int per
+    value were most of a loaded file's memory (12 KB a card at 50,000 cards). `mark` finds a
+    path's node by walking the data beside the subtree sizes. Read them through `mark`."""
     path: Path
-    text: str
+    source: bytes  # the file as UTF-8 (read `text`): half the memory of a str with CJK in it
     data: object = None
-    marks: dict[tuple, int] = field(default_factory=dict)
+    values: array = field(default_factory=lambda: array("Q"))  # packed mark of each value
+    keys: array = field(default_factory=lambda: array("Q"))    # of its key (0: none)
+    sizes: array = field(default_factory=lambda: array("I"))   # nodes in its subtree
+    _children: dict = field(default_factory=dict, repr=False, compare=False)
+    _text: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The file's text (decoded when a diagnostic first needs it)."""
+        if self._text is None:
+            self._text = self.source.decode("utf-8")
+        return self._text
 
     def mark(self, path: tuple, key: bool = False) -> Mark:
         """The mark of the value (or key) at `path`, else of its nearest ancestor."""
-        path = tuple(path)
-        while path:
-            packed = self.marks.get(path, 0) >> 64 if key else self.marks.get(path, 0) & _VALUE
-            if packed:
-                return _unpack(packed)
-            path = path[:-1]
-        root = self.marks.get((), 0) & _VALUE
+        nodes = self._nodes(tuple(path))
+        table = self.keys if key else self.values
+        for node in reversed(nodes[1:]):
+            if table[node]:
+                return _unpack(table[node])
+        root = self.values[0] if self.values else 0
         return _unpack(root) if root else Mark(1, 1)
+
+    @property
+    def marks(self) -> dict[tuple, tuple[int, int]]:
+        """Every path of the document with its packed (value, key) marks, in document order."""
+        out: dict[tuple, tuple[int, int]] = {}
+        if self.values:
+            self._collect((), 0, self.data, out)
+        return out
+
+    def _collect(self, path: tuple, node: int, value, out: dict) -> None:
+        out[path] = (self.values[node], self.keys[node])
+        for step, child in self._child_nodes(node, value).items():
+            self._collect(path + (step,), child, value[step], out)
+
+    def _nodes(self, path: tuple) -> list[int]:
+        """Node numbers of the root and of each prefix of `path` that exists."""
+        if not self.values:
+            return []
+        nodes, node, value = [0], 0, self.data
+        for step in path:
+            children = self._children.get(node)
+            if children is None:
+                children = self._child_nodes(node, value)
+                if len(children) > 32:  # a long list (of cards): found once, not per lookup
+                    self._children[node] = children
+            try:
+                node = children[step]
+            except (KeyError, TypeError):
+                break
+            value = value[step]
+            nodes.append(node)
+        return nodes
+
+    def _child_nodes(self, node: int, value) -> dict:
+        """{key or index: node number} of the values a mapping or sequence node holds."""
+        if isinstance(value, dict):
+            steps = iter(value)
+        elif isinstance(value, list):
+            steps = iter(range(len(value)))
+        else:
+            return {}
+        out, child = {}, node + 1
+        for step in steps:
+            out[step] = child
+            child += self.sizes[child]
+        return out
 
     def effect_position(self, path: tuple, line: int, column: int) -> tuple[int, int]:
         """Map a 1-based position inside the string scalar at `path` to the file.
@@ -206,19 +275,32 @@ def _too_deep(text: str):
     composer (which recurses in C and would overflow the stack on a file 30,000 levels
     deep) ever sees the file. Syntax errors are raised here as they would be by composing.
     """
+    with _libyaml(text) as parser:
+        depth = 0
+        while True:
+            event = parser.get_event()
+            kind = type(event)
+            if kind is MappingStartEvent or kind is SequenceStartEvent:
+                if depth > MAX_DEPTH:  # the same count as _Converter's: the root is at depth 0
+                    return event.start_mark
+                depth += 1
+            elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                depth -= 1
+            elif kind is StreamEndEvent:
+                return None
+
+
+@contextmanager
+def _libyaml(text: str):
+    """libyaml's parser over `text`, taken apart after use. A CSafeLoader refers to itself
+    (as its own parser, composer, constructor and resolver), so only the cycle collector
+    would free it and the whole file it holds; the loads run with the collector off, and at
+    50,000 cards those leftovers were most of the peak memory."""
     parser = CSafeLoader(io.StringIO(text))
-    depth = 0
-    while True:
-        event = parser.get_event()
-        kind = type(event)
-        if kind is MappingStartEvent or kind is SequenceStartEvent:
-            if depth > MAX_DEPTH:  # the same count as _Converter's: the root is at depth 0
-                return event.start_mark
-            depth += 1
-        elif kind is MappingEndEvent or kind is SequenceEndEvent:
-            depth -= 1
-        elif kind is StreamEndEvent:
-            return None
+    try:
+        yield parser
+    finally:
+        parser.__dict__.clear()
 
 
 class _Abort(Exception):
@@ -226,7 +308,7 @@ class _Abort(Exception):
 
 
 class _Converter:
-    def __init__(self, doc: Document, reporter: dg.Reporter, display: str) -> None:
+    def __init__(self, doc: Document, reporter: dg.Reporter, display: str, text: str) -> None:
         self.doc = doc
         self.reporter = reporter
         self.display = display
@@ -234,13 +316,18 @@ class _Converter:
         self.alias_nodes = 0
         self.strings: dict[str, str] = {}  # one object per distinct key or short value
         self.refused = False  # a value was refused: the document is reported, not used
+        self.values, self.keys, self.sizes = doc.values, doc.keys, doc.sizes
+        # A string can hold a control character only if the file does (raw) or has a
+        # backslash (a double-quoted escape such as "\e"): else no string is searched.
+        self.check_controls = "\\" in text or dg.find_control(text) is not None
 
     def error(self, code: str, message: str, node, hint: str = "") -> None:
         self.refused = self.refused or code in (dg.CONTROL_CHAR, dg.NUMBER_TOO_BIG)
         mark = node.start_mark
         self.reporter.add(code, message, self.display, mark.line + 1, mark.column + 1, hint)
 
-    def convert(self, node, path: tuple, depth: int):
+    def enter(self, node, depth: int) -> None:
+        """Refuse nesting and alias expansion beyond the limits (the whole file is dropped)."""
         if depth > MAX_DEPTH:
             self.error(dg.YAML_TOO_BIG, f"nesting deeper than {MAX_DEPTH} levels", node)
             raise _Abort
@@ -253,28 +340,45 @@ class _Converter:
                 raise _Abort
         else:
             self.seen.add(id(node))
-        tag = node.tag
-        if tag not in _PLAIN_TAGS:
-            name = "merge key `<<`" if tag.endswith(":merge") else f"tag {tag!r}"
-            self.error(dg.YAML_TAG, f"{name} is not allowed in content", node,
-                       "write plain YAML values")
-            return None
-        self.doc.marks[path] = _pack(node.start_mark.line + 1, node.start_mark.column + 1,
-                                     getattr(node, "style", None) or "")
-        if isinstance(node, ScalarNode):
-            return self.scalar(node)
-        if isinstance(node, SequenceNode):
-            return [self.convert(item, path + (i,), depth + 1)
-                    for i, item in enumerate(node.value)]
-        if isinstance(node, MappingNode):
-            return self.mapping(node, path, depth)
-        return None
 
-    def scalar(self, node: ScalarNode):
+    def tag_error(self, node) -> None:
         tag = node.tag
-        if tag in (_STR, "tag:yaml.org,2002:timestamp"):
-            self.refuse_controls(node)
+        name = "merge key `<<`" if tag.endswith(":merge") else f"tag {tag!r}"
+        self.error(dg.YAML_TAG, f"{name} is not allowed in content", node,
+                   "write plain YAML values")
+
+    def convert(self, node, depth: int):
+        """The plain value of `node`, numbered in document order (see Document)."""
+        self.enter(node, depth)
+        values = self.values
+        number = len(values)
+        values.append(0)
+        self.keys.append(0)
+        self.sizes.append(1)
+        tag = _tag_of(node)
+        if tag not in _PLAIN_TAGS:
+            self.tag_error(node)  # a value without a mark: diagnostics point at its parent
+            return None
+        mark = node.start_mark
+        if type(node) is ScalarNode:
+            values[number] = ((mark.line + 1) << 24 | min(mark.column + 1, _MAX_COLUMN) << 3
+                              | _STYLE_CODE.get(node.style or "", 0))
+            return self.scalar(node, tag)
+        values[number] = (mark.line + 1) << 24 | min(mark.column + 1, _MAX_COLUMN) << 3
+        if isinstance(node, SequenceNode):
+            result = [self.convert(item, depth + 1) for item in node.value]
+        elif isinstance(node, MappingNode):
+            result = self.mapping(node, depth)
+        else:
+            return None
+        self.sizes[number] = len(values) - number
+        return result
+
+    def scalar(self, node: ScalarNode, tag: str):
+        if tag == _STR or tag == "tag:yaml.org,2002:timestamp":
             value = node.value
+            if self.check_controls:
+                self.refuse_controls(node)
             return self.strings.setdefault(value, value) if len(value) <= 40 else value
         value = _core_scalar(tag, node.value)
         if isinstance(value, _TooBig):
@@ -282,7 +386,7 @@ class _Converter:
                        f"limit of {MAX_INT:,}", node, "no game counts that high; use a smaller "
                        "number, or quote it if it is text")
             return None
-        if isinstance(value, str):
+        if isinstance(value, str) and self.check_controls:
             self.refuse_controls(node)
         return value
 
@@ -293,32 +397,32 @@ class _Converter:
             self.error(dg.CONTROL_CHAR, f"control character {char} in a string", node,
                        "remove it: only tab and newline are allowed in content text")
 
-    def mapping(self, node: MappingNode, path: tuple, depth: int) -> dict:
+    def mapping(self, node: MappingNode, depth: int) -> dict:
         result: dict = {}
+        numbers: dict[str, int] = {}  # key -> node number of its value
         for key_node, value_node in node.value:
-            if not isinstance(key_node, ScalarNode) or key_node.tag not in (
-                    _STR, "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
-                    "tag:yaml.org,2002:null", "tag:yaml.org,2002:float",
-                    "tag:yaml.org,2002:timestamp"):
-                if isinstance(key_node, ScalarNode) and key_node.tag not in _PLAIN_TAGS:
-                    self.convert(key_node, path, depth + 1)  # reports the tag
+            key_tag = _tag_of(key_node) if isinstance(key_node, ScalarNode) else None
+            if key_tag not in _KEY_TAGS:
+                if key_tag is not None and key_tag not in _PLAIN_TAGS:
+                    self.enter(key_node, depth + 1)
+                    self.tag_error(key_node)
                 else:
                     self.error(dg.YAML_KEY_TYPE, "a key must be a plain string", key_node)
                 continue
-            if dg.find_control(key_node.value):
+            if self.check_controls and dg.find_control(key_node.value):
                 self.refuse_controls(key_node)
                 continue
             key = self.strings.setdefault(key_node.value, key_node.value)
-            sub = path + (key,)  # one tuple for the key's mark and the value's
             if key in result:
-                first = _unpack(self.doc.marks[sub] >> 64)
+                first = _unpack(self.keys[numbers[key]])
                 self.error(dg.YAML_DUPLICATE_KEY,
                            f"key {key!r} appears twice (first at line {first.line})", key_node,
                            "remove one of them")
                 continue
-            result[key] = self.convert(value_node, sub, depth + 1)
-            key_mark = _pack(key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            self.doc.marks[sub] = self.doc.marks.get(sub, 0) | key_mark << 64
+            numbers[key] = number = len(self.values)
+            result[key] = self.convert(value_node, depth + 1)
+            mark = key_node.start_mark
+            self.keys[number] = (mark.line + 1) << 24 | min(mark.column + 1, _MAX_COLUMN) << 3
         return result
 
 
@@ -406,15 +510,16 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
         reporter.add(dg.FILE_UNREADABLE, "file contains a NUL character", display,
                      text[: text.index("\x00")].count("\n") + 1, 1)
         return None
-    doc = Document(path, text)
-    reporter.sources[display] = text
+    doc = Document(path, raw)
+    reporter.sources[display] = raw  # diagnostics decode it only to quote a line
     try:
         too_deep = _too_deep(text)
         if too_deep is not None:
             reporter.add(dg.YAML_TOO_BIG, f"nesting deeper than {MAX_DEPTH} levels", display,
                          too_deep.line + 1, too_deep.column + 1, "flatten the structure")
             return None
-        node = CSafeLoader(io.StringIO(text)).get_single_node()
+        with _libyaml(text) as composer:
+            node = composer.get_single_node()
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -437,9 +542,9 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
     if node is None:
         doc.data = None
         return doc
-    converter = _Converter(doc, reporter, display)
+    converter = _Converter(doc, reporter, display, text)
     try:
-        doc.data = converter.convert(node, (), 0)
+        doc.data = converter.convert(node, 0)
     except _Abort:
         return None
     return None if converter.refused else doc

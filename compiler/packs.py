@@ -414,17 +414,18 @@ def _site(path: tuple, text: str):
 
 
 def _register(table: dict, entity: Entity, reporter: dg.Reporter) -> None:
-    mark = entity.doc.mark(entity.path + ("id",))
     existing = table.get(entity.id)
     replace = bool(entity.data.get("replace"))
     if existing is not None and not replace:
         where = f"{existing.display}:{existing.line}"
         code = dg.DUPLICATE_ID if existing.pack == entity.pack else dg.PACK_CONFLICT
+        mark = entity.doc.mark(entity.path + ("id",))  # only when reported: it costs a walk
         reporter.add(code, f"{entity.kind} {entity.id!r} is already defined at {where}",
                      entity.display, mark.line, mark.column,
                      "rename it, or set `replace: true` in a pack that overrides it")
         return
     if existing is None and replace:
+        mark = entity.doc.mark(entity.path + ("id",))
         reporter.add(dg.PACK_CONFLICT, f"`replace: true` but no {entity.kind} {entity.id!r} exists",
                      entity.display, mark.line, mark.column, "remove `replace: true`")
     entity.replaced = existing

@@ -10,28 +10,12 @@ from typing import TYPE_CHECKING
 
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.console import UsageError
+from tomecraft.compiler.fingerprint import installed_root, project_root  # noqa: F401 (their home)
 
 if TYPE_CHECKING:
     from tomecraft.compiler.model import Game
 
 CONTENT: Path | None = None     # content/ when set (tests); else found by content_root()
-
-
-def project_root() -> Path:
-    """The tomecraft project to work on: the working directory or the nearest parent with
-    games in content/ (content/<game>/game.yaml), else the one tomecraft is installed from,
-    so `tomecraft check ~/my_mission.yaml` works from any folder."""
-    here = Path.cwd().resolve()
-    for folder in (here, *here.parents):
-        if any((folder / "content").glob("*/game.yaml")):
-            return folder
-    return installed_root()
-
-
-def installed_root() -> Path:
-    """Where this tomecraft's own content/ and schemas/ are: the checkout it runs from, or, in
-    an installed wheel, the `tomecraft` package (they ship as its data)."""
-    return Path(__file__).resolve().parents[1]
 
 
 def content_root() -> Path:
@@ -55,14 +39,25 @@ def compile_game(base_root: Path, extra: list[Path], reporter: dg.Reporter,
                  timings: Timings | None = None, parse_cache: dict | None = None) -> Game | None:
     """Load a game's packs and run every check. Returns the Game (None if unreadable)."""
     timings = timings or Timings()
-    # The loaded data and the ASTs hold no cycles: the collector would only walk them over
-    # and over while they grow (a third of the load time), so it waits until the end.
-    collecting = gc.isenabled()
-    gc.disable()
     try:
         return _run_stages(base_root, extra, reporter, timings, parse_cache)
     finally:
+        gc.unfreeze()  # what the load set aside is the collector's again
+
+
+@contextmanager
+def _loading():
+    """The load runs with the collector off: the loaded data holds no cycles, and the
+    collector would only walk it over and over while it grows (a third of the load time).
+    Afterwards it is frozen (set aside from the collections that the later stages, which do
+    make cyclic garbage, still need) until compile_game ends."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
         if collecting:
+            gc.freeze()
             gc.enable()
 
 
@@ -71,7 +66,7 @@ def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter, timin
     # The stages are imported here, not at the top: the CLI imports this module for
     # `--help` and `explain`, which must not pay for jsonschema, lark and jinja2.
     from tomecraft.compiler import checks, contract, game_checks, packs
-    with timings.stage("load"):
+    with timings.stage("load"), _loading():
         game = packs.load_game(base_root, extra, reporter)
     if game is None:
         return None

@@ -7,6 +7,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -215,3 +216,67 @@ def test_check_runs_where_the_lock_cannot_be_created(repo, monkeypatch):
     with pytest.raises(OSError):
         with build.locked(repo):
             pass
+
+
+def _settled_build(repo) -> None:
+    """A build whose inputs are older than its racy window, so it records the stamp."""
+    time.sleep(2 * fingerprint._RACY_NS / 1e9)
+    assert run() == 0
+    assert (repo / fingerprint.STAMP).is_file()
+
+
+def test_a_no_op_build_stops_at_the_stamp_without_hashing(repo, monkeypatch, capsys):
+    _settled_build(repo)
+    capsys.readouterr()
+    before = stamps(repo)
+
+    def never(*args, **kwargs):
+        raise AssertionError("the no-op build hashed its inputs")
+    monkeypatch.setattr(build, "targets", never)
+    assert run() == 0
+    assert "up to date (2 packages)" in capsys.readouterr().err
+    assert stamps(repo) == before
+
+
+@pytest.mark.parametrize("change", ["same-size edit", "new content file", "output edited",
+                                    "output added", "leftover staging", "compiler file list"])
+def test_anything_changed_since_the_stamp_runs_the_full_build(repo, monkeypatch, capsys, change):
+    _settled_build(repo)
+    tiles = repo / "content" / GAME / "packs" / "mini" / "tiles.yaml"
+    if change == "same-size edit":
+        tiles.write_text(PACK_TILES.replace("pay ap 1", "pay ap 2"), encoding="utf-8")
+    elif change == "new content file":
+        (tiles.parent / "more.yaml").write_text(PACK_TILES.replace("mini_tile", "mini_two"),
+                                                encoding="utf-8")
+    elif change == "output edited":
+        (repo / "generated" / GAME / "effects.py").write_text("# edited\n", encoding="utf-8")
+    elif change == "output added":
+        (repo / "schemas" / "extra.json").write_text("{}\n", encoding="utf-8")
+    elif change == "leftover staging":
+        (repo / ".generated.x1y2").mkdir()
+    else:
+        fingerprint.compiler_digest.cache_clear()
+        monkeypatch.setattr(fingerprint, "source_files", lambda: [REPO / "README.md"])
+    capsys.readouterr()
+    try:
+        assert run() == 0
+        if change == "leftover staging":  # the full build only clears it away
+            assert not (repo / ".generated.x1y2").exists()
+        else:
+            assert "wrote" in capsys.readouterr().err, change
+        assert run("--check") == 0
+    finally:
+        fingerprint.compiler_digest.cache_clear()
+
+
+def test_the_no_op_command_answers_before_importing_the_command_line(repo):
+    _settled_build(repo)
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "tomecraft.compiler.cli", "build"],
+                          cwd=repo, env=dict(os.environ, PYTHONPATH=str(REPO)),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "up to date (2 packages)" in proc.stderr, proc.stderr
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "tomecraft.compiler.fingerprint" in imported
+    assert not {"argparse", "hashlib", "tomecraft.compiler.build",
+                "tomecraft.compiler.diagnostics"} & imported
