@@ -16,6 +16,7 @@ from types import SimpleNamespace
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.dungeontology.handlers import Queries, Verbs
+from tomecraft.runtime.engines.dungeontology.policy import View
 from tomecraft.runtime.engines.dungeontology.state import (
     BONFIRE_MAX, COLOURS, OPPOSITE, SIDES, START_HAND, THESIS_BONUS, Scholar, State, Tile,
     edge, research_increase, step,
@@ -23,6 +24,34 @@ from tomecraft.runtime.engines.dungeontology.state import (
 
 ROUND_CAP = 120            # R-cap: a safety cap; a capped game is reported by the sim
 CARD_AUX_TYPES = ("trick", "fate", "magic")     # usable in stealth attempts (L927-928)
+
+
+def _rebind(ctx: Context, **changes) -> Context:
+    """`ctx.bind(**changes)` without dataclasses' `replace`, which costs ten times more: this
+    runs for every trigger handed out or fired. Context is a plain frozen dataclass."""
+    copy = object.__new__(Context)
+    copy.__dict__.update(ctx.__dict__)
+    copy.__dict__.update(changes)
+    return copy
+
+
+def _fresh(ctx: Context) -> Context:
+    """A copy of a kept trigger's context with an empty `info` (a verb may write there)."""
+    return _rebind(ctx, info={})
+
+
+class _Watched:
+    """The verbs or queries an effect sees while it is collected: any use marks it as one
+    that reads or acts (its triggers may differ next time). Closures made then keep it."""
+    __slots__ = ("_engine", "_handlers")
+
+    def __init__(self, engine, handlers) -> None:
+        self._engine = engine
+        self._handlers = handlers
+
+    def __getattr__(self, name: str):
+        self._engine._read = True
+        return getattr(self._handlers, name)
 
 
 class Engine:
@@ -35,6 +64,9 @@ class Engine:
         self.verbs = Verbs(self)
         self.queries = Queries(self)
         check_handlers(data, self.verbs, self.queries)
+        self._watched = (_Watched(self, self.verbs), _Watched(self, self.queries))
+        self._read = False                   # an effect being collected read or did something
+        self._registrations: dict = {}       # see `registered`
         self.notebook = next(iter(data.kinds["notebook"].values()))
         self.columns = {c.colour: c for c in self.notebook.columns}
         self.units = {b.colour: b.unit_value for b in data.kinds["info_block"].values()}
@@ -62,6 +94,7 @@ class Engine:
 
     # --- the Context API ---------------------------------------------------------------
     def attr(self, ctx, obj, name: str):
+        self._read = True
         if isinstance(obj, Scholar):
             if name in ("stealth", "alert") and self.attempt is not None:
                 return self.attempt[name]
@@ -74,6 +107,7 @@ class Engine:
         return getattr(obj, name)
 
     def select(self, ctx, kind: str, zone):
+        self._read = True
         live = [s for s in self.state.scholars if not s.done]
         if kind == "player":
             return [s for s in live if (s is ctx.you and not self.ownerless) or not self.in_start(s)]
@@ -82,6 +116,7 @@ class Engine:
         return []
 
     def decide(self, ctx, key: str, options: list):
+        self._read = True
         return self.ask(ctx.you, key, options)
 
     def subscribe(self, ctx, event: str, where, body, key: str) -> None:
@@ -96,6 +131,7 @@ class Engine:
         raise EffectError("Dungeontology's content has no continuous effects")
 
     def once(self, ctx, scope: str, key: str) -> bool:
+        self._read = True
         if key in self._once:
             return False
         if not self.dry:
@@ -103,6 +139,7 @@ class Engine:
         return True
 
     def modify(self, ctx, obj, name: str, op: str, value, key: str) -> None:
+        self._read = True
         if isinstance(obj, Scholar) and name in ("stealth", "alert"):
             if self.attempt is not None:
                 self.attempt_add(name, value if op == "+=" else -value, obj)
@@ -124,7 +161,6 @@ class Engine:
             raise EffectError(f"no options for decision {key!r}")
         if len(options) == 1 and key not in ("action", "move"):
             return options[0]
-        from tomecraft.runtime.engines.dungeontology.policy import View
         return self.agents[who.seat].choose(key, options, View(self, who))
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:
@@ -151,13 +187,35 @@ class Engine:
     # --- triggers ----------------------------------------------------------------------
     def triggers_of(self, effects, who: Scholar, tile) -> list:
         """Run effect functions in collecting mode; return their registered triggers."""
-        saved, self._collecting = self._collecting, []
+        out: list = []
+        for fx in effects or ():
+            out += self.registered(fx, who, tile)
+        return out
+
+    def registered(self, fx, who: Scholar, tile) -> list:
+        """The triggers `fx` registers for (who, tile). Collecting runs the effect, and the
+        engine does so for every region around at every step (moves, secret passages), so
+        an effect that only registers -- it read no state, asked nothing, called no verb or
+        query -- registers the same triggers next time: those are kept and handed out again,
+        each with a fresh context (a verb may write in a context's `info`). An effect that
+        read anything is run again each time."""
+        key = (fx, id(who), id(tile))
+        kept = self._registrations.get(key)
+        if kept is not None and kept[0] is who and kept[1] is tile:
+            return [(event, where, body, _fresh(ctx)) for event, where, body, ctx in kept[2]]
+        saved = self._collecting, self._read, self.verbs, self.queries
+        self._collecting, self._read = [], False
+        self.verbs, self.queries = self._watched       # handler use marks the effect as reading
         try:
-            for fx in effects or ():
-                fx(self.ctx(who, tile))
-            return self._collecting
+            fx(self.ctx(who, tile))
+            found, pure = self._collecting, not self._read
         finally:
-            self._collecting = saved
+            self._collecting, self._read, self.verbs, self.queries = saved
+        if pure:
+            self._registrations[key] = (who, tile, [(e, w, b, _fresh(c)) for e, w, b, c in found])
+        else:
+            self._read = True                          # an enclosing collection read too
+        return found
 
     def tile_triggers(self, tile: Tile, who: Scholar) -> list:
         effects = list(tile.region.effects or ())
@@ -177,9 +235,11 @@ class Engine:
         for name, where, body, ctx in triggers:
             if name != event:
                 continue
-            bound = ctx.bind(event=payload) if payload is not None else ctx
+            bound = ctx
+            if payload is not None:
+                bound = _rebind(bound, event=payload)
             if who is not None:
-                bound = bound.bind(you=who)
+                bound = _rebind(bound, you=who)
             if where is None or where(bound):
                 body(bound)
 

@@ -55,6 +55,10 @@ class Tile:
         return [(i, c) for i, c in enumerate(self.slots) if c is not None]
 
 
+_SIDES: dict = {}     # id(scholar card) -> (the card, {side name: side}); the card is kept so
+                      # its id cannot be reused by another card while the entry lives
+
+
 @dataclass
 class Scholar:
     seat: int
@@ -83,7 +87,17 @@ class Scholar:
         return f"P{self.seat + 1} {self.card.name.en}"
 
     def stats(self):
-        return next(s for s in self.card.sides if s.side == self.side)
+        """The card side in play (looked up often: the sides by name are kept per card)."""
+        sides = _SIDES.get(id(self.card))
+        if sides is None or sides[0] is not self.card:
+            by_name: dict = {}
+            for s in self.card.sides:
+                by_name.setdefault(s.side, s)
+            sides = _SIDES[id(self.card)] = (self.card, by_name)
+        found = sides[1].get(self.side)
+        if found is None:
+            raise StopIteration        # as the search this replaces: no such side
+        return found
 
 
 @dataclass
