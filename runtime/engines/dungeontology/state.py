@@ -19,6 +19,7 @@ SEAT_COLOURS = ("red", "yellow", "green", "blue")
 BONFIRE_MAX = 12                      # L1283
 THESIS_BONUS = (10, 7, 5, 3)          # L1176
 START_HAND = (1, 2, 3, 4)             # L265
+CARD_AUX_TYPES = ("trick", "fate", "magic")     # usable in stealth attempts (L927-928)
 
 
 def step(pos: Pos, side: str) -> Pos:
