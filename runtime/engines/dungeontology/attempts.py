@@ -19,7 +19,7 @@ class Attempts:
         card = self.card(cid)
         event = SimpleNamespace(card_type=card.card_type,
                                 bonus=(card.fate_bonus if fate_main and card.fate_bonus else card.bonus))
-        self.fire(self.skill_triggers(who), "card_played", event)
+        self.fire(self.skill_triggers(who, "card_played"), "card_played", event)
         return event.bonus
 
     def stealth_cards(self, who: Scholar) -> None:
@@ -44,9 +44,12 @@ class Attempts:
             return 0
         played = 0
         while True:
-            options = [c for c in sorted(set(who.hand)) if self.card(c).card_type in CARD_AUX_TYPES
-                       and self.card(c).auxiliary is not None
-                       and self.card(c).auxiliary.can(self.ctx(who, self.tile_of(who)))]
+            options = []
+            for c in sorted(set(who.hand)):
+                card = self.card(c)
+                if card.card_type in CARD_AUX_TYPES and card.auxiliary is not None \
+                        and card.auxiliary.can(self.ctx(who, self.tile_of(who))):
+                    options.append(c)
             if not options:
                 return played
             pick = self.ask(who, "stealth_aux", options + [None])
@@ -109,7 +112,7 @@ class Attempts:
         """Opponents' skills that answer another scholar's stealth value, clockwise (神圣干预, L1357)."""
         for other in self.seat_order(who)[1:]:
             if not other.done:
-                self.fire(self.skill_triggers(other), "rival_stealth_value")
+                self.fire(self.skill_triggers(other, "rival_stealth_value"), "rival_stealth_value")
 
     def fail(self, who: Scholar, triggers: list) -> None:
         """A failed attempt: 1 stun and 1 student from the University (Danger N: N)."""
@@ -134,7 +137,7 @@ class Attempts:
         """L955-973 and the spying example L991-1007."""
         self.sacrifice(who, 1)
         event = SimpleNamespace(students=target.students)
-        self.fire(self.skill_triggers(who), "spy_alert", event)
+        self.fire(self.skill_triggers(who, "spy_alert"), "spy_alert", event)
         alert = self.units[colour] + event.students
         self.attempt = {"kind": "spy", "by": who, "stealth": 0, "alert": alert, "cards": []}
         try:

@@ -157,11 +157,21 @@ class Campus:
     def notebook_score(self, who: Scholar) -> int:
         return sum(self.column_score(c, who.notebook[c]) for c in COLOURS)
 
+    def marks(self, kind: str) -> tuple:
+        """(colour, block count) of each star or research mark of the notebook's columns
+        (read once: stars are counted at every turn and every thesis check)."""
+        found = self._marks.get(kind)
+        if found is None:
+            found = self._marks[kind] = tuple((c, n) for c in COLOURS for n in getattr(self.columns[c], kind))
+        return found
+
     def stars(self, who: Scholar) -> int:
-        return sum(1 for c in COLOURS for s in self.columns[c].stars if who.notebook[c] >= s)
+        notebook = who.notebook
+        return sum(1 for c, s in self.marks("stars") if notebook[c] >= s)
 
     def research_bonus(self, who: Scholar) -> int:
-        return sum(1 for c in COLOURS for r in self.columns[c].research if who.notebook[c] >= r)
+        notebook = who.notebook
+        return sum(1 for c, r in self.marks("research") if notebook[c] >= r)
 
     def clan_score(self, who: Scholar) -> int:
         mods = self.state.clan.modifiers
@@ -177,7 +187,7 @@ class Campus:
         who.notebook[colour] += 1
         self.notebook_changed()
         if self.stars(who) > stars:              # the block uncovers a star (L392)
-            self.fire(self.skill_triggers(who), "star_gained")
+            self.fire(self.skill_triggers(who, "star_gained"), "star_gained")
         return True
 
     def lose_block(self, who: Scholar, colour: str, protectable: bool = True) -> bool:
@@ -201,7 +211,7 @@ class Campus:
         """`on block_loss` triggers of `who` hear the loss; `refuse_loss` there keeps it."""
         saved, self.refused = self.refused, False
         try:
-            self.fire(self.skill_triggers(who), "block_loss", SimpleNamespace(colour=colour))
+            self.fire(self.skill_triggers(who, "block_loss"), "block_loss", SimpleNamespace(colour=colour))
             return self.refused
         finally:
             self.refused = saved

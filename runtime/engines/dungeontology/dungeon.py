@@ -37,7 +37,7 @@ class Dungeon:
 
     def letters(self, tile: Tile) -> list:
         self.passage_letters = []
-        self.fire(self.tile_triggers(tile, self.state.scholars[0]), "movement")
+        self.fire(self.tile_triggers(tile, self.state.scholars[0], "movement"), "movement")
         return list(self.passage_letters)
 
     def passage_targets(self, tile: Tile) -> list:
@@ -121,10 +121,10 @@ class Dungeon:
         """Dry-run the entry triggers: Ambush at the stun cap forbids entry (L808)."""
         self.dry, self.entry_forbidden = True, False
         try:
-            triggers = self.tile_triggers(dst, who)
+            triggers = self.tile_triggers(dst, who, "enter_region")
             for t in dst.tokens:
                 if t.token == "trap_token":
-                    triggers += self.triggers_of([t.effect], who, dst)
+                    triggers += self.triggers_of([t.effect], who, dst, "enter_region")
             self.fire(triggers, "enter_region")
             return not self.entry_forbidden
         finally:

@@ -54,6 +54,9 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self._registrations: dict = {}       # see `registered`
         self.notebook = next(iter(data.kinds["notebook"].values()))
         self.columns = {c.colour: c for c in self.notebook.columns}
+        self._marks: dict = {}               # see Campus.marks
+        self._scheme_cards = data.kinds["scheme_card"]
+        self._passive: dict = {}             # see EffectHost.skill_triggers
         self.units = {b.colour: b.unit_value for b in data.kinds["info_block"].values()}
         self.rules = {r.id: r.value for r in data.kinds.get("rule", {}).values()}
         self.dry = False
@@ -93,7 +96,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         return Context(engine=self, you=who, self=tile, info=dict(info))
 
     def card(self, cid: str):
-        return self.data.kinds["scheme_card"][cid]
+        return self._scheme_cards[cid]
 
     def cards_of(self, who: Scholar, card_type: str) -> int:
         return sum(1 for c in who.hand if self.card(c).card_type == card_type)
@@ -135,7 +138,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         rest = min(need - take, self.state.reserve_students)
         self.state.reserve_students -= rest
         who.students += take + rest
-        self.fire(self.skill_triggers(who), "rest_phase")     # steps 1-5 done (L640-650)
+        self.fire(self.skill_triggers(who, "rest_phase"), "rest_phase")     # steps 1-5 done (L640-650)
         self.state.stats["rests"] += 1
         self.rested = True                   # step 6: the rest ends the turn (L650, rule g07)
         self.log(f"{who.name} rests")
@@ -250,11 +253,14 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         out = []
         for cid in sorted(set(who.hand)):
             card = self.card(cid)
+            main = not card.action and card.main is not None
+            aux = card.card_type not in CARD_AUX_TYPES and card.auxiliary is not None
+            if not (main or aux):
+                continue                     # no context needed (most cards, most steps)
             ctx = self.ctx(who, self.tile_of(who))
-            if not card.action and card.main is not None and card.main.can(ctx):
+            if main and card.main.can(ctx):
                 out.append({"do": "card", "card": cid})
-            if card.card_type not in CARD_AUX_TYPES and card.auxiliary is not None \
-                    and card.auxiliary.can(ctx):
+            if aux and card.auxiliary.can(ctx):
                 out.append({"do": "aux", "card": cid})
         return out
 
@@ -397,7 +403,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             return
         # 4. action: the one action, and non-action scheme cards around it (L436-440, L592)
         who.actions = 1
-        self.fire(self.skill_triggers(who), "action_phase")
+        self.fire(self.skill_triggers(who, "action_phase"), "action_phase")
         while not st.ended and not who.done and not self.rested:
             options = self.action_options(who)
             if len(options) == 1:
@@ -420,7 +426,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             self.log(f"{who.name} reveals the doom card {doom.id}")
             if doom.on_reveal is not None:
                 doom.on_reveal(self.ctx(who, self.tile_of(who)))
-        self.fire(self.skill_triggers(who), "turn_end")
+        self.fire(self.skill_triggers(who, "turn_end"), "turn_end")
         self.draw_cards(who, max(0, who.stats().hand_value - len(who.hand)))
         if st.max_alert and not who.done and self.in_start(who):
             self.thesis(who)
@@ -468,7 +474,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             return
         self.scored = True
         for who in self.state.scholars:
-            self.fire(self.skill_triggers(who), "final_scoring")
+            self.fire(self.skill_triggers(who, "final_scoring"), "final_scoring")
 
     def winners(self) -> list[int]:
         """Ties: first thesis, then more students, then the youngest (R-27: seats share)."""

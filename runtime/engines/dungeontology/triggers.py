@@ -20,7 +20,11 @@ def _rebind(ctx: Context, **changes) -> Context:
 
 def _fresh(ctx: Context) -> Context:
     """A copy of a kept trigger's context with an empty `info` (a verb may write there)."""
-    return _rebind(ctx, info={})
+    copy = object.__new__(Context)
+    fields = copy.__dict__
+    fields.update(ctx.__dict__)
+    fields["info"] = {}
+    return copy
 
 
 class Watched:
@@ -98,24 +102,33 @@ class EffectHost:
         setattr(obj, name, new)
 
     # --- triggers ----------------------------------------------------------------------
-    def triggers_of(self, effects, who: Scholar, tile) -> list:
-        """Run effect functions in collecting mode; return their registered triggers."""
+    def triggers_of(self, effects, who: Scholar, tile, event: str | None = None) -> list:
+        """Run effect functions in collecting mode; return their registered triggers (only
+        those of `event` if given: the others would not fire)."""
         out: list = []
+        kept_by, who_id, tile_id = self._registrations, id(who), id(tile)
         for fx in effects or ():
-            out += self.registered(fx, who, tile)
+            kept = kept_by.get((fx, who_id, tile_id))      # `registered`, inlined: a hot loop
+            if kept is not None and kept[0] is who and kept[1] is tile:
+                out += [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[2]
+                        if event is None or name == event]
+            else:
+                out += self.registered(fx, who, tile, event)
         return out
 
-    def registered(self, fx, who: Scholar, tile) -> list:
+    def registered(self, fx, who: Scholar, tile, event: str | None = None) -> list:
         """The triggers `fx` registers for (who, tile). Collecting runs the effect, and the
         engine does so for every region around at every step (moves, secret passages), so
         an effect that only registers -- it read no state, asked nothing, called no verb or
-        query -- registers the same triggers next time: those are kept and handed out again,
-        each with a fresh context (a verb may write in a context's `info`). An effect that
-        read anything is run again each time."""
+        query -- registers the same triggers next time: those are kept and handed out again
+        (`triggers_of`), each with a fresh context (a verb may write in a context's `info`).
+        An effect that read anything is run again each time. With `event`, only the triggers
+        of that event."""
         key = (fx, id(who), id(tile))
         kept = self._registrations.get(key)
         if kept is not None and kept[0] is who and kept[1] is tile:
-            return [(event, where, body, _fresh(ctx)) for event, where, body, ctx in kept[2]]
+            return [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[2]
+                    if event is None or name == event]
         saved = self._collecting, self._read, self.verbs, self.queries
         self._collecting, self._read = [], False
         self.verbs, self.queries = self._watched       # handler use marks the effect as reading
@@ -128,21 +141,25 @@ class EffectHost:
             self._registrations[key] = (who, tile, [(e, w, b, _fresh(c)) for e, w, b, c in found])
         else:
             self._read = True                          # an enclosing collection read too
-        return found
+        return found if event is None else [t for t in found if t[0] == event]
 
-    def tile_triggers(self, tile: Tile, who: Scholar) -> list:
+    def tile_triggers(self, tile: Tile, who: Scholar, event: str | None = None) -> list:
         effects = list(tile.region.effects or ())
         effects += [t.effect for t in tile.tokens if t.effect is not None and t.token != "trap_token"]
-        return self.triggers_of(effects, who, tile)
+        return self.triggers_of(effects, who, tile, event)
 
-    def skill_triggers(self, who: Scholar) -> list:
+    def skill_triggers(self, who: Scholar, event: str | None = None) -> list:
         """Triggers that last while `who` has them: passive skills, owned interns, and revealed
         doom cards (until removed in a Rest, L1096)."""
-        passive = [s.effect for s in who.stats().skills if s.timing == "passive"]
+        side = who.stats()
+        kept = self._passive.get(id(side))           # a side's passive skills, found once
+        if kept is None or kept[0] is not side:
+            kept = self._passive[id(side)] = (side, [s.effect for s in side.skills if s.timing == "passive"])
+        passive = list(kept[1])
         passive += [self.data.get("intern_card", iid).effect
                     for iid, seat in sorted(self.state.interns.items()) if seat == who.seat]
         passive += [self.data.get("doom_card", did).effect for did in who.dooms]
-        return self.triggers_of([fx for fx in passive if fx is not None], who, who)
+        return self.triggers_of([fx for fx in passive if fx is not None], who, who, event)
 
     def fire(self, triggers: list, event: str, payload=None, who: Scholar | None = None) -> None:
         for name, where, body, ctx in triggers:
