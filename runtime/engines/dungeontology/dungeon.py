@@ -16,7 +16,8 @@ class Dungeon:
 
     def linked(self, a: Tile, b: Tile, side: str) -> bool:
         e = edge(a.pos, b.pos)
-        if e in self.state.walls or not (self.open_side(a, side) and self.open_side(b, OPPOSITE[side])):
+        if e in self.state.walls or side not in a.region.passages \
+                or OPPOSITE[side] not in b.region.passages:       # open_side, inlined (hot)
             return False
         return a.level == b.level or e in self.state.stairs
 

@@ -32,7 +32,7 @@ from tomecraft.runtime.engines.dungeontology.setup import deal, new_state
 from tomecraft.runtime.engines.dungeontology.state import (
     CARD_AUX_TYPES, COLOURS, THESIS_BONUS, Scholar, State, Tile,
 )
-from tomecraft.runtime.engines.dungeontology.triggers import EffectHost, Watched
+from tomecraft.runtime.engines.dungeontology.triggers import EffectHost, Watched, rebind
 
 __all__ = ["Engine", "ROUND_CAP", "deal", "new_state", "play_game"]
 
@@ -57,6 +57,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self._marks: dict = {}               # see Campus.marks
         self._scheme_cards = data.kinds["scheme_card"]
         self._passive: dict = {}             # see EffectHost.skill_triggers
+        self._blank = Context(engine=self)   # `ctx` copies it: cheaper than Context(...)
         self.units = {b.colour: b.unit_value for b in data.kinds["info_block"].values()}
         self.rules = {r.id: r.value for r in data.kinds.get("rule", {}).values()}
         self.dry = False
@@ -93,7 +94,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         return self.agents[who.seat].choose(key, options, View(self, who))
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:
-        return Context(engine=self, you=who, self=tile, info=dict(info))
+        return rebind(self._blank, you=who, self=tile, info=dict(info))
 
     def card(self, cid: str):
         return self._scheme_cards[cid]
@@ -207,7 +208,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             return
         if all(s.done for s in st.scholars):
             self.end("all_done")
-        elif not any(t.blocks() for t in st.tiles.values()):
+        elif all(c is None for t in st.tiles.values() for c in t.slots):     # no blocks left
             if st.max_alert or not any(st.stacks.values()):
                 self.end("no_blocks")      # L1134 / Max Alert
 

@@ -9,7 +9,7 @@ from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.dungeontology.state import Scholar, Tile
 
 
-def _rebind(ctx: Context, **changes) -> Context:
+def rebind(ctx: Context, **changes) -> Context:
     """`ctx.bind(**changes)` without dataclasses' `replace`, which costs ten times more: this
     runs for every trigger handed out or fired. Context is a plain frozen dataclass."""
     copy = object.__new__(Context)
@@ -167,8 +167,8 @@ class EffectHost:
                 continue
             bound = ctx
             if payload is not None:
-                bound = _rebind(bound, event=payload)
+                bound = rebind(bound, event=payload)
             if who is not None:
-                bound = _rebind(bound, you=who)
+                bound = rebind(bound, you=who)
             if where is None or where(bound):
                 body(bound)
