@@ -5,7 +5,10 @@ so what it registers follows the game. The effects here are written as the gener
 are (`verbs = ctx.verbs` / `queries = ctx.queries` first, `ctx.on(...)` to register)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.loadgen import game_data
@@ -94,3 +97,12 @@ def test_an_event_filter_returns_only_that_events_triggers(engine):
             == ["action_phase"]
         assert [t[0] for t in engine.triggers_of([registers], who, who)] \
             == ["turn_end", "action_phase"]
+
+
+def test_no_verb_of_the_vocabulary_is_inlined():
+    """An `inline: you_stat` verb compiles to a direct read of `ctx.you`, which the engine
+    cannot see while collecting: an effect using one would be kept although it reads state.
+    Dungeontology's vocabulary has none; adding one needs `registered` to learn of it."""
+    game = yaml.safe_load((Path(__file__).parents[2] / "content/dungeontology/game.yaml")
+                          .read_text(encoding="utf-8"))
+    assert not [name for name, verb in game["verbs"].items() if (verb or {}).get("inline")]
