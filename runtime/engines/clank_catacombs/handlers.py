@@ -5,18 +5,13 @@
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tomecraft.runtime.engines.clank_catacombs.state import ACTIVE
-
-if TYPE_CHECKING:
-    from tomecraft.runtime.engines.clank_catacombs.engine import Engine
 
 RESOURCES = ("skill", "combat", "movement", "gold", "lockpick")
 
 
 class Verbs:
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine) -> None:       # the game's Engine (engine.py imports this module)
         self.engine = engine
 
     # --- resources --------------------------------------------------------------------
@@ -175,7 +170,7 @@ class Verbs:
 
 
 class Queries:
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine) -> None:       # the game's Engine (engine.py imports this module)
         self.engine = engine
 
     def in_room(self, ctx, room_type: str) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.agents import ScriptedAgent, ScriptError
+from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
 from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, Cell, Player, State
@@ -165,7 +165,6 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     else:
         option = {k: v for k, v in step.items() if k in ("do", "card", "to", "edge", "item", "coupon", "token")}
         legal = engine.legal_actions(p)
-        from tomecraft.runtime.agents import matches
         found = next((o for o in legal if matches(option, o)), None)
         if step.get("illegal"):
             refuse_unofferable(option, option_shapes(engine))
@@ -184,7 +183,6 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     def cmp(label, got, want):
         return None if got == want else f"{label}: expected {want!r}, got {got!r}"
     if "legal" in exp:
-        from tomecraft.runtime.agents import matches
         p = st.players[exp.get("player", 0)]
         if not exp.get("present", True):
             refuse_unofferable(exp["legal"], option_shapes(engine))

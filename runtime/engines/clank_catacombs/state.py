@@ -117,3 +117,12 @@ class State:
     log: list = field(default_factory=list)
     trashed: list = field(default_factory=list)
     unlocked: Counter = field(default_factory=Counter)   # tunnel -> lock icons opened
+
+
+# token types dealt into shuffled piles at setup (C): secrets, prisoners with the coupon
+PILED = ("major_secret", "minor_secret", "prisoner", "coupon")
+
+
+def rule(data, rule_id: str):
+    """A rule decision's value (content/clank_catacombs/rules.yaml)."""
+    return data.get("rule", rule_id).value

@@ -6,11 +6,6 @@ engine uses it to learn whether entering a region is forbidden (Ambush at the st
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from tomecraft.runtime.engines.dungeontology.engine import Engine
-
 
 def _live(fn):
     """Skip the verb in a dry run."""
@@ -23,7 +18,7 @@ def _live(fn):
 
 
 class Verbs:
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine) -> None:       # the game's Engine (engine.py imports this module)
         self.e = engine
 
     # --- costs ------------------------------------------------------------------------
@@ -259,7 +254,7 @@ class Verbs:
 
 
 class Queries:
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine) -> None:       # the game's Engine (engine.py imports this module)
         self.e = engine
 
     def has_block(self, ctx, colour: str) -> bool:

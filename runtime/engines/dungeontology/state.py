@@ -19,6 +19,7 @@ SEAT_COLOURS = ("red", "yellow", "green", "blue")
 BONFIRE_MAX = 12                      # L1283
 THESIS_BONUS = (10, 7, 5, 3)          # L1176
 START_HAND = (1, 2, 3, 4)             # L265
+CARD_AUX_TYPES = ("trick", "fate", "magic")     # usable in stealth attempts (L927-928)
 
 
 def step(pos: Pos, side: str) -> Pos:
@@ -55,6 +56,10 @@ class Tile:
         return [(i, c) for i, c in enumerate(self.slots) if c is not None]
 
 
+_SIDES: dict = {}     # id(scholar card) -> (the card, {side name: side}); the card is kept so
+                      # its id cannot be reused by another card while the entry lives
+
+
 @dataclass
 class Scholar:
     seat: int
@@ -83,7 +88,17 @@ class Scholar:
         return f"P{self.seat + 1} {self.card.name.en}"
 
     def stats(self):
-        return next(s for s in self.card.sides if s.side == self.side)
+        """The card side in play (looked up often: the sides by name are kept per card)."""
+        sides = _SIDES.get(id(self.card))
+        if sides is None or sides[0] is not self.card:
+            by_name: dict = {}
+            for s in self.card.sides:
+                by_name.setdefault(s.side, s)
+            sides = _SIDES[id(self.card)] = (self.card, by_name)
+        found = sides[1].get(self.side)
+        if found is None:
+            raise StopIteration        # as the search this replaces: no such side
+        return found
 
 
 @dataclass

@@ -1,0 +1,172 @@
+"""Clank! Catacombs' map: tunnels between rooms, locks and crossings, moving, portals,
+teleporting, escaping, and exploring (placing catacomb tiles).
+
+A mixin of the Engine (engine.py): its methods use the engine's state, agents and helpers."""
+from __future__ import annotations
+
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, OPPOSITE, Cell, Player, rotate, step
+
+
+class Board:
+    # --- the map -------------------------------------------------------------------------
+    def tunnel(self, src: Cell, d: str):
+        """(destination cell or None for the map edge, icons, against the arrow)."""
+        dst = self.state.cells.get(step(src.pos, d))
+        mine = list(src.icons.get(d, ()))
+        if dst is None:
+            return None, mine, "one_way_in" in mine
+        theirs = list(dst.icons.get(OPPOSITE[d], ()))
+        against = "one_way_in" in mine or "one_way_arrow" in theirs
+        icons = mine + theirs
+        for _ in range(self.state.unlocked[frozenset((src.pos, dst.pos))]):
+            if "lock_icon" in icons:
+                icons.remove("lock_icon")
+        return dst, icons, against
+
+    def unlock(self, p: Player, info: dict) -> None:
+        """A lock icon opened for good, for every player (L327)."""
+        self.state.unlocked[frozenset((p.pos, tuple(info["to"])))] += 1
+        self.log(f"{p.name} unlocks a lock icon")
+
+    def crossing_ok(self, p: Player, icons: list, against: bool, movement: bool = True) -> bool:
+        if against and not p.tokens["catacomb_map"]:
+            return False
+        if movement:
+            if p.no_movement or p.movement < 1 + icons.count("footprints"):
+                return False
+        if p.lockpicks < icons.count("lock_icon"):
+            return False
+        monsters = icons.count("monster_icon")
+        return self.may_take_damage(p, max(0, monsters - p.combat))
+
+    def move_options(self, p: Player) -> list[dict]:
+        src = self.cell_of(p)
+        out = []
+        for d in src.exits:
+            dst, icons, against = self.tunnel(src, d)
+            if dst is None:
+                if self.state.tile_stack and self.crossing_ok(p, icons, against):
+                    out.append({"do": "explore", "edge": d})
+                continue
+            if not dst.opens(OPPOSITE[d]):
+                continue
+            if dst.room.room_type == "mausoleum" and not p.treasures:
+                continue
+            if self.crossing_ok(p, icons, against):
+                out.append({"do": "move", "to": list(dst.pos)})
+        if src.portal and not p.no_movement and p.movement >= 1:
+            for other in self.portals():
+                if other is not src:
+                    out.append({"do": "move", "to": list(other.pos), "portal": True})
+        return out
+
+    def portals(self) -> list:
+        return [c for _, c in sorted(self.state.cells.items()) if c.portal]
+
+    def cross(self, p: Player, to, icons: list, portal: bool = False) -> None:
+        """Pay a tunnel's icons through the tunnel-icon effects, then step through it."""
+        ctx = self.ctx(p, to=tuple(to), icons=icons)
+        for icon in ("lock_icon", "footprints"):
+            for _ in range(icons.count(icon)):
+                if not self.icons[icon].cross(ctx):
+                    raise EffectError(f"{p.name} cannot pay the {icon}")
+        for _ in range(icons.count("monster_icon")):
+            self.icons["monster_icon"].cross(ctx)
+        base = self.icons["portal" if portal else "plain"]
+        if not base.cross(ctx):
+            raise EffectError(f"{p.name} cannot cross to {to}")
+
+    def do_move(self, p: Player, option: dict) -> None:
+        to = tuple(option["to"])
+        if option.get("portal"):
+            self.cross(p, to, [], portal=True)
+            return
+        src = self.cell_of(p)
+        d = next(d for d in src.exits if step(src.pos, d) == to)
+        _, icons, against = self.tunnel(src, d)
+        ctx = self.ctx(p, against=against)
+        if not self.icons["one_way_arrow"].cross(ctx):
+            raise EffectError(f"{p.name} cannot cross against the arrow")
+        self.cross(p, to, icons)
+
+    def arrive(self, p: Player, pos) -> None:
+        p.pos = tuple(pos)
+        cell = self.cell_of(p)
+        room = cell.room
+        self.log(f"{p.name} enters {room.id} at {p.pos}")
+        rewarded = room.reward and cell.pos in p.rewards  # a reward once per room a turn
+        if room.on_enter is not None and not rewarded:
+            if room.reward:
+                p.rewards.add(cell.pos)
+            room.on_enter(self.ctx(p, cell))
+        self.emit("enter_room", p, room=room)
+
+    def escape(self, p: Player) -> None:
+        p.status = ESCAPED
+        if self.state.mastery_left > 0:
+            self.state.mastery_left -= 1
+            p.mastery += 1
+        self.log(f"{p.name} escapes with {p.treasures}")
+
+    def teleport(self, p: Player) -> None:
+        if not p.active:
+            return
+        src = self.cell_of(p)
+        options = []
+        for d in src.exits:
+            dst = self.state.cells.get(step(src.pos, d))
+            if dst is None:
+                if self.state.tile_stack:
+                    options.append({"do": "explore", "edge": d})
+            elif dst.opens(OPPOSITE[d]) and (dst.room.room_type != "mausoleum" or p.treasures):
+                options.append({"do": "move", "to": list(dst.pos)})
+        if src.portal:
+            options += [{"do": "move", "to": list(c.pos)} for c in self.portals() if c is not src]
+        if not options:
+            return
+        choice = self.ask(p, "teleport", options)
+        if choice["do"] == "explore":
+            self.explore(p, choice["edge"], teleport=True)
+        else:
+            self.arrive(p, tuple(choice["to"]))
+
+    def explore(self, p: Player, d: str, teleport: bool = False) -> None:
+        st = self.state
+        src = self.cell_of(p)
+        tile = self.data.get("tile", st.tile_stack.pop())
+        pos = step(src.pos, d)
+        dx, dy, room_id, exits = tile.cells[0]
+        raw_icons = {k: list(tile.icons[k]) for k in "NESW" if tile.icons and k in tile.icons}
+        fits, connects = [], []
+        mine = list(src.icons.get(d, ()))
+        for turns in range(4):
+            ex, ic = rotate(exits, raw_icons, turns)
+            if OPPOSITE[d] not in ex:
+                continue
+            connects.append(turns)
+            icons = mine + ic.get(OPPOSITE[d], [])
+            against = "one_way_in" in mine or "one_way_arrow" in ic.get(OPPOSITE[d], [])
+            if teleport or self.crossing_ok(p, icons, against):
+                fits.append({"rotation": turns})
+        if fits:
+            turns = self.ask(p, "rotation", fits)["rotation"]
+        else:                                            # gap 18: placed, but not crossed
+            turns = connects[0] if connects else 0
+        ex, ic = rotate(exits, raw_icons, turns)
+        cell = Cell(pos, tile, self.rooms[room_id], ex, ic, tile.area == "depths",
+                    tile.plus_signs or 0, bool(tile.portal))
+        st.cells[pos] = cell
+        self.log(f"{p.name} explores {tile.id} at {pos} (rotation {turns})")
+        if cell.room.on_reveal is not None:
+            cell.room.on_reveal(self.ctx(p, cell))
+        self.emit("reveal_tile", p, tile=tile)
+        if tile.haunted:
+            self.add_ghosts(1)
+        if not fits:
+            return
+        if teleport:
+            self.arrive(p, pos)
+        else:
+            _, icons, _ = self.tunnel(src, d)
+            self.cross(p, pos, icons)

@@ -1,0 +1,293 @@
+"""Clank! Catacombs' rule procedures: cards (draw, trash), clank, damage and knock-outs, the
+dragon (rage, ghosts, the bag, attacks), the end of the game, treasure, tokens and the market;
+and the final score.
+
+A mixin of the Engine (engine.py): its methods use the engine's state, agents and helpers."""
+from __future__ import annotations
+
+from collections import Counter
+
+from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, KNOCKED_OUT, PILED, Cell, Player, rule
+
+
+def score(engine) -> dict:
+    scores, details = [], []
+    for p in engine.state.players:
+        if not p.treasures or (p.status == KNOCKED_OUT and p.knocked_in_depths):
+            scores.append(0)
+            details.append({})
+            continue
+        parts = Counter()
+        parts["treasure"] = sum(engine.token_defs[t].points for t in p.treasures)
+        parts["gold"] = engine.gold_available(p)
+        for tid, n in p.tokens.items():
+            t = engine.token_defs[tid]
+            if n <= 0 or t.value:
+                continue
+            parts["tokens"] += (t.points or 0) * n
+            if t.scoring is not None:
+                for _ in range(n):
+                    ctx = engine.ctx(p, t)
+                    t.scoring(ctx)
+                    parts["tokens"] += ctx.info.get("score", 0)
+        parts["mastery"] = 20 * p.mastery
+        parts["market"] = sum(pts for _, pts in p.market)
+        parts["cards"] = sum(engine.cards[c].points or 0 for c in p.all_cards())
+        scores.append(sum(parts.values()))
+        details.append(dict(parts))
+    best = max(scores)
+    tied = [i for i, s in enumerate(scores) if s == best]
+    tb = {i: sum(engine.token_defs[t].value for t in engine.state.players[i].treasures) for i in tied}
+    top = max(tb.values())
+    winners = [i for i in tied if tb[i] == top]
+    return {"scores": scores, "details": details, "winners": winners,
+            "finished": [p.status == ESCAPED for p in engine.state.players]}
+
+
+class Rules:
+    # --- cards -------------------------------------------------------------------------
+    def draw(self, p: Player, amount: int) -> None:
+        for _ in range(amount):
+            if not p.deck:
+                if not p.discard:
+                    return              # gap 17: draw fewer
+                p.deck = p.discard
+                p.discard = []
+                self.rng.shuffle(p.deck)
+            p.hand.append(p.deck.pop())
+
+    def trash(self, p: Player, card) -> None:
+        cid = card.id if hasattr(card, "id") else card
+        for zone in (p.discard, p.play_area):
+            if cid in zone:
+                zone.remove(cid)
+                self.state.trashed.append(cid)
+                self.log(f"{p.name} trashes {cid}")
+                return
+
+    def clank(self, p: Player, amount: int) -> None:
+        if not p.active or amount == 0:
+            return
+        st = self.state
+        if amount > 0:
+            p.clank_gained += amount
+            self.emit("gain_clank", p, amount=amount)
+            cancel = min(p.neg_bank, amount)
+            p.neg_bank -= cancel
+            place = min(amount - cancel, p.cubes)
+            p.cubes -= place
+            st.clank_area[p.seat] += place
+            self.log(f"{p.name} +{amount} Clank! ({place} cube(s) placed)")
+        else:
+            remove = min(-amount, st.clank_area[p.seat])
+            st.clank_area[p.seat] -= remove
+            p.cubes += remove
+            p.neg_bank += -amount - remove
+            self.log(f"{p.name} {amount} Clank! ({remove} cube(s) removed, {p.neg_bank} banked)")
+
+    # --- damage ------------------------------------------------------------------------
+    def damage(self, p: Player, amount: int, cube: str = "supply") -> None:
+        for _ in range(amount):
+            if not p.active:
+                return
+            if cube == "bag":
+                p.track.append("own")
+            elif p.cubes > 0:
+                p.cubes -= 1
+                p.track.append("own")
+            else:
+                p.track.append("black")        # gaps 25/27
+            if len(p.track) >= self.health:
+                self.knock_out(p)
+
+    def heal(self, p: Player, amount: int) -> None:
+        for _ in range(amount):
+            if not p.track:
+                return
+            if p.track.pop() == "own":
+                p.cubes += 1
+
+    def knock_out(self, p: Player) -> None:
+        p.status = KNOCKED_OUT
+        p.knocked_in_depths = self.cell_of(p).depths
+        self.log(f"{p.name} is knocked out{' in the depths' if p.knocked_in_depths else ''}")
+
+    def may_take_damage(self, p: Player, n: int) -> bool:
+        """L330: no voluntary damage without cubes, or if it would take the last health."""
+        return n == 0 or (p.cubes >= n and len(p.track) + n < self.health)
+
+    # --- the dragon ----------------------------------------------------------------------
+    def rage(self, amount: int) -> None:
+        self.state.rage = min(self.state.rage + amount, len(self.track) - 1)
+        self.log(f"rage moves to space {self.state.rage + 1}")
+
+    def add_ghosts(self, amount: int) -> None:
+        n = min(amount, self.state.ghosts)             # gap 26
+        self.state.ghosts -= n
+        self.state.clank_area["ghost"] += n
+
+    def fill_bag(self) -> None:
+        st = self.state
+        for k, n in st.clank_area.items():
+            st.bag[k] += n
+        st.clank_area.clear()
+
+    def draw_from_bag(self, amount: int, attack: bool = True) -> None:
+        """Draw cubes and resolve them (L536-548); `attack` is False for the draw on an out
+        player's turn, which ends the game on an empty bag only under rule any_draw."""
+        st = self.state
+        ghosts = 0
+        for _ in range(amount):
+            pool = [k for k in sorted(st.bag, key=str) for _ in range(st.bag[k])]
+            if not pool:
+                break
+            cube = self.rng.choice(pool)
+            st.bag[cube] -= 1
+            if cube == "black":
+                self.log("the dragon draws a black cube")
+            elif cube == "ghost":
+                ghosts += 1
+                self.log("the dragon draws a ghost cube")
+                for q in st.players:
+                    self.damage(q, 1)
+            else:
+                q = st.players[cube]
+                self.log(f"the dragon draws a {q.name} cube")
+                if q.active:
+                    self.damage(q, 1, cube="bag")
+                else:
+                    q.cubes += 1                         # gap 24
+        st.clank_area["ghost"] += ghosts
+        st.bag = +st.bag
+        ends = attack or rule(self.data, "bag_empty_means_short") == "any_draw"
+        if ends and sum(st.bag.values()) == 0:           # gap 23
+            self.end_game("the dragon bag is empty")
+
+    def dragon_attack(self) -> None:
+        st = self.state
+        self.fill_bag()
+        self.extra_cubes = 0
+        for cid in st.row:
+            if self.cards[cid].danger:
+                self.extra_cubes += 1
+        for p in st.players:
+            self.emit("dragon_attack", p)               # `danger` listens while its card is out
+        n = self.track[st.rage] + self.extra_cubes
+        self.log(f"the dragon attacks: {n} cube(s)")
+        self.draw_from_bag(n)
+
+    def end_game(self, reason: str) -> None:
+        st = self.state
+        if st.over:
+            return
+        st.over = True
+        st.end_reason = reason
+        for p in st.players:
+            if p.active:
+                self.knock_out(p)
+        self.log(f"game over: {reason}")
+
+    # --- treasure, tokens, market ----------------------------------------------------------
+    def place_treasure(self, cell: Cell, depth) -> None:
+        stack = self.state.treasure_stack
+        if not stack:
+            return
+        if self.multi_treasure:                          # 5-6p: the top and the next N
+            n = min(len(stack), 1 + (cell.plus_signs or 0))
+            cell.treasures += stack[:n]
+            del stack[:n]
+            return
+        if depth is None:
+            best = max(range(len(stack)), key=lambda i: (self.token_defs[stack[i]].value, i))
+            cell.treasures.append(stack.pop(best))
+        else:
+            cell.treasures.append(stack.pop(depth))
+
+    def take_treasure(self, p: Player, cell: Cell) -> None:
+        best = max(cell.treasures, key=lambda t: self.token_defs[t].value)
+        cell.treasures.remove(best)
+        p.treasures.append(best)
+        if self.multi_treasure:                          # never a 2nd from the same room (L665)
+            p.taken_from.add(cell.pos)
+        self.log(f"{p.name} takes {best}")
+
+    def gain_random(self, p: Player, token_type: str) -> None:
+        """The top token of that type from its shuffled pile; a type kept in no pile comes from
+        the supply (`supply_token`)."""
+        tid = self.pop_pile(token_type)
+        if tid is None and token_type not in PILED:
+            tid = self.supply_token(token_type)
+        if tid is not None:
+            self.gain_token(p, tid)
+
+    def pop_pile(self, token_type: str) -> str | None:
+        """The topmost token of the type in the shuffled piles (secrets, prisoners), taken."""
+        st = self.state
+        for pile in (st.majors, st.minors, st.prisoners):
+            for i in range(len(pile) - 1, -1, -1):
+                if self.token_defs[pile[i]].token_type == token_type:
+                    return pile.pop(i)
+        return None
+
+    def supply_token(self, token_type: str) -> str | None:
+        """The first token of the type (by id) that players do not hold all `count` of."""
+        for tid, t in sorted(self.token_defs.items()):
+            held = sum(q.tokens[tid] for q in self.state.players)
+            if t.token_type == token_type and held < (t.count if t.count is not None else 1):
+                return tid
+        return None
+
+    def take_token(self, p: Player, cell: Cell, token_type: str) -> bool:
+        """`take_token`: one token of the type from this room; False when none is left. The
+        room's own tokens first: the Monkey Shrine's idols (L468), a room's treasure; any
+        other type comes from where the game keeps it (its pile, else the supply)."""
+        if token_type == "monkey_idol" and cell.idols > 0:
+            cell.idols -= 1
+            p.tokens["monkey_idol"] += 1
+            self.log(f"{p.name} takes a golden monkey idol")
+            return True
+        if token_type == "treasure":
+            if not cell.treasures:
+                return False
+            self.take_treasure(p, cell)
+            return True
+        if token_type == "monkey_idol":
+            return False                 # the idols are the shrine's; returned ones go back there
+        if token_type == "mastery":      # kept apart from the tokens, as when escaping (L599-603)
+            if self.state.mastery_left <= 0:
+                return False
+            self.state.mastery_left -= 1
+            p.mastery += 1
+            self.log(f"{p.name} takes a mastery token")
+            return True
+        tid = self.pop_pile(token_type)
+        if tid is None and token_type not in PILED:
+            tid = self.supply_token(token_type)
+        if tid is None:
+            return False
+        self.log(f"{p.name} takes {tid} from {cell.room.id}")
+        self.gain_token(p, tid)
+        return True
+
+    def gain_token(self, p: Player, tid: str) -> None:
+        t = self.token_defs[tid]
+        p.tokens[tid] += 1
+        self.log(f"{p.name} gains {tid}")
+        if t.on_gain is not None:
+            t.on_gain(self.ctx(p, t))
+        self.emit("gain_token", p, token=t)
+        if t.passive is not None:                        # the map's reverse crossing, the spring
+            t.passive(self.ctx(p, t))
+            if tid == "magic_spring":
+                p.spring += 1
+        if not (t.kept or t.token_type in ("prisoner", "coupon")):
+            p.tokens[tid] -= 1                           # used at once, back to the box
+
+    def buy(self, p: Player, item_id: str) -> None:
+        pts = self.state.market[item_id].pop(0)          # crowns: the highest left
+        p.market.append((item_id, pts))
+        item = self.items[item_id]
+        if item.on_buy is not None:
+            item.on_buy(self.ctx(p, item))
+        self.emit("buy", p, item=item)
+        self.log(f"{p.name} buys {item_id} ({pts} pts)")

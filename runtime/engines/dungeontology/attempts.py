@@ -1,0 +1,170 @@
+"""Dungeontology's stealth attempts: researching a region and spying on a scholar (L909-1007),
+with the cards, skills and auxiliary effects every player may add.
+
+A mixin of the Engine (engine.py): its methods use the engine's state, agents and helpers."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from tomecraft.runtime.engines.dungeontology.state import CARD_AUX_TYPES, COLOURS, Scholar, Tile, research_increase
+
+
+class Attempts:
+    # --- stealth attempts --------------------------------------------------------------
+    def attempt_add(self, name: str, amount: int, who) -> None:
+        if self.attempt is not None:
+            self.attempt[name] += amount
+
+    def card_bonus(self, who: Scholar, cid: str, fate_main: bool) -> int:
+        card = self.card(cid)
+        event = SimpleNamespace(card_type=card.card_type,
+                                bonus=(card.fate_bonus if fate_main and card.fate_bonus else card.bonus))
+        self.fire(self.skill_triggers(who, "card_played"), "card_played", event)
+        return event.bonus
+
+    def stealth_cards(self, who: Scholar) -> None:
+        """Discard any number (at least 1) of cards, summing their bonus values (L925)."""
+        while who.hand:
+            options = [{"card": c, "fate": False} for c in sorted(set(who.hand))]
+            options += [{"card": c, "fate": True} for c in sorted(set(who.hand))
+                        if self.card(c).fate_bonus]
+            if self.attempt["cards"]:
+                options.append({"card": None})
+            pick = self.ask(who, "stealth_card", options)
+            if pick["card"] is None:
+                return
+            who.hand.remove(pick["card"])
+            self.state.discard.append(pick["card"])
+            self.attempt["cards"].append(pick["card"])
+            self.attempt["stealth"] += self.card_bonus(who, pick["card"], pick["fate"])
+
+    def aux_round(self, who: Scholar) -> int:
+        """`who` plays any number of Trick/Fate/Magic auxiliary effects; returns how many."""
+        if self.in_start(who) or who.done:
+            return 0
+        played = 0
+        while True:
+            options = []
+            for c in sorted(set(who.hand)):
+                card = self.card(c)
+                if card.card_type in CARD_AUX_TYPES and card.auxiliary is not None \
+                        and card.auxiliary.can(self.ctx(who, self.tile_of(who))):
+                    options.append(c)
+            if not options:
+                return played
+            pick = self.ask(who, "stealth_aux", options + [None])
+            if pick is None:
+                return played
+            who.hand.remove(pick)
+            self.state.discard.append(pick)
+            self.card(pick).auxiliary(self.ctx(who, self.tile_of(who)))
+            self.log(f"{who.name} plays {pick}'s auxiliary effect "
+                     f"(stealth {self.attempt['stealth']}, alert {self.attempt['alert']})")
+            played += 1
+
+    def research_options(self, who: Scholar) -> list:
+        tile = self.tile_of(who)
+        if tile.region.start or not who.hand:
+            return []
+        n_max = len(self.targets(who, tile, who.stats().intellect))
+        return [{"do": "research", "blocks": n} for n in range(1, n_max + 1)]
+
+    def region_alert(self, tile: Tile) -> int:
+        alert = tile.region.alert or 0
+        if self.state.boss_pos == tile.pos and self.state.boss is not None:
+            alert += self.state.boss.region_alert         # region modifier (L1297)
+        return alert
+
+    def research(self, who: Scholar, n: int) -> bool:
+        """L909-930 and the research example L934-953."""
+        tile = self.tile_of(who)
+        targets = self.targets(who, tile, n)
+        alert = self.region_alert(tile) + self.research_penalty() + research_increase(len(targets))
+        self.attempt = {"kind": "research", "by": who, "stealth": 0, "alert": alert, "cards": []}
+        try:
+            self.stealth_cards(who)
+            self.attempt["stealth"] += self.research_bonus(who)
+            triggers = self.tile_triggers(tile, who) + self.skill_triggers(who)
+            self.fire(triggers, "stealth_value")
+            self.rivals_react(who)
+            order = self.seat_order(who)[1:]
+            for other in order:                  # clockwise, each opponent (L927)
+                self.aux_round(other)
+            self.aux_round(who)                  # then the researcher (L928)
+            ok = self.attempt["stealth"] >= self.attempt["alert"]
+            self.last_attempt = {**self.attempt, "ok": ok, "by": who.seat}
+            self.log(f"{who.name} researches {tile.id} for {len(targets)} block(s): "
+                     f"stealth {self.attempt['stealth']} vs alert {self.attempt['alert']}")
+            self.state.stats["research"] += 1
+            if ok:
+                self.state.stats["research_ok"] += 1
+                for index, colour in targets:
+                    tile.slots[index] = None
+                    self.gain_block(who, colour)
+                    self.log(f"{who.name} collects a {colour} block")
+            else:
+                self.fail(who, triggers)
+            return ok
+        finally:
+            self.attempt = None
+
+    def rivals_react(self, who: Scholar) -> None:
+        """Opponents' skills that answer another scholar's stealth value, clockwise (神圣干预, L1357)."""
+        for other in self.seat_order(who)[1:]:
+            if not other.done:
+                self.fire(self.skill_triggers(other, "rival_stealth_value"), "rival_stealth_value")
+
+    def fail(self, who: Scholar, triggers: list) -> None:
+        """A failed attempt: 1 stun and 1 student from the University (Danger N: N)."""
+        event = SimpleNamespace(students=1)
+        self.fire(triggers, "stealth_failed", event)
+        self.gain_stun(who, 1)
+        self.draw_students(who, event.students)
+
+    def spy_targets(self, who: Scholar) -> list:
+        here = self.tile_of(who)
+        if here.region.start or not who.hand or who.students < 1:
+            return []
+        near = {here.pos, *self.connected(here.pos)}
+        out = []
+        for s in self.state.scholars:
+            if s is who or s.done or self.in_start(s) or s.pos not in near:
+                continue
+            out += [{"do": "spy", "target": s.seat, "colour": c} for c in COLOURS if s.notebook[c]]
+        return out
+
+    def spy(self, who: Scholar, target: Scholar, colour: str) -> bool:
+        """L955-973 and the spying example L991-1007."""
+        self.sacrifice(who, 1)
+        event = SimpleNamespace(students=target.students)
+        self.fire(self.skill_triggers(who, "spy_alert"), "spy_alert", event)
+        alert = self.units[colour] + event.students
+        self.attempt = {"kind": "spy", "by": who, "stealth": 0, "alert": alert, "cards": []}
+        try:
+            self.stealth_cards(who)
+            triggers = self.tile_triggers(self.tile_of(who), who) + self.skill_triggers(who)
+            self.fire(triggers, "stealth_value")
+            self.rivals_react(who)
+            while True:                           # steps 2-3 repeat (L968-971)
+                played = self.aux_round(target) + self.aux_round(who)
+                if not played:
+                    break
+            ok = self.attempt["stealth"] >= self.attempt["alert"]
+            self.last_attempt = {**self.attempt, "ok": ok, "by": who.seat}
+            self.log(f"{who.name} spies on {target.name}'s {colour}: "
+                     f"stealth {self.attempt['stealth']} vs alert {self.attempt['alert']}")
+            self.state.stats["spy"] += 1
+            if ok:
+                self.state.stats["spy_ok"] += 1
+                if self.lose_block(target, colour):
+                    self.gain_block(who, colour)
+                    self.log(f"{who.name} steals a {colour} block from {target.name}")
+            else:
+                self.fail(who, triggers)
+            return ok
+        finally:
+            self.attempt = None
+
+    def seat_order(self, first: Scholar) -> list:
+        n = len(self.state.scholars)
+        return [self.state.scholars[(first.seat + i) % n] for i in range(n)]

@@ -1,0 +1,290 @@
+"""Dungeontology's rules for what scholars hold: students and the University bag (with the
+omega procedure), scheme cards, the notebook's columns, stars and scores, and info blocks gained,
+lost, dropped and given.
+
+A mixin of the Engine (engine.py): its methods use the engine's state, agents and helpers."""
+from __future__ import annotations
+
+from collections import Counter
+from types import SimpleNamespace
+
+from tomecraft.runtime.engines.dungeontology.state import BONFIRE_MAX, COLOURS, Scholar, Tile
+
+
+class Campus:
+    # --- students ----------------------------------------------------------------------
+    def sacrifice(self, who: Scholar, n: int) -> None:
+        n = min(n, who.students)
+        who.students -= n
+        self.state.reserve_students += n
+        if n:
+            self.log(f"{who.name} sacrifices {n} student(s)")
+
+    def gain_students(self, who: Scholar, n: int) -> None:
+        n = min(n, self.state.bonfire)          # only those there (L230)
+        self.state.bonfire -= n
+        who.students += n
+
+    def gain_stun(self, who: Scholar, n: int = 1, avoidable: bool = True) -> None:
+        for _ in range(n):
+            if who.stun >= self.stamina(who):
+                return                           # at the cap no stun can be gained (L661)
+            if avoidable and who.students > 0 and self.ask(who, "avoid_stun", [True, False]):
+                self.sacrifice(who, 1)
+                continue
+            who.stun += 1
+            self.log(f"{who.name} gains a stun token ({who.stun})")
+
+    def draw_students(self, who: Scholar, n: int) -> None:
+        """Draw n from the University at once (L1228-1241), with the omega procedure."""
+        st = self.state
+        drawn = Counter()
+        for _ in range(n):
+            pool = [k for k in ("normal", "omega") for _ in range(st.bag[k])]
+            if not pool:
+                break
+            kind = pool[self.rng.randrange(len(pool))]
+            st.bag[kind] -= 1
+            drawn[kind] += 1
+        st.stats["students_drawn"] += sum(drawn.values())
+        if not drawn["omega"]:
+            room = BONFIRE_MAX - st.bonfire
+            st.bonfire += min(room, drawn["normal"])
+            st.reserve_students += max(0, drawn["normal"] - room)
+            return
+        self.log(f"{who.name} draws an omega student")
+        st.stats["omegas"] += drawn["omega"]
+        st.reserve_students += st.bonfire + drawn["normal"]
+        st.bonfire = 0
+        for _ in range(drawn["omega"]):
+            self.place_omega(who)
+
+    def place_omega(self, who: Scholar) -> None:
+        st = self.state
+        if st.panic_revealed:
+            st.bag["omega"] += 1                 # the infinite omega goes back (L1148)
+            if st.bag["normal"] == 0:
+                self.end("bag_empty")            # R-max-alert-bag: checked before it returns
+            return
+        slots = len(st.alert_card.rows) if st.alert_card is not None else 0
+        if st.alert_card is None or st.alert_filled >= slots:
+            st.reserve_omega += 1
+            self.log("an omega reaches the panic card")
+            if st.alert_card is not None and st.alert_card.rows:
+                st.penalty_after_panic = st.alert_card.rows[-1].research_penalty
+            st.alert_card = None
+            self.max_alert("omega")
+            return
+        st.alert_filled += 1
+        if st.doom_deck:
+            who.dooms_hidden.append(st.doom_deck.pop())
+        row = st.alert_card.rows[st.alert_filled - 1]
+        normal = row.normal_per_player * st.players
+        if st.reserve_students >= normal:       # refill only if the reserve has enough
+            st.reserve_students -= normal
+            st.bag["normal"] += normal
+        omega = min(row.omega, st.reserve_omega)
+        st.reserve_omega -= omega
+        st.bag["omega"] += omega
+
+    def research_penalty(self) -> int:
+        st = self.state
+        if st.alert_card is None:
+            # rule g13: the lowest occupied row's penalty (L1260) stays, the card's last row
+            return st.penalty_after_panic if self.rules.get("g13_penalty_after_panic") == "last_row" else 0
+        if st.alert_filled == 0:
+            return st.alert_card.research_penalty_before or 0
+        return st.alert_card.rows[st.alert_filled - 1].research_penalty
+
+    # --- cards -------------------------------------------------------------------------
+    def draw_cards(self, who: Scholar, n: int) -> None:
+        for _ in range(n):
+            card = self.draw_one()
+            if card is None:
+                return
+            who.hand.append(card)
+
+    def draw_one(self):
+        st = self.state
+        if not st.deck:
+            st.deck, st.discard = st.discard, []
+            self.rng.shuffle(st.deck)         # T-32 (L408)
+        return st.deck.pop() if st.deck else None
+
+    def search_cards(self, who: Scholar, card_type: str) -> None:
+        for i in range(len(self.state.deck) - 1, -1, -1):
+            if self.card(self.state.deck[i]).card_type == card_type:
+                who.hand.append(self.state.deck.pop(i))
+                self.rng.shuffle(self.state.deck)
+                return
+
+    def prophecy(self, who: Scholar, n: int) -> None:
+        """Reveal n cards, choose one; its bonus is the result; all go to the discard (R-02)."""
+        shown = [c for c in (self.draw_one() for _ in range(n)) if c is not None]
+        if not shown:
+            self.last_prophecy = 0
+            return
+        pick = self.ask(who, "prophecy", sorted(set(shown)))
+        self.last_prophecy = self.card(pick).bonus
+        self.state.discard.extend(shown)
+        self.log(f"{who.name} prophesies {pick} ({self.last_prophecy})")
+
+    def randomize(self, applies):
+        """Shuffle the randomizer deck and draw until a card applies (L1194)."""
+        cards = list(self.state.randomizer)
+        if not self.fixed_randomizer:
+            self.rng.shuffle(cards)
+        for card in cards:
+            if applies(card):
+                return card
+        return None
+
+    # --- notebook ----------------------------------------------------------------------
+    def caste_short(self) -> bool:
+        return self.rules.get("c2_caste_column", "short") == "short"
+
+    def capacity(self, colour: str) -> int:
+        if colour == "caste" and self.caste_short():
+            return sum(1 for v in self.columns["caste"].values if v)
+        return self.notebook.capacity
+
+    def column_score(self, colour: str, n: int) -> int:
+        values = list(self.columns[colour].values)
+        if colour == "caste" and self.caste_short():
+            values = [0] + [v for v in values if v]
+        return values[min(n, len(values) - 1)]
+
+    def notebook_score(self, who: Scholar) -> int:
+        return sum(self.column_score(c, who.notebook[c]) for c in COLOURS)
+
+    def marks(self, kind: str) -> tuple:
+        """(colour, block count) of each star or research mark of the notebook's columns
+        (read once: stars are counted at every turn and every thesis check)."""
+        found = self._marks.get(kind)
+        if found is None:
+            found = self._marks[kind] = tuple((c, n) for c in COLOURS for n in getattr(self.columns[c], kind))
+        return found
+
+    def stars(self, who: Scholar) -> int:
+        notebook = who.notebook
+        return sum(1 for c, s in self.marks("stars") if notebook[c] >= s)
+
+    def research_bonus(self, who: Scholar) -> int:
+        notebook = who.notebook
+        return sum(1 for c, r in self.marks("research") if notebook[c] >= r)
+
+    def clan_score(self, who: Scholar) -> int:
+        mods = self.state.clan.modifiers
+        return self.notebook_score(who) + sum(who.notebook[c] * (mods[c] or 0) for c in COLOURS)
+
+    def gain_block(self, who: Scholar, colour: str) -> bool:
+        """Put a block in its column; a full column destroys it (L1026). True if kept."""
+        if who.notebook[colour] >= self.capacity(colour):
+            self.state.reserve_blocks[colour] += 1
+            self.log(f"{who.name}'s {colour} column is full: the block is destroyed")
+            return False
+        stars = self.stars(who)
+        who.notebook[colour] += 1
+        self.notebook_changed()
+        if self.stars(who) > stars:              # the block uncovers a star (L392)
+            self.fire(self.skill_triggers(who, "star_gained"), "star_gained")
+        return True
+
+    def lose_block(self, who: Scholar, colour: str, protectable: bool = True) -> bool:
+        """Remove the top block of a column. Losing is any removal from the notebook (L1030), so
+        a protected colour may be kept whatever the cause, chosen or random (L1076); only a
+        gift is not protected (`protectable=False`, L1054)."""
+        if who.notebook[colour] <= 0:
+            return False
+        if protectable and self.loss_refused(who, colour):
+            self.log(f"{who.name} refuses to lose the {colour} block")
+            return False
+        if protectable and self.protected(who, colour):
+            if self.ask(who, "refuse_loss", [True, False]):
+                self.log(f"{who.name} keeps the protected {colour} block")
+                return False
+        who.notebook[colour] -= 1
+        self.notebook_changed()
+        return True
+
+    def loss_refused(self, who: Scholar, colour: str) -> bool:
+        """`on block_loss` triggers of `who` hear the loss; `refuse_loss` there keeps it."""
+        saved, self.refused = self.refused, False
+        try:
+            self.fire(self.skill_triggers(who, "block_loss"), "block_loss", SimpleNamespace(colour=colour))
+            return self.refused
+        finally:
+            self.refused = saved
+
+    def protected(self, who: Scholar, colour: str) -> bool:
+        return any(seat == who.seat and colour in (self.data.get("intern_card", iid).colours or ())
+                   for iid, seat in self.state.interns.items())
+
+    def notebook_changed(self) -> None:
+        """Lore tokens and excitement (L345-347, L378): re-evaluated after every change."""
+        scholars = self.state.scholars
+        for s in scholars:
+            if not s.lore and not Counter(s.card.lore_bonus) - s.notebook:
+                s.lore = True
+                self.log(f"{s.name} gains the lore token")
+        top = max(self.stars(s) for s in scholars)
+        for s in scholars:
+            side = "excited" if self.stars(s) < top else "standard"
+            if side != s.side:
+                s.side = side
+                s.stun = min(s.stun, self.stamina(s))    # excess stun is discarded (L373)
+                self.log(f"{s.name} turns to the {side} side")
+
+    def drop(self, who: Scholar, n: int, random: bool) -> None:
+        """Drop n blocks into the region's rightmost empty slots, then connected regions,
+        else destroy (L1032); a random drop draws the colour from the randomizer (L1210)."""
+        for _ in range(n):
+            owned = [c for c in COLOURS if who.notebook[c] > 0]
+            if not owned:
+                return
+            if random:
+                card = self.randomize(lambda c: who.notebook[c.info] > 0)
+                colour = card.info if card is not None else owned[0]
+            else:
+                colour = self.ask(who, "drop", owned)
+            if not self.lose_block(who, colour):        # a Toll's drop too (L816, L1076)
+                continue
+            self.place_dropped(who, colour)
+
+    def place_dropped(self, who: Scholar, colour: str) -> None:
+        here = self.tile_of(who)
+        for tile in [here] + [self.state.tiles[p] for p in self.connected(here.pos)]:
+            empty = [i for i, c in enumerate(tile.slots) if c is None]
+            if empty:
+                tile.slots[empty[-1]] = colour
+                self.log(f"{who.name} drops a {colour} block in {tile.id}")
+                return
+        self.state.reserve_blocks[colour] += 1
+        self.log(f"{who.name}'s dropped {colour} block is destroyed")
+
+    def give(self, giver: Scholar, receiver: Scholar) -> None:
+        owned = [c for c in COLOURS if giver.notebook[c] > 0]
+        if not owned:
+            return
+        colour = self.ask(giver, "give", owned)          # the giver chooses (L1038)
+        self.lose_block(giver, colour, protectable=False)   # giving is not losing (L1054)
+        self.gain_block(receiver, colour)
+        self.log(f"{giver.name} gives a {colour} block to {receiver.name}")
+
+    def collect(self, who: Scholar, n: int) -> None:
+        tile = self.tile_of(who)
+        for index, colour in self.targets(who, tile, n):
+            tile.slots[index] = None
+            self.gain_block(who, colour)
+            self.log(f"{who.name} collects a {colour} block from {tile.id}")
+
+    def targets(self, who: Scholar, tile: Tile, n: int) -> list:
+        """The first available blocks left to right, skipping full columns (L916, L1024)."""
+        out = []
+        for i, colour in tile.blocks():
+            if len(out) == n:
+                break
+            if who.notebook[colour] + sum(1 for _, c in out if c == colour) >= self.capacity(colour):
+                continue
+            out.append((i, colour))
+        return out

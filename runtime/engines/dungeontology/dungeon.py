@@ -1,0 +1,308 @@
+"""Dungeontology's dungeon: the geometry of placed regions (passages, doors, stairs, walls,
+secret passages), exploring, moving and entering regions, and the boss's moves.
+
+A mixin of the Engine (engine.py): its methods use the engine's state, agents and helpers."""
+from __future__ import annotations
+
+from collections import deque
+
+from tomecraft.runtime.engines.dungeontology.state import OPPOSITE, SIDES, Scholar, Tile, edge, step
+
+
+class Dungeon:
+    # --- geometry ----------------------------------------------------------------------
+    def open_side(self, tile: Tile, side: str) -> bool:
+        return side in tile.region.passages
+
+    def linked(self, a: Tile, b: Tile, side: str) -> bool:
+        e = edge(a.pos, b.pos)
+        if e in self.state.walls or side not in a.region.passages \
+                or OPPOSITE[side] not in b.region.passages:       # open_side, inlined (hot)
+            return False
+        return a.level == b.level or e in self.state.stairs
+
+    def connected(self, pos) -> list:
+        tile = self.state.tiles[pos]
+        out = []
+        for side in SIDES:
+            other = self.state.tiles.get(step(pos, side))
+            if other is not None and self.linked(tile, other, side):
+                out.append(other.pos)
+        return out
+
+    def door_ok(self, who: Scholar, dst: Tile, side_in: str) -> bool:
+        for door in dst.region.doors or ():
+            if door.side == side_in and any(who.notebook[c] == 0 for c in door.colours):
+                return False
+        return True
+
+    def letters(self, tile: Tile) -> list:
+        self.passage_letters = []
+        self.fire(self.tile_triggers(tile, self.state.scholars[0], "movement"), "movement")
+        return list(self.passage_letters)
+
+    def passage_targets(self, tile: Tile) -> list:
+        mine = set(self.letters(tile))
+        if not mine:
+            return []
+        return [t.pos for t in self.state.tiles.values()
+                if t.pos != tile.pos and mine & set(self.letters(t))]
+
+    def fits(self, region, pos, side_from: str) -> bool:
+        """A drawn tile fits at pos if it has a passage towards where it is attached."""
+        return pos not in self.state.tiles and side_from in region.passages
+
+    def new_tile(self, region, pos) -> Tile:
+        tile = Tile(pos, region, [None] * len(region.slots or ()))
+        self.state.tiles[pos] = tile
+        for other_side in SIDES:
+            other = self.state.tiles.get(step(pos, other_side))
+            if other is None or other.level == tile.level:
+                continue
+            if self.open_side(tile, other_side) and self.open_side(other, OPPOSITE[other_side]) \
+                    and edge(pos, other.pos) not in self.state.stairs:
+                self.state.walls.add(edge(pos, other.pos))
+        self.fill(tile)
+        self.state.stats["placed"] += 1
+        return tile
+
+    def fill(self, tile: Tile) -> None:
+        """Place info blocks in the slots from the reserve (not in Max Alert, L1163)."""
+        if self.state.max_alert:
+            return
+        for i, colour in enumerate(tile.region.slots or ()):
+            if self.state.reserve_blocks[colour] > 0:
+                self.state.reserve_blocks[colour] -= 1
+                tile.slots[i] = colour
+
+    def draw_fitting(self, level: int, pos, side_from: str):
+        """Draw from the level's stack; a tile that cannot connect goes to the bottom (L748);
+        after one pass through the stack nothing fits (R-13)."""
+        stack = self.state.stacks[level]
+        for _ in range(len(stack)):
+            region = stack.pop()
+            if self.fits(region, pos, side_from):
+                return region
+            stack.insert(0, region)
+        return None
+
+    def explore_sides(self, who: Scholar) -> list:
+        if self.state.max_alert:
+            return []
+        tile = self.tile_of(who)
+        if not self.state.stacks[tile.level]:
+            return []
+        return [s for s in SIDES if self.open_side(tile, s) and step(tile.pos, s) not in self.state.tiles]
+
+    def place_stairs(self, who: Scholar, tile: Tile) -> None:
+        """L864-874: a tile of an adjacent level, joined by stair markers; walls elsewhere."""
+        if self.state.max_alert:
+            return
+        levels = [lv for lv in (tile.level - 1, tile.level + 1) if lv in (1, 2, 3) and self.state.stacks[lv]]
+        sides = [s for s in SIDES if self.open_side(tile, s) and step(tile.pos, s) not in self.state.tiles]
+        if not levels or not sides:
+            return
+        level = self.ask(who, "stairs_level", levels)
+        stack = self.state.stacks[level]
+        for _ in range(len(stack)):
+            region = stack.pop()
+            fitting = [s for s in sides if OPPOSITE[s] in region.passages]
+            if fitting:
+                side = self.ask(who, "stairs_side", fitting)
+                pos = step(tile.pos, side)
+                self.state.stairs.add(edge(tile.pos, pos))
+                self.new_tile(region, pos)
+                self.log(f"{who.name} takes the stairs of {tile.id}: {region.id} placed {side}")
+                self.state.stats["stairs"] += 1
+                return
+            stack.insert(0, region)
+
+    # --- moving ------------------------------------------------------------------------
+    def can_enter(self, who: Scholar, dst: Tile) -> bool:
+        """Dry-run the entry triggers: Ambush at the stun cap forbids entry (L808)."""
+        self.dry, self.entry_forbidden = True, False
+        try:
+            triggers = self.tile_triggers(dst, who, "enter_region")
+            for t in dst.tokens:
+                if t.token == "trap_token":
+                    triggers += self.triggers_of([t.effect], who, dst, "enter_region")
+            self.fire(triggers, "enter_region")
+            return not self.entry_forbidden
+        finally:
+            self.dry = False
+
+    def move_options(self, who: Scholar) -> list:
+        if who.steps <= 0:
+            return []
+        here = self.tile_of(who)
+        out = []
+        for side in SIDES:
+            other = self.state.tiles.get(step(here.pos, side))
+            if other is not None and self.linked(here, other, side) \
+                    and self.door_ok(who, other, OPPOSITE[side]) and self.can_enter(who, other):
+                out.append({"do": "move", "to": other.id})
+        for side in self.explore_sides(who):
+            out.append({"do": "explore", "side": side})
+        for pos in self.passage_targets(here):
+            dst = self.state.tiles[pos]
+            if self.can_enter(who, dst):
+                out.append({"do": "passage", "to": dst.id})
+        return out
+
+    def tile_by_id(self, rid: str) -> Tile:
+        return next(t for t in self.state.tiles.values() if t.id == rid)
+
+    def do_move(self, who: Scholar, option: dict) -> None:
+        who.steps -= 1
+        if option["do"] == "explore":
+            here = self.tile_of(who)
+            pos = step(here.pos, option["side"])
+            region = self.draw_fitting(here.level, pos, OPPOSITE[option["side"]])
+            if region is None:
+                self.log(f"{who.name} finds no region to place {option['side']} of {here.id}")
+                return
+            tile = self.new_tile(region, pos)
+            self.log(f"{who.name} places {region.id} {option['side']} of {here.id}")
+            if self.can_enter(who, tile):
+                self.enter(who, tile)
+            return
+        self.enter(who, self.tile_by_id(option["to"]))
+
+    def enter(self, who: Scholar, tile: Tile) -> None:
+        """L779-786: move in, flip a waiting trap first (L860), then the region's effects."""
+        who.pos = tile.pos
+        self.progress += 1
+        first = not tile.entered
+        tile.entered = True
+        self.state.stats[f"entered:{tile.id}"] += 1
+        self.log(f"{who.name} enters {tile.id}")
+        traps = [t for t in tile.tokens if t.token == "trap_token"]
+        for trap in traps:
+            tile.tokens.remove(trap)
+            self.log(f"{who.name} springs a trap: {trap.id}")
+            self.state.stats["traps_sprung"] += 1
+            self.fire(self.triggers_of([trap.effect], who, tile), "enter_region")
+        triggers = self.tile_triggers(tile, who)
+        for name, where, body, ctx in triggers:
+            if name == "first_enter" and not first:
+                continue
+            if name in ("first_enter", "enter_region"):
+                self.fire([(name, where, body, ctx)], name)
+        self.state.stats["keyword_triggers"] += sum(1 for t in triggers if t[0] == "enter_region")
+
+    def bonus_move(self, who: Scholar, steps: int) -> None:
+        saved, who.steps = who.steps, steps
+        self.movement(who)
+        who.steps = saved if not self.moving_stopped else 0
+
+    def movement(self, who: Scholar) -> None:
+        self.moving_stopped = False
+        while who.steps > 0 and not self.moving_stopped and not who.done:
+            options = self.move_options(who)
+            if not options:
+                return
+            choice = self.ask(who, "move", options + [{"do": "stay"}])
+            if choice["do"] == "stay":
+                return
+            self.do_move(who, choice)
+
+    def random_move(self, who: Scholar) -> None:
+        """EX-9 (L1214, rule c14): 1 step in the randomizer's direction; one passage per side, so
+        the exit element C only names the passage; none usable there: first one clockwise."""
+        card = self.randomize(lambda c: True)
+        if card is None:
+            return
+        side = card.direction[0].upper()
+        here = self.tile_of(who)
+        order = SIDES[SIDES.index(side):] + SIDES[:SIDES.index(side)]
+        for s in order:
+            other = self.state.tiles.get(step(here.pos, s))
+            if other is not None and self.linked(here, other, s) \
+                    and self.door_ok(who, other, OPPOSITE[s]) and self.can_enter(who, other):
+                self.log(f"{who.name} moves at random {card.direction} ({card.id}): "
+                         f"side {s}, {card.exit}most passage")
+                self.enter(who, other)
+                return
+        self.log(f"{who.name} cannot move at random ({card.id}): no passage")
+
+    def teleport(self, who: Scholar) -> None:
+        options = sorted(t.id for t in self.state.tiles.values() if t.pos != who.pos)
+        if options:
+            self.enter(who, self.tile_by_id(self.ask(who, "teleport", options)))
+
+    def place_tokens(self, who: Scholar, token: str, n: int) -> None:
+        """R-17: the player puts each token on any revealed region other than the start."""
+        st = self.state
+        pool = [t for t in self.data.kinds["token"].values() if t.token == token]
+        for _ in range(n):
+            if token == "trap_token":
+                if not st.traps:
+                    return
+                tok = st.traps.pop()
+            elif pool:
+                tok = pool[0]
+            else:
+                return
+            options = sorted(t.id for t in st.tiles.values() if not t.region.start)
+            tile = self.tile_by_id(self.ask(who, "place_token", options))
+            if tok.token == "trap_token":
+                tile.tokens.insert(0, tok)          # left of all effects (L860)
+            else:
+                tile.tokens.append(tok)
+            self.log(f"{who.name} places a {token} on {tile.id}")
+
+    # --- boss --------------------------------------------------------------------------
+    def boss_effect(self, ctx, which: str) -> None:
+        fx = getattr(self.state.boss, which)
+        self.state.stats[f"boss_{which}"] += 1
+        fx(self.ctx(ctx.you, ctx.self))
+
+    def place_boss(self, ctx) -> None:
+        self.state.boss_pos = ctx.self.pos if isinstance(ctx.self, Tile) else ctx.you.pos
+        self.log(f"the boss appears in {self.state.tiles[self.state.boss_pos].id}")
+
+    def move_boss(self, ctx, steps: int) -> None:
+        """R-15: the boss walks toward a scholar (ignoring doors, L1307): Drunk Latus picks
+        the scholar by randomizer colour (L1206), otherwise the activating player chooses."""
+        st = self.state
+        if st.boss_pos is None:
+            return
+        targets = [s for s in st.scholars if not s.done and not self.in_start(s)]
+        if not targets:
+            return
+        card = ctx.info.get("randomizer")
+        if card is not None:
+            found = card if any(s.colour == card.colour for s in targets) else \
+                self.randomize(lambda c: any(s.colour == c.colour for s in targets))
+            target = next(s for s in targets if s.colour == found.colour) if found else targets[0]
+        else:
+            target = self.ask(ctx.you, "boss_target", sorted(targets, key=lambda s: s.seat))
+        for _ in range(steps):
+            path = self.path(st.boss_pos, target.pos)
+            if len(path) < 2:
+                break
+            st.boss_pos = path[1]
+            here = self.scholar_at(st.boss_pos)
+            if here and not st.tiles[st.boss_pos].region.start:
+                for s in here:
+                    self.state.stats["boss_encounters"] += 1
+                    st.boss.encounter(self.ctx(s, st.tiles[st.boss_pos]))
+                break
+
+    def path(self, a, b) -> list:
+        prev = {a: None}
+        queue = deque([a])
+        while queue:
+            pos = queue.popleft()
+            if pos == b:
+                break
+            for nxt in self.connected(pos):
+                if nxt not in prev:
+                    prev[nxt] = pos
+                    queue.append(nxt)
+        if b not in prev:
+            return [a]
+        out = [b]
+        while prev[out[-1]] is not None:
+            out.append(prev[out[-1]])
+        return out[::-1]

@@ -1,0 +1,174 @@
+"""Dungeontology's side of the effect language: the Context API the generated effects call
+(reading, choosing, registering) and the triggers that regions, tokens, skills, interns and doom
+cards register, collected and fired by the engine at the right moment.
+
+A mixin of the Engine (engine.py): its methods use the engine's state, agents and helpers."""
+from __future__ import annotations
+
+from tomecraft.runtime.effects import Context, EffectError
+from tomecraft.runtime.engines.dungeontology.state import Scholar, Tile
+
+
+def rebind(ctx: Context, **changes) -> Context:
+    """`ctx.bind(**changes)` without dataclasses' `replace`, which costs ten times more: this
+    runs for every trigger handed out or fired. Context is a plain frozen dataclass."""
+    copy = object.__new__(Context)
+    copy.__dict__.update(ctx.__dict__)
+    copy.__dict__.update(changes)
+    return copy
+
+
+def _fresh(ctx: Context) -> Context:
+    """A copy of a kept trigger's context with an empty `info` (a verb may write there)."""
+    copy = object.__new__(Context)
+    fields = copy.__dict__
+    fields.update(ctx.__dict__)
+    fields["info"] = {}
+    return copy
+
+
+class Watched:
+    """The verbs or queries an effect sees while it is collected: any use marks it as one
+    that reads or acts (its triggers may differ next time). Closures made then keep it."""
+    __slots__ = ("_engine", "_handlers")
+
+    def __init__(self, engine, handlers) -> None:
+        self._engine = engine
+        self._handlers = handlers
+
+    def __getattr__(self, name: str):
+        self._engine._read = True
+        return getattr(self._handlers, name)
+
+
+class EffectHost:
+    # --- the Context API ---------------------------------------------------------------
+    def attr(self, ctx, obj, name: str):
+        self._read = True
+        if isinstance(obj, Scholar):
+            if name in ("stealth", "alert") and self.attempt is not None:
+                return self.attempt[name]
+            if name == "stars":
+                return self.stars(obj)
+            stats = obj.stats()
+            if hasattr(stats, "_fields") and name in stats._fields:
+                return stats[name]
+            return getattr(obj, name)
+        return getattr(obj, name)
+
+    def select(self, ctx, kind: str, zone):
+        self._read = True
+        live = [s for s in self.state.scholars if not s.done]
+        if kind == "player":
+            return [s for s in live if (s is ctx.you and not self.ownerless) or not self.in_start(s)]
+        if kind in ("opponent", "other_player"):
+            return [s for s in live if s is not ctx.you and not self.in_start(s)]
+        return []
+
+    def decide(self, ctx, key: str, options: list):
+        self._read = True
+        return self.ask(ctx.you, key, options)
+
+    def subscribe(self, ctx, event: str, where, body, key: str) -> None:
+        if self._collecting is None:
+            raise EffectError(f"trigger {key} registered outside a region, token or skill")
+        self._collecting.append((event, where, body, ctx))
+
+    def watch(self, ctx, cond, body, key: str) -> None:
+        raise EffectError("Dungeontology's content has no watches")
+
+    def continuous(self, ctx, body, key: str) -> None:
+        raise EffectError("Dungeontology's content has no continuous effects")
+
+    def once(self, ctx, scope: str, key: str) -> bool:
+        self._read = True
+        if key in self._once:
+            return False
+        if not self.dry:
+            self._once.add(key)
+        return True
+
+    def modify(self, ctx, obj, name: str, op: str, value, key: str) -> None:
+        self._read = True
+        if isinstance(obj, Scholar) and name in ("stealth", "alert"):
+            if self.attempt is not None:
+                self.attempt_add(name, value if op == "+=" else -value, obj)
+            return
+        current = getattr(obj, name, 0)
+        new = {"=": value, "+=": current + value, "-=": current - value,
+               "*=": current * value}.get(op)
+        if new is None:
+            raise EffectError(f"unknown modifier {op}")
+        setattr(obj, name, new)
+
+    # --- triggers ----------------------------------------------------------------------
+    def triggers_of(self, effects, who: Scholar, tile, event: str | None = None) -> list:
+        """Run effect functions in collecting mode; return their registered triggers (only
+        those of `event` if given: the others would not fire)."""
+        out: list = []
+        kept_by, who_id, tile_id = self._registrations, id(who), id(tile)
+        for fx in effects or ():
+            kept = kept_by.get((fx, who_id, tile_id))      # `registered`, inlined: a hot loop
+            if kept is not None and kept[0] is who and kept[1] is tile:
+                out += [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[2]
+                        if event is None or name == event]
+            else:
+                out += self.registered(fx, who, tile, event)
+        return out
+
+    def registered(self, fx, who: Scholar, tile, event: str | None = None) -> list:
+        """The triggers `fx` registers for (who, tile). Collecting runs the effect, and the
+        engine does so for every region around at every step (moves, secret passages), so
+        an effect that only registers -- it read no state, asked nothing, called no verb or
+        query -- registers the same triggers next time: those are kept and handed out again
+        (`triggers_of`), each with a fresh context (a verb may write in a context's `info`).
+        An effect that read anything is run again each time. With `event`, only the triggers
+        of that event."""
+        key = (fx, id(who), id(tile))
+        kept = self._registrations.get(key)
+        if kept is not None and kept[0] is who and kept[1] is tile:
+            return [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[2]
+                    if event is None or name == event]
+        saved = self._collecting, self._read, self.verbs, self.queries
+        self._collecting, self._read = [], False
+        self.verbs, self.queries = self._watched       # handler use marks the effect as reading
+        try:
+            fx(self.ctx(who, tile))
+            found, pure = self._collecting, not self._read
+        finally:
+            self._collecting, self._read, self.verbs, self.queries = saved
+        if pure:
+            self._registrations[key] = (who, tile, [(e, w, b, _fresh(c)) for e, w, b, c in found])
+        else:
+            self._read = True                          # an enclosing collection read too
+        return found if event is None else [t for t in found if t[0] == event]
+
+    def tile_triggers(self, tile: Tile, who: Scholar, event: str | None = None) -> list:
+        effects = list(tile.region.effects or ())
+        effects += [t.effect for t in tile.tokens if t.effect is not None and t.token != "trap_token"]
+        return self.triggers_of(effects, who, tile, event)
+
+    def skill_triggers(self, who: Scholar, event: str | None = None) -> list:
+        """Triggers that last while `who` has them: passive skills, owned interns, and revealed
+        doom cards (until removed in a Rest, L1096)."""
+        side = who.stats()
+        kept = self._passive.get(id(side))           # a side's passive skills, found once
+        if kept is None or kept[0] is not side:
+            kept = self._passive[id(side)] = (side, [s.effect for s in side.skills if s.timing == "passive"])
+        passive = list(kept[1])
+        passive += [self.data.get("intern_card", iid).effect
+                    for iid, seat in sorted(self.state.interns.items()) if seat == who.seat]
+        passive += [self.data.get("doom_card", did).effect for did in who.dooms]
+        return self.triggers_of([fx for fx in passive if fx is not None], who, who, event)
+
+    def fire(self, triggers: list, event: str, payload=None, who: Scholar | None = None) -> None:
+        for name, where, body, ctx in triggers:
+            if name != event:
+                continue
+            bound = ctx
+            if payload is not None:
+                bound = rebind(bound, event=payload)
+            if who is not None:
+                bound = rebind(bound, you=who)
+            if where is None or where(bound):
+                body(bound)

@@ -1,0 +1,108 @@
+"""Collecting triggers (runtime/engines/dungeontology/triggers.py): an effect that only
+registers is run once per (effect, scholar, region) and its triggers handed out again with
+fresh contexts; an effect that reads state, asks, or calls a verb or query is run every time,
+so what it registers follows the game. The effects here are written as the generated ones
+are (`verbs = ctx.verbs` / `queries = ctx.queries` first, `ctx.on(...)` to register)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.loadgen import game_data
+from tomecraft.runtime.engines.dungeontology.scenario import build
+
+
+@pytest.fixture(scope="module")
+def data():
+    return game_data("dungeontology", [], dg.Reporter())
+
+
+@pytest.fixture
+def engine(data):
+    return build(data, {"scholars": [{"scholar": "valerio"}, {"scholar": "sofia"}]})
+
+
+def _body(ctx):
+    ctx.info["seen"] = True                 # as the `randomize` verb writes its card there
+
+
+def test_an_effect_that_only_registers_runs_once_and_hands_out_fresh_contexts(engine):
+    runs = []
+
+    def registers(ctx):
+        runs.append(1)
+        ctx.on("turn_end", None, _body, "k")
+
+    who = engine.state.scholars[0]
+    first = engine.triggers_of([registers], who, who)
+    first[0][2](first[0][3])                 # the body writes in its context's info
+    second = engine.triggers_of([registers], who, who)
+    assert len(runs) == 1
+    assert [t[0] for t in second] == ["turn_end"] and second[0][2] is _body
+    assert second[0][3] is not first[0][3] and second[0][3].info == {}
+    assert second[0][3].you is who and second[0][3].self is who
+
+
+def test_kept_triggers_are_per_scholar(engine):
+    def registers(ctx):
+        ctx.on("turn_end", None, _body, "k")
+
+    a, b = engine.state.scholars
+    assert engine.triggers_of([registers], a, a)[0][3].you is a
+    assert engine.triggers_of([registers], b, b)[0][3].you is b
+
+
+def test_an_effect_that_reads_a_query_registers_as_the_state_is_now(engine):
+    runs = []
+
+    def conditional(ctx):                    # "if students_owned() >= 2 { on turn_end: ... }"
+        queries = ctx.queries
+        runs.append(1)
+        if queries.students_owned(ctx) >= 2:
+            ctx.on("turn_end", None, _body, "k")
+
+    who = engine.state.scholars[0]
+    who.students = 0
+    assert engine.triggers_of([conditional], who, who) == []
+    who.students = 2
+    assert [t[0] for t in engine.triggers_of([conditional], who, who)] == ["turn_end"]
+    who.students = 0
+    assert engine.triggers_of([conditional], who, who) == []
+    assert len(runs) == 3
+
+
+def test_an_effect_that_reads_an_attribute_is_run_every_time(engine):
+    def conditional(ctx):                    # "if you.students >= 1 { on turn_end: ... }"
+        if ctx.attr(ctx.you, "students") >= 1:
+            ctx.on("turn_end", None, _body, "k")
+
+    who = engine.state.scholars[0]
+    who.students = 1
+    assert len(engine.triggers_of([conditional], who, who)) == 1
+    who.students = 0
+    assert engine.triggers_of([conditional], who, who) == []
+
+
+def test_an_event_filter_returns_only_that_events_triggers(engine):
+    def registers(ctx):
+        ctx.on("turn_end", None, _body, "a")
+        ctx.on("action_phase", None, _body, "b")
+
+    who = engine.state.scholars[0]
+    for _ in range(2):                       # collected, then kept
+        assert [t[0] for t in engine.triggers_of([registers], who, who, "action_phase")] \
+            == ["action_phase"]
+        assert [t[0] for t in engine.triggers_of([registers], who, who)] \
+            == ["turn_end", "action_phase"]
+
+
+def test_no_verb_of_the_vocabulary_is_inlined():
+    """An `inline: you_stat` verb compiles to a direct read of `ctx.you`, which the engine
+    cannot see while collecting: an effect using one would be kept although it reads state.
+    Dungeontology's vocabulary has none; adding one needs `registered` to learn of it."""
+    game = yaml.safe_load((Path(__file__).parents[2] / "content/dungeontology/game.yaml")
+                          .read_text(encoding="utf-8"))
+    assert not [name for name, verb in game["verbs"].items() if (verb or {}).get("inline")]
