@@ -4,19 +4,15 @@ It aims for ties (both sides to the graveyard, no HP lost, L139-141), avoids let
 rests when the hand is empty, and cashes loot at every clean-up. Relic uses and event cards,
 whatever content adds them, are weighed by a one-step lookahead: the option is applied to a
 copy of the game and the copy scored by `value` (never by the relic's or event's name).
+`engine` below is the game's Engine (engine.py imports this module, not the other way).
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
-
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
 from tomecraft.runtime.lookahead import FirstOption, copy_game
 from tomecraft.runtime.timing import Fizzle
 from tomecraft.runtime.usage import quiet
-
-if TYPE_CHECKING:
-    from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine
 
 
 def _row_value(p: int, e: int, n: int, size: int, power: int, risky: int) -> float:
@@ -27,7 +23,7 @@ def _row_value(p: int, e: int, n: int, size: int, power: int, risky: int) -> flo
     return -12 * (power + (1 if p == 0 else 0)) + n - risky
 
 
-def plan(engine: "Engine", rows: list) -> tuple[float, list]:
+def plan(engine, rows: list) -> tuple[float, list]:
     """Best assignment of hand cards and token stacks to `rows` (enemy total, power) in play
     order, each row as {"cards": [...], "stacks": {attribute: size}}: a small depth-first search
     over the top few plays of each row (memoised on the values involved, so equal hands are
@@ -113,7 +109,7 @@ def next_play(row, want: dict | None, options: list) -> dict:
     return {"do": "done"}
 
 
-def _trial(engine: "Engine") -> "Engine":
+def _trial(engine):
     """A copy of the whole game (state, triggers, random stream) with an agent that takes
     first options."""
     trial = copy_game(engine)
@@ -121,7 +117,7 @@ def _trial(engine: "Engine") -> "Engine":
     return trial
 
 
-def value(engine: "Engine") -> float:
+def value(engine) -> float:
     """How good the game looks for the player: HP and misses first (a miss is the score,
     HP 0 loses), then what helps later battles (cards in hand, face-up attribute tokens,
     resources, loot, relics), and the battle under way."""
@@ -144,7 +140,7 @@ def value(engine: "Engine") -> float:
     return v
 
 
-def gain(engine: "Engine", apply) -> float:
+def gain(engine, apply) -> float:
     """value after `apply(trial)` on a copy of the game, minus value before."""
     trial = _trial(engine)
     before = value(trial)
@@ -156,11 +152,11 @@ def gain(engine: "Engine", apply) -> float:
     return value(trial) - before
 
 
-def relic_gain(engine: "Engine", option: dict) -> float:
+def relic_gain(engine, option: dict) -> float:
     return gain(engine, lambda t: t.use_relic(option["id"]))
 
 
-def _take_event(trial: "Engine", name) -> None:
+def _take_event(trial, name) -> None:
     s = trial.state
     card = next(c for c in s.revealed if repr(c) == name)
     if card.defn.card_type == "loot":
@@ -169,7 +165,7 @@ def _take_event(trial: "Engine", name) -> None:
         trial.activate_event(card)
 
 
-def event_gain(engine: "Engine", option: dict) -> float:
+def event_gain(engine, option: dict) -> float:
     if option["event"] is None:
         return 0.0
     return gain(engine, lambda t: _take_event(t, option["event"]))
@@ -182,7 +178,7 @@ def best(options: list, score) -> list:
 
 
 class View:
-    def __init__(self, engine: "Engine", key: str) -> None:
+    def __init__(self, engine, key: str) -> None:
         self.engine = engine
         self.key = key
 
