@@ -23,6 +23,7 @@ from tomecraft.runtime.engines.dm_crawl_decks import policy
 from tomecraft.runtime.engines.dm_crawl_decks.battle import Battle
 from tomecraft.runtime.engines.dm_crawl_decks.handlers import Queries, Verbs
 from tomecraft.runtime.engines.dm_crawl_decks.rules import Rules
+from tomecraft.runtime.engines.dm_crawl_decks.snapshot import copy_engine
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, Card, Row, State, Virtual,
 )
@@ -58,6 +59,10 @@ class Engine(Battle, Rules, Zones):
         self.loot_done: Counter = Counter()
         self._uid = 0
         self._watchers: list = []
+
+    def __deepcopy__(self, memo: dict) -> "Engine":
+        """A trial copy for the simulated player (runtime/lookahead.copy_game): snapshot.py."""
+        return copy_engine(self, memo)
 
     # --- cards ---------------------------------------------------------------------------
     def new_card(self, defn, deck: str, zone: str) -> Card:

@@ -8,37 +8,41 @@ copy of the game and the copy scored by `value` (never by the relic's or event's
 """
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
-from tomecraft.runtime.lookahead import FirstOption, copy_game
+from tomecraft.runtime.lookahead import FirstOption
 from tomecraft.runtime.timing import Fizzle
 from tomecraft.runtime.usage import quiet
 
 
-def _row_value(p: int, e: int, n: int, size: int, power: int, risky: int) -> float:
+def _row_tenths(p: int, e: int, n: int, size: int, power: int, risky: int) -> int:
+    """How good one row's outcome is, in tenths (integers: the planner's sums are exact, so
+    its memoised search finds the same plan in whatever order it adds them up)."""
     if p == e:
-        return 10 + n - 0.3 * size - risky
+        return 100 + 10 * n - 3 * size - 10 * risky
     if p > e:
-        return 4 - 2 * n - 0.3 * size - risky
-    return -12 * (power + (1 if p == 0 else 0)) + n - risky
+        return 40 - 20 * n - 3 * size - 10 * risky
+    return -120 * (power + (1 if p == 0 else 0)) + 10 * n - 10 * risky
 
 
 def plan(engine, rows: list) -> tuple[float, list]:
     """Best assignment of hand cards and token stacks to `rows` (enemy total, power) in play
     order, each row as {"cards": [...], "stacks": {attribute: size}}: a small depth-first search
-    over the top few plays of each row (memoised on the values involved, so equal hands are
-    planned once). A row may take any number of cards and stacks of different attributes."""
+    over the top few plays of each row, memoised on the values involved (equal hands are
+    planned once; within a search, equal remainders of hand, tokens and damage once). A row may take any number of cards and stacks of different attributes."""
     cards = sorted(engine.playable(), key=lambda c: (c.defn.points, c.defn.effect is not None, repr(c)))
     hand = tuple((c.defn.points, 3 if c.defn.effect is not None else 0) for c in cards)
     up = tuple((a, engine.state.tokens[a].up) for a in ATTRIBUTES)
     score, chosen = _search(tuple(rows), hand, up, engine.state.hp)
-    return score, [{"cards": [repr(cards[i]) for i in idx], "stacks": dict(stacks)}
+    return score / 10, [{"cards": [repr(cards[i]) for i in idx], "stacks": dict(stacks)}
                    for idx, stacks in chosen]
 
 
 MAX_CARDS_PER_ROW = 5        # the search's horizon only; the engine has no such limit
 
 
+@lru_cache(maxsize=50000)
 def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
     """The best few (value, card indices, stacks) for one row: card sets up to 5 cards, alone
     or topped up to exactly the enemy total by one or two stacks of different attributes."""
@@ -49,48 +53,53 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
                     if len(idx) < MAX_CARDS_PER_ROW and v + hand[i][0] <= e + 3]
     out = []
     for idx, v, r in subsets:
-        out.append((_row_value(v, e, len(idx), 0, power, r), idx, ()))
+        out.append((_row_tenths(v, e, len(idx), 0, power, r), idx, ()))
         need = e - v
         if need <= 0:
             continue
         for a in ATTRIBUTES:
             if ups[a] >= need:
-                out.append((_row_value(e, e, len(idx), need, power, r), idx, ((a, need),)))
+                out.append((_row_tenths(e, e, len(idx), need, power, r), idx, ((a, need),)))
             for b in ATTRIBUTES:
                 if a < b:
                     for k in range(1, min(ups[a], need - 1) + 1):
                         if ups[b] >= need - k:
-                            out.append((_row_value(e, e, len(idx), need, power, r), idx,
+                            out.append((_row_tenths(e, e, len(idx), need, power, r), idx,
                                         ((a, k), (b, need - k))))
     out.sort(key=lambda t: -t[0])
     return out[:6]
 
 
 @lru_cache(maxsize=50000)
-def _search(rows: tuple, hand: tuple, up: tuple, hp: int) -> tuple[float, tuple]:
-    best_plan: list = [(-1e9, ())]
+def _search(rows: tuple, hand: tuple, up: tuple, hp: int) -> tuple[int, tuple]:
+    """(tenths, ((card indices, stacks) per row)): the first best plan in depth-first order.
+    A plan that loses all HP costs 100 points at each row from there on."""
+    best: dict = {}
 
-    def dfs(i: int, free: tuple, up: tuple, total: float, chosen: list, damage: int) -> None:
-        if damage >= hp:
-            total -= 1000
-        if i == len(rows):
-            if total > best_plan[0][0]:
-                best_plan[0] = (total, tuple(chosen))
-            return
-        e, power = rows[i]
-        for value, idx, stacks in _plays(e, power, free, up, hand):
-            rest = tuple(j for j in free if j not in idx)
-            left = dict(up)
-            for a, k in stacks:
-                left[a] -= k
-            p = sum(hand[j][0] for j in idx) + sum(k for _, k in stacks)
-            lost = power + (1 if p == 0 else 0) if p < e else 0
-            chosen.append((idx, stacks))
-            dfs(i + 1, rest, tuple(left.items()), total + value, chosen, damage + lost)
-            chosen.pop()
+    def suffix(i: int, free: tuple, up: tuple, damage: int) -> tuple[int, tuple]:
+        key = (i, free, up, damage)
+        if key in best:
+            return best[key]
+        total = -10000 if damage >= hp else 0
+        chosen: tuple = ()
+        if i < len(rows):
+            e, power = rows[i]
+            top = None
+            for value, idx, stacks in _plays(e, power, free, up, hand):
+                rest = tuple(j for j in free if j not in idx)
+                left = dict(up)
+                for a, k in stacks:
+                    left[a] -= k
+                p = sum(hand[j][0] for j in idx) + sum(k for _, k in stacks)
+                lost = power + (1 if p == 0 else 0) if p < e else 0
+                after, then = suffix(i + 1, rest, tuple(left.items()), min(hp, damage + lost))
+                if top is None or value + after > top:
+                    top, chosen = value + after, ((idx, stacks),) + then
+            total += top
+        best[key] = (total, chosen)
+        return best[key]
 
-    dfs(0, tuple(range(len(hand))), up, 0.0, [], 0)
-    return best_plan[0]
+    return suffix(0, tuple(range(len(hand))), up, 0)
 
 
 def next_play(row, want: dict | None, options: list) -> dict:
@@ -111,8 +120,10 @@ def next_play(row, want: dict | None, options: list) -> dict:
 
 def _trial(engine):
     """A copy of the whole game (state, triggers, random stream) with an agent that takes
-    first options."""
-    trial = copy_game(engine)
+    first options. The engine's own deep copy (snapshot.py) shares the content by itself,
+    so lookahead.copy_game's memo of every definition is not needed."""
+    trial = copy.deepcopy(engine)
+    trial.log_enabled = False
     trial.agent = FirstOption()
     return trial
 
@@ -132,7 +143,7 @@ def value(engine) -> float:
         p = sum(engine.points(c) for c in row.player)
         e = sum(engine.points(c) for c in row.enemy)
         power = sum(engine.power(c) for c in row.enemy)
-        v += _row_value(p, e, len(row.player), 0, power, 0)
+        v += _row_tenths(p, e, len(row.player), 0, power, 0) / 10
     elif any(r.enemy for r in s.rows):
         rows = [(sum(engine.points(c) for c in r.enemy), sum(engine.power(c) for c in r.enemy))
                 for r in reversed(s.rows)]
