@@ -118,13 +118,21 @@ def next_play(row, want: dict | None, options: list) -> dict:
     return {"do": "done"}
 
 
+_FIRST = FirstOption()
+
+
 def _trial(engine):
     """A copy of the whole game (state, triggers, random stream) with an agent that takes
     first options. The engine's own deep copy (snapshot.py) shares the content by itself,
-    so lookahead.copy_game's memo of every definition is not needed."""
-    trial = copy.deepcopy(engine)
+    so lookahead.copy_game's memo of every definition is not needed; the player's agent and
+    plan, which the trial replaces, are set aside instead of copied."""
+    kept = engine.agent, getattr(engine, "policy_plan", None)
+    engine.agent, engine.policy_plan = _FIRST, None
+    try:
+        trial = copy.deepcopy(engine)
+    finally:
+        engine.agent, engine.policy_plan = kept
     trial.log_enabled = False
-    trial.agent = FirstOption()
     return trial
 
 
@@ -151,10 +159,12 @@ def value(engine) -> float:
     return v
 
 
-def gain(engine, apply) -> float:
-    """value after `apply(trial)` on a copy of the game, minus value before."""
+def gain(engine, apply, before: float | None = None) -> float:
+    """value after `apply(trial)` on a copy of the game, minus value before (`before`: the
+    game's value, when the caller weighs several options of one decision)."""
+    if before is None:
+        before = value(engine)
     trial = _trial(engine)
-    before = value(trial)
     with quiet():
         try:
             apply(trial)
@@ -163,8 +173,8 @@ def gain(engine, apply) -> float:
     return value(trial) - before
 
 
-def relic_gain(engine, option: dict) -> float:
-    return gain(engine, lambda t: t.use_relic(option["id"]))
+def relic_gain(engine, option: dict, before: float | None = None) -> float:
+    return gain(engine, lambda t: t.use_relic(option["id"]), before)
 
 
 def _take_event(trial, name) -> None:
@@ -176,10 +186,19 @@ def _take_event(trial, name) -> None:
         trial.activate_event(card)
 
 
-def event_gain(engine, option: dict) -> float:
+def _event_kind(s, name):
+    """Options that are worth the same: copies of one event card, and any loot card (taking
+    loot runs no effect, it only moves the card: L73), so one trial answers for each."""
+    if name is None:
+        return None
+    card = next(c for c in s.revealed if repr(c) == name)
+    return ("loot",) if card.defn.card_type == "loot" else card.defn.id
+
+
+def event_gain(engine, option: dict, before: float | None = None) -> float:
     if option["event"] is None:
         return 0.0
-    return gain(engine, lambda t: _take_event(t, option["event"]))
+    return gain(engine, lambda t: _take_event(t, option["event"]), before)
 
 
 def best(options: list, score) -> list:
@@ -209,11 +228,12 @@ class View:
         if key == "action":
             return self._action(options)
         if key == "event":
-            by_kind: dict = {}            # copies of one event card are worth the same
+            by_kind: dict = {}
+            before = value(e)
             def worth(o):
-                kind = o["event"] and o["event"].split("#")[0]
+                kind = _event_kind(s, o["event"])
                 if kind not in by_kind:
-                    by_kind[kind] = event_gain(e, o)
+                    by_kind[kind] = event_gain(e, o, before)
                 return by_kind[kind]
             return best(options, worth)
         if key == "cleanup":
@@ -233,7 +253,9 @@ class View:
 
     def _relics(self, options: list) -> list:
         """The relic uses that make the game look best, if any makes it look better."""
-        scored = [(relic_gain(self.engine, o), o) for o in options if o["do"] == "relic"]
+        relics = [o for o in options if o["do"] == "relic"]
+        before = value(self.engine) if relics else 0.0
+        scored = [(relic_gain(self.engine, o, before), o) for o in relics]
         top = max((g for g, _ in scored), default=0.0)
         return [o for g, o in scored if g > 0 and g == top]
 

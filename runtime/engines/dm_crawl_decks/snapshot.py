@@ -121,7 +121,7 @@ def copy_rng(rng: Rng, memo: dict) -> Rng:
     new = Rng.__new__(Rng)
     memo[id(rng)] = new
     new.__dict__.update(rng.__dict__)
-    gen = random.Random()
+    gen = random.Random(0)          # (a seed: no system entropy read), then the state
     gen.setstate(rng._random.getstate())
     new._random = gen
     return new
