@@ -44,8 +44,9 @@ MAX_CARDS_PER_ROW = 5        # the search's horizon only; the engine has no such
 
 @lru_cache(maxsize=50000)
 def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
-    """The best few (value, card indices, stacks) for one row: card sets up to 5 cards, alone
-    or topped up to exactly the enemy total by one or two stacks of different attributes."""
+    """The best few (value, card indices, stacks, points played) for one row: card sets up to
+    5 cards, alone or topped up to exactly the enemy total by one or two stacks of different
+    attributes."""
     ups = dict(up)
     subsets = [((), 0, 0)]
     for i in free:
@@ -53,19 +54,19 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
                     if len(idx) < MAX_CARDS_PER_ROW and v + hand[i][0] <= e + 3]
     out = []
     for idx, v, r in subsets:
-        out.append((_row_tenths(v, e, len(idx), 0, power, r), idx, ()))
+        out.append((_row_tenths(v, e, len(idx), 0, power, r), idx, (), v))
         need = e - v
         if need <= 0:
             continue
         for a in ATTRIBUTES:
             if ups[a] >= need:
-                out.append((_row_tenths(e, e, len(idx), need, power, r), idx, ((a, need),)))
+                out.append((_row_tenths(e, e, len(idx), need, power, r), idx, ((a, need),), e))
             for b in ATTRIBUTES:
                 if a < b:
                     for k in range(1, min(ups[a], need - 1) + 1):
                         if ups[b] >= need - k:
                             out.append((_row_tenths(e, e, len(idx), need, power, r), idx,
-                                        ((a, k), (b, need - k))))
+                                        ((a, k), (b, need - k)), e))
     out.sort(key=lambda t: -t[0])
     return out[:6]
 
@@ -90,14 +91,14 @@ def _suffix(rows: tuple, hand: tuple, hp: int, best: dict, i: int, free: tuple, 
     if i < len(rows):
         e, power = rows[i]
         top = None
-        for value, idx, stacks in _plays(e, power, free, up, hand):
-            rest = tuple(j for j in free if j not in idx)
-            left = dict(up)
-            for a, k in stacks:
-                left[a] -= k
-            p = sum(hand[j][0] for j in idx) + sum(k for _, k in stacks)
+        for value, idx, stacks, p in _plays(e, power, free, up, hand):
+            rest = tuple(j for j in free if j not in idx) if idx else free
+            left = up
+            if stacks:
+                spent = dict(stacks)
+                left = tuple((a, n - spent.get(a, 0)) for a, n in up)
             lost = power + (1 if p == 0 else 0) if p < e else 0
-            after, then = _suffix(rows, hand, hp, best, i + 1, rest, tuple(left.items()),
+            after, then = _suffix(rows, hand, hp, best, i + 1, rest, left,
                                   min(hp, damage + lost))
             if top is None or value + after > top:
                 top, chosen = value + after, ((idx, stacks),) + then
