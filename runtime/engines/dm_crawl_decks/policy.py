@@ -47,7 +47,6 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
     """The best few (value, card indices, stacks, points played) for one row: card sets up to
     5 cards, alone or topped up to exactly the enemy total by one or two stacks of different
     attributes."""
-    ups = dict(up)
     subsets = [((), 0, 0)]
     for i in free:
         subsets += [(idx + (i,), v + hand[i][0], r + hand[i][1]) for idx, v, r in subsets
@@ -56,19 +55,30 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
     for idx, v, r in subsets:
         out.append((_row_tenths(v, e, len(idx), 0, power, r), idx, (), v))
         need = e - v
-        if need <= 0:
-            continue
-        for a in ATTRIBUTES:
-            if ups[a] >= need:
-                out.append((_row_tenths(e, e, len(idx), need, power, r), idx, ((a, need),), e))
-            for b in ATTRIBUTES:
-                if a < b:
-                    for k in range(1, min(ups[a], need - 1) + 1):
-                        if ups[b] >= need - k:
-                            out.append((_row_tenths(e, e, len(idx), need, power, r), idx,
-                                        ((a, k), (b, need - k)), e))
+        if need > 0:
+            tops = _top_ups(up, need)
+            if tops:
+                tie = _row_tenths(e, e, len(idx), need, power, r)
+                out += [(tie, idx, stacks, e) for stacks in tops]
     out.sort(key=lambda t: -t[0])
     return out[:6]
+
+
+@lru_cache(maxsize=4096)
+def _top_ups(up: tuple, need: int) -> tuple:
+    """The ways to add exactly `need` points with face-up tokens: one stack, or two stacks of
+    different attributes, in a fixed order."""
+    ups = dict(up)
+    out = []
+    for a in ATTRIBUTES:
+        if ups[a] >= need:
+            out.append(((a, need),))
+        for b in ATTRIBUTES:
+            if a < b:
+                for k in range(1, min(ups[a], need - 1) + 1):
+                    if ups[b] >= need - k:
+                        out.append(((a, k), (b, need - k)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=50000)
