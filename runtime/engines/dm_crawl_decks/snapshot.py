@@ -24,6 +24,7 @@ from tomecraft.runtime.rng import Rng
 
 _ATOMIC = (int, str, float, bool, type(None), frozenset)
 _ATOMIC_TYPES = frozenset(_ATOMIC)
+_CONTEXT_OBJECTS = ("engine", "you", "self", "it", "target", "event")   # of a Context
 _SHARED = ("data", "board", "rules", "log_enabled", "_uid")   # content and plain values
 
 
@@ -99,14 +100,20 @@ class _Copier:
 
     def ctx(self, ctx):
         """A Context (frozen): the same scope, pointing at the copied game's objects."""
-        got = self.memo.get(id(ctx))
+        memo = self.memo
+        got = memo.get(id(ctx))
         if got is not None:
             return got
-        d = ctx.__dict__
-        return self.obj(ctx, {"engine": self(d["engine"]), "you": self(d["you"]),
-                              "self": self(d["self"]), "it": self(d["it"]),
-                              "target": self(d["target"]), "event": self(d["event"]),
-                              "info": copy.deepcopy(d["info"], self.memo) if d["info"] else {}})
+        new = object.__new__(type(ctx))
+        memo[id(ctx)] = new
+        old, d = ctx.__dict__, new.__dict__
+        d.update(old)
+        for name in _CONTEXT_OBJECTS:
+            value = old[name]
+            if value is not None:
+                d[name] = memo.get(id(value)) or self(value)
+        d["info"] = copy.deepcopy(old["info"], memo) if old["info"] else {}
+        return new
 
     def source(self, source):
         """A continuous modifier's source `(id(owner), key)`, moved to the copied owner."""
