@@ -139,8 +139,8 @@ class Layers:
         for m in mods:
             if m[2] not in OPS:
                 raise ValueError(f"unknown layering operator {m[2]!r}")
-        affected = [k for k, slot in self._slots.items()
-                    if any(m.source == source for m in slot.continuous)]
+        affected = [k for k, slot in self._slots.items()     # most slots hold no continuous
+                    if slot.continuous and any(m.source == source for m in slot.continuous)]
         for m in mods:
             if (m[0], m[1]) not in affected:
                 self._slot(m[0], m[1])          # KeyError for an unknown value

@@ -1,32 +1,43 @@
-"""Dungeon Master Crawl Decks' engine: setup, small rounds, turns, battles, rests, descending.
+"""Dungeon Master Crawl Decks' engine: setup, small rounds, turns, descending, a whole game.
 
 Every card text runs through the generated effects; the timing windows, trigger order,
 continuous effects and value layering run through the shared runtime (runtime/timing.py,
 runtime/layering.py). The engine decides only what the rulebook leaves to procedure: zones,
 who decides, and the rule choices recorded in content/dm_crawl_decks/rules.yaml (rNN below).
+
+Layout (imports point one way, down this list):
+  engine.py   the Engine: the Context API generated effects call, turn structure, setup
+  battle.py   battles (a mixin of Engine)
+  rules.py    rule procedures outside battle: draws, relics, loot, events, rests (a mixin)
+  zones.py    where cards are, moving them, trigger order (a mixin)
+  handlers.py the verbs and queries game.yaml names, calling the engine
+  policy.py   the simulated player (its View is what agents see)
+  state.py    the game state and its pieces
 """
 from __future__ import annotations
 
 from collections import Counter
-from types import SimpleNamespace
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.dm_crawl_decks import policy
+from tomecraft.runtime.engines.dm_crawl_decks.battle import Battle
 from tomecraft.runtime.engines.dm_crawl_decks.handlers import Queries, Verbs
+from tomecraft.runtime.engines.dm_crawl_decks.rules import Rules
+from tomecraft.runtime.engines.dm_crawl_decks.snapshot import copy_engine
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, Card, Row, State, Virtual,
 )
+from tomecraft.runtime.engines.dm_crawl_decks.zones import Zones
 from tomecraft.runtime.layering import Layers
 from tomecraft.runtime.timing import COLLECT, ContinuousEffects, Fizzle, OnceTracker, TriggerBus, WindowOrder, resolve
 
 TURN_CAP = 3000          # r30: a safety cap no game reaches
-ROW_EVENTS = ("before_round", "battle_round", "victory", "defeat")
 BATTLE = WindowOrder(("pre_battle", "before_round", "battle_round", "outcome", "post_battle"),
                      repeat=("before_round", "battle_round", "outcome"))
 TURN = ("turn_start", "action", "turn_end")
 
 
-class Engine:
+class Engine(Battle, Rules, Zones):
     def __init__(self, data, state: State, agent, rng, log_enabled: bool = True) -> None:
         self.data = data
         self.state = state
@@ -48,6 +59,10 @@ class Engine:
         self.loot_done: Counter = Counter()
         self._uid = 0
         self._watchers: list = []
+
+    def __deepcopy__(self, memo: dict) -> "Engine":
+        """A trial copy for the simulated player (runtime/lookahead.copy_game): snapshot.py."""
+        return copy_engine(self, memo)
 
     # --- cards ---------------------------------------------------------------------------
     def new_card(self, defn, deck: str, zone: str) -> Card:
@@ -151,154 +166,6 @@ class Engine:
     def power(self, card) -> int:
         return 0 if isinstance(card, Virtual) else self.layers.value(card, "power")
 
-    # --- zones -----------------------------------------------------------------------------
-    def cards_in_zone(self, zone: str) -> list:
-        s = self.state
-        if zone == "exploration":
-            return s.exploration_cards()
-        if zone == "battlefield":
-            return [c for r in s.rows for c in r.enemy + r.player if isinstance(c, Card)]
-        return list({"main_deck": s.main_deck, "graveyard": s.graveyard, "discard_pile": s.discard,
-                     "event_deck": s.event_deck, "event_discard": s.event_discard,
-                     "relic_deck": s.relic_deck, "loot_pile": s.loot, "spare_slot": s.spare,
-                     "hand": s.hand, "equipment_area": s.equipment}.get(zone, []))
-
-    def all_field_cards(self) -> list:
-        return self.cards_in_zone("exploration") + self.cards_in_zone("battlefield")
-
-    def _pile(self, zone: str) -> list | None:
-        s = self.state
-        return {"main_deck": s.main_deck, "graveyard": s.graveyard, "discard": s.discard,
-                "event_deck": s.event_deck, "event_discard": s.event_discard,
-                "relic_deck": s.relic_deck, "loot": s.loot, "spare": s.spare, "hand": s.hand,
-                "equipment": s.equipment, "cleanup": s.cleanup, "revealed": s.revealed}.get(zone)
-
-    def row_of(self, card):
-        for row in self.state.rows:
-            if any(c is card for c in row.enemy) or any(c is card for c in row.player):
-                return row
-        return None
-
-    def side_of(self, card) -> str | None:
-        for row in self.state.rows:
-            if any(c is card for c in row.enemy):
-                return "enemy_side"
-            if any(c is card for c in row.player):
-                return "player_side"
-        return None
-
-    def remove(self, card) -> None:
-        zone = card.zone
-        if zone == "exploration":
-            for col in self.state.columns:
-                if any(c is card for c in col):
-                    col[:] = [c for c in col if c is not card]
-                    return
-        elif zone == "battlefield":
-            for row in self.state.rows:
-                row.enemy[:] = [c for c in row.enemy if c is not card]
-                row.player[:] = [c for c in row.player if c is not card]
-            return
-        else:
-            pile = self._pile(zone)
-            if pile is not None:
-                for i, c in enumerate(pile):
-                    if c is card:
-                        del pile[i]
-                        return
-        raise EffectError(f"{card} is not in {zone}")
-
-    def place(self, card, zone: str, bottom: bool = False) -> None:
-        """Move a card to a pile; leaving the field ends its one-shot modifications (r24)."""
-        was = card.zone
-        if was:
-            self.remove(card)
-        if was in FIELD and zone not in FIELD and card.deck == "main":
-            self.layers.clear(card)
-        if card.deck == "relic" and zone != "equipment":
-            self.bus.drop_owner(card)
-            self.continuous_fx.drop(card)
-        card.zone = zone
-        pile = self._pile(zone)
-        if pile is None:
-            raise EffectError(f"unknown zone {zone}")
-        if bottom:
-            pile.insert(0, card)
-        else:
-            pile.append(card)
-
-    def send_to_graveyard(self, card: Card) -> None:
-        if card.deck != "main":
-            self.place(card, "event_discard" if card.deck == "event" else "relic_deck", bottom=True)
-            return
-        if card.zone == "graveyard":
-            return
-        self.place(card, "graveyard")
-        self.log(f"{card} -> graveyard")
-        self.settle()
-        self.fire("sent_to_graveyard", card)     # from anywhere (L302)
-
-    def discard(self, card: Card) -> None:
-        if card.deck != "main":
-            if card.deck == "event" and card.zone == "hand":
-                return                          # loot in hand cannot be discarded (L73)
-            self.place(card, "event_discard")
-            return
-        if card.zone == "discard":
-            return
-        self.place(card, "discard")
-        self.log(f"{card} -> discard")
-        self.settle()
-        self.fire("discarded", card)             # from anywhere (L306)
-
-    def shuffle(self, pile: list) -> None:
-        self.rng.shuffle(pile)
-
-    # --- triggers --------------------------------------------------------------------------
-    def fire(self, event: str, payload=None) -> int:
-        if self.state.over:
-            return 0
-        return self.bus.fire(event, payload, eligible=self._eligible(event, payload),
-                             order=self._order)
-
-    def _eligible(self, event: str, payload):
-        if event in ("turn_start", "turn_end"):
-            return lambda o: isinstance(o, Card) and o.zone == "exploration" and o.face_up
-        if event == "pre_battle":
-            return lambda o: isinstance(o, Card) and o.zone == "battlefield" and o.face_up
-        if event in ROW_EVENTS:
-            row = self.current_row
-            return lambda o: isinstance(o, Card) and o.face_up and row is not None \
-                and self.row_of(o) is row
-        if event == "post_battle":       # r10: exploration cards and relics
-            return lambda o: isinstance(o, Card) and (
-                (o.zone == "exploration" and o.face_up) or o.zone == "equipment")
-        if event in ("sent_to_graveyard", "discarded", "points_zero", "acquired"):
-            return lambda o: o is payload
-        if event in ("long_rest", "descend", "clean_up_loot"):
-            return lambda o: isinstance(o, Card) and o.zone == "equipment"
-        return lambda o: True
-
-    def _order(self, owner):
-        """r11 "in order": columns left to right, bottom end to top end; rows top to bottom,
-        enemy side left to right then player side; relics left to right."""
-        s = self.state
-        if isinstance(owner, Card):
-            if owner.zone == "exploration":
-                for ci, col in enumerate(s.columns):
-                    for ri, c in enumerate(col):
-                        if c is owner:
-                            return (0, ci, ri)
-            if owner.zone == "battlefield":
-                for ri, row in enumerate(s.rows):
-                    for side, cards in ((0, row.enemy), (1, row.player)):
-                        for pi, c in enumerate(cards):
-                            if c is owner:
-                                return (1, ri, side * 100 + pi)
-            if owner.zone == "equipment":
-                return (2, next(i for i, c in enumerate(s.equipment) if c is owner), 0)
-        return (3, 0, 0)
-
     # --- decisions and log -----------------------------------------------------------------
     def ask(self, key: str, options: list):
         if not options:
@@ -345,474 +212,6 @@ class Engine:
             raise Fizzle(f"no {attribute} token left")
         tokens.up += n                      # r18: a new token is face up
         self.log(f"gain {n} {attribute} token(s)")
-
-    # --- drawing ---------------------------------------------------------------------------
-    def draw_hand(self, amount: int) -> int:
-        """Rule draws take what is left (r04); effect draws fizzle instead (Verbs.draw_main)."""
-        s = self.state
-        n = max(0, min(amount, len(s.main_deck)))
-        for _ in range(n):
-            self.place(s.main_deck[-1], "hand")
-        return n
-
-    def consume_time(self, amount: int) -> None:
-        """L220: turn over the top card and discard it, until X cards or the deck is empty."""
-        s = self.state
-        for _ in range(amount):
-            if not s.main_deck or s.over:
-                return
-            card = s.main_deck[-1]
-            self.log(f"time: {card} turned over")
-            self.discard(card)
-
-    def return_hand(self, count_draw: bool, choices: list | None = None) -> int:
-        """Put back any number of hand cards (not loot, r07); shuffle them in (r15)."""
-        s = self.state
-        back = 0
-        while True:
-            options = [{"return": repr(c)} for c in s.hand if c.deck == "main"] + [{"return": None}]
-            pick = self.ask("return", options)
-            if pick["return"] is None:
-                break
-            card = next(c for c in s.hand if repr(c) == pick["return"])
-            self.place(card, "main_deck")
-            back += 1
-        if back:
-            self.shuffle(s.main_deck)
-        if count_draw:
-            self.draw_hand(back)
-        return back
-
-    def search(self, zone: str, card_type: str, amount: int) -> None:
-        """L246-252: the first `amount` matching cards from the top, then shuffle; none: fizzle."""
-        pile = self.cards_in_zone(zone)
-        found = [c for c in reversed(pile) if getattr(c.defn, "card_type", None) == card_type
-                 and not getattr(c.defn, "identity", False)][:amount]
-        if zone == "relic_deck" and card_type == "relic":
-            found = [c for c in reversed(pile)][:amount]
-        real = self._pile({"event_deck": "event_deck", "main_deck": "main_deck",
-                           "relic_deck": "relic_deck"}.get(zone, ""))
-        if not found:
-            if real is not None:
-                self.shuffle(real)
-            raise Fizzle(f"no {card_type} in the {zone}")
-        for card in found:
-            self.gain_card(card)
-        if real is not None:
-            self.shuffle(real)
-
-    def gain_card(self, card: Card) -> None:
-        if card.deck == "event":
-            if card.defn.card_type == "loot":
-                self.gain_loot(card)
-            else:
-                self.place(card, "revealed")
-                self.activate_event(card)
-        elif card.deck == "relic":
-            self.gain_relic(card)
-        else:
-            self.place(card, "hand")
-
-    def redraw(self, card: Card) -> None:
-        """L216: back to its deck, shuffle, draw 1 into the same position."""
-        s = self.state
-        if card.zone != "exploration":
-            raise Fizzle("only exploration cards are redrawn here")
-        ci, ri = next((ci, ri) for ci, col in enumerate(s.columns) for ri, c in enumerate(col) if c is card)
-        self.place(card, "main_deck")
-        self.shuffle(s.main_deck)
-        new = s.main_deck.pop()
-        new.zone = "exploration"
-        s.columns[ci].insert(ri, new)
-        self.settle()
-        self.log(f"redraw {card} -> {new}")
-
-    # --- placement ---------------------------------------------------------------------------
-    def put_beside(self, card: Card, anchor) -> None:
-        """侧边 (L268-270): same row, same side as the anchor, to its right (r12)."""
-        row = self.row_of(anchor)
-        side = self.side_of(anchor)
-        if row is None or card is anchor:
-            raise Fizzle("侧边 applies only on the battlefield")
-        cards = row.enemy if side == "enemy_side" else row.player
-        if card.zone:
-            self.remove(card)
-        card.zone = "battlefield"
-        idx = next(i for i, c in enumerate(cards) if c is anchor)
-        cards.insert(idx + 1, card)
-        self.log(f"{card} put beside {anchor}")
-        self.settle()
-
-    def stack_at(self, card: Card, anchor: Card, position: str) -> None:
-        """在上方/下方叠放 (L308-310): above = adjacent, nearer the column's top end."""
-        s = self.state
-        col = next((col for col in s.columns if any(c is anchor for c in col)), None)
-        if col is None or card is anchor:
-            raise Fizzle("叠放 needs a card in a column")
-        if card.zone:
-            self.remove(card)
-        idx = next(i for i, c in enumerate(col) if c is anchor)
-        col.insert(idx + 1 if position == "above" else idx, card)
-        card.zone = "exploration"
-        self.log(f"{card} stacked {position} {anchor}")
-        self.settle()
-
-    # --- spare slot -------------------------------------------------------------------------
-    def spare_options(self) -> list[dict]:
-        s = self.state
-        if len(s.spare) >= self.board.spare_capacity:
-            return []
-        return [{"do": "spare", "column": i} for i, col in enumerate(s.columns) if col]
-
-    def move_to_spare(self, column: int) -> None:
-        card = self.state.columns[column][-1]
-        self.remove(card)
-        self.layers.clear(card)               # the spare slot is off the field (L75)
-        card.zone = "spare"
-        self.state.spare.append(card)
-        self.log(f"{card} -> spare slot")
-        self.settle()
-
-    # --- relics ------------------------------------------------------------------------------
-    def gain_relic(self, card: Card) -> None:
-        s = self.state
-        self.place(card, "equipment")
-        self.log(f"gain relic {card}")
-        label = card.defn.label
-        if label and label not in s.labels:      # L45: the first relic with this label
-            s.labels.add(label)
-            if self.ask("first_label", [True, False]):
-                s.resources[label] += 1
-                self.log(f"first {label} relic: gain 1 {label}")
-        if card.defn.passive is not None:
-            resolve(card.defn.passive, self.ctx(card))
-        self.settle()
-        self.fire("acquired", card)
-
-    def choose_relics(self, draw: int, keep: int) -> None:
-        """Draw relics (the identity card stays in the deck, r02), keep some, rest to the bottom."""
-        s = self.state
-        drawn = [c for c in reversed(s.relic_deck) if not c.defn.identity][:draw]
-        if not drawn:                    # a pack may leave no relic to draw: nothing to choose
-            self.log("no relic to draw")
-            return
-        for c in drawn:
-            self.place(c, "revealed")
-        for _ in range(min(keep, len(drawn))):
-            pick = self.ask("relic", [{"relic": repr(c)} for c in s.revealed if c.deck == "relic"])
-            self.gain_relic(next(c for c in s.revealed if repr(c) == pick["relic"]))
-        for c in [c for c in s.revealed if c.deck == "relic"]:
-            self.place(c, "relic_deck", bottom=True)
-
-    def relic_options(self, window: str) -> list[dict]:
-        out = []
-        for relic in self.state.equipment:
-            fx = relic.defn.use
-            if fx is None or relic.defn.window != window:
-                continue
-            if fx.can(self.ctx(relic)):
-                out.append({"do": "relic", "id": repr(relic)})
-        return out
-
-    def use_relic(self, relic_repr: str) -> bool:
-        relic = next(c for c in self.state.equipment if repr(c) == relic_repr)
-        self.log(f"use relic {relic}")
-        return resolve(relic.defn.use, self.ctx(relic))
-
-    def relic_window(self, window: str) -> None:
-        for _ in range(20):
-            options = self.relic_options(window)
-            if not options or self.state.over:
-                return
-            pick = self.ask(f"relic_{window}", options + [{"do": "done"}])
-            if pick["do"] == "done":
-                return
-            self.use_relic(pick["id"])
-
-    # --- loot --------------------------------------------------------------------------------
-    def gain_loot(self, card: Card) -> bool:
-        """L73: the loot pile, else the hand, else it cannot be gained (r19: event discard)."""
-        s = self.state
-        if len(s.loot) < self.board.loot_limit:
-            self.place(card, "loot")
-        elif len(s.hand) < self.hand_limit():
-            self.place(card, "hand")
-            self.log(f"{card} overflows into the hand")
-        else:
-            self.place(card, "event_discard")
-            self.log(f"{card} cannot be gained")
-            return False
-        return True
-
-    def clean_up_loot(self) -> None:
-        """L238-244: stack chosen loot (pile and hand) on the player side; resolve top to bottom."""
-        s = self.state
-        kinds = sorted({c.defn.resource for c in s.loot + s.hand if c.deck == "event"})
-        stack: list[Card] = []
-        while kinds:
-            pick = self.ask("cleanup", [{"cash": k} for k in kinds] + [{"cash": None}])
-            if pick["cash"] is None:
-                break
-            kinds.remove(pick["cash"])
-            stack += [c for c in s.loot + s.hand if c.deck == "event" and c.defn.resource == pick["cash"]]
-        if not stack:
-            return
-        for c in stack:
-            self.place(c, "cleanup")
-        self.loot_done = Counter()
-        self.fire("clean_up_loot")
-        for card in list(s.cleanup):
-            resolve(card.defn.effect, self.ctx(card))
-            self.loot_done[card.defn.resource] += 1
-            self.place(card, "event_discard")
-        self.loot_done = Counter()
-
-    # --- events after a battle -----------------------------------------------------------------
-    def activate_event(self, card: Card) -> None:
-        self.log(f"event {card}")
-        resolve(card.defn.effect, self.ctx(card))
-        if card.zone == "revealed":
-            self.place(card, "event_discard")
-
-    def reshuffle_events(self) -> None:
-        s = self.state
-        for c in list(s.event_discard):
-            self.place(c, "event_deck")
-        self.shuffle(s.event_deck)
-        self.log("event discard shuffled into the event deck")
-
-    def reveal_events(self, amount: int) -> None:
-        """An effect's event draw (L35): draw until the deck is empty; once that draw is over,
-        a short deck takes the shuffled event discard; then take 1 or skip."""
-        s = self.state
-        drawn = []
-        for _ in range(min(amount, len(s.event_deck))):
-            card = s.event_deck[-1]
-            self.place(card, "revealed")
-            drawn.append(card)
-        self.log(f"revealed {len(drawn)} of {amount} event cards")
-        if len(drawn) < amount and s.event_discard:
-            self.reshuffle_events()
-        if not drawn:
-            raise Fizzle("the event deck is empty")
-        pick = self.ask("event", [{"event": repr(c)} for c in drawn] + [{"event": None}])
-        chosen = next((c for c in drawn if repr(c) == pick["event"]), None)
-        if chosen is not None:
-            if chosen.defn.card_type == "loot":
-                self.gain_loot(chosen)
-            else:
-                self.activate_event(chosen)
-        for c in drawn:
-            if c.zone == "revealed":
-                self.place(c, "event_discard")
-
-    def post_battle_events(self) -> None:
-        """L143: draw brightness cards (no mid-draw reshuffle), pick 1 or skip; reshuffle when
-        the event deck is empty after the unchosen cards are placed (r08)."""
-        s = self.state
-        for _ in range(self.board.brightness):
-            if not s.event_deck:
-                break
-            self.place(s.event_deck[-1], "revealed")
-        if s.revealed:
-            options = [{"event": repr(c)} for c in s.revealed] + [{"event": None}]
-            pick = self.ask("event", options)
-            if pick["event"] is not None:
-                card = next(c for c in s.revealed if repr(c) == pick["event"])
-                if card.defn.card_type == "loot":
-                    self.gain_loot(card)
-                else:
-                    self.activate_event(card)
-            for c in list(s.revealed):
-                self.place(c, "event_discard")
-        if not s.event_deck and s.event_discard:
-            self.reshuffle_events()
-
-    # --- exploration area ---------------------------------------------------------------------
-    def reset_exploration(self) -> None:
-        """L202-206: shuffle the area back, optionally the spare card to a column's bottom end
-        (r05), then deal row-major (r09) until every column has `space` cards or the deck ends."""
-        s = self.state
-        back = s.exploration_cards()
-        for c in back:
-            self.place(c, "main_deck")
-        if back:
-            self.shuffle(s.main_deck)
-        if len(s.columns) != self.board.brightness:
-            s.columns = [[] for _ in range(self.board.brightness)]
-        if s.spare:
-            options = [{"spare_to": i} for i in range(len(s.columns))] + [{"spare_to": None}]
-            pick = self.ask("spare_return", options)
-            if pick["spare_to"] is not None:
-                card = s.spare.pop()
-                card.zone = "exploration"
-                s.columns[pick["spare_to"]].insert(0, card)
-        while s.main_deck and any(len(col) < s.space for col in s.columns):
-            for col in s.columns:
-                if s.main_deck and len(col) < s.space:
-                    card = s.main_deck.pop()
-                    card.zone = "exploration"
-                    col.append(card)
-        self.settle()
-        self.log("exploration: " + " | ".join(",".join(map(repr, col)) for col in s.columns))
-
-    # --- rests --------------------------------------------------------------------------------
-    def long_rest(self, free: bool) -> None:
-        """L153-155 (free: L175): put back, draw to the limit, flip tokens, turn relics back."""
-        s = self.state
-        self.log("free long rest" if free else "long rest")
-        self.return_hand(count_draw=False)
-        self.draw_hand(self.hand_limit() - len(s.hand))
-        options = []
-        used = [a for a in ATTRIBUTES if s.tokens[a].down]
-        if used:
-            options.append({"flip": "each"})
-        options += [{"flip": a} for a in ATTRIBUTES if s.tokens[a].down >= 2]
-        if options:
-            pick = self.ask("long_rest_tokens", options)
-            for a in (used if pick["flip"] == "each" else [pick["flip"]] * 2):
-                s.tokens[a].down -= 1
-                s.tokens[a].up += 1
-        for relic in s.equipment:
-            relic.sideways = False              # L234
-        self.once_tracker.reset("rest")
-        self.fire("long_rest")
-        if not free:
-            self.consume_time(self.board.time_long_rest)     # r13: after the action
-
-    def short_rest(self) -> None:
-        """L147-149: put back any, draw as many, flip 1 used token; 1 time."""
-        s = self.state
-        self.log("short rest")
-        self.return_hand(count_draw=True)
-        used = [{"flip": a} for a in ATTRIBUTES if s.tokens[a].down]
-        if used:
-            a = self.ask("short_rest_token", used)["flip"]
-            s.tokens[a].down -= 1
-            s.tokens[a].up += 1
-        self.consume_time(self.board.time_short_rest)
-
-    # --- battle ---------------------------------------------------------------------------------
-    def playable(self) -> list[Card]:
-        return [c for c in self.state.hand if c.deck == "main"]     # loot cannot battle (L73)
-
-    def play_options(self, row: Row | None, stacked: frozenset = frozenset()) -> list[dict]:
-        """The next play into a row (L127): any hand card, or a stack of face-up tokens of an
-        attribute not stacked in this row yet (L224-228), or `done`. A row may hold any number
-        of cards and stacks; a second stack of the same attribute in one row is never offered
-        (rule r16: it adds nothing a taller stack would not, and flips one more token)."""
-        out = [{"do": "done"}]
-        out += [{"card": name} for name in sorted({repr(c) for c in self.playable()})]
-        out += [{"attr": a, "size": k} for a in ATTRIBUTES if a not in stacked
-                for k in range(1, self.state.tokens[a].up + 1)]
-        return out
-
-    def fill_row(self, row: Row) -> None:
-        """Play cards and token stacks into one row, one at a time, until the player is done."""
-        s, stacked = self.state, set()
-        while True:
-            pick = self.ask("play", self.play_options(row, frozenset(stacked)))
-            if pick.get("do") == "done":
-                cards = sum(1 for c in row.player if isinstance(c, Card))
-                s.stats["rows_over_3_cards"] += cards > 3     # plays the old cap r16 refused
-                s.stats["rows_with_2_stacks"] += len(stacked) > 1
-                return
-            if "card" in pick:
-                card = next(c for c in s.hand if repr(c) == pick["card"])
-                self.remove(card)
-                card.zone = "battlefield"
-                row.player.append(card)
-            else:
-                s.tokens[pick["attr"]].up -= pick["size"]
-                stacked.add(pick["attr"])
-                row.player.append(Virtual(pick["attr"], pick["size"]))
-
-    def battle(self, column: int) -> None:
-        s = self.state
-        self.battle_windows.reset()
-        col = s.columns[column]
-        s.columns[column] = []
-        s.rows = [Row(enemy=[card]) for card in reversed(col)]   # the top end is the top row
-        for card in col:
-            card.zone = "battlefield"
-        self.settle()               # continuous effects now reach the battlefield (L280)
-        self.log(f"battle column {column}: " + ", ".join(map(repr, reversed(col))))
-        # B2: play from the bottom end to the top end (L127)
-        for row in reversed(s.rows):
-            self.current_row = row
-            self.fill_row(row)
-        self.current_row = None
-        self.settle()
-        # B3: pre-battle (L131): face up, relics, pre-battle effects (continuous already applied)
-        self.battle_windows.enter("pre_battle")
-        for row in s.rows:
-            for card in row.enemy + row.player:
-                if isinstance(card, Card) and not card.face_up:
-                    card.face_up = True
-        self.settle()
-        self.relic_window("pre_battle")
-        self.fire("pre_battle")
-        # B4: rows from the top end to the bottom end (L133)
-        for row in list(s.rows):
-            if s.over:
-                break
-            self.resolve_row(row)
-        s.rows = []
-        self.current_row = None
-        if s.over:
-            return
-        self.battle_windows.enter("post_battle")
-        self.fire("post_battle")
-        self.once_tracker.reset("battle")
-        if not s.over:
-            self.post_battle_events()
-
-    def resolve_row(self, row: Row) -> None:
-        s = self.state
-        self.current_row = row
-        self.battle_windows.enter("before_round")
-        self.fire("before_round")
-        self.battle_windows.enter("battle_round")
-        self.relic_window("battle_round")
-        self.fire("battle_round")
-        self.battle_windows.enter("outcome")
-        p = sum(self.points(c) for c in row.player)
-        e = sum(self.points(c) for c in row.enemy)
-        enemy = [c for c in row.enemy if isinstance(c, Card)]
-        player = [c for c in row.player if isinstance(c, Card)]
-        virtual = [c for c in row.player if isinstance(c, Virtual)]
-        s.stats["rows"] += 1
-        if p < e:                                               # ① defeat (L135)
-            s.stats["defeats"] += 1
-            self.log(f"row lost {p} < {e}")
-            damage = sum(self.power(c) for c in enemy)
-            self.fire("defeat", SimpleNamespace(total=p, enemy=e))
-            self.lose_hp(damage + (1 if p == 0 else 0))
-            for c in enemy:
-                self.discard(c)
-            for c in player:
-                self.send_to_graveyard(c)
-        else:                                                   # ② / ③ victory (L136-137)
-            s.stats["ties" if p == e else "wins"] += 1
-            self.log(f"row won {p} {'=' if p == e else '>'} {e}")
-            self.fire("victory", SimpleNamespace(total=p, enemy=e))
-            for c in enemy:
-                self.send_to_graveyard(c)
-            for c in player:
-                if p == e:
-                    self.send_to_graveyard(c)
-                else:
-                    self.discard(c)
-        for v in virtual:                                       # L226: flip the top token
-            tokens = s.tokens[v.attribute]
-            tokens.up += v.size - 1
-            tokens.down += 1
-        for c in list(row.enemy + row.player):                  # anything an effect left behind
-            if isinstance(c, Card) and c.zone == "battlefield":
-                self.send_to_graveyard(c) if p >= e else self.discard(c)
-        row.enemy.clear()
-        row.player.clear()
-        self.current_row = None
 
     # --- turns ----------------------------------------------------------------------------------
     def action_options(self) -> list[dict]:

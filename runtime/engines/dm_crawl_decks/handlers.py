@@ -2,20 +2,16 @@
 
 `ctx.you` is the State, `ctx.self` the card (or relic) whose effect runs, `ctx.target` a
 chosen card. A handler that cannot carry out its part raises `Fizzle` (空发, L322-324).
+`engine` is the game's Engine (engine.py, which imports this module, not the other way).
 """
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from tomecraft.runtime.engines.dm_crawl_decks.state import Card, Virtual
 from tomecraft.runtime.timing import Fizzle
 
-if TYPE_CHECKING:
-    from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine
-
 
 class Verbs:
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine) -> None:
         self.engine = engine
 
     # --- resources, HP, time ------------------------------------------------------------
@@ -142,7 +138,7 @@ class Verbs:
 
 
 class Queries:
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine) -> None:
         self.engine = engine
 
     def cards_in(self, ctx, zone: str) -> int:

@@ -1,0 +1,220 @@
+"""A cheap deep copy of a Crawl Decks game, for the simulated player's trials.
+
+`copy.deepcopy(engine)` (what runtime/lookahead.copy_game calls) ends in `Engine.__deepcopy__`,
+which calls `copy_engine`. A generic deep copy walks ~3,500 objects per game (every card,
+every layered value, the random generator's 625-word state one int at a time); this one
+copies each piece with what it is known to hold and shares what a trial never changes: the
+content (definitions, the board, the rules), the code of the generated effects (their
+closures are rebuilt around the copied game), and immutable values. Anything it does not know (an attribute another change adds) still goes through
+`copy.deepcopy` with the same memo, so the copy stays whole; it is only slower.
+
+Continuous modifiers name their source `(id(owner), key)` (runtime/timing.py); the copy maps
+that id to the copied owner's, so a trial's refresh replaces them instead of adding twice.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from types import CellType, FunctionType, MethodType
+
+from tomecraft.runtime.engines.dm_crawl_decks.state import Card, Row, State, Tokens, Virtual
+from tomecraft.runtime.effects import Context
+from tomecraft.runtime.rng import Rng
+
+_ATOMIC = (int, str, float, bool, type(None), frozenset)
+_ATOMIC_TYPES = frozenset(_ATOMIC)
+_CONTEXT_OBJECTS = ("engine", "you", "self", "it", "target", "event")   # of a Context
+_SHARED = ("data", "board", "rules", "log_enabled", "_uid")   # content and plain values
+
+
+class _Copier:
+    """deepcopy's memo (id(original) -> copy) plus fast paths for the game's own pieces."""
+
+    def __init__(self, memo: dict) -> None:
+        self.memo = memo
+
+    def __call__(self, x):
+        got = self.memo.get(id(x))
+        if got is not None:
+            return got
+        kind = type(x)
+        if kind in _ATOMIC_TYPES:
+            return x
+        if kind is Card or kind is Virtual:
+            new = kind.__new__(kind)
+            new.__dict__.update(x.__dict__)      # plain values and the shared definition
+            self.memo[id(x)] = new
+            return new
+        if kind is list:
+            return [self(i) for i in x]
+        if kind is tuple:
+            return tuple(self(i) for i in x)
+        if kind is FunctionType:
+            return self.function(x)
+        if kind is MethodType:
+            return self.method(x)
+        if kind is Row:
+            new = Row([self(c) for c in x.enemy], [self(c) for c in x.player])
+            self.memo[id(x)] = new
+            return new
+        return copy.deepcopy(x, self.memo)
+
+    def method(self, m):
+        """A bound method of a copied object is bound to the copy (e.g. Layers.on_zero)."""
+        owner = self.memo.get(id(m.__self__))
+        return m if owner is None else getattr(owner, m.__name__)
+
+    def function(self, f):
+        """A generated effect's closure holds what it bound once (`queries = ctx.queries`,
+        the context): the copy's closure holds the copied game's. A function without a
+        closure is shared. (copy.deepcopy shares every function, so a trial's effects would
+        act on the real game.)"""
+        if not f.__closure__:
+            return f
+        new = FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__,
+                           tuple(self.cell(c) for c in f.__closure__))
+        new.__kwdefaults__ = f.__kwdefaults__
+        self.memo[id(f)] = new
+        return new
+
+    def cell(self, c):
+        got = self.memo.get(id(c))
+        if got is None:
+            try:
+                contents = c.cell_contents
+            except ValueError:             # a cell not filled yet
+                return c
+            got = self.memo[id(c)] = CellType(self.ctx(contents) if type(contents) is Context
+                                              else self(contents))
+        return got
+
+    def obj(self, x, fields: dict | None = None):
+        """A shallow copy of `x` (memoised) with `fields` replaced."""
+        new = type(x).__new__(type(x))
+        self.memo[id(x)] = new
+        new.__dict__.update(x.__dict__)
+        if fields:
+            new.__dict__.update(fields)
+        return new
+
+    def ctx(self, ctx):
+        """A Context (frozen): the same scope, pointing at the copied game's objects."""
+        memo = self.memo
+        got = memo.get(id(ctx))
+        if got is not None:
+            return got
+        new = object.__new__(type(ctx))
+        memo[id(ctx)] = new
+        old, d = ctx.__dict__, new.__dict__
+        d.update(old)
+        for name in _CONTEXT_OBJECTS:
+            value = old[name]
+            if value is not None:
+                d[name] = memo.get(id(value)) or self(value)
+        d["info"] = copy.deepcopy(old["info"], memo) if old["info"] else {}
+        return new
+
+    def source(self, source):
+        """A continuous modifier's source `(id(owner), key)`, moved to the copied owner."""
+        if type(source) is tuple and source and type(source[0]) is int:
+            owner = self.memo.get(source[0])
+            if owner is not None:
+                return (id(owner),) + source[1:]
+        return source
+
+
+def copy_rng(rng: Rng, memo: dict) -> Rng:
+    new = Rng.__new__(Rng)
+    memo[id(rng)] = new
+    new.__dict__.update(rng.__dict__)
+    gen = random.Random(0)          # (a seed: no system entropy read), then the state
+    gen.setstate(rng._random.getstate())
+    new._random = gen
+    return new
+
+
+def copy_state(state: State, cp: _Copier) -> State:
+    new = State.__new__(State)
+    cp.memo[id(state)] = new
+    for name, value in state.__dict__.items():
+        if type(value) is list:      # piles of cards, columns (lists of cards), rows
+            value = [cp(c) for c in value] if name != "log" else list(value)
+        elif name == "tokens":
+            value = {a: Tokens(t.up, t.down) for a, t in value.items()}
+        elif type(value) is Counter or type(value) is set:
+            value = type(value)(value)
+        elif not isinstance(value, _ATOMIC):
+            value = copy.deepcopy(value, cp.memo)
+        new.__dict__[name] = value
+    return new
+
+
+def _copy_layers(layers, cp: _Copier):
+    slots = {}
+    memo = cp.memo
+    for (obj, attr), slot in layers._slots.items():
+        new_slot = object.__new__(type(slot))     # a slot is held by its layers only
+        d = new_slot.__dict__
+        d.update(slot.__dict__)
+        d["one_shot"] = [_copy_modifier(m, cp) for m in slot.one_shot] if slot.one_shot else []
+        d["continuous"] = [_copy_modifier(m, cp) for m in slot.continuous] if slot.continuous else []
+        slots[(memo.get(id(obj)) or cp(obj), attr)] = new_slot
+    return cp.obj(layers, {"_slots": slots, "on_zero": cp(layers.on_zero)})
+
+
+def _copy_modifier(mod, cp: _Copier):
+    source = cp.source(mod.source)
+    return mod if source is mod.source else type(mod)(mod.op, mod.amount, source, mod.key)
+
+
+def _copy_bus(bus, cp: _Copier):
+    def sub(s):
+        return cp.memo.get(id(s)) or cp.obj(s, {"owner": cp(s.owner), "ctx": cp.ctx(s.ctx),
+                                                "body": cp(s.body), "where": cp(s.where)})
+    subs = {event: [sub(s) for s in lst] for event, lst in bus._subs.items()}
+    by_id = {(cp(owner), event, key): sub(s) for (owner, event, key), s in bus._by_id.items()}
+    return cp.obj(bus, {"_subs": subs, "_by_id": by_id, "fired": [(e, cp(o)) for e, o in bus.fired]})
+
+
+def _copy_continuous(fx, layers, cp: _Copier):
+    regs = [cp.obj(r, {"owner": cp(r.owner), "ctx": cp.ctx(r.ctx), "body": cp(r.body)})
+            for r in fx._regs]
+    return cp.obj(fx, {"layers": layers, "_regs": regs, "active": cp(fx.active)})
+
+
+def _copy_once(tracker, cp: _Copier):
+    used = {scope: {(cp(owner), key) for owner, key in idents} for scope, idents in tracker._used.items()}
+    return cp.obj(tracker, {"_used": used})
+
+
+def copy_engine(engine, memo: dict):
+    """A deep copy of `engine` (see the module's docstring); `memo` as copy.deepcopy's."""
+    cp = _Copier(memo)
+    new = type(engine).__new__(type(engine))
+    memo[id(engine)] = new
+    old = engine.__dict__
+    d = new.__dict__
+    for name in _SHARED:
+        if name in old:
+            d[name] = old[name]
+    d["rng"] = copy_rng(engine.rng, memo)
+    d["state"] = copy_state(engine.state, cp)
+    d["verbs"] = cp.obj(engine.verbs, {"engine": new})
+    d["queries"] = cp.obj(engine.queries, {"engine": new})
+    d["layers"] = _copy_layers(engine.layers, cp)
+    d["continuous_fx"] = _copy_continuous(engine.continuous_fx, d["layers"], cp)
+    d["bus"] = _copy_bus(engine.bus, cp)
+    d["once_tracker"] = _copy_once(engine.once_tracker, cp)
+    for name in ("battle_windows", "turn_windows"):
+        d[name] = cp.obj(old[name], {"trail": list(old[name].trail)})
+    d["current_row"] = cp(engine.current_row)
+    d["loot_done"] = Counter(engine.loot_done)
+    d["_watchers"] = [(cp.ctx(c), cp(cond), cp(body)) for c, cond, body in engine._watchers]
+    for value in getattr(engine.agent, "__dict__", {}).values():
+        if isinstance(value, Rng):           # an agent's random stream: copied fast, once
+            copy_rng(value, memo)
+    for name, value in old.items():          # whatever else (the agent, the player's plan)
+        if name not in d:
+            d[name] = copy.deepcopy(value, memo)
+    return new
