@@ -227,7 +227,11 @@ class EffectCompiler:
         fn.emit("try:")
         fn.depth += 1
         fn.emit("step(ctx)")
+        start = len(fn.lines)
         self.block(block, fn, scope, key)
+        # Its own handler objects, from the context it runs in: a trigger kept by a copy of
+        # the game (a simulated player's trial) must act on the copy, not on the original.
+        fn.lines[start:start] = _bindings(fn.lines[start:], fn.depth)
         fn.emit("return True")
         fn.depth -= 1
         fn.emit("except Exception as err:")
@@ -241,7 +245,11 @@ class EffectCompiler:
         return scope.get(sel.zone, repr(sel.zone)) if sel.zone is not None else "None"
 
     def lam(self, e, scope: dict) -> str:
-        return f"lambda ctx: {self.expr(e, scope)}" if e is not None else "None"
+        """A condition run later (a trigger's `where`) or per item: it reads the handlers of
+        the context it is given, like a nested body."""
+        if e is None:
+            return "None"
+        return "lambda ctx: " + _HANDLER_READ.sub(r"ctx.\1.", self.expr(e, scope))
 
     def stmt(self, s, fn: _Func, scope: dict, key: str) -> None:  # noqa: C901
         if isinstance(s, n.Call):
@@ -427,11 +435,12 @@ class EffectCompiler:
 
 
 _HANDLER_USE = {name: re.compile(rf"(?<![\w.]){name}\.") for name in ("verbs", "queries")}
+_HANDLER_READ = re.compile(r"(?<![\w.'\"])(verbs|queries)\.")
 
 
 def _bindings(lines: list[str], depth: int) -> list[str]:
-    """`verbs = ctx.verbs` / `queries = ctx.queries` for the handler objects a function
-    uses (nested bodies and lambdas share them: every context of one engine has the same)."""
+    """`verbs = ctx.verbs` / `queries = ctx.queries` for the handler objects a function uses
+    (each nested body binds its own, and lambdas read `ctx.`'s: see `body` and `lam`)."""
     text = "\n".join(lines)
     return ["    " * depth + f"{name} = ctx.{name}"
             for name, pattern in _HANDLER_USE.items() if pattern.search(text)]
