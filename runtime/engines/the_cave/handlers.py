@@ -27,10 +27,10 @@ class Verbs:
     def spend(self, ctx, item: str, amount: int) -> None:
         """Each of `amount` uses wears the item's most worn token, as its `uses` and
         `kept_after_use` say (equipment.py)."""
-        for _ in range(amount):
-            what = self.engine.items.use(ctx.you.backpack, item)
+        if amount > 0:
+            what = self.engine.items.use(ctx.you.backpack, item, amount)
             if self.engine.log_enabled:  # no formatting when logging is off
-                self.engine.log(f"{ctx.you.name} {what} 1 {item}")
+                self.engine.log(f"{ctx.you.name} {what} {amount} {item}")
 
     # use_oxygen is `spend oxygen 1` written out: game.yaml marks it pure, and the compiler
     # copies a pure handler's body into the effect only when it calls no other handler.
