@@ -1,6 +1,9 @@
 """Clank! Catacombs (噤声寻宝记：地下墓穴) engine: `play_game` for sims, `run_scenario` for scenarios."""
-from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, play_game, score
-from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+from tomecraft.runtime.engines import lazy
+
+__getattr__ = lazy(__name__, {
+    "Engine": "engine", "new_state": "engine", "play_game": "engine", "score": "engine",
+    "run_scenario": "scenario"})
 
 __all__ = ["Engine", "new_state", "play_game", "run_scenario", "score"]
 

@@ -1,7 +1,9 @@
 """Deep Rock Galactic engine: `play_game` for sims, `run_scenario` for scenario files."""
-from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission
-from tomecraft.runtime.engines.deep_rock_galactic.game import play_game, setup
-from tomecraft.runtime.engines.deep_rock_galactic.scenario import run_scenario
+from tomecraft.runtime.engines import lazy
+
+__getattr__ = lazy(__name__, {
+    "Engine": "engine", "load_mission": "engine", "play_game": "game", "setup": "game",
+    "run_scenario": "scenario"})
 
 __all__ = ["Engine", "load_mission", "play_game", "run_scenario", "setup"]
 

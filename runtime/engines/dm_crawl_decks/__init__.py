@@ -1,7 +1,9 @@
 """Dungeon Master Crawl Decks engine: `play_game` for sims, `run_scenario` for scenario files."""
-from tomecraft.runtime.engines.dm_crawl_decks.engine import (Engine, new_engine, play_game, result, setup,
-                                                   summarise)
-from tomecraft.runtime.engines.dm_crawl_decks.scenario import run_scenario
+from tomecraft.runtime.engines import lazy
+
+__getattr__ = lazy(__name__, {
+    "Engine": "engine", "new_engine": "engine", "play_game": "engine", "result": "engine",
+    "setup": "engine", "summarise": "engine", "run_scenario": "scenario"})
 
 __all__ = ["Engine", "new_engine", "play_game", "result", "run_scenario", "setup", "summarise"]
 

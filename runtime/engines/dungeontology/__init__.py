@@ -1,7 +1,10 @@
 """Dungeontology: The Expedition (地城学：探险队) engine: `play_game` for sims, `run_scenario`
 for scenario files."""
-from tomecraft.runtime.engines.dungeontology.engine import Engine, new_state, play_game
-from tomecraft.runtime.engines.dungeontology.scenario import run_scenario
+from tomecraft.runtime.engines import lazy
+
+__getattr__ = lazy(__name__, {
+    "Engine": "engine", "new_state": "engine", "play_game": "engine",
+    "run_scenario": "scenario"})
 
 __all__ = ["Engine", "new_state", "play_game", "run_scenario"]
 

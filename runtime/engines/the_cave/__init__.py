@@ -1,8 +1,9 @@
 """The Cave (洞窟) engine: `play_game` for sims, `run_scenario` for scenario files."""
-from tomecraft.runtime.engines.the_cave.engine import Engine, play_game
-from tomecraft.runtime.engines.the_cave.scoring import majority, score
-from tomecraft.runtime.engines.the_cave.start import new_state
-from tomecraft.runtime.engines.the_cave.scenario import run_scenario
+from tomecraft.runtime.engines import lazy
+
+__getattr__ = lazy(__name__, {
+    "Engine": "engine", "play_game": "engine", "majority": "scoring", "score": "scoring",
+    "new_state": "start", "run_scenario": "scenario"})
 
 __all__ = ["Engine", "majority", "new_state", "play_game", "run_scenario", "score"]
 
