@@ -38,9 +38,30 @@ class ScenarioItem(pytest.Item):
         return self.path, 0, f"scenario {self.path.name}"
 
 
-# --- expensive commands, run once per test session -------------------------------------------
+# --- the command line -------------------------------------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def run_cli(capsys, monkeypatch):
+    """Run `tomecraft ARGS` in this process, from the repository root, as `main(argv)`.
+
+    A new Python process costs 0.3-0.5 s before the command starts; use a subprocess only
+    where the test needs one (another hash seed, another working directory, the console
+    script). Returns run(*args) -> (returncode, stdout, stderr).
+    """
+    from tomecraft.compiler import cli
+    monkeypatch.chdir(ROOT)
+
+    def run(*args) -> tuple[int, str, str]:
+        code = cli.main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run
+
+
+# --- expensive commands, run once per test session -------------------------------------------
 
 
 @pytest.fixture(scope="session")
