@@ -6,6 +6,17 @@ from pathlib import Path
 import pytest
 
 
+def pytest_configure(config):
+    """`-n N` alone distributes with xdist's `load`, which hands each worker its batches up
+    front: a few long sims queued behind one another leave the other worker idle at the end.
+    Work stealing rebalances; an explicit `--dist` on the command line still wins."""
+    explicit = any(a == "--dist" or a.startswith("--dist=") or a == "-d"
+                   for a in config.invocation_params.args)
+    if getattr(config.option, "dist", "no") == "load" and getattr(config.option, "numprocesses", 0) \
+            and not explicit:
+        config.option.dist = "worksteal"
+
+
 def pytest_collect_file(parent, file_path: Path):
     if file_path.suffix in (".yaml", ".yml") and "scenarios" in file_path.parts:
         return ScenarioFile.from_parent(parent, path=file_path)
