@@ -13,9 +13,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_same_seed_gives_an_identical_summary_and_another_seed_differs():
-    a = sim.run(GAME, players=3, games=15, seed=11)
-    b = sim.run(GAME, players=3, games=15, seed=11)
-    c = sim.run(GAME, players=3, games=15, seed=12)
+    a = sim.run(GAME, players=3, games=10, seed=11)
+    b = sim.run(GAME, players=3, games=10, seed=11)
+    c = sim.run(GAME, players=3, games=10, seed=12)
     assert sim.format_summary(a) == sim.format_summary(b) and a == b
     assert a != c
 
