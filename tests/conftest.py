@@ -6,15 +6,20 @@ from pathlib import Path
 import pytest
 
 
-def pytest_configure(config):
-    """`-n N` alone distributes with xdist's `load`, which hands each worker its batches up
-    front: a few long sims queued behind one another leave the other worker idle at the end.
-    Work stealing rebalances; an explicit `--dist` on the command line still wins."""
-    explicit = any(a == "--dist" or a.startswith("--dist=") or a == "-d"
-                   for a in config.invocation_params.args)
-    if getattr(config.option, "dist", "no") == "load" and getattr(config.option, "numprocesses", 0) \
-            and not explicit:
-        config.option.dist = "worksteal"
+SHARED_SCOPES = ("module", "class", "package")
+
+
+@pytest.hookimpl(tryfirst=True)   # before xdist reads the marks (it renames the grouped items)
+def pytest_collection_modifyitems(config, items):
+    """The tests of a module that use a fixture shared by the module go to one xdist worker
+    (pyproject.toml's `--dist loadgroup`): split between workers, each worker would compute
+    the fixture (a sim the module's tests share would be played once per worker)."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        if any(defs and defs[-1].scope in SHARED_SCOPES for defs in info.name2fixturedefs.values()):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 def pytest_collect_file(parent, file_path: Path):
