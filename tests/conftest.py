@@ -6,20 +6,25 @@ from pathlib import Path
 import pytest
 
 
-SHARED_SCOPES = ("module", "class", "package")
-
-
 @pytest.hookimpl(tryfirst=True)   # before xdist reads the marks (it renames the grouped items)
 def pytest_collection_modifyitems(config, items):
     """The tests of a module that use a fixture shared by the module go to one xdist worker
     (pyproject.toml's `--dist loadgroup`): split between workers, each worker would compute
-    the fixture (a sim the module's tests share would be played once per worker)."""
+    the fixture (a sim the module's tests share would be played once per worker). A
+    session-scoped fixture defined in the test module itself counts (test_from_outside's
+    wheel); conftest's session fixtures do not (shared_cli shares across workers itself)."""
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         if info is None:
             continue
-        if any(defs and defs[-1].scope in SHARED_SCOPES for defs in info.name2fixturedefs.values()):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+        module = item.nodeid.split("::")[0]
+        if any(_shared_by_module(defs[-1], module) for defs in info.name2fixturedefs.values() if defs):
+            item.add_marker(pytest.mark.xdist_group(module))
+
+
+def _shared_by_module(fixture, module: str) -> bool:
+    return fixture.scope in ("module", "class", "package") or (
+        fixture.scope == "session" and fixture.baseid == module)
 
 
 def pytest_collect_file(parent, file_path: Path):
