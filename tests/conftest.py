@@ -6,13 +6,37 @@ from pathlib import Path
 import pytest
 
 
+# --- pytest-xdist: the tests that share a module's fixture run on one worker --------------------
+
+def pytest_configure(config):
+    """`-n N` alone distributes with xdist's `load`, which splits a module's tests between
+    the workers: each worker then computes the module's fixtures (a sim the module's tests
+    share would be played once per worker). `loadgroup` keeps the tests marked below on one
+    worker and spreads the others; an explicit `--dist` still wins. Set here rather than in
+    addopts so that pytest runs without pytest-xdist installed."""
+    if hasattr(config, "workerinput"):               # a worker: xdist set it from its own args
+        config.option.loadgroup = config.workerinput.get("tomecraft_loadgroup", False)
+        return
+    args = config.invocation_params.args
+    explicit = any(a in ("--dist", "-d") or a.startswith("--dist=") for a in args)
+    if getattr(config.option, "dist", "no") == "load" and not explicit:
+        config.option.dist = "loadgroup"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """Tell each worker that the controller groups (workers parse the command line again)."""
+    node.workerinput["tomecraft_loadgroup"] = node.config.option.dist == "loadgroup"
+
+
 @pytest.hookimpl(tryfirst=True)   # before xdist reads the marks (it renames the grouped items)
 def pytest_collection_modifyitems(config, items):
     """The tests of a module that use a fixture shared by the module go to one xdist worker
-    (pyproject.toml's `--dist loadgroup`): split between workers, each worker would compute
-    the fixture (a sim the module's tests share would be played once per worker). A
-    session-scoped fixture defined in the test module itself counts (test_from_outside's
-    wheel); conftest's session fixtures do not (shared_cli shares across workers itself)."""
+    (an xdist_group mark, which `loadgroup` honours). A session-scoped fixture defined in the
+    test module itself counts (test_from_outside's wheel); conftest's session fixtures do not
+    (shared_cli shares across workers itself)."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         if info is None:
