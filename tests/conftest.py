@@ -6,6 +6,51 @@ from pathlib import Path
 import pytest
 
 
+# --- pytest-xdist: the tests that share a module's fixture run on one worker --------------------
+
+def pytest_configure(config):
+    """`-n N` alone distributes with xdist's `load`, which splits a module's tests between
+    the workers: each worker then computes the module's fixtures (a sim the module's tests
+    share would be played once per worker). `loadgroup` keeps the tests marked below on one
+    worker and spreads the others; an explicit `--dist` still wins. Set here rather than in
+    addopts so that pytest runs without pytest-xdist installed."""
+    if hasattr(config, "workerinput"):               # a worker: xdist set it from its own args
+        config.option.loadgroup = config.workerinput.get("tomecraft_loadgroup", False)
+        return
+    args = config.invocation_params.args
+    explicit = any(a in ("--dist", "-d") or a.startswith("--dist=") for a in args)
+    if getattr(config.option, "dist", "no") == "load" and not explicit:
+        config.option.dist = "loadgroup"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """Tell each worker that the controller groups (workers parse the command line again)."""
+    node.workerinput["tomecraft_loadgroup"] = node.config.option.dist == "loadgroup"
+
+
+@pytest.hookimpl(tryfirst=True)   # before xdist reads the marks (it renames the grouped items)
+def pytest_collection_modifyitems(config, items):
+    """The tests of a module that use a fixture shared by the module go to one xdist worker
+    (an xdist_group mark, which `loadgroup` honours). A session-scoped fixture defined in the
+    test module itself counts (test_from_outside's wheel); conftest's session fixtures do not
+    (shared_cli shares across workers itself)."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        module = item.nodeid.split("::")[0]
+        if any(_shared_by_module(defs[-1], module) for defs in info.name2fixturedefs.values() if defs):
+            item.add_marker(pytest.mark.xdist_group(module))
+
+
+def _shared_by_module(fixture, module: str) -> bool:
+    return fixture.scope in ("module", "class", "package") or (
+        fixture.scope == "session" and fixture.baseid == module)
+
+
 def pytest_collect_file(parent, file_path: Path):
     if file_path.suffix in (".yaml", ".yml") and "scenarios" in file_path.parts:
         return ScenarioFile.from_parent(parent, path=file_path)
@@ -38,9 +83,30 @@ class ScenarioItem(pytest.Item):
         return self.path, 0, f"scenario {self.path.name}"
 
 
-# --- expensive commands, run once per test session -------------------------------------------
+# --- the command line -------------------------------------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def run_cli(capsys, monkeypatch):
+    """Run `tomecraft ARGS` in this process, from the repository root, as `main(argv)`.
+
+    A new Python process costs 0.3-0.5 s before the command starts; use a subprocess only
+    where the test needs one (another hash seed, another working directory, the console
+    script). Returns run(*args) -> (returncode, stdout, stderr).
+    """
+    from tomecraft.compiler import cli
+    monkeypatch.chdir(ROOT)
+
+    def run(*args) -> tuple[int, str, str]:
+        code = cli.main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run
+
+
+# --- expensive commands, run once per test session -------------------------------------------
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,19 @@ def compiled_with(game: str, pack: Path, monkeypatch):
 
 def pack_usage(data, pack_id: str, tracked_only: bool = True, **run) -> dict[str, dict]:
     """{"kind:id": usage} of the pack's entities over a seeded sim (`run`: players, games, seed)."""
-    entities = sim.run(data, usage=True, **run)["usage"]["entities"]
-    return {key: e for key, e in entities.items()
+    return pack_entities(sim.run(data, usage=True, **run)["usage"], pack_id, tracked_only)
+
+
+def pack_entities(usage: dict, pack_id: str, tracked_only: bool = True) -> dict[str, dict]:
+    """{"kind:id": usage} of the pack's entities in a sim's usage summary."""
+    return {key: e for key, e in usage["entities"].items()
             if e["pack"] == pack_id and (e["tracked"] or not tracked_only)}
+
+
+def play_with_usage(data, players: int, games: int, seed: int) -> tuple[list[dict], dict]:
+    """The games `sim.run(data, players, games, seed, usage=True)` plays, played once for
+    several tests: each game's own result (its `stats`) and the run's usage summary."""
+    from tomecraft.runtime import usage
+    with usage.track(data) as tracker:
+        results = [sim.play_one(data, players, seed, index, None, tracker) for index in range(games)]
+    return results, sim.usage_summary(data, results, tracker.tracked)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -135,20 +134,16 @@ def test_the_html_report_stands_alone_and_renders(reports, tmp_path):
     assert len(colours) > 20          # a page with plots and text, not a blank one
 
 
-def test_the_command_line_writes_text_json_and_html(tmp_path):
+def test_the_command_line_writes_text_json_and_html(tmp_path, run_cli):
     pack, _ = CASES["clank_catacombs"]
-    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "balance", "clank_catacombs",
-                          "--pack", str(pack), "--games", "4", "--workers", "1", "--json",
-                          "--html", str(tmp_path / "r.html")],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    code, out, err = run_cli("balance", "clank_catacombs", "--pack", pack, "--games", "4", "--workers", "1",
+                             "--json", "--html", tmp_path / "r.html")
+    assert code == 0, err
+    data = json.loads(out)
     assert data["by_players"]["4"]["base"]["games"] == 4
     assert (tmp_path / "r.html").read_text(encoding="utf-8").count("<svg") >= 2
-    refused = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "balance", "clank_catacombs",
-                              "--pack", str(pack), "--players", "5", "--games", "2"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert refused.returncode == 2 and "5 players" in refused.stderr
+    code, _, err = run_cli("balance", "clank_catacombs", "--pack", pack, "--players", "5", "--games", "2")
+    assert code == 2 and "5 players" in err
 
 
 # --- the statistics against textbook values ---------------------------------------------------

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -100,17 +99,13 @@ def test_one_pdf_page_embeds_the_right_cjk_face(tmp_path):
     assert "NotoSansCJKSC" in faces and "NotoSansCJKTC" not in faces, fonts
 
 
-def test_the_cli_writes_both_languages_and_refuses_a_bad_pack(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "cards", "--game", "the_cave",
-                          "--format", "html", "--out", str(tmp_path)], cwd=REPO,
-                         capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
+def test_the_cli_writes_both_languages_and_refuses_a_bad_pack(tmp_path, run_cli):
+    code, _, err = run_cli("cards", "--game", "the_cave", "--format", "html", "--out", tmp_path)
+    assert code == 0, err
     assert sorted(p.name for p in (tmp_path / "the_cave").iterdir()) == [
         "print_and_play.en.html", "print_and_play.zh.html"]
-    bad = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "cards", "--game", "the_cave",
-                          "--pack", str(tmp_path), "--out", str(tmp_path)], cwd=REPO,
-                         capture_output=True, text=True)
-    assert bad.returncode == 2 and "no pack.yaml" in bad.stderr
+    code, _, err = run_cli("cards", "--game", "the_cave", "--pack", tmp_path, "--out", tmp_path)
+    assert code == 2 and "no pack.yaml" in err
 
 
 def test_hostile_names_are_escaped_on_cards(tmp_path):

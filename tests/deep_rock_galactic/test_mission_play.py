@@ -173,27 +173,28 @@ def _cli(*args) -> subprocess.CompletedProcess:
                           capture_output=True, text=True)
 
 
-def test_a_pack_creature_needs_the_pack_for_check_and_sim():
+def test_a_pack_creature_needs_the_pack_for_check_and_sim(run_cli):
     mission = HERE / "pack" / "goo_hunt.yaml"
-    without = _cli("check", mission, "--format", "json")
-    assert without.returncode == 1 and "Traceback" not in without.stderr
-    rules = {d["message"].split(":")[0] for d in json.loads(without.stdout)["diagnostics"]}
+    code, out, err = run_cli("check", mission, "--format", "json")
+    assert code == 1 and "Traceback" not in err
+    rules = {d["message"].split(":")[0] for d in json.loads(out)["diagnostics"]}
     assert rules == {"V-02", "V-21", "V-23"}
-    assert _cli("check", mission, "--pack", PACK).returncode == 0
-    sim = _cli("sim", "deep_rock_galactic", "--mission", mission, "--games", 2)
-    assert sim.returncode == 1 and "V-02" in sim.stdout and "Traceback" not in sim.stderr
-    played = _cli("sim", "deep_rock_galactic", "--mission", mission, "--pack", PACK, "--games", 2, "--json")
-    assert played.returncode == 0, played.stderr
-    assert json.loads(played.stdout)["completed"] == 2
+    assert run_cli("check", mission, "--pack", PACK)[0] == 0
+    code, out, err = run_cli("sim", "deep_rock_galactic", "--mission", mission, "--games", 2)
+    assert code == 1 and "V-02" in out and "Traceback" not in err
+    code, out, err = run_cli("sim", "deep_rock_galactic", "--mission", mission, "--pack", PACK, "--games", 2, "--json")
+    assert code == 0, err
+    assert json.loads(out)["completed"] == 2
 
 
-def test_sim_hazard_sweep_reports_a_success_rate_per_level_and_is_deterministic():
+def test_sim_hazard_sweep_reports_a_success_rate_per_level_and_is_deterministic(run_cli):
+    """Played in a second process (another hash seed) and in this one: the same bytes."""
     args = ("sim", "deep_rock_galactic", "--mission", VALID / "drone_salvage.yaml", "--games", 3, "--hazard", "1-5")
-    a, b = _cli(*args), _cli(*args)
-    assert a.returncode == 0 and a.stdout == b.stdout
-    assert [line.split(":")[0].strip() for line in a.stdout.splitlines()[1:]] == [f"hazard {n}" for n in range(1, 6)]
-    assert _cli("sim", "deep_rock_galactic", "--hazard", "9", "--games", 1).returncode == 2
-    assert _cli("sim", "the_cave", "--hazard", "2", "--games", 1).returncode == 2
+    a, (code, b, _) = _cli(*args), run_cli(*args)
+    assert a.returncode == code == 0 and a.stdout == b
+    assert [line.split(":")[0].strip() for line in b.splitlines()[1:]] == [f"hazard {n}" for n in range(1, 6)]
+    assert run_cli("sim", "deep_rock_galactic", "--hazard", "9", "--games", 1)[0] == 2
+    assert run_cli("sim", "the_cave", "--hazard", "2", "--games", 1)[0] == 2
 
 
 EXAMPLES = sorted(VALID.glob("*.yaml")) + [HERE / "pack" / "goo_hunt.yaml"]
@@ -247,9 +248,10 @@ def test_a_taller_map_gets_smaller_hexes_that_stay_on_one_page(game_model):
     assert short_pt == MAX_HEX_PT and tall_pt < short_pt and len(grid) * tall_pt <= MAP_HEIGHT_PT
 
 
-def test_the_briefing_prints_no_empty_table_and_fits_one_page(tmp_path):
-    out = _cli("sheets", "--mission", VALID / "deep_shaft.yaml", "--lang", "en", "--format", "html", "--out", tmp_path)
-    assert out.returncode == 0, out.stderr
+def test_the_briefing_prints_no_empty_table_and_fits_one_page(tmp_path, run_cli):
+    code, _, err = run_cli("sheets", "--mission", VALID / "deep_shaft.yaml", "--lang", "en", "--format", "html",
+                           "--out", tmp_path)
+    assert code == 0, err
     html = (tmp_path / "deep_rock_galactic/briefing_deep_shaft.en.html").read_text()
     assert "<table" not in html or "<tbody>\n    </tbody>" not in html
     assert "Sources" not in html

@@ -42,10 +42,12 @@ def test_the_same_seed_gives_an_identical_summary_and_another_seed_differs():
     assert a != c
 
 
-def test_some_missions_succeed_and_some_fail_over_a_hundred_games():
-    results = _games(4, 100)
+def test_some_missions_succeed_and_some_fail():
+    """About 3 games in 10 succeed: 30 games all failing (or all succeeding) by chance has a
+    probability under 1 in 10,000, so a run of them says the outcome is stuck."""
+    results = _games(4, 30)
     wins = sum(r["success"] for r in results)
-    assert 0 < wins < 100
+    assert 0 < wins < 30
 
 
 def test_mission_one_setup_follows_the_mission_book():

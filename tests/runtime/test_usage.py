@@ -2,15 +2,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 from tomecraft.generated.clank_catacombs__tomb_party import GAME as PARTY
 from tomecraft.generated.the_cave import GAME as CAVE
 from tomecraft.runtime import sim, usage
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_usage_is_an_addition_that_changes_no_figure_of_the_summary():
@@ -39,11 +34,10 @@ def test_the_wrappers_exist_only_while_counting():
     assert card.effect is before
 
 
-def test_sim_usage_on_the_command_line_in_text_and_json():
-    args = [sys.executable, "-m", "tomecraft.compiler.cli", "sim", "the_cave", "--games", "3", "--usage"]
-    text = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert text.returncode == 0 and "usage (entities with an effect" in text.stdout
-    assert "warning: never used" in text.stdout or "never used" not in text.stdout
-    data = json.loads(subprocess.run(args + ["--json"], cwd=ROOT, capture_output=True,
-                                     text=True, timeout=300).stdout)
+def test_sim_usage_on_the_command_line_in_text_and_json(run_cli):
+    args = ["sim", "the_cave", "--games", "3", "--usage"]
+    code, out, _ = run_cli(*args)
+    assert code == 0 and "usage (entities with an effect" in out
+    assert "warning: never used" in out or "never used" not in out
+    data = json.loads(run_cli(*args, "--json")[1])
     assert data["usage"]["entities"]["action:discover"]["uses"] > 0

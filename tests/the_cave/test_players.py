@@ -6,37 +6,44 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from tomecraft.runtime import sim
-from tests.pack_play import compiled_with, pack_usage
+from tests.pack_play import compiled_with, pack_entities, play_with_usage
 
 PACK = Path(__file__).with_name("any_content_pack")
 
 
-def _data(monkeypatch):
-    return compiled_with("the_cave", PACK, monkeypatch)
+@pytest.fixture(scope="module")
+def data():
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return compiled_with("the_cave", PACK, monkeypatch)
 
 
-def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(monkeypatch):
-    data = _data(monkeypatch)
-    new = pack_usage(data, "any_content", players=3, games=20, seed=5)
+@pytest.fixture(scope="module")
+def played(data):
+    """20 seeded three-player games with the pack, played once for the tests that read them."""
+    return play_with_usage(data, players=3, games=20, seed=5)
+
+
+def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(played):
+    new = pack_entities(played[1], "any_content")
     assert set(new) == {"tile_kind:grotto", "action:survey", "equipment:lantern",
                         "equipment:grappling_hook"}
     assert all(e["uses"] > 0 for e in new.values()), new
 
 
-def test_the_new_tile_action_and_entry_option_are_chosen(monkeypatch):
+def test_the_new_tile_action_and_entry_option_are_chosen(played):
     """Usage counts a tile kind as one entity: the stats say which of its options ran."""
-    data = _data(monkeypatch)
     stats = Counter()
-    for index in range(20):
-        stats.update(sim.play_one(data, 3, 5, index)["stats"])
+    for result in played[0]:
+        stats.update(result["stats"])
     assert stats["drawn:grotto"] > 0 and stats["entered:grotto"] > 0
     assert stats["act:mine"] > 0 and stats["act:survey"] > 0
     assert stats["use:lantern"] > 0 and stats["use:grapnel"] > 0
 
 
-def test_a_sim_with_the_pack_is_deterministic(monkeypatch):
-    data = _data(monkeypatch)
+def test_a_sim_with_the_pack_is_deterministic(data):
     assert sim.run(data, players=3, games=5, seed=2) == sim.run(data, players=3, games=5, seed=2)
 
 
