@@ -38,11 +38,11 @@ def test_two_and_five_player_games_complete_and_score():
         assert len(summary["seat_mean"]) == players
 
 
-def test_cli_sim_of_200_three_player_games_completes(shared_cli):
+def test_cli_sim_of_50_three_player_games_completes(shared_cli):
     """The README's example run (shared with its tour test, which checks its figures)."""
-    code, stdout, stderr = shared_cli("sim", "the_cave", "--players", "3", "--games", "200", "--seed", "7")
+    code, stdout, stderr = shared_cli("sim", "the_cave", "--players", "3", "--games", "50", "--seed", "7")
     assert code == 0, stderr
-    assert "200 games, 3 players, seed 7" in stdout
+    assert "50 games, 3 players, seed 7" in stdout
     assert "games/s" in stderr
 
 
