@@ -57,7 +57,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
             at = m.pos
             if hx.distance(d.pos, at) > (tdef.range or 0) or not engine.los(d.pos, at, "arc"):
                 continue
-            area = [at] + hx.neighbours(at)
+            area = [at, *hx.neighbours(at)]
             if any(x.pos in area for x in st.dwarves):
                 continue
             count = sum(st.monster_at(h) is not None for h in area)
