@@ -198,6 +198,20 @@ class Board(Triggers):
             return False
         return st.dwarf_at(h) is None and h != st.supply_pod
 
+    def monster_stops(self, m: Monster, hexes) -> set[Hex]:
+        """The hexes of `hexes` where `monster_can_stop(m, h)` holds, with the board read once
+        (a monster's move asks it of every hex it can reach)."""
+        st = self.state
+        taken = {st.sentry, st.bosco, st.supply_pod}
+        taken.update(h for h in st.pod if self.pod_closed(h))
+        for o in st.monsters.values():
+            if o is not m:
+                taken.add(o.pos)
+                taken.add(o.tail)
+        taken.update(d.pos for d in st.dwarves if not d.in_pod)
+        cells, stalagmites = st.cells, st.stalagmites
+        return {h for h in hexes if cells.get(h, "x") in OPEN and h not in stalagmites and h not in taken}
+
     # --- dice --------------------------------------------------------------------------------
     def roll(self, die: str, n: int) -> list[dict]:
         if self.forced_rolls:                       # scenarios script their dice

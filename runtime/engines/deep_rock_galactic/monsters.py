@@ -24,8 +24,10 @@ class Monsters(Combat):
         for _ in range(n):
             probe = Monster(0, kind, origin)
             step = self.monster_stepper(probe)
-            dist = hx.bfs(origin, lambda a, b: step(a, b) or self.state.monster_at(b) is not None)
-            free = [h for h in dist if self.monster_can_stop(probe, h)]
+            bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
+            dist = hx.bfs(origin, lambda a, b: b in bodies or step(a, b))
+            stops = self.monster_stops(probe, dist)
+            free = [h for h in dist if h in stops]
             flames = self.state.tokens.get("flame", {})
             usable = [h for h in free if h not in flames] or free
             if not usable:
@@ -124,7 +126,7 @@ class Monsters(Combat):
         mdef = self.monster_def(m)
         step = self.monster_stepper(m)
         reach = hx.bfs(m.pos, step)
-        can_stop = {h for h in reach if h == m.pos or self.monster_can_stop(m, h)}
+        can_stop = self.monster_stops(m, reach) | {m.pos}
         goals = self.monster_goals(m, reach, can_stop, toward_monsters)
         if not goals or m.pos in goals:
             return
