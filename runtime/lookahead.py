@@ -35,8 +35,15 @@ def _content_memo(data) -> dict:
     return memo
 
 
-def copy_game(engine):
-    """A deep copy of `engine` sharing its content (`engine.data`), logging nothing."""
-    trial = copy.deepcopy(engine, _content_memo(engine.data))
+def copy_game(engine, shared=()):
+    """A deep copy of `engine` sharing its content (`engine.data`), logging nothing.
+    `shared`: more read-only objects the engine derived from the content (tables of rules)
+    that the copy shares too, they and the values they hold."""
+    memo = _content_memo(engine.data)
+    for table in shared:
+        memo[id(table)] = table
+        for value in table.values() if isinstance(table, Mapping) else ():
+            memo[id(value)] = value
+    trial = copy.deepcopy(engine, memo)
     trial.log_enabled = False
     return trial
