@@ -185,6 +185,10 @@ class Board(Triggers):
             if b in stalagmites:
                 return flying or "stalagmite" in destroys
             return flying or b not in standing
+
+        # with no shield and no IFG on the board a step depends only on the space entered:
+        # the spaces it may enter, for the fast searches (hexgrid.bfs_entering/bfs_leaving)
+        step.enterable = None if shield or ifg else {b for b in cells if step(b, b)}
         return step
 
     def monster_can_stop(self, m: Monster, h: Hex) -> bool:

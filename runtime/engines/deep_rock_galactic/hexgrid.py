@@ -172,3 +172,37 @@ def bfs_from(starts: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> dic
                 dist[n] = far
                 push(n)
     return dist
+
+
+def bfs_entering(starts: Iterable[Hex], enterable) -> dict[Hex, int]:
+    """`bfs_from` where a step into n is passable exactly when n is in `enterable` (a set):
+    the fast form for monsters whose way depends only on the space entered."""
+    dist = {h: 0 for h in starts}
+    todo = deque(sorted(dist))
+    popleft, push = todo.popleft, todo.append
+    while todo:
+        h = popleft()
+        far = dist[h] + 1
+        for n in _NEIGHBOURS.get(h) or neighbours(h):
+            if n in enterable and n not in dist:
+                dist[n] = far
+                push(n)
+    return dist
+
+
+def bfs_leaving(starts: Iterable[Hex], leavable) -> dict[Hex, int]:
+    """`bfs_from` where a step out of h is passable exactly when h is in `leavable` (a set):
+    walking distances *to* the starts along ways that depend only on the space entered."""
+    dist = {h: 0 for h in starts}
+    todo = deque(sorted(dist))
+    popleft, push = todo.popleft, todo.append
+    while todo:
+        h = popleft()
+        if h not in leavable:
+            continue
+        far = dist[h] + 1
+        for n in _NEIGHBOURS.get(h) or neighbours(h):
+            if n not in dist:
+                dist[n] = far
+                push(n)
+    return dist
