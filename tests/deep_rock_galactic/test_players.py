@@ -4,7 +4,10 @@ pickup, a Supply Pod card, a mission) has each one with an effect used in a seed
 pack's mission is played with `mission_id` like the base game's."""
 from __future__ import annotations
 
+import copy
 from pathlib import Path
+
+import pytest
 
 from tomecraft.runtime import sim
 from tests.pack_play import compiled_with, pack_usage
@@ -36,3 +39,36 @@ def test_the_packs_cards_are_used_on_the_base_mission_too(monkeypatch):
 def test_a_sim_with_the_pack_is_deterministic(monkeypatch):
     data = _data(monkeypatch)
     assert sim.run(data, games=5, seed=2, options=MISSION) == sim.run(data, games=5, seed=2, options=MISSION)
+
+
+def _next_to_a_dwarf(engine, kind: str):
+    """Lay a face-up `kind` pickup on an open space next to dwarf 0; (dwarf, space)."""
+    from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+    from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN
+    st = engine.state
+    d = st.dwarves[0]
+    at = next(n for n in hx.sorted_neighbours(d.pos) if st.terrain(n) in OPEN
+              and not st.monster_at(n) and not st.dwarf_at(n) and n not in st.pod)
+    st.pickups[at] = [kind, True]
+    return d, at
+
+
+@pytest.mark.parametrize("kind, hurt, strike", [
+    ("glow_nut", False, True),        # the pack's: gold, worth a swing
+    ("alien_egg", False, False),      # Grunts at the exits (or nothing): never worth it
+    ("blood_sugar", True, True),      # heals a hurt dwarf
+    ("blood_sugar", False, False),    # a dwarf at full health gains nothing
+])
+def test_the_player_strikes_a_pickup_by_what_its_effect_does_not_its_name(monkeypatch, kind, hurt, strike):
+    from tomecraft.runtime.engines.deep_rock_galactic import policy, setup
+    from tomecraft.runtime.lookahead import FirstOption
+    from tomecraft.runtime.rng import Rng
+    data = _data(monkeypatch)
+    engine = setup(data, 4, Rng("strike").fork("g"), [FirstOption()] * 4, {})
+    d, at = _next_to_a_dwarf(engine, kind)
+    if hurt:
+        d.health = 2
+    rolls = copy.deepcopy(engine.rng)
+    assert policy._worth_striking(engine, d, at) is strike
+    # tried on a copy: the real game keeps its pickup and its dice stream
+    assert engine.state.pickups[at] == [kind, True] and engine.rng.random() == rolls.random()

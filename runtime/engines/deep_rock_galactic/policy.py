@@ -3,7 +3,6 @@ next objective or back to the drop pod. The agent picks among the best-ranked op
 random agent still plays sensibly and a seed replays a game exactly."""
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 from tomecraft.runtime.effects import Context, EffectError
@@ -14,6 +13,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
 from tomecraft.runtime.lookahead import FirstOption, copy_game
+from tomecraft.runtime.rng import Rng
 
 
 class _View:
@@ -157,10 +157,10 @@ def _worth_striking(engine: Engine, d: Dwarf, at: Hex) -> bool:
 
 def _trial(engine: Engine, d: Dwarf):
     """(a copy of the game for trying an option out, the copy of `d`). Its dice come from a
-    stream of its own seeded by the game clock: a trial neither consumes the real game's
+    stream of its own seeded by the game's seed and clock: a trial neither consumes the real game's
     rolls nor peeks at them; its decisions take the first option."""
     trial = copy_game(engine, shared=(engine.rules,))
-    trial.rng = random.Random(f"trial {engine.state.clock}")
+    trial.rng = Rng(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
     trial.agents = [FirstOption()] * len(engine.agents)
     return trial, trial.state.dwarves[engine.state.dwarves.index(d)]
 
