@@ -78,7 +78,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     trouble = d.health <= 2 or d.ammo <= 1 or any(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values())
     for card in sorted(set(d.rock_and_stone)):
         act = {"do": "rock_and_stone", "card": card}
-        out.append((0 if trouble and (trial_gain(engine, d, act) or 0) > 0 else 9, act))
+        out.append((0 if trouble and (_card_gain(engine, d, act) or 0) > 0 else 9, act))
     if d.cls == "gunner" and d.tokens["shield"] > 0 and \
             sum(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values()) >= 2:
         out.append((1, {"do": "shield", "at": d.pos}))
@@ -173,6 +173,19 @@ def trial_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
     except EffectError:
         return None
     return evaluate(trial) - evaluate(engine)
+
+
+def _card_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
+    """`trial_gain` of a Rock and Stone card, tried once per dwarf, round, health and ammo
+    (a turn asks again before each of its actions; copies are the player's main cost)."""
+    held = engine.__dict__.get("_card_trials")
+    if held is None or held[0] != engine.state.round:      # this round's trials only
+        held = engine.__dict__["_card_trials"] = (engine.state.round, {})
+    memo = held[1]
+    key = (act["card"], d.seat, d.health, d.ammo)
+    if key not in memo:
+        memo[key] = trial_gain(engine, d, act)
+    return memo[key]
 
 
 def _strike_gain(engine: Engine, d: Dwarf, at: Hex) -> float:
