@@ -5,11 +5,12 @@ Content drives the rules: monster stats and "!" effects, weapon modes (dice, ran
 assignment), event and swarm cards, pickups and the mission event are generated definitions;
 effects run through the verbs and queries (verbs.py, queries.py; runtime/effects.py Context API).
 
-Modules, each importing only the ones before it: board (state queries, geometry, dice) <-
-combat (damage, attacks) <- monsters (spawning, activation, movement, threat) <- the dwarves'
-actions (movement, equipment, actions) <- verbs, queries <- engine (this: the Engine, its
-choices and the effect Context protocol) <- mission_setup, turns (with policy) <- deep_dive <-
-game. Below the engine, `engine` parameters are typed by the layer the Engine extends.
+Modules, each importing only the ones before it: triggers (who hears an event) <- board
+(state queries, geometry, dice) <- combat (damage, attacks) <- monsters (spawning,
+activation, movement, threat) <- the dwarves' actions (movement, equipment, actions) <-
+verbs, queries <- engine (this: the Engine, its choices and the effect Context protocol) <-
+mission_setup, turns (with policy) <- deep_dive <- game. Below the engine, `engine`
+parameters are typed by the layer the Engine extends.
 Rule choices where the guide is silent are the `rule` entities of content/.../rules.yaml.
 """
 from __future__ import annotations
