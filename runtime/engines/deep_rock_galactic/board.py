@@ -188,7 +188,8 @@ class Board(Triggers):
 
         # with no shield and no IFG on the board a step depends only on the space entered:
         # the spaces it may enter, for the fast searches (hexgrid.bfs_entering/bfs_leaving)
-        step.enterable = None if shield or ifg else {b for b in cells if step(b, b)}
+        step.enterable = None if shield or ifg else \
+            _enterable(cells, closed, blocked, platforms, stalagmites, standing, flying, destroys)
         return step
 
     def monster_can_stop(self, m: Monster, h: Hex) -> bool:
@@ -311,3 +312,28 @@ class Board(Triggers):
         card = pile.pop()
         discard.append(card)
         return card
+
+
+
+def _enterable(cells: dict, closed: set, blocked: set, platforms: set, stalagmites: set,
+               standing: set, flying: bool, destroys: set) -> set:
+    """The spaces a monster may step into when no shield or IFG is out: `monster_stepper`'s
+    test of the space entered (same checks, same order), run over the whole map in one pass."""
+    walls_ok, rock_ok = "wall" in destroys, flying or "stalagmite" in destroys
+    out = set()
+    for b, t in cells.items():
+        if b in closed or t == "x":
+            continue
+        if t in WALLS or t == "h":
+            ok = walls_ok
+        elif b in blocked:
+            ok = False
+        elif t == "o":
+            ok = flying or b in platforms
+        elif b in stalagmites:
+            ok = rock_ok
+        else:
+            ok = flying or b not in standing
+        if ok:
+            out.add(b)
+    return out
