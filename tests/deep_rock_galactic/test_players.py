@@ -72,3 +72,28 @@ def test_the_player_strikes_a_pickup_by_what_its_effect_does_not_its_name(monkey
     assert policy._worth_striking(engine, d, at) is strike
     # tried on a copy: the real game keeps its pickup and its dice stream
     assert engine.state.pickups[at] == [kind, True] and engine.rng.random() == rolls.random()
+
+
+def test_a_trial_copy_changes_nothing_of_the_real_game(monkeypatch):
+    """The players' trial copies (State.__deepcopy__ copies flat fields flat): mining, tokens,
+    dwarves, monsters and supplies changed on the copy leave the game as it was."""
+    from tomecraft.runtime.engines.deep_rock_galactic import setup
+    from tomecraft.runtime.lookahead import FirstOption, copy_game
+    from tomecraft.runtime.rng import Rng
+    engine = setup(_data(monkeypatch), 4, Rng("copy").fork("g"), [FirstOption()] * 4, {})
+    st = engine.state
+    engine.spawn("grunt", st.exits[1])
+    before = copy.deepcopy(st)
+    trial = copy_game(engine, shared=(engine.rules,))
+    t = trial.state
+    assert t.dwarves[0] is not st.dwarves[0] and t.cells == st.cells and t.cells is not st.cells
+    wall = next(h for h, c in t.cells.items() if c == "#")
+    t.cells[wall] = "."
+    t.tokens.setdefault("flame", {})[wall] = 0
+    t.dwarves[0].health = 1
+    t.dwarves[0].rock_and_stone.append("rs_pale_ale")
+    next(iter(t.monsters.values())).damage += 1
+    t.shared["gold"] += 3
+    t.event_deck.clear()
+    t.stalagmites.add(wall)
+    assert st == before
