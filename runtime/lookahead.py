@@ -35,8 +35,26 @@ def _content_memo(data) -> dict:
     return memo
 
 
-def copy_game(engine):
-    """A deep copy of `engine` sharing its content (`engine.data`), logging nothing."""
-    trial = copy.deepcopy(engine, _content_memo(engine.data))
+_LAST_MEMO: list = []        # [(data, memo)]: the content's memo, built once per compiled game
+
+
+def _cached_memo(data) -> dict:
+    """`_content_memo(data)`, remembered for the last content seen (a sim copies its game
+    thousands of times; walking every definition each time cost more than the copy)."""
+    if not _LAST_MEMO or _LAST_MEMO[0][0] is not data:
+        _LAST_MEMO[:] = [(data, _content_memo(data))]
+    return _LAST_MEMO[0][1]
+
+
+def copy_game(engine, shared=()):
+    """A deep copy of `engine` sharing its content (`engine.data`), logging nothing.
+    `shared`: more read-only objects the engine derived from the content (tables of rules)
+    that the copy shares too, they and the values they hold."""
+    memo = dict(_cached_memo(engine.data))
+    for table in shared:
+        memo[id(table)] = table
+        for value in table.values() if isinstance(table, Mapping) else ():
+            memo[id(value)] = value
+    trial = copy.deepcopy(engine, memo)
     trial.log_enabled = False
     return trial

@@ -187,3 +187,40 @@ def test_sim_refuses_mission_options_for_games_without_missions():
     out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sim", "the_cave", "--deep-dive"],
                          cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 2 and "--deep-dive is not an option of the_cave" in out.stderr
+
+
+def test_the_fast_monster_searches_find_what_the_general_ones_find():
+    """With no shield or IFG out, a monster's step depends only on the space entered: the
+    set-based searches (hexgrid.bfs_entering / bfs_leaving) give the same distances, in the
+    same order, as the general search with the step function, on boards from a played game."""
+    from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+    from tomecraft.runtime.engines.deep_rock_galactic.turns import take_turn
+    rng = Rng("fast-bfs")
+    engine = setup(GAME, 4, rng.fork("g"), [RandomAgent(rng.fork(f"a{i}")) for i in range(4)], {})
+    st, checked = engine.state, 0
+    for _ in range(4):
+        st.round += 1
+        for d in st.dwarves:
+            take_turn(engine, d)
+        for m in list(st.monsters.values()):
+            step = engine.monster_stepper(m)
+            if step.enterable is None:
+                continue
+            fast = hx.bfs_entering([m.pos], step.enterable)
+            assert list(fast.items()) == list(hx.bfs(m.pos, step).items())
+            goals = sorted(fast)[:3]
+            assert list(hx.bfs_leaving(goals, step.enterable).items()) == \
+                list(hx.bfs_from(goals, lambda a, b: step(b, a)).items())
+            checked += 1
+        if st.result:
+            break
+    assert checked > 0
+
+
+def test_hex_distance_is_the_cube_distance():
+    from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+    spots = [(r, c) for r in range(-2, 14) for c in range(-2, 16)]
+    for a in spots[::7]:
+        for b in spots:
+            cube = max(abs(x - y) for x, y in zip(hx.to_cube(a), hx.to_cube(b)))
+            assert hx.distance(a, b) == int(cube)

@@ -185,6 +185,11 @@ class Board(Triggers):
             if b in stalagmites:
                 return flying or "stalagmite" in destroys
             return flying or b not in standing
+
+        # with no shield and no IFG on the board a step depends only on the space entered:
+        # the spaces it may enter, for the fast searches (hexgrid.bfs_entering/bfs_leaving)
+        step.enterable = None if shield or ifg else \
+            _enterable(cells, closed, blocked, platforms, stalagmites, standing, flying, destroys)
         return step
 
     def monster_can_stop(self, m: Monster, h: Hex) -> bool:
@@ -197,6 +202,20 @@ class Board(Triggers):
         if any(o is not m and h in (o.pos, o.tail) for o in st.monsters.values()):
             return False
         return st.dwarf_at(h) is None and h != st.supply_pod
+
+    def monster_stops(self, m: Monster, hexes) -> set[Hex]:
+        """The hexes of `hexes` where `monster_can_stop(m, h)` holds, with the board read once
+        (a monster's move asks it of every hex it can reach)."""
+        st = self.state
+        taken = {st.sentry, st.bosco, st.supply_pod}
+        taken.update(h for h in st.pod if self.pod_closed(h))
+        for o in st.monsters.values():
+            if o is not m:
+                taken.add(o.pos)
+                taken.add(o.tail)
+        taken.update(d.pos for d in st.dwarves if not d.in_pod)
+        cells, stalagmites = st.cells, st.stalagmites
+        return {h for h in hexes if cells.get(h, "x") in OPEN and h not in stalagmites and h not in taken}
 
     # --- dice --------------------------------------------------------------------------------
     def roll(self, die: str, n: int) -> list[dict]:
@@ -293,3 +312,28 @@ class Board(Triggers):
         card = pile.pop()
         discard.append(card)
         return card
+
+
+
+def _enterable(cells: dict, closed: set, blocked: set, platforms: set, stalagmites: set,
+               standing: set, flying: bool, destroys: set) -> set:
+    """The spaces a monster may step into when no shield or IFG is out: `monster_stepper`'s
+    test of the space entered (same checks, same order), run over the whole map in one pass."""
+    walls_ok, rock_ok = "wall" in destroys, flying or "stalagmite" in destroys
+    out = set()
+    for b, t in cells.items():
+        if b in closed or t == "x":
+            continue
+        if t in WALLS or t == "h":
+            ok = walls_ok
+        elif b in blocked:
+            ok = False
+        elif t == "o":
+            ok = flying or b in platforms
+        elif b in stalagmites:
+            ok = rock_ok
+        else:
+            ok = flying or b not in standing
+        if ok:
+            out.add(b)
+    return out

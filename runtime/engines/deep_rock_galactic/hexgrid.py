@@ -1,22 +1,39 @@
 """Hex geometry for mission maps: odd rows sit half a hex to the right ("odd-r" offset).
 
-Distances, neighbours, lines of sight and walkable paths. Pure functions of positions.
+Distances, neighbours, lines of sight and walkable paths. Pure functions of positions, so
+their answers are remembered per hex (or pair of hexes): monster movement and the players'
+searches ask the same few hundred hexes hundreds of thousands of times a sim.
 """
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 from typing import Callable, Iterable
 
 Hex = tuple[int, int]
 
+_EVEN_ROW = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 0))
+_ODD_ROW = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0), (1, 1))
+_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
+_SORTED_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
 
-def neighbours(h: Hex) -> list[Hex]:
-    r, c = h
-    if r % 2 == 0:
-        deltas = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 0))
-    else:
-        deltas = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0), (1, 1))
-    return [(r + dr, c + dc) for dr, dc in deltas]
+
+def neighbours(h: Hex) -> tuple[Hex, ...]:
+    """The six hexes around h, in a fixed order (a shared tuple: never mutated)."""
+    out = _NEIGHBOURS.get(h)
+    if out is None:
+        r, c = h
+        deltas = _EVEN_ROW if r % 2 == 0 else _ODD_ROW
+        out = _NEIGHBOURS[h] = tuple((r + dr, c + dc) for dr, dc in deltas)
+    return out
+
+
+def sorted_neighbours(h: Hex) -> tuple[Hex, ...]:
+    """`neighbours(h)` in ascending order (path searches try them that way)."""
+    out = _SORTED_NEIGHBOURS.get(h)
+    if out is None:
+        out = _SORTED_NEIGHBOURS[h] = tuple(sorted(neighbours(h)))
+    return out
 
 
 def components(cells: dict[Hex, str], kinds: set[str]) -> list[list[Hex]]:
@@ -59,16 +76,21 @@ def from_cube(x: float, y: float, z: float) -> Hex:
 
 
 def distance(a: Hex, b: Hex) -> int:
-    ax, ay, az = to_cube(a)
-    bx, by, bz = to_cube(b)
-    return int(max(abs(ax - bx), abs(ay - by), abs(az - bz)))
+    """Hexes between a and b (cube coordinates in integers: r - (r & 1) is even)."""
+    ar, ac = a
+    br, bc = b
+    dx = (ac - (ar - (ar & 1)) // 2) - (bc - (br - (br & 1)) // 2)
+    dz = ar - br
+    dy = -dx - dz
+    return max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy, dz if dz >= 0 else -dz)
 
 
-def lines(a: Hex, b: Hex) -> list[list[Hex]]:
+@lru_cache(maxsize=1 << 16)
+def lines(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], ...]:
     """The hexes strictly between a and b on the two slightly nudged centre lines."""
     n = distance(a, b)
     if n <= 1:
-        return [[]]
+        return ((),)
     ca, cb = to_cube(a), to_cube(b)
     out = []
     for eps in (1e-6, -1e-6):
@@ -77,8 +99,8 @@ def lines(a: Hex, b: Hex) -> list[list[Hex]]:
             t = i / n
             x, y, z = (ca[k] + (cb[k] - ca[k]) * t for k in range(3))
             path.append(from_cube(x + eps, y + eps, z - 2 * eps))
-        out.append(path)
-    return out
+        out.append(tuple(path))
+    return tuple(out)
 
 
 def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
@@ -100,7 +122,7 @@ def path_to(start: Hex, goals: Iterable[Hex], passable: Callable[[Hex, Hex], boo
     todo = deque([start])
     while todo:
         h = todo.popleft()
-        for n in sorted(neighbours(h)):
+        for n in sorted_neighbours(h):
             if n in prev or not passable(h, n):
                 continue
             prev[n] = h
@@ -141,10 +163,46 @@ def bfs_from(starts: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> dic
     """Walking distance from the nearest of several starts to every reachable hex."""
     dist = {h: 0 for h in starts}
     todo = deque(sorted(dist))
+    popleft, push = todo.popleft, todo.append
     while todo:
-        h = todo.popleft()
-        for n in neighbours(h):
+        h = popleft()
+        far = dist[h] + 1
+        for n in _NEIGHBOURS.get(h) or neighbours(h):
             if n not in dist and passable(h, n):
-                dist[n] = dist[h] + 1
-                todo.append(n)
+                dist[n] = far
+                push(n)
+    return dist
+
+
+def bfs_entering(starts: Iterable[Hex], enterable) -> dict[Hex, int]:
+    """`bfs_from` where a step into n is passable exactly when n is in `enterable` (a set):
+    the fast form for monsters whose way depends only on the space entered."""
+    dist = {h: 0 for h in starts}
+    todo = deque(sorted(dist))
+    popleft, push = todo.popleft, todo.append
+    while todo:
+        h = popleft()
+        far = dist[h] + 1
+        for n in _NEIGHBOURS.get(h) or neighbours(h):
+            if n in enterable and n not in dist:
+                dist[n] = far
+                push(n)
+    return dist
+
+
+def bfs_leaving(starts: Iterable[Hex], leavable) -> dict[Hex, int]:
+    """`bfs_from` where a step out of h is passable exactly when h is in `leavable` (a set):
+    walking distances *to* the starts along ways that depend only on the space entered."""
+    dist = {h: 0 for h in starts}
+    todo = deque(sorted(dist))
+    popleft, push = todo.popleft, todo.append
+    while todo:
+        h = popleft()
+        if h not in leavable:
+            continue
+        far = dist[h] + 1
+        for n in _NEIGHBOURS.get(h) or neighbours(h):
+            if n not in dist:
+                dist[n] = far
+                push(n)
     return dist

@@ -24,8 +24,11 @@ class Monsters(Combat):
         for _ in range(n):
             probe = Monster(0, kind, origin)
             step = self.monster_stepper(probe)
-            dist = hx.bfs(origin, lambda a, b: step(a, b) or self.state.monster_at(b) is not None)
-            free = [h for h in dist if self.monster_can_stop(probe, h)]
+            bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
+            dist = hx.bfs(origin, lambda a, b: b in bodies or step(a, b)) if step.enterable is None \
+                else hx.bfs_entering([origin], step.enterable | bodies)
+            stops = self.monster_stops(probe, dist)
+            free = [h for h in dist if h in stops]
             flames = self.state.tokens.get("flame", {})
             usable = [h for h in free if h not in flames] or free
             if not usable:
@@ -77,7 +80,8 @@ class Monsters(Combat):
         if not alive:
             return {m.uid: 0 for m in group}
         step = self.monster_stepper(group[0])
-        back = hx.bfs_from(alive, lambda a, b: a in alive or step(b, a))
+        back = hx.bfs_from(alive, lambda a, b: a in alive or step(b, a)) if step.enterable is None \
+            else hx.bfs_leaving(alive, step.enterable | alive)
         return {m.uid: back[m.pos] if m.pos in back else 1000 + min(hx.distance(m.pos, p) for p in alive)
                 for m in group}
 
@@ -123,8 +127,8 @@ class Monsters(Combat):
         move it gets as close as it can, on an empty space."""
         mdef = self.monster_def(m)
         step = self.monster_stepper(m)
-        reach = hx.bfs(m.pos, step)
-        can_stop = {h for h in reach if h == m.pos or self.monster_can_stop(m, h)}
+        reach = hx.bfs(m.pos, step) if step.enterable is None else hx.bfs_entering([m.pos], step.enterable)
+        can_stop = self.monster_stops(m, reach) | {m.pos}
         goals = self.monster_goals(m, reach, can_stop, toward_monsters)
         if not goals or m.pos in goals:
             return
@@ -132,7 +136,8 @@ class Monsters(Combat):
         if near:
             dest = min(near, key=lambda h: (reach[h], h))
         else:
-            back = hx.bfs_from(goals, lambda a, b: step(b, a))
+            back = hx.bfs_from(goals, lambda a, b: step(b, a)) if step.enterable is None \
+                else hx.bfs_leaving(goals, step.enterable)
             spots = [h for h in can_stop if reach[h] <= mdef.move and h in back]
             dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
             if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):

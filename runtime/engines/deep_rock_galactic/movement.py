@@ -76,7 +76,7 @@ def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
         engine.log(f"{d.cls} drills through the stalagmite at {list(h)}")
     engine.hurt(d, engine.entry_damage(h))             # flames (L806)
     stop = engine.stops_walker(h)                      # goo (Goo From Above)
-    for n in [h] + hx.neighbours(h):
+    for n in (h, *hx.neighbours(h)):
         if n in st.pickups and not st.pickups[n][1]:
             st.pickups[n][1] = True            # revealed by passing through or next to it
     if h in st.pickups and st.pickups[h][1]:

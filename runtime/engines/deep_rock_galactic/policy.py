@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.effects import Context
+from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIES, can_land_supply_pod, class_abilities
-from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks as attacks
+from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks as attacks, perform
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
+from tomecraft.runtime.lookahead import FirstOption, copy_game
+from tomecraft.runtime.rng import Rng
 
 
 class _View:
@@ -57,7 +59,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
             at = m.pos
             if hx.distance(d.pos, at) > (tdef.range or 0) or not engine.los(d.pos, at, "arc"):
                 continue
-            area = [at] + hx.neighbours(at)
+            area = [at, *hx.neighbours(at)]
             if any(x.pos in area for x in st.dwarves):
                 continue
             count = sum(st.monster_at(h) is not None for h in area)
@@ -71,9 +73,12 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
             out.append((5, {"do": "ability", "id": ab.id}))
     # Rock and Stone cards cost no action: played first when in trouble (health 2 or less,
     # ammo 1 or less, a monster within 2), else kept
+    # ammo 1 or less, a monster within 2), else kept; whatever pack defined a card, it is
+    # played only if trying it on a copy of the game leaves the team better off
     trouble = d.health <= 2 or d.ammo <= 1 or any(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values())
     for card in sorted(set(d.rock_and_stone)):
-        out.append((0 if trouble else 9, {"do": "rock_and_stone", "card": card}))
+        act = {"do": "rock_and_stone", "card": card}
+        out.append((0 if trouble and (_card_gain(engine, d, act) or 0) > 0 else 9, act))
     if d.cls == "gunner" and d.tokens["shield"] > 0 and \
             sum(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values()) >= 2:
         out.append((1, {"do": "shield", "at": d.pos}))
@@ -111,7 +116,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
                 continue
             if n in st.minerals:
                 out.append((3, {"do": "pickaxe", "at": [n]}))
-            elif n in st.pickups and st.pickups[n][1] and _worth_striking(engine, d, st.pickups[n][0]):
+            elif n in st.pickups and st.pickups[n][1] and _worth_striking(engine, d, n):
                 out.append((4, {"do": "pickaxe", "at": [n]}))
     if not webbed:
         step = walk(engine, d)
@@ -137,12 +142,81 @@ def needs(engine: Engine) -> Counter:
 NEAR = 2        # optional items (Gold, Nitra, upgrades) are fetched only this close
 
 
-def _worth_striking(engine: Engine, d: Dwarf, kind: str) -> bool:
-    """A face-up pickup that needs the pickaxe: a Loot Bug pays, Blood Sugar heals a hurt
-    dwarf; an Alien Egg only spawns Grunts, so it is left alone."""
-    if not engine.data.get("pickup", kind).needs_pickaxe:
+def _worth_striking(engine: Engine, d: Dwarf, at: Hex) -> bool:
+    """A face-up pickup that needs the pickaxe, struck only if its effect leaves the team
+    better off: tried on a copy of the game (whatever pack defined it) and weighed by
+    `evaluate` (a Loot Bug pays, Blood Sugar heals a hurt dwarf, an Alien Egg's Grunts cost)."""
+    kind = engine.state.pickups[at][0]
+    pdef = engine.data.get("pickup", kind)
+    if not pdef.needs_pickaxe:
         return False
-    return kind != "alien_egg" and (kind != "blood_sugar" or d.health < 5)
+    if pdef.effect is None:
+        return True                            # carried: an item the objective may count
+    return _strike_gain(engine, d, at) > 0
+
+
+def _trial(engine: Engine, d: Dwarf):
+    """(a copy of the game for trying an option out, the copy of `d`). Its dice come from a
+    stream of its own seeded by the game's seed and clock: a trial neither consumes the real game's
+    rolls nor peeks at them; its decisions take the first option."""
+    trial = copy_game(engine, shared=(engine.rules,))
+    trial.rng = Rng(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
+    trial.agents = [FirstOption()] * len(engine.agents)
+    return trial, trial.state.dwarves[engine.state.dwarves.index(d)]
+
+
+def trial_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
+    """How much doing `act` changes `evaluate`, tried on a copy; None if it is refused."""
+    trial, you = _trial(engine, d)
+    try:
+        perform(trial, you, act)
+    except EffectError:
+        return None
+    return evaluate(trial) - evaluate(engine)
+
+
+def _card_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
+    """`trial_gain` of a Rock and Stone card, tried once per dwarf, round, health and ammo
+    (a turn asks again before each of its actions; copies are the player's main cost)."""
+    held = engine.__dict__.get("_card_trials")
+    if held is None or held[0] != engine.state.round:      # this round's trials only
+        held = engine.__dict__["_card_trials"] = (engine.state.round, {})
+    memo = held[1]
+    key = (act["card"], d.seat, d.health, d.ammo)
+    if key not in memo:
+        memo[key] = trial_gain(engine, d, act)
+    return memo[key]
+
+
+def _strike_gain(engine: Engine, d: Dwarf, at: Hex) -> float:
+    """How much the struck pickup's effect (not the swing's dice) changes `evaluate`."""
+    trial, you = _trial(engine, d)
+    kind = trial.state.pickups.pop(at)[0]
+    try:
+        trial.emit("struck", you=you, effect=trial.data.get("pickup", kind).effect, info={"at": at})
+    except EffectError:
+        return -1.0
+    return evaluate(trial) - evaluate(engine)
+
+
+def evaluate(engine: Engine) -> float:
+    """How well the team stands, for weighing options by what they do rather than by name:
+    the mission's result first, then the objective still missing, the dwarves' health and
+    ammo, the minerals in hand, and the monsters' threat (their health, nearer counts more)."""
+    st = engine.state
+    if st.result:
+        return 1000.0 if st.result == "success" else -1000.0
+    score = -10.0 * sum(needs(engine).values())
+    alive = [x for x in st.dwarves if not x.in_pod]
+    for x in st.dwarves:
+        score += (2.0 * x.health + 0.5 * x.ammo) if x.conscious else -15.0
+        score -= 3.0 * ("knocked_over" in x.statuses)
+        score += sum(x.carried.values()) + len(x.throwables) + 0.5 * len(x.rock_and_stone)
+    score += 1.0 * sum(st.shared.values())
+    for m in st.monsters.values():
+        near = min((hx.distance(m.pos, x.pos) for x in alive), default=10)
+        score -= max(0, engine.hp(m) - m.damage) * (3.0 if near <= 3 else 1.5)
+    return score
 
 
 def goals(engine: Engine, d: Dwarf) -> set[Hex]:

@@ -1,6 +1,7 @@
 """The state of one Deep Rock Galactic mission: map, dwarves, monsters, supply, track."""
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -101,6 +102,26 @@ class State:
     bosco_alive: bool = False
     drones: set[Hex] = field(default_factory=set)                 # "!" tokens still to recover
 
+    def __deepcopy__(self, memo: dict) -> "State":
+        """A copy for the players' trials (runtime/lookahead.py): the fields holding only
+        hexes, ids and numbers are copied flat (deepcopy walked every hex's tuple); the rest,
+        dwarves and monsters that other objects point at, through deepcopy and its memo."""
+        new = copy.copy(self)
+        memo[id(self)] = new
+        for name, value in vars(self).items():
+            if id(value) in memo:
+                setattr(new, name, memo[id(value)])
+                continue
+            if name in _FLAT:
+                twin = type(value)(value)
+            elif name == "tokens":
+                twin = {kind: dict(where) for kind, where in value.items()}
+            else:
+                twin = copy.deepcopy(value, memo)
+            memo[id(value)] = twin
+            setattr(new, name, twin)
+        return new
+
     def terrain(self, h: Hex) -> str:
         return self.cells.get(h, "x")
 
@@ -115,3 +136,10 @@ class State:
             if d.pos == h and not d.in_pod:
                 return d
         return None
+
+
+# State fields holding only hexes, ids and numbers (immutable items): a flat copy is a deep one
+_FLAT = {"cells", "pod", "exits", "stalagmites", "minerals", "supply_stock", "shared", "killed",
+         "event_deck", "event_discard", "swarm_deck", "swarm_discard", "supply_deck", "rs_deck",
+         "rs_discard", "throwable_deck", "throwable_discard", "upgrade_supply", "upgrade_tokens",
+         "drones"}

@@ -304,7 +304,7 @@ class Verbs:
         if at is None:
             raise EffectError("destroy: no area")
         st = self.e.state
-        area = [tuple(at)] + hx.neighbours(tuple(at))
+        area = [tuple(at), *hx.neighbours(tuple(at))]
         for h in area:
             if terrain == "wall" and st.terrain(h) in WALLS:
                 if h in st.minerals:
