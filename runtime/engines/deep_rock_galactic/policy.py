@@ -11,6 +11,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIE
 from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks as attacks, perform
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.engines.deep_rock_galactic.movement import dig
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
 from tomecraft.runtime.lookahead import FirstOption, copy_game
 from tomecraft.runtime.rng import Rng
@@ -380,7 +381,6 @@ def bosco_pickaxe(engine: Engine, d: Dwarf, at) -> None:
     """BOSCO's pickaxe (L1443): opens an adjacent wall or stalagmite, the mineral inside
     dropping on the ground for a dwarf to pick up; an opened wall reveals a hidden segment
     it touches. Pickaxe dice: rule g13 (G-13)."""
-    from tomecraft.runtime.engines.deep_rock_galactic.actions import dig
     st = engine.state
     faces = engine.roll("pickaxe_die", int(engine.rules["g13_pickaxe_dice"]))
     if not sum(f.get("hits") or 0 for f in faces):
