@@ -280,7 +280,9 @@ class Rules:
             t.passive(self.ctx(p, t))
             if tid == "magic_spring":
                 p.spring += 1
-        if not (t.kept or t.token_type in ("prisoner", "coupon")):
+        # A token worth points is kept to be scored (L622-631), `kept` or not: back in the
+        # box its points would be lost (a pack's minor secret with `points: 1` and no `kept`).
+        if not (t.kept or (t.points or 0) > 0 or t.token_type in ("prisoner", "coupon")):
             p.tokens[tid] -= 1                           # used at once, back to the box
 
     def buy(self, p: Player, item_id: str) -> None:

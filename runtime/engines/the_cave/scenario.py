@@ -1,7 +1,7 @@
 """Scenario files for The Cave: set up a state, play scripted steps, check expectations.
 
 setup:  players, tiles [{at, kind, exits, depth, tokens, marker}], base, ropes [[a, b, seat]],
-        max_marker, stacks [[ "kind:EXITS", ...] x4] (top first), end_triggered,
+        max_marker, stacks [[ "kind:EXITS" | content tile id, ...] x4] (top first), end_triggered,
         teams [{pos, backpack, camp, camp_pos, camp_items, camp_packed_before, tokens,
         depth_tokens, lost, ap, forced}]
 steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn} | {do: score}
@@ -35,6 +35,13 @@ def _norm(option):
     return option
 
 
+def _stack_tile(data, spec: str, stack: int, index: int):
+    """A stack entry: a content tile by its id (a pack's tiles are played as written), or a
+    stub "kind:EXITS"."""
+    tile = data.kinds["tile"].get(spec) if ":" not in spec else None
+    return tile if tile is not None else tile_stub(spec, stack, index)
+
+
 def build(data, setup: dict) -> Engine:
     kinds = data.kinds["tile_kind"]
     cells = {}
@@ -47,7 +54,7 @@ def build(data, setup: dict) -> Engine:
     stacks = []
     raw = setup.get("stacks", [[], [], [], []])
     for n in range(4):
-        pile = [tile_stub(s, n + 1, i) for i, s in enumerate(raw[n] if n < len(raw) else [])]
+        pile = [_stack_tile(data, s, n + 1, i) for i, s in enumerate(raw[n] if n < len(raw) else [])]
         stacks.append(list(reversed(pile)))      # listed top first; the top is the list's end
     teams = []
     specs = setup.get("teams") or [{}] * setup.get("players", 2)
