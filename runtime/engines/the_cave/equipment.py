@@ -84,26 +84,28 @@ class Items:
         return held >= times
 
     def use(self, bag: Counter, term: str, times: int = 1) -> str:
-        """`times` uses of the item: each wears its most worn token by one use, and discards
-        it when it has none left; a kept item spends nothing. Says what the last use did, for
-        the log."""
-        if term in self._kept:
-            return "uses"
+        """`times` uses of the item (see `use_once`). Says what the last use did, for the log."""
         what = "uses"
         for _ in range(times):
-            for key in self._keys[term]:
-                if bag[key] > 0:
-                    break
-            else:
-                raise KeyError(term)        # nothing to use: callers ask can_use first
-            bag[key] -= 1
-            after = self._after[key]
-            if after is None:
-                what = "uses up"
-            else:
-                bag[after] += 1
-                what = "wears"
+            what = self.use_once(bag, term)
         return what
+
+    def use_once(self, bag: Counter, term: str) -> str:
+        """One use of the item: its most worn token loses a use, and is discarded when it has
+        none left; a kept item spends nothing. Says what happened, for the log."""
+        if term in self._kept:
+            return "uses"
+        for key in self._keys[term]:
+            if bag[key] > 0:
+                break
+        else:
+            raise KeyError(term)        # nothing to use: callers ask can_use first
+        bag[key] -= 1
+        after = self._after[key]
+        if after is None:
+            return "uses up"
+        bag[after] += 1
+        return "wears"
 
     def take_out(self, bag: Counter, term: str) -> str:
         """Remove one token of the item, the most worn first; returns its key."""

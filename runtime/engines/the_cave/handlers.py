@@ -40,7 +40,7 @@ class Verbs:
     def use_oxygen(self, ctx) -> None:
         """One use of oxygen: its `uses: 2` flip a token first, then discard it; D-24: a
         flipped token is used first."""
-        what = self.engine.items.use(ctx.you.backpack, "oxygen")
+        what = self.engine.items.use_once(ctx.you.backpack, "oxygen")
         if self.engine.log_enabled:  # no formatting when logging is off
             self.engine.log(f"{ctx.you.name} {what} 1 oxygen")
 
