@@ -7,7 +7,9 @@ Refused, each at its place:
 - a lasting construct (`on`, `when`, `continuous`, `set`/`+=`, `during`) in an effect field
   where the engine cannot run it, directly or through a keyword (TC-C003);
 - a trigger in an effect field on an event that field never hears (TC-C003);
-- removing content the engine needs, or leaving fewer of a kind than it needs (TC-C004).
+- removing content the engine needs, or leaving fewer of a kind than it needs (TC-C004);
+- two entities of a kind with the same value of a field the engine finds them by (TC-C005),
+  reported at both.
 """
 from __future__ import annotations
 
@@ -59,6 +61,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         _check_fields(entity, contract, base_pack, reporter)
         for site in entity.effects:
             _check_effect(game, entity, site, contract, keyword_constructs, reporter)
+    _check_keys(game, contract, reporter)
     if not any(d.severity == dg.ERROR and d.code.startswith(("TC-Y", "TC-P"))
                for d in reporter.diagnostics):
         _check_needs(game, contract, reporter)   # content that was not read is not missing
@@ -139,6 +142,30 @@ def _keeps_base_value(entity: Entity, name: str, base_pack: str) -> bool:
     while base is not None and base.pack != base_pack:
         base = base.replaced
     return base is not None and name in base.data and base.data[name] == entity.data[name]
+
+
+def _check_keys(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
+    for kind, uses in contract.kinds.items():
+        for name, use in uses.items():
+            if not use.key:
+                continue
+            first: dict = {}
+            for entity in game.entities.get(kind, {}).values():
+                value = entity.data.get(name)
+                if not isinstance(value, (str, int)) or isinstance(value, bool):
+                    continue
+                if value not in first:
+                    first[value] = entity
+                    continue
+                other = first[value]
+                for here, there in ((entity, other), (other, entity)):
+                    mark = here.doc.mark(here.path + (name,))
+                    where = f"{there.display}:{there.doc.mark(there.path + (name,)).line}"
+                    reporter.add(dg.CONTRACT_KEY,
+                                 f"{kind} {here.id!r} and {kind} {there.id!r} ({where}) both have "
+                                 f"{name} {value!r}: the engine finds each {kind} by its {name}, "
+                                 "so one of them would never be played", here.display, mark.line,
+                                 mark.column, f"give each {kind} its own {name}")
 
 
 # --- effects ---------------------------------------------------------------------------------
@@ -287,7 +314,7 @@ def describe(contract: Contract) -> str:
                 extra = "; may hold " + ", ".join(f"`{c}`" for c in sorted(use.constructs))
                 if use.events is not None:
                     extra += " (triggers on " + ", ".join(sorted(use.events)) + ")"
-            tag = " [base game only]" if use.fixed else ""
+            tag = " [base game only]" if use.fixed else " [one per entity]" if use.key else ""
             lines.append(f"  {name}{tag}: {use.when}{extra}")
     if contract.needs:
         lines += ["", "Content it needs:"]

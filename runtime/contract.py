@@ -9,6 +9,7 @@ The vocabulary (game.yaml) says what content may *say*; the contract says what t
   which lasting constructs it runs there (`on` triggers, `when` watches, `continuous` bodies,
   `set`/`+=` layering) and which events a trigger there hears. Fields read only to print
   sheets are marked `printed`.
+  Fields the engine finds entities by (`keys`) must hold a different value on each entity.
   Fields whose base values the engine has built in instead of reading them are `fixed`:
   only the base game may set them, so a pack cannot write a value that play would ignore.
 - `needs`: content it needs by id (a pack that removes it is refused) or by count.
@@ -36,6 +37,8 @@ class Use:
                                                 # in: only the base pack may set this field
     constructs: frozenset[str] = frozenset()    # lasting constructs an effect here may use
     events: frozenset[str] | None = None        # events a trigger here hears (None: all)
+    key: bool = False                           # the engine finds entities of the kind by
+                                                # this field's value: no two may share one
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,12 @@ class Contract:
 def reads(when: str, *names: str) -> dict[str, Use]:
     """Several plain fields read at the same moment."""
     return {name: Use(when) for name in names}
+
+
+def keys(when: str, *names: str) -> dict[str, Use]:
+    """Fields the engine looks entities up by (a table keyed by the value): two entities of
+    the kind with the same value would leave one unreachable, so the compiler refuses that."""
+    return {name: Use(when, key=True) for name in names}
 
 
 def printed(*names: str, on: str = "the reference sheets") -> dict[str, Use]:

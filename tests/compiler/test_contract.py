@@ -419,3 +419,35 @@ def test_the_contract_command_prints_what_drg_fires():
     text = out.getvalue()
     assert "draft" not in text and "monster_enters: when a monster enters the space" in text
     assert "move_action: after a dwarf's Move action" in text
+
+
+def _key_fields():
+    """(game, kind, field) for every field a contract says the engine finds entities by."""
+    return [(game, kind, name) for game in CONTRACTED
+            for kind, uses in contract_check.load(game).kinds.items()
+            for name, use in uses.items() if use.key]
+
+
+def test_the_contracts_name_the_fields_engines_find_entities_by():
+    assert {(k, f) for _, k, f in _key_fields()} >= {
+        ("equipment", "term"), ("board_token", "token"), ("monster", "creature"),
+        ("die", "die"), ("info_block", "colour")}
+
+
+@pytest.mark.parametrize("game, kind, field", _key_fields())
+def test_a_second_entity_with_the_same_key_is_refused_at_both(tmp_path, game, kind, field):
+    """A pack entity that copies a base entity under a new id keeps its key: the engine's table
+    by that key would hold one of the two, so check refuses it at both places."""
+    import json
+    base = pipeline.compile_game(ROOT / "content" / game, [], dg.Reporter())
+    original = next(e for e in base.entities[kind].values() if field in e.data)
+    copy = dict(original.data, id=original.id + "_copy")
+    plural = base.vocab.kinds[kind].get("plural", kind)
+    found = check_pack(tmp_path, game, {"copy.yaml": json.dumps({plural: [copy]})})
+    places = sorted((f, line) for c, f, line, _ in found if c == "TC-C005")
+    assert places == sorted([("copy.yaml", 1), (original.doc.path.name,
+                                                original.doc.mark(original.path + (field,)).line)])
+    (tmp_path / "r").mkdir()
+    replaced = check_pack(tmp_path / "r", game, {"copy.yaml": json.dumps(
+        {plural: [dict(original.data, replace=True)]})})
+    assert replaced == []                   # the same entity, replaced in place, is clean

@@ -7,7 +7,7 @@ one from setup, the Sentry Gun once deployed), a thrown throwable where it lands
 other effect field runs once, when it happens: `continuous` runs its body at once;
 `set`/`+=`, `when` and `during` are not supported.
 """
-from tomecraft.runtime.contract import Contract, Need, Use, built_in, printed, reads, runs
+from tomecraft.runtime.contract import Contract, Need, Use, built_in, keys, printed, reads, runs
 
 EVENTS = {
     "turn_start": "at the start of a dwarf's turn, to that dwarf's triggers (L270-278; IFG, LURE: L1351-1353)",
@@ -39,7 +39,8 @@ CONTRACT = Contract(
     events=EVENTS,
     kinds={
         "monster": {
-            "creature": Use("when a monster is spawned: the creature term names its monster"),
+            "creature": Use("when a monster is spawned: the creature term names its monster",
+                            key=True),
             **reads("when monsters are placed, activated, attacked and killed",
                     "order", "hp", "attack_range", "move", "attack_dice", "attack_die",
                     "flying", "size", "resistances", "stun_immune", "blocks_line_of_sight",
@@ -52,10 +53,12 @@ CONTRACT = Contract(
             "on_kill": runs("once, when the monster is killed, from its space", *ONCE),
             **printed("after_use", on="the sheets"),
         },
-        "board_token": reads("when tokens are placed, entered and looked through", "token",
-                             "supply", "blocks_monster_movement", "blocks_line_of_sight",
-                             "stops_movement_on_entry", "removed_on_entry", "damage_on_entry",
-                             "affects_flying"),
+        "board_token": {
+            **keys("when tokens are placed, entered and looked through: by its term", "token"),
+            **reads("when tokens are placed, entered and looked through", "supply",
+                    "blocks_monster_movement", "blocks_line_of_sight", "stops_movement_on_entry",
+                    "removed_on_entry", "damage_on_entry", "affects_flying"),
+        },
         "weapon": {
             **reads("when a dwarf is equipped and fires", "dwarf", "slot", "default", "modes"),
             "overclocked": runs("once, when the overclocked weapon fires", *ONCE),
@@ -92,7 +95,8 @@ CONTRACT = Contract(
             **printed("after_use", "colour", "objective", on="the sheets (a mission's objective is its own)"),
         },
         "die": {
-            **reads("when dice are rolled", "die", "faces"),
+            **keys("when dice are rolled: a die by its term", "die"),
+            **reads("when dice are rolled", "faces"),
             **printed("colour", "damage_type", on="the dice reference"),
         },
         "hazard_level": {

@@ -8,7 +8,7 @@ card, a doom card's reveal), and can hold no lasting construct: a keyword such a
 on a scheme card is refused by `check`. `set`/`+=` works inside a trigger, on the event's
 fields and on the stealth and alert values of the attempt in progress.
 """
-from tomecraft.runtime.contract import Contract, Need, built_in, printed, reads, runs
+from tomecraft.runtime.contract import Contract, Need, built_in, keys, printed, reads, runs
 
 EVENTS = {
     "enter_region": "when a scholar enters a region, after a waiting trap springs (L779-786)",
@@ -65,8 +65,9 @@ CONTRACT = Contract(
         "notebook": reads("whenever blocks are scored, stars and research bonuses counted",
                           "capacity", "columns"),
         "info_block": {
-            **reads("at setup and when a spy's alert is computed", "colour", "count",
-                    "unit_value"),
+            **keys("at setup and when a spy's alert is computed: a notebook column's block "
+                   "by its colour", "colour"),
+            **reads("at setup and when a spy's alert is computed", "count", "unit_value"),
             **printed("hue", on="the sheets"),
         },
         "alert_card": reads("at setup and when the bag is filled and research penalties "

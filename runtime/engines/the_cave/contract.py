@@ -3,7 +3,7 @@
 The Cave runs every effect once, at the moment it belongs to: it holds no lasting effects,
 so it fires no events and no effect may hold a trigger, a watch or a duration.
 """
-from tomecraft.runtime.contract import Contract, Need, built_in, printed, reads, runs
+from tomecraft.runtime.contract import Contract, Need, built_in, keys, printed, reads, runs
 
 SETUP = "at setup, to build the tile stacks"
 
@@ -24,7 +24,7 @@ CONTRACT = Contract(
                              "discard_per_stack"),
         "equipment": {
             **printed("after_use", on="the sheets: what happens to it after use"),
-            **reads("whenever an effect names the item (spend, has, discard_item)", "term"),
+            **keys("whenever an effect names the item (spend, has, discard_item)", "term"),
             **reads("whenever a team loads its backpack or camp: one token takes this many of "
                     "the 8 backpack and 4 camp slots (L46-47)", "slots"),
             **reads("whenever the item is spent: a token is discarded after this many uses, the "
