@@ -3,6 +3,9 @@
 The pack gets a pack.yaml, one content file per entity kind of the game holding one example
 entity (a copy of the game's first entity of that kind, renamed and marked as an example), and
 a copy of the editor schemas under DIR/.schemas/, which every file's first line points at.
+A copy would share its original's keys (the fields its engine finds entities by, such as The
+Cave's equipment term), which check refuses: each such term gets a new one, declared in the
+pack's vocabulary.
 An example that the game's rules refuse as an addition (The Cave's stacks hold exactly 20
 tiles, say) is written commented out, with the reason, so the new pack checks clean.
 """
@@ -14,7 +17,7 @@ from pathlib import Path
 
 import ruamel.yaml
 
-from tomecraft.compiler import diagnostics as dg, editor_schemas, pipeline
+from tomecraft.compiler import contract, diagnostics as dg, editor_schemas, pipeline
 from tomecraft.compiler.console import UsageError
 
 ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -36,24 +39,28 @@ def new_pack(game_root: Path, folder: Path, pack_id: str | None = None) -> list[
     folder.mkdir(parents=True, exist_ok=True)
     written = editor_schemas.write(editor_schemas.files(game_root), folder / SCHEMAS)
     manifest = folder / "pack.yaml"
-    manifest.write_text(_manifest(manifest, folder, pack_id, game.id), encoding="utf-8")
-    written.append(manifest)
     content_schema = folder / SCHEMAS / game.id / "content.schema.json"
+    terms: dict[str, dict] = {}
+    examples = []
     for kind, spec in sorted(game.vocab.kinds.items()):
         base = game.of_kind(kind)
         if not base:
             continue
         path = folder / f"{spec['plural']}.yaml"
         example = _example(base[0], pack_id)
+        _fresh_keys(game, kind, example, pack_id, terms)
         path.write_text(_content(path, content_schema, spec["plural"], example, base[0]),
                         encoding="utf-8")
-        written.append(path)
+        examples.append(path)
+    manifest.write_text(_manifest(manifest, folder, pack_id, game.id, terms), encoding="utf-8")
+    written += [manifest, *examples]
     _comment_out_refused(game_root, folder, written)
     return written
 
 
-def _manifest(path: Path, folder: Path, pack_id: str, game: str) -> str:
+def _manifest(path: Path, folder: Path, pack_id: str, game: str, terms: dict) -> str:
     line = editor_schemas.line_for(path, folder / SCHEMAS / "pack.schema.json")
+    vocabulary = _dump({"vocabulary": {"terms": terms}}) if terms else ""
     return (f"{line}\n"
             f"# A pack for {game}: add entities in the other files, check with "
             f"`tomecraft check {folder.name}`.\n"
@@ -62,7 +69,24 @@ def _manifest(path: Path, folder: Path, pack_id: str, game: str) -> str:
             f'version: "0.1"\n'
             f"name: {{zh: {pack_id}, en: {pack_id}}}\n"
             f"requires: []\n"
-            f"remove: []\n")
+            f"remove: []\n" + vocabulary)
+
+
+def _fresh_keys(game, kind: str, example: dict, pack_id: str, terms: dict) -> None:
+    """Give the example a new term for each field its engine finds entities by (a copy keeping
+    its original's would be refused, TC-C005), declared in `terms` for the pack's vocabulary."""
+    engine = contract.load(game.vocab.engine)
+    fields = game.vocab.kinds[kind].get("fields", {})
+    for name, use in (engine.kinds.get(kind, {}) if engine else {}).items():
+        tag = fields.get(name, {}).get("x-tomecraft", "")
+        if not use.key or not tag.startswith("term:") or not isinstance(example.get(name), str):
+            continue
+        term_type, old = tag.removeprefix("term:"), example[name]
+        info = game.vocab.info(old, prefer=term_type)
+        text = info.text if info else None
+        example[name] = new = f"{pack_id}_{old}"
+        terms.setdefault(term_type, {})[new] = {
+            "zh": f"{text.zh if text else old}（例）", "en": f"{text.en if text else old} (example)"}
 
 
 def _example(entity, pack_id: str) -> dict:
@@ -77,16 +101,20 @@ def _example(entity, pack_id: str) -> dict:
     return out
 
 
-def _content(path: Path, schema: Path, plural: str, example: dict, entity) -> str:
+def _dump(data: dict) -> str:
     yaml = ruamel.yaml.YAML(typ="rt")
     yaml.width = 100
     yaml.allow_unicode = True
     yaml.indent(mapping=2, sequence=4, offset=2)
     text = io.StringIO()
-    yaml.dump({plural: [example]}, text)
+    yaml.dump(data, text)
+    return text.getvalue()
+
+
+def _content(path: Path, schema: Path, plural: str, example: dict, entity) -> str:
     return (f"{editor_schemas.line_for(path, schema)}\n"
             f"# One example {entity.kind}, copied from the base game's {entity.id!r}.\n"
-            + text.getvalue())
+            + _dump({plural: [example]}))
 
 
 def _comment_out_refused(game_root: Path, folder: Path, written: list[Path]) -> None:

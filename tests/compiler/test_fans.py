@@ -314,6 +314,8 @@ def test_a_new_pack_checks_clean_and_validates_in_a_fans_folder(tmp_path, capsys
     assert len(written) == 1 + len(kinds["properties"])  # pack.yaml + one file per kind
     live = [p for p in written if "Commented out" not in p.read_text(encoding="utf-8")]
     assert len(live) >= 3          # the Cave's engine has equipment, tokens and rules built in
+    # the example equipment gets a term of its own (the engine finds equipment by term)
+    assert folder / "equipment.yaml" in live and "mud_caves_" in (folder / "pack.yaml").read_text("utf-8")
     for path in set(written) - set(live):   # every refused example says why, with its code
         assert "Commented out: the game refuses it as an addition (TC-" in path.read_text("utf-8")
     problems = [p for path in live for p in _validate_with_line(path)]
