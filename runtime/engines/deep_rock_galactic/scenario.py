@@ -1,7 +1,9 @@
 """Scenario files for Deep Rock Galactic: set up a small map, play scripted steps with
 scripted dice, check the result.
 
-setup:  map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4],
+setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagmites, objective,
+        hidden monsters and Mission Specific Event, unless given here),
+        map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4],
         exits {1: [r,c], ...} (keys as strings), mine_head, pod_returned,
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
         acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
@@ -49,7 +51,7 @@ from collections import Counter
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import actions, deep_dive, equipment, game, hexgrid, policy
-from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, parse_map, plain
+from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, parse_map, plain
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations
@@ -71,7 +73,7 @@ def _key(k: str) -> tuple[int, int]:
 
 
 SETUP_KEYS = {"bosco", "dwarves", "event_deck", "event_discard", "exits", "ground", "hazard", "hazard_setup",
-              "hidden_monsters", "hidden_segments", "killed", "map", "mine_head", "minerals", "monsters",
+              "hidden_monsters", "hidden_segments", "killed", "map", "mine_head", "minerals", "mission", "monsters",
               "objective", "pickups", "pod", "pod_left", "pod_returned", "rock_and_stone_deck",
               "rock_and_stone_discard", "round", "segment_pool", "sentry", "shared", "shield", "stalagmites",
               "supply_deck", "supply_pod", "supply_stock", "swarm_deck", "swarm_discard", "threat",
@@ -94,6 +96,7 @@ def _known_keys(setup: dict) -> None:
 
 def build(data, setup: dict) -> tuple[Engine, dict]:
     _known_keys(setup)
+    setup = _with_mission(data, setup)
     cells = parse_map(setup.get("map", OPEN_MAP))
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}
@@ -104,6 +107,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     engine.state_last_spawn = False
     engine.mission = {"objective": setup.get("objective", {"type": "collect", "targets": {}}),
                       "hidden_monsters": setup.get("hidden_monsters", [])}
+    engine.mission_event = setup.get("mission_event")
     st.pod_returned = bool(setup.get("pod_returned", False))
     st.threat = setup.get("threat", 0)
     _hidden(engine, setup)
@@ -182,6 +186,26 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     if "pod_left" not in setup:
         engine.note_pod_left()
     return engine, names
+
+
+def _with_mission(data, setup: dict) -> dict:
+    """`mission: ID`: the content's mission (a pack's too) gives what the setup leaves out: its
+    map, drop pod, tunnel exits, mine head, stalagmites, objective, hidden monsters and its
+    Mission Specific Event. Minerals and pickups stay the setup's (a mission scatters them at
+    random)."""
+    if "mission" not in setup:
+        return setup
+    known = sorted(data.kinds.get("mission", {}))
+    if setup["mission"] not in known:
+        raise ValueError(f"mission {setup['mission']!r}: no such mission (known: {', '.join(known)})")
+    m = load_mission(data, {"mission_id": setup["mission"]})
+    given = {"map": m["map"], "pod": m["drop_pod"], "stalagmites": m.get("stalagmites", []),
+             "exits": {str(e["exit"]): e["at"] for e in m["tunnel_exits"]},
+             "objective": m["objective"], "hidden_monsters": m.get("hidden_monsters", []),
+             "mission_event": m.get("mission_event_fx")}
+    if m.get("mine_head"):
+        given["mine_head"] = m["mine_head"]
+    return {**given, **setup}
 
 
 def _more_state(engine: Engine, data, setup: dict) -> None:
