@@ -13,9 +13,6 @@ from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKS = sorted(ROOT.glob("tests/*/any_content_pack"))
-# Games whose pack items do not all have a scenario yet (issue 10 stays open for them); the
-# last test fails once one is complete, so this list cannot outlive the gap.
-PENDING = {"dungeontology"}
 
 
 def _entities(pack: Path) -> dict[str, set[str]]:
@@ -47,7 +44,6 @@ def _scenarios_loading(pack: Path, game: str) -> list[str]:
 
 def test_there_are_packs_to_check():
     assert len(PACKS) >= 5, [p.parent.name for p in PACKS]
-    assert PENDING <= {p.parent.name for p in PACKS}
 
 
 def _unplayed(pack: Path) -> list[str]:
@@ -60,16 +56,10 @@ def _unplayed(pack: Path) -> list[str]:
                        for w in words for t in texts)]
 
 
-@pytest.mark.parametrize("pack", [p for p in PACKS if p.parent.name not in PENDING],
+@pytest.mark.parametrize("pack", PACKS,
                          ids=lambda p: p.parent.name)
 def test_every_entity_of_the_any_content_pack_is_played_in_a_scenario(pack):
     missing = _unplayed(pack)
     game = pack.parent.name
     assert not missing, (f"{game}: no scenario in tests/scenarios/{game}/ loads {pack.name} "
                          f"and names {missing}")
-
-
-@pytest.mark.parametrize("pack", [p for p in PACKS if p.parent.name in PENDING],
-                         ids=lambda p: p.parent.name)
-def test_a_pending_pack_still_has_unplayed_entities(pack):
-    assert _unplayed(pack), f"{pack.parent.name}: every item has a scenario: drop it from PENDING"

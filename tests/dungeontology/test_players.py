@@ -26,3 +26,24 @@ def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(monkeypatch):
 def test_a_sim_with_the_pack_is_deterministic(monkeypatch):
     data = _data(monkeypatch)
     assert sim.run(data, games=10, seed=2) == sim.run(data, games=10, seed=2)
+
+
+def test_scenario_setup_names_the_boss_and_notebook_in_play(monkeypatch):
+    """A pack's boss and notebook sort before the base ones, so a scenario names the one it
+    plays (`boss`, `notebook`); the campus expectation reads back which is in play, and an
+    unknown id (or intern) is a setup error rather than a silent pass."""
+    from tomecraft.runtime.engines.dungeontology.scenario import run_scenario
+    data = _data(monkeypatch)
+    two = [{"scholar": "valerio"}, {"scholar": "sofia"}]
+    for boss, notebook in (("latus", "notebook"), ("any_content_latus", "any_content_notebook")):
+        scenario = {"setup": {"boss": boss, "boss_side": "drunk", "notebook": notebook, "scholars": two},
+                    "expect": [{"campus": {"boss_card": boss, "notebook": notebook}}]}
+        assert run_scenario(data, scenario) == []
+    wrong = {"setup": {"boss": "latus", "scholars": two},
+             "expect": [{"campus": {"boss_card": "any_content_latus"}}]}
+    assert run_scenario(data, wrong) != []
+    for key, value in (("boss", "no_such_boss"), ("notebook", "no_such_notebook")):
+        failures = run_scenario(data, {"setup": {key: value, "scholars": two}})
+        assert failures and failures[0].startswith("setup:"), failures
+    bad_intern = {"setup": {"scholars": [{"scholar": "valerio", "interns": ["no_such_intern"]}]}}
+    assert run_scenario(data, bad_intern)[0].startswith("setup:")

@@ -1,6 +1,7 @@
 """Scenario files for Dungeontology: set up a state, play scripted steps, check expectations.
 
-setup:  players, alert_card, alert_filled, clan, boss_side, boss_at (region id), max_alert,
+setup:  players, alert_card, alert_filled, clan, panic, boss (boss card id; else the first),
+        boss_side, boss_at (region id), notebook (notebook id; else the engine's), max_alert,
         bag {normal, omega}, bonfire, reserve_students, reserve_omega, randomizer [ids, in
         draw order], deck [ids, top first], stacks {1|2|3: [region ids, top first]},
         regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}]
@@ -14,7 +15,9 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
 expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|region|side|
         lore|dooms|dooms_hidden|steps|done|thesis|actions} | {region, slots|tokens|absent}
         | {attempt: {stealth, alert, ok}} | {campus: {bag, bonfire, reserve_students,
-        alert_filled, max_alert, ended}} | {boss} | {stairs: [a, b]} | {wall: [a, b]}
+        reserve_blocks {colour: n}, alert_filled, max_alert, ended, and the ids in play:
+        alert_card, boss_card, panic_card, clan_card, notebook}}
+        | {boss} | {stairs: [a, b]} | {wall: [a, b]}
         | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {stats: {counter: n}} | {options: ..., seat,
         option, present} | {options: ..., seat, none_of: kind}
         A refused option (present: false, fails: true) must be one the engine could offer in some
@@ -82,7 +85,7 @@ def build(data, setup: dict) -> Engine:
     st.alert_filled = setup.get("alert_filled", 0)
     st.clan = data.get("clan_card", setup.get("clan", "clan_hunters"))
     st.panic = data.get("panic_card", setup.get("panic", "panic_general"))
-    boss = next(iter(data.kinds["boss"].values()))
+    boss = data.get("boss", setup["boss"]) if "boss" in setup else next(iter(data.kinds["boss"].values()))
     st.boss = next(s for s in boss.sides if s.side == setup.get("boss_side", "aggressive"))
     st.max_alert = st.panic_revealed = bool(setup.get("max_alert", False))
     tile_of = {t.id: t.pos for t in st.tiles.values()}
@@ -102,11 +105,15 @@ def build(data, setup: dict) -> Engine:
         s.dooms = [data.get("doom_card", d).id for d in spec.get("dooms", [])]
         s.steps = spec.get("steps", 0)
         for intern in spec.get("interns", []):
-            st.interns[intern] = seat
+            st.interns[data.get("intern_card", intern).id] = seat
         st.scholars.append(s)
     agents = [ScriptedAgent(fallback=Decline()) for _ in st.scholars]
     engine = Engine(data, st, agents, Rng(setup.get("seed", 1)))
     engine.fixed_randomizer = "randomizer" in setup
+    if "notebook" in setup:                 # the layout every scholar's notebook follows
+        engine.notebook = data.get("notebook", setup["notebook"])
+        engine.columns = {c.colour: c for c in engine.notebook.columns}
+        engine._marks = {}
     return engine
 
 
@@ -253,10 +260,16 @@ def _check(e: Engine, exp: dict) -> str | None:
                   "alert_filled": st.alert_filled, "max_alert": st.max_alert, "ended": st.ended,
                   "alert_card": st.alert_card.id if st.alert_card else None,
                   "panic_revealed": st.panic_revealed, "first": st.first,
-                  "research_penalty": e.research_penalty()}
+                  "research_penalty": e.research_penalty(),
+                  "reserve_blocks": {c: n for c, n in st.reserve_blocks.items() if n},
+                  "boss_card": next((b.id for b in e.data.kinds["boss"].values()
+                                     if any(side is st.boss for side in b.sides)), None),
+                  "panic_card": st.panic.id if st.panic else None,
+                  "clan_card": st.clan.id if st.clan else None,
+                  "notebook": e.notebook.id}
         for key, want in exp["campus"].items():
             got = values[key]
-            if key == "bag":
+            if key in ("bag", "reserve_blocks"):
                 want = {k: v for k, v in want.items() if v}
             if got != want:
                 return f"campus {key}: expected {want!r}, got {got!r}"
