@@ -272,6 +272,16 @@ def _check_needs(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
             _report_removal(game, need.kind, "", reporter,
                             f"the engine needs at least {need.at_least} "
                             f"{need.kind} entities ({len(have)} left): {need.why}")
+        if need.at_most and len(have) > need.at_most:
+            first = list(have.values())[0]
+            for extra in list(have.values())[need.at_most:]:
+                mark = extra.doc.mark(extra.path + ("id",))
+                reporter.add(dg.CONTRACT_NEED,
+                             f"{need.kind} {extra.id!r} is one {need.kind} too many: the engine "
+                             f"plays {need.at_most} ({need.why}), so it would never be used",
+                             extra.display, mark.line, mark.column,
+                             f"give it the id {first.id!r} with `replace: true` to replace "
+                             f"the {need.kind} in play, or remove it")
 
 
 def _report_removal(game: Game, kind: str, entity_id: str, reporter: dg.Reporter,
@@ -320,5 +330,8 @@ def describe(contract: Contract) -> str:
         lines += ["", "Content it needs:"]
         for need in contract.needs:
             what = f"{need.kind} {need.id!r}" if need.id else f"at least {need.at_least} {need.kind}"
+            if need.at_most:
+                what = (f"exactly {need.at_most} {need.kind}" if need.at_least == need.at_most
+                        else f"{what}, at most {need.at_most}")
             lines.append(f"  {what}: {need.why}")
     return "\n".join(lines)

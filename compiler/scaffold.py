@@ -48,8 +48,13 @@ def new_pack(game_root: Path, folder: Path, pack_id: str | None = None) -> list[
             continue
         path = folder / f"{spec['plural']}.yaml"
         example = _example(base[0], pack_id)
-        _fresh_keys(game, kind, example, pack_id, terms)
-        path.write_text(_content(path, content_schema, spec["plural"], example, base[0]),
+        replacing = _full(game, kind, len(base))
+        if replacing:          # the engine plays no more of this kind: the example replaces
+            example = {"id": base[0].id, "replace": True,
+                       **{k: v for k, v in example.items() if k != "id"}}
+        else:
+            _fresh_keys(game, kind, example, pack_id, terms)
+        path.write_text(_content(path, content_schema, spec["plural"], example, base[0], replacing),
                         encoding="utf-8")
         examples.append(path)
     manifest.write_text(_manifest(manifest, folder, pack_id, game.id, terms), encoding="utf-8")
@@ -89,6 +94,14 @@ def _fresh_keys(game, kind: str, example: dict, pack_id: str, terms: dict) -> No
             "zh": f"{text.zh if text else old}（例）", "en": f"{text.en if text else old} (example)"}
 
 
+def _full(game, kind: str, count: int) -> bool:
+    """Whether the base game already has as many of `kind` as its engine plays (a contract
+    need's `at_most`), so a pack's example must replace one rather than add one."""
+    engine = contract.load(game.vocab.engine)
+    return any(need.kind == kind and need.at_most and count >= need.at_most
+               for need in (engine.needs if engine else ()))
+
+
 def _example(entity, pack_id: str) -> dict:
     data = {k: v for k, v in entity.data.items() if k not in DROPPED}
     data["id"] = f"{pack_id}_{entity.id}"
@@ -111,10 +124,12 @@ def _dump(data: dict) -> str:
     return text.getvalue()
 
 
-def _content(path: Path, schema: Path, plural: str, example: dict, entity) -> str:
-    return (f"{editor_schemas.line_for(path, schema)}\n"
-            f"# One example {entity.kind}, copied from the base game's {entity.id!r}.\n"
-            + _dump({plural: [example]}))
+def _content(path: Path, schema: Path, plural: str, example: dict, entity,
+             replacing: bool = False) -> str:
+    what = (f"# One example {entity.kind}: it replaces the base game's {entity.id!r} (the engine "
+            f"plays only one), starting as a copy.\n" if replacing else
+            f"# One example {entity.kind}, copied from the base game's {entity.id!r}.\n")
+    return f"{editor_schemas.line_for(path, schema)}\n" + what + _dump({plural: [example]})
 
 
 def _comment_out_refused(game_root: Path, folder: Path, written: list[Path]) -> None:

@@ -43,11 +43,14 @@ class Use:
 
 @dataclass(frozen=True, slots=True)
 class Need:
-    """Content the engine needs: one entity by id, or at least `at_least` of a kind."""
+    """Content the engine needs: one entity by id, or at least `at_least` of a kind; with
+    `at_most`, no more than that many of the kind (the engine plays that many: one scoring
+    table, one notebook), so a pack's extra one must `replace` the base's."""
     kind: str
     id: str = ""
     at_least: int = 0
     why: str = ""
+    at_most: int = 0
 
 
 @dataclass(frozen=True, slots=True)

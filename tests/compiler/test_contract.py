@@ -451,3 +451,28 @@ def test_a_second_entity_with_the_same_key_is_refused_at_both(tmp_path, game, ki
     replaced = check_pack(tmp_path / "r", game, {"copy.yaml": json.dumps(
         {plural: [dict(original.data, replace=True)]})})
     assert replaced == []                   # the same entity, replaced in place, is clean
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_a_second_scoring_table_is_refused_unless_it_replaces_the_base_one(tmp_path, replace):
+    """The Cave scores a game by one scoring table (contract: exactly 1): a pack's second one
+    would never be used, so check refuses it at its id, naming the way to replace; the same
+    table with the base's id and `replace: true` is what play uses."""
+    entry = "id: scoring\n    replace: true" if replace else "id: fan_scoring"
+    found = check_pack(tmp_path, "the_cave", {"scoring.yaml": f"""
+scoring:
+  - {entry}
+    name: {{zh: 计分, en: Scoring}}
+    source: approximation
+    note: a test
+    majority_points: [10, 5]
+    tie_rule: drop_one_rank
+    zero_scores_majority: false
+    extra_rounds: 3
+    must_return_to_base: true
+"""})
+    if replace:
+        assert found == []
+    else:
+        assert [(c, f, l) for c, f, l, _ in found] == [("TC-C004", "scoring.yaml", 3)]
+        assert "one scoring too many" in found[0][3]

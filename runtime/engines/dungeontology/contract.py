@@ -122,7 +122,7 @@ CONTRACT = Contract(
     },
     needs=(
         Need("scholar", at_least=4, why="every seat of a 4-player game plays a scholar (L256)"),
-        Need("notebook", at_least=1, why="every scholar writes in the notebook"),
+        Need("notebook", at_least=1, at_most=1, why="every scholar writes in the one notebook layout"),
         *(Need("info_block", colour, why="the notebook has a column of this colour (L838-842)")
           for colour in ("civilization", "military", "faith", "wealth", "caste")),
         Need("alert_card", at_least=1, why="the alert card fills the University bag (L268)"),

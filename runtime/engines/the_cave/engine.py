@@ -49,7 +49,7 @@ class Engine:
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.actions = sorted(data.kinds["action"].values(), key=lambda a: (a.order or 0, a.id))
-        self.scoring = next(iter(data.kinds["scoring"].values()))
+        self.scoring = next(iter(data.kinds["scoring"].values()))    # the one (contract: at_most 1)
         self.items = Items(data.kinds["equipment"])
         # items a team may own only so many of (the camera and the raft: 1, L287-292)
         self.limits = self.items.limits
