@@ -4,7 +4,7 @@ secret passages), exploring, moving and entering regions, and the boss's moves.
 A mixin of the Engine (engine.py): its methods use the engine's state, agents and helpers."""
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 
 from tomecraft.runtime.engines.dungeontology.state import OPPOSITE, SIDES, Scholar, Tile, edge, step
 
@@ -233,16 +233,17 @@ class Dungeon:
     def place_tokens(self, who: Scholar, token: str, n: int) -> None:
         """R-17: the player puts each token on any revealed region other than the start."""
         st = self.state
-        pool = [t for t in self.data.kinds["token"].values() if t.token == token]
         for _ in range(n):
             if token == "trap_token":
                 if not st.traps:
                     return
                 tok = st.traps.pop()
-            elif pool:
-                tok = pool[0]
             else:
-                return
+                supply = self.token_supply(token)
+                if not supply:
+                    self.log(f"{who.name} has no {token} left to place")
+                    return
+                tok = self.data.kinds["token"][self.ask(who, "token", supply)]
             options = sorted(t.id for t in st.tiles.values() if not t.region.start)
             tile = self.tile_by_id(self.ask(who, "place_token", options))
             if tok.token == "trap_token":
@@ -250,6 +251,14 @@ class Dungeon:
             else:
                 tile.tokens.append(tok)
             self.log(f"{who.name} places a {token} on {tile.id}")
+
+    def token_supply(self, token: str) -> list[str]:
+        """The ids of the `token` tokens still in the supply: each entity of that type has
+        `count` copies (no count: no limit), less those lying on regions. Which one goes
+        down is the player's choice (a pack's secret passage Y beside the base X)."""
+        placed = Counter(t.id for tile in self.state.tiles.values() for t in tile.tokens)
+        return sorted(t.id for t in self.data.kinds["token"].values()
+                      if t.token == token and (t.count is None or placed[t.id] < t.count))
 
     # --- boss --------------------------------------------------------------------------
     def boss_effect(self, ctx, which: str) -> None:

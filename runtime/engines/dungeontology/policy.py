@@ -86,8 +86,11 @@ class View:
             free = [o for o in options if o["do"] == "card" and not e.card(o["card"]).action
                     and e.card(o["card"]).timing != "response"]
             research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
+            # an action scheme card's main effect is weighed like research: whatever it does
+            # (a pack's card too), it is one of the actions worth the turn
+            acts = [o for o in options if o["do"] == "card" and e.card(o["card"]).action]
             useful = research + [o for o in options if o["do"] in ("spy", "skill", "card", "region")]
-            return (research + free) if research else useful
+            return (research + acts + free) if research else useful
         if key == "move":
             if e.state.max_alert:
                 start = e.state.start_pos()
