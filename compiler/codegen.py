@@ -104,10 +104,11 @@ class EffectCompiler:
         signature = ", ".join(["ctx", *(f"p_{ident(p)}" for p in params)])
         self.block(block, fn, scope, name)
         fn.emit("return True")
+        reads, fn.lines = _hoisted(fn.lines, 2)
         head = [f"def {name}({signature}):", f"    # {_comment(text)}", "    try:",
                 *([] if self.bounded(block) else
                   ["        step(ctx)"]),   # the run-time budget (runtime/effects.py)
-                *_bindings(fn.lines, 2)]
+                *_bindings(fn.lines, 2), *reads]
         tail = ["    except Exception as err:",
                 f"        raised(err, SOURCES[{name!r}])",
                 "        raise"]
@@ -119,7 +120,8 @@ class EffectCompiler:
     def can(self, name: str, block: n.Block, signature: str, params: tuple[str, ...]) -> str:
         fn = _Func()
         self.can_lines(block, fn, _base_scope(params))
-        return "\n".join([f"def can_{name}({signature}):", *_bindings(fn.lines, 1)] + fn.lines)
+        reads, lines = _hoisted(fn.lines, 1)
+        return "\n".join([f"def can_{name}({signature}):", *_bindings(lines, 1), *reads] + lines)
 
     def can_lines(self, block: n.Block, fn: _Func, scope: dict) -> None:
         """Emit the checks of a block's leading lets, requires and costs, ending in a return."""
@@ -444,6 +446,29 @@ def _bindings(lines: list[str], depth: int) -> list[str]:
     text = "\n".join(lines)
     return ["    " * depth + f"{name} = ctx.{name}"
             for name, pattern in _HANDLER_USE.items() if pattern.search(text)]
+
+
+_CONTEXT_READ = re.compile(r"(?<![\w.])ctx\.(you|engine|info|self|target)\b")
+
+
+def _hoisted(lines: list[str], depth: int) -> tuple[list[str], list[str]]:
+    """(`ctx_you = ctx.you`... for each context field a function reads twice or more, its
+    lines reading the locals instead). A context is immutable, so a read once is the read
+    every time; skipped when a nested body or lambda is present (they take a `ctx` of their
+    own, whose fields may differ). The generated code holds no string literal but content
+    identifiers, so the text substitution cannot touch content."""
+    text = "\n".join(lines)
+    if "lambda" in text or "def " in text:
+        return [], lines
+    counts: dict[str, int] = {}
+    for m in _CONTEXT_READ.finditer(text):
+        counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+    hoist = [f for f in ("engine", "you", "self", "target", "info") if counts.get(f, 0) >= 2]
+    if not hoist:
+        return [], lines
+    swap = lambda m: f"ctx_{m.group(1)}" if m.group(1) in hoist else m.group(0)   # noqa: E731
+    return (["    " * depth + f"ctx_{f} = ctx.{f}" for f in hoist],
+            [_CONTEXT_READ.sub(swap, line) for line in lines])
 
 
 # --- modules -------------------------------------------------------------------------------

@@ -413,8 +413,8 @@ def test_pure_handlers_are_copied_and_others_called(generated):
     rappel = _function(source, "fx_tile_kind__rappel__enter__1__effect")
     for body in (water, rappel, _function(source, "fx_tile_kind__normal__enter__0__effect")):
         assert "step(" not in body and "verbs." not in body and "queries." not in body, body
-        assert "self." not in body.replace("ctx.self.", "")    # no handler `self` left over
-    assert "ctx.engine.log_enabled" in water       # logging still happens when it is on
+        assert "self." not in body.replace("ctx.self.", "").replace("ctx_self", "")    # no handler `self` left over
+    assert "ctx_engine.log_enabled" in water       # logging still happens when it is on (the context read once)
     # the engine verb `discover` is not pure: it stays a call, and the effect counts a step
     for name in re.findall(r"^def (fx_\w+)\(", source, re.M):
         body = _function(source, name)
@@ -605,3 +605,17 @@ def test_the_copied_subset_and_what_stays_a_call(fake_handlers):
     for method in ("recursive", "loops", "guarded", "alias", "imported", "state", "event",
                    "comprehension"):
         assert inline.statements("fake_engine", "Verbs", method, ["1"], "_h1") is None, method
+
+
+def test_context_fields_read_twice_are_read_once_unless_a_nested_body_has_its_own_ctx():
+    """The rappel entry reads `ctx.you` and `ctx.engine` many times: each is read once into a
+    local. A function holding a lambda or a nested def keeps `ctx.` reads, since those take a
+    `ctx` of their own (a trigger's, an `each`'s item)."""
+    lines = ["        if ctx.you.ap >= 1:", "            ctx.you.ap -= 1", "        ctx.engine.log('x')"]
+    reads, out = codegen._hoisted(lines, 2)
+    assert reads == ["        ctx_you = ctx.you"]
+    assert out == ["        if ctx_you.ap >= 1:", "            ctx_you.ap -= 1", "        ctx.engine.log('x')"]
+    nested = lines + ["        ctx.each('x', None, lambda ctx: ctx.you.ap > 0, body1)"]
+    assert codegen._hoisted(nested, 2) == ([], nested)
+    # `ctx.yours`, `obj.ctx.you` are not the context's `you`
+    assert codegen._hoisted(["a(ctx.yours)", "b(obj.ctx.you)", "c(ctx.yours)"], 1)[0] == []

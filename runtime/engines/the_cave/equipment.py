@@ -45,6 +45,9 @@ class Items:
                       for t, keys in self._keys.items()}
         self._after = {key: (worn(t, left - 1) if left > 1 else None)
                        for t, held in self._held.items() for key, left in held}
+        # Items of one use, spent when used (rope, food): a use is one token less, so the
+        # two calls every move makes need no loop over worn keys.
+        self._single = frozenset(t for t in self.order if self.uses(t) == 1 and not self.kept(t))
 
     def __contains__(self, key: str) -> bool:
         return item_of(key) in self.by_term
@@ -76,15 +79,24 @@ class Items:
         return sum(bag[key] * left for key, left in self._held.get(term, ()))
 
     def can_use(self, bag: Counter, term: str, times: int) -> bool:
+        if times <= 0:
+            return True
         if term in self._kept:
-            return self.count(bag, term) >= (1 if times else 0)
-        held = 0
-        for key, left in self._held.get(term, ()):       # a loop: every move asks this
-            held += bag[key] * left
-        return held >= times
+            return self.count(bag, term) >= 1
+        held, get = 0, bag.get          # every move asks this: no Counter.__missing__ calls
+        for key, left in self._held.get(term, ()):
+            held += get(key, 0) * left
+            if held >= times:
+                return True
+        return False
 
     def use(self, bag: Counter, term: str, times: int = 1) -> str:
         """`times` uses of the item (see `use_once`). Says what the last use did, for the log."""
+        if term in self._single and times > 0:
+            if bag.get(term, 0) < times:
+                raise KeyError(term)        # nothing to use: callers ask can_use first
+            bag[term] -= times
+            return "uses up"
         what = "uses"
         for _ in range(times):
             what = self.use_once(bag, term)
@@ -96,7 +108,7 @@ class Items:
         if term in self._kept:
             return "uses"
         for key in self._keys[term]:
-            if bag[key] > 0:
+            if bag.get(key, 0) > 0:
                 break
         else:
             raise KeyError(term)        # nothing to use: callers ask can_use first
@@ -104,7 +116,7 @@ class Items:
         after = self._after[key]
         if after is None:
             return "uses up"
-        bag[after] += 1
+        bag[after] = bag.get(after, 0) + 1
         return "wears"
 
     def take_out(self, bag: Counter, term: str) -> str:
