@@ -23,6 +23,8 @@ from tomecraft.compiler import codegen, diagnostics as dg, names, packs as packs
 from tomecraft.compiler.console import progress
 
 
+_NOTED: set[Path] = set()       # games whose "changed since build" note was printed
+
 
 def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
     root = pipeline.content_root() / str(game)
@@ -35,7 +37,8 @@ def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
         committed = _committed(game)
         if committed is not None and committed.input_hash == digest:
             return committed
-        if committed is not None:
+        if committed is not None and root not in _NOTED:
+            _NOTED.add(root)       # once per run, not once per scenario file
             progress(f"note: {packs_mod.display_path(root)} changed since `tomecraft build`; "
                      "playing the current content, compiled in memory")
     return compile_and_import(root, packs, reporter, digest)
