@@ -98,6 +98,10 @@ def _wrap_fields(obj, key: str, usage: Usage, undo: list) -> bool:
         elif isinstance(value, Record):
             found = _wrap_fields(value, key, usage, undo) or found
         elif isinstance(value, (tuple, list)):
+            if any(_is_effect(item) for item in value):     # a list of effects (a region's)
+                _set(obj, name, type(value)(_counted(item, key, usage) if _is_effect(item) else item
+                                            for item in value), undo)
+                found = True
             for item in value:
                 if isinstance(item, Record):
                     found = _wrap_fields(item, key, usage, undo) or found

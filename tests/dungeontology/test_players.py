@@ -19,7 +19,7 @@ def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(monkeypatch):
     data = _data(monkeypatch)
     new = pack_usage(data, "any_content", games=40, seed=1)
     kinds = {key.split(":")[0] for key in new}
-    assert {"scholar", "scheme_card", "doom_card", "boss", "token"} <= kinds, kinds
+    assert {"scholar", "scheme_card", "doom_card", "boss", "token", "region"} <= kinds, kinds
     assert all(e["uses"] > 0 for e in new.values()), new
 
 
