@@ -106,3 +106,12 @@ def test_tour_command_prints_what_the_readme_shows(command, shown, tmp_path, sha
                                 timeout=300).stdout
     missing = appears_in_order(shown, output)
     assert not missing, f"README shows lines the command did not print:\n{missing}\n---\n{output}"
+
+
+def test_the_games_table_counts_the_scenarios_there_are():
+    """The opening table's `scenarios` column is the number of scenario files per game."""
+    rows = re.findall(r"^\| [^|]+ \| `(\w+)` \| [^|]+ \| (\d+) \|", README, re.M)
+    assert len(rows) == 5, rows
+    for game, count in rows:
+        files = list((ROOT / "tests" / "scenarios" / game).glob("*.yaml"))
+        assert int(count) == len(files), f"{game}: the README says {count} scenarios, there are {len(files)}"
