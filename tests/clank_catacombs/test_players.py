@@ -1,5 +1,5 @@
 """The simulated players use any content: a YAML-only pack's new card, device, monster, market
-item, token and room are all used in a seeded sim, though no player code names them
+item, token, room and tunnel icon are all used in a seeded sim, though no player code names them
 (runtime/engines/clank_catacombs/policy.py)."""
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from tomecraft.runtime.engines.clank_catacombs.scenario import build
 
 PACK = Path(__file__).with_name("any_content_pack")
 NEW = {"card:ember_scout", "card:ember_brazier", "card:ember_wraith",
-       "market_item:ember_lantern", "token:ember_shard", "room:ember_forge"}
+       "market_item:ember_lantern", "token:ember_shard", "room:ember_forge",
+       "tunnel_icon:ember_grate"}
 
 
 def _data(monkeypatch):
