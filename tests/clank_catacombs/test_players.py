@@ -42,3 +42,49 @@ def test_the_card_to_trash_is_the_one_whose_play_is_worth_least():
 def test_a_sim_with_the_pack_is_deterministic(monkeypatch):
     data = _data(monkeypatch)
     assert sim.run(data, games=10, seed=2) == sim.run(data, games=10, seed=2)
+
+
+def test_the_player_names_no_card_room_token_item_or_tunnel_icon_of_the_content():
+    """The player weighs options by evaluation, never by a list of known names: no id of the
+    base game's cards, rooms, tokens, market items or tunnel icons appears as a string in its
+    code, but for the engine's own option vocabulary (`do: explore`, a buy's `coupon` flag)."""
+    import ast
+
+    from tomecraft.runtime.engines.clank_catacombs.scenario import option_shapes
+    names = {i for kind in ("card", "room", "token", "market_item", "tunnel_icon")
+             for i in GAME.kinds[kind]}
+    shapes = option_shapes(build(GAME, {"players_count": 2}))
+    vocabulary = set(shapes) | {k for fields in shapes.values() for k in fields}
+    tree = ast.parse(Path(policy.__file__).read_text(encoding="utf-8"))
+    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+               and isinstance(n.value, str)}
+    assert names and strings & names <= vocabulary, strings & names - vocabulary
+
+
+def test_every_item_of_a_new_pack_that_checks_clean_is_used(tmp_path, monkeypatch):
+    """`tomecraft new pack` copies one entity of each kind (its room and tunnel icon, which
+    no tile carries, are commented out by check); over a seeded 100-game sim the players use
+    every copy left: the amulet's copy too, which needs 5 damage (a damaged player with the
+    gold makes for a market: healing is worth more the fuller the track)."""
+    from tomecraft.compiler.scaffold import new_pack
+    folder = tmp_path / "np_cc"
+    new_pack(Path(__file__).resolve().parents[2] / "content" / "clank_catacombs", folder)
+    data = compiled_with("clank_catacombs", folder, monkeypatch)
+    new = pack_usage(data, "np_cc", games=100, seed=1)
+    assert {"market_item:np_cc_amulet", "token:np_cc_adventurer"} <= set(new)
+    assert all(e["uses"] > 0 for e in new.values()), new
+
+
+def test_a_damaged_player_with_gold_buys_the_amulet_over_a_crown():
+    """Purchases are tried on a copy of the game and weighed by the player's standing: with 5
+    damage the amulet (7 points and 2 healing for 7 gold) beats a crown (10 points), without
+    damage the amulet is not offered and the crown is the best buy; the trials change nothing."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import build as build_state
+    setup = {"players": [{"pos": [1, 0], "gold": 14, "damage": 5}, {"pos": [1, 0], "gold": 14}],
+             "tiles": [{"at": [1, 0], "tile": "safe_06", "room": "market", "exits": "EW"}]}
+    engine = build_state(GAME, setup)
+    hurt, fresh = engine.state.players
+    buys = lambda p: [o for o in engine.legal_actions(p) if o["do"] == "buy"]   # noqa: E731
+    assert [o["item"] for o in policy.View(engine, hurt).suggest("action", buys(hurt))] == ["amulet"]
+    assert [o["item"] for o in policy.View(engine, fresh).suggest("action", buys(fresh))] == ["crown"]
+    assert (hurt.gold, hurt.damage_taken, engine.state.market["amulet"]) == (14, 5, [7, 7])

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, OPPOSITE, Cell, Player, rotate, step
-from tomecraft.runtime.lookahead import FirstOption, copy_game
 from tomecraft.runtime.usage import quiet
 
 # Tile-edge marks the map itself reads (which way a one-way tunnel goes); `one_way_arrow` is
@@ -60,8 +59,7 @@ class Board:
         """Whether the player can pay a tunnel whose icons include ones `crossing_ok` cannot
         count (a pack's): their `cross` effects are run, with the counted icons', on a copy
         of the game; a crossing then still needs what the plain tunnel's effect asks."""
-        trial = copy_game(self)
-        trial.agents = [FirstOption()] * len(trial.agents)
+        trial = self.trial()
         me = trial.state.players[p.seat]
         ctx = trial.ctx(me, icons=list(icons))
         with quiet():

@@ -25,6 +25,7 @@ from tomecraft.runtime.engines.clank_catacombs.board import Board
 from tomecraft.runtime.engines.clank_catacombs.handlers import Queries, Verbs
 from tomecraft.runtime.engines.clank_catacombs.rules import Rules, score
 from tomecraft.runtime.engines.clank_catacombs.setup import new_state
+from tomecraft.runtime.lookahead import FirstOption, copy_game
 from tomecraft.runtime.engines.clank_catacombs.state import (
     KNOCKED_OUT, PILED, Cell, Player, State, rule,
 )
@@ -52,6 +53,7 @@ class Engine(Board, Rules):
         self.track = list(rule(data, "rage_track"))
         self.hand_size = rule(data, "hand_size")
         self.row_size = rule(data, "row_size")
+        self.rule_treasure_limit = rule(data, "treasure_limit")
         self.subs: list = []          # (event, where, body, ctx)
         self.watches: list = []       # (cond, body, ctx)
         self.onces: set = set()
@@ -147,6 +149,19 @@ class Engine(Board, Rules):
             return options[0]
         return self.agents[p.seat].choose(key, options, policy.View(self, p))
 
+    def trial(self) -> "Engine":
+        """A copy of the game to try something on (runtime/lookahead.copy_game), logging
+        nothing, whose players answer every decision with its first option. The agents are
+        not copied (a random agent's stream is most of the cost of a copy)."""
+        agents = self.agents
+        self.agents = []
+        try:
+            trial = copy_game(self)
+        finally:
+            self.agents = agents
+        trial.agents = [FirstOption()] * len(agents)
+        return trial
+
     def ctx(self, p: Player, obj=None, **info) -> Context:
         return Context(engine=self, you=p, self=obj if obj is not None else self.cell_of(p), info=info)
 
@@ -155,6 +170,19 @@ class Engine(Board, Rules):
 
     def shrine(self) -> Cell | None:
         return next((c for c in self.state.cells.values() if c.room.room_type == "monkey_shrine"), None)
+
+    def exits_home(self) -> list:
+        """Where players escape from: the Mausoleum's cells (the simulated players head there
+        with a treasure)."""
+        return [c.pos for c in self.state.cells.values() if c.room.room_type == "mausoleum"]
+
+    def markets(self) -> list:
+        """The cells where players may buy market items (`legal_actions` offers `buy` there)."""
+        return [c.pos for _, c in sorted(self.state.cells.items()) if c.room.room_type == "market"]
+
+    def discount(self, p: Player) -> int:
+        """The gold a coupon the player holds would take off a purchase (0 without one)."""
+        return rule(self.data, "coupon_discount") if p.tokens["coupon"] > 0 else 0
 
     def treasure_limit(self, p: Player) -> int:
         extra = sum(self.items[i].treasure_limit or 0 for i, _ in p.market)

@@ -1,9 +1,11 @@
 """A simple heuristic for random agents: play every card, grab treasure, head home with it.
 
-It only narrows the legal options (`suggest`); the random agent picks among what is left.
-Every option the engine offers is a candidate, whatever content added it: cards are played,
-rooms' and tokens' actions taken, market items weighed by their points, devices and cards by
-their cost; no card, item or token is known by name.
+It only narrows the legal options (`suggest`); the random agent picks among what is left
+(seeded, so ties break the same way every run). Every option the engine offers is a
+candidate, whatever content added it: cards are played, rooms' and tokens' actions taken,
+market purchases weighed by a one-step lookahead (each buy is tried on a copy of the game and
+the player's standing, `standing`, compared before and after), devices and cards by their
+cost; no card, room, item or token is known by name.
 """
 from __future__ import annotations
 
@@ -11,14 +13,11 @@ from collections import deque
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.state import OPPOSITE, step
-from tomecraft.runtime.lookahead import FirstOption, copy_game
 from tomecraft.runtime.usage import quiet
 
 
 def _trial(engine):
-    trial = copy_game(engine)
-    trial.agents = [FirstOption()] * len(trial.agents)
-    return trial
+    return engine.trial()
 
 
 def _resources(p) -> float:
@@ -26,6 +25,38 @@ def _resources(p) -> float:
     cost."""
     return (p.skill + p.combat + p.movement + 0.5 * p.gold - p.clank_gained - len(p.track)
             + 0.5 * p.lockpicks)
+
+
+def standing(engine, p) -> float:
+    """Clank!'s evaluation of where a player stands (source: approximation, the weights are
+    the sim's): the points they would score now (market items, gold, tokens' and treasures'
+    points), a turn's resources (`_resources`, with damage costing more the fuller the
+    health track: knocked out in the depths, a player scores nothing) and 2.5 per treasure
+    they may carry beyond the rule's limit."""
+    defs = engine.token_defs
+    points = sum(pts for _, pts in p.market) + engine.gold_available(p)
+    points += sum((defs[t].points or 0) * n for t, n in p.tokens.items()
+                  if n > 0 and not defs[t].value)
+    points += sum(defs[t].points or 0 for t in p.treasures)
+    health = sum(i / 2 for i in range(len(p.track)))          # on top of 1 each (_resources)
+    room = engine.treasure_limit(p) - engine.rule_treasure_limit
+    return points + _resources(p) - 0.5 * p.gold - health + 2.5 * room
+
+
+def gain(engine, p, option: dict, at=None) -> float:
+    """What taking `option` changes in the player's standing, tried on a copy of the game
+    (with the player moved to `at` first, if given)."""
+    trial = _trial(engine)
+    me = trial.state.players[p.seat]
+    if at is not None:
+        me.pos = at
+    before = standing(trial, me)
+    with quiet():
+        try:
+            trial.apply(me, option)
+        except (EffectError, LookupError, ValueError):
+            return float("-inf")
+    return standing(trial, me) - before
 
 
 def card_worth(engine, p, card_id: str) -> float:
@@ -70,7 +101,7 @@ class View:
         self.player = player
 
     def suggest(self, key: str, options: list) -> list:
-        if key == "monster_icon" or key.endswith(":choose1") or "choose" in key:
+        if key.endswith(":choose1") or "choose" in key:
             return options[:1]
         if key == "trash" or ":target" in key:
             cards = [o for o in options if isinstance(o, str) and o in self.engine.cards]
@@ -89,7 +120,9 @@ class View:
             if do in by:
                 return by[do]
         if by.get("buy"):        # what the engine offers is buyable (require_to_buy is checked)
-            return _best_buys(engine, by["buy"])
+            best = _best_buys(engine, p, by["buy"])
+            if best:
+                return best
         if "defeat" in by and p.combat >= 2:
             return by["defeat"]
         if "acquire" in by or "use" in by:
@@ -98,19 +131,15 @@ class View:
                     if engine.cards[o["card"]].cost == best]
         moves = by.get("move", []) + by.get("explore", [])
         if moves:
+            shopping = engine.markets() if _market_gain(engine, p) else []
             if p.treasures:
-                home = next(c.pos for c in engine.state.cells.values()
-                            if c.room.room_type == "mausoleum")
-                goal = distances(engine, home)
+                goals = engine.exits_home() + shopping
             else:
-                goals = [c.pos for c in engine.state.cells.values() if c.treasures]
-                if _can_afford_market(engine, p):
-                    goals += [c.pos for c in engine.state.cells.values()
-                              if c.room.room_type == "market"]
-                goal = {}
-                for g in goals:
-                    for pos, n in distances(engine, g).items():
-                        goal[pos] = min(goal.get(pos, 99), n)
+                goals = [c.pos for c in engine.state.cells.values() if c.treasures] + shopping
+            goal: dict = {}
+            for g in goals:
+                for pos, n in distances(engine, g).items():
+                    goal[pos] = min(goal.get(pos, 99), n)
             better = _closer(by.get("move", []), goal, p.pos)
             if better:
                 return better
@@ -125,21 +154,44 @@ class View:
         return by.get("end", [])
 
 
-def _best_buys(engine, buys: list) -> list:
-    """The market items worth the most points (then the cheapest), whatever items there are;
-    a coupon is used when there is one."""
-    def worth(o):
-        item = engine.items[o["item"]]
-        points = max(item.points or [0])
-        return (points, o.get("coupon", False), -(item.price or 0))
-    top = max(worth(o) for o in buys)
-    return [o for o in buys if worth(o) == top]
+def _best_buys(engine, p, buys: list) -> list:
+    """The purchases that raise the player's standing most (`buy_gain`), whatever items there
+    are; none if no purchase raises it."""
+    gains = {i: buy_gain(engine, p, o) for i, o in enumerate(buys)}
+    top = max(gains.values())
+    return [buys[i] for i, g in gains.items() if g == top] if top > 0 else []
 
 
-def _can_afford_market(engine, p) -> bool:
-    """Gold enough for the cheapest item still in the market (a market is then a goal)."""
-    prices = [engine.items[i].price or 0 for i, n in engine.state.market.items() if n]
-    return bool(prices) and p.gold >= min(prices)
+def buy_gain(engine, p, option: dict, at=None) -> float:
+    """What a purchase changes in the player's standing (`gain`: the points for the gold
+    spent, what `on_buy` gives, a coupon's saving), tried on a copy of the game; cached per
+    game by item, coupon, the item's stock and the player's damage, since a purchase gives
+    much the same each time (what healing is worth depends on the damage)."""
+    item = option["item"]
+    key = (item, bool(option.get("coupon")), len(engine.state.market.get(item, ())), len(p.track))
+    cache = engine.__dict__.setdefault("policy_buys", {})
+    if key not in cache:
+        cache[key] = gain(engine, p, option, at)
+    return cache[key]
+
+
+def _market_gain(engine, p) -> bool:
+    """Whether a purchase the player could make at a market now would raise their standing
+    (a market is then a goal): what a market would offer them (`legal_actions` with the
+    player standing there, read only), weighed by `buy_gain`."""
+    markets = engine.markets()
+    stock = [i for i, left in sorted(engine.state.market.items()) if left]
+    if not markets or not stock:
+        return False
+    if engine.gold_available(p) + engine.discount(p) < min(engine.items[i].price or 0 for i in stock):
+        return False
+    here = p.pos
+    p.pos = markets[0]
+    try:
+        buys = [o for o in engine.legal_actions(p) if o["do"] == "buy"]
+    finally:
+        p.pos = here
+    return any(buy_gain(engine, p, o, at=markets[0]) > 0 for o in buys)
 
 
 def _closer(moves: list, goal: dict, here) -> list:
