@@ -13,6 +13,7 @@ from tomecraft.runtime.usage import quiet
 DIRECTION = ("one_way_arrow", "one_way_in")
 # The icons whose costs `crossing_ok` knows how to count without trying them.
 COUNTED = ("footprints", "lock_icon", "monster_icon")
+KNOWN = frozenset(COUNTED + DIRECTION)
 
 
 def other_icons(icons: list) -> list:
@@ -32,9 +33,10 @@ class Board:
         theirs = list(dst.icons.get(OPPOSITE[d], ()))
         against = "one_way_in" in mine or "one_way_arrow" in theirs
         icons = mine + theirs
-        for _ in range(self.state.unlocked[frozenset((src.pos, dst.pos))]):
-            if "lock_icon" in icons:
-                icons.remove("lock_icon")
+        if "lock_icon" in icons:                         # opened locks (L327) are gone
+            for _ in range(self.state.unlocked[frozenset((src.pos, dst.pos))]):
+                if "lock_icon" in icons:
+                    icons.remove("lock_icon")
         return dst, icons, against
 
     def unlock(self, p: Player, info: dict) -> None:
@@ -53,7 +55,7 @@ class Board:
         monsters = icons.count("monster_icon")
         if not self.may_take_damage(p, max(0, monsters - p.combat)):
             return False
-        return not other_icons(icons) or self._can_cross(p, icons, movement)
+        return KNOWN.issuperset(icons) or self._can_cross(p, icons, movement)
 
     def _can_cross(self, p: Player, icons: list, movement: bool) -> bool:
         """Whether the player can pay a tunnel whose icons include ones `crossing_ok` cannot

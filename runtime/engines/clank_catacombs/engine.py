@@ -151,14 +151,16 @@ class Engine(Board, Rules):
 
     def trial(self) -> "Engine":
         """A copy of the game to try something on (runtime/lookahead.copy_game), logging
-        nothing, whose players answer every decision with its first option. The agents are
-        not copied (a random agent's stream is most of the cost of a copy)."""
-        agents = self.agents
-        self.agents = []
+        nothing, whose players answer every decision with its first option. Neither the
+        agents (a random agent's stream) nor the caches the simulated players keep on the
+        engine (`policy_*`) are copied: the copy starts without them."""
+        agents, self.agents = self.agents, []
+        caches = {k: self.__dict__.pop(k) for k in list(self.__dict__) if k.startswith("policy_")}
         try:
             trial = copy_game(self)
         finally:
             self.agents = agents
+            self.__dict__.update(caches)
         trial.agents = [FirstOption()] * len(agents)
         return trial
 
@@ -174,11 +176,21 @@ class Engine(Board, Rules):
     def exits_home(self) -> list:
         """Where players escape from: the Mausoleum's cells (the simulated players head there
         with a treasure)."""
-        return [c.pos for c in self.state.cells.values() if c.room.room_type == "mausoleum"]
+        return self._rooms_of_type("mausoleum")
 
     def markets(self) -> list:
         """The cells where players may buy market items (`legal_actions` offers `buy` there)."""
-        return [c.pos for _, c in sorted(self.state.cells.items()) if c.room.room_type == "market"]
+        return self._rooms_of_type("market")
+
+    def _rooms_of_type(self, room_type: str) -> list:
+        """The positions of the rooms of that type on the map, in order (the map only grows:
+        remembered while it keeps its size)."""
+        cells = self.state.cells
+        key = (room_type, len(cells))
+        found = self.__dict__.setdefault("_room_positions", {})
+        if key not in found:
+            found[key] = [pos for pos, c in sorted(cells.items()) if c.room.room_type == room_type]
+        return found[key]
 
     def discount(self, p: Player) -> int:
         """The gold a coupon the player holds would take off a purchase (0 without one)."""
@@ -260,11 +272,7 @@ class Engine(Board, Rules):
                         and room.action.can(self.ctx(p, cell)):
                     out.append({"do": "take_treasure"})
             elif room.room_type == "market":
-                for item_id in sorted(st.market):
-                    if st.market[item_id] and self._can_buy(p, item_id, False):
-                        out.append({"do": "buy", "item": item_id, "coupon": False})
-                    if st.market[item_id] and p.tokens["coupon"] and self._can_buy(p, item_id, True):
-                        out.append({"do": "buy", "item": item_id, "coupon": True})
+                out += self.buy_options(p, cell)
             elif room.action is not None and not cell.used and room.action.can(self.ctx(p, cell)):
                 out.append({"do": "room"})
             for tid in sorted(p.tokens):
@@ -275,12 +283,23 @@ class Engine(Board, Rules):
             out.append({"do": "end"})
         return out
 
-    def _can_buy(self, p: Player, item_id: str, coupon: bool) -> bool:
+    def buy_options(self, p: Player, market: Cell) -> list[dict]:
+        """The purchases the player could make in that market room (`legal_actions` offers
+        them there; the simulated players ask what a market would offer from afar)."""
+        st, out = self.state, []
+        for item_id in sorted(st.market):
+            if st.market[item_id] and self._can_buy(p, item_id, False, market):
+                out.append({"do": "buy", "item": item_id, "coupon": False})
+            if st.market[item_id] and p.tokens["coupon"] and self._can_buy(p, item_id, True, market):
+                out.append({"do": "buy", "item": item_id, "coupon": True})
+        return out
+
+    def _can_buy(self, p: Player, item_id: str, coupon: bool, market: Cell) -> bool:
         item = self.items[item_id]
         ctx = self.ctx(p, item, item=item_id, discount=5 if coupon else 0)
         if item.require_to_buy is not None and not item.require_to_buy.can(ctx):
             return False
-        return self.cell_of(p).room.action.can(ctx)
+        return market.room.action.can(ctx)
 
     def apply(self, p: Player, option: dict) -> None:
         st = self.state

@@ -80,8 +80,17 @@ def card_worth(engine, p, card_id: str) -> float:
 
 
 def distances(engine, start) -> dict:
-    """Tunnel steps from `start` to every room on the map, ignoring icons."""
+    """Tunnel steps from `start` to every room on the map, ignoring icons (read only: cached
+    per game while the map, which only grows, keeps its size)."""
     cells = engine.state.cells
+    cache = engine.__dict__.setdefault("policy_paths", {})
+    key = (start, len(cells))
+    if key not in cache:
+        cache[key] = _distances(cells, start)
+    return cache[key]
+
+
+def _distances(cells, start) -> dict:
     dist = {start: 0}
     queue = deque([start])
     while queue:
@@ -166,9 +175,14 @@ def buy_gain(engine, p, option: dict, at=None) -> float:
     """What a purchase changes in the player's standing (`gain`: the points for the gold
     spent, what `on_buy` gives, a coupon's saving), tried on a copy of the game; cached per
     game by item, coupon, the item's stock and the player's damage, since a purchase gives
-    much the same each time (what healing is worth depends on the damage)."""
-    item = option["item"]
-    key = (item, bool(option.get("coupon")), len(engine.state.market.get(item, ())), len(p.track))
+    much the same each time (what healing is worth depends on the damage). An item with
+    nothing to run (no `on_buy`), bought without a coupon, is weighed from its numbers, as
+    the trial would: its points and extra treasure, less its price."""
+    item = engine.items[option["item"]]
+    left = engine.state.market.get(item.id) or [0]
+    if item.on_buy is None and not option.get("coupon"):
+        return left[0] + 2.5 * (item.treasure_limit or 0) - (item.price or 0)
+    key = (item.id, bool(option.get("coupon")), len(left), len(p.track))
     cache = engine.__dict__.setdefault("policy_buys", {})
     if key not in cache:
         cache[key] = gain(engine, p, option, at)
@@ -177,21 +191,26 @@ def buy_gain(engine, p, option: dict, at=None) -> float:
 
 def _market_gain(engine, p) -> bool:
     """Whether a purchase the player could make at a market now would raise their standing
-    (a market is then a goal): what a market would offer them (`legal_actions` with the
-    player standing there, read only), weighed by `buy_gain`."""
-    markets = engine.markets()
-    stock = [i for i, left in sorted(engine.state.market.items()) if left]
-    if not markets or not stock:
+    (a market is then a goal): what a market would offer them (`buy_options`), weighed by
+    `buy_gain`. Cached per player while their gold, damage, kinds of tokens, purchases and
+    the market's stock are unchanged."""
+    st = engine.state
+    cheapest = engine.__dict__.get("policy_cheapest")
+    if cheapest is None:
+        cheapest = engine.__dict__["policy_cheapest"] = min(
+            [i.price or 0 for i in engine.items.values()] or [0])
+    gold = engine.gold_available(p)
+    if gold + engine.discount(p) < cheapest or not any(st.market.values()):
         return False
-    if engine.gold_available(p) + engine.discount(p) < min(engine.items[i].price or 0 for i in stock):
-        return False
-    here = p.pos
-    p.pos = markets[0]
-    try:
-        buys = [o for o in engine.legal_actions(p) if o["do"] == "buy"]
-    finally:
-        p.pos = here
-    return any(buy_gain(engine, p, o, at=markets[0]) > 0 for o in buys)
+    key = (p.seat, gold, len(p.track), len(p.market), sum(map(len, st.market.values())),
+           tuple(sorted(t for t, n in p.tokens.items() if n > 0)))
+    cache = engine.__dict__.setdefault("policy_market", {})
+    if key not in cache:
+        markets = engine.markets()
+        cache[key] = bool(markets) and any(
+            buy_gain(engine, p, o, at=markets[0]) > 0
+            for o in engine.buy_options(p, st.cells[markets[0]]))
+    return cache[key]
 
 
 def _closer(moves: list, goal: dict, here) -> list:
@@ -200,13 +219,17 @@ def _closer(moves: list, goal: dict, here) -> list:
 
 
 def frontier_distances(engine) -> dict:
-    """Tunnel steps from every room to the nearest room with an unexplored tunnel."""
+    """Tunnel steps from every room to the nearest room with an unexplored tunnel (read
+    only: cached per game while the map keeps its size)."""
     cells = engine.state.cells
     if not engine.state.tile_stack:
         return {}
-    goal: dict = {}
-    for pos, cell in cells.items():
-        if any(step(pos, d) not in cells for d in cell.exits):
-            for other, n in distances(engine, pos).items():
-                goal[other] = min(goal.get(other, 99), n)
-    return goal
+    cache = engine.__dict__.setdefault("policy_frontier", {})
+    if len(cells) not in cache:
+        goal: dict = {}
+        for pos, cell in cells.items():
+            if any(step(pos, d) not in cells for d in cell.exits):
+                for other, n in distances(engine, pos).items():
+                    goal[other] = min(goal.get(other, 99), n)
+        cache[len(cells)] = goal
+    return cache[len(cells)]
