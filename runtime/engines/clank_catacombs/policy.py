@@ -30,17 +30,22 @@ def _resources(p) -> float:
 def standing(engine, p) -> float:
     """Clank!'s evaluation of where a player stands (source: approximation, the weights are
     the sim's): the points they would score now (market items, gold, tokens' and treasures'
-    points), a turn's resources (`_resources`, with damage costing more the fuller the
-    health track: knocked out in the depths, a player scores nothing) and 2.5 per treasure
-    they may carry beyond the rule's limit."""
+    points); a turn's skill, combat and movement, lockpicks at half; damage, each costing
+    more the fuller the health track (knocked out in the depths, a player scores nothing);
+    their cubes in the Clank! area (less any banked), each a likely damage when the dragon
+    attacks: what the next damage would cost, and a quarter more; and 2.5 per treasure they
+    may carry beyond the rule's limit."""
     defs = engine.token_defs
     points = sum(pts for _, pts in p.market) + engine.gold_available(p)
     points += sum((defs[t].points or 0) * n for t, n in p.tokens.items()
                   if n > 0 and not defs[t].value)
     points += sum(defs[t].points or 0 for t in p.treasures)
-    health = sum(i / 2 for i in range(len(p.track)))          # on top of 1 each (_resources)
+    damage = len(p.track)
+    hurt = sum(1 + i / 2 for i in range(damage))
+    noise = (engine.state.clank_area[p.seat] - p.neg_bank) * (1.25 + damage / 2)
     room = engine.treasure_limit(p) - engine.rule_treasure_limit
-    return points + _resources(p) - 0.5 * p.gold - health + 2.5 * room
+    return (points + p.skill + p.combat + p.movement + 0.5 * p.lockpicks - hurt - noise
+            + 2.5 * room)
 
 
 def gain(engine, p, option: dict, at=None) -> float:
