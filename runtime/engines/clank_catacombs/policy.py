@@ -170,10 +170,15 @@ class View:
 
 def _best_buys(engine, p, buys: list) -> list:
     """The purchases that raise the player's standing most (`buy_gain`), whatever items there
-    are; none if no purchase raises it."""
+    are; none if no purchase raises it. Of equal purchases, those with the most left in the
+    market (two items alike are then bought in turn); the agent's seed picks among the rest."""
     gains = {i: buy_gain(engine, p, o) for i, o in enumerate(buys)}
     top = max(gains.values())
-    return [buys[i] for i, g in gains.items() if g == top] if top > 0 else []
+    if top <= 0:
+        return []
+    best = [buys[i] for i, g in gains.items() if g == top]
+    most = max(len(engine.state.market[o["item"]]) for o in best)   # ties: the larger stock,
+    return [o for o in best if len(engine.state.market[o["item"]]) == most]   # then the seed
 
 
 def buy_gain(engine, p, option: dict, at=None) -> float:
