@@ -88,3 +88,17 @@ def test_a_damaged_player_with_gold_buys_the_amulet_over_a_crown():
     assert [o["item"] for o in policy.View(engine, hurt).suggest("action", buys(hurt))] == ["amulet"]
     assert [o["item"] for o in policy.View(engine, fresh).suggest("action", buys(fresh))] == ["crown"]
     assert (hurt.gold, hurt.damage_taken, engine.state.market["amulet"]) == (14, 5, [7, 7])
+
+
+def test_rare_base_entities_are_used_over_more_games():
+    """Some base entities are rare, not unplayable: the Ember Golem and the Phantom Monkey
+    King cost 5 and 4 combat to defeat, the Mayor is one prisoner token, scored only for a
+    player holding a treasure. Over 200 seeded games every base entity with an effect is used
+    but the Thieves' Toolkit, which the players' standing never prefers to its 7 gold (2
+    points and 2 lockpicks, with 3 lockpicks from the start and few locks); scenarios d13 and
+    r2_market_twice play it."""
+    summary = sim.run(GAME, games=200, seed=1, usage=True)["usage"]["entities"]
+    unused = {key for key, e in summary.items() if e["tracked"] and e["uses"] == 0}
+    assert unused == {"market_item:thieves_toolkit"}
+    for key in ("card:ember_golem", "card:phantom_monkey_king", "token:mayor"):
+        assert summary[key]["uses"] > 0, key
