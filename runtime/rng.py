@@ -28,5 +28,15 @@ class Rng:
     def random(self) -> float:
         return self._random.random()
 
+    def __deepcopy__(self, memo: dict) -> "Rng":
+        """A twin at the same point of the stream (a lookahead's copy of a game draws what
+        the game would), copied in C: deepcopy would walk the generator's 625-word state."""
+        twin = Rng.__new__(Rng)
+        twin.seed = self.seed
+        twin._random = random.Random()
+        twin._random.setstate(self._random.getstate())
+        memo[id(self)] = twin
+        return twin
+
     def fork(self, label: str) -> "Rng":
         return Rng(f"{self.seed}/{label}/{self._random.getrandbits(32)}")

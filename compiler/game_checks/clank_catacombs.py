@@ -1,4 +1,8 @@
-"""Clank! Catacombs' compile-time rules: the box's counts (L20-101) and a playable map."""
+"""Clank! Catacombs' compile-time rules: the box's counts (L20-101) and a playable map.
+
+Rooms and tunnel icons exist in play only where a tile carries them: a room no tile's cells
+name, or a tunnel icon on no tile's tunnels, would never be entered or crossed, so check
+refuses it at the entity (a pack places it by adding a tile or replacing one)."""
 from __future__ import annotations
 
 from tomecraft.compiler import diagnostics as dg
@@ -6,6 +10,11 @@ from tomecraft.compiler.game_checks import report
 from tomecraft.compiler.model import Game
 
 ROOM_EXITS = "NESW"
+# Tunnel icons the engine runs on every crossing (a plain tunnel, a portal), not from tiles.
+EVERY_CROSSING = ("plain", "portal")
+# A tile-edge mark that is not a tunnel icon of its own: the one-way arrow seen from the tile
+# it points into (board.py reads it with `one_way_arrow`).
+EDGE_MARKS = ("one_way_in",)
 
 
 def _total(entities, field: str = "count") -> int:
@@ -44,12 +53,54 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, depths[-1], "haunted",
                    f"{_total(haunted)} haunted depth tiles; the rulebook has 4 (L396-400)")
         rooms = game.entities.get("room", {})
+        icons = game.entities.get("tunnel_icon", {})
         for t in tiles:
             for i, cell in enumerate(t.data.get("cells") or []):
                 if cell[2] not in rooms:
                     report(reporter, t, ("cells", i, 2), f"unknown room {cell[2]!r}")
                 if t.data.get("area") != "start" and len(cell[3]) < 1:
                     report(reporter, t, ("cells", i, 3), "a tile needs at least one tunnel")
-            for edge in (t.data.get("icons") or {}):
+            for edge, marks in (t.data.get("icons") or {}).items():
                 if all(edge not in cell[3] for cell in t.data.get("cells") or []):
                     report(reporter, t, ("icons", edge), f"icons on edge {edge}, which has no tunnel")
+                for i, mark in enumerate(marks or []):
+                    if mark in EDGE_MARKS:
+                        continue
+                    if mark not in icons or mark in EVERY_CROSSING:
+                        known = sorted(set(icons) - set(EVERY_CROSSING)) + list(EDGE_MARKS)
+                        report(reporter, t, ("icons", edge, i),
+                               f"unknown tunnel icon {mark!r} on edge {edge}",
+                               "a tile's tunnels carry tunnel icons by id: " + ", ".join(known))
+    _placed(game, reporter, tiles)
+
+
+def _placed(game: Game, reporter: dg.Reporter, tiles) -> None:
+    """Every room and tunnel icon with an effect is on a tile (the tunnel icons run on every
+    crossing aside): else no sim ever enters or crosses it, whatever check accepts. A pack's
+    own room or icon that no tile carries is refused; a base one that a pack's tile
+    replacement leaves on no tile is only warned about (the pack may mean to retire it)."""
+    if not tiles:
+        return
+    on_tiles = {cell[2] for t in tiles for cell in t.data.get("cells") or [] if len(cell) > 2}
+    carried = {mark for t in tiles for marks in (t.data.get("icons") or {}).values()
+               for mark in marks or []}
+    for room in game.of_kind("room"):
+        if room.id in on_tiles or not room.effects:
+            continue
+        report(reporter, room, "room_type",
+               f"room {room.id!r} is on no tile: no tile's cells name it, so no player can "
+               "ever enter it",
+               "put it on a tile: add a tile whose cells name it, or replace a base tile (same "
+               "id, `replace: true`) to keep the rulebook's tile counts", _severity(game, room))
+    for icon in game.of_kind("tunnel_icon"):
+        if icon.id in carried or icon.id in EVERY_CROSSING or not icon.effects:
+            continue
+        report(reporter, icon, "icon",
+               f"tunnel icon {icon.id!r} is on no tile's tunnel, so no crossing ever runs it",
+               "put it on a tile: name it in a tile's `icons` (by edge, e.g. {N: [" + icon.id
+               + "]}) of a new tile, or of a base tile replaced with `replace: true`",
+               _severity(game, icon))
+
+
+def _severity(game: Game, entity) -> str:
+    return dg.GAME_RULE_WARNING if entity.pack == game.id else dg.GAME_RULE

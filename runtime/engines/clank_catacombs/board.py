@@ -6,6 +6,20 @@ from __future__ import annotations
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, OPPOSITE, Cell, Player, rotate, step
+from tomecraft.runtime.usage import quiet
+
+# Tile-edge marks the map itself reads (which way a one-way tunnel goes); `one_way_arrow` is
+# also a tunnel icon, run once per move by `do_move`, not among a tunnel's crossing costs.
+DIRECTION = ("one_way_arrow", "one_way_in")
+# The icons whose costs `crossing_ok` knows how to count without trying them.
+COUNTED = ("footprints", "lock_icon", "monster_icon")
+KNOWN = frozenset(COUNTED + DIRECTION)
+
+
+def other_icons(icons: list) -> list:
+    """A tunnel's icons other than the counted and direction ones (a pack's new tunnel
+    icons, on a tile that carries them), in the order the tunnel lists them."""
+    return [i for i in icons if i not in COUNTED and i not in DIRECTION]
 
 
 class Board:
@@ -19,9 +33,10 @@ class Board:
         theirs = list(dst.icons.get(OPPOSITE[d], ()))
         against = "one_way_in" in mine or "one_way_arrow" in theirs
         icons = mine + theirs
-        for _ in range(self.state.unlocked[frozenset((src.pos, dst.pos))]):
-            if "lock_icon" in icons:
-                icons.remove("lock_icon")
+        if "lock_icon" in icons:                         # opened locks (L327) are gone
+            for _ in range(self.state.unlocked[frozenset((src.pos, dst.pos))]):
+                if "lock_icon" in icons:
+                    icons.remove("lock_icon")
         return dst, icons, against
 
     def unlock(self, p: Player, info: dict) -> None:
@@ -38,7 +53,38 @@ class Board:
         if p.lockpicks < icons.count("lock_icon"):
             return False
         monsters = icons.count("monster_icon")
-        return self.may_take_damage(p, max(0, monsters - p.combat))
+        if not self.may_take_damage(p, max(0, monsters - p.combat)):
+            return False
+        return KNOWN.issuperset(icons) or self._can_cross(p, icons, movement)
+
+    def _can_cross(self, p: Player, icons: list, movement: bool) -> bool:
+        """Whether the player can pay a tunnel whose icons include ones `crossing_ok` cannot
+        count (a pack's): their `cross` effects are run, with the counted icons', on a copy
+        of the game; a crossing then still needs what the plain tunnel's effect asks."""
+        trial = self.trial()
+        me = trial.state.players[p.seat]
+        ctx = trial.ctx(me, icons=list(icons))
+        with quiet():
+            try:
+                if not trial.pay_icons(me, ctx, icons):
+                    return False
+                return not movement or trial.icons["plain"].cross.can(ctx)
+            except (EffectError, LookupError, ValueError):
+                return False
+
+    def pay_icons(self, p: Player, ctx, icons: list) -> bool:
+        """Run the `cross` effect of each icon on the tunnel: locks, footprints, any other
+        icon a tile carries, then monsters. False as soon as one cannot be paid."""
+        for icon in ("lock_icon", "footprints"):
+            for _ in range(icons.count(icon)):
+                if not self.icons[icon].cross(ctx):
+                    return False
+        for icon in other_icons(icons):
+            if not self.icons[icon].cross(ctx):
+                return False
+        for _ in range(icons.count("monster_icon")):
+            self.icons["monster_icon"].cross(ctx)
+        return True
 
     def move_options(self, p: Player) -> list[dict]:
         src = self.cell_of(p)
@@ -67,12 +113,8 @@ class Board:
     def cross(self, p: Player, to, icons: list, portal: bool = False) -> None:
         """Pay a tunnel's icons through the tunnel-icon effects, then step through it."""
         ctx = self.ctx(p, to=tuple(to), icons=icons)
-        for icon in ("lock_icon", "footprints"):
-            for _ in range(icons.count(icon)):
-                if not self.icons[icon].cross(ctx):
-                    raise EffectError(f"{p.name} cannot pay the {icon}")
-        for _ in range(icons.count("monster_icon")):
-            self.icons["monster_icon"].cross(ctx)
+        if not self.pay_icons(p, ctx, icons):
+            raise EffectError(f"{p.name} cannot pay the tunnel's icons {icons}")
         base = self.icons["portal" if portal else "plain"]
         if not base.cross(ctx):
             raise EffectError(f"{p.name} cannot cross to {to}")

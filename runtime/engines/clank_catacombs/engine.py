@@ -25,6 +25,7 @@ from tomecraft.runtime.engines.clank_catacombs.board import Board
 from tomecraft.runtime.engines.clank_catacombs.handlers import Queries, Verbs
 from tomecraft.runtime.engines.clank_catacombs.rules import Rules, score
 from tomecraft.runtime.engines.clank_catacombs.setup import new_state
+from tomecraft.runtime.lookahead import FirstOption, copy_game
 from tomecraft.runtime.engines.clank_catacombs.state import (
     KNOCKED_OUT, PILED, Cell, Player, State, rule,
 )
@@ -52,6 +53,7 @@ class Engine(Board, Rules):
         self.track = list(rule(data, "rage_track"))
         self.hand_size = rule(data, "hand_size")
         self.row_size = rule(data, "row_size")
+        self.rule_treasure_limit = rule(data, "treasure_limit")
         self.subs: list = []          # (event, where, body, ctx)
         self.watches: list = []       # (cond, body, ctx)
         self.onces: set = set()
@@ -147,6 +149,21 @@ class Engine(Board, Rules):
             return options[0]
         return self.agents[p.seat].choose(key, options, policy.View(self, p))
 
+    def trial(self) -> "Engine":
+        """A copy of the game to try something on (runtime/lookahead.copy_game), logging
+        nothing, whose players answer every decision with its first option. Neither the
+        agents (a random agent's stream) nor the caches the simulated players keep on the
+        engine (`policy_*`) are copied: the copy starts without them."""
+        agents, self.agents = self.agents, []
+        caches = {k: self.__dict__.pop(k) for k in list(self.__dict__) if k.startswith("policy_")}
+        try:
+            trial = copy_game(self)
+        finally:
+            self.agents = agents
+            self.__dict__.update(caches)
+        trial.agents = [FirstOption()] * len(agents)
+        return trial
+
     def ctx(self, p: Player, obj=None, **info) -> Context:
         return Context(engine=self, you=p, self=obj if obj is not None else self.cell_of(p), info=info)
 
@@ -155,6 +172,29 @@ class Engine(Board, Rules):
 
     def shrine(self) -> Cell | None:
         return next((c for c in self.state.cells.values() if c.room.room_type == "monkey_shrine"), None)
+
+    def exits_home(self) -> list:
+        """Where players escape from: the Mausoleum's cells (the simulated players head there
+        with a treasure)."""
+        return self._rooms_of_type("mausoleum")
+
+    def markets(self) -> list:
+        """The cells where players may buy market items (`legal_actions` offers `buy` there)."""
+        return self._rooms_of_type("market")
+
+    def _rooms_of_type(self, room_type: str) -> list:
+        """The positions of the rooms of that type on the map, in order (the map only grows:
+        remembered while it keeps its size)."""
+        cells = self.state.cells
+        key = (room_type, len(cells))
+        found = self.__dict__.setdefault("_room_positions", {})
+        if key not in found:
+            found[key] = [pos for pos, c in sorted(cells.items()) if c.room.room_type == room_type]
+        return found[key]
+
+    def discount(self, p: Player) -> int:
+        """The gold a coupon the player holds would take off a purchase (0 without one)."""
+        return rule(self.data, "coupon_discount") if p.tokens["coupon"] > 0 else 0
 
     def treasure_limit(self, p: Player) -> int:
         extra = sum(self.items[i].treasure_limit or 0 for i, _ in p.market)
@@ -232,11 +272,7 @@ class Engine(Board, Rules):
                         and room.action.can(self.ctx(p, cell)):
                     out.append({"do": "take_treasure"})
             elif room.room_type == "market":
-                for item_id in sorted(st.market):
-                    if st.market[item_id] and self._can_buy(p, item_id, False):
-                        out.append({"do": "buy", "item": item_id, "coupon": False})
-                    if st.market[item_id] and p.tokens["coupon"] and self._can_buy(p, item_id, True):
-                        out.append({"do": "buy", "item": item_id, "coupon": True})
+                out += self.buy_options(p, cell)
             elif room.action is not None and not cell.used and room.action.can(self.ctx(p, cell)):
                 out.append({"do": "room"})
             for tid in sorted(p.tokens):
@@ -247,12 +283,23 @@ class Engine(Board, Rules):
             out.append({"do": "end"})
         return out
 
-    def _can_buy(self, p: Player, item_id: str, coupon: bool) -> bool:
+    def buy_options(self, p: Player, market: Cell) -> list[dict]:
+        """The purchases the player could make in that market room (`legal_actions` offers
+        them there; the simulated players ask what a market would offer from afar)."""
+        st, out = self.state, []
+        for item_id in sorted(st.market):
+            if st.market[item_id] and self._can_buy(p, item_id, False, market):
+                out.append({"do": "buy", "item": item_id, "coupon": False})
+            if st.market[item_id] and p.tokens["coupon"] and self._can_buy(p, item_id, True, market):
+                out.append({"do": "buy", "item": item_id, "coupon": True})
+        return out
+
+    def _can_buy(self, p: Player, item_id: str, coupon: bool, market: Cell) -> bool:
         item = self.items[item_id]
         ctx = self.ctx(p, item, item=item_id, discount=5 if coupon else 0)
         if item.require_to_buy is not None and not item.require_to_buy.can(ctx):
             return False
-        return self.cell_of(p).room.action.can(ctx)
+        return market.room.action.can(ctx)
 
     def apply(self, p: Player, option: dict) -> None:
         st = self.state

@@ -1,9 +1,11 @@
 """A simple heuristic for random agents: play every card, grab treasure, head home with it.
 
-It only narrows the legal options (`suggest`); the random agent picks among what is left.
-Every option the engine offers is a candidate, whatever content added it: cards are played,
-rooms' and tokens' actions taken, market items weighed by their points, devices and cards by
-their cost; no card, item or token is known by name.
+It only narrows the legal options (`suggest`); the random agent picks among what is left
+(seeded, so ties break the same way every run). Every option the engine offers is a
+candidate, whatever content added it: cards are played, rooms' and tokens' actions taken,
+market purchases weighed by a one-step lookahead (each buy is tried on a copy of the game and
+the player's standing, `standing`, compared before and after), devices and cards by their
+cost; no card, room, item or token is known by name.
 """
 from __future__ import annotations
 
@@ -11,14 +13,11 @@ from collections import deque
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.state import OPPOSITE, step
-from tomecraft.runtime.lookahead import FirstOption, copy_game
 from tomecraft.runtime.usage import quiet
 
 
 def _trial(engine):
-    trial = copy_game(engine)
-    trial.agents = [FirstOption()] * len(trial.agents)
-    return trial
+    return engine.trial()
 
 
 def _resources(p) -> float:
@@ -26,6 +25,43 @@ def _resources(p) -> float:
     cost."""
     return (p.skill + p.combat + p.movement + 0.5 * p.gold - p.clank_gained - len(p.track)
             + 0.5 * p.lockpicks)
+
+
+def standing(engine, p) -> float:
+    """Clank!'s evaluation of where a player stands (source: approximation, the weights are
+    the sim's): the points they would score now (market items, gold, tokens' and treasures'
+    points); a turn's skill, combat and movement, lockpicks at half; damage, each costing
+    more the fuller the health track (knocked out in the depths, a player scores nothing);
+    their cubes in the Clank! area (less any banked), each a likely damage when the dragon
+    attacks: what the next damage would cost, and a quarter more; and 2.5 per treasure they
+    may carry beyond the rule's limit."""
+    defs = engine.token_defs
+    points = sum(pts for _, pts in p.market) + engine.gold_available(p)
+    points += sum((defs[t].points or 0) * n for t, n in p.tokens.items()
+                  if n > 0 and not defs[t].value)
+    points += sum(defs[t].points or 0 for t in p.treasures)
+    damage = len(p.track)
+    hurt = sum(1 + i / 2 for i in range(damage))
+    noise = (engine.state.clank_area[p.seat] - p.neg_bank) * (1.25 + damage / 2)
+    room = engine.treasure_limit(p) - engine.rule_treasure_limit
+    return (points + p.skill + p.combat + p.movement + 0.5 * p.lockpicks - hurt - noise
+            + 2.5 * room)
+
+
+def gain(engine, p, option: dict, at=None) -> float:
+    """What taking `option` changes in the player's standing, tried on a copy of the game
+    (with the player moved to `at` first, if given)."""
+    trial = _trial(engine)
+    me = trial.state.players[p.seat]
+    if at is not None:
+        me.pos = at
+    before = standing(trial, me)
+    with quiet():
+        try:
+            trial.apply(me, option)
+        except (EffectError, LookupError, ValueError):
+            return float("-inf")
+    return standing(trial, me) - before
 
 
 def card_worth(engine, p, card_id: str) -> float:
@@ -49,8 +85,17 @@ def card_worth(engine, p, card_id: str) -> float:
 
 
 def distances(engine, start) -> dict:
-    """Tunnel steps from `start` to every room on the map, ignoring icons."""
+    """Tunnel steps from `start` to every room on the map, ignoring icons (read only: cached
+    per game while the map, which only grows, keeps its size)."""
     cells = engine.state.cells
+    cache = engine.__dict__.setdefault("policy_paths", {})
+    key = (start, len(cells))
+    if key not in cache:
+        cache[key] = _distances(cells, start)
+    return cache[key]
+
+
+def _distances(cells, start) -> dict:
     dist = {start: 0}
     queue = deque([start])
     while queue:
@@ -70,7 +115,7 @@ class View:
         self.player = player
 
     def suggest(self, key: str, options: list) -> list:
-        if key == "monster_icon" or key.endswith(":choose1") or "choose" in key:
+        if key.endswith(":choose1") or "choose" in key:
             return options[:1]
         if key == "trash" or ":target" in key:
             cards = [o for o in options if isinstance(o, str) and o in self.engine.cards]
@@ -89,7 +134,9 @@ class View:
             if do in by:
                 return by[do]
         if by.get("buy"):        # what the engine offers is buyable (require_to_buy is checked)
-            return _best_buys(engine, by["buy"])
+            best = _best_buys(engine, p, by["buy"])
+            if best:
+                return best
         if "defeat" in by and p.combat >= 2:
             return by["defeat"]
         if "acquire" in by or "use" in by:
@@ -98,19 +145,15 @@ class View:
                     if engine.cards[o["card"]].cost == best]
         moves = by.get("move", []) + by.get("explore", [])
         if moves:
+            shopping = engine.markets() if _market_gain(engine, p) else []
             if p.treasures:
-                home = next(c.pos for c in engine.state.cells.values()
-                            if c.room.room_type == "mausoleum")
-                goal = distances(engine, home)
+                goals = engine.exits_home() + shopping
             else:
-                goals = [c.pos for c in engine.state.cells.values() if c.treasures]
-                if _can_afford_market(engine, p):
-                    goals += [c.pos for c in engine.state.cells.values()
-                              if c.room.room_type == "market"]
-                goal = {}
-                for g in goals:
-                    for pos, n in distances(engine, g).items():
-                        goal[pos] = min(goal.get(pos, 99), n)
+                goals = [c.pos for c in engine.state.cells.values() if c.treasures] + shopping
+            goal: dict = {}
+            for g in goals:
+                for pos, n in distances(engine, g).items():
+                    goal[pos] = min(goal.get(pos, 99), n)
             better = _closer(by.get("move", []), goal, p.pos)
             if better:
                 return better
@@ -125,21 +168,59 @@ class View:
         return by.get("end", [])
 
 
-def _best_buys(engine, buys: list) -> list:
-    """The market items worth the most points (then the cheapest), whatever items there are;
-    a coupon is used when there is one."""
-    def worth(o):
-        item = engine.items[o["item"]]
-        points = max(item.points or [0])
-        return (points, o.get("coupon", False), -(item.price or 0))
-    top = max(worth(o) for o in buys)
-    return [o for o in buys if worth(o) == top]
+def _best_buys(engine, p, buys: list) -> list:
+    """The purchases that raise the player's standing most (`buy_gain`), whatever items there
+    are; none if no purchase raises it. Of equal purchases, those with the most left in the
+    market (two items alike are then bought in turn); the agent's seed picks among the rest."""
+    gains = {i: buy_gain(engine, p, o) for i, o in enumerate(buys)}
+    top = max(gains.values())
+    if top <= 0:
+        return []
+    best = [buys[i] for i, g in gains.items() if g == top]
+    most = max(len(engine.state.market[o["item"]]) for o in best)   # ties: the larger stock,
+    return [o for o in best if len(engine.state.market[o["item"]]) == most]   # then the seed
 
 
-def _can_afford_market(engine, p) -> bool:
-    """Gold enough for the cheapest item still in the market (a market is then a goal)."""
-    prices = [engine.items[i].price or 0 for i, n in engine.state.market.items() if n]
-    return bool(prices) and p.gold >= min(prices)
+def buy_gain(engine, p, option: dict, at=None) -> float:
+    """What a purchase changes in the player's standing (`gain`: the points for the gold
+    spent, what `on_buy` gives, a coupon's saving), tried on a copy of the game; cached per
+    game by item, coupon, the item's stock and the player's damage, since a purchase gives
+    much the same each time (what healing is worth depends on the damage). An item with
+    nothing to run (no `on_buy`), bought without a coupon, is weighed from its numbers, as
+    the trial would: its points and extra treasure, less its price."""
+    item = engine.items[option["item"]]
+    left = engine.state.market.get(item.id) or [0]
+    if item.on_buy is None and not option.get("coupon"):
+        return left[0] + 2.5 * (item.treasure_limit or 0) - (item.price or 0)
+    key = (item.id, bool(option.get("coupon")), len(left), len(p.track))
+    cache = engine.__dict__.setdefault("policy_buys", {})
+    if key not in cache:
+        cache[key] = gain(engine, p, option, at)
+    return cache[key]
+
+
+def _market_gain(engine, p) -> bool:
+    """Whether a purchase the player could make at a market now would raise their standing
+    (a market is then a goal): what a market would offer them (`buy_options`), weighed by
+    `buy_gain`. Cached per player while their gold, damage, kinds of tokens, purchases and
+    the market's stock are unchanged."""
+    st = engine.state
+    cheapest = engine.__dict__.get("policy_cheapest")
+    if cheapest is None:
+        cheapest = engine.__dict__["policy_cheapest"] = min(
+            [i.price or 0 for i in engine.items.values()] or [0])
+    gold = engine.gold_available(p)
+    if gold + engine.discount(p) < cheapest or not any(st.market.values()):
+        return False
+    key = (p.seat, gold, len(p.track), len(p.market), sum(map(len, st.market.values())),
+           tuple(sorted(t for t, n in p.tokens.items() if n > 0)))
+    cache = engine.__dict__.setdefault("policy_market", {})
+    if key not in cache:
+        markets = engine.markets()
+        cache[key] = bool(markets) and any(
+            buy_gain(engine, p, o, at=markets[0]) > 0
+            for o in engine.buy_options(p, st.cells[markets[0]]))
+    return cache[key]
 
 
 def _closer(moves: list, goal: dict, here) -> list:
@@ -148,13 +229,17 @@ def _closer(moves: list, goal: dict, here) -> list:
 
 
 def frontier_distances(engine) -> dict:
-    """Tunnel steps from every room to the nearest room with an unexplored tunnel."""
+    """Tunnel steps from every room to the nearest room with an unexplored tunnel (read
+    only: cached per game while the map keeps its size)."""
     cells = engine.state.cells
     if not engine.state.tile_stack:
         return {}
-    goal: dict = {}
-    for pos, cell in cells.items():
-        if any(step(pos, d) not in cells for d in cell.exits):
-            for other, n in distances(engine, pos).items():
-                goal[other] = min(goal.get(other, 99), n)
-    return goal
+    cache = engine.__dict__.setdefault("policy_frontier", {})
+    if len(cells) not in cache:
+        goal: dict = {}
+        for pos, cell in cells.items():
+            if any(step(pos, d) not in cells for d in cell.exits):
+                for other, n in distances(engine, pos).items():
+                    goal[other] = min(goal.get(other, 99), n)
+        cache[len(cells)] = goal
+    return cache[len(cells)]

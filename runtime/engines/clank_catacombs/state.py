@@ -24,6 +24,22 @@ def rotate(exits: str, icons: dict, turns: int) -> tuple[str, dict]:
     return new_exits, {r(d): list(v) for d, v in icons.items()}
 
 
+def _flat_copy(obj, memo: dict):
+    """A deep copy of a Cell or Player for a lookahead's copy of the game, made quickly: their
+    containers hold only immutable values (ids, seats, positions, points), so copying each
+    container is copying deep; the tile and room a cell shows are content, shared."""
+    twin = obj.__class__.__new__(obj.__class__)
+    memo[id(obj)] = twin
+    for name, value in obj.__dict__.items():
+        kind = type(value)
+        if kind is list or kind is set or kind is Counter:
+            value = kind(value)
+        elif kind is dict:
+            value = {k: list(v) if type(v) is list else v for k, v in value.items()}
+        twin.__dict__[name] = value
+    return twin
+
+
 @dataclass
 class Cell:
     """One room on the map: a square tile, or one half of the starting tile."""
@@ -43,6 +59,8 @@ class Cell:
 
     def opens(self, d: str) -> bool:
         return d in self.exits
+
+    __deepcopy__ = _flat_copy
 
 
 @dataclass
@@ -89,6 +107,8 @@ class Player:
 
     def all_cards(self) -> list:
         return self.deck + self.hand + self.play_area + self.discard
+
+    __deepcopy__ = _flat_copy
 
 
 @dataclass

@@ -1,0 +1,95 @@
+"""Rooms and tunnel icons exist in play only where a tile carries them (issue 10): check
+refuses a pack's room no tile names and a pack's tunnel icon on no tile's tunnel, at the
+entity, so `new pack` comments its copies out with the reason; a pack's tile may carry any
+tunnel icon by id (compiler/game_checks/clank_catacombs.py)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import pipeline
+from tomecraft.compiler.scaffold import new_pack
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = ROOT / "content" / "clank_catacombs"
+
+ROOM = """rooms:
+  - id: fan_vault
+    name: {zh: 宝库, en: Vault}
+    source: approximation
+    note: "A fan's."
+    room_type: gold_room
+    on_enter: "gain gold 2"
+"""
+ICON = """tunnel_icons:
+  - id: fan_spikes
+    name: {zh: 尖刺, en: Spikes}
+    source: approximation
+    note: "A fan's."
+    icon: footprints
+    cross: "pay movement 1"
+"""
+TILE = """tiles:
+  - id: safe_06
+    replace: true
+    name: {zh: 安全区域板块6, en: Safe-area tile 6}
+    source: approximation
+    note: "A fan's."
+    area: safe
+    count: 1
+    cells: [[0, 0, fan_vault, NESW]]
+    icons: {E: [fan_spikes]}
+"""
+
+
+def check(tmp_path: Path, files: dict[str, str]) -> list[tuple]:
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: fan_pack\ngame: clank_catacombs\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    for name, text in files.items():
+        (pack / name).write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(GAME, [pack], reporter)
+    return sorted({(d.severity, d.code, Path(d.file).name, d.line, d.message)
+                   for d in reporter.diagnostics})
+
+
+def test_a_room_and_a_tunnel_icon_on_no_tile_are_refused_where_they_are_written(tmp_path):
+    found = check(tmp_path, {"rooms.yaml": ROOM, "tunnel_icons.yaml": ICON})
+    assert [(s, c, f, line) for s, c, f, line, _ in found] == [
+        (dg.ERROR, "TC-G001", "rooms.yaml", 6), (dg.ERROR, "TC-G001", "tunnel_icons.yaml", 6)]
+    assert "room 'fan_vault' is on no tile" in found[0][4]
+    assert "tunnel icon 'fan_spikes' is on no tile's tunnel" in found[1][4]
+
+
+def test_a_tile_carrying_them_makes_the_pack_check_clean(tmp_path):
+    """The replaced tile's minor-secret room is also on depths_21, so nothing is left off."""
+    assert check(tmp_path, {"rooms.yaml": ROOM, "tunnel_icons.yaml": ICON, "tiles.yaml": TILE}) == []
+
+
+def test_an_unknown_icon_on_a_tile_is_refused_at_the_icon(tmp_path):
+    tile = TILE.replace("[fan_spikes]", "[footprints, fan_nothing]")
+    found = check(tmp_path, {"rooms.yaml": ROOM, "tiles.yaml": tile})
+    assert [(c, f, line) for _, c, f, line, _ in found] == [("TC-G001", "tiles.yaml", 10)]
+    assert "unknown tunnel icon 'fan_nothing' on edge E" in found[0][4]
+
+
+def test_a_base_room_a_pack_takes_off_the_map_is_only_warned_about(tmp_path):
+    """safe_04 carries the only gold_room_2: a pack may retire it; check says so."""
+    tile = TILE.replace("safe_06", "safe_04").replace("icons: {E: [fan_spikes]}\n", "")
+    found = check(tmp_path, {"rooms.yaml": ROOM, "tiles.yaml": tile})
+    assert [(s, c, f) for s, c, f, _, _ in found] == [(dg.WARNING, "TC-G002", "rooms.yaml")]
+    assert "room 'gold_room_2' is on no tile" in found[0][4]
+
+
+def test_new_pack_comments_out_its_room_and_tunnel_icon_with_the_reason(tmp_path):
+    folder = tmp_path / "np_cc"
+    new_pack(GAME, folder)
+    for name, what in (("rooms.yaml", "room 'np_cc_cell' is on no tile"),
+                       ("tunnel_icons.yaml", "tunnel icon 'np_cc_footprints' is on no tile")):
+        text = (folder / name).read_text(encoding="utf-8")
+        assert "# Commented out: the game refuses it as an addition (TC-G001: " + what in text
+    reporter = dg.Reporter()
+    pipeline.compile_game(GAME, [folder], reporter)
+    assert reporter.diagnostics == []
