@@ -455,7 +455,8 @@ def bosco_shot(engine: Engine, d: Dwarf, left: int):
     """The nearest monster BOSCO's machine gun reaches; else, with 2 actions left, the
     nearest its rocket launcher reaches. (mode, monster) or None."""
     st = engine.state
-    for mode in sorted(engine.data.get("weapon", "bosco").modes, key=lambda m: m.get("actions") or 1):
+    drone = next(w for w in engine.data.of("weapon") if w.slot == "drone")      # BOSCO's guns
+    for mode in sorted(drone.modes, key=lambda m: m.get("actions") or 1):
         if (mode.get("actions") or 1) > left:
             continue
         near = [m for m in st.monsters.values() if hx.distance(st.bosco, m.pos) <= (mode.get("range") or 1)
