@@ -89,9 +89,15 @@ def follows(weapon, mode, d: Dwarf) -> bool:
 def fire_secondary(engine: Monsters, d: Dwarf, weapon, act: dict, target) -> None:
     effect = weapon.overclocked if d.overclocked and weapon.overclocked is not None else weapon.modes[0].effect
     mode = weapon.modes[0]
-    ok = engine.run(effect, you=d, weapon=weapon, mode=mode, target_obj=target, plan=act.get("plan"),
-                    from_behind=act.get("from_behind", False), free=act.get("free", False))
-    if not ok:
+    before = (d.actions, d.ammo, d.secondary_ammo)
+    try:
+        ok = engine.run(effect, you=d, weapon=weapon, mode=mode, target_obj=target, plan=act.get("plan"),
+                        from_behind=act.get("from_behind", False), free=act.get("free", False))
+    except EffectError:
+        d.actions, d.ammo, d.secondary_ammo = before
+        raise
+    if not ok:            # refused (out of range, out of sight): nothing paid, as for a primary
+        d.actions, d.ammo, d.secondary_ammo = before
         raise EffectError(f"{weapon.id} cannot fire")
 
 
