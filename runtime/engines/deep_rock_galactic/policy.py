@@ -196,15 +196,17 @@ def _ability_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
     """How much an ability's action changes `evaluate` once the monsters have acted next
     (what a shield, a sentry or a stun is for), against the monsters acting without it: both
     tried on copies with the same dice. None if the engine refuses it. Tried again only when
-    the round, the dwarf's space or tokens, whether it has ammo, or the monsters that may
-    strike it change (copies and the monsters' moves are the player's main cost; each ability
-    action costs 1 action, which a dwarf choosing has)."""
+    the round, the dwarf's space or tokens, the tokens on the board, whether it has ammo, or
+    the monsters that may strike it change (copies and the monsters' moves are the player's
+    main cost; each ability action costs 1 action, which a dwarf choosing has)."""
     held = engine.__dict__.get("_ability_trials")
     if held is None or held[0] != engine.state.round:      # this round's trials only
         held = engine.__dict__["_ability_trials"] = (engine.state.round, {})
     memo = held[1]
     threats = _threats(engine, d)
+    st = engine.state
     situation = (d.seat, d.pos, d.ammo > 0, d.secondary_ammo > 0, tuple(sorted(d.tokens.items())),
+                 tuple(sorted((k, len(v)) for k, v in st.tokens.items())), st.sentry, engine.shield,
                  tuple(sorted(threats)))
     key = (situation, repr(sorted(act.items())))
     if key not in memo:
