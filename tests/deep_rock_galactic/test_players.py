@@ -1,7 +1,10 @@
-"""The simulated players use any content: a YAML-only pack with one new item of every kind a
-pack can add without new terms (event and Swarm cards, a Rock and Stone card, a throwable, a
-pickup, a Supply Pod card, a mission) has each one with an effect used in a seeded sim; the
-pack's mission is played with `mission_id` like the base game's."""
+"""The simulated players use any content: a YAML-only pack with one new item of every kind the
+game has (event and Swarm cards, a Rock and Stone card, a throwable, a pickup, a Supply Pod
+card, a mission, a dwarf class with its ability and primary, a secondary weapon, a weapon
+upgrade, a die, a creature and its board token) has each one with an effect used in a seeded
+sim; the pack's mission is played with `mission_id` like the base game's. The team and the
+weapons come from the content, and no player code names a class, weapon or ability
+(runtime/engines/deep_rock_galactic/policy.py weighs abilities by trying them)."""
 from __future__ import annotations
 
 import copy
@@ -9,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tomecraft.generated.deep_rock_galactic import GAME
 from tomecraft.runtime import sim
 from tests.pack_play import compiled_with, pack_usage
 
@@ -22,10 +26,62 @@ def _data(monkeypatch):
 
 def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(monkeypatch):
     data = _data(monkeypatch)
-    new = pack_usage(data, "any_content", games=20, seed=1, options=MISSION)
+    every = pack_usage(data, "any_content", tracked_only=False, games=20, seed=1, options=MISSION)
+    new = {key: e for key, e in every.items() if e["tracked"]}
     kinds = {key.split(":")[0] for key in new}
-    assert {"event_card", "rock_and_stone_card", "throwable", "pickup", "mission"} <= kinds, kinds
+    assert {"event_card", "rock_and_stone_card", "throwable", "pickup", "mission", "dwarf", "weapon",
+            "weapon_upgrade", "monster"} <= kinds, kinds
+    assert {"weapon:plasma_carbine", "weapon:nail_gun", "dwarf:sapper"} <= set(new), new
     assert all(e["uses"] > 0 for e in new.values()), new
+    # the kinds with no effect of their own are used through the items that name them: the
+    # pack's die is what its used weapons roll, its board token what its used creature leaves
+    assert {"die:plasma", "board_token:acid_puddle", "supply_card:supply_pack"} <= set(every)
+    rolled = {m.die for key in new if key.startswith("weapon:") for m in data.get("weapon", key[7:]).modes}
+    left = {data.get("monster", key[8:]).attack_places for key in new if key.startswith("monster:")}
+    assert data.get("die", "plasma").die in rolled and data.get("board_token", "acid_puddle").token in left
+
+
+def test_the_team_and_weapons_come_from_the_content(monkeypatch):
+    """No class list: with the pack's fifth class, a seeded draw seats 4 of the 5 (the Sapper
+    in some games, not all); the base game seats its 4. Each dwarf carries its class's default
+    primary and a secondary open to it, one whose die differs from the primary's (L238-241)."""
+    from tomecraft.runtime.engines.deep_rock_galactic import setup
+    from tomecraft.runtime.lookahead import FirstOption
+    from tomecraft.runtime.rng import Rng
+    data = _data(monkeypatch)
+    teams, secondaries = [], set()
+    for game in range(12):
+        engine = setup(data, 4, Rng(f"team:{game}").fork("g"), [FirstOption()] * 4, {})
+        teams.append(sorted(d.cls for d in engine.state.dwarves))
+        for d in engine.state.dwarves:
+            primary = data.get("weapon", d.primary)
+            second = data.get("weapon", d.secondary)
+            assert primary.dwarf == d.cls and primary.default and second.slot == "secondary"
+            assert second.dwarf in (None, d.cls)
+            assert not {m.die for m in primary.modes} & {m.die for m in second.modes}
+            secondaries.add(d.secondary)
+    assert all(len(set(t)) == 4 for t in teams)
+    assert 0 < sum("sapper" in t for t in teams) < len(teams), teams
+    assert "nail_gun" in secondaries and len(secondaries) > 3, secondaries
+    base = setup(GAME, 4, Rng("team").fork("g"), [FirstOption()] * 4, {})
+    assert sorted(d.cls for d in base.state.dwarves) == sorted(GAME.kinds["dwarf"])
+
+
+def test_the_player_names_no_class_weapon_or_ability_of_the_content():
+    """The player offers what the engine offers and weighs it, never by a list of known
+    names: no id of the base game's classes, weapons, abilities or board tokens appears as a
+    string in its code."""
+    import ast
+
+    from tomecraft.runtime.engines.deep_rock_galactic import policy
+    names = set(GAME.kinds["dwarf"]) | set(GAME.kinds["weapon"]) | set(GAME.kinds["board_token"])
+    names |= {a.id for d in GAME.kinds["dwarf"].values() for a in d.abilities}
+    names |= {t.token for t in GAME.kinds["board_token"].values()}
+    tree = ast.parse(Path(policy.__file__).read_text(encoding="utf-8"))
+    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+               and isinstance(n.value, str)}
+    assert {"engineer", "minigun", "shield_generator", "shield"} <= names
+    assert strings & names == set()
 
 
 def test_the_packs_cards_are_used_on_the_base_mission_too(monkeypatch):

@@ -122,8 +122,8 @@ def test_deep_dive_carries_resources_and_replenishes_class_tokens():
     rng = Rng("dd")
     agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(4)]
     first = setup(GAME, 4, rng.fork("m1"), agents, {})
-    engineer, gunner = first.state.dwarves[0], first.state.dwarves[1]
-    assert (gunner.cls, engineer.cls) == ("gunner", "engineer")
+    seats = {d.cls: d for d in first.state.dwarves}          # the base game: all 4 classes play
+    engineer, gunner = seats["engineer"], seats["gunner"]
     gunner.health, gunner.ammo, gunner.overclocked = 2, 1, True
     gunner.rock_and_stone = ["rs_medkit", "rs_ammo", "rs_quick_shot"]
     gunner.throwables, gunner.tokens["zipline"] = ["satchel_charge", "lure_grenade"], 0
@@ -131,7 +131,8 @@ def test_deep_dive_carries_resources_and_replenishes_class_tokens():
     engineer.health, engineer.tokens["platform"] = 0, 1
     second = setup(GAME, 4, rng.fork("m2"), agents, {})
     carry_over(first, second)
-    e, g = second.state.dwarves[0], second.state.dwarves[1]
+    e, g = second.state.dwarves[engineer.seat], second.state.dwarves[gunner.seat]
+    assert (e.cls, g.cls) == ("engineer", "gunner")
     assert (g.health, g.ammo, g.overclocked) == (2, 1, True)
     assert g.rock_and_stone == ["rs_medkit", "rs_ammo", "rs_quick_shot"]
     cards = [c for d in second.state.dwarves for c in d.rock_and_stone] + second.state.rs_deck

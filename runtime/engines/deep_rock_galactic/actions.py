@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, spend
 from tomecraft.runtime.engines.deep_rock_galactic.equipment import (NATIVE_ABILITIES, ability, class_abilities, flare, platforms,
                                                           rock_and_stone, sentry, shield, throw, zipline)
-from tomecraft.runtime.engines.deep_rock_galactic.movement import carry, collect, dig, enter, move, pickaxe, reveal
+from tomecraft.runtime.engines.deep_rock_galactic.movement import carry, check_move, collect, dig, enter, move, pickaxe, reveal
 
-__all__ = ["HANDLERS", "NATIVE_ABILITIES", "perform", "spend", "carry", "collect", "dig", "enter", "reveal",
+__all__ = ["HANDLERS", "NATIVE_ABILITIES", "perform", "ability_actions", "legal_move", "spend", "carry", "collect", "dig", "enter", "reveal",
            "class_abilities", "follows", "legal_attacks", "can_land_supply_pod", "land_supply_pod",
            "supply_pod_spots"]
 
@@ -89,9 +89,15 @@ def follows(weapon, mode, d: Dwarf) -> bool:
 def fire_secondary(engine: Monsters, d: Dwarf, weapon, act: dict, target) -> None:
     effect = weapon.overclocked if d.overclocked and weapon.overclocked is not None else weapon.modes[0].effect
     mode = weapon.modes[0]
-    ok = engine.run(effect, you=d, weapon=weapon, mode=mode, target_obj=target, plan=act.get("plan"),
-                    from_behind=act.get("from_behind", False), free=act.get("free", False))
-    if not ok:
+    before = (d.actions, d.ammo, d.secondary_ammo)
+    try:
+        ok = engine.run(effect, you=d, weapon=weapon, mode=mode, target_obj=target, plan=act.get("plan"),
+                        from_behind=act.get("from_behind", False), free=act.get("free", False))
+    except EffectError:
+        d.actions, d.ammo, d.secondary_ammo = before
+        raise
+    if not ok:            # refused (out of range, out of sight): nothing paid, as for a primary
+        d.actions, d.ammo, d.secondary_ammo = before
         raise EffectError(f"{weapon.id} cannot fire")
 
 
@@ -233,3 +239,102 @@ HANDLERS = {"move": move, "pickaxe": pickaxe, "attack": attack, "overclock": ove
             "assist": assist, "stand": stand, "sentry": sentry, "throw": throw, "shield": shield,
             "platforms": platforms, "exchange": exchange, "flare": flare, "zipline": zipline,
             "rock_and_stone": rock_and_stone, "ability": ability, "end": end}
+
+
+# --- what a dwarf's abilities offer now (for the simulated players) ---------------------------
+
+def legal_move(engine: Monsters, d: Dwarf, act: dict) -> bool:
+    """Whether the Move `act` is legal now (a Power Drill digs through a wall, a Scout's
+    grappling line crosses a pit...), without making it."""
+    try:
+        check_move(engine, d, act)
+    except EffectError:
+        return False
+    return True
+
+
+def _empty(engine: Monsters, h: Hex) -> bool:
+    st = engine.state
+    return st.terrain(h) in OPEN and not st.monster_at(h) and not st.dwarf_at(h) \
+        and h not in st.exits.values() and h not in st.stalagmites and h != st.supply_pod
+
+
+def _nearest_monster(engine: Monsters, at: Hex, los: bool = True):
+    st = engine.state
+    seen = [m for m in st.monsters.values() if not los or engine.los(at, m.pos)]
+    return min(seen, key=lambda m: (hx.distance(at, m.pos), m.uid), default=None)
+
+
+def _sentry_at(engine: Monsters, d: Dwarf) -> dict | None:
+    """The sentry on the adjacent empty space nearest the monsters (deployed or moved)."""
+    st = engine.state
+    spots = [n for n in hx.sorted_neighbours(d.pos) if _empty(engine, n) and n != st.sentry]
+    if not spots or not st.monsters:
+        return None
+    near = lambda h: sum(hx.distance(h, m.pos) <= 3 for m in st.monsters.values())   # noqa: E731
+    return {"do": "sentry", "at": max(spots, key=lambda h: (near(h), -spots.index(h)))}
+
+
+def _shield_at(engine: Monsters, d: Dwarf) -> dict | None:
+    return {"do": "shield", "at": d.pos} if engine.shield is None else None
+
+
+def _platforms_at(engine: Monsters, d: Dwarf) -> dict | None:
+    """Up to 3 platforms on the nearest pits in line of sight that have none."""
+    st = engine.state
+    have = st.tokens.get("platform", {})
+    pits = sorted((h for h, c in st.cells.items() if c == "o" and h not in have and engine.los(d.pos, h)),
+                  key=lambda h: (hx.distance(d.pos, h), h))
+    return {"do": "platforms", "at": pits[:3]} if pits else None
+
+
+def _zipline_at(engine: Monsters, d: Dwarf) -> dict | None:
+    """A zipline over 1 or 2 pits in a straight line from the dwarf to ground."""
+    st = engine.state
+    for n in hx.sorted_neighbours(d.pos):
+        if st.terrain(n) != "o":
+            continue
+        step = tuple(y - x for x, y in zip(hx.to_cube(d.pos), hx.to_cube(n)))
+        line = [n]
+        while len(line) <= 2:
+            nxt = next((h for h in hx.neighbours(line[-1])
+                        if tuple(y - x for x, y in zip(hx.to_cube(line[-1]), hx.to_cube(h))) == step), None)
+            if nxt is None:
+                break
+            if st.terrain(nxt) == "o":
+                line.append(nxt)
+                continue
+            if st.terrain(nxt) in OPEN and len(line) <= 2:
+                return {"do": "zipline", "over": line, "land": nxt}
+            break
+    return None
+
+
+def _flare_at(engine: Monsters, d: Dwarf) -> dict | None:
+    """A flare on the nearest monster in line of sight (its light rerolls a die, L836-842)."""
+    m = _nearest_monster(engine, d.pos)
+    return {"do": "flare", "at": m.pos} if m is not None and engine.state.terrain(m.pos) in OPEN else None
+
+
+# the spaces a base class's ability action is offered on; a Move or an attack an ability
+# changes (Power Drill, Grappling Hook, Drill Attack) is offered as that Move or attack
+_WHERE = {"sentry": _sentry_at, "shield": _shield_at, "platforms": _platforms_at,
+          "zipline": _zipline_at, "flare": _flare_at}
+
+
+def ability_actions(engine: Monsters, d: Dwarf) -> list[dict]:
+    """The actions the dwarf's class abilities offer now, each once: a base class's ability as
+    the engine's own action (on one sensible space), any other (a pack's class) as the
+    generic `ability` action when its effect can run. Whether one is worth it is the player's
+    to weigh; the engine still refuses an illegal one."""
+    out = []
+    for ab in class_abilities(engine, d):
+        kind = NATIVE_ABILITIES.get(ab.id)
+        if kind is None:
+            if ab.effect is not None and ab.effect.can(Context(engine, you=d)):
+                out.append({"do": "ability", "id": ab.id})
+        elif kind in _WHERE:
+            act = _WHERE[kind](engine, d)
+            if act is not None:
+                out.append(act)
+    return out

@@ -221,6 +221,11 @@ class Board(Triggers):
     def roll(self, die: str, n: int) -> list[dict]:
         if self.forced_rolls:                       # scenarios script their dice
             out = self.forced_rolls.pop(0)
+            if any("side" in f for f in out):       # `sideN`: the die's own N-th side
+                sides = next(d for d in self.data.of("die") if d.die == die).faces
+                if any(f.get("side", 1) > len(sides) for f in out):
+                    raise ValueError(f"a scripted side beyond the {len(sides)} of the {die}")   # a script error, never a refusal
+                out = [plain(sides[f["side"] - 1]) if "side" in f else f for f in out]
             self.last_roll, self.last_die = out, die
             return out
         faces = next(d for d in self.data.of("die") if d.die == die).faces

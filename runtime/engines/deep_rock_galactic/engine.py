@@ -25,11 +25,8 @@ from tomecraft.runtime.engines.deep_rock_galactic.queries import Queries
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from tomecraft.runtime.engines.deep_rock_galactic.verbs import Verbs
 
-__all__ = ["Engine", "load_mission", "parse_map", "plain", "CLASSES", "MAX_ROUNDS"]
+__all__ = ["Engine", "load_mission", "parse_map", "plain", "MAX_ROUNDS"]
 
-CLASSES = ("engineer", "gunner", "driller", "scout")
-DEFAULT_SECONDARY = {"engineer": "warthog", "gunner": "bulldog", "driller": "subata", "scout": "zhukov"}
-FALLBACK_SECONDARY = "zhukov"        # a pack's new class
 MAX_ROUNDS = 60
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx, mission_play
-from tomecraft.runtime.engines.deep_rock_galactic.engine import (
-    CLASSES, DEFAULT_SECONDARY, FALLBACK_SECONDARY, Engine, load_mission, parse_map, plain)
+from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, parse_map, plain
 from tomecraft.runtime.engines.deep_rock_galactic.equipment import hold_passive_abilities
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, Monster, State
+from tomecraft.runtime.rng import Rng
 
 
 def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> Engine:
@@ -62,12 +62,11 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
         rng.shuffle(pile)
     engine.mission_event = mission.get("mission_event_fx")
     # dwarves
-    for seat in range(players):
-        cls = options.get("classes", CLASSES)[seat % 4]
+    for seat, cls in enumerate(team(data, players, rng, options)):
         ddef = data.get("dwarf", cls)
-        primary = next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
+        primary, secondary = loadout(data, cls, rng)
         d = Dwarf(seat, cls, pod[seat % len(pod)], health=ddef.health, ammo=ddef.primary_ammo,
-                  secondary_ammo=ddef.secondary_ammo, secondary=DEFAULT_SECONDARY.get(cls, FALLBACK_SECONDARY), primary=primary)
+                  secondary_ammo=ddef.secondary_ammo, secondary=secondary, primary=primary)
         d.tokens = Counter(plain(ddef.equipment) or {})
         engine.draw_throwable(d)
         engine.draw_rock_and_stone(d, 1)
@@ -93,6 +92,46 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
             st.next_uid += 1
             engine.face_nearest_dwarf(m)
     return engine
+
+
+def _stream(rng, label: str) -> Rng:
+    """A stream of its own for a setup choice, seeded by the game's seed: drawing from it
+    leaves the game's own dice as they were."""
+    return Rng(f"{getattr(rng, 'seed', 'game')}/{label}")
+
+
+def team(data, players: int, rng, options: dict) -> list[str]:
+    """Each seat's class: options["classes"] when given (in turn), else the content's dwarves.
+    With no more classes than seats every class plays (the base game's 4 at 4 players), else
+    `players` of them are drawn (so a pack's class plays in some games); seated in id order."""
+    chosen = list(options.get("classes") or ())
+    if chosen:
+        return [chosen[seat % len(chosen)] for seat in range(players)]
+    classes = [d.id for d in data.of("dwarf")]
+    if len(classes) > players:
+        pool = list(classes)
+        _stream(rng, "team").shuffle(pool)
+        classes = sorted(pool[:players])
+    return [classes[seat % len(classes)] for seat in range(players)]
+
+
+def loadout(data, cls: str, rng) -> tuple[str, str]:
+    """(primary, secondary) for a class, from the weapons the content offers it. Primary: the
+    class's default one (L242-244: an optional primary only replaces it by choice), else one of
+    its primaries. Secondary: each player picks any secondary card (L238; one naming a `dwarf`
+    is that class's only), preferring a die other than the primary's (L241's advice); drawn
+    among those from the game's seed, so every secondary is carried in some games."""
+    weapons = data.of("weapon")
+    mine = [w for w in weapons if w.slot == "primary" and w.dwarf == cls]
+    if not mine:
+        raise ValueError(f"the content offers the {cls} no primary weapon")
+    primary = next((w for w in mine if w.default), None) or _stream(rng, f"primary/{cls}").choice(mine)
+    open_ = [w for w in weapons if w.slot == "secondary" and w.dwarf in (None, cls)]
+    if not open_:
+        raise ValueError(f"the content offers the {cls} no secondary weapon")
+    dice = {m.get("die") for m in primary.modes}
+    other = [w for w in open_ if not dice & {m.get("die") for m in w.modes}]
+    return primary.id, _stream(rng, f"secondary/{cls}").choice(other or open_).id
 
 
 def hazard_setup(engine: Engine, level, threat: int | None = None) -> None:

@@ -11,8 +11,9 @@ from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.state import WALLS, Dwarf, spend
 
 
-def move(engine: Monsters, d: Dwarf, act: dict) -> None:
-    """One Move action: up to 3 steps along `path` (L300-380)."""
+def check_move(engine: Monsters, d: Dwarf, act: dict) -> Hex:
+    """Whether a Move along `act["path"]` is legal, changing nothing: the space it ends on,
+    or EffectError."""
     if act.get("webbed"):
         raise EffectError("a Webbed dwarf cannot Move")
     path = [tuple(h) for h in act["path"]]
@@ -49,6 +50,14 @@ def move(engine: Monsters, d: Dwarf, act: dict) -> None:
     if not (st.pod_returned and end in st.pod) and st.terrain(end) not in WALLS \
             and not engine.dwarf_can_stop(d, end):
         raise EffectError(f"{d.cls} cannot end a move on {list(end)}")
+    return end
+
+
+def move(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """One Move action: up to 3 steps along `path` (L300-380)."""
+    check_move(engine, d, act)
+    st = engine.state
+    path = [tuple(h) for h in act["path"]]
     spend(d, 1)
     engine.move_ended = False
     for h in path:

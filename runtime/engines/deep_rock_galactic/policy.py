@@ -1,13 +1,18 @@
 """A simple heuristic for simulated dwarves: help, stand up, shoot, mine, resupply, walk to the
 next objective or back to the drop pod. The agent picks among the best-ranked options, so a
-random agent still plays sensibly and a seed replays a game exactly."""
+random agent still plays sensibly and a seed replays a game exactly.
+
+No class, weapon or ability is named here: the options are what the engine offers this dwarf
+(its weapons' legal attacks, its abilities' actions, a Move it may make), and an ability, a
+card or a pickup is weighed by trying it on a copy of the game (`evaluate`), whatever content
+defined it (tests/deep_rock_galactic/test_players.py checks the names)."""
 from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.effects import Context, EffectError
+from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
-from tomecraft.runtime.engines.deep_rock_galactic.actions import NATIVE_ABILITIES, can_land_supply_pod, class_abilities
+from tomecraft.runtime.engines.deep_rock_galactic.actions import ability_actions, can_land_supply_pod, legal_move
 from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks as attacks, perform
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
@@ -15,6 +20,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.movement import dig
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
 from tomecraft.runtime.lookahead import FirstOption, copy_game
 from tomecraft.runtime.rng import Rng
+from tomecraft.runtime.usage import quiet
 
 
 class _View:
@@ -68,10 +74,12 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
                 best = (count, at)
         if best is not None:
             out.append((2, {"do": "throw", "card": card, "at": best[1]}))
-    # a pack's class abilities, run from their effects (the base classes' are actions above)
-    for ab in class_abilities(engine, d):
-        if ab.id not in NATIVE_ABILITIES and ab.effect is not None and ab.effect.can(Context(engine, you=d)):
-            out.append((5, {"do": "ability", "id": ab.id}))
+    # the class's abilities (a shield, a sentry, a pack's Shockwave...): each tried on a copy
+    # of the game, then the monsters' next activation; kept when the team ends better off
+    for act in ability_actions(engine, d):
+        gain = _ability_gain(engine, d, act)
+        if gain is not None and gain > 0:
+            out.append((1 if gain >= STRONG else 4, act))
     # Rock and Stone cards cost no action: played first when in trouble (health 2 or less,
     # ammo 1 or less, a monster within 2), else kept
     # ammo 1 or less, a monster within 2), else kept; whatever pack defined a card, it is
@@ -80,9 +88,6 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     for card in sorted(set(d.rock_and_stone)):
         act = {"do": "rock_and_stone", "card": card}
         out.append((0 if trouble and (_card_gain(engine, d, act) or 0) > 0 else 9, act))
-    if d.cls == "gunner" and d.tokens["shield"] > 0 and \
-            sum(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values()) >= 2:
-        out.append((1, {"do": "shield", "at": d.pos}))
     if shots:
         most = max(s["dice"] + (1 if s["slot"] == "primary" else 0) for s in shots)
         for s in shots:
@@ -98,15 +103,6 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
         spots = [n for n in hx.neighbours(d.pos) if can_land_supply_pod(engine, n) and n not in st.stalagmites]
         if spots:
             out.append((2, {"do": "call_supply", "at": spots[0]}))
-    # deploy the sentry, or relocate it (1 action + 1 ammo, L662) when no monster is within
-    # its range 3 but one is within 3 of the Engineer
-    idle = st.sentry is not None and not any(hx.distance(st.sentry, m.pos) <= 3 for m in st.monsters.values()) \
-        and any(hx.distance(d.pos, m.pos) <= 3 for m in st.monsters.values())
-    if d.cls == "engineer" and (st.sentry is None or idle) and d.ammo >= 3 and st.monsters:
-        spots = [n for n in hx.neighbours(d.pos) if st.terrain(n) in OPEN and not st.monster_at(n)
-                 and not st.dwarf_at(n) and n not in st.exits.values() and n not in st.stalagmites]
-        if spots:
-            out.append((4, {"do": "sentry", "at": spots[0]}))
     if not st.pod_returned:
         seek = _seek_hidden(engine, needs(engine), sum(
             n for k, n in needs(engine).items() if k in engine.data.kinds.get("pickup", {})))
@@ -160,7 +156,10 @@ def _trial(engine: Engine, d: Dwarf):
     """(a copy of the game for trying an option out, the copy of `d`). Its dice come from a
     stream of its own seeded by the game's seed and clock: a trial neither consumes the real game's
     rolls nor peeks at them; its decisions take the first option."""
-    trial = copy_game(engine, shared=(engine.rules,))
+    # the game's dice stream and agents are replaced on the copy, so shared rather than copied
+    # (a generator's state is 625 numbers: most of a copy's cost)
+    trial = copy_game(engine, shared=(engine.rules, engine.rng, engine.agents, engine.mission,
+                                      engine.options, engine.token_defs, engine.entry_stops))
     trial.rng = Rng(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
     trial.agents = [FirstOption()] * len(engine.agents)
     return trial, trial.state.dwarves[engine.state.dwarves.index(d)]
@@ -170,7 +169,8 @@ def trial_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
     """How much doing `act` changes `evaluate`, tried on a copy; None if it is refused."""
     trial, you = _trial(engine, d)
     try:
-        perform(trial, you, act)
+        with quiet():                          # a trial is not a use (`sim --usage`)
+            perform(trial, you, act)
     except EffectError:
         return None
     return evaluate(trial) - evaluate(engine)
@@ -189,12 +189,93 @@ def _card_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
     return memo[key]
 
 
+STRONG = 4.0      # an ability worth this much (2 health kept) outranks a shot
+
+
+def _ability_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
+    """How much an ability's action changes `evaluate` once the monsters have acted next
+    (what a shield, a sentry or a stun is for), against the monsters acting without it: both
+    tried on copies with the same dice. None if the engine refuses it. Tried again only when
+    the round, the dwarf's space or tokens, the tokens on the board, whether it has ammo, or
+    the monsters that may strike it change (copies and the monsters' moves are the player's
+    main cost; each ability action costs 1 action, which a dwarf choosing has)."""
+    held = engine.__dict__.get("_ability_trials")
+    if held is None or held[0] != engine.state.round:      # this round's trials only
+        held = engine.__dict__["_ability_trials"] = (engine.state.round, {})
+    memo = held[1]
+    threats = _threats(engine, d)
+    st = engine.state
+    situation = (d.seat, d.pos, d.ammo > 0, d.secondary_ammo > 0, tuple(sorted(d.tokens.items())),
+                 tuple(sorted((k, len(v)) for k, v in st.tokens.items())), st.sentry, engine.shield,
+                 tuple(sorted(threats)))
+    key = (situation, repr(sorted(act.items())))
+    if key not in memo:
+        with quiet():
+            memo[key] = _try_ability(engine, d, act, threats, memo, situation)
+    return memo[key]
+
+
+def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], memo: dict, situation) -> float | None:
+    trial, you = _trial(engine, d)
+    try:
+        perform(trial, you, act)
+    except EffectError:
+        return None
+    if not threats or _what_monsters_meet(trial) == _what_monsters_meet(engine):
+        # no monster can strike here next, or the action left all they meet as it was: their
+        # activation would go alike with it or without
+        return evaluate(trial) - evaluate(engine)
+    if situation not in memo:                  # the monsters acting with no ability used
+        idle, _ = _trial(engine, d)
+        _monsters_act(idle, threats)
+        memo[situation] = evaluate(idle)
+    _monsters_act(trial, threats)
+    return evaluate(trial) - memo[situation]
+
+
+def _what_monsters_meet(engine: Engine) -> tuple:
+    """What a monster's activation reads: monsters, dwarves, held triggers, the shield, the
+    sentry, and the board tokens that block, stop or hurt (by their flags)."""
+    st = engine.state
+    flagged = [k for k, t in engine.token_defs.items() if t.blocks_monster_movement or t.blocks_line_of_sight
+               or t.stops_movement_on_entry or t.damage_on_entry or t.removed_on_entry]
+    return (tuple((m.uid, m.pos, m.damage, tuple(sorted(m.statuses))) for m in st.monsters.values()),
+            tuple((x.pos, x.health, tuple(sorted(x.statuses)), x.in_pod) for x in st.dwarves),
+            len(engine.subs), engine.shield, st.sentry, tuple(sorted(st.stalagmites)),
+            tuple(tuple(sorted(st.tokens.get(k, {}))) for k in flagged))
+
+
+def _threats(engine: Engine, d: Dwarf) -> set[int]:
+    """The monsters that could reach `d` (or a dwarf next to it) and attack in their next
+    activation: the ones an ability used here may matter to."""
+    out = set()
+    for m in engine.state.monsters.values():
+        mdef = engine.monster_def(m)
+        if mdef.attacks is not False and \
+                hx.distance(m.pos, d.pos) <= (mdef.move or 0) + (mdef.attack_range or 0) + 1:
+            out.add(m.uid)
+    return out
+
+
+def _monsters_act(trial: Engine, only: set[int]) -> None:
+    """The next activation of the monsters `only` on a trial copy (an Event's, in a window of
+    its own); the others would act alike with or without the option tried."""
+    if trial.state.result:
+        return
+    trial.open_window()
+    try:
+        trial.activate_all(skip={uid for uid in trial.state.monsters if uid not in only})
+    except EffectError:
+        pass
+
+
 def _strike_gain(engine: Engine, d: Dwarf, at: Hex) -> float:
     """How much the struck pickup's effect (not the swing's dice) changes `evaluate`."""
     trial, you = _trial(engine, d)
     kind = trial.state.pickups.pop(at)[0]
     try:
-        trial.emit("struck", you=you, effect=trial.data.get("pickup", kind).effect, info={"at": at})
+        with quiet():
+            trial.emit("struck", you=you, effect=trial.data.get("pickup", kind).effect, info={"at": at})
     except EffectError:
         return -1.0
     return evaluate(trial) - evaluate(engine)
@@ -304,8 +385,10 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
         if dig_path:
             first_wall = next((h for h in dig_path if st.terrain(h) in WALLS), None)
             if first_wall is not None and _adjacent(d.pos, first_wall):
-                return {"do": "pickaxe", "at": [first_wall]} if d.cls != "driller" else \
-                    {"do": "move", "path": [first_wall]}
+                # a Move into the wall when the dwarf may dig as it moves: sure, where the
+                # pickaxe may miss
+                through = {"do": "move", "path": [first_wall]}
+                return through if legal_move(engine, d, through) else {"do": "pickaxe", "at": [first_wall]}
             path = dig_path[: dig_path.index(first_wall)] if first_wall in dig_path else dig_path
         if not path:
             return None
@@ -318,16 +401,29 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
     if not steps:
         return None
     act = {"do": "move", "path": steps}
-    if d.cls == "scout" and d.ammo >= 1:          # Light-Footed: a free shot after the Move
-        end = steps[-1]
-        weapon = engine.data.get("weapon", d.primary)
-        mode = weapon.modes[0]
-        for m in sorted(st.monsters.values(), key=lambda m: (hx.distance(end, m.pos), m.uid)):
-            if hx.distance(end, m.pos) <= (mode.get("range") or 1) and m.hidden_from != d.seat \
-                    and engine.los(end, m.pos):
-                act["then_fire"] = {"weapon": d.primary, "mode": 0, "target": m.uid}
-                break
+    if engine.listens(d, "move_action"):          # an ability that shoots after a Move: aim it
+        shot = _free_shot(engine, d, steps[-1])
+        if shot is not None:
+            act["then_fire"] = shot
     return act
+
+
+def _free_shot(engine: Engine, d: Dwarf, end: Hex) -> dict | None:
+    """The shot a free attack after a Move makes from `end`: the primary's first 1-action
+    mode the dwarf has ammo for, at the nearest monster it reaches."""
+    st = engine.state
+    weapon = engine.data.get("weapon", d.primary)
+    index = next((i for i, mode in enumerate(weapon.modes)
+                  if (mode.get("actions") or 0) == 1 and (mode.get("ammo") or 0) <= d.ammo), None)
+    if index is None:
+        return None
+    mode = weapon.modes[index]
+    lob = mode.get("ignores_line_of_sight") or "none"
+    for m in sorted(st.monsters.values(), key=lambda m: (hx.distance(end, m.pos), m.uid)):
+        if hx.distance(end, m.pos) <= (mode.get("range") or 1) and m.hidden_from != d.seat \
+                and engine.los(end, m.pos, lob):
+            return {"weapon": d.primary, "mode": index, "target": m.uid}
+    return None
 
 
 def bosco_phase(engine: Engine, d: Dwarf) -> None:
@@ -361,7 +457,8 @@ def bosco_shot(engine: Engine, d: Dwarf, left: int):
     """The nearest monster BOSCO's machine gun reaches; else, with 2 actions left, the
     nearest its rocket launcher reaches. (mode, monster) or None."""
     st = engine.state
-    for mode in sorted(engine.data.get("weapon", "bosco").modes, key=lambda m: m.get("actions") or 1):
+    drone = next(w for w in engine.data.of("weapon") if w.slot == "drone")      # BOSCO's guns
+    for mode in sorted(drone.modes, key=lambda m: m.get("actions") or 1):
         if (mode.get("actions") or 1) > left:
             continue
         near = [m for m in st.monsters.values() if hx.distance(st.bosco, m.pos) <= (mode.get("range") or 1)

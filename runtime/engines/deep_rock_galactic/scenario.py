@@ -26,7 +26,8 @@ steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|ass
         exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
-        each may have `rolls` (dice faces: 1, 2, blank, scare, teeth, bang, gold, nitra) and
+        each may have `rolls` (dice faces: 1, 2, blank, scare, teeth, bang, gold, nitra, or
+        side1..side6: that side of the die rolled, from its content) and
         `illegal: true` (must be refused)
 expect: {bosco: [r,c]} | {sentry: [r,c]} | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
@@ -46,6 +47,7 @@ by a step that was carried out.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
@@ -280,11 +282,17 @@ class ScenarioAgent(ScriptedAgent):
 
 
 def _rolls(raw) -> list[list[dict]]:
+    """Scripted dice: a face by name, or `sideN`, the die's own N-th side as its content lists
+    it (1-6), read when the engine rolls that die (so a die's sides are what a scenario checks)."""
     for group in raw or []:
         for f in group:
-            if str(f) not in FACES:
-                raise ScenarioError(f"unknown die face {f!r}; faces: {sorted(FACES)}")
-    return [[dict(FACES[str(f)]) for f in group] for group in raw or []]
+            if str(f) not in FACES and not _SIDE.fullmatch(str(f)):
+                raise ScenarioError(f"unknown die face {f!r}; faces: {sorted(FACES)} or side1..side6")
+    return [[{"side": int(str(f)[4:])} if _SIDE.fullmatch(str(f)) else dict(FACES[str(f)]) for f in group]
+            for group in raw or []]
+
+
+_SIDE = re.compile(r"side[1-9]")
 
 
 HEX_FIELDS = ("at", "path", "over", "land")

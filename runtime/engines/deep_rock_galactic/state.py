@@ -40,6 +40,10 @@ class Dwarf:
     def conscious(self) -> bool:
         return "unconscious" not in self.statuses
 
+    def __deepcopy__(self, memo: dict) -> "Dwarf":
+        """Every field holds strings, numbers, hexes or flat containers of them."""
+        return _flat_twin(self, memo)
+
 
 def spend(d: Dwarf, n: int) -> None:
     """The dwarf pays `n` of its actions, or the action is refused."""
@@ -58,6 +62,20 @@ class Monster:
     facing: Hex | None = None          # the hex its front looks towards (Praetorian, Oppressor)
     tail: Hex | None = None            # the Oppressor's second space
     hidden_from: int | None = None     # seat of the dwarf it hides from (hides_when_damaged)
+
+    def __deepcopy__(self, memo: dict) -> "Monster":
+        return _flat_twin(self, memo)
+
+
+def _flat_twin(obj, memo: dict):
+    """A deep copy of an object whose fields hold immutable values or flat containers of
+    them (a set of statuses, a Counter, a list of ids): each container copied one level."""
+    new = copy.copy(obj)
+    memo[id(obj)] = new
+    for name, value in vars(obj).items():
+        if isinstance(value, (set, list, dict)):
+            setattr(new, name, type(value)(value))
+    return new
 
 
 @dataclass
@@ -114,8 +132,9 @@ class State:
                 continue
             if name in _FLAT:
                 twin = type(value)(value)
-            elif name == "tokens":
-                twin = {kind: dict(where) for kind, where in value.items()}
+            elif name in _NESTED:         # one more level of flat containers (or dicts of them)
+                twin = {k: _flat(v) for k, v in value.items()} if isinstance(value, dict) \
+                    else [_flat(v) for v in value]
             else:
                 twin = copy.deepcopy(value, memo)
             memo[id(value)] = twin
@@ -143,3 +162,12 @@ _FLAT = {"cells", "pod", "exits", "stalagmites", "minerals", "supply_stock", "sh
          "event_deck", "event_discard", "swarm_deck", "swarm_discard", "supply_deck", "rs_deck",
          "rs_discard", "throwable_deck", "throwable_discard", "upgrade_supply", "upgrade_tokens",
          "drones"}
+# State fields holding flat containers (or dicts of them) of such items
+_NESTED = {"tokens", "pickups", "ground", "hidden", "segment_pool"}
+
+
+def _flat(value):
+    """A copy of a flat container; a dict's container values copied flat too."""
+    if isinstance(value, dict):
+        return type(value)((k, type(v)(v) if isinstance(v, (set, list, dict)) else v) for k, v in value.items())
+    return type(value)(value) if isinstance(value, (set, list)) else value
