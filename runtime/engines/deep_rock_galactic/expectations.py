@@ -1,0 +1,112 @@
+"""What a Deep Rock Galactic scenario expects of the state after its steps (scenario.py's
+`expect:` list; the keys are documented there)."""
+from __future__ import annotations
+
+from collections import Counter
+
+from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
+
+
+def _hex(v) -> tuple[int, int]:
+    return (int(v[0]), int(v[1]))
+
+
+def check(engine: Engine, names: dict, exp: dict) -> str | None:
+    """None if the scenario expectation `exp` holds, else what was found instead."""
+    st = engine.state
+    if "dwarf" in exp:
+        d = st.dwarves[exp["dwarf"]]
+        for key, want in exp.items():
+            if key == "dwarf":
+                continue
+            got = getattr(d, key)
+            if key == "statuses":
+                got, want = sorted(got), sorted(want)
+            if key == "pos":
+                want = _hex(want)
+            if key in ("rock_and_stone", "throwables") and isinstance(want, int):
+                got = len(got)                 # a count, or the list of card ids
+            if got != want:
+                return f"dwarf {exp['dwarf']} {key}: expected {want}, got {got}"
+        return None
+    if "monster" in exp:
+        uid = names[str(exp["monster"])]
+        m = st.monsters.get(uid)
+        if exp.get("dead") is not None:
+            if (m is None) != exp["dead"]:
+                return f"monster {exp['monster']}: expected dead={exp['dead']}"
+        for key in ("damage", "pos", "statuses"):
+            if key in exp:
+                if m is None:
+                    return f"monster {exp['monster']} is dead"
+                got, want = getattr(m, key), exp[key]
+                if key == "pos":
+                    want = _hex(want)
+                if key == "statuses":
+                    got, want = sorted(got), sorted(want)
+                if got != want:
+                    return f"monster {exp['monster']} {key}: expected {want}, got {got}"
+        if "hidden" in exp and (m is not None and m.hidden_from is not None) != exp["hidden"]:
+            return f"monster {exp['monster']} hidden: expected {exp['hidden']}"
+        return None
+    if "monsters" in exp:
+        found = [m for m in st.monsters.values() if m.kind == exp["monsters"]]
+        if "count" in exp and len(found) != exp["count"]:
+            return f"{exp['monsters']}: expected {exp['count']}, found {len(found)} at {[list(m.pos) for m in found]}"
+        if "at" in exp:
+            want = sorted(_hex(h) for h in exp["at"])
+            got = sorted(m.pos for m in found)
+            if got != want:
+                return f"{exp['monsters']} at {[list(h) for h in got]}, expected {[list(h) for h in want]}"
+        return None
+    if "shared" in exp:
+        for k, v in exp["shared"].items():
+            if st.shared[k] != v:
+                return f"shared {k}: expected {v}, got {st.shared[k]}"
+        return None
+    if "result" in exp:
+        return None if st.result == exp["result"] else f"result: expected {exp['result']}, got {st.result}"
+    if "threat" in exp:
+        return None if st.threat == exp["threat"] else f"threat: expected {exp['threat']}, got {st.threat}"
+    if "supply_pod" in exp:
+        at = _hex(exp["supply_pod"]) if exp["supply_pod"] else None
+        if st.supply_pod != at:
+            return f"supply pod at {st.supply_pod}, expected {at}"
+        if "stock" in exp and dict(+st.supply_stock) != {k: v for k, v in exp["stock"].items() if v}:
+            return f"supply stock {dict(+st.supply_stock)}, expected {exp['stock']}"
+        return None
+    if "terrain" in exp:
+        got = st.terrain(_hex(exp["terrain"]))
+        return None if got == exp["is"] else f"terrain {exp['terrain']}: expected {exp['is']!r}, got {got!r}"
+    if "stalagmite" in exp:
+        got = _hex(exp["stalagmite"]) in st.stalagmites
+        return None if got == exp["present"] else f"stalagmite {exp['stalagmite']}: present={got}"
+    if "sentry" in exp:
+        return None if st.sentry == _hex(exp["sentry"]) else f"sentry at {st.sentry}, expected {exp['sentry']}"
+    if "bosco" in exp:
+        return None if st.bosco == _hex(exp["bosco"]) else f"BOSCO at {st.bosco}, expected {exp['bosco']}"
+    if "ground" in exp:
+        got = dict(+st.ground.get(_hex(exp["ground"]), Counter()))
+        return None if got == exp["minerals"] else f"on the ground at {exp['ground']}: {got}"
+    if "tokens" in exp:
+        got = sorted(st.tokens.get(exp["tokens"], {}))
+        want = sorted(_hex(h) for h in exp["at"])
+        return None if got == want else f"{exp['tokens']} at {[list(h) for h in got]}, expected {[list(h) for h in want]}"
+    for pile in ("throwable_deck", "throwable_discard"):
+        if pile in exp:
+            got = getattr(st, pile)
+            return None if got == exp[pile] else f"{pile}: expected {exp[pile]}, got {got}"
+    if "upgrade_tokens" in exp:
+        got = len(st.upgrade_tokens)
+        return None if got == exp["upgrade_tokens"] else f"upgrade tokens: expected {exp['upgrade_tokens']}, got {got}"
+    if "hidden_segment" in exp:
+        seg = next((x for x in st.hidden if _hex(exp["hidden_segment"]) in x["hexes"]), None)
+        if seg is None:
+            return f"no hidden segment at {exp['hidden_segment']}"
+        return None if seg["revealed"] == exp["revealed"] else f"hidden segment revealed={seg['revealed']}"
+    if "log" in exp:
+        found = sum(exp["log"] in line for line in engine.lines)
+        if "count" in exp:          # exactly this many lines (once-per rules)
+            return None if found == exp["count"] else f"{found} log lines with {exp['log']!r}, expected {exp['count']}"
+        return None if found else f"no log line with {exp['log']!r}"
+    return f"unknown expectation {exp}"
