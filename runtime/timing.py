@@ -222,6 +222,7 @@ class _Continuous:
     body: Callable
     key: str
     seq: int
+    applied: bool = True       # whether its last refresh left it modifying anything
 
 
 @dataclass
@@ -280,7 +281,10 @@ class ContinuousEffects:
                             r.body(ctx)
                         except Fizzle:
                             mods = []
+                    elif not r.applied:
+                        continue          # inactive, and modifying nothing since it last ran
                     self.layers.replace_source((id(r.owner), r.key), mods)
+                    r.applied = bool(mods)
                 if not self._again:
                     break
         finally:
