@@ -65,8 +65,8 @@ class Engine(Battle, Rules, Zones):
         return copy_engine(self, memo)
 
     def __getattr__(self, name: str):
-        """A trial copy's triggers, continuous effects, once-trackers and watches, copied on
-        first use (snapshot.copy_engine with disposable=True)."""
+        """A trial copy's triggers, continuous effects, once-trackers, watches and random
+        stream, copied on first use (snapshot.copy_engine with disposable=True)."""
         lazy = self.__dict__.get("_lazy")
         if lazy and name in lazy:
             value = self.__dict__[name] = lazy.pop(name)()

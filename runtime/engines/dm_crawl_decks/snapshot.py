@@ -281,7 +281,7 @@ def _copy_once(tracker, cp: _Copier):
     return cp.obj(tracker, {"_used": used})
 
 
-LAZY = ("bus", "continuous_fx", "once_tracker", "_watchers")
+LAZY = ("rng", "bus", "continuous_fx", "once_tracker", "_watchers")
 
 
 def copy_engine(engine, memo: dict, disposable: bool = False):
@@ -290,8 +290,8 @@ def copy_engine(engine, memo: dict, disposable: bool = False):
     `disposable`: a copy for one trial, played and dropped before the game copied changes
     again (policy._trial). It shares the slots of layered values that hold no modification
     (TrialLayers copies one before changing it), and copies the triggers, continuous
-    effects, once-trackers and watches only if the trial reads them (Engine.__getattr__):
-    gaining loot, healing or drawing reads none of them."""
+    effects, once-trackers, watches and random stream only if the trial reads them
+    (Engine.__getattr__): gaining loot, healing or drawing reads none of them."""
     cp = _Copier(memo)
     new = type(engine).__new__(type(engine))
     memo[id(engine)] = new
@@ -300,11 +300,11 @@ def copy_engine(engine, memo: dict, disposable: bool = False):
     for name in _SHARED:
         if name in old:
             d[name] = old[name]
-    d["rng"] = copy_rng(engine.rng, memo)
     d["state"] = copy_state(engine.state, cp, disposable)
     d["verbs"] = cp.obj(engine.verbs, {"engine": new})
     d["queries"] = cp.obj(engine.queries, {"engine": new})
     lazy = {
+        "rng": lambda: copy_rng(engine.rng, memo),
         "continuous_fx": lambda: _copy_continuous(engine.continuous_fx, d["layers"], cp),
         "bus": lambda: _copy_bus(engine.bus, cp),
         "once_tracker": lambda: _copy_once(engine.once_tracker, cp),
