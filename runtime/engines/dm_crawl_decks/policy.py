@@ -52,13 +52,19 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
         subsets += [(idx + (i,), v + hand[i][0], r + hand[i][1]) for idx, v, r in subsets
                     if len(idx) < MAX_CARDS_PER_ROW and v + hand[i][0] <= e + 3]
     out = []
-    for idx, v, r in subsets:
-        out.append((_row_tenths(v, e, len(idx), 0, power, r), idx, (), v))
-        need = e - v
-        if need > 0:
+    lose = -120 * power
+    for idx, v, r in subsets:           # _row_tenths(v, e, len(idx), 0, power, r), inlined
+        n = len(idx)
+        if v == e:
+            out.append((100 + 10 * n - 10 * r, idx, (), v))
+        elif v > e:
+            out.append((40 - 20 * n - 10 * r, idx, (), v))
+        else:
+            out.append(((lose - 120 if v == 0 else lose) + 10 * n - 10 * r, idx, (), v))
+            need = e - v
             tops = _top_ups(up, need)
-            if tops:
-                tie = _row_tenths(e, e, len(idx), need, power, r)
+            if tops:                    # _row_tenths(e, e, n, need, power, r)
+                tie = 100 + 10 * n - 3 * need - 10 * r
                 out += [(tie, idx, stacks, e) for stacks in tops]
     out.sort(key=lambda t: -t[0])
     return [(value, idx, stacks, _lost(p, e, power), _rest(free, idx), _left(up, stacks))
