@@ -257,7 +257,12 @@ def _try(engine, apply, script: tuple, before: float) -> tuple[float, list]:
     finally:
         # The copy is a web of cycles (its handlers, contexts and effects point back at it):
         # emptying it lets reference counting free it at once, instead of leaving ~1,000
-        # objects per trial to the cyclic garbage collector (a third of the run time).
+        # objects per trial to the cyclic garbage collector (a third of the run time). The
+        # state's pending copies (snapshot.copy_state) hold the copier, whose memo holds the
+        # state: they go first.
+        state = trial.__dict__.get("state")
+        if state is not None:
+            state.__dict__.pop("_lazy", None)
         trial.__dict__.clear()
 
 
