@@ -9,6 +9,7 @@ copy of the game and the copy scored by `value` (never by the relic's or event's
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 from tomecraft.runtime.engines.dm_crawl_decks.snapshot import copy_engine
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
 from tomecraft.runtime.timing import Fizzle
@@ -66,25 +67,21 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
             if tops:                    # _row_tenths(e, e, n, need, power, r)
                 tie = 100 + 10 * n - 3 * need - 10 * r
                 out += [(tie, idx, stacks, e) for stacks in tops]
-    out.sort(key=lambda t: -t[0])
-    return [(value, idx, stacks, _lost(p, e, power), _rest(free, idx), _left(up, stacks))
-            for value, idx, stacks, p in out[:6]]
+    out.sort(key=_FIRST, reverse=True)          # stable: equal values keep their order
+    top = []
+    for value, idx, stacks, p in out[:6]:
+        lost = (power + (1 if p == 0 else 0)) if p < e else 0      # L135, 1 more for nothing
+        rest = tuple([j for j in free if j not in idx]) if idx else free
+        if stacks:
+            spent = dict(stacks)
+            left = tuple([(a, k - spent.get(a, 0)) for a, k in up])
+        else:
+            left = up
+        top.append((value, idx, stacks, lost, rest, left))
+    return top
 
 
-def _lost(p: int, e: int, power: int) -> int:
-    """HP a row costs (L135): its enemies' power, 1 more when nothing was played."""
-    return power + (1 if p == 0 else 0) if p < e else 0
-
-
-def _rest(free: tuple, idx: tuple) -> tuple:
-    return tuple(j for j in free if j not in idx) if idx else free
-
-
-def _left(up: tuple, stacks: tuple) -> tuple:
-    if not stacks:
-        return up
-    spent = dict(stacks)
-    return tuple((a, n - spent.get(a, 0)) for a, n in up)
+_FIRST = itemgetter(0)
 
 
 @lru_cache(maxsize=4096)
