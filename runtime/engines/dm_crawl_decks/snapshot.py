@@ -174,6 +174,8 @@ def copy_state(state: State, cp: _Copier, disposable: bool = False) -> State:
                 value = list(value)
             elif value and type(value[0]) is Card:
                 value = _pile(value, cp)
+            elif name == "columns":
+                value = [_pile(col, cp) for col in value]
             else:
                 value = [cp(c) for c in value]
         elif name == "tokens":
