@@ -109,6 +109,7 @@ class TriggerBus:
         self.depth = 0          # > 0 while a dispatch is running
         self.fired: list[tuple[str, Hashable]] = []   # (event, owner), for logs and tests
         self.record = False
+        self._dirty = False     # a subscription was deactivated since the last compaction
 
     def subscribe(self, event: str, owner: Hashable, ctx, body: Callable,
                   where: Callable | None = None, key: str = "", scope: str | None = None) -> Subscription:
@@ -132,6 +133,7 @@ class TriggerBus:
             for s in subs:
                 if s.owner is owner or s.owner == owner:
                     s.active = False
+                    self._dirty = True
         self._compact()
 
     def end_scope(self, scope: str) -> None:
@@ -139,11 +141,13 @@ class TriggerBus:
             for s in subs:
                 if s.scope == scope:
                     s.active = False
+                    self._dirty = True
         self._compact()
 
     def _compact(self) -> None:
-        if self.depth:
-            return          # never reshape the lists under a running dispatch
+        if self.depth or not self._dirty:
+            return          # never reshape the lists under a running dispatch; nothing to drop
+        self._dirty = False
         for event, subs in self._subs.items():
             self._subs[event] = [s for s in subs if s.active]
         self._by_id = {k: s for k, s in self._by_id.items() if s.active}
@@ -222,6 +226,7 @@ class _Continuous:
     body: Callable
     key: str
     seq: int
+    applied: bool = True       # whether its last refresh left it modifying anything
 
 
 @dataclass
@@ -280,7 +285,10 @@ class ContinuousEffects:
                             r.body(ctx)
                         except Fizzle:
                             mods = []
+                    elif not r.applied:
+                        continue          # inactive, and modifying nothing since it last ran
                     self.layers.replace_source((id(r.owner), r.key), mods)
+                    r.applied = bool(mods)
                 if not self._again:
                     break
         finally:

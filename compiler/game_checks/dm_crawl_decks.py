@@ -14,9 +14,10 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     relics = game.of_kind("relic")
     if relics:
         identity = [r for r in relics if r.data.get("identity")]
-        if len(identity) != 1:
-            report(reporter, relics[0], "id",
-                   f"{len(identity)} relics are marked identity; the game has exactly one [岩德身份牌] (L186)")
+        if len(identity) != 1:       # at each identity relic (a pack's second one), or the first relic
+            for relic in identity or relics[:1]:
+                report(reporter, relic, "identity" if identity else "id",
+                       f"{len(identity)} relics are marked identity; the game has exactly one [岩德身份牌] (L186)")
     for relic in relics:
         use, window = relic.data.get("use"), relic.data.get("window")
         if bool(use) != bool(window):

@@ -38,3 +38,35 @@ def test_the_shipped_content_is_clean():
 def test_broken_content_is_reported(tmp_path, edit, message):
     out = check(tmp_path, edit)
     assert out.returncode == 1 and "TC-G" in out.stdout and message in out.stdout, out.stdout
+
+
+PACK = """id: crown_pack
+game: dm_crawl_decks
+version: "0.1"
+name: {zh: crown, en: crown}
+requires: []
+remove: REMOVE
+"""
+CROWN = """relics:
+  - id: crown
+    name: {zh: 王冠, en: Crown}
+    source: approximation
+    note: "a fan's identity card"
+    identity: true
+    passive: "on acquired: win_game"
+"""
+
+
+@pytest.mark.parametrize("remove", ["[]", "[{kind: relic, id: yande_identity}]"])
+def test_a_packs_identity_card_replaces_yandes_or_is_refused_where_it_is(tmp_path, remove):
+    """A pack adding a second identity card is refused at both cards (the pack's line, not the
+    first relic of the base game); one replacing Yande's (`remove`) checks clean."""
+    (tmp_path / "pack.yaml").write_text(PACK.replace("REMOVE", remove), encoding="utf-8")
+    (tmp_path / "relics.yaml").write_text(CROWN, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "check", "content/dm_crawl_decks",
+                          "--pack", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    if remove == "[]":
+        assert out.returncode == 1 and "2 relics are marked identity" in out.stdout, out.stdout
+        assert f"{tmp_path / 'relics.yaml'}:6:" in out.stdout and "content/dm_crawl_decks/relics.yaml:" in out.stdout, out.stdout
+    else:
+        assert out.returncode == 0 and "0 errors" in out.stdout, out.stdout

@@ -61,8 +61,17 @@ class Engine(Battle, Rules, Zones):
         self._watchers: list = []
 
     def __deepcopy__(self, memo: dict) -> "Engine":
-        """A trial copy for the simulated player (runtime/lookahead.copy_game): snapshot.py."""
+        """A whole copy of the game (runtime/lookahead.copy_game): snapshot.py."""
         return copy_engine(self, memo)
+
+    def __getattr__(self, name: str):
+        """A trial copy's triggers, continuous effects, once-trackers, watches and random
+        stream, copied on first use (snapshot.copy_engine with disposable=True)."""
+        lazy = self.__dict__.get("_lazy")
+        if lazy and name in lazy:
+            value = self.__dict__[name] = lazy.pop(name)()
+            return value
+        raise AttributeError(name)
 
     # --- cards ---------------------------------------------------------------------------
     def new_card(self, defn, deck: str, zone: str) -> Card:

@@ -8,10 +8,10 @@ copy of the game and the copy scored by `value` (never by the relic's or event's
 """
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
+from operator import itemgetter
+from tomecraft.runtime.engines.dm_crawl_decks.snapshot import copy_engine
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
-from tomecraft.runtime.lookahead import FirstOption
 from tomecraft.runtime.timing import Fizzle
 from tomecraft.runtime.usage import quiet
 
@@ -44,7 +44,8 @@ MAX_CARDS_PER_ROW = 5        # the search's horizon only; the engine has no such
 
 @lru_cache(maxsize=50000)
 def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
-    """The best few (value, card indices, stacks, points played) for one row: card sets up to
+    """The best few (value, card indices, stacks, HP lost, hand cards left, face-up tokens
+    left) for one row: card sets up to
     5 cards, alone or topped up to exactly the enemy total by one or two stacks of different
     attributes."""
     subsets = [((), 0, 0)]
@@ -52,16 +53,35 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
         subsets += [(idx + (i,), v + hand[i][0], r + hand[i][1]) for idx, v, r in subsets
                     if len(idx) < MAX_CARDS_PER_ROW and v + hand[i][0] <= e + 3]
     out = []
-    for idx, v, r in subsets:
-        out.append((_row_tenths(v, e, len(idx), 0, power, r), idx, (), v))
-        need = e - v
-        if need > 0:
+    lose = -120 * power
+    for idx, v, r in subsets:           # _row_tenths(v, e, len(idx), 0, power, r), inlined
+        n = len(idx)
+        if v == e:
+            out.append((100 + 10 * n - 10 * r, idx, (), v))
+        elif v > e:
+            out.append((40 - 20 * n - 10 * r, idx, (), v))
+        else:
+            out.append(((lose - 120 if v == 0 else lose) + 10 * n - 10 * r, idx, (), v))
+            need = e - v
             tops = _top_ups(up, need)
-            if tops:
-                tie = _row_tenths(e, e, len(idx), need, power, r)
+            if tops:                    # _row_tenths(e, e, n, need, power, r)
+                tie = 100 + 10 * n - 3 * need - 10 * r
                 out += [(tie, idx, stacks, e) for stacks in tops]
-    out.sort(key=lambda t: -t[0])
-    return out[:6]
+    out.sort(key=_FIRST, reverse=True)          # stable: equal values keep their order
+    top = []
+    for value, idx, stacks, p in out[:6]:
+        lost = (power + (1 if p == 0 else 0)) if p < e else 0      # L135, 1 more for nothing
+        rest = tuple([j for j in free if j not in idx]) if idx else free
+        if stacks:
+            spent = dict(stacks)
+            left = tuple([(a, k - spent.get(a, 0)) for a, k in up])
+        else:
+            left = up
+        top.append((value, idx, stacks, lost, rest, left))
+    return top
+
+
+_FIRST = itemgetter(0)
 
 
 @lru_cache(maxsize=4096)
@@ -101,15 +121,13 @@ def _suffix(rows: tuple, hand: tuple, hp: int, best: dict, i: int, free: tuple, 
     if i < len(rows):
         e, power = rows[i]
         top = None
-        for value, idx, stacks, p in _plays(e, power, free, up, hand):
-            rest = tuple(j for j in free if j not in idx) if idx else free
-            left = up
-            if stacks:
-                spent = dict(stacks)
-                left = tuple((a, n - spent.get(a, 0)) for a, n in up)
-            lost = power + (1 if p == 0 else 0) if p < e else 0
-            after, then = _suffix(rows, hand, hp, best, i + 1, rest, left,
-                                  min(hp, damage + lost))
+        last = i + 1 == len(rows)
+        for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
+            if last:             # what _suffix gives past the last row, without the call
+                after, then = (-10000 if min(hp, damage + lost) >= hp else 0), ()
+            else:
+                after, then = _suffix(rows, hand, hp, best, i + 1, rest, left,
+                                      min(hp, damage + lost))
             if top is None or value + after > top:
                 top, chosen = value + after, ((idx, stacks),) + then
         total += top
@@ -133,69 +151,152 @@ def next_play(row, want: dict | None, options: list) -> dict:
     return {"do": "done"}
 
 
-_FIRST = FirstOption()
+class _Probe:
+    """A trial's agent: answers the first decisions by `script` (option indices), every later
+    one by its first option, and records each decision it is asked (key, number of options)
+    so that the search can try the other answers."""
+
+    def __init__(self, script: tuple = ()) -> None:
+        self.script = script
+        self.asked: list = []
+
+    def choose(self, key, options, view=None):
+        n = len(self.asked)
+        i = self.script[n] if n < len(self.script) else 0
+        self.asked.append((key, len(options)))
+        return options[i]
 
 
-def _trial(engine):
-    """A copy of the whole game (state, triggers, random stream) with an agent that takes
-    first options. The engine's own deep copy (snapshot.py) shares the content by itself,
-    so lookahead.copy_game's memo of every definition is not needed; the player's agent and
-    plan, which the trial replaces, are set aside instead of copied."""
-    kept = engine.agent, getattr(engine, "policy_plan", None)
-    engine.agent, engine.policy_plan = _FIRST, None
+_SET_ASIDE = ("agent", "policy_plan", "policy_script")
+
+
+def _trial(engine, agent):
+    """A copy of the whole game (state, triggers, random stream) played by `agent`. The
+    engine's own deep copy (snapshot.py) shares the content by itself, so
+    lookahead.copy_game's memo of every definition is not needed; the player's agent, plan
+    and pending answers, which the trial replaces, are set aside instead of copied."""
+    kept = [getattr(engine, name, None) for name in _SET_ASIDE]
+    for name in _SET_ASIDE:
+        setattr(engine, name, None)
     try:
-        trial = copy.deepcopy(engine)
+        trial = copy_engine(engine, {}, disposable=True)
     finally:
-        engine.agent, engine.policy_plan = kept
+        for name, was in zip(_SET_ASIDE, kept):
+            setattr(engine, name, was)
+    trial.agent = agent
     trial.log_enabled = False
     return trial
+
+
+RESOURCE = 0.5     # a resource is worth what a relic turns it into: its use is what counts
+LOOT = 0.75        # a loot card gives 1 resource at clean-up, more beside its kind (L244)
+EXPLORED = 0.5     # what an exploration card will cost: its power (HP), its points (cards)
 
 
 def value(engine) -> float:
     """How good the game looks for the player: HP and misses first (a miss is the score,
     HP 0 loses), then what helps later battles (cards in hand, face-up attribute tokens,
-    resources, loot, relics), and the battle under way."""
+    resources, loot, relics), and the battle under way, or else what the cards of the
+    exploration area will cost (their power and points: a redraw or a move can lower it)."""
     s = engine.state
     if s.won or s.lost:
         return 1e6 if s.won else -1e6
     v = 12.0 * s.hp - 4.0 * s.misses + 40.0 * s.descends
     v += 2.0 * len(s.hand) + sum(1.5 * t.up + 0.5 * t.down for t in s.tokens.values())
-    v += sum(s.resources.values()) + 1.5 * len(s.loot) + 2.0 * len(s.equipment)
-    row = engine.current_row
-    if row is not None:
-        p = sum(engine.points(c) for c in row.player)
-        e = sum(engine.points(c) for c in row.enemy)
-        power = sum(engine.power(c) for c in row.enemy)
-        v += _row_tenths(p, e, len(row.player), 0, power, 0) / 10
-    elif any(r.enemy for r in s.rows):
+    v += RESOURCE * sum(s.resources.values()) + LOOT * len(s.loot) + 2.0 * len(s.equipment)
+    if any(r.enemy for r in s.rows):
+        return v + _battle_value(engine)
+    # every exploration card is fought (or missed) before the area is dealt again (L109)
+    ahead = sum(engine.power(c) + 0.25 * engine.points(c) for c in s.exploration_cards())
+    return v - EXPLORED * ahead
+
+
+def _battle_value(engine) -> float:
+    """The battle under way: while rows are being filled, the row in play as it stands and
+    the plan for the others; once they are filled (pre-battle, rows), each row as it is."""
+    s = engine.state
+    if engine.battle_windows.current is None:
+        row = engine.current_row
+        if row is not None:
+            p = sum(engine.points(c) for c in row.player)
+            e = sum(engine.points(c) for c in row.enemy)
+            power = sum(engine.power(c) for c in row.enemy)
+            return _row_tenths(p, e, len(row.player), 0, power, 0) / 10
         rows = [(sum(engine.points(c) for c in r.enemy), sum(engine.power(c) for c in r.enemy))
                 for r in reversed(s.rows)]
-        v += plan(engine, rows)[0]
-    return v
+        return plan(engine, rows)[0]
+    total = 0
+    for row in s.rows:
+        if row.enemy:
+            p = sum(engine.points(c) for c in row.player)
+            e = sum(engine.points(c) for c in row.enemy)
+            power = sum(engine.power(c) for c in row.enemy)
+            total += _row_tenths(p, e, len(row.player), 0, power, 0)
+    return total / 10
 
 
-def gain(engine, apply, before: float | None = None) -> float:
-    """value after `apply(trial)` on a copy of the game, minus value before (`before`: the
-    game's value, when the caller weighs several options of one decision)."""
-    if before is None:
-        before = value(engine)
-    trial = _trial(engine)
+PROBE_TRIALS = 8      # the most trials one option gets (its own decisions' answers)
+PROBE_DEPTH = 1       # how many of its decisions are searched; later ones take the first option
+
+
+def _try(engine, apply, script: tuple, before: float) -> tuple[float, list]:
+    """(value after `apply(trial)` minus `before`, the decisions the trial asked) on a copy of
+    the game whose agent answers by `script`."""
+    probe = _Probe(script)
+    trial = _trial(engine, probe)
     try:
         with quiet():
             try:
                 apply(trial)
             except (Fizzle, LookupError, ValueError):
-                return -1e9
-        return value(trial) - before
+                return -1e9, probe.asked
+        return value(trial) - before, probe.asked
     finally:
         # The copy is a web of cycles (its handlers, contexts and effects point back at it):
         # emptying it lets reference counting free it at once, instead of leaving ~1,000
-        # objects per trial to the cyclic garbage collector (a third of the run time).
+        # objects per trial to the cyclic garbage collector (a third of the run time). The
+        # state's pending copies (snapshot.copy_state) hold the copier, whose memo holds the
+        # state: they go first.
+        state = trial.__dict__.get("state")
+        if state is not None:
+            state.__dict__.pop("_lazy", None)
         trial.__dict__.clear()
 
 
-def relic_gain(engine, option: dict, before: float | None = None) -> float:
-    return gain(engine, lambda t: t.use_relic(option["id"]), before)
+def search(engine, apply, before: float | None = None) -> tuple[float, tuple]:
+    """(best gain, answers) of `apply` over the answers to the decisions it asks on the way
+    (the target of an effect, an option of a `choose`, a relic to keep): the first trial
+    answers each with its first option, and each trial's decisions open the other answers
+    at the first PROBE_DEPTH of them, breadth first, up to PROBE_TRIALS trials. `answers`:
+    (key, number of options, index) per decision of the best trial, for the real game to
+    replay (View.suggest); the trial runs on the same random stream, so the real game asks
+    the same decisions."""
+    if before is None:
+        before = value(engine)
+    top, answers = None, ()
+    queue, tried = [()], 0
+    while queue and tried < PROBE_TRIALS:
+        script = queue.pop(0)
+        got, asked = _try(engine, apply, script, before)
+        tried += 1
+        if top is None or got > top:
+            full = tuple(script) + (0,) * (len(asked) - len(script))
+            top, answers = got, tuple((k, n, i) for (k, n), i in zip(asked, full))
+        for at in range(len(script), min(len(asked), PROBE_DEPTH)):
+            queue += [script + (0,) * (at - len(script)) + (j,) for j in range(1, asked[at][1])]
+    return top, answers
+
+
+def gain(engine, apply, before: float | None = None) -> float:
+    """value after `apply(trial)` on a copy of the game, minus value before (`before`: the
+    game's value, when the caller weighs several options of one decision), with the best
+    answers to the decisions `apply` asks."""
+    return search(engine, apply, before)[0]
+
+
+def relic_gain(engine, option: dict, before: float | None = None) -> tuple[float, tuple]:
+    """(gain, answers) of using a relic (`search`)."""
+    return search(engine, lambda t: t.use_relic(option["id"]), before)
 
 
 def _take_event(trial, name) -> None:
@@ -216,16 +317,47 @@ def _event_kind(s, name):
     return ("loot",) if card.defn.card_type == "loot" else card.defn.id
 
 
-def event_gain(engine, option: dict, before: float | None = None) -> float:
+def event_gain(engine, option: dict, before: float | None = None) -> tuple[float, tuple]:
+    """(gain, answers) of taking a revealed event card (`search`); skipping gains 0."""
     if option["event"] is None:
-        return 0.0
-    return gain(engine, lambda t: _take_event(t, option["event"]), before)
+        return 0.0, ()
+    return search(engine, lambda t: _take_event(t, option["event"]), before)
 
 
 def best(options: list, score) -> list:
     scored = [(score(o), i) for i, o in enumerate(options)]
     top = max(s for s, _ in scored)
     return [options[i] for s, i in scored if s == top]
+
+
+def replay(engine, key: str, options: list) -> list:
+    """The answer the lookahead found for a decision of the option the player took (the
+    target of its effect, a `choose` option, a relic to keep): the trial ran on the same
+    random stream, so the real game asks the same decisions in the same order. A decision
+    that differs (another agent answered the option) drops the rest of the answers."""
+    script = getattr(engine, "policy_script", None)
+    if not script:
+        return []
+    k, n, i = script[0]
+    if k == key and n == len(options):
+        engine.policy_script = script[1:]
+        return [options[i]]
+    engine.policy_script = None
+    return []
+
+
+def take(engine, scored: list) -> list:
+    """The best of `scored` [(gain, answers, option)]: the tied options when none asks a
+    decision of its own, else one of them (the agent's seeded random stream breaks the tie)
+    whose answers the real game then replays."""
+    top = max(g for g, _, _ in scored)
+    tied = [(a, o) for g, a, o in scored if g == top]
+    if all(not a for a, _ in tied):
+        return [o for _, o in tied]
+    rng = getattr(engine.agent, "rng", None)
+    answers, option = tied[rng.randrange(len(tied)) if rng is not None and len(tied) > 1 else 0]
+    engine.policy_script = answers
+    return [option]
 
 
 class View:
@@ -235,6 +367,9 @@ class View:
 
     def suggest(self, key: str, options: list) -> list:  # noqa: C901 - one branch per decision
         e, s = self.engine, self.engine.state
+        replayed = replay(e, key, options)
+        if replayed:
+            return replayed
         if key == "play" and e.current_row is not None:
             row = e.current_row
             order = list(reversed(s.rows))                  # played from the bottom end
@@ -251,12 +386,11 @@ class View:
         if key == "event":
             by_kind: dict = {}
             before = value(e)
-            def worth(o):
+            for o in options:
                 kind = _event_kind(s, o["event"])
                 if kind not in by_kind:
                     by_kind[kind] = event_gain(e, o, before)
-                return by_kind[kind]
-            return best(options, worth)
+            return take(e, [(*by_kind[_event_kind(s, o["event"])], o) for o in options])
         if key == "cleanup":
             return [o for o in options if o["cash"] is not None] or options
         if key == "round_order":
@@ -276,9 +410,9 @@ class View:
         """The relic uses that make the game look best, if any makes it look better."""
         relics = [o for o in options if o["do"] == "relic"]
         before = value(self.engine) if relics else 0.0
-        scored = [(relic_gain(self.engine, o, before), o) for o in relics]
-        top = max((g for g, _ in scored), default=0.0)
-        return [o for g, o in scored if g > 0 and g == top]
+        scored = [(*relic_gain(self.engine, o, before), o) for o in relics]
+        scored = [t for t in scored if t[0] > 0]
+        return take(self.engine, scored) if scored else []
 
     def _action(self, options: list) -> list:
         e, s = self.engine, self.engine.state

@@ -20,6 +20,7 @@ from types import CellType, FunctionType, MethodType
 
 from tomecraft.runtime.engines.dm_crawl_decks.state import Card, Row, State, Tokens, Virtual
 from tomecraft.runtime.effects import Context
+from tomecraft.runtime.layering import Layers, _Slot
 from tomecraft.runtime.rng import Rng
 
 _ATOMIC = (int, str, float, bool, type(None), frozenset)
@@ -33,6 +34,7 @@ class _Copier:
 
     def __init__(self, memo: dict) -> None:
         self.memo = memo
+        self.back: dict = {}         # id(copied card) -> the card it copies
 
     def __call__(self, x):
         got = self.memo.get(id(x))
@@ -45,6 +47,7 @@ class _Copier:
             new = kind.__new__(kind)
             new.__dict__.update(x.__dict__)      # plain values and the shared definition
             self.memo[id(x)] = new
+            self.back[id(new)] = x
             return new
         if kind is list:
             return [self(i) for i in x]
@@ -134,12 +137,47 @@ def copy_rng(rng: Rng, memo: dict) -> Rng:
     return new
 
 
-def copy_state(state: State, cp: _Copier) -> State:
+def _pile(cards: list, cp: _Copier) -> list:
+    """A pile of cards, copied as `cp` would (a card's fields are plain values and the shared
+    definition: a shallow copy is a deep one), without a call per card."""
+    out = []
+    memo, back = cp.memo, cp.back
+    for c in cards:
+        new = memo.get(id(c))
+        if new is None:
+            if type(c) is not Card:
+                new = cp(c)
+            else:
+                new = Card.__new__(Card)
+                new.__dict__.update(c.__dict__)
+                memo[id(c)] = new
+                back[id(new)] = c
+        out.append(new)
+    return out
+
+
+PILES = ("main_deck", "graveyard", "discard", "event_deck", "event_discard", "relic_deck")
+
+
+def copy_state(state: State, cp: _Copier, disposable: bool = False) -> State:
+    """A copy of the state; `disposable` (see copy_engine): the decks and discard piles are
+    copied when the trial first reads them (State.__getattr__)."""
     new = State.__new__(State)
     cp.memo[id(state)] = new
+    lazy = {}
     for name, value in state.__dict__.items():
+        if disposable and name in PILES:
+            lazy[name] = lambda value=value: _pile(value, cp)
+            continue
         if type(value) is list:      # piles of cards, columns (lists of cards), rows
-            value = [cp(c) for c in value] if name != "log" else list(value)
+            if name == "log":
+                value = list(value)
+            elif value and type(value[0]) is Card:
+                value = _pile(value, cp)
+            elif name == "columns":
+                value = [_pile(col, cp) for col in value]
+            else:
+                value = [cp(c) for c in value]
         elif name == "tokens":
             value = {a: Tokens(t.up, t.down) for a, t in value.items()}
         elif type(value) is Counter or type(value) is set:
@@ -147,6 +185,8 @@ def copy_state(state: State, cp: _Copier) -> State:
         elif not isinstance(value, _ATOMIC):
             value = copy.deepcopy(value, cp.memo)
         new.__dict__[name] = value
+    if lazy:
+        new.__dict__["_lazy"] = lazy
     return new
 
 
@@ -161,6 +201,61 @@ def _copy_layers(layers, cp: _Copier):
         d["continuous"] = [_copy_modifier(m, cp) for m in slot.continuous] if slot.continuous else []
         slots[(memo.get(id(obj)) or cp(obj), attr)] = new_slot
     return cp.obj(layers, {"_slots": slots, "on_zero": cp(layers.on_zero)})
+
+
+class TrialLayers(Layers):
+    """A disposable copy's layered values (`copy_engine(..., disposable=True)`): it holds
+    the slots that carry a modification (copied) and reads every other one (a printed value:
+    most cards are in a pile) from the game copied, through the copied card's original;
+    such a slot is copied before the trial first changes it."""
+
+    def _slot(self, obj, attr: str):
+        slot = self._slots.get((obj, attr))
+        if slot is None:
+            slot = self._orig._slots.get((self._back.get(id(obj)), attr))
+            if slot is None:
+                return super()._slot(obj, attr)          # its KeyError
+        return slot
+
+    def has(self, obj, attr: str) -> bool:
+        return (obj, attr) in self._slots or \
+            (self._back.get(id(obj)), attr) in self._orig._slots
+
+    def _own(self, key) -> None:
+        if key not in self._slots:
+            self._slots[key] = _Slot(self._slot(*key).base)
+
+    def set_base(self, obj, attr: str, value: int) -> None:
+        self._slots[(obj, attr)] = _Slot(value)
+
+    def modify(self, obj, attr: str, op: str, amount: int, **kw) -> int:
+        self._own((obj, attr))
+        return super().modify(obj, attr, op, amount, **kw)
+
+    def replace_source(self, source, mods) -> None:
+        mods = [tuple(m) for m in mods]
+        for m in mods:
+            self._own((m[0], m[1]))
+        super().replace_source(source, mods)
+
+
+def _share_layers(layers, cp: _Copier) -> TrialLayers:
+    """`_copy_layers` for a disposable copy: only the slots that carry a modification."""
+    slots = {}
+    memo = cp.memo
+    for (obj, attr), slot in layers._slots.items():
+        if slot.one_shot or slot.continuous:
+            new_slot = object.__new__(type(slot))
+            d = new_slot.__dict__
+            d.update(slot.__dict__)
+            d["one_shot"] = [_copy_modifier(m, cp) for m in slot.one_shot]
+            d["continuous"] = [_copy_modifier(m, cp) for m in slot.continuous]
+            slots[(memo.get(id(obj)) or cp(obj), attr)] = new_slot
+    new = TrialLayers.__new__(TrialLayers)
+    memo[id(layers)] = new
+    new.__dict__.update(layers.__dict__)
+    new.__dict__.update(_slots=slots, _orig=layers, _back=cp.back, on_zero=cp(layers.on_zero))
+    return new
 
 
 def _copy_modifier(mod, cp: _Copier):
@@ -188,8 +283,17 @@ def _copy_once(tracker, cp: _Copier):
     return cp.obj(tracker, {"_used": used})
 
 
-def copy_engine(engine, memo: dict):
-    """A deep copy of `engine` (see the module's docstring); `memo` as copy.deepcopy's."""
+LAZY = ("rng", "bus", "continuous_fx", "once_tracker", "_watchers")
+
+
+def copy_engine(engine, memo: dict, disposable: bool = False):
+    """A deep copy of `engine` (see the module's docstring); `memo` as copy.deepcopy's.
+
+    `disposable`: a copy for one trial, played and dropped before the game copied changes
+    again (policy._trial). It shares the slots of layered values that hold no modification
+    (TrialLayers copies one before changing it), and copies the triggers, continuous
+    effects, once-trackers, watches and random stream only if the trial reads them
+    (Engine.__getattr__): gaining loot, healing or drawing reads none of them."""
     cp = _Copier(memo)
     new = type(engine).__new__(type(engine))
     memo[id(engine)] = new
@@ -198,23 +302,31 @@ def copy_engine(engine, memo: dict):
     for name in _SHARED:
         if name in old:
             d[name] = old[name]
-    d["rng"] = copy_rng(engine.rng, memo)
-    d["state"] = copy_state(engine.state, cp)
+    d["state"] = copy_state(engine.state, cp, disposable)
     d["verbs"] = cp.obj(engine.verbs, {"engine": new})
     d["queries"] = cp.obj(engine.queries, {"engine": new})
-    d["layers"] = _copy_layers(engine.layers, cp)
-    d["continuous_fx"] = _copy_continuous(engine.continuous_fx, d["layers"], cp)
-    d["bus"] = _copy_bus(engine.bus, cp)
-    d["once_tracker"] = _copy_once(engine.once_tracker, cp)
+    lazy = {
+        "rng": lambda: copy_rng(engine.rng, memo),
+        "continuous_fx": lambda: _copy_continuous(engine.continuous_fx, d["layers"], cp),
+        "bus": lambda: _copy_bus(engine.bus, cp),
+        "once_tracker": lambda: _copy_once(engine.once_tracker, cp),
+        "_watchers": lambda: [(cp.ctx(c), cp(cond), cp(body)) for c, cond, body in engine._watchers],
+    }
+    if disposable:
+        d["layers"] = _share_layers(engine.layers, cp)
+        d["_lazy"] = lazy
+    else:
+        d["layers"] = _copy_layers(engine.layers, cp)
+        for name in LAZY:
+            d[name] = lazy[name]()
     for name in ("battle_windows", "turn_windows"):
         d[name] = cp.obj(old[name], {"trail": list(old[name].trail)})
     d["current_row"] = cp(engine.current_row)
     d["loot_done"] = Counter(engine.loot_done)
-    d["_watchers"] = [(cp.ctx(c), cp(cond), cp(body)) for c, cond, body in engine._watchers]
     for value in getattr(engine.agent, "__dict__", {}).values():
         if isinstance(value, Rng):           # an agent's random stream: copied fast, once
             copy_rng(value, memo)
     for name, value in old.items():          # whatever else (the agent, the player's plan)
-        if name not in d:
+        if name not in d and name not in LAZY:
             d[name] = copy.deepcopy(value, memo)
     return new

@@ -106,6 +106,15 @@ class State:
     def over(self) -> bool:
         return self.won or self.lost
 
+    def __getattr__(self, name: str):
+        """A trial copy's decks and discard piles, copied on first use (snapshot.copy_state
+        with disposable=True)."""
+        lazy = self.__dict__.get("_lazy")
+        if lazy and name in lazy:
+            value = self.__dict__[name] = lazy.pop(name)()
+            return value
+        raise AttributeError(name)
+
     def exploration_cards(self) -> list[Card]:
         return [c for col in self.columns for c in col]
 

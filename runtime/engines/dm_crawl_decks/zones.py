@@ -8,6 +8,14 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dm_crawl_decks.state import FIELD, Card
 
 ROW_EVENTS = ("before_round", "battle_round", "victory", "defeat")
+# A card's zone names its pile in the state; content names some piles otherwise. (Only the
+# pile asked for is read: a trial copy copies a deck when it is first read, snapshot.py.)
+PILES = frozenset(("main_deck", "graveyard", "discard", "event_deck", "event_discard",
+                   "relic_deck", "loot", "spare", "hand", "equipment", "cleanup", "revealed"))
+ZONE_PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard_pile": "discard",
+              "event_deck": "event_deck", "event_discard": "event_discard",
+              "relic_deck": "relic_deck", "loot_pile": "loot", "spare_slot": "spare",
+              "hand": "hand", "equipment_area": "equipment"}
 
 
 class Zones:
@@ -18,20 +26,14 @@ class Zones:
             return s.exploration_cards()
         if zone == "battlefield":
             return [c for r in s.rows for c in r.enemy + r.player if isinstance(c, Card)]
-        return list({"main_deck": s.main_deck, "graveyard": s.graveyard, "discard_pile": s.discard,
-                     "event_deck": s.event_deck, "event_discard": s.event_discard,
-                     "relic_deck": s.relic_deck, "loot_pile": s.loot, "spare_slot": s.spare,
-                     "hand": s.hand, "equipment_area": s.equipment}.get(zone, []))
+        name = ZONE_PILES.get(zone)
+        return list(getattr(s, name)) if name else []
 
     def all_field_cards(self) -> list:
         return self.cards_in_zone("exploration") + self.cards_in_zone("battlefield")
 
     def _pile(self, zone: str) -> list | None:
-        s = self.state
-        return {"main_deck": s.main_deck, "graveyard": s.graveyard, "discard": s.discard,
-                "event_deck": s.event_deck, "event_discard": s.event_discard,
-                "relic_deck": s.relic_deck, "loot": s.loot, "spare": s.spare, "hand": s.hand,
-                "equipment": s.equipment, "cleanup": s.cleanup, "revealed": s.revealed}.get(zone)
+        return getattr(self.state, zone) if zone in PILES else None
 
     def row_of(self, card):
         for row in self.state.rows:
