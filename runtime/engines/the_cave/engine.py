@@ -13,7 +13,7 @@ what the engine does with content, scenario.py plays scenario files.
 """
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
@@ -29,6 +29,13 @@ from tomecraft.runtime.engines.the_cave.state import (
 
 ROUND_CAP = 200          # D-29
 TURN_ACTION_CAP = 60
+
+
+def _bag(counter: Counter) -> Counter:
+    """A copy of a Counter, without Counter's slower constructor."""
+    out = Counter.__new__(Counter)
+    dict.update(out, counter)
+    return out
 
 
 def can_of(fx: Callable) -> Callable:
@@ -217,11 +224,28 @@ class Engine:
                 options.append({"do": "use", "item": term})
         return options
 
+    def _atomic(self, team: Team, cell: Cell, run: Callable[[], bool]) -> bool:
+        """Run an action's effect all or nothing: an effect pays its costs before its verbs
+        run, so a verb that refuses (a re-equip or camp exchange breaking a rule, a discard of
+        an item not carried) would leave the AP paid; the team and its tile are put back as
+        they were and the refusal goes on to the caller."""
+        saved = (team.ap, team.done, team.camp, team.camp_pos, team.camp_packed_before,
+                 _bag(team.backpack), _bag(team.camp_items), _bag(team.tokens),
+                 _bag(team.lost), set(team.depth_tokens), list(cell.tokens))
+        try:
+            return run()
+        except EffectError:
+            (team.ap, team.done, team.camp, team.camp_pos, team.camp_packed_before,
+             team.backpack, team.camp_items, team.tokens, team.lost, team.depth_tokens,
+             cell.tokens[:]) = saved
+            raise
+
     def do_use(self, team: Team, term: str) -> None:
         """An equipment's own action, taken while the team carries the item."""
         item = self.items.by_term.get(term)
         if item is None or item.use is None or not self.items.count(team.backpack, term) \
-                or not item.use(self.ctx(team)):
+                or not self._atomic(team, self.state.cells[team.pos],
+                                    lambda: item.use(self.ctx(team))):
             raise EffectError(f"{team.name} cannot use {term} here")
         self.state.stats[f"use:{term}"] += 1
         self.log(f"{team.name} uses the {term} (AP {team.ap})")
@@ -230,7 +254,7 @@ class Engine:
         cell = self.state.cells[team.pos]
         found = [a for a in (cell.kind.actions or ()) if a.id == act_id]
         found += [a for a in self.actions if a.id == act_id]
-        if not found or not found[0].effect(self.ctx(team, cell)):
+        if not found or not self._atomic(team, cell, lambda: found[0].effect(self.ctx(team, cell))):
             raise EffectError(f"{team.name} cannot {act_id} here")
         self.state.stats[f"act:{act_id}"] += 1
         self.log(f"{team.name} {act_id} (AP {team.ap})")
