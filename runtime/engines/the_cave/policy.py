@@ -17,12 +17,19 @@ from collections import Counter, deque
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
-from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS, TURN_AP, UPKEEP, edge
+from tomecraft.runtime.engines.the_cave.state import (
+    BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, edge,
+)
 from tomecraft.runtime.lookahead import FirstOption
 from tomecraft.runtime.usage import quiet
 
 DESPERATE = "desperate_move"     # the engine's 5-AP move (L230)
 FAR = 99
+MARGIN = 2          # turns of consumables a team wants beyond its way home (heuristic)
+CAMP_WORTH = 0.5    # a camp that can still serve, in turns of consumables (heuristic)
+ROOM_WORTH = 0.1    # a backpack slot to fill at the base, likewise (heuristic)
+# the engine's decisions inside an action that the player answers by evaluation
+SUB_DECISIONS = ("swap_camp", "make_room")
 
 
 # --- trying an option out ----------------------------------------------------------------
@@ -70,11 +77,24 @@ def _trial(engine, team, at=None):
     new.cells, new.teams, new.stacks = cells, teams, [list(s) for s in state.stacks]
     new.ropes, new.discarded, new.log = dict(state.ropes), list(state.discarded), []
     new.stats, new.turn_log = Counter(), []
-    trial.agents = [FirstOption()] * len(teams)
+    trial.agents = [_TRIAL_AGENT] * len(teams)
     trial.verbs, trial.queries = Verbs(trial), Queries(trial)
     trial.log_enabled = False
     trial.policy_cache = {}
     return trial, me
+
+
+class _TrialAgent(FirstOption):
+    """Answers a trial's decisions with the first option, but a camp exchange or making room
+    in the backpack as the player would (`suggest`), so a trial shows what the option is for."""
+
+    def choose(self, key, options, view=None):
+        if key in SUB_DECISIONS and view is not None:
+            return suggest(view.engine, view.team, key, list(options))[0]
+        return options[0]
+
+
+_TRIAL_AGENT = _TrialAgent()
 
 
 def _copying_select(trial):
@@ -97,6 +117,36 @@ def value(engine, team) -> float:
         token = tokens.get(key)
         if token is not None:
             total += n * ((token.points or 0) + (0.5 if token.category else 0))
+    return total
+
+
+def _short(need: int, have: float) -> float:
+    return max(0.0, need - have)
+
+
+def logistics(engine, team, dist: int | None = None) -> float:
+    """What a team's supplies are worth for the rest of its trip (game-specific knowledge that
+    shapes the evaluation, whatever option brings the change): consumables short of the way
+    home plus MARGIN turns, counted once for the backpack and once more for what the team's
+    own camp holds where it stands (an exchange there costs nothing, L261-262); a camp that
+    can still serve (packed, or set away from the base with consumables in it, until the end
+    is triggered) is worth CAMP_WORTH; at the base, the backpack's room a re-equip can fill
+    (a packed camp takes 2 of the 8 slots, L250-251) is worth ROOM_WORTH a slot."""
+    items, state = engine.items, engine.state
+    if dist is None:
+        dist = engine.base_distance().get(team.pos, 0)
+    need = (dist + 3) // 4 + MARGIN
+    carried = items.uses_left(team.backpack, UPKEEP)
+    here = 0
+    if team.camp == "set" and team.camp_pos == team.pos:
+        here = items.uses_left(team.camp_items, UPKEEP)
+    total = -_short(need, carried) - _short(need, carried + here)
+    if not state.end_triggered:
+        if team.camp == "packed" or (team.camp == "set" and team.camp_pos != state.base
+                                     and items.uses_left(team.camp_items, UPKEEP) > 0):
+            total += CAMP_WORTH
+    if team.pos == state.base:
+        total += ROOM_WORTH * (BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if team.camp == "packed" else 0))
     return total
 
 
@@ -389,18 +439,106 @@ def _toward(dist: dict, here, moves: list) -> list:
 
 
 def going_home(engine, team) -> bool:
+    """Whether the team heads for the base: the end is triggered, or its consumables would
+    barely last the way back (until it restocks: at the base, or from its camp), or nothing
+    is left to do with what it carries (`_explore`)."""
     if team.pos == engine.state.base:
         team.homing = False
     if engine.state.end_triggered:
         return True
     dist = engine.base_distance().get(team.pos, 0)
-    if engine.items.uses_left(team.backpack, UPKEEP) < (dist + 3) // 4:
-        team.homing = True
-    return team.homing
+    short = engine.items.uses_left(team.backpack, UPKEEP) < (dist + 3) // 4
+    if short:
+        team.homing = UPKEEP
+    elif team.homing == UPKEEP:
+        team.homing = False          # restocked on the way (from its camp)
+    return bool(team.homing)
 
 
 def _variety(loadout: dict) -> int:
     return len({item_of(item) for item, n in loadout.get("backpack", {}).items() if n})
+
+
+class _Weighed:
+    """What an action does, tried out on a copy: the token value it gains, the change in the
+    team's logistics (`logistics`), whether it restocks the backpack (more uses or more slots
+    filled) and whether it adds a tile to the cave."""
+    __slots__ = ("option", "tokens", "supply", "restocks", "grows")
+
+    def __init__(self, option, tokens=-1.0, supply=float("-inf"), restocks=False, grows=False):
+        self.option, self.tokens, self.supply = option, tokens, supply
+        self.restocks, self.grows = restocks, grows
+
+
+def _weigh(engine, team, options: list) -> list[_Weighed]:
+    """Every action option tried out on a copy of the game. Whatever its id, an option weighs
+    what it does: a pack's copy of an action weighs what the original weighs, and the agent's
+    seeded tie-break picks among them."""
+    dist = engine.base_distance().get(team.pos, 0)    # an action does not move the team
+    before = (value(engine, team), logistics(engine, team, dist), kit(engine, team),
+              engine.slots_used(team), len(engine.state.cells))
+    grows = _cache(engine).setdefault("grows", {})
+    out = []
+    for o in options:
+        tried = _tried(engine, team, o)
+        if tried is None:
+            out.append(_Weighed(o))
+            continue
+        trial, me = tried
+        tokens = value(trial, me) - before[0]
+        supply = logistics(trial, me, dist) - before[1]
+        restocks = kit(trial, me) > before[2] or trial.slots_used(me) > before[3]
+        grows[repr(o)] = grew = len(trial.state.cells) > before[4]
+        out.append(_Weighed(o, tokens, supply, restocks, grew))
+    return out
+
+
+def _growing(engine, team, options: list) -> list:
+    """The options that add a tile to the cave, as trying each out showed (remembered per
+    option for the game: whether an action adds a tile is what its effect does)."""
+    grows = _cache(engine).setdefault("grows", {})
+    unknown = [o for o in options if repr(o) not in grows]
+    if unknown:
+        _weigh(engine, team, unknown)
+    return [o for o in options if grows.get(repr(o))]
+
+
+def _supply_may_change(engine, team) -> bool:
+    """Whether an action could change `logistics` away from the base: the team is short of
+    consumables, or it stands on its camp, or its camp was never packed."""
+    if team.camp == "beside" or (team.camp == "set" and team.camp_pos == team.pos):
+        return True
+    dist = engine.base_distance().get(team.pos, 0)
+    return engine.items.uses_left(team.backpack, UPKEEP) < (dist + 3) // 4 + MARGIN
+
+
+def _top(weighed: list, field: str, keep=lambda w: True) -> list:
+    """The options with the highest positive `field`, among those `keep` accepts."""
+    scored = [(getattr(w, field), w.option) for w in weighed if keep(w)]
+    top = max((g for g, _ in scored), default=0.0)
+    return [o for g, o in scored if g > 0 and g == top]
+
+
+def _best_swap(engine, team, options: list) -> list:
+    """A camp exchange: the split that leaves the most consumable uses in the backpack."""
+    def carried(o):
+        bag = Counter(o.get("backpack", {}))
+        return engine.items.uses_left(bag, UPKEEP)
+    most = max(carried(o) for o in options)
+    return [o for o in options if carried(o) == most]
+
+
+def _make_room(engine, team, options: list) -> list:
+    """Making room for a packed camp: move a token into the camp rather than discard it; move
+    or discard what is least missed: not a consumable, not an item a team owns only so many
+    of (one discarded is gone for good, L291-292), the item carried most of."""
+    def cost(o):
+        key = o.get("to_camp") or o.get("discard")
+        item = item_of(key)
+        return ("discard" in o, item in engine.limits, item == UPKEEP,
+                -engine.items.count(team.backpack, item))
+    least = min(cost(o) for o in options)
+    return [o for o in options if cost(o) == least]
 
 
 def suggest(engine, team, key: str, options: list) -> list:
@@ -409,24 +547,45 @@ def suggest(engine, team, key: str, options: list) -> list:
         # content's tiles ask for is at hand
         most = max(_variety(o) for o in options)
         return [o for o in options if _variety(o) == most]
+    if key == "swap_camp":
+        return _best_swap(engine, team, options)
+    if key == "make_room":
+        return _make_room(engine, team, options)
     if key != "action" or len(options) == 1:
         return options
     at_base = team.pos == engine.state.base
     moves = [o for o in options if o["do"] == "move" and o["via"] != DESPERATE]
     desperate = [o for o in options if o["do"] == "move" and o["via"] == DESPERATE]
-    acts = {o["id"]: o for o in options if o["do"] == "act"}
     end = [o for o in options if o["do"] == "end"]
+    # the game's and tiles' actions and the equipment's own, each tried out on a copy (when
+    # what they do matters)
+    acts = [o for o in options if o["do"] in ("act", "use")]
+    weighed = None
     base_dist = engine.base_distance()
     here = base_dist.get(team.pos, FAR)
+    if at_base or _supply_may_change(engine, team):
+        weighed = _weigh(engine, team, acts)
     if at_base:
         if engine.state.end_triggered:
-            return end
-        if "re_equip" in acts and (engine.items.uses_left(team.backpack, UPKEEP) < 3
-                                  or engine.slots_used(team) < BACKPACK_SLOTS):
-            return [acts["re_equip"]]
+            return _top(weighed, "supply", lambda w: w.tokens >= 0) or end
+        camp = _top(weighed, "supply", lambda w: w.tokens >= 0 and not w.restocks)
+        if camp:
+            return camp
+        if engine.items.uses_left(team.backpack, UPKEEP) < 3 \
+                or engine.slots_used(team) < BACKPACK_SLOTS:
+            restock = [w.option for w in weighed if w.restocks and w.tokens >= 0]
+            if restock:
+                return restock
+    elif weighed is not None:
+        # setting up or packing the camp, exchanging with it: when the team's supplies say so
+        supply = _top(weighed, "supply", lambda w: w.tokens >= 0)
+        if supply:
+            return supply
     if going_home(engine, team) and not at_base:
-        if "discover" in acts and not engine.state.end_triggered:
-            return [acts["discover"]]     # one draw on the way keeps the cave growing
+        if not engine.state.end_triggered:
+            grows = _growing(engine, team, acts)
+            if grows:
+                return grows     # one draw on the way keeps the cave growing
         closer = [o for o in moves if base_dist.get(tuple(o["to"]), FAR) < here]
         if closer:
             return _cheapest(engine, team, closer)
@@ -437,19 +596,22 @@ def suggest(engine, team, key: str, options: list) -> list:
         return end
     if team.forced:
         return desperate or end
-    uses = [o for o in options if o["do"] == "use"]     # equipment's own actions
-    token_acts = _best(engine, team, list(acts.values()) + uses)
+    if weighed is None:
+        weighed = _weigh(engine, team, acts)
+    token_acts = _top(weighed, "tokens")
     if token_acts:
         return token_acts
-    if "discover" in acts:
-        return [acts["discover"]]
+    grows = [w.option for w in weighed if w.grows]
+    if grows:
+        return grows
     rich = _best(engine, team, moves)
     if rich:
         return rich
-    return _explore(engine, team, moves, desperate, end, acts, at_base, here, base_dist)
+    restock = [w.option for w in weighed if w.restocks and w.tokens >= 0]
+    return _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist)
 
 
-def _explore(engine, team, moves, desperate, end, acts, at_base, here, base_dist) -> list:
+def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist) -> list:
     """Head for the nearest tile with an unexplored exit, or a token the team can take (a
     token counts only where the team can walk: a desperate move gains no token, L230)."""
     graph = _graph(engine, team)
@@ -488,6 +650,6 @@ def _explore(engine, team, moves, desperate, end, acts, at_base, here, base_dist
         if closer:
             return closer
         return end
-    if "re_equip" in acts:
-        return [acts["re_equip"]]
+    if restock:
+        return restock
     return moves or end

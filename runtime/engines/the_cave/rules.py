@@ -13,6 +13,7 @@ from tomecraft.runtime.engines.the_cave.state import (
 )
 
 SUGGESTED = {"consumable": 4, "rope": 1, "oxygen": 1, "camera": 1, "raft": 1}   # L54
+CAMP_PLAN = {"consumable": 3, "rope": 1}      # what the candidate loadouts put in the camp
 
 
 def owned(engine, team: Team, item: str) -> int:
@@ -38,9 +39,11 @@ def discard(engine, team: Team, item: str, amount: int = 1, where: Counter | Non
 
 
 def _fit(engine, wanted: dict, room: int, allowed: dict) -> Counter:
-    """As many of each wanted item, in order, as fit in `room` slots and are allowed."""
+    """As many of each wanted item, in order, as fit in `room` slots and are allowed; the
+    consumables last, so that in a backpack a packed camp makes smaller they give way (the
+    rest of the room is filled with them anyway, `_filled`)."""
     out, free = Counter(), room
-    for item, n in wanted.items():
+    for item, n in sorted(wanted.items(), key=lambda kv: kv[0] == UPKEEP):
         if item not in engine.items:
             continue
         n = min(n, allowed.get(item, n), free // engine.items.slots(item))
@@ -69,16 +72,18 @@ def loadouts(engine, team: Team, setup: bool = False) -> list[dict]:
              {"consumable": 4, "rope": 1, "oxygen": 2, "raft": 1},
              {"consumable": 3, "rope": 4, "camera": 1}]
     plans += _content_plans(engine, plans)
-    camp = _fit(engine, {"consumable": 2, "rope": 2}, CAMP_SLOTS, {}) if camp_with_bank else Counter()
+    camp = _fit(engine, CAMP_PLAN, CAMP_SLOTS, {}) if camp_with_bank else Counter()
     out = []
     for plan in plans:
         bp = _filled(engine, _fit(engine, plan, room, allowed), room)
         out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items()))})
     if setup:
-        bp = _fit(engine, {"consumable": 3, "rope": 1, "oxygen": 1, "camera": 1}, 6, allowed)
-        camp = _fit(engine, {"consumable": 3, "rope": 1}, CAMP_SLOTS, {})
-        out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items())),
-                    "pack_camp": True})
+        room = BACKPACK_SLOTS - PACKED_CAMP_SLOTS
+        camp = _fit(engine, CAMP_PLAN, CAMP_SLOTS, {})
+        for plan in ({"consumable": 3, "rope": 1, "oxygen": 1, "camera": 1}, SUGGESTED):
+            bp = _filled(engine, _fit(engine, plan, room, allowed), room)
+            out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items())),
+                        "pack_camp": True})
     return out
 
 
