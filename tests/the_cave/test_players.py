@@ -28,8 +28,8 @@ def played(data):
 
 def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(played):
     new = pack_entities(played[1], "any_content")
-    assert set(new) == {"tile_kind:grotto", "action:survey", "equipment:lantern",
-                        "equipment:grappling_hook"}
+    assert set(new) == {"tile_kind:grotto", "action:survey", "action:bivouac",
+                        "equipment:lantern", "equipment:grappling_hook"}
     assert all(e["uses"] > 0 for e in new.values()), new
 
 
@@ -40,6 +40,8 @@ def test_the_new_tile_action_and_entry_option_are_chosen(played):
         stats.update(result["stats"])
     assert stats["drawn:grotto"] > 0 and stats["entered:grotto"] > 0
     assert stats["act:mine"] > 0 and stats["act:survey"] > 0
+    # the pack's camp action is weighed like the base game's, which it does not replace
+    assert stats["act:bivouac"] > 0 and stats["act:set_camp"] > 0
     assert stats["use:lantern"] > 0 and stats["use:grapnel"] > 0
 
 
