@@ -504,10 +504,13 @@ def _growing(engine, team, options: list) -> list:
 
 
 def _supply_may_change(engine, team) -> bool:
-    """Whether an action could change `logistics` away from the base: the team is short of
-    consumables, or it stands on its camp, or its camp was never packed."""
+    """Whether an action could raise `logistics` away from the base: the team stands on its
+    camp, or carries a packed camp holding consumables while short of them, or its camp was
+    never packed. (Otherwise its actions are weighed for the tokens they gain only.)"""
     if team.camp == "beside" or (team.camp == "set" and team.camp_pos == team.pos):
         return True
+    if team.camp != "packed" or not engine.items.uses_left(team.camp_items, UPKEEP):
+        return False
     dist = engine.base_distance().get(team.pos, 0)
     return engine.items.uses_left(team.backpack, UPKEEP) < (dist + 3) // 4 + MARGIN
 
@@ -520,10 +523,11 @@ def _top(weighed: list, field: str, keep=lambda w: True) -> list:
 
 
 def _best_swap(engine, team, options: list) -> list:
-    """A camp exchange: the split that leaves the most consumable uses in the backpack."""
+    """A camp exchange: the split that leaves the most consumable uses in the backpack (the
+    camp is there to lengthen the trip), then the most kinds of equipment."""
     def carried(o):
         bag = Counter(o.get("backpack", {}))
-        return engine.items.uses_left(bag, UPKEEP)
+        return engine.items.uses_left(bag, UPKEEP), _variety(o)
     most = max(carried(o) for o in options)
     return [o for o in options if carried(o) == most]
 

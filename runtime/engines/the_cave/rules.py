@@ -62,9 +62,19 @@ def _filled(engine, bag: Counter, room: int) -> Counter:
 
 
 def loadouts(engine, team: Team, setup: bool = False) -> list[dict]:
-    """Candidate re-equip choices (agents may also answer with any legal loadout)."""
+    """Candidate re-equip choices (agents may also answer with any legal loadout). They
+    depend only on the camp, the limited items the team may still take and `setup`, so they
+    are remembered per engine (a trial copy of the game shares the memo)."""
     camp_with_bank = team.camp == "packed" or (team.camp == "set" and team.camp_pos == engine.state.base)
     allowed = _limited_allowed(engine, team, camp_with_bank)
+    memo = engine.__dict__.setdefault("loadout_memo", {})
+    key = (team.camp, camp_with_bank, tuple(sorted(allowed.items())), setup)
+    if key not in memo:
+        memo[key] = _loadouts(engine, team, setup, camp_with_bank, allowed)
+    return [{k: (dict(v) if isinstance(v, dict) else v) for k, v in o.items()} for o in memo[key]]
+
+
+def _loadouts(engine, team: Team, setup: bool, camp_with_bank: bool, allowed: dict) -> list[dict]:
     room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if team.camp == "packed" else 0)
     plans = [SUGGESTED, {"consumable": 6, "rope": 2},
              {"consumable": 5, "rope": 1, "oxygen": 1, "raft": 1},
@@ -147,6 +157,7 @@ def set_camp(engine, team: Team) -> None:
 def swap_camp(engine, team: Team) -> None:
     total = team.backpack + team.camp_items
     options = [{"backpack": dict(sorted(team.backpack.items())), "camp": dict(sorted(team.camp_items.items()))}]
+    # everything, the backpack filled in the content's item order
     rank = {term: i for i, term in enumerate(engine.items.order)}
     keys = sorted(total, key=lambda key: (rank.get(item_of(key), len(rank)), key))
     bp = _fit(engine, {key: total[key] for key in keys}, BACKPACK_SLOTS, {})
