@@ -28,6 +28,7 @@ from tomecraft.runtime.engines.the_cave.state import (
 )
 
 ROUND_CAP = 200          # D-29
+FAR = 1 << 30
 TURN_ACTION_CAP = 60
 
 
@@ -123,18 +124,35 @@ class Engine:
             and any(self.state.stacks)
 
     def base_distance(self) -> dict:
+        """Steps by road from the base to every tile joined to it. Tiles are only ever added,
+        so the distances are brought up to date from the tiles placed since the last call
+        (a new tile can only shorten paths, from itself outwards) rather than searched again;
+        a copy of the game for a trial shares them while its grid is the same size, and
+        updates a copy of its own."""
         cells = self.state.cells
-        if self._base_dist is None or self._base_dist[0] != len(cells):
+        cached = self._base_dist
+        if cached is not None and cached[0] == len(cells):
+            return cached[1]
+        if cached is None or cached[0] > len(cells):
             dist = {self.state.base: 0}
             queue = deque([self.state.base])
-            while queue:
-                pos = queue.popleft()
-                for _, other in self.neighbours(pos):
-                    if other.pos not in dist:
-                        dist[other.pos] = dist[pos] + 1
-                        queue.append(other.pos)
-            self._base_dist = (len(cells), dist)
-        return self._base_dist[1]
+        else:
+            dist = dict(cached[1])
+            queue = deque()
+            for pos in list(cells)[cached[0]:]:
+                near = [dist[n.pos] for _, n in self.neighbours(pos) if n.pos in dist]
+                if near and dist.get(pos, FAR) > min(near) + 1:
+                    dist[pos] = min(near) + 1
+                    queue.append(pos)
+        while queue:
+            pos = queue.popleft()
+            step = dist[pos] + 1
+            for _, other in self.neighbours(pos):
+                if dist.get(other.pos, FAR) > step:
+                    dist[other.pos] = step
+                    queue.append(other.pos)
+        self._base_dist = (len(cells), dist)
+        return dist
 
     # --- moving ------------------------------------------------------------------------
     def _crosses_out(self, src: Cell, dst: Cell) -> bool:

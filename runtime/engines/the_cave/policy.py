@@ -505,11 +505,16 @@ def _growing(engine, team, options: list) -> list:
 
 def _supply_may_change(engine, team) -> bool:
     """Whether an action could raise `logistics` away from the base: the team stands on its
-    camp, or carries a packed camp holding consumables while short of them, or its camp was
-    never packed. (Otherwise its actions are weighed for the tokens they gain only.)"""
-    if team.camp == "beside" or (team.camp == "set" and team.camp_pos == team.pos):
+    emptied camp, or is short of consumables while its camp holds some (packed, or set where
+    it stands), or its camp was never packed. (Otherwise its actions are weighed for the
+    tokens they gain only.)"""
+    if team.camp == "beside":
         return True
-    if team.camp != "packed" or not engine.items.uses_left(team.camp_items, UPKEEP):
+    on_camp = team.camp == "set" and team.camp_pos == team.pos
+    stocked = engine.items.uses_left(team.camp_items, UPKEEP) > 0
+    if on_camp and not stocked:
+        return True                 # packing an emptied camp makes it serve again
+    if not stocked or not (on_camp or team.camp == "packed"):
         return False
     dist = engine.base_distance().get(team.pos, 0)
     return engine.items.uses_left(team.backpack, UPKEEP) < (dist + 3) // 4 + MARGIN
