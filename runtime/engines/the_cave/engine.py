@@ -52,6 +52,7 @@ class Engine:
         self.verbs = Verbs(self)
         self.queries = Queries(self)
         self.log_enabled = log_enabled
+        self.undo_refused = True
         self._base_dist: tuple[int, dict] | None = None
         self._links: tuple = (0, {})     # (grid size, pos -> [(direction, neighbour pos)])
         check_handlers(data, self.verbs, self.queries)
@@ -246,7 +247,10 @@ class Engine:
         """Run an action's effect all or nothing: an effect pays its costs before its verbs
         run, so a verb that refuses (a re-equip or camp exchange breaking a rule, a discard of
         an item not carried) would leave the AP paid; the team and its tile are put back as
-        they were and the refusal goes on to the caller."""
+        they were and the refusal goes on to the caller. (A player's trial copy of the game,
+        thrown away when an option fails, skips the bookkeeping: `undo_refused` False.)"""
+        if not self.undo_refused:
+            return run()
         saved = (team.ap, team.done, team.camp, team.camp_pos, team.camp_packed_before,
                  _bag(team.backpack), _bag(team.camp_items), _bag(team.tokens),
                  _bag(team.lost), set(team.depth_tokens), list(cell.tokens))

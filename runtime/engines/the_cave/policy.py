@@ -80,6 +80,7 @@ def _trial(engine, team, at=None):
     trial.agents = [_TRIAL_AGENT] * len(teams)
     trial.verbs, trial.queries = Verbs(trial), Queries(trial)
     trial.log_enabled = False
+    trial.undo_refused = False      # a failed option's trial is thrown away
     trial.policy_cache = {}
     return trial, me
 
@@ -470,13 +471,14 @@ class _Weighed:
         self.restocks, self.grows = restocks, grows
 
 
-def _weigh(engine, team, options: list) -> list[_Weighed]:
+def _weigh(engine, team, options: list, restocking: bool = False) -> list[_Weighed]:
     """Every action option tried out on a copy of the game. Whatever its id, an option weighs
     what it does: a pack's copy of an action weighs what the original weighs, and the agent's
-    seeded tie-break picks among them."""
+    seeded tie-break picks among them. Whether it restocks is asked only if `restocking`."""
     dist = engine.base_distance().get(team.pos, 0)    # an action does not move the team
-    before = (value(engine, team), logistics(engine, team, dist), kit(engine, team),
-              engine.slots_used(team), len(engine.state.cells))
+    before = (value(engine, team), logistics(engine, team, dist),
+              kit(engine, team) if restocking else 0, engine.slots_used(team),
+              len(engine.state.cells))
     grows = _cache(engine).setdefault("grows", {})
     out = []
     for o in options:
@@ -487,7 +489,7 @@ def _weigh(engine, team, options: list) -> list[_Weighed]:
         trial, me = tried
         tokens = value(trial, me) - before[0]
         supply = logistics(trial, me, dist) - before[1]
-        restocks = kit(trial, me) > before[2] or trial.slots_used(me) > before[3]
+        restocks = restocking and (kit(trial, me) > before[2] or trial.slots_used(me) > before[3])
         grows[repr(o)] = grew = len(trial.state.cells) > before[4]
         out.append(_Weighed(o, tokens, supply, restocks, grew))
     return out
@@ -573,7 +575,7 @@ def suggest(engine, team, key: str, options: list) -> list:
     base_dist = engine.base_distance()
     here = base_dist.get(team.pos, FAR)
     if at_base or _supply_may_change(engine, team):
-        weighed = _weigh(engine, team, acts)
+        weighed = _weigh(engine, team, acts, restocking=at_base)
     if at_base:
         if engine.state.end_triggered:
             return _top(weighed, "supply", lambda w: w.tokens >= 0) or end
@@ -606,7 +608,7 @@ def suggest(engine, team, key: str, options: list) -> list:
     if team.forced:
         return desperate or end
     if weighed is None:
-        weighed = _weigh(engine, team, acts)
+        weighed = _weigh(engine, team, acts, restocking=at_base)
     token_acts = _top(weighed, "tokens")
     if token_acts:
         return token_acts
