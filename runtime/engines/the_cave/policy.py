@@ -248,10 +248,11 @@ def _crossings(engine, team, pos, seen: set) -> frozenset:
         return frozenset(tuple(o["to"]) for o in engine.move_options(probe) if o["via"] != DESPERATE)
 
 
-def _node(engine, team, pos, seen: set) -> frozenset:
+def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
     """`_crossings` from `pos`, remembered per tile, its neighbours (their tokens too) and the
     ropes between them, and the values of the backpack keys the checks read there: a plain
-    tile reads none, so one answer serves every backpack."""
+    tile reads none, so one answer serves every backpack. Returns the crossings, the keys
+    read and their values."""
     memo = _cache(engine).setdefault("nodes", {})
     links = engine.neighbours(pos)
     ropes = engine.state.ropes
@@ -260,13 +261,14 @@ def _node(engine, team, pos, seen: set) -> frozenset:
     bag = team.backpack
     for keys, values, result in entries:
         if tuple(bag[k] for k in keys) == values:
-            return result
+            return result, keys, values
     read: set = set()
     result = _crossings(engine, team, pos, read)
     seen |= read
     keys = tuple(sorted(read))
-    entries.append((keys, tuple(bag[k] for k in keys), result))
-    return result
+    values = tuple(bag[k] for k in keys)
+    entries.append((keys, values, result))
+    return result, keys, values
 
 
 class _Graph:
@@ -278,7 +280,20 @@ class _Graph:
         self.size = 0
         self.ropes: set = set()
         self.out: dict = {}
+        self.reads: dict = {}           # pos -> (backpack keys its checks read, their values)
         self.searches: dict = {}        # cached distances, valid until the graph changes
+
+    def adopt(self, engine, team, donor: "_Graph", seen: set) -> None:
+        """Start from another backpack's graph of the same grid: a tile whose checks read the
+        same values in this backpack keeps its crossings (a plain tile reads none), the
+        others are worked out again."""
+        self.cells, self.size, self.ropes = donor.cells, donor.size, set(donor.ropes)
+        self.out, self.reads = dict(donor.out), dict(donor.reads)
+        bag = team.backpack
+        for pos, (keys, values) in donor.reads.items():
+            if keys and tuple(bag[k] for k in keys) != values:
+                self.out[pos], *read = _node(engine, team, pos, seen)
+                self.reads[pos] = tuple(read)
 
     def update(self, engine, team, seen: set) -> None:
         cells, ropes = engine.state.cells, engine.state.ropes
@@ -286,7 +301,7 @@ class _Graph:
             return
         if self.cells is not cells:
             dirty = set(cells)
-            self.cells, self.out, self.ropes = cells, {}, set()
+            self.cells, self.out, self.reads, self.ropes = cells, {}, {}, set()
         else:
             dirty = set()
             for pos in list(cells)[self.size:]:          # tiles placed since (dicts keep order)
@@ -298,7 +313,8 @@ class _Graph:
                 self.ropes.add(rope)
         for pos in dirty:
             if pos in cells:
-                self.out[pos] = _node(engine, team, pos, seen)
+                self.out[pos], *read = _node(engine, team, pos, seen)
+                self.reads[pos] = tuple(read)
         self.size = len(cells)
         self.searches = {}
 
@@ -353,9 +369,14 @@ def _graph(engine, team) -> _Graph:
     graphs: dict = cache.setdefault("graphs", {})
     key = tuple((k, team.backpack[k]) for k in sorted(seen))
     graph = graphs.get(key)
+    before = len(seen)
     if graph is None:
         graph = graphs[key] = _Graph()
-    before = len(seen)
+        cells, ropes = engine.state.cells, engine.state.ropes
+        donor = next((g for g in graphs.values() if g.cells is cells and g.size == len(cells)
+                      and len(g.ropes) == len(ropes)), None)
+        if donor is not None:
+            graph.adopt(engine, team, donor, seen)
     graph.update(engine, team, seen)
     if len(seen) != before:       # the checks read a new key: file the graph under it too
         graphs[tuple((k, team.backpack[k]) for k in sorted(seen))] = graph
