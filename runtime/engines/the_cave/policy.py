@@ -129,7 +129,8 @@ def logistics(engine, team, dist: int | None = None) -> float:
     """What a team's supplies are worth for the rest of its trip (game-specific knowledge that
     shapes the evaluation, whatever option brings the change): consumables short of the way
     home plus MARGIN turns, counted once for the backpack and once more for what the team's
-    own camp holds where it stands (an exchange there costs nothing, L261-262); a camp that
+    own camp holds where it stands away from the base (an exchange there costs nothing,
+    L261-262; at the base the bank serves); a camp that
     can still serve (packed, or set away from the base with consumables in it, until the end
     is triggered) is worth CAMP_WORTH; at the base, the backpack's room a re-equip can fill
     (a packed camp takes 2 of the 8 slots, L250-251) is worth ROOM_WORTH a slot."""
@@ -139,7 +140,7 @@ def logistics(engine, team, dist: int | None = None) -> float:
     need = (dist + 3) // 4 + MARGIN
     carried = items.uses_left(team.backpack, UPKEEP)
     here = 0
-    if team.camp == "set" and team.camp_pos == team.pos:
+    if team.camp == "set" and team.camp_pos == team.pos != state.base:
         here = items.uses_left(team.camp_items, UPKEEP)
     total = -_short(need, carried) - _short(need, carried + here)
     if not state.end_triggered:
