@@ -29,7 +29,7 @@ MARGIN = 2          # turns of consumables a team wants beyond its way home (heu
 CAMP_WORTH = 0.5    # a camp that can still serve, in turns of consumables (heuristic)
 ROOM_WORTH = 0.1    # a backpack slot to fill at the base, likewise (heuristic)
 # the engine's decisions inside an action that the player answers by evaluation
-SUB_DECISIONS = ("swap_camp", "make_room")
+SUB_DECISIONS = ("camp_exchange", "make_room")
 
 
 # --- trying an option out ----------------------------------------------------------------
@@ -580,7 +580,7 @@ def suggest(engine, team, key: str, options: list) -> list:
         # content's tiles ask for is at hand
         most = max(_variety(o) for o in options)
         return [o for o in options if _variety(o) == most]
-    if key == "swap_camp":
+    if key == "camp_exchange":
         return _best_swap(engine, team, options)
     if key == "make_room":
         return _make_room(engine, team, options)

@@ -162,7 +162,7 @@ def swap_camp(engine, team: Team) -> None:
     keys = sorted(total, key=lambda key: (rank.get(item_of(key), len(rank)), key))
     bp = _fit(engine, {key: total[key] for key in keys}, BACKPACK_SLOTS, {})
     options.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted((total - bp).items()))})
-    choice = engine.ask(team, "swap_camp", options)
+    choice = engine.ask(team, "camp_exchange", options)
     bp, camp = Counter(choice.get("backpack", {})), Counter(choice.get("camp", {}))
     if +(bp + camp) != +total or engine.items.slots_used(bp) > BACKPACK_SLOTS \
             or engine.items.slots_used(camp) > CAMP_SLOTS:
