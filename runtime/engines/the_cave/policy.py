@@ -3,16 +3,12 @@
 It only narrows the legal options (`suggest`); the random agent picks among what is left.
 Which options exist is the engine's business: every action, tile action, equipment action and
 entry option that content defines is weighed the same way, by a one-step lookahead (`gain`:
-apply the option to a copy of the game and score the team's tokens), never by its name.
-
-Where a team can walk is found the same way: a tile can be crossed if one of its entry
-options is affordable with a full turn of AP and what the team carries (`_crossings`, run on
-the engine's own `move_options`). Those crossings are cached per grid, ropes and the part of
-the backpack the checks read, and distances come from one search over that cached graph.
+apply the option to a copy of the game and score the team's tokens and its logistics), never
+by its name. Where a team can walk is walking.py's business.
 """
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.the_cave.equipment import item_of
@@ -20,11 +16,13 @@ from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, edge,
 )
+from tomecraft.runtime.engines.the_cave.walking import (
+    DESPERATE, FAR, copy_bag, frontier, graph_for, policy_cache, road_toward, shallow, toward,
+    walkable,
+)
 from tomecraft.runtime.lookahead import FirstOption
 from tomecraft.runtime.usage import quiet
 
-DESPERATE = "desperate_move"     # the engine's 5-AP move (L230)
-FAR = 99
 MARGIN = 2          # turns of consumables a team wants beyond its way home (heuristic)
 CAMP_WORTH = 0.5    # a camp that can still serve, in turns of consumables (heuristic)
 ROOM_WORTH = 0.1    # a backpack slot to fill at the base, likewise (heuristic)
@@ -34,24 +32,10 @@ SUB_DECISIONS = ("camp_exchange", "make_room")
 
 # --- trying an option out ----------------------------------------------------------------
 
-def _shallow(obj):
-    """A shallow copy of a plain object, cheaper than copy.copy."""
-    out = object.__new__(type(obj))
-    out.__dict__.update(obj.__dict__)
-    return out
-
-
-def _bag(counter: Counter) -> Counter:
-    """A copy of a Counter, without Counter's slower constructor."""
-    out = Counter.__new__(Counter)
-    dict.update(out, counter)
-    return out
-
-
 def _copy_team(team):
-    out = _shallow(team)
-    out.backpack, out.camp_items = _bag(team.backpack), _bag(team.camp_items)
-    out.tokens, out.lost = _bag(team.tokens), _bag(team.lost)
+    out = shallow(team)
+    out.backpack, out.camp_items = copy_bag(team.backpack), copy_bag(team.camp_items)
+    out.tokens, out.lost = copy_bag(team.tokens), copy_bag(team.lost)
     out.depth_tokens = set(team.depth_tokens)
     return out
 
@@ -67,13 +51,13 @@ def _trial(engine, team, at=None):
         me.pos, me.ap, me.done, me.forced = at, TURN_AP, False, False
     cells = dict(state.cells)
     for pos in [me.pos] + [c.pos for _, c in engine.neighbours(me.pos)]:
-        cells[pos] = cell = _shallow(cells[pos])
+        cells[pos] = cell = shallow(cells[pos])
         cell.tokens = list(cell.tokens)
     teams = list(state.teams)
     teams[team.seat] = me
-    trial = _shallow(engine)
+    trial = shallow(engine)
     trial.select = _copying_select(trial)
-    trial.state = new = _shallow(state)
+    trial.state = new = shallow(state)
     new.cells, new.teams, new.stacks = cells, teams, [list(s) for s in state.stacks]
     new.ropes, new.discarded, new.log = dict(state.ropes), list(state.discarded), []
     new.stats, new.turn_log = Counter(), []
@@ -223,195 +207,13 @@ def _cheapest(engine, team, moves: list) -> list:
     return [o for o, n in zip(moves, left) if n == top and n >= 0] or moves
 
 
-# --- where a team can walk ---------------------------------------------------------------
-
-class _Reading(Counter):
-    """A backpack that notes which of its keys a check reads."""
-
-    def __init__(self, bag: Counter, seen: set) -> None:
-        super().__init__()
-        dict.update(self, bag)
-        self.seen = seen
-
-    def __getitem__(self, key):
-        self.seen.add(key)
-        return dict.get(self, key, 0)
-
-
-def _crossings(engine, team, pos, seen: set) -> frozenset:
-    """The tiles the team could enter from `pos` by an ordinary move with a full turn of AP
-    and what it carries (the keys the checks read go into `seen`)."""
-    probe = _shallow(team)
-    probe.pos, probe.ap, probe.done, probe.forced = pos, TURN_AP, False, False
-    probe.backpack = _Reading(team.backpack, seen)
-    probe.tokens, probe.depth_tokens = _bag(team.tokens), set(team.depth_tokens)
-    with quiet():
-        return frozenset(tuple(o["to"]) for o in engine.move_options(probe) if o["via"] != DESPERATE)
-
-
-def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
-    """`_crossings` from `pos`, remembered per tile, its neighbours (their tokens too) and the
-    ropes between them, and the values of the backpack keys the checks read there: a plain
-    tile reads none, so one answer serves every backpack. Returns the crossings, the keys
-    read and their values."""
-    memo = _cache(engine).setdefault("nodes", {})
-    links = engine.neighbours(pos)
-    ropes = engine.state.ropes
-    key = (pos, tuple((n.pos, tuple(n.tokens), edge(pos, n.pos) in ropes) for _, n in links))
-    entries = memo.setdefault(key, [])
-    bag = team.backpack
-    for keys, values, result in entries:
-        if tuple(bag[k] for k in keys) == values:
-            return result, keys, values
-    read: set = set()
-    result = _crossings(engine, team, pos, read)
-    seen |= read
-    keys = tuple(sorted(read))
-    values = tuple(bag[k] for k in keys)
-    entries.append((keys, values, result))
-    return result, keys, values
-
-
-class _Graph:
-    """Who can cross where, for one content of the backpack (as far as the checks read it);
-    brought up to date as tiles and ropes are added (the engine never removes either)."""
-
-    def __init__(self) -> None:
-        self.cells: dict | None = None
-        self.size = 0
-        self.ropes: set = set()
-        self.out: dict = {}
-        self.reads: dict = {}           # pos -> (backpack keys its checks read, their values)
-        self.searches: dict = {}        # cached distances, valid until the graph changes
-
-    def adopt(self, engine, team, donor: "_Graph", seen: set) -> None:
-        """Start from another backpack's graph of the same grid: a tile whose checks read the
-        same values in this backpack keeps its crossings (a plain tile reads none), the
-        others are worked out again."""
-        self.cells, self.size, self.ropes = donor.cells, donor.size, set(donor.ropes)
-        self.out, self.reads = dict(donor.out), dict(donor.reads)
-        bag = team.backpack
-        for pos, (keys, values) in donor.reads.items():
-            if keys and tuple(bag[k] for k in keys) != values:
-                self.out[pos], *read = _node(engine, team, pos, seen)
-                self.reads[pos] = tuple(read)
-
-    def update(self, engine, team, seen: set) -> None:
-        cells, ropes = engine.state.cells, engine.state.ropes
-        if self.cells is cells and self.size == len(cells) and len(self.ropes) == len(ropes):
-            return
-        if self.cells is not cells:
-            dirty = set(cells)
-            self.cells, self.out, self.reads, self.ropes = cells, {}, {}, set()
-        else:
-            dirty = set()
-            for pos in list(cells)[self.size:]:          # tiles placed since (dicts keep order)
-                dirty.add(pos)
-                dirty.update(n.pos for _, n in engine.neighbours(pos))
-        for rope in ropes:
-            if rope not in self.ropes:
-                dirty.update(rope)
-                self.ropes.add(rope)
-        for pos in dirty:
-            if pos in cells:
-                self.out[pos], *read = _node(engine, team, pos, seen)
-                self.reads[pos] = tuple(read)
-        self.size = len(cells)
-        self.searches = {}
-
-    def reach(self, start) -> dict:
-        """Steps from `start` to every tile the team can walk to."""
-        key = ("from", start)
-        if key not in self.searches:
-            self.searches[key] = _search({start: 0}, lambda p: self.out.get(p, ()))
-        return self.searches[key]
-
-    def toward(self, engine, targets: frozenset) -> dict:
-        """Steps from every tile to the nearest target; a target whose last edge the team
-        cannot cross counts from a neighbour plus one step (the 5-AP move can make it)."""
-        key = ("to", targets)
-        if key not in self.searches:
-            into: dict = {}
-            for src, dsts in self.out.items():
-                for dst in dsts:
-                    into.setdefault(dst, []).append(src)
-            self.searches[key] = _search(_seeds(engine, targets), lambda p: into.get(p, ()))
-        return self.searches[key]
-
-
-def _search(seeds: dict, links) -> dict:
-    """Breadth-first distances from `seeds` ({pos: start distance}, 0s before 1s)."""
-    dist = dict(seeds)
-    queue = deque(sorted(seeds, key=seeds.get))
-    while queue:
-        pos = queue.popleft()
-        for other in links(pos):
-            if other not in dist:
-                dist[other] = dist[pos] + 1
-                queue.append(other)
-    return dist
-
-
-def _seeds(engine, targets) -> dict:
-    seeds = {p: 0 for p in targets}
-    for p in targets:
-        for _, n in engine.neighbours(p):
-            seeds.setdefault(n.pos, 1)
-    return seeds
-
-
-def _cache(engine) -> dict:
-    return engine.__dict__.setdefault("policy_cache", {})
-
-
-def _graph(engine, team) -> _Graph:
-    cache = _cache(engine)
-    seen: set = cache.setdefault("read", set())
-    graphs: dict = cache.setdefault("graphs", {})
-    key = tuple((k, team.backpack[k]) for k in sorted(seen))
-    graph = graphs.get(key)
-    before = len(seen)
-    if graph is None:
-        graph = graphs[key] = _Graph()
-        cells, ropes = engine.state.cells, engine.state.ropes
-        donor = next((g for g in graphs.values() if g.cells is cells and g.size == len(cells)
-                      and len(g.ropes) == len(ropes)), None)
-        if donor is not None:
-            graph.adopt(engine, team, donor, seen)
-    graph.update(engine, team, seen)
-    if len(seen) != before:       # the checks read a new key: file the graph under it too
-        graphs[tuple((k, team.backpack[k]) for k in sorted(seen))] = graph
-    return graph
-
-
-def _road_toward(engine, targets: frozenset) -> dict:
-    """Steps by road (as 5-AP moves go) from every tile to the nearest target."""
-    cache = _cache(engine).setdefault("roads", {})
-    key = (len(engine.state.cells), targets)
-    if key not in cache:
-        cache.clear()
-        cache[key] = _search({p: 0 for p in targets},
-                             lambda p: [n.pos for _, n in engine.neighbours(p)])
-    return cache[key]
-
-
-def _frontier(engine) -> set:
-    """Tiles a team could discover from (an unexplored exit)."""
-    cache = _cache(engine)
-    size = len(engine.state.cells)
-    if cache.get("frontier", (None,))[0] != size:
-        cache["frontier"] = (size, {p for p, c in engine.state.cells.items()
-                                    if c.kind.discover_from and engine.unexplored(c)})
-    return cache["frontier"][1]
-
-
 def _collectable(engine, team, cell, carried: frozenset) -> bool:
     """Could the team gain something on this tile with what it carries: by an action there,
     or by entering it from a neighbour (each tried out on a copy, with a full turn of AP)?
     Cached per tile, tokens on it and the kinds of items carried (`carried`, whichever team)."""
     if not cell.tokens or cell.pos == team.pos:
         return False
-    cache = _cache(engine)
+    cache = policy_cache(engine)
     key = (cell.pos, tuple(cell.tokens), carried)
     found = cache.get(key)
     if found is None:
@@ -441,23 +243,6 @@ def _gain_at(engine, team, cell) -> float:
             best = max([best] + [gain(trial, me, o) for o in options])
         if best > 0:
             break
-    return best
-
-
-def _walkable(engine, reach: dict, pos) -> bool:
-    """The tile or one of its neighbours is reachable by the team's ordinary moves."""
-    return pos in reach or any(n.pos in reach for _, n in engine.neighbours(pos))
-
-
-def _toward(dist: dict, here, moves: list) -> list:
-    """The moves that bring the team strictly closer to the nearest target (`dist`)."""
-    best, best_d = [], dist.get(here, FAR)
-    for o in moves:
-        d = dist.get(tuple(o["to"]), FAR)
-        if d < best_d:
-            best, best_d = [o], d
-        elif d == best_d and best:
-            best.append(o)
     return best
 
 
@@ -501,7 +286,7 @@ def _weigh(engine, team, options: list, restocking: bool = False) -> list[_Weigh
     before = (value(engine, team), logistics(engine, team, dist),
               kit(engine, team) if restocking else 0, engine.slots_used(team),
               len(engine.state.cells))
-    grows = _cache(engine).setdefault("grows", {})
+    grows = policy_cache(engine).setdefault("grows", {})
     out = []
     for o in options:
         tried = _tried(engine, team, o)
@@ -520,7 +305,7 @@ def _weigh(engine, team, options: list, restocking: bool = False) -> list[_Weigh
 def _growing(engine, team, options: list) -> list:
     """The options that add a tile to the cave, as trying each out showed (remembered per
     option for the game: whether an action adds a tile is what its effect does)."""
-    grows = _cache(engine).setdefault("grows", {})
+    grows = policy_cache(engine).setdefault("grows", {})
     unknown = [o for o in options if repr(o) not in grows]
     if unknown:
         _weigh(engine, team, unknown)
@@ -647,13 +432,13 @@ def suggest(engine, team, key: str, options: list) -> list:
 def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist) -> list:
     """Head for the nearest tile with an unexplored exit, or a token the team can take (a
     token counts only where the team can walk: a desperate move gains no token, L230)."""
-    graph = _graph(engine, team)
+    graph = graph_for(engine, team)
     reach = graph.reach(team.pos)
     cells = engine.state.cells
-    targets = set(_frontier(engine))
+    targets = set(frontier(engine))
     carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
     targets.update(p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)
-                   and _walkable(engine, reach, p))
+                   and walkable(engine, reach, p))
     targets_all = frozenset(targets)
     targets.discard(team.pos)
     targets = frozenset(targets)
@@ -664,14 +449,14 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
         if jump and not near:
             return jump
     if targets and moves:
-        best = _toward(graph.toward(engine, targets), team.pos, moves)
+        best = toward(graph.toward(engine, targets), team.pos, moves)
         if best:
             return best
     if targets and desperate and team.ap == TURN_AP:
-        roads = _road_toward(engine, targets)
+        roads = road_toward(engine, targets)
         # one 5-AP step a turn is worth it only onto or beside the target, else the team
         # crawls toward a tile it cannot use for ever (re-equipping is better)
-        best = [o for o in _toward(roads, team.pos, desperate) if roads.get(tuple(o["to"]), FAR) <= 1]
+        best = [o for o in toward(roads, team.pos, desperate) if roads.get(tuple(o["to"]), FAR) <= 1]
         if best:
             return best
     # nothing worth doing from here with this equipment: go back and re-equip
