@@ -58,6 +58,7 @@ class Engine:
         self._links: tuple = (0, {})     # (grid size, pos -> [(direction, neighbour pos)])
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
+        self.boulders = rules.boulder_kinds(data)
         self.actions = sorted(data.kinds["action"].values(), key=lambda a: (a.order or 0, a.id))
         self.scoring = next(iter(data.kinds["scoring"].values()))
         self.items = Items(data.kinds["equipment"])

@@ -197,6 +197,18 @@ def abandon_camp(engine, team: Team) -> None:
     engine.log(f"{team.name} abandons the camp")
 
 
+def boulder_kinds(data) -> list:
+    """The tile kinds a team may place instead of a tile that fits nowhere (L76-80): the
+    `boulder` the contract needs, then any other kind set aside like it (no tile of the stacks
+    has it, L39) whose edges new tiles need not match (`match_edges: false`, L79), by id. A
+    pack's copy of the boulder is so a boulder too, not an inert kind."""
+    kinds = data.kinds["tile_kind"]
+    stacked = {t.tile_kind for t in data.kinds["tile"].values()}
+    others = [k for i, k in sorted(kinds.items()) if i != "boulder" and k.match_edges is False
+              and i not in stacked and not k.is_base]
+    return [kinds["boulder"]] + others
+
+
 def discover(engine, team: Team) -> None:
     state = engine.state
     stack_no = next(i for i, s in enumerate(state.stacks) if s) + 1
@@ -216,12 +228,19 @@ def discover(engine, team: Team) -> None:
     else:
         # L76-77: the tile is discarded unseen by the rules and a boulder goes instead.
         state.discarded.append(tile)
-        choice = engine.ask(team, "boulder", [{"dir": d} for d in engine.unexplored(cell)])
+        # Which boulder, if the content has several (`boulder_kinds`), the team picks.
+        choice = engine.ask(team, "boulder", [{"dir": d, "kind": kind.id}
+                                              for d in engine.unexplored(cell)
+                                              for kind in engine.boulders])
+        kind = engine.kinds[choice.get("kind", engine.boulders[0].id)]
         pos = step(cell.pos, choice["dir"])
-        state.cells[pos] = Cell(pos, engine.kinds["boulder"], OPPOSITE[choice["dir"]], cell.depth,
-                                tile_id="boulder", stack=stack_no)
+        state.cells[pos] = new = Cell(pos, kind, OPPOSITE[choice["dir"]], cell.depth,
+                                      tile_id=kind.id, stack=stack_no)
         state.stats["boulders"] += 1
-        engine.log(f"{team.name} cannot place {tile.tile_kind} {tile.exits}: boulder at {pos}")
+        state.stats[f"boulder:{kind.id}"] += 1
+        engine.log(f"{team.name} cannot place {tile.tile_kind} {tile.exits}: {kind.id} at {pos}")
+        if kind.on_discover is not None:
+            kind.on_discover(engine.ctx(team, new))
     if stack_no == 4 and not state.stacks[3] and not state.end_triggered:
         state.end_triggered = True     # L303-304
         engine.log(f"{team.name} placed the last stack-4 tile: the end is triggered")
