@@ -89,3 +89,50 @@ def test_mud_costs_three_ap_to_enter(tmp_path, monkeypatch):
     engine.apply(team, {"do": "move", "to": (1, 0), "via": "wade"})
     assert team.ap == 2
 
+
+
+ROCKFALL = """\
+tile_kinds:
+  - id: rockfall
+    name: {zh: 落石版塊, en: Rockfall}
+    source: approximation
+    note: "A fan's second boulder: set aside like the boulder (no stack tile has it), its edges need not match; 3 AP to climb."
+    enter:
+      - {id: climb, effect: "pay ap 3"}
+    discover_from: false
+    match_edges: false
+    rope_edges: false
+"""
+
+
+def test_a_packs_copy_of_the_boulder_is_placed_as_a_boulder(tmp_path, monkeypatch):
+    """A tile kind set aside like the boulder (no tile of the stacks has it) whose edges need
+    not match is a boulder too: the team placing a boulder picks which (L76-80), so a pack's
+    copy is placed, not inert; the base boulder stays offered first."""
+    pack = tmp_path / "rockfall_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text('id: rockfall_pack\ngame: the_cave\nversion: "1.0"\n'
+                                    'name: {zh: 落石, en: Rockfall}\n', encoding="utf-8")
+    (pack / "rockfall.yaml").write_text(ROCKFALL, encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    data = compile_and_import(ROOT / "content" / "the_cave", [pack], dg.Reporter())
+    from tomecraft.runtime.engines.the_cave.scenario import build
+    setup = {"tiles": [{"at": [0, 0], "kind": "start", "exits": "NESW"},
+                       {"at": [1, 0], "kind": "normal", "exits": "EW"},
+                       {"at": [2, 1], "kind": "normal", "exits": "S"}],
+             "stacks": [["normal:NS"], [], [], []], "teams": [{"pos": [1, 0]}]}
+    engine = build(data, setup)
+    assert [k.id for k in engine.boulders] == ["boulder", "rockfall"]
+    engine.agents[0].push({"kind": "rockfall"})
+    team = engine.state.teams[0]
+    engine.apply(team, {"do": "act", "id": "discover"})
+    cell = engine.state.cells[(2, 0)]
+    assert cell.kind.id == "rockfall" and cell.exits == "W"
+    engine.apply(team, {"do": "move", "to": (2, 0), "via": "climb"})
+    assert team.ap == 1                                   # 5 - 1 (discover) - 3 (climb)
+    totals = Counter()
+    for g in range(4):
+        rng = Rng(f"rockfall:{g}")
+        result = play_game(data, 3, rng.fork("game"), [RandomAgent(rng.fork(f"a{i}")) for i in range(3)], {})
+        totals.update(result["stats"])
+    assert totals["boulder:rockfall"] > 0 and totals["boulder:boulder"] > 0, totals

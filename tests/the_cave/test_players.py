@@ -28,8 +28,8 @@ def played(data):
 
 def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(played):
     new = pack_entities(played[1], "any_content")
-    assert set(new) == {"tile_kind:grotto", "action:survey", "equipment:lantern",
-                        "equipment:grappling_hook"}
+    assert set(new) == {"tile_kind:grotto", "action:survey", "action:bivouac",
+                        "equipment:lantern", "equipment:grappling_hook"}
     assert all(e["uses"] > 0 for e in new.values()), new
 
 
@@ -40,6 +40,8 @@ def test_the_new_tile_action_and_entry_option_are_chosen(played):
         stats.update(result["stats"])
     assert stats["drawn:grotto"] > 0 and stats["entered:grotto"] > 0
     assert stats["act:mine"] > 0 and stats["act:survey"] > 0
+    # the pack's camp action is weighed like the base game's, which it does not replace
+    assert stats["act:bivouac"] > 0 and stats["act:set_camp"] > 0
     assert stats["use:lantern"] > 0 and stats["use:grapnel"] > 0
 
 
@@ -47,16 +49,56 @@ def test_a_sim_with_the_pack_is_deterministic(data):
     assert sim.run(data, players=3, games=5, seed=2) == sim.run(data, players=3, games=5, seed=2)
 
 
-def test_the_player_names_no_tile_kind_item_or_token_of_the_content():
+def test_the_player_names_no_tile_kind_action_item_or_token_of_the_content():
     """The player weighs options by lookahead, never by a list of known names: no id of the
-    base game's tile kinds, equipment or tokens appears as a string in its code."""
+    base game's tile kinds (nor of their entry options and actions), game actions, equipment
+    or tokens appears as a string in its code (re-equipping and discovering are recognised by
+    what they do, so a pack's copy of either is chosen like the original)."""
     import ast
 
     from tomecraft.generated.the_cave import GAME
     from tomecraft.runtime.engines.the_cave import policy
-    names = {i for kind in ("tile_kind", "equipment", "token") for i in GAME.kinds[kind]}
+    names = {i for kind in ("tile_kind", "action", "equipment", "token") for i in GAME.kinds[kind]}
+    names |= {o.id for k in GAME.kinds["tile_kind"].values()
+              for o in (*(k.enter or ()), *(k.actions or ()))}
     names |= {e.term for e in GAME.kinds["equipment"].values()}
     tree = ast.parse(Path(policy.__file__).read_text(encoding="utf-8"))
     strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
                and isinstance(n.value, str)}
     assert names and strings & names == set()
+
+
+COPIES = """\
+actions:
+  - id: scout
+    name: {zh: 偵察, en: Scout}
+    source: approximation
+    note: "A copy of discover under a new id, for the players test."
+    order: 10
+    effect: "require can_discover(); pay ap 1 -> discover"
+  - id: resupply
+    name: {zh: 補給, en: Resupply}
+    source: approximation
+    note: "A copy of re_equip under a new id, for the players test."
+    order: 11
+    effect: "require at_base(); pay ap 2 -> re_equip"
+"""
+
+
+def test_a_packs_copies_of_discover_and_re_equip_are_chosen_like_the_originals(tmp_path):
+    """The player recognises discovering and re-equipping by what they do (a tile added, the
+    backpack restocked), not by id: a pack's copies are chosen as often as the originals."""
+    pack = tmp_path / "copies"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text('id: copies\ngame: the_cave\nversion: "1"\n'
+                                    'name: {zh: 複本, en: Copies}\n', encoding="utf-8")
+    (pack / "actions.yaml").write_text(COPIES, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        data = compiled_with("the_cave", pack, monkeypatch)
+    results, _ = play_with_usage(data, players=3, games=4, seed=3)
+    stats = Counter()
+    for result in results:
+        stats.update(result["stats"])
+    for original, copy in (("discover", "scout"), ("re_equip", "resupply")):
+        assert stats[f"act:{original}"] > 0 and stats[f"act:{copy}"] > 0, stats
+        assert stats[f"act:{copy}"] > stats[f"act:{original}"] / 3, stats

@@ -17,7 +17,10 @@ CONTRACT = Contract(
             "actions": runs("when a team on a tile of this kind takes that action"),
             "cross_out": runs("when a team leaves a tile of this kind for another depth"),
             **reads("when tiles are placed, crossed and discovered from",
-                    "discover_from", "rope_edges", "is_base", "match_edges"),
+                    "discover_from", "rope_edges", "is_base"),
+            **reads("when a tile is placed beside one of this kind (false: its edges need not "
+                    "match, L79); a kind no stack tile has, with false, is a boulder the team "
+                    "may place when a drawn tile fits nowhere (L76-80)", "match_edges"),
         },
         "tile": reads(SETUP, "stack", "tile_kind", "exits", "count"),
         "start_board": reads("at setup, for the player count", "players", "cells",

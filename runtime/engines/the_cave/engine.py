@@ -6,14 +6,15 @@ game's actions (actions.yaml) and equipment's own `use` actions. The engine deci
 the effect language leaves to it: geometry, legality of placement, who decides, turn order.
 
 Layout (imports point one way, down this list): engine.py (turns) -> policy.py (the simulated
-player) -> handlers.py (the verbs and queries effects call) -> rules.py (discovering, the
+player) -> walking.py (where a team can walk, for the player) -> handlers.py (the verbs and
+queries effects call) -> rules.py (discovering, the
 equipment and camp rules) -> equipment.py (tokens as content defines them) -> state.py (the
 grid, teams and geometry); start.py sets a game up, scoring.py scores it, contract.py says
 what the engine does with content, scenario.py plays scenario files.
 """
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
@@ -28,7 +29,15 @@ from tomecraft.runtime.engines.the_cave.state import (
 )
 
 ROUND_CAP = 200          # D-29
+FAR = 1 << 30
 TURN_ACTION_CAP = 60
+
+
+def _bag(counter: Counter) -> Counter:
+    """A copy of a Counter, without Counter's slower constructor."""
+    out = Counter.__new__(Counter)
+    dict.update(out, counter)
+    return out
 
 
 def can_of(fx: Callable) -> Callable:
@@ -44,10 +53,12 @@ class Engine:
         self.verbs = Verbs(self)
         self.queries = Queries(self)
         self.log_enabled = log_enabled
+        self.undo_refused = True
         self._base_dist: tuple[int, dict] | None = None
         self._links: tuple = (0, {})     # (grid size, pos -> [(direction, neighbour pos)])
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
+        self.boulders = rules.boulder_kinds(data)
         self.actions = sorted(data.kinds["action"].values(), key=lambda a: (a.order or 0, a.id))
         self.scoring = next(iter(data.kinds["scoring"].values()))    # the one (contract: at_most 1)
         self.items = Items(data.kinds["equipment"])
@@ -116,18 +127,35 @@ class Engine:
             and any(self.state.stacks)
 
     def base_distance(self) -> dict:
+        """Steps by road from the base to every tile joined to it. Tiles are only ever added,
+        so the distances are brought up to date from the tiles placed since the last call
+        (a new tile can only shorten paths, from itself outwards) rather than searched again;
+        a copy of the game for a trial shares them while its grid is the same size, and
+        updates a copy of its own."""
         cells = self.state.cells
-        if self._base_dist is None or self._base_dist[0] != len(cells):
+        cached = self._base_dist
+        if cached is not None and cached[0] == len(cells):
+            return cached[1]
+        if cached is None or cached[0] > len(cells):
             dist = {self.state.base: 0}
             queue = deque([self.state.base])
-            while queue:
-                pos = queue.popleft()
-                for _, other in self.neighbours(pos):
-                    if other.pos not in dist:
-                        dist[other.pos] = dist[pos] + 1
-                        queue.append(other.pos)
-            self._base_dist = (len(cells), dist)
-        return self._base_dist[1]
+        else:
+            dist = dict(cached[1])
+            queue = deque()
+            for pos in list(cells)[cached[0]:]:
+                near = [dist[n.pos] for _, n in self.neighbours(pos) if n.pos in dist]
+                if near and dist.get(pos, FAR) > min(near) + 1:
+                    dist[pos] = min(near) + 1
+                    queue.append(pos)
+        while queue:
+            pos = queue.popleft()
+            step = dist[pos] + 1
+            for _, other in self.neighbours(pos):
+                if dist.get(other.pos, FAR) > step:
+                    dist[other.pos] = step
+                    queue.append(other.pos)
+        self._base_dist = (len(cells), dist)
+        return dist
 
     # --- moving ------------------------------------------------------------------------
     def _crosses_out(self, src: Cell, dst: Cell) -> bool:
@@ -217,11 +245,31 @@ class Engine:
                 options.append({"do": "use", "item": term})
         return options
 
+    def _atomic(self, team: Team, cell: Cell, run: Callable[[], bool]) -> bool:
+        """Run an action's effect all or nothing: an effect pays its costs before its verbs
+        run, so a verb that refuses (a re-equip or camp exchange breaking a rule, a discard of
+        an item not carried) would leave the AP paid; the team and its tile are put back as
+        they were and the refusal goes on to the caller. (A player's trial copy of the game,
+        thrown away when an option fails, skips the bookkeeping: `undo_refused` False.)"""
+        if not self.undo_refused:
+            return run()
+        saved = (team.ap, team.done, team.camp, team.camp_pos, team.camp_packed_before,
+                 _bag(team.backpack), _bag(team.camp_items), _bag(team.tokens),
+                 _bag(team.lost), set(team.depth_tokens), list(cell.tokens))
+        try:
+            return run()
+        except EffectError:
+            (team.ap, team.done, team.camp, team.camp_pos, team.camp_packed_before,
+             team.backpack, team.camp_items, team.tokens, team.lost, team.depth_tokens,
+             cell.tokens[:]) = saved
+            raise
+
     def do_use(self, team: Team, term: str) -> None:
         """An equipment's own action, taken while the team carries the item."""
         item = self.items.by_term.get(term)
         if item is None or item.use is None or not self.items.count(team.backpack, term) \
-                or not item.use(self.ctx(team)):
+                or not self._atomic(team, self.state.cells[team.pos],
+                                    lambda: item.use(self.ctx(team))):
             raise EffectError(f"{team.name} cannot use {term} here")
         self.state.stats[f"use:{term}"] += 1
         self.log(f"{team.name} uses the {term} (AP {team.ap})")
@@ -230,7 +278,7 @@ class Engine:
         cell = self.state.cells[team.pos]
         found = [a for a in (cell.kind.actions or ()) if a.id == act_id]
         found += [a for a in self.actions if a.id == act_id]
-        if not found or not found[0].effect(self.ctx(team, cell)):
+        if not found or not self._atomic(team, cell, lambda: found[0].effect(self.ctx(team, cell))):
             raise EffectError(f"{team.name} cannot {act_id} here")
         self.state.stats[f"act:{act_id}"] += 1
         self.log(f"{team.name} {act_id} (AP {team.ap})")

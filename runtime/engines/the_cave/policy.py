@@ -3,48 +3,39 @@
 It only narrows the legal options (`suggest`); the random agent picks among what is left.
 Which options exist is the engine's business: every action, tile action, equipment action and
 entry option that content defines is weighed the same way, by a one-step lookahead (`gain`:
-apply the option to a copy of the game and score the team's tokens), never by its name.
-
-Where a team can walk is found the same way: a tile can be crossed if one of its entry
-options is affordable with a full turn of AP and what the team carries (`_crossings`, run on
-the engine's own `move_options`). Those crossings are cached per grid, ropes and the part of
-the backpack the checks read, and distances come from one search over that cached graph.
+apply the option to a copy of the game and score the team's tokens and its logistics), never
+by its name. Where a team can walk is walking.py's business.
 """
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
-from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS, TURN_AP, UPKEEP, edge
+from tomecraft.runtime.engines.the_cave.state import (
+    BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, edge,
+)
+from tomecraft.runtime.engines.the_cave.walking import (
+    DESPERATE, FAR, copy_bag, frontier, graph_for, policy_cache, road_toward, shallow, toward,
+    walkable,
+)
 from tomecraft.runtime.lookahead import FirstOption
 from tomecraft.runtime.usage import quiet
 
-DESPERATE = "desperate_move"     # the engine's 5-AP move (L230)
-FAR = 99
+MARGIN = 2          # turns of consumables a team wants beyond its way home (heuristic)
+CAMP_WORTH = 0.5    # a camp that can still serve, in turns of consumables (heuristic)
+ROOM_WORTH = 0.1    # a backpack slot to fill at the base, likewise (heuristic)
+# the engine's decisions inside an action that the player answers by evaluation
+SUB_DECISIONS = ("camp_exchange", "make_room")
 
 
 # --- trying an option out ----------------------------------------------------------------
 
-def _shallow(obj):
-    """A shallow copy of a plain object, cheaper than copy.copy."""
-    out = object.__new__(type(obj))
-    out.__dict__.update(obj.__dict__)
-    return out
-
-
-def _bag(counter: Counter) -> Counter:
-    """A copy of a Counter, without Counter's slower constructor."""
-    out = Counter.__new__(Counter)
-    dict.update(out, counter)
-    return out
-
-
 def _copy_team(team):
-    out = _shallow(team)
-    out.backpack, out.camp_items = _bag(team.backpack), _bag(team.camp_items)
-    out.tokens, out.lost = _bag(team.tokens), _bag(team.lost)
+    out = shallow(team)
+    out.backpack, out.camp_items = copy_bag(team.backpack), copy_bag(team.camp_items)
+    out.tokens, out.lost = copy_bag(team.tokens), copy_bag(team.lost)
     out.depth_tokens = set(team.depth_tokens)
     return out
 
@@ -60,21 +51,35 @@ def _trial(engine, team, at=None):
         me.pos, me.ap, me.done, me.forced = at, TURN_AP, False, False
     cells = dict(state.cells)
     for pos in [me.pos] + [c.pos for _, c in engine.neighbours(me.pos)]:
-        cells[pos] = cell = _shallow(cells[pos])
+        cells[pos] = cell = shallow(cells[pos])
         cell.tokens = list(cell.tokens)
     teams = list(state.teams)
     teams[team.seat] = me
-    trial = _shallow(engine)
+    trial = shallow(engine)
     trial.select = _copying_select(trial)
-    trial.state = new = _shallow(state)
+    trial.state = new = shallow(state)
     new.cells, new.teams, new.stacks = cells, teams, [list(s) for s in state.stacks]
     new.ropes, new.discarded, new.log = dict(state.ropes), list(state.discarded), []
     new.stats, new.turn_log = Counter(), []
-    trial.agents = [FirstOption()] * len(teams)
+    trial.agents = [_TRIAL_AGENT] * len(teams)
     trial.verbs, trial.queries = Verbs(trial), Queries(trial)
     trial.log_enabled = False
+    trial.undo_refused = False      # a failed option's trial is thrown away
     trial.policy_cache = {}
     return trial, me
+
+
+class _TrialAgent(FirstOption):
+    """Answers a trial's decisions with the first option, but a camp exchange or making room
+    in the backpack as the player would (`suggest`), so a trial shows what the option is for."""
+
+    def choose(self, key, options, view=None):
+        if key in SUB_DECISIONS and view is not None:
+            return suggest(view.engine, view.team, key, list(options))[0]
+        return options[0]
+
+
+_TRIAL_AGENT = _TrialAgent()
 
 
 def _copying_select(trial):
@@ -97,6 +102,37 @@ def value(engine, team) -> float:
         token = tokens.get(key)
         if token is not None:
             total += n * ((token.points or 0) + (0.5 if token.category else 0))
+    return total
+
+
+def _short(need: int, have: float) -> float:
+    return max(0.0, need - have)
+
+
+def logistics(engine, team, dist: int | None = None) -> float:
+    """What a team's supplies are worth for the rest of its trip (game-specific knowledge that
+    shapes the evaluation, whatever option brings the change): consumables short of the way
+    home plus MARGIN turns, counted once for the backpack and once more for what the team's
+    own camp holds where it stands away from the base (an exchange there costs nothing,
+    L261-262; at the base the bank serves); a camp that
+    can still serve (packed, or set away from the base with consumables in it, until the end
+    is triggered) is worth CAMP_WORTH; at the base, the backpack's room a re-equip can fill
+    (a packed camp takes 2 of the 8 slots, L250-251) is worth ROOM_WORTH a slot."""
+    items, state = engine.items, engine.state
+    if dist is None:
+        dist = engine.base_distance().get(team.pos, 0)
+    need = (dist + 3) // 4 + MARGIN
+    carried = items.uses_left(team.backpack, UPKEEP)
+    here = 0
+    if team.camp == "set" and team.camp_pos == team.pos != state.base:
+        here = items.uses_left(team.camp_items, UPKEEP)
+    total = -_short(need, carried) - _short(need, carried + here)
+    if not state.end_triggered:
+        if team.camp == "packed" or (team.camp == "set" and team.camp_pos != state.base
+                                     and items.uses_left(team.camp_items, UPKEEP) > 0):
+            total += CAMP_WORTH
+    if team.pos == state.base:
+        total += ROOM_WORTH * (BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if team.camp == "packed" else 0))
     return total
 
 
@@ -171,174 +207,13 @@ def _cheapest(engine, team, moves: list) -> list:
     return [o for o, n in zip(moves, left) if n == top and n >= 0] or moves
 
 
-# --- where a team can walk ---------------------------------------------------------------
-
-class _Reading(Counter):
-    """A backpack that notes which of its keys a check reads."""
-
-    def __init__(self, bag: Counter, seen: set) -> None:
-        super().__init__()
-        dict.update(self, bag)
-        self.seen = seen
-
-    def __getitem__(self, key):
-        self.seen.add(key)
-        return dict.get(self, key, 0)
-
-
-def _crossings(engine, team, pos, seen: set) -> frozenset:
-    """The tiles the team could enter from `pos` by an ordinary move with a full turn of AP
-    and what it carries (the keys the checks read go into `seen`)."""
-    probe = _shallow(team)
-    probe.pos, probe.ap, probe.done, probe.forced = pos, TURN_AP, False, False
-    probe.backpack = _Reading(team.backpack, seen)
-    probe.tokens, probe.depth_tokens = _bag(team.tokens), set(team.depth_tokens)
-    with quiet():
-        return frozenset(tuple(o["to"]) for o in engine.move_options(probe) if o["via"] != DESPERATE)
-
-
-def _node(engine, team, pos, seen: set) -> frozenset:
-    """`_crossings` from `pos`, remembered per tile, its neighbours (their tokens too) and the
-    ropes between them, and the values of the backpack keys the checks read there: a plain
-    tile reads none, so one answer serves every backpack."""
-    memo = _cache(engine).setdefault("nodes", {})
-    links = engine.neighbours(pos)
-    ropes = engine.state.ropes
-    key = (pos, tuple((n.pos, tuple(n.tokens), edge(pos, n.pos) in ropes) for _, n in links))
-    entries = memo.setdefault(key, [])
-    bag = team.backpack
-    for keys, values, result in entries:
-        if tuple(bag[k] for k in keys) == values:
-            return result
-    read: set = set()
-    result = _crossings(engine, team, pos, read)
-    seen |= read
-    keys = tuple(sorted(read))
-    entries.append((keys, tuple(bag[k] for k in keys), result))
-    return result
-
-
-class _Graph:
-    """Who can cross where, for one content of the backpack (as far as the checks read it);
-    brought up to date as tiles and ropes are added (the engine never removes either)."""
-
-    def __init__(self) -> None:
-        self.cells: dict | None = None
-        self.size = 0
-        self.ropes: set = set()
-        self.out: dict = {}
-        self.searches: dict = {}        # cached distances, valid until the graph changes
-
-    def update(self, engine, team, seen: set) -> None:
-        cells, ropes = engine.state.cells, engine.state.ropes
-        if self.cells is cells and self.size == len(cells) and len(self.ropes) == len(ropes):
-            return
-        if self.cells is not cells:
-            dirty = set(cells)
-            self.cells, self.out, self.ropes = cells, {}, set()
-        else:
-            dirty = set()
-            for pos in list(cells)[self.size:]:          # tiles placed since (dicts keep order)
-                dirty.add(pos)
-                dirty.update(n.pos for _, n in engine.neighbours(pos))
-        for rope in ropes:
-            if rope not in self.ropes:
-                dirty.update(rope)
-                self.ropes.add(rope)
-        for pos in dirty:
-            if pos in cells:
-                self.out[pos] = _node(engine, team, pos, seen)
-        self.size = len(cells)
-        self.searches = {}
-
-    def reach(self, start) -> dict:
-        """Steps from `start` to every tile the team can walk to."""
-        key = ("from", start)
-        if key not in self.searches:
-            self.searches[key] = _search({start: 0}, lambda p: self.out.get(p, ()))
-        return self.searches[key]
-
-    def toward(self, engine, targets: frozenset) -> dict:
-        """Steps from every tile to the nearest target; a target whose last edge the team
-        cannot cross counts from a neighbour plus one step (the 5-AP move can make it)."""
-        key = ("to", targets)
-        if key not in self.searches:
-            into: dict = {}
-            for src, dsts in self.out.items():
-                for dst in dsts:
-                    into.setdefault(dst, []).append(src)
-            self.searches[key] = _search(_seeds(engine, targets), lambda p: into.get(p, ()))
-        return self.searches[key]
-
-
-def _search(seeds: dict, links) -> dict:
-    """Breadth-first distances from `seeds` ({pos: start distance}, 0s before 1s)."""
-    dist = dict(seeds)
-    queue = deque(sorted(seeds, key=seeds.get))
-    while queue:
-        pos = queue.popleft()
-        for other in links(pos):
-            if other not in dist:
-                dist[other] = dist[pos] + 1
-                queue.append(other)
-    return dist
-
-
-def _seeds(engine, targets) -> dict:
-    seeds = {p: 0 for p in targets}
-    for p in targets:
-        for _, n in engine.neighbours(p):
-            seeds.setdefault(n.pos, 1)
-    return seeds
-
-
-def _cache(engine) -> dict:
-    return engine.__dict__.setdefault("policy_cache", {})
-
-
-def _graph(engine, team) -> _Graph:
-    cache = _cache(engine)
-    seen: set = cache.setdefault("read", set())
-    graphs: dict = cache.setdefault("graphs", {})
-    key = tuple((k, team.backpack[k]) for k in sorted(seen))
-    graph = graphs.get(key)
-    if graph is None:
-        graph = graphs[key] = _Graph()
-    before = len(seen)
-    graph.update(engine, team, seen)
-    if len(seen) != before:       # the checks read a new key: file the graph under it too
-        graphs[tuple((k, team.backpack[k]) for k in sorted(seen))] = graph
-    return graph
-
-
-def _road_toward(engine, targets: frozenset) -> dict:
-    """Steps by road (as 5-AP moves go) from every tile to the nearest target."""
-    cache = _cache(engine).setdefault("roads", {})
-    key = (len(engine.state.cells), targets)
-    if key not in cache:
-        cache.clear()
-        cache[key] = _search({p: 0 for p in targets},
-                             lambda p: [n.pos for _, n in engine.neighbours(p)])
-    return cache[key]
-
-
-def _frontier(engine) -> set:
-    """Tiles a team could discover from (an unexplored exit)."""
-    cache = _cache(engine)
-    size = len(engine.state.cells)
-    if cache.get("frontier", (None,))[0] != size:
-        cache["frontier"] = (size, {p for p, c in engine.state.cells.items()
-                                    if c.kind.discover_from and engine.unexplored(c)})
-    return cache["frontier"][1]
-
-
 def _collectable(engine, team, cell, carried: frozenset) -> bool:
     """Could the team gain something on this tile with what it carries: by an action there,
     or by entering it from a neighbour (each tried out on a copy, with a full turn of AP)?
     Cached per tile, tokens on it and the kinds of items carried (`carried`, whichever team)."""
     if not cell.tokens or cell.pos == team.pos:
         return False
-    cache = _cache(engine)
+    cache = policy_cache(engine)
     key = (cell.pos, tuple(cell.tokens), carried)
     found = cache.get(key)
     if found is None:
@@ -371,36 +246,117 @@ def _gain_at(engine, team, cell) -> float:
     return best
 
 
-def _walkable(engine, reach: dict, pos) -> bool:
-    """The tile or one of its neighbours is reachable by the team's ordinary moves."""
-    return pos in reach or any(n.pos in reach for _, n in engine.neighbours(pos))
-
-
-def _toward(dist: dict, here, moves: list) -> list:
-    """The moves that bring the team strictly closer to the nearest target (`dist`)."""
-    best, best_d = [], dist.get(here, FAR)
-    for o in moves:
-        d = dist.get(tuple(o["to"]), FAR)
-        if d < best_d:
-            best, best_d = [o], d
-        elif d == best_d and best:
-            best.append(o)
-    return best
-
-
 def going_home(engine, team) -> bool:
+    """Whether the team heads for the base: the end is triggered, or its consumables would
+    barely last the way back (until it restocks: at the base, or from its camp), or nothing
+    is left to do with what it carries (`_explore`)."""
     if team.pos == engine.state.base:
         team.homing = False
     if engine.state.end_triggered:
         return True
     dist = engine.base_distance().get(team.pos, 0)
-    if engine.items.uses_left(team.backpack, UPKEEP) < (dist + 3) // 4:
-        team.homing = True
-    return team.homing
+    short = engine.items.uses_left(team.backpack, UPKEEP) < (dist + 3) // 4
+    if short:
+        team.homing = UPKEEP
+    elif team.homing == UPKEEP:
+        team.homing = False          # restocked on the way (from its camp)
+    return bool(team.homing)
 
 
 def _variety(loadout: dict) -> int:
     return len({item_of(item) for item, n in loadout.get("backpack", {}).items() if n})
+
+
+class _Weighed:
+    """What an action does, tried out on a copy: the token value it gains, the change in the
+    team's logistics (`logistics`), whether it restocks the backpack (more uses or more slots
+    filled) and whether it adds a tile to the cave."""
+    __slots__ = ("option", "tokens", "supply", "restocks", "grows")
+
+    def __init__(self, option, tokens=-1.0, supply=float("-inf"), restocks=False, grows=False):
+        self.option, self.tokens, self.supply = option, tokens, supply
+        self.restocks, self.grows = restocks, grows
+
+
+def _weigh(engine, team, options: list, restocking: bool = False) -> list[_Weighed]:
+    """Every action option tried out on a copy of the game. Whatever its id, an option weighs
+    what it does: a pack's copy of an action weighs what the original weighs, and the agent's
+    seeded tie-break picks among them. Whether it restocks is asked only if `restocking`."""
+    dist = engine.base_distance().get(team.pos, 0)    # an action does not move the team
+    before = (value(engine, team), logistics(engine, team, dist),
+              kit(engine, team) if restocking else 0, engine.slots_used(team),
+              len(engine.state.cells))
+    grows = policy_cache(engine).setdefault("grows", {})
+    out = []
+    for o in options:
+        tried = _tried(engine, team, o)
+        if tried is None:
+            out.append(_Weighed(o))
+            continue
+        trial, me = tried
+        tokens = value(trial, me) - before[0]
+        supply = logistics(trial, me, dist) - before[1]
+        restocks = restocking and (kit(trial, me) > before[2] or trial.slots_used(me) > before[3])
+        grows[repr(o)] = grew = len(trial.state.cells) > before[4]
+        out.append(_Weighed(o, tokens, supply, restocks, grew))
+    return out
+
+
+def _growing(engine, team, options: list) -> list:
+    """The options that add a tile to the cave, as trying each out showed (remembered per
+    option for the game: whether an action adds a tile is what its effect does)."""
+    grows = policy_cache(engine).setdefault("grows", {})
+    unknown = [o for o in options if repr(o) not in grows]
+    if unknown:
+        _weigh(engine, team, unknown)
+    return [o for o in options if grows.get(repr(o))]
+
+
+def _supply_may_change(engine, team) -> bool:
+    """Whether an action could raise `logistics` away from the base: the team stands on its
+    emptied camp, or is short of consumables while its camp holds some (packed, or set where
+    it stands), or its camp was never packed. (Otherwise its actions are weighed for the
+    tokens they gain only.)"""
+    if team.camp == "beside":
+        return True
+    on_camp = team.camp == "set" and team.camp_pos == team.pos
+    stocked = engine.items.uses_left(team.camp_items, UPKEEP) > 0
+    if on_camp and not stocked:
+        return True                 # packing an emptied camp makes it serve again
+    if not stocked or not (on_camp or team.camp == "packed"):
+        return False
+    dist = engine.base_distance().get(team.pos, 0)
+    return engine.items.uses_left(team.backpack, UPKEEP) < (dist + 3) // 4 + MARGIN
+
+
+def _top(weighed: list, field: str, keep=lambda w: True) -> list:
+    """The options with the highest positive `field`, among those `keep` accepts."""
+    scored = [(getattr(w, field), w.option) for w in weighed if keep(w)]
+    top = max((g for g, _ in scored), default=0.0)
+    return [o for g, o in scored if g > 0 and g == top]
+
+
+def _best_swap(engine, team, options: list) -> list:
+    """A camp exchange: the split that leaves the most consumable uses in the backpack (the
+    camp is there to lengthen the trip), then the most kinds of equipment."""
+    def carried(o):
+        bag = Counter(o.get("backpack", {}))
+        return engine.items.uses_left(bag, UPKEEP), _variety(o)
+    most = max(carried(o) for o in options)
+    return [o for o in options if carried(o) == most]
+
+
+def _make_room(engine, team, options: list) -> list:
+    """Making room for a packed camp: move a token into the camp rather than discard it; move
+    or discard what is least missed: not a consumable, not an item a team owns only so many
+    of (one discarded is gone for good, L291-292), the item carried most of."""
+    def cost(o):
+        key = o.get("to_camp") or o.get("discard")
+        item = item_of(key)
+        return ("discard" in o, item in engine.limits, item == UPKEEP,
+                -engine.items.count(team.backpack, item))
+    least = min(cost(o) for o in options)
+    return [o for o in options if cost(o) == least]
 
 
 def suggest(engine, team, key: str, options: list) -> list:
@@ -409,24 +365,45 @@ def suggest(engine, team, key: str, options: list) -> list:
         # content's tiles ask for is at hand
         most = max(_variety(o) for o in options)
         return [o for o in options if _variety(o) == most]
+    if key == "camp_exchange":
+        return _best_swap(engine, team, options)
+    if key == "make_room":
+        return _make_room(engine, team, options)
     if key != "action" or len(options) == 1:
         return options
     at_base = team.pos == engine.state.base
     moves = [o for o in options if o["do"] == "move" and o["via"] != DESPERATE]
     desperate = [o for o in options if o["do"] == "move" and o["via"] == DESPERATE]
-    acts = {o["id"]: o for o in options if o["do"] == "act"}
     end = [o for o in options if o["do"] == "end"]
+    # the game's and tiles' actions and the equipment's own, each tried out on a copy (when
+    # what they do matters)
+    acts = [o for o in options if o["do"] in ("act", "use")]
+    weighed = None
     base_dist = engine.base_distance()
     here = base_dist.get(team.pos, FAR)
+    if at_base or _supply_may_change(engine, team):
+        weighed = _weigh(engine, team, acts, restocking=at_base)
     if at_base:
         if engine.state.end_triggered:
-            return end
-        if "re_equip" in acts and (engine.items.uses_left(team.backpack, UPKEEP) < 3
-                                  or engine.slots_used(team) < BACKPACK_SLOTS):
-            return [acts["re_equip"]]
+            return _top(weighed, "supply", lambda w: w.tokens >= 0) or end
+        camp = _top(weighed, "supply", lambda w: w.tokens >= 0 and not w.restocks)
+        if camp:
+            return camp
+        if engine.items.uses_left(team.backpack, UPKEEP) < 3 \
+                or engine.slots_used(team) < BACKPACK_SLOTS:
+            restock = [w.option for w in weighed if w.restocks and w.tokens >= 0]
+            if restock:
+                return restock
+    elif weighed is not None:
+        # setting up or packing the camp, exchanging with it: when the team's supplies say so
+        supply = _top(weighed, "supply", lambda w: w.tokens >= 0)
+        if supply:
+            return supply
     if going_home(engine, team) and not at_base:
-        if "discover" in acts and not engine.state.end_triggered:
-            return [acts["discover"]]     # one draw on the way keeps the cave growing
+        if not engine.state.end_triggered:
+            grows = _growing(engine, team, acts)
+            if grows:
+                return grows     # one draw on the way keeps the cave growing
         closer = [o for o in moves if base_dist.get(tuple(o["to"]), FAR) < here]
         if closer:
             return _cheapest(engine, team, closer)
@@ -437,28 +414,31 @@ def suggest(engine, team, key: str, options: list) -> list:
         return end
     if team.forced:
         return desperate or end
-    uses = [o for o in options if o["do"] == "use"]     # equipment's own actions
-    token_acts = _best(engine, team, list(acts.values()) + uses)
+    if weighed is None:
+        weighed = _weigh(engine, team, acts, restocking=at_base)
+    token_acts = _top(weighed, "tokens")
     if token_acts:
         return token_acts
-    if "discover" in acts:
-        return [acts["discover"]]
+    grows = [w.option for w in weighed if w.grows]
+    if grows:
+        return grows
     rich = _best(engine, team, moves)
     if rich:
         return rich
-    return _explore(engine, team, moves, desperate, end, acts, at_base, here, base_dist)
+    restock = [w.option for w in weighed if w.restocks and w.tokens >= 0]
+    return _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist)
 
 
-def _explore(engine, team, moves, desperate, end, acts, at_base, here, base_dist) -> list:
+def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist) -> list:
     """Head for the nearest tile with an unexplored exit, or a token the team can take (a
     token counts only where the team can walk: a desperate move gains no token, L230)."""
-    graph = _graph(engine, team)
+    graph = graph_for(engine, team)
     reach = graph.reach(team.pos)
     cells = engine.state.cells
-    targets = set(_frontier(engine))
+    targets = set(frontier(engine))
     carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
     targets.update(p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)
-                   and _walkable(engine, reach, p))
+                   and walkable(engine, reach, p))
     targets_all = frozenset(targets)
     targets.discard(team.pos)
     targets = frozenset(targets)
@@ -469,14 +449,14 @@ def _explore(engine, team, moves, desperate, end, acts, at_base, here, base_dist
         if jump and not near:
             return jump
     if targets and moves:
-        best = _toward(graph.toward(engine, targets), team.pos, moves)
+        best = toward(graph.toward(engine, targets), team.pos, moves)
         if best:
             return best
     if targets and desperate and team.ap == TURN_AP:
-        roads = _road_toward(engine, targets)
+        roads = road_toward(engine, targets)
         # one 5-AP step a turn is worth it only onto or beside the target, else the team
         # crawls toward a tile it cannot use for ever (re-equipping is better)
-        best = [o for o in _toward(roads, team.pos, desperate) if roads.get(tuple(o["to"]), FAR) <= 1]
+        best = [o for o in toward(roads, team.pos, desperate) if roads.get(tuple(o["to"]), FAR) <= 1]
         if best:
             return best
     # nothing worth doing from here with this equipment: go back and re-equip
@@ -488,6 +468,6 @@ def _explore(engine, team, moves, desperate, end, acts, at_base, here, base_dist
         if closer:
             return closer
         return end
-    if "re_equip" in acts:
-        return [acts["re_equip"]]
+    if restock:
+        return restock
     return moves or end

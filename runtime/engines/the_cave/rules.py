@@ -13,6 +13,7 @@ from tomecraft.runtime.engines.the_cave.state import (
 )
 
 SUGGESTED = {"consumable": 4, "rope": 1, "oxygen": 1, "camera": 1, "raft": 1}   # L54
+CAMP_PLAN = {"consumable": 3, "rope": 1}      # what the candidate loadouts put in the camp
 
 
 def owned(engine, team: Team, item: str) -> int:
@@ -38,9 +39,11 @@ def discard(engine, team: Team, item: str, amount: int = 1, where: Counter | Non
 
 
 def _fit(engine, wanted: dict, room: int, allowed: dict) -> Counter:
-    """As many of each wanted item, in order, as fit in `room` slots and are allowed."""
+    """As many of each wanted item, in order, as fit in `room` slots and are allowed; the
+    consumables last, so that in a backpack a packed camp makes smaller they give way (the
+    rest of the room is filled with them anyway, `_filled`)."""
     out, free = Counter(), room
-    for item, n in wanted.items():
+    for item, n in sorted(wanted.items(), key=lambda kv: kv[0] == UPKEEP):
         if item not in engine.items:
             continue
         n = min(n, allowed.get(item, n), free // engine.items.slots(item))
@@ -59,9 +62,19 @@ def _filled(engine, bag: Counter, room: int) -> Counter:
 
 
 def loadouts(engine, team: Team, setup: bool = False) -> list[dict]:
-    """Candidate re-equip choices (agents may also answer with any legal loadout)."""
+    """Candidate re-equip choices (agents may also answer with any legal loadout). They
+    depend only on the camp, the limited items the team may still take and `setup`, so they
+    are remembered per engine (a trial copy of the game shares the memo)."""
     camp_with_bank = team.camp == "packed" or (team.camp == "set" and team.camp_pos == engine.state.base)
     allowed = _limited_allowed(engine, team, camp_with_bank)
+    memo = engine.__dict__.setdefault("loadout_memo", {})
+    key = (team.camp, camp_with_bank, tuple(sorted(allowed.items())), setup)
+    if key not in memo:
+        memo[key] = _loadouts(engine, team, setup, camp_with_bank, allowed)
+    return [{k: (dict(v) if isinstance(v, dict) else v) for k, v in o.items()} for o in memo[key]]
+
+
+def _loadouts(engine, team: Team, setup: bool, camp_with_bank: bool, allowed: dict) -> list[dict]:
     room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if team.camp == "packed" else 0)
     plans = [SUGGESTED, {"consumable": 6, "rope": 2},
              {"consumable": 5, "rope": 1, "oxygen": 1, "raft": 1},
@@ -69,16 +82,18 @@ def loadouts(engine, team: Team, setup: bool = False) -> list[dict]:
              {"consumable": 4, "rope": 1, "oxygen": 2, "raft": 1},
              {"consumable": 3, "rope": 4, "camera": 1}]
     plans += _content_plans(engine, plans)
-    camp = _fit(engine, {"consumable": 2, "rope": 2}, CAMP_SLOTS, {}) if camp_with_bank else Counter()
+    camp = _fit(engine, CAMP_PLAN, CAMP_SLOTS, {}) if camp_with_bank else Counter()
     out = []
     for plan in plans:
         bp = _filled(engine, _fit(engine, plan, room, allowed), room)
         out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items()))})
     if setup:
-        bp = _fit(engine, {"consumable": 3, "rope": 1, "oxygen": 1, "camera": 1}, 6, allowed)
-        camp = _fit(engine, {"consumable": 3, "rope": 1}, CAMP_SLOTS, {})
-        out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items())),
-                    "pack_camp": True})
+        room = BACKPACK_SLOTS - PACKED_CAMP_SLOTS
+        camp = _fit(engine, CAMP_PLAN, CAMP_SLOTS, {})
+        for plan in ({"consumable": 3, "rope": 1, "oxygen": 1, "camera": 1}, SUGGESTED):
+            bp = _filled(engine, _fit(engine, plan, room, allowed), room)
+            out.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted(camp.items())),
+                        "pack_camp": True})
     return out
 
 
@@ -142,11 +157,12 @@ def set_camp(engine, team: Team) -> None:
 def swap_camp(engine, team: Team) -> None:
     total = team.backpack + team.camp_items
     options = [{"backpack": dict(sorted(team.backpack.items())), "camp": dict(sorted(team.camp_items.items()))}]
+    # everything, the backpack filled in the content's item order
     rank = {term: i for i, term in enumerate(engine.items.order)}
     keys = sorted(total, key=lambda key: (rank.get(item_of(key), len(rank)), key))
     bp = _fit(engine, {key: total[key] for key in keys}, BACKPACK_SLOTS, {})
     options.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted((total - bp).items()))})
-    choice = engine.ask(team, "swap_camp", options)
+    choice = engine.ask(team, "camp_exchange", options)
     bp, camp = Counter(choice.get("backpack", {})), Counter(choice.get("camp", {}))
     if +(bp + camp) != +total or engine.items.slots_used(bp) > BACKPACK_SLOTS \
             or engine.items.slots_used(camp) > CAMP_SLOTS:
@@ -181,6 +197,18 @@ def abandon_camp(engine, team: Team) -> None:
     engine.log(f"{team.name} abandons the camp")
 
 
+def boulder_kinds(data) -> list:
+    """The tile kinds a team may place instead of a tile that fits nowhere (L76-80): the
+    `boulder` the contract needs, then any other kind set aside like it (no tile of the stacks
+    has it, L39) whose edges new tiles need not match (`match_edges: false`, L79), by id. A
+    pack's copy of the boulder is so a boulder too, not an inert kind."""
+    kinds = data.kinds["tile_kind"]
+    stacked = {t.tile_kind for t in data.kinds["tile"].values()}
+    others = [k for i, k in sorted(kinds.items()) if i != "boulder" and k.match_edges is False
+              and i not in stacked and not k.is_base]
+    return [kinds["boulder"]] + others
+
+
 def discover(engine, team: Team) -> None:
     state = engine.state
     stack_no = next(i for i, s in enumerate(state.stacks) if s) + 1
@@ -200,12 +228,19 @@ def discover(engine, team: Team) -> None:
     else:
         # L76-77: the tile is discarded unseen by the rules and a boulder goes instead.
         state.discarded.append(tile)
-        choice = engine.ask(team, "boulder", [{"dir": d} for d in engine.unexplored(cell)])
+        # Which boulder, if the content has several (`boulder_kinds`), the team picks.
+        choice = engine.ask(team, "boulder", [{"dir": d, "kind": kind.id}
+                                              for d in engine.unexplored(cell)
+                                              for kind in engine.boulders])
+        kind = engine.kinds[choice.get("kind", engine.boulders[0].id)]
         pos = step(cell.pos, choice["dir"])
-        state.cells[pos] = Cell(pos, engine.kinds["boulder"], OPPOSITE[choice["dir"]], cell.depth,
-                                tile_id="boulder", stack=stack_no)
+        state.cells[pos] = new = Cell(pos, kind, OPPOSITE[choice["dir"]], cell.depth,
+                                      tile_id=kind.id, stack=stack_no)
         state.stats["boulders"] += 1
-        engine.log(f"{team.name} cannot place {tile.tile_kind} {tile.exits}: boulder at {pos}")
+        state.stats[f"boulder:{kind.id}"] += 1
+        engine.log(f"{team.name} cannot place {tile.tile_kind} {tile.exits}: {kind.id} at {pos}")
+        if kind.on_discover is not None:
+            kind.on_discover(engine.ctx(team, new))
     if stack_no == 4 and not state.stacks[3] and not state.end_triggered:
         state.end_triggered = True     # L303-304
         engine.log(f"{team.name} placed the last stack-4 tile: the end is triggered")

@@ -1,0 +1,231 @@
+"""Where a team of The Cave can walk, for the simulated player (policy.py).
+
+A tile can be crossed if one of its entry options is affordable with a full turn of AP and
+what the team carries (`_crossings`, run on the engine's own `move_options`). Those crossings
+are cached per grid, ropes and the part of the backpack the checks read, and distances come
+from one search over that cached graph. Nothing here names a tile kind or an item.
+"""
+from __future__ import annotations
+
+from collections import Counter, deque
+
+from tomecraft.runtime.engines.the_cave.state import TURN_AP, edge
+from tomecraft.runtime.usage import quiet
+
+DESPERATE = "desperate_move"     # the engine's 5-AP move (L230)
+FAR = 99
+
+
+# --- copying cheaply ------------------------------------------------------------------------
+
+def shallow(obj):
+    """A shallow copy of a plain object, cheaper than copy.copy."""
+    out = object.__new__(type(obj))
+    out.__dict__.update(obj.__dict__)
+    return out
+
+
+def copy_bag(counter: Counter) -> Counter:
+    """A copy of a Counter, without Counter's slower constructor."""
+    out = Counter.__new__(Counter)
+    dict.update(out, counter)
+    return out
+
+
+# --- where a team can walk ---------------------------------------------------------------
+
+class _Reading(Counter):
+    """A backpack that notes which of its keys a check reads."""
+
+    def __init__(self, bag: Counter, seen: set) -> None:
+        super().__init__()
+        dict.update(self, bag)
+        self.seen = seen
+
+    def __getitem__(self, key):
+        self.seen.add(key)
+        return dict.get(self, key, 0)
+
+
+def _crossings(engine, team, pos, seen: set) -> frozenset:
+    """The tiles the team could enter from `pos` by an ordinary move with a full turn of AP
+    and what it carries (the keys the checks read go into `seen`)."""
+    probe = shallow(team)
+    probe.pos, probe.ap, probe.done, probe.forced = pos, TURN_AP, False, False
+    probe.backpack = _Reading(team.backpack, seen)
+    probe.tokens, probe.depth_tokens = copy_bag(team.tokens), set(team.depth_tokens)
+    with quiet():
+        return frozenset(tuple(o["to"]) for o in engine.move_options(probe) if o["via"] != DESPERATE)
+
+
+def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
+    """`_crossings` from `pos`, remembered per tile, its neighbours (their tokens too) and the
+    ropes between them, and the values of the backpack keys the checks read there: a plain
+    tile reads none, so one answer serves every backpack. Returns the crossings, the keys
+    read and their values."""
+    memo = policy_cache(engine).setdefault("nodes", {})
+    links = engine.neighbours(pos)
+    ropes = engine.state.ropes
+    key = (pos, tuple((n.pos, tuple(n.tokens), edge(pos, n.pos) in ropes) for _, n in links))
+    entries = memo.setdefault(key, [])
+    bag = team.backpack
+    for keys, values, result in entries:
+        if tuple(bag[k] for k in keys) == values:
+            return result, keys, values
+    read: set = set()
+    result = _crossings(engine, team, pos, read)
+    seen |= read
+    keys = tuple(sorted(read))
+    values = tuple(bag[k] for k in keys)
+    entries.append((keys, values, result))
+    return result, keys, values
+
+
+class _Graph:
+    """Who can cross where, for one content of the backpack (as far as the checks read it);
+    brought up to date as tiles and ropes are added (the engine never removes either)."""
+
+    def __init__(self) -> None:
+        self.cells: dict | None = None
+        self.size = 0
+        self.ropes: set = set()
+        self.out: dict = {}
+        self.reads: dict = {}           # pos -> (backpack keys its checks read, their values)
+        self.searches: dict = {}        # cached distances, valid until the graph changes
+
+    def adopt(self, engine, team, donor: "_Graph", seen: set) -> None:
+        """Start from another backpack's graph of the same grid: a tile whose checks read the
+        same values in this backpack keeps its crossings (a plain tile reads none), the
+        others are worked out again."""
+        self.cells, self.size, self.ropes = donor.cells, donor.size, set(donor.ropes)
+        self.out, self.reads = dict(donor.out), dict(donor.reads)
+        bag = team.backpack
+        for pos, (keys, values) in donor.reads.items():
+            if keys and tuple(bag[k] for k in keys) != values:
+                self.out[pos], *read = _node(engine, team, pos, seen)
+                self.reads[pos] = tuple(read)
+
+    def update(self, engine, team, seen: set) -> None:
+        cells, ropes = engine.state.cells, engine.state.ropes
+        if self.cells is cells and self.size == len(cells) and len(self.ropes) == len(ropes):
+            return
+        if self.cells is not cells:
+            dirty = set(cells)
+            self.cells, self.out, self.reads, self.ropes = cells, {}, {}, set()
+        else:
+            dirty = set()
+            for pos in list(cells)[self.size:]:          # tiles placed since (dicts keep order)
+                dirty.add(pos)
+                dirty.update(n.pos for _, n in engine.neighbours(pos))
+        for rope in ropes:
+            if rope not in self.ropes:
+                dirty.update(rope)
+                self.ropes.add(rope)
+        for pos in dirty:
+            if pos in cells:
+                self.out[pos], *read = _node(engine, team, pos, seen)
+                self.reads[pos] = tuple(read)
+        self.size = len(cells)
+        self.searches = {}
+
+    def reach(self, start) -> dict:
+        """Steps from `start` to every tile the team can walk to."""
+        key = ("from", start)
+        if key not in self.searches:
+            self.searches[key] = _search({start: 0}, lambda p: self.out.get(p, ()))
+        return self.searches[key]
+
+    def toward(self, engine, targets: frozenset) -> dict:
+        """Steps from every tile to the nearest target; a target whose last edge the team
+        cannot cross counts from a neighbour plus one step (the 5-AP move can make it)."""
+        key = ("to", targets)
+        if key not in self.searches:
+            into: dict = {}
+            for src, dsts in self.out.items():
+                for dst in dsts:
+                    into.setdefault(dst, []).append(src)
+            self.searches[key] = _search(_seeds(engine, targets), lambda p: into.get(p, ()))
+        return self.searches[key]
+
+
+def _search(seeds: dict, links) -> dict:
+    """Breadth-first distances from `seeds` ({pos: start distance}, 0s before 1s)."""
+    dist = dict(seeds)
+    queue = deque(sorted(seeds, key=seeds.get))
+    while queue:
+        pos = queue.popleft()
+        for other in links(pos):
+            if other not in dist:
+                dist[other] = dist[pos] + 1
+                queue.append(other)
+    return dist
+
+
+def _seeds(engine, targets) -> dict:
+    seeds = {p: 0 for p in targets}
+    for p in targets:
+        for _, n in engine.neighbours(p):
+            seeds.setdefault(n.pos, 1)
+    return seeds
+
+
+def policy_cache(engine) -> dict:
+    return engine.__dict__.setdefault("policy_cache", {})
+
+
+def graph_for(engine, team) -> _Graph:
+    cache = policy_cache(engine)
+    seen: set = cache.setdefault("read", set())
+    graphs: dict = cache.setdefault("graphs", {})
+    key = tuple((k, team.backpack[k]) for k in sorted(seen))
+    graph = graphs.get(key)
+    before = len(seen)
+    if graph is None:
+        graph = graphs[key] = _Graph()
+        cells, ropes = engine.state.cells, engine.state.ropes
+        donor = next((g for g in graphs.values() if g.cells is cells and g.size == len(cells)
+                      and len(g.ropes) == len(ropes)), None)
+        if donor is not None:
+            graph.adopt(engine, team, donor, seen)
+    graph.update(engine, team, seen)
+    if len(seen) != before:       # the checks read a new key: file the graph under it too
+        graphs[tuple((k, team.backpack[k]) for k in sorted(seen))] = graph
+    return graph
+
+
+def road_toward(engine, targets: frozenset) -> dict:
+    """Steps by road (as 5-AP moves go) from every tile to the nearest target."""
+    cache = policy_cache(engine).setdefault("roads", {})
+    key = (len(engine.state.cells), targets)
+    if key not in cache:
+        cache.clear()
+        cache[key] = _search({p: 0 for p in targets},
+                             lambda p: [n.pos for _, n in engine.neighbours(p)])
+    return cache[key]
+
+
+def frontier(engine) -> set:
+    """Tiles a team could discover from (an unexplored exit)."""
+    cache = policy_cache(engine)
+    size = len(engine.state.cells)
+    if cache.get("frontier", (None,))[0] != size:
+        cache["frontier"] = (size, {p for p, c in engine.state.cells.items()
+                                    if c.kind.discover_from and engine.unexplored(c)})
+    return cache["frontier"][1]
+
+
+def walkable(engine, reach: dict, pos) -> bool:
+    """The tile or one of its neighbours is reachable by the team's ordinary moves."""
+    return pos in reach or any(n.pos in reach for _, n in engine.neighbours(pos))
+
+
+def toward(dist: dict, here, moves: list) -> list:
+    """The moves that bring the team strictly closer to the nearest target (`dist`)."""
+    best, best_d = [], dist.get(here, FAR)
+    for o in moves:
+        d = dist.get(tuple(o["to"]), FAR)
+        if d < best_d:
+            best, best_d = [o], d
+        elif d == best_d and best:
+            best.append(o)
+    return best
