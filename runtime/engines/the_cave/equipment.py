@@ -79,16 +79,12 @@ class Items:
         return sum(bag[key] * left for key, left in self._held.get(term, ()))
 
     def can_use(self, bag: Counter, term: str, times: int) -> bool:
-        if times <= 0:
-            return True
         if term in self._kept:
-            return self.count(bag, term) >= 1
+            return self.count(bag, term) >= (1 if times else 0)
         held, get = 0, bag.get          # every move asks this: no Counter.__missing__ calls
         for key, left in self._held.get(term, ()):
             held += get(key, 0) * left
-            if held >= times:
-                return True
-        return False
+        return held >= times
 
     def use(self, bag: Counter, term: str, times: int = 1) -> str:
         """`times` uses of the item (see `use_once`). Says what the last use did, for the log."""

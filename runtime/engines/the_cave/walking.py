@@ -46,6 +46,10 @@ class _Reading(Counter):
         self.seen.add(key)
         return dict.get(self, key, 0)
 
+    def get(self, key, default=None):      # the bag operations read with get (equipment.py)
+        self.seen.add(key)
+        return dict.get(self, key, default)
+
 
 def _crossings(engine, team, pos, seen: set) -> frozenset:
     """The tiles the team could enter from `pos` by an ordinary move with a full turn of AP
