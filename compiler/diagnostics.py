@@ -134,12 +134,17 @@ class Reporter:
     # The text of every file the loader read, by displayed name: excerpts come from here, so
     # a file that was refused (a symbolic link, too big) is never quoted.
     sources: dict[str, str | bytes] = field(default_factory=dict)  # bytes: UTF-8
+    # What was reported already: checking a game with each combination of its packs meets a
+    # base file's (or a pack's) mistake once per combination, and says it once.
+    _said: set = field(default_factory=set, repr=False, compare=False)
 
     def add(self, code: str, message: str, file: str | Path, line: int, column: int,
             hint: str = "") -> None:
         severity = CODES[code].severity if code in CODES else ERROR
-        self.diagnostics.append(
-            Diagnostic(code, message, str(file), max(1, line), max(1, column), hint, severity))
+        found = Diagnostic(code, message, str(file), max(1, line), max(1, column), hint, severity)
+        if found not in self._said:
+            self._said.add(found)
+            self.diagnostics.append(found)
 
     @property
     def errors(self) -> int:

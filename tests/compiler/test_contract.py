@@ -431,7 +431,7 @@ def _key_fields():
 def test_the_contracts_name_the_fields_engines_find_entities_by():
     assert {(k, f) for _, k, f in _key_fields()} >= {
         ("equipment", "term"), ("board_token", "token"), ("monster", "creature"),
-        ("die", "die"), ("info_block", "colour")}
+        ("die", "die"), ("info_block", "colour"), ("hazard_level", "level")}
 
 
 @pytest.mark.parametrize("game, kind, field", _key_fields())
@@ -476,3 +476,32 @@ scoring:
     else:
         assert [(c, f, l) for c, f, l, _ in found] == [("TC-C004", "scoring.yaml", 3)]
         assert "one scoring too many" in found[0][3]
+
+
+def test_a_pack_mineral_no_mission_lays_out_is_flagged_at_the_mineral(tmp_path):
+    """Deep Rock Galactic lays a mineral on the map only where a mission names it: a pack's
+    new mineral in no mission is a warning at its id (a fan's mission file may still use it);
+    the same mineral named by the pack's mission is not."""
+    mineral = ("minerals:\n  - {id: bismor, name: {zh: 铋矿, en: Bismor}, source: approximation, "
+               "note: a test, colour: orange}\n")
+    found = check_pack(tmp_path, "deep_rock_galactic", {"minerals.yaml": mineral})
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-G002", "minerals.yaml", 2)]
+    assert "'bismor' is in no mission" in found[0][3]
+
+
+def test_a_mistake_met_in_every_combination_of_packs_is_said_once(tmp_path, capsys):
+    """`check content/deep_rock_galactic --pack P` checks the game with P, and with its shipped
+    pack and P: a mistake in P's file is met twice and reported once."""
+    from tomecraft.compiler import cli
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: fan_pack\ngame: deep_rock_galactic\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "cards.yaml").write_text("rock_and_stone_cards:\n  - {id: x, name: {zh: x, en: x}, "
+                                     "source: approximation, note: t, count: 0, effect: 'heal 1'}\n",
+                                     encoding="utf-8")
+    assert cli.main(["check", str(ROOT / "content" / "deep_rock_galactic"), "--pack", str(pack)]) == 1
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert text.count("cards.yaml:2:") == 1, text
+    assert "1 error" in text

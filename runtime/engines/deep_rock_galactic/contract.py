@@ -100,8 +100,9 @@ CONTRACT = Contract(
             **printed("colour", "damage_type", on="the dice reference"),
         },
         "hazard_level": {
+            **keys("when a mission is set up at a hazard level: by its level", "level"),
             **reads("at setup", "threat_start", "extra_grunts_per_exit"),
-            **printed("level", "grunt_bang_damage", on="the hazard reference"),
+            **printed("grunt_bang_damage", on="the hazard reference"),
         },
         "event_card": {
             **reads("when the event deck is built and drawn", "deck", "event_kind", "count"),

@@ -21,7 +21,7 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
     engine = Engine(data, st, agents, rng, {**options, "hazard": hazard}, log_enabled=log)
     engine.mine_head_mission = st.mine_head is not None
     engine.mission = mission
-    level = data.get("hazard_level", f"hazard_{hazard}")
+    level = hazard_of(data, hazard)
     st.stalagmites = {tuple(h) for h in mission.get("stalagmites", [])}
     # minerals: fixed ones first, the rest at random on the diamond spaces (L209-213)
     diamonds = sorted(h for h, c in cells.items() if c == "*")
@@ -132,6 +132,16 @@ def loadout(data, cls: str, rng) -> tuple[str, str]:
     dice = {m.get("die") for m in primary.modes}
     other = [w for w in open_ if not dice & {m.get("die") for m in w.modes}]
     return primary.id, _stream(rng, f"secondary/{cls}").choice(other or open_).id
+
+
+def hazard_of(data, level: int):
+    """The hazard level entity whose `level` is `level` (a contract key: one per level, so a
+    pack's replacement is found whatever its id)."""
+    found = next((h for h in data.of("hazard_level") if h.level == level), None)
+    if found is None:
+        levels = sorted(h.level for h in data.of("hazard_level"))
+        raise ValueError(f"no hazard level {level} in the content (levels: {levels})")
+    return found
 
 
 def hazard_setup(engine: Engine, level, threat: int | None = None) -> None:

@@ -52,7 +52,8 @@ from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.deep_rock_galactic import actions, deep_dive, equipment, expectations, game, hexgrid, policy
+from tomecraft.runtime.engines.deep_rock_galactic import (
+    actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, parse_map, plain
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from tomecraft.runtime.rng import Rng
@@ -181,7 +182,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     st.event_discard = [by_id[i] for i in setup.get("event_discard", [])]
     st.swarm_discard = [by_id[i] for i in setup.get("swarm_discard", [])]
     if "hazard_setup" in setup:       # the Hazard level's own setup (threat start, extra Grunts)
-        level = data.get("hazard_level", f"hazard_{setup['hazard_setup']}")
+        level = mission_setup.hazard_of(data, int(setup["hazard_setup"]))
         engine.hazard = level.level
         game.hazard_setup(engine, level, setup.get("threat"))
     st.pod_left = bool(setup.get("pod_left", False))
