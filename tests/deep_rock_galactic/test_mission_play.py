@@ -218,12 +218,18 @@ def _rates(path: Path) -> dict[int, tuple[float, int]]:
     return _RATES[path]
 
 
+# The rates are played once per worker (_RATES): these tests share one worker under `-n`.
+SHARE_RATES = pytest.mark.xdist_group("deep_rock_galactic_mission_rates")
+
+
+@SHARE_RATES
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_every_valid_example_is_neither_always_won_nor_always_lost(path):
     rates = _rates(path)
     assert all(0 < r < 1 for r, _ in rates.values()), rates
 
 
+@SHARE_RATES
 def test_the_valid_examples_are_harder_at_hazard_5():
     """Over all the examples' games: one example's gap (a few points) is within the seed noise
     of 40-80 games (at seed 3 the branch point's drone_salvage and goo_hunt tie or reverse, and
