@@ -262,6 +262,17 @@ def _report(entity: Entity, site: EffectSite, node, reporter: dg.Reporter, messa
 # --- needs -----------------------------------------------------------------------------------
 
 def _check_needs(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
+    for kind in contract.closed:
+        read = sorted(need.id for need in contract.needs if need.kind == kind and need.id)
+        for entity in game.entities.get(kind, {}).values():
+            # the base game's others are its inventory (what the box holds), not play
+            if entity.id not in read and entity.pack != game.id:
+                mark = entity.doc.mark(entity.path + ("id",))
+                reporter.add(dg.CONTRACT_NEED,
+                             f"{kind} {entity.id!r} would never be read: the engine reads only the "
+                             f"{kind} entities {', '.join(read)}", entity.display, mark.line,
+                             mark.column, f"replace one of them (its id with `replace: true`), "
+                             "or remove this one")
     for need in contract.needs:
         have = game.entities.get(need.kind, {})
         if need.id and need.id not in have:
@@ -326,6 +337,8 @@ def describe(contract: Contract) -> str:
                     extra += " (triggers on " + ", ".join(sorted(use.events)) + ")"
             tag = " [base game only]" if use.fixed else " [one per entity]" if use.key else ""
             lines.append(f"  {name}{tag}: {use.when}{extra}")
+    for kind in contract.closed:
+        lines += ["", f"{kind}: only those named below are read; a pack replaces them, adds none"]
     if contract.needs:
         lines += ["", "Content it needs:"]
         for need in contract.needs:

@@ -47,8 +47,11 @@ def new_pack(game_root: Path, folder: Path, pack_id: str | None = None) -> list[
         if not base:
             continue
         path = folder / f"{spec['plural']}.yaml"
+        read = _read_only(game, kind)
+        if read:               # the engine reads only these ids: the example replaces one
+            base = [e for e in base if e.id in read] or base
         example = _example(base[0], pack_id)
-        replacing = _full(game, kind, len(base))
+        replacing = bool(read) or _full(game, kind, len(base))
         if replacing:          # the engine plays no more of this kind: the example replaces
             example = {"id": base[0].id, "replace": True,
                        **{k: v for k, v in example.items() if k != "id"}}
@@ -102,6 +105,14 @@ def _full(game, kind: str, count: int) -> bool:
                for need in (engine.needs if engine else ()))
 
 
+def _read_only(game, kind: str) -> set[str]:
+    """The ids the engine reads of a kind its contract calls closed (else empty)."""
+    engine = contract.load(game.vocab.engine)
+    if engine is None or kind not in engine.closed:
+        return set()
+    return {need.id for need in engine.needs if need.kind == kind and need.id}
+
+
 def _example(entity, pack_id: str) -> dict:
     data = {k: v for k, v in entity.data.items() if k not in DROPPED}
     data["id"] = f"{pack_id}_{entity.id}"
@@ -127,7 +138,7 @@ def _dump(data: dict) -> str:
 def _content(path: Path, schema: Path, plural: str, example: dict, entity,
              replacing: bool = False) -> str:
     what = (f"# One example {entity.kind}: it replaces the base game's {entity.id!r} (the engine "
-            f"plays only one), starting as a copy.\n" if replacing else
+            f"uses no other), starting as a copy.\n" if replacing else
             f"# One example {entity.kind}, copied from the base game's {entity.id!r}.\n")
     return f"{editor_schemas.line_for(path, schema)}\n" + what + _dump({plural: [example]})
 

@@ -60,6 +60,9 @@ class Contract:
     kinds: Mapping[str, Mapping[str, Use]]      # kind -> field -> use
     needs: tuple[Need, ...] = ()
     notes: tuple[str, ...] = field(default=())  # what a designer should know besides
+    # Kinds the engine reads only by the ids its needs name (Clank!'s components): a pack may
+    # replace those, and a pack's entity of the kind under any other id would never be read.
+    closed: tuple[str, ...] = ()
 
     def use(self, kind: str, field_name: str) -> Use | None:
         return self.kinds.get(kind, {}).get(field_name)

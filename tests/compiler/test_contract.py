@@ -505,3 +505,24 @@ def test_a_mistake_met_in_every_combination_of_packs_is_said_once(tmp_path, caps
     text = out.out + out.err
     assert text.count("cards.yaml:2:") == 1, text
     assert "1 error" in text
+
+
+@pytest.mark.parametrize("entity_id, refused", [("fan_cubes", True), ("dragon_cubes", False)])
+def test_a_pack_component_the_engine_never_reads_is_refused(tmp_path, entity_id, refused):
+    """Clank! reads its components by id (the dragon, ghost and player cubes, at setup): a
+    pack's new component would be inert, so check refuses it at its id; a replacement of a
+    read one is clean."""
+    entry = f"id: {entity_id}" + ("\n    replace: true" if not refused else "")
+    found = check_pack(tmp_path, "clank_catacombs", {"components.yaml": f"""
+components:
+  - {entry}
+    name: {{zh: 方块, en: Cubes}}
+    source: approximation
+    note: a test
+    count: 30
+"""})
+    if refused:
+        assert [(c, f, line) for c, f, line, _ in found] == [("TC-C004", "components.yaml", 3)]
+        assert "would never be read" in found[0][3] and "dragon_cubes" in found[0][3]
+    else:
+        assert found == []

@@ -87,9 +87,10 @@ CONTRACT = Contract(
         *(Need("tunnel_icon", i, why="tiles carry it on their tunnels (game.yaml, tile icons)")
           for i in ("footprints", "monster_icon", "lock_icon", "one_way_arrow")),
         *(Need("component", c, why="set-up counts")
-          for c in ("dragon_cubes", "player_cubes")),
+          for c in ("dragon_cubes", "ghost_cubes", "player_cubes")),
         Need("room", "mausoleum", why="players start in the mausoleum"),
         Need("card", at_least=1, why="a starting deck"),
         Need("tile", at_least=1, why="the dungeon is explored from the tile stack"),
     ),
+    closed=("component",),
 )
