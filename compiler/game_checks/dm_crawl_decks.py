@@ -42,9 +42,6 @@ def check(game: Game, reporter: dg.Reporter) -> None:
                 report(reporter, e, "card_type", "a loot card names the resource it turns into")
             if e.data.get("card_type") == "loot" and e.data.get("count", 1) < 2:
                 report(reporter, e, "count", "each loot kind has several copies (复数张, L33)")
-    boards = game.of_kind("board")
-    if len(boards) > 1:
-        report(reporter, boards[1], "id", "one set of board values only")
     attributes = game.of_kind("attribute")
     if attributes and len(attributes) != 4:
         report(reporter, attributes[0], "id", f"{len(attributes)} attributes; the game has 4 (L13)")

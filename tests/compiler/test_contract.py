@@ -526,3 +526,24 @@ components:
         assert "would never be read" in found[0][3] and "dragon_cubes" in found[0][3]
     else:
         assert found == []
+
+
+def test_a_crawl_board_under_another_id_is_played_and_a_second_one_refused(tmp_path):
+    """Crawl Decks plays one set of board values, whatever its id: a pack that removes the
+    base's and adds its own (7 HP) plays with it; adding a second is refused at its id."""
+    import json
+    from tomecraft.compiler.loadgen import compile_and_import
+    from tomecraft.runtime.engines.dm_crawl_decks.engine import new_engine
+    from tomecraft.runtime.rng import Rng
+    base = pipeline.compile_game(ROOT / "content" / "dm_crawl_decks", [], dg.Reporter())
+    board = {k: v for k, v in base.entities["board"]["standard"].data.items() if k != "ref"}
+    mine = dict(board, id="tall_board", hp=7, source="approximation", note="a test")
+    found = check_pack(tmp_path, "dm_crawl_decks", {"board.yaml": json.dumps({"boards": [mine]})})
+    assert [(c, f) for c, f, _, _ in found] == [("TC-C004", "board.yaml")]
+    pack = tmp_path / "fan_pack"
+    (pack / "pack.yaml").write_text("id: fan_pack\ngame: dm_crawl_decks\nversion: '1.0'\n"
+                                    "remove: [{kind: board, id: standard}]\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content" / "dm_crawl_decks", [pack], reporter)
+    assert data is not None and not reporter.errors, dg.format_text(reporter)
+    assert new_engine(data, Rng("board"), None).state.hp == 7

@@ -63,7 +63,7 @@ CONTRACT = Contract(
     needs=(
         *(Need("attribute", a, why="the four attribute tracks (L13, L77)")
           for a in ("strength", "agility", "perception", "intelligence")),
-        Need("board", at_least=1, why="the game is played on the first board"),
+        Need("board", at_least=1, at_most=1, why="the game is played with one set of board values"),
         Need("card", at_least=1, why="the dungeon deck"),
         Need("event_card", at_least=1, why="the event deck"),
     ),

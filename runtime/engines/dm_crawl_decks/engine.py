@@ -47,7 +47,7 @@ class Engine(Battle, Rules, Zones):
         self.verbs = Verbs(self)
         self.queries = Queries(self)
         check_handlers(data, self.verbs, self.queries)
-        self.board = data.kinds["board"]["standard"]
+        self.board = the_board(data)
         self.rules = {r.id: r.value for r in data.kinds.get("rule", {}).values()}
         self.layers = Layers(on_zero=self._zero)
         self.bus = TriggerBus()
@@ -388,9 +388,14 @@ def summarise(results: list[dict]) -> dict:
             "lost_descend": sum(1 for r in results if "descend" in r["reason"])}
 
 
+def the_board(data):
+    """The one set of board values (contract: exactly 1 board), whatever its id."""
+    return next(iter(data.kinds["board"].values()))
+
+
 def new_engine(data, rng, agent, log_enabled: bool = False) -> Engine:
     """Setup (L79-87): decks shuffled, DL 1, HP 5/5, misses and resources 0."""
-    b = data.kinds["board"]["standard"]
+    b = the_board(data)
     state = State(hp=b.hp, hp_max=b.hp, dl=b.dl_start, space=b.space)
     state.columns = [[] for _ in range(b.brightness)]
     engine = Engine(data, state, agent, rng, log_enabled)
