@@ -98,11 +98,18 @@ def _fresh_keys(game, kind: str, example: dict, pack_id: str, terms: dict) -> No
 
 
 def _full(game, kind: str, count: int) -> bool:
-    """Whether the base game already has as many of `kind` as its engine plays (a contract
-    need's `at_most`), so a pack's example must replace one rather than add one."""
+    """Whether a pack's example of `kind` must replace a base entity rather than add one: the
+    base game already has as many as its engine plays (a contract need's `at_most`), or the
+    engine finds the kind by a key that is not a term (DRG's hazard `level`), which a copy
+    cannot be given afresh."""
     engine = contract.load(game.vocab.engine)
-    return any(need.kind == kind and need.at_most and count >= need.at_most
-               for need in (engine.needs if engine else ()))
+    if engine is None:
+        return False
+    fields = game.vocab.kinds[kind].get("fields", {})
+    fixed_key = any(use.key and not fields.get(name, {}).get("x-tomecraft", "").startswith("term:")
+                    for name, use in engine.kinds.get(kind, {}).items())
+    return fixed_key or any(need.kind == kind and need.at_most and count >= need.at_most
+                            for need in engine.needs)
 
 
 def _read_only(game, kind: str) -> set[str]:
@@ -138,7 +145,7 @@ def _dump(data: dict) -> str:
 def _content(path: Path, schema: Path, plural: str, example: dict, entity,
              replacing: bool = False) -> str:
     what = (f"# One example {entity.kind}: it replaces the base game's {entity.id!r} (the engine "
-            f"uses no other), starting as a copy.\n" if replacing else
+            f"would not play an added one), starting as a copy.\n" if replacing else
             f"# One example {entity.kind}, copied from the base game's {entity.id!r}.\n")
     return f"{editor_schemas.line_for(path, schema)}\n" + what + _dump({plural: [example]})
 
