@@ -1,6 +1,7 @@
 """Deep Rock Galactic's compile-time rules: Mission Book missions obey inventory §9.5, the
 monster info board has one monster per activation slot, dice have six faces, each class has
-exactly one default primary weapon, and every mineral is laid out by some mission."""
+exactly one default primary weapon, and a pack's minerals and pickups are laid out by some
+mission."""
 from __future__ import annotations
 
 from tomecraft.compiler import diagnostics as dg
@@ -35,24 +36,25 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     for dwarf in game.of_kind("dwarf"):
         if dwarf.id not in defaults:
             report(reporter, dwarf, "id", f"{dwarf.id} has no default primary weapon")
-    _check_minerals_laid_out(game, reporter)
+    _check_laid_out(game, reporter)
 
 
-def _check_minerals_laid_out(game: Game, reporter: dg.Reporter) -> None:
-    """A mineral lies on the map only where a mission lays it out (its `minerals`, its
-    `mineral_spaces`) or asks for it (objective targets): one that no mission names is never
-    seen in `sim`, so check says so of a pack's (a warning: a fan's mission file may still
-    name it)."""
+def _check_laid_out(game: Game, reporter: dg.Reporter) -> None:
+    """A mineral or pickup lies on the map only where a mission lays it out (its `minerals`,
+    `mineral_spaces`, `pickups`) or asks for it (objective targets): one that no mission names
+    is never seen in `sim`, so check says so of a pack's (a warning: a fan's mission file may
+    still name it)."""
     named: set[str] = set()
     for mission in game.of_kind("mission"):
         data = mission.data
-        named |= set(data.get("minerals") or {})
+        named |= set(data.get("minerals") or {}) | set(data.get("pickups") or {})
         named |= {spot.get("mineral") for spot in data.get("mineral_spaces") or () if isinstance(spot, dict)}
         named |= set((data.get("objective") or {}).get("targets") or {})
-    for mineral in game.of_kind("mineral"):
-        # the base game's Aquarq is laid out by its mission files (content/.../missions/)
-        if mineral.pack != game.id and mineral.id not in named:
-            report(reporter, mineral, "id",
-                   f"mineral {mineral.id!r} is in no mission: play never lays it out",
-                   hint="name it in a mission's `minerals` (with how many), or remove it",
-                   code=dg.GAME_RULE_WARNING)
+    for kind, field in (("mineral", "minerals"), ("pickup", "pickups")):
+        for entity in game.of_kind(kind):
+            # the base game's Aquarq is laid out by its mission files (content/.../missions/)
+            if entity.pack != game.id and entity.id not in named:
+                report(reporter, entity, "id",
+                       f"{kind} {entity.id!r} is in no mission: play never lays it out",
+                       hint=f"name it in a mission's `{field}` (with how many), or remove it",
+                       code=dg.GAME_RULE_WARNING)

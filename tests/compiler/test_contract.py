@@ -547,3 +547,18 @@ def test_a_crawl_board_under_another_id_is_played_and_a_second_one_refused(tmp_p
     data = compile_and_import(ROOT / "content" / "dm_crawl_decks", [pack], reporter)
     assert data is not None and not reporter.errors, dg.format_text(reporter)
     assert new_engine(data, Rng("board"), None).state.hp == 7
+
+
+def test_drg_sim_plays_a_packs_mission_too(tmp_path):
+    """With no mission asked for, each game plays one of the content's missions, drawn from the
+    game's stream: a pack's mission is played, not only Mission 1."""
+    import shutil
+    from tomecraft.compiler.loadgen import compile_and_import
+    from tomecraft.runtime import sim
+    pack = tmp_path / "fan_pack"
+    shutil.copytree(ROOT / "tests" / "deep_rock_galactic" / "any_content_pack", pack)
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content" / "deep_rock_galactic", [pack], reporter)
+    assert data is not None and not reporter.errors
+    used = sim.run(data, games=6, seed=1, usage=True)["usage"]["entities"]
+    assert used["mission:glow_caves"]["uses"] > 0 and used["mission:m01"]["uses"] > 0

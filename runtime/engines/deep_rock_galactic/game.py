@@ -21,7 +21,13 @@ def play_game(data, players: int, rng, agents, options: dict | None = None) -> d
         # a mission file is read once: the loaded mission replaces its path in the run's
         # options, so the next games of the same `sim.run` reuse it
         options["mission"] = load_mission(data, options)
-    engine = setup(data, players, rng, agents, dict(options))
+    options = dict(options)
+    missions = sorted(m.id for m in data.of("mission"))
+    if not options.get("mission") and not options.get("mission_id") and len(missions) > 1:
+        # no mission asked for: each game plays one of the content's (a pack's too), drawn
+        # from the game's own stream (the base game, with one mission, draws nothing)
+        options["mission_id"] = rng.choice(missions)
+    engine = setup(data, players, rng, agents, options)
     play_mission(engine)
     st = engine.state
     success = st.result == "success"
