@@ -1,8 +1,9 @@
 """The simulated players use any content: a YAML-only pack with one new item of every kind the
 game has (event and Swarm cards, a Rock and Stone card, a throwable, a pickup, a Supply Pod
 card, a mission, a dwarf class with its ability and primary, a secondary weapon, a weapon
-upgrade, a die, a creature and its board token) has each one with an effect used in a seeded
-sim; the pack's mission is played with `mission_id` like the base game's. The team and the
+upgrade, a die, a creature and its board token, a mineral its mission lays out) has each one
+with an effect used in a seeded sim; the pack's mission is played with `mission_id` like the
+base game's, and drawn among the content's missions when none is asked for. The team and the
 weapons come from the content, and no player code names a class, weapon or ability
 (runtime/engines/deep_rock_galactic/policy.py weighs abilities by trying them)."""
 from __future__ import annotations
