@@ -42,22 +42,14 @@ def new_pack(game_root: Path, folder: Path, pack_id: str | None = None) -> list[
     content_schema = folder / SCHEMAS / game.id / "content.schema.json"
     terms: dict[str, dict] = {}
     examples = []
+    engine = contract.load(game.vocab.engine)
     for kind, spec in sorted(game.vocab.kinds.items()):
         base = game.of_kind(kind)
         if not base:
             continue
         path = folder / f"{spec['plural']}.yaml"
-        read = _read_only(game, kind)
-        if read:               # the engine reads only these ids: the example replaces one
-            base = [e for e in base if e.id in read] or base
-        example = _example(base[0], pack_id)
-        replacing = bool(read) or _full(game, kind, len(base))
-        if replacing:          # the engine plays no more of this kind: the example replaces
-            example = {"id": base[0].id, "replace": True,
-                       **{k: v for k, v in example.items() if k != "id"}}
-        else:
-            _fresh_keys(game, kind, example, pack_id, terms)
-        path.write_text(_content(path, content_schema, spec["plural"], example, base[0], replacing),
+        example, original, replacing = _example_for(game, engine, kind, base, pack_id, terms)
+        path.write_text(_content(path, content_schema, spec["plural"], example, original, replacing),
                         encoding="utf-8")
         examples.append(path)
     manifest.write_text(_manifest(manifest, folder, pack_id, game.id, terms), encoding="utf-8")
@@ -80,10 +72,24 @@ def _manifest(path: Path, folder: Path, pack_id: str, game: str, terms: dict) ->
             f"remove: []\n" + vocabulary)
 
 
-def _fresh_keys(game, kind: str, example: dict, pack_id: str, terms: dict) -> None:
+def _example_for(game, engine, kind: str, base: list, pack_id: str, terms: dict):
+    """(the example entry, the base entity it starts from, whether it replaces that entity):
+    a copy under a new id with fresh key terms, or, where the engine would not play an added
+    one, a replacement of a base entity it reads."""
+    read = _read_only(engine, kind)
+    if read:
+        base = [e for e in base if e.id in read] or base
+    example = _example(base[0], pack_id)
+    if read or _full(game, engine, kind, len(base)):
+        return ({"id": base[0].id, "replace": True,
+                 **{k: v for k, v in example.items() if k != "id"}}, base[0], True)
+    _fresh_keys(game, engine, kind, example, pack_id, terms)
+    return example, base[0], False
+
+
+def _fresh_keys(game, engine, kind: str, example: dict, pack_id: str, terms: dict) -> None:
     """Give the example a new term for each field its engine finds entities by (a copy keeping
     its original's would be refused, TC-C005), declared in `terms` for the pack's vocabulary."""
-    engine = contract.load(game.vocab.engine)
     fields = game.vocab.kinds[kind].get("fields", {})
     for name, use in (engine.kinds.get(kind, {}) if engine else {}).items():
         tag = fields.get(name, {}).get("x-tomecraft", "")
@@ -97,12 +103,11 @@ def _fresh_keys(game, kind: str, example: dict, pack_id: str, terms: dict) -> No
             "zh": f"{text.zh if text else old}（例）", "en": f"{text.en if text else old} (example)"}
 
 
-def _full(game, kind: str, count: int) -> bool:
+def _full(game, engine, kind: str, count: int) -> bool:
     """Whether a pack's example of `kind` must replace a base entity rather than add one: the
     base game already has as many as its engine plays (a contract need's `at_most`), or the
     engine finds the kind by a key that is not a term (DRG's hazard `level`), which a copy
     cannot be given afresh."""
-    engine = contract.load(game.vocab.engine)
     if engine is None:
         return False
     fields = game.vocab.kinds[kind].get("fields", {})
@@ -112,9 +117,8 @@ def _full(game, kind: str, count: int) -> bool:
                             for need in engine.needs)
 
 
-def _read_only(game, kind: str) -> set[str]:
+def _read_only(engine, kind: str) -> set[str]:
     """The ids the engine reads of a kind its contract calls closed (else empty)."""
-    engine = contract.load(game.vocab.engine)
     if engine is None or kind not in engine.closed:
         return set()
     return {need.id for need in engine.needs if need.kind == kind and need.id}
