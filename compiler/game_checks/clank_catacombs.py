@@ -44,6 +44,9 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     if tiles:
         depths = [t for t in tiles if t.data.get("area") == "depths"]
         safe = [t for t in tiles if t.data.get("area") == "safe"]
+        if not any(t.data.get("area") == "start" for t in tiles):
+            report(reporter, tiles[0], "area", "no starting tile (area: start): the players start "
+                   "on it (L23, L176)", hint="keep a start tile, or replace it instead of removing it")
         if depths and _total(depths) != 22:
             report(reporter, depths[-1], "count", f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)")
         if safe and _total(safe) != 6:

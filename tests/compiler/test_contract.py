@@ -562,3 +562,41 @@ def test_drg_sim_plays_a_packs_mission_too(tmp_path):
     assert data is not None and not reporter.errors
     used = sim.run(data, games=6, seed=1, usage=True)["usage"]["entities"]
     assert used["mission:glow_caves"]["uses"] > 0 and used["mission:m01"]["uses"] > 0
+
+
+def test_drg_sim_plays_when_a_pack_removes_mission_1_for_its_own(tmp_path):
+    """A pack that removes Mission 1 and brings its own checks clean, so sim must play its
+    mission (it asked for `m01` by id and crashed)."""
+    import shutil
+    from tomecraft.compiler.loadgen import compile_and_import
+    from tomecraft.runtime import sim
+    pack = tmp_path / "fan_pack"
+    shutil.copytree(ROOT / "tests" / "deep_rock_galactic" / "any_content_pack", pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "remove: []", "remove: [{kind: mission, id: m01}]"), encoding="utf-8")
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content" / "deep_rock_galactic", [pack], reporter)
+    assert data is not None and not reporter.errors
+    used = sim.run(data, games=2, seed=1, usage=True)["usage"]["entities"]
+    assert used["mission:glow_caves"]["uses"] > 0 and "mission:m01" not in used
+
+
+def test_clank_plays_from_the_start_tile_a_pack_leaves_and_needs_one(tmp_path):
+    """The players start on the content's first start tile, not on `start_a` by id: a pack
+    removing side A plays from side B; removing both is refused."""
+    from tomecraft.compiler.loadgen import compile_and_import
+    from tomecraft.runtime.engines.clank_catacombs.setup import new_state
+    from tomecraft.runtime.rng import Rng
+    assert check_pack(tmp_path, "clank_catacombs", {},
+                      remove="[{kind: tile, id: start_a}]") == []
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content" / "clank_catacombs", [tmp_path / "fan_pack"], reporter)
+    assert data is not None and not reporter.errors
+    state = new_state(data, 2, Rng("side"))
+    tiles = {getattr(c.tile, "id", c.tile) for c in state.cells.values()}
+    assert "start_b" in tiles and "start_a" not in tiles, tiles
+    (tmp_path / "both").mkdir()
+    both = check_pack(tmp_path / "both", "clank_catacombs", {},
+                      remove="[{kind: tile, id: start_a}, {kind: tile, id: start_b}]")
+    assert [c for c, *_ in both if c == "TC-G001"] and any("no starting tile" in m for *_, m in both)

@@ -463,7 +463,7 @@ class Engine(Board, Rules):
 
 def play_game(data, players: int, rng, agents: list, options: dict | None = None) -> dict:
     options = options or {}
-    state = new_state(data, players, rng.fork("setup"), options.get("side", "start_a"))
+    state = new_state(data, players, rng.fork("setup"), options.get("side"))
     engine = Engine(data, state, agents, log_enabled=bool(options.get("log")))
     engine.rng = rng.fork("play")
     for cid in list(state.row):                          # arrive cards of the setup row

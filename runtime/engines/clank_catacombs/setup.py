@@ -4,7 +4,9 @@ from __future__ import annotations
 from tomecraft.runtime.engines.clank_catacombs.state import Cell, Player, State, rule
 
 
-def new_state(data, players: int, rng, side: str = "start_a") -> State:
+def new_state(data, players: int, rng, side: str | None = None) -> State:
+    """`side`: the starting tile's id (default: the content's first start tile by id, the
+    double-sided tile's A side in the base game)."""
     if players > rule(data, "max_players"):
         raise ValueError(f"{players} players need the 墓穴派对 pack (packs/tomb_party); "
                          f"the base game is for at most {rule(data, 'max_players')}")
@@ -32,7 +34,7 @@ def new_state(data, players: int, rng, side: str = "start_a") -> State:
     state.market = {i.id: list(i.points) for i in data.of("market_item")}
     state.mastery_left = min(players, tokens["mastery"].count)
     # D: the starting tile.
-    start = data.get("tile", side)
+    start = data.get("tile", side or min(t.id for t in data.of("tile") if t.area == "start"))
     for i, (dx, dy, room_id, exits) in enumerate(start.cells):
         icons = {}
         if dy == 1 and start.icons:                     # the icons are on the upper half's tunnels

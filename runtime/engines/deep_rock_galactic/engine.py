@@ -32,7 +32,8 @@ MAX_ROUNDS = 60
 
 def load_mission(data, options: dict) -> dict:
     """The mission to play: options["mission"] (a mapping), else the content's mission
-    options["mission_id"], else Mission 1."""
+    options["mission_id"], else the content's first mission by id (Mission 1, `m01`, unless a
+    pack removed it)."""
     chosen = options.get("mission")
     if isinstance(chosen, dict):
         return chosen
@@ -40,7 +41,7 @@ def load_mission(data, options: dict) -> dict:
         # The runtime never reads files: `tomecraft sim --mission` validates the file with
         # compiler.missions.load_mission and passes the mission mapping here.
         raise ValueError("pass the mission as the mapping compiler.missions.load_mission returns")
-    m = data.get("mission", options.get("mission_id") or "m01")
+    m = data.get("mission", options.get("mission_id") or min(m.id for m in data.of("mission")))
     out = {k: plain(getattr(m, k)) for k in ("objective", "hazard", "minerals", "pickups",
                                               "remove_cards", "hidden_monsters", "tokens", "drop_pod",
                                               "tunnel_exits", "mine_head", "stalagmites", "mineral_spaces",
