@@ -5,9 +5,8 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from lark import (Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
-                  v_args)
-from lark.exceptions import UnexpectedToken, VisitError
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+from lark.exceptions import UnexpectedToken
 
 from tomecraft.dsl import nodes as n
 
@@ -40,12 +39,23 @@ class EffectSyntaxError(Exception):
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     # Building the LALR tables takes 80 ms a process; Lark's cache (keyed by the grammar, the
-    # options and Lark's version, rebuilt when they change) loads them in 4 ms.
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr",
-                propagate_positions=True, maybe_placeholders=True, cache=_cache_file())
+    # options and Lark's version, rebuilt when they change) loads them in 4 ms. The transformer
+    # runs inside the parser (no parse tree is built: half the time of parse-then-transform);
+    # positions come from the tokens.
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", transformer=_ToNodes(),
+                maybe_placeholders=True, cache=_cache_file("effects-lark.pickle"))
 
 
-def _cache_file() -> str | bool:
+@lru_cache(maxsize=1)
+def _tree_lark() -> Lark:
+    """The same grammar building a parse tree, for the error paths: a syntax error anywhere
+    in the text is reported before a misused name (which the transformer finds on the way),
+    and the labelled examples are matched by where the parser stops."""
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", maybe_placeholders=True,
+                cache=_cache_file("effects-lark-tree.pickle"))
+
+
+def _cache_file(name: str) -> str | bool:
     """The user's cache of the parser tables (like __pycache__), else no cache."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(base, "tomecraft")
@@ -53,7 +63,7 @@ def _cache_file() -> str | bool:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:
         return False
-    return os.path.join(folder, "effects-lark.pickle") if os.access(folder, os.W_OK) else False
+    return os.path.join(folder, name) if os.access(folder, os.W_OK) else False
 
 
 class _KeywordAsName(Exception):
@@ -223,9 +233,9 @@ class _ToNodes(Transformer):
     def path(self, items):
         return n.Name(tuple(_name(t) for t in items), _pos(items[0]))
 
-    @v_args(meta=True)
-    def target_path(self, meta, items):
-        return n.Name(("target", *(_name(t) for t in items)), _pos(meta))
+    def target_path(self, items):
+        keyword, *fields = items     # the TARGET token, then the names after it
+        return n.Name(("target", *(_name(t) for t in fields)), _pos(keyword))
 
     def func(self, items):
         head, *args = items
@@ -259,7 +269,6 @@ class _ToNodes(Transformer):
         return n.Neg(operand, operand.pos)
 
 
-_TRANSFORMER = _ToNodes()
 
 # Known mistakes mapped to friendly messages (Lark's match_examples).
 _EXAMPLES = {
@@ -311,7 +320,7 @@ def _example_label(err: UnexpectedInput) -> str | None:
     for label, examples in _EXAMPLES.items():
         for example in examples:
             try:
-                _lark().parse(example)
+                _tree_lark().parse(example)
             except UnexpectedInput as ut:
                 if ut.state != err.state:
                     continue
@@ -381,39 +390,42 @@ def parse(text: str) -> n.Block:
         raise EffectSyntaxError(f"effect nests deeper than {MAX_DEPTH} levels", 1, 1,
                                 "flatten the braces and parentheses")
     try:
-        tree = _lark().parse(text)
-        block = _TRANSFORMER.transform(tree)
-    except UnexpectedInput as err:
-        label = None
-        if not isinstance(err, UnexpectedCharacters):
-            label = _example_label(err)
-        message = label or _describe(err)
-        line = getattr(err, "line", -1)
-        column = getattr(err, "column", -1)
-        if line in (None, -1):  # unexpected end of input
-            lines = text.split("\n")
-            line, column = len(lines), len(lines[-1]) + 1
-        raise EffectSyntaxError(message, line, column, _hint(err, text)) from None
-    except VisitError as err:
-        if isinstance(err.orig_exc, _ArgumentOnNewLine):
-            pos = err.orig_exc.pos
-            raise EffectSyntaxError("a new line does not end a statement", pos.line, pos.column,
-                                    "end the previous statement with `;`") from None
-        if isinstance(err.orig_exc, _KeywordAsName):
-            token = err.orig_exc.token
-            advice = ("reserved words cannot name a query" if token.type == "QUERY_NAME"
-                      else "separate statements with `;`")
-            raise EffectSyntaxError(
-                f"{str(token)!r} is a reserved word and cannot be used as a name here",
-                token.line, token.column,
-                advice + "; reserved words: " + ", ".join(sorted(KEYWORDS)),
-            ) from None
-        if isinstance(err.orig_exc, RecursionError):
-            raise EffectSyntaxError("effect nests too deeply", 1, 1) from None
-        raise EffectSyntaxError(f"cannot build the effect: {err.orig_exc}", 1, 1) from None
+        block = _lark().parse(text)
+    except (UnexpectedInput, _ArgumentOnNewLine, _KeywordAsName) as err:
+        raise _syntax_error(text, err) from None
     except RecursionError:
         raise EffectSyntaxError("effect nests too deeply", 1, 1) from None
     if _nesting(block) > MAX_DEPTH:
         raise EffectSyntaxError(f"effect nests deeper than {MAX_DEPTH} levels", 1, 1,
                                 "split nested bodies and long expressions with `let`")
     return block
+
+
+def _syntax_error(text: str, first: Exception) -> EffectSyntaxError:
+    """The error to report for a text the fast parser refused (`first`). The text is parsed
+    again into a tree: a syntax error anywhere in it comes before a misused name (which the
+    fast parser's transformer meets on the way), and the labelled examples are matched against
+    the tree parser's states."""
+    try:
+        _tree_lark().parse(text)
+    except UnexpectedInput as err:
+        label = None if isinstance(err, UnexpectedCharacters) else _example_label(err)
+        line = getattr(err, "line", -1)
+        column = getattr(err, "column", -1)
+        if line in (None, -1):  # unexpected end of input
+            lines = text.split("\n")
+            line, column = len(lines), len(lines[-1]) + 1
+        return EffectSyntaxError(label or _describe(err), line, column, _hint(err, text))
+    except RecursionError:
+        return EffectSyntaxError("effect nests too deeply", 1, 1)
+    if isinstance(first, _ArgumentOnNewLine):
+        return EffectSyntaxError("a new line does not end a statement", first.pos.line,
+                                 first.pos.column, "end the previous statement with `;`")
+    if isinstance(first, _KeywordAsName):
+        token = first.token
+        advice = ("reserved words cannot name a query" if token.type == "QUERY_NAME"
+                  else "separate statements with `;`")
+        return EffectSyntaxError(
+            f"{str(token)!r} is a reserved word and cannot be used as a name here",
+            token.line, token.column, advice + "; reserved words: " + ", ".join(sorted(KEYWORDS)))
+    return EffectSyntaxError(_describe(first), 1, 1)     # both parsers use one grammar: unreached
