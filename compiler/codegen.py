@@ -26,10 +26,16 @@ if TYPE_CHECKING:
 @lru_cache(maxsize=None)
 def _templates():
     import jinja2  # imported on first use: a no-op build never renders a template
+    from tomecraft.dsl.parser import user_cache_folder  # imports Lark: only when needed
+    # Compiled templates are kept in the user's cache, checked against the template source
+    # (Jinja's bytecode cache): 5 ms to load instead of 40-80 ms to compile in each build.
+    folder = user_cache_folder()
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
         keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined, autoescape=False)
+        undefined=jinja2.StrictUndefined, autoescape=False,
+        bytecode_cache=jinja2.FileSystemBytecodeCache(os.path.join(folder, "jinja"))
+        if folder and _makedirs(os.path.join(folder, "jinja")) else None)
     env.filters["doc"] = _doc
     return env
 
@@ -591,9 +597,18 @@ def _provenance(entity: Entity) -> str:
             f"{data.get('note', '')!r}, {approx!r}, {public!r})")
 
 
+def _makedirs(folder: str) -> bool:
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    return True
+
+
 def _rel(path: Path) -> str:
     """A stable, machine-independent path for comments and error notes."""
-    return _rel_from(os.getcwd(), Path(path))  # once per file, not per effect: resolve() is slow
+    # once per file, not per effect: resolve() is slow; so is building a Path from a Path
+    return _rel_from(os.getcwd(), path if isinstance(path, Path) else Path(path))
 
 
 @lru_cache(maxsize=1024)

@@ -109,10 +109,11 @@ def _store(cache: Path, name: str, files: dict[str, str]) -> None:
 
 
 def _cache_dir() -> Path:
-    """$TOMECRAFT_CACHE, else ~/.cache/tomecraft (XDG), else a folder removed at exit."""
-    base = os.environ.get("TOMECRAFT_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-        "tomecraft")
+    """The user's cache (dsl.parser.user_cache_folder), else a folder removed at exit."""
+    from tomecraft.dsl.parser import user_cache_folder  # imports Lark: only when needed
+    base = user_cache_folder()
+    if base is None:
+        return _private_dir()
     path = Path(base) / "compiled"
     try:
         path.mkdir(parents=True, exist_ok=True)

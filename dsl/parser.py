@@ -55,15 +55,23 @@ def _tree_lark() -> Lark:
                 cache=_cache_file("effects-lark-tree.pickle"))
 
 
-def _cache_file(name: str) -> str | bool:
-    """The user's cache of the parser tables (like __pycache__), else no cache."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "tomecraft")
+def user_cache_folder() -> str | None:
+    """The user's tomecraft cache (like __pycache__: safe to delete): $TOMECRAFT_CACHE, else
+    $XDG_CACHE_HOME/tomecraft (~/.cache), created if need be; None when it is not writable."""
+    folder = os.environ.get("TOMECRAFT_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "tomecraft")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:
-        return False
-    return os.path.join(folder, name) if os.access(folder, os.W_OK) else False
+        return None
+    return folder if os.access(folder, os.W_OK) else None
+
+
+def _cache_file(name: str) -> str | bool:
+    """A file of the user's cache for the parser tables, else False (no cache)."""
+    folder = user_cache_folder()
+    return os.path.join(folder, name) if folder else False
 
 
 class _KeywordAsName(Exception):
