@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from array import array
 import stat
 from contextlib import contextmanager
@@ -268,6 +269,34 @@ def text_quote(style: str) -> str:
     return style
 
 
+# Far below the depth at which the C composer's recursion overflows the stack (about 30,000):
+# a file whose nesting cannot exceed this is composed at once, and the converter refuses it
+# past MAX_DEPTH with the same diagnostic the event pass gives.
+SAFE_COMPOSE_DEPTH = 1_000
+# What may begin a line before a block collection starts on it: indentation, then entry,
+# key and value indicators, document starts and node properties (anchors, tags).
+_LINE_STARTS = re.compile(r"^( *)((?:---[ \t]+|[-?:][ \t]+|[&!][^ \t\n]*[ \t]+)*)", re.M)
+_OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029", "\t")
+
+
+def _nesting_bound(text: str) -> int | None:
+    """An upper bound of the file's nesting depth read off the text without parsing it, or
+    None when the text has line breaks other than \\n, or tabs (then it is parsed).
+
+    A flow collection opens with `[` or `{`. A block collection starts at a line's
+    indentation, or after the indicators and properties that begin the line; along a chain
+    of nested block collections the start column grows at least every second level (a
+    sequence may sit at its parent mapping's indentation). So the depth is at most the flow
+    openers, plus twice the distinct columns where a block collection may start, plus one
+    (a scalar inside)."""
+    if any(brk in text for brk in _OTHER_BREAKS):
+        return None
+    columns: set[int] = set()
+    for indent, lead in set(_LINE_STARTS.findall(text)):
+        columns.update(range(len(indent), len(indent) + len(lead) + 1))
+    return text.count("[") + text.count("{") + 2 * len(columns) + 1
+
+
 def _too_deep(text: str):
     """The mark where nesting first goes past MAX_DEPTH, else None.
 
@@ -329,7 +358,8 @@ class _Converter:
     def enter(self, node, depth: int) -> None:
         """Refuse nesting and alias expansion beyond the limits (the whole file is dropped)."""
         if depth > MAX_DEPTH:
-            self.error(dg.YAML_TOO_BIG, f"nesting deeper than {MAX_DEPTH} levels", node)
+            self.error(dg.YAML_TOO_BIG, f"nesting deeper than {MAX_DEPTH} levels", node,
+                       "flatten the structure")
             raise _Abort
         if id(node) in self.seen:  # an alias: its subtree is expanded once more
             self.alias_nodes += 1
@@ -513,7 +543,8 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
     doc = Document(path, raw)
     reporter.sources[display] = raw  # diagnostics decode it only to quote a line
     try:
-        too_deep = _too_deep(text)
+        bound = _nesting_bound(text)
+        too_deep = _too_deep(text) if bound is None or bound > SAFE_COMPOSE_DEPTH else None
         if too_deep is not None:
             reporter.add(dg.YAML_TOO_BIG, f"nesting deeper than {MAX_DEPTH} levels", display,
                          too_deep.line + 1, too_deep.column + 1, "flatten the structure")

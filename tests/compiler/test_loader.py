@@ -230,6 +230,66 @@ def test_ten_thousand_deep_block_nesting():
     assert d.line == loader.MAX_DEPTH + 2  # the value of key k64, nested 65 deep
 
 
+def _depth(text: str) -> int:
+    """The deepest node of a YAML text, counted on libyaml's events (a scalar included)."""
+    from ruamel.yaml.events import CollectionEndEvent, CollectionStartEvent, ScalarEvent
+    depth = deepest = 0
+    with loader._libyaml(text) as parser:
+        while parser.check_event():
+            event = parser.get_event()
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                deepest = max(deepest, depth)
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+            elif isinstance(event, ScalarEvent):
+                deepest = max(deepest, depth + 1)
+    return deepest
+
+
+TRICKY_NESTING = [
+    "- - - - - x\n", "? - ? - a\n: b\n", "a:\n- b:\n  - c:\n    - d\n", "- &a - b\n",
+    "- !!seq\n  - - a\n", "--- - a\n", "- a: - b\n" * 0 + "- a:\n  - b:\n    - [x, {y: [z]}]\n",
+    ": - a\n" * 0 + "? a\n: - b\n  - - c\n", "- - a: 1\n    b:\n    - - c\n",
+    "k:\n" + "".join("  " * i + "- " for i in range(1, 30)) + "x\n",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY_NESTING)
+def test_the_nesting_bound_is_never_below_the_depth(text):
+    """The loader composes a file at once when this bound is small (the C composer recurses):
+    the bound must hold for every layout of block and flow collections."""
+    try:
+        depth = _depth(text)
+    except Exception:          # not YAML: the composer reports it like the event pass would
+        return
+    assert loader._nesting_bound(text) >= depth, (text, depth)
+
+
+_NESTED = st.recursive(st.integers(0, 9) | st.text("ab -:?", max_size=3),
+                       lambda inner: st.lists(inner, max_size=3)
+                       | st.dictionaries(st.text("abc", min_size=1, max_size=2), inner, max_size=3),
+                       max_leaves=40)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(_NESTED, st.sampled_from([False, None, True]), st.integers(2, 5), st.booleans())
+def test_the_nesting_bound_holds_for_dumped_yaml(data, flow, indent, explicit):
+    import yaml
+    text = yaml.safe_dump(data, default_flow_style=flow, indent=indent, explicit_start=explicit)
+    assert loader._nesting_bound(text) >= _depth(text), text
+
+
+@pytest.mark.parametrize("brk", ["\r", "\x85", "\u2028", "\u2029"])
+def test_other_line_breaks_are_parsed_for_their_depth(brk):
+    """libyaml breaks lines at these too: the bound, which reads \n only, is not used."""
+    assert loader._nesting_bound(f"- a{brk}- b\n") is None
+    assert loader._nesting_bound("a:\t[b]\n") is None
+    deep = brk.join("  " * i + "- " for i in range(loader.MAX_DEPTH + 10)) + "x\n"
+    assert _depth(deep) > loader.MAX_DEPTH
+    only(load(deep)[1], dg.YAML_TOO_BIG)
+
+
 def test_nesting_at_the_limit_is_fine():
     depth = loader.MAX_DEPTH
     doc, diags = load(b"[" * depth + b"]" * depth)
