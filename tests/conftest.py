@@ -1,9 +1,20 @@
 """Collect scenario files (tests/scenarios/**/*.yaml) as pytest items, one per file."""
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# Python processes the tests start (the CLI in another process, xdist's workers) share one
+# bytecode cache, as an installed package has its .pyc files: where the environment turns
+# bytecode off (PYTHONDONTWRITEBYTECODE), each of them would compile tomecraft's source and
+# the generated modules again (0.2-0.3 s a process). Python checks each .pyc against its
+# source, so the cache is never stale.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    os.environ.setdefault("PYTHONPYCACHEPREFIX",
+                          os.path.join(tempfile.gettempdir(), f"tomecraft-tests-pycache-{os.getuid()}"))
 
 
 # --- pytest-xdist: the tests that share a module's fixture run on one worker --------------------
