@@ -202,6 +202,7 @@ GAMES = 40          # at most, per example and hazard (80 for the pack's example
 POOLED = 10         # games per example and hazard pooled for the hazard comparison
 SEED = 1
 _PLAYED: dict = {}  # (path, hazard) -> the results of games 0, 1, 2... of the seeded run
+_LOADED: dict = {}  # path -> (game data, mission)
 
 
 def _games(path: Path, hazard: int, count: int) -> list[dict]:
@@ -211,10 +212,12 @@ def _games(path: Path, hazard: int, count: int) -> list[dict]:
     from tomecraft.runtime import sim
     played = _PLAYED.setdefault((path, hazard), [])
     if len(played) < count:
-        packs = [PACK] if path.parent.name == "pack" else []
-        reporter = dg.Reporter()
-        data = loadgen.game_data("deep_rock_galactic", packs, reporter)
-        mission = missions.load_mission(path, reporter, packs)
+        if path not in _LOADED:
+            packs = [PACK] if path.parent.name == "pack" else []
+            reporter = dg.Reporter()
+            _LOADED[path] = (loadgen.game_data("deep_rock_galactic", packs, reporter),
+                             missions.load_mission(path, reporter, packs))
+        data, mission = _LOADED[path]
         options = {"mission": mission, "hazard": hazard}
         played.extend(sim.play_one(data, 4, SEED, i, options) for i in range(len(played), count))
     return played[:count]
