@@ -50,8 +50,10 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
     attributes."""
     subsets = [((), 0, 0)]
     for i in free:
-        subsets += [(idx + (i,), v + hand[i][0], r + hand[i][1]) for idx, v, r in subsets
-                    if len(idx) < MAX_CARDS_PER_ROW and v + hand[i][0] <= e + 3]
+        points, risk = hand[i]
+        most = e + 3 - points
+        subsets += [(idx + (i,), v + points, r + risk) for idx, v, r in subsets
+                    if v <= most and len(idx) < MAX_CARDS_PER_ROW]
     out = []
     lose = -120 * power
     for idx, v, r in subsets:           # _row_tenths(v, e, len(idx), 0, power, r), inlined

@@ -170,7 +170,9 @@ def copy_state(state: State, cp: _Copier, disposable: bool = False) -> State:
             lazy[name] = lambda value=value: _pile(value, cp)
             continue
         if type(value) is list:      # piles of cards, columns (lists of cards), rows
-            if name == "log":
+            if not value:
+                value = []
+            elif name == "log":
                 value = list(value)
             elif value and type(value[0]) is Card:
                 value = _pile(value, cp)
