@@ -127,25 +127,29 @@ def _suffix(rows: tuple, hand: tuple, hp: int, best: dict, i: int, free: tuple, 
     `best` (a module-level function: a nested recursive one would leave each search's memo
     in a reference cycle for the garbage collector)."""
     key = (i, free, up, damage)
-    if key in best:
-        return best[key]
+    got = best.get(key)
+    if got is not None:
+        return got
     total = -10000 if damage >= hp else 0
     chosen: tuple = ()
     if i < len(rows):
         e, power = rows[i]
         top = None
-        last = i + 1 == len(rows)
-        for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
-            if last:             # what _suffix gives past the last row, without the call
-                after, then = (-10000 if min(hp, damage + lost) >= hp else 0), ()
-            else:
+        if i + 1 == len(rows):   # the last row: what _suffix gives past it, without the call
+            for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
+                if damage + lost >= hp:                  # (all HP lost)
+                    value -= 10000
+                if top is None or value > top:
+                    top, chosen = value, ((idx, stacks),)
+        else:
+            for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
                 after, then = _suffix(rows, hand, hp, best, i + 1, rest, left,
                                       min(hp, damage + lost))
-            if top is None or value + after > top:
-                top, chosen = value + after, ((idx, stacks),) + then
+                if top is None or value + after > top:
+                    top, chosen = value + after, ((idx, stacks),) + then
         total += top
-    best[key] = (total, chosen)
-    return best[key]
+    got = best[key] = (total, chosen)
+    return got
 
 
 def next_play(row, want: dict | None, options: list) -> dict:
