@@ -87,6 +87,8 @@ class Layers:
     def value(self, obj: Hashable, attr: str) -> int:
         slot = self._slot(obj, attr)
         value = slot.base
+        if not slot.one_shot and not slot.continuous:   # most values: as printed
+            return value
         for mod in slot.one_shot:
             value = _apply(value, mod.op, mod.amount)
         for mod in slot.continuous:  # continuous sets first, then adds, in registration order

@@ -287,7 +287,8 @@ class ContinuousEffects:
                             mods = []
                     elif not r.applied:
                         continue          # inactive, and modifying nothing since it last ran
-                    self.layers.replace_source((id(r.owner), r.key), mods)
+                    if mods or r.applied:     # else nothing to replace: skip the layers' scan
+                        self.layers.replace_source((id(r.owner), r.key), mods)
                     r.applied = bool(mods)
                 if not self._again:
                     break

@@ -9,6 +9,7 @@ copy of the game and the copy scored by `value` (never by the relic's or event's
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import filterfalse
 from operator import itemgetter
 from tomecraft.runtime.engines.dm_crawl_decks.snapshot import copy_engine
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
@@ -50,10 +51,13 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
     attributes."""
     subsets = [((), 0, 0)]
     for i in free:
-        subsets += [(idx + (i,), v + hand[i][0], r + hand[i][1]) for idx, v, r in subsets
-                    if len(idx) < MAX_CARDS_PER_ROW and v + hand[i][0] <= e + 3]
+        points, risk = hand[i]
+        most = e + 3 - points
+        subsets += [(idx + (i,), v + points, r + risk) for idx, v, r in subsets
+                    if v <= most and len(idx) < MAX_CARDS_PER_ROW]
     out = []
     lose = -120 * power
+    top_ups = _top_ups_to(up, e)
     for idx, v, r in subsets:           # _row_tenths(v, e, len(idx), 0, power, r), inlined
         n = len(idx)
         if v == e:
@@ -63,7 +67,7 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
         else:
             out.append(((lose - 120 if v == 0 else lose) + 10 * n - 10 * r, idx, (), v))
             need = e - v
-            tops = _top_ups(up, need)
+            tops = top_ups[need] if need <= e else _top_ups(up, need)    # (v < 0: a pack's card)
             if tops:                    # _row_tenths(e, e, n, need, power, r)
                 tie = 100 + 10 * n - 3 * need - 10 * r
                 out += [(tie, idx, stacks, e) for stacks in tops]
@@ -71,17 +75,26 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
     top = []
     for value, idx, stacks, p in out[:6]:
         lost = (power + (1 if p == 0 else 0)) if p < e else 0      # L135, 1 more for nothing
-        rest = tuple([j for j in free if j not in idx]) if idx else free
-        if stacks:
-            spent = dict(stacks)
-            left = tuple([(a, k - spent.get(a, 0)) for a, k in up])
-        else:
-            left = up
-        top.append((value, idx, stacks, lost, rest, left))
+        rest = tuple(filterfalse(idx.__contains__, free)) if idx else free
+        top.append((value, idx, stacks, lost, rest, _left(up, stacks) if stacks else up))
     return top
 
 
 _FIRST = itemgetter(0)
+
+
+@lru_cache(maxsize=4096)
+def _top_ups_to(up: tuple, most: int) -> tuple:
+    """`_top_ups(up, need)` for every need from 0 to `most`, by need (looked up once per
+    row instead of once per card set)."""
+    return tuple(_top_ups(up, need) for need in range(most + 1))
+
+
+@lru_cache(maxsize=4096)
+def _left(up: tuple, stacks: tuple) -> tuple:
+    """The face-up tokens `up` after playing `stacks`."""
+    spent = dict(stacks)
+    return tuple([(a, k - spent.get(a, 0)) for a, k in up])
 
 
 @lru_cache(maxsize=4096)
@@ -114,25 +127,29 @@ def _suffix(rows: tuple, hand: tuple, hp: int, best: dict, i: int, free: tuple, 
     `best` (a module-level function: a nested recursive one would leave each search's memo
     in a reference cycle for the garbage collector)."""
     key = (i, free, up, damage)
-    if key in best:
-        return best[key]
+    got = best.get(key)
+    if got is not None:
+        return got
     total = -10000 if damage >= hp else 0
     chosen: tuple = ()
     if i < len(rows):
         e, power = rows[i]
         top = None
-        last = i + 1 == len(rows)
-        for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
-            if last:             # what _suffix gives past the last row, without the call
-                after, then = (-10000 if min(hp, damage + lost) >= hp else 0), ()
-            else:
+        if i + 1 == len(rows):   # the last row: what _suffix gives past it, without the call
+            for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
+                if damage + lost >= hp:                  # (all HP lost)
+                    value -= 10000
+                if top is None or value > top:
+                    top, chosen = value, ((idx, stacks),)
+        else:
+            for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
                 after, then = _suffix(rows, hand, hp, best, i + 1, rest, left,
                                       min(hp, damage + lost))
-            if top is None or value + after > top:
-                top, chosen = value + after, ((idx, stacks),) + then
+                if top is None or value + after > top:
+                    top, chosen = value + after, ((idx, stacks),) + then
         total += top
-    best[key] = (total, chosen)
-    return best[key]
+    got = best[key] = (total, chosen)
+    return got
 
 
 def next_play(row, want: dict | None, options: list) -> dict:

@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from types import CellType, FunctionType, MethodType
 
-from tomecraft.runtime.engines.dm_crawl_decks.state import Card, Row, State, Tokens, Virtual
+from tomecraft.runtime.engines.dm_crawl_decks.state import Card, Row, State, Virtual
 from tomecraft.runtime.effects import Context
 from tomecraft.runtime.layering import Layers, _Slot
 from tomecraft.runtime.rng import Rng
@@ -156,7 +156,8 @@ def _pile(cards: list, cp: _Copier) -> list:
     return out
 
 
-PILES = ("main_deck", "graveyard", "discard", "event_deck", "event_discard", "relic_deck")
+PILES = frozenset(("main_deck", "graveyard", "discard", "event_deck", "event_discard",
+                   "relic_deck"))
 
 
 def copy_state(state: State, cp: _Copier, disposable: bool = False) -> State:
@@ -164,29 +165,51 @@ def copy_state(state: State, cp: _Copier, disposable: bool = False) -> State:
     copied when the trial first reads them (State.__getattr__)."""
     new = State.__new__(State)
     cp.memo[id(state)] = new
+    d = new.__dict__
     lazy = {}
     for name, value in state.__dict__.items():
-        if disposable and name in PILES:
-            lazy[name] = lambda value=value: _pile(value, cp)
-            continue
-        if type(value) is list:      # piles of cards, columns (lists of cards), rows
-            if name == "log":
+        kind = type(value)
+        if kind in _ATOMIC_TYPES:     # HP, counters, flags, the reason (checked first: most fields)
+            pass
+        elif kind is list:           # piles of cards, columns (lists of cards), rows
+            if disposable and name in PILES:
+                lazy[name] = lambda value=value: _pile(value, cp)
+                continue
+            if not value:
+                value = []
+            elif name == "log":
                 value = list(value)
-            elif value and type(value[0]) is Card:
+            elif type(value[0]) is Card:
                 value = _pile(value, cp)
             elif name == "columns":
                 value = [_pile(col, cp) for col in value]
             else:
                 value = [cp(c) for c in value]
         elif name == "tokens":
-            value = {a: Tokens(t.up, t.down) for a, t in value.items()}
-        elif type(value) is Counter or type(value) is set:
-            value = type(value)(value)
+            value = {a: _fresh(t) for a, t in value.items()}
+        elif kind is Counter:
+            value = _counter(value)
+        elif kind is set:
+            value = set(value)
         elif not isinstance(value, _ATOMIC):
             value = copy.deepcopy(value, cp.memo)
-        new.__dict__[name] = value
+        d[name] = value
     if lazy:
-        new.__dict__["_lazy"] = lazy
+        d["_lazy"] = lazy
+    return new
+
+
+def _fresh(x):
+    """A shallow copy of a plain object whose fields are plain values (Tokens)."""
+    new = object.__new__(type(x))
+    new.__dict__.update(x.__dict__)
+    return new
+
+
+def _counter(counts: Counter) -> Counter:
+    """A copy of a Counter, without Counter.update's checks of its argument."""
+    new = Counter.__new__(Counter)       # (Counter.__init__ runs Counter.update: skipped)
+    dict.update(new, counts)
     return new
 
 
@@ -283,7 +306,7 @@ def _copy_once(tracker, cp: _Copier):
     return cp.obj(tracker, {"_used": used})
 
 
-LAZY = ("rng", "bus", "continuous_fx", "once_tracker", "_watchers")
+LAZY = frozenset(("rng", "bus", "continuous_fx", "once_tracker", "_watchers"))
 
 
 def copy_engine(engine, memo: dict, disposable: bool = False):
@@ -322,11 +345,11 @@ def copy_engine(engine, memo: dict, disposable: bool = False):
     for name in ("battle_windows", "turn_windows"):
         d[name] = cp.obj(old[name], {"trail": list(old[name].trail)})
     d["current_row"] = cp(engine.current_row)
-    d["loot_done"] = Counter(engine.loot_done)
+    d["loot_done"] = _counter(engine.loot_done)
     for value in getattr(engine.agent, "__dict__", {}).values():
         if isinstance(value, Rng):           # an agent's random stream: copied fast, once
             copy_rng(value, memo)
     for name, value in old.items():          # whatever else (the agent, the player's plan)
         if name not in d and name not in LAZY:
-            d[name] = copy.deepcopy(value, memo)
+            d[name] = value if type(value) in _ATOMIC_TYPES else copy.deepcopy(value, memo)
     return new

@@ -35,17 +35,20 @@ class Zones:
     def _pile(self, zone: str) -> list | None:
         return getattr(self.state, zone) if zone in PILES else None
 
+    # Rows hold Cards and Virtuals, which compare by identity (dataclasses with eq=False):
+    # `card in row.enemy` is `any(c is card for c in row.enemy)` without a generator (these
+    # run for every card a where-clause looks at).
     def row_of(self, card):
         for row in self.state.rows:
-            if any(c is card for c in row.enemy) or any(c is card for c in row.player):
+            if card in row.enemy or card in row.player:
                 return row
         return None
 
     def side_of(self, card) -> str | None:
         for row in self.state.rows:
-            if any(c is card for c in row.enemy):
+            if card in row.enemy:
                 return "enemy_side"
-            if any(c is card for c in row.player):
+            if card in row.player:
                 return "player_side"
         return None
 
@@ -53,7 +56,7 @@ class Zones:
         zone = card.zone
         if zone == "exploration":
             for col in self.state.columns:
-                if any(c is card for c in col):
+                if card in col:                 # identity, as in row_of
                     col[:] = [c for c in col if c is not card]
                     return
         elif zone == "battlefield":
