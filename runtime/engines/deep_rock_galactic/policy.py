@@ -159,7 +159,8 @@ def _trial(engine: Engine, d: Dwarf):
     # the game's dice stream and agents are replaced on the copy, so shared rather than copied
     # (a generator's state is 625 numbers: most of a copy's cost)
     trial = copy_game(engine, shared=(engine.rules, engine.rng, engine.agents, engine.mission,
-                                      engine.options, engine.token_defs, engine.entry_stops))
+                                      engine.options, engine.token_defs, engine.entry_stops,
+                                      engine.creatures, engine.swarm_squares))
     trial.rng = Rng(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
     trial.agents = [FirstOption()] * len(engine.agents)
     return trial, trial.state.dwarves[engine.state.dwarves.index(d)]
