@@ -103,6 +103,18 @@ class Board(Triggers):
     def los(self, a: Hex, b: Hex, lob: str = "none") -> bool:
         return lob == "all" or hx.line_of_sight(a, b, lambda h: self.blocks_los(h, lob))
 
+    def sight_blocker(self, lob: str = "none"):
+        """`blocks_los(h, lob)` remembered per hex, for the many sight lines one search reads
+        while nothing on the board changes (use it within that search only)."""
+        seen: dict[Hex, bool] = {}
+
+        def blocks(h: Hex) -> bool:
+            out = seen.get(h)
+            if out is None:
+                out = seen[h] = self.blocks_los(h, lob)
+            return out
+        return blocks
+
     def dwarf_step(self, d: Dwarf, a: Hex, b: Hex) -> bool:
         st = self.state
         t = st.terrain(b)

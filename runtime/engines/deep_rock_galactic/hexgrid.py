@@ -85,6 +85,22 @@ def distance(a: Hex, b: Hex) -> int:
     return max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy, dz if dz >= 0 else -dz)
 
 
+_DISCS: dict[tuple[Hex, int], frozenset[Hex]] = {}
+
+
+def disc(h: Hex, radius: int) -> frozenset[Hex]:
+    """The hexes within `radius` of h (h included): its neighbours' rings, one step out at a
+    time, which on the unbounded grid are exactly the hexes at that distance."""
+    out = _DISCS.get((h, radius))
+    if out is None:
+        found, ring = {h}, [h]
+        for _ in range(max(0, radius)):
+            ring = [n for x in ring for n in neighbours(x) if n not in found]
+            found.update(ring)
+        out = _DISCS[(h, radius)] = frozenset(found)
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def lines(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], ...]:
     """The hexes strictly between a and b on the two slightly nudged centre lines."""

@@ -153,13 +153,14 @@ class Monsters(Combat):
         if toward_monsters:
             return {h for h in can_stop if any(hx.distance(h, o.pos) == 1 for o in st.monsters.values() if o is not m)}
         rng = max(1, self.monster_def(m).attack_range)
+        blocks = self.sight_blocker()          # nothing moves while the monster looks
         best, best_key = None, None
         for d in st.dwarves:
             if not d.conscious or d.in_pod:
                 continue
             # the nearest space to attack this dwarf from: line of sight checked nearest first
-            spots = sorted((reach[h], h) for h in can_stop if hx.distance(h, d.pos) <= rng)
-            steps = next((n for n, h in spots if self.los(h, d.pos)), None)
+            spots = sorted((reach[h], h) for h in can_stop.intersection(hx.disc(d.pos, rng)))
+            steps = next((n for n, h in spots if hx.line_of_sight(h, d.pos, blocks)), None)
             if steps is None:
                 continue
             key = (steps, -d.acted_at, d.seat)
@@ -168,7 +169,7 @@ class Monsters(Combat):
         if best is None:          # no way into range (a shield, an IFG, pits): get closer
             return self.closer_spots(m, reach, can_stop)
         d, spots = best
-        return {h for _, h in spots if self.los(h, d.pos)}
+        return {h for _, h in spots if hx.line_of_sight(h, d.pos, blocks)}
 
     def closer_spots(self, m: Monster, reach: dict, can_stop: set) -> set:
         """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now."""
