@@ -25,8 +25,7 @@ class Monsters(Combat):
             probe = Monster(0, kind, origin)
             step = self.monster_stepper(probe)
             bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
-            dist = hx.bfs(origin, lambda a, b: b in bodies or step(a, b)) if step.enterable is None \
-                else hx.bfs_entering([origin], step.enterable | bodies)
+            dist = hx.bfs_entering([origin], step.enterable | bodies, step.fences, unfenced=bodies)
             stops = self.monster_stops(probe, dist)
             free = [h for h in dist if h in stops]
             flames = self.state.tokens.get("flame", {})
@@ -80,8 +79,7 @@ class Monsters(Combat):
         if not alive:
             return {m.uid: 0 for m in group}
         step = self.monster_stepper(group[0])
-        back = hx.bfs_from(alive, lambda a, b: a in alive or step(b, a)) if step.enterable is None \
-            else hx.bfs_leaving(alive, step.enterable | alive)
+        back = hx.bfs_leaving(alive, step.enterable | alive, step.fences, unfenced=alive)
         return {m.uid: back[m.pos] if m.pos in back else 1000 + min(hx.distance(m.pos, p) for p in alive)
                 for m in group}
 
@@ -127,7 +125,7 @@ class Monsters(Combat):
         move it gets as close as it can, on an empty space."""
         mdef = self.monster_def(m)
         step = self.monster_stepper(m)
-        reach = hx.bfs(m.pos, step) if step.enterable is None else hx.bfs_entering([m.pos], step.enterable)
+        reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
         can_stop = self.monster_stops(m, reach) | {m.pos}
         goals = self.monster_goals(m, reach, can_stop, toward_monsters)
         if not goals or m.pos in goals:
@@ -136,8 +134,7 @@ class Monsters(Combat):
         if near:
             dest = min(near, key=lambda h: (reach[h], h))
         else:
-            back = hx.bfs_from(goals, lambda a, b: step(b, a)) if step.enterable is None \
-                else hx.bfs_leaving(goals, step.enterable)
+            back = hx.bfs_leaving(goals, step.enterable, step.fences)
             spots = [h for h in can_stop if reach[h] <= mdef.move and h in back]
             dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
             if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
