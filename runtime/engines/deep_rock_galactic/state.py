@@ -73,8 +73,10 @@ def _flat_twin(obj, memo: dict):
     new = object.__new__(type(obj))      # copy.copy's reduce protocol cost more than the rest
     memo[id(obj)] = new
     fields = new.__dict__
-    for name, value in vars(obj).items():
-        fields[name] = flat_copy(value) if isinstance(value, (set, list, dict)) else value
+    fields.update(vars(obj))
+    for name, value in fields.items():
+        if type(value) not in _KEPT and isinstance(value, (set, list, dict)):
+            fields[name] = flat_copy(value)
     return new
 
 
@@ -168,6 +170,7 @@ _NESTED = {"tokens", "pickups", "ground", "hidden", "segment_pool"}
 
 
 _ATOMIC = frozenset({int, float, str, bool, type(None)})
+_KEPT = _ATOMIC | {tuple}         # a flat twin keeps these as they are (hexes, last actions)
 _MISSING = object()
 
 
@@ -203,6 +206,12 @@ def deep_twin(value, memo: dict):
         for name, v in vars(value).items():
             fields[name] = deep_twin(v, memo)
         return twin
+    copier = getattr(kind, "__deepcopy__", None)
+    if copier is not None:                    # a Dwarf, a Monster: their own copy, as deepcopy calls it
+        twin = copier(value, memo)
+        if twin is not value:
+            memo[id(value)] = twin
+        return twin
     return copy.deepcopy(value, memo)
 
 
@@ -217,6 +226,11 @@ def flat_copy(value):
 
 def _flat(value):
     """A copy of a flat container; a dict's container values copied flat too."""
+    if type(value) is dict:
+        return {k: flat_copy(v) if isinstance(v, (set, list, dict)) else v for k, v in value.items()}
     if isinstance(value, dict):
+        # a Counter (a pile on the ground) built from (item, count) pairs counts the pairs:
+        # a trial's pile is not the game's. Kept as it was (a speed change changes no game);
+        # copying it flat is a fix to decide on its own
         return type(value)((k, type(v)(v) if isinstance(v, (set, list, dict)) else v) for k, v in value.items())
     return type(value)(value) if isinstance(value, (set, list)) else value
