@@ -130,6 +130,9 @@ class State:
         memo[id(self)] = new
         fields = new.__dict__
         for name, value in vars(self).items():
+            if type(value) in _ATOMIC:            # numbers, flags, None: the copy's own already
+                fields[name] = value
+                continue
             if id(value) in memo:
                 fields[name] = memo[id(value)]
                 continue
