@@ -235,12 +235,13 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
     """`bfs_entering` (entering) or `bfs_leaving` with fences: the same search, in the same
     order, where a step from h to n also needs h and n on the same side of every fence."""
     union = frozenset().union(*fences)
+    in_none = (False,) * len(fences)           # most spaces lie in no fence
     sides: dict[tuple, set] = {}
 
     def side_of(h: Hex) -> set:
         """The hexes on h's side of every fence: entering, the allowed ones and `unfenced`;
         leaving, those inside h's fences, or (outside them all) the union not to step into."""
-        key = tuple(h in f for f in fences)
+        key = tuple(h in f for f in fences) if h in union else in_none
         got = sides.get(key)
         if got is None:
             inside = [f for f, i in zip(fences, key) if i]
@@ -271,7 +272,7 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
             continue
         else:
             within = side_of(h)
-            out = not any(h in f for f in fences)
+            out = h not in union
         for n in _NEIGHBOURS.get(h) or neighbours(h):
             if n not in dist and (out is None or (n not in within if out else n in within)):
                 dist[n] = far
