@@ -191,9 +191,10 @@ def test_sim_refuses_mission_options_for_games_without_missions():
 
 
 def test_the_fast_monster_searches_find_what_the_general_ones_find():
-    """With no shield or IFG out, a monster's step depends only on the space entered: the
-    set-based searches (hexgrid.bfs_entering / bfs_leaving) give the same distances, in the
-    same order, as the general search with the step function, on boards from a played game."""
+    """A monster's step depends only on the space entered and on crossing no fence (a
+    shield's area, an IFG): the set-based searches (hexgrid.bfs_entering / bfs_leaving) give
+    the same distances, in the same order, as the general search with the step function, on
+    boards from a played game."""
     from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
     from tomecraft.runtime.engines.deep_rock_galactic.turns import take_turn
     rng = Rng("fast-bfs")
@@ -205,17 +206,39 @@ def test_the_fast_monster_searches_find_what_the_general_ones_find():
             take_turn(engine, d)
         for m in list(st.monsters.values()):
             step = engine.monster_stepper(m)
-            if step.enterable is None:
-                continue
-            fast = hx.bfs_entering([m.pos], step.enterable)
+            fast = hx.bfs_entering([m.pos], step.enterable, step.fences)
             assert list(fast.items()) == list(hx.bfs(m.pos, step).items())
             goals = sorted(fast)[:3]
-            assert list(hx.bfs_leaving(goals, step.enterable).items()) == \
+            assert list(hx.bfs_leaving(goals, step.enterable, step.fences).items()) == \
                 list(hx.bfs_from(goals, lambda a, b: step(b, a)).items())
             checked += 1
         if st.result:
             break
     assert checked > 0
+
+
+def test_the_fenced_searches_find_what_the_general_ones_find():
+    """Random boards and fences (a shield's area, an IFG), with spaces that ignore them (the
+    spawn's other monsters, the dwarves a walking distance starts from): the set-based
+    searches give the general search's distances in its order."""
+    import random
+    from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+    rnd = random.Random(5)
+    hexes = [(r, c) for r in range(8) for c in range(8)]
+    for _ in range(500):
+        enterable = {h for h in hexes if rnd.random() < 0.7}
+        fences = tuple(f for f in ({h for h in hexes if rnd.random() < 0.3} for _ in range(rnd.randint(0, 2))) if f)
+        side = lambda h: tuple(h in f for f in fences)                                  # noqa: E731
+        step = lambda a, b: b in enterable and side(a) == side(b)                      # noqa: E731
+        starts, free = rnd.sample(hexes, rnd.randint(1, 4)), set(rnd.sample(hexes, rnd.randint(0, 5)))
+        for fast, general in [
+                (hx.bfs_entering(starts, enterable, fences), hx.bfs_from(starts, step)),
+                (hx.bfs_leaving(starts, enterable, fences), hx.bfs_from(starts, lambda a, b: step(b, a))),
+                (hx.bfs_entering(starts, enterable | free, fences, unfenced=free),
+                 hx.bfs_from(starts, lambda a, b: b in free or step(a, b))),
+                (hx.bfs_leaving(starts, enterable | free, fences, unfenced=free),
+                 hx.bfs_from(starts, lambda a, b: a in free or step(b, a)))]:
+            assert list(fast.items()) == list(general.items())
 
 
 def test_hex_distance_is_the_cube_distance():

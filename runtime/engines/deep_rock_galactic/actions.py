@@ -57,6 +57,7 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
     mode never where a teammate would be caught in the area."""
     st = engine.state
     out = []
+    in_sight: dict = {}           # (monster's space, sight rule) -> seen: looked at once per call
     weapons = [engine.data.get("weapon", d.primary), engine.data.get("weapon", d.secondary)]
     for weapon in weapons:
         for i, mode in enumerate(weapon.modes):
@@ -71,12 +72,20 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
             for m in st.monsters.values():
                 if m.hidden_from == d.seat:
                     continue
-                if hx.distance(d.pos, m.pos) <= (mode.get("range") or 1) and engine.los(d.pos, m.pos, lob):
+                if hx.distance(d.pos, m.pos) <= (mode.get("range") or 1) and _seen(engine, d.pos, m.pos, lob, in_sight):
                     if mode.get("assign") == "area" and any(hx.distance(x.pos, m.pos) <= 1 for x in st.dwarves if x is not d):
                         continue
                     out.append({"do": "attack", "weapon": weapon.id, "mode": i, "target": m.uid,
                                 "dice": mode.get("dice") or 0, "slot": weapon.slot})
     return out
+
+
+def _seen(engine: Monsters, a: Hex, b: Hex, lob: str, memo: dict) -> bool:
+    """`engine.los(a, b, lob)`, remembered in `memo` (keyed by b and lob) while nothing moves."""
+    got = memo.get((b, lob))
+    if got is None:
+        got = memo[(b, lob)] = engine.los(a, b, lob)
+    return got
 
 
 def follows(weapon, mode, d: Dwarf) -> bool:
@@ -283,7 +292,9 @@ def _platforms_at(engine: Monsters, d: Dwarf) -> dict | None:
     """Up to 3 platforms on the nearest pits in line of sight that have none."""
     st = engine.state
     have = st.tokens.get("platform", {})
-    pits = sorted((h for h, c in st.cells.items() if c == "o" and h not in have and engine.los(d.pos, h)),
+    blocks = engine.sight_blocker()
+    pits = sorted((h for h, c in st.cells.items() if c == "o" and h not in have
+                   and hx.line_of_sight(d.pos, h, blocks)),
                   key=lambda h: (hx.distance(d.pos, h), h))
     return {"do": "platforms", "at": pits[:3]} if pits else None
 

@@ -103,6 +103,18 @@ class Board(Triggers):
     def los(self, a: Hex, b: Hex, lob: str = "none") -> bool:
         return lob == "all" or hx.line_of_sight(a, b, lambda h: self.blocks_los(h, lob))
 
+    def sight_blocker(self, lob: str = "none"):
+        """`blocks_los(h, lob)` remembered per hex, for the many sight lines one search reads
+        while nothing on the board changes (use it within that search only)."""
+        seen: dict[Hex, bool] = {}
+
+        def blocks(h: Hex) -> bool:
+            out = seen.get(h)
+            if out is None:
+                out = seen[h] = self.blocks_los(h, lob)
+            return out
+        return blocks
+
     def dwarf_step(self, d: Dwarf, a: Hex, b: Hex) -> bool:
         st = self.state
         t = st.terrain(b)
@@ -186,10 +198,10 @@ class Board(Triggers):
                 return flying or "stalagmite" in destroys
             return flying or b not in standing
 
-        # with no shield and no IFG on the board a step depends only on the space entered:
-        # the spaces it may enter, for the fast searches (hexgrid.bfs_entering/bfs_leaving)
-        step.enterable = None if shield or ifg else \
-            _enterable(cells, closed, blocked, platforms, stalagmites, standing, flying, destroys)
+        # a step depends only on the space entered and on crossing no fence (the shield's
+        # area, the IFG): for the fast searches (hexgrid.bfs_entering/bfs_leaving)
+        step.enterable = _enterable(cells, closed, blocked, platforms, stalagmites, standing, flying, destroys)
+        step.fences = tuple(f for f in (shield, ifg) if f)
         return step
 
     def monster_can_stop(self, m: Monster, h: Hex) -> bool:
@@ -322,7 +334,7 @@ class Board(Triggers):
 
 def _enterable(cells: dict, closed: set, blocked: set, platforms: set, stalagmites: set,
                standing: set, flying: bool, destroys: set) -> set:
-    """The spaces a monster may step into when no shield or IFG is out: `monster_stepper`'s
+    """The spaces a monster may step into (fences aside): `monster_stepper`'s
     test of the space entered (same checks, same order), run over the whole map in one pass."""
     walls_ok, rock_ok = "wall" in destroys, flying or "stalagmite" in destroys
     out = set()

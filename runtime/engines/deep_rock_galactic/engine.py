@@ -22,7 +22,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.board import parse_map, plain
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.queries import Queries
-from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
+from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State, deep_twin, flat_copy
 from tomecraft.runtime.engines.deep_rock_galactic.verbs import Verbs
 
 __all__ = ["Engine", "load_mission", "parse_map", "plain", "MAX_ROUNDS"]
@@ -88,6 +88,23 @@ class Engine(Monsters):
         self.activated: Counter = Counter()
         self.mission: dict = {"objective": {"type": "collect", "targets": {}}}
 
+    def __deepcopy__(self, memo: dict) -> "Engine":
+        """A copy for the players' trials (runtime/lookahead.copy_game): what the memo already
+        maps (the content, the tables copy_game is told to share) is shared; the fields holding
+        only immutable items are copied flat (deepcopy walked every once-mark's tuple); the
+        players' memos of trials are left out; the rest is deep-copied with the same memo."""
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        fields = new.__dict__
+        for name, value in vars(self).items():
+            if name in _NOT_COPIED:
+                continue
+            twin = memo.get(id(value), _MISSING)
+            if twin is _MISSING:
+                twin = flat_copy(value) if name in _FLAT else deep_twin(value, memo)
+            fields[name] = twin
+        return new
+
     def decide(self, ctx, key: str, options: list):
         seat = ctx.you.seat if isinstance(ctx.you, Dwarf) else 0
         if key.endswith("!target") and ctx.info.get("target") is not None:
@@ -138,3 +155,11 @@ class Engine(Monsters):
 
     def modify(self, ctx, obj, name, op, value, key) -> None:
         raise EffectError("value layering is not used by Deep Rock Galactic content")
+
+
+_MISSING = object()
+# Engine fields holding flat containers of immutable items (hexes, ids, numbers, once-marks)
+_FLAT = frozenset({"shots", "flares", "ziplines", "spawned", "activated", "lines"})
+# the players' per-round memos of trials (policy.py): a trial never chooses an action, so it
+# never reads them; copying them grew with each trial of the round
+_NOT_COPIED = frozenset({"_ability_trials", "_card_trials"})

@@ -85,6 +85,22 @@ def distance(a: Hex, b: Hex) -> int:
     return max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy, dz if dz >= 0 else -dz)
 
 
+_DISCS: dict[tuple[Hex, int], frozenset[Hex]] = {}
+
+
+def disc(h: Hex, radius: int) -> frozenset[Hex]:
+    """The hexes within `radius` of h (h included): its neighbours' rings, one step out at a
+    time, which on the unbounded grid are exactly the hexes at that distance."""
+    out = _DISCS.get((h, radius))
+    if out is None:
+        found, ring = {h}, [h]
+        for _ in range(max(0, radius)):
+            ring = [n for x in ring for n in neighbours(x) if n not in found]
+            found.update(ring)
+        out = _DISCS[(h, radius)] = frozenset(found)
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def lines(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], ...]:
     """The hexes strictly between a and b on the two slightly nudged centre lines."""
@@ -174,9 +190,13 @@ def bfs_from(starts: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> dic
     return dist
 
 
-def bfs_entering(starts: Iterable[Hex], enterable) -> dict[Hex, int]:
+def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset()) -> dict[Hex, int]:
     """`bfs_from` where a step into n is passable exactly when n is in `enterable` (a set):
-    the fast form for monsters whose way depends only on the space entered."""
+    the fast form for monsters whose way depends only on the space entered. `fences`: sets
+    of hexes a step never crosses (from inside one to outside it, or back: a shield's area,
+    an IFG), except a step into `unfenced`."""
+    if fences:
+        return _fenced(starts, enterable, fences, unfenced, entering=True)
     dist = {h: 0 for h in starts}
     todo = deque(sorted(dist))
     popleft, push = todo.popleft, todo.append
@@ -190,9 +210,12 @@ def bfs_entering(starts: Iterable[Hex], enterable) -> dict[Hex, int]:
     return dist
 
 
-def bfs_leaving(starts: Iterable[Hex], leavable) -> dict[Hex, int]:
+def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset()) -> dict[Hex, int]:
     """`bfs_from` where a step out of h is passable exactly when h is in `leavable` (a set):
-    walking distances *to* the starts along ways that depend only on the space entered."""
+    walking distances *to* the starts along ways that depend only on the space entered.
+    `fences` as in `bfs_entering`, except a step out of `unfenced`."""
+    if fences:
+        return _fenced(starts, leavable, fences, unfenced, entering=False)
     dist = {h: 0 for h in starts}
     todo = deque(sorted(dist))
     popleft, push = todo.popleft, todo.append
@@ -205,4 +228,53 @@ def bfs_leaving(starts: Iterable[Hex], leavable) -> dict[Hex, int]:
             if n not in dist:
                 dist[n] = far
                 push(n)
+    return dist
+
+
+def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: bool) -> dict[Hex, int]:
+    """`bfs_entering` (entering) or `bfs_leaving` with fences: the same search, in the same
+    order, where a step from h to n also needs h and n on the same side of every fence."""
+    union = frozenset().union(*fences)
+    in_none = (False,) * len(fences)           # most spaces lie in no fence
+    sides: dict[tuple, set] = {}
+
+    def side_of(h: Hex) -> set:
+        """The hexes on h's side of every fence: entering, the allowed ones and `unfenced`;
+        leaving, those inside h's fences, or (outside them all) the union not to step into."""
+        key = tuple(h in f for f in fences) if h in union else in_none
+        got = sides.get(key)
+        if got is None:
+            inside = [f for f, i in zip(fences, key) if i]
+            outside = [f for f, i in zip(fences, key) if not i]
+            if inside:
+                got = set.intersection(*map(set, inside)).difference(*outside)
+                got = (got & allowed) | unfenced if entering else got
+            else:
+                got = (allowed - union) | unfenced if entering else union
+            sides[key] = got
+        return got
+
+    dist = {h: 0 for h in starts}
+    todo = deque(sorted(dist))
+    while todo:
+        h = todo.popleft()
+        far = dist[h] + 1
+        if entering:
+            into = side_of(h)
+            for n in _NEIGHBOURS.get(h) or neighbours(h):
+                if n in into and n not in dist:
+                    dist[n] = far
+                    todo.append(n)
+            continue
+        if h in unfenced:
+            within, out = None, None           # every step out of it passes
+        elif h not in allowed:
+            continue
+        else:
+            within = side_of(h)
+            out = h not in union
+        for n in _NEIGHBOURS.get(h) or neighbours(h):
+            if n not in dist and (out is None or (n not in within if out else n in within)):
+                dist[n] = far
+                todo.append(n)
     return dist

@@ -25,8 +25,7 @@ class Monsters(Combat):
             probe = Monster(0, kind, origin)
             step = self.monster_stepper(probe)
             bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
-            dist = hx.bfs(origin, lambda a, b: b in bodies or step(a, b)) if step.enterable is None \
-                else hx.bfs_entering([origin], step.enterable | bodies)
+            dist = hx.bfs_entering([origin], step.enterable | bodies, step.fences, unfenced=bodies)
             stops = self.monster_stops(probe, dist)
             free = [h for h in dist if h in stops]
             flames = self.state.tokens.get("flame", {})
@@ -80,8 +79,7 @@ class Monsters(Combat):
         if not alive:
             return {m.uid: 0 for m in group}
         step = self.monster_stepper(group[0])
-        back = hx.bfs_from(alive, lambda a, b: a in alive or step(b, a)) if step.enterable is None \
-            else hx.bfs_leaving(alive, step.enterable | alive)
+        back = hx.bfs_leaving(alive, step.enterable | alive, step.fences, unfenced=alive)
         return {m.uid: back[m.pos] if m.pos in back else 1000 + min(hx.distance(m.pos, p) for p in alive)
                 for m in group}
 
@@ -127,7 +125,7 @@ class Monsters(Combat):
         move it gets as close as it can, on an empty space."""
         mdef = self.monster_def(m)
         step = self.monster_stepper(m)
-        reach = hx.bfs(m.pos, step) if step.enterable is None else hx.bfs_entering([m.pos], step.enterable)
+        reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
         can_stop = self.monster_stops(m, reach) | {m.pos}
         goals = self.monster_goals(m, reach, can_stop, toward_monsters)
         if not goals or m.pos in goals:
@@ -136,8 +134,7 @@ class Monsters(Combat):
         if near:
             dest = min(near, key=lambda h: (reach[h], h))
         else:
-            back = hx.bfs_from(goals, lambda a, b: step(b, a)) if step.enterable is None \
-                else hx.bfs_leaving(goals, step.enterable)
+            back = hx.bfs_leaving(goals, step.enterable, step.fences)
             spots = [h for h in can_stop if reach[h] <= mdef.move and h in back]
             dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
             if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
@@ -153,13 +150,14 @@ class Monsters(Combat):
         if toward_monsters:
             return {h for h in can_stop if any(hx.distance(h, o.pos) == 1 for o in st.monsters.values() if o is not m)}
         rng = max(1, self.monster_def(m).attack_range)
+        blocks = self.sight_blocker()          # nothing moves while the monster looks
         best, best_key = None, None
         for d in st.dwarves:
             if not d.conscious or d.in_pod:
                 continue
             # the nearest space to attack this dwarf from: line of sight checked nearest first
-            spots = sorted((reach[h], h) for h in can_stop if hx.distance(h, d.pos) <= rng)
-            steps = next((n for n, h in spots if self.los(h, d.pos)), None)
+            spots = sorted((reach[h], h) for h in can_stop.intersection(hx.disc(d.pos, rng)))
+            steps = next((n for n, h in spots if hx.line_of_sight(h, d.pos, blocks)), None)
             if steps is None:
                 continue
             key = (steps, -d.acted_at, d.seat)
@@ -168,7 +166,7 @@ class Monsters(Combat):
         if best is None:          # no way into range (a shield, an IFG, pits): get closer
             return self.closer_spots(m, reach, can_stop)
         d, spots = best
-        return {h for _, h in spots if self.los(h, d.pos)}
+        return {h for _, h in spots if hx.line_of_sight(h, d.pos, blocks)}
 
     def closer_spots(self, m: Monster, reach: dict, can_stop: set) -> set:
         """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now."""

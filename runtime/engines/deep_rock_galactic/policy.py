@@ -159,7 +159,8 @@ def _trial(engine: Engine, d: Dwarf):
     # the game's dice stream and agents are replaced on the copy, so shared rather than copied
     # (a generator's state is 625 numbers: most of a copy's cost)
     trial = copy_game(engine, shared=(engine.rules, engine.rng, engine.agents, engine.mission,
-                                      engine.options, engine.token_defs, engine.entry_stops))
+                                      engine.options, engine.token_defs, engine.entry_stops,
+                                      engine.creatures, engine.swarm_squares))
     trial.rng = Rng(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
     trial.agents = [FirstOption()] * len(engine.agents)
     return trial, trial.state.dwarves[engine.state.dwarves.index(d)]
@@ -377,11 +378,19 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
     wanted = goals(engine, d)
     if not wanted:
         return None
-    path = hx.path_to(d.pos, wanted, lambda a, b: engine.dwarf_step(d, a, b))
+    # Board.dwarf_step reads only the space entered: asked once per space, not once per
+    # neighbour the searches reach it from
+    enters: dict[Hex, bool] = {}
+
+    def step(a: Hex, b: Hex) -> bool:
+        ok = enters.get(b)
+        if ok is None:
+            ok = enters[b] = engine.dwarf_step(d, a, b)
+        return ok
+    path = hx.path_to(d.pos, wanted, step)
     if path is None:
         # dig towards the nearest goal: the first wall on a path through walls
-        dig_path = hx.path_to(d.pos, wanted, lambda a, b: engine.dwarf_step(d, a, b)
-                              or (st.terrain(b) in WALLS))
+        dig_path = hx.path_to(d.pos, wanted, lambda a, b: step(a, b) or (st.terrain(b) in WALLS))
         if dig_path:
             first_wall = next((h for h in dig_path if st.terrain(h) in WALLS), None)
             if first_wall is not None and _adjacent(d.pos, first_wall):

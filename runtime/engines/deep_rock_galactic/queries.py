@@ -1,6 +1,8 @@
 """The query handlers generated effects call (game.yaml `queries`)."""
 from __future__ import annotations
 
+import copy
+
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
@@ -12,6 +14,14 @@ class Queries:
 
     def __init__(self, engine: Monsters) -> None:
         self.e = engine
+
+    def __deepcopy__(self, memo: dict) -> "Queries":
+        """The queries of a trial's copy of the game (runtime/lookahead.copy_game)."""
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        new.__dict__.update(vars(self))
+        new.e = copy.deepcopy(self.e, memo)
+        return new
 
     def roll(self, ctx, die: str, amount: int):
         faces = self.e.roll(die, amount)

@@ -5,7 +5,7 @@ import copy
 from collections import Counter
 from dataclasses import dataclass, field
 
-from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 
 WALLS = {"#", "*"}
@@ -70,11 +70,13 @@ class Monster:
 def _flat_twin(obj, memo: dict):
     """A deep copy of an object whose fields hold immutable values or flat containers of
     them (a set of statuses, a Counter, a list of ids): each container copied one level."""
-    new = copy.copy(obj)
+    new = object.__new__(type(obj))      # copy.copy's reduce protocol cost more than the rest
     memo[id(obj)] = new
-    for name, value in vars(obj).items():
-        if isinstance(value, (set, list, dict)):
-            setattr(new, name, type(value)(value))
+    fields = new.__dict__
+    fields.update(vars(obj))
+    for name, value in fields.items():
+        if type(value) not in _KEPT and isinstance(value, (set, list, dict)):
+            fields[name] = flat_copy(value)
     return new
 
 
@@ -124,21 +126,25 @@ class State:
         """A copy for the players' trials (runtime/lookahead.py): the fields holding only
         hexes, ids and numbers are copied flat (deepcopy walked every hex's tuple); the rest,
         dwarves and monsters that other objects point at, through deepcopy and its memo."""
-        new = copy.copy(self)
+        new = object.__new__(type(self))
         memo[id(self)] = new
+        fields = new.__dict__
         for name, value in vars(self).items():
+            if type(value) in _ATOMIC:            # numbers, flags, None: the copy's own already
+                fields[name] = value
+                continue
             if id(value) in memo:
-                setattr(new, name, memo[id(value)])
+                fields[name] = memo[id(value)]
                 continue
             if name in _FLAT:
-                twin = type(value)(value)
+                twin = flat_copy(value)
             elif name in _NESTED:         # one more level of flat containers (or dicts of them)
                 twin = {k: _flat(v) for k, v in value.items()} if isinstance(value, dict) \
                     else [_flat(v) for v in value]
             else:
-                twin = copy.deepcopy(value, memo)
+                twin = deep_twin(value, memo)
             memo[id(value)] = twin
-            setattr(new, name, twin)
+            fields[name] = twin
         return new
 
     def terrain(self, h: Hex) -> str:
@@ -166,8 +172,68 @@ _FLAT = {"cells", "pod", "exits", "stalagmites", "minerals", "supply_stock", "sh
 _NESTED = {"tokens", "pickups", "ground", "hidden", "segment_pool"}
 
 
+_ATOMIC = frozenset({int, float, str, bool, type(None)})
+_KEPT = _ATOMIC | {tuple}         # a flat twin keeps these as they are (hexes, last actions)
+_MISSING = object()
+
+
+def deep_twin(value, memo: dict):
+    """`copy.deepcopy(value, memo)` with its cases for numbers, strings, plain dicts, lists
+    and tuples, and effect contexts, run here without its dispatch (a trial copies the
+    triggers' contexts, their info and the dice just rolled). Same copies, same sharing
+    through `memo`; any other object goes to copy.deepcopy."""
+    kind = type(value)
+    if kind in _ATOMIC:
+        return value
+    got = memo.get(id(value), _MISSING)
+    if got is not _MISSING:
+        return got
+    if kind is tuple:
+        items = [deep_twin(v, memo) for v in value]
+        if all(a is b for a, b in zip(items, value)):
+            return value                       # immutable all through: shared, as deepcopy does
+        twin = memo[id(value)] = tuple(items)
+        return twin
+    if kind is dict:
+        twin = memo[id(value)] = {}
+        for k, v in value.items():
+            twin[deep_twin(k, memo)] = deep_twin(v, memo)
+        return twin
+    if kind is list:
+        twin = memo[id(value)] = []
+        twin.extend(deep_twin(v, memo) for v in value)
+        return twin
+    if kind is Context:                       # frozen: its fields set as deepcopy sets them
+        twin = memo[id(value)] = object.__new__(kind)
+        fields = twin.__dict__
+        for name, v in vars(value).items():
+            fields[name] = deep_twin(v, memo)
+        return twin
+    copier = getattr(kind, "__deepcopy__", None)
+    if copier is not None:                    # a Dwarf, a Monster: their own copy, as deepcopy calls it
+        twin = copier(value, memo)
+        if twin is not value:
+            memo[id(value)] = twin
+        return twin
+    return copy.deepcopy(value, memo)
+
+
+def flat_copy(value):
+    """A copy of a set, list, dict or Counter of immutable items."""
+    if type(value) is Counter:            # Counter(value) runs its __init__ and update in Python
+        twin = dict.__new__(Counter)
+        dict.update(twin, value)
+        return twin
+    return type(value)(value)
+
+
 def _flat(value):
     """A copy of a flat container; a dict's container values copied flat too."""
+    if type(value) is dict:
+        return {k: flat_copy(v) if isinstance(v, (set, list, dict)) else v for k, v in value.items()}
     if isinstance(value, dict):
+        # a Counter (a pile on the ground) built from (item, count) pairs counts the pairs:
+        # a trial's pile is not the game's. Kept as it was (a speed change changes no game);
+        # copying it flat is a fix to decide on its own
         return type(value)((k, type(v)(v) if isinstance(v, (set, list, dict)) else v) for k, v in value.items())
     return type(value)(value) if isinstance(value, (set, list)) else value

@@ -1,6 +1,7 @@
 """The verb handlers generated effects call (game.yaml `verbs`)."""
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
@@ -18,6 +19,14 @@ class Verbs:
     def __init__(self, engine: Monsters) -> None:
         self.e = engine
         self.area_hit: list[Hex] = []      # the spaces the last area attack hit (Scare follows)
+
+    def __deepcopy__(self, memo: dict) -> "Verbs":
+        """The verbs of a trial's copy of the game (runtime/lookahead.copy_game)."""
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        new.__dict__.update(vars(self))
+        new.e, new.area_hit = copy.deepcopy(self.e, memo), list(self.area_hit)
+        return new
 
     def _dwarf(self, ctx) -> Dwarf | None:
         for who in (ctx.target, ctx.you):
