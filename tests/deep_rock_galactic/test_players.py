@@ -9,6 +9,7 @@ weapons come from the content, and no player code names a class, weapon or abili
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,19 @@ def test_a_trial_copy_changes_nothing_of_the_real_game(monkeypatch):
     t.event_deck.clear()
     t.stalagmites.add(wall)
     assert st == before
+
+
+def test_a_trial_copy_sees_the_piles_on_the_ground_as_they_are(monkeypatch):
+    """A pile on the ground is a Counter: the copy holds the same pile (built from its pairs,
+    a Counter would count the pairs: `{'nitra': 2}` became `{('nitra', 2): 1}`), and taking
+    from the copy's pile leaves the game's as it was."""
+    from tomecraft.runtime.engines.deep_rock_galactic import setup
+    from tomecraft.runtime.lookahead import FirstOption, copy_game
+    from tomecraft.runtime.rng import Rng
+    engine = setup(_data(monkeypatch), 4, Rng("pile").fork("g"), [FirstOption()] * 4, {})
+    at = engine.state.dwarves[0].pos
+    engine.state.ground[at] = Counter({"nitra": 2, "health": 1})
+    trial = copy_game(engine, shared=(engine.rules,))
+    assert trial.state.ground == {at: Counter({"nitra": 2, "health": 1})}
+    trial.state.ground[at]["nitra"] -= 2
+    assert engine.state.ground[at] == Counter({"nitra": 2, "health": 1})

@@ -228,12 +228,12 @@ def flat_copy(value):
 
 
 def _flat(value):
-    """A copy of a flat container; a dict's container values copied flat too."""
-    if type(value) is dict:
-        return {k: flat_copy(v) if isinstance(v, (set, list, dict)) else v for k, v in value.items()}
+    """A copy of a flat container; a dict's (a Counter's) container values copied flat too."""
     if isinstance(value, dict):
-        # a Counter (a pile on the ground) built from (item, count) pairs counts the pairs:
-        # a trial's pile is not the game's. Kept as it was (a speed change changes no game);
-        # copying it flat is a fix to decide on its own
-        return type(value)((k, type(v)(v) if isinstance(v, (set, list, dict)) else v) for k, v in value.items())
+        # never type(value)(pairs): a Counter built from (item, count) pairs counts the pairs
+        twin = flat_copy(value)
+        for k, v in value.items():
+            if isinstance(v, (set, list, dict)):
+                twin[k] = flat_copy(v)
+        return twin
     return type(value)(value) if isinstance(value, (set, list)) else value
