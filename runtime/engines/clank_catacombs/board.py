@@ -136,7 +136,8 @@ class Board:
         p.pos = tuple(pos)
         cell = self.cell_of(p)
         room = cell.room
-        self.log(f"{p.name} enters {room.id} at {p.pos}")
+        if self.log_enabled:
+            self.log(f"{p.name} enters {room.id} at {p.pos}")
         rewarded = room.reward and cell.pos in p.rewards  # a reward once per room a turn
         if room.on_enter is not None and not rewarded:
             if room.reward:
@@ -199,7 +200,8 @@ class Board:
         cell = Cell(pos, tile, self.rooms[room_id], ex, ic, tile.area == "depths",
                     tile.plus_signs or 0, bool(tile.portal))
         st.cells[pos] = cell
-        self.log(f"{p.name} explores {tile.id} at {pos} (rotation {turns})")
+        if self.log_enabled:
+            self.log(f"{p.name} explores {tile.id} at {pos} (rotation {turns})")
         if cell.room.on_reveal is not None:
             cell.room.on_reveal(self.ctx(p, cell))
         self.emit("reveal_tile", p, tile=tile)

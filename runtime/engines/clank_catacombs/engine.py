@@ -19,6 +19,7 @@ import itertools
 from collections import Counter
 from types import SimpleNamespace
 
+from tomecraft.runtime.agents import RandomAgent
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.clank_catacombs import policy
 from tomecraft.runtime.engines.clank_catacombs.board import Board
@@ -139,6 +140,8 @@ class Engine(Board, Rules):
 
     # --- helpers -----------------------------------------------------------------------
     def log(self, line: str) -> None:
+        """Keep a line of the game's log (only when logging is on; the hot callers, run many
+        times a game, check `log_enabled` before formatting their line)."""
         if self.log_enabled:
             self.state.log.append(line)
 
@@ -248,7 +251,7 @@ class Engine(Board, Rules):
     # --- actions -------------------------------------------------------------------------
     def legal_actions(self, p: Player) -> list[dict]:
         st = self.state
-        out = [{"do": "play", "card": c} for c in sorted(set(p.hand))]
+        out = self.play_options(p)
         if p.active and not st.over:
             cell = self.cell_of(p)
             for cid in sorted(set(st.row)):
@@ -283,6 +286,22 @@ class Engine(Board, Rules):
             out.append({"do": "end"})
         return out
 
+    def play_options(self, p: Player) -> list[dict]:
+        """The cards the player may play: one option per card in hand (`legal_actions`'
+        first options)."""
+        return [{"do": "play", "card": c} for c in sorted(set(p.hand))]
+
+    def action_options(self, p: Player) -> list[dict]:
+        """The options the turn's "action" decision offers the player's agent: every legal
+        action (`legal_actions`), except for a random agent holding cards: its view suggests
+        exactly the plays whenever there is one (policy.View.suggest) and it draws among the
+        suggestions, so it is offered the plays alone, the same draw without computing the
+        moves, purchases and actions it would never pick (most of a turn's decisions).
+        Any other agent (a scenario's script) is offered every legal option."""
+        if p.hand and type(self.agents[p.seat]) is RandomAgent:
+            return self.play_options(p)
+        return self.legal_actions(p)
+
     def buy_options(self, p: Player, market: Cell) -> list[dict]:
         """The purchases the player could make in that market room (`legal_actions` offers
         them there; the simulated players ask what a market would offer from afar)."""
@@ -309,7 +328,8 @@ class Engine(Board, Rules):
             p.hand.remove(cid)
             p.play_area.append(cid)
             card = self.cards[cid]
-            self.log(f"{p.name} plays {cid}")
+            if self.log_enabled:
+                self.log(f"{p.name} plays {cid}")
             self.emit("play", p, card=card)             # before its own effect: not heard by itself
             if card.play is not None:
                 card.play(self.ctx(p, card))
@@ -322,7 +342,8 @@ class Engine(Board, Rules):
             else:
                 st.row.remove(cid)
             p.discard.append(cid)
-            self.log(f"{p.name} acquires {cid}")
+            if self.log_enabled:
+                self.log(f"{p.name} acquires {cid}")
             if card.on_acquire is not None and card.card_type != "reserve":
                 card.on_acquire(self.ctx(p, card))
             self.emit("acquire", p, card=card)
@@ -331,7 +352,8 @@ class Engine(Board, Rules):
             p.skill -= card.cost
             st.row.remove(card.id)
             st.dungeon_discard.append(card.id)
-            self.log(f"{p.name} uses {card.id}")
+            if self.log_enabled:
+                self.log(f"{p.name} uses {card.id}")
             card.on_use(self.ctx(p, card))
         elif do == "defeat":
             card = self.cards[option["card"]]
@@ -339,7 +361,8 @@ class Engine(Board, Rules):
             if not card.never_discarded:
                 st.row.remove(card.id)
                 st.dungeon_discard.append(card.id)
-            self.log(f"{p.name} defeats {card.id}")
+            if self.log_enabled:
+                self.log(f"{p.name} defeats {card.id}")
             card.on_defeat(self.ctx(p, card))
             self.emit("defeat", p, card=card)
         elif do == "move":
@@ -377,7 +400,7 @@ class Engine(Board, Rules):
         for _ in range(TURN_ACTION_CAP):
             if self.state.over:
                 return
-            options = self.legal_actions(p)
+            options = self.action_options(p)
             choice = self.ask(p, "action", options)
             if choice["do"] == "end":
                 break
@@ -430,7 +453,8 @@ class Engine(Board, Rules):
             cid = st.dungeon_deck.pop()
             st.row.append(cid)
             card = self.cards[cid]
-            self.log(f"{cid} arrives in the row")
+            if self.log_enabled:
+                self.log(f"{cid} arrives in the row")
             if card.on_arrive is not None:
                 card.on_arrive(self.ctx(st.players[st.current], card))
             self.emit("arrive", st.players[st.current], card=card)

@@ -84,20 +84,21 @@ def card_worth(engine, p, card_id: str) -> float:
     return cache[card_id]
 
 
-def distances(engine, start) -> dict:
-    """Tunnel steps from `start` to every room on the map, ignoring icons (read only: cached
-    per game while the map, which only grows, keeps its size)."""
-    cells = engine.state.cells
-    cache = engine.__dict__.setdefault("policy_paths", {})
-    key = (start, len(cells))
+def goal_distances(engine, goals: list) -> dict:
+    """Tunnel steps from every room to the nearest of `goals` (positions), ignoring icons
+    (read only: cached per game by the goals while the map keeps its size)."""
+    key = (tuple(goals), len(engine.state.cells))
+    cache = engine.__dict__.setdefault("policy_goals", {})
     if key not in cache:
-        cache[key] = _distances(cells, start)
+        cache[key] = _distances(engine.state.cells, goals)
     return cache[key]
 
 
-def _distances(cells, start) -> dict:
-    dist = {start: 0}
-    queue = deque([start])
+def _distances(cells, starts) -> dict:
+    """Tunnel steps from the nearest of `starts` to every room (one breadth-first search
+    from all of them: each room's least distance to any; tunnels run both ways)."""
+    dist = dict.fromkeys(starts, 0)
+    queue = deque(dist)
     while queue:
         pos = queue.popleft()
         cell = cells[pos]
@@ -126,6 +127,8 @@ class View:
             return [o for o in cards if worth[o] == low]
         if key != "action":
             return []
+        if options and options[0]["do"] == "play":   # plays come first: play them
+            return [o for o in options if o["do"] == "play"]
         p, engine = self.player, self.engine
         by = {}
         for o in options:
@@ -150,11 +153,7 @@ class View:
                 goals = engine.exits_home() + shopping
             else:
                 goals = [c.pos for c in engine.state.cells.values() if c.treasures] + shopping
-            goal: dict = {}
-            for g in goals:
-                for pos, n in distances(engine, g).items():
-                    goal[pos] = min(goal.get(pos, 99), n)
-            better = _closer(by.get("move", []), goal, p.pos)
+            better = _closer(by.get("move", []), goal_distances(engine, goals), p.pos)
             if better:
                 return better
             if not p.treasures and by.get("explore"):
@@ -236,10 +235,7 @@ def frontier_distances(engine) -> dict:
         return {}
     cache = engine.__dict__.setdefault("policy_frontier", {})
     if len(cells) not in cache:
-        goal: dict = {}
-        for pos, cell in cells.items():
-            if any(step(pos, d) not in cells for d in cell.exits):
-                for other, n in distances(engine, pos).items():
-                    goal[other] = min(goal.get(other, 99), n)
-        cache[len(cells)] = goal
+        frontier = [pos for pos, cell in cells.items()
+                    if any(step(pos, d) not in cells for d in cell.exits)]
+        cache[len(cells)] = _distances(cells, frontier)
     return cache[len(cells)]

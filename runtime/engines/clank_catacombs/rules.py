@@ -77,13 +77,15 @@ class Rules:
             place = min(amount - cancel, p.cubes)
             p.cubes -= place
             st.clank_area[p.seat] += place
-            self.log(f"{p.name} +{amount} Clank! ({place} cube(s) placed)")
+            if self.log_enabled:
+                self.log(f"{p.name} +{amount} Clank! ({place} cube(s) placed)")
         else:
             remove = min(-amount, st.clank_area[p.seat])
             st.clank_area[p.seat] -= remove
             p.cubes += remove
             p.neg_bank += -amount - remove
-            self.log(f"{p.name} {amount} Clank! ({remove} cube(s) removed, {p.neg_bank} banked)")
+            if self.log_enabled:
+                self.log(f"{p.name} {amount} Clank! ({remove} cube(s) removed, {p.neg_bank} banked)")
 
     # --- damage ------------------------------------------------------------------------
     def damage(self, p: Player, amount: int, cube: str = "supply") -> None:
@@ -152,7 +154,8 @@ class Rules:
                     self.damage(q, 1)
             else:
                 q = st.players[cube]
-                self.log(f"the dragon draws a {q.name} cube")
+                if self.log_enabled:
+                    self.log(f"the dragon draws a {q.name} cube")
                 if q.active:
                     self.damage(q, 1, cube="bag")
                 else:
@@ -173,7 +176,8 @@ class Rules:
         for p in st.players:
             self.emit("dragon_attack", p)               # `danger` listens while its card is out
         n = self.track[st.rage] + self.extra_cubes
-        self.log(f"the dragon attacks: {n} cube(s)")
+        if self.log_enabled:
+            self.log(f"the dragon attacks: {n} cube(s)")
         self.draw_from_bag(n)
 
     def end_game(self, reason: str) -> None:

@@ -1,6 +1,7 @@
 """Clank! Catacombs state: players, the dungeon map (one room per grid cell), supplies."""
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -111,6 +112,24 @@ class Player:
     __deepcopy__ = _flat_copy
 
 
+def _state_copy(state, memo: dict):
+    """A deep copy of the State for a lookahead's copy of the game, made quickly: its piles
+    (lists of ids) and counters (of ids or tunnels) hold only immutable values, so they are
+    copied flat; whatever else it holds (players, cells, the market) is deep-copied."""
+    twin = state.__class__.__new__(state.__class__)
+    memo[id(state)] = twin
+    for name, value in state.__dict__.items():
+        kind = type(value)
+        if kind is list and all(type(x) is str for x in value):
+            value = list(value)
+        elif kind is Counter:
+            value = Counter(value)
+        elif kind not in (int, str, bool):
+            value = copy.deepcopy(value, memo)
+        twin.__dict__[name] = value
+    return twin
+
+
 @dataclass
 class State:
     players: list
@@ -137,6 +156,8 @@ class State:
     log: list = field(default_factory=list)
     trashed: list = field(default_factory=list)
     unlocked: Counter = field(default_factory=Counter)   # tunnel -> lock icons opened
+
+    __deepcopy__ = _state_copy
 
 
 # token types dealt into shuffled piles at setup (C): secrets, prisoners with the coupon
