@@ -102,3 +102,33 @@ def test_rare_base_entities_are_used_over_more_games():
     assert unused == {"market_item:thieves_toolkit"}
     for key in ("card:ember_golem", "card:phantom_monkey_king", "token:mayor"):
         assert summary[key]["uses"] > 0, key
+
+
+def test_a_random_agent_holding_cards_is_offered_what_its_view_would_suggest(monkeypatch):
+    """Engine.action_options asks a random agent holding cards among its plays alone; that is
+    only the same game because its view would suggest exactly those plays out of every legal
+    action (policy.PLAYS_FIRST). Checked at every action decision of two seeded games, and
+    with PLAYS_FIRST off every legal option is offered."""
+    from tomecraft.runtime.engines.clank_catacombs import engine as clank
+    from tomecraft.runtime.agents import RandomAgent
+    from tomecraft.runtime.rng import Rng
+    checked = 0
+    original = clank.Engine.action_options
+
+    def compared(self, p):
+        nonlocal checked
+        offered = original(self, p)
+        if p.hand:
+            assert offered == policy.View(self, p).suggest("action", self.legal_actions(p))
+            checked += 1
+        return offered
+    monkeypatch.setattr(clank.Engine, "action_options", compared)
+    for seed in ("a", "b"):
+        rng = Rng(seed)
+        clank.play_game(GAME, 3, rng.fork("game"), [RandomAgent(rng.fork(f"p{i}")) for i in range(3)])
+    assert checked > 100
+    monkeypatch.setattr(policy, "PLAYS_FIRST", False)
+    state = clank.new_state(GAME, 2, Rng("c").fork("setup"))
+    engine = clank.Engine(GAME, state, [RandomAgent(Rng("x"))] * 2)
+    p = state.players[0]
+    assert p.hand and original(engine, p) == engine.legal_actions(p)

@@ -294,11 +294,11 @@ class Engine(Board, Rules):
     def action_options(self, p: Player) -> list[dict]:
         """The options the turn's "action" decision offers the player's agent: every legal
         action (`legal_actions`), except for a random agent holding cards: its view suggests
-        exactly the plays whenever there is one (policy.View.suggest) and it draws among the
+        exactly the plays whenever there is one (policy.PLAYS_FIRST) and it draws among the
         suggestions, so it is offered the plays alone, the same draw without computing the
         moves, purchases and actions it would never pick (most of a turn's decisions).
         Any other agent (a scenario's script) is offered every legal option."""
-        if p.hand and type(self.agents[p.seat]) is RandomAgent:
+        if policy.PLAYS_FIRST and p.hand and type(self.agents[p.seat]) is RandomAgent:
             return self.play_options(p)
         return self.legal_actions(p)
 

@@ -110,6 +110,12 @@ def _distances(cells, starts) -> dict:
     return dist
 
 
+# The simulated player plays every card in its hand before anything else (`suggest` returns
+# the plays whenever there is one). The engine relies on it (Engine.action_options: a random
+# agent holding cards is asked among its plays alone); turning this off turns off both.
+PLAYS_FIRST = True
+
+
 class View:
     def __init__(self, engine, player) -> None:
         self.engine = engine
@@ -127,7 +133,7 @@ class View:
             return [o for o in cards if worth[o] == low]
         if key != "action":
             return []
-        if options and options[0]["do"] == "play":   # plays come first: play them
+        if PLAYS_FIRST and options and options[0]["do"] == "play":   # plays come first
             return [o for o in options if o["do"] == "play"]
         p, engine = self.player, self.engine
         by = {}
