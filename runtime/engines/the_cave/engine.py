@@ -15,6 +15,7 @@ what the engine does with content, scenario.py plays scenario files.
 from __future__ import annotations
 
 from collections import Counter, deque
+from dataclasses import fields
 from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
@@ -40,6 +41,12 @@ def _bag(counter: Counter) -> Counter:
     return out
 
 
+_new_object = object.__new__
+# Engine.ctx fills a Context's fields itself: it must know them all
+if {f.name for f in fields(Context)} != {"engine", "you", "self", "it", "target", "event", "scope", "info"}:
+    raise ImportError("runtime.effects.Context changed: update Engine.ctx")
+
+
 def can_of(fx: Callable) -> Callable:
     """The generated availability check of an effect function (its leading requires/costs)."""
     return fx.can
@@ -56,6 +63,7 @@ class Engine:
         self.undo_refused = True
         self._base_dist: tuple[int, dict] | None = None
         self._links: tuple = (0, {})     # (grid size, pos -> [(direction, neighbour pos)])
+        self._entry_table: dict = {}     # id(tile kind) -> its entry options (`_entries`)
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.boulders = rules.boulder_kinds(data)
@@ -88,9 +96,13 @@ class Engine:
     def ctx(self, team: Team, cell: Cell | None = None, origin: Cell | None = None) -> Context:
         info: dict = {}
         if origin is not None and cell is not None:
-            info["edge"] = edge(origin.pos, cell.pos)
-        return Context(engine=self, you=team, self=cell or self.state.cells[team.pos],
-                       target=origin, info=info)
+            info["edge"] = frozenset((origin.pos, cell.pos))      # edge(), inlined
+        # what Context(engine=..., you=..., ...) builds, without the frozen dataclass's
+        # __init__ (a third of the cost; every move option checked makes one)
+        out = _new_object(Context)
+        out.__dict__.update(engine=self, you=team, self=cell or self.state.cells[team.pos],
+                            it=None, target=origin, event=None, scope=None, info=info)
+        return out
 
     # --- helpers -----------------------------------------------------------------------
     def log(self, line: str) -> None:
@@ -177,36 +189,48 @@ class Engine:
         ctx.info.clear()
         ctx.info["edge"] = edge(ctx.target.pos, ctx.self.pos)
 
+    def _entries(self, kind) -> tuple:
+        """A tile kind's entry options as (id, availability check, option), in content order:
+        read once per engine (a trial copy shares them), not through each Record per move."""
+        table = self._entry_table
+        found = table.get(id(kind))
+        if found is None:
+            found = table[id(kind)] = tuple((opt.id, can_of(opt.effect), opt) for opt in kind.enter)
+        return found
+
     def move_options(self, team: Team) -> list[dict]:
         src = self.state.cells[team.pos]
         options = []
-        desperate = self.data.keywords["desperate_move"].effect
+        desperate = can_of(self.data.keywords["desperate_move"].effect)
+        forced = team.forced
         for _, dst in self.neighbours(team.pos):
             checks = self.ctx(team, dst, src)      # availability checks only read it
-            if not team.forced:
-                cross = None
+            if not forced:
                 if self._crosses_out(src, dst):
-                    cross = src.kind.cross_out
-                for opt in dst.kind.enter:
-                    if cross is None:
-                        if can_of(opt.effect)(checks):
-                            options.append({"do": "move", "to": dst.pos, "via": opt.id})
-                        continue
-                    for out in cross:
-                        ctx = self.ctx(team, dst, src)
-                        if not can_of(out.effect)(ctx):
-                            continue
-                        snap = self._snapshot(team, ctx)
-                        log_enabled, self.log_enabled = self.log_enabled, False
-                        ok = out.effect(ctx) and can_of(opt.effect)(ctx)
-                        self.log_enabled = log_enabled
-                        self._restore(team, ctx, snap)
-                        if ok:
-                            options.append({"do": "move", "to": dst.pos,
-                                            "via": f"{out.id}+{opt.id}"})
-            if can_of(desperate)(checks):
+                    self._cross_options(team, src, dst, options)
+                else:
+                    for opt_id, can, _ in self._entries(dst.kind):
+                        if can(checks):
+                            options.append({"do": "move", "to": dst.pos, "via": opt_id})
+            if desperate(checks):
                 options.append({"do": "move", "to": dst.pos, "via": "desperate_move"})
         return options
+
+    def _cross_options(self, team: Team, src: Cell, dst: Cell, options: list) -> None:
+        """The ways to leave `src` for `dst` at another depth (D-20): each of src's `cross_out`
+        options tried out, in place and undone, before each of dst's entry options."""
+        for opt_id, can, _ in self._entries(dst.kind):
+            for out in src.kind.cross_out:
+                ctx = self.ctx(team, dst, src)
+                if not can_of(out.effect)(ctx):
+                    continue
+                snap = self._snapshot(team, ctx)
+                log_enabled, self.log_enabled = self.log_enabled, False
+                ok = out.effect(ctx) and can(ctx)
+                self.log_enabled = log_enabled
+                self._restore(team, ctx, snap)
+                if ok:
+                    options.append({"do": "move", "to": dst.pos, "via": f"{out.id}+{opt_id}"})
 
     def do_move(self, team: Team, to, via: str) -> None:
         src = self.state.cells[team.pos]
@@ -220,7 +244,7 @@ class Engine:
             if out_id:
                 out = next(o for o in src.kind.cross_out if o.id == out_id)
                 ok = out.effect(ctx)
-            enter = next(o for o in dst.kind.enter if o.id == enter_id)
+            enter = next(opt for opt_id, _, opt in self._entries(dst.kind) if opt_id == enter_id)
             ok = ok and enter.effect(ctx)
         if not ok:
             raise EffectError(f"{team.name} cannot move to {dst.pos} via {via}")
