@@ -253,16 +253,21 @@ class Engine:
         self.log(f"{team.name} enters {dst.kind.id} at {dst.pos} via {via} (AP {team.ap})")
 
     # --- actions -----------------------------------------------------------------------
-    def act_options(self, team: Team) -> list[dict]:
+    def act_options(self, team: Team, only: frozenset | set | None = None) -> list[dict]:
+        """The actions the team can take where it stands: its tile's, the game's and its
+        equipment's. With `only`, just the tile's and the game's actions of those ids (what
+        the player's lookahead asks for: the same options, fewer checks)."""
         cell = self.state.cells[team.pos]
         ctx = self.ctx(team, cell)      # availability checks only read: one context serves
         options = []
         for act in cell.kind.actions or ():
-            if can_of(act.effect)(ctx):
+            if (only is None or act.id in only) and can_of(act.effect)(ctx):
                 options.append({"do": "act", "id": act.id})
         for act in self.actions:
-            if can_of(act.effect)(ctx):
+            if (only is None or act.id in only) and can_of(act.effect)(ctx):
                 options.append({"do": "act", "id": act.id})
+        if only is not None:
+            return options
         for term in self.items.order:
             use = self.items.by_term[term].use
             if use is not None and self.items.count(team.backpack, term) and can_of(use)(ctx):

@@ -14,7 +14,7 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.state import (
-    BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, edge,
+    BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, Cell, State, edge,
 )
 from tomecraft.runtime.engines.the_cave.walking import (
     DESPERATE, FAR, copy_bag, frontier, graph_for, policy_cache, road_toward, shallow, toward,
@@ -22,6 +22,8 @@ from tomecraft.runtime.engines.the_cave.walking import (
 )
 from tomecraft.runtime.lookahead import FirstOption
 from tomecraft.runtime.usage import quiet
+
+_new_object = object.__new__
 
 MARGIN = 2          # turns of consumables a team wants beyond its way home (heuristic)
 CAMP_WORTH = 0.5    # a camp that can still serve, in turns of consumables (heuristic)
@@ -50,23 +52,32 @@ def _trial(engine, team, at=None):
     if at is not None:
         me.pos, me.ap, me.done, me.forced = at, TURN_AP, False, False
     cells = dict(state.cells)
-    for pos in [me.pos] + [c.pos for _, c in engine.neighbours(me.pos)]:
-        cells[pos] = cell = shallow(cells[pos])
-        cell.tokens = list(cell.tokens)
+    _own_cell(cells, me.pos)
+    for _, near in engine.neighbours(me.pos):
+        _own_cell(cells, near.pos)
     teams = list(state.teams)
     teams[team.seat] = me
-    trial = shallow(engine)
+    new = _new_object(State)
+    new.__dict__ = dict(state.__dict__, cells=cells, teams=teams,
+                        stacks=[list(s) for s in state.stacks], ropes=dict(state.ropes),
+                        discarded=list(state.discarded), log=[], stats=Counter.__new__(Counter),
+                        turn_log=[])
+    trial = _new_object(type(engine))
+    trial.__dict__ = dict(engine.__dict__, state=new, agents=[_TRIAL_AGENT] * len(teams),
+                          log_enabled=False,
+                          undo_refused=False,       # a failed option's trial is thrown away
+                          policy_cache={})
     trial.select = _copying_select(trial)
-    trial.state = new = shallow(state)
-    new.cells, new.teams, new.stacks = cells, teams, [list(s) for s in state.stacks]
-    new.ropes, new.discarded, new.log = dict(state.ropes), list(state.discarded), []
-    new.stats, new.turn_log = Counter(), []
-    trial.agents = [_TRIAL_AGENT] * len(teams)
     trial.verbs, trial.queries = Verbs(trial), Queries(trial)
-    trial.log_enabled = False
-    trial.undo_refused = False      # a failed option's trial is thrown away
-    trial.policy_cache = {}
     return trial, me
+
+
+def _own_cell(cells: dict, pos) -> None:
+    """Give a trial's grid its own copy of a tile (and of its token list)."""
+    cell = _new_object(Cell)
+    cell.__dict__ = dict(cells[pos].__dict__)
+    cell.tokens = list(cell.tokens)
+    cells[pos] = cell
 
 
 class _TrialAgent(FirstOption):
@@ -165,9 +176,10 @@ def gain(engine, team, option, follow: bool = True) -> float:
     won = value(trial, me) - before
     if follow and option["do"] == "move" and not me.done:
         here = {a.id for a in trial.state.cells[me.pos].kind.actions or ()}
-        with quiet():
-            won += max([gain(trial, me, o, False) for o in trial.act_options(me)
-                        if o.get("id") in here] + [0.0])
+        if here:
+            with quiet():
+                won += max([gain(trial, me, o, False) for o in trial.act_options(me, only=here)]
+                           + [0.0])
     return won
 
 
@@ -199,6 +211,8 @@ def _best(engine, team, options: list) -> list:
 def _cheapest(engine, team, moves: list) -> list:
     """Among moves, those that leave the most uses of equipment in the backpack (walking
     before a raft, a raft before oxygen, an existing rope before one's own)."""
+    if len(moves) == 1:
+        return moves        # what trying it out would return, whatever it showed
     left = []
     for o in moves:
         tried = _tried(engine, team, o)
@@ -236,7 +250,7 @@ def _gain_at(engine, team, cell) -> float:
         with quiet():
             if start == cell.pos:     # the tile's own actions (the others work anywhere)
                 here = {a.id for a in cell.kind.actions or ()}
-                options = [o for o in trial.act_options(me) if o.get("id") in here]
+                options = trial.act_options(me, only=here)
             else:
                 options = [o for o in trial.move_options(me)
                            if tuple(o["to"]) == cell.pos and o["via"] != DESPERATE]
@@ -278,12 +292,14 @@ class _Weighed:
         self.restocks, self.grows = restocks, grows
 
 
-def _weigh(engine, team, options: list, restocking: bool = False) -> list[_Weighed]:
+def _weigh(engine, team, options: list, restocking: bool = False,
+           supplying: bool = True) -> list[_Weighed]:
     """Every action option tried out on a copy of the game. Whatever its id, an option weighs
     what it does: a pack's copy of an action weighs what the original weighs, and the agent's
-    seeded tie-break picks among them. Whether it restocks is asked only if `restocking`."""
+    seeded tie-break picks among them. Whether it restocks is asked only if `restocking`,
+    the change in logistics only if `supplying` (else `supply` stays -inf)."""
     dist = engine.base_distance().get(team.pos, 0)    # an action does not move the team
-    before = (value(engine, team), logistics(engine, team, dist),
+    before = (value(engine, team), logistics(engine, team, dist) if supplying else 0.0,
               kit(engine, team) if restocking else 0, engine.slots_used(team),
               len(engine.state.cells))
     grows = policy_cache(engine).setdefault("grows", {})
@@ -295,7 +311,7 @@ def _weigh(engine, team, options: list, restocking: bool = False) -> list[_Weigh
             continue
         trial, me = tried
         tokens = value(trial, me) - before[0]
-        supply = logistics(trial, me, dist) - before[1]
+        supply = logistics(trial, me, dist) - before[1] if supplying else float("-inf")
         restocks = restocking and (kit(trial, me) > before[2] or trial.slots_used(me) > before[3])
         grows[repr(o)] = grew = len(trial.state.cells) > before[4]
         out.append(_Weighed(o, tokens, supply, restocks, grew))
@@ -308,7 +324,7 @@ def _growing(engine, team, options: list) -> list:
     grows = policy_cache(engine).setdefault("grows", {})
     unknown = [o for o in options if repr(o) not in grows]
     if unknown:
-        _weigh(engine, team, unknown)
+        _weigh(engine, team, unknown, supplying=False)
     return [o for o in options if grows.get(repr(o))]
 
 
@@ -414,8 +430,8 @@ def suggest(engine, team, key: str, options: list) -> list:
         return end
     if team.forced:
         return desperate or end
-    if weighed is None:
-        weighed = _weigh(engine, team, acts, restocking=at_base)
+    if weighed is None:     # (not at the base: what an action gains in tokens, whether it grows)
+        weighed = _weigh(engine, team, acts, supplying=False)
     token_acts = _top(weighed, "tokens")
     if token_acts:
         return token_acts

@@ -21,7 +21,7 @@ FAR = 99
 def shallow(obj):
     """A shallow copy of a plain object, cheaper than copy.copy."""
     out = object.__new__(type(obj))
-    out.__dict__.update(obj.__dict__)
+    out.__dict__ = obj.__dict__.copy()
     return out
 
 
