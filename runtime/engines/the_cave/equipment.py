@@ -67,7 +67,10 @@ class Items:
 
     def count(self, bag: Counter, term: str) -> int:
         """Tokens of the item, worn or not."""
-        return sum(bag[key] for key in self.keys(term))
+        get, total = bag.get, 0      # (no Counter.__missing__ call per absent key)
+        for key in self._keys.get(term) or (term,):
+            total += get(key, 0)
+        return total
 
     def _uses_in(self, term: str, key: str) -> int:
         return int(key.rpartition(WORN)[2]) if WORN in key else self.uses(term)
@@ -76,7 +79,10 @@ class Items:
         """Uses the item's tokens still hold (a kept item: one per token, never spent)."""
         if term in self._kept:
             return self.count(bag, term)
-        return sum(bag[key] * left for key, left in self._held.get(term, ()))
+        get, total = bag.get, 0
+        for key, left in self._held.get(term, ()):
+            total += get(key, 0) * left
+        return total
 
     def can_use(self, bag: Counter, term: str, times: int) -> bool:
         if term in self._kept:

@@ -42,10 +42,11 @@ def _copy_team(team):
     return out
 
 
-def _trial(engine, team, at=None):
+def _trial(engine, team, at=None, entering=None):
     """A throwaway engine on a copy of the state, for trying an option of `team` out (moved
     to `at` first, if given). Copy on write: only what an option can touch is copied: the
-    team, its tile and the neighbours (new tiles go into the copy's own grid), and the other
+    team, its tile and the tile it enters (`entering`, for a move: an effect changes only
+    its own tile, `ctx.self`, and new tiles go into the copy's own grid), and the other
     teams only if an effect selects them."""
     state = engine.state
     me = _copy_team(team)
@@ -53,8 +54,8 @@ def _trial(engine, team, at=None):
         me.pos, me.ap, me.done, me.forced = at, TURN_AP, False, False
     cells = dict(state.cells)
     _own_cell(cells, me.pos)
-    for _, near in engine.neighbours(me.pos):
-        _own_cell(cells, near.pos)
+    if entering is not None and entering in cells:
+        _own_cell(cells, entering)
     teams = list(state.teams)
     teams[team.seat] = me
     new = _new_object(State)
@@ -107,13 +108,23 @@ def _copying_select(trial):
 def value(engine, team) -> float:
     """What a team's tokens are worth: their points, plus a share of a majority bonus for
     each token of a scoring category."""
-    tokens = engine.data.kinds["token"]
+    worth = _token_worth(engine)
     total = 0.0
     for key, n in team.tokens.items():
-        token = tokens.get(key)
-        if token is not None:
-            total += n * ((token.points or 0) + (0.5 if token.category else 0))
+        if key in worth:
+            total += n * worth[key]
     return total
+
+
+def _token_worth(engine) -> dict:
+    """What one token of each kind is worth to `value`, worked out once per game (a trial
+    copy of the engine shares it)."""
+    worth = engine.__dict__.get("token_worth")
+    if worth is None:
+        worth = engine.token_worth = {
+            key: (token.points or 0) + (0.5 if token.category else 0)
+            for key, token in engine.data.kinds["token"].items()}
+    return worth
 
 
 def _short(need: int, have: float) -> float:
@@ -154,7 +165,8 @@ def kit(engine, team) -> int:
 
 def _tried(engine, team, option):
     """(trial engine, trial team) after `option`, or None if it fails."""
-    trial, me = _trial(engine, team)
+    trial, me = _trial(engine, team,
+                       entering=tuple(option["to"]) if option["do"] == "move" else None)
     with quiet():
         try:
             trial.apply(me, option)
@@ -358,8 +370,9 @@ def _best_swap(engine, team, options: list) -> list:
     def carried(o):
         bag = Counter(o.get("backpack", {}))
         return engine.items.uses_left(bag, UPKEEP), _variety(o)
-    most = max(carried(o) for o in options)
-    return [o for o in options if carried(o) == most]
+    scored = [(carried(o), o) for o in options]
+    most = max(c for c, _ in scored)
+    return [o for c, o in scored if c == most]
 
 
 def _make_room(engine, team, options: list) -> list:
