@@ -250,7 +250,8 @@ class Engine:
             raise EffectError(f"{team.name} cannot move to {dst.pos} via {via}")
         team.pos = dst.pos
         self.state.stats[f"entered:{dst.kind.id}"] += 1
-        self.log(f"{team.name} enters {dst.kind.id} at {dst.pos} via {via} (AP {team.ap})")
+        if self.log_enabled:     # no formatting when logging is off
+            self.log(f"{team.name} enters {dst.kind.id} at {dst.pos} via {via} (AP {team.ap})")
 
     # --- actions -----------------------------------------------------------------------
     def act_options(self, team: Team, only: frozenset | set | None = None) -> list[dict]:
@@ -301,7 +302,8 @@ class Engine:
                                     lambda: item.use(self.ctx(team))):
             raise EffectError(f"{team.name} cannot use {term} here")
         self.state.stats[f"use:{term}"] += 1
-        self.log(f"{team.name} uses the {term} (AP {team.ap})")
+        if self.log_enabled:     # no formatting when logging is off
+            self.log(f"{team.name} uses the {term} (AP {team.ap})")
 
     def do_act(self, team: Team, act_id: str) -> None:
         cell = self.state.cells[team.pos]
@@ -310,7 +312,8 @@ class Engine:
         if not found or not self._atomic(team, cell, lambda: found[0].effect(self.ctx(team, cell))):
             raise EffectError(f"{team.name} cannot {act_id} here")
         self.state.stats[f"act:{act_id}"] += 1
-        self.log(f"{team.name} {act_id} (AP {team.ap})")
+        if self.log_enabled:     # no formatting when logging is off
+            self.log(f"{team.name} {act_id} (AP {team.ap})")
 
     def legal_actions(self, team: Team) -> list[dict]:
         if team.done:
@@ -360,7 +363,8 @@ class Engine:
             team.forced = False
         else:
             team.forced = True
-            self.log(f"{team.name} is out of consumables")
+            if self.log_enabled:     # no formatting when logging is off
+                self.log(f"{team.name} is out of consumables")
 
     def play_turn(self, team: Team) -> None:
         self.state.turn_log.append((self.state.round, team.seat))

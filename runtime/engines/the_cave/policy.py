@@ -60,8 +60,9 @@ def _trial(engine, team, at=None, entering=None):
     teams[team.seat] = me
     new = _new_object(State)
     new.__dict__ = dict(state.__dict__, cells=cells, teams=teams,
-                        stacks=[list(s) for s in state.stacks], ropes=dict(state.ropes),
-                        discarded=list(state.discarded), log=[], stats=Counter.__new__(Counter),
+                        # a draw replaces the stack's list (rules.discover): share them
+                        stacks=list(state.stacks), ropes=dict(state.ropes),
+                        log=[], stats=Counter.__new__(Counter),
                         turn_log=[])
     trial = _new_object(type(engine))
     trial.__dict__ = dict(engine.__dict__, state=new, agents=[_TRIAL_AGENT] * len(teams),
