@@ -63,6 +63,7 @@ class Engine:
         self.undo_refused = True
         self._base_dist: tuple[int, dict] | None = None
         self._links: tuple = (0, {})     # (grid size, pos -> [(direction, neighbour pos)])
+        self._near: tuple = (None, 0, {})   # (grid, its size, pos -> ((direction, tile), ...))
         self._entry_table: dict = {}     # id(tile kind) -> its entry options (`_entries`)
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
@@ -117,18 +118,26 @@ class Engine:
         view = View(self, team)
         return self.agents[team.seat].choose(key, options, view)
 
-    def neighbours(self, pos) -> list[tuple[str, Cell]]:
-        """The tiles joined to `pos` by a road. Which positions they are is cached until a
-        tile is placed: tiles are only ever added, so the grid's size says whether it changed
-        (a copy of the game for a trial shares the cache while its grid is the same size)."""
+    def neighbours(self, pos) -> tuple[tuple[str, Cell], ...]:
+        """The tiles joined to `pos` by a road (a tuple the caller must not change). Which
+        positions they are is cached until a tile is placed: tiles are only ever added, so the
+        grid's size says whether it changed (a copy of the game for a trial shares the cache
+        while its grid is the same size). The tiles themselves are cached per grid (a trial's
+        copy has its own tiles where an option may change them)."""
         cells = self.state.cells
-        links = self._links
-        if links[0] != len(cells):
-            links = self._links = (len(cells), {})
-        found = links[1].get(pos)
+        near = self._near
+        if near[0] is not cells or near[1] != len(cells):
+            near = self._near = (cells, len(cells), {})
+        found = near[2].get(pos)
         if found is None:
-            found = links[1][pos] = [(d, other.pos) for d, other in neighbours(cells, pos)]
-        return [(d, cells[other]) for d, other in found]
+            links = self._links
+            if links[0] != len(cells):
+                links = self._links = (len(cells), {})
+            at = links[1].get(pos)
+            if at is None:
+                at = links[1][pos] = [(d, other.pos) for d, other in neighbours(cells, pos)]
+            found = near[2][pos] = tuple((d, cells[other]) for d, other in at)
+        return found
 
     def unexplored(self, cell: Cell) -> list[str]:
         return unexplored(self.state.cells, cell)

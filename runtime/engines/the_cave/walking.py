@@ -73,8 +73,9 @@ def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
     key = (pos, tuple((n.pos, tuple(n.tokens), edge(pos, n.pos) in ropes) for _, n in links))
     entries = memo.setdefault(key, [])
     bag = team.backpack
+    get = bag.get           # (a Counter: an absent key reads 0, as bag[k] does)
     for keys, values, result in entries:
-        if tuple(bag[k] for k in keys) == values:
+        if tuple([get(k, 0) for k in keys]) == values:
             return result, keys, values
     read: set = set()
     result = _crossings(engine, team, pos, read)
@@ -136,7 +137,7 @@ class _Graph:
         """Steps from `start` to every tile the team can walk to."""
         key = ("from", start)
         if key not in self.searches:
-            self.searches[key] = _search({start: 0}, lambda p: self.out.get(p, ()))
+            self.searches[key] = _search({start: 0}, self.out)
         return self.searches[key]
 
     def toward(self, engine, targets: frozenset) -> dict:
@@ -148,19 +149,31 @@ class _Graph:
             for src, dsts in self.out.items():
                 for dst in dsts:
                     into.setdefault(dst, []).append(src)
-            self.searches[key] = _search(_seeds(engine, targets), lambda p: into.get(p, ()))
+            self.searches[key] = _search(_seeds(engine, targets), into)
         return self.searches[key]
 
 
 def _search(seeds: dict, links) -> dict:
-    """Breadth-first distances from `seeds` ({pos: start distance}, 0s before 1s)."""
+    """Breadth-first distances from `seeds` ({pos: start distance}, 0s before 1s) along
+    `links` (a dict pos -> next positions, or a function of pos)."""
     dist = dict(seeds)
     queue = deque(sorted(seeds, key=seeds.get))
+    if isinstance(links, dict):     # (the graph's own edges: no call per tile)
+        links_of, none = links.get, ()
+        while queue:
+            pos = queue.popleft()
+            step = dist[pos] + 1
+            for other in links_of(pos, none):
+                if other not in dist:
+                    dist[other] = step
+                    queue.append(other)
+        return dist
     while queue:
         pos = queue.popleft()
+        step = dist[pos] + 1
         for other in links(pos):
             if other not in dist:
-                dist[other] = dist[pos] + 1
+                dist[other] = step
                 queue.append(other)
     return dist
 
