@@ -64,6 +64,7 @@ class Engine:
         self._base_dist: tuple[int, dict] | None = None
         self._links: tuple = (0, {})     # (grid size, pos -> [(direction, neighbour pos)])
         self._near: tuple = (None, 0, {})   # (grid, its size, pos -> ((direction, tile), ...))
+        self._open: tuple = (0, {})      # (grid size, pos -> its unexplored exits)
         self._entry_table: dict = {}     # id(tile kind) -> its entry options (`_entries`)
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
@@ -139,8 +140,17 @@ class Engine:
             found = near[2][pos] = tuple((d, cells[other]) for d, other in at)
         return found
 
-    def unexplored(self, cell: Cell) -> list[str]:
-        return unexplored(self.state.cells, cell)
+    def unexplored(self, cell: Cell) -> tuple[str, ...]:
+        """The tile's exits with no tile beyond them yet (a tuple the caller must not change),
+        cached like `neighbours`' positions, until the grid grows."""
+        cells = self.state.cells
+        cache = self._open
+        if cache[0] != len(cells):
+            cache = self._open = (len(cells), {})
+        found = cache[1].get(cell.pos)
+        if found is None:
+            found = cache[1][cell.pos] = tuple(unexplored(cells, cell))
+        return found
 
     def can_discover(self, team: Team) -> bool:
         cell = self.state.cells[team.pos]

@@ -64,13 +64,13 @@ def _trial(engine, team, at=None, entering=None):
                         stacks=list(state.stacks), ropes=dict(state.ropes),
                         log=[], stats=Counter.__new__(Counter),
                         turn_log=[])
-    trial = _new_object(type(engine))
-    trial.__dict__ = dict(engine.__dict__, state=new, agents=[_TRIAL_AGENT] * len(teams),
-                          log_enabled=False,
-                          undo_refused=False,       # a failed option's trial is thrown away
-                          policy_cache={})
-    trial.select = _copying_select(trial)
-    trial.verbs, trial.queries = Verbs(trial), Queries(trial)
+    trial = _new_object(_trial_class(type(engine)))
+    fields = trial.__dict__ = engine.__dict__.copy()
+    for own in ("verbs", "queries"):        # the trial class makes its own (`_trial_class`)
+        fields.pop(own, None)
+    fields.update(state=new, agents=[_TRIAL_AGENT] * len(teams), log_enabled=False,
+                  undo_refused=False,       # a failed option's trial is thrown away
+                  policy_cache={})
     return trial, me
 
 
@@ -95,15 +95,28 @@ class _TrialAgent(FirstOption):
 _TRIAL_AGENT = _TrialAgent()
 
 
-def _copying_select(trial):
-    """The engine's `select`, copying the teams it hands out to an effect first."""
-    def select(ctx, kind: str, zone):
-        teams = trial.state.teams
-        for i, t in enumerate(teams):
-            if t is not ctx.you:
-                teams[i] = _copy_team(t)
-        return type(trial).select(trial, ctx, kind, zone)
-    return select
+_TRIAL_CLASSES: dict = {}
+
+
+def _trial_class(cls):
+    """The class of a trial copy of an engine of class `cls`: its `select` copies the teams
+    it hands out to an effect first, and it makes its verb and query handlers when an effect
+    asks for them. So a trial holds no reference to itself (no closure or handler pointing
+    back at it) and is freed as soon as it is dropped, not left to the garbage collector."""
+    if cls.__dict__.get("is_trial"):
+        return cls
+    found = _TRIAL_CLASSES.get(cls)
+    if found is None:
+        def select(trial, ctx, kind: str, zone):
+            teams = trial.state.teams
+            for i, t in enumerate(teams):
+                if t is not ctx.you:
+                    teams[i] = _copy_team(t)
+            return cls.select(trial, ctx, kind, zone)
+        found = _TRIAL_CLASSES[cls] = type(f"Trial{cls.__name__}", (cls,), {
+            "is_trial": True, "select": select,
+            "verbs": property(Verbs), "queries": property(Queries)})
+    return found
 
 
 def value(engine, team) -> float:
