@@ -54,7 +54,7 @@ def _trial(engine, team, at=None, entering=None):
         me.pos, me.ap, me.done, me.forced = at, TURN_AP, False, False
     cells = dict(state.cells)
     _own_cell(cells, me.pos)
-    if entering is not None and entering in cells:
+    if entering is not None and entering != me.pos and entering in cells:
         _own_cell(cells, entering)
     teams = list(state.teams)
     teams[team.seat] = me
@@ -177,10 +177,15 @@ def kit(engine, team) -> int:
     return sum(engine.items.uses_left(team.backpack, term) for term in engine.items.order)
 
 
-def _tried(engine, team, option):
-    """(trial engine, trial team) after `option`, or None if it fails."""
-    trial, me = _trial(engine, team,
-                       entering=tuple(option["to"]) if option["do"] == "move" else None)
+def _tried(engine, team, option, in_place: bool = False):
+    """(trial engine, trial team) after `option`, or None if it fails. `in_place`: `engine`
+    is a trial copy that nothing reads afterwards, with its own copy of every tile the option
+    can change (see `_trial`): the option is applied to it rather than to another copy."""
+    if in_place:
+        trial, me = engine, team
+    else:
+        trial, me = _trial(engine, team,
+                           entering=tuple(option["to"]) if option["do"] == "move" else None)
     with quiet():
         try:
             trial.apply(me, option)
@@ -189,13 +194,14 @@ def _tried(engine, team, option):
     return trial, me
 
 
-def gain(engine, team, option, follow: bool = True) -> float:
-    """The team's token value after `option` minus before, on a copy of the game; after a
-    move, plus the best gain of one of the entered tile's own actions (a photo needs entering
-    first; the game's actions, possible anywhere, are weighed where the team stands).
-    An option that fails when applied is worth -1."""
+def gain(engine, team, option, follow: bool = True, in_place: bool = False) -> float:
+    """The team's token value after `option` minus before, on a copy of the game (or on
+    `engine` itself, `in_place`: see `_tried`); after a move, plus the best gain of one of the
+    entered tile's own actions (a photo needs entering first; the game's actions, possible
+    anywhere, are weighed where the team stands). An option that fails when applied is
+    worth -1."""
     before = value(engine, team)
-    tried = _tried(engine, team, option)
+    tried = _tried(engine, team, option, in_place)
     if tried is None:
         return -1.0
     trial, me = tried
@@ -204,9 +210,15 @@ def gain(engine, team, option, follow: bool = True) -> float:
         here = {a.id for a in trial.state.cells[me.pos].kind.actions or ()}
         if here:
             with quiet():
-                won += max([gain(trial, me, o, False) for o in trial.act_options(me, only=here)]
-                           + [0.0])
+                won += max(_gains(trial, me, trial.act_options(me, only=here), False) + [0.0])
     return won
+
+
+def _gains(trial, me, options: list, follow: bool = True) -> list[float]:
+    """`gain` of each option on the throwaway `trial`, which owns the tiles the options can
+    change: the last one is tried on the trial itself (one copy of the game fewer)."""
+    last = len(options) - 1
+    return [gain(trial, me, o, follow, in_place=i == last) for i, o in enumerate(options)]
 
 
 def _alike(engine, team, option):
@@ -272,7 +284,7 @@ def _gain_at(engine, team, cell) -> float:
             alike.add(way)
             starts.append(n.pos)
     for start in starts:
-        trial, me = _trial(engine, team, at=start)
+        trial, me = _trial(engine, team, at=start, entering=cell.pos)
         with quiet():
             if start == cell.pos:     # the tile's own actions (the others work anywhere)
                 here = {a.id for a in cell.kind.actions or ()}
@@ -280,7 +292,7 @@ def _gain_at(engine, team, cell) -> float:
             else:
                 options = [o for o in trial.move_options(me)
                            if tuple(o["to"]) == cell.pos and o["via"] != DESPERATE]
-            best = max([best] + [gain(trial, me, o) for o in options])
+            best = max([best] + _gains(trial, me, options))
         if best > 0:
             break
     return best
