@@ -218,7 +218,7 @@ def discover(engine, team: Team) -> None:
     state = engine.state
     stack_no = next(i for i, s in enumerate(state.stacks) if s) + 1
     # the stack drawn from is replaced, not popped in place (and so is the discard pile
-    # below): a player's trial copy of the game shares these lists (policy._trial)
+    # below): a player's trial copy of the game shares these lists (trials.trial_copy)
     pile = state.stacks[stack_no - 1]
     tile, state.stacks[stack_no - 1] = pile[-1], pile[:-1]
     cell = state.cells[team.pos]
