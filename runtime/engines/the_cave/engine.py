@@ -65,7 +65,7 @@ class Engine:
         self._links: tuple = (0, {})     # (grid size, pos -> [(direction, neighbour pos)])
         self._near: tuple = (None, 0, {})   # (grid, its size, pos -> ((direction, tile), ...))
         self._open: tuple = (0, {})      # (grid size, pos -> its unexplored exits)
-        self._entry_table: dict = {}     # id(tile kind) -> its entry options (`_entries`)
+        self._entry_table: dict = {}     # `_entries` and `_action_checks` per tile kind
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.boulders = rules.boulder_kinds(data)
@@ -222,8 +222,15 @@ class Engine:
         options = []
         desperate = can_of(self.data.keywords["desperate_move"].effect)
         forced = team.forced
+        checks = None
         for _, dst in self.neighbours(team.pos):
-            checks = self.ctx(team, dst, src)      # availability checks only read it
+            # availability checks only read their context: one serves every neighbour, its
+            # tile and edge set for each (as self.ctx(team, dst, src) would make them)
+            if checks is None:
+                checks = self.ctx(team, dst, src)
+                fields = checks.__dict__
+            else:
+                fields["self"], fields["info"] = dst, {"edge": frozenset((src.pos, dst.pos))}
             if not forced:
                 if self._crosses_out(src, dst):
                     self._cross_options(team, src, dst, options)
@@ -280,19 +287,35 @@ class Engine:
         cell = self.state.cells[team.pos]
         ctx = self.ctx(team, cell)      # availability checks only read: one context serves
         options = []
-        for act in cell.kind.actions or ():
-            if (only is None or act.id in only) and can_of(act.effect)(ctx):
-                options.append({"do": "act", "id": act.id})
-        for act in self.actions:
-            if (only is None or act.id in only) and can_of(act.effect)(ctx):
-                options.append({"do": "act", "id": act.id})
+        tile_checks, game_checks, item_checks = self._action_checks(cell.kind)
+        for checks in (tile_checks, game_checks):
+            for act_id, can in checks:
+                if (only is None or act_id in only) and can(ctx):
+                    options.append({"do": "act", "id": act_id})
         if only is not None:
             return options
-        for term in self.items.order:
-            use = self.items.by_term[term].use
-            if use is not None and self.items.count(team.backpack, term) and can_of(use)(ctx):
+        for term, can in item_checks:
+            if self.items.count(team.backpack, term) and can(ctx):
                 options.append({"do": "use", "item": term})
         return options
+
+    def _action_checks(self, kind) -> tuple:
+        """(the tile kind's actions, the game's, the equipment's own) as (id or term,
+        availability check) in the order act_options offers them: read once per engine (a
+        trial copy shares them), not through each Record and definition per call."""
+        table = self._entry_table
+        key = ("actions", id(kind))
+        found = table.get(key)
+        if found is None:
+            game = table.get("game actions")
+            if game is None:
+                game = table["game actions"] = (
+                    tuple((act.id, can_of(act.effect)) for act in self.actions),
+                    tuple((term, can_of(self.items.by_term[term].use)) for term in self.items.order
+                          if self.items.by_term[term].use is not None))
+            found = table[key] = (tuple((act.id, can_of(act.effect)) for act in kind.actions or ()),
+                                  *game)
+        return found
 
     def _atomic(self, team: Team, cell: Cell, run: Callable[[], bool]) -> bool:
         """Run an action's effect all or nothing: an effect pays its costs before its verbs
