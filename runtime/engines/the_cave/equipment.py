@@ -48,6 +48,7 @@ class Items:
         # Items of one use, spent when used (rope, food): a use is one token less, so the
         # two calls every move makes need no loop over worn keys.
         self._single = frozenset(t for t in self.order if self.uses(t) == 1 and not self.kept(t))
+        self._slots: dict[str, int] = {}
 
     def __contains__(self, key: str) -> bool:
         return item_of(key) in self.by_term
@@ -59,7 +60,10 @@ class Items:
         return bool(self.by_term[term].kept_after_use)
 
     def slots(self, key: str) -> int:
-        return self.by_term[item_of(key)].slots or 1
+        found = self._slots.get(key)
+        if found is None:       # remembered per bag key: every slot count sums over a bag
+            found = self._slots[key] = self.by_term[item_of(key)].slots or 1
+        return found
 
     def keys(self, term: str) -> list[str]:
         """The bag keys of an item's tokens, the most worn first."""

@@ -117,11 +117,10 @@ def _tried(engine, team, option, in_place: bool = False):
     else:
         trial, me = _trial(engine, team,
                            entering=tuple(option["to"]) if option["do"] == "move" else None)
-    with quiet():
-        try:
-            trial.apply(me, option)
-        except EffectError:
-            return None
+    try:
+        trial.apply(me, option)     # (a trial is not a use: suggest runs it in usage.quiet)
+    except EffectError:
+        return None
     return trial, me
 
 
@@ -140,8 +139,7 @@ def gain(engine, team, option, follow: bool = True, in_place: bool = False) -> f
     if follow and option["do"] == "move" and not me.done:
         here = {a.id for a in trial.state.cells[me.pos].kind.actions or ()}
         if here:
-            with quiet():
-                won += max(_gains(trial, me, trial.act_options(me, only=here), False) + [0.0])
+            won += max(_gains(trial, me, trial.act_options(me, only=here), False) + [0.0])
     return won
 
 
@@ -216,14 +214,13 @@ def _gain_at(engine, team, cell) -> float:
             starts.append(n.pos)
     for start in starts:
         trial, me = _trial(engine, team, at=start, entering=cell.pos)
-        with quiet():
-            if start == cell.pos:     # the tile's own actions (the others work anywhere)
-                here = {a.id for a in cell.kind.actions or ()}
-                options = trial.act_options(me, only=here)
-            else:
-                options = [o for o in trial.move_options(me)
-                           if tuple(o["to"]) == cell.pos and o["via"] != DESPERATE]
-            best = max([best] + _gains(trial, me, options))
+        if start == cell.pos:     # the tile's own actions (the others work anywhere)
+            here = {a.id for a in cell.kind.actions or ()}
+            options = trial.act_options(me, only=here)
+        else:
+            options = [o for o in trial.move_options(me)
+                       if tuple(o["to"]) == cell.pos and o["via"] != DESPERATE]
+        best = max([best] + _gains(trial, me, options))
         if best > 0:
             break
     return best
@@ -357,6 +354,13 @@ def suggest(engine, team, key: str, options: list) -> list:
         return _make_room(engine, team, options)
     if key != "action" or len(options) == 1:
         return options
+    # every effect run from here on is a trial on a copy of the game, not a use (`sim
+    # --usage`): one quiet block for the whole decision
+    with quiet():
+        return _suggest_action(engine, team, options)
+
+
+def _suggest_action(engine, team, options: list) -> list:
     at_base = team.pos == engine.state.base
     moves = [o for o in options if o["do"] == "move" and o["via"] != DESPERATE]
     desperate = [o for o in options if o["do"] == "move" and o["via"] == DESPERATE]
