@@ -96,7 +96,8 @@ class _Graph:
         self.ropes: set = set()
         self.out: dict = {}
         self.reads: dict = {}           # pos -> (backpack keys its checks read, their values)
-        self.searches: dict = {}        # cached distances, valid until the graph changes
+        self.searches: dict = {}        # cached distances (and reversed edges), valid until
+                                        # the graph changes
 
     def adopt(self, engine, team, donor: "_Graph", seen: set) -> None:
         """Start from another backpack's graph of the same grid: a tile whose checks read the
@@ -145,10 +146,12 @@ class _Graph:
         cannot cross counts from a neighbour plus one step (the 5-AP move can make it)."""
         key = ("to", targets)
         if key not in self.searches:
-            into: dict = {}
-            for src, dsts in self.out.items():
-                for dst in dsts:
-                    into.setdefault(dst, []).append(src)
+            into = self.searches.get("into")       # the edges reversed, for any targets
+            if into is None:
+                into = self.searches["into"] = {}
+                for src, dsts in self.out.items():
+                    for dst in dsts:
+                        into.setdefault(dst, []).append(src)
             self.searches[key] = _search(_seeds(engine, targets), into)
         return self.searches[key]
 
