@@ -6,15 +6,16 @@ game's actions (actions.yaml) and equipment's own `use` actions. The engine deci
 the effect language leaves to it: geometry, legality of placement, who decides, turn order.
 
 Layout (imports point one way, down this list): engine.py (turns) -> policy.py (the simulated
-player) -> walking.py (where a team can walk, for the player) -> handlers.py (the verbs and
-queries effects call) -> rules.py (discovering, the
-equipment and camp rules) -> equipment.py (tokens as content defines them) -> state.py (the
-grid, teams and geometry); start.py sets a game up, scoring.py scores it, contract.py says
+player) -> trials.py (the copies of the game it tries options out on) -> walking.py (where a
+team can walk, for the player) -> handlers.py (the verbs and queries effects call) -> rules.py
+(discovering, the equipment and camp rules) -> equipment.py (tokens as content defines them)
+-> state.py (the grid, teams and geometry); start.py sets a game up, scoring.py scores it, contract.py says
 what the engine does with content, scenario.py plays scenario files.
 """
 from __future__ import annotations
 
 from collections import Counter, deque
+from dataclasses import fields
 from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
@@ -40,6 +41,12 @@ def _bag(counter: Counter) -> Counter:
     return out
 
 
+_new_object = object.__new__
+# Engine.ctx fills a Context's fields itself: it must know them all
+if {f.name for f in fields(Context)} != {"engine", "you", "self", "it", "target", "event", "scope", "info"}:
+    raise ImportError("runtime.effects.Context changed: update Engine.ctx")
+
+
 def can_of(fx: Callable) -> Callable:
     """The generated availability check of an effect function (its leading requires/costs)."""
     return fx.can
@@ -56,6 +63,9 @@ class Engine:
         self.undo_refused = True
         self._base_dist: tuple[int, dict] | None = None
         self._links: tuple = (0, {})     # (grid size, pos -> [(direction, neighbour pos)])
+        self._near: tuple = (None, 0, {})   # (grid, its size, pos -> ((direction, tile), ...))
+        self._open: tuple = (0, {})      # (grid size, pos -> its unexplored exits)
+        self._entry_table: dict = {}     # `_entries` and `_action_checks` per tile kind
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.boulders = rules.boulder_kinds(data)
@@ -88,9 +98,13 @@ class Engine:
     def ctx(self, team: Team, cell: Cell | None = None, origin: Cell | None = None) -> Context:
         info: dict = {}
         if origin is not None and cell is not None:
-            info["edge"] = edge(origin.pos, cell.pos)
-        return Context(engine=self, you=team, self=cell or self.state.cells[team.pos],
-                       target=origin, info=info)
+            info["edge"] = frozenset((origin.pos, cell.pos))      # edge(), inlined
+        # what Context(engine=..., you=..., ...) builds, without the frozen dataclass's
+        # __init__ (a third of the cost; every move option checked makes one)
+        out = _new_object(Context)
+        out.__dict__.update(engine=self, you=team, self=cell or self.state.cells[team.pos],
+                            it=None, target=origin, event=None, scope=None, info=info)
+        return out
 
     # --- helpers -----------------------------------------------------------------------
     def log(self, line: str) -> None:
@@ -105,21 +119,38 @@ class Engine:
         view = View(self, team)
         return self.agents[team.seat].choose(key, options, view)
 
-    def neighbours(self, pos) -> list[tuple[str, Cell]]:
-        """The tiles joined to `pos` by a road. Which positions they are is cached until a
-        tile is placed: tiles are only ever added, so the grid's size says whether it changed
-        (a copy of the game for a trial shares the cache while its grid is the same size)."""
+    def neighbours(self, pos) -> tuple[tuple[str, Cell], ...]:
+        """The tiles joined to `pos` by a road (a tuple the caller must not change). Which
+        positions they are is cached until a tile is placed: tiles are only ever added, so the
+        grid's size says whether it changed (a copy of the game for a trial shares the cache
+        while its grid is the same size). The tiles themselves are cached per grid (a trial's
+        copy has its own tiles where an option may change them)."""
         cells = self.state.cells
-        links = self._links
-        if links[0] != len(cells):
-            links = self._links = (len(cells), {})
-        found = links[1].get(pos)
+        near = self._near
+        if near[0] is not cells or near[1] != len(cells):
+            near = self._near = (cells, len(cells), {})
+        found = near[2].get(pos)
         if found is None:
-            found = links[1][pos] = [(d, other.pos) for d, other in neighbours(cells, pos)]
-        return [(d, cells[other]) for d, other in found]
+            links = self._links
+            if links[0] != len(cells):
+                links = self._links = (len(cells), {})
+            at = links[1].get(pos)
+            if at is None:
+                at = links[1][pos] = [(d, other.pos) for d, other in neighbours(cells, pos)]
+            found = near[2][pos] = tuple((d, cells[other]) for d, other in at)
+        return found
 
-    def unexplored(self, cell: Cell) -> list[str]:
-        return unexplored(self.state.cells, cell)
+    def unexplored(self, cell: Cell) -> tuple[str, ...]:
+        """The tile's exits with no tile beyond them yet (a tuple the caller must not change),
+        cached like `neighbours`' positions, until the grid grows."""
+        cells = self.state.cells
+        cache = self._open
+        if cache[0] != len(cells):
+            cache = self._open = (len(cells), {})
+        found = cache[1].get(cell.pos)
+        if found is None:
+            found = cache[1][cell.pos] = tuple(unexplored(cells, cell))
+        return found
 
     def can_discover(self, team: Team) -> bool:
         cell = self.state.cells[team.pos]
@@ -177,36 +208,55 @@ class Engine:
         ctx.info.clear()
         ctx.info["edge"] = edge(ctx.target.pos, ctx.self.pos)
 
+    def _entries(self, kind) -> tuple:
+        """A tile kind's entry options as (id, availability check, option), in content order:
+        read once per engine (a trial copy shares them), not through each Record per move."""
+        table = self._entry_table
+        found = table.get(id(kind))
+        if found is None:
+            found = table[id(kind)] = tuple((opt.id, can_of(opt.effect), opt) for opt in kind.enter)
+        return found
+
     def move_options(self, team: Team) -> list[dict]:
         src = self.state.cells[team.pos]
         options = []
-        desperate = self.data.keywords["desperate_move"].effect
+        desperate = can_of(self.data.keywords["desperate_move"].effect)
+        forced = team.forced
+        checks = None
         for _, dst in self.neighbours(team.pos):
-            checks = self.ctx(team, dst, src)      # availability checks only read it
-            if not team.forced:
-                cross = None
+            # availability checks only read their context: one serves every neighbour, its
+            # tile and edge set for each (as self.ctx(team, dst, src) would make them)
+            if checks is None:
+                checks = self.ctx(team, dst, src)
+                fields = checks.__dict__
+            else:
+                fields["self"], fields["info"] = dst, {"edge": frozenset((src.pos, dst.pos))}
+            if not forced:
                 if self._crosses_out(src, dst):
-                    cross = src.kind.cross_out
-                for opt in dst.kind.enter:
-                    if cross is None:
-                        if can_of(opt.effect)(checks):
-                            options.append({"do": "move", "to": dst.pos, "via": opt.id})
-                        continue
-                    for out in cross:
-                        ctx = self.ctx(team, dst, src)
-                        if not can_of(out.effect)(ctx):
-                            continue
-                        snap = self._snapshot(team, ctx)
-                        log_enabled, self.log_enabled = self.log_enabled, False
-                        ok = out.effect(ctx) and can_of(opt.effect)(ctx)
-                        self.log_enabled = log_enabled
-                        self._restore(team, ctx, snap)
-                        if ok:
-                            options.append({"do": "move", "to": dst.pos,
-                                            "via": f"{out.id}+{opt.id}"})
-            if can_of(desperate)(checks):
+                    self._cross_options(team, src, dst, options)
+                else:
+                    for opt_id, can, _ in self._entries(dst.kind):
+                        if can(checks):
+                            options.append({"do": "move", "to": dst.pos, "via": opt_id})
+            if desperate(checks):
                 options.append({"do": "move", "to": dst.pos, "via": "desperate_move"})
         return options
+
+    def _cross_options(self, team: Team, src: Cell, dst: Cell, options: list) -> None:
+        """The ways to leave `src` for `dst` at another depth (D-20): each of src's `cross_out`
+        options tried out, in place and undone, before each of dst's entry options."""
+        for opt_id, can, _ in self._entries(dst.kind):
+            for out in src.kind.cross_out:
+                ctx = self.ctx(team, dst, src)
+                if not can_of(out.effect)(ctx):
+                    continue
+                snap = self._snapshot(team, ctx)
+                log_enabled, self.log_enabled = self.log_enabled, False
+                ok = out.effect(ctx) and can(ctx)
+                self.log_enabled = log_enabled
+                self._restore(team, ctx, snap)
+                if ok:
+                    options.append({"do": "move", "to": dst.pos, "via": f"{out.id}+{opt_id}"})
 
     def do_move(self, team: Team, to, via: str) -> None:
         src = self.state.cells[team.pos]
@@ -220,30 +270,52 @@ class Engine:
             if out_id:
                 out = next(o for o in src.kind.cross_out if o.id == out_id)
                 ok = out.effect(ctx)
-            enter = next(o for o in dst.kind.enter if o.id == enter_id)
+            enter = next(opt for opt_id, _, opt in self._entries(dst.kind) if opt_id == enter_id)
             ok = ok and enter.effect(ctx)
         if not ok:
             raise EffectError(f"{team.name} cannot move to {dst.pos} via {via}")
         team.pos = dst.pos
         self.state.stats[f"entered:{dst.kind.id}"] += 1
-        self.log(f"{team.name} enters {dst.kind.id} at {dst.pos} via {via} (AP {team.ap})")
+        if self.log_enabled:     # no formatting when logging is off
+            self.log(f"{team.name} enters {dst.kind.id} at {dst.pos} via {via} (AP {team.ap})")
 
     # --- actions -----------------------------------------------------------------------
-    def act_options(self, team: Team) -> list[dict]:
+    def act_options(self, team: Team, only: frozenset | set | None = None) -> list[dict]:
+        """The actions the team can take where it stands: its tile's, the game's and its
+        equipment's. With `only`, just the tile's and the game's actions of those ids (what
+        the player's lookahead asks for: the same options, fewer checks)."""
         cell = self.state.cells[team.pos]
         ctx = self.ctx(team, cell)      # availability checks only read: one context serves
         options = []
-        for act in cell.kind.actions or ():
-            if can_of(act.effect)(ctx):
-                options.append({"do": "act", "id": act.id})
-        for act in self.actions:
-            if can_of(act.effect)(ctx):
-                options.append({"do": "act", "id": act.id})
-        for term in self.items.order:
-            use = self.items.by_term[term].use
-            if use is not None and self.items.count(team.backpack, term) and can_of(use)(ctx):
+        tile_checks, game_checks, item_checks = self._action_checks(cell.kind)
+        for checks in (tile_checks, game_checks):
+            for act_id, can in checks:
+                if (only is None or act_id in only) and can(ctx):
+                    options.append({"do": "act", "id": act_id})
+        if only is not None:
+            return options
+        for term, can in item_checks:
+            if self.items.count(team.backpack, term) and can(ctx):
                 options.append({"do": "use", "item": term})
         return options
+
+    def _action_checks(self, kind) -> tuple:
+        """(the tile kind's actions, the game's, the equipment's own) as (id or term,
+        availability check) in the order act_options offers them: read once per engine (a
+        trial copy shares them), not through each Record and definition per call."""
+        table = self._entry_table
+        key = ("actions", id(kind))
+        found = table.get(key)
+        if found is None:
+            game = table.get("game actions")
+            if game is None:
+                game = table["game actions"] = (
+                    tuple((act.id, can_of(act.effect)) for act in self.actions),
+                    tuple((term, can_of(self.items.by_term[term].use)) for term in self.items.order
+                          if self.items.by_term[term].use is not None))
+            found = table[key] = (tuple((act.id, can_of(act.effect)) for act in kind.actions or ()),
+                                  *game)
+        return found
 
     def _atomic(self, team: Team, cell: Cell, run: Callable[[], bool]) -> bool:
         """Run an action's effect all or nothing: an effect pays its costs before its verbs
@@ -272,7 +344,8 @@ class Engine:
                                     lambda: item.use(self.ctx(team))):
             raise EffectError(f"{team.name} cannot use {term} here")
         self.state.stats[f"use:{term}"] += 1
-        self.log(f"{team.name} uses the {term} (AP {team.ap})")
+        if self.log_enabled:     # no formatting when logging is off
+            self.log(f"{team.name} uses the {term} (AP {team.ap})")
 
     def do_act(self, team: Team, act_id: str) -> None:
         cell = self.state.cells[team.pos]
@@ -281,7 +354,8 @@ class Engine:
         if not found or not self._atomic(team, cell, lambda: found[0].effect(self.ctx(team, cell))):
             raise EffectError(f"{team.name} cannot {act_id} here")
         self.state.stats[f"act:{act_id}"] += 1
-        self.log(f"{team.name} {act_id} (AP {team.ap})")
+        if self.log_enabled:     # no formatting when logging is off
+            self.log(f"{team.name} {act_id} (AP {team.ap})")
 
     def legal_actions(self, team: Team) -> list[dict]:
         if team.done:
@@ -331,7 +405,8 @@ class Engine:
             team.forced = False
         else:
             team.forced = True
-            self.log(f"{team.name} is out of consumables")
+            if self.log_enabled:     # no formatting when logging is off
+                self.log(f"{team.name} is out of consumables")
 
     def play_turn(self, team: Team) -> None:
         self.state.turn_log.append((self.state.round, team.seat))

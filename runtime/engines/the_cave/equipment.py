@@ -48,6 +48,7 @@ class Items:
         # Items of one use, spent when used (rope, food): a use is one token less, so the
         # two calls every move makes need no loop over worn keys.
         self._single = frozenset(t for t in self.order if self.uses(t) == 1 and not self.kept(t))
+        self._slots: dict[str, int] = {}
 
     def __contains__(self, key: str) -> bool:
         return item_of(key) in self.by_term
@@ -59,7 +60,10 @@ class Items:
         return bool(self.by_term[term].kept_after_use)
 
     def slots(self, key: str) -> int:
-        return self.by_term[item_of(key)].slots or 1
+        found = self._slots.get(key)
+        if found is None:       # remembered per bag key: every slot count sums over a bag
+            found = self._slots[key] = self.by_term[item_of(key)].slots or 1
+        return found
 
     def keys(self, term: str) -> list[str]:
         """The bag keys of an item's tokens, the most worn first."""
@@ -67,7 +71,10 @@ class Items:
 
     def count(self, bag: Counter, term: str) -> int:
         """Tokens of the item, worn or not."""
-        return sum(bag[key] for key in self.keys(term))
+        get, total = bag.get, 0      # (no Counter.__missing__ call per absent key)
+        for key in self._keys.get(term) or (term,):
+            total += get(key, 0)
+        return total
 
     def _uses_in(self, term: str, key: str) -> int:
         return int(key.rpartition(WORN)[2]) if WORN in key else self.uses(term)
@@ -76,7 +83,10 @@ class Items:
         """Uses the item's tokens still hold (a kept item: one per token, never spent)."""
         if term in self._kept:
             return self.count(bag, term)
-        return sum(bag[key] * left for key, left in self._held.get(term, ()))
+        get, total = bag.get, 0
+        for key, left in self._held.get(term, ()):
+            total += get(key, 0) * left
+        return total
 
     def can_use(self, bag: Counter, term: str, times: int) -> bool:
         if term in self._kept:

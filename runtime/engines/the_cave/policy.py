@@ -12,13 +12,12 @@ from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.the_cave.equipment import item_of
-from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, edge,
 )
+from tomecraft.runtime.engines.the_cave.trials import trial_copy
 from tomecraft.runtime.engines.the_cave.walking import (
-    DESPERATE, FAR, copy_bag, frontier, graph_for, policy_cache, road_toward, shallow, toward,
-    walkable,
+    DESPERATE, FAR, frontier, graph_for, policy_cache, road_toward, toward, walkable,
 )
 from tomecraft.runtime.lookahead import FirstOption
 from tomecraft.runtime.usage import quiet
@@ -31,43 +30,6 @@ SUB_DECISIONS = ("camp_exchange", "make_room")
 
 
 # --- trying an option out ----------------------------------------------------------------
-
-def _copy_team(team):
-    out = shallow(team)
-    out.backpack, out.camp_items = copy_bag(team.backpack), copy_bag(team.camp_items)
-    out.tokens, out.lost = copy_bag(team.tokens), copy_bag(team.lost)
-    out.depth_tokens = set(team.depth_tokens)
-    return out
-
-
-def _trial(engine, team, at=None):
-    """A throwaway engine on a copy of the state, for trying an option of `team` out (moved
-    to `at` first, if given). Copy on write: only what an option can touch is copied: the
-    team, its tile and the neighbours (new tiles go into the copy's own grid), and the other
-    teams only if an effect selects them."""
-    state = engine.state
-    me = _copy_team(team)
-    if at is not None:
-        me.pos, me.ap, me.done, me.forced = at, TURN_AP, False, False
-    cells = dict(state.cells)
-    for pos in [me.pos] + [c.pos for _, c in engine.neighbours(me.pos)]:
-        cells[pos] = cell = shallow(cells[pos])
-        cell.tokens = list(cell.tokens)
-    teams = list(state.teams)
-    teams[team.seat] = me
-    trial = shallow(engine)
-    trial.select = _copying_select(trial)
-    trial.state = new = shallow(state)
-    new.cells, new.teams, new.stacks = cells, teams, [list(s) for s in state.stacks]
-    new.ropes, new.discarded, new.log = dict(state.ropes), list(state.discarded), []
-    new.stats, new.turn_log = Counter(), []
-    trial.agents = [_TRIAL_AGENT] * len(teams)
-    trial.verbs, trial.queries = Verbs(trial), Queries(trial)
-    trial.log_enabled = False
-    trial.undo_refused = False      # a failed option's trial is thrown away
-    trial.policy_cache = {}
-    return trial, me
-
 
 class _TrialAgent(FirstOption):
     """Answers a trial's decisions with the first option, but a camp exchange or making room
@@ -82,27 +44,32 @@ class _TrialAgent(FirstOption):
 _TRIAL_AGENT = _TrialAgent()
 
 
-def _copying_select(trial):
-    """The engine's `select`, copying the teams it hands out to an effect first."""
-    def select(ctx, kind: str, zone):
-        teams = trial.state.teams
-        for i, t in enumerate(teams):
-            if t is not ctx.you:
-                teams[i] = _copy_team(t)
-        return type(trial).select(trial, ctx, kind, zone)
-    return select
+def _trial(engine, team, at=None, entering=None):
+    """A throwaway copy of the game for trying an option of `team` out (trials.py), its
+    decisions answered by `_TrialAgent`."""
+    return trial_copy(engine, team, _TRIAL_AGENT, at, entering)
 
 
 def value(engine, team) -> float:
     """What a team's tokens are worth: their points, plus a share of a majority bonus for
     each token of a scoring category."""
-    tokens = engine.data.kinds["token"]
+    worth = _token_worth(engine)
     total = 0.0
     for key, n in team.tokens.items():
-        token = tokens.get(key)
-        if token is not None:
-            total += n * ((token.points or 0) + (0.5 if token.category else 0))
+        if key in worth:
+            total += n * worth[key]
     return total
+
+
+def _token_worth(engine) -> dict:
+    """What one token of each kind is worth to `value`, worked out once per game (a trial
+    copy of the engine shares it)."""
+    worth = engine.__dict__.get("token_worth")
+    if worth is None:
+        worth = engine.token_worth = {
+            key: (token.points or 0) + (0.5 if token.category else 0)
+            for key, token in engine.data.kinds["token"].items()}
+    return worth
 
 
 def _short(need: int, have: float) -> float:
@@ -141,34 +108,46 @@ def kit(engine, team) -> int:
     return sum(engine.items.uses_left(team.backpack, term) for term in engine.items.order)
 
 
-def _tried(engine, team, option):
-    """(trial engine, trial team) after `option`, or None if it fails."""
-    trial, me = _trial(engine, team)
-    with quiet():
-        try:
-            trial.apply(me, option)
-        except EffectError:
-            return None
+def _tried(engine, team, option, in_place: bool = False):
+    """(trial engine, trial team) after `option`, or None if it fails. `in_place`: `engine`
+    is a trial copy that nothing reads afterwards, with its own copy of every tile the option
+    can change (see `_trial`): the option is applied to it rather than to another copy."""
+    if in_place:
+        trial, me = engine, team
+    else:
+        trial, me = _trial(engine, team,
+                           entering=tuple(option["to"]) if option["do"] == "move" else None)
+    try:
+        trial.apply(me, option)     # (a trial is not a use: suggest runs it in usage.quiet)
+    except EffectError:
+        return None
     return trial, me
 
 
-def gain(engine, team, option, follow: bool = True) -> float:
-    """The team's token value after `option` minus before, on a copy of the game; after a
-    move, plus the best gain of one of the entered tile's own actions (a photo needs entering
-    first; the game's actions, possible anywhere, are weighed where the team stands).
-    An option that fails when applied is worth -1."""
+def gain(engine, team, option, follow: bool = True, in_place: bool = False) -> float:
+    """The team's token value after `option` minus before, on a copy of the game (or on
+    `engine` itself, `in_place`: see `_tried`); after a move, plus the best gain of one of the
+    entered tile's own actions (a photo needs entering first; the game's actions, possible
+    anywhere, are weighed where the team stands). An option that fails when applied is
+    worth -1."""
     before = value(engine, team)
-    tried = _tried(engine, team, option)
+    tried = _tried(engine, team, option, in_place)
     if tried is None:
         return -1.0
     trial, me = tried
     won = value(trial, me) - before
     if follow and option["do"] == "move" and not me.done:
         here = {a.id for a in trial.state.cells[me.pos].kind.actions or ()}
-        with quiet():
-            won += max([gain(trial, me, o, False) for o in trial.act_options(me)
-                        if o.get("id") in here] + [0.0])
+        if here:
+            won += max(_gains(trial, me, trial.act_options(me, only=here), False) + [0.0])
     return won
+
+
+def _gains(trial, me, options: list, follow: bool = True) -> list[float]:
+    """`gain` of each option on the throwaway `trial`, which owns the tiles the options can
+    change: the last one is tried on the trial itself (one copy of the game fewer)."""
+    last = len(options) - 1
+    return [gain(trial, me, o, follow, in_place=i == last) for i, o in enumerate(options)]
 
 
 def _alike(engine, team, option):
@@ -199,6 +178,8 @@ def _best(engine, team, options: list) -> list:
 def _cheapest(engine, team, moves: list) -> list:
     """Among moves, those that leave the most uses of equipment in the backpack (walking
     before a raft, a raft before oxygen, an existing rope before one's own)."""
+    if len(moves) == 1:
+        return moves        # what trying it out would return, whatever it showed
     left = []
     for o in moves:
         tried = _tried(engine, team, o)
@@ -232,15 +213,14 @@ def _gain_at(engine, team, cell) -> float:
             alike.add(way)
             starts.append(n.pos)
     for start in starts:
-        trial, me = _trial(engine, team, at=start)
-        with quiet():
-            if start == cell.pos:     # the tile's own actions (the others work anywhere)
-                here = {a.id for a in cell.kind.actions or ()}
-                options = [o for o in trial.act_options(me) if o.get("id") in here]
-            else:
-                options = [o for o in trial.move_options(me)
-                           if tuple(o["to"]) == cell.pos and o["via"] != DESPERATE]
-            best = max([best] + [gain(trial, me, o) for o in options])
+        trial, me = _trial(engine, team, at=start, entering=cell.pos)
+        if start == cell.pos:     # the tile's own actions (the others work anywhere)
+            here = {a.id for a in cell.kind.actions or ()}
+            options = trial.act_options(me, only=here)
+        else:
+            options = [o for o in trial.move_options(me)
+                       if tuple(o["to"]) == cell.pos and o["via"] != DESPERATE]
+        best = max([best] + _gains(trial, me, options))
         if best > 0:
             break
     return best
@@ -278,12 +258,14 @@ class _Weighed:
         self.restocks, self.grows = restocks, grows
 
 
-def _weigh(engine, team, options: list, restocking: bool = False) -> list[_Weighed]:
+def _weigh(engine, team, options: list, restocking: bool = False,
+           supplying: bool = True) -> list[_Weighed]:
     """Every action option tried out on a copy of the game. Whatever its id, an option weighs
     what it does: a pack's copy of an action weighs what the original weighs, and the agent's
-    seeded tie-break picks among them. Whether it restocks is asked only if `restocking`."""
+    seeded tie-break picks among them. Whether it restocks is asked only if `restocking`,
+    the change in logistics only if `supplying` (else `supply` stays -inf)."""
     dist = engine.base_distance().get(team.pos, 0)    # an action does not move the team
-    before = (value(engine, team), logistics(engine, team, dist),
+    before = (value(engine, team), logistics(engine, team, dist) if supplying else 0.0,
               kit(engine, team) if restocking else 0, engine.slots_used(team),
               len(engine.state.cells))
     grows = policy_cache(engine).setdefault("grows", {})
@@ -295,7 +277,7 @@ def _weigh(engine, team, options: list, restocking: bool = False) -> list[_Weigh
             continue
         trial, me = tried
         tokens = value(trial, me) - before[0]
-        supply = logistics(trial, me, dist) - before[1]
+        supply = logistics(trial, me, dist) - before[1] if supplying else float("-inf")
         restocks = restocking and (kit(trial, me) > before[2] or trial.slots_used(me) > before[3])
         grows[repr(o)] = grew = len(trial.state.cells) > before[4]
         out.append(_Weighed(o, tokens, supply, restocks, grew))
@@ -308,7 +290,7 @@ def _growing(engine, team, options: list) -> list:
     grows = policy_cache(engine).setdefault("grows", {})
     unknown = [o for o in options if repr(o) not in grows]
     if unknown:
-        _weigh(engine, team, unknown)
+        _weigh(engine, team, unknown, supplying=False)
     return [o for o in options if grows.get(repr(o))]
 
 
@@ -342,8 +324,9 @@ def _best_swap(engine, team, options: list) -> list:
     def carried(o):
         bag = Counter(o.get("backpack", {}))
         return engine.items.uses_left(bag, UPKEEP), _variety(o)
-    most = max(carried(o) for o in options)
-    return [o for o in options if carried(o) == most]
+    scored = [(carried(o), o) for o in options]
+    most = max(c for c, _ in scored)
+    return [o for c, o in scored if c == most]
 
 
 def _make_room(engine, team, options: list) -> list:
@@ -371,6 +354,13 @@ def suggest(engine, team, key: str, options: list) -> list:
         return _make_room(engine, team, options)
     if key != "action" or len(options) == 1:
         return options
+    # every effect run from here on is a trial on a copy of the game, not a use (`sim
+    # --usage`): one quiet block for the whole decision
+    with quiet():
+        return _suggest_action(engine, team, options)
+
+
+def _suggest_action(engine, team, options: list) -> list:
     at_base = team.pos == engine.state.base
     moves = [o for o in options if o["do"] == "move" and o["via"] != DESPERATE]
     desperate = [o for o in options if o["do"] == "move" and o["via"] == DESPERATE]
@@ -414,8 +404,8 @@ def suggest(engine, team, key: str, options: list) -> list:
         return end
     if team.forced:
         return desperate or end
-    if weighed is None:
-        weighed = _weigh(engine, team, acts, restocking=at_base)
+    if weighed is None:     # (not at the base: what an action gains in tokens, whether it grows)
+        weighed = _weigh(engine, team, acts, supplying=False)
     token_acts = _top(weighed, "tokens")
     if token_acts:
         return token_acts

@@ -35,7 +35,8 @@ def discard(engine, team: Team, item: str, amount: int = 1, where: Counter | Non
         engine.items.take_out(bag, item)
     if item in engine.limits:
         team.lost[item] += amount     # L291-292
-    engine.log(f"{team.name} discards {amount} {item}")
+    if engine.log_enabled:     # no formatting when logging is off
+        engine.log(f"{team.name} discards {amount} {item}")
 
 
 def _fit(engine, wanted: dict, room: int, allowed: dict) -> Counter:
@@ -146,12 +147,14 @@ def re_equip(engine, team: Team, setup: bool = False) -> None:
     if pack:
         team.camp = "packed"
         team.camp_packed_before = True
-    engine.log(f"{team.name} equips {dict(team.backpack)}" + (f", camp {dict(team.camp_items)}" if camp_with_bank else ""))
+    if engine.log_enabled:     # no formatting when logging is off
+        engine.log(f"{team.name} equips {dict(team.backpack)}" + (f", camp {dict(team.camp_items)}" if camp_with_bank else ""))
 
 
 def set_camp(engine, team: Team) -> None:
     team.camp, team.camp_pos = "set", team.pos
-    engine.log(f"{team.name} sets up camp at {team.pos}")
+    if engine.log_enabled:     # no formatting when logging is off
+        engine.log(f"{team.name} sets up camp at {team.pos}")
 
 
 def swap_camp(engine, team: Team) -> None:
@@ -187,14 +190,16 @@ def pack_camp(engine, team: Team) -> None:
             discard(engine, team, item_of(choice["discard"]), 1)
     team.camp, team.camp_pos = "packed", None
     team.camp_packed_before = True
-    engine.log(f"{team.name} packs the camp")
+    if engine.log_enabled:     # no formatting when logging is off
+        engine.log(f"{team.name} packs the camp")
 
 
 def abandon_camp(engine, team: Team) -> None:
     for item in engine.limits:
         team.lost[item] += engine.items.count(team.camp_items, item)    # L289-291
     team.camp, team.camp_items = "abandoned", Counter()
-    engine.log(f"{team.name} abandons the camp")
+    if engine.log_enabled:     # no formatting when logging is off
+        engine.log(f"{team.name} abandons the camp")
 
 
 def boulder_kinds(data) -> list:
@@ -212,7 +217,10 @@ def boulder_kinds(data) -> list:
 def discover(engine, team: Team) -> None:
     state = engine.state
     stack_no = next(i for i, s in enumerate(state.stacks) if s) + 1
-    tile = state.stacks[stack_no - 1].pop()
+    # the stack drawn from is replaced, not popped in place (and so is the discard pile
+    # below): a player's trial copy of the game shares these lists (trials.trial_copy)
+    pile = state.stacks[stack_no - 1]
+    tile, state.stacks[stack_no - 1] = pile[-1], pile[:-1]
     cell = state.cells[team.pos]
     options = engine.placements(cell, tile)
     state.stats[f"drawn:{tile.tile_kind}"] += 1
@@ -222,12 +230,13 @@ def discover(engine, team: Team) -> None:
         new = Cell(step(cell.pos, choice["dir"]), kind, choice["exits"], cell.depth,
                    tile_id=tile.id, stack=stack_no)
         state.cells[new.pos] = new
-        engine.log(f"{team.name} places {kind.id} {new.exits} at {new.pos} (stack {stack_no})")
+        if engine.log_enabled:     # no formatting when logging is off
+            engine.log(f"{team.name} places {kind.id} {new.exits} at {new.pos} (stack {stack_no})")
         if kind.on_discover is not None:
             kind.on_discover(engine.ctx(team, new))
     else:
         # L76-77: the tile is discarded unseen by the rules and a boulder goes instead.
-        state.discarded.append(tile)
+        state.discarded = state.discarded + [tile]
         # Which boulder, if the content has several (`boulder_kinds`), the team picks.
         choice = engine.ask(team, "boulder", [{"dir": d, "kind": kind.id}
                                               for d in engine.unexplored(cell)
@@ -238,9 +247,11 @@ def discover(engine, team: Team) -> None:
                                       tile_id=kind.id, stack=stack_no)
         state.stats["boulders"] += 1
         state.stats[f"boulder:{kind.id}"] += 1
-        engine.log(f"{team.name} cannot place {tile.tile_kind} {tile.exits}: {kind.id} at {pos}")
+        if engine.log_enabled:     # no formatting when logging is off
+            engine.log(f"{team.name} cannot place {tile.tile_kind} {tile.exits}: {kind.id} at {pos}")
         if kind.on_discover is not None:
             kind.on_discover(engine.ctx(team, new))
     if stack_no == 4 and not state.stacks[3] and not state.end_triggered:
         state.end_triggered = True     # L303-304
-        engine.log(f"{team.name} placed the last stack-4 tile: the end is triggered")
+        if engine.log_enabled:     # no formatting when logging is off
+            engine.log(f"{team.name} placed the last stack-4 tile: the end is triggered")

@@ -24,9 +24,17 @@ def step(pos: Pos, direction: str) -> Pos:
 
 
 def rotate(exits: str, quarter_turns: int) -> str:
-    """Exits turned clockwise by `quarter_turns`, in N, E, S, W order."""
-    turned = {ORDER[(ORDER.index(c) + quarter_turns) % 4] for c in exits}
-    return "".join(c for c in ORDER if c in turned)
+    """Exits turned clockwise by `quarter_turns`, in N, E, S, W order (remembered: every
+    draw tries the four turns of a tile)."""
+    key = (exits, quarter_turns)
+    found = _ROTATED.get(key)
+    if found is None:
+        turned = {ORDER[(ORDER.index(c) + quarter_turns) % 4] for c in exits}
+        found = _ROTATED[key] = "".join(c for c in ORDER if c in turned)
+    return found
+
+
+_ROTATED: dict[tuple[str, int], str] = {}
 
 
 def edge(a: Pos, b: Pos) -> frozenset:

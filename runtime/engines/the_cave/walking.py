@@ -21,7 +21,7 @@ FAR = 99
 def shallow(obj):
     """A shallow copy of a plain object, cheaper than copy.copy."""
     out = object.__new__(type(obj))
-    out.__dict__.update(obj.__dict__)
+    out.__dict__ = obj.__dict__.copy()
     return out
 
 
@@ -73,8 +73,9 @@ def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
     key = (pos, tuple((n.pos, tuple(n.tokens), edge(pos, n.pos) in ropes) for _, n in links))
     entries = memo.setdefault(key, [])
     bag = team.backpack
+    get = bag.get           # (a Counter: an absent key reads 0, as bag[k] does)
     for keys, values, result in entries:
-        if tuple(bag[k] for k in keys) == values:
+        if tuple([get(k, 0) for k in keys]) == values:
             return result, keys, values
     read: set = set()
     result = _crossings(engine, team, pos, read)
@@ -95,7 +96,8 @@ class _Graph:
         self.ropes: set = set()
         self.out: dict = {}
         self.reads: dict = {}           # pos -> (backpack keys its checks read, their values)
-        self.searches: dict = {}        # cached distances, valid until the graph changes
+        self.searches: dict = {}        # cached distances (and reversed edges), valid until
+                                        # the graph changes
 
     def adopt(self, engine, team, donor: "_Graph", seen: set) -> None:
         """Start from another backpack's graph of the same grid: a tile whose checks read the
@@ -136,7 +138,7 @@ class _Graph:
         """Steps from `start` to every tile the team can walk to."""
         key = ("from", start)
         if key not in self.searches:
-            self.searches[key] = _search({start: 0}, lambda p: self.out.get(p, ()))
+            self.searches[key] = _search({start: 0}, self.out)
         return self.searches[key]
 
     def toward(self, engine, targets: frozenset) -> dict:
@@ -144,23 +146,37 @@ class _Graph:
         cannot cross counts from a neighbour plus one step (the 5-AP move can make it)."""
         key = ("to", targets)
         if key not in self.searches:
-            into: dict = {}
-            for src, dsts in self.out.items():
-                for dst in dsts:
-                    into.setdefault(dst, []).append(src)
-            self.searches[key] = _search(_seeds(engine, targets), lambda p: into.get(p, ()))
+            into = self.searches.get("into")       # the edges reversed, for any targets
+            if into is None:
+                into = self.searches["into"] = {}
+                for src, dsts in self.out.items():
+                    for dst in dsts:
+                        into.setdefault(dst, []).append(src)
+            self.searches[key] = _search(_seeds(engine, targets), into)
         return self.searches[key]
 
 
 def _search(seeds: dict, links) -> dict:
-    """Breadth-first distances from `seeds` ({pos: start distance}, 0s before 1s)."""
+    """Breadth-first distances from `seeds` ({pos: start distance}, 0s before 1s) along
+    `links` (a dict pos -> next positions, or a function of pos)."""
     dist = dict(seeds)
     queue = deque(sorted(seeds, key=seeds.get))
+    if isinstance(links, dict):     # (the graph's own edges: no call per tile)
+        links_of, none = links.get, ()
+        while queue:
+            pos = queue.popleft()
+            step = dist[pos] + 1
+            for other in links_of(pos, none):
+                if other not in dist:
+                    dist[other] = step
+                    queue.append(other)
+        return dist
     while queue:
         pos = queue.popleft()
+        step = dist[pos] + 1
         for other in links(pos):
             if other not in dist:
-                dist[other] = dist[pos] + 1
+                dist[other] = step
                 queue.append(other)
     return dist
 

@@ -1,0 +1,88 @@
+"""Copies of The Cave's game for the simulated player to try an option out on (policy.py).
+
+A trial copy shares with the game whatever an option cannot change (content, geometry
+caches, the tiles it does not stand on or enter, the stacks' lists, which a draw replaces)
+and is freed as soon as it is dropped: it holds no reference to itself.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
+from tomecraft.runtime.engines.the_cave.state import TURN_AP, Cell, State
+from tomecraft.runtime.engines.the_cave.walking import copy_bag, shallow
+
+_new_object = object.__new__
+
+
+def copy_team(team):
+    """A copy of a team with its own bags (what its effects change)."""
+    out = shallow(team)
+    out.backpack, out.camp_items = copy_bag(team.backpack), copy_bag(team.camp_items)
+    out.tokens, out.lost = copy_bag(team.tokens), copy_bag(team.lost)
+    out.depth_tokens = set(team.depth_tokens)
+    return out
+
+
+def trial_copy(engine, team, agent, at=None, entering=None):
+    """A throwaway engine on a copy of the state, for trying an option of `team` out (moved
+    to `at` first, if given), every decision in it answered by `agent`. Copy on write: only
+    what an option can touch is copied: the team, its tile and the tile it enters
+    (`entering`, for a move: an effect changes only its own tile, `ctx.self`, and new tiles
+    go into the copy's own grid), and the other teams only if an effect selects them."""
+    state = engine.state
+    me = copy_team(team)
+    if at is not None:
+        me.pos, me.ap, me.done, me.forced = at, TURN_AP, False, False
+    cells = dict(state.cells)
+    own_cell(cells, me.pos)
+    if entering is not None and entering != me.pos and entering in cells:
+        own_cell(cells, entering)
+    teams = list(state.teams)
+    teams[team.seat] = me
+    new = _new_object(State)
+    new.__dict__ = dict(state.__dict__, cells=cells, teams=teams,
+                        # a draw replaces the stack's list (rules.discover): share them
+                        stacks=list(state.stacks), ropes=dict(state.ropes),
+                        log=[], stats=Counter.__new__(Counter),
+                        turn_log=[])
+    trial = _new_object(trial_class(type(engine)))
+    fields = trial.__dict__ = engine.__dict__.copy()
+    for own in ("verbs", "queries"):        # the trial class makes its own (`trial_class`)
+        fields.pop(own, None)
+    fields.update(state=new, agents=[agent] * len(teams), log_enabled=False,
+                  undo_refused=False,       # a failed option's trial is thrown away
+                  policy_cache={})
+    return trial, me
+
+
+def own_cell(cells: dict, pos) -> None:
+    """Give a trial's grid its own copy of a tile (and of its token list)."""
+    cell = _new_object(Cell)
+    cell.__dict__ = dict(cells[pos].__dict__)
+    cell.tokens = list(cell.tokens)
+    cells[pos] = cell
+
+
+_TRIAL_CLASSES: dict = {}
+
+
+def trial_class(cls):
+    """The class of a trial copy of an engine of class `cls`: its `select` copies the teams
+    it hands out to an effect first, and it makes its verb and query handlers when an effect
+    asks for them. So a trial holds no reference to itself (no closure or handler pointing
+    back at it) and is freed as soon as it is dropped, not left to the garbage collector."""
+    if cls.__dict__.get("is_trial"):
+        return cls
+    found = _TRIAL_CLASSES.get(cls)
+    if found is None:
+        def select(trial, ctx, kind: str, zone):
+            teams = trial.state.teams
+            for i, t in enumerate(teams):
+                if t is not ctx.you:
+                    teams[i] = copy_team(t)
+            return cls.select(trial, ctx, kind, zone)
+        found = _TRIAL_CLASSES[cls] = type(f"Trial{cls.__name__}", (cls,), {
+            "is_trial": True, "select": select,
+            "verbs": property(Verbs), "queries": property(Queries)})
+    return found
