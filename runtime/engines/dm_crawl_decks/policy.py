@@ -57,7 +57,8 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
                     if v <= most and len(idx) < MAX_CARDS_PER_ROW]
     out = []
     lose = -120 * power
-    top_ups = _top_ups_to(up, e)
+    reach = _reach(up)
+    top_ups = _top_ups_to(up, min(e, reach))     # (a pack's effect may make `e` astronomical)
     for idx, v, r in subsets:           # _row_tenths(v, e, len(idx), 0, power, r), inlined
         n = len(idx)
         if v == e:
@@ -67,7 +68,10 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
         else:
             out.append(((lose - 120 if v == 0 else lose) + 10 * n - 10 * r, idx, (), v))
             need = e - v
-            tops = top_ups[need] if need <= e else _top_ups(up, need)    # (v < 0: a pack's card)
+            if need > reach:            # more than one or two stacks can add: no top-up
+                tops = ()
+            else:                       # (need > e: a pack's card of negative points)
+                tops = top_ups[need] if need < len(top_ups) else _top_ups(up, need)
             if tops:                    # _row_tenths(e, e, n, need, power, r)
                 tie = 100 + 10 * n - 3 * need - 10 * r
                 out += [(tie, idx, stacks, e) for stacks in tops]
@@ -88,6 +92,12 @@ def _top_ups_to(up: tuple, most: int) -> tuple:
     """`_top_ups(up, need)` for every need from 0 to `most`, by need (looked up once per
     row instead of once per card set)."""
     return tuple(_top_ups(up, need) for need in range(most + 1))
+
+
+@lru_cache(maxsize=4096)
+def _reach(up: tuple) -> int:
+    """The most that one or two stacks of the face-up tokens `up` can add."""
+    return sum(max(k, 0) for k in sorted((k for _, k in up), reverse=True)[:2])
 
 
 @lru_cache(maxsize=4096)
