@@ -14,11 +14,9 @@ gives byte-identical output. Wall-clock throughput is not part of it; it goes to
 """
 from __future__ import annotations
 
-import gc
 import importlib
 import time
 from collections import Counter
-from contextlib import contextmanager
 from typing import Callable
 
 from tomecraft.runtime import effects
@@ -55,23 +53,6 @@ def play_one(data, players: int, seed: int, index: int, options: dict | None = N
     return result
 
 
-@contextmanager
-def collector_for_games():
-    """The garbage collector tuned for playing games, then restored: what exists when the
-    games start (the content, the compiled game) is frozen out of its scans, and the youngest
-    generation is collected after 20,000 allocations instead of 700 (the players' trial copies
-    allocate many short-lived objects, few of them in cycles: with the defaults the collector
-    ran 20 to 45 times a game in DRG and The Cave). No game reads the collector, so results are unchanged."""
-    threshold = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(20_000, threshold[1], threshold[2])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
-
-
 def run(data, players: int | None = None, games: int = 100, seed: int = 1,
         options: dict | None = None, progress: Callable[[str], None] | None = None,
         usage: bool = False) -> dict:
@@ -81,7 +62,7 @@ def run(data, players: int | None = None, games: int = 100, seed: int = 1,
     every = max(1, games // 10)
     start = time.perf_counter()
     results = []
-    with _tracking(data, usage) as tracker, collector_for_games():
+    with _tracking(data, usage) as tracker:
         for g in range(games):
             results.append(play_one(data, players, seed, g, options, tracker))
             if progress and (g + 1) % every == 0:
