@@ -89,6 +89,8 @@ class Items:
         return total
 
     def can_use(self, bag: Counter, term: str, times: int) -> bool:
+        if term in self._single:        # one use a token (rope, food): the tokens held
+            return bag.get(term, 0) >= times
         if term in self._kept:
             return self.count(bag, term) >= (1 if times else 0)
         held, get = 0, bag.get          # every move asks this: no Counter.__missing__ calls
