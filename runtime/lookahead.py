@@ -6,7 +6,16 @@ sharing the content it plays: the definitions are read-only and are never copied
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Mapping
+
+
+def copy_counter(counter: Counter) -> Counter:
+    """A copy of a Counter without its constructor (Counter.__init__ runs Counter.update,
+    which checks its argument in Python): the trial copies make thousands a game."""
+    out = Counter.__new__(Counter)
+    dict.update(out, counter)
+    return out
 
 
 class FirstOption:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
+from tomecraft.runtime.lookahead import copy_counter
 
 WALLS = {"#", "*"}
 OPEN = {".", "^", "?"}
@@ -221,9 +222,7 @@ def deep_twin(value, memo: dict):
 def flat_copy(value):
     """A copy of a set, list, dict or Counter of immutable items."""
     if type(value) is Counter:            # Counter(value) runs its __init__ and update in Python
-        twin = dict.__new__(Counter)
-        dict.update(twin, value)
-        return twin
+        return copy_counter(value)
     return type(value)(value)
 
 

@@ -21,6 +21,7 @@ from types import CellType, FunctionType, MethodType
 from tomecraft.runtime.engines.dm_crawl_decks.state import Card, Row, State, Virtual
 from tomecraft.runtime.effects import Context
 from tomecraft.runtime.layering import Layers, _Slot
+from tomecraft.runtime.lookahead import copy_counter
 from tomecraft.runtime.rng import Rng
 
 _ATOMIC = (int, str, float, bool, type(None), frozenset)
@@ -188,7 +189,7 @@ def copy_state(state: State, cp: _Copier, disposable: bool = False) -> State:
         elif name == "tokens":
             value = {a: _fresh(t) for a, t in value.items()}
         elif kind is Counter:
-            value = _counter(value)
+            value = copy_counter(value)
         elif kind is set:
             value = set(value)
         elif not isinstance(value, _ATOMIC):
@@ -203,13 +204,6 @@ def _fresh(x):
     """A shallow copy of a plain object whose fields are plain values (Tokens)."""
     new = object.__new__(type(x))
     new.__dict__.update(x.__dict__)
-    return new
-
-
-def _counter(counts: Counter) -> Counter:
-    """A copy of a Counter, without Counter.update's checks of its argument."""
-    new = Counter.__new__(Counter)       # (Counter.__init__ runs Counter.update: skipped)
-    dict.update(new, counts)
     return new
 
 
@@ -345,7 +339,7 @@ def copy_engine(engine, memo: dict, disposable: bool = False):
     for name in ("battle_windows", "turn_windows"):
         d[name] = cp.obj(old[name], {"trail": list(old[name].trail)})
     d["current_row"] = cp(engine.current_row)
-    d["loot_done"] = _counter(engine.loot_done)
+    d["loot_done"] = copy_counter(engine.loot_done)
     for value in getattr(engine.agent, "__dict__", {}).values():
         if isinstance(value, Rng):           # an agent's random stream: copied fast, once
             copy_rng(value, memo)

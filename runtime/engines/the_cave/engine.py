@@ -14,7 +14,7 @@ what the engine does with content, scenario.py plays scenario files.
 """
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from dataclasses import fields
 from typing import Callable
 
@@ -28,17 +28,11 @@ from tomecraft.runtime.engines.the_cave.start import new_state
 from tomecraft.runtime.engines.the_cave.state import (
     TURN_AP, UPKEEP, Cell, State, Team, edge, neighbours, placements, unexplored,
 )
+from tomecraft.runtime.lookahead import copy_counter
 
 ROUND_CAP = 200          # D-29
 FAR = 1 << 30
 TURN_ACTION_CAP = 60
-
-
-def _bag(counter: Counter) -> Counter:
-    """A copy of a Counter, without Counter's slower constructor."""
-    out = Counter.__new__(Counter)
-    dict.update(out, counter)
-    return out
 
 
 _new_object = object.__new__
@@ -326,8 +320,8 @@ class Engine:
         if not self.undo_refused:
             return run()
         saved = (team.ap, team.done, team.camp, team.camp_pos, team.camp_packed_before,
-                 _bag(team.backpack), _bag(team.camp_items), _bag(team.tokens),
-                 _bag(team.lost), set(team.depth_tokens), list(cell.tokens))
+                 copy_counter(team.backpack), copy_counter(team.camp_items), copy_counter(team.tokens),
+                 copy_counter(team.lost), set(team.depth_tokens), list(cell.tokens))
         try:
             return run()
         except EffectError:

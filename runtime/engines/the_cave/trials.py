@@ -10,7 +10,8 @@ from collections import Counter
 
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.state import TURN_AP, Cell, State
-from tomecraft.runtime.engines.the_cave.walking import copy_bag, shallow
+from tomecraft.runtime.engines.the_cave.walking import shallow
+from tomecraft.runtime.lookahead import copy_counter
 
 _new_object = object.__new__
 
@@ -18,8 +19,8 @@ _new_object = object.__new__
 def copy_team(team):
     """A copy of a team with its own bags (what its effects change)."""
     out = shallow(team)
-    out.backpack, out.camp_items = copy_bag(team.backpack), copy_bag(team.camp_items)
-    out.tokens, out.lost = copy_bag(team.tokens), copy_bag(team.lost)
+    out.backpack, out.camp_items = copy_counter(team.backpack), copy_counter(team.camp_items)
+    out.tokens, out.lost = copy_counter(team.tokens), copy_counter(team.lost)
     out.depth_tokens = set(team.depth_tokens)
     return out
 

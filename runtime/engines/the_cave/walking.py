@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, deque
 
 from tomecraft.runtime.engines.the_cave.state import TURN_AP, edge
+from tomecraft.runtime.lookahead import copy_counter
 from tomecraft.runtime.usage import quiet
 
 DESPERATE = "desperate_move"     # the engine's 5-AP move (L230)
@@ -22,13 +23,6 @@ def shallow(obj):
     """A shallow copy of a plain object, cheaper than copy.copy."""
     out = object.__new__(type(obj))
     out.__dict__ = obj.__dict__.copy()
-    return out
-
-
-def copy_bag(counter: Counter) -> Counter:
-    """A copy of a Counter, without Counter's slower constructor."""
-    out = Counter.__new__(Counter)
-    dict.update(out, counter)
     return out
 
 
@@ -57,7 +51,7 @@ def _crossings(engine, team, pos, seen: set) -> frozenset:
     probe = shallow(team)
     probe.pos, probe.ap, probe.done, probe.forced = pos, TURN_AP, False, False
     probe.backpack = _Reading(team.backpack, seen)
-    probe.tokens, probe.depth_tokens = copy_bag(team.tokens), set(team.depth_tokens)
+    probe.tokens, probe.depth_tokens = copy_counter(team.tokens), set(team.depth_tokens)
     with quiet():
         return frozenset(tuple(o["to"]) for o in engine.move_options(probe) if o["via"] != DESPERATE)
 
