@@ -248,3 +248,13 @@ def test_hex_distance_is_the_cube_distance():
         for b in spots:
             cube = max(abs(x - y) for x, y in zip(hx.to_cube(a), hx.to_cube(b)))
             assert hx.distance(a, b) == int(cube)
+
+
+@pytest.mark.parametrize("radius", [0, 1, 3, 7, 10**9])
+def test_the_spaces_within_a_monsters_range_are_found_for_any_range(radius):
+    """A pack's creature may have any attack range: the spaces within it are the same as by
+    distance, and a range of a billion answers at once (a disc of that radius does not)."""
+    from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hexes
+    among = {(r, c) for r in range(12) for c in range(14)}
+    centre = (5, 6)
+    assert hexes.within(centre, radius, among) == {h for h in among if hexes.distance(centre, h) <= radius}

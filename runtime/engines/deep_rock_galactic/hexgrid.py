@@ -101,6 +101,17 @@ def disc(h: Hex, radius: int) -> frozenset[Hex]:
     return out
 
 
+def within(h: Hex, radius: int, among: set) -> set:
+    """The hexes of `among` within `radius` of h: read off the disc around h while it is the
+    smaller set, else by distance (a pack's creature may have any range: a disc of radius r
+    holds 3r(r+1)+1 hexes)."""
+    if radius < 0:
+        return set()
+    if 3 * radius * (radius + 1) + 1 <= len(among):
+        return among.intersection(disc(h, radius))
+    return {x for x in among if distance(h, x) <= radius}
+
+
 @lru_cache(maxsize=1 << 16)
 def lines(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], ...]:
     """The hexes strictly between a and b on the two slightly nudged centre lines."""

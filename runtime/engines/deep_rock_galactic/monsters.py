@@ -156,7 +156,7 @@ class Monsters(Combat):
             if not d.conscious or d.in_pod:
                 continue
             # the nearest space to attack this dwarf from: line of sight checked nearest first
-            spots = sorted((reach[h], h) for h in can_stop.intersection(hx.disc(d.pos, rng)))
+            spots = sorted((reach[h], h) for h in hx.within(d.pos, rng, can_stop))
             steps = next((n for n, h in spots if hx.line_of_sight(h, d.pos, blocks)), None)
             if steps is None:
                 continue
