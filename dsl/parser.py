@@ -325,20 +325,30 @@ def _example_label(err: UnexpectedInput) -> str | None:
     stops in the same parser state with different accepted tokens, e.g. for `require count (x)`.
     """
     candidate = None
+    for label, ut in _example_failures():
+        if ut.state != err.state:
+            continue
+        if (isinstance(err, UnexpectedToken) and isinstance(ut, UnexpectedToken)
+                and ut.accepts != err.accepts):
+            continue
+        if getattr(ut, "token", None) == getattr(err, "token", None):
+            return label
+        candidate = candidate or label
+    return candidate
+
+
+@lru_cache(maxsize=1)
+def _example_failures() -> tuple[tuple[str, UnexpectedInput], ...]:
+    """(label, how the tree parser refuses it) of every _EXAMPLES example, in order, found
+    once per process (each refused effect was matched against all of them)."""
+    found = []
     for label, examples in _EXAMPLES.items():
         for example in examples:
             try:
                 _tree_lark().parse(example)
             except UnexpectedInput as ut:
-                if ut.state != err.state:
-                    continue
-                if (isinstance(err, UnexpectedToken) and isinstance(ut, UnexpectedToken)
-                        and ut.accepts != err.accepts):
-                    continue
-                if getattr(ut, "token", None) == getattr(err, "token", None):
-                    return label
-                candidate = candidate or label
-    return candidate
+                found.append((label, ut))
+    return tuple(found)
 
 
 def _depth_ok(text: str) -> bool:
