@@ -8,6 +8,7 @@ also holds game.yaml. Entities from later packs add to earlier ones; replacing o
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
@@ -24,10 +25,17 @@ MAX_DIR_DEPTH = 16
 
 def display_path(path: Path) -> str:
     """The path as the user should see it: relative to the working directory if inside it."""
+    return _display_from(os.getcwd(), os.fspath(path))
+
+
+@lru_cache(maxsize=4096)
+def _display_from(cwd: str, path: str) -> str:
+    # Remembered per (folder, path): every diagnostic, keyword and file of a load asks, and
+    # resolving walks the file system each time (a tenth of a build's load stage).
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(path).resolve().relative_to(Path(cwd).resolve()))
     except ValueError:
-        return str(path)
+        return path
 
 
 def content_files(root: Path, reporter: dg.Reporter) -> list[Path]:
