@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tomecraft.compiler import fingerprint, pipeline
+from tomecraft.compiler import fingerprint, parallel, pipeline
 
 if TYPE_CHECKING:
     from tomecraft.compiler.model import Game
@@ -125,18 +125,21 @@ def _listing(base: Path) -> set[str]:
 
 # --- outputs -------------------------------------------------------------------------------
 
-def schema_files(games: list[Game]) -> dict[str, str]:
-    """schemas/<game>/<kind>.schema.json, content.schema.json, and the two manifests."""
+def _common_schema_files() -> dict[str, str]:
     from tomecraft.compiler import schemas
-    out = {"game.schema.json": _json(schemas.GAME_SCHEMA),
-           "pack.schema.json": _json(schemas.PACK_SCHEMA)}
-    for game in games:
-        kinds = game.vocab.kinds
-        for kind, spec in sorted(kinds.items()):
-            out[f"{game.id}/{kind}.schema.json"] = _json(schemas.entity_schema(kind, spec))
-        out[f"{game.id}/content.schema.json"] = _json(schemas.content_file_schema(game.id, kinds))
-    from tomecraft.compiler import editor_schemas  # standalone files a game accepts (mission files)
-    out.update({name: _json(schema) for name, schema in editor_schemas.standalone(games).items()})
+    return {"game.schema.json": _json(schemas.GAME_SCHEMA),
+            "pack.schema.json": _json(schemas.PACK_SCHEMA)}
+
+
+def game_schema_files(game: Game) -> dict[str, str]:
+    """One base game's files under schemas/: its kinds, its content files and the standalone
+    files it accepts (mission files)."""
+    from tomecraft.compiler import editor_schemas, schemas
+    kinds = game.vocab.kinds
+    out = {f"{game.id}/{kind}.schema.json": _json(schemas.entity_schema(kind, spec))
+           for kind, spec in sorted(kinds.items())}
+    out[f"{game.id}/content.schema.json"] = _json(schemas.content_file_schema(game.id, kinds))
+    out.update({name: _json(schema) for name, schema in editor_schemas.standalone([game]).items()})
     return out
 
 
@@ -144,21 +147,40 @@ def _json(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
-def outputs(games: list[Game], digests: dict[int, str], stamp: str | None,
-            previous: dict | None = None) -> dict[Path, dict[str, str]]:
-    """Every output directory to write and its files (digests: id(game) -> input hash).
+@dataclass
+class Package:
+    """A compiled package, rendered: its files under generated/ and, for a base game, its
+    files under schemas/ (a build may need them even when the package itself is fresh)."""
+    directory: Path
+    digest: str
+    files: dict[str, str]
+    schemas: dict[str, str]
 
-    With `stamp` (the schemas' input hash), schemas/ is among them; `previous` is the
-    manifest whose entries for the directories not written here stay."""
+
+def render(game: Game, digest: str) -> Package:
+    from tomecraft.compiler import codegen  # only a build that writes needs jinja2 and the compiler
+    base = len(game.packs) == 1
+    return Package(GENERATED / package_name(game), digest, codegen.generate(game, digest),
+                   game_schema_files(game) if base else {})
+
+
+def outputs(packages: list[Package], stamp: str | None,
+            previous: dict | None = None) -> dict[Path, dict[str, str]]:
+    """Every output directory to write and its files.
+
+    With `stamp` (the schemas' input hash), schemas/ is among them (the packages then include
+    every base game); `previous` is the manifest whose entries for the directories not written
+    here stay."""
     result: dict[Path, dict[str, str]] = {GENERATED: {"__init__.py": ROOT_INIT}}
     inputs: dict[Path, str] = {}
-    for game in games:
-        directory = GENERATED / package_name(game)
-        from tomecraft.compiler import codegen  # only a build that writes needs jinja2 and the compiler
-        result[directory] = codegen.generate(game, digests[id(game)])
-        inputs[directory] = digests[id(game)]
+    for package in packages:
+        result[package.directory] = package.files
+        inputs[package.directory] = package.digest
     if stamp is not None:
-        result[SCHEMAS] = schema_files(games)
+        result[SCHEMAS] = _common_schema_files()
+        for package in packages:
+            result[SCHEMAS].update(package.schemas)
+        result[SCHEMAS] = dict(sorted(result[SCHEMAS].items()))
         inputs[SCHEMAS] = stamp
     result[GENERATED][MANIFEST] = manifest(result, inputs, previous)
     return result
@@ -338,8 +360,9 @@ def up_to_date(progress) -> bool:
     return True
 
 
-def run(check: bool, reporter, progress, compile_all) -> int:
-    """`tomecraft build [--check]`. compile_all(targets, extra, reporter) compiles games."""
+def run(check: bool, reporter, progress, compile_all, jobs: int = 1) -> int:
+    """`tomecraft build [--check]`. compile_all(targets, extra, reporter) compiles games;
+    `jobs` processes compile the base games side by side."""
     from tomecraft.compiler import diagnostics as dg
     root = pipeline.project_root()
     started = time.time_ns()
@@ -347,7 +370,7 @@ def run(check: bool, reporter, progress, compile_all) -> int:
         plan = targets()
         stamp = schemas_digest(plan)
         if check:
-            return _check(root, plan, stamp, reporter, progress, compile_all)
+            return _check(root, plan, stamp, reporter, progress, compile_all, jobs)
         recover(root)
         previous = read_manifest(root)
         fresh = fresh_outputs(root, previous)
@@ -362,8 +385,8 @@ def run(check: bool, reporter, progress, compile_all) -> int:
             return 0
         if not schemas_fresh:  # schemas/ is written from every base game's kinds
             todo = [t for t in plan if t in todo or not t.packs]
-        games, digests = _compile(todo, reporter, compile_all)
-        if reporter.errors or len(digests) != len(todo):
+        packages = _compile(todo, reporter, compile_all, jobs)
+        if packages is None:
             print(dg.format_text(reporter))
             progress("build stopped: fix the errors above; generated/ was left as it was")
             return 1
@@ -371,31 +394,30 @@ def run(check: bool, reporter, progress, compile_all) -> int:
                         if d in kept and d != SCHEMAS.as_posix()}
         if schemas_fresh:
             kept_entries[SCHEMAS.as_posix()] = previous["outputs"][SCHEMAS.as_posix()]
-        expected = outputs(games, digests, None if schemas_fresh else stamp,
-                           {"outputs": kept_entries})
+        expected = outputs(packages, None if schemas_fresh else stamp, {"outputs": kept_entries})
         written = {d.name for d in expected if d.parent == GENERATED}
         write(expected, root, tuple(sorted(n for n in strays if n not in written)))
         fingerprint.record(root, pipeline.content_root(), started)
         count = sum(len(files) for files in expected.values())
-        progress(f"wrote {count} files for {len(games)} of {len(plan)} packages")
+        progress(f"wrote {count} files for {len(packages)} of {len(plan)} packages")
         if reporter.warnings:
             print(dg.format_text(reporter))
         return 0
 
 
-def _check(root: Path, plan, stamp, reporter, progress, compile_all) -> int:
+def _check(root: Path, plan, stamp, reporter, progress, compile_all, jobs: int) -> int:
     from tomecraft.compiler import diagnostics as dg
-    games, digests = _compile(plan, reporter, compile_all)
-    if reporter.errors or len(digests) != len(plan):
+    packages = _compile(plan, reporter, compile_all, jobs)
+    if packages is None:
         print(dg.format_text(reporter))
         return 1
-    problems = stale(outputs(games, digests, stamp), root)
+    problems = stale(outputs(packages, stamp), root)
     for name in problems:
         reporter.add(dg.STALE, f"{name} is stale", name, 1, 1, "run `tomecraft build`")
     if problems:
         print(dg.format_text(reporter))
         return 1
-    progress(f"generated/ is fresh ({len(games)} packages)")
+    progress(f"generated/ is fresh ({len(packages)} packages)")
     return 0
 
 
@@ -409,15 +431,38 @@ def _strays(root: Path, kept: set[str]) -> list[str]:
                   if p.name not in ours and (GENERATED / p.name).as_posix() not in kept)
 
 
-def _compile(plan: list[Target], reporter, compile_all) -> tuple[list[Game], dict[int, str]]:
-    """Compile the packages of `plan` in one run: each file loaded once and each distinct
-    effect string parsed once, however many packages share them."""
-    from tomecraft.compiler import loader
+def _compile(plan: list[Target], reporter, compile_all, jobs: int) -> list[Package] | None:
+    """Compile and render the packages of `plan` (None if any has an error). A base game and
+    its packs are compiled in one run, so each file is loaded once and each distinct effect
+    string parsed once however many packages share them; with `jobs` > 1 the base games
+    are compiled side by side in forked processes. Packages and diagnostics come back in plan
+    order: the outcome is the same for every job count."""
+    groups = list(dict.fromkeys(t.base for t in plan))
+    by_base = {base: [t for t in plan if t.base == base] for base in groups}
+    if jobs > 1 and len(groups) > 1:
+        pipeline.prepare_stages()   # loaded once, before the fork, not once per worker
+    results = parallel.run(lambda base: _compile_group(by_base[base], compile_all),
+                           groups, jobs, cost=_content_bytes)
+    packages = []
+    for rendered, found in results:
+        reporter.merge(found)
+        packages.extend(rendered)
+    return packages if not reporter.errors and len(packages) == len(plan) else None
+
+
+def _compile_group(plan: list[Target], compile_all) -> tuple[list[Package], object]:
+    from tomecraft.compiler import diagnostics as dg, loader
+    reporter = dg.Reporter()
     with loader.shared_loads():
         games = compile_all([(t.base, list(t.packs)) for t in plan], [], reporter)
     if reporter.errors or len(games) != len(plan):
-        return games, {}
-    return games, {id(game): target.digest for game, target in zip(games, plan)}
+        return [], reporter
+    return [render(game, target.digest) for game, target in zip(games, plan)], reporter
+
+
+def _content_bytes(base: Path) -> int:
+    """What a base game's group costs to compile, roughly: the size of its YAML."""
+    return sum(p.stat().st_size for p in base.rglob("*.yaml") if p.is_file())
 
 
 def _read(path: Path) -> str | None:

@@ -97,7 +97,15 @@ def cmd_build(args) -> int:
     def compile_pairs(pairs, extra, reporter):
         return compile_all([pipeline.Target(base, list(packs) + list(extra))
                             for base, packs in pairs], reporter)
-    return build.run(args.check, dg.Reporter(), progress, compile_pairs)
+    from tomecraft.compiler import parallel
+    jobs = args.jobs or parallel.available_cores()
+    return build.run(args.check, dg.Reporter(), progress, compile_pairs, jobs)
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of jobs from 1 to 64")
+    return int(text)
 
 
 def cmd_explain(args) -> int:
@@ -362,6 +370,9 @@ def parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="write generated/ and schemas/")
     b.add_argument("--check", action="store_true", help="exit 1 if generated/ is stale")
+    b.add_argument("--jobs", "-j", type=_jobs, default=0, metavar="N",
+                   help="compile up to N base games side by side (default: one per core; "
+                        "forked processes, Linux only; the output is the same for every N)")
     b.set_defaults(run=cmd_build)
 
     e = sub.add_parser("explain", help="explain a diagnostic code")

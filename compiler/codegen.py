@@ -40,6 +40,11 @@ def _templates():
     return env
 
 
+def prepare() -> None:
+    """Load the templates now (a build does, before forking its workers, which then share them)."""
+    _templates()
+
+
 def ident(name: str) -> str:
     """A Python identifier from a validated content name; refuses anything else."""
     if not names.is_identifier(name):  # checks refused it already: this is a bug guard

@@ -146,6 +146,14 @@ class Reporter:
             self._said.add(found)
             self.diagnostics.append(found)
 
+    def merge(self, other: "Reporter") -> None:
+        """Take the diagnostics of another run (a build worker's), as if reported here."""
+        self.sources.update(other.sources)
+        for found in other.diagnostics:
+            if found not in self._said:
+                self._said.add(found)
+                self.diagnostics.append(found)
+
     @property
     def errors(self) -> int:
         return sum(d.severity == ERROR for d in self.diagnostics)

@@ -61,6 +61,15 @@ def _loading():
             gc.enable()
 
 
+def prepare_stages() -> None:
+    """Load what every compile needs (the stages' modules, the effect parser, the code
+    templates) now: build workers forked afterwards share it instead of each loading it."""
+    from tomecraft.compiler import checks, codegen, contract, game_checks, packs  # noqa: F401
+    from tomecraft.dsl import parser
+    parser.prepare()
+    codegen.prepare()
+
+
 def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter, timings: Timings,
                 parse_cache: dict | None) -> Game | None:
     # The stages are imported here, not at the top: the CLI imports this module for

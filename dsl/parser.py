@@ -46,6 +46,11 @@ def _lark() -> Lark:
                 maybe_placeholders=True, cache=_cache_file("effects-lark.pickle"))
 
 
+def prepare() -> None:
+    """Load the parser now (a build does, before forking its workers, which then share it)."""
+    _lark()
+
+
 @lru_cache(maxsize=1)
 def _tree_lark() -> Lark:
     """The same grammar building a parse tree, for the error paths: a syntax error anywhere
