@@ -451,10 +451,9 @@ def _compile(plan: list[Target], reporter, compile_all, jobs: int) -> list[Packa
 
 
 def _compile_group(plan: list[Target], compile_all) -> tuple[list[Package], object]:
-    from tomecraft.compiler import diagnostics as dg, loader
+    from tomecraft.compiler import diagnostics as dg
     reporter = dg.Reporter()
-    with loader.shared_loads():
-        games = compile_all([(t.base, list(t.packs)) for t in plan], [], reporter)
+    games = compile_all([(t.base, list(t.packs)) for t in plan], [], reporter)
     if reporter.errors or len(games) != len(plan):
         return [], reporter
     return [render(game, target.digest) for game, target in zip(games, plan)], reporter

@@ -24,17 +24,17 @@ def did_you_mean(name: str, candidates) -> str:
 
 # --- parsing -------------------------------------------------------------------------------
 
-def parse_effects(game: Game, reporter: dg.Reporter, cache: dict | None = None) -> None:
-    """Parse every effect string; identical strings are parsed once (ASTs are immutable)."""
-    cache = {} if cache is None else cache
+def parse_effects(game: Game, reporter: dg.Reporter) -> None:
+    """Parse every effect string (the parser remembers the texts it has seen: ASTs are
+    immutable, so identical strings are parsed once a process)."""
     game.vocab.note_entity_names(game.all())
     for entity in game.all():
         for site in entity.effects:
-            _parse_site(site, entity.doc, entity.display, cache, reporter)
+            _parse_site(site, entity.doc, entity.display, reporter)
     for name, keyword in sorted(game.vocab.keywords.items()):
         doc, path = keyword.origin
         site = EffectSite(path, keyword.effect)
-        _parse_site(site, doc, _display(doc), cache, reporter)
+        _parse_site(site, doc, _display(doc), reporter)
         game.keyword_sites[name] = site
 
 
@@ -43,20 +43,13 @@ def _display(doc) -> str:
     return display_path(doc.path)
 
 
-def _parse_site(site: EffectSite, doc, display: str, cache: dict, reporter: dg.Reporter) -> None:
-    result = cache.get(site.text)
-    if result is None:
-        try:
-            result = parse(site.text)
-        except EffectSyntaxError as err:
-            result = err
-        cache[site.text] = result
-    if isinstance(result, EffectSyntaxError):
-        line, column = doc.effect_position(site.path, result.line, result.column)
-        reporter.add(dg.EFFECT_SYNTAX, result.message, display, line, column, result.hint)
+def _parse_site(site: EffectSite, doc, display: str, reporter: dg.Reporter) -> None:
+    try:
+        site.ast = parse(site.text)
+    except EffectSyntaxError as err:
+        line, column = doc.effect_position(site.path, err.line, err.column)
+        reporter.add(dg.EFFECT_SYNTAX, err.message, display, line, column, err.hint)
         site.ast = None
-    else:
-        site.ast = result
 
 
 # --- names and types -----------------------------------------------------------------------

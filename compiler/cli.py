@@ -42,14 +42,13 @@ def compile_all(targets: list[pipeline.Target], reporter: dg.Reporter, timings=N
                 quiet=False):
     from tomecraft.compiler.packs import check_shipped_ids
     games = []
-    cache: dict = {}
     for base in dict.fromkeys(t.base for t in targets if not t.packs):
         check_shipped_ids(pipeline.in_repo_packs(base), reporter)  # two packs, one id
     for target in targets:
         if not quiet:
             progress(f"checking {target.label}")
         scratch = dg.Reporter() if target.only else reporter
-        game = pipeline.compile_game(target.base, target.packs, scratch, timings, cache)
+        game = pipeline.compile_game(target.base, target.packs, scratch, timings)
         if target.only:
             pipeline.only_file(reporter, scratch, target.only)
         if game is not None:

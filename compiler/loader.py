@@ -12,6 +12,7 @@ import os
 import re
 from array import array
 import stat
+from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -457,40 +458,44 @@ class _Converter:
 
 
 def load(path: Path, reporter: dg.Reporter, display: str | None = None) -> Document | None:
-    """Load one YAML file; report problems and return None if nothing usable was read."""
+    """Load one YAML file; report problems and return None if nothing usable was read.
+
+    A file read again with the same bytes (under the same name) gives the same Document,
+    read-only for everyone, and the same diagnostics: a process that compiles a game more
+    than once (a build's packs over their base game, `balance`, `sim --pack`, the tests)
+    composes each file once."""
     display = display or str(path)
-    if _shared is not None:  # inside shared_loads(): each file once per run
-        key = (str(Path(path).resolve()), display)
-        if key not in _shared:
-            scratch = dg.Reporter()
-            _shared[key] = (_load(path, scratch, display), scratch.diagnostics)
-        doc, diagnostics = _shared[key]
-        reporter.diagnostics.extend(diagnostics)
-        return doc
-    return _load(path, reporter, display)
-
-
-_shared: dict | None = None
-
-
-@contextmanager
-def shared_loads():
-    """Within this block, a file loaded again returns the same Document (read-only for
-    everyone) and reports the same diagnostics: a build loads each base game once, not
-    once per package built on it."""
-    global _shared
-    outer, _shared = _shared, ({} if _shared is None else _shared)
-    try:
-        yield
-    finally:
-        _shared = outer
-
-
-def _load(path: Path, reporter: dg.Reporter, display: str) -> Document | None:
     raw = read_regular(path, reporter, display)
     if raw is None:
         return None
-    return load_bytes(raw, path, reporter, display)
+    key = (os.fspath(path), display, raw)
+    found = _memo.get(key)
+    if found is None:
+        scratch = dg.Reporter()
+        found = (load_bytes(raw, path, scratch, display), scratch)
+        _remember(key, found)
+    else:
+        _memo.move_to_end(key)
+    doc, said = found
+    reporter.merge(said)
+    return doc
+
+
+# The files loaded in this process, the most recently used last, up to MEMO_BYTES of source
+# (their trees take about ten times that) and MEMO_FILES files.
+_memo: OrderedDict[tuple, tuple[Document | None, dg.Reporter]] = OrderedDict()
+MEMO_BYTES = 4 * 1024 * 1024
+MEMO_FILES = 512
+_memo_bytes = 0
+
+
+def _remember(key: tuple, found: tuple) -> None:
+    global _memo_bytes
+    _memo[key] = found
+    _memo_bytes += len(key[2])
+    while _memo and (_memo_bytes > MEMO_BYTES or len(_memo) > MEMO_FILES):
+        old, _ = _memo.popitem(last=False)
+        _memo_bytes -= len(old[2])
 
 
 def read_regular(path: Path, reporter: dg.Reporter, display: str,

@@ -36,11 +36,11 @@ class Timings:
 
 
 def compile_game(base_root: Path, extra: list[Path], reporter: dg.Reporter,
-                 timings: Timings | None = None, parse_cache: dict | None = None) -> Game | None:
+                 timings: Timings | None = None) -> Game | None:
     """Load a game's packs and run every check. Returns the Game (None if unreadable)."""
     timings = timings or Timings()
     try:
-        return _run_stages(base_root, extra, reporter, timings, parse_cache)
+        return _run_stages(base_root, extra, reporter, timings)
     finally:
         gc.unfreeze()  # what the load set aside is the collector's again
 
@@ -70,8 +70,8 @@ def prepare_stages() -> None:
     codegen.prepare()
 
 
-def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter, timings: Timings,
-                parse_cache: dict | None) -> Game | None:
+def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter,
+                timings: Timings) -> Game | None:
     # The stages are imported here, not at the top: the CLI imports this module for
     # `--help` and `explain`, which must not pay for jsonschema, lark and jinja2.
     from tomecraft.compiler import checks, contract, game_checks, packs
@@ -82,7 +82,7 @@ def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter, timin
     with timings.stage("schema"):
         packs.validate_entities(game, reporter)
     with timings.stage("parse"):
-        checks.parse_effects(game, reporter, parse_cache)
+        checks.parse_effects(game, reporter)
     with timings.stage("checks"):
         checks.check_names(game, reporter)
         checks.check_bounds(game, reporter)

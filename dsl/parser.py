@@ -404,7 +404,29 @@ def _hint(err: UnexpectedInput, text: str) -> str:
 
 
 def parse(text: str) -> n.Block:
-    """Parse one effect string. Raises EffectSyntaxError with a 1-based position."""
+    """Parse one effect string. Raises EffectSyntaxError with a 1-based position.
+
+    The outcome of each text is remembered (ASTs are immutable): a process compiling a game
+    again (a pack over its base game, `balance`, the tests) parses each text once."""
+    if len(text) > MAX_EFFECT_LENGTH:   # (never remembered: the key would be that long)
+        raise EffectSyntaxError(
+            f"effect is {len(text)} characters long; the limit is {MAX_EFFECT_LENGTH}", 1, 1,
+            "split it across several fields or keywords")
+    outcome = _parsed(text)
+    if isinstance(outcome, EffectSyntaxError):
+        raise EffectSyntaxError(outcome.message, outcome.line, outcome.column, outcome.hint)
+    return outcome
+
+
+@lru_cache(maxsize=20_000)
+def _parsed(text: str) -> n.Block | EffectSyntaxError:
+    try:
+        return _parse(text)
+    except EffectSyntaxError as err:
+        return err.with_traceback(None)     # kept without the frames it was raised in
+
+
+def _parse(text: str) -> n.Block:
     if len(text) > MAX_EFFECT_LENGTH:
         raise EffectSyntaxError(
             f"effect is {len(text)} characters long; the limit is {MAX_EFFECT_LENGTH}", 1, 1,

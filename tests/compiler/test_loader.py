@@ -6,6 +6,7 @@ positions inside effect strings map back to the exact character of the YAML file
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -493,3 +494,53 @@ def _copy_game(tmp_path: Path, monkeypatch) -> Path:
     shutil.copytree(REPO / "content" / "the_cave", root, ignore=shutil.ignore_patterns("packs"))
     monkeypatch.chdir(tmp_path)
     return Path("content") / "the_cave"
+
+
+# --- a file loaded again -------------------------------------------------------------------
+
+def test_a_file_read_again_with_the_same_bytes_is_composed_once(tmp_path):
+    path = tmp_path / "tiles.yaml"
+    path.write_text("a: 1\nb: [2, 2]\nb: 3\n", encoding="utf-8")
+    first, second = dg.Reporter(), dg.Reporter()
+    doc = loader.load(path, first, "tiles.yaml")
+    assert loader.load(path, second, "tiles.yaml") is doc
+    # the same diagnostics and quoted source, reported to each run
+    assert [d.code for d in second.diagnostics] == [d.code for d in first.diagnostics] == \
+        [dg.YAML_DUPLICATE_KEY]
+    assert second.sources == first.sources == {"tiles.yaml": path.read_bytes()}
+
+
+def test_a_changed_file_is_loaded_again_even_with_the_same_size_and_time(tmp_path):
+    path = tmp_path / "tiles.yaml"
+    path.write_text("a: 1\n", encoding="utf-8")
+    stamp = path.stat().st_mtime_ns
+    doc = loader.load(path, dg.Reporter(), "tiles.yaml")
+    path.write_text("a: 2\n", encoding="utf-8")
+    os.utime(path, ns=(stamp, stamp))
+    again = loader.load(path, dg.Reporter(), "tiles.yaml")
+    assert again is not doc and again.data == {"a": 2}
+    # under another name it is another document (diagnostics name the file as shown)
+    assert loader.load(path, dg.Reporter(), "other.yaml") is not again
+
+
+def test_the_remembered_files_are_bounded(tmp_path, monkeypatch):
+    monkeypatch.setattr(loader, "MEMO_FILES", 3)
+    docs = []
+    for i in range(5):
+        path = tmp_path / f"f{i}.yaml"
+        path.write_text(f"a: {i}\n", encoding="utf-8")
+        docs.append(loader.load(path, dg.Reporter(), path.name))
+    assert len(loader._memo) <= 3
+    assert loader.load(tmp_path / "f0.yaml", dg.Reporter(), "f0.yaml") is not docs[0]
+    assert loader.load(tmp_path / "f4.yaml", dg.Reporter(), "f4.yaml") is docs[4]
+
+
+def test_a_remembered_syntax_error_is_raised_afresh_each_time():
+    with pytest.raises(EffectSyntaxError) as first:
+        parse("gain 2 ((")
+    with pytest.raises(EffectSyntaxError) as second:
+        parse("gain 2 ((")
+    assert first.value is not second.value
+    assert (first.value.message, first.value.line, first.value.column) == \
+        (second.value.message, second.value.line, second.value.column)
+    assert parse("gain 2 gold") is parse("gain 2 gold")     # ASTs are immutable: shared

@@ -163,12 +163,16 @@ def any_vocabulary():
     return game.vocab
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# Derandomized, as the other property tests: CI sees the same 150 examples every run.
+@settings(max_examples=150, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(block=blocks())
 def test_any_effect_renders_without_identifiers(any_vocabulary, block):
     for lang in ("zh", "en"):
         text = render(block, any_vocabulary, lang)
-        assert text and "{" not in text and "(s)" not in text
+        # no plural marker glued to a word ("prisoner(s)"); a random query's argument may be
+        # a one-letter name in parentheses ("the target (s)")
+        assert text and "{" not in text and not re.search(r"\w\(s\)", text), text
         assert not re.search(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b", text), text
         if lang == "zh":
             allowed = latin_in_vocabulary_zh(any_vocabulary) | VARIABLES | {"true", "false"}
