@@ -56,7 +56,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.columns = {c.colour: c for c in self.notebook.columns}
         self._marks: dict = {}               # see Campus.marks
         self._scheme_cards = data.kinds["scheme_card"]
-        self._passive: dict = {}             # see EffectHost.skill_triggers
+        self._tile_kept: dict = {}           # see EffectHost.tile_triggers
+        self._skills_kept: dict = {}         # see EffectHost.skill_triggers
         self._blank = Context(engine=self)   # `ctx` copies it: cheaper than Context(...)
         self.units = {b.colour: b.unit_value for b in data.kinds["info_block"].values()}
         self.rules = {r.id: r.value for r in data.kinds.get("rule", {}).values()}
