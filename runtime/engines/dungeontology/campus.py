@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace
 
-from tomecraft.runtime.engines.dungeontology.state import BONFIRE_MAX, COLOURS, Scholar, Tile
+from tomecraft.runtime.engines.dungeontology.state import BONFIRE_MAX, CARD_AUX_TYPES, COLOURS, Scholar, Tile
 
 
 class Campus:
@@ -17,7 +17,7 @@ class Campus:
         n = min(n, who.students)
         who.students -= n
         self.state.reserve_students += n
-        if n:
+        if n and self.log_enabled:          # not formatted for nothing: a hot line
             self.log(f"{who.name} sacrifices {n} student(s)")
 
     def gain_students(self, who: Scholar, n: int) -> None:
@@ -33,7 +33,8 @@ class Campus:
                 self.sacrifice(who, 1)
                 continue
             who.stun += 1
-            self.log(f"{who.name} gains a stun token ({who.stun})")
+            if self.log_enabled:            # not formatted for nothing: a hot line
+                self.log(f"{who.name} gains a stun token ({who.stun})")
 
     def draw_students(self, who: Scholar, n: int) -> None:
         """Draw n from the University at once (L1228-1241), with the omega procedure."""
@@ -97,6 +98,31 @@ class Campus:
         return st.alert_card.rows[st.alert_filled - 1].research_penalty
 
     # --- cards -------------------------------------------------------------------------
+    def card_tables(self) -> None:
+        """What the option loops read of each scheme card, found once (cards never change)."""
+        self._free_parts = {cid: _free_parts(c) for cid, c in self._scheme_cards.items()}
+        self._aux_parts = {cid: c.auxiliary if c.card_type in CARD_AUX_TYPES else None
+                           for cid, c in self._scheme_cards.items()}
+        self._answers = {cid for cid, c in self._scheme_cards.items()
+                         if c.timing in ("instant", "response")}
+
+    def free_options(self, who: Scholar) -> list:
+        """Scheme cards playable in the movement phase without the action (L592)."""
+        if self.in_start(who):
+            return []
+        out = []
+        free_parts = self._free_parts
+        for cid in sorted(set(who.hand)):
+            main, aux = free_parts[cid]
+            if main is None and aux is None:
+                continue                     # no context needed
+            ctx = self.ctx(who, self.tile_of(who))
+            if main is not None and main.can(ctx):
+                out.append({"do": "card", "card": cid})
+            if aux is not None and aux.can(ctx):
+                out.append({"do": "aux", "card": cid})
+        return out
+
     def draw_cards(self, who: Scholar, n: int) -> None:
         for _ in range(n):
             card = self.draw_one()
@@ -127,7 +153,8 @@ class Campus:
         pick = self.ask(who, "prophecy", sorted(set(shown)))
         self.last_prophecy = self.card(pick).bonus
         self.state.discard.extend(shown)
-        self.log(f"{who.name} prophesies {pick} ({self.last_prophecy})")
+        if self.log_enabled:            # not formatted for nothing: a hot line
+            self.log(f"{who.name} prophesies {pick} ({self.last_prophecy})")
 
     def randomize(self, applies):
         """Shuffle the randomizer deck and draw until a card applies (L1194)."""
@@ -288,3 +315,12 @@ class Campus:
                 continue
             out.append((i, colour))
         return out
+
+
+def _free_parts(card) -> tuple:
+    """(main, auxiliary) effects of a scheme card playable in the movement phase without the
+    action (L592), None for a part that is not: the main effect of a card with no 行动 mark,
+    the auxiliary effect of a card that is not a Trick, Fate or Magic."""
+    main = card.main if not card.action else None
+    aux = card.auxiliary if card.card_type not in CARD_AUX_TYPES else None
+    return main, aux

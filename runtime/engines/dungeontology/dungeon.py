@@ -21,14 +21,26 @@ class Dungeon:
             return False
         return a.level == b.level or e in self.state.stairs
 
+    def links(self, pos) -> list:
+        """(side, tile) of each region connected to the one at pos, in SIDES order. Asked at
+        every step, spy and boss move; kept until a region, wall or stair marker is added
+        (the only changes of the geometry: each set only grows)."""
+        st = self.state
+        version = (len(st.tiles), len(st.walls), len(st.stairs))
+        if version != self._links_version:
+            self._links_version, self._links = version, {}
+        found = self._links.get(pos)
+        if found is None:
+            tile, found = st.tiles[pos], []
+            for side in SIDES:
+                other = st.tiles.get(step(pos, side))
+                if other is not None and self.linked(tile, other, side):
+                    found.append((side, other))
+            self._links[pos] = found
+        return found
+
     def connected(self, pos) -> list:
-        tile = self.state.tiles[pos]
-        out = []
-        for side in SIDES:
-            other = self.state.tiles.get(step(pos, side))
-            if other is not None and self.linked(tile, other, side):
-                out.append(other.pos)
-        return out
+        return [other.pos for _, other in self.links(pos)]
 
     def door_ok(self, who: Scholar, dst: Tile, side_in: str) -> bool:
         for door in dst.region.doors or ():
@@ -37,8 +49,11 @@ class Dungeon:
         return True
 
     def letters(self, tile: Tile) -> list:
+        triggers = self.tile_triggers(tile, self.state.scholars[0], "movement")
+        if not triggers:
+            return []                        # most regions: no secret passage
         self.passage_letters = []
-        self.fire(self.tile_triggers(tile, self.state.scholars[0], "movement"), "movement")
+        self.fire(triggers, "movement")
         return list(self.passage_letters)
 
     def passage_targets(self, tile: Tile) -> list:
@@ -136,10 +151,8 @@ class Dungeon:
             return []
         here = self.tile_of(who)
         out = []
-        for side in SIDES:
-            other = self.state.tiles.get(step(here.pos, side))
-            if other is not None and self.linked(here, other, side) \
-                    and self.door_ok(who, other, OPPOSITE[side]) and self.can_enter(who, other):
+        for side, other in self.links(here.pos):
+            if self.door_ok(who, other, OPPOSITE[side]) and self.can_enter(who, other):
                 out.append({"do": "move", "to": other.id})
         for side in self.explore_sides(who):
             out.append({"do": "explore", "side": side})
@@ -175,7 +188,8 @@ class Dungeon:
         first = not tile.entered
         tile.entered = True
         self.state.stats[f"entered:{tile.id}"] += 1
-        self.log(f"{who.name} enters {tile.id}")
+        if self.log_enabled:            # not formatted for nothing: a hot line
+            self.log(f"{who.name} enters {tile.id}")
         traps = [t for t in tile.tokens if t.token == "trap_token"]
         for trap in traps:
             tile.tokens.remove(trap)
@@ -215,10 +229,10 @@ class Dungeon:
         side = card.direction[0].upper()
         here = self.tile_of(who)
         order = SIDES[SIDES.index(side):] + SIDES[:SIDES.index(side)]
+        linked = dict(self.links(here.pos))
         for s in order:
-            other = self.state.tiles.get(step(here.pos, s))
-            if other is not None and self.linked(here, other, s) \
-                    and self.door_ok(who, other, OPPOSITE[s]) and self.can_enter(who, other):
+            other = linked.get(s)
+            if other is not None and self.door_ok(who, other, OPPOSITE[s]) and self.can_enter(who, other):
                 self.log(f"{who.name} moves at random {card.direction} ({card.id}): "
                          f"side {s}, {card.exit}most passage")
                 self.enter(who, other)

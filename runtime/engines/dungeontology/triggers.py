@@ -184,21 +184,22 @@ class EffectHost:
     def skill_triggers(self, who: Scholar, event: str | None = None) -> list:
         """Triggers that last while `who` has them: passive skills, owned interns, and revealed
         doom cards (until removed in a Rest, L1096). Once all are kept (`registered`), kept
-        together per scholar while its side, the interns' owners and its doom cards stay."""
-        side, interns = who.stats(), self.state.interns
+        together per scholar while its side, its interns and its doom cards stay."""
+        seat = who.seat
+        interns = [iid for iid, owner in self.state.interns.items() if owner == seat]
         kept = self._skills_kept.get(id(who))
-        if kept is not None and kept[0] is who and kept[1] is side and kept[2] == interns \
-                and kept[3] == who.dooms:
-            return [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[4].get(event, ())]
+        if kept is not None and kept[0] is who and kept[1] is who.card and kept[2] == who.side \
+                and kept[3] == interns and kept[4] == who.dooms:
+            return [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[5].get(event, ())]
+        side = who.stats()
         passive = [s.effect for s in side.skills if s.timing == "passive"]
-        passive += [self.data.get("intern_card", iid).effect
-                    for iid, seat in sorted(interns.items()) if seat == who.seat]
+        passive += [self.data.get("intern_card", iid).effect for iid in sorted(interns)]
         passive += [self.data.get("doom_card", did).effect for did in who.dooms]
         passive = [fx for fx in passive if fx is not None]
         found = self.triggers_of(passive, who, who, event)
         together = self.kept_together(passive, who, who)
         if together is not None:
-            self._skills_kept[id(who)] = (who, side, dict(interns), list(who.dooms), together)
+            self._skills_kept[id(who)] = (who, who.card, who.side, interns, list(who.dooms), together)
         return found
 
     def fire(self, triggers: list, event: str, payload=None, who: Scholar | None = None) -> None:
