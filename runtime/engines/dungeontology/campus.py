@@ -193,12 +193,19 @@ class Campus:
         return found
 
     def stars(self, who: Scholar) -> int:
-        notebook = who.notebook
-        return sum(1 for c, s in self.marks("stars") if notebook[c] >= s)
+        return self.marks_reached(who, "stars")
 
     def research_bonus(self, who: Scholar) -> int:
-        notebook = who.notebook
-        return sum(1 for c, r in self.marks("research") if notebook[c] >= r)
+        return self.marks_reached(who, "research")
+
+    def marks_reached(self, who: Scholar, kind: str) -> int:
+        """How many of the notebook's `kind` marks `who`'s blocks reach (a loop, and `get`
+        rather than the Counter's missing-key call: stars are counted at every turn)."""
+        notebook, reached = who.notebook, 0
+        for colour, blocks in self.marks(kind):
+            if notebook.get(colour, 0) >= blocks:
+                reached += 1
+        return reached
 
     def clan_score(self, who: Scholar) -> int:
         mods = self.state.clan.modifiers

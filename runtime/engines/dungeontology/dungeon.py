@@ -107,7 +107,8 @@ class Dungeon:
         tile = self.tile_of(who)
         if not self.state.stacks[tile.level]:
             return []
-        return [s for s in SIDES if self.open_side(tile, s) and step(tile.pos, s) not in self.state.tiles]
+        passages, tiles = tile.region.passages, self.state.tiles      # open_side, inlined
+        return [s for s in SIDES if s in passages and step(tile.pos, s) not in tiles]
 
     def place_stairs(self, who: Scholar, tile: Tile) -> None:
         """L864-874: a tile of an adjacent level, joined by stair markers; walls elsewhere."""

@@ -32,7 +32,7 @@ from tomecraft.runtime.engines.dungeontology.setup import deal, new_state
 from tomecraft.runtime.engines.dungeontology.state import (
     COLOURS, THESIS_BONUS, Scholar, State, Tile,
 )
-from tomecraft.runtime.engines.dungeontology.triggers import EffectHost, Watched, rebind
+from tomecraft.runtime.engines.dungeontology.triggers import EffectHost, Watched
 
 __all__ = ["Engine", "ROUND_CAP", "deal", "new_state", "play_game"]
 
@@ -99,7 +99,11 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         return self.agents[who.seat].choose(key, options, View(self, who))
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:
-        return rebind(self._blank, you=who, self=tile, info=dict(info))
+        copy = object.__new__(Context)       # `rebind` inlined: one per option checked
+        fields = copy.__dict__
+        fields.update(self._blank.__dict__)
+        fields["you"], fields["self"], fields["info"] = who, tile, info    # **info: a new dict
+        return copy
 
     def card(self, cid: str):
         return self._scheme_cards[cid]
