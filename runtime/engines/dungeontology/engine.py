@@ -60,6 +60,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self._action_skills: dict = {}       # see `action_skills`
         self._tile_kept: dict = {}           # see EffectHost.tile_triggers
         self._skills_kept: dict = {}         # see EffectHost.skill_triggers
+        self._lasting_interns = {i for i, card in data.kinds.get("intern_card", {}).items()
+                                 if card.effect is not None}
         self._links: dict = {}               # see Dungeon.links
         self._links_version = None
         self._blank = Context(engine=self)   # `ctx` copies it: cheaper than Context(...)

@@ -67,11 +67,12 @@ class EffectHost:
 
     def select(self, ctx, kind: str, zone):
         self._read = True
+        tiles = self.state.tiles                      # `in_start`, inlined: every card check
         live = [s for s in self.state.scholars if not s.done]
         if kind == "player":
-            return [s for s in live if (s is ctx.you and not self.ownerless) or not self.in_start(s)]
+            return [s for s in live if (s is ctx.you and not self.ownerless) or not tiles[s.pos].region.start]
         if kind in ("opponent", "other_player"):
-            return [s for s in live if s is not ctx.you and not self.in_start(s)]
+            return [s for s in live if s is not ctx.you and not tiles[s.pos].region.start]
         return []
 
     def decide(self, ctx, key: str, options: list):
@@ -184,9 +185,11 @@ class EffectHost:
     def skill_triggers(self, who: Scholar, event: str | None = None) -> list:
         """Triggers that last while `who` has them: passive skills, owned interns, and revealed
         doom cards (until removed in a Rest, L1096). Once all are kept (`registered`), kept
-        together per scholar while its side, its interns and its doom cards stay."""
-        seat = who.seat
-        interns = [iid for iid, owner in self.state.interns.items() if owner == seat]
+        together per scholar while its side, its interns that have an effect and its doom cards
+        stay (interns change hands often)."""
+        seat, lasting = who.seat, self._lasting_interns
+        interns = [iid for iid, owner in self.state.interns.items()      # those with an effect:
+                   if owner == seat and iid in lasting] if lasting else []  # the base's have none
         kept = self._skills_kept.get(id(who))
         if kept is not None and kept[0] is who and kept[1] is who.card and kept[2] == who.side \
                 and kept[3] == interns and kept[4] == who.dooms:
