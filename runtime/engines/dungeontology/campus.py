@@ -258,16 +258,25 @@ class Campus:
         """Lore tokens and excitement (L345-347, L378): re-evaluated after every change."""
         scholars = self.state.scholars
         for s in scholars:
-            if not s.lore and not Counter(s.card.lore_bonus) - s.notebook:
+            if not s.lore and self.lore_reached(s):
                 s.lore = True
                 self.log(f"{s.name} gains the lore token")
-        top = max(self.stars(s) for s in scholars)
-        for s in scholars:
-            side = "excited" if self.stars(s) < top else "standard"
+        stars = [self.stars(s) for s in scholars]      # once each: a side does not change them
+        top = max(stars)
+        for s, n in zip(scholars, stars):
+            side = "excited" if n < top else "standard"
             if side != s.side:
                 s.side = side
                 s.stun = min(s.stun, self.stamina(s))    # excess stun is discarded (L373)
                 self.log(f"{s.name} turns to the {side} side")
+
+    def lore_reached(self, who: Scholar) -> bool:
+        """Whether the notebook holds the scholar's lore bonus blocks (counted once per card)."""
+        kept = self._lore_needs.get(id(who.card))
+        if kept is None or kept[0] is not who.card:
+            kept = self._lore_needs[id(who.card)] = (who.card, Counter(who.card.lore_bonus))
+        notebook = who.notebook
+        return all(notebook.get(colour, 0) >= n for colour, n in kept[1].items())
 
     def drop(self, who: Scholar, n: int, random: bool) -> None:
         """Drop n blocks into the region's rightmost empty slots, then connected regions,

@@ -55,9 +55,11 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.notebook = next(iter(data.kinds["notebook"].values()))
         self.columns = {c.colour: c for c in self.notebook.columns}
         self._marks: dict = {}               # see Campus.marks
+        self._lore_needs: dict = {}          # see Campus.lore_reached
         self._scheme_cards = data.kinds["scheme_card"]
         self.card_tables()
         self._action_skills: dict = {}       # see `action_skills`
+        self._views: dict = {}               # see `ask`
         self._tile_kept: dict = {}           # see EffectHost.tile_triggers
         self._skills_kept: dict = {}         # see EffectHost.skill_triggers
         self._lasting_interns = {i for i, card in data.kinds.get("intern_card", {}).items()
@@ -98,7 +100,10 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             raise EffectError(f"no options for decision {key!r}")
         if len(options) == 1 and key not in ("action", "move"):
             return options[0]
-        return self.agents[who.seat].choose(key, options, View(self, who))
+        kept = self._views.get(id(who))      # a View reads the game live: one per scholar
+        if kept is None or kept[0] is not who:
+            kept = self._views[id(who)] = (who, View(self, who))
+        return self.agents[who.seat].choose(key, options, kept[1])
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:
         copy = object.__new__(Context)       # `rebind` inlined: one per option checked
