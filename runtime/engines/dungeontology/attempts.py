@@ -44,11 +44,15 @@ class Attempts:
             return 0
         played = 0
         while True:
-            options = []
+            options, ctx = [], None
             aux_parts = self._aux_parts       # Trick/Fate/Magic cards' auxiliary effects
             for c in sorted(set(who.hand)):
                 aux = aux_parts[c]
-                if aux is not None and aux.can(self.ctx(who, self.tile_of(who))):
+                if aux is None:
+                    continue
+                if ctx is None:               # one for every check: a `can` changes nothing
+                    ctx = self.ctx(who, self.tile_of(who))
+                if aux.can(ctx):
                     options.append(c)
             if not options:
                 return played

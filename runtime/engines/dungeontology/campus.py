@@ -110,13 +110,14 @@ class Campus:
         """Scheme cards playable in the movement phase without the action (L592)."""
         if self.in_start(who):
             return []
-        out = []
+        out, ctx = [], None
         free_parts = self._free_parts
         for cid in sorted(set(who.hand)):
             main, aux = free_parts[cid]
             if main is None and aux is None:
                 continue                     # no context needed
-            ctx = self.ctx(who, self.tile_of(who))
+            if ctx is None:                  # one for every check, as in `priority_round`:
+                ctx = self.ctx(who, self.tile_of(who))      # a `can` changes nothing
             if main is not None and main.can(ctx):
                 out.append({"do": "card", "card": cid})
             if aux is not None and aux.can(ctx):
