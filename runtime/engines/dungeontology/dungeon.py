@@ -49,11 +49,30 @@ class Dungeon:
         return True
 
     def letters(self, tile: Tile) -> list:
-        triggers = self.tile_triggers(tile, self.state.scholars[0], "movement")
+        """The secret passage letters of a region: what its `movement` triggers name. Asked
+        of every region at every step next to a passage, so when the triggers are the kept
+        ones (`tile_triggers`) and firing them read nothing (they only named letters), the
+        letters are kept too, while the region holds the same tokens."""
+        who = self.state.scholars[0]
+        kept = self._letters.get(id(tile))
+        if kept is not None and kept[0] is tile and kept[1] is who and kept[2] == tile.tokens:
+            return list(kept[3])
+        triggers = self.tile_triggers(tile, who, "movement")
         if not triggers:
             return []                        # most regions: no secret passage
         self.passage_letters = []
-        self.fire(triggers, "movement")
+        saved = self._read, self.verbs, self.queries
+        self._read = False
+        self.verbs, self.queries = self._naming_passages       # any other handler: a read
+        try:
+            self.fire(triggers, "movement")
+            read = self._read
+        finally:
+            self._read, self.verbs, self.queries = saved[0] or self._read, saved[1], saved[2]
+        together = self._tile_kept.get((id(tile), id(who)))
+        if not read and together is not None and together[0] is tile and together[1] is who \
+                and together[2] == tile.tokens:
+            self._letters[id(tile)] = (tile, who, list(tile.tokens), list(self.passage_letters))
         return list(self.passage_letters)
 
     def passage_targets(self, tile: Tile) -> list:

@@ -50,6 +50,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.queries = Queries(self)
         check_handlers(data, self.verbs, self.queries)
         self._watched = (Watched(self, self.verbs), Watched(self, self.queries))
+        self._naming_passages = (Watched(self, self.verbs, ("use_secret_passage",)), self._watched[1])
+        self._letters: dict = {}             # see Dungeon.letters
         self._read = False                   # an effect being collected read or did something
         self._registrations: dict = {}       # see `registered`
         self.notebook = next(iter(data.kinds["notebook"].values()))
@@ -64,8 +66,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self._skills_kept: dict = {}         # see EffectHost.skill_triggers
         self._lasting_interns = {i for i, card in data.kinds.get("intern_card", {}).items()
                                  if card.effect is not None}
-        self._links: dict = {}               # see Dungeon.links
-        self._links_version = None
+        self._links, self._links_version = {}, None     # see Dungeon.links
         self._blank = Context(engine=self)   # `ctx` copies it: cheaper than Context(...)
         self.units = {b.colour: b.unit_value for b in data.kinds["info_block"].values()}
         self.rules = {r.id: r.value for r in data.kinds.get("rule", {}).values()}

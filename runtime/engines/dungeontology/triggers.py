@@ -39,14 +39,16 @@ def _by_event(triggers: list) -> dict:
 class Watched:
     """The verbs or queries an effect sees while it is collected: any use marks it as one
     that reads or acts (its triggers may differ next time). Closures made then keep it."""
-    __slots__ = ("_engine", "_handlers")
+    __slots__ = ("_engine", "_handlers", "_free")
 
-    def __init__(self, engine, handlers) -> None:
+    def __init__(self, engine, handlers, free: tuple = ()) -> None:
         self._engine = engine
         self._handlers = handlers
+        self._free = free                    # handlers that neither read nor change the game
 
     def __getattr__(self, name: str):
-        self._engine._read = True
+        if name not in self._free:
+            self._engine._read = True
         return getattr(self._handlers, name)
 
 
