@@ -113,7 +113,7 @@ class EffectHost:
             raise EffectError(f"unknown modifier {op}")
         setattr(obj, name, new)
 
-    # --- triggers ---------------------------------------------------------------------
+    # --- triggers ----------------------------------------------------------------------
     def triggers_of(self, effects, who: Scholar, tile, event: str | None = None) -> list:
         """Run effect functions in collecting mode; return their registered triggers (only
         those of `event` if given: the others would not fire)."""
