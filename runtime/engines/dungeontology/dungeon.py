@@ -58,17 +58,16 @@ class Dungeon:
         if kept is not None and kept[0] is tile and kept[1] is who and kept[2] == tile.tokens:
             return list(kept[3])
         triggers = self.tile_triggers(tile, who, "movement")
-        if not triggers:
-            return []                        # most regions: no secret passage
-        self.passage_letters = []
-        saved = self._read, self.verbs, self.queries
-        self._read = False
-        self.verbs, self.queries = self._naming_passages       # any other handler: a read
-        try:
-            self.fire(triggers, "movement")
-            read = self._read
-        finally:
-            self._read, self.verbs, self.queries = saved[0] or self._read, saved[1], saved[2]
+        self.passage_letters, read = [], False
+        if triggers:                         # most regions have no secret passage
+            saved = self._read, self.verbs, self.queries
+            self._read = False
+            self.verbs, self.queries = self._naming_passages       # any other handler: a read
+            try:
+                self.fire(triggers, "movement")
+                read = self._read
+            finally:
+                self._read, self.verbs, self.queries = saved[0] or self._read, saved[1], saved[2]
         together = self._tile_kept.get((id(tile), id(who)))
         if not read and together is not None and together[0] is tile and together[1] is who \
                 and together[2] == tile.tokens:
@@ -161,7 +160,8 @@ class Dungeon:
             for t in dst.tokens:
                 if t.token == "trap_token":
                     triggers += self.triggers_of([t.effect], who, dst, "enter_region")
-            self.fire(triggers, "enter_region")
+            if triggers:                     # most regions: nothing happens on entering
+                self.fire(triggers, "enter_region")
             return not self.entry_forbidden
         finally:
             self.dry = False
