@@ -25,9 +25,9 @@ class Attempts:
     def stealth_cards(self, who: Scholar) -> None:
         """Discard any number (at least 1) of cards, summing their bonus values (L925)."""
         while who.hand:
-            options = [{"card": c, "fate": False} for c in sorted(set(who.hand))]
-            options += [{"card": c, "fate": True} for c in sorted(set(who.hand))
-                        if self.card(c).fate_bonus]
+            cards = sorted(set(who.hand))
+            options = [{"card": c, "fate": False} for c in cards]
+            options += [{"card": c, "fate": True} for c in cards if self.card(c).fate_bonus]
             if self.attempt["cards"]:
                 options.append({"card": None})
             pick = self.ask(who, "stealth_card", options)

@@ -41,10 +41,11 @@ class Campus:
         st = self.state
         drawn = Counter()
         for _ in range(n):
-            pool = [k for k in ("normal", "omega") for _ in range(st.bag[k])]
-            if not pool:
+            # one draw from the bag's students, normal ones first (no list of them built)
+            normal, omega = max(0, st.bag["normal"]), max(0, st.bag["omega"])
+            if not normal + omega:
                 break
-            kind = pool[self.rng.randrange(len(pool))]
+            kind = "normal" if self.rng.randrange(normal + omega) < normal else "omega"
             st.bag[kind] -= 1
             drawn[kind] += 1
         st.stats["students_drawn"] += sum(drawn.values())
