@@ -6,6 +6,7 @@ are (`verbs = ctx.verbs` / `queries = ctx.queries` first, `ctx.on(...)` to regis
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -13,6 +14,7 @@ import yaml
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.loadgen import game_data
 from tomecraft.runtime.engines.dungeontology.scenario import build
+from tomecraft.runtime.engines.dungeontology.state import Tile
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +99,51 @@ def test_an_event_filter_returns_only_that_events_triggers(engine):
             == ["action_phase"]
         assert [t[0] for t in engine.triggers_of([registers], who, who)] \
             == ["turn_end", "action_phase"]
+
+
+def test_a_regions_kept_triggers_follow_its_tokens(engine):
+    """A region's triggers are kept together per scholar while it holds the same tokens."""
+    def region_fx(ctx):
+        ctx.on("enter_region", None, _body, "r")
+
+    def token_fx(ctx):
+        ctx.on("movement", None, _body, "t")
+
+    tile = Tile((5, 5), SimpleNamespace(effects=[region_fx]), [])
+    who = engine.state.scholars[0]
+    assert [t[0] for t in engine.tile_triggers(tile, who)] == ["enter_region"]
+    assert engine.tile_triggers(tile, who, "movement") == []
+    tile.tokens.append(SimpleNamespace(effect=token_fx, token="secret_passage"))
+    assert [t[0] for t in engine.tile_triggers(tile, who)] == ["enter_region", "movement"]
+    assert [t[0] for t in engine.tile_triggers(tile, who, "movement")] == ["movement"]
+    tile.tokens.clear()
+    assert engine.tile_triggers(tile, who, "movement") == []
+
+
+def test_passage_letters_are_kept_only_while_naming_them_reads_nothing(engine):
+    """`letters` fires a region's `movement` triggers at every step next to a passage: a
+    trigger that only names its letter is fired once, one that reads a query every time."""
+    fired = []
+
+    def names(ctx):
+        def body(ctx):
+            fired.append("names")
+            ctx.verbs.use_secret_passage(ctx, "x")
+        ctx.on("movement", None, body, "k")
+
+    def reads(ctx):
+        def body(ctx):
+            fired.append("reads")
+            if ctx.queries.students_owned(ctx) >= 0:
+                ctx.verbs.use_secret_passage(ctx, "y")
+        ctx.on("movement", None, body, "k")
+
+    plain = Tile((5, 5), SimpleNamespace(effects=[names]), [])
+    reading = Tile((6, 6), SimpleNamespace(effects=[reads]), [])
+    for _ in range(2):
+        assert engine.letters(plain) == ["x"]
+        assert engine.letters(reading) == ["y"]
+    assert fired == ["names", "reads", "reads"]
 
 
 def test_no_verb_of_the_vocabulary_is_inlined():

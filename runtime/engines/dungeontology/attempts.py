@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from tomecraft.runtime.engines.dungeontology.state import CARD_AUX_TYPES, COLOURS, Scholar, Tile, research_increase
+from tomecraft.runtime.engines.dungeontology.state import COLOURS, Scholar, Tile, research_increase
 
 
 class Attempts:
@@ -25,9 +25,9 @@ class Attempts:
     def stealth_cards(self, who: Scholar) -> None:
         """Discard any number (at least 1) of cards, summing their bonus values (L925)."""
         while who.hand:
-            options = [{"card": c, "fate": False} for c in sorted(set(who.hand))]
-            options += [{"card": c, "fate": True} for c in sorted(set(who.hand))
-                        if self.card(c).fate_bonus]
+            cards = sorted(set(who.hand))
+            options = [{"card": c, "fate": False} for c in cards]
+            options += [{"card": c, "fate": True} for c in cards if self.card(c).fate_bonus]
             if self.attempt["cards"]:
                 options.append({"card": None})
             pick = self.ask(who, "stealth_card", options)
@@ -44,11 +44,15 @@ class Attempts:
             return 0
         played = 0
         while True:
-            options = []
+            options, ctx = [], None
+            aux_parts = self._aux_parts       # Trick/Fate/Magic cards' auxiliary effects
             for c in sorted(set(who.hand)):
-                card = self.card(c)
-                if card.card_type in CARD_AUX_TYPES and card.auxiliary is not None \
-                        and card.auxiliary.can(self.ctx(who, self.tile_of(who))):
+                aux = aux_parts[c]
+                if aux is None:
+                    continue
+                if ctx is None:               # one for every check: a `can` changes nothing
+                    ctx = self.ctx(who, self.tile_of(who))
+                if aux.can(ctx):
                     options.append(c)
             if not options:
                 return played
@@ -58,8 +62,9 @@ class Attempts:
             who.hand.remove(pick)
             self.state.discard.append(pick)
             self.card(pick).auxiliary(self.ctx(who, self.tile_of(who)))
-            self.log(f"{who.name} plays {pick}'s auxiliary effect "
-                     f"(stealth {self.attempt['stealth']}, alert {self.attempt['alert']})")
+            if self.log_enabled:            # not formatted for nothing: a hot line
+                self.log(f"{who.name} plays {pick}'s auxiliary effect "
+                         f"(stealth {self.attempt['stealth']}, alert {self.attempt['alert']})")
             played += 1
 
     def research_options(self, who: Scholar) -> list:
@@ -93,8 +98,9 @@ class Attempts:
             self.aux_round(who)                  # then the researcher (L928)
             ok = self.attempt["stealth"] >= self.attempt["alert"]
             self.last_attempt = {**self.attempt, "ok": ok, "by": who.seat}
-            self.log(f"{who.name} researches {tile.id} for {len(targets)} block(s): "
-                     f"stealth {self.attempt['stealth']} vs alert {self.attempt['alert']}")
+            if self.log_enabled:            # not formatted for nothing: a hot line
+                self.log(f"{who.name} researches {tile.id} for {len(targets)} block(s): "
+                         f"stealth {self.attempt['stealth']} vs alert {self.attempt['alert']}")
             self.state.stats["research"] += 1
             if ok:
                 self.state.stats["research_ok"] += 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace
 
-from tomecraft.runtime.engines.dungeontology.state import BONFIRE_MAX, COLOURS, Scholar, Tile
+from tomecraft.runtime.engines.dungeontology.state import BONFIRE_MAX, CARD_AUX_TYPES, COLOURS, Scholar, Tile
 
 
 class Campus:
@@ -17,7 +17,7 @@ class Campus:
         n = min(n, who.students)
         who.students -= n
         self.state.reserve_students += n
-        if n:
+        if n and self.log_enabled:          # not formatted for nothing: a hot line
             self.log(f"{who.name} sacrifices {n} student(s)")
 
     def gain_students(self, who: Scholar, n: int) -> None:
@@ -33,17 +33,19 @@ class Campus:
                 self.sacrifice(who, 1)
                 continue
             who.stun += 1
-            self.log(f"{who.name} gains a stun token ({who.stun})")
+            if self.log_enabled:            # not formatted for nothing: a hot line
+                self.log(f"{who.name} gains a stun token ({who.stun})")
 
     def draw_students(self, who: Scholar, n: int) -> None:
         """Draw n from the University at once (L1228-1241), with the omega procedure."""
         st = self.state
         drawn = Counter()
         for _ in range(n):
-            pool = [k for k in ("normal", "omega") for _ in range(st.bag[k])]
-            if not pool:
+            # one draw from the bag's students, normal ones first (no list of them built)
+            normal, omega = max(0, st.bag["normal"]), max(0, st.bag["omega"])
+            if not normal + omega:
                 break
-            kind = pool[self.rng.randrange(len(pool))]
+            kind = "normal" if self.rng.randrange(normal + omega) < normal else "omega"
             st.bag[kind] -= 1
             drawn[kind] += 1
         st.stats["students_drawn"] += sum(drawn.values())
@@ -97,6 +99,32 @@ class Campus:
         return st.alert_card.rows[st.alert_filled - 1].research_penalty
 
     # --- cards -------------------------------------------------------------------------
+    def card_tables(self) -> None:
+        """What the option loops read of each scheme card, found once (cards never change)."""
+        self._free_parts = {cid: _free_parts(c) for cid, c in self._scheme_cards.items()}
+        self._aux_parts = {cid: c.auxiliary if c.card_type in CARD_AUX_TYPES else None
+                           for cid, c in self._scheme_cards.items()}
+        self._answers = {cid for cid, c in self._scheme_cards.items()
+                         if c.timing in ("instant", "response")}
+
+    def free_options(self, who: Scholar) -> list:
+        """Scheme cards playable in the movement phase without the action (L592)."""
+        if self.in_start(who):
+            return []
+        out, ctx = [], None
+        free_parts = self._free_parts
+        for cid in sorted(set(who.hand)):
+            main, aux = free_parts[cid]
+            if main is None and aux is None:
+                continue                     # no context needed
+            if ctx is None:                  # one for every check, as in `priority_round`:
+                ctx = self.ctx(who, self.tile_of(who))      # a `can` changes nothing
+            if main is not None and main.can(ctx):
+                out.append({"do": "card", "card": cid})
+            if aux is not None and aux.can(ctx):
+                out.append({"do": "aux", "card": cid})
+        return out
+
     def draw_cards(self, who: Scholar, n: int) -> None:
         for _ in range(n):
             card = self.draw_one()
@@ -127,7 +155,8 @@ class Campus:
         pick = self.ask(who, "prophecy", sorted(set(shown)))
         self.last_prophecy = self.card(pick).bonus
         self.state.discard.extend(shown)
-        self.log(f"{who.name} prophesies {pick} ({self.last_prophecy})")
+        if self.log_enabled:            # not formatted for nothing: a hot line
+            self.log(f"{who.name} prophesies {pick} ({self.last_prophecy})")
 
     def randomize(self, applies):
         """Shuffle the randomizer deck and draw until a card applies (L1194)."""
@@ -166,12 +195,19 @@ class Campus:
         return found
 
     def stars(self, who: Scholar) -> int:
-        notebook = who.notebook
-        return sum(1 for c, s in self.marks("stars") if notebook[c] >= s)
+        return self.marks_reached(who, "stars")
 
     def research_bonus(self, who: Scholar) -> int:
-        notebook = who.notebook
-        return sum(1 for c, r in self.marks("research") if notebook[c] >= r)
+        return self.marks_reached(who, "research")
+
+    def marks_reached(self, who: Scholar, kind: str) -> int:
+        """How many of the notebook's `kind` marks `who`'s blocks reach (a loop, and `get`
+        rather than the Counter's missing-key call: stars are counted at every turn)."""
+        notebook, reached = who.notebook, 0
+        for colour, blocks in self.marks(kind):
+            if notebook.get(colour, 0) >= blocks:
+                reached += 1
+        return reached
 
     def clan_score(self, who: Scholar) -> int:
         mods = self.state.clan.modifiers
@@ -224,16 +260,25 @@ class Campus:
         """Lore tokens and excitement (L345-347, L378): re-evaluated after every change."""
         scholars = self.state.scholars
         for s in scholars:
-            if not s.lore and not Counter(s.card.lore_bonus) - s.notebook:
+            if not s.lore and self.lore_reached(s):
                 s.lore = True
                 self.log(f"{s.name} gains the lore token")
-        top = max(self.stars(s) for s in scholars)
-        for s in scholars:
-            side = "excited" if self.stars(s) < top else "standard"
+        stars = [self.stars(s) for s in scholars]      # once each: a side does not change them
+        top = max(stars)
+        for s, n in zip(scholars, stars):
+            side = "excited" if n < top else "standard"
             if side != s.side:
                 s.side = side
                 s.stun = min(s.stun, self.stamina(s))    # excess stun is discarded (L373)
                 self.log(f"{s.name} turns to the {side} side")
+
+    def lore_reached(self, who: Scholar) -> bool:
+        """Whether the notebook holds the scholar's lore bonus blocks (counted once per card)."""
+        kept = self._lore_needs.get(id(who.card))
+        if kept is None or kept[0] is not who.card:
+            kept = self._lore_needs[id(who.card)] = (who.card, Counter(who.card.lore_bonus))
+        notebook = who.notebook
+        return all(notebook.get(colour, 0) >= n for colour, n in kept[1].items())
 
     def drop(self, who: Scholar, n: int, random: bool) -> None:
         """Drop n blocks into the region's rightmost empty slots, then connected regions,
@@ -288,3 +333,12 @@ class Campus:
                 continue
             out.append((i, colour))
         return out
+
+
+def _free_parts(card) -> tuple:
+    """(main, auxiliary) effects of a scheme card playable in the movement phase without the
+    action (L592), None for a part that is not: the main effect of a card with no 行动 mark,
+    the auxiliary effect of a card that is not a Trick, Fate or Magic."""
+    main = card.main if not card.action else None
+    aux = card.auxiliary if card.card_type not in CARD_AUX_TYPES else None
+    return main, aux

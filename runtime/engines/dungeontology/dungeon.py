@@ -21,14 +21,26 @@ class Dungeon:
             return False
         return a.level == b.level or e in self.state.stairs
 
+    def links(self, pos) -> list:
+        """(side, tile) of each region connected to the one at pos, in SIDES order. Asked at
+        every step, spy and boss move; kept until a region, wall or stair marker is added
+        (the only changes of the geometry: each set only grows)."""
+        st = self.state
+        version = (len(st.tiles), len(st.walls), len(st.stairs))
+        if version != self._links_version:
+            self._links_version, self._links = version, {}
+        found = self._links.get(pos)
+        if found is None:
+            tile, found = st.tiles[pos], []
+            for side in SIDES:
+                other = st.tiles.get(step(pos, side))
+                if other is not None and self.linked(tile, other, side):
+                    found.append((side, other))
+            self._links[pos] = found
+        return found
+
     def connected(self, pos) -> list:
-        tile = self.state.tiles[pos]
-        out = []
-        for side in SIDES:
-            other = self.state.tiles.get(step(pos, side))
-            if other is not None and self.linked(tile, other, side):
-                out.append(other.pos)
-        return out
+        return [other.pos for _, other in self.links(pos)]
 
     def door_ok(self, who: Scholar, dst: Tile, side_in: str) -> bool:
         for door in dst.region.doors or ():
@@ -37,8 +49,29 @@ class Dungeon:
         return True
 
     def letters(self, tile: Tile) -> list:
-        self.passage_letters = []
-        self.fire(self.tile_triggers(tile, self.state.scholars[0], "movement"), "movement")
+        """The secret passage letters of a region: what its `movement` triggers name. Asked
+        of every region at every step next to a passage, so when the triggers are the kept
+        ones (`tile_triggers`) and firing them read nothing (they only named letters), the
+        letters are kept too, while the region holds the same tokens."""
+        who = self.state.scholars[0]
+        kept = self._letters.get(id(tile))
+        if kept is not None and kept[0] is tile and kept[1] is who and kept[2] == tile.tokens:
+            return list(kept[3])
+        triggers = self.tile_triggers(tile, who, "movement")
+        self.passage_letters, read = [], False
+        if triggers:                         # most regions have no secret passage
+            saved = self._read, self.verbs, self.queries
+            self._read = False
+            self.verbs, self.queries = self._naming_passages       # any other handler: a read
+            try:
+                self.fire(triggers, "movement")
+                read = self._read
+            finally:
+                self._read, self.verbs, self.queries = saved[0] or self._read, saved[1], saved[2]
+        together = self._tile_kept.get((id(tile), id(who)))
+        if not read and together is not None and together[0] is tile and together[1] is who \
+                and together[2] == tile.tokens:
+            self._letters[id(tile)] = (tile, who, list(tile.tokens), list(self.passage_letters))
         return list(self.passage_letters)
 
     def passage_targets(self, tile: Tile) -> list:
@@ -92,7 +125,8 @@ class Dungeon:
         tile = self.tile_of(who)
         if not self.state.stacks[tile.level]:
             return []
-        return [s for s in SIDES if self.open_side(tile, s) and step(tile.pos, s) not in self.state.tiles]
+        passages, tiles = tile.region.passages, self.state.tiles      # open_side, inlined
+        return [s for s in SIDES if s in passages and step(tile.pos, s) not in tiles]
 
     def place_stairs(self, who: Scholar, tile: Tile) -> None:
         """L864-874: a tile of an adjacent level, joined by stair markers; walls elsewhere."""
@@ -126,7 +160,8 @@ class Dungeon:
             for t in dst.tokens:
                 if t.token == "trap_token":
                     triggers += self.triggers_of([t.effect], who, dst, "enter_region")
-            self.fire(triggers, "enter_region")
+            if triggers:                     # most regions: nothing happens on entering
+                self.fire(triggers, "enter_region")
             return not self.entry_forbidden
         finally:
             self.dry = False
@@ -136,10 +171,8 @@ class Dungeon:
             return []
         here = self.tile_of(who)
         out = []
-        for side in SIDES:
-            other = self.state.tiles.get(step(here.pos, side))
-            if other is not None and self.linked(here, other, side) \
-                    and self.door_ok(who, other, OPPOSITE[side]) and self.can_enter(who, other):
+        for side, other in self.links(here.pos):
+            if self.door_ok(who, other, OPPOSITE[side]) and self.can_enter(who, other):
                 out.append({"do": "move", "to": other.id})
         for side in self.explore_sides(who):
             out.append({"do": "explore", "side": side})
@@ -175,7 +208,8 @@ class Dungeon:
         first = not tile.entered
         tile.entered = True
         self.state.stats[f"entered:{tile.id}"] += 1
-        self.log(f"{who.name} enters {tile.id}")
+        if self.log_enabled:            # not formatted for nothing: a hot line
+            self.log(f"{who.name} enters {tile.id}")
         traps = [t for t in tile.tokens if t.token == "trap_token"]
         for trap in traps:
             tile.tokens.remove(trap)
@@ -215,10 +249,10 @@ class Dungeon:
         side = card.direction[0].upper()
         here = self.tile_of(who)
         order = SIDES[SIDES.index(side):] + SIDES[:SIDES.index(side)]
+        linked = dict(self.links(here.pos))
         for s in order:
-            other = self.state.tiles.get(step(here.pos, s))
-            if other is not None and self.linked(here, other, s) \
-                    and self.door_ok(who, other, OPPOSITE[s]) and self.can_enter(who, other):
+            other = linked.get(s)
+            if other is not None and self.door_ok(who, other, OPPOSITE[s]) and self.can_enter(who, other):
                 self.log(f"{who.name} moves at random {card.direction} ({card.id}): "
                          f"side {s}, {card.exit}most passage")
                 self.enter(who, other)

@@ -30,9 +30,9 @@ from tomecraft.runtime.engines.dungeontology.handlers import Queries, Verbs
 from tomecraft.runtime.engines.dungeontology.policy import View
 from tomecraft.runtime.engines.dungeontology.setup import deal, new_state
 from tomecraft.runtime.engines.dungeontology.state import (
-    CARD_AUX_TYPES, COLOURS, THESIS_BONUS, Scholar, State, Tile,
+    COLOURS, THESIS_BONUS, Scholar, State, Tile,
 )
-from tomecraft.runtime.engines.dungeontology.triggers import EffectHost, Watched, rebind
+from tomecraft.runtime.engines.dungeontology.triggers import EffectHost, Watched
 
 __all__ = ["Engine", "ROUND_CAP", "deal", "new_state", "play_game"]
 
@@ -50,13 +50,23 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.queries = Queries(self)
         check_handlers(data, self.verbs, self.queries)
         self._watched = (Watched(self, self.verbs), Watched(self, self.queries))
+        self._naming_passages = (Watched(self, self.verbs, ("use_secret_passage",)), self._watched[1])
+        self._letters: dict = {}             # see Dungeon.letters
         self._read = False                   # an effect being collected read or did something
         self._registrations: dict = {}       # see `registered`
         self.notebook = next(iter(data.kinds["notebook"].values()))
         self.columns = {c.colour: c for c in self.notebook.columns}
         self._marks: dict = {}               # see Campus.marks
+        self._lore_needs: dict = {}          # see Campus.lore_reached
         self._scheme_cards = data.kinds["scheme_card"]
-        self._passive: dict = {}             # see EffectHost.skill_triggers
+        self.card_tables()
+        self._action_skills: dict = {}       # see `action_skills`
+        self._views: dict = {}               # see `ask`
+        self._tile_kept: dict = {}           # see EffectHost.tile_triggers
+        self._skills_kept: dict = {}         # see EffectHost.skill_triggers
+        self._lasting_interns = {i for i, card in data.kinds.get("intern_card", {}).items()
+                                 if card.effect is not None}
+        self._links, self._links_version = {}, None     # see Dungeon.links
         self._blank = Context(engine=self)   # `ctx` copies it: cheaper than Context(...)
         self.units = {b.colour: b.unit_value for b in data.kinds["info_block"].values()}
         self.rules = {r.id: r.value for r in data.kinds.get("rule", {}).values()}
@@ -91,10 +101,17 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             raise EffectError(f"no options for decision {key!r}")
         if len(options) == 1 and key not in ("action", "move"):
             return options[0]
-        return self.agents[who.seat].choose(key, options, View(self, who))
+        kept = self._views.get(id(who))      # a View reads the game live: one per scholar
+        if kept is None or kept[0] is not who:
+            kept = self._views[id(who)] = (who, View(self, who))
+        return self.agents[who.seat].choose(key, options, kept[1])
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:
-        return rebind(self._blank, you=who, self=tile, info=dict(info))
+        copy = object.__new__(Context)       # `rebind` inlined: one per option checked
+        fields = copy.__dict__
+        fields.update(self._blank.__dict__)
+        fields["you"], fields["self"], fields["info"] = who, tile, info    # **info: a new dict
+        return copy
 
     def card(self, cid: str):
         return self._scheme_cards[cid]
@@ -233,10 +250,17 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             if name == "region_action" and (where is None or where(ctx)) \
                     and not (self.state.max_alert and self.rests_when(body, ctx)):
                 out.append({"do": "region", "index": i})
-        for skill in who.stats().skills:
-            if skill.timing == "action" and skill.effect.can(self.ctx(who, who)):
+        for skill in self.action_skills(who.stats()):
+            if skill.effect.can(self.ctx(who, who)):
                 out.append({"do": "skill", "id": skill.id})
         return out
+
+    def action_skills(self, side) -> list:
+        """A scholar side's action skills (read at every action choice; sides never change)."""
+        kept = self._action_skills.get(id(side))
+        if kept is None or kept[0] is not side:
+            kept = self._action_skills[id(side)] = (side, [s for s in side.skills if s.timing == "action"])
+        return kept[1]
 
     def rests_when(self, body, ctx) -> bool:
         """Whether a region action is a rest (no rest in Maximum Alert, L1161)."""
@@ -247,31 +271,14 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         finally:
             self.dry = False
 
-    def free_options(self, who: Scholar) -> list:
-        """Scheme cards playable in the movement phase without the action (L592)."""
-        if self.in_start(who):
-            return []
-        out = []
-        for cid in sorted(set(who.hand)):
-            card = self.card(cid)
-            main = not card.action and card.main is not None
-            aux = card.card_type not in CARD_AUX_TYPES and card.auxiliary is not None
-            if not (main or aux):
-                continue                     # no context needed (most cards, most steps)
-            ctx = self.ctx(who, self.tile_of(who))
-            if main and card.main.can(ctx):
-                out.append({"do": "card", "card": cid})
-            if aux and card.auxiliary.can(ctx):
-                out.append({"do": "aux", "card": cid})
-        return out
-
     def play_card(self, who: Scholar, cid: str, part: str) -> None:
         """L446-452 (rule c13, T-23): after the active card, a priority round clockwise from the
         left neighbour lets each player add 1 Instant or Response card at a time until all pass;
         Responses resolve first, latest first; the other cards then in the order played."""
         who.hand.remove(cid)
         self.state.discard.append(cid)
-        self.log(f"{who.name} plays {cid} ({part})")
+        if self.log_enabled:            # not formatted for nothing: a hot line
+            self.log(f"{who.name} plays {cid} ({part})")
         pending = [{"who": who, "card": cid, "part": part, "answers": None, "cancelled": False}]
         if self.priority_players(who):
             self.priority_round(who, pending)
@@ -281,9 +288,9 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             self.resolve_card(entry, pending)
 
     def priority_players(self, who: Scholar) -> bool:
-        return any(self.card(c).timing in ("instant", "response")
-                   for s in self.state.scholars if s is not who and not self.in_start(s)
-                   for c in s.hand)
+        answers = self._answers              # the Instant and Response cards' ids
+        return any(not answers.isdisjoint(s.hand)
+                   for s in self.state.scholars if s is not who and not self.in_start(s))
 
     def priority_round(self, who: Scholar, pending: list) -> None:
         n = len(self.state.scholars)
@@ -327,7 +334,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         who, cid, part = entry["who"], entry["card"], entry["part"]
         card = self.card(cid)
         self.state.stats[f"played_{part}"] += 1
-        self.log(f"{cid} resolves")
+        if self.log_enabled:            # not formatted for nothing: a hot line
+            self.log(f"{cid} resolves")
         saved = (self.resolving, self.pending_cards)
         self.resolving, self.pending_cards = entry, pending
         try:
@@ -371,7 +379,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         st = self.state
         self._once, self.affected = set(), set()
         self.rested = False
-        self.log(f"-- round {st.round}: {who.name}")
+        if self.log_enabled:            # not formatted for nothing: a hot line
+            self.log(f"-- round {st.round}: {who.name}")
         # 1. thesis submission (not in Max Alert, L1158)
         if not st.max_alert and self.stars(who) >= 2 and self.ask(who, "thesis", [False, True]):
             if self.thesis(who):

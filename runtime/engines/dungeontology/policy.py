@@ -82,15 +82,16 @@ class View:
                 return [o for o in options if o is not None]
             return [None]
         if key == "action":
+            research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
+            if not research:
+                return [o for o in options if o["do"] in ("spy", "skill", "card", "region")]
             # a non-action scheme card costs no action (L440): play it around the action
             free = [o for o in options if o["do"] == "card" and not e.card(o["card"]).action
                     and e.card(o["card"]).timing != "response"]
-            research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
             # an action scheme card's main effect is weighed like research: whatever it does
             # (a pack's card too), it is one of the actions worth the turn
             acts = [o for o in options if o["do"] == "card" and e.card(o["card"]).action]
-            useful = research + [o for o in options if o["do"] in ("spy", "skill", "card", "region")]
-            return (research + acts + free) if research else useful
+            return research + acts + free
         if key == "move":
             if e.state.max_alert:
                 start = e.state.start_pos()
@@ -98,7 +99,8 @@ class View:
                 closer = [o for o in options if o["do"] in ("move", "passage")
                           and len(e.path(e.tile_by_id(o["to"]).pos, start)) < here]
                 return closer or [o for o in options if o["do"] == "stay"]
-            if e.tile_of(me).blocks() and not e.in_start(me):
+            slots = e.tile_of(me).slots                  # any block left here (`blocks`)
+            if slots.count(None) < len(slots) and not e.in_start(me):
                 return [o for o in options if o["do"] in ("stay", "card")]
             return [o for o in options if o["do"] in ("move", "explore", "passage")]
         return []

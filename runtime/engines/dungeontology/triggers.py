@@ -27,17 +27,28 @@ def _fresh(ctx: Context) -> Context:
     return copy
 
 
+def _by_event(triggers: list) -> dict:
+    """{event: its triggers in order}, and {None: all of them}: a filter by event is one
+    lookup (most regions and skills register nothing for the event asked)."""
+    out: dict = {None: triggers}
+    for trigger in triggers:
+        out.setdefault(trigger[0], []).append(trigger)
+    return out
+
+
 class Watched:
     """The verbs or queries an effect sees while it is collected: any use marks it as one
     that reads or acts (its triggers may differ next time). Closures made then keep it."""
-    __slots__ = ("_engine", "_handlers")
+    __slots__ = ("_engine", "_handlers", "_free")
 
-    def __init__(self, engine, handlers) -> None:
+    def __init__(self, engine, handlers, free: tuple = ()) -> None:
         self._engine = engine
         self._handlers = handlers
+        self._free = free                    # handlers that neither read nor change the game
 
     def __getattr__(self, name: str):
-        self._engine._read = True
+        if name not in self._free:
+            self._engine._read = True
         return getattr(self._handlers, name)
 
 
@@ -58,11 +69,12 @@ class EffectHost:
 
     def select(self, ctx, kind: str, zone):
         self._read = True
+        tiles = self.state.tiles                      # `in_start`, inlined: every card check
         live = [s for s in self.state.scholars if not s.done]
         if kind == "player":
-            return [s for s in live if (s is ctx.you and not self.ownerless) or not self.in_start(s)]
+            return [s for s in live if (s is ctx.you and not self.ownerless) or not tiles[s.pos].region.start]
         if kind in ("opponent", "other_player"):
-            return [s for s in live if s is not ctx.you and not self.in_start(s)]
+            return [s for s in live if s is not ctx.you and not tiles[s.pos].region.start]
         return []
 
     def decide(self, ctx, key: str, options: list):
@@ -110,8 +122,7 @@ class EffectHost:
         for fx in effects or ():
             kept = kept_by.get((fx, who_id, tile_id))      # `registered`, inlined: a hot loop
             if kept is not None and kept[0] is who and kept[1] is tile:
-                out += [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[2]
-                        if event is None or name == event]
+                out += [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[2].get(event, ())]
             else:
                 out += self.registered(fx, who, tile, event)
         return out
@@ -120,15 +131,14 @@ class EffectHost:
         """The triggers `fx` registers for (who, tile). Collecting runs the effect, and the
         engine does so for every region around at every step (moves, secret passages), so
         an effect that only registers -- it read no state, asked nothing, called no verb or
-        query -- registers the same triggers next time: those are kept and handed out again
-        (`triggers_of`), each with a fresh context (a verb may write in a context's `info`).
-        An effect that read anything is run again each time. With `event`, only the triggers
-        of that event."""
+        query -- registers the same triggers next time: those are kept (by event, see
+        `_by_event`) and handed out again (`triggers_of`), each with a fresh context (a verb
+        may write in a context's `info`). An effect that read anything is run again each
+        time. With `event`, only the triggers of that event."""
         key = (fx, id(who), id(tile))
         kept = self._registrations.get(key)
         if kept is not None and kept[0] is who and kept[1] is tile:
-            return [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[2]
-                    if event is None or name == event]
+            return [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[2].get(event, ())]
         saved = self._collecting, self._read, self.verbs, self.queries
         self._collecting, self._read = [], False
         self.verbs, self.queries = self._watched       # handler use marks the effect as reading
@@ -138,28 +148,64 @@ class EffectHost:
         finally:
             self._collecting, self._read, self.verbs, self.queries = saved
         if pure:
-            self._registrations[key] = (who, tile, [(e, w, b, _fresh(c)) for e, w, b, c in found])
+            self._registrations[key] = (who, tile, _by_event([(e, w, b, _fresh(c)) for e, w, b, c in found]))
         else:
             self._read = True                          # an enclosing collection read too
         return found if event is None else [t for t in found if t[0] == event]
 
-    def tile_triggers(self, tile: Tile, who: Scholar, event: str | None = None) -> list:
+    def kept_together(self, effects: list, who: Scholar, tile) -> dict | None:
+        """The kept triggers of all `effects` for (who, tile), in order, by event (as
+        `_by_event`); None unless every one of them is kept (one that reads runs each time)."""
+        together: list = []
+        kept_by, who_id, tile_id = self._registrations, id(who), id(tile)
+        for fx in effects:
+            kept = kept_by.get((fx, who_id, tile_id))
+            if kept is None or kept[0] is not who or kept[1] is not tile:
+                return None
+            together += kept[2][None]
+        return _by_event(together)
+
+    def tile_effects(self, tile: Tile) -> list:
         effects = list(tile.region.effects or ())
         effects += [t.effect for t in tile.tokens if t.effect is not None and t.token != "trap_token"]
-        return self.triggers_of(effects, who, tile, event)
+        return effects
+
+    def tile_triggers(self, tile: Tile, who: Scholar, event: str | None = None) -> list:
+        """The triggers of the region and its tokens (not traps). Asked for every region
+        around at every step, so once all its effects are kept (`registered`) their
+        triggers are kept together per (tile, scholar) while the tile holds the same tokens."""
+        kept = self._tile_kept.get((id(tile), id(who)))
+        if kept is not None and kept[0] is tile and kept[1] is who and kept[2] == tile.tokens:
+            return [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[3].get(event, ())]
+        effects = self.tile_effects(tile)
+        found = self.triggers_of(effects, who, tile, event)
+        together = self.kept_together(effects, who, tile)
+        if together is not None:
+            self._tile_kept[(id(tile), id(who))] = (tile, who, list(tile.tokens), together)
+        return found
 
     def skill_triggers(self, who: Scholar, event: str | None = None) -> list:
         """Triggers that last while `who` has them: passive skills, owned interns, and revealed
-        doom cards (until removed in a Rest, L1096)."""
+        doom cards (until removed in a Rest, L1096). Once all are kept (`registered`), kept
+        together per scholar while its side, its interns that have an effect and its doom cards
+        stay (interns change hands often)."""
+        seat, lasting = who.seat, self._lasting_interns
+        interns = [iid for iid, owner in self.state.interns.items()      # those with an effect:
+                   if owner == seat and iid in lasting] if lasting else []  # the base's have none
+        kept = self._skills_kept.get(id(who))
+        if kept is not None and kept[0] is who and kept[1] is who.card and kept[2] == who.side \
+                and kept[3] == interns and kept[4] == who.dooms:
+            return [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[5].get(event, ())]
         side = who.stats()
-        kept = self._passive.get(id(side))           # a side's passive skills, found once
-        if kept is None or kept[0] is not side:
-            kept = self._passive[id(side)] = (side, [s.effect for s in side.skills if s.timing == "passive"])
-        passive = list(kept[1])
-        passive += [self.data.get("intern_card", iid).effect
-                    for iid, seat in sorted(self.state.interns.items()) if seat == who.seat]
+        passive = [s.effect for s in side.skills if s.timing == "passive"]
+        passive += [self.data.get("intern_card", iid).effect for iid in sorted(interns)]
         passive += [self.data.get("doom_card", did).effect for did in who.dooms]
-        return self.triggers_of([fx for fx in passive if fx is not None], who, who, event)
+        passive = [fx for fx in passive if fx is not None]
+        found = self.triggers_of(passive, who, who, event)
+        together = self.kept_together(passive, who, who)
+        if together is not None:
+            self._skills_kept[id(who)] = (who, who.card, who.side, interns, list(who.dooms), together)
+        return found
 
     def fire(self, triggers: list, event: str, payload=None, who: Scholar | None = None) -> None:
         for name, where, body, ctx in triggers:
