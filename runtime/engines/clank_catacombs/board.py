@@ -5,7 +5,9 @@ A mixin of the Engine (engine.py): its methods use the engine's state, agents an
 from __future__ import annotations
 
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, OPPOSITE, Cell, Player, rotate, step
+from tomecraft.runtime.engines.clank_catacombs.state import (
+    ESCAPED, OPPOSITE, Cell, Player, rotate, step, turned,
+)
 from tomecraft.runtime.usage import quiet
 
 # Tile-edge marks the map itself reads (which way a one-way tunnel goes); `one_way_arrow` is
@@ -20,6 +22,25 @@ def other_icons(icons: list) -> list:
     """A tunnel's icons other than the counted and direction ones (a pack's new tunnel
     icons, on a tile that carries them), in the order the tunnel lists them."""
     return [i for i in icons if i not in COUNTED and i not in DIRECTION]
+
+
+class Tunnel:
+    """A tunnel out of a room as the map has it now (`Board.tunnel`), with the counts of its
+    icons `can_take` reads. Read only."""
+    __slots__ = ("d", "dst", "icons", "against", "opens", "to_mausoleum",
+                 "footprints", "locks", "monsters", "known")
+
+    def __init__(self, d: str | None, dst: Cell | None, icons: list, against: bool) -> None:
+        self.d = d
+        self.dst = dst
+        self.icons = icons
+        self.against = against
+        self.opens = dst is not None and dst.opens(OPPOSITE[d])
+        self.to_mausoleum = dst is not None and dst.room.room_type == "mausoleum"
+        self.footprints = icons.count("footprints")
+        self.locks = icons.count("lock_icon")
+        self.monsters = icons.count("monster_icon")
+        self.known = KNOWN.issuperset(icons)
 
 
 class Board:
@@ -45,17 +66,20 @@ class Board:
         self.log(f"{p.name} unlocks a lock icon")
 
     def crossing_ok(self, p: Player, icons: list, against: bool, movement: bool = True) -> bool:
-        if against and not p.tokens["catacomb_map"]:
+        return self.can_take(p, Tunnel(None, None, icons, against), movement)
+
+    def can_take(self, p: Player, tunnel: "Tunnel", movement: bool = True) -> bool:
+        """Whether the player may cross the tunnel now (`crossing_ok` of its icons)."""
+        if tunnel.against and not p.tokens["catacomb_map"]:
             return False
         if movement:
-            if p.no_movement or p.movement < 1 + icons.count("footprints"):
+            if p.no_movement or p.movement < 1 + tunnel.footprints:
                 return False
-        if p.lockpicks < icons.count("lock_icon"):
+        if p.lockpicks < tunnel.locks:
             return False
-        monsters = icons.count("monster_icon")
-        if not self.may_take_damage(p, max(0, monsters - p.combat)):
+        if not self.may_take_damage(p, max(0, tunnel.monsters - p.combat)):
             return False
-        return KNOWN.issuperset(icons) or self._can_cross(p, icons, movement)
+        return tunnel.known or self._can_cross(p, tunnel.icons, movement)
 
     def _can_cross(self, p: Player, icons: list, movement: bool) -> bool:
         """Whether the player can pay a tunnel whose icons include ones `crossing_ok` cannot
@@ -87,25 +111,47 @@ class Board:
         return True
 
     def move_options(self, p: Player) -> list[dict]:
-        src = self.cell_of(p)
+        src = self.state.cells[p.pos]
         out = []
-        for d in src.exits:
-            dst, icons, against = self.tunnel(src, d)
+        for tunnel in self.tunnels_from(src):
+            dst = tunnel.dst
             if dst is None:
-                if self.state.tile_stack and self.crossing_ok(p, icons, against):
-                    out.append({"do": "explore", "edge": d})
+                if self.state.tile_stack and self.can_take(p, tunnel):
+                    out.append({"do": "explore", "edge": tunnel.d})
                 continue
-            if not dst.opens(OPPOSITE[d]):
+            if not tunnel.opens:
                 continue
-            if dst.room.room_type == "mausoleum" and not p.treasures:
+            if tunnel.to_mausoleum and not p.treasures:
                 continue
-            if self.crossing_ok(p, icons, against):
+            if self.can_take(p, tunnel):
                 out.append({"do": "move", "to": list(dst.pos)})
         if src.portal and not p.no_movement and p.movement >= 1:
             for other in self.portals():
                 if other is not src:
                     out.append({"do": "move", "to": list(other.pos), "portal": True})
         return out
+
+    def tunnels_from(self, src: Cell) -> list["Tunnel"]:
+        """The tunnels out of the room, one per exit in the order of its exits (`tunnel`).
+        A room's tunnels change only when a tile is placed at one of its open ends or a lock
+        is opened: remembered per room with the map's size and the number of locks opened,
+        and still good after the map grew elsewhere (a trial's copy of the game starts
+        without them: its map may grow otherwise)."""
+        st = self.state
+        cells = st.cells
+        locks = sum(st.unlocked.values()) if st.unlocked else 0
+        cache = self.__dict__.setdefault("cache_tunnels", {})
+        found = cache.get(src.pos)
+        if found is not None and found[1] == locks:
+            if found[0] == len(cells):
+                return found[2]
+            if not any(end in cells for end in found[3]):   # the map grew elsewhere
+                found[0] = len(cells)
+                return found[2]
+        tunnels = [Tunnel(d, *self.tunnel(src, d)) for d in src.exits]
+        open_ends = [step(src.pos, t.d) for t in tunnels if t.dst is None]
+        cache[src.pos] = [len(cells), locks, tunnels, open_ends]
+        return tunnels
 
     def portals(self) -> list:
         return [c for _, c in sorted(self.state.cells.items()) if c.portal]
@@ -184,12 +230,13 @@ class Board:
         fits, connects = [], []
         mine = list(src.icons.get(d, ()))
         for turns in range(4):
-            ex, ic = rotate(exits, raw_icons, turns)
-            if OPPOSITE[d] not in ex:
+            side = turned(OPPOSITE[d], -turns)   # the tile's side that turns to face the room
+            if side not in exits:
                 continue
             connects.append(turns)
-            icons = mine + ic.get(OPPOSITE[d], [])
-            against = "one_way_in" in mine or "one_way_arrow" in ic.get(OPPOSITE[d], [])
+            theirs = raw_icons.get(side, [])
+            icons = mine + theirs
+            against = "one_way_in" in mine or "one_way_arrow" in theirs
             if teleport or self.crossing_ok(p, icons, against):
                 fits.append({"rotation": turns})
         if fits:

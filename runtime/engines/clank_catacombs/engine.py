@@ -35,6 +35,12 @@ __all__ = ["Engine", "PILED", "TURN_ACTION_CAP", "new_state", "play_game", "rule
 
 TURN_ACTION_CAP = 120
 
+# Every field of a Context at its default: `Engine.ctx` copies it and sets its own (what
+# Context.bind does; bind cannot take `self=`), at a fraction of the cost of the frozen
+# dataclass's __init__ (a context is made for every effect run and every `can` check of the
+# options offered).
+_BLANK_CONTEXT = Context(engine=None).__dict__
+
 
 class Engine(Board, Rules):
     def __init__(self, data, state: State, agents: list, log_enabled: bool = True) -> None:
@@ -119,15 +125,21 @@ class Engine(Board, Rules):
         raise EffectError("Clank! Catacombs content sets no layered values")
 
     def emit(self, event: str, you: Player, **fields) -> None:
-        ev = SimpleNamespace(**fields)
+        if not self.subs:                # most events fire with nobody listening
+            return
+        ev = None
         for name, where, body, ctx in list(self.subs):
             if name != event or ctx.you is not you:
                 continue
+            if ev is None:
+                ev = SimpleNamespace(**fields)
             bound = ctx.bind(event=ev)
             if where is None or where(bound):
                 body(bound)
 
     def check_watches(self) -> None:
+        if not self.watches:
+            return
         fired = True
         while fired:
             fired = False
@@ -155,10 +167,12 @@ class Engine(Board, Rules):
     def trial(self) -> "Engine":
         """A copy of the game to try something on (runtime/lookahead.copy_game), logging
         nothing, whose players answer every decision with its first option. Neither the
-        agents (a random agent's stream) nor the caches the simulated players keep on the
-        engine (`policy_*`) are copied: the copy starts without them."""
+        agents (a random agent's stream) nor the caches kept on the engine, the simulated
+        players' (`policy_*`) and the map's (`cache_*`), are copied: the copy starts without
+        them."""
         agents, self.agents = self.agents, []
-        caches = {k: self.__dict__.pop(k) for k in list(self.__dict__) if k.startswith("policy_")}
+        caches = {k: self.__dict__.pop(k) for k in list(self.__dict__)
+                  if k.startswith(("policy_", "cache_"))}
         try:
             trial = copy_game(self)
         finally:
@@ -168,7 +182,12 @@ class Engine(Board, Rules):
         return trial
 
     def ctx(self, p: Player, obj=None, **info) -> Context:
-        return Context(engine=self, you=p, self=obj if obj is not None else self.cell_of(p), info=info)
+        ctx = object.__new__(Context)
+        fields = ctx.__dict__
+        fields.update(_BLANK_CONTEXT)
+        fields.update(engine=self, you=p, self=obj if obj is not None else self.state.cells[p.pos],
+                      info=info)
+        return ctx
 
     def cell_of(self, p: Player) -> Cell:
         return self.state.cells[p.pos]

@@ -122,6 +122,8 @@ class View:
         self.player = player
 
     def suggest(self, key: str, options: list) -> list:
+        if key == "action":              # most decisions (no other test below takes it)
+            return self._suggest_action(options)
         if key.endswith(":choose1") or "choose" in key:
             return options[:1]
         if key == "trash" or ":target" in key:
@@ -131,8 +133,9 @@ class View:
             worth = {o: card_worth(self.engine, self.player, o) for o in cards}
             low = min(worth.values())
             return [o for o in cards if worth[o] == low]
-        if key != "action":
-            return []
+        return []
+
+    def _suggest_action(self, options: list) -> list:
         if PLAYS_FIRST and options and options[0]["do"] == "play":   # plays come first
             return [o for o in options if o["do"] == "play"]
         p, engine = self.player, self.engine

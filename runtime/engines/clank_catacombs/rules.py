@@ -6,6 +6,7 @@ A mixin of the Engine (engine.py): its methods use the engine's state, agents an
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, KNOCKED_OUT, PILED, Cell, Player, rule
 
@@ -42,6 +43,38 @@ def score(engine) -> dict:
     winners = [i for i in tied if tb[i] == top]
     return {"scores": scores, "details": details, "winners": winners,
             "finished": [p.status == ESCAPED for p in engine.state.players]}
+
+
+class BagCubes(Sequence):
+    """The cubes in the dragon bag lined up by key (sorted as text: "black", "ghost", then
+    seats), each key as many times as it has cubes, without making the line: what the dragon
+    draws from (`rng.choice`), and the line is as long as the bag holds cubes."""
+
+    def __init__(self, bag: Counter) -> None:
+        self.bag = bag
+        self.keys = [k for k in sorted(bag, key=str) if bag[k] > 0]
+        self.total = sum(bag[k] for k in self.keys)
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __getitem__(self, index: int):
+        if index < 0:
+            index += self.total
+        if not 0 <= index < self.total:
+            raise IndexError(index)
+        for key in self.keys:
+            if index < self.bag[key]:
+                return key
+            index -= self.bag[key]
+        raise IndexError(index)
+
+    def __contains__(self, key) -> bool:
+        return key in self.keys
+
+    def __iter__(self):
+        for key in self.keys:
+            yield from [key] * self.bag[key]
 
 
 class Rules:
@@ -140,10 +173,10 @@ class Rules:
         st = self.state
         ghosts = 0
         for _ in range(amount):
-            pool = [k for k in sorted(st.bag, key=str) for _ in range(st.bag[k])]
-            if not pool:
+            cubes = BagCubes(st.bag)
+            if not cubes:
                 break
-            cube = self.rng.choice(pool)
+            cube = self.rng.choice(cubes)
             st.bag[cube] -= 1
             if cube == "black":
                 self.log("the dragon draws a black cube")

@@ -17,12 +17,16 @@ def step(pos: tuple[int, int], d: str) -> tuple[int, int]:
     return (pos[0] + dx, pos[1] + dy)
 
 
+def turned(d: str, turns: int) -> str:
+    """The direction `d` turned clockwise by `turns` quarter turns (counter-clockwise if
+    negative)."""
+    return ORDER[(ORDER.index(d) + turns) % 4]
+
+
 def rotate(exits: str, icons: dict, turns: int) -> tuple[str, dict]:
     """Rotate a tile's exits and icons clockwise by `turns` quarter turns."""
-    def r(d: str) -> str:
-        return ORDER[(ORDER.index(d) + turns) % 4]
-    new_exits = "".join(sorted((r(d) for d in exits), key=ORDER.index))
-    return new_exits, {r(d): list(v) for d, v in icons.items()}
+    new_exits = "".join(sorted((turned(d, turns) for d in exits), key=ORDER.index))
+    return new_exits, {turned(d, turns): list(v) for d, v in icons.items()}
 
 
 def _flat_copy(obj, memo: dict):
