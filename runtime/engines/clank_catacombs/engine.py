@@ -4,8 +4,8 @@ its end (refilling the row), the game loop.
 The layout, imports pointing one way (engine -> the rest -> state):
 - engine.py   the Engine, legal actions and the turn structure; `play_game`;
 - board.py    the map: tunnels, moving, teleporting, escaping, exploring (mixin Board);
-- rules.py    cards, clank, damage, the dragon, the end, treasure, tokens, market (mixin
-              Rules), and `score`;
+- rules.py    cards, clank, damage, the dragon, the end, treasure, tokens, market, gold
+              (mixin Rules), and `score`;
 - handlers.py the verbs and queries game.yaml names; setup.py setup A-H; state.py the state;
 - policy.py   what a player sees and the lookahead player (View); contract.py the contract.
 
@@ -15,8 +15,6 @@ of moves, whose decision it is, the order of a turn, and the dragon bag.
 """
 from __future__ import annotations
 
-import itertools
-from collections import Counter
 from types import SimpleNamespace
 
 from tomecraft.runtime.agents import RandomAgent
@@ -185,8 +183,10 @@ class Engine(Board, Rules):
         ctx = object.__new__(Context)
         fields = ctx.__dict__
         fields.update(_BLANK_CONTEXT)
-        fields.update(engine=self, you=p, self=obj if obj is not None else self.state.cells[p.pos],
-                      info=info)
+        fields["engine"] = self
+        fields["you"] = p
+        fields["self"] = obj if obj is not None else self.state.cells[p.pos]
+        fields["info"] = info
         return ctx
 
     def cell_of(self, p: Player) -> Cell:
@@ -221,51 +221,6 @@ class Engine(Board, Rules):
     def treasure_limit(self, p: Player) -> int:
         extra = sum(self.items[i].treasure_limit or 0 for i, _ in p.market)
         return rule(self.data, "treasure_limit") + extra
-
-    def gold_available(self, p: Player) -> int:
-        return p.gold + sum(n * self.token_defs[t].value for t, n in p.tokens.items()
-                            if n > 0 and self.counts_as_gold(t))
-
-    def spend_gold(self, p: Player, amount: int) -> None:
-        """Gold tokens come in 1, 5 and 10 from an unlimited supply (L162), so coins always make
-        exact change; a fortune token counts as its value in gold (L866). Coins pay first, then
-        the fortunes that overpay least (then the fewest tokens), and the overpay comes back
-        as change: a payment costs exactly `amount`."""
-        if amount <= 0:
-            return
-        take = min(p.gold, amount)
-        p.gold -= take
-        amount -= take
-        if amount == 0:
-            return
-        spent = self.fortunes_to_pay(p, amount)
-        if spent is None:
-            raise EffectError(f"{p.name} cannot pay {amount} more gold")
-        paid = 0
-        for tid, n in spent.items():
-            p.tokens[tid] -= n
-            paid += n * self.token_defs[tid].value
-        p.gold += paid - amount
-        if paid > amount:
-            self.log(f"{p.name} pays with fortune tokens and takes {paid - amount} gold in change")
-
-    def fortunes_to_pay(self, p: Player, amount: int) -> Counter | None:
-        """The fortune tokens covering `amount` with the least overpay, then the fewest tokens;
-        None if they cannot. Ties left after that go to the first in id order."""
-        kinds = sorted(t for t, n in p.tokens.items() if n > 0 and self.counts_as_gold(t))
-        best, best_key = None, None
-        for combo in itertools.product(*(range(p.tokens[t] + 1) for t in kinds)):
-            paid = sum(n * self.token_defs[t].value for t, n in zip(kinds, combo))
-            if paid < amount:
-                continue
-            key = (paid - amount, sum(combo))
-            if best_key is None or key < best_key:
-                best, best_key = Counter({t: n for t, n in zip(kinds, combo) if n}), key
-        return best
-
-    def counts_as_gold(self, tid: str) -> bool:
-        token = self.token_defs[tid]
-        return token.token_type in ("major_secret", "minor_secret") and bool(token.value)
 
     # --- actions -------------------------------------------------------------------------
     def legal_actions(self, p: Player) -> list[dict]:

@@ -137,6 +137,8 @@ class View:
 
     def _suggest_action(self, options: list) -> list:
         if PLAYS_FIRST and options and options[0]["do"] == "play":   # plays come first
+            if options[-1]["do"] == "play":                          # (nothing but plays)
+                return list(options)
             return [o for o in options if o["do"] == "play"]
         p, engine = self.player, self.engine
         by = {}
