@@ -209,7 +209,7 @@ class Engine(Board, Rules):
         remembered while it keeps its size)."""
         cells = self.state.cells
         key = (room_type, len(cells))
-        found = self.__dict__.setdefault("_room_positions", {})
+        found = self.__dict__.setdefault("cache_room_positions", {})
         if key not in found:
             found[key] = [pos for pos, c in sorted(cells.items()) if c.room.room_type == room_type]
         return found[key]

@@ -117,6 +117,8 @@ PLAYS_FIRST = True
 
 
 class View:
+    __slots__ = ("engine", "player")
+
     def __init__(self, engine, player) -> None:
         self.engine = engine
         self.player = player
