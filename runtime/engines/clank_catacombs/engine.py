@@ -227,20 +227,24 @@ class Engine(Board, Rules):
         st = self.state
         out = self.play_options(p)
         if p.active and not st.over:
-            cell = self.cell_of(p)
+            cell = st.cells[p.pos]
+            cards, skill, combat = self.cards, p.skill, p.combat
             for cid in sorted(set(st.row)):
-                card = self.cards[cid]
-                if card.card_type == "acquire" and p.skill >= card.cost:
-                    out.append({"do": "acquire", "card": cid})
-                elif card.card_type == "device" and p.skill >= card.cost:
-                    out.append({"do": "use", "card": cid})
-                elif card.card_type == "monster" and p.combat >= card.defeat_cost \
+                card = cards[cid]
+                kind = card.card_type
+                if kind == "acquire":
+                    if skill >= card.cost:
+                        out.append({"do": "acquire", "card": cid})
+                elif kind == "device":
+                    if skill >= card.cost:
+                        out.append({"do": "use", "card": cid})
+                elif kind == "monster" and combat >= card.defeat_cost \
                         and card.on_defeat.can(self.ctx(p, card)):
                     out.append({"do": "defeat", "card": cid})
             for cid in ("mercenary", "explore", "secret_tome"):
-                if st.reserve[cid] > 0 and p.skill >= self.cards[cid].cost:
+                if st.reserve[cid] > 0 and skill >= cards[cid].cost:
                     out.append({"do": "acquire", "card": cid})
-            if p.combat >= self.cards["goblin"].defeat_cost:
+            if combat >= cards["goblin"].defeat_cost:
                 out.append({"do": "defeat", "card": "goblin"})
             out += self.move_options(p)
             room = cell.room
@@ -252,10 +256,12 @@ class Engine(Board, Rules):
                 out += self.buy_options(p, cell)
             elif room.action is not None and not cell.used and room.action.can(self.ctx(p, cell)):
                 out.append({"do": "room"})
-            for tid in sorted(p.tokens):
-                t = self.token_defs[tid]
-                if p.tokens[tid] > 0 and t.use is not None and t.use.can(self.ctx(p, t)):
-                    out.append({"do": "token", "token": tid})
+            tokens, defs = p.tokens, self.token_defs
+            for tid in sorted(tokens):
+                if tokens[tid] > 0:
+                    use = defs[tid].use
+                    if use is not None and use.can(self.ctx(p, defs[tid])):
+                        out.append({"do": "token", "token": tid})
         if not p.hand:
             out.append({"do": "end"})
         return out
