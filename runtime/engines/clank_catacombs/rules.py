@@ -52,9 +52,10 @@ class BagCubes:
     the dragon draws from (`rng.choice`), as long as the bag holds cubes."""
     __slots__ = ("bag", "keys", "total")
 
-    def __init__(self, bag: Counter) -> None:
+    def __init__(self, bag: Counter, keys: list | None = None) -> None:
+        """`keys`: the bag's keys already sorted as text, if known."""
         self.bag = bag
-        self.keys = [k for k in sorted(bag, key=str) if bag[k] > 0]
+        self.keys = [k for k in (sorted(bag, key=str) if keys is None else keys) if bag[k] > 0]
         self.total = sum(map(bag.__getitem__, self.keys))
 
     def __len__(self) -> int:
@@ -174,8 +175,9 @@ class Rules:
         player's turn, which ends the game on an empty bag only under rule any_draw."""
         st = self.state
         ghosts = 0
+        keys = sorted(st.bag, key=str)       # drawing takes cubes out, never adds a key
         for _ in range(amount):
-            cubes = BagCubes(st.bag)
+            cubes = BagCubes(st.bag, keys)
             if not cubes:
                 break
             cube = self.rng.choice(cubes)
@@ -340,7 +342,8 @@ class Rules:
         if values is None:       # the fortune tokens' values (`counts_as_gold`), by token id
             values = self.cache_gold_values = {t: self.token_defs[t].value for t in self.token_defs
                                          if self.counts_as_gold(t)}
-        return p.gold + sum(n * values[t] for t, n in p.tokens.items() if n > 0 and t in values)
+        tokens = p.tokens
+        return p.gold + sum(tokens[t] * value for t, value in values.items() if tokens.get(t, 0) > 0)
 
     def spend_gold(self, p: Player, amount: int) -> None:
         """Gold tokens come in 1, 5 and 10 from an unlimited supply (L162), so coins always make
