@@ -26,9 +26,10 @@ def other_icons(icons: list) -> list:
 
 class Tunnel:
     """A tunnel out of a room as the map has it now (`Board.tunnel`), with the counts of its
-    icons `can_take` reads. Read only."""
+    icons `can_take` reads; `plain`: no icon and not against an arrow (crossing it takes a
+    movement and nothing else). Read only."""
     __slots__ = ("d", "dst", "icons", "against", "opens", "to_mausoleum",
-                 "footprints", "locks", "monsters", "known")
+                 "footprints", "locks", "monsters", "known", "plain")
 
     def __init__(self, d: str | None, dst: Cell | None, icons: list, against: bool) -> None:
         self.d = d
@@ -37,10 +38,15 @@ class Tunnel:
         self.against = against
         self.opens = dst is not None and dst.opens(OPPOSITE[d])
         self.to_mausoleum = dst is not None and dst.room.room_type == "mausoleum"
-        self.footprints = icons.count("footprints")
-        self.locks = icons.count("lock_icon")
-        self.monsters = icons.count("monster_icon")
-        self.known = KNOWN.issuperset(icons)
+        self.plain = not icons and not against
+        if icons:
+            self.footprints = icons.count("footprints")
+            self.locks = icons.count("lock_icon")
+            self.monsters = icons.count("monster_icon")
+            self.known = KNOWN.issuperset(icons)
+        else:
+            self.footprints = self.locks = self.monsters = 0
+            self.known = True
 
 
 class Board:
@@ -113,19 +119,21 @@ class Board:
     def move_options(self, p: Player) -> list[dict]:
         src = self.state.cells[p.pos]
         out = []
+        # what `can_take` answers for a plain tunnel: a movement to spend
+        can_walk = not p.no_movement and p.movement >= 1
         for tunnel in self.tunnels_from(src):
             dst = tunnel.dst
             if dst is None:
-                if self.state.tile_stack and self.can_take(p, tunnel):
+                if self.state.tile_stack and (can_walk if tunnel.plain else self.can_take(p, tunnel)):
                     out.append({"do": "explore", "edge": tunnel.d})
                 continue
             if not tunnel.opens:
                 continue
             if tunnel.to_mausoleum and not p.treasures:
                 continue
-            if self.can_take(p, tunnel):
+            if can_walk if tunnel.plain else self.can_take(p, tunnel):
                 out.append({"do": "move", "to": list(dst.pos)})
-        if src.portal and not p.no_movement and p.movement >= 1:
+        if src.portal and can_walk:
             for other in self.portals():
                 if other is not src:
                     out.append({"do": "move", "to": list(other.pos), "portal": True})
@@ -133,24 +141,24 @@ class Board:
 
     def tunnels_from(self, src: Cell) -> list["Tunnel"]:
         """The tunnels out of the room, one per exit in the order of its exits (`tunnel`).
-        A room's tunnels change only when a tile is placed at one of its open ends or a lock
-        is opened: remembered per room with the map's size and the number of locks opened,
-        and still good after the map grew elsewhere (a trial's copy of the game starts
-        without them: its map may grow otherwise)."""
+        A tunnel changes only when a tile is placed at its open end or a lock is opened:
+        remembered per room with the map's size and the number of locks opened; after the
+        map grew, only the tunnels whose open end it reached are looked at again (a trial's
+        copy of the game starts without them: its map may grow otherwise)."""
         st = self.state
         cells = st.cells
         locks = sum(st.unlocked.values()) if st.unlocked else 0
         cache = self.__dict__.setdefault("cache_tunnels", {})
         found = cache.get(src.pos)
-        if found is not None and found[1] == locks:
-            if found[0] == len(cells):
-                return found[2]
-            if not any(end in cells for end in found[3]):   # the map grew elsewhere
-                found[0] = len(cells)
-                return found[2]
-        tunnels = [Tunnel(d, *self.tunnel(src, d)) for d in src.exits]
-        open_ends = [step(src.pos, t.d) for t in tunnels if t.dst is None]
-        cache[src.pos] = [len(cells), locks, tunnels, open_ends]
+        if found is None or found[1] != locks:
+            tunnels = [Tunnel(d, *self.tunnel(src, d)) for d in src.exits]
+        elif found[0] == len(cells):
+            return found[2]
+        else:                                               # the map grew since
+            tunnels = [Tunnel(t.d, *self.tunnel(src, t.d))
+                       if t.dst is None and step(src.pos, t.d) in cells else t
+                       for t in found[2]]
+        cache[src.pos] = [len(cells), locks, tunnels]
         return tunnels
 
     def portals(self) -> list:
