@@ -15,6 +15,7 @@ of moves, whose decision it is, the order of a turn, and the dragon bag.
 """
 from __future__ import annotations
 
+import copy
 from types import SimpleNamespace
 
 from tomecraft.runtime.agents import RandomAgent
@@ -178,6 +179,20 @@ class Engine(Board, Rules):
             self.__dict__.update(caches)
         trial.agents = [FirstOption()] * len(agents)
         return trial
+
+    def __deepcopy__(self, memo: dict) -> "Engine":
+        """A lookahead's copy (`trial`, runtime/lookahead.copy_game): what deepcopy builds,
+        except that the verb and query handlers (which hold nothing but their engine) are
+        made anew for the copy instead of being reduced and rebuilt."""
+        twin = object.__new__(type(self))
+        memo[id(self)] = twin
+        fields = twin.__dict__
+        for name, value in self.__dict__.items():
+            if value is self.verbs or value is self.queries:
+                fields[name] = type(value)(twin)
+            else:
+                fields[name] = copy.deepcopy(value, memo)
+        return twin
 
     def ctx(self, p: Player, obj=None, **info) -> Context:
         ctx = object.__new__(Context)
