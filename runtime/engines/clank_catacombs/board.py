@@ -16,12 +16,28 @@ DIRECTION = ("one_way_arrow", "one_way_in")
 # The icons whose costs `crossing_ok` knows how to count without trying them.
 COUNTED = ("footprints", "lock_icon", "monster_icon")
 KNOWN = frozenset(COUNTED + DIRECTION)
+# (d, turns): the side of a tile turned `turns` quarter turns that faces a room across its
+# tunnel `d` (`explore` tries each rotation).
+FACING = {(d, turns): turned(OPPOSITE[d], -turns) for d in OPPOSITE for turns in range(4)}
 
 
 def other_icons(icons: list) -> list:
     """A tunnel's icons other than the counted and direction ones (a pack's new tunnel
     icons, on a tile that carries them), in the order the tunnel lists them."""
     return [i for i in icons if i not in COUNTED and i not in DIRECTION]
+
+
+def tile_icons(tile) -> dict:
+    """A catacomb tile's icons by side as placed unturned (read only: `rotate` copies them),
+    remembered per tile: tiles are content, explored again in every game."""
+    found = _TILE_ICONS.get(id(tile))
+    if found is None or found[0] is not tile:
+        icons = {k: list(tile.icons[k]) for k in "NESW" if tile.icons and k in tile.icons}
+        found = _TILE_ICONS[id(tile)] = (tile, icons)    # the tile is kept: its id stays its own
+    return found[1]
+
+
+_TILE_ICONS: dict = {}      # id(tile) -> (tile, its icons by side)
 
 
 class Tunnel:
@@ -72,6 +88,8 @@ class Board:
         self.log(f"{p.name} unlocks a lock icon")
 
     def crossing_ok(self, p: Player, icons: list, against: bool, movement: bool = True) -> bool:
+        if not icons and not against:              # a plain tunnel: a movement, if asked
+            return not movement or (not p.no_movement and p.movement >= 1)
         return self.can_take(p, Tunnel(None, None, icons, against), movement)
 
     def can_take(self, p: Player, tunnel: "Tunnel", movement: bool = True) -> bool:
@@ -234,11 +252,11 @@ class Board:
         tile = self.data.get("tile", st.tile_stack.pop())
         pos = step(src.pos, d)
         dx, dy, room_id, exits = tile.cells[0]
-        raw_icons = {k: list(tile.icons[k]) for k in "NESW" if tile.icons and k in tile.icons}
+        raw_icons = tile_icons(tile)
         fits, connects = [], []
         mine = list(src.icons.get(d, ()))
         for turns in range(4):
-            side = turned(OPPOSITE[d], -turns)   # the tile's side that turns to face the room
+            side = FACING[d, turns]             # the tile's side that turns to face the room
             if side not in exits:
                 continue
             connects.append(turns)
