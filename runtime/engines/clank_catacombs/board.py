@@ -142,7 +142,8 @@ class Board:
         for tunnel in self.tunnels_from(src):
             dst = tunnel.dst
             if dst is None:
-                if self.state.tile_stack and (can_walk if tunnel.plain else self.can_take(p, tunnel)):
+                if self.state.tile_stack and \
+                        (can_walk if tunnel.plain else self.can_take(p, tunnel)):
                     out.append({"do": "explore", "edge": tunnel.d})
                 continue
             if not tunnel.opens:

@@ -343,7 +343,8 @@ class Rules:
             values = self.cache_gold_values = {t: self.token_defs[t].value for t in self.token_defs
                                          if self.counts_as_gold(t)}
         tokens = p.tokens
-        return p.gold + sum(tokens[t] * value for t, value in values.items() if tokens.get(t, 0) > 0)
+        return p.gold + sum(tokens[t] * value for t, value in values.items()
+                            if tokens.get(t, 0) > 0)
 
     def spend_gold(self, p: Player, amount: int) -> None:
         """Gold tokens come in 1, 5 and 10 from an unlimited supply (L162), so coins always make

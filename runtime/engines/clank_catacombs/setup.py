@@ -12,8 +12,8 @@ def _piles(data) -> dict:
     if _LAST and _LAST[0] is data:
         return _LAST[1]
     of = {kind: data.of(kind) for kind in ("tile", "token", "card")}
-    treasures = sorted((t for t in of["token"] if t.token_type == "treasure" for _ in range(t.count)),
-                       key=lambda t: (t.value, not t.above_equal))
+    treasures = sorted((t for t in of["token"] if t.token_type == "treasure"
+                        for _ in range(t.count)), key=lambda t: (t.value, not t.above_equal))
 
     def tokens(kinds):
         return [t.id for t in of["token"] if t.token_type in kinds for _ in range(t.count)]
@@ -25,7 +25,8 @@ def _piles(data) -> dict:
         "prisoners": tokens(("prisoner", "coupon")),
         "deck": [c.id for c in of["card"] if c.card_type in ("acquire", "device", "monster")
                  for _ in range(c.count)],
-        "start_deck": [c.id for c in of["card"] if c.card_type == "starting" for _ in range(c.per_deck)],
+        "start_deck": [c.id for c in of["card"] if c.card_type == "starting"
+                       for _ in range(c.per_deck)],
     }
     _LAST[:] = [data, piles]
     return piles
