@@ -39,6 +39,8 @@ TURN_ACTION_CAP = 120
 # dataclass's __init__ (a context is made for every effect run and every `can` check of the
 # options offered).
 _BLANK_CONTEXT = Context(engine=None).__dict__
+# The last content whose handlers the engine's verbs and queries were checked against.
+_CHECKED: list = [None]
 
 
 class Engine(Board, Rules):
@@ -49,7 +51,9 @@ class Engine(Board, Rules):
         self.verbs = Verbs(self)
         self.queries = Queries(self)
         self.log_enabled = log_enabled
-        check_handlers(data, self.verbs, self.queries)
+        if _CHECKED[0] is not data:      # once per content: a sim sets up every game from it
+            check_handlers(data, self.verbs, self.queries)
+            _CHECKED[0] = data
         self.cards = data.kinds["card"]
         self.rooms = data.kinds["room"]
         self.token_defs = data.kinds["token"]
