@@ -198,8 +198,8 @@ class Board:
             self.cross(p, to, [], portal=True)
             return
         src = self.cell_of(p)
-        d = next(d for d in src.exits if step(src.pos, d) == to)
-        _, icons, against = self.tunnel(src, d)
+        tunnel = next(t for t in self.tunnels_from(src) if t.dst is not None and t.dst.pos == to)
+        icons, against = list(tunnel.icons), tunnel.against
         ctx = self.ctx(p, against=against)
         if not self.icons["one_way_arrow"].cross(ctx):
             raise EffectError(f"{p.name} cannot cross against the arrow")

@@ -155,9 +155,10 @@ class View:
         if "defeat" in by and p.combat >= 2:
             return by["defeat"]
         if "acquire" in by or "use" in by:
-            best = max(engine.cards[o["card"]].cost for o in by.get("acquire", []) + by.get("use", []))
-            return [o for o in by.get("acquire", []) + by.get("use", [])
-                    if engine.cards[o["card"]].cost == best]
+            cards = by.get("acquire", []) + by.get("use", [])
+            costs = [engine.cards[o["card"]].cost for o in cards]
+            best = max(costs)
+            return [o for o, cost in zip(cards, costs) if cost == best]
         moves = by.get("move", []) + by.get("explore", [])
         if moves:
             shopping = engine.markets() if _market_gain(engine, p) else []
