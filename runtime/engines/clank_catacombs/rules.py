@@ -52,11 +52,17 @@ class BagCubes:
     the dragon draws from (`rng.choice`), as long as the bag holds cubes."""
     __slots__ = ("bag", "keys", "total")
 
-    def __init__(self, bag: Counter, keys: list | None = None) -> None:
-        """`keys`: the bag's keys already sorted as text, if known."""
+    def __init__(self, bag: Counter) -> None:
         self.bag = bag
-        self.keys = [k for k in (sorted(bag, key=str) if keys is None else keys) if bag[k] > 0]
+        self.keys = [k for k in sorted(bag, key=str) if bag[k] > 0]
         self.total = sum(map(bag.__getitem__, self.keys))
+
+    def take(self, key) -> None:
+        """One cube of `key` out of the bag (and of the line)."""
+        self.bag[key] -= 1
+        self.total -= 1
+        if self.bag[key] <= 0:
+            self.keys.remove(key)
 
     def __len__(self) -> int:
         return self.total
@@ -175,13 +181,12 @@ class Rules:
         player's turn, which ends the game on an empty bag only under rule any_draw."""
         st = self.state
         ghosts = 0
-        keys = sorted(st.bag, key=str)       # drawing takes cubes out, never adds a key
+        cubes = BagCubes(st.bag)            # drawing takes cubes out, never puts one in
         for _ in range(amount):
-            cubes = BagCubes(st.bag, keys)
             if not cubes:
                 break
             cube = self.rng.choice(cubes)
-            st.bag[cube] -= 1
+            cubes.take(cube)
             if cube == "black":
                 self.log("the dragon draws a black cube")
             elif cube == "ghost":
