@@ -132,3 +132,27 @@ def test_a_random_agent_holding_cards_is_offered_what_its_view_would_suggest(mon
     engine = clank.Engine(GAME, state, [RandomAgent(Rng("x"))] * 2)
     p = state.players[0]
     assert p.hand and original(engine, p) == engine.legal_actions(p)
+
+
+def test_the_remembered_tunnels_are_the_map_as_it_is(monkeypatch):
+    """Board.tunnels_from remembers a room's tunnels while the map grows elsewhere and no lock
+    opens (the moves are read from them at every decision): at every decision of three seeded
+    games, with the pack's tunnel icons, they are what Board.tunnel reads off the map now."""
+    from tomecraft.runtime.engines.clank_catacombs import engine as clank
+    from tomecraft.runtime.agents import RandomAgent
+    from tomecraft.runtime.rng import Rng
+    checked = 0
+    original = clank.Engine.tunnels_from
+
+    def compared(self, src):
+        nonlocal checked
+        tunnels = original(self, src)
+        assert [(t.dst, t.icons, t.against) for t in tunnels] == \
+            [self.tunnel(src, d) for d in src.exits]
+        checked += 1
+        return tunnels
+    monkeypatch.setattr(clank.Engine, "tunnels_from", compared)
+    for data, seed in ((GAME, "a"), (GAME, "b"), (_data(monkeypatch), "c")):
+        rng = Rng(seed)
+        clank.play_game(data, 3, rng.fork("game"), [RandomAgent(rng.fork(f"p{i}")) for i in range(3)])
+    assert checked > 100

@@ -5,7 +5,9 @@ A mixin of the Engine (engine.py): its methods use the engine's state, agents an
 from __future__ import annotations
 
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, OPPOSITE, Cell, Player, rotate, step
+from tomecraft.runtime.engines.clank_catacombs.state import (
+    ESCAPED, OPPOSITE, Cell, Player, rotate, step, turned,
+)
 from tomecraft.runtime.usage import quiet
 
 # Tile-edge marks the map itself reads (which way a one-way tunnel goes); `one_way_arrow` is
@@ -14,12 +16,53 @@ DIRECTION = ("one_way_arrow", "one_way_in")
 # The icons whose costs `crossing_ok` knows how to count without trying them.
 COUNTED = ("footprints", "lock_icon", "monster_icon")
 KNOWN = frozenset(COUNTED + DIRECTION)
+# (d, turns): the side of a tile turned `turns` quarter turns that faces a room across its
+# tunnel `d` (`explore` tries each rotation).
+FACING = {(d, turns): turned(OPPOSITE[d], -turns) for d in OPPOSITE for turns in range(4)}
 
 
 def other_icons(icons: list) -> list:
     """A tunnel's icons other than the counted and direction ones (a pack's new tunnel
     icons, on a tile that carries them), in the order the tunnel lists them."""
     return [i for i in icons if i not in COUNTED and i not in DIRECTION]
+
+
+def tile_icons(tile) -> dict:
+    """A catacomb tile's icons by side as placed unturned (read only: `rotate` copies them),
+    remembered per tile: tiles are content, explored again in every game."""
+    found = _TILE_ICONS.get(id(tile))
+    if found is None or found[0] is not tile:
+        icons = {k: list(tile.icons[k]) for k in "NESW" if tile.icons and k in tile.icons}
+        found = _TILE_ICONS[id(tile)] = (tile, icons)    # the tile is kept: its id stays its own
+    return found[1]
+
+
+_TILE_ICONS: dict = {}      # id(tile) -> (tile, its icons by side)
+
+
+class Tunnel:
+    """A tunnel out of a room as the map has it now (`Board.tunnel`), with the counts of its
+    icons `can_take` reads; `plain`: no icon and not against an arrow (crossing it takes a
+    movement and nothing else). Read only."""
+    __slots__ = ("d", "dst", "icons", "against", "opens", "to_mausoleum",
+                 "footprints", "locks", "monsters", "known", "plain")
+
+    def __init__(self, d: str | None, dst: Cell | None, icons: list, against: bool) -> None:
+        self.d = d
+        self.dst = dst
+        self.icons = icons
+        self.against = against
+        self.opens = dst is not None and dst.opens(OPPOSITE[d])
+        self.to_mausoleum = dst is not None and dst.room.room_type == "mausoleum"
+        self.plain = not icons and not against
+        if icons:
+            self.footprints = icons.count("footprints")
+            self.locks = icons.count("lock_icon")
+            self.monsters = icons.count("monster_icon")
+            self.known = KNOWN.issuperset(icons)
+        else:
+            self.footprints = self.locks = self.monsters = 0
+            self.known = True
 
 
 class Board:
@@ -45,17 +88,22 @@ class Board:
         self.log(f"{p.name} unlocks a lock icon")
 
     def crossing_ok(self, p: Player, icons: list, against: bool, movement: bool = True) -> bool:
-        if against and not p.tokens["catacomb_map"]:
+        if not icons and not against:              # a plain tunnel: a movement, if asked
+            return not movement or (not p.no_movement and p.movement >= 1)
+        return self.can_take(p, Tunnel(None, None, icons, against), movement)
+
+    def can_take(self, p: Player, tunnel: "Tunnel", movement: bool = True) -> bool:
+        """Whether the player may cross the tunnel now (`crossing_ok` of its icons)."""
+        if tunnel.against and not p.tokens["catacomb_map"]:
             return False
         if movement:
-            if p.no_movement or p.movement < 1 + icons.count("footprints"):
+            if p.no_movement or p.movement < 1 + tunnel.footprints:
                 return False
-        if p.lockpicks < icons.count("lock_icon"):
+        if p.lockpicks < tunnel.locks:
             return False
-        monsters = icons.count("monster_icon")
-        if not self.may_take_damage(p, max(0, monsters - p.combat)):
+        if not self.may_take_damage(p, max(0, tunnel.monsters - p.combat)):
             return False
-        return KNOWN.issuperset(icons) or self._can_cross(p, icons, movement)
+        return tunnel.known or self._can_cross(p, tunnel.icons, movement)
 
     def _can_cross(self, p: Player, icons: list, movement: bool) -> bool:
         """Whether the player can pay a tunnel whose icons include ones `crossing_ok` cannot
@@ -87,25 +135,50 @@ class Board:
         return True
 
     def move_options(self, p: Player) -> list[dict]:
-        src = self.cell_of(p)
+        src = self.state.cells[p.pos]
         out = []
-        for d in src.exits:
-            dst, icons, against = self.tunnel(src, d)
+        # what `can_take` answers for a plain tunnel: a movement to spend
+        can_walk = not p.no_movement and p.movement >= 1
+        for tunnel in self.tunnels_from(src):
+            dst = tunnel.dst
             if dst is None:
-                if self.state.tile_stack and self.crossing_ok(p, icons, against):
-                    out.append({"do": "explore", "edge": d})
+                if self.state.tile_stack and \
+                        (can_walk if tunnel.plain else self.can_take(p, tunnel)):
+                    out.append({"do": "explore", "edge": tunnel.d})
                 continue
-            if not dst.opens(OPPOSITE[d]):
+            if not tunnel.opens:
                 continue
-            if dst.room.room_type == "mausoleum" and not p.treasures:
+            if tunnel.to_mausoleum and not p.treasures:
                 continue
-            if self.crossing_ok(p, icons, against):
+            if can_walk if tunnel.plain else self.can_take(p, tunnel):
                 out.append({"do": "move", "to": list(dst.pos)})
-        if src.portal and not p.no_movement and p.movement >= 1:
+        if src.portal and can_walk:
             for other in self.portals():
                 if other is not src:
                     out.append({"do": "move", "to": list(other.pos), "portal": True})
         return out
+
+    def tunnels_from(self, src: Cell) -> list["Tunnel"]:
+        """The tunnels out of the room, one per exit in the order of its exits (`tunnel`).
+        A tunnel changes only when a tile is placed at its open end or a lock is opened:
+        remembered per room with the map's size and the number of locks opened; after the
+        map grew, only the tunnels whose open end it reached are looked at again (a trial's
+        copy of the game starts without them: its map may grow otherwise)."""
+        st = self.state
+        cells = st.cells
+        locks = sum(st.unlocked.values()) if st.unlocked else 0
+        cache = self.__dict__.setdefault("cache_tunnels", {})
+        found = cache.get(src.pos)
+        if found is None or found[1] != locks:
+            tunnels = [Tunnel(d, *self.tunnel(src, d)) for d in src.exits]
+        elif found[0] == len(cells):
+            return found[2]
+        else:                                               # the map grew since
+            tunnels = [Tunnel(t.d, *self.tunnel(src, t.d))
+                       if t.dst is None and step(src.pos, t.d) in cells else t
+                       for t in found[2]]
+        cache[src.pos] = [len(cells), locks, tunnels]
+        return tunnels
 
     def portals(self) -> list:
         return [c for _, c in sorted(self.state.cells.items()) if c.portal]
@@ -125,8 +198,8 @@ class Board:
             self.cross(p, to, [], portal=True)
             return
         src = self.cell_of(p)
-        d = next(d for d in src.exits if step(src.pos, d) == to)
-        _, icons, against = self.tunnel(src, d)
+        tunnel = next(t for t in self.tunnels_from(src) if t.dst is not None and t.dst.pos == to)
+        icons, against = list(tunnel.icons), tunnel.against
         ctx = self.ctx(p, against=against)
         if not self.icons["one_way_arrow"].cross(ctx):
             raise EffectError(f"{p.name} cannot cross against the arrow")
@@ -180,16 +253,17 @@ class Board:
         tile = self.data.get("tile", st.tile_stack.pop())
         pos = step(src.pos, d)
         dx, dy, room_id, exits = tile.cells[0]
-        raw_icons = {k: list(tile.icons[k]) for k in "NESW" if tile.icons and k in tile.icons}
+        raw_icons = tile_icons(tile)
         fits, connects = [], []
         mine = list(src.icons.get(d, ()))
         for turns in range(4):
-            ex, ic = rotate(exits, raw_icons, turns)
-            if OPPOSITE[d] not in ex:
+            side = FACING[d, turns]             # the tile's side that turns to face the room
+            if side not in exits:
                 continue
             connects.append(turns)
-            icons = mine + ic.get(OPPOSITE[d], [])
-            against = "one_way_in" in mine or "one_way_arrow" in ic.get(OPPOSITE[d], [])
+            theirs = raw_icons.get(side, [])
+            icons = mine + theirs
+            against = "one_way_in" in mine or "one_way_arrow" in theirs
             if teleport or self.crossing_ok(p, icons, against):
                 fits.append({"rotation": turns})
         if fits:

@@ -4,8 +4,8 @@ its end (refilling the row), the game loop.
 The layout, imports pointing one way (engine -> the rest -> state):
 - engine.py   the Engine, legal actions and the turn structure; `play_game`;
 - board.py    the map: tunnels, moving, teleporting, escaping, exploring (mixin Board);
-- rules.py    cards, clank, damage, the dragon, the end, treasure, tokens, market (mixin
-              Rules), and `score`;
+- rules.py    cards, clank, damage, the dragon, the end, treasure, tokens, market, gold
+              (mixin Rules), and `score`;
 - handlers.py the verbs and queries game.yaml names; setup.py setup A-H; state.py the state;
 - policy.py   what a player sees and the lookahead player (View); contract.py the contract.
 
@@ -15,8 +15,7 @@ of moves, whose decision it is, the order of a turn, and the dragon bag.
 """
 from __future__ import annotations
 
-import itertools
-from collections import Counter
+import copy
 from types import SimpleNamespace
 
 from tomecraft.runtime.agents import RandomAgent
@@ -35,6 +34,14 @@ __all__ = ["Engine", "PILED", "TURN_ACTION_CAP", "new_state", "play_game", "rule
 
 TURN_ACTION_CAP = 120
 
+# Every field of a Context at its default: `Engine.ctx` copies it and sets its own (what
+# Context.bind does; bind cannot take `self=`), at a fraction of the cost of the frozen
+# dataclass's __init__ (a context is made for every effect run and every `can` check of the
+# options offered).
+_BLANK_CONTEXT = Context(engine=None).__dict__
+# The last content whose handlers the engine's verbs and queries were checked against.
+_CHECKED: list = [None]
+
 
 class Engine(Board, Rules):
     def __init__(self, data, state: State, agents: list, log_enabled: bool = True) -> None:
@@ -44,7 +51,9 @@ class Engine(Board, Rules):
         self.verbs = Verbs(self)
         self.queries = Queries(self)
         self.log_enabled = log_enabled
-        check_handlers(data, self.verbs, self.queries)
+        if _CHECKED[0] is not data:      # once per content: a sim sets up every game from it
+            check_handlers(data, self.verbs, self.queries)
+            _CHECKED[0] = data
         self.cards = data.kinds["card"]
         self.rooms = data.kinds["room"]
         self.token_defs = data.kinds["token"]
@@ -119,15 +128,21 @@ class Engine(Board, Rules):
         raise EffectError("Clank! Catacombs content sets no layered values")
 
     def emit(self, event: str, you: Player, **fields) -> None:
-        ev = SimpleNamespace(**fields)
+        if not self.subs:                # most events fire with nobody listening
+            return
+        ev = None
         for name, where, body, ctx in list(self.subs):
             if name != event or ctx.you is not you:
                 continue
+            if ev is None:
+                ev = SimpleNamespace(**fields)
             bound = ctx.bind(event=ev)
             if where is None or where(bound):
                 body(bound)
 
     def check_watches(self) -> None:
+        if not self.watches:
+            return
         fired = True
         while fired:
             fired = False
@@ -155,10 +170,12 @@ class Engine(Board, Rules):
     def trial(self) -> "Engine":
         """A copy of the game to try something on (runtime/lookahead.copy_game), logging
         nothing, whose players answer every decision with its first option. Neither the
-        agents (a random agent's stream) nor the caches the simulated players keep on the
-        engine (`policy_*`) are copied: the copy starts without them."""
+        agents (a random agent's stream) nor the caches kept on the engine, the simulated
+        players' (`policy_*`) and the map's (`cache_*`), are copied: the copy starts without
+        them."""
         agents, self.agents = self.agents, []
-        caches = {k: self.__dict__.pop(k) for k in list(self.__dict__) if k.startswith("policy_")}
+        caches = {k: self.__dict__.pop(k) for k in list(self.__dict__)
+                  if k.startswith(("policy_", "cache_"))}
         try:
             trial = copy_game(self)
         finally:
@@ -167,8 +184,29 @@ class Engine(Board, Rules):
         trial.agents = [FirstOption()] * len(agents)
         return trial
 
+    def __deepcopy__(self, memo: dict) -> "Engine":
+        """A lookahead's copy (`trial`, runtime/lookahead.copy_game): what deepcopy builds,
+        except that the verb and query handlers (which hold nothing but their engine) are
+        made anew for the copy instead of being reduced and rebuilt."""
+        twin = object.__new__(type(self))
+        memo[id(self)] = twin
+        fields = twin.__dict__
+        for name, value in self.__dict__.items():
+            if value is self.verbs or value is self.queries:
+                fields[name] = type(value)(twin)
+            else:
+                fields[name] = copy.deepcopy(value, memo)
+        return twin
+
     def ctx(self, p: Player, obj=None, **info) -> Context:
-        return Context(engine=self, you=p, self=obj if obj is not None else self.cell_of(p), info=info)
+        ctx = object.__new__(Context)
+        fields = ctx.__dict__
+        fields.update(_BLANK_CONTEXT)
+        fields["engine"] = self
+        fields["you"] = p
+        fields["self"] = obj if obj is not None else self.state.cells[p.pos]
+        fields["info"] = info
+        return ctx
 
     def cell_of(self, p: Player) -> Cell:
         return self.state.cells[p.pos]
@@ -190,7 +228,7 @@ class Engine(Board, Rules):
         remembered while it keeps its size)."""
         cells = self.state.cells
         key = (room_type, len(cells))
-        found = self.__dict__.setdefault("_room_positions", {})
+        found = self.__dict__.setdefault("cache_room_positions", {})
         if key not in found:
             found[key] = [pos for pos, c in sorted(cells.items()) if c.room.room_type == room_type]
         return found[key]
@@ -203,70 +241,29 @@ class Engine(Board, Rules):
         extra = sum(self.items[i].treasure_limit or 0 for i, _ in p.market)
         return rule(self.data, "treasure_limit") + extra
 
-    def gold_available(self, p: Player) -> int:
-        return p.gold + sum(n * self.token_defs[t].value for t, n in p.tokens.items()
-                            if n > 0 and self.counts_as_gold(t))
-
-    def spend_gold(self, p: Player, amount: int) -> None:
-        """Gold tokens come in 1, 5 and 10 from an unlimited supply (L162), so coins always make
-        exact change; a fortune token counts as its value in gold (L866). Coins pay first, then
-        the fortunes that overpay least (then the fewest tokens), and the overpay comes back
-        as change: a payment costs exactly `amount`."""
-        if amount <= 0:
-            return
-        take = min(p.gold, amount)
-        p.gold -= take
-        amount -= take
-        if amount == 0:
-            return
-        spent = self.fortunes_to_pay(p, amount)
-        if spent is None:
-            raise EffectError(f"{p.name} cannot pay {amount} more gold")
-        paid = 0
-        for tid, n in spent.items():
-            p.tokens[tid] -= n
-            paid += n * self.token_defs[tid].value
-        p.gold += paid - amount
-        if paid > amount:
-            self.log(f"{p.name} pays with fortune tokens and takes {paid - amount} gold in change")
-
-    def fortunes_to_pay(self, p: Player, amount: int) -> Counter | None:
-        """The fortune tokens covering `amount` with the least overpay, then the fewest tokens;
-        None if they cannot. Ties left after that go to the first in id order."""
-        kinds = sorted(t for t, n in p.tokens.items() if n > 0 and self.counts_as_gold(t))
-        best, best_key = None, None
-        for combo in itertools.product(*(range(p.tokens[t] + 1) for t in kinds)):
-            paid = sum(n * self.token_defs[t].value for t, n in zip(kinds, combo))
-            if paid < amount:
-                continue
-            key = (paid - amount, sum(combo))
-            if best_key is None or key < best_key:
-                best, best_key = Counter({t: n for t, n in zip(kinds, combo) if n}), key
-        return best
-
-    def counts_as_gold(self, tid: str) -> bool:
-        token = self.token_defs[tid]
-        return token.token_type in ("major_secret", "minor_secret") and bool(token.value)
-
     # --- actions -------------------------------------------------------------------------
     def legal_actions(self, p: Player) -> list[dict]:
         st = self.state
         out = self.play_options(p)
         if p.active and not st.over:
-            cell = self.cell_of(p)
+            cell = st.cells[p.pos]
+            cards, skill, combat = self.cards, p.skill, p.combat
             for cid in sorted(set(st.row)):
-                card = self.cards[cid]
-                if card.card_type == "acquire" and p.skill >= card.cost:
-                    out.append({"do": "acquire", "card": cid})
-                elif card.card_type == "device" and p.skill >= card.cost:
-                    out.append({"do": "use", "card": cid})
-                elif card.card_type == "monster" and p.combat >= card.defeat_cost \
+                card = cards[cid]
+                kind = card.card_type
+                if kind == "acquire":
+                    if skill >= card.cost:
+                        out.append({"do": "acquire", "card": cid})
+                elif kind == "device":
+                    if skill >= card.cost:
+                        out.append({"do": "use", "card": cid})
+                elif kind == "monster" and combat >= card.defeat_cost \
                         and card.on_defeat.can(self.ctx(p, card)):
                     out.append({"do": "defeat", "card": cid})
             for cid in ("mercenary", "explore", "secret_tome"):
-                if st.reserve[cid] > 0 and p.skill >= self.cards[cid].cost:
+                if st.reserve[cid] > 0 and skill >= cards[cid].cost:
                     out.append({"do": "acquire", "card": cid})
-            if p.combat >= self.cards["goblin"].defeat_cost:
+            if combat >= cards["goblin"].defeat_cost:
                 out.append({"do": "defeat", "card": "goblin"})
             out += self.move_options(p)
             room = cell.room
@@ -278,10 +275,12 @@ class Engine(Board, Rules):
                 out += self.buy_options(p, cell)
             elif room.action is not None and not cell.used and room.action.can(self.ctx(p, cell)):
                 out.append({"do": "room"})
-            for tid in sorted(p.tokens):
-                t = self.token_defs[tid]
-                if p.tokens[tid] > 0 and t.use is not None and t.use.can(self.ctx(p, t)):
-                    out.append({"do": "token", "token": tid})
+            tokens, defs = p.tokens, self.token_defs
+            for tid in sorted(tokens):
+                if tokens[tid] > 0:
+                    use = defs[tid].use
+                    if use is not None and use.can(self.ctx(p, defs[tid])):
+                        out.append({"do": "token", "token": tid})
         if not p.hand:
             out.append({"do": "end"})
         return out

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import deque
 
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.clank_catacombs.state import OPPOSITE, step
 from tomecraft.runtime.usage import quiet
 
 
@@ -90,23 +89,23 @@ def goal_distances(engine, goals: list) -> dict:
     key = (tuple(goals), len(engine.state.cells))
     cache = engine.__dict__.setdefault("policy_goals", {})
     if key not in cache:
-        cache[key] = _distances(engine.state.cells, goals)
+        cache[key] = _distances(engine, goals)
     return cache[key]
 
 
-def _distances(cells, starts) -> dict:
+def _distances(engine, starts) -> dict:
     """Tunnel steps from the nearest of `starts` to every room (one breadth-first search
-    from all of them: each room's least distance to any; tunnels run both ways)."""
+    from all of them: each room's least distance to any; tunnels run both ways), through
+    the tunnels the engine remembers per room (Board.tunnels_from)."""
+    cells = engine.state.cells
     dist = dict.fromkeys(starts, 0)
     queue = deque(dist)
     while queue:
         pos = queue.popleft()
-        cell = cells[pos]
-        for d in cell.exits:
-            other = cells.get(step(pos, d))
-            if other is not None and other.opens(OPPOSITE[d]) and other.pos not in dist:
-                dist[other.pos] = dist[pos] + 1
-                queue.append(other.pos)
+        for tunnel in engine.tunnels_from(cells[pos]):
+            if tunnel.opens and tunnel.dst.pos not in dist:
+                dist[tunnel.dst.pos] = dist[pos] + 1
+                queue.append(tunnel.dst.pos)
     return dist
 
 
@@ -117,11 +116,15 @@ PLAYS_FIRST = True
 
 
 class View:
+    __slots__ = ("engine", "player")
+
     def __init__(self, engine, player) -> None:
         self.engine = engine
         self.player = player
 
     def suggest(self, key: str, options: list) -> list:
+        if key == "action":              # most decisions (no other test below takes it)
+            return self._suggest_action(options)
         if key.endswith(":choose1") or "choose" in key:
             return options[:1]
         if key == "trash" or ":target" in key:
@@ -131,9 +134,12 @@ class View:
             worth = {o: card_worth(self.engine, self.player, o) for o in cards}
             low = min(worth.values())
             return [o for o in cards if worth[o] == low]
-        if key != "action":
-            return []
+        return []
+
+    def _suggest_action(self, options: list) -> list:
         if PLAYS_FIRST and options and options[0]["do"] == "play":   # plays come first
+            if options[-1]["do"] == "play":                          # (nothing but plays)
+                return list(options)
             return [o for o in options if o["do"] == "play"]
         p, engine = self.player, self.engine
         by = {}
@@ -149,9 +155,10 @@ class View:
         if "defeat" in by and p.combat >= 2:
             return by["defeat"]
         if "acquire" in by or "use" in by:
-            best = max(engine.cards[o["card"]].cost for o in by.get("acquire", []) + by.get("use", []))
-            return [o for o in by.get("acquire", []) + by.get("use", [])
-                    if engine.cards[o["card"]].cost == best]
+            cards = by.get("acquire", []) + by.get("use", [])
+            costs = [engine.cards[o["card"]].cost for o in cards]
+            best = max(costs)
+            return [o for o, cost in zip(cards, costs) if cost == best]
         moves = by.get("move", []) + by.get("explore", [])
         if moves:
             shopping = engine.markets() if _market_gain(engine, p) else []
@@ -242,6 +249,6 @@ def frontier_distances(engine) -> dict:
     cache = engine.__dict__.setdefault("policy_frontier", {})
     if len(cells) not in cache:
         frontier = [pos for pos, cell in cells.items()
-                    if any(step(pos, d) not in cells for d in cell.exits)]
-        cache[len(cells)] = _distances(cells, frontier)
+                    if any(t.dst is None for t in engine.tunnels_from(cell))]
+        cache[len(cells)] = _distances(engine, frontier)
     return cache[len(cells)]

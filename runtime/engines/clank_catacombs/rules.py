@@ -1,12 +1,14 @@
 """Clank! Catacombs' rule procedures: cards (draw, trash), clank, damage and knock-outs, the
-dragon (rage, ghosts, the bag, attacks), the end of the game, treasure, tokens and the market;
-and the final score.
+dragon (rage, ghosts, the bag, attacks), the end of the game, treasure, tokens and the market,
+gold (paying with fortune tokens); and the final score.
 
 A mixin of the Engine (engine.py): its methods use the engine's state, agents and helpers."""
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
+from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, KNOCKED_OUT, PILED, Cell, Player, rule
 
 
@@ -42,6 +44,46 @@ def score(engine) -> dict:
     winners = [i for i in tied if tb[i] == top]
     return {"scores": scores, "details": details, "winners": winners,
             "finished": [p.status == ESCAPED for p in engine.state.players]}
+
+
+class BagCubes:
+    """The cubes in the dragon bag lined up by key (sorted as text: "black", "ghost", then
+    seats), each key as many times as it has cubes, without making the line: the sequence
+    the dragon draws from (`rng.choice`), as long as the bag holds cubes."""
+    __slots__ = ("bag", "keys", "total")
+
+    def __init__(self, bag: Counter) -> None:
+        self.bag = bag
+        self.keys = [k for k in sorted(bag, key=str) if bag[k] > 0]
+        self.total = sum(map(bag.__getitem__, self.keys))
+
+    def take(self, key) -> None:
+        """One cube of `key` out of the bag (and of the line)."""
+        self.bag[key] -= 1
+        self.total -= 1
+        if self.bag[key] <= 0:
+            self.keys.remove(key)
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __getitem__(self, index: int):
+        if index < 0:
+            index += self.total
+        if not 0 <= index < self.total:
+            raise IndexError(index)
+        for key in self.keys:
+            if index < self.bag[key]:
+                return key
+            index -= self.bag[key]
+        raise IndexError(index)
+
+    def __contains__(self, key) -> bool:
+        return key in self.keys
+
+    def __iter__(self):
+        for key in self.keys:
+            yield from [key] * self.bag[key]
 
 
 class Rules:
@@ -139,12 +181,12 @@ class Rules:
         player's turn, which ends the game on an empty bag only under rule any_draw."""
         st = self.state
         ghosts = 0
+        cubes = BagCubes(st.bag)            # drawing takes cubes out, never puts one in
         for _ in range(amount):
-            pool = [k for k in sorted(st.bag, key=str) for _ in range(st.bag[k])]
-            if not pool:
+            if not cubes:
                 break
-            cube = self.rng.choice(pool)
-            st.bag[cube] -= 1
+            cube = self.rng.choice(cubes)
+            cubes.take(cube)
             if cube == "black":
                 self.log("the dragon draws a black cube")
             elif cube == "ghost":
@@ -161,7 +203,8 @@ class Rules:
                 else:
                     q.cubes += 1                         # gap 24
         st.clank_area["ghost"] += ghosts
-        st.bag = +st.bag
+        for k in [k for k, n in st.bag.items() if n <= 0]:   # `+bag`, in place: the keys
+            del st.bag[k]                                    # left keep their order
         ends = attack or rule(self.data, "bag_empty_means_short") == "any_draw"
         if ends and sum(st.bag.values()) == 0:           # gap 23
             self.end_game("the dragon bag is empty")
@@ -297,3 +340,54 @@ class Rules:
             item.on_buy(self.ctx(p, item))
         self.emit("buy", p, item=item)
         self.log(f"{p.name} buys {item_id} ({pts} pts)")
+
+    # --- gold -------------------------------------------------------------------------
+    def gold_available(self, p: Player) -> int:
+        values = self.__dict__.get("cache_gold_values")
+        if values is None:       # the fortune tokens' values (`counts_as_gold`), by token id
+            values = self.cache_gold_values = {t: self.token_defs[t].value for t in self.token_defs
+                                         if self.counts_as_gold(t)}
+        tokens = p.tokens
+        return p.gold + sum(tokens[t] * value for t, value in values.items()
+                            if tokens.get(t, 0) > 0)
+
+    def spend_gold(self, p: Player, amount: int) -> None:
+        """Gold tokens come in 1, 5 and 10 from an unlimited supply (L162), so coins always make
+        exact change; a fortune token counts as its value in gold (L866). Coins pay first, then
+        the fortunes that overpay least (then the fewest tokens), and the overpay comes back
+        as change: a payment costs exactly `amount`."""
+        if amount <= 0:
+            return
+        take = min(p.gold, amount)
+        p.gold -= take
+        amount -= take
+        if amount == 0:
+            return
+        spent = self.fortunes_to_pay(p, amount)
+        if spent is None:
+            raise EffectError(f"{p.name} cannot pay {amount} more gold")
+        paid = 0
+        for tid, n in spent.items():
+            p.tokens[tid] -= n
+            paid += n * self.token_defs[tid].value
+        p.gold += paid - amount
+        if paid > amount:
+            self.log(f"{p.name} pays with fortune tokens and takes {paid - amount} gold in change")
+
+    def fortunes_to_pay(self, p: Player, amount: int) -> Counter | None:
+        """The fortune tokens covering `amount` with the least overpay, then the fewest tokens;
+        None if they cannot. Ties left after that go to the first in id order."""
+        kinds = sorted(t for t, n in p.tokens.items() if n > 0 and self.counts_as_gold(t))
+        best, best_key = None, None
+        for combo in itertools.product(*(range(p.tokens[t] + 1) for t in kinds)):
+            paid = sum(n * self.token_defs[t].value for t, n in zip(kinds, combo))
+            if paid < amount:
+                continue
+            key = (paid - amount, sum(combo))
+            if best_key is None or key < best_key:
+                best, best_key = Counter({t: n for t, n in zip(kinds, combo) if n}), key
+        return best
+
+    def counts_as_gold(self, tid: str) -> bool:
+        token = self.token_defs[tid]
+        return token.token_type in ("major_secret", "minor_secret") and bool(token.value)

@@ -4,6 +4,37 @@ from __future__ import annotations
 from tomecraft.runtime.engines.clank_catacombs.state import Cell, Player, State, rule
 
 
+def _piles(data) -> dict:
+    """The content's piles before shuffling, by what they hold: tiles by area, treasures by
+    value, secrets and prisoners, the dungeon deck, a starting deck (lists of ids, in the
+    content's id order). Read only: remembered for the last content set up (a sim sets up
+    every game from the same content)."""
+    if _LAST and _LAST[0] is data:
+        return _LAST[1]
+    of = {kind: data.of(kind) for kind in ("tile", "token", "card")}
+    treasures = sorted((t for t in of["token"] if t.token_type == "treasure"
+                        for _ in range(t.count)), key=lambda t: (t.value, not t.above_equal))
+
+    def tokens(kinds):
+        return [t.id for t in of["token"] if t.token_type in kinds for _ in range(t.count)]
+    piles = {
+        "depths": [t.id for t in of["tile"] if t.area == "depths" for _ in range(t.count)],
+        "safe": [t.id for t in of["tile"] if t.area == "safe" for _ in range(t.count)],
+        "treasures": [t.id for t in treasures],
+        "majors": tokens(("major_secret",)), "minors": tokens(("minor_secret",)),
+        "prisoners": tokens(("prisoner", "coupon")),
+        "deck": [c.id for c in of["card"] if c.card_type in ("acquire", "device", "monster")
+                 for _ in range(c.count)],
+        "start_deck": [c.id for c in of["card"] if c.card_type == "starting"
+                       for _ in range(c.per_deck)],
+    }
+    _LAST[:] = [data, piles]
+    return piles
+
+
+_LAST: list = []            # [data, its piles]: `_piles` of the last content set up
+
+
 def new_state(data, players: int, rng, side: str | None = None) -> State:
     """`side`: the starting tile's id (default: the content's first start tile by id, the
     double-sided tile's A side in the base game)."""
@@ -12,23 +43,21 @@ def new_state(data, players: int, rng, side: str | None = None) -> State:
                          f"the base game is for at most {rule(data, 'max_players')}")
     cards = data.kinds["card"]
     tokens = data.kinds["token"]
+    piles = _piles(data)
     # B: 22 depth tiles shuffled, 2 of the 6 safe tiles back to the box, 4 on top.
-    depths = [t.id for t in data.of("tile") if t.area == "depths" for _ in range(t.count)]
-    safe = [t.id for t in data.of("tile") if t.area == "safe" for _ in range(t.count)]
+    depths = list(piles["depths"])
+    safe = list(piles["safe"])
     rng.shuffle(depths)
     rng.shuffle(safe)
     stack = depths + safe[:rule(data, "safe_tiles_used")]           # top last
     # C: treasure stack by value (lowest on top), secrets and prisoners shuffled.
-    treasures = sorted((t for t in data.of("token") if t.token_type == "treasure" for _ in range(t.count)),
-                       key=lambda t: (t.value, not t.above_equal))
     def pile(kind):                                  # the PILED token types
-        ids = [t.id for t in data.of("token") if t.token_type in kind for _ in range(t.count)]
+        ids = list(piles[kind])
         rng.shuffle(ids)
         return ids
     state = State(players=[], cells={}, tile_stack=stack,
-                  treasure_stack=[t.id for t in treasures], majors=pile(("major_secret",)),
-                  minors=pile(("minor_secret",)), prisoners=pile(("prisoner", "coupon")),
-                  dungeon_deck=[])
+                  treasure_stack=list(piles["treasures"]), majors=pile("majors"),
+                  minors=pile("minors"), prisoners=pile("prisoners"), dungeon_deck=[])
     state.bag["black"] = data.get("component", "dragon_cubes").count
     state.ghosts = data.get("component", "ghost_cubes").count
     state.market = {i.id: list(i.points) for i in data.of("market_item")}
@@ -48,8 +77,7 @@ def new_state(data, players: int, rng, side: str | None = None) -> State:
     for c in data.of("card"):
         if c.card_type == "reserve":
             state.reserve[c.id] = c.count
-    deck = [c.id for c in data.of("card") if c.card_type in ("acquire", "device", "monster")
-            for _ in range(c.count)]
+    deck = list(piles["deck"])
     rng.shuffle(deck)
     row, removed = [], []
     while len(row) < rule(data, "row_size"):
@@ -59,7 +87,7 @@ def new_state(data, players: int, rng, side: str | None = None) -> State:
     rng.shuffle(deck)
     state.row, state.dungeon_deck = row, deck
     # F, G: cubes, lockpicks, starting decks, 5 cards.
-    start_deck = [c.id for c in data.of("card") if c.card_type == "starting" for _ in range(c.per_deck)]
+    start_deck = piles["start_deck"]
     per_player = data.get("component", "player_cubes").per_player
     for seat in range(players):
         p = Player(seat, mausoleum, cubes=per_player, lockpicks=rule(data, "start_lockpicks"))

@@ -5,6 +5,8 @@ import copy
 from collections import Counter
 from dataclasses import dataclass, field
 
+from tomecraft.runtime.lookahead import copy_counter
+
 ORDER = "NESW"
 OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
 DELTA = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
@@ -17,12 +19,16 @@ def step(pos: tuple[int, int], d: str) -> tuple[int, int]:
     return (pos[0] + dx, pos[1] + dy)
 
 
+def turned(d: str, turns: int) -> str:
+    """The direction `d` turned clockwise by `turns` quarter turns (counter-clockwise if
+    negative)."""
+    return ORDER[(ORDER.index(d) + turns) % 4]
+
+
 def rotate(exits: str, icons: dict, turns: int) -> tuple[str, dict]:
     """Rotate a tile's exits and icons clockwise by `turns` quarter turns."""
-    def r(d: str) -> str:
-        return ORDER[(ORDER.index(d) + turns) % 4]
-    new_exits = "".join(sorted((r(d) for d in exits), key=ORDER.index))
-    return new_exits, {r(d): list(v) for d, v in icons.items()}
+    new_exits = "".join(sorted((turned(d, turns) for d in exits), key=ORDER.index))
+    return new_exits, {turned(d, turns): list(v) for d, v in icons.items()}
 
 
 def _flat_copy(obj, memo: dict):
@@ -31,13 +37,16 @@ def _flat_copy(obj, memo: dict):
     container is copying deep; the tile and room a cell shows are content, shared."""
     twin = obj.__class__.__new__(obj.__class__)
     memo[id(obj)] = twin
-    for name, value in obj.__dict__.items():
+    fields = twin.__dict__
+    fields.update(obj.__dict__)
+    for name, value in fields.items():             # replacing values: the keys stay
         kind = type(value)
-        if kind is list or kind is set or kind is Counter:
-            value = kind(value)
+        if kind is list or kind is set:
+            fields[name] = kind(value)
+        elif kind is Counter:
+            fields[name] = copy_counter(value)
         elif kind is dict:
-            value = {k: list(v) if type(v) is list else v for k, v in value.items()}
-        twin.__dict__[name] = value
+            fields[name] = {k: list(v) if type(v) is list else v for k, v in value.items()}
     return twin
 
 
@@ -115,7 +124,8 @@ class Player:
 def _state_copy(state, memo: dict):
     """A deep copy of the State for a lookahead's copy of the game, made quickly: its piles
     (lists of ids) and counters (of ids or tunnels) hold only immutable values, so they are
-    copied flat; whatever else it holds (players, cells, the market) is deep-copied."""
+    copied flat; the map's positions (tuples of ints) are shared and its cells deep-copied;
+    whatever else it holds (players, the market) is deep-copied."""
     twin = state.__class__.__new__(state.__class__)
     memo[id(state)] = twin
     for name, value in state.__dict__.items():
@@ -123,7 +133,9 @@ def _state_copy(state, memo: dict):
         if kind is list and all(type(x) is str for x in value):
             value = list(value)
         elif kind is Counter:
-            value = Counter(value)
+            value = copy_counter(value)
+        elif name == "cells":
+            value = {pos: copy.deepcopy(cell, memo) for pos, cell in value.items()}
         elif kind not in (int, str, bool):
             value = copy.deepcopy(value, memo)
         twin.__dict__[name] = value
