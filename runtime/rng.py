@@ -17,7 +17,9 @@ class Rng:
     def choice(self, options: Sequence[T]) -> T:
         if not options:
             raise ValueError("choice from an empty sequence")
-        return options[self._random.randrange(len(options))]
+        # random.choice draws exactly what options[randrange(len(options))] would (both are
+        # _randbelow(n)), with one Python call less: every decision of every sim makes one
+        return self._random.choice(options)
 
     def shuffle(self, items: list) -> None:
         self._random.shuffle(items)
