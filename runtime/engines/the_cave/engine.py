@@ -15,6 +15,7 @@ what the engine does with content, scenario.py plays scenario files.
 from __future__ import annotations
 
 from collections import deque
+from itertools import islice
 from dataclasses import fields
 from typing import Callable
 
@@ -39,6 +40,21 @@ _new_object = object.__new__
 # Engine.ctx fills a Context's fields itself: it must know them all
 if {f.name for f in fields(Context)} != {"engine", "you", "self", "it", "target", "event", "scope", "info"}:
     raise ImportError("runtime.effects.Context changed: update Engine.ctx")
+
+
+def _still_open(cache: tuple, cells: dict) -> dict:
+    """The unexplored exits of `cache` ((grid size, pos -> exits), for this grid or the grid
+    a trial copied it from) still true of `cells`: tiles are only ever added, at the end of
+    the dict, and a new tile closes exits only of the tiles beside it. A new dict: a trial
+    copy shares its engine's."""
+    size, known = cache
+    if not known or size > len(cells):
+        return {}
+    known = dict(known)
+    for x, y in islice(cells, size, None):
+        for beside in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
+            known.pop(beside, None)
+    return known
 
 
 def can_of(fx: Callable) -> Callable:
@@ -68,6 +84,8 @@ class Engine:
         self.items = Items(data.kinds["equipment"])
         # items a team may own only so many of (the camera and the raft: 1, L287-292)
         self.limits = self.items.limits
+        # the 5-AP move's availability check, asked for every neighbour of every move check
+        self._desperate = can_of(data.keywords["desperate_move"].effect)
 
     # --- the Context API ---------------------------------------------------------------
     def attr(self, ctx, obj, name: str):
@@ -136,11 +154,12 @@ class Engine:
 
     def unexplored(self, cell: Cell) -> tuple[str, ...]:
         """The tile's exits with no tile beyond them yet (a tuple the caller must not change),
-        cached like `neighbours`' positions, until the grid grows."""
+        cached like `neighbours`' positions; when the grid grows, only the answers for the
+        tiles beside a new one are dropped (`_still_open`)."""
         cells = self.state.cells
         cache = self._open
         if cache[0] != len(cells):
-            cache = self._open = (len(cells), {})
+            cache = self._open = (len(cells), _still_open(cache, cells))
         found = cache[1].get(cell.pos)
         if found is None:
             found = cache[1][cell.pos] = tuple(unexplored(cells, cell))
@@ -183,10 +202,6 @@ class Engine:
         return dist
 
     # --- moving ------------------------------------------------------------------------
-    def _crosses_out(self, src: Cell, dst: Cell) -> bool:
-        """D-20: leaving a rope tile for another depth needs rope (unless dst has its own)."""
-        return bool(src.kind.cross_out) and src.depth != dst.depth and not dst.kind.rope_edges
-
     def _snapshot(self, team: Team, ctx: Context):
         return (team.ap, dict(team.backpack), dict(team.tokens), set(team.depth_tokens),
                 dict(self.state.ropes), list(ctx.self.tokens), team.done)
@@ -214,8 +229,10 @@ class Engine:
     def move_options(self, team: Team) -> list[dict]:
         src = self.state.cells[team.pos]
         options = []
-        desperate = can_of(self.data.keywords["desperate_move"].effect)
+        desperate = self._desperate
         forced = team.forced
+        entry_table = self._entry_table
+        roped_out = bool(src.kind.cross_out)
         checks = None
         for _, dst in self.neighbours(team.pos):
             # availability checks only read their context: one serves every neighbour, its
@@ -226,10 +243,11 @@ class Engine:
             else:
                 fields["self"], fields["info"] = dst, {"edge": frozenset((src.pos, dst.pos))}
             if not forced:
-                if self._crosses_out(src, dst):
+                # D-20: leaving a rope tile for another depth needs rope (unless dst has its own)
+                if roped_out and src.depth != dst.depth and not dst.kind.rope_edges:
                     self._cross_options(team, src, dst, options)
                 else:
-                    for opt_id, can, _ in self._entries(dst.kind):
+                    for opt_id, can, _ in entry_table.get(id(dst.kind)) or self._entries(dst.kind):
                         if can(checks):
                             options.append({"do": "move", "to": dst.pos, "via": opt_id})
             if desperate(checks):
