@@ -76,6 +76,9 @@ class Engine:
         self._near: tuple = (None, 0, {})   # (grid, its size, pos -> ((direction, tile), ...))
         self._open: tuple = (0, {})      # (grid size, pos -> its unexplored exits)
         self._entry_table: dict = {}     # `_entries` and `_action_checks` per tile kind
+        # rules.py's memos of pure functions, made here so that trial copies share them
+        self.loadout_memo: dict = {}
+        self.exchange_memo: dict = {}
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.boulders = rules.boulder_kinds(data)
@@ -282,12 +285,17 @@ class Engine:
             if out_id:
                 out = next(o for o in src.kind.cross_out if o.id == out_id)
                 ok = out.effect(ctx)
-            enter = next(opt for opt_id, _, opt in self._entries(dst.kind) if opt_id == enter_id)
+            for opt_id, _, enter in self._entries(dst.kind):
+                if opt_id == enter_id:
+                    break
+            else:
+                raise EffectError(f"{dst.kind.id} has no entry option {enter_id!r}")
             ok = ok and enter.effect(ctx)
         if not ok:
             raise EffectError(f"{team.name} cannot move to {dst.pos} via {via}")
         team.pos = dst.pos
-        self.state.stats[f"entered:{dst.kind.id}"] += 1
+        stats, counted = self.state.stats, "entered:" + dst.kind.id
+        stats[counted] = stats.get(counted, 0) + 1      # (no Counter.__missing__ call)
         if self.log_enabled:     # no formatting when logging is off
             self.log(f"{team.name} enters {dst.kind.id} at {dst.pos} via {via} (AP {team.ap})")
 
@@ -329,6 +337,18 @@ class Engine:
                                   *game)
         return found
 
+    def _action_effect(self, kind, act_id: str) -> Callable | None:
+        """The effect of the action `act_id` on a tile of `kind`: the tile's own action of
+        that id first, else the game's (None if neither has one); read once per engine (a
+        trial copy shares it), not by searching the Records at every action."""
+        key = ("effect", id(kind), act_id)
+        table = self._entry_table
+        if key not in table:
+            found = [a for a in (kind.actions or ()) if a.id == act_id]
+            found += [a for a in self.actions if a.id == act_id]
+            table[key] = found[0].effect if found else None
+        return table[key]
+
     def _atomic(self, team: Team, cell: Cell, run: Callable[[], bool]) -> bool:
         """Run an action's effect all or nothing: an effect pays its costs before its verbs
         run, so a verb that refuses (a re-equip or camp exchange breaking a rule, a discard of
@@ -361,11 +381,11 @@ class Engine:
 
     def do_act(self, team: Team, act_id: str) -> None:
         cell = self.state.cells[team.pos]
-        found = [a for a in (cell.kind.actions or ()) if a.id == act_id]
-        found += [a for a in self.actions if a.id == act_id]
-        if not found or not self._atomic(team, cell, lambda: found[0].effect(self.ctx(team, cell))):
+        effect = self._action_effect(cell.kind, act_id)
+        if effect is None or not self._atomic(team, cell, lambda: effect(self.ctx(team, cell))):
             raise EffectError(f"{team.name} cannot {act_id} here")
-        self.state.stats[f"act:{act_id}"] += 1
+        stats, counted = self.state.stats, "act:" + act_id
+        stats[counted] = stats.get(counted, 0) + 1      # (no Counter.__missing__ call)
         if self.log_enabled:     # no formatting when logging is off
             self.log(f"{team.name} {act_id} (AP {team.ap})")
 

@@ -8,8 +8,6 @@ by its name. Where a team can walk is walking.py's business.
 """
 from __future__ import annotations
 
-from collections import Counter
-
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.state import (
@@ -322,7 +320,7 @@ def _best_swap(engine, team, options: list) -> list:
     """A camp exchange: the split that leaves the most consumable uses in the backpack (the
     camp is there to lengthen the trip), then the most kinds of equipment."""
     def carried(o):
-        bag = Counter(o.get("backpack", {}))
+        bag = o.get("backpack", {})     # (uses_left reads a bag with get: a dict serves)
         return engine.items.uses_left(bag, UPKEEP), _variety(o)
     scored = [(carried(o), o) for o in options]
     most = max(c for c, _ in scored)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from itertools import islice
 
-from tomecraft.runtime.engines.the_cave.state import TURN_AP, edge
+from tomecraft.runtime.engines.the_cave.state import TURN_AP
 from tomecraft.runtime.lookahead import copy_counter
 
 DESPERATE = "desperate_move"     # the engine's 5-AP move (L230)
@@ -32,7 +32,7 @@ class _Reading(Counter):
     """A backpack that notes which of its keys a check reads."""
 
     def __init__(self, bag: Counter, seen: set) -> None:
-        super().__init__()
+        # (Counter.__init__ with nothing to count does nothing: not called, one per check)
         dict.update(self, bag)
         self.seen = seen
 
@@ -62,9 +62,9 @@ def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
     tile reads none, so one answer serves every backpack. Returns the crossings, the keys
     read and their values."""
     memo = policy_cache(engine).setdefault("nodes", {})
-    links = engine.neighbours(pos)
     ropes = engine.state.ropes
-    key = (pos, tuple((n.pos, tuple(n.tokens), edge(pos, n.pos) in ropes) for _, n in links))
+    key = (pos, tuple([(n.pos, tuple(n.tokens), frozenset((pos, n.pos)) in ropes)     # edge()
+                       for _, n in engine.neighbours(pos)]))
     entries = memo.setdefault(key, [])
     bag = team.backpack
     get = bag.get           # (a Counter: an absent key reads 0, as bag[k] does)
