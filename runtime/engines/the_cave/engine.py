@@ -229,7 +229,8 @@ class Engine:
             found = table[id(kind)] = tuple((opt.id, can_of(opt.effect), opt) for opt in kind.enter)
         return found
 
-    def move_options(self, team: Team) -> list[dict]:
+    def move_options(self, team: Team, into=None) -> list[dict]:
+        """The team's moves to its neighbours (only to the tile at `into`, if given)."""
         src = self.state.cells[team.pos]
         options = []
         desperate = self._desperate
@@ -238,6 +239,8 @@ class Engine:
         roped_out = bool(src.kind.cross_out)
         checks = None
         for _, dst in self.neighbours(team.pos):
+            if into is not None and dst.pos != into:
+                continue
             # availability checks only read their context: one serves every neighbour, its
             # tile and edge set for each (as self.ctx(team, dst, src) would make them)
             if checks is None:

@@ -216,8 +216,7 @@ def _gain_at(engine, team, cell) -> float:
             here = {a.id for a in cell.kind.actions or ()}
             options = trial.act_options(me, only=here)
         else:
-            options = [o for o in trial.move_options(me)
-                       if tuple(o["to"]) == cell.pos and o["via"] != DESPERATE]
+            options = [o for o in trial.move_options(me, into=cell.pos) if o["via"] != DESPERATE]
         best = max([best] + _gains(trial, me, options))
         if best > 0:
             break
@@ -264,8 +263,8 @@ def _weigh(engine, team, options: list, restocking: bool = False,
     the change in logistics only if `supplying` (else `supply` stays -inf)."""
     dist = engine.base_distance().get(team.pos, 0)    # an action does not move the team
     before = (value(engine, team), logistics(engine, team, dist) if supplying else 0.0,
-              kit(engine, team) if restocking else 0, engine.slots_used(team),
-              len(engine.state.cells))
+              kit(engine, team) if restocking else 0,
+              engine.slots_used(team) if restocking else 0, len(engine.state.cells))
     grows = policy_cache(engine).setdefault("grows", {})
     out = []
     for o in options:

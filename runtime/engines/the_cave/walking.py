@@ -75,7 +75,7 @@ def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
     result = _crossings(engine, team, pos, read)
     seen |= read
     keys = tuple(sorted(read))
-    values = tuple(bag[k] for k in keys)
+    values = tuple([get(k, 0) for k in keys])
     entries.append((keys, values, result))
     return result, keys, values
 
@@ -99,9 +99,9 @@ class _Graph:
         others are worked out again."""
         self.cells, self.size, self.ropes = donor.cells, donor.size, set(donor.ropes)
         self.out, self.reads = dict(donor.out), dict(donor.reads)
-        bag = team.backpack
+        get = team.backpack.get     # (a Counter: an absent key reads 0, as bag[k] does)
         for pos, (keys, values) in donor.reads.items():
-            if keys and tuple(bag[k] for k in keys) != values:
+            if keys and tuple([get(k, 0) for k in keys]) != values:
                 self.out[pos], *read = _node(engine, team, pos, seen)
                 self.reads[pos] = tuple(read)
 
@@ -206,7 +206,7 @@ def graph_for(engine, team) -> _Graph:
     cache = policy_cache(engine)
     seen: set = cache.setdefault("read", set())
     graphs: dict = cache.setdefault("graphs", {})
-    key = tuple((k, team.backpack[k]) for k in sorted(seen))
+    key = _graph_key(team.backpack, seen)
     graph = graphs.get(key)
     before = len(seen)
     if graph is None:
@@ -216,8 +216,14 @@ def graph_for(engine, team) -> _Graph:
             graph.adopt(engine, team, donor, seen)
     graph.update(engine, team, seen)
     if len(seen) != before:       # the checks read a new key: file the graph under it too
-        graphs[tuple((k, team.backpack[k]) for k in sorted(seen))] = graph
+        graphs[_graph_key(team.backpack, seen)] = graph
     return graph
+
+
+def _graph_key(bag, seen: set) -> tuple:
+    """The backpack as far as any check has read it: (key, count) for each key read."""
+    get = bag.get           # (a Counter: an absent key reads 0, as bag[k] does)
+    return tuple([(k, get(k, 0)) for k in sorted(seen)])
 
 
 def road_toward(engine, targets: frozenset) -> dict:
