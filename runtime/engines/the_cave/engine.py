@@ -340,6 +340,15 @@ class Engine:
                                   *game)
         return found
 
+    def tile_action_ids(self, kind) -> frozenset:
+        """The ids of a tile kind's own actions, read once per engine (a trial copy shares
+        them): what act_options(team, only=...) asks for where only a tile's actions count."""
+        key = ("ids", id(kind))
+        found = self._entry_table.get(key)
+        if found is None:
+            found = self._entry_table[key] = frozenset(a.id for a in kind.actions or ())
+        return found
+
     def _action_effect(self, kind, act_id: str) -> Callable | None:
         """The effect of the action `act_id` on a tile of `kind`: the tile's own action of
         that id first, else the game's (None if neither has one); read once per engine (a
