@@ -15,8 +15,8 @@ what the engine does with content, scenario.py plays scenario files.
 from __future__ import annotations
 
 from collections import deque
-from itertools import islice
 from dataclasses import fields
+from itertools import islice
 from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
