@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import fields
+from itertools import islice
 from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
@@ -41,6 +42,21 @@ if {f.name for f in fields(Context)} != {"engine", "you", "self", "it", "target"
     raise ImportError("runtime.effects.Context changed: update Engine.ctx")
 
 
+def _still_open(cache: tuple, cells: dict) -> dict:
+    """The unexplored exits of `cache` ((grid size, pos -> exits), for this grid or the grid
+    a trial copied it from) still true of `cells`: tiles are only ever added, at the end of
+    the dict, and a new tile closes exits only of the tiles beside it. A new dict: a trial
+    copy shares its engine's."""
+    size, known = cache
+    if not known or size > len(cells):
+        return {}
+    known = dict(known)
+    for x, y in islice(cells, size, None):
+        for beside in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
+            known.pop(beside, None)
+    return known
+
+
 def can_of(fx: Callable) -> Callable:
     """The generated availability check of an effect function (its leading requires/costs)."""
     return fx.can
@@ -60,6 +76,9 @@ class Engine:
         self._near: tuple = (None, 0, {})   # (grid, its size, pos -> ((direction, tile), ...))
         self._open: tuple = (0, {})      # (grid size, pos -> its unexplored exits)
         self._entry_table: dict = {}     # `_entries` and `_action_checks` per tile kind
+        # rules.py's memos of pure functions, made here so that trial copies share them
+        self.loadout_memo: dict = {}
+        self.exchange_memo: dict = {}
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.boulders = rules.boulder_kinds(data)
@@ -68,6 +87,8 @@ class Engine:
         self.items = Items(data.kinds["equipment"])
         # items a team may own only so many of (the camera and the raft: 1, L287-292)
         self.limits = self.items.limits
+        # the 5-AP move's availability check, asked for every neighbour of every move check
+        self._desperate = can_of(data.keywords["desperate_move"].effect)
 
     # --- the Context API ---------------------------------------------------------------
     def attr(self, ctx, obj, name: str):
@@ -136,11 +157,12 @@ class Engine:
 
     def unexplored(self, cell: Cell) -> tuple[str, ...]:
         """The tile's exits with no tile beyond them yet (a tuple the caller must not change),
-        cached like `neighbours`' positions, until the grid grows."""
+        cached like `neighbours`' positions; when the grid grows, only the answers for the
+        tiles beside a new one are dropped (`_still_open`)."""
         cells = self.state.cells
         cache = self._open
         if cache[0] != len(cells):
-            cache = self._open = (len(cells), {})
+            cache = self._open = (len(cells), _still_open(cache, cells))
         found = cache[1].get(cell.pos)
         if found is None:
             found = cache[1][cell.pos] = tuple(unexplored(cells, cell))
@@ -183,10 +205,6 @@ class Engine:
         return dist
 
     # --- moving ------------------------------------------------------------------------
-    def _crosses_out(self, src: Cell, dst: Cell) -> bool:
-        """D-20: leaving a rope tile for another depth needs rope (unless dst has its own)."""
-        return bool(src.kind.cross_out) and src.depth != dst.depth and not dst.kind.rope_edges
-
     def _snapshot(self, team: Team, ctx: Context):
         return (team.ap, dict(team.backpack), dict(team.tokens), set(team.depth_tokens),
                 dict(self.state.ropes), list(ctx.self.tokens), team.done)
@@ -211,13 +229,18 @@ class Engine:
             found = table[id(kind)] = tuple((opt.id, can_of(opt.effect), opt) for opt in kind.enter)
         return found
 
-    def move_options(self, team: Team) -> list[dict]:
+    def move_options(self, team: Team, into=None) -> list[dict]:
+        """The team's moves to its neighbours (only to the tile at `into`, if given)."""
         src = self.state.cells[team.pos]
         options = []
-        desperate = can_of(self.data.keywords["desperate_move"].effect)
+        desperate = self._desperate
         forced = team.forced
+        entry_table = self._entry_table
+        roped_out = bool(src.kind.cross_out)
         checks = None
         for _, dst in self.neighbours(team.pos):
+            if into is not None and dst.pos != into:
+                continue
             # availability checks only read their context: one serves every neighbour, its
             # tile and edge set for each (as self.ctx(team, dst, src) would make them)
             if checks is None:
@@ -226,10 +249,11 @@ class Engine:
             else:
                 fields["self"], fields["info"] = dst, {"edge": frozenset((src.pos, dst.pos))}
             if not forced:
-                if self._crosses_out(src, dst):
+                # D-20: leaving a rope tile for another depth needs rope (unless dst has its own)
+                if roped_out and src.depth != dst.depth and not dst.kind.rope_edges:
                     self._cross_options(team, src, dst, options)
                 else:
-                    for opt_id, can, _ in self._entries(dst.kind):
+                    for opt_id, can, _ in entry_table.get(id(dst.kind)) or self._entries(dst.kind):
                         if can(checks):
                             options.append({"do": "move", "to": dst.pos, "via": opt_id})
             if desperate(checks):
@@ -264,12 +288,17 @@ class Engine:
             if out_id:
                 out = next(o for o in src.kind.cross_out if o.id == out_id)
                 ok = out.effect(ctx)
-            enter = next(opt for opt_id, _, opt in self._entries(dst.kind) if opt_id == enter_id)
+            for opt_id, _, enter in self._entries(dst.kind):
+                if opt_id == enter_id:
+                    break
+            else:
+                raise EffectError(f"{dst.kind.id} has no entry option {enter_id!r}")
             ok = ok and enter.effect(ctx)
         if not ok:
             raise EffectError(f"{team.name} cannot move to {dst.pos} via {via}")
         team.pos = dst.pos
-        self.state.stats[f"entered:{dst.kind.id}"] += 1
+        stats, counted = self.state.stats, "entered:" + dst.kind.id
+        stats[counted] = stats.get(counted, 0) + 1      # (no Counter.__missing__ call)
         if self.log_enabled:     # no formatting when logging is off
             self.log(f"{team.name} enters {dst.kind.id} at {dst.pos} via {via} (AP {team.ap})")
 
@@ -311,6 +340,27 @@ class Engine:
                                   *game)
         return found
 
+    def tile_action_ids(self, kind) -> frozenset:
+        """The ids of a tile kind's own actions, read once per engine (a trial copy shares
+        them): what act_options(team, only=...) asks for where only a tile's actions count."""
+        key = ("ids", id(kind))
+        found = self._entry_table.get(key)
+        if found is None:
+            found = self._entry_table[key] = frozenset(a.id for a in kind.actions or ())
+        return found
+
+    def _action_effect(self, kind, act_id: str) -> Callable | None:
+        """The effect of the action `act_id` on a tile of `kind`: the tile's own action of
+        that id first, else the game's (None if neither has one); read once per engine (a
+        trial copy shares it), not by searching the Records at every action."""
+        key = ("effect", id(kind), act_id)
+        table = self._entry_table
+        if key not in table:
+            found = [a for a in (kind.actions or ()) if a.id == act_id]
+            found += [a for a in self.actions if a.id == act_id]
+            table[key] = found[0].effect if found else None
+        return table[key]
+
     def _atomic(self, team: Team, cell: Cell, run: Callable[[], bool]) -> bool:
         """Run an action's effect all or nothing: an effect pays its costs before its verbs
         run, so a verb that refuses (a re-equip or camp exchange breaking a rule, a discard of
@@ -343,11 +393,11 @@ class Engine:
 
     def do_act(self, team: Team, act_id: str) -> None:
         cell = self.state.cells[team.pos]
-        found = [a for a in (cell.kind.actions or ()) if a.id == act_id]
-        found += [a for a in self.actions if a.id == act_id]
-        if not found or not self._atomic(team, cell, lambda: found[0].effect(self.ctx(team, cell))):
+        effect = self._action_effect(cell.kind, act_id)
+        if effect is None or not self._atomic(team, cell, lambda: effect(self.ctx(team, cell))):
             raise EffectError(f"{team.name} cannot {act_id} here")
-        self.state.stats[f"act:{act_id}"] += 1
+        stats, counted = self.state.stats, "act:" + act_id
+        stats[counted] = stats.get(counted, 0) + 1      # (no Counter.__missing__ call)
         if self.log_enabled:     # no formatting when logging is off
             self.log(f"{team.name} {act_id} (AP {team.ap})")
 

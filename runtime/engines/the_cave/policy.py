@@ -8,8 +8,6 @@ by its name. Where a team can walk is walking.py's business.
 """
 from __future__ import annotations
 
-from collections import Counter
-
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.state import (
@@ -124,30 +122,38 @@ def _tried(engine, team, option, in_place: bool = False):
     return trial, me
 
 
-def gain(engine, team, option, follow: bool = True, in_place: bool = False) -> float:
+def gain(engine, team, option, follow: bool = True, in_place: bool = False,
+         before: float | None = None) -> float:
     """The team's token value after `option` minus before, on a copy of the game (or on
     `engine` itself, `in_place`: see `_tried`); after a move, plus the best gain of one of the
     entered tile's own actions (a photo needs entering first; the game's actions, possible
     anywhere, are weighed where the team stands). An option that fails when applied is
-    worth -1."""
-    before = value(engine, team)
+    worth -1. (`before`: `value(engine, team)`, if the caller has it.)"""
+    if before is None:
+        before = value(engine, team)
     tried = _tried(engine, team, option, in_place)
     if tried is None:
         return -1.0
     trial, me = tried
-    won = value(trial, me) - before
+    after = value(trial, me)
+    won = after - before
     if follow and option["do"] == "move" and not me.done:
-        here = {a.id for a in trial.state.cells[me.pos].kind.actions or ()}
+        here = trial.tile_action_ids(trial.state.cells[me.pos].kind)
         if here:
-            won += max(_gains(trial, me, trial.act_options(me, only=here), False) + [0.0])
+            won += max(_gains(trial, me, trial.act_options(me, only=here), False, after) + [0.0])
     return won
 
 
-def _gains(trial, me, options: list, follow: bool = True) -> list[float]:
+def _gains(trial, me, options: list, follow: bool = True, before: float | None = None) -> list[float]:
     """`gain` of each option on the throwaway `trial`, which owns the tiles the options can
-    change: the last one is tried on the trial itself (one copy of the game fewer)."""
+    change: the last one is tried on the trial itself (one copy of the game fewer, and the
+    team's value before is the same for every option)."""
+    if not options:
+        return []
+    if before is None:
+        before = value(trial, me)
     last = len(options) - 1
-    return [gain(trial, me, o, follow, in_place=i == last) for i, o in enumerate(options)]
+    return [gain(trial, me, o, follow, i == last, before) for i, o in enumerate(options)]
 
 
 def _alike(engine, team, option):
@@ -166,10 +172,11 @@ def _best(engine, team, options: list) -> list:
     """The options with the highest positive gain (all of them tie-broken by the agent)."""
     known: dict = {}
     scored = []
+    before = value(engine, team)
     for o in options:
         alike = _alike(engine, team, o)
         if alike not in known:
-            known[alike] = gain(engine, team, o)
+            known[alike] = gain(engine, team, o, before=before)
         scored.append((known[alike], o))
     top = max((g for g, _ in scored), default=0.0)
     return [o for g, o in scored if g > 0 and g == top]
@@ -215,11 +222,9 @@ def _gain_at(engine, team, cell) -> float:
     for start in starts:
         trial, me = _trial(engine, team, at=start, entering=cell.pos)
         if start == cell.pos:     # the tile's own actions (the others work anywhere)
-            here = {a.id for a in cell.kind.actions or ()}
-            options = trial.act_options(me, only=here)
+            options = trial.act_options(me, only=trial.tile_action_ids(cell.kind))
         else:
-            options = [o for o in trial.move_options(me)
-                       if tuple(o["to"]) == cell.pos and o["via"] != DESPERATE]
+            options = [o for o in trial.move_options(me, into=cell.pos) if o["via"] != DESPERATE]
         best = max([best] + _gains(trial, me, options))
         if best > 0:
             break
@@ -266,8 +271,8 @@ def _weigh(engine, team, options: list, restocking: bool = False,
     the change in logistics only if `supplying` (else `supply` stays -inf)."""
     dist = engine.base_distance().get(team.pos, 0)    # an action does not move the team
     before = (value(engine, team), logistics(engine, team, dist) if supplying else 0.0,
-              kit(engine, team) if restocking else 0, engine.slots_used(team),
-              len(engine.state.cells))
+              kit(engine, team) if restocking else 0,
+              engine.slots_used(team) if restocking else 0, len(engine.state.cells))
     grows = policy_cache(engine).setdefault("grows", {})
     out = []
     for o in options:
@@ -322,7 +327,7 @@ def _best_swap(engine, team, options: list) -> list:
     """A camp exchange: the split that leaves the most consumable uses in the backpack (the
     camp is there to lengthen the trip), then the most kinds of equipment."""
     def carried(o):
-        bag = Counter(o.get("backpack", {}))
+        bag = o.get("backpack", {})     # (uses_left reads a bag with get: a dict serves)
         return engine.items.uses_left(bag, UPKEEP), _variety(o)
     scored = [(carried(o), o) for o in options]
     most = max(c for c, _ in scored)

@@ -158,19 +158,34 @@ def set_camp(engine, team: Team) -> None:
 
 
 def swap_camp(engine, team: Team) -> None:
-    total = team.backpack + team.camp_items
-    options = [{"backpack": dict(sorted(team.backpack.items())), "camp": dict(sorted(team.camp_items.items()))}]
-    # everything, the backpack filled in the content's item order
-    rank = {term: i for i, term in enumerate(engine.items.order)}
-    keys = sorted(total, key=lambda key: (rank.get(item_of(key), len(rank)), key))
-    bp = _fit(engine, {key: total[key] for key in keys}, BACKPACK_SLOTS, {})
-    options.append({"backpack": dict(sorted(bp.items())), "camp": dict(sorted((total - bp).items()))})
+    options, total = _exchanges(engine, team.backpack, team.camp_items)
     choice = engine.ask(team, "camp_exchange", options)
     bp, camp = Counter(choice.get("backpack", {})), Counter(choice.get("camp", {}))
     if +(bp + camp) != +total or engine.items.slots_used(bp) > BACKPACK_SLOTS \
             or engine.items.slots_used(camp) > CAMP_SLOTS:
         raise EffectError("a camp exchange must keep the same items within 8 + 4 slots")
     team.backpack, team.camp_items = bp, camp
+
+
+def _exchanges(engine, backpack: Counter, camp: Counter) -> tuple[list[dict], Counter]:
+    """The camp exchange's options (as they are, and everything with the backpack filled in
+    the content's item order) and the items they share out. They depend only on the two
+    bags, so they are remembered per engine (a player's trial copies share the memo); the
+    options are new dicts each call, the total is only read."""
+    key = (tuple(sorted(backpack.items())), tuple(sorted(camp.items())))
+    memo = engine.__dict__.setdefault("exchange_memo", {})
+    found = memo.get(key)
+    if found is None:
+        total = backpack + camp
+        rank = {term: i for i, term in enumerate(engine.items.order)}
+        keys = sorted(total, key=lambda k: (rank.get(item_of(k), len(rank)), k))
+        bp = _fit(engine, {k: total[k] for k in keys}, BACKPACK_SLOTS, {})
+        found = memo[key] = ((dict(key[0]), dict(key[1])),
+                             (dict(sorted(bp.items())), dict(sorted((total - bp).items()))),
+                             total)
+    kept, filled, total = found
+    return [{"backpack": dict(kept[0]), "camp": dict(kept[1])},
+            {"backpack": dict(filled[0]), "camp": dict(filled[1])}], total
 
 
 def pack_camp(engine, team: Team) -> None:

@@ -10,7 +10,6 @@ from collections import Counter
 
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.state import TURN_AP, Cell, State
-from tomecraft.runtime.engines.the_cave.walking import shallow
 from tomecraft.runtime.lookahead import copy_counter
 
 _new_object = object.__new__
@@ -18,10 +17,13 @@ _new_object = object.__new__
 
 def copy_team(team):
     """A copy of a team with its own bags (what its effects change)."""
-    out = shallow(team)
-    out.backpack, out.camp_items = copy_counter(team.backpack), copy_counter(team.camp_items)
-    out.tokens, out.lost = copy_counter(team.tokens), copy_counter(team.lost)
-    out.depth_tokens = set(team.depth_tokens)
+    out = _new_object(type(team))
+    fields = out.__dict__ = team.__dict__.copy()
+    fields["backpack"] = copy_counter(team.backpack)
+    fields["camp_items"] = copy_counter(team.camp_items)
+    fields["tokens"] = copy_counter(team.tokens)
+    fields["lost"] = copy_counter(team.lost)
+    fields["depth_tokens"] = set(team.depth_tokens)
     return out
 
 
@@ -47,10 +49,11 @@ def trial_copy(engine, team, agent, at=None, entering=None):
                         stacks=list(state.stacks), ropes=dict(state.ropes),
                         log=[], stats=Counter.__new__(Counter),
                         turn_log=[])
-    trial = _new_object(trial_class(type(engine)))
+    cls = type(engine)
+    trial = _new_object(_TRIAL_CLASSES.get(cls) or trial_class(cls))
     fields = trial.__dict__ = engine.__dict__.copy()
-    for own in ("verbs", "queries"):        # the trial class makes its own (`trial_class`)
-        fields.pop(own, None)
+    fields.pop("verbs", None)       # the trial class makes its own (`trial_class`)
+    fields.pop("queries", None)
     fields.update(state=new, agents=[agent] * len(teams), log_enabled=False,
                   undo_refused=False,       # a failed option's trial is thrown away
                   policy_cache={})
@@ -86,4 +89,5 @@ def trial_class(cls):
         found = _TRIAL_CLASSES[cls] = type(f"Trial{cls.__name__}", (cls,), {
             "is_trial": True, "select": select,
             "verbs": property(Verbs), "queries": property(Queries)})
+        _TRIAL_CLASSES[found] = found       # (a trial of a trial: the same class)
     return found

@@ -8,10 +8,10 @@ from one search over that cached graph. Nothing here names a tile kind or an ite
 from __future__ import annotations
 
 from collections import Counter, deque
+from itertools import islice
 
-from tomecraft.runtime.engines.the_cave.state import TURN_AP, edge
+from tomecraft.runtime.engines.the_cave.state import TURN_AP
 from tomecraft.runtime.lookahead import copy_counter
-from tomecraft.runtime.usage import quiet
 
 DESPERATE = "desperate_move"     # the engine's 5-AP move (L230)
 FAR = 99
@@ -32,7 +32,7 @@ class _Reading(Counter):
     """A backpack that notes which of its keys a check reads."""
 
     def __init__(self, bag: Counter, seen: set) -> None:
-        super().__init__()
+        # (Counter.__init__ with nothing to count does nothing: not called, one per check)
         dict.update(self, bag)
         self.seen = seen
 
@@ -47,13 +47,13 @@ class _Reading(Counter):
 
 def _crossings(engine, team, pos, seen: set) -> frozenset:
     """The tiles the team could enter from `pos` by an ordinary move with a full turn of AP
-    and what it carries (the keys the checks read go into `seen`)."""
+    and what it carries (the keys the checks read go into `seen`). Only the player asks, in
+    its decision's usage.quiet block (the checks tried out here are not uses)."""
     probe = shallow(team)
     probe.pos, probe.ap, probe.done, probe.forced = pos, TURN_AP, False, False
     probe.backpack = _Reading(team.backpack, seen)
     probe.tokens, probe.depth_tokens = copy_counter(team.tokens), set(team.depth_tokens)
-    with quiet():
-        return frozenset(tuple(o["to"]) for o in engine.move_options(probe) if o["via"] != DESPERATE)
+    return frozenset(tuple(o["to"]) for o in engine.move_options(probe) if o["via"] != DESPERATE)
 
 
 def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
@@ -62,9 +62,9 @@ def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
     tile reads none, so one answer serves every backpack. Returns the crossings, the keys
     read and their values."""
     memo = policy_cache(engine).setdefault("nodes", {})
-    links = engine.neighbours(pos)
     ropes = engine.state.ropes
-    key = (pos, tuple((n.pos, tuple(n.tokens), edge(pos, n.pos) in ropes) for _, n in links))
+    key = (pos, tuple([(n.pos, tuple(n.tokens), frozenset((pos, n.pos)) in ropes)     # edge()
+                       for _, n in engine.neighbours(pos)]))
     entries = memo.setdefault(key, [])
     bag = team.backpack
     get = bag.get           # (a Counter: an absent key reads 0, as bag[k] does)
@@ -75,7 +75,7 @@ def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
     result = _crossings(engine, team, pos, read)
     seen |= read
     keys = tuple(sorted(read))
-    values = tuple(bag[k] for k in keys)
+    values = tuple([get(k, 0) for k in keys])
     entries.append((keys, values, result))
     return result, keys, values
 
@@ -99,9 +99,9 @@ class _Graph:
         others are worked out again."""
         self.cells, self.size, self.ropes = donor.cells, donor.size, set(donor.ropes)
         self.out, self.reads = dict(donor.out), dict(donor.reads)
-        bag = team.backpack
+        get = team.backpack.get     # (a Counter: an absent key reads 0, as bag[k] does)
         for pos, (keys, values) in donor.reads.items():
-            if keys and tuple(bag[k] for k in keys) != values:
+            if keys and tuple([get(k, 0) for k in keys]) != values:
                 self.out[pos], *read = _node(engine, team, pos, seen)
                 self.reads[pos] = tuple(read)
 
@@ -187,24 +187,43 @@ def policy_cache(engine) -> dict:
     return engine.__dict__.setdefault("policy_cache", {})
 
 
+def _donor(engine, graphs: dict) -> _Graph | None:
+    """The graph a new backpack's graph starts from: one of the same grid, the most up to
+    date (the tiles and ropes added since are worked out again by `_Graph.update`, as for
+    any graph brought up to date), so that a new graph need not work out every tile."""
+    cells, ropes = engine.state.cells, engine.state.ropes
+    best = None
+    for graph in graphs.values():
+        if graph.cells is cells and graph.size <= len(cells):
+            if graph.size == len(cells) and len(graph.ropes) == len(ropes):
+                return graph
+            if best is None or graph.size > best.size:
+                best = graph
+    return best
+
+
 def graph_for(engine, team) -> _Graph:
     cache = policy_cache(engine)
     seen: set = cache.setdefault("read", set())
     graphs: dict = cache.setdefault("graphs", {})
-    key = tuple((k, team.backpack[k]) for k in sorted(seen))
+    key = _graph_key(team.backpack, seen)
     graph = graphs.get(key)
     before = len(seen)
     if graph is None:
         graph = graphs[key] = _Graph()
-        cells, ropes = engine.state.cells, engine.state.ropes
-        donor = next((g for g in graphs.values() if g.cells is cells and g.size == len(cells)
-                      and len(g.ropes) == len(ropes)), None)
+        donor = _donor(engine, graphs)
         if donor is not None:
             graph.adopt(engine, team, donor, seen)
     graph.update(engine, team, seen)
     if len(seen) != before:       # the checks read a new key: file the graph under it too
-        graphs[tuple((k, team.backpack[k]) for k in sorted(seen))] = graph
+        graphs[_graph_key(team.backpack, seen)] = graph
     return graph
+
+
+def _graph_key(bag, seen: set) -> tuple:
+    """The backpack as far as any check has read it: (key, count) for each key read."""
+    get = bag.get           # (a Counter: an absent key reads 0, as bag[k] does)
+    return tuple([(k, get(k, 0)) for k in sorted(seen)])
 
 
 def road_toward(engine, targets: frozenset) -> dict:
@@ -219,13 +238,28 @@ def road_toward(engine, targets: frozenset) -> dict:
 
 
 def frontier(engine) -> set:
-    """Tiles a team could discover from (an unexplored exit)."""
+    """Tiles a team could discover from (an unexplored exit). When the grid grows, only the
+    new tiles and the tiles beside them are looked at again (a new tile closes exits only of
+    its neighbours; tiles are only ever added, at the end of the grid's dict)."""
     cache = policy_cache(engine)
-    size = len(engine.state.cells)
-    if cache.get("frontier", (None,))[0] != size:
-        cache["frontier"] = (size, {p for p, c in engine.state.cells.items()
-                                    if c.kind.discover_from and engine.unexplored(c)})
-    return cache["frontier"][1]
+    cells = engine.state.cells
+    size = len(cells)
+    known = cache.get("frontier")
+    if known is not None and known[0] == size:
+        return known[1]
+    if known is None or known[0] > size:
+        found = {p for p, c in cells.items() if c.kind.discover_from and engine.unexplored(c)}
+    else:
+        found = set(known[1])
+        for x, y in islice(cells, known[0], None):
+            for pos in ((x, y), (x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
+                cell = cells.get(pos)
+                if cell is not None and cell.kind.discover_from and engine.unexplored(cell):
+                    found.add(pos)
+                else:
+                    found.discard(pos)
+    cache["frontier"] = (size, found)
+    return found
 
 
 def walkable(engine, reach: dict, pos) -> bool:
