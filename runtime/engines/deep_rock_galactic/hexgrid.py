@@ -162,6 +162,32 @@ def path_to(start: Hex, goals: Iterable[Hex], passable: Callable[[Hex, Hex], boo
     return None
 
 
+def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = ()) -> list[Hex] | None:
+    """`path_to` where a step from h into n is passable exactly when n is in `enterable` and
+    crosses no fence (as in `bfs_entering`): the same search, in the same order, with set
+    lookups for the step's test (a monster's walk)."""
+    goals = set(goals)
+    if start in goals:
+        return []
+    side_of = _sides(enterable, fences, frozenset(), True) if fences else None
+    prev = {start: None}
+    todo = deque([start])
+    while todo:
+        h = todo.popleft()
+        into = enterable if side_of is None else side_of(h)
+        for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+            if n in prev or n not in into:
+                continue
+            prev[n] = h
+            if n in goals:
+                path = [n]
+                while prev[path[-1]] != start:
+                    path.append(prev[path[-1]])
+                return path[::-1]
+            todo.append(n)
+    return None
+
+
 def ahead(prev: Hex, h: Hex) -> Hex:
     """The hex one step further along the line from prev through h (a neighbour of h)."""
     (px, py, pz), (x, y, z) = to_cube(prev), to_cube(h)
@@ -221,16 +247,22 @@ def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=
     return dist
 
 
-def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset()) -> dict[Hex, int]:
+def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset(),
+                wanted=None) -> dict[Hex, int]:
     """`bfs_from` where a step out of h is passable exactly when h is in `leavable` (a set):
     walking distances *to* the starts along ways that depend only on the space entered.
-    `fences` as in `bfs_entering`, except a step out of `unfenced`."""
+    `fences` as in `bfs_entering`, except a step out of `unfenced`. With `wanted` (a set of
+    hexes), the search may stop once it has found them all: their distances, and those of
+    the hexes found before them, are the full search's (a breadth-first search finds each
+    hex at its final distance)."""
     if fences:
-        return _fenced(starts, leavable, fences, unfenced, entering=False)
+        return _fenced(starts, leavable, fences, unfenced, entering=False, wanted=wanted)
     dist = {h: 0 for h in starts}
+    missing = _missing(wanted, dist)
+    wanted = wanted or ()
     todo = deque(sorted(dist))
     popleft, push = todo.popleft, todo.append
-    while todo:
+    while todo and missing != 0:
         h = popleft()
         if h not in leavable:
             continue
@@ -239,35 +271,30 @@ def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=fr
             if n not in dist:
                 dist[n] = far
                 push(n)
+                if n in wanted:
+                    missing -= 1
     return dist
 
 
-def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: bool) -> dict[Hex, int]:
+def _missing(wanted, found: dict) -> int:
+    """How many hexes of `wanted` a search starting with `found` has still to find; -1 (never
+    reaching 0) when nothing is wanted: the search runs to the end."""
+    if wanted is None:
+        return -1
+    return len(wanted) - sum(1 for h in wanted if h in found)
+
+
+def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: bool,
+            wanted=None) -> dict[Hex, int]:
     """`bfs_entering` (entering) or `bfs_leaving` with fences: the same search, in the same
     order, where a step from h to n also needs h and n on the same side of every fence."""
     union = frozenset().union(*fences)
-    in_none = (False,) * len(fences)           # most spaces lie in no fence
-    sides: dict[tuple, set] = {}
-
-    def side_of(h: Hex) -> set:
-        """The hexes on h's side of every fence: entering, the allowed ones and `unfenced`;
-        leaving, those inside h's fences, or (outside them all) the union not to step into."""
-        key = tuple(h in f for f in fences) if h in union else in_none
-        got = sides.get(key)
-        if got is None:
-            inside = [f for f, i in zip(fences, key) if i]
-            outside = [f for f, i in zip(fences, key) if not i]
-            if inside:
-                got = set.intersection(*map(set, inside)).difference(*outside)
-                got = (got & allowed) | unfenced if entering else got
-            else:
-                got = (allowed - union) | unfenced if entering else union
-            sides[key] = got
-        return got
-
+    side_of = _sides(allowed, fences, unfenced, entering)
     dist = {h: 0 for h in starts}
+    missing = _missing(wanted, dist)
+    wanted = wanted or ()
     todo = deque(sorted(dist))
-    while todo:
+    while todo and missing != 0:
         h = todo.popleft()
         far = dist[h] + 1
         if entering:
@@ -288,4 +315,30 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
             if n not in dist and (out is None or (n not in within if out else n in within)):
                 dist[n] = far
                 todo.append(n)
+                if n in wanted:
+                    missing -= 1
     return dist
+
+
+def _sides(allowed, fences: tuple, unfenced, entering: bool):
+    """`side_of(h)` for the fenced searches: the hexes on h's side of every fence (entering,
+    the allowed ones and `unfenced`; leaving, those inside h's fences, or, outside them
+    all, the union not to step into), one set per combination of fences."""
+    union = frozenset().union(*fences)
+    in_none = (False,) * len(fences)           # most spaces lie in no fence
+    sides: dict[tuple, set] = {}
+
+    def side_of(h: Hex) -> set:
+        key = tuple(h in f for f in fences) if h in union else in_none
+        got = sides.get(key)
+        if got is None:
+            inside = [f for f, i in zip(fences, key) if i]
+            outside = [f for f, i in zip(fences, key) if not i]
+            if inside:
+                got = set.intersection(*map(set, inside)).difference(*outside)
+                got = (got & allowed) | unfenced if entering else got
+            else:
+                got = (allowed - union) | unfenced if entering else union
+            sides[key] = got
+        return got
+    return side_of

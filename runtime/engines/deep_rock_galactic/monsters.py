@@ -64,7 +64,8 @@ class Monsters(Combat):
             group = [m for m in self.state.monsters.values() if m.kind == kind.id and m.uid not in skip]
             if not group:
                 continue
-            near = self.walking_distances(group)
+            # the order among one kind is all the distances decide: a lone monster needs none
+            near = self.walking_distances(group) if len(group) > 1 else {group[0].uid: 0}
             while group and not self.state.result:
                 m = self.next_to_act(group, near)
                 group.remove(m)
@@ -79,7 +80,8 @@ class Monsters(Combat):
         if not alive:
             return {m.uid: 0 for m in group}
         step = self.monster_stepper(group[0])
-        back = hx.bfs_leaving(alive, step.enterable | alive, step.fences, unfenced=alive)
+        back = hx.bfs_leaving(alive, step.enterable | alive, step.fences, unfenced=alive,
+                              wanted={m.pos for m in group})
         return {m.uid: back[m.pos] if m.pos in back else 1000 + min(hx.distance(m.pos, p) for p in alive)
                 for m in group}
 
@@ -134,13 +136,14 @@ class Monsters(Combat):
         if near:
             dest = min(near, key=lambda h: (reach[h], h))
         else:
-            back = hx.bfs_leaving(goals, step.enterable, step.fences)
-            spots = [h for h in can_stop if reach[h] <= mdef.move and h in back]
+            within_move = {h for h in can_stop if reach[h] <= mdef.move}     # m.pos among them
+            back = hx.bfs_leaving(goals, step.enterable, step.fences, wanted=within_move)
+            spots = [h for h in can_stop if h in within_move and h in back]
             dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
             if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
                 return
         stop_at_sentry = not toward_monsters and bool(mdef.attacks)
-        self.walk_monster(m, hx.path_to(m.pos, {dest}, step) or [], stop_at_sentry)
+        self.walk_monster(m, hx.path_entering(m.pos, {dest}, step.enterable, step.fences) or [], stop_at_sentry)
 
     def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool) -> set:
         """Where the monster wants to end: next to another monster (the Warden), else on an
