@@ -131,8 +131,16 @@ def lines(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], ...]:
 
 
 def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
-    """Clear if some line from a to b crosses no blocking hex (the rule's 'any part' of a hex)."""
-    return any(not any(blocks(h) for h in path) for path in lines(a, b))
+    """Clear if some line from a to b crosses no blocking hex (the rule's 'any part' of a hex).
+    Each line is read up to its first blocking hex, lines in order (loops, not generators:
+    the monsters and the players ask this tens of thousands of times a sim)."""
+    for path in lines(a, b):
+        for h in path:
+            if blocks(h):
+                break
+        else:
+            return True
+    return False
 
 
 def bfs(start: Hex, passable: Callable[[Hex, Hex], bool]) -> dict[Hex, int]:
