@@ -7,6 +7,7 @@ from collections import Counter
 
 from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.board import terrain_kinds
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, spend
@@ -293,7 +294,7 @@ def _platforms_at(engine: Monsters, d: Dwarf) -> dict | None:
     st = engine.state
     have = st.tokens.get("platform", {})
     blocks = engine.sight_blocker()
-    pits = sorted((h for h, c in st.cells.items() if c == "o" and h not in have
+    pits = sorted((h for h in terrain_kinds(st.cells).pits if h not in have
                    and hx.line_of_sight(d.pos, h, blocks)),
                   key=lambda h: (hx.distance(d.pos, h), h))
     return {"do": "platforms", "at": pits[:3]} if pits else None

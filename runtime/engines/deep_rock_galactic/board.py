@@ -139,7 +139,9 @@ class Board(Triggers):
             return False
         if st.terrain(h) == "o" or st.monster_at(h):
             return False
-        if st.dwarf_at(h) not in (None, d) or h == st.sentry or h in st.exits.values() or h == st.supply_pod:
+        other = st.dwarf_at(h)           # `is`: a dataclass's == compares every field
+        if (other is not None and other is not d) or h == st.sentry or h in st.exits.values() \
+                or h == st.supply_pod:
             return False
         return True
 

@@ -170,6 +170,36 @@ def path_to(start: Hex, goals: Iterable[Hex], passable: Callable[[Hex, Hex], boo
     return None
 
 
+def path_into(start: Hex, goals: Iterable[Hex], enters: Callable[[Hex], bool]) -> list[Hex] | None:
+    """`path_to` for a step that depends only on the space entered: `enters(n)`, asked
+    once per space (not once per neighbour the search reaches it from), in the search's
+    order (a dwarf's walk)."""
+    goals = set(goals)
+    if start in goals:
+        return []
+    known: dict[Hex, bool] = {}
+    prev = {start: None}
+    todo = deque([start])
+    while todo:
+        h = todo.popleft()
+        for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+            if n in prev:
+                continue
+            ok = known.get(n)
+            if ok is None:
+                ok = known[n] = enters(n)
+            if not ok:
+                continue
+            prev[n] = h
+            if n in goals:
+                path = [n]
+                while prev[path[-1]] != start:
+                    path.append(prev[path[-1]])
+                return path[::-1]
+            todo.append(n)
+    return None
+
+
 def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = ()) -> list[Hex] | None:
     """`path_to` where a step from h into n is passable exactly when n is in `enterable` and
     crosses no fence (as in `bfs_entering`): the same search, in the same order, with set

@@ -68,7 +68,7 @@ class Monsters(Combat):
             near = self.walking_distances(group) if len(group) > 1 else {group[0].uid: 0}
             while group and not self.state.result:
                 m = self.next_to_act(group, near)
-                group.remove(m)
+                group = [o for o in group if o is not m]     # not remove(): == compares every field
                 if m.uid in self.state.monsters:
                     self.activate(m, move_and_attack)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import types
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -176,6 +177,9 @@ _NESTED = {"tokens", "pickups", "ground", "hidden", "segment_pool"}
 _ATOMIC = frozenset({int, float, str, bool, type(None)})
 _KEPT = _ATOMIC | {tuple}         # a flat twin keeps these as they are (hexes, last actions)
 _MISSING = object()
+# what deepcopy returns as it is: numbers, strings, None, and functions (a trigger's body and
+# condition, the mission event's effect: deepcopy's dispatch found them atomic, one call each)
+_SHARED_AS_IS = _ATOMIC | {types.FunctionType, types.BuiltinFunctionType}
 
 
 def deep_twin(value, memo: dict):
@@ -184,7 +188,7 @@ def deep_twin(value, memo: dict):
     triggers' contexts, their info and the dice just rolled). Same copies, same sharing
     through `memo`; any other object goes to copy.deepcopy."""
     kind = type(value)
-    if kind in _ATOMIC:
+    if kind in _SHARED_AS_IS:
         return value
     got = memo.get(id(value), _MISSING)
     if got is not _MISSING:
