@@ -129,7 +129,18 @@ class Monsters(Combat):
         step = self.monster_stepper(m)
         reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
         can_stop = self.monster_stops(m, reach) | {m.pos}
-        goals = self.monster_goals(m, reach, can_stop, toward_monsters)
+        aim = None if toward_monsters else self.attack_spots(m, reach, can_stop)
+        if aim is not None:
+            _, spots, first, _ = aim
+            steps, nearest = spots[first]
+            if steps <= mdef.move:
+                # the goal nearest by (steps, hex), where the monster goes (or stays: on its
+                # own space), is the first spot in sight: no need for the others
+                if nearest != m.pos:
+                    self.walk_monster(m, hx.path_entering(m.pos, {nearest}, step.enterable, step.fences) or [],
+                                      bool(mdef.attacks))
+                return
+        goals = self.monster_goals(m, reach, can_stop, toward_monsters, aim)
         if not goals or m.pos in goals:
             return
         near = [h for h in goals if reach[h] <= mdef.move]
@@ -145,13 +156,28 @@ class Monsters(Combat):
         stop_at_sentry = not toward_monsters and bool(mdef.attacks)
         self.walk_monster(m, hx.path_entering(m.pos, {dest}, step.enterable, step.fences) or [], stop_at_sentry)
 
-    def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool) -> set:
+    def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool,
+                      aim: tuple | None = None) -> set:
         """Where the monster wants to end: next to another monster (the Warden), else on an
-        empty space with its target dwarf in range and line of sight. The target is the dwarf
-        it reaches range of in the fewest steps, ties to the one who acted most recently."""
+        empty space with its target dwarf in range and line of sight (`attack_spots`, or
+        `aim`, what it returned), else nearer a dwarf (`closer_spots`)."""
         st = self.state
         if toward_monsters:
             return {h for h in can_stop if any(hx.distance(h, o.pos) == 1 for o in st.monsters.values() if o is not m)}
+        if aim is None:
+            aim = self.attack_spots(m, reach, can_stop)
+        if aim is None:           # no way into range (a shield, an IFG, pits): get closer
+            return self.closer_spots(m, reach, can_stop)
+        d, spots, first, blocks = aim
+        # the spots before the first in sight are out of sight
+        return {h for _, h in spots[first:] if hx.line_of_sight(h, d.pos, blocks)}
+
+    def attack_spots(self, m: Monster, reach: dict, can_stop: set) -> tuple | None:
+        """The monster's target, the dwarf it reaches range of in the fewest steps (ties to the
+        one who acted most recently): (that dwarf, the (steps, hex) of the empty spaces in its
+        range in that order, the index of the first in its line of sight, the sight blocker
+        read), or None if it has no way into range."""
+        st = self.state
         rng = max(1, self.monster_def(m).attack_range)
         blocks = self.sight_blocker()          # nothing moves while the monster looks
         best, best_key = None, None
@@ -160,16 +186,13 @@ class Monsters(Combat):
                 continue
             # the nearest space to attack this dwarf from: line of sight checked nearest first
             spots = sorted((reach[h], h) for h in hx.within(d.pos, rng, can_stop))
-            steps = next((n for n, h in spots if hx.line_of_sight(h, d.pos, blocks)), None)
-            if steps is None:
+            first = next((i for i, (_, h) in enumerate(spots) if hx.line_of_sight(h, d.pos, blocks)), None)
+            if first is None:
                 continue
-            key = (steps, -d.acted_at, d.seat)
+            key = (spots[first][0], -d.acted_at, d.seat)
             if best_key is None or key < best_key:
-                best, best_key = (d, spots), key
-        if best is None:          # no way into range (a shield, an IFG, pits): get closer
-            return self.closer_spots(m, reach, can_stop)
-        d, spots = best
-        return {h for _, h in spots if hx.line_of_sight(h, d.pos, blocks)}
+                best, best_key = (d, spots, first, blocks), key
+        return best
 
     def closer_spots(self, m: Monster, reach: dict, can_stop: set) -> set:
         """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now."""
