@@ -251,6 +251,12 @@ def test_the_fenced_searches_find_what_the_general_ones_find():
         full = hx.bfs_leaving(starts, enterable, fences)
         part = hx.bfs_leaving(starts, enterable, fences, wanted=wanted)
         assert all(part.get(h) == full.get(h) for h in wanted) and part.items() <= full.items()
+        # a search told to stop at the nearest of some hexes finds every hex as near as it
+        full = hx.bfs_entering(starts, enterable)
+        part = hx.bfs_entering(starts, enterable, until=wanted)
+        nearest = min((full[h] for h in wanted if h in full), default=None)
+        assert part.items() <= full.items()
+        assert {h for h, n in full.items() if nearest is None or n <= nearest} <= part.keys()
 
 
 def test_hex_distance_is_the_cube_distance():

@@ -265,13 +265,17 @@ def bfs_from(starts: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> dic
     return dist
 
 
-def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset()) -> dict[Hex, int]:
+def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
+                 until=None) -> dict[Hex, int]:
     """`bfs_from` where a step into n is passable exactly when n is in `enterable` (a set):
     the fast form for monsters whose way depends only on the space entered. `fences`: sets
     of hexes a step never crosses (from inside one to outside it, or back: a shield's area,
-    an IFG), except a step into `unfenced`."""
+    an IFG), except a step into `unfenced`. With `until` (a set of hexes), the search may
+    stop once it has found every hex as near as the nearest of them (where a spawn looks)."""
     if fences:
         return _fenced(starts, enterable, fences, unfenced, entering=True)
+    if until is not None:
+        return _bfs_until(starts, enterable, until)
     dist = {h: 0 for h in starts}
     todo = deque(sorted(dist))
     popleft, push = todo.popleft, todo.append
@@ -282,6 +286,28 @@ def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=
             if n in enterable and n not in dist:
                 dist[n] = far
                 push(n)
+    return dist
+
+
+def _bfs_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
+    """`bfs_entering` (no fences) up to the distance of the nearest hex of `until`: every hex
+    at that distance is found (while the hexes one step nearer are searched from) before the
+    first hex at it is searched from, where this search stops."""
+    dist = {h: 0 for h in starts}
+    level = 0 if any(h in until for h in dist) else None
+    todo = deque(sorted(dist))
+    popleft, push = todo.popleft, todo.append
+    while todo:
+        h = popleft()
+        if level is not None and dist[h] >= level:
+            break
+        far = dist[h] + 1
+        for n in _NEIGHBOURS.get(h) or neighbours(h):
+            if n in enterable and n not in dist:
+                dist[n] = far
+                push(n)
+                if level is None and n in until:
+                    level = far
     return dist
 
 

@@ -25,10 +25,13 @@ class Monsters(Combat):
             probe = Monster(0, kind, origin)
             step = self.monster_stepper(probe)
             bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
-            dist = hx.bfs_entering([origin], step.enterable | bodies, step.fences, unfenced=bodies)
-            stops = self.monster_stops(probe, dist)
-            free = [h for h in dist if h in stops]
+            stops = self.monster_stops(probe, self.state.cells)
             flames = self.state.tokens.get("flame", {})
+            # the search may stop at the nearest empty space with no flame: those at its
+            # distance are the ring placed on; with none, it searches on to the end
+            dist = hx.bfs_entering([origin], step.enterable | bodies, step.fences, unfenced=bodies,
+                                   until=stops.difference(flames))
+            free = [h for h in dist if h in stops]
             usable = [h for h in free if h not in flames] or free
             if not usable:
                 break
