@@ -132,7 +132,7 @@ class State:
         memo[id(self)] = new
         fields = new.__dict__
         for name, value in vars(self).items():
-            if type(value) in _ATOMIC:            # numbers, flags, None: the copy's own already
+            if type(value) in ATOMIC:            # numbers, flags, None: the copy's own already
                 fields[name] = value
                 continue
             if id(value) in memo:
@@ -174,12 +174,13 @@ _FLAT = {"cells", "pod", "exits", "stalagmites", "minerals", "supply_stock", "sh
 _NESTED = {"tokens", "pickups", "ground", "hidden", "segment_pool"}
 
 
-_ATOMIC = frozenset({int, float, str, bool, type(None)})
-_KEPT = _ATOMIC | {tuple}         # a flat twin keeps these as they are (hexes, last actions)
+# the types of the values a copy keeps as they are (State, Engine and deep_twin)
+ATOMIC = frozenset({int, float, str, bool, type(None)})
+_KEPT = ATOMIC | {tuple}         # a flat twin keeps these as they are (hexes, last actions)
 _MISSING = object()
 # what deepcopy returns as it is: numbers, strings, None, and functions (a trigger's body and
 # condition, the mission event's effect: deepcopy's dispatch found them atomic, one call each)
-_SHARED_AS_IS = _ATOMIC | {types.FunctionType, types.BuiltinFunctionType}
+_SHARED_AS_IS = ATOMIC | {types.FunctionType, types.BuiltinFunctionType}
 
 
 def deep_twin(value, memo: dict):
