@@ -77,7 +77,13 @@ def _flat_twin(obj, memo: dict):
     fields = new.__dict__
     fields.update(vars(obj))
     for name, value in fields.items():
-        if type(value) not in _KEPT and isinstance(value, (set, list, dict)):
+        kind = type(value)
+        if kind in _KEPT:
+            continue
+        copier = _FLAT_COPIERS.get(kind)          # the usual containers, copied at once
+        if copier is not None:
+            fields[name] = copier(value)
+        elif isinstance(value, (set, list, dict)):
             fields[name] = flat_copy(value)
     return new
 
@@ -196,7 +202,10 @@ def deep_twin(value, memo: dict):
         return got
     if kind is tuple:
         items = [deep_twin(v, memo) for v in value]
-        if all(a is b for a, b in zip(items, value)):
+        for a, b in zip(items, value):
+            if a is not b:
+                break
+        else:
             return value                       # immutable all through: shared, as deepcopy does
         twin = memo[id(value)] = tuple(items)
         return twin
@@ -207,7 +216,9 @@ def deep_twin(value, memo: dict):
         return twin
     if kind is list:
         twin = memo[id(value)] = []
-        twin.extend(deep_twin(v, memo) for v in value)
+        append = twin.append
+        for v in value:                        # a loop: a generator cost more (the dwarves)
+            append(deep_twin(v, memo))
         return twin
     if kind is Context:                       # frozen: its fields set as deepcopy sets them
         twin = memo[id(value)] = object.__new__(kind)
@@ -229,6 +240,10 @@ def flat_copy(value):
     if type(value) is Counter:            # Counter(value) runs its __init__ and update in Python
         return copy_counter(value)
     return type(value)(value)
+
+
+# flat_copy of a container of exactly these types
+_FLAT_COPIERS = {set: set, list: list, dict: dict, Counter: copy_counter}
 
 
 def _flat(value):
