@@ -131,33 +131,40 @@ class Monsters(Combat):
         mdef = self.monster_def(m)
         step = self.monster_stepper(m)
         reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
+        dest = self.destination(m, step, reach, toward_monsters)
+        if dest is None:
+            return
+        stop_at_sentry = not toward_monsters and bool(mdef.attacks)
+        self.walk_monster(m, hx.path_entering(m.pos, {dest}, step.enterable, step.fences) or [], stop_at_sentry)
+
+    def destination(self, m: Monster, step, reach: dict, toward_monsters: bool) -> Hex | None:
+        """Where the monster's move ends (`move_monster`), None if it stays: the goal
+        nearest by (steps, hex) within its move, else the empty space within its move nearest
+        the goals if nearer than its own. `step`: its monster_stepper; `reach`: its steps to
+        every space it can enter."""
+        move = self.monster_def(m).move
         can_stop = self.monster_stops(m, reach) | {m.pos}
         aim = None if toward_monsters else self.attack_spots(m, reach, can_stop)
         if aim is not None:
             _, spots, first, _ = aim
             steps, nearest = spots[first]
-            if steps <= mdef.move:
-                # the goal nearest by (steps, hex), where the monster goes (or stays: on its
-                # own space), is the first spot in sight: no need for the others
-                if nearest != m.pos:
-                    self.walk_monster(m, hx.path_entering(m.pos, {nearest}, step.enterable, step.fences) or [],
-                                      bool(mdef.attacks))
-                return
+            if steps <= move:
+                # the first spot in sight is the goal nearest by (steps, hex), the one gone
+                # to (or stayed on: its own space): no need for the others
+                return nearest if nearest != m.pos else None
         goals = self.monster_goals(m, reach, can_stop, toward_monsters, aim)
         if not goals or m.pos in goals:
-            return
-        near = [h for h in goals if reach[h] <= mdef.move]
+            return None
+        near = [h for h in goals if reach[h] <= move]
         if near:
-            dest = min(near, key=lambda h: (reach[h], h))
-        else:
-            within_move = {h for h in can_stop if reach[h] <= mdef.move}     # m.pos among them
-            back = hx.bfs_leaving(goals, step.enterable, step.fences, wanted=within_move)
-            spots = [h for h in can_stop if h in within_move and h in back]
-            dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
-            if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
-                return
-        stop_at_sentry = not toward_monsters and bool(mdef.attacks)
-        self.walk_monster(m, hx.path_entering(m.pos, {dest}, step.enterable, step.fences) or [], stop_at_sentry)
+            return min(near, key=lambda h: (reach[h], h))
+        within_move = {h for h in can_stop if reach[h] <= move}     # m.pos among them
+        back = hx.bfs_leaving(goals, step.enterable, step.fences, wanted=within_move)
+        spots = [h for h in can_stop if h in within_move and h in back]
+        dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
+        if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
+            return None
+        return dest
 
     def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool,
                       aim: tuple | None = None) -> set:
