@@ -145,7 +145,8 @@ class State:
                 fields[name] = memo[id(value)]
                 continue
             if name in _FLAT:
-                twin = flat_copy(value)
+                copier = _FLAT_COPIERS.get(type(value))
+                twin = copier(value) if copier is not None else flat_copy(value)
             elif name in _NESTED:         # one more level of flat containers (or dicts of them)
                 twin = {k: _flat(v) for k, v in value.items()} if isinstance(value, dict) \
                     else [_flat(v) for v in value]
