@@ -286,7 +286,11 @@ def _sentry_at(engine: Monsters, d: Dwarf) -> dict | None:
 
 
 def _shield_at(engine: Monsters, d: Dwarf) -> dict | None:
-    return {"do": "shield", "at": d.pos} if engine.shield is None else None
+    """The shield on the dwarf's space, while none is out and the dwarf has a shield token
+    (else `shield` refuses it: a player's trial of it would copy the game for nothing)."""
+    if engine.shield is not None or d.cls != "gunner" or d.tokens["shield"] < 1:
+        return None
+    return {"do": "shield", "at": d.pos}
 
 
 def _platforms_at(engine: Monsters, d: Dwarf) -> dict | None:
