@@ -206,11 +206,15 @@ def test_the_fast_monster_searches_find_what_the_general_ones_find():
             take_turn(engine, d)
         for m in list(st.monsters.values()):
             step = engine.monster_stepper(m)
+            assert step.enterable == {b for b in st.cells if step(b, b)}
+            assert engine.monster_stops(m, st.cells) == {h for h in st.cells if engine.monster_can_stop(m, h)}
             fast = hx.bfs_entering([m.pos], step.enterable, step.fences)
             assert list(fast.items()) == list(hx.bfs(m.pos, step).items())
             goals = sorted(fast)[:3]
             assert list(hx.bfs_leaving(goals, step.enterable, step.fences).items()) == \
                 list(hx.bfs_from(goals, lambda a, b: step(b, a)).items())
+            for goal in sorted(fast)[-3:]:
+                assert hx.path_entering(m.pos, {goal}, step.enterable, step.fences) == hx.path_to(m.pos, {goal}, step)
             checked += 1
         if st.result:
             break
@@ -239,6 +243,20 @@ def test_the_fenced_searches_find_what_the_general_ones_find():
                 (hx.bfs_leaving(starts, enterable | free, fences, unfenced=free),
                  hx.bfs_from(starts, lambda a, b: a in free or step(b, a)))]:
             assert list(fast.items()) == list(general.items())
+        goals = set(rnd.sample(hexes, rnd.randint(1, 3)))
+        assert hx.path_entering(starts[0], goals, enterable, fences) == hx.path_to(starts[0], goals, step)
+        # a search told which hexes it wants may stop once it has them: theirs are the full
+        # search's distances
+        wanted = set(rnd.sample(hexes, rnd.randint(0, 6)))
+        full = hx.bfs_leaving(starts, enterable, fences)
+        part = hx.bfs_leaving(starts, enterable, fences, wanted=wanted)
+        assert all(part.get(h) == full.get(h) for h in wanted) and part.items() <= full.items()
+        # a search told to stop at the nearest of some hexes finds every hex as near as it
+        full = hx.bfs_entering(starts, enterable)
+        part = hx.bfs_entering(starts, enterable, until=wanted)
+        nearest = min((full[h] for h in wanted if h in full), default=None)
+        assert part.items() <= full.items()
+        assert {h for h, n in full.items() if nearest is None or n <= nearest} <= part.keys()
 
 
 def test_hex_distance_is_the_cube_distance():

@@ -7,6 +7,7 @@ from collections import Counter
 
 from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.board import terrain_kinds
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, spend
@@ -285,7 +286,11 @@ def _sentry_at(engine: Monsters, d: Dwarf) -> dict | None:
 
 
 def _shield_at(engine: Monsters, d: Dwarf) -> dict | None:
-    return {"do": "shield", "at": d.pos} if engine.shield is None else None
+    """The shield on the dwarf's space, while none is out and the dwarf has a shield token
+    (else `shield` refuses it: a player's trial of it would copy the game for nothing)."""
+    if engine.shield is not None or d.cls != "gunner" or d.tokens["shield"] < 1:
+        return None
+    return {"do": "shield", "at": d.pos}
 
 
 def _platforms_at(engine: Monsters, d: Dwarf) -> dict | None:
@@ -293,7 +298,7 @@ def _platforms_at(engine: Monsters, d: Dwarf) -> dict | None:
     st = engine.state
     have = st.tokens.get("platform", {})
     blocks = engine.sight_blocker()
-    pits = sorted((h for h, c in st.cells.items() if c == "o" and h not in have
+    pits = sorted((h for h in terrain_kinds(st.cells).pits if h not in have
                    and hx.line_of_sight(d.pos, h, blocks)),
                   key=lambda h: (hx.distance(d.pos, h), h))
     return {"do": "platforms", "at": pits[:3]} if pits else None

@@ -139,7 +139,9 @@ class Board(Triggers):
             return False
         if st.terrain(h) == "o" or st.monster_at(h):
             return False
-        if st.dwarf_at(h) not in (None, d) or h == st.sentry or h in st.exits.values() or h == st.supply_pod:
+        other = st.dwarf_at(h)           # `is`: a dataclass's == compares every field
+        if (other is not None and other is not d) or h == st.sentry or h in st.exits.values() \
+                or h == st.supply_pod:
             return False
         return True
 
@@ -226,8 +228,10 @@ class Board(Triggers):
                 taken.add(o.pos)
                 taken.add(o.tail)
         taken.update(d.pos for d in st.dwarves if not d.in_pod)
-        cells, stalagmites = st.cells, st.stalagmites
-        return {h for h in hexes if cells.get(h, "x") in OPEN and h not in stalagmites and h not in taken}
+        out = terrain_kinds(st.cells).open.intersection(hexes)
+        out -= st.stalagmites
+        out -= taken
+        return set(out)
 
     # --- dice --------------------------------------------------------------------------------
     def roll(self, die: str, n: int) -> list[dict]:
@@ -334,23 +338,60 @@ class Board(Triggers):
 
 def _enterable(cells: dict, closed: set, blocked: set, platforms: set, stalagmites: set,
                standing: set, flying: bool, destroys: set) -> set:
-    """The spaces a monster may step into (fences aside): `monster_stepper`'s
-    test of the space entered (same checks, same order), run over the whole map in one pass."""
-    walls_ok, rock_ok = "wall" in destroys, flying or "stalagmite" in destroys
-    out = set()
-    for b, t in cells.items():
-        if b in closed or t == "x":
-            continue
-        if t in WALLS or t == "h":
-            ok = walls_ok
-        elif b in blocked:
-            ok = False
-        elif t == "o":
-            ok = flying or b in platforms
-        elif b in stalagmites:
-            ok = rock_ok
-        else:
-            ok = flying or b not in standing
-        if ok:
-            out.add(b)
+    """The spaces a monster may step into (fences aside): `monster_stepper`'s test of the
+    space entered (same checks, same order: a wall by the monster's destroying walls
+    whatever token lies there, then a blocking token, a pit, a stalagmite, a dwarf), as set
+    operations on the map's terrain kinds."""
+    terrain = terrain_kinds(cells)
+    rocks = terrain.ground & stalagmites
+    out = set(terrain.ground - rocks) if rocks else set(terrain.ground)
+    if not flying:
+        out -= standing
+    if flying or "stalagmite" in destroys:
+        out |= rocks
+    out |= terrain.pits if flying else terrain.pits & platforms
+    out -= blocked
+    if "wall" in destroys:
+        out |= terrain.walls
+    out -= closed
     return out
+
+
+class TerrainKinds:
+    """The hexes of a map by kind of terrain: walls (with the hidden segments' "h"), pits
+    ("o"), the rest of the board (open spaces and the drop pod), and the open spaces alone."""
+    __slots__ = ("walls", "pits", "ground", "open")
+
+    def __init__(self, cells: dict) -> None:
+        walls, pits, ground, opens = [], [], [], []
+        for h, t in cells.items():
+            if t in WALLS or t == "h":
+                walls.append(h)
+            elif t == "o":
+                pits.append(h)
+            elif t != "x":
+                ground.append(h)
+                if t in OPEN:
+                    opens.append(h)
+        self.walls, self.pits = frozenset(walls), frozenset(pits)
+        self.ground, self.open = frozenset(ground), frozenset(opens)
+
+
+# the last maps read, newest first: [(hexes, their terrain characters, TerrainKinds)]. Kept by
+# content, so a trial's copy of the map (or the map once more after a dig) finds its kinds
+_TERRAIN: list = []
+
+
+def terrain_kinds(cells: dict) -> TerrainKinds:
+    """`TerrainKinds(cells)`, remembered for the last few maps by their content (compared
+    in full: most monster moves and trials read a map an earlier one read)."""
+    hexes, chars = list(cells), list(cells.values())
+    for i, (known_hexes, known_chars, kinds) in enumerate(_TERRAIN):
+        if known_chars == chars and known_hexes == hexes:
+            if i:
+                _TERRAIN.insert(0, _TERRAIN.pop(i))
+            return kinds
+    kinds = TerrainKinds(cells)
+    _TERRAIN.insert(0, (hexes, chars, kinds))
+    del _TERRAIN[4:]
+    return kinds

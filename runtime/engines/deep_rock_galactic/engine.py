@@ -22,7 +22,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.board import parse_map, plain
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.queries import Queries
-from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State, deep_twin, flat_copy
+from tomecraft.runtime.engines.deep_rock_galactic.state import ATOMIC, Dwarf, Monster, State, deep_twin, flat_copy
 from tomecraft.runtime.engines.deep_rock_galactic.verbs import Verbs
 
 __all__ = ["Engine", "load_mission", "parse_map", "plain", "MAX_ROUNDS"]
@@ -97,6 +97,9 @@ class Engine(Monsters):
         memo[id(self)] = new
         fields = new.__dict__
         for name, value in vars(self).items():
+            if type(value) in ATOMIC:            # numbers, flags, None, text: kept as they are
+                fields[name] = value
+                continue
             if name in _NOT_COPIED:
                 continue
             twin = memo.get(id(value), _MISSING)

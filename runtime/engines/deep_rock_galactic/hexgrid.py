@@ -131,8 +131,16 @@ def lines(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], ...]:
 
 
 def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
-    """Clear if some line from a to b crosses no blocking hex (the rule's 'any part' of a hex)."""
-    return any(not any(blocks(h) for h in path) for path in lines(a, b))
+    """Clear if some line from a to b crosses no blocking hex (the rule's 'any part' of a hex).
+    Each line is read up to its first blocking hex, lines in order (loops, not generators:
+    the monsters and the players ask this tens of thousands of times a sim)."""
+    for path in lines(a, b):
+        for h in path:
+            if blocks(h):
+                break
+        else:
+            return True
+    return False
 
 
 def bfs(start: Hex, passable: Callable[[Hex, Hex], bool]) -> dict[Hex, int]:
@@ -151,6 +159,62 @@ def path_to(start: Hex, goals: Iterable[Hex], passable: Callable[[Hex, Hex], boo
         h = todo.popleft()
         for n in sorted_neighbours(h):
             if n in prev or not passable(h, n):
+                continue
+            prev[n] = h
+            if n in goals:
+                path = [n]
+                while prev[path[-1]] != start:
+                    path.append(prev[path[-1]])
+                return path[::-1]
+            todo.append(n)
+    return None
+
+
+def path_into(start: Hex, goals: Iterable[Hex], enters: Callable[[Hex], bool]) -> list[Hex] | None:
+    """`path_to` for a step that depends only on the space entered: `enters(n)`, asked
+    once per space (not once per neighbour the search reaches it from), in the search's
+    order (a dwarf's walk)."""
+    goals = set(goals)
+    if start in goals:
+        return []
+    known: dict[Hex, bool] = {}
+    prev = {start: None}
+    todo = deque([start])
+    while todo:
+        h = todo.popleft()
+        for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+            if n in prev:
+                continue
+            ok = known.get(n)
+            if ok is None:
+                ok = known[n] = enters(n)
+            if not ok:
+                continue
+            prev[n] = h
+            if n in goals:
+                path = [n]
+                while prev[path[-1]] != start:
+                    path.append(prev[path[-1]])
+                return path[::-1]
+            todo.append(n)
+    return None
+
+
+def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = ()) -> list[Hex] | None:
+    """`path_to` where a step from h into n is passable exactly when n is in `enterable` and
+    crosses no fence (as in `bfs_entering`): the same search, in the same order, with set
+    lookups for the step's test (a monster's walk)."""
+    goals = set(goals)
+    if start in goals:
+        return []
+    side_of = _sides(enterable, fences, frozenset(), True) if fences else None
+    prev = {start: None}
+    todo = deque([start])
+    while todo:
+        h = todo.popleft()
+        into = enterable if side_of is None else side_of(h)
+        for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+            if n in prev or n not in into:
                 continue
             prev[n] = h
             if n in goals:
@@ -201,13 +265,17 @@ def bfs_from(starts: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> dic
     return dist
 
 
-def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset()) -> dict[Hex, int]:
+def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
+                 until=None) -> dict[Hex, int]:
     """`bfs_from` where a step into n is passable exactly when n is in `enterable` (a set):
     the fast form for monsters whose way depends only on the space entered. `fences`: sets
     of hexes a step never crosses (from inside one to outside it, or back: a shield's area,
-    an IFG), except a step into `unfenced`."""
+    an IFG), except a step into `unfenced`. With `until` (a set of hexes), the search may
+    stop once it has found every hex as near as the nearest of them (where a spawn looks)."""
     if fences:
         return _fenced(starts, enterable, fences, unfenced, entering=True)
+    if until is not None:
+        return _bfs_until(starts, enterable, until)
     dist = {h: 0 for h in starts}
     todo = deque(sorted(dist))
     popleft, push = todo.popleft, todo.append
@@ -221,16 +289,44 @@ def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=
     return dist
 
 
-def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset()) -> dict[Hex, int]:
-    """`bfs_from` where a step out of h is passable exactly when h is in `leavable` (a set):
-    walking distances *to* the starts along ways that depend only on the space entered.
-    `fences` as in `bfs_entering`, except a step out of `unfenced`."""
-    if fences:
-        return _fenced(starts, leavable, fences, unfenced, entering=False)
+def _bfs_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
+    """`bfs_entering` (no fences) up to the distance of the nearest hex of `until`: every hex
+    at that distance is found (while the hexes one step nearer are searched from) before the
+    first hex at it is searched from, where this search stops."""
     dist = {h: 0 for h in starts}
+    level = 0 if any(h in until for h in dist) else None
     todo = deque(sorted(dist))
     popleft, push = todo.popleft, todo.append
     while todo:
+        h = popleft()
+        if level is not None and dist[h] >= level:
+            break
+        far = dist[h] + 1
+        for n in _NEIGHBOURS.get(h) or neighbours(h):
+            if n in enterable and n not in dist:
+                dist[n] = far
+                push(n)
+                if level is None and n in until:
+                    level = far
+    return dist
+
+
+def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset(),
+                wanted=None) -> dict[Hex, int]:
+    """`bfs_from` where a step out of h is passable exactly when h is in `leavable` (a set):
+    walking distances *to* the starts along ways that depend only on the space entered.
+    `fences` as in `bfs_entering`, except a step out of `unfenced`. With `wanted` (a set of
+    hexes), the search may stop once it has found them all: their distances, and those of
+    the hexes found before them, are the full search's (a breadth-first search finds each
+    hex at its final distance)."""
+    if fences:
+        return _fenced(starts, leavable, fences, unfenced, entering=False, wanted=wanted)
+    dist = {h: 0 for h in starts}
+    missing = _missing(wanted, dist)
+    wanted = wanted or ()
+    todo = deque(sorted(dist))
+    popleft, push = todo.popleft, todo.append
+    while todo and missing != 0:
         h = popleft()
         if h not in leavable:
             continue
@@ -239,35 +335,30 @@ def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=fr
             if n not in dist:
                 dist[n] = far
                 push(n)
+                if n in wanted:
+                    missing -= 1
     return dist
 
 
-def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: bool) -> dict[Hex, int]:
+def _missing(wanted, found: dict) -> int:
+    """How many hexes of `wanted` a search starting with `found` has still to find; -1 (never
+    reaching 0) when nothing is wanted: the search runs to the end."""
+    if wanted is None:
+        return -1
+    return len(wanted) - sum(1 for h in wanted if h in found)
+
+
+def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: bool,
+            wanted=None) -> dict[Hex, int]:
     """`bfs_entering` (entering) or `bfs_leaving` with fences: the same search, in the same
     order, where a step from h to n also needs h and n on the same side of every fence."""
     union = frozenset().union(*fences)
-    in_none = (False,) * len(fences)           # most spaces lie in no fence
-    sides: dict[tuple, set] = {}
-
-    def side_of(h: Hex) -> set:
-        """The hexes on h's side of every fence: entering, the allowed ones and `unfenced`;
-        leaving, those inside h's fences, or (outside them all) the union not to step into."""
-        key = tuple(h in f for f in fences) if h in union else in_none
-        got = sides.get(key)
-        if got is None:
-            inside = [f for f, i in zip(fences, key) if i]
-            outside = [f for f, i in zip(fences, key) if not i]
-            if inside:
-                got = set.intersection(*map(set, inside)).difference(*outside)
-                got = (got & allowed) | unfenced if entering else got
-            else:
-                got = (allowed - union) | unfenced if entering else union
-            sides[key] = got
-        return got
-
+    side_of = _sides(allowed, fences, unfenced, entering)
     dist = {h: 0 for h in starts}
+    missing = _missing(wanted, dist)
+    wanted = wanted or ()
     todo = deque(sorted(dist))
-    while todo:
+    while todo and missing != 0:
         h = todo.popleft()
         far = dist[h] + 1
         if entering:
@@ -288,4 +379,30 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
             if n not in dist and (out is None or (n not in within if out else n in within)):
                 dist[n] = far
                 todo.append(n)
+                if n in wanted:
+                    missing -= 1
     return dist
+
+
+def _sides(allowed, fences: tuple, unfenced, entering: bool):
+    """`side_of(h)` for the fenced searches: the hexes on h's side of every fence (entering,
+    the allowed ones and `unfenced`; leaving, those inside h's fences, or, outside them
+    all, the union not to step into), one set per combination of fences."""
+    union = frozenset().union(*fences)
+    in_none = (False,) * len(fences)           # most spaces lie in no fence
+    sides: dict[tuple, set] = {}
+
+    def side_of(h: Hex) -> set:
+        key = tuple(h in f for f in fences) if h in union else in_none
+        got = sides.get(key)
+        if got is None:
+            inside = [f for f, i in zip(fences, key) if i]
+            outside = [f for f, i in zip(fences, key) if not i]
+            if inside:
+                got = set.intersection(*map(set, inside)).difference(*outside)
+                got = (got & allowed) | unfenced if entering else got
+            else:
+                got = (allowed - union) | unfenced if entering else union
+            sides[key] = got
+        return got
+    return side_of

@@ -25,10 +25,13 @@ class Monsters(Combat):
             probe = Monster(0, kind, origin)
             step = self.monster_stepper(probe)
             bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
-            dist = hx.bfs_entering([origin], step.enterable | bodies, step.fences, unfenced=bodies)
-            stops = self.monster_stops(probe, dist)
-            free = [h for h in dist if h in stops]
+            stops = self.monster_stops(probe, self.state.cells)
             flames = self.state.tokens.get("flame", {})
+            # the search may stop at the nearest empty space with no flame: those at its
+            # distance are the ring placed on; with none, it searches on to the end
+            dist = hx.bfs_entering([origin], step.enterable | bodies, step.fences, unfenced=bodies,
+                                   until=stops.difference(flames))
+            free = [h for h in dist if h in stops]
             usable = [h for h in free if h not in flames] or free
             if not usable:
                 break
@@ -64,10 +67,11 @@ class Monsters(Combat):
             group = [m for m in self.state.monsters.values() if m.kind == kind.id and m.uid not in skip]
             if not group:
                 continue
-            near = self.walking_distances(group)
+            # the order among one kind is all the distances decide: a lone monster needs none
+            near = self.walking_distances(group) if len(group) > 1 else {group[0].uid: 0}
             while group and not self.state.result:
                 m = self.next_to_act(group, near)
-                group.remove(m)
+                group = [o for o in group if o is not m]     # not remove(): == compares every field
                 if m.uid in self.state.monsters:
                     self.activate(m, move_and_attack)
 
@@ -79,7 +83,8 @@ class Monsters(Combat):
         if not alive:
             return {m.uid: 0 for m in group}
         step = self.monster_stepper(group[0])
-        back = hx.bfs_leaving(alive, step.enterable | alive, step.fences, unfenced=alive)
+        back = hx.bfs_leaving(alive, step.enterable | alive, step.fences, unfenced=alive,
+                              wanted={m.pos for m in group})
         return {m.uid: back[m.pos] if m.pos in back else 1000 + min(hx.distance(m.pos, p) for p in alive)
                 for m in group}
 
@@ -126,29 +131,63 @@ class Monsters(Combat):
         mdef = self.monster_def(m)
         step = self.monster_stepper(m)
         reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
-        can_stop = self.monster_stops(m, reach) | {m.pos}
-        goals = self.monster_goals(m, reach, can_stop, toward_monsters)
-        if not goals or m.pos in goals:
+        dest = self.destination(m, step, reach, toward_monsters)
+        if dest is None:
             return
-        near = [h for h in goals if reach[h] <= mdef.move]
-        if near:
-            dest = min(near, key=lambda h: (reach[h], h))
-        else:
-            back = hx.bfs_leaving(goals, step.enterable, step.fences)
-            spots = [h for h in can_stop if reach[h] <= mdef.move and h in back]
-            dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
-            if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
-                return
         stop_at_sentry = not toward_monsters and bool(mdef.attacks)
-        self.walk_monster(m, hx.path_to(m.pos, {dest}, step) or [], stop_at_sentry)
+        self.walk_monster(m, hx.path_entering(m.pos, {dest}, step.enterable, step.fences) or [], stop_at_sentry)
 
-    def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool) -> set:
+    def destination(self, m: Monster, step, reach: dict, toward_monsters: bool) -> Hex | None:
+        """Where the monster's move ends (`move_monster`), None if it stays: the goal
+        nearest by (steps, hex) within its move, else the empty space within its move nearest
+        the goals if nearer than its own. `step`: its monster_stepper; `reach`: its steps to
+        every space it can enter."""
+        move = self.monster_def(m).move
+        can_stop = self.monster_stops(m, reach) | {m.pos}
+        aim = None if toward_monsters else self.attack_spots(m, reach, can_stop)
+        if aim is not None:
+            _, spots, first, _ = aim
+            steps, nearest = spots[first]
+            if steps <= move:
+                # the first spot in sight is the goal nearest by (steps, hex), the one gone
+                # to (or stayed on: its own space): no need for the others
+                return nearest if nearest != m.pos else None
+        goals = self.monster_goals(m, reach, can_stop, toward_monsters, aim)
+        if not goals or m.pos in goals:
+            return None
+        near = [h for h in goals if reach[h] <= move]
+        if near:
+            return min(near, key=lambda h: (reach[h], h))
+        within_move = {h for h in can_stop if reach[h] <= move}     # m.pos among them
+        back = hx.bfs_leaving(goals, step.enterable, step.fences, wanted=within_move)
+        spots = [h for h in can_stop if h in within_move and h in back]
+        dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
+        if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
+            return None
+        return dest
+
+    def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool,
+                      aim: tuple | None = None) -> set:
         """Where the monster wants to end: next to another monster (the Warden), else on an
-        empty space with its target dwarf in range and line of sight. The target is the dwarf
-        it reaches range of in the fewest steps, ties to the one who acted most recently."""
+        empty space with its target dwarf in range and line of sight (`attack_spots`, or
+        `aim`, what it returned), else nearer a dwarf (`closer_spots`)."""
         st = self.state
         if toward_monsters:
             return {h for h in can_stop if any(hx.distance(h, o.pos) == 1 for o in st.monsters.values() if o is not m)}
+        if aim is None:
+            aim = self.attack_spots(m, reach, can_stop)
+        if aim is None:           # no way into range (a shield, an IFG, pits): get closer
+            return self.closer_spots(m, reach, can_stop)
+        d, spots, first, blocks = aim
+        # the spots before the first in sight are out of sight
+        return {h for _, h in spots[first:] if hx.line_of_sight(h, d.pos, blocks)}
+
+    def attack_spots(self, m: Monster, reach: dict, can_stop: set) -> tuple | None:
+        """The monster's target, the dwarf it reaches range of in the fewest steps (ties to the
+        one who acted most recently): (that dwarf, the (steps, hex) of the empty spaces in its
+        range in that order, the index of the first in its line of sight, the sight blocker
+        read), or None if it has no way into range."""
+        st = self.state
         rng = max(1, self.monster_def(m).attack_range)
         blocks = self.sight_blocker()          # nothing moves while the monster looks
         best, best_key = None, None
@@ -157,16 +196,13 @@ class Monsters(Combat):
                 continue
             # the nearest space to attack this dwarf from: line of sight checked nearest first
             spots = sorted((reach[h], h) for h in hx.within(d.pos, rng, can_stop))
-            steps = next((n for n, h in spots if hx.line_of_sight(h, d.pos, blocks)), None)
-            if steps is None:
+            first = next((i for i, (_, h) in enumerate(spots) if hx.line_of_sight(h, d.pos, blocks)), None)
+            if first is None:
                 continue
-            key = (steps, -d.acted_at, d.seat)
+            key = (spots[first][0], -d.acted_at, d.seat)
             if best_key is None or key < best_key:
-                best, best_key = (d, spots), key
-        if best is None:          # no way into range (a shield, an IFG, pits): get closer
-            return self.closer_spots(m, reach, can_stop)
-        d, spots = best
-        return {h for _, h in spots if hx.line_of_sight(h, d.pos, blocks)}
+                best, best_key = (d, spots, first, blocks), key
+        return best
 
     def closer_spots(self, m: Monster, reach: dict, can_stop: set) -> set:
         """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now."""

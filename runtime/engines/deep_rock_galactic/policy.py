@@ -163,7 +163,8 @@ def _trial(engine: Engine, d: Dwarf):
                                       engine.creatures, engine.swarm_squares))
     trial.rng = Rng(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
     trial.agents = [FirstOption()] * len(engine.agents)
-    return trial, trial.state.dwarves[engine.state.dwarves.index(d)]
+    at = next(i for i, x in enumerate(engine.state.dwarves) if x is d)    # not index(): == compares every field
+    return trial, trial.state.dwarves[at]
 
 
 def trial_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
@@ -378,19 +379,19 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
     wanted = goals(engine, d)
     if not wanted:
         return None
-    # Board.dwarf_step reads only the space entered: asked once per space, not once per
-    # neighbour the searches reach it from
+    # Board.dwarf_step reads only the space entered (its first space is not read): asked
+    # once per space, not once per neighbour the searches reach it from
     enters: dict[Hex, bool] = {}
 
-    def step(a: Hex, b: Hex) -> bool:
+    def step(b: Hex) -> bool:
         ok = enters.get(b)
         if ok is None:
-            ok = enters[b] = engine.dwarf_step(d, a, b)
+            ok = enters[b] = engine.dwarf_step(d, None, b)
         return ok
-    path = hx.path_to(d.pos, wanted, step)
+    path = hx.path_into(d.pos, wanted, step)
     if path is None:
         # dig towards the nearest goal: the first wall on a path through walls
-        dig_path = hx.path_to(d.pos, wanted, lambda a, b: step(a, b) or (st.terrain(b) in WALLS))
+        dig_path = hx.path_into(d.pos, wanted, lambda b: step(b) or (st.terrain(b) in WALLS))
         if dig_path:
             first_wall = next((h for h in dig_path if st.terrain(h) in WALLS), None)
             if first_wall is not None and _adjacent(d.pos, first_wall):

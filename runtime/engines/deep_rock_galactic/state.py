@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import types
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -76,7 +77,13 @@ def _flat_twin(obj, memo: dict):
     fields = new.__dict__
     fields.update(vars(obj))
     for name, value in fields.items():
-        if type(value) not in _KEPT and isinstance(value, (set, list, dict)):
+        kind = type(value)
+        if kind in _KEPT:
+            continue
+        copier = _FLAT_COPIERS.get(kind)          # the usual containers, copied at once
+        if copier is not None:
+            fields[name] = copier(value)
+        elif isinstance(value, (set, list, dict)):
             fields[name] = flat_copy(value)
     return new
 
@@ -131,14 +138,15 @@ class State:
         memo[id(self)] = new
         fields = new.__dict__
         for name, value in vars(self).items():
-            if type(value) in _ATOMIC:            # numbers, flags, None: the copy's own already
+            if type(value) in ATOMIC:            # numbers, flags, None: the copy's own already
                 fields[name] = value
                 continue
             if id(value) in memo:
                 fields[name] = memo[id(value)]
                 continue
             if name in _FLAT:
-                twin = flat_copy(value)
+                copier = _FLAT_COPIERS.get(type(value))
+                twin = copier(value) if copier is not None else flat_copy(value)
             elif name in _NESTED:         # one more level of flat containers (or dicts of them)
                 twin = {k: _flat(v) for k, v in value.items()} if isinstance(value, dict) \
                     else [_flat(v) for v in value]
@@ -173,9 +181,13 @@ _FLAT = {"cells", "pod", "exits", "stalagmites", "minerals", "supply_stock", "sh
 _NESTED = {"tokens", "pickups", "ground", "hidden", "segment_pool"}
 
 
-_ATOMIC = frozenset({int, float, str, bool, type(None)})
-_KEPT = _ATOMIC | {tuple}         # a flat twin keeps these as they are (hexes, last actions)
+# the types of the values a copy keeps as they are (State, Engine and deep_twin)
+ATOMIC = frozenset({int, float, str, bool, type(None)})
+_KEPT = ATOMIC | {tuple}         # a flat twin keeps these as they are (hexes, last actions)
 _MISSING = object()
+# what deepcopy returns as it is: numbers, strings, None, and functions (a trigger's body and
+# condition, the mission event's effect: deepcopy's dispatch found them atomic, one call each)
+_SHARED_AS_IS = ATOMIC | {types.FunctionType, types.BuiltinFunctionType}
 
 
 def deep_twin(value, memo: dict):
@@ -184,14 +196,17 @@ def deep_twin(value, memo: dict):
     triggers' contexts, their info and the dice just rolled). Same copies, same sharing
     through `memo`; any other object goes to copy.deepcopy."""
     kind = type(value)
-    if kind in _ATOMIC:
+    if kind in _SHARED_AS_IS:
         return value
     got = memo.get(id(value), _MISSING)
     if got is not _MISSING:
         return got
     if kind is tuple:
         items = [deep_twin(v, memo) for v in value]
-        if all(a is b for a, b in zip(items, value)):
+        for a, b in zip(items, value):
+            if a is not b:
+                break
+        else:
             return value                       # immutable all through: shared, as deepcopy does
         twin = memo[id(value)] = tuple(items)
         return twin
@@ -202,7 +217,9 @@ def deep_twin(value, memo: dict):
         return twin
     if kind is list:
         twin = memo[id(value)] = []
-        twin.extend(deep_twin(v, memo) for v in value)
+        append = twin.append
+        for v in value:                        # a loop: a generator cost more (the dwarves)
+            append(deep_twin(v, memo))
         return twin
     if kind is Context:                       # frozen: its fields set as deepcopy sets them
         twin = memo[id(value)] = object.__new__(kind)
@@ -224,6 +241,10 @@ def flat_copy(value):
     if type(value) is Counter:            # Counter(value) runs its __init__ and update in Python
         return copy_counter(value)
     return type(value)(value)
+
+
+# flat_copy of a container of exactly these types
+_FLAT_COPIERS = {set: set, list: list, dict: dict, Counter: copy_counter}
 
 
 def _flat(value):

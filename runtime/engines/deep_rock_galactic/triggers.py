@@ -72,10 +72,15 @@ class Triggers:
             self.run(effect, you=you, fire=event, **info)
         if not self.subs:
             return
+        # the triggers on this event, as they stand now (most events, a monster's every step,
+        # have none)
+        hearing = [(key, sub) for key, sub in self.subs.items() if sub[0] == event]
+        if not hearing:
+            return
         ev = SimpleNamespace(**fields)
-        for key, sub in list(self.subs.items()):
+        for key, sub in hearing:
             name, where, body, ctx = sub
-            if name != event or self.subs.get(key) is not sub:
+            if self.subs.get(key) is not sub:
                 continue
             if event in OWNER_EVENTS and ctx.you is not you:
                 continue
