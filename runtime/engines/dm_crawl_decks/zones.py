@@ -109,7 +109,8 @@ class Zones:
         if card.zone == "graveyard":
             return
         self.place(card, "graveyard")
-        self.log(f"{card} -> graveyard")
+        if self.log_enabled:    # (not formatted with logging off)
+            self.log(f"{card} -> graveyard")
         self.settle()
         self.fire("sent_to_graveyard", card)     # from anywhere (L302)
 
@@ -122,7 +123,8 @@ class Zones:
         if card.zone == "discard":
             return
         self.place(card, "discard")
-        self.log(f"{card} -> discard")
+        if self.log_enabled:    # (not formatted with logging off)
+            self.log(f"{card} -> discard")
         self.settle()
         self.fire("discarded", card)             # from anywhere (L306)
 
