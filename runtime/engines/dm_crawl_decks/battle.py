@@ -101,7 +101,8 @@ class Battle:
         s.stats["rows"] += 1
         if p < e:                                               # ① defeat (L135)
             s.stats["defeats"] += 1
-            self.log(f"row lost {p} < {e}")
+            if self.log_enabled:    # (not formatted with logging off)
+                self.log(f"row lost {p} < {e}")
             damage = sum(self.power(c) for c in enemy)
             self.fire("defeat", SimpleNamespace(total=p, enemy=e))
             self.lose_hp(damage + (1 if p == 0 else 0))
@@ -111,7 +112,8 @@ class Battle:
                 self.send_to_graveyard(c)
         else:                                                   # ② / ③ victory (L136-137)
             s.stats["ties" if p == e else "wins"] += 1
-            self.log(f"row won {p} {'=' if p == e else '>'} {e}")
+            if self.log_enabled:    # (not formatted with logging off)
+                self.log(f"row won {p} {'=' if p == e else '>'} {e}")
             self.fire("victory", SimpleNamespace(total=p, enemy=e))
             for c in enemy:
                 self.send_to_graveyard(c)

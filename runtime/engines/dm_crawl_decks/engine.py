@@ -134,9 +134,10 @@ class Engine(Battle, Rules, Zones):
         if isinstance(obj, Card):
             if obj.deck != "main" or obj.zone not in FIELD:
                 return
-            self.log(f"{obj} {name} {op} {value} (was {self.layers.value(obj, name)})")
+            if self.log_enabled:            # (the lines read the layered values)
+                self.log(f"{obj} {name} {op} {value} (was {self.layers.value(obj, name)})")
             self.layers.modify(obj, name, op, value)
-            if obj.zone in FIELD:
+            if obj.zone in FIELD and self.log_enabled:
                 self.log(f"{obj} {name} now {self.layers.value(obj, name)}")
             self.settle()
             return
@@ -159,8 +160,28 @@ class Engine(Battle, Rules, Zones):
         if card.zone in FIELD:
             self.send_to_graveyard(card)
 
+    def _pending(self, name: str):
+        """The not yet copied `name` of a trial copy (snapshot.Pending), else None."""
+        lazy = self.__dict__.get("_lazy")
+        return lazy.get(name) if lazy else None
+
+    def _continuous_idle(self) -> bool:
+        """Whether a refresh would change nothing, known without copying the continuous
+        effects (a trial copy that has not copied them: snapshot.Pending): none modifies
+        anything and none's owner is active in the trial. (A refresh runs only the active
+        bodies and replaces only what an applied one modified.)"""
+        pending = self._pending("continuous_fx")
+        if pending is None:
+            return False
+        active = self._active
+        return not any(r.applied or active(pending.now(r.owner)) for r in pending.original._regs)
+
     def settle(self) -> None:
-        self.continuous_fx.refresh()
+        if not self._continuous_idle():
+            self.continuous_fx.refresh()
+        pending = self._pending("_watchers")
+        if pending is not None and not pending.original:
+            return                                  # no watch to check (and none to copy)
         for w in list(self._watchers):
             ctx, cond, body = w
             if cond(ctx):

@@ -128,14 +128,28 @@ def _top_ups(up: tuple, need: int) -> tuple:
 def _search(rows: tuple, hand: tuple, up: tuple, hp: int) -> tuple[int, tuple]:
     """(tenths, ((card indices, stacks) per row)): the first best plan in depth-first order.
     A plan that loses all HP costs 100 points at each row from there on."""
-    return _suffix(rows, hand, hp, {}, 0, tuple(range(len(hand))), up, 0)
+    free = tuple(range(len(hand)))
+    return _suffix(rows, hand, hp, {}, 0, free, up, 0, _bounds(rows, hand, up, free))
+
+
+def _bounds(rows: tuple, hand: tuple, up: tuple, free: tuple) -> tuple:
+    """For each i, the most rows[i:] can add up to (and 0 past the end): each row's best play
+    with the whole hand and all the face-up tokens (fewer cards or tokens never play better:
+    their card sets and top-ups are among these; losing all HP only costs)."""
+    bounds = [0]
+    for e, power in reversed(rows):
+        bounds.append(bounds[-1] + _plays(e, power, free, up, hand)[0][0])
+    return tuple(reversed(bounds))
 
 
 def _suffix(rows: tuple, hand: tuple, hp: int, best: dict, i: int, free: tuple, up: tuple,
-            damage: int) -> tuple[int, tuple]:
+            damage: int, bounds: tuple) -> tuple[int, tuple]:
     """The best plan for rows[i:] with the `free` hand cards and `up` tokens, memoised in
     `best` (a module-level function: a nested recursive one would leave each search's memo
-    in a reference cycle for the garbage collector)."""
+    in a reference cycle for the garbage collector). A play whose value plus the most the
+    later rows can add (`bounds`, see _bounds) is no more than the best found so far cannot
+    be chosen (only a greater total replaces it): it and the plays after it (sorted by
+    value) are not searched."""
     key = (i, free, up, damage)
     got = best.get(key)
     if got is not None:
@@ -152,9 +166,12 @@ def _suffix(rows: tuple, hand: tuple, hp: int, best: dict, i: int, free: tuple, 
                 if top is None or value > top:
                     top, chosen = value, ((idx, stacks),)
         else:
+            most_after = bounds[i + 1]
             for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
+                if top is not None and value + most_after <= top:
+                    break
                 after, then = _suffix(rows, hand, hp, best, i + 1, rest, left,
-                                      min(hp, damage + lost))
+                                      min(hp, damage + lost), bounds)
                 if top is None or value + after > top:
                     top, chosen = value + after, ((idx, stacks),) + then
         total += top

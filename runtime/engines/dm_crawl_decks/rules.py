@@ -27,7 +27,8 @@ class Rules:
             if not s.main_deck or s.over:
                 return
             card = s.main_deck[-1]
-            self.log(f"time: {card} turned over")
+            if self.log_enabled:    # (not formatted with logging off)
+                self.log(f"time: {card} turned over")
             self.discard(card)
 
     def return_hand(self, count_draw: bool, choices: list | None = None) -> int:
@@ -142,7 +143,8 @@ class Rules:
     def gain_relic(self, card: Card) -> None:
         s = self.state
         self.place(card, "equipment")
-        self.log(f"gain relic {card}")
+        if self.log_enabled:    # (not formatted with logging off)
+            self.log(f"gain relic {card}")
         label = card.defn.label
         if label and label not in s.labels:      # L45: the first relic with this label
             s.labels.add(label)
@@ -181,7 +183,8 @@ class Rules:
 
     def use_relic(self, relic_repr: str) -> bool:
         relic = next(c for c in self.state.equipment if repr(c) == relic_repr)
-        self.log(f"use relic {relic}")
+        if self.log_enabled:    # (not formatted with logging off)
+            self.log(f"use relic {relic}")
         return resolve(relic.defn.use, self.ctx(relic))
 
     def relic_window(self, window: str) -> None:
@@ -234,7 +237,8 @@ class Rules:
 
     # --- events after a battle -----------------------------------------------------------------
     def activate_event(self, card: Card) -> None:
-        self.log(f"event {card}")
+        if self.log_enabled:    # (not formatted with logging off)
+            self.log(f"event {card}")
         resolve(card.defn.effect, self.ctx(card))
         if card.zone == "revealed":
             self.place(card, "event_discard")

@@ -300,6 +300,25 @@ def _copy_once(tracker, cp: _Copier):
     return cp.obj(tracker, {"_used": used})
 
 
+class Pending:
+    """A piece of the game that a disposable copy has not copied yet: calling it copies it
+    (Engine.__getattr__). Until then the trial reads the game copied's (`original`, left as it
+    is) to see that an operation would change nothing and need no copy (Engine.settle, fire)."""
+
+    __slots__ = ("original", "cp", "make")
+
+    def __init__(self, original, cp: _Copier, make) -> None:
+        self.original, self.cp, self.make = original, cp, make
+
+    def __call__(self):
+        return self.make()
+
+    def now(self, x):
+        """What the original object `x` (a card) is in the trial: its copy, or `x` itself
+        while the trial has not copied it (then it has not changed it either)."""
+        return self.cp.memo.get(id(x), x)
+
+
 LAZY = frozenset(("rng", "bus", "continuous_fx", "once_tracker", "_watchers"))
 
 
@@ -324,10 +343,12 @@ def copy_engine(engine, memo: dict, disposable: bool = False):
     d["queries"] = cp.obj(engine.queries, {"engine": new})
     lazy = {
         "rng": lambda: copy_rng(engine.rng, memo),
-        "continuous_fx": lambda: _copy_continuous(engine.continuous_fx, d["layers"], cp),
-        "bus": lambda: _copy_bus(engine.bus, cp),
+        "continuous_fx": Pending(engine.continuous_fx, cp,
+                                 lambda: _copy_continuous(engine.continuous_fx, d["layers"], cp)),
+        "bus": Pending(engine.bus, cp, lambda: _copy_bus(engine.bus, cp)),
         "once_tracker": lambda: _copy_once(engine.once_tracker, cp),
-        "_watchers": lambda: [(cp.ctx(c), cp(cond), cp(body)) for c, cond, body in engine._watchers],
+        "_watchers": Pending(engine._watchers, cp, lambda: [(cp.ctx(c), cp(cond), cp(body))
+                                                            for c, cond, body in engine._watchers]),
     }
     if disposable:
         d["layers"] = _share_layers(engine.layers, cp)

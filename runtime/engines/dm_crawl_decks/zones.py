@@ -81,8 +81,7 @@ class Zones:
         if was in FIELD and zone not in FIELD and card.deck == "main":
             self.layers.clear(card)
         if card.deck == "relic" and zone != "equipment":
-            self.bus.drop_owner(card)
-            self.continuous_fx.drop(card)
+            self._drop_relic(card)
         card.zone = zone
         pile = self._pile(zone)
         if pile is None:
@@ -92,6 +91,17 @@ class Zones:
         else:
             pile.append(card)
 
+    def _drop_relic(self, card) -> None:
+        """A relic left the equipment: its triggers and continuous effects end. A trial copy
+        that has not copied them (snapshot.Pending) skips a drop that would find none."""
+        bus = self._pending("bus")
+        if bus is None or any(s.active and bus.now(s.owner) is card
+                              for subs in bus.original._subs.values() for s in subs):
+            self.bus.drop_owner(card)
+        fx = self._pending("continuous_fx")
+        if fx is None or any(fx.now(r.owner) is card for r in fx.original._regs):
+            self.continuous_fx.drop(card)
+
     def send_to_graveyard(self, card: Card) -> None:
         if card.deck != "main":
             self.place(card, "event_discard" if card.deck == "event" else "relic_deck", bottom=True)
@@ -99,7 +109,8 @@ class Zones:
         if card.zone == "graveyard":
             return
         self.place(card, "graveyard")
-        self.log(f"{card} -> graveyard")
+        if self.log_enabled:    # (not formatted with logging off)
+            self.log(f"{card} -> graveyard")
         self.settle()
         self.fire("sent_to_graveyard", card)     # from anywhere (L302)
 
@@ -112,7 +123,8 @@ class Zones:
         if card.zone == "discard":
             return
         self.place(card, "discard")
-        self.log(f"{card} -> discard")
+        if self.log_enabled:    # (not formatted with logging off)
+            self.log(f"{card} -> discard")
         self.settle()
         self.fire("discarded", card)             # from anywhere (L306)
 
@@ -123,6 +135,9 @@ class Zones:
     def fire(self, event: str, payload=None) -> int:
         if self.state.over:
             return 0
+        pending = self._pending("bus")          # a trial copy that has not copied the triggers:
+        if pending is not None and not any(s.active for s in pending.original._subs.get(event, ())):
+            return 0                            # none listens (firing would only copy them)
         return self.bus.fire(event, payload, eligible=self._eligible(event, payload),
                              order=self._order)
 
