@@ -14,4 +14,7 @@ UsageError = dg.UsageError  # a mistake in how tomecraft was called: exit 2
 
 def progress(message: str) -> None:
     """Progress goes to stderr so --format json stays clean on stdout."""
-    print(dg.escape_controls(message), file=sys.stderr, flush=True)  # names can be hostile
+    # One write per line, newline included: build workers share stderr, and print() writes
+    # the text and the newline apart, so two processes' lines could run together.
+    sys.stderr.write(dg.escape_controls(message) + "\n")    # names can be hostile
+    sys.stderr.flush()
