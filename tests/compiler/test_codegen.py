@@ -619,3 +619,20 @@ def test_context_fields_read_twice_are_read_once_unless_a_nested_body_has_its_ow
     assert codegen._hoisted(nested, 2) == ([], nested)
     # `ctx.yours`, `obj.ctx.you` are not the context's `you`
     assert codegen._hoisted(["a(ctx.yours)", "b(obj.ctx.you)", "c(ctx.yours)"], 1)[0] == []
+
+
+@pytest.mark.parametrize("game, pack", [("clank_catacombs", "tomb_party"),
+                                        ("deep_rock_galactic", "goo_from_above")])
+def test_files_loaded_once_a_process_stay_as_read(game, pack):
+    """The loader hands the same Document to every compile of a file in a process: a compile
+    over a pack, in between, must leave the base game compiling to the same code."""
+    root = REPO / "content" / game
+
+    def generated(packs):
+        reporter = dg.Reporter()
+        compiled = pipeline.compile_game(root, packs, reporter)
+        assert compiled is not None and not reporter.errors, reporter.diagnostics
+        return codegen.generate(compiled, "hash")
+    first = generated([])
+    with_pack = generated([root / "packs" / pack])
+    assert with_pack != first and generated([]) == first
