@@ -452,11 +452,34 @@ _HANDLER_READ = re.compile(r"(?<![\w.'\"])(verbs|queries)\.")
 
 
 def _bindings(lines: list[str], depth: int) -> list[str]:
-    """`verbs = ctx.verbs` / `queries = ctx.queries` for the handler objects a function uses
-    (each nested body binds its own, and lambdas read `ctx.`'s: see `body` and `lam`)."""
-    text = "\n".join(lines)
+    """`verbs = ctx.verbs` / `queries = ctx.queries` for the handler objects a function uses:
+    in its own code or in a nested function that reads the name from it (an availability
+    check); a nested body that binds its own (see `body`) does not count."""
     return ["    " * depth + f"{name} = ctx.{name}"
-            for name, pattern in _HANDLER_USE.items() if pattern.search(text)]
+            for name, pattern in _HANDLER_USE.items()
+            if pattern.search("\n".join(_reading_outer(lines, f"{name} = ctx.{name}")))]
+
+
+def _reading_outer(lines: list[str], binding: str) -> list[str]:
+    """The lines of a function body without the nested functions that make `binding`
+    themselves (and so never read the outer one)."""
+    kept, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        indent = len(line) - len(line.lstrip())
+        end = i + 1
+        if line.lstrip().startswith("def "):
+            while end < len(lines) and (not lines[end].strip() or
+                                        len(lines[end]) - len(lines[end].lstrip()) > indent):
+                end += 1
+            inner = _reading_outer(lines[i + 1:end], binding)
+            if not any(text.strip() == binding for text in inner):
+                kept += [line] + inner      # reads ours (itself, or a closure of its own)
+            i = end             # else it binds its own: what it and its closures read is not ours
+            continue
+        kept.append(line)
+        i += 1
+    return kept
 
 
 _CONTEXT_READ = re.compile(r"(?<![\w.])ctx\.(you|engine|info|self|target)\b")
