@@ -97,13 +97,14 @@ def cmd_build(args) -> int:
         return compile_all([pipeline.Target(base, list(packs) + list(extra))
                             for base, packs in pairs], reporter)
     from tomecraft.compiler import parallel
-    jobs = args.jobs or parallel.available_cores()
-    return build.run(args.check, dg.Reporter(), progress, compile_pairs, jobs)
+    workers = args.workers or parallel.available_cores()
+    return build.run(args.check, dg.Reporter(), progress, compile_pairs, workers)
 
 
-def _jobs(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 64:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of jobs from 1 to 64")
+def _workers(text: str) -> int:
+    if not text.isdigit() or int(text) > 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers from 0 "
+                                         "(every core) to 64")
     return int(text)
 
 
@@ -369,9 +370,9 @@ def parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="write generated/ and schemas/")
     b.add_argument("--check", action="store_true", help="exit 1 if generated/ is stale")
-    b.add_argument("--jobs", "-j", type=_jobs, default=0, metavar="N",
-                   help="compile up to N base games side by side (default: one per core; "
-                        "forked processes, Linux only; the output is the same for every N)")
+    b.add_argument("--workers", type=_workers, default=0, metavar="N",
+                   help="processes to compile the base games on, side by side (default: "
+                        "every core; 1: this process; Linux only; the output is the same)")
     b.set_defaults(run=cmd_build)
 
     e = sub.add_parser("explain", help="explain a diagnostic code")

@@ -34,8 +34,8 @@ def add_arguments(b) -> None:
 
 
 def run(args, usage_error) -> int:
-    from tomecraft.compiler import balance, loadgen
-    from tomecraft.compiler.balance import report as report_mod, runner
+    from tomecraft.compiler import balance, loadgen, parallel
+    from tomecraft.compiler.balance import report as report_mod
     from tomecraft.runtime import sim
     if args.games < 1:
         raise usage_error("--games must be at least 1")
@@ -62,7 +62,7 @@ def run(args, usage_error) -> int:
                         sweep=getattr(sim.engine_module(data), "BALANCE_SWEEP", ()),
                         until_significant=args.until_significant, max_games=args.max_games,
                         catalog=catalog)
-    workers = args.workers or runner.default_workers()
+    workers = args.workers or parallel.available_cores()
     client, cluster = _dask(args.dask, workers, usage_error) if args.dask else (None, None)
     try:
         result = balance.run(plan, workers=workers, client=client,

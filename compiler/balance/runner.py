@@ -9,7 +9,6 @@ process and keeps it; what comes back is plain data (records), never code or def
 """
 from __future__ import annotations
 
-import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -118,10 +117,6 @@ def run_dask(batches: list[Batch], client, tick: Callable[[int], None]) -> list[
         results[i] = future.result()
         tick(len(batches[i].indices))
     return [results[i] for i in range(len(batches))]
-
-
-def default_workers() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class Progress:

@@ -1,4 +1,4 @@
-"""`tomecraft build --jobs`: base games compiled side by side, with the outcome of a serial build.
+"""`tomecraft build --workers`: base games compiled side by side, with the outcome of a serial build.
 
 The forking runs in subprocesses: a test process with threads (pytest-xdist's) never forks
 (parallel.can_fork), so each script first checks that its work ran in other processes.
@@ -112,7 +112,7 @@ def build(root: Path, jobs: int) -> tuple[int, str, dict[str, bytes]]:
     for sub in ("generated", "schemas", ".tomecraft-build"):
         shutil.rmtree(root / sub, ignore_errors=True)
     (root / "generated").mkdir()
-    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "build", "-j", str(jobs)],
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "build", "--workers", str(jobs)],
                          cwd=root, capture_output=True, text=True, timeout=300)
     files = {p.relative_to(root).as_posix(): p.read_bytes()
              for sub in ("generated", "schemas") for p in sorted((root / sub).rglob("*"))
@@ -136,8 +136,9 @@ def test_a_build_reports_the_same_errors_for_any_number_of_jobs(two_games):
     assert build(two_games, 2)[:2] == (1, report)
 
 
-def test_jobs_must_be_a_count():
-    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "build", "-j", "0"],
-                         cwd=REPO, capture_output=True, text=True, timeout=60)
-    assert out.returncode == 2 and "number of jobs" in out.stderr
+def test_workers_must_be_a_count():
+    for bad in ("-1", "two", "65"):
+        out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "build", "--workers", bad],
+                             cwd=REPO, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2 and "number of workers" in out.stderr, (bad, out.stderr)
     assert parallel.available_cores() >= 1
