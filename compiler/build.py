@@ -360,9 +360,9 @@ def up_to_date(progress) -> bool:
     return True
 
 
-def run(check: bool, reporter, progress, compile_all, jobs: int = 1) -> int:
+def run(check: bool, reporter, progress, compile_all, workers: int = 1) -> int:
     """`tomecraft build [--check]`. compile_all(targets, extra, reporter) compiles games;
-    `jobs` processes compile the base games side by side."""
+    `workers` processes compile the base games side by side."""
     from tomecraft.compiler import diagnostics as dg
     root = pipeline.project_root()
     started = time.time_ns()
@@ -370,7 +370,7 @@ def run(check: bool, reporter, progress, compile_all, jobs: int = 1) -> int:
         plan = targets()
         stamp = schemas_digest(plan)
         if check:
-            return _check(root, plan, stamp, reporter, progress, compile_all, jobs)
+            return _check(root, plan, stamp, reporter, progress, compile_all, workers)
         recover(root)
         previous = read_manifest(root)
         fresh = fresh_outputs(root, previous)
@@ -385,7 +385,7 @@ def run(check: bool, reporter, progress, compile_all, jobs: int = 1) -> int:
             return 0
         if not schemas_fresh:  # schemas/ is written from every base game's kinds
             todo = [t for t in plan if t in todo or not t.packs]
-        packages = _compile(todo, reporter, compile_all, jobs)
+        packages = _compile(todo, reporter, compile_all, workers)
         if packages is None:
             print(dg.format_text(reporter))
             progress("build stopped: fix the errors above; generated/ was left as it was")
@@ -405,9 +405,9 @@ def run(check: bool, reporter, progress, compile_all, jobs: int = 1) -> int:
         return 0
 
 
-def _check(root: Path, plan, stamp, reporter, progress, compile_all, jobs: int) -> int:
+def _check(root: Path, plan, stamp, reporter, progress, compile_all, workers: int) -> int:
     from tomecraft.compiler import diagnostics as dg
-    packages = _compile(plan, reporter, compile_all, jobs)
+    packages = _compile(plan, reporter, compile_all, workers)
     if packages is None:
         print(dg.format_text(reporter))
         return 1
@@ -431,18 +431,18 @@ def _strays(root: Path, kept: set[str]) -> list[str]:
                   if p.name not in ours and (GENERATED / p.name).as_posix() not in kept)
 
 
-def _compile(plan: list[Target], reporter, compile_all, jobs: int) -> list[Package] | None:
+def _compile(plan: list[Target], reporter, compile_all, workers: int) -> list[Package] | None:
     """Compile and render the packages of `plan` (None if any has an error). A base game and
     its packs are compiled in one run, so each file is loaded once and each distinct effect
-    string parsed once however many packages share them; with `jobs` > 1 the base games
+    string parsed once however many packages share them; with `workers` > 1 the base games
     are compiled side by side in forked processes. Packages and diagnostics come back in plan
-    order: the outcome is the same for every job count."""
+    order: the outcome is the same for every number of workers."""
     groups = list(dict.fromkeys(t.base for t in plan))
     by_base = {base: [t for t in plan if t.base == base] for base in groups}
-    if jobs > 1 and len(groups) > 1:
+    if workers > 1 and len(groups) > 1:
         pipeline.prepare_stages()   # loaded once, before the fork, not once per worker
     results = parallel.run(lambda base: _compile_group(by_base[base], compile_all),
-                           groups, jobs, cost=_content_bytes)
+                           groups, workers, cost=_content_bytes)
     packages = []
     for rendered, found in results:
         reporter.merge(found)

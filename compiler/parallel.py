@@ -4,11 +4,12 @@
 several cores, shares of them run in child processes forked from the build once its modules
 are loaded (so no child imports or parses anything again), and this process runs one share
 itself. The results come back in the order of the items, so what a build writes and reports
-does not depend on the number of jobs.
+does not depend on the number of workers.
 
 Only where forking is safe (Linux, a process with one thread: see can_fork); elsewhere, and
-for one job, the work runs in this process, one item after the other. A child that dies without answering has its share
-done here instead; an exception in a child is raised here, with the child's traceback.
+for one worker, the work runs in this process, one item after the other. A child that dies
+without answering has its share done here instead; an exception in a child is raised here,
+with the child's traceback.
 """
 from __future__ import annotations
 
@@ -38,11 +39,11 @@ def can_fork() -> bool:
     return sys.platform == "linux" and threading.active_count() == 1
 
 
-def run(work: Callable[[T], R], items: Sequence[T], jobs: int,
+def run(work: Callable[[T], R], items: Sequence[T], workers: int,
         cost: Callable[[T], int] | None = None) -> list[R]:
-    """[work(item) for item in items], in up to `jobs` processes. `cost` (a rough size of an
+    """[work(item) for item in items], in up to `workers` processes. `cost` (a rough size of an
     item's work) balances the shares."""
-    shares = _shares(items, min(jobs, len(items)), cost)
+    shares = _shares(items, min(workers, len(items)), cost)
     if len(shares) <= 1 or not can_fork():
         return [work(item) for item in items]
     sys.stdout.flush()
@@ -65,13 +66,13 @@ def run(work: Callable[[T], R], items: Sequence[T], jobs: int,
     return [done[i] for i in range(len(items))]
 
 
-def _shares(items: Sequence, jobs: int, cost) -> list[list[int]]:
+def _shares(items: Sequence, workers: int, cost) -> list[list[int]]:
     """Item indices per process, the costliest first, each to the least loaded share."""
-    if jobs <= 1:
+    if workers <= 1:
         return [list(range(len(items)))]
     weights = [cost(item) if cost else 1 for item in items]
-    shares: list[list[int]] = [[] for _ in range(jobs)]
-    loads = [0] * jobs
+    shares: list[list[int]] = [[] for _ in range(workers)]
+    loads = [0] * workers
     for i in sorted(range(len(items)), key=lambda i: -weights[i]):
         k = loads.index(min(loads))
         shares[k].append(i)

@@ -108,11 +108,11 @@ def two_games(tmp_path):
     return root
 
 
-def build(root: Path, jobs: int) -> tuple[int, str, dict[str, bytes]]:
+def build(root: Path, workers: int) -> tuple[int, str, dict[str, bytes]]:
     for sub in ("generated", "schemas", ".tomecraft-build"):
         shutil.rmtree(root / sub, ignore_errors=True)
     (root / "generated").mkdir()
-    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "build", "--workers", str(jobs)],
+    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "build", "--workers", str(workers)],
                          cwd=root, capture_output=True, text=True, timeout=300)
     files = {p.relative_to(root).as_posix(): p.read_bytes()
              for sub in ("generated", "schemas") for p in sorted((root / sub).rglob("*"))
@@ -123,8 +123,8 @@ def build(root: Path, jobs: int) -> tuple[int, str, dict[str, bytes]]:
 def test_a_build_writes_the_same_bytes_for_any_number_of_jobs(two_games):
     code, _, serial = build(two_games, 1)
     assert code == 0 and any(name.startswith("generated/dm_crawl_decks/") for name in serial)
-    for jobs in (2, 3):
-        assert build(two_games, jobs) == (0, "", serial)
+    for workers in (2, 3):
+        assert build(two_games, workers) == (0, "", serial)
 
 
 def test_a_build_reports_the_same_errors_for_any_number_of_jobs(two_games):
