@@ -162,12 +162,18 @@ def path_to(start: Hex, goals: Iterable[Hex], passable: Callable[[Hex, Hex], boo
                 continue
             prev[n] = h
             if n in goals:
-                path = [n]
-                while prev[path[-1]] != start:
-                    path.append(prev[path[-1]])
-                return path[::-1]
+                return _walked(prev, n)
             todo.append(n)
     return None
+
+
+def _walked(prev: dict, end: Hex) -> list[Hex]:
+    """The path a search's `prev` links lead from its start (excluded) to `end`."""
+    path = []
+    while prev[end] is not None:
+        path.append(end)
+        end = prev[end]
+    return path[::-1]
 
 
 def path_into(start: Hex, goals: Iterable[Hex], enters: Callable[[Hex], bool]) -> list[Hex] | None:
@@ -192,10 +198,7 @@ def path_into(start: Hex, goals: Iterable[Hex], enters: Callable[[Hex], bool]) -
                 continue
             prev[n] = h
             if n in goals:
-                path = [n]
-                while prev[path[-1]] != start:
-                    path.append(prev[path[-1]])
-                return path[::-1]
+                return _walked(prev, n)
             todo.append(n)
     return None
 
@@ -218,10 +221,7 @@ def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = (
                 continue
             prev[n] = h
             if n in goals:
-                path = [n]
-                while prev[path[-1]] != start:
-                    path.append(prev[path[-1]])
-                return path[::-1]
+                return _walked(prev, n)
             todo.append(n)
     return None
 
