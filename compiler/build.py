@@ -157,11 +157,12 @@ class Package:
     schemas: dict[str, str]
 
 
-def render(game: Game, digest: str) -> Package:
+def render(game: Game, digest: str, with_schemas: bool) -> Package:
+    """The package's files, and its schema files if it is a base game and `with_schemas`."""
     from tomecraft.compiler import codegen  # only a build that writes needs jinja2 and the compiler
     base = len(game.packs) == 1
     return Package(GENERATED / package_name(game), digest, codegen.generate(game, digest),
-                   game_schema_files(game) if base else {})
+                   game_schema_files(game) if base and with_schemas else {})
 
 
 def outputs(packages: list[Package], stamp: str | None,
@@ -385,7 +386,7 @@ def run(check: bool, reporter, progress, compile_all, workers: int = 1) -> int:
             return 0
         if not schemas_fresh:  # schemas/ is written from every base game's kinds
             todo = [t for t in plan if t in todo or not t.packs]
-        packages = _compile(todo, reporter, compile_all, workers)
+        packages = _compile(todo, reporter, compile_all, workers, not schemas_fresh)
         if packages is None:
             print(dg.format_text(reporter))
             progress("build stopped: fix the errors above; generated/ was left as it was")
@@ -407,7 +408,7 @@ def run(check: bool, reporter, progress, compile_all, workers: int = 1) -> int:
 
 def _check(root: Path, plan, stamp, reporter, progress, compile_all, workers: int) -> int:
     from tomecraft.compiler import diagnostics as dg
-    packages = _compile(plan, reporter, compile_all, workers)
+    packages = _compile(plan, reporter, compile_all, workers, True)
     if packages is None:
         print(dg.format_text(reporter))
         return 1
@@ -431,17 +432,19 @@ def _strays(root: Path, kept: set[str]) -> list[str]:
                   if p.name not in ours and (GENERATED / p.name).as_posix() not in kept)
 
 
-def _compile(plan: list[Target], reporter, compile_all, workers: int) -> list[Package] | None:
-    """Compile and render the packages of `plan` (None if any has an error). A base game and
-    its packs are compiled in one run, so each file is loaded once and each distinct effect
-    string parsed once however many packages share them; with `workers` > 1 the base games
+def _compile(plan: list[Target], reporter, compile_all, workers: int,
+             with_schemas: bool) -> list[Package] | None:
+    """Compile and render the packages of `plan`, with their schema files when `with_schemas`
+    (None if any has an error). A base game and its packs are compiled in one run, so each
+    file is loaded once and each distinct effect string parsed once however many packages
+    share them; with `workers` > 1 the base games
     are compiled side by side in forked processes. Packages and diagnostics come back in plan
     order: the outcome is the same for every number of workers."""
     groups = list(dict.fromkeys(t.base for t in plan))
     by_base = {base: [t for t in plan if t.base == base] for base in groups}
     if workers > 1 and len(groups) > 1:
         pipeline.prepare_stages()   # loaded once, before the fork, not once per worker
-    results = parallel.run(lambda base: _compile_group(by_base[base], compile_all),
+    results = parallel.run(lambda base: _compile_group(by_base[base], compile_all, with_schemas),
                            groups, workers, cost=_content_bytes)
     packages = []
     for rendered, found in results:
@@ -450,13 +453,15 @@ def _compile(plan: list[Target], reporter, compile_all, workers: int) -> list[Pa
     return packages if not reporter.errors and len(packages) == len(plan) else None
 
 
-def _compile_group(plan: list[Target], compile_all) -> tuple[list[Package], object]:
+def _compile_group(plan: list[Target], compile_all,
+                   with_schemas: bool) -> tuple[list[Package], object]:
     from tomecraft.compiler import diagnostics as dg
     reporter = dg.Reporter()
     games = compile_all([(t.base, list(t.packs)) for t in plan], [], reporter)
     if reporter.errors or len(games) != len(plan):
         return [], reporter
-    return [render(game, target.digest) for game, target in zip(games, plan)], reporter
+    return [render(game, target.digest, with_schemas)
+            for game, target in zip(games, plan)], reporter
 
 
 def _content_bytes(base: Path) -> int:
