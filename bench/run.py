@@ -292,8 +292,14 @@ def ratio_row(name, value, yard_name, yard, limit: float, unit="s", note=""):
 
 def scratch_copy(root: Path, dest: Path) -> Path:
     """The checkout without git, tests and outputs a cold build recreates."""
-    ignore = shutil.ignore_patterns(".git", "tests", "sheets", "__pycache__", ".tomecraft-build*",
-                                    "*.egg-info", ".pytest_cache", ".hypothesis")
+    anywhere = shutil.ignore_patterns(".git", "__pycache__", ".tomecraft-build*", "*.egg-info",
+                                      ".pytest_cache", ".hypothesis")
+
+    def ignore(folder, names):     # tests/ and sheets/ (an output) at the top only:
+        skipped = set(anywhere(folder, names))    # compiler/sheets/ is the compiler's source
+        if Path(folder) == root:
+            skipped |= {"tests", "sheets"} & set(names)
+        return skipped
     shutil.copytree(root, dest, ignore=ignore, symlinks=True)
     return dest
 
