@@ -84,7 +84,8 @@ class Engine:
         self.boulders = rules.boulder_kinds(data)
         self.actions = sorted(data.kinds["action"].values(), key=lambda a: (a.order or 0, a.id))
         self.scoring = next(iter(data.kinds["scoring"].values()))    # the one (contract: at_most 1)
-        self.items = Items(data.kinds["equipment"])
+        self.items = Items(data.kinds["equipment"],
+                           (name for name, types in data.names.items() if "equipment" in types))
         # items a team may own only so many of (the camera and the raft: 1, L287-292)
         self.limits = self.items.limits
         # the 5-AP move's availability check, asked for every neighbour of every move check

@@ -14,7 +14,7 @@ token does comes from its fields, never from its id:
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 WORN = "@"
 
@@ -28,10 +28,22 @@ def worn(term: str, left: int) -> str:
     return f"{term}{WORN}{left}"
 
 
+def _no_uses(bag, times: int) -> bool:
+    return times <= 0
+
+
+def _nothing_to_use(bag, times=1) -> str:
+    if times <= 0:
+        return "uses"
+    raise KeyError("nothing to use")        # callers ask can_use first
+
+
 class Items:
     """The content's equipment, by term, in content order."""
 
-    def __init__(self, equipment: Mapping[str, Any]) -> None:
+    def __init__(self, equipment: Mapping[str, Any], words: Iterable[str] = ()) -> None:
+        """`equipment`: the content's entities by id; `words`: every equipment word of the
+        vocabulary, which effects may name even when no equipment has it as its term."""
         self.by_term = {(e.term or e.id): e for e in equipment.values()}
         self.order = list(self.by_term)
         self.limits = {t: e.per_team_limit for t, e in sorted(self.by_term.items())
@@ -49,6 +61,17 @@ class Items:
         # two calls every move makes need no loop over worn keys.
         self._single = frozenset(t for t in self.order if self.uses(t) == 1 and not self.kept(t))
         self._slots: dict[str, int] = {}
+        # Per item, the bag calls made while effects run, each written for the item's shape
+        # (kept, one use, worn) with its keys bound: an entering effect calls them through
+        # these tables with no test of the shape or lookup of the keys per call.
+        # A word no equipment has (a pack may declare one, or remove the item) holds no uses.
+        self.can_use_of = dict.fromkeys(words, _no_uses)
+        self.use_once_of = dict.fromkeys(words, _nothing_to_use)
+        self.use_of = dict.fromkeys(words, _nothing_to_use)
+        for t in self.order:
+            self.can_use_of[t] = self._can_use_fn(t)
+            self.use_once_of[t] = self._use_once_fn(t)
+            self.use_of[t] = self._use_fn(t)
 
     def __contains__(self, key: str) -> bool:
         return item_of(key) in self.by_term
@@ -89,43 +112,92 @@ class Items:
         return total
 
     def can_use(self, bag: Counter, term: str, times: int) -> bool:
-        if term in self._single:        # one use a token (rope, food): the tokens held
-            return bag.get(term, 0) >= times
-        if term in self._kept:
-            return self.count(bag, term) >= (1 if times else 0)
-        held, get = 0, bag.get          # every move asks this: no Counter.__missing__ calls
-        for key, left in self._held.get(term, ()):
-            held += get(key, 0) * left
-        return held >= times
+        return self.can_use_of.get(term, _no_uses)(bag, times)
 
     def use(self, bag: Counter, term: str, times: int = 1) -> str:
         """`times` uses of the item (see `use_once`). Says what the last use did, for the log."""
-        if term in self._single and times > 0:
-            if bag.get(term, 0) < times:
-                raise KeyError(term)        # nothing to use: callers ask can_use first
-            bag[term] -= times
-            return "uses up"
-        what = "uses"
-        for _ in range(times):
-            what = self.use_once(bag, term)
-        return what
+        return self.use_of.get(term, _nothing_to_use)(bag, times)
 
     def use_once(self, bag: Counter, term: str) -> str:
         """One use of the item: its most worn token loses a use, and is discarded when it has
         none left; a kept item spends nothing. Says what happened, for the log."""
+        return self.use_once_of.get(term, _nothing_to_use)(bag)
+
+    def _can_use_fn(self, term: str):
+        """`can_use(bag, times)` for one item: enough uses held for `times`."""
+        if term in self._single:        # one use a token (rope, food): the tokens held
+            return lambda bag, times: bag.get(term, 0) >= times
+        if term in self._kept:          # one token serves every use
+            return lambda bag, times: self.count(bag, term) >= (1 if times else 0)
+        held = tuple(self._held[term])
+        if len(held) == 2:              # a two-use token (oxygen): fresh and worn side
+            (worn_key, worn_left), (key, left) = held
+
+            def can_use(bag, times):
+                get = bag.get           # (no Counter.__missing__ call per absent key)
+                return get(worn_key, 0) * worn_left + get(key, 0) * left >= times
+            return can_use
+
+        def can_use(bag, times):
+            total, get = 0, bag.get
+            for key, left in held:
+                total += get(key, 0) * left
+            return total >= times
+        return can_use
+
+    def _use_once_fn(self, term: str):
+        """`use_once(bag)` for one item (see `use_once`); KeyError when nothing is held:
+        callers ask can_use first."""
         if term in self._kept:
-            return "uses"
-        for key in self._keys[term]:
-            if bag.get(key, 0) > 0:
-                break
-        else:
-            raise KeyError(term)        # nothing to use: callers ask can_use first
-        bag[key] -= 1
-        after = self._after[key]
-        if after is None:
-            return "uses up"
-        bag[after] = bag.get(after, 0) + 1
-        return "wears"
+            return lambda bag: "uses"
+        steps = tuple((key, self._after[key]) for key in self._keys[term])   # most worn first
+        if len(steps) == 2 and steps[0][1] is None and steps[1][1] == steps[0][0]:
+            (worn_key, _), (key, _) = steps     # a two-use token: flipped first (oxygen)
+
+            def use_once(bag):
+                get = bag.get
+                if get(worn_key, 0) > 0:
+                    bag[worn_key] -= 1
+                    return "uses up"
+                if get(key, 0) <= 0:
+                    raise KeyError(term)
+                bag[key] -= 1
+                bag[worn_key] = get(worn_key, 0) + 1
+                return "wears"
+            return use_once
+
+        def use_once(bag):
+            for key, after in steps:
+                if bag.get(key, 0) > 0:
+                    break
+            else:
+                raise KeyError(term)
+            bag[key] -= 1
+            if after is None:
+                return "uses up"
+            bag[after] = bag.get(after, 0) + 1
+            return "wears"
+        return use_once
+
+    def _use_fn(self, term: str):
+        """`use(bag, times)` for one item: `times` uses, saying what the last one did."""
+        use_once = self.use_once_of[term]
+        if term in self._single:
+            def use(bag, times=1):
+                if times <= 0:
+                    return "uses"
+                if bag.get(term, 0) < times:
+                    raise KeyError(term)
+                bag[term] -= times
+                return "uses up"
+            return use
+
+        def use(bag, times=1):
+            what = "uses"
+            for _ in range(times):
+                what = use_once(bag)
+            return what
+        return use
 
     def take_out(self, bag: Counter, term: str) -> str:
         """Remove one token of the item, the most worn first; returns its key."""

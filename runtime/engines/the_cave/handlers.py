@@ -22,25 +22,25 @@ class Verbs:
         ctx.you.ap -= amount
 
     def can_spend(self, ctx, item: str, amount: int) -> bool:
-        return self.engine.items.can_use(ctx.you.backpack, item, amount)
+        return self.engine.items.can_use_of[item](ctx.you.backpack, amount)
 
     def spend(self, ctx, item: str, amount: int) -> None:
         """Each of `amount` uses wears the item's most worn token, as its `uses` and
         `kept_after_use` say (equipment.py)."""
         if amount > 0:
-            what = self.engine.items.use(ctx.you.backpack, item, amount)
+            what = self.engine.items.use_of[item](ctx.you.backpack, amount)
             if self.engine.log_enabled:  # no formatting when logging is off
                 self.engine.log(f"{ctx.you.name} {what} {amount} {item}")
 
     # use_oxygen is `spend oxygen 1` written out: game.yaml marks it pure, and the compiler
     # copies a pure handler's body into the effect only when it calls no other handler.
     def can_use_oxygen(self, ctx) -> bool:
-        return self.engine.items.can_use(ctx.you.backpack, "oxygen", 1)
+        return self.engine.items.can_use_of["oxygen"](ctx.you.backpack, 1)
 
     def use_oxygen(self, ctx) -> None:
         """One use of oxygen: its `uses: 2` flip a token first, then discard it; D-24: a
         flipped token is used first."""
-        what = self.engine.items.use_once(ctx.you.backpack, "oxygen")
+        what = self.engine.items.use_once_of["oxygen"](ctx.you.backpack)
         if self.engine.log_enabled:  # no formatting when logging is off
             self.engine.log(f"{ctx.you.name} {what} 1 oxygen")
 
