@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -94,12 +93,12 @@ def located(out: str) -> list[dict]:
     "tokens:\n" + "".join(" " * i + f" k{i}:\n" for i in range(1_500)) + " " * 1_501 + "v\n",
 ], ids=["flow", "block-dashes", "flow-maps", "indented-maps"])
 def test_deep_nesting_is_a_diagnostic_not_a_segfault(tmp_path, capsys, body):
+    """Composing the file would recurse in C past the stack: reaching the diagnostic at all
+    shows the nesting was measured before the composer saw it."""
     pack = make_pack(tmp_path, {"t.yaml": body})
-    start = time.perf_counter()
     code, out, _ = check_pack(pack, capsys)
     assert code == 1 and codes(out) == [dg.YAML_TOO_BIG]
     assert "64" in located(out)[0]["message"]
-    assert time.perf_counter() - start < 10
 
 
 def test_deep_mission_file_is_a_diagnostic(tmp_path, capsys):
@@ -204,10 +203,11 @@ def test_catastrophic_or_broken_patterns_in_a_fans_game_are_refused_fast(tmp_pat
     tiles = (game / "tiles.yaml").read_text(encoding="utf-8")
     (game / "tiles.yaml").write_text(tiles.replace("exits: NESW", "exits: " + "a" * 40 + "!", 1),
                                      encoding="utf-8")
-    start = time.perf_counter()
+    # Refused before any use: the check never runs the pattern, which on 40 a's and a `!`
+    # would backtrack 2**40 times. (Asserted first, so a regression fails here, not hangs.)
+    assert names.pattern_problem(pattern) and names.compiled(pattern) is None
     code, out, _ = run(["check", game, "--format", "json"], capsys)
     assert code == 1 and dg.VOCAB in codes(out)
-    assert time.perf_counter() - start < 10
 
 
 # --- huge integers --------------------------------------------------------------------------
@@ -287,11 +287,9 @@ def test_a_runaway_the_checker_cannot_see_stops_with_a_located_diagnostic(tmp_pa
                      game="clank_catacombs")
     code, out, _ = check_pack(pack, capsys, game="clank_catacombs")
     assert code == 0, out  # triggers that set each other off are legal to write
-    start = time.perf_counter()
     code, out, _ = run(["sim", "clank_catacombs", "--games", "3", "--pack", pack], capsys)
-    assert code == 1 and f"[{dg.STEP_BUDGET}]" in out
+    assert code == 1 and f"[{dg.STEP_BUDGET}]" in out     # a count of steps, not a clock
     assert f"{pack / 'cards.yaml'}:9:" in out.replace(str(REPO) + "/", "")
-    assert time.perf_counter() - start < 20
 
 
 SLIME = """\
@@ -565,20 +563,25 @@ def test_deep_scenario_folders_do_not_recurse(tmp_path, capsys):
         _remove_deep_tree(tmp_path / "d")
 
 
-def test_huge_mission_map_is_refused_quickly(tmp_path, capsys):
+def test_huge_mission_map_is_refused_before_it_is_read(tmp_path, capsys, monkeypatch):
     source = REPO / "tests/deep_rock_galactic/missions/valid/aquarq_run.yaml"
     text = source.read_text(encoding="utf-8")
     head = text[: text.index("  map: |")]
     rows = "\n".join(("    " + " " * (r % 2) + " ".join("." * 700)) for r in range(700))
     mission = tmp_path / "huge.yaml"
     mission.write_text(head + "  map: |\n" + rows + "\n", encoding="utf-8")
-    start = time.perf_counter()
+    from tomecraft.compiler.missions import checker
+    read_map = checker.read_map
+
+    def read_small(text):       # the shipped missions' maps are read too, for the game check
+        assert "." * 700 not in text.replace(" ", ""), "the huge map was read before its size was checked"
+        return read_map(text)
+    monkeypatch.setattr(checker, "read_map", read_small)
     code, out, _ = run(["check", mission, "--format", "json"], capsys)
     assert code == 1 and any("700" in d["message"] and "40" in d["message"]
                              for d in located(out))
     code, _, _ = run(["sim", "deep_rock_galactic", "--games", "1", "--mission", mission], capsys)
     assert code == 1
-    assert time.perf_counter() - start < 20
 
 
 def test_file_over_the_size_limit_is_not_read(tmp_path, capsys):
