@@ -156,10 +156,10 @@ class Dungeon:
         """Dry-run the entry triggers: Ambush at the stun cap forbids entry (L808)."""
         self.dry, self.entry_forbidden = True, False
         try:
-            triggers = self.tile_triggers(dst, who, "enter_region")
+            triggers = self.tile_triggers(dst, who, "enter_region")     # kept: not to be changed
             for t in dst.tokens:
                 if t.token == "trap_token":
-                    triggers += self.triggers_of([t.effect], who, dst, "enter_region")
+                    triggers = triggers + self.triggers_of([t.effect], who, dst, "enter_region")
             if triggers:                     # most regions: nothing happens on entering
                 self.fire(triggers, "enter_region")
             return not self.entry_forbidden

@@ -247,8 +247,10 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
                 if card.action and card.main is not None and card.main.can(self.ctx(who, tile)):
                     out.append({"do": "card", "card": cid})
         for i, (name, where, body, ctx) in enumerate(self.tile_triggers(tile, who)):
-            if name == "region_action" and (where is None or where(ctx)) \
-                    and not (self.state.max_alert and self.rests_when(body, ctx)):
+            if name != "region_action":
+                continue
+            ctx = self.runnable(ctx)
+            if (where is None or where(ctx)) and not (self.state.max_alert and self.rests_when(body, ctx)):
                 out.append({"do": "region", "index": i})
         for skill in self.action_skills(who.stats()):
             if skill.effect.can(self.ctx(who, who)):
