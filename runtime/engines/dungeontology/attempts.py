@@ -40,18 +40,17 @@ class Attempts:
 
     def aux_round(self, who: Scholar) -> int:
         """`who` plays any number of Trick/Fate/Magic auxiliary effects; returns how many."""
-        if self.in_start(who) or who.done:
+        if who.done or self.in_start(who):
             return 0
-        played = 0
+        played, aux_parts = 0, self._aux_parts      # Trick/Fate/Magic cards' auxiliary effects
         while True:
             options, ctx = [], None
-            aux_parts = self._aux_parts       # Trick/Fate/Magic cards' auxiliary effects
             for c in sorted(set(who.hand)):
                 aux = aux_parts[c]
                 if aux is None:
                     continue
                 if ctx is None:               # one for every check: a `can` changes nothing
-                    ctx = self.ctx(who, self.tile_of(who))
+                    ctx = self.ctx(who, self.state.tiles[who.pos])
                 if aux.can(ctx):
                     options.append(c)
             if not options:
@@ -131,10 +130,10 @@ class Attempts:
         here = self.tile_of(who)
         if here.region.start or not who.hand or who.students < 1:
             return []
-        near = {here.pos, *self.connected(here.pos)}
+        near, tiles = {here.pos, *self.connected(here.pos)}, self.state.tiles
         out = []
         for s in self.state.scholars:
-            if s is who or s.done or self.in_start(s) or s.pos not in near:
+            if s is who or s.done or s.pos not in near or tiles[s.pos].region.start:
                 continue
             out += [{"do": "spy", "target": s.seat, "colour": c} for c in COLOURS if s.notebook[c]]
         return out

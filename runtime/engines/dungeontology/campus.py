@@ -109,7 +109,8 @@ class Campus:
 
     def free_options(self, who: Scholar) -> list:
         """Scheme cards playable in the movement phase without the action (L592)."""
-        if self.in_start(who):
+        tile = self.state.tiles[who.pos]
+        if tile.region.start:
             return []
         out, ctx = [], None
         free_parts = self._free_parts
@@ -118,12 +119,46 @@ class Campus:
             if main is None and aux is None:
                 continue                     # no context needed
             if ctx is None:                  # one for every check, as in `priority_round`:
-                ctx = self.ctx(who, self.tile_of(who))      # a `can` changes nothing
+                ctx = self.ctx(who, tile)    # a `can` changes nothing
             if main is not None and main.can(ctx):
                 out.append({"do": "card", "card": cid})
             if aux is not None and aux.can(ctx):
                 out.append({"do": "aux", "card": cid})
         return out
+
+    def priority_players(self, who: Scholar) -> bool:
+        answers, tiles = self._answers, self.state.tiles     # the Instant and Response cards' ids
+        for s in self.state.scholars:
+            if s is not who and not answers.isdisjoint(s.hand) and not tiles[s.pos].region.start:
+                return True
+        return False
+
+    def priority_round(self, who: Scholar, pending: list) -> None:
+        n = len(self.state.scholars)
+        order = self.seat_order(self.state.scholars[(who.seat + 1) % n])
+        passes, i = 0, 0
+        while passes < n:
+            s = order[i % n]
+            i += 1
+            options = [None]
+            if not s.done and not self.in_start(s):       # Responses included (L733)
+                ctx = self.ctx(s, self.tile_of(s))
+                for c in sorted(set(s.hand)):
+                    card = self.card(c)
+                    if card.timing in ("instant", "response") and card.main is not None \
+                            and card.main.can(ctx):
+                        options.append({"card": c})
+            pick = self.ask(s, "priority", options) if len(options) > 1 else None
+            if pick is None:
+                passes += 1
+                continue
+            passes = 0
+            s.hand.remove(pick["card"])
+            self.state.discard.append(pick["card"])
+            self.state.stats["played_" + self.card(pick["card"]).timing] += 1
+            self.log(f"{s.name} answers with {pick['card']} ({self.card(pick['card']).timing})")
+            pending.append({"who": s, "card": pick["card"], "part": "main",
+                            "answers": len(pending) - 1, "cancelled": False})
 
     def draw_cards(self, who: Scholar, n: int) -> None:
         for _ in range(n):

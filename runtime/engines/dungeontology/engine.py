@@ -1,10 +1,11 @@
 """Dungeontology's engine: the turn (thesis, rest, movement, action, end of turn), scheme
-cards and their priority round, rest, thesis, Maximum Alert, the end and final scoring.
+cards played and resolved, rest, thesis, Maximum Alert, the end and final scoring.
 
 The layout, imports pointing one way (engine -> the rest -> state):
 - engine.py    the Engine and the turn structure; `play_game`;
 - triggers.py  the Context API and the triggers effects register (mixin EffectHost);
-- campus.py    students, the University bag, scheme cards, the notebook (mixin Campus);
+- campus.py    students, the University bag, scheme cards (their priority round), the
+               notebook (mixin Campus);
 - dungeon.py   geometry, exploring, moving, entering, the boss (mixin Dungeon);
 - attempts.py  research and spying, the stealth attempts (mixin Attempts);
 - handlers.py  the verbs and queries game.yaml names; setup.py a new game; state.py the state;
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tomecraft.runtime.agents import RandomAgent
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.dungeontology.attempts import Attempts
 from tomecraft.runtime.engines.dungeontology.campus import Campus
@@ -104,10 +106,13 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         kept = self._views.get(id(who))      # a View reads the game live: one per scholar
         if kept is None or kept[0] is not who:
             kept = self._views[id(who)] = (who, View(self, who))
-        return self.agents[who.seat].choose(key, options, kept[1])
+        agent = self.agents[who.seat]
+        if type(agent) is RandomAgent:       # its `choose` without the call: the same draw
+            return agent.rng.choice(kept[1].suggest(key, options) or options)
+        return agent.choose(key, options, kept[1])
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:
-        copy = object.__new__(Context)       # `rebind` inlined: one per option checked
+        copy = object.__new__(Context)       # not `bind`: one per option checked
         fields = copy.__dict__
         fields.update(self._blank.__dict__)
         fields["you"], fields["self"], fields["info"] = who, tile, info    # **info: a new dict
@@ -225,7 +230,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             return
         if all(s.done for s in st.scholars):
             self.end("all_done")
-        elif all(c is None for t in st.tiles.values() for c in t.slots):     # no blocks left
+        elif not any(any(t.slots) for t in st.tiles.values()):     # no blocks left (colours)
             if st.max_alert or not any(st.stacks.values()):
                 self.end("no_blocks")      # L1134 / Max Alert
 
@@ -242,9 +247,11 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         out += self.spy_targets(who)
         tile = self.tile_of(who)
         if not tile.region.start:
+            cards, ctx = self._scheme_cards, None
             for cid in sorted(set(who.hand)):
-                card = self.card(cid)
-                if card.action and card.main is not None and card.main.can(self.ctx(who, tile)):
+                card = cards[cid]
+                if card.action and card.main is not None \
+                        and card.main.can(ctx or (ctx := self.ctx(who, tile))):    # one for all
                     out.append({"do": "card", "card": cid})
         for i, (name, where, body, ctx) in enumerate(self.tile_triggers(tile, who)):
             if name != "region_action":
@@ -288,38 +295,6 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         order = responses[::-1] + [p for p in pending if p not in responses]
         for entry in order:
             self.resolve_card(entry, pending)
-
-    def priority_players(self, who: Scholar) -> bool:
-        answers = self._answers              # the Instant and Response cards' ids
-        return any(not answers.isdisjoint(s.hand)
-                   for s in self.state.scholars if s is not who and not self.in_start(s))
-
-    def priority_round(self, who: Scholar, pending: list) -> None:
-        n = len(self.state.scholars)
-        order = self.seat_order(self.state.scholars[(who.seat + 1) % n])
-        passes, i = 0, 0
-        while passes < n:
-            s = order[i % n]
-            i += 1
-            options = [None]
-            if not s.done and not self.in_start(s):       # Responses included (L733)
-                ctx = self.ctx(s, self.tile_of(s))
-                for c in sorted(set(s.hand)):
-                    card = self.card(c)
-                    if card.timing in ("instant", "response") and card.main is not None \
-                            and card.main.can(ctx):
-                        options.append({"card": c})
-            pick = self.ask(s, "priority", options) if len(options) > 1 else None
-            if pick is None:
-                passes += 1
-                continue
-            passes = 0
-            s.hand.remove(pick["card"])
-            self.state.discard.append(pick["card"])
-            self.state.stats["played_" + self.card(pick["card"]).timing] += 1
-            self.log(f"{s.name} answers with {pick['card']} ({self.card(pick['card']).timing})")
-            pending.append({"who": s, "card": pick["card"], "part": "main",
-                            "answers": len(pending) - 1, "cancelled": False})
 
     def cancel_answered(self) -> None:
         entry = self.resolving

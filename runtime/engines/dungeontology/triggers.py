@@ -9,15 +9,6 @@ from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.dungeontology.state import Scholar, Tile
 
 
-def rebind(ctx: Context, **changes) -> Context:
-    """`ctx.bind(**changes)` without dataclasses' `replace`, which costs ten times more: this
-    runs for every trigger handed out or fired. Context is a plain frozen dataclass."""
-    copy = object.__new__(Context)
-    copy.__dict__.update(ctx.__dict__)
-    copy.__dict__.update(changes)
-    return copy
-
-
 class Kept(Context):
     """The context of a kept trigger (`registered`): handed out as it is, since most triggers
     handed out are only looked at (their event, their condition in a dry run), and copied
@@ -231,10 +222,18 @@ class EffectHost:
         for name, where, body, ctx in triggers:
             if name != event:
                 continue
-            bound = _fresh(ctx) if type(ctx) is Kept else ctx
-            if payload is not None:
-                bound = rebind(bound, event=payload)
-            if who is not None:
-                bound = rebind(bound, you=who)
+            kept = type(ctx) is Kept
+            if kept or payload is not None or who is not None:
+                bound = object.__new__(Context)     # one copy (not `bind`: a tenth of the cost)
+                fields = bound.__dict__
+                fields.update(ctx.__dict__)
+                if kept:
+                    fields["info"] = {}
+                if payload is not None:
+                    fields["event"] = payload
+                if who is not None:
+                    fields["you"] = who
+            else:
+                bound = ctx
             if where is None or where(bound):
                 body(bound)
