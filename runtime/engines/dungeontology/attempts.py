@@ -27,7 +27,8 @@ class Attempts:
         while who.hand:
             cards = sorted(set(who.hand))
             options = [{"card": c, "fate": False} for c in cards]
-            options += [{"card": c, "fate": True} for c in cards if self.card(c).fate_bonus]
+            by_id = self._scheme_cards
+            options += [{"card": c, "fate": True} for c in cards if by_id[c].fate_bonus]
             if self.attempt["cards"]:
                 options.append({"card": None})
             pick = self.ask(who, "stealth_card", options)

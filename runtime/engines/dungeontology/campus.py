@@ -142,9 +142,9 @@ class Campus:
             i += 1
             options = [None]
             if not s.done and not self.in_start(s):       # Responses included (L733)
-                ctx = self.ctx(s, self.tile_of(s))
+                ctx, cards = self.ctx(s, self.tile_of(s)), self._scheme_cards
                 for c in sorted(set(s.hand)):
-                    card = self.card(c)
+                    card = cards[c]
                     if card.timing in ("instant", "response") and card.main is not None \
                             and card.main.can(ctx):
                         options.append({"card": c})
@@ -208,15 +208,23 @@ class Campus:
         return self.rules.get("c2_caste_column", "short") == "short"
 
     def capacity(self, colour: str) -> int:
-        if colour == "caste" and self.caste_short():
-            return sum(1 for v in self.columns["caste"].values if v)
-        return self.notebook.capacity
+        return self.column(colour)[1]
 
     def column_score(self, colour: str, n: int) -> int:
-        values = list(self.columns[colour].values)
-        if colour == "caste" and self.caste_short():
-            values = [0] + [v for v in values if v]
+        values = self.column(colour)[0]
         return values[min(n, len(values) - 1)]
+
+    def column(self, colour: str) -> tuple:
+        """(the scores by block count, the capacity) of a notebook column: read once (the
+        notebook and the rules never change in a game), scores and targets read them often."""
+        found = self._columns.get(colour)
+        if found is None:
+            values, capacity = list(self.columns[colour].values), self.notebook.capacity
+            if colour == "caste" and self.caste_short():
+                values = [0] + [v for v in values if v]
+                capacity = sum(1 for v in self.columns["caste"].values if v)
+            found = self._columns[colour] = (values, capacity)
+        return found
 
     def notebook_score(self, who: Scholar) -> int:
         return sum(self.column_score(c, who.notebook[c]) for c in COLOURS)
@@ -360,13 +368,16 @@ class Campus:
 
     def targets(self, who: Scholar, tile: Tile, n: int) -> list:
         """The first available blocks left to right, skipping full columns (L916, L1024)."""
-        out = []
-        for i, colour in tile.blocks():
+        out, taken, notebook = [], {}, who.notebook
+        for i, colour in enumerate(tile.slots):
+            if colour is None:
+                continue
             if len(out) == n:
                 break
-            if who.notebook[colour] + sum(1 for _, c in out if c == colour) >= self.capacity(colour):
+            if notebook[colour] + taken.get(colour, 0) >= self.column(colour)[1]:
                 continue
             out.append((i, colour))
+            taken[colour] = taken.get(colour, 0) + 1
         return out
 
 

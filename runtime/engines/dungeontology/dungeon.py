@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 
-from tomecraft.runtime.engines.dungeontology.state import OPPOSITE, SIDES, Scholar, Tile, edge, step
+from tomecraft.runtime.engines.dungeontology.state import OPPOSITE, SIDES, STEP, Scholar, Tile, edge, step
 
 
 class Dungeon:
@@ -126,7 +126,8 @@ class Dungeon:
         if not self.state.stacks[tile.level]:
             return []
         passages, tiles = tile.region.passages, self.state.tiles      # open_side, inlined
-        return [s for s in SIDES if s in passages and step(tile.pos, s) not in tiles]
+        x, y = tile.pos                                                  # `step`, inlined
+        return [s for s in SIDES if s in passages and (x + STEP[s][0], y + STEP[s][1]) not in tiles]
 
     def place_stairs(self, who: Scholar, tile: Tile) -> None:
         """L864-874: a tile of an adjacent level, joined by stair markers; walls elsewhere."""
@@ -173,7 +174,7 @@ class Dungeon:
         out = []
         for side, other in self.links(here.pos):
             if self.door_ok(who, other, OPPOSITE[side]) and self.can_enter(who, other):
-                out.append({"do": "move", "to": other.id})
+                out.append({"do": "move", "to": other.region.id})
         for side in self.explore_sides(who):
             out.append({"do": "explore", "side": side})
         for pos in self.passage_targets(here):

@@ -59,6 +59,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.notebook = next(iter(data.kinds["notebook"].values()))
         self.columns = {c.colour: c for c in self.notebook.columns}
         self._marks: dict = {}               # see Campus.marks
+        self._columns: dict = {}             # see Campus.column
         self._lore_needs: dict = {}          # see Campus.lore_reached
         self._scheme_cards = data.kinds["scheme_card"]
         self.card_tables()
@@ -122,7 +123,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         return self._scheme_cards[cid]
 
     def cards_of(self, who: Scholar, card_type: str) -> int:
-        return sum(1 for c in who.hand if self.card(c).card_type == card_type)
+        cards = self._scheme_cards
+        return sum(1 for c in who.hand if cards[c].card_type == card_type)
 
     def tile_of(self, who: Scholar) -> Tile:
         return self.state.tiles[who.pos]
@@ -291,7 +293,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         pending = [{"who": who, "card": cid, "part": part, "answers": None, "cancelled": False}]
         if self.priority_players(who):
             self.priority_round(who, pending)
-        responses = [p for p in pending if self.card(p["card"]).timing == "response" and p is not pending[0]]
+        cards = self._scheme_cards
+        responses = [p for p in pending if cards[p["card"]].timing == "response" and p is not pending[0]]
         order = responses[::-1] + [p for p in pending if p not in responses]
         for entry in order:
             self.resolve_card(entry, pending)
