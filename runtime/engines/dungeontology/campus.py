@@ -38,27 +38,30 @@ class Campus:
 
     def draw_students(self, who: Scholar, n: int) -> None:
         """Draw n from the University at once (L1228-1241), with the omega procedure."""
-        st = self.state
-        drawn = Counter()
+        st, bag = self.state, self.state.bag
+        drawn_normal = drawn_omega = 0           # counts, not a Counter: drawn at every fail
         for _ in range(n):
             # one draw from the bag's students, normal ones first (no list of them built)
-            normal, omega = max(0, st.bag["normal"]), max(0, st.bag["omega"])
+            normal, omega = max(0, bag["normal"]), max(0, bag["omega"])
             if not normal + omega:
                 break
-            kind = "normal" if self.rng.randrange(normal + omega) < normal else "omega"
-            st.bag[kind] -= 1
-            drawn[kind] += 1
-        st.stats["students_drawn"] += sum(drawn.values())
-        if not drawn["omega"]:
+            if self.rng.randrange(normal + omega) < normal:
+                bag["normal"] -= 1
+                drawn_normal += 1
+            else:
+                bag["omega"] -= 1
+                drawn_omega += 1
+        st.stats["students_drawn"] += drawn_normal + drawn_omega
+        if not drawn_omega:
             room = BONFIRE_MAX - st.bonfire
-            st.bonfire += min(room, drawn["normal"])
-            st.reserve_students += max(0, drawn["normal"] - room)
+            st.bonfire += min(room, drawn_normal)
+            st.reserve_students += max(0, drawn_normal - room)
             return
         self.log(f"{who.name} draws an omega student")
-        st.stats["omegas"] += drawn["omega"]
-        st.reserve_students += st.bonfire + drawn["normal"]
+        st.stats["omegas"] += drawn_omega
+        st.reserve_students += st.bonfire + drawn_normal
         st.bonfire = 0
-        for _ in range(drawn["omega"]):
+        for _ in range(drawn_omega):
             self.place_omega(who)
 
     def place_omega(self, who: Scholar) -> None:

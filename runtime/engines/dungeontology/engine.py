@@ -325,7 +325,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         if part == "main" and card.intern is not None:
             owner = self.state.interns.get(card.intern)
             self.state.interns[card.intern] = who.seat       # first gets it, later steals it
-            if owner is not None and owner != who.seat:
+            if owner is not None and owner != who.seat and self.log_enabled:   # a hot line
                 self.log(f"{who.name} steals the intern {card.intern}")
 
     def do_action(self, who: Scholar, choice: dict) -> None:
