@@ -68,7 +68,7 @@ class Attempts:
             played += 1
 
     def research_options(self, who: Scholar) -> list:
-        tile = self.tile_of(who)
+        tile = self.state.tiles[who.pos]
         if tile.region.start or not who.hand:
             return []
         n_max = len(self.targets(who, tile, who.stats().intellect))
@@ -82,7 +82,7 @@ class Attempts:
 
     def research(self, who: Scholar, n: int) -> bool:
         """L909-930 and the research example L934-953."""
-        tile = self.tile_of(who)
+        tile = self.state.tiles[who.pos]
         targets = self.targets(who, tile, n)
         alert = self.region_alert(tile) + self.research_penalty() + research_increase(len(targets))
         self.attempt = {"kind": "research", "by": who, "stealth": 0, "alert": alert, "cards": []}
@@ -128,7 +128,7 @@ class Attempts:
         self.draw_students(who, event.students)
 
     def spy_targets(self, who: Scholar) -> list:
-        here = self.tile_of(who)
+        here = self.state.tiles[who.pos]
         if here.region.start or not who.hand or who.students < 1:
             return []
         near, tiles = {here.pos, *self.connected(here.pos)}, self.state.tiles

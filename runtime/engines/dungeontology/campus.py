@@ -145,7 +145,7 @@ class Campus:
             i += 1
             options = [None]
             if not s.done and not self.in_start(s):       # Responses included (L733)
-                ctx, cards = self.ctx(s, self.tile_of(s)), self._scheme_cards
+                ctx, cards = self.ctx(s, self.state.tiles[s.pos]), self._scheme_cards
                 for c in sorted(set(s.hand)):
                     card = cards[c]
                     if card.timing in ("instant", "response") and card.main is not None \

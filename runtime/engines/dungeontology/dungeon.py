@@ -122,7 +122,7 @@ class Dungeon:
     def explore_sides(self, who: Scholar) -> list:
         if self.state.max_alert:
             return []
-        tile = self.tile_of(who)
+        tile = self.state.tiles[who.pos]
         if not self.state.stacks[tile.level]:
             return []
         passages, tiles = tile.region.passages, self.state.tiles      # open_side, inlined
@@ -170,7 +170,7 @@ class Dungeon:
     def move_options(self, who: Scholar) -> list:
         if who.steps <= 0:
             return []
-        here = self.tile_of(who)
+        here = self.state.tiles[who.pos]
         out = []
         for side, other in self.links(here.pos):
             if self.door_ok(who, other, OPPOSITE[side]) and self.can_enter(who, other):

@@ -60,6 +60,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.columns = {c.colour: c for c in self.notebook.columns}
         self._marks: dict = {}               # see Campus.marks
         self._columns: dict = {}             # see Campus.column
+        self._staminas: dict = {}            # see `stamina`
         self._lore_needs: dict = {}          # see Campus.lore_reached
         self._scheme_cards = data.kinds["scheme_card"]
         self.card_tables()
@@ -133,7 +134,12 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         return bool(self.state.tiles[who.pos].region.start)
 
     def stamina(self, who: Scholar) -> int:
-        return who.stats().stamina
+        """The stun cap of the scholar's side, kept while its card and side stay (read at
+        every turn, stun and rest check)."""
+        kept = self._staminas.get(id(who))
+        if kept is None or kept[0] is not who or kept[1] is not who.card or kept[2] != who.side:
+            kept = self._staminas[id(who)] = (who, who.card, who.side, who.stats().stamina)
+        return kept[3]
 
     def scholar_at(self, pos) -> list[Scholar]:
         return [s for s in self.state.scholars if s.pos == pos and not s.done]
@@ -247,7 +253,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
     def main_actions(self, who: Scholar) -> list:
         out = self.research_options(who)
         out += self.spy_targets(who)
-        tile = self.tile_of(who)
+        tile = self.state.tiles[who.pos]
         if not tile.region.start:
             cards, ctx = self._scheme_cards, None
             for cid in sorted(set(who.hand)):
@@ -319,7 +325,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         saved = (self.resolving, self.pending_cards)
         self.resolving, self.pending_cards = entry, pending
         try:
-            getattr(card, part)(self.ctx(who, self.tile_of(who)))
+            getattr(card, part)(self.ctx(who, self.state.tiles[who.pos]))
         finally:
             self.resolving, self.pending_cards = saved
         if part == "main" and card.intern is not None:
