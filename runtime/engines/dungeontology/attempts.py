@@ -136,7 +136,8 @@ class Attempts:
         for s in self.state.scholars:
             if s is who or s.done or s.pos not in near or tiles[s.pos].region.start:
                 continue
-            out += [{"do": "spy", "target": s.seat, "colour": c} for c in COLOURS if s.notebook[c]]
+            notebook = s.notebook                # `get`: no Counter missing-key call
+            out += [{"do": "spy", "target": s.seat, "colour": c} for c in COLOURS if notebook.get(c)]
         return out
 
     def spy(self, who: Scholar, target: Scholar, colour: str) -> bool:

@@ -230,7 +230,11 @@ class Campus:
         return found
 
     def notebook_score(self, who: Scholar) -> int:
-        return sum(self.column_score(c, who.notebook[c]) for c in COLOURS)
+        total, notebook = 0, who.notebook        # a loop, `get` (as `marks_reached`)
+        for colour in COLOURS:
+            values = self.column(colour)[0]
+            total += values[min(notebook.get(colour, 0), len(values) - 1)]
+        return total
 
     def marks(self, kind: str) -> tuple:
         """(colour, block count) of each star or research mark of the notebook's columns
@@ -256,8 +260,10 @@ class Campus:
         return reached
 
     def clan_score(self, who: Scholar) -> int:
-        mods = self.state.clan.modifiers
-        return self.notebook_score(who) + sum(who.notebook[c] * (mods[c] or 0) for c in COLOURS)
+        mods, notebook, total = self.state.clan.modifiers, who.notebook, self.notebook_score(who)
+        for colour in COLOURS:
+            total += notebook.get(colour, 0) * (mods[colour] or 0)
+        return total
 
     def gain_block(self, who: Scholar, colour: str) -> bool:
         """Put a block in its column; a full column destroys it (L1026). True if kept."""
@@ -377,7 +383,7 @@ class Campus:
                 continue
             if len(out) == n:
                 break
-            if notebook[colour] + taken.get(colour, 0) >= self.column(colour)[1]:
+            if notebook.get(colour, 0) + taken.get(colour, 0) >= self.column(colour)[1]:
                 continue
             out.append((i, colour))
             taken[colour] = taken.get(colour, 0) + 1
