@@ -238,7 +238,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             return
         if all(s.done for s in st.scholars):
             self.end("all_done")
-        elif not any(any(t.slots) for t in st.tiles.values()):     # no blocks left (colours)
+        elif all(c is None for t in st.tiles.values() for c in t.slots):     # no blocks left
             if st.max_alert or not any(st.stacks.values()):
                 self.end("no_blocks")      # L1134 / Max Alert
 
