@@ -78,8 +78,18 @@ class Dungeon:
         mine = set(self.letters(tile))
         if not mine:
             return []
-        return [t.pos for t in self.state.tiles.values()
-                if t.pos != tile.pos and mine & set(self.letters(t))]
+        out, kept_by, first = [], self._letters, self.state.scholars[0]
+        for t in self.state.tiles.values():
+            if t.pos == tile.pos:
+                continue
+            kept = kept_by.get(id(t))          # `letters`, inlined for kept ones: every region
+            if kept is not None and kept[0] is t and kept[1] is first and kept[2] == t.tokens:
+                theirs = kept[3]
+            else:
+                theirs = self.letters(t)
+            if not mine.isdisjoint(theirs):
+                out.append(t.pos)
+        return out
 
     def fits(self, region, pos, side_from: str) -> bool:
         """A drawn tile fits at pos if it has a passage towards where it is attached."""
