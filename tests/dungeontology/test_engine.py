@@ -100,3 +100,18 @@ def test_simulated_scholars_play_free_cards_in_the_action_phase(data):
         result = play_game(data, 3, rng.fork("game"), agents, {})
         played += result["stats"].get("free_cards_in_action_phase", 0)
     assert played > 0
+
+
+def test_a_random_agent_is_asked_what_its_choose_would_answer(data):
+    """Engine.ask draws a random agent's answer itself (its `choose` without the call): the
+    same answer and the same draws, the heuristic's suggestions preferred."""
+    engine = build(data, {"scholars": [{"scholar": "valerio"}, {"scholar": "sofia"}]})
+    engine.agents = [RandomAgent(Rng("asked")), RandomAgent(Rng("other"))]
+    twin = RandomAgent(Rng("asked"))
+    who = engine.state.scholars[0]
+    view = View(engine, who)
+    decisions = [("rest", [False, True]), ("move", [{"do": "stay"}]), ("drop", ["faith", "wealth"]),
+                 ("action", [{"do": "pass"}, {"do": "spy", "target": 1, "colour": "faith"}])] * 5
+    for key, options in decisions:
+        assert engine.ask(who, key, options) == twin.choose(key, options, view), key
+    assert engine.agents[0].rng.random() == twin.rng.random()

@@ -31,12 +31,16 @@ def _body(ctx):
     ctx.info["seen"] = True                 # as the `randomize` verb writes its card there
 
 
-def test_an_effect_that_only_registers_runs_once_and_hands_out_fresh_contexts(engine):
-    runs = []
+def test_an_effect_that_only_registers_runs_once_and_its_triggers_run_with_fresh_contexts(engine):
+    runs, seen = [], []
 
     def registers(ctx):
         runs.append(1)
         ctx.on("turn_end", None, _body, "k")
+
+    def body(ctx):
+        seen.append(ctx)
+        _body(ctx)
 
     who = engine.state.scholars[0]
     first = engine.triggers_of([registers], who, who)
@@ -46,6 +50,11 @@ def test_an_effect_that_only_registers_runs_once_and_hands_out_fresh_contexts(en
     assert [t[0] for t in second] == ["turn_end"] and second[0][2] is _body
     assert second[0][3] is not first[0][3] and second[0][3].info == {}
     assert second[0][3].you is who and second[0][3].self is who
+    kept = [(name, where, body, ctx) for name, where, _, ctx in engine.triggers_of([registers], who, who)]
+    engine.fire(kept, "turn_end")
+    engine.fire(kept, "turn_end")            # each run has a context of its own, info empty
+    assert len(seen) == 2 and seen[0] is not seen[1] and seen[1].info == {"seen": True}
+    assert kept[0][3].info == {} and seen[0] is not kept[0][3] and seen[1].you is who
 
 
 def test_kept_triggers_are_per_scholar(engine):

@@ -27,7 +27,8 @@ class Attempts:
         while who.hand:
             cards = sorted(set(who.hand))
             options = [{"card": c, "fate": False} for c in cards]
-            options += [{"card": c, "fate": True} for c in cards if self.card(c).fate_bonus]
+            by_id = self._scheme_cards
+            options += [{"card": c, "fate": True} for c in cards if by_id[c].fate_bonus]
             if self.attempt["cards"]:
                 options.append({"card": None})
             pick = self.ask(who, "stealth_card", options)
@@ -40,18 +41,17 @@ class Attempts:
 
     def aux_round(self, who: Scholar) -> int:
         """`who` plays any number of Trick/Fate/Magic auxiliary effects; returns how many."""
-        if self.in_start(who) or who.done:
+        if who.done or self.in_start(who):
             return 0
-        played = 0
+        played, aux_parts = 0, self._aux_parts      # Trick/Fate/Magic cards' auxiliary effects
         while True:
             options, ctx = [], None
-            aux_parts = self._aux_parts       # Trick/Fate/Magic cards' auxiliary effects
             for c in sorted(set(who.hand)):
                 aux = aux_parts[c]
                 if aux is None:
                     continue
                 if ctx is None:               # one for every check: a `can` changes nothing
-                    ctx = self.ctx(who, self.tile_of(who))
+                    ctx = self.ctx(who, self.state.tiles[who.pos])
                 if aux.can(ctx):
                     options.append(c)
             if not options:
@@ -68,7 +68,7 @@ class Attempts:
             played += 1
 
     def research_options(self, who: Scholar) -> list:
-        tile = self.tile_of(who)
+        tile = self.state.tiles[who.pos]
         if tile.region.start or not who.hand:
             return []
         n_max = len(self.targets(who, tile, who.stats().intellect))
@@ -82,7 +82,7 @@ class Attempts:
 
     def research(self, who: Scholar, n: int) -> bool:
         """L909-930 and the research example L934-953."""
-        tile = self.tile_of(who)
+        tile = self.state.tiles[who.pos]
         targets = self.targets(who, tile, n)
         alert = self.region_alert(tile) + self.research_penalty() + research_increase(len(targets))
         self.attempt = {"kind": "research", "by": who, "stealth": 0, "alert": alert, "cards": []}
@@ -128,15 +128,16 @@ class Attempts:
         self.draw_students(who, event.students)
 
     def spy_targets(self, who: Scholar) -> list:
-        here = self.tile_of(who)
+        here = self.state.tiles[who.pos]
         if here.region.start or not who.hand or who.students < 1:
             return []
-        near = {here.pos, *self.connected(here.pos)}
+        near, tiles = {here.pos, *self.connected(here.pos)}, self.state.tiles
         out = []
         for s in self.state.scholars:
-            if s is who or s.done or self.in_start(s) or s.pos not in near:
+            if s is who or s.done or s.pos not in near or tiles[s.pos].region.start:
                 continue
-            out += [{"do": "spy", "target": s.seat, "colour": c} for c in COLOURS if s.notebook[c]]
+            notebook = s.notebook                # `get`: no Counter missing-key call
+            out += [{"do": "spy", "target": s.seat, "colour": c} for c in COLOURS if notebook.get(c)]
         return out
 
     def spy(self, who: Scholar, target: Scholar, colour: str) -> bool:

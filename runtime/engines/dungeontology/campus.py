@@ -38,27 +38,30 @@ class Campus:
 
     def draw_students(self, who: Scholar, n: int) -> None:
         """Draw n from the University at once (L1228-1241), with the omega procedure."""
-        st = self.state
-        drawn = Counter()
+        st, bag = self.state, self.state.bag
+        drawn_normal = drawn_omega = 0           # counts, not a Counter: drawn at every fail
         for _ in range(n):
             # one draw from the bag's students, normal ones first (no list of them built)
-            normal, omega = max(0, st.bag["normal"]), max(0, st.bag["omega"])
+            normal, omega = max(0, bag["normal"]), max(0, bag["omega"])
             if not normal + omega:
                 break
-            kind = "normal" if self.rng.randrange(normal + omega) < normal else "omega"
-            st.bag[kind] -= 1
-            drawn[kind] += 1
-        st.stats["students_drawn"] += sum(drawn.values())
-        if not drawn["omega"]:
+            if self.rng.randrange(normal + omega) < normal:
+                bag["normal"] -= 1
+                drawn_normal += 1
+            else:
+                bag["omega"] -= 1
+                drawn_omega += 1
+        st.stats["students_drawn"] += drawn_normal + drawn_omega
+        if not drawn_omega:
             room = BONFIRE_MAX - st.bonfire
-            st.bonfire += min(room, drawn["normal"])
-            st.reserve_students += max(0, drawn["normal"] - room)
+            st.bonfire += min(room, drawn_normal)
+            st.reserve_students += max(0, drawn_normal - room)
             return
         self.log(f"{who.name} draws an omega student")
-        st.stats["omegas"] += drawn["omega"]
-        st.reserve_students += st.bonfire + drawn["normal"]
+        st.stats["omegas"] += drawn_omega
+        st.reserve_students += st.bonfire + drawn_normal
         st.bonfire = 0
-        for _ in range(drawn["omega"]):
+        for _ in range(drawn_omega):
             self.place_omega(who)
 
     def place_omega(self, who: Scholar) -> None:
@@ -109,7 +112,8 @@ class Campus:
 
     def free_options(self, who: Scholar) -> list:
         """Scheme cards playable in the movement phase without the action (L592)."""
-        if self.in_start(who):
+        tile = self.state.tiles[who.pos]
+        if tile.region.start:
             return []
         out, ctx = [], None
         free_parts = self._free_parts
@@ -118,12 +122,46 @@ class Campus:
             if main is None and aux is None:
                 continue                     # no context needed
             if ctx is None:                  # one for every check, as in `priority_round`:
-                ctx = self.ctx(who, self.tile_of(who))      # a `can` changes nothing
+                ctx = self.ctx(who, tile)    # a `can` changes nothing
             if main is not None and main.can(ctx):
                 out.append({"do": "card", "card": cid})
             if aux is not None and aux.can(ctx):
                 out.append({"do": "aux", "card": cid})
         return out
+
+    def priority_players(self, who: Scholar) -> bool:
+        answers, tiles = self._answers, self.state.tiles     # the Instant and Response cards' ids
+        for s in self.state.scholars:
+            if s is not who and not answers.isdisjoint(s.hand) and not tiles[s.pos].region.start:
+                return True
+        return False
+
+    def priority_round(self, who: Scholar, pending: list) -> None:
+        n = len(self.state.scholars)
+        order = self.seat_order(self.state.scholars[(who.seat + 1) % n])
+        passes, i = 0, 0
+        while passes < n:
+            s = order[i % n]
+            i += 1
+            options = [None]
+            if not s.done and not self.in_start(s):       # Responses included (L733)
+                ctx, cards = self.ctx(s, self.state.tiles[s.pos]), self._scheme_cards
+                for c in sorted(set(s.hand)):
+                    card = cards[c]
+                    if card.timing in ("instant", "response") and card.main is not None \
+                            and card.main.can(ctx):
+                        options.append({"card": c})
+            pick = self.ask(s, "priority", options) if len(options) > 1 else None
+            if pick is None:
+                passes += 1
+                continue
+            passes = 0
+            s.hand.remove(pick["card"])
+            self.state.discard.append(pick["card"])
+            self.state.stats["played_" + self.card(pick["card"]).timing] += 1
+            self.log(f"{s.name} answers with {pick['card']} ({self.card(pick['card']).timing})")
+            pending.append({"who": s, "card": pick["card"], "part": "main",
+                            "answers": len(pending) - 1, "cancelled": False})
 
     def draw_cards(self, who: Scholar, n: int) -> None:
         for _ in range(n):
@@ -173,18 +211,30 @@ class Campus:
         return self.rules.get("c2_caste_column", "short") == "short"
 
     def capacity(self, colour: str) -> int:
-        if colour == "caste" and self.caste_short():
-            return sum(1 for v in self.columns["caste"].values if v)
-        return self.notebook.capacity
+        return self.column(colour)[1]
 
     def column_score(self, colour: str, n: int) -> int:
-        values = list(self.columns[colour].values)
-        if colour == "caste" and self.caste_short():
-            values = [0] + [v for v in values if v]
+        values = self.column(colour)[0]
         return values[min(n, len(values) - 1)]
 
+    def column(self, colour: str) -> tuple:
+        """(the scores by block count, the capacity) of a notebook column: read once (the
+        notebook and the rules never change in a game), scores and targets read them often."""
+        found = self._columns.get(colour)
+        if found is None:
+            values, capacity = list(self.columns[colour].values), self.notebook.capacity
+            if colour == "caste" and self.caste_short():
+                values = [0] + [v for v in values if v]
+                capacity = sum(1 for v in self.columns["caste"].values if v)
+            found = self._columns[colour] = (values, capacity)
+        return found
+
     def notebook_score(self, who: Scholar) -> int:
-        return sum(self.column_score(c, who.notebook[c]) for c in COLOURS)
+        total, notebook = 0, who.notebook        # a loop, `get` (as `marks_reached`)
+        for colour in COLOURS:
+            values = self.column(colour)[0]
+            total += values[min(notebook.get(colour, 0), len(values) - 1)]
+        return total
 
     def marks(self, kind: str) -> tuple:
         """(colour, block count) of each star or research mark of the notebook's columns
@@ -210,8 +260,10 @@ class Campus:
         return reached
 
     def clan_score(self, who: Scholar) -> int:
-        mods = self.state.clan.modifiers
-        return self.notebook_score(who) + sum(who.notebook[c] * (mods[c] or 0) for c in COLOURS)
+        mods, notebook, total = self.state.clan.modifiers, who.notebook, self.notebook_score(who)
+        for colour in COLOURS:
+            total += notebook.get(colour, 0) * (mods[colour] or 0)
+        return total
 
     def gain_block(self, who: Scholar, colour: str) -> bool:
         """Put a block in its column; a full column destroys it (L1026). True if kept."""
@@ -325,13 +377,16 @@ class Campus:
 
     def targets(self, who: Scholar, tile: Tile, n: int) -> list:
         """The first available blocks left to right, skipping full columns (L916, L1024)."""
-        out = []
-        for i, colour in tile.blocks():
+        out, taken, notebook = [], {}, who.notebook
+        for i, colour in enumerate(tile.slots):
+            if colour is None:
+                continue
             if len(out) == n:
                 break
-            if who.notebook[colour] + sum(1 for _, c in out if c == colour) >= self.capacity(colour):
+            if notebook.get(colour, 0) + taken.get(colour, 0) >= self.column(colour)[1]:
                 continue
             out.append((i, colour))
+            taken[colour] = taken.get(colour, 0) + 1
         return out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 
-from tomecraft.runtime.engines.dungeontology.state import OPPOSITE, SIDES, Scholar, Tile, edge, step
+from tomecraft.runtime.engines.dungeontology.state import OPPOSITE, SIDES, STEP, Scholar, Tile, edge, step
 
 
 class Dungeon:
@@ -78,8 +78,18 @@ class Dungeon:
         mine = set(self.letters(tile))
         if not mine:
             return []
-        return [t.pos for t in self.state.tiles.values()
-                if t.pos != tile.pos and mine & set(self.letters(t))]
+        out, kept_by, first = [], self._letters, self.state.scholars[0]
+        for t in self.state.tiles.values():
+            if t.pos == tile.pos:
+                continue
+            kept = kept_by.get(id(t))          # `letters`, inlined for kept ones: every region
+            if kept is not None and kept[0] is t and kept[1] is first and kept[2] == t.tokens:
+                theirs = kept[3]
+            else:
+                theirs = self.letters(t)
+            if not mine.isdisjoint(theirs):
+                out.append(t.pos)
+        return out
 
     def fits(self, region, pos, side_from: str) -> bool:
         """A drawn tile fits at pos if it has a passage towards where it is attached."""
@@ -122,11 +132,12 @@ class Dungeon:
     def explore_sides(self, who: Scholar) -> list:
         if self.state.max_alert:
             return []
-        tile = self.tile_of(who)
+        tile = self.state.tiles[who.pos]
         if not self.state.stacks[tile.level]:
             return []
         passages, tiles = tile.region.passages, self.state.tiles      # open_side, inlined
-        return [s for s in SIDES if s in passages and step(tile.pos, s) not in tiles]
+        x, y = tile.pos                                                  # `step`, inlined
+        return [s for s in SIDES if s in passages and (x + STEP[s][0], y + STEP[s][1]) not in tiles]
 
     def place_stairs(self, who: Scholar, tile: Tile) -> None:
         """L864-874: a tile of an adjacent level, joined by stair markers; walls elsewhere."""
@@ -156,10 +167,10 @@ class Dungeon:
         """Dry-run the entry triggers: Ambush at the stun cap forbids entry (L808)."""
         self.dry, self.entry_forbidden = True, False
         try:
-            triggers = self.tile_triggers(dst, who, "enter_region")
+            triggers = self.tile_triggers(dst, who, "enter_region")     # kept: not to be changed
             for t in dst.tokens:
                 if t.token == "trap_token":
-                    triggers += self.triggers_of([t.effect], who, dst, "enter_region")
+                    triggers = triggers + self.triggers_of([t.effect], who, dst, "enter_region")
             if triggers:                     # most regions: nothing happens on entering
                 self.fire(triggers, "enter_region")
             return not self.entry_forbidden
@@ -169,11 +180,11 @@ class Dungeon:
     def move_options(self, who: Scholar) -> list:
         if who.steps <= 0:
             return []
-        here = self.tile_of(who)
+        here = self.state.tiles[who.pos]
         out = []
         for side, other in self.links(here.pos):
             if self.door_ok(who, other, OPPOSITE[side]) and self.can_enter(who, other):
-                out.append({"do": "move", "to": other.id})
+                out.append({"do": "move", "to": other.region.id})
         for side in self.explore_sides(who):
             out.append({"do": "explore", "side": side})
         for pos in self.passage_targets(here):

@@ -1,10 +1,11 @@
 """Dungeontology's engine: the turn (thesis, rest, movement, action, end of turn), scheme
-cards and their priority round, rest, thesis, Maximum Alert, the end and final scoring.
+cards played and resolved, rest, thesis, Maximum Alert, the end and final scoring.
 
 The layout, imports pointing one way (engine -> the rest -> state):
 - engine.py    the Engine and the turn structure; `play_game`;
 - triggers.py  the Context API and the triggers effects register (mixin EffectHost);
-- campus.py    students, the University bag, scheme cards, the notebook (mixin Campus);
+- campus.py    students, the University bag, scheme cards (their priority round), the
+               notebook (mixin Campus);
 - dungeon.py   geometry, exploring, moving, entering, the boss (mixin Dungeon);
 - attempts.py  research and spying, the stealth attempts (mixin Attempts);
 - handlers.py  the verbs and queries game.yaml names; setup.py a new game; state.py the state;
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tomecraft.runtime.agents import RandomAgent
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.dungeontology.attempts import Attempts
 from tomecraft.runtime.engines.dungeontology.campus import Campus
@@ -57,6 +59,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.notebook = next(iter(data.kinds["notebook"].values()))
         self.columns = {c.colour: c for c in self.notebook.columns}
         self._marks: dict = {}               # see Campus.marks
+        self._columns: dict = {}             # see Campus.column
+        self._staminas: dict = {}            # see `stamina`
         self._lore_needs: dict = {}          # see Campus.lore_reached
         self._scheme_cards = data.kinds["scheme_card"]
         self.card_tables()
@@ -104,10 +108,13 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         kept = self._views.get(id(who))      # a View reads the game live: one per scholar
         if kept is None or kept[0] is not who:
             kept = self._views[id(who)] = (who, View(self, who))
-        return self.agents[who.seat].choose(key, options, kept[1])
+        agent = self.agents[who.seat]
+        if type(agent) is RandomAgent:       # its `choose` without the call: the same draw
+            return agent.rng.choice(kept[1].suggest(key, options) or options)
+        return agent.choose(key, options, kept[1])
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:
-        copy = object.__new__(Context)       # `rebind` inlined: one per option checked
+        copy = object.__new__(Context)       # not `bind`: one per option checked
         fields = copy.__dict__
         fields.update(self._blank.__dict__)
         fields["you"], fields["self"], fields["info"] = who, tile, info    # **info: a new dict
@@ -117,7 +124,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         return self._scheme_cards[cid]
 
     def cards_of(self, who: Scholar, card_type: str) -> int:
-        return sum(1 for c in who.hand if self.card(c).card_type == card_type)
+        cards = self._scheme_cards
+        return sum(1 for c in who.hand if cards[c].card_type == card_type)
 
     def tile_of(self, who: Scholar) -> Tile:
         return self.state.tiles[who.pos]
@@ -126,7 +134,12 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         return bool(self.state.tiles[who.pos].region.start)
 
     def stamina(self, who: Scholar) -> int:
-        return who.stats().stamina
+        """The stun cap of the scholar's side, kept while its card and side stay (read at
+        every turn, stun and rest check)."""
+        kept = self._staminas.get(id(who))
+        if kept is None or kept[0] is not who or kept[1] is not who.card or kept[2] != who.side:
+            kept = self._staminas[id(who)] = (who, who.card, who.side, who.stats().stamina)
+        return kept[3]
 
     def scholar_at(self, pos) -> list[Scholar]:
         return [s for s in self.state.scholars if s.pos == pos and not s.done]
@@ -240,15 +253,19 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
     def main_actions(self, who: Scholar) -> list:
         out = self.research_options(who)
         out += self.spy_targets(who)
-        tile = self.tile_of(who)
+        tile = self.state.tiles[who.pos]
         if not tile.region.start:
+            cards, ctx = self._scheme_cards, None
             for cid in sorted(set(who.hand)):
-                card = self.card(cid)
-                if card.action and card.main is not None and card.main.can(self.ctx(who, tile)):
+                card = cards[cid]
+                if card.action and card.main is not None \
+                        and card.main.can(ctx or (ctx := self.ctx(who, tile))):    # one for all
                     out.append({"do": "card", "card": cid})
         for i, (name, where, body, ctx) in enumerate(self.tile_triggers(tile, who)):
-            if name == "region_action" and (where is None or where(ctx)) \
-                    and not (self.state.max_alert and self.rests_when(body, ctx)):
+            if name != "region_action":
+                continue
+            ctx = self.runnable(ctx)
+            if (where is None or where(ctx)) and not (self.state.max_alert and self.rests_when(body, ctx)):
                 out.append({"do": "region", "index": i})
         for skill in self.action_skills(who.stats()):
             if skill.effect.can(self.ctx(who, who)):
@@ -282,42 +299,11 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         pending = [{"who": who, "card": cid, "part": part, "answers": None, "cancelled": False}]
         if self.priority_players(who):
             self.priority_round(who, pending)
-        responses = [p for p in pending if self.card(p["card"]).timing == "response" and p is not pending[0]]
+        cards = self._scheme_cards
+        responses = [p for p in pending if cards[p["card"]].timing == "response" and p is not pending[0]]
         order = responses[::-1] + [p for p in pending if p not in responses]
         for entry in order:
             self.resolve_card(entry, pending)
-
-    def priority_players(self, who: Scholar) -> bool:
-        answers = self._answers              # the Instant and Response cards' ids
-        return any(not answers.isdisjoint(s.hand)
-                   for s in self.state.scholars if s is not who and not self.in_start(s))
-
-    def priority_round(self, who: Scholar, pending: list) -> None:
-        n = len(self.state.scholars)
-        order = self.seat_order(self.state.scholars[(who.seat + 1) % n])
-        passes, i = 0, 0
-        while passes < n:
-            s = order[i % n]
-            i += 1
-            options = [None]
-            if not s.done and not self.in_start(s):       # Responses included (L733)
-                ctx = self.ctx(s, self.tile_of(s))
-                for c in sorted(set(s.hand)):
-                    card = self.card(c)
-                    if card.timing in ("instant", "response") and card.main is not None \
-                            and card.main.can(ctx):
-                        options.append({"card": c})
-            pick = self.ask(s, "priority", options) if len(options) > 1 else None
-            if pick is None:
-                passes += 1
-                continue
-            passes = 0
-            s.hand.remove(pick["card"])
-            self.state.discard.append(pick["card"])
-            self.state.stats["played_" + self.card(pick["card"]).timing] += 1
-            self.log(f"{s.name} answers with {pick['card']} ({self.card(pick['card']).timing})")
-            pending.append({"who": s, "card": pick["card"], "part": "main",
-                            "answers": len(pending) - 1, "cancelled": False})
 
     def cancel_answered(self) -> None:
         entry = self.resolving
@@ -339,13 +325,13 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         saved = (self.resolving, self.pending_cards)
         self.resolving, self.pending_cards = entry, pending
         try:
-            getattr(card, part)(self.ctx(who, self.tile_of(who)))
+            getattr(card, part)(self.ctx(who, self.state.tiles[who.pos]))
         finally:
             self.resolving, self.pending_cards = saved
         if part == "main" and card.intern is not None:
             owner = self.state.interns.get(card.intern)
             self.state.interns[card.intern] = who.seat       # first gets it, later steals it
-            if owner is not None and owner != who.seat:
+            if owner is not None and owner != who.seat and self.log_enabled:   # a hot line
                 self.log(f"{who.name} steals the intern {card.intern}")
 
     def do_action(self, who: Scholar, choice: dict) -> None:

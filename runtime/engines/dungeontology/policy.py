@@ -99,8 +99,8 @@ class View:
                 closer = [o for o in options if o["do"] in ("move", "passage")
                           and len(e.path(e.tile_by_id(o["to"]).pos, start)) < here]
                 return closer or [o for o in options if o["do"] == "stay"]
-            slots = e.tile_of(me).slots                  # any block left here (`blocks`)
-            if slots.count(None) < len(slots) and not e.in_start(me):
+            here = e.state.tiles[me.pos]                 # any block left here (`blocks`)
+            if here.slots.count(None) < len(here.slots) and not here.region.start:
                 return [o for o in options if o["do"] in ("stay", "card")]
             return [o for o in options if o["do"] in ("move", "explore", "passage")]
         return []

@@ -113,7 +113,7 @@ def build(data, setup: dict) -> Engine:
     if "notebook" in setup:                 # the layout every scholar's notebook follows
         engine.notebook = data.get("notebook", setup["notebook"])
         engine.columns = {c.colour: c for c in engine.notebook.columns}
-        engine._marks = {}
+        engine._marks, engine._columns = {}, {}      # read from the notebook (Campus)
     return engine
 
 

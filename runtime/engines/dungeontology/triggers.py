@@ -9,17 +9,22 @@ from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.dungeontology.state import Scholar, Tile
 
 
-def rebind(ctx: Context, **changes) -> Context:
-    """`ctx.bind(**changes)` without dataclasses' `replace`, which costs ten times more: this
-    runs for every trigger handed out or fired. Context is a plain frozen dataclass."""
-    copy = object.__new__(Context)
-    copy.__dict__.update(ctx.__dict__)
-    copy.__dict__.update(changes)
+class Kept(Context):
+    """The context of a kept trigger (`registered`): handed out as it is, since most triggers
+    handed out are only looked at (their event, their condition in a dry run), and copied
+    with an empty `info` when fired (`fire`: a verb may write there)."""
+
+
+def _kept(ctx: Context) -> Kept:
+    copy = object.__new__(Kept)
+    fields = copy.__dict__
+    fields.update(ctx.__dict__)
+    fields["info"] = {}
     return copy
 
 
 def _fresh(ctx: Context) -> Context:
-    """A copy of a kept trigger's context with an empty `info` (a verb may write there)."""
+    """A copy of a kept trigger's context with an empty `info`, to run it with."""
     copy = object.__new__(Context)
     fields = copy.__dict__
     fields.update(ctx.__dict__)
@@ -122,7 +127,7 @@ class EffectHost:
         for fx in effects or ():
             kept = kept_by.get((fx, who_id, tile_id))      # `registered`, inlined: a hot loop
             if kept is not None and kept[0] is who and kept[1] is tile:
-                out += [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[2].get(event, ())]
+                out += kept[2].get(event, ())
             else:
                 out += self.registered(fx, who, tile, event)
         return out
@@ -132,13 +137,14 @@ class EffectHost:
         engine does so for every region around at every step (moves, secret passages), so
         an effect that only registers -- it read no state, asked nothing, called no verb or
         query -- registers the same triggers next time: those are kept (by event, see
-        `_by_event`) and handed out again (`triggers_of`), each with a fresh context (a verb
-        may write in a context's `info`). An effect that read anything is run again each
-        time. With `event`, only the triggers of that event."""
+        `_by_event`) and handed out again (`triggers_of`) as they are, to be run with a
+        fresh context (`Kept`: a verb may write in a context's `info`). An effect that read
+        anything is run again each time. With `event`, only the triggers of that event; the
+        list handed out may be a kept one: not to be changed."""
         key = (fx, id(who), id(tile))
         kept = self._registrations.get(key)
         if kept is not None and kept[0] is who and kept[1] is tile:
-            return [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[2].get(event, ())]
+            return kept[2].get(event, [])
         saved = self._collecting, self._read, self.verbs, self.queries
         self._collecting, self._read = [], False
         self.verbs, self.queries = self._watched       # handler use marks the effect as reading
@@ -148,7 +154,7 @@ class EffectHost:
         finally:
             self._collecting, self._read, self.verbs, self.queries = saved
         if pure:
-            self._registrations[key] = (who, tile, _by_event([(e, w, b, _fresh(c)) for e, w, b, c in found]))
+            self._registrations[key] = (who, tile, _by_event([(e, w, b, _kept(c)) for e, w, b, c in found]))
         else:
             self._read = True                          # an enclosing collection read too
         return found if event is None else [t for t in found if t[0] == event]
@@ -176,7 +182,7 @@ class EffectHost:
         triggers are kept together per (tile, scholar) while the tile holds the same tokens."""
         kept = self._tile_kept.get((id(tile), id(who)))
         if kept is not None and kept[0] is tile and kept[1] is who and kept[2] == tile.tokens:
-            return [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[3].get(event, ())]
+            return kept[3].get(event, [])
         effects = self.tile_effects(tile)
         found = self.triggers_of(effects, who, tile, event)
         together = self.kept_together(effects, who, tile)
@@ -195,7 +201,7 @@ class EffectHost:
         kept = self._skills_kept.get(id(who))
         if kept is not None and kept[0] is who and kept[1] is who.card and kept[2] == who.side \
                 and kept[3] == interns and kept[4] == who.dooms:
-            return [(name, where, body, _fresh(ctx)) for name, where, body, ctx in kept[5].get(event, ())]
+            return kept[5].get(event, [])
         side = who.stats()
         passive = [s.effect for s in side.skills if s.timing == "passive"]
         passive += [self.data.get("intern_card", iid).effect for iid in sorted(interns)]
@@ -207,14 +213,27 @@ class EffectHost:
             self._skills_kept[id(who)] = (who, who.card, who.side, interns, list(who.dooms), together)
         return found
 
+    @staticmethod
+    def runnable(ctx: Context) -> Context:
+        """A trigger's context to run it with: a kept one's copy with an empty `info`."""
+        return _fresh(ctx) if type(ctx) is Kept else ctx
+
     def fire(self, triggers: list, event: str, payload=None, who: Scholar | None = None) -> None:
         for name, where, body, ctx in triggers:
             if name != event:
                 continue
-            bound = ctx
-            if payload is not None:
-                bound = rebind(bound, event=payload)
-            if who is not None:
-                bound = rebind(bound, you=who)
+            kept = type(ctx) is Kept
+            if kept or payload is not None or who is not None:
+                bound = object.__new__(Context)     # one copy (not `bind`: a tenth of the cost)
+                fields = bound.__dict__
+                fields.update(ctx.__dict__)
+                if kept:
+                    fields["info"] = {}
+                if payload is not None:
+                    fields["event"] = payload
+                if who is not None:
+                    fields["you"] = who
+            else:
+                bound = ctx
             if where is None or where(bound):
                 body(bound)
