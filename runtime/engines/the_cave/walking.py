@@ -148,6 +148,18 @@ def answer(items, bag, question: tuple):
     return items.uses_left(bag, question[1])
 
 
+class _Answers(dict):
+    """A backpack's answers to the walking checks' questions (`answer`), each worked out
+    once: question -> answer."""
+
+    def __init__(self, items, bag) -> None:
+        self.items, self.bag = items, bag
+
+    def __missing__(self, question):
+        found = self[question] = answer(self.items, self.bag, question)
+        return found
+
+
 def _crossings(engine, team, pos, seen: set) -> tuple[frozenset, tuple]:
     """The tiles the team could enter from `pos` by an ordinary move with a full turn of AP
     and what it carries, and the questions the checks asked of its backpack (sorted; also
@@ -171,22 +183,21 @@ def _crossings(engine, team, pos, seen: set) -> tuple[frozenset, tuple]:
     return found, tuple(sorted(read))
 
 
-def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
+def _node(engine, team, pos, seen: set, told: _Answers) -> tuple[frozenset, tuple, tuple]:
     """`_crossings` from `pos`, remembered per tile, its neighbours (their tokens too) and the
-    ropes between them, and the backpack's answers to the questions the checks asked there:
-    a plain tile asks none, so one answer serves every backpack. Returns the crossings, the
-    questions and their answers."""
+    ropes between them, and the backpack's answers (`told`) to the questions the checks
+    asked there: a plain tile asks none, so one answer serves every backpack. Returns the
+    crossings, the questions and their answers."""
     memo = policy_cache(engine).setdefault("nodes", {})
     ropes = engine.state.ropes
     key = (pos, tuple([(n.pos, tuple(n.tokens), frozenset((pos, n.pos)) in ropes)     # edge()
                        for _, n in engine.neighbours(pos)]))
     entries = memo.setdefault(key, [])
-    bag, items = team.backpack, engine.items
     for questions, answers, result in entries:
-        if tuple([answer(items, bag, q) for q in questions]) == answers:
+        if tuple([told[q] for q in questions]) == answers:
             return result, questions, answers
     result, questions = _crossings(engine, team, pos, seen)
-    answers = tuple([answer(items, bag, q) for q in questions])
+    answers = tuple([told[q] for q in questions])
     entries.append((questions, answers, result))
     return result, questions, answers
 
@@ -204,19 +215,18 @@ class _Graph:
         self.searches: dict = {}        # cached distances (and reversed edges), valid until
                                         # the graph changes
 
-    def adopt(self, engine, team, donor: "_Graph", seen: set) -> None:
+    def adopt(self, engine, team, donor: "_Graph", seen: set, told: _Answers) -> None:
         """Start from another backpack's graph of the same grid: a tile whose checks get the
         same answers from this backpack keeps its crossings (a plain tile asks nothing), the
         others are worked out again."""
         self.cells, self.size, self.ropes = donor.cells, donor.size, set(donor.ropes)
         self.out, self.reads = dict(donor.out), dict(donor.reads)
-        bag, items = team.backpack, engine.items
         for pos, (questions, answers) in donor.reads.items():
-            if questions and tuple([answer(items, bag, q) for q in questions]) != answers:
-                self.out[pos], *read = _node(engine, team, pos, seen)
+            if questions and tuple([told[q] for q in questions]) != answers:
+                self.out[pos], *read = _node(engine, team, pos, seen, told)
                 self.reads[pos] = tuple(read)
 
-    def update(self, engine, team, seen: set) -> None:
+    def update(self, engine, team, seen: set, told: _Answers) -> None:
         cells, ropes = engine.state.cells, engine.state.ropes
         if self.cells is cells and self.size == len(cells) and len(self.ropes) == len(ropes):
             return
@@ -234,7 +244,7 @@ class _Graph:
                 self.ropes.add(rope)
         for pos in dirty:
             if pos in cells:
-                self.out[pos], *read = _node(engine, team, pos, seen)
+                self.out[pos], *read = _node(engine, team, pos, seen, told)
                 self.reads[pos] = tuple(read)
         self.size = len(cells)
         self.searches = {}
@@ -295,7 +305,10 @@ def _seeds(engine, targets) -> dict:
 
 
 def policy_cache(engine) -> dict:
-    return engine.__dict__.setdefault("policy_cache", {})
+    found = engine.__dict__.get("policy_cache")
+    if found is None:       # (not setdefault: no dict made for nothing at every call)
+        found = engine.__dict__["policy_cache"] = {}
+    return found
 
 
 def _donor(engine, graphs: dict) -> _Graph | None:
@@ -317,24 +330,26 @@ def graph_for(engine, team) -> _Graph:
     cache = policy_cache(engine)
     seen: set = cache.setdefault("read", set())
     graphs: dict = cache.setdefault("graphs", {})
-    key = _graph_key(engine.items, team.backpack, seen)
+    told = _Answers(engine.items, team.backpack)
+    key = _graph_key(told, seen)
     graph = graphs.get(key)
     before = len(seen)
     if graph is None:
         graph = graphs[key] = _Graph()
         donor = _donor(engine, graphs)
         if donor is not None:
-            graph.adopt(engine, team, donor, seen)
-    graph.update(engine, team, seen)
-    if len(seen) != before:       # the checks read a new key: file the graph under it too
-        graphs[_graph_key(engine.items, team.backpack, seen)] = graph
+            graph.adopt(engine, team, donor, seen, told)
+    graph.update(engine, team, seen, told)
+    if len(seen) != before:       # the checks asked a new question: file the graph under it too
+        graphs[_graph_key(told, seen)] = graph
     return graph
 
 
-def _graph_key(items, bag, seen: set) -> tuple:
-    """The backpack as far as any check has asked about it: its answer to each question
-    asked (`_crossings`)."""
-    return tuple([answer(items, bag, q) for q in sorted(seen)])
+def _graph_key(told: _Answers, seen: set) -> tuple:
+    """The backpack as far as any check has asked about it: its answer (`told`) to each
+    question asked (`_crossings`; `seen` only grows, so keys of different lengths never
+    meet)."""
+    return tuple([told[q] for q in sorted(seen)])
 
 
 def road_toward(engine, targets: frozenset) -> dict:
