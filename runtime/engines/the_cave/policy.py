@@ -343,8 +343,9 @@ def _make_room(engine, team, options: list) -> list:
         item = item_of(key)
         return ("discard" in o, item in engine.limits, item == UPKEEP,
                 -engine.items.count(team.backpack, item))
-    least = min(cost(o) for o in options)
-    return [o for o in options if cost(o) == least]
+    costs = [cost(o) for o in options]
+    least = min(costs)
+    return [o for o, c in zip(options, costs) if c == least]
 
 
 def suggest(engine, team, key: str, options: list) -> list:
