@@ -70,7 +70,8 @@ def loadouts(engine, team: Team, setup: bool = False) -> list[dict]:
 
 
 def _copied(option: dict) -> dict:
-    return {k: (dict(v) if isinstance(v, dict) else v) for k, v in option.items()}
+    """A copy of a loadout (`_loadouts`: its backpack and camp, and maybe pack_camp)."""
+    return dict(option, backpack=dict(option["backpack"]), camp=dict(option["camp"]))
 
 
 def _known_loadouts(engine, team: Team, setup: bool) -> list[tuple[dict, bool]]:
