@@ -286,6 +286,8 @@ def _weigh(engine, team, options: list, restocking: bool = False,
     what it does: a pack's copy of an action weighs what the original weighs, and the agent's
     seeded tie-break picks among them. Whether it restocks is asked only if `restocking`,
     the change in logistics only if `supplying` (else `supply` stays -inf)."""
+    if not options:
+        return []           # (nothing to weigh against the team as it is)
     dist = engine.base_distance().get(team.pos, 0)    # an action does not move the team
     before = (value(engine, team), logistics(engine, team, dist) if supplying else 0.0,
               kit(engine, team) if restocking else 0,

@@ -150,10 +150,11 @@ def answer(items, bag, question: tuple):
 
 class _Answers(dict):
     """A backpack's answers to the walking checks' questions (`answer`), each worked out
-    once: question -> answer."""
+    once: question -> answer (of a copy of the backpack, so that it may be kept for any
+    backpack that holds the same: `_answers`)."""
 
     def __init__(self, items, bag) -> None:
-        self.items, self.bag = items, bag
+        self.items, self.bag = items, copy_counter(bag)
 
     def __missing__(self, question):
         found = self[question] = answer(self.items, self.bag, question)
@@ -326,11 +327,23 @@ def _donor(engine, graphs: dict) -> _Graph | None:
     return best
 
 
+def _answers(engine, cache: dict, bag) -> _Answers:
+    """The backpack's `_Answers`, kept per content of the backpack for the game (answers
+    depend on nothing else), so that the walking checks' questions are not asked again at
+    every look-up (the backpack seldom changes from one decision to the next)."""
+    known = cache.setdefault("answers", {})
+    content = frozenset(bag.items())
+    told = known.get(content)
+    if told is None:
+        told = known[content] = _Answers(engine.items, bag)
+    return told
+
+
 def graph_for(engine, team) -> _Graph:
     cache = policy_cache(engine)
     seen: set = cache.setdefault("read", set())
     graphs: dict = cache.setdefault("graphs", {})
-    told = _Answers(engine.items, team.backpack)
+    told = _answers(engine, cache, team.backpack)
     key = _graph_key(told, seen)
     graph = graphs.get(key)
     before = len(seen)
