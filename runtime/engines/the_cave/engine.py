@@ -43,10 +43,10 @@ if {f.name for f in fields(Context)} != {"engine", "you", "self", "it", "target"
 
 
 def _still_open(cache: tuple, cells: dict) -> dict:
-    """The unexplored exits of `cache` ((grid size, pos -> exits), for this grid or the grid
-    a trial copied it from) still true of `cells`: tiles are only ever added, at the end of
-    the dict, and a new tile closes exits only of the tiles beside it. A new dict: a trial
-    copy shares its engine's."""
+    """The answers of `cache` ((grid size, pos -> answer), for this grid or the grid a trial
+    copied it from) still true of `cells`, for answers about a tile that only the tiles
+    beside it can change (its unexplored exits, its neighbours): tiles are only ever added,
+    at the end of the dict. A new dict: a trial copy shares its engine's."""
     size, known = cache
     if not known or size > len(cells):
         return {}
@@ -137,19 +137,21 @@ class Engine:
 
     def neighbours(self, pos) -> tuple[tuple[str, Cell], ...]:
         """The tiles joined to `pos` by a road (a tuple the caller must not change). Which
-        positions they are is cached until a tile is placed: tiles are only ever added, so the
-        grid's size says whether it changed (a copy of the game for a trial shares the cache
-        while its grid is the same size). The tiles themselves are cached per grid (a trial's
-        copy has its own tiles where an option may change them)."""
+        positions they are is cached per grid size: tiles are only ever added, so the grid's
+        size says whether it changed (a copy of the game for a trial shares the cache while
+        its grid is the same size), and a new tile changes only the answers for the tiles
+        beside it (`_still_open` keeps the others). The tiles themselves are cached per grid
+        (a trial's copy has its own tiles where an option may change them), likewise."""
         cells = self.state.cells
         near = self._near
         if near[0] is not cells or near[1] != len(cells):
-            near = self._near = (cells, len(cells), {})
+            kept = _still_open(near[1:], cells) if near[0] is cells else {}
+            near = self._near = (cells, len(cells), kept)
         found = near[2].get(pos)
         if found is None:
             links = self._links
             if links[0] != len(cells):
-                links = self._links = (len(cells), {})
+                links = self._links = (len(cells), _still_open(links, cells))
             at = links[1].get(pos)
             if at is None:
                 at = links[1][pos] = [(d, other.pos) for d, other in neighbours(cells, pos)]

@@ -9,11 +9,11 @@ by its name. Where a team can walk is walking.py's business.
 from __future__ import annotations
 
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.the_cave.equipment import item_of
+from tomecraft.runtime.engines.the_cave.equipment import WORN, item_of
 from tomecraft.runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, edge,
 )
-from tomecraft.runtime.engines.the_cave.trials import trial_copy
+from tomecraft.runtime.engines.the_cave.trials import copy_team, trial_copy
 from tomecraft.runtime.engines.the_cave.walking import (
     DESPERATE, FAR, frontier, graph_for, policy_cache, road_toward, toward, walkable,
 )
@@ -220,15 +220,31 @@ def _gain_at(engine, team, cell) -> float:
             alike.add(way)
             starts.append(n.pos)
     for start in starts:
+        options = _options_at(engine, team, cell, start)
+        if not options:
+            continue        # (no trial copy: nothing to try from there)
         trial, me = _trial(engine, team, at=start, entering=cell.pos)
-        if start == cell.pos:     # the tile's own actions (the others work anywhere)
-            options = trial.act_options(me, only=trial.tile_action_ids(cell.kind))
-        else:
-            options = [o for o in trial.move_options(me, into=cell.pos) if o["via"] != DESPERATE]
         best = max([best] + _gains(trial, me, options))
         if best > 0:
             break
     return best
+
+
+def _options_at(engine, team, cell, start) -> list:
+    """What the team could try on `cell` from `start` with a full turn of AP: the tile's own
+    actions (the others work anywhere), or the ordinary moves into it, as a trial copy of
+    the game with the team moved there would list them. Listed on the game itself, for a
+    copy of the team: availability checks only read (a rope tile's way out is tried and
+    undone in place, as for the moves the engine offers)."""
+    if start == cell.pos:
+        only = engine.tile_action_ids(cell.kind)
+        if not only:
+            return []
+    me = copy_team(team)
+    me.pos, me.ap, me.done, me.forced = start, TURN_AP, False, False
+    if start == cell.pos:
+        return engine.act_options(me, only=only)
+    return [o for o in engine.move_options(me, into=cell.pos) if o["via"] != DESPERATE]
 
 
 def going_home(engine, team) -> bool:
@@ -249,7 +265,8 @@ def going_home(engine, team) -> bool:
 
 
 def _variety(loadout: dict) -> int:
-    return len({item_of(item) for item, n in loadout.get("backpack", {}).items() if n})
+    # (item_of(key) written out: key.partition(WORN)[0])
+    return len({item.partition(WORN)[0] for item, n in loadout.get("backpack", {}).items() if n})
 
 
 class _Weighed:
@@ -269,6 +286,8 @@ def _weigh(engine, team, options: list, restocking: bool = False,
     what it does: a pack's copy of an action weighs what the original weighs, and the agent's
     seeded tie-break picks among them. Whether it restocks is asked only if `restocking`,
     the change in logistics only if `supplying` (else `supply` stays -inf)."""
+    if not options:
+        return []           # (nothing to weigh against the team as it is)
     dist = engine.base_distance().get(team.pos, 0)    # an action does not move the team
     before = (value(engine, team), logistics(engine, team, dist) if supplying else 0.0,
               kit(engine, team) if restocking else 0,
@@ -343,8 +362,9 @@ def _make_room(engine, team, options: list) -> list:
         item = item_of(key)
         return ("discard" in o, item in engine.limits, item == UPKEEP,
                 -engine.items.count(team.backpack, item))
-    least = min(cost(o) for o in options)
-    return [o for o in options if cost(o) == least]
+    costs = [cost(o) for o in options]
+    least = min(costs)
+    return [o for o, c in zip(options, costs) if c == least]
 
 
 def suggest(engine, team, key: str, options: list) -> list:

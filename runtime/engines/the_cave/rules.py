@@ -11,6 +11,7 @@ from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, CAMP_SLOTS, OPPOSITE, PACKED_CAMP_SLOTS, UPKEEP, Cell, Team, step,
 )
+from tomecraft.runtime.lookahead import copy_counter
 
 SUGGESTED = {"consumable": 4, "rope": 1, "oxygen": 1, "camera": 1, "raft": 1}   # L54
 CAMP_PLAN = {"consumable": 3, "rope": 1}      # what the candidate loadouts put in the camp
@@ -63,16 +64,41 @@ def _filled(engine, bag: Counter, room: int) -> Counter:
 
 
 def loadouts(engine, team: Team, setup: bool = False) -> list[dict]:
-    """Candidate re-equip choices (agents may also answer with any legal loadout). They
-    depend only on the camp, the limited items the team may still take and `setup`, so they
-    are remembered per engine (a trial copy of the game shares the memo)."""
+    """Candidate re-equip choices (agents may also answer with any legal loadout): new
+    dicts each call."""
+    return [_copied(o) for o, _ in _known_loadouts(engine, team, setup)]
+
+
+def _copied(option: dict) -> dict:
+    """A copy of a loadout (`_loadouts`: its backpack and camp, and maybe pack_camp)."""
+    return dict(option, backpack=dict(option["backpack"]), camp=dict(option["camp"]))
+
+
+def _known_loadouts(engine, team: Team, setup: bool) -> list[tuple[dict, bool]]:
+    """The candidate loadouts, each with whether `re_equip` may take it as it is without
+    `check_loadout` (False: it is checked when chosen). They depend only on the camp, the
+    limited items the team may still take and `setup`, and so does the check of a loadout
+    that does not pack the camp: remembered per engine (a trial copy of the game shares the
+    memo), only read."""
     camp_with_bank = team.camp == "packed" or (team.camp == "set" and team.camp_pos == engine.state.base)
     allowed = _limited_allowed(engine, team, camp_with_bank)
     memo = engine.__dict__.setdefault("loadout_memo", {})
     key = (team.camp, camp_with_bank, tuple(sorted(allowed.items())), setup)
-    if key not in memo:
-        memo[key] = _loadouts(engine, team, setup, camp_with_bank, allowed)
-    return [{k: (dict(v) if isinstance(v, dict) else v) for k, v in o.items()} for o in memo[key]]
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = [
+            (o, not o.get("pack_camp") and _accepted(engine, team, o, camp_with_bank))
+            for o in _loadouts(engine, team, setup, camp_with_bank, allowed)]
+    return found
+
+
+def _accepted(engine, team: Team, choice: dict, camp_with_bank: bool) -> bool:
+    """Whether `check_loadout` accepts a loadout that does not pack the camp."""
+    try:
+        check_loadout(engine, team, choice, team.camp == "packed", camp_with_bank)
+    except EffectError:
+        return False
+    return True
 
 
 def _loadouts(engine, team: Team, setup: bool, camp_with_bank: bool, allowed: dict) -> list[dict]:
@@ -137,10 +163,12 @@ def check_loadout(engine, team: Team, choice: dict, packed: bool, camp_with_bank
 
 def re_equip(engine, team: Team, setup: bool = False) -> None:
     """L241-243 (+ D-23): free exchange between the bank and backpack (and camp)."""
-    choice = engine.ask(team, "loadout" if setup else "re_equip", loadouts(engine, team, setup))
+    known = _known_loadouts(engine, team, setup)
+    choice = engine.ask(team, "loadout" if setup else "re_equip", [_copied(o) for o, _ in known])
     pack = bool(choice.get("pack_camp"))
     camp_with_bank = pack or team.camp == "packed" or (team.camp == "set" and team.camp_pos == engine.state.base)
-    check_loadout(engine, team, choice, team.camp == "packed" or pack, camp_with_bank)
+    if not any(accepted and choice == offered for offered, accepted in known):
+        check_loadout(engine, team, choice, team.camp == "packed" or pack, camp_with_bank)
     team.backpack = Counter(choice.get("backpack", {}))
     if camp_with_bank:
         team.camp_items = Counter(choice.get("camp", {}))
@@ -158,20 +186,32 @@ def set_camp(engine, team: Team) -> None:
 
 
 def swap_camp(engine, team: Team) -> None:
-    options, total = _exchanges(engine, team.backpack, team.camp_items)
+    options, total, checked = _exchanges(engine, team.backpack, team.camp_items)
     choice = engine.ask(team, "camp_exchange", options)
-    bp, camp = Counter(choice.get("backpack", {})), Counter(choice.get("camp", {}))
-    if +(bp + camp) != +total or engine.items.slots_used(bp) > BACKPACK_SLOTS \
-            or engine.items.slots_used(camp) > CAMP_SLOTS:
+    for offered, ok in checked:
+        if choice == offered:       # an option as offered: checked once, with its bags
+            bp, camp = copy_counter(choice["backpack"]), copy_counter(choice["camp"])
+            break
+    else:
+        bp, camp = Counter(choice.get("backpack", {})), Counter(choice.get("camp", {}))
+        ok = _exchange_ok(engine, bp, camp, total)
+    if not ok:
         raise EffectError("a camp exchange must keep the same items within 8 + 4 slots")
     team.backpack, team.camp_items = bp, camp
 
 
-def _exchanges(engine, backpack: Counter, camp: Counter) -> tuple[list[dict], Counter]:
+def _exchange_ok(engine, bp: Counter, camp: Counter, total: Counter) -> bool:
+    """A camp exchange shares out the same items (`total`) within 8 + 4 slots."""
+    return +(bp + camp) == +total and engine.items.slots_used(bp) <= BACKPACK_SLOTS \
+        and engine.items.slots_used(camp) <= CAMP_SLOTS
+
+
+def _exchanges(engine, backpack: Counter, camp: Counter) -> tuple[list[dict], Counter, tuple]:
     """The camp exchange's options (as they are, and everything with the backpack filled in
-    the content's item order) and the items they share out. They depend only on the two
-    bags, so they are remembered per engine (a player's trial copies share the memo); the
-    options are new dicts each call, the total is only read."""
+    the content's item order), the items they share out, and each option as offered with
+    whether it is a legal exchange (`_exchange_ok`). They depend only on the two bags, so
+    they are remembered per engine (a player's trial copies share the memo); the options are
+    new dicts each call, the rest is only read."""
     key = (tuple(sorted(backpack.items())), tuple(sorted(camp.items())))
     memo = engine.__dict__.setdefault("exchange_memo", {})
     found = memo.get(key)
@@ -180,12 +220,14 @@ def _exchanges(engine, backpack: Counter, camp: Counter) -> tuple[list[dict], Co
         rank = {term: i for i, term in enumerate(engine.items.order)}
         keys = sorted(total, key=lambda k: (rank.get(item_of(k), len(rank)), k))
         bp = _fit(engine, {k: total[k] for k in keys}, BACKPACK_SLOTS, {})
-        found = memo[key] = ((dict(key[0]), dict(key[1])),
-                             (dict(sorted(bp.items())), dict(sorted((total - bp).items()))),
-                             total)
-    kept, filled, total = found
-    return [{"backpack": dict(kept[0]), "camp": dict(kept[1])},
-            {"backpack": dict(filled[0]), "camp": dict(filled[1])}], total
+        offered = ({"backpack": dict(key[0]), "camp": dict(key[1])},
+                   {"backpack": dict(sorted(bp.items())), "camp": dict(sorted((total - bp).items()))})
+        found = memo[key] = (offered, total, tuple(
+            (o, _exchange_ok(engine, Counter(o["backpack"]), Counter(o["camp"]), total))
+            for o in offered))
+    offered, total, checked = found
+    return [{"backpack": dict(o["backpack"]), "camp": dict(o["camp"])} for o in offered], \
+        total, checked
 
 
 def pack_camp(engine, team: Team) -> None:
@@ -193,7 +235,7 @@ def pack_camp(engine, team: Team) -> None:
     while BACKPACK_SLOTS - engine.items.slots_used(team.backpack) < PACKED_CAMP_SLOTS:
         options = []
         camp_free = CAMP_SLOTS - engine.items.slots_used(team.camp_items)
-        for key in sorted(+team.backpack):
+        for key in sorted(k for k, n in team.backpack.items() if n > 0):    # (+backpack's keys)
             if team.camp == "set" and camp_free >= engine.items.slots(key):
                 options.append({"to_camp": key})
             options.append({"discard": key})

@@ -58,23 +58,33 @@ def unexplored(cells: dict, cell: "Cell") -> list[str]:
 
 def fits(cells: dict, pos, exits: str, joined: str) -> bool:
     """D-18: road/wall match with every placed neighbour except boulders."""
+    return all((d in exits) == opens for d, opens in _sides_to_match(cells, pos, joined))
+
+
+def _sides_to_match(cells: dict, pos, joined: str) -> list[tuple[str, bool]]:
+    """The sides of `pos` (but `joined`) a tile placed there must match (`fits`), each with
+    whether the placed neighbour there opens towards `pos`."""
+    sides = []
     for d in ORDER:
         if d == joined:
             continue
         other = cells.get(step(pos, d))
         if other is None or other.kind.match_edges is False:
             continue
-        if (d in exits) != other.opens(OPPOSITE[d]):
-            return False
-    return True
+        sides.append((d, other.opens(OPPOSITE[d])))
+    return sides
+
 
 def placements(cells: dict, cell: Cell, tile) -> list[dict]:
     seen, out = set(), []
     for d in unexplored(cells, cell):
         pos = step(cell.pos, d)
+        joined = OPPOSITE[d]
+        sides = _sides_to_match(cells, pos, joined)     # (the same for the four turns)
         for turn in range(4):
             exits = rotate(tile.exits, turn)
-            if OPPOSITE[d] in exits and fits(cells, pos, exits, OPPOSITE[d]) and (d, exits) not in seen:
+            if joined in exits and all((s in exits) == opens for s, opens in sides) \
+                    and (d, exits) not in seen:
                 seen.add((d, exits))
                 out.append({"dir": d, "exits": exits})
     return out

@@ -29,55 +29,178 @@ def shallow(obj):
 # --- where a team can walk ---------------------------------------------------------------
 
 class _Reading(Counter):
-    """A backpack that notes which of its keys a check reads."""
+    """A copy of a backpack that notes the keys a check reads (`outer`; `inner` while an
+    equipment question of `_Asking` reads it) and whether a check read it while it differed
+    from the backpack it copies (`changed`: a rope used to leave a rappel tile, before the
+    entry is checked; the effect is undone afterwards)."""
 
-    def __init__(self, bag: Counter, seen: set) -> None:
+    def __init__(self, bag: Counter) -> None:
         # (Counter.__init__ with nothing to count does nothing: not called, one per check)
         dict.update(self, bag)
-        self.seen = seen
+        self.original = bag
+        self.outer: set = set()
+        self.inner: set = set()
+        self.asking = False
+        self.dirty = False      # written to since it was last found equal to `original`
+        self.changed = False
+
+    def _read(self, key) -> None:
+        (self.inner if self.asking else self.outer).add(key)
+        if self.dirty:
+            if dict.__eq__(self, self.original):
+                self.dirty = False
+            else:
+                self.changed = True
 
     def __getitem__(self, key):
-        self.seen.add(key)
+        self._read(key)
         return dict.get(self, key, 0)
 
     def get(self, key, default=None):      # the bag operations read with get (equipment.py)
-        self.seen.add(key)
+        self._read(key)
         return dict.get(self, key, default)
 
 
-def _crossings(engine, team, pos, seen: set) -> frozenset:
+def _writing(write):
+    """A Counter method that changes it, for `_Reading`: noted as a write."""
+    def noted(bag, *args, **kwargs):
+        bag.dirty = True
+        return write(bag, *args, **kwargs)
+    return noted
+
+
+for _name in ("__setitem__", "__delitem__", "clear", "pop", "popitem", "setdefault", "update",
+              "subtract"):
+    setattr(_Reading, _name, _writing(getattr(Counter, _name)))
+
+
+class _Asking:
+    """The content's equipment (engine.items) for a walking check: the questions a check
+    asks of the backpack ("can it use rope twice?", "how many rafts?") are noted with the
+    question as the thing read (`asked`), so that backpacks answering alike share what the
+    check found (two oxygen tanks or one, 3 ropes or 4 where no check asks for more than
+    2). Anything else is the items'."""
+
+    def __init__(self, items, bag: _Reading) -> None:
+        self.items, self.bag, self.asked = items, bag, set()
+        self.can_use_of = _AskingTable(self, "can_use", items.can_use_of)
+        self.use_of = _AskingTable(self, None, items.use_of)
+        self.use_once_of = _AskingTable(self, None, items.use_once_of)
+
+    def __getattr__(self, name):
+        return getattr(self.items, name)
+
+    def ask(self, question: tuple | None, fn, bag, *args):
+        """`fn(bag, *args)`; if `bag` is the team's backpack, with its reads set apart and
+        the question (if not None) noted (a check asking about another bag reads it
+        unnoted)."""
+        if bag is not self.bag:
+            return fn(bag, *args)
+        asking, bag.asking = bag.asking, True
+        try:
+            found = fn(bag, *args)
+        finally:
+            bag.asking = asking
+        if question is not None:
+            self.asked.add(question)
+        return found
+
+    def count(self, bag, term):
+        return self.ask(("count", term), self.items.count, bag, term)
+
+    def can_use(self, bag, term, times):
+        return self.ask(("can_use", term, times), self.items.can_use, bag, term, times)
+
+    def uses_left(self, bag, term):
+        return self.ask(("uses_left", term), self.items.uses_left, bag, term)
+
+    def use(self, bag, term, times=1):
+        return self.ask(None, self.items.use, bag, term, times)
+
+    def use_once(self, bag, term):
+        return self.ask(None, self.items.use_once, bag, term)
+
+
+class _AskingTable:
+    """`items.can_use_of` (or `use_of`, `use_once_of`) for `_Asking`: term -> bag call."""
+
+    def __init__(self, asking: _Asking, kind: str | None, table: dict) -> None:
+        self.asking, self.kind, self.table = asking, kind, table
+
+    def __getitem__(self, term):
+        fn = self.table[term]
+        asking, kind = self.asking, self.kind
+        if kind is None:
+            return lambda bag, *args: asking.ask(None, fn, bag, *args)
+        return lambda bag, times: asking.ask((kind, term, times), fn, bag, times)
+
+
+def answer(items, bag, question: tuple):
+    """What the backpack `bag` answers to a question a walking check asked (`_Asking`), or
+    holds under a key it read (("key", key))."""
+    kind = question[0]
+    if kind == "key":
+        return bag.get(question[1], 0)      # (a Counter: an absent key reads 0, as bag[k] does)
+    if kind == "can_use":
+        return items.can_use(bag, question[1], question[2])
+    if kind == "count":
+        return items.count(bag, question[1])
+    return items.uses_left(bag, question[1])
+
+
+class _Answers(dict):
+    """A backpack's answers to the walking checks' questions (`answer`), each worked out
+    once: question -> answer (of a copy of the backpack, so that it may be kept for any
+    backpack that holds the same: `_answers`)."""
+
+    def __init__(self, items, bag) -> None:
+        self.items, self.bag = items, copy_counter(bag)
+
+    def __missing__(self, question):
+        found = self[question] = answer(self.items, self.bag, question)
+        return found
+
+
+def _crossings(engine, team, pos, seen: set) -> tuple[frozenset, tuple]:
     """The tiles the team could enter from `pos` by an ordinary move with a full turn of AP
-    and what it carries (the keys the checks read go into `seen`). Only the player asks, in
-    its decision's usage.quiet block (the checks tried out here are not uses)."""
+    and what it carries, and the questions the checks asked of its backpack (sorted; also
+    added to `seen`): the equipment's questions, and the keys read outside them; only keys,
+    every key read, if a check read the backpack while an effect tried out had changed it
+    (`_Reading.changed`). Only the player asks, in its decision's usage.quiet block (the
+    checks tried here are not uses)."""
     probe = shallow(team)
     probe.pos, probe.ap, probe.done, probe.forced = pos, TURN_AP, False, False
-    probe.backpack = _Reading(team.backpack, seen)
+    bag = probe.backpack = _Reading(team.backpack)
     probe.tokens, probe.depth_tokens = copy_counter(team.tokens), set(team.depth_tokens)
-    return frozenset(tuple(o["to"]) for o in engine.move_options(probe) if o["via"] != DESPERATE)
+    asking = _Asking(engine.items, bag)
+    checker = shallow(engine)
+    checker.items = asking
+    found = frozenset(tuple(o["to"]) for o in checker.move_options(probe) if o["via"] != DESPERATE)
+    if bag.changed:         # (the questions asked since were not asked of the backpack)
+        read = {("key", k) for k in bag.outer | bag.inner}
+    else:
+        read = asking.asked | {("key", k) for k in bag.outer}
+    seen |= read
+    return found, tuple(sorted(read))
 
 
-def _node(engine, team, pos, seen: set) -> tuple[frozenset, tuple, tuple]:
+def _node(engine, team, pos, seen: set, told: _Answers) -> tuple[frozenset, tuple, tuple]:
     """`_crossings` from `pos`, remembered per tile, its neighbours (their tokens too) and the
-    ropes between them, and the values of the backpack keys the checks read there: a plain
-    tile reads none, so one answer serves every backpack. Returns the crossings, the keys
-    read and their values."""
+    ropes between them, and the backpack's answers (`told`) to the questions the checks
+    asked there: a plain tile asks none, so one answer serves every backpack. Returns the
+    crossings, the questions and their answers."""
     memo = policy_cache(engine).setdefault("nodes", {})
     ropes = engine.state.ropes
     key = (pos, tuple([(n.pos, tuple(n.tokens), frozenset((pos, n.pos)) in ropes)     # edge()
                        for _, n in engine.neighbours(pos)]))
     entries = memo.setdefault(key, [])
-    bag = team.backpack
-    get = bag.get           # (a Counter: an absent key reads 0, as bag[k] does)
-    for keys, values, result in entries:
-        if tuple([get(k, 0) for k in keys]) == values:
-            return result, keys, values
-    read: set = set()
-    result = _crossings(engine, team, pos, read)
-    seen |= read
-    keys = tuple(sorted(read))
-    values = tuple([get(k, 0) for k in keys])
-    entries.append((keys, values, result))
-    return result, keys, values
+    for questions, answers, result in entries:
+        if tuple([told[q] for q in questions]) == answers:
+            return result, questions, answers
+    result, questions = _crossings(engine, team, pos, seen)
+    answers = tuple([told[q] for q in questions])
+    entries.append((questions, answers, result))
+    return result, questions, answers
 
 
 class _Graph:
@@ -89,23 +212,22 @@ class _Graph:
         self.size = 0
         self.ropes: set = set()
         self.out: dict = {}
-        self.reads: dict = {}           # pos -> (backpack keys its checks read, their values)
+        self.reads: dict = {}           # pos -> (questions its checks asked, the answers)
         self.searches: dict = {}        # cached distances (and reversed edges), valid until
                                         # the graph changes
 
-    def adopt(self, engine, team, donor: "_Graph", seen: set) -> None:
-        """Start from another backpack's graph of the same grid: a tile whose checks read the
-        same values in this backpack keeps its crossings (a plain tile reads none), the
+    def adopt(self, engine, team, donor: "_Graph", seen: set, told: _Answers) -> None:
+        """Start from another backpack's graph of the same grid: a tile whose checks get the
+        same answers from this backpack keeps its crossings (a plain tile asks nothing), the
         others are worked out again."""
         self.cells, self.size, self.ropes = donor.cells, donor.size, set(donor.ropes)
         self.out, self.reads = dict(donor.out), dict(donor.reads)
-        get = team.backpack.get     # (a Counter: an absent key reads 0, as bag[k] does)
-        for pos, (keys, values) in donor.reads.items():
-            if keys and tuple([get(k, 0) for k in keys]) != values:
-                self.out[pos], *read = _node(engine, team, pos, seen)
+        for pos, (questions, answers) in donor.reads.items():
+            if questions and tuple([told[q] for q in questions]) != answers:
+                self.out[pos], *read = _node(engine, team, pos, seen, told)
                 self.reads[pos] = tuple(read)
 
-    def update(self, engine, team, seen: set) -> None:
+    def update(self, engine, team, seen: set, told: _Answers) -> None:
         cells, ropes = engine.state.cells, engine.state.ropes
         if self.cells is cells and self.size == len(cells) and len(self.ropes) == len(ropes):
             return
@@ -123,7 +245,7 @@ class _Graph:
                 self.ropes.add(rope)
         for pos in dirty:
             if pos in cells:
-                self.out[pos], *read = _node(engine, team, pos, seen)
+                self.out[pos], *read = _node(engine, team, pos, seen, told)
                 self.reads[pos] = tuple(read)
         self.size = len(cells)
         self.searches = {}
@@ -184,7 +306,10 @@ def _seeds(engine, targets) -> dict:
 
 
 def policy_cache(engine) -> dict:
-    return engine.__dict__.setdefault("policy_cache", {})
+    found = engine.__dict__.get("policy_cache")
+    if found is None:       # (not setdefault: no dict made for nothing at every call)
+        found = engine.__dict__["policy_cache"] = {}
+    return found
 
 
 def _donor(engine, graphs: dict) -> _Graph | None:
@@ -202,28 +327,42 @@ def _donor(engine, graphs: dict) -> _Graph | None:
     return best
 
 
+def _answers(engine, cache: dict, bag) -> _Answers:
+    """The backpack's `_Answers`, kept per content of the backpack for the game (answers
+    depend on nothing else), so that the walking checks' questions are not asked again at
+    every look-up (the backpack seldom changes from one decision to the next)."""
+    known = cache.setdefault("answers", {})
+    content = frozenset(bag.items())
+    told = known.get(content)
+    if told is None:
+        told = known[content] = _Answers(engine.items, bag)
+    return told
+
+
 def graph_for(engine, team) -> _Graph:
     cache = policy_cache(engine)
     seen: set = cache.setdefault("read", set())
     graphs: dict = cache.setdefault("graphs", {})
-    key = _graph_key(team.backpack, seen)
+    told = _answers(engine, cache, team.backpack)
+    key = _graph_key(told, seen)
     graph = graphs.get(key)
     before = len(seen)
     if graph is None:
         graph = graphs[key] = _Graph()
         donor = _donor(engine, graphs)
         if donor is not None:
-            graph.adopt(engine, team, donor, seen)
-    graph.update(engine, team, seen)
-    if len(seen) != before:       # the checks read a new key: file the graph under it too
-        graphs[_graph_key(team.backpack, seen)] = graph
+            graph.adopt(engine, team, donor, seen, told)
+    graph.update(engine, team, seen, told)
+    if len(seen) != before:       # the checks asked a new question: file the graph under it too
+        graphs[_graph_key(told, seen)] = graph
     return graph
 
 
-def _graph_key(bag, seen: set) -> tuple:
-    """The backpack as far as any check has read it: (key, count) for each key read."""
-    get = bag.get           # (a Counter: an absent key reads 0, as bag[k] does)
-    return tuple([(k, get(k, 0)) for k in sorted(seen)])
+def _graph_key(told: _Answers, seen: set) -> tuple:
+    """The backpack as far as any check has asked about it: its answer (`told`) to each
+    question asked (`_crossings`; `seen` only grows, so keys of different lengths never
+    meet)."""
+    return tuple([told[q] for q in sorted(seen)])
 
 
 def road_toward(engine, targets: frozenset) -> dict:
