@@ -69,6 +69,11 @@ class Layers:
     def __init__(self, on_zero: Callable[[Hashable, str], None] | None = None) -> None:
         self._slots: dict[tuple[Hashable, str], _Slot] = {}
         self.on_zero = on_zero
+        # source -> the mods its last replace_source placed: no other value holds its
+        # modifiers (only modify(continuous=True) and remove_source add or drop them
+        # otherwise, and they forget the entry), so a replace with the same mods that finds
+        # them still last in each of their values' order changes nothing (_holds).
+        self._placed: dict[Hashable, list[tuple]] = {}
 
     # --- values ---------------------------------------------------------------------
     def set_base(self, obj: Hashable, attr: str, value: int) -> None:
@@ -115,6 +120,7 @@ class Layers:
         before = self.value(obj, attr)
         mod = Modifier(op, int(amount), source, key)
         if continuous:
+            self._placed.pop(source, None)
             if not any(m.source == source and m.key == key and key for m in slot.continuous):
                 slot.continuous.append(mod)
         else:
@@ -123,6 +129,7 @@ class Layers:
 
     def remove_source(self, source: Hashable) -> None:
         """A continuous source left play (or turned face down): drop its modifiers."""
+        self._placed.pop(source, None)
         for (obj, attr), slot in list(self._slots.items()):
             if any(m.source == source for m in slot.continuous):
                 before = self.value(obj, attr)
@@ -141,6 +148,10 @@ class Layers:
         for m in mods:
             if m[2] not in OPS:
                 raise ValueError(f"unknown layering operator {m[2]!r}")
+        placed = self._placed
+        if placed.get(source) == mods and self._holds(source, mods):
+            return          # (a refresh of an effect whose targets did not change: most)
+        placed.pop(source, None)        # (kept again only once the replace is complete)
         affected = [k for k, slot in self._slots.items()     # most slots hold no continuous
                     if slot.continuous and any(m.source == source for m in slot.continuous)]
         for m in mods:
@@ -157,6 +168,27 @@ class Layers:
         for k in affected:
             if k in self._slots:
                 self._settle(k[0], k[1], before[k])
+        placed[source] = mods
+
+    def _holds(self, source: Hashable, mods: list[tuple]) -> bool:
+        """Whether replacing `source`'s modifiers with `mods` (what it placed last) would
+        leave every value as it is: each value `mods` name still ends with exactly these
+        modifiers of the source, in order, and holds no other of its (clear() and forget()
+        may have removed them since)."""
+        wanted: dict = {}
+        for m in mods:
+            wanted.setdefault((m[0], m[1]), []).append(
+                Modifier(m[2], int(m[3]), source, m[4] if len(m) > 4 else ""))
+        slots = self._slots
+        for k, tail in wanted.items():
+            slot = slots.get(k)
+            if slot is None:
+                return False
+            held = slot.continuous
+            n = len(tail)
+            if held[-n:] != tail or any(m.source == source for m in held[:-n]):
+                return False
+        return True
 
     def clear(self, obj: Hashable) -> None:
         """The object left the place where its modifications count: back to printed values."""

@@ -102,3 +102,26 @@ def test_unknown_operator_and_value_are_refused():
         layers.modify("card", "points", "^=", 1)
     with pytest.raises(KeyError):
         layers.value("other", "points")
+
+
+def test_replacing_a_source_with_what_it_placed_keeps_the_order_it_must_have():
+    """replace_source skips a replace that would change nothing (the same mods, still last in
+    their values): after a clear, or with another source's modifier placed after it, the
+    replace is done in full, so a continuous set still wins by being replaced last."""
+    layers = card(5)
+    layers.replace_source("a", [("card", "points", "=", 2)])
+    layers.replace_source("b", [("card", "points", "=", 3)])
+    layers.replace_source("a", [("card", "points", "=", 2)])    # behind b now: a's 2 wins
+    assert layers.value("card", "points") == 2
+    layers.replace_source("a", [("card", "points", "=", 2)])    # already last: nothing to do
+    assert layers.value("card", "points") == 2
+    layers.clear("card")
+    assert layers.value("card", "points") == 5
+    layers.replace_source("a", [("card", "points", "=", 2)])    # cleared: placed again
+    assert layers.value("card", "points") == 2
+    layers.modify("card", "points", "+=", 1, continuous=True, source="a", key="k")
+    layers.replace_source("a", [("card", "points", "=", 2)])    # drops the added +1
+    assert layers.value("card", "points") == 2
+    layers.remove_source("a")
+    layers.replace_source("a", [("card", "points", "=", 2)])
+    assert layers.value("card", "points") == 2

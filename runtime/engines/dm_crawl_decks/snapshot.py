@@ -217,7 +217,26 @@ def _copy_layers(layers, cp: _Copier):
         d["one_shot"] = [_copy_modifier(m, cp) for m in slot.one_shot] if slot.one_shot else []
         d["continuous"] = [_copy_modifier(m, cp) for m in slot.continuous] if slot.continuous else []
         slots[(memo.get(id(obj)) or cp(obj), attr)] = new_slot
-    return cp.obj(layers, {"_slots": slots, "on_zero": cp(layers.on_zero)})
+    return cp.obj(layers, {"_slots": slots, "on_zero": cp(layers.on_zero),
+                           "_placed": _copy_placed(layers._placed, cp)})
+
+
+def _copy_placed(placed: dict, cp: _Copier) -> dict:
+    """Layers._placed for the copy: each source's last mods, moved to the copied owner and
+    values as the slots are. A source naming a card not copied yet is left out (its next
+    replace is then done in full: the slots it would name are not copied either)."""
+    memo = cp.memo
+    out = {}
+    for source, mods in placed.items():
+        moved = []
+        for m in mods:
+            obj = memo.get(id(m[0]))
+            if obj is None:
+                break
+            moved.append((obj,) + m[1:])
+        else:
+            out[cp.source(source)] = moved
+    return out
 
 
 class TrialLayers(Layers):
@@ -271,7 +290,8 @@ def _share_layers(layers, cp: _Copier) -> TrialLayers:
     new = TrialLayers.__new__(TrialLayers)
     memo[id(layers)] = new
     new.__dict__.update(layers.__dict__)
-    new.__dict__.update(_slots=slots, _orig=layers, _back=cp.back, on_zero=cp(layers.on_zero))
+    new.__dict__.update(_slots=slots, _orig=layers, _back=cp.back, on_zero=cp(layers.on_zero),
+                        _placed=_copy_placed(layers._placed, cp))
     return new
 
 
