@@ -125,3 +125,20 @@ def test_replacing_a_source_with_what_it_placed_keeps_the_order_it_must_have():
     layers.remove_source("a")
     layers.replace_source("a", [("card", "points", "=", 2)])
     assert layers.value("card", "points") == 2
+
+
+def test_modified_lists_the_modified_values_in_the_order_they_were_made():
+    """What a Crawl trial copy copies (snapshot._share_layers): the order of the values is the
+    order a replace_source settles them in, so it must be the layers' own."""
+    layers = Layers()
+    for obj in "abcd":
+        layers.set_base(obj, "points", 3)
+    layers.modify("c", "points", "+=", 1)
+    layers.replace_source("s", [("d", "points", "+=", 1), ("a", "points", "-=", 1)])
+    assert [k for k, _ in layers.modified()] == [("a", "points"), ("c", "points"), ("d", "points")]
+    layers.clear("c")
+    layers.forget("a")
+    layers.set_base("a", "points", 2)           # made again: now the last value
+    layers.modify("a", "points", "+=", 1)
+    assert [k for k, _ in layers.modified()] == [("d", "points"), ("a", "points")]
+    assert list(layers._slots) == [("b", "points"), ("c", "points"), ("d", "points"), ("a", "points")]

@@ -209,6 +209,7 @@ def _fresh(x):
 
 def _copy_layers(layers, cp: _Copier):
     slots = {}
+    modded = set()
     memo = cp.memo
     for (obj, attr), slot in layers._slots.items():
         new_slot = object.__new__(type(slot))     # a slot is held by its layers only
@@ -216,9 +217,13 @@ def _copy_layers(layers, cp: _Copier):
         d.update(slot.__dict__)
         d["one_shot"] = [_copy_modifier(m, cp) for m in slot.one_shot] if slot.one_shot else []
         d["continuous"] = [_copy_modifier(m, cp) for m in slot.continuous] if slot.continuous else []
-        slots[(memo.get(id(obj)) or cp(obj), attr)] = new_slot
+        key = (memo.get(id(obj)) or cp(obj), attr)
+        slots[key] = new_slot
+        if slot.one_shot or slot.continuous:
+            modded.add(key)
     return cp.obj(layers, {"_slots": slots, "on_zero": cp(layers.on_zero),
-                           "_placed": _copy_placed(layers._placed, cp)})
+                           "_placed": _copy_placed(layers._placed, cp), "_modded": modded,
+                           "_made": {key: i for i, key in enumerate(slots)}, "_makes": len(slots)})
 
 
 def _copy_placed(placed: dict, cp: _Copier) -> dict:
@@ -276,22 +281,23 @@ class TrialLayers(Layers):
 
 
 def _share_layers(layers, cp: _Copier) -> TrialLayers:
-    """`_copy_layers` for a disposable copy: only the slots that carry a modification."""
+    """`_copy_layers` for a disposable copy: only the slots that carry a modification (in the
+    order of the game's slots). Its `_modded` and `_made` are its own and never read (a trial
+    copy is not copied again)."""
     slots = {}
     memo = cp.memo
-    for (obj, attr), slot in layers._slots.items():
-        if slot.one_shot or slot.continuous:
-            new_slot = object.__new__(type(slot))
-            d = new_slot.__dict__
-            d.update(slot.__dict__)
-            d["one_shot"] = [_copy_modifier(m, cp) for m in slot.one_shot]
-            d["continuous"] = [_copy_modifier(m, cp) for m in slot.continuous]
-            slots[(memo.get(id(obj)) or cp(obj), attr)] = new_slot
+    for (obj, attr), slot in layers.modified():
+        new_slot = object.__new__(type(slot))
+        d = new_slot.__dict__
+        d.update(slot.__dict__)
+        d["one_shot"] = [_copy_modifier(m, cp) for m in slot.one_shot]
+        d["continuous"] = [_copy_modifier(m, cp) for m in slot.continuous]
+        slots[(memo.get(id(obj)) or cp(obj), attr)] = new_slot
     new = TrialLayers.__new__(TrialLayers)
     memo[id(layers)] = new
     new.__dict__.update(layers.__dict__)
     new.__dict__.update(_slots=slots, _orig=layers, _back=cp.back, on_zero=cp(layers.on_zero),
-                        _placed=_copy_placed(layers._placed, cp))
+                        _placed=_copy_placed(layers._placed, cp), _modded=set(), _made={})
     return new
 
 
