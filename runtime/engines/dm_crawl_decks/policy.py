@@ -48,22 +48,10 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
     """The best few (value, card indices, stacks, HP lost, hand cards left, face-up tokens
     left) for one row: card sets up to
     5 cards, alone or topped up to exactly the enemy total by one or two stacks of different
-    attributes. They depend on the free cards' values only: worked out once per values
-    (_plays_of, by their positions among the free cards), then named by hand index."""
-    top = _plays_of(e, power, tuple([hand[i] for i in free]), up)
-    if free[-1:] == (len(free) - 1,):          # (free is in order: the positions are the indices)
-        return top
-    return [(value, tuple([free[j] for j in idx]), stacks, lost, tuple([free[j] for j in rest]), left)
-            for value, idx, stacks, lost, rest, left in top]
-
-
-@lru_cache(maxsize=50000)
-def _plays_of(e: int, power: int, values: tuple, up: tuple) -> list:
-    """_plays for free cards of `values` ((points, risk) each), by position in `values`."""
-    free = tuple(range(len(values)))
+    attributes."""
     subsets = [((), 0, 0)]
     for i in free:
-        points, risk = values[i]
+        points, risk = hand[i]
         most = e + 3 - points
         subsets += [(idx + (i,), v + points, r + risk) for idx, v, r in subsets
                     if v <= most and len(idx) < MAX_CARDS_PER_ROW]
