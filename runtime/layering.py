@@ -76,7 +76,8 @@ class Layers:
         self._placed: dict[Hashable, list[tuple]] = {}
         # The values that may carry a modification (every one that was given one since it
         # last had none), and when each value was made (the order of _slots): `modified`
-        # lists the few modified values without reading every slot.
+        # lists the few modified values without reading every slot (for a copy, replace_source
+        # and clear).
         self._modded: set[tuple[Hashable, str]] = set()
         self._made: dict[tuple[Hashable, str], int] = {}
         self._makes = 0
@@ -161,7 +162,7 @@ class Layers:
         if placed.get(source) == mods and self._holds(source, mods):
             return          # (a refresh of an effect whose targets did not change: most)
         placed.pop(source, None)        # (kept again only once the replace is complete)
-        affected = [k for k, slot in self._slots.items()     # most slots hold no continuous
+        affected = [k for k, slot in self.modified()     # most values have no modification
                     if slot.continuous and any(m.source == source for m in slot.continuous)]
         for m in mods:
             if (m[0], m[1]) not in affected:
@@ -178,7 +179,8 @@ class Layers:
         for k in affected:
             if k in self._slots:
                 self._settle(k[0], k[1], before[k])
-        placed[source] = mods
+        if mods:                        # (a source with none is rarely replaced again)
+            placed[source] = mods
 
     def _holds(self, source: Hashable, mods: list[tuple]) -> bool:
         """Whether replacing `source`'s modifiers with `mods` (what it placed last) would
@@ -202,8 +204,9 @@ class Layers:
 
     def clear(self, obj: Hashable) -> None:
         """The object left the place where its modifications count: back to printed values."""
-        for (o, _attr), slot in self._slots.items():
-            if o == obj:
+        for key in self._modded:                # (the others have nothing to clear)
+            if key[0] == obj:
+                slot = self._slots[key]
                 slot.one_shot.clear()
                 slot.continuous.clear()
 

@@ -305,6 +305,11 @@ class TrialLayers(Layers):
     def set_base(self, obj, attr: str, value: int) -> None:
         self._slots[(obj, attr)] = _Slot(value)
 
+    def modified(self) -> list:
+        """Layers.modified, read from the copy's own slots (the few copied and owned ones: it
+        keeps no order of their making)."""
+        return [(key, slot) for key, slot in self._slots.items() if slot.one_shot or slot.continuous]
+
     def modify(self, obj, attr: str, op: str, amount: int, **kw) -> int:
         self._own((obj, attr))
         return super().modify(obj, attr, op, amount, **kw)
@@ -318,8 +323,8 @@ class TrialLayers(Layers):
 
 def _share_layers(layers, cp: _Copier) -> TrialLayers:
     """`_copy_layers` for a disposable copy: only the slots that carry a modification (in the
-    order of the game's slots). Its `_modded` and `_made` are its own and never read (a trial
-    copy is not copied again)."""
+    order of the game's slots). Its `_modded` starts as those (then as Layers keeps it), its
+    `modified` reads its own slots, and its `_made` is never read."""
     slots = {}
     memo = cp.memo
     for (obj, attr), slot in layers.modified():
@@ -333,7 +338,7 @@ def _share_layers(layers, cp: _Copier) -> TrialLayers:
     memo[id(layers)] = new
     new.__dict__.update(layers.__dict__)
     new.__dict__.update(_slots=slots, _orig=layers, _back=cp.back, on_zero=cp(layers.on_zero),
-                        _placed=_copy_placed(layers._placed, cp), _modded=set(), _made={})
+                        _placed=_copy_placed(layers._placed, cp), _modded=set(slots), _made={})
     return new
 
 
