@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from dataclasses import fields
 from types import CellType, FunctionType, MethodType
 
 from tomecraft.runtime.engines.dm_crawl_decks.state import Card, Row, State, Virtual
@@ -162,44 +161,9 @@ PILES = frozenset(("main_deck", "graveyard", "discard", "event_deck", "event_dis
                    "relic_deck"))
 
 
-STATE_FIELDS = frozenset(f.name for f in fields(State))
-HELD = ("spare", "loot", "hand", "equipment", "cleanup", "revealed")   # the other piles
-
-
 def copy_state(state: State, cp: _Copier, disposable: bool = False) -> State:
     """A copy of the state; `disposable` (see copy_engine): the decks and discard piles are
-    copied when the trial first reads them (State.__getattr__). Each field is copied as what
-    State declares it to hold (what _copy_any_state finds field by field, a field at a time:
-    it copies a state that holds anything else)."""
-    old = state.__dict__
-    if old.keys() != STATE_FIELDS or type(old["resources"]) is not Counter \
-            or type(old["stats"]) is not Counter or type(old["labels"]) is not set:
-        return _copy_any_state(state, cp, disposable)
-    new = State.__new__(State)
-    cp.memo[id(state)] = new
-    d = new.__dict__
-    d.update(old)               # HP, counters, flags, the reason: plain values
-    for name in HELD:
-        d[name] = _pile(old[name], cp)
-    d["columns"] = [_pile(col, cp) for col in old["columns"]]
-    d["rows"] = [cp(row) for row in old["rows"]]
-    d["tokens"] = {a: _fresh(t) for a, t in old["tokens"].items()}
-    d["resources"] = copy_counter(old["resources"])
-    d["stats"] = copy_counter(old["stats"])
-    d["labels"] = set(old["labels"])
-    d["log"] = list(old["log"])
-    if disposable:
-        for name in PILES:
-            del d[name]
-        d["_lazy"] = {name: lambda value=old[name]: _pile(value, cp) for name in PILES}
-    else:
-        for name in PILES:
-            d[name] = _pile(old[name], cp)
-    return new
-
-
-def _copy_any_state(state: State, cp: _Copier, disposable: bool = False) -> State:
-    """copy_state, for a state holding fields or values State does not declare."""
+    copied when the trial first reads them (State.__getattr__)."""
     new = State.__new__(State)
     cp.memo[id(state)] = new
     d = new.__dict__
