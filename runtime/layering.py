@@ -69,11 +69,6 @@ class Layers:
     def __init__(self, on_zero: Callable[[Hashable, str], None] | None = None) -> None:
         self._slots: dict[tuple[Hashable, str], _Slot] = {}
         self.on_zero = on_zero
-        # source -> the mods its last replace_source placed: no other value holds its
-        # modifiers (only modify(continuous=True) and remove_source add or drop them
-        # otherwise, and they forget the entry), so a replace with the same mods that finds
-        # them still last in each of their values' order changes nothing (_holds).
-        self._placed: dict[Hashable, list[tuple]] = {}
         # The values that may carry a modification (every one that was given one since it
         # last had none), and when each value was made (the order of _slots): `modified`
         # lists the few modified values without reading every slot (for a copy, replace_source
@@ -130,7 +125,6 @@ class Layers:
         mod = Modifier(op, int(amount), source, key)
         self._modded.add((obj, attr))
         if continuous:
-            self._placed.pop(source, None)
             if not any(m.source == source and m.key == key and key for m in slot.continuous):
                 slot.continuous.append(mod)
         else:
@@ -139,7 +133,6 @@ class Layers:
 
     def remove_source(self, source: Hashable) -> None:
         """A continuous source left play (or turned face down): drop its modifiers."""
-        self._placed.pop(source, None)
         for (obj, attr), slot in list(self._slots.items()):
             if any(m.source == source for m in slot.continuous):
                 before = self.value(obj, attr)
@@ -158,10 +151,6 @@ class Layers:
         for m in mods:
             if m[2] not in OPS:
                 raise ValueError(f"unknown layering operator {m[2]!r}")
-        placed = self._placed
-        if placed.get(source) == mods and self._holds(source, mods):
-            return          # (a refresh of an effect whose targets did not change: most)
-        placed.pop(source, None)        # (kept again only once the replace is complete)
         affected = [k for k, slot in self.modified()     # most values have no modification
                     if slot.continuous and any(m.source == source for m in slot.continuous)]
         for m in mods:
@@ -179,28 +168,6 @@ class Layers:
         for k in affected:
             if k in self._slots:
                 self._settle(k[0], k[1], before[k])
-        if mods:                        # (a source with none is rarely replaced again)
-            placed[source] = mods
-
-    def _holds(self, source: Hashable, mods: list[tuple]) -> bool:
-        """Whether replacing `source`'s modifiers with `mods` (what it placed last) would
-        leave every value as it is: each value `mods` name still ends with exactly these
-        modifiers of the source, in order, and holds no other of its (clear() and forget()
-        may have removed them since)."""
-        wanted: dict = {}
-        for m in mods:
-            wanted.setdefault((m[0], m[1]), []).append(
-                Modifier(m[2], int(m[3]), source, m[4] if len(m) > 4 else ""))
-        slots = self._slots
-        for k, tail in wanted.items():
-            slot = slots.get(k)
-            if slot is None:
-                return False
-            held = slot.continuous
-            n = len(tail)
-            if held[-n:] != tail or any(m.source == source for m in held[:-n]):
-                return False
-        return True
 
     def clear(self, obj: Hashable) -> None:
         """The object left the place where its modifications count: back to printed values."""

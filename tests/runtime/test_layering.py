@@ -104,16 +104,16 @@ def test_unknown_operator_and_value_are_refused():
         layers.value("other", "points")
 
 
-def test_replacing_a_source_with_what_it_placed_keeps_the_order_it_must_have():
-    """replace_source skips a replace that would change nothing (the same mods, still last in
-    their values): after a clear, or with another source's modifier placed after it, the
-    replace is done in full, so a continuous set still wins by being replaced last."""
+def test_replacing_a_source_with_what_it_placed_moves_it_last_and_places_it_again():
+    """A replace with the same mods moves the source's modifiers behind the others (so its
+    continuous set wins), and places them again after a clear or after an added modifier of
+    the source (replace_source finds the values among the modified ones: Layers.modified)."""
     layers = card(5)
     layers.replace_source("a", [("card", "points", "=", 2)])
     layers.replace_source("b", [("card", "points", "=", 3)])
     layers.replace_source("a", [("card", "points", "=", 2)])    # behind b now: a's 2 wins
     assert layers.value("card", "points") == 2
-    layers.replace_source("a", [("card", "points", "=", 2)])    # already last: nothing to do
+    layers.replace_source("a", [("card", "points", "=", 2)])    # already last: the same
     assert layers.value("card", "points") == 2
     layers.clear("card")
     assert layers.value("card", "points") == 5

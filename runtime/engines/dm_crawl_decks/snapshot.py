@@ -221,27 +221,8 @@ def _copy_layers(layers, cp: _Copier):
         slots[key] = new_slot
         if slot.one_shot or slot.continuous:
             modded.add(key)
-    return cp.obj(layers, {"_slots": slots, "on_zero": cp(layers.on_zero),
-                           "_placed": _copy_placed(layers._placed, cp), "_modded": modded,
+    return cp.obj(layers, {"_slots": slots, "on_zero": cp(layers.on_zero), "_modded": modded,
                            "_made": {key: i for i, key in enumerate(slots)}, "_makes": len(slots)})
-
-
-def _copy_placed(placed: dict, cp: _Copier) -> dict:
-    """Layers._placed for the copy: each source's last mods, moved to the copied owner and
-    values as the slots are. A source naming a card not copied yet is left out (its next
-    replace is then done in full: the slots it would name are not copied either)."""
-    memo = cp.memo
-    out = {}
-    for source, mods in placed.items():
-        moved = []
-        for m in mods:
-            obj = memo.get(id(m[0]))
-            if obj is None:
-                break
-            moved.append((obj,) + m[1:])
-        else:
-            out[cp.source(source)] = moved
-    return out
 
 
 class TrialLayers(Layers):
@@ -302,7 +283,7 @@ def _share_layers(layers, cp: _Copier) -> TrialLayers:
     memo[id(layers)] = new
     new.__dict__.update(layers.__dict__)
     new.__dict__.update(_slots=slots, _orig=layers, _back=cp.back, on_zero=cp(layers.on_zero),
-                        _placed=_copy_placed(layers._placed, cp), _modded=set(slots), _made={})
+                        _modded=set(slots), _made={})
     return new
 
 
