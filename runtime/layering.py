@@ -69,12 +69,21 @@ class Layers:
     def __init__(self, on_zero: Callable[[Hashable, str], None] | None = None) -> None:
         self._slots: dict[tuple[Hashable, str], _Slot] = {}
         self.on_zero = on_zero
+        # The values that may carry a modification (every one that was given one since it
+        # last had none), and when each value was made (the order of _slots): `modified`
+        # lists the few modified values without reading every slot (for a copy, replace_source
+        # and clear).
+        self._modded: set[tuple[Hashable, str]] = set()
+        self._made: dict[tuple[Hashable, str], int] = {}
+        self._makes = 0
 
     # --- values ---------------------------------------------------------------------
     def set_base(self, obj: Hashable, attr: str, value: int) -> None:
         slot = self._slots.get((obj, attr))
         if slot is None:
             self._slots[(obj, attr)] = _Slot(value)
+            self._made[(obj, attr)] = self._makes
+            self._makes += 1
         else:
             slot.base = value
 
@@ -114,6 +123,7 @@ class Layers:
         slot = self._slot(obj, attr)
         before = self.value(obj, attr)
         mod = Modifier(op, int(amount), source, key)
+        self._modded.add((obj, attr))
         if continuous:
             if not any(m.source == source and m.key == key and key for m in slot.continuous):
                 slot.continuous.append(mod)
@@ -141,7 +151,7 @@ class Layers:
         for m in mods:
             if m[2] not in OPS:
                 raise ValueError(f"unknown layering operator {m[2]!r}")
-        affected = [k for k, slot in self._slots.items()     # most slots hold no continuous
+        affected = [k for k, slot in self.modified()     # most values have no modification
                     if slot.continuous and any(m.source == source for m in slot.continuous)]
         for m in mods:
             if (m[0], m[1]) not in affected:
@@ -154,20 +164,37 @@ class Layers:
         for m in mods:
             key = m[4] if len(m) > 4 else ""
             self._slots[(m[0], m[1])].continuous.append(Modifier(m[2], int(m[3]), source, key))
+            self._modded.add((m[0], m[1]))
         for k in affected:
             if k in self._slots:
                 self._settle(k[0], k[1], before[k])
 
     def clear(self, obj: Hashable) -> None:
         """The object left the place where its modifications count: back to printed values."""
-        for (o, _attr), slot in self._slots.items():
-            if o == obj:
+        for key in self._modded:                # (the others have nothing to clear)
+            if key[0] == obj:
+                slot = self._slots[key]
                 slot.one_shot.clear()
                 slot.continuous.clear()
 
     def forget(self, obj: Hashable) -> None:
         for key in [k for k in self._slots if k[0] == obj]:
             del self._slots[key]
+            self._modded.discard(key)
+            del self._made[key]
+
+    def modified(self) -> list[tuple[tuple[Hashable, str], _Slot]]:
+        """[(key, slot)] of every value that carries a modification, in the order of _slots."""
+        slots = self._slots
+        held = []
+        for key in self._modded:
+            slot = slots.get(key)
+            if slot is not None and (slot.one_shot or slot.continuous):
+                held.append(key)
+        if len(held) < len(self._modded):
+            self._modded = set(held)
+        held.sort(key=self._made.__getitem__)
+        return [(key, slots[key]) for key in held]
 
     def _settle(self, obj: Hashable, attr: str, before: int) -> int:
         after = self.value(obj, attr)

@@ -102,3 +102,43 @@ def test_unknown_operator_and_value_are_refused():
         layers.modify("card", "points", "^=", 1)
     with pytest.raises(KeyError):
         layers.value("other", "points")
+
+
+def test_replacing_a_source_with_what_it_placed_moves_it_last_and_places_it_again():
+    """A replace with the same mods moves the source's modifiers behind the others (so its
+    continuous set wins), and places them again after a clear or after an added modifier of
+    the source (replace_source finds the values among the modified ones: Layers.modified)."""
+    layers = card(5)
+    layers.replace_source("a", [("card", "points", "=", 2)])
+    layers.replace_source("b", [("card", "points", "=", 3)])
+    layers.replace_source("a", [("card", "points", "=", 2)])    # behind b now: a's 2 wins
+    assert layers.value("card", "points") == 2
+    layers.replace_source("a", [("card", "points", "=", 2)])    # already last: the same
+    assert layers.value("card", "points") == 2
+    layers.clear("card")
+    assert layers.value("card", "points") == 5
+    layers.replace_source("a", [("card", "points", "=", 2)])    # cleared: placed again
+    assert layers.value("card", "points") == 2
+    layers.modify("card", "points", "+=", 1, continuous=True, source="a", key="k")
+    layers.replace_source("a", [("card", "points", "=", 2)])    # drops the added +1
+    assert layers.value("card", "points") == 2
+    layers.remove_source("a")
+    layers.replace_source("a", [("card", "points", "=", 2)])
+    assert layers.value("card", "points") == 2
+
+
+def test_modified_lists_the_modified_values_in_the_order_they_were_made():
+    """What a Crawl trial copy copies (snapshot._share_layers): the order of the values is the
+    order a replace_source settles them in, so it must be the layers' own."""
+    layers = Layers()
+    for obj in "abcd":
+        layers.set_base(obj, "points", 3)
+    layers.modify("c", "points", "+=", 1)
+    layers.replace_source("s", [("d", "points", "+=", 1), ("a", "points", "-=", 1)])
+    assert [k for k, _ in layers.modified()] == [("a", "points"), ("c", "points"), ("d", "points")]
+    layers.clear("c")
+    layers.forget("a")
+    layers.set_base("a", "points", 2)           # made again: now the last value
+    layers.modify("a", "points", "+=", 1)
+    assert [k for k, _ in layers.modified()] == [("d", "points"), ("a", "points")]
+    assert list(layers._slots) == [("b", "points"), ("c", "points"), ("d", "points"), ("a", "points")]

@@ -209,6 +209,7 @@ def _fresh(x):
 
 def _copy_layers(layers, cp: _Copier):
     slots = {}
+    modded = set()
     memo = cp.memo
     for (obj, attr), slot in layers._slots.items():
         new_slot = object.__new__(type(slot))     # a slot is held by its layers only
@@ -216,8 +217,12 @@ def _copy_layers(layers, cp: _Copier):
         d.update(slot.__dict__)
         d["one_shot"] = [_copy_modifier(m, cp) for m in slot.one_shot] if slot.one_shot else []
         d["continuous"] = [_copy_modifier(m, cp) for m in slot.continuous] if slot.continuous else []
-        slots[(memo.get(id(obj)) or cp(obj), attr)] = new_slot
-    return cp.obj(layers, {"_slots": slots, "on_zero": cp(layers.on_zero)})
+        key = (memo.get(id(obj)) or cp(obj), attr)
+        slots[key] = new_slot
+        if slot.one_shot or slot.continuous:
+            modded.add(key)
+    return cp.obj(layers, {"_slots": slots, "on_zero": cp(layers.on_zero), "_modded": modded,
+                           "_made": {key: i for i, key in enumerate(slots)}, "_makes": len(slots)})
 
 
 class TrialLayers(Layers):
@@ -245,6 +250,11 @@ class TrialLayers(Layers):
     def set_base(self, obj, attr: str, value: int) -> None:
         self._slots[(obj, attr)] = _Slot(value)
 
+    def modified(self) -> list:
+        """Layers.modified, read from the copy's own slots (the few copied and owned ones: it
+        keeps no order of their making)."""
+        return [(key, slot) for key, slot in self._slots.items() if slot.one_shot or slot.continuous]
+
     def modify(self, obj, attr: str, op: str, amount: int, **kw) -> int:
         self._own((obj, attr))
         return super().modify(obj, attr, op, amount, **kw)
@@ -257,21 +267,23 @@ class TrialLayers(Layers):
 
 
 def _share_layers(layers, cp: _Copier) -> TrialLayers:
-    """`_copy_layers` for a disposable copy: only the slots that carry a modification."""
+    """`_copy_layers` for a disposable copy: only the slots that carry a modification (in the
+    order of the game's slots). Its `_modded` starts as those (then as Layers keeps it), its
+    `modified` reads its own slots, and its `_made` is never read."""
     slots = {}
     memo = cp.memo
-    for (obj, attr), slot in layers._slots.items():
-        if slot.one_shot or slot.continuous:
-            new_slot = object.__new__(type(slot))
-            d = new_slot.__dict__
-            d.update(slot.__dict__)
-            d["one_shot"] = [_copy_modifier(m, cp) for m in slot.one_shot]
-            d["continuous"] = [_copy_modifier(m, cp) for m in slot.continuous]
-            slots[(memo.get(id(obj)) or cp(obj), attr)] = new_slot
+    for (obj, attr), slot in layers.modified():
+        new_slot = object.__new__(type(slot))
+        d = new_slot.__dict__
+        d.update(slot.__dict__)
+        d["one_shot"] = [_copy_modifier(m, cp) for m in slot.one_shot]
+        d["continuous"] = [_copy_modifier(m, cp) for m in slot.continuous]
+        slots[(memo.get(id(obj)) or cp(obj), attr)] = new_slot
     new = TrialLayers.__new__(TrialLayers)
     memo[id(layers)] = new
     new.__dict__.update(layers.__dict__)
-    new.__dict__.update(_slots=slots, _orig=layers, _back=cp.back, on_zero=cp(layers.on_zero))
+    new.__dict__.update(_slots=slots, _orig=layers, _back=cp.back, on_zero=cp(layers.on_zero),
+                        _modded=set(slots), _made={})
     return new
 
 

@@ -135,11 +135,15 @@ class Zones:
     def fire(self, event: str, payload=None) -> int:
         if self.state.over:
             return 0
-        pending = self._pending("bus")          # a trial copy that has not copied the triggers:
-        if pending is not None and not any(s.active for s in pending.original._subs.get(event, ())):
-            return 0                            # none listens (firing would only copy them)
-        return self.bus.fire(event, payload, eligible=self._eligible(event, payload),
-                             order=self._order)
+        eligible = self._eligible(event, payload)
+        # A trial copy that has not copied the triggers: when none listens, or none that would
+        # resolve (the card sent to the graveyard has no trigger of its own: the usual case),
+        # firing would only copy them. (A card the trial has not copied is as in the game.)
+        pending = self._pending("bus")
+        if pending is not None and not any(s.active and eligible(pending.now(s.owner))
+                                           for s in pending.original._subs.get(event, ())):
+            return 0
+        return self.bus.fire(event, payload, eligible=eligible, order=self._order)
 
     def _eligible(self, event: str, payload):
         if event in ("turn_start", "turn_end"):
