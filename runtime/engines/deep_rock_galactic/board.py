@@ -41,7 +41,7 @@ class Board(Triggers):
             self.lines.append(message)
 
     def monster_def(self, m: Monster):
-        return self.data.get("monster", m.kind)
+        return self.data.kinds["monster"][m.kind]      # data.get("monster", ...), one call less
 
     def resistance(self, m: Monster, dtype: str) -> int:
         res = self.monster_def(m).resistances
