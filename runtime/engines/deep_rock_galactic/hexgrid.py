@@ -213,9 +213,21 @@ def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = (
     goals = set(goals)
     if start in goals:
         return []
-    sides, outside = _sides(enterable, fences, frozenset(), True) if fences else ({}, enterable)
     prev = {start: None}
     todo = deque([start])
+    if not fences:
+        left = _unfound(enterable, prev)
+        while todo:
+            h = todo.popleft()
+            for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+                if n in left:
+                    left.remove(n)
+                    prev[n] = h
+                    if n in goals:
+                        return _walked(prev, n)
+                    todo.append(n)
+        return None
+    sides, outside = _sides(enterable, fences, frozenset(), True)
     while todo:
         h = todo.popleft()
         into = sides.get(h, outside)
@@ -293,16 +305,26 @@ def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=
     if until is not None:
         return _bfs_until(starts, enterable, until)
     dist = {h: 0 for h in starts}
+    left = _unfound(enterable, dist)
     todo = deque(sorted(dist))
-    popleft, push = todo.popleft, todo.append
+    popleft, push, take = todo.popleft, todo.append, left.remove
     while todo:
         h = popleft()
         far = dist[h] + 1
         for n in _NEIGHBOURS.get(h) or neighbours(h):
-            if n in enterable and n not in dist:
+            if n in left:
+                take(n)
                 dist[n] = far
                 push(n)
     return dist
+
+
+def _unfound(enterable, found: dict) -> set:
+    """The hexes of `enterable` a search has not found yet (kept up to date by the search):
+    one set test per neighbour, where `n in enterable and n not in dist` made two."""
+    left = set(enterable)
+    left.difference_update(found)
+    return left
 
 
 def _bfs_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
@@ -311,15 +333,17 @@ def _bfs_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
     first hex at it is searched from, where this search stops."""
     dist = {h: 0 for h in starts}
     level = 0 if any(h in until for h in dist) else None
+    left = _unfound(enterable, dist)
     todo = deque(sorted(dist))
-    popleft, push = todo.popleft, todo.append
+    popleft, push, take = todo.popleft, todo.append, left.remove
     while todo:
         h = popleft()
         if level is not None and dist[h] >= level:
             break
         far = dist[h] + 1
         for n in _NEIGHBOURS.get(h) or neighbours(h):
-            if n in enterable and n not in dist:
+            if n in left:
+                take(n)
                 dist[n] = far
                 push(n)
                 if level is None and n in until:
