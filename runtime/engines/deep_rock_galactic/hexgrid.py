@@ -294,14 +294,17 @@ def bfs_from(starts: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> dic
 
 
 def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
-                 until=None) -> dict[Hex, int]:
+                 until=None, most: int | None = None) -> dict[Hex, int]:
     """`bfs_from` where a step into n is passable exactly when n is in `enterable` (a set):
     the fast form for monsters whose way depends only on the space entered. `fences`: sets
     of hexes a step never crosses (from inside one to outside it, or back: a shield's area,
     an IFG), except a step into `unfenced`. With `until` (a set of hexes), the search may
-    stop once it has found every hex as near as the nearest of them (where a spawn looks)."""
+    stop once it has found every hex as near as the nearest of them (where a spawn looks).
+    With `most`, only the hexes at most that many steps away: the full search's first
+    entries, in its order (a breadth-first search finds them all before any farther one)."""
+    most = _NO_LIMIT if most is None else most
     if fences:
-        return _fenced(starts, enterable, fences, unfenced, entering=True)
+        return _fenced(starts, enterable, fences, unfenced, entering=True, most=most)
     if until is not None:
         return _bfs_until(starts, enterable, until)
     dist = {h: 0 for h in starts}
@@ -311,12 +314,17 @@ def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=
     while todo:
         h = popleft()
         far = dist[h] + 1
+        if far > most:
+            break                              # the rest lie as far: nothing nearer to find
         for n in _NEIGHBOURS.get(h) or neighbours(h):
             if n in left:
                 take(n)
                 dist[n] = far
                 push(n)
     return dist
+
+
+_NO_LIMIT = float("inf")
 
 
 def _unfound(enterable, found: dict) -> set:
@@ -389,9 +397,10 @@ def _missing(wanted, found: dict) -> int:
 
 
 def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: bool,
-            wanted=None) -> dict[Hex, int]:
-    """`bfs_entering` (entering) or `bfs_leaving` with fences: the same search, in the same
-    order, where a step from h to n also needs h and n on the same side of every fence."""
+            wanted=None, most=_NO_LIMIT) -> dict[Hex, int]:
+    """`bfs_entering` (entering, up to `most` steps) or `bfs_leaving` with fences: the same
+    search, in the same order, where a step from h to n also needs h and n on the same side
+    of every fence."""
     sides, outside = _sides(allowed, fences, unfenced, entering)
     dist = {h: 0 for h in starts}
     missing = _missing(wanted, dist)
@@ -402,6 +411,8 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
         while todo:
             h = popleft()
             far = dist[h] + 1
+            if far > most:
+                break
             into = sides.get(h, outside)
             for n in _NEIGHBOURS.get(h) or neighbours(h):
                 if n in into and n not in dist:

@@ -10,6 +10,9 @@ from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import WALLS, Dwarf, Monster
 
 
+_BEYOND = object()       # no spot to attack from within the monster's move: the full search decides
+
+
 class Monsters(Combat):
     # --- spawning ------------------------------------------------------------------------------
     def nearest_dwarf_distance(self, h: Hex) -> int:
@@ -130,12 +133,34 @@ class Monsters(Combat):
         move it gets as close as it can, on an empty space."""
         mdef = self.monster_def(m)
         step = self.monster_stepper(m)
-        reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
-        dest = self.destination(m, step, reach, toward_monsters)
+        dest = _BEYOND if toward_monsters else self.attack_spot_within_move(m, step)
+        if dest is _BEYOND:
+            reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
+            dest = self.destination(m, step, reach, toward_monsters)
         if dest is None:
             return
         stop_at_sentry = not toward_monsters and bool(mdef.attacks)
         self.walk_monster(m, hx.path_entering(m.pos, {dest}, step.enterable, step.fences) or [], stop_at_sentry)
+
+    def attack_spot_within_move(self, m: Monster, step) -> Hex | None:
+        """`destination`'s answer when the nearest spot to attack from lies within the
+        monster's move, found by searching no farther than its move: that spot (None: its
+        own space), else _BEYOND. The search's spots are the full search's nearest ones, in
+        the same order, so a target's first spot in sight among them is its first overall,
+        and a target with one beats every target without (the nearest spot decides first)."""
+        mdef = self.monster_def(m)
+        move, rng = mdef.move, max(1, mdef.attack_range)
+        # a spot within the move and the range lies within move + range hexes of its target
+        if not any(d.conscious and not d.in_pod and hx.distance(m.pos, d.pos) <= move + rng
+                   for d in self.state.dwarves):
+            return _BEYOND
+        near = hx.bfs_entering([m.pos], step.enterable, step.fences, most=move)
+        aim = self.attack_spots(m, near, self.monster_stops(m, near) | {m.pos})
+        if aim is None:
+            return _BEYOND
+        _, spots, first, _ = aim
+        nearest = spots[first][1]
+        return nearest if nearest != m.pos else None
 
     def destination(self, m: Monster, step, reach: dict, toward_monsters: bool) -> Hex | None:
         """Where the monster's move ends (`move_monster`), None if it stays: the goal
