@@ -19,7 +19,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.movement import dig
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
 from tomecraft.runtime.lookahead import FirstOption, copy_game
-from tomecraft.runtime.rng import Rng
+from tomecraft.runtime.rng import seeded
 from tomecraft.runtime.usage import quiet
 
 
@@ -184,7 +184,7 @@ def _trial(engine: Engine, d: Dwarf):
     trial = copy_game(engine, shared=(engine.rules, engine.rng, engine.agents, engine.mission,
                                       engine.options, engine.token_defs, engine.entry_stops,
                                       engine.creatures, engine.swarm_squares))
-    trial.rng = Rng(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
+    trial.rng = seeded(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
     trial.agents = [FirstOption()] * len(engine.agents)
     at = next(i for i, x in enumerate(engine.state.dwarves) if x is d)    # not index(): == compares every field
     return trial, trial.state.dwarves[at]
