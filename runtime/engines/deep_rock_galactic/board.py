@@ -62,7 +62,15 @@ class Board(Triggers):
         return [defs[k] for k, where in self.state.tokens.items() if h in where and k in defs]
 
     def token_flag(self, h: Hex, flag: str) -> bool:
-        return any(getattr(t, flag) for t in self.tokens_at(h))
+        """Whether a token on h has `flag` (`tokens_at` read until the first that has it;
+        every sight line asks this of each space it crosses)."""
+        defs = self.token_defs
+        for k, where in self.state.tokens.items():
+            if h in where:
+                t = defs.get(k)
+                if t is not None and getattr(t, flag):
+                    return True
+        return False
 
     def stops_walker(self, h: Hex, flying: bool = False) -> bool:
         """A token that stops a walker entering it (goo): True, and the token is removed if

@@ -201,7 +201,14 @@ def deep_twin(value, memo: dict):
     got = memo.get(id(value), _MISSING)
     if got is not _MISSING:
         return got
+    if kind is Dwarf or kind is Monster:       # their own __deepcopy__, without the dispatch
+        return _flat_twin(value, memo)
     if kind is tuple:
+        for v in value:                        # a hex, a once-mark: kept without a call per item
+            if type(v) not in _SHARED_AS_IS:
+                break
+        else:
+            return value
         items = [deep_twin(v, memo) for v in value]
         for a, b in zip(items, value):
             if a is not b:
