@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.board import terrain_kinds
 from tomecraft.runtime.engines.deep_rock_galactic.combat import Combat
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import WALLS, Dwarf, Monster
@@ -28,7 +29,9 @@ class Monsters(Combat):
             probe = Monster(0, kind, origin)
             step = self.monster_stepper(probe)
             bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
-            stops = self.monster_stops(probe, self.state.cells)
+            # the map's open spaces: the spaces a monster may stop on lie among them (reading
+            # every hex of the map found the same set)
+            stops = self.monster_stops(probe, terrain_kinds(self.state.cells).open)
             flames = self.state.tokens.get("flame", {})
             # the search may stop at the nearest empty space with no flame: those at its
             # distance are the ring placed on; with none, it searches on to the end
@@ -40,8 +43,9 @@ class Monsters(Combat):
                 break
             best = min(dist[h] for h in usable)
             ring = [h for h in usable if dist[h] == best]
-            toward = min(self.nearest_dwarf_distance(h) for h in ring)
-            ring = sorted(h for h in ring if self.nearest_dwarf_distance(h) == toward)
+            far = {h: self.nearest_dwarf_distance(h) for h in ring}     # each asked once
+            toward = min(far.values())
+            ring = sorted(h for h in ring if far[h] == toward)
             seat = chooser.seat if chooser else 0
             at = ring[0] if len(ring) == 1 else tuple(self.agents[seat % len(self.agents)].choose("spawn", ring, None))
             m = Monster(self.state.next_uid, kind, at)
