@@ -408,6 +408,9 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
     todo = deque(sorted(dist))
     popleft, push = todo.popleft, todo.append
     if entering:
+        left = _unfound(allowed, dist)         # every side lies within allowed and unfenced
+        left.update(h for h in unfenced if h not in dist)
+        take = left.remove
         while todo:
             h = popleft()
             far = dist[h] + 1
@@ -415,7 +418,8 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
                 break
             into = sides.get(h, outside)
             for n in _NEIGHBOURS.get(h) or neighbours(h):
-                if n in into and n not in dist:
+                if n in left and n in into:
+                    take(n)
                     dist[n] = far
                     push(n)
         return dist
