@@ -210,7 +210,10 @@ class Board(Triggers):
 
         # a step depends only on the space entered and on crossing no fence (the shield's
         # area, the IFG): for the fast searches (hexgrid.bfs_entering/bfs_leaving)
-        step.enterable = _enterable(cells, closed, blocked, platforms, stalagmites, standing, flying, destroys)
+        # the map's terrain kinds, for monster_stops while the map is as it is now
+        step.terrain = terrain_kinds(cells)
+        step.enterable = _enterable(step.terrain, closed, blocked, platforms, stalagmites, standing, flying,
+                                    destroys)
         step.fences = tuple(f for f in (shield, ifg) if f)
         return step
 
@@ -225,7 +228,7 @@ class Board(Triggers):
             return False
         return st.dwarf_at(h) is None and h != st.supply_pod
 
-    def monster_stops(self, m: Monster, hexes) -> set[Hex]:
+    def monster_stops(self, m: Monster, hexes, terrain: TerrainKinds | None = None) -> set[Hex]:
         """The hexes of `hexes` where `monster_can_stop(m, h)` holds, with the board read once
         (a monster's move asks it of every hex it can reach)."""
         st = self.state
@@ -236,7 +239,7 @@ class Board(Triggers):
                 taken.add(o.pos)
                 taken.add(o.tail)
         taken.update(d.pos for d in st.dwarves if not d.in_pod)
-        out = terrain_kinds(st.cells).open.intersection(hexes)
+        out = (terrain or terrain_kinds(st.cells)).open.intersection(hexes)
         out -= st.stalagmites
         out -= taken
         return set(out)
@@ -344,13 +347,12 @@ class Board(Triggers):
 
 
 
-def _enterable(cells: dict, closed: set, blocked: set, platforms: set, stalagmites: set,
+def _enterable(terrain: TerrainKinds, closed: set, blocked: set, platforms: set, stalagmites: set,
                standing: set, flying: bool, destroys: set) -> set:
     """The spaces a monster may step into (fences aside): `monster_stepper`'s test of the
     space entered (same checks, same order: a wall by the monster's destroying walls
     whatever token lies there, then a blocking token, a pit, a stalagmite, a dwarf), as set
     operations on the map's terrain kinds."""
-    terrain = terrain_kinds(cells)
     rocks = terrain.ground & stalagmites
     out = set(terrain.ground - rocks) if rocks else set(terrain.ground)
     if not flying:

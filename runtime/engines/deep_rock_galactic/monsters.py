@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
-from tomecraft.runtime.engines.deep_rock_galactic.board import terrain_kinds
 from tomecraft.runtime.engines.deep_rock_galactic.combat import Combat
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import WALLS, Dwarf, Monster
@@ -31,7 +30,7 @@ class Monsters(Combat):
             bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
             # the map's open spaces: the spaces a monster may stop on lie among them (reading
             # every hex of the map found the same set)
-            stops = self.monster_stops(probe, terrain_kinds(self.state.cells).open)
+            stops = self.monster_stops(probe, step.terrain.open, step.terrain)
             flames = self.state.tokens.get("flame", {})
             # the search may stop at the nearest empty space with no flame: those at its
             # distance are the ring placed on; with none, it searches on to the end
@@ -159,7 +158,7 @@ class Monsters(Combat):
                    for d in self.state.dwarves):
             return _BEYOND
         near = hx.bfs_entering([m.pos], step.enterable, step.fences, most=move)
-        aim = self.attack_spots(m, near, self.monster_stops(m, near) | {m.pos})
+        aim = self.attack_spots(m, near, self.monster_stops(m, near, step.terrain) | {m.pos})
         if aim is None:
             return _BEYOND
         _, spots, first, _ = aim
@@ -172,7 +171,7 @@ class Monsters(Combat):
         the goals if nearer than its own. `step`: its monster_stepper; `reach`: its steps to
         every space it can enter."""
         move = self.monster_def(m).move
-        can_stop = self.monster_stops(m, reach) | {m.pos}
+        can_stop = self.monster_stops(m, reach, step.terrain) | {m.pos}
         aim = None if toward_monsters else self.attack_spots(m, reach, can_stop)
         if aim is not None:
             _, spots, first, _ = aim
