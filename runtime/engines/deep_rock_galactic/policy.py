@@ -9,6 +9,7 @@ defined it (tests/deep_rock_galactic/test_players.py checks the names)."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
@@ -46,24 +47,18 @@ def _adjacent(a: Hex, b: Hex) -> bool:
 
 
 class _Baseline:
-    """What the trials of one decision are measured against, read off the game at most once:
-    `evaluate` of it and `_what_monsters_meet` in it (the game does not change while its
-    options are weighed; each trial changes a copy of it)."""
+    """What one decision's trials are measured against, read once (the game is unchanged meanwhile)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._score: float | None = None
-        self._met: tuple | None = None
 
+    @cached_property
     def score(self) -> float:
-        if self._score is None:
-            self._score = evaluate(self.engine)
-        return self._score
+        return evaluate(self.engine)
 
+    @cached_property
     def met(self) -> tuple:
-        if self._met is None:
-            self._met = _what_monsters_meet(self.engine)
-        return self._met
+        return _what_monsters_meet(self.engine)
 
 
 def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
@@ -103,7 +98,6 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
         if gain is not None and gain > 0:
             out.append((1 if gain >= STRONG else 4, act))
     # Rock and Stone cards cost no action: played first when in trouble (health 2 or less,
-    # ammo 1 or less, a monster within 2), else kept
     # ammo 1 or less, a monster within 2), else kept; whatever pack defined a card, it is
     # played only if trying it on a copy of the game leaves the team better off
     trouble = d.health <= 2 or d.ammo <= 1 or any(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values())
@@ -191,15 +185,14 @@ def _trial(engine: Engine, d: Dwarf):
 
 
 def trial_gain(engine: Engine, d: Dwarf, act: dict, now: _Baseline) -> float | None:
-    """How much doing `act` changes `evaluate` (`now`: the game's), tried on a copy; None
-    if it is refused."""
+    """How much doing `act` changes `evaluate` (`now`: the game's), tried on a copy; None if refused."""
     trial, you = _trial(engine, d)
     try:
         with quiet():                          # a trial is not a use (`sim --usage`)
             perform(trial, you, act)
     except EffectError:
         return None
-    return evaluate(trial) - now.score()
+    return evaluate(trial) - now.score
 
 
 def _card_gain(engine: Engine, d: Dwarf, act: dict, now: _Baseline) -> float | None:
@@ -248,10 +241,10 @@ def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], memo: d
         perform(trial, you, act)
     except EffectError:
         return None
-    if not threats or _what_monsters_meet(trial) == now.met():
+    if not threats or _what_monsters_meet(trial) == now.met:
         # no monster can strike here next, or the action left all they meet as it was: their
         # activation would go alike with it or without
-        return evaluate(trial) - now.score()
+        return evaluate(trial) - now.score
     if situation not in memo:                  # the monsters acting with no ability used
         idle, _ = _trial(engine, d)
         _monsters_act(idle, threats)
@@ -305,7 +298,7 @@ def _strike_gain(engine: Engine, d: Dwarf, at: Hex, now: _Baseline) -> float:
             trial.emit("struck", you=you, effect=trial.data.get("pickup", kind).effect, info={"at": at})
     except EffectError:
         return -1.0
-    return evaluate(trial) - now.score()
+    return evaluate(trial) - now.score
 
 
 def evaluate(engine: Engine) -> float:
