@@ -255,7 +255,7 @@ class Board(Triggers):
                 out = [plain(sides[f["side"] - 1]) if "side" in f else f for f in out]
             self.last_roll, self.last_die = out, die
             return out
-        faces = next(d for d in self.data.of("die") if d.die == die).faces
+        faces = die_faces(self.data, die)
         out = [plain(self.rng.choice(faces)) for _ in range(n)]
         self.last_roll, self.last_die = out, die
         return out
@@ -365,6 +365,21 @@ def _enterable(terrain: TerrainKinds, closed: set, blocked: set, platforms: set,
         out |= terrain.walls
     out -= closed
     return out
+
+
+_FACES: list = []       # [(content, {die term: its faces})]: the last content's, filled as asked
+
+
+def die_faces(data, die: str) -> tuple:
+    """The faces of the content's die with this term (its first by id; the term is a contract
+    key, one per die), remembered per content: every roll asked for them."""
+    if not _FACES or _FACES[0][0] is not data:
+        _FACES[:] = [(data, {})]
+    known = _FACES[0][1]
+    faces = known.get(die)
+    if faces is None:
+        faces = known[die] = next(d for d in data.of("die") if d.die == die).faces
+    return faces
 
 
 class TerrainKinds:

@@ -13,6 +13,16 @@ from tomecraft.runtime.engines.deep_rock_galactic.state import WALLS, Dwarf, Mon
 _BEYOND = object()       # no spot to attack from within the monster's move: the full search decides
 
 
+_ORDER: list = []        # [(content, its monsters in board order)]: the last content's
+
+
+def _in_board_order(data) -> list:
+    """The content's monster kinds in board order (`order`; ties by id), once per content."""
+    if not _ORDER or _ORDER[0][0] is not data:
+        _ORDER[:] = [(data, sorted(data.of("monster"), key=lambda k: k.order))]
+    return _ORDER[0][1]
+
+
 class Monsters(Combat):
     # --- spawning ------------------------------------------------------------------------------
     def nearest_dwarf_distance(self, h: Hex) -> int:
@@ -68,8 +78,7 @@ class Monsters(Combat):
     def activate_all(self, skip: set[int] = frozenset(), move_and_attack: bool = False) -> None:
         """Every monster acts, kind by kind in board order (L937-962); of one kind the one
         nearest a dwarf first, ties decided by the dwarf who drew the card (L974)."""
-        kinds = sorted(self.data.of("monster"), key=lambda k: k.order)
-        for kind in kinds:
+        for kind in _in_board_order(self.data):
             group = [m for m in self.state.monsters.values() if m.kind == kind.id and m.uid not in skip]
             if not group:
                 continue
