@@ -62,8 +62,8 @@ def copy_game(engine, shared=()):
     memo = dict(_cached_memo(engine.data))
     for table in shared:
         memo[id(table)] = table
-        for value in table.values() if isinstance(table, Mapping) else ():
-            memo[id(value)] = value
+        if type(table) is dict or isinstance(table, Mapping):   # a plain dict without the ABC's check
+            memo.update({id(value): value for value in table.values()})
     trial = copy.deepcopy(engine, memo)
     trial.log_enabled = False
     return trial

@@ -12,7 +12,8 @@ from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, spend
 from tomecraft.runtime.engines.deep_rock_galactic.equipment import (NATIVE_ABILITIES, ability, class_abilities, flare, platforms,
-                                                          rock_and_stone, sentry, shield, throw, zipline)
+                                                          rock_and_stone, sentry, sentry_ability, shield, throw,
+                                                          zipline)
 from tomecraft.runtime.engines.deep_rock_galactic.movement import carry, check_move, collect, dig, enter, move, pickaxe, reveal
 
 __all__ = ["HANDLERS", "NATIVE_ABILITIES", "perform", "ability_actions", "legal_move", "spend", "carry", "collect", "dig", "enter", "reveal",
@@ -69,15 +70,17 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
                 continue
             if mode.get("after") and not follows(weapon, mode, d):
                 continue
+            # the mode's fields read once, not once per monster
             lob = mode.get("ignores_line_of_sight") or "none"
+            reach, area, dice = mode.get("range") or 1, mode.get("assign") == "area", mode.get("dice") or 0
             for m in st.monsters.values():
                 if m.hidden_from == d.seat:
                     continue
-                if hx.distance(d.pos, m.pos) <= (mode.get("range") or 1) and _seen(engine, d.pos, m.pos, lob, in_sight):
-                    if mode.get("assign") == "area" and any(hx.distance(x.pos, m.pos) <= 1 for x in st.dwarves if x is not d):
+                if hx.distance(d.pos, m.pos) <= reach and _seen(engine, d.pos, m.pos, lob, in_sight):
+                    if area and any(hx.distance(x.pos, m.pos) <= 1 for x in st.dwarves if x is not d):
                         continue
                     out.append({"do": "attack", "weapon": weapon.id, "mode": i, "target": m.uid,
-                                "dice": mode.get("dice") or 0, "slot": weapon.slot})
+                                "dice": dice, "slot": weapon.slot})
     return out
 
 
@@ -282,7 +285,21 @@ def _sentry_at(engine: Monsters, d: Dwarf) -> dict | None:
     if not spots or not st.monsters:
         return None
     near = lambda h: sum(hx.distance(h, m.pos) <= 3 for m in st.monsters.values())   # noqa: E731
-    return {"do": "sentry", "at": max(spots, key=lambda h: (near(h), -spots.index(h)))}
+    at = max(spots, key=lambda h: (near(h), -spots.index(h)))
+    return {"do": "sentry", "at": at} if _sentry_payable(engine, d, at) else None
+
+
+def _sentry_payable(engine: Monsters, d: Dwarf, at: Hex) -> bool:
+    """Whether the sentry ability's effect passes its own checks (its costs: an action and
+    an ammo of either weapon) as `sentry` would run it on `at`: else `sentry` refuses it,
+    and a player's trial of it would copy the game for nothing. An effect without a check
+    (`can`) is offered, for the engine to refuse."""
+    found = sentry_ability(engine, d.cls)
+    if found is None or found.effect is None:
+        return False                           # `sentry` refuses it
+    can = getattr(found.effect, "can", None)
+    info = {"at": at, "any_ammo": True, "source": "the sentry", "play": engine.plays + 1}
+    return can is None or bool(can(Context(engine, you=d, info=info)))
 
 
 def _shield_at(engine: Monsters, d: Dwarf) -> dict | None:

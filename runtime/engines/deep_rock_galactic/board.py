@@ -41,7 +41,7 @@ class Board(Triggers):
             self.lines.append(message)
 
     def monster_def(self, m: Monster):
-        return self.data.get("monster", m.kind)
+        return self.data.kinds["monster"][m.kind]      # data.get("monster", ...), one call less
 
     def resistance(self, m: Monster, dtype: str) -> int:
         res = self.monster_def(m).resistances
@@ -62,7 +62,15 @@ class Board(Triggers):
         return [defs[k] for k, where in self.state.tokens.items() if h in where and k in defs]
 
     def token_flag(self, h: Hex, flag: str) -> bool:
-        return any(getattr(t, flag) for t in self.tokens_at(h))
+        """Whether a token on h has `flag` (`tokens_at` read until the first that has it;
+        every sight line asks this of each space it crosses)."""
+        defs = self.token_defs
+        for k, where in self.state.tokens.items():
+            if h in where:
+                t = defs.get(k)
+                if t is not None and getattr(t, flag):
+                    return True
+        return False
 
     def stops_walker(self, h: Hex, flying: bool = False) -> bool:
         """A token that stops a walker entering it (goo): True, and the token is removed if
@@ -202,7 +210,10 @@ class Board(Triggers):
 
         # a step depends only on the space entered and on crossing no fence (the shield's
         # area, the IFG): for the fast searches (hexgrid.bfs_entering/bfs_leaving)
-        step.enterable = _enterable(cells, closed, blocked, platforms, stalagmites, standing, flying, destroys)
+        # the map's terrain kinds, for monster_stops while the map is as it is now
+        step.terrain = terrain_kinds(cells)
+        step.enterable = _enterable(step.terrain, closed, blocked, platforms, stalagmites, standing, flying,
+                                    destroys)
         step.fences = tuple(f for f in (shield, ifg) if f)
         return step
 
@@ -217,7 +228,7 @@ class Board(Triggers):
             return False
         return st.dwarf_at(h) is None and h != st.supply_pod
 
-    def monster_stops(self, m: Monster, hexes) -> set[Hex]:
+    def monster_stops(self, m: Monster, hexes, terrain: TerrainKinds | None = None) -> set[Hex]:
         """The hexes of `hexes` where `monster_can_stop(m, h)` holds, with the board read once
         (a monster's move asks it of every hex it can reach)."""
         st = self.state
@@ -228,7 +239,7 @@ class Board(Triggers):
                 taken.add(o.pos)
                 taken.add(o.tail)
         taken.update(d.pos for d in st.dwarves if not d.in_pod)
-        out = terrain_kinds(st.cells).open.intersection(hexes)
+        out = (terrain or terrain_kinds(st.cells)).open.intersection(hexes)
         out -= st.stalagmites
         out -= taken
         return set(out)
@@ -244,7 +255,7 @@ class Board(Triggers):
                 out = [plain(sides[f["side"] - 1]) if "side" in f else f for f in out]
             self.last_roll, self.last_die = out, die
             return out
-        faces = next(d for d in self.data.of("die") if d.die == die).faces
+        faces = die_faces(self.data, die)
         out = [plain(self.rng.choice(faces)) for _ in range(n)]
         self.last_roll, self.last_die = out, die
         return out
@@ -336,13 +347,12 @@ class Board(Triggers):
 
 
 
-def _enterable(cells: dict, closed: set, blocked: set, platforms: set, stalagmites: set,
+def _enterable(terrain: TerrainKinds, closed: set, blocked: set, platforms: set, stalagmites: set,
                standing: set, flying: bool, destroys: set) -> set:
     """The spaces a monster may step into (fences aside): `monster_stepper`'s test of the
     space entered (same checks, same order: a wall by the monster's destroying walls
     whatever token lies there, then a blocking token, a pit, a stalagmite, a dwarf), as set
     operations on the map's terrain kinds."""
-    terrain = terrain_kinds(cells)
     rocks = terrain.ground & stalagmites
     out = set(terrain.ground - rocks) if rocks else set(terrain.ground)
     if not flying:
@@ -355,6 +365,21 @@ def _enterable(cells: dict, closed: set, blocked: set, platforms: set, stalagmit
         out |= terrain.walls
     out -= closed
     return out
+
+
+_FACES: list = []       # [(content, {die term: its faces})]: the last content's, filled as asked
+
+
+def die_faces(data, die: str) -> tuple:
+    """The faces of the content's die with this term (its first by id; the term is a contract
+    key, one per die), remembered per content: every roll asked for them."""
+    if not _FACES or _FACES[0][0] is not data:
+        _FACES[:] = [(data, {})]
+    known = _FACES[0][1]
+    faces = known.get(die)
+    if faces is None:
+        faces = known[die] = next(d for d in data.of("die") if d.die == die).faces
+    return faces
 
 
 class TerrainKinds:

@@ -102,14 +102,17 @@ def disc(h: Hex, radius: int) -> frozenset[Hex]:
 
 
 def within(h: Hex, radius: int, among: set) -> set:
-    """The hexes of `among` within `radius` of h: read off the disc around h while it is the
-    smaller set, else by distance (a pack's creature may have any range: a disc of radius r
-    holds 3r(r+1)+1 hexes)."""
+    """The hexes of `among` within `radius` of h: read off the disc around h (remembered) when
+    it is small or the smaller set, else by distance (a pack's creature may have any range: a
+    disc of radius r holds 3r(r+1)+1 hexes)."""
     if radius < 0:
         return set()
-    if 3 * radius * (radius + 1) + 1 <= len(among):
+    if radius <= _DISC_MOST or 3 * radius * (radius + 1) + 1 <= len(among):
         return among.intersection(disc(h, radius))
     return {x for x in among if distance(h, x) <= radius}
+
+
+_DISC_MOST = 8      # a disc this wide (217 hexes) is read even when `among` is smaller: built once
 
 
 @lru_cache(maxsize=1 << 16)
@@ -210,12 +213,24 @@ def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = (
     goals = set(goals)
     if start in goals:
         return []
-    side_of = _sides(enterable, fences, frozenset(), True) if fences else None
     prev = {start: None}
     todo = deque([start])
+    if not fences:
+        left = _unfound(enterable, prev)
+        while todo:
+            h = todo.popleft()
+            for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+                if n in left:
+                    left.remove(n)
+                    prev[n] = h
+                    if n in goals:
+                        return _walked(prev, n)
+                    todo.append(n)
+        return None
+    sides, outside = _sides(enterable, fences, frozenset(), True)
     while todo:
         h = todo.popleft()
-        into = enterable if side_of is None else side_of(h)
+        into = sides.get(h, outside)
         for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
             if n in prev or n not in into:
                 continue
@@ -226,18 +241,31 @@ def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = (
     return None
 
 
+_AHEAD: dict[tuple[Hex, Hex], Hex] = {}
+_TOWARD: dict[tuple[Hex, Hex], Hex] = {}
+
+
 def ahead(prev: Hex, h: Hex) -> Hex:
-    """The hex one step further along the line from prev through h (a neighbour of h)."""
-    (px, py, pz), (x, y, z) = to_cube(prev), to_cube(h)
-    return from_cube(2 * x - px, 2 * y - py, 2 * z - pz)
+    """The hex one step further along the line from prev through h (a neighbour of h);
+    remembered per pair (a monster's every step asks it)."""
+    out = _AHEAD.get((prev, h))
+    if out is None:
+        (px, py, pz), (x, y, z) = to_cube(prev), to_cube(h)
+        out = _AHEAD[(prev, h)] = from_cube(2 * x - px, 2 * y - py, 2 * z - pz)
+    return out
 
 
 def toward(h: Hex, goal: Hex) -> Hex:
-    """The neighbour of h nearest the straight line to goal (ties: the lowest hex)."""
-    gx, gy, gz = to_cube(goal)
-    hx_, hy, hz = to_cube(h)
-    dist = max(abs(gx - hx_), abs(gy - hy), abs(gz - hz)) or 1
-    return from_cube(hx_ + (gx - hx_) / dist, hy + (gy - hy) / dist, hz + (gz - hz) / dist)
+    """The neighbour of h nearest the straight line to goal (ties: the lowest hex);
+    remembered per pair."""
+    out = _TOWARD.get((h, goal))
+    if out is None:
+        gx, gy, gz = to_cube(goal)
+        hx_, hy, hz = to_cube(h)
+        dist = max(abs(gx - hx_), abs(gy - hy), abs(gz - hz)) or 1
+        out = _TOWARD[(h, goal)] = from_cube(hx_ + (gx - hx_) / dist, hy + (gy - hy) / dist,
+                                             hz + (gz - hz) / dist)
+    return out
 
 
 def in_rear_arc(h: Hex, facing: Hex, other: Hex) -> bool:
@@ -266,27 +294,45 @@ def bfs_from(starts: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> dic
 
 
 def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
-                 until=None) -> dict[Hex, int]:
+                 until=None, most: int | None = None) -> dict[Hex, int]:
     """`bfs_from` where a step into n is passable exactly when n is in `enterable` (a set):
     the fast form for monsters whose way depends only on the space entered. `fences`: sets
     of hexes a step never crosses (from inside one to outside it, or back: a shield's area,
     an IFG), except a step into `unfenced`. With `until` (a set of hexes), the search may
-    stop once it has found every hex as near as the nearest of them (where a spawn looks)."""
+    stop once it has found every hex as near as the nearest of them (where a spawn looks).
+    With `most`, only the hexes at most that many steps away: the full search's first
+    entries, in its order (a breadth-first search finds them all before any farther one)."""
+    most = _NO_LIMIT if most is None else most
     if fences:
-        return _fenced(starts, enterable, fences, unfenced, entering=True)
+        return _fenced(starts, enterable, fences, unfenced, entering=True, most=most)
     if until is not None:
         return _bfs_until(starts, enterable, until)
     dist = {h: 0 for h in starts}
+    left = _unfound(enterable, dist)
     todo = deque(sorted(dist))
-    popleft, push = todo.popleft, todo.append
+    popleft, push, take = todo.popleft, todo.append, left.remove
     while todo:
         h = popleft()
         far = dist[h] + 1
+        if far > most:
+            break                              # the rest lie as far: nothing nearer to find
         for n in _NEIGHBOURS.get(h) or neighbours(h):
-            if n in enterable and n not in dist:
+            if n in left:
+                take(n)
                 dist[n] = far
                 push(n)
     return dist
+
+
+_NO_LIMIT = float("inf")
+
+
+def _unfound(enterable, found: dict) -> set:
+    """The hexes of `enterable` a search has not found yet (kept up to date by the search):
+    one set test per neighbour, where `n in enterable and n not in dist` made two."""
+    left = set(enterable)
+    left.difference_update(found)
+    return left
 
 
 def _bfs_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
@@ -295,15 +341,17 @@ def _bfs_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
     first hex at it is searched from, where this search stops."""
     dist = {h: 0 for h in starts}
     level = 0 if any(h in until for h in dist) else None
+    left = _unfound(enterable, dist)
     todo = deque(sorted(dist))
-    popleft, push = todo.popleft, todo.append
+    popleft, push, take = todo.popleft, todo.append, left.remove
     while todo:
         h = popleft()
         if level is not None and dist[h] >= level:
             break
         far = dist[h] + 1
         for n in _NEIGHBOURS.get(h) or neighbours(h):
-            if n in enterable and n not in dist:
+            if n in left:
+                take(n)
                 dist[n] = far
                 push(n)
                 if level is None and n in until:
@@ -349,60 +397,69 @@ def _missing(wanted, found: dict) -> int:
 
 
 def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: bool,
-            wanted=None) -> dict[Hex, int]:
-    """`bfs_entering` (entering) or `bfs_leaving` with fences: the same search, in the same
-    order, where a step from h to n also needs h and n on the same side of every fence."""
-    union = frozenset().union(*fences)
-    side_of = _sides(allowed, fences, unfenced, entering)
+            wanted=None, most=_NO_LIMIT) -> dict[Hex, int]:
+    """`bfs_entering` (entering, up to `most` steps) or `bfs_leaving` with fences: the same
+    search, in the same order, where a step from h to n also needs h and n on the same side
+    of every fence."""
+    sides, outside = _sides(allowed, fences, unfenced, entering)
     dist = {h: 0 for h in starts}
     missing = _missing(wanted, dist)
     wanted = wanted or ()
     todo = deque(sorted(dist))
-    while todo and missing != 0:
-        h = todo.popleft()
-        far = dist[h] + 1
-        if entering:
-            into = side_of(h)
+    popleft, push = todo.popleft, todo.append
+    if entering:
+        left = _unfound(allowed, dist)         # every side lies within allowed and unfenced
+        left.update(h for h in unfenced if h not in dist)
+        take = left.remove
+        while todo:
+            h = popleft()
+            far = dist[h] + 1
+            if far > most:
+                break
+            into = sides.get(h, outside)
             for n in _NEIGHBOURS.get(h) or neighbours(h):
-                if n in into and n not in dist:
+                if n in left and n in into:
+                    take(n)
                     dist[n] = far
-                    todo.append(n)
-            continue
+                    push(n)
+        return dist
+    while todo and missing != 0:
+        h = popleft()
+        far = dist[h] + 1
         if h in unfenced:
             within, out = None, None           # every step out of it passes
         elif h not in allowed:
             continue
         else:
-            within = side_of(h)
-            out = h not in union
+            within = sides.get(h)              # inside some fence: the hexes inside the same ones
+            out = within is None
+            if out:
+                within = outside               # in no fence: the fences' hexes, not stepped into
         for n in _NEIGHBOURS.get(h) or neighbours(h):
             if n not in dist and (out is None or (n not in within if out else n in within)):
                 dist[n] = far
-                todo.append(n)
+                push(n)
                 if n in wanted:
                     missing -= 1
     return dist
 
 
-def _sides(allowed, fences: tuple, unfenced, entering: bool):
-    """`side_of(h)` for the fenced searches: the hexes on h's side of every fence (entering,
-    the allowed ones and `unfenced`; leaving, those inside h's fences, or, outside them
-    all, the union not to step into), one set per combination of fences."""
+def _sides(allowed, fences: tuple, unfenced, entering: bool) -> tuple[dict, set]:
+    """For the fenced searches: (per hex of a fence, the hexes on its side of every fence,
+    the side of a hex in no fence). Entering, a side is the allowed hexes there and
+    `unfenced`; leaving, the hexes inside the same fences, or, outside them all, their union
+    (not to be stepped into). One set per combination of fences."""
     union = frozenset().union(*fences)
-    in_none = (False,) * len(fences)           # most spaces lie in no fence
-    sides: dict[tuple, set] = {}
-
-    def side_of(h: Hex) -> set:
-        key = tuple(h in f for f in fences) if h in union else in_none
-        got = sides.get(key)
+    outside = (allowed - union) | unfenced if entering else union
+    by_key: dict[tuple, set] = {}
+    sides: dict[Hex, set] = {}
+    for h in union:
+        key = tuple(h in f for f in fences)
+        got = by_key.get(key)
         if got is None:
             inside = [f for f, i in zip(fences, key) if i]
-            outside = [f for f, i in zip(fences, key) if not i]
-            if inside:
-                got = set.intersection(*map(set, inside)).difference(*outside)
-                got = (got & allowed) | unfenced if entering else got
-            else:
-                got = (allowed - union) | unfenced if entering else union
-            sides[key] = got
-        return got
-    return side_of
+            beyond = [f for f, i in zip(fences, key) if not i]
+            got = set.intersection(*map(set, inside)).difference(*beyond)
+            got = by_key[key] = (got & allowed) | unfenced if entering else got
+        sides[h] = got
+    return sides, outside

@@ -10,6 +10,19 @@ from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import WALLS, Dwarf, Monster
 
 
+_BEYOND = object()       # no spot to attack from within the monster's move: the full search decides
+
+
+_ORDER: list = []        # [(content, its monsters in board order)]: the last content's
+
+
+def _in_board_order(data) -> list:
+    """The content's monster kinds in board order (`order`; ties by id), once per content."""
+    if not _ORDER or _ORDER[0][0] is not data:
+        _ORDER[:] = [(data, sorted(data.of("monster"), key=lambda k: k.order))]
+    return _ORDER[0][1]
+
+
 class Monsters(Combat):
     # --- spawning ------------------------------------------------------------------------------
     def nearest_dwarf_distance(self, h: Hex) -> int:
@@ -25,7 +38,9 @@ class Monsters(Combat):
             probe = Monster(0, kind, origin)
             step = self.monster_stepper(probe)
             bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
-            stops = self.monster_stops(probe, self.state.cells)
+            # the map's open spaces: the spaces a monster may stop on lie among them (reading
+            # every hex of the map found the same set)
+            stops = self.monster_stops(probe, step.terrain.open, step.terrain)
             flames = self.state.tokens.get("flame", {})
             # the search may stop at the nearest empty space with no flame: those at its
             # distance are the ring placed on; with none, it searches on to the end
@@ -37,8 +52,9 @@ class Monsters(Combat):
                 break
             best = min(dist[h] for h in usable)
             ring = [h for h in usable if dist[h] == best]
-            toward = min(self.nearest_dwarf_distance(h) for h in ring)
-            ring = sorted(h for h in ring if self.nearest_dwarf_distance(h) == toward)
+            far = {h: self.nearest_dwarf_distance(h) for h in ring}     # each asked once
+            toward = min(far.values())
+            ring = sorted(h for h in ring if far[h] == toward)
             seat = chooser.seat if chooser else 0
             at = ring[0] if len(ring) == 1 else tuple(self.agents[seat % len(self.agents)].choose("spawn", ring, None))
             m = Monster(self.state.next_uid, kind, at)
@@ -62,8 +78,7 @@ class Monsters(Combat):
     def activate_all(self, skip: set[int] = frozenset(), move_and_attack: bool = False) -> None:
         """Every monster acts, kind by kind in board order (L937-962); of one kind the one
         nearest a dwarf first, ties decided by the dwarf who drew the card (L974)."""
-        kinds = sorted(self.data.of("monster"), key=lambda k: k.order)
-        for kind in kinds:
+        for kind in _in_board_order(self.data):
             group = [m for m in self.state.monsters.values() if m.kind == kind.id and m.uid not in skip]
             if not group:
                 continue
@@ -130,12 +145,34 @@ class Monsters(Combat):
         move it gets as close as it can, on an empty space."""
         mdef = self.monster_def(m)
         step = self.monster_stepper(m)
-        reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
-        dest = self.destination(m, step, reach, toward_monsters)
+        dest = _BEYOND if toward_monsters else self.attack_spot_within_move(m, step)
+        if dest is _BEYOND:
+            reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
+            dest = self.destination(m, step, reach, toward_monsters)
         if dest is None:
             return
         stop_at_sentry = not toward_monsters and bool(mdef.attacks)
         self.walk_monster(m, hx.path_entering(m.pos, {dest}, step.enterable, step.fences) or [], stop_at_sentry)
+
+    def attack_spot_within_move(self, m: Monster, step) -> Hex | None:
+        """`destination`'s answer when the nearest spot to attack from lies within the
+        monster's move, found by searching no farther than its move: that spot (None: its
+        own space), else _BEYOND. The search's spots are the full search's nearest ones, in
+        the same order, so a target's first spot in sight among them is its first overall,
+        and a target with one beats every target without (the nearest spot decides first)."""
+        mdef = self.monster_def(m)
+        move, rng = mdef.move, max(1, mdef.attack_range)
+        # a spot within the move and the range lies within move + range hexes of its target
+        if not any(d.conscious and not d.in_pod and hx.distance(m.pos, d.pos) <= move + rng
+                   for d in self.state.dwarves):
+            return _BEYOND
+        near = hx.bfs_entering([m.pos], step.enterable, step.fences, most=move)
+        aim = self.attack_spots(m, near, self.monster_stops(m, near, step.terrain) | {m.pos})
+        if aim is None:
+            return _BEYOND
+        _, spots, first, _ = aim
+        nearest = spots[first][1]
+        return nearest if nearest != m.pos else None
 
     def destination(self, m: Monster, step, reach: dict, toward_monsters: bool) -> Hex | None:
         """Where the monster's move ends (`move_monster`), None if it stays: the goal
@@ -143,7 +180,7 @@ class Monsters(Combat):
         the goals if nearer than its own. `step`: its monster_stepper; `reach`: its steps to
         every space it can enter."""
         move = self.monster_def(m).move
-        can_stop = self.monster_stops(m, reach) | {m.pos}
+        can_stop = self.monster_stops(m, reach, step.terrain) | {m.pos}
         aim = None if toward_monsters else self.attack_spots(m, reach, can_stop)
         if aim is not None:
             _, spots, first, _ = aim

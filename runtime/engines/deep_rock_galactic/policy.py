@@ -9,6 +9,7 @@ defined it (tests/deep_rock_galactic/test_players.py checks the names)."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
@@ -19,7 +20,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.movement import dig
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
 from tomecraft.runtime.lookahead import FirstOption, copy_game
-from tomecraft.runtime.rng import Rng
+from tomecraft.runtime.rng import seeded
 from tomecraft.runtime.usage import quiet
 
 
@@ -45,11 +46,27 @@ def _adjacent(a: Hex, b: Hex) -> bool:
     return hx.distance(a, b) == 1
 
 
+class _Baseline:
+    """What one decision's trials are measured against, read once (the game is unchanged meanwhile)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @cached_property
+    def score(self) -> float:
+        return evaluate(self.engine)
+
+    @cached_property
+    def met(self) -> tuple:
+        return _what_monsters_meet(self.engine)
+
+
 def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     st = engine.state
     out: list[tuple[int, dict]] = []
     if "knocked_over" in d.statuses:
         return [(0, {"do": "stand"})] if d.actions >= 2 else [(0, {"do": "end"})]
+    now = _Baseline(engine)
     for other in st.dwarves:
         if other is not d and not other.in_pod and _adjacent(d.pos, other.pos):
             if not other.conscious:
@@ -77,17 +94,16 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     # the class's abilities (a shield, a sentry, a pack's Shockwave...): each tried on a copy
     # of the game, then the monsters' next activation; kept when the team ends better off
     for act in ability_actions(engine, d):
-        gain = _ability_gain(engine, d, act)
+        gain = _ability_gain(engine, d, act, now)
         if gain is not None and gain > 0:
             out.append((1 if gain >= STRONG else 4, act))
     # Rock and Stone cards cost no action: played first when in trouble (health 2 or less,
-    # ammo 1 or less, a monster within 2), else kept
     # ammo 1 or less, a monster within 2), else kept; whatever pack defined a card, it is
     # played only if trying it on a copy of the game leaves the team better off
     trouble = d.health <= 2 or d.ammo <= 1 or any(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values())
     for card in sorted(set(d.rock_and_stone)):
         act = {"do": "rock_and_stone", "card": card}
-        out.append((0 if trouble and (_card_gain(engine, d, act) or 0) > 0 else 9, act))
+        out.append((0 if trouble and (_card_gain(engine, d, act, now) or 0) > 0 else 9, act))
     if shots:
         most = max(s["dice"] + (1 if s["slot"] == "primary" else 0) for s in shots)
         for s in shots:
@@ -104,8 +120,9 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
         if spots:
             out.append((2, {"do": "call_supply", "at": spots[0]}))
     if not st.pod_returned:
-        seek = _seek_hidden(engine, needs(engine), sum(
-            n for k, n in needs(engine).items() if k in engine.data.kinds.get("pickup", {})))
+        left = needs(engine)
+        seek = _seek_hidden(engine, left, sum(
+            n for k, n in left.items() if k in engine.data.kinds.get("pickup", {})))
         hidden = {h for seg in st.hidden if not seg["revealed"] for h in seg["hexes"]} if seek else set()
         for n in hx.neighbours(d.pos):
             if st.terrain(n) == "#" and any(x in hidden for x in hx.neighbours(n)):
@@ -113,7 +130,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
                 continue
             if n in st.minerals:
                 out.append((3, {"do": "pickaxe", "at": [n]}))
-            elif n in st.pickups and st.pickups[n][1] and _worth_striking(engine, d, n):
+            elif n in st.pickups and st.pickups[n][1] and _worth_striking(engine, d, n, now):
                 out.append((4, {"do": "pickaxe", "at": [n]}))
     if not webbed:
         step = walk(engine, d)
@@ -139,7 +156,7 @@ def needs(engine: Engine) -> Counter:
 NEAR = 2        # optional items (Gold, Nitra, upgrades) are fetched only this close
 
 
-def _worth_striking(engine: Engine, d: Dwarf, at: Hex) -> bool:
+def _worth_striking(engine: Engine, d: Dwarf, at: Hex, now: _Baseline | None = None) -> bool:
     """A face-up pickup that needs the pickaxe, struck only if its effect leaves the team
     better off: tried on a copy of the game (whatever pack defined it) and weighed by
     `evaluate` (a Loot Bug pays, Blood Sugar heals a hurt dwarf, an Alien Egg's Grunts cost)."""
@@ -149,7 +166,7 @@ def _worth_striking(engine: Engine, d: Dwarf, at: Hex) -> bool:
         return False
     if pdef.effect is None:
         return True                            # carried: an item the objective may count
-    return _strike_gain(engine, d, at) > 0
+    return _strike_gain(engine, d, at, now or _Baseline(engine)) > 0
 
 
 def _trial(engine: Engine, d: Dwarf):
@@ -161,24 +178,24 @@ def _trial(engine: Engine, d: Dwarf):
     trial = copy_game(engine, shared=(engine.rules, engine.rng, engine.agents, engine.mission,
                                       engine.options, engine.token_defs, engine.entry_stops,
                                       engine.creatures, engine.swarm_squares))
-    trial.rng = Rng(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
+    trial.rng = seeded(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
     trial.agents = [FirstOption()] * len(engine.agents)
     at = next(i for i, x in enumerate(engine.state.dwarves) if x is d)    # not index(): == compares every field
     return trial, trial.state.dwarves[at]
 
 
-def trial_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
-    """How much doing `act` changes `evaluate`, tried on a copy; None if it is refused."""
+def trial_gain(engine: Engine, d: Dwarf, act: dict, now: _Baseline) -> float | None:
+    """How much doing `act` changes `evaluate` (`now`: the game's), tried on a copy; None if refused."""
     trial, you = _trial(engine, d)
     try:
         with quiet():                          # a trial is not a use (`sim --usage`)
             perform(trial, you, act)
     except EffectError:
         return None
-    return evaluate(trial) - evaluate(engine)
+    return evaluate(trial) - now.score
 
 
-def _card_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
+def _card_gain(engine: Engine, d: Dwarf, act: dict, now: _Baseline) -> float | None:
     """`trial_gain` of a Rock and Stone card, tried once per dwarf, round, health and ammo
     (a turn asks again before each of its actions; copies are the player's main cost)."""
     held = engine.__dict__.get("_card_trials")
@@ -187,14 +204,14 @@ def _card_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
     memo = held[1]
     key = (act["card"], d.seat, d.health, d.ammo)
     if key not in memo:
-        memo[key] = trial_gain(engine, d, act)
+        memo[key] = trial_gain(engine, d, act, now)
     return memo[key]
 
 
 STRONG = 4.0      # an ability worth this much (2 health kept) outranks a shot
 
 
-def _ability_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
+def _ability_gain(engine: Engine, d: Dwarf, act: dict, now: _Baseline) -> float | None:
     """How much an ability's action changes `evaluate` once the monsters have acted next
     (what a shield, a sentry or a stun is for), against the monsters acting without it: both
     tried on copies with the same dice. None if the engine refuses it. Tried again only when
@@ -213,20 +230,21 @@ def _ability_gain(engine: Engine, d: Dwarf, act: dict) -> float | None:
     key = (situation, repr(sorted(act.items())))
     if key not in memo:
         with quiet():
-            memo[key] = _try_ability(engine, d, act, threats, memo, situation)
+            memo[key] = _try_ability(engine, d, act, threats, memo, situation, now)
     return memo[key]
 
 
-def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], memo: dict, situation) -> float | None:
+def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], memo: dict, situation,
+                 now: _Baseline) -> float | None:
     trial, you = _trial(engine, d)
     try:
         perform(trial, you, act)
     except EffectError:
         return None
-    if not threats or _what_monsters_meet(trial) == _what_monsters_meet(engine):
+    if not threats or _what_monsters_meet(trial) == now.met:
         # no monster can strike here next, or the action left all they meet as it was: their
         # activation would go alike with it or without
-        return evaluate(trial) - evaluate(engine)
+        return evaluate(trial) - now.score
     if situation not in memo:                  # the monsters acting with no ability used
         idle, _ = _trial(engine, d)
         _monsters_act(idle, threats)
@@ -271,7 +289,7 @@ def _monsters_act(trial: Engine, only: set[int]) -> None:
         pass
 
 
-def _strike_gain(engine: Engine, d: Dwarf, at: Hex) -> float:
+def _strike_gain(engine: Engine, d: Dwarf, at: Hex, now: _Baseline) -> float:
     """How much the struck pickup's effect (not the swing's dice) changes `evaluate`."""
     trial, you = _trial(engine, d)
     kind = trial.state.pickups.pop(at)[0]
@@ -280,7 +298,7 @@ def _strike_gain(engine: Engine, d: Dwarf, at: Hex) -> float:
             trial.emit("struck", you=you, effect=trial.data.get("pickup", kind).effect, info={"at": at})
     except EffectError:
         return -1.0
-    return evaluate(trial) - evaluate(engine)
+    return evaluate(trial) - now.score
 
 
 def evaluate(engine: Engine) -> float:
@@ -291,15 +309,15 @@ def evaluate(engine: Engine) -> float:
     if st.result:
         return 1000.0 if st.result == "success" else -1000.0
     score = -10.0 * sum(needs(engine).values())
-    alive = [x for x in st.dwarves if not x.in_pod]
+    alive = [x.pos for x in st.dwarves if not x.in_pod]
     for x in st.dwarves:
         score += (2.0 * x.health + 0.5 * x.ammo) if x.conscious else -15.0
         score -= 3.0 * ("knocked_over" in x.statuses)
         score += sum(x.carried.values()) + len(x.throwables) + 0.5 * len(x.rock_and_stone)
     score += 1.0 * sum(st.shared.values())
     for m in st.monsters.values():
-        near = min((hx.distance(m.pos, x.pos) for x in alive), default=10)
-        score -= max(0, engine.hp(m) - m.damage) * (3.0 if near <= 3 else 1.5)
+        near = not hx.disc(m.pos, 3).isdisjoint(alive)       # a dwarf within 3 hexes
+        score -= max(0, engine.hp(m) - m.damage) * (3.0 if near else 1.5)
     return score
 
 

@@ -76,12 +76,12 @@ def _flat_twin(obj, memo: dict):
     memo[id(obj)] = new
     fields = new.__dict__
     fields.update(vars(obj))
+    copier_of = _TWIN_COPIERS.get
     for name, value in fields.items():
-        kind = type(value)
-        if kind in _KEPT:
+        copier = copier_of(type(value), _OTHER)  # one lookup: kept (None), a usual container's copier
+        if copier is None:
             continue
-        copier = _FLAT_COPIERS.get(kind)          # the usual containers, copied at once
-        if copier is not None:
+        if copier is not _OTHER:
             fields[name] = copier(value)
         elif isinstance(value, (set, list, dict)):
             fields[name] = flat_copy(value)
@@ -201,7 +201,14 @@ def deep_twin(value, memo: dict):
     got = memo.get(id(value), _MISSING)
     if got is not _MISSING:
         return got
+    if kind is Dwarf or kind is Monster:       # their own __deepcopy__, without the dispatch
+        return _flat_twin(value, memo)
     if kind is tuple:
+        for v in value:                        # a hex, a once-mark: kept without a call per item
+            if type(v) not in _SHARED_AS_IS:
+                break
+        else:
+            return value
         items = [deep_twin(v, memo) for v in value]
         for a, b in zip(items, value):
             if a is not b:
@@ -245,6 +252,9 @@ def flat_copy(value):
 
 # flat_copy of a container of exactly these types
 _FLAT_COPIERS = {set: set, list: list, dict: dict, Counter: copy_counter}
+# _flat_twin's table by a field's type: None for the kept types, else the container's copier
+_TWIN_COPIERS = {**{kind: None for kind in _KEPT}, **_FLAT_COPIERS}
+_OTHER = object()
 
 
 def _flat(value):
