@@ -35,8 +35,8 @@ class Rng:
         the game would), copied in C: deepcopy would walk the generator's 625-word state."""
         twin = Rng.__new__(Rng)
         twin.seed = self.seed
-        twin._random = random.Random()
-        twin._random.setstate(self._random.getstate())
+        twin._random = random.Random.__new__(random.Random)   # not seeded from os.urandom:
+        twin._random.setstate(self._random.getstate())         # its whole state is set here
         memo[id(self)] = twin
         return twin
 

@@ -26,3 +26,17 @@ def test_forks_are_reproducible_and_independent():
     assert [a.fork("x").randrange(1000) for _ in range(5)] == \
         [b.fork("x").randrange(1000) for _ in range(5)]
     assert Rng(7).fork("x").random() != Rng(7).fork("y").random()
+
+
+def test_a_deep_copy_draws_what_the_original_draws_next():
+    """A trial's copy of the game continues the game's stream: the generator's whole state,
+    including a pending Gaussian half-pair, is set on the twin (it is never reseeded)."""
+    import copy
+    original = Rng("copy me")
+    original.shuffle(list(range(50)))
+    original._random.gauss(0, 1)            # leaves the second value of the pair pending
+    twin = copy.deepcopy(original)
+    assert twin is not original and twin._random is not original._random
+    assert twin._random.gauss(0, 1) == original._random.gauss(0, 1)
+    assert [twin.randrange(1000) for _ in range(100)] == [original.randrange(1000) for _ in range(100)]
+    assert twin.fork("a").random() == original.fork("a").random()
