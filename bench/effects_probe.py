@@ -2,6 +2,8 @@
 
 Run by bench/run.py as a subprocess in the checkout being measured (so the "before" figures
 come from the old compiler's generated code):  python bench/effects_probe.py [--repeat N]
+(with `--count NAME WHICH N` it only makes N calls of one function, for bench/run.py
+--instructions to count under callgrind).
 Prints one JSON object: {effect: [compiled, hand-written, hand-written with the engine's
 handlers]} in nanoseconds per call. "Hand-written" does the state change directly, as an
 engine without the effect language would; "with the engine's handlers" calls the same verb
@@ -161,14 +163,18 @@ def resets(engine, team, cell):
 
 def _loop(fn, reset, ctx) -> int:
     start = time.perf_counter_ns()
+    _loop_n(fn, reset, ctx, CALLS)
+    return time.perf_counter_ns() - start
+
+
+def _loop_n(fn, reset, ctx, calls: int) -> None:
     if fn is None:
-        for _ in range(CALLS):
+        for _ in range(calls):
             reset()
     else:
-        for _ in range(CALLS):
+        for _ in range(calls):
             reset()
             fn(ctx)
-    return time.perf_counter_ns() - start
 
 
 def per_call(functions: list, reset, ctx, repeat: int) -> list[float]:
@@ -180,11 +186,9 @@ def per_call(functions: list, reset, ctx, repeat: int) -> list[float]:
     return [(b - best[0]) / CALLS for b in best[1:]]
 
 
-def main() -> int:
-    repeat = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 7
-    engine, team, cell, ctx = setup()
-    reset = resets(engine, team, cell)
-    cases = {
+def cases() -> dict:
+    """effect name -> (compiled, hand-written, via the handlers, its reset's key)."""
+    return {
         "pay ap 1": (effects.fx_tile_kind__normal__enter__0__effect, hand_pay_ap_1,
                      api_pay_ap_1, "pay"),
         "cost+verbs (water, oxygen)": (effects.fx_tile_kind__water__enter__0__effect,
@@ -192,8 +196,34 @@ def main() -> int:
         "rappel entry": (effects.fx_tile_kind__rappel__enter__1__effect, hand_rappel,
                          api_rappel, "rappel"),
     }
+
+
+def count_calls(name: str, which: int, calls: int) -> None:
+    """`--count NAME WHICH N`: N calls of one function of a case (WHICH: 0 compiled, 1
+    hand-written, 2 via the handlers, -1 none: the loop and the reset alone), after a warm-up,
+    for an instruction counter (callgrind) to run twice with two N: the difference over the
+    difference in N is the instructions per call, start-up and warm-up cancelled out."""
+    engine, team, cell, ctx = setup()
+    *functions, key = cases()[name]
+    reset = resets(engine, team, cell)[key]
+    fn = None if which < 0 else functions[which]
+    for _ in range(2_000):                  # the specialising interpreter settles first
+        reset()
+        if fn is not None:
+            fn(ctx)
+    _loop_n(fn, reset, ctx, calls)
+
+
+def main() -> int:
+    if "--count" in sys.argv:
+        name, which, calls = sys.argv[sys.argv.index("--count") + 1:][:3]
+        count_calls(name, int(which), int(calls))
+        return 0
+    repeat = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 7
+    engine, team, cell, ctx = setup()
+    reset = resets(engine, team, cell)
     out = {}
-    for name, (compiled, hand, api, key) in cases.items():
+    for name, (compiled, hand, api, key) in cases().items():
         for fn in (compiled, hand, api):
             reset[key]()
             assert fn(ctx), (name, fn.__name__)

@@ -1,7 +1,7 @@
 """Benchmark: every goal of issue 16 as a ratio to its yardstick, measured in one run.
 
     python bench/run.py [--root DIR] [--repeat 5] [--cards 5000] [--big 50000]
-                        [--sim-games 40] [--suite] [--json FILE] [--stages]
+                        [--sim-games 40] [--suite] [--instructions] [--json FILE] [--stages]
 
 Each row times whole processes (best of --repeat, the measured command and its yardstick
 run alternately, so a busy machine slows both alike) and prints the figure beside its
@@ -11,7 +11,8 @@ yardstick, the ratio and the target:
 - cold build of every game (no generated/, schemas/ or build state) ÷ a process that only
   composes the same YAML with ruamel's C composer; no-op build ÷ cold build;
 - compiled effect ÷ hand-written Python for the same state change (bench/effects_probe.py,
-  nanoseconds per call);
+  nanoseconds per call; with --instructions also instructions per call under callgrind,
+  which a busy machine does not move);
 - `tomecraft --help`, `explain` and a single-file `check` ÷ `python -c pass`;
 - peak RSS of check at --big cards, and its time per card ÷ the time per card at --cards;
 - games/s of `sim` per game (one core), against the 100 games/s goal;
@@ -40,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -277,7 +279,7 @@ def row(name: str, value: float, unit: str, yard_name: str, yard: float | None,
     ROWS.append({"row": name, "value": value, "unit": unit, "yardstick": yard_name,
                  "yardstick_value": yard, "ratio": ratio, "target": target, "ok": ok,
                  "note": note})
-    digits = 3 if unit in ("s", "ms") else 1
+    digits = 3 if unit in ("s", "ms") else 0 if unit == "instr" else 1
     fig = f"{value:.{digits}f} {unit}"
     yfig = "" if yard is None else f"{yard:.{digits}f} {unit}"
     verdict = "" if ok is None else ("met" if ok else "NOT MET")
@@ -304,6 +306,40 @@ def scratch_copy(root: Path, dest: Path) -> Path:
     return dest
 
 
+def instruction_rows(py: str, root: Path, names: list[str]) -> None:
+    """The effect rows again in instructions per call: callgrind counts a process making N
+    and 2N calls of one function (bench/effects_probe.py --count); the difference over N is
+    one call with its loop and reset, less the same for the loop and reset alone."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        print("effects in instructions: valgrind missing")
+        return
+    calls = 10_000
+    jobs = [(name, which, n) for name in names for which in (-1, 0, 1, 2)
+            for n in (calls, 2 * calls)]
+
+    def counted(job) -> int:
+        name, which, n = job
+        out = subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", py,
+                              str(BENCH / "effects_probe.py"), "--count", name, str(which), str(n)],
+                             cwd=root, capture_output=True, text=True)
+        found = re.search(r"Collected : (\d+)", out.stderr)
+        return int(found.group(1)) if found and out.returncode == 0 else None
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        counts = dict(zip(jobs, pool.map(counted, jobs)))
+    if None in counts.values():     # e.g. an older checkout's probe, without --count
+        print("effects in instructions: the probe could not be counted")
+        return
+    for name in names:
+        per_call = [(counts[(name, w, 2 * calls)] - counts[(name, w, calls)]) / calls
+                    for w in (-1, 0, 1, 2)]
+        loop, compiled, hand, api = per_call
+        for yardstick, value in (("hand-written Python", hand), ("same, via the engine's handlers", api)):
+            ratio_row(f"effect: {name}", compiled - loop, yardstick, value - loop, 1.3,
+                      unit="instr")
+
+
 COMPOSE = ("import io, pathlib\n"
            "from ruamel.yaml.cyaml import CSafeLoader\n"
            "for p in sorted(pathlib.Path('content').rglob('*.yaml')):\n"
@@ -322,6 +358,9 @@ def main() -> int:
     parser.add_argument("--stages", action="store_true", help="the per-stage table instead")
     parser.add_argument("--sim-profile", action="store_true",
                         help="a cProfile of each game's sim (--sim-games games) instead")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the effects' instructions per call under callgrind "
+                             "(valgrind), which a busy machine does not move")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--no-bytecode-cache", action="store_true",
                         help="run every process as PYTHONDONTWRITEBYTECODE=1 left it: each one "
@@ -390,6 +429,8 @@ def main() -> int:
                           1.3, unit="ns")
         else:
             print(f"effects probe failed: {probe.stderr.strip().splitlines()[-1:]}")
+        if args.instructions and probe.returncode == 0:
+            instruction_rows(py, root, list(json.loads(probe.stdout)))
 
         for name, argv in (("tomecraft --help", ["--help"]),
                            ("tomecraft explain TC-E001", ["explain", "TC-E001"])):
