@@ -136,3 +136,43 @@ def test_a_packs_copy_of_the_boulder_is_placed_as_a_boulder(tmp_path, monkeypatc
         result = play_game(data, 3, rng.fork("game"), [RandomAgent(rng.fork(f"a{i}")) for i in range(3)], {})
         totals.update(result["stats"])
     assert totals["boulder:rockfall"] > 0 and totals["boulder:boulder"] > 0, totals
+
+
+LAMP_PACK = PACK.replace("id: mud_pack", "id: lamp_pack") + """\
+vocabulary:
+  terms:
+    equipment:
+      lamp: {zh: 燈, en: lamp}
+"""
+
+DARK = MUD.replace("id: mud\n", "id: dark\n").replace("tile_kind: mud", "tile_kind: dark").replace(
+    '      - {id: wade, effect: "pay ap 3"}',
+    '      - {id: lit, effect: "pay ap 1, spend lamp 1 -> take_token water"}\n'
+    '      - {id: grope, effect: "pay ap 3"}')
+
+
+def test_an_equipment_word_no_item_has_holds_no_uses(tmp_path, monkeypatch):
+    """A pack may declare an equipment word and spend it with no equipment of that term (or
+    remove the item): check accepts it, the option is never open, and games play on."""
+    pack = tmp_path / "lamp_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(LAMP_PACK, encoding="utf-8")
+    (pack / "dark.yaml").write_text(DARK, encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content" / "the_cave", [pack], reporter)
+    assert data is not None and not reporter.errors, dg.format_text(reporter)
+    from tomecraft.runtime.engines.the_cave.scenario import build
+    engine = build(data, {"tiles": [{"at": [0, 0], "kind": "start", "exits": "E"},
+                                    {"at": [1, 0], "kind": "dark", "exits": "W"}],
+                          "teams": [{"pos": [0, 0]}]})
+    team = engine.state.teams[0]
+    team.backpack["lamp"] = 2          # even a token under that word is no item's use
+    vias = {o["via"] for o in engine.move_options(team) if tuple(o["to"]) == (1, 0)}
+    assert "grope" in vias and "lit" not in vias
+    entered = Counter()
+    for g in range(3):
+        rng = Rng(f"lamp:{g}")
+        result = play_game(data, 3, rng.fork("game"), [RandomAgent(rng.fork(f"a{i}")) for i in range(3)], {})
+        entered.update(result["stats"])
+    assert entered["entered:dark"] > 0
