@@ -171,7 +171,6 @@ def cmd_sim(args) -> int:
                           options=options, progress=None if args.json else progress,
                           usage=args.usage)
     except Exception as err:  # noqa: BLE001 - sorted below
-        from tomecraft.runtime import effects
         if isinstance(err, effects.EffectError) or effects.error_origin(err) is not None:
             reporter = dg.Reporter()
             _effect_diagnostic(err, reporter)  # content the engine refused, or a runaway

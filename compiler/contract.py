@@ -271,7 +271,7 @@ def _check_needs(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
                 reporter.add(dg.CONTRACT_NEED,
                              f"{kind} {entity.id!r} would never be read: the engine reads only the "
                              f"{kind} entities {', '.join(read)}", entity.display, mark.line,
-                             mark.column, f"replace one of them (its id with `replace: true`), "
+                             mark.column, "replace one of them (its id with `replace: true`), "
                              "or remove this one")
     for need in contract.needs:
         have = game.entities.get(need.kind, {})

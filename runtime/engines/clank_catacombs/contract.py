@@ -5,7 +5,7 @@ turn it ran in, and hear only their owner's events: a card played, a room entere
 gained during your turn can react to what else happens in it. Value layering (`=`, `+=`)
 is not used by this game.
 """
-from tomecraft.runtime.contract import Contract, Need, Use, built_in, printed, reads, runs
+from tomecraft.runtime.contract import Contract, Need, built_in, printed, reads, runs
 
 LASTING = ("on", "when", "continuous", "during")
 TURN = "; what it registers lasts until the end of your turn"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from tomecraft.runtime.engines.deep_rock_galactic import actions, hexgrid as hx, mission_play, policy
 from tomecraft.runtime.engines.deep_rock_galactic.engine import MAX_ROUNDS, Engine
 from tomecraft.runtime.engines.deep_rock_galactic.events import carry_out_event
-from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 
 
