@@ -9,6 +9,7 @@ from tomecraft.compiler.loadgen import compile_and_import
 from tomecraft.runtime.agents import RandomAgent
 from tomecraft.runtime.engines.the_cave import play_game
 from tomecraft.runtime.rng import Rng
+from tests.pack_play import compiled_with
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -158,10 +159,7 @@ def test_an_equipment_word_no_item_has_holds_no_uses(tmp_path, monkeypatch):
     pack.mkdir()
     (pack / "pack.yaml").write_text(LAMP_PACK, encoding="utf-8")
     (pack / "dark.yaml").write_text(DARK, encoding="utf-8")
-    monkeypatch.chdir(ROOT)
-    reporter = dg.Reporter()
-    data = compile_and_import(ROOT / "content" / "the_cave", [pack], reporter)
-    assert data is not None and not reporter.errors, dg.format_text(reporter)
+    data = compiled_with("the_cave", pack, monkeypatch)       # it checks clean
     from tomecraft.runtime.engines.the_cave.scenario import build
     engine = build(data, {"tiles": [{"at": [0, 0], "kind": "start", "exits": "E"},
                                     {"at": [1, 0], "kind": "dark", "exits": "W"}],
