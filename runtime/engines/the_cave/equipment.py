@@ -130,12 +130,11 @@ class Items:
         if term in self._kept:          # one token serves every use
             return lambda bag, times: self.count(bag, term) >= (1 if times else 0)
         held = tuple(self._held[term])
-        if len(held) == 2:              # a two-use token (oxygen): fresh and worn side
-            (worn_key, worn_left), (key, left) = held
+        if len(held) == 2:              # a two-use token (oxygen): a fresh side holds 2 uses,
+            (worn_key, _), (key, _) = held  # the flipped side 1
 
-            def can_use(bag, times):
-                get = bag.get           # (no Counter.__missing__ call per absent key)
-                return get(worn_key, 0) * worn_left + get(key, 0) * left >= times
+            def can_use(bag, times):   # (get: no Counter.__missing__ call per absent key)
+                return bag.get(worn_key, 0) + 2 * bag.get(key, 0) >= times
             return can_use
 
         def can_use(bag, times):
@@ -155,14 +154,15 @@ class Items:
             (worn_key, _), (key, _) = steps     # a two-use token: flipped first (oxygen)
 
             def use_once(bag):
-                get = bag.get
-                if get(worn_key, 0) > 0:
-                    bag[worn_key] -= 1
+                flipped = bag.get(worn_key, 0)
+                if flipped > 0:
+                    bag[worn_key] = flipped - 1
                     return "uses up"
-                if get(key, 0) <= 0:
+                fresh = bag.get(key, 0)
+                if fresh <= 0:
                     raise KeyError(term)
-                bag[key] -= 1
-                bag[worn_key] = get(worn_key, 0) + 1
+                bag[key] = fresh - 1
+                bag[worn_key] = flipped + 1
                 return "wears"
             return use_once
 

@@ -49,8 +49,9 @@ class Verbs:
         ctx.self.tokens.append(token)
 
     def take_token(self, ctx, token: str) -> None:
-        if token in ctx.self.tokens:
-            ctx.self.tokens.remove(token)
+        tokens = ctx.self.tokens
+        if token in tokens:
+            tokens.remove(token)
             ctx.you.tokens[token] += 1
             if self.engine.log_enabled:  # no formatting when logging is off
                 self.engine.log(f"{ctx.you.name} takes the {token} token")
