@@ -182,7 +182,7 @@ class Rules:
         return out
 
     def use_relic(self, relic_repr: str) -> bool:
-        relic = next(c for c in self.state.equipment if repr(c) == relic_repr)
+        relic = self.state.named("equipment", relic_repr)
         if self.log_enabled:    # (not formatted with logging off)
             self.log(f"use relic {relic}")
         return resolve(relic.defn.use, self.ctx(relic))
