@@ -170,21 +170,38 @@ PILES = frozenset(("main_deck", "graveyard", "discard", "event_deck", "event_dis
 class Piles(dict):
     """A disposable copy's piles (and columns) that the trial has not read yet: name -> the
     game's pile, left as it is. State.__getattr__ copies one when the trial first reads it
-    (`take`); until then the trial has neither changed the pile nor moved a card into or out
-    of it, so State.size and State.exploration_seen read the game's."""
+    (`take`); until then the trial has moved no card out of it (that reads it) and only put
+    cards on top of it (`put`, kept in `added`), so State.size, named and exploration_seen
+    read the game's pile and what was put on it."""
 
-    __slots__ = ("cp",)
+    __slots__ = ("cp", "added")
 
     def take(self, name: str) -> list:
         pile = self.pop(name)
         if name == "columns":
             return [_pile(col, self.cp) for col in pile]
-        return _pile(pile, self.cp)
+        pile = _pile(pile, self.cp)
+        added = self.added.pop(name, None)
+        if added:
+            pile += added                # (the trial's own cards: not copied again)
+        return pile
+
+    def put(self, name: str, card) -> None:
+        self.added.setdefault(name, []).append(card)
+
+    def size(self, name: str) -> int:
+        return len(self[name]) + len(self.added.get(name, ()))
 
     def named(self, name: str, card_name: str):
         """State.named: the trial's copy of the card named `card_name` in the pile `name`
-        (when the trial reads the pile, it holds this copy)."""
-        return self.cp(next(c for c in self[name] if repr(c) == card_name))
+        (when the trial reads the pile, it holds this copy), or a card the trial put on it."""
+        for c in self[name]:
+            if repr(c) == card_name:
+                return self.cp(c)
+        for c in self.added.get(name, ()):
+            if repr(c) == card_name:
+                return c
+        raise StopIteration         # (as next() over the pile)
 
     def cards(self, name: str) -> list:
         """The cards of the columns `name`, each as the trial has it: its copy if the trial
@@ -201,7 +218,7 @@ def copy_state(state: State, cp: _Copier, disposable: bool = False) -> State:
     cp.memo[id(state)] = new
     d = new.__dict__
     lazy = Piles()
-    lazy.cp = cp
+    lazy.cp, lazy.added = cp, {}
     for name, value in state.__dict__.items():
         kind = type(value)
         if kind in _ATOMIC_TYPES:     # HP, counters, flags, the reason (checked first: most fields)

@@ -120,8 +120,17 @@ class State:
         yet: it is still the game's, of the same length."""
         lazy = self.__dict__.get("_lazy")
         if lazy and pile in lazy:
-            return len(lazy[pile])
+            return lazy.size(pile)
         return len(getattr(self, pile))
+
+    def put(self, pile: str, card) -> None:
+        """getattr(self, pile).append(card), without copying a pile that a trial copy has not
+        read yet: the card joins it when it is read (snapshot.Piles)."""
+        lazy = self.__dict__.get("_lazy")
+        if lazy and pile in lazy:
+            lazy.put(pile, card)
+        else:
+            getattr(self, pile).append(card)
 
     def named(self, pile: str, name: str) -> Card:
         """The card of `pile` whose name (repr) is `name` (StopIteration if none), without

@@ -83,13 +83,12 @@ class Zones:
         if card.deck == "relic" and zone != "equipment":
             self._drop_relic(card)
         card.zone = zone
-        pile = self._pile(zone)
-        if pile is None:
+        if zone not in PILES:
             raise EffectError(f"unknown zone {zone}")
         if bottom:
-            pile.insert(0, card)
-        else:
-            pile.append(card)
+            getattr(self.state, zone).insert(0, card)
+        else:               # (a trial copy need not copy the pile to put a card on it)
+            self.state.put(zone, card)
 
     def _drop_relic(self, card) -> None:
         """A relic left the equipment: its triggers and continuous effects end. A trial copy
