@@ -410,6 +410,18 @@ class Pending:
         while the trial has not copied it (then it has not changed it either)."""
         return self.cp.memo.get(id(x), x)
 
+    def original_of(self, card):
+        """The game's object `x` for which `now(x) is card`: what the trial's card copies, or
+        the card itself when the trial did not copy it (a sentinel, matching nothing, for a
+        game's card that the trial copied: its copy stands for it)."""
+        got = self.cp.back.get(id(card))
+        if got is not None:
+            return got
+        return _NOTHING if id(card) in self.cp.memo else card
+
+
+_NOTHING = object()
+
 
 LAZY = frozenset(("rng", "bus", "continuous_fx", "once_tracker", "_watchers"))
 
