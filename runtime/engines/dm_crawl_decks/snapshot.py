@@ -431,9 +431,10 @@ def copy_engine(engine, memo: dict, disposable: bool = False):
 
     `disposable`: a copy for one trial, played and dropped before the game copied changes
     again (policy._trial). It shares the slots of layered values that hold no modification
-    (TrialLayers copies one before changing it), and copies the triggers, continuous
-    effects, once-trackers, watches and random stream only if the trial reads them
-    (Engine.__getattr__): gaining loot, healing or drawing reads none of them."""
+    (TrialLayers copies one before changing it), and copies the piles and columns (Piles,
+    State.__getattr__) and the triggers, continuous effects, once-trackers, watches and
+    random stream (Engine.__getattr__) only if the trial reads them: gaining loot, healing
+    or drawing reads none of the latter, a relic use few piles."""
     cp = _Copier(memo)
     new = type(engine).__new__(type(engine))
     memo[id(engine)] = new
