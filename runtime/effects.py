@@ -152,7 +152,14 @@ class Context:
         items = self.engine.select(self, kind, zone)
         if where is None:
             return list(items)
-        return [x for x in items if where(self.bind(it=x))]
+        out = []
+        mine, make, cls = self.__dict__, object.__new__, type(self)
+        for x in items:              # where(self.bind(it=x)), the context built inline
+            bound = make(cls)        # (a where-clause runs for every item of every select)
+            bound.__dict__.update(mine, it=x)
+            if where(bound):
+                out.append(x)
+        return out
 
     def count(self, kind: str, zone: str | None, where: Callable | None) -> int:
         return len(self.select(kind, zone, where))
@@ -179,9 +186,11 @@ class Context:
         return self.engine.decide(self, key, options)
 
     def each(self, kind: str, zone: str | None, where: Callable | None, body: Callable) -> None:
+        mine, make, cls = self.__dict__, object.__new__, type(self)
         for item in self.select(kind, zone, where):
             step()
-            bound = self.bind(it=item)
+            bound = make(cls)        # self.bind(it=item), built inline as in select
+            bound.__dict__.update(mine, it=item)
             if kind in ("player", "opponent", "other_player"):
                 bound = bound.bind(you=item)
             body(bound)

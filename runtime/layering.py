@@ -151,6 +151,8 @@ class Layers:
         for m in mods:
             if m[2] not in OPS:
                 raise ValueError(f"unknown layering operator {m[2]!r}")
+        if self._holds_already(source, mods):
+            return          # (a refresh re-applying an effect whose targets did not change)
         affected = [k for k, slot in self.modified()     # most values have no modification
                     if slot.continuous and any(m.source == source for m in slot.continuous)]
         for m in mods:
@@ -168,6 +170,32 @@ class Layers:
         for k in affected:
             if k in self._slots:
                 self._settle(k[0], k[1], before[k])
+
+    def _holds_already(self, source: Hashable, mods: list) -> bool:
+        """Whether replace_source(source, mods) would leave every value as it is: each value
+        modified by `source` ends with exactly its `mods`, in order, and holds no other
+        modifier of `source` (what the replacement would make of it)."""
+        want: dict = {}
+        for m in mods:
+            want.setdefault((m[0], m[1]), []).append(m)
+        slots, found = self._slots, 0
+        for key in self._modded:            # (every value holding a modifier is among them)
+            slot = slots.get(key)
+            if slot is None:
+                continue
+            held = slot.continuous
+            count = sum(1 for m in held if m.source == source)
+            if not count:
+                continue
+            new = want.get(key)
+            if new is None or len(new) != count:
+                return False
+            for old, m in zip(held[len(held) - count:], new):
+                if old.source != source or old.op != m[2] or old.amount != m[3] \
+                        or old.key != (m[4] if len(m) > 4 else ""):
+                    return False
+            found += 1
+        return found == len(want)
 
     def clear(self, obj: Hashable) -> None:
         """The object left the place where its modifications count: back to printed values."""

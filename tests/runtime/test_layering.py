@@ -127,6 +127,26 @@ def test_replacing_a_source_with_what_it_placed_moves_it_last_and_places_it_agai
     assert layers.value("card", "points") == 2
 
 
+def test_a_replace_leaves_values_as_they_are_only_when_each_already_ends_with_its_mods():
+    """replace_source with the same mods over two values: a value where another source's
+    modifier came after moves the source's behind it; a value the new mods leave out drops
+    them; a value the source did not modify gets them."""
+    layers = Layers()
+    for obj in ("x", "y", "z"):
+        layers.set_base(obj, "points", 5)
+    layers.replace_source("a", [("x", "points", "=", 1), ("y", "points", "=", 1)])
+    layers.replace_source("b", [("y", "points", "=", 3)])
+    assert [layers.value(o, "points") for o in "xy"] == [1, 3]
+    layers.replace_source("a", [("x", "points", "=", 1), ("y", "points", "=", 1)])
+    assert [layers.value(o, "points") for o in "xy"] == [1, 1]      # a behind b on y
+    layers.replace_source("a", [("x", "points", "=", 1), ("y", "points", "=", 1)])
+    assert [layers.value(o, "points") for o in "xy"] == [1, 1]      # nothing to change
+    layers.replace_source("a", [("x", "points", "=", 1)])
+    assert [layers.value(o, "points") for o in "xyz"] == [1, 3, 5]  # a's y dropped
+    layers.replace_source("a", [("x", "points", "=", 1), ("z", "points", "=", 2)])
+    assert [layers.value(o, "points") for o in "xyz"] == [1, 3, 2]  # z given a's
+
+
 def test_modified_lists_the_modified_values_in_the_order_they_were_made():
     """What a Crawl trial copy copies (snapshot._share_layers): the order of the values is the
     order a replace_source settles them in, so it must be the layers' own."""

@@ -35,6 +35,7 @@ TURN_CAP = 3000          # r30: a safety cap no game reaches
 BATTLE = WindowOrder(("pre_battle", "before_round", "battle_round", "outcome", "post_battle"),
                      repeat=("before_round", "battle_round", "outcome"))
 TURN = ("turn_start", "action", "turn_end")
+DECK_OF_KIND = {"card": "main", "event_card": "event", "relic": "relic"}   # what select lists
 
 
 class Engine(Battle, Rules, Zones):
@@ -98,8 +99,8 @@ class Engine(Battle, Rules, Zones):
         return getattr(obj, name)
 
     def select(self, ctx, kind: str, zone):
-        if kind in ("card", "event_card", "relic"):
-            deck = {"card": "main", "event_card": "event", "relic": "relic"}[kind]
+        deck = DECK_OF_KIND.get(kind)
+        if deck is not None:
             cards = self.cards_in_zone(zone) if zone else self.all_field_cards()
             return [c for c in cards if isinstance(c, Card) and c.deck == deck]
         if kind == "player":

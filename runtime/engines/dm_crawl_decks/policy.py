@@ -214,19 +214,30 @@ class _Probe:
 _SET_ASIDE = ("agent", "policy_plan", "policy_script")
 
 
+class _SetAside:
+    """The player's agent, plan and pending answers, which a trial replaces, set aside (None)
+    on the game while its trials are copied (instead of copied with it), and put back after.
+    One block for all the trials of a search."""
+
+    def __init__(self, engine) -> None:
+        self.engine = engine
+
+    def __enter__(self) -> None:
+        engine = self.engine
+        self.kept = [getattr(engine, name, None) for name in _SET_ASIDE]
+        for name in _SET_ASIDE:
+            setattr(engine, name, None)
+
+    def __exit__(self, *exc) -> None:
+        for name, was in zip(_SET_ASIDE, self.kept):
+            setattr(self.engine, name, was)
+
+
 def _trial(engine, agent):
-    """A copy of the whole game (state, triggers, random stream) played by `agent`. The
-    engine's own deep copy (snapshot.py) shares the content by itself, so
-    lookahead.copy_game's memo of every definition is not needed; the player's agent, plan
-    and pending answers, which the trial replaces, are set aside instead of copied."""
-    kept = [getattr(engine, name, None) for name in _SET_ASIDE]
-    for name in _SET_ASIDE:
-        setattr(engine, name, None)
-    try:
-        trial = copy_engine(engine, {}, disposable=True)
-    finally:
-        for name, was in zip(_SET_ASIDE, kept):
-            setattr(engine, name, was)
+    """A copy of the whole game (state, triggers, random stream) played by `agent`, made
+    inside a _SetAside block. The engine's own deep copy (snapshot.py) shares the content by
+    itself, so lookahead.copy_game's memo of every definition is not needed."""
+    trial = copy_engine(engine, {}, disposable=True)
     trial.agent = agent
     trial.log_enabled = False
     return trial
@@ -246,12 +257,19 @@ def value(engine) -> float:
     if s.won or s.lost:
         return 1e6 if s.won else -1e6
     v = 12.0 * s.hp - 4.0 * s.misses + 40.0 * s.descends
-    v += 2.0 * len(s.hand) + sum(1.5 * t.up + 0.5 * t.down for t in s.tokens.values())
-    v += RESOURCE * sum(s.resources.values()) + LOOT * len(s.loot) + 2.0 * len(s.equipment)
-    if any(r.enemy for r in s.rows):
-        return v + _battle_value(engine)
-    # every exploration card is fought (or missed) before the area is dealt again (L109)
-    ahead = sum(engine.power(c) + 0.25 * engine.points(c) for c in s.exploration_cards())
+    # (piles read by size, exploration cards by exploration_seen: a trial copy does not copy
+    # the piles it has not read for this)
+    v += 2.0 * s.size("hand") + sum([1.5 * t.up + 0.5 * t.down for t in s.tokens.values()])
+    v += RESOURCE * sum(s.resources.values()) + LOOT * s.size("loot") + 2.0 * s.size("equipment")
+    for r in s.rows:
+        if r.enemy:
+            return v + _battle_value(engine)
+    # every exploration card is fought (or missed) before the area is dealt again (L109):
+    # engine.power(c) + 0.25 * engine.points(c) for each, read from the layers in place
+    lv = engine.layers.value
+    ahead = sum([(0 if type(c) is Virtual else lv(c, "power"))
+                 + 0.25 * (c.size if type(c) is Virtual else lv(c, "points"))
+                 for c in s.exploration_seen()])
     return v - EXPLORED * ahead
 
 
@@ -270,11 +288,16 @@ def _battle_value(engine) -> float:
                 for r in reversed(s.rows)]
         return plan(engine, rows)[0]
     total = 0
+    points = engine.points
     for row in s.rows:
         if row.enemy:
-            p = sum(engine.points(c) for c in row.player)
-            e = sum(engine.points(c) for c in row.enemy)
-            power = sum(engine.power(c) for c in row.enemy)
+            p = 0
+            for c in row.player:
+                p += points(c)
+            e = power = 0
+            for c in row.enemy:
+                e += points(c)
+                power += engine.power(c)
             total += _row_tenths(p, e, len(row.player), 0, power, 0)
     return total / 10
 
@@ -285,15 +308,14 @@ PROBE_DEPTH = 1       # how many of its decisions are searched; later ones take 
 
 def _try(engine, apply, script: tuple, before: float) -> tuple[float, list]:
     """(value after `apply(trial)` minus `before`, the decisions the trial asked) on a copy of
-    the game whose agent answers by `script`."""
+    the game whose agent answers by `script` (inside search's quiet and _SetAside blocks)."""
     probe = _Probe(script)
     trial = _trial(engine, probe)
     try:
-        with quiet():
-            try:
-                apply(trial)
-            except (Fizzle, LookupError, ValueError):
-                return -1e9, probe.asked
+        try:
+            apply(trial)
+        except (Fizzle, LookupError, ValueError):
+            return -1e9, probe.asked
         return value(trial) - before, probe.asked
     finally:
         # The copy is a web of cycles (its handlers, contexts and effects point back at it):
@@ -319,15 +341,16 @@ def search(engine, apply, before: float | None = None) -> tuple[float, tuple]:
         before = value(engine)
     top, answers = None, ()
     queue, tried = [()], 0
-    while queue and tried < PROBE_TRIALS:
-        script = queue.pop(0)
-        got, asked = _try(engine, apply, script, before)
-        tried += 1
-        if top is None or got > top:
-            full = tuple(script) + (0,) * (len(asked) - len(script))
-            top, answers = got, tuple((k, n, i) for (k, n), i in zip(asked, full))
-        for at in range(len(script), min(len(asked), PROBE_DEPTH)):
-            queue += [script + (0,) * (at - len(script)) + (j,) for j in range(1, asked[at][1])]
+    with quiet(), _SetAside(engine):         # (trials are not uses; one block for all)
+        while queue and tried < PROBE_TRIALS:
+            script = queue.pop(0)
+            got, asked = _try(engine, apply, script, before)
+            tried += 1
+            if top is None or got > top:
+                full = tuple(script) + (0,) * (len(asked) - len(script))
+                top, answers = got, tuple((k, n, i) for (k, n), i in zip(asked, full))
+            for at in range(len(script), min(len(asked), PROBE_DEPTH)):
+                queue += [script + (0,) * (at - len(script)) + (j,) for j in range(1, asked[at][1])]
     return top, answers
 
 

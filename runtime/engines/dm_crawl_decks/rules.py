@@ -182,7 +182,7 @@ class Rules:
         return out
 
     def use_relic(self, relic_repr: str) -> bool:
-        relic = next(c for c in self.state.equipment if repr(c) == relic_repr)
+        relic = self.state.named("equipment", relic_repr)
         if self.log_enabled:    # (not formatted with logging off)
             self.log(f"use relic {relic}")
         return resolve(relic.defn.use, self.ctx(relic))
@@ -201,9 +201,9 @@ class Rules:
     def gain_loot(self, card: Card) -> bool:
         """L73: the loot pile, else the hand, else it cannot be gained (r19: event discard)."""
         s = self.state
-        if len(s.loot) < self.board.loot_limit:
+        if s.size("loot") < self.board.loot_limit:      # (sizes: see State.size)
             self.place(card, "loot")
-        elif len(s.hand) < self.hand_limit():
+        elif s.size("hand") < self.hand_limit():
             self.place(card, "hand")
             self.log(f"{card} overflows into the hand")
         else:

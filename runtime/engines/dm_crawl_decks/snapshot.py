@@ -59,9 +59,7 @@ class _Copier:
         if kind is MethodType:
             return self.method(x)
         if kind is Row:
-            new = Row([self(c) for c in x.enemy], [self(c) for c in x.player])
-            self.memo[id(x)] = new
-            return new
+            return _row(x, self)
         return copy.deepcopy(x, self.memo)
 
     def method(self, m):
@@ -157,24 +155,77 @@ def _pile(cards: list, cp: _Copier) -> list:
     return out
 
 
+def _row(row: Row, cp: _Copier) -> Row:
+    """A battlefield row, its two sides copied as piles (a Virtual through `cp`)."""
+    new = Row(_pile(row.enemy, cp), _pile(row.player, cp))
+    cp.memo[id(row)] = new
+    return new
+
+
 PILES = frozenset(("main_deck", "graveyard", "discard", "event_deck", "event_discard",
-                   "relic_deck"))
+                   "relic_deck", "hand", "loot", "equipment", "spare", "cleanup", "revealed",
+                   "columns"))
+
+
+class Piles(dict):
+    """A disposable copy's piles (and columns) that the trial has not read yet: name -> the
+    game's pile, left as it is. State.__getattr__ copies one when the trial first reads it
+    (`take`); until then the trial has moved no card out of it (that reads it) and only put
+    cards on top of it (`put`, kept in `added`), so State.size, named and exploration_seen
+    read the game's pile and what was put on it."""
+
+    __slots__ = ("cp", "added")
+
+    def take(self, name: str) -> list:
+        pile = self.pop(name)
+        if name == "columns":
+            return [_pile(col, self.cp) for col in pile]
+        pile = _pile(pile, self.cp)
+        added = self.added.pop(name, None)
+        if added:
+            pile += added                # (the trial's own cards: not copied again)
+        return pile
+
+    def put(self, name: str, card) -> None:
+        self.added.setdefault(name, []).append(card)
+
+    def size(self, name: str) -> int:
+        return len(self[name]) + len(self.added.get(name, ()))
+
+    def named(self, name: str, card_name: str):
+        """State.named: the trial's copy of the card named `card_name` in the pile `name`
+        (when the trial reads the pile, it holds this copy), or a card the trial put on it."""
+        for c in self[name]:
+            if repr(c) == card_name:
+                return self.cp(c)
+        for c in self.added.get(name, ()):
+            if repr(c) == card_name:
+                return c
+        raise StopIteration         # (as next() over the pile)
+
+    def cards(self, name: str) -> list:
+        """The cards of the columns `name`, each as the trial has it: its copy if the trial
+        made one (through another way to it: a row, an effect's context), else the game's
+        card, unchanged (TrialLayers reads its values from the game's layers)."""
+        memo = self.cp.memo
+        return [memo.get(id(c), c) for col in self[name] for c in col]
 
 
 def copy_state(state: State, cp: _Copier, disposable: bool = False) -> State:
-    """A copy of the state; `disposable` (see copy_engine): the decks and discard piles are
-    copied when the trial first reads them (State.__getattr__)."""
+    """A copy of the state; `disposable` (see copy_engine): the piles and columns are copied
+    when the trial first reads them (State.__getattr__)."""
     new = State.__new__(State)
     cp.memo[id(state)] = new
     d = new.__dict__
-    lazy = {}
+    lazy = Piles()
+    lazy.cp, lazy.added = cp, {}
     for name, value in state.__dict__.items():
         kind = type(value)
         if kind in _ATOMIC_TYPES:     # HP, counters, flags, the reason (checked first: most fields)
             pass
         elif kind is list:           # piles of cards, columns (lists of cards), rows
             if disposable and name in PILES:
-                lazy[name] = lambda value=value: _pile(value, cp)
+                lazy[name] = value
                 continue
             if not value:
                 value = []
@@ -187,7 +238,7 @@ def copy_state(state: State, cp: _Copier, disposable: bool = False) -> State:
             else:
                 value = [cp(c) for c in value]
         elif name == "tokens":
-            value = {a: _fresh(t) for a, t in value.items()}
+            value = _fresh_tokens(value)
         elif kind is Counter:
             value = copy_counter(value)
         elif kind is set:
@@ -200,11 +251,14 @@ def copy_state(state: State, cp: _Copier, disposable: bool = False) -> State:
     return new
 
 
-def _fresh(x):
-    """A shallow copy of a plain object whose fields are plain values (Tokens)."""
-    new = object.__new__(type(x))
-    new.__dict__.update(x.__dict__)
-    return new
+def _fresh_tokens(tokens: dict) -> dict:
+    """{attribute: Tokens}, each a shallow copy (its fields are plain values)."""
+    out = {}
+    make = object.__new__
+    for a, t in tokens.items():
+        new = out[a] = make(type(t))
+        new.__dict__.update(t.__dict__)
+    return out
 
 
 def _copy_layers(layers, cp: _Copier):
@@ -233,15 +287,15 @@ class TrialLayers(Layers):
 
     def _slot(self, obj, attr: str):
         slot = self._slots.get((obj, attr))
-        if slot is None:
-            slot = self._orig._slots.get((self._back.get(id(obj)), attr))
+        if slot is None:        # a copied card's original, or a card not copied (Piles.cards)
+            slot = self._orig._slots.get((self._back.get(id(obj), obj), attr))
             if slot is None:
                 return super()._slot(obj, attr)          # its KeyError
         return slot
 
     def has(self, obj, attr: str) -> bool:
         return (obj, attr) in self._slots or \
-            (self._back.get(id(obj)), attr) in self._orig._slots
+            (self._back.get(id(obj), obj), attr) in self._orig._slots
 
     def _own(self, key) -> None:
         if key not in self._slots:
@@ -266,13 +320,39 @@ class TrialLayers(Layers):
         super().replace_source(source, mods)
 
 
-def _share_layers(layers, cp: _Copier) -> TrialLayers:
+# The piles a disposable copy copied at once before they were copied when first read (Piles)
+WERE_COPIED_FIRST = ("hand", "loot", "equipment", "spare", "cleanup", "revealed", "columns")
+
+
+def _copy_owners(modified: list, state: State, cp: _Copier) -> None:
+    """Copy the cards that own the modifiers in `modified` and lie in WERE_COPIED_FIRST,
+    if not copied yet: a modifier's source moves to its owner's copy only if the owner is
+    copied before its modifiers are (`_Copier.source`), as these were when their piles were
+    copied at once (else a trial's refresh would add the same modifier twice)."""
+    memo = cp.memo
+    missing = {m.source[0] for _, slot in modified for mods in (slot.one_shot, slot.continuous)
+               for m in mods if type(m.source) is tuple and m.source
+               and type(m.source[0]) is int and m.source[0] not in memo}
+    if not missing:
+        return
+    held = state.__dict__
+    for name in WERE_COPIED_FIRST:
+        pile = held.get(name) or ()
+        for c in ([c for col in pile for c in col] if name == "columns" else pile):
+            if id(c) in missing:
+                cp(c)
+
+
+def _share_layers(layers, cp: _Copier, state: State) -> TrialLayers:
     """`_copy_layers` for a disposable copy: only the slots that carry a modification (in the
     order of the game's slots). Its `_modded` starts as those (then as Layers keeps it), its
-    `modified` reads its own slots, and its `_made` is never read."""
+    `modified` reads its own slots, and its `_made` is never read. `state`: the game's, whose
+    modifiers' owners are copied first (_copy_owners)."""
     slots = {}
     memo = cp.memo
-    for (obj, attr), slot in layers.modified():
+    modified = layers.modified()
+    _copy_owners(modified, state, cp)
+    for (obj, attr), slot in modified:
         new_slot = object.__new__(type(slot))
         d = new_slot.__dict__
         d.update(slot.__dict__)
@@ -330,6 +410,18 @@ class Pending:
         while the trial has not copied it (then it has not changed it either)."""
         return self.cp.memo.get(id(x), x)
 
+    def original_of(self, card):
+        """The game's object `x` for which `now(x) is card`: what the trial's card copies, or
+        the card itself when the trial did not copy it (a sentinel, matching nothing, for a
+        game's card that the trial copied: its copy stands for it)."""
+        got = self.cp.back.get(id(card))
+        if got is not None:
+            return got
+        return _NOTHING if id(card) in self.cp.memo else card
+
+
+_NOTHING = object()
+
 
 LAZY = frozenset(("rng", "bus", "continuous_fx", "once_tracker", "_watchers"))
 
@@ -339,9 +431,10 @@ def copy_engine(engine, memo: dict, disposable: bool = False):
 
     `disposable`: a copy for one trial, played and dropped before the game copied changes
     again (policy._trial). It shares the slots of layered values that hold no modification
-    (TrialLayers copies one before changing it), and copies the triggers, continuous
-    effects, once-trackers, watches and random stream only if the trial reads them
-    (Engine.__getattr__): gaining loot, healing or drawing reads none of them."""
+    (TrialLayers copies one before changing it), and copies the piles and columns (Piles,
+    State.__getattr__) and the triggers, continuous effects, once-trackers, watches and
+    random stream (Engine.__getattr__) only if the trial reads them: gaining loot, healing
+    or drawing reads none of the latter, a relic use few piles."""
     cp = _Copier(memo)
     new = type(engine).__new__(type(engine))
     memo[id(engine)] = new
@@ -363,7 +456,7 @@ def copy_engine(engine, memo: dict, disposable: bool = False):
                                                             for c, cond, body in engine._watchers]),
     }
     if disposable:
-        d["layers"] = _share_layers(engine.layers, cp)
+        d["layers"] = _share_layers(engine.layers, cp, engine.state)
         d["_lazy"] = lazy
     else:
         d["layers"] = _copy_layers(engine.layers, cp)

@@ -107,15 +107,48 @@ class State:
         return self.won or self.lost
 
     def __getattr__(self, name: str):
-        """A trial copy's decks and discard piles, copied on first use (snapshot.copy_state
-        with disposable=True)."""
+        """A trial copy's piles and columns, copied on first use (snapshot.copy_state with
+        disposable=True)."""
         lazy = self.__dict__.get("_lazy")
         if lazy and name in lazy:
-            value = self.__dict__[name] = lazy.pop(name)()
+            value = self.__dict__[name] = lazy.take(name)
             return value
         raise AttributeError(name)
 
+    def size(self, pile: str) -> int:
+        """len(getattr(self, pile)), without copying a pile that a trial copy has not read
+        yet: it is still the game's, of the same length."""
+        lazy = self.__dict__.get("_lazy")
+        if lazy and pile in lazy:
+            return lazy.size(pile)
+        return len(getattr(self, pile))
+
+    def put(self, pile: str, card) -> None:
+        """getattr(self, pile).append(card), without copying a pile that a trial copy has not
+        read yet: the card joins it when it is read (snapshot.Piles)."""
+        lazy = self.__dict__.get("_lazy")
+        if lazy and pile in lazy:
+            lazy.put(pile, card)
+        else:
+            getattr(self, pile).append(card)
+
+    def named(self, pile: str, name: str) -> Card:
+        """The card of `pile` whose name (repr) is `name` (StopIteration if none), without
+        copying a pile that a trial copy has not read yet: only the card is copied."""
+        lazy = self.__dict__.get("_lazy")
+        if lazy and pile in lazy:
+            return lazy.named(pile, name)
+        return next(c for c in getattr(self, pile) if repr(c) == name)
+
     def exploration_cards(self) -> list[Card]:
+        return [c for col in self.columns for c in col]
+
+    def exploration_seen(self) -> list[Card]:
+        """exploration_cards() to read, without copying columns that a trial copy has not
+        read yet (see snapshot.Piles.cards)."""
+        lazy = self.__dict__.get("_lazy")
+        if lazy and "columns" in lazy:
+            return lazy.cards("columns")
         return [c for col in self.columns for c in col]
 
     def token_total(self) -> int:

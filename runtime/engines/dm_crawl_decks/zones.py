@@ -24,8 +24,9 @@ class Zones:
         s = self.state
         if zone == "exploration":
             return s.exploration_cards()
-        if zone == "battlefield":
-            return [c for r in s.rows for c in r.enemy + r.player if isinstance(c, Card)]
+        if zone == "battlefield":       # (each row's enemy side, then its player side)
+            return [c for r in s.rows for side in (r.enemy, r.player) for c in side
+                    if isinstance(c, Card)]
         name = ZONE_PILES.get(zone)
         return list(getattr(s, name)) if name else []
 
@@ -83,23 +84,26 @@ class Zones:
         if card.deck == "relic" and zone != "equipment":
             self._drop_relic(card)
         card.zone = zone
-        pile = self._pile(zone)
-        if pile is None:
+        if zone not in PILES:
             raise EffectError(f"unknown zone {zone}")
         if bottom:
-            pile.insert(0, card)
-        else:
-            pile.append(card)
+            getattr(self.state, zone).insert(0, card)
+        else:               # (a trial copy need not copy the pile to put a card on it)
+            self.state.put(zone, card)
 
     def _drop_relic(self, card) -> None:
         """A relic left the equipment: its triggers and continuous effects end. A trial copy
         that has not copied them (snapshot.Pending) skips a drop that would find none."""
         bus = self._pending("bus")
-        if bus is None or any(s.active and bus.now(s.owner) is card
+        if bus is not None:         # (x such that bus.now(x) is card, for every owner x)
+            was = bus.original_of(card)
+        if bus is None or any(s.active and s.owner is was
                               for subs in bus.original._subs.values() for s in subs):
             self.bus.drop_owner(card)
         fx = self._pending("continuous_fx")
-        if fx is None or any(fx.now(r.owner) is card for r in fx.original._regs):
+        if fx is not None:
+            was = fx.original_of(card)
+        if fx is None or any(r.owner is was for r in fx.original._regs):
             self.continuous_fx.drop(card)
 
     def send_to_graveyard(self, card: Card) -> None:
