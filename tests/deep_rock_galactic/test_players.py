@@ -75,13 +75,15 @@ def test_the_player_names_no_class_weapon_or_ability_of_the_content():
     string in its code."""
     import ast
 
-    from tomecraft.runtime.engines.deep_rock_galactic import policy
+    from tomecraft.runtime.engines.deep_rock_galactic import policy, trials
     names = set(GAME.kinds["dwarf"]) | set(GAME.kinds["weapon"]) | set(GAME.kinds["board_token"])
     names |= {a.id for d in GAME.kinds["dwarf"].values() for a in d.abilities}
     names |= {t.token for t in GAME.kinds["board_token"].values()}
-    tree = ast.parse(Path(policy.__file__).read_text(encoding="utf-8"))
-    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
-               and isinstance(n.value, str)}
+    strings = set()
+    for module in (policy, trials):           # the options, and their trials on copies
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        strings |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+                    and isinstance(n.value, str)}
     assert {"engineer", "minigun", "shield_generator", "shield"} <= names
     assert strings & names == set()
 
