@@ -16,7 +16,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.equipment import (NATIVE_ABILI
                                                           zipline)
 from tomecraft.runtime.engines.deep_rock_galactic.movement import carry, check_move, collect, dig, enter, move, pickaxe, reveal
 
-__all__ = ["HANDLERS", "NATIVE_ABILITIES", "perform", "ability_actions", "legal_move", "spend", "carry", "collect", "dig", "enter", "reveal",
+__all__ = ["HANDLERS", "NATIVE_ABILITIES", "PLACES_ONLY", "perform", "ability_actions", "legal_move", "spend", "carry", "collect", "dig", "enter", "reveal",
            "class_abilities", "follows", "legal_attacks", "can_land_supply_pod", "land_supply_pod",
            "supply_pod_spots"]
 
@@ -353,6 +353,10 @@ def _flare_at(engine: Monsters, d: Dwarf) -> dict | None:
 # changes (Power Drill, Grappling Hook, Drill Attack) is offered as that Move or attack
 _WHERE = {"sentry": _sentry_at, "shield": _shield_at, "platforms": _platforms_at,
           "zipline": _zipline_at, "flare": _flare_at}
+# the base classes' ability actions that change nothing but the board tokens they place, of
+# one kind, besides what the dwarf pays (an action, its own tokens) and, for a zipline, the
+# ride along it that dwarves take: the players' trials read it (trials.weighs_nothing)
+PLACES_ONLY = {"platforms": "platform", "zipline": "zipline", "flare": "flare"}
 
 
 def ability_actions(engine: Monsters, d: Dwarf) -> list[dict]:

@@ -8,7 +8,7 @@ from functools import cached_property
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
-from tomecraft.runtime.engines.deep_rock_galactic.actions import perform
+from tomecraft.runtime.engines.deep_rock_galactic.actions import PLACES_ONLY, perform
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
@@ -93,6 +93,8 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
     the round, the dwarf's space or tokens, the tokens on the board, whether it has ammo, or
     the monsters that may strike it change (copies and the monsters' moves are the player's
     main cost; each ability action costs 1 action, which a dwarf choosing has)."""
+    if weighs_nothing(engine, act):
+        return 0.0
     held = engine.__dict__.get("_ability_trials")
     if held is None or held[0] != engine.state.round:      # this round's trials only
         held = engine.__dict__["_ability_trials"] = (engine.state.round, {})
@@ -128,12 +130,26 @@ def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], memo: d
     return evaluate(trial) - memo[situation]
 
 
+def weighs_nothing(engine: Engine, act: dict) -> bool:
+    """Whether `act`'s trial is sure to weigh 0 (so it is not offered), its copy made for
+    nothing: an action that only places board tokens (actions.PLACES_ONLY) leaves `evaluate`
+    as it was (it reads no token), and all the monsters meet (`_what_monsters_meet`) too
+    unless it compares tokens of that kind, so their activation is not tried either."""
+    kind = PLACES_ONLY.get(act["do"])
+    return kind is not None and kind not in _met_tokens(engine)
+
+
+def _met_tokens(engine: Engine) -> list:
+    """The board tokens `_what_monsters_meet` compares: those that block, stop or hurt."""
+    return [k for k, t in engine.token_defs.items() if t.blocks_monster_movement or t.blocks_line_of_sight
+            or t.stops_movement_on_entry or t.damage_on_entry or t.removed_on_entry]
+
+
 def _what_monsters_meet(engine: Engine) -> tuple:
     """What a monster's activation reads: monsters, dwarves, held triggers, the shield, the
     sentry, and the board tokens that block, stop or hurt (by their flags)."""
     st = engine.state
-    flagged = [k for k, t in engine.token_defs.items() if t.blocks_monster_movement or t.blocks_line_of_sight
-               or t.stops_movement_on_entry or t.damage_on_entry or t.removed_on_entry]
+    flagged = _met_tokens(engine)
     return (tuple((m.uid, m.pos, m.damage, tuple(sorted(m.statuses))) for m in st.monsters.values()),
             tuple((x.pos, x.health, tuple(sorted(x.statuses)), x.in_pod) for x in st.dwarves),
             len(engine.subs), engine.shield, st.sentry, tuple(sorted(st.stalagmites)),
