@@ -353,24 +353,26 @@ def _flare_at(engine: Monsters, d: Dwarf) -> dict | None:
 # changes (Power Drill, Grappling Hook, Drill Attack) is offered as that Move or attack
 _WHERE = {"sentry": _sentry_at, "shield": _shield_at, "platforms": _platforms_at,
           "zipline": _zipline_at, "flare": _flare_at}
-# the base classes' ability actions that change nothing but the board tokens they place, of
-# one kind, besides what the dwarf pays (an action, its own tokens) and, for a zipline, the
-# ride along it that dwarves take: the players' trials read it (trials.weighs_nothing)
-PLACES_ONLY = {"platforms": "platform", "zipline": "zipline", "flare": "flare"}
+# the base classes' ability actions that change nothing but what they place, besides what
+# the dwarf pays (an action, its own tokens): board tokens of one kind, or (None) the
+# Gunner's shield; a zipline also the ride along it that dwarves take. The players' trials
+# read it (trials.weighs_nothing).
+PLACES_ONLY = {"platforms": "platform", "zipline": "zipline", "flare": "flare", "shield": None}
 
 
-def ability_actions(engine: Monsters, d: Dwarf) -> list[dict]:
+def ability_actions(engine: Monsters, d: Dwarf, unwanted=frozenset()) -> list[dict]:
     """The actions the dwarf's class abilities offer now, each once: a base class's ability as
     the engine's own action (on one sensible space), any other (a pack's class) as the
     generic `ability` action when its effect can run. Whether one is worth it is the player's
-    to weigh; the engine still refuses an illegal one."""
+    to weigh (`unwanted`: the base actions it would not take, not looked for); the engine
+    still refuses an illegal one."""
     out = []
     for ab in class_abilities(engine, d):
         kind = NATIVE_ABILITIES.get(ab.id)
         if kind is None:
             if ab.effect is not None and ab.effect.can(Context(engine, you=d)):
                 out.append({"do": "ability", "id": ab.id})
-        elif kind in _WHERE:
+        elif kind in _WHERE and kind not in unwanted:
             act = _WHERE[kind](engine, d)
             if act is not None:
                 out.append(act)

@@ -18,7 +18,8 @@ from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.movement import dig
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
 from tomecraft.runtime.engines.deep_rock_galactic.trials import (STRONG, Baseline, ability_gain, card_gain,
-                                                                 evaluate, needs, strike_gain, trial_gain)
+                                                                 evaluate, needs, strike_gain, trial_gain,
+                                                                 unweighed)
 
 __all__ = ["choose", "options", "evaluate", "needs", "trial_gain", "goals", "walk", "bosco_phase"]
 
@@ -77,7 +78,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
             out.append((2, {"do": "throw", "card": card, "at": best[1]}))
     # the class's abilities (a shield, a sentry, a pack's Shockwave...): each tried on a copy
     # of the game, then the monsters' next activation; kept when the team ends better off
-    for act in ability_actions(engine, d):
+    for act in ability_actions(engine, d, unweighed(engine)):    # none sure to weigh 0 looked for
         gain = ability_gain(engine, d, act, now)
         if gain is not None and gain > 0:
             out.append((1 if gain >= STRONG else 4, act))

@@ -93,13 +93,13 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
     the round, the dwarf's space or tokens, the tokens on the board, whether it has ammo, or
     the monsters that may strike it change (copies and the monsters' moves are the player's
     main cost; each ability action costs 1 action, which a dwarf choosing has)."""
-    if weighs_nothing(engine, act):
+    threats = _threats(engine, d)
+    if weighs_nothing(engine, act["do"], bool(threats)):
         return 0.0
     held = engine.__dict__.get("_ability_trials")
     if held is None or held[0] != engine.state.round:      # this round's trials only
         held = engine.__dict__["_ability_trials"] = (engine.state.round, {})
     memo = held[1]
-    threats = _threats(engine, d)
     st = engine.state
     situation = (d.seat, d.pos, d.ammo > 0, d.secondary_ammo > 0, tuple(sorted(d.tokens.items())),
                  tuple(sorted((k, len(v)) for k, v in st.tokens.items())), st.sentry, engine.shield,
@@ -130,13 +130,22 @@ def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], memo: d
     return evaluate(trial) - memo[situation]
 
 
-def weighs_nothing(engine: Engine, act: dict) -> bool:
-    """Whether `act`'s trial is sure to weigh 0 (so it is not offered), its copy made for
-    nothing: an action that only places board tokens (actions.PLACES_ONLY) leaves `evaluate`
-    as it was (it reads no token), and all the monsters meet (`_what_monsters_meet`) too
-    unless it compares tokens of that kind, so their activation is not tried either."""
-    kind = PLACES_ONLY.get(act["do"])
-    return kind is not None and kind not in _met_tokens(engine)
+def weighs_nothing(engine: Engine, kind: str, threatened: bool = True) -> bool:
+    """Whether trying an action of `kind` is sure to weigh 0 (so it is not offered), its copy
+    made for nothing: an action that only places something (actions.PLACES_ONLY) leaves
+    `evaluate` as it was (it reads no token, nor the shield), and all the monsters meet
+    (`_what_monsters_meet`) too unless it compares what is placed (the shield, tokens of a
+    kind it compares): then only `threatened` (a monster may strike next) tries the monsters'
+    activation."""
+    if kind not in PLACES_ONLY:
+        return False
+    token = PLACES_ONLY[kind]
+    return not threatened or (token is not None and token not in _met_tokens(engine))
+
+
+def unweighed(engine: Engine) -> frozenset:
+    """The kinds of action `weighs_nothing` tells now, whatever monsters are near."""
+    return frozenset(k for k in PLACES_ONLY if weighs_nothing(engine, k))
 
 
 def _met_tokens(engine: Engine) -> list:
