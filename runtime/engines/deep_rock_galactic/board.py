@@ -139,6 +139,29 @@ class Board(Triggers):
             return False
         return True
 
+    def dwarf_stepper(self, d: Dwarf):
+        """`dwarf_step(d, _, b)` as a function of the space entered alone, with the board
+        read once (a walk's search asks it of every space it reaches while nothing moves)."""
+        st = self.state
+        cells, stalagmites, pod = st.cells, st.stalagmites, frozenset(st.pod)
+        zipped, platforms = st.tokens.get("zipline_end", {}), st.tokens.get("platform", {})
+        flames = st.tokens.get("flame", {})
+        scout, drills = d.cls == "scout", self.has_ability(d, "power_drill")
+        monsters = {h for m in st.monsters.values() for h in (m.pos, m.tail)}   # monster_at's
+
+        def step(b: Hex) -> bool:
+            t = cells.get(b, "x")
+            if t == "o":
+                return b in platforms or scout
+            if t not in OPEN and b not in pod:
+                return b in zipped
+            if b in stalagmites:
+                return drills or scout
+            if b in monsters:
+                return scout
+            return not (scout and b in flames)
+        return step
+
     def dwarf_can_stop(self, d: Dwarf, h: Hex) -> bool:
         st = self.state
         if st.terrain(h) not in OPEN and h not in st.pod:

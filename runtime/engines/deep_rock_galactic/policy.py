@@ -221,11 +221,12 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
     # Board.dwarf_step reads only the space entered (its first space is not read): asked
     # once per space, not once per neighbour the searches reach it from
     enters: dict[Hex, bool] = {}
+    stepper = engine.dwarf_stepper(d)
 
     def step(b: Hex) -> bool:
         ok = enters.get(b)
         if ok is None:
-            ok = enters[b] = engine.dwarf_step(d, None, b)
+            ok = enters[b] = stepper(b)
         return ok
     path = hx.path_into(d.pos, wanted, step)
     if path is None:
