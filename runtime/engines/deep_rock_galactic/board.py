@@ -187,6 +187,12 @@ class Board(Triggers):
             st.pod_left = True
             self.log("every dwarf has left the drop pod: its spaces are cave")
 
+    def closed_pod(self) -> set[Hex]:
+        """The drop pod spaces `pod_closed` tells: all of them or none (one test, not one a
+        space: every monster's move and spawn asks)."""
+        st = self.state
+        return set(st.pod) if st.pod_returned or not st.pod_left else set()
+
     def pod_closed(self, h: Hex) -> bool:
         """A drop pod space monsters may not enter (L978): the pod is there, not yet flipped
         to cave, or back to pick the dwarves up."""
@@ -206,7 +212,7 @@ class Board(Triggers):
         mdef = self.monster_def(m)
         flying = bool(mdef.flying)
         destroys = set(mdef.destroys_on_path or ())
-        closed = {h for h in st.pod if self.pod_closed(h)}
+        closed = self.closed_pod()
         ifg = set(st.tokens.get("ifg", {}))
         platforms = set(st.tokens.get("platform", {}))
         blocked = {h for k, where in st.tokens.items() if getattr(self.token_defs.get(k), "blocks_monster_movement", False)
@@ -256,7 +262,7 @@ class Board(Triggers):
         (a monster's move asks it of every hex it can reach)."""
         st = self.state
         taken = {st.sentry, st.bosco, st.supply_pod}
-        taken.update(h for h in st.pod if self.pod_closed(h))
+        taken.update(self.closed_pod())
         for o in st.monsters.values():
             if o is not m:
                 taken.add(o.pos)
