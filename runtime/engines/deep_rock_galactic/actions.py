@@ -61,6 +61,8 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
     out = []
     in_sight: dict = {}           # (monster's space, sight rule) -> seen: looked at once per call
     weapons = [engine.data.get("weapon", d.primary), engine.data.get("weapon", d.secondary)]
+    # the monsters the dwarf sees (not hidden from it) and how far each is: once, not per mode
+    visible = [(m, hx.distance(d.pos, m.pos)) for m in st.monsters.values() if m.hidden_from != d.seat]
     for weapon in weapons:
         for i, mode in enumerate(weapon.modes):
             ammo = d.ammo if weapon.slot == "primary" else d.secondary_ammo
@@ -73,10 +75,8 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
             # the mode's fields read once, not once per monster
             lob = mode.get("ignores_line_of_sight") or "none"
             reach, area, dice = mode.get("range") or 1, mode.get("assign") == "area", mode.get("dice") or 0
-            for m in st.monsters.values():
-                if m.hidden_from == d.seat:
-                    continue
-                if hx.distance(d.pos, m.pos) <= reach and _seen(engine, d.pos, m.pos, lob, in_sight):
+            for m, far in visible:
+                if far <= reach and _seen(engine, d.pos, m.pos, lob, in_sight):
                     if area and any(hx.distance(x.pos, m.pos) <= 1 for x in st.dwarves if x is not d):
                         continue
                     out.append({"do": "attack", "weapon": weapon.id, "mode": i, "target": m.uid,
