@@ -75,13 +75,15 @@ def test_the_player_names_no_class_weapon_or_ability_of_the_content():
     string in its code."""
     import ast
 
-    from tomecraft.runtime.engines.deep_rock_galactic import policy
+    from tomecraft.runtime.engines.deep_rock_galactic import policy, trials
     names = set(GAME.kinds["dwarf"]) | set(GAME.kinds["weapon"]) | set(GAME.kinds["board_token"])
     names |= {a.id for d in GAME.kinds["dwarf"].values() for a in d.abilities}
     names |= {t.token for t in GAME.kinds["board_token"].values()}
-    tree = ast.parse(Path(policy.__file__).read_text(encoding="utf-8"))
-    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
-               and isinstance(n.value, str)}
+    strings = set()
+    for module in (policy, trials):           # the options, and their trials on copies
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        strings |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+                    and isinstance(n.value, str)}
     assert {"engineer", "minigun", "shield_generator", "shield"} <= names
     assert strings & names == set()
 
@@ -171,3 +173,27 @@ def test_a_trial_copy_sees_the_piles_on_the_ground_as_they_are(monkeypatch):
     assert trial.state.ground == {at: Counter({"nitra": 2, "health": 1})}
     trial.state.ground[at]["nitra"] -= 2
     assert engine.state.ground[at] == Counter({"nitra": 2, "health": 1})
+
+
+def test_a_walks_stepper_answers_as_dwarf_step_for_every_space():
+    """Board.dwarf_stepper (the board read once per walk) says what dwarf_step says of every
+    space, for every class: pits with and without a platform, walls, zipline ends, the pod,
+    stalagmites, monsters (a tail too), flames and open ground."""
+    from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx, setup
+    from tomecraft.runtime.lookahead import FirstOption
+    from tomecraft.runtime.rng import Rng
+    engine = setup(GAME, 4, Rng("stepper").fork("g"), [FirstOption()] * 4, {})
+    st = engine.state
+    spaces = sorted({n for h in st.cells for n in (h, *hx.neighbours(h))})
+    by_kind = {c: [h for h in spaces if st.cells.get(h) == c] for c in ("o", "#", ".")}
+    st.tokens.setdefault("platform", {})[by_kind["o"][0]] = 0
+    st.tokens.setdefault("zipline_end", {})[by_kind["#"][0]] = 0
+    ground = [h for h in by_kind["."] if h not in st.pod and st.dwarf_at(h) is None]
+    st.stalagmites.add(ground[0])
+    st.tokens.setdefault("flame", {})[ground[1]] = 0
+    m = engine.spawn("grunt", ground[2])[0]
+    m.tail = ground[3]
+    assert {d.cls for d in st.dwarves} >= {"scout", "driller", "engineer"}
+    for d in st.dwarves:
+        step = engine.dwarf_stepper(d)
+        assert [step(b) for b in spaces] == [engine.dwarf_step(d, None, b) for b in spaces], d.cls

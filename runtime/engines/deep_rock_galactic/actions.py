@@ -16,7 +16,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.equipment import (NATIVE_ABILI
                                                           zipline)
 from tomecraft.runtime.engines.deep_rock_galactic.movement import carry, check_move, collect, dig, enter, move, pickaxe, reveal
 
-__all__ = ["HANDLERS", "NATIVE_ABILITIES", "perform", "ability_actions", "legal_move", "spend", "carry", "collect", "dig", "enter", "reveal",
+__all__ = ["HANDLERS", "NATIVE_ABILITIES", "PLACES_ONLY", "perform", "ability_actions", "legal_move", "spend", "carry", "collect", "dig", "enter", "reveal",
            "class_abilities", "follows", "legal_attacks", "can_land_supply_pod", "land_supply_pod",
            "supply_pod_spots"]
 
@@ -61,6 +61,8 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
     out = []
     in_sight: dict = {}           # (monster's space, sight rule) -> seen: looked at once per call
     weapons = [engine.data.get("weapon", d.primary), engine.data.get("weapon", d.secondary)]
+    # the monsters the dwarf sees (not hidden from it) and how far each is: once, not per mode
+    visible = [(m, hx.distance(d.pos, m.pos)) for m in st.monsters.values() if m.hidden_from != d.seat]
     for weapon in weapons:
         for i, mode in enumerate(weapon.modes):
             ammo = d.ammo if weapon.slot == "primary" else d.secondary_ammo
@@ -73,10 +75,8 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
             # the mode's fields read once, not once per monster
             lob = mode.get("ignores_line_of_sight") or "none"
             reach, area, dice = mode.get("range") or 1, mode.get("assign") == "area", mode.get("dice") or 0
-            for m in st.monsters.values():
-                if m.hidden_from == d.seat:
-                    continue
-                if hx.distance(d.pos, m.pos) <= reach and _seen(engine, d.pos, m.pos, lob, in_sight):
+            for m, far in visible:
+                if far <= reach and _seen(engine, d.pos, m.pos, lob, in_sight):
                     if area and any(hx.distance(x.pos, m.pos) <= 1 for x in st.dwarves if x is not d):
                         continue
                     out.append({"do": "attack", "weapon": weapon.id, "mode": i, "target": m.uid,
@@ -353,20 +353,26 @@ def _flare_at(engine: Monsters, d: Dwarf) -> dict | None:
 # changes (Power Drill, Grappling Hook, Drill Attack) is offered as that Move or attack
 _WHERE = {"sentry": _sentry_at, "shield": _shield_at, "platforms": _platforms_at,
           "zipline": _zipline_at, "flare": _flare_at}
+# the base classes' ability actions that change nothing but what they place, besides what
+# the dwarf pays (an action, its own tokens): board tokens of one kind, or (None) the
+# Gunner's shield; a zipline also the ride along it that dwarves take. The players' trials
+# read it (trials.weighs_nothing).
+PLACES_ONLY = {"platforms": "platform", "zipline": "zipline", "flare": "flare", "shield": None}
 
 
-def ability_actions(engine: Monsters, d: Dwarf) -> list[dict]:
+def ability_actions(engine: Monsters, d: Dwarf, unwanted=frozenset()) -> list[dict]:
     """The actions the dwarf's class abilities offer now, each once: a base class's ability as
     the engine's own action (on one sensible space), any other (a pack's class) as the
     generic `ability` action when its effect can run. Whether one is worth it is the player's
-    to weigh; the engine still refuses an illegal one."""
+    to weigh (`unwanted`: the base actions it would not take, not looked for); the engine
+    still refuses an illegal one."""
     out = []
     for ab in class_abilities(engine, d):
         kind = NATIVE_ABILITIES.get(ab.id)
         if kind is None:
             if ab.effect is not None and ab.effect.can(Context(engine, you=d)):
                 out.append({"do": "ability", "id": ab.id})
-        elif kind in _WHERE:
+        elif kind in _WHERE and kind not in unwanted:
             act = _WHERE[kind](engine, d)
             if act is not None:
                 out.append(act)

@@ -139,6 +139,29 @@ class Board(Triggers):
             return False
         return True
 
+    def dwarf_stepper(self, d: Dwarf):
+        """`dwarf_step(d, _, b)` as a function of the space entered alone, with the board
+        read once (a walk's search asks it of every space it reaches while nothing moves)."""
+        st = self.state
+        cells, stalagmites, pod = st.cells, st.stalagmites, frozenset(st.pod)
+        zipped, platforms = st.tokens.get("zipline_end", {}), st.tokens.get("platform", {})
+        flames = st.tokens.get("flame", {})
+        scout, drills = d.cls == "scout", self.has_ability(d, "power_drill")
+        monsters = {h for m in st.monsters.values() for h in (m.pos, m.tail)}   # monster_at's
+
+        def step(b: Hex) -> bool:
+            t = cells.get(b, "x")
+            if t == "o":
+                return b in platforms or scout
+            if t not in OPEN and b not in pod:
+                return b in zipped
+            if b in stalagmites:
+                return drills or scout
+            if b in monsters:
+                return scout
+            return not (scout and b in flames)
+        return step
+
     def dwarf_can_stop(self, d: Dwarf, h: Hex) -> bool:
         st = self.state
         if st.terrain(h) not in OPEN and h not in st.pod:
@@ -164,6 +187,12 @@ class Board(Triggers):
             st.pod_left = True
             self.log("every dwarf has left the drop pod: its spaces are cave")
 
+    def closed_pod(self) -> set[Hex]:
+        """The drop pod spaces `pod_closed` tells: all of them or none (one test, not one a
+        space: every monster's move and spawn asks)."""
+        st = self.state
+        return set(st.pod) if st.pod_returned or not st.pod_left else set()
+
     def pod_closed(self, h: Hex) -> bool:
         """A drop pod space monsters may not enter (L978): the pod is there, not yet flipped
         to cave, or back to pick the dwarves up."""
@@ -183,7 +212,7 @@ class Board(Triggers):
         mdef = self.monster_def(m)
         flying = bool(mdef.flying)
         destroys = set(mdef.destroys_on_path or ())
-        closed = {h for h in st.pod if self.pod_closed(h)}
+        closed = self.closed_pod()
         ifg = set(st.tokens.get("ifg", {}))
         platforms = set(st.tokens.get("platform", {}))
         blocked = {h for k, where in st.tokens.items() if getattr(self.token_defs.get(k), "blocks_monster_movement", False)
@@ -233,7 +262,7 @@ class Board(Triggers):
         (a monster's move asks it of every hex it can reach)."""
         st = self.state
         taken = {st.sentry, st.bosco, st.supply_pod}
-        taken.update(h for h in st.pod if self.pod_closed(h))
+        taken.update(self.closed_pod())
         for o in st.monsters.values():
             if o is not m:
                 taken.add(o.pos)

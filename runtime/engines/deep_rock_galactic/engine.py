@@ -9,7 +9,7 @@ Modules, each importing only the ones before it: triggers (who hears an event) <
 (state queries, geometry, dice) <- combat (damage, attacks) <- monsters (spawning,
 activation, movement, threat) <- the dwarves' actions (movement, equipment, actions) <-
 verbs, queries <- engine (this: the Engine, its choices and the effect Context protocol) <-
-mission_setup, turns (with policy) <- deep_dive <- game. Below the engine, `engine`
+mission_setup, turns (with policy, its trials) <- deep_dive <- game. Below the engine, `engine`
 parameters are typed by the layer the Engine extends.
 Rule choices where the guide is silent are the `rule` entities of content/.../rules.yaml.
 """
@@ -163,6 +163,6 @@ class Engine(Monsters):
 _MISSING = object()
 # Engine fields holding flat containers of immutable items (hexes, ids, numbers, once-marks)
 _FLAT = frozenset({"shots", "flares", "ziplines", "spawned", "activated", "lines"})
-# the players' per-round memos of trials (policy.py): a trial never chooses an action, so it
+# the players' per-round memos of trials (trials.py): a trial never chooses an action, so it
 # never reads them; copying them grew with each trial of the round
 _NOT_COPIED = frozenset({"_ability_trials", "_card_trials"})

@@ -4,24 +4,24 @@ random agent still plays sensibly and a seed replays a game exactly.
 
 No class, weapon or ability is named here: the options are what the engine offers this dwarf
 (its weapons' legal attacks, its abilities' actions, a Move it may make), and an ability, a
-card or a pickup is weighed by trying it on a copy of the game (`evaluate`), whatever content
-defined it (tests/deep_rock_galactic/test_players.py checks the names)."""
+card or a pickup is weighed by trying it on a copy of the game (trials.py), whatever content
+defined it (tests/deep_rock_galactic/test_players.py checks the names, here and in trials.py)."""
 from __future__ import annotations
 
 from collections import Counter
-from functools import cached_property
 
-from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.actions import ability_actions, can_land_supply_pod, legal_move
-from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks as attacks, perform
+from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks as attacks
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.movement import dig
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
-from tomecraft.runtime.lookahead import FirstOption, copy_game
-from tomecraft.runtime.rng import seeded
-from tomecraft.runtime.usage import quiet
+from tomecraft.runtime.engines.deep_rock_galactic.trials import (STRONG, Baseline, ability_gain, card_gain,
+                                                                 evaluate, needs, strike_gain, trial_gain,
+                                                                 unweighed)
+
+__all__ = ["choose", "options", "evaluate", "needs", "trial_gain", "goals", "walk", "bosco_phase"]
 
 
 class _View:
@@ -46,27 +46,12 @@ def _adjacent(a: Hex, b: Hex) -> bool:
     return hx.distance(a, b) == 1
 
 
-class _Baseline:
-    """What one decision's trials are measured against, read once (the game is unchanged meanwhile)."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-
-    @cached_property
-    def score(self) -> float:
-        return evaluate(self.engine)
-
-    @cached_property
-    def met(self) -> tuple:
-        return _what_monsters_meet(self.engine)
-
-
 def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     st = engine.state
     out: list[tuple[int, dict]] = []
     if "knocked_over" in d.statuses:
         return [(0, {"do": "stand"})] if d.actions >= 2 else [(0, {"do": "end"})]
-    now = _Baseline(engine)
+    now = Baseline(engine)
     for other in st.dwarves:
         if other is not d and not other.in_pod and _adjacent(d.pos, other.pos):
             if not other.conscious:
@@ -93,8 +78,8 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
             out.append((2, {"do": "throw", "card": card, "at": best[1]}))
     # the class's abilities (a shield, a sentry, a pack's Shockwave...): each tried on a copy
     # of the game, then the monsters' next activation; kept when the team ends better off
-    for act in ability_actions(engine, d):
-        gain = _ability_gain(engine, d, act, now)
+    for act in ability_actions(engine, d, unweighed(engine)):    # none sure to weigh 0 looked for
+        gain = ability_gain(engine, d, act, now)
         if gain is not None and gain > 0:
             out.append((1 if gain >= STRONG else 4, act))
     # Rock and Stone cards cost no action: played first when in trouble (health 2 or less,
@@ -103,7 +88,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     trouble = d.health <= 2 or d.ammo <= 1 or any(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values())
     for card in sorted(set(d.rock_and_stone)):
         act = {"do": "rock_and_stone", "card": card}
-        out.append((0 if trouble and (_card_gain(engine, d, act, now) or 0) > 0 else 9, act))
+        out.append((0 if trouble and (card_gain(engine, d, act, now) or 0) > 0 else 9, act))
     if shots:
         most = max(s["dice"] + (1 if s["slot"] == "primary" else 0) for s in shots)
         for s in shots:
@@ -141,22 +126,10 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     return out
 
 
-def needs(engine: Engine) -> Counter:
-    """What the objective still lacks: items not yet in the Shared Supply nor carried."""
-    st = engine.state
-    obj = engine.mission["objective"]
-    left: Counter = Counter()
-    for k, n in obj.get("targets", {}).items():
-        have = st.shared[k] + sum(x.carried[k] for x in st.dwarves)
-        if have < n:
-            left[k] = n - have
-    return left
-
-
 NEAR = 2        # optional items (Gold, Nitra, upgrades) are fetched only this close
 
 
-def _worth_striking(engine: Engine, d: Dwarf, at: Hex, now: _Baseline | None = None) -> bool:
+def _worth_striking(engine: Engine, d: Dwarf, at: Hex, now: Baseline | None = None) -> bool:
     """A face-up pickup that needs the pickaxe, struck only if its effect leaves the team
     better off: tried on a copy of the game (whatever pack defined it) and weighed by
     `evaluate` (a Loot Bug pays, Blood Sugar heals a hurt dwarf, an Alien Egg's Grunts cost)."""
@@ -166,159 +139,7 @@ def _worth_striking(engine: Engine, d: Dwarf, at: Hex, now: _Baseline | None = N
         return False
     if pdef.effect is None:
         return True                            # carried: an item the objective may count
-    return _strike_gain(engine, d, at, now or _Baseline(engine)) > 0
-
-
-def _trial(engine: Engine, d: Dwarf):
-    """(a copy of the game for trying an option out, the copy of `d`). Its dice come from a
-    stream of its own seeded by the game's seed and clock: a trial neither consumes the real game's
-    rolls nor peeks at them; its decisions take the first option."""
-    # the game's dice stream and agents are replaced on the copy, so shared rather than copied
-    # (a generator's state is 625 numbers: most of a copy's cost)
-    trial = copy_game(engine, shared=(engine.rules, engine.rng, engine.agents, engine.mission,
-                                      engine.options, engine.token_defs, engine.entry_stops,
-                                      engine.creatures, engine.swarm_squares))
-    trial.rng = seeded(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
-    trial.agents = [FirstOption()] * len(engine.agents)
-    at = next(i for i, x in enumerate(engine.state.dwarves) if x is d)    # not index(): == compares every field
-    return trial, trial.state.dwarves[at]
-
-
-def trial_gain(engine: Engine, d: Dwarf, act: dict, now: _Baseline) -> float | None:
-    """How much doing `act` changes `evaluate` (`now`: the game's), tried on a copy; None if refused."""
-    trial, you = _trial(engine, d)
-    try:
-        with quiet():                          # a trial is not a use (`sim --usage`)
-            perform(trial, you, act)
-    except EffectError:
-        return None
-    return evaluate(trial) - now.score
-
-
-def _card_gain(engine: Engine, d: Dwarf, act: dict, now: _Baseline) -> float | None:
-    """`trial_gain` of a Rock and Stone card, tried once per dwarf, round, health and ammo
-    (a turn asks again before each of its actions; copies are the player's main cost)."""
-    held = engine.__dict__.get("_card_trials")
-    if held is None or held[0] != engine.state.round:      # this round's trials only
-        held = engine.__dict__["_card_trials"] = (engine.state.round, {})
-    memo = held[1]
-    key = (act["card"], d.seat, d.health, d.ammo)
-    if key not in memo:
-        memo[key] = trial_gain(engine, d, act, now)
-    return memo[key]
-
-
-STRONG = 4.0      # an ability worth this much (2 health kept) outranks a shot
-
-
-def _ability_gain(engine: Engine, d: Dwarf, act: dict, now: _Baseline) -> float | None:
-    """How much an ability's action changes `evaluate` once the monsters have acted next
-    (what a shield, a sentry or a stun is for), against the monsters acting without it: both
-    tried on copies with the same dice. None if the engine refuses it. Tried again only when
-    the round, the dwarf's space or tokens, the tokens on the board, whether it has ammo, or
-    the monsters that may strike it change (copies and the monsters' moves are the player's
-    main cost; each ability action costs 1 action, which a dwarf choosing has)."""
-    held = engine.__dict__.get("_ability_trials")
-    if held is None or held[0] != engine.state.round:      # this round's trials only
-        held = engine.__dict__["_ability_trials"] = (engine.state.round, {})
-    memo = held[1]
-    threats = _threats(engine, d)
-    st = engine.state
-    situation = (d.seat, d.pos, d.ammo > 0, d.secondary_ammo > 0, tuple(sorted(d.tokens.items())),
-                 tuple(sorted((k, len(v)) for k, v in st.tokens.items())), st.sentry, engine.shield,
-                 tuple(sorted(threats)))
-    key = (situation, repr(sorted(act.items())))
-    if key not in memo:
-        with quiet():
-            memo[key] = _try_ability(engine, d, act, threats, memo, situation, now)
-    return memo[key]
-
-
-def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], memo: dict, situation,
-                 now: _Baseline) -> float | None:
-    trial, you = _trial(engine, d)
-    try:
-        perform(trial, you, act)
-    except EffectError:
-        return None
-    if not threats or _what_monsters_meet(trial) == now.met:
-        # no monster can strike here next, or the action left all they meet as it was: their
-        # activation would go alike with it or without
-        return evaluate(trial) - now.score
-    if situation not in memo:                  # the monsters acting with no ability used
-        idle, _ = _trial(engine, d)
-        _monsters_act(idle, threats)
-        memo[situation] = evaluate(idle)
-    _monsters_act(trial, threats)
-    return evaluate(trial) - memo[situation]
-
-
-def _what_monsters_meet(engine: Engine) -> tuple:
-    """What a monster's activation reads: monsters, dwarves, held triggers, the shield, the
-    sentry, and the board tokens that block, stop or hurt (by their flags)."""
-    st = engine.state
-    flagged = [k for k, t in engine.token_defs.items() if t.blocks_monster_movement or t.blocks_line_of_sight
-               or t.stops_movement_on_entry or t.damage_on_entry or t.removed_on_entry]
-    return (tuple((m.uid, m.pos, m.damage, tuple(sorted(m.statuses))) for m in st.monsters.values()),
-            tuple((x.pos, x.health, tuple(sorted(x.statuses)), x.in_pod) for x in st.dwarves),
-            len(engine.subs), engine.shield, st.sentry, tuple(sorted(st.stalagmites)),
-            tuple(tuple(sorted(st.tokens.get(k, {}))) for k in flagged))
-
-
-def _threats(engine: Engine, d: Dwarf) -> set[int]:
-    """The monsters that could reach `d` (or a dwarf next to it) and attack in their next
-    activation: the ones an ability used here may matter to."""
-    out = set()
-    for m in engine.state.monsters.values():
-        mdef = engine.monster_def(m)
-        if mdef.attacks is not False and \
-                hx.distance(m.pos, d.pos) <= (mdef.move or 0) + (mdef.attack_range or 0) + 1:
-            out.add(m.uid)
-    return out
-
-
-def _monsters_act(trial: Engine, only: set[int]) -> None:
-    """The next activation of the monsters `only` on a trial copy (an Event's, in a window of
-    its own); the others would act alike with or without the option tried."""
-    if trial.state.result:
-        return
-    trial.open_window()
-    try:
-        trial.activate_all(skip={uid for uid in trial.state.monsters if uid not in only})
-    except EffectError:
-        pass
-
-
-def _strike_gain(engine: Engine, d: Dwarf, at: Hex, now: _Baseline) -> float:
-    """How much the struck pickup's effect (not the swing's dice) changes `evaluate`."""
-    trial, you = _trial(engine, d)
-    kind = trial.state.pickups.pop(at)[0]
-    try:
-        with quiet():
-            trial.emit("struck", you=you, effect=trial.data.get("pickup", kind).effect, info={"at": at})
-    except EffectError:
-        return -1.0
-    return evaluate(trial) - now.score
-
-
-def evaluate(engine: Engine) -> float:
-    """How well the team stands, for weighing options by what they do rather than by name:
-    the mission's result first, then the objective still missing, the dwarves' health and
-    ammo, the minerals in hand, and the monsters' threat (their health, nearer counts more)."""
-    st = engine.state
-    if st.result:
-        return 1000.0 if st.result == "success" else -1000.0
-    score = -10.0 * sum(needs(engine).values())
-    alive = [x.pos for x in st.dwarves if not x.in_pod]
-    for x in st.dwarves:
-        score += (2.0 * x.health + 0.5 * x.ammo) if x.conscious else -15.0
-        score -= 3.0 * ("knocked_over" in x.statuses)
-        score += sum(x.carried.values()) + len(x.throwables) + 0.5 * len(x.rock_and_stone)
-    score += 1.0 * sum(st.shared.values())
-    for m in st.monsters.values():
-        near = not hx.disc(m.pos, 3).isdisjoint(alive)       # a dwarf within 3 hexes
-        score -= max(0, engine.hp(m) - m.damage) * (3.0 if near else 1.5)
-    return score
+    return strike_gain(engine, d, at, now or Baseline(engine)) > 0
 
 
 def goals(engine: Engine, d: Dwarf) -> set[Hex]:
@@ -400,11 +221,12 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
     # Board.dwarf_step reads only the space entered (its first space is not read): asked
     # once per space, not once per neighbour the searches reach it from
     enters: dict[Hex, bool] = {}
+    stepper = engine.dwarf_stepper(d)
 
     def step(b: Hex) -> bool:
         ok = enters.get(b)
         if ok is None:
-            ok = enters[b] = engine.dwarf_step(d, None, b)
+            ok = enters[b] = stepper(b)
         return ok
     path = hx.path_into(d.pos, wanted, step)
     if path is None:
