@@ -197,3 +197,35 @@ def test_a_walks_stepper_answers_as_dwarf_step_for_every_space():
     for d in st.dwarves:
         step = engine.dwarf_stepper(d)
         assert [step(b) for b in spaces] == [engine.dwarf_step(d, None, b) for b in spaces], d.cls
+
+
+def test_an_abilitys_gain_is_measured_against_the_monsters_acting_in_the_same_game():
+    """An ability's gain is its trial's score once the monsters have acted, less the score of
+    the monsters acting with no ability used. The second is shared by the abilities weighed in
+    one situation, but only within one decision: a later decision in the same round and
+    situation (here after the Gunner's grunt took a wound, which the situation does not hold)
+    weighs a second ability against the game as it is then, as a fresh player would. Kept for
+    the round, the shield was worth 3 more: the wound counted as its gain."""
+    from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+    from tomecraft.runtime.engines.deep_rock_galactic import setup, trials
+    from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN
+    from tomecraft.runtime.lookahead import FirstOption, copy_game
+    from tomecraft.runtime.rng import Rng
+    engine = setup(GAME, 4, Rng("idle").fork("g"), [FirstOption()] * 4, {})
+    st = engine.state
+    gunner = next(d for d in st.dwarves if "shield" in d.tokens)
+    gunner.actions = 3
+    beside = next(n for n in hx.sorted_neighbours(gunner.pos) if st.terrain(n) in OPEN
+                  and not st.monster_at(n) and not st.dwarf_at(n) and n not in st.pod)
+    engine.spawn("grunt", beside)
+    shield = {"do": "shield", "at": gunner.pos}
+    assert trials.ability_gain(engine, gunner, shield, trials.Baseline(engine)) is not None
+    next(iter(st.monsters.values())).damage += 1
+    # another ability's action in the same situation (the memo keys an action by its items)
+    other = {**shield, "second": True}
+    fresh = copy_game(engine, shared=(engine.rules,))
+    fresh.__dict__.pop("_ability_trials", None)
+    you = fresh.state.dwarves[st.dwarves.index(gunner)]
+    expected = trials.ability_gain(fresh, you, other, trials.Baseline(fresh))
+    assert expected is not None
+    assert trials.ability_gain(engine, gunner, other, trials.Baseline(engine)) == expected

@@ -22,6 +22,10 @@ class Baseline:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # the team's score once the monsters have acted with no ability used, per situation
+        # (see ability_gain): an ability's gain is measured against it, so it is kept for this
+        # decision alone, where the game is the one the trials copy
+        self.idle: dict = {}
 
     @cached_property
     def score(self) -> float:
@@ -89,7 +93,9 @@ STRONG = 4.0      # an ability worth this much (2 health kept) outranks a shot
 def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | None:
     """How much an ability's action changes `evaluate` once the monsters have acted next
     (what a shield, a sentry or a stun is for), against the monsters acting without it: both
-    tried on copies with the same dice. None if the engine refuses it. Tried again only when
+    tried on copies with the same dice, the second once per decision (`Baseline.idle`: a later
+    decision's game may differ in what the situation below leaves out, a monster's wounds, a
+    mineral mined). None if the engine refuses it. Tried again only when
     the round, the dwarf's space or tokens, the tokens on the board, whether it has ammo, or
     the monsters that may strike it change (copies and the monsters' moves are the player's
     main cost; each ability action costs 1 action, which a dwarf choosing has)."""
@@ -107,11 +113,11 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
     key = (situation, repr(sorted(act.items())))
     if key not in memo:
         with quiet():
-            memo[key] = _try_ability(engine, d, act, threats, memo, situation, now)
+            memo[key] = _try_ability(engine, d, act, threats, situation, now)
     return memo[key]
 
 
-def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], memo: dict, situation,
+def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], situation,
                  now: Baseline) -> float | None:
     trial, you = _trial(engine, d)
     try:
@@ -122,12 +128,12 @@ def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], memo: d
         # no monster can strike here next, or the action left all they meet as it was: their
         # activation would go alike with it or without
         return evaluate(trial) - now.score
-    if situation not in memo:                  # the monsters acting with no ability used
+    if situation not in now.idle:              # the monsters acting with no ability used
         idle, _ = _trial(engine, d)
         _monsters_act(idle, threats)
-        memo[situation] = evaluate(idle)
+        now.idle[situation] = evaluate(idle)
     _monsters_act(trial, threats)
-    return evaluate(trial) - memo[situation]
+    return evaluate(trial) - now.idle[situation]
 
 
 def weighs_nothing(engine: Engine, kind: str, threatened: bool = True) -> bool:
