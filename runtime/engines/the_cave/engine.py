@@ -76,9 +76,9 @@ class Engine:
         self._near: tuple = (None, 0, {})   # (grid, its size, pos -> ((direction, tile), ...))
         self._open: tuple = (0, {})      # (grid size, pos -> its unexplored exits)
         self._entry_table: dict = {}     # `_entries` and `_action_checks` per tile kind
-        # rules.py's memos of pure functions, made here so that trial copies share them
-        self.loadout_memo: dict = {}
-        self.exchange_memo: dict = {}
+        # rules.py's memos of pure functions of the content and their keys: one pair per
+        # content for every game played with it (`rules.content_memos`); trial copies share them
+        self.loadout_memo, self.exchange_memo = rules.content_memos(data)
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.boulders = rules.boulder_kinds(data)
@@ -117,9 +117,11 @@ class Engine:
             info["edge"] = frozenset((origin.pos, cell.pos))      # edge(), inlined
         # what Context(engine=..., you=..., ...) builds, without the frozen dataclass's
         # __init__ (a third of the cost; every move option checked makes one)
+        # (a dict literal handed to update: no keyword dict built for the call)
         out = _new_object(Context)
-        out.__dict__.update(engine=self, you=team, self=cell or self.state.cells[team.pos],
-                            it=None, target=origin, event=None, scope=None, info=info)
+        out.__dict__.update({"engine": self, "you": team,
+                             "self": cell or self.state.cells[team.pos], "it": None,
+                             "target": origin, "event": None, "scope": None, "info": info})
         return out
 
     # --- helpers -----------------------------------------------------------------------
@@ -448,7 +450,9 @@ class Engine:
             team.forced = False
         elif team.camp == "set" and team.camp_pos == team.pos \
                 and self.items.can_use(team.camp_items, UPKEEP, 1):
-            self.items.use(team.camp_items, UPKEEP)
+            # a new bag, not changed in place: a trial copy of the team shares it
+            team.camp_items = camp = copy_counter(team.camp_items)
+            self.items.use(camp, UPKEEP)
             team.forced = False
         else:
             team.forced = True

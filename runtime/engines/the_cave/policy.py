@@ -51,7 +51,7 @@ def _trial(engine, team, at=None, entering=None):
 def value(engine, team) -> float:
     """What a team's tokens are worth: their points, plus a share of a majority bonus for
     each token of a scoring category."""
-    worth = _token_worth(engine)
+    worth = engine.__dict__.get("token_worth") or _token_worth(engine)
     total = 0.0
     for key, n in team.tokens.items():
         if key in worth:
@@ -452,8 +452,15 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
     cells = engine.state.cells
     targets = set(frontier(engine))
     carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
-    targets.update(p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)
-                   and walkable(engine, reach, p))
+    # (`_collectable`'s cache read here first: no call per tile with tokens already known)
+    known = policy_cache(engine)
+    for p, c in cells.items():
+        if c.tokens and p != team.pos:
+            found = known.get((p, tuple(c.tokens), carried))
+            if found is None:
+                found = _collectable(engine, team, c, carried)
+            if found and walkable(engine, reach, p):
+                targets.add(p)
     targets_all = frozenset(targets)
     targets.discard(team.pos)
     targets = frozenset(targets)

@@ -75,14 +75,25 @@ def _sides_to_match(cells: dict, pos, joined: str) -> list[tuple[str, bool]]:
     return sides
 
 
+def _turns(exits: str) -> tuple[str, str, str, str]:
+    """The exits turned by 0 to 3 quarter turns (`rotate`), remembered per exits."""
+    found = _TURNS.get(exits)
+    if found is None:
+        found = _TURNS[exits] = tuple(rotate(exits, turn) for turn in range(4))
+    return found
+
+
+_TURNS: dict[str, tuple] = {}
+
+
 def placements(cells: dict, cell: Cell, tile) -> list[dict]:
     seen, out = set(), []
+    turns = _TURNS.get(tile.exits) or _turns(tile.exits)
     for d in unexplored(cells, cell):
         pos = step(cell.pos, d)
         joined = OPPOSITE[d]
         sides = _sides_to_match(cells, pos, joined)     # (the same for the four turns)
-        for turn in range(4):
-            exits = rotate(tile.exits, turn)
+        for exits in turns:
             if joined in exits and all((s in exits) == opens for s, opens in sides) \
                     and (d, exits) not in seen:
                 seen.add((d, exits))
