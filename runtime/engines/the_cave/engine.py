@@ -234,11 +234,12 @@ class Engine:
             found = table[id(kind)] = tuple((opt.id, can_of(opt.effect), opt) for opt in kind.enter)
         return found
 
-    def move_options(self, team: Team, into=None) -> list[dict]:
-        """The team's moves to its neighbours (only to the tile at `into`, if given)."""
+    def move_options(self, team: Team, into=None, desperate: bool = True) -> list[dict]:
+        """The team's moves to its neighbours (only to the tile at `into`, if given; the 5-AP
+        moves only if `desperate`: the player's walking checks ask for the others)."""
         src = self.state.cells[team.pos]
         options = []
-        desperate = self._desperate
+        check_desperate = self._desperate if desperate else None
         forced = team.forced
         entry_table = self._entry_table
         roped_out = bool(src.kind.cross_out)
@@ -261,7 +262,7 @@ class Engine:
                     for opt_id, can, _ in entry_table.get(id(dst.kind)) or self._entries(dst.kind):
                         if can(checks):
                             options.append({"do": "move", "to": dst.pos, "via": opt_id})
-            if desperate(checks):
+            if check_desperate is not None and check_desperate(checks):
                 options.append({"do": "move", "to": dst.pos, "via": "desperate_move"})
         return options
 

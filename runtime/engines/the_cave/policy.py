@@ -244,7 +244,8 @@ def _options_at(engine, team, cell, start) -> list:
     me.pos, me.ap, me.done, me.forced = start, TURN_AP, False, False
     if start == cell.pos:
         return engine.act_options(me, only=only)
-    return [o for o in engine.move_options(me, into=cell.pos) if o["via"] != DESPERATE]
+    return [o for o in engine.move_options(me, into=cell.pos, desperate=False)
+            if o["via"] != DESPERATE]
 
 
 def going_home(engine, team) -> bool:
@@ -387,12 +388,18 @@ def suggest(engine, team, key: str, options: list) -> list:
 
 def _suggest_action(engine, team, options: list) -> list:
     at_base = team.pos == engine.state.base
-    moves = [o for o in options if o["do"] == "move" and o["via"] != DESPERATE]
-    desperate = [o for o in options if o["do"] == "move" and o["via"] == DESPERATE]
-    end = [o for o in options if o["do"] == "end"]
-    # the game's and tiles' actions and the equipment's own, each tried out on a copy (when
-    # what they do matters)
-    acts = [o for o in options if o["do"] in ("act", "use")]
+    # the options sorted out in one pass, each list in the options' order: the ordinary moves,
+    # the 5-AP moves, ending the turn, and the game's and tiles' actions and the equipment's
+    # own (each tried out on a copy, when what they do matters)
+    moves, desperate, end, acts = [], [], [], []
+    for o in options:
+        do = o["do"]
+        if do == "move":
+            (desperate if o["via"] == DESPERATE else moves).append(o)
+        elif do == "end":
+            end.append(o)
+        elif do in ("act", "use"):
+            acts.append(o)
     weighed = None
     base_dist = engine.base_distance()
     here = base_dist.get(team.pos, FAR)

@@ -176,7 +176,8 @@ def _crossings(engine, team, pos, seen: set) -> tuple[frozenset, tuple]:
     asking = _Asking(engine.items, bag)
     checker = shallow(engine)
     checker.items = asking
-    found = frozenset(tuple(o["to"]) for o in checker.move_options(probe) if o["via"] != DESPERATE)
+    found = frozenset(tuple(o["to"]) for o in checker.move_options(probe, desperate=False)
+                      if o["via"] != DESPERATE)
     if bag.changed:         # (the questions asked since were not asked of the backpack)
         read = {("key", k) for k in bag.outer | bag.inner}
     else:
