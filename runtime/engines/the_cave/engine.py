@@ -226,12 +226,13 @@ class Engine:
         ctx.info["edge"] = edge(ctx.target.pos, ctx.self.pos)
 
     def _entries(self, kind) -> tuple:
-        """A tile kind's entry options as (id, availability check, option), in content order:
+        """A tile kind's entry options as (id, availability check, effect), in content order:
         read once per engine (a trial copy shares them), not through each Record per move."""
         table = self._entry_table
         found = table.get(id(kind))
         if found is None:
-            found = table[id(kind)] = tuple((opt.id, can_of(opt.effect), opt) for opt in kind.enter)
+            found = table[id(kind)] = tuple((opt.id, can_of(opt.effect), opt.effect)
+                                            for opt in kind.enter)
         return found
 
     def move_options(self, team: Team, into=None, desperate: bool = True) -> list[dict]:
@@ -270,17 +271,27 @@ class Engine:
         """The ways to leave `src` for `dst` at another depth (D-20): each of src's `cross_out`
         options tried out, in place and undone, before each of dst's entry options."""
         for opt_id, can, _ in self._entries(dst.kind):
-            for out in src.kind.cross_out:
+            for out_id, out_can, out in self._ways_out(src.kind):
                 ctx = self.ctx(team, dst, src)
-                if not can_of(out.effect)(ctx):
+                if not out_can(ctx):
                     continue
                 snap = self._snapshot(team, ctx)
                 log_enabled, self.log_enabled = self.log_enabled, False
-                ok = out.effect(ctx) and can(ctx)
+                ok = out(ctx) and can(ctx)
                 self.log_enabled = log_enabled
                 self._restore(team, ctx, snap)
                 if ok:
-                    options.append({"do": "move", "to": dst.pos, "via": f"{out.id}+{opt_id}"})
+                    options.append({"do": "move", "to": dst.pos, "via": f"{out_id}+{opt_id}"})
+
+    def _ways_out(self, kind) -> tuple:
+        """A tile kind's `cross_out` options as (id, availability check, effect), in content
+        order, read once per engine as `_entries` are."""
+        key = ("out", id(kind))
+        found = self._entry_table.get(key)
+        if found is None:
+            found = self._entry_table[key] = tuple((out.id, can_of(out.effect), out.effect)
+                                                   for out in kind.cross_out or ())
+        return found
 
     def do_move(self, team: Team, to, via: str) -> None:
         src = self.state.cells[team.pos]
@@ -292,14 +303,13 @@ class Engine:
             out_id, _, enter_id = via.rpartition("+")
             ok = True
             if out_id:
-                out = next(o for o in src.kind.cross_out if o.id == out_id)
-                ok = out.effect(ctx)
+                ok = next(out for found, _, out in self._ways_out(src.kind) if found == out_id)(ctx)
             for opt_id, _, enter in self._entries(dst.kind):
                 if opt_id == enter_id:
                     break
             else:
                 raise EffectError(f"{dst.kind.id} has no entry option {enter_id!r}")
-            ok = ok and enter.effect(ctx)
+            ok = ok and enter(ctx)
         if not ok:
             raise EffectError(f"{team.name} cannot move to {dst.pos} via {via}")
         team.pos = dst.pos

@@ -23,6 +23,18 @@ def step(pos: Pos, direction: str) -> Pos:
     return (pos[0] + dx, pos[1] + dy)
 
 
+def around(pos: Pos) -> dict[str, Pos]:
+    """The position one step from `pos` in each direction (`step` of each), remembered per
+    position: the grid's searches ask for them at every look-up."""
+    found = _AROUND.get(pos)
+    if found is None:
+        found = _AROUND[pos] = {d: step(pos, d) for d in ORDER}
+    return found
+
+
+_AROUND: dict[Pos, dict[str, Pos]] = {}
+
+
 def rotate(exits: str, quarter_turns: int) -> str:
     """Exits turned clockwise by `quarter_turns`, in N, E, S, W order (remembered: every
     draw tries the four turns of a tile)."""
@@ -45,15 +57,17 @@ def neighbours(cells: dict, pos) -> list[tuple[str, "Cell"]]:
     """Adjacent tiles joined by a road on both sides (G-21: every move needs a road)."""
     cell = cells[pos]
     out = []
+    beside = _AROUND.get(pos) or around(pos)
     for d in cell.exits:
-        other = cells.get(step(pos, d))
+        other = cells.get(beside[d])
         if other is not None and other.opens(OPPOSITE[d]):
             out.append((d, other))
     return out
 
 
 def unexplored(cells: dict, cell: "Cell") -> list[str]:
-    return [d for d in cell.exits if step(cell.pos, d) not in cells]
+    beside = _AROUND.get(cell.pos) or around(cell.pos)
+    return [d for d in cell.exits if beside[d] not in cells]
 
 
 def fits(cells: dict, pos, exits: str, joined: str) -> bool:
@@ -65,10 +79,11 @@ def _sides_to_match(cells: dict, pos, joined: str) -> list[tuple[str, bool]]:
     """The sides of `pos` (but `joined`) a tile placed there must match (`fits`), each with
     whether the placed neighbour there opens towards `pos`."""
     sides = []
+    beside = _AROUND.get(pos) or around(pos)
     for d in ORDER:
         if d == joined:
             continue
-        other = cells.get(step(pos, d))
+        other = cells.get(beside[d])
         if other is None or other.kind.match_edges is False:
             continue
         sides.append((d, other.opens(OPPOSITE[d])))
