@@ -304,19 +304,20 @@ def _weigh(engine, team, options: list, restocking: bool = False,
         tokens = value(trial, me) - before[0]
         supply = logistics(trial, me, dist) - before[1] if supplying else float("-inf")
         restocks = restocking and (kit(trial, me) > before[2] or trial.slots_used(me) > before[3])
-        grows[repr(o)] = grew = len(trial.state.cells) > before[4]
+        grows[tuple(o.items())] = grew = len(trial.state.cells) > before[4]
         out.append(_Weighed(o, tokens, supply, restocks, grew))
     return out
 
 
 def _growing(engine, team, options: list) -> list:
     """The options that add a tile to the cave, as trying each out showed (remembered per
-    option for the game: whether an action adds a tile is what its effect does)."""
+    option, by its fields, for the game: whether an action adds a tile is what its effect
+    does)."""
     grows = policy_cache(engine).setdefault("grows", {})
-    unknown = [o for o in options if repr(o) not in grows]
+    unknown = [o for o in options if tuple(o.items()) not in grows]
     if unknown:
         _weigh(engine, team, unknown, supplying=False)
-    return [o for o in options if grows.get(repr(o))]
+    return [o for o in options if grows.get(tuple(o.items()))]
 
 
 def _supply_may_change(engine, team) -> bool:
