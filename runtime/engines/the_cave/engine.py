@@ -76,9 +76,9 @@ class Engine:
         self._near: tuple = (None, 0, {})   # (grid, its size, pos -> ((direction, tile), ...))
         self._open: tuple = (0, {})      # (grid size, pos -> its unexplored exits)
         self._entry_table: dict = {}     # `_entries` and `_action_checks` per tile kind
-        # rules.py's memos of pure functions, made here so that trial copies share them
-        self.loadout_memo: dict = {}
-        self.exchange_memo: dict = {}
+        # rules.py's memos of pure functions of the content and their keys: one pair per
+        # content for every game played with it (`rules.content_memos`); trial copies share them
+        self.loadout_memo, self.exchange_memo = rules.content_memos(data)
         check_handlers(data, self.verbs, self.queries)
         self.kinds = data.kinds["tile_kind"]
         self.boulders = rules.boulder_kinds(data)
@@ -117,9 +117,11 @@ class Engine:
             info["edge"] = frozenset((origin.pos, cell.pos))      # edge(), inlined
         # what Context(engine=..., you=..., ...) builds, without the frozen dataclass's
         # __init__ (a third of the cost; every move option checked makes one)
+        # (a dict literal handed to update: no keyword dict built for the call)
         out = _new_object(Context)
-        out.__dict__.update(engine=self, you=team, self=cell or self.state.cells[team.pos],
-                            it=None, target=origin, event=None, scope=None, info=info)
+        out.__dict__.update({"engine": self, "you": team,
+                             "self": cell or self.state.cells[team.pos], "it": None,
+                             "target": origin, "event": None, "scope": None, "info": info})
         return out
 
     # --- helpers -----------------------------------------------------------------------
@@ -224,19 +226,21 @@ class Engine:
         ctx.info["edge"] = edge(ctx.target.pos, ctx.self.pos)
 
     def _entries(self, kind) -> tuple:
-        """A tile kind's entry options as (id, availability check, option), in content order:
+        """A tile kind's entry options as (id, availability check, effect), in content order:
         read once per engine (a trial copy shares them), not through each Record per move."""
         table = self._entry_table
         found = table.get(id(kind))
         if found is None:
-            found = table[id(kind)] = tuple((opt.id, can_of(opt.effect), opt) for opt in kind.enter)
+            found = table[id(kind)] = tuple((opt.id, can_of(opt.effect), opt.effect)
+                                            for opt in kind.enter)
         return found
 
-    def move_options(self, team: Team, into=None) -> list[dict]:
-        """The team's moves to its neighbours (only to the tile at `into`, if given)."""
+    def move_options(self, team: Team, into=None, desperate: bool = True) -> list[dict]:
+        """The team's moves to its neighbours (only to the tile at `into`, if given; the 5-AP
+        moves only if `desperate`: the player's walking checks ask for the others)."""
         src = self.state.cells[team.pos]
         options = []
-        desperate = self._desperate
+        check_desperate = self._desperate if desperate else None
         forced = team.forced
         entry_table = self._entry_table
         roped_out = bool(src.kind.cross_out)
@@ -259,7 +263,7 @@ class Engine:
                     for opt_id, can, _ in entry_table.get(id(dst.kind)) or self._entries(dst.kind):
                         if can(checks):
                             options.append({"do": "move", "to": dst.pos, "via": opt_id})
-            if desperate(checks):
+            if check_desperate is not None and check_desperate(checks):
                 options.append({"do": "move", "to": dst.pos, "via": "desperate_move"})
         return options
 
@@ -267,17 +271,27 @@ class Engine:
         """The ways to leave `src` for `dst` at another depth (D-20): each of src's `cross_out`
         options tried out, in place and undone, before each of dst's entry options."""
         for opt_id, can, _ in self._entries(dst.kind):
-            for out in src.kind.cross_out:
+            for out_id, out_can, out in self._ways_out(src.kind):
                 ctx = self.ctx(team, dst, src)
-                if not can_of(out.effect)(ctx):
+                if not out_can(ctx):
                     continue
                 snap = self._snapshot(team, ctx)
                 log_enabled, self.log_enabled = self.log_enabled, False
-                ok = out.effect(ctx) and can(ctx)
+                ok = out(ctx) and can(ctx)
                 self.log_enabled = log_enabled
                 self._restore(team, ctx, snap)
                 if ok:
-                    options.append({"do": "move", "to": dst.pos, "via": f"{out.id}+{opt_id}"})
+                    options.append({"do": "move", "to": dst.pos, "via": f"{out_id}+{opt_id}"})
+
+    def _ways_out(self, kind) -> tuple:
+        """A tile kind's `cross_out` options as (id, availability check, effect), in content
+        order, read once per engine as `_entries` are."""
+        key = ("out", id(kind))
+        found = self._entry_table.get(key)
+        if found is None:
+            found = self._entry_table[key] = tuple((out.id, can_of(out.effect), out.effect)
+                                                   for out in kind.cross_out or ())
+        return found
 
     def do_move(self, team: Team, to, via: str) -> None:
         src = self.state.cells[team.pos]
@@ -289,14 +303,13 @@ class Engine:
             out_id, _, enter_id = via.rpartition("+")
             ok = True
             if out_id:
-                out = next(o for o in src.kind.cross_out if o.id == out_id)
-                ok = out.effect(ctx)
+                ok = next(out for found, _, out in self._ways_out(src.kind) if found == out_id)(ctx)
             for opt_id, _, enter in self._entries(dst.kind):
                 if opt_id == enter_id:
                     break
             else:
                 raise EffectError(f"{dst.kind.id} has no entry option {enter_id!r}")
-            ok = ok and enter.effect(ctx)
+            ok = ok and enter(ctx)
         if not ok:
             raise EffectError(f"{team.name} cannot move to {dst.pos} via {via}")
         team.pos = dst.pos
@@ -448,7 +461,9 @@ class Engine:
             team.forced = False
         elif team.camp == "set" and team.camp_pos == team.pos \
                 and self.items.can_use(team.camp_items, UPKEEP, 1):
-            self.items.use(team.camp_items, UPKEEP)
+            # a new bag, not changed in place: a trial copy of the team shares it
+            team.camp_items = camp = copy_counter(team.camp_items)
+            self.items.use(camp, UPKEEP)
             team.forced = False
         else:
             team.forced = True

@@ -51,7 +51,7 @@ def _trial(engine, team, at=None, entering=None):
 def value(engine, team) -> float:
     """What a team's tokens are worth: their points, plus a share of a majority bonus for
     each token of a scoring category."""
-    worth = _token_worth(engine)
+    worth = engine.__dict__.get("token_worth") or _token_worth(engine)
     total = 0.0
     for key, n in team.tokens.items():
         if key in worth:
@@ -244,7 +244,8 @@ def _options_at(engine, team, cell, start) -> list:
     me.pos, me.ap, me.done, me.forced = start, TURN_AP, False, False
     if start == cell.pos:
         return engine.act_options(me, only=only)
-    return [o for o in engine.move_options(me, into=cell.pos) if o["via"] != DESPERATE]
+    return [o for o in engine.move_options(me, into=cell.pos, desperate=False)
+            if o["via"] != DESPERATE]
 
 
 def going_home(engine, team) -> bool:
@@ -303,19 +304,20 @@ def _weigh(engine, team, options: list, restocking: bool = False,
         tokens = value(trial, me) - before[0]
         supply = logistics(trial, me, dist) - before[1] if supplying else float("-inf")
         restocks = restocking and (kit(trial, me) > before[2] or trial.slots_used(me) > before[3])
-        grows[repr(o)] = grew = len(trial.state.cells) > before[4]
+        grows[tuple(o.items())] = grew = len(trial.state.cells) > before[4]
         out.append(_Weighed(o, tokens, supply, restocks, grew))
     return out
 
 
 def _growing(engine, team, options: list) -> list:
     """The options that add a tile to the cave, as trying each out showed (remembered per
-    option for the game: whether an action adds a tile is what its effect does)."""
+    option, by its fields, for the game: whether an action adds a tile is what its effect
+    does)."""
     grows = policy_cache(engine).setdefault("grows", {})
-    unknown = [o for o in options if repr(o) not in grows]
+    unknown = [o for o in options if tuple(o.items()) not in grows]
     if unknown:
         _weigh(engine, team, unknown, supplying=False)
-    return [o for o in options if grows.get(repr(o))]
+    return [o for o in options if grows.get(tuple(o.items()))]
 
 
 def _supply_may_change(engine, team) -> bool:
@@ -387,12 +389,18 @@ def suggest(engine, team, key: str, options: list) -> list:
 
 def _suggest_action(engine, team, options: list) -> list:
     at_base = team.pos == engine.state.base
-    moves = [o for o in options if o["do"] == "move" and o["via"] != DESPERATE]
-    desperate = [o for o in options if o["do"] == "move" and o["via"] == DESPERATE]
-    end = [o for o in options if o["do"] == "end"]
-    # the game's and tiles' actions and the equipment's own, each tried out on a copy (when
-    # what they do matters)
-    acts = [o for o in options if o["do"] in ("act", "use")]
+    # the options sorted out in one pass, each list in the options' order: the ordinary moves,
+    # the 5-AP moves, ending the turn, and the game's and tiles' actions and the equipment's
+    # own (each tried out on a copy, when what they do matters)
+    moves, desperate, end, acts = [], [], [], []
+    for o in options:
+        do = o["do"]
+        if do == "move":
+            (desperate if o["via"] == DESPERATE else moves).append(o)
+        elif do == "end":
+            end.append(o)
+        elif do in ("act", "use"):
+            acts.append(o)
     weighed = None
     base_dist = engine.base_distance()
     here = base_dist.get(team.pos, FAR)
@@ -452,8 +460,15 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
     cells = engine.state.cells
     targets = set(frontier(engine))
     carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
-    targets.update(p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)
-                   and walkable(engine, reach, p))
+    # (`_collectable`'s cache read here first: no call per tile with tokens already known)
+    known = policy_cache(engine)
+    for p, c in cells.items():
+        if c.tokens and p != team.pos:
+            found = known.get((p, tuple(c.tokens), carried))
+            if found is None:
+                found = _collectable(engine, team, c, carried)
+            if found and walkable(engine, reach, p):
+                targets.add(p)
     targets_all = frozenset(targets)
     targets.discard(team.pos)
     targets = frozenset(targets)

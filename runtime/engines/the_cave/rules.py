@@ -4,6 +4,7 @@ content, decisions and log); what an item does comes from its fields (equipment.
 """
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
@@ -17,6 +18,22 @@ SUGGESTED = {"consumable": 4, "rope": 1, "oxygen": 1, "camera": 1, "raft": 1}   
 CAMP_PLAN = {"consumable": 3, "rope": 1}      # what the candidate loadouts put in the camp
 
 
+_MEMOS: dict = {}     # id(content) -> (a weak reference to it, its memos)
+
+
+def content_memos(data) -> tuple[dict, dict]:
+    """The loadout and camp exchange memos for the content `data`: what they hold
+    depends only on the content's equipment and the memo's key, so every game with the same
+    content shares them (a sim plays many). Keyed by the content's id, checked against a
+    weak reference to it (an id may be reused once the content is gone)."""
+    found = _MEMOS.get(id(data))
+    if found is None or found[0]() is not data:
+        for key in [k for k, (ref, _) in _MEMOS.items() if ref() is None]:
+            del _MEMOS[key]         # (contents no longer alive)
+        found = _MEMOS[id(data)] = (weakref.ref(data), ({}, {}))
+    return found[1]
+
+
 def owned(engine, team: Team, item: str) -> int:
     n = engine.items.count(team.backpack, item)
     if team.camp in ("packed", "set"):
@@ -28,14 +45,18 @@ def slots_used(engine, team: Team) -> int:
     return team.slots_used(engine.items.slots)
 
 
-def discard(engine, team: Team, item: str, amount: int = 1, where: Counter | None = None) -> None:
-    bag = team.backpack if where is None else where
+def discard(engine, team: Team, item: str, amount: int = 1) -> None:
+    """Discard from the backpack (the only bag a rule discards from in place: the camp's is
+    replaced, never changed in place, see trials.copy_team)."""
+    bag = team.backpack
     for _ in range(amount):
         if item not in engine.items.by_term or not engine.items.count(bag, item):
             raise EffectError(f"{team.name} has no {item} to discard")
         engine.items.take_out(bag, item)
     if item in engine.limits:
-        team.lost[item] += amount     # L291-292
+        # L291-292; a new bag, not changed in place: a trial copy of the team shares it
+        team.lost = lost = copy_counter(team.lost)
+        lost[item] += amount
     if engine.log_enabled:     # no formatting when logging is off
         engine.log(f"{team.name} discards {amount} {item}")
 
@@ -242,7 +263,9 @@ def pack_camp(engine, team: Team) -> None:
         choice = engine.ask(team, "make_room", options)
         if "to_camp" in choice:
             team.backpack[choice["to_camp"]] -= 1
-            team.camp_items[choice["to_camp"]] += 1
+            # a new bag, not changed in place: a trial copy of the team shares it
+            team.camp_items = camp = copy_counter(team.camp_items)
+            camp[choice["to_camp"]] += 1
         else:
             discard(engine, team, item_of(choice["discard"]), 1)
     team.camp, team.camp_pos = "packed", None
@@ -252,8 +275,9 @@ def pack_camp(engine, team: Team) -> None:
 
 
 def abandon_camp(engine, team: Team) -> None:
+    team.lost = lost = copy_counter(team.lost)     # (a trial copy of the team shares it)
     for item in engine.limits:
-        team.lost[item] += engine.items.count(team.camp_items, item)    # L289-291
+        lost[item] += engine.items.count(team.camp_items, item)    # L289-291
     team.camp, team.camp_items = "abandoned", Counter()
     if engine.log_enabled:     # no formatting when logging is off
         engine.log(f"{team.name} abandons the camp")

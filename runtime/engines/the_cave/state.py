@@ -23,6 +23,18 @@ def step(pos: Pos, direction: str) -> Pos:
     return (pos[0] + dx, pos[1] + dy)
 
 
+def around(pos: Pos) -> dict[str, Pos]:
+    """The position one step from `pos` in each direction (`step` of each), remembered per
+    position: the grid's searches ask for them at every look-up."""
+    found = _AROUND.get(pos)
+    if found is None:
+        found = _AROUND[pos] = {d: step(pos, d) for d in ORDER}
+    return found
+
+
+_AROUND: dict[Pos, dict[str, Pos]] = {}
+
+
 def rotate(exits: str, quarter_turns: int) -> str:
     """Exits turned clockwise by `quarter_turns`, in N, E, S, W order (remembered: every
     draw tries the four turns of a tile)."""
@@ -45,15 +57,17 @@ def neighbours(cells: dict, pos) -> list[tuple[str, "Cell"]]:
     """Adjacent tiles joined by a road on both sides (G-21: every move needs a road)."""
     cell = cells[pos]
     out = []
+    beside = _AROUND.get(pos) or around(pos)
     for d in cell.exits:
-        other = cells.get(step(pos, d))
+        other = cells.get(beside[d])
         if other is not None and other.opens(OPPOSITE[d]):
             out.append((d, other))
     return out
 
 
 def unexplored(cells: dict, cell: "Cell") -> list[str]:
-    return [d for d in cell.exits if step(cell.pos, d) not in cells]
+    beside = _AROUND.get(cell.pos) or around(cell.pos)
+    return [d for d in cell.exits if beside[d] not in cells]
 
 
 def fits(cells: dict, pos, exits: str, joined: str) -> bool:
@@ -65,24 +79,36 @@ def _sides_to_match(cells: dict, pos, joined: str) -> list[tuple[str, bool]]:
     """The sides of `pos` (but `joined`) a tile placed there must match (`fits`), each with
     whether the placed neighbour there opens towards `pos`."""
     sides = []
+    beside = _AROUND.get(pos) or around(pos)
     for d in ORDER:
         if d == joined:
             continue
-        other = cells.get(step(pos, d))
+        other = cells.get(beside[d])
         if other is None or other.kind.match_edges is False:
             continue
         sides.append((d, other.opens(OPPOSITE[d])))
     return sides
 
 
+def _turns(exits: str) -> tuple[str, str, str, str]:
+    """The exits turned by 0 to 3 quarter turns (`rotate`), remembered per exits."""
+    found = _TURNS.get(exits)
+    if found is None:
+        found = _TURNS[exits] = tuple(rotate(exits, turn) for turn in range(4))
+    return found
+
+
+_TURNS: dict[str, tuple] = {}
+
+
 def placements(cells: dict, cell: Cell, tile) -> list[dict]:
     seen, out = set(), []
+    turns = _TURNS.get(tile.exits) or _turns(tile.exits)
     for d in unexplored(cells, cell):
         pos = step(cell.pos, d)
         joined = OPPOSITE[d]
         sides = _sides_to_match(cells, pos, joined)     # (the same for the four turns)
-        for turn in range(4):
-            exits = rotate(tile.exits, turn)
+        for exits in turns:
             if joined in exits and all((s in exits) == opens for s, opens in sides) \
                     and (d, exits) not in seen:
                 seen.add((d, exits))

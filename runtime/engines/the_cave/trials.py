@@ -15,18 +15,21 @@ _new_object = object.__new__
 
 
 def copy_team(team):
-    """A copy of a team with its own bags (what its effects change): each Counter copied as
-    `copy_counter` does, written out (four a trial)."""
+    """A copy of a team with its own backpack, tokens and reached depths (what effects change
+    in place): each Counter copied as `copy_counter` does, written out. The camp's items and
+    the items lost are shared: the rules replace those bags rather than change them in place
+    (rules.py, Engine.start_turn), so a trial's changes never reach the game's."""
     out = _new_object(type(team))
-    fields = out.__dict__ = team.__dict__.copy()
-    for name in _BAGS:
-        bag = fields[name] = _new_counter(Counter)
-        _fill(bag, team.__dict__[name])
-    fields["depth_tokens"] = set(team.depth_tokens)
+    old = team.__dict__
+    fields = out.__dict__ = old.copy()
+    fields["backpack"] = bag = _new_counter(Counter)
+    _fill(bag, old["backpack"])
+    fields["tokens"] = bag = _new_counter(Counter)
+    _fill(bag, old["tokens"])
+    fields["depth_tokens"] = set(old["depth_tokens"])
     return out
 
 
-_BAGS = ("backpack", "camp_items", "tokens", "lost")
 _new_counter, _fill = Counter.__new__, dict.update
 
 
@@ -47,19 +50,20 @@ def trial_copy(engine, team, agent, at=None, entering=None):
     teams = list(state.teams)
     teams[team.seat] = me
     new = _new_object(State)
-    new.__dict__ = dict(state.__dict__, cells=cells, teams=teams,
-                        # a draw replaces the stack's list (rules.discover): share them
-                        stacks=list(state.stacks), ropes=dict(state.ropes),
-                        log=[], stats=Counter.__new__(Counter),
-                        turn_log=[])
+    fields = new.__dict__ = state.__dict__.copy()
+    # (dict literals handed to update: no keyword dict built for the call)
+    fields.update({"cells": cells, "teams": teams,
+                   # a draw replaces the stack's list (rules.discover): share them
+                   "stacks": list(state.stacks), "ropes": dict(state.ropes),
+                   "log": [], "stats": _new_counter(Counter), "turn_log": []})
     cls = type(engine)
     trial = _new_object(_TRIAL_CLASSES.get(cls) or trial_class(cls))
     fields = trial.__dict__ = engine.__dict__.copy()
     fields.pop("verbs", None)       # the trial class makes its own (`trial_class`)
     fields.pop("queries", None)
-    fields.update(state=new, agents=[agent] * len(teams), log_enabled=False,
-                  undo_refused=False,       # a failed option's trial is thrown away
-                  policy_cache={})
+    fields.update({"state": new, "agents": [agent] * len(teams), "log_enabled": False,
+                   "undo_refused": False,       # a failed option's trial is thrown away
+                   "policy_cache": {}})
     return trial, me
 
 

@@ -155,6 +155,7 @@ class _Answers(dict):
 
     def __init__(self, items, bag) -> None:
         self.items, self.bag = items, copy_counter(bag)
+        self.graph_key: tuple = (-1, ())      # `_graph_key`: (questions asked, the key)
 
     def __missing__(self, question):
         found = self[question] = answer(self.items, self.bag, question)
@@ -175,7 +176,8 @@ def _crossings(engine, team, pos, seen: set) -> tuple[frozenset, tuple]:
     asking = _Asking(engine.items, bag)
     checker = shallow(engine)
     checker.items = asking
-    found = frozenset(tuple(o["to"]) for o in checker.move_options(probe) if o["via"] != DESPERATE)
+    found = frozenset(tuple(o["to"]) for o in checker.move_options(probe, desperate=False)
+                      if o["via"] != DESPERATE)
     if bag.changed:         # (the questions asked since were not asked of the backpack)
         read = {("key", k) for k in bag.outer | bag.inner}
     else:
@@ -257,9 +259,10 @@ class _Graph:
             self.searches[key] = _search({start: 0}, self.out)
         return self.searches[key]
 
-    def toward(self, engine, targets: frozenset) -> dict:
-        """Steps from every tile to the nearest target; a target whose last edge the team
-        cannot cross counts from a neighbour plus one step (the 5-AP move can make it)."""
+    def toward(self, engine, targets: frozenset) -> "_Nearest":
+        """Steps from every tile to the nearest target (`get`); a target whose last edge the
+        team cannot cross counts from a neighbour plus one step (the 5-AP move can make
+        it)."""
         key = ("to", targets)
         if key not in self.searches:
             into = self.searches.get("into")       # the edges reversed, for any targets
@@ -268,7 +271,7 @@ class _Graph:
                 for src, dsts in self.out.items():
                     for dst in dsts:
                         into.setdefault(dst, []).append(src)
-            self.searches[key] = _search(_seeds(engine, targets), into)
+            self.searches[key] = _Nearest(_seeds(engine, targets), into)
         return self.searches[key]
 
 
@@ -295,6 +298,34 @@ def _search(seeds: dict, links) -> dict:
                 dist[other] = step
                 queue.append(other)
     return dist
+
+
+class _Nearest:
+    """`_search`'s distances, searched only as far as asked: `get` goes on with the search
+    until the tile asked for is reached (breadth first, a distance is final once found;
+    the player asks for the team's tile and its neighbours, seldom far from a target)."""
+
+    def __init__(self, seeds: dict, links: dict) -> None:
+        self.dist = dict(seeds)
+        self.queue = deque(sorted(seeds, key=seeds.get))
+        self.links = links
+
+    def get(self, pos, default=None):
+        dist = self.dist
+        found = dist.get(pos)
+        if found is not None:
+            return found
+        queue, links_of, none = self.queue, self.links.get, ()
+        while queue:
+            at = queue.popleft()
+            step = dist[at] + 1
+            for other in links_of(at, none):
+                if other not in dist:
+                    dist[other] = step
+                    queue.append(other)
+            if pos in dist:
+                return dist[pos]
+        return default
 
 
 def _seeds(engine, targets) -> dict:
@@ -361,8 +392,12 @@ def graph_for(engine, team) -> _Graph:
 def _graph_key(told: _Answers, seen: set) -> tuple:
     """The backpack as far as any check has asked about it: its answer (`told`) to each
     question asked (`_crossings`; `seen` only grows, so keys of different lengths never
-    meet)."""
-    return tuple([told[q] for q in sorted(seen)])
+    meet). Remembered with the answers while no new question is asked (`told` answers each
+    question alike for the game)."""
+    found = told.graph_key
+    if found[0] != len(seen):
+        found = told.graph_key = (len(seen), tuple([told[q] for q in sorted(seen)]))
+    return found[1]
 
 
 def road_toward(engine, targets: frozenset) -> dict:
