@@ -102,3 +102,42 @@ def test_a_packs_copies_of_discover_and_re_equip_are_chosen_like_the_originals(t
     for original, copy in (("discover", "scout"), ("re_equip", "resupply")):
         assert stats[f"act:{original}"] > 0 and stats[f"act:{copy}"] > 0, stats
         assert stats[f"act:{copy}"] > stats[f"act:{original}"] / 3, stats
+
+
+def _board_and_teams(state):
+    """What a trial must never change in the real game: every tile with its tokens, the teams
+    (bags, camp, tokens, depths, AP), the stacks, ropes and markers."""
+    import copy
+    cells = {pos: (c.kind.id, c.exits, c.depth, list(c.tokens), c.marker, c.tile_id)
+             for pos, c in state.cells.items()}
+    teams = [copy.deepcopy(t) for t in state.teams]
+    for t in teams:
+        t.homing = None             # the simulated player's own note (going home), not the game's
+    return (cells, teams, [[getattr(tile, "id", tile) for tile in s] for s in state.stacks],
+            dict(state.ropes), state.max_marker, state.end_triggered, len(state.discarded),
+            state.round, dict(state.stats))
+
+
+def test_the_players_trials_leave_the_real_game_as_it_was(monkeypatch):
+    """The simulated player tries options on copies that share with the game what an option
+    cannot change (the camp's bag among them: the rules replace it rather than change it in
+    place) and tries the last option in place, then puts the game back. At every decision of
+    three seeded games, the game after the player has chosen is the game before (the player's
+    own `homing` note aside). Changing the camp's bag in place when making room fails it (48
+    decisions); the lost items are not reached by these games' trials."""
+    from tomecraft.generated.the_cave import GAME
+    from tomecraft.runtime.engines.the_cave.engine import Engine
+    ask = Engine.ask
+    decisions, changed = [], []
+
+    def checked_ask(engine, team, key, options):
+        before = _board_and_teams(engine.state)
+        answer = ask(engine, team, key, options)
+        decisions.append(key)
+        if _board_and_teams(engine.state) != before:
+            changed.append(key)
+        return answer
+    monkeypatch.setattr(Engine, "ask", checked_ask)
+    sim.run(GAME, players=3, games=3, seed=5)
+    assert len(decisions) > 1000 and {"action", "camp_exchange", "make_room", "re_equip"} <= set(decisions)
+    assert not changed, Counter(changed)
