@@ -124,7 +124,8 @@ def test_the_players_trials_leave_the_real_game_as_it_was(monkeypatch):
     place) and tries the last option in place, then puts the game back. At every decision of
     three seeded games, the game after the player has chosen is the game before (the player's
     own `homing` note aside). Changing the camp's bag in place when making room fails it (48
-    decisions); the lost items are not reached by these games' trials."""
+    decisions); the lost items, which these games' trials do not reach, are held to it by
+    the next test."""
     from tomecraft.generated.the_cave import GAME
     from tomecraft.runtime.engines.the_cave.engine import Engine
     ask = Engine.ask
@@ -141,3 +142,34 @@ def test_the_players_trials_leave_the_real_game_as_it_was(monkeypatch):
     sim.run(GAME, players=3, games=3, seed=5)
     assert len(decisions) > 1000 and {"action", "camp_exchange", "make_room", "re_equip"} <= set(decisions)
     assert not changed, Counter(changed)
+
+
+@pytest.mark.parametrize("rule", ["discard", "start_turn", "pack_camp", "abandon_camp"])
+def test_each_rule_that_changes_a_shared_bag_gives_the_team_a_new_one(rule):
+    """A trial copy of a team (trials.copy_team) shares the camp's bag and the lost items
+    with the game's team, so the four rules that change them (a limited item discarded, the
+    upkeep taken from the camp, an item moved to the camp to make room, the camp abandoned)
+    must give the copy new bags: played on the copy, each leaves the game's team as it was."""
+    from tomecraft.generated.the_cave import GAME
+    from tomecraft.runtime.agents import ScriptedAgent
+    from tomecraft.runtime.engines.the_cave import rules
+    from tomecraft.runtime.engines.the_cave.scenario import build
+    from tomecraft.runtime.engines.the_cave.trials import copy_team
+    full = {"consumable": 0, "camera": 1, "rope": 7}            # 8 slots: packing needs room
+    engine = build(GAME, {
+        "tiles": [{"at": [0, 0], "kind": "start", "exits": "NESW"},
+                  {"at": [1, 0], "kind": "normal", "exits": "EW"}],
+        "teams": [{"pos": [1, 0], "backpack": full, "camp": "set", "camp_pos": [1, 0],
+                   "camp_items": {"consumable": 1, "raft": 1}, "lost": ["camera"]},
+                  {"pos": [0, 0]}]})
+    engine.agents[0] = ScriptedAgent([{"to_camp": "rope"}] * 2)       # 2 slots for the camp
+    team = engine.state.teams[0]
+    camp, lost = Counter(team.camp_items), Counter(team.lost)
+    trial = copy_team(team)
+    assert trial.camp_items is team.camp_items and trial.lost is team.lost     # shared
+    {"discard": lambda: rules.discard(engine, trial, "camera"),
+     "start_turn": lambda: engine.start_turn(trial),
+     "pack_camp": lambda: rules.pack_camp(engine, trial),
+     "abandon_camp": lambda: rules.abandon_camp(engine, trial)}[rule]()
+    assert (trial.camp_items, trial.lost) != (camp, lost)                     # the rule did act
+    assert (team.camp_items, team.lost) == (camp, lost)
