@@ -460,15 +460,8 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
     cells = engine.state.cells
     targets = set(frontier(engine))
     carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
-    # (`_collectable`'s cache read here first: no call per tile with tokens already known)
-    known = policy_cache(engine)
-    for p, c in cells.items():
-        if c.tokens and p != team.pos:
-            found = known.get((p, tuple(c.tokens), carried))
-            if found is None:
-                found = _collectable(engine, team, c, carried)
-            if found and walkable(engine, reach, p):
-                targets.add(p)
+    targets.update(p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)
+                   and walkable(engine, reach, p))
     targets_all = frozenset(targets)
     targets.discard(team.pos)
     targets = frozenset(targets)
