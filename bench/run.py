@@ -125,7 +125,7 @@ def run_once(base: Path, packs: list[Path]):
     from tomecraft.compiler import codegen, diagnostics as dg, pipeline
     reporter = dg.Reporter()
     timings = pipeline.Timings()
-    game = pipeline.compile_game(base, packs, reporter, timings, {})
+    game = pipeline.compile_game(base, packs, reporter, timings)
     stages = dict(timings.stages)
     if game is not None and not reporter.errors:
         start = time.perf_counter()
