@@ -74,18 +74,35 @@ class Checker:
                 self.ids.setdefault(entity_id, set()).add(kind)
         self.where: _Where | None = None
         self.warned: set[tuple] = set()  # places already warned about (names are checked twice)
+        self.found = 0                   # mistakes found, counted before either dedupe
+        self.clean: set[tuple] = set()   # what check_once ran without finding any
 
     # reporting
     def error(self, code: str, message: str, node, hint: str = "") -> None:
+        self.found += 1
         pos = getattr(node, "pos", n.Pos())
         line, column = self.where.doc.effect_position(self.where.site_path, pos.line, pos.column)
         self.reporter.add(code, message, self.where.display, line, column, hint)
+
+    def check_once(self, key: tuple, check) -> None:
+        """Run `check()` unless it already ran under `key` and found nothing. What a check finds
+        in an AST depends on the AST and its scope, never on where the AST sits, and the parser
+        gives a text one AST: an effect repeated over a pack is walked once while it is clean,
+        and where it is not, each place reports its own mistakes."""
+        if key in self.clean:
+            return
+        before = self.found
+        check()
+        if self.found == before:
+            self.clean.add(key)
 
     def check_site(self, site: EffectSite, doc, display: str, scope: dict[str, str]) -> None:
         if site.ast is None:
             return
         self.where = _Where(doc, display, site.path)
-        self.block(site.ast, dict(scope))
+        # (the key holds the AST's id: the site keeps the AST alive for the checker's life)
+        self.check_once(("names", id(site.ast), *sorted(scope.items())),
+                        lambda: self.block(site.ast, dict(scope)))
 
     # statements
     def block(self, block: n.Block, scope: dict[str, str]) -> None:
@@ -330,7 +347,7 @@ class Checker:
                 return "any"
             self.warn_no_text(attr, e, base[6:])
             return "any" if len(e.parts) > 2 else _field_type(fields[attr])
-        known = set(self.vocab.names) if False else self.attribute_names()
+        known = self.attribute_names()
         if attr not in known:
             self.error(dg.UNKNOWN_FIELD, f"unknown attribute {attr!r}", e,
                        did_you_mean(attr, sorted(known)))
@@ -340,8 +357,12 @@ class Checker:
 
     def warn_no_text(self, attr: str, e: n.Name, event: str | None) -> None:
         """Rules text names an attribute by its text; without one it falls back to words."""
+        if self.vocab.field_text(attr, event) is not None:
+            return
         key = (self.where.display, self.where.site_path, e.pos.line, e.pos.column)
-        if self.vocab.field_text(attr, event) is None and key not in self.warned:
+        if key in self.warned:
+            self.found += 1              # said already, but found here all the same
+        else:
             self.warned.add(key)
             where = f"event {event!r}'s field" if event else "field"
             hint = (f"give it text: `fields: {{{attr}: {{type: ..., zh: ..., en: ...}}}}`"
@@ -569,11 +590,15 @@ def check_bounds(game: Game, reporter: dg.Reporter) -> None:
         if site.ast is None:
             continue
         checker.where = _Where(doc, display or _display(doc), site.path)
-        bounds.visit(site.ast, {}, 1)
-        for node in n.walk(site.ast):
-            if isinstance(node, n.Let) and names.problem(node.name):
-                checker.error(dg.BAD_NAME, f"let: {names.problem(node.name)}", node, names.HINT)
+        checker.check_once(("bounds", id(site.ast)), lambda: _check_site_bounds(site.ast, bounds))
     _check_recursion(game, checker)
+
+
+def _check_site_bounds(ast: n.Block, bounds: Bounds) -> None:
+    bounds.visit(ast, {}, 1)
+    for node in n.walk(ast):
+        if isinstance(node, n.Let) and names.problem(node.name):
+            bounds.checker.error(dg.BAD_NAME, f"let: {names.problem(node.name)}", node, names.HINT)
 
 
 def _check_recursion(game: Game, checker: Checker) -> None:

@@ -57,10 +57,11 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     _check_events(game, contract, reporter)
     keyword_constructs = _keyword_constructs(game)
     base_pack = game.packs[0].id if game.packs else ""
+    seen: dict = {}     # a pack repeats effect texts, and the parser gives each text one AST
     for entity in game.all():
         _check_fields(entity, contract, base_pack, reporter)
         for site in entity.effects:
-            _check_effect(game, entity, site, contract, keyword_constructs, reporter)
+            _check_effect(game, entity, site, contract, keyword_constructs, reporter, seen)
     _check_keys(game, contract, reporter)
     if not any(d.severity == dg.ERROR and d.code.startswith(("TC-Y", "TC-P"))
                for d in reporter.diagnostics):
@@ -175,12 +176,18 @@ _CONSTRUCT_NODES = ((n.On, "on"), (n.When, "when"), (n.Continuous, "continuous")
                     (n.During, "during"), (n.Assign, "set"), (n.Call, "call"))
 
 
-def _constructs(block: n.Block | None) -> list[tuple[str, object]]:
-    """(construct, node) for every lasting construct in an AST, keyword calls as ("call", node)."""
+def _constructs(block: n.Block | None, seen: dict | None = None) -> list[tuple[str, object]]:
+    """(construct, node) for every lasting construct in an AST, keyword calls as ("call", node).
+    `seen` remembers the answers by AST (kept beside its answer, so its id stays its own)."""
     if block is None:
         return []
-    return [(name, node) for node in n.walk(block)
-            for kind, name in _CONSTRUCT_NODES if isinstance(node, kind)]
+    if seen is not None and id(block) in seen:
+        return seen[id(block)][1]
+    found = [(name, node) for node in n.walk(block)
+             for kind, name in _CONSTRUCT_NODES if isinstance(node, kind)]
+    if seen is not None:
+        seen[id(block)] = (block, found)
+    return found
 
 
 def _keyword_constructs(game: Game) -> dict[str, dict[str, set[str]]]:
@@ -210,14 +217,14 @@ def _keyword_constructs(game: Game) -> dict[str, dict[str, set[str]]]:
 
 
 def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contract,
-                  keyword_constructs: dict, reporter: dg.Reporter) -> None:
+                  keyword_constructs: dict, reporter: dg.Reporter, seen: dict) -> None:
     if site.ast is None or len(site.path) <= len(entity.path):
         return
     field_name = site.path[len(entity.path)]
     use = contract.use(entity.kind, field_name)
     if use is None:
         return                      # reported by _check_fields
-    for construct, node in _constructs(site.ast):
+    for construct, node in _constructs(site.ast, seen):
         if construct == "call":
             for via, events in keyword_constructs.get(node.verb, {}).items():
                 _check_construct(entity, site, use, contract, via, events, node, reporter,

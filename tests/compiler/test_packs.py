@@ -223,3 +223,20 @@ def test_check_cli_with_pack(base, tmp_path, capsys):
     code = cli.main(["check", str(base), "--pack", str(pack), "--format", "json"])
     out = capsys.readouterr().out
     assert code == 1 and dg.PACK_CONFLICT in out
+
+
+@pytest.mark.parametrize("effect, code", [
+    ("pay ap 1; frobnicate 2", dg.UNKNOWN_NAME),          # names and types
+    ("repeat 99999999 { pay ap 1 }", dg.EFFECT_BOUNDS),    # bounds
+    ("let cls = 1; pay ap 1", dg.BAD_NAME),                # a name that becomes an identifier
+    ("on walked { pay ap 1 }", dg.CONTRACT_CONSTRUCT),     # what the engine can run there
+])
+def test_a_mistake_repeated_over_a_pack_is_reported_at_every_place(base, tmp_path, effect, code):
+    """The checks walk each distinct effect text once while it is clean (the parser gives a text
+    one AST); a text with a mistake is reported where each tile holds it, not only first."""
+    tiles = "".join(tile(f"dup_{i}", en=f"Tile {i}") for i in range(3))
+    tiles = "tile_kinds:\n" + tiles.replace("tile_kinds:\n", "").replace('"pay ap 1"', f'"{effect}"')
+    pack = make_pack(tmp_path, "dup", files={"tiles.yaml": tiles})
+    _, reporter = compile_with(base, [pack])
+    lines = sorted({d.line for d in reporter.diagnostics if d.code == code})
+    assert lines == [6, 12, 18], [(d.code, d.line, d.message) for d in reporter.diagnostics]
