@@ -172,7 +172,7 @@ def collect_supply(engine: Monsters, d: Dwarf, act: dict) -> None:
     if st.supply_pod is None or hx.distance(d.pos, st.supply_pod) > 1:
         raise EffectError("Collect Supply needs the supply pod next to you")
     spend(d, 1)
-    caps = {"health": 5, "ammo": engine.ammo_cap(d, "ammo"),
+    caps = {"health": engine.health_cap(d), "ammo": engine.ammo_cap(d, "ammo"),
             "secondary_ammo": engine.ammo_cap(d, "secondary_ammo")}
     for name, cap in caps.items():
         take = max(0, min(st.supply_stock[name], cap - getattr(d, name)))

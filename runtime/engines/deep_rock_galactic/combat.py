@@ -10,6 +10,8 @@ from tomecraft.runtime.engines.deep_rock_galactic.board import Board
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster
 
+OVERCLOCKED_SECONDARY = 5   # an overclocked secondary's ammo spaces (L588, L608)
+
 
 class Combat(Board):
     # --- damage --------------------------------------------------------------------------------
@@ -222,11 +224,21 @@ class Combat(Board):
         d.statuses.discard("unconscious")
         d.health = 1
 
+    def health_cap(self, d: Dwarf) -> int:
+        """The health spaces of the dwarf's board: its class's `health` (5 in the base game,
+        L234, L608); healing, supplies and refills stop there."""
+        return self.data.get("dwarf", d.cls).health
+
     def ammo_cap(self, d: Dwarf, resource: str) -> int:
-        """Ammo spaces: primary 5; secondary 3, or 5 overclocked (L592-596); plus an installed
-        upgrade's extra spaces."""
+        """Ammo spaces: the class's `primary_ammo` and `secondary_ammo` (5 and 3 in the base
+        game, L608); overclocking unlocks the secondary's reserve to 5 (L588), never fewer
+        than the class has; plus an installed upgrade's extra spaces."""
+        board = self.data.get("dwarf", d.cls)
         slot = "primary" if resource == "ammo" else "secondary"
-        base = 5 if resource == "ammo" or d.overclocked else 3
+        if resource == "ammo":
+            base = board.primary_ammo
+        else:
+            base = max(OVERCLOCKED_SECONDARY, board.secondary_ammo) if d.overclocked else board.secondary_ammo
         up = d.upgrades.get(slot)
         return base + ((self.data.get("weapon_upgrade", up).ammo_cap or 0) if up else 0)
 

@@ -22,11 +22,11 @@ CARRIED = ("health", "ammo", "secondary_ammo", "overclocked", "primary", "second
 
 
 def gold_options(engine: Engine, carded: set[int]) -> list[dict]:
-    """What one Gold can become, per dwarf, within the caps (health 5, ammo 5, secondary 3
-    or 5 overclocked)."""
+    """What one Gold can become, per dwarf, within the caps of its board (health_cap,
+    ammo_cap)."""
     out = []
     for d in engine.state.dwarves:
-        if d.health < 5:
+        if d.health < engine.health_cap(d):
             out.append({"dwarf": d.seat, "take": "health"})
         if d.ammo < engine.ammo_cap(d, "ammo"):
             out.append({"dwarf": d.seat, "take": "ammo"})
@@ -67,7 +67,7 @@ def upgrade_trades(engine: Engine, d: Dwarf) -> list[dict]:
     if len(d.spare_upgrades) + len(d.upgrades) < int(engine.rules["deep_dive_upgrade_rate"]):
         return out
     for up in owned:
-        if d.health < 5:
+        if d.health < engine.health_cap(d):
             out.append({"discard": up, "refill": "health", "dwarf": d.seat})
         for other in engine.state.dwarves:
             for resource in ("ammo", "secondary_ammo"):
@@ -91,7 +91,8 @@ def trade_upgrades(engine: Engine) -> Counter:
                 _discard_upgrade(d, gone)
             who = engine.state.dwarves[choice["dwarf"]]
             resource = choice["refill"]
-            setattr(who, resource, 5 if resource == "health" else engine.ammo_cap(who, resource))
+            setattr(who, resource, engine.health_cap(who) if resource == "health"
+                    else engine.ammo_cap(who, resource))
             done[resource] += 1
             engine.log(f"Deep Dive: the {d.cls} discards {up} to refill the {who.cls}'s {resource}")
     return done

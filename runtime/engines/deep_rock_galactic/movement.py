@@ -101,7 +101,7 @@ def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
     if h in st.ground:
         for name, n in list(st.ground[h].items()):
             if name == "health_cube":
-                take = min(n, 5 - d.health)
+                take = max(0, min(n, engine.health_cap(d) - d.health))
                 d.health += take
                 st.ground[h][name] -= take
             else:

@@ -98,7 +98,8 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
         if _adjacent(d.pos, m.pos) and not shots:
             out.append((3, {"do": "pickaxe", "at": [m.pos]}))
     needy = d.ammo <= 1 or d.health <= 2
-    if st.supply_pod is not None and _adjacent(d.pos, st.supply_pod) and (d.ammo < 5 or d.health < 5):
+    short = d.ammo < engine.ammo_cap(d, "ammo") or d.health < engine.health_cap(d)
+    if st.supply_pod is not None and _adjacent(d.pos, st.supply_pod) and short:
         out.append((2, {"do": "collect_supply"}))
     if needy and st.supply_pod is None and st.shared["nitra"] + st.shared["gold"] >= 3:
         spots = [n for n in hx.neighbours(d.pos) if can_land_supply_pod(engine, n) and n not in st.stalagmites]

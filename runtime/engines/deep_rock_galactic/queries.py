@@ -97,7 +97,7 @@ class Queries:
     def has_status(self, ctx, status: str) -> bool:
         who = ctx.self or ctx.you
         if status == "full_health":
-            return isinstance(who, Dwarf) and who.health >= 5
+            return isinstance(who, Dwarf) and who.health >= self.e.health_cap(who)
         return status in getattr(who, "statuses", ())
 
     def dwarf_in_range(self, ctx) -> bool:

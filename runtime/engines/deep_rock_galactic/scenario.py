@@ -136,8 +136,11 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     for seat, spec in enumerate(setup.get("dwarves", [])):
         cls = spec["cls"]
         primary = spec.get("primary") or next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
-        d = Dwarf(seat, cls, _hex(spec["at"]), health=spec.get("health", 5), ammo=spec.get("ammo", 5),
-                  secondary_ammo=spec.get("secondary_ammo", 3), secondary=spec.get("secondary", "zhukov"),
+        board = data.get("dwarf", cls)          # a full board unless the scenario says
+        d = Dwarf(seat, cls, _hex(spec["at"]), health=spec.get("health", board.health),
+                  ammo=spec.get("ammo", board.primary_ammo),
+                  secondary_ammo=spec.get("secondary_ammo", board.secondary_ammo),
+                  secondary=spec.get("secondary", "zhukov"),
                   primary=primary, overclocked=spec.get("overclocked", False),
                   statuses=set(spec.get("statuses", [])), actions=spec.get("actions", 3),
                   in_pod=spec.get("in_pod", False), carried=Counter(spec.get("carried", {})),

@@ -144,7 +144,7 @@ class Verbs:
             return
         at = ctx.info.get("at")
         pile = self.e.state.ground.get(tuple(at)) if at is not None else None
-        take = min(amount, 5 - d.health)
+        take = max(0, min(amount, self.e.health_cap(d) - d.health))
         if pile is not None and pile["health_cube"]:
             take = min(take, pile["health_cube"])   # cubes picked up from the ground (L538)
             pile["health_cube"] -= take
