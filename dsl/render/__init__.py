@@ -60,6 +60,8 @@ _LOGIC = {"zh": {"and": "且", "or": "或"}, "en": {"and": "and", "or": "or"}}
 _LET_LETTERS = "NMKLPQRSTUVW"
 _PARAM_LETTERS = "NMK"   # a keyword's number parameters, as sheets show them ("Ambush N")
 _COUNT_LETTERS = "XYZ"   # counts that are not numbers: "gain X gold, where X is..."
+# The definition templates.fill puts after a clause that uses such a count.
+_WHERE_DEF = re.compile(r", where ([A-Z] is .*)$", re.S)
 _MAX_KEYWORD_DEPTH = 8  # keywords defined through keywords; beyond this, show the template
 
 # ASCII punctuation inside Chinese text (templates are often typed with it) -> full width.
@@ -303,7 +305,13 @@ class _Renderer:
             return ("；" if compound else "，").join(clauses)
         if compound:
             return "; ".join(clauses)
-        return ", ".join(clauses[:-1]) + " and " + clauses[-1]
+        # A count defined after its clause ("deal X damage, where X is ...") is defined after
+        # the whole list, not before the clauses that follow it ("..., where X is the hits
+        # and place 3 flames" would read as part of the definition).
+        defs = [m.group(1).replace(", where ", " and ") for m in map(_WHERE_DEF.search, clauses) if m]
+        clauses = [_WHERE_DEF.sub("", c) for c in clauses]
+        joined = ", ".join(clauses[:-1]) + " and " + clauses[-1]
+        return joined + (", where " + " and ".join(defs) if defs else "")
 
     def said_once(self, stmts) -> list:
         """Leave out a `require` that the `target` after it says again: `require count(S) >= 1`

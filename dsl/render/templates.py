@@ -132,7 +132,7 @@ def _phrase_head(tokens, start: int, values: dict[str, Arg]) -> int | None:
                 break
         elif tok.group("one") is None:
             word = tok.group("word")
-            if not word or word.lower() in _STOP:
+            if not word or (word.lower() in _STOP and not _inside_title(tokens, i + 1, phrase)):
                 break
         phrase.append(i + 1)
         i += 2
@@ -145,6 +145,16 @@ def _phrase_head(tokens, start: int, values: dict[str, Arg]) -> int | None:
     if names and (names[-1] == phrase[-1] or not _is_noun_word(tokens[names[-1] + 2])):
         return names[-1]
     return None
+
+
+def _inside_title(tokens, i: int, phrase: list[int]) -> bool:
+    """Whether the small word at token i joins two capitalised words of one name ("Rock and
+    Stone card(s)", "Bottle of Ale"): the count then governs the noun after the name."""
+    def capitalised(j: int) -> bool:
+        word = tokens[j].group("word") if 0 <= j < len(tokens) else None
+        return bool(word) and word[0].isupper()
+    return bool(phrase) and capitalised(phrase[-1]) and i + 2 < len(tokens) \
+        and bool(tokens[i + 1].group("space")) and capitalised(i + 2)
 
 
 def _is_noun_word(tok) -> bool:

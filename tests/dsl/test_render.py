@@ -284,6 +284,31 @@ def test_a_roll_is_a_step_and_its_hits_are_the_damage(games):
                   "掷2颗子弹骰，造成X点子弹伤害（X为掷骰结果的命中数）。")
 
 
+def test_a_definition_follows_the_whole_list_of_clauses(games):
+    """'deal X damage, where X is the hits and place 3 flames' would read the flames into the
+    definition: the definition goes after the last clause."""
+    zh, en = say(games["deep_rock_galactic"],
+                 "target monster where in_range(3): let r = roll(fire_die, 2); deal fire hits(r); "
+                 "place flame 3")
+    assert en == ("Choose a monster within range 3 as the target: roll 2 Fire dice, deal X fire "
+                  "damage and place 3 flames, where X is the number of hits in the roll.")
+    assert zh == ("选择一只在3格射程内的怪物作为目标：掷2颗燃烧骰，造成X点燃烧伤害（X为掷骰结果的"
+                  "命中数），放置3个火焰。")
+
+
+def test_a_count_governs_the_noun_after_a_name_of_several_words(games):
+    """'Rock and Stone card(s)': the `and` inside the name does not end the noun phrase."""
+    drg = games["deep_rock_galactic"]
+    assert say(drg, "draw_rock_and_stone 1")[1] == "Draw 1 Rock and Stone card."
+    assert say(drg, "draw_rock_and_stone 2")[1] == "Draw 2 Rock and Stone cards."
+    from tomecraft.dsl.render.templates import Arg, fill
+    for n, want in (("1", "draw 1 card and gain 1 gold"), ("2", "draw 2 cards and gain 1 gold")):
+        assert fill("draw {n} card(s) and gain 1 gold", {"n": Arg(n, count=True)}, "en",
+                    lambda: "X") == want
+    assert fill("take {n} Bottle of Ale token(s) from the bag", {"n": Arg("1", count=True)},
+                "en", lambda: "X") == "take 1 Bottle of Ale token from the bag"
+
+
 def test_selector_conditions_are_relative_clauses_not_for_which(games):
     zh, en = say(games["deep_rock_galactic"], "each monster where in_range(1): deal_ignoring_resistance 1")
     assert en == "For each monster within range 1: deal 1 damage, ignoring resistances."
