@@ -301,9 +301,14 @@ def after_use(game: Game, entity: Entity) -> str | None:
 
 
 def after_use_text(game: Game, entity: Entity, lang: str) -> str:
-    """after_use in words, from the game's sheet labels (`after_use_<value>`)."""
+    """after_use in words, from the game's sheet labels: `after_use_<value>_<kind>` where a
+    game words it for one kind ("taken off the board when killed", for a monster), else
+    `after_use_<value>`."""
     key = after_use(game, entity)
-    return labels(lang, game).get(f"after_use_{key}", "") if key else ""
+    if not key:
+        return ""
+    lab = labels(lang, game)
+    return lab.get(f"after_use_{key}_{entity.kind}") or lab.get(f"after_use_{key}", "")
 
 
 def name_of(entity: Entity, lang: str) -> str:

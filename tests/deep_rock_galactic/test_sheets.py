@@ -33,6 +33,18 @@ def test_the_monster_board_lists_every_monster_in_activation_order(game, lang):
     assert positions == sorted(positions) and len(names) == 10
 
 
+@pytest.mark.parametrize("lang, monster, pickup, generic", [
+    ("en", "taken off the board when killed", "taken off the board once collected", "or used"),
+    ("zh", "被击杀后从版图移除", "取得后从版图移除", "被击杀或用后")])
+def test_what_happens_after_use_is_said_for_each_kind(game, lang, monster, pickup, generic):
+    """A monster is removed when killed, a pickup once collected: neither sheet says the
+    wording shared by both kinds ("when killed or used")."""
+    html = {s.name: render_html(game, s, lang) for s in SHEETS["deep_rock_galactic"]}
+    assert html["monsters"].count(monster) == len(game.of_kind("monster"))
+    assert pickup in html["rules"]                       # Blood Sugar
+    assert generic not in html["monsters"] + html["rules"]
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_sheet_renders_with_class_weapons_and_statuses(game, lang):
     html = {s.name: render_html(game, s, lang) for s in SHEETS["deep_rock_galactic"]}
