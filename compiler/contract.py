@@ -268,18 +268,42 @@ def _report(entity: Entity, site: EffectSite, node, reporter: dg.Reporter, messa
 
 # --- needs -----------------------------------------------------------------------------------
 
+def read_by_id(contract: Contract) -> dict[str, list[str]]:
+    """The kinds the engine reads only by id, with the ids it reads: a closed kind's needs,
+    and the ids `read_ids` lists (with the needs of its kind)."""
+    kinds = dict.fromkeys([*contract.closed, *contract.read_ids])
+    return {kind: sorted({need.id for need in contract.needs if need.kind == kind and need.id}
+                         | set(contract.read_ids.get(kind, ()))) for kind in kinds}
+
+
+def _report_unread(entity: Entity, read: list[str], code: str, reporter: dg.Reporter) -> None:
+    kind = entity.kind
+    which = f"only the {kind} entities {', '.join(read)}" if read else f"no {kind} entity"
+    mark = entity.doc.mark(entity.path + ("id",))
+    if entity.replaced is not None:     # the base one documents what play has built in
+        reporter.add(code,
+                     f"{kind} {entity.id!r} states what the engine has built in: it reads "
+                     f"{which}, so this replacement would change nothing in play",
+                     entity.display, mark.line, mark.column,
+                     "remove the replacement: play keeps the base game's")
+        return
+    reporter.add(code,
+                 f"{kind} {entity.id!r} would never be read: the engine reads {which}",
+                 entity.display, mark.line, mark.column,
+                 "replace one of them (its id with `replace: true`), or remove this one" if read
+                 else "remove it")
+
+
 def _check_needs(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
-    for kind in contract.closed:
-        read = sorted(need.id for need in contract.needs if need.kind == kind and need.id)
+    for kind, read in read_by_id(contract).items():
         for entity in game.entities.get(kind, {}).values():
-            # the base game's others are its inventory (what the box holds), not play
+            # the base game's others are its inventory (what the box holds) or document
+            # what the engine has built in: not play
             if entity.id not in read and entity.pack != game.id:
-                mark = entity.doc.mark(entity.path + ("id",))
-                reporter.add(dg.CONTRACT_NEED,
-                             f"{kind} {entity.id!r} would never be read: the engine reads only the "
-                             f"{kind} entities {', '.join(read)}", entity.display, mark.line,
-                             mark.column, "replace one of them (its id with `replace: true`), "
-                             "or remove this one")
+                # a closed kind's entity is content play lacks a use for; a rule's value is a
+                # field play never reads
+                code = dg.CONTRACT_NEED if kind in contract.closed else dg.CONTRACT_FIELD
+                _report_unread(entity, read, code, reporter)
     for need in contract.needs:
         have = game.entities.get(need.kind, {})
         if need.id and need.id not in have:
@@ -344,8 +368,9 @@ def describe(contract: Contract) -> str:
                     extra += " (triggers on " + ", ".join(sorted(use.events)) + ")"
             tag = " [base game only]" if use.fixed else " [one per entity]" if use.key else ""
             lines.append(f"  {name}{tag}: {use.when}{extra}")
-    for kind in contract.closed:
-        lines += ["", f"{kind}: only those named below are read; a pack replaces them, adds none"]
+    for kind, read in read_by_id(contract).items():
+        named = ", ".join(read) if read else "none (each documents a decision built in)"
+        lines += ["", f"{kind}: only these are read: {named}; a pack replaces them, adds none"]
     if contract.needs:
         lines += ["", "Content it needs:"]
         for need in contract.needs:

@@ -63,6 +63,10 @@ class Contract:
     # Kinds the engine reads only by the ids its needs name (Clank!'s components): a pack may
     # replace those, and a pack's entity of the kind under any other id would never be read.
     closed: tuple[str, ...] = ()
+    # Kinds read only by id, with the ids read besides the needs' (the rules: most of them
+    # document a decision the engine has built in, which only the base game states): a pack's
+    # entity of the kind under any other id, new or replacing a base one, is never read.
+    read_ids: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def use(self, kind: str, field_name: str) -> Use | None:
         return self.kinds.get(kind, {}).get(field_name)

@@ -14,7 +14,6 @@ SEAT_COLOURS = ("red", "yellow", "green", "blue")
 
 def check(game: Game, reporter: dg.Reporter) -> None:
     check_lasting_effects(game, reporter)
-    check_rules(game, reporter)
     regions = game.of_kind("region")
     if regions:
         starts = [r for r in regions if r.data.get("start")]
@@ -111,16 +110,3 @@ def check_action_skills(game: Game, once: list, reporter: dg.Reporter) -> None:
                            "there would never run", "make the skill `timing: passive`, or "
                            "write what it does at once", code=dg.CONTRACT_CONSTRUCT)
                     break
-
-
-def check_rules(game: Game, reporter: dg.Reporter) -> None:
-    """A pack may set the value of a rule the engine reads; the other rule entities document
-    decisions the engine has built in, so a value a pack gives them would change nothing."""
-    from tomecraft.runtime.engines.dungeontology.contract import READ_RULES
-    base = game.packs[0].id if game.packs else ""
-    for rule in game.of_kind("rule"):
-        if rule.pack != base and rule.id not in READ_RULES and "value" in rule.data:
-            report(reporter, rule, "value",
-                   f"the engine has rule {rule.id!r} built in: a value set by a pack would "
-                   "change nothing in play", "rules a pack may set: " + ", ".join(READ_RULES),
-                   code=dg.CONTRACT_FIELD)

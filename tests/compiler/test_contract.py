@@ -613,3 +613,49 @@ def test_clank_plays_from_the_start_tile_a_pack_leaves_and_needs_one(tmp_path):
     both = check_pack(tmp_path / "both", "clank_catacombs", {},
                       remove="[{kind: tile, id: start_a}, {kind: tile, id: start_b}]")
     assert [c for c, *_ in both if c == "TC-G001"] and any("no starting tile" in m for *_, m in both)
+
+
+RULE = """rules:
+  - id: {id}
+    replace: true
+    name: {{zh: 规则, en: A rule}}
+    source: approximation
+    note: a test
+    value: {value}
+"""
+
+
+@pytest.mark.parametrize("game, rule_id, value, refused", [
+    ("deep_rock_galactic", "g17_turn_order", "counter_clockwise", "TC-C002"),   # documents
+    ("deep_rock_galactic", "opinion_drill_aquarq", "true", "TC-C002"),          # an option off
+    ("deep_rock_galactic", "g13_pickaxe_dice", "2", None),                      # read in play
+    ("dungeontology", "g24_first_player", "youngest", "TC-C002"),
+    ("dungeontology", "c2_caste_column", "literal", None),
+    ("clank_catacombs", "tie_break_sum", "first", "TC-C002"),
+    ("clank_catacombs", "market_price", "6", "TC-C002"),      # printed, never played
+    ("clank_catacombs", "hand_size", "6", None),
+    ("dm_crawl_decks", "r01_no_opening_hand", "false", "TC-C002"),   # no rule is read
+    ("the_cave", "d11_start_player", "youngest", "TC-C002"),
+])
+def test_a_pack_changing_a_rule_that_play_never_reads_is_refused(tmp_path, game, rule_id, value,
+                                                                 refused):
+    """Most rule entities document a decision the engine has built in; a pack's version of
+    one would change nothing in play (nor, for those the sheets print, tell the truth), so
+    check refuses it at the rule. A rule that play reads may be replaced."""
+    found = check_pack(tmp_path, game, {"rules.yaml": RULE.format(id=rule_id, value=value)})
+    assert [c for c, *_ in found] == ([refused] if refused else []), found
+    if refused:
+        assert found[0][1] == "rules.yaml" and found[0][2] in (2, 7)   # at its id or value
+
+
+@pytest.mark.parametrize("game", ["deep_rock_galactic", "dungeontology"])
+def test_the_rules_a_contract_says_play_reads_are_the_ones_the_engine_reads(game):
+    """The contract's read rules against the engine's source: every `rules["id"]` (DRG) or
+    `rules.get("id"` (Dungeontology) the engine has is listed, and nothing else is."""
+    import importlib
+    import re
+    source = "".join(p.read_text(encoding="utf-8")
+                     for p in (ROOT / "runtime" / "engines" / game).glob("*.py"))
+    read = set(re.findall(r'rules(?:\[|\.get\()"(\w+)"', source))
+    contract = importlib.import_module(f"tomecraft.runtime.engines.{game}.contract")
+    assert read and read == set(contract.READ_RULES)

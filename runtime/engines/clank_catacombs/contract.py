@@ -93,4 +93,5 @@ CONTRACT = Contract(
         Need("tile", at_least=1, why="the dungeon is explored from the tile stack"),
     ),
     closed=("component",),
+    read_ids={"rule": ("party_initial_clank", "party_out_draw")},   # with RULES (the needs)
 )

@@ -34,6 +34,11 @@ EVENTS = {
 SPACE_EVENTS = ("monster_enters", "dwarf_enters")
 ONCE = ("continuous",)
 
+# The rules whose values play reads (engine.rules[...]); the others are documentation.
+READ_RULES = ("deep_dive_upgrade_rate", "g11_track_length", "g13_pickaxe_dice",
+              "hidden_segment_pool", "upgrades_per_hidden_segment",
+              "v18_pickups_per_hidden_segment")
+
 CONTRACT = Contract(
     engine="deep_rock_galactic",
     events=EVENTS,
@@ -127,11 +132,15 @@ CONTRACT = Contract(
             **printed("number", on="the mission book"),
         },
         "rule": {
-            **reads("at setup and whenever the rule applies", "value"),
+            **reads("at setup and whenever the rule applies: " + ", ".join(READ_RULES) + " (the "
+                    "other rules document decisions the engine has built in: only the base game "
+                    "states them)", "value"),
             **built_in("options", "default_off", why="only the chosen value is played"),
         },
     },
+    read_ids={"rule": READ_RULES},
     needs=(
+        *(Need("rule", r, why="the engine reads its value") for r in READ_RULES),
         Need("hazard_level", at_least=1, why="a mission is played at a hazard level"),
         Need("dwarf", at_least=1, why="every seat plays a dwarf"),
         *(Need("die", id=die, why="the engine and the effects roll it by its term")

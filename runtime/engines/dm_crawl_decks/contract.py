@@ -55,10 +55,8 @@ CONTRACT = Contract(
                        "dl_start", "dl_max", "spare_capacity", "start_gold", "start_tokens",
                        "relic_draw", "relic_keep", "level_up_every", "descend_heal",
                        "time_battle", "time_short_rest", "time_long_rest"),
-        "rule": {
-            **reads("whenever the rule applies", "value"),
-            **built_in("options", why="only the chosen value is played"),
-        },
+        "rule": built_in("value", "options",
+                         why="each rule entity documents a decision the engine makes"),
     },
     needs=(
         *(Need("attribute", a, why="the four attribute tracks (L13, L77)")

@@ -38,7 +38,7 @@ SCHOLAR_EVENTS = ("stealth_value", "stealth_failed", "card_played", "spy_alert",
 LASTING = ("on", "set")
 # The rule entities whose value the engine reads; the others document decisions it has built in,
 # so a pack may not set their value (compiler/game_checks/dungeontology.py).
-READ_RULES = ("c2_caste_column", "g13_penalty_after_panic")
+READ_RULES = ("c2_caste_column", "g13_penalty_after_panic")   # read with the base default
 OWNED = "while its owner has it: its triggers hear the owner's events"
 
 CONTRACT = Contract(
@@ -120,6 +120,7 @@ CONTRACT = Contract(
             **built_in("options", why="only the chosen value is played"),
         },
     },
+    read_ids={"rule": READ_RULES},
     needs=(
         Need("scholar", at_least=4, why="every seat of a 4-player game plays a scholar (L256)"),
         Need("notebook", at_least=1, at_most=1, why="every scholar writes in the one notebook layout"),
