@@ -210,38 +210,59 @@ def stand(engine: Monsters, d: Dwarf, act: dict) -> None:
     d.statuses.discard("knocked_over")
 
 def exchange(engine: Monsters, d: Dwarf, act: dict) -> None:
-    """Exchange Supply (L621-624): with an adjacent dwarf, ammo, throwables and Rock and Stone
-    cards; never health."""
+    """Exchange Supply (L612-616): with an adjacent dwarf, ammo, throwables, spare upgrades and
+    Rock and Stone cards; never health. All or nothing: what cannot be given is refused
+    before anything moves or the action is spent."""
     other = engine.state.dwarves[act["who"]]
     if other is d or hx.distance(d.pos, other.pos) > 1:
         raise EffectError("exchange with an adjacent dwarf")
     give = act.get("give", {})
-    if "health" in give:
-        raise EffectError("health cubes cannot be exchanged")
+    for name, n in give.items():
+        problem = _cannot_give(engine, d, other, name, n)
+        if problem:
+            raise EffectError(problem)
     spend(d, 1)
     for name, n in give.items():
         if name == "rock_and_stone":           # n cards from the hand
-            if len(d.rock_and_stone) < n:
-                raise EffectError("not enough Rock and Stone cards")
             other.rock_and_stone += d.rock_and_stone[:n]
             del d.rock_and_stone[:n]
         elif name in ("ammo", "secondary_ammo"):
-            if getattr(d, name) < n:
-                raise EffectError(f"not enough {name}")
             setattr(d, name, getattr(d, name) - n)
             setattr(other, name, getattr(other, name) + n)
-        elif name == "upgrades":               # only ones not installed (L614-616)
-            for up in n:
-                if up not in d.spare_upgrades:
-                    raise EffectError(f"{up} is not a spare upgrade of the {d.cls}")
-                d.spare_upgrades.remove(up)
-                other.spare_upgrades.append(up)
-        elif name == "throwables":
-            for card in n:
-                d.throwables.remove(card)
-                other.throwables.append(card)
-        else:
-            raise EffectError(f"{name} cannot be exchanged")
+        else:                                  # upgrades, throwables: by id
+            mine, theirs = ((d.spare_upgrades, other.spare_upgrades) if name == "upgrades"
+                            else (d.throwables, other.throwables))
+            for item in n:
+                mine.remove(item)
+                theirs.append(item)
+
+
+def _cannot_give(engine: Monsters, d: Dwarf, other: Dwarf, name: str, n) -> str:
+    """Why `d` cannot give `n` of `name` to `other` ("" if it can)."""
+    if name == "health":
+        return "health cubes cannot be exchanged"
+    if name == "rock_and_stone":
+        return "" if len(d.rock_and_stone) >= n else "not enough Rock and Stone cards"
+    if name in ("ammo", "secondary_ammo"):
+        if getattr(d, name) < n:
+            return f"not enough {name}"
+        if getattr(other, name) + n > engine.ammo_cap(other, name):    # its board's spaces (L608)
+            return f"the {other.cls} has no room for {n} more {name}"
+        return ""
+    if name == "upgrades":                     # only ones not installed (L614-616)
+        held = list(d.spare_upgrades)
+        what = "a spare upgrade"
+    elif name == "throwables":
+        held = list(d.throwables)
+        what = "a throwable"
+    else:
+        return f"{name} cannot be exchanged"
+    for item in n:
+        if item not in held:
+            return f"{item} is not {what} of the {d.cls}"
+        held.remove(item)
+    return ""
+
 
 def end(engine: Monsters, d: Dwarf, act: dict) -> None:
     d.actions = 0
