@@ -127,7 +127,8 @@ class Target:
 
     @property
     def label(self) -> str:
-        return self.base.name + "".join(f" + {p.name}" for p in self.packs)
+        # (resolved: a pack given as `.` or `..` has no name of its own)
+        return self.base.resolve().name + "".join(f" + {p.resolve().name}" for p in self.packs)
 
 
 def with_shipped_packs(root: Path) -> list[Target]:

@@ -113,6 +113,13 @@ def _ids(path: Path) -> list[str]:
 
 # --- packs resolved through their own game -------------------------------------------------------
 
+def test_a_pack_checked_as_dot_from_its_folder_is_named_by_its_folder(tmp_path, capsys, monkeypatch):
+    folder = pack(tmp_path, "mud_caves", "id: mud_caves\ngame: the_cave\nversion: '1.0'\n")
+    monkeypatch.chdir(folder)
+    code, out, err = run(capsys, "check", ".")
+    assert code == 0 and err.splitlines() == ["checking the_cave + mud_caves"]
+
+
 def test_check_pack_option_checks_only_the_packs_game(tmp_path, capsys):
     folder = pack(tmp_path, "ok", "id: ok\ngame: the_cave\nversion: '1.0'\n")
     code, out, err = run(capsys, "check", "--pack", folder)
