@@ -16,6 +16,12 @@ class Agent(Protocol):
     def choose(self, key: str, options: Sequence, view: Any = None) -> Any: ...
 
 
+def picks_from_suggestion(agent: Agent) -> bool:
+    """Whether `agent` declares it picks among the view's suggestions whenever there are any
+    (RandomAgent does; a script or a person may pick anything legal)."""
+    return getattr(agent, "picks_from_suggestion", False)
+
+
 class ScriptError(LookupError):
     """A scripted choice matches none of the legal options, or the script ran out."""
 
@@ -44,6 +50,10 @@ def _same(a: Any, b: Any) -> bool:
 
 class RandomAgent:
     """Uniformly random among legal options, or among the view's suggestions if it has any."""
+
+    # What an engine may rely on: where the view suggests some options, this agent picks one
+    # of them, never another, so the engine need not work out options it could never pick.
+    picks_from_suggestion = True
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng

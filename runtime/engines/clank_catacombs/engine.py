@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from types import SimpleNamespace
 
-from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.agents import picks_from_suggestion
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.clank_catacombs import policy
 from tomecraft.runtime.engines.clank_catacombs.board import Board
@@ -294,10 +294,10 @@ class Engine(Board, Rules):
         """The options the turn's "action" decision offers the player's agent: every legal
         action (`legal_actions`), except for a random agent holding cards: its view suggests
         exactly the plays whenever there is one (policy.PLAYS_FIRST) and it draws among the
-        suggestions, so it is offered the plays alone, the same draw without computing the
+        suggestions (agents.picks_from_suggestion), so it is offered the plays alone, the same draw without computing the
         moves, purchases and actions it would never pick (most of a turn's decisions).
         Any other agent (a scenario's script) is offered every legal option."""
-        if policy.PLAYS_FIRST and p.hand and type(self.agents[p.seat]) is RandomAgent:
+        if policy.PLAYS_FIRST and p.hand and picks_from_suggestion(self.agents[p.seat]):
             return self.play_options(p)
         return self.legal_actions(p)
 
