@@ -456,18 +456,22 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
     """Head for the nearest tile with an unexplored exit, or a token the team can take (a
     token counts only where the team can walk: a desperate move gains no token, L230)."""
     graph = graph_for(engine, team)
-    reach = graph.reach(team.pos)
+    reach = None        # (searched only if a token or a 5-AP jump asks: often neither does)
     cells = engine.state.cells
     targets = set(frontier(engine))
     carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
-    targets.update(p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)
-                   and walkable(engine, reach, p))
+    tokens = [p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)]
+    if tokens:
+        reach = graph.reach(team.pos)
+        targets.update(p for p in tokens if walkable(engine, reach, p))
     targets_all = frozenset(targets)
     targets.discard(team.pos)
     targets = frozenset(targets)
     if targets and desperate and team.ap == TURN_AP:
         normal = {tuple(o["to"]) for o in moves}
         jump = [o for o in desperate if tuple(o["to"]) in targets and tuple(o["to"]) not in normal]
+        if reach is None:
+            reach = graph.reach(team.pos)
         near = [p for p in targets if reach.get(p, FAR) <= 3]
         if jump and not near:
             return jump
