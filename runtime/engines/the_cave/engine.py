@@ -365,7 +365,7 @@ class Engine:
             found = self._entry_table[key] = frozenset(a.id for a in kind.actions or ())
         return found
 
-    def _action_effect(self, kind, act_id: str) -> Callable | None:
+    def action_effect(self, kind, act_id: str) -> Callable | None:
         """The effect of the action `act_id` on a tile of `kind`: the tile's own action of
         that id first, else the game's (None if neither has one); read once per engine (a
         trial copy shares it), not by searching the Records at every action."""
@@ -409,7 +409,7 @@ class Engine:
 
     def do_act(self, team: Team, act_id: str) -> None:
         cell = self.state.cells[team.pos]
-        effect = self._action_effect(cell.kind, act_id)
+        effect = self.action_effect(cell.kind, act_id)
         if effect is None or not self._atomic(team, cell, lambda: effect(self.ctx(team, cell))):
             raise EffectError(f"{team.name} cannot {act_id} here")
         stats, counted = self.state.stats, "act:" + act_id

@@ -13,7 +13,7 @@ from tomecraft.runtime.engines.the_cave.equipment import WORN, item_of
 from tomecraft.runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, edge,
 )
-from tomecraft.runtime.engines.the_cave.trials import copy_team, trial_copy
+from tomecraft.runtime.engines.the_cave.trials import copy_team, may_gain_or_grow, trial_copy
 from tomecraft.runtime.engines.the_cave.walking import (
     DESPERATE, FAR, frontier, graph_for, policy_cache, road_toward, toward, walkable,
 )
@@ -286,7 +286,9 @@ def _weigh(engine, team, options: list, restocking: bool = False,
     """Every action option tried out on a copy of the game. Whatever its id, an option weighs
     what it does: a pack's copy of an action weighs what the original weighs, and the agent's
     seeded tie-break picks among them. Whether it restocks is asked only if `restocking`,
-    the change in logistics only if `supplying` (else `supply` stays -inf)."""
+    the change in logistics only if `supplying` (else `supply` stays -inf; then only a token
+    or a tile counts, and an option whose effect can give neither is not tried:
+    trials.may_gain_or_grow)."""
     if not options:
         return []           # (nothing to weigh against the team as it is)
     dist = engine.base_distance().get(team.pos, 0)    # an action does not move the team
@@ -296,6 +298,9 @@ def _weigh(engine, team, options: list, restocking: bool = False,
     grows = policy_cache(engine).setdefault("grows", {})
     out = []
     for o in options:
+        if not (supplying or restocking) and not may_gain_or_grow(engine, team, o):
+            out.append(_Weighed(o, 0.0))    # (only a token or a tile counts here: none)
+            continue
         tried = _tried(engine, team, o)
         if tried is None:
             out.append(_Weighed(o))

@@ -6,10 +6,13 @@ and is freed as soon as it is dropped: it holds no reference to itself.
 """
 from __future__ import annotations
 
+import inspect
 from collections import Counter
+from types import CodeType
 
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.state import TURN_AP, Cell, State
+from tomecraft.runtime.engines.the_cave.walking import policy_cache
 
 _new_object = object.__new__
 
@@ -98,3 +101,55 @@ def trial_class(cls):
             "verbs": property(Verbs), "queries": property(Queries)})
         _TRIAL_CLASSES[found] = found       # (a trial of a trial: the same class)
     return found
+
+
+# --- what a trial can show -------------------------------------------------------------------
+
+# The names an effect's code may hold and still neither give a team a token nor add a tile:
+# the camp, equipment and AP verbs and queries (handlers.py, rules.py) and what they read
+# and write (AP, the camp, the backpack). Any other name (take_token, gain_token, tokens,
+# discover, a keyword of the content's, a pack's new verb...) may do either.
+_NEITHER_TOKEN_NOR_TILE = frozenset({
+    # generated code's own (effects.step, the error note)
+    "step", "raised", "SOURCES", "Exception", "abs", "min", "max", "len",
+    # what it reads and writes through the context
+    "engine", "state", "base", "verbs", "queries", "you", "self", "target", "info", "pos",
+    "depth", "ap", "done", "camp", "camp_pos", "camp_packed_before", "backpack", "items",
+    "can_use_of", "use_of", "use_once_of", "count", "log_enabled", "log", "name",
+    # verbs and queries
+    "can_pay", "pay", "can_spend", "spend", "can_use_oxygen", "use_oxygen", "end_actions",
+    "discard_item", "re_equip", "set_camp", "swap_camp", "pack_camp", "abandon_camp",
+    "has", "at_base", "camp_here", "camp_packed", "camp_packed_before", "camp_available",
+    "can_discover",
+})
+
+
+def may_gain_or_grow(engine, team, option) -> bool:
+    """Whether trying the action or equipment `option` of `team` out could show a token
+    gained or a tile added, as its effect's code says (the names it holds, `_NEITHER_TOKEN_
+    NOR_TILE`): where only those count (policy._weigh), an option that can show neither
+    need not be tried. Remembered per effect for the game."""
+    if option["do"] == "act":
+        effect = engine.action_effect(engine.state.cells[team.pos].kind, option["id"])
+    elif option["do"] == "use":
+        item = engine.items.by_term.get(option["item"])
+        effect = item.use if item is not None else None
+    else:
+        effect = None
+    if effect is None:
+        return True         # (tried as before: what it shows is the engine's business)
+    known = policy_cache(engine).setdefault("may_gain_or_grow", {})
+    found = known.get(effect)
+    if found is None:
+        code = getattr(inspect.unwrap(effect), "__code__", None)   # (sim --usage wraps it)
+        found = known[effect] = code is None or not _names(code) <= _NEITHER_TOKEN_NOR_TILE
+    return found
+
+
+def _names(code: CodeType) -> set:
+    """The global and attribute names a function's code holds, its nested code's too."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names(const)
+    return names
