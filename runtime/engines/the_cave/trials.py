@@ -107,15 +107,16 @@ def trial_class(cls):
 
 # The names an effect's code may hold and still neither give a team a token nor add a tile:
 # the camp, equipment and AP verbs and queries (handlers.py, rules.py) and what they read
-# and write (AP, the camp, the backpack). Any other name (take_token, gain_token, tokens,
-# discover, a keyword of the content's, a pack's new verb...) may do either.
+# and write (AP, the camp, the backpack, the ropes). Any other name (take_token, gain_token,
+# tokens, discover, a keyword of the content's, a pack's new verb...) may do either.
 _NEITHER_TOKEN_NOR_TILE = frozenset({
     # generated code's own (effects.step, the error note)
     "step", "raised", "SOURCES", "Exception", "abs", "min", "max", "len",
     # what it reads and writes through the context
     "engine", "state", "base", "verbs", "queries", "you", "self", "target", "info", "pos",
     "depth", "ap", "done", "camp", "camp_pos", "camp_packed_before", "backpack", "items",
-    "can_use_of", "use_of", "use_once_of", "count", "log_enabled", "log", "name",
+    "can_use_of", "use_of", "use_once_of", "count", "log_enabled", "log", "name", "ropes",
+    "seat",
     # verbs and queries
     "can_pay", "pay", "can_spend", "spend", "can_use_oxygen", "use_oxygen", "end_actions",
     "discard_item", "re_equip", "set_camp", "swap_camp", "pack_camp", "abandon_camp",
@@ -125,25 +126,46 @@ _NEITHER_TOKEN_NOR_TILE = frozenset({
 
 
 def may_gain_or_grow(engine, team, option) -> bool:
-    """Whether trying the action or equipment `option` of `team` out could show a token
-    gained or a tile added, as its effect's code says (the names it holds, `_NEITHER_TOKEN_
-    NOR_TILE`): where only those count (policy._weigh), an option that can show neither
-    need not be tried. Remembered per effect for the game."""
-    if option["do"] == "act":
-        effect = engine.action_effect(engine.state.cells[team.pos].kind, option["id"])
-    elif option["do"] == "use":
-        item = engine.items.by_term.get(option["item"])
-        effect = item.use if item is not None else None
-    else:
-        effect = None
-    if effect is None:
-        return True         # (tried as before: what it shows is the engine's business)
+    """Whether trying `option` of `team` out could show a token gained or a tile added, as
+    the code of the effects it runs says (the names they hold, `_NEITHER_TOKEN_NOR_TILE`):
+    an action's or an item's own effect; for an ordinary move, the way out of the team's
+    tile (if any), the entry option and the entered tile's own actions (what `gain` tries
+    after it). Where only those count (policy._weigh, _best), an option that can show
+    neither need not be tried. Each effect's answer is remembered for the game."""
+    effects = _effects(engine, team, option)
+    if effects is None:
+        return True         # (tried as before: what it runs is the engine's business)
     known = policy_cache(engine).setdefault("may_gain_or_grow", {})
-    found = known.get(effect)
-    if found is None:
-        code = getattr(inspect.unwrap(effect), "__code__", None)   # (sim --usage wraps it)
-        found = known[effect] = code is None or not _names(code) <= _NEITHER_TOKEN_NOR_TILE
-    return found
+    for effect in effects:
+        found = known.get(effect)
+        if found is None:
+            code = getattr(inspect.unwrap(effect), "__code__", None)   # (sim --usage wraps it)
+            found = known[effect] = code is None or not _names(code) <= _NEITHER_TOKEN_NOR_TILE
+        if found:
+            return True
+    return False
+
+
+def _effects(engine, team, option) -> list | None:
+    """The effects trying `option` out runs (`may_gain_or_grow`), None if not known here."""
+    do = option["do"]
+    if do == "act":
+        effect = engine.action_effect(engine.state.cells[team.pos].kind, option["id"])
+        return None if effect is None else [effect]
+    if do == "use":
+        item = engine.items.by_term.get(option["item"])
+        return None if item is None or item.use is None else [item.use]
+    if do != "move" or option["via"] == "desperate_move":
+        return None
+    cells = engine.state.cells
+    kind, entered = cells[team.pos].kind, cells[tuple(option["to"])].kind
+    out_id, _, enter_id = option["via"].rpartition("+")
+    effects = [out for found, _, out in engine.ways_out(kind) if found == out_id] if out_id else []
+    effects += [enter for found, _, enter in engine.entries(entered) if found == enter_id]
+    effects += [engine.action_effect(entered, act) for act in engine.tile_action_ids(entered)]
+    if None in effects or len(effects) != bool(out_id) + 1 + len(engine.tile_action_ids(entered)):
+        return None         # (an option the engine would refuse: tried, as before)
+    return effects
 
 
 def _names(code: CodeType) -> set:
