@@ -131,19 +131,25 @@ def may_gain_or_grow(engine, team, option) -> bool:
     an action's or an item's own effect; for an ordinary move, the way out of the team's
     tile (if any), the entry option and the entered tile's own actions (what `gain` tries
     after it). Where only those count (policy._weigh, _best), an option that can show
-    neither need not be tried. Each effect's answer is remembered for the game."""
-    effects = _effects(engine, team, option)
-    if effects is None:
-        return True         # (tried as before: what it runs is the engine's business)
+    neither need not be tried. Remembered for the game per what picks the effects: the
+    tile kinds (of the team's tile, and the entered one) and the option's ids."""
+    cells, do = engine.state.cells, option["do"]
+    if do == "move":
+        key = (do, id(cells[team.pos].kind), option["via"], id(cells[tuple(option["to"])].kind))
+    elif do == "act":
+        key = (do, id(cells[team.pos].kind), option["id"])
+    else:
+        key = (do, option.get("item"))
     known = policy_cache(engine).setdefault("may_gain_or_grow", {})
-    for effect in effects:
-        found = known.get(effect)
-        if found is None:
-            code = getattr(inspect.unwrap(effect), "__code__", None)   # (sim --usage wraps it)
-            found = known[effect] = code is None or not _names(code) <= _NEITHER_TOKEN_NOR_TILE
-        if found:
-            return True
-    return False
+    found = known.get(key)
+    if found is None:
+        effects = _effects(engine, team, option)
+        # (None: tried as before, what it runs is the engine's business; sim --usage wraps
+        # each effect)
+        found = known[key] = effects is None or any(
+            not _names(getattr(inspect.unwrap(effect), "__code__", None)) <= _NEITHER_TOKEN_NOR_TILE
+            for effect in effects)
+    return found
 
 
 def _effects(engine, team, option) -> list | None:
@@ -168,8 +174,11 @@ def _effects(engine, team, option) -> list | None:
     return effects
 
 
-def _names(code: CodeType) -> set:
-    """The global and attribute names a function's code holds, its nested code's too."""
+def _names(code: CodeType | None) -> set:
+    """The global and attribute names a function's code holds, its nested code's too (for
+    no code, one name that is on no list)."""
+    if code is None:
+        return {None}
     names = set(code.co_names)
     for const in code.co_consts:
         if isinstance(const, CodeType):
