@@ -174,11 +174,12 @@ def _best(engine, team, options: list) -> list:
     scored = []
     before = value(engine, team)
     for o in options:
+        if not may_gain_or_grow(engine, team, o):
+            scored.append((0.0, o))     # (only a positive gain counts: a move that can show
+            continue                    # no token, nor its tile's actions, is not tried)
         alike = _alike(engine, team, o)
-        if alike not in known:      # (only a positive gain counts: a move that can show
-            # no token, nor its tile's actions, is not tried: trials.may_gain_or_grow)
-            known[alike] = gain(engine, team, o, before=before) \
-                if may_gain_or_grow(engine, team, o) else 0.0
+        if alike not in known:
+            known[alike] = gain(engine, team, o, before=before)
         scored.append((known[alike], o))
     top = max((g for g, _ in scored), default=0.0)
     return [o for g, o in scored if g > 0 and g == top]
