@@ -4,7 +4,8 @@ It only narrows the legal options (`suggest`); the random agent picks among what
 Which options exist is the engine's business: every action, tile action, equipment action and
 entry option that content defines is weighed the same way, by a one-step lookahead (`gain`:
 apply the option to a copy of the game and score the team's tokens and its logistics), never
-by its name. Where a team can walk is walking.py's business.
+by its name (where only a token or a tile counts, an option whose effects' code can give
+neither is not tried: trials.may_gain_or_grow). Where a team can walk is walking.py's business.
 """
 from __future__ import annotations
 
