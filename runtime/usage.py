@@ -53,14 +53,16 @@ def track(data) -> Iterator[Usage]:
 _QUIET = [0]     # > 0 while a simulated player tries options out (see `quiet`)
 
 
-@contextmanager
-def quiet() -> Iterator[None]:
-    """Effects run inside this block are not counted: a simulated player's lookahead tries
-    options on a copy of the game, and those trials are not uses."""
-    _QUIET[0] += 1
-    try:
-        yield
-    finally:
+class quiet:
+    """`with quiet():` effects run inside this block are not counted: a simulated player's
+    lookahead tries options on a copy of the game, and those trials are not uses. (A class,
+    not a contextmanager generator: a player enters one for every decision it weighs.)"""
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        _QUIET[0] += 1
+
+    def __exit__(self, *exc) -> None:
         _QUIET[0] -= 1
 
 

@@ -173,3 +173,28 @@ def test_each_rule_that_changes_a_shared_bag_gives_the_team_a_new_one(rule):
      "abandon_camp": lambda: rules.abandon_camp(engine, trial)}[rule]()
     assert (trial.camp_items, trial.lost) != (camp, lost)                     # the rule did act
     assert (team.camp_items, team.lost) == (camp, lost)
+
+
+def test_only_an_option_whose_effect_can_give_a_token_or_a_tile_is_tried_for_them(data):
+    """Where only a token gained or a tile added counts (policy._weigh without logistics,
+    _best), an option whose effects' code can do neither is not tried out: the pack's copy
+    of set_camp, the camp and equipment actions, a walk onto a plain tile are not; an
+    action, a tile's action or an item's use naming gain_token, take_token or discover is,
+    and so is a move onto a tile whose own action takes a token (tried after entering)."""
+    from tomecraft.runtime.engines.the_cave.scenario import build
+    from tomecraft.runtime.engines.the_cave.trials import may_gain_or_grow
+    engine = build(data, {"tiles": [{"at": [0, 0], "kind": "start", "exits": "NESW"},
+                                    {"at": [1, 0], "kind": "grotto", "exits": "NESW"},
+                                    {"at": [-1, 0], "kind": "normal", "exits": "EW"}],
+                          "teams": [{"pos": [1, 0]}, {"pos": [0, 0]}]})
+    on_grotto, at_start = engine.state.teams
+    acts = ("bivouac", "set_camp", "swap_camp", "pack_camp", "re_equip", "survey", "mine",
+            "discover")
+    shows = {act: may_gain_or_grow(engine, on_grotto, {"do": "act", "id": act}) for act in acts}
+    shows["lantern"] = may_gain_or_grow(engine, on_grotto, {"do": "use", "item": "lantern"})
+    assert shows == {"bivouac": False, "set_camp": False, "swap_camp": False, "pack_camp": False,
+                     "re_equip": False, "survey": True, "mine": True, "discover": True,
+                     "lantern": True}
+    moves = {tuple(o["to"]): o for o in engine.move_options(at_start, desperate=False)}
+    assert not may_gain_or_grow(engine, at_start, moves[(-1, 0)])      # walk: pay ap 1
+    assert may_gain_or_grow(engine, at_start, moves[(1, 0)])           # then mine: take_token

@@ -75,7 +75,7 @@ class Engine:
         self._links: tuple = (0, {})     # (grid size, pos -> [(direction, neighbour pos)])
         self._near: tuple = (None, 0, {})   # (grid, its size, pos -> ((direction, tile), ...))
         self._open: tuple = (0, {})      # (grid size, pos -> its unexplored exits)
-        self._entry_table: dict = {}     # `_entries` and `_action_checks` per tile kind
+        self._entry_table: dict = {}     # `entries` and `_action_checks` per tile kind
         # rules.py's memos of pure functions of the content and their keys: one pair per
         # content for every game played with it (`rules.content_memos`); trial copies share them
         self.loadout_memo, self.exchange_memo = rules.content_memos(data)
@@ -225,7 +225,7 @@ class Engine:
         ctx.info.clear()
         ctx.info["edge"] = edge(ctx.target.pos, ctx.self.pos)
 
-    def _entries(self, kind) -> tuple:
+    def entries(self, kind) -> tuple:
         """A tile kind's entry options as (id, availability check, effect), in content order:
         read once per engine (a trial copy shares them), not through each Record per move."""
         table = self._entry_table
@@ -260,7 +260,7 @@ class Engine:
                 if roped_out and src.depth != dst.depth and not dst.kind.rope_edges:
                     self._cross_options(team, src, dst, options)
                 else:
-                    for opt_id, can, _ in entry_table.get(id(dst.kind)) or self._entries(dst.kind):
+                    for opt_id, can, _ in entry_table.get(id(dst.kind)) or self.entries(dst.kind):
                         if can(checks):
                             options.append({"do": "move", "to": dst.pos, "via": opt_id})
             if check_desperate is not None and check_desperate(checks):
@@ -270,8 +270,8 @@ class Engine:
     def _cross_options(self, team: Team, src: Cell, dst: Cell, options: list) -> None:
         """The ways to leave `src` for `dst` at another depth (D-20): each of src's `cross_out`
         options tried out, in place and undone, before each of dst's entry options."""
-        for opt_id, can, _ in self._entries(dst.kind):
-            for out_id, out_can, out in self._ways_out(src.kind):
+        for opt_id, can, _ in self.entries(dst.kind):
+            for out_id, out_can, out in self.ways_out(src.kind):
                 ctx = self.ctx(team, dst, src)
                 if not out_can(ctx):
                     continue
@@ -283,9 +283,9 @@ class Engine:
                 if ok:
                     options.append({"do": "move", "to": dst.pos, "via": f"{out_id}+{opt_id}"})
 
-    def _ways_out(self, kind) -> tuple:
+    def ways_out(self, kind) -> tuple:
         """A tile kind's `cross_out` options as (id, availability check, effect), in content
-        order, read once per engine as `_entries` are."""
+        order, read once per engine as `entries` are."""
         key = ("out", id(kind))
         found = self._entry_table.get(key)
         if found is None:
@@ -303,8 +303,8 @@ class Engine:
             out_id, _, enter_id = via.rpartition("+")
             ok = True
             if out_id:
-                ok = next(out for found, _, out in self._ways_out(src.kind) if found == out_id)(ctx)
-            for opt_id, _, enter in self._entries(dst.kind):
+                ok = next(out for found, _, out in self.ways_out(src.kind) if found == out_id)(ctx)
+            for opt_id, _, enter in self.entries(dst.kind):
                 if opt_id == enter_id:
                     break
             else:
@@ -365,7 +365,7 @@ class Engine:
             found = self._entry_table[key] = frozenset(a.id for a in kind.actions or ())
         return found
 
-    def _action_effect(self, kind, act_id: str) -> Callable | None:
+    def action_effect(self, kind, act_id: str) -> Callable | None:
         """The effect of the action `act_id` on a tile of `kind`: the tile's own action of
         that id first, else the game's (None if neither has one); read once per engine (a
         trial copy shares it), not by searching the Records at every action."""
@@ -409,7 +409,7 @@ class Engine:
 
     def do_act(self, team: Team, act_id: str) -> None:
         cell = self.state.cells[team.pos]
-        effect = self._action_effect(cell.kind, act_id)
+        effect = self.action_effect(cell.kind, act_id)
         if effect is None or not self._atomic(team, cell, lambda: effect(self.ctx(team, cell))):
             raise EffectError(f"{team.name} cannot {act_id} here")
         stats, counted = self.state.stats, "act:" + act_id

@@ -4,7 +4,8 @@ It only narrows the legal options (`suggest`); the random agent picks among what
 Which options exist is the engine's business: every action, tile action, equipment action and
 entry option that content defines is weighed the same way, by a one-step lookahead (`gain`:
 apply the option to a copy of the game and score the team's tokens and its logistics), never
-by its name. Where a team can walk is walking.py's business.
+by its name (where only a token or a tile counts, an option whose effects' code can give
+neither is not tried: trials.may_gain_or_grow). Where a team can walk is walking.py's business.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from tomecraft.runtime.engines.the_cave.equipment import WORN, item_of
 from tomecraft.runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, edge,
 )
-from tomecraft.runtime.engines.the_cave.trials import copy_team, trial_copy
+from tomecraft.runtime.engines.the_cave.trials import copy_team, may_gain_or_grow, trial_copy
 from tomecraft.runtime.engines.the_cave.walking import (
     DESPERATE, FAR, frontier, graph_for, policy_cache, road_toward, toward, walkable,
 )
@@ -174,6 +175,9 @@ def _best(engine, team, options: list) -> list:
     scored = []
     before = value(engine, team)
     for o in options:
+        if not may_gain_or_grow(engine, team, o):
+            scored.append((0.0, o))     # (only a positive gain counts: a move that can show
+            continue                    # no token, nor its tile's actions, is not tried)
         alike = _alike(engine, team, o)
         if alike not in known:
             known[alike] = gain(engine, team, o, before=before)
@@ -286,7 +290,9 @@ def _weigh(engine, team, options: list, restocking: bool = False,
     """Every action option tried out on a copy of the game. Whatever its id, an option weighs
     what it does: a pack's copy of an action weighs what the original weighs, and the agent's
     seeded tie-break picks among them. Whether it restocks is asked only if `restocking`,
-    the change in logistics only if `supplying` (else `supply` stays -inf)."""
+    the change in logistics only if `supplying` (else `supply` stays -inf; then only a token
+    or a tile counts, and an option whose effect can give neither is not tried:
+    trials.may_gain_or_grow)."""
     if not options:
         return []           # (nothing to weigh against the team as it is)
     dist = engine.base_distance().get(team.pos, 0)    # an action does not move the team
@@ -296,6 +302,9 @@ def _weigh(engine, team, options: list, restocking: bool = False,
     grows = policy_cache(engine).setdefault("grows", {})
     out = []
     for o in options:
+        if not (supplying or restocking) and not may_gain_or_grow(engine, team, o):
+            out.append(_Weighed(o, 0.0))    # (only a token or a tile counts here: none)
+            continue
         tried = _tried(engine, team, o)
         if tried is None:
             out.append(_Weighed(o))
@@ -456,18 +465,22 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
     """Head for the nearest tile with an unexplored exit, or a token the team can take (a
     token counts only where the team can walk: a desperate move gains no token, L230)."""
     graph = graph_for(engine, team)
-    reach = graph.reach(team.pos)
+    reach = None        # (searched only if a token or a 5-AP jump asks: often neither does)
     cells = engine.state.cells
     targets = set(frontier(engine))
     carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
-    targets.update(p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)
-                   and walkable(engine, reach, p))
+    tokens = [p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)]
+    if tokens:
+        reach = graph.reach(team.pos)
+        targets.update(p for p in tokens if walkable(engine, reach, p))
     targets_all = frozenset(targets)
     targets.discard(team.pos)
     targets = frozenset(targets)
     if targets and desperate and team.ap == TURN_AP:
         normal = {tuple(o["to"]) for o in moves}
         jump = [o for o in desperate if tuple(o["to"]) in targets and tuple(o["to"]) not in normal]
+        if reach is None:
+            reach = graph.reach(team.pos)
         near = [p for p in targets if reach.get(p, FAR) <= 3]
         if jump and not near:
             return jump

@@ -6,10 +6,13 @@ and is freed as soon as it is dropped: it holds no reference to itself.
 """
 from __future__ import annotations
 
+import inspect
 from collections import Counter
+from types import CodeType
 
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.state import TURN_AP, Cell, State
+from tomecraft.runtime.engines.the_cave.walking import policy_cache
 
 _new_object = object.__new__
 
@@ -98,3 +101,86 @@ def trial_class(cls):
             "verbs": property(Verbs), "queries": property(Queries)})
         _TRIAL_CLASSES[found] = found       # (a trial of a trial: the same class)
     return found
+
+
+# --- what a trial can show -------------------------------------------------------------------
+
+# The names an effect's code may hold and still neither give a team a token nor add a tile:
+# the camp, equipment and AP verbs and queries (handlers.py, rules.py) and what they read
+# and write (AP, the camp, the backpack, the ropes). Any other name (take_token, gain_token,
+# tokens, discover, a keyword of the content's, a pack's new verb...) may do either.
+_NEITHER_TOKEN_NOR_TILE = frozenset({
+    # generated code's own (effects.step, the error note)
+    "step", "raised", "SOURCES", "Exception", "abs", "min", "max", "len",
+    # what it reads and writes through the context
+    "engine", "state", "base", "verbs", "queries", "you", "self", "target", "info", "pos",
+    "depth", "ap", "done", "camp", "camp_pos", "camp_packed_before", "backpack", "items",
+    "can_use_of", "use_of", "use_once_of", "count", "log_enabled", "log", "name", "ropes",
+    "seat",
+    # verbs and queries
+    "can_pay", "pay", "can_spend", "spend", "can_use_oxygen", "use_oxygen", "end_actions",
+    "discard_item", "re_equip", "set_camp", "swap_camp", "pack_camp", "abandon_camp",
+    "has", "at_base", "camp_here", "camp_packed", "camp_packed_before", "camp_available",
+    "can_discover",
+})
+
+
+def may_gain_or_grow(engine, team, option) -> bool:
+    """Whether trying `option` of `team` out could show a token gained or a tile added, as
+    the code of the effects it runs says (the names they hold, `_NEITHER_TOKEN_NOR_TILE`):
+    an action's or an item's own effect; for an ordinary move, the way out of the team's
+    tile (if any), the entry option and the entered tile's own actions (what `gain` tries
+    after it). Where only those count (policy._weigh, _best), an option that can show
+    neither need not be tried. Remembered for the game per what picks the effects: the
+    tile kinds (of the team's tile, and the entered one) and the option's ids."""
+    cells, do = engine.state.cells, option["do"]
+    if do == "move":
+        key = (do, id(cells[team.pos].kind), option["via"], id(cells[tuple(option["to"])].kind))
+    elif do == "act":
+        key = (do, id(cells[team.pos].kind), option["id"])
+    else:
+        key = (do, option.get("item"))
+    known = policy_cache(engine).setdefault("may_gain_or_grow", {})
+    found = known.get(key)
+    if found is None:
+        effects = _effects(engine, team, option)
+        # (None: tried as before, what it runs is the engine's business; sim --usage wraps
+        # each effect)
+        found = known[key] = effects is None or any(
+            not _names(getattr(inspect.unwrap(effect), "__code__", None)) <= _NEITHER_TOKEN_NOR_TILE
+            for effect in effects)
+    return found
+
+
+def _effects(engine, team, option) -> list | None:
+    """The effects trying `option` out runs (`may_gain_or_grow`), None if not known here."""
+    do = option["do"]
+    if do == "act":
+        effect = engine.action_effect(engine.state.cells[team.pos].kind, option["id"])
+        return None if effect is None else [effect]
+    if do == "use":
+        item = engine.items.by_term.get(option["item"])
+        return None if item is None or item.use is None else [item.use]
+    if do != "move" or option["via"] == "desperate_move":
+        return None
+    cells = engine.state.cells
+    kind, entered = cells[team.pos].kind, cells[tuple(option["to"])].kind
+    out_id, _, enter_id = option["via"].rpartition("+")
+    effects = [out for found, _, out in engine.ways_out(kind) if found == out_id] if out_id else []
+    effects += [enter for found, _, enter in engine.entries(entered) if found == enter_id]
+    effects += [engine.action_effect(entered, act) for act in engine.tile_action_ids(entered)]
+    if None in effects or len(effects) != bool(out_id) + 1 + len(engine.tile_action_ids(entered)):
+        return None         # (an option the engine would refuse: tried, as before)
+    return effects
+
+
+def _names(code: CodeType | None) -> set:
+    """The global and attribute names a function's code holds, its nested code's too (for
+    no code, one name that is on no list)."""
+    if code is None:
+        return {None}
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names(const)
+    return names
