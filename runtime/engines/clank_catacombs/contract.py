@@ -89,6 +89,9 @@ CONTRACT = Contract(
         *(Need("component", c, why="set-up counts")
           for c in ("dragon_cubes", "ghost_cubes", "player_cubes")),
         Need("room", "mausoleum", why="players start in the mausoleum"),
+        Need("token", "magic_spring", why="a player's magic springs are counted each turn (L91)"),
+        Need("token", "monkey_idol", why="monkey shrines hold monkey idols (L115, L468)"),
+        Need("token", "mastery", why="a mastery token is taken on escaping (L119, L599-603)"),
         Need("card", at_least=1, why="a starting deck"),
         Need("tile", at_least=1, why="the dungeon is explored from the tile stack"),
     ),

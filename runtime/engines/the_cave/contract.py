@@ -57,6 +57,8 @@ CONTRACT = Contract(
     },
     needs=(
         Need("tile_kind", "boulder", why="a tile that fits nowhere becomes a boulder (L76-80)"),
+        Need("tile_kind", "start", why="the base cell of every starting board is of it (L113)"),
+        Need("tile_kind", "normal", why="a starting board's other cells are passages (D-21)"),
         Need("equipment", "consumable",
              why="a team away from the base uses one at the start of each turn (L61-62)"),
         *(Need("token", f"depth_{depth}", why="reached-depth tokens (L128-142)")
