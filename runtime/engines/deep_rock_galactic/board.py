@@ -377,7 +377,7 @@ class Board(Triggers):
 
 
 def _enterable(terrain: TerrainKinds, closed: set, blocked: set, platforms: set, stalagmites: set,
-               standing: set, flying: bool, destroys: set) -> set:
+               standing: set, flying: bool, destroys: set) -> frozenset:
     """The spaces a monster may step into (fences aside): `monster_stepper`'s test of the
     space entered (same checks, same order: a wall by the monster's destroying walls
     whatever token lies there, then a blocking token, a pit, a stalagmite, a dwarf), as set
@@ -393,7 +393,7 @@ def _enterable(terrain: TerrainKinds, closed: set, blocked: set, platforms: set,
     if "wall" in destroys:
         out |= terrain.walls
     out -= closed
-    return out
+    return frozenset(out)        # frozen: the searches remember their answers by it (hexgrid)
 
 
 _FACES: list = []       # [(content, {die term: its faces})]: the last content's, filled as asked

@@ -206,7 +206,7 @@ def path_into(start: Hex, goals: Iterable[Hex], enters: Callable[[Hex], bool]) -
     return None
 
 
-def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = ()) -> list[Hex] | None:
+def _path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = ()) -> list[Hex] | None:
     """`path_to` where a step from h into n is passable exactly when n is in `enterable` and
     crosses no fence (as in `bfs_entering`): the same search, in the same order, with set
     lookups for the step's test (a monster's walk)."""
@@ -239,6 +239,53 @@ def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = (
                 return _walked(prev, n)
             todo.append(n)
     return None
+
+
+# --- the set-based searches, remembered by their inputs -------------------------------------
+# They are pure functions of their arguments (sets read for membership only), and a sim asks
+# the same one again and again (a trial's monsters and the idle trial's, the real Event after
+# the trials, a monster that did not move): the last _SEARCHES_KEPT answers are kept, keyed by
+# the arguments frozen (a frozenset hashes once; a monster's enterable spaces are one already),
+# the starts in their order (the answer's follows it). Each caller gets its own copy.
+_SEARCHES: dict = {}
+_SEARCHES_KEPT = 512
+
+
+def _frozen(hexes):
+    return hexes if hexes is None or type(hexes) is frozenset else frozenset(hexes)
+
+
+def _remembered(key: tuple, search: Callable, *args):
+    found = _SEARCHES.get(key)
+    if found is None:
+        if len(_SEARCHES) >= _SEARCHES_KEPT:
+            del _SEARCHES[next(iter(_SEARCHES))]           # the oldest
+        found = _SEARCHES[key] = (search(*args),)
+    return found[0]
+
+
+def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
+                 until=None, most: int | None = None) -> dict[Hex, int]:
+    """`_bfs_entering` (below), remembered by its inputs."""
+    starts = tuple(starts)
+    key = ("entering", starts, _frozen(enterable), tuple(map(_frozen, fences)), _frozen(unfenced),
+           _frozen(until), most)
+    return dict(_remembered(key, _bfs_entering, starts, enterable, fences, unfenced, until, most))
+
+
+def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset(),
+                wanted=None) -> dict[Hex, int]:
+    """`_bfs_leaving` (below), remembered by its inputs."""
+    starts = tuple(starts)
+    key = ("leaving", starts, _frozen(leavable), tuple(map(_frozen, fences)), _frozen(unfenced), _frozen(wanted))
+    return dict(_remembered(key, _bfs_leaving, starts, leavable, fences, unfenced, wanted))
+
+
+def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = ()) -> list[Hex] | None:
+    """`_path_entering` (above), remembered by its inputs."""
+    key = ("path", start, _frozen(goals), _frozen(enterable), tuple(map(_frozen, fences)))
+    path = _remembered(key, _path_entering, start, goals, enterable, fences)
+    return None if path is None else list(path)
 
 
 _AHEAD: dict[tuple[Hex, Hex], Hex] = {}
@@ -293,8 +340,8 @@ def bfs_from(starts: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> dic
     return dist
 
 
-def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
-                 until=None, most: int | None = None) -> dict[Hex, int]:
+def _bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
+                  until=None, most: int | None = None) -> dict[Hex, int]:
     """`bfs_from` where a step into n is passable exactly when n is in `enterable` (a set):
     the fast form for monsters whose way depends only on the space entered. `fences`: sets
     of hexes a step never crosses (from inside one to outside it, or back: a shield's area,
@@ -359,8 +406,8 @@ def _bfs_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
     return dist
 
 
-def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset(),
-                wanted=None) -> dict[Hex, int]:
+def _bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset(),
+                 wanted=None) -> dict[Hex, int]:
     """`bfs_from` where a step out of h is passable exactly when h is in `leavable` (a set):
     walking distances *to* the starts along ways that depend only on the space entered.
     `fences` as in `bfs_entering`, except a step out of `unfenced`. With `wanted` (a set of
