@@ -98,8 +98,10 @@ class Monsters(Combat):
         if not alive:
             return {m.uid: 0 for m in group}
         step = self.monster_stepper(group[0])
-        back = hx.bfs_leaving(alive, step.enterable | alive, step.fences, unfenced=alive,
-                              wanted={m.pos for m in group})
+        # the whole search, not one stopped once it has the group: their distances are the
+        # same, and it is remembered (hexgrid) for every kind that walks alike on this board
+        # and every trial of it; the starts in order, so that equal sets ask the same search
+        back = hx.bfs_leaving(sorted(alive), step.enterable | alive, step.fences, unfenced=alive)
         return {m.uid: back[m.pos] if m.pos in back else 1000 + min(hx.distance(m.pos, p) for p in alive)
                 for m in group}
 
@@ -196,7 +198,8 @@ class Monsters(Combat):
         if near:
             return min(near, key=lambda h: (reach[h], h))
         within_move = {h for h in can_stop if reach[h] <= move}     # m.pos among them
-        back = hx.bfs_leaving(goals, step.enterable, step.fences, wanted=within_move)
+        # the whole search (remembered, as in walking_distances): within_move's are the same
+        back = hx.bfs_leaving(sorted(goals), step.enterable, step.fences)
         spots = [h for h in can_stop if h in within_move and h in back]
         dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
         if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
