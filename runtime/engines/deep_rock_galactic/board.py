@@ -376,24 +376,45 @@ class Board(Triggers):
 
 
 
+_ENTERABLE: dict = {}       # _enterable's answers by what they read: the last _ENTERABLE_KEPT
+_ENTERABLE_KEPT = 256
+
+
 def _enterable(terrain: TerrainKinds, closed: set, blocked: set, platforms: set, stalagmites: set,
                standing: set, flying: bool, destroys: set) -> frozenset:
     """The spaces a monster may step into (fences aside): `monster_stepper`'s test of the
     space entered (same checks, same order: a wall by the monster's destroying walls
     whatever token lies there, then a blocking token, a pit, a stalagmite, a dwarf), as set
-    operations on the map's terrain kinds."""
+    operations on the map's terrain kinds. Remembered by what it reads (the map's kinds by
+    identity: a TerrainKinds never changes): a board read again gives the same frozenset,
+    which the searches remembering their answers (hexgrid) hash once."""
     rocks = terrain.ground & stalagmites
+    bridged = terrain.pits if flying else terrain.pits & platforms
+    climbs, digs = flying or "stalagmite" in destroys, "wall" in destroys
+    key = (terrain, rocks, bridged, None if flying else frozenset(standing), climbs, digs,
+           frozenset(blocked), frozenset(closed))
+    out = _ENTERABLE.get(key)
+    if out is None:
+        if len(_ENTERABLE) >= _ENTERABLE_KEPT:
+            del _ENTERABLE[next(iter(_ENTERABLE))]      # the oldest
+        out = _ENTERABLE[key] = _enterable_now(terrain, rocks, bridged, standing, flying, climbs, digs,
+                                               blocked, closed)
+    return out
+
+
+def _enterable_now(terrain: TerrainKinds, rocks: frozenset, bridged: frozenset, standing: set,
+                   flying: bool, climbs: bool, digs: bool, blocked: set, closed: set) -> frozenset:
     out = set(terrain.ground - rocks) if rocks else set(terrain.ground)
     if not flying:
         out -= standing
-    if flying or "stalagmite" in destroys:
+    if climbs:
         out |= rocks
-    out |= terrain.pits if flying else terrain.pits & platforms
+    out |= bridged
     out -= blocked
-    if "wall" in destroys:
+    if digs:
         out |= terrain.walls
     out -= closed
-    return frozenset(out)        # frozen: the searches remember their answers by it (hexgrid)
+    return frozenset(out)
 
 
 _FACES: list = []       # [(content, {die term: its faces})]: the last content's, filled as asked
