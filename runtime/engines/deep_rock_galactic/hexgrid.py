@@ -266,11 +266,13 @@ def _remembered(key: tuple, search: Callable, *args):
 
 def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
                  until=None, most: int | None = None) -> dict[Hex, int]:
-    """`_bfs_entering` (below), remembered by its inputs."""
+    """`_bfs_entering` (below), remembered by its inputs; not a spawn's (`until`: its
+    monsters' bodies are new each time, asked again one time in twenty)."""
+    if until is not None:
+        return _bfs_entering(starts, enterable, fences, unfenced, until, most)
     starts = tuple(starts)
-    key = ("entering", starts, _frozen(enterable), tuple(map(_frozen, fences)), _frozen(unfenced),
-           _frozen(until), most)
-    return dict(_remembered(key, _bfs_entering, starts, enterable, fences, unfenced, until, most))
+    key = ("entering", starts, _frozen(enterable), tuple(map(_frozen, fences)), _frozen(unfenced), most)
+    return dict(_remembered(key, _bfs_entering, starts, enterable, fences, unfenced, None, most))
 
 
 def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset(),
