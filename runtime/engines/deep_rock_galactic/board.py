@@ -284,8 +284,10 @@ class Board(Triggers):
                 out = [plain(sides[f["side"] - 1]) if "side" in f else f for f in out]
             self.last_roll, self.last_die = out, die
             return out
-        faces = die_faces(self.data, die)
-        out = [plain(self.rng.choice(faces)) for _ in range(n)]
+        out = []
+        for _ in range(n):
+            flat, face = self.rng.choice(plain_faces(self.data, die))    # the same draw as of its faces
+            out.append(dict(flat) if flat is not None else plain(face))
         self.last_roll, self.last_die = out, die
         return out
 
@@ -430,6 +432,26 @@ def die_faces(data, die: str) -> tuple:
     if faces is None:
         faces = known[die] = next(d for d in data.of("die") if d.die == die).faces
     return faces
+
+
+_ATOMS = (int, float, str, bool, type(None))
+
+
+def plain_faces(data, die: str) -> tuple:
+    """Per face of `die_faces(data, die)`: (its `plain` dict if that holds only numbers and
+    text, else None; the face), remembered per content: a roll copies the dict (a face's own,
+    as plain(face) made it) rather than converting the face each time."""
+    known = _FACES[0][1] if _FACES and _FACES[0][0] is data else None
+    pairs = known.get((die, "plain")) if known is not None else None
+    if pairs is None:
+        faces = die_faces(data, die)
+        pairs = []
+        for face in faces:
+            flat = plain(face)
+            atomic = type(flat) is dict and all(type(v) in _ATOMS for v in flat.values())
+            pairs.append((flat if atomic else None, face))
+        pairs = _FACES[0][1][(die, "plain")] = tuple(pairs)
+    return pairs
 
 
 class TerrainKinds:
