@@ -179,14 +179,16 @@ def _walked(prev: dict, end: Hex) -> list[Hex]:
     return path[::-1]
 
 
-def path_into(start: Hex, goals: Iterable[Hex], enters: Callable[[Hex], bool]) -> list[Hex] | None:
+def path_into(start: Hex, goals: Iterable[Hex], enters: Callable[[Hex], bool],
+              known: dict | None = None) -> list[Hex] | None:
     """`path_to` for a step that depends only on the space entered: `enters(n)`, asked
     once per space (not once per neighbour the search reaches it from), in the search's
-    order (a dwarf's walk)."""
+    order (a dwarf's walk). `known`: the answers kept (filled here), if the caller keeps them."""
     goals = set(goals)
     if start in goals:
         return []
-    known: dict[Hex, bool] = {}
+    if known is None:
+        known = {}
     prev = {start: None}
     todo = deque([start])
     while todo:

@@ -219,7 +219,8 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
     if not wanted:
         return None
     # Board.dwarf_step reads only the space entered (its first space is not read): asked
-    # once per space, not once per neighbour the searches reach it from
+    # once per space, not once per neighbour the searches reach it from; the first search
+    # keeps its answers in `enters` for the second
     enters: dict[Hex, bool] = {}
     stepper = engine.dwarf_stepper(d)
 
@@ -228,7 +229,7 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
         if ok is None:
             ok = enters[b] = stepper(b)
         return ok
-    path = hx.path_into(d.pos, wanted, step)
+    path = hx.path_into(d.pos, wanted, stepper, enters)
     if path is None:
         # dig towards the nearest goal: the first wall on a path through walls
         dig_path = hx.path_into(d.pos, wanted, lambda b: step(b) or (st.terrain(b) in WALLS))
