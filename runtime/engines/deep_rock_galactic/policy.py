@@ -100,7 +100,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     needy = d.ammo <= 1 or d.health <= 2
     if st.supply_pod is not None and _adjacent(d.pos, st.supply_pod) and (d.ammo < 5 or d.health < 5):
         out.append((2, {"do": "collect_supply"}))
-    if needy and st.supply_pod is None and st.shared["nitra"] + st.shared["gold"] >= 3:
+    if needy and st.supply_pod is None and st.shared.get("nitra", 0) + st.shared.get("gold", 0) >= 3:
         spots = [n for n in hx.neighbours(d.pos) if can_land_supply_pod(engine, n) and n not in st.stalagmites]
         if spots:
             out.append((2, {"do": "call_supply", "at": spots[0]}))
@@ -149,18 +149,18 @@ def goals(engine: Engine, d: Dwarf) -> set[Hex]:
     st = engine.state
     if st.pod_returned:
         return set(st.pod)
-    left = needs(engine)
+    left = needs(engine)       # read with get: a Counter's missing key calls __missing__ in Python
     near = lambda h: hx.distance(d.pos, h) <= NEAR                               # noqa: E731
     targets: set[Hex] = set()
     for h, name in st.minerals.items():
-        if left[name] > 0 or (name in ("nitra", "gold") and near(h)):
+        if left.get(name, 0) > 0 or (name in ("nitra", "gold") and near(h)):
             targets |= {n for n in hx.neighbours(h) if st.terrain(n) in OPEN}
     wanted_pickups = sum(n for k, n in left.items() if k in engine.data.kinds.get("pickup", {}))
     for h, (kind, up) in st.pickups.items():
-        if (not up and wanted_pickups) or left[kind] > 0 or near(h):
+        if (not up and wanted_pickups) or left.get(kind, 0) > 0 or near(h):
             targets.add(h)
     for h, pile in st.ground.items():
-        if any(left[k] for k in pile) or near(h):
+        if any(left.get(k, 0) for k in pile) or near(h):
             targets.add(h)
     targets |= {h for h in st.upgrade_tokens if near(h)}
     targets |= set(st.drones)
@@ -189,7 +189,7 @@ def _seek_hidden(engine: Engine, left: Counter, wanted_pickups: int) -> bool:
     if not any(not seg["revealed"] for seg in st.hidden):
         return False
     face_down = sum(1 for kind, up in st.pickups.values() if not up)
-    visible = sum(1 for kind, up in st.pickups.values() if up and left[kind] > 0)
+    visible = sum(1 for kind, up in st.pickups.values() if up and left.get(kind, 0) > 0)
     if wanted_pickups > visible + face_down:
         return True
     obj = engine.mission["objective"]
