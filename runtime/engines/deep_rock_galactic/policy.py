@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tomecraft.runtime.agents import RandomAgent
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.actions import ability_actions, can_land_supply_pod, legal_move
 from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks as attacks
@@ -33,12 +34,14 @@ class _View:
 
 
 def choose(engine: Engine, d: Dwarf, webbed: bool) -> dict | None:
-    ranked = options(engine, d, webbed)
+    agent = engine.agents[d.seat % len(engine.agents)]
+    # a RandomAgent picks among the view's suggestion, the best-ranked options, alone: options
+    # it could never pick need not be looked for (`options`' every)
+    ranked = options(engine, d, webbed, every=type(agent) is not RandomAgent)
     if not ranked:
         return None
     top = min(r for r, _ in ranked)
     best = [o for r, o in ranked if r == top]
-    agent = engine.agents[d.seat % len(engine.agents)]
     return agent.choose("action", [o for _, o in ranked], _View(best))
 
 
@@ -46,7 +49,10 @@ def _adjacent(a: Hex, b: Hex) -> bool:
     return hx.distance(a, b) == 1
 
 
-def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
+def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[tuple[int, dict]]:
+    """The dwarf's options, ranked (lowest first). Not `every`: without the walk when a
+    better-ranked option is there (an agent choosing among the best alone never takes it;
+    looking for it only reads the board)."""
     st = engine.state
     out: list[tuple[int, dict]] = []
     if "knocked_over" in d.statuses:
@@ -117,7 +123,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
                 out.append((3, {"do": "pickaxe", "at": [n]}))
             elif n in st.pickups and st.pickups[n][1] and _worth_striking(engine, d, n, now):
                 out.append((4, {"do": "pickaxe", "at": [n]}))
-    if not webbed:
+    if not webbed and (every or all(r >= 5 for r, _ in out)):
         step = walk(engine, d)
         if step is not None:
             out.append((5, step))
