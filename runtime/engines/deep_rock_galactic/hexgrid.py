@@ -14,26 +14,29 @@ Hex = tuple[int, int]
 
 _EVEN_ROW = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 0))
 _ODD_ROW = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0), (1, 1))
-_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
-_SORTED_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
 
 
-def neighbours(h: Hex) -> tuple[Hex, ...]:
-    """The six hexes around h, in a fixed order (a shared tuple: never mutated)."""
-    out = _NEIGHBOURS.get(h)
-    if out is None:
+class _Neighbours(dict):
+    """Per hex, the six hexes around it in a fixed order (shared tuples: never mutated), made
+    when first asked: the searches read `_NEIGHBOURS[h]`, a subscript, not a call per hex."""
+
+    def __missing__(self, h: Hex) -> tuple[Hex, ...]:
         r, c = h
         deltas = _EVEN_ROW if r % 2 == 0 else _ODD_ROW
-        out = _NEIGHBOURS[h] = tuple((r + dr, c + dc) for dr, dc in deltas)
-    return out
+        out = self[h] = tuple((r + dr, c + dc) for dr, dc in deltas)
+        return out
 
 
-def sorted_neighbours(h: Hex) -> tuple[Hex, ...]:
-    """`neighbours(h)` in ascending order (path searches try them that way)."""
-    out = _SORTED_NEIGHBOURS.get(h)
-    if out is None:
-        out = _SORTED_NEIGHBOURS[h] = tuple(sorted(neighbours(h)))
-    return out
+class _SortedNeighbours(dict):
+    """`_NEIGHBOURS[h]` in ascending order (path searches try them that way)."""
+
+    def __missing__(self, h: Hex) -> tuple[Hex, ...]:
+        out = self[h] = tuple(sorted(_NEIGHBOURS[h]))
+        return out
+
+
+_NEIGHBOURS, _SORTED_NEIGHBOURS = _Neighbours(), _SortedNeighbours()
+neighbours, sorted_neighbours = _NEIGHBOURS.__getitem__, _SORTED_NEIGHBOURS.__getitem__
 
 
 def components(cells: dict[Hex, str], kinds: set[str]) -> list[list[Hex]]:
@@ -193,7 +196,7 @@ def path_into(start: Hex, goals: Iterable[Hex], enters: Callable[[Hex], bool],
     todo = deque([start])
     while todo:
         h = todo.popleft()
-        for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+        for n in _SORTED_NEIGHBOURS[h]:
             if n in prev:
                 continue
             ok = known.get(n)
@@ -221,7 +224,7 @@ def _path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = 
         left = _unfound(enterable, prev)
         while todo:
             h = todo.popleft()
-            for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+            for n in _SORTED_NEIGHBOURS[h]:
                 if n in left:
                     left.remove(n)
                     prev[n] = h
@@ -233,7 +236,7 @@ def _path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = 
     while todo:
         h = todo.popleft()
         into = sides.get(h, outside)
-        for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+        for n in _SORTED_NEIGHBOURS[h]:
             if n in prev or n not in into:
                 continue
             prev[n] = h
@@ -243,12 +246,10 @@ def _path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = 
     return None
 
 
-# --- the set-based searches, remembered by their inputs -------------------------------------
-# They are pure functions of their arguments (sets read for membership only), and a sim asks
-# the same one again and again (a trial's monsters and the idle trial's, the real Event after
-# the trials, a monster that did not move): the last _SEARCHES_KEPT answers are kept, keyed by
-# the arguments frozen (a frozenset hashes once; a monster's enterable spaces are one already),
-# the starts in their order (the answer's follows it). Each caller gets its own copy.
+# --- the set-based searches, remembered by their inputs: pure functions, asked again and again
+# (a trial's monsters and the idle trial's, the real Event after the trials). The last 512 are
+# kept, keyed by the arguments frozen (a frozenset hashes once; a monster's enterable spaces
+# are one already), the starts in order (the answer's follows it); each caller gets a copy.
 _SEARCHES: dict = {}
 _SEARCHES_KEPT = 512
 
@@ -337,7 +338,7 @@ def bfs_from(starts: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> dic
     while todo:
         h = popleft()
         far = dist[h] + 1
-        for n in _NEIGHBOURS.get(h) or neighbours(h):
+        for n in _NEIGHBOURS[h]:
             if n not in dist and passable(h, n):
                 dist[n] = far
                 push(n)
@@ -367,7 +368,7 @@ def _bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced
         far = dist[h] + 1
         if far > most:
             break                              # the rest lie as far: nothing nearer to find
-        for n in _NEIGHBOURS.get(h) or neighbours(h):
+        for n in _NEIGHBOURS[h]:
             if n in left:
                 take(n)
                 dist[n] = far
@@ -400,7 +401,7 @@ def _bfs_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
         if level is not None and dist[h] >= level:
             break
         far = dist[h] + 1
-        for n in _NEIGHBOURS.get(h) or neighbours(h):
+        for n in _NEIGHBOURS[h]:
             if n in left:
                 take(n)
                 dist[n] = far
@@ -430,7 +431,7 @@ def _bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=f
         if h not in leavable:
             continue
         far = dist[h] + 1
-        for n in _NEIGHBOURS.get(h) or neighbours(h):
+        for n in _NEIGHBOURS[h]:
             if n not in dist:
                 dist[n] = far
                 push(n)
@@ -468,7 +469,7 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
             if far > most:
                 break
             into = sides.get(h, outside)
-            for n in _NEIGHBOURS.get(h) or neighbours(h):
+            for n in _NEIGHBOURS[h]:
                 if n in left and n in into:
                     take(n)
                     dist[n] = far
@@ -486,7 +487,7 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
             out = within is None
             if out:
                 within = outside               # in no fence: the fences' hexes, not stepped into
-        for n in _NEIGHBOURS.get(h) or neighbours(h):
+        for n in _NEIGHBOURS[h]:
             if n not in dist and (out is None or (n not in within if out else n in within)):
                 dist[n] = far
                 push(n)
