@@ -45,14 +45,19 @@ def choose(engine: Engine, d: Dwarf, webbed: bool) -> dict | None:
     return agent.choose("action", [o for _, o in ranked], _View(best))
 
 
+def _beaten(ranked: list[tuple[int, dict]], rank: int) -> bool:
+    """Whether an option ranked better than `rank` is among `ranked`."""
+    return any(r < rank for r, _ in ranked)
+
+
 def _adjacent(a: Hex, b: Hex) -> bool:
     return hx.distance(a, b) == 1
 
 
 def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[tuple[int, dict]]:
-    """The dwarf's options, ranked (lowest first). Not `every`: without the walk when a
-    better-ranked option is there (an agent choosing among the best alone never takes it;
-    looking for it only reads the board)."""
+    """The dwarf's options, ranked (lowest first). Not `every`: without the shots or the
+    walk when a better-ranked option is there already (an agent choosing among the best
+    alone never takes them; looking for them only reads the board)."""
     st = engine.state
     out: list[tuple[int, dict]] = []
     if "knocked_over" in d.statuses:
@@ -64,7 +69,6 @@ def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[
                 out.append((0, {"do": "revive", "who": other.seat}))
             elif "knocked_over" in other.statuses:
                 out.append((1, {"do": "assist", "who": other.seat}))
-    shots = attacks(engine, d)
     for card in d.throwables:
         tdef = engine.data.get("throwable", card)
         if not tdef.area:
@@ -95,6 +99,9 @@ def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[
     for card in sorted(set(d.rock_and_stone)):
         act = {"do": "rock_and_stone", "card": card}
         out.append((0 if trouble and (card_gain(engine, d, act, now) or 0) > 0 else 9, act))
+    # the shots (ranked 2 or 6; without them a pickaxe at a monster, 3) are not looked for when
+    # an option ranked better is there already and only the best count (not `every`)
+    shots = attacks(engine, d) if every or not _beaten(out, 2) else []
     if shots:
         most = max(s["dice"] + (1 if s["slot"] == "primary" else 0) for s in shots)
         for s in shots:
@@ -123,7 +130,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[
                 out.append((3, {"do": "pickaxe", "at": [n]}))
             elif n in st.pickups and st.pickups[n][1] and _worth_striking(engine, d, n, now):
                 out.append((4, {"do": "pickaxe", "at": [n]}))
-    if not webbed and (every or all(r >= 5 for r, _ in out)):
+    if not webbed and (every or not _beaten(out, 5)):
         step = walk(engine, d)
         if step is not None:
             out.append((5, step))
