@@ -55,9 +55,10 @@ def _adjacent(a: Hex, b: Hex) -> bool:
 
 
 def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[tuple[int, dict]]:
-    """The dwarf's options, ranked (lowest first). Not `every`: without the shots or the
-    walk when a better-ranked option is there already (an agent choosing among the best
-    alone never takes them; looking for them only reads the board)."""
+    """The dwarf's options, ranked (lowest first). Not `every`: without the shots, the
+    pickaxe and strikes or the walk when a better-ranked option is there already (an agent
+    choosing among the best alone never takes them; looking for them changes nothing in the
+    game: they read the board, a strike's trial is on a copy and remembered nowhere)."""
     st = engine.state
     out: list[tuple[int, dict]] = []
     if "knocked_over" in d.statuses:
@@ -117,7 +118,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[
         spots = [n for n in hx.neighbours(d.pos) if can_land_supply_pod(engine, n) and n not in st.stalagmites]
         if spots:
             out.append((2, {"do": "call_supply", "at": spots[0]}))
-    if not st.pod_returned:
+    if not st.pod_returned and (every or not _beaten(out, 3)):     # pickaxes (3), strikes (4)
         left = needs(engine)
         seek = _seek_hidden(engine, left, sum(
             n for k, n in left.items() if k in engine.data.kinds.get("pickup", {})))
