@@ -252,9 +252,10 @@ class Board(Triggers):
             return False
         if self.pod_closed(h):
             return False
-        # another monster there, whichever is found first (L990, L996)
-        if any(o is not m and h in (o.pos, o.tail) for o in st.monsters.values()):
-            return False
+        # another monster there, whichever is found first (L990, L996): a loop, not any()'s generator
+        for o in st.monsters.values():
+            if o is not m and (o.pos == h or o.tail == h):
+                return False
         return st.dwarf_at(h) is None and h != st.supply_pod
 
     def monster_stops(self, m: Monster, hexes, terrain: TerrainKinds | None = None) -> set[Hex]:
@@ -268,10 +269,9 @@ class Board(Triggers):
                 taken.add(o.pos)
                 taken.add(o.tail)
         taken.update(d.pos for d in st.dwarves if not d.in_pod)
-        out = (terrain or terrain_kinds(st.cells)).open.intersection(hexes)
-        out -= st.stalagmites
-        out -= taken
-        return set(out)
+        out = set((terrain or terrain_kinds(st.cells)).open.intersection(hexes))
+        out.difference_update(st.stalagmites, taken)      # in place: no copy per difference
+        return out
 
     # --- dice --------------------------------------------------------------------------------
     def roll(self, die: str, n: int) -> list[dict]:
