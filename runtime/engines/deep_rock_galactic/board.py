@@ -109,6 +109,8 @@ class Board(Triggers):
         return d is not None and d.conscious and "knocked_over" not in d.statuses
 
     def los(self, a: Hex, b: Hex, lob: str = "none") -> bool:
+        if lob == "none":                    # blocks_los's own default: no call in between
+            return hx.line_of_sight(a, b, self.blocks_los)
         return lob == "all" or hx.line_of_sight(a, b, lambda h: self.blocks_los(h, lob))
 
     def sight_blocker(self, lob: str = "none"):
