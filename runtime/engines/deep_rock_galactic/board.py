@@ -109,6 +109,8 @@ class Board(Triggers):
         return d is not None and d.conscious and "knocked_over" not in d.statuses
 
     def los(self, a: Hex, b: Hex, lob: str = "none") -> bool:
+        if lob == "none":                    # blocks_los's own default: no call in between
+            return hx.line_of_sight(a, b, self.blocks_los)
         return lob == "all" or hx.line_of_sight(a, b, lambda h: self.blocks_los(h, lob))
 
     def sight_blocker(self, lob: str = "none"):
@@ -252,9 +254,10 @@ class Board(Triggers):
             return False
         if self.pod_closed(h):
             return False
-        # another monster there, whichever is found first (L990, L996)
-        if any(o is not m and h in (o.pos, o.tail) for o in st.monsters.values()):
-            return False
+        # another monster there, whichever is found first (L990, L996): a loop, not any()'s generator
+        for o in st.monsters.values():
+            if o is not m and (o.pos == h or o.tail == h):
+                return False
         return st.dwarf_at(h) is None and h != st.supply_pod
 
     def monster_stops(self, m: Monster, hexes, terrain: TerrainKinds | None = None) -> set[Hex]:
@@ -268,10 +271,9 @@ class Board(Triggers):
                 taken.add(o.pos)
                 taken.add(o.tail)
         taken.update(d.pos for d in st.dwarves if not d.in_pod)
-        out = (terrain or terrain_kinds(st.cells)).open.intersection(hexes)
-        out -= st.stalagmites
-        out -= taken
-        return set(out)
+        out = set((terrain or terrain_kinds(st.cells)).open.intersection(hexes))
+        out.difference_update(st.stalagmites, taken)      # in place: no copy per difference
+        return out
 
     # --- dice --------------------------------------------------------------------------------
     def roll(self, die: str, n: int) -> list[dict]:
@@ -284,8 +286,10 @@ class Board(Triggers):
                 out = [plain(sides[f["side"] - 1]) if "side" in f else f for f in out]
             self.last_roll, self.last_die = out, die
             return out
-        faces = die_faces(self.data, die)
-        out = [plain(self.rng.choice(faces)) for _ in range(n)]
+        out = []
+        for _ in range(n):
+            flat, face = self.rng.choice(plain_faces(self.data, die))    # the same draw as of its faces
+            out.append(dict(flat) if flat is not None else plain(face))
         self.last_roll, self.last_die = out, die
         return out
 
@@ -376,24 +380,45 @@ class Board(Triggers):
 
 
 
+_ENTERABLE: dict = {}       # _enterable's answers by what they read: the last _ENTERABLE_KEPT
+_ENTERABLE_KEPT = 256
+
+
 def _enterable(terrain: TerrainKinds, closed: set, blocked: set, platforms: set, stalagmites: set,
-               standing: set, flying: bool, destroys: set) -> set:
+               standing: set, flying: bool, destroys: set) -> frozenset:
     """The spaces a monster may step into (fences aside): `monster_stepper`'s test of the
     space entered (same checks, same order: a wall by the monster's destroying walls
     whatever token lies there, then a blocking token, a pit, a stalagmite, a dwarf), as set
-    operations on the map's terrain kinds."""
+    operations on the map's terrain kinds. Remembered by what it reads (the map's kinds by
+    identity: a TerrainKinds never changes): a board read again gives the same frozenset,
+    which the searches remembering their answers (hexgrid) hash once."""
     rocks = terrain.ground & stalagmites
+    bridged = terrain.pits if flying else terrain.pits & platforms
+    climbs, digs = flying or "stalagmite" in destroys, "wall" in destroys
+    key = (terrain, rocks, bridged, None if flying else frozenset(standing), climbs, digs,
+           frozenset(blocked), frozenset(closed))
+    out = _ENTERABLE.get(key)
+    if out is None:
+        if len(_ENTERABLE) >= _ENTERABLE_KEPT:
+            del _ENTERABLE[next(iter(_ENTERABLE))]      # the oldest
+        out = _ENTERABLE[key] = _enterable_now(terrain, rocks, bridged, standing, flying, climbs, digs,
+                                               blocked, closed)
+    return out
+
+
+def _enterable_now(terrain: TerrainKinds, rocks: frozenset, bridged: frozenset, standing: set,
+                   flying: bool, climbs: bool, digs: bool, blocked: set, closed: set) -> frozenset:
     out = set(terrain.ground - rocks) if rocks else set(terrain.ground)
     if not flying:
         out -= standing
-    if flying or "stalagmite" in destroys:
+    if climbs:
         out |= rocks
-    out |= terrain.pits if flying else terrain.pits & platforms
+    out |= bridged
     out -= blocked
-    if "wall" in destroys:
+    if digs:
         out |= terrain.walls
     out -= closed
-    return out
+    return frozenset(out)
 
 
 _FACES: list = []       # [(content, {die term: its faces})]: the last content's, filled as asked
@@ -409,6 +434,26 @@ def die_faces(data, die: str) -> tuple:
     if faces is None:
         faces = known[die] = next(d for d in data.of("die") if d.die == die).faces
     return faces
+
+
+_ATOMS = (int, float, str, bool, type(None))
+
+
+def plain_faces(data, die: str) -> tuple:
+    """Per face of `die_faces(data, die)`: (its `plain` dict if that holds only numbers and
+    text, else None; the face), remembered per content: a roll copies the dict (a face's own,
+    as plain(face) made it) rather than converting the face each time."""
+    known = _FACES[0][1] if _FACES and _FACES[0][0] is data else None
+    pairs = known.get((die, "plain")) if known is not None else None
+    if pairs is None:
+        faces = die_faces(data, die)
+        pairs = []
+        for face in faces:
+            flat = plain(face)
+            atomic = type(flat) is dict and all(type(v) in _ATOMS for v in flat.values())
+            pairs.append((flat if atomic else None, face))
+        pairs = _FACES[0][1][(die, "plain")] = tuple(pairs)
+    return pairs
 
 
 class TerrainKinds:

@@ -14,26 +14,29 @@ Hex = tuple[int, int]
 
 _EVEN_ROW = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 0))
 _ODD_ROW = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0), (1, 1))
-_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
-_SORTED_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
 
 
-def neighbours(h: Hex) -> tuple[Hex, ...]:
-    """The six hexes around h, in a fixed order (a shared tuple: never mutated)."""
-    out = _NEIGHBOURS.get(h)
-    if out is None:
+class _Neighbours(dict):
+    """Per hex, the six hexes around it in a fixed order (shared tuples: never mutated), made
+    when first asked: the searches read `_NEIGHBOURS[h]`, a subscript, not a call per hex."""
+
+    def __missing__(self, h: Hex) -> tuple[Hex, ...]:
         r, c = h
         deltas = _EVEN_ROW if r % 2 == 0 else _ODD_ROW
-        out = _NEIGHBOURS[h] = tuple((r + dr, c + dc) for dr, dc in deltas)
-    return out
+        out = self[h] = tuple((r + dr, c + dc) for dr, dc in deltas)
+        return out
 
 
-def sorted_neighbours(h: Hex) -> tuple[Hex, ...]:
-    """`neighbours(h)` in ascending order (path searches try them that way)."""
-    out = _SORTED_NEIGHBOURS.get(h)
-    if out is None:
-        out = _SORTED_NEIGHBOURS[h] = tuple(sorted(neighbours(h)))
-    return out
+class _SortedNeighbours(dict):
+    """`_NEIGHBOURS[h]` in ascending order (path searches try them that way)."""
+
+    def __missing__(self, h: Hex) -> tuple[Hex, ...]:
+        out = self[h] = tuple(sorted(_NEIGHBOURS[h]))
+        return out
+
+
+_NEIGHBOURS, _SORTED_NEIGHBOURS = _Neighbours(), _SortedNeighbours()
+neighbours, sorted_neighbours = _NEIGHBOURS.__getitem__, _SORTED_NEIGHBOURS.__getitem__
 
 
 def components(cells: dict[Hex, str], kinds: set[str]) -> list[list[Hex]]:
@@ -179,19 +182,21 @@ def _walked(prev: dict, end: Hex) -> list[Hex]:
     return path[::-1]
 
 
-def path_into(start: Hex, goals: Iterable[Hex], enters: Callable[[Hex], bool]) -> list[Hex] | None:
+def path_into(start: Hex, goals: Iterable[Hex], enters: Callable[[Hex], bool],
+              known: dict | None = None) -> list[Hex] | None:
     """`path_to` for a step that depends only on the space entered: `enters(n)`, asked
     once per space (not once per neighbour the search reaches it from), in the search's
-    order (a dwarf's walk)."""
+    order (a dwarf's walk). `known`: the answers kept (filled here), if the caller keeps them."""
     goals = set(goals)
     if start in goals:
         return []
-    known: dict[Hex, bool] = {}
+    if known is None:
+        known = {}
     prev = {start: None}
     todo = deque([start])
     while todo:
         h = todo.popleft()
-        for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+        for n in _SORTED_NEIGHBOURS[h]:
             if n in prev:
                 continue
             ok = known.get(n)
@@ -206,7 +211,7 @@ def path_into(start: Hex, goals: Iterable[Hex], enters: Callable[[Hex], bool]) -
     return None
 
 
-def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = ()) -> list[Hex] | None:
+def _path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = ()) -> list[Hex] | None:
     """`path_to` where a step from h into n is passable exactly when n is in `enterable` and
     crosses no fence (as in `bfs_entering`): the same search, in the same order, with set
     lookups for the step's test (a monster's walk)."""
@@ -219,7 +224,7 @@ def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = (
         left = _unfound(enterable, prev)
         while todo:
             h = todo.popleft()
-            for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+            for n in _SORTED_NEIGHBOURS[h]:
                 if n in left:
                     left.remove(n)
                     prev[n] = h
@@ -231,7 +236,7 @@ def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = (
     while todo:
         h = todo.popleft()
         into = sides.get(h, outside)
-        for n in _SORTED_NEIGHBOURS.get(h) or sorted_neighbours(h):
+        for n in _SORTED_NEIGHBOURS[h]:
             if n in prev or n not in into:
                 continue
             prev[n] = h
@@ -239,6 +244,53 @@ def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = (
                 return _walked(prev, n)
             todo.append(n)
     return None
+
+
+# --- the set-based searches, remembered by their inputs: pure functions, asked again and again
+# (a trial's monsters and the idle trial's, the real Event after the trials). The last 512 are
+# kept, keyed by the arguments frozen (a frozenset hashes once; a monster's enterable spaces
+# are one already), the starts in order (the answer's follows it); each caller gets a copy.
+_SEARCHES: dict = {}
+_SEARCHES_KEPT = 512
+
+
+def _frozen(hexes):
+    return hexes if hexes is None or type(hexes) is frozenset else frozenset(hexes)
+
+
+def _remembered(key: tuple, search: Callable, *args):
+    found = _SEARCHES.get(key)
+    if found is None:
+        if len(_SEARCHES) >= _SEARCHES_KEPT:
+            del _SEARCHES[next(iter(_SEARCHES))]           # the oldest
+        found = _SEARCHES[key] = (search(*args),)
+    return found[0]
+
+
+def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
+                 until=None, most: int | None = None) -> dict[Hex, int]:
+    """`_bfs_entering` (below), remembered by its inputs; not a spawn's (`until`: its
+    monsters' bodies are new each time, asked again one time in twenty)."""
+    if until is not None:
+        return _bfs_entering(starts, enterable, fences, unfenced, until, most)
+    starts = tuple(starts)
+    key = ("entering", starts, _frozen(enterable), tuple(map(_frozen, fences)), _frozen(unfenced), most)
+    return dict(_remembered(key, _bfs_entering, starts, enterable, fences, unfenced, None, most))
+
+
+def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset(),
+                wanted=None) -> dict[Hex, int]:
+    """`_bfs_leaving` (below), remembered by its inputs."""
+    starts = tuple(starts)
+    key = ("leaving", starts, _frozen(leavable), tuple(map(_frozen, fences)), _frozen(unfenced), _frozen(wanted))
+    return dict(_remembered(key, _bfs_leaving, starts, leavable, fences, unfenced, wanted))
+
+
+def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = ()) -> list[Hex] | None:
+    """`_path_entering` (above), remembered by its inputs."""
+    key = ("path", start, _frozen(goals), _frozen(enterable), tuple(map(_frozen, fences)))
+    path = _remembered(key, _path_entering, start, goals, enterable, fences)
+    return None if path is None else list(path)
 
 
 _AHEAD: dict[tuple[Hex, Hex], Hex] = {}
@@ -286,15 +338,15 @@ def bfs_from(starts: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> dic
     while todo:
         h = popleft()
         far = dist[h] + 1
-        for n in _NEIGHBOURS.get(h) or neighbours(h):
+        for n in _NEIGHBOURS[h]:
             if n not in dist and passable(h, n):
                 dist[n] = far
                 push(n)
     return dist
 
 
-def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
-                 until=None, most: int | None = None) -> dict[Hex, int]:
+def _bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
+                  until=None, most: int | None = None) -> dict[Hex, int]:
     """`bfs_from` where a step into n is passable exactly when n is in `enterable` (a set):
     the fast form for monsters whose way depends only on the space entered. `fences`: sets
     of hexes a step never crosses (from inside one to outside it, or back: a shield's area,
@@ -316,7 +368,7 @@ def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=
         far = dist[h] + 1
         if far > most:
             break                              # the rest lie as far: nothing nearer to find
-        for n in _NEIGHBOURS.get(h) or neighbours(h):
+        for n in _NEIGHBOURS[h]:
             if n in left:
                 take(n)
                 dist[n] = far
@@ -349,7 +401,7 @@ def _bfs_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
         if level is not None and dist[h] >= level:
             break
         far = dist[h] + 1
-        for n in _NEIGHBOURS.get(h) or neighbours(h):
+        for n in _NEIGHBOURS[h]:
             if n in left:
                 take(n)
                 dist[n] = far
@@ -359,8 +411,8 @@ def _bfs_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
     return dist
 
 
-def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset(),
-                wanted=None) -> dict[Hex, int]:
+def _bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset(),
+                 wanted=None) -> dict[Hex, int]:
     """`bfs_from` where a step out of h is passable exactly when h is in `leavable` (a set):
     walking distances *to* the starts along ways that depend only on the space entered.
     `fences` as in `bfs_entering`, except a step out of `unfenced`. With `wanted` (a set of
@@ -379,7 +431,7 @@ def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=fr
         if h not in leavable:
             continue
         far = dist[h] + 1
-        for n in _NEIGHBOURS.get(h) or neighbours(h):
+        for n in _NEIGHBOURS[h]:
             if n not in dist:
                 dist[n] = far
                 push(n)
@@ -417,7 +469,7 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
             if far > most:
                 break
             into = sides.get(h, outside)
-            for n in _NEIGHBOURS.get(h) or neighbours(h):
+            for n in _NEIGHBOURS[h]:
                 if n in left and n in into:
                     take(n)
                     dist[n] = far
@@ -435,7 +487,7 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
             out = within is None
             if out:
                 within = outside               # in no fence: the fences' hexes, not stepped into
-        for n in _NEIGHBOURS.get(h) or neighbours(h):
+        for n in _NEIGHBOURS[h]:
             if n not in dist and (out is None or (n not in within if out else n in within)):
                 dist[n] = far
                 push(n)

@@ -98,8 +98,10 @@ class Monsters(Combat):
         if not alive:
             return {m.uid: 0 for m in group}
         step = self.monster_stepper(group[0])
-        back = hx.bfs_leaving(alive, step.enterable | alive, step.fences, unfenced=alive,
-                              wanted={m.pos for m in group})
+        # the whole search, not one stopped once it has the group: their distances are the
+        # same, and it is remembered (hexgrid) for every kind that walks alike on this board
+        # and every trial of it; the starts in order, so that equal sets ask the same search
+        back = hx.bfs_leaving(sorted(alive), step.enterable | alive, step.fences, unfenced=alive)
         return {m.uid: back[m.pos] if m.pos in back else 1000 + min(hx.distance(m.pos, p) for p in alive)
                 for m in group}
 
@@ -145,16 +147,17 @@ class Monsters(Combat):
         move it gets as close as it can, on an empty space."""
         mdef = self.monster_def(m)
         step = self.monster_stepper(m)
-        dest = _BEYOND if toward_monsters else self.attack_spot_within_move(m, step)
+        blocks = self.sight_blocker()          # one for the move: nothing moves while it looks
+        dest = _BEYOND if toward_monsters else self.attack_spot_within_move(m, step, blocks)
         if dest is _BEYOND:
             reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
-            dest = self.destination(m, step, reach, toward_monsters)
+            dest = self.destination(m, step, reach, toward_monsters, blocks)
         if dest is None:
             return
         stop_at_sentry = not toward_monsters and bool(mdef.attacks)
         self.walk_monster(m, hx.path_entering(m.pos, {dest}, step.enterable, step.fences) or [], stop_at_sentry)
 
-    def attack_spot_within_move(self, m: Monster, step) -> Hex | None:
+    def attack_spot_within_move(self, m: Monster, step, blocks=None) -> Hex | None:
         """`destination`'s answer when the nearest spot to attack from lies within the
         monster's move, found by searching no farther than its move: that spot (None: its
         own space), else _BEYOND. The search's spots are the full search's nearest ones, in
@@ -167,21 +170,21 @@ class Monsters(Combat):
                    for d in self.state.dwarves):
             return _BEYOND
         near = hx.bfs_entering([m.pos], step.enterable, step.fences, most=move)
-        aim = self.attack_spots(m, near, self.monster_stops(m, near, step.terrain) | {m.pos})
+        aim = self.attack_spots(m, near, self.monster_stops(m, near, step.terrain) | {m.pos}, blocks)
         if aim is None:
             return _BEYOND
         _, spots, first, _ = aim
         nearest = spots[first][1]
         return nearest if nearest != m.pos else None
 
-    def destination(self, m: Monster, step, reach: dict, toward_monsters: bool) -> Hex | None:
+    def destination(self, m: Monster, step, reach: dict, toward_monsters: bool, blocks=None) -> Hex | None:
         """Where the monster's move ends (`move_monster`), None if it stays: the goal
         nearest by (steps, hex) within its move, else the empty space within its move nearest
         the goals if nearer than its own. `step`: its monster_stepper; `reach`: its steps to
-        every space it can enter."""
+        every space it can enter; `blocks`: the move's sight blocker, if read already."""
         move = self.monster_def(m).move
         can_stop = self.monster_stops(m, reach, step.terrain) | {m.pos}
-        aim = None if toward_monsters else self.attack_spots(m, reach, can_stop)
+        aim = None if toward_monsters else self.attack_spots(m, reach, can_stop, blocks)
         if aim is not None:
             _, spots, first, _ = aim
             steps, nearest = spots[first]
@@ -196,7 +199,8 @@ class Monsters(Combat):
         if near:
             return min(near, key=lambda h: (reach[h], h))
         within_move = {h for h in can_stop if reach[h] <= move}     # m.pos among them
-        back = hx.bfs_leaving(goals, step.enterable, step.fences, wanted=within_move)
+        # the whole search (remembered, as in walking_distances): within_move's are the same
+        back = hx.bfs_leaving(sorted(goals), step.enterable, step.fences)
         spots = [h for h in can_stop if h in within_move and h in back]
         dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
         if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
@@ -204,29 +208,29 @@ class Monsters(Combat):
         return dest
 
     def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool,
-                      aim: tuple | None = None) -> set:
+                      aim: tuple | None) -> set:
         """Where the monster wants to end: next to another monster (the Warden), else on an
-        empty space with its target dwarf in range and line of sight (`attack_spots`, or
-        `aim`, what it returned), else nearer a dwarf (`closer_spots`)."""
+        empty space with its target dwarf in range and line of sight (`aim`, what
+        `attack_spots` answered for these spaces), else nearer a dwarf (`closer_spots`)."""
         st = self.state
         if toward_monsters:
             return {h for h in can_stop if any(hx.distance(h, o.pos) == 1 for o in st.monsters.values() if o is not m)}
-        if aim is None:
-            aim = self.attack_spots(m, reach, can_stop)
         if aim is None:           # no way into range (a shield, an IFG, pits): get closer
             return self.closer_spots(m, reach, can_stop)
         d, spots, first, blocks = aim
         # the spots before the first in sight are out of sight
         return {h for _, h in spots[first:] if hx.line_of_sight(h, d.pos, blocks)}
 
-    def attack_spots(self, m: Monster, reach: dict, can_stop: set) -> tuple | None:
+    def attack_spots(self, m: Monster, reach: dict, can_stop: set, blocks=None) -> tuple | None:
         """The monster's target, the dwarf it reaches range of in the fewest steps (ties to the
         one who acted most recently): (that dwarf, the (steps, hex) of the empty spaces in its
         range in that order, the index of the first in its line of sight, the sight blocker
-        read), or None if it has no way into range."""
+        read), or None if it has no way into range. `blocks`: a sight blocker read while
+        nothing has moved since (else one of its own)."""
         st = self.state
         rng = max(1, self.monster_def(m).attack_range)
-        blocks = self.sight_blocker()          # nothing moves while the monster looks
+        if blocks is None:
+            blocks = self.sight_blocker()      # nothing moves while the monster looks
         best, best_key = None, None
         for d in st.dwarves:
             if not d.conscious or d.in_pod:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tomecraft.runtime.agents import RandomAgent
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.actions import ability_actions, can_land_supply_pod, legal_move
 from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks as attacks
@@ -33,20 +34,31 @@ class _View:
 
 
 def choose(engine: Engine, d: Dwarf, webbed: bool) -> dict | None:
-    ranked = options(engine, d, webbed)
+    agent = engine.agents[d.seat % len(engine.agents)]
+    # a RandomAgent picks among the view's suggestion, the best-ranked options, alone: options
+    # it could never pick need not be looked for (`options`' every)
+    ranked = options(engine, d, webbed, every=type(agent) is not RandomAgent)
     if not ranked:
         return None
     top = min(r for r, _ in ranked)
     best = [o for r, o in ranked if r == top]
-    agent = engine.agents[d.seat % len(engine.agents)]
     return agent.choose("action", [o for _, o in ranked], _View(best))
+
+
+def _beaten(ranked: list[tuple[int, dict]], rank: int) -> bool:
+    """Whether an option ranked better than `rank` is among `ranked`."""
+    return any(r < rank for r, _ in ranked)
 
 
 def _adjacent(a: Hex, b: Hex) -> bool:
     return hx.distance(a, b) == 1
 
 
-def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
+def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[tuple[int, dict]]:
+    """The dwarf's options, ranked (lowest first). Not `every`: without the shots, the
+    pickaxe and strikes or the walk when a better-ranked option is there already (an agent
+    choosing among the best alone never takes them; looking for them changes nothing in the
+    game: they read the board, a strike's trial is on a copy and remembered nowhere)."""
     st = engine.state
     out: list[tuple[int, dict]] = []
     if "knocked_over" in d.statuses:
@@ -58,7 +70,6 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
                 out.append((0, {"do": "revive", "who": other.seat}))
             elif "knocked_over" in other.statuses:
                 out.append((1, {"do": "assist", "who": other.seat}))
-    shots = attacks(engine, d)
     for card in d.throwables:
         tdef = engine.data.get("throwable", card)
         if not tdef.area:
@@ -89,6 +100,9 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     for card in sorted(set(d.rock_and_stone)):
         act = {"do": "rock_and_stone", "card": card}
         out.append((0 if trouble and (card_gain(engine, d, act, now) or 0) > 0 else 9, act))
+    # the shots (ranked 2 or 6; without them a pickaxe at a monster, 3) are not looked for when
+    # an option ranked better is there already and only the best count (not `every`)
+    shots = attacks(engine, d) if every or not _beaten(out, 2) else []
     if shots:
         most = max(s["dice"] + (1 if s["slot"] == "primary" else 0) for s in shots)
         for s in shots:
@@ -101,11 +115,11 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
     short = d.ammo < engine.ammo_cap(d, "ammo") or d.health < engine.health_cap(d)
     if st.supply_pod is not None and _adjacent(d.pos, st.supply_pod) and short:
         out.append((2, {"do": "collect_supply"}))
-    if needy and st.supply_pod is None and st.shared["nitra"] + st.shared["gold"] >= 3:
+    if needy and st.supply_pod is None and st.shared.get("nitra", 0) + st.shared.get("gold", 0) >= 3:
         spots = [n for n in hx.neighbours(d.pos) if can_land_supply_pod(engine, n) and n not in st.stalagmites]
         if spots:
             out.append((2, {"do": "call_supply", "at": spots[0]}))
-    if not st.pod_returned:
+    if not st.pod_returned and (every or not _beaten(out, 3)):     # pickaxes (3), strikes (4)
         left = needs(engine)
         seek = _seek_hidden(engine, left, sum(
             n for k, n in left.items() if k in engine.data.kinds.get("pickup", {})))
@@ -118,7 +132,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool) -> list[tuple[int, dict]]:
                 out.append((3, {"do": "pickaxe", "at": [n]}))
             elif n in st.pickups and st.pickups[n][1] and _worth_striking(engine, d, n, now):
                 out.append((4, {"do": "pickaxe", "at": [n]}))
-    if not webbed:
+    if not webbed and (every or not _beaten(out, 5)):
         step = walk(engine, d)
         if step is not None:
             out.append((5, step))
@@ -150,18 +164,18 @@ def goals(engine: Engine, d: Dwarf) -> set[Hex]:
     st = engine.state
     if st.pod_returned:
         return set(st.pod)
-    left = needs(engine)
+    left = needs(engine)       # read with get: a Counter's missing key calls __missing__ in Python
     near = lambda h: hx.distance(d.pos, h) <= NEAR                               # noqa: E731
     targets: set[Hex] = set()
     for h, name in st.minerals.items():
-        if left[name] > 0 or (name in ("nitra", "gold") and near(h)):
+        if left.get(name, 0) > 0 or (name in ("nitra", "gold") and near(h)):
             targets |= {n for n in hx.neighbours(h) if st.terrain(n) in OPEN}
     wanted_pickups = sum(n for k, n in left.items() if k in engine.data.kinds.get("pickup", {}))
     for h, (kind, up) in st.pickups.items():
-        if (not up and wanted_pickups) or left[kind] > 0 or near(h):
+        if (not up and wanted_pickups) or left.get(kind, 0) > 0 or near(h):
             targets.add(h)
     for h, pile in st.ground.items():
-        if any(left[k] for k in pile) or near(h):
+        if any(left.get(k, 0) for k in pile) or near(h):
             targets.add(h)
     targets |= {h for h in st.upgrade_tokens if near(h)}
     targets |= set(st.drones)
@@ -190,7 +204,7 @@ def _seek_hidden(engine: Engine, left: Counter, wanted_pickups: int) -> bool:
     if not any(not seg["revealed"] for seg in st.hidden):
         return False
     face_down = sum(1 for kind, up in st.pickups.values() if not up)
-    visible = sum(1 for kind, up in st.pickups.values() if up and left[kind] > 0)
+    visible = sum(1 for kind, up in st.pickups.values() if up and left.get(kind, 0) > 0)
     if wanted_pickups > visible + face_down:
         return True
     obj = engine.mission["objective"]
@@ -220,7 +234,8 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
     if not wanted:
         return None
     # Board.dwarf_step reads only the space entered (its first space is not read): asked
-    # once per space, not once per neighbour the searches reach it from
+    # once per space, not once per neighbour the searches reach it from; the first search
+    # keeps its answers in `enters` for the second
     enters: dict[Hex, bool] = {}
     stepper = engine.dwarf_stepper(d)
 
@@ -229,7 +244,7 @@ def walk(engine: Engine, d: Dwarf) -> dict | None:
         if ok is None:
             ok = enters[b] = stepper(b)
         return ok
-    path = hx.path_into(d.pos, wanted, step)
+    path = hx.path_into(d.pos, wanted, stepper, enters)
     if path is None:
         # dig towards the nearest goal: the first wall on a path through walls
         dig_path = hx.path_into(d.pos, wanted, lambda b: step(b) or (st.terrain(b) in WALLS))

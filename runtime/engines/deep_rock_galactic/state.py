@@ -209,7 +209,7 @@ def deep_twin(value, memo: dict):
                 break
         else:
             return value
-        items = [deep_twin(v, memo) for v in value]
+        items = [v if type(v) in _SHARED_AS_IS else deep_twin(v, memo) for v in value]
         for a, b in zip(items, value):
             if a is not b:
                 break
@@ -217,22 +217,25 @@ def deep_twin(value, memo: dict):
             return value                       # immutable all through: shared, as deepcopy does
         twin = memo[id(value)] = tuple(items)
         return twin
+    # below, an item deep_twin would return as it is (a number, text, a function) is not
+    # passed to it: most of a trigger's context and info are such items
+    as_is = _SHARED_AS_IS
     if kind is dict:
         twin = memo[id(value)] = {}
         for k, v in value.items():
-            twin[deep_twin(k, memo)] = deep_twin(v, memo)
+            twin[k if type(k) in as_is else deep_twin(k, memo)] = v if type(v) in as_is else deep_twin(v, memo)
         return twin
     if kind is list:
         twin = memo[id(value)] = []
         append = twin.append
         for v in value:                        # a loop: a generator cost more (the dwarves)
-            append(deep_twin(v, memo))
+            append(v if type(v) in as_is else deep_twin(v, memo))
         return twin
     if kind is Context:                       # frozen: its fields set as deepcopy sets them
         twin = memo[id(value)] = object.__new__(kind)
         fields = twin.__dict__
         for name, v in vars(value).items():
-            fields[name] = deep_twin(v, memo)
+            fields[name] = v if type(v) in as_is else deep_twin(v, memo)
         return twin
     copier = getattr(kind, "__deepcopy__", None)
     if copier is not None:                    # a Dwarf, a Monster: their own copy, as deepcopy calls it

@@ -42,7 +42,7 @@ def needs(engine: Engine) -> Counter:
     obj = engine.mission["objective"]
     left: Counter = Counter()
     for k, n in obj.get("targets", {}).items():
-        have = st.shared[k] + sum(x.carried[k] for x in st.dwarves)
+        have = st.shared.get(k, 0) + sum(x.carried.get(k, 0) for x in st.dwarves)   # no __missing__ call
         if have < n:
             left[k] = n - have
     return left
