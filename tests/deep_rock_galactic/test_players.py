@@ -229,3 +229,38 @@ def test_an_abilitys_gain_is_measured_against_the_monsters_acting_in_the_same_ga
     expected = trials.ability_gain(fresh, you, other, trials.Baseline(fresh))
     assert expected is not None
     assert trials.ability_gain(engine, gunner, other, trials.Baseline(engine)) == expected
+
+
+def test_an_agent_picking_among_the_suggestion_is_offered_the_same_best_options(monkeypatch):
+    """policy.choose leaves out what a suggestion-following agent (the sim's RandomAgent) could
+    never pick: the walk, shots and strikes when an option ranked better is there. That is
+    only the same game while the best-ranked options stay the same: checked at every action
+    decision of two seeded 4-player games. An agent that may pick anything is offered all."""
+    from tomecraft.runtime.agents import RandomAgent
+    from tomecraft.runtime.engines.deep_rock_galactic import game as drg, policy
+    from tomecraft.runtime.rng import Rng
+    original, checked, asked = policy.options, 0, []
+
+    def best(ranked):
+        return [o for r, o in ranked if r == min(r for r, _ in ranked)] if ranked else []
+
+    def compared(engine, d, webbed, every=True):
+        nonlocal checked
+        asked.append(every)
+        lean = original(engine, d, webbed, every=False)
+        assert best(lean) == best(original(engine, d, webbed, every=True))
+        checked += 1
+        return lean
+    monkeypatch.setattr(policy, "options", compared)
+    for seed in ("a", "b"):
+        rng = Rng(seed)
+        drg.play_game(GAME, 4, rng.fork("game"), [RandomAgent(rng.fork(f"p{i}")) for i in range(4)])
+    assert checked > 100 and not any(asked)
+
+    class Anything:                     # picks the first option offered, suggestion or not
+        def choose(self, key, options, view=None):
+            return options[0]
+    asked.clear()
+    rng = Rng("c")
+    drg.play_game(GAME, 1, rng.fork("game"), [Anything()])
+    assert asked and all(asked)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.agents import picks_from_suggestion
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.actions import ability_actions, can_land_supply_pod, legal_move
 from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks as attacks
@@ -35,9 +35,9 @@ class _View:
 
 def choose(engine: Engine, d: Dwarf, webbed: bool) -> dict | None:
     agent = engine.agents[d.seat % len(engine.agents)]
-    # a RandomAgent picks among the view's suggestion, the best-ranked options, alone: options
+    # an agent that picks among the view's suggestion (the best-ranked options) alone: options
     # it could never pick need not be looked for (`options`' every)
-    ranked = options(engine, d, webbed, every=type(agent) is not RandomAgent)
+    ranked = options(engine, d, webbed, every=not picks_from_suggestion(agent))
     if not ranked:
         return None
     top = min(r for r, _ in ranked)
