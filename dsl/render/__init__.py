@@ -602,7 +602,10 @@ class _Renderer:
             name = self.name_text(e.name)
             return f"{name}（{args}）" if self.zh and args else \
                 (f"{name} ({args})" if args else name)
-        return self.fill_callable(q, q.text.get(self.lang), e.args)
+        text = self.fill_callable(q, q.text.get(self.lang), e.args)
+        if not self.zh and not self.in_where and getattr(q, "returns", None) == "bool":
+            text = _with_subject(text)
+        return text
 
     def path(self, e: n.Name) -> str:
         head = e.head
@@ -792,12 +795,38 @@ def _relative(text: str) -> str:
         return "that " + text[3:]
     if text.startswith("its "):
         return "whose " + text[4:]
+    if text.partition(" ")[0] in _PREDICATE_VERBS or text.startswith("does not "):
+        return "that " + text                           # "flies", "is Stunned", "does not fly"
     if re.match(r"(the|a|an|your|you|there|this|[A-Z])\b", text):
         return "such that " + text
     return text
 
 
+# How a condition's text may begin when it has no subject of its own: a predicate written for
+# a selector ("a monster within range 3", "a monster that flies"). Said as a condition of its
+# own, it takes `it` (what the effect is about: the target, the monster acting).
+_PREDICATE_VERBS = {"is": "is", "are": "is", "has": "has", "have": "has", "flies": "flies"}
+_PREDICATE_PLACES = {"within", "in", "adjacent", "at", "on", "inside", "outside", "next", "near",
+                     "behind", "facing"}
+
+
+def _with_subject(text: str) -> str:
+    """A bool query's text as a condition: "is Stunned" -> "it is Stunned", "within range 3"
+    -> "it is within range 3"; a text with its own subject is left as it is."""
+    first, _, rest = text.partition(" ")
+    if first in _PREDICATE_VERBS:
+        return " ".join(["it", _PREDICATE_VERBS[first], rest]).rstrip()
+    if first in _PREDICATE_PLACES:
+        return "it is " + text
+    return text
+
+
 def _negate_en(text: str) -> str:
+    first, _, rest = text.partition(" ")
+    if first in _PREDICATE_VERBS:           # a predicate with no subject (a selector's)
+        if first in ("is", "are"):
+            return f"{first} not {rest}"
+        return " ".join(["does not", _base_verb(_PREDICATE_VERBS[first]), rest]).rstrip()
     if text.startswith("you "):
         rest = text[4:]
         aux = _EN_AUX.match(rest)

@@ -296,6 +296,22 @@ def test_a_definition_follows_the_whole_list_of_clauses(games):
                   "命中数），放置3个火焰。")
 
 
+def test_a_condition_written_for_a_selector_takes_it_as_its_subject(games):
+    """DRG's bool queries are predicates ("within range 3", "is Stunned", "flies"): after a
+    selector's noun they read as they are; as a condition of their own they take `it`."""
+    drg = games["deep_rock_galactic"]
+    assert say(drg, "if has_status(stunned): heal 1")[1] == "If it is Stunned, heal 1."
+    assert say(drg, "if not flying(): heal 1")[1] == "If it does not fly, heal 1."
+    assert say(drg, "if in_range(3) and line_of_sight(): heal 1")[1] == \
+        "If it is within range 3 and it is in line of sight, heal 1."
+    assert say(drg, "target monster where in_range(3) and flying(): heal 1")[1] == \
+        "Choose a monster within range 3 that flies as the target: heal 1."
+    assert say(drg, "target monster where not flying(): heal 1")[1] == \
+        "Choose a monster that does not fly as the target: heal 1."
+    assert say(drg, "each monster where not has_status(stunned): heal 1")[1] == \
+        "For each monster that is not Stunned: heal 1."
+
+
 def test_a_count_governs_the_noun_after_a_name_of_several_words(games):
     """'Rock and Stone card(s)': the `and` inside the name does not end the noun phrase."""
     drg = games["deep_rock_galactic"]
