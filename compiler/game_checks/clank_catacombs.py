@@ -17,11 +17,26 @@ EVERY_CROSSING = ("plain", "portal")
 EDGE_MARKS = ("one_way_in",)
 
 
+def _check_player_limit(game: Game, reporter: dg.Reporter) -> None:
+    """The rule max_players bounds the player counts set-up accepts (4, or 6 with the party
+    pack): below the game's least player count no game could be set up at all."""
+    rule = game.entities.get("rule", {}).get("max_players")
+    if rule is None:
+        return
+    value, lo, hi = rule.data.get("value"), game.vocab.players["min"], game.vocab.players["max"]
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        report(reporter, rule, "value",
+               f"max_players is {value!r}, outside the game's {lo} to {hi} players (game.yaml): "
+               "set-up plays no player count above it",
+               f"a whole number from {lo} to {hi}")
+
+
 def _total(entities, field: str = "count") -> int:
     return sum(int(e.data.get(field) or 0) for e in entities)
 
 
 def check(game: Game, reporter: dg.Reporter) -> None:
+    _check_player_limit(game, reporter)
     cards = game.of_kind("card")
     if cards:
         dungeon = [c for c in cards if c.data.get("card_type") in ("acquire", "device", "monster")]

@@ -659,3 +659,14 @@ def test_the_rules_a_contract_says_play_reads_are_the_ones_the_engine_reads(game
     read = set(re.findall(r'rules(?:\[|\.get\()"(\w+)"', source))
     contract = importlib.import_module(f"tomecraft.runtime.engines.{game}.contract")
     assert read and read == set(contract.READ_RULES)
+
+
+@pytest.mark.parametrize("value, refused", [("1", True), ("0", True), ("7", True), ("x", True),
+                                            ("3", False), ("6", False)])
+def test_clanks_player_limit_stays_within_the_games_player_counts(tmp_path, value, refused):
+    """The rule max_players bounds what set-up accepts: below the game's 2 players no game
+    could be set up (sim then stopped at once), above its 6 there are no seats."""
+    found = check_pack(tmp_path, "clank_catacombs",
+                       {"rules.yaml": RULE.format(id="max_players", value=value)})
+    assert [(c, f, line) for c, f, line, _ in found] == ([("TC-G001", "rules.yaml", 7)]
+                                                         if refused else [])
