@@ -28,10 +28,21 @@ def engine_module(data):
     return importlib.import_module(f"tomecraft.runtime.engines.{data.engine}")
 
 
+def player_counts(data) -> dict:
+    """{min, max, default} players of this content: the game's (game.yaml), narrowed by the
+    engine where the content's own rules say more (`PLAYER_COUNTS(data)`: Clank!'s
+    max_players rule), with `why` when they do."""
+    narrowed = getattr(engine_module(data), "PLAYER_COUNTS", None)
+    return dict(data.players) if narrowed is None else narrowed(data)
+
+
 def check_players(data, players: int | None) -> int:
-    players = data.players["default"] if players is None else players
-    if not data.players["min"] <= players <= data.players["max"]:
-        raise ValueError(f"{data.game} is for {data.players['min']}-{data.players['max']} players")
+    counts = player_counts(data)
+    players = counts["default"] if players is None else players
+    if not counts["min"] <= players <= counts["max"]:
+        why = counts.get("why")
+        raise ValueError(f"{data.game} is for {counts['min']}-{counts['max']} players"
+                         + (f" ({why})" if why else ""))
     return players
 
 

@@ -50,3 +50,22 @@ def test_every_seat_of_a_four_player_game_gets_into_the_dungeon(cli_200):
     s = json.loads(cli_200[0].stdout)
     means = s["seat_mean"]
     assert min(means) > 0.6 * max(means), means
+
+
+def test_a_pack_lowering_the_player_limit_is_simmed_within_it(tmp_path, monkeypatch):
+    """A pack may set the rule max_players below the base game's 4: sim then plays that
+    many by default, and a count above it is a usage error that says why."""
+    from tests.pack_play import compiled_with
+    pack = tmp_path / "duel"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: duel\ngame: clank_catacombs\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "rules.yaml").write_text(
+        "rules:\n  - id: max_players\n    replace: true\n    name: {zh: 最多玩家数, en: Most players}\n"
+        "    source: approximation\n    note: a test\n    value: 2\n", encoding="utf-8")
+    data = compiled_with("clank_catacombs", pack, monkeypatch)
+    assert sim.run(data, games=2, seed=1)["players"] == 2
+    with pytest.raises(ValueError, match="is for 2-2 players .*max_players is 2"):
+        sim.run(data, players=3, games=1, seed=1)
+    with pytest.raises(ValueError, match="is for 2-4 players .*plays 5-6"):
+        sim.run(GAME, players=5, games=1, seed=1)

@@ -3,7 +3,7 @@ from tomecraft.runtime.engines import lazy
 
 __getattr__ = lazy(__name__, {
     "Engine": "engine", "new_state": "engine", "play_game": "engine", "score": "engine",
-    "run_scenario": "scenario"})
+    "run_scenario": "scenario", "PLAYER_COUNTS": "state"})
 
 __all__ = ["Engine", "new_state", "play_game", "run_scenario", "score"]
 

@@ -179,3 +179,16 @@ PILED = ("major_secret", "minor_secret", "prisoner", "coupon")
 def rule(data, rule_id: str):
     """A rule decision's value (content/clank_catacombs/rules.yaml)."""
     return data.get("rule", rule_id).value
+
+
+def PLAYER_COUNTS(data) -> dict:  # noqa: N802 - an engine constant runtime/sim.py reads
+    """The player counts this content plays: at most its rule max_players (4, or 6 with the
+    party pack; a pack may lower it), the default no more than that."""
+    counts = dict(data.players)
+    limit = rule(data, "max_players")
+    if limit < counts["max"]:
+        counts["max"] = limit
+        counts["default"] = min(counts["default"], limit)
+        counts["why"] = (f"the rule max_players is {limit}; "
+                         "the 墓穴派对 pack (packs/tomb_party) plays 5-6")
+    return counts
