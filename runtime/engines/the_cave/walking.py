@@ -277,27 +277,13 @@ class _Graph:
 
 def _search(seeds: dict, links) -> dict:
     """Breadth-first distances from `seeds` ({pos: start distance}, 0s before 1s) along
-    `links` (a dict pos -> next positions, or a function of pos)."""
-    dist = dict(seeds)
-    queue = deque(sorted(seeds, key=seeds.get))
-    if isinstance(links, dict):     # (the graph's own edges: no call per tile)
-        links_of, none = links.get, ()
-        while queue:
-            pos = queue.popleft()
-            step = dist[pos] + 1
-            for other in links_of(pos, none):
-                if other not in dist:
-                    dist[other] = step
-                    queue.append(other)
-        return dist
-    while queue:
-        pos = queue.popleft()
-        step = dist[pos] + 1
-        for other in links(pos):
-            if other not in dist:
-                dist[other] = step
-                queue.append(other)
-    return dist
+    `links` (a dict pos -> next positions, or a function of pos): `_Nearest` searched to its end."""
+    nearest = _Nearest(seeds, links)
+    nearest.get(_NOWHERE)
+    return nearest.dist
+
+
+_NOWHERE = object()     # a tile no search reaches: asking for it searches everything
 
 
 class _Nearest:
@@ -305,17 +291,18 @@ class _Nearest:
     until the tile asked for is reached (breadth first, a distance is final once found;
     the player asks for the team's tile and its neighbours, seldom far from a target)."""
 
-    def __init__(self, seeds: dict, links: dict) -> None:
+    def __init__(self, seeds: dict, links) -> None:
         self.dist = dict(seeds)
         self.queue = deque(sorted(seeds, key=seeds.get))
-        self.links = links
+        # (the graph's own edges are a dict: read with no call of ours per tile)
+        self.links_of = links.get if isinstance(links, dict) else lambda pos, _: links(pos)
 
     def get(self, pos, default=None):
         dist = self.dist
         found = dist.get(pos)
         if found is not None:
             return found
-        queue, links_of, none = self.queue, self.links.get, ()
+        queue, links_of, none = self.queue, self.links_of, ()
         while queue:
             at = queue.popleft()
             step = dist[at] + 1
