@@ -166,15 +166,20 @@ class Reporter:
         return sorted(self.diagnostics, key=lambda d: (d.file, d.line, d.column, d.code))
 
 
+def normal_breaks(text: str) -> str:
+    """`text` with its Windows (\\r\\n) and old Mac (\\r) line breaks as \\n, as YAML reads them."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _snippet(d: Diagnostic, sources: dict[str, str | bytes]) -> list[str]:
     text = sources.get(d.file)
     if isinstance(text, bytes):
-        text = sources[d.file] = text.decode("utf-8", "replace")
+        text = sources[d.file] = normal_breaks(text.decode("utf-8", "replace"))
     if text is None:
         text = _read_for_excerpt(d.file)
         if text is None:
             return []
-        sources[d.file] = text
+        sources[d.file] = text = normal_breaks(text)
     lines = text.split("\n")
     if not 1 <= d.line <= len(lines):
         return []

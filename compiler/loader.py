@@ -127,7 +127,7 @@ class Document:
     def text(self) -> str:
         """The file's text (decoded when a diagnostic first needs it)."""
         if self._text is None:
-            self._text = self.source.decode("utf-8")
+            self._text = dg.normal_breaks(self.source.decode("utf-8"))
         return self._text
 
     def mark(self, path: tuple, key: bool = False) -> Mark:
@@ -278,6 +278,7 @@ SAFE_COMPOSE_DEPTH = 1_000
 # key and value indicators, document starts and node properties (anchors, tags).
 _LINE_STARTS = re.compile(r"^( *)((?:---[ \t]+|[-?:][ \t]+|[&!][^ \t\n]*[ \t]+)*)", re.M)
 _OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029", "\t")
+_ODD_BREAK = re.compile("[\x85\u2028\u2029]")
 
 
 def _nesting_bound(text: str) -> int | None:
@@ -546,7 +547,21 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
                      text[: text.index("\x00")].count("\n") + 1, 1)
         return None
     doc = Document(path, raw)
+    if "\r" in text:
+        # Windows (\r\n) and old Mac (\r) line breaks are line breaks to YAML, which reads
+        # them as \n: reading them so here keeps every line and column, and the quoted lines,
+        # those an editor shows
+        text = dg.normal_breaks(text)
     reporter.sources[display] = raw  # diagnostics decode it only to quote a line
+    odd_break = _ODD_BREAK.search(text)
+    if odd_break:
+        # libyaml reads NEL and the Unicode line and paragraph separators as line breaks
+        # (YAML 1.1), where an editor shows none: every line after would be misplaced
+        at = odd_break.start()
+        reporter.add(dg.CONTROL_CHAR, f"character U+{ord(odd_break.group()):04X} (an invisible "
+                     "line break) in the file", display, text.count("\n", 0, at) + 1,
+                     at - text.rfind("\n", 0, at), "remove it, or use an ordinary newline")
+        return None
     try:
         bound = _nesting_bound(text)
         too_deep = _too_deep(text) if bound is None or bound > SAFE_COMPOSE_DEPTH else None

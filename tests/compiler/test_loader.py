@@ -284,7 +284,37 @@ def test_other_line_breaks_are_parsed_for_their_depth(brk):
     assert loader._nesting_bound("a:\t[b]\n") is None
     deep = brk.join("  " * i + "- " for i in range(loader.MAX_DEPTH + 10)) + "x\n"
     assert _depth(deep) > loader.MAX_DEPTH
-    only(load(deep)[1], dg.YAML_TOO_BIG)
+    # \r is read as the line break it is; the others are refused before any parsing
+    only(load(deep)[1], dg.YAML_TOO_BIG if brk == "\r" else dg.CONTROL_CHAR)
+
+
+@pytest.mark.parametrize("brk", ["\r\n", "\r"])
+def test_windows_and_old_mac_line_breaks_keep_lines_columns_and_excerpts(brk):
+    """A file saved on Windows (or an old Mac) is located and quoted as with \\n: the quoted
+    line shows no \\r, and a position inside an effect string lands on its character."""
+    for case, code in (("a: 1\na: 2\n", dg.YAML_DUPLICATE_KEY), ("a: 1\nb: [2\n", dg.YAML_SYNTAX)):
+        lf = only(load(case)[1], code)
+        reporter = dg.Reporter()
+        loader.load_bytes(case.replace("\n", brk).encode(), Path("x.yaml"), reporter, "x.yaml")
+        d = only(reporter.diagnostics, code)
+        assert (d.line, d.column) == (lf.line, lf.column)
+        assert "\\r" not in dg.format_text(reporter) and "\r" not in dg.format_text(reporter)
+    text = "a: 1\ne: pay ap 1 ? x\n"
+    doc, diags = load(text.replace("\n", brk))
+    assert diags == [] and doc.data == {"a": 1, "e": "pay ap 1 ? x"}
+    with pytest.raises(EffectSyntaxError) as info:
+        parse(doc.data["e"])
+    assert doc.effect_position(("e",), info.value.line, info.value.column) == (2, 13)
+
+
+@pytest.mark.parametrize("brk", ["\x85", "\u2028", "\u2029"])
+def test_an_invisible_line_break_is_refused_where_it_is(brk):
+    """libyaml reads NEL and the Unicode line and paragraph separators as line breaks where
+    an editor shows none, so every position after one would be wrong: refused, located."""
+    doc, diags = load(f"名字: 洞窟\nb: 1  # x{brk}y\nc: 2\n")
+    assert doc is None
+    d = only(diags, dg.CONTROL_CHAR)
+    assert (d.line, d.column) == (2, 10) and f"U+{ord(brk):04X}" in d.message
 
 
 def test_nesting_at_the_limit_is_fine():
