@@ -136,9 +136,23 @@ def _manifest(root: Path, reporter: dg.Reporter, required: bool) -> tuple[Pack |
     return Pack(raw["id"], raw["game"], raw["version"], display_path(root), raw), doc
 
 
+def _not_a_folder(root: Path, reporter: dg.Reporter) -> bool:
+    """Whether `root`, given as a pack, is no folder (reported: a file, or nothing)."""
+    if root.is_dir():
+        return False
+    if root.exists():
+        reporter.add(dg.USAGE, "this is a file, not a pack folder", display_path(root), 1, 1,
+                     "give the folder that holds the pack's pack.yaml")
+    else:
+        reporter.add(dg.USAGE, "pack directory does not exist", display_path(root), 1, 1)
+    return True
+
+
 def read_manifest(root: Path, reporter: dg.Reporter) -> tuple[loader.Document, str] | None:
     """(pack.yaml's document, the game it names), or None after reporting why not. A pack with
     no `game:` is an error here, with a hint: it would otherwise check nothing."""
+    if _not_a_folder(root, reporter):
+        return None
     path = root / "pack.yaml"
     display = display_path(path)
     doc = loader.load(path, reporter, display)
@@ -186,8 +200,7 @@ def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict) -> N
         reporter.add(dg.SYMLINK, "the pack folder is a symbolic link; it was not read",
                      str(root), 1, 1, "name the real folder")
         return
-    if not root.is_dir():
-        reporter.add(dg.USAGE, "pack directory does not exist", display_path(root), 1, 1)
+    if _not_a_folder(root, reporter):
         return
     pack, doc = _manifest(root, reporter, required=True)
     if pack is None:

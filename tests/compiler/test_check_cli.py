@@ -261,6 +261,18 @@ def test_unknown_path_is_a_usage_error(capsys, monkeypatch):
     assert dg.USAGE in err and "Traceback" not in err
 
 
+def test_a_pack_option_naming_a_file_or_nothing_says_which(capsys, monkeypatch, tmp_path):
+    """`--pack` given a file (its pack.yaml, say) is told to give the folder, not told that
+    the folder does not exist."""
+    monkeypatch.chdir(REPO)
+    manifest = tmp_path / "pack.yaml"
+    manifest.write_text("id: x\n")
+    code, out, _ = run(capsys, "check", BASE, "--pack", str(manifest))
+    assert code == 1 and "this is a file, not a pack folder" in out and "holds the pack's pack.yaml" in out
+    code, out, _ = run(capsys, "check", BASE, "--pack", str(tmp_path / "none"))
+    assert code == 1 and "pack directory does not exist" in out
+
+
 @pytest.mark.parametrize("argv", [["frobnicate"], ["check", "--format", "xml"],
                                   ["check", "--bogus"], [], ["build", "--nope"]])
 def test_bad_command_lines_exit_2(capsys, monkeypatch, argv):
