@@ -273,6 +273,17 @@ def test_a_pack_option_naming_a_file_or_nothing_says_which(capsys, monkeypatch, 
     assert code == 1 and "pack directory does not exist" in out
 
 
+def test_upper_case_yaml_suffixes_are_content_files(capsys, monkeypatch, tmp_path):
+    """A Windows-style `TILES.YAML` is a content file: read and checked, not skipped."""
+    monkeypatch.chdir(REPO)
+    pack = tmp_path / "fan"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: fan\ngame: the_cave\nversion: '1'\n")
+    (pack / "TILES.YAML").write_text("tile_kinds:\n  - id: Bad\n")
+    code, out, err = run(capsys, "check", str(pack))
+    assert code == 1 and "TILES.YAML:2:" in out
+
+
 @pytest.mark.parametrize("argv", [["frobnicate"], ["check", "--format", "xml"],
                                   ["check", "--bogus"], [], ["build", "--nope"]])
 def test_bad_command_lines_exit_2(capsys, monkeypatch, argv):
