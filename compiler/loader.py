@@ -527,6 +527,11 @@ def read_regular(path: Path, reporter: dg.Reporter, display: str,
         return None
 
 
+def is_yaml_name(name: str) -> bool:
+    """Whether a file name is a YAML file's: .yaml or .yml, in any case (Windows' TILES.YAML)."""
+    return name.lower().endswith((".yaml", ".yml"))
+
+
 def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> Document | None:
     if len(raw) > MAX_FILE_BYTES:
         reporter.add(dg.YAML_TOO_BIG, f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}",

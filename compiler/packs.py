@@ -60,7 +60,7 @@ def content_files(root: Path, reporter: dg.Reporter) -> list[Path]:
         for entry in entries:
             path = here / entry.name
             if entry.is_symlink():
-                if entry.name.lower().endswith((".yaml", ".yml")) or os.path.isdir(path):
+                if loader.is_yaml_name(entry.name) or os.path.isdir(path):
                     _refuse_link(path, root, reporter)
                 continue
             if entry.is_dir():
@@ -68,7 +68,7 @@ def content_files(root: Path, reporter: dg.Reporter) -> list[Path]:
                     continue
                 subfolders.append(path)
                 continue
-            if not entry.name.lower().endswith((".yaml", ".yml")) or entry.name in ("game.yaml", "pack.yaml"):
+            if not loader.is_yaml_name(entry.name) or entry.name in ("game.yaml", "pack.yaml"):
                 continue
             found.append(path)
             try:

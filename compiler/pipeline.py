@@ -162,7 +162,7 @@ def _file_target(path: Path, reporter: dg.Reporter) -> Target | None:
     missions/ or scenarios/, or not .yaml) is an error: checking it would check nothing."""
     from tomecraft.compiler import loader, missions, packs
     scratch = dg.Reporter()
-    doc = loader.load(path, scratch) if path.suffix in (".yaml", ".yml") else None
+    doc = loader.load(path, scratch) if loader.is_yaml_name(path.name) else None
     if doc is not None and missions.is_mission(doc.data):
         return None
     pack = _enclosing_pack(path)

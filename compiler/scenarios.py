@@ -45,9 +45,9 @@ def scenario_files(paths: list[str]) -> list[Path]:
 
 
 def _yaml_below(root: Path) -> list[Path]:
-    """*.yaml below `root`, sorted: an iterative walk that follows no link and stops at
-    MAX_DIR_DEPTH levels and MAX_FILES files (a symlinked file is kept: the loader refuses
-    it with a diagnostic)."""
+    """The YAML files below `root` (`loader.is_yaml_name`), sorted: an iterative walk that
+    follows no link and stops at MAX_DIR_DEPTH levels and MAX_FILES files (a symlinked file is
+    kept: the loader refuses it with a diagnostic)."""
     found: list[Path] = []
     stack = [(root, 0)]
     while stack and len(found) < MAX_FILES:
@@ -60,7 +60,7 @@ def _yaml_below(root: Path) -> list[Path]:
             if entry.is_dir(follow_symlinks=False):
                 if depth < MAX_DIR_DEPTH:
                     stack.append((here / entry.name, depth + 1))
-            elif entry.name.endswith(".yaml"):
+            elif loader.is_yaml_name(entry.name):
                 found.append(here / entry.name)
     return sorted(found[:MAX_FILES])
 
@@ -122,7 +122,7 @@ def run_cli(paths: list[str], fmt: str = "text", packs: list[str] = ()) -> int:
         raise UsageError(f"no such file or directory: {missing[0]}")
     files = scenario_files(paths)
     if not files:
-        raise UsageError("no scenario files (*.yaml) in " + ", ".join(paths))
+        raise UsageError("no scenario files (*.yaml, *.yml) in " + ", ".join(paths))
     outcomes = [run_file(p, [Path(pack) for pack in packs]) for p in files]
     if fmt == "json":
         print(dg.json_controls(json.dumps(
