@@ -440,6 +440,7 @@ class Engine(Board, Rules):
         if st.over:
             return
         self.refill()
+        self.check_everyone_out()                       # the last one out finished the turn
 
     def refill(self) -> None:
         st = self.state
@@ -470,9 +471,7 @@ class Engine(Board, Rules):
                 self.play_turn(st.players[seat])
                 if st.over or all(not q.active for q in st.players):
                     break
-            if all(not q.active for q in st.players):
-                st.over = True
-                st.end_reason = st.end_reason or "every player escaped or was knocked out"
+            self.check_everyone_out()
             if st.over:
                 break
             st.round += 1

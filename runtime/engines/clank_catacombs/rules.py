@@ -213,6 +213,15 @@ class Rules:
         ends = attack or rule(self.data, "bag_empty_means_short") == "any_draw"
         if ends and sum(st.bag.values()) == 0:           # gap 23
             self.end_game("the dragon bag is empty")
+        self.check_everyone_out()                        # the draw may knock out the last one
+
+    def check_everyone_out(self) -> None:
+        """L597: the game is over once every player has escaped or been knocked out (checked
+        when the turn of a player who escaped ends, and after the dragon's draws)."""
+        st = self.state
+        if not st.over and not any(q.active for q in st.players):
+            st.over = True
+            st.end_reason = st.end_reason or "every player escaped or was knocked out"
 
     def dragon_attack(self) -> None:
         st = self.state
