@@ -53,3 +53,21 @@ def test_a_wrong_dungeon_deck_count_is_a_game_rule_error(tmp_path):
     reporter = dg.Reporter()
     pipeline.compile_game(copy, [], reporter)
     assert any("the dungeon deck holds 101 cards" in d.message for d in reporter.diagnostics)
+
+
+def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_terms():
+    """A seat, rage space, room, cube or id a tester mistypes is a setup or step failure naming
+    it, not an engine error ("internal error: IndexError") later."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [3, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
+    base = {"players": [{"pos": [3, 0]}, {}], "tiles": [room]}
+    cases = [
+        ({**base, "rage": 9}, [], "rage 9 is off the rage track"),
+        ({**base, "players": [{"pos": [7, 7]}, {}]}, [], "players[0].pos [7, 7] is no room"),
+        ({**base, "clank_area": {"P1": 2}}, [], "clank_area key 'P1'"),
+        ({**base, "players": [{"pos": [3, 0], "hand": ["burgel"]}, {}]}, [], "no card 'burgel'"),
+        (base, [{"do": "end", "player": 2}], "steps[0]: player 2: the scenario's players are seats 0-1"),
+    ]
+    for setup, steps, message in cases:
+        failures = run_scenario(GAME, {"setup": setup, "steps": steps})
+        assert len(failures) == 1 and message in failures[0], (message, failures)
