@@ -281,13 +281,16 @@ class Engine(Board, Rules):
                     use = defs[tid].use
                     if use is not None and use.can(self.ctx(p, defs[tid])):
                         out.append({"do": "token", "token": tid})
-        if not p.hand:
+        if not p.hand or p.status == KNOCKED_OUT:
             out.append({"do": "end"})
         return out
 
     def play_options(self, p: Player) -> list[dict]:
         """The cards the player may play: one option per card in hand (`legal_actions`'
-        first options)."""
+        first options); none once knocked out: the player's game is cut short at once (L605,
+        rule knockout_ends_turn), while one who escaped still finishes the turn (L601)."""
+        if p.status == KNOCKED_OUT:
+            return []
         return [{"do": "play", "card": c} for c in sorted(set(p.hand))]
 
     def action_options(self, p: Player) -> list[dict]:
@@ -297,7 +300,8 @@ class Engine(Board, Rules):
         suggestions (agents.picks_from_suggestion), so it is offered the plays alone, the same draw without computing the
         moves, purchases and actions it would never pick (most of a turn's decisions).
         Any other agent (a scenario's script) is offered every legal option."""
-        if policy.PLAYS_FIRST and p.hand and picks_from_suggestion(self.agents[p.seat]):
+        if policy.PLAYS_FIRST and p.hand and p.status != KNOCKED_OUT \
+                and picks_from_suggestion(self.agents[p.seat]):
             return self.play_options(p)
         return self.legal_actions(p)
 
@@ -404,7 +408,7 @@ class Engine(Board, Rules):
             if choice["do"] == "end":
                 break
             self.apply(p, choice)
-            if not p.active and not p.hand:
+            if p.status == KNOCKED_OUT or (not p.active and not p.hand):
                 break
         self.end_turn(p)
 
