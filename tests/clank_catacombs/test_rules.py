@@ -71,3 +71,14 @@ def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_te
     for setup, steps, message in cases:
         failures = run_scenario(GAME, {"setup": setup, "steps": steps})
         assert len(failures) == 1 and message in failures[0], (message, failures)
+
+
+def test_the_setup_row_s_arrive_effects_run_before_the_first_turn_in_a_game_and_a_scenario():
+    """L498: a card with an arrive effect dealt to the setup row (no base card can be: they all
+    carry the dragon icon, a pack's may not) acts before the first turn, in `play_game` and in a
+    scenario's `new_game` alike (both call Engine.setup_arrivals)."""
+    state = new_state(GAME, 2, Rng(4))
+    state.row[0] = "wraith"                               # arrive: a ghost to the Clank! area
+    engine = Engine(GAME, state, [RandomAgent(Rng(1)) for _ in state.players])
+    engine.setup_arrivals()
+    assert state.clank_area["ghost"] == 1 and state.ghosts == 4

@@ -466,6 +466,15 @@ class Engine(Board, Rules):
         if attack:
             self.dragon_attack()
 
+    def setup_arrivals(self) -> None:
+        """L498: the arrive effects of the cards dealt to the row at setup, before the start
+        player's first turn (`play_game`; a scenario's `new_game`)."""
+        st = self.state
+        for cid in list(st.row):
+            card = self.cards[cid]
+            if card.on_arrive is not None:
+                card.on_arrive(self.ctx(st.players[0], card))
+
     def play(self, cap: int) -> dict:
         st = self.state
         capped = False
@@ -492,10 +501,7 @@ def play_game(data, players: int, rng, agents: list, options: dict | None = None
     state = new_state(data, players, rng.fork("setup"), options.get("side"))
     engine = Engine(data, state, agents, log_enabled=bool(options.get("log")))
     engine.rng = rng.fork("play")
-    for cid in list(state.row):                          # arrive cards of the setup row
-        card = engine.cards[cid]
-        if card.on_arrive is not None:
-            card.on_arrive(engine.ctx(state.players[0], card))
+    engine.setup_arrivals()
     result = engine.play(options.get("round_cap", rule(data, "round_cap")))
     if options.get("log"):
         result["log"] = list(state.log)

@@ -82,6 +82,7 @@ def build(data, setup: dict) -> Engine:
         agents = [ScriptedAgent(fallback=FirstOption()) for _ in state.players]
         engine = Engine(data, state, agents)
         engine.rng = ScriptedRng([])
+        engine.setup_arrivals()                          # as a real game's set-up does
         return engine
     n = setup.get("players_count", len(setup.get("players", [])) or 2)
     state = State(players=[], cells={}, tile_stack=list(reversed(setup.get("tile_stack", []))),
