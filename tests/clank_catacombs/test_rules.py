@@ -53,3 +53,32 @@ def test_a_wrong_dungeon_deck_count_is_a_game_rule_error(tmp_path):
     reporter = dg.Reporter()
     pipeline.compile_game(copy, [], reporter)
     assert any("the dungeon deck holds 101 cards" in d.message for d in reporter.diagnostics)
+
+
+def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_terms():
+    """A seat, rage space, room, cube or id a tester mistypes is a setup or step failure naming
+    it, not an engine error ("internal error: IndexError") later."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [3, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
+    base = {"players": [{"pos": [3, 0]}, {}], "tiles": [room]}
+    cases = [
+        ({**base, "rage": 9}, [], "rage 9 is off the rage track"),
+        ({**base, "players": [{"pos": [7, 7]}, {}]}, [], "players[0].pos [7, 7] is no room"),
+        ({**base, "clank_area": {"P1": 2}}, [], "clank_area key 'P1'"),
+        ({**base, "players": [{"pos": [3, 0], "hand": ["burgel"]}, {}]}, [], "no card 'burgel'"),
+        (base, [{"do": "end", "player": 2}], "steps[0]: player 2: the scenario's players are seats 0-1"),
+    ]
+    for setup, steps, message in cases:
+        failures = run_scenario(GAME, {"setup": setup, "steps": steps})
+        assert len(failures) == 1 and message in failures[0], (message, failures)
+
+
+def test_the_setup_row_s_arrive_effects_run_before_the_first_turn_in_a_game_and_a_scenario():
+    """L498: a card with an arrive effect dealt to the setup row (no base card can be: they all
+    carry the dragon icon, a pack's may not) acts before the first turn, in `play_game` and in a
+    scenario's `new_game` alike (both call Engine.setup_arrivals)."""
+    state = new_state(GAME, 2, Rng(4))
+    state.row[0] = "wraith"                               # arrive: a ghost to the Clank! area
+    engine = Engine(GAME, state, [RandomAgent(Rng(1)) for _ in state.players])
+    engine.setup_arrivals()
+    assert state.clank_area["ghost"] == 1 and state.ghosts == 4

@@ -281,13 +281,16 @@ class Engine(Board, Rules):
                     use = defs[tid].use
                     if use is not None and use.can(self.ctx(p, defs[tid])):
                         out.append({"do": "token", "token": tid})
-        if not p.hand:
+        if not p.hand or p.status == KNOCKED_OUT:
             out.append({"do": "end"})
         return out
 
     def play_options(self, p: Player) -> list[dict]:
         """The cards the player may play: one option per card in hand (`legal_actions`'
-        first options)."""
+        first options); none once knocked out: the player's game is cut short at once (L605,
+        rule knockout_ends_turn), while one who escaped still finishes the turn (L601)."""
+        if p.status == KNOCKED_OUT:
+            return []
         return [{"do": "play", "card": c} for c in sorted(set(p.hand))]
 
     def action_options(self, p: Player) -> list[dict]:
@@ -297,7 +300,8 @@ class Engine(Board, Rules):
         suggestions (agents.picks_from_suggestion), so it is offered the plays alone, the same draw without computing the
         moves, purchases and actions it would never pick (most of a turn's decisions).
         Any other agent (a scenario's script) is offered every legal option."""
-        if policy.PLAYS_FIRST and p.hand and picks_from_suggestion(self.agents[p.seat]):
+        if policy.PLAYS_FIRST and p.hand and p.status != KNOCKED_OUT \
+                and picks_from_suggestion(self.agents[p.seat]):
             return self.play_options(p)
         return self.legal_actions(p)
 
@@ -404,7 +408,7 @@ class Engine(Board, Rules):
             if choice["do"] == "end":
                 break
             self.apply(p, choice)
-            if not p.active and not p.hand:
+            if p.status == KNOCKED_OUT or (not p.active and not p.hand):
                 break
         self.end_turn(p)
 
@@ -440,6 +444,7 @@ class Engine(Board, Rules):
         if st.over:
             return
         self.refill()
+        self.check_everyone_out()                       # the last one out finished the turn
 
     def refill(self) -> None:
         st = self.state
@@ -461,6 +466,15 @@ class Engine(Board, Rules):
         if attack:
             self.dragon_attack()
 
+    def setup_arrivals(self) -> None:
+        """L498: the arrive effects of the cards dealt to the row at setup, before the start
+        player's first turn (`play_game`; a scenario's `new_game`)."""
+        st = self.state
+        for cid in list(st.row):
+            card = self.cards[cid]
+            if card.on_arrive is not None:
+                card.on_arrive(self.ctx(st.players[0], card))
+
     def play(self, cap: int) -> dict:
         st = self.state
         capped = False
@@ -470,9 +484,7 @@ class Engine(Board, Rules):
                 self.play_turn(st.players[seat])
                 if st.over or all(not q.active for q in st.players):
                     break
-            if all(not q.active for q in st.players):
-                st.over = True
-                st.end_reason = st.end_reason or "every player escaped or was knocked out"
+            self.check_everyone_out()
             if st.over:
                 break
             st.round += 1
@@ -489,10 +501,7 @@ def play_game(data, players: int, rng, agents: list, options: dict | None = None
     state = new_state(data, players, rng.fork("setup"), options.get("side"))
     engine = Engine(data, state, agents, log_enabled=bool(options.get("log")))
     engine.rng = rng.fork("play")
-    for cid in list(state.row):                          # arrive cards of the setup row
-        card = engine.cards[cid]
-        if card.on_arrive is not None:
-            card.on_arrive(engine.ctx(state.players[0], card))
+    engine.setup_arrivals()
     result = engine.play(options.get("round_cap", rule(data, "round_cap")))
     if options.get("log"):
         result["log"] = list(state.log)

@@ -46,6 +46,11 @@ def score(engine) -> dict:
             "finished": [p.status == ESCAPED for p in engine.state.players]}
 
 
+# The token types a draw of one type takes from its pile (`pop_pile`): the prisoner pile holds
+# the coupon too.
+DRAWN_AS = {"prisoner": ("prisoner", "coupon")}
+
+
 class BagCubes:
     """The cubes in the dragon bag lined up by key (sorted as text: "black", "ghost", then
     seats), each key as many times as it has cubes, without making the line: the sequence
@@ -208,6 +213,15 @@ class Rules:
         ends = attack or rule(self.data, "bag_empty_means_short") == "any_draw"
         if ends and sum(st.bag.values()) == 0:           # gap 23
             self.end_game("the dragon bag is empty")
+        self.check_everyone_out()                        # the draw may knock out the last one
+
+    def check_everyone_out(self) -> None:
+        """L597: the game is over once every player has escaped or been knocked out (checked
+        when the turn of a player who escaped ends, and after the dragon's draws)."""
+        st = self.state
+        if not st.over and not any(q.active for q in st.players):
+            st.over = True
+            st.end_reason = st.end_reason or "every player escaped or was knocked out"
 
     def dragon_attack(self) -> None:
         st = self.state
@@ -268,11 +282,15 @@ class Rules:
             self.gain_token(p, tid)
 
     def pop_pile(self, token_type: str) -> str | None:
-        """The topmost token of the type in the shuffled piles (secrets, prisoners), taken."""
+        """The topmost token of the type in the shuffled piles (secrets, prisoners), taken. A
+        prisoner is drawn from the prisoner pile whatever it turns out to be: the coupon is one
+        of its 20 tokens (L111, L170), freed from a cell like the others (L370), though not a
+        prisoner for the rules that count prisoners (token sheet 优惠券)."""
         st = self.state
+        kinds = DRAWN_AS.get(token_type, (token_type,))
         for pile in (st.majors, st.minors, st.prisoners):
             for i in range(len(pile) - 1, -1, -1):
-                if self.token_defs[pile[i]].token_type == token_type:
+                if self.token_defs[pile[i]].token_type in kinds:
                     return pile.pop(i)
         return None
 

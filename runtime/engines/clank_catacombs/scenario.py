@@ -74,11 +74,15 @@ def _cube(v):
 def build(data, setup: dict) -> Engine:
     if "new_game" in setup:
         spec = setup["new_game"]
+        sides = sorted(t.id for t in data.of("tile") if t.area == "start")
+        if spec.get("side", sides[0]) not in sides:
+            raise ValueError(f"new_game side {spec['side']!r}: the starting tile's sides are {sides}")
         state = new_state(data, int(spec.get("players", 4)), Rng(spec.get("seed", 1)),
                           spec.get("side", "start_a"))
         agents = [ScriptedAgent(fallback=FirstOption()) for _ in state.players]
         engine = Engine(data, state, agents)
         engine.rng = ScriptedRng([])
+        engine.setup_arrivals()                          # as a real game's set-up does
         return engine
     n = setup.get("players_count", len(setup.get("players", [])) or 2)
     state = State(players=[], cells={}, tile_stack=list(reversed(setup.get("tile_stack", []))),
@@ -133,7 +137,43 @@ def build(data, setup: dict) -> Engine:
     agents = [ScriptedAgent(fallback=FirstOption()) for _ in state.players]
     engine = Engine(data, state, agents)
     engine.rng = ScriptedRng(setup.get("bag_draws", []))
+    _check_setup(engine, setup)
     return engine
+
+
+def _check_setup(engine: Engine, setup: dict) -> None:
+    """A hand-built state the engine could not play, said in the scenario's own terms (a
+    ValueError: `run_scenario` reports it as a setup failure) instead of an engine error later."""
+    st = engine.state
+    seats = len(st.players)
+    spaces = len(engine.track)
+    if not 0 <= st.rage < spaces:
+        raise ValueError(f"rage {st.rage + 1} is off the rage track (spaces 1-{spaces})")
+    for where in ("clank_area", "bag"):
+        for key in getattr(st, where):
+            if key not in ("black", "ghost") and not (isinstance(key, int) and 0 <= key < seats):
+                raise ValueError(f"{where} key {key!r}: a cube is 'black', 'ghost' or a seat 0-{seats - 1}")
+    _known_ids(engine, "row", st.row, engine.cards, "card")
+    _known_ids(engine, "dungeon_deck", st.dungeon_deck, engine.cards, "card")
+    for pile in ("treasure_stack", "majors", "minors", "prisoners"):
+        _known_ids(engine, pile, getattr(st, pile), engine.token_defs, "token")
+    _known_ids(engine, "market", st.market, engine.items, "market item")
+    for seat, p in enumerate(st.players):
+        where = f"players[{seat}]"
+        if p.active and p.pos not in st.cells:
+            raise ValueError(f"{where}.pos {list(p.pos)} is no room on the map "
+                             f"(rooms at {sorted(list(pos) for pos in st.cells)})")
+        for zone in ("hand", "deck", "discard"):
+            _known_ids(engine, f"{where}.{zone}", getattr(p, zone), engine.cards, "card")
+        _known_ids(engine, f"{where}.tokens", p.tokens, engine.token_defs, "token")
+        _known_ids(engine, f"{where}.treasures", p.treasures, engine.token_defs, "token")
+        _known_ids(engine, f"{where}.market", [item for item, _ in p.market], engine.items, "market item")
+
+
+def _known_ids(engine: Engine, where: str, ids, known: dict, kind: str) -> None:
+    unknown = sorted({i for i in ids if i not in known}, key=str)
+    if unknown:
+        raise ValueError(f"{where}: no {kind} {unknown[0]!r} in the content")
 
 
 def option_shapes(engine: Engine) -> dict:
@@ -147,9 +187,16 @@ def option_shapes(engine: Engine) -> dict:
             "token": {"token": set(engine.token_defs)}, "end": {}}
 
 
+def _seat(st: State, seat) -> int:
+    """A step's or expectation's `player`: a seat of the scenario's players."""
+    if not isinstance(seat, int) or not 0 <= seat < len(st.players):
+        raise ValueError(f"player {seat!r}: the scenario's players are seats 0-{len(st.players) - 1}")
+    return seat
+
+
 def _run_step(engine: Engine, step: dict, results: dict) -> None:
     st = engine.state
-    p = st.players[step.get("player", 0)]
+    p = st.players[_seat(st, step.get("player", 0))]
     agent = engine.agents[p.seat]
     agent.choices = list(step.get("choose", []))
     do = step["do"]
@@ -183,7 +230,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     def cmp(label, got, want):
         return None if got == want else f"{label}: expected {want!r}, got {got!r}"
     if "legal" in exp:
-        p = st.players[exp.get("player", 0)]
+        p = st.players[_seat(st, exp.get("player", 0))]
         if not exp.get("present", True):
             refuse_unofferable(exp["legal"], option_shapes(engine))
         there = any(matches(exp["legal"], o) for o in engine.legal_actions(p))
@@ -199,7 +246,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
             return cmp("tile", cell.tile.id, exp["tile"])
         return None
     if "player" in exp:
-        p = st.players[exp["player"]]
+        p = st.players[_seat(st, exp["player"])]
         for key, want in exp.items():
             if key == "player":
                 continue
