@@ -353,7 +353,7 @@ class Engine(Battle, Rules, Zones):
             self.search_identity()
         else:
             s.dl += 1
-            s.space = self.board.space + (s.dl - self.board.dl_start)      # L194, r06
+            s.space += 1            # L194: space rises by 1 with each DL (from the next reset, r06)
 
     def search_identity(self) -> bool:
         """④ (L186, L248-252): the first identity card of the relic deck, then shuffle."""

@@ -5,7 +5,7 @@ inventory's `M(3/2)`), and may end in `#label` to name it in steps, choices and 
 (`slime@3/2#m`). A number instead of a list means that many filler cards (slime; Healing
 Spring in the event piles).
 
-setup:  hp, hp_max, dl, space, misses, resources {gold: 1}, tokens {strength: [up, down]},
+setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold: 1}, tokens {strength: [up, down]},
         main_deck / event_deck / relic_deck [top first], graveyard, discard, event_discard,
         hand, loot, spare, equipment (relics, gained silently), face_down [labels],
         columns [[top end first], ...] (one list per column, brightness columns),
@@ -59,6 +59,9 @@ class Scenario:
         for key in ("hp", "hp_max", "dl", "space", "misses"):
             if key in setup:
                 setattr(s, key, int(setup[key]))
+        if "dl" in setup and "space" not in setup:      # L194: space follows the DL
+            board = self.engine.board
+            s.space = board.space + (s.dl - board.dl_start)
         if "hp" in setup and "hp_max" not in setup:
             s.hp_max = max(s.hp_max, s.hp)
         for r, n in (setup.get("resources") or {}).items():
