@@ -141,3 +141,23 @@ def test_the_planner_tops_a_row_up_with_stacks_of_two_attributes_r16():
     sc.engine.state.tokens["agility"].up = 1
     score, rows = plan(sc.engine, [(3, 1)])
     assert rows[0]["stacks"] == {"agility": 1, "strength": 2}
+
+
+@pytest.mark.parametrize("setup,says", [
+    ({"colums": [["slime"]]}, "unknown key(s) ['colums']"),
+    ({"rows": [{"enemy": ["slime"], "players": []}]}, "rows: unknown key(s) ['players']"),
+    ({"resources": {"gems": 1}}, "resources: unknown ['gems']"),
+    ({"tokens": {"strenght": [1, 0]}}, "tokens: unknown ['strenght']"),
+    ({"columns": [[], [], [], ["orc"]]}, "4 lists, but brightness is 3"),
+])
+def test_a_scenario_refuses_a_setup_that_would_silently_set_nothing(setup, says):
+    """A misspelt setup key used to be ignored: the state was built without it."""
+    from tomecraft.runtime.engines.dm_crawl_decks.scenario import run_scenario
+    problems = run_scenario(GAME, {"setup": setup, "steps": [], "expect": [{"hp": 5}]})
+    assert len(problems) == 1 and says in problems[0]
+
+
+def test_a_scenario_reads_a_token_count_as_face_up_tokens():
+    sc = scenario(tokens={"strength": 2, "agility": [1, 3]})
+    t = sc.engine.state.tokens
+    assert (t["strength"].up, t["strength"].down, t["agility"].up, t["agility"].down) == (2, 0, 1, 3)

@@ -5,7 +5,7 @@ inventory's `M(3/2)`), and may end in `#label` to name it in steps, choices and 
 (`slime@3/2#m`). A number instead of a list means that many filler cards (slime; Healing
 Spring in the event piles).
 
-setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold: 1}, tokens {strength: [up, down]},
+setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold: 1}, tokens {strength: [up, down] or up},
         main_deck / event_deck / relic_deck [top first], graveyard, discard, event_discard,
         hand, loot, spare, equipment (relics, gained silently), face_down [labels],
         columns [[top end first], ...] (one list per column, brightness columns),
@@ -31,7 +31,7 @@ from __future__ import annotations
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
-from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card, Row, Virtual
+from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, RESOURCES, Card, Row, Virtual
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, refuse_unofferable
 from tomecraft.runtime.timing import Fizzle, TimingError
@@ -41,8 +41,36 @@ PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard
          "hand": "hand", "loot": "loot", "spare": "spare", "equipment": "equipment"}
 
 
+SETUP_KEYS = frozenset(PILES) | {"hp", "hp_max", "dl", "space", "misses", "resources", "tokens",
+                                 "columns", "rows", "face_down", "events_off", "seed"}
+ROW_KEYS = frozenset(("enemy", "player"))
+
+
+def _known_keys(setup: dict) -> None:
+    """A misspelt key would silently set nothing (`colums:` left the columns empty and the
+    battle fought nothing): refuse it, and name what a key may hold."""
+    groups = [("setup", setup, SETUP_KEYS)] + [("rows", r, ROW_KEYS) for r in setup.get("rows") or []]
+    for where, spec, known in groups:
+        unknown = sorted(set(spec) - known)
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+    for key, known in (("resources", RESOURCES), ("tokens", ATTRIBUTES)):
+        unknown = sorted(set(setup.get(key) or {}) - set(known))
+        if unknown:
+            raise ValueError(f"{key}: unknown {unknown}; known: {list(known)}")
+
+
+def _up_down(value) -> tuple[int, int]:
+    """tokens {attribute: [up, down]}; a single number is that many face-up tokens."""
+    if isinstance(value, int):
+        return value, 0
+    up, down = value
+    return int(up), int(down)
+
+
 class Scenario:
     def __init__(self, data, setup: dict) -> None:
+        _known_keys(setup)
         rng = Rng(str(setup.get("seed", 1)))
         self.agent = ScriptedAgent()
         self.engine: Engine = new_engine(data, rng, self.agent, log_enabled=True)
@@ -66,8 +94,8 @@ class Scenario:
             s.hp_max = max(s.hp_max, s.hp)
         for r, n in (setup.get("resources") or {}).items():
             s.resources[r] = int(n)
-        for a, (up, down) in (setup.get("tokens") or {}).items():
-            s.tokens[a].up, s.tokens[a].down = int(up), int(down)
+        for a, value in (setup.get("tokens") or {}).items():
+            s.tokens[a].up, s.tokens[a].down = _up_down(value)
         for zone in PILES:
             if zone in setup:
                 spec = setup[zone]
@@ -87,6 +115,9 @@ class Scenario:
                     card.zone = PILES[zone]
                     pile.append(card)
         if "columns" in setup:
+            if len(setup["columns"]) > self.engine.board.brightness:
+                raise ValueError(f"columns: {len(setup['columns'])} lists, but brightness is "
+                                 f"{self.engine.board.brightness} (one list per column)")
             s.columns = [[] for _ in range(self.engine.board.brightness)]
             for i, col in enumerate(setup["columns"]):
                 for item in reversed(col):                    # written top end first
@@ -198,6 +229,8 @@ def _step(sc: Scenario, step: dict) -> None:
             e.turn_windows.current = "action"
             e.end_turn()
         elif do == "battle":
+            if not any(o.get("column") == step["column"] for o in e.action_options() if o["do"] == "battle"):
+                raise AssertionError(f"battling column {step['column']} is not legal (no card in it)")
             e.battle(int(step["column"]))
         elif do == "resolve_row":
             e.battle_windows.reset()
