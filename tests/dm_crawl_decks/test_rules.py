@@ -161,3 +161,16 @@ def test_a_scenario_reads_a_token_count_as_face_up_tokens():
     sc = scenario(tokens={"strength": 2, "agility": [1, 3]})
     t = sc.engine.state.tokens
     assert (t["strength"].up, t["strength"].down, t["agility"].up, t["agility"].down) == (2, 0, 1, 3)
+
+
+@pytest.mark.parametrize("expect,says", [
+    ({"fired": {"victroy": []}}, "fired: unknown ['victroy']"),
+    ({"count": {"bogus": 1}}, "count: no zone 'bogus'"),
+    ({"order": {"exploration": []}}, "order: unknown ['exploration']"),
+    ({"resources": {"gems": 0}}, "resources: unknown ['gems']"),
+])
+def test_an_expectation_naming_nothing_is_refused_not_passed(expect, says):
+    """`fired: {victroy: []}` used to hold for any game (no event of that name ever fires)."""
+    from tomecraft.runtime.engines.dm_crawl_decks.scenario import run_scenario
+    problems = run_scenario(GAME, {"setup": {}, "steps": [], "expect": [expect]})
+    assert len(problems) == 1 and says in problems[0]

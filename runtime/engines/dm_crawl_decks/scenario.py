@@ -288,11 +288,24 @@ def _step(sc: Scenario, step: dict) -> None:
         raise AssertionError(f"unused scripted choices: {sc.agent.choices}")
 
 
+COUNTED = tuple(PILES) + ("exploration", "battlefield", "revealed", "cleanup")
+
+
 def _zone_count(sc: Scenario, zone: str) -> int:
     e = sc.engine
     if zone in ("exploration", "battlefield"):
         return len(e.cards_in_zone(zone))
+    if zone not in COUNTED:
+        raise ValueError(f"count: no zone {zone!r}; known: {list(COUNTED)}")
     return len(e._pile(PILES.get(zone, zone)))
+
+
+def _known(what: str, names, known) -> None:
+    """An expectation naming what does not exist would fail unhelpfully or pass vacuously
+    (`fired: {victroy: []}` held for any game): refuse it."""
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"{what}: unknown {unknown}; known: {sorted(known)}")
 
 
 def option_shapes(sc: Scenario) -> dict:
@@ -322,16 +335,20 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
         elif key == "zone":
             got = {label: sc.ref(label).zone for label in want}
         elif key == "tokens":
+            _known("tokens", want, ATTRIBUTES)
             got = {a: [s.tokens[a].up, s.tokens[a].down] for a in want}
         elif key == "resources":
+            _known("resources", want, RESOURCES)
             got = {r: s.resources[r] for r in want}
         elif key == "columns":
             got = [[repr(c) for c in reversed(col)] for col in s.columns]
         elif key == "order":
+            _known("order", want, PILES)
             got = {z: [repr(c) for c in reversed(e._pile(PILES[z]))] for z in want}
         elif key == "sideways":
             got = {label: sc.ref(label).sideways for label in want}
         elif key == "fired":
+            _known("fired", want, [n for n, kinds in sc.data.names.items() if "event" in kinds])
             got = {ev: [repr(o) for e2, o in e.bus.fired if e2 == ev] for ev in want}
         elif key == "log_order":
             at, lines = 0, s.log
