@@ -149,6 +149,8 @@ def test_the_planner_tops_a_row_up_with_stacks_of_two_attributes_r16():
     ({"resources": {"gems": 1}}, "resources: unknown ['gems']"),
     ({"tokens": {"strenght": [1, 0]}}, "tokens: unknown ['strenght']"),
     ({"columns": [[], [], [], ["orc"]]}, "4 lists, but brightness is 3"),
+    ({"rows": [{"enemy": ["orc"], "player": [{"attr": "strength", "size": 2}]}]}, "strength 0 up"),
+    ({"tokens": {"agility": 3}, "rows": [{"enemy": [{"attr": "agility", "size": 1}]}]}, "is the player's"),
 ])
 def test_a_scenario_refuses_a_setup_that_would_silently_set_nothing(setup, says):
     """A misspelt setup key used to be ignored: the state was built without it."""

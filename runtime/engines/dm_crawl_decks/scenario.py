@@ -129,7 +129,11 @@ class Scenario:
             for side in ("enemy", "player"):
                 for item in spec.get(side, []):
                     if isinstance(item, dict):                # {attr: agility, size: 2}
-                        s.tokens[item["attr"]].up -= int(item["size"])
+                        tokens = s.tokens[item["attr"]]
+                        if side != "player" or int(item["size"]) > tokens.up:
+                            raise ValueError(f"rows: a stack {item} is the player's, made of face-up "
+                                             f"tokens (setup tokens gives {item['attr']} {tokens.up} up)")
+                        tokens.up -= int(item["size"])
                         getattr(row, side).append(Virtual(item["attr"], int(item["size"])))
                         continue
                     card = self.card(item, "battlefield")
