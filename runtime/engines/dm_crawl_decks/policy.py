@@ -459,7 +459,7 @@ class View:
                     by_kind[kind] = event_gain(e, o, before)
             return take(e, [(*by_kind[_event_kind(s, o["event"])], o) for o in options])
         if key == "cleanup":
-            return [o for o in options if o["cash"] is not None] or options
+            return [o for o in options if o.get("cash") is not None] or options
         if key == "round_order":
             short = len(s.main_deck) < e.hand_limit() + e.board.brightness * s.space
             return [o for o in options if o["first"] == ("rest" if short else "reset")]

@@ -215,14 +215,21 @@ class Rules:
     def clean_up_loot(self) -> None:
         """L238-244: stack chosen loot (pile and hand) on the player side; resolve top to bottom."""
         s = self.state
-        kinds = sorted({c.defn.resource for c in s.loot + s.hand if c.deck == "event"})
         stack: list[Card] = []
-        while kinds:
-            pick = self.ask("cleanup", [{"cash": k} for k in kinds] + [{"cash": None}])
-            if pick["cash"] is None:
+        while True:
+            loose = [c for c in s.loot + s.hand if c.deck == "event" and c not in stack]
+            if not loose:
                 break
-            kinds.remove(pick["cash"])
-            stack += [c for c in s.loot + s.hand if c.deck == "event" and c.defn.resource == pick["cash"]]
+            # every card of a kind, or one card (keep the rest for a bigger stack later, L33)
+            options = [{"cash": k} for k in sorted({c.defn.resource for c in loose})] \
+                + [{"loot": repr(c)} for c in loose] + [{"cash": None}]
+            pick = self.ask("cleanup", options)
+            if "loot" in pick:
+                stack.append(next(c for c in loose if repr(c) == pick["loot"]))
+            elif pick["cash"] is None:
+                break
+            else:
+                stack += [c for c in loose if c.defn.resource == pick["cash"]]
         if not stack:
             return
         for c in stack:
