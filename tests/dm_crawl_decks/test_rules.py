@@ -2,12 +2,16 @@
 the options an agent is offered, and that the engine runs on the shared runtime."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from tomecraft.generated.dm_crawl_decks import GAME
 from tomecraft.runtime.agents import ScriptedAgent
 from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine
+from tomecraft.runtime.engines.dm_crawl_decks.policy import next_play
 from tomecraft.runtime.engines.dm_crawl_decks.scenario import Scenario
+from tomecraft.runtime.engines.dm_crawl_decks.state import Row, Virtual
 from tomecraft.runtime.layering import Layers
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.timing import ContinuousEffects, TriggerBus
@@ -48,17 +52,28 @@ def test_loot_in_hand_is_never_offered_in_a_row_tl04():
     assert {"card": "H"} in options
 
 
-def test_a_row_offers_one_stack_per_attribute_r16():
-    """Stacks of different attributes may share a row (L228); a second stack of an attribute
-    already stacked in the row is not offered (rule r16), the other attributes still are."""
+def test_a_row_takes_a_second_stack_of_an_attribute_but_the_player_never_plays_one_r16():
+    """L228: two stacks of one attribute may share a row (allowed, if useless): the engine
+    offers it and plays it when chosen; the simulated player's plan never picks it (r16)."""
     sc = scenario(hand=[], columns=[["goblin"], [], []])
-    sc.engine.state.tokens["strength"].up = 2
-    sc.engine.state.tokens["agility"].up = 1
-    fresh = sc.engine.play_options(None)
-    assert {"attr": "strength", "size": 2} in fresh and {"attr": "agility", "size": 1} in fresh
-    after = sc.engine.play_options(None, frozenset({"strength"}))
-    assert not any(o.get("attr") == "strength" for o in after)
-    assert {"attr": "agility", "size": 1} in after and {"do": "done"} in after
+    tokens = sc.engine.state.tokens
+    tokens["strength"].up, tokens["agility"].up = 3, 1
+    picks = iter([{"attr": "strength", "size": 1}, {"attr": "strength", "size": 2}, {"do": "done"}])
+    offered = []
+
+    def ask(key, options):
+        offered.append(options)
+        return next(picks)
+    sc.engine.ask = ask
+    row = Row(enemy=[])
+    sc.engine.fill_row(row)
+    assert {"attr": "strength", "size": 2} in offered[1]
+    assert [(v.attribute, v.size) for v in row.player] == [("strength", 1), ("strength", 2)]
+    assert tokens["strength"].up == 0
+    stacked_row = SimpleNamespace(player=[Virtual("strength", 1)])
+    want = {"cards": [], "stacks": {"strength": 1, "agility": 1}}
+    options = sc.engine.play_options(None)
+    assert next_play(stacked_row, want, options) == {"attr": "agility", "size": 1}
 
 
 def test_reset_deals_row_major_when_the_deck_runs_short_r09():

@@ -13,26 +13,26 @@ class Battle:
     def playable(self) -> list[Card]:
         return [c for c in self.state.hand if c.deck == "main"]     # loot cannot battle (L73)
 
-    def play_options(self, row: Row | None, stacked: frozenset = frozenset()) -> list[dict]:
-        """The next play into a row (L127): any hand card, or a stack of face-up tokens of an
-        attribute not stacked in this row yet (L224-228), or `done`. A row may hold any number
-        of cards and stacks; a second stack of the same attribute in one row is never offered
-        (rule r16: it adds nothing a taller stack would not, and flips one more token)."""
+    def play_options(self, row: Row | None) -> list[dict]:
+        """The next play into a row (L127): any hand card, or a stack of face-up tokens of any
+        attribute (L224-228), or `done`. A row may hold any number of cards and stacks, two
+        stacks of one attribute too (L228: allowed, though a taller stack does as much and
+        flips fewer tokens: the simulated player never plays them, rule r16)."""
         out = [{"do": "done"}]
         out += [{"card": name} for name in sorted({repr(c) for c in self.playable()})]
-        out += [{"attr": a, "size": k} for a in ATTRIBUTES if a not in stacked
+        out += [{"attr": a, "size": k} for a in ATTRIBUTES
                 for k in range(1, self.state.tokens[a].up + 1)]
         return out
 
     def fill_row(self, row: Row) -> None:
         """Play cards and token stacks into one row, one at a time, until the player is done."""
-        s, stacked = self.state, set()
+        s = self.state
         while True:
-            pick = self.ask("play", self.play_options(row, frozenset(stacked)))
+            pick = self.ask("play", self.play_options(row))
             if pick.get("do") == "done":
                 cards = sum(1 for c in row.player if isinstance(c, Card))
                 s.stats["rows_over_3_cards"] += cards > 3     # plays the old cap r16 refused
-                s.stats["rows_with_2_stacks"] += len(stacked) > 1
+                s.stats["rows_with_2_stacks"] += sum(isinstance(c, Virtual) for c in row.player) > 1
                 return
             if "card" in pick:
                 card = next(c for c in s.hand if repr(c) == pick["card"])
@@ -41,7 +41,6 @@ class Battle:
                 row.player.append(card)
             else:
                 s.tokens[pick["attr"]].up -= pick["size"]
-                stacked.add(pick["attr"])
                 row.player.append(Virtual(pick["attr"], pick["size"]))
 
     def battle(self, column: int) -> None:
