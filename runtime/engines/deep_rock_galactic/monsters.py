@@ -202,7 +202,11 @@ class Monsters(Combat):
         # the whole search (remembered, as in walking_distances): within_move's are the same
         back = hx.bfs_leaving(sorted(goals), step.enterable, step.fences)
         spots = [h for h in can_stop if h in within_move and h in back]
-        dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
+        # it moves toward the dwarf (L933): of spots as far from the goals, the nearest to it
+        target = aim[0].pos if aim is not None else None
+        near_dwarf = (lambda h: hx.distance(h, target)) if target else \
+            (lambda h: 0) if toward_monsters else self.nearest_dwarf_distance
+        dest = min(spots, key=lambda h: (back[h], near_dwarf(h), reach[h], h), default=None)
         if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
             return None
         return dest
