@@ -8,7 +8,8 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
         acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
         {slot: id}, spare_upgrades}], upgrade_tokens {"r,c": id},
-        monsters [{id, kind, at, damage, statuses, tail, facing}],
+        monsters [{id, kind (a monster id), at, damage, statuses, tail, facing (the space next to it
+        that it faces)}] (one a space, never on rock; every piece on a space of the map),
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
         event_deck [ids, top last], swarm_deck [ids], throwable_deck [ids, top last],
@@ -101,6 +102,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     _known_keys(setup)
     setup = _with_mission(data, setup)
     cells = parse_map(setup.get("map", OPEN_MAP))
+    _placed_on_map(data, setup, cells)
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}
     st = State(cells, pod, exits, _hex(setup["mine_head"]) if setup.get("mine_head") else None)
@@ -192,6 +194,31 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     if "pod_left" not in setup:
         engine.note_pod_left()
     return engine, names
+
+
+def _placed_on_map(data, setup: dict, cells: dict) -> None:
+    """What stands on the board stands on a space of the map, and a monster is of a kind the
+    content has: a typo would leave a monster no activation moves (a pass for any scenario
+    expecting it to stay) or a piece off the board."""
+    kinds = sorted(m.id for m in data.of("monster"))
+    pieces = [(f"dwarves[{i}]", spec.get("at")) for i, spec in enumerate(setup.get("dwarves", []))]
+    for i, spec in enumerate(setup.get("monsters", [])):
+        if spec.get("kind") not in kinds:
+            raise ValueError(f"monsters[{i}]: kind {spec.get('kind')!r}: no such monster; known: {kinds}")
+        pieces += [(f"monsters[{i}] {key}", spec[key]) for key in ("at", "tail") if spec.get(key)]
+    pieces += [(key, setup[key]) for key in ("sentry", "shield", "bosco", "supply_pod") if setup.get(key)]
+    pieces += [("stalagmites", h) for h in setup.get("stalagmites", [])]
+    for where, at in pieces:
+        if not (isinstance(at, (list, tuple)) and len(at) == 2 and _hex(at) in cells):
+            raise ValueError(f"{where}: {at!r} is not a space of the map")
+    bodies: dict = {}
+    for i, spec in enumerate(setup.get("monsters", [])):
+        for h in (_hex(spec["at"]),) + ((_hex(spec["tail"]),) if spec.get("tail") else ()):
+            if cells[h] in ("#", "*", "h", "x"):
+                raise ValueError(f"monsters[{i}]: {list(h)} is rock, not a space a monster can be on")
+            if h in bodies:
+                raise ValueError(f"monsters[{i}]: {list(h)} already holds monsters[{bodies[h]}]")
+            bodies[h] = i
 
 
 def _with_mission(data, setup: dict) -> dict:
@@ -369,8 +396,9 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
             act["webbed"] = True
         actions.perform(engine, d, act)
     elif kind == "activate_all":
-        engine.acting = st.dwarves[step.get("drawer", 0)]
-        engine.acting.acted_at = max(d.acted_at for d in st.dwarves) + 1   # the drawer acted last
+        engine.acting = st.dwarves[step.get("drawer", 0)] if st.dwarves else None
+        if engine.acting is not None:
+            engine.acting.acted_at = max(d.acted_at for d in st.dwarves) + 1   # the drawer acted last
         engine.activate_all(move_and_attack=step.get("move_and_attack", False))
     elif kind == "spawn":
         origin = st.exits[step["exit"]] if "exit" in step else st.monsters[names[str(step["near"])]].pos
