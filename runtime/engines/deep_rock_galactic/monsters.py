@@ -1,5 +1,5 @@
 """The monsters' side: spawning (L870-885), activation order and each activation
-(L937-1027), movement, the Swarm Threat Track and Swarms (L886-895)."""
+(L937-1027), movement, Scare (L450-452), the Swarm Threat Track and Swarms (L886-895)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -258,6 +258,41 @@ class Monsters(Combat):
         here = self.nearest_dwarf_distance(m.pos)
         best = min(self.nearest_dwarf_distance(h) for h in spots)
         return {h for h in spots if self.nearest_dwarf_distance(h) == best} if best < here else set()
+
+    def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
+        """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE
+        Grenade: the target space and the firer) a step gets no closer to any of them and
+        further from at least one. The flight is a move: goo stops it (L1255), the sentry
+        shoots a monster it brings into range (L662); it does not turn the monster (it flees)."""
+        if self.monster_def(m).move == 0 or (self.monster_def(m).size or 1) > 1:
+            return
+        sources = [source] if isinstance(source, tuple) else list(source)
+
+        def away(a: Hex, b: Hex) -> bool:
+            gains = [hx.distance(b, s) - hx.distance(a, s) for s in sources]
+            return min(gains) >= 0 and max(gains) > 0
+        # every way of up to `steps` steps, each away from the sources; it may pass other
+        # monsters but ends on an empty space (L990, L996): the longest such flight
+        step = self.monster_stepper(m)
+        ways, came_from, frontier = {m.pos: 0}, {}, [m.pos]
+        for n in range(1, steps + 1):
+            found = {}
+            for a in frontier:
+                for b in hx.neighbours(a):
+                    if b not in ways and b not in found and step(a, b) and away(a, b):
+                        found[b] = a
+            frontier = sorted(found)
+            ways.update({b: n for b in frontier})
+            came_from.update(found)
+        ends = [h for h in ways if h == m.pos or self.monster_can_stop(m, h)]
+        end = min(ends, key=lambda h: (-ways[h], h))
+        path = []
+        while end != m.pos:
+            path.append(end)
+            end = came_from[end]
+        facing = m.facing
+        self.walk_monster(m, path[::-1])
+        m.facing = facing
 
     def walk_monster(self, m: Monster, path: list[Hex], stop_at_sentry: bool = False) -> None:
         """Step along `path`, entering each space; a token that stops walkers (goo) ends the
