@@ -58,6 +58,10 @@ class Monsters(Combat):
             far = {h: self.nearest_dwarf_distance(h) for h in ring}     # each asked once
             toward = min(far.values())
             ring = sorted(h for h in ring if far[h] == toward)
+            # no dwarf named (a Brood Nexus's or a Warden's Grunt): the one who drew the card
+            # that activates them decides (L884)
+            if chooser is None:
+                chooser = self.acting
             seat = chooser.seat if chooser else 0
             at = ring[0] if len(ring) == 1 else tuple(self.agents[seat % len(self.agents)].choose("spawn", ring, None))
             m = Monster(self.state.next_uid, kind, at)
