@@ -173,6 +173,15 @@ def test_a_monster_expectation_reads_its_facing_and_rear_space():
     assert run_scenario(BASE, scenario) == []
 
 
+def test_an_expectation_can_say_the_sentry_is_off_the_board():
+    """A Grunt with no dwarf in range attacks the sentry gun (L658, L660): `sentry: null`."""
+    scenario = {"setup": {"dwarves": [{"cls": "engineer", "at": [4, 0]}], "sentry": [4, 4],
+                          "monsters": [{"id": "g", "kind": "grunt", "at": [4, 5]}]},
+                "steps": [{"do": "activate_all", "rolls": [["blank"]]}],
+                "expect": [{"sentry": None}, {"bosco": None}]}
+    assert run_scenario(BASE, scenario) == []
+
+
 def test_hidden_segments_and_the_hazard_setup_can_be_described():
     scenario = {"setup": {"map": ". . . . .\n . . # h h\n. . . h h", "hazard_setup": 5, "threat": 4,
                           "exits": {"1": [0, 4]}, "dwarves": [{"cls": "gunner", "at": [0, 2]}],

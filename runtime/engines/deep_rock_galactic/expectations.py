@@ -100,10 +100,12 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
     if "stalagmite" in exp:
         got = _hex(exp["stalagmite"]) in st.stalagmites
         return None if got == exp["present"] else f"stalagmite {exp['stalagmite']}: present={got}"
-    if "sentry" in exp:
-        return None if st.sentry == _hex(exp["sentry"]) else f"sentry at {st.sentry}, expected {exp['sentry']}"
-    if "bosco" in exp:
-        return None if st.bosco == _hex(exp["bosco"]) else f"BOSCO at {st.bosco}, expected {exp['bosco']}"
+    if "sentry" in exp:          # null: not on the board (back with the Engineer)
+        want = _hex(exp["sentry"]) if exp["sentry"] is not None else None
+        return None if st.sentry == want else f"sentry at {st.sentry}, expected {exp['sentry']}"
+    if "bosco" in exp:           # null: not on the board (destroyed)
+        want = _hex(exp["bosco"]) if exp["bosco"] is not None else None
+        return None if st.bosco == want else f"BOSCO at {st.bosco}, expected {exp['bosco']}"
     if "ground" in exp:
         got = dict(+st.ground.get(_hex(exp["ground"]), Counter()))
         return None if got == exp["minerals"] else f"on the ground at {exp['ground']}: {got}"

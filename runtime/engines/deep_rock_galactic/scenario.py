@@ -30,7 +30,7 @@ steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|ass
         each may have `rolls` (dice faces: 1, 2, blank, scare, teeth, bang, gold, nitra, or
         side1..side6: that side of the die rolled, from its content) and
         `illegal: true` (must be refused)
-expect: (expectations.py) {bosco: [r,c]} | {sentry: [r,c]} | {ground: [r,c], minerals: {..}}
+expect: (expectations.py) {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
         overclocked|upgrades|spare_upgrades|in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
