@@ -256,9 +256,11 @@ class Combat(Board):
         if not dwarves:
             if self.sentry_in_reach(m):
                 self.log(f"{m.kind}#{m.uid} attacks the sentry gun: it returns to the Engineer")
-                st.sentry = None
+                at, st.sentry = st.sentry, None
                 if mdef.self_destructs:
                     self.explode(m)
+                elif mdef.attack_places:           # goo around its target, the sentry (L1249)
+                    self.place_around(at, mdef.attack_places, -1)
                 return True
             lure = next((h for h in sorted(st.tokens.get("lure", {}))
                          if hx.distance(m.pos, h) <= mdef.attack_range and self.los(m.pos, h)), None)
