@@ -75,6 +75,7 @@ class Combat(Board):
         self.state.monsters.pop(m.uid, None)
         result = self.roll("explosive_die", 1)
         hits = sum(f.get("hits", 0) or 0 for f in result)
+        scare = any(f["face"] == "scare" for f in result)
         ring = hx.neighbours(m.pos)
         for h in ring:
             d = self.state.dwarf_at(h)
@@ -84,9 +85,9 @@ class Combat(Board):
             if other is not None:
                 if hits:
                     self.damage_monster(other, "explosive", hits, None)
-                if any(f["face"] == "scare" for f in result) and other.uid in self.state.monsters:
+                if scare and other.uid in self.state.monsters:
                     self.scare(other, m.pos, 2)
-        if self.state.sentry in ring:
+        if self.state.sentry in ring and not scare:    # a Scare spares the sentry gun (L1077)
             self.state.sentry = None
 
     def hurt(self, d: Dwarf, n: int) -> None:
