@@ -142,6 +142,25 @@ def test_a_monster_of_no_kind_or_off_the_map_is_refused(monster, found):
     assert errors and errors[0].startswith("setup:") and found in errors[0], errors
 
 
+@pytest.mark.parametrize("extra, found", [
+    ({"dwarves": [{"cls": "enginer", "at": [4, 0]}]}, "no such dwarf"),
+    ({"dwarves": [{"cls": "gunner", "at": [4, 0], "statuses": ["stuned"]}]}, "unknown status"),
+    ({"monsters": [{"id": "g", "kind": "grunt", "at": [4, 3], "statuses": ["stuned"]}]}, "unknown status"),
+    ({"exits": {"1": [14, 4]}}, "not a space of the map"),
+], ids=["class", "dwarf-status", "monster-status", "exit-off-map"])
+def test_a_misspelt_class_status_or_an_exit_off_the_map_is_refused(extra, found):
+    """A misspelt class raised StopIteration; a misspelt status was silently none."""
+    errors = run_scenario(BASE, _scenario({"do": "activate_all"}, extra))
+    assert errors and errors[0].startswith("setup:") and found in errors[0], errors
+
+
+@pytest.mark.parametrize("step", [{"do": "spawn", "kind": "dragon", "exit": 1},
+                                  {"do": "spawn", "kind": "grunt", "exit": 2}], ids=["kind", "exit"])
+def test_a_spawn_of_no_kind_or_at_no_exit_is_a_scenario_error(step):
+    errors = run_scenario(BASE, _scenario(step, {"exits": {"1": [4, 5]}}))
+    assert errors and "scenario error" in errors[0] and "no such" in errors[0], errors
+
+
 def test_two_monsters_on_one_space_or_one_in_rock_are_refused():
     on_one = [{"id": "a", "kind": "grunt", "at": [4, 3]}, {"id": "b", "kind": "slasher", "at": [4, 3]}]
     in_rock = [{"id": "a", "kind": "grunt", "at": [0, 1]}]

@@ -197,16 +197,28 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
 
 
 def _placed_on_map(data, setup: dict, cells: dict) -> None:
-    """What stands on the board stands on a space of the map, and a monster is of a kind the
-    content has: a typo would leave a monster no activation moves (a pass for any scenario
-    expecting it to stay) or a piece off the board."""
+    """What stands on the board stands on a space of the map, and a dwarf, a monster and their
+    statuses are ones the content has: a typo would leave a monster no activation moves, a
+    status that does nothing (a pass for any scenario expecting it to stay) or a piece off the
+    board; a misspelt class raised StopIteration ('internal error')."""
     kinds = sorted(m.id for m in data.of("monster"))
+    classes = sorted(c.id for c in data.of("dwarf"))
+    statuses = sorted(n for n, infos in data.names.items() if "status" in infos)
     pieces = [(f"dwarves[{i}]", spec.get("at")) for i, spec in enumerate(setup.get("dwarves", []))]
+    for i, spec in enumerate(setup.get("dwarves", [])):
+        if spec.get("cls") not in classes:
+            raise ValueError(f"dwarves[{i}]: cls {spec.get('cls')!r}: no such dwarf; known: {classes}")
     for i, spec in enumerate(setup.get("monsters", [])):
         if spec.get("kind") not in kinds:
             raise ValueError(f"monsters[{i}]: kind {spec.get('kind')!r}: no such monster; known: {kinds}")
         pieces += [(f"monsters[{i}] {key}", spec[key]) for key in ("at", "tail") if spec.get(key)]
+    for group in ("dwarves", "monsters"):       # a misspelt status would silently be none
+        for i, spec in enumerate(setup.get(group, [])):
+            unknown = sorted(set(spec.get("statuses", [])) - set(statuses))
+            if unknown:
+                raise ValueError(f"{group}[{i}]: unknown status(es) {unknown}; known: {statuses}")
     pieces += [(key, setup[key]) for key in ("sentry", "shield", "bosco", "supply_pod") if setup.get(key)]
+    pieces += [(f"exits {k}", v) for k, v in setup.get("exits", {}).items()]
     pieces += [("stalagmites", h) for h in setup.get("stalagmites", [])]
     for where, at in pieces:
         if not (isinstance(at, (list, tuple)) and len(at) == 2 and _hex(at) in cells):
@@ -340,6 +352,12 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     for key in ("dwarf", "drawer"):
         if key in step and not (isinstance(step[key], int) and 0 <= step[key] < len(st.dwarves)):
             raise ScenarioError(f"{key} {step[key]!r}: no such dwarf (seats 0-{len(st.dwarves) - 1})")
+    if kind == "spawn":
+        known = sorted({m.id for m in data.of("monster")} | set(engine.creatures))
+        if step.get("kind") not in known:
+            raise ScenarioError(f"spawn kind {step.get('kind')!r}: no such monster; known: {known}")
+        if "exit" in step and step["exit"] not in st.exits:
+            raise ScenarioError(f"exit {step['exit']!r}: no such tunnel exit; exits: {sorted(st.exits)}")
     if kind not in actions.HANDLERS:
         return
     shots = [step] + ([step["then_fire"]] if isinstance(step.get("then_fire"), dict) else [])
