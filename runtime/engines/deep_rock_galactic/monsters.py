@@ -325,10 +325,10 @@ class Monsters(Combat):
     def enter_monster(self, m: Monster, h: Hex) -> None:
         st = self.state
         mdef = self.monster_def(m)
-        if "wall" in (mdef.destroys_on_path or ()) and st.terrain(h) in WALLS:
+        if "wall" in (mdef.destroys_on_path or ()) and (st.terrain(h) in WALLS or st.terrain(h) == "h"):
             if h in st.minerals:
                 st.ground.setdefault(h, Counter())[st.minerals.pop(h)] += 1
-            st.cells[h] = "."
+            self.open_wall(h)
         if "stalagmite" in (mdef.destroys_on_path or ()):
             st.stalagmites.discard(h)
         if "grunt" in (mdef.destroys_on_path or ()):
@@ -341,6 +341,37 @@ class Monsters(Combat):
         self.emit("monster_moved", it=m, monster=m.kind)
         if m.uid in st.monsters:
             self.emit("monster_enters", it=m, at=h, monster=m.kind)
+
+    # --- walls opened (L552) ----------------------------------------------------------------------
+    def open_wall(self, h: Hex) -> None:
+        """A wall space dug by a dwarf or broken by a monster (the Oppressor, L1199) becomes a
+        Single Space Cave Segment; a face-down Hidden Cave Segment it is part of or touches is
+        revealed (L552)."""
+        st = self.state
+        st.cells[h] = "."
+        for seg in st.hidden:
+            if not seg["revealed"] and (h in seg["hexes"] or any(n in seg["hexes"] for n in hx.neighbours(h))):
+                self.reveal_segment(seg)
+
+    def reveal_segment(self, seg: dict) -> None:
+        st = self.state
+        seg["revealed"] = True
+        for x in seg["hexes"]:
+            st.cells[x] = "."
+        spots = [x for x in seg["hexes"] if x not in st.exits.values()]
+        for name, x in zip(seg["pickups"], spots):
+            st.pickups[x] = [name, False]
+        # weapon upgrade tokens, face down at random (L552; rule upgrades_per_hidden_segment)
+        free = [x for x in spots if x not in st.pickups]
+        tile = seg.get("tile")
+        upgrades = tile["upgrades"] if tile else int(self.rules["upgrades_per_hidden_segment"])
+        for _ in range(upgrades):
+            if free and st.upgrade_supply:
+                st.upgrade_tokens[free.pop(self.rng.randrange(len(free)))] = st.upgrade_supply.pop()
+        self.log(f"a hidden segment is revealed at {list(seg['hexes'][0])}")
+        for entry in self.mission.get("hidden_monsters", []):
+            for _ in range(entry["count"]):
+                self.spawn(entry["creature"], seg["hexes"][len(seg["hexes"]) // 2])
 
     # --- the Swarm Threat Track (L886-895, G-11) ------------------------------------------------
     def advance_threat(self, n: int, unconscious: bool = False) -> None:
