@@ -177,7 +177,7 @@ class Monsters(Combat):
                    for d in self.state.dwarves):
             return _BEYOND
         near = hx.bfs_entering([m.pos], step.enterable, step.fences, most=move)
-        aim = self.attack_spots(m, near, self.monster_stops(m, near, step.terrain) | {m.pos}, blocks)
+        aim = self.attack_spots(m, near, self.move_stops(m, near, step.terrain) | {m.pos}, blocks)
         if aim is None:
             return _BEYOND
         _, spots, first, _ = aim
@@ -190,7 +190,7 @@ class Monsters(Combat):
         the goals if nearer than its own. `step`: its monster_stepper; `reach`: its steps to
         every space it can enter; `blocks`: the move's sight blocker, if read already."""
         move = self.monster_def(m).move
-        can_stop = self.monster_stops(m, reach, step.terrain) | {m.pos}
+        can_stop = self.move_stops(m, reach, step.terrain) | {m.pos}
         aim = None if toward_monsters else self.attack_spots(m, reach, can_stop, blocks)
         if aim is not None:
             _, spots, first, _ = aim
@@ -217,6 +217,27 @@ class Monsters(Combat):
         if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
             return None
         return dest
+
+    def move_stops(self, m: Monster, hexes, terrain) -> set[Hex]:
+        """Where a move may end (`monster_stops`), and for a monster that destroys what stands
+        in its way (the Oppressor, L1199) also on a wall, a stalagmite or a Grunt it breaks
+        there: the space is then empty."""
+        stops = self.monster_stops(m, hexes, terrain)
+        destroys = set(self.monster_def(m).destroys_on_path or ())
+        if not destroys:
+            return stops
+        st = self.state
+        broken = set()
+        if "wall" in destroys:
+            broken |= terrain.walls.intersection(hexes)
+        if "stalagmite" in destroys:
+            broken |= st.stalagmites.intersection(hexes)
+        grunts = {o.pos for o in st.monsters.values() if o.kind == "grunt"} if "grunt" in destroys else set()
+        broken |= grunts.intersection(hexes)
+        taken = {st.sentry, st.bosco, st.supply_pod} | self.closed_pod()
+        taken |= {d.pos for d in st.dwarves if not d.in_pod}
+        taken |= {h for o in st.monsters.values() if o is not m and o.pos not in grunts for h in (o.pos, o.tail)}
+        return stops | (broken - taken)
 
     def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool,
                       aim: tuple | None) -> set:
