@@ -130,6 +130,77 @@ def test_a_misspelt_setup_key_is_refused_not_ignored():
     assert errors and "unknown key" in errors[0] and "stalagmite" in errors[0], errors
 
 
+@pytest.mark.parametrize("monster, found", [
+    ({"id": "g", "kind": "grunty", "at": [4, 3]}, "no such monster"),
+    ({"id": "g", "kind": "grunt", "at": [14, 3]}, "not a space of the map"),
+    ({"id": "g", "kind": "oppressor", "at": [4, 3], "tail": [4, 9]}, "not a space of the map"),
+], ids=["unknown-kind", "off-map", "tail-off-map"])
+def test_a_monster_of_no_kind_or_off_the_map_is_refused(monster, found):
+    """A misspelt kind made a monster no activation moves: a pass for any 'it stays' scenario."""
+    scenario = _scenario({"do": "activate_all"}, {"monsters": [monster]})
+    errors = run_scenario(BASE, scenario)
+    assert errors and errors[0].startswith("setup:") and found in errors[0], errors
+
+
+@pytest.mark.parametrize("extra, found", [
+    ({"dwarves": [{"cls": "enginer", "at": [4, 0]}]}, "no such dwarf"),
+    ({"dwarves": [{"cls": "gunner", "at": [4, 0], "statuses": ["stuned"]}]}, "unknown status"),
+    ({"monsters": [{"id": "g", "kind": "grunt", "at": [4, 3], "statuses": ["stuned"]}]}, "unknown status"),
+    ({"exits": {"1": [14, 4]}}, "not a space of the map"),
+], ids=["class", "dwarf-status", "monster-status", "exit-off-map"])
+def test_a_misspelt_class_status_or_an_exit_off_the_map_is_refused(extra, found):
+    """A misspelt class raised StopIteration; a misspelt status was silently none."""
+    errors = run_scenario(BASE, _scenario({"do": "activate_all"}, extra))
+    assert errors and errors[0].startswith("setup:") and found in errors[0], errors
+
+
+@pytest.mark.parametrize("step", [{"do": "spawn", "kind": "dragon", "exit": 1},
+                                  {"do": "spawn", "kind": "grunt", "exit": 2}], ids=["kind", "exit"])
+def test_a_spawn_of_no_kind_or_at_no_exit_is_a_scenario_error(step):
+    errors = run_scenario(BASE, _scenario(step, {"exits": {"1": [4, 5]}}))
+    assert errors and "scenario error" in errors[0] and "no such" in errors[0], errors
+
+
+def test_two_monsters_on_one_space_or_one_in_rock_are_refused():
+    on_one = [{"id": "a", "kind": "grunt", "at": [4, 3]}, {"id": "b", "kind": "slasher", "at": [4, 3]}]
+    in_rock = [{"id": "a", "kind": "grunt", "at": [0, 1]}]
+    for monsters, setup in ((on_one, {}), (in_rock, {"map": "# # #\n . . .\n# # #"})):
+        dwarves = [{"cls": "gunner", "at": [1, 0] if setup else [4, 0]}]
+        errors = run_scenario(BASE, {"setup": {"dwarves": dwarves, "monsters": monsters, **setup},
+                                     "steps": [{"do": "activate_all"}]})
+        assert errors and errors[0].startswith("setup:"), errors
+
+
+@pytest.mark.parametrize("exp, found", [
+    ({"monster": "g", "at": [9, 9]}, "unknown key"),
+    ({"monsters": "grunt", "pos": [[9, 9]]}, "unknown key"),
+    ({"monster": "nobody", "pos": [4, 3]}, "no monster named"),
+    ({"dwarf": 5, "health": 5}, "no dwarf 5"),
+], ids=["monster-at", "monsters-pos", "unknown-monster", "unknown-dwarf"])
+def test_an_expectation_with_a_key_it_does_not_read_fails(exp, found):
+    """`{monster: g, at: ...}` (the setup's key) checked nothing and passed whatever the state."""
+    scenario = {**_scenario({"do": "activate_all"}), "expect": [exp]}
+    errors = run_scenario(BASE, scenario)
+    assert errors and found in errors[0], errors
+
+
+def test_a_monster_expectation_reads_its_facing_and_rear_space():
+    scenario = {"setup": {"dwarves": [{"cls": "scout", "at": [4, 8]}],
+                          "monsters": [{"id": "o", "kind": "oppressor", "at": [4, 2], "tail": [4, 1]}]},
+                "steps": [{"do": "activate_all"}],
+                "expect": [{"monster": "o", "pos": [4, 5], "tail": [4, 4], "facing": [4, 6]}]}
+    assert run_scenario(BASE, scenario) == []
+
+
+def test_an_expectation_can_say_the_sentry_is_off_the_board():
+    """A Grunt with no dwarf in range attacks the sentry gun (L658, L660): `sentry: null`."""
+    scenario = {"setup": {"dwarves": [{"cls": "engineer", "at": [4, 0]}], "sentry": [4, 4],
+                          "monsters": [{"id": "g", "kind": "grunt", "at": [4, 5]}]},
+                "steps": [{"do": "activate_all", "rolls": [["blank"]]}],
+                "expect": [{"sentry": None}, {"bosco": None}]}
+    assert run_scenario(BASE, scenario) == []
+
+
 def test_hidden_segments_and_the_hazard_setup_can_be_described():
     scenario = {"setup": {"map": ". . . . .\n . . # h h\n. . . h h", "hazard_setup": 5, "threat": 4,
                           "exits": {"1": [0, 4]}, "dwarves": [{"cls": "gunner", "at": [0, 2]}],

@@ -237,7 +237,9 @@ class Board(Triggers):
                 return flying or b in platforms
             if b in stalagmites:
                 return flying or "stalagmite" in destroys
-            return flying or b not in standing
+            # no monster passes a standing dwarf, a flyer neither (L988; L1101 lists only
+            # stalagmites, pits and other monsters)
+            return b not in standing
 
         # a step depends only on the space entered and on crossing no fence (the shield's
         # area, the IFG): for the fast searches (hexgrid.bfs_entering/bfs_leaving)
@@ -395,22 +397,21 @@ def _enterable(terrain: TerrainKinds, closed: set, blocked: set, platforms: set,
     rocks = terrain.ground & stalagmites
     bridged = terrain.pits if flying else terrain.pits & platforms
     climbs, digs = flying or "stalagmite" in destroys, "wall" in destroys
-    key = (terrain, rocks, bridged, None if flying else frozenset(standing), climbs, digs,
+    key = (terrain, rocks, bridged, frozenset(standing), climbs, digs,
            frozenset(blocked), frozenset(closed))
     out = _ENTERABLE.get(key)
     if out is None:
         if len(_ENTERABLE) >= _ENTERABLE_KEPT:
             del _ENTERABLE[next(iter(_ENTERABLE))]      # the oldest
-        out = _ENTERABLE[key] = _enterable_now(terrain, rocks, bridged, standing, flying, climbs, digs,
+        out = _ENTERABLE[key] = _enterable_now(terrain, rocks, bridged, standing, climbs, digs,
                                                blocked, closed)
     return out
 
 
 def _enterable_now(terrain: TerrainKinds, rocks: frozenset, bridged: frozenset, standing: set,
-                   flying: bool, climbs: bool, digs: bool, blocked: set, closed: set) -> frozenset:
+                   climbs: bool, digs: bool, blocked: set, closed: set) -> frozenset:
     out = set(terrain.ground - rocks) if rocks else set(terrain.ground)
-    if not flying:
-        out -= standing
+    out -= standing                     # flyers too (L988, L1101)
     if climbs:
         out |= rocks
     out |= bridged

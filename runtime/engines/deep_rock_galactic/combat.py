@@ -1,5 +1,6 @@
 """Damage and attacks: dwarves' shots and their hit assignment, monsters' attacks, kills,
-explosions, scares, the sentry gun, and the cards a dwarf draws (rulebook L440-470, L660)."""
+explosions (their Scare is a monster move: monsters.py), the sentry gun, and the cards a
+dwarf draws (rulebook L440-470, L660)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -74,6 +75,7 @@ class Combat(Board):
         self.state.monsters.pop(m.uid, None)
         result = self.roll("explosive_die", 1)
         hits = sum(f.get("hits", 0) or 0 for f in result)
+        scare = any(f["face"] == "scare" for f in result)
         ring = hx.neighbours(m.pos)
         for h in ring:
             d = self.state.dwarf_at(h)
@@ -83,32 +85,10 @@ class Combat(Board):
             if other is not None:
                 if hits:
                     self.damage_monster(other, "explosive", hits, None)
-                if any(f["face"] == "scare" for f in result) and other.uid in self.state.monsters:
+                if scare and other.uid in self.state.monsters:
                     self.scare(other, m.pos, 2)
-        if self.state.sentry in ring:
+        if self.state.sentry in ring and not scare:    # a Scare spares the sentry gun (L1077)
             self.state.sentry = None
-
-    def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
-        """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE
-        Grenade: the target space and the firer) a step gets no closer to any of them and
-        further from at least one."""
-        if self.monster_def(m).move == 0 or (self.monster_def(m).size or 1) > 1:
-            return
-        sources = [source] if isinstance(source, tuple) else list(source)
-
-        def away(a: Hex, b: Hex) -> bool:
-            gains = [hx.distance(b, s) - hx.distance(a, s) for s in sources]
-            return min(gains) >= 0 and max(gains) > 0
-        # every way of up to `steps` steps, each away from the sources; it may pass other
-        # monsters but ends on an empty space (L990, L996): the longest such flight
-        step = self.monster_stepper(m)
-        ways, frontier = {m.pos: 0}, [m.pos]
-        for n in range(1, steps + 1):
-            frontier = sorted({b for a in frontier for b in hx.neighbours(a)
-                               if b not in ways and step(a, b) and away(a, b)})
-            ways.update({b: n for b in frontier})
-        ends = [h for h in ways if h == m.pos or self.monster_can_stop(m, h)]
-        m.pos = min(ends, key=lambda h: (-ways[h], h))
 
     def hurt(self, d: Dwarf, n: int) -> None:
         if n <= 0 or not d.conscious:
@@ -277,9 +257,11 @@ class Combat(Board):
         if not dwarves:
             if self.sentry_in_reach(m):
                 self.log(f"{m.kind}#{m.uid} attacks the sentry gun: it returns to the Engineer")
-                st.sentry = None
+                at, st.sentry = st.sentry, None
                 if mdef.self_destructs:
                     self.explode(m)
+                elif mdef.attack_places:           # goo around its target, the sentry (L1249)
+                    self.place_around(at, mdef.attack_places, -1)
                 return True
             lure = next((h for h in sorted(st.tokens.get("lure", {}))
                          if hx.distance(m.pos, h) <= mdef.attack_range and self.los(m.pos, h)), None)

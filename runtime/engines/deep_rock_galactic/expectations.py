@@ -11,10 +11,27 @@ def _hex(v) -> tuple[int, int]:
     return (int(v[0]), int(v[1]))
 
 
+# per kind of expectation (its first key found, in this order), the keys it reads: any other
+# key would be checked by nothing, so the expectation would pass whatever the state
+KEYS = {"monster": {"monster", "dead", "damage", "pos", "statuses", "hidden", "facing", "tail"},
+        "monsters": {"monsters", "count", "at"}, "shared": {"shared"}, "result": {"result"},
+        "threat": {"threat"}, "supply_pod": {"supply_pod", "stock"}, "terrain": {"terrain", "is"},
+        "stalagmite": {"stalagmite", "present"}, "sentry": {"sentry"}, "bosco": {"bosco"},
+        "ground": {"ground", "minerals"}, "tokens": {"tokens", "at"}, "throwable_deck": {"throwable_deck"},
+        "throwable_discard": {"throwable_discard"}, "upgrade_tokens": {"upgrade_tokens"},
+        "hidden_segment": {"hidden_segment", "revealed"}, "log": {"log", "count"}}
+
+
 def check(engine: Engine, names: dict, exp: dict) -> str | None:
     """None if the scenario expectation `exp` holds, else what was found instead."""
     st = engine.state
+    kind = next((k for k in KEYS if k in exp), None) if "dwarf" not in exp else None
+    if kind is not None and set(exp) - KEYS[kind]:
+        return f"unknown key(s) {sorted(set(exp) - KEYS[kind])} for a {kind!r} expectation; " \
+               f"known: {sorted(KEYS[kind])}"
     if "dwarf" in exp:
+        if not (isinstance(exp["dwarf"], int) and 0 <= exp["dwarf"] < len(st.dwarves)):
+            return f"no dwarf {exp['dwarf']!r} (seats 0-{len(st.dwarves) - 1})"
         d = st.dwarves[exp["dwarf"]]
         for key, want in exp.items():
             if key == "dwarf":
@@ -30,18 +47,20 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
                 return f"dwarf {exp['dwarf']} {key}: expected {want}, got {got}"
         return None
     if "monster" in exp:
+        if str(exp["monster"]) not in names:
+            return f"no monster named {exp['monster']!r}; monsters: {sorted(names)}"
         uid = names[str(exp["monster"])]
         m = st.monsters.get(uid)
         if exp.get("dead") is not None:
             if (m is None) != exp["dead"]:
                 return f"monster {exp['monster']}: expected dead={exp['dead']}"
-        for key in ("damage", "pos", "statuses"):
+        for key in ("damage", "pos", "statuses", "facing", "tail"):
             if key in exp:
                 if m is None:
                     return f"monster {exp['monster']} is dead"
                 got, want = getattr(m, key), exp[key]
-                if key == "pos":
-                    want = _hex(want)
+                if key in ("pos", "facing", "tail"):     # facing: the space it faces
+                    want = _hex(want) if want is not None else None
                 if key == "statuses":
                     got, want = sorted(got), sorted(want)
                 if got != want:
@@ -81,10 +100,12 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
     if "stalagmite" in exp:
         got = _hex(exp["stalagmite"]) in st.stalagmites
         return None if got == exp["present"] else f"stalagmite {exp['stalagmite']}: present={got}"
-    if "sentry" in exp:
-        return None if st.sentry == _hex(exp["sentry"]) else f"sentry at {st.sentry}, expected {exp['sentry']}"
-    if "bosco" in exp:
-        return None if st.bosco == _hex(exp["bosco"]) else f"BOSCO at {st.bosco}, expected {exp['bosco']}"
+    if "sentry" in exp:          # null: not on the board (back with the Engineer)
+        want = _hex(exp["sentry"]) if exp["sentry"] is not None else None
+        return None if st.sentry == want else f"sentry at {st.sentry}, expected {exp['sentry']}"
+    if "bosco" in exp:           # null: not on the board (destroyed)
+        want = _hex(exp["bosco"]) if exp["bosco"] is not None else None
+        return None if st.bosco == want else f"BOSCO at {st.bosco}, expected {exp['bosco']}"
     if "ground" in exp:
         got = dict(+st.ground.get(_hex(exp["ground"]), Counter()))
         return None if got == exp["minerals"] else f"on the ground at {exp['ground']}: {got}"

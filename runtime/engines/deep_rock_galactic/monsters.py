@@ -1,5 +1,5 @@
 """The monsters' side: spawning (L870-885), activation order and each activation
-(L937-1027), movement, the Swarm Threat Track and Swarms (L886-895)."""
+(L937-1027), movement, Scare (L450-452), the Swarm Threat Track and Swarms (L886-895)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -38,13 +38,16 @@ class Monsters(Combat):
             probe = Monster(0, kind, origin)
             step = self.monster_stepper(probe)
             bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
+            # placing is no move: the search for the nearest space passes dwarves as well as
+            # monsters (a dwarf beside a dead-end exit left the Grunt nowhere to go, L876)
+            standing = {d.pos for d in self.state.dwarves if not d.in_pod}
             # the map's open spaces: the spaces a monster may stop on lie among them (reading
             # every hex of the map found the same set)
             stops = self.monster_stops(probe, step.terrain.open, step.terrain)
             flames = self.state.tokens.get("flame", {})
             # the search may stop at the nearest empty space with no flame: those at its
             # distance are the ring placed on; with none, it searches on to the end
-            dist = hx.bfs_entering([origin], step.enterable | bodies, step.fences, unfenced=bodies,
+            dist = hx.bfs_entering([origin], step.enterable | bodies | standing, step.fences, unfenced=bodies,
                                    until=stops.difference(flames))
             free = [h for h in dist if h in stops]
             usable = [h for h in free if h not in flames] or free
@@ -55,6 +58,10 @@ class Monsters(Combat):
             far = {h: self.nearest_dwarf_distance(h) for h in ring}     # each asked once
             toward = min(far.values())
             ring = sorted(h for h in ring if far[h] == toward)
+            # no dwarf named (a Brood Nexus's or a Warden's Grunt): the one who drew the card
+            # that activates them decides (L884)
+            if chooser is None:
+                chooser = self.acting
             seat = chooser.seat if chooser else 0
             at = ring[0] if len(ring) == 1 else tuple(self.agents[seat % len(self.agents)].choose("spawn", ring, None))
             m = Monster(self.state.next_uid, kind, at)
@@ -170,7 +177,7 @@ class Monsters(Combat):
                    for d in self.state.dwarves):
             return _BEYOND
         near = hx.bfs_entering([m.pos], step.enterable, step.fences, most=move)
-        aim = self.attack_spots(m, near, self.monster_stops(m, near, step.terrain) | {m.pos}, blocks)
+        aim = self.attack_spots(m, near, self.move_stops(m, near, step.terrain) | {m.pos}, blocks)
         if aim is None:
             return _BEYOND
         _, spots, first, _ = aim
@@ -183,7 +190,7 @@ class Monsters(Combat):
         the goals if nearer than its own. `step`: its monster_stepper; `reach`: its steps to
         every space it can enter; `blocks`: the move's sight blocker, if read already."""
         move = self.monster_def(m).move
-        can_stop = self.monster_stops(m, reach, step.terrain) | {m.pos}
+        can_stop = self.move_stops(m, reach, step.terrain) | {m.pos}
         aim = None if toward_monsters else self.attack_spots(m, reach, can_stop, blocks)
         if aim is not None:
             _, spots, first, _ = aim
@@ -202,10 +209,35 @@ class Monsters(Combat):
         # the whole search (remembered, as in walking_distances): within_move's are the same
         back = hx.bfs_leaving(sorted(goals), step.enterable, step.fences)
         spots = [h for h in can_stop if h in within_move and h in back]
-        dest = min(spots, key=lambda h: (back[h], reach[h], h), default=None)
+        # it moves toward the dwarf (L933): of spots as far from the goals, the nearest to it
+        target = aim[0].pos if aim is not None else None
+        near_dwarf = (lambda h: hx.distance(h, target)) if target else \
+            (lambda h: 0) if toward_monsters else self.nearest_dwarf_distance
+        dest = min(spots, key=lambda h: (back[h], near_dwarf(h), reach[h], h), default=None)
         if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
             return None
         return dest
+
+    def move_stops(self, m: Monster, hexes, terrain) -> set[Hex]:
+        """Where a move may end (`monster_stops`), and for a monster that destroys what stands
+        in its way (the Oppressor, L1199) also on a wall, a stalagmite or a Grunt it breaks
+        there: the space is then empty."""
+        stops = self.monster_stops(m, hexes, terrain)
+        destroys = set(self.monster_def(m).destroys_on_path or ())
+        if not destroys:
+            return stops
+        st = self.state
+        broken = set()
+        if "wall" in destroys:
+            broken |= terrain.walls.intersection(hexes)
+        if "stalagmite" in destroys:
+            broken |= st.stalagmites.intersection(hexes)
+        grunts = {o.pos for o in st.monsters.values() if o.kind == "grunt"} if "grunt" in destroys else set()
+        broken |= grunts.intersection(hexes)
+        taken = {st.sentry, st.bosco, st.supply_pod} | self.closed_pod()
+        taken |= {d.pos for d in st.dwarves if not d.in_pod}
+        taken |= {h for o in st.monsters.values() if o is not m and o.pos not in grunts for h in (o.pos, o.tail)}
+        return stops | (broken - taken)
 
     def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool,
                       aim: tuple | None) -> set:
@@ -255,6 +287,41 @@ class Monsters(Combat):
         best = min(self.nearest_dwarf_distance(h) for h in spots)
         return {h for h in spots if self.nearest_dwarf_distance(h) == best} if best < here else set()
 
+    def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
+        """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE
+        Grenade: the target space and the firer) a step gets no closer to any of them and
+        further from at least one. The flight is a move: goo stops it (L1255), the sentry
+        shoots a monster it brings into range (L662); it does not turn the monster (it flees)."""
+        if self.monster_def(m).move == 0 or (self.monster_def(m).size or 1) > 1:
+            return
+        sources = [source] if isinstance(source, tuple) else list(source)
+
+        def away(a: Hex, b: Hex) -> bool:
+            gains = [hx.distance(b, s) - hx.distance(a, s) for s in sources]
+            return min(gains) >= 0 and max(gains) > 0
+        # every way of up to `steps` steps, each away from the sources; it may pass other
+        # monsters but ends on an empty space (L990, L996): the longest such flight
+        step = self.monster_stepper(m)
+        ways, came_from, frontier = {m.pos: 0}, {}, [m.pos]
+        for n in range(1, steps + 1):
+            found = {}
+            for a in frontier:
+                for b in hx.neighbours(a):
+                    if b not in ways and b not in found and step(a, b) and away(a, b):
+                        found[b] = a
+            frontier = sorted(found)
+            ways.update({b: n for b in frontier})
+            came_from.update(found)
+        ends = [h for h in ways if h == m.pos or self.monster_can_stop(m, h)]
+        end = min(ends, key=lambda h: (-ways[h], h))
+        path = []
+        while end != m.pos:
+            path.append(end)
+            end = came_from[end]
+        facing = m.facing
+        self.walk_monster(m, path[::-1])
+        m.facing = facing
+
     def walk_monster(self, m: Monster, path: list[Hex], stop_at_sentry: bool = False) -> None:
         """Step along `path`, entering each space; a token that stops walkers (goo) ends the
         move on the last empty space passed. A monster that reaches an empty space with the
@@ -279,10 +346,10 @@ class Monsters(Combat):
     def enter_monster(self, m: Monster, h: Hex) -> None:
         st = self.state
         mdef = self.monster_def(m)
-        if "wall" in (mdef.destroys_on_path or ()) and st.terrain(h) in WALLS:
+        if "wall" in (mdef.destroys_on_path or ()) and (st.terrain(h) in WALLS or st.terrain(h) == "h"):
             if h in st.minerals:
                 st.ground.setdefault(h, Counter())[st.minerals.pop(h)] += 1
-            st.cells[h] = "."
+            self.open_wall(h)
         if "stalagmite" in (mdef.destroys_on_path or ()):
             st.stalagmites.discard(h)
         if "grunt" in (mdef.destroys_on_path or ()):
@@ -295,6 +362,37 @@ class Monsters(Combat):
         self.emit("monster_moved", it=m, monster=m.kind)
         if m.uid in st.monsters:
             self.emit("monster_enters", it=m, at=h, monster=m.kind)
+
+    # --- walls opened (L552) ----------------------------------------------------------------------
+    def open_wall(self, h: Hex) -> None:
+        """A wall space dug by a dwarf or broken by a monster (the Oppressor, L1199) becomes a
+        Single Space Cave Segment; a face-down Hidden Cave Segment it is part of or touches is
+        revealed (L552)."""
+        st = self.state
+        st.cells[h] = "."
+        for seg in st.hidden:
+            if not seg["revealed"] and (h in seg["hexes"] or any(n in seg["hexes"] for n in hx.neighbours(h))):
+                self.reveal_segment(seg)
+
+    def reveal_segment(self, seg: dict) -> None:
+        st = self.state
+        seg["revealed"] = True
+        for x in seg["hexes"]:
+            st.cells[x] = "."
+        spots = [x for x in seg["hexes"] if x not in st.exits.values()]
+        for name, x in zip(seg["pickups"], spots):
+            st.pickups[x] = [name, False]
+        # weapon upgrade tokens, face down at random (L552; rule upgrades_per_hidden_segment)
+        free = [x for x in spots if x not in st.pickups]
+        tile = seg.get("tile")
+        upgrades = tile["upgrades"] if tile else int(self.rules["upgrades_per_hidden_segment"])
+        for _ in range(upgrades):
+            if free and st.upgrade_supply:
+                st.upgrade_tokens[free.pop(self.rng.randrange(len(free)))] = st.upgrade_supply.pop()
+        self.log(f"a hidden segment is revealed at {list(seg['hexes'][0])}")
+        for entry in self.mission.get("hidden_monsters", []):
+            for _ in range(entry["count"]):
+                self.spawn(entry["creature"], seg["hexes"][len(seg["hexes"]) // 2])
 
     # --- the Swarm Threat Track (L886-895, G-11) ------------------------------------------------
     def advance_threat(self, n: int, unconscious: bool = False) -> None:

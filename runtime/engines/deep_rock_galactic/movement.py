@@ -146,32 +146,12 @@ def collect(engine: Monsters, d: Dwarf, kind: str) -> None:
 # --- the pickaxe (L500-565) ------------------------------------------------------------------
 
 def dig(engine: Monsters, h: Hex) -> None:
-    st = engine.state
-    st.cells[h] = "."                           # a Single Space Cave Segment
-    for seg in st.hidden:
-        if not seg["revealed"] and any(n in seg["hexes"] for n in hx.neighbours(h)):
-            reveal(engine, seg)
+    """A wall dug open (Monsters.open_wall: the Oppressor breaks walls the same way)."""
+    engine.open_wall(h)
 
 
 def reveal(engine: Monsters, seg: dict) -> None:
-    st = engine.state
-    seg["revealed"] = True
-    for x in seg["hexes"]:
-        st.cells[x] = "."
-    spots = [x for x in seg["hexes"] if x not in st.exits.values()]
-    for name, x in zip(seg["pickups"], spots):
-        st.pickups[x] = [name, False]
-    # weapon upgrade tokens, face down at random (L552; rule upgrades_per_hidden_segment)
-    free = [x for x in spots if x not in st.pickups]
-    tile = seg.get("tile")
-    upgrades = tile["upgrades"] if tile else int(engine.rules["upgrades_per_hidden_segment"])
-    for _ in range(upgrades):
-        if free and st.upgrade_supply:
-            st.upgrade_tokens[free.pop(engine.rng.randrange(len(free)))] = st.upgrade_supply.pop()
-    engine.log(f"a hidden segment is revealed at {list(seg['hexes'][0])}")
-    for entry in engine.mission.get("hidden_monsters", []):
-        for _ in range(entry["count"]):
-            engine.spawn(entry["creature"], seg["hexes"][len(seg["hexes"]) // 2])
+    engine.reveal_segment(seg)
 
 
 def pickaxe(engine: Monsters, d: Dwarf, act: dict) -> None:

@@ -8,7 +8,8 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
         acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
         {slot: id}, spare_upgrades}], upgrade_tokens {"r,c": id},
-        monsters [{id, kind, at, damage, statuses, tail, facing}],
+        monsters [{id, kind (a monster id), at, damage, statuses, tail, facing (the space next to it
+        that it faces)}] (one a space, never on rock; every piece on a space of the map),
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
         event_deck [ids, top last], swarm_deck [ids], throwable_deck [ids, top last],
@@ -29,7 +30,7 @@ steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|ass
         each may have `rolls` (dice faces: 1, 2, blank, scare, teeth, bang, gold, nitra, or
         side1..side6: that side of the die rolled, from its content) and
         `illegal: true` (must be refused)
-expect: (expectations.py) {bosco: [r,c]} | {sentry: [r,c]} | {ground: [r,c], minerals: {..}}
+expect: (expectations.py) {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
         overclocked|upgrades|spare_upgrades|in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
@@ -101,6 +102,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     _known_keys(setup)
     setup = _with_mission(data, setup)
     cells = parse_map(setup.get("map", OPEN_MAP))
+    _placed_on_map(data, setup, cells)
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}
     st = State(cells, pod, exits, _hex(setup["mine_head"]) if setup.get("mine_head") else None)
@@ -192,6 +194,43 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     if "pod_left" not in setup:
         engine.note_pod_left()
     return engine, names
+
+
+def _placed_on_map(data, setup: dict, cells: dict) -> None:
+    """What stands on the board stands on a space of the map, and a dwarf, a monster and their
+    statuses are ones the content has: a typo would leave a monster no activation moves, a
+    status that does nothing (a pass for any scenario expecting it to stay) or a piece off the
+    board; a misspelt class raised StopIteration ('internal error')."""
+    kinds = sorted(m.id for m in data.of("monster"))
+    classes = sorted(c.id for c in data.of("dwarf"))
+    statuses = sorted(n for n, infos in data.names.items() if "status" in infos)
+    pieces = [(f"dwarves[{i}]", spec.get("at")) for i, spec in enumerate(setup.get("dwarves", []))]
+    for i, spec in enumerate(setup.get("dwarves", [])):
+        if spec.get("cls") not in classes:
+            raise ValueError(f"dwarves[{i}]: cls {spec.get('cls')!r}: no such dwarf; known: {classes}")
+    for i, spec in enumerate(setup.get("monsters", [])):
+        if spec.get("kind") not in kinds:
+            raise ValueError(f"monsters[{i}]: kind {spec.get('kind')!r}: no such monster; known: {kinds}")
+        pieces += [(f"monsters[{i}] {key}", spec[key]) for key in ("at", "tail") if spec.get(key)]
+    for group in ("dwarves", "monsters"):       # a misspelt status would silently be none
+        for i, spec in enumerate(setup.get(group, [])):
+            unknown = sorted(set(spec.get("statuses", [])) - set(statuses))
+            if unknown:
+                raise ValueError(f"{group}[{i}]: unknown status(es) {unknown}; known: {statuses}")
+    pieces += [(key, setup[key]) for key in ("sentry", "shield", "bosco", "supply_pod") if setup.get(key)]
+    pieces += [(f"exits {k}", v) for k, v in setup.get("exits", {}).items()]
+    pieces += [("stalagmites", h) for h in setup.get("stalagmites", [])]
+    for where, at in pieces:
+        if not (isinstance(at, (list, tuple)) and len(at) == 2 and _hex(at) in cells):
+            raise ValueError(f"{where}: {at!r} is not a space of the map")
+    bodies: dict = {}
+    for i, spec in enumerate(setup.get("monsters", [])):
+        for h in (_hex(spec["at"]),) + ((_hex(spec["tail"]),) if spec.get("tail") else ()):
+            if cells[h] in ("#", "*", "h", "x"):
+                raise ValueError(f"monsters[{i}]: {list(h)} is rock, not a space a monster can be on")
+            if h in bodies:
+                raise ValueError(f"monsters[{i}]: {list(h)} already holds monsters[{bodies[h]}]")
+            bodies[h] = i
 
 
 def _with_mission(data, setup: dict) -> dict:
@@ -313,6 +352,12 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     for key in ("dwarf", "drawer"):
         if key in step and not (isinstance(step[key], int) and 0 <= step[key] < len(st.dwarves)):
             raise ScenarioError(f"{key} {step[key]!r}: no such dwarf (seats 0-{len(st.dwarves) - 1})")
+    if kind == "spawn":
+        known = sorted({m.id for m in data.of("monster")} | set(engine.creatures))
+        if step.get("kind") not in known:
+            raise ScenarioError(f"spawn kind {step.get('kind')!r}: no such monster; known: {known}")
+        if "exit" in step and step["exit"] not in st.exits:
+            raise ScenarioError(f"exit {step['exit']!r}: no such tunnel exit; exits: {sorted(st.exits)}")
     if kind not in actions.HANDLERS:
         return
     shots = [step] + ([step["then_fire"]] if isinstance(step.get("then_fire"), dict) else [])
@@ -369,8 +414,9 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
             act["webbed"] = True
         actions.perform(engine, d, act)
     elif kind == "activate_all":
-        engine.acting = st.dwarves[step.get("drawer", 0)]
-        engine.acting.acted_at = max(d.acted_at for d in st.dwarves) + 1   # the drawer acted last
+        engine.acting = st.dwarves[step.get("drawer", 0)] if st.dwarves else None
+        if engine.acting is not None:
+            engine.acting.acted_at = max(d.acted_at for d in st.dwarves) + 1   # the drawer acted last
         engine.activate_all(move_and_attack=step.get("move_and_attack", False))
     elif kind == "spawn":
         origin = st.exits[step["exit"]] if "exit" in step else st.monsters[names[str(step["near"])]].pos
