@@ -21,7 +21,7 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import tile_stub
-from tomecraft.runtime.engines.the_cave.state import Cell, State, Team, edge
+from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
 from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 
 
@@ -35,31 +35,111 @@ def _norm(option):
     return option
 
 
-def _stack_tile(data, spec: str, stack: int, index: int):
+def _stack_tile(data, spec: str, stack: int, index: int, where: str):
     """A stack entry: a content tile by its id (a pack's tiles are played as written), or a
     stub "kind:EXITS"."""
-    tile = data.kinds["tile"].get(spec) if ":" not in spec else None
-    return tile if tile is not None else tile_stub(spec, stack, index)
+    tile = data.kinds["tile"].get(spec) if ":" not in str(spec) else None
+    if tile is not None:
+        return tile
+    kind, _, exits = str(spec).partition(":")
+    if kind not in data.kinds["tile_kind"]:
+        raise ScenarioError(f"{where}: {spec!r} is neither a tile id nor \"KIND:EXITS\" of a known "
+                            f"tile kind ({sorted(data.kinds['tile_kind'])})")
+    return tile_stub(f"{kind}:{_exits(exits or 'NESW', where)}", stack, index)
+
+
+SETUP_KEYS = {"players", "tiles", "base", "ropes", "max_marker", "stacks", "end_triggered", "teams"}
+TILE_KEYS = {"at", "kind", "exits", "depth", "tokens", "marker"}
+TEAM_KEYS = {"pos", "backpack", "camp", "camp_pos", "camp_items", "camp_packed_before", "tokens",
+             "depth_tokens", "lost", "ap", "forced"}
+STEP_KEYS = {"do", "team", "to", "via", "id", "item", "choose", "illegal", "fails", "trigger_seat"}
+TEAM_EXPECT_KEYS = {"team", "ap", "pos", "backpack", "camp_items", "tokens", "depth_tokens", "forced",
+                    "done", "camp", "camp_packed_before", "lost", "slots"}
+# each expectation form: the key that names it and every key it may carry
+EXPECT_FORMS = (("tile", {"tile", "kind", "depth", "tokens", "marker", "exits", "absent"}),
+                ("rope", {"rope", "present"}),
+                ("legal", {"legal", "team", "present"}),
+                ("log", {"log"}), ("stacks", {"stacks"}), ("end_triggered", {"end_triggered"}),
+                ("turns", {"turns"}),
+                ("scores", {"scores", "bonus", "finished", "winners"}),
+                ("bonus", {"scores", "bonus", "finished", "winners"}),
+                ("finished", {"scores", "bonus", "finished", "winners"}),
+                ("winners", {"scores", "bonus", "finished", "winners"}),
+                ("team", TEAM_EXPECT_KEYS))
+
+
+def _known(where: str, spec, known: set) -> None:
+    """A misspelt key would silently set or check nothing: refuse it."""
+    if not isinstance(spec, dict):
+        raise ScenarioError(f"{where}: expected a mapping, got {spec!r}")
+    unknown = sorted(set(spec) - known, key=str)
+    if unknown:
+        raise ScenarioError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+
+
+def _exits(value, where: str) -> str:
+    """Exits as the engine holds them: letters of NESW, in that order ("WE" is "EW")."""
+    text = str(value)
+    if not text or set(text) - set(ORDER) or len(set(text)) != len(text):
+        raise ScenarioError(f"{where}: exits {value!r} must be distinct letters of {ORDER!r}")
+    return "".join(d for d in ORDER if d in text)
+
+
+def _depth_and_marker(spec: dict, kind, where: str) -> tuple[int, int | None]:
+    """A yellow depth marker shows the tile's depth (L91-95) and is always on a rappel tile
+    (L91): given one of depth and marker, the other follows (a rappel given only its marker
+    would otherwise sit at depth 0 and need no rope); given both, they must agree."""
+    depth, marker = spec.get("depth"), spec.get("marker")
+    if depth is not None and marker is not None and depth != marker:
+        raise ScenarioError(f"{where}: depth {depth} and marker {marker} differ (the marker shows "
+                            "the depth, L91-95)")
+    if depth is None:
+        depth = marker if marker is not None else 0
+    if marker is None and kind.rope_edges and depth:
+        marker = depth
+    return depth, marker
+
+
+def _check_setup(setup: dict) -> None:
+    _known("setup", setup, SETUP_KEYS)
+    for i, spec in enumerate(setup.get("tiles") or []):
+        _known(f"setup.tiles[{i}]", spec, TILE_KEYS)
+    for i, spec in enumerate(setup.get("teams") or []):
+        _known(f"setup.teams[{i}]", spec, TEAM_KEYS)
+    stacks = setup.get("stacks", [])
+    if not isinstance(stacks, list) or len(stacks) > 4 \
+            or not all(isinstance(pile, list) for pile in stacks):
+        raise ScenarioError("setup.stacks: a list of at most 4 lists (stacks 1 to 4, top first)")
 
 
 def build(data, setup: dict) -> Engine:
+    _check_setup(setup)
     kinds = data.kinds["tile_kind"]
     cells = {}
-    for spec in setup.get("tiles", []):
+    for i, spec in enumerate(setup.get("tiles", [])):
+        where = f"setup.tiles[{i}]"
         pos = _pos(spec["at"])
-        cells[pos] = Cell(pos, kinds[spec["kind"]], spec.get("exits", "NESW"), spec.get("depth", 0),
-                          list(spec.get("tokens", [])), spec.get("marker"), spec.get("kind"))
+        if spec["kind"] not in kinds:
+            raise ScenarioError(f"{where}: unknown tile kind {spec['kind']!r}; known: {sorted(kinds)}")
+        kind = kinds[spec["kind"]]
+        depth, marker = _depth_and_marker(spec, kind, where)
+        cells[pos] = Cell(pos, kind, _exits(spec.get("exits", "NESW"), where), depth,
+                          list(spec.get("tokens", [])), marker, spec.get("kind"))
     base = _pos(setup["base"]) if "base" in setup else next(
         (p for p, c in cells.items() if c.kind.is_base), (0, 0))
     stacks = []
     raw = setup.get("stacks", [[], [], [], []])
     for n in range(4):
-        pile = [_stack_tile(data, s, n + 1, i) for i, s in enumerate(raw[n] if n < len(raw) else [])]
+        pile = [_stack_tile(data, s, n + 1, i, f"setup.stacks[{n}][{i}]")
+                for i, s in enumerate(raw[n] if n < len(raw) else [])]
         stacks.append(list(reversed(pile)))      # listed top first; the top is the list's end
     teams = []
     specs = setup.get("teams") or [{}] * setup.get("players", 2)
     for seat, spec in enumerate(specs):
         team = Team(seat, _pos(spec.get("pos", base)))
+        for key in ("pos", "camp_pos"):
+            if spec.get(key) is not None and _pos(spec[key]) not in cells:
+                raise ScenarioError(f"setup.teams[{seat}].{key}: no tile at {spec[key]}")
         team.backpack = Counter(spec.get("backpack", {}))
         team.camp = spec.get("camp", "beside")
         team.camp_pos = _pos(spec["camp_pos"]) if spec.get("camp_pos") is not None else None
@@ -108,9 +188,16 @@ def option_shapes(engine: Engine) -> dict:
             "act": {"id": acts}, "use": {"item": set(engine.items.order)}, "end": {}}
 
 
+def _team(state: State, seat, where: str) -> Team:
+    if not isinstance(seat, int) or not 0 <= seat < len(state.teams):
+        raise ScenarioError(f"{where}: team {seat!r}: the setup has teams 0 to {len(state.teams) - 1}")
+    return state.teams[seat]
+
+
 def _run_step(engine: Engine, step: dict, results: dict) -> None:
     state = engine.state
-    team = state.teams[step.get("team", 0)]
+    _known("step", step, STEP_KEYS)
+    team = _team(state, step.get("team", 0), "step")
     agent = engine.agents[team.seat]
     agent.choices = [_norm(c) for c in step.get("choose", [])]
     do = step["do"]
@@ -119,7 +206,9 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     elif do == "score":
         results["score"] = score(engine)
     elif do == "end_sequence":
-        _end_sequence(engine, int(step["trigger_seat"]))
+        if "trigger_seat" not in step:
+            raise ScenarioError("end_sequence: name the seat whose turn triggers the end (trigger_seat)")
+        _end_sequence(engine, _team(state, step["trigger_seat"], "end_sequence trigger_seat").seat)
     elif do in ("move", "act", "use", "end"):
         option = {k: v for k, v in step.items() if k in ("do", "to", "via", "id", "item")}
         option = _norm(option)
@@ -160,6 +249,11 @@ def _end_sequence(engine: Engine, seat: int) -> None:
 
 def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     state = engine.state
+    form = next(((name, keys) for name, keys in EXPECT_FORMS if name in exp), None) \
+        if isinstance(exp, dict) else None
+    if form is None:
+        return f"unknown expectation {exp!r}"
+    _known(f"{form[0]} expectation", exp, form[1])
     if "tile" in exp:
         cell = state.cells.get(_pos(exp["tile"]))
         if exp.get("absent"):
@@ -171,6 +265,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         for key in ("kind", "depth", "tokens", "marker", "exits"):
             if key in exp:
                 want = sorted(exp[key]) if key == "tokens" else exp[key]
+                if key == "exits":
+                    want = _exits(want, f"tile {exp['tile']}")
                 if got[key] != want:
                     return f"tile {exp['tile']} {key}: expected {want!r}, got {got[key]!r}"
         return None
@@ -179,7 +275,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         want = exp.get("present", True)
         return None if there == want else f"rope {exp['rope']}: expected present={want}, got {there}"
     if "legal" in exp:
-        team = state.teams[exp.get("team", 0)]
+        team = _team(state, exp.get("team", 0), "legal expectation")
         if not exp.get("present", True):
             refuse_unofferable(_norm(exp["legal"]), option_shapes(engine), exact=True)
         there = _norm(exp["legal"]) in engine.legal_actions(team)
@@ -209,7 +305,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                     return f"bonus of team {seat}: expected {want}, got {got}"
         return None
     if "team" in exp:
-        team = state.teams[exp["team"]]
+        team = _team(state, exp["team"], "team expectation")
         for key, want in exp.items():
             if key == "team":
                 continue
@@ -237,7 +333,9 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
 def run_scenario(data, scenario: dict) -> list[str]:
     try:
         engine = build(data, scenario.get("setup") or {})
-    except (KeyError, TypeError, ValueError, EffectError) as err:
+    except ScenarioError as err:
+        return [f"setup: {err}"]
+    except (KeyError, TypeError, ValueError, IndexError, EffectError) as err:
         return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
     results: dict = {}
     for i, step in enumerate(scenario.get("steps") or []):

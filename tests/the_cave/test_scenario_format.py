@@ -1,0 +1,52 @@
+"""The Cave's scenario format refuses what a tester could mistype, with a message that says
+where: a misspelt key used to set or check nothing (an expectation with a misspelt key passed
+whatever the engine did), and a rappel tile given only its marker sat at depth 0."""
+from __future__ import annotations
+
+from tomecraft.generated.the_cave import GAME
+from tomecraft.runtime.engines.the_cave.scenario import run_scenario
+
+BASE = {"at": [0, 0], "kind": "start", "exits": "NESW"}
+
+
+def run(setup: dict, steps=(), expect=()) -> list[str]:
+    return run_scenario(GAME, {"setup": setup, "steps": list(steps), "expect": list(expect)})
+
+
+def test_misspelt_expectation_keys_fail_instead_of_passing():
+    setup = {"tiles": [BASE, {"at": [1, 0], "kind": "water", "exits": "W"}]}
+    failures = run(setup, expect=[{"tile": [1, 0], "token": ["water"]},
+                                  {"rope": [[0, 0], [1, 0]], "presnt": False},
+                                  {"legal": {"do": "end"}, "presnt": False},
+                                  {"teams": 0}])
+    assert len(failures) == 4, failures
+    assert "unknown key(s) ['token']" in failures[0]
+    assert "unknown expectation" in failures[3]
+
+
+def test_misspelt_setup_and_step_keys_and_bad_references_are_refused():
+    assert "unknown key(s) ['position']" in run({"tiles": [BASE], "teams": [{"position": [0, 0]}]})[0]
+    assert "unknown key(s) ['tile']" in run({"tile": [BASE]})[0]
+    assert "no tile at [3, 3]" in run({"tiles": [BASE], "teams": [{"pos": [3, 3]}]})[0]
+    assert "'lava:EW'" in run({"tiles": [BASE], "stacks": [["lava:EW"]]})[0]
+    assert "exits 'nesw'" in run({"tiles": [dict(BASE, exits="nesw")]})[0]
+    steps = [{"team": 2, "do": "start_turn"}]
+    assert "teams 0 to 0" in run({"tiles": [BASE], "teams": [{}]}, steps)[0]
+    assert "unknown key(s) ['chose']" in run({"tiles": [BASE]}, [{"do": "end", "chose": []}])[0]
+
+
+def test_a_rappel_given_only_its_marker_or_its_depth_has_both():
+    """L91-95: the yellow marker shows the depth and is always on a rappel tile."""
+    near = {"at": [1, 0], "kind": "normal", "exits": "EW"}
+    setup = {"tiles": [BASE, near, {"at": [2, 0], "kind": "rappel", "exits": "W", "marker": 50},
+                       {"at": [1, 1], "kind": "rappel", "exits": "S", "depth": 25}],
+             "teams": [{"pos": [1, 0], "backpack": {"rope": 2}}]}
+    assert run(setup, [{"do": "move", "to": [2, 0], "via": "rope"}],
+               [{"team": 0, "ap": 2, "backpack": {"rope": 0}},
+                {"tile": [1, 1], "depth": 25, "marker": 25}]) == []
+    clash = dict(setup, tiles=[BASE, {"at": [1, 0], "kind": "rappel", "depth": 25, "marker": 50}])
+    assert "differ" in run(clash)[0]
+
+
+def test_exits_are_compared_whatever_their_order():
+    assert run({"tiles": [dict(BASE, exits="WSEN")]}, expect=[{"tile": [0, 0], "exits": "ESWN"}]) == []
