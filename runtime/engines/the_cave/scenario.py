@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.agents import ScriptedAgent, ScriptError
+from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scoring import score
@@ -112,6 +112,27 @@ def _check_setup(setup: dict) -> None:
         raise ScenarioError("setup.stacks: a list of at most 4 lists (stacks 1 to 4, top first)")
 
 
+class ScenarioEngine(Engine):
+    """The engine, but a decision with a single option still reads the script: the engine
+    takes a lone option without asking (`Engine.ask`), so a scripted answer for it that is
+    not that option (a placement the tile cannot take) was silently dropped and the step
+    passed. The next scripted choice is checked against the lone option when it is written
+    for this kind of decision (its keys are the option's): used if it matches, refused if
+    not; a choice for another kind of decision is left for it."""
+
+    def ask(self, team: Team, key: str, options: list):
+        agent = self.agents[team.seat]
+        if len(options) == 1 and key != "action" and isinstance(agent, ScriptedAgent) \
+                and agent.choices:
+            want, only = agent.choices[0], options[0]
+            if isinstance(want, dict) and isinstance(only, dict) and want and set(want) <= set(only):
+                if not matches(want, only):
+                    raise ScriptError(f"scripted choice {want!r} is not legal for {key!r}; "
+                                      f"the only option: {only!r}")
+                agent.choices.pop(0)
+        return super().ask(team, key, options)
+
+
 def build(data, setup: dict) -> Engine:
     _check_setup(setup)
     kinds = data.kinds["tile_kind"]
@@ -157,7 +178,7 @@ def build(data, setup: dict) -> Engine:
     state.max_marker = setup.get("max_marker", max((c.marker or 0 for c in cells.values()), default=0))
     state.end_triggered = bool(setup.get("end_triggered", False))
     agents = [ScriptedAgent() for _ in teams]
-    return Engine(data, state, agents, log_enabled=True)
+    return ScenarioEngine(data, state, agents, log_enabled=True)
 
 
 def _step(engine: Engine, step: dict, results: dict) -> None:
