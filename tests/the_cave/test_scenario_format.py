@@ -50,3 +50,16 @@ def test_a_rappel_given_only_its_marker_or_its_depth_has_both():
 
 def test_exits_are_compared_whatever_their_order():
     assert run({"tiles": [dict(BASE, exits="WSEN")]}, expect=[{"tile": [0, 0], "exits": "ESWN"}]) == []
+
+
+def test_a_step_expected_to_fail_must_name_something_the_engine_could_offer():
+    """`fails: true` with a misspelt id or via (or the use of an item with no action of its
+    own) is refused by any engine: it used to pass whatever the engine did."""
+    setup = {"tiles": [BASE, {"at": [1, 0], "kind": "water", "exits": "W", "tokens": ["water"]}],
+             "teams": [{"backpack": {"oxygen": 1, "rope": 1}}]}
+    for step in ({"do": "move", "to": [1, 0], "via": "oxgen", "fails": True},
+                 {"do": "act", "id": "photo", "fails": True},
+                 {"do": "use", "item": "rope", "illegal": True}):
+        failures = run(setup, [step])
+        assert failures and "vacuously" in failures[0], (step, failures)
+    assert run(setup, [{"do": "move", "to": [1, 0], "via": "raft", "fails": True}]) == []

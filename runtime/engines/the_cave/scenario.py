@@ -183,6 +183,10 @@ def build(data, setup: dict) -> Engine:
 
 def _step(engine: Engine, step: dict, results: dict) -> None:
     if step.get("fails"):
+        if step.get("do") in ("move", "act", "use"):
+            # a misspelt id or via is refused by any engine: the step would pass vacuously
+            option = _norm({k: v for k, v in step.items() if k in ("do", "to", "via", "id", "item")})
+            refuse_unofferable(option, option_shapes(engine), exact=True)
         try:
             _run_step(engine, step, results)
         except ScenarioError:
@@ -197,8 +201,8 @@ def _step(engine: Engine, step: dict, results: dict) -> None:
 def option_shapes(engine: Engine) -> dict:
     """Every kind of option `legal_actions` can offer, with the values its keys can take: a
     move goes to a tile of the map, by an enter option (after a cross-out one, `out+in`) or a
-    desperate move; an action is one of the content's actions or a tile kind's; a use is an
-    equipment's own action."""
+    desperate move; an action is one of the content's actions or a tile kind's; a use is of
+    an item that has an action of its own."""
     kinds = engine.data.kinds["tile_kind"].values()
     enters = {o.id for k in kinds for o in (k.enter or ())}
     outs = {o.id for k in kinds for o in (getattr(k, "cross_out", None) or ())}
@@ -206,7 +210,8 @@ def option_shapes(engine: Engine) -> dict:
     tiles = set(engine.state.cells)
     acts = set(engine.data.kinds["action"]) | {a.id for k in kinds for a in (k.actions or ())}
     return {"move": {"to": lambda v: _pos(v) in tiles, "via": ways},
-            "act": {"id": acts}, "use": {"item": set(engine.items.order)}, "end": {}}
+            "act": {"id": acts}, "end": {},
+            "use": {"item": {t for t in engine.items.order if engine.items.by_term[t].use is not None}}}
 
 
 def _team(state: State, seat, where: str) -> Team:
