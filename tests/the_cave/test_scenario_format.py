@@ -63,3 +63,15 @@ def test_a_step_expected_to_fail_must_name_something_the_engine_could_offer():
         failures = run(setup, [step])
         assert failures and "vacuously" in failures[0], (step, failures)
     assert run(setup, [{"do": "move", "to": [1, 0], "via": "raft", "fails": True}]) == []
+
+
+def test_names_in_the_setup_must_exist():
+    near = {"at": [1, 0], "kind": "squeeze_2", "exits": "W"}
+    assert "unknown token(s) ['squeeze']" in run({"tiles": [BASE, dict(near, tokens=["squeeze"])]})[0]
+    assert "unknown token(s) ['photos']" in run({"tiles": [BASE], "teams": [{"tokens": {"photos": 2}}]})[0]
+    assert "unknown equipment ['ropes']" in run({"tiles": [BASE], "teams": [{"backpack": {"ropes": 2}}]})[0]
+    assert "needs its camp_pos" in run({"tiles": [BASE], "teams": [{"camp": "set"}]})[0]
+    assert "'pitched' is not one of" in run({"tiles": [BASE], "teams": [{"camp": "pitched"}]})[0]
+    assert "two adjacent tiles" in run({"tiles": [BASE, near], "ropes": [[[0, 0], [2, 0]]]})[0]
+    assert run({"tiles": [BASE, near], "ropes": [[[0, 0], [1, 0], 1]],
+                "teams": [{"backpack": {"oxygen@1": 1}, "camp": "set", "camp_pos": [1, 0]}]}) == []

@@ -178,7 +178,48 @@ def build(data, setup: dict) -> Engine:
     state.max_marker = setup.get("max_marker", max((c.marker or 0 for c in cells.values()), default=0))
     state.end_triggered = bool(setup.get("end_triggered", False))
     agents = [ScriptedAgent() for _ in teams]
-    return ScenarioEngine(data, state, agents, log_enabled=True)
+    engine = ScenarioEngine(data, state, agents, log_enabled=True)
+    _check_names(engine, setup)
+    return engine
+
+
+CAMP_STATES = ("beside", "packed", "set", "abandoned")
+
+
+def _check_names(engine: Engine, setup: dict) -> None:
+    """What the setup names must exist: a misspelt token or item is held but never taken,
+    used or scored as the tester meant; a rope must join two adjacent tiles; a camp set up
+    stands somewhere."""
+    state = engine.state
+    tokens = set(engine.data.kinds["token"])
+    if state.base not in state.cells:
+        raise ScenarioError(f"setup.base: no tile at {list(state.base)}")
+    for i, spec in enumerate(setup.get("tiles") or []):
+        _named(f"setup.tiles[{i}].tokens", spec.get("tokens", []), tokens, "token")
+    for seat, spec in enumerate(setup.get("teams") or []):
+        where = f"setup.teams[{seat}]"
+        _named(f"{where}.tokens", spec.get("tokens", {}), tokens, "token")
+        for key in ("backpack", "camp_items", "lost"):
+            items = [k for k in spec.get(key, {}) if k not in engine.items]
+            if items:
+                raise ScenarioError(f"{where}.{key}: unknown equipment {items}; known: "
+                                    f"{engine.items.order} (a half-used token is TERM@LEFT: oxygen@1)")
+        team = state.teams[seat]
+        if team.camp not in CAMP_STATES:
+            raise ScenarioError(f"{where}.camp: {team.camp!r} is not one of {list(CAMP_STATES)}")
+        if (team.camp == "set") != (team.camp_pos is not None):
+            raise ScenarioError(f"{where}: a camp 'set' needs its camp_pos, and only a set camp has one")
+    for i, rope in enumerate(setup.get("ropes") or []):
+        ends = [_pos(p) for p in rope[:2]]
+        if any(p not in state.cells for p in ends) or \
+                abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1:
+            raise ScenarioError(f"setup.ropes[{i}]: a rope joins two adjacent tiles, not {rope[:2]}")
+
+
+def _named(where: str, names, known: set, what: str) -> None:
+    unknown = sorted(str(n) for n in names if n not in known)
+    if unknown:
+        raise ScenarioError(f"{where}: unknown {what}(s) {unknown}; known: {sorted(known)}")
 
 
 def _step(engine: Engine, step: dict, results: dict) -> None:
