@@ -75,3 +75,12 @@ def test_names_in_the_setup_must_exist():
     assert "two adjacent tiles" in run({"tiles": [BASE, near], "ropes": [[[0, 0], [2, 0]]]})[0]
     assert run({"tiles": [BASE, near], "ropes": [[[0, 0], [1, 0], 1]],
                 "teams": [{"backpack": {"oxygen@1": 1}, "camp": "set", "camp_pos": [1, 0]}]}) == []
+
+
+def test_tiles_left_out_lay_the_starting_board_for_the_player_count():
+    """L33, L37-39, L50: a scenario may start from a game's own set-up for the count."""
+    for players, piles in ((2, 12), (4, 16), (5, 18)):
+        expect = [{"stacks": [piles] * 4}, {"team": players - 1, "pos": [0, 0]}]
+        assert run({"teams": [{}] * players, "stacks": "dealt"}, expect=expect) == [], players
+    assert "players 3 but 2 teams" in run({"players": 3, "teams": [{}, {}]})[0]
+    assert "no starting board for 6 players" in run({"players": 6})[0]

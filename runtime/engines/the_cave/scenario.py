@@ -1,7 +1,8 @@
 """Scenario files for The Cave: set up a state, play scripted steps, check expectations.
 
-setup:  players, tiles [{at, kind, exits, depth, tokens, marker}], base, ropes [[a, b, seat]],
-        max_marker, stacks [[ "kind:EXITS" | content tile id, ...] x4] (top first), end_triggered,
+setup:  players, tiles [{at, kind, exits, depth, tokens, marker}] (left out: the starting board
+        for the player count), base, ropes [[a, b, seat]], max_marker,
+        stacks [[ "kind:EXITS" | content tile id, ...] x4] (top first) | "dealt", end_triggered,
         teams [{pos, backpack, camp, camp_pos, camp_items, camp_packed_before, tokens,
         depth_tokens, lost, ap, forced}]
 steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn} | {do: score}
@@ -18,9 +19,10 @@ from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scoring import score
-from tomecraft.runtime.engines.the_cave.start import tile_stub
+from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
 from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 
@@ -107,9 +109,12 @@ def _check_setup(setup: dict) -> None:
     for i, spec in enumerate(setup.get("teams") or []):
         _known(f"setup.teams[{i}]", spec, TEAM_KEYS)
     stacks = setup.get("stacks", [])
+    if stacks == DEALT:
+        return
     if not isinstance(stacks, list) or len(stacks) > 4 \
             or not all(isinstance(pile, list) for pile in stacks):
-        raise ScenarioError("setup.stacks: a list of at most 4 lists (stacks 1 to 4, top first)")
+        raise ScenarioError(f"setup.stacks: a list of at most 4 lists (stacks 1 to 4, top first), "
+                            f"or {DEALT!r}")
 
 
 class ScenarioEngine(Engine):
@@ -133,10 +138,36 @@ class ScenarioEngine(Engine):
         return super().ask(team, key, options)
 
 
+DEALT = "dealt"      # setup.stacks: the stacks a game for the player count is dealt (L37-39)
+
+
+def _dealt(data, setup: dict) -> State | None:
+    """A game's set-up for the player count (the teams' number, else `players`), when the
+    scenario leaves the tiles out (the starting board for that count, L33) or asks for the
+    dealt stacks (shuffled, minus the count's discards, L37-39), seeded alike every run."""
+    specs = setup.get("teams")
+    players = len(specs) if specs else setup.get("players", 2)
+    if specs and "players" in setup and setup["players"] != players:
+        raise ScenarioError(f"setup: players {setup['players']} but {players} teams")
+    if "tiles" in setup and setup.get("stacks") != DEALT:
+        return None
+    return new_state(data, players, Rng("scenario"))
+
+
+def _stacks(data, raw: list) -> list[list]:
+    stacks = []
+    for n in range(4):
+        pile = [_stack_tile(data, s, n + 1, i, f"setup.stacks[{n}][{i}]")
+                for i, s in enumerate(raw[n] if n < len(raw) else [])]
+        stacks.append(list(reversed(pile)))      # listed top first; the top is the list's end
+    return stacks
+
+
 def build(data, setup: dict) -> Engine:
     _check_setup(setup)
+    dealt = _dealt(data, setup)
     kinds = data.kinds["tile_kind"]
-    cells = {}
+    cells = {} if "tiles" in setup else dealt.cells
     for i, spec in enumerate(setup.get("tiles", [])):
         where = f"setup.tiles[{i}]"
         pos = _pos(spec["at"])
@@ -148,12 +179,7 @@ def build(data, setup: dict) -> Engine:
                           list(spec.get("tokens", [])), marker, spec.get("kind"))
     base = _pos(setup["base"]) if "base" in setup else next(
         (p for p, c in cells.items() if c.kind.is_base), (0, 0))
-    stacks = []
-    raw = setup.get("stacks", [[], [], [], []])
-    for n in range(4):
-        pile = [_stack_tile(data, s, n + 1, i, f"setup.stacks[{n}][{i}]")
-                for i, s in enumerate(raw[n] if n < len(raw) else [])]
-        stacks.append(list(reversed(pile)))      # listed top first; the top is the list's end
+    stacks = dealt.stacks if setup.get("stacks") == DEALT else _stacks(data, setup.get("stacks", []))
     teams = []
     specs = setup.get("teams") or [{}] * setup.get("players", 2)
     for seat, spec in enumerate(specs):
