@@ -380,20 +380,26 @@ class Engine:
     def _atomic(self, team: Team, cell: Cell, run: Callable[[], bool]) -> bool:
         """Run an action's effect all or nothing: an effect pays its costs before its verbs
         run, so a verb that refuses (a re-equip or camp exchange breaking a rule, a discard of
-        an item not carried) would leave the AP paid; the team and its tile are put back as
-        they were and the refusal goes on to the caller. (A player's trial copy of the game,
-        thrown away when an option fails, skips the bookkeeping: `undo_refused` False.)"""
+        an item not carried) or a decision answered with an option it does not offer (a
+        scripted placement or make-room choice) would leave the AP paid, a tile drawn or an
+        item moved; the team, its tile and the stacks are put back as they were and the
+        refusal goes on to the caller. (A player's trial copy of the game, thrown away when an
+        option fails, skips the bookkeeping: `undo_refused` False.)"""
         if not self.undo_refused:
             return run()
+        state = self.state
         saved = (team.ap, team.done, team.camp, team.camp_pos, team.camp_packed_before,
                  copy_counter(team.backpack), copy_counter(team.camp_items), copy_counter(team.tokens),
                  copy_counter(team.lost), set(team.depth_tokens), list(cell.tokens))
+        # discovering replaces a stack and the discard pile, never changes them in place
+        piles = (list(state.stacks), state.discarded)
         try:
             return run()
-        except EffectError:
+        except Exception:
             (team.ap, team.done, team.camp, team.camp_pos, team.camp_packed_before,
              team.backpack, team.camp_items, team.tokens, team.lost, team.depth_tokens,
              cell.tokens[:]) = saved
+            state.stacks[:], state.discarded = piles
             raise
 
     def do_use(self, team: Team, term: str) -> None:

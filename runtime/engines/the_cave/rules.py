@@ -188,6 +188,10 @@ def re_equip(engine, team: Team, setup: bool = False) -> None:
     choice = engine.ask(team, "loadout" if setup else "re_equip", [_copied(o) for o, _ in known])
     pack = bool(choice.get("pack_camp"))
     camp_with_bank = pack or team.camp == "packed" or (team.camp == "set" and team.camp_pos == engine.state.base)
+    if camp_with_bank and "camp" not in choice:
+        # an answer that names only the backpack leaves the camp as it is (it is not emptied
+        # into the bank: a camera or raft in it stays the team's, L287-289)
+        choice = dict(choice, camp=dict(team.camp_items))
     if not any(accepted and choice == offered for offered, accepted in known):
         check_loadout(engine, team, choice, team.camp == "packed" or pack, camp_with_bank)
     team.backpack = Counter(choice.get("backpack", {}))

@@ -1,7 +1,8 @@
 """Scenario files for The Cave: set up a state, play scripted steps, check expectations.
 
-setup:  players, tiles [{at, kind, exits, depth, tokens, marker}], base, ropes [[a, b, seat]],
-        max_marker, stacks [[ "kind:EXITS" | content tile id, ...] x4] (top first), end_triggered,
+setup:  players, tiles [{at, kind, exits, depth, tokens, marker}] (left out: the starting board
+        for the player count), base, ropes [[a, b, seat]], max_marker,
+        stacks [[ "kind:EXITS" | content tile id, ...] x4] (top first) | "dealt", end_triggered,
         teams [{pos, backpack, camp, camp_pos, camp_items, camp_packed_before, tokens,
         depth_tokens, lost, ap, forced}]
 steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn} | {do: score}
@@ -16,12 +17,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.agents import ScriptedAgent, ScriptError
+from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scoring import score
-from tomecraft.runtime.engines.the_cave.start import tile_stub
-from tomecraft.runtime.engines.the_cave.state import Cell, State, Team, edge
+from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
+from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
 from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 
 
@@ -35,31 +37,156 @@ def _norm(option):
     return option
 
 
-def _stack_tile(data, spec: str, stack: int, index: int):
+def _stack_tile(data, spec: str, stack: int, index: int, where: str):
     """A stack entry: a content tile by its id (a pack's tiles are played as written), or a
     stub "kind:EXITS"."""
-    tile = data.kinds["tile"].get(spec) if ":" not in spec else None
-    return tile if tile is not None else tile_stub(spec, stack, index)
+    tile = data.kinds["tile"].get(spec) if ":" not in str(spec) else None
+    if tile is not None:
+        return tile
+    kind, _, exits = str(spec).partition(":")
+    if kind not in data.kinds["tile_kind"]:
+        raise ScenarioError(f"{where}: {spec!r} is neither a tile id nor \"KIND:EXITS\" of a known "
+                            f"tile kind ({sorted(data.kinds['tile_kind'])})")
+    return tile_stub(f"{kind}:{_exits(exits or 'NESW', where)}", stack, index)
+
+
+SETUP_KEYS = {"players", "tiles", "base", "ropes", "max_marker", "stacks", "end_triggered", "teams"}
+TILE_KEYS = {"at", "kind", "exits", "depth", "tokens", "marker"}
+TEAM_KEYS = {"pos", "backpack", "camp", "camp_pos", "camp_items", "camp_packed_before", "tokens",
+             "depth_tokens", "lost", "ap", "forced"}
+STEP_KEYS = {"do", "team", "to", "via", "id", "item", "choose", "illegal", "fails", "trigger_seat"}
+TEAM_EXPECT_KEYS = {"team", "ap", "pos", "backpack", "camp_items", "tokens", "depth_tokens", "forced",
+                    "done", "camp", "camp_packed_before", "lost", "slots"}
+# each expectation form: the key that names it and every key it may carry
+EXPECT_FORMS = (("tile", {"tile", "kind", "depth", "tokens", "marker", "exits", "absent"}),
+                ("rope", {"rope", "present"}),
+                ("legal", {"legal", "team", "present"}),
+                ("log", {"log"}), ("stacks", {"stacks"}), ("end_triggered", {"end_triggered"}),
+                ("turns", {"turns"}),
+                ("scores", {"scores", "bonus", "finished", "winners"}),
+                ("bonus", {"scores", "bonus", "finished", "winners"}),
+                ("finished", {"scores", "bonus", "finished", "winners"}),
+                ("winners", {"scores", "bonus", "finished", "winners"}),
+                ("team", TEAM_EXPECT_KEYS))
+
+
+def _known(where: str, spec, known: set) -> None:
+    """A misspelt key would silently set or check nothing: refuse it."""
+    if not isinstance(spec, dict):
+        raise ScenarioError(f"{where}: expected a mapping, got {spec!r}")
+    unknown = sorted(set(spec) - known, key=str)
+    if unknown:
+        raise ScenarioError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+
+
+def _exits(value, where: str) -> str:
+    """Exits as the engine holds them: letters of NESW, in that order ("WE" is "EW")."""
+    text = str(value)
+    if not text or set(text) - set(ORDER) or len(set(text)) != len(text):
+        raise ScenarioError(f"{where}: exits {value!r} must be distinct letters of {ORDER!r}")
+    return "".join(d for d in ORDER if d in text)
+
+
+def _depth_and_marker(spec: dict, kind, where: str) -> tuple[int, int | None]:
+    """A yellow depth marker shows the tile's depth (L91-95) and is always on a rappel tile
+    (L91): given one of depth and marker, the other follows (a rappel given only its marker
+    would otherwise sit at depth 0 and need no rope); given both, they must agree."""
+    depth, marker = spec.get("depth"), spec.get("marker")
+    if depth is not None and marker is not None and depth != marker:
+        raise ScenarioError(f"{where}: depth {depth} and marker {marker} differ (the marker shows "
+                            "the depth, L91-95)")
+    if depth is None:
+        depth = marker if marker is not None else 0
+    if marker is None and kind.rope_edges and depth:
+        marker = depth
+    return depth, marker
+
+
+def _check_setup(setup: dict) -> None:
+    _known("setup", setup, SETUP_KEYS)
+    for i, spec in enumerate(setup.get("tiles") or []):
+        _known(f"setup.tiles[{i}]", spec, TILE_KEYS)
+    for i, spec in enumerate(setup.get("teams") or []):
+        _known(f"setup.teams[{i}]", spec, TEAM_KEYS)
+    stacks = setup.get("stacks", [])
+    if stacks == DEALT:
+        return
+    if not isinstance(stacks, list) or len(stacks) > 4 \
+            or not all(isinstance(pile, list) for pile in stacks):
+        raise ScenarioError(f"setup.stacks: a list of at most 4 lists (stacks 1 to 4, top first), "
+                            f"or {DEALT!r}")
+
+
+class ScenarioEngine(Engine):
+    """The engine, but a decision with a single option still reads the script: the engine
+    takes a lone option without asking (`Engine.ask`), so a scripted answer for it that is
+    not that option (a placement the tile cannot take) was silently dropped and the step
+    passed. The next scripted choice is checked against the lone option when it is written
+    for this kind of decision (its keys are the option's): used if it matches, refused if
+    not; a choice for another kind of decision is left for it."""
+
+    def ask(self, team: Team, key: str, options: list):
+        agent = self.agents[team.seat]
+        if len(options) == 1 and key != "action" and isinstance(agent, ScriptedAgent) \
+                and agent.choices:
+            want, only = agent.choices[0], options[0]
+            if isinstance(want, dict) and isinstance(only, dict) and want and set(want) <= set(only):
+                if not matches(want, only):
+                    raise ScriptError(f"scripted choice {want!r} is not legal for {key!r}; "
+                                      f"the only option: {only!r}")
+                agent.choices.pop(0)
+        return super().ask(team, key, options)
+
+
+DEALT = "dealt"      # setup.stacks: the stacks a game for the player count is dealt (L37-39)
+
+
+def _dealt(data, setup: dict) -> State | None:
+    """A game's set-up for the player count (the teams' number, else `players`), when the
+    scenario leaves the tiles out (the starting board for that count, L33) or asks for the
+    dealt stacks (shuffled, minus the count's discards, L37-39), seeded alike every run."""
+    specs = setup.get("teams")
+    players = len(specs) if specs else setup.get("players", 2)
+    if specs and "players" in setup and setup["players"] != players:
+        raise ScenarioError(f"setup: players {setup['players']} but {players} teams")
+    if "tiles" in setup and setup.get("stacks") != DEALT:
+        return None
+    return new_state(data, players, Rng("scenario"))
+
+
+def _stacks(data, raw: list) -> list[list]:
+    stacks = []
+    for n in range(4):
+        pile = [_stack_tile(data, s, n + 1, i, f"setup.stacks[{n}][{i}]")
+                for i, s in enumerate(raw[n] if n < len(raw) else [])]
+        stacks.append(list(reversed(pile)))      # listed top first; the top is the list's end
+    return stacks
 
 
 def build(data, setup: dict) -> Engine:
+    _check_setup(setup)
+    dealt = _dealt(data, setup)
     kinds = data.kinds["tile_kind"]
-    cells = {}
-    for spec in setup.get("tiles", []):
+    cells = {} if "tiles" in setup else dealt.cells
+    for i, spec in enumerate(setup.get("tiles", [])):
+        where = f"setup.tiles[{i}]"
         pos = _pos(spec["at"])
-        cells[pos] = Cell(pos, kinds[spec["kind"]], spec.get("exits", "NESW"), spec.get("depth", 0),
-                          list(spec.get("tokens", [])), spec.get("marker"), spec.get("kind"))
+        if spec["kind"] not in kinds:
+            raise ScenarioError(f"{where}: unknown tile kind {spec['kind']!r}; known: {sorted(kinds)}")
+        kind = kinds[spec["kind"]]
+        depth, marker = _depth_and_marker(spec, kind, where)
+        cells[pos] = Cell(pos, kind, _exits(spec.get("exits", "NESW"), where), depth,
+                          list(spec.get("tokens", [])), marker, spec.get("kind"))
     base = _pos(setup["base"]) if "base" in setup else next(
         (p for p, c in cells.items() if c.kind.is_base), (0, 0))
-    stacks = []
-    raw = setup.get("stacks", [[], [], [], []])
-    for n in range(4):
-        pile = [_stack_tile(data, s, n + 1, i) for i, s in enumerate(raw[n] if n < len(raw) else [])]
-        stacks.append(list(reversed(pile)))      # listed top first; the top is the list's end
+    stacks = dealt.stacks if setup.get("stacks") == DEALT else _stacks(data, setup.get("stacks", []))
     teams = []
     specs = setup.get("teams") or [{}] * setup.get("players", 2)
     for seat, spec in enumerate(specs):
         team = Team(seat, _pos(spec.get("pos", base)))
+        for key in ("pos", "camp_pos"):
+            if spec.get(key) is not None and _pos(spec[key]) not in cells:
+                raise ScenarioError(f"setup.teams[{seat}].{key}: no tile at {spec[key]}")
         team.backpack = Counter(spec.get("backpack", {}))
         team.camp = spec.get("camp", "beside")
         team.camp_pos = _pos(spec["camp_pos"]) if spec.get("camp_pos") is not None else None
@@ -77,11 +204,56 @@ def build(data, setup: dict) -> Engine:
     state.max_marker = setup.get("max_marker", max((c.marker or 0 for c in cells.values()), default=0))
     state.end_triggered = bool(setup.get("end_triggered", False))
     agents = [ScriptedAgent() for _ in teams]
-    return Engine(data, state, agents, log_enabled=True)
+    engine = ScenarioEngine(data, state, agents, log_enabled=True)
+    _check_names(engine, setup)
+    return engine
+
+
+CAMP_STATES = ("beside", "packed", "set", "abandoned")
+
+
+def _check_names(engine: Engine, setup: dict) -> None:
+    """What the setup names must exist: a misspelt token or item is held but never taken,
+    used or scored as the tester meant; a rope must join two adjacent tiles; a camp set up
+    stands somewhere."""
+    state = engine.state
+    tokens = set(engine.data.kinds["token"])
+    if state.base not in state.cells:
+        raise ScenarioError(f"setup.base: no tile at {list(state.base)}")
+    for i, spec in enumerate(setup.get("tiles") or []):
+        _named(f"setup.tiles[{i}].tokens", spec.get("tokens", []), tokens, "token")
+    for seat, spec in enumerate(setup.get("teams") or []):
+        where = f"setup.teams[{seat}]"
+        _named(f"{where}.tokens", spec.get("tokens", {}), tokens, "token")
+        for key in ("backpack", "camp_items", "lost"):
+            items = [k for k in spec.get(key, {}) if k not in engine.items]
+            if items:
+                raise ScenarioError(f"{where}.{key}: unknown equipment {items}; known: "
+                                    f"{engine.items.order} (a half-used token is TERM@LEFT: oxygen@1)")
+        team = state.teams[seat]
+        if team.camp not in CAMP_STATES:
+            raise ScenarioError(f"{where}.camp: {team.camp!r} is not one of {list(CAMP_STATES)}")
+        if (team.camp == "set") != (team.camp_pos is not None):
+            raise ScenarioError(f"{where}: a camp 'set' needs its camp_pos, and only a set camp has one")
+    for i, rope in enumerate(setup.get("ropes") or []):
+        ends = [_pos(p) for p in rope[:2]]
+        if any(p not in state.cells for p in ends) or \
+                abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1:
+            raise ScenarioError(f"setup.ropes[{i}]: a rope joins two adjacent tiles, not {rope[:2]}")
+
+
+def _named(where: str, names, known: set, what: str) -> None:
+    unknown = sorted(str(n) for n in names if n not in known)
+    if unknown:
+        raise ScenarioError(f"{where}: unknown {what}(s) {unknown}; known: {sorted(known)}")
 
 
 def _step(engine: Engine, step: dict, results: dict) -> None:
     if step.get("fails"):
+        if step.get("do") in ("move", "act", "use"):
+            # a misspelt id or via is refused by any engine: the step would pass vacuously
+            option = _norm({k: v for k, v in step.items() if k in ("do", "to", "via", "id", "item")})
+            refuse_unofferable(option, option_shapes(engine), exact=True)
         try:
             _run_step(engine, step, results)
         except ScenarioError:
@@ -96,8 +268,8 @@ def _step(engine: Engine, step: dict, results: dict) -> None:
 def option_shapes(engine: Engine) -> dict:
     """Every kind of option `legal_actions` can offer, with the values its keys can take: a
     move goes to a tile of the map, by an enter option (after a cross-out one, `out+in`) or a
-    desperate move; an action is one of the content's actions or a tile kind's; a use is an
-    equipment's own action."""
+    desperate move; an action is one of the content's actions or a tile kind's; a use is of
+    an item that has an action of its own."""
     kinds = engine.data.kinds["tile_kind"].values()
     enters = {o.id for k in kinds for o in (k.enter or ())}
     outs = {o.id for k in kinds for o in (getattr(k, "cross_out", None) or ())}
@@ -105,12 +277,20 @@ def option_shapes(engine: Engine) -> dict:
     tiles = set(engine.state.cells)
     acts = set(engine.data.kinds["action"]) | {a.id for k in kinds for a in (k.actions or ())}
     return {"move": {"to": lambda v: _pos(v) in tiles, "via": ways},
-            "act": {"id": acts}, "use": {"item": set(engine.items.order)}, "end": {}}
+            "act": {"id": acts}, "end": {},
+            "use": {"item": {t for t in engine.items.order if engine.items.by_term[t].use is not None}}}
+
+
+def _team(state: State, seat, where: str) -> Team:
+    if not isinstance(seat, int) or not 0 <= seat < len(state.teams):
+        raise ScenarioError(f"{where}: team {seat!r}: the setup has teams 0 to {len(state.teams) - 1}")
+    return state.teams[seat]
 
 
 def _run_step(engine: Engine, step: dict, results: dict) -> None:
     state = engine.state
-    team = state.teams[step.get("team", 0)]
+    _known("step", step, STEP_KEYS)
+    team = _team(state, step.get("team", 0), "step")
     agent = engine.agents[team.seat]
     agent.choices = [_norm(c) for c in step.get("choose", [])]
     do = step["do"]
@@ -119,7 +299,9 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     elif do == "score":
         results["score"] = score(engine)
     elif do == "end_sequence":
-        _end_sequence(engine, int(step["trigger_seat"]))
+        if "trigger_seat" not in step:
+            raise ScenarioError("end_sequence: name the seat whose turn triggers the end (trigger_seat)")
+        _end_sequence(engine, _team(state, step["trigger_seat"], "end_sequence trigger_seat").seat)
     elif do in ("move", "act", "use", "end"):
         option = {k: v for k, v in step.items() if k in ("do", "to", "via", "id", "item")}
         option = _norm(option)
@@ -160,6 +342,11 @@ def _end_sequence(engine: Engine, seat: int) -> None:
 
 def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     state = engine.state
+    form = next(((name, keys) for name, keys in EXPECT_FORMS if name in exp), None) \
+        if isinstance(exp, dict) else None
+    if form is None:
+        return f"unknown expectation {exp!r}"
+    _known(f"{form[0]} expectation", exp, form[1])
     if "tile" in exp:
         cell = state.cells.get(_pos(exp["tile"]))
         if exp.get("absent"):
@@ -171,6 +358,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         for key in ("kind", "depth", "tokens", "marker", "exits"):
             if key in exp:
                 want = sorted(exp[key]) if key == "tokens" else exp[key]
+                if key == "exits":
+                    want = _exits(want, f"tile {exp['tile']}")
                 if got[key] != want:
                     return f"tile {exp['tile']} {key}: expected {want!r}, got {got[key]!r}"
         return None
@@ -179,7 +368,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         want = exp.get("present", True)
         return None if there == want else f"rope {exp['rope']}: expected present={want}, got {there}"
     if "legal" in exp:
-        team = state.teams[exp.get("team", 0)]
+        team = _team(state, exp.get("team", 0), "legal expectation")
         if not exp.get("present", True):
             refuse_unofferable(_norm(exp["legal"]), option_shapes(engine), exact=True)
         there = _norm(exp["legal"]) in engine.legal_actions(team)
@@ -209,7 +398,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                     return f"bonus of team {seat}: expected {want}, got {got}"
         return None
     if "team" in exp:
-        team = state.teams[exp["team"]]
+        team = _team(state, exp["team"], "team expectation")
         for key, want in exp.items():
             if key == "team":
                 continue
@@ -237,7 +426,9 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
 def run_scenario(data, scenario: dict) -> list[str]:
     try:
         engine = build(data, scenario.get("setup") or {})
-    except (KeyError, TypeError, ValueError, EffectError) as err:
+    except ScenarioError as err:
+        return [f"setup: {err}"]
+    except (KeyError, TypeError, ValueError, IndexError, EffectError) as err:
         return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
     results: dict = {}
     for i, step in enumerate(scenario.get("steps") or []):

@@ -1,0 +1,86 @@
+"""The Cave's scenario format refuses what a tester could mistype, with a message that says
+where: a misspelt key used to set or check nothing (an expectation with a misspelt key passed
+whatever the engine did), and a rappel tile given only its marker sat at depth 0."""
+from __future__ import annotations
+
+from tomecraft.generated.the_cave import GAME
+from tomecraft.runtime.engines.the_cave.scenario import run_scenario
+
+BASE = {"at": [0, 0], "kind": "start", "exits": "NESW"}
+
+
+def run(setup: dict, steps=(), expect=()) -> list[str]:
+    return run_scenario(GAME, {"setup": setup, "steps": list(steps), "expect": list(expect)})
+
+
+def test_misspelt_expectation_keys_fail_instead_of_passing():
+    setup = {"tiles": [BASE, {"at": [1, 0], "kind": "water", "exits": "W"}]}
+    failures = run(setup, expect=[{"tile": [1, 0], "token": ["water"]},
+                                  {"rope": [[0, 0], [1, 0]], "presnt": False},
+                                  {"legal": {"do": "end"}, "presnt": False},
+                                  {"teams": 0}])
+    assert len(failures) == 4, failures
+    assert "unknown key(s) ['token']" in failures[0]
+    assert "unknown expectation" in failures[3]
+
+
+def test_misspelt_setup_and_step_keys_and_bad_references_are_refused():
+    assert "unknown key(s) ['position']" in run({"tiles": [BASE], "teams": [{"position": [0, 0]}]})[0]
+    assert "unknown key(s) ['tile']" in run({"tile": [BASE]})[0]
+    assert "no tile at [3, 3]" in run({"tiles": [BASE], "teams": [{"pos": [3, 3]}]})[0]
+    assert "'lava:EW'" in run({"tiles": [BASE], "stacks": [["lava:EW"]]})[0]
+    assert "exits 'nesw'" in run({"tiles": [dict(BASE, exits="nesw")]})[0]
+    steps = [{"team": 2, "do": "start_turn"}]
+    assert "teams 0 to 0" in run({"tiles": [BASE], "teams": [{}]}, steps)[0]
+    assert "unknown key(s) ['chose']" in run({"tiles": [BASE]}, [{"do": "end", "chose": []}])[0]
+
+
+def test_a_rappel_given_only_its_marker_or_its_depth_has_both():
+    """L91-95: the yellow marker shows the depth and is always on a rappel tile."""
+    near = {"at": [1, 0], "kind": "normal", "exits": "EW"}
+    setup = {"tiles": [BASE, near, {"at": [2, 0], "kind": "rappel", "exits": "W", "marker": 50},
+                       {"at": [1, 1], "kind": "rappel", "exits": "S", "depth": 25}],
+             "teams": [{"pos": [1, 0], "backpack": {"rope": 2}}]}
+    assert run(setup, [{"do": "move", "to": [2, 0], "via": "rope"}],
+               [{"team": 0, "ap": 2, "backpack": {"rope": 0}},
+                {"tile": [1, 1], "depth": 25, "marker": 25}]) == []
+    clash = dict(setup, tiles=[BASE, {"at": [1, 0], "kind": "rappel", "depth": 25, "marker": 50}])
+    assert "differ" in run(clash)[0]
+
+
+def test_exits_are_compared_whatever_their_order():
+    assert run({"tiles": [dict(BASE, exits="WSEN")]}, expect=[{"tile": [0, 0], "exits": "ESWN"}]) == []
+
+
+def test_a_step_expected_to_fail_must_name_something_the_engine_could_offer():
+    """`fails: true` with a misspelt id or via (or the use of an item with no action of its
+    own) is refused by any engine: it used to pass whatever the engine did."""
+    setup = {"tiles": [BASE, {"at": [1, 0], "kind": "water", "exits": "W", "tokens": ["water"]}],
+             "teams": [{"backpack": {"oxygen": 1, "rope": 1}}]}
+    for step in ({"do": "move", "to": [1, 0], "via": "oxgen", "fails": True},
+                 {"do": "act", "id": "photo", "fails": True},
+                 {"do": "use", "item": "rope", "illegal": True}):
+        failures = run(setup, [step])
+        assert failures and "vacuously" in failures[0], (step, failures)
+    assert run(setup, [{"do": "move", "to": [1, 0], "via": "raft", "fails": True}]) == []
+
+
+def test_names_in_the_setup_must_exist():
+    near = {"at": [1, 0], "kind": "squeeze_2", "exits": "W"}
+    assert "unknown token(s) ['squeeze']" in run({"tiles": [BASE, dict(near, tokens=["squeeze"])]})[0]
+    assert "unknown token(s) ['photos']" in run({"tiles": [BASE], "teams": [{"tokens": {"photos": 2}}]})[0]
+    assert "unknown equipment ['ropes']" in run({"tiles": [BASE], "teams": [{"backpack": {"ropes": 2}}]})[0]
+    assert "needs its camp_pos" in run({"tiles": [BASE], "teams": [{"camp": "set"}]})[0]
+    assert "'pitched' is not one of" in run({"tiles": [BASE], "teams": [{"camp": "pitched"}]})[0]
+    assert "two adjacent tiles" in run({"tiles": [BASE, near], "ropes": [[[0, 0], [2, 0]]]})[0]
+    assert run({"tiles": [BASE, near], "ropes": [[[0, 0], [1, 0], 1]],
+                "teams": [{"backpack": {"oxygen@1": 1}, "camp": "set", "camp_pos": [1, 0]}]}) == []
+
+
+def test_tiles_left_out_lay_the_starting_board_for_the_player_count():
+    """L33, L37-39, L50: a scenario may start from a game's own set-up for the count."""
+    for players, piles in ((2, 12), (4, 16), (5, 18)):
+        expect = [{"stacks": [piles] * 4}, {"team": players - 1, "pos": [0, 0]}]
+        assert run({"teams": [{}] * players, "stacks": "dealt"}, expect=expect) == [], players
+    assert "players 3 but 2 teams" in run({"players": 3, "teams": [{}, {}]})[0]
+    assert "no starting board for 6 players" in run({"players": 6})[0]
