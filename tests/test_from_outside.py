@@ -103,9 +103,12 @@ def test_the_wheel_installs_one_import_package_with_content_code_and_schemas(whe
 
 
 def test_the_installed_package_is_the_wheel_not_a_checkout(env, fan):
+    # as a fan runs it (tc): no PYTHONPATH naming a checkout
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     proc = subprocess.run([str(env / "python"), "-c",
                            "import tomecraft.compiler.pipeline as p; print(p.__file__); "
-                           "print(p.content_root())"], cwd=fan, capture_output=True, text=True)
+                           "print(p.content_root())"], cwd=fan, env=environment,
+                          capture_output=True, text=True)
     module, content = proc.stdout.split()
     assert str(env.parent) in module and str(env.parent) in content
 

@@ -94,9 +94,9 @@ def test_the_records_are_the_same_on_one_worker_and_on_two():
     assert one == two
 
 
-def test_the_records_are_the_same_on_a_local_dask_cluster():
+def test_the_records_are_the_same_on_a_local_dask_cluster(reports):
     distributed = pytest.importorskip("distributed", reason="the `distributed` extra is not installed")
-    local = balance.run(plan_for("clank_catacombs", games=6), workers=1)
+    local = dict(reports["clank_catacombs"])       # plan_for("clank_catacombs"): 6 games, 1 worker
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tomecraft.runtime import sim
-from tests.pack_play import compiled_with, pack_usage
+from tests.pack_play import compiled_with, pack_usage, play_until
 
 PACK = Path(__file__).with_name("any_content_pack")
 NEW = {"card:ember_imp", "event_card:warm_hearth", "event_card:ember_gust",
@@ -38,7 +38,9 @@ def test_a_sim_with_the_pack_is_deterministic(monkeypatch):
 
 def test_the_base_items_whose_effects_ask_a_decision_are_used(monkeypatch):
     data = _data(monkeypatch)
-    usage = sim.run(data, games=30, seed=1, usage=True)["usage"]["entities"]
+    def all_used(results, usage) -> bool:        # the seeded 30-game run, stopped once settled
+        return all(usage["entities"][key]["uses"] > 0 for key in BASE)
+    usage = play_until(data, all_used, games=30, seed=1)[1]["entities"]
     assert all(usage[key]["uses"] > 0 for key in BASE), {k: usage[k] for k in BASE}
 
 

@@ -65,11 +65,13 @@ def test_yaml_only_pack_adds_a_tile_kind_that_is_drawn_and_entered(tmp_path, mon
     assert "mud" in data.kinds["tile_kind"]
     assert data.get("tile", "s1_normal_nesw").tile_kind == "mud"
     totals = Counter()
-    for g in range(6):
+    for g in range(6):                  # stopped once both are counted: later games add only
         rng = Rng(f"mud:{g}")
         agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(3)]
         result = play_game(data, 3, rng.fork("game"), agents, {})
         totals.update(result["stats"])
+        if totals["drawn:mud"] > 0 and totals["entered:mud"] > 0:
+            break
     assert totals["drawn:mud"] > 0
     assert totals["entered:mud"] > 0
     assert not list(pack.rglob("*.py")), "a pack is data only"
@@ -132,10 +134,12 @@ def test_a_packs_copy_of_the_boulder_is_placed_as_a_boulder(tmp_path, monkeypatc
     engine.apply(team, {"do": "move", "to": (2, 0), "via": "climb"})
     assert team.ap == 1                                   # 5 - 1 (discover) - 3 (climb)
     totals = Counter()
-    for g in range(4):
+    for g in range(4):                  # stopped once both are counted: later games add only
         rng = Rng(f"rockfall:{g}")
         result = play_game(data, 3, rng.fork("game"), [RandomAgent(rng.fork(f"a{i}")) for i in range(3)], {})
         totals.update(result["stats"])
+        if totals["boulder:rockfall"] > 0 and totals["boulder:boulder"] > 0:
+            break
     assert totals["boulder:rockfall"] > 0 and totals["boulder:boulder"] > 0, totals
 
 
@@ -169,8 +173,10 @@ def test_an_equipment_word_no_item_has_holds_no_uses(tmp_path, monkeypatch):
     vias = {o["via"] for o in engine.move_options(team) if tuple(o["to"]) == (1, 0)}
     assert "grope" in vias and "lit" not in vias
     entered = Counter()
-    for g in range(3):
+    for g in range(3):                  # stopped once counted: later games add only
         rng = Rng(f"lamp:{g}")
         result = play_game(data, 3, rng.fork("game"), [RandomAgent(rng.fork(f"a{i}")) for i in range(3)], {})
         entered.update(result["stats"])
+        if entered["entered:dark"] > 0:
+            break
     assert entered["entered:dark"] > 0

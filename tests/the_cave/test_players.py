@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tomecraft.runtime import sim
-from tests.pack_play import compiled_with, pack_entities, play_with_usage
+from tests.pack_play import compiled_with, pack_entities, play_until, play_with_usage
 
 PACK = Path(__file__).with_name("any_content_pack")
 
@@ -20,10 +20,29 @@ def data():
         return compiled_with("the_cave", PACK, monkeypatch)
 
 
+# What the two tests below read in the games: the pack's new items used, and these stats
+# counted (test_the_new_tile_action_and_entry_option_are_chosen asserts each of them).
+CHOSEN = ("drawn:grotto", "entered:grotto", "act:mine", "act:survey", "act:bivouac",
+          "act:set_camp", "use:lantern", "use:grapnel")
+
+
+def _stats(results: list[dict]) -> Counter:
+    stats = Counter()
+    for result in results:
+        stats.update(result["stats"])
+    return stats
+
+
 @pytest.fixture(scope="module")
 def played(data):
-    """20 seeded three-player games with the pack, played once for the tests that read them."""
-    return play_with_usage(data, players=3, games=20, seed=5)
+    """The seeded three-player games with the pack (at most 20), played once for the tests
+    that read them, one at a time until every new item is used and every stat of CHOSEN
+    counted (play_until: more games would change neither; the first game does it today)."""
+    def seen_all(results, usage) -> bool:
+        stats = _stats(results)
+        return (all(e["uses"] > 0 for e in pack_entities(usage, "any_content").values())
+                and all(stats[key] > 0 for key in CHOSEN))
+    return play_until(data, seen_all, games=20, seed=5, players=3)
 
 
 def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(played):
@@ -35,9 +54,7 @@ def test_every_new_item_of_the_pack_is_used_in_a_seeded_sim(played):
 
 def test_the_new_tile_action_and_entry_option_are_chosen(played):
     """Usage counts a tile kind as one entity: the stats say which of its options ran."""
-    stats = Counter()
-    for result in played[0]:
-        stats.update(result["stats"])
+    stats = _stats(played[0])
     assert stats["drawn:grotto"] > 0 and stats["entered:grotto"] > 0
     assert stats["act:mine"] > 0 and stats["act:survey"] > 0
     # the pack's camp action is weighed like the base game's, which it does not replace
