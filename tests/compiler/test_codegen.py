@@ -197,9 +197,10 @@ def _hostile_pack(tmp_path: Path) -> Path:
             "enter": [{"id": "walk", "name": {"zh": text, "en": text}, "effect": "pay ap 1"}],
             "discover_from": True})
     import json
-    # JSON is YAML: every string is written escaped, so the file itself is well formed
-    (pack / "hostile.yaml").write_text(json.dumps({"tile_kinds": entities}, ensure_ascii=False),
-                                       encoding="utf-8")
+    # JSON is YAML: every string is written escaped, so the file itself is well formed (a raw
+    # U+2028, which json leaves raw, is refused as an invisible line break: written escaped)
+    text = json.dumps({"tile_kinds": entities}, ensure_ascii=False).replace("\u2028", "\\u2028")
+    (pack / "hostile.yaml").write_text(text, encoding="utf-8")
     return pack
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import fields
-from itertools import islice
 from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
@@ -27,7 +26,7 @@ from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state
 from tomecraft.runtime.engines.the_cave.state import (
-    TURN_AP, UPKEEP, Cell, State, Team, edge, neighbours, placements, unexplored,
+    TURN_AP, UPKEEP, Cell, State, Team, edge, neighbours, placements, still_open, unexplored,
 )
 from tomecraft.runtime.lookahead import copy_counter
 
@@ -40,21 +39,6 @@ _new_object = object.__new__
 # Engine.ctx fills a Context's fields itself: it must know them all
 if {f.name for f in fields(Context)} != {"engine", "you", "self", "it", "target", "event", "scope", "info"}:
     raise ImportError("runtime.effects.Context changed: update Engine.ctx")
-
-
-def _still_open(cache: tuple, cells: dict) -> dict:
-    """The answers of `cache` ((grid size, pos -> answer), for this grid or the grid a trial
-    copied it from) still true of `cells`, for answers about a tile that only the tiles
-    beside it can change (its unexplored exits, its neighbours): tiles are only ever added,
-    at the end of the dict. A new dict: a trial copy shares its engine's."""
-    size, known = cache
-    if not known or size > len(cells):
-        return {}
-    known = dict(known)
-    for x, y in islice(cells, size, None):
-        for beside in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
-            known.pop(beside, None)
-    return known
 
 
 def can_of(fx: Callable) -> Callable:
@@ -142,18 +126,18 @@ class Engine:
         positions they are is cached per grid size: tiles are only ever added, so the grid's
         size says whether it changed (a copy of the game for a trial shares the cache while
         its grid is the same size), and a new tile changes only the answers for the tiles
-        beside it (`_still_open` keeps the others). The tiles themselves are cached per grid
+        beside it (`still_open` keeps the others). The tiles themselves are cached per grid
         (a trial's copy has its own tiles where an option may change them), likewise."""
         cells = self.state.cells
         near = self._near
         if near[0] is not cells or near[1] != len(cells):
-            kept = _still_open(near[1:], cells) if near[0] is cells else {}
+            kept = still_open(near[1:], cells) if near[0] is cells else {}
             near = self._near = (cells, len(cells), kept)
         found = near[2].get(pos)
         if found is None:
             links = self._links
             if links[0] != len(cells):
-                links = self._links = (len(cells), _still_open(links, cells))
+                links = self._links = (len(cells), still_open(links, cells))
             at = links[1].get(pos)
             if at is None:
                 at = links[1][pos] = [(d, other.pos) for d, other in neighbours(cells, pos)]
@@ -163,11 +147,11 @@ class Engine:
     def unexplored(self, cell: Cell) -> tuple[str, ...]:
         """The tile's exits with no tile beyond them yet (a tuple the caller must not change),
         cached like `neighbours`' positions; when the grid grows, only the answers for the
-        tiles beside a new one are dropped (`_still_open`)."""
+        tiles beside a new one are dropped (`still_open`)."""
         cells = self.state.cells
         cache = self._open
         if cache[0] != len(cells):
-            cache = self._open = (len(cells), _still_open(cache, cells))
+            cache = self._open = (len(cells), still_open(cache, cells))
         found = cache[1].get(cell.pos)
         if found is None:
             found = cache[1][cell.pos] = tuple(unexplored(cells, cell))
@@ -378,20 +362,18 @@ class Engine:
         return table[key]
 
     def _atomic(self, team: Team, cell: Cell, run: Callable[[], bool]) -> bool:
-        """Run an action's effect all or nothing: an effect pays its costs before its verbs
-        run, so a verb that refuses (a re-equip or camp exchange breaking a rule, a discard of
-        an item not carried) or a decision answered with an option it does not offer (a
-        scripted placement or make-room choice) would leave the AP paid, a tile drawn or an
-        item moved; the team, its tile and the stacks are put back as they were and the
-        refusal goes on to the caller. (A player's trial copy of the game, thrown away when an
-        option fails, skips the bookkeeping: `undo_refused` False.)"""
+        """Run an action's effect all or nothing: costs are paid before the verbs run, so a
+        verb that refuses (a re-equip breaking a rule, a discard of an item not carried) or a
+        decision answered with an option not offered (a scripted placement) would leave the AP
+        paid or a tile drawn: the team, its tile and the stacks (replaced by a discovery, never
+        changed in place) are put back and the refusal goes on. A trial copy of the game skips
+        this (`undo_refused` False)."""
         if not self.undo_refused:
             return run()
         state = self.state
         saved = (team.ap, team.done, team.camp, team.camp_pos, team.camp_packed_before,
                  copy_counter(team.backpack), copy_counter(team.camp_items), copy_counter(team.tokens),
                  copy_counter(team.lost), set(team.depth_tokens), list(cell.tokens))
-        # discovering replaces a stack and the discard pile, never changes them in place
         piles = (list(state.stacks), state.discarded)
         try:
             return run()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 Pos = tuple[int, int]
@@ -174,3 +175,18 @@ class State:
     stats: Counter = field(default_factory=Counter)
     round: int = 0
     turn_log: list[tuple[int, int]] = field(default_factory=list)   # (round, seat)
+
+
+def still_open(cache: tuple, cells: dict) -> dict:
+    """The answers of `cache` ((grid size, pos -> answer), for this grid or the grid a trial
+    copied it from) still true of `cells`, for answers about a tile that only the tiles
+    beside it can change (its unexplored exits, its neighbours): tiles are only ever added,
+    at the end of the dict. A new dict: a trial copy shares its engine's."""
+    size, known = cache
+    if not known or size > len(cells):
+        return {}
+    known = dict(known)
+    for x, y in islice(cells, size, None):
+        for beside in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
+            known.pop(beside, None)
+    return known
