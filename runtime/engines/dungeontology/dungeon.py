@@ -40,7 +40,25 @@ class Dungeon:
         return found
 
     def connected(self, pos) -> list:
-        return [other.pos for _, other in self.links(pos)]
+        """The regions connected to the one at pos (L768): adjacent and joined by a passage or
+        stairs (`links`), or by a secret passage of the same letter. Spying (L957) and drops
+        (L1032) reach them."""
+        linked = [other.pos for _, other in self.links(pos)]
+        return linked + self.secret_neighbours(pos, linked)
+
+    def secret_neighbours(self, pos, linked: list) -> list:
+        """Adjacent regions, not already in `linked`, sharing a secret passage letter with the
+        one at pos: connected with no passage on their common side (L768)."""
+        tiles = self.state.tiles
+        mine = self.letters(tiles[pos])
+        if not mine:                         # most regions have no secret passage
+            return []
+        out = []
+        for side in SIDES:
+            other = tiles.get(step(pos, side))
+            if other is not None and other.pos not in linked and not set(mine).isdisjoint(self.letters(other)):
+                out.append(other.pos)
+        return out
 
     def door_ok(self, who: Scholar, dst: Tile, side_in: str) -> bool:
         for door in dst.region.doors or ():
@@ -344,13 +362,16 @@ class Dungeon:
                 break
 
     def path(self, a, b) -> list:
+        """A shortest way from a to b through connected regions and secret passages (one step
+        each, L832): the boss may use secret passages (L1307), and so may a scholar."""
         prev = {a: None}
         queue = deque([a])
+        tiles = self.state.tiles
         while queue:
             pos = queue.popleft()
             if pos == b:
                 break
-            for nxt in self.connected(pos):
+            for nxt in self.connected(pos) + self.passage_targets(tiles[pos]):
                 if nxt not in prev:
                     prev[nxt] = pos
                     queue.append(nxt)
