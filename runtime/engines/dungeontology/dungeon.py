@@ -225,8 +225,12 @@ class Dungeon:
                 return
             tile = self.new_tile(region, pos)
             self.log(f"{who.name} places {region.id} {option['side']} of {here.id}")
-            if self.can_enter(who, tile):
+            # the new region connects, but a door of a colour the scholar lacks blocks the way
+            # in (L715-719) as on any move: the tile stays placed, the scholar does not enter
+            if self.door_ok(who, tile, OPPOSITE[option["side"]]) and self.can_enter(who, tile):
                 self.enter(who, tile)
+            else:
+                self.log(f"{who.name} cannot enter {tile.id}")
             return
         self.enter(who, self.tile_by_id(option["to"]))
 
