@@ -152,9 +152,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         if move_to_start:
             who.pos = self.state.start_pos()
         who.stun = 0
-        if who.dooms or who.dooms_hidden:
-            pile = who.dooms if who.dooms else who.dooms_hidden
-            self.state.doom_deck.insert(0, pile.pop())
+        self.rest_doom(who)
         keep = []
         for cid in list(who.hand):
             if self.ask(who, "rest_discard", [False, True]):
@@ -173,6 +171,18 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.state.stats["rests"] += 1
         self.rested = True                   # step 6: the rest ends the turn (L650, rule g07)
         self.log(f"{who.name} rests")
+
+    def rest_doom(self, who: Scholar) -> None:
+        """Rest step 3 (L646): one doom card is discarded, its owner's choice among the revealed
+        ones; a face-down one (not to be looked at, L1240) only when none is revealed."""
+        if who.dooms:
+            doom = self.ask(who, "rest_doom", sorted(set(who.dooms)))
+            who.dooms.remove(doom)
+        elif who.dooms_hidden:
+            doom = who.dooms_hidden.pop()
+        else:
+            return
+        self.state.doom_deck.insert(0, doom)
 
     def thesis(self, who: Scholar) -> bool:
         """L621-636; during Max Alert it starts from step 2 and ends the scholar's game."""
