@@ -5,7 +5,8 @@ setup:  players, alert_card, alert_filled, clan, panic, boss (boss card id; else
         bag {normal, omega}, bonfire, reserve_students, reserve_omega, randomizer [ids, in
         draw order], deck [ids, top first], stacks {1|2|3: [region ids, top first]},
         regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}]
-        (the start region stands at [0, 0] unless listed),
+        (the start region stands at [0, 0] unless listed; every other region needs `at`, one
+        region per place, each listed once),
         scholars [{scholar, side, at (region id), students, stun, hand, notebook {colour: n},
         lore, interns, dooms_hidden, dooms, steps}]
 steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_students|
@@ -62,9 +63,11 @@ def build(data, setup: dict) -> Engine:
     listed = {spec["region"] for spec in setup.get("regions", [])}
     if start.id not in listed:
         st.tiles[(0, 0)] = Tile((0, 0), start, [], entered=True)
+    _check_regions(setup.get("regions", []), start.id)
     for spec in setup.get("regions", []):
         region = regions[spec["region"]]
         slots = list(spec["slots"]) if "slots" in spec else list(region.slots or ())
+        _check_colours(slots, f"region {region.id} slots", allow_empty=True)
         tile = Tile(_pos(spec.get("at", (0, 0))), region, slots, entered=spec.get("entered", True))
         tile.tokens = [data.get("token", t) for t in spec.get("tokens", [])]
         st.tiles[tile.pos] = tile
@@ -76,6 +79,8 @@ def build(data, setup: dict) -> Engine:
         sorted(data.kinds["randomizer_card"].values(), key=lambda c: c.id)
     st.traps = [data.get("token", t) for t in setup.get("traps", [])]
     st.bag = Counter(setup.get("bag", {"normal": 10, "omega": 1}))
+    if set(st.bag) - {"normal", "omega"}:
+        raise ScenarioError(f"bag: unknown key(s) {sorted(set(st.bag) - {'normal', 'omega'})} (normal, omega)")
     st.bonfire = setup.get("bonfire", 0)
     st.reserve_students = setup.get("reserve_students", 30)
     st.reserve_omega = setup.get("reserve_omega", 4)
@@ -86,12 +91,19 @@ def build(data, setup: dict) -> Engine:
     st.clan = data.get("clan_card", setup.get("clan", "clan_hunters"))
     st.panic = data.get("panic_card", setup.get("panic", "panic_general"))
     boss = data.get("boss", setup["boss"]) if "boss" in setup else next(iter(data.kinds["boss"].values()))
-    st.boss = next(s for s in boss.sides if s.side == setup.get("boss_side", "aggressive"))
+    side = setup.get("boss_side", "aggressive")
+    st.boss = next((s for s in boss.sides if s.side == side), None)
+    if st.boss is None:
+        raise ScenarioError(f"boss_side {side!r}: {boss.id} has {[s.side for s in boss.sides]}")
     st.max_alert = st.panic_revealed = bool(setup.get("max_alert", False))
     tile_of = {t.id: t.pos for t in st.tiles.values()}
     if setup.get("boss_at"):
         st.boss_pos = tile_of[setup["boss_at"]]
     for seat, spec in enumerate(setup.get("scholars", [])):
+        if spec.get("at") is not None and spec["at"] not in tile_of:
+            raise ScenarioError(f"scholar {seat} at {spec['at']!r}: no such region is placed "
+                                f"(list it under regions); placed: {sorted(tile_of)}")
+        _check_colours(list(spec.get("notebook", {})), f"scholar {seat} notebook")
         s = Scholar(seat, data.get("scholar", spec["scholar"]), tile_of.get(spec.get("at"), (0, 0)))
         s.side = spec.get("side", "standard")
         s.students = spec.get("students", 0)
@@ -115,6 +127,33 @@ def build(data, setup: dict) -> Engine:
         engine.columns = {c.colour: c for c in engine.notebook.columns}
         engine._marks, engine._columns = {}, {}      # read from the notebook (Campus)
     return engine
+
+
+def _check_regions(specs: list, start_id: str) -> None:
+    """Each listed region once, each at its own place; a region other than the start one needs
+    `at` (left out, it would silently take the start region's place at [0, 0])."""
+    seen_ids, seen_at = set(), {}
+    if start_id not in {spec.get("region") for spec in specs}:
+        seen_at[(0, 0)] = start_id
+    for spec in specs:
+        rid = spec.get("region")
+        if rid in seen_ids:
+            raise ScenarioError(f"region {rid!r} is listed twice (each region tile exists once)")
+        seen_ids.add(rid)
+        if "at" not in spec and rid != start_id:
+            raise ScenarioError(f"region {rid!r} needs at: [x, y] (the start region stands at [0, 0])")
+        pos = _pos(spec.get("at", (0, 0)))
+        if pos in seen_at:
+            raise ScenarioError(f"regions {seen_at[pos]!r} and {rid!r} are both at {list(pos)}")
+        seen_at[pos] = rid
+
+
+def _check_colours(colours: list, where: str, allow_empty: bool = False) -> None:
+    for colour in colours:
+        if colour is None and allow_empty:
+            continue
+        if colour not in COLOURS:
+            raise ScenarioError(f"{where}: unknown info block colour {colour!r} ({', '.join(COLOURS)})")
 
 
 def option_shapes(e: Engine) -> dict:
@@ -146,6 +185,8 @@ def _refused_step_option(e: Engine, step: dict) -> None:
 def _run_step(e: Engine, step: dict) -> None:
     st = e.state
     seat = step.get("seat", 0)
+    if st.scholars and not 0 <= seat < len(st.scholars):
+        raise ScenarioError(f"seat {seat}: the scenario has seats 0-{len(st.scholars) - 1}")
     who = st.scholars[seat] if st.scholars else None
     for choice in step.get("choose", []):
         e.agents[seat].push(choice)
@@ -226,6 +267,8 @@ def _check(e: Engine, exp: dict) -> str | None:
         for key, want in exp.items():
             if key == "scholar":
                 continue
+            if key not in values:
+                raise ScenarioError(f"unknown scholar key {key!r} ({', '.join(sorted(values))})")
             got = values[key]
             if key == "notebook":
                 want = {c: n for c, n in want.items() if n}
@@ -268,6 +311,8 @@ def _check(e: Engine, exp: dict) -> str | None:
                   "clan_card": st.clan.id if st.clan else None,
                   "notebook": e.notebook.id}
         for key, want in exp["campus"].items():
+            if key not in values:
+                raise ScenarioError(f"unknown campus key {key!r} ({', '.join(sorted(values))})")
             got = values[key]
             if key in ("bag", "reserve_blocks"):
                 want = {k: v for k, v in want.items() if v}
@@ -330,6 +375,8 @@ def _check(e: Engine, exp: dict) -> str | None:
 def run_scenario(data, scenario: dict) -> list[str]:
     try:
         engine = build(data, scenario.get("setup") or {})
+    except ScenarioError as err:
+        return [f"setup: {err}"]
     except (KeyError, StopIteration, AssertionError, EffectError) as err:
         return [f"setup: {err!r}"]
     failures: list[str] = []
