@@ -19,7 +19,8 @@ expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|r
         reserve_blocks {colour: n}, alert_filled, max_alert, ended, and the ids in play:
         alert_card, boss_card, panic_card, clan_card, notebook}}
         | {boss} | {stairs: [a, b]} | {wall: [a, b]}
-        | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {stats: {counter: n}} | {options: ..., seat,
+        | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {stats: {counter: n}}
+        | {options: action|move|free, seat,
         option, present} | {options: ..., seat, none_of: kind}
         A refused option (present: false, fails: true) must be one the engine could offer in some
         state (option_shapes), else the scenario fails: it would pass vacuously.
@@ -51,6 +52,9 @@ def _pos(v) -> tuple[int, int]:
 
 
 def build(data, setup: dict) -> Engine:
+    players = setup.get("players")
+    if players is not None and players not in (2, 3, 4):
+        raise ScenarioError(f"players {players}: Dungeontology is for 2-4 players")
     if setup.get("setup_game"):
         rng = Rng(setup.get("seed", 1))
         st = new_state(data, setup.get("players", 4), rng, setup.get("options", {}))
@@ -72,6 +76,11 @@ def build(data, setup: dict) -> Engine:
         tile.tokens = [data.get("token", t) for t in spec.get("tokens", [])]
         st.tiles[tile.pos] = tile
     for level, ids in (setup.get("stacks") or {}).items():
+        if int(level) not in (1, 2, 3):
+            raise ScenarioError(f"stacks: level {level}: the levels are 1, 2 and 3")
+        placed = sorted(set(ids) & listed)
+        if placed:
+            raise ScenarioError(f"stacks: {placed} are placed regions too (each tile exists once)")
         st.stacks[int(level)] = [regions[i] for i in reversed(ids)]
     st.deck = list(reversed(setup.get("deck", [])))
     st.doom_deck = sorted(data.kinds["doom_card"])
@@ -88,6 +97,9 @@ def build(data, setup: dict) -> Engine:
         st.reserve_blocks[block.colour] = block.count
     st.alert_card = data.get("alert_card", setup.get("alert_card", "alert_standard"))
     st.alert_filled = setup.get("alert_filled", 0)
+    if not 0 <= st.alert_filled <= len(st.alert_card.rows):
+        raise ScenarioError(f"alert_filled {st.alert_filled}: {st.alert_card.id} has "
+                            f"{len(st.alert_card.rows)} omega slots")
     st.clan = data.get("clan_card", setup.get("clan", "clan_hunters"))
     st.panic = data.get("panic_card", setup.get("panic", "panic_general"))
     boss = data.get("boss", setup["boss"]) if "boss" in setup else next(iter(data.kinds["boss"].values()))
@@ -106,6 +118,8 @@ def build(data, setup: dict) -> Engine:
         _check_colours(list(spec.get("notebook", {})), f"scholar {seat} notebook")
         s = Scholar(seat, data.get("scholar", spec["scholar"]), tile_of.get(spec.get("at"), (0, 0)))
         s.side = spec.get("side", "standard")
+        if s.side not in [side.side for side in s.card.sides]:
+            raise ScenarioError(f"scholar {seat} side {s.side!r}: {[side.side for side in s.card.sides]}")
         s.students = spec.get("students", 0)
         s.stun = spec.get("stun", 0)
         s.hand = list(spec.get("hand", []))
@@ -119,6 +133,8 @@ def build(data, setup: dict) -> Engine:
         for intern in spec.get("interns", []):
             st.interns[data.get("intern_card", intern).id] = seat
         st.scholars.append(s)
+    if not st.scholars:
+        raise ScenarioError("setup needs scholars: [{scholar: id, ...}, ...] (2-4)")
     agents = [ScriptedAgent(fallback=Decline()) for _ in st.scholars]
     engine = Engine(data, st, agents, Rng(setup.get("seed", 1)))
     engine.fixed_randomizer = "randomizer" in setup
@@ -193,6 +209,8 @@ def _run_step(e: Engine, step: dict) -> None:
     for other, choices in (step.get("choose_for") or {}).items():
         for choice in choices:
             e.agents[int(other)].push(choice)
+    if "do" not in step:
+        raise ScenarioError(f"a step needs do: (research, spy, move, ...): {step}")
     do = step["do"]
     if do == "research":
         option = {"do": "research", "blocks": step.get("blocks", 1)}
@@ -222,6 +240,8 @@ def _run_step(e: Engine, step: dict) -> None:
         e.do_action(who, option)
     elif do == "play":
         part = step.get("part", "main")
+        if part not in ("main", "auxiliary"):
+            raise ScenarioError(f"play part {part!r}: main or auxiliary")
         card = e.card(step["card"])
         assert step["card"] in who.hand and not e.in_start(who), f"{step['card']} cannot be played"
         fx = card.main if part == "main" else card.auxiliary
@@ -361,8 +381,10 @@ def _check(e: Engine, exp: dict) -> str | None:
         elif kind == "move":
             s.steps = max(s.steps, 1)
             options = e.move_options(s)
-        else:
+        elif kind == "free":
             options = e.free_options(s)
+        else:
+            raise ScenarioError(f"options {kind!r}: action, move or free")
         if "none_of" in exp:               # no option of that kind at all
             kinds = [o for o in options if o.get("do") == exp["none_of"]]
             return None if not kinds else f"options of kind {exp['none_of']}: {kinds}"
