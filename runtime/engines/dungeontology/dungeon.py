@@ -351,13 +351,14 @@ class Dungeon:
             found = card if any(s.colour == card.colour for s in targets) else \
                 self.randomize(lambda c: any(s.colour == c.colour for s in targets))
             target = next(s for s in targets if s.colour == found.colour) if found else targets[0]
+            card = found
         else:
             target = self.ask(ctx.you, "boss_target", sorted(targets, key=lambda s: s.seat))
         for _ in range(steps):
-            path = self.path(st.boss_pos, target.pos)
-            if len(path) < 2:
+            nxt = self.boss_step(ctx.you, st.boss_pos, target.pos, card)
+            if nxt is None:
                 break
-            st.boss_pos = path[1]
+            st.boss_pos = nxt
             here = self.scholar_at(st.boss_pos)
             if here and not st.tiles[st.boss_pos].region.start:
                 for s in here:
@@ -365,17 +366,52 @@ class Dungeon:
                     st.boss.encounter(self.ctx(s, st.tiles[st.boss_pos]))
                 break
 
+    def boss_step(self, who: Scholar, pos, goal, card):
+        """The next region on a shortest way from pos to goal, None if none. Between several
+        (L1206): a randomized move (Drunk Latus) takes the passage on the randomizer card's side,
+        else the first one clockwise from it (a secret passage has no side: last); otherwise
+        the activating player, who controls the boss's move (L1315), chooses."""
+        dist = self.distances(goal)
+        if dist.get(pos, 0) == 0:
+            return None
+        nexts = [p for p in self.ways(pos) if dist.get(p) == dist[pos] - 1]
+        if len(nexts) <= 1:
+            return nexts[0] if nexts else None
+        if card is not None:
+            first = SIDES.index(card.direction[0].upper())
+            for side in SIDES[first:] + SIDES[:first]:
+                if step(pos, side) in nexts:
+                    return step(pos, side)
+            return nexts[0]
+        tiles = self.state.tiles
+        return self.tile_by_id(self.ask(who, "boss_step", sorted(tiles[p].id for p in nexts))).pos
+
+    def ways(self, pos) -> list:
+        """Where one step leads from pos: connected regions and secret passages (L768, L832);
+        the boss may use secret passages (L1307), and so may a scholar."""
+        return self.connected(pos) + self.passage_targets(self.state.tiles[pos])
+
+    def distances(self, goal) -> dict:
+        """Steps from every region that can reach goal (the ways are symmetric)."""
+        dist = {goal: 0}
+        queue = deque([goal])
+        while queue:
+            pos = queue.popleft()
+            for nxt in self.ways(pos):
+                if nxt not in dist:
+                    dist[nxt] = dist[pos] + 1
+                    queue.append(nxt)
+        return dist
+
     def path(self, a, b) -> list:
-        """A shortest way from a to b through connected regions and secret passages (one step
-        each, L832): the boss may use secret passages (L1307), and so may a scholar."""
+        """A shortest way from a to b (`ways`)."""
         prev = {a: None}
         queue = deque([a])
-        tiles = self.state.tiles
         while queue:
             pos = queue.popleft()
             if pos == b:
                 break
-            for nxt in self.connected(pos) + self.passage_targets(tiles[pos]):
+            for nxt in self.ways(pos):
                 if nxt not in prev:
                     prev[nxt] = pos
                     queue.append(nxt)
