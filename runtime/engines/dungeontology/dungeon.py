@@ -40,7 +40,7 @@ class Dungeon:
         return found
 
     def connected(self, pos) -> list:
-        """The regions connected to the one at pos (L768): adjacent and joined by a passage or
+        """The regions connected to the one at pos (L761): adjacent and joined by a passage or
         stairs (`links`), or by a secret passage of the same letter. Spying (L957) and drops
         (L1032) reach them."""
         linked = [other.pos for _, other in self.links(pos)]
@@ -48,7 +48,7 @@ class Dungeon:
 
     def secret_neighbours(self, pos, linked: list) -> list:
         """Adjacent regions, not already in `linked`, sharing a secret passage letter with the
-        one at pos: connected with no passage on their common side (L768)."""
+        one at pos: connected with no passage on their common side (L761)."""
         tiles = self.state.tiles
         mine = self.letters(tiles[pos])
         if not mine:                         # most regions have no secret passage
@@ -387,7 +387,7 @@ class Dungeon:
         return self.tile_by_id(self.ask(who, "boss_step", sorted(tiles[p].id for p in nexts))).pos
 
     def ways(self, pos) -> list:
-        """Where one step leads from pos: connected regions and secret passages (L768, L832);
+        """Where one step leads from pos: connected regions and secret passages (L761, L832);
         the boss may use secret passages (L1307), and so may a scholar."""
         return self.connected(pos) + self.passage_targets(self.state.tiles[pos])
 
