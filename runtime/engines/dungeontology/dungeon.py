@@ -155,7 +155,9 @@ class Dungeon:
             return []
         passages, tiles = tile.region.passages, self.state.tiles      # open_side, inlined
         x, y = tile.pos                                                  # `step`, inlined
-        return [s for s in SIDES if s in passages and (x + STEP[s][0], y + STEP[s][1]) not in tiles]
+        dead = self.state.dead_ends
+        return [s for s in SIDES if s in passages and (x + STEP[s][0], y + STEP[s][1]) not in tiles
+                and (tile.pos, s) not in dead]
 
     def place_stairs(self, who: Scholar, tile: Tile) -> None:
         """L864-874: a tile of an adjacent level, joined by stair markers; walls elsewhere."""
@@ -221,6 +223,10 @@ class Dungeon:
             pos = step(here.pos, option["side"])
             region = self.draw_fitting(here.level, pos, OPPOSITE[option["side"]])
             if region is None:
+                # nothing connects: no move was made, the step is kept to go another way or
+                # stay (L749); the stack only shrinks, so that side stays a dead end
+                who.steps += 1
+                self.state.dead_ends.add((here.pos, option["side"]))
                 self.log(f"{who.name} finds no region to place {option['side']} of {here.id}")
                 return
             tile = self.new_tile(region, pos)
