@@ -85,6 +85,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.last_prophecy = 0
         self.passage_letters: list = []
         self._collecting: list | None = None
+        self.dropped: list = []              # (tile, slot, colour) of the last drop (L1331)
         self._once: set = set()
         self.affected: set = set()           # (skill user, target) seats this turn (铁头功, L307)
         self.bonus_points = Counter()

@@ -191,6 +191,10 @@ class Verbs:
     def collect_free(self, ctx, amount: int) -> None:
         self.e.collect(ctx.you, amount)
 
+    @_live
+    def collect_dropped(self, ctx) -> None:
+        self.e.collect_dropped(ctx.you)
+
     def refuse_loss(self, ctx) -> None:
         self.e.refused = True
 
