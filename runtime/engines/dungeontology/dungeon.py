@@ -184,18 +184,22 @@ class Dungeon:
 
     # --- moving ------------------------------------------------------------------------
     def can_enter(self, who: Scholar, dst: Tile) -> bool:
-        """Dry-run the entry triggers: Ambush at the stun cap forbids entry (L808)."""
+        """Dry-run the entry triggers: Ambush at the stun cap forbids entry (L808). Traps come
+        first (L860), and what one would take (students, stun) counts for the next, as on a
+        real entry; the scholar's counts are restored after."""
         self.dry, self.entry_forbidden = True, False
+        students, stun = who.students, who.stun
         try:
             triggers = self.tile_triggers(dst, who, "enter_region")     # kept: not to be changed
-            for t in dst.tokens:
-                if t.token == "trap_token":
-                    triggers = triggers + self.triggers_of([t.effect], who, dst, "enter_region")
+            traps = [t for t in dst.tokens if t.token == "trap_token"]
+            if traps:
+                triggers = self.triggers_of([t.effect for t in traps], who, dst, "enter_region") + triggers
             if triggers:                     # most regions: nothing happens on entering
                 self.fire(triggers, "enter_region")
             return not self.entry_forbidden
         finally:
             self.dry = False
+            who.students, who.stun = students, stun
 
     def move_options(self, who: Scholar) -> list:
         if who.steps <= 0:

@@ -293,11 +293,14 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
     def rests_when(self, body, ctx) -> bool:
         """Whether a region action is a rest (no rest in Maximum Alert, L1161)."""
         self.dry, self.wants_rest = True, False
+        who = ctx.you
+        students, stun = who.students, who.stun      # a dry run may count them (handlers)
         try:
             body(ctx)
             return self.wants_rest
         finally:
             self.dry = False
+            who.students, who.stun = students, stun
 
     def play_card(self, who: Scholar, cid: str, part: str) -> None:
         """L446-452 (rule c13, T-23): after the active card, a priority round clockwise from the
