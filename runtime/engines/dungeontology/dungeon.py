@@ -384,7 +384,7 @@ class Dungeon:
         dist = self.distances(goal)
         if dist.get(pos, 0) == 0:
             return None
-        nexts = [p for p in self.ways(pos) if dist.get(p) == dist[pos] - 1]
+        nexts = [p for p in self.ways(pos, self.lettered_regions()) if dist.get(p) == dist[pos] - 1]
         if len(nexts) <= 1:
             return nexts[0] if nexts else None
         if card is not None:
@@ -396,18 +396,36 @@ class Dungeon:
         tiles = self.state.tiles
         return self.tile_by_id(self.ask(who, "boss_step", sorted(tiles[p].id for p in nexts))).pos
 
-    def ways(self, pos) -> list:
+    def ways(self, pos, lettered: dict | None = None) -> list:
         """Where one step leads from pos: connected regions and secret passages (L761, L832);
-        the boss may use secret passages (L1307), and so may a scholar."""
-        return self.connected(pos) + self.passage_targets(self.state.tiles[pos])
+        the boss may use secret passages (L1307), and so may a scholar. `lettered` (from
+        `lettered_regions`) spares a search that asks often the reading of every region."""
+        if lettered is None:
+            return self.connected(pos) + self.passage_targets(self.state.tiles[pos])
+        mine = lettered.get(pos)
+        out = self.connected(pos)
+        if mine:
+            out += [p for p, theirs in lettered.items() if p != pos and not mine.isdisjoint(theirs)]
+        return out
+
+    def lettered_regions(self) -> dict:
+        """{pos: its secret passage letters} of the regions that have some, read once for a
+        search (a search changes nothing)."""
+        out = {}
+        for tile in self.state.tiles.values():
+            letters = self.letters(tile)
+            if letters:
+                out[tile.pos] = set(letters)
+        return out
 
     def distances(self, goal) -> dict:
         """Steps from every region that can reach goal (the ways are symmetric)."""
         dist = {goal: 0}
         queue = deque([goal])
+        lettered = self.lettered_regions()
         while queue:
             pos = queue.popleft()
-            for nxt in self.ways(pos):
+            for nxt in self.ways(pos, lettered):
                 if nxt not in dist:
                     dist[nxt] = dist[pos] + 1
                     queue.append(nxt)
@@ -417,11 +435,12 @@ class Dungeon:
         """A shortest way from a to b (`ways`)."""
         prev = {a: None}
         queue = deque([a])
+        lettered = self.lettered_regions()
         while queue:
             pos = queue.popleft()
             if pos == b:
                 break
-            for nxt in self.ways(pos):
+            for nxt in self.ways(pos, lettered):
                 if nxt not in prev:
                     prev[nxt] = pos
                     queue.append(nxt)
