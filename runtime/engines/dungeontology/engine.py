@@ -278,6 +278,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             ctx = self.runnable(ctx)
             if (where is None or where(ctx)) and not (self.state.max_alert and self.rests_when(body, ctx)):
                 out.append({"do": "region", "index": i})
+        if tile.region.start:
+            return out        # no effect touches a scholar in the start region (L728): no skill
         for skill in self.action_skills(who.stats()):
             if skill.effect.can(self.ctx(who, who)):
                 out.append({"do": "skill", "id": skill.id})
