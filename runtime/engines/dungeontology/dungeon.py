@@ -236,10 +236,13 @@ class Dungeon:
             tile = self.new_tile(region, pos)
             self.log(f"{who.name} places {region.id} {option['side']} of {here.id}")
             # the new region connects, but a door of a colour the scholar lacks blocks the way
-            # in (L715-719) as on any move: the tile stays placed, the scholar does not enter
+            # in (L715-719) as on any move (or an Ambush at the stun cap, L808): the tile stays
+            # placed, the scholar does not enter; he moved through no region, so the step is
+            # kept, as when nothing connects (L749)
             if self.door_ok(who, tile, OPPOSITE[option["side"]]) and self.can_enter(who, tile):
                 self.enter(who, tile)
             else:
+                who.steps += 1
                 self.log(f"{who.name} cannot enter {tile.id}")
             return
         self.enter(who, self.tile_by_id(option["to"]))
