@@ -52,6 +52,7 @@ class Campus:
                 bag["omega"] -= 1
                 drawn_omega += 1
         st.stats["students_drawn"] += drawn_normal + drawn_omega
+        self.last_drawn = drawn_normal + drawn_omega     # 'as many as drawn' (猎人的陷阱, L424)
         if not drawn_omega:
             room = BONFIRE_MAX - st.bonfire
             st.bonfire += min(room, drawn_normal)

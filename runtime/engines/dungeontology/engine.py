@@ -83,6 +83,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.refused = False
         self.attempt: dict | None = None
         self.last_prophecy = 0
+        self.last_drawn = 0                  # students the last University draw brought
         self.passage_letters: list = []
         self._collecting: list | None = None
         self.dropped: list = []              # (tile, slot, colour) of the last drop (L1331)

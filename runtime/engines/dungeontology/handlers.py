@@ -290,6 +290,9 @@ class Queries:
     def prophecy_bonus(self, ctx) -> int:
         return self.e.last_prophecy
 
+    def students_drawn(self, ctx) -> int:
+        return self.e.last_drawn
+
     def stars_of(self, ctx, who) -> int:
         return self.e.stars(who)
 
