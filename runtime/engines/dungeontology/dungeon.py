@@ -306,7 +306,10 @@ class Dungeon:
         self.log(f"{who.name} cannot move at random ({card.id}): no passage")
 
     def teleport(self, who: Scholar) -> None:
-        options = sorted(t.id for t in self.state.tiles.values() if t.pos != who.pos)
+        """Any revealed region (L848-852) the scholar may enter: not an Ambush one he could
+        neither pay nor answer with a stun (L808), however he comes."""
+        options = sorted(t.id for t in self.state.tiles.values()
+                         if t.pos != who.pos and self.can_enter(who, t))
         if options:
             self.enter(who, self.tile_by_id(self.ask(who, "teleport", options)))
 
