@@ -52,6 +52,7 @@ class Campus:
                 bag["omega"] -= 1
                 drawn_omega += 1
         st.stats["students_drawn"] += drawn_normal + drawn_omega
+        self.last_drawn = drawn_normal + drawn_omega     # 'as many as drawn' (猎人的陷阱, L424)
         if not drawn_omega:
             room = BONFIRE_MAX - st.bonfire
             st.bonfire += min(room, drawn_normal)
@@ -334,7 +335,9 @@ class Campus:
 
     def drop(self, who: Scholar, n: int, random: bool) -> None:
         """Drop n blocks into the region's rightmost empty slots, then connected regions,
-        else destroy (L1032); a random drop draws the colour from the randomizer (L1210)."""
+        else destroy (L1032); a random drop draws the colour from the randomizer (L1210).
+        Where they land is kept for `collect_dropped` (无敌铁头功, L1331)."""
+        self.dropped = []
         for _ in range(n):
             owned = [c for c in COLOURS if who.notebook[c] > 0]
             if not owned:
@@ -354,6 +357,7 @@ class Campus:
             empty = [i for i, c in enumerate(tile.slots) if c is None]
             if empty:
                 tile.slots[empty[-1]] = colour
+                self.dropped.append((tile, empty[-1], colour))
                 self.log(f"{who.name} drops a {colour} block in {tile.id}")
                 return
         self.state.reserve_blocks[colour] += 1
@@ -367,6 +371,17 @@ class Campus:
         self.lose_block(giver, colour, protectable=False)   # giving is not losing (L1054)
         self.gain_block(receiver, colour)
         self.log(f"{giver.name} gives a {colour} block to {receiver.name}")
+
+    def collect_dropped(self, who: Scholar) -> None:
+        """Collect the blocks the last drop put in `who`'s region (L1331: 'collect these
+        blocks'); one that went to another region, or whose column is full, stays."""
+        here = self.tile_of(who)
+        for tile, index, colour in self.dropped:
+            if tile is here and tile.slots[index] == colour and who.notebook[colour] < self.capacity(colour):
+                tile.slots[index] = None
+                self.gain_block(who, colour)
+                self.log(f"{who.name} collects the dropped {colour} block")
+        self.dropped = []
 
     def collect(self, who: Scholar, n: int) -> None:
         tile = self.tile_of(who)

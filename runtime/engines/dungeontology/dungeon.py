@@ -40,7 +40,25 @@ class Dungeon:
         return found
 
     def connected(self, pos) -> list:
-        return [other.pos for _, other in self.links(pos)]
+        """The regions connected to the one at pos (L761): adjacent and joined by a passage or
+        stairs (`links`), or by a secret passage of the same letter. Spying (L957) and drops
+        (L1032) reach them."""
+        linked = [other.pos for _, other in self.links(pos)]
+        return linked + self.secret_neighbours(pos, linked)
+
+    def secret_neighbours(self, pos, linked: list) -> list:
+        """Adjacent regions, not already in `linked`, sharing a secret passage letter with the
+        one at pos: connected with no passage on their common side (L761)."""
+        tiles = self.state.tiles
+        mine = self.letters(tiles[pos])
+        if not mine:                         # most regions have no secret passage
+            return []
+        out = []
+        for side in SIDES:
+            other = tiles.get(step(pos, side))
+            if other is not None and other.pos not in linked and not set(mine).isdisjoint(self.letters(other)):
+                out.append(other.pos)
+        return out
 
     def door_ok(self, who: Scholar, dst: Tile, side_in: str) -> bool:
         for door in dst.region.doors or ():
@@ -137,7 +155,9 @@ class Dungeon:
             return []
         passages, tiles = tile.region.passages, self.state.tiles      # open_side, inlined
         x, y = tile.pos                                                  # `step`, inlined
-        return [s for s in SIDES if s in passages and (x + STEP[s][0], y + STEP[s][1]) not in tiles]
+        dead = self.state.dead_ends
+        return [s for s in SIDES if s in passages and (x + STEP[s][0], y + STEP[s][1]) not in tiles
+                and (tile.pos, s) not in dead]
 
     def place_stairs(self, who: Scholar, tile: Tile) -> None:
         """L864-874: a tile of an adjacent level, joined by stair markers; walls elsewhere."""
@@ -164,18 +184,22 @@ class Dungeon:
 
     # --- moving ------------------------------------------------------------------------
     def can_enter(self, who: Scholar, dst: Tile) -> bool:
-        """Dry-run the entry triggers: Ambush at the stun cap forbids entry (L808)."""
+        """Dry-run the entry triggers: Ambush at the stun cap forbids entry (L808). Traps come
+        first (L860), and what one would take (students, stun) counts for the next, as on a
+        real entry; the scholar's counts are restored after."""
         self.dry, self.entry_forbidden = True, False
+        students, stun = who.students, who.stun
         try:
             triggers = self.tile_triggers(dst, who, "enter_region")     # kept: not to be changed
-            for t in dst.tokens:
-                if t.token == "trap_token":
-                    triggers = triggers + self.triggers_of([t.effect], who, dst, "enter_region")
+            traps = [t for t in dst.tokens if t.token == "trap_token"]
+            if traps:
+                triggers = self.triggers_of([t.effect for t in traps], who, dst, "enter_region") + triggers
             if triggers:                     # most regions: nothing happens on entering
                 self.fire(triggers, "enter_region")
             return not self.entry_forbidden
         finally:
             self.dry = False
+            who.students, who.stun = students, stun
 
     def move_options(self, who: Scholar) -> list:
         if who.steps <= 0:
@@ -203,12 +227,23 @@ class Dungeon:
             pos = step(here.pos, option["side"])
             region = self.draw_fitting(here.level, pos, OPPOSITE[option["side"]])
             if region is None:
+                # nothing connects: no move was made, the step is kept to go another way or
+                # stay (L749); the stack only shrinks, so that side stays a dead end
+                who.steps += 1
+                self.state.dead_ends.add((here.pos, option["side"]))
                 self.log(f"{who.name} finds no region to place {option['side']} of {here.id}")
                 return
             tile = self.new_tile(region, pos)
             self.log(f"{who.name} places {region.id} {option['side']} of {here.id}")
-            if self.can_enter(who, tile):
+            # the new region connects, but a door of a colour the scholar lacks blocks the way
+            # in (L715-719) as on any move (or an Ambush at the stun cap, L808): the tile stays
+            # placed, the scholar does not enter; he moved through no region, so the step is
+            # kept, as when nothing connects (L749)
+            if self.door_ok(who, tile, OPPOSITE[option["side"]]) and self.can_enter(who, tile):
                 self.enter(who, tile)
+            else:
+                who.steps += 1
+                self.log(f"{who.name} cannot enter {tile.id}")
             return
         self.enter(who, self.tile_by_id(option["to"]))
 
@@ -271,7 +306,10 @@ class Dungeon:
         self.log(f"{who.name} cannot move at random ({card.id}): no passage")
 
     def teleport(self, who: Scholar) -> None:
-        options = sorted(t.id for t in self.state.tiles.values() if t.pos != who.pos)
+        """Any revealed region (L848-852) the scholar may enter: not an Ambush one he could
+        neither pay nor answer with a stun (L808), however he comes."""
+        options = sorted(t.id for t in self.state.tiles.values()
+                         if t.pos != who.pos and self.can_enter(who, t))
         if options:
             self.enter(who, self.tile_by_id(self.ask(who, "teleport", options)))
 
@@ -329,13 +367,14 @@ class Dungeon:
             found = card if any(s.colour == card.colour for s in targets) else \
                 self.randomize(lambda c: any(s.colour == c.colour for s in targets))
             target = next(s for s in targets if s.colour == found.colour) if found else targets[0]
+            card = found
         else:
             target = self.ask(ctx.you, "boss_target", sorted(targets, key=lambda s: s.seat))
         for _ in range(steps):
-            path = self.path(st.boss_pos, target.pos)
-            if len(path) < 2:
+            nxt = self.boss_step(ctx.you, st.boss_pos, target.pos, card)
+            if nxt is None:
                 break
-            st.boss_pos = path[1]
+            st.boss_pos = nxt
             here = self.scholar_at(st.boss_pos)
             if here and not st.tiles[st.boss_pos].region.start:
                 for s in here:
@@ -343,14 +382,71 @@ class Dungeon:
                     st.boss.encounter(self.ctx(s, st.tiles[st.boss_pos]))
                 break
 
+    def boss_step(self, who: Scholar, pos, goal, card):
+        """The next region on a shortest way from pos to goal, None if none. Between several
+        (L1206): a randomized move (Drunk Latus) takes the passage on the randomizer card's side,
+        else the first one clockwise from it (a secret passage has no side: last); otherwise
+        the activating player, who controls the boss's move (L1315), chooses."""
+        dist = self.distances(goal)
+        if dist.get(pos, 0) == 0:
+            return None
+        nexts = [p for p in self.ways(pos, self.lettered_regions()) if dist.get(p) == dist[pos] - 1]
+        if len(nexts) <= 1:
+            return nexts[0] if nexts else None
+        if card is not None:
+            first = SIDES.index(card.direction[0].upper())
+            for side in SIDES[first:] + SIDES[:first]:
+                if step(pos, side) in nexts:
+                    return step(pos, side)
+            return nexts[0]
+        tiles = self.state.tiles
+        return self.tile_by_id(self.ask(who, "boss_step", sorted(tiles[p].id for p in nexts))).pos
+
+    def ways(self, pos, lettered: dict | None = None) -> list:
+        """Where one step leads from pos: connected regions and secret passages (L761, L832);
+        the boss may use secret passages (L1307), and so may a scholar. `lettered` (from
+        `lettered_regions`) spares a search that asks often the reading of every region."""
+        if lettered is None:
+            return self.connected(pos) + self.passage_targets(self.state.tiles[pos])
+        mine = lettered.get(pos)
+        out = self.connected(pos)
+        if mine:
+            out += [p for p, theirs in lettered.items() if p != pos and not mine.isdisjoint(theirs)]
+        return out
+
+    def lettered_regions(self) -> dict:
+        """{pos: its secret passage letters} of the regions that have some, read once for a
+        search (a search changes nothing)."""
+        out = {}
+        for tile in self.state.tiles.values():
+            letters = self.letters(tile)
+            if letters:
+                out[tile.pos] = set(letters)
+        return out
+
+    def distances(self, goal) -> dict:
+        """Steps from every region that can reach goal (the ways are symmetric)."""
+        dist = {goal: 0}
+        queue = deque([goal])
+        lettered = self.lettered_regions()
+        while queue:
+            pos = queue.popleft()
+            for nxt in self.ways(pos, lettered):
+                if nxt not in dist:
+                    dist[nxt] = dist[pos] + 1
+                    queue.append(nxt)
+        return dist
+
     def path(self, a, b) -> list:
+        """A shortest way from a to b (`ways`)."""
         prev = {a: None}
         queue = deque([a])
+        lettered = self.lettered_regions()
         while queue:
             pos = queue.popleft()
             if pos == b:
                 break
-            for nxt in self.connected(pos):
+            for nxt in self.ways(pos, lettered):
                 if nxt not in prev:
                     prev[nxt] = pos
                     queue.append(nxt)

@@ -83,8 +83,10 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.refused = False
         self.attempt: dict | None = None
         self.last_prophecy = 0
+        self.last_drawn = 0                  # students the last University draw brought
         self.passage_letters: list = []
         self._collecting: list | None = None
+        self.dropped: list = []              # (tile, slot, colour) of the last drop (L1331)
         self._once: set = set()
         self.affected: set = set()           # (skill user, target) seats this turn (铁头功, L307)
         self.bonus_points = Counter()
@@ -152,9 +154,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         if move_to_start:
             who.pos = self.state.start_pos()
         who.stun = 0
-        if who.dooms or who.dooms_hidden:
-            pile = who.dooms if who.dooms else who.dooms_hidden
-            self.state.doom_deck.insert(0, pile.pop())
+        self.rest_doom(who)
         keep = []
         for cid in list(who.hand):
             if self.ask(who, "rest_discard", [False, True]):
@@ -173,6 +173,18 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.state.stats["rests"] += 1
         self.rested = True                   # step 6: the rest ends the turn (L650, rule g07)
         self.log(f"{who.name} rests")
+
+    def rest_doom(self, who: Scholar) -> None:
+        """Rest step 3 (L646): one doom card is discarded, its owner's choice among the revealed
+        ones; a face-down one (not to be looked at, L1240) only when none is revealed."""
+        if who.dooms:
+            doom = self.ask(who, "rest_doom", sorted(set(who.dooms)))
+            who.dooms.remove(doom)
+        elif who.dooms_hidden:
+            doom = who.dooms_hidden.pop()
+        else:
+            return
+        self.state.doom_deck.insert(0, doom)
 
     def thesis(self, who: Scholar) -> bool:
         """L621-636; during Max Alert it starts from step 2 and ends the scholar's game."""
@@ -267,6 +279,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             ctx = self.runnable(ctx)
             if (where is None or where(ctx)) and not (self.state.max_alert and self.rests_when(body, ctx)):
                 out.append({"do": "region", "index": i})
+        if tile.region.start:
+            return out        # no effect touches a scholar in the start region (L728): no skill
         for skill in self.action_skills(who.stats()):
             if skill.effect.can(self.ctx(who, who)):
                 out.append({"do": "skill", "id": skill.id})
@@ -282,11 +296,14 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
     def rests_when(self, body, ctx) -> bool:
         """Whether a region action is a rest (no rest in Maximum Alert, L1161)."""
         self.dry, self.wants_rest = True, False
+        who = ctx.you
+        students, stun = who.students, who.stun      # a dry run may count them (handlers)
         try:
             body(ctx)
             return self.wants_rest
         finally:
             self.dry = False
+            who.students, who.stun = students, stun
 
     def play_card(self, who: Scholar, cid: str, part: str) -> None:
         """L446-452 (rule c13, T-23): after the active card, a priority round clockwise from the

@@ -1,7 +1,8 @@
 """The verb and query handlers game.yaml names; generated effects call them through ctx.
 
 `ctx.you` is the acting Scholar, `ctx.self` the region Tile concerned (or the Scholar for
-skills), `ctx.target` a chosen Scholar. In a dry run (`engine.dry`) verbs change nothing: the
+skills), `ctx.target` a chosen Scholar. In a dry run (`engine.dry`) verbs change nothing (but
+`sacrifice` and `gain_stun` count on the scholar, who is restored after the run): the
 engine uses it to learn whether entering a region is forbidden (Ambush at the stun cap).
 """
 from __future__ import annotations
@@ -43,15 +44,19 @@ class Verbs:
     def can_sacrifice(self, ctx, amount: int) -> bool:
         return ctx.you.students >= amount
 
-    @_live
     def sacrifice(self, ctx, amount: int) -> None:
+        if self.e.dry:          # counted, not paid: a later Ambush of the same entry sees it
+            ctx.you.students -= min(amount, ctx.you.students)
+            return
         self.e.sacrifice(ctx.you, amount)
 
     def can_gain_stun(self, ctx, amount: int) -> bool:
         return ctx.you.stun + amount <= self.e.stamina(ctx.you) or ctx.you.students >= amount
 
-    @_live
     def gain_stun(self, ctx, amount: int) -> None:
+        if self.e.dry:          # counted up to the cap, no student asked (see `sacrifice`)
+            ctx.you.stun = min(self.e.stamina(ctx.you), ctx.you.stun + amount)
+            return
         self.e.gain_stun(ctx.you, amount)
 
     def can_take_stun(self, ctx, amount: int) -> bool:
@@ -191,6 +196,10 @@ class Verbs:
     def collect_free(self, ctx, amount: int) -> None:
         self.e.collect(ctx.you, amount)
 
+    @_live
+    def collect_dropped(self, ctx) -> None:
+        self.e.collect_dropped(ctx.you)
+
     def refuse_loss(self, ctx) -> None:
         self.e.refused = True
 
@@ -280,6 +289,9 @@ class Queries:
 
     def prophecy_bonus(self, ctx) -> int:
         return self.e.last_prophecy
+
+    def students_drawn(self, ctx) -> int:
+        return self.e.last_drawn
 
     def stars_of(self, ctx, who) -> int:
         return self.e.stars(who)

@@ -72,6 +72,9 @@ class View:
             return [False]
         if key == "refuse_loss":
             return [True]
+        if key == "rest_doom":                   # the heaviest penalty goes
+            worst = max(e.data.get("doom_card", d).penalty for d in options)
+            return [d for d in options if e.data.get("doom_card", d).penalty == worst]
         if key == "stealth_card" and a is not None:
             if a["stealth"] >= a["alert"]:
                 return [o for o in options if o.get("card") is None]

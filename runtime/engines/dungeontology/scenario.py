@@ -5,7 +5,8 @@ setup:  players, alert_card, alert_filled, clan, panic, boss (boss card id; else
         bag {normal, omega}, bonfire, reserve_students, reserve_omega, randomizer [ids, in
         draw order], deck [ids, top first], stacks {1|2|3: [region ids, top first]},
         regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}]
-        (the start region stands at [0, 0] unless listed),
+        (the start region stands at [0, 0] unless listed; every other region needs `at`, one
+        region per place, each listed once),
         scholars [{scholar, side, at (region id), students, stun, hand, notebook {colour: n},
         lore, interns, dooms_hidden, dooms, steps}]
 steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_students|
@@ -18,7 +19,8 @@ expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|r
         reserve_blocks {colour: n}, alert_filled, max_alert, ended, and the ids in play:
         alert_card, boss_card, panic_card, clan_card, notebook}}
         | {boss} | {stairs: [a, b]} | {wall: [a, b]}
-        | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {stats: {counter: n}} | {options: ..., seat,
+        | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {stats: {counter: n}}
+        | {options: action|move|free, seat,
         option, present} | {options: ..., seat, none_of: kind}
         A refused option (present: false, fails: true) must be one the engine could offer in some
         state (option_shapes), else the scenario fails: it would pass vacuously.
@@ -50,6 +52,9 @@ def _pos(v) -> tuple[int, int]:
 
 
 def build(data, setup: dict) -> Engine:
+    players = setup.get("players")
+    if players is not None and players not in (2, 3, 4):
+        raise ScenarioError(f"players {players}: Dungeontology is for 2-4 players")
     if setup.get("setup_game"):
         rng = Rng(setup.get("seed", 1))
         st = new_state(data, setup.get("players", 4), rng, setup.get("options", {}))
@@ -62,13 +67,20 @@ def build(data, setup: dict) -> Engine:
     listed = {spec["region"] for spec in setup.get("regions", [])}
     if start.id not in listed:
         st.tiles[(0, 0)] = Tile((0, 0), start, [], entered=True)
+    _check_regions(setup.get("regions", []), start.id)
     for spec in setup.get("regions", []):
         region = regions[spec["region"]]
         slots = list(spec["slots"]) if "slots" in spec else list(region.slots or ())
+        _check_colours(slots, f"region {region.id} slots", allow_empty=True)
         tile = Tile(_pos(spec.get("at", (0, 0))), region, slots, entered=spec.get("entered", True))
         tile.tokens = [data.get("token", t) for t in spec.get("tokens", [])]
         st.tiles[tile.pos] = tile
     for level, ids in (setup.get("stacks") or {}).items():
+        if int(level) not in (1, 2, 3):
+            raise ScenarioError(f"stacks: level {level}: the levels are 1, 2 and 3")
+        placed = sorted(set(ids) & listed)
+        if placed:
+            raise ScenarioError(f"stacks: {placed} are placed regions too (each tile exists once)")
         st.stacks[int(level)] = [regions[i] for i in reversed(ids)]
     st.deck = list(reversed(setup.get("deck", [])))
     st.doom_deck = sorted(data.kinds["doom_card"])
@@ -76,6 +88,8 @@ def build(data, setup: dict) -> Engine:
         sorted(data.kinds["randomizer_card"].values(), key=lambda c: c.id)
     st.traps = [data.get("token", t) for t in setup.get("traps", [])]
     st.bag = Counter(setup.get("bag", {"normal": 10, "omega": 1}))
+    if set(st.bag) - {"normal", "omega"}:
+        raise ScenarioError(f"bag: unknown key(s) {sorted(set(st.bag) - {'normal', 'omega'})} (normal, omega)")
     st.bonfire = setup.get("bonfire", 0)
     st.reserve_students = setup.get("reserve_students", 30)
     st.reserve_omega = setup.get("reserve_omega", 4)
@@ -83,17 +97,29 @@ def build(data, setup: dict) -> Engine:
         st.reserve_blocks[block.colour] = block.count
     st.alert_card = data.get("alert_card", setup.get("alert_card", "alert_standard"))
     st.alert_filled = setup.get("alert_filled", 0)
+    if not 0 <= st.alert_filled <= len(st.alert_card.rows):
+        raise ScenarioError(f"alert_filled {st.alert_filled}: {st.alert_card.id} has "
+                            f"{len(st.alert_card.rows)} omega slots")
     st.clan = data.get("clan_card", setup.get("clan", "clan_hunters"))
     st.panic = data.get("panic_card", setup.get("panic", "panic_general"))
     boss = data.get("boss", setup["boss"]) if "boss" in setup else next(iter(data.kinds["boss"].values()))
-    st.boss = next(s for s in boss.sides if s.side == setup.get("boss_side", "aggressive"))
+    side = setup.get("boss_side", "aggressive")
+    st.boss = next((s for s in boss.sides if s.side == side), None)
+    if st.boss is None:
+        raise ScenarioError(f"boss_side {side!r}: {boss.id} has {[s.side for s in boss.sides]}")
     st.max_alert = st.panic_revealed = bool(setup.get("max_alert", False))
     tile_of = {t.id: t.pos for t in st.tiles.values()}
     if setup.get("boss_at"):
         st.boss_pos = tile_of[setup["boss_at"]]
     for seat, spec in enumerate(setup.get("scholars", [])):
+        if spec.get("at") is not None and spec["at"] not in tile_of:
+            raise ScenarioError(f"scholar {seat} at {spec['at']!r}: no such region is placed "
+                                f"(list it under regions); placed: {sorted(tile_of)}")
+        _check_colours(list(spec.get("notebook", {})), f"scholar {seat} notebook")
         s = Scholar(seat, data.get("scholar", spec["scholar"]), tile_of.get(spec.get("at"), (0, 0)))
         s.side = spec.get("side", "standard")
+        if s.side not in [side.side for side in s.card.sides]:
+            raise ScenarioError(f"scholar {seat} side {s.side!r}: {[side.side for side in s.card.sides]}")
         s.students = spec.get("students", 0)
         s.stun = spec.get("stun", 0)
         s.hand = list(spec.get("hand", []))
@@ -107,6 +133,8 @@ def build(data, setup: dict) -> Engine:
         for intern in spec.get("interns", []):
             st.interns[data.get("intern_card", intern).id] = seat
         st.scholars.append(s)
+    if not st.scholars:
+        raise ScenarioError("setup needs scholars: [{scholar: id, ...}, ...] (2-4)")
     agents = [ScriptedAgent(fallback=Decline()) for _ in st.scholars]
     engine = Engine(data, st, agents, Rng(setup.get("seed", 1)))
     engine.fixed_randomizer = "randomizer" in setup
@@ -115,6 +143,33 @@ def build(data, setup: dict) -> Engine:
         engine.columns = {c.colour: c for c in engine.notebook.columns}
         engine._marks, engine._columns = {}, {}      # read from the notebook (Campus)
     return engine
+
+
+def _check_regions(specs: list, start_id: str) -> None:
+    """Each listed region once, each at its own place; a region other than the start one needs
+    `at` (left out, it would silently take the start region's place at [0, 0])."""
+    seen_ids, seen_at = set(), {}
+    if start_id not in {spec.get("region") for spec in specs}:
+        seen_at[(0, 0)] = start_id
+    for spec in specs:
+        rid = spec.get("region")
+        if rid in seen_ids:
+            raise ScenarioError(f"region {rid!r} is listed twice (each region tile exists once)")
+        seen_ids.add(rid)
+        if "at" not in spec and rid != start_id:
+            raise ScenarioError(f"region {rid!r} needs at: [x, y] (the start region stands at [0, 0])")
+        pos = _pos(spec.get("at", (0, 0)))
+        if pos in seen_at:
+            raise ScenarioError(f"regions {seen_at[pos]!r} and {rid!r} are both at {list(pos)}")
+        seen_at[pos] = rid
+
+
+def _check_colours(colours: list, where: str, allow_empty: bool = False) -> None:
+    for colour in colours:
+        if colour is None and allow_empty:
+            continue
+        if colour not in COLOURS:
+            raise ScenarioError(f"{where}: unknown info block colour {colour!r} ({', '.join(COLOURS)})")
 
 
 def option_shapes(e: Engine) -> dict:
@@ -146,12 +201,16 @@ def _refused_step_option(e: Engine, step: dict) -> None:
 def _run_step(e: Engine, step: dict) -> None:
     st = e.state
     seat = step.get("seat", 0)
+    if st.scholars and not 0 <= seat < len(st.scholars):
+        raise ScenarioError(f"seat {seat}: the scenario has seats 0-{len(st.scholars) - 1}")
     who = st.scholars[seat] if st.scholars else None
     for choice in step.get("choose", []):
         e.agents[seat].push(choice)
     for other, choices in (step.get("choose_for") or {}).items():
         for choice in choices:
             e.agents[int(other)].push(choice)
+    if "do" not in step:
+        raise ScenarioError(f"a step needs do: (research, spy, move, ...): {step}")
     do = step["do"]
     if do == "research":
         option = {"do": "research", "blocks": step.get("blocks", 1)}
@@ -181,6 +240,8 @@ def _run_step(e: Engine, step: dict) -> None:
         e.do_action(who, option)
     elif do == "play":
         part = step.get("part", "main")
+        if part not in ("main", "auxiliary"):
+            raise ScenarioError(f"play part {part!r}: main or auxiliary")
         card = e.card(step["card"])
         assert step["card"] in who.hand and not e.in_start(who), f"{step['card']} cannot be played"
         fx = card.main if part == "main" else card.auxiliary
@@ -226,6 +287,8 @@ def _check(e: Engine, exp: dict) -> str | None:
         for key, want in exp.items():
             if key == "scholar":
                 continue
+            if key not in values:
+                raise ScenarioError(f"unknown scholar key {key!r} ({', '.join(sorted(values))})")
             got = values[key]
             if key == "notebook":
                 want = {c: n for c, n in want.items() if n}
@@ -268,6 +331,8 @@ def _check(e: Engine, exp: dict) -> str | None:
                   "clan_card": st.clan.id if st.clan else None,
                   "notebook": e.notebook.id}
         for key, want in exp["campus"].items():
+            if key not in values:
+                raise ScenarioError(f"unknown campus key {key!r} ({', '.join(sorted(values))})")
             got = values[key]
             if key in ("bag", "reserve_blocks"):
                 want = {k: v for k, v in want.items() if v}
@@ -316,8 +381,10 @@ def _check(e: Engine, exp: dict) -> str | None:
         elif kind == "move":
             s.steps = max(s.steps, 1)
             options = e.move_options(s)
-        else:
+        elif kind == "free":
             options = e.free_options(s)
+        else:
+            raise ScenarioError(f"options {kind!r}: action, move or free")
         if "none_of" in exp:               # no option of that kind at all
             kinds = [o for o in options if o.get("do") == exp["none_of"]]
             return None if not kinds else f"options of kind {exp['none_of']}: {kinds}"
@@ -330,6 +397,8 @@ def _check(e: Engine, exp: dict) -> str | None:
 def run_scenario(data, scenario: dict) -> list[str]:
     try:
         engine = build(data, scenario.get("setup") or {})
+    except ScenarioError as err:
+        return [f"setup: {err}"]
     except (KeyError, StopIteration, AssertionError, EffectError) as err:
         return [f"setup: {err!r}"]
     failures: list[str] = []

@@ -108,6 +108,7 @@ class State:
     stacks: dict = field(default_factory=lambda: {1: [], 2: [], 3: []})   # top = end
     stairs: set = field(default_factory=set)            # edges with stair markers
     walls: set = field(default_factory=set)             # edges with wall markers
+    dead_ends: set = field(default_factory=set)         # (pos, side) no stacked region fits
     scholars: list = field(default_factory=list)
     deck: list = field(default_factory=list)            # scheme cards, top = end
     discard: list = field(default_factory=list)
