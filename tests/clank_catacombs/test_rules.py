@@ -101,3 +101,16 @@ def test_the_setup_row_s_arrive_effects_run_before_the_first_turn_in_a_game_and_
     engine = Engine(GAME, state, [RandomAgent(Rng(1)) for _ in state.players])
     engine.setup_arrivals()
     assert state.clank_area["ghost"] == 1 and state.ghosts == 4
+
+
+def test_a_scripted_answer_to_a_decision_with_one_option_is_used_up_there():
+    """A tester scripts the teleport's destination even when it is the only one (the map's edge
+    to explore); that answer belongs to the teleport, not to the tile's rotation asked next."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [-1, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
+    setup = {"players": [{"pos": [-1, 0], "hand": ["secret_passage"]}, {}], "tiles": [room],
+             "tile_stack": ["depths_09"]}
+    steps = [{"do": "play", "card": "secret_passage",
+              "choose": [True, {"do": "explore", "edge": "W"}, {"rotation": 1}]}]
+    expect = [{"player": 0, "pos": [-2, 0]}, {"room": [-2, 0], "exits": "ES"}]
+    assert run_scenario(GAME, {"setup": setup, "steps": steps, "expect": expect}) == []
