@@ -67,10 +67,29 @@ def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_te
         ({**base, "clank_area": {"P1": 2}}, [], "clank_area key 'P1'"),
         ({**base, "players": [{"pos": [3, 0], "hand": ["burgel"]}, {}]}, [], "no card 'burgel'"),
         (base, [{"do": "end", "player": 2}], "steps[0]: player 2: the scenario's players are seats 0-1"),
+        ({**base, "players": [{"pos": [3, 0], "status": "escapd"}, {}]}, [], "players[0].status 'escapd'"),
+        ({**base, "players": [{"pos": [3, 0], "damage": 10}, {}]}, [], "players[0].damage 10"),
+        ({**base, "players": [{"pos": [3, 0], "tokens": {"treasure_10": 1}}, {}]}, [],
+         "'treasure_10' is a treasure: list it in `treasures`"),
+        ({**base, "players": [{"pos": [3, 0], "market": [["backpack", 5, 1]]}, {}]}, [],
+         "players[0].market: ['backpack', 5, 1] is not [item, points]"),
+        (base, [{"player": 0}], "steps[0]: step {'player': 0} has no `do`"),
+        (base, [{"do": "teleport"}], "steps[0]: step do: 'teleport' is no action"),
     ]
     for setup, steps, message in cases:
         failures = run_scenario(GAME, {"setup": setup, "steps": steps})
         assert len(failures) == 1 and message in failures[0], (message, failures)
+
+
+def test_a_scenario_may_name_a_player_s_market_item_alone_and_its_dragon_draws_as_text():
+    """`market: [backpack]` is the backpack at its first points value; `bag_draws: ["0"]` is seat
+    0's cube, as `bag: {"0": n}` is (a tester writes either)."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [3, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
+    setup = {"players": [{"pos": [3, 0], "market": ["backpack"]}, {}], "tiles": [room],
+             "bag": {"black": 2}, "clank_area": {"0": 1}, "bag_draws": ["0", "black"]}
+    expect = [{"player": 0, "market": [["backpack", 5]], "damage": 1}]
+    assert run_scenario(GAME, {"setup": setup, "steps": [{"do": "dragon_attack"}], "expect": expect}) == []
 
 
 def test_the_setup_row_s_arrive_effects_run_before_the_first_turn_in_a_game_and_a_scenario():
@@ -82,3 +101,16 @@ def test_the_setup_row_s_arrive_effects_run_before_the_first_turn_in_a_game_and_
     engine = Engine(GAME, state, [RandomAgent(Rng(1)) for _ in state.players])
     engine.setup_arrivals()
     assert state.clank_area["ghost"] == 1 and state.ghosts == 4
+
+
+def test_a_scripted_answer_to_a_decision_with_one_option_is_used_up_there():
+    """A tester scripts the teleport's destination even when it is the only one (the map's edge
+    to explore); that answer belongs to the teleport, not to the tile's rotation asked next."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [-1, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
+    setup = {"players": [{"pos": [-1, 0], "hand": ["secret_passage"]}, {}], "tiles": [room],
+             "tile_stack": ["depths_09"]}
+    steps = [{"do": "play", "card": "secret_passage",
+              "choose": [True, {"do": "explore", "edge": "W"}, {"rotation": 1}]}]
+    expect = [{"player": 0, "pos": [-2, 0]}, {"room": [-2, 0], "exits": "ES"}]
+    assert run_scenario(GAME, {"setup": setup, "steps": steps, "expect": expect}) == []

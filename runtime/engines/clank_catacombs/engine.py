@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from types import SimpleNamespace
 
-from tomecraft.runtime.agents import picks_from_suggestion
+from tomecraft.runtime.agents import matches, picks_from_suggestion
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.clank_catacombs import policy
 from tomecraft.runtime.engines.clank_catacombs.board import Board
@@ -164,8 +164,17 @@ class Engine(Board, Rules):
         if not options:
             raise EffectError(f"no options for decision {key!r}")
         if len(options) == 1 and key != "action":
+            self._skip_forced_script(p, options[0])
             return options[0]
         return self.agents[p.seat].choose(key, options, policy.View(self, p))
+
+    def _skip_forced_script(self, p: Player, only) -> None:
+        """A scenario's script may name the answer to a decision that has one option (the one
+        teleport destination): that scripted choice is used up here, not left for the next
+        decision (where it would be refused). Agents without a script have no `choices`."""
+        script = getattr(self.agents[p.seat], "choices", None) if self.agents else None
+        if script and matches(script[0], only):
+            script.pop(0)
 
     def trial(self) -> "Engine":
         """A copy of the game to try something on (runtime/lookahead.copy_game), logging

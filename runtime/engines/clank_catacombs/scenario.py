@@ -25,7 +25,7 @@ from collections import Counter
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
-from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, Cell, Player, State
+from tomecraft.runtime.engines.clank_catacombs.state import ACTIVE, ESCAPED, KNOCKED_OUT, Cell, Player, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, refuse_unofferable
 
@@ -129,16 +129,29 @@ def build(data, setup: dict) -> Engine:
         p.track = ["own"] * spec.get("damage", 0)
         p.tokens = Counter(spec.get("tokens", {}))
         p.treasures = list(spec.get("treasures", []))
-        p.market = [tuple(m) for m in spec.get("market", [])]
+        p.market = [_market_entry(data, m, f"players[{seat}].market") for m in spec.get("market", [])]
         p.status = spec.get("status", "active")
         p.knocked_in_depths = bool(spec.get("knocked_in_depths", False))
         p.mastery = spec.get("mastery", 0)
         state.players.append(p)
     agents = [ScriptedAgent(fallback=FirstOption()) for _ in state.players]
     engine = Engine(data, state, agents)
-    engine.rng = ScriptedRng(setup.get("bag_draws", []))
+    engine.rng = ScriptedRng([_cube(d) for d in setup.get("bag_draws", [])])   # "0" as 0, as in `bag`
     _check_setup(engine, setup)
     return engine
+
+
+def _market_entry(data, entry, where: str) -> tuple:
+    """A player's market item: `[item, points]`, or the bare item id (its first points value,
+    as the market board holds it at setup); anything else said in the scenario's terms."""
+    if isinstance(entry, str):
+        item = data.kinds["market_item"].get(entry)
+        if item is None:
+            raise ValueError(f"{where}: no market item {entry!r} in the content")
+        return (entry, list(item.points)[0])
+    if isinstance(entry, (list, tuple)) and len(entry) == 2:
+        return (entry[0], entry[1])
+    raise ValueError(f"{where}: {entry!r} is not [item, points] or an item id")
 
 
 def _check_setup(engine: Engine, setup: dict) -> None:
@@ -160,6 +173,16 @@ def _check_setup(engine: Engine, setup: dict) -> None:
     _known_ids(engine, "market", st.market, engine.items, "market item")
     for seat, p in enumerate(st.players):
         where = f"players[{seat}]"
+        if p.status not in (ACTIVE, ESCAPED, KNOCKED_OUT):
+            raise ValueError(f"{where}.status {p.status!r}: a status is "
+                             f"{ACTIVE!r}, {ESCAPED!r} or {KNOCKED_OUT!r}")
+        if p.active and len(p.track) >= engine.health:
+            raise ValueError(f"{where}.damage {len(p.track)}: an active player has taken at most "
+                             f"{engine.health - 1} (health {engine.health}); say status: knocked_out")
+        held = sorted(t for t in p.tokens if t in engine.token_defs
+                      and engine.token_defs[t].token_type == "treasure")
+        if held:
+            raise ValueError(f"{where}.tokens: {held[0]!r} is a treasure: list it in `treasures`")
         if p.active and p.pos not in st.cells:
             raise ValueError(f"{where}.pos {list(p.pos)} is no room on the map "
                              f"(rooms at {sorted(list(pos) for pos in st.cells)})")
@@ -199,7 +222,10 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     p = st.players[_seat(st, step.get("player", 0))]
     agent = engine.agents[p.seat]
     agent.choices = list(step.get("choose", []))
-    do = step["do"]
+    do = step.get("do")
+    if do is None:
+        raise ValueError(f"step {step!r} has no `do` (play, acquire, use, defeat, move, explore, "
+                         "take_treasure, room, buy, token, end, turn_end, out_turn, dragon_attack, score)")
     if do == "turn_end":
         st.current = p.seat
         engine.end_turn(p)
@@ -210,6 +236,9 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     elif do == "score":
         results["score"] = score(engine)
     else:
+        if do not in option_shapes(engine):
+            raise ValueError(f"step do: {do!r} is no action (a player's: {sorted(option_shapes(engine))}; "
+                             "also turn_end, out_turn, dragon_attack, score)")
         option = {k: v for k, v in step.items() if k in ("do", "card", "to", "edge", "item", "coupon", "token")}
         legal = engine.legal_actions(p)
         found = next((o for o in legal if matches(option, o)), None)
