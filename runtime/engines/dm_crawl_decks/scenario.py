@@ -20,7 +20,9 @@ steps:  {do: turn} | {do: start_turn} | {do: action, action: {...}} | {do: end_t
         | {do: fire, event, card?} | {do: use_relic, relic} | {do: spare, column}
         | {do: redraw, card} | {do: stack_top, card, position} | {do: search, zone, card_type}
         | {do: draw_main, amount} | {do: gain_loot, card} | {do: setup} | {do: resolve_row, row}
-        each may carry `choose: [...]` (answers, in order) and `fizzles: true|false`
+        each may carry `choose: [...]` (answers, in order) and `fizzles: true|false`;
+        a card text's `choose { A | B | C }` is answered by the branch's number from 0 among
+        those offered (Trail Rations' `2` flips perception: strength 0, agility 1, ...)
 expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
         | {count: {zone: n}} | {points: {label: n}} | {zone: {label: zone}}
         | {tokens: {attribute: [up, down] or up}} | {resources: {r: n}} | {columns: [[top first]]}
