@@ -75,7 +75,7 @@ def _holds(zone: str, card: Card) -> bool:
         PILE_HOLDS[zone], card.deck == PILE_HOLDS[zone])
 
 
-def _within_limits(engine, setup: dict) -> None:
+def _within_limits(engine) -> None:
     """A state the rules cannot reach would test nothing the rulebook says: refuse HP over
     the maximum, a DL outside 1..max (L85), negative resources, more tokens of an attribute
     than the 5 there are (L13). (The spare slot and loot pile may be set up over their
@@ -189,7 +189,7 @@ class Scenario:
             if relic.zone != "equipment":
                 raise ValueError(f"sideways: {label} is not a relic in the equipment (L234)")
             relic.sideways = True
-        _within_limits(self.engine, setup)
+        _within_limits(self.engine)
         self.engine.settle()
 
     def _clear(self, deck: str) -> None:
