@@ -166,12 +166,47 @@ def test_the_planner_tops_a_row_up_with_stacks_of_two_attributes_r16():
     ({"columns": [[], [], [], ["orc"]]}, "4 lists, but brightness is 3"),
     ({"rows": [{"enemy": ["orc"], "player": [{"attr": "strength", "size": 2}]}]}, "strength 0 up"),
     ({"tokens": {"agility": 3}, "rows": [{"enemy": [{"attr": "agility", "size": 1}]}]}, "is the player's"),
+    ({"tokens": {"strength": [4, 2]}}, "there are 5 tokens of each attribute"),
+    ({"hp": 6, "hp_max": 5}, "hp 6 is over hp_max 5"),
+    ({"dl": 4}, "dl 4 is outside 1..3"),
+    ({"resources": {"gold": -1}}, "gold -1 is negative"),
+    ({"hand": ["crossbow"]}, "hand holds main or loot cards"),
+    ({"loot": ["slime"]}, "loot holds loot cards"),
+    ({"equipment": ["slime"]}, "is not a relic"),
+    ({"hand": "slime"}, "a list of cards or a number"),
+    ({"columns": [["slime#S"]], "face_down": ["Q"]}, "no card labelled 'Q'"),
+    ({"equipment": ["lucky_coin"], "relic_deck": ["bedroll#B"], "sideways": ["B"]}, "not a relic in the equipment"),
 ])
 def test_a_scenario_refuses_a_setup_that_would_silently_set_nothing(setup, says):
     """A misspelt setup key used to be ignored: the state was built without it."""
     from tomecraft.runtime.engines.dm_crawl_decks.scenario import run_scenario
     problems = run_scenario(GAME, {"setup": setup, "steps": [], "expect": [{"hp": 5}]})
     assert len(problems) == 1 and says in problems[0]
+
+
+@pytest.mark.parametrize("step,says", [
+    ("short_rest", "a step is a mapping with `do:`"),
+    ({"do": "use_relic", "relic": "C"}, "C is not in the equipment (it is in relic_deck)"),
+    ({"do": "gain_loot", "card": "S"}, "S is not a loot card"),
+    ({"do": "fire", "event": "turnstart"}, "fire: event: unknown ['turnstart']"),
+])
+def test_a_step_the_rules_cannot_take_is_refused_not_crashed(step, says):
+    """`use_relic` of a relic still in the relic deck ended in an internal StopIteration and a
+    step written as a bare word in an AttributeError; a main card was gained as loot and an
+    unknown event fired at nothing."""
+    from tomecraft.runtime.engines.dm_crawl_decks.scenario import run_scenario
+    setup = {"main_deck": 3, "relic_deck": ["lucky_coin#C"], "hand": ["slime#S"]}
+    problems = run_scenario(GAME, {"setup": setup, "steps": [step], "expect": []})
+    assert len(problems) == 1 and says in problems[0], problems
+
+
+def test_a_scenario_sets_a_relic_sideways_and_expects_hp_max_and_token_counts():
+    from tomecraft.runtime.engines.dm_crawl_decks.scenario import run_scenario
+    setup = {"equipment": ["lucky_coin#C"], "sideways": ["C"], "hp": 3, "hp_max": 6,
+             "tokens": {"agility": 2}, "main_deck": 4, "columns": [["orc"]]}
+    expect = [{"sideways": {"C": True}}, {"hp_max": 6}, {"tokens": {"agility": 2}},
+              {"legal": {"do": "relic", "id": "C"}, "present": False}]
+    assert run_scenario(GAME, {"setup": setup, "steps": [], "expect": expect}) == []
 
 
 def test_a_scenario_reads_a_token_count_as_face_up_tokens():

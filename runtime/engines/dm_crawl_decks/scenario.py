@@ -9,6 +9,7 @@ setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold
         main_deck / event_deck / relic_deck [top first], graveyard, discard, event_discard,
         hand, loot, spare, equipment (relics, gained silently), face_down [labels],
         columns [[top end first], ...] (one list per column, brightness columns),
+        sideways [relic labels] (once-per-long-rest relics already used, L234),
         rows [{enemy: [...], player: [...]}] (a battlefield already laid out, top row first),
         events_off: true (no event cards at all)
 steps:  {do: turn} | {do: start_turn} | {do: action, action: {...}} | {do: end_turn}
@@ -19,10 +20,12 @@ steps:  {do: turn} | {do: start_turn} | {do: action, action: {...}} | {do: end_t
         | {do: fire, event, card?} | {do: use_relic, relic} | {do: spare, column}
         | {do: redraw, card} | {do: stack_top, card, position} | {do: search, zone, card_type}
         | {do: draw_main, amount} | {do: gain_loot, card} | {do: setup} | {do: resolve_row, row}
-        each may carry `choose: [...]` (answers, in order) and `fizzles: true|false`
-expect: {hp} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
+        each may carry `choose: [...]` (answers, in order) and `fizzles: true|false`;
+        a card text's `choose { A | B | C }` is answered by the branch's number from 0 among
+        those offered (Trail Rations' `2` flips perception: strength 0, agility 1, ...)
+expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
         | {count: {zone: n}} | {points: {label: n}} | {zone: {label: zone}}
-        | {tokens: {attribute: [up, down]}} | {resources: {r: n}} | {columns: [[top first]]}
+        | {tokens: {attribute: [up, down] or up}} | {resources: {r: n}} | {columns: [[top first]]}
         | {order: {zone: [labels, top first]}} | {log: text} | {no_log: text}
         | {legal: {...}, present: bool} | {sideways: {label: bool}} | {fired: {event: [labels in order]}} | {log_order: [texts]}
 """
@@ -42,7 +45,7 @@ PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard
 
 
 SETUP_KEYS = frozenset(PILES) | {"hp", "hp_max", "dl", "space", "misses", "resources", "tokens",
-                                 "columns", "rows", "face_down", "events_off", "seed"}
+                                 "columns", "rows", "face_down", "sideways", "events_off", "seed"}
 ROW_KEYS = frozenset(("enemy", "player"))
 
 
@@ -58,6 +61,39 @@ def _known_keys(setup: dict) -> None:
         unknown = sorted(set(setup.get(key) or {}) - set(known))
         if unknown:
             raise ValueError(f"{key}: unknown {unknown}; known: {list(known)}")
+
+
+# what each setup pile may hold (L23, L31, L41, L73): the deck a card belongs to, or loot
+PILE_HOLDS = {"main_deck": "main", "graveyard": "main", "discard": "main", "spare": "main",
+              "event_deck": "event", "event_discard": "event", "loot": "loot",
+              "hand": "main or loot", "relic_deck": "relic", "equipment": "relic"}
+
+
+def _holds(zone: str, card: Card) -> bool:
+    is_loot = card.deck == "event" and card.defn.card_type == "loot"
+    return {"loot": is_loot, "main or loot": card.deck == "main" or is_loot}.get(
+        PILE_HOLDS[zone], card.deck == PILE_HOLDS[zone])
+
+
+def _within_limits(engine) -> None:
+    """A state the rules cannot reach would test nothing the rulebook says: refuse HP over
+    the maximum, a DL outside 1..max (L85), negative resources, more tokens of an attribute
+    than the 5 there are (L13). (The spare slot and loot pile may be set up over their
+    capacity: L75 gives the slot's only "by default", and effects may change either.)"""
+    s, b = engine.state, engine.board
+    problems = []
+    if s.hp > s.hp_max:
+        problems.append(f"hp {s.hp} is over hp_max {s.hp_max}")
+    if not b.dl_start <= s.dl <= b.dl_max:
+        problems.append(f"dl {s.dl} is outside {b.dl_start}..{b.dl_max} (L85)")
+    problems += [f"resources: {r} {n} is negative" for r, n in s.resources.items() if n < 0]
+    for a in ATTRIBUTES:
+        supply = engine.data.kinds["attribute"][a].supply
+        if s.tokens[a].up < 0 or s.tokens[a].down < 0 or s.tokens[a].total > supply:
+            problems.append(f"tokens: {a} {[s.tokens[a].up, s.tokens[a].down]}: there are "
+                            f"{supply} tokens of each attribute (L13)")
+    if problems:
+        raise ValueError("; ".join(problems))
 
 
 def _up_down(value) -> tuple[int, int]:
@@ -100,8 +136,10 @@ class Scenario:
             if zone in setup:
                 spec = setup[zone]
                 if zone == "equipment":
-                    for item in spec:
+                    for item in self._items(spec, zone):
                         card = self.card(item, "equipment")
+                        if not _holds(zone, card):
+                            raise ValueError(f"equipment: {card!r} is not a relic")
                         self.engine.place(card, "equipment")
                         if card.defn.label:
                             s.labels.add(card.defn.label)
@@ -109,6 +147,10 @@ class Scenario:
                             card.defn.passive(self.engine.ctx(card))
                     continue
                 cards = [self.card(item, zone) for item in self._items(spec, zone)]
+                wrong = [repr(c) for c in cards if not _holds(zone, c)]
+                if wrong:
+                    raise ValueError(f"{zone}: {wrong} cannot be there ({zone} holds "
+                                     f"{PILE_HOLDS[zone]} cards)")
                 pile = self.engine._pile(PILES[zone])
                 top_first = zone in ("main_deck", "event_deck", "relic_deck")
                 for card in (reversed(cards) if top_first else cards):
@@ -141,7 +183,13 @@ class Scenario:
                     getattr(row, side).append(card)
             s.rows.append(row)
         for label in setup.get("face_down") or []:
-            self.labels[label].face_up = False
+            self.ref(label).face_up = False
+        for label in setup.get("sideways") or []:
+            relic = self.ref(label)
+            if relic.zone != "equipment":
+                raise ValueError(f"sideways: {label} is not a relic in the equipment (L234)")
+            relic.sideways = True
+        _within_limits(self.engine)
         self.engine.settle()
 
     def _clear(self, deck: str) -> None:
@@ -156,7 +204,11 @@ class Scenario:
     @staticmethod
     def _items(spec, zone: str = "") -> list:
         filler = "healing_spring" if zone.startswith("event") else "slime"
-        return [filler] * spec if isinstance(spec, int) else list(spec)
+        if isinstance(spec, int):
+            return [filler] * spec
+        if not isinstance(spec, list):
+            raise ValueError(f"{zone}: a list of cards or a number of filler cards, not {spec!r}")
+        return list(spec)
 
     def card(self, item: str, zone: str) -> Card:
         text, _, label = str(item).partition("#")
@@ -203,7 +255,26 @@ def _expand_row(choice) -> list:
         [{"attr": a, "size": k} for a, k in stacks.items()] + [{"do": "done"}]
 
 
+def _held_relic(sc: Scenario, label: str) -> Card:
+    relic = sc.ref(label)
+    if relic.zone != "equipment":
+        raise AssertionError(f"{label} is not in the equipment (it is in {relic.zone or 'no zone'}); "
+                             f"only relics in the equipment are used (L43, L276)")
+    return relic
+
+
+def _fired_event(sc: Scenario, name: str) -> str:
+    _known("fire: event", [name], _event_names(sc))
+    return name
+
+
+def _event_names(sc: Scenario) -> list[str]:
+    return [n for n, kinds in sc.data.names.items() if "event" in kinds]
+
+
 def _step(sc: Scenario, step: dict) -> None:
+    if not isinstance(step, dict) or "do" not in step:
+        raise AssertionError(f"a step is a mapping with `do:` (e.g. {{do: short_rest}}), not {step!r}")
     e, s = sc.engine, sc.engine.state
     sc.agent.choices = [c for choice in step.get("choose", []) for c in _expand_row(choice)]
     do = step["do"]
@@ -262,9 +333,9 @@ def _step(sc: Scenario, step: dict) -> None:
             e.settle()
         elif do == "fire":
             e.current_row = s.rows[int(step["row"])] if "row" in step else e.current_row
-            e.fire(step["event"], sc.ref(step["card"]) if "card" in step else None)
+            e.fire(_fired_event(sc, step["event"]), sc.ref(step["card"]) if "card" in step else None)
         elif do == "use_relic":
-            fizzled = not e.use_relic(repr(sc.ref(step["relic"])))
+            fizzled = not e.use_relic(repr(_held_relic(sc, step["relic"])))
         elif do == "spare":
             if not any(o["column"] == step["column"] for o in e.spare_options()):
                 raise AssertionError(f"moving column {step['column']} to the spare slot is not legal")
@@ -278,7 +349,10 @@ def _step(sc: Scenario, step: dict) -> None:
         elif do == "draw_main":
             e.verbs.draw_main(e.ctx(None), int(step["amount"]))
         elif do == "gain_loot":
-            e.gain_loot(sc.ref(step["card"]))
+            card = sc.ref(step["card"])
+            if card.deck != "event" or card.defn.card_type != "loot":
+                raise AssertionError(f"gain_loot: {step['card']} is not a loot card (L29)")
+            e.gain_loot(card)
         elif do == "setup":
             game_setup(e)
         else:
@@ -326,7 +400,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
     e, s = sc.engine, sc.engine.state
     problems = []
     for key, want in exp.items():
-        if key in ("hp", "misses", "dl", "space", "lost", "won", "turn"):
+        if key in ("hp", "hp_max", "misses", "dl", "space", "lost", "won", "turn"):
             got = getattr(s, key)
         elif key == "hand_limit":
             got = e.hand_limit()
@@ -340,6 +414,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             got = {label: sc.ref(label).zone for label in want}
         elif key == "tokens":
             _known("tokens", want, ATTRIBUTES)
+            want = {a: list(_up_down(v)) for a, v in want.items()}     # a number: all face up
             got = {a: [s.tokens[a].up, s.tokens[a].down] for a in want}
         elif key == "resources":
             _known("resources", want, RESOURCES)
@@ -352,7 +427,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
         elif key == "sideways":
             got = {label: sc.ref(label).sideways for label in want}
         elif key == "fired":
-            _known("fired", want, [n for n, kinds in sc.data.names.items() if "event" in kinds])
+            _known("fired", want, _event_names(sc))
             got = {ev: [repr(o) for e2, o in e.bus.fired if e2 == ev] for ev in want}
         elif key == "log_order":
             at, lines = 0, s.log
