@@ -150,11 +150,16 @@ class Rules:
                 self.knock_out(p)
 
     def heal(self, p: Player, amount: int) -> None:
+        """L560: healing takes the player's own cubes off the health track back to their
+        supply; a black cube that marked a ghost's damage (L548) goes only when none is left."""
         for _ in range(amount):
             if not p.track:
                 return
-            if p.track.pop() == "own":
+            if "own" in p.track:
+                del p.track[len(p.track) - 1 - p.track[::-1].index("own")]
                 p.cubes += 1
+            else:
+                p.track.pop()
 
     def knock_out(self, p: Player) -> None:
         p.status = KNOCKED_OUT
