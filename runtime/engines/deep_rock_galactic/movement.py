@@ -154,6 +154,13 @@ def reveal(engine: Monsters, seg: dict) -> None:
     engine.reveal_segment(seg)
 
 
+def _farmable(engine: Monsters, h: Hex) -> bool:
+    """A revealed pickup struck with the pickaxe lies on `h`: it may be struck from its own
+    space as from next to it (L530), unlike a wall, a stalagmite or a monster (L512)."""
+    pickup = engine.state.pickups.get(h)
+    return pickup is not None and pickup[1] and engine.data.get("pickup", pickup[0]).needs_pickaxe
+
+
 def pickaxe(engine: Monsters, d: Dwarf, act: dict) -> None:
     """Roll the pickaxe die (rule g13: 1 die); each pickaxe result is one task on an adjacent
     space: mine, farm, self-defence, landscape or break a stalagmite."""
@@ -162,7 +169,7 @@ def pickaxe(engine: Monsters, d: Dwarf, act: dict) -> None:
     if not targets:
         raise EffectError("the pickaxe needs a target space")
     for h in targets:
-        if hx.distance(d.pos, h) != 1:
+        if hx.distance(d.pos, h) != 1 and not (h == d.pos and _farmable(engine, h)):
             raise EffectError(f"the pickaxe reaches adjacent spaces only, not {list(h)}")
     spend(d, 1)                 # only once the swing is legal: a refused swing costs nothing
     faces = act.get("roll") or engine.roll("pickaxe_die", int(engine.rules["g13_pickaxe_dice"]))
