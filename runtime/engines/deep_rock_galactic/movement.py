@@ -41,6 +41,10 @@ def check_move(engine: Monsters, d: Dwarf, act: dict) -> Hex:
             break
     end = end or prev
     fire = act.get("then_fire")
+    if fire is not None and act.get("then_throw") is not None:
+        raise EffectError("Light-Footed: one free shot or one throwable after a Move, not both (L818)")
+    if act.get("then_throw") is not None:
+        _check_free_throw(engine, d, act["then_throw"], end)
     if fire is not None:
         mode = engine.data.get("weapon", fire["weapon"]).modes[fire["mode"]]
         if not engine.listens(d, "move_action"):
@@ -51,6 +55,19 @@ def check_move(engine: Monsters, d: Dwarf, act: dict) -> Hex:
             and not engine.dwarf_can_stop(d, end):
         raise EffectError(f"{d.cls} cannot end a move on {list(end)}")
     return end
+
+
+def _check_free_throw(engine: Monsters, d: Dwarf, throw: dict, end: Hex) -> None:
+    """The throwable a Move states (`then_throw`, Light-Footed, L818): a card in hand that
+    reaches its space from where the Move ends (walls alone block a throw, L570)."""
+    if not engine.listens(d, "move_action"):
+        raise EffectError(f"no ability of the {d.cls} acts after a Move: no free throwable")
+    card = throw["card"]
+    if card not in d.throwables:
+        raise EffectError(f"{d.cls} holds no {card}")
+    at = tuple(throw["at"])
+    if hx.distance(end, at) > (engine.data.get("throwable", card).range or 0) or not engine.los(end, at, "arc"):
+        raise EffectError(f"{card} cannot reach {list(at)} from {list(end)}")
 
 
 def move(engine: Monsters, d: Dwarf, act: dict) -> None:
@@ -71,9 +88,9 @@ def move(engine: Monsters, d: Dwarf, act: dict) -> None:
         if d.in_pod or stop or engine.move_ended or not d.conscious:
             break
     engine.move_ended = False
-    # the dwarf's `on move_action` triggers (Light-Footed, L812-820); `then_fire` is the free
-    # shot the Move states (its absence declines one)
-    engine.emit("move_action", you=d, info={"shot": act.get("then_fire")})
+    # the dwarf's `on move_action` triggers (Light-Footed, L816-818); `then_fire` is the free
+    # shot, `then_throw` the free throwable the Move states (neither: none is taken)
+    engine.emit("move_action", you=d, info={"shot": act.get("then_fire"), "throw": act.get("then_throw")})
 
 
 def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:

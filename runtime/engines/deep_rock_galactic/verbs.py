@@ -372,9 +372,13 @@ class Verbs:
         self.e.move_ended = True
 
     def attack(self, ctx) -> None:
-        """One action-free ranged attack with any fire mode the dwarf could use now."""
+        """One action-free ranged attack with any fire mode the dwarf could use now, or the
+        throwable a Move states (`then_throw`: Light-Footed, L818)."""
         d = ctx.you
         if not isinstance(d, Dwarf):
+            return
+        if ctx.info.get("throw") is not None:   # Light-Footed's other choice: a throwable (L818)
+            actions.HANDLERS["throw"](self.e, d, {**ctx.info["throw"], "do": "throw", "free": True})
             return
         saved, d.actions = d.actions, max(d.actions, 3)     # free: any mode's action cost is met
         try:
