@@ -210,35 +210,56 @@ def stand(engine: Monsters, d: Dwarf, act: dict) -> None:
     d.statuses.discard("knocked_over")
 
 def exchange(engine: Monsters, d: Dwarf, act: dict) -> None:
-    """Exchange Supply (L612-616): with an adjacent dwarf, ammo, throwables, spare upgrades and
-    Rock and Stone cards; never health. All or nothing: what cannot be given is refused
-    before anything moves or the action is spent."""
+    """Exchange Supply (L612-616): with an adjacent dwarf, each other's ammo, throwables,
+    spare upgrades and Rock and Stone cards ('交换彼此的'): `give` goes to the other dwarf,
+    `take` comes from him, in one action; never health. All or nothing: what cannot move
+    (caps counted after both ways) is refused before anything moves or the action is spent."""
     other = engine.state.dwarves[act["who"]]
     if other is d or hx.distance(d.pos, other.pos) > 1:
         raise EffectError("exchange with an adjacent dwarf")
-    give = act.get("give", {})
-    for name, n in give.items():
-        problem = _cannot_give(engine, d, other, name, n)
-        if problem:
-            raise EffectError(problem)
+    give, take = act.get("give", {}), act.get("take", {})
+    for giver, getter, what, back in ((d, other, give, take), (other, d, take, give)):
+        for name, n in what.items():
+            problem = _cannot_give(engine, giver, getter, name, n, back.get(name, 0))
+            if problem:
+                raise EffectError(problem)
     spend(d, 1)
-    for name, n in give.items():
-        if name == "rock_and_stone":           # n cards from the hand
-            other.rock_and_stone += d.rock_and_stone[:n]
+    given, taken = _hand_over(d, give), _hand_over(other, take)
+    _receive(other, given)
+    _receive(d, taken)
+
+
+def _hand_over(d: Dwarf, what: dict) -> dict:
+    """Takes `what` off the dwarf (checked before): ammo counts, cards and upgrades by id, the
+    first n Rock and Stone cards of the hand."""
+    out = {}
+    for name, n in what.items():
+        if name == "rock_and_stone":
+            out[name] = d.rock_and_stone[:n]
             del d.rock_and_stone[:n]
         elif name in ("ammo", "secondary_ammo"):
             setattr(d, name, getattr(d, name) - n)
-            setattr(other, name, getattr(other, name) + n)
+            out[name] = n
         else:                                  # upgrades, throwables: by id
-            mine, theirs = ((d.spare_upgrades, other.spare_upgrades) if name == "upgrades"
-                            else (d.throwables, other.throwables))
+            mine = d.spare_upgrades if name == "upgrades" else d.throwables
             for item in n:
                 mine.remove(item)
-                theirs.append(item)
+            out[name] = list(n)
+    return out
 
 
-def _cannot_give(engine: Monsters, d: Dwarf, other: Dwarf, name: str, n) -> str:
-    """Why `d` cannot give `n` of `name` to `other` ("" if it can)."""
+def _receive(d: Dwarf, got: dict) -> None:
+    for name, n in got.items():
+        if name in ("ammo", "secondary_ammo"):
+            setattr(d, name, getattr(d, name) + n)
+        else:
+            {"rock_and_stone": d.rock_and_stone, "upgrades": d.spare_upgrades,
+             "throwables": d.throwables}[name].extend(n)
+
+
+def _cannot_give(engine: Monsters, d: Dwarf, other: Dwarf, name: str, n, back=0) -> str:
+    """Why `d` cannot give `n` of `name` to `other`, who gives `back` of it in return ("" if
+    it can)."""
     if name == "health":
         return "health cubes cannot be exchanged"
     if name == "rock_and_stone":
@@ -246,7 +267,7 @@ def _cannot_give(engine: Monsters, d: Dwarf, other: Dwarf, name: str, n) -> str:
     if name in ("ammo", "secondary_ammo"):
         if getattr(d, name) < n:
             return f"not enough {name}"
-        if getattr(other, name) + n > engine.ammo_cap(other, name):    # its board's spaces (L608)
+        if getattr(other, name) + n - back > engine.ammo_cap(other, name):    # its board's spaces (L608)
             return f"the {other.cls} has no room for {n} more {name}"
         return ""
     if name == "upgrades":                     # only ones not installed (L614-616)
