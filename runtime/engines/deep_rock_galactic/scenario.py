@@ -340,6 +340,16 @@ _SIDE = re.compile(r"side[1-9]")
 
 
 HEX_FIELDS = ("at", "path", "over", "land")
+# the fields every action step may have, and each action's own (what its handler reads); an
+# action a pack adds to HANDLERS is not checked
+STEP_KEYS = {"do", "dwarf", "rolls", "illegal", "choose", "choose_for"}
+ACTION_KEYS = {"move": {"path", "then_fire", "then_throw", "webbed"},
+               "attack": {"weapon", "mode", "target", "plan", "from_behind"},
+               "pickaxe": {"at"}, "overclock": set(), "call_supply": {"at"}, "collect_supply": set(),
+               "revive": {"who"}, "assist": {"who"}, "stand": set(), "sentry": {"at"},
+               "throw": {"card", "at"}, "shield": {"at"}, "platforms": {"at"},
+               "exchange": {"who", "give", "take"}, "flare": {"at"}, "zipline": {"over", "land"},
+               "rock_and_stone": {"card"}, "ability": {"id"}, "end": set()}
 
 
 def _validate(engine: Engine, names: dict, step: dict) -> None:
@@ -361,6 +371,10 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
             raise ScenarioError(f"exit {step['exit']!r}: no such tunnel exit; exits: {sorted(st.exits)}")
     if kind not in actions.HANDLERS:
         return
+    unknown = sorted(set(step) - STEP_KEYS - ACTION_KEYS.get(kind, set()))
+    if unknown and kind in ACTION_KEYS:                 # a misspelt or unsupported field would silently do nothing
+        raise ScenarioError(f"{kind}: unknown field(s) {unknown}; known: "
+                            f"{sorted(ACTION_KEYS.get(kind, set()) | STEP_KEYS - {'do'})}")
     shots = [step] + ([step["then_fire"]] if isinstance(step.get("then_fire"), dict) else [])
     for shot in shots:
         if "target" in shot and str(shot["target"]) not in names and shot["target"] not in st.monsters:
