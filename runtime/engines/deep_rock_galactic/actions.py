@@ -168,14 +168,24 @@ def land_supply_pod(engine: Monsters, at: Hex) -> None:
 
 
 def collect_supply(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Collect Supply (L608-610): next to the pod, any number of its health cubes and ammo
+    (`take`; by default all the dwarf's board has room for); an emptied pod leaves."""
     st = engine.state
     if st.supply_pod is None or hx.distance(d.pos, st.supply_pod) > 1:
         raise EffectError("Collect Supply needs the supply pod next to you")
-    spend(d, 1)
     caps = {"health": engine.health_cap(d), "ammo": engine.ammo_cap(d, "ammo"),
             "secondary_ammo": engine.ammo_cap(d, "secondary_ammo")}
-    for name, cap in caps.items():
-        take = max(0, min(st.supply_stock[name], cap - getattr(d, name)))
+    room = {name: max(0, min(st.supply_stock[name], cap - getattr(d, name))) for name, cap in caps.items()}
+    wanted = act.get("take")          # any number of each (L608), else all the caps allow
+    if wanted is not None:
+        for name, n in wanted.items():
+            if name not in room:
+                raise EffectError(f"the supply pod holds no {name}")
+            if not 0 <= n <= room[name]:
+                raise EffectError(f"{n} {name}: the pod and the {d.cls}'s board allow {room[name]}")
+        room = {name: wanted.get(name, 0) for name in room}
+    spend(d, 1)
+    for name, take in room.items():
         setattr(d, name, getattr(d, name) + take)
         st.supply_stock[name] -= take
     if d.cls == "gunner":
