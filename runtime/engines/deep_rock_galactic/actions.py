@@ -56,7 +56,7 @@ def attack(engine: Monsters, d: Dwarf, act: dict) -> None:
 def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
     """Every attack the dwarf may make now: per weapon and fire mode it can pay for (actions,
     ammo, per-round uses, `after`), each visible monster in range and line of sight; an area
-    mode never where a teammate would be caught in the area."""
+    mode never where a teammate would be caught in the area, nor a beam through a teammate."""
     st = engine.state
     out = []
     in_sight: dict = {}           # (monster's space, sight rule) -> seen: looked at once per call
@@ -75,10 +75,13 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
             # the mode's fields read once, not once per monster
             lob = mode.get("ignores_line_of_sight") or "none"
             reach, area, dice = mode.get("range") or 1, mode.get("assign") == "area", mode.get("dice") or 0
+            beam = mode.get("assign") == "beam"
             for m, far in visible:
                 if far <= reach and _seen(engine, d.pos, m.pos, lob, in_sight):
                     if area and any(hx.distance(x.pos, m.pos) <= 1 for x in st.dwarves if x is not d):
                         continue
+                    if beam and any(x.pos in hx.beam(d.pos, m.pos) for x in st.dwarves if x is not d):
+                        continue            # the beam would burn a teammate (L1319)
                     out.append({"do": "attack", "weapon": weapon.id, "mode": i, "target": m.uid,
                                 "dice": dice, "slot": weapon.slot})
     return out

@@ -93,6 +93,9 @@ class Verbs:
             return
         d = ctx.you
         status = mode.get("hit_status")
+        if mode.get("assign") == "beam":
+            self._beam(d, target, damage_type, hits, status)
+            return
         if mode.get("assign") == "area":
             area = [target.pos] + self._area_pair(target.pos)
             self.area_hit = area
@@ -113,6 +116,20 @@ class Verbs:
             if m is not None:
                 e.damage_monster(m, damage_type, n, d, from_behind=ctx.info.get("from_behind", False),
                                  status=status)
+
+    def _beam(self, d: Dwarf, target: Monster, damage_type: str, hits: int, status) -> None:
+        """Breach Cutter's Focused Beam (L1319): the roll hits every creature between the
+        firer and the target space, dwarves too, and the target; each monster once."""
+        e = self.e
+        done = set()
+        for h in hx.beam(d.pos, target.pos):
+            m = e.state.monster_at(h)
+            if m is not None and m.uid not in done:
+                done.add(m.uid)
+                e.damage_monster(m, damage_type, hits, d, status=status)
+            friend = e.state.dwarf_at(h)
+            if friend is not None and friend is not d:
+                e.hurt(friend, hits)
 
     def _area_pair(self, h: Hex) -> list[Hex]:
         ring = hx.neighbours(h)
@@ -429,3 +446,4 @@ class Verbs:
         """Shield Generator (L712-726): the shield's 7 spaces around where it was placed."""
         at = ctx.info.get("at", ctx.info.get("origin"))
         self.e.shield = tuple(at) if at is not None else ctx.you.pos
+
