@@ -127,9 +127,7 @@ def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
         if not st.ground[h]:
             del st.ground[h]
     if st.mine_head is not None and (h == st.mine_head or h in hx.neighbours(st.mine_head)):
-        for name, n in d.carried.items():
-            st.shared[name] += n
-        d.carried.clear()
+        deposit(engine, d)
     if st.pod_returned and h in st.pod:
         d.in_pod = True
         engine.log(f"{d.cls} boards the drop pod")
@@ -154,10 +152,26 @@ def carry(engine: Monsters, d: Dwarf, name: str, n: int = 1, at: Hex | None = No
 
 
 def collect(engine: Monsters, d: Dwarf, kind: str) -> None:
+    """A pickup taken by passing it: into the Shared Supply, its effect now; in a Mine Head
+    mission onto the dwarf's board, its effect when deposited (L372)."""
     pdef = engine.data.get("pickup", kind)
     carry(engine, d, kind)
-    if pdef.effect is not None:
+    if pdef.effect is not None and not engine.mine_head_mission:
         engine.emit("picked_up", you=d, effect=pdef.effect)
+
+
+def deposit(engine: Monsters, d: Dwarf) -> None:
+    """At the Mine Head what the dwarf carries goes to the Shared Supply; only now does it
+    count as obtained and usable (L372): a carried pickup's effect (a Barley Bulb's Rock and
+    Stone card) happens now."""
+    carried, d.carried = +d.carried, Counter()
+    pickups = {p.id: p for p in engine.data.of("pickup")}
+    for name, n in carried.items():
+        engine.state.shared[name] += n
+        pdef = pickups.get(name)
+        if pdef is not None and pdef.effect is not None and not pdef.needs_pickaxe:
+            for _ in range(n):
+                engine.emit("picked_up", you=d, effect=pdef.effect)
 
 
 # --- the pickaxe (L500-565) ------------------------------------------------------------------
