@@ -97,7 +97,9 @@ class Verbs:
             self._beam(d, target, damage_type, hits, status)
             return
         if mode.get("assign") == "area":
-            area = [target.pos] + self._area_pair(target.pos)
+            plan = ctx.info.get("plan")            # the 2 spaces the firer chose, if stated
+            area = [target.pos] + (self._chosen_pair(target.pos, plan) if plan is not None
+                                   else self._area_pair(target.pos))
             self.area_hit = area
             done = set()
             for h in area:
@@ -131,7 +133,18 @@ class Verbs:
             if friend is not None and friend is not d:
                 e.hurt(friend, hits)
 
+    @staticmethod
+    def _chosen_pair(h: Hex, plan: list) -> list[Hex]:
+        """The firer's triangle (L690): 2 spaces next to the target `h` and to each other."""
+        pair = [tuple(x) for x in plan]
+        if len(pair) != 2 or any(x not in hx.neighbours(h) for x in pair) or pair[1] not in hx.neighbours(pair[0]):
+            raise EffectError(f"the triangle is the target and 2 spaces next to it and to each other, "
+                              f"not {[list(x) for x in pair]}")
+        return pair
+
     def _area_pair(self, h: Hex) -> list[Hex]:
+        """The triangle's 2 other spaces when the firer states none: the most monsters, the
+        fewest dwarves."""
         ring = hx.neighbours(h)
         best, score = ring[:2], -1
         for a in ring:
