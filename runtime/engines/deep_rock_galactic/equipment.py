@@ -165,7 +165,7 @@ def flare(engine: Monsters, d: Dwarf, act: dict) -> None:
     st = engine.state
     if d.cls != "scout" or d.tokens["flare"] - len([1 for o in st.tokens.get("flare", {}).values() if o == d.seat]) < 1:
         raise EffectError("the Scout has no flare left")
-    if st.terrain(at) not in OPEN or not engine.los(d.pos, at):
+    if st.terrain(at) not in OPEN | {"o"} or not engine.los(d.pos, at):    # a pit is a space too
         raise EffectError(f"a flare goes on a space in line of sight, not {list(at)}")
     spend(d, 1)
     st.tokens.setdefault("flare", {})[at] = d.seat
