@@ -88,8 +88,10 @@ def _scenario(step: dict, setup_extra: dict | None = None) -> dict:
     {"do": "fly", "illegal": True},
     {"do": "move", "dwarf": 3, "path": [[4, 1]], "illegal": True},
     {"do": "attack", "weapon": "minigun", "mode": 0, "illegal": True},
+    {"do": "attack", "weapon": "minigun", "mode": 0, "target": "g", "plans": [[4, 4]], "illegal": True},
+    {"do": "move", "path": [[4, 1]], "then_shoot": {"weapon": "minigun", "mode": 0, "target": "g"}, "illegal": True},
 ], ids=["unknown-target", "unknown-weapon", "unknown-mode", "off-map", "unknown-card", "unknown-step", "no-dwarf",
-        "no-target"])
+        "no-target", "misspelt-field", "unknown-field"])
 def test_a_refused_step_naming_nothing_the_engine_could_offer_is_a_scenario_error(step):
     errors = run_scenario(BASE, _scenario(step))
     assert errors and "scenario error" in errors[0], errors

@@ -56,7 +56,7 @@ def attack(engine: Monsters, d: Dwarf, act: dict) -> None:
 def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
     """Every attack the dwarf may make now: per weapon and fire mode it can pay for (actions,
     ammo, per-round uses, `after`), each visible monster in range and line of sight; an area
-    mode never where a teammate would be caught in the area."""
+    mode never where a teammate would be caught in the area, nor a beam through a teammate."""
     st = engine.state
     out = []
     in_sight: dict = {}           # (monster's space, sight rule) -> seen: looked at once per call
@@ -75,10 +75,13 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
             # the mode's fields read once, not once per monster
             lob = mode.get("ignores_line_of_sight") or "none"
             reach, area, dice = mode.get("range") or 1, mode.get("assign") == "area", mode.get("dice") or 0
+            beam = mode.get("assign") == "beam"
             for m, far in visible:
                 if far <= reach and _seen(engine, d.pos, m.pos, lob, in_sight):
                     if area and any(hx.distance(x.pos, m.pos) <= 1 for x in st.dwarves if x is not d):
                         continue
+                    if beam and any(x.pos in hx.beam(d.pos, m.pos) for x in st.dwarves if x is not d):
+                        continue            # the beam would burn a teammate (L1319)
                     out.append({"do": "attack", "weapon": weapon.id, "mode": i, "target": m.uid,
                                 "dice": dice, "slot": weapon.slot})
     return out
@@ -168,14 +171,24 @@ def land_supply_pod(engine: Monsters, at: Hex) -> None:
 
 
 def collect_supply(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Collect Supply (L608-610): next to the pod, any number of its health cubes and ammo
+    (`take`; by default all the dwarf's board has room for); an emptied pod leaves."""
     st = engine.state
     if st.supply_pod is None or hx.distance(d.pos, st.supply_pod) > 1:
         raise EffectError("Collect Supply needs the supply pod next to you")
-    spend(d, 1)
     caps = {"health": engine.health_cap(d), "ammo": engine.ammo_cap(d, "ammo"),
             "secondary_ammo": engine.ammo_cap(d, "secondary_ammo")}
-    for name, cap in caps.items():
-        take = max(0, min(st.supply_stock[name], cap - getattr(d, name)))
+    room = {name: max(0, min(st.supply_stock[name], cap - getattr(d, name))) for name, cap in caps.items()}
+    wanted = act.get("take")          # any number of each (L608), else all the caps allow
+    if wanted is not None:
+        for name, n in wanted.items():
+            if name not in room:
+                raise EffectError(f"the supply pod holds no {name}")
+            if not 0 <= n <= room[name]:
+                raise EffectError(f"{n} {name}: the pod and the {d.cls}'s board allow {room[name]}")
+        room = {name: wanted.get(name, 0) for name in room}
+    spend(d, 1)
+    for name, take in room.items():
         setattr(d, name, getattr(d, name) + take)
         st.supply_stock[name] -= take
     if d.cls == "gunner":
@@ -210,35 +223,56 @@ def stand(engine: Monsters, d: Dwarf, act: dict) -> None:
     d.statuses.discard("knocked_over")
 
 def exchange(engine: Monsters, d: Dwarf, act: dict) -> None:
-    """Exchange Supply (L612-616): with an adjacent dwarf, ammo, throwables, spare upgrades and
-    Rock and Stone cards; never health. All or nothing: what cannot be given is refused
-    before anything moves or the action is spent."""
+    """Exchange Supply (L612-616): with an adjacent dwarf, each other's ammo, throwables,
+    spare upgrades and Rock and Stone cards ('交换彼此的'): `give` goes to the other dwarf,
+    `take` comes from him, in one action; never health. All or nothing: what cannot move
+    (caps counted after both ways) is refused before anything moves or the action is spent."""
     other = engine.state.dwarves[act["who"]]
     if other is d or hx.distance(d.pos, other.pos) > 1:
         raise EffectError("exchange with an adjacent dwarf")
-    give = act.get("give", {})
-    for name, n in give.items():
-        problem = _cannot_give(engine, d, other, name, n)
-        if problem:
-            raise EffectError(problem)
+    give, take = act.get("give", {}), act.get("take", {})
+    for giver, getter, what, back in ((d, other, give, take), (other, d, take, give)):
+        for name, n in what.items():
+            problem = _cannot_give(engine, giver, getter, name, n, back.get(name, 0))
+            if problem:
+                raise EffectError(problem)
     spend(d, 1)
-    for name, n in give.items():
-        if name == "rock_and_stone":           # n cards from the hand
-            other.rock_and_stone += d.rock_and_stone[:n]
+    given, taken = _hand_over(d, give), _hand_over(other, take)
+    _receive(other, given)
+    _receive(d, taken)
+
+
+def _hand_over(d: Dwarf, what: dict) -> dict:
+    """Takes `what` off the dwarf (checked before): ammo counts, cards and upgrades by id, the
+    first n Rock and Stone cards of the hand."""
+    out = {}
+    for name, n in what.items():
+        if name == "rock_and_stone":
+            out[name] = d.rock_and_stone[:n]
             del d.rock_and_stone[:n]
         elif name in ("ammo", "secondary_ammo"):
             setattr(d, name, getattr(d, name) - n)
-            setattr(other, name, getattr(other, name) + n)
+            out[name] = n
         else:                                  # upgrades, throwables: by id
-            mine, theirs = ((d.spare_upgrades, other.spare_upgrades) if name == "upgrades"
-                            else (d.throwables, other.throwables))
+            mine = d.spare_upgrades if name == "upgrades" else d.throwables
             for item in n:
                 mine.remove(item)
-                theirs.append(item)
+            out[name] = list(n)
+    return out
 
 
-def _cannot_give(engine: Monsters, d: Dwarf, other: Dwarf, name: str, n) -> str:
-    """Why `d` cannot give `n` of `name` to `other` ("" if it can)."""
+def _receive(d: Dwarf, got: dict) -> None:
+    for name, n in got.items():
+        if name in ("ammo", "secondary_ammo"):
+            setattr(d, name, getattr(d, name) + n)
+        else:
+            {"rock_and_stone": d.rock_and_stone, "upgrades": d.spare_upgrades,
+             "throwables": d.throwables}[name].extend(n)
+
+
+def _cannot_give(engine: Monsters, d: Dwarf, other: Dwarf, name: str, n, back=0) -> str:
+    """Why `d` cannot give `n` of `name` to `other`, who gives `back` of it in return ("" if
+    it can)."""
     if name == "health":
         return "health cubes cannot be exchanged"
     if name == "rock_and_stone":
@@ -246,7 +280,7 @@ def _cannot_give(engine: Monsters, d: Dwarf, other: Dwarf, name: str, n) -> str:
     if name in ("ammo", "secondary_ammo"):
         if getattr(d, name) < n:
             return f"not enough {name}"
-        if getattr(other, name) + n > engine.ammo_cap(other, name):    # its board's spaces (L608)
+        if getattr(other, name) + n - back > engine.ammo_cap(other, name):    # its board's spaces (L608)
             return f"the {other.cls} has no room for {n} more {name}"
         return ""
     if name == "upgrades":                     # only ones not installed (L614-616)

@@ -134,6 +134,8 @@ class Combat(Board):
             return near and hx.distance(d.pos, h) <= rng and self.los(d.pos, h, lob)
 
         if plan is not None:
+            if not any(f.get("hits") for f in dice):
+                return {target.uid: 0}   # all missed: no first hit to place, as unplanned (L454)
             if len(plan) != len(dice):
                 raise EffectError(f"{len(dice)} dice but {len(plan)} assignments")
             for i, (face, h) in enumerate(zip(dice, plan)):

@@ -117,7 +117,8 @@ class Engine(Monsters):
                     return o
             raise EffectError(f"target {wanted} is not a legal target")
         if "shot" in ctx.info and options == [True, False]:
-            return ctx.info["shot"] is not None    # a Move's then_fire answers its `may`
+            # a Move's then_fire or then_throw answers its `may`
+            return ctx.info["shot"] is not None or ctx.info.get("throw") is not None
         if len(options) == 1:
             return options[0]
         agent = self.agents[seat % len(self.agents)]

@@ -3,7 +3,7 @@ throwables (L566-584), Rock and Stone cards and class abilities."""
 from __future__ import annotations
 
 
-from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, spend
@@ -108,7 +108,8 @@ def zipline(engine: Monsters, d: Dwarf, act: dict) -> None:
     pits = [tuple(h) for h in act["over"]]
     land = tuple(act["land"])
     line = [d.pos] + pits + [land]
-    if d.cls != "gunner" or not 1 <= len(pits) <= 2 or d.tokens["zipline"] < len(pits):
+    if d.cls != "gunner" or not 1 <= len(pits) <= 2 \
+            or d.tokens["zipline"] + sum(len(p) for p in _laid_ziplines(engine).values()) < len(pits):
         raise EffectError("the Gunner lays 1 or 2 zipline tokens")
     step = None
     for a, b in zip(line, line[1:]):
@@ -121,10 +122,40 @@ def zipline(engine: Monsters, d: Dwarf, act: dict) -> None:
     if any(st.terrain(h) != "o" for h in pits) or st.terrain(land) not in OPEN:
         raise EffectError("a zipline crosses pits and lands on ground")
     spend(d, 1)
+    while d.tokens["zipline"] < len(pits):       # none left: take back one laid earlier (L722)
+        _take_down_zipline(engine, d)
     d.tokens["zipline"] -= len(pits)
     for h in pits:
         st.tokens.setdefault("zipline", {})[h] = d.seat
     engine.ziplines.add((d.pos, land))
+
+
+def _laid_ziplines(engine: Monsters) -> dict:
+    """The ziplines on the board: (one end, other end) -> the pit spaces between them
+    (a straight line, so each is one step further along from the first end)."""
+    laid = {}
+    for a, b in sorted(engine.ziplines):
+        prev, h = a, min(hx.neighbours(a), key=lambda n: hx.distance(n, b))
+        pits = []
+        for _ in range(hx.distance(a, b) - 1):
+            pits.append(h)
+            prev, h = h, hx.ahead(prev, h)
+        laid[(a, b)] = pits
+    return laid
+
+
+def _take_down_zipline(engine: Monsters, d: Dwarf) -> None:
+    """The Gunner takes back a zipline he laid (L722): its tokens return to his hand and it
+    can no longer be ridden. Several laid: he chooses which (named by its first pit)."""
+    laid = _laid_ziplines(engine)
+    firsts = {pits[0]: ends for ends, pits in laid.items()}
+    first = engine.decide(Context(engine, you=d), "zipline_take_back", sorted(firsts))
+    ends = firsts[first]
+    engine.ziplines.discard(ends)
+    for h in laid[ends]:
+        engine.state.tokens.get("zipline", {}).pop(h, None)
+    d.tokens["zipline"] += len(laid[ends])
+    engine.log(f"the {d.cls} takes back the zipline over {[list(h) for h in laid[ends]]}")
 
 
 def flare(engine: Monsters, d: Dwarf, act: dict) -> None:
@@ -134,7 +165,7 @@ def flare(engine: Monsters, d: Dwarf, act: dict) -> None:
     st = engine.state
     if d.cls != "scout" or d.tokens["flare"] - len([1 for o in st.tokens.get("flare", {}).values() if o == d.seat]) < 1:
         raise EffectError("the Scout has no flare left")
-    if st.terrain(at) not in OPEN or not engine.los(d.pos, at):
+    if st.terrain(at) not in OPEN | {"o"} or not engine.los(d.pos, at):    # a pit is a space too
         raise EffectError(f"a flare goes on a space in line of sight, not {list(at)}")
     spend(d, 1)
     st.tokens.setdefault("flare", {})[at] = d.seat

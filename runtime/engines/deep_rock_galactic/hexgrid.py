@@ -136,6 +136,15 @@ def lines(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], ...]:
     return tuple(out)
 
 
+def beam(a: Hex, b: Hex) -> list[Hex]:
+    """The spaces a beam from `a` to `b` crosses, then `b`: both nudged centre lines (a beam
+    along a hex edge touches the spaces on either side)."""
+    out: list[Hex] = []
+    for line in lines(a, b):
+        out += [h for h in line if h not in out]
+    return out + [b]
+
+
 def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
     """Clear if some line from a to b crosses no blocking hex (the rule's 'any part' of a hex).
     Each line is read up to its first blocking hex, lines in order (loops, not generators:

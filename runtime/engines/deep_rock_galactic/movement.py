@@ -41,6 +41,10 @@ def check_move(engine: Monsters, d: Dwarf, act: dict) -> Hex:
             break
     end = end or prev
     fire = act.get("then_fire")
+    if fire is not None and act.get("then_throw") is not None:
+        raise EffectError("Light-Footed: one free shot or one throwable after a Move, not both (L818)")
+    if act.get("then_throw") is not None:
+        _check_free_throw(engine, d, act["then_throw"], end)
     if fire is not None:
         mode = engine.data.get("weapon", fire["weapon"]).modes[fire["mode"]]
         if not engine.listens(d, "move_action"):
@@ -51,6 +55,19 @@ def check_move(engine: Monsters, d: Dwarf, act: dict) -> Hex:
             and not engine.dwarf_can_stop(d, end):
         raise EffectError(f"{d.cls} cannot end a move on {list(end)}")
     return end
+
+
+def _check_free_throw(engine: Monsters, d: Dwarf, throw: dict, end: Hex) -> None:
+    """The throwable a Move states (`then_throw`, Light-Footed, L818): a card in hand that
+    reaches its space from where the Move ends (walls alone block a throw, L570)."""
+    if not engine.listens(d, "move_action"):
+        raise EffectError(f"no ability of the {d.cls} acts after a Move: no free throwable")
+    card = throw["card"]
+    if card not in d.throwables:
+        raise EffectError(f"{d.cls} holds no {card}")
+    at = tuple(throw["at"])
+    if hx.distance(end, at) > (engine.data.get("throwable", card).range or 0) or not engine.los(end, at, "arc"):
+        raise EffectError(f"{card} cannot reach {list(at)} from {list(end)}")
 
 
 def move(engine: Monsters, d: Dwarf, act: dict) -> None:
@@ -71,9 +88,9 @@ def move(engine: Monsters, d: Dwarf, act: dict) -> None:
         if d.in_pod or stop or engine.move_ended or not d.conscious:
             break
     engine.move_ended = False
-    # the dwarf's `on move_action` triggers (Light-Footed, L812-820); `then_fire` is the free
-    # shot the Move states (its absence declines one)
-    engine.emit("move_action", you=d, info={"shot": act.get("then_fire")})
+    # the dwarf's `on move_action` triggers (Light-Footed, L816-818); `then_fire` is the free
+    # shot, `then_throw` the free throwable the Move states (neither: none is taken)
+    engine.emit("move_action", you=d, info={"shot": act.get("then_fire"), "throw": act.get("then_throw")})
 
 
 def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
@@ -110,9 +127,7 @@ def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
         if not st.ground[h]:
             del st.ground[h]
     if st.mine_head is not None and (h == st.mine_head or h in hx.neighbours(st.mine_head)):
-        for name, n in d.carried.items():
-            st.shared[name] += n
-        d.carried.clear()
+        deposit(engine, d)
     if st.pod_returned and h in st.pod:
         d.in_pod = True
         engine.log(f"{d.cls} boards the drop pod")
@@ -137,10 +152,26 @@ def carry(engine: Monsters, d: Dwarf, name: str, n: int = 1, at: Hex | None = No
 
 
 def collect(engine: Monsters, d: Dwarf, kind: str) -> None:
+    """A pickup taken by passing it: into the Shared Supply, its effect now; in a Mine Head
+    mission onto the dwarf's board, its effect when deposited (L372)."""
     pdef = engine.data.get("pickup", kind)
     carry(engine, d, kind)
-    if pdef.effect is not None:
+    if pdef.effect is not None and not engine.mine_head_mission:
         engine.emit("picked_up", you=d, effect=pdef.effect)
+
+
+def deposit(engine: Monsters, d: Dwarf) -> None:
+    """At the Mine Head what the dwarf carries goes to the Shared Supply; only now does it
+    count as obtained and usable (L372): a carried pickup's effect (a Barley Bulb's Rock and
+    Stone card) happens now."""
+    carried, d.carried = +d.carried, Counter()
+    pickups = {p.id: p for p in engine.data.of("pickup")}
+    for name, n in carried.items():
+        engine.state.shared[name] += n
+        pdef = pickups.get(name)
+        if pdef is not None and pdef.effect is not None and not pdef.needs_pickaxe:
+            for _ in range(n):
+                engine.emit("picked_up", you=d, effect=pdef.effect)
 
 
 # --- the pickaxe (L500-565) ------------------------------------------------------------------
@@ -154,6 +185,13 @@ def reveal(engine: Monsters, seg: dict) -> None:
     engine.reveal_segment(seg)
 
 
+def _farmable(engine: Monsters, h: Hex) -> bool:
+    """A revealed pickup struck with the pickaxe lies on `h`: it may be struck from its own
+    space as from next to it (L530), unlike a wall, a stalagmite or a monster (L512)."""
+    pickup = engine.state.pickups.get(h)
+    return pickup is not None and pickup[1] and engine.data.get("pickup", pickup[0]).needs_pickaxe
+
+
 def pickaxe(engine: Monsters, d: Dwarf, act: dict) -> None:
     """Roll the pickaxe die (rule g13: 1 die); each pickaxe result is one task on an adjacent
     space: mine, farm, self-defence, landscape or break a stalagmite."""
@@ -162,7 +200,7 @@ def pickaxe(engine: Monsters, d: Dwarf, act: dict) -> None:
     if not targets:
         raise EffectError("the pickaxe needs a target space")
     for h in targets:
-        if hx.distance(d.pos, h) != 1:
+        if hx.distance(d.pos, h) != 1 and not (h == d.pos and _farmable(engine, h)):
             raise EffectError(f"the pickaxe reaches adjacent spaces only, not {list(h)}")
     spend(d, 1)                 # only once the swing is legal: a refused swing costs nothing
     faces = act.get("roll") or engine.roll("pickaxe_die", int(engine.rules["g13_pickaxe_dice"]))

@@ -23,7 +23,9 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         last_action {do, weapon, mode}; per monster hidden_from (seat)
 steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|assist|stand|
         sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone, dwarf, ...action
-        fields, choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
+        fields (a move's then_fire {weapon, mode, target} or then_throw {card, at}: the
+        Scout's free shot or throwable after it; exchange give/take, collect_supply take
+        {health, ammo, secondary_ammo}: ACTION_KEYS), choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
         exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
@@ -339,6 +341,16 @@ _SIDE = re.compile(r"side[1-9]")
 
 
 HEX_FIELDS = ("at", "path", "over", "land")
+# the fields every action step may have, and each action's own (what its handler reads); an
+# action a pack adds to HANDLERS is not checked
+STEP_KEYS = {"do", "dwarf", "rolls", "illegal", "choose", "choose_for"}
+ACTION_KEYS = {"move": {"path", "then_fire", "then_throw", "webbed"},
+               "attack": {"weapon", "mode", "target", "plan", "from_behind"},
+               "pickaxe": {"at"}, "overclock": set(), "call_supply": {"at"}, "collect_supply": {"take"},
+               "revive": {"who"}, "assist": {"who"}, "stand": set(), "sentry": {"at"},
+               "throw": {"card", "at"}, "shield": {"at"}, "platforms": {"at"},
+               "exchange": {"who", "give", "take"}, "flare": {"at"}, "zipline": {"over", "land"},
+               "rock_and_stone": {"card"}, "ability": {"id"}, "end": set()}
 
 
 def _validate(engine: Engine, names: dict, step: dict) -> None:
@@ -360,6 +372,10 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
             raise ScenarioError(f"exit {step['exit']!r}: no such tunnel exit; exits: {sorted(st.exits)}")
     if kind not in actions.HANDLERS:
         return
+    unknown = sorted(set(step) - STEP_KEYS - ACTION_KEYS.get(kind, set()))
+    if unknown and kind in ACTION_KEYS:                 # a misspelt or unsupported field would silently do nothing
+        raise ScenarioError(f"{kind}: unknown field(s) {unknown}; known: "
+                            f"{sorted(ACTION_KEYS.get(kind, set()) | STEP_KEYS - {'do'})}")
     shots = [step] + ([step["then_fire"]] if isinstance(step.get("then_fire"), dict) else [])
     for shot in shots:
         if "target" in shot and str(shot["target"]) not in names and shot["target"] not in st.monsters:
@@ -373,10 +389,15 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
                 raise ScenarioError(f"mode {shot.get('mode')!r}: {shot['weapon']} has modes 0-{len(modes) - 1}")
     if "who" in step and not (isinstance(step["who"], int) and 0 <= step["who"] < len(st.dwarves)):
         raise ScenarioError(f"who {step['who']!r}: no such dwarf")
-    if "card" in step:
+    throw = step.get("then_throw")            # a Move's free throwable (Light-Footed)
+    if throw is not None and not (isinstance(throw, dict) and {"card", "at"} <= set(throw)):
+        raise ScenarioError("then_throw: {card, at} expected")
+    for card in [step.get("card")] + ([throw["card"]] if throw else []):
+        if card is None:
+            continue
         cards = {c.id for kind_ in ("throwable", "rock_and_stone_card") for c in data.of(kind_)}
-        if step["card"] not in cards:
-            raise ScenarioError(f"card {step['card']!r}: no such throwable or Rock and Stone card")
+        if card not in cards:
+            raise ScenarioError(f"card {card!r}: no such throwable or Rock and Stone card")
     for key in HEX_FIELDS:
         if key not in step:
             continue
@@ -385,6 +406,8 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
         for h in hexes:
             if _hex(h) not in st.cells:
                 raise ScenarioError(f"{key}: {h} is not a space of the map")
+    if throw and _hex(throw["at"]) not in st.cells:
+        raise ScenarioError(f"then_throw at: {throw['at']} is not a space of the map")
 
 
 STEPS = ("activate_all", "spawn", "advance_threat", "event", "turn", "kill", "check_end", "bosco",

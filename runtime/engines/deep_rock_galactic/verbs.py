@@ -93,8 +93,13 @@ class Verbs:
             return
         d = ctx.you
         status = mode.get("hit_status")
+        if mode.get("assign") == "beam":
+            self._beam(d, target, damage_type, hits, status)
+            return
         if mode.get("assign") == "area":
-            area = [target.pos] + self._area_pair(target.pos)
+            plan = ctx.info.get("plan")            # the 2 spaces the firer chose, if stated
+            area = [target.pos] + (self._chosen_pair(target.pos, plan) if plan is not None
+                                   else self._area_pair(target.pos))
             self.area_hit = area
             done = set()
             for h in area:
@@ -114,7 +119,32 @@ class Verbs:
                 e.damage_monster(m, damage_type, n, d, from_behind=ctx.info.get("from_behind", False),
                                  status=status)
 
+    def _beam(self, d: Dwarf, target: Monster, damage_type: str, hits: int, status) -> None:
+        """Breach Cutter's Focused Beam (L1319): the roll hits every creature between the
+        firer and the target space, dwarves too, and the target; each monster once."""
+        e = self.e
+        done = set()
+        for h in hx.beam(d.pos, target.pos):
+            m = e.state.monster_at(h)
+            if m is not None and m.uid not in done:
+                done.add(m.uid)
+                e.damage_monster(m, damage_type, hits, d, status=status)
+            friend = e.state.dwarf_at(h)
+            if friend is not None and friend is not d:
+                e.hurt(friend, hits)
+
+    @staticmethod
+    def _chosen_pair(h: Hex, plan: list) -> list[Hex]:
+        """The firer's triangle (L690): 2 spaces next to the target `h` and to each other."""
+        pair = [tuple(x) for x in plan]
+        if len(pair) != 2 or any(x not in hx.neighbours(h) for x in pair) or pair[1] not in hx.neighbours(pair[0]):
+            raise EffectError(f"the triangle is the target and 2 spaces next to it and to each other, "
+                              f"not {[list(x) for x in pair]}")
+        return pair
+
     def _area_pair(self, h: Hex) -> list[Hex]:
+        """The triangle's 2 other spaces when the firer states none: the most monsters, the
+        fewest dwarves."""
         ring = hx.neighbours(h)
         best, score = ring[:2], -1
         for a in ring:
@@ -372,9 +402,13 @@ class Verbs:
         self.e.move_ended = True
 
     def attack(self, ctx) -> None:
-        """One action-free ranged attack with any fire mode the dwarf could use now."""
+        """One action-free ranged attack with any fire mode the dwarf could use now, or the
+        throwable a Move states (`then_throw`: Light-Footed, L818)."""
         d = ctx.you
         if not isinstance(d, Dwarf):
+            return
+        if ctx.info.get("throw") is not None:   # Light-Footed's other choice: a throwable (L818)
+            actions.HANDLERS["throw"](self.e, d, {**ctx.info["throw"], "do": "throw", "free": True})
             return
         saved, d.actions = d.actions, max(d.actions, 3)     # free: any mode's action cost is met
         try:
@@ -425,3 +459,4 @@ class Verbs:
         """Shield Generator (L712-726): the shield's 7 spaces around where it was placed."""
         at = ctx.info.get("at", ctx.info.get("origin"))
         self.e.shield = tuple(at) if at is not None else ctx.you.pos
+
