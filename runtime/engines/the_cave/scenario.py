@@ -193,7 +193,7 @@ def build(data, setup: dict) -> Engine:
         team.camp_items = Counter(spec.get("camp_items", {}))
         team.camp_packed_before = bool(spec.get("camp_packed_before", team.camp != "beside"))
         team.tokens = Counter(spec.get("tokens", {}))
-        team.depth_tokens = set(spec.get("depth_tokens", []))
+        team.depth_tokens = set(spec.get("depth_tokens", [])) | _held_depths(data, team.tokens)
         team.lost = Counter(spec.get("lost", []))
         team.ap = spec.get("ap", 5)
         team.forced = bool(spec.get("forced", False))
@@ -207,6 +207,14 @@ def build(data, setup: dict) -> Engine:
     engine = ScenarioEngine(data, state, agents, log_enabled=True)
     _check_names(engine, setup)
     return engine
+
+
+def _held_depths(data, tokens: Counter) -> set[int]:
+    """The depths of the reached-depth tokens a team is given: it holds them, so its own rope
+    to such a depth gives no second one (L146-148), as if `depth_tokens` named them too."""
+    kinds = data.kinds["token"]
+    return {kinds[k].depth for k, n in tokens.items()
+            if n > 0 and k in kinds and getattr(kinds[k], "depth", None)}
 
 
 CAMP_STATES = ("beside", "packed", "set", "abandoned")
@@ -333,8 +341,9 @@ class _EndTurns:
 
 
 def _end_sequence(engine: Engine, seat: int) -> None:
-    for team in engine.state.teams:
-        team.pos = engine.state.base
+    """The rest of the game with every turn ended at once: the teams stay where the setup and
+    the steps left them (a team away from the base still pays its upkeep, crawls when out of
+    consumables, and at the end scores nothing, L305-307)."""
     engine.agents = [_EndTurns(engine, seat) for _ in engine.state.teams]
     engine.state.turn_log.clear()
     engine.play()
