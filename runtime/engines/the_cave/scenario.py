@@ -401,6 +401,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
             if key in exp and result[key] != exp[key]:
                 return f"{key}: expected {exp[key]}, got {result[key]}"
         if "bonus" in exp:
+            _bonus_categories(engine, exp["bonus"])
             for seat, want in enumerate(exp["bonus"]):
                 got = {k: result["bonus"][seat].get(k, 0) for k in want}
                 if got != want:
@@ -430,6 +431,19 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                 return f"team {exp['team']} {key}: expected {want!r}, got {got!r}"
         return None
     return f"unknown expectation {exp!r}"
+
+
+def _bonus_categories(engine: Engine, bonus) -> None:
+    """A bonus expectation names majority categories (L311-312): a misspelt one ("photos")
+    would be read as 0 and an expected 0 pass vacuously."""
+    known = {tok.category for tok in engine.data.kinds["token"].values() if tok.category}
+    if not isinstance(bonus, list) or len(bonus) > len(engine.state.teams) \
+            or not all(isinstance(b, dict) for b in bonus):
+        raise ScenarioError(f"bonus: a mapping per team (at most {len(engine.state.teams)}), "
+                            f"category -> points, not {bonus!r}")
+    unknown = sorted({str(k) for b in bonus for k in b} - known)
+    if unknown:
+        raise ScenarioError(f"bonus: unknown categor(ies) {unknown}; known: {sorted(known)}")
 
 
 def run_scenario(data, scenario: dict) -> list[str]:
