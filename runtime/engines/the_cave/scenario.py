@@ -28,6 +28,8 @@ from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse
 
 
 def _pos(value) -> tuple[int, int]:
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ScenarioError(f"a position is [x, y], not {value!r}")
     return (int(value[0]), int(value[1]))
 
 
@@ -196,10 +198,15 @@ def build(data, setup: dict) -> Engine:
         team.depth_tokens = set(spec.get("depth_tokens", [])) | _held_depths(data, team.tokens)
         team.lost = Counter(spec.get("lost", []))
         team.ap = spec.get("ap", 5)
+        if not isinstance(team.ap, int) or not 0 <= team.ap <= 5:
+            raise ScenarioError(f"setup.teams[{seat}].ap: 0 to 5 (L64), not {team.ap!r}")
         team.forced = bool(spec.get("forced", False))
         teams.append(team)
     state = State(cells, teams, base, stacks)
-    for rope in setup.get("ropes", []):
+    for i, rope in enumerate(setup.get("ropes", [])):
+        if not isinstance(rope, list) or len(rope) not in (2, 3):
+            raise ScenarioError(f"setup.ropes[{i}]: [[x, y], [x, y]] or [[x, y], [x, y], seat], "
+                                f"not {rope!r}")
         state.ropes[edge(_pos(rope[0]), _pos(rope[1]))] = rope[2] if len(rope) > 2 else 99
     state.max_marker = setup.get("max_marker", max((c.marker or 0 for c in cells.values()), default=0))
     state.end_triggered = bool(setup.get("end_triggered", False))
@@ -373,6 +380,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                     return f"tile {exp['tile']} {key}: expected {want!r}, got {got[key]!r}"
         return None
     if "rope" in exp:
+        if not isinstance(exp["rope"], list) or len(exp["rope"]) != 2:
+            raise ScenarioError(f"rope: the two tiles it joins, [[x, y], [x, y]], not {exp['rope']!r}")
         there = edge(_pos(exp["rope"][0]), _pos(exp["rope"][1])) in state.ropes
         want = exp.get("present", True)
         return None if there == want else f"rope {exp['rope']}: expected present={want}, got {there}"
