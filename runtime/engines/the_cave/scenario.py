@@ -350,9 +350,16 @@ class _EndTurns:
 def _end_sequence(engine: Engine, seat: int) -> None:
     """The rest of the game with every turn ended at once: the teams stay where the setup and
     the steps left them (a team away from the base still pays its upkeep, crawls when out of
-    consumables, and at the end scores nothing, L305-307)."""
-    engine.agents = [_EndTurns(engine, seat) for _ in engine.state.teams]
-    engine.state.turn_log.clear()
+    consumables, and at the end scores nothing, L305-307). When the steps already triggered the
+    end (on `seat`'s turn, round 1 if none was counted), the seats after it finish that round
+    first (L304), then the 3 rounds follow."""
+    state = engine.state
+    engine.agents = [_EndTurns(engine, seat) for _ in state.teams]
+    state.turn_log.clear()
+    if state.end_triggered:
+        state.round = max(state.round, 1)
+        for team in state.teams[seat + 1:]:
+            engine.play_turn(team)
     engine.play()
 
 
