@@ -84,3 +84,11 @@ def test_tiles_left_out_lay_the_starting_board_for_the_player_count():
         assert run({"teams": [{}] * players, "stacks": "dealt"}, expect=expect) == [], players
     assert "players 3 but 2 teams" in run({"players": 3, "teams": [{}, {}]})[0]
     assert "no starting board for 6 players" in run({"players": 6})[0]
+
+
+def test_a_bonus_expectation_names_majority_categories():
+    """L311-312: a misspelt category read as 0 let an expected 0 pass whatever was scored."""
+    setup = {"tiles": [BASE], "teams": [{"tokens": {"photo": 2}}, {}]}
+    failures = run(setup, [{"do": "score"}], [{"bonus": [{"photos": 0}, {}]}])
+    assert "unknown categor(ies) ['photos']" in failures[0], failures
+    assert run(setup, [{"do": "score"}], [{"bonus": [{"photo": 8}, {"photo": 0}]}]) == []

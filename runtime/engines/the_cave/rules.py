@@ -336,7 +336,10 @@ def discover(engine, team: Team) -> None:
             engine.log(f"{team.name} cannot place {tile.tile_kind} {tile.exits}: {kind.id} at {pos}")
         if kind.on_discover is not None:
             kind.on_discover(engine.ctx(team, new))
-    if stack_no == 4 and not state.stacks[3] and not state.end_triggered:
-        state.end_triggered = True     # L303-304
+    # L303-304: the last stack-4 tile placed (or its boulder). Stack 4 is drawn last (L72-73),
+    # so that is the last tile of all; a setup whose stack 4 is empty (a scenario's, a pack's)
+    # ends with its last tile, not never (the cave is explored, L28).
+    if not any(state.stacks) and not state.end_triggered:
+        state.end_triggered = True
         if engine.log_enabled:     # no formatting when logging is off
-            engine.log(f"{team.name} placed the last stack-4 tile: the end is triggered")
+            engine.log(f"{team.name} placed the last tile (stack {stack_no}): the end is triggered")

@@ -28,6 +28,8 @@ from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse
 
 
 def _pos(value) -> tuple[int, int]:
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ScenarioError(f"a position is [x, y], not {value!r}")
     return (int(value[0]), int(value[1]))
 
 
@@ -193,13 +195,18 @@ def build(data, setup: dict) -> Engine:
         team.camp_items = Counter(spec.get("camp_items", {}))
         team.camp_packed_before = bool(spec.get("camp_packed_before", team.camp != "beside"))
         team.tokens = Counter(spec.get("tokens", {}))
-        team.depth_tokens = set(spec.get("depth_tokens", []))
+        team.depth_tokens = set(spec.get("depth_tokens", [])) | _held_depths(data, team.tokens)
         team.lost = Counter(spec.get("lost", []))
         team.ap = spec.get("ap", 5)
+        if not isinstance(team.ap, int) or not 0 <= team.ap <= 5:
+            raise ScenarioError(f"setup.teams[{seat}].ap: 0 to 5 (L64), not {team.ap!r}")
         team.forced = bool(spec.get("forced", False))
         teams.append(team)
     state = State(cells, teams, base, stacks)
-    for rope in setup.get("ropes", []):
+    for i, rope in enumerate(setup.get("ropes", [])):
+        if not isinstance(rope, list) or len(rope) not in (2, 3):
+            raise ScenarioError(f"setup.ropes[{i}]: [[x, y], [x, y]] or [[x, y], [x, y], seat], "
+                                f"not {rope!r}")
         state.ropes[edge(_pos(rope[0]), _pos(rope[1]))] = rope[2] if len(rope) > 2 else 99
     state.max_marker = setup.get("max_marker", max((c.marker or 0 for c in cells.values()), default=0))
     state.end_triggered = bool(setup.get("end_triggered", False))
@@ -207,6 +214,14 @@ def build(data, setup: dict) -> Engine:
     engine = ScenarioEngine(data, state, agents, log_enabled=True)
     _check_names(engine, setup)
     return engine
+
+
+def _held_depths(data, tokens: Counter) -> set[int]:
+    """The depths of the reached-depth tokens a team is given: it holds them, so its own rope
+    to such a depth gives no second one (L146-148), as if `depth_tokens` named them too."""
+    kinds = data.kinds["token"]
+    return {kinds[k].depth for k, n in tokens.items()
+            if n > 0 and k in kinds and getattr(kinds[k], "depth", None)}
 
 
 CAMP_STATES = ("beside", "packed", "set", "abandoned")
@@ -333,10 +348,18 @@ class _EndTurns:
 
 
 def _end_sequence(engine: Engine, seat: int) -> None:
-    for team in engine.state.teams:
-        team.pos = engine.state.base
-    engine.agents = [_EndTurns(engine, seat) for _ in engine.state.teams]
-    engine.state.turn_log.clear()
+    """The rest of the game with every turn ended at once: the teams stay where the setup and
+    the steps left them (a team away from the base still pays its upkeep, crawls when out of
+    consumables, and at the end scores nothing, L305-307). When the steps already triggered the
+    end (on `seat`'s turn, round 1 if none was counted), the seats after it finish that round
+    first (L304), then the 3 rounds follow."""
+    state = engine.state
+    engine.agents = [_EndTurns(engine, seat) for _ in state.teams]
+    state.turn_log.clear()
+    if state.end_triggered:
+        state.round = max(state.round, 1)
+        for team in state.teams[seat + 1:]:
+            engine.play_turn(team)
     engine.play()
 
 
@@ -364,6 +387,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                     return f"tile {exp['tile']} {key}: expected {want!r}, got {got[key]!r}"
         return None
     if "rope" in exp:
+        if not isinstance(exp["rope"], list) or len(exp["rope"]) != 2:
+            raise ScenarioError(f"rope: the two tiles it joins, [[x, y], [x, y]], not {exp['rope']!r}")
         there = edge(_pos(exp["rope"][0]), _pos(exp["rope"][1])) in state.ropes
         want = exp.get("present", True)
         return None if there == want else f"rope {exp['rope']}: expected present={want}, got {there}"
@@ -392,6 +417,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
             if key in exp and result[key] != exp[key]:
                 return f"{key}: expected {exp[key]}, got {result[key]}"
         if "bonus" in exp:
+            _bonus_categories(engine, exp["bonus"])
             for seat, want in enumerate(exp["bonus"]):
                 got = {k: result["bonus"][seat].get(k, 0) for k in want}
                 if got != want:
@@ -421,6 +447,19 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                 return f"team {exp['team']} {key}: expected {want!r}, got {got!r}"
         return None
     return f"unknown expectation {exp!r}"
+
+
+def _bonus_categories(engine: Engine, bonus) -> None:
+    """A bonus expectation names majority categories (L311-312): a misspelt one ("photos")
+    would be read as 0 and an expected 0 pass vacuously."""
+    known = {tok.category for tok in engine.data.kinds["token"].values() if tok.category}
+    if not isinstance(bonus, list) or len(bonus) > len(engine.state.teams) \
+            or not all(isinstance(b, dict) for b in bonus):
+        raise ScenarioError(f"bonus: a mapping per team (at most {len(engine.state.teams)}), "
+                            f"category -> points, not {bonus!r}")
+    unknown = sorted({str(k) for b in bonus for k in b} - known)
+    if unknown:
+        raise ScenarioError(f"bonus: unknown categor(ies) {unknown}; known: {sorted(known)}")
 
 
 def run_scenario(data, scenario: dict) -> list[str]:
