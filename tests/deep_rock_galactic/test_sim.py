@@ -216,7 +216,7 @@ def test_the_fast_monster_searches_find_what_the_general_ones_find():
             assert step.enterable == {b for b in st.cells if step(b, b)}
             assert engine.monster_stops(m, st.cells) == {h for h in st.cells if engine.monster_can_stop(m, h)}
             fast = hx.bfs_entering([m.pos], step.enterable, step.fences)
-            assert list(fast.items()) == list(hx.bfs(m.pos, step).items())
+            assert list(fast.items()) == list(hx.bfs_from([m.pos], step).items())
             goals = sorted(fast)[:3]
             assert list(hx.bfs_leaving(goals, step.enterable, step.fences).items()) == \
                 list(hx.bfs_from(goals, lambda a, b: step(b, a)).items())

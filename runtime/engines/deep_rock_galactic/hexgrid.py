@@ -137,12 +137,9 @@ def lines(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], ...]:
 
 
 def beam(a: Hex, b: Hex) -> list[Hex]:
-    """The spaces a beam from `a` to `b` crosses, then `b`: both nudged centre lines (a beam
-    along a hex edge touches the spaces on either side)."""
-    out: list[Hex] = []
-    for line in lines(a, b):
-        out += [h for h in line if h not in out]
-    return out + [b]
+    """The spaces a beam from `a` to `b` crosses on either nudged centre line (along a hex
+    edge it touches both sides), then `b`."""
+    return list(dict.fromkeys(h for line in lines(a, b) for h in line)) + [b]
 
 
 def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
@@ -156,11 +153,6 @@ def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
         else:
             return True
     return False
-
-
-def bfs(start: Hex, passable: Callable[[Hex, Hex], bool]) -> dict[Hex, int]:
-    """Walking distance from start to every hex reachable through passable steps."""
-    return bfs_from([start], passable)
 
 
 def path_to(start: Hex, goals: Iterable[Hex], passable: Callable[[Hex, Hex], bool]) -> list[Hex] | None:

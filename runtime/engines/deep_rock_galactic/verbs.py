@@ -369,7 +369,7 @@ class Verbs:
         if not isinstance(m, Monster) or e.monster_def(m).move == 0 or (e.monster_def(m).size or 1) > 1:
             return
         step = e.monster_stepper(m)
-        reach = hx.bfs(m.pos, step)
+        reach = hx.bfs_from([m.pos], step)
         spots = sorted(h for h, n in reach.items()
                        if n <= steps and (h == m.pos or e.monster_can_stop(m, h)))
         dest = e.decide(ctx, "push", spots)
@@ -387,7 +387,7 @@ class Verbs:
         if not isinstance(d, Dwarf) or not d.conscious:
             return
         passable = lambda a, b: e.dwarf_step(d, a, b)
-        reach = hx.bfs(d.pos, passable)
+        reach = hx.bfs_from([d.pos], passable)
         spots = sorted(h for h, n in reach.items() if n <= steps and (h == d.pos or e.dwarf_can_stop(d, h)))
         dest = e.decide(ctx, "move", spots)
         e.move_ended = False
