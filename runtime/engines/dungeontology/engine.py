@@ -437,7 +437,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             doom = self.data.get("doom_card", who.dooms_hidden.pop())
             who.dooms.append(doom.id)
             self.log(f"{who.name} reveals the doom card {doom.id}")
-            if doom.on_reveal is not None:
+            if doom.on_reveal is not None and not self.in_start(who):   # L729: no effect there
                 doom.on_reveal(self.ctx(who, self.tile_of(who)))
         self.fire(self.skill_triggers(who, "turn_end"), "turn_end")
         self.draw_cards(who, max(0, who.stats().hand_value - len(who.hand)))
