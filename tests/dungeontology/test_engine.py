@@ -14,6 +14,7 @@ from tomecraft.runtime.engines.dungeontology import play_game
 from tomecraft.runtime.engines.dungeontology.policy import View
 from tomecraft.runtime.engines.dungeontology.scenario import build
 from tomecraft.runtime.rng import Rng
+from tomecraft.runtime.scenario import ScenarioError
 
 
 @pytest.fixture(scope="module")
@@ -122,3 +123,17 @@ def test_a_random_agent_is_asked_what_its_choose_would_answer(data):
     for key, options in decisions:
         assert engine.ask(who, key, options) == twin.choose(key, options, view), key
     assert engine.agents[0].rng.random() == twin.rng.random()
+
+
+@pytest.mark.parametrize("setup,named", [
+    ({"wals": [["camp", "shepherds_shelter"]]}, "wals"),
+    ({"regions": [{"region": "shepherds_shelter", "at": [1, 0], "slot": ["faith"]}]}, "slot"),
+    ({"scholars": [{"scholar": "valerio", "studnets": 3}, {"scholar": "sofia"}]}, "studnets"),
+    ({"walls": [["camp", "hunters_camp"]]}, "placed regions"),
+])
+def test_a_mistyped_or_impossible_scenario_setup_is_an_error(data, setup, named):
+    """A setup key the runner does not read would silently play a different game."""
+    base = {"regions": [{"region": "shepherds_shelter", "at": [1, 0]}],
+            "scholars": [{"scholar": "valerio"}, {"scholar": "sofia"}]}
+    with pytest.raises(ScenarioError, match=named):
+        build(data, {**base, **setup})

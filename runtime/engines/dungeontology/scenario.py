@@ -4,7 +4,8 @@ setup:  players, alert_card, alert_filled, clan, panic, boss (boss card id; else
         boss_side, boss_at (region id), notebook (notebook id; else the engine's), max_alert,
         bag {normal, omega}, bonfire, reserve_students, reserve_omega, randomizer [ids, in
         draw order], deck [ids, top first], stacks {1|2|3: [region ids, top first]},
-        regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}]
+        regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}],
+        walls / stairs [[region, region], ...] (markers between two adjacent placed regions)
         (the start region stands at [0, 0] unless listed; every other region needs `at`, one
         region per place, each listed once),
         scholars [{scholar, side, at (region id), students, stun, hand, notebook {colour: n},
@@ -51,7 +52,41 @@ def _pos(v) -> tuple[int, int]:
     return (int(v[0]), int(v[1]))
 
 
+SETUP_KEYS = {"players", "alert_card", "alert_filled", "clan", "panic", "boss", "boss_side", "boss_at",
+              "notebook", "max_alert", "bag", "bonfire", "reserve_students", "reserve_omega", "randomizer",
+              "deck", "stacks", "regions", "walls", "stairs", "scholars", "traps", "setup_game", "seed",
+              "options"}
+REGION_KEYS = {"region", "at", "slots", "entered", "tokens"}
+SCHOLAR_KEYS = {"scholar", "side", "at", "students", "stun", "hand", "notebook", "lore", "interns",
+                "dooms_hidden", "dooms", "steps"}
+
+
+def _check_keys(spec: dict, known: set, where: str) -> None:
+    """A mistyped key is a setup error, not a silently different game."""
+    unknown = sorted(set(spec) - known)
+    if unknown:
+        raise ScenarioError(f"{where}: unknown key(s) {unknown} ({', '.join(sorted(known))})")
+
+
+def _markers(setup: dict, key: str, tile_of: dict) -> set:
+    """`walls` / `stairs`: the edges between pairs of adjacent placed regions."""
+    out = set()
+    for pair in setup.get(key) or []:
+        if len(pair) != 2 or any(r not in tile_of for r in pair):
+            raise ScenarioError(f"{key}: {pair} must name two placed regions; placed: {sorted(tile_of)}")
+        (ax, ay), (bx, by) = tile_of[pair[0]], tile_of[pair[1]]
+        if abs(ax - bx) + abs(ay - by) != 1:
+            raise ScenarioError(f"{key}: {pair[0]} and {pair[1]} are not adjacent")
+        out.add(edge(tile_of[pair[0]], tile_of[pair[1]]))
+    return out
+
+
 def build(data, setup: dict) -> Engine:
+    _check_keys(setup, SETUP_KEYS, "setup")
+    for spec in setup.get("regions", []):
+        _check_keys(spec, REGION_KEYS, f"region {spec.get('region')!r}")
+    for seat, spec in enumerate(setup.get("scholars", [])):
+        _check_keys(spec, SCHOLAR_KEYS, f"scholar {seat}")
     players = setup.get("players")
     if players is not None and players not in (2, 3, 4):
         raise ScenarioError(f"players {players}: Dungeontology is for 2-4 players")
@@ -111,6 +146,7 @@ def build(data, setup: dict) -> Engine:
     tile_of = {t.id: t.pos for t in st.tiles.values()}
     if setup.get("boss_at"):
         st.boss_pos = tile_of[setup["boss_at"]]
+    st.walls, st.stairs = _markers(setup, "walls", tile_of), _markers(setup, "stairs", tile_of)
     for seat, spec in enumerate(setup.get("scholars", [])):
         if spec.get("at") is not None and spec["at"] not in tile_of:
             raise ScenarioError(f"scholar {seat} at {spec['at']!r}: no such region is placed "
