@@ -12,7 +12,7 @@ from tomecraft.runtime import sim
 from tomecraft.runtime.agents import RandomAgent
 from tomecraft.runtime.engines.dungeontology import play_game
 from tomecraft.runtime.engines.dungeontology.policy import View
-from tomecraft.runtime.engines.dungeontology.scenario import build
+from tomecraft.runtime.engines.dungeontology.scenario import build, run_scenario
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import ScenarioError
 
@@ -137,3 +137,12 @@ def test_a_mistyped_or_impossible_scenario_setup_is_an_error(data, setup, named)
             "scholars": [{"scholar": "valerio"}, {"scholar": "sofia"}]}
     with pytest.raises(ScenarioError, match=named):
         build(data, {**base, **setup})
+
+
+def test_a_mistyped_step_key_is_an_error(data):
+    scenario = {"setup": {"regions": [{"region": "shepherds_shelter", "at": [1, 0]}],
+                          "scholars": [{"scholar": "valerio", "at": "shepherds_shelter", "hand": ["bully"]},
+                                       {"scholar": "sofia"}]},
+                "steps": [{"do": "research", "seat": 0, "block": 2}]}
+    failures = run_scenario(data, scenario)
+    assert failures and "block" in failures[0], failures

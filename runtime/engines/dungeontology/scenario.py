@@ -234,7 +234,24 @@ def _refused_step_option(e: Engine, step: dict) -> None:
         refuse_unofferable(option, option_shapes(e), exact=True)
 
 
+STEP_KEYS = {"research": {"blocks"}, "spy": {"target", "colour"}, "move": {"to", "steps"},
+             "passage": {"to", "steps"}, "explore": {"side"}, "enter": {"region"}, "skill": {"id"},
+             "play": {"card", "part"}, "action": {"option"}, "draw_students": {"n"}, "thesis": set(),
+             "rest": {"in_place"}, "turn": set(), "end_of_turn": set(), "gain_stun": {"n"},
+             "notebook_changed": set()}
+
+
+def _check_step_keys(step: dict) -> None:
+    """A mistyped step key (`block: 2`, `chose:`) is an error, not a silently different step."""
+    if "do" not in step:
+        raise ScenarioError(f"a step needs do: (research, spy, move, ...): {step}")
+    if step["do"] in STEP_KEYS:
+        _check_keys(step, STEP_KEYS[step["do"]] | {"do", "seat", "choose", "choose_for", "fails"},
+                    f"step {step['do']}")
+
+
 def _run_step(e: Engine, step: dict) -> None:
+    _check_step_keys(step)
     st = e.state
     seat = step.get("seat", 0)
     if st.scholars and not 0 <= seat < len(st.scholars):
@@ -245,8 +262,6 @@ def _run_step(e: Engine, step: dict) -> None:
     for other, choices in (step.get("choose_for") or {}).items():
         for choice in choices:
             e.agents[int(other)].push(choice)
-    if "do" not in step:
-        raise ScenarioError(f"a step needs do: (research, spy, move, ...): {step}")
     do = step["do"]
     if do == "research":
         option = {"do": "research", "blocks": step.get("blocks", 1)}
