@@ -146,3 +146,14 @@ def test_a_mistyped_step_key_is_an_error(data):
                 "steps": [{"do": "research", "seat": 0, "block": 2}]}
     failures = run_scenario(data, scenario)
     assert failures and "block" in failures[0], failures
+
+
+@pytest.mark.parametrize("bad", [{"region": "shepherds_shelter", "slot": [None]},
+                                 {"attempt": {"stelth": 1}},
+                                 {"options": "action", "seat": 0, "none_of": "reserch"}])
+def test_a_mistyped_expectation_is_an_error(data, bad):
+    scenario = {"setup": {"regions": [{"region": "shepherds_shelter", "at": [1, 0]}],
+                          "scholars": [{"scholar": "valerio"}, {"scholar": "sofia"}]},
+                "expect": [bad]}
+    failures = run_scenario(data, scenario)
+    assert failures and "reserch" in failures[0] or "unknown key" in failures[0], failures

@@ -324,7 +324,29 @@ def _run_step(e: Engine, step: dict) -> None:
         raise ScenarioError(f"unknown step {do!r}")
 
 
+EXPECT_KEYS = {"region": {"slots", "tokens", "at", "absent"}, "attempt": set(), "campus": set(),
+               "stats": set(), "boss": set(), "stairs": {"present"}, "wall": {"present"},
+               "final_scores": set(), "winners": set(), "interns": set(), "log_order": set(),
+               "log": set(), "options": {"seat", "option", "present", "none_of"}}
+ATTEMPT_KEYS = {"stealth", "alert", "ok", "kind", "by", "cards"}
+
+
+def _check_expect_keys(e: Engine, exp: dict) -> None:
+    """A mistyped expectation key (`slot:`, `stelth:`, `none_of: reserch`) is an error, not a
+    check that silently passes."""
+    kind = next((k for k in EXPECT_KEYS if k in exp), None)
+    if kind is None or "scholar" in exp:
+        return                               # scholar keys are checked with their values
+    _check_keys(exp, EXPECT_KEYS[kind] | {kind}, f"expectation {kind}")
+    if kind == "attempt":
+        _check_keys(exp["attempt"], ATTEMPT_KEYS, "expectation attempt")
+    if kind == "options" and "none_of" in exp and exp["none_of"] not in option_shapes(e):
+        raise ScenarioError(f"none_of {exp['none_of']!r}: not an option kind "
+                            f"({', '.join(sorted(option_shapes(e)))})")
+
+
 def _check(e: Engine, exp: dict) -> str | None:
+    _check_expect_keys(e, exp)
     st = e.state
     if "scholar" in exp:
         s = st.scholars[exp["scholar"]]
