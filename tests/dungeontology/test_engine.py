@@ -156,4 +156,4 @@ def test_a_mistyped_expectation_is_an_error(data, bad):
                           "scholars": [{"scholar": "valerio"}, {"scholar": "sofia"}]},
                 "expect": [bad]}
     failures = run_scenario(data, scenario)
-    assert failures and "reserch" in failures[0] or "unknown key" in failures[0], failures
+    assert failures and ("reserch" in failures[0] or "unknown key" in failures[0]), failures
