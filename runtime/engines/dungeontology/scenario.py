@@ -3,7 +3,8 @@
 setup:  players, alert_card, alert_filled, clan, panic, boss (boss card id; else the first),
         boss_side, boss_at (region id), notebook (notebook id; else the engine's), max_alert,
         bag {normal, omega}, bonfire, reserve_students, reserve_omega, randomizer [ids, in
-        draw order], deck [ids, top first], stacks {1|2|3: [region ids, top first]},
+        draw order], deck [ids, top first], discard [ids], doom_deck [ids, top first],
+        stacks {1|2|3: [region ids, top first]},
         regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}],
         walls / stairs [[region, region], ...] (markers between two adjacent placed regions)
         (the start region stands at [0, 0] unless listed; every other region needs `at`, one
@@ -54,7 +55,7 @@ def _pos(v) -> tuple[int, int]:
 
 SETUP_KEYS = {"players", "alert_card", "alert_filled", "clan", "panic", "boss", "boss_side", "boss_at",
               "notebook", "max_alert", "bag", "bonfire", "reserve_students", "reserve_omega", "randomizer",
-              "deck", "stacks", "regions", "walls", "stairs", "scholars", "traps", "setup_game", "seed",
+              "deck", "discard", "doom_deck", "stacks", "regions", "walls", "stairs", "scholars", "traps", "setup_game", "seed",
               "options"}
 REGION_KEYS = {"region", "at", "slots", "entered", "tokens"}
 SCHOLAR_KEYS = {"scholar", "side", "at", "students", "stun", "hand", "notebook", "lore", "interns",
@@ -117,8 +118,11 @@ def build(data, setup: dict) -> Engine:
         if placed:
             raise ScenarioError(f"stacks: {placed} are placed regions too (each tile exists once)")
         st.stacks[int(level)] = [regions[i] for i in reversed(ids)]
-    st.deck = list(reversed(setup.get("deck", [])))
+    st.deck = [data.get("scheme_card", c).id for c in reversed(setup.get("deck", []))]
+    st.discard = [data.get("scheme_card", c).id for c in setup.get("discard", [])]
     st.doom_deck = sorted(data.kinds["doom_card"])
+    if "doom_deck" in setup:                 # drawn from the end: listed top first
+        st.doom_deck = [data.get("doom_card", d).id for d in reversed(setup["doom_deck"])]
     st.randomizer = [data.get("randomizer_card", c) for c in setup.get("randomizer", [])] or \
         sorted(data.kinds["randomizer_card"].values(), key=lambda c: c.id)
     st.traps = [data.get("token", t) for t in setup.get("traps", [])]
