@@ -130,6 +130,10 @@ def test_a_random_agent_is_asked_what_its_choose_would_answer(data):
     ({"regions": [{"region": "shepherds_shelter", "at": [1, 0], "slot": ["faith"]}]}, "slot"),
     ({"scholars": [{"scholar": "valerio", "studnets": 3}, {"scholar": "sofia"}]}, "studnets"),
     ({"walls": [["camp", "hunters_camp"]]}, "placed regions"),
+    ({"players": 3}, "as many as players"),
+    ({"scholars": [{"scholar": "valerio"}, {"scholar": "valerio"}]}, "exists once"),
+    ({"scholars": [{"scholar": "valerio", "stun": 5}, {"scholar": "sofia"}]}, "stamina"),
+    ({"scholars": [{"scholar": "valerio", "notebook": {"civilization": 9}}, {"scholar": "sofia"}]}, "holds"),
 ])
 def test_a_mistyped_or_impossible_scenario_setup_is_an_error(data, setup, named):
     """A setup key the runner does not read would silently play a different game."""

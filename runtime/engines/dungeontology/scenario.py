@@ -34,6 +34,9 @@ from collections import Counter
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine, deal, new_state
+from tomecraft.runtime.engines.dungeontology.scenario_checks import (
+    REGION_KEYS, SCHOLAR_KEYS, SETUP_KEYS, check_expect_keys, check_keys, check_scholar_counts,
+    check_step_keys, markers)
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
@@ -53,41 +56,12 @@ def _pos(v) -> tuple[int, int]:
     return (int(v[0]), int(v[1]))
 
 
-SETUP_KEYS = {"players", "alert_card", "alert_filled", "clan", "panic", "boss", "boss_side", "boss_at",
-              "notebook", "max_alert", "bag", "bonfire", "reserve_students", "reserve_omega", "randomizer",
-              "deck", "discard", "doom_deck", "stacks", "regions", "walls", "stairs", "scholars", "traps", "setup_game", "seed",
-              "options"}
-REGION_KEYS = {"region", "at", "slots", "entered", "tokens"}
-SCHOLAR_KEYS = {"scholar", "side", "at", "students", "stun", "hand", "notebook", "lore", "interns",
-                "dooms_hidden", "dooms", "steps"}
-
-
-def _check_keys(spec: dict, known: set, where: str) -> None:
-    """A mistyped key is a setup error, not a silently different game."""
-    unknown = sorted(set(spec) - known)
-    if unknown:
-        raise ScenarioError(f"{where}: unknown key(s) {unknown} ({', '.join(sorted(known))})")
-
-
-def _markers(setup: dict, key: str, tile_of: dict) -> set:
-    """`walls` / `stairs`: the edges between pairs of adjacent placed regions."""
-    out = set()
-    for pair in setup.get(key) or []:
-        if len(pair) != 2 or any(r not in tile_of for r in pair):
-            raise ScenarioError(f"{key}: {pair} must name two placed regions; placed: {sorted(tile_of)}")
-        (ax, ay), (bx, by) = tile_of[pair[0]], tile_of[pair[1]]
-        if abs(ax - bx) + abs(ay - by) != 1:
-            raise ScenarioError(f"{key}: {pair[0]} and {pair[1]} are not adjacent")
-        out.add(edge(tile_of[pair[0]], tile_of[pair[1]]))
-    return out
-
-
 def build(data, setup: dict) -> Engine:
-    _check_keys(setup, SETUP_KEYS, "setup")
+    check_keys(setup, SETUP_KEYS, "setup")
     for spec in setup.get("regions", []):
-        _check_keys(spec, REGION_KEYS, f"region {spec.get('region')!r}")
+        check_keys(spec, REGION_KEYS, f"region {spec.get('region')!r}")
     for seat, spec in enumerate(setup.get("scholars", [])):
-        _check_keys(spec, SCHOLAR_KEYS, f"scholar {seat}")
+        check_keys(spec, SCHOLAR_KEYS, f"scholar {seat}")
     players = setup.get("players")
     if players is not None and players not in (2, 3, 4):
         raise ScenarioError(f"players {players}: Dungeontology is for 2-4 players")
@@ -150,7 +124,7 @@ def build(data, setup: dict) -> Engine:
     tile_of = {t.id: t.pos for t in st.tiles.values()}
     if setup.get("boss_at"):
         st.boss_pos = tile_of[setup["boss_at"]]
-    st.walls, st.stairs = _markers(setup, "walls", tile_of), _markers(setup, "stairs", tile_of)
+    st.walls, st.stairs = markers(setup, "walls", tile_of), markers(setup, "stairs", tile_of)
     for seat, spec in enumerate(setup.get("scholars", [])):
         if spec.get("at") is not None and spec["at"] not in tile_of:
             raise ScenarioError(f"scholar {seat} at {spec['at']!r}: no such region is placed "
@@ -171,10 +145,16 @@ def build(data, setup: dict) -> Engine:
         s.dooms = [data.get("doom_card", d).id for d in spec.get("dooms", [])]
         s.steps = spec.get("steps", 0)
         for intern in spec.get("interns", []):
+            if data.get("intern_card", intern).id in st.interns:
+                raise ScenarioError(f"intern {intern!r} is listed twice (each intern card exists once)")
             st.interns[data.get("intern_card", intern).id] = seat
         st.scholars.append(s)
-    if not st.scholars:
-        raise ScenarioError("setup needs scholars: [{scholar: id, ...}, ...] (2-4)")
+    if not 2 <= len(st.scholars) <= 4 or players not in (None, len(st.scholars)):
+        raise ScenarioError(f"setup needs 2-4 scholars: [{{scholar: id, ...}}, ...], as many as players "
+                            f"(players {players}, {len(st.scholars)} scholars)")
+    cards = [s.card.id for s in st.scholars]
+    if len(set(cards)) < len(cards):
+        raise ScenarioError(f"scholars {cards}: each scholar card exists once")
     agents = [ScriptedAgent(fallback=Decline()) for _ in st.scholars]
     engine = Engine(data, st, agents, Rng(setup.get("seed", 1)))
     engine.fixed_randomizer = "randomizer" in setup
@@ -182,6 +162,7 @@ def build(data, setup: dict) -> Engine:
         engine.notebook = data.get("notebook", setup["notebook"])
         engine.columns = {c.colour: c for c in engine.notebook.columns}
         engine._marks, engine._columns = {}, {}      # read from the notebook (Campus)
+    check_scholar_counts(engine)
     return engine
 
 
@@ -238,24 +219,8 @@ def _refused_step_option(e: Engine, step: dict) -> None:
         refuse_unofferable(option, option_shapes(e), exact=True)
 
 
-STEP_KEYS = {"research": {"blocks"}, "spy": {"target", "colour"}, "move": {"to", "steps"},
-             "passage": {"to", "steps"}, "explore": {"side"}, "enter": {"region"}, "skill": {"id"},
-             "play": {"card", "part"}, "action": {"option"}, "draw_students": {"n"}, "thesis": set(),
-             "rest": {"in_place"}, "turn": set(), "end_of_turn": set(), "gain_stun": {"n"},
-             "notebook_changed": set()}
-
-
-def _check_step_keys(step: dict) -> None:
-    """A mistyped step key (`block: 2`, `chose:`) is an error, not a silently different step."""
-    if "do" not in step:
-        raise ScenarioError(f"a step needs do: (research, spy, move, ...): {step}")
-    if step["do"] in STEP_KEYS:
-        _check_keys(step, STEP_KEYS[step["do"]] | {"do", "seat", "choose", "choose_for", "fails"},
-                    f"step {step['do']}")
-
-
 def _run_step(e: Engine, step: dict) -> None:
-    _check_step_keys(step)
+    check_step_keys(step)
     st = e.state
     seat = step.get("seat", 0)
     if st.scholars and not 0 <= seat < len(st.scholars):
@@ -264,6 +229,8 @@ def _run_step(e: Engine, step: dict) -> None:
     for choice in step.get("choose", []):
         e.agents[seat].push(choice)
     for other, choices in (step.get("choose_for") or {}).items():
+        if not 0 <= int(other) < len(st.scholars):
+            raise ScenarioError(f"choose_for seat {other}: the scenario has seats 0-{len(st.scholars) - 1}")
         for choice in choices:
             e.agents[int(other)].push(choice)
     do = step["do"]
@@ -328,30 +295,16 @@ def _run_step(e: Engine, step: dict) -> None:
         raise ScenarioError(f"unknown step {do!r}")
 
 
-EXPECT_KEYS = {"region": {"slots", "tokens", "at", "absent"}, "attempt": set(), "campus": set(),
-               "stats": set(), "boss": set(), "stairs": {"present"}, "wall": {"present"},
-               "final_scores": set(), "winners": set(), "interns": set(), "log_order": set(),
-               "log": set(), "options": {"seat", "option", "present", "none_of"}}
-ATTEMPT_KEYS = {"stealth", "alert", "ok", "kind", "by", "cards"}
-
-
-def _check_expect_keys(e: Engine, exp: dict) -> None:
-    """A mistyped expectation key (`slot:`, `stelth:`, `none_of: reserch`) is an error, not a
-    check that silently passes."""
-    kind = next((k for k in EXPECT_KEYS if k in exp), None)
-    if kind is None or "scholar" in exp:
-        return                               # scholar keys are checked with their values
-    _check_keys(exp, EXPECT_KEYS[kind] | {kind}, f"expectation {kind}")
-    if kind == "attempt":
-        _check_keys(exp["attempt"], ATTEMPT_KEYS, "expectation attempt")
-    if kind == "options" and "none_of" in exp and exp["none_of"] not in option_shapes(e):
-        raise ScenarioError(f"none_of {exp['none_of']!r}: not an option kind "
-                            f"({', '.join(sorted(option_shapes(e)))})")
-
-
 def _check(e: Engine, exp: dict) -> str | None:
-    _check_expect_keys(e, exp)
+    check_expect_keys(exp, option_shapes(e))
     st = e.state
+    for key in ("scholar", "seat"):
+        if key in exp and not (isinstance(exp[key], int) and 0 <= exp[key] < len(st.scholars)):
+            raise ScenarioError(f"{key} {exp[key]!r}: the scenario has seats 0-{len(st.scholars) - 1}")
+    placed = {t.id for t in st.tiles.values()}
+    for key in ("stairs", "wall"):
+        if key in exp and (len(exp[key]) != 2 or not set(exp[key]) <= placed):
+            raise ScenarioError(f"{key}: {exp[key]} must name two placed regions; placed: {sorted(placed)}")
     if "scholar" in exp:
         s = st.scholars[exp["scholar"]]
         values = {"notebook": {c: s.notebook[c] for c in COLOURS if s.notebook[c]},
