@@ -7,9 +7,9 @@ from tomecraft.runtime.engines.dungeontology.state import edge
 from tomecraft.runtime.scenario import ScenarioError
 
 SETUP_KEYS = {"players", "alert_card", "alert_filled", "clan", "panic", "boss", "boss_side", "boss_at",
-              "notebook", "max_alert", "bag", "bonfire", "reserve_students", "reserve_omega", "randomizer",
-              "deck", "discard", "doom_deck", "stacks", "regions", "walls", "stairs", "scholars", "traps", "setup_game", "seed",
-              "options"}
+              "notebook", "max_alert", "bag", "bonfire", "reserve_students", "reserve_omega",
+              "randomizer", "deck", "discard", "doom_deck", "stacks", "regions", "walls", "stairs",
+              "scholars", "traps", "setup_game", "seed", "options"}
 REGION_KEYS = {"region", "at", "slots", "entered", "tokens"}
 SCHOLAR_KEYS = {"scholar", "side", "at", "students", "stun", "hand", "notebook", "lore", "interns",
                 "dooms_hidden", "dooms", "steps"}
