@@ -12,8 +12,9 @@ from tomecraft.runtime import sim
 from tomecraft.runtime.agents import RandomAgent
 from tomecraft.runtime.engines.dungeontology import play_game
 from tomecraft.runtime.engines.dungeontology.policy import View
-from tomecraft.runtime.engines.dungeontology.scenario import build
+from tomecraft.runtime.engines.dungeontology.scenario import build, run_scenario
 from tomecraft.runtime.rng import Rng
+from tomecraft.runtime.scenario import ScenarioError
 
 
 @pytest.fixture(scope="module")
@@ -122,3 +123,41 @@ def test_a_random_agent_is_asked_what_its_choose_would_answer(data):
     for key, options in decisions:
         assert engine.ask(who, key, options) == twin.choose(key, options, view), key
     assert engine.agents[0].rng.random() == twin.rng.random()
+
+
+@pytest.mark.parametrize("setup,named", [
+    ({"wals": [["camp", "shepherds_shelter"]]}, "wals"),
+    ({"regions": [{"region": "shepherds_shelter", "at": [1, 0], "slot": ["faith"]}]}, "slot"),
+    ({"scholars": [{"scholar": "valerio", "studnets": 3}, {"scholar": "sofia"}]}, "studnets"),
+    ({"walls": [["camp", "hunters_camp"]]}, "placed regions"),
+    ({"players": 3}, "as many as players"),
+    ({"scholars": [{"scholar": "valerio"}, {"scholar": "valerio"}]}, "exists once"),
+    ({"scholars": [{"scholar": "valerio", "stun": 5}, {"scholar": "sofia"}]}, "stamina"),
+    ({"scholars": [{"scholar": "valerio", "notebook": {"civilization": 9}}, {"scholar": "sofia"}]}, "holds"),
+])
+def test_a_mistyped_or_impossible_scenario_setup_is_an_error(data, setup, named):
+    """A setup key the runner does not read would silently play a different game."""
+    base = {"regions": [{"region": "shepherds_shelter", "at": [1, 0]}],
+            "scholars": [{"scholar": "valerio"}, {"scholar": "sofia"}]}
+    with pytest.raises(ScenarioError, match=named):
+        build(data, {**base, **setup})
+
+
+def test_a_mistyped_step_key_is_an_error(data):
+    scenario = {"setup": {"regions": [{"region": "shepherds_shelter", "at": [1, 0]}],
+                          "scholars": [{"scholar": "valerio", "at": "shepherds_shelter", "hand": ["bully"]},
+                                       {"scholar": "sofia"}]},
+                "steps": [{"do": "research", "seat": 0, "block": 2}]}
+    failures = run_scenario(data, scenario)
+    assert failures and "block" in failures[0], failures
+
+
+@pytest.mark.parametrize("bad", [{"region": "shepherds_shelter", "slot": [None]},
+                                 {"attempt": {"stelth": 1}},
+                                 {"options": "action", "seat": 0, "none_of": "reserch"}])
+def test_a_mistyped_expectation_is_an_error(data, bad):
+    scenario = {"setup": {"regions": [{"region": "shepherds_shelter", "at": [1, 0]}],
+                          "scholars": [{"scholar": "valerio"}, {"scholar": "sofia"}]},
+                "expect": [bad]}
+    failures = run_scenario(data, scenario)
+    assert failures and ("reserch" in failures[0] or "unknown key" in failures[0]), failures

@@ -3,8 +3,10 @@
 setup:  players, alert_card, alert_filled, clan, panic, boss (boss card id; else the first),
         boss_side, boss_at (region id), notebook (notebook id; else the engine's), max_alert,
         bag {normal, omega}, bonfire, reserve_students, reserve_omega, randomizer [ids, in
-        draw order], deck [ids, top first], stacks {1|2|3: [region ids, top first]},
-        regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}]
+        draw order], deck [ids, top first], discard [ids], doom_deck [ids, top first],
+        stacks {1|2|3: [region ids, top first]},
+        regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}],
+        walls / stairs [[region, region], ...] (markers between two adjacent placed regions)
         (the start region stands at [0, 0] unless listed; every other region needs `at`, one
         region per place, each listed once),
         scholars [{scholar, side, at (region id), students, stun, hand, notebook {colour: n},
@@ -32,6 +34,9 @@ from collections import Counter
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine, deal, new_state
+from tomecraft.runtime.engines.dungeontology.scenario_checks import (
+    REGION_KEYS, SCHOLAR_KEYS, SETUP_KEYS, check_expect_keys, check_keys, check_scholar_counts,
+    check_step_keys, markers)
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
@@ -52,6 +57,11 @@ def _pos(v) -> tuple[int, int]:
 
 
 def build(data, setup: dict) -> Engine:
+    check_keys(setup, SETUP_KEYS, "setup")
+    for spec in setup.get("regions", []):
+        check_keys(spec, REGION_KEYS, f"region {spec.get('region')!r}")
+    for seat, spec in enumerate(setup.get("scholars", [])):
+        check_keys(spec, SCHOLAR_KEYS, f"scholar {seat}")
     players = setup.get("players")
     if players is not None and players not in (2, 3, 4):
         raise ScenarioError(f"players {players}: Dungeontology is for 2-4 players")
@@ -82,8 +92,11 @@ def build(data, setup: dict) -> Engine:
         if placed:
             raise ScenarioError(f"stacks: {placed} are placed regions too (each tile exists once)")
         st.stacks[int(level)] = [regions[i] for i in reversed(ids)]
-    st.deck = list(reversed(setup.get("deck", [])))
+    st.deck = [data.get("scheme_card", c).id for c in reversed(setup.get("deck", []))]
+    st.discard = [data.get("scheme_card", c).id for c in setup.get("discard", [])]
     st.doom_deck = sorted(data.kinds["doom_card"])
+    if "doom_deck" in setup:                 # drawn from the end: listed top first
+        st.doom_deck = [data.get("doom_card", d).id for d in reversed(setup["doom_deck"])]
     st.randomizer = [data.get("randomizer_card", c) for c in setup.get("randomizer", [])] or \
         sorted(data.kinds["randomizer_card"].values(), key=lambda c: c.id)
     st.traps = [data.get("token", t) for t in setup.get("traps", [])]
@@ -111,6 +124,7 @@ def build(data, setup: dict) -> Engine:
     tile_of = {t.id: t.pos for t in st.tiles.values()}
     if setup.get("boss_at"):
         st.boss_pos = tile_of[setup["boss_at"]]
+    st.walls, st.stairs = markers(setup, "walls", tile_of), markers(setup, "stairs", tile_of)
     for seat, spec in enumerate(setup.get("scholars", [])):
         if spec.get("at") is not None and spec["at"] not in tile_of:
             raise ScenarioError(f"scholar {seat} at {spec['at']!r}: no such region is placed "
@@ -131,10 +145,16 @@ def build(data, setup: dict) -> Engine:
         s.dooms = [data.get("doom_card", d).id for d in spec.get("dooms", [])]
         s.steps = spec.get("steps", 0)
         for intern in spec.get("interns", []):
+            if data.get("intern_card", intern).id in st.interns:
+                raise ScenarioError(f"intern {intern!r} is listed twice (each intern card exists once)")
             st.interns[data.get("intern_card", intern).id] = seat
         st.scholars.append(s)
-    if not st.scholars:
-        raise ScenarioError("setup needs scholars: [{scholar: id, ...}, ...] (2-4)")
+    if not 2 <= len(st.scholars) <= 4 or players not in (None, len(st.scholars)):
+        raise ScenarioError(f"setup needs 2-4 scholars: [{{scholar: id, ...}}, ...], as many as players "
+                            f"(players {players}, {len(st.scholars)} scholars)")
+    cards = [s.card.id for s in st.scholars]
+    if len(set(cards)) < len(cards):
+        raise ScenarioError(f"scholars {cards}: each scholar card exists once")
     agents = [ScriptedAgent(fallback=Decline()) for _ in st.scholars]
     engine = Engine(data, st, agents, Rng(setup.get("seed", 1)))
     engine.fixed_randomizer = "randomizer" in setup
@@ -142,6 +162,7 @@ def build(data, setup: dict) -> Engine:
         engine.notebook = data.get("notebook", setup["notebook"])
         engine.columns = {c.colour: c for c in engine.notebook.columns}
         engine._marks, engine._columns = {}, {}      # read from the notebook (Campus)
+    check_scholar_counts(engine)
     return engine
 
 
@@ -199,6 +220,7 @@ def _refused_step_option(e: Engine, step: dict) -> None:
 
 
 def _run_step(e: Engine, step: dict) -> None:
+    check_step_keys(step)
     st = e.state
     seat = step.get("seat", 0)
     if st.scholars and not 0 <= seat < len(st.scholars):
@@ -207,10 +229,10 @@ def _run_step(e: Engine, step: dict) -> None:
     for choice in step.get("choose", []):
         e.agents[seat].push(choice)
     for other, choices in (step.get("choose_for") or {}).items():
+        if not 0 <= int(other) < len(st.scholars):
+            raise ScenarioError(f"choose_for seat {other}: the scenario has seats 0-{len(st.scholars) - 1}")
         for choice in choices:
             e.agents[int(other)].push(choice)
-    if "do" not in step:
-        raise ScenarioError(f"a step needs do: (research, spy, move, ...): {step}")
     do = step["do"]
     if do == "research":
         option = {"do": "research", "blocks": step.get("blocks", 1)}
@@ -274,7 +296,15 @@ def _run_step(e: Engine, step: dict) -> None:
 
 
 def _check(e: Engine, exp: dict) -> str | None:
+    check_expect_keys(exp, option_shapes(e))
     st = e.state
+    for key in ("scholar", "seat"):
+        if key in exp and not (isinstance(exp[key], int) and 0 <= exp[key] < len(st.scholars)):
+            raise ScenarioError(f"{key} {exp[key]!r}: the scenario has seats 0-{len(st.scholars) - 1}")
+    placed = {t.id for t in st.tiles.values()}
+    for key in ("stairs", "wall"):
+        if key in exp and (len(exp[key]) != 2 or not set(exp[key]) <= placed):
+            raise ScenarioError(f"{key}: {exp[key]} must name two placed regions; placed: {sorted(placed)}")
     if "scholar" in exp:
         s = st.scholars[exp["scholar"]]
         values = {"notebook": {c: s.notebook[c] for c in COLOURS if s.notebook[c]},
