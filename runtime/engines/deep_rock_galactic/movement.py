@@ -16,6 +16,8 @@ def check_move(engine: Monsters, d: Dwarf, act: dict) -> Hex:
     or EffectError."""
     if act.get("webbed"):
         raise EffectError("a Webbed dwarf cannot Move")
+    if "knocked_over" in d.statuses:       # stuck in place until he stands (L314, L1583)
+        raise EffectError("a Knocked Over dwarf cannot Move: stand up first (2 actions) or be Assisted")
     path = [tuple(h) for h in act["path"]]
     if not 0 < len(path) <= 3:
         raise EffectError("a Move action is 1 to 3 steps")
