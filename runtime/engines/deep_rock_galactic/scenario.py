@@ -25,7 +25,7 @@ steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|ass
         sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone, dwarf, ...action
         fields (a move's then_fire {weapon, mode, target} or then_throw {card, at}: the
         Scout's free shot or throwable after it; exchange give/take, collect_supply take
-        {health, ammo, secondary_ammo}: ACTION_KEYS), choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
+        {health, ammo, secondary_ammo}, platforms take_back [[r,c]]: ACTION_KEYS), choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
         exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
@@ -348,7 +348,7 @@ ACTION_KEYS = {"move": {"path", "then_fire", "then_throw", "webbed"},
                "attack": {"weapon", "mode", "target", "plan", "from_behind"},
                "pickaxe": {"at"}, "overclock": set(), "call_supply": {"at"}, "collect_supply": {"take"},
                "revive": {"who"}, "assist": {"who"}, "stand": set(), "sentry": {"at"},
-               "throw": {"card", "at"}, "shield": {"at"}, "platforms": {"at"},
+               "throw": {"card", "at"}, "shield": {"at"}, "platforms": {"at", "take_back"},
                "exchange": {"who", "give", "take"}, "flare": {"at"}, "zipline": {"over", "land"},
                "rock_and_stone": {"card"}, "ability": {"id"}, "end": set()}
 
