@@ -138,13 +138,15 @@ class Combat(Board):
                 return {target.uid: 0}   # all missed: no first hit to place, as unplanned (L454)
             if len(plan) != len(dice):
                 raise EffectError(f"{len(dice)} dice but {len(plan)} assignments")
-            for i, (face, h) in enumerate(zip(dice, plan)):
-                h = tuple(h)
-                if i == 0 and not (face.get("hits") or 0):
-                    raise EffectError("the first die assigned must be a hit")
-                if not legal(h, i == 0):
-                    raise EffectError(f"die {i + 1} cannot go to {list(h)}")
-                spaces.append(h)
+            # the plan pairs the dice as rolled with spaces; the player assigns them in the order
+            # he likes (L470): first a hit on the target, then each die where it may go by then
+            left = [(face, tuple(h)) for face, h in zip(dice, plan)]
+            first = next((x for x in left if (x[0].get("hits") or 0) and legal(x[1], True)), None)
+            if first is None:
+                raise EffectError("the first die assigned must be a hit on the target")
+            left.remove(first)
+            spaces.append(first[1])
+            for face, h in [first] + _chained(left, lambda h: legal(h, False), spaces):
                 per_space[h] += face.get("hits") or 0
         else:
             need = self.hp(target) - target.damage + self.resistance(target, mode.get("die").replace("_die", "") if mode.get("die") else "")
@@ -300,3 +302,17 @@ class Combat(Board):
                     self.run(mdef.bang, you=d, self_=m, target=d)
         if mdef.attack_places:
             self.place_around(d.pos, mdef.attack_places, -1)
+
+
+def _chained(dice: list, legal, spaces: list) -> list:
+    """`dice` ((face, space) pairs) in an order where each space is legal once the ones before
+    it are assigned; `legal` reads `spaces`, to which each is added. EffectError if none fits."""
+    out, left = [], list(dice)
+    while left:
+        nxt = next((x for x in left if legal(x[1])), None)
+        if nxt is None:
+            raise EffectError(f"a die cannot go to {list(left[0][1])}")
+        left.remove(nxt)
+        out.append(nxt)
+        spaces.append(nxt[1])
+    return out
