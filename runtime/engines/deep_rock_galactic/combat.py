@@ -236,6 +236,7 @@ class Combat(Board):
             self.log(f"{d.cls} installs {upgrade} on the {free[0]} weapon")
         else:
             d.spare_upgrades.append(upgrade)
+            d.used[("spare", upgrade)] += 1      # installed from his next action phase (L1371)
             self.log(f"{d.cls} keeps {upgrade}")
 
     def draw_throwable(self, d: Dwarf) -> None:

@@ -22,7 +22,7 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         killed {kind: n}, round; per dwarf also tokens {kind: n}, used {"weapon:mode": n},
         last_action {do, weapon, mode}; per monster hidden_from (seat)
 steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|assist|stand|
-        sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone, dwarf, ...action
+        sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone|install {upgrade, slot}, dwarf, ...action
         fields (a move's then_fire {weapon, mode, target} or then_throw {card, at}: the
         Scout's free shot or throwable after it; exchange give/take, collect_supply take
         {health, ammo, secondary_ammo}, platforms take_back [[r,c]]: ACTION_KEYS), choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
@@ -350,7 +350,7 @@ ACTION_KEYS = {"move": {"path", "then_fire", "then_throw", "webbed"},
                "revive": {"who"}, "assist": {"who"}, "stand": set(), "sentry": {"at"},
                "throw": {"card", "at"}, "shield": {"at"}, "platforms": {"at", "take_back"},
                "exchange": {"who", "give", "take"}, "flare": {"at"}, "zipline": {"over", "land"},
-               "rock_and_stone": {"card"}, "ability": {"id"}, "end": set()}
+               "rock_and_stone": {"card"}, "ability": {"id"}, "install": {"upgrade", "slot"}, "end": set()}
 
 
 def _validate(engine: Engine, names: dict, step: dict) -> None:
