@@ -227,10 +227,14 @@ class Combat(Board):
         return base + ((self.data.get("weapon_upgrade", up).ammo_cap or 0) if up else 0)
 
     def take_upgrade(self, d: Dwarf, upgrade: str) -> None:
-        """A picked-up upgrade goes straight onto a free slot it fits (L1369), else it waits
-        on the character board."""
+        """A picked-up upgrade goes straight onto a free slot it fits (L1369), the one the
+        Move's `upgrade_to` names, else the first; or it waits on the character board (none
+        free, or `spare` named: L1371)."""
         fits = self.data.get("weapon_upgrade", upgrade).fits or ()
         free = [slot for slot in fits if slot not in d.upgrades]
+        wanted = self.upgrade_to.get(upgrade)
+        if wanted is not None:
+            free = [slot for slot in free if slot == wanted]
         if free:
             d.upgrades[free[0]] = upgrade
             self.log(f"{d.cls} installs {upgrade} on the {free[0]} weapon")
