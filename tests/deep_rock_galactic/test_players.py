@@ -129,6 +129,7 @@ def test_the_player_strikes_a_pickup_by_what_its_effect_does_not_its_name(monkey
     d, at = _next_to_a_dwarf(engine, kind)
     if hurt:
         d.health = 2
+        d.pos = at          # Blood Sugar heals a striker standing on its space (L1399)
     rolls = copy.deepcopy(engine.rng)
     assert policy._worth_striking(engine, d, at) is strike
     # tried on a copy: the real game keeps its pickup and its dice stream

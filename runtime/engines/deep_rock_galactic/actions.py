@@ -268,6 +268,8 @@ def _receive(d: Dwarf, got: dict) -> None:
         else:
             {"rock_and_stone": d.rock_and_stone, "upgrades": d.spare_upgrades,
              "throwables": d.throwables}[name].extend(n)
+            if name == "upgrades":             # installed from his next action phase (L1371)
+                d.used.update(("spare", up) for up in n)
 
 
 def _cannot_give(engine: Monsters, d: Dwarf, other: Dwarf, name: str, n, back=0) -> str:
@@ -298,6 +300,25 @@ def _cannot_give(engine: Monsters, d: Dwarf, other: Dwarf, name: str, n, back=0)
     return ""
 
 
+def install(engine: Monsters, d: Dwarf, act: dict) -> None:
+    """Install a spare weapon upgrade (L1371): a free action, from the action phase after the
+    one it came to the board in, on a slot it fits; an upgrade already there is removed and
+    lost, back to the supply (L1373)."""
+    up, slot = act["upgrade"], act["slot"]
+    if up not in d.spare_upgrades:
+        raise EffectError(f"{up} is not a spare upgrade of the {d.cls}")
+    if d.used[("spare", up)]:
+        raise EffectError("a spare upgrade is installed in a later action phase (L1371)")
+    if slot not in (engine.data.get("weapon_upgrade", up).fits or ()):
+        raise EffectError(f"{up} does not fit the {slot} weapon")
+    old = d.upgrades.get(slot)
+    d.spare_upgrades.remove(up)
+    d.upgrades[slot] = up
+    if old is not None:
+        engine.state.upgrade_supply.insert(0, old)
+    engine.log(f"{d.cls} installs {up} on the {slot} weapon" + (f", losing {old}" if old else ""))
+
+
 def end(engine: Monsters, d: Dwarf, act: dict) -> None:
     d.actions = 0
 
@@ -306,7 +327,7 @@ HANDLERS = {"move": move, "pickaxe": pickaxe, "attack": attack, "overclock": ove
             "call_supply": call_supply, "collect_supply": collect_supply, "revive": revive,
             "assist": assist, "stand": stand, "sentry": sentry, "throw": throw, "shield": shield,
             "platforms": platforms, "exchange": exchange, "flare": flare, "zipline": zipline,
-            "rock_and_stone": rock_and_stone, "ability": ability, "end": end}
+            "rock_and_stone": rock_and_stone, "ability": ability, "install": install, "end": end}
 
 
 # --- what a dwarf's abilities offer now (for the simulated players) ---------------------------

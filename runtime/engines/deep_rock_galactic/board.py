@@ -333,12 +333,21 @@ class Board(Triggers):
 
     def place_around(self, centre: Hex, token: str, owner: int) -> None:
         """`token` on each empty space next to `centre`, never a Tunnel Exit or a pit, while
-        the supply lasts."""
+        the supply lasts; a token `moved_when_out` (goo, L1253) is then taken from elsewhere
+        on the board, the one farthest from `centre` first."""
         st = self.state
-        for h in hx.neighbours(centre):
-            if self.is_open(h) and h not in st.exits.values() and st.terrain(h) != "o" \
-                    and not st.monster_at(h) and not st.dwarf_at(h) and self.token_room(token) > 0:
-                st.tokens.setdefault(token, {})[h] = owner
+        placed = st.tokens.setdefault(token, {})
+        spots = [h for h in hx.neighbours(centre)
+                 if self.is_open(h) and h not in st.exits.values() and st.terrain(h) != "o"
+                 and not st.monster_at(h) and not st.dwarf_at(h) and h not in placed]
+        movable = getattr(self.token_defs.get(token), "moved_when_out", False)
+        for h in spots:
+            if self.token_room(token) <= 0:
+                elsewhere = [p for p in placed if hx.distance(p, centre) > 1]
+                if not movable or not elsewhere:
+                    break
+                del placed[max(elsewhere, key=lambda p: (hx.distance(p, centre), p))]
+            placed[h] = owner
 
     # --- facing and size (Praetorian, Oppressor: L416, L1117-1118) -----------------------------
     def face_nearest_dwarf(self, m: Monster) -> None:

@@ -138,13 +138,15 @@ class Combat(Board):
                 return {target.uid: 0}   # all missed: no first hit to place, as unplanned (L454)
             if len(plan) != len(dice):
                 raise EffectError(f"{len(dice)} dice but {len(plan)} assignments")
-            for i, (face, h) in enumerate(zip(dice, plan)):
-                h = tuple(h)
-                if i == 0 and not (face.get("hits") or 0):
-                    raise EffectError("the first die assigned must be a hit")
-                if not legal(h, i == 0):
-                    raise EffectError(f"die {i + 1} cannot go to {list(h)}")
-                spaces.append(h)
+            # the plan pairs the dice as rolled with spaces; the player assigns them in the order
+            # he likes (L470): first a hit on the target, then each die where it may go by then
+            left = [(face, tuple(h)) for face, h in zip(dice, plan)]
+            first = next((x for x in left if (x[0].get("hits") or 0) and legal(x[1], True)), None)
+            if first is None:
+                raise EffectError("the first die assigned must be a hit on the target")
+            left.remove(first)
+            spaces.append(first[1])
+            for face, h in [first] + _chained(left, lambda h: legal(h, False), spaces):
                 per_space[h] += face.get("hits") or 0
         else:
             need = self.hp(target) - target.damage + self.resistance(target, mode.get("die").replace("_die", "") if mode.get("die") else "")
@@ -225,15 +227,20 @@ class Combat(Board):
         return base + ((self.data.get("weapon_upgrade", up).ammo_cap or 0) if up else 0)
 
     def take_upgrade(self, d: Dwarf, upgrade: str) -> None:
-        """A picked-up upgrade goes straight onto a free slot it fits (L1369), else it waits
-        on the character board."""
+        """A picked-up upgrade goes straight onto a free slot it fits (L1369), the one the
+        Move's `upgrade_to` names, else the first; or it waits on the character board (none
+        free, or `spare` named: L1371)."""
         fits = self.data.get("weapon_upgrade", upgrade).fits or ()
         free = [slot for slot in fits if slot not in d.upgrades]
+        wanted = self.upgrade_to.get(upgrade)
+        if wanted is not None:
+            free = [slot for slot in free if slot == wanted]
         if free:
             d.upgrades[free[0]] = upgrade
             self.log(f"{d.cls} installs {upgrade} on the {free[0]} weapon")
         else:
             d.spare_upgrades.append(upgrade)
+            d.used[("spare", upgrade)] += 1      # installed from his next action phase (L1371)
             self.log(f"{d.cls} keeps {upgrade}")
 
     def draw_throwable(self, d: Dwarf) -> None:
@@ -300,3 +307,17 @@ class Combat(Board):
                     self.run(mdef.bang, you=d, self_=m, target=d)
         if mdef.attack_places:
             self.place_around(d.pos, mdef.attack_places, -1)
+
+
+def _chained(dice: list, legal, spaces: list) -> list:
+    """`dice` ((face, space) pairs) in an order where each space is legal once the ones before
+    it are assigned; `legal` reads `spaces`, to which each is added. EffectError if none fits."""
+    out, left = [], list(dice)
+    while left:
+        nxt = next((x for x in left if legal(x[1])), None)
+        if nxt is None:
+            raise EffectError(f"a die cannot go to {list(left[0][1])}")
+        left.remove(nxt)
+        out.append(nxt)
+        spaces.append(nxt[1])
+    return out

@@ -60,7 +60,7 @@ CONTRACT = Contract(
         },
         "board_token": {
             **keys("when tokens are placed, entered and looked through: by its term", "token"),
-            **reads("when tokens are placed, entered and looked through", "supply",
+            **reads("when tokens are placed, entered and looked through", "supply", "moved_when_out",
                     "blocks_monster_movement", "blocks_line_of_sight", "stops_movement_on_entry",
                     "removed_on_entry", "damage_on_entry", "affects_flying"),
         },

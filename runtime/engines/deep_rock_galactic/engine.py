@@ -68,6 +68,7 @@ class Engine(Monsters):
         self.creatures = {m.creature: m.id for m in data.of("monster") if m.creature}
         check_handlers(data, self.verbs, self.queries)
         self.move_ended = False         # set by the end_move verb during a move
+        self.upgrade_to: dict = {}      # during a Move: where the upgrades picked up go (L1369-1371)
         self.log_enabled, self.lines = log_enabled, []
         self.mission_event = None
         self.shots: set = set()         # once-per marks of effects (Engine.once)

@@ -93,11 +93,18 @@ def platforms(engine: Monsters, d: Dwarf, act: dict) -> None:
     for h in spots:
         if st.terrain(h) != "o" or not engine.los(d.pos, h):
             raise EffectError(f"a platform goes on a pit in line of sight, not {list(h)}")
-    spend(d, 1)
     placed = st.tokens.setdefault("platform", {})
+    # all 6 in use: the Engineer takes back ones laid before (L680), those he names in
+    # `take_back`, else the oldest
+    room = engine.token_room("platform")
+    take_back = [tuple(h) for h in act.get("take_back", [])]
+    if any(h not in placed or h in spots for h in take_back) or len(set(take_back)) != len(take_back) \
+            or len(take_back) > max(0, len(spots) - room):
+        raise EffectError("take back only platforms already laid elsewhere, as many as are missing")
+    spend(d, 1)
     for h in spots:
-        if len(placed) >= 6:
-            placed.pop(next(iter(placed)))       # all 6 in use: move an old one
+        if engine.token_room("platform") <= 0:
+            placed.pop(take_back.pop(0) if take_back else next(iter(placed)))
         placed[h] = d.seat
 
 

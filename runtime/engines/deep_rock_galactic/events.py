@@ -38,9 +38,9 @@ def reaction_attacks(engine, d: Dwarf) -> bool:
     for other in (st.dwarves[(d.seat + i) % n] for i in range(1, n)):
         if not other.conscious or other.in_pod or "knocked_over" in other.statuses:
             continue
-        mode = reaction_mode(engine, other, d.pos)
+        mode, purse = reaction_mode(engine, other, d.pos)
         if mode is not None:
-            other.ammo -= mode.get("ammo") or 0
+            setattr(other, purse, getattr(other, purse) - (mode.get("ammo") or 0))
             if reaction_shot(engine, mode.get("die"), mode.get("dice") or 1):
                 return True
     for helper in (st.sentry, st.bosco if st.bosco_alive else None):
@@ -51,14 +51,18 @@ def reaction_attacks(engine, d: Dwarf) -> bool:
 
 
 def reaction_mode(engine, shooter: Dwarf, at: Hex):
-    """The shooter's first 1-action fire mode it can pay for that reaches `at`, or None."""
-    weapon = engine.data.get("weapon", shooter.primary)
-    for mode in weapon.modes:
-        if (mode.get("actions") or 0) == 1 and (mode.get("ammo") or 0) <= shooter.ammo \
-                and hx.distance(shooter.pos, at) <= (mode.get("range") or 1) \
-                and engine.los(shooter.pos, at, mode.get("ignores_line_of_sight") or "none"):
-            return mode
-    return None
+    """The shooter's first 1-action fire mode it can pay for that reaches `at`, of its primary
+    weapon, else of its secondary one (L915 names any weapon's 1-action mode), and the ammo
+    it pays from; (None, None) if none."""
+    for weapon_id, purse in ((shooter.primary, "ammo"), (shooter.secondary, "secondary_ammo")):
+        if not weapon_id:
+            continue
+        for mode in engine.data.get("weapon", weapon_id).modes:
+            if (mode.get("actions") or 0) == 1 and (mode.get("ammo") or 0) <= getattr(shooter, purse) \
+                    and hx.distance(shooter.pos, at) <= (mode.get("range") or 1) \
+                    and engine.los(shooter.pos, at, mode.get("ignores_line_of_sight") or "none"):
+                return mode, purse
+    return None, None
 
 
 def reaction_shot(engine, die: str, n: int) -> bool:

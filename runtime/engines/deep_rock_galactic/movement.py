@@ -16,6 +16,8 @@ def check_move(engine: Monsters, d: Dwarf, act: dict) -> Hex:
     or EffectError."""
     if act.get("webbed"):
         raise EffectError("a Webbed dwarf cannot Move")
+    if "knocked_over" in d.statuses:       # stuck in place until he stands (L314, L1583)
+        raise EffectError("a Knocked Over dwarf cannot Move: stand up first (2 actions) or be Assisted")
     path = [tuple(h) for h in act["path"]]
     if not 0 < len(path) <= 3:
         raise EffectError("a Move action is 1 to 3 steps")
@@ -70,13 +72,25 @@ def _check_free_throw(engine: Monsters, d: Dwarf, throw: dict, end: Hex) -> None
         raise EffectError(f"{card} cannot reach {list(at)} from {list(end)}")
 
 
+def _check_upgrade_to(engine: Monsters, d: Dwarf, upgrade_to: dict) -> None:
+    """`upgrade_to` {upgrade id: primary | secondary | spare}: where an upgrade picked up on
+    this Move goes (L1369: on the primary's or the secondary's slot; L1371: or kept spare)."""
+    slots = [slot for slot in upgrade_to.values() if slot != "spare"]
+    for up, slot in upgrade_to.items():
+        fits = engine.data.get("weapon_upgrade", up).fits or ()
+        if slot != "spare" and (slot not in fits or slot in d.upgrades or slots.count(slot) > 1):
+            raise EffectError(f"{up} cannot go on the {slot} weapon's free slot")
+
+
 def move(engine: Monsters, d: Dwarf, act: dict) -> None:
     """One Move action: up to 3 steps along `path` (L300-380)."""
     check_move(engine, d, act)
+    _check_upgrade_to(engine, d, act.get("upgrade_to") or {})
     st = engine.state
     path = [tuple(h) for h in act["path"]]
     spend(d, 1)
     engine.move_ended = False
+    engine.upgrade_to = dict(act.get("upgrade_to") or {})
     for h in path:
         if st.terrain(h) in WALLS:
             dig(engine, h)
@@ -88,6 +102,7 @@ def move(engine: Monsters, d: Dwarf, act: dict) -> None:
         if d.in_pod or stop or engine.move_ended or not d.conscious:
             break
     engine.move_ended = False
+    engine.upgrade_to = {}
     # the dwarf's `on move_action` triggers (Light-Footed, L816-818); `then_fire` is the free
     # shot, `then_throw` the free throwable the Move states (neither: none is taken)
     engine.emit("move_action", you=d, info={"shot": act.get("then_fire"), "throw": act.get("then_throw")})

@@ -22,10 +22,10 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         killed {kind: n}, round; per dwarf also tokens {kind: n}, used {"weapon:mode": n},
         last_action {do, weapon, mode}; per monster hidden_from (seat)
 steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|assist|stand|
-        sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone, dwarf, ...action
+        sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone|install {upgrade, slot}, dwarf, ...action
         fields (a move's then_fire {weapon, mode, target} or then_throw {card, at}: the
-        Scout's free shot or throwable after it; exchange give/take, collect_supply take
-        {health, ammo, secondary_ammo}: ACTION_KEYS), choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
+        Scout's free shot or throwable after it; upgrade_to {upgrade: primary|secondary|spare}; exchange give/take, collect_supply take
+        {health, ammo, secondary_ammo}, platforms take_back [[r,c]]: ACTION_KEYS), choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
         exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
@@ -344,13 +344,13 @@ HEX_FIELDS = ("at", "path", "over", "land")
 # the fields every action step may have, and each action's own (what its handler reads); an
 # action a pack adds to HANDLERS is not checked
 STEP_KEYS = {"do", "dwarf", "rolls", "illegal", "choose", "choose_for"}
-ACTION_KEYS = {"move": {"path", "then_fire", "then_throw", "webbed"},
+ACTION_KEYS = {"move": {"path", "then_fire", "then_throw", "webbed", "upgrade_to"},
                "attack": {"weapon", "mode", "target", "plan", "from_behind"},
                "pickaxe": {"at"}, "overclock": set(), "call_supply": {"at"}, "collect_supply": {"take"},
                "revive": {"who"}, "assist": {"who"}, "stand": set(), "sentry": {"at"},
-               "throw": {"card", "at"}, "shield": {"at"}, "platforms": {"at"},
+               "throw": {"card", "at"}, "shield": {"at"}, "platforms": {"at", "take_back"},
                "exchange": {"who", "give", "take"}, "flare": {"at"}, "zipline": {"over", "land"},
-               "rock_and_stone": {"card"}, "ability": {"id"}, "end": set()}
+               "rock_and_stone": {"card"}, "ability": {"id"}, "install": {"upgrade", "slot"}, "end": set()}
 
 
 def _validate(engine: Engine, names: dict, step: dict) -> None:

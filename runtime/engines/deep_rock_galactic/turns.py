@@ -30,6 +30,7 @@ def check_end(engine: Engine) -> None:
             m = st.monster_at(h)
             if m is not None:
                 st.monsters.pop(m.uid, None)
+            crush_objects(engine, h)
             d = st.dwarf_at(h)
             if d is not None:
                 spot = next((n for n in hx.neighbours(h) if n not in st.pod and engine.dwarf_can_stop(d, n)), None)
@@ -41,6 +42,23 @@ def check_end(engine: Engine) -> None:
         if any(d.in_pod for d in st.dwarves) and not outside:
             st.result = "success"
             engine.log("every conscious dwarf is in the drop pod: success")
+
+
+def crush_objects(engine: Engine, h) -> None:
+    """The returning pod destroys and removes every object on its space (L1287: '怪物或物件'):
+    tokens, a stalagmite, the sentry gun (back to the Engineer), a supply pod, pickups, upgrade
+    tokens and what lies on the ground."""
+    st = engine.state
+    for placed in st.tokens.values():
+        placed.pop(h, None)
+    st.stalagmites.discard(h)
+    for pile in (st.pickups, st.upgrade_tokens, st.ground):
+        pile.pop(h, None)
+    if st.sentry == h:
+        st.sentry = None
+    if st.supply_pod == h:
+        st.supply_pod = None
+        st.supply_stock.clear()
 
 
 # --- a dwarf's turn -----------------------------------------------------------------------------

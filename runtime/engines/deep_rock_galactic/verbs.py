@@ -176,7 +176,9 @@ class Verbs:
         pile = self.e.state.ground.get(tuple(at)) if at is not None else None
         take = max(0, min(amount, self.e.health_cap(d) - d.health))
         if pile is not None and pile["health_cube"]:
-            take = min(take, pile["health_cube"])   # cubes picked up from the ground (L538)
+            # cubes picked up from the ground (L538), by the striker only if he stands on that
+            # space (L1399: '若敲击的矮人身处该格子且血量未满'); else they lie for passers-by
+            take = min(take, pile["health_cube"]) if d.pos == tuple(at) else 0
             pile["health_cube"] -= take
             if not +pile:
                 del self.e.state.ground[tuple(at)]
