@@ -340,7 +340,7 @@ class Board(Triggers):
         spots = [h for h in hx.neighbours(centre)
                  if self.is_open(h) and h not in st.exits.values() and st.terrain(h) != "o"
                  and not st.monster_at(h) and not st.dwarf_at(h) and h not in placed]
-        movable = getattr(self.token_defs.get(token), "moved_when_out", False)
+        movable = token in self.moved_when_out
         for h in spots:
             if self.token_room(token) <= 0:
                 elsewhere = [p for p in placed if hx.distance(p, centre) > 1]

@@ -64,6 +64,8 @@ class Engine(Monsters):
         # per token: (stops a walker on entry, flyers too, removed then), read once (Board.stops_walker)
         self.entry_stops = {t.token: (bool(t.stops_movement_on_entry), bool(t.affects_flying),
                                       bool(t.removed_on_entry)) for t in data.of("board_token")}
+        # tokens taken from elsewhere on the board once their supply is out (goo, L1253)
+        self.moved_when_out = frozenset(t.token for t in data.of("board_token") if t.moved_when_out)
         # the monster entity each creature term names (`spawn grunt`, a mission's hidden monsters)
         self.creatures = {m.creature: m.id for m in data.of("monster") if m.creature}
         check_handlers(data, self.verbs, self.queries)

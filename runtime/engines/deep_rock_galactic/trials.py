@@ -56,7 +56,7 @@ def _trial(engine: Engine, d: Dwarf):
     # (a generator's state is 625 numbers: most of a copy's cost)
     trial = copy_game(engine, shared=(engine.rules, engine.rng, engine.agents, engine.mission,
                                       engine.options, engine.token_defs, engine.entry_stops,
-                                      engine.creatures, engine.swarm_squares))
+                                      engine.moved_when_out, engine.creatures, engine.swarm_squares))
     trial.rng = seeded(f"{getattr(engine.rng, 'seed', 'game')}/trial/{engine.state.clock}")
     trial.agents = [FirstOption()] * len(engine.agents)
     at = next(i for i, x in enumerate(engine.state.dwarves) if x is d)    # not index(): == compares every field
