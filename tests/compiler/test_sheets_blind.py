@@ -1,0 +1,71 @@
+"""What a player reading the printed sheets found (blind test of 2026-11-28): sentences a
+person would not write, a label said twice, a list of raw singulars."""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import pipeline, sheets
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _game(game_id: str):
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(REPO / "content" / game_id, [], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    return game
+
+
+def _text(game, sheet_name: str, lang: str) -> str:
+    """The sheet's text as a reader sees it: tags stripped, one line per cell or paragraph."""
+    sheet = next(s for s in sheets.SHEETS[game.id] if s.name == sheet_name)
+    page = sheets.render_html(game, sheet, lang)
+    page = re.sub(r"(?s)<style.*?</style>", "", page)
+    page = re.sub(r"</(p|li|td|th|tr|h\d|div)>", "\n", page)
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+@pytest.fixture(scope="module")
+def clank():
+    return _game("clank_catacombs")
+
+
+@pytest.fixture(scope="module")
+def drg():
+    return _game("deep_rock_galactic")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_clank_passive_token_does_not_say_continuous_twice(clank, lang):
+    """The Catacomb Map read "Passive: Continuous: you may cross..." ("持续效果：持续：...")."""
+    text = _text(clank, "tokens", lang)
+    line = next(l for l in text.splitlines() if "单向隧道" in l or "one-way arrow" in l)
+    assert not re.search(r"(?i)continuous|持续：", line.split("：" if lang == "zh" else ":", 1)[1]), line
+
+
+@pytest.mark.parametrize("lang,gold,limit", [
+    ("en", "Counts as 5 gold.", "Your treasure limit is 1 higher."),
+    ("zh", "视为5金币。", "宝藏持有上限+1。")])
+def test_clank_token_and_item_facts_are_sentences(clank, lang, gold, limit):
+    """Every other effect on the token sheet is a sentence ("Heal 2."); the Fortunes' gold
+    read "counts as 5 gold" and the Backpack's "treasure limit +1", without a capital or a
+    full stop."""
+    text = _text(clank, "tokens", lang)
+    assert gold in text and limit in text
+
+
+def test_drg_monster_specials_open_with_a_capital_and_name_plurals(drg):
+    """The Specials column read "does not block line of sight." and "destroys on its path
+    stalagmite, Grunt, wall" (the Oppressor, rulebook L1199: 摧毁沿途的石笋、战士异虫和墙壁)."""
+    en = _text(drg, "monsters", "en")
+    assert "Does not block line of sight." in en
+    assert "destroys stalagmites, Grunts and walls on its path" in en
+    specials = [l.strip() for l in en.splitlines()
+                if l.strip().endswith(".") and ";" in l or "line of sight." in l]
+    assert specials and all(s[:1].isupper() for s in specials), specials
+    assert "沿途摧毁石笋、战士异虫和岩壁" in _text(drg, "monsters", "zh")
