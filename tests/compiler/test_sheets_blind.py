@@ -69,3 +69,26 @@ def test_drg_monster_specials_open_with_a_capital_and_name_plurals(drg):
                 if l.strip().endswith(".") and ";" in l or "line of sight." in l]
     assert specials and all(s[:1].isupper() for s in specials), specials
     assert "沿途摧毁石笋、战士异虫和岩壁" in _text(drg, "monsters", "zh")
+
+
+HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+@pytest.mark.parametrize("game_id", ["clank_catacombs", "deep_rock_galactic", "dm_crawl_decks",
+                                     "dungeontology", "the_cave"])
+def test_english_approximation_notes_hold_no_chinese(game_id):
+    """The English sheets' "What is approximate" list read "呼唤 with 战斗轮前 and 侧边"
+    (Goblin Bugler), "'75 以上' with 'at most one 75'" (The Cave), "the turn example's hand
+    (绊倒, 偷袭, ...)" (Sneak Attack): notes written while reading the Chinese rulebook. A
+    name the game gives in English takes its English words; the rest is written in English."""
+    game = _game(game_id)
+    notes = sheets.Footnotes(edition="player", game=game, lang="en")
+    for by_id in game.entities.values():
+        for entity in by_id.values():
+            notes.mark(entity, "en")
+    chinese = [(note["name"], line) for note in notes.notes for line in note["lines"]
+               if HAN.search(line)]
+    assert not chinese, chinese
+    if game_id == "clank_catacombs":
+        assert any("(Stumble, Sneak Attack, Burgle, Scramble, Sidestep)" in line
+                   for note in notes.notes for line in note["lines"])
