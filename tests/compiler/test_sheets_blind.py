@@ -92,3 +92,15 @@ def test_english_approximation_notes_hold_no_chinese(game_id):
     if game_id == "clank_catacombs":
         assert any("(Stumble, Sneak Attack, Burgle, Scramble, Sidestep)" in line
                    for note in notes.notes for line in note["lines"])
+
+
+def test_dungeontology_notebook_says_stars_and_research_in_words():
+    """The notebook table's last rows read "stars at (blocks) 3, 6" and "research bonus at
+    (blocks) —" (rulebook L392: a star / research arrow takes effect when a block covers
+    its row)."""
+    game = _game("dungeontology")
+    en, zh = _text(game, "notebook", "en"), _text(game, "notebook", "zh")
+    assert "(blocks)" not in en and "块数" not in zh
+    assert "a star at 3 and 6 blocks" in en and "a star at 1 block\n" in en
+    assert "a research bonus at 2 and 5 blocks" in en and "no research bonus" in en
+    assert "3、6块时得1星" in zh and "无研究加成" in zh
