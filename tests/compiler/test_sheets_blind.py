@@ -104,3 +104,17 @@ def test_dungeontology_notebook_says_stars_and_research_in_words():
     assert "a star at 3 and 6 blocks" in en and "a star at 1 block\n" in en
     assert "a research bonus at 2 and 5 blocks" in en and "no research bonus" in en
     assert "3、6块时得1星" in zh and "无研究加成" in zh
+
+
+def test_cave_cards_name_the_majority_category_not_the_token():
+    """The Cave's print-and-play water, photo and traverse tokens read "Majority water token"
+    (the category `water` is also the water token's name; the squeeze tokens read "Majority
+    squeeze"): a stat takes the vocabulary entry of the type its field declares."""
+    from tomecraft.compiler.sheets import Footnotes, cards
+    game = _game("the_cave")
+    for lang, wrong, right in (("en", "Majority water token", "Majority water"),
+                               ("zh", "獎勵類別 水域標記", "獎勵類別 水域")):
+        stats = {s for page in cards.pages(game, lang, Footnotes()) for c in page["cards"]
+                 for s in c["stats"]}
+        assert not any(wrong in s for s in stats), sorted(stats)
+        assert any(s.endswith(right) for s in stats), sorted(stats)
