@@ -118,3 +118,16 @@ def test_cave_cards_name_the_majority_category_not_the_token():
                  for s in c["stats"]}
         assert not any(wrong in s for s in stats), sorted(stats)
         assert any(s.endswith(right) for s in stats), sorted(stats)
+
+
+def test_tomb_party_cloak_note_is_not_a_bare_number():
+    """The Tomb Party pack's token sheet read "Cloak of Invisibility: 1. The cloak's effect
+    is not in the rulebook; ... 5 points.": the count's note had only "1" left for a player."""
+    reporter = dg.Reporter()
+    root = REPO / "content" / "clank_catacombs"
+    game = pipeline.compile_game(root, [root / "packs" / "tomb_party"], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    cloak = game.entities["market_item"]["cloak_of_invisibility"]
+    lines = sheets.player_lines(cloak, "en")
+    assert lines and not any(re.fullmatch(r"[\d\s.]+|\d+ points\.", line) for line in lines), lines
+    assert any("1 copy, 5 points" in line for line in lines), lines
