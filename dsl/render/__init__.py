@@ -95,6 +95,24 @@ _PREC = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
          "+": 5, "-": 5, "*": 6, "//": 6}
 
 
+_REMARK = re.compile(r" ?\([^()]{6,}\)|（[^（）]{4,}）")
+
+
+def _said_once(text: str) -> str:
+    """A bracketed remark a verb's template adds, said once per effect: "destroy the wall in
+    the area (minerals inside drop on the ground), destroy the stalagmite in the area" (it
+    was said after each), "trash the target (back to the box)" in both branches of a choice."""
+    seen: set[str] = set()
+
+    def once(m: re.Match) -> str:
+        remark = m.group(0).strip()
+        if remark in seen:
+            return ""
+        seen.add(remark)
+        return m.group(0)
+    return _REMARK.sub(once, text)
+
+
 def render(node, vocab, lang: str, bound: dict[str, str] | None = None) -> str:
     """Render a Block, a statement or an expression as rules text in `lang` ("zh" or "en").
 
@@ -112,6 +130,7 @@ def render(node, vocab, lang: str, bound: dict[str, str] | None = None) -> str:
         text = r.finish(r.expr(node), sentence=False)
     else:
         text = r.sentences(n.Block((node,)))
+    text = _said_once(text)
     if lang == "en":
         text = _fix_articles(text)
     if lang == "zh" and getattr(vocab, "script", "hant") == "hans":
