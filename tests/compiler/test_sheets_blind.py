@@ -131,3 +131,23 @@ def test_tomb_party_cloak_note_is_not_a_bare_number():
     lines = sheets.player_lines(cloak, "en")
     assert lines and not any(re.fullmatch(r"[\d\s.]+|\d+ points\.", line) for line in lines), lines
     assert any("1 copy, 5 points" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("en", ["5-6 players (Tomb Party)", "Up to 6 players.", "worth 10, 15, 20 and 25 (not the 30)",
+            "Leave the Master Key out of the market", "a 5th or 6th player to arrive places no cube"]),
+    ("zh", ["五至六人游戏（墓穴派对）", "最多6名玩家。", "分值为10、15、20、25的宝藏标记",
+            "不要把万能钥匙放入市场", "第五、六名抵达的玩家不能再放方块"])])
+def test_tomb_party_rules_sheet_says_the_5_6_player_rules(lang, words):
+    """The Tomb Party pack's rules sheet was the base game's word for word: nothing of its 6
+    players, its treasures, the Master Key, the + rooms' several treasures or the signposts'
+    4 spaces (rulebook L643-673). The base game's sheet says none of it."""
+    root = REPO / "content" / "clank_catacombs"
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(root, [root / "packs" / "tomb_party"], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    text = _text(game, "rules", lang)
+    for w in words:
+        assert w in text, w
+    base = _text(_game("clank_catacombs"), "rules", lang)
+    assert words[0] not in base
