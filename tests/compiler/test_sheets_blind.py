@@ -151,3 +151,21 @@ def test_tomb_party_rules_sheet_says_the_5_6_player_rules(lang, words):
         assert w in text, w
     base = _text(_game("clank_catacombs"), "rules", lang)
     assert words[0] not in base
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_drg_statuses_are_sentences_without_tool_words(drg, lang):
+    """The statuses sheet's effects read "effect not stated in the guide; here a monster
+    skips its next activation (approximation)" (zh "本工具：…（近似）"), "does not block LOS":
+    lower-case fragments with a developer's words."""
+    sheet = next(s for s in sheets.SHEETS[drg.id] if s.name == "statuses")
+    page = sheets.render_html(drg, sheet, lang)
+    cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+             for c in re.findall(r"<td[^>]*>(.*?)</td>", page, flags=re.S)]
+    effects = cells[2::3]
+    assert len(effects) == 6, cells
+    for e in effects:
+        assert e.endswith("。" if lang == "zh" else "."), e
+        assert not re.search(r"approximation|\bLOS\b|本工具|近似", e), e
+        if lang == "en":
+            assert e[:1].isupper() or e[:1].isdigit(), e
