@@ -169,3 +169,11 @@ def test_drg_statuses_are_sentences_without_tool_words(drg, lang):
         assert not re.search(r"approximation|\bLOS\b|本工具|近似", e), e
         if lang == "en":
             assert e[:1].isupper() or e[:1].isdigit(), e
+
+
+def test_drg_best_die_reads_as_a_number(drg):
+    """The Impact Axe read "deal X armor-piercing damage, where X is the hits of the best die
+    in the roll"."""
+    text = _text(drg, "weapons", "en")
+    assert "the hits of the best die" not in text
+    assert "where X is the number of hits on the best die in the roll" in text
