@@ -402,6 +402,16 @@ class Texts:
             text = self._rendered[id(site.ast)] = render(site.ast, self.game.vocab, self.lang)
         return text
 
+    def passive(self, site: EffectSite) -> str:
+        """An effect printed under a "Passive" label: a `continuous:` effect gives only its
+        body, so the text does not say "Continuous:" again ("Passive: Continuous: you may
+        cross...", the Catacomb Map)."""
+        text = self.site(site)
+        ast = site.ast
+        if isinstance(ast, n.Block) and len(ast.stmts) == 1 and isinstance(ast.stmts[0], n.Continuous):
+            return render(ast.stmts[0].body, self.game.vocab, self.lang)
+        return text
+
     def effect(self, entity: Entity, path_suffix: tuple) -> str:
         site = site_at(entity, path_suffix)
         return self.site(site) if site is not None else ""

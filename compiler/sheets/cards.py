@@ -65,7 +65,8 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         site = site_at(entity, (field,))
         if site is None or not data.get(field):
             continue
-        rules.append({"label": _text(label, lang), "text": texts.site(site)})
+        text = texts.passive(site) if field == "passive" else texts.site(site)
+        rules.append({"label": _text(label, lang), "text": text})
     name = name_of(entity, lang)
     if lang == "en":             # a card's title lines start with a capital ("flare" -> "Flare")
         name, type_line = name[:1].upper() + name[1:], type_line[:1].upper() + type_line[1:]

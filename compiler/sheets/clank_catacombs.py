@@ -4,8 +4,6 @@ effect language; every number comes from the content (rules.yaml and the entitie
 from __future__ import annotations
 
 from tomecraft.compiler.model import Entity, Game
-from tomecraft.dsl import nodes as n
-from tomecraft.dsl.render import render
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
                              rule_value_text, site_at)
 
@@ -25,21 +23,8 @@ def _effect(game: Game, texts: Texts, entity: Entity, field_name: str) -> str:
     site = site_at(entity, (field_name,))
     if site is None or not entity.data.get(field_name):
         return ""
-    text = texts.site(site)
-    if field_name == "passive":
-        # The row's "Passive" label already says the effect lasts: the text does not open
-        # with "Continuous:" again (it read "Passive: Continuous: you may cross...").
-        body = _continuous_body(site.ast)
-        if body is not None:
-            return render(body, game.vocab, texts.lang)
-    return text
-
-
-def _continuous_body(ast) -> n.Block | None:
-    """The body of an effect that is one `continuous:` statement, else None."""
-    if isinstance(ast, n.Block) and len(ast.stmts) == 1 and isinstance(ast.stmts[0], n.Continuous):
-        return ast.stmts[0].body
-    return None
+    # the row's "Passive" label already says the effect lasts
+    return texts.passive(site) if field_name == "passive" else texts.site(site)
 
 
 def _common(game: Game, lang: str) -> dict:

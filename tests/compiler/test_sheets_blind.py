@@ -177,3 +177,12 @@ def test_drg_best_die_reads_as_a_number(drg):
     text = _text(drg, "weapons", "en")
     assert "the hits of the best die" not in text
     assert "where X is the number of hits on the best die in the roll" in text
+
+
+def test_clank_passive_card_does_not_say_continuous_twice(clank):
+    """The print-and-play Catacomb Map read "Passive: Continuous: you may cross..." too."""
+    from tomecraft.compiler.sheets import Footnotes, cards
+    for lang in ("en", "zh"):
+        rules = [r for page in cards.pages(clank, lang, Footnotes()) for c in page["cards"]
+                 for r in c["rules"] if "one-way arrow" in r["text"] or "单向隧道" in r["text"]]
+        assert rules and not any(re.match(r"(?i)continuous|持续", r["text"]) for r in rules), rules
