@@ -186,3 +186,15 @@ def test_clank_passive_card_does_not_say_continuous_twice(clank):
         rules = [r for page in cards.pages(clank, lang, Footnotes()) for c in page["cards"]
                  for r in c["rules"] if "one-way arrow" in r["text"] or "单向隧道" in r["text"]]
         assert rules and not any(re.match(r"(?i)continuous|持续", r["text"]) for r in rules), rules
+
+
+@pytest.mark.parametrize("game_id", ["clank_catacombs", "deep_rock_galactic", "dungeontology"])
+def test_every_approximated_entity_has_words_for_an_english_player(game_id):
+    """The English card list's approximations ended with "≈10 Crystal Kobold" and nothing
+    after it: its note ("Gap 1.") had only a developer's reference; DRG's supply cards
+    ("G-01.") and Dungeontology's token counts ("D13: not in the text.") the same."""
+    game = _game(game_id)
+    silent = [(e.kind, e.id) for by_id in game.entities.values() for e in by_id.values()
+              if e.kind != "rule" and sheets.approximation_lines(e)
+              and not sheets.player_lines(e, "en")]
+    assert not silent, silent
