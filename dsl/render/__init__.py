@@ -99,16 +99,19 @@ _REMARK = re.compile(r" ?\([^()]{6,}\)|（[^（）]{4,}）")
 
 
 def _said_once(text: str) -> str:
-    """A bracketed remark a verb's template adds, said once per effect: "destroy the wall in
-    the area (minerals inside drop on the ground), destroy the stalagmite in the area" (it
-    was said after each), "trash the target (back to the box)" in both branches of a choice."""
-    seen: set[str] = set()
+    """A bracketed remark a verb's template adds is not said again in the clauses that follow:
+    "destroy the wall in the area (minerals inside drop on the ground), destroy the stalagmite
+    in the area" (it was said after each). A colon in between opens a new condition, trigger
+    or branch ("After an opponent...: you may gain 1 stun token (no student may be
+    sacrificed...)"), which says its remark again."""
+    last_end: dict[str, int] = {}
 
     def once(m: re.Match) -> str:
         remark = m.group(0).strip()
-        if remark in seen:
+        end = last_end.get(remark)
+        last_end[remark] = m.end()
+        if end is not None and not re.search("[:：]", text[end:m.start()]):
             return ""
-        seen.add(remark)
         return m.group(0)
     return _REMARK.sub(once, text)
 
