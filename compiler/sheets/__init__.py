@@ -143,6 +143,8 @@ class Footnotes:
     def _mark_player(self, entity: Entity, key: str, lang: str) -> int:
         lab = labels(lang, self.game)
         lines = player_lines(entity, lang)
+        if lang == "en" and self.game is not None:
+            lines = [english_names(self.game, line) for line in lines]
         if entity.kind == "rule" and self.game is not None:
             value = value_words(self.game, entity, lang)
             group = key   # a rule is its own item: its value differs from every other's
@@ -203,6 +205,62 @@ def player_lines(entity: Entity, lang: str) -> list[str]:
         if text and text not in lines:
             lines.append(text)
     return lines
+
+
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_HAN_GLOSS = re.compile(r"\s*\([\u3400-\u9fff\uf900-\ufaff]+\)")   # "(响应)", one term
+
+
+def english_names(game: Game, text: str) -> str:
+    """An English note as an English reader reads it: a Chinese gloss in brackets ("the
+    Response (响应) timing") goes, and a Chinese name the vocabulary or an entity gives in
+    English ("呼唤 with 战斗轮前" -> "Call with Before the battle round") takes its English
+    words. Notes are written by designers reading the Chinese rulebook; the English sheet
+    must not ask its reader to read Chinese."""
+    if not _HAN.search(text):
+        return text
+    text = _HAN_GLOSS.sub("", text)
+    names = _english_of_chinese(game)
+    text = _HAN.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+    return text[:1].upper() + text[1:]      # a note may open with a name now in English
+
+
+def _english_of_chinese(game: Game) -> dict[str, str]:
+    """Chinese name -> English name, for every vocabulary name and entity of `game`."""
+    cached = getattr(game, "_english_of_chinese", None)
+    if cached is not None:
+        return cached
+    names: dict[str, str] = {}
+    for infos in game.vocab.names.values():
+        for info in infos.values():
+            zh, en = info.text.get("zh"), info.text.get("en")
+            if zh and en and _HAN.search(zh):
+                names.setdefault(zh, en)
+    for name, call in [*game.vocab.keywords.items(), *game.vocab.verbs.items()]:
+        text = getattr(call, "name_text", None)
+        if isinstance(text, dict) and text.get("zh") and text.get("en"):
+            names.setdefault(text["zh"], text["en"])
+    for by_id in game.entities.values():
+        for entity in by_id.values():
+            _collect_names(entity.data, names)
+    try:
+        game._english_of_chinese = names
+    except AttributeError:      # a slotted Game: no cache, the map is small
+        pass
+    return names
+
+
+def _collect_names(data, names: dict[str, str]) -> None:
+    """Every `name: {zh, en}` in an entity's data, its abilities' and sides' included."""
+    if isinstance(data, dict):
+        name = data.get("name")
+        if isinstance(name, dict) and name.get("zh") and name.get("en"):
+            names.setdefault(str(name["zh"]), str(name["en"]))
+        for value in data.values():
+            _collect_names(value, names)
+    elif isinstance(data, list):
+        for value in data:
+            _collect_names(value, names)
 
 
 # Developer references inside content notes, cut from the player edition.
@@ -342,6 +400,16 @@ class Texts:
         text = self._rendered.get(id(site.ast))
         if text is None:
             text = self._rendered[id(site.ast)] = render(site.ast, self.game.vocab, self.lang)
+        return text
+
+    def passive(self, site: EffectSite) -> str:
+        """An effect printed under a "Passive" label: a `continuous:` effect gives only its
+        body, so the text does not say "Continuous:" again ("Passive: Continuous: you may
+        cross...", the Catacomb Map)."""
+        text = self.site(site)
+        ast = site.ast
+        if isinstance(ast, n.Block) and len(ast.stmts) == 1 and isinstance(ast.stmts[0], n.Continuous):
+            return render(ast.stmts[0].body, self.game.vocab, self.lang)
         return text
 
     def effect(self, entity: Entity, path_suffix: tuple) -> str:

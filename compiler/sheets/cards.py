@@ -57,7 +57,7 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         elif isinstance(value, str) and value in (label.get("values") or {}):
             stats.append(f"{words} {_text(label['values'][value], lang)}")
         elif isinstance(value, str) and value in game.vocab.names:
-            stats.append(f"{words} {game.vocab.text_of(value, lang)}")
+            stats.append(f"{words} {game.vocab.text_of(value, lang, _term_type(game, entity.kind, field))}")
         elif isinstance(value, (int, float)):
             stats.append(f"{words} {value}")
     rules = []
@@ -65,12 +65,22 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         site = site_at(entity, (field,))
         if site is None or not data.get(field):
             continue
-        rules.append({"label": _text(label, lang), "text": texts.site(site)})
+        text = texts.passive(site) if field == "passive" else texts.site(site)
+        rules.append({"label": _text(label, lang), "text": text})
     name = name_of(entity, lang)
     if lang == "en":             # a card's title lines start with a capital ("flare" -> "Flare")
         name, type_line = name[:1].upper() + name[1:], type_line[:1].upper() + type_line[1:]
     return {"name": name, "type": type_line, "stats": stats, "rules": rules,
             "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang)}
+
+
+def _term_type(game: Game, kind: str, field: str) -> str | None:
+    """The vocabulary section a kind's field names ("term:category" -> "category"): The
+    Cave's water token has category `water`, which is also the water token's own name; its
+    card read "Majority water token" instead of "Majority water"."""
+    spec = (game.vocab.kinds.get(kind) or {}).get("fields", {}).get(field) or {}
+    marker = str(spec.get("x-tomecraft") or "")
+    return (marker.partition(":")[2] or None) if marker.startswith("term:") else None
 
 
 def _number(value) -> float:

@@ -21,7 +21,10 @@ def _rule(game: Game, rule_id: str, default=None):
 
 def _effect(game: Game, texts: Texts, entity: Entity, field_name: str) -> str:
     site = site_at(entity, (field_name,))
-    return texts.site(site) if site is not None and entity.data.get(field_name) else ""
+    if site is None or not entity.data.get(field_name):
+        return ""
+    # the row's "Passive" label already says the effect lasts
+    return texts.passive(site) if field_name == "passive" else texts.site(site)
 
 
 def _common(game: Game, lang: str) -> dict:
@@ -69,9 +72,30 @@ def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     rules = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
               "value": rule_value_text(game, r, lang, _value(r.data.get("value"))), "ref": r.data.get("ref", "")}
              for r in game.of_kind("rule")]
+    keys = ["setup", "turn", "actions", "moving", "dragon", "end", "scoring"]
+    party = _party_values(game, lang)
+    if party:            # the 5-6 player mode's own rules (墓穴派对, L643-673) after the set-up
+        keys.insert(1, "party")
+        values = {**values, **party}
     return {**ctx, "icons": icons, "rooms": rooms, "rule_rows": rules,
-            "sections": [{"title": own[f"{k}_title"], "items": _paras(own, k, values)}
-                         for k in ("setup", "turn", "actions", "moving", "dragon", "end", "scoring")]}
+            "sections": [{"title": own[f"{k}_title"], "items": _paras(own, k, values)} for k in keys]}
+
+
+def _party_values(game: Game, lang: str) -> dict:
+    """The numbers of the 5-6 player mode, when a pack allows more than 4 players: the most
+    players and the values of the treasures the pack adds (the sheet of the Tomb Party pack
+    said nothing of either)."""
+    most = _rule(game, "max_players", 4)
+    if not isinstance(most, int) or most <= 4:
+        return {}
+    added = sorted(t.data.get("value", 0) for t in game.of_kind("token")
+                   if t.pack != game.id and t.data.get("token_type") == "treasure")
+    words = [str(v) for v in added]
+    if lang == "zh" or len(words) < 2:
+        treasures = "、".join(words)
+    else:
+        treasures = ", ".join(words[:-1]) + " and " + words[-1]
+    return {"max_players": most, "party_treasures": treasures or "—"}
 
 
 def _value(value) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tomecraft.compiler.model import Entity, Game
+from tomecraft.dsl.render.words import pluralise
 from tomecraft.compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _yaml_file, after_use_text,
                              environment, fill, html_lang, labels, name_of, sources_table,
                              write_formats)
@@ -46,7 +47,7 @@ def monsters(game: Game, lang: str, notes: Footnotes) -> dict:
         if d.get("moves_then_attacks"):
             specials.append(lab["moves_attacks"])
         if d.get("destroys_on_path"):
-            specials.append(lab["destroys"] + " " + ("、" if lang == "zh" else ", ").join(_term(game, t, lang) if t != "grunt" else name_of(game.entities["monster"]["grunt"], lang) for t in d["destroys_on_path"]))
+            specials.append(fill(lab["destroys"], {"things": _destroyed(game, d["destroys_on_path"], lang)}))
         if d.get("self_destructs"):
             specials.append(lab["self_destructs"])
         if d.get("hides_when_damaged"):
@@ -119,16 +120,38 @@ def classes(game: Game, lang: str, notes: Footnotes) -> dict:
     return {"sections": sections}
 
 
+def _destroyed(game: Game, names: list[str], lang: str) -> str:
+    """What a monster destroys on its path, as a list of plurals ("stalagmites, Grunts and
+    walls"; zh "石笋、战士异虫和墙壁"): terrain by its vocabulary name, a monster by its own."""
+    monsters = game.entities.get("monster", {})
+    words = []
+    for name in names:
+        if name in monsters:
+            text = name_of(monsters[name], lang)
+            plural = pluralise(text)
+        else:
+            text = _term(game, name, lang)
+            info = game.vocab.info(name)
+            plural = getattr(info, "en_plural", "") or pluralise(text)
+        words.append(text if lang == "zh" else plural)
+    if len(words) < 2:
+        return "".join(words)
+    joined, last = ("、" if lang == "zh" else ", ").join(words[:-1]), words[-1]
+    return f"{joined}和{last}" if lang == "zh" else f"{joined} and {last}"
+
+
 def _clauses(items: list[str], lang: str) -> str:
-    """Labels and rendered sentences as one sentence: `a; b; c.` (zh `a；b；c。`)."""
+    """Labels and rendered sentences as one sentence: `A; b; c.` (zh `a；b；c。`)."""
     parts = [t.rstrip("。.") for t in items if t]
     if not parts:
         return ""
     if lang == "zh":
         return "；".join(parts) + "。"
-    # a sentence after the first goes on in lower case, unless it opens with a name ("N", "BOSCO")
-    parts = [parts[0]] + [p if p[1:2].isupper() or p[1:2] in (" ", "") else p[:1].lower() + p[1:]
-                          for p in parts[1:]]
+    # the sentence opens in upper case (the labels are lower case: "does not block line of
+    # sight"); a clause after the first goes on in lower case, unless it opens with a name
+    # ("N", "BOSCO")
+    parts = [parts[0][:1].upper() + parts[0][1:]] + [
+        p if p[1:2].isupper() or p[1:2] in (" ", "") else p[:1].lower() + p[1:] for p in parts[1:]]
     return "; ".join(parts) + "."
 
 

@@ -37,9 +37,24 @@ def _notebook(game: Game, lang: str, notes: Footnotes) -> dict:
     cols = nb.data["columns"]
     height = max(len(c["values"]) for c in cols)
     rows = [[c["values"][height - 1 - r] for c in cols] for r in range(height)]
+    text = _common(game, lang)["text"]
     heads = [{"colour": _colour(game, c["colour"], lang), "icon": text_of(c["icon"], lang),
-              "unit": c["unit_value"], "stars": c["stars"], "research": c["research"]} for c in cols]
+              "unit": c["unit_value"], "stars": _at_blocks(text, "stars_at", c["stars"], lang),
+              "research": _at_blocks(text, "research_at", c["research"], lang)} for c in cols]
     return {"mark": notes.mark(nb, lang), "rows": rows, "heads": heads, "capacity": nb.data["capacity"]}
+
+
+def _at_blocks(text: dict, key: str, counts: list[int], lang: str) -> str:
+    """"a star at 3 and 6 blocks" (zh "3、6块时得1星"); "no research bonus" for none.
+    It read "stars at (blocks) 3, 6" and "research bonus at (blocks) —"."""
+    if not counts:
+        return text[key + "_none"]
+    numbers = [str(c) for c in counts]
+    if lang == "zh":
+        joined = "、".join(numbers)
+    else:
+        joined = numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
+    return fill(text[key], {"n": joined, "blocks": "block" if counts == [1] else "blocks"})
 
 
 def _values(game: Game) -> dict:

@@ -95,6 +95,27 @@ _PREC = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
          "+": 5, "-": 5, "*": 6, "//": 6}
 
 
+_REMARK = re.compile(r" ?\([^()]{6,}\)|（[^（）]{4,}）")
+
+
+def _said_once(text: str) -> str:
+    """A bracketed remark a verb's template adds is not said again in the clauses that follow:
+    "destroy the wall in the area (minerals inside drop on the ground), destroy the stalagmite
+    in the area" (it was said after each). A colon in between opens a new condition, trigger
+    or branch ("After an opponent...: you may gain 1 stun token (no student may be
+    sacrificed...)"), which says its remark again."""
+    last_end: dict[str, int] = {}
+
+    def once(m: re.Match) -> str:
+        remark = m.group(0).strip()
+        end = last_end.get(remark)
+        last_end[remark] = m.end()
+        if end is not None and not re.search("[:：]", text[end:m.start()]):
+            return ""
+        return m.group(0)
+    return _REMARK.sub(once, text)
+
+
 def render(node, vocab, lang: str, bound: dict[str, str] | None = None) -> str:
     """Render a Block, a statement or an expression as rules text in `lang` ("zh" or "en").
 
@@ -112,6 +133,7 @@ def render(node, vocab, lang: str, bound: dict[str, str] | None = None) -> str:
         text = r.finish(r.expr(node), sentence=False)
     else:
         text = r.sentences(n.Block((node,)))
+    text = _said_once(text)
     if lang == "en":
         text = _fix_articles(text)
     if lang == "zh" and getattr(vocab, "script", "hant") == "hans":
