@@ -363,7 +363,8 @@ class MissionChecker:
                     f"{total} pickup tokens but room for {capacity} ({flares} flare-stick spaces + "
                     f"{per_hidden} per hidden segment)", "add flare-stick spaces (`?`) or list fewer pickups")
         for name, wanted in self.m["objective"].get("targets", {}).items():
-            if name in self.names.pickups and wanted > pickups.get(name, 0):
+            # a pickup no objective can collect (a Loot Bug...) is V-03's, not a count to raise
+            if name in self.names.collectable and wanted > pickups.get(name, 0):
                 self.at(("objective", "targets", name), "V-17",
                         f"the objective needs {wanted} {name} but the mission has "
                         f"{pickups.get(name, 0)}: it cannot be completed",
@@ -439,7 +440,7 @@ class MissionChecker:
         game = self.names.game
         if game is None or not self.check_event:
             return
-        from tomecraft.compiler.checks import Checker
+        from tomecraft.compiler.checks import Checker, check_site_bounds
         from tomecraft.compiler.model import EffectSite
         from tomecraft.dsl.parser import EffectSyntaxError, parse
         site = EffectSite(self.base + ("mission_event",), self.m["mission_event"])
@@ -452,7 +453,11 @@ class MissionChecker:
                               "e.g. `spawn_at_exits grunt 1; activate_monsters`")
             return
         scratch = dg.Reporter()
-        Checker(game, scratch).check_site(site, self.doc, self.display, {})
+        checker = Checker(game, scratch)
+        checker.check_site(site, self.doc, self.display, {})
+        # the limits every effect of the content obeys (repeat counts, numbers): past them the
+        # sim would stop on its step budget
+        check_site_bounds(checker, site.ast)
         for d in scratch.diagnostics:
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}"))
         if not scratch.errors:

@@ -75,9 +75,16 @@ def test_each_malformed_row_is_located(text, rule, line, column):
     assert all(p.hint for p in problems)
 
 
-def test_a_look_alike_letter_gets_a_hint_naming_the_intended_character():
-    (problem,) = read_map("# о #\n # . #\n").problems          # Cyrillic o
-    assert problem.rule == "M-01" and "`o`" in problem.hint
+@pytest.mark.parametrize("letter, meant", [
+    ("о", "o"),          # Cyrillic o
+    ("ο", "o"),          # Greek omicron (its Unicode name says OMICRON, not O)
+    ("0", "o"),          # the digit zero
+    ("һ", "h"),          # Cyrillic shha
+    ("х", "x"),          # Cyrillic ha
+])
+def test_a_look_alike_letter_gets_a_hint_naming_the_intended_character(letter, meant):
+    (problem,) = read_map(f"# {letter} #\n # . #\n").problems
+    assert problem.rule == "M-01" and f"looks like `{meant}`" in problem.hint   # not the legend
 
 
 def test_a_broken_map_is_refused_before_the_engine_sees_it(tmp_path):
