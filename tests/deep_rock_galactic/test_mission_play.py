@@ -287,6 +287,26 @@ def test_the_briefing_draws_fixed_minerals(game_model, lang):
     assert any("Morkite" in line or "墨菱石" in line for line in legend)
 
 
+@pytest.mark.parametrize("lang, recover", [("zh", "回收无人机 × 2"), ("en", "Recover the drones × 2")])
+def test_the_briefing_objective_names_the_drones_to_recover(game_model, lang, recover):
+    """The pod returns only once every drone is recovered: the objective says so, not only
+    the map's legend."""
+    from tomecraft.compiler.sheets.deep_rock_galactic import briefing_context
+    mission = yaml.safe_load((VALID / "drone_salvage.yaml").read_text())["mission"]
+    objective = briefing_context(game_model, mission, lang)["sections"][0]["items"][0]
+    assert recover in objective
+
+
+def test_a_fixed_mineral_never_shares_its_mark_with_the_mine_head(game_model):
+    from tomecraft.compiler.sheets.deep_rock_galactic import briefing_map, labels
+    mission = yaml.safe_load((VALID / "aquarq_run.yaml").read_text())["mission"]
+    mission["mineral_spaces"].append({"mineral": "morkite", "at": [3, 1]})
+    grid, legend, _ = briefing_map(game_model, mission, "en", labels("en", "deep_rock_galactic"))
+    text = {(r, c): cell["text"] for r, row in enumerate(grid) for c, cell in enumerate(row)}
+    assert text[tuple(mission["mine_head"])] == "M" and text[(3, 1)] == "Mo"
+    assert any(line.startswith("Mo = Morkite") for line in legend)
+
+
 def test_a_taller_map_gets_smaller_hexes_that_stay_on_one_page(game_model):
     from tomecraft.compiler.sheets.deep_rock_galactic import MAP_HEIGHT_PT, MAX_HEX_PT, briefing_map, labels
     lab = labels("en", "deep_rock_galactic")
