@@ -156,6 +156,19 @@ def test_a_drone_must_be_recovered_before_the_pod_returns(tmp_path):
     assert drg.objectives_done(without)
 
 
+def test_an_eliminate_target_is_placed_where_the_dwarves_can_reach_it(tmp_path):
+    """A cave pocket cut off by `x` is legal (nothing lies there), but the target placed in it,
+    farthest from the pod, could never be killed: the set-up places it within reach."""
+    def cut_off_pocket(m):
+        m.pop("hidden_monsters")
+        rows = m["map"].rstrip("\n").split("\n")
+        m["map"] = "\n".join(row + (" x . x" if r == 1 else " x x x") for r, row in enumerate(rows)) + "\n"
+    engine = _setup(_mission(tmp_path, "praetorian_hunt.yaml", edit=cut_off_pocket))
+    (target,) = [m for m in engine.state.monsters.values() if m.kind == "praetorian"]
+    reach = hx.bfs_from(engine.state.pod, lambda _, n: engine.state.cells.get(n, "x") != "x")
+    assert engine.state.cells[(1, 12)] == "." and target.pos != (1, 12) and target.pos in reach
+
+
 def test_fixed_minerals_lie_where_the_file_says_for_every_seed(tmp_path):
     fixed = _mission(tmp_path, "deep_shaft.yaml")
     loose = _mission(tmp_path, "deep_shaft.yaml", edit=lambda m: m.pop("mineral_spaces"))
