@@ -360,12 +360,13 @@ def briefing_cli(args) -> int:
     if not path.is_file():
         raise UsageError(f"no such file: {args.mission}")
     reporter = dg.Reporter()
-    mission = missions.load_mission(path, reporter)
+    packs = [Path(p) for p in getattr(args, "pack", None) or []]   # a pack's creatures, as for check and sim
+    mission = missions.load_mission(path, reporter, packs)
     if mission is None:
         print(dg.format_text(reporter))
         progress("briefing not written: fix the errors above")
         return 1
-    game = pipeline.compile_game(pipeline.content_root() / GAME_ID, [], dg.Reporter())
+    game = pipeline.compile_game(pipeline.content_root() / GAME_ID, packs, dg.Reporter())
     langs = list(dict.fromkeys(args.lang or LANGS))
     formats = list(dict.fromkeys(args.format or FORMATS))
     write_briefing(game, mission, langs, formats, Path(args.out), progress)

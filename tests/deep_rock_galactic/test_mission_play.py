@@ -332,6 +332,16 @@ def test_a_taller_map_gets_smaller_hexes_that_stay_on_one_page(game_model):
     assert short_pt == MAX_HEX_PT and tall_pt < short_pt and len(grid) * tall_pt <= MAP_HEIGHT_PT
 
 
+def test_a_pack_creature_mission_gets_its_briefing_with_the_pack(tmp_path, run_cli):
+    """`sheets --mission` takes `--pack` as check and sim do (it checked without the pack and
+    refused the mission)."""
+    mission = HERE / "pack" / "goo_hunt.yaml"
+    code, _, err = run_cli("sheets", "--mission", mission, "--pack", PACK, "--lang", "en", "--format", "html",
+                           "--out", tmp_path)
+    assert code == 0, err
+    assert "Eliminate: Goo Bomber" in (tmp_path / "deep_rock_galactic/briefing_goo_hunt.en.html").read_text()
+
+
 def test_the_briefing_prints_no_empty_table_and_fits_one_page(tmp_path, run_cli):
     code, _, err = run_cli("sheets", "--mission", VALID / "deep_shaft.yaml", "--lang", "en", "--format", "html",
                            "--out", tmp_path)
