@@ -594,6 +594,12 @@ def check_bounds(game: Game, reporter: dg.Reporter) -> None:
     _check_recursion(game, checker)
 
 
+def check_site_bounds(checker: Checker, ast: n.Block) -> None:
+    """The bounds of one effect outside the game's entities (a mission file's event), reported
+    at `checker.where` (set by `checker.check_site`)."""
+    _check_site_bounds(ast, Bounds(checker))
+
+
 def _check_site_bounds(ast: n.Block, bounds: Bounds) -> None:
     bounds.visit(ast, {}, 1)
     for node in n.walk(ast):

@@ -50,6 +50,7 @@ def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> Non
     scratch = dg.Reporter()
     doc = loader.load(path, scratch, display)
     if doc is not None and is_mission(doc.data):
+        reporter.diagnostics.extend(as_file_shape(scratch.diagnostics))
         check_mission(doc, display, reporter, packs=packs)
         return
     root, own_packs = find_game_root(path)
@@ -75,6 +76,14 @@ def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> Non
             reporter.diagnostics.append(d)
 
 
+def as_file_shape(found: list) -> list:
+    """The YAML reader's diagnostics about a mission file (a key twice, a tab...), named F-01
+    as every mission diagnostic names its constraint."""
+    from dataclasses import replace
+    return [d if d.message.startswith("F-01:") else replace(d, message=f"F-01: {d.message}")
+            for d in found]
+
+
 def check_mission(doc: loader.Document, display: str, reporter: dg.Reporter,
                   names: Roster | None = None, packs: list[Path] = ()) -> None:
     if names is None:
@@ -89,14 +98,16 @@ def load_mission(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> d
     """Load and validate a mission file; the mission mapping, ready for the engine (its
     `mission_event` compiled as `mission_event_fx`), or None if it has errors."""
     display = display_path(path)
-    doc = loader.load(path, reporter, display)
+    before = reporter.errors          # the YAML's own errors (a key twice...) refuse it too
+    scratch = dg.Reporter()
+    doc = loader.load(path, scratch, display)
+    reporter.diagnostics.extend(as_file_shape(scratch.diagnostics))
     if doc is None:
         return None
     if not is_mission(doc.data):
         reporter.add(dg.SCHEMA, "F-01: not a mission file: it needs `game: deep_rock_galactic` and a "
                      "`mission:` mapping", display, 1, 1)
         return None
-    before = reporter.errors
     names = roster(packs=tuple(packs))
     reporter.diagnostics.extend(names.pack_errors)
     check_mission(doc, display, reporter, names)

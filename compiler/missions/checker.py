@@ -10,6 +10,7 @@ from tomecraft.compiler import diagnostics as dg, loader
 from tomecraft.compiler.missions import reach
 from tomecraft.compiler.missions.names import Roster
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
+from tomecraft.runtime.engines.deep_rock_galactic.mission_play import PLACED_TOKENS, token_places
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import (
     CAVE, DIAMOND, FLARE, HIDDEN, MAP_CHARS, OFF, PIT, STONE, WALL, MissionMap, read_map)
 
@@ -128,6 +129,7 @@ class MissionChecker:
         self.supply_landing(exits)
         self.colocation()
         self.free_next_to_pod(pod, exits)
+        self.token_room(pod, exits)
         reach.check(self, pod)
 
     def objective(self) -> None:
@@ -229,6 +231,28 @@ class MissionChecker:
             self.at(("drop_pod",), "V-08", "no empty cave space next to the drop pod",
                     "BOSCO starts there, and dwarves land there when the pod returns: leave one "
                     "neighbouring cave space free of stalagmites, exits and the Mine Head")
+
+    def token_room(self, pod, exits) -> None:
+        """V-24: the set-up places each pre-placed platform, flame, flare and sentry gun where it
+        does its job (mission_play.token_places); one with no such space would leave its
+        class's hand and never reach the board."""
+        if len(pod) != 4:
+            return
+        taken = set(pod) | set(exits.values())
+        taken |= {(h[0], h[1]) for key in ("stalagmites", "drones") for h in self.m.get(key, [])}
+        if self.m.get("mine_head"):
+            taken.add(tuple(self.m["mine_head"]))
+        supply = self.names.token_supply or CLASS_TOKENS
+        for name, count in self.m.get("tokens", {}).items():
+            if name not in PLACED_TOKENS or count > supply.get(name, count):
+                continue            # not placed by the set-up, or already beyond the box
+            room = len(token_places(self.map.cells, pod, exits, taken, name))
+            if count > room:
+                self.at(("tokens", name), "V-24",
+                        f"{count} {name} tokens to pre-place, but the map has {room} "
+                        f"{PLACED_TOKENS[name]} to put them on",
+                        (f"pre-place at most {room}" if room else f"remove {name} from `tokens:`")
+                        + ": a token with no place would leave its class's hand and never reach the board")
 
     def tunnel_exits(self) -> dict[int, tuple[int, int]]:
         exits: dict[int, tuple[int, int]] = {}
@@ -363,7 +387,8 @@ class MissionChecker:
                     f"{total} pickup tokens but room for {capacity} ({flares} flare-stick spaces + "
                     f"{per_hidden} per hidden segment)", "add flare-stick spaces (`?`) or list fewer pickups")
         for name, wanted in self.m["objective"].get("targets", {}).items():
-            if name in self.names.pickups and wanted > pickups.get(name, 0):
+            # a pickup no objective can collect (a Loot Bug...) is V-03's, not a count to raise
+            if name in self.names.collectable and wanted > pickups.get(name, 0):
                 self.at(("objective", "targets", name), "V-17",
                         f"the objective needs {wanted} {name} but the mission has "
                         f"{pickups.get(name, 0)}: it cannot be completed",
@@ -439,7 +464,7 @@ class MissionChecker:
         game = self.names.game
         if game is None or not self.check_event:
             return
-        from tomecraft.compiler.checks import Checker
+        from tomecraft.compiler.checks import Checker, check_site_bounds
         from tomecraft.compiler.model import EffectSite
         from tomecraft.dsl.parser import EffectSyntaxError, parse
         site = EffectSite(self.base + ("mission_event",), self.m["mission_event"])
@@ -452,7 +477,11 @@ class MissionChecker:
                               "e.g. `spawn_at_exits grunt 1; activate_monsters`")
             return
         scratch = dg.Reporter()
-        Checker(game, scratch).check_site(site, self.doc, self.display, {})
+        checker = Checker(game, scratch)
+        checker.check_site(site, self.doc, self.display, {})
+        # the limits every effect of the content obeys (repeat counts, numbers): past them the
+        # sim would stop on its step budget
+        check_site_bounds(checker, site.ast)
         for d in scratch.diagnostics:
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}"))
         if not scratch.errors:

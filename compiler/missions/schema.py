@@ -79,7 +79,22 @@ _HINTS = {"V-01": "objective is `{type: collect, targets: {morkite: 5}}` or "
           "V-26": "hazard is a whole number from 1 to 5",
           "V-04": "the map is a block of text: `map: |` then one row per line",
           "V-07": "drop_pod: [[row, col], [row, col], [row, col], [row, col]]",
-          "V-12": "tunnel_exits: [{exit: 1, at: [row, col]}, {exit: 2, at: [row, col]}]"}
+          "V-12": "tunnel_exits: [{exit: 1, at: [row, col]}, {exit: 2, at: [row, col]}]",
+          # the shape of every other field, so that no schema error comes without a hint
+          "V-02": "creature: one monster id, e.g. `creature: praetorian`",
+          "V-03": "targets is a mapping of minerals or pickups to whole numbers of at least 1: "
+                  "`targets: {morkite: 5}`",
+          "V-06": "stalagmites: [[row, col], [row, col]]",
+          "V-15": "minerals: {morkite: 4, gold: 1} (whole numbers); "
+                  "mineral_spaces: [{mineral: aquarq, at: [row, col]}]",
+          "V-17": "pickups: {apoca_bloom: 2, loot_bug: 1} (whole numbers)",
+          "V-19": "mine_head: [row, col]",
+          "V-20": "remove_cards is a list of card ids: `remove_cards: [oh_oh_oppressor]`",
+          "V-21": "mission_event is one string in the effect language: "
+                  "`mission_event: \"spawn_at_exits grunt 1; activate_monsters\"`",
+          "V-23": "hidden_monsters: [{creature: grunt, count: 1}] (count at least 1)",
+          "V-24": "tokens: {platform: 2} (whole numbers)",
+          "V-25": "drones: [[row, col], [row, col]]"}
 
 def rule_of(path: tuple) -> str:
     """The constraint id for a schema error at `path` (relative to the file's root)."""

@@ -276,6 +276,8 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
         goal = f"{lab['collect']}: " + ", ".join(
             f"{entity_name('mineral', k) if k in game.entities.get('mineral', {}) else entity_name('pickup', k)} × {v}"
             for k, v in obj.get("targets", {}).items())
+    if mission.get("drones"):     # the pod returns only once every drone is recovered too
+        goal += ("；" if lang == "zh" else "; ") + f"{lab['recover_drones']} × {len(mission['drones'])}"
     event = mission.get("mission_event", "")
     try:
         event_text = render(parse(event), game.vocab, lang) if event else "—"
@@ -333,7 +335,7 @@ def briefing_map(game: Game, mission: dict, lang: str, lab: dict) -> tuple[list,
     for name in sorted({e["mineral"] for e in mission.get("mineral_spaces", [])}):
         shown = name_of(minerals[name], lang) if name in minerals else name
         mark([e["at"] for e in mission["mineral_spaces"] if e["mineral"] == name],
-             "fixed", shown[:1].upper(), f"{shown} ({lab['terrain_diamond']})")
+             "fixed", _unused_letter(shown, marks), f"{shown} ({lab['terrain_diamond']})")
     symbols = {"*": ("◆", "terrain_diamond"), "?": ("?", "terrain_flare"), "^": ("·", "terrain_stone"),
                "h": ("h", "terrain_hidden"), "o": ("", "terrain_pit")}
     for ch, (text, key) in symbols.items():
@@ -346,6 +348,14 @@ def briefing_map(game: Game, mission: dict, lang: str, lab: dict) -> tuple[list,
               "title": f"{r},{c}"} for c in range(cols)] for r in range(rows)]
     hex_pt = max(MIN_HEX_PT, min(MAX_HEX_PT, MAP_WIDTH_PT / (cols + 0.5), MAP_HEIGHT_PT / rows))
     return grid, legend, round(hex_pt, 1)
+
+
+def _unused_letter(shown: str, marks: dict) -> str:
+    """The mark of a fixed mineral: its initial, or its first two letters when the initial
+    already means something on this map (Morkite's `M` beside the Mine Head's `M`)."""
+    used = {text for _, text in marks.values()}
+    initial = shown[:1].upper()
+    return initial if initial not in used else shown[:1].upper() + shown[1:2].lower()
 
 
 def write_briefing(game: Game, mission: dict, langs, formats, out: Path, progress=None) -> list[Path]:
@@ -373,12 +383,13 @@ def briefing_cli(args) -> int:
     if not path.is_file():
         raise UsageError(f"no such file: {args.mission}")
     reporter = dg.Reporter()
-    mission = missions.load_mission(path, reporter)
+    packs = [Path(p) for p in getattr(args, "pack", None) or []]   # a pack's creatures, as for check and sim
+    mission = missions.load_mission(path, reporter, packs)
     if mission is None:
         print(dg.format_text(reporter))
         progress("briefing not written: fix the errors above")
         return 1
-    game = pipeline.compile_game(pipeline.content_root() / GAME_ID, [], dg.Reporter())
+    game = pipeline.compile_game(pipeline.content_root() / GAME_ID, packs, dg.Reporter())
     langs = list(dict.fromkeys(args.lang or LANGS))
     formats = list(dict.fromkeys(args.format or FORMATS))
     write_briefing(game, mission, langs, formats, Path(args.out), progress)

@@ -75,9 +75,16 @@ def test_each_malformed_row_is_located(text, rule, line, column):
     assert all(p.hint for p in problems)
 
 
-def test_a_look_alike_letter_gets_a_hint_naming_the_intended_character():
-    (problem,) = read_map("# о #\n # . #\n").problems          # Cyrillic o
-    assert problem.rule == "M-01" and "`o`" in problem.hint
+@pytest.mark.parametrize("letter, meant", [
+    ("о", "o"),          # Cyrillic o
+    ("ο", "o"),          # Greek omicron (its Unicode name says OMICRON, not O)
+    ("0", "o"),          # the digit zero
+    ("һ", "h"),          # Cyrillic shha
+    ("х", "x"),          # Cyrillic ha
+])
+def test_a_look_alike_letter_gets_a_hint_naming_the_intended_character(letter, meant):
+    (problem,) = read_map(f"# {letter} #\n # . #\n").problems
+    assert problem.rule == "M-01" and f"looks like `{meant}`" in problem.hint   # not the legend
 
 
 def test_a_broken_map_is_refused_before_the_engine_sees_it(tmp_path):
@@ -147,6 +154,19 @@ def test_a_drone_must_be_recovered_before_the_pod_returns(tmp_path):
     without = _setup(_mission(tmp_path, "drone_salvage.yaml", edit=lambda m: m.pop("drones")))
     without.state.shared["apoca_bloom"] = 1
     assert drg.objectives_done(without)
+
+
+def test_an_eliminate_target_is_placed_where_the_dwarves_can_reach_it(tmp_path):
+    """A cave pocket cut off by `x` is legal (nothing lies there), but the target placed in it,
+    farthest from the pod, could never be killed: the set-up places it within reach."""
+    def cut_off_pocket(m):
+        m.pop("hidden_monsters")
+        rows = m["map"].rstrip("\n").split("\n")
+        m["map"] = "\n".join(row + (" x . x" if r == 1 else " x x x") for r, row in enumerate(rows)) + "\n"
+    engine = _setup(_mission(tmp_path, "praetorian_hunt.yaml", edit=cut_off_pocket))
+    (target,) = [m for m in engine.state.monsters.values() if m.kind == "praetorian"]
+    reach = hx.bfs_from(engine.state.pod, lambda _, n: engine.state.cells.get(n, "x") != "x")
+    assert engine.state.cells[(1, 12)] == "." and target.pos != (1, 12) and target.pos in reach
 
 
 def test_fixed_minerals_lie_where_the_file_says_for_every_seed(tmp_path):
@@ -280,6 +300,26 @@ def test_the_briefing_draws_fixed_minerals(game_model, lang):
     assert any("Morkite" in line or "墨菱石" in line for line in legend)
 
 
+@pytest.mark.parametrize("lang, recover", [("zh", "回收无人机 × 2"), ("en", "Recover the drones × 2")])
+def test_the_briefing_objective_names_the_drones_to_recover(game_model, lang, recover):
+    """The pod returns only once every drone is recovered: the objective says so, not only
+    the map's legend."""
+    from tomecraft.compiler.sheets.deep_rock_galactic import briefing_context
+    mission = yaml.safe_load((VALID / "drone_salvage.yaml").read_text())["mission"]
+    objective = briefing_context(game_model, mission, lang)["sections"][0]["items"][0]
+    assert recover in objective
+
+
+def test_a_fixed_mineral_never_shares_its_mark_with_the_mine_head(game_model):
+    from tomecraft.compiler.sheets.deep_rock_galactic import briefing_map, labels
+    mission = yaml.safe_load((VALID / "aquarq_run.yaml").read_text())["mission"]
+    mission["mineral_spaces"].append({"mineral": "morkite", "at": [3, 1]})
+    grid, legend, _ = briefing_map(game_model, mission, "en", labels("en", "deep_rock_galactic"))
+    text = {(r, c): cell["text"] for r, row in enumerate(grid) for c, cell in enumerate(row)}
+    assert text[tuple(mission["mine_head"])] == "M" and text[(3, 1)] == "Mo"
+    assert any(line.startswith("Mo = Morkite") for line in legend)
+
+
 def test_a_taller_map_gets_smaller_hexes_that_stay_on_one_page(game_model):
     from tomecraft.compiler.sheets.deep_rock_galactic import MAP_HEIGHT_PT, MAX_HEX_PT, briefing_map, labels
     lab = labels("en", "deep_rock_galactic")
@@ -290,6 +330,16 @@ def test_a_taller_map_gets_smaller_hexes_that_stay_on_one_page(game_model):
     short_pt = briefing_map(game_model, yaml.safe_load((VALID / "aquarq_run.yaml").read_text())["mission"], "en", lab)[2]
     grid, _, tall_pt = briefing_map(game_model, tall, "en", lab)
     assert short_pt == MAX_HEX_PT and tall_pt < short_pt and len(grid) * tall_pt <= MAP_HEIGHT_PT
+
+
+def test_a_pack_creature_mission_gets_its_briefing_with_the_pack(tmp_path, run_cli):
+    """`sheets --mission` takes `--pack` as check and sim do (it checked without the pack and
+    refused the mission)."""
+    mission = HERE / "pack" / "goo_hunt.yaml"
+    code, _, err = run_cli("sheets", "--mission", mission, "--pack", PACK, "--lang", "en", "--format", "html",
+                           "--out", tmp_path)
+    assert code == 0, err
+    assert "Eliminate: Goo Bomber" in (tmp_path / "deep_rock_galactic/briefing_goo_hunt.en.html").read_text()
 
 
 def test_the_briefing_prints_no_empty_table_and_fits_one_page(tmp_path, run_cli):

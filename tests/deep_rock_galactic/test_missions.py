@@ -67,6 +67,15 @@ def test_a_mission_file_is_checked_from_anywhere_with_file_line_and_column(tmp_p
     assert found[0]["file"].endswith("my_mission.yaml") and "V-12" in found[0]["message"]
 
 
+def test_a_mission_file_with_a_key_twice_is_refused_by_check_sim_and_sheets_alike():
+    """The YAML reader's own errors count for a mission file: check reported none while
+    load_mission (sim, sheets) saw one, and sheets even wrote the briefing."""
+    path = HERE / "broken" / "b69_key_twice.yaml"
+    reporter = dg.Reporter()
+    assert missions.load_mission(path, reporter) is None
+    assert [rule_of(d.message) for d in reporter.diagnostics] == ["F-01"]
+
+
 def test_map_diagnostics_point_at_the_offending_hex():
     path = HERE / "broken" / "b18_pit_off_segment.yaml"
     (line, column, _, rule), = diagnostics(path)

@@ -149,6 +149,22 @@ def test_deep_dive_carries_resources_and_replenishes_class_tokens():
     assert e.health == 1 and e.conscious                              # unconscious at a success
 
 
+def test_deep_dive_takes_the_next_missions_pre_placed_tokens_from_the_replenished_set():
+    """A later mission's `tokens` come out of the box as in a single mission: the class's
+    replenished set is its full set less the pre-placed ones (the sentry gun not twice)."""
+    from tomecraft.compiler import diagnostics as dg
+    from tomecraft.compiler.missions import load_mission
+    from tomecraft.runtime.engines.deep_rock_galactic.deep_dive import carry_over
+    seam = load_mission(FAN / "morkite_seam.yaml", dg.Reporter())      # tokens: {platform: 2}
+    rng = Rng("dd-tokens")
+    agents = [RandomAgent(rng.fork(f"a{i}")) for i in range(4)]
+    first = setup(GAME, 4, rng.fork("m1"), agents, {})
+    second = setup(GAME, 4, rng.fork("m2"), agents, {"mission": seam})
+    carry_over(first, second)
+    engineer = next(d for d in second.state.dwarves if d.cls == "engineer")
+    assert len(second.state.tokens["platform"]) == 2 and engineer.tokens["platform"] == 6 - 2
+
+
 def test_deep_dive_plays_missions_in_order_until_the_first_failure():
     aquarq = FAN / "aquarq_run.yaml"
     from tomecraft.compiler import diagnostics as dg

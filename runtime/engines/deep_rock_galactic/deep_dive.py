@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
+from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission
 from tomecraft.runtime.engines.deep_rock_galactic.mission_setup import setup
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 from tomecraft.runtime.engines.deep_rock_galactic.turns import play_mission
@@ -122,7 +122,8 @@ def carry_over(before: Engine, after: Engine) -> None:
         for up in [*old.upgrades.values(), *old.spare_upgrades]:   # kept, so not in the supply
             if up in after.state.upgrade_supply:
                 after.state.upgrade_supply.remove(up)
-        new.tokens = Counter(plain(after.data.get("dwarf", new.cls).equipment) or {})
+        # the class's own tokens are replenished: the new dwarf keeps the set its mission's
+        # set-up dealt, less the tokens that mission pre-places (mission_play.place_tokens)
         if not old.conscious:
             new.health = 1                      # unconscious at a success: back with 1 health
 

@@ -42,11 +42,19 @@ class MissionMap:
         return self.cells.get(h, OFF)
 
 
+# Letters of other scripts (and a digit) whose Unicode names do not say which Latin letter
+# they imitate: Greek omicron, Cyrillic shha and ha, the digit zero for a pit...
+_LOOK_ALIKES = {"ο": PIT, "Ο": PIT, "0": PIT, "һ": HIDDEN, "Һ": HIDDEN, "х": OFF, "Х": OFF,
+                "χ": OFF, "×": OFF}
+
+
 def look_alike(ch: str) -> str:
     """The map character a look-alike (fullwidth, Cyrillic o, a bullet...) probably means."""
     folded = unicodedata.normalize("NFKC", ch)
     if folded in MAP_CHARS:
         return folded
+    if ch in _LOOK_ALIKES:
+        return _LOOK_ALIKES[ch]
     name = unicodedata.name(ch, "").split()
     letters = {"O": PIT, "H": HIDDEN, "X": OFF}
     if "LETTER" in name and name[-1] in letters:
@@ -63,6 +71,10 @@ def _char_problem(line: int, column: int, ch: str) -> MapProblem:
     shown = f"{ch!r} (U+{ord(ch):04X})" if not ch.isascii() or not ch.isprintable() else repr(ch)
     if ch == "\t":
         return MapProblem(line, column, "M-02", "a tab in the map", "separate hexes by one space, never a tab")
+    if ch.isspace():     # a no-break or ideographic space: a gap between hexes, of the wrong kind
+        return MapProblem(line, column, "M-01", f"{unicodedata.name(ch, 'unusual space').lower()} "
+                          f"{shown} in the map", f"{shown} looks like a space but is another character: "
+                          "separate hexes by a plain space")
     hint = (f"{shown} looks like `{meant}` ({MAP_CHARS[meant]}) but is another character: type `{meant}`"
             if meant else "use " + LEGEND)
     return MapProblem(line, column, "M-01", f"unknown map character {shown}", hint)
@@ -95,9 +107,9 @@ def read_map(text: str) -> MissionMap:
         col, gap = 0, 0
         for i in range(indent, len(line)):
             ch = line[i]
-            if ch == "\t":
+            if ch != " " and ch.isspace():      # a tab, a no-break space: a gap, reported
                 out.problems.append(_char_problem(index + 1, i + 1, ch))
-            if ch in " \t":
+            if ch.isspace():
                 gap += 1
                 continue
             if col and gap == 0:

@@ -43,22 +43,33 @@ def plain_keys(value) -> list[str]:
 
 def _spots(engine, name: str) -> list[Hex]:
     st = engine.state
-    exits = [st.exits[n] for n in (1, 2) if n in st.exits]
     taken = set(st.pod) | set(st.exits.values()) | st.stalagmites | set(st.drones)
     taken |= {m.pos for m in st.monsters.values()}
     if st.mine_head is not None:
         taken.add(st.mine_head)
+    return token_places(st.cells, st.pod, st.exits, taken, name)
+
+
+def token_places(cells: dict, pod, exits: dict, taken: set, name: str) -> list[Hex]:
+    """Where the mission's `name` tokens go, nearest first (the checker counts them: a token
+    with no place would leave the hand and never reach the board). `taken`: the spaces
+    something already stands on."""
     if name == "platform":
-        pits = [h for h, c in st.cells.items() if c == "o"]
-        return sorted(pits, key=lambda h: (min(hx.distance(h, p) for p in st.pod), h))
-    if name in ("flame", "flare") and exits:
-        around = {n for e in exits for n in hx.neighbours(e)}
-        free = [h for h in around if st.cells.get(h) in OPEN and h not in taken]
-        return sorted(free, key=lambda h: (min(hx.distance(h, e) for e in exits), h))
+        pits = [h for h, c in cells.items() if c == "o"]
+        return sorted(pits, key=lambda h: (min(hx.distance(h, p) for p in pod), h))
+    near_exits = [exits[n] for n in (1, 2) if n in exits]
+    if name in ("flame", "flare") and near_exits:
+        around = {n for e in near_exits for n in hx.neighbours(e)}
+        free = [h for h in around if cells.get(h) in OPEN and h not in taken]
+        return sorted(free, key=lambda h: (min(hx.distance(h, e) for e in near_exits), h))
     if name == "sentry_gun":
-        around = {n for p in st.pod for n in hx.neighbours(p)}
-        return sorted(h for h in around if st.cells.get(h) in OPEN and h not in taken)
+        around = {n for p in pod for n in hx.neighbours(p)}
+        return sorted(h for h in around if cells.get(h) in OPEN and h not in taken)
     return []
+
+
+PLACED_TOKENS = {"platform": "pits", "flame": "free spaces around Exits 1 and 2",
+                 "flare": "free spaces around Exits 1 and 2", "sentry_gun": "free spaces next to the drop pod"}
 
 
 def place_drones(engine, mission: dict) -> None:

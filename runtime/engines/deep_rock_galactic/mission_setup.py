@@ -80,18 +80,30 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
         spot = next((h for h in around if cells.get(h) in OPEN and h not in exits.values()), None)
         st.bosco, st.bosco_alive = spot, spot is not None
     hazard_setup(engine, level)
-    objective = mission["objective"]
-    if objective["type"] == "eliminate":
-        creature = objective["creature"]
-        waits = any(e["creature"] == creature for e in mission.get("hidden_monsters", []))
-        if not waits:
-            far = max((h for h, c in cells.items() if c in OPEN and h not in pod and h not in exits.values()
-                       and h not in st.stalagmites), key=lambda h: (min(hx.distance(h, p) for p in pod), h))
-            m = Monster(st.next_uid, creature, far)
-            st.monsters[m.uid] = m
-            st.next_uid += 1
-            engine.face_nearest_dwarf(m)
+    place_target(engine, mission)
     return engine
+
+
+def place_target(engine: Engine, mission: dict) -> None:
+    """An eliminate mission's creature, unless it waits on a hidden segment: on the free cave
+    space farthest from the drop pod among those the dwarves can reach (they walk and dig, but
+    never cross `x`; a cave pocket cut off by `x` would make the mission unwinnable)."""
+    objective = mission["objective"]
+    if objective["type"] != "eliminate":
+        return
+    creature = objective["creature"]
+    if any(e["creature"] == creature for e in mission.get("hidden_monsters", [])):
+        return
+    st = engine.state
+    cells, pod = st.cells, st.pod
+    reach = hx.bfs_from(pod, lambda _, n: cells.get(n, "x") != "x")
+    taken = set(pod) | set(st.exits.values()) | st.stalagmites | set(st.drones) | {st.mine_head}
+    far = max((h for h, c in cells.items() if c in OPEN and h in reach and h not in taken),
+              key=lambda h: (min(hx.distance(h, p) for p in pod), h))
+    m = Monster(st.next_uid, creature, far)
+    st.monsters[m.uid] = m
+    st.next_uid += 1
+    engine.face_nearest_dwarf(m)
 
 
 def _stream(rng, label: str) -> Rng:
