@@ -209,6 +209,12 @@ def test_tiny_vocabulary_phrasing():
     assert render(parse("repeat 3: draw 1"), v, "zh") == "重複3次：抽1張牌。"
     assert render(parse("repeat 3: draw 1"), v, "en") == "Do this 3 times: draw 1 card."
     assert render(parse("may: draw 1"), v, "en") == "You may draw 1 card."
+    # a count that is not a number is named and defined, as a verb's count is (blind pack test:
+    # "do this the number of cards in the hand times" read as one long noun)
+    assert render(parse("repeat count(card in hand): draw 1"), v, "en") == \
+        "Do this X times, where X is the number of cards in the hand: draw 1 card."
+    assert render(parse("repeat count(card in hand): draw 1"), v, "zh") == \
+        "重複X次（X為手牌中卡牌的數量）：抽1張牌。"
     assert render(parse("continuous: draw 1"), v, "zh") == "持續：抽1張牌。"
     assert render(parse("choose { draw 2 | gain 3 gold }"), v, "zh") == \
         "選擇一項：抽2張牌；或獲得3金幣。"
