@@ -63,6 +63,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         for site in entity.effects:
             _check_effect(game, entity, site, contract, keyword_constructs, reporter, seen)
     _check_keys(game, contract, reporter)
+    _check_rule_values(game, contract, base_pack, reporter)
     if not any(d.severity == dg.ERROR and d.code.startswith(("TC-Y", "TC-P"))
                for d in reporter.diagnostics):
         _check_needs(game, contract, reporter)   # content that was not read is not missing
@@ -274,6 +275,71 @@ def read_by_id(contract: Contract) -> dict[str, list[str]]:
     kinds = dict.fromkeys([*contract.closed, *contract.read_ids])
     return {kind: sorted({need.id for need in contract.needs if need.kind == kind and need.id}
                          | set(contract.read_ids.get(kind, ()))) for kind in kinds}
+
+
+# --- the values of the rules play reads ---------------------------------------------------------
+
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+               (list, "array"), (dict, "object"))
+
+
+def _rule_schema(entity: Entity, contract: Contract, base_pack: str) -> dict | None:
+    """The schema a pack's value of a read rule must meet: the contract's, else its base
+    value's JSON type (and one of the base rule's `options`, when it lists them)."""
+    if entity.id in contract.rule_values:
+        return contract.rule_values[entity.id]
+    base = entity.replaced
+    while base is not None and base.pack != base_pack:
+        base = base.replaced
+    if base is None or "value" not in base.data:
+        return None
+    if base.data.get("options"):
+        return {"enum": list(base.data["options"])}
+    value = base.data["value"]
+    return next(({"type": name} for kind, name in _JSON_TYPES if isinstance(value, kind)), None)
+
+
+def _check_rule_values(game: Game, contract: Contract, base_pack: str,
+                       reporter: dg.Reporter) -> None:
+    """A pack's value for a rule play reads must be one play can use: a clean check would
+    otherwise end in an internal error or games that never start (hand_size 0 or "five")."""
+    import jsonschema       # (as schemas.py; imported here, when there is a rule to check)
+
+    read = set(read_by_id(contract).get("rule", ()))
+    for entity in game.entities.get("rule", {}).values():
+        if entity.pack == base_pack or entity.id not in read or "value" not in entity.data:
+            continue
+        schema = _rule_schema(entity, contract, base_pack)
+        if schema is None:
+            continue
+        error = jsonschema.exceptions.best_match(
+            jsonschema.Draft202012Validator(schema).iter_errors(entity.data["value"]))
+        if error is None:
+            continue
+        where = "".join(f"[{p!r}]" for p in error.absolute_path)
+        mark = entity.doc.mark(entity.path + ("value", *error.absolute_path))
+        reporter.add(dg.GAME_RULE,
+                     f"rule {entity.id!r}: the value{where} {error.message}, so play could "
+                     "not use it", entity.display, mark.line, mark.column,
+                     "a value play can use: " + _describe_schema(schema))
+
+
+def _describe_schema(schema: dict) -> str:
+    """A short reading of a rule value's schema, for the hint."""
+    if "enum" in schema:
+        return "one of " + ", ".join(map(repr, schema["enum"]))
+    text = {"boolean": "true or false", "integer": "a whole number", "number": "a number",
+            "string": "a word", "array": "a list", "object": "a mapping"}.get(
+        schema.get("type"), "as the base game's")
+    if "minimum" in schema:
+        text += f" of at least {schema['minimum']}"
+    if "minItems" in schema:
+        text += f" of at least {schema['minItems']} entries"
+    items = schema.get("items") or schema.get("additionalProperties")
+    if isinstance(items, dict) and items.get("type") == "integer":
+        text += " of whole numbers" + (f" of at least {items['minimum']}"
+                                       if "minimum" in items else "")
+    return text
 
 
 def _report_unread(entity: Entity, read: list[str], code: str, reporter: dg.Reporter) -> None:

@@ -677,3 +677,28 @@ def test_clanks_player_limit_stays_within_the_games_player_counts(tmp_path, valu
                        {"rules.yaml": RULE.format(id="max_players", value=value)})
     assert [(c, f, line) for c, f, line, _ in found] == ([("TC-G001", "rules.yaml", 7)]
                                                          if refused else [])
+
+
+@pytest.mark.parametrize("game, rule_id, value, refused", [
+    ("clank_catacombs", "hand_size", "0", True),          # no game ever started (round cap)
+    ("clank_catacombs", "hand_size", "five", True),       # an internal error in sim
+    ("clank_catacombs", "hand_size", "6", False),
+    ("clank_catacombs", "rage_track", "[2, 2, three]", True),
+    ("clank_catacombs", "rage_track", "[3, 4, 5]", False),
+    ("clank_catacombs", "initial_clank", "[3, 2]", True),  # a Clank! count for every seat
+    ("clank_catacombs", "bag_empty_means_short", "every_draw", True),   # not one of its options
+    ("clank_catacombs", "bag_empty_means_short", "any_draw", False),
+    ("deep_rock_galactic", "g13_pickaxe_dice", "0", True),
+    ("deep_rock_galactic", "g11_track_length", "{squares: many, swarm_squares: []}", True),
+    ("dungeontology", "g13_penalty_after_panic", "[1]", True),   # the base value's type
+])
+def test_a_rule_value_play_cannot_use_is_refused_at_the_value(tmp_path, game, rule_id, value,
+                                                               refused):
+    """A rule play reads may be replaced, with a value play can use: found by the packs blind
+    test, where Clank!'s hand_size 0 checked clean and every game stopped at the round cap, and
+    "five" checked clean and sim stopped with an internal error."""
+    found = check_pack(tmp_path, game, {"rules.yaml": RULE.format(id=rule_id, value=value)})
+    assert [(c, f, line) for c, f, line, _ in found] == ([("TC-G001", "rules.yaml", 7)]
+                                                         if refused else []), found
+    if refused:
+        assert f"rule {rule_id!r}" in found[0][3] and "play could not use it" in found[0][3]

@@ -15,6 +15,23 @@ RULES = ("coupon_discount", "hand_size", "health", "max_players", "multi_treasur
          "start_lockpicks", "treasure_limit", "initial_clank", "out_draw",
          "out_draw_two_players", "bag_empty_means_short")
 
+_COUNT = {"type": "integer", "minimum": 0}
+_AT_LEAST_1 = {"type": "integer", "minimum": 1}
+# What play can use of each rule's value (setup.py, engine.py): a hand, a row, a health track
+# and a game of at least 1; a cube or token count of 0 or more; a Clank! count for every seat.
+RULE_VALUES = {
+    "coupon_discount": _COUNT, "start_lockpicks": _COUNT, "safe_tiles_used": _COUNT,
+    "out_draw": _COUNT, "out_draw_two_players": _COUNT, "party_out_draw": _COUNT,
+    "hand_size": _AT_LEAST_1, "health": _AT_LEAST_1, "row_size": _AT_LEAST_1,
+    "round_cap": _AT_LEAST_1, "treasure_limit": _AT_LEAST_1,
+    "multi_treasure": {"type": "boolean"},
+    "rage_track": {"type": "array", "minItems": 1, "items": _AT_LEAST_1},
+    "rage_start": {"type": "object", "additionalProperties": _AT_LEAST_1},
+    "initial_clank": {"type": "array", "minItems": 4, "items": _COUNT},
+    "party_initial_clank": {"type": "array", "minItems": 6, "items": _COUNT},
+    "max_players": None,    # against game.yaml's players (compiler/game_checks/clank_catacombs.py)
+}
+
 CONTRACT = Contract(
     engine="clank_catacombs",
     events={
@@ -97,4 +114,5 @@ CONTRACT = Contract(
     ),
     closed=("component",),
     read_ids={"rule": ("party_initial_clank", "party_out_draw")},   # with RULES (the needs)
+    rule_values=RULE_VALUES,
 )
