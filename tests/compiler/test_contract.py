@@ -160,6 +160,27 @@ cards:
     assert "on_arrive" in found[0][3]
 
 
+@pytest.mark.parametrize("field, event", [("play", "dragon_attack"), ("play", "arrive"),
+                                          ("on_acquire", "dragon_attack")])
+def test_a_clank_turn_trigger_on_what_happens_at_the_refill_is_refused(tmp_path, field, event):
+    """The refill deals the arriving cards and makes the dragon attack after the turn, when what
+    a card registered for the turn has ended (engine.end_turn): found by the packs blind test,
+    where `play: "on dragon_attack: gain gold 5"` checked clean and never paid."""
+    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": f"""
+cards:
+  - id: omen
+    name: {{zh: 预兆, en: Omen}}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    {field}: "gain skill 1; on {event}: gain gold 5"
+"""})
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-C003", "cards.yaml", 10)], found
+    assert event in found[0][3] and "until the end of your turn" in found[0][3]
+
+
 def test_value_layering_is_refused_where_clank_cannot_run_it(tmp_path):
     found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": """
 cards:
