@@ -413,11 +413,18 @@ def check_refs(game: Game, reporter: dg.Reporter) -> None:
                 if type_ not in game.vocab.types_of(value):
                     options = sorted(k for k, t in game.vocab.names.items() if type_ in t)
                     reporter.add(dg.UNKNOWN_REF, f"{value!r} is not a declared {type_}",
-                                 entity.display, mark.line, mark.column, did_you_mean(value, options))
+                                 entity.display, mark.line, mark.column,
+                                 did_you_mean(value, options) or _declare_term(type_, value))
             elif value not in game.entities.get(target, {}):
                 reporter.add(dg.UNKNOWN_REF, f"no {target} with id {value!r}", entity.display,
                              mark.line, mark.column,
                              did_you_mean(value, sorted(game.entities.get(target, {}))))
+
+
+def _declare_term(type_: str, value: str) -> str:
+    """The hint for a new term: where a pack declares it (the vocabulary gives its words)."""
+    return (f"a new {type_} is declared in pack.yaml, with its words: `vocabulary: {{terms: "
+            f"{{{type_}: {{{value}: {{zh: ..., en: ...}}}}}}}}`")
 
 
 def check_provenance(game: Game, reporter: dg.Reporter) -> None:

@@ -15,9 +15,14 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     if tiles:
         for stack in (1, 2, 3, 4):
             if per_stack.get(stack, 0) != 20:
-                last = [t for t in tiles if t.data["stack"] == stack] or tiles
-                report(reporter, last[-1], "count",
-                       f"stack {stack} holds {per_stack.get(stack, 0)} tiles; the rulebook has 20 (L37)")
+                in_stack = [t for t in tiles if t.data["stack"] == stack] or tiles
+                # at a pack's tile when a pack changed the stack: a fan cannot edit the base's
+                by_packs = [t for t in in_stack if t.pack != game.id]
+                report(reporter, (by_packs or in_stack)[-1], "count",
+                       f"stack {stack} holds {per_stack.get(stack, 0)} tiles; the rulebook has 20 (L37)",
+                       f"a pack keeps each stack at 20: remove a base tile of stack {stack} "
+                       "(`remove: [{kind: tile, id: ...}]` in pack.yaml) or replace one (its id "
+                       "with `replace: true`), or change this count" if by_packs else "")
     # Every player count 2-5 needs exactly one starting board (L33).
     boards = game.of_kind("start_board")
     if boards:

@@ -34,3 +34,52 @@ def test_the_shipped_cave_passes_its_game_checks():
     reporter = dg.Reporter()
     pipeline.compile_game(ROOT / "content" / "the_cave", [], reporter)
     assert not [d for d in reporter.diagnostics if d.code == dg.GAME_RULE]
+
+
+def _fan_pack(tmp_path: Path, pack_yaml: str, files: dict[str, str]) -> list:
+    pack = tmp_path / "fan"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: fan\ngame: the_cave\nversion: '1.0'\n" + pack_yaml,
+                                    encoding="utf-8")
+    for name, text in files.items():
+        (pack / name).write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "the_cave", [pack], reporter)
+    return reporter.diagnostics
+
+
+TILE = """tiles:
+  - id: s2_crystal_ns
+    name: {zh: 水晶, en: Crystal}
+    source: approximation
+    note: a test
+    stack: 2
+    tile_kind: normal
+    exits: NS
+    count: 1
+"""
+
+
+def test_a_packs_extra_tile_is_reported_at_the_packs_tile_with_the_way_out(tmp_path):
+    """Found by the packs blind test: a pack's 21st tile of stack 2 was reported at a base
+    tile (the last by id, content/the_cave/tiles.yaml), which a fan cannot edit, with no hint."""
+    found = [d for d in _fan_pack(tmp_path, "", {"tiles.yaml": TILE}) if d.code == dg.GAME_RULE]
+    assert [(Path(d.file).name, d.line) for d in found] == [("tiles.yaml", 9)], found
+    assert str(tmp_path) in found[0].file and "stack 2 holds 21" in found[0].message
+    assert "remove" in found[0].hint and "replace: true" in found[0].hint
+
+
+def test_a_packs_undeclared_equipment_term_says_where_to_declare_it(tmp_path):
+    found = _fan_pack(tmp_path, "", {"equipment.yaml": """equipment:
+  - id: lantern
+    name: {zh: 提燈, en: Lantern}
+    source: approximation
+    note: a test
+    after_use: discard
+    term: lantern
+    slots: 1
+    uses: 2
+"""})
+    refs = [d for d in found if d.code == dg.UNKNOWN_REF]
+    assert [(Path(d.file).name, d.line) for d in refs] == [("equipment.yaml", 7)], found
+    assert "vocabulary: {terms: {equipment: {lantern:" in refs[0].hint
