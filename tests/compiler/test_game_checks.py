@@ -83,3 +83,14 @@ def test_a_packs_undeclared_equipment_term_says_where_to_declare_it(tmp_path):
     refs = [d for d in found if d.code == dg.UNKNOWN_REF]
     assert [(Path(d.file).name, d.line) for d in refs] == [("equipment.yaml", 7)], found
     assert "vocabulary: {terms: {equipment: {lantern:" in refs[0].hint
+
+
+def test_removing_what_base_content_still_names_is_refused_at_the_removal(tmp_path):
+    """Found by the packs blind test: removing The Cave's squeeze_3 tile kind gave four errors
+    in content/the_cave/tiles.yaml, a file the fan cannot edit, each hinting "did you mean
+    squeeze_2"; the fix is in the pack: one error at its `remove` entry, naming the users."""
+    found = _fan_pack(tmp_path, "remove: [{kind: tile_kind, id: squeeze_3}]\n", {})
+    assert [(Path(d.file).name, d.line, d.code) for d in found] == \
+        [("pack.yaml", 4, dg.UNKNOWN_REF)], found
+    assert "cannot remove tile_kind 'squeeze_3'" in found[0].message
+    assert "tiles.yaml" in found[0].message and "replace: true" in found[0].hint
