@@ -94,3 +94,29 @@ def test_removing_what_base_content_still_names_is_refused_at_the_removal(tmp_pa
         [("pack.yaml", 4, dg.UNKNOWN_REF)], found
     assert "cannot remove tile_kind 'squeeze_3'" in found[0].message
     assert "tiles.yaml" in found[0].message and "replace: true" in found[0].hint
+
+
+def test_an_item_bigger_than_a_backpack_is_refused_at_its_slots(tmp_path):
+    """Found by the packs blind test: a lantern of 9 slots checked clean and was never carried."""
+    found = _fan_pack(tmp_path, "vocabulary: {terms: {equipment: {lantern: {zh: 提燈, en: lantern}}}}\n",
+                      {"equipment.yaml": """equipment:
+  - id: lantern
+    name: {zh: 提燈, en: Lantern}
+    source: approximation
+    note: a test
+    after_use: discard
+    term: lantern
+    slots: 9
+    uses: 2
+"""})
+    assert [(Path(d.file).name, d.line, d.code) for d in found] == \
+        [("equipment.yaml", 8, dg.GAME_RULE)], found
+    assert "a backpack has 8 (L46)" in found[0].message
+
+
+def test_a_packs_tile_refused_by_its_schema_does_not_also_blame_a_stack(tmp_path):
+    """The tile with a bad `exits` is left out; the stack it belonged to was then reported short
+    at a base tile, a second error about the same typo in a file the fan cannot edit."""
+    found = _fan_pack(tmp_path, "remove: [{kind: tile, id: s2_normal_ns}]\n",
+                      {"tiles.yaml": TILE.replace("exits: NS", "exits: NX")})
+    assert [(Path(d.file).name, d.code) for d in found] == [("tiles.yaml", dg.SCHEMA)], found
