@@ -358,6 +358,7 @@ intern_cards:
     end_bonus: 0
     effect: "on enter_region: draw_cards 1"
 """})
+    found = [f for f in found if f[0] != "TC-G002"]     # (no scheme card hands it out)
     assert codes(found) == ["TC-C003"] and "enter_region" in found[0][3]
 
 
@@ -723,3 +724,17 @@ def test_a_rule_value_play_cannot_use_is_refused_at_the_value(tmp_path, game, ru
                                                          if refused else []), found
     if refused:
         assert f"rule {rule_id!r}" in found[0][3] and "play could not use it" in found[0][3]
+
+
+@pytest.mark.parametrize("game", CONTRACTED)
+def test_every_event_field_has_words_for_the_sheets(game):
+    """A pack's trigger may read any field of the events the engine fires (`on monster_enters
+    where event.monster != praetorian`); without zh/en words the sheets said "the event's
+    monster" / "该事件的数值" and check warned the fan (TC-N007) about the base game's
+    vocabulary, which a pack cannot fix. Found by the packs blind test."""
+    from ruamel.yaml import YAML
+    vocab = YAML(typ="safe").load((ROOT / "content" / game / "game.yaml").read_text(encoding="utf-8"))
+    wordless = [f"{event}.{name}" for event, spec in (vocab.get("events") or {}).items()
+                for name, field in ((spec or {}).get("fields") or {}).items()
+                if not (isinstance(field, dict) and field.get("zh") and field.get("en"))]
+    assert wordless == []
