@@ -120,3 +120,26 @@ def test_a_packs_tile_refused_by_its_schema_does_not_also_blame_a_stack(tmp_path
     found = _fan_pack(tmp_path, "remove: [{kind: tile, id: s2_normal_ns}]\n",
                       {"tiles.yaml": TILE.replace("exits: NS", "exits: NX")})
     assert [(Path(d.file).name, d.code) for d in found] == [("tiles.yaml", dg.SCHEMA)], found
+
+
+def test_a_dungeontology_intern_no_scheme_card_names_is_flagged(tmp_path):
+    """Found by the packs blind test: a pack's interns checked clean and were never taken in
+    100 games (an intern comes only with the scheme card whose `intern` names it)."""
+    pack = tmp_path / "interns"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: interns\ngame: dungeontology\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "interns.yaml").write_text("""intern_cards:
+  - id: star_chaser
+    name: {zh: 追星实习生, en: Star Chaser}
+    source: approximation
+    note: a test
+    colours: []
+    end_bonus: 1
+    effect: "on star_gained: gain_students 1"
+""", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
+    found = [(Path(d.file).name, d.line, d.code) for d in reporter.diagnostics]
+    assert found == [("interns.yaml", 2, dg.GAME_RULE_WARNING)], dg.format_text(reporter)
+    assert "intern: star_chaser" in reporter.diagnostics[0].hint
