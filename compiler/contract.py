@@ -240,18 +240,19 @@ def _check_construct(entity: Entity, site: EffectSite, use: Use, contract: Contr
                      keyword: str = "") -> None:
     field_name = site.path[len(entity.path)]
     through = f" (through keyword {keyword!r})" if keyword else ""
-    where = f"{entity.kind} field {field_name!r}"
+    # "an intern_card field", "a tile_kind field"
+    where = f"{'an' if entity.kind[0] in 'aeiou' else 'a'} {entity.kind} field {field_name!r}"
     if construct not in use.constructs:
         allowed = ", ".join(f"`{c}`" for c in sorted(use.constructs)) or "none"
         _report(entity, site, node, reporter,
                 f"the engine cannot run `{_word(construct)}`{through} "
-                f"in a {where}: it runs this effect {use.when}",
+                f"in {where}: it runs this effect {use.when}",
                 f"lasting constructs allowed here: {allowed}")
         return
     if construct == "on" and use.events is not None:
         for event in sorted(events - use.events):
             _report(entity, site, node, reporter,
-                    f"a trigger on {event!r}{through} in a {where} never runs: "
+                    f"a trigger on {event!r}{through} in {where} never runs: "
                     f"the engine runs this effect {use.when}",
                     "events heard here: " + ", ".join(sorted(use.events)))
 

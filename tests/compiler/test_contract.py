@@ -360,6 +360,7 @@ intern_cards:
 """})
     found = [f for f in found if f[0] != "TC-G002"]     # (no scheme card hands it out)
     assert codes(found) == ["TC-C003"] and "enter_region" in found[0][3]
+    assert "in an intern_card field 'effect'" in found[0][3]     # not "in a intern_card"
 
 
 def test_removing_a_dungeontology_scholar_is_refused_at_the_removal(tmp_path):
