@@ -250,7 +250,8 @@ def _check_construct(entity: Entity, site: EffectSite, use: Use, contract: Contr
                 f"lasting constructs allowed here: {allowed}")
         return
     if construct == "on" and use.events is not None:
-        for event in sorted(events - use.events):
+        # an event the engine does not fire is said elsewhere (TC-N001 unknown, TC-C001)
+        for event in sorted(e for e in events - use.events if e in contract.events):
             _report(entity, site, node, reporter,
                     f"a trigger on {event!r}{through} in {where} never runs: "
                     f"the engine runs this effect {use.when}",

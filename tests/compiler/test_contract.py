@@ -739,3 +739,30 @@ def test_every_event_field_has_words_for_the_sheets(game):
                 for name, field in ((spec or {}).get("fields") or {}).items()
                 if not (isinstance(field, dict) and field.get("zh") and field.get("en"))]
     assert wordless == []
+
+
+@pytest.mark.parametrize("game, file, text", [
+    ("clank_catacombs", "cards.yaml", """cards:
+  - id: omen
+    name: {zh: 预兆, en: Omen}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    play: "on enter_rooom: gain gold 1"
+"""),
+    ("dungeontology", "interns.yaml", """intern_cards:
+  - id: doorman
+    name: {zh: 门卫, en: Doorman}
+    source: approximation
+    note: a test
+    end_bonus: 0
+    effect: "on star_gaind: draw_cards 1"
+"""),
+])
+def test_a_misspelt_event_is_said_once(tmp_path, game, file, text):
+    """An unknown event is TC-N001 with its "did you mean"; it was also a TC-C003 "never runs"
+    listing the events heard there, a second error for one typo (packs blind test)."""
+    found = [f for f in check_pack(tmp_path, game, {file: text}) if f[0] != "TC-G002"]
+    assert codes(found) == ["TC-N001"], found
