@@ -225,6 +225,7 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
     use = contract.use(entity.kind, field_name)
     if use is None:
         return                      # reported by _check_fields
+    _check_once_around_lasting(entity, site, reporter)
     for construct, node in _constructs(site.ast, seen):
         if construct == "call":
             for via, events in keyword_constructs.get(node.verb, {}).items():
@@ -233,6 +234,27 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
         else:
             events = {node.event} if construct == "on" else set()
             _check_construct(entity, site, use, contract, construct, events, node, reporter)
+
+
+_LASTING_NODES = (n.On, n.When, n.Continuous, n.During)
+
+
+def _check_once_around_lasting(entity: Entity, site: EffectSite, reporter: dg.Reporter) -> None:
+    """`once per turn: on EVENT: X` limits setting the trigger up, not how often it runs (it
+    then runs X at every EVENT), while its text, "Once this turn: when EVENT: X", reads as X
+    at most once: legal, but surely not what was meant. (Found by the packs blind test: a
+    Clank! card gave 1 skill per room entered.)"""
+    for node in n.walk(site.ast):
+        if isinstance(node, n.Once) and node.body.stmts \
+                and all(isinstance(s, _LASTING_NODES) for s in node.body.stmts):
+            pos = getattr(node, "pos", n.Pos())
+            line, column = entity.doc.effect_position(site.path, pos.line, pos.column)
+            reporter.add(dg.GAME_RULE_WARNING,
+                         f"`once per {node.scope}` around a lasting effect limits setting it "
+                         "up, not how often it runs: it runs every time, though its text "
+                         "reads as once", entity.display, line, column,
+                         f"to run it at most once per {node.scope}, put the limit inside: "
+                         f"`on EVENT: once per {node.scope}: ...`")
 
 
 def _check_construct(entity: Entity, site: EffectSite, use: Use, contract: Contract,

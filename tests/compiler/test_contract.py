@@ -766,3 +766,34 @@ def test_a_misspelt_event_is_said_once(tmp_path, game, file, text):
     listing the events heard there, a second error for one typo (packs blind test)."""
     found = [f for f in check_pack(tmp_path, game, {file: text}) if f[0] != "TC-G002"]
     assert codes(found) == ["TC-N001"], found
+
+
+def test_once_around_a_trigger_is_flagged_where_it_stands(tmp_path):
+    """`once per turn: on enter_room: gain skill 1` reads "Once this turn: when you enter a
+    room: gain 1 skill" but gave 1 skill per room (the limit is on setting the trigger up):
+    a warning at the `once`, with the form that means once (packs blind test)."""
+    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": """
+cards:
+  - id: omen
+    name: {zh: 预兆, en: Omen}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    play: "once per turn: on enter_room: gain skill 1"
+"""})
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-G002", "cards.yaml", 10)], found
+    (tmp_path / "inside").mkdir()
+    inside = check_pack(tmp_path / "inside", "clank_catacombs", {"cards.yaml": """
+cards:
+  - id: omen
+    name: {zh: 预兆, en: Omen}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    play: "on enter_room: once per turn: gain skill 1"
+"""})
+    assert inside == []
