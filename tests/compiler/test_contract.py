@@ -797,3 +797,27 @@ cards:
     play: "on enter_room: once per turn: gain skill 1"
 """})
     assert inside == []
+
+
+@pytest.mark.parametrize("kind, field, effect, heard", [
+    ("cards", "effect", "on long_rest: heal 1", False),          # rests: relics only
+    ("cards", "effect", "on descend: heal 1", False),
+    ("cards", "effect", "on turn_start: self.points += 1", True),
+    ("relics", "passive", "on turn_start: heal 1", False),       # turns: exploration cards
+    ("relics", "passive", "on pre_battle: heal 1", False),
+    ("relics", "passive", "on long_rest: heal 1", True),
+    ("event_cards", "effect", "on turn_end: gain gold 1", False),   # never on the field
+])
+def test_a_crawl_trigger_on_an_event_its_holder_never_hears_is_refused(tmp_path, kind, field,
+                                                                       effect, heard):
+    """Found by the packs blind test: a card's `on long_rest` and a relic's `on turn_start`
+    checked clean and never ran (zones._eligible: who hears which event)."""
+    extra = {"cards": ["card_type: monster", "points: 1", "power: 1", "count: 1"],
+             "relics": [],
+             "event_cards": ["card_type: general_event", "count: 1"]}[kind]
+    lines = [f"{kind}:", "  - id: fan_thing", "    name: {zh: 试, en: Test}",
+             "    source: approximation", "    note: a test",
+             *(f"    {line}" for line in extra), f'    {field}: "{effect}"']
+    text = "\n".join(lines) + "\n"
+    found = check_pack(tmp_path, "dm_crawl_decks", {"things.yaml": text})
+    assert codes(found) == ([] if heard else ["TC-C003"]), found
