@@ -226,6 +226,7 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
     if use is None:
         return                      # reported by _check_fields
     _check_once_around_lasting(entity, site, reporter)
+    _check_inert_calls(entity, site, contract, reporter)
     for construct, node in _constructs(site.ast, seen):
         if construct == "call":
             for via, events in keyword_constructs.get(node.verb, {}).items():
@@ -237,6 +238,19 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
 
 
 _LASTING_NODES = (n.On, n.When, n.Continuous, n.During)
+
+
+def _check_inert_calls(entity: Entity, site: EffectSite, contract: Contract,
+                       reporter: dg.Reporter) -> None:
+    """A call of a verb whose handler does nothing (Contract.inert_verbs) changes nothing."""
+    if not contract.inert_verbs:
+        return
+    for node in n.walk(site.ast):
+        if isinstance(node, n.Call) and node.verb in contract.inert_verbs:
+            _report(entity, site, node, reporter,
+                    f"the engine does nothing for `{node.verb}`: "
+                    f"{contract.inert_verbs[node.verb]}",
+                    f"remove `{node.verb}`: play already does it by itself")
 
 
 def _check_once_around_lasting(entity: Entity, site: EffectSite, reporter: dg.Reporter) -> None:

@@ -821,3 +821,33 @@ def test_a_crawl_trigger_on_an_event_its_holder_never_hears_is_refused(tmp_path,
     text = "\n".join(lines) + "\n"
     found = check_pack(tmp_path, "dm_crawl_decks", {"things.yaml": text})
     assert codes(found) == ([] if heard else ["TC-C003"]), found
+
+
+@pytest.mark.parametrize("game, file, text, verb", [
+    ("dungeontology", "doom.yaml", """doom_cards:
+  - id: tripwire
+    name: {zh: 绊索, en: Tripwire}
+    source: approximation
+    note: a test
+    penalty: 1
+    on_reveal: "flip_trap"
+""", "flip_trap"),
+    ("clank_catacombs", "cards.yaml", """cards:
+  - id: omen
+    name: {zh: 预兆, en: Omen}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    play: "gain skill 1; return_cube black_cube common_supply"
+""", "return_cube"),
+])
+def test_a_verb_whose_handler_does_nothing_is_refused_at_the_call(tmp_path, game, file, text,
+                                                                  verb):
+    """Found by the packs blind test: `flip_trap` and `return_cube` are in the vocabulary (the
+    rulebook's words) but their handlers do nothing, so a pack calling them checked clean,
+    printed the rule and changed nothing."""
+    found = check_pack(tmp_path, game, {file: text})
+    assert [(c, f) for c, f, _, _ in found] == [("TC-C003", file)], found
+    assert f"does nothing for `{verb}`" in found[0][3]

@@ -128,4 +128,6 @@ CONTRACT = Contract(
     closed=("component",),
     read_ids={"rule": ("party_initial_clank", "party_out_draw")},   # with RULES (the needs)
     rule_values=RULE_VALUES,
+    inert_verbs={"return_cube": "a cube drawn from the bag leaves it by itself (a black cube "
+                                "to the supply, a player's to its health track, L536-546)"},
 )
