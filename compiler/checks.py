@@ -403,8 +403,36 @@ def check_names(game: Game, reporter: dg.Reporter) -> None:
             checker.check_site(site, entity.doc, entity.display, {})
 
 
+def _removal(game: Game, kind: str, entity_id: str):
+    """(document, index, pack id) of the pack.yaml `remove` entry that removed this entity."""
+    for doc in game.documents:
+        data = doc.data if isinstance(doc.data, dict) else {}
+        if doc.path.name != "pack.yaml":
+            continue
+        for i, removal in enumerate(data.get("remove") or ()):
+            if isinstance(removal, dict) and removal.get("kind") == kind \
+                    and removal.get("id") == entity_id:
+                return doc, i, data.get("id")
+    return None
+
+
+def _report_still_used(removed: dict, reporter: dg.Reporter) -> None:
+    """A pack removed an entity other content still names: said once, at the removal (the
+    fan's own line), with the places that name it, not at the base's files."""
+    for (_, i, kind, entity_id), (doc, users) in removed.items():
+        mark = doc.mark(("remove", i))
+        shown = ", ".join(users[:3]) + (f" and {len(users) - 3} more" if len(users) > 3 else "")
+        reporter.add(dg.UNKNOWN_REF,
+                     f"cannot remove {kind} {entity_id!r}: {len(users)} "
+                     f"entit{'y' if len(users) == 1 else 'ies'} of other packs still name it "
+                     f"({shown})", _display(doc), mark.line, mark.column,
+                     f"remove or replace those too, or replace the {kind} (its id with "
+                     "`replace: true`) instead of removing it")
+
+
 def check_refs(game: Game, reporter: dg.Reporter) -> None:
     """Every `ref:<kind>` field names an existing entity; every `term:<type>` a declared term."""
+    removed: dict[tuple, tuple] = {}     # (document, remove index, kind, id) -> (doc, users)
     for entity in game.all():
         for path, target, value in entity.refs:
             mark = entity.doc.mark(path)
@@ -413,11 +441,25 @@ def check_refs(game: Game, reporter: dg.Reporter) -> None:
                 if type_ not in game.vocab.types_of(value):
                     options = sorted(k for k, t in game.vocab.names.items() if type_ in t)
                     reporter.add(dg.UNKNOWN_REF, f"{value!r} is not a declared {type_}",
-                                 entity.display, mark.line, mark.column, did_you_mean(value, options))
+                                 entity.display, mark.line, mark.column,
+                                 did_you_mean(value, options) or _declare_term(type_, value))
             elif value not in game.entities.get(target, {}):
+                removal = _removal(game, target, value) if isinstance(value, str) else None
+                if removal is not None and removal[2] != entity.pack:
+                    doc, i, _ = removal
+                    removed.setdefault((id(doc), i, target, value), (doc, []))[1].append(
+                        f"{entity.kind} {entity.id!r} at {entity.display}:{mark.line}")
+                    continue
                 reporter.add(dg.UNKNOWN_REF, f"no {target} with id {value!r}", entity.display,
                              mark.line, mark.column,
                              did_you_mean(value, sorted(game.entities.get(target, {}))))
+    _report_still_used(removed, reporter)
+
+
+def _declare_term(type_: str, value: str) -> str:
+    """The hint for a new term: where a pack declares it (the vocabulary gives its words)."""
+    return (f"a new {type_} is declared in pack.yaml, with its words: `vocabulary: {{terms: "
+            f"{{{type_}: {{{value}: {{zh: ..., en: ...}}}}}}}}`")
 
 
 def check_provenance(game: Game, reporter: dg.Reporter) -> None:

@@ -63,6 +63,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         for site in entity.effects:
             _check_effect(game, entity, site, contract, keyword_constructs, reporter, seen)
     _check_keys(game, contract, reporter)
+    _check_rule_values(game, contract, base_pack, reporter)
     if not any(d.severity == dg.ERROR and d.code.startswith(("TC-Y", "TC-P"))
                for d in reporter.diagnostics):
         _check_needs(game, contract, reporter)   # content that was not read is not missing
@@ -224,6 +225,8 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
     use = contract.use(entity.kind, field_name)
     if use is None:
         return                      # reported by _check_fields
+    _check_once_around_lasting(entity, site, reporter)
+    _check_inert_calls(entity, site, contract, reporter)
     for construct, node in _constructs(site.ast, seen):
         if construct == "call":
             for via, events in keyword_constructs.get(node.verb, {}).items():
@@ -234,23 +237,59 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
             _check_construct(entity, site, use, contract, construct, events, node, reporter)
 
 
+_LASTING_NODES = (n.On, n.When, n.Continuous, n.During)
+
+
+def _check_inert_calls(entity: Entity, site: EffectSite, contract: Contract,
+                       reporter: dg.Reporter) -> None:
+    """A call of a verb whose handler does nothing (Contract.inert_verbs) changes nothing."""
+    if not contract.inert_verbs:
+        return
+    for node in n.walk(site.ast):
+        if isinstance(node, n.Call) and node.verb in contract.inert_verbs:
+            _report(entity, site, node, reporter,
+                    f"the engine does nothing for `{node.verb}`: "
+                    f"{contract.inert_verbs[node.verb]}",
+                    f"remove `{node.verb}`: play already does it by itself")
+
+
+def _check_once_around_lasting(entity: Entity, site: EffectSite, reporter: dg.Reporter) -> None:
+    """`once per turn: on EVENT: X` limits setting the trigger up, not how often it runs (it
+    then runs X at every EVENT), while its text, "Once this turn: when EVENT: X", reads as X
+    at most once: legal, but surely not what was meant. (Found by the packs blind test: a
+    Clank! card gave 1 skill per room entered.)"""
+    for node in n.walk(site.ast):
+        if isinstance(node, n.Once) and node.body.stmts \
+                and all(isinstance(s, _LASTING_NODES) for s in node.body.stmts):
+            pos = getattr(node, "pos", n.Pos())
+            line, column = entity.doc.effect_position(site.path, pos.line, pos.column)
+            reporter.add(dg.GAME_RULE_WARNING,
+                         f"`once per {node.scope}` around a lasting effect limits setting it "
+                         "up, not how often it runs: it runs every time, though its text "
+                         "reads as once", entity.display, line, column,
+                         f"to run it at most once per {node.scope}, put the limit inside: "
+                         f"`on EVENT: once per {node.scope}: ...`")
+
+
 def _check_construct(entity: Entity, site: EffectSite, use: Use, contract: Contract,
                      construct: str, events: set[str], node, reporter: dg.Reporter,
                      keyword: str = "") -> None:
     field_name = site.path[len(entity.path)]
     through = f" (through keyword {keyword!r})" if keyword else ""
-    where = f"{entity.kind} field {field_name!r}"
+    # "an intern_card field", "a tile_kind field"
+    where = f"{'an' if entity.kind[0] in 'aeiou' else 'a'} {entity.kind} field {field_name!r}"
     if construct not in use.constructs:
         allowed = ", ".join(f"`{c}`" for c in sorted(use.constructs)) or "none"
         _report(entity, site, node, reporter,
                 f"the engine cannot run `{_word(construct)}`{through} "
-                f"in a {where}: it runs this effect {use.when}",
+                f"in {where}: it runs this effect {use.when}",
                 f"lasting constructs allowed here: {allowed}")
         return
     if construct == "on" and use.events is not None:
-        for event in sorted(events - use.events):
+        # an event the engine does not fire is said elsewhere (TC-N001 unknown, TC-C001)
+        for event in sorted(e for e in events - use.events if e in contract.events):
             _report(entity, site, node, reporter,
-                    f"a trigger on {event!r}{through} in a {where} never runs: "
+                    f"a trigger on {event!r}{through} in {where} never runs: "
                     f"the engine runs this effect {use.when}",
                     "events heard here: " + ", ".join(sorted(use.events)))
 
@@ -274,6 +313,71 @@ def read_by_id(contract: Contract) -> dict[str, list[str]]:
     kinds = dict.fromkeys([*contract.closed, *contract.read_ids])
     return {kind: sorted({need.id for need in contract.needs if need.kind == kind and need.id}
                          | set(contract.read_ids.get(kind, ()))) for kind in kinds}
+
+
+# --- the values of the rules play reads ---------------------------------------------------------
+
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+               (list, "array"), (dict, "object"))
+
+
+def _rule_schema(entity: Entity, contract: Contract, base_pack: str) -> dict | None:
+    """The schema a pack's value of a read rule must meet: the contract's, else its base
+    value's JSON type (and one of the base rule's `options`, when it lists them)."""
+    if entity.id in contract.rule_values:
+        return contract.rule_values[entity.id]
+    base = entity.replaced
+    while base is not None and base.pack != base_pack:
+        base = base.replaced
+    if base is None or "value" not in base.data:
+        return None
+    if base.data.get("options"):
+        return {"enum": list(base.data["options"])}
+    value = base.data["value"]
+    return next(({"type": name} for kind, name in _JSON_TYPES if isinstance(value, kind)), None)
+
+
+def _check_rule_values(game: Game, contract: Contract, base_pack: str,
+                       reporter: dg.Reporter) -> None:
+    """A pack's value for a rule play reads must be one play can use: a clean check would
+    otherwise end in an internal error or games that never start (hand_size 0 or "five")."""
+    import jsonschema       # (as schemas.py; imported here, when there is a rule to check)
+
+    read = set(read_by_id(contract).get("rule", ()))
+    for entity in game.entities.get("rule", {}).values():
+        if entity.pack == base_pack or entity.id not in read or "value" not in entity.data:
+            continue
+        schema = _rule_schema(entity, contract, base_pack)
+        if schema is None:
+            continue
+        error = jsonschema.exceptions.best_match(
+            jsonschema.Draft202012Validator(schema).iter_errors(entity.data["value"]))
+        if error is None:
+            continue
+        where = "".join(f"[{p!r}]" for p in error.absolute_path)
+        mark = entity.doc.mark(entity.path + ("value", *error.absolute_path))
+        reporter.add(dg.GAME_RULE,
+                     f"rule {entity.id!r}: the value{where} {error.message}, so play could "
+                     "not use it", entity.display, mark.line, mark.column,
+                     "a value play can use: " + _describe_schema(schema))
+
+
+def _describe_schema(schema: dict) -> str:
+    """A short reading of a rule value's schema, for the hint."""
+    if "enum" in schema:
+        return "one of " + ", ".join(map(repr, schema["enum"]))
+    text = {"boolean": "true or false", "integer": "a whole number", "number": "a number",
+            "string": "a word", "array": "a list", "object": "a mapping"}.get(
+        schema.get("type"), "as the base game's")
+    if "minimum" in schema:
+        text += f" of at least {schema['minimum']}"
+    if "minItems" in schema:
+        text += f" of at least {schema['minItems']} entries"
+    items = schema.get("items") or schema.get("additionalProperties")
+    if isinstance(items, dict) and items.get("type") == "integer":
+        text += " of whole numbers" + (f" of at least {items['minimum']}"
+                                       if "minimum" in items else "")
+    return text
 
 
 def _report_unread(entity: Entity, read: list[str], code: str, reporter: dg.Reporter) -> None:

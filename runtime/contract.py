@@ -67,6 +67,15 @@ class Contract:
     # document a decision the engine has built in, which only the base game states): a pack's
     # entity of the kind under any other id, new or replacing a base one, is never read.
     read_ids: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The JSON Schema a rule's value must meet for play to use it (rule id -> schema): a
+    # pack's value outside it (a hand of 0 cards, "five" for a number) is refused at the
+    # value. A read rule without one must keep its base value's type (compiler/contract.py);
+    # None: the game's own checks hold its value (compiler/game_checks/<game>.py).
+    rule_values: Mapping[str, dict | None] = field(default_factory=dict)
+    # Verbs the vocabulary declares (the rulebook's wording) whose handler does nothing, as
+    # play does it by itself: verb -> why. Content calling one is refused at the call, since
+    # it would read on the sheets and change nothing in play.
+    inert_verbs: Mapping[str, str] = field(default_factory=dict)
 
     def use(self, kind: str, field_name: str) -> Use | None:
         return self.kinds.get(kind, {}).get(field_name)

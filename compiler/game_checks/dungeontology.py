@@ -14,6 +14,7 @@ SEAT_COLOURS = ("red", "yellow", "green", "blue")
 
 def check(game: Game, reporter: dg.Reporter) -> None:
     check_lasting_effects(game, reporter)
+    check_interns_handed_out(game, reporter)
     regions = game.of_kind("region")
     if regions:
         starts = [r for r in regions if r.data.get("start")]
@@ -51,6 +52,20 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             if colour not in triangles:
                 report(reporter, cards[-1], "triangle",
                        f"no randomizer card shows the {colour} triangle; the first player could not be drawn (L263)")
+
+
+def check_interns_handed_out(game: Game, reporter: dg.Reporter) -> None:
+    """An intern comes into play only with the scheme card whose `intern` names it (L1060-1070):
+    a pack's intern no scheme card names is never taken, whatever its effect says."""
+    named = {card.data.get("intern") for card in game.of_kind("scheme_card")}
+    for intern in game.of_kind("intern_card"):
+        if intern.pack != game.id and intern.id not in named:
+            report(reporter, intern, "id",
+                   f"intern card {intern.id!r} is named by no scheme card: play never hands "
+                   "it out (an intern comes with the scheme card whose `intern` names it, "
+                   "L1060-1070)",
+                   hint=f"add a scheme card with `intern: {intern.id}` (or replace one), or "
+                        "remove it", code=dg.GAME_RULE_WARNING)
 
 
 def check_lasting_effects(game: Game, reporter: dg.Reporter) -> None:

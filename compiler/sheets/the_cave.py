@@ -78,7 +78,10 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
         equipment.append({"name": name_of(item, lang), "mark": notes.mark(item, lang),
                           "slots": d.get("slots", ""), "uses": d.get("uses", ""),
                           "kept": after_use_text(game, item, lang),
-                          "limit": d.get("per_team_limit", ""), "supply": d.get("supply", "")})
+                          "limit": d.get("per_team_limit", ""), "supply": d.get("supply", ""),
+                          # an item a team uses as an action (a pack's lantern): what it does
+                          "use": texts.site(use) if (use := site_at(item, ("use",))) else "",
+                          "use_ap": ap_cost(use, game, lang) if use else ""})
     rule_rows = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
                   "value": rule_value_text(game, r, lang, _value_text(r.data.get("value"), game, lang, ctx["lab"])),
                   "ref": str(r.data.get("ref", ""))} for r in game.of_kind("rule")]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.render import templates
 from tomecraft.dsl.render.templates import Arg
-from tomecraft.dsl.render.words import article, pluralise
+from tomecraft.dsl.render.words import article, is_simple_count, pluralise
 
 LANGS = ("zh", "en")
 
@@ -389,12 +389,7 @@ class _Renderer:
             body = self.body(s.body)
             return f"{scope}限一次：{body}" if zh else f"once {scope}: {body}"
         if isinstance(s, n.Repeat):
-            count = self.expr(s.count)
-            body = self.body(s.body)
-            if zh:
-                return f"重複{count}次：{body}"
-            times = {"1": "once", "2": "twice"}.get(count, f"{count} times")
-            return f"do this {times}: {body}"
+            return self.repeat(s)
         if isinstance(s, n.May):
             body = self.body(s.body)
             return f"可以{body}" if zh else f"you may {body}"
@@ -404,6 +399,22 @@ class _Renderer:
         if isinstance(s, n.Choose):
             return self.choose(s)
         raise TypeError(f"not a statement: {s!r}")
+
+    def repeat(self, s: n.Repeat) -> str:
+        """`repeat C: body`. A count that is not a number is named by a letter and defined
+        in the clause, as a verb's count is ("do this X times, where X is the number of
+        cards in the graveyard: ..."), not read as "do this the number of ... times"."""
+        count = self.expr(s.count)
+        define = not is_simple_count(count)
+        if define:
+            count, definition = self.new_letter(), count
+        body = self.body(s.body)
+        if self.zh:
+            defined = f"（{count}為{definition}）" if define else ""
+            return f"重複{count}次{defined}：{body}"
+        times = {"1": "once", "2": "twice"}.get(count, f"{count} times")
+        defined = f", where {count} is {definition}" if define else ""
+        return f"do this {times}{defined}: {body}"
 
     def let(self, s: n.Let) -> str:
         value = s.value

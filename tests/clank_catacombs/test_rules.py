@@ -114,3 +114,63 @@ def test_a_scripted_answer_to_a_decision_with_one_option_is_used_up_there():
               "choose": [True, {"do": "explore", "edge": "W"}, {"rotation": 1}]}]
     expect = [{"player": 0, "pos": [-2, 0]}, {"room": [-2, 0], "exits": "ES"}]
     assert run_scenario(GAME, {"setup": setup, "steps": steps, "expect": expect}) == []
+
+
+COMPASS = """tokens:
+  - id: fan_compass
+    name: {zh: 罗盘, en: Compass}
+    source: approximation
+    note: a test token with the Catacomb Map's passive
+    token_type: major_secret
+    count: 1
+    points: 1
+    passive: "continuous: allow_reverse one_way_arrow"
+    kept: true
+cards:
+  - id: war_horn
+    replace: true
+    name: {zh: 逆行号角, en: Reverse Horn}
+    source: approximation
+    note: a test card that lets its player cross against arrows this turn
+    card_type: acquire
+    count: 2
+    cost: 3
+    dragon_attack: true
+    play: "allow_reverse one_way_arrow"
+"""
+
+
+def test_a_packs_allow_reverse_lets_its_holder_cross_against_the_arrow(tmp_path):
+    """Found by the packs blind test: allow_reverse did nothing (the engine read the Catacomb
+    Map by id), so a pack's token with the map's passive, or a card playing it, checked clean
+    and never let anyone cross against a one-way arrow. A token's lasts while it is held; a
+    card's for the rest of the turn."""
+    from tomecraft.compiler.loadgen import compile_and_import
+    from tomecraft.runtime.engines.clank_catacombs.scenario import build
+    pack = tmp_path / "compass"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: compass\ngame: clank_catacombs\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "content.yaml").write_text(COMPASS, encoding="utf-8")
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT, [pack], reporter)
+    assert data is not None and not reporter.errors, dg.format_text(reporter)
+    setup = {"players": [{"pos": [2, 0], "movement": 3, "hand": ["war_horn"]}, {"pos": [2, 0]}],
+             "tiles": [{"at": [1, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW",
+                        "icons": {"E": ["one_way_arrow"]}},
+                       {"at": [2, 0], "tile": "safe_06", "room": "plain_room", "exits": "W"}]}
+    engine = build(data, setup)
+    player, holder = engine.state.players
+
+    def can_go_west():
+        return any(o.get("do") == "move" and tuple(o.get("to", ())) == (1, 0)
+                   for o in engine.legal_actions(player))
+    assert not can_go_west()
+    engine.apply(player, {"do": "play", "card": "war_horn"})
+    assert can_go_west()
+    engine.end_turn(player)                               # a card's: for the rest of the turn
+    assert not engine.may_reverse(player)
+    assert not engine.may_reverse(holder)
+    engine.gain_token(holder, "fan_compass")
+    engine.end_turn(holder)                               # a held token's passive lasts
+    assert engine.may_reverse(holder)

@@ -88,6 +88,17 @@ def test_a_pack_adds_its_cards():
     assert {"Goo Bomber", "Menace"} <= names and not {"Goo Bomber", "Menace"} & base_names
 
 
+@pytest.mark.parametrize("lang, says", [("en", "use up 1 lantern from your backpack"),
+                                         ("zh", "從背包用掉1個提燈")])
+def test_a_cave_packs_equipment_card_says_what_its_use_does(lang, says):
+    """Found by the packs blind test: a pack's lantern chit printed its slots and uses but not
+    the action it gives (`use`)."""
+    packed = compile_game(REPO / "content" / "the_cave",
+                          [REPO / "tests" / "the_cave" / "any_content_pack"])
+    text = re.sub(r"\s+", " ", _text(cards.render_html(packed, lang)))
+    assert says in text
+
+
 def test_one_pdf_page_embeds_the_right_cjk_face(tmp_path):
     if not shutil.which("pdffonts"):
         pytest.skip("pdffonts (poppler-utils) is not installed")

@@ -160,6 +160,27 @@ cards:
     assert "on_arrive" in found[0][3]
 
 
+@pytest.mark.parametrize("field, event", [("play", "dragon_attack"), ("play", "arrive"),
+                                          ("on_acquire", "dragon_attack")])
+def test_a_clank_turn_trigger_on_what_happens_at_the_refill_is_refused(tmp_path, field, event):
+    """The refill deals the arriving cards and makes the dragon attack after the turn, when what
+    a card registered for the turn has ended (engine.end_turn): found by the packs blind test,
+    where `play: "on dragon_attack: gain gold 5"` checked clean and never paid."""
+    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": f"""
+cards:
+  - id: omen
+    name: {{zh: 预兆, en: Omen}}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    {field}: "gain skill 1; on {event}: gain gold 5"
+"""})
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-C003", "cards.yaml", 10)], found
+    assert event in found[0][3] and "until the end of your turn" in found[0][3]
+
+
 def test_value_layering_is_refused_where_clank_cannot_run_it(tmp_path):
     found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": """
 cards:
@@ -337,7 +358,9 @@ intern_cards:
     end_bonus: 0
     effect: "on enter_region: draw_cards 1"
 """})
+    found = [f for f in found if f[0] != "TC-G002"]     # (no scheme card hands it out)
     assert codes(found) == ["TC-C003"] and "enter_region" in found[0][3]
+    assert "in an intern_card field 'effect'" in found[0][3]     # not "in a intern_card"
 
 
 def test_removing_a_dungeontology_scholar_is_refused_at_the_removal(tmp_path):
@@ -677,3 +700,154 @@ def test_clanks_player_limit_stays_within_the_games_player_counts(tmp_path, valu
                        {"rules.yaml": RULE.format(id="max_players", value=value)})
     assert [(c, f, line) for c, f, line, _ in found] == ([("TC-G001", "rules.yaml", 7)]
                                                          if refused else [])
+
+
+@pytest.mark.parametrize("game, rule_id, value, refused", [
+    ("clank_catacombs", "hand_size", "0", True),          # no game ever started (round cap)
+    ("clank_catacombs", "hand_size", "five", True),       # an internal error in sim
+    ("clank_catacombs", "hand_size", "6", False),
+    ("clank_catacombs", "rage_track", "[2, 2, three]", True),
+    ("clank_catacombs", "rage_track", "[3, 4, 5]", False),
+    ("clank_catacombs", "initial_clank", "[3, 2]", True),  # a Clank! count for every seat
+    ("clank_catacombs", "bag_empty_means_short", "every_draw", True),   # not one of its options
+    ("clank_catacombs", "bag_empty_means_short", "any_draw", False),
+    ("deep_rock_galactic", "g13_pickaxe_dice", "0", True),
+    ("deep_rock_galactic", "g11_track_length", "{squares: many, swarm_squares: []}", True),
+    ("dungeontology", "g13_penalty_after_panic", "[1]", True),   # the base value's type
+])
+def test_a_rule_value_play_cannot_use_is_refused_at_the_value(tmp_path, game, rule_id, value,
+                                                               refused):
+    """A rule play reads may be replaced, with a value play can use: found by the packs blind
+    test, where Clank!'s hand_size 0 checked clean and every game stopped at the round cap, and
+    "five" checked clean and sim stopped with an internal error."""
+    found = check_pack(tmp_path, game, {"rules.yaml": RULE.format(id=rule_id, value=value)})
+    assert [(c, f, line) for c, f, line, _ in found] == ([("TC-G001", "rules.yaml", 7)]
+                                                         if refused else []), found
+    if refused:
+        assert f"rule {rule_id!r}" in found[0][3] and "play could not use it" in found[0][3]
+
+
+@pytest.mark.parametrize("game", CONTRACTED)
+def test_every_event_field_has_words_for_the_sheets(game):
+    """A pack's trigger may read any field of the events the engine fires (`on monster_enters
+    where event.monster != praetorian`); without zh/en words the sheets said "the event's
+    monster" / "该事件的数值" and check warned the fan (TC-N007) about the base game's
+    vocabulary, which a pack cannot fix. Found by the packs blind test."""
+    from ruamel.yaml import YAML
+    vocab = YAML(typ="safe").load((ROOT / "content" / game / "game.yaml").read_text(encoding="utf-8"))
+    wordless = [f"{event}.{name}" for event, spec in (vocab.get("events") or {}).items()
+                for name, field in ((spec or {}).get("fields") or {}).items()
+                if not (isinstance(field, dict) and field.get("zh") and field.get("en"))]
+    assert wordless == []
+
+
+@pytest.mark.parametrize("game, file, text", [
+    ("clank_catacombs", "cards.yaml", """cards:
+  - id: omen
+    name: {zh: 预兆, en: Omen}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    play: "on enter_rooom: gain gold 1"
+"""),
+    ("dungeontology", "interns.yaml", """intern_cards:
+  - id: doorman
+    name: {zh: 门卫, en: Doorman}
+    source: approximation
+    note: a test
+    end_bonus: 0
+    effect: "on star_gaind: draw_cards 1"
+"""),
+])
+def test_a_misspelt_event_is_said_once(tmp_path, game, file, text):
+    """An unknown event is TC-N001 with its "did you mean"; it was also a TC-C003 "never runs"
+    listing the events heard there, a second error for one typo (packs blind test)."""
+    found = [f for f in check_pack(tmp_path, game, {file: text}) if f[0] != "TC-G002"]
+    assert codes(found) == ["TC-N001"], found
+
+
+def test_once_around_a_trigger_is_flagged_where_it_stands(tmp_path):
+    """`once per turn: on enter_room: gain skill 1` reads "Once this turn: when you enter a
+    room: gain 1 skill" but gave 1 skill per room (the limit is on setting the trigger up):
+    a warning at the `once`, with the form that means once (packs blind test)."""
+    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": """
+cards:
+  - id: omen
+    name: {zh: 预兆, en: Omen}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    play: "once per turn: on enter_room: gain skill 1"
+"""})
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-G002", "cards.yaml", 10)], found
+    (tmp_path / "inside").mkdir()
+    inside = check_pack(tmp_path / "inside", "clank_catacombs", {"cards.yaml": """
+cards:
+  - id: omen
+    name: {zh: 预兆, en: Omen}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    play: "on enter_room: once per turn: gain skill 1"
+"""})
+    assert inside == []
+
+
+@pytest.mark.parametrize("kind, field, effect, heard", [
+    ("cards", "effect", "on long_rest: heal 1", False),          # rests: relics only
+    ("cards", "effect", "on descend: heal 1", False),
+    ("cards", "effect", "on turn_start: self.points += 1", True),
+    ("relics", "passive", "on turn_start: heal 1", False),       # turns: exploration cards
+    ("relics", "passive", "on pre_battle: heal 1", False),
+    ("relics", "passive", "on long_rest: heal 1", True),
+    ("event_cards", "effect", "on turn_end: gain gold 1", False),   # never on the field
+])
+def test_a_crawl_trigger_on_an_event_its_holder_never_hears_is_refused(tmp_path, kind, field,
+                                                                       effect, heard):
+    """Found by the packs blind test: a card's `on long_rest` and a relic's `on turn_start`
+    checked clean and never ran (zones._eligible: who hears which event)."""
+    extra = {"cards": ["card_type: monster", "points: 1", "power: 1", "count: 1"],
+             "relics": [],
+             "event_cards": ["card_type: general_event", "count: 1"]}[kind]
+    lines = [f"{kind}:", "  - id: fan_thing", "    name: {zh: 试, en: Test}",
+             "    source: approximation", "    note: a test",
+             *(f"    {line}" for line in extra), f'    {field}: "{effect}"']
+    text = "\n".join(lines) + "\n"
+    found = check_pack(tmp_path, "dm_crawl_decks", {"things.yaml": text})
+    assert codes(found) == ([] if heard else ["TC-C003"]), found
+
+
+@pytest.mark.parametrize("game, file, text, verb", [
+    ("dungeontology", "doom.yaml", """doom_cards:
+  - id: tripwire
+    name: {zh: 绊索, en: Tripwire}
+    source: approximation
+    note: a test
+    penalty: 1
+    on_reveal: "flip_trap"
+""", "flip_trap"),
+    ("clank_catacombs", "cards.yaml", """cards:
+  - id: omen
+    name: {zh: 预兆, en: Omen}
+    source: approximation
+    note: a test
+    card_type: reserve
+    cost: 1
+    count: 1
+    play: "gain skill 1; return_cube black_cube common_supply"
+""", "return_cube"),
+])
+def test_a_verb_whose_handler_does_nothing_is_refused_at_the_call(tmp_path, game, file, text,
+                                                                  verb):
+    """Found by the packs blind test: `flip_trap` and `return_cube` are in the vocabulary (the
+    rulebook's words) but their handlers do nothing, so a pack calling them checked clean,
+    printed the rule and changed nothing."""
+    found = check_pack(tmp_path, game, {file: text})
+    assert [(c, f) for c, f, _, _ in found] == [("TC-C003", file)], found
+    assert f"does nothing for `{verb}`" in found[0][3]

@@ -34,3 +34,112 @@ def test_the_shipped_cave_passes_its_game_checks():
     reporter = dg.Reporter()
     pipeline.compile_game(ROOT / "content" / "the_cave", [], reporter)
     assert not [d for d in reporter.diagnostics if d.code == dg.GAME_RULE]
+
+
+def _fan_pack(tmp_path: Path, pack_yaml: str, files: dict[str, str]) -> list:
+    pack = tmp_path / "fan"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: fan\ngame: the_cave\nversion: '1.0'\n" + pack_yaml,
+                                    encoding="utf-8")
+    for name, text in files.items():
+        (pack / name).write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "the_cave", [pack], reporter)
+    return reporter.diagnostics
+
+
+TILE = """tiles:
+  - id: s2_crystal_ns
+    name: {zh: 水晶, en: Crystal}
+    source: approximation
+    note: a test
+    stack: 2
+    tile_kind: normal
+    exits: NS
+    count: 1
+"""
+
+
+def test_a_packs_extra_tile_is_reported_at_the_packs_tile_with_the_way_out(tmp_path):
+    """Found by the packs blind test: a pack's 21st tile of stack 2 was reported at a base
+    tile (the last by id, content/the_cave/tiles.yaml), which a fan cannot edit, with no hint."""
+    found = [d for d in _fan_pack(tmp_path, "", {"tiles.yaml": TILE}) if d.code == dg.GAME_RULE]
+    assert [(Path(d.file).name, d.line) for d in found] == [("tiles.yaml", 9)], found
+    assert str(tmp_path) in found[0].file and "stack 2 holds 21" in found[0].message
+    assert "remove" in found[0].hint and "replace: true" in found[0].hint
+
+
+def test_a_packs_undeclared_equipment_term_says_where_to_declare_it(tmp_path):
+    found = _fan_pack(tmp_path, "", {"equipment.yaml": """equipment:
+  - id: lantern
+    name: {zh: 提燈, en: Lantern}
+    source: approximation
+    note: a test
+    after_use: discard
+    term: lantern
+    slots: 1
+    uses: 2
+"""})
+    refs = [d for d in found if d.code == dg.UNKNOWN_REF]
+    assert [(Path(d.file).name, d.line) for d in refs] == [("equipment.yaml", 7)], found
+    assert "vocabulary: {terms: {equipment: {lantern:" in refs[0].hint
+
+
+def test_removing_what_base_content_still_names_is_refused_at_the_removal(tmp_path):
+    """Found by the packs blind test: removing The Cave's squeeze_3 tile kind gave four errors
+    in content/the_cave/tiles.yaml, a file the fan cannot edit, each hinting "did you mean
+    squeeze_2"; the fix is in the pack: one error at its `remove` entry, naming the users."""
+    found = _fan_pack(tmp_path, "remove: [{kind: tile_kind, id: squeeze_3}]\n", {})
+    assert [(Path(d.file).name, d.line, d.code) for d in found] == \
+        [("pack.yaml", 4, dg.UNKNOWN_REF)], found
+    assert "cannot remove tile_kind 'squeeze_3'" in found[0].message
+    assert "tiles.yaml" in found[0].message and "replace: true" in found[0].hint
+
+
+def test_an_item_bigger_than_a_backpack_is_refused_at_its_slots(tmp_path):
+    """Found by the packs blind test: a lantern of 9 slots checked clean and was never carried."""
+    found = _fan_pack(tmp_path, "vocabulary: {terms: {equipment: {lantern: {zh: 提燈, en: lantern}}}}\n",
+                      {"equipment.yaml": """equipment:
+  - id: lantern
+    name: {zh: 提燈, en: Lantern}
+    source: approximation
+    note: a test
+    after_use: discard
+    term: lantern
+    slots: 9
+    uses: 2
+"""})
+    assert [(Path(d.file).name, d.line, d.code) for d in found] == \
+        [("equipment.yaml", 8, dg.GAME_RULE)], found
+    assert "a backpack has 8 (L46)" in found[0].message
+
+
+def test_a_packs_tile_refused_by_its_schema_does_not_also_blame_a_stack(tmp_path):
+    """The tile with a bad `exits` is left out; the stack it belonged to was then reported short
+    at a base tile, a second error about the same typo in a file the fan cannot edit."""
+    found = _fan_pack(tmp_path, "remove: [{kind: tile, id: s2_normal_ns}]\n",
+                      {"tiles.yaml": TILE.replace("exits: NS", "exits: NX")})
+    assert [(Path(d.file).name, d.code) for d in found] == [("tiles.yaml", dg.SCHEMA)], found
+
+
+def test_a_dungeontology_intern_no_scheme_card_names_is_flagged(tmp_path):
+    """Found by the packs blind test: a pack's interns checked clean and were never taken in
+    100 games (an intern comes only with the scheme card whose `intern` names it)."""
+    pack = tmp_path / "interns"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: interns\ngame: dungeontology\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "interns.yaml").write_text("""intern_cards:
+  - id: star_chaser
+    name: {zh: 追星实习生, en: Star Chaser}
+    source: approximation
+    note: a test
+    colours: []
+    end_bonus: 1
+    effect: "on star_gained: gain_students 1"
+""", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
+    found = [(Path(d.file).name, d.line, d.code) for d in reporter.diagnostics]
+    assert found == [("interns.yaml", 2, dg.GAME_RULE_WARNING)], dg.format_text(reporter)
+    assert "intern: star_chaser" in reporter.diagnostics[0].hint

@@ -204,3 +204,23 @@ def test_zh_sheets_use_the_script_of_the_rulebook(game_id):
         page = sheets.render_html(game, s, "zh")
         wrong = sorted(TRADITIONAL_ONLY & set(page))
         assert not wrong, f"{s.name}: Traditional characters {''.join(wrong)} on a Simplified sheet"
+
+
+@pytest.mark.parametrize("lang, label, says", [
+    ("en", "Use (an action)", "use up 1 lantern from your backpack"),
+    ("zh", "使用（行動）", "從背包用掉1個提燈"),
+])
+def test_a_packs_equipment_use_is_printed_with_the_equipment(lang, label, says):
+    """A pack's item a team uses as an action (the any-content pack's lantern): the rules sheet
+    prints what the use does under the item, and the token sheet names the field in words.
+    Found by the packs blind test: the rules sheet printed no use at all, and the token sheet
+    "Lantern › use" / "提燈・use"."""
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(CAVE, [REPO / "tests" / "the_cave" / "any_content_pack"],
+                                 reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    rules = html.unescape(sheets.render_html(game, sheet("rules"), lang))
+    uses = [re.sub(r"<[^>]+>", "", r) for r in rows(rules) if label in r]
+    assert any(says in use for use in uses), uses
+    tokens = html.unescape(sheets.render_html(game, sheet("tokens"), lang))
+    assert "› use" not in tokens and "・use" not in tokens

@@ -72,9 +72,12 @@ def test_wonder_photograph_action_joins_conditions_with_and(cave):
 
 
 def test_cost_whose_effect_is_a_clause_reads_then(cave):
-    zh, en = both("pay ap 5 -> end_actions", cave)
-    assert zh == "花費5行動點後，本回合不能再做任何事。"
-    assert en == "Spend 5 AP, then you can do nothing else this turn."
+    zh, en = both("pay ap 5 -> if at_base(): gain_token photo 1", cave)
+    assert zh == "花費5行動點後，若你在基地，從供應區拿取1個照片標記。"
+    assert en == "Spend 5 AP, then if you are at the base, take 1 photo token from the supply."
+    zh, en = both("pay ap 5 -> end_actions", cave)      # an action: "to"
+    assert zh == "花費5行動點以結束本回合的行動（本回合不能再做任何事）。"
+    assert en == "Spend 5 AP to end your actions for this turn (you can do nothing else this turn)."
 
 
 def test_on_event_uses_the_events_own_text():
@@ -209,6 +212,12 @@ def test_tiny_vocabulary_phrasing():
     assert render(parse("repeat 3: draw 1"), v, "zh") == "重複3次：抽1張牌。"
     assert render(parse("repeat 3: draw 1"), v, "en") == "Do this 3 times: draw 1 card."
     assert render(parse("may: draw 1"), v, "en") == "You may draw 1 card."
+    # a count that is not a number is named and defined, as a verb's count is (blind pack test:
+    # "do this the number of cards in the hand times" read as one long noun)
+    assert render(parse("repeat count(card in hand): draw 1"), v, "en") == \
+        "Do this X times, where X is the number of cards in the hand: draw 1 card."
+    assert render(parse("repeat count(card in hand): draw 1"), v, "zh") == \
+        "重複X次（X為手牌中卡牌的數量）：抽1張牌。"
     assert render(parse("continuous: draw 1"), v, "zh") == "持續：抽1張牌。"
     assert render(parse("choose { draw 2 | gain 3 gold }"), v, "zh") == \
         "選擇一項：抽2張牌；或獲得3金幣。"
@@ -487,3 +496,11 @@ def test_triggers_in_a_row_that_do_the_same_are_said_once(games):
     zh, en = say(games["deep_rock_galactic"],
                  "on monster_placed { gain nitra 1 }; on turn_start { gain nitra 1 }")
     assert en.startswith("When a monster is placed or at the start of your turn: gain 1 Nitra")
+
+
+def test_a_cave_verb_reads_as_an_action_after_may_and_a_cost(cave):
+    """Found by the packs blind test: `may: end_actions` read "You may you can do nothing else
+    this turn" (the verb's text was a statement, not something one does)."""
+    zh, en = both("pay ap 2 -> take_token photo; may: end_actions", cave)
+    assert en.endswith("you may end your actions for this turn (you can do nothing else this turn).")
+    assert zh.endswith("可以結束本回合的行動（本回合不能再做任何事）。")

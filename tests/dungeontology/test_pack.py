@@ -151,5 +151,6 @@ def test_intern_effect_that_is_not_a_trigger_is_refused(tmp_path, monkeypatch):
     reporter = dg.Reporter()
     bad = INTERNS.replace('"on stealth_value where attempting(): you.stealth += 1"', '"gain_students 1"')
     compile_and_import(ROOT / "content" / "dungeontology", [_intern_pack(tmp_path, bad)], reporter)
-    found = [(d.code, Path(d.file).name, d.line) for d in reporter.sorted()]
+    found = [(d.code, Path(d.file).name, d.line) for d in reporter.sorted()
+             if d.severity == dg.ERROR]   # (the warning: no scheme card hands this intern out)
     assert found == [(dg.GAME_RULE, "interns.yaml", 7)], dg.format_text(reporter)

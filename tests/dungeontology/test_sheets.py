@@ -102,3 +102,17 @@ def test_every_effect_symbol_has_an_icon(game):
     for row in rows:
         assert '<svg class="icon"' in row, row[:120]
         assert 'r="5.5"' not in row, f"no icon drawn for this symbol (the fallback circle): {row[:120]}"
+
+
+@pytest.mark.parametrize("lang, says, not_said", [
+    ("en", "After you generate a stealth value, if you are making this stealth attempt",
+     "a scholar in this region"),
+    ("zh", "你生成隐匿值后，若你正在进行此隐匿尝试", "在此地域生成隐匿值后"),
+])
+def test_a_doom_cards_trigger_speaks_of_its_owner_not_a_region(pages, lang, says, not_said):
+    """A doom card, an intern or a passive skill hears its owner's events, so "after a scholar
+    in this region generates a stealth value" (the event's text, written for regions) was
+    wrong on them (Bad Omen; a pack's intern "when a scholar gains a star"). Found by the
+    packs blind test."""
+    cards = re.sub(r"\s+", " ", pages[("cards", lang)])
+    assert says in cards and not_said not in cards

@@ -92,9 +92,17 @@ class Board:
             return not movement or (not p.no_movement and p.movement >= 1)
         return self.can_take(p, Tunnel(None, None, icons, against), movement)
 
+    @staticmethod
+    def may_reverse(p: Player) -> bool:
+        """Whether the player may cross against a one-way arrow (the Catacomb Map, L846-848):
+        a held token whose passive allows it, or an allow_reverse this turn. (The map by id
+        too: a scenario may hand it out without its passive running.)"""
+        return bool(p.reverse_this_turn or p.tokens["catacomb_map"]
+                    or any(p.tokens[t] for t in p.reverse_by))
+
     def can_take(self, p: Player, tunnel: "Tunnel", movement: bool = True) -> bool:
         """Whether the player may cross the tunnel now (`crossing_ok` of its icons)."""
-        if tunnel.against and not p.tokens["catacomb_map"]:
+        if tunnel.against and not self.may_reverse(p):
             return False
         if movement:
             if p.no_movement or p.movement < 1 + tunnel.footprints:

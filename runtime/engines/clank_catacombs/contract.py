@@ -15,58 +15,88 @@ RULES = ("coupon_discount", "hand_size", "health", "max_players", "multi_treasur
          "start_lockpicks", "treasure_limit", "initial_clank", "out_draw",
          "out_draw_two_players", "bag_empty_means_short")
 
+EVENTS = {
+    "turn_end": "after a player's last action, before the row is refilled",
+    "play": "when a card is played, before its own play effect (a card does not hear itself)",
+    "acquire": "after a card's on_acquire effect, when it is acquired",
+    "arrive": "after a card's on_arrive effect, when it arrives in the dungeon row",
+    "defeat": "after a monster's on_defeat effect, when it is defeated",
+    "gain_clank": "whenever a player adds Clank! cubes to the Clank! area",
+    "enter_room": "after a room's on_enter effect, whenever a player enters a room",
+    "reveal_tile": "after the room's on_reveal effect, when a tile is explored",
+    "buy": "after a market item's on_buy effect, when it is bought",
+    "gain_token": "after a token's on_gain effect, when a player gains it",
+    "dragon_attack": "for every player, when the dragon attacks, before cubes are drawn",
+}
+# The refill after a turn deals the arriving cards and makes the dragon attack (engine.end_turn,
+# refill): what an effect registered "until the end of your turn" has ended by then, so a
+# trigger there never hears `arrive` or `dragon_attack` (check refuses it, TC-C003).
+AFTER_THE_TURN = ("arrive", "dragon_attack")
+TURN_EVENTS = tuple(e for e in EVENTS if e not in AFTER_THE_TURN)
+
+
+def lasts_the_turn(when: str):
+    """An effect field whose triggers, watches and `continuous` last until the end of the turn."""
+    return runs(when + TURN, *LASTING, events=TURN_EVENTS)
+
+
+_COUNT = {"type": "integer", "minimum": 0}
+_AT_LEAST_1 = {"type": "integer", "minimum": 1}
+# What play can use of each rule's value (setup.py, engine.py): a hand, a row, a health track
+# and a game of at least 1; a cube or token count of 0 or more; a Clank! count for every seat.
+RULE_VALUES = {
+    "coupon_discount": _COUNT, "start_lockpicks": _COUNT, "safe_tiles_used": _COUNT,
+    "out_draw": _COUNT, "out_draw_two_players": _COUNT, "party_out_draw": _COUNT,
+    "hand_size": _AT_LEAST_1, "health": _AT_LEAST_1, "row_size": _AT_LEAST_1,
+    "round_cap": _AT_LEAST_1, "treasure_limit": _AT_LEAST_1,
+    "multi_treasure": {"type": "boolean"},
+    "rage_track": {"type": "array", "minItems": 1, "items": _AT_LEAST_1},
+    "rage_start": {"type": "object", "additionalProperties": _AT_LEAST_1},
+    "initial_clank": {"type": "array", "minItems": 4, "items": _COUNT},
+    "party_initial_clank": {"type": "array", "minItems": 6, "items": _COUNT},
+    "max_players": None,    # against game.yaml's players (compiler/game_checks/clank_catacombs.py)
+}
+
 CONTRACT = Contract(
     engine="clank_catacombs",
-    events={
-        "turn_end": "after a player's last action, before the row is refilled",
-        "play": "when a card is played, before its own play effect (a card does not hear itself)",
-        "acquire": "after a card's on_acquire effect, when it is acquired",
-        "arrive": "after a card's on_arrive effect, when it arrives in the dungeon row",
-        "defeat": "after a monster's on_defeat effect, when it is defeated",
-        "gain_clank": "whenever a player adds Clank! cubes to the Clank! area",
-        "enter_room": "after a room's on_enter effect, whenever a player enters a room",
-        "reveal_tile": "after the room's on_reveal effect, when a tile is explored",
-        "buy": "after a market item's on_buy effect, when it is bought",
-        "gain_token": "after a token's on_gain effect, when a player gains it",
-        "dragon_attack": "for every player, when the dragon attacks, before cubes are drawn",
-    },
+    events=EVENTS,
     kinds={
         "card": {
             **printed("after_use", on="the sheets: what happens to it after use"),
-            "play": runs("when the card is played" + TURN, *LASTING),
-            "on_acquire": runs("when the card is acquired" + TURN, *LASTING),
-            "on_defeat": runs("when the monster is defeated" + TURN, *LASTING),
-            "on_use": runs("when the device is used" + TURN, *LASTING),
+            "play": lasts_the_turn("when the card is played"),
+            "on_acquire": lasts_the_turn("when the card is acquired"),
+            "on_defeat": lasts_the_turn("when the monster is defeated"),
+            "on_use": lasts_the_turn("when the device is used"),
             "on_arrive": runs("once, when the card arrives in the row, after the turn ended"),
             **reads("when cards are dealt, bought, fought and scored", "card_type",
                     "companion", "cost", "defeat_cost", "points", "danger", "dragon_attack",
                     "count", "per_deck", "never_discarded"),
         },
         "room": {
-            "on_enter": runs("when a player enters the room" + TURN, *LASTING),
-            "on_reveal": runs("when the room's tile is explored" + TURN, *LASTING),
-            "action": runs("when a player in the room takes its action" + TURN, *LASTING),
+            "on_enter": lasts_the_turn("when a player enters the room"),
+            "on_reveal": lasts_the_turn("when the room's tile is explored"),
+            "action": lasts_the_turn("when a player in the room takes its action"),
             **reads("when rooms are entered and their actions offered", "room_type", "reward",
                     "once_per_game", "spaces"),
         },
         "tile": reads("at setup and when a tile is explored", "area", "haunted", "count",
                       "cells", "depths", "plus_signs", "portal", "icons"),
         "tunnel_icon": {
-            "cross": runs("when a player crosses a tunnel with the icon" + TURN, *LASTING),
+            "cross": lasts_the_turn("when a player crosses a tunnel with the icon"),
             **printed("icon", on="the tunnel icon reference"),
         },
         "token": {
             **printed("after_use", on="the sheets: what happens to it after use"),
-            "on_gain": runs("when a player gains the token" + TURN, *LASTING),
-            "use": runs("when a player uses the token" + TURN, *LASTING),
-            "passive": runs("when a player gains the token" + TURN, *LASTING),
+            "on_gain": lasts_the_turn("when a player gains the token"),
+            "use": lasts_the_turn("when a player uses the token"),
+            "passive": lasts_the_turn("when a player gains the token"),
             "scoring": runs("once, when the game is scored"),
             **reads("at setup, when tokens are gained and when the game is scored",
                     "token_type", "points", "value", "count", "kept", "above_equal"),
         },
         "market_item": {
             **printed("after_use", on="the sheets: what happens to it after use"),
-            "on_buy": runs("when the item is bought" + TURN, *LASTING),
+            "on_buy": lasts_the_turn("when the item is bought"),
             "require_to_buy": runs("when the market offers the item"),
             **reads("when the market is set up, bought from and scored", "points",
                     "treasure_limit"),
@@ -97,4 +127,7 @@ CONTRACT = Contract(
     ),
     closed=("component",),
     read_ids={"rule": ("party_initial_clank", "party_out_draw")},   # with RULES (the needs)
+    rule_values=RULE_VALUES,
+    inert_verbs={"return_cube": "a cube drawn from the bag leaves it by itself (a black cube "
+                                "to the supply, a player's to its health track, L536-546)"},
 )

@@ -446,6 +446,7 @@ class Engine(Board, Rules):
         p.skill = p.combat = p.movement = 0
         p.clank_gained = p.neg_bank = 0
         p.no_movement = False
+        p.reverse_this_turn = False
         p.rewards = set()
         self.subs.clear()
         self.watches.clear()

@@ -92,7 +92,15 @@ class Verbs:
             ctx.you.movement = 0
 
     def allow_reverse(self, ctx, icon: str) -> None:
-        """Passive (the Catacomb Map): the `holds` query reads it when crossing."""
+        """A token's passive (the Catacomb Map, a pack's): its holder crosses against one-way
+        arrows while holding it (board.may_reverse); anything else's: for the rest of the turn.
+        (It did nothing: the engine read the map by id, so a pack's token with this passive
+        checked clean and never let anyone cross.)"""
+        owner = getattr(ctx.self, "id", None)
+        if owner in self.engine.token_defs:
+            ctx.you.reverse_by.add(owner)
+        else:
+            ctx.you.reverse_this_turn = True
 
     def unlock(self, ctx, icon: str) -> None:
         self.engine.unlock(ctx.you, ctx.info)

@@ -96,12 +96,15 @@ class Player:
     status: str = ACTIVE
     knocked_in_depths: bool = False
     mastery: int = 0
+    # held tokens whose passive lets their holder cross against one-way arrows (allow_reverse)
+    reverse_by: set = field(default_factory=set)
     # this turn
     clank_gained: int = 0
     neg_bank: int = 0
     no_movement: bool = False
     rewards: set = field(default_factory=set)
     spring: int = 0
+    reverse_this_turn: bool = False     # a card or room's allow_reverse, for the rest of the turn
 
     @property
     def name(self) -> str:

@@ -39,6 +39,20 @@ READ_RULES = ("deep_dive_upgrade_rate", "g11_track_length", "g13_pickaxe_dice",
               "hidden_segment_pool", "upgrades_per_hidden_segment",
               "v18_pickups_per_hidden_segment")
 
+_COUNT = {"type": "integer", "minimum": 0}
+_AT_LEAST_1 = {"type": "integer", "minimum": 1}
+# What play can use of each read rule's value (engine.py, mission_setup.py, deep_dive.py).
+RULE_VALUES = {
+    "deep_dive_upgrade_rate": _COUNT, "upgrades_per_hidden_segment": _COUNT,
+    "v18_pickups_per_hidden_segment": _COUNT, "g13_pickaxe_dice": _AT_LEAST_1,
+    "g11_track_length": {"type": "object", "required": ["squares", "swarm_squares"],
+                         "properties": {"squares": _AT_LEAST_1,
+                                        "swarm_squares": {"type": "array", "items": _AT_LEAST_1}}},
+    "hidden_segment_pool": {"type": "array", "items": {
+        "type": "object", "required": ["tile", "upgrades"],
+        "properties": {"tile": {"type": "string"}, "upgrades": _COUNT}}},
+}
+
 CONTRACT = Contract(
     engine="deep_rock_galactic",
     events=EVENTS,
@@ -139,6 +153,7 @@ CONTRACT = Contract(
         },
     },
     read_ids={"rule": READ_RULES},
+    rule_values=RULE_VALUES,
     needs=(
         *(Need("rule", r, why="the engine reads its value") for r in READ_RULES),
         Need("hazard_level", at_least=1, why="a mission is played at a hazard level"),

@@ -5,6 +5,17 @@ continuous bodies and value layering last while the card is in its zone (runtime
 """
 from tomecraft.runtime.contract import CONSTRUCTS, Contract, Need, built_in, printed, reads, runs
 
+# Who hears an event (zones._eligible): the turn's on exploration cards, a battle's and its
+# rows' on the cards there, post-battle also relics, a card's own fates on that card; rests,
+# descents and loot clean-ups only relics; `acquired` only a gained relic.
+CARD_EVENTS = ("turn_start", "turn_end", "pre_battle", "before_round", "battle_round",
+               "victory", "defeat", "post_battle", "sent_to_graveyard", "discarded",
+               "points_zero")
+RELIC_EVENTS = ("acquired", "post_battle", "long_rest", "descend", "clean_up_loot")
+# An event card is resolved from the event deck, never on the field nor held: no trigger of
+# its hears anything and no `continuous` of its applies; a `when` waits, a `set` applies now.
+EVENT_CARD_CONSTRUCTS = tuple(c for c in CONSTRUCTS if c not in ("on", "continuous"))
+
 CONTRACT = Contract(
     engine="dm_crawl_decks",
     events={
@@ -28,21 +39,22 @@ CONTRACT = Contract(
         "card": {
             **printed("after_use", on="the sheets: what happens to it after use"),
             "effect": runs("while the card is on the field; lasting effects end when it leaves",
-                           *CONSTRUCTS),
+                           *CONSTRUCTS, events=CARD_EVENTS),
             **reads("when cards are dealt, played and compared", "card_type", "points",
                     "power", "count"),
         },
         "event_card": {
             **printed("after_use", on="the sheets: what happens to it after use"),
             "effect": runs("when a general event is chosen, or a loot card at loot clean-up",
-                           *CONSTRUCTS),
+                           *EVENT_CARD_CONSTRUCTS),
             **reads("when the event deck is built and drawn", "card_type", "resource", "count"),
         },
         "relic": {
             **printed("after_use", on="the sheets: what happens to it after use"),
-            "use": runs("when you use the relic in its window", *CONSTRUCTS),
+            "use": runs("when you use the relic in its window", *CONSTRUCTS,
+                        events=RELIC_EVENTS),
             "passive": runs("when you gain the relic; what it registers lasts while you hold "
-                            "it", *CONSTRUCTS),
+                            "it", *CONSTRUCTS, events=RELIC_EVENTS),
             **reads("when relics are gained and offered", "label", "identity", "window"),
             **built_in("once_per_rest", why="a relic's own effect says how often it works"),
         },

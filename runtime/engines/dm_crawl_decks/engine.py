@@ -185,9 +185,19 @@ class Engine(Battle, Rules, Zones):
             return                                  # no watch to check (and none to copy)
         for w in list(self._watchers):
             ctx, cond, body = w
-            if cond(ctx):
+            if self._watching(ctx.self) and cond(ctx):
                 self._watchers.remove(w)
                 body(ctx)
+
+    def _watching(self, owner) -> bool:
+        """Whether a watch (`when C: ...`) of `owner` may fire now. Every copy of a main-deck
+        card registers its effect when it is made (new_card), wherever it lies, but a card's
+        effect works only while the card is on the field (L274), and a relic's while it is in
+        the equipment area; a watch of a card in the deck or the graveyard waits. An event
+        card's effect is resolved when it is chosen: its watch holds from then."""
+        if isinstance(owner, Card) and owner.deck in ("main", "relic"):
+            return self._active(owner)
+        return True
 
     def points(self, card) -> int:
         if isinstance(card, Virtual):

@@ -121,6 +121,8 @@ CONTRACT = Contract(
         },
     },
     read_ids={"rule": READ_RULES},
+    inert_verbs={"flip_trap": "a trap token springs by itself when a scholar enters its region "
+                              "(Engine.enter, L779-786, L860)"},
     needs=(
         Need("scholar", at_least=4, why="every seat of a 4-player game plays a scholar (L256)"),
         Need("notebook", at_least=1, at_most=1, why="every scholar writes in the one notebook layout"),
