@@ -639,3 +639,77 @@ def test_usage_error_through_python_m(tmp_path):
                            "--out", str(tmp_path)], cwd=REPO, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and "internal error" not in done.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["cards", "--game", "the_cave", "--lang", "en", "--format", "html", "--out", "{tmp}/file"],
+    ["cards", "--game", "the_cave", "--lang", "en", "--format", "html",
+     "--out", "{tmp}/file/below"],
+    ["schema", "--out", "{tmp}/file"],
+    ["schema", "--out", "{tmp}/link"],
+    ["schema", "--out", "{tmp}/file/below"],
+    ["new", "pack", "the_cave", "{tmp}/file"],
+    ["new", "pack", "the_cave", "{tmp}/file/below"],
+])
+def test_writing_where_a_file_stands_is_a_usage_error(tmp_path, capsys, argv):
+    """Every command that writes a folder (not only `sheets`) says a file is in the way."""
+    (tmp_path / "file").write_text("not a folder")
+    os.symlink(tmp_path / "file", tmp_path / "link")
+    code, out, err = run([a.replace("{tmp}", str(tmp_path)) for a in argv], capsys)
+    assert code == 2 and f"error[{dg.USAGE}]" in err
+    assert (tmp_path / "file").read_text() == "not a folder"
+
+
+def test_an_unwritable_out_folder_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    """A read-only --out (root ignores the mode bits, so the refusal is simulated)."""
+    from tomecraft.compiler import editor_schemas
+
+    def refuse(schema_files, out):
+        raise PermissionError(13, "Permission denied", str(out))
+    monkeypatch.setattr(editor_schemas, "write", refuse)
+    code, _, err = run(["schema", "--out", tmp_path / "ro"], capsys)
+    assert code == 2 and "Permission denied" in err
+
+
+@pytest.mark.parametrize("pack_id", ["class", "match", "self", "fan\n"])
+def test_new_refuses_a_pack_id_check_would_refuse(tmp_path, capsys, pack_id):
+    """`new` used its own `^...$` pattern: `class` (and "fan\\n") scaffolded a pack that
+    `check` then refused (TC-P001). It now asks compiler/names.py, like check."""
+    code, _, err = run(["new", "pack", "the_cave", tmp_path / "p", "--id", pack_id], capsys)
+    assert code == 2 and not (tmp_path / "p").exists()
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks its workers on Linux")
+@pytest.mark.parametrize("to_group", [False, True], ids=["parent", "process-group"])
+def test_ctrl_c_ends_a_parallel_balance_run_at_once(to_group):
+    """The pool's exit waited for every queued batch (here 2 x 100,000 games) after Ctrl-C:
+    a terminal's Ctrl-C (the whole group) or a SIGINT to the parent must end it now."""
+    import signal
+    import time
+    argv = [sys.executable, "-m", "tomecraft.compiler.cli", "balance", "clank_catacombs",
+            "--pack", "content/clank_catacombs/packs/tomb_party", "--games", "100000",
+            "--workers", "2", "--quiet"]
+    child = subprocess.Popen(argv, cwd=REPO, start_new_session=True, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(child.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1.0)                                  # the workers are playing
+        if to_group:
+            os.killpg(child.pid, signal.SIGINT)
+        else:
+            os.kill(child.pid, signal.SIGINT)
+        _, err = child.communicate(timeout=20)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+    assert child.returncode == 130 and "interrupted" in err and "Traceback" not in err
