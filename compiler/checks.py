@@ -121,6 +121,7 @@ class Checker:
             self.attribute_target(s.target, scope)
             self.expect(s.value, "int", scope)
         elif isinstance(s, n.Let):
+            self.let_name(s)
             scope[s.name] = self.expr(s.value, scope)
         elif isinstance(s, n.Require):
             self.expect(s.cond, "bool", scope)
@@ -155,6 +156,14 @@ class Checker:
         elif isinstance(s, n.Choose):
             for option in s.options:
                 self.block(option, scope)
+
+    def let_name(self, s: n.Let) -> None:
+        """A let may not hide a name the game gives a meaning (a token, a verb, an entity id,
+        `you`): the checker read `gain_token traverse traverse` after `let traverse = 1` as
+        the token, the generated code as the number."""
+        if s.name in LOCALS or s.name in self.vocab.all_names() or s.name in self.ids:
+            self.error(dg.BAD_NAME, f"let {s.name!r} would hide the game's name {s.name!r}", s,
+                       "give the let a name of its own")
 
     def call(self, c: n.Call, scope: dict[str, str], as_cost: bool) -> None:
         target = self.vocab.verbs.get(c.verb) or self.vocab.keywords.get(c.verb)

@@ -152,6 +152,22 @@ def test_let_names_follow_the_rule(tmp_path, capsys, effect):
     assert code == 1 and dg.BAD_NAME in codes(out)
 
 
+@pytest.mark.parametrize("effect", ["let traverse = 1; gain_token traverse traverse",
+                                    "let pay = 1; gain_token traverse pay",
+                                    "let you = 1; gain_token traverse you",
+                                    "let normal = 1; gain_token traverse normal"])
+def test_a_let_may_not_hide_a_name_of_the_game(tmp_path, capsys, effect):
+    """`let traverse = 1; gain_token traverse traverse` checked clean (the checker read the
+    argument as the token) and then `sim` ended in an internal error (KeyError: 1: the
+    generated code passed the number)."""
+    pack = make_pack(tmp_path, {"t.yaml": tile_kind(effect)})
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and set(codes(out)) == {dg.BAD_NAME}
+    assert "hide" in located(out)[0]["message"]
+    code, _, _ = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
+    assert code == 1
+
+
 @pytest.mark.parametrize("param", ["class", "self", "lambda"])
 def test_keyword_parameters_follow_the_rule(tmp_path, capsys, param):
     vocab = ("vocabulary:\n  keywords:\n    fan_kw:\n"
