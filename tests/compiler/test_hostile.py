@@ -369,6 +369,40 @@ def test_free_entries_of_pure_verbs_still_end(tmp_path, capsys):
     assert code == 0, out
 
 
+def test_trial_copies_count_on_their_games_budget(monkeypatch):
+    """A simulated player tries options on copies of the game. Every copy used to start a
+    budget of its own, so the game's never filled: a 100,000-round repeat in a tile's
+    `enter`, tried on every move, ran `sim` for hours. A copy carries its game's number."""
+    import copy
+    from types import SimpleNamespace
+
+    class Engine:
+        pass
+    monkeypatch.setattr(effects, "MAX_GAME_STEPS", 1_000)
+    game = Engine()
+    effects.new_game()
+    effects.step(SimpleNamespace(engine=game))
+    with pytest.raises(effects.RunawayEffect):
+        for _ in range(1_000):
+            effects.step(SimpleNamespace(engine=copy.copy(game)))   # a trial
+            effects.step(SimpleNamespace(engine=game))
+    effects.step(SimpleNamespace(engine=Engine()))   # a new game played directly: a new budget
+    assert effects.BUDGET.steps == 1
+    effects.new_game()
+
+
+@pytest.mark.parametrize("effect", ["repeat 100: repeat 1000: gain_token traverse 1",
+                                    "repeat 10: repeat 10: repeat 10: repeat 10: repeat 10: "
+                                    "gain_token traverse 1"])
+def test_a_loop_the_checker_allows_but_the_trials_repeat_ends_located(tmp_path, effect):
+    pack = make_pack(tmp_path, {"t.yaml": tile_kind(effect)})
+    done = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sim", "the_cave",
+                           "--games", "1", "--pack", str(pack)], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1 and f"[{dg.STEP_BUDGET}]" in done.stdout
+    assert f"{pack / 't.yaml'}:8:" in done.stdout
+
+
 def test_the_step_budget_stops_a_long_loop():
     def spin(ctx):
         for _ in effects.loop(10**9):
