@@ -157,11 +157,16 @@ class Checker:
             for option in s.options:
                 self.block(option, scope)
 
+    def hides_a_name(self, name: str) -> bool:
+        vocab = self.vocab
+        return any(name in names for names in (LOCALS, vocab.names, vocab.verbs, vocab.queries,
+                                                vocab.keywords, self.ids))
+
     def let_name(self, s: n.Let) -> None:
         """A let may not hide a name the game gives a meaning (a token, a verb, an entity id,
         `you`): the checker read `gain_token traverse traverse` after `let traverse = 1` as
         the token, the generated code as the number."""
-        if s.name in LOCALS or s.name in self.vocab.all_names() or s.name in self.ids:
+        if self.hides_a_name(s.name):
             self.error(dg.BAD_NAME, f"let {s.name!r} would hide the game's name {s.name!r}", s,
                        "give the let a name of its own")
 
@@ -254,8 +259,16 @@ class Checker:
                         and wanted not in self.vocab.term_types:
                     return
             if name in scope:
+                # the local is what the generated code passes, whatever the game calls so:
+                # a number parameter named `traverse` is no token (KeyError at run time)
                 local = scope[name]
-                if local in (wanted, "any", "entity") or local.startswith("local:"):
+                if local in (wanted, "any", "entity", "local:any"):
+                    return
+                if local in ("int", "bool", "local:int", "local:bool"):
+                    self.error(dg.WRONG_TYPE, f"expected a {wanted.removeprefix('kind:')}, got "
+                               f"{self.describe(local)} {name!r}", e)
+                    return
+                if local.startswith("local:"):
                     return
             if wanted in self.vocab.types_of(name):
                 return

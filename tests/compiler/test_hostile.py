@@ -280,6 +280,39 @@ def test_recursive_keywords_are_refused(tmp_path, capsys, keywords, cycle):
     assert len(codes(out)) == len(keywords)
 
 
+def _keywords_pack(tmp_path, keywords: dict, use: str, params: str = "[]") -> Path:
+    vocab = "vocabulary:\n  keywords:\n" + "".join(
+        f"    {name}:\n      params: {params}\n      effect: {json.dumps(body)}\n"
+        f"      text: {{zh: 甲, en: A}}\n" for name, body in keywords.items())
+    return make_pack(tmp_path, {"pack.yaml": "id: fan\ngame: the_cave\nversion: '1'\n" + vocab,
+                                "t.yaml": tile_kind(use)})
+
+
+def test_a_number_parameter_named_like_a_token_is_no_token(tmp_path, capsys):
+    """`params: [{name: traverse, type: int}]`, `gain_token traverse traverse`: the checker
+    took the argument for the token, the generated code passed the number (sim: internal
+    error, KeyError: 1). And the diagnostic is on the keyword's line, not pack.yaml's 1:1."""
+    pack = _keywords_pack(tmp_path, {"fan_kw": "gain_token traverse traverse"}, "fan_kw 1",
+                          params="[{name: traverse, type: int}]")
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and codes(out) == [dg.WRONG_TYPE]
+    assert located(out)[0]["line"] == 8 and located(out)[0]["file"].endswith("pack.yaml")
+    code, _, _ = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
+    assert code == 1
+
+
+def test_keywords_calling_keywords_twice_each_stop_located(tmp_path):
+    """30 keywords each calling the next twice: 2**30 calls. A keyword over pure verbs counted
+    no step, and one calling such keywords none either, so `sim` ran for hours."""
+    chain = {f"fan_{i}": f"fan_{i + 1}; fan_{i + 1}" for i in range(30)}
+    chain["fan_30"] = "gain_token traverse 1"
+    pack = _keywords_pack(tmp_path, chain, "fan_0")
+    done = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sim", "the_cave",
+                           "--games", "1", "--pack", str(pack)], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1 and f"[{dg.STEP_BUDGET}]" in done.stdout
+
+
 RUNAWAY_CARD = """\
 cards:
   - id: burgle
