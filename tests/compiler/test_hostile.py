@@ -796,3 +796,32 @@ def test_ctrl_c_ends_a_parallel_balance_run_at_once(to_group):
             os.killpg(child.pid, signal.SIGKILL)
             child.communicate()
     assert child.returncode == 130 and "interrupted" in err and "Traceback" not in err
+
+
+# --- scenario files of the wrong shape ---------------------------------------------------------
+
+CAVE_SCENARIO = REPO / "tests/scenarios/the_cave/b_abandon_needs_carried_camp.yaml"
+CLANK_SCENARIO = REPO / "tests/scenarios/clank_catacombs/b_barbarian_combat.yaml"
+
+
+@pytest.mark.parametrize("source, old, new", [
+    (CAVE_SCENARIO, "steps:\n", "steps: {a: 1}\nold_steps:\n"),
+    (CAVE_SCENARIO, "steps:\n", "steps: hello\nold_steps:\n"),
+    (CAVE_SCENARIO, '  - {"do": "act", "id": "abandon_camp", "illegal": true}', "  - 5"),
+    (CAVE_SCENARIO, "setup:\n", "setup: [1, 2]\nold_setup:\n"),
+    (CAVE_SCENARIO, "expect:\n", "expect: 7\nold_expect:\n"),
+    (CAVE_SCENARIO, '{"consumable": 8}', '{"consumable": 9223372036854775807}'),
+    (CAVE_SCENARIO, '{"consumable": 8}', '{"consumable": 100000000}'),
+    (CLANK_SCENARIO, 'setup: {"players"', 'setup: {"new_game": [1], "x"'),
+], ids=["steps-map", "steps-text", "step-number", "setup-list", "expect-number",
+        "count-2**63", "count-10**8", "clank-new-game-list"])
+def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, source, old, new):
+    """A step that is a number ended in "internal error: AttributeError"; a backpack of 10**8
+    consumables had the engine build them all (a hang: 10**6 took 19 s)."""
+    text = source.read_text(encoding="utf-8")
+    assert old in text
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(text.replace(old, new, 1), encoding="utf-8")
+    code, out, err = run(["scenario", "run", scenario], capsys)
+    assert code == 1 and "internal error" not in out + err
+    assert f"{scenario}:" in out
