@@ -121,6 +121,7 @@ class Checker:
             self.attribute_target(s.target, scope)
             self.expect(s.value, "int", scope)
         elif isinstance(s, n.Let):
+            self.let_name(s)
             scope[s.name] = self.expr(s.value, scope)
         elif isinstance(s, n.Require):
             self.expect(s.cond, "bool", scope)
@@ -155,6 +156,19 @@ class Checker:
         elif isinstance(s, n.Choose):
             for option in s.options:
                 self.block(option, scope)
+
+    def hides_a_name(self, name: str) -> bool:
+        vocab = self.vocab
+        return any(name in names for names in (LOCALS, vocab.names, vocab.verbs, vocab.queries,
+                                                vocab.keywords, self.ids))
+
+    def let_name(self, s: n.Let) -> None:
+        """A let may not hide a name the game gives a meaning (a token, a verb, an entity id,
+        `you`): the checker read `gain_token traverse traverse` after `let traverse = 1` as
+        the token, the generated code as the number."""
+        if self.hides_a_name(s.name):
+            self.error(dg.BAD_NAME, f"let {s.name!r} would hide the game's name {s.name!r}", s,
+                       "give the let a name of its own")
 
     def call(self, c: n.Call, scope: dict[str, str], as_cost: bool) -> None:
         target = self.vocab.verbs.get(c.verb) or self.vocab.keywords.get(c.verb)
@@ -245,8 +259,16 @@ class Checker:
                         and wanted not in self.vocab.term_types:
                     return
             if name in scope:
+                # the local is what the generated code passes, whatever the game calls so:
+                # a number parameter named `traverse` is no token (KeyError at run time)
                 local = scope[name]
-                if local in (wanted, "any", "entity") or local.startswith("local:"):
+                if local in (wanted, "any", "entity", "local:any"):
+                    return
+                if local in ("int", "bool", "local:int", "local:bool"):
+                    self.error(dg.WRONG_TYPE, f"expected a {wanted.removeprefix('kind:')}, got "
+                               f"{self.describe(local)} {name!r}", e)
+                    return
+                if local.startswith("local:"):
                     return
             if wanted in self.vocab.types_of(name):
                 return

@@ -267,21 +267,30 @@ def cmd_scenario(args) -> int:
     return scenarios.run_cli(args.paths, args.format, args.pack)
 
 
+def _write_into(out: str, write, what: str = "--out"):
+    """Runs `write()`, which writes into the folder `out`: a file where the folder or one of
+    its parents should be, or a folder that cannot be written (permissions, a full disk), is
+    a usage error, not an internal one. `sheets`, `cards`, `schema --out` and `new` share it."""
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir() or any(p.exists() and not p.is_dir()
+                                                     for p in folder.parents):
+        raise UsageError(f"{what} {out}: a file is there, not a directory")
+    try:
+        return write()
+    except OSError as err:
+        raise UsageError(f"cannot write to {what} {out}: {err.strerror}") from None
+
+
 def cmd_sheets(args) -> int:
     from tomecraft.compiler import sheets
-    out = Path(args.out)
-    if out.exists() and not out.is_dir() or any(p.exists() and not p.is_dir()
-                                                  for p in out.parents):
-        raise UsageError(f"--out {args.out}: a file is there, not a directory")
-    try:
-        return sheets.run_cli(args)
-    except OSError as err:  # --out cannot be written (permissions, a full disk)
-        raise UsageError(f"cannot write to --out {args.out}: {err.strerror}") from None
+    return _write_into(args.out, lambda: sheets.run_cli(args))
 
 
 def cmd_new(args) -> int:
     from tomecraft.compiler import scaffold
-    for path in scaffold.new_pack(game_root(args.game), Path(args.dir), args.id):
+    root = game_root(args.game)
+    for path in _write_into(args.dir, lambda: scaffold.new_pack(root, Path(args.dir), args.id),
+                            what="DIR"):
         progress(f"wrote {path}")
     return 0
 
@@ -294,7 +303,7 @@ def cmd_schema(args) -> int:
             raise UsageError(f"unknown schema {args.name!r}; schemas: " + ", ".join(sorted(files)))
         print(files[args.name], end="")
         return 0
-    for path in editor_schemas.write(files, Path(args.out)):
+    for path in _write_into(args.out, lambda: editor_schemas.write(files, Path(args.out))):
         progress(f"wrote {path}")
     return 0
 
@@ -322,7 +331,7 @@ def version() -> str:
 
 def cmd_cards(args) -> int:
     from tomecraft.compiler.sheets import cards
-    return cards.run_cli(args)
+    return _write_into(args.out, lambda: cards.run_cli(args))
 
 
 class _Version(argparse.Action):

@@ -168,8 +168,9 @@ class EffectCompiler:
         stats, literals and locals. Its work is bounded by its size, which the loader limits,
         so it counts no step; anything that can run more effects (an impure verb, which may
         fire events, a trigger, a loop, a selector, a keyword that does any of these) still
-        counts one per call. A bounded keyword is bounded to call: the checker refuses
-        recursive keywords, and a cycle seen here anyway counts as unbounded."""
+        counts one per call. A bounded keyword that calls no keyword is bounded to call (the
+        checker refuses recursive keywords); one calling keywords counts, as their calls
+        multiply."""
         for s in block.stmts:
             if isinstance(s, n.Let):
                 ok = self.pure_expr(s.value)
@@ -192,7 +193,9 @@ class EffectCompiler:
         if not all(self.pure_expr(a.value if isinstance(a, n.KwArg) else a) for a in c.args):
             return False
         if c.verb in self.keyword_asts:
-            if c.verb in self._calling:
+            # a keyword's call of a keyword counts: each may call the next twice, so 30 of
+            # them bounded by size alone would run 2**30 calls with no step counted
+            if self._calling:
                 return False
             self._calling.add(c.verb)
             try:

@@ -223,7 +223,7 @@ def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict) -> N
     game.packs.append(pack)
     game.documents.append(doc)
     vocabulary.merge(game.vocab, _vocabulary_of(game, pack, doc, reporter, origins), doc,
-                     reporter, doc_display(doc))
+                     reporter, doc_display(doc), at=("vocabulary",))
     _load_pack_files(game, pack, root, reporter)
     game.removals[pack.id] = [(doc, i, item["kind"], item["id"])
                               for i, item in enumerate(pack.manifest.get("remove", []))]

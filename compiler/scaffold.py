@@ -12,23 +12,24 @@ tiles, say) is written commented out, with the reason, so the new pack checks cl
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 
 import ruamel.yaml
 
-from tomecraft.compiler import contract, diagnostics as dg, editor_schemas, pipeline
+from tomecraft.compiler import contract, diagnostics as dg, editor_schemas, names, pipeline
 from tomecraft.compiler.console import UsageError
 
-ID = re.compile(r"^[a-z][a-z0-9_]*$")
 SCHEMAS = ".schemas"
 DROPPED = ("ref", "approximations", "public", "replace", "note", "source")
 
 
 def new_pack(game_root: Path, folder: Path, pack_id: str | None = None) -> list[Path]:
     pack_id = pack_id or folder.name
-    if not ID.match(pack_id):
-        raise UsageError(f"pack id {pack_id!r} must be lower_snake_case (give one with --id)")
+    # the one rule check applies (names.py): `class` or "fan\n" would scaffold a pack that
+    # check then refuses
+    if not names.is_identifier(pack_id):
+        raise UsageError(f"pack id {pack_id!r} must be lower_snake_case and not a reserved "
+                         f"word (give one with --id)")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise UsageError(f"{folder} exists and is not an empty folder")
     reporter = dg.Reporter()

@@ -80,6 +80,10 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     game = data.get("game")
     if not isinstance(game, str):
         return Outcome(shown, name, [(doc.mark(()).line, "the scenario needs `game: <id>`")])
+    problem = _shape_problem(data)
+    if problem is not None:
+        where, message = problem
+        return Outcome(shown, name, [(doc.mark(where).line, message)])
     # `packs: [path, ...]`: packs the scenario needs, relative to the scenario file
     packs = data.get("packs") or []
     if not isinstance(packs, list) or not all(isinstance(p, str) for p in packs):
@@ -113,6 +117,44 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
             line = doc.mark(key).line
         outcome.failures.append((line, failure))
     return outcome
+
+
+# A scenario sets up a position by hand: the shipped ones count to 125. A count of 10**8 in a
+# backpack made the engine build that many items (a hang); a seed may be any integer.
+MAX_SCENARIO_INT = 10_000
+
+
+def _shape_problem(data: dict) -> tuple[tuple, str] | None:
+    """(path, why) if the scenario's frame is not what every runner reads: `setup` a mapping,
+    `steps` and `expect` lists of mappings, numbers of a size a board could hold. Engines
+    read their own keys inside; a step that is a number used to end in an internal error."""
+    if not isinstance(data.get("setup", {}), dict):
+        return ("setup",), "`setup` must be a mapping"
+    for key in ("steps", "expect"):
+        entries = data.get(key) or []
+        if not isinstance(entries, list):
+            return (key,), f"`{key}` must be a list of mappings"
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                return (key, i), f"{key}[{i}] must be a mapping, not {entry!r:.40}"
+    for path, number in _numbers(data, ()):
+        if abs(number) > MAX_SCENARIO_INT and path[-1:] != ("seed",):
+            return path, f"{number:,} is beyond a scenario's limit of {MAX_SCENARIO_INT:,}"
+    return None
+
+
+def _numbers(value, path: tuple):
+    """(path, integer) of every integer in a loaded YAML document (the loader bounds its
+    depth), booleans aside."""
+    stack = [(value, path)]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, int) and not isinstance(value, bool):
+            yield path, value
+        elif isinstance(value, dict):
+            stack.extend((v, path + (k,)) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, path + (i,)) for i, v in enumerate(value))
 
 
 def run_cli(paths: list[str], fmt: str = "text", packs: list[str] = ()) -> int:

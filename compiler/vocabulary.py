@@ -206,10 +206,12 @@ def build(doc: Document, reporter: dg.Reporter, display: str) -> Vocabulary | No
 
 
 def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
-          display: str) -> None:
-    """Add the names, verbs, queries and keywords of `raw` (game.yaml or a pack's additions)."""
+          display: str, at: tuple = ()) -> None:
+    """Add the names, verbs, queries and keywords of `raw` (game.yaml or a pack's additions),
+    found at path `at` of `doc` (a pack's are under `vocabulary:`: without it, a pack
+    keyword's diagnostics pointed at pack.yaml's line 1)."""
     def refuse(path: tuple, message: str) -> None:
-        mark = doc.mark(path, key=True)
+        mark = doc.mark(at + path, key=True)
         reporter.add(dg.VOCAB, message, display, mark.line, mark.column)
 
     for section, type_ in NAME_SECTIONS.items():
@@ -246,6 +248,6 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
                 name=name, role=role, params=_params(entry.get("params")),
                 text=_text(entry.get("text")), cost=bool(entry.get("cost", False)),
                 returns=entry.get("returns", ""), handler=entry.get("handler", name),
-                effect=entry.get("effect", ""), origin=(doc, (section, name, "effect")),
+                effect=entry.get("effect", ""), origin=(doc, at + (section, name, "effect")),
                 step=_text(entry.get("step")), result=_text(entry.get("result")),
                 inline=entry.get("inline", ""), pure=bool(entry.get("pure", False)))

@@ -8,6 +8,7 @@ through the Context, which delegates to the engine.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable
 
@@ -51,28 +52,52 @@ MAX_GAME_STEPS = 1_000_000      # the busiest game of the shipped content takes 
 
 
 class _Budget:
-    __slots__ = ("steps", "engine")
+    __slots__ = ("steps", "engine", "game")
 
     def __init__(self) -> None:
         self.steps = 0
-        self.engine = None  # the engine (one per game) whose effects the steps count
+        self.engine = None  # the engine whose effect stepped last
+        self.game = None    # the number of the game whose effects the steps count
 
 
 BUDGET = _Budget()
+# An engine's game number, in its __dict__: a lookahead's trial copy carries it (every copy,
+# runtime/lookahead.py's and the engines' own, keeps a plain int as it is), so a trial's
+# effects count on the budget of the game it was copied from.
+GAME_NUMBER = "budget_game"
+_games = itertools.count(1)
 
 
 def new_game(engine=None) -> None:
     """Reset the budget. Runners call this before each game or scenario; an effect run by
-    another engine than the last one (a new game played directly) resets it too."""
+    another engine than the last one resets it too, unless that engine is a trial copy of the
+    same game (a new game played directly)."""
     BUDGET.steps = 0
     BUDGET.engine = engine
+    BUDGET.game = None
+    attrs = getattr(engine, "__dict__", None)
+    if attrs is not None:
+        BUDGET.game = attrs[GAME_NUMBER] = next(_games)
+
+
+def _switch(engine) -> None:
+    """Effects of another engine than the last. A trial copy of the game counts on its budget:
+    before, every trial started a fresh one, so a 100,000-round `repeat` tried by every
+    simulated player on every option never reached the game's limit and `sim` ran for
+    hours."""
+    attrs = getattr(engine, "__dict__", None)
+    game = attrs.get(GAME_NUMBER) if attrs is not None else None
+    if game is not None and game == BUDGET.game:
+        BUDGET.engine = engine
+    else:
+        new_game(engine)
 
 
 def step(ctx=None) -> None:
     budget = BUDGET
     engine = getattr(ctx, "engine", None)
     if engine is not budget.engine and engine is not None:
-        new_game(engine)
+        _switch(engine)
     budget.steps += 1
     if budget.steps > MAX_GAME_STEPS:
         raise RunawayEffect(f"the game's effects ran past their budget of {MAX_GAME_STEPS:,} "

@@ -98,12 +98,25 @@ def run_local(batches: list[Batch], workers: int, tick: Callable[[int], None]) -
             tick(len(b.indices))
         return out
     results: dict[int, list] = {}
-    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"))
+    try:
         futures = {pool.submit(play_batch, b): i for i, b in enumerate(batches)}
         for future in as_completed(futures):
             results[futures[future]] = future.result()
             tick(len(batches[futures[future]].indices))
+    except BaseException:
+        _stop_now(pool)
+        raise
+    pool.shutdown()
     return [results[i] for i in range(len(batches))]
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """Ctrl-C (or a failed batch): cancel the batches not started and end the workers. The
+    pool's own exit would wait for every batch queued, hours of them for a big --games."""
+    for process in list((pool._processes or {}).values()):  # public only from Python 3.14
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def run_dask(batches: list[Batch], client, tick: Callable[[int], None]) -> list[list]:

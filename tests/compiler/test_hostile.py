@@ -152,6 +152,24 @@ def test_let_names_follow_the_rule(tmp_path, capsys, effect):
     assert code == 1 and dg.BAD_NAME in codes(out)
 
 
+@pytest.mark.parametrize("effect", ["let traverse = 1; gain_token traverse traverse",
+                                    "let pay = 1; gain_token traverse pay",
+                                    "let you = 1; gain_token traverse you",
+                                    "let normal = 1; gain_token traverse normal"])
+def test_a_let_may_not_hide_a_name_of_the_game(tmp_path, capsys, effect):
+    """`let traverse = 1; gain_token traverse traverse` checked clean (the checker read the
+    argument as the token) and then `sim` ended in an internal error (KeyError: 1: the
+    generated code passed the number)."""
+    pack = make_pack(tmp_path, {"t.yaml": tile_kind(effect)})
+    code, out, _ = check_pack(pack, capsys)
+    # (the argument read as the local is also no token: TC-N003 after `let traverse = 1`)
+    assert code == 1 and dg.BAD_NAME in codes(out)
+    assert set(codes(out)) <= {dg.BAD_NAME, dg.WRONG_TYPE}
+    assert any("hide" in d["message"] for d in located(out))
+    code, _, _ = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
+    assert code == 1
+
+
 @pytest.mark.parametrize("param", ["class", "self", "lambda"])
 def test_keyword_parameters_follow_the_rule(tmp_path, capsys, param):
     vocab = ("vocabulary:\n  keywords:\n    fan_kw:\n"
@@ -264,6 +282,39 @@ def test_recursive_keywords_are_refused(tmp_path, capsys, keywords, cycle):
     assert len(codes(out)) == len(keywords)
 
 
+def _keywords_pack(tmp_path, keywords: dict, use: str, params: str = "[]") -> Path:
+    vocab = "vocabulary:\n  keywords:\n" + "".join(
+        f"    {name}:\n      params: {params}\n      effect: {json.dumps(body)}\n"
+        f"      text: {{zh: 甲, en: A}}\n" for name, body in keywords.items())
+    return make_pack(tmp_path, {"pack.yaml": "id: fan\ngame: the_cave\nversion: '1'\n" + vocab,
+                                "t.yaml": tile_kind(use)})
+
+
+def test_a_number_parameter_named_like_a_token_is_no_token(tmp_path, capsys):
+    """`params: [{name: traverse, type: int}]`, `gain_token traverse traverse`: the checker
+    took the argument for the token, the generated code passed the number (sim: internal
+    error, KeyError: 1). And the diagnostic is on the keyword's line, not pack.yaml's 1:1."""
+    pack = _keywords_pack(tmp_path, {"fan_kw": "gain_token traverse traverse"}, "fan_kw 1",
+                          params="[{name: traverse, type: int}]")
+    code, out, _ = check_pack(pack, capsys)
+    assert code == 1 and codes(out) == [dg.WRONG_TYPE]
+    assert located(out)[0]["line"] == 8 and located(out)[0]["file"].endswith("pack.yaml")
+    code, _, _ = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
+    assert code == 1
+
+
+def test_keywords_calling_keywords_twice_each_stop_located(tmp_path):
+    """30 keywords each calling the next twice: 2**30 calls. A keyword over pure verbs counted
+    no step, and one calling such keywords none either, so `sim` ran for hours."""
+    chain = {f"fan_{i}": f"fan_{i + 1}; fan_{i + 1}" for i in range(30)}
+    chain["fan_30"] = "gain_token traverse 1"
+    pack = _keywords_pack(tmp_path, chain, "fan_0")
+    done = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sim", "the_cave",
+                           "--games", "1", "--pack", str(pack)], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1 and f"[{dg.STEP_BUDGET}]" in done.stdout
+
+
 RUNAWAY_CARD = """\
 cards:
   - id: burgle
@@ -351,6 +402,40 @@ def test_free_entries_of_pure_verbs_still_end(tmp_path, capsys):
     assert check_pack(pack, capsys)[0] == 0
     code, out, _ = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
     assert code == 0, out
+
+
+def test_trial_copies_count_on_their_games_budget(monkeypatch):
+    """A simulated player tries options on copies of the game. Every copy used to start a
+    budget of its own, so the game's never filled: a 100,000-round repeat in a tile's
+    `enter`, tried on every move, ran `sim` for hours. A copy carries its game's number."""
+    import copy
+    from types import SimpleNamespace
+
+    class Engine:
+        pass
+    monkeypatch.setattr(effects, "MAX_GAME_STEPS", 1_000)
+    game = Engine()
+    effects.new_game()
+    effects.step(SimpleNamespace(engine=game))
+    with pytest.raises(effects.RunawayEffect):
+        for _ in range(1_000):
+            effects.step(SimpleNamespace(engine=copy.copy(game)))   # a trial
+            effects.step(SimpleNamespace(engine=game))
+    effects.step(SimpleNamespace(engine=Engine()))   # a new game played directly: a new budget
+    assert effects.BUDGET.steps == 1
+    effects.new_game()
+
+
+@pytest.mark.parametrize("effect", ["repeat 100: repeat 1000: gain_token traverse 1",
+                                    "repeat 10: repeat 10: repeat 10: repeat 10: repeat 10: "
+                                    "gain_token traverse 1"])
+def test_a_loop_the_checker_allows_but_the_trials_repeat_ends_located(tmp_path, effect):
+    pack = make_pack(tmp_path, {"t.yaml": tile_kind(effect)})
+    done = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sim", "the_cave",
+                           "--games", "1", "--pack", str(pack)], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1 and f"[{dg.STEP_BUDGET}]" in done.stdout
+    assert f"{pack / 't.yaml'}:8:" in done.stdout
 
 
 def test_the_step_budget_stops_a_long_loop():
@@ -639,3 +724,106 @@ def test_usage_error_through_python_m(tmp_path):
                            "--out", str(tmp_path)], cwd=REPO, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and "internal error" not in done.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["cards", "--game", "the_cave", "--lang", "en", "--format", "html", "--out", "{tmp}/file"],
+    ["cards", "--game", "the_cave", "--lang", "en", "--format", "html",
+     "--out", "{tmp}/file/below"],
+    ["schema", "--out", "{tmp}/file"],
+    ["schema", "--out", "{tmp}/link"],
+    ["schema", "--out", "{tmp}/file/below"],
+    ["new", "pack", "the_cave", "{tmp}/file"],
+    ["new", "pack", "the_cave", "{tmp}/file/below"],
+])
+def test_writing_where_a_file_stands_is_a_usage_error(tmp_path, capsys, argv):
+    """Every command that writes a folder (not only `sheets`) says a file is in the way."""
+    (tmp_path / "file").write_text("not a folder")
+    os.symlink(tmp_path / "file", tmp_path / "link")
+    code, out, err = run([a.replace("{tmp}", str(tmp_path)) for a in argv], capsys)
+    assert code == 2 and f"error[{dg.USAGE}]" in err
+    assert (tmp_path / "file").read_text() == "not a folder"
+
+
+def test_an_unwritable_out_folder_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    """A read-only --out (root ignores the mode bits, so the refusal is simulated)."""
+    from tomecraft.compiler import editor_schemas
+
+    def refuse(schema_files, out):
+        raise PermissionError(13, "Permission denied", str(out))
+    monkeypatch.setattr(editor_schemas, "write", refuse)
+    code, _, err = run(["schema", "--out", tmp_path / "ro"], capsys)
+    assert code == 2 and "Permission denied" in err
+
+
+@pytest.mark.parametrize("pack_id", ["class", "match", "self", "fan\n"])
+def test_new_refuses_a_pack_id_check_would_refuse(tmp_path, capsys, pack_id):
+    """`new` used its own `^...$` pattern: `class` (and "fan\\n") scaffolded a pack that
+    `check` then refused (TC-P001). It now asks compiler/names.py, like check."""
+    code, _, err = run(["new", "pack", "the_cave", tmp_path / "p", "--id", pack_id], capsys)
+    assert code == 2 and not (tmp_path / "p").exists()
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks its workers on Linux")
+@pytest.mark.parametrize("to_group", [False, True], ids=["parent", "process-group"])
+def test_ctrl_c_ends_a_parallel_balance_run_at_once(to_group):
+    """The pool's exit waited for every queued batch (here 2 x 100,000 games) after Ctrl-C:
+    a terminal's Ctrl-C (the whole group) or a SIGINT to the parent must end it now."""
+    import signal
+    import time
+    argv = [sys.executable, "-m", "tomecraft.compiler.cli", "balance", "clank_catacombs",
+            "--pack", "content/clank_catacombs/packs/tomb_party", "--games", "100000",
+            "--workers", "2", "--quiet"]
+    child = subprocess.Popen(argv, cwd=REPO, start_new_session=True, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(child.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1.0)                                  # the workers are playing
+        if to_group:
+            os.killpg(child.pid, signal.SIGINT)
+        else:
+            os.kill(child.pid, signal.SIGINT)
+        _, err = child.communicate(timeout=20)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+    assert child.returncode == 130 and "interrupted" in err and "Traceback" not in err
+
+
+# --- scenario files of the wrong shape ---------------------------------------------------------
+
+CAVE_SCENARIO = REPO / "tests/scenarios/the_cave/b_abandon_needs_carried_camp.yaml"
+CLANK_SCENARIO = REPO / "tests/scenarios/clank_catacombs/b_barbarian_combat.yaml"
+
+
+@pytest.mark.parametrize("source, old, new", [
+    (CAVE_SCENARIO, "steps:\n", "steps: {a: 1}\nold_steps:\n"),
+    (CAVE_SCENARIO, "steps:\n", "steps: hello\nold_steps:\n"),
+    (CAVE_SCENARIO, '  - {"do": "act", "id": "abandon_camp", "illegal": true}', "  - 5"),
+    (CAVE_SCENARIO, "setup:\n", "setup: [1, 2]\nold_setup:\n"),
+    (CAVE_SCENARIO, "expect:\n", "expect: 7\nold_expect:\n"),
+    (CAVE_SCENARIO, '{"consumable": 8}', '{"consumable": 9223372036854775807}'),
+    (CAVE_SCENARIO, '{"consumable": 8}', '{"consumable": 100000000}'),
+    (CLANK_SCENARIO, 'setup: {"players"', 'setup: {"new_game": [1], "x"'),
+], ids=["steps-map", "steps-text", "step-number", "setup-list", "expect-number",
+        "count-2**63", "count-10**8", "clank-new-game-list"])
+def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, source, old, new):
+    """A step that is a number ended in "internal error: AttributeError"; a backpack of 10**8
+    consumables had the engine build them all (a hang: 10**6 took 19 s)."""
+    text = source.read_text(encoding="utf-8")
+    assert old in text
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(text.replace(old, new, 1), encoding="utf-8")
+    code, out, err = run(["scenario", "run", scenario], capsys)
+    assert code == 1 and "internal error" not in out + err
+    assert f"{scenario}:" in out

@@ -336,12 +336,13 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
 def run_scenario(data, scenario: dict) -> list[str]:
     try:
         engine = build(data, scenario.get("setup") or {})
-    except (KeyError, TypeError, ValueError, EffectError) as err:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, EffectError) as err:
         return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
     results: dict = {}
     for i, step in enumerate(scenario.get("steps") or []):
         try:
             _run_step(engine, step, results)
-        except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError) as err:
+        except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError,
+                IndexError, AttributeError) as err:     # a value of the wrong shape
             return [f"steps[{i}]: {err}"]
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp, results))
