@@ -425,15 +425,16 @@ def check_names(game: Game, reporter: dg.Reporter) -> None:
             checker.check_site(site, entity.doc, entity.display, {})
 
 
-def _removal(game: Game, kind: str, entity_id: str):
-    """(document, index, pack id) of the pack.yaml `remove` entry that removed this entity."""
+def removal_entry(game: Game, kind: str, entity_id: str = ""):
+    """(document, index, pack id) of the pack.yaml `remove` entry that removed this entity
+    (with no id, the first that removed one of `kind`), or None."""
     for doc in game.documents:
         data = doc.data if isinstance(doc.data, dict) else {}
         if doc.path.name != "pack.yaml":
             continue
         for i, removal in enumerate(data.get("remove") or ()):
             if isinstance(removal, dict) and removal.get("kind") == kind \
-                    and removal.get("id") == entity_id:
+                    and (not entity_id or removal.get("id") == entity_id):
                 return doc, i, data.get("id")
     return None
 
@@ -466,7 +467,8 @@ def check_refs(game: Game, reporter: dg.Reporter) -> None:
                                  entity.display, mark.line, mark.column,
                                  did_you_mean(value, options) or _declare_term(type_, value))
             elif value not in game.entities.get(target, {}):
-                removal = _removal(game, target, value) if isinstance(value, str) else None
+                removal = removal_entry(game, target, value) \
+                    if isinstance(value, str) and value else None
                 if removal is not None and removal[2] != entity.pack:
                     doc, i, _ = removal
                     removed.setdefault((id(doc), i, target, value), (doc, []))[1].append(

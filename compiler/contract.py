@@ -17,7 +17,7 @@ import importlib
 import importlib.util
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.checks import did_you_mean
+from tomecraft.compiler.checks import did_you_mean, removal_entry
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.compiler.schemas import COMMON_FIELDS
 from tomecraft.dsl import nodes as n
@@ -433,17 +433,13 @@ def _check_needs(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
 def _report_removal(game: Game, kind: str, entity_id: str, reporter: dg.Reporter,
                     message: str) -> None:
     """Point at the pack entry that removed it, else at the first pack's manifest."""
-    for doc in game.documents:
-        data = doc.data if isinstance(doc.data, dict) else {}
-        if doc.path.name != "pack.yaml":
-            continue
-        for i, removal in enumerate(data.get("remove") or ()):
-            if isinstance(removal, dict) and removal.get("kind") == kind \
-                    and (not entity_id or removal.get("id") == entity_id):
-                mark = doc.mark(("remove", i))
-                reporter.add(dg.CONTRACT_NEED, message, _display(doc), mark.line, mark.column,
-                             "keep it, or replace it with `replace: true` instead of removing it")
-                return
+    removal = removal_entry(game, kind, entity_id)
+    if removal is not None:
+        doc, i, _ = removal
+        mark = doc.mark(("remove", i))
+        reporter.add(dg.CONTRACT_NEED, message, _display(doc), mark.line, mark.column,
+                     "keep it, or replace it with `replace: true` instead of removing it")
+        return
     doc = game.documents[0] if game.documents else None
     display = _display(doc) if doc else game.id
     reporter.add(dg.CONTRACT_NEED, message, display, 1, 1,
