@@ -18,7 +18,9 @@ KEYS = {"monster": {"monster", "dead", "damage", "pos", "statuses", "hidden", "f
         "threat": {"threat"}, "supply_pod": {"supply_pod", "stock"}, "terrain": {"terrain", "is"},
         "stalagmite": {"stalagmite", "present"}, "sentry": {"sentry"}, "bosco": {"bosco"},
         "ground": {"ground", "minerals"}, "tokens": {"tokens", "at"}, "throwable_deck": {"throwable_deck"},
-        "throwable_discard": {"throwable_discard"}, "upgrade_tokens": {"upgrade_tokens"},
+        "throwable_discard": {"throwable_discard"}, "rock_and_stone_deck": {"rock_and_stone_deck"},
+        "rock_and_stone_discard": {"rock_and_stone_discard"}, "event_discard": {"event_discard"},
+        "swarm_discard": {"swarm_discard"}, "upgrade_tokens": {"upgrade_tokens"},
         "hidden_segment": {"hidden_segment", "revealed"}, "log": {"log", "count"}}
 
 
@@ -116,6 +118,12 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
     for pile in ("throwable_deck", "throwable_discard"):
         if pile in exp:
             got = getattr(st, pile)
+            return None if got == exp[pile] else f"{pile}: expected {exp[pile]}, got {got}"
+    # the card piles a scenario's setup can fill can be checked too (ids, top last)
+    for pile, attr in (("rock_and_stone_deck", "rs_deck"), ("rock_and_stone_discard", "rs_discard"),
+                       ("event_discard", "event_discard"), ("swarm_discard", "swarm_discard")):
+        if pile in exp:
+            got = [getattr(c, "id", c) for c in getattr(st, attr)]
             return None if got == exp[pile] else f"{pile}: expected {exp[pile]}, got {got}"
     if "upgrade_tokens" in exp:
         got = len(st.upgrade_tokens)
