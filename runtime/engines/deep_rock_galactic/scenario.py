@@ -38,6 +38,7 @@ expect: (expectations.py) {bosco: [r,c] | null} | {sentry: [r,c] | null (not on 
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
         | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log[, count]}
         | {throwable_deck: [ids]} | {throwable_discard: [ids]} | {upgrade_tokens: n}
+        | {rock_and_stone_deck|rock_and_stone_discard|event_discard|swarm_discard: [ids, top last]}
         | {hidden_segment: [r,c], revealed}
 
 choose entries: a space [r, c], a value, a mapping matched against the options' keys, or
