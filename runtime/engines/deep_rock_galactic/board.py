@@ -215,7 +215,7 @@ class Board(Triggers):
         flying = bool(mdef.flying)
         destroys = set(mdef.destroys_on_path or ())
         closed = self.closed_pod()
-        ifg = set(st.tokens.get("ifg", {}))
+        ifg = set(st.tokens.get("ifg", {})) | set(st.tokens.get("ifg_field", {}))   # the IFG's area (L1351)
         platforms = set(st.tokens.get("platform", {}))
         blocked = {h for k, where in st.tokens.items() if getattr(self.token_defs.get(k), "blocks_monster_movement", False)
                    for h in where}

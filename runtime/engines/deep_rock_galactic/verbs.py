@@ -329,7 +329,21 @@ class Verbs:
             self.e.scare(m, [area[0], ctx.you.pos], steps)
 
     def forbid_move(self, ctx) -> None:
-        """The IFG's token itself keeps monsters in or out (Engine.monster_step)."""
+        """The IFG (L1351): monsters cannot enter or leave its area, every space within the
+        thrown card's `area` of the landing space, not only the token's space. The area is
+        kept as `ifg_field` marks placed by the same play, so they leave the board with the
+        card's token (discard_self); Board.monster_stepper fences them."""
+        at, card = ctx.info.get("origin"), ctx.info.get("card")
+        if at is None:
+            return
+        radius = (self.e.data.get("throwable", card).area or 0) if card else 0
+        seat = ctx.you.seat if isinstance(ctx.you, Dwarf) else -1
+        field = self.e.state.tokens.setdefault("ifg_field", {})
+        placed = self.e.placed.setdefault(ctx.info.get("play"), [])
+        for h in hx.disc(tuple(at), radius):
+            if h in self.e.state.cells and h not in field:
+                field[h] = seat
+                placed.append(("ifg_field", h))
 
     def discard_self(self, ctx) -> None:
         """The effect ends: its triggers stop, the tokens it placed leave the board, and a
