@@ -41,7 +41,8 @@ expect: (expectations.py) {bosco: [r,c] | null} | {sentry: [r,c] | null (not on 
         | {rock_and_stone_deck|rock_and_stone_discard|event_discard|swarm_discard: [ids, top last]}
         | {hidden_segment: [r,c], revealed}
 
-choose entries: a space [r, c], a value, a mapping matched against the options' keys, or
+choose entries: a space [r, c], a value, a mapping matched against the options' keys (its `target`
+may name a monster: {weapon, mode, target: g}), or
 {monster: id} (which of tied monsters acts first, L974). An activate_all right after spawn
 steps belongs to their Event (one sentry window, L664); every other step is a new one.
 Never a pass, even on an `illegal:` step: a misspelt setup key, an unknown step, dwarf,
@@ -474,12 +475,16 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
 
 
 def _choice(c, names: dict):
-    """A scripted decision: a space [r, c], a value, or {monster: name} (which monster acts
-    first among tied ones, L974)."""
+    """A scripted decision: a space [r, c], a value, {monster: name} (which monster acts
+    first among tied ones, L974), or a mapping whose `target` may name a monster."""
     if isinstance(c, dict) and set(c) == {"monster"}:
         if str(c["monster"]) not in names:
             raise ScenarioError(f"choose: no monster named {c['monster']!r}")
         return names[str(c["monster"])]
+    if isinstance(c, dict) and isinstance(c.get("target"), str):   # {weapon, mode, target: name}
+        if c["target"] not in names:
+            raise ScenarioError(f"choose: no monster named {c['target']!r}")
+        return {**c, "target": names[c["target"]]}
     return tuple(c) if isinstance(c, list) else c
 
 
