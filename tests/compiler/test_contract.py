@@ -111,6 +111,40 @@ tokens:
     assert "'depth'" in found[0][3]
 
 
+def test_a_pack_may_add_a_cave_token_with_its_own_term(tmp_path):
+    """Play knows a token by its id (gain_token, scoring by points and category); its `term`
+    is only the word the rule text prints. The schema requires a term and the contract
+    refused any: no pack could add a token (tests/scenarios/the_cave/pack_fossil_token.yaml
+    plays one)."""
+    found = check_pack(tmp_path, "the_cave", {"pack.yaml": """
+id: fan_pack
+game: the_cave
+version: '1.0'
+vocabulary:
+  terms:
+    token: {fossil: {zh: 化石標記, en: fossil token}}
+    category: {fossil: {zh: 化石, en: fossil}}
+""", "tokens.yaml": """
+tokens:
+  - id: fossil
+    name: {zh: 化石標記, en: Fossil token}
+    source: approximation
+    note: a fan's scoring token
+    term: fossil
+    points: 4
+    category: fossil
+""", "actions.yaml": """
+actions:
+  - id: dig
+    name: {zh: 挖掘, en: Dig}
+    source: approximation
+    note: a fan's action
+    order: 8
+    effect: "require not at_base(); pay ap 3 -> gain_token fossil 1"
+"""})
+    assert found == [], found
+
+
 def test_a_pack_may_set_every_equipment_field_the_cave_reads(tmp_path):
     """Equipment is played from content: `slots`, `uses`, `kept_after_use`, `per_team_limit`
     and `use` are read (tests/scenarios/the_cave/r3_*, r4_equipment_*), so a pack may set them."""
