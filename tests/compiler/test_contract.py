@@ -145,6 +145,34 @@ actions:
     assert found == [], found
 
 
+@pytest.mark.parametrize("entry, warned", [
+    ("let n = depth_levels(); pay ap (n * 2 + 1)", True),
+    ("require not rope_placed(); let n = depth_levels(); pay ap (n + 1), spend rope n -> "
+     "place_rope n", False),
+    ("require rope_placed(); pay ap 1", False)])
+def test_a_cave_tile_kind_with_rope_edges_needs_rope_in_its_ways_in(tmp_path, entry, warned):
+    """rope_edges: true makes a team leaving a rappel for the tile at another depth use the
+    tile's own ways in instead of the rappel's cross_out (engine.move_options): one that
+    neither places nor needs rope let teams cross depth levels with none, while the sheets
+    printed "needs rope". Check said nothing (packs blind test round 2)."""
+    found = check_pack(tmp_path, "the_cave", {"tile_kinds.yaml": f"""
+tile_kinds:
+  - id: chimney
+    name: {{zh: 煙囪, en: Chimney}}
+    source: approximation
+    note: a fan's tile kind
+    enter:
+      - {{id: climb, effect: "{entry}"}}
+    discover_from: true
+    rope_edges: true
+"""})
+    if warned:
+        assert [(c, f, l) for c, f, l, _ in found] == [("TC-G002", "tile_kinds.yaml", 8)]
+        assert "'climb'" in found[0][3] and "no rope" in found[0][3]
+    else:
+        assert found == []
+
+
 def test_a_pack_may_set_every_equipment_field_the_cave_reads(tmp_path):
     """Equipment is played from content: `slots`, `uses`, `kept_after_use`, `per_team_limit`
     and `use` are read (tests/scenarios/the_cave/r3_*, r4_equipment_*), so a pack may set them."""
