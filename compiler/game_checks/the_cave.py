@@ -18,6 +18,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         return
     _check_stacks(game, reporter)
     _check_boards(game, reporter)
+    _check_stacked_bases(game, reporter)
 
 
 def _check_slots(game: Game, reporter: dg.Reporter) -> None:
@@ -88,6 +89,24 @@ def _check_stacks(game: Game, reporter: dg.Reporter) -> None:
                        f"a pack keeps each stack at 20: remove a base tile of stack {stack} "
                        "(`remove: [{kind: tile, id: ...}]` in pack.yaml) or replace one (its id "
                        "with `replace: true`), or change this count" if by_packs else "")
+
+
+def _check_stacked_bases(game: Game, reporter: dg.Reporter) -> None:
+    """The base is the starting board's first cell (L113, state.base): a tile of the stacks
+    whose kind says `is_base: true` is no base in play (at_base() is false on it, no re-equip,
+    not home at the end), while the sheets print "the base is here" on it."""
+    kinds = game.entities.get("tile_kind", {})
+    said = set()
+    for tile in game.of_kind("tile"):
+        kind = kinds.get(tile.data.get("tile_kind"))
+        if kind is None or kind.data.get("is_base") is not True or kind.id in said:
+            continue
+        said.add(kind.id)
+        report(reporter, kind, "is_base",
+               f"tile kind {kind.id!r} has is_base: true, but tiles of the stacks have it (tile "
+               f"{tile.id!r}): the base is only the starting board's base cell (L113), so a "
+               "team on such a tile is not at the base (no re-equip, not back at the end)",
+               "leave is_base out (false): it belongs to the starting tile's kind")
 
 
 def _check_boards(game: Game, reporter: dg.Reporter) -> None:

@@ -173,6 +173,35 @@ tile_kinds:
         assert found == []
 
 
+def test_a_cave_stack_tile_of_a_base_kind_is_refused(tmp_path):
+    """The base is the starting board's first cell (start.py): a stack tile whose kind says
+    is_base: true is no base in play, while its sheet printed "The base is here". Check said
+    nothing (packs blind test round 2)."""
+    found = check_pack(tmp_path, "the_cave", {"tile_kinds.yaml": """
+tile_kinds:
+  - id: forward_base
+    name: {zh: 前進基地, en: Forward base}
+    source: approximation
+    note: a second base deep in the cave
+    enter:
+      - {id: walk, effect: "pay ap 1"}
+    discover_from: true
+    is_base: true
+""", "tiles.yaml": """
+tiles:
+  - id: s3_forward_base
+    name: {zh: 第3疊 前進基地, en: Stack 3 forward base}
+    source: approximation
+    note: two forward bases in stack 3
+    stack: 3
+    tile_kind: forward_base
+    exits: NESW
+    count: 2
+"""}, remove="[{kind: tile, id: s3_normal_nesw}]")
+    assert [(c, f, l) for c, f, l, _ in found] == [("TC-G001", "tile_kinds.yaml", 10)]
+    assert "'s3_forward_base'" in found[0][3] and "not at the base" in found[0][3]
+
+
 def test_a_pack_may_set_every_equipment_field_the_cave_reads(tmp_path):
     """Equipment is played from content: `slots`, `uses`, `kept_after_use`, `per_team_limit`
     and `use` are read (tests/scenarios/the_cave/r3_*, r4_equipment_*), so a pack may set them."""
