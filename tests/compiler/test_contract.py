@@ -202,6 +202,26 @@ tiles:
     assert "'s3_forward_base'" in found[0][3] and "not at the base" in found[0][3]
 
 
+@pytest.mark.parametrize("effect", [
+    "pay ap 1 -> spend photo 1", "pay ap 1 -> discard_item water 1",
+    "require has(water); pay ap 1"])
+def test_a_cave_token_named_where_equipment_is_wanted_is_refused(tmp_path, effect):
+    """'photo' and 'water' are each a token and a category (and water a tile kind): a name of
+    several types was taken for any type, so `spend photo 1` checked clean and did nothing
+    (no equipment is photo). Found by the packs blind test round 2."""
+    found = check_pack(tmp_path, "the_cave", {"actions.yaml": f"""
+actions:
+  - id: pry
+    name: {{zh: 撬, en: Pry}}
+    source: approximation
+    note: a fan's action
+    order: 9
+    effect: "{effect}"
+"""})
+    assert [(c, f, l) for c, f, l, _ in found] == [("TC-N003", "actions.yaml", 8)]
+    assert "expected a equipment, got" in found[0][3] and "token" in found[0][3]
+
+
 def test_a_pack_may_set_every_equipment_field_the_cave_reads(tmp_path):
     """Equipment is played from content: `slots`, `uses`, `kept_after_use`, `per_team_limit`
     and `use` are read (tests/scenarios/the_cave/r3_*, r4_equipment_*), so a pack may set them."""
