@@ -241,8 +241,15 @@ class Checker:
     # expressions
     def expect(self, e, wanted: str, scope: dict[str, str]) -> None:
         got = self.expr(e, scope)
-        if wanted == "any" or got == "any" or got is None:
+        if wanted == "any" or got is None:
             return
+        if got == "any":
+            # a game name of several types ('photo': a token and a category) is still only
+            # those: `spend photo 1` wants equipment, which photo is not
+            several = self._types_of_game_name(e, scope)
+            if several is None or wanted in ("int", "bool"):
+                return
+            got = " or ".join(sorted(several))
         if wanted in ("int", "bool"):
             if got != wanted and not (wanted == "int" and got.startswith("local:")):
                 if got.startswith("local:"):
@@ -285,6 +292,15 @@ class Checker:
         if not hint and options and len(options) <= 12:
             hint = "one of: " + ", ".join(options)
         self.error(dg.WRONG_TYPE, f"expected a {wanted.removeprefix('kind:')}, got {self.describe(got)}", e, hint)
+
+    def _types_of_game_name(self, e, scope: dict[str, str]) -> set[str] | None:
+        """The types of a bare name of the game (vocabulary or entity id) that is no local,
+        else None."""
+        if not isinstance(e, n.Name) or len(e.parts) != 1 or e.head in scope \
+                or e.head in LOCALS:
+            return None
+        types = set(self.vocab.types_of(e.head)) | set(self.ids.get(e.head, set()))
+        return types or None
 
     def describe(self, t: str) -> str:
         if t in ("int",):

@@ -80,6 +80,11 @@ def _example_for(game, engine, kind: str, base: list, pack_id: str, terms: dict)
     read = _read_only(engine, kind)
     if read:
         base = [e for e in base if e.id in read] or base
+    else:
+        # an entity setting no built-in field, so that its copy is one the game accepts
+        uses = engine.kinds.get(kind, {}) if engine is not None else {}
+        base = [e for e in base if not any(name in uses and uses[name].fixed
+                                           for name in e.data)] or base
     example = _example(base[0], pack_id)
     if read or _full(game, engine, kind, len(base)):
         return ({"id": base[0].id, "replace": True,

@@ -1,6 +1,8 @@
 """The Cave's compile-time rules: four stacks of 20 tiles, one starting board per player count."""
 from __future__ import annotations
 
+import re
+
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.game_checks import report
 from tomecraft.compiler.model import Entity, Game
@@ -9,12 +11,14 @@ from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS
 
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_slots(game, reporter)
+    _check_rope_edges(game, reporter)
     if any(d.code == dg.SCHEMA and d.severity == dg.ERROR for d in reporter.diagnostics):
         # a tile refused by its schema is left out: counting the stacks without it would
         # blame a stack (at a base tile) for the fan's typo, said already
         return
     _check_stacks(game, reporter)
     _check_boards(game, reporter)
+    _check_stacked_bases(game, reporter)
 
 
 def _check_slots(game: Game, reporter: dg.Reporter) -> None:
@@ -25,6 +29,47 @@ def _check_slots(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, item, "slots",
                    f"{item.id!r} takes {slots} slots; a backpack has {BACKPACK_SLOTS} (L46), "
                    "so no team could ever carry it", f"at most {BACKPACK_SLOTS}")
+
+
+# What an entry that handles the rope names: it places rope or needs one placed.
+ROPE_WORDS = ("place_rope", "rope_placed")
+
+
+def _check_rope_edges(game: Game, reporter: dg.Reporter) -> None:
+    """`rope_edges: true` means the tile's own ways in handle the rope across depth levels: a
+    team leaving a rappel for it at another depth uses them instead of the rappel's cross_out
+    (engine.move_options). An entry that neither places nor needs rope lets teams climb any
+    depth into the tile with none, while the sheets print "needs rope"."""
+    said = _rope_keywords(game)
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, said)) + r")\b")
+    for kind in game.of_kind("tile_kind"):
+        if kind.data.get("rope_edges") is not True:
+            continue
+        for i, entry in enumerate(kind.data.get("enter") or ()):
+            effect = entry.get("effect") if isinstance(entry, dict) else None
+            if isinstance(effect, str) and not pattern.search(effect):
+                report(reporter, kind, ("enter", i, "effect"),
+                       f"tile kind {kind.id!r} has rope_edges: true, but its way in "
+                       f"{entry.get('id')!r} neither places rope nor needs it: a team leaving a "
+                       "rappel crosses depth levels into it with no rope, while the sheets say "
+                       "rope is needed",
+                       "use place_rope or rope_placed() in every way in (as the rappel's "
+                       "'rope' and 'roped' do), or set rope_edges: false",
+                       code=dg.GAME_RULE_WARNING)
+
+
+def _rope_keywords(game: Game) -> list[str]:
+    """ROPE_WORDS and every keyword whose effect uses one of them (through other keywords)."""
+    said = list(ROPE_WORDS)
+    grew = True
+    while grew:
+        grew = False
+        for name, keyword in game.vocab.keywords.items():
+            if name not in said and any(re.search(rf"\b{w}\b", keyword.effect or "")
+                                        for w in said):
+                said.append(name)
+                grew = True
+    return said
 
 
 def _check_stacks(game: Game, reporter: dg.Reporter) -> None:
@@ -44,6 +89,24 @@ def _check_stacks(game: Game, reporter: dg.Reporter) -> None:
                        f"a pack keeps each stack at 20: remove a base tile of stack {stack} "
                        "(`remove: [{kind: tile, id: ...}]` in pack.yaml) or replace one (its id "
                        "with `replace: true`), or change this count" if by_packs else "")
+
+
+def _check_stacked_bases(game: Game, reporter: dg.Reporter) -> None:
+    """The base is the starting board's first cell (L113, state.base): a tile of the stacks
+    whose kind says `is_base: true` is no base in play (at_base() is false on it, no re-equip,
+    not home at the end), while the sheets print "the base is here" on it."""
+    kinds = game.entities.get("tile_kind", {})
+    said = set()
+    for tile in game.of_kind("tile"):
+        kind = kinds.get(tile.data.get("tile_kind"))
+        if kind is None or kind.data.get("is_base") is not True or kind.id in said:
+            continue
+        said.add(kind.id)
+        report(reporter, kind, "is_base",
+               f"tile kind {kind.id!r} has is_base: true, but tiles of the stacks have it (tile "
+               f"{tile.id!r}): the base is only the starting board's base cell (L113), so a "
+               "team on such a tile is not at the base (no re-equip, not back at the end)",
+               "leave is_base out (false): it belongs to the starting tile's kind")
 
 
 def _check_boards(game: Game, reporter: dg.Reporter) -> None:

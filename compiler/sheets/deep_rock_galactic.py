@@ -229,7 +229,9 @@ def rules(game: Game, lang: str, notes: Footnotes) -> dict:
             after_use_text(game, pickup, lang)]})
     sections = [
         {"title": text["turn_title"], "items": text["turn"]},
-        {"title": text["actions_title"], "note": text["actions_intro"], "items": text["actions"]},
+        {"title": text["actions_title"], "note": text["actions_intro"],
+         "items": [fill(item, {"pickaxe_dice": _pickaxe_dice(game, text)})
+                   for item in text["actions"]]},
         {"title": text["statuses_title"], "items": text["statuses"]},
         {"title": text["events_title"], "items": text["events"]},
         {"title": text["hazard_title"], "note": text["hazard_intro"],
@@ -242,6 +244,14 @@ def rules(game: Game, lang: str, notes: Footnotes) -> dict:
         {"title": text["solo_title"], "items": text["solo"]},
     ]
     return {"sections": sections}
+
+
+def _pickaxe_dice(game: Game, text: dict) -> str:
+    """The dice a Pickaxe action rolls, as the engine reads them (rule g13_pickaxe_dice, which
+    a pack may change)."""
+    rule = game.entities.get("rule", {}).get("g13_pickaxe_dice")
+    count = int(rule.data["value"]) if rule is not None else 1
+    return text["pickaxe_die_one"] if count == 1 else fill(text["pickaxe_dice"], {"n": count})
 
 
 def _sentence(parts: list[str], lang: str) -> str:

@@ -28,12 +28,37 @@ def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
         "extra_rounds": sdata.get("extra_rounds", 3),
         "first": points[0] if points else 0,
         "second": points[1] if len(points) > 1 else 0,
+        "then_ranks": _lower_ranks(text, points, lang),
+        "extra_rounds_more": _more_rounds(sdata.get("extra_rounds", 3)),
         "categories": sep.join(category_names) if category_names else lab["none"],
         "tie_rule": text["tie_rules"].get(sdata.get("tie_rule", "drop_one_rank"), ""),
     }
     return {"lab": lab, "text": text, "values": values, "points": points,
             "categories": categories, "category_names": category_names,
             "scoring": scoring, "scoring_mark": notes.mark(scoring, lang) if scoring else None}
+
+
+def _lower_ranks(text: dict, points: list, lang: str) -> str:
+    """The majority points of the ranks after the first ("; second place scores 4"), as many as
+    the scoring table gives (a pack may give three, or one)."""
+    ranks = text["ranks"]
+    said = [fill(text["rank"], {"rank": ranks[i] if i < len(ranks) else str(i + 1),
+                                "points": value})
+            for i, value in enumerate(points[1:], start=1)]
+    if not said:
+        return ""
+    return ("，" + "，".join(said)) if lang == "zh" else "; " + ", ".join(said)
+
+
+def _more_rounds(count: int) -> str:
+    return f"{count} more round" + ("" if count == 1 else "s")
+
+
+def _end(text: dict, values: dict, scoring) -> list[str]:
+    """The game end, and whether a team must be back at the base to score (the scoring's
+    must_return_to_base, which a pack may turn off)."""
+    home = scoring is None or scoring.data.get("must_return_to_base", True) is not False
+    return _paragraphs(text, "end", values) + [text["end_return" if home else "end_no_return"]]
 
 
 def _paragraphs(text: dict, key: str, values: dict) -> list[str]:
@@ -105,7 +130,7 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
             "consumables": _paragraphs(text, "consumables", values),
             "equipment_text": _paragraphs(text, "equipment", values),
             "camp": _paragraphs(text, "camp", values),
-            "end": _paragraphs(text, "end", values),
+            "end": _end(text, values, ctx["scoring"]),
             "scoring_text": _paragraphs(text, "scoring", values),
             "token_points": _token_rows(game, lang, notes, texts, earned=False)}
 

@@ -111,6 +111,117 @@ tokens:
     assert "'depth'" in found[0][3]
 
 
+def test_a_pack_may_add_a_cave_token_with_its_own_term(tmp_path):
+    """Play knows a token by its id (gain_token, scoring by points and category); its `term`
+    is only the word the rule text prints. The schema requires a term and the contract
+    refused any: no pack could add a token (tests/scenarios/the_cave/pack_fossil_token.yaml
+    plays one)."""
+    found = check_pack(tmp_path, "the_cave", {"pack.yaml": """
+id: fan_pack
+game: the_cave
+version: '1.0'
+vocabulary:
+  terms:
+    token: {fossil: {zh: 化石標記, en: fossil token}}
+    category: {fossil: {zh: 化石, en: fossil}}
+""", "tokens.yaml": """
+tokens:
+  - id: fossil
+    name: {zh: 化石標記, en: Fossil token}
+    source: approximation
+    note: a fan's scoring token
+    term: fossil
+    points: 4
+    category: fossil
+""", "actions.yaml": """
+actions:
+  - id: dig
+    name: {zh: 挖掘, en: Dig}
+    source: approximation
+    note: a fan's action
+    order: 8
+    effect: "require not at_base(); pay ap 3 -> gain_token fossil 1"
+"""})
+    assert found == [], found
+
+
+@pytest.mark.parametrize("entry, warned", [
+    ("let n = depth_levels(); pay ap (n * 2 + 1)", True),
+    ("require not rope_placed(); let n = depth_levels(); pay ap (n + 1), spend rope n -> "
+     "place_rope n", False),
+    ("require rope_placed(); pay ap 1", False)])
+def test_a_cave_tile_kind_with_rope_edges_needs_rope_in_its_ways_in(tmp_path, entry, warned):
+    """rope_edges: true makes a team leaving a rappel for the tile at another depth use the
+    tile's own ways in instead of the rappel's cross_out (engine.move_options): one that
+    neither places nor needs rope let teams cross depth levels with none, while the sheets
+    printed "needs rope". Check said nothing (packs blind test round 2)."""
+    found = check_pack(tmp_path, "the_cave", {"tile_kinds.yaml": f"""
+tile_kinds:
+  - id: chimney
+    name: {{zh: 煙囪, en: Chimney}}
+    source: approximation
+    note: a fan's tile kind
+    enter:
+      - {{id: climb, effect: "{entry}"}}
+    discover_from: true
+    rope_edges: true
+"""})
+    if warned:
+        assert [(c, f, l) for c, f, l, _ in found] == [("TC-G002", "tile_kinds.yaml", 8)]
+        assert "'climb'" in found[0][3] and "no rope" in found[0][3]
+    else:
+        assert found == []
+
+
+def test_a_cave_stack_tile_of_a_base_kind_is_refused(tmp_path):
+    """The base is the starting board's first cell (start.py): a stack tile whose kind says
+    is_base: true is no base in play, while its sheet printed "The base is here". Check said
+    nothing (packs blind test round 2)."""
+    found = check_pack(tmp_path, "the_cave", {"tile_kinds.yaml": """
+tile_kinds:
+  - id: forward_base
+    name: {zh: 前進基地, en: Forward base}
+    source: approximation
+    note: a second base deep in the cave
+    enter:
+      - {id: walk, effect: "pay ap 1"}
+    discover_from: true
+    is_base: true
+""", "tiles.yaml": """
+tiles:
+  - id: s3_forward_base
+    name: {zh: 第3疊 前進基地, en: Stack 3 forward base}
+    source: approximation
+    note: two forward bases in stack 3
+    stack: 3
+    tile_kind: forward_base
+    exits: NESW
+    count: 2
+"""}, remove="[{kind: tile, id: s3_normal_nesw}]")
+    assert [(c, f, l) for c, f, l, _ in found] == [("TC-G001", "tile_kinds.yaml", 10)]
+    assert "'s3_forward_base'" in found[0][3] and "not at the base" in found[0][3]
+
+
+@pytest.mark.parametrize("effect", [
+    "pay ap 1 -> spend photo 1", "pay ap 1 -> discard_item water 1",
+    "require has(water); pay ap 1"])
+def test_a_cave_token_named_where_equipment_is_wanted_is_refused(tmp_path, effect):
+    """'photo' and 'water' are each a token and a category (and water a tile kind): a name of
+    several types was taken for any type, so `spend photo 1` checked clean and did nothing
+    (no equipment is photo). Found by the packs blind test round 2."""
+    found = check_pack(tmp_path, "the_cave", {"actions.yaml": f"""
+actions:
+  - id: pry
+    name: {{zh: 撬, en: Pry}}
+    source: approximation
+    note: a fan's action
+    order: 9
+    effect: "{effect}"
+"""})
+    assert [(c, f, l) for c, f, l, _ in found] == [("TC-N003", "actions.yaml", 8)]
+    assert "expected a equipment, got" in found[0][3] and "token" in found[0][3]
+
+
 def test_a_pack_may_set_every_equipment_field_the_cave_reads(tmp_path):
     """Equipment is played from content: `slots`, `uses`, `kept_after_use`, `per_team_limit`
     and `use` are read (tests/scenarios/the_cave/r3_*, r4_equipment_*), so a pack may set them."""

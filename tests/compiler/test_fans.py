@@ -320,7 +320,9 @@ def test_a_new_pack_checks_clean_and_validates_in_a_fans_folder(tmp_path, capsys
     kinds = json.loads((REPO / "schemas" / "the_cave" / "content.schema.json").read_text())
     assert len(written) == 1 + len(kinds["properties"])  # pack.yaml + one file per kind
     live = [p for p in written if "Commented out" not in p.read_text(encoding="utf-8")]
-    assert len(live) >= 3          # the Cave's engine has equipment, tokens and rules built in
+    assert len(live) >= 3          # the Cave's engine has rules built in
+    # a token example copies a scoring token, not a reached-depth one (its depth is built in)
+    assert folder / "tokens.yaml" in live
     # the example equipment gets a term of its own (the engine finds equipment by term)
     assert folder / "equipment.yaml" in live and "mud_caves_" in (folder / "pack.yaml").read_text("utf-8")
     for path in set(written) - set(live):   # every refused example says why, with its code

@@ -224,3 +224,41 @@ def test_a_packs_equipment_use_is_printed_with_the_equipment(lang, label, says):
     assert any(says in use for use in uses), uses
     tokens = html.unescape(sheets.render_html(game, sheet("tokens"), lang))
     assert "› use" not in tokens and "・use" not in tokens
+
+
+@pytest.mark.parametrize("lang, says, not_said", [
+    ("en", ["scores 10; second place scores 5, third place scores 2",
+            "play 1 more round.", "Teams need not be back at the base"],
+     ["not back at the base after those rounds loses"]),
+    ("zh", ["得10分，第二名得5分，第三名得2分", "額外的1輪", "隊伍不必回到基地"],
+     ["仍未回到基地的隊伍自動輸掉"]),
+])
+def test_the_rules_sheet_says_a_packs_scoring(tmp_path, lang, says, not_said):
+    """A pack's scoring with three majority ranks, one extra round and no need to be back at the
+    base (the engine scores every team: must_return_to_base false). The sheet printed only
+    the second rank, "1 more rounds" and "a team not back at the base loses" (packs blind
+    test round 2)."""
+    pack = tmp_path / "abyss"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: abyss\ngame: the_cave\nversion: '1.0'\n", "utf-8")
+    (pack / "scoring.yaml").write_text("""
+scoring:
+  - id: scoring
+    replace: true
+    name: {zh: 深淵計分, en: Abyss scoring}
+    source: approximation
+    note: three ranks, teams scored wherever they are
+    majority_points: [10, 5, 2]
+    tie_rule: lowest_spanned
+    zero_scores_majority: true
+    extra_rounds: 1
+    must_return_to_base: false
+""", "utf-8")
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(CAVE, [pack], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    text = re.sub(r"<[^>]+>", "", html.unescape(sheets.render_html(game, sheet("rules"), lang)))
+    for phrase in says:
+        assert phrase in text, phrase
+    for phrase in not_said:
+        assert phrase not in text, phrase

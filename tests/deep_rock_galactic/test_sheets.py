@@ -97,3 +97,31 @@ def test_the_rules_sheet_covers_the_turn_events_hazards_minerals_end_and_solo(ga
         assert entity.data["name"][lang] in html, entity.id
     assert html.count("<tr>") >= len(game.of_kind("hazard_level")) + 1
     assert "(L" not in html and "（L" not in html           # the player edition: no line numbers
+
+
+@pytest.mark.parametrize("lang, base, packed", [
+    ("en", "Pickaxe: roll the pickaxe die to hit", "Pickaxe: roll 2 pickaxe dice to hit"),
+    ("zh", "挥动铁镐：掷1颗铁镐骰", "挥动铁镐：掷2颗铁镐骰")])
+def test_the_rules_sheet_says_the_pickaxe_dice_a_pack_sets(tmp_path, game, lang, base, packed):
+    """Rule g13_pickaxe_dice is one a pack may change and play reads (movement.py); the rules
+    sheet printed "1 pickaxe die" whatever the pack set (packs blind test round 2)."""
+    rules = next(s for s in SHEETS["deep_rock_galactic"] if s.name == "rules")
+    assert base in render_html(game, rules, lang)
+    pack = tmp_path / "sharp"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: sharp\ngame: deep_rock_galactic\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "rules.yaml").write_text("""
+rules:
+  - id: g13_pickaxe_dice
+    replace: true
+    name: {zh: 铁镐判定骰数量, en: Pickaxe dice per swing}
+    source: approximation
+    note: a sharper pickaxe
+    value: 2
+""", encoding="utf-8")
+    reporter = dg.Reporter()
+    packed_game = pipeline.compile_game(ROOT / "content/deep_rock_galactic", [pack], reporter)
+    assert reporter.errors == 0
+    html = render_html(packed_game, rules, lang)
+    assert packed in html and base not in html

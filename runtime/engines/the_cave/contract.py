@@ -43,7 +43,10 @@ CONTRACT = Contract(
         "token": {
             **printed("after_use", on="the sheets: what happens to it after use"),
             **reads("when a game is scored", "points", "category"),
-            **built_in("term", "depth", why="reached-depth tokens are depth_<value>"),
+            # A token is known by its id (gain_token, take_token, depth_<value>); its term is
+            # only the word its rule text prints, so a pack's new token needs one of its own.
+            **printed("term", on="the sheets: the word rule text uses for the token"),
+            **built_in("depth", why="reached-depth tokens are depth_<value>"),
             **printed("supply", on="the token sheet"),
         },
         "action": {
