@@ -255,8 +255,10 @@ def test_removing_what_the_engine_needs_is_refused_at_the_removal(tmp_path, game
     assert entity_id in needs[0][3]
 
 
-def test_a_trigger_where_clank_runs_an_effect_after_the_turn_is_refused(tmp_path):
-    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": """
+def omen_card(fields: str) -> dict:
+    """A Clank! pack's cards.yaml with one reserve card, `omen`, whose `fields` (lines) start at
+    the file's line 10."""
+    return {"cards.yaml": """
 cards:
   - id: omen
     name: {zh: 预兆, en: Omen}
@@ -265,8 +267,12 @@ cards:
     card_type: reserve
     cost: 1
     count: 1
-    on_arrive: "on play: gain gold 1"
-"""})
+""" + fields}
+
+
+def test_a_trigger_where_clank_runs_an_effect_after_the_turn_is_refused(tmp_path):
+    found = check_pack(tmp_path, "clank_catacombs",
+                       omen_card('    on_arrive: "on play: gain gold 1"\n'))
     assert codes(found) == ["TC-C003"]
     assert "on_arrive" in found[0][3]
 
@@ -277,17 +283,8 @@ def test_a_clank_turn_trigger_on_what_happens_at_the_refill_is_refused(tmp_path,
     """The refill deals the arriving cards and makes the dragon attack after the turn, when what
     a card registered for the turn has ended (engine.end_turn): found by the packs blind test,
     where `play: "on dragon_attack: gain gold 5"` checked clean and never paid."""
-    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": f"""
-cards:
-  - id: omen
-    name: {{zh: 预兆, en: Omen}}
-    source: approximation
-    note: a test
-    card_type: reserve
-    cost: 1
-    count: 1
-    {field}: "gain skill 1; on {event}: gain gold 5"
-"""})
+    found = check_pack(tmp_path, "clank_catacombs",
+                       omen_card(f'    {field}: "gain skill 1; on {event}: gain gold 5"\n'))
     assert [(c, f, line) for c, f, line, _ in found] == [("TC-C003", "cards.yaml", 10)], found
     assert event in found[0][3] and "until the end of your turn" in found[0][3]
 
@@ -883,30 +880,12 @@ def test_once_around_a_trigger_is_flagged_where_it_stands(tmp_path):
     """`once per turn: on enter_room: gain skill 1` reads "Once this turn: when you enter a
     room: gain 1 skill" but gave 1 skill per room (the limit is on setting the trigger up):
     a warning at the `once`, with the form that means once (packs blind test)."""
-    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": """
-cards:
-  - id: omen
-    name: {zh: 预兆, en: Omen}
-    source: approximation
-    note: a test
-    card_type: reserve
-    cost: 1
-    count: 1
-    play: "once per turn: on enter_room: gain skill 1"
-"""})
+    found = check_pack(tmp_path, "clank_catacombs",
+                       omen_card('    play: "once per turn: on enter_room: gain skill 1"\n'))
     assert [(c, f, line) for c, f, line, _ in found] == [("TC-G002", "cards.yaml", 10)], found
     (tmp_path / "inside").mkdir()
-    inside = check_pack(tmp_path / "inside", "clank_catacombs", {"cards.yaml": """
-cards:
-  - id: omen
-    name: {zh: 预兆, en: Omen}
-    source: approximation
-    note: a test
-    card_type: reserve
-    cost: 1
-    count: 1
-    play: "on enter_room: once per turn: gain skill 1"
-"""})
+    inside = check_pack(tmp_path / "inside", "clank_catacombs",
+                        omen_card('    play: "on enter_room: once per turn: gain skill 1"\n'))
     assert inside == []
 
 
