@@ -69,17 +69,22 @@ def test_a_packs_extra_tile_is_reported_at_the_packs_tile_with_the_way_out(tmp_p
     assert "remove" in found[0].hint and "replace: true" in found[0].hint
 
 
-def test_a_packs_undeclared_equipment_term_says_where_to_declare_it(tmp_path):
-    found = _fan_pack(tmp_path, "", {"equipment.yaml": """equipment:
+def _lantern(slots: int) -> str:
+    """A pack's equipment.yaml with one lantern of `slots` slots (its `term` on line 7)."""
+    return f"""equipment:
   - id: lantern
-    name: {zh: 提燈, en: Lantern}
+    name: {{zh: 提燈, en: Lantern}}
     source: approximation
     note: a test
     after_use: discard
     term: lantern
-    slots: 1
+    slots: {slots}
     uses: 2
-"""})
+"""
+
+
+def test_a_packs_undeclared_equipment_term_says_where_to_declare_it(tmp_path):
+    found = _fan_pack(tmp_path, "", {"equipment.yaml": _lantern(slots=1)})
     refs = [d for d in found if d.code == dg.UNKNOWN_REF]
     assert [(Path(d.file).name, d.line) for d in refs] == [("equipment.yaml", 7)], found
     assert "vocabulary: {terms: {equipment: {lantern:" in refs[0].hint
@@ -99,16 +104,7 @@ def test_removing_what_base_content_still_names_is_refused_at_the_removal(tmp_pa
 def test_an_item_bigger_than_a_backpack_is_refused_at_its_slots(tmp_path):
     """Found by the packs blind test: a lantern of 9 slots checked clean and was never carried."""
     found = _fan_pack(tmp_path, "vocabulary: {terms: {equipment: {lantern: {zh: 提燈, en: lantern}}}}\n",
-                      {"equipment.yaml": """equipment:
-  - id: lantern
-    name: {zh: 提燈, en: Lantern}
-    source: approximation
-    note: a test
-    after_use: discard
-    term: lantern
-    slots: 9
-    uses: 2
-"""})
+                      {"equipment.yaml": _lantern(slots=9)})
     assert [(Path(d.file).name, d.line, d.code) for d in found] == \
         [("equipment.yaml", 8, dg.GAME_RULE)], found
     assert "a backpack has 8 (L46)" in found[0].message
