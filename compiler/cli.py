@@ -264,7 +264,22 @@ def _effect_diagnostic(err, reporter: dg.Reporter) -> None:
 
 def cmd_scenario(args) -> int:
     from tomecraft.compiler import scenarios
+    if args.action == "format":
+        if len(args.paths) != 1:
+            raise UsageError("scenario format takes one game id, e.g. `tomecraft scenario format the_cave`")
+        print(scenarios.format_text(args.paths[0], _engine_of(args.paths[0])))
+        return 0
     return scenarios.run_cli(args.paths, args.format, args.pack)
+
+
+def _engine_of(game: str) -> str:
+    """The engine a known game's game.yaml names (a usage error for an unknown game)."""
+    from tomecraft.compiler import vocabulary, loader
+    reporter = dg.Reporter()
+    vocab = vocabulary.build(loader.load(game_root(game) / "game.yaml", reporter), reporter, "game.yaml")
+    if vocab is None:
+        raise UsageError(f"{game}: its game.yaml does not load; run `tomecraft check {game}`")
+    return vocab.engine
 
 
 def _write_into(out: str, write, what: str = "--out"):
@@ -426,9 +441,12 @@ def parser() -> argparse.ArgumentParser:
     balance_arguments(b)
     b.set_defaults(run=cmd_balance)
 
-    sc = sub.add_parser("scenario", help="run scenario files")
-    sc.add_argument("action", choices=["run"], help="run: play the scenarios and compare")
-    sc.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of them")
+    sc = sub.add_parser("scenario", help="run scenario files, or print a game's scenario format")
+    sc.add_argument("action", choices=["run", "format"],
+                    help="run: play the scenarios and compare; format: print the keys a game's "
+                         "scenario files may use")
+    sc.add_argument("paths", nargs="+", metavar="PATH",
+                    help="scenario files or folders of them (run), or one game id (format)")
     sc.add_argument("--pack", action="append", default=[], metavar="DIR",
                     help="load this pack too, after the scenario's own `packs:` (repeatable)")
     sc.add_argument("--format", choices=["text", "json"], default="text",

@@ -128,6 +128,13 @@ def _shape_problem(data: dict) -> tuple[tuple, str] | None:
     """(path, why) if the scenario's frame is not what every runner reads: `setup` a mapping,
     `steps` and `expect` lists of mappings, numbers of a size a board could hold. Engines
     read their own keys inside; a step that is a number used to end in an internal error."""
+    unknown = [key for key in data if key not in FRAME_KEYS]
+    if unknown:
+        from tomecraft.compiler.checks import did_you_mean
+        key = unknown[0]
+        hint = did_you_mean(str(key), FRAME_KEYS)
+        return (key,), (f"unknown key {key!r}{': ' + hint if hint else ''} (a scenario file holds "
+                         + ", ".join(FRAME_KEYS) + ")")
     if not isinstance(data.get("setup", {}), dict):
         return ("setup",), "`setup` must be a mapping"
     for key in ("steps", "expect"):
@@ -155,6 +162,30 @@ def _numbers(value, path: tuple):
             stack.extend((v, path + (k,)) for k, v in value.items())
         elif isinstance(value, list):
             stack.extend((v, path + (i,)) for i, v in enumerate(value))
+
+
+FRAME_KEYS = ("game", "name", "source", "packs", "setup", "steps", "expect")
+FRAME = """\
+Every scenario file is a YAML mapping:
+  game: GAME
+  name: "what the scenario shows"   (shown by `scenario run`; default: the file name)
+  source: "rulebook L120-124"        (where the rule is written; not read by play)
+  packs: [../my_pack]                (optional: pack folders, relative to the file)
+  setup: {...}                       (a mapping: the position before the steps)
+  steps: [{do: ...}, ...]            (a list of mappings, played in order)
+  expect: [{...}, ...]               (a list of mappings, each checked after the steps)
+Integers stay within LIMIT (seeds aside). A key the game does not know, a step it cannot
+play or an expectation it cannot read is a failure with its line, never a pass.
+"""
+
+
+def format_text(game: str, engine: str) -> str:
+    """`tomecraft scenario format GAME`: the frame every file shares, then the keys the game's
+    scenario runner reads (its module docstring, the one place they are written)."""
+    import importlib
+    runner = importlib.import_module(f"tomecraft.runtime.engines.{engine}.scenario")
+    return (FRAME.replace("GAME", game).replace("LIMIT", f"{MAX_SCENARIO_INT:,}")
+            + "\n" + (runner.__doc__ or "").strip() + "\n")
 
 
 def run_cli(paths: list[str], fmt: str = "text", packs: list[str] = ()) -> int:

@@ -115,3 +115,16 @@ def test_the_games_table_counts_the_scenarios_there_are():
     for game, count in rows:
         files = list((ROOT / "tests" / "scenarios" / game).glob("*.yaml"))
         assert int(count) == len(files), f"{game}: the README says {count} scenarios, there are {len(files)}"
+
+
+def test_the_scenario_example_passes_and_fails_when_its_expectation_is_wrong(tmp_path):
+    """The "Scenario files" example is a real scenario: it passes as shown, and a wrong
+    expected marker makes it fail (so the example is not vacuous)."""
+    from tomecraft.compiler import scenarios
+    section = README[README.index("### Scenario files"):README.index("## Python API")]
+    example, = re.findall(r"```yaml\n(.*?)```", section, flags=re.S)
+    path = tmp_path / "example.yaml"
+    path.write_text(example, encoding="utf-8")
+    assert scenarios.run_file(path).ok, scenarios.run_file(path).failures
+    path.write_text(example.replace("marker: 25", "marker: 50"), encoding="utf-8")
+    assert not scenarios.run_file(path).ok

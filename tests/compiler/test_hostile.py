@@ -806,24 +806,41 @@ CAVE_SCENARIO = REPO / "tests/scenarios/the_cave/b_abandon_needs_carried_camp.ya
 CLANK_SCENARIO = REPO / "tests/scenarios/clank_catacombs/b_barbarian_combat.yaml"
 
 
-@pytest.mark.parametrize("source, old, new", [
-    (CAVE_SCENARIO, "steps:\n", "steps: {a: 1}\nold_steps:\n"),
-    (CAVE_SCENARIO, "steps:\n", "steps: hello\nold_steps:\n"),
-    (CAVE_SCENARIO, '  - {"do": "act", "id": "abandon_camp", "illegal": true}', "  - 5"),
-    (CAVE_SCENARIO, "setup:\n", "setup: [1, 2]\nold_setup:\n"),
-    (CAVE_SCENARIO, "expect:\n", "expect: 7\nold_expect:\n"),
-    (CAVE_SCENARIO, '{"consumable": 8}', '{"consumable": 9223372036854775807}'),
-    (CAVE_SCENARIO, '{"consumable": 8}', '{"consumable": 100000000}'),
-    (CLANK_SCENARIO, 'setup: {"players"', 'setup: {"new_game": [1], "x"'),
-], ids=["steps-map", "steps-text", "step-number", "setup-list", "expect-number",
-        "count-2**63", "count-10**8", "clank-new-game-list"])
-def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, source, old, new):
+@pytest.mark.parametrize("source, old, new, said", [
+    (CAVE_SCENARIO, '  - {"do": "act", "id": "abandon_camp", "illegal": true}', "  - 5",
+     "steps[0] must be a mapping"),
+    (CAVE_SCENARIO, '{"consumable": 8}', '{"consumable": 9223372036854775807}', "beyond"),
+    (CAVE_SCENARIO, '{"consumable": 8}', '{"consumable": 100000000}', "beyond"),
+    (CLANK_SCENARIO, 'setup: {"players"', 'setup: {"new_game": [1], "x"', ""),
+    (CAVE_SCENARIO, "source:", "sorce:", "unknown key 'sorce': did you mean `source`?"),
+], ids=["step-number", "count-2**63", "count-10**8", "clank-new-game-list", "misspelt-key"])
+def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, source, old, new, said):
     """A step that is a number ended in "internal error: AttributeError"; a backpack of 10**8
-    consumables had the engine build them all (a hang: 10**6 took 19 s)."""
+    consumables had the engine build them all (a hang: 10**6 took 19 s); a misspelt `source:`
+    was read as no source at all."""
     text = source.read_text(encoding="utf-8")
     assert old in text
     scenario = tmp_path / "s.yaml"
     scenario.write_text(text.replace(old, new, 1), encoding="utf-8")
     code, out, err = run(["scenario", "run", scenario], capsys)
     assert code == 1 and "internal error" not in out + err
-    assert f"{scenario}:" in out
+    assert f"{scenario}:" in out and said in out
+
+
+@pytest.mark.parametrize("key, value, said", [
+    ("steps", {"a": 1}, "`steps` must be a list of mappings"),
+    ("steps", "hello", "`steps` must be a list of mappings"),
+    ("setup", [1, 2], "`setup` must be a mapping"),
+    ("expect", 7, "`expect` must be a list of mappings"),
+])
+def test_a_scenario_section_of_the_wrong_type_fails_at_its_line(tmp_path, capsys, key, value, said):
+    """The section is replaced in place (the lines of the others stay), so the failure's line
+    is the section's own."""
+    lines = CAVE_SCENARIO.read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"{key}:")
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith(" ")), len(lines))
+    lines[start:end] = [f"{key}: {json.dumps(value)}"]
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run(["scenario", "run", scenario], capsys)
+    assert code == 1 and f"{scenario}:{start + 1}: " in out and said in out, out

@@ -2,18 +2,24 @@
 
 setup:  new_game: {players, seed, side}  (a real setup A-H) or a hand-built state:
         players: [{pos, hand, deck (top first), discard, skill, combat, movement, gold,
-                   lockpicks, cubes, damage, tokens, treasures, market, signposts, status}]
+                   lockpicks, cubes, damage, tokens, treasures, market, signposts, status,
+                   knocked_in_depths, mastery}]
         tiles: [{at, tile, room, exits, icons, depths, plus_signs, portal, treasures, idols,
                  signposts, used}]
         (the starting tile `start_a` is always placed unless `start: false`)
         row, dungeon_deck (top first), tile_stack (top first), treasure_stack (top first),
         prisoners, majors, minors (top first), rage (1-based space), clank_area {seat|ghost: n},
         bag {black|ghost|seat: n}, ghosts, bag_draws [black|ghost|seat...] (the dragon's draws),
-        reserve {card: n}, market {item: [points...]}, players_count
+        reserve {card: n}, market {item: [points...]}, players_count, mastery_left
 steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|end, player,
          card, to, edge, item, coupon, token, choose: [...], illegal: true}
         | {do: turn_end, player} | {do: out_turn, player} | {do: dragon_attack} | {do: score}
-expect: {player, <field>: value} | {room: [x, y], treasures|idols|signposts|used}
+expect: {player, <field>: value}, a field of the player: pos, hand, deck, discard, play_area,
+        hand_size, deck_size, discard_size, discard_has [cards], skill, combat, movement, gold,
+        lockpicks, cubes, damage, clank (cubes in the Clank! area), track, tokens, treasures,
+        market, signposts, status, escaped, knocked_in_depths, mastery, clank_gained,
+        neg_bank, no_movement
+        | {room: [x, y], treasures|idols|signposts|used}
         | {treasure_stack} | {clank_area} | {bag} | {row} | {row_size} | {dungeon_discard}
         | {legal, player, present} | {scores} | {winners} | {rage} | {tile_stack} | {market}
         | {log} | {over}

@@ -21,18 +21,26 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         rock_and_stone_discard, ground {"r,c": {mineral|health_cube: n}}, ziplines [[a, b]],
         killed {kind: n}, round; per dwarf also tokens {kind: n}, used {"weapon:mode": n},
         last_action {do, weapon, mode}; per monster hidden_from (seat)
-steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|assist|stand|
-        sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone|install {upgrade, slot}, dwarf, ...action
-        fields (a move's then_fire {weapon, mode, target} or then_throw {card, at}: the
-        Scout's free shot or throwable after it; upgrade_to {upgrade: primary|secondary|spare}; exchange give/take, collect_supply take
-        {health, ammo, secondary_ammo}, platforms take_back [[r,c]]: ACTION_KEYS), choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer} | {do: spawn, kind,
-        exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
+steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwarf's decisions],
+        choose_for: {seat: [...]}, ...its own fields}:
+          move {path [[r,c], ...], then_fire {weapon, mode, target} | then_throw {card, at}
+            (the Scout's free shot or throwable after it), webbed, upgrade_to {upgrade:
+            primary|secondary|spare}}
+          attack {weapon, mode, target, plan (the dice as rolled, paired with spaces),
+            from_behind}
+          pickaxe {at} | overclock | call_supply {at} | collect_supply {take {health, ammo,
+            secondary_ammo}} | revive {who} | assist {who} | stand | sentry {at}
+          | throw {card, at} | shield {at} | platforms {at, take_back [[r,c]]}
+          | exchange {who, give, take} | flare {at} | zipline {over, land}
+          | rock_and_stone {card} | ability {id} | install {upgrade, slot} | end
+        or a game step: {do: activate_all, drawer} | {do: spawn, kind, exit|near, n, drawer}
+        | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf} | {do: start_turn, dwarf}
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
         each may have `rolls` (dice faces: 1, 2, blank, scare, teeth, bang, gold, nitra, or
         side1..side6: that side of the die rolled, from its content) and
         `illegal: true` (must be refused)
-expect: (expectations.py) {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {ground: [r,c], minerals: {..}}
+expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
         overclocked|upgrades|spare_upgrades|in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
         | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}

@@ -11,7 +11,7 @@ setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold
         columns [[top end first], ...] (one list per column, brightness columns),
         sideways [relic labels] (once-per-long-rest relics already used, L234),
         rows [{enemy: [...], player: [...]}] (a battlefield already laid out, top row first),
-        events_off: true (no event cards at all)
+        events_off: true (no event cards at all), seed (the shuffles' seed, default 1)
 steps:  {do: turn} | {do: start_turn} | {do: action, action: {...}} | {do: end_turn}
         | {do: battle, column} | {do: descend} | {do: post_battle_events} | {do: reveal_events, amount}
         | {do: short_rest}

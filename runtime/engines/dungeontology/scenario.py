@@ -1,10 +1,12 @@
 """Scenario files for Dungeontology: set up a state, play scripted steps, check expectations.
 
-setup:  players, alert_card, alert_filled, clan, panic, boss (boss card id; else the first),
+setup:  setup_game: true (a real set-up for `players`, from `seed` and `options`) or a
+        hand-built state:
+        players, alert_card, alert_filled, clan, panic, boss (boss card id; else the first),
         boss_side, boss_at (region id), notebook (notebook id; else the engine's), max_alert,
         bag {normal, omega}, bonfire, reserve_students, reserve_omega, randomizer [ids, in
         draw order], deck [ids, top first], discard [ids], doom_deck [ids, top first],
-        stacks {1|2|3: [region ids, top first]},
+        stacks {1|2|3: [region ids, top first]}, traps [token ids],
         regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}],
         walls / stairs [[region, region], ...] (markers between two adjacent placed regions)
         (the start region stands at [0, 0] unless listed; every other region needs `at`, one
@@ -12,12 +14,15 @@ setup:  players, alert_card, alert_filled, clan, panic, boss (boss card id; else
         scholars [{scholar, side, at (region id), students, stun, hand, notebook {colour: n},
         lore, interns, dooms_hidden, dooms, steps}]
 steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_students|
-        thesis|rest|turn|end_of_turn|setup, seat, ...} with `choose: [...]` for the acting
+        thesis|rest|turn|end_of_turn|setup, seat, ...}: research {blocks}, spy {target (a
+        seat), colour}, move / passage {to (a region), steps}, explore {side}, enter {region},
+        skill {id}, play {card, part}, action {option}, draw_students {n}, rest {in_place},
+        gain_stun {n}, notebook_changed; with `choose: [...]` for the acting
         seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused.
         Unscripted decisions decline (None / False / stop / pass) so opponents stay passive.
 expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|region|side|
-        lore|dooms|dooms_hidden|steps|done|thesis|actions} | {region, slots|tokens|absent}
-        | {attempt: {stealth, alert, ok}} | {campus: {bag, bonfire, reserve_students,
+        lore|dooms|dooms_hidden|steps|done|thesis|actions|stars|research_bonus}
+        | {region, slots|tokens|at|absent} | {attempt: {stealth, alert, ok, kind, by, cards}} | {campus: {bag, bonfire, reserve_students,
         reserve_blocks {colour: n}, alert_filled, max_alert, ended, and the ids in play:
         alert_card, boss_card, panic_card, clan_card, notebook}}
         | {boss} | {stairs: [a, b]} | {wall: [a, b]}
