@@ -23,11 +23,9 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         last_action {do, weapon, mode}; per monster hidden_from (seat)
 steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwarf's decisions],
         choose_for: {seat: [...]}, ...its own fields}:
-          move {path [[r,c], ...], then_fire {weapon, mode, target} | then_throw {card, at}
-            (the Scout's free shot or throwable after it), webbed, upgrade_to {upgrade:
-            primary|secondary|spare}}
-          attack {weapon, mode, target, plan (the dice as rolled, paired with spaces),
-            from_behind}
+          move {path [[r,c], ...], then_fire {weapon, mode, target} | then_throw {card, at} (the
+            Scout's free shot or throw), webbed, upgrade_to {upgrade: primary|secondary|spare}}
+          attack {weapon, mode, target, plan (the dice as rolled, paired with spaces), from_behind}
           pickaxe {at} | overclock | call_supply {at} | collect_supply {take {health, ammo,
             secondary_ammo}} | revive {who} | assist {who} | stand | sentry {at}
           | throw {card, at} | shield {at} | platforms {at, take_back [[r,c]]}
