@@ -81,6 +81,26 @@ def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_te
         assert len(failures) == 1 and message in failures[0], (message, failures)
 
 
+def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing():
+    """`gld: 5` in a player, a room's `treasure:` or `rwo:` set nothing, and an expectation
+    `{room: [1, 0], treasure: [...]}` or `{rage: 1, over: true}` passed whatever the engine did."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [3, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
+    base = {"players": [{"pos": [3, 0]}, {}], "tiles": [room]}
+    cases = [
+        ({**base, "rwo": ["lute"]}, [], [], "setup: unknown key(s) ['rwo']"),
+        ({**base, "players": [{"pos": [3, 0], "gld": 5}, {}]}, [], [], "players[0]: unknown key(s) ['gld']"),
+        ({**base, "tiles": [{**room, "treasure": ["treasure_5"]}]}, [], [], "tiles[0]: unknown key(s) ['treasure']"),
+        (base, [{"do": "end", "chose": []}], [], "step: unknown key(s) ['chose']"),
+        (base, [], [{"room": [3, 0], "treasure": ["x"]}], "unknown key(s) ['treasure']"),
+        (base, [], [{"rage": 1, "over": True}], "one field of the game at a time"),
+        (base, [], [{"legal": {"do": "end"}, "presnt": False}], "unknown key(s) ['presnt']"),
+    ]
+    for setup, steps, expect, message in cases:
+        failures = run_scenario(GAME, {"setup": setup, "steps": steps, "expect": expect})
+        assert len(failures) == 1 and message in failures[0], (message, failures)
+
+
 def test_a_scenario_may_name_a_player_s_market_item_alone_and_its_dragon_draws_as_text():
     """`market: [backpack]` is the backpack at its first points value; `bag_draws: ["0"]` is seat
     0's cube, as `bag: {"0": n}` is (a tester writes either)."""

@@ -77,7 +77,45 @@ def _cube(v):
     return int(v) if isinstance(v, int) or (isinstance(v, str) and v.isdigit()) else v
 
 
+# The keys `build`, `_run_step` and `_check` read (the module docstring lists them): any other
+# key would set or check nothing, and a misspelt one (`gld: 5`, a room's `treasure:`) passed.
+SETUP_KEYS = frozenset(("new_game", "players", "tiles", "start", "row", "dungeon_deck", "tile_stack",
+                        "treasure_stack", "prisoners", "majors", "minors", "rage", "clank_area", "bag",
+                        "ghosts", "bag_draws", "reserve", "market", "players_count", "mastery_left"))
+NEW_GAME_KEYS = frozenset(("players", "seed", "side"))
+PLAYER_KEYS = frozenset(("pos", "hand", "deck", "discard", "skill", "combat", "movement", "gold",
+                         "lockpicks", "cubes", "damage", "tokens", "treasures", "market", "signposts",
+                         "status", "knocked_in_depths", "mastery"))
+TILE_KEYS = frozenset(("at", "tile", "room", "exits", "icons", "depths", "plus_signs", "portal",
+                       "treasures", "idols", "signposts", "used"))
+OPTION_KEYS = ("do", "card", "to", "edge", "item", "coupon", "token", "portal")
+STEP_KEYS = frozenset(OPTION_KEYS + ("player", "choose", "illegal"))
+ROOM_EXPECT_KEYS = frozenset(("room", "treasures", "idols", "signposts", "used", "exits", "tile"))
+# An expectation of the game (not of a player): the keys it may hold with its own.
+GAME_EXPECT_KEYS = {"legal": {"legal", "player", "present"}, "room": ROOM_EXPECT_KEYS,
+                    "scores": {"scores", "winners"}, "winners": {"scores", "winners"}}
+
+
+def _known_keys(where: str, spec, known: frozenset) -> None:
+    if not isinstance(spec, dict):
+        raise ValueError(f"{where} must be a mapping, not {spec!r:.40}")
+    unknown = sorted(set(spec) - known, key=str)
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+
+
+def _check_setup_keys(setup: dict) -> None:
+    _known_keys("setup", setup, SETUP_KEYS)
+    if "new_game" in setup:
+        _known_keys("setup.new_game", setup["new_game"], NEW_GAME_KEYS)
+    for seat, spec in enumerate(setup.get("players") or []):
+        _known_keys(f"players[{seat}]", spec, PLAYER_KEYS)
+    for i, spec in enumerate(setup.get("tiles") or []):
+        _known_keys(f"tiles[{i}]", spec, TILE_KEYS)
+
+
 def build(data, setup: dict) -> Engine:
+    _check_setup_keys(setup)
     if "new_game" in setup:
         spec = setup["new_game"]
         sides = sorted(t.id for t in data.of("tile") if t.area == "start")
@@ -228,6 +266,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     p = st.players[_seat(st, step.get("player", 0))]
     agent = engine.agents[p.seat]
     agent.choices = list(step.get("choose", []))
+    _known_keys("step", step, STEP_KEYS)
     do = step.get("do")
     if do is None:
         raise ValueError(f"step {step!r} has no `do` (play, acquire, use, defeat, move, explore, "
@@ -245,7 +284,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         if do not in option_shapes(engine):
             raise ValueError(f"step do: {do!r} is no action (a player's: {sorted(option_shapes(engine))}; "
                              "also turn_end, out_turn, dragon_attack, score)")
-        option = {k: v for k, v in step.items() if k in ("do", "card", "to", "edge", "item", "coupon", "token")}
+        option = {k: v for k, v in step.items() if k in OPTION_KEYS}
         legal = engine.legal_actions(p)
         found = next((o for o in legal if matches(option, o)), None)
         if step.get("illegal"):
@@ -259,11 +298,24 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     agent.choices.clear()
 
 
+def _check_expect_keys(exp: dict) -> None:
+    """An expectation holds only keys `_check` reads: a player's fields are each read from the
+    player (an unknown one fails there); any other expectation checks one thing of the game."""
+    if "player" in exp and "legal" not in exp:
+        return
+    kind = "legal" if "legal" in exp else next((k for k in exp if k in GAME_EXPECT_KEYS), None)
+    if kind is None and len(exp) > 1:
+        raise ValueError(f"expectation {sorted(exp)}: one field of the game at a time (or a player's)")
+    if kind is not None:
+        _known_keys("expectation", exp, frozenset(GAME_EXPECT_KEYS[kind]))
+
+
 def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     st = engine.state
 
     def cmp(label, got, want):
         return None if got == want else f"{label}: expected {want!r}, got {got!r}"
+    _check_expect_keys(exp)
     if "legal" in exp:
         p = st.players[_seat(st, exp.get("player", 0))]
         if not exp.get("present", True):
