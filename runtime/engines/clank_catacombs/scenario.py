@@ -6,7 +6,8 @@ setup:  new_game: {players, seed, side}  (a real setup A-H) or a hand-built stat
                    knocked_in_depths, mastery}]
         tiles: [{at, tile, room, exits, icons, depths, plus_signs, portal, treasures, idols,
                  signposts, used}]
-        (the starting tile `start_a` is always placed unless `start: false`)
+        (the starting tile is placed, side A, its idols and icons as in a game;
+         `start: start_b` for the other side, `start: false` for none)
         row, dungeon_deck (top first), tile_stack (top first), treasure_stack (top first),
         prisoners, majors, minors (top first), rage (1-based space), clank_area {seat|ghost: n},
         bag {black|ghost|seat: n}, ghosts, bag_draws [black|ghost|seat...] (the dragon's draws),
@@ -31,6 +32,7 @@ from collections import Counter
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
+from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
 from tomecraft.runtime.engines.clank_catacombs.state import ACTIVE, ESCAPED, KNOCKED_OUT, Cell, Player, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, refuse_unofferable
@@ -114,15 +116,20 @@ def _check_setup_keys(setup: dict) -> None:
         _known_keys(f"tiles[{i}]", spec, TILE_KEYS)
 
 
+def _start_side(data, side) -> object:
+    """The starting tile's side named `side`, refused in the scenario's terms if there is none."""
+    sides = sorted(t.id for t in data.of("tile") if t.area == "start")
+    if side not in sides:
+        raise ValueError(f"starting tile side {side!r}: the starting tile's sides are {sides}")
+    return data.get("tile", side)
+
+
 def build(data, setup: dict) -> Engine:
     _check_setup_keys(setup)
     if "new_game" in setup:
         spec = setup["new_game"]
-        sides = sorted(t.id for t in data.of("tile") if t.area == "start")
-        if spec.get("side", sides[0]) not in sides:
-            raise ValueError(f"new_game side {spec['side']!r}: the starting tile's sides are {sides}")
-        state = new_state(data, int(spec.get("players", 4)), Rng(spec.get("seed", 1)),
-                          spec.get("side", "start_a"))
+        side = _start_side(data, spec.get("side", "start_a")).id
+        state = new_state(data, int(spec.get("players", 4)), Rng(spec.get("seed", 1)), side)
         agents = [ScriptedAgent(fallback=FirstOption()) for _ in state.players]
         engine = Engine(data, state, agents)
         engine.rng = ScriptedRng([])
@@ -135,13 +142,9 @@ def build(data, setup: dict) -> Engine:
                   minors=list(reversed(setup.get("minors", []))),
                   prisoners=list(reversed(setup.get("prisoners", []))),
                   dungeon_deck=list(reversed(setup.get("dungeon_deck", []))))
-    if setup.get("start", True):
-        start = data.get("tile", "start_a")
-        for i, (dx, dy, room, exits) in enumerate(start.cells):
-            cell = Cell((dx, dy), start, data.get("room", room), exits, {}, bool(start.depths[i]))
-            if room == "monkey_shrine":
-                cell.idols = 3
-            state.cells[(dx, dy)] = cell
+    start = setup.get("start", True)
+    if start:                       # true: side A; or the side's id (start_b), as `new_game.side`
+        state.cells.update(start_cells(data, _start_side(data, "start_a" if start is True else start)))
     for spec in setup.get("tiles", []):
         tile = data.get("tile", spec.get("tile", "depths_01"))
         room = data.get("room", spec.get("room", tile.cells[0][2]))

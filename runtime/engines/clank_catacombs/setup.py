@@ -35,6 +35,22 @@ def _piles(data) -> dict:
 _LAST: list = []            # [data, its piles]: `_piles` of the last content set up
 
 
+def start_cells(data, start) -> dict:
+    """The starting tile's rooms by position (setup D): its icons on the upper half's tunnels,
+    the golden monkey idols in the Monkey Shrine (L178). A scenario's hand-built map uses it
+    too, so its starting tile is the one a game plays on."""
+    cells = {}
+    for i, (dx, dy, room_id, exits) in enumerate(start.cells):
+        icons = {}
+        if dy == 1 and start.icons:                     # the icons are on the upper half's tunnels
+            icons = {k: list(start.icons[k]) for k in "NESW" if k in start.icons}
+        cell = Cell((dx, dy), start, data.get("room", room_id), exits, icons, bool(start.depths[i]))
+        if room_id == "monkey_shrine":
+            cell.idols = data.get("token", "monkey_idol").count
+        cells[(dx, dy)] = cell
+    return cells
+
+
 def new_state(data, players: int, rng, side: str | None = None) -> State:
     """`side`: the starting tile's id (default: the content's first start tile by id, the
     double-sided tile's A side in the base game)."""
@@ -64,14 +80,7 @@ def new_state(data, players: int, rng, side: str | None = None) -> State:
     state.mastery_left = min(players, tokens["mastery"].count)
     # D: the starting tile.
     start = data.get("tile", side or min(t.id for t in data.of("tile") if t.area == "start"))
-    for i, (dx, dy, room_id, exits) in enumerate(start.cells):
-        icons = {}
-        if dy == 1 and start.icons:                     # the icons are on the upper half's tunnels
-            icons = {k: list(start.icons[k]) for k in "NESW" if k in start.icons}
-        cell = Cell((dx, dy), start, data.get("room", room_id), exits, icons, bool(start.depths[i]))
-        if room_id == "monkey_shrine":
-            cell.idols = tokens["monkey_idol"].count
-        state.cells[(dx, dy)] = cell
+    state.cells.update(start_cells(data, start))
     mausoleum = next(p for p, c in state.cells.items() if c.room.room_type == "mausoleum")
     # E: reserve and a dungeon row with no dragon-attack icon.
     for c in data.of("card"):
