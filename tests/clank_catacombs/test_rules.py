@@ -83,7 +83,10 @@ def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_te
 
 def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing():
     """`gld: 5` in a player, a room's `treasure:` or `rwo:` set nothing, and an expectation
-    `{room: [1, 0], treasure: [...]}` or `{rage: 1, over: true}` passed whatever the engine did."""
+    `{room: [1, 0], treasure: [...]}` or `{rage: 1, over: true}` passed whatever the engine did;
+    a tile's icon as text was split into letters, a misspelt icon or exit made the tunnel
+    silently impassable (or failed later with a bare KeyError), and a chalice in the treasure
+    stack was placed and taken as a treasure."""
     from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
     room = {"at": [3, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
     base = {"players": [{"pos": [3, 0]}, {}], "tiles": [room]}
@@ -95,6 +98,13 @@ def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing(
         (base, [], [{"room": [3, 0], "treasure": ["x"]}], "unknown key(s) ['treasure']"),
         (base, [], [{"rage": 1, "over": True}], "one field of the game at a time"),
         (base, [], [{"legal": {"do": "end"}, "presnt": False}], "unknown key(s) ['presnt']"),
+        ({**base, "tiles": [{**room, "icons": {"E": "monster_icon"}}]}, [], [], "a side N, E, S or W and a list"),
+        ({**base, "tiles": [{**room, "icons": {"E": ["monster"]}}]}, [], [], "no tunnel icon 'monster'"),
+        ({**base, "tiles": [{**room, "exits": "ew"}]}, [], [], "tiles[0].exits 'ew'"),
+        ({**base, "tiles": [{**room, "room": "treasure"}]}, [], [], "tiles[0].room: no room 'treasure'"),
+        ({**base, "tiles": [{**room, "treasures": ["treasure_99"]}]}, [], [], "no token 'treasure_99'"),
+        ({**base, "treasure_stack": ["chalice"]}, [], [], "'chalice' is a major_secret, not a treasure"),
+        ({**base, "row": ["mercenary"]}, [], [], "'mercenary' is a reserve card, not a dungeon card"),
     ]
     for setup, steps, expect, message in cases:
         failures = run_scenario(GAME, {"setup": setup, "steps": steps, "expect": expect})

@@ -145,16 +145,8 @@ def build(data, setup: dict) -> Engine:
     start = setup.get("start", True)
     if start:                       # true: side A; or the side's id (start_b), as `new_game.side`
         state.cells.update(start_cells(data, _start_side(data, "start_a" if start is True else start)))
-    for spec in setup.get("tiles", []):
-        tile = data.get("tile", spec.get("tile", "depths_01"))
-        room = data.get("room", spec.get("room", tile.cells[0][2]))
-        cell = Cell(_pos(spec["at"]), tile, room, spec.get("exits", "NESW"),
-                    {k: list(v) for k, v in (spec.get("icons") or {}).items()},
-                    bool(spec.get("depths", tile.area == "depths")), spec.get("plus_signs", 0),
-                    bool(spec.get("portal", False)), list(spec.get("treasures", [])))
-        cell.idols = spec.get("idols", 0)
-        cell.signposts = list(spec.get("signposts", []))
-        cell.used = bool(spec.get("used", False))
+    for i, spec in enumerate(setup.get("tiles", [])):
+        cell = _tile_cell(data, i, spec)
         state.cells[cell.pos] = cell
     state.row = list(setup.get("row", []))
     state.reserve = Counter(setup.get("reserve", {"mercenary": 15, "explore": 15, "secret_tome": 12, "goblin": 1}))
@@ -188,6 +180,56 @@ def build(data, setup: dict) -> Engine:
     return engine
 
 
+def _tile_cell(data, i: int, spec: dict) -> Cell:
+    """A `tiles` entry as a room of the map; a tile, room, side, icon or treasure the content
+    does not have is refused in the scenario's terms (an icon given as text, not a list, was
+    split into letters, and a misspelt one made the tunnel silently impassable)."""
+    where, tiles, rooms = f"tiles[{i}]", data.kinds["tile"], data.kinds["room"]
+    tile_id = spec.get("tile", "depths_01")
+    if tile_id not in tiles:
+        raise ValueError(f"{where}.tile: no tile {tile_id!r} in the content")
+    tile = tiles[tile_id]
+    room_id = spec.get("room", tile.cells[0][2])
+    if room_id not in rooms:
+        raise ValueError(f"{where}.room: no room {room_id!r} in the content (rooms: {sorted(rooms)})")
+    exits = spec.get("exits", "NESW")
+    if not isinstance(exits, str) or not set(exits) <= set("NESW"):
+        raise ValueError(f"{where}.exits {exits!r}: the open sides as letters N, E, S, W (e.g. 'EW')")
+    icons = spec.get("icons") or {}
+    known = set(data.kinds["tunnel_icon"]) | {"one_way_in"}
+    for side, names in icons.items():
+        if side not in ("N", "E", "S", "W") or not isinstance(names, list):
+            raise ValueError(f"{where}.icons: {side!r}: {names!r}: a side N, E, S or W and a list of icons")
+        if set(names) - known:
+            raise ValueError(f"{where}.icons.{side}: no tunnel icon {sorted(set(names) - known)[0]!r} "
+                             f"(icons: {sorted(known)})")
+    treasures = list(spec.get("treasures", []))
+    _of_type(data, f"{where}.treasures", treasures, ("treasure",))
+    cell = Cell(_pos(spec["at"]), tile, rooms[room_id], exits, {k: list(v) for k, v in icons.items()},
+                bool(spec.get("depths", tile.area == "depths")), spec.get("plus_signs", 0),
+                bool(spec.get("portal", False)), treasures)
+    cell.idols = spec.get("idols", 0)
+    cell.signposts = list(spec.get("signposts", []))
+    cell.used = bool(spec.get("used", False))
+    return cell
+
+
+DUNGEON_CARDS = ("acquire", "device", "monster")
+# What each token pile of the setup holds (setup C, L168-170; the coupon is one of the 20
+# prisoner tokens, L111): a chalice in the treasure stack was placed and taken as a treasure.
+PILE_TYPES = {"treasure_stack": ("treasure",), "majors": ("major_secret",),
+              "minors": ("minor_secret",), "prisoners": ("prisoner", "coupon")}
+
+
+def _of_type(data, where: str, ids, types: tuple) -> None:
+    tokens = data.kinds["token"]
+    for tid in ids:
+        if tid not in tokens:
+            raise ValueError(f"{where}: no token {tid!r} in the content")
+        if tokens[tid].token_type not in types:
+            raise ValueError(f"{where}: {tid!r} is a {tokens[tid].token_type}, not a {' or '.join(types)}")
+
+
 def _market_entry(data, entry, where: str) -> tuple:
     """A player's market item: `[item, points]`, or the bare item id (its first points value,
     as the market board holds it at setup); anything else said in the scenario's terms."""
@@ -213,10 +255,14 @@ def _check_setup(engine: Engine, setup: dict) -> None:
         for key in getattr(st, where):
             if key not in ("black", "ghost") and not (isinstance(key, int) and 0 <= key < seats):
                 raise ValueError(f"{where} key {key!r}: a cube is 'black', 'ghost' or a seat 0-{seats - 1}")
-    _known_ids(engine, "row", st.row, engine.cards, "card")
-    _known_ids(engine, "dungeon_deck", st.dungeon_deck, engine.cards, "card")
-    for pile in ("treasure_stack", "majors", "minors", "prisoners"):
-        _known_ids(engine, pile, getattr(st, pile), engine.token_defs, "token")
+    for pile in ("row", "dungeon_deck"):          # dungeon cards only (L69-70, L186-190)
+        _known_ids(engine, pile, getattr(st, pile), engine.cards, "card")
+        other = next((c for c in getattr(st, pile) if engine.cards[c].card_type not in DUNGEON_CARDS), None)
+        if other is not None:
+            raise ValueError(f"{pile}: {other!r} is a {engine.cards[other].card_type} card, not a dungeon card "
+                             "(the reserve's cards are in `reserve`)")
+    for pile, types in PILE_TYPES.items():
+        _of_type(engine.data, pile, getattr(st, pile), types)
     _known_ids(engine, "market", st.market, engine.items, "market item")
     for seat, p in enumerate(st.players):
         where = f"players[{seat}]"
