@@ -105,6 +105,11 @@ def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing(
         ({**base, "tiles": [{**room, "treasures": ["treasure_99"]}]}, [], [], "no token 'treasure_99'"),
         ({**base, "treasure_stack": ["chalice"]}, [], [], "'chalice' is a major_secret, not a treasure"),
         ({**base, "row": ["mercenary"]}, [], [], "'mercenary' is a reserve card, not a dungeon card"),
+        ({**base, "players": [{"pos": [3, 0], "hand": "lute"}, {}]}, [], [], "players[0].hand 'lute': a list"),
+        ({**base, "players": [{"pos": [3, 0], "movement": "2"}, {}]}, [], [], "players[0].movement '2'"),
+        ({**base, "bag": {"black": -3}}, [], [], "setup.bag.black -3: a whole number"),
+        ({**base, "market": {"crown": 10}}, [], [], "each item's points left, as a list"),
+        ({"new_game": {"players": 1}}, [], [], "new_game players 1: the game is for 2-4 players"),
     ]
     for setup, steps, expect, message in cases:
         failures = run_scenario(GAME, {"setup": setup, "steps": steps, "expect": expect})

@@ -32,8 +32,14 @@ from collections import Counter
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
+from tomecraft.runtime.engines.clank_catacombs.scenario_shape import (
+    DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, STEP_KEYS, check_expect_keys, check_setup_shape,
+    known_keys, of_type,
+)
 from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
-from tomecraft.runtime.engines.clank_catacombs.state import ACTIVE, ESCAPED, KNOCKED_OUT, Cell, Player, State
+from tomecraft.runtime.engines.clank_catacombs.state import (
+    ACTIVE, ESCAPED, KNOCKED_OUT, Cell, Player, State, rule,
+)
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, refuse_unofferable
 
@@ -79,43 +85,6 @@ def _cube(v):
     return int(v) if isinstance(v, int) or (isinstance(v, str) and v.isdigit()) else v
 
 
-# The keys `build`, `_run_step` and `_check` read (the module docstring lists them): any other
-# key would set or check nothing, and a misspelt one (`gld: 5`, a room's `treasure:`) passed.
-SETUP_KEYS = frozenset(("new_game", "players", "tiles", "start", "row", "dungeon_deck", "tile_stack",
-                        "treasure_stack", "prisoners", "majors", "minors", "rage", "clank_area", "bag",
-                        "ghosts", "bag_draws", "reserve", "market", "players_count", "mastery_left"))
-NEW_GAME_KEYS = frozenset(("players", "seed", "side"))
-PLAYER_KEYS = frozenset(("pos", "hand", "deck", "discard", "skill", "combat", "movement", "gold",
-                         "lockpicks", "cubes", "damage", "tokens", "treasures", "market", "signposts",
-                         "status", "knocked_in_depths", "mastery"))
-TILE_KEYS = frozenset(("at", "tile", "room", "exits", "icons", "depths", "plus_signs", "portal",
-                       "treasures", "idols", "signposts", "used"))
-OPTION_KEYS = ("do", "card", "to", "edge", "item", "coupon", "token", "portal")
-STEP_KEYS = frozenset(OPTION_KEYS + ("player", "choose", "illegal"))
-ROOM_EXPECT_KEYS = frozenset(("room", "treasures", "idols", "signposts", "used", "exits", "tile"))
-# An expectation of the game (not of a player): the keys it may hold with its own.
-GAME_EXPECT_KEYS = {"legal": {"legal", "player", "present"}, "room": ROOM_EXPECT_KEYS,
-                    "scores": {"scores", "winners"}, "winners": {"scores", "winners"}}
-
-
-def _known_keys(where: str, spec, known: frozenset) -> None:
-    if not isinstance(spec, dict):
-        raise ValueError(f"{where} must be a mapping, not {spec!r:.40}")
-    unknown = sorted(set(spec) - known, key=str)
-    if unknown:
-        raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
-
-
-def _check_setup_keys(setup: dict) -> None:
-    _known_keys("setup", setup, SETUP_KEYS)
-    if "new_game" in setup:
-        _known_keys("setup.new_game", setup["new_game"], NEW_GAME_KEYS)
-    for seat, spec in enumerate(setup.get("players") or []):
-        _known_keys(f"players[{seat}]", spec, PLAYER_KEYS)
-    for i, spec in enumerate(setup.get("tiles") or []):
-        _known_keys(f"tiles[{i}]", spec, TILE_KEYS)
-
-
 def _start_side(data, side) -> object:
     """The starting tile's side named `side`, refused in the scenario's terms if there is none."""
     sides = sorted(t.id for t in data.of("tile") if t.area == "start")
@@ -124,12 +93,23 @@ def _start_side(data, side) -> object:
     return data.get("tile", side)
 
 
+def _players(data, n: int) -> int:
+    """`new_game.players`, refused in the scenario's terms when the content has no setup for it
+    (a KeyError '1' for one player; "7 players need the 墓穴派对 pack" with the pack loaded)."""
+    starts, most = rule(data, "rage_start"), rule(data, "max_players")   # the dragon's start by count
+    if not (n <= most and str(n) in starts):
+        fewest = min(k for k in range(1, most + 1) if str(k) in starts)
+        extra = "" if most >= 6 else " (5-6 with the 墓穴派对 pack: packs: [.../packs/tomb_party])"
+        raise ValueError(f"new_game players {n}: the game is for {fewest}-{most} players{extra}")
+    return n
+
+
 def build(data, setup: dict) -> Engine:
-    _check_setup_keys(setup)
+    check_setup_shape(setup)
     if "new_game" in setup:
         spec = setup["new_game"]
         side = _start_side(data, spec.get("side", "start_a")).id
-        state = new_state(data, int(spec.get("players", 4)), Rng(spec.get("seed", 1)), side)
+        state = new_state(data, _players(data, spec.get("players", 4)), Rng(spec.get("seed", 1)), side)
         agents = [ScriptedAgent(fallback=FirstOption()) for _ in state.players]
         engine = Engine(data, state, agents)
         engine.rng = ScriptedRng([])
@@ -204,7 +184,7 @@ def _tile_cell(data, i: int, spec: dict) -> Cell:
             raise ValueError(f"{where}.icons.{side}: no tunnel icon {sorted(set(names) - known)[0]!r} "
                              f"(icons: {sorted(known)})")
     treasures = list(spec.get("treasures", []))
-    _of_type(data, f"{where}.treasures", treasures, ("treasure",))
+    of_type(data, f"{where}.treasures", treasures, ("treasure",))
     cell = Cell(_pos(spec["at"]), tile, rooms[room_id], exits, {k: list(v) for k, v in icons.items()},
                 bool(spec.get("depths", tile.area == "depths")), spec.get("plus_signs", 0),
                 bool(spec.get("portal", False)), treasures)
@@ -212,22 +192,6 @@ def _tile_cell(data, i: int, spec: dict) -> Cell:
     cell.signposts = list(spec.get("signposts", []))
     cell.used = bool(spec.get("used", False))
     return cell
-
-
-DUNGEON_CARDS = ("acquire", "device", "monster")
-# What each token pile of the setup holds (setup C, L168-170; the coupon is one of the 20
-# prisoner tokens, L111): a chalice in the treasure stack was placed and taken as a treasure.
-PILE_TYPES = {"treasure_stack": ("treasure",), "majors": ("major_secret",),
-              "minors": ("minor_secret",), "prisoners": ("prisoner", "coupon")}
-
-
-def _of_type(data, where: str, ids, types: tuple) -> None:
-    tokens = data.kinds["token"]
-    for tid in ids:
-        if tid not in tokens:
-            raise ValueError(f"{where}: no token {tid!r} in the content")
-        if tokens[tid].token_type not in types:
-            raise ValueError(f"{where}: {tid!r} is a {tokens[tid].token_type}, not a {' or '.join(types)}")
 
 
 def _market_entry(data, entry, where: str) -> tuple:
@@ -262,7 +226,7 @@ def _check_setup(engine: Engine, setup: dict) -> None:
             raise ValueError(f"{pile}: {other!r} is a {engine.cards[other].card_type} card, not a dungeon card "
                              "(the reserve's cards are in `reserve`)")
     for pile, types in PILE_TYPES.items():
-        _of_type(engine.data, pile, getattr(st, pile), types)
+        of_type(engine.data, pile, getattr(st, pile), types)
     _known_ids(engine, "market", st.market, engine.items, "market item")
     for seat, p in enumerate(st.players):
         where = f"players[{seat}]"
@@ -315,7 +279,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     p = st.players[_seat(st, step.get("player", 0))]
     agent = engine.agents[p.seat]
     agent.choices = list(step.get("choose", []))
-    _known_keys("step", step, STEP_KEYS)
+    known_keys("step", step, STEP_KEYS)
     do = step.get("do")
     if do is None:
         raise ValueError(f"step {step!r} has no `do` (play, acquire, use, defeat, move, explore, "
@@ -347,24 +311,12 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     agent.choices.clear()
 
 
-def _check_expect_keys(exp: dict) -> None:
-    """An expectation holds only keys `_check` reads: a player's fields are each read from the
-    player (an unknown one fails there); any other expectation checks one thing of the game."""
-    if "player" in exp and "legal" not in exp:
-        return
-    kind = "legal" if "legal" in exp else next((k for k in exp if k in GAME_EXPECT_KEYS), None)
-    if kind is None and len(exp) > 1:
-        raise ValueError(f"expectation {sorted(exp)}: one field of the game at a time (or a player's)")
-    if kind is not None:
-        _known_keys("expectation", exp, frozenset(GAME_EXPECT_KEYS[kind]))
-
-
 def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     st = engine.state
 
     def cmp(label, got, want):
         return None if got == want else f"{label}: expected {want!r}, got {got!r}"
-    _check_expect_keys(exp)
+    check_expect_keys(exp)
     if "legal" in exp:
         p = st.players[_seat(st, exp.get("player", 0))]
         if not exp.get("present", True):

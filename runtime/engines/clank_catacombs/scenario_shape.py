@@ -1,0 +1,109 @@
+"""The shape of a Clank! Catacombs scenario file (scenario.py reads it): the keys its setup,
+players, tiles, steps and expectations may hold, the types of their values, and what each
+pile holds. A key the game does not know would set or check nothing, and a value of the wrong
+type failed late with a bare TypeError: both are refused here, naming the key."""
+from __future__ import annotations
+
+# The keys `build`, `_run_step` and `_check` read (the module docstring lists them): any other
+# key would set or check nothing, and a misspelt one (`gld: 5`, a room's `treasure:`) passed.
+SETUP_KEYS = frozenset(("new_game", "players", "tiles", "start", "row", "dungeon_deck", "tile_stack",
+                        "treasure_stack", "prisoners", "majors", "minors", "rage", "clank_area", "bag",
+                        "ghosts", "bag_draws", "reserve", "market", "players_count", "mastery_left"))
+NEW_GAME_KEYS = frozenset(("players", "seed", "side"))
+PLAYER_KEYS = frozenset(("pos", "hand", "deck", "discard", "skill", "combat", "movement", "gold",
+                         "lockpicks", "cubes", "damage", "tokens", "treasures", "market", "signposts",
+                         "status", "knocked_in_depths", "mastery"))
+TILE_KEYS = frozenset(("at", "tile", "room", "exits", "icons", "depths", "plus_signs", "portal",
+                       "treasures", "idols", "signposts", "used"))
+OPTION_KEYS = ("do", "card", "to", "edge", "item", "coupon", "token", "portal")
+STEP_KEYS = frozenset(OPTION_KEYS + ("player", "choose", "illegal"))
+ROOM_EXPECT_KEYS = frozenset(("room", "treasures", "idols", "signposts", "used", "exits", "tile"))
+# An expectation of the game (not of a player): the keys it may hold with its own.
+GAME_EXPECT_KEYS = {"legal": {"legal", "player", "present"}, "room": ROOM_EXPECT_KEYS,
+                    "scores": {"scores", "winners"}, "winners": {"scores", "winners"}}
+
+
+def known_keys(where: str, spec, known: frozenset) -> None:
+    if not isinstance(spec, dict):
+        raise ValueError(f"{where} must be a mapping, not {spec!r:.40}")
+    unknown = sorted(set(spec) - known, key=str)
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+
+
+# The values that are counts (whole numbers, 0 or more), lists, and counts by key.
+SETUP_COUNTS = ("rage", "ghosts", "players_count", "mastery_left")
+SETUP_LISTS = ("players", "tiles", "row", "dungeon_deck", "tile_stack", "treasure_stack", "prisoners",
+               "majors", "minors", "bag_draws")
+SETUP_TALLIES = ("clank_area", "bag", "reserve")
+PLAYER_COUNTS = ("skill", "combat", "movement", "gold", "lockpicks", "cubes", "damage", "signposts",
+                 "mastery")
+PLAYER_LISTS = ("hand", "deck", "discard", "treasures", "market")
+
+
+def check_setup_shape(setup: dict) -> None:
+    """The setup's keys and the types of their values (`hand: lute` was read as the cards
+    l, u, t, e; `movement: "2"` failed at the first move with a TypeError)."""
+    known_keys("setup", setup, SETUP_KEYS)
+    _values("setup", setup, SETUP_COUNTS, SETUP_LISTS, SETUP_TALLIES)
+    if "new_game" in setup:
+        known_keys("setup.new_game", setup["new_game"], NEW_GAME_KEYS)
+        _values("setup.new_game", setup["new_game"], ("players",), ())
+    market = setup.get("market") or {}
+    if not isinstance(market, dict) or not all(isinstance(v, list) for v in market.values()):
+        raise ValueError(f"setup.market {market!r:.60}: each item's points left, as a list "
+                         "(e.g. {crown: [10, 9, 8]})")
+    for seat, spec in enumerate(setup.get("players") or []):
+        known_keys(f"players[{seat}]", spec, PLAYER_KEYS)
+        _values(f"players[{seat}]", spec, PLAYER_COUNTS, PLAYER_LISTS, ("tokens",))
+    for i, spec in enumerate(setup.get("tiles") or []):
+        known_keys(f"tiles[{i}]", spec, TILE_KEYS)
+        _values(f"tiles[{i}]", spec, ("plus_signs", "idols"), ("treasures", "signposts"))
+
+
+def _values(where: str, spec: dict, counts: tuple, lists: tuple, tallies: tuple = ()) -> None:
+    for key in counts:
+        if key in spec:
+            _count(f"{where}.{key}", spec[key])
+    for key in lists:
+        if key in spec and not isinstance(spec[key], list):
+            raise ValueError(f"{where}.{key} {spec[key]!r:.40}: a list (e.g. [a, b])")
+    for key in tallies:
+        if key in spec:
+            if not isinstance(spec[key], dict):
+                raise ValueError(f"{where}.{key} {spec[key]!r:.40}: a mapping of counts (e.g. {{a: 2}})")
+            for name, n in spec[key].items():
+                _count(f"{where}.{key}.{name}", n)
+
+
+def _count(where: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{where} {value!r}: a whole number, 0 or more")
+
+
+DUNGEON_CARDS = ("acquire", "device", "monster")
+# What each token pile of the setup holds (setup C, L168-170; the coupon is one of the 20
+# prisoner tokens, L111): a chalice in the treasure stack was placed and taken as a treasure.
+PILE_TYPES = {"treasure_stack": ("treasure",), "majors": ("major_secret",),
+              "minors": ("minor_secret",), "prisoners": ("prisoner", "coupon")}
+
+
+def of_type(data, where: str, ids, types: tuple) -> None:
+    tokens = data.kinds["token"]
+    for tid in ids:
+        if tid not in tokens:
+            raise ValueError(f"{where}: no token {tid!r} in the content")
+        if tokens[tid].token_type not in types:
+            raise ValueError(f"{where}: {tid!r} is a {tokens[tid].token_type}, not a {' or '.join(types)}")
+
+
+def check_expect_keys(exp: dict) -> None:
+    """An expectation holds only keys `_check` reads: a player's fields are each read from the
+    player (an unknown one fails there); any other expectation checks one thing of the game."""
+    if "player" in exp and "legal" not in exp:
+        return
+    kind = "legal" if "legal" in exp else next((k for k in exp if k in GAME_EXPECT_KEYS), None)
+    if kind is None and len(exp) > 1:
+        raise ValueError(f"expectation {sorted(exp)}: one field of the game at a time (or a player's)")
+    if kind is not None:
+        known_keys("expectation", exp, frozenset(GAME_EXPECT_KEYS[kind]))
