@@ -110,10 +110,24 @@ def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing(
         ({**base, "bag": {"black": -3}}, [], [], "setup.bag.black -3: a whole number"),
         ({**base, "market": {"crown": 10}}, [], [], "each item's points left, as a list"),
         ({"new_game": {"players": 1}}, [], [], "new_game players 1: the game is for 2-4 players"),
+        ({**base, "reserve": {"mercenery": 3}}, [], [], "reserve: no reserve card 'mercenery'"),
     ]
     for setup, steps, expect, message in cases:
         failures = run_scenario(GAME, {"setup": setup, "steps": steps, "expect": expect})
         assert len(failures) == 1 and message in failures[0], (message, failures)
+
+
+def test_a_scenario_s_reserve_and_market_name_only_the_piles_they_change():
+    """`reserve: {secret_tome: 0}` emptied every reserve pile, `market: {crown: [8]}` sold out
+    every other item; now the others are as set up, and a market expectation checks the items
+    it names (as a player's `tokens` does)."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [3, 0], "tile": "safe_06", "room": "market", "exits": "EW"}
+    setup = {"players": [{"pos": [3, 0], "skill": 2, "gold": 7}, {}], "tiles": [room],
+             "reserve": {"secret_tome": 0}, "market": {"crown": [8]}}
+    steps = [{"do": "acquire", "card": "mercenary"}, {"do": "buy", "item": "backpack"}]
+    expect = [{"market": {"crown": [8], "backpack": [5]}}, {"player": 0, "discard": ["mercenary"]}]
+    assert run_scenario(GAME, {"setup": setup, "steps": steps, "expect": expect}) == []
 
 
 def test_a_scenario_may_name_a_player_s_market_item_alone_and_its_dragon_draws_as_text():

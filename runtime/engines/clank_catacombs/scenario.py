@@ -11,18 +11,20 @@ setup:  new_game: {players, seed, side}  (a real setup A-H) or a hand-built stat
         row, dungeon_deck (top first), tile_stack (top first), treasure_stack (top first),
         prisoners, majors, minors (top first), rage (1-based space), clank_area {seat|ghost: n},
         bag {black|ghost|seat: n}, ghosts, bag_draws [black|ghost|seat...] (the dragon's draws),
-        reserve {card: n}, market {item: [points...]}, players_count, mastery_left
+        reserve {card: n}, market {item: [points left...]} (the piles and items named; the others
+        as set up), players_count, mastery_left
 steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|end, player,
-         card, to, edge, item, coupon, token, choose: [...], illegal: true}
+         card, to, edge, item, coupon, token, portal, choose: [...], illegal: true}
         | {do: turn_end, player} | {do: out_turn, player} | {do: dragon_attack} | {do: score}
 expect: {player, <field>: value}, a field of the player: pos, hand, deck, discard, play_area,
         hand_size, deck_size, discard_size, discard_has [cards], skill, combat, movement, gold,
         lockpicks, cubes, damage, clank (cubes in the Clank! area), track, tokens, treasures,
         market, signposts, status, escaped, knocked_in_depths, mastery, clank_gained,
         neg_bank, no_movement
-        | {room: [x, y], treasures|idols|signposts|used}
+        | {room: [x, y], treasures|idols|signposts|used|exits|tile}
         | {treasure_stack} | {clank_area} | {bag} | {row} | {row_size} | {dungeon_discard}
-        | {legal, player, present} | {scores} | {winners} | {rage} | {tile_stack} | {market}
+        | {legal, player, present} | {scores} | {winners} | {rage} | {tile_stack}
+        | {market: {item: [points left...]}} (the items named)
         | {log} | {over}
 """
 from __future__ import annotations
@@ -129,9 +131,13 @@ def build(data, setup: dict) -> Engine:
         cell = _tile_cell(data, i, spec)
         state.cells[cell.pos] = cell
     state.row = list(setup.get("row", []))
-    state.reserve = Counter(setup.get("reserve", {"mercenary": 15, "explore": 15, "secret_tome": 12, "goblin": 1}))
-    state.market = {k: list(v) for k, v in (setup.get("market") or
-                    {i.id: list(i.points) for i in data.of("market_item")}).items()}
+    # The reserve as set up (L57-59, L186), with the piles the scenario names set to its counts:
+    # `reserve: {secret_tome: 0}` used to empty every other pile too.
+    state.reserve = Counter({**{c.id: c.count for c in data.of("card") if c.card_type == "reserve"},
+                             **(setup.get("reserve") or {})})
+    # The market board as set up (L172), with the items the scenario names left as it says.
+    state.market = {k: list(v) for k, v in {**{i.id: i.points for i in data.of("market_item")},
+                                            **(setup.get("market") or {})}.items()}
     state.bag = Counter({_cube(k): v for k, v in (setup.get("bag") or {"black": 24}).items()})
     state.clank_area = Counter({_cube(k): v for k, v in (setup.get("clank_area") or {}).items()})
     state.ghosts = setup.get("ghosts", 5)
@@ -228,6 +234,8 @@ def _check_setup(engine: Engine, setup: dict) -> None:
     for pile, types in PILE_TYPES.items():
         of_type(engine.data, pile, getattr(st, pile), types)
     _known_ids(engine, "market", st.market, engine.items, "market item")
+    _known_ids(engine, "reserve", st.reserve, {c: d for c, d in engine.cards.items()
+                                               if d.card_type == "reserve"}, "reserve card")
     for seat, p in enumerate(st.players):
         where = f"players[{seat}]"
         if p.status not in (ACTIVE, ESCAPED, KNOCKED_OUT):
@@ -383,8 +391,9 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         return cmp("rage space", st.rage + 1, exp["rage"])
     if "tile_stack" in exp:
         return cmp("tile stack size", len(st.tile_stack), exp["tile_stack"])
-    if "market" in exp:
-        return cmp("market", st.market, exp["market"])
+    if "market" in exp:              # the items named, as `tokens` of a player
+        want = exp["market"]
+        return cmp("market", {k: st.market.get(k) for k in want}, want)
     if "over" in exp:
         return cmp("game over", st.over, exp["over"])
     if "log" in exp:
