@@ -111,6 +111,7 @@ def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing(
         ({**base, "market": {"crown": 10}}, [], [], "each item's points left, as a list"),
         ({"new_game": {"players": 1}}, [], [], "new_game players 1: the game is for 2-4 players"),
         ({**base, "reserve": {"mercenery": 3}}, [], [], "reserve: no reserve card 'mercenery'"),
+        (base, [{"do": "out_turn", "player": 0}], [], "out_turn: player 0 is still in the game"),
     ]
     for setup, steps, expect, message in cases:
         failures = run_scenario(GAME, {"setup": setup, "steps": steps, "expect": expect})

@@ -295,7 +295,10 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     if do == "turn_end":
         st.current = p.seat
         engine.end_turn(p)
-    elif do == "out_turn":
+    elif do == "out_turn":              # L617: the turn of a player who escaped or was knocked out
+        if p.active:
+            raise ValueError(f"out_turn: player {p.seat} is still in the game (status {p.status!r}); "
+                             "an out turn is an escaped or knocked-out player's")
         engine.out_turn(p)
     elif do == "dragon_attack":
         engine.dragon_attack()
