@@ -15,6 +15,8 @@ setup:  new_game: {players, seed, side}  (a real setup A-H) or a hand-built stat
         as set up), players_count, mastery_left
 steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|end, player,
          card, to, edge, item, coupon, token, portal, choose: [...], illegal: true}
+        (`end` only declares the end, legal once the hand is played out, L247, L286; the
+         end of the turn itself, discard, draw 5, refill, dragon, is `turn_end`)
         | {do: turn_end, player} | {do: out_turn, player} | {do: dragon_attack} | {do: score}
 expect: {player, <field>: value}, a field of the player: pos, hand, deck, discard, play_area,
         hand_size, deck_size, discard_size, discard_has [cards], skill, combat, movement, gold,
