@@ -80,18 +80,35 @@ class Rules:
             self.place(card, "hand")
 
     def redraw(self, card: Card) -> None:
-        """L216: back to its deck, shuffle, draw 1 into the same position."""
+        """L216: back to its deck, shuffle, draw 1 into the same position: a column's place,
+        a battlefield row's place (same side), the hand or the spare slot."""
         s = self.state
-        if card.zone != "exploration":
-            raise Fizzle("only exploration cards are redrawn here")
-        ci, ri = next((ci, ri) for ci, col in enumerate(s.columns) for ri, c in enumerate(col) if c is card)
-        self.place(card, "main_deck")
+        slot = self._redraw_slot(card)
+        if slot is None:
+            raise Fizzle(f"{card} has no place to redraw into")
+        index = next(i for i, c in enumerate(slot) if c is card)
+        zone = card.zone
+        self.place(card, "main_deck")           # (a column or a row keeps its list object)
         self.shuffle(s.main_deck)
         new = s.main_deck.pop()
-        new.zone = "exploration"
-        s.columns[ci].insert(ri, new)
+        new.zone = zone
+        slot.insert(index, new)
         self.settle()
         self.log(f"redraw {card} -> {new}")
+
+    def _redraw_slot(self, card: Card) -> list | None:
+        """The list holding a main-deck card where a redraw can put another in its place."""
+        s = self.state
+        if card.deck != "main":
+            return None
+        if card.zone == "exploration":
+            return next((col for col in s.columns if card in col), None)
+        if card.zone == "battlefield":
+            row = self.row_of(card)
+            return None if row is None else (row.enemy if card in row.enemy else row.player)
+        if card.zone in ("hand", "spare"):
+            return getattr(s, card.zone)
+        return None
 
     # --- placement ---------------------------------------------------------------------------
     def put_beside(self, card: Card, anchor) -> None:
