@@ -52,10 +52,8 @@ class Rules:
     def search(self, zone: str, card_type: str, amount: int) -> None:
         """L246-252: the first `amount` matching cards from the top, then shuffle; none: fizzle."""
         pile = self.cards_in_zone(zone)
-        found = [c for c in reversed(pile) if getattr(c.defn, "card_type", None) == card_type
-                 and not getattr(c.defn, "identity", False)][:amount]
-        if zone == "relic_deck" and card_type == "relic":
-            found = [c for c in reversed(pile)][:amount]
+        found = [c for c in reversed(pile) if _is_a(c, card_type)
+                 and not getattr(c.defn, "identity", False)][:amount]    # r02: descend ④ only
         real = self._pile({"event_deck": "event_deck", "main_deck": "main_deck",
                            "relic_deck": "relic_deck"}.get(zone, ""))
         if not found:
@@ -385,3 +383,9 @@ class Rules:
             s.tokens[a].up += 1
         self.consume_time(self.board.time_short_rest)
 
+
+def _is_a(card: Card, card_type: str) -> bool:
+    """Whether a card is of a card_type term: relics carry none, they are all `relic`."""
+    if card.deck == "relic":
+        return card_type == "relic"
+    return getattr(card.defn, "card_type", None) == card_type
