@@ -82,6 +82,7 @@ class Battle:
         self.once_tracker.reset("battle")
         if not s.over:
             self.post_battle_events()
+        self.end_scope("battle")            # the battle ends after its post-battle (L129, L143)
 
     def resolve_row(self, row: Row) -> None:
         s = self.state

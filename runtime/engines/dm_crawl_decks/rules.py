@@ -367,6 +367,7 @@ class Rules:
         for relic in s.equipment:
             relic.sideways = False              # L234
         self.once_tracker.reset("rest")
+        self.end_scope("rest")
         self.fire("long_rest")
         if not free:
             self.consume_time(self.board.time_long_rest)     # r13: after the action
