@@ -176,7 +176,7 @@ class Scenario:
                         if side != "player" or int(item["size"]) > tokens.up:
                             raise ValueError(f"rows: a stack {item} is the player's, made of face-up "
                                              f"tokens (setup tokens gives {item['attr']} {tokens.up} up)")
-                        tokens.up -= int(item["size"])
+                        tokens.up, tokens.stacked = tokens.up - int(item["size"]), tokens.stacked + int(item["size"])
                         getattr(row, side).append(Virtual(item["attr"], int(item["size"])))
                         continue
                     card = self.card(item, "battlefield")
