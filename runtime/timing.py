@@ -259,6 +259,15 @@ class ContinuousEffects:
         for r in gone:
             self.layers.replace_source((id(r.owner), r.key), ())
 
+    def end_scope(self, scope: str) -> None:
+        """Drop the bodies registered under `during <scope>`: that duration is over."""
+        gone = [r for r in self._regs if getattr(r.ctx, "scope", None) == scope]
+        if not gone:
+            return
+        self._regs = [r for r in self._regs if all(r is not g for g in gone)]
+        for r in gone:
+            self.layers.replace_source((id(r.owner), r.key), ())
+
     def sources(self) -> list:
         return [r.owner for r in self._regs]
 

@@ -52,6 +52,9 @@ CASES = [
      {"do": "skill", "seat": 0, "id": "iron_hed", "fails": True}),
     ("dm_crawl_decks", "tt03_rests_illegal.yaml", "expect",
      {"legal": {"do": "long_rest", "free": True}, "present": False}),
+    ("dm_crawl_decks", "tt03_rests_illegal.yaml", "steps", {"do": "battle", "column": 7, "illegal": True}),
+    ("dm_crawl_decks", "tt03_rests_illegal.yaml", "steps", {"do": "descend", "illegal": True}),
+    ("dm_crawl_decks", "tt03_rests_illegal.yaml", "steps", {"do": "short_rest", "ilegal": True}),
 ]
 
 
@@ -67,3 +70,15 @@ def test_a_vacuous_refusal_fails_the_scenario(game, name, where, bad):
         broken["expect"] = list(broken.get("expect") or []) + [bad]
     failures = _run(game, broken)
     assert failures and any("vacuously" in f or "scenario error" in f for f in failures), failures
+
+
+def test_crawl_refusing_a_legal_option_fails():
+    """`illegal: true` on an option the engine offers fails the scenario (it was once ignored,
+    and the short rest was played instead: a pass)."""
+    good = _load("dm_crawl_decks", "tt03_rests_illegal.yaml")
+    broken = copy.deepcopy(good)
+    broken["setup"]["main_deck"] = 3
+    broken["expect"] = []
+    broken["steps"] = [{"do": "short_rest", "illegal": True}]
+    failures = _run("dm_crawl_decks", broken)
+    assert failures and "expected to be illegal but is legal" in failures[0], failures

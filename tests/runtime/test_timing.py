@@ -205,6 +205,19 @@ def test_lay7_the_continuous_add_stops_when_its_source_leaves():
     assert f.points("monster") == 3
 
 
+def test_ending_a_scope_drops_the_continuous_effects_registered_during_it():
+    f = Field(monster=3, banner=1, horn=1)
+    f.plus("banner", "monster", 1)                                   # no duration
+    def horn(ctx):
+        ctx.info[COLLECT].append(("monster", "points", "+=", 2))
+    f.cont.register("horn", Context(engine=None, self="horn").bind(scope="battle"), horn, "k")
+    assert f.points("monster") == 6
+    f.cont.end_scope("turn")                                         # not its scope
+    assert f.points("monster") == 6
+    f.cont.end_scope("battle")
+    assert f.points("monster") == 4 and f.cont.sources() == ["banner"]
+
+
 def test_refresh_follows_new_targets_and_fires_nothing_when_nothing_changed():
     f = Field(a=1, b=1, curse=5)
     f.in_play.discard("b")

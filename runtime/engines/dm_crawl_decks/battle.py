@@ -40,7 +40,9 @@ class Battle:
                 card.zone = "battlefield"
                 row.player.append(card)
             else:
-                s.tokens[pick["attr"]].up -= pick["size"]
+                tokens = s.tokens[pick["attr"]]
+                tokens.up -= pick["size"]
+                tokens.stacked += pick["size"]
                 row.player.append(Virtual(pick["attr"], pick["size"]))
 
     def battle(self, column: int) -> None:
@@ -82,6 +84,7 @@ class Battle:
         self.once_tracker.reset("battle")
         if not s.over:
             self.post_battle_events()
+        self.end_scope("battle")            # the battle ends after its post-battle (L129, L143)
 
     def resolve_row(self, row: Row) -> None:
         s = self.state
@@ -125,6 +128,7 @@ class Battle:
             tokens = s.tokens[v.attribute]
             tokens.up += v.size - 1
             tokens.down += 1
+            tokens.stacked -= v.size
         for c in list(row.enemy + row.player):                  # anything an effect left behind
             if isinstance(c, Card) and c.zone == "battlefield":
                 self.send_to_graveyard(c) if p >= e else self.discard(c)

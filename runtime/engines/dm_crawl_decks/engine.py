@@ -161,6 +161,18 @@ class Engine(Battle, Rules, Zones):
         if card.zone in FIELD:
             self.send_to_graveyard(card)
 
+    def end_scope(self, scope: str) -> None:
+        """`during <scope>` is over (turn, battle, rest, floor): its triggers and continuous
+        effects end. A trial copy that has not copied them skips a scope none was made for."""
+        bus, fx = self._pending("bus"), self._pending("continuous_fx")
+        subs = bus.original._subs.values() if bus is not None else self.bus._subs.values()
+        if any(s.active and s.scope == scope for lst in subs for s in lst):
+            self.bus.end_scope(scope)
+        regs = fx.original._regs if fx is not None else self.continuous_fx._regs
+        if any(getattr(r.ctx, "scope", None) == scope for r in regs):
+            self.continuous_fx.end_scope(scope)
+            self.settle()
+
     def _pending(self, name: str):
         """The not yet copied `name` of a trial copy (snapshot.Pending), else None."""
         lazy = self.__dict__.get("_lazy")
@@ -316,7 +328,7 @@ class Engine(Battle, Rules, Zones):
         s = self.state
         self.turn_windows.enter("turn_end")
         self.fire("turn_end")                                   # ①
-        self.bus.end_scope("turn")
+        self.end_scope("turn")
         self.once_tracker.reset("turn")
         if s.over:
             return
@@ -357,6 +369,7 @@ class Engine(Battle, Rules, Zones):
         self.shuffle(s.event_deck)
         s.descends += 1
         self.fire("descend")
+        self.end_scope("floor")
         self.once_tracker.reset("floor")
         has_id = any(c.defn.identity for c in s.equipment)
         if s.dl >= self.board.dl_max and not has_id:                       # ④

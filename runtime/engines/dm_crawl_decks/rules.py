@@ -52,10 +52,8 @@ class Rules:
     def search(self, zone: str, card_type: str, amount: int) -> None:
         """L246-252: the first `amount` matching cards from the top, then shuffle; none: fizzle."""
         pile = self.cards_in_zone(zone)
-        found = [c for c in reversed(pile) if getattr(c.defn, "card_type", None) == card_type
-                 and not getattr(c.defn, "identity", False)][:amount]
-        if zone == "relic_deck" and card_type == "relic":
-            found = [c for c in reversed(pile)][:amount]
+        found = [c for c in reversed(pile) if _is_a(c, card_type)
+                 and not getattr(c.defn, "identity", False)][:amount]    # r02: descend ④ only
         real = self._pile({"event_deck": "event_deck", "main_deck": "main_deck",
                            "relic_deck": "relic_deck"}.get(zone, ""))
         if not found:
@@ -80,18 +78,35 @@ class Rules:
             self.place(card, "hand")
 
     def redraw(self, card: Card) -> None:
-        """L216: back to its deck, shuffle, draw 1 into the same position."""
+        """L216: back to its deck, shuffle, draw 1 into the same position: a column's place,
+        a battlefield row's place (same side), the hand or the spare slot."""
         s = self.state
-        if card.zone != "exploration":
-            raise Fizzle("only exploration cards are redrawn here")
-        ci, ri = next((ci, ri) for ci, col in enumerate(s.columns) for ri, c in enumerate(col) if c is card)
-        self.place(card, "main_deck")
+        slot = self._redraw_slot(card)
+        if slot is None:
+            raise Fizzle(f"{card} has no place to redraw into")
+        index = next(i for i, c in enumerate(slot) if c is card)
+        zone = card.zone
+        self.place(card, "main_deck")           # (a column or a row keeps its list object)
         self.shuffle(s.main_deck)
         new = s.main_deck.pop()
-        new.zone = "exploration"
-        s.columns[ci].insert(ri, new)
+        new.zone = zone
+        slot.insert(index, new)
         self.settle()
         self.log(f"redraw {card} -> {new}")
+
+    def _redraw_slot(self, card: Card) -> list | None:
+        """The list holding a main-deck card where a redraw can put another in its place."""
+        s = self.state
+        if card.deck != "main":
+            return None
+        if card.zone == "exploration":
+            return next((col for col in s.columns if card in col), None)
+        if card.zone == "battlefield":
+            row = self.row_of(card)
+            return None if row is None else (row.enemy if card in row.enemy else row.player)
+        if card.zone in ("hand", "spare"):
+            return getattr(s, card.zone)
+        return None
 
     # --- placement ---------------------------------------------------------------------------
     def put_beside(self, card: Card, anchor) -> None:
@@ -352,6 +367,7 @@ class Rules:
         for relic in s.equipment:
             relic.sideways = False              # L234
         self.once_tracker.reset("rest")
+        self.end_scope("rest")
         self.fire("long_rest")
         if not free:
             self.consume_time(self.board.time_long_rest)     # r13: after the action
@@ -368,3 +384,9 @@ class Rules:
             s.tokens[a].up += 1
         self.consume_time(self.board.time_short_rest)
 
+
+def _is_a(card: Card, card_type: str) -> bool:
+    """Whether a card is of a card_type term: relics carry none, they are all `relic`."""
+    if card.deck == "relic":
+        return card_type == "relic"
+    return getattr(card.defn, "card_type", None) == card_type

@@ -14,13 +14,14 @@ setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold
         events_off: true (no event cards at all), seed (the shuffles' seed, default 1)
 steps:  {do: turn} | {do: start_turn} | {do: action, action: {...}} | {do: end_turn}
         | {do: battle, column} | {do: descend} | {do: post_battle_events} | {do: reveal_events, amount}
-        | {do: short_rest}
-        | {do: long_rest, free} | {do: reset_exploration} | {do: clean_up_loot}
+        | {do: short_rest} | {do: long_rest, free} | {do: reset_exploration} | {do: clean_up_loot}
         | {do: consume_time, amount} | {do: modify, card, op, value} | {do: settle}
         | {do: fire, event, card?} | {do: use_relic, relic} | {do: spare, column}
         | {do: redraw, card} | {do: stack_top, card, position} | {do: search, zone, card_type}
         | {do: draw_main, amount} | {do: gain_loot, card} | {do: setup} | {do: resolve_row, row}
-        each may carry `choose: [...]` (answers, in order) and `fizzles: true|false`;
+        each may carry `choose: [...]` (answers, in order) and `fizzles: true|false`; a player's
+        option (action, battle, spare, short_rest, paid long_rest, use_relic) may carry
+        `illegal: true` (or `fails: true`): it must be refused, and is not played;
         a card text's `choose { A | B | C }` is answered by the branch's number from 0 among
         those offered (Trail Rations' `2` flips perception: strength 0, agility 1, ...)
 expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
@@ -36,7 +37,7 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, RESOURCES, Card, Row, Virtual
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import check_expectations, refuse_unofferable
+from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 from tomecraft.runtime.timing import Fizzle, TimingError
 
 PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
@@ -175,7 +176,7 @@ class Scenario:
                         if side != "player" or int(item["size"]) > tokens.up:
                             raise ValueError(f"rows: a stack {item} is the player's, made of face-up "
                                              f"tokens (setup tokens gives {item['attr']} {tokens.up} up)")
-                        tokens.up -= int(item["size"])
+                        tokens.up, tokens.stacked = tokens.up - int(item["size"]), tokens.stacked + int(item["size"])
                         getattr(row, side).append(Virtual(item["attr"], int(item["size"])))
                         continue
                     card = self.card(item, "battlefield")
@@ -272,13 +273,58 @@ def _event_names(sc: Scenario) -> list[str]:
     return [n for n, kinds in sc.data.names.items() if "event" in kinds]
 
 
+# what a step may carry besides COMMON_KEYS (an unknown key would be silently ignored)
+STEP_KEYS = {"turns": {"count"}, "action": {"action"}, "battle": {"column"}, "spare": {"column"},
+             "resolve_row": {"row"}, "reveal_events": {"amount"}, "consume_time": {"amount"},
+             "draw_main": {"amount"}, "long_rest": {"free"}, "modify": {"card", "op", "value", "attr"},
+             "fire": {"event", "card", "row"}, "use_relic": {"relic"}, "redraw": {"card"}, "gain_loot":
+             {"card"}, "stack_top": {"card", "position"}, "search": {"zone", "card_type", "amount"}}
+COMMON_KEYS = {"do", "choose", "fizzles", "illegal", "fails"}
+
+
+def _player_option(sc: Scenario, step: dict) -> tuple[dict, list] | None:
+    """The player's option a step plays and the options legal now (None: a rule procedure)."""
+    e, do = sc.engine, step["do"]
+    if do == "action":
+        return step["action"], e.action_options()
+    if do in ("battle", "spare"):
+        return {"do": do, "column": int(step["column"])}, e.action_options()
+    if do == "short_rest" or (do == "long_rest" and not step.get("free")):   # L147, L153
+        return {"do": do}, e.action_options()
+    if do == "use_relic":
+        relic = _held_relic(sc, step["relic"])
+        return {"do": "relic", "id": repr(relic)}, e.relic_options(relic.defn.window)
+    return None
+
+
+def _refused_or_legal(sc: Scenario, step: dict) -> bool:
+    """Whether the step was an expected refusal (`illegal: true`), then checked and done;
+    a player's option that is not legal now fails the scenario."""
+    known = COMMON_KEYS | STEP_KEYS.get(step["do"], set())
+    if set(step) - known:
+        raise ScenarioError(f"scenario error: {step['do']}: unknown key(s) {sorted(set(step) - known)}; known: {sorted(known)}")
+    asked = _player_option(sc, step)
+    if step.get("illegal") or step.get("fails"):
+        if asked is None:
+            raise ScenarioError(f"scenario error: {step['do']} is no player's option to refuse "
+                                "(action, battle, spare, short_rest, long_rest (paid), use_relic)")
+        refuse_unofferable(asked[0], option_shapes(sc), exact=True)
+        if asked[0] in asked[1]:
+            raise AssertionError(f"{asked[0]} was expected to be illegal but is legal")
+        return True
+    if asked and asked[0] not in asked[1]:
+        raise AssertionError(f"{asked[0]} is not legal; legal: {asked[1]}")
+    return False
+
+
 def _step(sc: Scenario, step: dict) -> None:
     if not isinstance(step, dict) or "do" not in step:
         raise AssertionError(f"a step is a mapping with `do:` (e.g. {{do: short_rest}}), not {step!r}")
     e, s = sc.engine, sc.engine.state
     sc.agent.choices = [c for choice in step.get("choose", []) for c in _expand_row(choice)]
-    do = step["do"]
-    fizzled = False
+    do, fizzled = step["do"], False
+    if _refused_or_legal(sc, step):
+        return
     try:
         if do == "turn":
             e.play_turn()
@@ -290,9 +336,6 @@ def _step(sc: Scenario, step: dict) -> None:
             e.turn_windows.reset()
             e.start_turn()
         elif do == "action":
-            legal = e.action_options()
-            if step["action"] not in legal:
-                raise AssertionError(f"{step['action']} is not legal; legal: {legal}")
             e.turn_windows.current = "turn_start"
             if step["action"]["do"] == "relic":
                 e.use_relic(step["action"]["id"])
@@ -304,8 +347,6 @@ def _step(sc: Scenario, step: dict) -> None:
             e.turn_windows.current = "action"
             e.end_turn()
         elif do == "battle":
-            if not any(o.get("column") == step["column"] for o in e.action_options() if o["do"] == "battle"):
-                raise AssertionError(f"battling column {step['column']} is not legal (no card in it)")
             e.battle(int(step["column"]))
         elif do == "resolve_row":
             e.battle_windows.reset()
@@ -337,8 +378,6 @@ def _step(sc: Scenario, step: dict) -> None:
         elif do == "use_relic":
             fizzled = not e.use_relic(repr(_held_relic(sc, step["relic"])))
         elif do == "spare":
-            if not any(o["column"] == step["column"] for o in e.spare_options()):
-                raise AssertionError(f"moving column {step['column']} to the spare slot is not legal")
             e.move_to_spare(int(step["column"]))
         elif do == "redraw":
             e.redraw(sc.ref(step["card"]))

@@ -64,10 +64,11 @@ class Row:
 class Tokens:
     up: int = 0
     down: int = 0
+    stacked: int = 0        # on the battlefield in stacks: still the player's (L212, L224-226)
 
     @property
     def total(self) -> int:
-        return self.up + self.down
+        return self.up + self.down + self.stacked
 
 
 @dataclass
