@@ -246,7 +246,9 @@ class Monsters(Combat):
         `attack_spots` answered for these spaces), else nearer a dwarf (`closer_spots`)."""
         st = self.state
         if toward_monsters:
-            return {h for h in can_stop if any(hx.distance(h, o.pos) == 1 for o in st.monsters.values() if o is not m)}
+            # beside either space of a creature on two (the Oppressor's rear too, L1197)
+            beside = {n for o in st.monsters.values() if o is not m for s in o.spaces() for n in hx.neighbours(s)}
+            return can_stop & beside
         if aim is None:           # no way into range (a shield, an IFG, pits): get closer
             return self.closer_spots(m, reach, can_stop)
         d, spots, first, blocks = aim
