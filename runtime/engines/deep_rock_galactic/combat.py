@@ -77,12 +77,14 @@ class Combat(Board):
         hits = sum(f.get("hits", 0) or 0 for f in result)
         scare = any(f["face"] == "scare" for f in result)
         ring = hx.neighbours(m.pos)
+        caught: set[int] = set()      # a creature on 2 spaces of the ring is hit once (L1197, L1207)
         for h in ring:
             d = self.state.dwarf_at(h)
             if d is not None and d.conscious and not self.shielded(h):
                 self.hurt(d, hits)
             other = self.state.monster_at(h)
-            if other is not None:
+            if other is not None and other.uid not in caught:
+                caught.add(other.uid)
                 if hits:
                     self.damage_monster(other, "explosive", hits, None)
                 if scare and other.uid in self.state.monsters:
