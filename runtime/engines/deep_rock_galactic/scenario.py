@@ -8,9 +8,8 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
         acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
         {slot: id}, spare_upgrades}], upgrade_tokens {"r,c": id},
-        monsters [{id, kind (a monster id), at, damage, statuses, tail (the space next to it that its
-        rear takes), facing (the space next to it that it faces)}] (one a space, never on rock or a
-        dwarf's space; every piece on a space of the map),
+        monsters [{id, kind (a monster id), at, damage, statuses, tail (its rear space), facing (the space
+        it faces); both next to at}] (one a space, never on rock or a dwarf; every piece on the map),
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
         event_deck [ids, top last], swarm_deck [ids], throwable_deck [ids, top last],
@@ -26,8 +25,7 @@ steps:  {do: attack|move|pickaxe|overclock|call_supply|collect_supply|revive|ass
         sentry|throw|shield|platforms|exchange|flare|zipline|rock_and_stone|install {upgrade, slot}, dwarf, ...action
         fields (a move's then_fire {weapon, mode, target} or then_throw {card, at}: the
         Scout's free shot or throwable after it; upgrade_to {upgrade: primary|secondary|spare}; exchange give/take, collect_supply take
-        {health, ammo, secondary_ammo}, platforms take_back [[r,c]]: ACTION_KEYS), choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer (who drew the card:
-        he acted last, so his acted_at becomes the newest, L972)} | {do: spawn, kind,
+        {health, ammo, secondary_ammo}, platforms take_back [[r,c]]: ACTION_KEYS), choose: [the acting dwarf's decisions], choose_for: {seat: [...]}} | {do: activate_all, drawer (acted last, L972)} | {do: spawn, kind,
         exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
@@ -229,27 +227,20 @@ def _placed_on_map(data, setup: dict, cells: dict) -> None:
     for where, at in pieces:
         if not (isinstance(at, (list, tuple)) and len(at) == 2 and _hex(at) in cells):
             raise ValueError(f"{where}: {at!r} is not a space of the map")
+    standing = {_hex(d["at"]): j for j, d in enumerate(setup.get("dwarves", [])) if not d.get("in_pod")}
     bodies: dict = {}
     for i, spec in enumerate(setup.get("monsters", [])):
+        for key in ("tail", "facing"):       # its rear space and the space it faces lie next to it
+            if spec.get(key) and hexgrid.distance(_hex(spec["at"]), _hex(spec[key])) != 1:
+                raise ValueError(f"monsters[{i}] {key}: {spec[key]} is not next to its `at` {spec['at']}")
         for h in (_hex(spec["at"]),) + ((_hex(spec["tail"]),) if spec.get("tail") else ()):
             if cells[h] in ("#", "*", "h", "x"):
                 raise ValueError(f"monsters[{i}]: {list(h)} is rock, not a space a monster can be on")
             if h in bodies:
                 raise ValueError(f"monsters[{i}]: {list(h)} already holds monsters[{bodies[h]}]")
+            if h in standing:                # no move ends on a dwarf (L988): no board has both there
+                raise ValueError(f"monsters[{i}]: {list(h)} holds dwarves[{standing[h]}]")
             bodies[h] = i
-        _body_shape(i, spec)
-    # a monster on a dwarf's space would silently share it (no move ever ends there, L988)
-    for i, spec in enumerate(setup.get("dwarves", [])):
-        if not spec.get("in_pod") and _hex(spec["at"]) in bodies:
-            raise ValueError(f"dwarves[{i}]: {spec['at']} already holds monsters[{bodies[_hex(spec['at'])]}]")
-
-
-def _body_shape(i: int, spec: dict) -> None:
-    """A monster's second space (`tail`) and the space it faces (`facing`) lie next to it."""
-    at = _hex(spec["at"])
-    for key in ("tail", "facing"):
-        if spec.get(key) and hexgrid.distance(at, _hex(spec[key])) != 1:
-            raise ValueError(f"monsters[{i}] {key}: {spec[key]} is not a space next to its `at` {list(at)}")
 
 
 def _with_mission(data, setup: dict) -> dict:
