@@ -19,7 +19,9 @@ class Combat(Board):
     def warden_protects(self, m: Monster) -> int:
         for w in self.state.monsters.values():
             wdef = self.monster_def(w)
-            if w is not m and wdef.field_range and hx.distance(w.pos, m.pos) <= wdef.field_range:
+            # a creature on 2 spaces (the Oppressor, L1197) is in the field if either space is
+            if w is not m and wdef.field_range and \
+                    min(hx.distance(w.pos, h) for h in m.spaces()) <= wdef.field_range:
                 return wdef.field_reduction or 0
         return 0
 
