@@ -334,11 +334,14 @@ class Board(Triggers):
     def place_around(self, centre: Hex, token: str, owner: int) -> None:
         """`token` on each empty space next to `centre`, never a Tunnel Exit or a pit, while
         the supply lasts; a token `moved_when_out` (goo, L1253) is then taken from elsewhere
-        on the board, the one farthest from `centre` first."""
+        on the board, the one farthest from `centre` first. Empty (L1251, as in L996): no
+        creature, and no stalagmite, sentry gun, BOSCO or supply pod on it."""
         st = self.state
         placed = st.tokens.setdefault(token, {})
+        objects = {st.sentry, st.bosco, st.supply_pod}
         spots = [h for h in hx.neighbours(centre)
                  if self.is_open(h) and h not in st.exits.values() and st.terrain(h) != "o"
+                 and h not in st.stalagmites and h not in objects
                  and not st.monster_at(h) and not st.dwarf_at(h) and h not in placed]
         movable = token in self.moved_when_out
         for h in spots:

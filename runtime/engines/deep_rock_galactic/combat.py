@@ -19,7 +19,9 @@ class Combat(Board):
     def warden_protects(self, m: Monster) -> int:
         for w in self.state.monsters.values():
             wdef = self.monster_def(w)
-            if w is not m and wdef.field_range and hx.distance(w.pos, m.pos) <= wdef.field_range:
+            # a creature on 2 spaces (the Oppressor, L1197) is in the field if either space is
+            if w is not m and wdef.field_range and \
+                    min(hx.distance(w.pos, h) for h in m.spaces()) <= wdef.field_range:
                 return wdef.field_reduction or 0
         return 0
 
@@ -77,12 +79,14 @@ class Combat(Board):
         hits = sum(f.get("hits", 0) or 0 for f in result)
         scare = any(f["face"] == "scare" for f in result)
         ring = hx.neighbours(m.pos)
+        caught: set[int] = set()      # a creature on 2 spaces of the ring is hit once (L1197, L1207)
         for h in ring:
             d = self.state.dwarf_at(h)
             if d is not None and d.conscious and not self.shielded(h):
                 self.hurt(d, hits)
             other = self.state.monster_at(h)
-            if other is not None:
+            if other is not None and other.uid not in caught:
+                caught.add(other.uid)
                 if hits:
                     self.damage_monster(other, "explosive", hits, None)
                 if scare and other.uid in self.state.monsters:

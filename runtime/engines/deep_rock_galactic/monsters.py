@@ -246,7 +246,13 @@ class Monsters(Combat):
         `attack_spots` answered for these spaces), else nearer a dwarf (`closer_spots`)."""
         st = self.state
         if toward_monsters:
-            return {h for h in can_stop if any(hx.distance(h, o.pos) == 1 for o in st.monsters.values() if o is not m)}
+            # beside either space of a creature on two (the Oppressor's rear too, L1197)
+            others = [s for o in st.monsters.values() if o is not m for s in o.spaces()]
+            beside = {n for s in others for n in hx.neighbours(s)}
+            # none to stand beside (a pit between, L992): it still moves toward the nearest
+            # creature, as near as it gets (L1223), as a monster does toward a dwarf
+            return can_stop & beside or self.closer_spots(
+                m, reach, can_stop, lambda h: min((hx.distance(h, s) for s in others), default=0))
         if aim is None:           # no way into range (a shield, an IFG, pits): get closer
             return self.closer_spots(m, reach, can_stop)
         d, spots, first, blocks = aim
@@ -277,15 +283,17 @@ class Monsters(Combat):
                 best, best_key = (d, spots, first, blocks), key
         return best
 
-    def closer_spots(self, m: Monster, reach: dict, can_stop: set) -> set:
-        """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now."""
+    def closer_spots(self, m: Monster, reach: dict, can_stop: set, far=None) -> set:
+        """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now.
+        `far(h)`: the distance to get closer by (default: to the nearest dwarf)."""
         mdef = self.monster_def(m)
+        far = far or self.nearest_dwarf_distance
         spots = [h for h in can_stop if 0 < reach[h] <= mdef.move]
         if not spots:
             return set()
-        here = self.nearest_dwarf_distance(m.pos)
-        best = min(self.nearest_dwarf_distance(h) for h in spots)
-        return {h for h in spots if self.nearest_dwarf_distance(h) == best} if best < here else set()
+        here = far(m.pos)
+        best = min(far(h) for h in spots)
+        return {h for h in spots if far(h) == best} if best < here else set()
 
     def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
         """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE

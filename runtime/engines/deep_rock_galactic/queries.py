@@ -92,7 +92,8 @@ class Queries:
     def distance_to_monster(self, ctx) -> int:
         me = ctx.self
         others = [m for m in self.e.state.monsters.values() if m is not me]
-        return min((hx.distance(me.pos, m.pos) for m in others), default=99)
+        # a creature on two spaces (the Oppressor, L1197) is as near as its nearer space
+        return min((hx.distance(me.pos, h) for m in others for h in m.spaces()), default=99)
 
     def has_status(self, ctx, status: str) -> bool:
         who = ctx.self or ctx.you

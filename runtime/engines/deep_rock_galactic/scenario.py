@@ -8,8 +8,8 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
         acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
         {slot: id}, spare_upgrades}], upgrade_tokens {"r,c": id},
-        monsters [{id, kind (a monster id), at, damage, statuses, tail, facing (the space next to it
-        that it faces)}] (one a space, never on rock; every piece on a space of the map),
+        monsters [{id, kind (a monster id), at, damage, statuses, tail (its rear space), facing (the space
+        it faces); both next to at}] (one a space, never on rock or a dwarf; every piece on the map),
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
         event_deck [ids, top last], swarm_deck [ids], throwable_deck [ids, top last],
@@ -31,7 +31,7 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
           | throw {card, at} | shield {at} | platforms {at, take_back [[r,c]]}
           | exchange {who, give, take} | flare {at} | zipline {over, land}
           | rock_and_stone {card} | ability {id} | install {upgrade, slot} | end
-        or a game step: {do: activate_all, drawer} | {do: spawn, kind, exit|near, n, drawer}
+        or a game step: {do: activate_all, drawer (acted last, L972)} | {do: spawn, kind, exit|near, n, drawer}
         | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf} | {do: start_turn, dwarf}
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
@@ -66,6 +66,7 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, parse_map, plain
+from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import known_keys, placed_on_map
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations
@@ -86,33 +87,11 @@ def _key(k: str) -> tuple[int, int]:
     return (int(r), int(c))
 
 
-SETUP_KEYS = {"bosco", "dwarves", "event_deck", "event_discard", "exits", "ground", "hazard", "hazard_setup",
-              "hidden_monsters", "hidden_segments", "killed", "map", "mine_head", "minerals", "mission", "monsters",
-              "objective", "pickups", "pod", "pod_left", "pod_returned", "rock_and_stone_deck",
-              "rock_and_stone_discard", "round", "segment_pool", "sentry", "shared", "shield", "stalagmites",
-              "supply_deck", "supply_pod", "supply_stock", "swarm_deck", "swarm_discard", "threat",
-              "throwable_deck", "throwable_discard", "tokens", "upgrade_supply", "upgrade_tokens", "ziplines"}
-DWARF_KEYS = {"acted_at", "actions", "ammo", "at", "carried", "cls", "health", "in_pod", "last_action", "overclocked",
-              "primary", "rock_and_stone", "secondary", "secondary_ammo", "spare_upgrades", "statuses",
-              "throwables", "tokens", "upgrades", "used"}
-MONSTER_KEYS = {"at", "damage", "facing", "hidden_from", "id", "kind", "statuses", "tail"}
-
-
-def _known_keys(setup: dict) -> None:
-    """A misspelt setup key would silently set nothing: refuse it."""
-    groups = [("setup", setup, SETUP_KEYS)] + [("dwarves", d, DWARF_KEYS) for d in setup.get("dwarves", [])] \
-        + [("monsters", m, MONSTER_KEYS) for m in setup.get("monsters", [])]
-    for where, spec, known in groups:
-        unknown = sorted(set(spec) - known)
-        if unknown:
-            raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
-
-
 def build(data, setup: dict) -> tuple[Engine, dict]:
-    _known_keys(setup)
+    known_keys(setup)
     setup = _with_mission(data, setup)
     cells = parse_map(setup.get("map", OPEN_MAP))
-    _placed_on_map(data, setup, cells)
+    placed_on_map(data, setup, cells)
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}
     st = State(cells, pod, exits, _hex(setup["mine_head"]) if setup.get("mine_head") else None)
@@ -204,43 +183,6 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     if "pod_left" not in setup:
         engine.note_pod_left()
     return engine, names
-
-
-def _placed_on_map(data, setup: dict, cells: dict) -> None:
-    """What stands on the board stands on a space of the map, and a dwarf, a monster and their
-    statuses are ones the content has: a typo would leave a monster no activation moves, a
-    status that does nothing (a pass for any scenario expecting it to stay) or a piece off the
-    board; a misspelt class raised StopIteration ('internal error')."""
-    kinds = sorted(m.id for m in data.of("monster"))
-    classes = sorted(c.id for c in data.of("dwarf"))
-    statuses = sorted(n for n, infos in data.names.items() if "status" in infos)
-    pieces = [(f"dwarves[{i}]", spec.get("at")) for i, spec in enumerate(setup.get("dwarves", []))]
-    for i, spec in enumerate(setup.get("dwarves", [])):
-        if spec.get("cls") not in classes:
-            raise ValueError(f"dwarves[{i}]: cls {spec.get('cls')!r}: no such dwarf; known: {classes}")
-    for i, spec in enumerate(setup.get("monsters", [])):
-        if spec.get("kind") not in kinds:
-            raise ValueError(f"monsters[{i}]: kind {spec.get('kind')!r}: no such monster; known: {kinds}")
-        pieces += [(f"monsters[{i}] {key}", spec[key]) for key in ("at", "tail") if spec.get(key)]
-    for group in ("dwarves", "monsters"):       # a misspelt status would silently be none
-        for i, spec in enumerate(setup.get(group, [])):
-            unknown = sorted(set(spec.get("statuses", [])) - set(statuses))
-            if unknown:
-                raise ValueError(f"{group}[{i}]: unknown status(es) {unknown}; known: {statuses}")
-    pieces += [(key, setup[key]) for key in ("sentry", "shield", "bosco", "supply_pod") if setup.get(key)]
-    pieces += [(f"exits {k}", v) for k, v in setup.get("exits", {}).items()]
-    pieces += [("stalagmites", h) for h in setup.get("stalagmites", [])]
-    for where, at in pieces:
-        if not (isinstance(at, (list, tuple)) and len(at) == 2 and _hex(at) in cells):
-            raise ValueError(f"{where}: {at!r} is not a space of the map")
-    bodies: dict = {}
-    for i, spec in enumerate(setup.get("monsters", [])):
-        for h in (_hex(spec["at"]),) + ((_hex(spec["tail"]),) if spec.get("tail") else ()):
-            if cells[h] in ("#", "*", "h", "x"):
-                raise ValueError(f"monsters[{i}]: {list(h)} is rock, not a space a monster can be on")
-            if h in bodies:
-                raise ValueError(f"monsters[{i}]: {list(h)} already holds monsters[{bodies[h]}]")
-            bodies[h] = i
 
 
 def _with_mission(data, setup: dict) -> dict:

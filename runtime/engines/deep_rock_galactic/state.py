@@ -68,6 +68,10 @@ class Monster:
     def __deepcopy__(self, memo: dict) -> "Monster":
         return _flat_twin(self, memo)
 
+    def spaces(self) -> tuple[Hex, ...]:
+        """The spaces it stands on: its own, and the Oppressor's second one (L1197)."""
+        return (self.pos,) if self.tail is None else (self.pos, self.tail)
+
 
 def _flat_twin(obj, memo: dict):
     """A deep copy of an object whose fields hold immutable values or flat containers of

@@ -1,0 +1,76 @@
+"""Deep Rock Galactic scenario files: what a setup may say. A misspelt key, an unknown dwarf,
+monster or status, or a piece off the map is refused with the entry it is in: ignored, it
+would set up a different board than the tester wrote."""
+from __future__ import annotations
+
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
+
+
+def _hex(v) -> tuple[int, int]:
+    return (int(v[0]), int(v[1]))
+
+
+SETUP_KEYS = {"bosco", "dwarves", "event_deck", "event_discard", "exits", "ground", "hazard", "hazard_setup",
+              "hidden_monsters", "hidden_segments", "killed", "map", "mine_head", "minerals", "mission", "monsters",
+              "objective", "pickups", "pod", "pod_left", "pod_returned", "rock_and_stone_deck",
+              "rock_and_stone_discard", "round", "segment_pool", "sentry", "shared", "shield", "stalagmites",
+              "supply_deck", "supply_pod", "supply_stock", "swarm_deck", "swarm_discard", "threat",
+              "throwable_deck", "throwable_discard", "tokens", "upgrade_supply", "upgrade_tokens", "ziplines"}
+DWARF_KEYS = {"acted_at", "actions", "ammo", "at", "carried", "cls", "health", "in_pod", "last_action", "overclocked",
+              "primary", "rock_and_stone", "secondary", "secondary_ammo", "spare_upgrades", "statuses",
+              "throwables", "tokens", "upgrades", "used"}
+MONSTER_KEYS = {"at", "damage", "facing", "hidden_from", "id", "kind", "statuses", "tail"}
+
+
+def known_keys(setup: dict) -> None:
+    """A misspelt setup key would silently set nothing: refuse it."""
+    groups = [("setup", setup, SETUP_KEYS)] + [("dwarves", d, DWARF_KEYS) for d in setup.get("dwarves", [])] \
+        + [("monsters", m, MONSTER_KEYS) for m in setup.get("monsters", [])]
+    for where, spec, known in groups:
+        unknown = sorted(set(spec) - known)
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+
+
+
+def placed_on_map(data, setup: dict, cells: dict) -> None:
+    """What stands on the board stands on a space of the map, and a dwarf, a monster and their
+    statuses are ones the content has: a typo would leave a monster no activation moves, a
+    status that does nothing (a pass for any scenario expecting it to stay) or a piece off the
+    board; a misspelt class raised StopIteration ('internal error')."""
+    kinds = sorted(m.id for m in data.of("monster"))
+    classes = sorted(c.id for c in data.of("dwarf"))
+    statuses = sorted(n for n, infos in data.names.items() if "status" in infos)
+    pieces = [(f"dwarves[{i}]", spec.get("at")) for i, spec in enumerate(setup.get("dwarves", []))]
+    for i, spec in enumerate(setup.get("dwarves", [])):
+        if spec.get("cls") not in classes:
+            raise ValueError(f"dwarves[{i}]: cls {spec.get('cls')!r}: no such dwarf; known: {classes}")
+    for i, spec in enumerate(setup.get("monsters", [])):
+        if spec.get("kind") not in kinds:
+            raise ValueError(f"monsters[{i}]: kind {spec.get('kind')!r}: no such monster; known: {kinds}")
+        pieces += [(f"monsters[{i}] {key}", spec[key]) for key in ("at", "tail") if spec.get(key)]
+    for group in ("dwarves", "monsters"):       # a misspelt status would silently be none
+        for i, spec in enumerate(setup.get(group, [])):
+            unknown = sorted(set(spec.get("statuses", [])) - set(statuses))
+            if unknown:
+                raise ValueError(f"{group}[{i}]: unknown status(es) {unknown}; known: {statuses}")
+    pieces += [(key, setup[key]) for key in ("sentry", "shield", "bosco", "supply_pod") if setup.get(key)]
+    pieces += [(f"exits {k}", v) for k, v in setup.get("exits", {}).items()]
+    pieces += [("stalagmites", h) for h in setup.get("stalagmites", [])]
+    for where, at in pieces:
+        if not (isinstance(at, (list, tuple)) and len(at) == 2 and _hex(at) in cells):
+            raise ValueError(f"{where}: {at!r} is not a space of the map")
+    standing = {_hex(d["at"]): j for j, d in enumerate(setup.get("dwarves", [])) if not d.get("in_pod")}
+    bodies: dict = {}
+    for i, spec in enumerate(setup.get("monsters", [])):
+        for key in ("tail", "facing"):       # its rear space and the space it faces lie next to it
+            if spec.get(key) and hexgrid.distance(_hex(spec["at"]), _hex(spec[key])) != 1:
+                raise ValueError(f"monsters[{i}] {key}: {spec[key]} is not next to its `at` {spec['at']}")
+        for h in (_hex(spec["at"]),) + ((_hex(spec["tail"]),) if spec.get("tail") else ()):
+            if cells[h] in ("#", "*", "h", "x"):
+                raise ValueError(f"monsters[{i}]: {list(h)} is rock, not a space a monster can be on")
+            if h in bodies:
+                raise ValueError(f"monsters[{i}]: {list(h)} already holds monsters[{bodies[h]}]")
+            if h in standing:                # no move ends on a dwarf (L988): no board has both there
+                raise ValueError(f"monsters[{i}]: {list(h)} holds dwarves[{standing[h]}]")
+            bodies[h] = i
