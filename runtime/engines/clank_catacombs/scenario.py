@@ -14,6 +14,7 @@ setup:  new_game: {players, seed, side}  (a real setup A-H) or a hand-built stat
 steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|end, player,
          card, to, edge, item, coupon, token, choose: [...], illegal: true}
         | {do: turn_end, player} | {do: out_turn, player} | {do: dragon_attack} | {do: score}
+        (`choose` answers the step's decisions in order; an answer never asked for fails it)
 expect: {player, <field>: value}, a field of the player: pos, hand, deck, discard, play_area,
         hand_size, deck_size, discard_size, discard_has [cards], skill, combat, movement, gold,
         lockpicks, cubes, damage, clank (cubes in the Clank! area), track, tokens, treasures,
@@ -33,7 +34,7 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
 from tomecraft.runtime.engines.clank_catacombs.state import ACTIVE, ESCAPED, KNOCKED_OUT, Cell, Player, State
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import check_expectations, refuse_unofferable
+from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 
 
 class ScriptedRng:
@@ -256,7 +257,8 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         if found is None:
             raise AssertionError(f"{option} is not legal; legal: {legal}")
         engine.apply(p, found)
-    agent.choices.clear()
+    if agent.choices:        # a step carried out asked for fewer answers than the script gives
+        raise ScenarioError(f"scripted choices left unused: {agent.choices}")
 
 
 def _check(engine: Engine, exp: dict, results: dict) -> str | None:

@@ -20,6 +20,8 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         gain_stun {n}, notebook_changed; with `choose: [...]` for the acting
         seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused.
         Unscripted decisions decline (None / False / stop / pass) so opponents stay passive.
+        An answer its step never asks for is what the scholar would answer if offered: it is
+        dropped when the step ends, never kept for a later step.
 expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|region|side|
         lore|dooms|dooms_hidden|steps|done|thesis|actions|stars|research_bonus}
         | {region, slots|tokens|at|absent} | {attempt: {stealth, alert, ok, kind, by, cards}} | {campus: {bag, bonfire, reserve_students,
@@ -300,6 +302,14 @@ def _run_step(e: Engine, step: dict) -> None:
         raise ScenarioError(f"unknown step {do!r}")
 
 
+def _drop_unasked_answers(e: Engine) -> None:
+    """Answers a step scripted but never asked for (what a scholar would answer if offered,
+    which refusal scenarios rely on) end with the step: kept, one would answer a later step's
+    decision instead of its default."""
+    for agent in e.agents:
+        agent.choices.clear()
+
+
 def _check(e: Engine, exp: dict) -> str | None:
     check_expect_keys(exp, option_shapes(e))
     st = e.state
@@ -456,6 +466,8 @@ def run_scenario(data, scenario: dict) -> list[str]:
                 continue
             failures.append(f"steps[{i}]: {err}")
             break
+        finally:
+            _drop_unasked_answers(engine)
     if failures:
         return failures
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp))

@@ -7,7 +7,10 @@ setup:  players, tiles [{at, kind, exits, depth, tokens, marker}] (left out: the
         depth_tokens, lost, ap, forced}]
 steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn} | {do: score}
         | {do: end_sequence, trigger_seat} ; each may have team, choose: [...], illegal: true
-        (the action is not legal) or fails: true (the step must be refused)
+        (the action is not legal) or fails: true (the step must be refused). `via` names the
+        way in, also when there is one: an `enter` option of the tile's kind (walk, oxygen,
+        raft...) or desperate_move; `choose` answers the step's decisions in order, and an
+        answer the step never asks for fails it
 expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|lost|slots}
         | {tile, kind|depth|tokens|marker|exits|absent} | {rope: [a, b], present}
         | {scores} | {bonus} | {finished} | {winners} | {log} | {legal, team, present} | {stacks}
@@ -331,7 +334,8 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         engine.apply(team, option)
     else:
         raise ScenarioError(f"unknown step {do!r}")
-    agent.choices.clear()     # choices for decisions with a single option are not asked
+    if agent.choices:        # a step carried out asked for fewer answers than the script gives
+        raise ScenarioError(f"scripted choices left unused: {agent.choices}")
 
 
 class _EndTurns:

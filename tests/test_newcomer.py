@@ -1,0 +1,77 @@
+"""What a tester writing scenarios from `tomecraft scenario format GAME` and the README alone
+ran into: each test is one thing that passed silently or failed with a message that did not
+say what was wrong."""
+from __future__ import annotations
+
+import pytest
+
+from tomecraft.compiler import cli
+
+
+def run(tmp_path, capsys, text: str) -> tuple[int, str]:
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(text, encoding="utf-8")
+    code = cli.main(["scenario", "run", str(scenario)])
+    return code, capsys.readouterr().out
+
+
+CAVE_WATER = """\
+game: the_cave
+name: n
+setup:
+  tiles:
+    - {at: [0, 0], kind: start, exits: NESW}
+    - {at: [1, 0], kind: water, exits: NESW, tokens: [water]}
+  teams:
+    - {pos: [0, 0], ap: 5, backpack: {oxygen: 1, consumable: 2}}
+steps:
+  - {do: move, to: [1, 0], via: oxygen, choose: CHOOSE}
+expect:
+  - {team: 0, ap: 3}
+"""
+
+CLANK_SCRAMBLE = """\
+game: clank_catacombs
+name: n
+setup:
+  players:
+    - {hand: [scramble]}
+    - {}
+steps:
+  - {do: play, player: 0, card: scramble, choose: CHOOSE}
+expect:
+  - {player: 0, skill: 1, movement: 1}
+"""
+
+
+@pytest.mark.parametrize("text, line", [(CAVE_WATER, 10), (CLANK_SCRAMBLE, 8)],
+                         ids=["the_cave", "clank_catacombs"])
+def test_a_scripted_answer_no_decision_asked_for_fails_the_step(text, line, tmp_path, capsys):
+    """`choose: [1, 2]` on a step that asks nothing used to pass (the answers were dropped),
+    so a misplaced or misspelt answer went unnoticed; Crawl Decks and Deep Rock Galactic
+    already refused it."""
+    code, out = run(tmp_path, capsys, text.replace("CHOOSE", "[]"))
+    assert code == 0, out
+    code, out = run(tmp_path, capsys, text.replace("CHOOSE", "[1, 2]"))
+    assert code == 1 and f"s.yaml:{line}: n: steps[0]: scripted choices left unused: [1, 2]" in out, out
+
+
+def test_an_answer_dungeontology_never_asked_for_does_not_answer_the_next_step(tmp_path, capsys):
+    """The answer scripted on step 0 (asked nothing) used to stay queued and sacrifice a
+    student when step 1 asked whether to avoid its stun token."""
+    code, out = run(tmp_path, capsys, """\
+game: dungeontology
+name: n
+setup:
+  players: 2
+  scholars:
+    - {scholar: rebecca, at: camp, students: 2, stun: 0}
+    - {scholar: valerio, at: camp}
+steps:
+  - {do: notebook_changed, seat: 0, choose: [true]}
+  - {do: gain_stun, seat: 0, n: 1}
+expect:
+  - {scholar: 0, stun: 1}
+  - {scholar: 0, students: 2}
+""")
+    assert code == 0, out
