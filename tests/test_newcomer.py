@@ -75,3 +75,24 @@ expect:
   - {scholar: 0, students: 2}
 """)
     assert code == 0, out
+
+
+def test_rolls_written_as_faces_not_lists_say_one_list_per_roll(tmp_path, capsys):
+    """`rolls: [teeth]` (the format said only "dice faces") failed with "unknown die face 't'"."""
+    code, out = run(tmp_path, capsys, """\
+game: deep_rock_galactic
+name: n
+setup:
+  dwarves:
+    - {cls: scout, at: [4, 4], health: 4}
+  monsters:
+    - {id: g, kind: grunt, at: [4, 5]}
+steps:
+  - {do: activate_all, rolls: [teeth]}
+expect:
+  - {dwarf: 0, health: 3}
+""")
+    assert code == 1 and "s.yaml:9: n: steps[0]: scenario error: rolls: one list of faces per roll, " \
+        "in order ([[teeth], [1, blank]]), not 'teeth'" in out, out
+    code, out = run(tmp_path, capsys, (tmp_path / "s.yaml").read_text().replace("[teeth]", "[[teeth]]"))
+    assert code == 0, out
