@@ -16,6 +16,9 @@ from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler import loader, loadgen
 
 _PATH = re.compile(r"^(setup|steps|expect)(?:\[(\d+)\])?: ")
+# a setup failure may name the entry inside setup ("setup.teams[0].backpack: ..."): its line
+_SETUP_PATH = re.compile(r"\bsetup((?:\.[A-Za-z_]\w*|\[\d+\])+)")
+_PATH_PART = re.compile(r"\.([A-Za-z_]\w*)|\[(\d+)\]")
 
 
 @dataclass
@@ -110,13 +113,22 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
         failures = [f"internal error: {type(err).__name__}: {err}"]
     outcome = Outcome(shown, name)
     for failure in failures:
-        match = _PATH.match(failure)
-        line = doc.mark(()).line
-        if match:
-            key = (match.group(1),) + ((int(match.group(2)),) if match.group(2) else ())
-            line = doc.mark(key).line
-        outcome.failures.append((line, failure))
+        outcome.failures.append((doc.mark(_failure_path(failure)).line, failure))
     return outcome
+
+
+def _failure_path(failure: str) -> tuple:
+    """The document path a runner's failure names: "expect[2]: ..." is expect entry 2; a setup
+    failure that names an entry inside setup ("setup: setup.teams[0]: unknown key") is that
+    entry, else setup itself (a path the file lacks resolves to its nearest ancestor)."""
+    match = _PATH.match(failure)
+    if not match:
+        return ()
+    key = (match.group(1),) + ((int(match.group(2)),) if match.group(2) else ())
+    inner = _SETUP_PATH.search(failure, match.end()) if key == ("setup",) else None
+    if inner:
+        key += tuple(name or int(index) for name, index in _PATH_PART.findall(inner.group(1)))
+    return key
 
 
 # A scenario sets up a position by hand: the shipped ones count to 125. A count of 10**8 in a

@@ -96,3 +96,10 @@ expect:
         "in order ([[teeth], [1, blank]]), not 'teeth'" in out, out
     code, out = run(tmp_path, capsys, (tmp_path / "s.yaml").read_text().replace("[teeth]", "[[teeth]]"))
     assert code == 0, out
+
+
+def test_a_setup_mistake_is_reported_at_its_entry_not_at_setup(tmp_path, capsys):
+    """A misspelt team key was reported at `setup:` (line 3), seven lines above the typo."""
+    code, out = run(tmp_path, capsys, CAVE_WATER.replace("CHOOSE", "[]").replace("backpack", "backpak"))
+    assert code == 1 and "s.yaml:8: n: setup: setup.teams[0]: unknown key(s) ['backpak']" in out, out
+
