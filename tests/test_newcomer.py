@@ -103,3 +103,18 @@ def test_a_setup_mistake_is_reported_at_its_entry_not_at_setup(tmp_path, capsys)
     code, out = run(tmp_path, capsys, CAVE_WATER.replace("CHOOSE", "[]").replace("backpack", "backpak"))
     assert code == 1 and "s.yaml:8: n: setup: setup.teams[0]: unknown key(s) ['backpak']" in out, out
 
+
+def test_crawl_tokens_written_as_sides_say_they_are_counts(tmp_path, capsys):
+    """The format said `tokens {strength: [up, down] or up}`; `[down]` then failed with
+    "ValueError: not enough values to unpack (expected 2, got 1)" at the `setup:` line."""
+    code, out = run(tmp_path, capsys, """\
+game: dm_crawl_decks
+name: n
+setup:
+  events_off: true
+  tokens: {strength: [down]}
+  main_deck: 10
+""")
+    assert code == 1 and "s.yaml:5: n: setup: cannot build the state: ValueError: setup.tokens.strength: " \
+        "an attribute's tokens are [face-up count, face-down count] ([2, 1]) or a face-up count (3), " \
+        "not ['down']" in out, out

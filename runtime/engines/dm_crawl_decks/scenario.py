@@ -5,7 +5,8 @@ inventory's `M(3/2)`), and may end in `#label` to name it in steps, choices and 
 (`slime@3/2#m`). A number instead of a list means that many filler cards (slime; Healing
 Spring in the event piles).
 
-setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold: 1}, tokens {strength: [up, down] or up},
+setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold: 1},
+        tokens {strength: [2, 1] (2 face up, 1 face down) or 3 (all face up)},
         main_deck / event_deck / relic_deck [top first], graveyard, discard, event_discard,
         hand, loot, spare, equipment (relics, gained silently), face_down [labels],
         columns [[top end first], ...] (one list per column, brightness columns),
@@ -25,7 +26,7 @@ steps:  {do: turn} | {do: start_turn} | {do: action, action: {...}} | {do: end_t
         those offered (Trail Rations' `2` flips perception: strength 0, agility 1, ...)
 expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
         | {count: {zone: n}} | {points: {label: n}} | {zone: {label: zone}}
-        | {tokens: {attribute: [up, down] or up}} | {resources: {r: n}} | {columns: [[top first]]}
+        | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]}
         | {order: {zone: [labels, top first]}} | {log: text} | {no_log: text}
         | {legal: {...}, present: bool} | {sideways: {label: bool}} | {fired: {event: [labels in order]}} | {log_order: [texts]}
 """
@@ -96,12 +97,16 @@ def _within_limits(engine) -> None:
         raise ValueError("; ".join(problems))
 
 
-def _up_down(value) -> tuple[int, int]:
-    """tokens {attribute: [up, down]}; a single number is that many face-up tokens."""
-    if isinstance(value, int):
+def _up_down(value, where: str) -> tuple[int, int]:
+    """tokens {attribute: [up, down]}: how many face up, how many face down; a single number
+    is that many face-up tokens. Anything else (a newcomer's [down], [up, down]) is named."""
+    if isinstance(value, int) and not isinstance(value, bool):
         return value, 0
-    up, down = value
-    return int(up), int(down)
+    if not (isinstance(value, list) and len(value) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
+        raise ValueError(f"{where}: an attribute's tokens are [face-up count, face-down count] "
+                         f"([2, 1]) or a face-up count (3), not {value!r}")
+    return value[0], value[1]
 
 
 class Scenario:
@@ -131,7 +136,7 @@ class Scenario:
         for r, n in (setup.get("resources") or {}).items():
             s.resources[r] = int(n)
         for a, value in (setup.get("tokens") or {}).items():
-            s.tokens[a].up, s.tokens[a].down = _up_down(value)
+            s.tokens[a].up, s.tokens[a].down = _up_down(value, f"setup.tokens.{a}")
         for zone in PILES:
             if zone in setup:
                 spec = setup[zone]
@@ -414,7 +419,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             got = {label: sc.ref(label).zone for label in want}
         elif key == "tokens":
             _known("tokens", want, ATTRIBUTES)
-            want = {a: list(_up_down(v)) for a, v in want.items()}     # a number: all face up
+            want = {a: list(_up_down(v, f"tokens.{a}")) for a, v in want.items()}  # a number: all up
             got = {a: [s.tokens[a].up, s.tokens[a].down] for a in want}
         elif key == "resources":
             _known("resources", want, RESOURCES)
