@@ -118,3 +118,11 @@ setup:
     assert code == 1 and "s.yaml:5: n: setup: cannot build the state: ValueError: setup.tokens.strength: " \
         "an attribute's tokens are [face-up count, face-down count] ([2, 1]) or a face-up count (3), " \
         "not ['down']" in out, out
+
+
+def test_a_misspelt_clank_player_field_is_named_with_the_known_ones(tmp_path, capsys):
+    """`{player: 0, helth: 3}` failed with "bad expectation: AttributeError: 'Player' object
+    has no attribute 'helth'"; a field the format does not list (an engine attribute) was read."""
+    text = CLANK_SCRAMBLE.replace("CHOOSE", "[]") + "  - {player: 0, helth: 3}\n"
+    code, out = run(tmp_path, capsys, text)
+    assert code == 1 and "s.yaml:11: n: expect[1]: unknown player field(s) ['helth']; known: ['clank', " in out, out

@@ -261,6 +261,13 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         raise ScenarioError(f"scripted choices left unused: {agent.choices}")
 
 
+# the player fields an expectation may check (the format's list)
+PLAYER_FIELDS = frozenset((
+    "pos hand deck discard play_area hand_size deck_size discard_size discard_has skill combat "
+    "movement gold lockpicks cubes damage clank track tokens treasures market signposts status "
+    "escaped knocked_in_depths mastery clank_gained neg_bank no_movement").split())
+
+
 def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     st = engine.state
 
@@ -284,6 +291,9 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         return None
     if "player" in exp:
         p = st.players[_seat(st, exp["player"])]
+        unknown = sorted(set(exp) - PLAYER_FIELDS - {"player"})
+        if unknown:     # read by getattr, a misspelt `helth` ended in "AttributeError: 'Player'..."
+            raise ScenarioError(f"unknown player field(s) {unknown}; known: {sorted(PLAYER_FIELDS)}")
         for key, want in exp.items():
             if key == "player":
                 continue
