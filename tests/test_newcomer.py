@@ -126,3 +126,22 @@ def test_a_misspelt_clank_player_field_is_named_with_the_known_ones(tmp_path, ca
     text = CLANK_SCRAMBLE.replace("CHOOSE", "[]") + "  - {player: 0, helth: 3}\n"
     code, out = run(tmp_path, capsys, text)
     assert code == 1 and "s.yaml:11: n: expect[1]: unknown player field(s) ['helth']; known: ['clank', " in out, out
+
+
+@pytest.mark.parametrize("game, warned", [("deep_rock_galactic", "minerals.yaml"),
+                                           ("dungeontology", "intern_cards.yaml")])
+def test_a_new_pack_checks_with_no_warning_either(game, warned, tmp_path):
+    """The README says "The new pack checks clean"; DRG's checked with 2 warnings (its example
+    mineral and pickup lie in no mission) and Dungeontology's with 1 (no scheme card brings
+    its example intern). Those examples are now written commented out, with the reason."""
+    from pathlib import Path
+
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    from tomecraft.compiler.scaffold import new_pack
+    root = Path(__file__).resolve().parents[1] / "content" / game
+    new_pack(root, tmp_path / "fan")
+    reporter = dg.Reporter()
+    pipeline.compile_game(root, [tmp_path / "fan"], reporter)
+    assert [(d.code, d.message) for d in reporter.diagnostics] == []
+    text = (tmp_path / "fan" / warned).read_text(encoding="utf-8")
+    assert "# Commented out: check warns about it as an addition (TC-G002: " in text
