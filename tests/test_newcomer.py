@@ -145,3 +145,41 @@ def test_a_new_pack_checks_with_no_warning_either(game, warned, tmp_path):
     assert [(d.code, d.message) for d in reporter.diagnostics] == []
     text = (tmp_path / "fan" / warned).read_text(encoding="utf-8")
     assert "# Commented out: check warns about it as an addition (TC-G002: " in text
+
+
+MISSION = """\
+game: deep_rock_galactic
+mission:
+  id: crystal_run
+  name: {zh: 水晶奔袭, en: Crystal Run}
+  source: approximation
+  note: "A fan mission."
+  objective: {type: collect, targets: {morkite: 3}}
+  hazard: 2
+  minerals: {morkite: 4, nitra: 1}
+  pickups: {apoca_bloom: 2}
+  mission_event: "spawn_at_exits cave_leech 2; activate_monsters"
+  drop_pod: [[4, 3], [4, 4], [5, 3], [5, 4]]
+  tunnel_exits: [{exit: 1, at: [1, 2]}, {exit: 2, at: [7, 6]}]
+  map: |
+    # # # # # # # # # #
+     # * . . . * # # # #
+    # . . ? . . # # # #
+     # . . . . ^ . # # #
+    # * . . . . . ? . #
+     # . . . . . . . * #
+    # # . ? . . . . . #
+     # # * . . . . . . #
+    # # # # # # # # # #
+"""
+
+
+def test_a_pack_creature_in_a_mission_event_hints_at_pack(tmp_path, capsys):
+    """V-02 (the objective's creature) hinted at `--pack DIR`; the same creature in the
+    mission event got no hint at all."""
+    mission = tmp_path / "crystal_run.yaml"
+    mission.write_text(MISSION, encoding="utf-8")
+    assert cli.main(["check", str(mission)]) == 1
+    out = capsys.readouterr().out
+    assert "crystal_run.yaml:11:34: error[TC-N001]: V-21: unknown name 'cave_leech'" in out, out
+    assert "hint: a pack's creature or keyword is known with `--pack DIR` (check and sim)" in out, out
