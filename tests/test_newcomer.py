@@ -183,3 +183,15 @@ def test_a_pack_creature_in_a_mission_event_hints_at_pack(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "crystal_run.yaml:11:34: error[TC-N001]: V-21: unknown name 'cave_leech'" in out, out
     assert "hint: a pack's creature or keyword is known with `--pack DIR` (check and sim)" in out, out
+
+
+def test_the_top_help_names_every_command(capsys):
+    """`tomecraft --help` summed the commands up as nine of the twelve (no contract, balance
+    or cards)."""
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    summary, listing = out.split("positional arguments")
+    names = [line.split()[0] for line in listing.split("options:")[0].splitlines()
+             if line.startswith("    ") and line[4] != " "]
+    assert len(names) == 12 and all(name in summary for name in names), (names, summary)
