@@ -17,6 +17,7 @@ import io
 from pathlib import Path
 
 import ruamel.yaml
+from ruamel.yaml.scalarstring import LiteralScalarString
 
 from tomecraft.compiler import contract, diagnostics as dg, editor_schemas, names, pipeline
 from tomecraft.compiler.console import UsageError
@@ -150,8 +151,21 @@ def _dump(data: dict) -> str:
     yaml.allow_unicode = True
     yaml.indent(mapping=2, sequence=4, offset=2)
     text = io.StringIO()
-    yaml.dump(data, text)
+    yaml.dump(_blocks(data), text)
     return text.getvalue()
+
+
+def _blocks(value):
+    """`value` with every multi-line string as a literal block (`|`): a DRG mission's map is
+    written as the rows it draws, the way the mission README shows it, not as one quoted line
+    of "\\n"s."""
+    if isinstance(value, dict):
+        return {k: _blocks(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_blocks(v) for v in value]
+    if isinstance(value, str) and "\n" in value.rstrip("\n"):
+        return LiteralScalarString(value)
+    return value
 
 
 def _content(path: Path, schema: Path, plural: str, example: dict, entity,

@@ -195,3 +195,14 @@ def test_the_top_help_names_every_command(capsys):
     names = [line.split()[0] for line in listing.split("options:")[0].splitlines()
              if line.startswith("    ") and line[4] != " "]
     assert len(names) == 12 and all(name in summary for name in names), (names, summary)
+
+
+def test_a_new_drg_pack_writes_its_example_map_as_rows(tmp_path):
+    """The example mission's map came out as one quoted string of "\\n"s, unlike the block of
+    rows missions/README.md teaches; the rows are what a newcomer edits."""
+    from pathlib import Path
+
+    from tomecraft.compiler.scaffold import new_pack
+    new_pack(Path(__file__).resolve().parents[1] / "content" / "deep_rock_galactic", tmp_path / "fan")
+    text = (tmp_path / "fan" / "missions.yaml").read_text(encoding="utf-8")
+    assert "    map: |\n      # # # # # # # # # # # # # #\n       # * . . ." in text, text
