@@ -206,3 +206,41 @@ def test_a_new_drg_pack_writes_its_example_map_as_rows(tmp_path):
     new_pack(Path(__file__).resolve().parents[1] / "content" / "deep_rock_galactic", tmp_path / "fan")
     text = (tmp_path / "fan" / "missions.yaml").read_text(encoding="utf-8")
     assert "    map: |\n      # # # # # # # # # # # # # #\n       # * . . ." in text, text
+
+
+def test_an_entry_that_fizzles_part_way_stops_sim_at_its_effects_line(tmp_path, capsys):
+    """A fan's mud tile entered with "pay ap 1; pay ap 1" checks clean; the engine offers the
+    entry on its first `pay` alone, so a team with 1 AP left stops the game. `sim` reported
+    that as "?:1:1: error[TC-G001]: P1 cannot move to (-1, 1) via wade", nowhere in the pack."""
+    pack = tmp_path / "mud"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: mud\ngame: the_cave\nversion: '0.1'\n", encoding="utf-8")
+    (pack / "tile_kinds.yaml").write_text("""\
+tile_kinds:
+  - id: mud
+    name: {zh: 泥濘版塊, en: Mud}
+    source: approximation
+    note: "A fan's tile kind."
+    enter:
+      - id: wade
+        effect: "pay ap 1; pay ap 1"
+    discover_from: true
+    rope_edges: false
+""", encoding="utf-8")
+    (pack / "tiles.yaml").write_text("""\
+tiles:
+  - id: s1_normal_ns
+    replace: true
+    name: {zh: 泥濘 NS, en: Mud NS}
+    source: approximation
+    note: "A fan's tile."
+    stack: 1
+    tile_kind: mud
+    exits: NS
+    count: 2
+""", encoding="utf-8")
+    code = cli.main(["sim", "the_cave", "--pack", str(pack), "--games", "3"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "tile_kinds.yaml:8:1: error[TC-G001]: " in out and "via wade: the effect fizzled after " \
+        "its leading requires and costs held (a later `pay` or `require` failed: costs go before `->`)" in out, out
