@@ -244,3 +244,27 @@ tiles:
     assert code == 1, out
     assert "tile_kinds.yaml:8:1: error[TC-G001]: " in out and "via wade: the effect fizzled after " \
         "its leading requires and costs held (a later `pay` or `require` failed: costs go before `->`)" in out, out
+
+
+def test_an_attribute_that_is_a_resource_says_what_attributes_read(tmp_path, capsys):
+    """`require you.gold >= 1` on a Clank! card: "unknown attribute 'gold'" with no hint."""
+    pack = tmp_path / "coin"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: coin\ngame: clank_catacombs\nversion: '0.1'\n", encoding="utf-8")
+    (pack / "cards.yaml").write_text("""\
+cards:
+  - id: explore
+    replace: true
+    name: {zh: 勘探, en: Explore}
+    source: approximation
+    note: "A fan's Explore."
+    card_type: reserve
+    count: 15
+    cost: 3
+    play: "require you.gold >= 1; gain skill 2"
+""", encoding="utf-8")
+    assert cli.main(["check", str(pack)]) == 1
+    out = capsys.readouterr().out
+    assert "cards.yaml:10:20: error[TC-N006]: unknown attribute 'gold'" in out, out
+    assert "hint: `gold` is a resource, not a stat; an attribute reads a stat (damage_taken, health, " \
+        "points, signposts, treasure_limit), an event's field or a field of an entity kind" in out, out
