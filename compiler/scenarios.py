@@ -99,8 +99,7 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
         return Outcome(shown, name, [(doc.mark(("packs",)).line, f"no pack at {missing[0]}")])
     game_data = loadgen.game_data(game, pack_dirs, reporter)
     if game_data is None:
-        return Outcome(shown, name, [(doc.mark(("game",)).line, f"cannot load game {game!r}")]
-                       + [(d.line, d.message) for d in reporter.diagnostics])
+        return Outcome(shown, name, _load_failures(doc, game, bool(packs), reporter))
     from tomecraft.runtime import effects, scenario as runner
     effects.new_game()  # each scenario has its own step budget
     try:
@@ -115,6 +114,19 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     for failure in failures:
         outcome.failures.append((doc.mark(_failure_path(failure)).line, failure))
     return outcome
+
+
+def _load_failures(doc, game: str, has_packs: bool, reporter: dg.Reporter) -> list[tuple[int, str]]:
+    """Why the game (with the scenario's packs) did not load: an unknown game at the `game:`
+    line, with the games there are; a pack's problem at the `packs:` line, naming its own file,
+    line and column (its line is not the scenario's)."""
+    errors = [d for d in reporter.diagnostics if d.severity == dg.ERROR]
+    if errors and errors[0].code == dg.USAGE:
+        return [(doc.mark(("game",)).line, f"{errors[0].message} ({errors[0].hint})")]
+    line = doc.mark(("packs",) if has_packs else ("game",)).line
+    return [(line, f"{d.file}:{d.line}:{d.column}: {d.code}: {d.message}"
+             + (f" ({d.hint})" if d.hint else "")) for d in errors] \
+        or [(line, f"cannot load game {game!r}")]
 
 
 def _failure_path(failure: str) -> tuple:

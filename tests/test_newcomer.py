@@ -268,3 +268,33 @@ cards:
     assert "cards.yaml:10:20: error[TC-N006]: unknown attribute 'gold'" in out, out
     assert "hint: `gold` is a resource, not a stat; an attribute reads a stat (damage_taken, health, " \
         "points, signposts, treasure_limit), an event's field or a field of an entity kind" in out, out
+
+
+def test_a_scenarios_broken_pack_is_reported_at_its_own_file_and_line(tmp_path, capsys):
+    """A scenario whose pack does not check printed the pack's problem at the pack file's
+    line number but under the scenario's name ("s.yaml:10: unknown attribute ..."), after a
+    bare "cannot load game"; an unknown game did not say which games there are."""
+    pack = tmp_path / "coin"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: coin\ngame: clank_catacombs\nversion: '0.1'\n", encoding="utf-8")
+    (pack / "cards.yaml").write_text("""\
+cards:
+  - id: explore
+    replace: true
+    name: {zh: 勘探, en: Explore}
+    source: approximation
+    note: "A fan's Explore."
+    card_type: reserve
+    count: 15
+    cost: 3
+    play: "require you.helth >= 1; gain skill 2"
+""", encoding="utf-8")
+    scenario = CLANK_SCRAMBLE.replace("CHOOSE", "[]").replace("name: n\n", "name: n\npacks: [coin]\n")
+    code, out = run(tmp_path, capsys, scenario)
+    assert code == 1 and out.splitlines()[0] == (
+        f"FAIL  {tmp_path / 's.yaml'}:3: n: {pack / 'cards.yaml'}:10:20: TC-N006: unknown attribute "
+        "'helth' (did you mean `health`?)"), out
+    code, out = run(tmp_path, capsys, CLANK_SCRAMBLE.replace("game: clank_catacombs", "game: clank"))
+    assert code == 1 and out.splitlines()[0].endswith(
+        "s.yaml:1: n: unknown game 'clank' (games: clank_catacombs, deep_rock_galactic, dm_crawl_decks, "
+        "dungeontology, the_cave)"), out
