@@ -298,3 +298,15 @@ cards:
     assert code == 1 and out.splitlines()[0].endswith(
         "s.yaml:1: n: unknown game 'clank' (games: clank_catacombs, deep_rock_galactic, dm_crawl_decks, "
         "dungeontology, the_cave)"), out
+
+
+@pytest.mark.parametrize("text, typo, said", ids=["the_cave", "dungeontology"], argvalues=[
+    (CAVE_WATER.replace("CHOOSE", "[]"), ("do: move", "do: mvoe"), "did you mean `move`? steps: act, end, "),
+    ("game: dungeontology\nname: n\nsetup:\n  players: 2\n  scholars: [{scholar: rebecca, at: camp}, "
+     "{scholar: valerio, at: camp}]\nsteps:\n  - {do: rets}\n", None,
+     "did you mean `rest`? steps: action, draw_students, "),
+])
+def test_an_unknown_step_names_the_closest_and_every_step(text, typo, said, tmp_path, capsys):
+    """`{do: mvoe}` failed with "unknown step 'mvoe'" and nothing about the steps there are."""
+    code, out = run(tmp_path, capsys, text.replace(*typo) if typo else text)
+    assert code == 1 and said in out, out

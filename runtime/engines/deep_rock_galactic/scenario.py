@@ -68,7 +68,7 @@ from tomecraft.runtime.engines.deep_rock_galactic import (
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, parse_map, plain
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import check_expectations
+from tomecraft.runtime.scenario import check_expectations, unknown_step
 
 OPEN_MAP = "\n".join((" " if r % 2 else "") + " ".join(["."] * 9) for r in range(9))
 FACES = {"1": {"face": "hit", "hits": 1}, "2": {"face": "hit", "hits": 2},
@@ -368,7 +368,7 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     st, data = engine.state, engine.data
     kind = step.get("do")
     if kind not in actions.HANDLERS and kind not in STEPS:
-        raise ScenarioError(f"unknown step {kind!r}")
+        raise ScenarioError(unknown_step(kind, set(actions.HANDLERS) | set(STEPS)))
     for key in ("dwarf", "drawer"):
         if key in step and not (isinstance(step[key], int) and 0 <= step[key] < len(st.dwarves)):
             raise ScenarioError(f"{key} {step[key]!r}: no such dwarf (seats 0-{len(st.dwarves) - 1})")

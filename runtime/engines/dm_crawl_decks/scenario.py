@@ -37,7 +37,7 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, RESOURCES, Card, Row, Virtual
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import check_expectations, refuse_unofferable
+from tomecraft.runtime.scenario import check_expectations, refuse_unofferable, unknown_step
 from tomecraft.runtime.timing import Fizzle, TimingError
 
 PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
@@ -361,7 +361,7 @@ def _step(sc: Scenario, step: dict) -> None:
         elif do == "setup":
             game_setup(e)
         else:
-            raise AssertionError(f"unknown step {do!r}")
+            raise AssertionError(unknown_step(do, STEPS))
     except Fizzle as why:
         fizzled = True
         e.log(f"fizzle: {why}")
@@ -371,6 +371,11 @@ def _step(sc: Scenario, step: dict) -> None:
         raise AssertionError(f"unused scripted choices: {sc.agent.choices}")
 
 
+# the step kinds `_step` plays (the format lists them)
+STEPS = ("turn", "turns", "start_turn", "action", "end_turn", "battle", "resolve_row", "descend",
+         "post_battle_events", "reveal_events", "short_rest", "long_rest", "reset_exploration",
+         "clean_up_loot", "consume_time", "modify", "settle", "fire", "use_relic", "spare", "redraw",
+         "stack_top", "search", "draw_main", "gain_loot", "setup")
 COUNTED = tuple(PILES) + ("exploration", "battlefield", "revealed", "cleanup")
 
 

@@ -42,11 +42,12 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine, deal, new_state
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
-    REGION_KEYS, SCHOLAR_KEYS, SETUP_KEYS, check_expect_keys, check_keys, check_scholar_counts,
-    check_step_keys, markers)
+    REGION_KEYS, SCHOLAR_KEYS, SETUP_KEYS, STEP_KEYS, check_expect_keys, check_keys,
+    check_scholar_counts, check_step_keys, markers)
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
+from tomecraft.runtime.scenario import (
+    ScenarioError, check_expectations, refuse_unofferable, unknown_step)
 
 
 class Decline:
@@ -299,7 +300,7 @@ def _run_step(e: Engine, step: dict) -> None:
     elif do == "notebook_changed":
         e.notebook_changed()
     else:
-        raise ScenarioError(f"unknown step {do!r}")
+        raise ScenarioError(unknown_step(do, STEP_KEYS))
 
 
 def _drop_unasked_answers(e: Engine) -> None:

@@ -27,7 +27,8 @@ from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
-from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
+from tomecraft.runtime.scenario import (
+    ScenarioError, check_expectations, refuse_unofferable, unknown_step)
 
 
 def _pos(value) -> tuple[int, int]:
@@ -60,6 +61,7 @@ TILE_KEYS = {"at", "kind", "exits", "depth", "tokens", "marker"}
 TEAM_KEYS = {"pos", "backpack", "camp", "camp_pos", "camp_items", "camp_packed_before", "tokens",
              "depth_tokens", "lost", "ap", "forced"}
 STEP_KEYS = {"do", "team", "to", "via", "id", "item", "choose", "illegal", "fails", "trigger_seat"}
+STEPS = ("start_turn", "score", "end_sequence", "move", "act", "use", "end")
 TEAM_EXPECT_KEYS = {"team", "ap", "pos", "backpack", "camp_items", "tokens", "depth_tokens", "forced",
                     "done", "camp", "camp_packed_before", "lost", "slots"}
 # each expectation form: the key that names it and every key it may carry
@@ -333,7 +335,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
             raise AssertionError(f"{option} is not legal; legal: {legal}")
         engine.apply(team, option)
     else:
-        raise ScenarioError(f"unknown step {do!r}")
+        raise ScenarioError(unknown_step(do, STEPS))
     if agent.choices:        # a step carried out asked for fewer answers than the script gives
         raise ScenarioError(f"scripted choices left unused: {agent.choices}")
 
