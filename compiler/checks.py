@@ -247,7 +247,7 @@ class Checker:
             # a game name of several types ('photo': a token and a category) is still only
             # those: `spend photo 1` wants equipment, which photo is not
             several = self._types_of_game_name(e, scope)
-            if several is None or wanted in ("int", "bool"):
+            if several is None or wanted == "bool":
                 return
             got = " or ".join(sorted(several))
         if wanted in ("int", "bool"):

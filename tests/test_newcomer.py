@@ -310,3 +310,23 @@ def test_an_unknown_step_names_the_closest_and_every_step(text, typo, said, tmp_
     """`{do: mvoe}` failed with "unknown step 'mvoe'" and nothing about the steps there are."""
     code, out = run(tmp_path, capsys, text.replace(*typo) if typo else text)
     assert code == 1 and said in out, out
+
+
+def test_a_name_of_several_types_given_for_a_number_is_refused(tmp_path, capsys):
+    """`pay ap photo` (photo: a token and a category) checked clean, then `sim` stopped with
+    "internal error: TypeError: can only concatenate str (not "int") to str"."""
+    pack = tmp_path / "mud"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: mud\ngame: the_cave\nversion: '0.1'\n", encoding="utf-8")
+    (pack / "actions.yaml").write_text("""\
+actions:
+  - id: wallow
+    name: {zh: 打滾, en: Wallow}
+    source: approximation
+    note: "A fan's action."
+    order: 9
+    effect: "pay ap photo"
+""", encoding="utf-8")
+    assert cli.main(["check", str(pack)]) == 1
+    out = capsys.readouterr().out
+    assert "actions.yaml:7:21: error[TC-N003]: expected a number, got category or token" in out, out
