@@ -330,3 +330,13 @@ actions:
     assert cli.main(["check", str(pack)]) == 1
     out = capsys.readouterr().out
     assert "actions.yaml:7:21: error[TC-N003]: expected a number, got category or token" in out, out
+
+
+def test_cards_refusing_a_broken_pack_says_cards(tmp_path, capsys):
+    """`tomecraft cards` with a broken pack ended "sheets for ... not written"."""
+    pack = tmp_path / "mud"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: mud\ngame: the_cave\nversion: '0.1'\nremove: [{kind: tile, id: nope}]\n",
+                                    encoding="utf-8")
+    assert cli.main(["cards", "--game", "the_cave", "--pack", str(pack), "--out", str(tmp_path / "out")]) == 1
+    assert "cards for the_cave + mud not written: fix the errors above" in capsys.readouterr().err
