@@ -340,3 +340,15 @@ def test_cards_refusing_a_broken_pack_says_cards(tmp_path, capsys):
                                     encoding="utf-8")
     assert cli.main(["cards", "--game", "the_cave", "--pack", str(pack), "--out", str(tmp_path / "out")]) == 1
     assert "cards for the_cave + mud not written: fix the errors above" in capsys.readouterr().err
+
+
+def test_a_misspelt_dungeontology_scholar_is_named_with_the_closest_id(tmp_path, capsys):
+    """`scholar: rebeca` failed with "setup: KeyError('rebeca')"."""
+    code, out = run(tmp_path, capsys, """\
+game: dungeontology
+name: n
+setup:
+  players: 2
+  scholars: [{scholar: rebeca, at: camp}, {scholar: valerio, at: camp}]
+""")
+    assert code == 1 and "n: setup: no 'rebeca' in the content; did you mean `rebecca` (scholar)?" in out, out

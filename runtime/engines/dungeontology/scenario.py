@@ -36,6 +36,8 @@ expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|r
 """
 from __future__ import annotations
 
+import difflib
+
 from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
@@ -440,12 +442,23 @@ def _check(e: Engine, exp: dict) -> str | None:
     return f"unknown expectation {exp}"
 
 
+def _unknown_id(data, err: KeyError) -> str:
+    """What a KeyError of the set-up means: an id the content lacks (`scholar: rebeca` was
+    reported as "KeyError('rebeca')"), with the closest id there is and its kind."""
+    name = str(err.args[0]) if err.args else ""
+    ids = {i: kind for kind, table in data.kinds.items() for i in table}
+    close = difflib.get_close_matches(name, list(ids), n=1)
+    return f"no {name!r} in the content" + (f"; did you mean `{close[0]}` ({ids[close[0]]})?" if close else "")
+
+
 def run_scenario(data, scenario: dict) -> list[str]:
     try:
         engine = build(data, scenario.get("setup") or {})
     except ScenarioError as err:
         return [f"setup: {err}"]
-    except (KeyError, StopIteration, AssertionError, EffectError) as err:
+    except KeyError as err:         # a misspelt id looked up in the content
+        return [f"setup: {_unknown_id(data, err)}"]
+    except (StopIteration, AssertionError, EffectError) as err:
         return [f"setup: {err!r}"]
     failures: list[str] = []
     for i, step in enumerate(scenario.get("steps") or []):
