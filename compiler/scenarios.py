@@ -16,8 +16,10 @@ from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler import loader, loadgen
 
 _PATH = re.compile(r"^(setup|steps|expect)(?:\[(\d+)\])?: ")
-# a setup failure may name the entry inside setup ("setup.teams[0].backpack: ..."): its line
+# a setup failure may name the entry inside setup ("setup.teams[0].backpack: ...", or
+# "players[0].hand: ..." for a key of setup): its line
 _SETUP_PATH = re.compile(r"\bsetup((?:\.[A-Za-z_]\w*|\[\d+\])+)")
+_SETUP_ENTRY = re.compile(r"(?<![\w.])([a-z_]\w*)(\[\d+\](?:\.[A-Za-z_]\w*|\[\d+\])*)")
 _PATH_PART = re.compile(r"\.([A-Za-z_]\w*)|\[(\d+)\]")
 
 
@@ -112,7 +114,7 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
         failures = [f"internal error: {type(err).__name__}: {err}"]
     outcome = Outcome(shown, name)
     for failure in failures:
-        outcome.failures.append((doc.mark(_failure_path(failure)).line, failure))
+        outcome.failures.append((doc.mark(_failure_path(failure, data.get("setup") or {})).line, failure))
     return outcome
 
 
@@ -129,18 +131,27 @@ def _load_failures(doc, game: str, has_packs: bool, reporter: dg.Reporter) -> li
         or [(line, f"cannot load game {game!r}")]
 
 
-def _failure_path(failure: str) -> tuple:
+def _failure_path(failure: str, setup: dict) -> tuple:
     """The document path a runner's failure names: "expect[2]: ..." is expect entry 2; a setup
-    failure that names an entry inside setup ("setup: setup.teams[0]: unknown key") is that
-    entry, else setup itself (a path the file lacks resolves to its nearest ancestor)."""
+    failure that names an entry inside setup ("setup: setup.teams[0]: unknown key", or
+    "players[0].hand: no card" for a key the setup has) is that entry, else setup itself (a
+    path the file lacks resolves to its nearest ancestor)."""
     match = _PATH.match(failure)
     if not match:
         return ()
     key = (match.group(1),) + ((int(match.group(2)),) if match.group(2) else ())
-    inner = _SETUP_PATH.search(failure, match.end()) if key == ("setup",) else None
+    if key != ("setup",):
+        return key
+    inner = _SETUP_PATH.search(failure, match.end())
     if inner:
-        key += tuple(name or int(index) for name, index in _PATH_PART.findall(inner.group(1)))
-    return key
+        return key + _parts(inner.group(1))
+    entry = next((m for m in _SETUP_ENTRY.finditer(failure, match.end()) if m.group(1) in setup), None)
+    return key + ((entry.group(1),) + _parts(entry.group(2)) if entry else ())
+
+
+def _parts(path: str) -> tuple:
+    """(".teams", "[0]", ".backpack") of a written path as ("teams", 0, "backpack")."""
+    return tuple(name or int(index) for name, index in _PATH_PART.findall(path))
 
 
 # A scenario sets up a position by hand: the shipped ones count to 125. A count of 10**8 in a
