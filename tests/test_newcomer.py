@@ -360,3 +360,17 @@ def test_a_setup_entry_named_relative_to_setup_is_reported_at_its_line(tmp_path,
     code, out = run(tmp_path, capsys, CLANK_SCRAMBLE.replace("CHOOSE", "[]").replace("[scramble]", "[scrmble]"))
     assert code == 1 and "s.yaml:5: n: setup: cannot build the state: ValueError: players[0].hand: no card " \
         "'scrmble' in the content" in out, out
+
+
+def test_the_mission_readmes_example_checks_clean(tmp_path, capsys):
+    """The example a newcomer copies from content/deep_rock_galactic/missions/README.md gave
+    14 errors: its drop pod, exits and Mine Head lay off its three-row map, its fixed Aquarq
+    was not among its minerals, and its map had no room for its pickups or hidden monsters."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "content/deep_rock_galactic/missions/README.md").read_text(
+        encoding="utf-8")
+    start = text.index("```yaml\n") + len("```yaml\n")
+    mission = tmp_path / "salt_pits.yaml"
+    mission.write_text(text[start:text.index("```", start)], encoding="utf-8")
+    assert cli.main(["check", str(mission)]) == 0
+    assert capsys.readouterr().out.strip().endswith("0 errors, 0 warnings")
