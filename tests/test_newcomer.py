@@ -374,3 +374,40 @@ def test_the_mission_readmes_example_checks_clean(tmp_path, capsys):
     mission.write_text(text[start:text.index("```", start)], encoding="utf-8")
     assert cli.main(["check", str(mission)]) == 0
     assert capsys.readouterr().out.strip().endswith("0 errors, 0 warnings")
+
+
+def test_a_packs_keyword_is_on_the_crawl_keyword_sheet(tmp_path, capsys):
+    """The README says the keywords sheet holds "Every keyword and timing, its meaning and the
+    cards that use it"; a fan's keyword (and the base game's own `loot_of`) was not on it."""
+    pack = tmp_path / "fan"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("""\
+id: fan
+game: dm_crawl_decks
+version: "0.1"
+vocabulary:
+  keywords:
+    bolster:
+      params: [{name: amount, type: int}]
+      effect: "on pre_battle: self.points += amount"
+      text: {zh: "强化{amount}", en: "Bolster {amount}"}
+""", encoding="utf-8")
+    (pack / "cards.yaml").write_text("""\
+cards:
+  - id: kobold_chief
+    name: {zh: 狗头人首领, en: Kobold chief}
+    source: approximation
+    note: "A fan monster."
+    card_type: monster
+    points: 2
+    power: 1
+    count: 2
+    effect: "bolster 1"
+""", encoding="utf-8")
+    out = tmp_path / "sheets"
+    assert cli.main(["sheets", "--game", "dm_crawl_decks", "--pack", str(pack), "--lang", "en",
+                     "--format", "html", "--out", str(out)]) == 0
+    html = (out / "dm_crawl_decks__fan" / "keywords.en.html").read_text(encoding="utf-8")
+    assert "<strong>Bolster N</strong></td><td>Pre-battle: add N to its points.</td>" in html
+    assert "Kobold chief" in html.split("Bolster N")[1].split("</tr>")[0]
+    assert "<strong>gain 1 resource, and 1 more if a resource loot card" in html     # the base's loot_of
