@@ -411,3 +411,19 @@ cards:
     assert "<strong>Bolster N</strong></td><td>Pre-battle: add N to its points.</td>" in html
     assert "Kobold chief" in html.split("Bolster N")[1].split("</tr>")[0]
     assert "<strong>gain 1 resource, and 1 more if a resource loot card" in html     # the base's loot_of
+
+
+def test_a_misspelt_drg_dwarf_field_is_named_with_the_known_ones(tmp_path, capsys):
+    """`{dwarf: 0, helth: 3}` failed with "bad expectation: AttributeError: 'Dwarf' object has
+    no attribute 'helth'"."""
+    code, out = run(tmp_path, capsys, """\
+game: deep_rock_galactic
+name: n
+setup:
+  dwarves:
+    - {cls: scout, at: [4, 4], health: 4}
+expect:
+  - {dwarf: 0, helth: 4}
+""")
+    assert code == 1 and "s.yaml:7: n: expect[0]: unknown key(s) ['helth'] for a 'dwarf' expectation; " \
+        "known: ['actions', 'ammo', 'carried', 'dwarf', 'health', " in out, out

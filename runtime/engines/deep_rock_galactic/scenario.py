@@ -40,9 +40,9 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
         as its content lists it) and `illegal: true` (must be refused)
 expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
-        overclocked|upgrades|spare_upgrades|in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
-        | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
-        | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log[, count]}
+        overclocked|upgrades|spare_upgrades|in_pod|carried} | {monster, damage|dead|pos|statuses|hidden}
+        | {monsters: kind, count, at} | {shared: {..}} | {result} | {threat} | {supply_pod, stock}
+        | {terrain: [r,c], is} | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log[, count]}
         | {throwable_deck: [ids]} | {throwable_discard: [ids]} | {upgrade_tokens: n}
         | {rock_and_stone_deck|rock_and_stone_discard|event_discard|swarm_discard: [ids, top last]}
         | {hidden_segment: [r,c], revealed}
