@@ -427,3 +427,10 @@ expect:
 """)
     assert code == 1 and "s.yaml:7: n: expect[0]: unknown key(s) ['helth'] for a 'dwarf' expectation; " \
         "known: ['actions', 'ammo', 'carried', 'dwarf', 'health', " in out, out
+
+
+def test_the_caves_format_says_which_way_north_is(capsys):
+    """A tile's exits (N, E, S, W) meet its neighbours' only if a tester knows which way the
+    axes run; the format gave positions as [x, y] and nothing more."""
+    assert cli.main(["scenario", "format", "the_cave"]) == 0
+    assert "a position is [x, y]: E is x + 1, N is y + 1" in capsys.readouterr().out
