@@ -429,8 +429,9 @@ expect:
         "known: ['actions', 'ammo', 'carried', 'dwarf', 'health', " in out, out
 
 
-def test_the_caves_format_says_which_way_north_is(capsys):
+@pytest.mark.parametrize("game", ["the_cave", "clank_catacombs"])
+def test_the_format_says_which_way_north_is(game, capsys):
     """A tile's exits (N, E, S, W) meet its neighbours' only if a tester knows which way the
     axes run; the format gave positions as [x, y] and nothing more."""
-    assert cli.main(["scenario", "format", "the_cave"]) == 0
+    assert cli.main(["scenario", "format", game]) == 0
     assert "a position is [x, y]: E is x + 1, N is y + 1" in capsys.readouterr().out

@@ -6,7 +6,8 @@ setup:  new_game: {players, seed, side}  (a real setup A-H) or a hand-built stat
                    knocked_in_depths, mastery}]
         tiles: [{at, tile, room, exits, icons, depths, plus_signs, portal, treasures, idols,
                  signposts, used}]
-        (the starting tile `start_a` is always placed unless `start: false`)
+        (the starting tile `start_a` is always placed unless `start: false`;
+        a position is [x, y]: E is x + 1, N is y + 1)
         row, dungeon_deck (top first), tile_stack (top first), treasure_stack (top first),
         prisoners, majors, minors (top first), rage (1-based space), clank_area {seat|ghost: n},
         bag {black|ghost|seat: n}, ghosts, bag_draws [black|ghost|seat...] (the dragon's draws),
