@@ -247,7 +247,7 @@ class Checker:
             # a game name of several types ('photo': a token and a category) is still only
             # those: `spend photo 1` wants equipment, which photo is not
             several = self._types_of_game_name(e, scope)
-            if several is None or wanted in ("int", "bool"):
+            if several is None or wanted == "bool":
                 return
             got = " or ".join(sorted(several))
         if wanted in ("int", "bool"):
@@ -388,7 +388,7 @@ class Checker:
         known = self.attribute_names()
         if attr not in known:
             self.error(dg.UNKNOWN_FIELD, f"unknown attribute {attr!r}", e,
-                       did_you_mean(attr, sorted(known)))
+                       did_you_mean(attr, sorted(known)) or self.not_an_attribute(attr))
         elif attr not in {"id", "kind", "owner", "zone", "name"}:
             self.warn_no_text(attr, e, None)
         return "any"
@@ -408,6 +408,13 @@ class Checker:
                     "under its kind in game.yaml")
             self.error(dg.NO_TEXT, f"{where} {attr!r} has no zh/en text for rules text", e,
                        hint)
+
+    def not_an_attribute(self, attr: str) -> str:
+        """What an attribute may read, for a name that is none (`you.gold`: a resource)."""
+        types = sorted(self.vocab.types_of(attr))
+        what = f"`{attr}` is a {types[0]}, not a stat; " if types else ""
+        return (f"{what}an attribute reads a stat ({', '.join(self.names_of_type('stat'))}), "
+                "an event's field or a field of an entity kind")
 
     def attribute_names(self) -> set[str]:
         names = {name for name, types in self.vocab.names.items() if "stat" in types}

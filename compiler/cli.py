@@ -1,4 +1,5 @@
-"""The `tomecraft` command line: check, build, sim, scenario, sheets, report, explain, new, schema.
+"""The `tomecraft` command line: check, build, explain, report, sim, contract, balance, scenario,
+sheets, cards, new, schema.
 
 Exit codes: 0 clean, 1 content errors (or failed scenarios), 2 usage errors (on stderr).
 This is the top layer: nothing else in tomecraft imports it (compiler/console.py holds what the
@@ -376,7 +377,7 @@ def _print_options(command, out: str) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="tomecraft", description=__doc__.splitlines()[0])
+    p = _Parser(prog="tomecraft", description=__doc__.split("\n\n")[0])
     p.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

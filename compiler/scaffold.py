@@ -7,7 +7,9 @@ A copy would share its original's keys (the fields its engine finds entities by,
 Cave's equipment term), which check refuses: each such term gets a new one, declared in the
 pack's vocabulary.
 An example that the game's rules refuse as an addition (The Cave's stacks hold exactly 20
-tiles, say) is written commented out, with the reason, so the new pack checks clean.
+tiles, say), or that check warns about (a DRG mineral no mission lays out, a Dungeontology
+intern no scheme card brings), is written commented out, with the reason, so the new pack
+checks clean: no error, no warning.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import io
 from pathlib import Path
 
 import ruamel.yaml
+from ruamel.yaml.scalarstring import LiteralScalarString
 
 from tomecraft.compiler import contract, diagnostics as dg, editor_schemas, names, pipeline
 from tomecraft.compiler.console import UsageError
@@ -148,8 +151,21 @@ def _dump(data: dict) -> str:
     yaml.allow_unicode = True
     yaml.indent(mapping=2, sequence=4, offset=2)
     text = io.StringIO()
-    yaml.dump(data, text)
+    yaml.dump(_blocks(data), text)
     return text.getvalue()
+
+
+def _blocks(value):
+    """`value` with every multi-line string as a literal block (`|`): a DRG mission's map is
+    written as the rows it draws, the way the mission README shows it, not as one quoted line
+    of "\\n"s."""
+    if isinstance(value, dict):
+        return {k: _blocks(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_blocks(v) for v in value]
+    if isinstance(value, str) and "\n" in value.rstrip("\n"):
+        return LiteralScalarString(value)
+    return value
 
 
 def _content(path: Path, schema: Path, plural: str, example: dict, entity,
@@ -172,10 +188,18 @@ def _comment_out_refused(game_root: Path, folder: Path, written: list[Path]) -> 
         reporter = dg.Reporter()
         pipeline.compile_game(game_root, [folder], reporter)
         errors = [d for d in reporter.diagnostics if d.severity == dg.ERROR]
-        if not errors:
+        # a warning about this very file: play would not use the example as it stands
+        warned = [d for d in reporter.diagnostics
+                  if d.severity == dg.WARNING and Path(d.file).name == path.name]
+        if not errors and not warned:
             continue
         lines = texts[path].splitlines()
-        note = (f"# Commented out: the game refuses it as an addition "
-                f"({errors[0].code}: {errors[0].message}).")
+        if errors:
+            note = (f"# Commented out: the game refuses it as an addition "
+                    f"({errors[0].code}: {errors[0].message}).")
+        else:
+            note = (f"# Commented out: check warns about it as an addition "
+                    f"({warned[0].code}: {warned[0].message}).")
+            note += f"\n# To keep it: {warned[0].hint}" if warned[0].hint else ""
         path.write_text("\n".join(lines[:2] + [note] + [f"# {line}" for line in lines[2:]]) + "\n",
                         encoding="utf-8")

@@ -16,6 +16,11 @@ from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler import loader, loadgen
 
 _PATH = re.compile(r"^(setup|steps|expect)(?:\[(\d+)\])?: ")
+# a setup failure may name the entry inside setup ("setup.teams[0].backpack: ...", or
+# "players[0].hand: ..." for a key of setup): its line
+_SETUP_PATH = re.compile(r"\bsetup((?:\.[A-Za-z_]\w*|\[\d+\])+)")
+_SETUP_ENTRY = re.compile(r"(?<![\w.])([a-z_]\w*)(\[\d+\](?:\.[A-Za-z_]\w*|\[\d+\])*)")
+_PATH_PART = re.compile(r"\.([A-Za-z_]\w*)|\[(\d+)\]")
 
 
 @dataclass
@@ -96,8 +101,7 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
         return Outcome(shown, name, [(doc.mark(("packs",)).line, f"no pack at {missing[0]}")])
     game_data = loadgen.game_data(game, pack_dirs, reporter)
     if game_data is None:
-        return Outcome(shown, name, [(doc.mark(("game",)).line, f"cannot load game {game!r}")]
-                       + [(d.line, d.message) for d in reporter.diagnostics])
+        return Outcome(shown, name, _load_failures(doc, game, bool(packs), reporter))
     from tomecraft.runtime import effects, scenario as runner
     effects.new_game()  # each scenario has its own step budget
     try:
@@ -110,13 +114,44 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
         failures = [f"internal error: {type(err).__name__}: {err}"]
     outcome = Outcome(shown, name)
     for failure in failures:
-        match = _PATH.match(failure)
-        line = doc.mark(()).line
-        if match:
-            key = (match.group(1),) + ((int(match.group(2)),) if match.group(2) else ())
-            line = doc.mark(key).line
-        outcome.failures.append((line, failure))
+        outcome.failures.append((doc.mark(_failure_path(failure, data.get("setup") or {})).line, failure))
     return outcome
+
+
+def _load_failures(doc, game: str, has_packs: bool, reporter: dg.Reporter) -> list[tuple[int, str]]:
+    """Why the game (with the scenario's packs) did not load: an unknown game at the `game:`
+    line, with the games there are; a pack's problem at the `packs:` line, naming its own file,
+    line and column (its line is not the scenario's)."""
+    errors = [d for d in reporter.diagnostics if d.severity == dg.ERROR]
+    if errors and errors[0].code == dg.USAGE:
+        return [(doc.mark(("game",)).line, f"{errors[0].message} ({errors[0].hint})")]
+    line = doc.mark(("packs",) if has_packs else ("game",)).line
+    return [(line, f"{d.file}:{d.line}:{d.column}: {d.code}: {d.message}"
+             + (f" ({d.hint})" if d.hint else "")) for d in errors] \
+        or [(line, f"cannot load game {game!r}")]
+
+
+def _failure_path(failure: str, setup: dict) -> tuple:
+    """The document path a runner's failure names: "expect[2]: ..." is expect entry 2; a setup
+    failure that names an entry inside setup ("setup: setup.teams[0]: unknown key", or
+    "players[0].hand: no card" for a key the setup has) is that entry, else setup itself (a
+    path the file lacks resolves to its nearest ancestor)."""
+    match = _PATH.match(failure)
+    if not match:
+        return ()
+    key = (match.group(1),) + ((int(match.group(2)),) if match.group(2) else ())
+    if key != ("setup",):
+        return key
+    inner = _SETUP_PATH.search(failure, match.end())
+    if inner:
+        return key + _parts(inner.group(1))
+    entry = next((m for m in _SETUP_ENTRY.finditer(failure, match.end()) if m.group(1) in setup), None)
+    return key + ((entry.group(1),) + _parts(entry.group(2)) if entry else ())
+
+
+def _parts(path: str) -> tuple:
+    """(".teams", "[0]", ".backpack") of a written path as ("teams", 0, "backpack")."""
+    return tuple(name or int(index) for name, index in _PATH_PART.findall(path))
 
 
 # A scenario sets up a position by hand: the shipped ones count to 125. A count of 10**8 in a

@@ -8,6 +8,7 @@ through the Context, which delegates to the engine.
 """
 from __future__ import annotations
 
+import inspect
 import itertools
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable
@@ -109,6 +110,19 @@ def loop(count):
     for i in range(max(0, count)):
         step()
         yield i
+
+
+def fizzled(what: str, fx: Callable) -> EffectError:
+    """The error for an option the engine offered (its effect's leading requires and costs
+    held) whose effect then fizzled, a `pay` or `require` later in it failing: noted with the
+    effect's YAML origin (its module's SOURCES), so `sim` reports it at the effect's line."""
+    err = EffectError(f"{what}: the effect fizzled after its leading requires and costs held "
+                      "(a later `pay` or `require` failed: costs go before `->`)")
+    fx = inspect.unwrap(fx)
+    origin = getattr(fx, "__globals__", {}).get("SOURCES", {}).get(getattr(fx, "__name__", ""))
+    if origin:
+        err.add_note(f"in effect from {origin}")
+    return err
 
 
 def error_origin(err: BaseException) -> str | None:

@@ -5,6 +5,8 @@ which the CLI maps back to a file and line.
 """
 from __future__ import annotations
 
+import difflib
+
 import importlib
 
 
@@ -27,6 +29,13 @@ def check_expectations(expectations: list, check) -> list[str]:
         if problem:
             failures.append(f"expect[{i}]: {problem}")
     return failures
+
+
+def unknown_step(do, known) -> str:
+    """Why a step kind the runner does not play fails: the closest kind, then them all."""
+    close = difflib.get_close_matches(str(do), sorted(known), n=1)
+    hint = f"did you mean `{close[0]}`? " if close else ""
+    return f"unknown step {do!r}; {hint}steps: {', '.join(sorted(known))}"
 
 
 class ScenarioError(AssertionError):

@@ -483,7 +483,9 @@ class MissionChecker:
         # sim would stop on its step budget
         check_site_bounds(checker, site.ast)
         for d in scratch.diagnostics:
-            self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}"))
+            # a name the base game lacks may be a pack's creature or keyword (V-02 says so too)
+            hint = d.hint or (PACK_NAMES if d.code == dg.UNKNOWN_NAME else "")
+            self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}", hint=hint))
         if not scratch.errors:
             self.unplayable_creatures(site)
 
@@ -496,6 +498,9 @@ class MissionChecker:
                 self.reporter.add(dg.GAME_RULE, f"V-21: the mission event names {name!r}, which no "
                                   "loaded monster plays", self.display, line, column,
                                   "a pack's creature is known with `--pack DIR` (check and sim)")
+
+
+PACK_NAMES = "a pack's creature or keyword is known with `--pack DIR` (check and sim)"
 
 
 def _connected(hexes: list[tuple[int, int]]) -> bool:

@@ -829,15 +829,15 @@ def pack_game(pack: Path) -> Path:
     return base
 
 
-def compile_or_report(root: Path, extra: list[Path], name: str) -> Game | None:
+def compile_or_report(root: Path, extra: list[Path], name: str, what: str = "sheets") -> Game | None:
     """The checked game, or None after printing its diagnostics (a clean check is needed:
-    sheets never print content check refuses)."""
+    sheets and cards never print content check refuses)."""
     from tomecraft.compiler import diagnostics as dg, pipeline
     from tomecraft.compiler.console import UsageError, progress
     reporter = dg.Reporter()
     game = pipeline.compile_game(root, extra, reporter)
     if game is None or reporter.errors:
         print(dg.format_text(reporter))
-        progress(f"sheets for {name} not written: fix the errors above")
+        progress(f"{what} for {name} not written: fix the errors above")
         return None
     return game

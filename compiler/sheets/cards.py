@@ -167,7 +167,7 @@ def run_cli(args) -> int:
         if not (pack / "pack.yaml").is_file():
             raise UsageError(f"--pack {pack}: no pack.yaml in this directory")
     name = root.name + "".join(f" + {p.name}" for p in packs)
-    game = compile_or_report(root, packs, name)
+    game = compile_or_report(root, packs, name, "cards")
     if game is None:
         return 1
     if not spec(game):

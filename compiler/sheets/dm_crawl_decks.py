@@ -12,6 +12,7 @@ from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, fill, labels, name_of,
                              prose, rule_value_text, site_at, sources_table)
 from tomecraft.dsl import nodes as n
+from tomecraft.dsl.render import render_call
 from tomecraft.runtime.layering import Layers
 
 EXAMPLES = {   # LAY-n: printed value, then (op, amount, continuous) in order (inventory §6.3)
@@ -148,10 +149,27 @@ def _users(game: Game, names: str, lang: str, notes: Footnotes) -> list[dict]:
 
 def keywords_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     ctx = _common(game, lang)
+    rows = ctx["text"]["keywords"]
     ctx["keywords"] = [{"name": name, "meaning": meaning, "ref": ref,
                         "users": _users(game, names, lang, notes)}
-                       for name, names, meaning, ref in ctx["text"]["keywords"]]
+                       for name, names, meaning, ref in rows]
+    ctx["keywords"] += _content_keywords(game, lang, notes, {name for _, names, _, _ in rows
+                                                             for name in names.split("|") if name})
     return _finish(ctx, game, lang, notes, "keywords_title")
+
+
+def _content_keywords(game: Game, lang: str, notes: Footnotes, described: set[str]) -> list[dict]:
+    """A row per keyword of the vocabulary (the base game's or a pack's) the sheet's own
+    table does not describe: its text as the name, its effect rendered as the meaning. A
+    fan's new keyword was missing from the cheat sheet that lists every keyword."""
+    texts, rows = Texts(game, lang), []
+    for name, site in sorted(game.keyword_sites.items()):
+        if name in described:
+            continue
+        numbers = {p.name: "N" for p in game.vocab.keywords[name].params if p.type == "int"}
+        rows.append({"name": render_call(game.vocab, name, lang, numbers), "meaning": texts.site(site),
+                     "ref": "", "users": _users(game, name, lang, notes)})
+    return rows
 
 
 SHEETS = (Sheet("rules", "dm_crawl_decks_rules.html.j2", "rules_title", rules_sheet),

@@ -7,7 +7,8 @@ setup:  new_game: {players, seed, side}  (a real setup A-H) or a hand-built stat
         tiles: [{at, tile, room, exits, icons, depths, plus_signs, portal, treasures, idols,
                  signposts, used}]
         (the starting tile is placed, side A, its idols and icons as in a game;
-         `start: start_b` for the other side, `start: false` for none)
+         `start: start_b` for the other side, `start: false` for none;
+         a position is [x, y]: E is x + 1, N is y + 1)
         row, dungeon_deck (top first), tile_stack (top first), treasure_stack (top first),
         prisoners, majors, minors (top first), rage (1-based space), clank_area {seat|ghost: n},
         bag {black|ghost|seat: n}, ghosts, bag_draws [black|ghost|seat...] (the dragon's draws),
@@ -18,6 +19,7 @@ steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|e
         (`end` only declares the end, legal once the hand is played out, L247, L286; the
          end of the turn itself, discard, draw 5, refill, dragon, is `turn_end`)
         | {do: turn_end, player} | {do: out_turn, player} | {do: dragon_attack} | {do: score}
+        (`choose` answers the step's decisions in order; an answer never asked for fails it)
 expect: {player, <field>: value}, a field of the player: pos, hand, deck, discard, play_area,
         hand_size, deck_size, discard_size, discard_has [cards], skill, combat, movement, gold,
         lockpicks, cubes, damage, clank (cubes in the Clank! area), track, tokens, treasures,
@@ -45,7 +47,7 @@ from tomecraft.runtime.engines.clank_catacombs.state import (
     ACTIVE, ESCAPED, KNOCKED_OUT, Cell, Player, State, rule,
 )
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import check_expectations, refuse_unofferable
+from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
 
 
 class ScriptedRng:
@@ -321,7 +323,15 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         if found is None:
             raise AssertionError(f"{option} is not legal; legal: {legal}")
         engine.apply(p, found)
-    agent.choices.clear()
+    if agent.choices:        # a step carried out asked for fewer answers than the script gives
+        raise ScenarioError(f"scripted choices left unused: {agent.choices}")
+
+
+# the player fields an expectation may check (the format's list)
+PLAYER_FIELDS = frozenset((
+    "pos hand deck discard play_area hand_size deck_size discard_size discard_has skill combat "
+    "movement gold lockpicks cubes damage clank track tokens treasures market signposts status "
+    "escaped knocked_in_depths mastery clank_gained neg_bank no_movement").split())
 
 
 def _check(engine: Engine, exp: dict, results: dict) -> str | None:
@@ -348,6 +358,9 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         return None
     if "player" in exp:
         p = st.players[_seat(st, exp["player"])]
+        unknown = sorted(set(exp) - PLAYER_FIELDS - {"player"})
+        if unknown:     # read by getattr, a misspelt `helth` ended in "AttributeError: 'Player'..."
+            raise ScenarioError(f"unknown player field(s) {unknown}; known: {sorted(PLAYER_FIELDS)}")
         for key, want in exp.items():
             if key == "player":
                 continue

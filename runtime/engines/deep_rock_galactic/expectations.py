@@ -22,15 +22,19 @@ KEYS = {"monster": {"monster", "dead", "damage", "pos", "statuses", "hidden", "f
         "rock_and_stone_discard": {"rock_and_stone_discard"}, "event_discard": {"event_discard"},
         "swarm_discard": {"swarm_discard"}, "upgrade_tokens": {"upgrade_tokens"},
         "hidden_segment": {"hidden_segment", "revealed"}, "log": {"log", "count"}}
+# a dwarf's fields an expectation reads (by getattr: a misspelt `helth` was an AttributeError)
+DWARF_KEYS = {"dwarf", "health", "ammo", "secondary_ammo", "statuses", "pos", "actions", "rock_and_stone",
+              "throwables", "overclocked", "upgrades", "spare_upgrades", "in_pod", "carried"}
 
 
 def check(engine: Engine, names: dict, exp: dict) -> str | None:
     """None if the scenario expectation `exp` holds, else what was found instead."""
     st = engine.state
     kind = next((k for k in KEYS if k in exp), None) if "dwarf" not in exp else None
-    if kind is not None and set(exp) - KEYS[kind]:
-        return f"unknown key(s) {sorted(set(exp) - KEYS[kind])} for a {kind!r} expectation; " \
-               f"known: {sorted(KEYS[kind])}"
+    known = DWARF_KEYS if "dwarf" in exp else KEYS.get(kind)
+    if known is not None and set(exp) - known:
+        return f"unknown key(s) {sorted(set(exp) - known)} for a {kind or 'dwarf'!r} expectation; " \
+               f"known: {sorted(known)}"
     if "dwarf" in exp:
         if not (isinstance(exp["dwarf"], int) and 0 <= exp["dwarf"] < len(st.dwarves)):
             return f"no dwarf {exp['dwarf']!r} (seats 0-{len(st.dwarves) - 1})"

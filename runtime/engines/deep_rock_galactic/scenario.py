@@ -35,14 +35,14 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
         | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf} | {do: start_turn, dwarf}
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
-        each may have `rolls` (dice faces: 1, 2, blank, scare, teeth, bang, gold, nitra, or
-        side1..side6: that side of the die rolled, from its content) and
-        `illegal: true` (must be refused)
+        each may have `rolls`, one list of faces per roll in order ([[teeth], [1, blank]]; a face
+        is 1, 2, blank, scare, teeth, bang, gold, nitra, or side1..side6: that side of the die
+        as its content lists it) and `illegal: true` (must be refused)
 expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
-        overclocked|upgrades|spare_upgrades|in_pod} | {monster, damage|dead|pos|statuses|hidden} | {monsters: kind, count, at}
-        | {shared: {..}} | {result} | {threat} | {supply_pod, stock} | {terrain: [r,c], is}
-        | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log[, count]}
+        overclocked|upgrades|spare_upgrades|in_pod|carried} | {monster, damage|dead|pos|statuses|hidden}
+        | {monsters: kind, count, at} | {shared: {..}} | {result} | {threat} | {supply_pod, stock}
+        | {terrain: [r,c], is} | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log[, count]}
         | {throwable_deck: [ids]} | {throwable_discard: [ids]} | {upgrade_tokens: n}
         | {rock_and_stone_deck|rock_and_stone_discard|event_discard|swarm_discard: [ids, top last]}
         | {hidden_segment: [r,c], revealed}
@@ -69,13 +69,14 @@ from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mis
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import known_keys, placed_on_map
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import check_expectations
+from tomecraft.runtime.scenario import check_expectations, unknown_step
 
 OPEN_MAP = "\n".join((" " if r % 2 else "") + " ".join(["."] * 9) for r in range(9))
 FACES = {"1": {"face": "hit", "hits": 1}, "2": {"face": "hit", "hits": 2},
          "blank": {"face": "blank", "hits": 0}, "scare": {"face": "scare", "hits": 0},
          "teeth": {"face": "teeth"}, "bang": {"face": "bang"}, "gold": {"face": "four_squares"},
          "nitra": {"face": "long_bar"}}
+_SIDE = re.compile(r"side[1-9]")
 
 
 def _hex(v) -> tuple[int, int]:
@@ -277,17 +278,16 @@ class ScenarioAgent(ScriptedAgent):
 
 
 def _rolls(raw) -> list[list[dict]]:
-    """Scripted dice: a face by name, or `sideN`, the die's own N-th side as its content lists
-    it (1-6), read when the engine rolls that die (so a die's sides are what a scenario checks)."""
+    """Scripted dice, one list per roll: a face by name, or `sideN`, the die's N-th side in its
+    content, read when the engine rolls that die (so a die's sides are what a scenario checks)."""
     for group in raw or []:
+        if not isinstance(group, list):     # `rolls: [teeth]` was read as the faces t, e, e...
+            raise ScenarioError(f"rolls: one list of faces per roll, in order ([[teeth], [1, blank]]), not {group!r}")
         for f in group:
             if str(f) not in FACES and not _SIDE.fullmatch(str(f)):
                 raise ScenarioError(f"unknown die face {f!r}; faces: {sorted(FACES)} or side1..side6")
     return [[{"side": int(str(f)[4:])} if _SIDE.fullmatch(str(f)) else dict(FACES[str(f)]) for f in group]
             for group in raw or []]
-
-
-_SIDE = re.compile(r"side[1-9]")
 
 
 HEX_FIELDS = ("at", "path", "over", "land")
@@ -310,7 +310,7 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     st, data = engine.state, engine.data
     kind = step.get("do")
     if kind not in actions.HANDLERS and kind not in STEPS:
-        raise ScenarioError(f"unknown step {kind!r}")
+        raise ScenarioError(unknown_step(kind, set(actions.HANDLERS) | set(STEPS)))
     for key in ("dwarf", "drawer"):
         if key in step and not (isinstance(step[key], int) and 0 <= step[key] < len(st.dwarves)):
             raise ScenarioError(f"{key} {step[key]!r}: no such dwarf (seats 0-{len(st.dwarves) - 1})")

@@ -5,14 +5,15 @@ inventory's `M(3/2)`), and may end in `#label` to name it in steps, choices and 
 (`slime@3/2#m`). A number instead of a list means that many filler cards (slime; Healing
 Spring in the event piles).
 
-setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold: 1}, tokens {strength: [up, down] or up},
+setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold: 1},
+        tokens {strength: [2, 1] (2 face up, 1 face down) or 3 (all face up)},
         main_deck / event_deck / relic_deck [top first], graveyard, discard, event_discard,
         hand, loot, spare, equipment (relics, gained silently), face_down [labels],
         columns [[top end first], ...] (one list per column, brightness columns),
         sideways [relic labels] (once-per-long-rest relics already used, L234),
         rows [{enemy: [...], player: [...]}] (a battlefield already laid out, top row first),
         events_off: true (no event cards at all), seed (the shuffles' seed, default 1)
-steps:  {do: turn} | {do: start_turn} | {do: action, action: {...}} | {do: end_turn}
+steps:  {do: turn} | {do: turns, count} | {do: start_turn} | {do: action, action: {...}} | {do: end_turn}
         | {do: battle, column} | {do: descend} | {do: post_battle_events} | {do: reveal_events, amount}
         | {do: short_rest} | {do: long_rest, free} | {do: reset_exploration} | {do: clean_up_loot}
         | {do: consume_time, amount} | {do: modify, card, op, value} | {do: settle}
@@ -25,8 +26,8 @@ steps:  {do: turn} | {do: start_turn} | {do: action, action: {...}} | {do: end_t
         a card text's `choose { A | B | C }` is answered by the branch's number from 0 among
         those offered (Trail Rations' `2` flips perception: strength 0, agility 1, ...)
 expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
-        | {count: {zone: n}} | {points: {label: n}} | {zone: {label: zone}}
-        | {tokens: {attribute: [up, down] or up}} | {resources: {r: n}} | {columns: [[top first]]}
+        | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}}
+        | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]}
         | {order: {zone: [labels, top first]}} | {log: text} | {no_log: text}
         | {legal: {...}, present: bool} | {sideways: {label: bool}} | {fired: {event: [labels in order]}} | {log_order: [texts]}
 """
@@ -35,79 +36,17 @@ from __future__ import annotations
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
+from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
+    PILE_HOLDS, PILES, holds, known_keys, up_down, within_limits)
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, RESOURCES, Card, Row, Virtual
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
+from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable, unknown_step
 from tomecraft.runtime.timing import Fizzle, TimingError
-
-PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
-         "event_deck": "event_deck", "event_discard": "event_discard", "relic_deck": "relic_deck",
-         "hand": "hand", "loot": "loot", "spare": "spare", "equipment": "equipment"}
-
-
-SETUP_KEYS = frozenset(PILES) | {"hp", "hp_max", "dl", "space", "misses", "resources", "tokens",
-                                 "columns", "rows", "face_down", "sideways", "events_off", "seed"}
-ROW_KEYS = frozenset(("enemy", "player"))
-
-
-def _known_keys(setup: dict) -> None:
-    """A misspelt key would silently set nothing (`colums:` left the columns empty and the
-    battle fought nothing): refuse it, and name what a key may hold."""
-    groups = [("setup", setup, SETUP_KEYS)] + [("rows", r, ROW_KEYS) for r in setup.get("rows") or []]
-    for where, spec, known in groups:
-        unknown = sorted(set(spec) - known)
-        if unknown:
-            raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
-    for key, known in (("resources", RESOURCES), ("tokens", ATTRIBUTES)):
-        unknown = sorted(set(setup.get(key) or {}) - set(known))
-        if unknown:
-            raise ValueError(f"{key}: unknown {unknown}; known: {list(known)}")
-
-
-# what each setup pile may hold (L23, L31, L41, L73): the deck a card belongs to, or loot
-PILE_HOLDS = {"main_deck": "main", "graveyard": "main", "discard": "main", "spare": "main",
-              "event_deck": "event", "event_discard": "event", "loot": "loot",
-              "hand": "main or loot", "relic_deck": "relic", "equipment": "relic"}
-
-
-def _holds(zone: str, card: Card) -> bool:
-    is_loot = card.deck == "event" and card.defn.card_type == "loot"
-    return {"loot": is_loot, "main or loot": card.deck == "main" or is_loot}.get(
-        PILE_HOLDS[zone], card.deck == PILE_HOLDS[zone])
-
-
-def _within_limits(engine) -> None:
-    """A state the rules cannot reach would test nothing the rulebook says: refuse HP over
-    the maximum, a DL outside 1..max (L85), negative resources, more tokens of an attribute
-    than the 5 there are (L13). (The spare slot and loot pile may be set up over their
-    capacity: L75 gives the slot's only "by default", and effects may change either.)"""
-    s, b = engine.state, engine.board
-    problems = []
-    if s.hp > s.hp_max:
-        problems.append(f"hp {s.hp} is over hp_max {s.hp_max}")
-    if not b.dl_start <= s.dl <= b.dl_max:
-        problems.append(f"dl {s.dl} is outside {b.dl_start}..{b.dl_max} (L85)")
-    problems += [f"resources: {r} {n} is negative" for r, n in s.resources.items() if n < 0]
-    for a in ATTRIBUTES:
-        supply = engine.data.kinds["attribute"][a].supply
-        if s.tokens[a].up < 0 or s.tokens[a].down < 0 or s.tokens[a].total > supply:
-            problems.append(f"tokens: {a} {[s.tokens[a].up, s.tokens[a].down]}: there are "
-                            f"{supply} tokens of each attribute (L13)")
-    if problems:
-        raise ValueError("; ".join(problems))
-
-
-def _up_down(value) -> tuple[int, int]:
-    """tokens {attribute: [up, down]}; a single number is that many face-up tokens."""
-    if isinstance(value, int):
-        return value, 0
-    up, down = value
-    return int(up), int(down)
 
 
 class Scenario:
     def __init__(self, data, setup: dict) -> None:
-        _known_keys(setup)
+        known_keys(setup)
         rng = Rng(str(setup.get("seed", 1)))
         self.agent = ScriptedAgent()
         self.engine: Engine = new_engine(data, rng, self.agent, log_enabled=True)
@@ -132,14 +71,14 @@ class Scenario:
         for r, n in (setup.get("resources") or {}).items():
             s.resources[r] = int(n)
         for a, value in (setup.get("tokens") or {}).items():
-            s.tokens[a].up, s.tokens[a].down = _up_down(value)
+            s.tokens[a].up, s.tokens[a].down = up_down(value, f"setup.tokens.{a}")
         for zone in PILES:
             if zone in setup:
                 spec = setup[zone]
                 if zone == "equipment":
                     for item in self._items(spec, zone):
                         card = self.card(item, "equipment")
-                        if not _holds(zone, card):
+                        if not holds(zone, card):
                             raise ValueError(f"equipment: {card!r} is not a relic")
                         self.engine.place(card, "equipment")
                         if card.defn.label:
@@ -148,7 +87,7 @@ class Scenario:
                             card.defn.passive(self.engine.ctx(card))
                     continue
                 cards = [self.card(item, zone) for item in self._items(spec, zone)]
-                wrong = [repr(c) for c in cards if not _holds(zone, c)]
+                wrong = [repr(c) for c in cards if not holds(zone, c)]
                 if wrong:
                     raise ValueError(f"{zone}: {wrong} cannot be there ({zone} holds "
                                      f"{PILE_HOLDS[zone]} cards)")
@@ -190,7 +129,7 @@ class Scenario:
             if relic.zone != "equipment":
                 raise ValueError(f"sideways: {label} is not a relic in the equipment (L234)")
             relic.sideways = True
-        _within_limits(self.engine)
+        within_limits(self.engine)
         self.engine.settle()
 
     def _clear(self, deck: str) -> None:
@@ -395,7 +334,7 @@ def _step(sc: Scenario, step: dict) -> None:
         elif do == "setup":
             game_setup(e)
         else:
-            raise AssertionError(f"unknown step {do!r}")
+            raise AssertionError(unknown_step(do, STEPS))
     except Fizzle as why:
         fizzled = True
         e.log(f"fizzle: {why}")
@@ -405,6 +344,11 @@ def _step(sc: Scenario, step: dict) -> None:
         raise AssertionError(f"unused scripted choices: {sc.agent.choices}")
 
 
+# the step kinds `_step` plays (the format lists them)
+STEPS = ("turn", "turns", "start_turn", "action", "end_turn", "battle", "resolve_row", "descend",
+         "post_battle_events", "reveal_events", "short_rest", "long_rest", "reset_exploration",
+         "clean_up_loot", "consume_time", "modify", "settle", "fire", "use_relic", "spare", "redraw",
+         "stack_top", "search", "draw_main", "gain_loot", "setup")
 COUNTED = tuple(PILES) + ("exploration", "battlefield", "revealed", "cleanup")
 
 
@@ -453,7 +397,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             got = {label: sc.ref(label).zone for label in want}
         elif key == "tokens":
             _known("tokens", want, ATTRIBUTES)
-            want = {a: list(_up_down(v)) for a, v in want.items()}     # a number: all face up
+            want = {a: list(up_down(v, f"tokens.{a}")) for a, v in want.items()}  # a number: all up
             got = {a: [s.tokens[a].up, s.tokens[a].down] for a in want}
         elif key == "resources":
             _known("resources", want, RESOURCES)

@@ -20,6 +20,8 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         gain_stun {n}, notebook_changed; with `choose: [...]` for the acting
         seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused.
         Unscripted decisions decline (None / False / stop / pass) so opponents stay passive.
+        An answer its step never asks for is what the scholar would answer if offered: it is
+        dropped when the step ends, never kept for a later step.
 expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|region|side|
         lore|dooms|dooms_hidden|steps|done|thesis|actions|stars|research_bonus}
         | {region, slots|tokens|at|absent} | {attempt: {stealth, alert, ok, kind, by, cards}} | {campus: {bag, bonfire, reserve_students,
@@ -34,17 +36,20 @@ expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|r
 """
 from __future__ import annotations
 
+import difflib
+
 from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine, deal, new_state
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
-    REGION_KEYS, SCHOLAR_KEYS, SETUP_KEYS, check_expect_keys, check_keys, check_scholar_counts,
-    check_step_keys, markers)
+    REGION_KEYS, SCHOLAR_KEYS, SETUP_KEYS, STEP_KEYS, check_expect_keys, check_keys,
+    check_scholar_counts, check_step_keys, markers)
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
+from tomecraft.runtime.scenario import (
+    ScenarioError, check_expectations, refuse_unofferable, unknown_step)
 
 
 class Decline:
@@ -297,7 +302,15 @@ def _run_step(e: Engine, step: dict) -> None:
     elif do == "notebook_changed":
         e.notebook_changed()
     else:
-        raise ScenarioError(f"unknown step {do!r}")
+        raise ScenarioError(unknown_step(do, STEP_KEYS))
+
+
+def _drop_unasked_answers(e: Engine) -> None:
+    """Answers a step scripted but never asked for (what a scholar would answer if offered,
+    which refusal scenarios rely on) end with the step: kept, one would answer a later step's
+    decision instead of its default."""
+    for agent in e.agents:
+        agent.choices.clear()
 
 
 def _check(e: Engine, exp: dict) -> str | None:
@@ -429,12 +442,23 @@ def _check(e: Engine, exp: dict) -> str | None:
     return f"unknown expectation {exp}"
 
 
+def _unknown_id(data, err: KeyError) -> str:
+    """What a KeyError of the set-up means: an id the content lacks (`scholar: rebeca` was
+    reported as "KeyError('rebeca')"), with the closest id there is and its kind."""
+    name = str(err.args[0]) if err.args else ""
+    ids = {i: kind for kind, table in data.kinds.items() for i in table}
+    close = difflib.get_close_matches(name, list(ids), n=1)
+    return f"no {name!r} in the content" + (f"; did you mean `{close[0]}` ({ids[close[0]]})?" if close else "")
+
+
 def run_scenario(data, scenario: dict) -> list[str]:
     try:
         engine = build(data, scenario.get("setup") or {})
     except ScenarioError as err:
         return [f"setup: {err}"]
-    except (KeyError, StopIteration, AssertionError, EffectError) as err:
+    except KeyError as err:         # a misspelt id looked up in the content
+        return [f"setup: {_unknown_id(data, err)}"]
+    except (StopIteration, AssertionError, EffectError) as err:
         return [f"setup: {err!r}"]
     failures: list[str] = []
     for i, step in enumerate(scenario.get("steps") or []):
@@ -456,6 +480,8 @@ def run_scenario(data, scenario: dict) -> list[str]:
                 continue
             failures.append(f"steps[{i}]: {err}")
             break
+        finally:
+            _drop_unasked_answers(engine)
     if failures:
         return failures
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp))

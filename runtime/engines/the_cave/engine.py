@@ -18,7 +18,7 @@ from collections import deque
 from dataclasses import fields
 from typing import Callable
 
-from tomecraft.runtime.effects import Context, EffectError, check_handlers
+from tomecraft.runtime.effects import Context, EffectError, check_handlers, fizzled
 from tomecraft.runtime.engines.the_cave import policy
 from tomecraft.runtime.engines.the_cave import rules
 from tomecraft.runtime.engines.the_cave.equipment import Items
@@ -282,20 +282,23 @@ class Engine:
         dst = self.state.cells[tuple(to)]
         ctx = self.ctx(team, dst, src)
         if via == "desperate_move":
-            ok = self.data.keywords["desperate_move"].effect(ctx)
+            fx = self.data.keywords["desperate_move"].effect
+            ok = fx(ctx)
         else:
             out_id, _, enter_id = via.rpartition("+")
             ok = True
             if out_id:
-                ok = next(out for found, _, out in self.ways_out(src.kind) if found == out_id)(ctx)
+                fx = next(out for found, _, out in self.ways_out(src.kind) if found == out_id)
+                ok = fx(ctx)
             for opt_id, _, enter in self.entries(dst.kind):
                 if opt_id == enter_id:
                     break
             else:
                 raise EffectError(f"{dst.kind.id} has no entry option {enter_id!r}")
-            ok = ok and enter(ctx)
-        if not ok:
-            raise EffectError(f"{team.name} cannot move to {dst.pos} via {via}")
+            if ok:
+                fx, ok = enter, enter(ctx)
+        if not ok:      # offered, so its leading requires and costs held
+            raise fizzled(f"{team.name} cannot move to {dst.pos} via {via}", fx)
         team.pos = dst.pos
         stats, counted = self.state.stats, "entered:" + dst.kind.id
         stats[counted] = stats.get(counted, 0) + 1      # (no Counter.__missing__ call)
@@ -387,10 +390,10 @@ class Engine:
     def do_use(self, team: Team, term: str) -> None:
         """An equipment's own action, taken while the team carries the item."""
         item = self.items.by_term.get(term)
-        if item is None or item.use is None or not self.items.count(team.backpack, term) \
-                or not self._atomic(team, self.state.cells[team.pos],
-                                    lambda: item.use(self.ctx(team))):
+        if item is None or item.use is None or not self.items.count(team.backpack, term):
             raise EffectError(f"{team.name} cannot use {term} here")
+        if not self._atomic(team, self.state.cells[team.pos], lambda: item.use(self.ctx(team))):
+            raise fizzled(f"{team.name} cannot use {term} here", item.use)
         self.state.stats[f"use:{term}"] += 1
         if self.log_enabled:     # no formatting when logging is off
             self.log(f"{team.name} uses the {term} (AP {team.ap})")
@@ -398,8 +401,10 @@ class Engine:
     def do_act(self, team: Team, act_id: str) -> None:
         cell = self.state.cells[team.pos]
         effect = self.action_effect(cell.kind, act_id)
-        if effect is None or not self._atomic(team, cell, lambda: effect(self.ctx(team, cell))):
+        if effect is None:
             raise EffectError(f"{team.name} cannot {act_id} here")
+        if not self._atomic(team, cell, lambda: effect(self.ctx(team, cell))):
+            raise fizzled(f"{team.name} cannot {act_id} here", effect)
         stats, counted = self.state.stats, "act:" + act_id
         stats[counted] = stats.get(counted, 0) + 1      # (no Counter.__missing__ call)
         if self.log_enabled:     # no formatting when logging is off

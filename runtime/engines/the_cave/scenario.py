@@ -4,10 +4,13 @@ setup:  players, tiles [{at, kind, exits, depth, tokens, marker}] (left out: the
         for the player count), base, ropes [[a, b, seat]], max_marker,
         stacks [[ "kind:EXITS" | content tile id, ...] x4] (top first) | "dealt", end_triggered,
         teams [{pos, backpack, camp, camp_pos, camp_items, camp_packed_before, tokens,
-        depth_tokens, lost, ap, forced}]
+        depth_tokens, lost, ap, forced}]; a position is [x, y]: E is x + 1, N is y + 1
 steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn} | {do: score}
         | {do: end_sequence, trigger_seat} ; each may have team, choose: [...], illegal: true
-        (the action is not legal) or fails: true (the step must be refused)
+        (the action is not legal) or fails: true (the step must be refused). `via` names the
+        way in, also when there is one: an `enter` option of the tile's kind (walk, oxygen,
+        raft...) or desperate_move; `choose` answers the step's decisions in order, and an
+        answer the step never asks for fails it
 expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|lost|slots}
         | {tile, kind|depth|tokens|marker|exits|absent} | {rope: [a, b], present}
         | {scores} | {bonus} | {finished} | {winners} | {log} | {legal, team, present} | {stacks}
@@ -24,7 +27,8 @@ from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
-from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
+from tomecraft.runtime.scenario import (
+    ScenarioError, check_expectations, refuse_unofferable, unknown_step)
 
 
 def _pos(value) -> tuple[int, int]:
@@ -57,6 +61,7 @@ TILE_KEYS = {"at", "kind", "exits", "depth", "tokens", "marker"}
 TEAM_KEYS = {"pos", "backpack", "camp", "camp_pos", "camp_items", "camp_packed_before", "tokens",
              "depth_tokens", "lost", "ap", "forced"}
 STEP_KEYS = {"do", "team", "to", "via", "id", "item", "choose", "illegal", "fails", "trigger_seat"}
+STEPS = ("start_turn", "score", "end_sequence", "move", "act", "use", "end")
 TEAM_EXPECT_KEYS = {"team", "ap", "pos", "backpack", "camp_items", "tokens", "depth_tokens", "forced",
                     "done", "camp", "camp_packed_before", "lost", "slots"}
 # each expectation form: the key that names it and every key it may carry
@@ -330,8 +335,9 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
             raise AssertionError(f"{option} is not legal; legal: {legal}")
         engine.apply(team, option)
     else:
-        raise ScenarioError(f"unknown step {do!r}")
-    agent.choices.clear()     # choices for decisions with a single option are not asked
+        raise ScenarioError(unknown_step(do, STEPS))
+    if agent.choices:        # a step carried out asked for fewer answers than the script gives
+        raise ScenarioError(f"scripted choices left unused: {agent.choices}")
 
 
 class _EndTurns:

@@ -1,0 +1,72 @@
+"""Crawl Decks scenario files: what a setup may say. A misspelt key, a card in a pile it
+cannot be in, or a state the rules cannot reach is refused by name: ignored, it would set up
+a different game than the tester wrote."""
+from __future__ import annotations
+
+from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, RESOURCES, Card
+
+PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
+         "event_deck": "event_deck", "event_discard": "event_discard", "relic_deck": "relic_deck",
+         "hand": "hand", "loot": "loot", "spare": "spare", "equipment": "equipment"}
+SETUP_KEYS = frozenset(PILES) | {"hp", "hp_max", "dl", "space", "misses", "resources", "tokens",
+                                 "columns", "rows", "face_down", "sideways", "events_off", "seed"}
+ROW_KEYS = frozenset(("enemy", "player"))
+
+
+def known_keys(setup: dict) -> None:
+    """A misspelt key would silently set nothing (`colums:` left the columns empty and the
+    battle fought nothing): refuse it, and name what a key may hold."""
+    groups = [("setup", setup, SETUP_KEYS)] + [("rows", r, ROW_KEYS) for r in setup.get("rows") or []]
+    for where, spec, known in groups:
+        unknown = sorted(set(spec) - known)
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+    for key, known in (("resources", RESOURCES), ("tokens", ATTRIBUTES)):
+        unknown = sorted(set(setup.get(key) or {}) - set(known))
+        if unknown:
+            raise ValueError(f"{key}: unknown {unknown}; known: {list(known)}")
+
+
+# what each setup pile may hold (L23, L31, L41, L73): the deck a card belongs to, or loot
+PILE_HOLDS = {"main_deck": "main", "graveyard": "main", "discard": "main", "spare": "main",
+              "event_deck": "event", "event_discard": "event", "loot": "loot",
+              "hand": "main or loot", "relic_deck": "relic", "equipment": "relic"}
+
+
+def holds(zone: str, card: Card) -> bool:
+    is_loot = card.deck == "event" and card.defn.card_type == "loot"
+    return {"loot": is_loot, "main or loot": card.deck == "main" or is_loot}.get(
+        PILE_HOLDS[zone], card.deck == PILE_HOLDS[zone])
+
+
+def within_limits(engine) -> None:
+    """A state the rules cannot reach would test nothing the rulebook says: refuse HP over
+    the maximum, a DL outside 1..max (L85), negative resources, more tokens of an attribute
+    than the 5 there are (L13). (The spare slot and loot pile may be set up over their
+    capacity: L75 gives the slot's only "by default", and effects may change either.)"""
+    s, b = engine.state, engine.board
+    problems = []
+    if s.hp > s.hp_max:
+        problems.append(f"hp {s.hp} is over hp_max {s.hp_max}")
+    if not b.dl_start <= s.dl <= b.dl_max:
+        problems.append(f"dl {s.dl} is outside {b.dl_start}..{b.dl_max} (L85)")
+    problems += [f"resources: {r} {n} is negative" for r, n in s.resources.items() if n < 0]
+    for a in ATTRIBUTES:
+        supply = engine.data.kinds["attribute"][a].supply
+        if s.tokens[a].up < 0 or s.tokens[a].down < 0 or s.tokens[a].total > supply:
+            problems.append(f"tokens: {a} {[s.tokens[a].up, s.tokens[a].down]}: there are "
+                            f"{supply} tokens of each attribute (L13)")
+    if problems:
+        raise ValueError("; ".join(problems))
+
+
+def up_down(value, where: str) -> tuple[int, int]:
+    """tokens {attribute: [up, down]}: how many face up, how many face down; a single number
+    is that many face-up tokens. Anything else (a newcomer's [down], [up, down]) is named."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value, 0
+    if not (isinstance(value, list) and len(value) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
+        raise ValueError(f"{where}: an attribute's tokens are [face-up count, face-down count] "
+                         f"([2, 1]) or a face-up count (3), not {value!r}")
+    return value[0], value[1]
