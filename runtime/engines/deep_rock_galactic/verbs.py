@@ -93,13 +93,13 @@ class Verbs:
             return
         d = ctx.you
         status = mode.get("hit_status")
+        aim = tuple(ctx.info.get("aim") or target.pos)     # the target space (L392): either of 2
         if mode.get("assign") == "beam":
-            self._beam(d, target, damage_type, hits, status)
+            self._beam(ctx, target, damage_type, hits, status, aim)
             return
         if mode.get("assign") == "area":
             plan = ctx.info.get("plan")            # the 2 spaces the firer chose, if stated
-            area = [target.pos] + (self._chosen_pair(target.pos, plan) if plan is not None
-                                   else self._area_pair(target.pos))
+            area = [aim] + (self._chosen_pair(aim, plan) if plan is not None else self._area_pair(aim))
             self.area_hit = area
             done = set()
             for h in area:
@@ -112,19 +112,19 @@ class Verbs:
                     e.hurt(friend, hits)
             return
         per_monster = e.assign(d, mode, target, e.last_roll, ctx.info.get("plan"),
-                               ctx.info.get("from_behind", False))
+                               ctx.info.get("from_behind", False), aim)
         for uid, n in sorted(per_monster.items()):
             m = e.state.monsters.get(uid)
             if m is not None:
                 e.damage_monster(m, damage_type, n, d, from_behind=ctx.info.get("from_behind", False),
                                  status=status)
 
-    def _beam(self, d: Dwarf, target: Monster, damage_type: str, hits: int, status) -> None:
+    def _beam(self, ctx, target: Monster, damage_type: str, hits: int, status, aim: Hex) -> None:
         """Breach Cutter's Focused Beam (L1319): the roll hits every creature between the
-        firer and the target space, dwarves too, and the target; each monster once."""
-        e = self.e
+        firer and the target space `aim`, dwarves too, and the target; each monster once."""
+        e, d = self.e, ctx.you
         done = set()
-        for h in hx.beam(d.pos, target.pos):
+        for h in hx.beam(d.pos, aim):
             m = e.state.monster_at(h)
             if m is not None and m.uid not in done:
                 done.add(m.uid)
