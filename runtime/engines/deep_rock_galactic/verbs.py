@@ -89,7 +89,10 @@ class Verbs:
             if isinstance(target, Monster):
                 e.log(f"{ctx.info.get('source') or 'an effect'}: {hits} {damage_type} hits on "
                       f"{target.kind}#{target.uid}")
-                e.damage_monster(target, damage_type, hits, ctx.you)
+                # the sentry gun's shot from behind ignores resistance too (L662, L1195, L1203-1205)
+                behind = ctx.info.get("source") == "the sentry" and e.state.sentry is not None \
+                    and e.from_behind(target, e.state.sentry)
+                e.damage_monster(target, damage_type, hits, ctx.you, from_behind=behind)
             return
         d = ctx.you
         status = mode.get("hit_status")
@@ -106,7 +109,8 @@ class Verbs:
                 m = e.state.monster_at(h)
                 if m is not None and m.uid not in done:
                     done.add(m.uid)
-                    e.damage_monster(m, damage_type, hits, d, status=status)
+                    e.damage_monster(m, damage_type, hits, d, status=status,
+                                     from_behind=self._behind(ctx, m, target))
                 friend = e.state.dwarf_at(h)
                 if friend is not None:
                     e.hurt(friend, hits)
@@ -116,8 +120,16 @@ class Verbs:
         for uid, n in sorted(per_monster.items()):
             m = e.state.monsters.get(uid)
             if m is not None:
-                e.damage_monster(m, damage_type, n, d, from_behind=ctx.info.get("from_behind", False),
+                e.damage_monster(m, damage_type, n, d, from_behind=self._behind(ctx, m, target),
                                  status=status)
+
+    def _behind(self, ctx, m: Monster, target: Monster) -> bool:
+        """Whether the attack strikes `m` from behind (L1171, L1195): the target as the attack
+        states it, any other monster it catches by where it faces from the shooter."""
+        if m is target:
+            return ctx.info.get("from_behind", False)
+        shooter = tuple(ctx.info["from"]) if ctx.info.get("from") is not None else getattr(ctx.you, "pos", None)
+        return shooter is not None and self.e.from_behind(m, shooter)
 
     def _beam(self, ctx, target: Monster, damage_type: str, hits: int, status, aim: Hex) -> None:
         """Breach Cutter's Focused Beam (L1319): the roll hits every creature between the
@@ -128,7 +140,8 @@ class Verbs:
             m = e.state.monster_at(h)
             if m is not None and m.uid not in done:
                 done.add(m.uid)
-                e.damage_monster(m, damage_type, hits, d, status=status)
+                e.damage_monster(m, damage_type, hits, d, status=status,
+                                 from_behind=self._behind(ctx, m, target))
             friend = e.state.dwarf_at(h)
             if friend is not None and friend is not d:
                 e.hurt(friend, hits)
