@@ -292,10 +292,12 @@ class Verbs:
         self.e.placed.setdefault(ctx.info.get("play"), []).append((token, at))
 
     def _flames(self, ctx, target: Monster, amount: int) -> None:
-        """Flaming Ground (L790-808): the first flame on the target's space if it died, else on
-        an empty space next to it; the others on empty spaces next to the target space and
-        connected to the flames already placed."""
+        """Flaming Ground (L790-808): the first flame on the target space if its creature died,
+        else on an empty space next to it; the others on empty spaces next to the target space
+        and connected to the flames already placed. The target space is the one fired at (the
+        Oppressor's rear, L392, L1197), else the creature's own."""
         st = self.e.state
+        aim = tuple(ctx.info.get("aim") or target.pos)
         flames = st.tokens.setdefault("flame", {})
         owner = ctx.you.seat if isinstance(ctx.you, Dwarf) else -1
         amount = min(amount, self.e.token_room("flame"))      # 6 flame tokens (L260)
@@ -307,15 +309,15 @@ class Verbs:
                     and not st.dwarf_at(h) and h not in st.stalagmites)
         placed: list[Hex] = []
         if target.uid not in st.monsters:
-            placed.append(target.pos)
+            placed.append(aim)
         else:
-            first = sorted((h for h in hx.neighbours(target.pos) if empty(h)),
+            first = sorted((h for h in hx.neighbours(aim) if empty(h)),
                            key=lambda h: (hx.distance(h, ctx.you.pos), h))
             if not first:
                 return
             placed.append(first[0])
         while len(placed) < amount:
-            nxt = sorted(h for h in hx.neighbours(target.pos)
+            nxt = sorted(h for h in hx.neighbours(aim)
                          if empty(h) and h not in placed and any(h in hx.neighbours(p) for p in placed))
             if not nxt:
                 break
