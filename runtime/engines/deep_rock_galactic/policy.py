@@ -339,9 +339,12 @@ def bosco_shot(engine: Engine, d: Dwarf, left: int):
 
 def bosco_fire(engine: Engine, d: Dwarf, mode, target) -> bool:
     """Run a BOSCO mode's effect from BOSCO's space; the hits count as the dwarf's team's."""
-    aims = engine.aims(engine.state.bosco, target, mode.get("range") or 1)     # its target space (L392)
+    at = engine.state.bosco
+    aims = engine.aims(at, target, mode.get("range") or 1)     # its target space (L392)
+    # from behind, BOSCO's shot ignores resistance like any attack (L1171, L1195)
     return engine.run(mode.get("effect"), you=d, mode=mode, target_obj=target, free=True,
-                      aim=aims[0] if aims else None, **{"from": engine.state.bosco})
+                      aim=aims[0] if aims else None, from_behind=engine.from_behind(target, at),
+                      **{"from": at})
 
 
 def bosco_pickaxe(engine: Engine, d: Dwarf, at) -> None:
