@@ -89,10 +89,9 @@ class Verbs:
             if isinstance(target, Monster):
                 e.log(f"{ctx.info.get('source') or 'an effect'}: {hits} {damage_type} hits on "
                       f"{target.kind}#{target.uid}")
-                # the sentry gun's shot from behind ignores resistance too (L662, L1195, L1203-1205)
-                behind = ctx.info.get("source") == "the sentry" and e.state.sentry is not None \
-                    and e.from_behind(target, e.state.sentry)
-                e.damage_monster(target, damage_type, hits, ctx.you, from_behind=behind)
+                shooter = self._attacked_from(ctx, target)
+                e.damage_monster(target, damage_type, hits, ctx.you,
+                                 from_behind=shooter is not None and e.from_behind(target, shooter))
             return
         d = ctx.you
         status = mode.get("hit_status")
@@ -122,6 +121,16 @@ class Verbs:
             if m is not None:
                 e.damage_monster(m, damage_type, n, d, from_behind=self._behind(ctx, m, target),
                                  status=status)
+
+    def _attacked_from(self, ctx, target: Monster) -> Hex | None:
+        """Where a shot without a fire mode comes from, for 'from behind' (L1171, L1195): the
+        sentry gun's space (it attacks too, L662), the thrower's for a throwable aimed at this
+        one creature; None for a blast around where a throwable landed."""
+        if ctx.info.get("source") == "the sentry":
+            return self.e.state.sentry
+        if ctx.info.get("card") is not None and ctx.info.get("target_obj") is target and isinstance(ctx.you, Dwarf):
+            return ctx.you.pos
+        return None
 
     def _behind(self, ctx, m: Monster, target: Monster) -> bool:
         """Whether the attack strikes `m` from behind (L1171, L1195): the target as the attack
