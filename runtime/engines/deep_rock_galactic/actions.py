@@ -61,8 +61,10 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
     out = []
     in_sight: dict = {}           # (monster's space, sight rule) -> seen: looked at once per call
     weapons = [engine.data.get("weapon", d.primary), engine.data.get("weapon", d.secondary)]
-    # the monsters the dwarf sees (not hidden from it) and how far each is: once, not per mode
-    visible = [(m, hx.distance(d.pos, m.pos)) for m in st.monsters.values() if m.hidden_from != d.seat]
+    # the monsters the dwarf sees (not hidden from it) and how far each space of each is (the
+    # Oppressor's 2, L1197: either may be the target space, L392): once, not per mode
+    visible = [(m, [(h, hx.distance(d.pos, h)) for h in m.spaces()])
+               for m in st.monsters.values() if m.hidden_from != d.seat]
     for weapon in weapons:
         for i, mode in enumerate(weapon.modes):
             ammo = d.ammo if weapon.slot == "primary" else d.secondary_ammo
@@ -76,11 +78,13 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
             lob = mode.get("ignores_line_of_sight") or "none"
             reach, area, dice = mode.get("range") or 1, mode.get("assign") == "area", mode.get("dice") or 0
             beam = mode.get("assign") == "beam"
-            for m, far in visible:
-                if far <= reach and _seen(engine, d.pos, m.pos, lob, in_sight):
-                    if area and any(hx.distance(x.pos, m.pos) <= 1 for x in st.dwarves if x is not d):
+            for m, spaces in visible:
+                # the target space fire() takes: its first space in range and sight
+                aim = next((h for h, far in spaces if far <= reach and _seen(engine, d.pos, h, lob, in_sight)), None)
+                if aim is not None:
+                    if area and any(hx.distance(x.pos, aim) <= 1 for x in st.dwarves if x is not d):
                         continue
-                    if beam and any(x.pos in hx.beam(d.pos, m.pos) for x in st.dwarves if x is not d):
+                    if beam and any(x.pos in hx.beam(d.pos, aim) for x in st.dwarves if x is not d):
                         continue            # the beam would burn a teammate (L1319)
                     out.append({"do": "attack", "weapon": weapon.id, "mode": i, "target": m.uid,
                                 "dice": dice, "slot": weapon.slot})
@@ -106,8 +110,11 @@ def fire_secondary(engine: Monsters, d: Dwarf, weapon, act: dict, target) -> Non
     effect = weapon.overclocked if d.overclocked and weapon.overclocked is not None else weapon.modes[0].effect
     mode = weapon.modes[0]
     before = (d.actions, d.ammo, d.secondary_ammo)
+    # the target space (L392), as fire() takes it; none in range and sight: the effect refuses
+    aims = engine.aims(d.pos, target, mode.get("range") or 1, mode.get("ignores_line_of_sight") or "none")
     try:
         ok = engine.run(effect, you=d, weapon=weapon, mode=mode, target_obj=target, plan=act.get("plan"),
+                        aim=aims[0] if aims else None,
                         from_behind=act.get("from_behind", False), free=act.get("free", False))
     except EffectError:
         d.actions, d.ammo, d.secondary_ammo = before

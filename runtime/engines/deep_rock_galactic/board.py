@@ -366,7 +366,10 @@ class Board(Triggers):
 
     def from_behind(self, m: Monster, attacker: Hex) -> bool:
         """Rule rear_arc: the rear ("the green area", not reproduced in the guide) is the
-        120-degree arc behind the way the monster faces."""
+        120-degree arc behind the way the monster faces; the Oppressor's behind its rear
+        space, its unarmoured weak spot (L1203-1205), not beside the middle of its body."""
+        if m.tail is not None:
+            return hx.in_rear_arc(m.tail, m.pos, attacker)
         return m.facing is not None and hx.in_rear_arc(m.pos, m.facing, attacker)
 
     def settle_tail(self, m: Monster) -> None:

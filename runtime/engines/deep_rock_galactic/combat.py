@@ -111,15 +111,23 @@ class Combat(Board):
                 self.state.result = "failure"
                 self.log("every dwarf is unconscious: the mission fails")
 
-    # --- hit assignment (rulebook L458-468) ---------------------------------------------------
+    # --- target spaces and hit assignment (rulebook L392, L458-468) ---------------------------
+    def aims(self, shooter: Hex, m: Monster, reach: int, lob: str = "none") -> list[Hex]:
+        """The spaces of `m` a shot from `shooter` may take as its target space (L392): within
+        `reach` and in sight; the front first, then the Oppressor's rear space (L1197)."""
+        return [h for h in m.spaces() if hx.distance(shooter, h) <= reach and self.los(shooter, h, lob)]
+
     def assign(self, d: Dwarf, mode, target: Monster, dice: list[dict], plan: list | None = None,
-               from_behind: bool = False) -> dict[int, int]:
-        """Assign each die to a space: the first must be a hit on the target; each next one to an
+               from_behind: bool = False, aim: Hex | None = None) -> dict[int, int]:
+        """Assign each die to a space: the first must be a hit on the target space (`aim`, or
+        with a plan either of the target's spaces in range and LOS); each next one to an
         assigned space or one next to it, in range and LOS; a die's hits never split.
         `plan` lists, per die, a hex (scenarios); without it dice sweep to adjacent monsters
-        once the target has enough. Returns hits per monster uid."""
+        once the target has enough. Returns hits per monster uid (a monster on 2 spaces once)."""
         rng = mode.get("range") or 1
         lob = mode.get("ignores_line_of_sight") or "none"
+        aim = aim or target.pos
+        first_spaces = self.aims(d.pos, target, rng, lob) or [aim]
         assign = mode.get("assign") or "sweep"
         if assign == "best_die":
             dice = sorted(dice, key=lambda f: -(f.get("hits") or 0))[:1]
@@ -131,7 +139,7 @@ class Combat(Board):
 
         def legal(h: Hex, first: bool) -> bool:
             if first:
-                return h == target.pos
+                return h in first_spaces
             if assign in ("single_target", "best_die", "choose_one"):
                 return h == target.pos or h == target.tail
             near = any(h == s or h in hx.neighbours(s) for s in spaces)
@@ -156,9 +164,9 @@ class Combat(Board):
             need = self.hp(target) - target.damage + self.resistance(target, mode.get("die").replace("_die", "") if mode.get("die") else "")
             for n, i in enumerate(order):
                 face = dice[i]
-                h = target.pos
-                if n > 0 and per_space[target.pos] >= need:
-                    for cand in sorted(hx.neighbours(target.pos)):
+                h = aim
+                if n > 0 and per_space[aim] >= need:
+                    for cand in sorted(hx.neighbours(aim)):
                         other = self.state.monster_at(cand)
                         if other is not None and other is not target and legal(cand, False):
                             h = cand
@@ -180,10 +188,11 @@ class Combat(Board):
         self.acting = d
         before = (d.actions, d.ammo, d.secondary_ammo)
         lob = mode.get("ignores_line_of_sight") or "none"
-        if hx.distance(d.pos, target.pos) > (mode.get("range") or 1) or not self.los(d.pos, target.pos, lob):
+        aims = self.aims(d.pos, target, mode.get("range") or 1, lob)
+        if not aims:
             return False
         try:
-            ok = self.run(mode.get("effect"), you=d, target=None, weapon=weapon, mode=mode,
+            ok = self.run(mode.get("effect"), you=d, target=None, weapon=weapon, mode=mode, aim=aims[0],
                           target_obj=target, plan=plan, from_behind=from_behind, free=free)
         except EffectError:
             d.actions, d.ammo, d.secondary_ammo = before    # an illegal assignment: nothing happened

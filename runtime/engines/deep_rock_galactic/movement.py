@@ -250,4 +250,5 @@ def pickaxe(engine: Monsters, d: Dwarf, act: dict) -> None:
     for uid, n in per_monster.items():
         m = st.monsters.get(uid)
         if m is not None:
-            engine.damage_monster(m, "pickaxe", n, d)
+            # from behind (the Oppressor: behind its rear space) its resistance is ignored (L1195)
+            engine.damage_monster(m, "pickaxe", n, d, from_behind=engine.from_behind(m, d.pos))

@@ -285,11 +285,15 @@ def _free_shot(engine: Engine, d: Dwarf, end: Hex) -> dict | None:
         return None
     mode = weapon.modes[index]
     lob = mode.get("ignores_line_of_sight") or "none"
-    for m in sorted(st.monsters.values(), key=lambda m: (hx.distance(end, m.pos), m.uid)):
-        if hx.distance(end, m.pos) <= (mode.get("range") or 1) and m.hidden_from != d.seat \
-                and engine.los(end, m.pos, lob):
+    for m in sorted(st.monsters.values(), key=lambda m: (_nearest(end, m), m.uid)):
+        if m.hidden_from != d.seat and engine.aims(end, m, mode.get("range") or 1, lob):
             return {"weapon": d.primary, "mode": index, "target": m.uid}
     return None
+
+
+def _nearest(h: Hex, m) -> int:
+    """How far the nearer of the monster's spaces (the Oppressor has 2, L1197) is from h."""
+    return min(hx.distance(h, x) for x in m.spaces())
 
 
 def bosco_phase(engine: Engine, d: Dwarf) -> None:
@@ -327,17 +331,20 @@ def bosco_shot(engine: Engine, d: Dwarf, left: int):
     for mode in sorted(drone.modes, key=lambda m: m.get("actions") or 1):
         if (mode.get("actions") or 1) > left:
             continue
-        near = [m for m in st.monsters.values() if hx.distance(st.bosco, m.pos) <= (mode.get("range") or 1)
-                and engine.los(st.bosco, m.pos)]
+        near = [m for m in st.monsters.values() if engine.aims(st.bosco, m, mode.get("range") or 1)]
         if near:
-            return mode, min(near, key=lambda m: (hx.distance(st.bosco, m.pos), m.uid))
+            return mode, min(near, key=lambda m: (_nearest(st.bosco, m), m.uid))
     return None
 
 
 def bosco_fire(engine: Engine, d: Dwarf, mode, target) -> bool:
     """Run a BOSCO mode's effect from BOSCO's space; the hits count as the dwarf's team's."""
+    at = engine.state.bosco
+    aims = engine.aims(at, target, mode.get("range") or 1)     # its target space (L392)
+    # from behind, BOSCO's shot ignores resistance like any attack (L1171, L1195)
     return engine.run(mode.get("effect"), you=d, mode=mode, target_obj=target, free=True,
-                      **{"from": engine.state.bosco})
+                      aim=aims[0] if aims else None, from_behind=engine.from_behind(target, at),
+                      **{"from": at})
 
 
 def bosco_pickaxe(engine: Engine, d: Dwarf, at) -> None:

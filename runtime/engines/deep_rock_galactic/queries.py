@@ -68,22 +68,33 @@ class Queries:
         return tuple(ctx.info["from"]) if ctx.info.get("from") is not None else self._pos(ctx.you)
 
     def in_range(self, ctx, rng: int) -> bool:
+        """Whether a space of the creature (either of the Oppressor's 2, L1197) is within `rng`
+        of the shooter or of the area's centre. The spaces that are are noted for
+        `line_of_sight`, which must see one of them (a target space in range AND sight, L392)."""
         a = tuple(ctx.info["origin"]) if ctx.info.get("origin") is not None else self._shooter(ctx)
-        b = self._pos(ctx.it if ctx.it is not None else ctx.target)
-        if a is None or b is None:
+        who = ctx.it if ctx.it is not None else ctx.target
+        if a is None or self._pos(who) is None:
             return False
         want = ctx.info.get("target_obj")
         if want is not None and (ctx.it is not want):
             return False
-        return hx.distance(a, b) <= rng
+        near = [h for h in self._spaces(who) if hx.distance(a, h) <= rng]
+        ctx.info["within"] = (who, near)
+        return bool(near)
 
     def line_of_sight(self, ctx) -> bool:
-        a, b = self._shooter(ctx), self._pos(ctx.it if ctx.it is not None else ctx.target)
-        if a is None or b is None:
+        who = ctx.it if ctx.it is not None else ctx.target
+        a = self._shooter(ctx)
+        if a is None or self._pos(who) is None:
             return False
         mode = ctx.info.get("mode")
         lob = (mode.get("ignores_line_of_sight") if mode is not None else None) or "none"
-        return self.e.los(a, b, lob)
+        noted = ctx.info.get("within")
+        spaces = noted[1] if noted is not None and noted[0] is who else self._spaces(who)
+        return any(self.e.los(a, b, lob) for b in spaces)
+
+    def _spaces(self, who) -> tuple:
+        return who.spaces() if isinstance(who, Monster) else (who.pos,)
 
     def adjacent(self, ctx) -> bool:
         a, b = self._pos(ctx.you), self._pos(ctx.it)

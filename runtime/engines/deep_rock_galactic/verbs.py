@@ -89,46 +89,68 @@ class Verbs:
             if isinstance(target, Monster):
                 e.log(f"{ctx.info.get('source') or 'an effect'}: {hits} {damage_type} hits on "
                       f"{target.kind}#{target.uid}")
-                e.damage_monster(target, damage_type, hits, ctx.you)
+                shooter = self._attacked_from(ctx, target)
+                e.damage_monster(target, damage_type, hits, ctx.you,
+                                 from_behind=shooter is not None and e.from_behind(target, shooter))
             return
         d = ctx.you
         status = mode.get("hit_status")
+        aim = tuple(ctx.info.get("aim") or target.pos)     # the target space (L392): either of 2
         if mode.get("assign") == "beam":
-            self._beam(d, target, damage_type, hits, status)
+            self._beam(ctx, target, damage_type, hits, status, aim)
             return
         if mode.get("assign") == "area":
             plan = ctx.info.get("plan")            # the 2 spaces the firer chose, if stated
-            area = [target.pos] + (self._chosen_pair(target.pos, plan) if plan is not None
-                                   else self._area_pair(target.pos))
+            area = [aim] + (self._chosen_pair(aim, plan) if plan is not None else self._area_pair(aim))
             self.area_hit = area
             done = set()
             for h in area:
                 m = e.state.monster_at(h)
                 if m is not None and m.uid not in done:
                     done.add(m.uid)
-                    e.damage_monster(m, damage_type, hits, d, status=status)
+                    e.damage_monster(m, damage_type, hits, d, status=status,
+                                     from_behind=self._behind(ctx, m, target))
                 friend = e.state.dwarf_at(h)
                 if friend is not None:
                     e.hurt(friend, hits)
             return
         per_monster = e.assign(d, mode, target, e.last_roll, ctx.info.get("plan"),
-                               ctx.info.get("from_behind", False))
+                               ctx.info.get("from_behind", False), aim)
         for uid, n in sorted(per_monster.items()):
             m = e.state.monsters.get(uid)
             if m is not None:
-                e.damage_monster(m, damage_type, n, d, from_behind=ctx.info.get("from_behind", False),
+                e.damage_monster(m, damage_type, n, d, from_behind=self._behind(ctx, m, target),
                                  status=status)
 
-    def _beam(self, d: Dwarf, target: Monster, damage_type: str, hits: int, status) -> None:
+    def _attacked_from(self, ctx, target: Monster) -> Hex | None:
+        """Where a shot without a fire mode comes from, for 'from behind' (L1171, L1195): the
+        sentry gun's space (it attacks too, L662), the thrower's for a throwable aimed at this
+        one creature; None for a blast around where a throwable landed."""
+        if ctx.info.get("source") == "the sentry":
+            return self.e.state.sentry
+        if ctx.info.get("card") is not None and ctx.info.get("target_obj") is target and isinstance(ctx.you, Dwarf):
+            return ctx.you.pos
+        return None
+
+    def _behind(self, ctx, m: Monster, target: Monster) -> bool:
+        """Whether the attack strikes `m` from behind (L1171, L1195): the target as the attack
+        states it, any other monster it catches by where it faces from the shooter."""
+        if m is target:
+            return ctx.info.get("from_behind", False)
+        shooter = tuple(ctx.info["from"]) if ctx.info.get("from") is not None else getattr(ctx.you, "pos", None)
+        return shooter is not None and self.e.from_behind(m, shooter)
+
+    def _beam(self, ctx, target: Monster, damage_type: str, hits: int, status, aim: Hex) -> None:
         """Breach Cutter's Focused Beam (L1319): the roll hits every creature between the
-        firer and the target space, dwarves too, and the target; each monster once."""
-        e = self.e
+        firer and the target space `aim`, dwarves too, and the target; each monster once."""
+        e, d = self.e, ctx.you
         done = set()
-        for h in hx.beam(d.pos, target.pos):
+        for h in hx.beam(d.pos, aim):
             m = e.state.monster_at(h)
             if m is not None and m.uid not in done:
                 done.add(m.uid)
-                e.damage_monster(m, damage_type, hits, d, status=status)
+                e.damage_monster(m, damage_type, hits, d, status=status,
+                                 from_behind=self._behind(ctx, m, target))
             friend = e.state.dwarf_at(h)
             if friend is not None and friend is not d:
                 e.hurt(friend, hits)
@@ -279,10 +301,12 @@ class Verbs:
         self.e.placed.setdefault(ctx.info.get("play"), []).append((token, at))
 
     def _flames(self, ctx, target: Monster, amount: int) -> None:
-        """Flaming Ground (L790-808): the first flame on the target's space if it died, else on
-        an empty space next to it; the others on empty spaces next to the target space and
-        connected to the flames already placed."""
+        """Flaming Ground (L790-808): the first flame on the target space if its creature died,
+        else on an empty space next to it; the others on empty spaces next to the target space
+        and connected to the flames already placed. The target space is the one fired at (the
+        Oppressor's rear, L392, L1197), else the creature's own."""
         st = self.e.state
+        aim = tuple(ctx.info.get("aim") or target.pos)
         flames = st.tokens.setdefault("flame", {})
         owner = ctx.you.seat if isinstance(ctx.you, Dwarf) else -1
         amount = min(amount, self.e.token_room("flame"))      # 6 flame tokens (L260)
@@ -294,15 +318,15 @@ class Verbs:
                     and not st.dwarf_at(h) and h not in st.stalagmites)
         placed: list[Hex] = []
         if target.uid not in st.monsters:
-            placed.append(target.pos)
+            placed.append(aim)
         else:
-            first = sorted((h for h in hx.neighbours(target.pos) if empty(h)),
+            first = sorted((h for h in hx.neighbours(aim) if empty(h)),
                            key=lambda h: (hx.distance(h, ctx.you.pos), h))
             if not first:
                 return
             placed.append(first[0])
         while len(placed) < amount:
-            nxt = sorted(h for h in hx.neighbours(target.pos)
+            nxt = sorted(h for h in hx.neighbours(aim)
                          if empty(h) and h not in placed and any(h in hx.neighbours(p) for p in placed))
             if not nxt:
                 break
