@@ -11,7 +11,7 @@ from collections import Counter
 from types import CodeType
 
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
-from tomecraft.runtime.engines.the_cave.state import TURN_AP, Cell, State
+from tomecraft.runtime.engines.the_cave.state import TURN_AP, Cell, State, placements
 from tomecraft.runtime.engines.the_cave.walking import policy_cache
 
 _new_object = object.__new__
@@ -81,6 +81,12 @@ def own_cell(cells: dict, pos) -> None:
 _TRIAL_CLASSES: dict = {}
 
 
+def _first_placement(trial, cell, tile) -> list:
+    """A trial's placements: only the first (its agent places a tile the first way offered,
+    and `ask` hands a single option over as the agent would choose it)."""
+    return placements(trial.state.cells, cell, tile, first=True)
+
+
 def trial_class(cls):
     """The class of a trial copy of an engine of class `cls`: its `select` copies the teams
     it hands out to an effect first, and it makes its verb and query handlers when an effect
@@ -97,7 +103,7 @@ def trial_class(cls):
                     teams[i] = copy_team(t)
             return cls.select(trial, ctx, kind, zone)
         found = _TRIAL_CLASSES[cls] = type(f"Trial{cls.__name__}", (cls,), {
-            "is_trial": True, "select": select,
+            "is_trial": True, "select": select, "placements": _first_placement,
             "verbs": property(Verbs), "queries": property(Queries)})
         _TRIAL_CLASSES[found] = found       # (a trial of a trial: the same class)
     return found
