@@ -298,13 +298,19 @@ def _reverse(into: dict, src, was, now) -> None:
 
 def _search(seeds: dict, links) -> dict:
     """Breadth-first distances from `seeds` ({pos: start distance}, 0s before 1s) along
-    `links` (a dict pos -> next positions, or a function of pos): `_Nearest` searched to its end."""
-    nearest = _Nearest(seeds, links)
-    nearest.get(_NOWHERE)
-    return nearest.dist
-
-
-_NOWHERE = object()     # a tile no search reaches: asking for it searches everything
+    `links` (a dict pos -> next positions, or a function of pos): `_Nearest` searched to its
+    end, with no tile to stop at (the queue a list that the loop reads as it grows)."""
+    dist = dict(seeds)
+    queue = sorted(seeds, key=seeds.get)
+    links_of = links.get if isinstance(links, dict) else lambda pos, _: links(pos)
+    none = ()
+    for at in queue:
+        step = dist[at] + 1
+        for other in links_of(at, none):
+            if other not in dist:
+                dist[other] = step
+                queue.append(other)
+    return dist
 
 
 class _Nearest:
