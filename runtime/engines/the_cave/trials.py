@@ -41,7 +41,9 @@ def trial_copy(engine, team, agent, at=None, entering=None):
     to `at` first, if given), every decision in it answered by `agent`. Copy on write: only
     what an option can touch is copied: the team, its tile and the tile it enters
     (`entering`, for a move: an effect changes only its own tile, `ctx.self`, and new tiles
-    go into the copy's own grid), and the other teams only if an effect selects them."""
+    go into the copy's own grid), and the other teams only if an effect selects them.
+    `agent` must place a discovered tile the first way offered: a trial lists only that way
+    (`_first_placement`)."""
     state = engine.state
     me = copy_team(team)
     if at is not None:
