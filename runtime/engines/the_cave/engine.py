@@ -236,9 +236,9 @@ class Engine:
             # tile and edge set for each (as self.ctx(team, dst, src) would make them)
             if checks is None:
                 checks = self.ctx(team, dst, src)
-                fields = checks.__dict__
-            else:
-                fields["self"], fields["info"] = dst, {"edge": frozenset((src.pos, dst.pos))}
+                fields, info = checks.__dict__, checks.info
+            else:       # (the checks only read the context's info: one dict serves)
+                fields["self"], info["edge"] = dst, frozenset((src.pos, dst.pos))
             if not forced:
                 # D-20: leaving a rope tile for another depth needs rope (unless dst has its own)
                 if roped_out and src.depth != dst.depth and not dst.kind.rope_edges:
@@ -314,12 +314,16 @@ class Engine:
         ctx = self.ctx(team, cell)      # availability checks only read: one context serves
         options = []
         tile_checks, game_checks, item_checks = self._action_checks(cell.kind)
+        if only is not None:
+            for checks in (tile_checks, game_checks):
+                for act_id, can in checks:
+                    if act_id in only and can(ctx):
+                        options.append({"do": "act", "id": act_id})
+            return options
         for checks in (tile_checks, game_checks):
             for act_id, can in checks:
-                if (only is None or act_id in only) and can(ctx):
+                if can(ctx):
                     options.append({"do": "act", "id": act_id})
-        if only is not None:
-            return options
         for term, can in item_checks:
             if self.items.count(team.backpack, term) and can(ctx):
                 options.append({"do": "use", "item": term})

@@ -194,14 +194,19 @@ def re_equip(engine, team: Team, setup: bool = False) -> None:
         choice = dict(choice, camp=dict(team.camp_items))
     if not any(accepted and choice == offered for offered, accepted in known):
         check_loadout(engine, team, choice, team.camp == "packed" or pack, camp_with_bank)
-    team.backpack = Counter(choice.get("backpack", {}))
+    team.backpack = _bag(choice.get("backpack", {}))
     if camp_with_bank:
-        team.camp_items = Counter(choice.get("camp", {}))
+        team.camp_items = _bag(choice.get("camp", {}))
     if pack:
         team.camp = "packed"
         team.camp_packed_before = True
     if engine.log_enabled:     # no formatting when logging is off
         engine.log(f"{team.name} equips {dict(team.backpack)}" + (f", camp {dict(team.camp_items)}" if camp_with_bank else ""))
+
+
+def _bag(items) -> Counter:
+    """Counter(items), for a dict without the Counter constructor's checks (copy_counter)."""
+    return copy_counter(items) if type(items) is dict else Counter(items)
 
 
 def set_camp(engine, team: Team) -> None:

@@ -102,7 +102,9 @@ def _turns(exits: str) -> tuple[str, str, str, str]:
 _TURNS: dict[str, tuple] = {}
 
 
-def placements(cells: dict, cell: Cell, tile) -> list[dict]:
+def placements(cells: dict, cell: Cell, tile, first: bool = False) -> list[dict]:
+    """Where and how `tile` can be placed beside `cell` (D-18), each way once, in the order
+    of `cell`'s unexplored exits, then of the tile's turns; only the first, if `first`."""
     seen, out = set(), []
     turns = _TURNS.get(tile.exits) or _turns(tile.exits)
     for d in unexplored(cells, cell):
@@ -112,6 +114,8 @@ def placements(cells: dict, cell: Cell, tile) -> list[dict]:
         for exits in turns:
             if joined in exits and all((s in exits) == opens for s, opens in sides) \
                     and (d, exits) not in seen:
+                if first:
+                    return [{"dir": d, "exits": exits}]
                 seen.add((d, exits))
                 out.append({"dir": d, "exits": exits})
     return out

@@ -11,7 +11,7 @@ from collections import Counter
 from types import CodeType
 
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
-from tomecraft.runtime.engines.the_cave.state import TURN_AP, Cell, State
+from tomecraft.runtime.engines.the_cave.state import TURN_AP, Cell, State, placements
 from tomecraft.runtime.engines.the_cave.walking import policy_cache
 
 _new_object = object.__new__
@@ -41,7 +41,9 @@ def trial_copy(engine, team, agent, at=None, entering=None):
     to `at` first, if given), every decision in it answered by `agent`. Copy on write: only
     what an option can touch is copied: the team, its tile and the tile it enters
     (`entering`, for a move: an effect changes only its own tile, `ctx.self`, and new tiles
-    go into the copy's own grid), and the other teams only if an effect selects them."""
+    go into the copy's own grid), and the other teams only if an effect selects them.
+    `agent` must place a discovered tile the first way offered: a trial lists only that way
+    (`_first_placement`)."""
     state = engine.state
     me = copy_team(team)
     if at is not None:
@@ -81,6 +83,12 @@ def own_cell(cells: dict, pos) -> None:
 _TRIAL_CLASSES: dict = {}
 
 
+def _first_placement(trial, cell, tile) -> list:
+    """A trial's placements: only the first (its agent places a tile the first way offered,
+    and `ask` hands a single option over as the agent would choose it)."""
+    return placements(trial.state.cells, cell, tile, first=True)
+
+
 def trial_class(cls):
     """The class of a trial copy of an engine of class `cls`: its `select` copies the teams
     it hands out to an effect first, and it makes its verb and query handlers when an effect
@@ -97,7 +105,7 @@ def trial_class(cls):
                     teams[i] = copy_team(t)
             return cls.select(trial, ctx, kind, zone)
         found = _TRIAL_CLASSES[cls] = type(f"Trial{cls.__name__}", (cls,), {
-            "is_trial": True, "select": select,
+            "is_trial": True, "select": select, "placements": _first_placement,
             "verbs": property(Verbs), "queries": property(Queries)})
         _TRIAL_CLASSES[found] = found       # (a trial of a trial: the same class)
     return found

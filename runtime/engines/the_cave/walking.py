@@ -215,8 +215,9 @@ class _Graph:
         self.ropes: set = set()
         self.out: dict = {}
         self.reads: dict = {}           # pos -> (questions its checks asked, the answers)
-        self.searches: dict = {}        # cached distances (and reversed edges), valid until
-                                        # the graph changes
+        self.into: dict | None = None   # `out` reversed (pos -> the tiles that enter it),
+                                        # made when a search first asks, then kept up to date
+        self.searches: dict = {}        # cached distances, valid until the graph changes
 
     def adopt(self, engine, team, donor: "_Graph", seen: set, told: _Answers) -> None:
         """Start from another backpack's graph of the same grid: a tile whose checks get the
@@ -236,6 +237,7 @@ class _Graph:
         if self.cells is not cells:
             dirty = set(cells)
             self.cells, self.out, self.reads, self.ropes = cells, {}, {}, set()
+            self.into = None
         else:
             dirty = set()
             for pos in list(cells)[self.size:]:          # tiles placed since (dicts keep order)
@@ -245,10 +247,14 @@ class _Graph:
             if rope not in self.ropes:
                 dirty.update(rope)
                 self.ropes.add(rope)
+        into = self.into
         for pos in dirty:
             if pos in cells:
+                was = self.out.get(pos, ())
                 self.out[pos], *read = _node(engine, team, pos, seen, told)
                 self.reads[pos] = tuple(read)
+                if into is not None and was != self.out[pos]:
+                    _reverse(into, pos, was, self.out[pos])
         self.size = len(cells)
         self.searches = {}
 
@@ -265,25 +271,46 @@ class _Graph:
         it)."""
         key = ("to", targets)
         if key not in self.searches:
-            into = self.searches.get("into")       # the edges reversed, for any targets
+            into = self.into
             if into is None:
-                into = self.searches["into"] = {}
+                into = self.into = {}
                 for src, dsts in self.out.items():
-                    for dst in dsts:
-                        into.setdefault(dst, []).append(src)
+                    _reverse(into, src, (), dsts)
             self.searches[key] = _Nearest(_seeds(engine, targets), into)
         return self.searches[key]
 
 
+def _reverse(into: dict, src, was, now) -> None:
+    """Bring the reversed edges `into` up to date for `src`'s crossings changed from `was`
+    to `now` (sets of tiles: a breadth-first search's distances do not depend on the order
+    it takes the edges in)."""
+    for dst in was:
+        if dst not in now:
+            into[dst].discard(src)
+    for dst in now:
+        if dst not in was:
+            found = into.get(dst)
+            if found is None:
+                into[dst] = {src}
+            else:
+                found.add(src)
+
+
 def _search(seeds: dict, links) -> dict:
     """Breadth-first distances from `seeds` ({pos: start distance}, 0s before 1s) along
-    `links` (a dict pos -> next positions, or a function of pos): `_Nearest` searched to its end."""
-    nearest = _Nearest(seeds, links)
-    nearest.get(_NOWHERE)
-    return nearest.dist
-
-
-_NOWHERE = object()     # a tile no search reaches: asking for it searches everything
+    `links` (a dict pos -> next positions, or a function of pos): `_Nearest` searched to its
+    end, with no tile to stop at (the queue a list that the loop reads as it grows)."""
+    dist = dict(seeds)
+    queue = sorted(seeds, key=seeds.get)
+    links_of = links.get if isinstance(links, dict) else lambda pos, _: links(pos)
+    none = ()
+    for at in queue:
+        step = dist[at] + 1
+        for other in links_of(at, none):
+            if other not in dist:
+                dist[other] = step
+                queue.append(other)
+    return dist
 
 
 class _Nearest:
