@@ -486,21 +486,21 @@ class TerrainKinds:
         self.ground, self.open = frozenset(ground), frozenset(opens)
 
 
-# the last maps read, newest first: [(hexes, their terrain characters, TerrainKinds)]. Kept by
-# content, so a trial's copy of the map (or the map once more after a dig) finds its kinds
+# the last maps read, newest first: [(a copy of the map, its TerrainKinds)]. Kept by content, so
+# a trial's copy of the map (or the map once more after a dig) finds its kinds
 _TERRAIN: list = []
 
 
 def terrain_kinds(cells: dict) -> TerrainKinds:
     """`TerrainKinds(cells)`, remembered for the last few maps by their content (compared
-    in full: most monster moves and trials read a map an earlier one read)."""
-    hexes, chars = list(cells), list(cells.values())
-    for i, (known_hexes, known_chars, kinds) in enumerate(_TERRAIN):
-        if known_chars == chars and known_hexes == hexes:
+    in full, as dicts: the kinds are sets, whatever the order; most monster moves and trials
+    read a map an earlier one read)."""
+    for i, (known, kinds) in enumerate(_TERRAIN):
+        if known == cells:
             if i:
                 _TERRAIN.insert(0, _TERRAIN.pop(i))
             return kinds
     kinds = TerrainKinds(cells)
-    _TERRAIN.insert(0, (hexes, chars, kinds))
+    _TERRAIN.insert(0, (dict(cells), kinds))
     del _TERRAIN[4:]
     return kinds

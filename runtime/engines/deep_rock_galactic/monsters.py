@@ -209,14 +209,18 @@ class Monsters(Combat):
         # the whole search (remembered, as in walking_distances): within_move's are the same
         back = hx.bfs_leaving(sorted(goals), step.enterable, step.fences)
         spots = [h for h in can_stop if h in within_move and h in back]
-        # it moves toward the dwarf (L933): of spots as far from the goals, the nearest to it
+        if not spots:
+            return None
+        # of the spots nearest the goals (the key's first part: the rest only breaks ties)...
+        nearest = min(back[h] for h in spots)
+        if nearest >= back.get(m.pos, 10 ** 6):
+            return None
+        spots = [h for h in spots if back[h] == nearest]
+        # ...it moves toward the dwarf (L933): the nearest to it
         target = aim[0].pos if aim is not None else None
         near_dwarf = (lambda h: hx.distance(h, target)) if target else \
             (lambda h: 0) if toward_monsters else self.nearest_dwarf_distance
-        dest = min(spots, key=lambda h: (back[h], near_dwarf(h), reach[h], h), default=None)
-        if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
-            return None
-        return dest
+        return min(spots, key=lambda h: (near_dwarf(h), reach[h], h))
 
     def move_stops(self, m: Monster, hexes, terrain) -> set[Hex]:
         """Where a move may end (`monster_stops`), and for a monster that destroys what stands
@@ -284,8 +288,9 @@ class Monsters(Combat):
         if not spots:
             return set()
         here = self.nearest_dwarf_distance(m.pos)
-        best = min(self.nearest_dwarf_distance(h) for h in spots)
-        return {h for h in spots if self.nearest_dwarf_distance(h) == best} if best < here else set()
+        far = {h: self.nearest_dwarf_distance(h) for h in spots}      # each asked once
+        best = min(far.values())
+        return {h for h in spots if far[h] == best} if best < here else set()
 
     def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
         """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE
