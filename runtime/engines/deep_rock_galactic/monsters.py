@@ -29,6 +29,12 @@ class Monsters(Combat):
         alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
         return min((hx.distance(h, p) for p in alive), default=0)
 
+    def nearest_dwarf_distances(self, hexes) -> dict:
+        """`nearest_dwarf_distance` of each hex, the dwarves read once."""
+        alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
+        distance = hx.distance
+        return {h: min([distance(h, p) for p in alive], default=0) for h in hexes}
+
     def spawn(self, kind: str, origin: Hex, n: int = 1, chooser: Dwarf | None = None) -> list[Monster]:
         """Placement priority (L870-885): as close to the origin as possible, then towards the
         dwarves, then the drawing dwarf decides. `kind`: a creature term or a monster id."""
@@ -55,7 +61,7 @@ class Monsters(Combat):
                 break
             best = min(dist[h] for h in usable)
             ring = [h for h in usable if dist[h] == best]
-            far = {h: self.nearest_dwarf_distance(h) for h in ring}     # each asked once
+            far = self.nearest_dwarf_distances(ring)
             toward = min(far.values())
             ring = sorted(h for h in ring if far[h] == toward)
             # no dwarf named (a Brood Nexus's or a Warden's Grunt): the one who drew the card
@@ -288,7 +294,7 @@ class Monsters(Combat):
         if not spots:
             return set()
         here = self.nearest_dwarf_distance(m.pos)
-        far = {h: self.nearest_dwarf_distance(h) for h in spots}      # each asked once
+        far = self.nearest_dwarf_distances(spots)
         best = min(far.values())
         return {h for h in spots if far[h] == best} if best < here else set()
 
