@@ -120,10 +120,11 @@ class Monsters(Combat):
 
     def next_to_act(self, group: list[Monster], near: dict[int, int]) -> Monster:
         """The monster of `group` nearest a dwarf; on a tie the drawing dwarf chooses."""
-        best = min(near[m.uid] for m in group)
-        tied = sorted((m for m in group if near[m.uid] == best), key=lambda m: m.uid)
+        best = min([near[m.uid] for m in group])
+        tied = [m for m in group if near[m.uid] == best]
         if len(tied) == 1:
             return tied[0]
+        tied.sort(key=lambda m: m.uid)
         seat = self.acting.seat if self.acting is not None else 0
         choice = self.agents[seat % len(self.agents)].choose("activation_order", [m.uid for m in tied], self)
         return next(m for m in tied if m.uid == choice)
