@@ -55,15 +55,32 @@ def _cached_memo(data) -> dict:
     return _LAST_MEMO[0][1]
 
 
-def copy_game(engine, shared=()):
-    """A deep copy of `engine` sharing its content (`engine.data`), logging nothing.
-    `shared`: more read-only objects the engine derived from the content (tables of rules)
-    that the copy shares too, they and the values they hold."""
-    memo = dict(_cached_memo(engine.data))
+_LAST_SHARED: list = []      # [((data, *shared), memo)]: the last copy's memo before deepcopy filled it
+
+
+def _shared_memo(data, shared: tuple) -> dict:
+    """The content's memo with the `shared` tables and their values mapped to themselves,
+    remembered for the last content and tables seen (by identity: they are read-only, and
+    kept here, so no other object takes their id). A game's trials share the same tables:
+    mapping their values again at every copy cost more than the rest of its memo."""
+    key = (data, *shared)
+    if _LAST_SHARED:
+        known, memo = _LAST_SHARED[0]
+        if len(known) == len(key) and all(a is b for a, b in zip(known, key)):
+            return memo
+    memo = dict(_cached_memo(data))
     for table in shared:
         memo[id(table)] = table
         if type(table) is dict or isinstance(table, Mapping):   # a plain dict without the ABC's check
             memo.update({id(value): value for value in table.values()})
-    trial = copy.deepcopy(engine, memo)
+    _LAST_SHARED[:] = [(key, memo)]
+    return memo
+
+
+def copy_game(engine, shared=()):
+    """A deep copy of `engine` sharing its content (`engine.data`), logging nothing.
+    `shared`: more read-only objects the engine derived from the content (tables of rules)
+    that the copy shares too, they and the values they hold."""
+    trial = copy.deepcopy(engine, dict(_shared_memo(engine.data, tuple(shared))))
     trial.log_enabled = False
     return trial

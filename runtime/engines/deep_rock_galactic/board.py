@@ -92,21 +92,25 @@ class Board(Triggers):
         return self.state.terrain(h) in OPEN or h in self.state.pod and not self.state.pod_returned
 
     def blocks_los(self, h: Hex, lob: str = "none") -> bool:
+        # State.terrain, monster_at and dwarf_at read inline: every sight line asks this of
+        # each space it crosses
         st = self.state
-        t = st.terrain(h)
+        t = st.cells.get(h, "x")
         if t in WALLS or t == "h" or t == "x":
             return True
-        if lob == "all":
+        if lob == "all" or lob == "arc":
             return False
-        if lob == "arc":
-            return False
-        if h in st.stalagmites or self.token_flag(h, "blocks_line_of_sight"):
+        if h in st.stalagmites or (st.tokens and self.token_flag(h, "blocks_line_of_sight")):
             return True
-        m = st.monster_at(h)
-        if m is not None and self.monster_def(m).blocks_line_of_sight is not False:
-            return True
-        d = st.dwarf_at(h)
-        return d is not None and d.conscious and "knocked_over" not in d.statuses
+        for m in st.monsters.values():          # the first monster there (monster_at)
+            if m.pos == h or m.tail == h:
+                if self.monster_def(m).blocks_line_of_sight is not False:
+                    return True
+                break
+        for d in st.dwarves:                    # the first dwarf there (dwarf_at)
+            if d.pos == h and not d.in_pod:
+                return "unconscious" not in d.statuses and "knocked_over" not in d.statuses
+        return False
 
     def los(self, a: Hex, b: Hex, lob: str = "none") -> bool:
         if lob == "none":                    # blocks_los's own default: no call in between
@@ -492,21 +496,21 @@ class TerrainKinds:
         self.ground, self.open = frozenset(ground), frozenset(opens)
 
 
-# the last maps read, newest first: [(hexes, their terrain characters, TerrainKinds)]. Kept by
-# content, so a trial's copy of the map (or the map once more after a dig) finds its kinds
+# the last maps read, newest first: [(a copy of the map, its TerrainKinds)]. Kept by content, so
+# a trial's copy of the map (or the map once more after a dig) finds its kinds
 _TERRAIN: list = []
 
 
 def terrain_kinds(cells: dict) -> TerrainKinds:
     """`TerrainKinds(cells)`, remembered for the last few maps by their content (compared
-    in full: most monster moves and trials read a map an earlier one read)."""
-    hexes, chars = list(cells), list(cells.values())
-    for i, (known_hexes, known_chars, kinds) in enumerate(_TERRAIN):
-        if known_chars == chars and known_hexes == hexes:
+    in full, as dicts: the kinds are sets, whatever the order; most monster moves and trials
+    read a map an earlier one read)."""
+    for i, (known, kinds) in enumerate(_TERRAIN):
+        if known == cells:
             if i:
                 _TERRAIN.insert(0, _TERRAIN.pop(i))
             return kinds
     kinds = TerrainKinds(cells)
-    _TERRAIN.insert(0, (hexes, chars, kinds))
+    _TERRAIN.insert(0, (dict(cells), kinds))
     del _TERRAIN[4:]
     return kinds

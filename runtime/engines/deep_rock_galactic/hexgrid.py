@@ -79,13 +79,14 @@ def from_cube(x: float, y: float, z: float) -> Hex:
 
 
 def distance(a: Hex, b: Hex) -> int:
-    """Hexes between a and b (cube coordinates in integers: r - (r & 1) is even)."""
+    """Hexes between a and b (cube coordinates in integers: r - (r & 1) is even); no max() call."""
     ar, ac = a
     br, bc = b
     dx = (ac - (ar - (ar & 1)) // 2) - (bc - (br - (br & 1)) // 2)
     dz = ar - br
     dy = -dx - dz
-    return max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy, dz if dz >= 0 else -dz)
+    dx, dy, dz = dx if dx >= 0 else -dx, dy if dy >= 0 else -dy, dz if dz >= 0 else -dz
+    return (dx if dx >= dz else dz) if dx >= dy else (dy if dy >= dz else dz)
 
 
 _DISCS: dict[tuple[Hex, int], frozenset[Hex]] = {}

@@ -25,9 +25,11 @@ def _in_board_order(data) -> list:
 
 class Monsters(Combat):
     # --- spawning ------------------------------------------------------------------------------
-    def nearest_dwarf_distance(self, h: Hex) -> int:
+    def nearest_dwarf_distances(self, hexes) -> dict:
+        """`nearest_dwarf_distance` of each hex, the dwarves read once."""
         alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
-        return min((hx.distance(h, p) for p in alive), default=0)
+        distance = hx.distance
+        return {h: min([distance(h, p) for p in alive], default=0) for h in hexes}
 
     def spawn(self, kind: str, origin: Hex, n: int = 1, chooser: Dwarf | None = None) -> list[Monster]:
         """Placement priority (L870-885): as close to the origin as possible, then towards the
@@ -55,7 +57,7 @@ class Monsters(Combat):
                 break
             best = min(dist[h] for h in usable)
             ring = [h for h in usable if dist[h] == best]
-            far = {h: self.nearest_dwarf_distance(h) for h in ring}     # each asked once
+            far = self.nearest_dwarf_distances(ring)
             toward = min(far.values())
             ring = sorted(h for h in ring if far[h] == toward)
             # no dwarf named (a Brood Nexus's or a Warden's Grunt): the one who drew the card
@@ -114,10 +116,11 @@ class Monsters(Combat):
 
     def next_to_act(self, group: list[Monster], near: dict[int, int]) -> Monster:
         """The monster of `group` nearest a dwarf; on a tie the drawing dwarf chooses."""
-        best = min(near[m.uid] for m in group)
-        tied = sorted((m for m in group if near[m.uid] == best), key=lambda m: m.uid)
+        best = min([near[m.uid] for m in group])
+        tied = [m for m in group if near[m.uid] == best]
         if len(tied) == 1:
             return tied[0]
+        tied.sort(key=lambda m: m.uid)
         seat = self.acting.seat if self.acting is not None else 0
         choice = self.agents[seat % len(self.agents)].choose("activation_order", [m.uid for m in tied], self)
         return next(m for m in tied if m.uid == choice)
@@ -209,14 +212,18 @@ class Monsters(Combat):
         # the whole search (remembered, as in walking_distances): within_move's are the same
         back = hx.bfs_leaving(sorted(goals), step.enterable, step.fences)
         spots = [h for h in can_stop if h in within_move and h in back]
-        # it moves toward the dwarf (L933): of spots as far from the goals, the nearest to it
+        if not spots:
+            return None
+        # of the spots nearest the goals (the key's first part: the rest only breaks ties)...
+        nearest = min(back[h] for h in spots)
+        if nearest >= back.get(m.pos, 10 ** 6):
+            return None
+        spots = [h for h in spots if back[h] == nearest]
+        # ...it moves toward the dwarf (L933): the nearest to it
         target = aim[0].pos if aim is not None else None
         near_dwarf = (lambda h: hx.distance(h, target)) if target else \
             (lambda h: 0) if toward_monsters else self.nearest_dwarf_distance
-        dest = min(spots, key=lambda h: (back[h], near_dwarf(h), reach[h], h), default=None)
-        if dest is None or back[dest] >= back.get(m.pos, 10 ** 6):
-            return None
-        return dest
+        return min(spots, key=lambda h: (near_dwarf(h), reach[h], h))
 
     def move_stops(self, m: Monster, hexes, terrain) -> set[Hex]:
         """Where a move may end (`monster_stops`), and for a monster that destroys what stands
@@ -287,13 +294,15 @@ class Monsters(Combat):
         """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now.
         `far(h)`: the distance to get closer by (default: to the nearest dwarf)."""
         mdef = self.monster_def(m)
-        far = far or self.nearest_dwarf_distance
         spots = [h for h in can_stop if 0 < reach[h] <= mdef.move]
         if not spots:
             return set()
-        here = far(m.pos)
-        best = min(far(h) for h in spots)
-        return {h for h in spots if far(h) == best} if best < here else set()
+        if far is None:       # the dwarves read once for every spot
+            here, dist = self.nearest_dwarf_distance(m.pos), self.nearest_dwarf_distances(spots)
+        else:
+            here, dist = far(m.pos), {h: far(h) for h in spots}
+        best = min(dist.values())
+        return {h for h in spots if dist[h] == best} if best < here else set()
 
     def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
         """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE

@@ -154,10 +154,17 @@ def unweighed(engine: Engine) -> frozenset:
     return frozenset(k for k in PLACES_ONLY if weighs_nothing(engine, k))
 
 
+_MET: list = []       # [(token definitions, the kinds of them _met_tokens tells)]: the last engine's
+
+
 def _met_tokens(engine: Engine) -> list:
-    """The board tokens `_what_monsters_meet` compares: those that block, stop or hurt."""
-    return [k for k, t in engine.token_defs.items() if t.blocks_monster_movement or t.blocks_line_of_sight
-            or t.stops_movement_on_entry or t.damage_on_entry or t.removed_on_entry]
+    """The board tokens `_what_monsters_meet` compares: those that block, stop or hurt; read
+    once per game (its token definitions, read-only and shared by its trials)."""
+    defs = engine.token_defs
+    if not _MET or _MET[0][0] is not defs:
+        _MET[:] = [(defs, [k for k, t in defs.items() if t.blocks_monster_movement or t.blocks_line_of_sight
+                           or t.stops_movement_on_entry or t.damage_on_entry or t.removed_on_entry])]
+    return _MET[0][1]
 
 
 def _what_monsters_meet(engine: Engine) -> tuple:

@@ -70,13 +70,14 @@ class Triggers:
         info = info or {}
         if effect is not None:
             self.run(effect, you=you, fire=event, **info)
-        if not self.subs:
-            return
         # the triggers on this event, as they stand now (most events, a monster's every step,
-        # have none)
-        hearing = [(key, sub) for key, sub in self.subs.items() if sub[0] == event]
-        if not hearing:
+        # have none: a loop finds that without building the list)
+        for sub in self.subs.values():
+            if sub[0] == event:
+                break
+        else:
             return
+        hearing = [(key, sub) for key, sub in self.subs.items() if sub[0] == event]
         ev = SimpleNamespace(**fields)
         for key, sub in hearing:
             name, where, body, ctx = sub
