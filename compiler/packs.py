@@ -68,7 +68,14 @@ def content_files(root: Path, reporter: dg.Reporter) -> list[Path]:
                     continue
                 subfolders.append(path)
                 continue
-            if not loader.is_yaml_name(entry.name) or entry.name in ("game.yaml", "pack.yaml"):
+            if entry.name in ("game.yaml", "pack.yaml"):
+                if here != root:        # a manifest below the pack's own: not a pack of its own
+                    reporter.add(dg.NOT_READ, f"{entry.name} below the pack's folder is not read",
+                                 display_path(path), 1, 1, "its folder's other files belong to the "
+                                 "pack above it; to make it a pack of its own, move it out and "
+                                 "pass it with --pack")
+                continue
+            if not loader.is_yaml_name(entry.name):
                 continue
             found.append(path)
             try:
@@ -224,6 +231,10 @@ def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict) -> N
     game.documents.append(doc)
     vocabulary.merge(game.vocab, _vocabulary_of(game, pack, doc, reporter, origins), doc,
                      reporter, doc_display(doc), at=("vocabulary",))
+    if (root / "game.yaml").is_file():    # only a base game's is read
+        reporter.add(dg.NOT_READ, "a pack's game.yaml is not read", display_path(root / "game.yaml"),
+                     1, 1, "put the pack's keywords, terms and other vocabulary under "
+                     "`vocabulary:` in its pack.yaml")
     _load_pack_files(game, pack, root, reporter)
     game.removals[pack.id] = [(doc, i, item["kind"], item["id"])
                               for i, item in enumerate(pack.manifest.get("remove", []))]

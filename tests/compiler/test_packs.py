@@ -73,6 +73,20 @@ def test_pack_adds_entities(base, tmp_path):
     assert entity.pack == "extra" and entity.display.endswith("more.yaml")
 
 
+def test_a_packs_game_yaml_and_a_nested_manifest_are_said_not_read(base, tmp_path):
+    """A fan who writes keywords into the pack's game.yaml (as the base game does) had them
+    dropped without a word, and so was a pack.yaml in a subfolder (its files were read as
+    the outer pack's)."""
+    pack = make_pack(tmp_path, "fan", files={
+        "game.yaml": "keywords:\n  bog: {params: [], effect: 'pay ap 1'}\n",
+        "sub/pack.yaml": "id: inner\ngame: the_cave\nversion: '1.0'\n",
+        "sub/more.yaml": tile("pack_tile", "Pack tile")})
+    game, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.NOT_READ, "game.yaml", 1, 1), (dg.NOT_READ, "pack.yaml", 1, 1)]
+    assert not reporter.errors and "pack_tile" in game.entities["tile_kind"]
+    assert "vocabulary:" in next(d.hint for d in reporter.diagnostics if d.file.endswith("game.yaml"))
+
+
 # --- confinement ---------------------------------------------------------------------------
 
 def test_symlinked_file_outside_the_pack_is_refused(base, tmp_path):
