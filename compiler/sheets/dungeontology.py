@@ -128,7 +128,10 @@ def regions_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
         return (order.get(level, 9), int(idx or 0), r.id)
     regions = [_region_row(game, r, lang, texts, notes) for r in sorted(game.of_kind("region"), key=key)]
     keywords = []
-    for name in KEYWORDS:
+    # the rulebook's keywords in its order, then a pack's own: printed by their text ("Jinx 2"),
+    # they need their row here, the one place that says what a keyword does
+    extra = sorted(k for k, kw in game.vocab.keywords.items() if k not in KEYWORDS and kw.text)
+    for name in (*KEYWORDS, *extra):
         kw = game.vocab.keywords.get(name)
         if kw is None:
             continue

@@ -116,3 +116,21 @@ def test_a_doom_cards_trigger_speaks_of_its_owner_not_a_region(pages, lang, says
     packs blind test."""
     cards = re.sub(r"\s+", " ", pages[("cards", lang)])
     assert says in cards and not_said not in cards
+
+
+def test_a_packs_keyword_gets_its_row_in_the_keyword_legend(tmp_path):
+    """A card printing "Jinx 2" (a pack's keyword with its own text) must say somewhere what
+    Jinx does: the legend listed only the rulebook's eleven keywords."""
+    pack = tmp_path / "jinx"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: jinx\ngame: dungeontology\nversion: '1.0'\nvocabulary:\n  keywords:\n    jinx:\n"
+        "      params: [{name: n, type: int}]\n      effect: \"on enter_region: gain_stun n\"\n"
+        "      text: {zh: \"厄运{n}\", en: \"Jinx {n}\"}\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    regions = next(s for s in sheets.SHEETS["dungeontology"] if s.name == "regions")
+    page = html.unescape(re.sub(r"<[^>]+>", " ", sheets.render_html(game, regions, "en")))
+    legend = re.sub(r"\s+", " ", page[page.index("Ambush N"):])
+    assert "Jinx N When a scholar enters this region: gain N stun tokens" in legend, legend[:1500]
