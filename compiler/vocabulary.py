@@ -178,6 +178,8 @@ def _schema_hint(err) -> str:
             "the value must match the pattern"
     if err.validator == "enum":
         return "one of: " + ", ".join(map(str, err.validator_value))
+    if err.validator == "type" and {"zh", "en"} <= set(err.schema.get("properties", {})):
+        return "a text is written in both languages: {zh: 水域版塊, en: Water}"
     return ""
 
 

@@ -87,6 +87,15 @@ def test_a_packs_game_yaml_and_a_nested_manifest_are_said_not_read(base, tmp_pat
     assert "vocabulary:" in next(d.hint for d in reporter.diagnostics if d.file.endswith("game.yaml"))
 
 
+def test_a_name_in_one_language_is_told_to_give_both(base, tmp_path):
+    """`name: Crystal Run` got only "'Crystal Run' is not of type 'object'"."""
+    text = tile("crystal_run").replace("name: {zh: 版塊, en: Tile}", "name: Crystal Run")
+    assert "name: Crystal Run" in text
+    _, reporter = compile_with(base, [make_pack(tmp_path, "fan", files={"t.yaml": text})])
+    found, = reporter.diagnostics
+    assert found.code == dg.SCHEMA and found.line == 3 and "{zh: " in found.hint and "en: " in found.hint
+
+
 # --- confinement ---------------------------------------------------------------------------
 
 def test_symlinked_file_outside_the_pack_is_refused(base, tmp_path):
