@@ -156,6 +156,23 @@ def pack_target(pack: Path, reporter: dg.Reporter) -> Target | None:
     return Target(root, required + [pack])
 
 
+def _adds_nothing(pack: Path, reporter: dg.Reporter) -> bool:
+    """A pack checked on its own that holds no content file, no vocabulary and no removal
+    would check clean having checked nothing: say so instead (TC-P003). (Loaded with
+    --pack or `requires:`, an empty pack is harmless and stays quiet.)"""
+    from tomecraft.compiler import packs
+    scratch = dg.Reporter()
+    manifest = packs.read_manifest(pack, scratch)
+    data = manifest[0].data if manifest else {}
+    if packs.content_files(pack, scratch) or scratch.diagnostics or data.get("vocabulary") \
+            or data.get("remove"):
+        return False
+    reporter.add(dg.NO_CONTENT, "the pack adds, replaces and removes nothing: there is nothing "
+                 "to check", packs.display_path(pack / "pack.yaml"), 1, 1,
+                 "add content files (`tomecraft new pack GAME DIR` writes one per entity kind)")
+    return True
+
+
 def _file_target(path: Path, reporter: dg.Reporter) -> Target | None:
     """A file inside a pack: its pack's target, reporting only that file. None for a mission
     file or a file outside any pack. A file its pack or game never loads (under packs/,
@@ -228,11 +245,11 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
                 targets.extend(with_shipped_packs(root))
         elif (path / "pack.yaml").is_file():
             target = pack_target(path, reporter)
-            targets.extend([target] if target else [])
+            targets.extend([target] if target and not _adds_nothing(path, reporter) else [])
         elif path.is_dir() and list(path.glob("*/pack.yaml")):  # a fan's folder of packs
             for pack in sorted(p.parent for p in path.glob("*/pack.yaml")):
                 target = pack_target(pack, reporter)
-                targets.extend([target] if target else [])
+                targets.extend([target] if target and not _adds_nothing(pack, reporter) else [])
         elif path.is_dir():
             reporter.add(dg.NO_CONTENT, "no game or pack here: no game.yaml, pack.yaml or "
                          "content/<game>/game.yaml", packs.display_path(path), 1, 1,

@@ -60,6 +60,17 @@ def test_a_pack_with_no_or_an_unknown_game_is_an_error(tmp_path, capsys, game_li
     assert found[0]["file"].endswith("pack.yaml") and found[0]["hint"]
 
 
+def test_a_pack_that_adds_nothing_is_an_error_when_checked_but_loads_quietly(tmp_path, capsys):
+    """A pack.yaml alone checked "0 errors, 0 warnings": a clean check of nothing. Loaded
+    with --pack (or required by another pack) it is harmless and says nothing."""
+    folder = pack(tmp_path, "e", "id: e\ngame: the_cave\nversion: '1.0'\n")
+    code, found = diagnostics(capsys, folder)
+    assert code == 1 and [(d["code"], d["file"]) for d in found] == [("TC-P003", f"{folder}/pack.yaml")]
+    assert "nothing" in found[0]["message"] and found[0]["hint"]
+    code, out, err = run(capsys, "check", "--pack", folder)
+    assert code == 0 and out.strip() == "0 errors, 0 warnings"
+
+
 @pytest.mark.parametrize("emptied", ["tiles.yaml", "tile_kinds.yaml", "start_boards.yaml"])
 def test_an_emptied_base_content_file_is_an_error(tmp_path, monkeypatch, capsys, emptied):
     root = tmp_path / "content" / "the_cave"
@@ -114,7 +125,8 @@ def _ids(path: Path) -> list[str]:
 # --- packs resolved through their own game -------------------------------------------------------
 
 def test_a_pack_checked_as_dot_from_its_folder_is_named_by_its_folder(tmp_path, capsys, monkeypatch):
-    folder = pack(tmp_path, "mud_caves", "id: mud_caves\ngame: the_cave\nversion: '1.0'\n")
+    folder = pack(tmp_path, "mud_caves", "id: mud_caves\ngame: the_cave\nversion: '1.0'\n"
+                  "vocabulary: {keywords: {bog: {params: [], effect: 'pay ap 1'}}}\n")
     monkeypatch.chdir(folder)
     code, out, err = run(capsys, "check", ".")
     assert code == 0 and err.splitlines() == ["checking the_cave + mud_caves"]
