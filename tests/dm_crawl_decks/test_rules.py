@@ -176,6 +176,9 @@ def test_the_planner_tops_a_row_up_with_stacks_of_two_attributes_r16():
     ({"hand": "slime"}, "a list of cards or a number"),
     ({"columns": [["slime#S"]], "face_down": ["Q"]}, "no card labelled 'Q'"),
     ({"equipment": ["lucky_coin"], "relic_deck": ["bedroll#B"], "sideways": ["B"]}, "not a relic in the equipment"),
+    ({"main_deck": ["slime", "slme"]}, "setup.main_deck: no card, event card or relic 'slme'; did you mean `slime`?"),
+    ({"rows": [{"enemy": ["slime"]}, {"enemy": ["slme"]}]}, "setup.rows[1].enemy: no card"),
+    ({"columns": [[], ["slme@3/2"]]}, "setup.columns[1]: no card"),
 ])
 def test_a_scenario_refuses_a_setup_that_would_silently_set_nothing(setup, says):
     """A misspelt setup key used to be ignored: the state was built without it."""

@@ -33,6 +33,8 @@ expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
 """
 from __future__ import annotations
 
+import difflib
+
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
@@ -77,7 +79,7 @@ class Scenario:
                 spec = setup[zone]
                 if zone == "equipment":
                     for item in self._items(spec, zone):
-                        card = self.card(item, "equipment")
+                        card = self.card(item, "equipment", "setup.equipment")
                         if not holds(zone, card):
                             raise ValueError(f"equipment: {card!r} is not a relic")
                         self.engine.place(card, "equipment")
@@ -86,7 +88,7 @@ class Scenario:
                         if card.defn.passive is not None:
                             card.defn.passive(self.engine.ctx(card))
                     continue
-                cards = [self.card(item, zone) for item in self._items(spec, zone)]
+                cards = [self.card(item, zone, f"setup.{zone}") for item in self._items(spec, zone)]
                 wrong = [repr(c) for c in cards if not holds(zone, c)]
                 if wrong:
                     raise ValueError(f"{zone}: {wrong} cannot be there ({zone} holds "
@@ -103,7 +105,7 @@ class Scenario:
             s.columns = [[] for _ in range(self.engine.board.brightness)]
             for i, col in enumerate(setup["columns"]):
                 for item in reversed(col):                    # written top end first
-                    card = self.card(item, "exploration")
+                    card = self.card(item, "exploration", f"setup.columns[{i}]")
                     card.zone = "exploration"
                     s.columns[i].append(card)
         for spec in setup.get("rows") or []:
@@ -118,7 +120,7 @@ class Scenario:
                         tokens.up, tokens.stacked = tokens.up - int(item["size"]), tokens.stacked + int(item["size"])
                         getattr(row, side).append(Virtual(item["attr"], int(item["size"])))
                         continue
-                    card = self.card(item, "battlefield")
+                    card = self.card(item, "battlefield", f"setup.rows[{len(s.rows)}].{side}")
                     card.zone = "battlefield"
                     getattr(row, side).append(card)
             s.rows.append(row)
@@ -150,7 +152,8 @@ class Scenario:
             raise ValueError(f"{zone}: a list of cards or a number of filler cards, not {spec!r}")
         return list(spec)
 
-    def card(self, item: str, zone: str) -> Card:
+    def card(self, item: str, zone: str, where: str = "") -> Card:
+        """A card written `id[@P/W][#label]`; `where` (setup.main_deck, ...) locates a mistake."""
         text, _, label = str(item).partition("#")
         ident, _, values = text.partition("@")
         kinds = self.data.kinds
@@ -161,7 +164,10 @@ class Scenario:
         elif ident in kinds["relic"]:
             defn, deck = kinds["relic"][ident], "relic"
         else:
-            raise KeyError(f"no card, event card or relic {ident!r}")
+            known = [*kinds["card"], *kinds["event_card"], *kinds["relic"]]
+            close = difflib.get_close_matches(ident, known, n=1)
+            raise ValueError(f"{where or zone}: no card, event card or relic {ident!r}"
+                             + (f"; did you mean `{close[0]}`?" if close else ""))
         card = self.engine.new_card(defn, deck, "")
         if values:
             points, _, power = values.partition("/")
