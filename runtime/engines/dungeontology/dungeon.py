@@ -370,6 +370,12 @@ class Dungeon:
             card = found
         else:
             target = self.ask(ctx.you, "boss_target", sorted(targets, key=lambda s: s.seat))
+        if target.pos == st.boss_pos:
+            # the boss already stands with the scholar his effect names (a randomizer result):
+            # that scholar suffers the encounter, even the one who activated him (L1301)
+            self.state.stats["boss_encounters"] += 1
+            st.boss.encounter(self.ctx(target, st.tiles[st.boss_pos]))
+            return
         for _ in range(steps):
             nxt = self.boss_step(ctx.you, st.boss_pos, target.pos, card)
             if nxt is None:
