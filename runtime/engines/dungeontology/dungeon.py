@@ -372,7 +372,7 @@ class Dungeon:
             target = self.ask(ctx.you, "boss_target", sorted(targets, key=lambda s: s.seat))
         if target.pos == st.boss_pos:
             # the boss already stands with the scholar his effect names (a randomizer result):
-            # that scholar suffers the encounter, even the one who activated him (L1301)
+            # that scholar suffers the encounter, even the one who activated him (L1300)
             self.state.stats["boss_encounters"] += 1
             st.boss.encounter(self.ctx(target, st.tiles[st.boss_pos]))
             return
