@@ -293,6 +293,7 @@ def _run_step(e: Engine, step: dict) -> None:
             f"no thesis: {e.stars(who)} star(s), two needed outside Maximum Alert"
         e.thesis(who)
     elif do == "rest":
+        assert not e.state.max_alert, "no rest phase in Maximum Alert"     # L1161 (rest does nothing)
         e.rest(who, move_to_start=not step.get("in_place", False))
     elif do == "turn":
         e.turn(who)
