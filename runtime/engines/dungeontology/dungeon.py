@@ -370,17 +370,24 @@ class Dungeon:
             card = found
         else:
             target = self.ask(ctx.you, "boss_target", sorted(targets, key=lambda s: s.seat))
+        if target.pos == st.boss_pos:
+            # the boss already stands with the scholar his effect names (a randomizer result):
+            # that scholar suffers the encounter, even the one who activated him (L1300)
+            self.state.stats["boss_encounters"] += 1
+            st.boss.encounter(self.ctx(target, st.tiles[st.boss_pos]))
+            return
         for _ in range(steps):
             nxt = self.boss_step(ctx.you, st.boss_pos, target.pos, card)
             if nxt is None:
                 break
             st.boss_pos = nxt
+            # every region with scholars he enters is an encounter (L1302); he walks on toward
+            # his target (nothing stops him halfway, and more interaction is the rule, L1307)
             here = self.scholar_at(st.boss_pos)
             if here and not st.tiles[st.boss_pos].region.start:
                 for s in here:
                     self.state.stats["boss_encounters"] += 1
                     st.boss.encounter(self.ctx(s, st.tiles[st.boss_pos]))
-                break
 
     def boss_step(self, who: Scholar, pos, goal, card):
         """The next region on a shortest way from pos to goal, None if none. Between several

@@ -68,6 +68,8 @@ class View:
             return [me.stun >= e.stamina(me) - 1 or not me.hand]
         if key == "avoid_stun":
             return [me.students >= 2]
+        if key == "boss_target":                 # the boss is sent after a rival (L1315): the
+            return [s for s in options if s is not me]   # one he names suffers him (L1300)
         if key in ("rest_discard",):
             return [False]
         if key == "refuse_loss":

@@ -288,8 +288,12 @@ def _run_step(e: Engine, step: dict) -> None:
     elif do == "draw_students":
         e.draw_students(who, step["n"])
     elif do == "thesis":
+        # as in a turn's thesis phase: two stars first, except in Maximum Alert (L623, L1160)
+        assert not who.done and (e.state.max_alert or e.stars(who) >= 2), \
+            f"no thesis: {e.stars(who)} star(s), two needed outside Maximum Alert"
         e.thesis(who)
     elif do == "rest":
+        assert not e.state.max_alert, "no rest phase in Maximum Alert"     # L1161 (rest does nothing)
         e.rest(who, move_to_start=not step.get("in_place", False))
     elif do == "turn":
         e.turn(who)
