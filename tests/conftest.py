@@ -127,7 +127,8 @@ def shared_cli(tmp_path_factory):
     Several tests check the same long command (a 200-game sim is both a README example and
     a determinism test): the first test to ask runs it, the others read its recorded result.
     Workers share the session's base temporary folder, and a file lock makes the others wait.
-    Returns run(*args) -> (returncode, stdout, stderr).
+    Returns run(*args) -> (returncode, stdout, stderr); run(*args, merged=True) gives stderr
+    merged into stdout, unbuffered (the interleaving a terminal shows), and "" for stderr.
     """
     import fcntl
     import hashlib
@@ -142,14 +143,17 @@ def shared_cli(tmp_path_factory):
     folder = base / "shared-cli"
     folder.mkdir(exist_ok=True)
 
-    def run(*args: str) -> tuple[int, str, str]:
-        key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:16]
+    def run(*args: str, merged: bool = False) -> tuple[int, str, str]:
+        key = hashlib.sha256("\0".join(("merged",) * merged + args).encode()).hexdigest()[:16]
         record = folder / f"{key}.json"
         with open(folder / f"{key}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not record.exists():
+                streams = (dict(stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                           if merged else dict(capture_output=True))
                 proc = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", *args], cwd=ROOT,
-                                      capture_output=True, text=True, timeout=600)
-                record.write_text(json.dumps([proc.returncode, proc.stdout, proc.stderr]))
+                                      text=True, timeout=600, **streams)
+                record.write_text(json.dumps([proc.returncode, proc.stdout, proc.stderr or ""]))
             return tuple(json.loads(record.read_text()))
     return run

@@ -400,7 +400,9 @@ def test_free_entries_of_pure_verbs_still_end(tmp_path, capsys):
              "    enter: [{id: walk, effect: \"gain_token water 1; take_token water\"}]\n")
     pack = make_pack(tmp_path, {"t.yaml": tiles})
     assert check_pack(pack, capsys)[0] == 0
-    code, out, _ = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
+    # two teams, not the default three: every turn runs to the action cap and the game to the
+    # round cap whatever the count of teams (a third team was 200 more capped turns)
+    code, out, _ = run(["sim", "the_cave", "--players", "2", "--games", "1", "--pack", pack], capsys)
     assert code == 0, out
 
 

@@ -136,9 +136,8 @@ def test_a_build_reports_the_same_errors_for_any_number_of_jobs(two_games):
     assert build(two_games, 2)[:2] == (1, report)
 
 
-def test_workers_must_be_a_count():
+def test_workers_must_be_a_count(run_cli):
     for bad in ("-1", "two", "65"):
-        out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "build", "--workers", bad],
-                             cwd=REPO, capture_output=True, text=True, timeout=60)
-        assert out.returncode == 2 and "number of workers" in out.stderr, (bad, out.stderr)
+        code, _, err = run_cli("build", "--workers", bad)
+        assert code == 2 and "number of workers" in err, (bad, err)
     assert parallel.available_cores() >= 1

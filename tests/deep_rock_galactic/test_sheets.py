@@ -2,8 +2,6 @@
 and a briefing for any mission file, in zh and en."""
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -67,19 +65,17 @@ def test_a_briefing_shows_the_mission_and_its_map(game, lang):
     assert sum(cell["text"] == "P" for row in board["hexmap"] for cell in row) == 4
 
 
-def test_the_cli_writes_a_briefing_for_a_mission_file(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sheets", "--mission", str(FAN / "fossil_field.yaml"),
-                          "--format", "html", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
+def test_the_cli_writes_a_briefing_for_a_mission_file(tmp_path, run_cli):
+    code, _, err = run_cli("sheets", "--mission", FAN / "fossil_field.yaml", "--format", "html", "--out", tmp_path)
+    assert code == 0, err
     assert (tmp_path / "deep_rock_galactic/briefing_fossil_field.zh.html").is_file()
     assert (tmp_path / "deep_rock_galactic/briefing_fossil_field.en.html").is_file()
 
 
-def test_a_broken_mission_file_gets_no_briefing(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sheets", "--mission",
-                          str(ROOT / "tests/deep_rock_galactic/missions/broken/b02_no_drop_pod.yaml"),
-                          "--format", "html", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
-    assert out.returncode == 1 and "V-07" in out.stdout
+def test_a_broken_mission_file_gets_no_briefing(tmp_path, run_cli):
+    code, out, _ = run_cli("sheets", "--mission", ROOT / "tests/deep_rock_galactic/missions/broken/b02_no_drop_pod.yaml",
+                           "--format", "html", "--out", tmp_path)
+    assert code == 1 and "V-07" in out
     assert not (tmp_path / "deep_rock_galactic").exists()
 
 

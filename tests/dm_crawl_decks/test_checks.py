@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -11,21 +9,20 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def check(tmp_path: Path, edit) -> subprocess.CompletedProcess:
+def check(tmp_path: Path, edit, run_cli) -> tuple[int, str, str]:
+    """`tomecraft check` of a copy of the game with one edit (in this process: run_cli)."""
     game = tmp_path / "dm_crawl_decks"
     shutil.copytree(ROOT / "content" / "dm_crawl_decks", game)
     path, old, new = edit
     text = (game / path).read_text(encoding="utf-8")
     assert old in text
     (game / path).write_text(text.replace(old, new, 1), encoding="utf-8")
-    return subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "check", str(game)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    return run_cli("check", game)
 
 
-def test_the_shipped_content_is_clean():
-    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "check", "content/dm_crawl_decks"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0 and "0 errors" in out.stdout
+def test_the_shipped_content_is_clean(run_cli):
+    code, out, _ = run_cli("check", "content/dm_crawl_decks")
+    assert code == 0 and "0 errors" in out
 
 
 @pytest.mark.parametrize("edit,message", [
@@ -35,9 +32,9 @@ def test_the_shipped_content_is_clean():
       "    window: action\n    use: \"draw_main 1\""), "turns sideways when used"),
     (("events.yaml", "resource: gold, count: 3", "resource: food, count: 3"), "no loot card turns into gold"),
 ])
-def test_broken_content_is_reported(tmp_path, edit, message):
-    out = check(tmp_path, edit)
-    assert out.returncode == 1 and "TC-G" in out.stdout and message in out.stdout, out.stdout
+def test_broken_content_is_reported(tmp_path, run_cli, edit, message):
+    code, out, _ = check(tmp_path, edit, run_cli)
+    assert code == 1 and "TC-G" in out and message in out, out
 
 
 PACK = """id: crown_pack
@@ -58,15 +55,14 @@ CROWN = """relics:
 
 
 @pytest.mark.parametrize("remove", ["[]", "[{kind: relic, id: yande_identity}]"])
-def test_a_packs_identity_card_replaces_yandes_or_is_refused_where_it_is(tmp_path, remove):
+def test_a_packs_identity_card_replaces_yandes_or_is_refused_where_it_is(tmp_path, run_cli, remove):
     """A pack adding a second identity card is refused at both cards (the pack's line, not the
     first relic of the base game); one replacing Yande's (`remove`) checks clean."""
     (tmp_path / "pack.yaml").write_text(PACK.replace("REMOVE", remove), encoding="utf-8")
     (tmp_path / "relics.yaml").write_text(CROWN, encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "check", "content/dm_crawl_decks",
-                          "--pack", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    code, out, _ = run_cli("check", "content/dm_crawl_decks", "--pack", tmp_path)
     if remove == "[]":
-        assert out.returncode == 1 and "2 relics are marked identity" in out.stdout, out.stdout
-        assert f"{tmp_path / 'relics.yaml'}:6:" in out.stdout and "content/dm_crawl_decks/relics.yaml:" in out.stdout, out.stdout
+        assert code == 1 and "2 relics are marked identity" in out, out
+        assert f"{tmp_path / 'relics.yaml'}:6:" in out and "content/dm_crawl_decks/relics.yaml:" in out, out
     else:
-        assert out.returncode == 0 and "0 errors" in out.stdout, out.stdout
+        assert code == 0 and "0 errors" in out, out

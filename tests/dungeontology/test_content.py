@@ -3,8 +3,6 @@ printed, the info blocks, the card counts; and the game checks catch broken cont
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -89,14 +87,13 @@ def test_region_keywords_are_effect_snippets_in_game_yaml(data):
         assert data.keywords[name].effect is not None, name
 
 
-def test_game_checks_refuse_a_second_start_region(tmp_path):
+def test_game_checks_refuse_a_second_start_region(tmp_path, run_cli):
     copy = tmp_path / "dungeontology"
     shutil.copytree(ROOT / "content" / "dungeontology", copy)
     regions = copy / "regions.yaml"
     text = regions.read_text(encoding="utf-8")
     regions.write_text(text.replace("    number: I-1\n    level: 1\n",
                                     "    number: I-1\n    level: 1\n    start: true\n"), encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "check", str(copy)],
-                         capture_output=True, text=True, cwd=ROOT)
-    assert out.returncode == 1, out.stdout + out.stderr
-    assert "2 start regions" in out.stdout + out.stderr
+    code, out, err = run_cli("check", copy)
+    assert code == 1, out + err
+    assert "2 start regions" in out + err

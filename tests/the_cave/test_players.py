@@ -63,7 +63,9 @@ def test_the_new_tile_action_and_entry_option_are_chosen(played):
 
 
 def test_a_sim_with_the_pack_is_deterministic(data):
-    assert sim.run(data, players=3, games=5, seed=2) == sim.run(data, players=3, games=5, seed=2)
+    # 2 games, not 5: a game left different by the one before it (state carried over in the
+    # process) shows in the second game already
+    assert sim.run(data, players=3, games=2, seed=2) == sim.run(data, players=3, games=2, seed=2)
 
 
 def test_the_player_names_no_tile_kind_action_item_or_token_of_the_content():
