@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tomecraft.runtime.definitions import Record
 from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.board import terrain_kinds
@@ -109,6 +110,11 @@ def follows(weapon, mode, d: Dwarf) -> bool:
 def fire_secondary(engine: Monsters, d: Dwarf, weapon, act: dict, target) -> None:
     effect = weapon.overclocked if d.overclocked and weapon.overclocked is not None else weapon.modes[0].effect
     mode = weapon.modes[0]
+    spread = getattr(weapon, "overclocked_assign", None)
+    if d.overclocked and spread:
+        # overclocked, the dice are assigned otherwise (Plasma Igniter, Boomstick: both dice to
+        # different neighbouring targets instead of one chosen die, L1329-1331)
+        mode = Record(**{**mode._fields, "assign": spread})
     before = (d.actions, d.ammo, d.secondary_ammo)
     # the target space (L392), as fire() takes it; none in range and sight: the effect refuses
     aims = engine.aims(d.pos, target, mode.get("range") or 1, mode.get("ignores_line_of_sight") or "none")
