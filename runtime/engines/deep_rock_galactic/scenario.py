@@ -26,8 +26,9 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
           move {path [[r,c], ...], then_fire {weapon, mode, target} | then_throw {card, at} (the
             Scout's free shot or throw), webbed, upgrade_to {upgrade: primary|secondary|spare}}
           attack {weapon, mode, target, plan (the dice as rolled, paired with spaces), from_behind}
-          pickaxe {at} | overclock | call_supply {at} | collect_supply {take {health, ammo,
-            secondary_ammo}} | revive {who} | assist {who} | stand | sentry {at}
+          pickaxe {at [r,c] or [[r,c], ...] (one space per pickaxe result)} | overclock
+          | call_supply {at} | collect_supply {take {health, ammo, secondary_ammo}}
+          | revive {who} | assist {who} | stand | sentry {at}
           | throw {card, at} | shield {at} | platforms {at, take_back [[r,c]]}
           | exchange {who, give, take} | flare {at} | zipline {over, land}
           | rock_and_stone {card} | ability {id} | install {upgrade, slot} | end
