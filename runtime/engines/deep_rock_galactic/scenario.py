@@ -39,7 +39,8 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
         each may have `rolls`, one list of faces per roll in order ([[teeth], [1, blank]]; a face
         is 1, 2, blank, scare, teeth, bang, gold, nitra, or side1..side6: that side of the die
         as its content lists it) and `illegal: true` (must be refused)
-expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {ground: [r,c], minerals: {..}}
+expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {shield: [r,c] | null}
+        | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
         overclocked|upgrades|spare_upgrades|in_pod|carried} | {monster, damage|dead|pos|statuses|hidden}
         | {monsters: kind, count, at} | {shared: {..}} | {result} | {threat} | {supply_pod, stock}
