@@ -115,6 +115,10 @@ def fire_secondary(engine: Monsters, d: Dwarf, weapon, act: dict, target) -> Non
         # overclocked, the dice are assigned otherwise (Plasma Igniter, Boomstick: both dice to
         # different neighbouring targets instead of one chosen die, L1329-1331)
         mode = Record(**{**mode._fields, "assign": spread})
+    if d.secondary_ammo < (mode.get("ammo") or 0):
+        # a shot needs its ammo even where it may be spent only after the roll (the overclocked
+        # Zhukov keeps it on a double blank, L1339; a shot's ammo is never given back, L446)
+        raise EffectError(f"{weapon.id} needs {mode.get('ammo')} secondary ammo")
     before = (d.actions, d.ammo, d.secondary_ammo)
     # the target space (L392), as fire() takes it; none in range and sight: the effect refuses
     aims = engine.aims(d.pos, target, mode.get("range") or 1, mode.get("ignores_line_of_sight") or "none")
