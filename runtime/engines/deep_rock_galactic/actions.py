@@ -333,6 +333,9 @@ def install(engine: Monsters, d: Dwarf, act: dict) -> None:
     d.upgrades[slot] = up
     if old is not None:
         engine.state.upgrade_supply.insert(0, old)
+        # an ammo space the lost upgrade gave goes with it: ammo over the weapon's cap is lost
+        resource = "ammo" if slot == "primary" else "secondary_ammo"
+        setattr(d, resource, min(getattr(d, resource), engine.ammo_cap(d, resource)))
     engine.log(f"{d.cls} installs {up} on the {slot} weapon" + (f", losing {old}" if old else ""))
 
 
