@@ -208,12 +208,31 @@ class Verbs:
 
     def inflict(self, ctx, status: str) -> None:
         who = ctx.target if ctx.target is not None else ctx.it
+        if self._inflict_per_die(ctx, who, status):
+            return
         if isinstance(who, Dwarf):
             if not self.e.shielded(who.pos):
                 who.statuses.add(status)
         elif isinstance(who, Monster):
             if not (status == "stunned" and self.e.monster_def(who).stun_immune):
                 who.statuses.add(status)
+
+    def _inflict_per_die(self, ctx, who, status: str) -> bool:
+        """A fire mode whose hits carry a status and deal no damage (Frost Bite, L1309): its
+        dice are assigned as they would be for damage (L462-464), and every monster a hit went
+        to gets the status (L466), not only the target. True when done so."""
+        mode, d = ctx.info.get("mode"), ctx.you
+        if not (isinstance(who, Monster) and isinstance(d, Dwarf) and mode is not None
+                and mode.get("hit_status") == status and (mode.get("dice") or 0) > 0
+                and mode.get("assign") not in ("beam", "area") and self.e.last_roll):
+            return False
+        per_monster = self.e.assign(d, mode, who, self.e.last_roll, ctx.info.get("plan"),
+                                    ctx.info.get("from_behind", False), tuple(ctx.info.get("aim") or who.pos))
+        for uid, hits in per_monster.items():
+            m = self.e.state.monsters.get(uid)
+            if m is not None and hits > 0 and not (status == "stunned" and self.e.monster_def(m).stun_immune):
+                m.statuses.add(status)
+        return True
 
     def become(self, ctx, status: str) -> None:
         if isinstance(ctx.you, Dwarf):
