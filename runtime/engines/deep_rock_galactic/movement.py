@@ -211,10 +211,7 @@ def pickaxe(engine: Monsters, d: Dwarf, act: dict) -> None:
     """Roll the pickaxe die (rule g13: 1 die); each pickaxe result is one task on an adjacent
     space: mine, farm, self-defence, landscape or break a stalagmite."""
     st = engine.state
-    spaces = act["at"]
-    if len(spaces) == 2 and all(isinstance(x, int) for x in spaces):
-        spaces = [spaces]       # one space [r, c], as `at` is written for every other action
-    targets = [tuple(h) for h in spaces]
+    targets = [tuple(h) for h in act["at"]]
     if not targets:
         raise EffectError("the pickaxe needs a target space")
     for h in targets:
