@@ -364,12 +364,28 @@ class Verbs:
             return
         mode = ctx.info.get("mode")
         if mode is None or mode.get("assign") != "area":
-            self.e.scare(target, tuple(ctx.info.get("from") or ctx.you.pos), steps)
+            for m in self._scared_by_dice(ctx, target):
+                self.e.scare(m, tuple(ctx.info.get("from") or ctx.you.pos), steps)
             return
         area = self.area_hit or [target.pos]
         scared = {m.uid: m for h in area if (m := self.e.state.monster_at(h)) is not None}
         for m in scared.values():
             self.e.scare(m, [area[0], ctx.you.pos], steps)
+
+    def _scared_by_dice(self, ctx, target: Monster) -> list[Monster]:
+        """Who a Scare face scares (L455-456: the monster its die went to): with the dice
+        assigned by a plan (a sweep, L462-464), the monster on each Scare die's space; else
+        the target, if it still lives."""
+        plan, mode, roll = ctx.info.get("plan"), ctx.info.get("mode"), self.e.last_roll
+        sweep = mode is not None and mode.get("assign") not in ("best_die", "choose_one", "single_target")
+        if plan is None or not sweep or len(plan) != len(roll):
+            return [target] if target.uid in self.e.state.monsters else []
+        scared: dict[int, Monster] = {}
+        for face, h in zip(roll, plan):
+            m = self.e.state.monster_at(tuple(h)) if face.get("face") == "scare" else None
+            if m is not None:
+                scared.setdefault(m.uid, m)
+        return list(scared.values())
 
     def forbid_move(self, ctx) -> None:
         """The IFG (L1351): monsters cannot enter or leave its area, every space within the
