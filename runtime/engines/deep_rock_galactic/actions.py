@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tomecraft.runtime.definitions import Record
 from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.board import terrain_kinds
@@ -109,6 +110,15 @@ def follows(weapon, mode, d: Dwarf) -> bool:
 def fire_secondary(engine: Monsters, d: Dwarf, weapon, act: dict, target) -> None:
     effect = weapon.overclocked if d.overclocked and weapon.overclocked is not None else weapon.modes[0].effect
     mode = weapon.modes[0]
+    spread = getattr(weapon, "overclocked_assign", None)
+    if d.overclocked and spread:
+        # overclocked, the dice are assigned otherwise (Plasma Igniter, Boomstick: both dice to
+        # different neighbouring targets instead of one chosen die, L1329-1331)
+        mode = Record(**{**mode._fields, "assign": spread})
+    if d.secondary_ammo < (mode.get("ammo") or 0):
+        # a shot needs its ammo even where it may be spent only after the roll (the overclocked
+        # Zhukov keeps it on a double blank, L1339; a shot's ammo is never given back, L446)
+        raise EffectError(f"{weapon.id} needs {mode.get('ammo')} secondary ammo")
     before = (d.actions, d.ammo, d.secondary_ammo)
     # the target space (L392), as fire() takes it; none in range and sight: the effect refuses
     aims = engine.aims(d.pos, target, mode.get("range") or 1, mode.get("ignores_line_of_sight") or "none")
@@ -323,6 +333,9 @@ def install(engine: Monsters, d: Dwarf, act: dict) -> None:
     d.upgrades[slot] = up
     if old is not None:
         engine.state.upgrade_supply.insert(0, old)
+        # an ammo space the lost upgrade gave goes with it: ammo over the weapon's cap is lost
+        resource = "ammo" if slot == "primary" else "secondary_ammo"
+        setattr(d, resource, min(getattr(d, resource), engine.ammo_cap(d, resource)))
     engine.log(f"{d.cls} installs {up} on the {slot} weapon" + (f", losing {old}" if old else ""))
 
 

@@ -16,7 +16,7 @@ def _hex(v) -> tuple[int, int]:
 KEYS = {"monster": {"monster", "dead", "damage", "pos", "statuses", "hidden", "facing", "tail"},
         "monsters": {"monsters", "count", "at"}, "shared": {"shared"}, "result": {"result"},
         "threat": {"threat"}, "supply_pod": {"supply_pod", "stock"}, "terrain": {"terrain", "is"},
-        "stalagmite": {"stalagmite", "present"}, "sentry": {"sentry"}, "bosco": {"bosco"},
+        "stalagmite": {"stalagmite", "present"}, "sentry": {"sentry"}, "bosco": {"bosco"}, "shield": {"shield"},
         "ground": {"ground", "minerals"}, "tokens": {"tokens", "at"}, "throwable_deck": {"throwable_deck"},
         "throwable_discard": {"throwable_discard"}, "rock_and_stone_deck": {"rock_and_stone_deck"},
         "rock_and_stone_discard": {"rock_and_stone_discard"}, "event_discard": {"event_discard"},
@@ -109,6 +109,9 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
     if "sentry" in exp:          # null: not on the board (back with the Engineer)
         want = _hex(exp["sentry"]) if exp["sentry"] is not None else None
         return None if st.sentry == want else f"sentry at {st.sentry}, expected {exp['sentry']}"
+    if "shield" in exp:          # null: not on the board
+        want = _hex(exp["shield"]) if exp["shield"] is not None else None
+        return None if engine.shield == want else f"shield at {engine.shield}, expected {exp['shield']}"
     if "bosco" in exp:           # null: not on the board (destroyed)
         want = _hex(exp["bosco"]) if exp["bosco"] is not None else None
         return None if st.bosco == want else f"BOSCO at {st.bosco}, expected {exp['bosco']}"
@@ -117,6 +120,8 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
         return None if got == exp["minerals"] else f"on the ground at {exp['ground']}: {got}"
     if "tokens" in exp:
         got = sorted(st.tokens.get(exp["tokens"], {}))
+        if exp["tokens"] == "shield":      # the one shield is kept apart from the other tokens
+            got = [engine.shield] if engine.shield is not None else []
         want = sorted(_hex(h) for h in exp["at"])
         return None if got == want else f"{exp['tokens']} at {[list(h) for h in got]}, expected {[list(h) for h in want]}"
     for pile in ("throwable_deck", "throwable_discard"):

@@ -26,8 +26,9 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
           move {path [[r,c], ...], then_fire {weapon, mode, target} | then_throw {card, at} (the
             Scout's free shot or throw), webbed, upgrade_to {upgrade: primary|secondary|spare}}
           attack {weapon, mode, target, plan (the dice as rolled, paired with spaces), from_behind}
-          pickaxe {at} | overclock | call_supply {at} | collect_supply {take {health, ammo,
-            secondary_ammo}} | revive {who} | assist {who} | stand | sentry {at}
+          pickaxe {at [[r,c], ...] (one space per pickaxe result)} | overclock
+          | call_supply {at} | collect_supply {take {health, ammo, secondary_ammo}}
+          | revive {who} | assist {who} | stand | sentry {at}
           | throw {card, at} | shield {at} | platforms {at, take_back [[r,c]]}
           | exchange {who, give, take} | flare {at} | zipline {over, land}
           | rock_and_stone {card} | ability {id} | install {upgrade, slot} | end
@@ -38,7 +39,8 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
         each may have `rolls`, one list of faces per roll in order ([[teeth], [1, blank]]; a face
         is 1, 2, blank, scare, teeth, bang, gold, nitra, or side1..side6: that side of the die
         as its content lists it) and `illegal: true` (must be refused)
-expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {ground: [r,c], minerals: {..}}
+expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {shield: [r,c] | null}
+        | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
         overclocked|upgrades|spare_upgrades|in_pod|carried} | {monster, damage|dead|pos|statuses|hidden}
         | {monsters: kind, count, at} | {shared: {..}} | {result} | {threat} | {supply_pod, stock}
@@ -47,6 +49,8 @@ expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {gro
         | {rock_and_stone_deck|rock_and_stone_discard|event_discard|swarm_discard: [ids, top last]}
         | {hidden_segment: [r,c], revealed}
 
+A list of spaces holding one space may be written [r, c]; an attack's mode is its index or
+its id (burst, aimed_shot...), 0 unless named.
 choose entries: a space [r, c], a value, a mapping matched against the options' keys (its `target`
 may name a monster: {weapon, mode, target: g}), or
 {monster: id} (which of tied monsters acts first, L974). An activate_all right after spawn
@@ -364,8 +368,39 @@ STEPS = ("activate_all", "spawn", "advance_threat", "event", "turn", "kill", "ch
          "deep_dive_gold", "deep_dive_trade", "start_turn")
 
 
+# the fields that list spaces: one space [r, c] may be written alone, as `at` is elsewhere
+SPACE_LISTS = {"pickaxe": ("at",), "platforms": ("at", "take_back"), "zipline": ("over",), "move": ("path",)}
+
+
+def _normalized(engine: Engine, step: dict) -> dict:
+    """The step as the handlers read it: a lone space in a list field wrapped in a list; an
+    attack's (or a then_fire's) mode by its index, 0 when none is named (a secondary weapon
+    has one), or named by its id (`mode: burst`)."""
+    step = dict(step)
+    for key in SPACE_LISTS.get(step.get("do"), ()):
+        value = step.get(key)
+        if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+            step[key] = [value]
+    if step.get("do") == "attack" and "weapon" in step:
+        step = _mode_index(engine, step)
+    if isinstance(step.get("then_fire"), dict) and "weapon" in step["then_fire"]:
+        step["then_fire"] = _mode_index(engine, step["then_fire"])
+    return step
+
+
+def _mode_index(engine: Engine, shot: dict) -> dict:
+    shot = {"mode": 0, **shot}
+    if isinstance(shot["mode"], str) and shot["weapon"] in {w.id for w in engine.data.of("weapon")}:
+        ids = [m.get("id") for m in engine.data.get("weapon", shot["weapon"]).modes]
+        if shot["mode"] not in ids:
+            raise ScenarioError(f"mode {shot['mode']!r}: {shot['weapon']} has modes {ids} (or 0-{len(ids) - 1})")
+        shot["mode"] = ids.index(shot["mode"])
+    return shot
+
+
 def _run_step(engine: Engine, names: dict, step: dict) -> None:
     st = engine.state
+    step = _normalized(engine, step)
     _validate(engine, names, step)
     if step.get("do") not in ("activate_all",) or not engine.state_last_spawn:
         engine.open_window()        # a new Event, or a spawn and activate_all of one card

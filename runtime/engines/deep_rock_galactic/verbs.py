@@ -208,12 +208,31 @@ class Verbs:
 
     def inflict(self, ctx, status: str) -> None:
         who = ctx.target if ctx.target is not None else ctx.it
+        if self._inflict_per_die(ctx, who, status):
+            return
         if isinstance(who, Dwarf):
             if not self.e.shielded(who.pos):
                 who.statuses.add(status)
         elif isinstance(who, Monster):
             if not (status == "stunned" and self.e.monster_def(who).stun_immune):
                 who.statuses.add(status)
+
+    def _inflict_per_die(self, ctx, who, status: str) -> bool:
+        """A fire mode whose hits carry a status and deal no damage (Frost Bite, L1309): its
+        dice are assigned as they would be for damage (L462-464), and every monster a hit went
+        to gets the status (L466), not only the target. True when done so."""
+        mode, d = ctx.info.get("mode"), ctx.you
+        if not (isinstance(who, Monster) and isinstance(d, Dwarf) and mode is not None
+                and mode.get("hit_status") == status and (mode.get("dice") or 0) > 0
+                and mode.get("assign") not in ("beam", "area") and self.e.last_roll):
+            return False
+        per_monster = self.e.assign(d, mode, who, self.e.last_roll, ctx.info.get("plan"),
+                                    ctx.info.get("from_behind", False), tuple(ctx.info.get("aim") or who.pos))
+        for uid, hits in per_monster.items():
+            m = self.e.state.monsters.get(uid)
+            if m is not None and hits > 0 and not (status == "stunned" and self.e.monster_def(m).stun_immune):
+                m.statuses.add(status)
+        return True
 
     def become(self, ctx, status: str) -> None:
         if isinstance(ctx.you, Dwarf):
@@ -345,12 +364,28 @@ class Verbs:
             return
         mode = ctx.info.get("mode")
         if mode is None or mode.get("assign") != "area":
-            self.e.scare(target, tuple(ctx.info.get("from") or ctx.you.pos), steps)
+            for m in self._scared_by_dice(ctx, target):
+                self.e.scare(m, tuple(ctx.info.get("from") or ctx.you.pos), steps)
             return
         area = self.area_hit or [target.pos]
         scared = {m.uid: m for h in area if (m := self.e.state.monster_at(h)) is not None}
         for m in scared.values():
             self.e.scare(m, [area[0], ctx.you.pos], steps)
+
+    def _scared_by_dice(self, ctx, target: Monster) -> list[Monster]:
+        """Who a Scare face scares (L455-456: the monster its die went to): with the dice
+        assigned by a plan (a sweep, L462-464), the monster on each Scare die's space; else
+        the target, if it still lives."""
+        plan, mode, roll = ctx.info.get("plan"), ctx.info.get("mode"), self.e.last_roll
+        sweep = mode is not None and mode.get("assign") not in ("best_die", "choose_one", "single_target")
+        if plan is None or not sweep or len(plan) != len(roll):
+            return [target] if target.uid in self.e.state.monsters else []
+        scared: dict[int, Monster] = {}
+        for face, h in zip(roll, plan):
+            m = self.e.state.monster_at(tuple(h)) if face.get("face") == "scare" else None
+            if m is not None:
+                scared.setdefault(m.uid, m)
+        return list(scared.values())
 
     def forbid_move(self, ctx) -> None:
         """The IFG (L1351): monsters cannot enter or leave its area, every space within the
