@@ -207,6 +207,11 @@ def re_equip(engine, team: Team, setup: bool = False) -> None:
     if not matched:     # not an option as offered: a free answer, checked for its shape
         check_answer(choice, ("backpack", "camp", "pack_camp"))
     pack = bool(choice.get("pack_camp"))
+    if pack and team.camp != "beside":
+        # only the camp never taken along is packed this way (free, L253-256); an abandoned
+        # one is gone for good (L273-274), a set one is packed on its tile for 1 AP (L263)
+        raise EffectError(f"{team.name}'s camp is {team.camp}: a re-equip packs only the camp "
+                          "beside the board")
     camp_with_bank = pack or team.camp == "packed" or (team.camp == "set" and team.camp_pos == engine.state.base)
     if camp_with_bank and "camp" not in choice:
         # an answer that names only the backpack leaves the camp as it is (it is not emptied
