@@ -92,3 +92,23 @@ def test_a_bonus_expectation_names_majority_categories():
     failures = run(setup, [{"do": "score"}], [{"bonus": [{"photos": 0}, {}]}])
     assert "unknown categor(ies) ['photos']" in failures[0], failures
     assert run(setup, [{"do": "score"}], [{"bonus": [{"photo": 8}, {"photo": 0}]}]) == []
+
+
+def test_a_team_holds_only_what_a_team_can_hold():
+    """Counts are whole and not negative, worn sides exist, the slots and the camera/raft
+    limit hold, reached-depth tokens are of real depths: each was taken silently (a negative
+    count freed slots, oxygen@3 was carried but never usable, 20 ropes fit in 8 slots)."""
+    def refused(team: dict) -> str:
+        return run({"tiles": [BASE], "teams": [team]})[0]
+    assert "a count of 0 or more, not -1" in refused({"backpack": {"rope": -1}})
+    assert "a count of 0 or more, not 1.5" in refused({"tokens": {"water": 1.5}})
+    assert "a mapping of names to counts" in refused({"backpack": "rope"})
+    assert "'oxygen@3' is no side of 'oxygen'" in refused({"backpack": {"oxygen@3": 1}})
+    assert "the backpack has 8" in refused({"backpack": {"rope": 9}})
+    assert "the backpack has 6" in refused({"camp": "packed", "backpack": {"rope": 7}})
+    assert "the camp has 4 slots" in refused({"camp": "packed", "camp_items": {"rope": 5}})
+    assert "at most 1 camera" in refused({"camp": "packed", "backpack": {"camera": 1},
+                                          "camp_items": {"camera": 1}})
+    assert "depth_tokens: a list of [25, 50, 75]" in refused({"depth_tokens": [30]})
+    assert "forced: true or false" in refused({"forced": "yes"})
+    assert "lost: a list of items" in refused({"lost": "camera"})
