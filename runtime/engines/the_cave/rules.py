@@ -168,6 +168,8 @@ def check_loadout(engine, team: Team, choice: dict, packed: bool, camp_with_bank
     for item in list(bp) + list(camp):
         if item not in engine.items:
             raise EffectError(f"unknown equipment {item!r}")
+        if item not in engine.items.keys(item_of(item)):     # oxygen@3, rope@1: no such side
+            raise EffectError(f"{item!r} is no side of {item_of(item)!r}")
     room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if packed else 0)
     if engine.items.slots_used(bp) > room:
         raise EffectError(f"the backpack has {room} slots here, not {engine.items.slots_used(bp)}")
