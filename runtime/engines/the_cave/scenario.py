@@ -6,7 +6,9 @@ setup:  players, tiles [{at, kind, exits, depth, tokens, marker}] (left out: the
         teams [{pos, backpack, camp, camp_pos, camp_items, camp_packed_before, tokens,
         depth_tokens, lost, ap, forced}]; a position is [x, y]: E is x + 1, N is y + 1
 steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn} | {do: score}
-        | {do: end_sequence, trigger_seat} ; each may have team, choose: [...], illegal: true
+        | {do: end_sequence, trigger_seat} | {do: loadout} (the free set-up equipping on the
+        base before the team's first turn, L53, L243; choose: [{free: {backpack, camp,
+        pack_camp}}]) ; each may have team, choose: [...], illegal: true
         (the action is not legal) or fails: true (the step must be refused). `via` names the
         way in, also when there is one: an `enter` option of the tile's kind (walk, oxygen,
         raft...) or desperate_move; `choose` answers the step's decisions in order, and an
@@ -64,7 +66,7 @@ TILE_KEYS = {"at", "kind", "exits", "depth", "tokens", "marker"}
 TEAM_KEYS = {"pos", "backpack", "camp", "camp_pos", "camp_items", "camp_packed_before", "tokens",
              "depth_tokens", "lost", "ap", "forced"}
 STEP_KEYS = {"do", "team", "to", "via", "id", "item", "choose", "illegal", "fails", "trigger_seat"}
-STEPS = ("start_turn", "score", "end_sequence", "move", "act", "use", "end")
+STEPS = ("start_turn", "score", "end_sequence", "loadout", "move", "act", "use", "end")
 TEAM_EXPECT_KEYS = {"team", "ap", "pos", "backpack", "camp_items", "tokens", "depth_tokens", "forced",
                     "done", "camp", "camp_packed_before", "lost", "slots"}
 # each expectation form: the key that names it and every key it may carry
@@ -369,6 +371,12 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         engine.start_turn(team)
     elif do == "score":
         results["score"] = score(engine)
+    elif do == "loadout":
+        # L50-53: the teams equip on the base before play; L243: that costs no AP
+        if team.pos != state.base or team.turns:
+            raise AssertionError(f"{team.name}: the set-up loadout is chosen on the base "
+                                 "before the team's first turn (L53)")
+        engine.re_equip(team, setup=True)
     elif do == "end_sequence":
         if "trigger_seat" not in step:
             raise ScenarioError("end_sequence: name the seat whose turn triggers the end (trigger_seat)")
