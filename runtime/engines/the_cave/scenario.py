@@ -461,9 +461,12 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         team = _team(state, exp.get("team", 0), "legal expectation")
         if not exp.get("present", True):
             refuse_unofferable(_norm(exp["legal"]), option_shapes(engine), exact=True)
-        there = _norm(exp["legal"]) in engine.legal_actions(team)
+        legal = engine.legal_actions(team)
+        there = _norm(exp["legal"]) in legal
         want = exp.get("present", True)
-        return None if there == want else f"{exp['legal']} legal: expected {want}, got {there}"
+        # an option expected but missing: the legal ones show a key left out (a move's via)
+        return None if there == want else f"{exp['legal']} legal: expected {want}, got {there}" + \
+            (f"; legal: {legal}" if want else "")
     if "log" in exp:
         return None if any(exp["log"] in line for line in state.log) else \
             f"no log line contains {exp['log']!r}; log: {state.log}"
