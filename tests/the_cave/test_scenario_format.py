@@ -112,3 +112,14 @@ def test_a_team_holds_only_what_a_team_can_hold():
     assert "depth_tokens: a list of [25, 50, 75]" in refused({"depth_tokens": [30]})
     assert "forced: true or false" in refused({"forced": "yes"})
     assert "lost: a list of items" in refused({"lost": "camera"})
+
+
+def test_tiles_are_one_per_position_with_depths_in_levels_of_25():
+    """A second tile at a position replaced the first unseen; a depth of 30 or -25 was taken
+    (depths go by 25 from the base's 0, L87, L133); tokens written as a word were read letter
+    by letter."""
+    near = {"at": [1, 0], "kind": "normal", "exits": "W"}
+    assert "a second tile at [1, 0]" in run({"tiles": [BASE, near, dict(near, kind="water")]})[0]
+    assert "not 30" in run({"tiles": [BASE, dict(near, kind="rappel", depth=30)]})[0]
+    assert "not -25" in run({"tiles": [BASE, dict(near, depth=-25)]})[0]
+    assert "a list of tokens, not 'water'" in run({"tiles": [BASE, dict(near, kind="water", tokens="water")]})[0]

@@ -109,6 +109,10 @@ def _depth_and_marker(spec: dict, kind, where: str) -> tuple[int, int | None]:
                             "the depth, L91-95)")
     if depth is None:
         depth = marker if marker is not None else 0
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0 or depth % 25:
+        # depths go by levels of 25 from the base's 0 (L87, L133)
+        raise ScenarioError(f"{where}: a depth is 0, 25, 50, ... (levels of 25, L87, L133), "
+                            f"not {depth!r}")
     if marker is None and kind.rope_edges and depth:
         marker = depth
     return depth, marker
@@ -183,6 +187,10 @@ def build(data, setup: dict) -> Engine:
     for i, spec in enumerate(setup.get("tiles", [])):
         where = f"setup.tiles[{i}]"
         pos = _pos(spec["at"])
+        if pos in cells:        # the later one would replace the earlier unseen
+            raise ScenarioError(f"{where}: a second tile at {list(pos)}")
+        if not isinstance(spec.get("tokens", []), list):
+            raise ScenarioError(f"{where}.tokens: a list of tokens, not {spec['tokens']!r}")
         if spec["kind"] not in kinds:
             raise ScenarioError(f"{where}: unknown tile kind {spec['kind']!r}; known: {sorted(kinds)}")
         kind = kinds[spec["kind"]]
