@@ -123,3 +123,12 @@ def test_tiles_are_one_per_position_with_depths_in_levels_of_25():
     assert "not 30" in run({"tiles": [BASE, dict(near, kind="rappel", depth=30)]})[0]
     assert "not -25" in run({"tiles": [BASE, dict(near, depth=-25)]})[0]
     assert "a list of tokens, not 'water'" in run({"tiles": [BASE, dict(near, kind="water", tokens="water")]})[0]
+
+
+def test_max_marker_is_in_levels_of_25_and_not_below_a_placed_marker():
+    """A max_marker of 30, or 25 beside a placed 50, made the next rappel's marker 55 or a
+    second 50 (L85-86: the deepest placed + 25)."""
+    deep = {"at": [1, 0], "kind": "rappel", "exits": "W", "marker": 50}
+    assert "not 30" in run({"tiles": [BASE], "max_marker": 30})[0]
+    assert "deepest marker placed (50), not 25" in run({"tiles": [BASE, deep], "max_marker": 25})[0]
+    assert run({"tiles": [BASE, deep], "max_marker": 75}) == []

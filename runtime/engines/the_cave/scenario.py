@@ -226,7 +226,12 @@ def build(data, setup: dict) -> Engine:
             raise ScenarioError(f"setup.ropes[{i}]: [[x, y], [x, y]] or [[x, y], [x, y], seat], "
                                 f"not {rope!r}")
         state.ropes[edge(_pos(rope[0]), _pos(rope[1]))] = rope[2] if len(rope) > 2 else 99
-    state.max_marker = setup.get("max_marker", max((c.marker or 0 for c in cells.values()), default=0))
+    placed = max((c.marker or 0 for c in cells.values()), default=0)
+    state.max_marker = setup.get("max_marker", placed)
+    if not isinstance(state.max_marker, int) or state.max_marker % 25 or state.max_marker < placed:
+        # the next rappel's marker is the deepest placed + 25 (L85-86, D-04)
+        raise ScenarioError(f"setup.max_marker: a multiple of 25, at least the deepest marker "
+                            f"placed ({placed}), not {state.max_marker!r}")
     state.end_triggered = bool(setup.get("end_triggered", False))
     agents = [ScriptedAgent() for _ in teams]
     engine = ScenarioEngine(data, state, agents, log_enabled=True)
