@@ -92,3 +92,43 @@ def test_a_bonus_expectation_names_majority_categories():
     failures = run(setup, [{"do": "score"}], [{"bonus": [{"photos": 0}, {}]}])
     assert "unknown categor(ies) ['photos']" in failures[0], failures
     assert run(setup, [{"do": "score"}], [{"bonus": [{"photo": 8}, {"photo": 0}]}]) == []
+
+
+def test_a_team_holds_only_what_a_team_can_hold():
+    """Counts are whole and not negative, worn sides exist, the slots and the camera/raft
+    limit hold, reached-depth tokens are of real depths: each was taken silently (a negative
+    count freed slots, oxygen@3 was carried but never usable, 20 ropes fit in 8 slots)."""
+    def refused(team: dict) -> str:
+        return run({"tiles": [BASE], "teams": [team]})[0]
+    assert "a count of 0 or more, not -1" in refused({"backpack": {"rope": -1}})
+    assert "a count of 0 or more, not 1.5" in refused({"tokens": {"water": 1.5}})
+    assert "a mapping of names to counts" in refused({"backpack": "rope"})
+    assert "'oxygen@3' is no side of 'oxygen'" in refused({"backpack": {"oxygen@3": 1}})
+    assert "the backpack has 8" in refused({"backpack": {"rope": 9}})
+    assert "the backpack has 6" in refused({"camp": "packed", "backpack": {"rope": 7}})
+    assert "the camp has 4 slots" in refused({"camp": "packed", "camp_items": {"rope": 5}})
+    assert "at most 1 camera" in refused({"camp": "packed", "backpack": {"camera": 1},
+                                          "camp_items": {"camera": 1}})
+    assert "depth_tokens: a list of [25, 50, 75]" in refused({"depth_tokens": [30]})
+    assert "forced: true or false" in refused({"forced": "yes"})
+    assert "lost: a list of items" in refused({"lost": "camera"})
+
+
+def test_tiles_are_one_per_position_with_depths_in_levels_of_25():
+    """A second tile at a position replaced the first unseen; a depth of 30 or -25 was taken
+    (depths go by 25 from the base's 0, L87, L133); tokens written as a word were read letter
+    by letter."""
+    near = {"at": [1, 0], "kind": "normal", "exits": "W"}
+    assert "a second tile at [1, 0]" in run({"tiles": [BASE, near, dict(near, kind="water")]})[0]
+    assert "not 30" in run({"tiles": [BASE, dict(near, kind="rappel", depth=30)]})[0]
+    assert "not -25" in run({"tiles": [BASE, dict(near, depth=-25)]})[0]
+    assert "a list of tokens, not 'water'" in run({"tiles": [BASE, dict(near, kind="water", tokens="water")]})[0]
+
+
+def test_max_marker_is_in_levels_of_25_and_not_below_a_placed_marker():
+    """A max_marker of 30, or 25 beside a placed 50, made the next rappel's marker 55 or a
+    second 50 (L85-86: the deepest placed + 25)."""
+    deep = {"at": [1, 0], "kind": "rappel", "exits": "W", "marker": 50}
+    assert "not 30" in run({"tiles": [BASE], "max_marker": 30})[0]
+    assert "deepest marker placed (50), not 25" in run({"tiles": [BASE, deep], "max_marker": 25})[0]
+    assert run({"tiles": [BASE, deep], "max_marker": 75}) == []

@@ -430,7 +430,9 @@ class Engine:
             self.do_act(team, option["id"])
         elif option["do"] == "use":
             self.do_use(team, option["item"])
-        elif option["do"] != "end":
+        elif option["do"] == "end":
+            team.done = True        # the turn is over: nothing more until the next (L64-65)
+        else:
             raise EffectError(f"unknown action {option!r}")
 
     # --- discovering -------------------------------------------------------------------

@@ -168,6 +168,8 @@ def check_loadout(engine, team: Team, choice: dict, packed: bool, camp_with_bank
     for item in list(bp) + list(camp):
         if item not in engine.items:
             raise EffectError(f"unknown equipment {item!r}")
+        if item not in engine.items.keys(item_of(item)):     # oxygen@3, rope@1: no such side
+            raise EffectError(f"{item!r} is no side of {item_of(item)!r}")
     room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if packed else 0)
     if engine.items.slots_used(bp) > room:
         raise EffectError(f"the backpack has {room} slots here, not {engine.items.slots_used(bp)}")
@@ -182,17 +184,42 @@ def check_loadout(engine, team: Team, choice: dict, packed: bool, camp_with_bank
                               f"(limit {limit} per team, L287-292)")
 
 
+def check_answer(choice, keys: tuple) -> None:
+    """A free-form equipment answer (an agent's or a scenario's `free:` loadout or camp
+    exchange) is a mapping of `keys` to bags, each bag mapping items to whole counts of 0 or
+    more. Anything else is refused with a message: a misspelt key would otherwise empty a bag
+    and a negative count free slots."""
+    if not isinstance(choice, dict):
+        raise EffectError(f"an equipment answer maps {', '.join(keys)} to items, not {choice!r}")
+    for key, bag in choice.items():
+        if key not in keys:
+            raise EffectError(f"an equipment answer has no {key!r} (it names {', '.join(keys)})")
+        if key == "pack_camp":
+            continue
+        if not isinstance(bag, dict) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in bag.values()):
+            raise EffectError(f"{key}: items with counts of 0 or more, not {bag!r}")
+
+
 def re_equip(engine, team: Team, setup: bool = False) -> None:
     """L241-243 (+ D-23): free exchange between the bank and backpack (and camp)."""
     known = _known_loadouts(engine, team, setup)
     choice = engine.ask(team, "loadout" if setup else "re_equip", [_copied(o) for o, _ in known])
+    matched = [accepted for offered, accepted in known if choice == offered]
+    if not matched:     # not an option as offered: a free answer, checked for its shape
+        check_answer(choice, ("backpack", "camp", "pack_camp"))
     pack = bool(choice.get("pack_camp"))
+    if pack and team.camp != "beside":
+        # only the camp never taken along is packed this way (free, L253-256); an abandoned
+        # one is gone for good (L273-274), a set one is packed on its tile for 1 AP (L263)
+        raise EffectError(f"{team.name}'s camp is {team.camp}: a re-equip packs only the camp "
+                          "beside the board")
     camp_with_bank = pack or team.camp == "packed" or (team.camp == "set" and team.camp_pos == engine.state.base)
     if camp_with_bank and "camp" not in choice:
         # an answer that names only the backpack leaves the camp as it is (it is not emptied
         # into the bank: a camera or raft in it stays the team's, L287-289)
         choice = dict(choice, camp=dict(team.camp_items))
-    if not any(accepted and choice == offered for offered, accepted in known):
+    if not any(matched):
         check_loadout(engine, team, choice, team.camp == "packed" or pack, camp_with_bank)
     team.backpack = _bag(choice.get("backpack", {}))
     if camp_with_bank:
@@ -223,6 +250,7 @@ def swap_camp(engine, team: Team) -> None:
             bp, camp = copy_counter(choice["backpack"]), copy_counter(choice["camp"])
             break
     else:
+        check_answer(choice, ("backpack", "camp"))
         bp, camp = Counter(choice.get("backpack", {})), Counter(choice.get("camp", {}))
         ok = _exchange_ok(engine, bp, camp, total)
     if not ok:

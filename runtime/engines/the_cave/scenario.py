@@ -6,7 +6,9 @@ setup:  players, tiles [{at, kind, exits, depth, tokens, marker}] (left out: the
         teams [{pos, backpack, camp, camp_pos, camp_items, camp_packed_before, tokens,
         depth_tokens, lost, ap, forced}]; a position is [x, y]: E is x + 1, N is y + 1
 steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn} | {do: score}
-        | {do: end_sequence, trigger_seat} ; each may have team, choose: [...], illegal: true
+        | {do: end_sequence, trigger_seat} | {do: loadout} (the free set-up equipping on the
+        base before the team's first turn, L53, L243; choose: [{free: {backpack, camp,
+        pack_camp}}]) ; each may have team, choose: [...], illegal: true
         (the action is not legal) or fails: true (the step must be refused). `via` names the
         way in, also when there is one: an `enter` option of the tile's kind (walk, oxygen,
         raft...) or desperate_move; `choose` answers the step's decisions in order, and an
@@ -24,9 +26,12 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.engines.the_cave.engine import Engine
+from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
-from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
+from tomecraft.runtime.engines.the_cave.state import (
+    BACKPACK_SLOTS, CAMP_SLOTS, ORDER, PACKED_CAMP_SLOTS, Cell, State, Team, edge,
+)
 from tomecraft.runtime.scenario import (
     ScenarioError, check_expectations, refuse_unofferable, unknown_step)
 
@@ -61,7 +66,7 @@ TILE_KEYS = {"at", "kind", "exits", "depth", "tokens", "marker"}
 TEAM_KEYS = {"pos", "backpack", "camp", "camp_pos", "camp_items", "camp_packed_before", "tokens",
              "depth_tokens", "lost", "ap", "forced"}
 STEP_KEYS = {"do", "team", "to", "via", "id", "item", "choose", "illegal", "fails", "trigger_seat"}
-STEPS = ("start_turn", "score", "end_sequence", "move", "act", "use", "end")
+STEPS = ("start_turn", "score", "end_sequence", "loadout", "move", "act", "use", "end")
 TEAM_EXPECT_KEYS = {"team", "ap", "pos", "backpack", "camp_items", "tokens", "depth_tokens", "forced",
                     "done", "camp", "camp_packed_before", "lost", "slots"}
 # each expectation form: the key that names it and every key it may carry
@@ -104,6 +109,10 @@ def _depth_and_marker(spec: dict, kind, where: str) -> tuple[int, int | None]:
                             "the depth, L91-95)")
     if depth is None:
         depth = marker if marker is not None else 0
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0 or depth % 25:
+        # depths go by levels of 25 from the base's 0 (L87, L133)
+        raise ScenarioError(f"{where}: a depth is 0, 25, 50, ... (levels of 25, L87, L133), "
+                            f"not {depth!r}")
     if marker is None and kind.rope_edges and depth:
         marker = depth
     return depth, marker
@@ -178,6 +187,10 @@ def build(data, setup: dict) -> Engine:
     for i, spec in enumerate(setup.get("tiles", [])):
         where = f"setup.tiles[{i}]"
         pos = _pos(spec["at"])
+        if pos in cells:        # the later one would replace the earlier unseen
+            raise ScenarioError(f"{where}: a second tile at {list(pos)}")
+        if not isinstance(spec.get("tokens", []), list):
+            raise ScenarioError(f"{where}.tokens: a list of tokens, not {spec['tokens']!r}")
         if spec["kind"] not in kinds:
             raise ScenarioError(f"{where}: unknown tile kind {spec['kind']!r}; known: {sorted(kinds)}")
         kind = kinds[spec["kind"]]
@@ -213,7 +226,12 @@ def build(data, setup: dict) -> Engine:
             raise ScenarioError(f"setup.ropes[{i}]: [[x, y], [x, y]] or [[x, y], [x, y], seat], "
                                 f"not {rope!r}")
         state.ropes[edge(_pos(rope[0]), _pos(rope[1]))] = rope[2] if len(rope) > 2 else 99
-    state.max_marker = setup.get("max_marker", max((c.marker or 0 for c in cells.values()), default=0))
+    placed = max((c.marker or 0 for c in cells.values()), default=0)
+    state.max_marker = setup.get("max_marker", placed)
+    if not isinstance(state.max_marker, int) or state.max_marker % 25 or state.max_marker < placed:
+        # the next rappel's marker is the deepest placed + 25 (L85-86, D-04)
+        raise ScenarioError(f"setup.max_marker: a multiple of 25, at least the deepest marker "
+                            f"placed ({placed}), not {state.max_marker!r}")
     state.end_triggered = bool(setup.get("end_triggered", False))
     agents = [ScriptedAgent() for _ in teams]
     engine = ScenarioEngine(data, state, agents, log_enabled=True)
@@ -244,6 +262,7 @@ def _check_names(engine: Engine, setup: dict) -> None:
         _named(f"setup.tiles[{i}].tokens", spec.get("tokens", []), tokens, "token")
     for seat, spec in enumerate(setup.get("teams") or []):
         where = f"setup.teams[{seat}]"
+        _check_team_shapes(where, spec)
         _named(f"{where}.tokens", spec.get("tokens", {}), tokens, "token")
         for key in ("backpack", "camp_items", "lost"):
             items = [k for k in spec.get(key, {}) if k not in engine.items]
@@ -251,6 +270,7 @@ def _check_names(engine: Engine, setup: dict) -> None:
                 raise ScenarioError(f"{where}.{key}: unknown equipment {items}; known: "
                                     f"{engine.items.order} (a half-used token is TERM@LEFT: oxygen@1)")
         team = state.teams[seat]
+        _check_team_bags(engine, where, spec, team)
         if team.camp not in CAMP_STATES:
             raise ScenarioError(f"{where}.camp: {team.camp!r} is not one of {list(CAMP_STATES)}")
         if (team.camp == "set") != (team.camp_pos is not None):
@@ -260,6 +280,52 @@ def _check_names(engine: Engine, setup: dict) -> None:
         if any(p not in state.cells for p in ends) or \
                 abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1:
             raise ScenarioError(f"setup.ropes[{i}]: a rope joins two adjacent tiles, not {rope[:2]}")
+
+
+def _counts(where: str, bag) -> None:
+    """A bag in the setup maps names to whole counts of 0 or more (a negative or broken count
+    would be held, scored or used as no tester means)."""
+    if not isinstance(bag, dict):
+        raise ScenarioError(f"{where}: a mapping of names to counts, not {bag!r}")
+    for name, n in bag.items():
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise ScenarioError(f"{where}.{name}: a count of 0 or more, not {n!r}")
+
+
+def _check_team_shapes(where: str, spec: dict) -> None:
+    for key in ("backpack", "camp_items", "tokens"):
+        _counts(f"{where}.{key}", spec.get(key, {}))
+    if not isinstance(spec.get("lost", []), (list, dict)):
+        raise ScenarioError(f"{where}.lost: a list of items, not {spec['lost']!r}")
+    if not isinstance(spec.get("forced", False), bool):
+        raise ScenarioError(f"{where}.forced: true or false, not {spec['forced']!r}")
+
+
+def _check_team_bags(engine: Engine, where: str, spec: dict, team: Team) -> None:
+    """A team's bags hold what a team can hold: counts, worn sides its items have (oxygen@1,
+    never oxygen@3: a key no rule reads is never used), the backpack's 8 slots (6 with the
+    camp packed, L46, L250-254) and the camp's 4, one camera and one raft (L287), and
+    reached-depth tokens of the depths there are (L151-154). Its names are known
+    (`_check_names`) and its bags' shapes checked (`_check_team_shapes`) before."""
+    items = engine.items
+    for key in ("backpack", "camp_items"):
+        for name in spec.get(key, {}):
+            if name not in items.keys(item_of(name)):
+                raise ScenarioError(f"{where}.{key}: {name!r} is no side of {item_of(name)!r}; "
+                                    f"its tokens are {items.keys(item_of(name))}")
+    room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if team.camp == "packed" else 0)
+    if items.slots_used(team.backpack) > room:
+        raise ScenarioError(f"{where}.backpack: {items.slots_used(team.backpack)} slots used, "
+                            f"the backpack has {room} (L46, L250-254)")
+    if items.slots_used(team.camp_items) > CAMP_SLOTS:
+        raise ScenarioError(f"{where}.camp_items: the camp has {CAMP_SLOTS} slots (L250)")
+    for item, limit in engine.limits.items():
+        if items.count(team.backpack, item) + items.count(team.camp_items, item) > limit:
+            raise ScenarioError(f"{where}: at most {limit} {item} per team (L287)")
+    depths = sorted({t.depth for t in engine.data.kinds["token"].values() if getattr(t, "depth", None)})
+    if not isinstance(spec.get("depth_tokens", []), list) or \
+            any(d not in depths for d in spec.get("depth_tokens", [])):
+        raise ScenarioError(f"{where}.depth_tokens: a list of {depths}, not {spec['depth_tokens']!r}")
 
 
 def _named(where: str, names, known: set, what: str) -> None:
@@ -318,6 +384,12 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         engine.start_turn(team)
     elif do == "score":
         results["score"] = score(engine)
+    elif do == "loadout":
+        # L50-53: the teams equip on the base before play; L243: that costs no AP
+        if team.pos != state.base or team.turns:
+            raise AssertionError(f"{team.name}: the set-up loadout is chosen on the base "
+                                 "before the team's first turn (L53)")
+        engine.re_equip(team, setup=True)
     elif do == "end_sequence":
         if "trigger_seat" not in step:
             raise ScenarioError("end_sequence: name the seat whose turn triggers the end (trigger_seat)")
@@ -402,9 +474,12 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         team = _team(state, exp.get("team", 0), "legal expectation")
         if not exp.get("present", True):
             refuse_unofferable(_norm(exp["legal"]), option_shapes(engine), exact=True)
-        there = _norm(exp["legal"]) in engine.legal_actions(team)
+        legal = engine.legal_actions(team)
+        there = _norm(exp["legal"]) in legal
         want = exp.get("present", True)
-        return None if there == want else f"{exp['legal']} legal: expected {want}, got {there}"
+        # an option expected but missing: the legal ones show a key left out (a move's via)
+        return None if there == want else f"{exp['legal']} legal: expected {want}, got {there}" + \
+            (f"; legal: {legal}" if want else "")
     if "log" in exp:
         return None if any(exp["log"] in line for line in state.log) else \
             f"no log line contains {exp['log']!r}; log: {state.log}"
