@@ -31,6 +31,18 @@ def check_expectations(expectations: list, check) -> list[str]:
     return failures
 
 
+def key_problem(where: str, spec, known) -> str | None:
+    """Why a scenario mapping is not one the runner reads in full, else None: not a mapping,
+    or keys it does not know (a misspelt key would silently set or check nothing). Every
+    game's runner raises it as its own error."""
+    if not isinstance(spec, dict):
+        return f"{where} must be a mapping, not {spec!r:.40}"
+    unknown = sorted(set(spec) - set(known), key=str)
+    if unknown:
+        return f"{where}: unknown key(s) {unknown}; known: {sorted(known, key=str)}"
+    return None
+
+
 def unknown_step(do, known) -> str:
     """Why a step kind the runner does not play fails: the closest kind, then them all."""
     close = difflib.get_close_matches(str(do), sorted(known), n=1)

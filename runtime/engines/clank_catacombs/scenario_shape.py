@@ -4,6 +4,8 @@ pile holds. A key the game does not know would set or check nothing, and a value
 type failed late with a bare TypeError: both are refused here, naming the key."""
 from __future__ import annotations
 
+from tomecraft.runtime.scenario import key_problem
+
 # The keys `build`, `_run_step` and `_check` read (the module docstring lists them): any other
 # key would set or check nothing, and a misspelt one (`gld: 5`, a room's `treasure:`) passed.
 SETUP_KEYS = frozenset(("new_game", "players", "tiles", "start", "row", "dungeon_deck", "tile_stack",
@@ -24,11 +26,8 @@ GAME_EXPECT_KEYS = {"legal": {"legal", "player", "present"}, "room": ROOM_EXPECT
 
 
 def known_keys(where: str, spec, known: frozenset) -> None:
-    if not isinstance(spec, dict):
-        raise ValueError(f"{where} must be a mapping, not {spec!r:.40}")
-    unknown = sorted(set(spec) - known, key=str)
-    if unknown:
-        raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+    if problem := key_problem(where, spec, known):
+        raise ValueError(problem)
 
 
 # The values that are counts (whole numbers, 0 or more), lists, and counts by key.

@@ -4,6 +4,7 @@ would set up a different board than the tester wrote."""
 from __future__ import annotations
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
+from tomecraft.runtime.scenario import key_problem
 
 
 def _hex(v) -> tuple[int, int]:
@@ -27,9 +28,8 @@ def known_keys(setup: dict) -> None:
     groups = [("setup", setup, SETUP_KEYS)] + [("dwarves", d, DWARF_KEYS) for d in setup.get("dwarves", [])] \
         + [("monsters", m, MONSTER_KEYS) for m in setup.get("monsters", [])]
     for where, spec, known in groups:
-        unknown = sorted(set(spec) - known)
-        if unknown:
-            raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+        if problem := key_problem(where, spec, known):
+            raise ValueError(problem)
 
 
 

@@ -4,6 +4,7 @@ a different game than the tester wrote."""
 from __future__ import annotations
 
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, RESOURCES, Card
+from tomecraft.runtime.scenario import key_problem
 
 PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
          "event_deck": "event_deck", "event_discard": "event_discard", "relic_deck": "relic_deck",
@@ -18,9 +19,8 @@ def known_keys(setup: dict) -> None:
     battle fought nothing): refuse it, and name what a key may hold."""
     groups = [("setup", setup, SETUP_KEYS)] + [("rows", r, ROW_KEYS) for r in setup.get("rows") or []]
     for where, spec, known in groups:
-        unknown = sorted(set(spec) - known)
-        if unknown:
-            raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+        if problem := key_problem(where, spec, known):
+            raise ValueError(problem)
     for key, known in (("resources", RESOURCES), ("tokens", ATTRIBUTES)):
         unknown = sorted(set(setup.get(key) or {}) - set(known))
         if unknown:

@@ -4,7 +4,7 @@ different game than the tester wrote."""
 from __future__ import annotations
 
 from tomecraft.runtime.engines.dungeontology.state import edge
-from tomecraft.runtime.scenario import ScenarioError
+from tomecraft.runtime.scenario import ScenarioError, key_problem
 
 SETUP_KEYS = {"players", "alert_card", "alert_filled", "clan", "panic", "boss", "boss_side", "boss_at",
               "notebook", "max_alert", "bag", "bonfire", "reserve_students", "reserve_omega",
@@ -17,9 +17,8 @@ SCHOLAR_KEYS = {"scholar", "side", "at", "students", "stun", "hand", "notebook",
 
 def check_keys(spec: dict, known: set, where: str) -> None:
     """A mistyped key is a setup error, not a silently different game."""
-    unknown = sorted(set(spec) - known)
-    if unknown:
-        raise ScenarioError(f"{where}: unknown key(s) {unknown} ({', '.join(sorted(known))})")
+    if problem := key_problem(where, spec, known):
+        raise ScenarioError(problem)
 
 
 def markers(setup: dict, key: str, tile_of: dict) -> set:
