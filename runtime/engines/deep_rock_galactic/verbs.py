@@ -11,9 +11,10 @@ from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.movement import enter
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster
+from tomecraft.runtime.engines.deep_rock_galactic.verbs_damage import DamageVerbs
 
 
-class Verbs:
+class Verbs(DamageVerbs):
     """Verb handlers called by generated effects (game.yaml `verbs`)."""
 
     def __init__(self, engine: Monsters) -> None:
@@ -77,111 +78,6 @@ class Verbs:
 
     def deposit(self, ctx, resource: str, amount: int) -> None:
         self.e.state.shared[resource] += amount
-
-    def deal(self, ctx, damage_type: str, hits: int) -> None:
-        e = self.e
-        if isinstance(ctx.self, Monster):            # the Exploder's own blast
-            e.explode(ctx.self)
-            return
-        mode = ctx.info.get("mode")
-        target = ctx.target if ctx.target is not None else ctx.it
-        if mode is None or not isinstance(target, Monster):
-            if isinstance(target, Monster):
-                e.log(f"{ctx.info.get('source') or 'an effect'}: {hits} {damage_type} hits on "
-                      f"{target.kind}#{target.uid}")
-                shooter = self._attacked_from(ctx, target)
-                e.damage_monster(target, damage_type, hits, ctx.you,
-                                 from_behind=shooter is not None and e.from_behind(target, shooter))
-            return
-        d = ctx.you
-        status = mode.get("hit_status")
-        aim = tuple(ctx.info.get("aim") or target.pos)     # the target space (L392): either of 2
-        if mode.get("assign") == "beam":
-            self._beam(ctx, target, damage_type, hits, status, aim)
-            return
-        if mode.get("assign") == "area":
-            plan = ctx.info.get("plan")            # the 2 spaces the firer chose, if stated
-            area = [aim] + (self._chosen_pair(aim, plan) if plan is not None else self._area_pair(aim))
-            self.area_hit = area
-            done = set()
-            for h in area:
-                m = e.state.monster_at(h)
-                if m is not None and m.uid not in done:
-                    done.add(m.uid)
-                    e.damage_monster(m, damage_type, hits, d, status=status,
-                                     from_behind=self._behind(ctx, m, target))
-                friend = e.state.dwarf_at(h)
-                if friend is not None:
-                    e.hurt(friend, hits)
-            return
-        per_monster = e.assign(d, mode, target, e.last_roll, ctx.info.get("plan"),
-                               ctx.info.get("from_behind", False), aim)
-        for uid, n in sorted(per_monster.items()):
-            m = e.state.monsters.get(uid)
-            if m is not None:
-                e.damage_monster(m, damage_type, n, d, from_behind=self._behind(ctx, m, target),
-                                 status=status)
-
-    def _attacked_from(self, ctx, target: Monster) -> Hex | None:
-        """Where a shot without a fire mode comes from, for 'from behind' (L1171, L1195): the
-        sentry gun's space (it attacks too, L662), the thrower's for a throwable aimed at this
-        one creature; None for a blast around where a throwable landed."""
-        if ctx.info.get("source") == "the sentry":
-            return self.e.state.sentry
-        if ctx.info.get("card") is not None and ctx.info.get("target_obj") is target and isinstance(ctx.you, Dwarf):
-            return ctx.you.pos
-        return None
-
-    def _behind(self, ctx, m: Monster, target: Monster) -> bool:
-        """Whether the attack strikes `m` from behind (L1171, L1195): the target as the attack
-        states it, any other monster it catches by where it faces from the shooter."""
-        if m is target:
-            return ctx.info.get("from_behind", False)
-        shooter = tuple(ctx.info["from"]) if ctx.info.get("from") is not None else getattr(ctx.you, "pos", None)
-        return shooter is not None and self.e.from_behind(m, shooter)
-
-    def _beam(self, ctx, target: Monster, damage_type: str, hits: int, status, aim: Hex) -> None:
-        """Breach Cutter's Focused Beam (L1319): the roll hits every creature between the
-        firer and the target space `aim`, dwarves too, and the target; each monster once."""
-        e, d = self.e, ctx.you
-        done = set()
-        for h in hx.beam(d.pos, aim):
-            m = e.state.monster_at(h)
-            if m is not None and m.uid not in done:
-                done.add(m.uid)
-                e.damage_monster(m, damage_type, hits, d, status=status,
-                                 from_behind=self._behind(ctx, m, target))
-            friend = e.state.dwarf_at(h)
-            if friend is not None and friend is not d:
-                e.hurt(friend, hits)
-
-    @staticmethod
-    def _chosen_pair(h: Hex, plan: list) -> list[Hex]:
-        """The firer's triangle (L690): 2 spaces next to the target `h` and to each other."""
-        pair = [tuple(x) for x in plan]
-        if len(pair) != 2 or any(x not in hx.neighbours(h) for x in pair) or pair[1] not in hx.neighbours(pair[0]):
-            raise EffectError(f"the triangle is the target and 2 spaces next to it and to each other, "
-                              f"not {[list(x) for x in pair]}")
-        return pair
-
-    def _area_pair(self, h: Hex) -> list[Hex]:
-        """The triangle's 2 other spaces when the firer states none: the most monsters, the
-        fewest dwarves."""
-        ring = hx.neighbours(h)
-        best, score = ring[:2], -1
-        for a in ring:
-            for b in ring:
-                if a < b and b in hx.neighbours(a):
-                    s = sum(self.e.state.monster_at(x) is not None for x in (a, b)) \
-                        - 2 * sum(self.e.state.dwarf_at(x) is not None for x in (a, b))
-                    if s > score:
-                        best, score = [a, b], s
-        return best
-
-    def deal_ignoring_resistance(self, ctx, hits: int) -> None:
-        target = ctx.target if ctx.target is not None else ctx.it
-        if isinstance(target, Monster):
-            self.e.damage_monster(target, "pickaxe", hits, ctx.you, ignore_resistance=True)
 
     def take_damage(self, ctx, amount: int) -> None:
         d = self._dwarf(ctx)

@@ -26,20 +26,12 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.engines.the_cave.engine import Engine
-from tomecraft.runtime.engines.the_cave.equipment import item_of
+from tomecraft.runtime.engines.the_cave.scenario_setup import check_names, pos as _pos
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
-from tomecraft.runtime.engines.the_cave.state import (
-    BACKPACK_SLOTS, CAMP_SLOTS, ORDER, PACKED_CAMP_SLOTS, Cell, State, Team, edge,
-)
+from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
 from tomecraft.runtime.scenario import (
-    ScenarioError, check_expectations, refuse_unofferable, unknown_step)
-
-
-def _pos(value) -> tuple[int, int]:
-    if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise ScenarioError(f"a position is [x, y], not {value!r}")
-    return (int(value[0]), int(value[1]))
+    ScenarioError, check_expectations, key_problem, refuse_unofferable, unknown_step)
 
 
 def _norm(option):
@@ -83,12 +75,8 @@ EXPECT_FORMS = (("tile", {"tile", "kind", "depth", "tokens", "marker", "exits", 
 
 
 def _known(where: str, spec, known: set) -> None:
-    """A misspelt key would silently set or check nothing: refuse it."""
-    if not isinstance(spec, dict):
-        raise ScenarioError(f"{where}: expected a mapping, got {spec!r}")
-    unknown = sorted(set(spec) - known, key=str)
-    if unknown:
-        raise ScenarioError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+    if problem := key_problem(where, spec, known):
+        raise ScenarioError(problem)
 
 
 def _exits(value, where: str) -> str:
@@ -235,7 +223,7 @@ def build(data, setup: dict) -> Engine:
     state.end_triggered = bool(setup.get("end_triggered", False))
     agents = [ScriptedAgent() for _ in teams]
     engine = ScenarioEngine(data, state, agents, log_enabled=True)
-    _check_names(engine, setup)
+    check_names(engine, setup)
     return engine
 
 
@@ -245,93 +233,6 @@ def _held_depths(data, tokens: Counter) -> set[int]:
     kinds = data.kinds["token"]
     return {kinds[k].depth for k, n in tokens.items()
             if n > 0 and k in kinds and getattr(kinds[k], "depth", None)}
-
-
-CAMP_STATES = ("beside", "packed", "set", "abandoned")
-
-
-def _check_names(engine: Engine, setup: dict) -> None:
-    """What the setup names must exist: a misspelt token or item is held but never taken,
-    used or scored as the tester meant; a rope must join two adjacent tiles; a camp set up
-    stands somewhere."""
-    state = engine.state
-    tokens = set(engine.data.kinds["token"])
-    if state.base not in state.cells:
-        raise ScenarioError(f"setup.base: no tile at {list(state.base)}")
-    for i, spec in enumerate(setup.get("tiles") or []):
-        _named(f"setup.tiles[{i}].tokens", spec.get("tokens", []), tokens, "token")
-    for seat, spec in enumerate(setup.get("teams") or []):
-        where = f"setup.teams[{seat}]"
-        _check_team_shapes(where, spec)
-        _named(f"{where}.tokens", spec.get("tokens", {}), tokens, "token")
-        for key in ("backpack", "camp_items", "lost"):
-            items = [k for k in spec.get(key, {}) if k not in engine.items]
-            if items:
-                raise ScenarioError(f"{where}.{key}: unknown equipment {items}; known: "
-                                    f"{engine.items.order} (a half-used token is TERM@LEFT: oxygen@1)")
-        team = state.teams[seat]
-        _check_team_bags(engine, where, spec, team)
-        if team.camp not in CAMP_STATES:
-            raise ScenarioError(f"{where}.camp: {team.camp!r} is not one of {list(CAMP_STATES)}")
-        if (team.camp == "set") != (team.camp_pos is not None):
-            raise ScenarioError(f"{where}: a camp 'set' needs its camp_pos, and only a set camp has one")
-    for i, rope in enumerate(setup.get("ropes") or []):
-        ends = [_pos(p) for p in rope[:2]]
-        if any(p not in state.cells for p in ends) or \
-                abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1:
-            raise ScenarioError(f"setup.ropes[{i}]: a rope joins two adjacent tiles, not {rope[:2]}")
-
-
-def _counts(where: str, bag) -> None:
-    """A bag in the setup maps names to whole counts of 0 or more (a negative or broken count
-    would be held, scored or used as no tester means)."""
-    if not isinstance(bag, dict):
-        raise ScenarioError(f"{where}: a mapping of names to counts, not {bag!r}")
-    for name, n in bag.items():
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise ScenarioError(f"{where}.{name}: a count of 0 or more, not {n!r}")
-
-
-def _check_team_shapes(where: str, spec: dict) -> None:
-    for key in ("backpack", "camp_items", "tokens"):
-        _counts(f"{where}.{key}", spec.get(key, {}))
-    if not isinstance(spec.get("lost", []), (list, dict)):
-        raise ScenarioError(f"{where}.lost: a list of items, not {spec['lost']!r}")
-    if not isinstance(spec.get("forced", False), bool):
-        raise ScenarioError(f"{where}.forced: true or false, not {spec['forced']!r}")
-
-
-def _check_team_bags(engine: Engine, where: str, spec: dict, team: Team) -> None:
-    """A team's bags hold what a team can hold: counts, worn sides its items have (oxygen@1,
-    never oxygen@3: a key no rule reads is never used), the backpack's 8 slots (6 with the
-    camp packed, L46, L250-254) and the camp's 4, one camera and one raft (L287), and
-    reached-depth tokens of the depths there are (L151-154). Its names are known
-    (`_check_names`) and its bags' shapes checked (`_check_team_shapes`) before."""
-    items = engine.items
-    for key in ("backpack", "camp_items"):
-        for name in spec.get(key, {}):
-            if name not in items.keys(item_of(name)):
-                raise ScenarioError(f"{where}.{key}: {name!r} is no side of {item_of(name)!r}; "
-                                    f"its tokens are {items.keys(item_of(name))}")
-    room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if team.camp == "packed" else 0)
-    if items.slots_used(team.backpack) > room:
-        raise ScenarioError(f"{where}.backpack: {items.slots_used(team.backpack)} slots used, "
-                            f"the backpack has {room} (L46, L250-254)")
-    if items.slots_used(team.camp_items) > CAMP_SLOTS:
-        raise ScenarioError(f"{where}.camp_items: the camp has {CAMP_SLOTS} slots (L250)")
-    for item, limit in engine.limits.items():
-        if items.count(team.backpack, item) + items.count(team.camp_items, item) > limit:
-            raise ScenarioError(f"{where}: at most {limit} {item} per team (L287)")
-    depths = sorted({t.depth for t in engine.data.kinds["token"].values() if getattr(t, "depth", None)})
-    if not isinstance(spec.get("depth_tokens", []), list) or \
-            any(d not in depths for d in spec.get("depth_tokens", [])):
-        raise ScenarioError(f"{where}.depth_tokens: a list of {depths}, not {spec['depth_tokens']!r}")
-
-
-def _named(where: str, names, known: set, what: str) -> None:
-    unknown = sorted(str(n) for n in names if n not in known)
-    if unknown:
-        raise ScenarioError(f"{where}: unknown {what}(s) {unknown}; known: {sorted(known)}")
 
 
 def _step(engine: Engine, step: dict, results: dict) -> None:

@@ -1,0 +1,102 @@
+"""The Cave scenario files: what a setup's teams, tiles and ropes may hold. A misspelt token
+or item, a count no team can hold or a rope between tiles that do not touch is refused with
+its entry: taken as written, it would set up a game no rule could reach."""
+from __future__ import annotations
+
+from tomecraft.runtime.engines.the_cave.engine import Engine
+from tomecraft.runtime.engines.the_cave.equipment import item_of
+from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS, CAMP_SLOTS, PACKED_CAMP_SLOTS, Team
+from tomecraft.runtime.scenario import ScenarioError
+
+
+def pos(value) -> tuple[int, int]:
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ScenarioError(f"a position is [x, y], not {value!r}")
+    return (int(value[0]), int(value[1]))
+
+
+CAMP_STATES = ("beside", "packed", "set", "abandoned")
+
+
+def check_names(engine: Engine, setup: dict) -> None:
+    """What the setup names must exist: a misspelt token or item is held but never taken,
+    used or scored as the tester meant; a rope must join two adjacent tiles; a camp set up
+    stands somewhere."""
+    state = engine.state
+    tokens = set(engine.data.kinds["token"])
+    if state.base not in state.cells:
+        raise ScenarioError(f"setup.base: no tile at {list(state.base)}")
+    for i, spec in enumerate(setup.get("tiles") or []):
+        _named(f"setup.tiles[{i}].tokens", spec.get("tokens", []), tokens, "token")
+    for seat, spec in enumerate(setup.get("teams") or []):
+        where = f"setup.teams[{seat}]"
+        _check_team_shapes(where, spec)
+        _named(f"{where}.tokens", spec.get("tokens", {}), tokens, "token")
+        for key in ("backpack", "camp_items", "lost"):
+            items = [k for k in spec.get(key, {}) if k not in engine.items]
+            if items:
+                raise ScenarioError(f"{where}.{key}: unknown equipment {items}; known: "
+                                    f"{engine.items.order} (a half-used token is TERM@LEFT: oxygen@1)")
+        team = state.teams[seat]
+        _check_team_bags(engine, where, spec, team)
+        if team.camp not in CAMP_STATES:
+            raise ScenarioError(f"{where}.camp: {team.camp!r} is not one of {list(CAMP_STATES)}")
+        if (team.camp == "set") != (team.camp_pos is not None):
+            raise ScenarioError(f"{where}: a camp 'set' needs its camp_pos, and only a set camp has one")
+    for i, rope in enumerate(setup.get("ropes") or []):
+        ends = [pos(p) for p in rope[:2]]
+        if any(p not in state.cells for p in ends) or \
+                abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1:
+            raise ScenarioError(f"setup.ropes[{i}]: a rope joins two adjacent tiles, not {rope[:2]}")
+
+
+def _counts(where: str, bag) -> None:
+    """A bag in the setup maps names to whole counts of 0 or more (a negative or broken count
+    would be held, scored or used as no tester means)."""
+    if not isinstance(bag, dict):
+        raise ScenarioError(f"{where}: a mapping of names to counts, not {bag!r}")
+    for name, n in bag.items():
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise ScenarioError(f"{where}.{name}: a count of 0 or more, not {n!r}")
+
+
+def _check_team_shapes(where: str, spec: dict) -> None:
+    for key in ("backpack", "camp_items", "tokens"):
+        _counts(f"{where}.{key}", spec.get(key, {}))
+    if not isinstance(spec.get("lost", []), (list, dict)):
+        raise ScenarioError(f"{where}.lost: a list of items, not {spec['lost']!r}")
+    if not isinstance(spec.get("forced", False), bool):
+        raise ScenarioError(f"{where}.forced: true or false, not {spec['forced']!r}")
+
+
+def _check_team_bags(engine: Engine, where: str, spec: dict, team: Team) -> None:
+    """A team's bags hold what a team can hold: counts, worn sides its items have (oxygen@1,
+    never oxygen@3: a key no rule reads is never used), the backpack's 8 slots (6 with the
+    camp packed, L46, L250-254) and the camp's 4, one camera and one raft (L287), and
+    reached-depth tokens of the depths there are (L151-154). Its names are known
+    (`check_names`) and its bags' shapes checked (`_check_team_shapes`) before."""
+    items = engine.items
+    for key in ("backpack", "camp_items"):
+        for name in spec.get(key, {}):
+            if name not in items.keys(item_of(name)):
+                raise ScenarioError(f"{where}.{key}: {name!r} is no side of {item_of(name)!r}; "
+                                    f"its tokens are {items.keys(item_of(name))}")
+    room = BACKPACK_SLOTS - (PACKED_CAMP_SLOTS if team.camp == "packed" else 0)
+    if items.slots_used(team.backpack) > room:
+        raise ScenarioError(f"{where}.backpack: {items.slots_used(team.backpack)} slots used, "
+                            f"the backpack has {room} (L46, L250-254)")
+    if items.slots_used(team.camp_items) > CAMP_SLOTS:
+        raise ScenarioError(f"{where}.camp_items: the camp has {CAMP_SLOTS} slots (L250)")
+    for item, limit in engine.limits.items():
+        if items.count(team.backpack, item) + items.count(team.camp_items, item) > limit:
+            raise ScenarioError(f"{where}: at most {limit} {item} per team (L287)")
+    depths = sorted({t.depth for t in engine.data.kinds["token"].values() if getattr(t, "depth", None)})
+    if not isinstance(spec.get("depth_tokens", []), list) or \
+            any(d not in depths for d in spec.get("depth_tokens", [])):
+        raise ScenarioError(f"{where}.depth_tokens: a list of {depths}, not {spec['depth_tokens']!r}")
+
+
+def _named(where: str, names, known: set, what: str) -> None:
+    unknown = sorted(str(n) for n in names if n not in known)
+    if unknown:
+        raise ScenarioError(f"{where}: unknown {what}(s) {unknown}; known: {sorted(known)}")
