@@ -77,3 +77,20 @@ def test_pdf_renders_with_a_cjk_font(game, tmp_path):
     assert out.read_bytes().startswith(b"%PDF")
     fonts = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True, check=True)
     assert "CJK" in fonts.stdout
+
+
+@pytest.mark.parametrize("event, en, zh", [
+    ("play", "whenever you play a card", "每打出一张牌时"),
+    ("acquire", "whenever you acquire a card", "每获得一张牌时"),
+    ("defeat", "whenever you defeat a monster", "每击败一个怪物时"),
+    ("buy", "whenever you buy an item", "每购买一个商品时"),
+    ("reveal_tile", "whenever you reveal a tile", "每翻开一个板块时"),
+])
+def test_a_trigger_a_card_registers_says_which_cards_it_hears(game, event, en, zh):
+    # A pack's `during turn: on play: ...` hears every card the player plays next (engine.emit),
+    # not the card itself ("when you play it" read as if it did).
+    from tomecraft.dsl.parser import parse
+    from tomecraft.dsl.render import render
+    ast = parse(f"during turn: on {event}: gain combat 1")
+    assert en in render(ast, game.vocab, "en")
+    assert zh in render(ast, game.vocab, "zh")
