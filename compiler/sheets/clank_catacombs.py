@@ -19,6 +19,16 @@ def _rule(game: Game, rule_id: str, default=None):
     return entity.data.get("value", default) if entity is not None else default
 
 
+def _player_cubes(game: Game) -> int:
+    """Each player's cubes, as setup deals them (the player_cubes component's per_player)."""
+    entity = game.entities.get("component", {}).get("player_cubes")
+    return entity.data.get("per_player", 30) if entity is not None else 30
+
+
+def _count_en(n, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _effect(game: Game, texts: Texts, entity: Entity, field_name: str) -> str:
     site = site_at(entity, (field_name,))
     if site is None or not entity.data.get(field_name):
@@ -38,7 +48,11 @@ def _common(game: Game, lang: str) -> dict:
         "track": "/".join(str(v) for v in track), "out": _rule(game, "out_draw", 4),
         "out2": _rule(game, "out_draw_two_players", 6),
         "safe": _rule(game, "safe_tiles_used", 4),
+        "cubes": _player_cubes(game), "limit": _rule(game, "treasure_limit", 1),
     }
+    # English counts agree with their noun ("1 lockpick token", "2 treasures").
+    values["lockpicks_en"] = _count_en(values["lockpicks"], "lockpick token")
+    values["limit_en"] = _count_en(values["limit"], "treasure")
     return {"own": own, "values": values, "game_title": own["game"]}
 
 
