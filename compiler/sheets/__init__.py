@@ -100,6 +100,11 @@ def _harfbuzz_subset_missing() -> bool:
     return harfbuzz_subset is None
 
 
+def count_en(n, noun: str) -> str:
+    """An English count that agrees with its noun: "1 relic", "2 relics"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def fill(text: str, values: dict) -> str:
     """`{name}` placeholders -> values; unknown placeholders stay as they are."""
     for key, value in values.items():
