@@ -133,6 +133,7 @@ class Checker:
         elif isinstance(s, n.On):
             if "event" not in self.vocab.types_of(s.event):
                 self.unknown(s.event, s, self.names_of_type("event"), "event")
+            self.warn_nested_triggers(s, s.body)
             inner = dict(scope, event=f"event:{s.event}")
             if s.where is not None:
                 self.expect(s.where, "bool", inner)
@@ -156,6 +157,24 @@ class Checker:
         elif isinstance(s, n.Choose):
             for option in s.options:
                 self.block(option, scope)
+
+    def warn_nested_triggers(self, outer: n.On, block: n.Block) -> None:
+        """A trigger (or a `during` holding one) after another statement of a colon body
+        that belongs to the trigger `outer`: `on A: x; on B: y` was meant as two triggers."""
+        for i, s in enumerate(block.stmts):
+            if isinstance(s, n.On) or (isinstance(s, n.During) and _registers_trigger(s.body)):
+                if i > 0:
+                    inner = s if isinstance(s, n.On) else _first_trigger(s.body)
+                    self.error(dg.NESTED_TRIGGER,
+                               f"the trigger on '{inner.event}' is inside the body of the trigger "
+                               f"on '{outer.event}' (a colon body runs to the end of its block): "
+                               f"each time '{outer.event}' happens, one more trigger on "
+                               f"'{inner.event}' is registered", s,
+                               f"to write two triggers, close the first body with braces: "
+                               f"`on {outer.event} {{ ... }}; ...`")
+                continue                 # its own body is checked when it is walked
+            for child in _child_blocks(s):
+                self.warn_nested_triggers(outer, child)
 
     def hides_a_name(self, name: str) -> bool:
         vocab = self.vocab
@@ -645,6 +664,33 @@ class Bounds:
 
 
 _EXPRS = (n.Num, n.Bool, n.Name, n.Func, n.Count, n.Any_, n.BinOp, n.Not, n.Neg, n.KwArg)
+
+
+def _child_blocks(s) -> list[n.Block]:
+    """The blocks a statement runs as part of its own block (not a trigger's later body)."""
+    if isinstance(s, n.Choose):
+        return list(s.options)
+    if isinstance(s, n.If):
+        return [s.then] + ([s.otherwise] if s.otherwise is not None else [])
+    if isinstance(s, n.Cost):
+        return [s.effect]
+    body = getattr(s, "body", None)
+    return [body] if isinstance(body, n.Block) else []
+
+
+def _first_trigger(block: n.Block) -> n.On | None:
+    for s in block.stmts:
+        if isinstance(s, n.On):
+            return s
+        for child in _child_blocks(s):
+            found = _first_trigger(child)
+            if found is not None:
+                return found
+    return None
+
+
+def _registers_trigger(block: n.Block) -> bool:
+    return _first_trigger(block) is not None
 
 
 def _is_expr(node) -> bool:

@@ -376,9 +376,11 @@ def validate_entities(game: Game, reporter: dg.Reporter) -> None:
     for pack_id, removals in game.removals.items():
         for doc, i, kind, entity_id in removals:
             if game.entities.get(kind, {}).pop(entity_id, None) is None:
+                from tomecraft.compiler.checks import did_you_mean  # late import: checks imports model
                 mark = doc.mark(("remove", i))
                 reporter.add(dg.PACK_CONFLICT, f"cannot remove {kind} {entity_id!r}: no such entity",
-                             doc_display(doc), mark.line, mark.column)
+                             doc_display(doc), mark.line, mark.column,
+                             did_you_mean(str(entity_id), sorted(game.entities.get(kind, {}))))
     game.pending.clear()
     _check_not_empty(game, reporter)
 

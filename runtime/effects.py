@@ -13,6 +13,8 @@ import itertools
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable
 
+from tomecraft.runtime.usage import lasting
+
 
 class EffectError(RuntimeError):
     """An engine refused an effect (a bug in content or engine, not a fizzle)."""
@@ -236,9 +238,10 @@ class Context:
 
     # --- time -------------------------------------------------------------------------
     def on(self, event: str, where: Callable | None, body: Callable, key: str) -> None:
-        self.engine.subscribe(self, event, where, body, key)
+        self.engine.subscribe(self, event, where, lasting(body), key)
 
     def when(self, cond: Callable, body: Callable, key: str) -> None:
+        body = lasting(body)
         if cond(self):
             body(self)
         else:
@@ -251,7 +254,7 @@ class Context:
         return self.engine.once(self, scope, key)
 
     def continuous(self, body: Callable, key: str) -> None:
-        self.engine.continuous(self, body, key)
+        self.engine.continuous(self, lasting(body), key)
 
     def modify(self, obj, name: str, op: str, value, key: str) -> None:
         self.engine.modify(self, obj, name, op, value, key)

@@ -66,13 +66,44 @@ class quiet:
         _QUIET[0] -= 1
 
 
+_REGISTERING = [0]   # > 0 while an engine registers effects (see `registering`)
+_RUNNING: list[tuple[str, Usage]] = []   # the counted effects running now, innermost last
+
+
+class registering:
+    """`with registering():` effects run inside this block only register their triggers,
+    watches and continuous effects (Crawl Decks registers every copy of a card when it is
+    made, drawn or not): that run is not a use; the registered bodies count when they run."""
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        _REGISTERING[0] += 1
+
+    def __exit__(self, *exc) -> None:
+        _REGISTERING[0] -= 1
+
+
+def lasting(body: Callable) -> Callable:
+    """The body of a trigger, watch or continuous effect an effect registers: while counting,
+    each of its runs is a use of the entity whose effect registered it (a triggered use)."""
+    if not _RUNNING:
+        return body
+    key, usage = _RUNNING[-1]
+    return _counted(body, key, usage)
+
+
 def _counted(fx: Callable, key: str, usage: Usage) -> Callable:
     def run(ctx, *args, **kwargs):
         if _QUIET[0]:
             return fx(ctx, *args, **kwargs)
-        seat = getattr(getattr(ctx, "you", None), "seat", -1)
-        usage.counts[key][seat if isinstance(seat, int) else -1] += 1
-        return fx(ctx, *args, **kwargs)
+        if not _REGISTERING[0]:
+            seat = getattr(getattr(ctx, "you", None), "seat", -1)
+            usage.counts[key][seat if isinstance(seat, int) else -1] += 1
+        _RUNNING.append((key, usage))
+        try:
+            return fx(ctx, *args, **kwargs)
+        finally:
+            _RUNNING.pop()
     for name, value in vars(fx).items():     # keep `can` and the source-mapping attributes
         setattr(run, name, value)
     run.__wrapped__ = fx

@@ -100,6 +100,11 @@ def _harfbuzz_subset_missing() -> bool:
     return harfbuzz_subset is None
 
 
+def count_en(n, noun: str) -> str:
+    """An English count that agrees with its noun: "1 relic", "2 relics"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def fill(text: str, values: dict) -> str:
     """`{name}` placeholders -> values; unknown placeholders stay as they are."""
     for key, value in values.items():
@@ -312,8 +317,17 @@ def value_words(game: Game, rule: Entity, lang: str) -> str:
     "" when it has none (a raw id is never printed)."""
     lab = labels(lang, game)
     words = (_game_file(game.id).get("rule_values") or {}).get(rule.id)
-    if isinstance(words, dict) and words.get(lang):
-        return str(words[lang])
+    value = rule.data.get("value")
+    if isinstance(words, dict) and not isinstance(value, (dict, list)):
+        # `values: {option: {zh, en}}` words each option a pack may choose; the plain words
+        # say the base game's value, so not a pack's other value
+        chosen = (words.get("values") or {}).get(str(value).lower() if isinstance(value, bool)
+                                                  else str(value))
+        if isinstance(chosen, dict) and chosen.get(lang):
+            return str(chosen[lang])
+        base = rule.replaced.data.get("value") if rule.replaced is not None else value
+        if words.get(lang) and base == value:
+            return str(words[lang])
     if isinstance(rule.data.get("value"), bool):
         return ""        # the rule's name states the choice; a bare yes/no would contradict it
     return _words(rule.data.get("value"), game, lang, lab)

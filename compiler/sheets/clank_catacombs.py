@@ -4,7 +4,7 @@ effect language; every number comes from the content (rules.yaml and the entitie
 from __future__ import annotations
 
 from tomecraft.compiler.model import Entity, Game
-from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
+from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, count_en, fill, name_of,
                              rule_value_text, site_at)
 
 GAME = "clank_catacombs"
@@ -17,6 +17,12 @@ def _own(lang: str) -> dict:
 def _rule(game: Game, rule_id: str, default=None):
     entity = game.entities.get("rule", {}).get(rule_id)
     return entity.data.get("value", default) if entity is not None else default
+
+
+def _player_cubes(game: Game) -> int:
+    """Each player's cubes, as setup deals them (the player_cubes component's per_player)."""
+    entity = game.entities.get("component", {}).get("player_cubes")
+    return entity.data.get("per_player", 30) if entity is not None else 30
 
 
 def _effect(game: Game, texts: Texts, entity: Entity, field_name: str) -> str:
@@ -38,7 +44,11 @@ def _common(game: Game, lang: str) -> dict:
         "track": "/".join(str(v) for v in track), "out": _rule(game, "out_draw", 4),
         "out2": _rule(game, "out_draw_two_players", 6),
         "safe": _rule(game, "safe_tiles_used", 4),
+        "cubes": _player_cubes(game), "limit": _rule(game, "treasure_limit", 1),
     }
+    # English counts agree with their noun ("1 lockpick token", "2 treasures").
+    values["lockpicks_en"] = count_en(values["lockpicks"], "lockpick token")
+    values["limit_en"] = count_en(values["limit"], "treasure")
     return {"own": own, "values": values, "game_title": own["game"]}
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tomecraft.compiler import checks
 from tomecraft.compiler.model import Entity, Game
-from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, fill, labels, name_of,
+from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, count_en, fill, labels, name_of,
                              prose, rule_value_text, site_at, sources_table)
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.render import render_call
@@ -29,6 +29,9 @@ def _common(game: Game, lang: str) -> dict:
     lab = {**labels(lang, game), **text["labels"]}
     board = game.of_kind("board")
     values = dict(board[0].data) if board else {}
+    # English counts agree with their noun ("1 attribute token", "draw 1 relic").
+    values["start_tokens_en"] = count_en(values.get("start_tokens", 1), "attribute token")
+    values["relic_draw_en"] = count_en(values.get("relic_draw", 5), "relic")
     return {"text": text, "dm_lab": lab, "values": values,
             "dm_title_key": None, "board": board[0] if board else None}
 

@@ -77,3 +77,48 @@ def test_pdf_renders_with_a_cjk_font(game, tmp_path):
     assert out.read_bytes().startswith(b"%PDF")
     fonts = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True, check=True)
     assert "CJK" in fonts.stdout
+
+
+@pytest.mark.parametrize("event, en, zh", [
+    ("play", "whenever you play a card", "每打出一张牌时"),
+    ("acquire", "whenever you acquire a card", "每获得一张牌时"),
+    ("defeat", "whenever you defeat a monster", "每击败一个怪物时"),
+    ("buy", "whenever you buy an item", "每购买一个商品时"),
+    ("reveal_tile", "whenever you reveal a tile", "每翻开一个板块时"),
+])
+def test_a_trigger_a_card_registers_says_which_cards_it_hears(game, event, en, zh):
+    # A pack's `during turn: on play: ...` hears every card the player plays next (engine.emit),
+    # not the card itself ("when you play it" read as if it did).
+    from tomecraft.dsl.parser import parse
+    from tomecraft.dsl.render import render
+    ast = parse(f"during turn: on {event}: gain combat 1")
+    assert en in render(ast, game.vocab, "en")
+    assert zh in render(ast, game.vocab, "zh")
+
+
+def test_rules_sheet_says_a_packs_treasure_limit_lockpicks_and_cubes(tmp_path):
+    # A pack replacing treasure_limit, start_lockpicks and player_cubes is played with its
+    # values (setup.py, rules.py); the rules sheet said "hold 1 treasure", "30 cubes" and
+    # "1 lockpick tokens" whatever the pack said.
+    (tmp_path / "pack.yaml").write_text(
+        "id: greed\ngame: clank_catacombs\nversion: '1'\nrequires: []\nremove: []\n")
+    (tmp_path / "rules.yaml").write_text(
+        "rules:\n"
+        "  - {id: treasure_limit, replace: true, name: {zh: 宝藏持有上限, en: Treasure limit},"
+        " source: approximation, note: fan, value: 2}\n"
+        "  - {id: start_lockpicks, replace: true, name: {zh: 起始开锁标记, en: Lockpicks},"
+        " source: approximation, note: fan, value: 1}\n")
+    (tmp_path / "components.yaml").write_text(
+        "components:\n"
+        "  - {id: player_cubes, replace: true, name: {zh: 玩家方块, en: Player cubes},"
+        " source: approximation, note: fan, count: 100, per_player: 25}\n")
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT, [tmp_path], reporter)
+    assert g is not None and not reporter.errors, dg.format_text(reporter)
+    rules = next(s for s in sheets.SHEETS["clank_catacombs"] if s.name == "rules")
+    en = html.unescape(sheets.render_html(g, rules, "en"))
+    zh = html.unescape(sheets.render_html(g, rules, "zh"))
+    assert "you may hold 2 treasures (+1 per Backpack)" in en
+    assert "最多持有2个宝藏（每个背包+1）" in zh
+    assert "Each player: 25 cubes, 1 lockpick token, " in en
+    assert "每位玩家：25个方块、1个开锁标记" in zh

@@ -387,3 +387,42 @@ def test_a_file_its_pack_never_loads_is_an_error_and_missions_are_checked_anywhe
     assert diagnostics(capsys, folder / "missions" / "good.yaml") == (0, [])
     code, found = diagnostics(capsys, folder / "missions" / "bad.yaml")
     assert code == 1 and found and all(d["file"].endswith("bad.yaml") for d in found)
+
+
+# --- a trigger written after another one's colon body ---------------------------------------------
+
+_NESTED_TRAP = """cards:
+  - id: echo_trap
+    name: {zh: 回声陷阱, en: Echo Trap}
+    source: approximation
+    note: fan
+    card_type: trap
+    points: 2
+    power: 2
+    count: 1
+    effect: "on before_round: self.points -= 1; on battle_round: self.points += 2"
+  - id: braced_trap
+    name: {zh: 括号陷阱, en: Braced Trap}
+    source: approximation
+    note: fan
+    card_type: trap
+    points: 2
+    power: 2
+    count: 1
+    effect: "on before_round { self.points -= 1 }; on battle_round: self.points += 2"
+"""
+
+
+def test_a_trigger_inside_another_triggers_colon_body_is_warned_where_it_is(tmp_path, capsys):
+    """A colon body runs to the end of its block, so `on A: x; on B: y` registers a trigger on B
+    each time A happens (the card above never gained its +2 in the row it was played in), while
+    its sheet read like two triggers. check says so at the inner trigger; braces end it."""
+    folder = pack(tmp_path, "traps", "id: traps\ngame: dm_crawl_decks\nversion: '1'\n",
+                  {"cards.yaml": _NESTED_TRAP})
+    code, found = diagnostics(capsys, folder)
+    nested = [d for d in found if d["code"] == "TC-E005"]
+    assert code == 0 and len(nested) == 1, found
+    d = nested[0]
+    assert (Path(d["file"]).name, d["line"], d["severity"]) == ("cards.yaml", 10, "warning")
+    assert "'battle_round'" in d["message"] and "'before_round'" in d["message"]
+    assert "on before_round { ... }" in d["hint"]

@@ -73,3 +73,17 @@ def test_a_removal_plays_or_is_refused_at_its_place(tmp_path, game, kind, ids):
         return
     assert data is not None
     sim.run(data, games=2, seed=1)          # an exception here is an engine crash
+
+
+def test_removing_a_misspelt_id_hints_the_entity_meant(tmp_path):
+    """`remove: [{kind: card, id: swindlr}]` named no card: the diagnostic says which card
+    was meant, as a misspelt name in an effect does."""
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    from pathlib import Path
+    (tmp_path / "pack.yaml").write_text(
+        "id: typo\ngame: clank_catacombs\nversion: '1'\nremove: [{kind: card, id: swindlr}]\n")
+    reporter = dg.Reporter()
+    root = Path(__file__).resolve().parents[2] / "content" / "clank_catacombs"
+    pipeline.compile_game(root, [tmp_path], reporter)
+    found = [d for d in reporter.diagnostics if "swindlr" in d.message]
+    assert len(found) == 1 and found[0].line == 4 and "`swindler`" in found[0].hint, found

@@ -67,3 +67,13 @@ def test_the_player_names_no_card_event_card_or_relic_of_the_content():
     strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
                and isinstance(n.value, str)}
     assert names and strings & names == set()
+
+
+def test_a_card_is_used_when_its_triggers_run_not_when_its_copies_register_them(monkeypatch):
+    """Every copy of a main-deck card registers its effect when it is made (engine.new_card),
+    drawn or not: counting that as a use showed a card whose trigger never fires as used in
+    every game. Its triggers' runs are its uses."""
+    data = compiled_with("dm_crawl_decks", Path(__file__).with_name("never_pack"), monkeypatch)
+    entities = sim.run(data, games=4, seed=1, usage=True)["usage"]["entities"]
+    assert entities["card:never_card"]["uses"] == 0
+    assert entities["card:growing_slime"]["uses"] > 0      # `on turn_start` while on the field

@@ -77,3 +77,20 @@ def test_pdfs_render(tmp_path):
         path = tmp_path / f"{name}.zh.pdf"
         write_pdf(page(name, "zh"), path)
         assert path.read_bytes()[:4] == b"%PDF"
+
+
+def test_a_packs_board_counts_agree_with_their_nouns(tmp_path):
+    """A pack's board with 2 starting tokens and 1 relic drawn: "2 attribute tokens", "draw 1
+    relic" (the sheet printed "2 attribute token" whatever the count)."""
+    base = (ROOT / "content" / "dm_crawl_decks" / "board.yaml").read_text(encoding="utf-8")
+    board = base.replace("  - id: standard\n", "  - id: standard\n    replace: true\n")
+    board = board.replace("start_tokens: 1", "start_tokens: 2").replace("relic_draw: 5", "relic_draw: 1")
+    board = board.replace("relic_keep: 2", "relic_keep: 1")
+    (tmp_path / "pack.yaml").write_text("id: board_pack\ngame: dm_crawl_decks\nversion: '1'\n")
+    (tmp_path / "boards.yaml").write_text(board, encoding="utf-8")
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT / "content" / "dm_crawl_decks", [tmp_path], reporter)
+    assert g is not None and not reporter.errors, dg.format_text(reporter)
+    rules = next(s for s in SHEETS["dm_crawl_decks"] if s.name == "rules")
+    en = text(render_html(g, rules, "en"))
+    assert "Start with 1 gold and 2 attribute tokens; draw 1 relic and keep 1;" in en

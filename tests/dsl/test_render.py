@@ -385,8 +385,8 @@ def test_a_condition_the_target_says_again_is_said_once(games):
 def test_a_choice_between_a_condition_and_its_opposite_is_an_if(games):
     zh, en = say(games["dungeontology"],
                  "choose { require attempting(); add_stealth 2 | require not attempting(); add_alert 3 }")
-    assert en == ("If you are making this stealth attempt, +2 to the stealth value; otherwise, "
-                  "+3 to the alert value.")
+    assert en == ("If you are making this stealth attempt, add 2 to the stealth value; otherwise, "
+                  "add 3 to the alert value.")
     assert zh == "若你正在进行此隐匿尝试，隐匿值+2；否则，警戒值+3。"
 
 
@@ -504,3 +504,9 @@ def test_a_cave_verb_reads_as_an_action_after_may_and_a_cost(cave):
     zh, en = both("pay ap 2 -> take_token photo; may: end_actions", cave)
     assert en.endswith("you may end your actions for this turn (you can do nothing else this turn).")
     assert zh.endswith("可以結束本回合的行動（本回合不能再做任何事）。")
+
+
+def test_a_stealth_or_alert_bonus_reads_as_a_verb_after_may(games):
+    # a pack's `may: add_alert 1` read "You may +1 to the alert value."
+    zh, en = say(games["dungeontology"], "may: add_alert 1")
+    assert en == "You may add 1 to the alert value."

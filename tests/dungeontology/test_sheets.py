@@ -134,3 +134,21 @@ def test_a_packs_keyword_gets_its_row_in_the_keyword_legend(tmp_path):
     page = html.unescape(re.sub(r"<[^>]+>", " ", sheets.render_html(game, regions, "en")))
     legend = re.sub(r"\s+", " ", page[page.index("Ambush N"):])
     assert "Jinx N When a scholar enters this region: gain N stun tokens" in legend, legend[:1500]
+
+
+def test_a_packs_rule_value_is_said_not_the_base_games(tmp_path):
+    """The sheet's words for a rule describe the base game's value: a pack that sets
+    c2_caste_column to `literal` (which play reads) was told "the short caste column"."""
+    (tmp_path / "pack.yaml").write_text("id: literal\ngame: dungeontology\nversion: '1'\n")
+    (tmp_path / "rules.yaml").write_text(
+        "rules:\n  - id: c2_caste_column\n    replace: true\n"
+        "    name: {zh: 种姓列读法, en: Caste column reading}\n    source: approximation\n"
+        "    note: fan\n    value: literal\n    options: [short, literal]\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT / "content" / "dungeontology", [tmp_path], reporter)
+    assert g is not None and not reporter.errors, dg.format_text(reporter)
+    rules = next(s for s in sheets.SHEETS["dungeontology"] if s.name == "rules")
+    en = html.unescape(sheets.render_html(g, rules, "en"))
+    zh = html.unescape(sheets.render_html(g, rules, "zh"))
+    assert "the short caste column" not in en and "较短的种姓列" not in zh
+    assert "the caste column read as printed" in en and "按印刷读取种姓列" in zh

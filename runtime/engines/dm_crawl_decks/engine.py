@@ -30,6 +30,7 @@ from tomecraft.runtime.engines.dm_crawl_decks.state import (
 from tomecraft.runtime.engines.dm_crawl_decks.zones import Zones
 from tomecraft.runtime.layering import Layers
 from tomecraft.runtime.timing import COLLECT, ContinuousEffects, Fizzle, OnceTracker, TriggerBus, WindowOrder, resolve
+from tomecraft.runtime.usage import registering
 
 TURN_CAP = 3000          # r30: a safety cap no game reaches
 BATTLE = WindowOrder(("pre_battle", "before_round", "battle_round", "outcome", "post_battle"),
@@ -82,7 +83,8 @@ class Engine(Battle, Rules, Zones):
             self.layers.set_base(card, "points", defn.points)
             self.layers.set_base(card, "power", defn.power)
             if defn.effect is not None:         # register its triggers and continuous effects
-                resolve(defn.effect, self.ctx(card))
+                with registering():             # not a use: its triggers' runs are
+                    resolve(defn.effect, self.ctx(card))
         return card
 
     def ctx(self, card=None) -> Context:

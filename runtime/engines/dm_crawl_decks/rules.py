@@ -8,6 +8,7 @@ from collections import Counter
 
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card
 from tomecraft.runtime.timing import Fizzle, resolve
+from tomecraft.runtime.usage import registering
 
 
 class Rules:
@@ -166,8 +167,9 @@ class Rules:
             if self.ask("first_label", [True, False]):
                 s.resources[label] += 1
                 self.log(f"first {label} relic: gain 1 {label}")
-        if card.defn.passive is not None:
-            resolve(card.defn.passive, self.ctx(card))
+        if card.defn.passive is not None:           # its triggers' runs are its uses
+            with registering():
+                resolve(card.defn.passive, self.ctx(card))
         self.settle()
         self.fire("acquired", card)
 
