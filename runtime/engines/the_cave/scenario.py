@@ -6,6 +6,7 @@ setup:  players, tiles [{at, kind, exits, depth, tokens, marker}] (left out: the
         teams [{pos, backpack, camp, camp_pos, camp_items, camp_packed_before, tokens,
         depth_tokens, lost, ap, forced}]; a position is [x, y]: E is x + 1, N is y + 1
 steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn} | {do: score}
+        | {do: end} (the team ends its actions for the turn, L64-65)
         | {do: end_sequence, trigger_seat} | {do: loadout} (the free set-up equipping on the
         base before the team's first turn, L53, L243; choose: [{free: {backpack, camp,
         pack_camp}}]) ; each may have team, choose: [...], illegal: true
