@@ -37,16 +37,7 @@ class DamageVerbs:
             plan = ctx.info.get("plan")            # the 2 spaces the firer chose, if stated
             area = [aim] + (self._chosen_pair(aim, plan) if plan is not None else self._area_pair(aim))
             self.area_hit = area
-            done = set()
-            for h in area:
-                m = e.state.monster_at(h)
-                if m is not None and m.uid not in done:
-                    done.add(m.uid)
-                    e.damage_monster(m, damage_type, hits, d, status=status,
-                                     from_behind=self._behind(ctx, m, target))
-                friend = e.state.dwarf_at(h)
-                if friend is not None:
-                    e.hurt(friend, hits)
+            self._hit_spaces(ctx, area, damage_type, hits, status, target)
             return
         per_monster = e.assign(d, mode, target, e.last_roll, ctx.info.get("plan"),
                                ctx.info.get("from_behind", False), aim)
@@ -77,16 +68,23 @@ class DamageVerbs:
     def _beam(self, ctx, target: Monster, damage_type: str, hits: int, status, aim: Hex) -> None:
         """Breach Cutter's Focused Beam (L1319): the roll hits every creature between the
         firer and the target space `aim`, dwarves too, and the target; each monster once."""
+        self._hit_spaces(ctx, hx.beam(ctx.you.pos, aim), damage_type, hits, status, target,
+                         spare=ctx.you)
+
+    def _hit_spaces(self, ctx, spaces, damage_type: str, hits: int, status, target: Monster,
+                    spare: Dwarf | None = None) -> None:
+        """The roll on every creature on `spaces`: each monster once (an Oppressor on two of
+        them, L1207), from behind by its own facing; each dwarf but `spare` hurt."""
         e, d = self.e, ctx.you
         done = set()
-        for h in hx.beam(d.pos, aim):
+        for h in spaces:
             m = e.state.monster_at(h)
             if m is not None and m.uid not in done:
                 done.add(m.uid)
                 e.damage_monster(m, damage_type, hits, d, status=status,
                                  from_behind=self._behind(ctx, m, target))
             friend = e.state.dwarf_at(h)
-            if friend is not None and friend is not d:
+            if friend is not None and friend is not spare:
                 e.hurt(friend, hits)
 
     @staticmethod
