@@ -246,23 +246,30 @@ tiles:
         "its leading requires and costs held (a later `pay` or `require` failed: costs go before `->`)" in out, out
 
 
-def test_an_attribute_that_is_a_resource_says_what_attributes_read(tmp_path, capsys):
-    """`require you.gold >= 1` on a Clank! card: "unknown attribute 'gold'" with no hint."""
+def explore_pack(tmp_path, play: str):
+    """A fan's Clank! pack replacing Explore with a card that plays `play` (on line 10 of its
+    cards.yaml)."""
     pack = tmp_path / "coin"
     pack.mkdir()
     (pack / "pack.yaml").write_text("id: coin\ngame: clank_catacombs\nversion: '0.1'\n", encoding="utf-8")
-    (pack / "cards.yaml").write_text("""\
+    (pack / "cards.yaml").write_text(f"""\
 cards:
   - id: explore
     replace: true
-    name: {zh: 勘探, en: Explore}
+    name: {{zh: 勘探, en: Explore}}
     source: approximation
     note: "A fan's Explore."
     card_type: reserve
     count: 15
     cost: 3
-    play: "require you.gold >= 1; gain skill 2"
+    play: "{play}"
 """, encoding="utf-8")
+    return pack
+
+
+def test_an_attribute_that_is_a_resource_says_what_attributes_read(tmp_path, capsys):
+    """`require you.gold >= 1` on a Clank! card: "unknown attribute 'gold'" with no hint."""
+    pack = explore_pack(tmp_path, "require you.gold >= 1; gain skill 2")
     assert cli.main(["check", str(pack)]) == 1
     out = capsys.readouterr().out
     assert "cards.yaml:10:20: error[TC-N006]: unknown attribute 'gold'" in out, out
@@ -274,21 +281,7 @@ def test_a_scenarios_broken_pack_is_reported_at_its_own_file_and_line(tmp_path, 
     """A scenario whose pack does not check printed the pack's problem at the pack file's
     line number but under the scenario's name ("s.yaml:10: unknown attribute ..."), after a
     bare "cannot load game"; an unknown game did not say which games there are."""
-    pack = tmp_path / "coin"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text("id: coin\ngame: clank_catacombs\nversion: '0.1'\n", encoding="utf-8")
-    (pack / "cards.yaml").write_text("""\
-cards:
-  - id: explore
-    replace: true
-    name: {zh: 勘探, en: Explore}
-    source: approximation
-    note: "A fan's Explore."
-    card_type: reserve
-    count: 15
-    cost: 3
-    play: "require you.helth >= 1; gain skill 2"
-""", encoding="utf-8")
+    pack = explore_pack(tmp_path, "require you.helth >= 1; gain skill 2")
     scenario = CLANK_SCRAMBLE.replace("CHOOSE", "[]").replace("name: n\n", "name: n\npacks: [coin]\n")
     code, out = run(tmp_path, capsys, scenario)
     assert code == 1 and out.splitlines()[0] == (
