@@ -179,10 +179,10 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
         st.next_uid += 1
         names[str(spec.get("id", m.uid))] = m.uid
     by_id = {c.id: c for c in data.of("event_card")}
-    st.event_deck = [by_id[i] for i in setup.get("event_deck", [])]
-    st.swarm_deck = [by_id[i] for i in setup.get("swarm_deck", [])]
-    st.event_discard = [by_id[i] for i in setup.get("event_discard", [])]
-    st.swarm_discard = [by_id[i] for i in setup.get("swarm_discard", [])]
+    st.event_deck = _cards(by_id, setup, "event_deck")
+    st.swarm_deck = _cards(by_id, setup, "swarm_deck")
+    st.event_discard = _cards(by_id, setup, "event_discard")
+    st.swarm_discard = _cards(by_id, setup, "swarm_discard")
     if "hazard_setup" in setup:       # the Hazard level's own setup (threat start, extra Grunts)
         level = mission_setup.hazard_of(data, int(setup["hazard_setup"]))
         engine.hazard = level.level
@@ -221,9 +221,19 @@ def _more_state(engine: Engine, data, setup: dict) -> None:
     engine.ziplines = {(_hex(a), _hex(b)) for a, b in setup.get("ziplines", [])}
     supply = {c.id: c for c in data.of("supply_card")}
     if "supply_deck" in setup:
-        st.supply_deck = [supply[i] for i in setup["supply_deck"]]
+        st.supply_deck = _cards(supply, setup, "supply_deck")
     st.killed = Counter(setup.get("killed", {}))
     st.round = int(setup.get("round", 0))
+
+
+def _cards(by_id: dict, setup: dict, key: str) -> list:
+    """The cards a setup list names, an unknown id refused with the ids there are (not a
+    bare KeyError)."""
+    ids = setup.get(key, [])
+    unknown = [i for i in ids if i not in by_id]
+    if unknown:
+        raise ValueError(f"{key}: unknown card {unknown[0]!r}; cards: {', '.join(sorted(by_id))}")
+    return [by_id[i] for i in ids]
 
 
 def _hidden(engine: Engine, setup: dict) -> None:
