@@ -33,7 +33,7 @@ def check_end(engine: Engine) -> None:
             crush_objects(engine, h)
             d = st.dwarf_at(h)
             if d is not None:
-                spot = next((n for n in hx.neighbours(h) if n not in st.pod and engine.dwarf_can_stop(d, n)), None)
+                spot = pod_landing(engine, d, h)
                 if spot is not None:
                     d.pos = spot
                 d.statuses.add("knocked_over")
@@ -42,6 +42,25 @@ def check_end(engine: Engine) -> None:
         if any(d.in_pod for d in st.dwarves) and not outside:
             st.result = "success"
             engine.log("every conscious dwarf is in the drop pod: success")
+
+
+def pod_landing(engine: Engine, d: Dwarf, h):
+    """Where the returning pod puts a dwarf standing on its space `h` (L1289: moved to a space
+    beside it, knocked over): the first free space next to it off the pod; a space with only
+    pod spaces around it (the default pod's corner (8, 0)) puts the dwarf on the nearest free
+    space off the pod, its player choosing among equally near ones; None if there is none."""
+    st = engine.state
+    spot = next((n for n in hx.neighbours(h) if n not in st.pod and engine.dwarf_can_stop(d, n)), None)
+    if spot is not None:
+        return spot
+    free = [c for c in st.cells if c not in st.pod and engine.dwarf_can_stop(d, c)]
+    if not free:
+        return None
+    nearest = min(hx.distance(h, c) for c in free)
+    ring = sorted(c for c in free if hx.distance(h, c) == nearest)
+    if len(ring) == 1:
+        return ring[0]
+    return tuple(engine.agents[d.seat % len(engine.agents)].choose("pod_landing", ring, engine))
 
 
 def crush_objects(engine: Engine, h) -> None:
