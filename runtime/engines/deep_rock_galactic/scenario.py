@@ -49,9 +49,10 @@ expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {shi
         | {rock_and_stone_deck|rock_and_stone_discard|event_discard|swarm_discard: [ids, top last]}
         | {hidden_segment: [r,c], revealed}
 
-With an objective (setup objective or mission), an action step and an event step end, as
-play does, with the mission's end check (the pod returns, boarding ends it); check_end also
-runs it alone.
+An action step and an event step end, as play does, with the mission's end check (the pod
+returns once the objective is complete, boarding may end the mission); check_end runs it alone.
+Without objective (or mission) the objective is never complete: the pod only returns if
+pod_returned says so.
 A list of spaces holding one space may be written [r, c]; an attack's mode is its index or
 its id (burst, aimed_shot...), 0 unless named.
 choose entries: a space [r, c], a value, a mapping matched against the options' keys (its `target`
@@ -107,7 +108,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     engine = Engine(data, st, agents, Rng("scenario"), {"hazard": setup.get("hazard", 3)}, log_enabled=True)
     engine.mine_head_mission = st.mine_head is not None
     engine.state_last_spawn = False
-    engine.mission = {"objective": setup.get("objective", {"type": "collect", "targets": {}}),
+    engine.mission = {"objective": setup.get("objective", {"type": "none"}),
                       "hidden_monsters": setup.get("hidden_monsters", [])}
     engine.mission_event = setup.get("mission_event")
     st.pod_returned = bool(setup.get("pod_returned", False))
@@ -434,7 +435,7 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
         if "webbed" not in act and "webbed" in d.statuses and kind == "move":
             act["webbed"] = True
         actions.perform(engine, d, act)
-        _end_check(engine)
+        game.check_end(engine)      # as play does after every action and Event Phase (turns.py)
     elif kind == "activate_all":
         engine.acting = st.dwarves[step.get("drawer", 0)] if st.dwarves else None
         if engine.acting is not None:
@@ -449,7 +450,7 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
         engine.advance_threat(step.get("n", 1))
     elif kind == "event":
         game.event_phase(engine, st.dwarves[step.get("dwarf", 0)])
-        _end_check(engine)
+        game.check_end(engine)      # as play does after every action and Event Phase (turns.py)
     elif kind == "turn":
         game.take_turn(engine, st.dwarves[step.get("dwarf", 0)])
     elif kind == "kill":
@@ -470,16 +471,6 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
         raise ScenarioError(f"unknown step {kind!r}")
     if engine.forced_rolls:
         raise ScenarioError(f"{len(engine.forced_rolls)} scripted rolls were not used")
-
-
-def _end_check(engine: Engine) -> None:
-    """Play checks the mission's end after every action and after the Event Phase (turns.py):
-    the objective just completed returns the pod at once (L1285), a dwarf boarding it may end
-    the mission (L1291). Only when the scenario names an objective: the default one (nothing to
-    collect) is met from the start and would return the pod on the first action."""
-    objective = engine.mission.get("objective") or {}
-    if objective.get("type") != "collect" or objective.get("targets"):
-        game.check_end(engine)
 
 
 def _choice(c, names: dict):

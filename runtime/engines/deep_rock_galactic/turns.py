@@ -13,6 +13,8 @@ from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 def objectives_done(engine: Engine) -> bool:
     obj = engine.mission["objective"]
     st = engine.state
+    if obj["type"] == "none":       # a scenario that names no objective: the pod never returns by itself
+        return False
     if obj["type"] == "eliminate":
         return st.killed[obj["creature"]] > 0 and mission_play.drones_recovered(engine)
     return all(st.shared[k] >= n for k, n in obj.get("targets", {}).items()) \
