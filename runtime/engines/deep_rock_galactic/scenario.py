@@ -108,7 +108,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     engine = Engine(data, st, agents, Rng("scenario"), {"hazard": setup.get("hazard", 3)}, log_enabled=True)
     engine.mine_head_mission = st.mine_head is not None
     engine.state_last_spawn = False
-    engine.mission = {"objective": setup.get("objective", {"type": "none"}),
+    engine.mission = {"objective": _objective(data, setup.get("objective", {"type": "none"})),
                       "hidden_monsters": setup.get("hidden_monsters", [])}
     engine.mission_event = setup.get("mission_event")
     st.pod_returned = bool(setup.get("pod_returned", False))
@@ -225,6 +225,24 @@ def _more_state(engine: Engine, data, setup: dict) -> None:
         st.supply_deck = _cards(supply, setup, "supply_deck")
     st.killed = Counter(setup.get("killed", {}))
     st.round = int(setup.get("round", 0))
+
+
+def _objective(data, objective) -> dict:
+    """The setup's objective as the engine reads it, or a refusal: {type: collect, targets
+    {name: n}} or {type: eliminate, creature: a monster id} (rulebook L182-186)."""
+    if not isinstance(objective, dict):
+        raise ValueError(f"objective must be a mapping, not {objective!r:.40}")
+    kind = objective.get("type")
+    if kind == "collect" and isinstance(objective.get("targets"), dict) \
+            and set(objective) <= {"type", "targets"}:
+        return objective
+    monsters = {m.id for m in data.of("monster")}
+    if kind == "eliminate" and objective.get("creature") in monsters and set(objective) == {"type", "creature"}:
+        return objective
+    if kind == "none" and set(objective) == {"type"}:
+        return objective
+    raise ValueError(f"objective {objective!r:.60}: expected {{type: collect, targets: {{name: n}}}} "
+                     f"or {{type: eliminate, creature: one of {sorted(monsters)}}}")
 
 
 def _cards(by_id: dict, setup: dict, key: str) -> list:
