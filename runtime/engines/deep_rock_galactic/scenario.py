@@ -74,7 +74,8 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, parse_map, plain
-from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import known_keys, placed_on_map
+from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
+    known_keys, placed_on_map, setup_cards, setup_objective)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, unknown_step
@@ -108,7 +109,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     engine = Engine(data, st, agents, Rng("scenario"), {"hazard": setup.get("hazard", 3)}, log_enabled=True)
     engine.mine_head_mission = st.mine_head is not None
     engine.state_last_spawn = False
-    engine.mission = {"objective": _objective(data, setup.get("objective", {"type": "none"})),
+    engine.mission = {"objective": setup_objective(data, setup.get("objective", {"type": "none"})),
                       "hidden_monsters": setup.get("hidden_monsters", [])}
     engine.mission_event = setup.get("mission_event")
     st.pod_returned = bool(setup.get("pod_returned", False))
@@ -180,10 +181,10 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
         st.next_uid += 1
         names[str(spec.get("id", m.uid))] = m.uid
     by_id = {c.id: c for c in data.of("event_card")}
-    st.event_deck = _cards(by_id, setup, "event_deck")
-    st.swarm_deck = _cards(by_id, setup, "swarm_deck")
-    st.event_discard = _cards(by_id, setup, "event_discard")
-    st.swarm_discard = _cards(by_id, setup, "swarm_discard")
+    st.event_deck = setup_cards(by_id, setup, "event_deck")
+    st.swarm_deck = setup_cards(by_id, setup, "swarm_deck")
+    st.event_discard = setup_cards(by_id, setup, "event_discard")
+    st.swarm_discard = setup_cards(by_id, setup, "swarm_discard")
     if "hazard_setup" in setup:       # the Hazard level's own setup (threat start, extra Grunts)
         level = mission_setup.hazard_of(data, int(setup["hazard_setup"]))
         engine.hazard = level.level
@@ -222,37 +223,9 @@ def _more_state(engine: Engine, data, setup: dict) -> None:
     engine.ziplines = {(_hex(a), _hex(b)) for a, b in setup.get("ziplines", [])}
     supply = {c.id: c for c in data.of("supply_card")}
     if "supply_deck" in setup:
-        st.supply_deck = _cards(supply, setup, "supply_deck")
+        st.supply_deck = setup_cards(supply, setup, "supply_deck")
     st.killed = Counter(setup.get("killed", {}))
     st.round = int(setup.get("round", 0))
-
-
-def _objective(data, objective) -> dict:
-    """The setup's objective as the engine reads it, or a refusal: {type: collect, targets
-    {name: n}} or {type: eliminate, creature: a monster id} (rulebook L182-186)."""
-    if not isinstance(objective, dict):
-        raise ValueError(f"objective must be a mapping, not {objective!r:.40}")
-    kind = objective.get("type")
-    if kind == "collect" and isinstance(objective.get("targets"), dict) \
-            and set(objective) <= {"type", "targets"}:
-        return objective
-    monsters = {m.id for m in data.of("monster")}
-    if kind == "eliminate" and objective.get("creature") in monsters and set(objective) == {"type", "creature"}:
-        return objective
-    if kind == "none" and set(objective) == {"type"}:
-        return objective
-    raise ValueError(f"objective {objective!r:.60}: expected {{type: collect, targets: {{name: n}}}} "
-                     f"or {{type: eliminate, creature: one of {sorted(monsters)}}}")
-
-
-def _cards(by_id: dict, setup: dict, key: str) -> list:
-    """The cards a setup list names, an unknown id refused with the ids there are (not a
-    bare KeyError)."""
-    ids = setup.get(key, [])
-    unknown = [i for i in ids if i not in by_id]
-    if unknown:
-        raise ValueError(f"{key}: unknown card {unknown[0]!r}; cards: {', '.join(sorted(by_id))}")
-    return [by_id[i] for i in ids]
 
 
 def _hidden(engine: Engine, setup: dict) -> None:

@@ -74,3 +74,31 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
             if h in standing:                # no move ends on a dwarf (L988): no board has both there
                 raise ValueError(f"monsters[{i}]: {list(h)} holds dwarves[{standing[h]}]")
             bodies[h] = i
+
+
+def setup_objective(data, objective) -> dict:
+    """The setup's objective as the engine reads it, or a refusal: {type: collect, targets
+    {name: n}} or {type: eliminate, creature: a monster id} (rulebook L182-186)."""
+    if not isinstance(objective, dict):
+        raise ValueError(f"objective must be a mapping, not {objective!r:.40}")
+    kind = objective.get("type")
+    if kind == "collect" and isinstance(objective.get("targets"), dict) \
+            and set(objective) <= {"type", "targets"}:
+        return objective
+    monsters = {m.id for m in data.of("monster")}
+    if kind == "eliminate" and objective.get("creature") in monsters and set(objective) == {"type", "creature"}:
+        return objective
+    if kind == "none" and set(objective) == {"type"}:
+        return objective
+    raise ValueError(f"objective {objective!r:.60}: expected {{type: collect, targets: {{name: n}}}} "
+                     f"or {{type: eliminate, creature: one of {sorted(monsters)}}}")
+
+
+def setup_cards(by_id: dict, setup: dict, key: str) -> list:
+    """The cards a setup list names, an unknown id refused with the ids there are (not a
+    bare KeyError)."""
+    ids = setup.get(key, [])
+    unknown = [i for i in ids if i not in by_id]
+    if unknown:
+        raise ValueError(f"{key}: unknown card {unknown[0]!r}; cards: {', '.join(sorted(by_id))}")
+    return [by_id[i] for i in ids]
