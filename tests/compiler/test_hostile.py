@@ -806,6 +806,7 @@ def test_ctrl_c_ends_a_parallel_balance_run_at_once(to_group):
 
 CAVE_SCENARIO = REPO / "tests/scenarios/the_cave/b_abandon_needs_carried_camp.yaml"
 CLANK_SCENARIO = REPO / "tests/scenarios/clank_catacombs/b_barbarian_combat.yaml"
+DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_rear.yaml"
 
 
 @pytest.mark.parametrize("source, old, new, said", [
@@ -815,7 +816,11 @@ CLANK_SCENARIO = REPO / "tests/scenarios/clank_catacombs/b_barbarian_combat.yaml
     (CAVE_SCENARIO, '{"consumable": 8}', '{"consumable": 100000000}', "beyond"),
     (CLANK_SCENARIO, 'setup: {"players"', 'setup: {"new_game": [1], "x"', ""),
     (CAVE_SCENARIO, "source:", "sorce:", "unknown key 'sorce': did you mean `source`?"),
-], ids=["step-number", "count-2**63", "count-10**8", "clank-new-game-list", "misspelt-key"])
+    (DRG_SCENARIO, "kind: grunt, at: [4, 2]", "kind: grunt, at: []", "monsters[0] at: []"),
+    (DRG_SCENARIO, "tail: [4, 4]", "tail: [a, 4]", "monsters[1] tail"),
+    (DRG_SCENARIO, "facing: [4, 6]", "facing: 7", "monsters[1] facing: 7"),
+], ids=["step-number", "count-2**63", "count-10**8", "clank-new-game-list", "misspelt-key",
+        "drg-monster-at-empty", "drg-monster-tail-letter", "drg-monster-facing-number"])
 def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, source, old, new, said):
     """A step that is a number ended in "internal error: AttributeError"; a backpack of 10**8
     consumables had the engine build them all (a hang: 10**6 took 19 s); a misspelt `source:`

@@ -11,6 +11,12 @@ def _hex(v) -> tuple[int, int]:
     return (int(v[0]), int(v[1]))
 
 
+def _is_space(v) -> bool:
+    """A written space: [x, y], two integers (`at: []` or `at: [a, b]` ended in an internal error)."""
+    return isinstance(v, (list, tuple)) and len(v) == 2 \
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in v)
+
+
 SETUP_KEYS = {"bosco", "dwarves", "event_deck", "event_discard", "exits", "ground", "hazard", "hazard_setup",
               "hidden_monsters", "hidden_segments", "killed", "map", "mine_head", "minerals", "mission", "monsters",
               "objective", "pickups", "pod", "pod_left", "pod_returned", "rock_and_stone_deck",
@@ -48,7 +54,11 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
     for i, spec in enumerate(setup.get("monsters", [])):
         if spec.get("kind") not in kinds:
             raise ValueError(f"monsters[{i}]: kind {spec.get('kind')!r}: no such monster; known: {kinds}")
-        pieces += [(f"monsters[{i}] {key}", spec[key]) for key in ("at", "tail") if spec.get(key)]
+        # a monster stands somewhere: a missing or empty `at` is refused, not skipped
+        pieces += [(f"monsters[{i}] {key}", spec.get(key)) for key in ("at", "tail")
+                   if key == "at" or spec.get(key) is not None]
+        if spec.get("facing") is not None and not _is_space(spec["facing"]):
+            raise ValueError(f"monsters[{i}] facing: {spec['facing']!r:.40} is not a space [x, y]")
     for group in ("dwarves", "monsters"):       # a misspelt status would silently be none
         for i, spec in enumerate(setup.get(group, [])):
             unknown = sorted(set(spec.get("statuses", [])) - set(statuses))
@@ -58,7 +68,7 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
     pieces += [(f"exits {k}", v) for k, v in setup.get("exits", {}).items()]
     pieces += [("stalagmites", h) for h in setup.get("stalagmites", [])]
     for where, at in pieces:
-        if not (isinstance(at, (list, tuple)) and len(at) == 2 and _hex(at) in cells):
+        if not (_is_space(at) and _hex(at) in cells):
             raise ValueError(f"{where}: {at!r} is not a space of the map")
     standing = {_hex(d["at"]): j for j, d in enumerate(setup.get("dwarves", [])) if not d.get("in_pod")}
     bodies: dict = {}
