@@ -806,6 +806,7 @@ def test_ctrl_c_ends_a_parallel_balance_run_at_once(to_group):
 
 CAVE_SCENARIO = REPO / "tests/scenarios/the_cave/b_abandon_needs_carried_camp.yaml"
 CLANK_SCENARIO = REPO / "tests/scenarios/clank_catacombs/b_barbarian_combat.yaml"
+DNG_SCENARIO = REPO / "tests/scenarios/dungeontology/b_confession_one_student.yaml"
 DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_rear.yaml"
 
 
@@ -819,8 +820,17 @@ DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_r
     (DRG_SCENARIO, "kind: grunt, at: [4, 2]", "kind: grunt, at: []", "monsters[0] at: []"),
     (DRG_SCENARIO, "tail: [4, 4]", "tail: [a, 4]", "monsters[1] tail"),
     (DRG_SCENARIO, "facing: [4, 6]", "facing: 7", "monsters[1] facing: 7"),
+    (DNG_SCENARIO, "students: 1}", "students: x}", "scholar 0 students: 'x' must be an integer"),
+    (DNG_SCENARIO, "students: 1}", "students: }", "scholar 0 students: None must be an integer"),
+    (DNG_SCENARIO, "at: [1, 0]", "at: [é, 0]", "regions[0] at: ['é', 0] must be a place"),
+    (DNG_SCENARIO, "  regions:\n    - {", "  regions:\n    - -1\n    - {", "regions[0] must be a mapping"),
+    (DNG_SCENARIO, "  regions:", "  traps: [{}]\n  regions:", "setup traps: [{}] must be a list of ids"),
+    (DNG_SCENARIO, "  regions:", "  bag: {normal: x}\n  regions:", "setup bag"),
+    (DNG_SCENARIO, "{civilization: 3}", "{civilization: {a: 1}}", "scholar 1 notebook"),
 ], ids=["step-number", "count-2**63", "count-10**8", "clank-new-game-list", "misspelt-key",
-        "drg-monster-at-empty", "drg-monster-tail-letter", "drg-monster-facing-number"])
+        "drg-monster-at-empty", "drg-monster-tail-letter", "drg-monster-facing-number",
+        "dng-students-letter", "dng-students-none", "dng-region-at-letter", "dng-region-number",
+        "dng-traps-mapping", "dng-bag-letter", "dng-notebook-nested"])
 def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, source, old, new, said):
     """A step that is a number ended in "internal error: AttributeError"; a backpack of 10**8
     consumables had the engine build them all (a hang: 10**6 took 19 s); a misspelt `source:`
