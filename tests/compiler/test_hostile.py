@@ -827,10 +827,15 @@ DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_r
     (DNG_SCENARIO, "  regions:", "  traps: [{}]\n  regions:", "setup traps: [{}] must be a list of ids"),
     (DNG_SCENARIO, "  regions:", "  bag: {normal: x}\n  regions:", "setup bag"),
     (DNG_SCENARIO, "{civilization: 3}", "{civilization: {a: 1}}", "scholar 1 notebook"),
+    (DNG_SCENARIO, "expect:", "steps:\n  - {do: [turn]}\nexpect:", "a step needs do:"),
+    (DNG_SCENARIO, "expect:", "steps:\n  - {do: turn, seat: 1.5}\nexpect:", "seat: 1.5 must be"),
+    (DNG_SCENARIO, "expect:", "steps:\n  - {do: turn, choose: .nan}\nexpect:", "choose: nan must be"),
+    (DNG_SCENARIO, "expect:", "steps:\n  - {do: turn, choose_for: {x: 1}}\nexpect:", "choose_for: 'x'"),
 ], ids=["step-number", "count-2**63", "count-10**8", "clank-new-game-list", "misspelt-key",
         "drg-monster-at-empty", "drg-monster-tail-letter", "drg-monster-facing-number",
         "dng-students-letter", "dng-students-none", "dng-region-at-letter", "dng-region-number",
-        "dng-traps-mapping", "dng-bag-letter", "dng-notebook-nested"])
+        "dng-traps-mapping", "dng-bag-letter", "dng-notebook-nested", "dng-step-do-list",
+        "dng-step-seat-float", "dng-step-choose-nan", "dng-step-choose-for-letter"])
 def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, source, old, new, said):
     """A step that is a number ended in "internal error: AttributeError"; a backpack of 10**8
     consumables had the engine build them all (a hang: 10**6 took 19 s); a misspelt `source:`

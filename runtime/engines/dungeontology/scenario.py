@@ -464,6 +464,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
     failures: list[str] = []
     for i, step in enumerate(scenario.get("steps") or []):
         try:
+            check_step_keys(step)            # before a refusal's option is read from the step
             if step.get("fails"):
                 _refused_step_option(engine, step)
             _run_step(engine, step)

@@ -50,8 +50,7 @@ def check_setup_types(setup: dict) -> None:
     """Each setup value of the type the runner reads, before it is read: regions and scholars
     lists of mappings, counts integers, ids strings, a region's `at` a place [x, y]."""
     _check_types(setup, SETUP_TYPES, "setup")
-    for key in ("bag", "stacks"):
-        inner = INT if key == "bag" else IDS
+    for key, inner in (("bag", INT), ("stacks", IDS), ("options", STR)):
         if not all(_is(v, inner) for v in (setup.get(key) or {}).values()):
             raise ScenarioError(f"setup {key}: {setup[key]!r:.40} must map each key to {inner}")
     for i, spec in enumerate(setup.get("regions") or []):
@@ -111,10 +110,21 @@ STEP_KEYS = {"research": {"blocks"}, "spy": {"target", "colour"}, "move": {"to",
              "notebook_changed": set()}
 
 
+# A step's values of another type ended in internal errors (`seat: 1.5`, `choose: .nan`).
+STEP_TYPES = {"seat": INT, "choose": LIST, "choose_for": MAP, "target": INT, "n": INT,
+              "steps": INT, "blocks": INT}
+
+
 def check_step_keys(step: dict) -> None:
     """A mistyped step key (`block: 2`, `chose:`) is an error, not a silently different step."""
-    if "do" not in step:
-        raise ScenarioError(f"a step needs do: (research, spy, move, ...): {step}")
+    if not isinstance(step.get("do"), str):
+        raise ScenarioError(f"a step needs do: (research, spy, move, ...): {step!r:.60}")
+    _check_types(step, STEP_TYPES, f"step {step['do']}")
+    for other, choices in (step.get("choose_for") or {}).items():
+        seat_written = _is(other, INT) or (isinstance(other, str) and other.isdigit())   # "1": 1
+        if not (seat_written and isinstance(choices, list)):
+            raise ScenarioError(f"step {step['do']} choose_for: {other!r:.20}: {choices!r:.40} must "
+                                f"be a seat and its list of answers")
     if step["do"] in STEP_KEYS:
         check_keys(step, STEP_KEYS[step["do"]] | {"do", "seat", "choose", "choose_for", "fails"},
                     f"step {step['do']}")
