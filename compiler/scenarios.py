@@ -173,8 +173,10 @@ def _shape_problem(data: dict) -> tuple[tuple, str] | None:
     if not isinstance(data.get("setup", {}), dict):
         return ("setup",), "`setup` must be a mapping"
     for key in ("steps", "expect"):
-        entries = data.get(key) or []
-        if not isinstance(entries, list):
+        entries = data.get(key)
+        if entries is None:                  # `steps:` with no value: none
+            continue
+        if not isinstance(entries, list):    # `steps: 0` passed as none, then crashed a runner
             return (key,), f"`{key}` must be a list of mappings"
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict):

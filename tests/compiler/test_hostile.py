@@ -852,6 +852,8 @@ def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, so
 @pytest.mark.parametrize("key, value, said", [
     ("steps", {"a": 1}, "`steps` must be a list of mappings"),
     ("steps", "hello", "`steps` must be a list of mappings"),
+    ("steps", 0, "`steps` must be a list of mappings"),
+    ("expect", False, "`expect` must be a list of mappings"),
     ("setup", [1, 2], "`setup` must be a mapping"),
     ("expect", 7, "`expect` must be a list of mappings"),
 ])
