@@ -820,6 +820,8 @@ DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_r
     (DRG_SCENARIO, "kind: grunt, at: [4, 2]", "kind: grunt, at: []", "monsters[0] at: []"),
     (DRG_SCENARIO, "tail: [4, 4]", "tail: [a, 4]", "monsters[1] tail"),
     (DRG_SCENARIO, "facing: [4, 6]", "facing: 7", "monsters[1] facing: 7"),
+    (DRG_SCENARIO, "setup:\n", "setup:\n  map: {}\n", "setup map: {} must be text"),
+    (DRG_SCENARIO, "setup:\n", "setup:\n  exits: -1\n", "setup exits: -1 must be a mapping"),
     (DNG_SCENARIO, "students: 1}", "students: x}", "scholar 0 students: 'x' must be an integer"),
     (DNG_SCENARIO, "students: 1}", "students: }", "scholar 0 students: None must be an integer"),
     (DNG_SCENARIO, "at: [1, 0]", "at: [é, 0]", "regions[0] at: ['é', 0] must be a place"),
@@ -833,6 +835,7 @@ DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_r
     (DNG_SCENARIO, "expect:", "steps:\n  - {do: turn, choose_for: {x: 1}}\nexpect:", "choose_for: 'x'"),
 ], ids=["step-number", "count-2**63", "count-10**8", "clank-new-game-list", "misspelt-key",
         "drg-monster-at-empty", "drg-monster-tail-letter", "drg-monster-facing-number",
+        "drg-map-mapping", "drg-exits-number",
         "dng-students-letter", "dng-students-none", "dng-region-at-letter", "dng-region-number",
         "dng-traps-mapping", "dng-bag-letter", "dng-notebook-nested", "dng-step-do-list",
         "dng-step-seat-float", "dng-step-choose-nan", "dng-step-choose-for-letter"])

@@ -29,8 +29,19 @@ DWARF_KEYS = {"acted_at", "actions", "ammo", "at", "carried", "cls", "health", "
 MONSTER_KEYS = {"at", "damage", "facing", "hidden_from", "id", "kind", "statuses", "tail"}
 
 
+# The setup values read as text, a mapping or a list (`map: {}` or `exits: -1` ended in an
+# internal error AttributeError).
+_KIND_WORDS = {str: "text", dict: "a mapping", list: "a list"}
+SETUP_TYPES = {"map": str, "exits": dict, "pod": list, "dwarves": list, "monsters": list,
+               "stalagmites": list}
+
+
 def known_keys(setup: dict) -> None:
-    """A misspelt setup key would silently set nothing: refuse it."""
+    """A misspelt setup key would silently set nothing: refuse it; nor may a value of another
+    type be read."""
+    for key, kind in SETUP_TYPES.items():
+        if key in setup and not isinstance(setup[key], kind):
+            raise ValueError(f"setup {key}: {setup[key]!r:.40} must be {_KIND_WORDS[kind]}")
     groups = [("setup", setup, SETUP_KEYS)] + [("dwarves", d, DWARF_KEYS) for d in setup.get("dwarves", [])] \
         + [("monsters", m, MONSTER_KEYS) for m in setup.get("monsters", [])]
     for where, spec, known in groups:
