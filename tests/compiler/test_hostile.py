@@ -873,3 +873,13 @@ def test_a_scenario_section_of_the_wrong_type_fails_at_its_line(tmp_path, capsys
     scenario.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, out, _ = run(["scenario", "run", scenario], capsys)
     assert code == 1 and f"{scenario}:{start + 1}: " in out and said in out, out
+
+
+def test_check_of_a_pack_folder_holding_a_game_yaml_checks_the_pack(tmp_path, capsys):
+    """`check PACK` of a pack with a game.yaml in it read that file as a game (seven schema
+    errors, exit 1) while `check --pack PACK` warned it is not read (TC-P005): the folder is
+    a pack either way."""
+    pack = make_pack(tmp_path, {"game.yaml": "id: the_cave\nengine: [1]\n", "a.yaml": token("fan_a")})
+    for argv in (["check", pack], ["check", "--pack", pack]):
+        code, out, err = run(argv, capsys)
+        assert code == 0 and "TC-P005" in out + err and "TC-S005" not in out + err, out + err
