@@ -822,6 +822,8 @@ DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_r
     (DRG_SCENARIO, "facing: [4, 6]", "facing: 7", "monsters[1] facing: 7"),
     (DRG_SCENARIO, "setup:\n", "setup:\n  map: {}\n", "setup map: {} must be text"),
     (DRG_SCENARIO, "setup:\n", "setup:\n  exits: -1\n", "setup exits: -1 must be a mapping"),
+    (DRG_SCENARIO, "setup:\n", "setup:\n  minerals: -1\n", "setup minerals: -1 must be a mapping"),
+    (DRG_SCENARIO, "setup:\n", "setup:\n  tokens: x\n", "setup tokens: 'x' must be a mapping"),
     (DRG_SCENARIO, "steps:\n  - {do: attack, dwarf: 0, weapon: breach_cutter, mode: 0, target: o, "
      "rolls: [[1, 1]]}", "steps:", "expect[0]"),
     (DNG_SCENARIO, "students: 1}", "students: x}", "scholar 0 students: 'x' must be an integer"),
@@ -837,7 +839,8 @@ DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_r
     (DNG_SCENARIO, "expect:", "steps:\n  - {do: turn, choose_for: {x: 1}}\nexpect:", "choose_for: 'x'"),
 ], ids=["step-number", "count-2**63", "count-10**8", "clank-new-game-list", "misspelt-key",
         "drg-monster-at-empty", "drg-monster-tail-letter", "drg-monster-facing-number",
-        "drg-map-mapping", "drg-exits-number", "drg-steps-empty",
+        "drg-map-mapping", "drg-exits-number",
+        "drg-minerals-number", "drg-tokens-text", "drg-steps-empty",
         "dng-students-letter", "dng-students-none", "dng-region-at-letter", "dng-region-number",
         "dng-traps-mapping", "dng-bag-letter", "dng-notebook-nested", "dng-step-do-list",
         "dng-step-seat-float", "dng-step-choose-nan", "dng-step-choose-for-letter"])

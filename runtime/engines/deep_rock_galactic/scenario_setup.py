@@ -31,9 +31,15 @@ MONSTER_KEYS = {"at", "damage", "facing", "hidden_from", "id", "kind", "statuses
 
 # The setup values read as text, a mapping or a list (`map: {}` or `exits: -1` ended in an
 # internal error AttributeError).
-_KIND_WORDS = {str: "text", dict: "a mapping", list: "a list"}
-SETUP_TYPES = {"map": str, "exits": dict, "pod": list, "dwarves": list, "monsters": list,
-               "stalagmites": list}
+_KIND_WORDS = {str: "text", dict: "a mapping", list: "a list", int: "an integer"}
+SETUP_TYPES = {"map": str, "pod": list, "dwarves": list, "monsters": list, "stalagmites": list,
+               "exits": dict, "ground": dict, "killed": dict, "minerals": dict, "pickups": dict,
+               "shared": dict, "supply_stock": dict, "tokens": dict, "upgrade_tokens": dict,
+               "objective": dict, "event_deck": list, "event_discard": list, "hidden_monsters": list,
+               "hidden_segments": list, "rock_and_stone_deck": list, "rock_and_stone_discard": list,
+               "swarm_deck": list, "swarm_discard": list, "throwable_deck": list,
+               "throwable_discard": list, "upgrade_supply": list, "ziplines": list,
+               "hazard": int, "round": int}
 
 
 def known_keys(setup: dict) -> None:
