@@ -806,6 +806,7 @@ def test_ctrl_c_ends_a_parallel_balance_run_at_once(to_group):
 
 CAVE_SCENARIO = REPO / "tests/scenarios/the_cave/b_abandon_needs_carried_camp.yaml"
 CLANK_SCENARIO = REPO / "tests/scenarios/clank_catacombs/b_barbarian_combat.yaml"
+CAVE_LOADOUT = REPO / "tests/scenarios/the_cave/b_setup_loadout_free.yaml"
 DNG_SCENARIO = REPO / "tests/scenarios/dungeontology/b_confession_one_student.yaml"
 DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_rear.yaml"
 
@@ -826,6 +827,7 @@ DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_r
     (DRG_SCENARIO, "setup:\n", "setup:\n  tokens: x\n", "setup tokens: 'x' must be a mapping"),
     (DRG_SCENARIO, "steps:\n  - {do: attack, dwarf: 0, weapon: breach_cutter, mode: 0, target: o, "
      "rolls: [[1, 1]]}", "steps:", "expect[0]"),
+    (CAVE_LOADOUT, '"pack_camp": true', '"pack_camp": "no"', "pack_camp: true or false, not 'no'"),
     (DNG_SCENARIO, "students: 1}", "students: x}", "scholar 0 students: 'x' must be an integer"),
     (DNG_SCENARIO, "students: 1}", "students: }", "scholar 0 students: None must be an integer"),
     (DNG_SCENARIO, "at: [1, 0]", "at: [é, 0]", "regions[0] at: ['é', 0] must be a place"),
@@ -841,7 +843,7 @@ DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_r
         "drg-monster-at-empty", "drg-monster-tail-letter", "drg-monster-facing-number",
         "drg-map-mapping", "drg-exits-number",
         "drg-minerals-number", "drg-tokens-text", "drg-steps-empty",
-        "dng-students-letter", "dng-students-none", "dng-region-at-letter", "dng-region-number",
+        "cave-pack-camp-text", "dng-students-letter", "dng-students-none", "dng-region-at-letter", "dng-region-number",
         "dng-traps-mapping", "dng-bag-letter", "dng-notebook-nested", "dng-step-do-list",
         "dng-step-seat-float", "dng-step-choose-nan", "dng-step-choose-for-letter"])
 def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, source, old, new, said):
