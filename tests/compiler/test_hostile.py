@@ -827,6 +827,7 @@ DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_r
     (DRG_SCENARIO, "setup:\n", "setup:\n  tokens: x\n", "setup tokens: 'x' must be a mapping"),
     (DRG_SCENARIO, "steps:\n  - {do: attack, dwarf: 0, weapon: breach_cutter, mode: 0, target: o, "
      "rolls: [[1, 1]]}", "steps:", "expect[0]"),
+    (CAVE_SCENARIO, '"illegal": true', '"illegal": "no"', "steps[0] illegal: true or false, not 'no'"),
     (CAVE_LOADOUT, '"pack_camp": true', '"pack_camp": "no"', "pack_camp: true or false, not 'no'"),
     (DNG_SCENARIO, "students: 1}", "students: x}", "scholar 0 students: 'x' must be an integer"),
     (DNG_SCENARIO, "students: 1}", "students: }", "scholar 0 students: None must be an integer"),
@@ -843,7 +844,7 @@ DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_r
         "drg-monster-at-empty", "drg-monster-tail-letter", "drg-monster-facing-number",
         "drg-map-mapping", "drg-exits-number",
         "drg-minerals-number", "drg-tokens-text", "drg-steps-empty",
-        "cave-pack-camp-text", "dng-students-letter", "dng-students-none", "dng-region-at-letter", "dng-region-number",
+        "cave-illegal-text", "cave-pack-camp-text", "dng-students-letter", "dng-students-none", "dng-region-at-letter", "dng-region-number",
         "dng-traps-mapping", "dng-bag-letter", "dng-notebook-nested", "dng-step-do-list",
         "dng-step-seat-float", "dng-step-choose-nan", "dng-step-choose-for-letter"])
 def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, source, old, new, said):
