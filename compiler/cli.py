@@ -268,6 +268,9 @@ def cmd_scenario(args) -> int:
     if args.action == "format":
         if len(args.paths) != 1:
             raise UsageError("scenario format takes one game id, e.g. `tomecraft scenario format the_cave`")
+        if args.pack or args.format != "text":   # silently ignored, a --pack that is not there passed
+            raise UsageError("scenario format prints a game's scenario format as text: --pack and "
+                             "--format are for `scenario run`")
         print(scenarios.format_text(args.paths[0], _engine_of(args.paths[0])))
         return 0
     return scenarios.run_cli(args.paths, args.format, args.pack)

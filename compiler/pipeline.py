@@ -238,14 +238,14 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
         path = Path(raw)
         if not path.exists():
             raise UsageError(f"no such file or directory: {raw}")
-        if (path / "game.yaml").is_file():
+        if (path / "pack.yaml").is_file():  # a pack, even with a game.yaml in it (TC-P005: not read)
+            target = pack_target(path, reporter)
+            targets.extend([target] if target and not _adds_nothing(path, reporter) else [])
+        elif (path / "game.yaml").is_file():
             targets.extend(with_shipped_packs(path))
         elif path.is_dir() and list(path.glob("*/game.yaml")):
             for root in game_roots(path):
                 targets.extend(with_shipped_packs(root))
-        elif (path / "pack.yaml").is_file():
-            target = pack_target(path, reporter)
-            targets.extend([target] if target and not _adds_nothing(path, reporter) else [])
         elif path.is_dir() and list(path.glob("*/pack.yaml")):  # a fan's folder of packs
             for pack in sorted(p.parent for p in path.glob("*/pack.yaml")):
                 target = pack_target(pack, reporter)

@@ -173,12 +173,18 @@ def _shape_problem(data: dict) -> tuple[tuple, str] | None:
     if not isinstance(data.get("setup", {}), dict):
         return ("setup",), "`setup` must be a mapping"
     for key in ("steps", "expect"):
-        entries = data.get(key) or []
-        if not isinstance(entries, list):
+        entries = data.get(key)
+        if entries is None:                  # `steps:` with no value: none
+            continue
+        if not isinstance(entries, list):    # `steps: 0` passed as none, then crashed a runner
             return (key,), f"`{key}` must be a list of mappings"
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict):
                 return (key, i), f"{key}[{i}] must be a mapping, not {entry!r:.40}"
+            # every runner reads these as true or false: `illegal: "no"` expected a refusal
+            for flag in ("illegal", "fails"):
+                if key == "steps" and flag in entry and not isinstance(entry[flag], bool):
+                    return (key, i, flag), f"{key}[{i}] {flag}: true or false, not {entry[flag]!r:.40}"
     for path, number in _numbers(data, ()):
         if abs(number) > MAX_SCENARIO_INT and path[-1:] != ("seed",):
             return path, f"{number:,} is beyond a scenario's limit of {MAX_SCENARIO_INT:,}"

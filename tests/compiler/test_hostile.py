@@ -806,6 +806,9 @@ def test_ctrl_c_ends_a_parallel_balance_run_at_once(to_group):
 
 CAVE_SCENARIO = REPO / "tests/scenarios/the_cave/b_abandon_needs_carried_camp.yaml"
 CLANK_SCENARIO = REPO / "tests/scenarios/clank_catacombs/b_barbarian_combat.yaml"
+CAVE_LOADOUT = REPO / "tests/scenarios/the_cave/b_setup_loadout_free.yaml"
+DNG_SCENARIO = REPO / "tests/scenarios/dungeontology/b_confession_one_student.yaml"
+DRG_SCENARIO = REPO / "tests/scenarios/deep_rock_galactic/b6_beam_to_oppressor_rear.yaml"
 
 
 @pytest.mark.parametrize("source, old, new, said", [
@@ -815,7 +818,35 @@ CLANK_SCENARIO = REPO / "tests/scenarios/clank_catacombs/b_barbarian_combat.yaml
     (CAVE_SCENARIO, '{"consumable": 8}', '{"consumable": 100000000}', "beyond"),
     (CLANK_SCENARIO, 'setup: {"players"', 'setup: {"new_game": [1], "x"', ""),
     (CAVE_SCENARIO, "source:", "sorce:", "unknown key 'sorce': did you mean `source`?"),
-], ids=["step-number", "count-2**63", "count-10**8", "clank-new-game-list", "misspelt-key"])
+    (DRG_SCENARIO, "kind: grunt, at: [4, 2]", "kind: grunt, at: []", "monsters[0] at: []"),
+    (DRG_SCENARIO, "tail: [4, 4]", "tail: [a, 4]", "monsters[1] tail"),
+    (DRG_SCENARIO, "facing: [4, 6]", "facing: 7", "monsters[1] facing: 7"),
+    (DRG_SCENARIO, "setup:\n", "setup:\n  map: {}\n", "setup map: {} must be text"),
+    (DRG_SCENARIO, "setup:\n", "setup:\n  exits: -1\n", "setup exits: -1 must be a mapping"),
+    (DRG_SCENARIO, "setup:\n", "setup:\n  minerals: -1\n", "setup minerals: -1 must be a mapping"),
+    (DRG_SCENARIO, "setup:\n", "setup:\n  tokens: x\n", "setup tokens: 'x' must be a mapping"),
+    (DRG_SCENARIO, "steps:\n  - {do: attack, dwarf: 0, weapon: breach_cutter, mode: 0, target: o, "
+     "rolls: [[1, 1]]}", "steps:", "expect[0]"),
+    (CAVE_SCENARIO, '"illegal": true', '"illegal": "no"', "steps[0] illegal: true or false, not 'no'"),
+    (CAVE_LOADOUT, '"pack_camp": true', '"pack_camp": "no"', "pack_camp: true or false, not 'no'"),
+    (DNG_SCENARIO, "students: 1}", "students: x}", "scholar 0 students: 'x' must be an integer"),
+    (DNG_SCENARIO, "students: 1}", "students: }", "scholar 0 students: None must be an integer"),
+    (DNG_SCENARIO, "at: [1, 0]", "at: [é, 0]", "regions[0] at: ['é', 0] must be a place"),
+    (DNG_SCENARIO, "  regions:\n    - {", "  regions:\n    - -1\n    - {", "regions[0] must be a mapping"),
+    (DNG_SCENARIO, "  regions:", "  traps: [{}]\n  regions:", "setup traps: [{}] must be a list of ids"),
+    (DNG_SCENARIO, "  regions:", "  bag: {normal: x}\n  regions:", "setup bag"),
+    (DNG_SCENARIO, "{civilization: 3}", "{civilization: {a: 1}}", "scholar 1 notebook"),
+    (DNG_SCENARIO, "expect:", "steps:\n  - {do: [turn]}\nexpect:", "a step needs do:"),
+    (DNG_SCENARIO, "expect:", "steps:\n  - {do: turn, seat: 1.5}\nexpect:", "seat: 1.5 must be"),
+    (DNG_SCENARIO, "expect:", "steps:\n  - {do: turn, choose: .nan}\nexpect:", "choose: nan must be"),
+    (DNG_SCENARIO, "expect:", "steps:\n  - {do: turn, choose_for: {x: 1}}\nexpect:", "choose_for: 'x'"),
+], ids=["step-number", "count-2**63", "count-10**8", "clank-new-game-list", "misspelt-key",
+        "drg-monster-at-empty", "drg-monster-tail-letter", "drg-monster-facing-number",
+        "drg-map-mapping", "drg-exits-number",
+        "drg-minerals-number", "drg-tokens-text", "drg-steps-empty",
+        "cave-illegal-text", "cave-pack-camp-text", "dng-students-letter", "dng-students-none", "dng-region-at-letter", "dng-region-number",
+        "dng-traps-mapping", "dng-bag-letter", "dng-notebook-nested", "dng-step-do-list",
+        "dng-step-seat-float", "dng-step-choose-nan", "dng-step-choose-for-letter"])
 def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, source, old, new, said):
     """A step that is a number ended in "internal error: AttributeError"; a backpack of 10**8
     consumables had the engine build them all (a hang: 10**6 took 19 s); a misspelt `source:`
@@ -832,6 +863,8 @@ def test_scenarios_of_the_wrong_shape_fail_located_and_fast(tmp_path, capsys, so
 @pytest.mark.parametrize("key, value, said", [
     ("steps", {"a": 1}, "`steps` must be a list of mappings"),
     ("steps", "hello", "`steps` must be a list of mappings"),
+    ("steps", 0, "`steps` must be a list of mappings"),
+    ("expect", False, "`expect` must be a list of mappings"),
     ("setup", [1, 2], "`setup` must be a mapping"),
     ("expect", 7, "`expect` must be a list of mappings"),
 ])
@@ -846,3 +879,13 @@ def test_a_scenario_section_of_the_wrong_type_fails_at_its_line(tmp_path, capsys
     scenario.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, out, _ = run(["scenario", "run", scenario], capsys)
     assert code == 1 and f"{scenario}:{start + 1}: " in out and said in out, out
+
+
+def test_check_of_a_pack_folder_holding_a_game_yaml_checks_the_pack(tmp_path, capsys):
+    """`check PACK` of a pack with a game.yaml in it read that file as a game (seven schema
+    errors, exit 1) while `check --pack PACK` warned it is not read (TC-P005): the folder is
+    a pack either way."""
+    pack = make_pack(tmp_path, {"game.yaml": "id: the_cave\nengine: [1]\n", "a.yaml": token("fan_a")})
+    for argv in (["check", pack], ["check", "--pack", pack]):
+        code, out, err = run(argv, capsys)
+        assert code == 0 and "TC-P005" in out + err and "TC-S005" not in out + err, out + err

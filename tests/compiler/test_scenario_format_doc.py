@@ -64,7 +64,9 @@ def test_the_format_names_every_key_the_runners_tables_accept(capsys):
 
 @pytest.mark.parametrize("argv", [["scenario", "format", "no_such_game"],
                                   ["scenario", "format", "the_cave", "clank_catacombs"],
-                                  ["scenario", "format", "../content"]])
+                                  ["scenario", "format", "../content"],
+                                  ["scenario", "format", "the_cave", "--pack", "/no/such/pack"],
+                                  ["scenario", "format", "the_cave", "--format", "json"]])
 def test_format_of_anything_but_one_known_game_is_a_usage_error(argv, capsys):
     assert cli.main(argv) == 2
     out, err = capsys.readouterr()

@@ -483,7 +483,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
         engine, names = build(data, scenario.get("setup", {}))
     except (KeyError, ValueError, TypeError) as err:
         return [f"setup: {type(err).__name__}: {err}"]
-    for i, step in enumerate(scenario.get("steps", [])):
+    for i, step in enumerate(scenario.get("steps") or []):
         try:
             _run_step(engine, names, step)
         except ScenarioError as err:

@@ -11,6 +11,12 @@ def _hex(v) -> tuple[int, int]:
     return (int(v[0]), int(v[1]))
 
 
+def _is_space(v) -> bool:
+    """A written space: [x, y], two integers (`at: []` or `at: [a, b]` ended in an internal error)."""
+    return isinstance(v, (list, tuple)) and len(v) == 2 \
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in v)
+
+
 SETUP_KEYS = {"bosco", "dwarves", "event_deck", "event_discard", "exits", "ground", "hazard", "hazard_setup",
               "hidden_monsters", "hidden_segments", "killed", "map", "mine_head", "minerals", "mission", "monsters",
               "objective", "pickups", "pod", "pod_left", "pod_returned", "rock_and_stone_deck",
@@ -23,8 +29,25 @@ DWARF_KEYS = {"acted_at", "actions", "ammo", "at", "carried", "cls", "health", "
 MONSTER_KEYS = {"at", "damage", "facing", "hidden_from", "id", "kind", "statuses", "tail"}
 
 
+# The setup values read as text, a mapping or a list (`map: {}` or `exits: -1` ended in an
+# internal error AttributeError).
+_KIND_WORDS = {str: "text", dict: "a mapping", list: "a list", int: "an integer"}
+SETUP_TYPES = {"map": str, "pod": list, "dwarves": list, "monsters": list, "stalagmites": list,
+               "exits": dict, "ground": dict, "killed": dict, "minerals": dict, "pickups": dict,
+               "shared": dict, "supply_stock": dict, "tokens": dict, "upgrade_tokens": dict,
+               "objective": dict, "event_deck": list, "event_discard": list, "hidden_monsters": list,
+               "hidden_segments": list, "rock_and_stone_deck": list, "rock_and_stone_discard": list,
+               "swarm_deck": list, "swarm_discard": list, "throwable_deck": list,
+               "throwable_discard": list, "upgrade_supply": list, "ziplines": list,
+               "hazard": int, "round": int}
+
+
 def known_keys(setup: dict) -> None:
-    """A misspelt setup key would silently set nothing: refuse it."""
+    """A misspelt setup key would silently set nothing: refuse it; nor may a value of another
+    type be read."""
+    for key, kind in SETUP_TYPES.items():
+        if key in setup and not isinstance(setup[key], kind):
+            raise ValueError(f"setup {key}: {setup[key]!r:.40} must be {_KIND_WORDS[kind]}")
     groups = [("setup", setup, SETUP_KEYS)] + [("dwarves", d, DWARF_KEYS) for d in setup.get("dwarves", [])] \
         + [("monsters", m, MONSTER_KEYS) for m in setup.get("monsters", [])]
     for where, spec, known in groups:
@@ -48,7 +71,11 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
     for i, spec in enumerate(setup.get("monsters", [])):
         if spec.get("kind") not in kinds:
             raise ValueError(f"monsters[{i}]: kind {spec.get('kind')!r}: no such monster; known: {kinds}")
-        pieces += [(f"monsters[{i}] {key}", spec[key]) for key in ("at", "tail") if spec.get(key)]
+        # a monster stands somewhere: a missing or empty `at` is refused, not skipped
+        pieces += [(f"monsters[{i}] {key}", spec.get(key)) for key in ("at", "tail")
+                   if key == "at" or spec.get(key) is not None]
+        if spec.get("facing") is not None and not _is_space(spec["facing"]):
+            raise ValueError(f"monsters[{i}] facing: {spec['facing']!r:.40} is not a space [x, y]")
     for group in ("dwarves", "monsters"):       # a misspelt status would silently be none
         for i, spec in enumerate(setup.get(group, [])):
             unknown = sorted(set(spec.get("statuses", [])) - set(statuses))
@@ -58,7 +85,7 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
     pieces += [(f"exits {k}", v) for k, v in setup.get("exits", {}).items()]
     pieces += [("stalagmites", h) for h in setup.get("stalagmites", [])]
     for where, at in pieces:
-        if not (isinstance(at, (list, tuple)) and len(at) == 2 and _hex(at) in cells):
+        if not (_is_space(at) and _hex(at) in cells):
             raise ValueError(f"{where}: {at!r} is not a space of the map")
     standing = {_hex(d["at"]): j for j, d in enumerate(setup.get("dwarves", [])) if not d.get("in_pod")}
     bodies: dict = {}

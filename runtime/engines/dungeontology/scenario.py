@@ -44,7 +44,7 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine, deal, new_state
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
-    REGION_KEYS, SCHOLAR_KEYS, SETUP_KEYS, STEP_KEYS, check_expect_keys, check_keys,
+    SETUP_KEYS, STEP_KEYS, check_expect_keys, check_keys, check_setup_types,
     check_scholar_counts, check_step_keys, markers)
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from tomecraft.runtime.rng import Rng
@@ -68,10 +68,7 @@ def _pos(v) -> tuple[int, int]:
 
 def build(data, setup: dict) -> Engine:
     check_keys(setup, SETUP_KEYS, "setup")
-    for spec in setup.get("regions", []):
-        check_keys(spec, REGION_KEYS, f"region {spec.get('region')!r}")
-    for seat, spec in enumerate(setup.get("scholars", [])):
-        check_keys(spec, SCHOLAR_KEYS, f"scholar {seat}")
+    check_setup_types(setup)
     players = setup.get("players")
     if players is not None and players not in (2, 3, 4):
         raise ScenarioError(f"players {players}: Dungeontology is for 2-4 players")
@@ -467,6 +464,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
     failures: list[str] = []
     for i, step in enumerate(scenario.get("steps") or []):
         try:
+            check_step_keys(step)            # before a refusal's option is read from the step
             if step.get("fails"):
                 _refused_step_option(engine, step)
             _run_step(engine, step)

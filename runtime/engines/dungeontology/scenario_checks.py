@@ -15,6 +15,60 @@ SCHOLAR_KEYS = {"scholar", "side", "at", "students", "stun", "hand", "notebook",
                 "dooms_hidden", "dooms", "steps"}
 
 
+# What each setup value must be. A value of another type ended in an internal error
+# (`students: x` TypeError, `regions: [-1]` AttributeError, `at: [é, 0]` ValueError).
+INT, STR, LIST, MAP = "an integer", "an id (a string)", "a list", "a mapping"
+IDS, PAIRS = "a list of ids", "a list of pairs of region ids"
+SETUP_TYPES = {"players": INT, "alert_filled": INT, "bonfire": INT, "reserve_students": INT,
+               "reserve_omega": INT, "seed": INT, "alert_card": STR, "clan": STR, "panic": STR,
+               "boss": STR, "boss_side": STR, "boss_at": STR, "notebook": STR, "bag": MAP,
+               "stacks": MAP, "options": MAP, "regions": LIST, "scholars": LIST, "deck": IDS,
+               "discard": IDS, "doom_deck": IDS, "randomizer": IDS, "traps": IDS,
+               "walls": PAIRS, "stairs": PAIRS}
+REGION_TYPES = {"region": STR, "slots": LIST, "tokens": IDS}
+SCHOLAR_TYPES = {"scholar": STR, "side": STR, "students": INT, "stun": INT, "steps": INT,
+                 "hand": IDS, "notebook": MAP, "interns": IDS, "dooms_hidden": IDS, "dooms": IDS}
+
+
+def _is(value, kind: str) -> bool:
+    if kind == INT:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == IDS:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == PAIRS:
+        return isinstance(value, list) and all(_is(v, IDS) and len(v) == 2 for v in value)
+    return isinstance(value, {STR: str, LIST: list, MAP: dict}[kind])
+
+
+def _check_types(spec: dict, types: dict, where: str) -> None:
+    for key, kind in types.items():
+        if key in spec and not _is(spec[key], kind):     # `key:` with no value is None
+            raise ScenarioError(f"{where} {key}: {spec[key]!r:.40} must be {kind}")
+
+
+def check_setup_types(setup: dict) -> None:
+    """Each setup value of the type the runner reads, before it is read: regions and scholars
+    lists of mappings, counts integers, ids strings, a region's `at` a place [x, y]."""
+    _check_types(setup, SETUP_TYPES, "setup")
+    for key, inner in (("bag", INT), ("stacks", IDS), ("options", STR)):
+        if not all(_is(v, inner) for v in (setup.get(key) or {}).values()):
+            raise ScenarioError(f"setup {key}: {setup[key]!r:.40} must map each key to {inner}")
+    for i, spec in enumerate(setup.get("regions") or []):
+        check_keys(spec, REGION_KEYS, f"regions[{i}]")
+        _check_types(spec, REGION_TYPES, f"regions[{i}]")
+        at = spec.get("at", (0, 0))
+        if not (isinstance(at, (list, tuple)) and len(at) == 2 and all(_is(n, INT) for n in at)):
+            raise ScenarioError(f"regions[{i}] at: {at!r:.40} must be a place [x, y]")
+    for seat, spec in enumerate(setup.get("scholars") or []):
+        check_keys(spec, SCHOLAR_KEYS, f"scholar {seat}")
+        _check_types(spec, SCHOLAR_TYPES, f"scholar {seat}")
+        if spec.get("at") is not None and not isinstance(spec["at"], str):   # null: off the board
+            raise ScenarioError(f"scholar {seat} at: {spec['at']!r:.40} must be a region id")
+        if not all(_is(n, INT) for n in (spec.get("notebook") or {}).values()):
+            raise ScenarioError(f"scholar {seat} notebook: {spec['notebook']!r:.40} must count blocks "
+                                f"by colour ({{colour: n}})")
+
+
 def check_keys(spec: dict, known: set, where: str) -> None:
     """A mistyped key is a setup error, not a silently different game."""
     if problem := key_problem(where, spec, known):
@@ -56,10 +110,21 @@ STEP_KEYS = {"research": {"blocks"}, "spy": {"target", "colour"}, "move": {"to",
              "notebook_changed": set()}
 
 
+# A step's values of another type ended in internal errors (`seat: 1.5`, `choose: .nan`).
+STEP_TYPES = {"seat": INT, "choose": LIST, "choose_for": MAP, "target": INT, "n": INT,
+              "steps": INT, "blocks": INT}
+
+
 def check_step_keys(step: dict) -> None:
     """A mistyped step key (`block: 2`, `chose:`) is an error, not a silently different step."""
-    if "do" not in step:
-        raise ScenarioError(f"a step needs do: (research, spy, move, ...): {step}")
+    if not isinstance(step.get("do"), str):
+        raise ScenarioError(f"a step needs do: (research, spy, move, ...): {step!r:.60}")
+    _check_types(step, STEP_TYPES, f"step {step['do']}")
+    for other, choices in (step.get("choose_for") or {}).items():
+        seat_written = _is(other, INT) or (isinstance(other, str) and other.isdigit())   # "1": 1
+        if not (seat_written and isinstance(choices, list)):
+            raise ScenarioError(f"step {step['do']} choose_for: {other!r:.20}: {choices!r:.40} must "
+                                f"be a seat and its list of answers")
     if step["do"] in STEP_KEYS:
         check_keys(step, STEP_KEYS[step["do"]] | {"do", "seat", "choose", "choose_for", "fails"},
                     f"step {step['do']}")

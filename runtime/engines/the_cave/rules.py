@@ -194,7 +194,9 @@ def check_answer(choice, keys: tuple) -> None:
     for key, bag in choice.items():
         if key not in keys:
             raise EffectError(f"an equipment answer has no {key!r} (it names {', '.join(keys)})")
-        if key == "pack_camp":
+        if key == "pack_camp":      # `pack_camp: "no"` was read as true: the camp packed
+            if not isinstance(bag, bool):
+                raise EffectError(f"pack_camp: true or false, not {bag!r:.40}")
             continue
         if not isinstance(bag, dict) or not all(
                 isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in bag.values()):
