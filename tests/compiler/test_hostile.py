@@ -889,3 +889,17 @@ def test_check_of_a_pack_folder_holding_a_game_yaml_checks_the_pack(tmp_path, ca
     for argv in (["check", pack], ["check", "--pack", pack]):
         code, out, err = run(argv, capsys)
         assert code == 0 and "TC-P005" in out + err and "TC-S005" not in out + err, out + err
+
+
+@pytest.mark.parametrize("game, setup, key", [
+    ("dungeontology", "setup:\n  players: 2\n  max_alert: \"no\"\n", "max_alert"),
+    ("deep_rock_galactic", "setup:\n  pod_returned: 0\n", "pod_returned"),
+    ("dungeontology", "setup:\n  scholars:\n    - {scholar: valerio, lore: \"false\"}\n", "lore"),
+])
+def test_a_setup_flag_that_is_not_true_or_false_fails_at_its_line(tmp_path, capsys, game, setup, key):
+    """`lore: "false"` or `max_alert: "no"` was read as true (any non-empty text is)."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"game: {game}\nname: n\n{setup}steps: []\nexpect: []\n", encoding="utf-8")
+    code, out, _ = run(["scenario", "run", scenario], capsys)
+    line = next(i for i, text in enumerate(scenario.read_text().splitlines(), 1) if key in text)
+    assert code == 1 and f"{scenario}:{line}: n: {key}: true or false, not " in out, out
