@@ -185,32 +185,10 @@ def _shape_problem(data: dict) -> tuple[tuple, str] | None:
             for flag in ("illegal", "fails"):
                 if key == "steps" and flag in entry and not isinstance(entry[flag], bool):
                     return (key, i, flag), f"{key}[{i}] {flag}: true or false, not {entry[flag]!r:.40}"
-    for path, value in _keyed(data.get("setup") or {}, ("setup",)):
-        if path[-1] in SETUP_FLAGS and not isinstance(value, bool):
-            return path, f"{path[-1]}: true or false, not {value!r:.40}"
     for path, number in _numbers(data, ()):
         if abs(number) > MAX_SCENARIO_INT and path[-1:] != ("seed",):
             return path, f"{number:,} is beyond a scenario's limit of {MAX_SCENARIO_INT:,}"
     return None
-
-
-# Setup keys the runners read as true or false: `lore: "no"` was read as true.
-SETUP_FLAGS = frozenset(("camp_packed_before", "depths", "end_triggered", "entered", "events_off",
-                         "forced", "in_pod", "knocked_in_depths", "lore", "max_alert", "overclocked",
-                         "pod_left", "pod_returned", "portal", "setup_game", "used"))
-
-
-def _keyed(value, path: tuple):
-    """(path, value) of every mapping entry below `value`, at any depth."""
-    stack = [(value, path)]
-    while stack:
-        value, path = stack.pop()
-        if isinstance(value, dict):
-            for k, v in value.items():
-                yield path + (k,), v
-                stack.append((v, path + (k,)))
-        elif isinstance(value, list):
-            stack.extend((v, path + (i,)) for i, v in enumerate(value))
 
 
 def _numbers(value, path: tuple):

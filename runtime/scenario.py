@@ -11,8 +11,33 @@ import importlib
 
 
 def run(data, scenario: dict) -> list[str]:
-    engine = importlib.import_module(f"tomecraft.runtime.engines.{data.engine}")
-    return engine.run_scenario(data, scenario)
+    runner = importlib.import_module(f"tomecraft.runtime.engines.{data.engine}.scenario")
+    problem = flag_problem(scenario.get("setup") or {}, runner.FLAGS)
+    if problem:
+        return [problem]
+    return runner.run_scenario(data, scenario)
+
+
+def flag_problem(setup: dict, flags: frozenset) -> str | None:
+    """Why a setup entry the runner reads as true or false holds something else, else None:
+    `lore: "no"` was read as true (any non-empty text is). `flags` are the keys the game's
+    runner reads that way (its module's FLAGS), at any depth of the setup."""
+    for path, value in _entries(setup, ()):
+        if path[-1] in flags and not isinstance(value, bool):
+            written = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+            return f"setup: setup{written}: true or false, not {value!r:.40}"
+    return None
+
+
+def _entries(value, path: tuple):
+    """(path, value) of every mapping entry below `value`, at any depth, in file order."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield path + (key,), inner
+            yield from _entries(inner, path + (key,))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            yield from _entries(inner, path + (i,))
 
 
 def check_expectations(expectations: list, check) -> list[str]:

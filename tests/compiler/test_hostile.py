@@ -902,4 +902,4 @@ def test_a_setup_flag_that_is_not_true_or_false_fails_at_its_line(tmp_path, caps
     scenario.write_text(f"game: {game}\nname: n\n{setup}steps: []\nexpect: []\n", encoding="utf-8")
     code, out, _ = run(["scenario", "run", scenario], capsys)
     line = next(i for i, text in enumerate(scenario.read_text().splitlines(), 1) if key in text)
-    assert code == 1 and f"{scenario}:{line}: n: {key}: true or false, not " in out, out
+    assert code == 1 and f"{scenario}:{line}: n: setup: setup." in out and f"{key}: true or false, not " in out, out

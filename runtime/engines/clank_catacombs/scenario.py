@@ -327,6 +327,10 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         raise ScenarioError(f"scripted choices left unused: {agent.choices}")
 
 
+# Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
+# count as true (runtime/scenario.py checks them before the run).
+FLAGS = frozenset(("depths", "knocked_in_depths", "portal", "used"))
+
 # the player fields an expectation may check (the format's list)
 PLAYER_FIELDS = frozenset((
     "pos hand deck discard play_area hand_size deck_size discard_size discard_has skill combat "

@@ -80,6 +80,9 @@ from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, S
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, unknown_step
 
+# Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
+# count as true (runtime/scenario.py checks them before the run).
+FLAGS = frozenset(("in_pod", "overclocked", "pod_left", "pod_returned", "used"))
 OPEN_MAP = "\n".join((" " if r % 2 else "") + " ".join(["."] * 9) for r in range(9))
 FACES = {"1": {"face": "hit", "hits": 1}, "2": {"face": "hit", "hits": 2},
          "blank": {"face": "blank", "hits": 0}, "scare": {"face": "scare", "hits": 0},

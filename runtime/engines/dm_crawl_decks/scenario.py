@@ -46,6 +46,11 @@ from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse
 from tomecraft.runtime.timing import Fizzle, TimingError
 
 
+# Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
+# count as true (runtime/scenario.py checks them before the run).
+FLAGS = frozenset(("events_off",))
+
+
 class Scenario:
     def __init__(self, data, setup: dict) -> None:
         known_keys(setup)

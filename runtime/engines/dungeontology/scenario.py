@@ -52,6 +52,11 @@ from tomecraft.runtime.scenario import (
     ScenarioError, check_expectations, refuse_unofferable, unknown_step)
 
 
+# Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
+# count as true (runtime/scenario.py checks them before the run).
+FLAGS = frozenset(("entered", "lore", "max_alert", "setup_game"))
+
+
 class Decline:
     """The default for unscripted decisions: decline whatever can be declined."""
 

@@ -54,6 +54,9 @@ def _stack_tile(data, spec: str, stack: int, index: int, where: str):
     return tile_stub(f"{kind}:{_exits(exits or 'NESW', where)}", stack, index)
 
 
+# Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
+# count as true (runtime/scenario.py checks them before the run).
+FLAGS = frozenset(("camp_packed_before", "end_triggered", "forced"))
 SETUP_KEYS = {"players", "tiles", "base", "ropes", "max_marker", "stacks", "end_triggered", "teams"}
 TILE_KEYS = {"at", "kind", "exits", "depth", "tokens", "marker"}
 TEAM_KEYS = {"pos", "backpack", "camp", "camp_pos", "camp_items", "camp_packed_before", "tokens",
