@@ -156,6 +156,13 @@ def pack_target(pack: Path, reporter: dg.Reporter) -> Target | None:
     return Target(root, required + [pack])
 
 
+def _pack_alone(pack: Path, reporter: dg.Reporter) -> list[Target]:
+    """The target that checks a pack named on the command line, or none when it does not load
+    or adds nothing (TC-P003)."""
+    target = pack_target(pack, reporter)
+    return [target] if target and not _adds_nothing(pack, reporter) else []
+
+
 def _adds_nothing(pack: Path, reporter: dg.Reporter) -> bool:
     """A pack checked on its own that holds no content file, no vocabulary and no removal
     would check clean having checked nothing: say so instead (TC-P003). (Loaded with
@@ -239,8 +246,7 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
         if not path.exists():
             raise UsageError(f"no such file or directory: {raw}")
         if (path / "pack.yaml").is_file():  # a pack, even with a game.yaml in it (TC-P005: not read)
-            target = pack_target(path, reporter)
-            targets.extend([target] if target and not _adds_nothing(path, reporter) else [])
+            targets.extend(_pack_alone(path, reporter))
         elif (path / "game.yaml").is_file():
             targets.extend(with_shipped_packs(path))
         elif path.is_dir() and list(path.glob("*/game.yaml")):
@@ -248,8 +254,7 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
                 targets.extend(with_shipped_packs(root))
         elif path.is_dir() and list(path.glob("*/pack.yaml")):  # a fan's folder of packs
             for pack in sorted(p.parent for p in path.glob("*/pack.yaml")):
-                target = pack_target(pack, reporter)
-                targets.extend([target] if target and not _adds_nothing(pack, reporter) else [])
+                targets.extend(_pack_alone(pack, reporter))
         elif path.is_dir():
             reporter.add(dg.NO_CONTENT, "no game or pack here: no game.yaml, pack.yaml or "
                          "content/<game>/game.yaml", packs.display_path(path), 1, 1,
