@@ -224,3 +224,15 @@ def test_a_packs_allow_reverse_lets_its_holder_cross_against_the_arrow(tmp_path)
     engine.gain_token(holder, "fan_compass")
     engine.end_turn(holder)                               # a held token's passive lasts
     assert engine.may_reverse(holder)
+
+
+def test_a_hand_built_scenario_state_refuses_five_players_without_the_party_pack():
+    """`sim` refuses 5 players without 墓穴派对; a scenario's hand-built state did not, and
+    played the base rules (one treasure in a + room, L661-665) for a 5-player position."""
+    import pytest
+    from tomecraft.runtime.engines.clank_catacombs.scenario import build
+    with pytest.raises(ValueError, match="tomb_party"):
+        build(GAME, {"players": [{"pos": [0, 0]}, {}, {}, {}, {}]})
+    with pytest.raises(ValueError, match="tomb_party"):
+        build(GAME, {"players": [{"pos": [0, 0]}, {}], "players_count": 6})
+    assert len(build(GAME, {"players": [{"pos": [0, 0]}, {}, {}, {}]}).state.players) == 4
