@@ -6,7 +6,7 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4],
         exits {1: [r,c], ...} (keys as strings), mine_head, pod_returned,
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
-        acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
+        actions (left in this Action Phase; default 3, 1 when Stunned), acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
         {slot: id}, spare_upgrades}], upgrade_tokens {"r,c": id},
         monsters [{id, kind (a monster id), at, damage, statuses, tail (its rear space), facing (the space
         it faces); both next to at}] (one a space, never on rock or a dwarf; every piece on the map),
@@ -138,12 +138,15 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
         cls = spec["cls"]
         primary = spec.get("primary") or next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
         board = data.get("dwarf", cls)          # a full board unless the scenario says
+        statuses = set(spec.get("statuses", []))
+        # a dwarf set up Stunned acts in a Stunned Action Phase: 1 action (L314), unless told
+        default_actions = 1 if "stunned" in statuses else 3
         d = Dwarf(seat, cls, _hex(spec["at"]), health=spec.get("health", board.health),
                   ammo=spec.get("ammo", board.primary_ammo),
                   secondary_ammo=spec.get("secondary_ammo", board.secondary_ammo),
                   secondary=spec.get("secondary", "zhukov"),
                   primary=primary, overclocked=spec.get("overclocked", False),
-                  statuses=set(spec.get("statuses", [])), actions=spec.get("actions", 3),
+                  statuses=statuses, actions=spec.get("actions", default_actions),
                   in_pod=spec.get("in_pod", False), carried=Counter(spec.get("carried", {})),
                   throwables=list(spec.get("throwables", [])))
         d.upgrades, d.spare_upgrades = dict(spec.get("upgrades", {})), list(spec.get("spare_upgrades", []))
