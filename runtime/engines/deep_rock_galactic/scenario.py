@@ -33,7 +33,8 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
           | exchange {who, give, take} | flare {at} | zipline {over, land}
           | rock_and_stone {card} | ability {id} | install {upgrade, slot} | end
         or a game step: {do: activate_all, drawer (acted last, L972)} | {do: spawn, kind, exit|near, n, drawer}
-        | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf} | {do: start_turn, dwarf}
+        | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
+        | {do: start_turn, dwarf} (the turn's start: its 3 actions, 1 when Stunned)
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
         each may have `rolls`, one list of faces per roll in order ([[teeth], [1, blank]]; a face
@@ -460,7 +461,13 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
     elif kind == "deep_dive_trade":
         deep_dive.trade_upgrades(engine)
     elif kind == "start_turn":
-        game.start_turn(engine, st.dwarves[step.get("dwarf", 0)])
+        d = st.dwarves[step.get("dwarf", 0)]
+        game.start_turn(engine, d)
+        # and the Action Phase's actions, as play gives them (turns.action_and_event_phases):
+        # 3, or 1 when Stunned, which then wears off (L314); Webbed stays on the dwarf so the
+        # scripted moves of this turn are still refused (it is read from the statuses)
+        d.actions = 1 if "stunned" in d.statuses else 3
+        d.statuses.discard("stunned")
     else:
         raise ScenarioError(f"unknown step {kind!r}")
     if engine.forced_rolls:
