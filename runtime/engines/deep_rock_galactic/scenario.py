@@ -140,7 +140,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
         primary = spec.get("primary") or next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
         board = data.get("dwarf", cls)          # a full board unless the scenario says
         statuses = set(spec.get("statuses", []))
-        # a dwarf set up Stunned acts in a Stunned Action Phase: 1 action (L314), unless told
+        # a dwarf set up Stunned acts in a Stunned Action Phase: 1 action (L310), unless told
         default_actions = 1 if "stunned" in statuses else 3
         d = Dwarf(seat, cls, _hex(spec["at"]), health=spec.get("health", board.health),
                   ammo=spec.get("ammo", board.primary_ammo),
@@ -464,7 +464,7 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
         d = st.dwarves[step.get("dwarf", 0)]
         game.start_turn(engine, d)
         # and the Action Phase's actions, as play gives them (turns.action_and_event_phases):
-        # 3, or 1 when Stunned, which then wears off (L314); Webbed stays on the dwarf so the
+        # 3, or 1 when Stunned, which then wears off (L310); Webbed stays on the dwarf so the
         # scripted moves of this turn are still refused (it is read from the statuses)
         d.actions = 1 if "stunned" in d.statuses else 3
         d.statuses.discard("stunned")
