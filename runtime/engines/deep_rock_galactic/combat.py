@@ -158,7 +158,9 @@ class Combat(Board):
                 raise EffectError("the first die assigned must be a hit on the target")
             left.remove(first)
             spaces.append(first[1])
-            for face, h in [first] + _chained(left, lambda h: legal(h, False), spaces):
+            where = ("the target's space" if assign in ("single_target", "best_die", "choose_one")
+                     else f"an assigned space or one next to it, within range {rng} and in line of sight")
+            for face, h in [first] + _chained(left, lambda h: legal(h, False), spaces, where):
                 per_space[h] += face.get("hits") or 0
         else:
             need = self.hp(target) - target.damage + self.resistance(target, mode.get("die").replace("_die", "") if mode.get("die") else "")
@@ -322,14 +324,16 @@ class Combat(Board):
             self.place_around(d.pos, mdef.attack_places, -1)
 
 
-def _chained(dice: list, legal, spaces: list) -> list:
+def _chained(dice: list, legal, spaces: list, where: str) -> list:
     """`dice` ((face, space) pairs) in an order where each space is legal once the ones before
-    it are assigned; `legal` reads `spaces`, to which each is added. EffectError if none fits."""
+    it are assigned; `legal` reads `spaces`, to which each is added. EffectError if none fits
+    (`where` says where a die may go)."""
     out, left = [], list(dice)
     while left:
         nxt = next((x for x in left if legal(x[1])), None)
         if nxt is None:
-            raise EffectError(f"a die cannot go to {list(left[0][1])}")
+            raise EffectError(f"a die cannot go to {list(left[0][1])}: each die after the first "
+                              f"goes to {where}")
         left.remove(nxt)
         out.append(nxt)
         spaces.append(nxt[1])

@@ -6,7 +6,7 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4],
         exits {1: [r,c], ...} (keys as strings), mine_head, pod_returned,
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
-        acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
+        actions (left in this Action Phase; default 3, 1 when Stunned), acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
         {slot: id}, spare_upgrades}], upgrade_tokens {"r,c": id},
         monsters [{id, kind (a monster id), at, damage, statuses, tail (its rear space), facing (the space
         it faces); both next to at}] (one a space, never on rock or a dwarf; every piece on the map),
@@ -33,7 +33,8 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
           | exchange {who, give, take} | flare {at} | zipline {over, land}
           | rock_and_stone {card} | ability {id} | install {upgrade, slot} | end
         or a game step: {do: activate_all, drawer (acted last, L972)} | {do: spawn, kind, exit|near, n, drawer}
-        | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf} | {do: start_turn, dwarf}
+        | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
+        | {do: start_turn, dwarf} (the turn's start: its 3 actions, 1 when Stunned)
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
         each may have `rolls`, one list of faces per roll in order ([[teeth], [1, blank]]; a face
@@ -141,12 +142,15 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
         cls = spec["cls"]
         primary = spec.get("primary") or next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
         board = data.get("dwarf", cls)          # a full board unless the scenario says
+        statuses = set(spec.get("statuses", []))
+        # a dwarf set up Stunned acts in a Stunned Action Phase: 1 action (L310), unless told
+        default_actions = 1 if "stunned" in statuses else 3
         d = Dwarf(seat, cls, _hex(spec["at"]), health=spec.get("health", board.health),
                   ammo=spec.get("ammo", board.primary_ammo),
                   secondary_ammo=spec.get("secondary_ammo", board.secondary_ammo),
                   secondary=spec.get("secondary", "zhukov"),
                   primary=primary, overclocked=spec.get("overclocked", False),
-                  statuses=set(spec.get("statuses", [])), actions=spec.get("actions", 3),
+                  statuses=statuses, actions=spec.get("actions", default_actions),
                   in_pod=spec.get("in_pod", False), carried=Counter(spec.get("carried", {})),
                   throwables=list(spec.get("throwables", [])))
         d.upgrades, d.spare_upgrades = dict(spec.get("upgrades", {})), list(spec.get("spare_upgrades", []))
@@ -460,7 +464,13 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
     elif kind == "deep_dive_trade":
         deep_dive.trade_upgrades(engine)
     elif kind == "start_turn":
-        game.start_turn(engine, st.dwarves[step.get("dwarf", 0)])
+        d = st.dwarves[step.get("dwarf", 0)]
+        game.start_turn(engine, d)
+        # and the Action Phase's actions, as play gives them (turns.action_and_event_phases):
+        # 3, or 1 when Stunned, which then wears off (L310); Webbed stays on the dwarf so the
+        # scripted moves of this turn are still refused (it is read from the statuses)
+        d.actions = 1 if "stunned" in d.statuses else 3
+        d.statuses.discard("stunned")
     else:
         raise ScenarioError(f"unknown step {kind!r}")
     if engine.forced_rolls:

@@ -11,7 +11,8 @@ setup:  setup_game: true (a real set-up for `players`, from `seed` and `options`
         walls / stairs [[region, region], ...] (markers between two adjacent placed regions)
         (the start region stands at [0, 0] unless listed; every other region needs `at`, one
         region per place, each listed once),
-        scholars [{scholar, side, at (region id), students, stun, hand, notebook {colour: n},
+        scholars [{scholar, side (default: excited with fewer stars than another scholar,
+        else standard), at (region id), students, stun, hand, notebook {colour: n},
         lore, interns, dooms_hidden, dooms, steps}]
 steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_students|
         thesis|rest|turn|end_of_turn|setup, seat, ...}: research {blocks}, spy {target (a
@@ -175,7 +176,18 @@ def build(data, setup: dict) -> Engine:
         engine.columns = {c.colour: c for c in engine.notebook.columns}
         engine._marks, engine._columns = {}, {}      # read from the notebook (Campus)
     check_scholar_counts(engine)
+    _sides_from_stars(engine, setup.get("scholars", []))
     return engine
+
+
+def _sides_from_stars(engine, specs: list) -> None:
+    """A scholar whose side the set-up does not name is on the side his stars give him: excited
+    while another scholar has more stars (L345-347), as play keeps it after every change."""
+    stars = [engine.stars(s) for s in engine.state.scholars]
+    for s, spec, n in zip(engine.state.scholars, specs, stars):
+        if "side" not in spec and n < max(stars):
+            s.side = "excited"
+            s.stun = min(s.stun, engine.stamina(s))      # excess stun is discarded (L373)
 
 
 def _check_regions(specs: list, start_id: str) -> None:
