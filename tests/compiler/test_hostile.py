@@ -794,7 +794,9 @@ def test_ctrl_c_ends_a_parallel_balance_run_at_once(to_group):
             os.killpg(child.pid, signal.SIGINT)
         else:
             os.kill(child.pid, signal.SIGINT)
-        _, err = child.communicate(timeout=20)
+        # without the fix the run goes on for the queued games (half an hour); the margin is
+        # for a loaded machine (the suite's other worker), not for the interrupt itself
+        _, err = child.communicate(timeout=90)
     finally:
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
