@@ -41,7 +41,9 @@ class Monsters(Combat):
             step = self.monster_stepper(probe)
             bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
             # placing is no move: the search for the nearest space passes dwarves as well as
-            # monsters (a dwarf beside a dead-end exit left the Grunt nowhere to go, L876)
+            # monsters (a dwarf beside a dead-end exit left the Grunt nowhere to go, L876), and
+            # crosses the shield's and an IFG's edge (they stop monsters moving, L730; a monster
+            # may still be placed in an IFG field, L1351)
             standing = {d.pos for d in self.state.dwarves if not d.in_pod}
             # the map's open spaces: the spaces a monster may stop on lie among them (reading
             # every hex of the map found the same set)
@@ -49,8 +51,7 @@ class Monsters(Combat):
             flames = self.state.tokens.get("flame", {})
             # the search may stop at the nearest empty space with no flame: those at its
             # distance are the ring placed on; with none, it searches on to the end
-            dist = hx.bfs_entering([origin], step.enterable | bodies | standing, step.fences, unfenced=bodies,
-                                   until=stops.difference(flames))
+            dist = hx.bfs_entering([origin], step.enterable | bodies | standing, until=stops.difference(flames))
             free = [h for h in dist if h in stops]
             usable = [h for h in free if h not in flames] or free
             if not usable:
