@@ -435,7 +435,9 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
     elif kind == "spawn":
         origin = st.exits[step["exit"]] if "exit" in step else st.monsters[names[str(step["near"])]].pos
         drawer = st.dwarves[step.get("drawer", 0)] if st.dwarves else None
-        for m in engine.spawn(step["kind"], origin, step.get("n", 1), drawer):
+        # an exit on a face-down hidden segment places none, as in play (L872: active_exits)
+        hidden = "exit" in step and origin not in engine.active_exits()
+        for m in [] if hidden else engine.spawn(step["kind"], origin, step.get("n", 1), drawer):
             names[f"{step['kind']}{len([k for k in names if k.startswith(step['kind'])]) + 1}"] = m.uid
     elif kind == "advance_threat":
         engine.advance_threat(step.get("n", 1))
