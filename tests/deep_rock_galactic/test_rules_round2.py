@@ -156,6 +156,18 @@ def test_a_misspelt_class_status_or_an_exit_off_the_map_is_refused(extra, found)
     assert errors and errors[0].startswith("setup:") and found in errors[0], errors
 
 
+@pytest.mark.parametrize("text, rule", [("# # # #\n. . . .\n# # # #", "M-04"),
+                                        ("# # # #\n . . .\n# # # #", "M-05"),
+                                        ("# # # #\n .  . .\n# # # #", "M-03")],
+                         ids=["odd-row-unindented", "row-short", "two-spaces"])
+def test_a_map_breaking_the_format_is_refused_at_its_line(text, rule):
+    """Read anyway, an unindented odd row sat half a hex to the left: the monsters took other
+    ways than the tester drew, and the scenario passed or failed on a board nobody wrote."""
+    errors = run_scenario(BASE, _scenario({"do": "activate_all"}, {"map": text,
+                                                                    "dwarves": [{"cls": "gunner", "at": [0, 1]}]}))
+    assert errors and errors[0].startswith("setup:") and rule in errors[0] and "line 2" in errors[0], errors
+
+
 @pytest.mark.parametrize("step", [{"do": "spawn", "kind": "dragon", "exit": 1},
                                   {"do": "spawn", "kind": "grunt", "exit": 2}], ids=["kind", "exit"])
 def test_a_spawn_of_no_kind_or_at_no_exit_is_a_scenario_error(step):

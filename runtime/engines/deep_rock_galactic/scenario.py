@@ -73,9 +73,9 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
-from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, parse_map, plain
+from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
-    known_keys, placed_on_map, setup_cards, setup_objective)
+    known_keys, map_cells, placed_on_map, setup_cards, setup_objective)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, unknown_step
@@ -100,7 +100,7 @@ def _key(k: str) -> tuple[int, int]:
 def build(data, setup: dict) -> tuple[Engine, dict]:
     known_keys(setup)
     setup = _with_mission(data, setup)
-    cells = parse_map(setup.get("map", OPEN_MAP))
+    cells = map_cells(setup.get("map", OPEN_MAP))
     placed_on_map(data, setup, cells)
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}

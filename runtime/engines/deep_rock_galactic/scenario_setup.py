@@ -4,6 +4,7 @@ would set up a different board than the tester wrote."""
 from __future__ import annotations
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
+from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
 from tomecraft.runtime.scenario import key_problem
 
 
@@ -54,6 +55,17 @@ def known_keys(setup: dict) -> None:
         if problem := key_problem(where, spec, known):
             raise ValueError(problem)
 
+
+def map_cells(text: str) -> dict:
+    """The map's hexes, read as `tomecraft check` reads a mission's; a map breaking the format
+    (missions/README.md, M-01 ... M-06) is refused at its first problem: read anyway, an odd row
+    written without its indent sat half a hex to the left, every monster's way on it changed."""
+    found = read_map(text)
+    if found.problems:
+        p = found.problems[0]
+        hint = f" ({p.hint})" if p.hint else ""
+        raise ValueError(f"setup map, line {p.line} column {p.column}: {p.rule} {p.message}{hint}")
+    return found.cells
 
 
 def placed_on_map(data, setup: dict, cells: dict) -> None:
