@@ -99,7 +99,15 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
     for where, at in pieces:
         if not (_is_space(at) and _hex(at) in cells):
             raise ValueError(f"{where}: {at!r} is not a space of the map")
-    standing = {_hex(d["at"]): j for j, d in enumerate(setup.get("dwarves", [])) if not d.get("in_pod")}
+    standing: dict = {}
+    for j, d in enumerate(setup.get("dwarves", [])):
+        h = _hex(d["at"])
+        if cells[h] in ("#", "*", "h", "x"):      # no move ends in rock: a typo the monsters walked to
+            raise ValueError(f"dwarves[{j}]: {list(h)} is rock, not a space a dwarf can stand on")
+        if not d.get("in_pod"):
+            if h in standing:                 # no move ends on another dwarf (L340)
+                raise ValueError(f"dwarves[{j}]: {list(h)} already holds dwarves[{standing[h]}]")
+            standing[h] = j
     bodies: dict = {}
     for i, spec in enumerate(setup.get("monsters", [])):
         for key in ("tail", "facing"):       # its rear space and the space it faces lie next to it
