@@ -152,7 +152,10 @@ def test_a_monster_of_no_kind_or_off_the_map_is_refused(monster, found):
     ({"map": "# # # #\n . . . #\n# # # #", "dwarves": [{"cls": "gunner", "at": [0, 1]}], "monsters": []},
      "is rock"),
     ({"dwarves": [{"cls": "gunner", "at": [4, 0]}, {"cls": "scout", "at": [4, 0]}]}, "already holds dwarves[0]"),
-], ids=["class", "dwarf-status", "monster-status", "exit-off-map", "dwarf-in-rock", "two-dwarves-one-space"])
+    ({"map": "# # # #\n # . . #\n# # # #", "exits": {"1": [0, 2]}, "dwarves": [{"cls": "gunner", "at": [1, 1]}],
+      "monsters": []}, "is rock"),
+], ids=["class", "dwarf-status", "monster-status", "exit-off-map", "dwarf-in-rock", "two-dwarves-one-space",
+        "exit-in-rock"])
 def test_a_misspelt_class_status_or_an_exit_off_the_map_is_refused(extra, found):
     """A misspelt class raised StopIteration; a misspelt status was silently none."""
     errors = run_scenario(BASE, _scenario({"do": "activate_all"}, extra))

@@ -99,6 +99,10 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
     for where, at in pieces:
         if not (_is_space(at) and _hex(at) in cells):
             raise ValueError(f"{where}: {at!r} is not a space of the map")
+    for k, at in setup.get("exits", {}).items():     # a tunnel opens on cave (V-12) or a hidden segment
+        if cells[_hex(at)] in ("#", "*", "x", "o"):
+            raise ValueError(f"exits {k}: {at} is {'a pit' if cells[_hex(at)] == 'o' else 'rock'}, "
+                             f"not a cave space an exit can be on")
     standing: dict = {}
     for j, d in enumerate(setup.get("dwarves", [])):
         h = _hex(d["at"])
