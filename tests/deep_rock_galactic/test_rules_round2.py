@@ -154,8 +154,10 @@ def test_a_monster_of_no_kind_or_off_the_map_is_refused(monster, found):
     ({"dwarves": [{"cls": "gunner", "at": [4, 0]}, {"cls": "scout", "at": [4, 0]}]}, "already holds dwarves[0]"),
     ({"map": "# # # #\n # . . #\n# # # #", "exits": {"1": [0, 2]}, "dwarves": [{"cls": "gunner", "at": [1, 1]}],
       "monsters": []}, "is rock"),
+    ({"exits": {"1": [4, 0]}}, "holds exit 1: no move ends there"),
+    ({"stalagmites": [[4, 0]]}, "holds a stalagmite"),
 ], ids=["class", "dwarf-status", "monster-status", "exit-off-map", "dwarf-in-rock", "two-dwarves-one-space",
-        "exit-in-rock"])
+        "exit-in-rock", "dwarf-on-exit", "dwarf-on-stalagmite"])
 def test_a_misspelt_class_status_or_an_exit_off_the_map_is_refused(extra, found):
     """A misspelt class raised StopIteration; a misspelt status was silently none."""
     errors = run_scenario(BASE, _scenario({"do": "activate_all"}, extra))

@@ -103,6 +103,9 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
         if cells[_hex(at)] in ("#", "*", "x", "o"):
             raise ValueError(f"exits {k}: {at} is {'a pit' if cells[_hex(at)] == 'o' else 'rock'}, "
                              f"not a cave space an exit can be on")
+    occupied = {_hex(at): f"exit {k}" for k, at in setup.get("exits", {}).items()}
+    occupied.update({_hex(h): "a stalagmite" for h in setup.get("stalagmites", [])})
+    occupied.update({_hex(setup[key]): f"the {key}" for key in ("sentry", "bosco", "supply_pod") if setup.get(key)})
     standing: dict = {}
     for j, d in enumerate(setup.get("dwarves", [])):
         h = _hex(d["at"])
@@ -111,6 +114,8 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
         if not d.get("in_pod"):
             if h in standing:                 # no move ends on another dwarf (L340)
                 raise ValueError(f"dwarves[{j}]: {list(h)} already holds dwarves[{standing[h]}]")
+            if h in occupied:                 # nor on an exit, a stalagmite, a model (L336-346)
+                raise ValueError(f"dwarves[{j}]: {list(h)} holds {occupied[h]}: no move ends there")
             standing[h] = j
     bodies: dict = {}
     for i, spec in enumerate(setup.get("monsters", [])):
