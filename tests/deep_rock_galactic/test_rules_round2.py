@@ -149,11 +149,31 @@ def test_a_monster_of_no_kind_or_off_the_map_is_refused(monster, found):
     ({"dwarves": [{"cls": "gunner", "at": [4, 0], "statuses": ["stuned"]}]}, "unknown status"),
     ({"monsters": [{"id": "g", "kind": "grunt", "at": [4, 3], "statuses": ["stuned"]}]}, "unknown status"),
     ({"exits": {"1": [14, 4]}}, "not a space of the map"),
-], ids=["class", "dwarf-status", "monster-status", "exit-off-map"])
+    ({"map": "# # # #\n . . . #\n# # # #", "dwarves": [{"cls": "gunner", "at": [0, 1]}], "monsters": []},
+     "is rock"),
+    ({"dwarves": [{"cls": "gunner", "at": [4, 0]}, {"cls": "scout", "at": [4, 0]}]}, "already holds dwarves[0]"),
+    ({"map": "# # # #\n # . . #\n# # # #", "exits": {"1": [0, 2]}, "dwarves": [{"cls": "gunner", "at": [1, 1]}],
+      "monsters": []}, "is rock"),
+    ({"exits": {"1": [4, 0]}}, "holds exit 1: no move ends there"),
+    ({"stalagmites": [[4, 0]]}, "holds a stalagmite"),
+], ids=["class", "dwarf-status", "monster-status", "exit-off-map", "dwarf-in-rock", "two-dwarves-one-space",
+        "exit-in-rock", "dwarf-on-exit", "dwarf-on-stalagmite"])
 def test_a_misspelt_class_status_or_an_exit_off_the_map_is_refused(extra, found):
     """A misspelt class raised StopIteration; a misspelt status was silently none."""
     errors = run_scenario(BASE, _scenario({"do": "activate_all"}, extra))
     assert errors and errors[0].startswith("setup:") and found in errors[0], errors
+
+
+@pytest.mark.parametrize("text, rule", [("# # # #\n. . . .\n# # # #", "M-04"),
+                                        ("# # # #\n . . .\n# # # #", "M-05"),
+                                        ("# # # #\n .  . .\n# # # #", "M-03")],
+                         ids=["odd-row-unindented", "row-short", "two-spaces"])
+def test_a_map_breaking_the_format_is_refused_at_its_line(text, rule):
+    """Read anyway, an unindented odd row sat half a hex to the left: the monsters took other
+    ways than the tester drew, and the scenario passed or failed on a board nobody wrote."""
+    errors = run_scenario(BASE, _scenario({"do": "activate_all"}, {"map": text,
+                                                                    "dwarves": [{"cls": "gunner", "at": [0, 1]}]}))
+    assert errors and errors[0].startswith("setup:") and rule in errors[0] and "line 2" in errors[0], errors
 
 
 @pytest.mark.parametrize("step", [{"do": "spawn", "kind": "dragon", "exit": 1},

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.board import terrain_kinds
 from tomecraft.runtime.engines.deep_rock_galactic.combat import Combat
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import WALLS, Dwarf, Monster
@@ -38,19 +39,19 @@ class Monsters(Combat):
         placed = []
         for _ in range(n):
             probe = Monster(0, kind, origin)
-            step = self.monster_stepper(probe)
-            bodies = {h for o in self.state.monsters.values() for h in (o.pos, o.tail)}
-            # placing is no move: the search for the nearest space passes dwarves as well as
-            # monsters (a dwarf beside a dead-end exit left the Grunt nowhere to go, L876)
-            standing = {d.pos for d in self.state.dwarves if not d.in_pod}
+            terrain = terrain_kinds(self.state.cells)
             # the map's open spaces: the spaces a monster may stop on lie among them (reading
             # every hex of the map found the same set)
-            stops = self.monster_stops(probe, step.terrain.open, step.terrain)
+            stops = self.monster_stops(probe, terrain.open, terrain)
             flames = self.state.tokens.get("flame", {})
-            # the search may stop at the nearest empty space with no flame: those at its
-            # distance are the ring placed on; with none, it searches on to the end
-            dist = hx.bfs_entering([origin], step.enterable | bodies | standing, step.fences, unfenced=bodies,
-                                   until=stops.difference(flames))
+            # placing is no move: "as near the exit" counts spaces as a range does (L876, L880
+            # "2格距离", L408), through every cave space, rock aside: past monsters, dwarves,
+            # pits and stalagmites (a held exit ringed by stalagmites placed no Grunt), across
+            # the shield's and an IFG's edge (they stop monsters moving, L730; a monster may
+            # still be placed in an IFG field, L1351). The search may stop at the nearest empty
+            # space with no flame: those at its distance are the ring placed on; with none, it
+            # searches on to the end
+            dist = hx.bfs_entering([origin], terrain.ground | terrain.pits, until=stops.difference(flames))
             free = [h for h in dist if h in stops]
             usable = [h for h in free if h not in flames] or free
             if not usable:

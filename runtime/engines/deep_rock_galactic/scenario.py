@@ -74,9 +74,9 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
-from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, parse_map, plain
+from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
-    known_keys, placed_on_map, setup_cards, setup_objective)
+    known_keys, map_cells, placed_on_map, setup_cards, setup_objective)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, unknown_step
@@ -104,7 +104,7 @@ def _key(k: str) -> tuple[int, int]:
 def build(data, setup: dict) -> tuple[Engine, dict]:
     known_keys(setup)
     setup = _with_mission(data, setup)
-    cells = parse_map(setup.get("map", OPEN_MAP))
+    cells = map_cells(setup.get("map", OPEN_MAP))
     placed_on_map(data, setup, cells)
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}
@@ -442,7 +442,9 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
     elif kind == "spawn":
         origin = st.exits[step["exit"]] if "exit" in step else st.monsters[names[str(step["near"])]].pos
         drawer = st.dwarves[step.get("drawer", 0)] if st.dwarves else None
-        for m in engine.spawn(step["kind"], origin, step.get("n", 1), drawer):
+        # an exit on a face-down hidden segment places none, as in play (L872: active_exits)
+        hidden = "exit" in step and origin not in engine.active_exits()
+        for m in [] if hidden else engine.spawn(step["kind"], origin, step.get("n", 1), drawer):
             names[f"{step['kind']}{len([k for k in names if k.startswith(step['kind'])]) + 1}"] = m.uid
     elif kind == "advance_threat":
         engine.advance_threat(step.get("n", 1))

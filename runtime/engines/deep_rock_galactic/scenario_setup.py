@@ -4,6 +4,7 @@ would set up a different board than the tester wrote."""
 from __future__ import annotations
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
+from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
 from tomecraft.runtime.scenario import key_problem
 
 
@@ -55,6 +56,17 @@ def known_keys(setup: dict) -> None:
             raise ValueError(problem)
 
 
+def map_cells(text: str) -> dict:
+    """The map's hexes, read as `tomecraft check` reads a mission's; a map breaking the format
+    (missions/README.md, M-01 ... M-06) is refused at its first problem: read anyway, an odd row
+    written without its indent sat half a hex to the left, every monster's way on it changed."""
+    found = read_map(text)
+    if found.problems:
+        p = found.problems[0]
+        hint = f" ({p.hint})" if p.hint else ""
+        raise ValueError(f"setup map, line {p.line} column {p.column}: {p.rule} {p.message}{hint}")
+    return found.cells
+
 
 def placed_on_map(data, setup: dict, cells: dict) -> None:
     """What stands on the board stands on a space of the map, and a dwarf, a monster and their
@@ -87,7 +99,24 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
     for where, at in pieces:
         if not (_is_space(at) and _hex(at) in cells):
             raise ValueError(f"{where}: {at!r} is not a space of the map")
-    standing = {_hex(d["at"]): j for j, d in enumerate(setup.get("dwarves", [])) if not d.get("in_pod")}
+    for k, at in setup.get("exits", {}).items():     # a tunnel opens on cave (V-12) or a hidden segment
+        if cells[_hex(at)] in ("#", "*", "x", "o"):
+            raise ValueError(f"exits {k}: {at} is {'a pit' if cells[_hex(at)] == 'o' else 'rock'}, "
+                             f"not a cave space an exit can be on")
+    occupied = {_hex(at): f"exit {k}" for k, at in setup.get("exits", {}).items()}
+    occupied.update({_hex(h): "a stalagmite" for h in setup.get("stalagmites", [])})
+    occupied.update({_hex(setup[key]): f"the {key}" for key in ("sentry", "bosco", "supply_pod") if setup.get(key)})
+    standing: dict = {}
+    for j, d in enumerate(setup.get("dwarves", [])):
+        h = _hex(d["at"])
+        if cells[h] in ("#", "*", "h", "x"):      # no move ends in rock: a typo the monsters walked to
+            raise ValueError(f"dwarves[{j}]: {list(h)} is rock, not a space a dwarf can stand on")
+        if not d.get("in_pod"):
+            if h in standing:                 # no move ends on another dwarf (L340)
+                raise ValueError(f"dwarves[{j}]: {list(h)} already holds dwarves[{standing[h]}]")
+            if h in occupied:                 # nor on an exit, a stalagmite, a model (L336-346)
+                raise ValueError(f"dwarves[{j}]: {list(h)} holds {occupied[h]}: no move ends there")
+            standing[h] = j
     bodies: dict = {}
     for i, spec in enumerate(setup.get("monsters", [])):
         for key in ("tail", "facing"):       # its rear space and the space it faces lie next to it
