@@ -99,14 +99,14 @@ def _start_side(data, side) -> object:
     return data.get("tile", side)
 
 
-def _players(data, n: int) -> int:
-    """`new_game.players`, refused in the scenario's terms when the content has no setup for it
+def _players(data, n: int, key: str = "new_game players") -> int:
+    """`new_game.players` (or a hand-built state's players), refused in the scenario's terms when the content has no setup for it
     (a KeyError '1' for one player; "7 players need the 墓穴派对 pack" with the pack loaded)."""
     starts, most = rule(data, "rage_start"), rule(data, "max_players")   # the dragon's start by count
     if not (n <= most and str(n) in starts):
         fewest = min(k for k in range(1, most + 1) if str(k) in starts)
         extra = "" if most >= 6 else " (5-6 with the 墓穴派对 pack: packs: [.../packs/tomb_party])"
-        raise ValueError(f"new_game players {n}: the game is for {fewest}-{most} players{extra}")
+        raise ValueError(f"{key} {n}: the game is for {fewest}-{most} players{extra}")
     return n
 
 
@@ -148,6 +148,9 @@ def build(data, setup: dict) -> Engine:
     state.rage = setup.get("rage", 1) - 1
     state.mastery_left = setup.get("mastery_left", n)
     specs = setup.get("players") or [{} for _ in range(n)]
+    if "players_count" in setup:
+        _players(data, n, "players_count")
+    _players(data, len(specs), "players (entries):")     # L645: 2-4, 5-6 with the party pack
     for seat, spec in enumerate(specs):
         p = Player(seat, _pos(spec.get("pos", [0, 0])), cubes=spec.get("cubes", 30))
         p.hand = list(spec.get("hand", []))
@@ -167,6 +170,7 @@ def build(data, setup: dict) -> Engine:
     engine = Engine(data, state, agents)
     engine.rng = ScriptedRng([_cube(d) for d in setup.get("bag_draws", [])])   # "0" as 0, as in `bag`
     _check_setup(engine, setup)
+    engine.check_everyone_out()          # L597: every player already out is a game over
     return engine
 
 
