@@ -41,8 +41,10 @@ def check_players(data, players: int | None) -> int:
     players = counts["default"] if players is None else players
     if not counts["min"] <= players <= counts["max"]:
         why = counts.get("why")
-        raise ValueError(f"{data.game} is for {counts['min']}-{counts['max']} players"
-                         + (f" ({why})" if why else ""))
+        span = (f"{counts['min']} player" if counts["min"] == counts["max"] == 1 else
+                f"{counts['min']} players" if counts["min"] == counts["max"] else
+                f"{counts['min']}-{counts['max']} players")       # a solo game: "1 player"
+        raise ValueError(f"{data.game} is for {span}" + (f" ({why})" if why else ""))
     return players
 
 

@@ -88,3 +88,9 @@ def test_the_winner_histogram_counts_only_games_someone_won():
     assert "games nobody won: 1" in format_summary(summary)
     cave = summarise(SimpleNamespace(game="g"), 2, 1, 1, results[2:])
     assert cave["winner_score_histogram"] == {} and cave["no_winner"] == 1
+
+
+def test_a_second_player_is_refused_in_the_solo_game_s_words():
+    """L9: the game is played alone; the refusal read 'is for 1-1 players'."""
+    with pytest.raises(ValueError, match=r"dm_crawl_decks is for 1 player$"):
+        sim.check_players(GAME, 2)
