@@ -110,6 +110,12 @@ def _depth_and_marker(spec: dict, kind, where: str) -> tuple[int, int | None]:
 
 def _check_setup(setup: dict) -> None:
     _known("setup", setup, SETUP_KEYS)
+    players = setup.get("players", 2)
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ScenarioError(f"setup.players: a whole number of players, not {players!r}")
+    if not isinstance(setup.get("teams") or [], list):
+        raise ScenarioError(f"setup.teams: a list of teams ({{pos, backpack, ...}}), "
+                            f"not {setup['teams']!r}")
     for i, spec in enumerate(setup.get("tiles") or []):
         _known(f"setup.tiles[{i}]", spec, TILE_KEYS)
     for i, spec in enumerate(setup.get("teams") or []):
