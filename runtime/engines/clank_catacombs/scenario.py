@@ -150,6 +150,8 @@ def build(data, setup: dict) -> Engine:
     specs = setup.get("players") or [{} for _ in range(n)]
     if "players_count" in setup:
         _players(data, n, "players_count")
+        if setup.get("players") and len(specs) != n:    # which count would the rules use?
+            raise ValueError(f"players_count {n} but {len(specs)} players listed")
     _players(data, len(specs), "players (entries):")     # L645: 2-4, 5-6 with the party pack
     for seat, spec in enumerate(specs):
         p = Player(seat, _pos(spec.get("pos", [0, 0])), cubes=spec.get("cubes", 30))
