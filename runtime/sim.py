@@ -41,8 +41,10 @@ def check_players(data, players: int | None) -> int:
     players = counts["default"] if players is None else players
     if not counts["min"] <= players <= counts["max"]:
         why = counts.get("why")
-        raise ValueError(f"{data.game} is for {counts['min']}-{counts['max']} players"
-                         + (f" ({why})" if why else ""))
+        span = (f"{counts['min']} player" if counts["min"] == counts["max"] == 1 else
+                f"{counts['min']} players" if counts["min"] == counts["max"] else
+                f"{counts['min']}-{counts['max']} players")       # a solo game: "1 player"
+        raise ValueError(f"{data.game} is for {span}" + (f" ({why})" if why else ""))
     return players
 
 
@@ -121,10 +123,14 @@ def summarise(data, players: int, games: int, seed: int, results: list[dict],
     done = [r for r in results if not r["capped"]]
     all_scores = [s for r in done for s in r["scores"]]
     winners = Counter()
+    no_winner = 0
     per_seat = [0.0] * players
     for r in done:
-        best = max(r["scores"])
-        winners[str(best // 10 * 10)] += 1
+        best = _winner_score(r)
+        if best is None:
+            no_winner += 1
+        else:
+            winners[str(best // 10 * 10)] += 1
         for i, s in enumerate(r["scores"]):
             per_seat[i] += s
     n = len(done) or 1
@@ -139,9 +145,23 @@ def summarise(data, players: int, games: int, seed: int, results: list[dict],
                   "mean": round(sum(all_scores) / (len(all_scores) or 1), 2)},
         "seat_mean": [round(x / n, 2) for x in per_seat],
         "winner_score_histogram": dict(sorted(winners.items(), key=lambda kv: int(kv[0]))),
+        **({"no_winner": no_winner} if no_winner else {}),
         "mean_rounds": round(sum(r["rounds"] for r in done) / n, 2),
         **_optional(done, n, players, finished_label, shown_stats),
     }
+
+
+def _winner_score(result: dict) -> int | None:
+    """The score the game was won with, None when nobody won: the engine's `winners` (The Cave
+    with no team back at the base has none), else a co-operative or solo `success` or `won`
+    (a failed mission, a lost Crawl Decks game: L159, only a cleared dungeon is scored, L99),
+    else the best score. Who won is read as compiler/balance/runner.py `wins` reads it."""
+    if "winners" in result:
+        won = result["winners"]
+    else:
+        flag = next((result[k] for k in ("success", "won") if k in result), True)
+        won = range(len(result["scores"])) if flag else []
+    return max((result["scores"][i] for i in won), default=None)
 
 
 def _optional(done: list[dict], n: int, players: int, finished_label: str,
@@ -180,6 +200,8 @@ def format_summary(summary: dict) -> str:
         lines.append("  how games ended: " + ", ".join(f"{k} {v}" for k, v in s["ends"].items()))
     for name, mean in s.get("stats", {}).items():
         lines.append(f"  {name.replace('_', ' ')}: {mean}")
+    if s.get("no_winner"):
+        lines.append(f"  games nobody won: {s['no_winner']}")
     lines.append("  winner score histogram:")
     top = max(s["winner_score_histogram"].values(), default=0)
     for bucket, count in s["winner_score_histogram"].items():

@@ -110,6 +110,10 @@ def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing(
         ({**base, "bag": {"black": -3}}, [], [], "setup.bag.black -3: a whole number"),
         ({**base, "market": {"crown": 10}}, [], [], "each item's points left, as a list"),
         ({"new_game": {"players": 1}}, [], [], "new_game players 1: the game is for 2-4 players"),
+        ({**base, "players": [{}]}, [], [], "1 players listed: the game is for 2-4 players"),
+        ({**base, "players": [{}] * 5}, [], [], "5 players listed: the game is for 2-4 players"),
+        ({**base, "players_count": 7}, [], [], "players_count 7: the game is for 2-4 players"),
+        ({**base, "players_count": 3}, [], [], "players_count 3 but 2 players listed"),
         ({**base, "reserve": {"mercenery": 3}}, [], [], "reserve: no reserve card 'mercenery'"),
         (base, [{"do": "out_turn", "player": 0}], [], "out_turn: player 0 is still in the game"),
     ]

@@ -65,7 +65,7 @@ def test_a_pack_lowering_the_player_limit_is_simmed_within_it(tmp_path, monkeypa
         "    source: approximation\n    note: a test\n    value: 2\n", encoding="utf-8")
     data = compiled_with("clank_catacombs", pack, monkeypatch)
     assert sim.run(data, games=2, seed=1)["players"] == 2
-    with pytest.raises(ValueError, match="is for 2-2 players .*max_players is 2"):
+    with pytest.raises(ValueError, match="is for 2 players .*max_players is 2"):
         sim.run(data, players=3, games=1, seed=1)
     with pytest.raises(ValueError, match="is for 2-4 players .*plays 5-6"):
         sim.run(GAME, players=5, games=1, seed=1)

@@ -156,8 +156,13 @@ def test_a_monster_of_no_kind_or_off_the_map_is_refused(monster, found):
       "monsters": []}, "is rock"),
     ({"exits": {"1": [4, 0]}}, "holds exit 1: no move ends there"),
     ({"stalagmites": [[4, 0]]}, "holds a stalagmite"),
-], ids=["class", "dwarf-status", "monster-status", "exit-off-map", "dwarf-in-rock", "two-dwarves-one-space",
-        "exit-in-rock", "dwarf-on-exit", "dwarf-on-stalagmite"])
+    ({"dwarves": [{"cls": "scout", "at": [4, 0]}, {"cls": "scout", "at": [5, 0]}]}, "a second scout"),
+    ({"dwarves": [{"cls": "scout", "at": [4, 0], "health": 6}]}, "health 6: 0 to 5"),
+    ({"dwarves": [{"cls": c, "at": [4, i]} for i, c in enumerate(
+        ("scout", "gunner", "driller", "engineer", "scout"))]}, "5 dwarves; the game has at most 4"),
+], ids=["class", "dwarf-status", "monster-status", "exit-off-map", "dwarf-in-rock",
+        "two-dwarves-one-space", "exit-in-rock", "dwarf-on-exit", "dwarf-on-stalagmite",
+        "same-class", "five-dwarves", "health-over-board"])
 def test_a_misspelt_class_status_or_an_exit_off_the_map_is_refused(extra, found):
     """A misspelt class raised StopIteration; a misspelt status was silently none."""
     errors = run_scenario(BASE, _scenario({"do": "activate_all"}, extra))

@@ -170,6 +170,7 @@ def test_the_planner_tops_a_row_up_with_stacks_of_two_attributes_r16():
     ({"hp": 6, "hp_max": 5}, "hp 6 is over hp_max 5"),
     ({"dl": 4}, "dl 4 is outside 1..3"),
     ({"resources": {"gold": -1}}, "gold -1 is negative"),
+    ({"misses": -3}, "misses -3 is negative"),
     ({"hand": ["crossbow"]}, "hand holds main or loot cards"),
     ({"loot": ["slime"]}, "loot holds loot cards"),
     ({"equipment": ["slime"]}, "is not a relic"),

@@ -73,3 +73,24 @@ def test_summary_gives_win_rate_mean_misses_and_floors(played):
     assert s["lost_hp"] + s["lost_descend"] + round(s["win_rate"] * n) == n
     assert 1 <= s["mean_floors"] <= 3
     assert s["mean_misses"] == round(sum(r["misses"] for r in played) / n, 2)
+
+
+def test_the_winner_histogram_counts_only_games_someone_won():
+    """L99, L159: a lost game has no winner, so its misses are no winner's score; likewise a
+    failed mission or a Cave game with no team back at the base (`winners: []`)."""
+    from types import SimpleNamespace
+    from tomecraft.runtime.sim import format_summary, summarise
+    results = [{"scores": [31], "rounds": 3, "capped": False, "won": True},
+               {"scores": [12], "rounds": 1, "capped": False, "won": False},
+               {"scores": [0, 0], "rounds": 9, "capped": False, "winners": []}]
+    summary = summarise(SimpleNamespace(game="g"), 1, 3, 1, results[:2])
+    assert summary["winner_score_histogram"] == {"30": 1} and summary["no_winner"] == 1
+    assert "games nobody won: 1" in format_summary(summary)
+    cave = summarise(SimpleNamespace(game="g"), 2, 1, 1, results[2:])
+    assert cave["winner_score_histogram"] == {} and cave["no_winner"] == 1
+
+
+def test_a_second_player_is_refused_in_the_solo_game_s_words():
+    """L9: the game is played alone; the refusal read 'is for 1-1 players'."""
+    with pytest.raises(ValueError, match=r"dm_crawl_decks is for 1 player$"):
+        sim.check_players(GAME, 2)

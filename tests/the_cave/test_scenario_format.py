@@ -83,7 +83,15 @@ def test_tiles_left_out_lay_the_starting_board_for_the_player_count():
         expect = [{"stacks": [piles] * 4}, {"team": players - 1, "pos": [0, 0]}]
         assert run({"teams": [{}] * players, "stacks": "dealt"}, expect=expect) == [], players
     assert "players 3 but 2 teams" in run({"players": 3, "teams": [{}, {}]})[0]
-    assert "no starting board for 6 players" in run({"players": 6})[0]
+    # L14: 2-5 players; hand-built teams may be fewer (a partial position), never more
+    assert "players 6: the_cave is for 2-5 players" in run({"players": 6})[0]
+    assert "players 1: the_cave is for 2-5 players" in run({"players": 1})[0]
+    tiles = [{"at": [0, 0], "kind": "start"}]
+    assert "teams 6: the_cave is for 2-5 players" in run({"tiles": tiles, "teams": [{}] * 6})[0]
+    assert run({"tiles": tiles, "teams": [{}]}) == []
+    # a count of another type said so (it was a TypeError from a comparison)
+    assert "setup.players: a whole number of players, not '3'" in run({"players": "3"})[0]
+    assert "setup.teams: a list of teams" in run({"tiles": tiles, "teams": 3})[0]
 
 
 def test_a_bonus_expectation_names_majority_categories():

@@ -135,10 +135,12 @@ class Rules:
                 self.log(f"{p.name} {amount} Clank! ({remove} cube(s) removed, {p.neg_bank} banked)")
 
     # --- damage ------------------------------------------------------------------------
-    def damage(self, p: Player, amount: int, cube: str = "supply") -> None:
+    def damage(self, p: Player, amount: int, cube: str = "supply", settle: bool = True) -> None:
+        """`settle`: a knock-out of the last player still in ends the game at once (L563,
+        L597); the dragon's draws settle that after their last cube (`draw_from_bag`)."""
         for _ in range(amount):
             if not p.active:
-                return
+                break
             if cube == "bag":
                 p.track.append("own")
             elif p.cubes > 0:
@@ -148,6 +150,8 @@ class Rules:
                 p.track.append("black")        # gaps 25/27
             if len(p.track) >= self.health:
                 self.knock_out(p)
+        if settle:
+            self.check_everyone_out()
 
     def heal(self, p: Player, amount: int) -> None:
         """L560: healing takes the player's own cubes off the health track back to their
@@ -203,13 +207,13 @@ class Rules:
                 ghosts += 1
                 self.log("the dragon draws a ghost cube")
                 for q in st.players:
-                    self.damage(q, 1)
+                    self.damage(q, 1, settle=False)
             else:
                 q = st.players[cube]
                 if self.log_enabled:
                     self.log(f"the dragon draws a {q.name} cube")
                 if q.active:
-                    self.damage(q, 1, cube="bag")
+                    self.damage(q, 1, cube="bag", settle=False)
                 else:
                     q.cubes += 1                         # gap 24
         st.clank_area["ghost"] += ghosts

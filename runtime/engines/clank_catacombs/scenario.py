@@ -99,14 +99,16 @@ def _start_side(data, side) -> object:
     return data.get("tile", side)
 
 
-def _players(data, n: int) -> int:
-    """`new_game.players`, refused in the scenario's terms when the content has no setup for it
+def _players(data, n: int, where: str = "") -> int:
+    """`new_game.players`, a hand-built state's `players_count` or its players listed (`where`
+    names which), refused in the scenario's terms when the content has no setup for the count
     (a KeyError '1' for one player; "7 players need the 墓穴派对 pack" with the pack loaded)."""
     starts, most = rule(data, "rage_start"), rule(data, "max_players")   # the dragon's start by count
     if not (n <= most and str(n) in starts):
         fewest = min(k for k in range(1, most + 1) if str(k) in starts)
         extra = "" if most >= 6 else " (5-6 with the 墓穴派对 pack: packs: [.../packs/tomb_party])"
-        raise ValueError(f"new_game players {n}: the game is for {fewest}-{most} players{extra}")
+        raise ValueError(f"{where or f'new_game players {n}'}: the game is for "
+                         f"{fewest}-{most} players{extra}")
     return n
 
 
@@ -158,6 +160,11 @@ def build(data, setup: dict) -> Engine:
     state.rage = setup.get("rage", 1) - 1
     state.mastery_left = setup.get("mastery_left", n)
     specs = setup.get("players") or [{} for _ in range(n)]
+    if "players_count" in setup:
+        _players(data, n, f"players_count {n}")
+        if setup.get("players") and len(specs) != n:    # which count would the rules use?
+            raise ValueError(f"players_count {n} but {len(specs)} players listed")
+    _players(data, len(specs), f"{len(specs)} players listed")   # L645: 2-4, 5-6 with the pack
     for seat, spec in enumerate(specs):
         p = Player(seat, _pos(spec.get("pos", [0, 0])), cubes=spec.get("cubes", 30))
         p.hand = list(spec.get("hand", []))
@@ -177,6 +184,7 @@ def build(data, setup: dict) -> Engine:
     engine = Engine(data, state, agents)
     engine.rng = ScriptedRng([_cube(d) for d in setup.get("bag_draws", [])])   # "0" as 0, as in `bag`
     _check_setup(engine, setup)
+    engine.check_everyone_out()          # L597: every player already out is a game over
     return engine
 
 

@@ -167,6 +167,10 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
             la = spec["last_action"]
             d.last_action = (la["do"], la.get("weapon"), la.get("mode"))
         d.used = Counter({tuple(k.split(":")): n for k, n in spec.get("used", {}).items()})
+        if not isinstance(d.health, int) or not 0 <= d.health <= board.health:
+            # L234: the board's health spaces; below 0 or over them no play reaches
+            raise ValueError(f"dwarves[{seat}] health {d.health!r}: 0 to {board.health} "
+                             f"(the {cls}'s board, L234)")
         if d.health == 0:
             d.statuses.add("unconscious")
         st.dwarves.append(d)

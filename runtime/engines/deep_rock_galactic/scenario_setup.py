@@ -77,9 +77,17 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
     classes = sorted(c.id for c in data.of("dwarf"))
     statuses = sorted(n for n, infos in data.names.items() if "status" in infos)
     pieces = [(f"dwarves[{i}]", spec.get("at")) for i, spec in enumerate(setup.get("dwarves", []))]
+    most = data.players["max"]
+    if len(setup.get("dwarves", [])) > most:     # L120: 1-4 players, one dwarf board each
+        raise ValueError(f"dwarves: {len(setup['dwarves'])} dwarves; the game has at most {most}")
+    seated = {}
     for i, spec in enumerate(setup.get("dwarves", [])):
         if spec.get("cls") not in classes:
             raise ValueError(f"dwarves[{i}]: cls {spec.get('cls')!r}: no such dwarf; known: {classes}")
+        if spec["cls"] in seated:                # L234, L1421: each dwarf plays its own class board
+            raise ValueError(f"dwarves[{i}]: a second {spec['cls']} (dwarves[{seated[spec['cls']]}]); "
+                             f"each dwarf has its own class")
+        seated[spec["cls"]] = i
     for i, spec in enumerate(setup.get("monsters", [])):
         if spec.get("kind") not in kinds:
             raise ValueError(f"monsters[{i}]: kind {spec.get('kind')!r}: no such monster; known: {kinds}")

@@ -137,6 +137,8 @@ class Scenario:
                 raise ValueError(f"sideways: {label} is not a relic in the equipment (L234)")
             relic.sideways = True
         within_limits(self.engine)
+        if s.hp <= 0:                    # L159: at 0 HP the game is lost, a set-up one too
+            self.engine.lose("HP reached 0")
         self.engine.settle()
 
     def _clear(self, deck: str) -> None:

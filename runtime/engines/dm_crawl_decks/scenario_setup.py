@@ -41,7 +41,7 @@ def holds(zone: str, card: Card) -> bool:
 
 def within_limits(engine) -> None:
     """A state the rules cannot reach would test nothing the rulebook says: refuse HP over
-    the maximum, a DL outside 1..max (L85), negative resources, more tokens of an attribute
+    the maximum, a DL outside 1..max (L85), negative resources or misses, more tokens of an attribute
     than the 5 there are (L13). (The spare slot and loot pile may be set up over their
     capacity: L75 gives the slot's only "by default", and effects may change either.)"""
     s, b = engine.state, engine.board
@@ -51,6 +51,8 @@ def within_limits(engine) -> None:
     if not b.dl_start <= s.dl <= b.dl_max:
         problems.append(f"dl {s.dl} is outside {b.dl_start}..{b.dl_max} (L85)")
     problems += [f"resources: {r} {n} is negative" for r, n in s.resources.items() if n < 0]
+    if s.misses < 0:                     # L167: a count of discarded cards
+        problems.append(f"misses {s.misses} is negative (a count of cards, L167)")
     for a in ATTRIBUTES:
         supply = engine.data.kinds["attribute"][a].supply
         if s.tokens[a].up < 0 or s.tokens[a].down < 0 or s.tokens[a].total > supply:

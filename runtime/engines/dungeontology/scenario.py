@@ -306,6 +306,7 @@ def _run_step(e: Engine, step: dict) -> None:
         assert not who.done and (e.state.max_alert or e.stars(who) >= 2), \
             f"no thesis: {e.stars(who)} star(s), two needed outside Maximum Alert"
         e.thesis(who)
+        e.check_end()           # L1164, L1273: the last scholar's thesis ends the game, as a turn's
     elif do == "rest":
         assert not e.state.max_alert, "no rest phase in Maximum Alert"     # L1161 (rest does nothing)
         e.rest(who, move_to_start=not step.get("in_place", False))

@@ -26,6 +26,7 @@ from collections import Counter
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.rng import Rng
+from tomecraft.runtime.sim import check_players, player_counts
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scenario_setup import check_names, pos as _pos
 from tomecraft.runtime.engines.the_cave.scoring import score
@@ -112,6 +113,12 @@ def _depth_and_marker(spec: dict, kind, where: str) -> tuple[int, int | None]:
 
 def _check_setup(setup: dict) -> None:
     _known("setup", setup, SETUP_KEYS)
+    players = setup.get("players", 2)
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ScenarioError(f"setup.players: a whole number of players, not {players!r}")
+    if not isinstance(setup.get("teams") or [], list):
+        raise ScenarioError(f"setup.teams: a list of teams ({{pos, backpack, ...}}), "
+                            f"not {setup['teams']!r}")
     for i, spec in enumerate(setup.get("tiles") or []):
         _known(f"setup.tiles[{i}]", spec, TILE_KEYS)
     for i, spec in enumerate(setup.get("teams") or []):
@@ -157,6 +164,12 @@ def _dealt(data, setup: dict) -> State | None:
     players = len(specs) if specs else setup.get("players", 2)
     if specs and "players" in setup and setup["players"] != players:
         raise ScenarioError(f"setup: players {setup['players']} but {players} teams")
+    # L14: 2-5 players, as `sim` says. Hand-built `teams` may list fewer (a position with one
+    # team shows a movement rule; README's example does), never more than the game seats.
+    try:
+        check_players(data, max(players, player_counts(data)["min"]) if specs else players)
+    except ValueError as err:
+        raise ScenarioError(f"{'teams' if specs else 'players'} {players}: {err}") from None
     if "tiles" in setup and setup.get("stacks") != DEALT:
         return None
     return new_state(data, players, Rng("scenario"))
