@@ -76,8 +76,8 @@ from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
-    known_keys, map_cells, placed_on_map, setup_cards, setup_objective)
-from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, State
+    known_keys, map_cells, placed_on_map, setup_cards, setup_dwarf, setup_objective)
+from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, unknown_step
 
@@ -139,41 +139,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     st.upgrade_supply = list(setup.get("upgrade_supply", [u.id for u in data.of("weapon_upgrade")
                                                           for _ in range(u.count or 1)]))
     for seat, spec in enumerate(setup.get("dwarves", [])):
-        cls = spec["cls"]
-        primary = spec.get("primary") or next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
-        board = data.get("dwarf", cls)          # a full board unless the scenario says
-        statuses = set(spec.get("statuses", []))
-        # a dwarf set up Stunned acts in a Stunned Action Phase: 1 action (L310), unless told
-        default_actions = 1 if "stunned" in statuses else 3
-        d = Dwarf(seat, cls, _hex(spec["at"]), health=spec.get("health", board.health),
-                  ammo=spec.get("ammo", board.primary_ammo),
-                  secondary_ammo=spec.get("secondary_ammo", board.secondary_ammo),
-                  secondary=spec.get("secondary", "zhukov"),
-                  primary=primary, overclocked=spec.get("overclocked", False),
-                  statuses=statuses, actions=spec.get("actions", default_actions),
-                  in_pod=spec.get("in_pod", False), carried=Counter(spec.get("carried", {})),
-                  throwables=list(spec.get("throwables", [])))
-        d.upgrades, d.spare_upgrades = dict(spec.get("upgrades", {})), list(spec.get("spare_upgrades", []))
-        cards = spec.get("rock_and_stone", [])
-        if isinstance(cards, int):             # a count: dealt from the top of the deck
-            engine.draw_rock_and_stone(d, cards)
-        else:
-            d.rock_and_stone = list(cards)
-        d.tokens = Counter(plain(data.get("dwarf", cls).equipment) or {})
-        d.acted_at = spec.get("acted_at", -1)
-        if "tokens" in spec:                     # class tokens still in hand (platforms, ...)
-            d.tokens = Counter(spec["tokens"])
-        if "last_action" in spec:                # e.g. {do: attack, weapon: minigun, mode: 0}
-            la = spec["last_action"]
-            d.last_action = (la["do"], la.get("weapon"), la.get("mode"))
-        d.used = Counter({tuple(k.split(":")): n for k, n in spec.get("used", {}).items()})
-        if not isinstance(d.health, int) or not 0 <= d.health <= board.health:
-            # L234: the board's health spaces; below 0 or over them no play reaches
-            raise ValueError(f"dwarves[{seat}] health {d.health!r}: 0 to {board.health} "
-                             f"(the {cls}'s board, L234)")
-        if d.health == 0:
-            d.statuses.add("unconscious")
-        st.dwarves.append(d)
+        st.dwarves.append(setup_dwarf(engine, data, seat, spec))
     for d in st.dwarves:
         equipment.hold_passive_abilities(engine, d)
     if setup.get("sentry"):

@@ -3,8 +3,12 @@ monster or status, or a piece off the map is refused with the entry it is in: ig
 would set up a different board than the tester wrote."""
 from __future__ import annotations
 
+from collections import Counter
+
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
+from tomecraft.runtime.engines.deep_rock_galactic.engine import plain
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
+from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 from tomecraft.runtime.scenario import key_problem
 
 
@@ -166,3 +170,43 @@ def setup_cards(by_id: dict, setup: dict, key: str) -> list:
     if unknown:
         raise ValueError(f"{key}: unknown card {unknown[0]!r}; cards: {', '.join(sorted(by_id))}")
     return [by_id[i] for i in ids]
+
+
+def setup_dwarf(engine, data, seat: int, spec: dict) -> Dwarf:
+    """The dwarf a scenario's `dwarves[seat]` entry sets up: the class board's full health and
+    ammo, its default primary and its tokens, unless the entry says otherwise."""
+    cls = spec["cls"]
+    primary = spec.get("primary") or next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
+    board = data.get("dwarf", cls)          # a full board unless the scenario says
+    statuses = set(spec.get("statuses", []))
+    # a dwarf set up Stunned acts in a Stunned Action Phase: 1 action (L310), unless told
+    default_actions = 1 if "stunned" in statuses else 3
+    d = Dwarf(seat, cls, _hex(spec["at"]), health=spec.get("health", board.health),
+              ammo=spec.get("ammo", board.primary_ammo),
+              secondary_ammo=spec.get("secondary_ammo", board.secondary_ammo),
+              secondary=spec.get("secondary", "zhukov"),
+              primary=primary, overclocked=spec.get("overclocked", False),
+              statuses=statuses, actions=spec.get("actions", default_actions),
+              in_pod=spec.get("in_pod", False), carried=Counter(spec.get("carried", {})),
+              throwables=list(spec.get("throwables", [])))
+    d.upgrades, d.spare_upgrades = dict(spec.get("upgrades", {})), list(spec.get("spare_upgrades", []))
+    cards = spec.get("rock_and_stone", [])
+    if isinstance(cards, int):             # a count: dealt from the top of the deck
+        engine.draw_rock_and_stone(d, cards)
+    else:
+        d.rock_and_stone = list(cards)
+    d.tokens = Counter(plain(data.get("dwarf", cls).equipment) or {})
+    d.acted_at = spec.get("acted_at", -1)
+    if "tokens" in spec:                     # class tokens still in hand (platforms, ...)
+        d.tokens = Counter(spec["tokens"])
+    if "last_action" in spec:                # e.g. {do: attack, weapon: minigun, mode: 0}
+        la = spec["last_action"]
+        d.last_action = (la["do"], la.get("weapon"), la.get("mode"))
+    d.used = Counter({tuple(k.split(":")): n for k, n in spec.get("used", {}).items()})
+    if not isinstance(d.health, int) or not 0 <= d.health <= board.health:
+        # L234: the board's health spaces; below 0 or over them no play reaches
+        raise ValueError(f"dwarves[{seat}] health {d.health!r}: 0 to {board.health} "
+                         f"(the {cls}'s board, L234)")
+    if d.health == 0:
+        d.statuses.add("unconscious")
+    return d
