@@ -84,6 +84,8 @@ def run(data, players: int | None = None, games: int = 100, seed: int = 1,
     summary = summarise(data, players, games, seed, results,
                         finished_label=getattr(engine, "FINISHED_LABEL", "finished"),
                         shown_stats=getattr(engine, "SUMMARY_STATS", None))
+    summary["labels"] = {key: getattr(engine, attr) for key, attr in LABELS.items()
+                         if hasattr(engine, attr)}
     if usage:
         summary["usage"] = usage_summary(data, results, tracker.tracked)
     if progress:
@@ -184,16 +186,26 @@ def _optional(done: list[dict], n: int, players: int, finished_label: str,
     return extra
 
 
+# What an engine may call the summary's generic figures (a module attribute of the engine):
+# Crawl Decks' score is its misses, fewer is better, and its "rounds" are floors reached.
+LABELS = {"score": "SCORE_LABEL", "rounds": "ROUNDS_LABEL", "histogram": "HISTOGRAM_LABEL"}
+
+
 def format_summary(summary: dict) -> str:
     s = summary
+    label = {"score": "scores", "rounds": "mean rounds", "histogram": "winner score histogram",
+             **s.get("labels", {})}
     lines = [
-        f"{s['game']}: {s['games']} games, {s['players']} players, seed {s['seed']}",
+        f"{s['game']}: {s['games']} games, {s['players']} player{'s' if s['players'] != 1 else ''}, "
+        f"seed {s['seed']}",
         f"  completed:   {s['completed']} (hit the round cap: {len(s['capped'])}"
         + (f", games {s['capped'][:10]}" if s["capped"] else "") + ")",
-        f"  scores:      min {s['score']['min']}  mean {s['score']['mean']}  max {s['score']['max']}",
-        "  seat means:  " + "  ".join(f"P{i + 1} {m}" for i, m in enumerate(s["seat_mean"])),
-        f"  mean rounds: {s['mean_rounds']}",
+        f"  {label['score'] + ':':<12} min {s['score']['min']}  mean {s['score']['mean']}  "
+        f"max {s['score']['max']}",
     ]
+    if s["players"] > 1:
+        lines.append("  seat means:  " + "  ".join(f"P{i + 1} {m}" for i, m in enumerate(s["seat_mean"])))
+    lines.append(f"  {label['rounds']}: {s['mean_rounds']}")
     if "returned_rate" in s:
         lines.append(f"  {s['finished_label']}: {s['returned_rate'] * 100:.1f}%")
     if "ends" in s:
@@ -202,7 +214,7 @@ def format_summary(summary: dict) -> str:
         lines.append(f"  {name.replace('_', ' ')}: {mean}")
     if s.get("no_winner"):
         lines.append(f"  games nobody won: {s['no_winner']}")
-    lines.append("  winner score histogram:")
+    lines.append(f"  {label['histogram']}:" + ("" if s["winner_score_histogram"] else " none"))
     top = max(s["winner_score_histogram"].values(), default=0)
     for bucket, count in s["winner_score_histogram"].items():
         bar = "#" * max(1, round(count * 60 / top)) if top > 60 else "#" * count

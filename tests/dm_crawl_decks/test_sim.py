@@ -60,7 +60,7 @@ def test_cli_sim_ends_every_game_and_is_deterministic_across_processes():
     runs = [subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300,
                            env=dict(os.environ, PYTHONHASHSEED=seed)) for seed in ("0", "4242")]
     assert runs[0].returncode == 0, runs[0].stderr
-    assert "20 games, 1 players, seed 7" in runs[0].stdout
+    assert "20 games, 1 player, seed 7" in runs[0].stdout
     assert "completed:   20 (hit the round cap: 0)" in runs[0].stdout
     assert runs[1].stdout == runs[0].stdout
 
@@ -94,3 +94,15 @@ def test_a_second_player_is_refused_in_the_solo_game_s_words():
     """L9: the game is played alone; the refusal read 'is for 1-1 players'."""
     with pytest.raises(ValueError, match=r"dm_crawl_decks is for 1 player$"):
         sim.check_players(GAME, 2)
+
+
+def test_the_summary_names_the_score_as_misses_and_says_fewer_is_better():
+    """The sim printed Crawl Decks' misses as "scores" and its floors as "rounds", and said
+    "1 players": a designer read 47 as a good score (rulebook L99: fewer misses score higher)."""
+    from tomecraft.generated.dm_crawl_decks import GAME
+    from tomecraft.runtime import sim
+    text = sim.format_summary(sim.run(GAME, games=3, seed=1))
+    assert "3 games, 1 player, seed 1" in text
+    assert "misses (the score: fewer is better): min" in text and "\n  scores:" not in text
+    assert "mean floors reached:" in text and "mean rounds" not in text
+    assert "seat means" not in text and "win rate" not in text

@@ -10,3 +10,7 @@ __all__ = ["Engine", "new_engine", "play_game", "result", "run_scenario", "setup
 # How `tomecraft sim` summarises this solo game (see runtime/sim.py): the score is the
 # number of misses (lower is better) and a "round" is a floor reached.
 FINISHED_LABEL = "won"
+SCORE_LABEL = "misses (the score: fewer is better)"     # rulebook L99, L167
+ROUNDS_LABEL = "mean floors reached"
+HISTOGRAM_LABEL = "misses of the games won"
+SUMMARY_STATS = ("mean_turns",)     # win rate, misses and floors are the lines above
