@@ -17,7 +17,7 @@ import importlib
 import importlib.util
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.checks import did_you_mean, removal_entry
+from tomecraft.compiler.checks import did_you_mean, removal_entry, report_still_used
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.compiler.schemas import COMMON_FIELDS
 from tomecraft.dsl import nodes as n
@@ -63,6 +63,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         for site in entity.effects:
             _check_effect(game, entity, site, contract, keyword_constructs, reporter, seen)
     _check_keys(game, contract, reporter)
+    _check_key_terms(game, contract, reporter)
     _check_rule_values(game, contract, base_pack, reporter)
     if not any(d.severity == dg.ERROR and d.code.startswith(("TC-Y", "TC-P"))
                for d in reporter.diagnostics):
@@ -168,6 +169,78 @@ def _check_keys(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
                                  f"{name} {value!r}: the engine finds each {kind} by its {name}, "
                                  "so one of them would never be played", here.display, mark.line,
                                  mark.column, f"give each {kind} its own {name}")
+
+
+def _keyed_terms(game: Game, contract: Contract) -> dict[str, tuple[str, str, set]]:
+    """term type -> (kind, field, the values its entities carry) for each key field whose
+    terms the engine finds only through an entity (`Use.found`: Deep Rock Galactic's monster
+    `creature` and die `die`; its board tokens have entity-less ones, IFG, LURE...)."""
+    keyed = {}
+    for kind, uses in contract.kinds.items():
+        fields = game.vocab.kinds.get(kind, {}).get("fields", {})
+        for name, use in uses.items():
+            tag = fields.get(name, {}).get("x-tomecraft", "") if isinstance(fields.get(name), dict) else ""
+            if use.found and tag.startswith("term:"):
+                keyed[tag[5:]] = (kind, name, {e.data.get(name)
+                                               for e in game.entities.get(kind, {}).values()})
+    return keyed
+
+
+def _term_args(game: Game, block, keyed: dict):
+    """(node, term type, name) for each argument of a verb, query or keyword call that names a
+    declared term of a keyed type."""
+    for node in n.walk(block):
+        if not isinstance(node, (n.Call, n.Func)):
+            continue
+        callee = game.vocab.callable(node.verb if isinstance(node, n.Call) else node.name)
+        if callee is None:
+            continue
+        params = {p.name: p for p in callee.params}
+        for i, arg in enumerate(node.args):
+            param = params.get(arg.name) if isinstance(arg, n.KwArg) else \
+                (callee.params[i] if i < len(callee.params) else None)
+            value = arg.value if isinstance(arg, n.KwArg) else arg
+            if param is None or param.type not in keyed or not isinstance(value, n.Name) \
+                    or len(value.parts) != 1 or param.type not in game.vocab.types_of(value.parts[0]):
+                continue
+            yield value, param.type, value.parts[0]
+
+
+def _check_key_terms(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
+    """An effect or a field naming a term of a key field that no entity carries: the engine
+    finds the entity by that term, finds none, and play stops (found by the fourth packs blind
+    test: a fan's creature term with no monster, spawned by a card; a pack removing the Slasher
+    while the base game's Swarm card spawns it). Said at the pack's `remove` entry when a
+    removal of the kind took it, else at the name."""
+    keyed = _keyed_terms(game, contract)
+    if not keyed:
+        return
+    removed: dict[tuple, tuple] = {}
+    for entity in game.all():
+        uses = [(site, node, type_, value) for site in entity.effects if site.ast is not None
+                for node, type_, value in _term_args(game, site.ast, keyed)]
+        uses += [(None, path, target[5:], value) for path, target, value in entity.refs
+                 if target[5:] in keyed and target.startswith("term:")
+                 and path[-1] != keyed[target[5:]][1]]
+        for site, where, type_, value in uses:
+            kind, name, carried = keyed[type_]
+            if value in carried:
+                continue
+            line, column = (entity.doc.effect_position(site.path, where.pos.line, where.pos.column)
+                            if site is not None else
+                            (entity.doc.mark(where).line, entity.doc.mark(where).column))
+            removal = removal_entry(game, kind, value)
+            if removal is not None and removal[2] != entity.pack:
+                doc, i, _ = removal
+                removed.setdefault((id(doc), i, kind, value), (doc, []))[1].append(
+                    f"{entity.kind} {entity.id!r} at {entity.display}:{line}")
+                continue
+            reporter.add(dg.UNKNOWN_REF,
+                         f"no {kind} has {name} {value!r}: the engine finds a {kind} by its "
+                         f"{name}, so this could not be played", entity.display, line, column,
+                         f"add a {kind} with `{name}: {value}`, or name another {type_}: "
+                         + ", ".join(sorted(str(v) for v in carried if v)))
+    report_still_used(removed, reporter)
 
 
 # --- effects ---------------------------------------------------------------------------------

@@ -39,6 +39,8 @@ class Use:
     events: frozenset[str] | None = None        # events a trigger here hears (None: all)
     key: bool = False                           # the engine finds entities of the kind by
                                                 # this field's value: no two may share one
+    found: bool = False                         # a key term: an effect naming a term of its
+                                                # type that no entity carries stops play
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +88,12 @@ def reads(when: str, *names: str) -> dict[str, Use]:
     return {name: Use(when) for name in names}
 
 
-def keys(when: str, *names: str) -> dict[str, Use]:
+def keys(when: str, *names: str, found: bool = False) -> dict[str, Use]:
     """Fields the engine looks entities up by (a table keyed by the value): two entities of
-    the kind with the same value would leave one unreachable, so the compiler refuses that."""
-    return {name: Use(when, key=True) for name in names}
+    the kind with the same value would leave one unreachable, so the compiler refuses that.
+    `found`: the engine has no entity-less fallback for a term of the field's type, so every
+    such term an effect or field names must be carried by an entity."""
+    return {name: Use(when, key=True, found=found) for name in names}
 
 
 def printed(*names: str, on: str = "the reference sheets") -> dict[str, Use]:

@@ -941,3 +941,29 @@ def test_a_verb_whose_handler_does_nothing_is_refused_at_the_call(tmp_path, game
     found = check_pack(tmp_path, game, {file: text})
     assert [(c, f) for c, f, _, _ in found] == [("TC-C003", file)], found
     assert f"does nothing for `{verb}`" in found[0][3]
+
+
+def test_a_drg_creature_no_monster_carries_is_refused_where_it_is_named(tmp_path):
+    """A fan's creature term with no monster, spawned by a card: check was clean and sim
+    stopped on KeyError 'ghoul' (the engine finds a monster by its creature term)."""
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: fan_pack\ngame: deep_rock_galactic\nversion: '1.0'\nvocabulary:\n  terms:\n"
+        "    creature:\n      ghoul: {zh: 食尸鬼, en: Ghoul}\n", encoding="utf-8")
+    card = ("  - {id: rs_ghoul, name: {zh: 鬼, en: Ghoul call}, source: approximation, note: x,"
+            " count: 2, effect: \"spawn ghoul 1\"}")
+    (pack / "cards.yaml").write_text("rock_and_stone_cards:\n" + card + "\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "deep_rock_galactic", [pack], reporter)
+    found = [(d.code, Path(d.file).name, d.line, d.column) for d in reporter.diagnostics]
+    assert found == [("TC-R001", "cards.yaml", 2, card.index("ghoul 1") + 1)]
+
+
+def test_removing_a_drg_monster_a_base_card_spawns_is_refused_at_the_removal(tmp_path):
+    """The Slasher removed while the base Swarm card spawns it: check was clean and sim
+    stopped on KeyError 'slasher'; refused at the pack's remove entry, naming the card."""
+    found = check_pack(tmp_path, "deep_rock_galactic", {},
+                       remove="[{kind: monster, id: slasher}]")
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-R001", "pack.yaml", 4)]
+    assert "swarm_mixed" in found[0][3]
