@@ -967,3 +967,12 @@ def test_removing_a_drg_monster_a_base_card_spawns_is_refused_at_the_removal(tmp
                        remove="[{kind: monster, id: slasher}]")
     assert [(c, f, line) for c, f, line, _ in found] == [("TC-R001", "pack.yaml", 4)]
     assert "swarm_mixed" in found[0][3]
+
+
+def test_removing_the_cave_camera_the_wonder_tile_asks_for_is_refused_at_the_removal(tmp_path):
+    """The Camera removed while the Underground wonder's Photograph action requires
+    `has(camera)`: check was clean and no team could ever photograph (no equipment carries the
+    term); refused at the pack's remove entry, naming the tile kind."""
+    found = check_pack(tmp_path, "the_cave", {}, remove="[{kind: equipment, id: camera}]")
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-R001", "pack.yaml", 4)]
+    assert "wonder" in found[0][3]
