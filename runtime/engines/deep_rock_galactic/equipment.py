@@ -213,6 +213,9 @@ def ability(engine: Monsters, d: Dwarf, act: dict) -> None:
         raise EffectError(f"the {d.cls} has no ability {act['id']!r}")
     if found.id in NATIVE_ABILITIES:
         raise EffectError(f"{found.id} is the {NATIVE_ABILITIES[found.id]} action")
-    if not engine.run(found.effect, you=d):
+    # asked before it runs: an effect that pays then finds nothing to target (`pay actions
+    # 1 -> target monster where adjacent(): ...`) would spend the action on nothing
+    if found.effect is None or not found.effect.can(Context(engine, you=d)) \
+            or not engine.run(found.effect, you=d):
         raise EffectError(f"{found.id} cannot be used now")
     engine.log(f"{d.cls} uses {found.id}")
