@@ -224,3 +224,21 @@ def test_a_packs_allow_reverse_lets_its_holder_cross_against_the_arrow(tmp_path)
     engine.gain_token(holder, "fan_compass")
     engine.end_turn(holder)                               # a held token's passive lasts
     assert engine.may_reverse(holder)
+
+
+def test_a_packs_extra_dungeon_cards_are_counted_at_the_packs_own_card(tmp_path):
+    """A pack adding dungeon cards was told "the dungeon deck holds 101 cards" at a base card's
+    count (content/clank_catacombs/cards.yaml), a line the fan cannot change: said at the
+    pack's card, with the way to keep 100 (fourth packs blind test)."""
+    (tmp_path / "pack.yaml").write_text("id: extra\ngame: clank_catacombs\nversion: '1'\n",
+                                        encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text(
+        "cards:\n  - id: crypt_key\n    name: {zh: 墓穴钥匙, en: Crypt Key}\n"
+        "    source: approximation\n    note: a test\n    card_type: acquire\n"
+        "    count: 1\n    cost: 2\n    play: \"gain movement 1\"\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT, [tmp_path], reporter)
+    found = [(Path(d.file).name, d.line) for d in reporter.diagnostics
+             if "the dungeon deck holds 101 cards" in d.message]
+    assert found == [("cards.yaml", 7)] and Path(reporter.diagnostics[0].file).parent == tmp_path
+    assert "replace: true" in reporter.diagnostics[0].hint
