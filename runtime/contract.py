@@ -78,6 +78,11 @@ class Contract:
     # play does it by itself: verb -> why. Content calling one is refused at the call, since
     # it would read on the sheets and change nothing in play.
     inert_verbs: Mapping[str, str] = field(default_factory=dict)
+    # Verbs the engine can carry out only where it hands them what they act on (Clank!'s
+    # `unlock` needs the tunnel being crossed, `take_treasure` the room the player is in):
+    # verb -> (the "kind.field" effect fields where it runs, what it needs there). A call in
+    # any other field, directly or through a keyword, is refused at the call.
+    verb_fields: Mapping[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
 
     def use(self, kind: str, field_name: str) -> Use | None:
         return self.kinds.get(kind, {}).get(field_name)

@@ -57,6 +57,12 @@ def test_the_contract_names_only_what_the_vocabulary_declares(game):
         assert set(uses) == declared, (kind, set(uses) ^ declared)
     for need in contract.needs:
         assert need.kind in vocab["kinds"], need
+    for verb, (fields, _) in {**contract.verb_fields,
+                              **{v: ((), "") for v in contract.inert_verbs}}.items():
+        assert verb in vocab["verbs"], verb
+        for site in fields:
+            kind, name = site.split(".")
+            assert name in contract.kinds[kind], site
 
 
 def test_a_lasting_construct_where_the_cave_runs_effects_once_is_refused(tmp_path):
@@ -976,3 +982,57 @@ def test_removing_the_cave_camera_the_wonder_tile_asks_for_is_refused_at_the_rem
     found = check_pack(tmp_path, "the_cave", {}, remove="[{kind: equipment, id: camera}]")
     assert [(c, f, line) for c, f, line, _ in found] == [("TC-R001", "pack.yaml", 4)]
     assert "wonder" in found[0][3]
+
+
+@pytest.mark.parametrize("effect, verb", [
+    ("gain movement 1; unlock lock_icon", "unlock"), ("take_treasure", "take_treasure"),
+    ("record_signpost", "record_signpost"), ("cross", "cross"), ("buy_item", "buy_item"),
+    ("gain skill 1; may: take_token prisoner 1", "take_token")])
+def test_a_clank_verb_that_acts_on_a_tunnel_or_room_is_refused_in_a_cards_play(tmp_path, effect,
+                                                                               verb):
+    """`unlock lock_icon` in a card's play checked clean and stopped the game (KeyError 'to':
+    the engine hands it the tunnel being crossed only in a tunnel icon's `cross`), and so did
+    take_treasure, record_signpost ('Card' object has no attribute ...), cross, buy_item
+    (fourth packs blind test)."""
+    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": (
+        "cards:\n  - {id: t_card, name: {zh: 测, en: Test}, source: approximation, note: x, "
+        f"card_type: acquire, count: 1, cost: 1, play: \"{effect}\"}}\n")},
+        remove="[{kind: card, id: lute}]")
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-C003", "cards.yaml", 2)], found
+    assert f"`{verb}`" in found[0][3]
+
+
+def test_a_clank_room_may_take_its_treasure_and_a_tunnel_icon_unlock(tmp_path):
+    found = check_pack(tmp_path, "clank_catacombs", {"icons.yaml": """
+tunnel_icons:
+  - id: lock_icon
+    replace: true
+    name: {zh: 上锁图标, en: Lock icon}
+    source: approximation
+    note: a test
+    icon: lock_icon
+    cross: "pay lockpick 2 -> unlock lock_icon"
+"""})
+    assert found == []
+
+
+def test_the_contract_command_prints_where_clank_runs_its_tunnel_and_room_verbs():
+    from tomecraft.compiler import cli
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["contract", "clank_catacombs"]) == 0
+    text = out.getvalue()
+    assert "unlock: only in tunnel_icon.cross (it acts on the tunnel being crossed)" in text
+    assert "extra_dragon_cubes: nowhere, it changes nothing" in text
+
+
+def test_extra_dragon_cubes_from_any_effect_is_refused_as_changing_nothing(tmp_path):
+    """A card's `extra_dragon_cubes 1` checked clean; the next attack counts its cubes afresh,
+    so it changed nothing."""
+    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": (
+        "cards:\n  - {id: t_card, name: {zh: 测, en: Test}, source: approximation, note: x, "
+        "card_type: acquire, count: 1, cost: 1, play: \"gain gold 3; extra_dragon_cubes 1\"}\n")},
+        remove="[{kind: card, id: lute}]")
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-C003", "cards.yaml", 2)], found
