@@ -8,6 +8,8 @@ from __future__ import annotations
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.game_checks import report
 from tomecraft.compiler.model import Game
+from tomecraft.dsl import nodes
+from tomecraft.runtime.engines.clank_catacombs.handlers import FREE_CARD_ZONES
 
 ROOM_EXITS = "NESW"
 # Tunnel icons the engine runs on every crossing (a plain tunnel, a portal), not from tiles.
@@ -46,8 +48,28 @@ _KEEP_TOTAL = ("a pack keeps the total by removing or replacing base entities (s
                "`replace: true`) for the ones it adds")
 
 
+def _check_free_card_zones(game: Game, reporter: dg.Reporter) -> None:
+    """`acquire_free CARD ZONE` puts the card in the player's hand, deck or discard pile; any
+    other zone (the dungeon row, the reserve...) was played as the discard pile."""
+    for entity in game.all():
+        for site in entity.effects:
+            for node in nodes.walk(site.ast) if site.ast is not None else ():
+                if not isinstance(node, nodes.Call) or node.verb != "acquire_free" \
+                        or len(node.args) < 2:
+                    continue
+                zone = node.args[1]
+                name = zone.parts[0] if isinstance(zone, nodes.Name) and len(zone.parts) == 1 else None
+                if name is None or name in FREE_CARD_ZONES:
+                    continue
+                line, column = entity.doc.effect_position(site.path, zone.pos.line, zone.pos.column)
+                reporter.add(dg.GAME_RULE, f"a free card goes to the player's hand, deck or "
+                             f"discard pile, not the {name}", entity.display, line, column,
+                             "one of: " + ", ".join(FREE_CARD_ZONES))
+
+
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_player_limit(game, reporter)
+    _check_free_card_zones(game, reporter)
     cards = game.of_kind("card")
     if cards:
         dungeon = [c for c in cards if c.data.get("card_type") in ("acquire", "device", "monster")]
