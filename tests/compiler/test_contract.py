@@ -987,13 +987,15 @@ def test_removing_the_cave_camera_the_wonder_tile_asks_for_is_refused_at_the_rem
 @pytest.mark.parametrize("effect, verb", [
     ("gain movement 1; unlock lock_icon", "unlock"), ("take_treasure", "take_treasure"),
     ("record_signpost", "record_signpost"), ("cross", "cross"), ("buy_item", "buy_item"),
-    ("gain skill 1; may: take_token prisoner 1", "take_token")])
+    ("gain skill 1; may: take_token prisoner 1", "take_token"),
+    ("gain skill 1; may: pay gold 20 -> score 15", "score")])
 def test_a_clank_verb_that_acts_on_a_tunnel_or_room_is_refused_in_a_cards_play(tmp_path, effect,
                                                                                verb):
     """`unlock lock_icon` in a card's play checked clean and stopped the game (KeyError 'to':
     the engine hands it the tunnel being crossed only in a tunnel icon's `cross`), and so did
     take_treasure, record_signpost ('Card' object has no attribute ...), cross, buy_item
-    (fourth packs blind test)."""
+    (fourth packs blind test); a card's `score 15` was summed nowhere (points count only
+    when a token is scored at the end)."""
     found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": (
         "cards:\n  - {id: t_card, name: {zh: 测, en: Test}, source: approximation, note: x, "
         f"card_type: acquire, count: 1, cost: 1, play: \"{effect}\"}}\n")},

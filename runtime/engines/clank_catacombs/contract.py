@@ -69,6 +69,8 @@ VERB_FIELDS = {
     "place_treasure": _ROOM, "place_highest_treasure": _ROOM,
     "buy_item": (("room.action",), "the market item being bought"),
     "discount": (("room.action",), "the purchase it lowers, bought in the same room action"),
+    # points are summed only when a token is scored at the end: a card's `score 15` was lost
+    "score": (("token.scoring",), "the end-of-game score of the token it scores"),
 }
 
 
