@@ -523,3 +523,12 @@ def test_a_drg_monster_event_names_the_monster_whoever_holds_the_trigger(games, 
     gain 1 Gold", as if the dwarf were killed (fourth packs blind test)."""
     got_zh, got_en = say(games["deep_rock_galactic"], f"on {event}: gain gold 1")
     assert got_en == en and got_zh.startswith(zh), got_zh
+
+
+@pytest.mark.parametrize("amount, en", [
+    (1, "Reveal 1 Swarm card and place the monsters shown."),
+    (2, "Reveal 2 Swarm cards and place the monsters shown.")])
+def test_revealing_one_swarm_card_does_not_place_their_monsters(games, amount, en):
+    """A pack's event card `reveal_swarm 1` read "Reveal 1 Swarm card and place their
+    monsters" (fourth packs blind test): no count governs a pronoun."""
+    assert say(games["deep_rock_galactic"], f"reveal_swarm {amount}")[1] == en
