@@ -489,7 +489,8 @@ def report_still_used(removed: dict, reporter: dg.Reporter) -> None:
         shown = ", ".join(users[:3]) + (f" and {len(users) - 3} more" if len(users) > 3 else "")
         reporter.add(dg.UNKNOWN_REF,
                      f"cannot remove {kind} {entity_id!r}: {len(users)} "
-                     f"entit{'y' if len(users) == 1 else 'ies'} of other packs still name it "
+                     f"{'entity' if len(users) == 1 else 'entities'} of other packs still "
+                     f"name{'s' if len(users) == 1 else ''} it "
                      f"({shown})", _display(doc), mark.line, mark.column,
                      f"remove or replace those too, or replace the {kind} (its id with "
                      "`replace: true`) instead of removing it")

@@ -174,7 +174,8 @@ def _check_keys(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
 def _keyed_terms(game: Game, contract: Contract) -> dict[str, tuple[str, str, set]]:
     """term type -> (kind, field, the values its entities carry) for each key field whose
     terms the engine finds only through an entity (`Use.found`: Deep Rock Galactic's monster
-    `creature` and die `die`; its board tokens have entity-less ones, IFG, LURE...)."""
+    `creature` and die `die`; its board tokens have entity-less ones, IFG, LURE...), and for
+    each term type whose terms are a kind's ids (`Contract.term_ids`: Clank!'s reserve cards)."""
     keyed = {}
     for kind, uses in contract.kinds.items():
         fields = game.vocab.kinds.get(kind, {}).get("fields", {})
@@ -183,6 +184,8 @@ def _keyed_terms(game: Game, contract: Contract) -> dict[str, tuple[str, str, se
             if use.found and tag.startswith("term:"):
                 keyed[tag[5:]] = (kind, name, {e.data.get(name)
                                                for e in game.entities.get(kind, {}).values()})
+    for type_, kind in contract.term_ids.items():     # terms that are a kind's ids
+        keyed[type_] = (kind, "id", set(game.entities.get(kind, {})))
     return keyed
 
 
@@ -232,8 +235,10 @@ def _check_key_terms(game: Game, contract: Contract, reporter: dg.Reporter) -> N
             removal = removal_entry(game, kind, value)
             if removal is not None and removal[2] != entity.pack:
                 doc, i, _ = removal
-                removed.setdefault((id(doc), i, kind, value), (doc, []))[1].append(
-                    f"{entity.kind} {entity.id!r} at {entity.display}:{line}")
+                users = removed.setdefault((id(doc), i, kind, value), (doc, []))[1]
+                user = f"{entity.kind} {entity.id!r} at {entity.display}:{line}"
+                if user not in users:           # an effect may name it twice
+                    users.append(user)
                 continue
             reporter.add(dg.UNKNOWN_REF,
                          f"no {kind} has {name} {value!r}: the engine finds a {kind} by its "

@@ -83,6 +83,9 @@ class Contract:
     # verb -> (the "kind.field" effect fields where it runs, what it needs there). A call in
     # any other field, directly or through a keyword, is refused at the call.
     verb_fields: Mapping[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    # Term types whose terms are the ids of a kind's entities (Clank!'s reserve_name: the
+    # reserve cards): an effect naming one no entity has is refused, as a key term is (Use.found).
+    term_ids: Mapping[str, str] = field(default_factory=dict)
 
     def use(self, kind: str, field_name: str) -> Use | None:
         return self.kinds.get(kind, {}).get(field_name)

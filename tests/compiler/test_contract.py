@@ -1038,3 +1038,13 @@ def test_extra_dragon_cubes_from_any_effect_is_refused_as_changing_nothing(tmp_p
         "card_type: acquire, count: 1, cost: 1, play: \"gain gold 3; extra_dragon_cubes 1\"}\n")},
         remove="[{kind: card, id: lute}]")
     assert [(c, f, line) for c, f, line, _ in found] == [("TC-C003", "cards.yaml", 2)], found
+
+
+def test_removing_the_clank_secret_tome_the_tome_room_gives_is_refused_at_the_removal(tmp_path):
+    """The Secret Tome removed while the tome room's action gives one (`reserve_left
+    (secret_tome)`, `acquire_free secret_tome`): check was clean and the action was never
+    offered again; refused once at the pack's remove entry, naming the room once."""
+    found = check_pack(tmp_path, "clank_catacombs", {}, remove="[{kind: card, id: secret_tome}]")
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-R001", "pack.yaml", 4)]
+    assert "1 entity of other packs still names it (room 'tome' at" in found[0][3]
+    assert found[0][3].count("room 'tome'") == 1

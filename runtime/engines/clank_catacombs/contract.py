@@ -153,4 +153,7 @@ CONTRACT = Contract(
                                        "per danger card in the row, counted when it starts "
                                        "(L532-536); no effect runs inside it"},
     verb_fields=VERB_FIELDS,
+    # the reserve is a table of reserve card ids: a removed Secret Tome left the tome room's
+    # `acquire_free secret_tome` and `reserve_left(secret_tome)` with nothing to find
+    term_ids={"reserve_name": "card"},
 )
