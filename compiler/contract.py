@@ -19,6 +19,7 @@ import importlib.util
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.checks import did_you_mean, removal_entry, report_still_used
 from tomecraft.compiler.model import EffectSite, Entity, Game
+from tomecraft.compiler.packs import display_path
 from tomecraft.compiler.schemas import COMMON_FIELDS
 from tomecraft.dsl import nodes as n
 from tomecraft.runtime.contract import Contract, Use
@@ -171,8 +172,8 @@ def _check_keys(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
                                  mark.column, f"give each {kind} its own {name}")
 
 
-def _keyed_terms(game: Game, contract: Contract) -> dict[str, tuple[str, str, set]]:
-    """term type -> (kind, field, the values its entities carry) for each key field whose
+def _keyed_terms(game: Game, contract: Contract) -> dict[str, tuple[str, str, set, str]]:
+    """term type -> (kind, field, the values its entities carry, Use.found) for each key field whose
     terms the engine finds only through an entity (`Use.found`: Deep Rock Galactic's monster
     `creature` and die `die`; its board tokens have entity-less ones, IFG, LURE...), and for
     each term type whose terms are a kind's ids (`Contract.term_ids`: Clank!'s reserve cards)."""
@@ -183,9 +184,10 @@ def _keyed_terms(game: Game, contract: Contract) -> dict[str, tuple[str, str, se
             tag = fields.get(name, {}).get("x-tomecraft", "") if isinstance(fields.get(name), dict) else ""
             if use.found and tag.startswith("term:"):
                 keyed[tag[5:]] = (kind, name, {e.data.get(name)
-                                               for e in game.entities.get(kind, {}).values()})
+                                               for e in game.entities.get(kind, {}).values()},
+                                  use.found)
     for type_, kind in contract.term_ids.items():     # terms that are a kind's ids
-        keyed[type_] = (kind, "id", set(game.entities.get(kind, {})))
+        keyed[type_] = (kind, "id", set(game.entities.get(kind, {})), "stops")
     return keyed
 
 
@@ -210,15 +212,18 @@ def _term_args(game: Game, block, keyed: dict):
 
 
 def _check_key_terms(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
-    """An effect or a field naming a term of a key field that no entity carries: the engine
-    finds the entity by that term, finds none, and play stops (found by the fourth packs blind
-    test: a fan's creature term with no monster, spawned by a card; a pack removing the Slasher
-    while the base game's Swarm card spawns it). Said at the pack's `remove` entry when a
-    removal of the kind took it, else at the name."""
+    """An effect or a field naming a term of a key field that no entity carries (found by the
+    fourth packs blind test): Deep Rock Galactic finds the monster by its creature term, finds
+    none, and play stops (a fan's creature spawned by a card; a pack removing the Slasher the
+    base Swarm card spawns): refused; The Cave's option spending or asking for an item no
+    equipment is (a pack removing the Camera the wonder's Photograph asks for) is never open:
+    warned. Said at the pack's `remove` entry when a removal of the kind took it, else at the
+    name."""
     keyed = _keyed_terms(game, contract)
     if not keyed:
         return
-    removed: dict[tuple, tuple] = {}
+    removed: dict[tuple, tuple] = {}            # play would stop: refused at the removal
+    never: dict[tuple, tuple] = {}              # the option is never open: warned there
     for entity in game.all():
         uses = [(site, node, type_, value) for site in entity.effects if site.ast is not None
                 for node, type_, value in _term_args(game, site.ast, keyed)]
@@ -226,7 +231,7 @@ def _check_key_terms(game: Game, contract: Contract, reporter: dg.Reporter) -> N
                  if target[5:] in keyed and target.startswith("term:")
                  and path[-1] != keyed[target[5:]][1]]
         for site, where, type_, value in uses:
-            kind, name, carried = keyed[type_]
+            kind, name, carried, found = keyed[type_]
             if value in carried:
                 continue
             line, column = (entity.doc.effect_position(site.path, where.pos.line, where.pos.column)
@@ -235,17 +240,32 @@ def _check_key_terms(game: Game, contract: Contract, reporter: dg.Reporter) -> N
             removal = removal_entry(game, kind, value)
             if removal is not None and removal[2] != entity.pack:
                 doc, i, _ = removal
-                users = removed.setdefault((id(doc), i, kind, value), (doc, []))[1]
+                table = removed if found == "stops" else never
+                users = table.setdefault((id(doc), i, kind, value), (doc, []))[1]
                 user = f"{entity.kind} {entity.id!r} at {entity.display}:{line}"
                 if user not in users:           # an effect may name it twice
                     users.append(user)
                 continue
-            reporter.add(dg.UNKNOWN_REF,
-                         f"no {kind} has {name} {value!r}: the engine finds a {kind} by its "
-                         f"{name}, so this could not be played", entity.display, line, column,
-                         f"add a {kind} with `{name}: {value}`, or name another {type_}: "
-                         + ", ".join(sorted(str(v) for v in carried if v)))
+            if found == "stops":
+                reporter.add(dg.UNKNOWN_REF,
+                             f"no {kind} has {name} {value!r}: the engine finds {_a(kind)} by "
+                             f"its {name}, so this could not be played", entity.display, line,
+                             column, f"add {_a(kind)} with `{name}: {value}`, or name another "
+                             f"{type_}: " + ", ".join(sorted(str(v) for v in carried if v)))
+            else:
+                reporter.add(dg.GAME_RULE_WARNING,
+                             f"no {kind} has {name} {value!r}: the engine finds {_a(kind)} by "
+                             f"its {name}, so this is never open", entity.display, line, column,
+                             f"add {_a(kind)} with `{name}: {value}`, or name another {type_}")
     report_still_used(removed, reporter)
+    for (_, i, kind, value), (doc, users) in never.items():
+        mark = doc.mark(("remove", i))
+        reporter.add(dg.GAME_RULE_WARNING,
+                     f"removing {kind} {value!r} leaves what names it never open: "
+                     + ", ".join(users[:3]) + (f" and {len(users) - 3} more" if len(users) > 3
+                                               else ""),
+                     display_path(doc.path), mark.line, mark.column,
+                     f"remove or replace those too, or replace the {kind} instead")
 
 
 # --- effects ---------------------------------------------------------------------------------

@@ -39,8 +39,9 @@ class Use:
     events: frozenset[str] | None = None        # events a trigger here hears (None: all)
     key: bool = False                           # the engine finds entities of the kind by
                                                 # this field's value: no two may share one
-    found: bool = False                         # a key term: an effect naming a term of its
-                                                # type that no entity carries stops play
+    found: str = ""                             # a key term named by an effect but carried by
+                                                # no entity: "stops" play (an error) or the
+                                                # effect is "never" open (a warning)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,11 +97,11 @@ def reads(when: str, *names: str) -> dict[str, Use]:
     return {name: Use(when) for name in names}
 
 
-def keys(when: str, *names: str, found: bool = False) -> dict[str, Use]:
+def keys(when: str, *names: str, found: str = "") -> dict[str, Use]:
     """Fields the engine looks entities up by (a table keyed by the value): two entities of
     the kind with the same value would leave one unreachable, so the compiler refuses that.
-    `found`: the engine has no entity-less fallback for a term of the field's type, so every
-    such term an effect or field names must be carried by an entity."""
+    `found`: what play does with a term of the field's type that no entity carries: "stops"
+    (no entity-less fallback: refused) or "never" (the effect is never open: warned)."""
     return {name: Use(when, key=True, found=found) for name in names}
 
 

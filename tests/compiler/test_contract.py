@@ -975,13 +975,14 @@ def test_removing_a_drg_monster_a_base_card_spawns_is_refused_at_the_removal(tmp
     assert "swarm_mixed" in found[0][3]
 
 
-def test_removing_the_cave_camera_the_wonder_tile_asks_for_is_refused_at_the_removal(tmp_path):
+def test_removing_the_cave_camera_the_wonder_tile_asks_for_is_warned_at_the_removal(tmp_path):
     """The Camera removed while the Underground wonder's Photograph action requires
-    `has(camera)`: check was clean and no team could ever photograph (no equipment carries the
-    term); refused at the pack's remove entry, naming the tile kind."""
+    `has(camera)`: check was silent and no team could ever photograph (no equipment carries
+    the term). The option is only never open (play goes on: test_an_equipment_word_no_item_
+    has_holds_no_uses), so a warning at the pack's remove entry, naming the tile kind."""
     found = check_pack(tmp_path, "the_cave", {}, remove="[{kind: equipment, id: camera}]")
-    assert [(c, f, line) for c, f, line, _ in found] == [("TC-R001", "pack.yaml", 4)]
-    assert "wonder" in found[0][3]
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-G002", "pack.yaml", 4)]
+    assert "wonder" in found[0][3] and "never open" in found[0][3]
 
 
 @pytest.mark.parametrize("effect, verb", [
