@@ -481,7 +481,7 @@ def removal_entry(game: Game, kind: str, entity_id: str = ""):
     return None
 
 
-def _report_still_used(removed: dict, reporter: dg.Reporter) -> None:
+def report_still_used(removed: dict, reporter: dg.Reporter) -> None:
     """A pack removed an entity other content still names: said once, at the removal (the
     fan's own line), with the places that name it, not at the base's files."""
     for (_, i, kind, entity_id), (doc, users) in removed.items():
@@ -489,7 +489,8 @@ def _report_still_used(removed: dict, reporter: dg.Reporter) -> None:
         shown = ", ".join(users[:3]) + (f" and {len(users) - 3} more" if len(users) > 3 else "")
         reporter.add(dg.UNKNOWN_REF,
                      f"cannot remove {kind} {entity_id!r}: {len(users)} "
-                     f"entit{'y' if len(users) == 1 else 'ies'} of other packs still name it "
+                     f"{'entity' if len(users) == 1 else 'entities'} of other packs still "
+                     f"name{'s' if len(users) == 1 else ''} it "
                      f"({shown})", _display(doc), mark.line, mark.column,
                      f"remove or replace those too, or replace the {kind} (its id with "
                      "`replace: true`) instead of removing it")
@@ -519,7 +520,7 @@ def check_refs(game: Game, reporter: dg.Reporter) -> None:
                 reporter.add(dg.UNKNOWN_REF, f"no {target} with id {value!r}", entity.display,
                              mark.line, mark.column,
                              did_you_mean(value, sorted(game.entities.get(target, {}))))
-    _report_still_used(removed, reporter)
+    report_still_used(removed, reporter)
 
 
 def _declare_term(type_: str, value: str) -> str:

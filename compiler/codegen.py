@@ -134,17 +134,26 @@ class EffectCompiler:
         reads, lines = _hoisted(fn.lines, 1)
         return "\n".join([f"def can_{name}({signature}):", *_bindings(lines, 1), *reads] + lines)
 
-    def can_lines(self, block: n.Block, fn: _Func, scope: dict) -> None:
-        """Emit the checks of a block's leading lets, requires and costs, ending in a return."""
+    def can_lines(self, block: n.Block, fn: _Func, scope: dict, paid: bool = False) -> None:
+        """Emit the checks of a block's leading lets, requires and costs, ending in a return.
+        After a cost (`paid`), its effect's leading requires and target are checked too (no
+        let: it may roll dice): `pay actions 1 -> target monster where adjacent(): push 2`
+        with no monster adjacent cannot happen, and paying for it would spend the action on
+        nothing (found by the fourth packs blind test: a pack's Deep Rock Galactic ability
+        was offered, paid, then refused, and the game stopped)."""
         scope = dict(scope)
         for stmt in block.stmts:
-            if isinstance(stmt, n.Let):
+            if isinstance(stmt, n.Let) and not paid:
                 self.let(stmt, fn, scope)
             elif isinstance(stmt, n.Require):
                 self.require(stmt, fn, scope)
-            elif isinstance(stmt, n.Cost):
-                fn.emit(f"return {self.cost_check(stmt, scope)}")
+            elif isinstance(stmt, n.Cost) and not paid:
+                fn.emit(f"if not ({self.cost_check(stmt, scope)}):")
+                fn.emit("    return False")
+                self.can_lines(stmt.effect, fn, scope, paid=True)
                 return
+            elif paid and not isinstance(stmt, n.Target):
+                break
             elif isinstance(stmt, n.Call) and stmt.verb in self.vocab.keywords:
                 args = self.call_args(stmt, scope)
                 fn.emit(f"return can_kw_{ident(stmt.verb)}({', '.join(['ctx', *args])})")

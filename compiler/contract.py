@@ -17,8 +17,9 @@ import importlib
 import importlib.util
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.checks import did_you_mean, removal_entry
+from tomecraft.compiler.checks import did_you_mean, removal_entry, report_still_used
 from tomecraft.compiler.model import EffectSite, Entity, Game
+from tomecraft.compiler.packs import display_path
 from tomecraft.compiler.schemas import COMMON_FIELDS
 from tomecraft.dsl import nodes as n
 from tomecraft.runtime.contract import Contract, Use
@@ -63,6 +64,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         for site in entity.effects:
             _check_effect(game, entity, site, contract, keyword_constructs, reporter, seen)
     _check_keys(game, contract, reporter)
+    _check_key_terms(game, contract, reporter)
     _check_rule_values(game, contract, base_pack, reporter)
     if not any(d.severity == dg.ERROR and d.code.startswith(("TC-Y", "TC-P"))
                for d in reporter.diagnostics):
@@ -170,6 +172,102 @@ def _check_keys(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
                                  mark.column, f"give each {kind} its own {name}")
 
 
+def _keyed_terms(game: Game, contract: Contract) -> dict[str, tuple[str, str, set, str]]:
+    """term type -> (kind, field, the values its entities carry, Use.found) for each key field whose
+    terms the engine finds only through an entity (`Use.found`: Deep Rock Galactic's monster
+    `creature` and die `die`; its board tokens have entity-less ones, IFG, LURE...), and for
+    each term type whose terms are a kind's ids (`Contract.term_ids`: Clank!'s reserve cards)."""
+    keyed = {}
+    for kind, uses in contract.kinds.items():
+        fields = game.vocab.kinds.get(kind, {}).get("fields", {})
+        for name, use in uses.items():
+            tag = fields.get(name, {}).get("x-tomecraft", "") if isinstance(fields.get(name), dict) else ""
+            if use.found and tag.startswith("term:"):
+                keyed[tag[5:]] = (kind, name, {e.data.get(name)
+                                               for e in game.entities.get(kind, {}).values()},
+                                  use.found)
+    for type_, kind in contract.term_ids.items():     # terms that are a kind's ids
+        keyed[type_] = (kind, "id", set(game.entities.get(kind, {})), "stops")
+    return keyed
+
+
+def _term_args(game: Game, block, keyed: dict):
+    """(node, term type, name) for each argument of a verb, query or keyword call that names a
+    declared term of a keyed type."""
+    for node in n.walk(block):
+        if not isinstance(node, (n.Call, n.Func)):
+            continue
+        callee = game.vocab.callable(node.verb if isinstance(node, n.Call) else node.name)
+        if callee is None:
+            continue
+        params = {p.name: p for p in callee.params}
+        for i, arg in enumerate(node.args):
+            param = params.get(arg.name) if isinstance(arg, n.KwArg) else \
+                (callee.params[i] if i < len(callee.params) else None)
+            value = arg.value if isinstance(arg, n.KwArg) else arg
+            if param is None or param.type not in keyed or not isinstance(value, n.Name) \
+                    or len(value.parts) != 1 or param.type not in game.vocab.types_of(value.parts[0]):
+                continue
+            yield value, param.type, value.parts[0]
+
+
+def _check_key_terms(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
+    """An effect or a field naming a term of a key field that no entity carries (found by the
+    fourth packs blind test): Deep Rock Galactic finds the monster by its creature term, finds
+    none, and play stops (a fan's creature spawned by a card; a pack removing the Slasher the
+    base Swarm card spawns): refused; The Cave's option spending or asking for an item no
+    equipment is (a pack removing the Camera the wonder's Photograph asks for) is never open:
+    warned. Said at the pack's `remove` entry when a removal of the kind took it, else at the
+    name."""
+    keyed = _keyed_terms(game, contract)
+    if not keyed:
+        return
+    removed: dict[tuple, tuple] = {}            # play would stop: refused at the removal
+    never: dict[tuple, tuple] = {}              # the option is never open: warned there
+    for entity in game.all():
+        uses = [(site, node, type_, value) for site in entity.effects if site.ast is not None
+                for node, type_, value in _term_args(game, site.ast, keyed)]
+        uses += [(None, path, target[5:], value) for path, target, value in entity.refs
+                 if target[5:] in keyed and target.startswith("term:")
+                 and path[-1] != keyed[target[5:]][1]]
+        for site, where, type_, value in uses:
+            kind, name, carried, found = keyed[type_]
+            if value in carried:
+                continue
+            line, column = (entity.doc.effect_position(site.path, where.pos.line, where.pos.column)
+                            if site is not None else
+                            (entity.doc.mark(where).line, entity.doc.mark(where).column))
+            removal = removal_entry(game, kind, value)
+            if removal is not None and removal[2] != entity.pack:
+                doc, i, _ = removal
+                table = removed if found == "stops" else never
+                users = table.setdefault((id(doc), i, kind, value), (doc, []))[1]
+                user = f"{entity.kind} {entity.id!r} at {entity.display}:{line}"
+                if user not in users:           # an effect may name it twice
+                    users.append(user)
+                continue
+            if found == "stops":
+                reporter.add(dg.UNKNOWN_REF,
+                             f"no {kind} has {name} {value!r}: the engine finds {_a(kind)} by "
+                             f"its {name}, so this could not be played", entity.display, line,
+                             column, f"add {_a(kind)} with `{name}: {value}`, or name another "
+                             f"{type_}: " + ", ".join(sorted(str(v) for v in carried if v)))
+            else:
+                reporter.add(dg.GAME_RULE_WARNING,
+                             f"no {kind} has {name} {value!r}: the engine finds {_a(kind)} by "
+                             f"its {name}, so this is never open", entity.display, line, column,
+                             f"add {_a(kind)} with `{name}: {value}`, or name another {type_}")
+    report_still_used(removed, reporter)
+    for (_, i, kind, value), (doc, users) in never.items():
+        mark = doc.mark(("remove", i))
+        reporter.add(dg.GAME_RULE_WARNING,
+                     f"removing {kind} {value!r} leaves what names it never open: "
+                     + ", ".join(users[:3]) + (f" and {len(users) - 3} more" if len(users) > 3
+                                               else ""),
+                     display_path(doc.path), mark.line, mark.column,
+                     f"remove or replace those too, or replace the {kind} instead")
+
+
 # --- effects ---------------------------------------------------------------------------------
 
 # The AST node of each lasting construct, by the name the contract uses for it.
@@ -227,6 +325,7 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
         return                      # reported by _check_fields
     _check_once_around_lasting(entity, site, reporter)
     _check_inert_calls(entity, site, contract, reporter)
+    _check_verb_fields(game, entity, site, contract, field_name, reporter)
     for construct, node in _constructs(site.ast, seen):
         if construct == "call":
             for via, events in keyword_constructs.get(node.verb, {}).items():
@@ -250,7 +349,46 @@ def _check_inert_calls(entity: Entity, site: EffectSite, contract: Contract,
             _report(entity, site, node, reporter,
                     f"the engine does nothing for `{node.verb}`: "
                     f"{contract.inert_verbs[node.verb]}",
-                    f"remove `{node.verb}`: play already does it by itself")
+                    f"remove `{node.verb}`: it changes nothing in play")
+
+
+def _verbs_through(game: Game, keyword: str, seen: frozenset = frozenset()) -> set[str]:
+    """The verbs a keyword's body calls, through the keywords it calls too."""
+    site = game.keyword_sites.get(keyword)
+    if site is None or site.ast is None or keyword in seen:
+        return set()
+    verbs = set()
+    for node in n.walk(site.ast):
+        if isinstance(node, n.Call):
+            verbs.add(node.verb)
+            verbs |= _verbs_through(game, node.verb, seen | {keyword})
+    return verbs
+
+
+def _check_verb_fields(game: Game, entity: Entity, site: EffectSite, contract: Contract,
+                       field_name: str, reporter: dg.Reporter) -> None:
+    """A verb the engine runs only where it hands it what it acts on (Contract.verb_fields),
+    called in another field: play would stop, or the call would change nothing."""
+    if not contract.verb_fields:
+        return
+    here = f"{entity.kind}.{field_name}"
+    for node in n.walk(site.ast):
+        if not isinstance(node, n.Call):
+            continue
+        for verb in sorted({node.verb} | _verbs_through(game, node.verb)):
+            fields, needs = contract.verb_fields.get(verb, ((here,), ""))
+            if here in fields:
+                continue
+            through = f" (through keyword {node.verb!r})" if verb != node.verb else ""
+            where = ", ".join(f"a {f.split('.')[0]} field {f.split('.')[1]!r}" for f in fields)
+            _report(entity, site, node, reporter,
+                    f"the engine cannot run `{verb}`{through} in {_a(entity.kind)} field "
+                    f"{field_name!r}: it acts on {needs}, which play hands it only in {where}",
+                    f"use `{verb}` in {where}, or another verb here")
+
+
+def _a(word: str) -> str:
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
 
 
 def _check_once_around_lasting(entity: Entity, site: EffectSite, reporter: dg.Reporter) -> None:
@@ -470,6 +608,12 @@ def describe(contract: Contract) -> str:
     for kind, read in read_by_id(contract).items():
         named = ", ".join(read) if read else "none (each documents a decision built in)"
         lines += ["", f"{kind}: only these are read: {named}; a pack replaces them, adds none"]
+    if contract.verb_fields or contract.inert_verbs:
+        lines += ["", "Verbs it runs only in some fields, or never:"]
+        lines += [f"  {verb}: only in " + ", ".join(fields) + f" (it acts on {needs})"
+                  for verb, (fields, needs) in sorted(contract.verb_fields.items())]
+        lines += [f"  {verb}: nowhere, it changes nothing ({why})"
+                  for verb, why in sorted(contract.inert_verbs.items())]
     if contract.needs:
         lines += ["", "Content it needs:"]
         for need in contract.needs:

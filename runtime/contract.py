@@ -39,6 +39,9 @@ class Use:
     events: frozenset[str] | None = None        # events a trigger here hears (None: all)
     key: bool = False                           # the engine finds entities of the kind by
                                                 # this field's value: no two may share one
+    found: str = ""                             # a key term named by an effect but carried by
+                                                # no entity: "stops" play (an error) or the
+                                                # effect is "never" open (a warning)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,14 @@ class Contract:
     # play does it by itself: verb -> why. Content calling one is refused at the call, since
     # it would read on the sheets and change nothing in play.
     inert_verbs: Mapping[str, str] = field(default_factory=dict)
+    # Verbs the engine can carry out only where it hands them what they act on (Clank!'s
+    # `unlock` needs the tunnel being crossed, `take_treasure` the room the player is in):
+    # verb -> (the "kind.field" effect fields where it runs, what it needs there). A call in
+    # any other field, directly or through a keyword, is refused at the call.
+    verb_fields: Mapping[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    # Term types whose terms are the ids of a kind's entities (Clank!'s reserve_name: the
+    # reserve cards): an effect naming one no entity has is refused, as a key term is (Use.found).
+    term_ids: Mapping[str, str] = field(default_factory=dict)
 
     def use(self, kind: str, field_name: str) -> Use | None:
         return self.kinds.get(kind, {}).get(field_name)
@@ -86,10 +97,12 @@ def reads(when: str, *names: str) -> dict[str, Use]:
     return {name: Use(when) for name in names}
 
 
-def keys(when: str, *names: str) -> dict[str, Use]:
+def keys(when: str, *names: str, found: str = "") -> dict[str, Use]:
     """Fields the engine looks entities up by (a table keyed by the value): two entities of
-    the kind with the same value would leave one unreachable, so the compiler refuses that."""
-    return {name: Use(when, key=True) for name in names}
+    the kind with the same value would leave one unreachable, so the compiler refuses that.
+    `found`: what play does with a term of the field's type that no entity carries: "stops"
+    (no entity-less fallback: refused) or "never" (the effect is never open: warned)."""
+    return {name: Use(when, key=True, found=found) for name in names}
 
 
 def printed(*names: str, on: str = "the reference sheets") -> dict[str, Use]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.game_checks import report
 from tomecraft.compiler.model import Game
+from tomecraft.dsl import nodes
+from tomecraft.runtime.engines.clank_catacombs.handlers import FREE_CARD_ZONES
 
 ROOM_EXITS = "NESW"
 # Tunnel icons the engine runs on every crossing (a plain tunnel, a portal), not from tiles.
@@ -35,18 +37,51 @@ def _total(entities, field: str = "count") -> int:
     return sum(int(e.data.get(field) or 0) for e in entities)
 
 
+def _blamed(game: Game, entities):
+    """Where a wrong total is said: a pack's entity of the group when there is one (the fan's
+    own line: a pack adding 9 dungeon cards was told at a base card's count), else the last."""
+    own = [e for e in entities if e.pack != game.id]
+    return (own or entities)[-1]
+
+
+_KEEP_TOTAL = ("a pack keeps the total by removing or replacing base entities (same id, "
+               "`replace: true`) for the ones it adds")
+
+
+def _check_free_card_zones(game: Game, reporter: dg.Reporter) -> None:
+    """`acquire_free CARD ZONE` puts the card in the player's hand, deck or discard pile; any
+    other zone (the dungeon row, the reserve...) was played as the discard pile."""
+    for entity in game.all():
+        for site in entity.effects:
+            for node in nodes.walk(site.ast) if site.ast is not None else ():
+                if not isinstance(node, nodes.Call) or node.verb != "acquire_free" \
+                        or len(node.args) < 2:
+                    continue
+                zone = node.args[1]
+                name = zone.parts[0] if isinstance(zone, nodes.Name) and len(zone.parts) == 1 else None
+                if name is None or name in FREE_CARD_ZONES:
+                    continue
+                line, column = entity.doc.effect_position(site.path, zone.pos.line, zone.pos.column)
+                reporter.add(dg.GAME_RULE, f"a free card goes to the player's hand, deck or "
+                             f"discard pile, not the {name}", entity.display, line, column,
+                             "one of: " + ", ".join(FREE_CARD_ZONES))
+
+
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_player_limit(game, reporter)
+    _check_free_card_zones(game, reporter)
     cards = game.of_kind("card")
     if cards:
         dungeon = [c for c in cards if c.data.get("card_type") in ("acquire", "device", "monster")]
         if dungeon and _total(dungeon) != 100:
-            report(reporter, dungeon[-1], "count",
-                   f"the dungeon deck holds {_total(dungeon)} cards; the rulebook has 100 (L69-70)")
+            report(reporter, _blamed(game, dungeon), "count",
+                   f"the dungeon deck holds {_total(dungeon)} cards; the rulebook has 100 (L69-70)",
+                   _KEEP_TOTAL)
         starting = [c for c in cards if c.data.get("card_type") == "starting"]
         if starting and _total(starting, "per_deck") != 10:
-            report(reporter, starting[-1], "per_deck",
-                   f"a starting deck holds {_total(starting, 'per_deck')} cards; the rulebook has 10 (L63-65)")
+            report(reporter, _blamed(game, starting), "per_deck",
+                   f"a starting deck holds {_total(starting, 'per_deck')} cards; the rulebook has 10 (L63-65)",
+                   _KEEP_TOTAL)
         for c in cards:
             kind = c.data.get("card_type")
             if kind == "monster" and c.data.get("defeat_cost") is None:
@@ -63,12 +98,14 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, tiles[0], "area", "no starting tile (area: start): the players start "
                    "on it (L23, L176)", hint="keep a start tile, or replace it instead of removing it")
         if depths and _total(depths) != 22:
-            report(reporter, depths[-1], "count", f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)")
+            report(reporter, _blamed(game, depths), "count",
+                   f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)", _KEEP_TOTAL)
         if safe and _total(safe) != 6:
-            report(reporter, safe[-1], "count", f"{_total(safe)} safe-area tiles; the rulebook has 6 (L27-28)")
+            report(reporter, _blamed(game, safe), "count",
+                   f"{_total(safe)} safe-area tiles; the rulebook has 6 (L27-28)", _KEEP_TOTAL)
         haunted = [t for t in depths if t.data.get("haunted")]
         if depths and _total(haunted) != 4:
-            report(reporter, depths[-1], "haunted",
+            report(reporter, _blamed(game, haunted or depths), "haunted" if haunted else "count",
                    f"{_total(haunted)} haunted depth tiles; the rulebook has 4 (L396-400)")
         rooms = game.entities.get("room", {})
         icons = game.entities.get("tunnel_icon", {})

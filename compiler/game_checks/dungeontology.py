@@ -5,8 +5,10 @@ effects that last while owned (passive skills, interns, doom cards) made only of
 from __future__ import annotations
 
 from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.checks import removal_entry
 from tomecraft.compiler.game_checks import report
 from tomecraft.compiler.model import Game
+from tomecraft.compiler.packs import display_path
 from tomecraft.dsl import nodes
 
 SEAT_COLOURS = ("red", "yellow", "green", "blue")
@@ -59,13 +61,37 @@ def check_interns_handed_out(game: Game, reporter: dg.Reporter) -> None:
     a pack's intern no scheme card names is never taken, whatever its effect says."""
     named = {card.data.get("intern") for card in game.of_kind("scheme_card")}
     for intern in game.of_kind("intern_card"):
-        if intern.pack != game.id and intern.id not in named:
+        if intern.id in named:
+            continue
+        if intern.pack != game.id:
             report(reporter, intern, "id",
                    f"intern card {intern.id!r} is named by no scheme card: play never hands "
                    "it out (an intern comes with the scheme card whose `intern` names it, "
                    "L1060-1070)",
                    hint=f"add a scheme card with `intern: {intern.id}` (or replace one), or "
                         "remove it", code=dg.GAME_RULE_WARNING)
+        else:
+            _report_base_intern_left_out(game, intern.id, reporter)
+
+
+def _report_base_intern_left_out(game: Game, intern_id: str, reporter: dg.Reporter) -> None:
+    """A base intern a pack's replaced or removed scheme card no longer hands out (found by the
+    fourth packs blind test: removing the Shortcut left the Guide out of play, silently): said
+    at the pack's replacing card, else at its scheme card removal, never at the base's files."""
+    message = (f"intern card {intern_id!r} is now named by no scheme card: play never hands it "
+               "out (an intern comes with the scheme card whose `intern` names it, L1060-1070)")
+    hint = f"give another scheme card `intern: {intern_id}`, or remove the intern too"
+    for card in game.of_kind("scheme_card"):
+        base = card.replaced
+        if base is not None and base.data.get("intern") == intern_id:
+            report(reporter, card, "id", message, hint=hint, code=dg.GAME_RULE_WARNING)
+            return
+    removal = removal_entry(game, "scheme_card")
+    if removal is not None:
+        doc, i, _ = removal
+        mark = doc.mark(("remove", i))
+        reporter.add(dg.GAME_RULE_WARNING, message, display_path(doc.path), mark.line,
+                     mark.column, hint)
 
 
 def check_lasting_effects(game: Game, reporter: dg.Reporter) -> None:

@@ -57,6 +57,12 @@ def test_the_contract_names_only_what_the_vocabulary_declares(game):
         assert set(uses) == declared, (kind, set(uses) ^ declared)
     for need in contract.needs:
         assert need.kind in vocab["kinds"], need
+    for verb, (fields, _) in {**contract.verb_fields,
+                              **{v: ((), "") for v in contract.inert_verbs}}.items():
+        assert verb in vocab["verbs"], verb
+        for site in fields:
+            kind, name = site.split(".")
+            assert name in contract.kinds[kind], site
 
 
 def test_a_lasting_construct_where_the_cave_runs_effects_once_is_refused(tmp_path):
@@ -941,3 +947,105 @@ def test_a_verb_whose_handler_does_nothing_is_refused_at_the_call(tmp_path, game
     found = check_pack(tmp_path, game, {file: text})
     assert [(c, f) for c, f, _, _ in found] == [("TC-C003", file)], found
     assert f"does nothing for `{verb}`" in found[0][3]
+
+
+def test_a_drg_creature_no_monster_carries_is_refused_where_it_is_named(tmp_path):
+    """A fan's creature term with no monster, spawned by a card: check was clean and sim
+    stopped on KeyError 'ghoul' (the engine finds a monster by its creature term)."""
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: fan_pack\ngame: deep_rock_galactic\nversion: '1.0'\nvocabulary:\n  terms:\n"
+        "    creature:\n      ghoul: {zh: 食尸鬼, en: Ghoul}\n", encoding="utf-8")
+    card = ("  - {id: rs_ghoul, name: {zh: 鬼, en: Ghoul call}, source: approximation, note: x,"
+            " count: 2, effect: \"spawn ghoul 1\"}")
+    (pack / "cards.yaml").write_text("rock_and_stone_cards:\n" + card + "\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "deep_rock_galactic", [pack], reporter)
+    found = [(d.code, Path(d.file).name, d.line, d.column) for d in reporter.diagnostics]
+    assert found == [("TC-R001", "cards.yaml", 2, card.index("ghoul 1") + 1)]
+
+
+def test_removing_a_drg_monster_a_base_card_spawns_is_refused_at_the_removal(tmp_path):
+    """The Slasher removed while the base Swarm card spawns it: check was clean and sim
+    stopped on KeyError 'slasher'; refused at the pack's remove entry, naming the card."""
+    found = check_pack(tmp_path, "deep_rock_galactic", {},
+                       remove="[{kind: monster, id: slasher}]")
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-R001", "pack.yaml", 4)]
+    assert "swarm_mixed" in found[0][3]
+
+
+def test_removing_the_cave_camera_the_wonder_tile_asks_for_is_warned_at_the_removal(tmp_path):
+    """The Camera removed while the Underground wonder's Photograph action requires
+    `has(camera)`: check was silent and no team could ever photograph (no equipment carries
+    the term). The option is only never open (play goes on: test_an_equipment_word_no_item_
+    has_holds_no_uses), so a warning at the pack's remove entry, naming the tile kind."""
+    found = check_pack(tmp_path, "the_cave", {}, remove="[{kind: equipment, id: camera}]")
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-G002", "pack.yaml", 4)]
+    assert "wonder" in found[0][3] and "never open" in found[0][3]
+
+
+@pytest.mark.parametrize("effect, verb", [
+    ("gain movement 1; unlock lock_icon", "unlock"), ("take_treasure", "take_treasure"),
+    ("record_signpost", "record_signpost"), ("cross", "cross"), ("buy_item", "buy_item"),
+    ("gain skill 1; may: take_token prisoner 1", "take_token"),
+    ("gain skill 1; may: pay gold 20 -> score 15", "score")])
+def test_a_clank_verb_that_acts_on_a_tunnel_or_room_is_refused_in_a_cards_play(tmp_path, effect,
+                                                                               verb):
+    """`unlock lock_icon` in a card's play checked clean and stopped the game (KeyError 'to':
+    the engine hands it the tunnel being crossed only in a tunnel icon's `cross`), and so did
+    take_treasure, record_signpost ('Card' object has no attribute ...), cross, buy_item
+    (fourth packs blind test); a card's `score 15` was summed nowhere (points count only
+    when a token is scored at the end)."""
+    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": (
+        "cards:\n  - {id: t_card, name: {zh: 测, en: Test}, source: approximation, note: x, "
+        f"card_type: acquire, count: 1, cost: 1, play: \"{effect}\"}}\n")},
+        remove="[{kind: card, id: lute}]")
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-C003", "cards.yaml", 2)], found
+    assert f"`{verb}`" in found[0][3]
+
+
+def test_a_clank_room_may_take_its_treasure_and_a_tunnel_icon_unlock(tmp_path):
+    found = check_pack(tmp_path, "clank_catacombs", {"icons.yaml": """
+tunnel_icons:
+  - id: lock_icon
+    replace: true
+    name: {zh: 上锁图标, en: Lock icon}
+    source: approximation
+    note: a test
+    icon: lock_icon
+    cross: "pay lockpick 2 -> unlock lock_icon"
+"""})
+    assert found == []
+
+
+def test_the_contract_command_prints_where_clank_runs_its_tunnel_and_room_verbs():
+    from tomecraft.compiler import cli
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["contract", "clank_catacombs"]) == 0
+    text = out.getvalue()
+    assert "unlock: only in tunnel_icon.cross (it acts on the tunnel being crossed)" in text
+    assert "extra_dragon_cubes: nowhere, it changes nothing" in text
+
+
+def test_extra_dragon_cubes_from_any_effect_is_refused_as_changing_nothing(tmp_path):
+    """A card's `extra_dragon_cubes 1` checked clean; the next attack counts its cubes afresh,
+    so it changed nothing."""
+    found = check_pack(tmp_path, "clank_catacombs", {"cards.yaml": (
+        "cards:\n  - {id: t_card, name: {zh: 测, en: Test}, source: approximation, note: x, "
+        "card_type: acquire, count: 1, cost: 1, play: \"gain gold 3; extra_dragon_cubes 1\"}\n")},
+        remove="[{kind: card, id: lute}]")
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-C003", "cards.yaml", 2)], found
+
+
+def test_removing_the_clank_secret_tome_the_tome_room_gives_is_refused_at_the_removal(tmp_path):
+    """The Secret Tome removed while the tome room's action gives one (`reserve_left
+    (secret_tome)`, `acquire_free secret_tome`): check was clean and the action was never
+    offered again; refused once at the pack's remove entry, naming the room once."""
+    found = check_pack(tmp_path, "clank_catacombs", {}, remove="[{kind: card, id: secret_tome}]")
+    assert [(c, f, line) for c, f, line, _ in found] == [("TC-R001", "pack.yaml", 4)]
+    assert "1 entity of other packs still names it (room 'tome' at" in found[0][3]
+    assert found[0][3].count("room 'tome'") == 1

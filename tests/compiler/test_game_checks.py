@@ -139,3 +139,38 @@ def test_a_dungeontology_intern_no_scheme_card_names_is_flagged(tmp_path):
     found = [(Path(d.file).name, d.line, d.code) for d in reporter.diagnostics]
     assert found == [("interns.yaml", 2, dg.GAME_RULE_WARNING)], dg.format_text(reporter)
     assert "intern: star_chaser" in reporter.diagnostics[0].hint
+
+
+def test_a_base_intern_a_packs_removed_scheme_card_handed_out_is_flagged_at_the_removal(tmp_path):
+    """Removing the Shortcut, the only scheme card naming the Guide, left the Guide out of play
+    with a clean check (fourth packs blind test); replacing the card with another intern
+    does the same, said at the replacing card."""
+    pack = tmp_path / "lean"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: lean\ngame: dungeontology\nversion: '1.0'\n"
+                                    "remove: [{kind: scheme_card, id: shortcut}]\n",
+                                    encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
+    found = [(Path(d.file).name, d.line, d.code) for d in reporter.diagnostics]
+    assert found == [("pack.yaml", 4, dg.GAME_RULE_WARNING)], dg.format_text(reporter)
+    assert "'guide'" in reporter.diagnostics[0].message
+    (pack / "pack.yaml").write_text("id: lean\ngame: dungeontology\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "cards.yaml").write_text("""scheme_cards:
+  - id: shortcut
+    replace: true
+    name: {zh: 捷径, en: Shortcut}
+    source: approximation
+    note: a test
+    card_type: exploration
+    bonus: 1
+    count: 10
+    main: "move 3"
+    auxiliary: "move 1"
+    intern: guard
+""", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
+    found = [(Path(d.file).name, d.line, d.code) for d in reporter.diagnostics]
+    assert found == [("cards.yaml", 2, dg.GAME_RULE_WARNING)], dg.format_text(reporter)

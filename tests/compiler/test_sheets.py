@@ -229,15 +229,15 @@ def test_a_packs_equipment_use_is_printed_with_the_equipment(lang, label, says):
 @pytest.mark.parametrize("lang, says, not_said", [
     ("en", ["scores 10; second place scores 5, third place scores 2",
             "play 1 more round.", "Teams need not be back at the base"],
-     ["not back at the base after those rounds loses"]),
+     ["not back at the base after those rounds loses", "3 more rounds"]),
     ("zh", ["得10分，第二名得5分，第三名得2分", "額外的1輪", "隊伍不必回到基地"],
-     ["仍未回到基地的隊伍自動輸掉"]),
+     ["仍未回到基地的隊伍自動輸掉", "再進行3輪"]),
 ])
 def test_the_rules_sheet_says_a_packs_scoring(tmp_path, lang, says, not_said):
     """A pack's scoring with three majority ranks, one extra round and no need to be back at the
     base (the engine scores every team: must_return_to_base false). The sheet printed only
     the second rank, "1 more rounds" and "a team not back at the base loses" (packs blind
-    test round 2)."""
+    test round 2); its list of assumptions, "then 3 more rounds" (round 4)."""
     pack = tmp_path / "abyss"
     pack.mkdir()
     (pack / "pack.yaml").write_text("id: abyss\ngame: the_cave\nversion: '1.0'\n", "utf-8")

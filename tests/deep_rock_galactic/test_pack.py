@@ -82,6 +82,23 @@ def test_a_yaml_only_class_plays_whole_games_and_uses_its_ability():
     assert uses > 0
 
 
+SHOVE = ROOT / "tests/deep_rock_galactic/shove_pack"
+
+
+def test_a_class_ability_that_pays_before_it_targets_is_offered_only_with_a_target():
+    """The Bouncer's Shove, `pay actions 1 -> target monster where adjacent(): push 2`: its
+    cost could be paid with no monster adjacent, so the sim's player chose it, the action was
+    paid and the ability refused, and the game stopped ("shove cannot be used now"). Its
+    availability now asks for the target too (compiler/codegen.py can_lines)."""
+    from tomecraft.runtime import sim
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content/deep_rock_galactic", [SHOVE], reporter)
+    assert reporter.errors == 0, dg.format_text(reporter)
+    summary = sim.run(data, players=2, games=6, seed=2, usage=True,
+                      options={"classes": ["bouncer", "gunner"]})
+    assert summary["usage"]["entities"]["dwarf:bouncer"]["uses"] > 0, summary["usage"]
+
+
 def test_simulated_dwarves_stop_on_goo_instead_of_planning_through_it(goo):
     """Seed 7 once planned a Scout's move through goo under a monster; the move stops on the
     goo, where it may not stop, and the action was refused mid-game."""

@@ -510,3 +510,25 @@ def test_a_stealth_or_alert_bonus_reads_as_a_verb_after_may(games):
     # a pack's `may: add_alert 1` read "You may +1 to the alert value."
     zh, en = say(games["dungeontology"], "may: add_alert 1")
     assert en == "You may add 1 to the alert value."
+
+
+@pytest.mark.parametrize("event, en, zh", [
+    ("killed", "When a monster is killed: gain 1 Gold.", "怪物被击杀时："),
+    ("damaged", "When a monster loses HP: gain 1 Gold.", "怪物受到伤害时："),
+    ("attacked", "When a monster is attacked: gain 1 Gold.", "怪物受到攻击时："),
+    ("monster_attacks", "When a monster attacks: gain 1 Gold.", "怪物攻击时：")])
+def test_a_drg_monster_event_names_the_monster_whoever_holds_the_trigger(games, event, en, zh):
+    """Only a dwarf's passive ability or a thrown throwable holds these triggers, and they hear
+    every monster's: a pack's Prospector with `on killed: gain gold 1` read "When it is killed:
+    gain 1 Gold", as if the dwarf were killed (fourth packs blind test)."""
+    got_zh, got_en = say(games["deep_rock_galactic"], f"on {event}: gain gold 1")
+    assert got_en == en and got_zh.startswith(zh), got_zh
+
+
+@pytest.mark.parametrize("amount, en", [
+    (1, "Reveal 1 Swarm card and place the monsters shown."),
+    (2, "Reveal 2 Swarm cards and place the monsters shown.")])
+def test_revealing_one_swarm_card_does_not_place_their_monsters(games, amount, en):
+    """A pack's event card `reveal_swarm 1` read "Reveal 1 Swarm card and place their
+    monsters" (fourth packs blind test): no count governs a pronoun."""
+    assert say(games["deep_rock_galactic"], f"reveal_swarm {amount}")[1] == en

@@ -57,6 +57,23 @@ RULE_VALUES = {
     "max_players": None,    # against game.yaml's players (compiler/game_checks/clank_catacombs.py)
 }
 
+# Verbs that act on what the engine hands them where it runs the effect: the tunnel being
+# crossed, the room the player is in, the market item being bought. From a card's play they
+# stopped the game (KeyError 'to', "'Card' object has no attribute 'treasures'": fourth packs
+# blind test) or changed nothing (`discount` outside a purchase).
+_TUNNEL = (("tunnel_icon.cross",), "the tunnel being crossed")
+_ROOM = (("room.on_enter", "room.action", "room.on_reveal"), "the room whose effect it is")
+VERB_FIELDS = {
+    "cross": _TUNNEL, "cross_portal": _TUNNEL, "unlock": _TUNNEL,
+    "take_treasure": _ROOM, "take_token": _ROOM, "record_signpost": _ROOM,
+    "place_treasure": _ROOM, "place_highest_treasure": _ROOM,
+    "buy_item": (("room.action",), "the market item being bought"),
+    "discount": (("room.action",), "the purchase it lowers, bought in the same room action"),
+    # points are summed only when a token is scored at the end: a card's `score 15` was lost
+    "score": (("token.scoring",), "the end-of-game score of the token it scores"),
+}
+
+
 CONTRACT = Contract(
     engine="clank_catacombs",
     events=EVENTS,
@@ -129,5 +146,14 @@ CONTRACT = Contract(
     read_ids={"rule": ("party_initial_clank", "party_out_draw")},   # with RULES (the needs)
     rule_values=RULE_VALUES,
     inert_verbs={"return_cube": "a cube drawn from the bag leaves it by itself (a black cube "
-                                "to the supply, a player's to its health track, L536-546)"},
+                                "to the supply, a player's to its health track, L536-546)",
+                 # a dragon attack counts its cubes afresh (rage track + danger cards in the
+                 # row, L532-536), and no effect runs during one to add to them
+                 "extra_dragon_cubes": "a dragon attack draws the rage track's cubes plus one "
+                                       "per danger card in the row, counted when it starts "
+                                       "(L532-536); no effect runs inside it"},
+    verb_fields=VERB_FIELDS,
+    # the reserve is a table of reserve card ids: a removed Secret Tome left the tome room's
+    # `acquire_free secret_tome` and `reserve_left(secret_tome)` with nothing to find
+    term_ids={"reserve_name": "card"},
 )

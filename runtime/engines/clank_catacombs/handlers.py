@@ -8,6 +8,8 @@ from __future__ import annotations
 from tomecraft.runtime.engines.clank_catacombs.state import ACTIVE
 
 RESOURCES = ("skill", "combat", "movement", "gold", "lockpick")
+# acquire_free's zone -> the Player list it goes to
+FREE_CARD_ZONES = {"discard_pile": "discard", "hand": "hand", "deck": "deck"}
 
 
 class Verbs:
@@ -58,10 +60,14 @@ class Verbs:
         self.engine.trash(ctx.you, card)
 
     def acquire_free(self, ctx, card: str, zone: str) -> None:
+        """The card goes where the effect says (the base game's Secret Tome: the discard
+        pile; a pack's card may say hand or deck, whose top is the list's end): every zone
+        went to the discard pile (fourth packs blind test). Check refuses other zones
+        (compiler/game_checks/clank_catacombs.py)."""
         st = self.engine.state
         if st.reserve[card] > 0:
             st.reserve[card] -= 1
-            ctx.you.discard.append(card)
+            getattr(ctx.you, FREE_CARD_ZONES[zone]).append(card)
             self.engine.log(f"{ctx.you.name} gains a free {card}")
 
     def heal(self, ctx, amount: int) -> None:

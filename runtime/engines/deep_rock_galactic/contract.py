@@ -59,7 +59,7 @@ CONTRACT = Contract(
     kinds={
         "monster": {
             "creature": Use("when a monster is spawned: the creature term names its monster",
-                            key=True),
+                            key=True, found="stops"),
             **reads("when monsters are placed, activated, attacked and killed",
                     "order", "hp", "attack_range", "move", "attack_dice", "attack_die",
                     "flying", "size", "resistances", "stun_immune", "blocks_line_of_sight",
@@ -114,7 +114,7 @@ CONTRACT = Contract(
             **printed("after_use", "colour", "objective", on="the sheets (a mission's objective is its own)"),
         },
         "die": {
-            **keys("when dice are rolled: a die by its term", "die"),
+            **keys("when dice are rolled: a die by its term", "die", found="stops"),
             **reads("when dice are rolled", "faces"),
             **printed("colour", "damage_type", on="the dice reference"),
         },

@@ -177,11 +177,21 @@ def flare(engine: Monsters, d: Dwarf, act: dict) -> None:
     spend(d, 1)
     st.tokens.setdefault("flare", {})[at] = d.seat
 
+def rock_and_stone_playable(engine: Monsters, d: Dwarf, card: str) -> bool:
+    """Whether the card's effect can happen now (its costs paid, its target there): a pack's
+    `pay nitra 6 -> call_supply_pod` with 5 Nitra in the Shared Supply was played, did
+    nothing and went to the discard pile (fourth packs blind test)."""
+    fx = engine.data.get("rock_and_stone_card", card).effect
+    return fx is None or fx.can(Context(engine, you=d, info={"free": True}))
+
+
 def rock_and_stone(engine: Monsters, d: Dwarf, act: dict) -> None:
     """Play a Rock and Stone card: no action (L577); its effect, then the discard."""
     card = act["card"]
     if card not in d.rock_and_stone:
         raise EffectError(f"{d.cls} holds no {card}")
+    if not rock_and_stone_playable(engine, d, card):
+        raise EffectError(f"{card} cannot be played now")
     before = (d.actions, list(d.rock_and_stone))
     d.rock_and_stone.remove(card)
     try:
@@ -213,6 +223,9 @@ def ability(engine: Monsters, d: Dwarf, act: dict) -> None:
         raise EffectError(f"the {d.cls} has no ability {act['id']!r}")
     if found.id in NATIVE_ABILITIES:
         raise EffectError(f"{found.id} is the {NATIVE_ABILITIES[found.id]} action")
-    if not engine.run(found.effect, you=d):
+    # asked before it runs: an effect that pays then finds nothing to target (`pay actions
+    # 1 -> target monster where adjacent(): ...`) would spend the action on nothing
+    if found.effect is None or not found.effect.can(Context(engine, you=d)) \
+            or not engine.run(found.effect, you=d):
         raise EffectError(f"{found.id} cannot be used now")
     engine.log(f"{d.cls} uses {found.id}")

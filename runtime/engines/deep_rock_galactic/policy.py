@@ -15,6 +15,7 @@ from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.actions import ability_actions, can_land_supply_pod, legal_move
 from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks as attacks
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
+from tomecraft.runtime.engines.deep_rock_galactic.equipment import rock_and_stone_playable
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.movement import dig
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf
@@ -98,6 +99,8 @@ def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[
     # played only if trying it on a copy of the game leaves the team better off
     trouble = d.health <= 2 or d.ammo <= 1 or any(hx.distance(d.pos, m.pos) <= 2 for m in st.monsters.values())
     for card in sorted(set(d.rock_and_stone)):
+        if not rock_and_stone_playable(engine, d, card):
+            continue
         act = {"do": "rock_and_stone", "card": card}
         out.append((0 if trouble and (card_gain(engine, d, act, now) or 0) > 0 else 9, act))
     # the shots (ranked 2 or 6; without them a pickaxe at a monster, 3) are not looked for when

@@ -27,7 +27,8 @@ CONTRACT = Contract(
                              "discard_per_stack"),
         "equipment": {
             **printed("after_use", on="the sheets: what happens to it after use"),
-            **keys("whenever an effect names the item (spend, has, discard_item)", "term"),
+            **keys("whenever an effect names the item (spend, has, discard_item)", "term",
+                   found="never"),
             **reads("whenever a team loads its backpack or camp: one token takes this many of "
                     "the 8 backpack and 4 camp slots (L46-47)", "slots"),
             **reads("whenever the item is spent: a token is discarded after this many uses, the "
