@@ -371,6 +371,8 @@ def validate_entities(game: Game, reporter: dg.Reporter) -> None:
             reporter.add(dg.YAML_NOT_MAPPING, "the top level must be a mapping of kinds to lists",
                          display, 1, 1, "start the file with e.g. `tile_kinds:`")
             continue
+        if _not_content(doc, display, reporter):
+            continue
         for plural, items in doc.data.items():
             _load_kind(game, pack, doc, display, plural, items, reporter)
     for pack_id, removals in game.removals.items():
@@ -405,6 +407,30 @@ def _check_not_empty(game: Game, reporter: dg.Reporter) -> None:
         reporter.add(dg.NO_CONTENT, f"the game has no {plural}: no content file defines any, "
                      "or packs removed them all", doc_display(doc), mark.line, mark.column,
                      f"the base game's content files must list its {plural} (`{plural}:`)")
+
+
+# A scenario file (`game:` with `steps:`/`expect:`) or a mission file (`game:` with `mission:`)
+# saved among a pack's content files: each of its keys read as a kind gave one "unknown entity
+# kind" apiece, none saying what happened.
+_OTHER_FILES = {"steps": ("a scenario file", "scenarios/", "tomecraft scenario run FILE"),
+                "expect": ("a scenario file", "scenarios/", "tomecraft scenario run FILE"),
+                "mission": ("a mission file", "missions/", "tomecraft check FILE")}
+
+
+def _not_content(doc: loader.Document, display: str, reporter: dg.Reporter) -> bool:
+    """True (and said once) when a file among the content files is a scenario or a mission."""
+    if "game" not in doc.data:
+        return False
+    found = next((_OTHER_FILES[k] for k in doc.data if k in _OTHER_FILES), None)
+    if found is None:
+        return False
+    what, folder, command = found
+    mark = doc.mark(("game",), key=True)
+    reporter.add(dg.UNKNOWN_KIND, f"this is {what}, not content: a pack's content files list "
+                 "entities by kind", display, mark.line, mark.column,
+                 f"move it into the pack's {folder} folder (check does not read it there) or out "
+                 f"of the pack, and run it with `{command}`")
+    return True
 
 
 def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plural, items,

@@ -263,3 +263,19 @@ def test_a_mistake_repeated_over_a_pack_is_reported_at_every_place(base, tmp_pat
     _, reporter = compile_with(base, [pack])
     lines = sorted({d.line for d in reporter.diagnostics if d.code == code})
     assert lines == [6, 12, 18], [(d.code, d.line, d.message) for d in reporter.diagnostics]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("game: the_cave\nname: n\nsetup: {players: 2}\nsteps: []\nexpect: []\n", "scenarios/"),
+    ("# a briefing\ngame: the_cave\nmission:\n  id: m\n", "missions/"),
+], ids=["scenario", "mission"])
+def test_a_scenario_or_mission_file_among_a_packs_content_is_named_as_such(tmp_path, text, said):
+    """A scenario saved beside the content files gave one "unknown entity kind" per key
+    (game, name, setup, steps, expect) and never said the file is a scenario (fourth packs
+    blind test): now one diagnostic at its `game:` key, naming the folder it belongs in."""
+    pack = make_pack(tmp_path, "fan", files={"extra.yaml": text})
+    _, reporter = compile_with(REPO / "content" / GAME, [pack])
+    found = [d for d in reporter.diagnostics if Path(d.file).name == "extra.yaml"]
+    game_line = 1 + next(i for i, line in enumerate(text.splitlines()) if line.startswith("game:"))
+    assert [(d.code, d.line, d.column) for d in found] == [(dg.UNKNOWN_KIND, game_line, 1)]
+    assert said in found[0].hint and "not content" in found[0].message
