@@ -38,11 +38,12 @@ class Usage:
 def track(data) -> Iterator[Usage]:
     usage = Usage()
     undo: list[Callable[[], None]] = []
+    native = _native_records(data)
     try:
         for kind, table in sorted(data.kinds.items()):
             for entity_id, definition in sorted(table.items()):
                 key = f"{kind}:{entity_id}"
-                if _wrap_fields(definition, key, usage, undo):
+                if _wrap_fields(definition, key, usage, undo, native):
                     usage.tracked.add(key)
         yield usage
     finally:
@@ -120,24 +121,39 @@ def _field_names(obj) -> list[str]:
     return [name for cls in type(obj).__mro__ for name in getattr(cls, "__slots__", ())]
 
 
-def _wrap_fields(obj, key: str, usage: Usage, undo: list) -> bool:
-    """Wrap every effect reachable from a definition (fields, records, lists of records)."""
+def _native_records(data) -> frozenset:
+    """Ids of the nested records (a DRG class ability) whose effect the engine never runs: it
+    carries them out as its own actions (the contract's NATIVE_RECORDS). Wrapped, they would
+    report their entity "never used" however often it was played."""
+    import importlib
+    try:
+        contract = importlib.import_module(f"tomecraft.runtime.engines.{data.engine}.contract")
+    except ImportError:
+        return frozenset()
+    return frozenset(getattr(contract, "NATIVE_RECORDS", ()))
+
+
+def _wrap_fields(obj, key: str, usage: Usage, undo: list, native: frozenset = frozenset()) -> bool:
+    """Wrap every effect reachable from a definition (fields, records, lists of records), but
+    not inside the `native` records."""
     found = False
     for name in _field_names(obj):
         value = obj._fields.get(name) if isinstance(obj, Record) else getattr(obj, name, None)
+        if isinstance(value, Record) and value.get("id") in native:
+            continue
         if _is_effect(value):
             _set(obj, name, _counted(value, key, usage), undo)
             found = True
         elif isinstance(value, Record):
-            found = _wrap_fields(value, key, usage, undo) or found
+            found = _wrap_fields(value, key, usage, undo, native) or found
         elif isinstance(value, (tuple, list)):
             if any(_is_effect(item) for item in value):     # a list of effects (a region's)
                 _set(obj, name, type(value)(_counted(item, key, usage) if _is_effect(item) else item
                                             for item in value), undo)
                 found = True
             for item in value:
-                if isinstance(item, Record):
-                    found = _wrap_fields(item, key, usage, undo) or found
+                if isinstance(item, Record) and item.get("id") not in native:
+                    found = _wrap_fields(item, key, usage, undo, native) or found
     return found
 
 

@@ -37,6 +37,40 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         if dwarf.id not in defaults:
             report(reporter, dwarf, "id", f"{dwarf.id} has no default primary weapon")
     _check_laid_out(game, reporter)
+    _check_native_abilities(game, reporter)
+
+
+def _original(entity):
+    """The entity a chain of `replace: true` started from."""
+    while entity.replaced is not None:
+        entity = entity.replaced
+    return entity
+
+
+def _check_native_abilities(game: Game, reporter: dg.Reporter) -> None:
+    """A pack's dwarf whose ability has a base ability's id keeps that ability's effect: the
+    engine carries out the base abilities as its own actions (a changed Drill Attack was
+    printed on the board and played as the rulebook's)."""
+    from tomecraft.runtime.engines.deep_rock_galactic.contract import (
+        NATIVE_ABILITIES, RUN_NATIVE_ABILITIES)
+    base_pack = game.packs[0].id
+    played = {ab["id"]: " ".join(str(ab.get("effect", "")).split())
+              for dwarf in map(_original, game.of_kind("dwarf")) if dwarf.pack == base_pack
+              for ab in dwarf.data.get("abilities") or () if isinstance(ab, dict)}
+    for dwarf in game.of_kind("dwarf"):
+        if dwarf.pack == base_pack:
+            continue
+        for i, ab in enumerate(dwarf.data.get("abilities") or ()):
+            ability_id = ab.get("id") if isinstance(ab, dict) else None
+            if ability_id not in NATIVE_ABILITIES or ability_id in RUN_NATIVE_ABILITIES \
+                    or ab.get("passive"):
+                continue
+            if " ".join(str(ab.get("effect", "")).split()) != played.get(ability_id):
+                report(reporter, dwarf, ("abilities", i, "effect"),
+                       f"{ability_id} is the engine's own {NATIVE_ABILITIES[ability_id]} action: "
+                       "its effect is printed, not run, so a changed effect would not be played",
+                       f"keep the base game's effect, or give the ability a new id (a new ability "
+                       "runs from its effect)")
 
 
 def _check_laid_out(game: Game, reporter: dg.Reporter) -> None:

@@ -105,3 +105,41 @@ def test_simulated_dwarves_stop_on_goo_instead_of_planning_through_it(goo):
     from tomecraft.runtime import sim
     summary = sim.run(goo, players=4, games=30, seed=7)
     assert summary["completed"] == 30
+
+
+def _driller_pack(tmp_path: Path, old: str, new: str) -> Path:
+    """A pack replacing the Driller with one ability's effect text changed."""
+    text = (ROOT / "content/deep_rock_galactic/dwarves.yaml").read_text(encoding="utf-8")
+    driller = text[text.index("  - id: driller"):text.index("  - id: scout")]
+    assert old in driller
+    (tmp_path / "pack.yaml").write_text("id: drillmod\ngame: deep_rock_galactic\nversion: '1'\n",
+                                        encoding="utf-8")
+    (tmp_path / "dwarves.yaml").write_text(
+        "dwarves:\n" + driller.replace("  - id: driller\n", "  - id: driller\n    replace: true\n")
+        .replace(old, new), encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("new, refused", [
+    ("deal_ignoring_resistance 6", True), ("deal_ignoring_resistance  hits(r)", False)],
+    ids=["changed", "same-but-spacing"])
+def test_a_changed_effect_of_an_ability_the_engine_carries_out_is_refused(tmp_path, new, refused):
+    """Drill Attack is the engine's own attack action: a pack's Driller dealing 6 checked clean,
+    was printed on the board and played as the rulebook's pickaxe die (fourth packs round)."""
+    reporter = dg.Reporter()
+    compile_and_import(ROOT / "content/deep_rock_galactic",
+                       [_driller_pack(tmp_path, "deal_ignoring_resistance hits(r)", new)], reporter)
+    found = [(Path(d.file).name, d.message) for d in reporter.diagnostics if d.severity == dg.ERROR]
+    assert bool(found) is refused, found
+    assert not refused or (found[0][0] == "dwarves.yaml" and "drill_attack" in found[0][1])
+
+
+def test_usage_does_not_call_a_class_played_through_its_own_actions_never_used():
+    """`sim --usage` warned the Driller and the Gunner were never used: their abilities are
+    the engine's own actions, whose effect text is never run. They are "not counted" now."""
+    from tomecraft.generated.deep_rock_galactic import GAME
+    from tomecraft.runtime import sim
+    summary = sim.run(GAME, games=2, seed=1, usage=True)["usage"]
+    assert {"dwarf:driller", "dwarf:gunner"} <= set(summary["untracked"])
+    assert not any(key.startswith("dwarf:") for key in summary["never_used"])
+    assert summary["entities"]["dwarf:engineer"]["tracked"]     # its Sentry Gun effect runs

@@ -34,6 +34,17 @@ EVENTS = {
 SPACE_EVENTS = ("monster_enters", "dwarf_enters")
 ONCE = ("continuous",)
 
+# The base classes' abilities the engine carries out as its own actions (their effect text is
+# printed on the boards, not run; the Sentry Gun's and passive abilities' effects do run). A
+# pack that changes one of these effects is refused (compiler/game_checks): it would print
+# the change and play the rulebook's ability.
+NATIVE_ABILITIES = {"sentry_gun": "sentry", "platform_gun": "platforms", "zipline_launcher": "zipline",
+                    "shield_generator": "shield", "power_drill": "move", "drill_attack": "attack",
+                    "grappling_hook": "move", "flare_shot": "flare"}
+RUN_NATIVE_ABILITIES = ("sentry_gun",)
+# What `sim --usage` must not count as an effect to run (runtime/usage.py).
+NATIVE_RECORDS = tuple(sorted(set(NATIVE_ABILITIES) - set(RUN_NATIVE_ABILITIES)))
+
 # The rules whose values play reads (engine.rules[...]); the others are documentation.
 READ_RULES = ("deep_dive_upgrade_rate", "g11_track_length", "g13_pickaxe_dice",
               "hidden_segment_pool", "upgrades_per_hidden_segment",

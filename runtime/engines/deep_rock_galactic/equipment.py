@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic.contract import NATIVE_ABILITIES
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, spend
 
@@ -204,11 +205,8 @@ def rock_and_stone(engine: Monsters, d: Dwarf, act: dict) -> None:
     engine.log(f"{d.cls} plays {card}")
 
 
-# The base classes' abilities are carried out by the actions above; any other ability (a
-# pack's new class) is run from its effect.
-NATIVE_ABILITIES = {"sentry_gun": "sentry", "platform_gun": "platforms", "zipline_launcher": "zipline",
-                    "shield_generator": "shield", "power_drill": "move", "drill_attack": "attack",
-                    "grappling_hook": "move", "flare_shot": "flare"}
+# The base classes' abilities (contract.NATIVE_ABILITIES) are carried out by the actions
+# above; any other ability (a pack's new class) is run from its effect.
 
 
 def class_abilities(engine: Monsters, d: Dwarf) -> list:
