@@ -112,16 +112,6 @@ def _players(data, n: int, where: str = "") -> int:
     return n
 
 
-def _most_players(data, n: int) -> int:
-    """A hand-built state's player count, refused above the rule max_players: 5 players
-    without the 墓穴派对 pack would play the base rules (one treasure per + room, L661-665)."""
-    most = rule(data, "max_players")
-    if n > most:
-        extra = "" if most >= 6 else " (5-6 with the 墓穴派对 pack: packs: [.../packs/tomb_party])"
-        raise ValueError(f"players: {n} players, the game is for at most {most}{extra}")
-    return n
-
-
 def build(data, setup: dict) -> Engine:
     check_setup_shape(setup)
     if "new_game" in setup:
@@ -133,7 +123,7 @@ def build(data, setup: dict) -> Engine:
         engine.rng = ScriptedRng([])
         engine.setup_arrivals()                          # as a real game's set-up does
         return engine
-    n = _most_players(data, setup.get("players_count", len(setup.get("players", [])) or 2))
+    n = setup.get("players_count", len(setup.get("players", [])) or 2)
     state = State(players=[], cells={}, tile_stack=list(reversed(setup.get("tile_stack", []))),
                   treasure_stack=list(setup.get("treasure_stack", [])),
                   majors=list(reversed(setup.get("majors", []))),
