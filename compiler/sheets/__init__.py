@@ -159,7 +159,8 @@ class Footnotes:
         else:
             group = "|".join(str(n) for n in approximation_lines(entity))
         if not lines:       # nothing to say in this language: one item names them all
-            group = "(silent)"
+            group = "(silent)"  # and says what a player may take from the mark
+            lines = [lab["approx_unsaid"]]
         number = self._groups.get(group)
         if number is None:
             self.notes.append({"n": len(self.notes) + 1, "names": [], "lines": lines,
@@ -318,13 +319,15 @@ def value_words(game: Game, rule: Entity, lang: str) -> str:
     lab = labels(lang, game)
     words = (_game_file(game.id).get("rule_values") or {}).get(rule.id)
     value = rule.data.get("value")
-    if isinstance(words, dict) and not isinstance(value, (dict, list)):
+    if isinstance(words, dict):
         # `values: {option: {zh, en}}` words each option a pack may choose; the plain words
-        # say the base game's value, so not a pack's other value
-        chosen = (words.get("values") or {}).get(str(value).lower() if isinstance(value, bool)
-                                                  else str(value))
-        if isinstance(chosen, dict) and chosen.get(lang):
-            return str(chosen[lang])
+        # say the base game's value, so not a pack's other value (a table such as Clank!'s
+        # dragon start by player count has only the plain words)
+        if not isinstance(value, (dict, list)):
+            chosen = (words.get("values") or {}).get(
+                str(value).lower() if isinstance(value, bool) else str(value))
+            if isinstance(chosen, dict) and chosen.get(lang):
+                return str(chosen[lang])
         base = rule.replaced.data.get("value") if rule.replaced is not None else value
         if words.get(lang) and base == value:
             return str(words[lang])

@@ -1,0 +1,78 @@
+"""What a player reading the printed sheets found, blind test round 2 (2026-11-28): the list of
+approximations, a class card cut by a page break, dice phrases a person would not write."""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import pipeline, sheets
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _game(game_id: str):
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(REPO / "content" / game_id, [], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    return game
+
+
+def _page(game, sheet_name: str, lang: str) -> str:
+    sheet = next(s for s in sheets.SHEETS[game.id] if s.name == sheet_name)
+    return sheets.render_html(game, sheet, lang)
+
+
+def _text(game, sheet_name: str, lang: str) -> str:
+    """The sheet's text as a reader sees it: tags stripped, one line per cell or paragraph."""
+    page = re.sub(r"(?s)<style.*?</style>", "", _page(game, sheet_name, lang))
+    page = re.sub(r"</(p|li|td|th|tr|h\d|div)>", "\n", page)
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def _notes(text: str) -> list[str]:
+    """The numbered lines of the "What is approximate" list ("≈3 Name: what is assumed")."""
+    return [line.strip() for line in text.splitlines() if re.match(r"\s*≈\d+ ", line)]
+
+
+@pytest.fixture(scope="module")
+def clank():
+    return _game("clank_catacombs")
+
+
+@pytest.fixture(scope="module")
+def drg():
+    return _game("deep_rock_galactic")
+
+
+@pytest.mark.parametrize("sheet", ["classes", "weapons"])
+def test_zh_approximations_say_what_the_mark_means_not_a_bare_list_of_names(drg, sheet):
+    """The zh weapons sheet ended '≈1 应急霰弹枪、BRT7连发手枪、…' (32 names) and nothing
+    else: their notes are English only, so the Chinese list named them and said nothing."""
+    for note in _notes(_text(drg, sheet, "zh")):
+        assert "：" in note and note.endswith("。"), note
+        assert "英文版" in note or not note.startswith("≈1 冷冻炮"), note
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_rules_assumed_value_is_not_introduced_twice(clank, lang):
+    """'≈5 The bag is emptied: Assumed: an empty bag gives fewer cubes.' (zh '盲抽袋抽空：
+    采用：…'): the list's intro already says 'this sheet assumes:'."""
+    notes = _notes(_text(clank, "rules", lang))
+    assert notes
+    assert not [n for n in notes if "Assumed:" in n or "采用：" in n], notes
+    empty_bag = {"en": "The bag is emptied: an empty bag gives fewer cubes.",
+                 "zh": "盲抽袋抽空：袋中没有方块时少抽。"}[lang]
+    assert any(n.endswith(empty_bag) for n in notes), notes
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("en", "Dragon start space by player count: space 3 with 2 players, space 2 with 3, "
+           "space 1 with 4 to 6."),
+    ("zh", "巨龙起始位置：2人时从第3格开始，3人时从第2格，4至6人时从第1格。")])
+def test_clank_dragon_start_by_player_count_is_said_in_words(clank, lang, words):
+    """It read 'Dragon start space by player count: Assumed: 2: 3, 3: 2, 4: 1, 5: 1, 6: 1.'"""
+    assert any(n.endswith(words) for n in _notes(_text(clank, "rules", lang)))
