@@ -116,7 +116,9 @@ def classes(game: Game, lang: str, notes: Footnotes) -> dict:
         for weapon in game.of_kind("weapon"):
             if weapon.data.get("dwarf") == dwarf.id:
                 rows.extend(_modes(game, weapon, lang, lab, texts, notes))
-        sections.append({"title": name_of(dwarf, lang), "items": items, "headers": _mode_headers(lab), "rows": rows})
+        # "whole": a class is one card a player cuts out or looks up; no page break inside it
+        sections.append({"title": name_of(dwarf, lang), "items": items, "headers": _mode_headers(lab),
+                         "rows": rows, "whole": True})
     return {"sections": sections}
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -76,3 +78,21 @@ def test_a_rules_assumed_value_is_not_introduced_twice(clank, lang):
 def test_clank_dragon_start_by_player_count_is_said_in_words(clank, lang, words):
     """It read 'Dragon start space by player count: Assumed: 2: 3, 3: 2, 4: 1, 5: 1, 6: 1.'"""
     assert any(n.endswith(words) for n in _notes(_text(clank, "rules", lang)))
+
+
+def test_drg_class_card_is_not_cut_by_a_page_break(drg, tmp_path):
+    """A class is one card: the Engineer's name, health and abilities were at the foot of
+    page 1 and his weapons table on page 2 (the Scout likewise across pages 2 and 3)."""
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext is not installed (Debian package poppler-utils)")
+    pdf = tmp_path / "classes.pdf"
+    sheets.write_pdf(_page(drg, "classes", "en"), pdf)
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    pages = text.split("\f")
+    for name, first, last in [("Driller", "Colour", "Flaming Ground"),
+                              ("Engineer", "Colour", "Armor Piercing Grenade"),
+                              ("Gunner", "Colour", "Continuous Fire"),
+                              ("Scout", "Colour", "Aimed Shot")]:
+        page = next(p for p in pages if re.search(rf"(?m)^\s*{name}\s*$", p))
+        assert first in page and last in page, (name, page[:300])
