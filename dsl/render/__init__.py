@@ -596,9 +596,11 @@ class _Renderer:
                     and e.op in (">", "==", "!="):  # "there are hits in the roll"
                 some = "there are no " if e.op == "==" else "there are "
                 return some + left[len("the number of "):]
-            has = re.fullmatch(r"(.*中)(.+)的[數数]量", left) if self.zh else None
+            has = (re.fullmatch(r"(.*中)(.+)的[數数]量", left)
+                   or re.fullmatch(r"(.*[結结]果)的(.+?)[數数]", left)) if self.zh else None
             if has and right == "0" and e.op in (">", "=="):  # "掷骰结果中有阻遏惊吓"
-                return has.group(1) + ("沒有" if e.op == "==" else "有") + has.group(2)
+                head = has.group(1) if has.group(1).endswith("中") else has.group(1) + "中"
+                return head + ("沒有" if e.op == "==" else "有") + has.group(2)   # "掷骰结果中有命中"
             word = _COMPARE[self.lang][e.op]
             return f"{left}{word}{right}" if self.zh else f"{left} {word} {right}"
         word = _LOGIC[self.lang][e.op]

@@ -96,3 +96,13 @@ def test_drg_class_card_is_not_cut_by_a_page_break(drg, tmp_path):
                               ("Scout", "Colour", "Aimed Shot")]:
         page = next(p for p in pages if re.search(rf"(?m)^\s*{name}\s*$", p))
         assert first in page and last in page, (name, page[:300])
+
+
+def test_drg_zh_hits_condition_reads_as_a_hit_not_a_count_above_zero(drg):
+    """The Cryo Cannon and the Bulldog read '若掷骰结果的命中数多于0，使其冻结' (if the number
+    of hits in the roll is more than 0); a player says '若掷骰结果中有命中' as the sheet already
+    did for the Scare face ('若掷骰结果中有阻遏惊吓')."""
+    for name in ("classes", "weapons"):
+        text = _text(drg, name, "zh")
+        assert "命中数多于0" not in text, name
+        assert "若掷骰结果中有命中，使其冻结" in text, name
