@@ -610,6 +610,10 @@ class _Registry(Mapping):
             return None
         return importlib.import_module(f"{__name__}.{game_id}")
 
+    def module(self, game_id: str):
+        """The sheet module of `game_id` (its hooks, e.g. cards' card_details), or None."""
+        return self._module(game_id)
+
     def __getitem__(self, game_id: str) -> tuple[Sheet, ...]:
         module = self._module(game_id)
         if module is None:

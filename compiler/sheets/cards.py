@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tomecraft.compiler.model import Entity, Game
-from tomecraft.compiler.sheets import (FORMATS, LANGS, Footnotes, Texts, _game_file, after_use_text,
+from tomecraft.compiler.sheets import (FORMATS, LANGS, SHEETS, Footnotes, Texts, _game_file, after_use_text,
                              environment, html_lang, labels, name_of, site_at, walk_strings,
                              write_formats, zh_punctuation)
 
@@ -58,20 +58,36 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
             stats.append(f"{words} {_text(label['values'][value], lang)}")
         elif isinstance(value, str) and value in game.vocab.names:
             stats.append(f"{words} {game.vocab.text_of(value, lang, _term_type(game, entity.kind, field))}")
+        elif isinstance(value, (int, float)) and data.get(label.get("unit")) in game.vocab.names:
+            # `unit: FIELD`: the count of what FIELD names ("Attack dice 1 × Explosive die")
+            stats.append(f"{words} {value} × {game.vocab.text_of(data[label['unit']], lang)}")
         elif isinstance(value, (int, float)):
             stats.append(f"{words} {value}")
+    details = _details(game, entity, lang)
+    stats += details.get("stats", [])
     rules = []
     for field, label in (kind_spec.get("effects") or {}).items():
         site = site_at(entity, (field,))
         if site is None or not data.get(field):
             continue
         text = texts.passive(site) if field == "passive" else texts.site(site)
-        rules.append({"label": _text(label, lang), "text": text})
+        rules.append({"label": details.get("labels", {}).get(field) or _text(label, lang),
+                      "text": text})
+    rules += details.get("rules", [])
     name = name_of(entity, lang)
     if lang == "en":             # a card's title lines start with a capital ("flare" -> "Flare")
         name, type_line = name[:1].upper() + name[1:], type_line[:1].upper() + type_line[1:]
     return {"name": name, "type": type_line, "stats": stats, "rules": rules,
             "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang)}
+
+
+def _details(game: Game, entity: Entity, lang: str) -> dict:
+    """What the game's sheet module adds to a card beyond its spec's fields (`card_details`:
+    more stats, more rules, an effect's label by the entity), e.g. a DRG monster's
+    resistances and the traits its flags give."""
+    module = SHEETS.module(game.id)
+    hook = getattr(module, "card_details", None)
+    return hook(game, entity, lang) if hook is not None else {}
 
 
 def _term_type(game: Game, kind: str, field: str) -> str | None:

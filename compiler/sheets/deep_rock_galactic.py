@@ -25,42 +25,66 @@ def _res(game: Game, data: dict, lang: str) -> str:
     return ", ".join(parts) or "—"
 
 
+def _traits(game: Game, d: dict, lang: str, lab: dict) -> list[str]:
+    """What a monster's flags make it do, as clauses ("does not block line of sight",
+    "explodes on its adjacent ring when it attacks or dies"): the monster board's Specials
+    and its print-and-play card say the same."""
+    traits = []
+    if d.get("rear_ignores_resistance"):
+        traits.append(lab["rear"])
+    if d.get("blocks_line_of_sight") is False:
+        traits.append(lab["small"])
+    if d.get("moves_toward") == "monster":
+        traits.append(lab["toward_monster"])
+    if d.get("attacks") is False:
+        traits.append(lab["no_attack"])
+    if d.get("moves_then_attacks"):
+        traits.append(lab["moves_attacks"])
+    if d.get("destroys_on_path"):
+        traits.append(fill(lab["destroys"], {"things": _destroyed(game, d["destroys_on_path"], lang)}))
+    if d.get("self_destructs"):
+        traits.append(lab["self_destructs"])
+    if d.get("hides_when_damaged"):
+        traits.append(lab["hides"])
+    if d.get("attack_places"):
+        traits.append(lab["places"] + " " + _term(game, d["attack_places"], lang))
+    if d.get("field_range"):
+        traits.append(fill(lab["field"], {"r": d["field_range"], "n": d.get("field_reduction", 0)}))
+    return traits
+
+
+def card_details(game: Game, entity: Entity, lang: str) -> dict:
+    """What a monster's print-and-play card adds to the numbers its spec lists: the
+    resistances and the traits its flags give (an Exploder's card said nothing of its blast,
+    and no card had its resistances)."""
+    if entity.kind != "monster":
+        return {}
+    lab, d = labels(lang, game.id), entity.data
+    res = _res(game, d, lang)
+    traits = _traits(game, d, lang, lab)
+    return {"stats": [f"{lab['resist']} {res}"] if res != "—" else [],
+            "rules": [{"label": lab["traits"], "text": _clauses(traits, lang)}] if traits else [],
+            "labels": {"special": lab[_special_when(d)][:1].upper() + lab[_special_when(d)][1:]}}
+
+
+def _special_when(d: dict) -> str:
+    """When the engine runs a monster's `special`: a self-destructing monster's is its blast;
+    otherwise on activation (after moving, for one that walks toward monsters)."""
+    return "blast" if d.get("self_destructs") else \
+        "when_activated" if d.get("moves_toward") == "none" else "after_moving"
+
+
 def monsters(game: Game, lang: str, notes: Footnotes) -> dict:
     lab, texts = labels(lang, game.id), Texts(game, lang)
     rows = []
     for mon in sorted(game.of_kind("monster"), key=lambda e: e.data["order"]):
         d = mon.data
         dice = f"{d.get('attack_dice', 0)} × {_term(game, d.get('attack_die', ''), lang)}" if d.get("attack_dice") else "—"
-        specials = []
-        if d.get("flying"):
-            specials.append(lab["flying"])
+        specials = [lab["flying"]] if d.get("flying") else []
         if d.get("stun_immune"):
             specials.append(lab["stun_immune"])
-        if d.get("rear_ignores_resistance"):
-            specials.append(lab["rear"])
-        if d.get("blocks_line_of_sight") is False:
-            specials.append(lab["small"])
-        if d.get("moves_toward") == "monster":
-            specials.append(lab["toward_monster"])
-        if d.get("attacks") is False:
-            specials.append(lab["no_attack"])
-        if d.get("moves_then_attacks"):
-            specials.append(lab["moves_attacks"])
-        if d.get("destroys_on_path"):
-            specials.append(fill(lab["destroys"], {"things": _destroyed(game, d["destroys_on_path"], lang)}))
-        if d.get("self_destructs"):
-            specials.append(lab["self_destructs"])
-        if d.get("hides_when_damaged"):
-            specials.append(lab["hides"])
-        if d.get("attack_places"):
-            specials.append(lab["places"] + " " + _term(game, d["attack_places"], lang))
-        if d.get("field_range"):
-            specials.append(fill(lab["field"], {"r": d["field_range"], "n": d.get("field_reduction", 0)}))
-        # when the engine runs them: a self-destructing monster's `special` is its blast;
-        # otherwise on activation (after moving, for one that walks toward monsters)
-        when = {"special": "blast" if d.get("self_destructs") else
-                "when_activated" if d.get("moves_toward") == "none" else "after_moving",
-                "on_kill": "when_killed"}
+        specials += _traits(game, d, lang, lab)
+        when = {"special": _special_when(d), "on_kill": "when_killed"}
         for key in ("special", "on_kill"):
             if d.get(key):
                 text = texts.effect(mon, (key,))

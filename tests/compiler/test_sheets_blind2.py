@@ -106,3 +106,29 @@ def test_drg_zh_hits_condition_reads_as_a_hit_not_a_count_above_zero(drg):
         text = _text(drg, name, "zh")
         assert "命中数多于0" not in text, name
         assert "若掷骰结果中有命中，使其冻结" in text, name
+
+
+@pytest.mark.parametrize("lang,exploder,oppressor", [
+    ("en", ["Attack dice 1 × Explosive die", "Resistances explosive 1",
+            "Traits: Explodes on its adjacent ring when it attacks or dies."],
+     ["Resistances bullet 2, armor-piercing 1, fire 1, pickaxe 1",
+      "destroys stalagmites, Grunts and walls on its path"]),
+    ("zh", ["攻击骰 1 × 爆炸骰", "抗性 爆炸伤害 1", "特性：攻击或被击杀时自爆（相邻一格）。"],
+     ["抗性 子弹伤害 2，穿甲伤害 1，燃烧伤害 1，铁镐伤害 1", "沿途摧毁石笋、战士异虫和岩壁"])])
+def test_drg_monster_cards_print_resistances_die_and_traits(drg, lang, exploder, oppressor):
+    """The print-and-play monster cards had no resistances (a dict the card skipped), 'Attack
+    dice 1' without the die (the Exploder rolls an Explosive die), and the Exploder's card
+    said nothing of its blast: a player cutting them out played without them."""
+    from tomecraft.compiler.sheets import cards
+    page = cards.render_html(drg, lang)
+    by_name = {}
+    for card in re.findall(r"(?s)<article.*?</article>", page):
+        text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", card))).replace(" ：", "：")
+        text = text.replace(" : ", ": ")
+        by_name[text.split()[0]] = text
+    found = {"en": ("Exploder", "Oppressor"), "zh": ("自爆异虫", "暴君异虫")}[lang]
+    for name, wanted in zip(found, (exploder, oppressor)):
+        for words in wanted:
+            assert words in by_name[name], (name, words, by_name[name])
+    when = "When activated:" if lang == "en" else "行动时："
+    assert when in by_name["Brood" if lang == "en" else "异虫母巢"]
