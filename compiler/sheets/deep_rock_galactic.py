@@ -8,8 +8,8 @@ from pathlib import Path
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.dsl.render.words import pluralise
 from tomecraft.compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _yaml_file, after_use_text,
-                             environment, fill, html_lang, labels, name_of, sources_table,
-                             write_formats)
+                             environment, fill, html_lang, labels, name_of, player_note,
+                             sources_table, walk_strings, write_formats, zh_punctuation)
 
 GAME_ID = "deep_rock_galactic"
 DAMAGE = ("bullet", "armor_piercing", "fire", "explosive", "pickaxe")
@@ -306,12 +306,12 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
     def entity_name(kind: str, key: str) -> str:
         ent = game.entities.get(kind, {}).get(key)
         return name_of(ent, lang) if ent is not None else _term(game, key, lang)
-    if obj["type"] == "eliminate":
-        goal = f"{lab['eliminate']}: {entity_name('monster', obj.get('creature', ''))}"
+    if obj["type"] == "eliminate":     # "Eliminate the Praetorian", not "Eliminate: Praetorian"
+        goal = fill(lab["eliminate"], {"creature": entity_name("monster", obj.get("creature", ""))})
     else:
-        goal = f"{lab['collect']}: " + ", ".join(
+        goal = fill(lab["collect"], {"targets": ", ".join(
             f"{entity_name('mineral', k) if k in game.entities.get('mineral', {}) else entity_name('pickup', k)} × {v}"
-            for k, v in obj.get("targets", {}).items())
+            for k, v in obj.get("targets", {}).items())})
     if mission.get("drones"):     # the pod returns only once every drone is recovered too
         goal += ("；" if lang == "zh" else "; ") + f"{lab['recover_drones']} × {len(mission['drones'])}"
     event = mission.get("mission_event", "")
@@ -332,13 +332,26 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
         items.append(f"{lab['tokens']}: " + ", ".join(f"{_term(game, k, lang)} × {v}" for k, v in mission["tokens"].items()))
     grid, legend, hex_pt = briefing_map(game, mission, lang, lab)
     name = (mission.get("name") or {}).get(lang, mission.get("id", ""))
-    notes = []
-    if mission.get("source") == "approximation" and mission.get("note"):
-        notes.append(mission["note"])
-    notes += [f"{k}: {v}" for k, v in sorted((mission.get("approximations") or {}).items())]
+    if lang == "zh":    # full-width punctuation, as on every other zh sheet (not the map's
+        items = walk_strings(items, zh_punctuation)    # legend: its "?" is a map symbol)
     return {"sections": [{"title": name, "items": items},
                          {"title": lab["map"], "hexmap": grid, "hex_pt": hex_pt, "note": "  ".join(legend)}],
-            "mission_notes": notes}
+            "mission_notes": _mission_notes(mission, lang)}
+
+
+def _mission_notes(mission: dict, lang: str) -> list[str]:
+    """The mission's notes as a player reads them: a mission file's notes are plain strings,
+    English, so the Chinese briefing leaves them out (as every player sheet does); no field
+    names ("hazard: ...") and no developer references."""
+    notes = [mission.get("note")] if mission.get("source") == "approximation" else []
+    notes += [note for _field, note in sorted((mission.get("approximations") or {}).items())]
+    lines = []
+    for note in notes:
+        text = player_note(str(note.get(lang) or "") if isinstance(note, dict) else
+                           str(note or "") if lang == "en" else "")
+        if text and text not in lines:
+            lines.append(text)
+    return lines
 
 
 # The map fits one A4 landscape page under the mission's list: at most this much room (pt).
@@ -371,7 +384,7 @@ def briefing_map(game: Game, mission: dict, lang: str, lab: dict) -> tuple[list,
     for name in sorted({e["mineral"] for e in mission.get("mineral_spaces", [])}):
         shown = name_of(minerals[name], lang) if name in minerals else name
         mark([e["at"] for e in mission["mineral_spaces"] if e["mineral"] == name],
-             "fixed", _unused_letter(shown, marks), f"{shown} ({lab['terrain_diamond']})")
+             "fixed", _unused_letter(shown, marks), fill(lab["fixed_mineral"], {"mineral": shown}))
     symbols = {"*": ("◆", "terrain_diamond"), "?": ("?", "terrain_flare"), "^": ("·", "terrain_stone"),
                "h": ("h", "terrain_hidden"), "o": ("", "terrain_pit")}
     for ch, (text, key) in symbols.items():

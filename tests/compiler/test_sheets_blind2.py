@@ -132,3 +132,38 @@ def test_drg_monster_cards_print_resistances_die_and_traits(drg, lang, exploder,
             assert words in by_name[name], (name, words, by_name[name])
     when = "When activated:" if lang == "en" else "行动时："
     assert when in by_name["Brood" if lang == "en" else "异虫母巢"]
+
+
+def _briefing(tmp_path, name: str, lang: str) -> str:
+    from tomecraft.compiler.sheets.deep_rock_galactic import write_briefing
+    from tomecraft.compiler import missions
+    mission_file = REPO / "tests/deep_rock_galactic/missions/valid" / f"{name}.yaml"
+    mission = missions.load_mission(mission_file, dg.Reporter())
+    assert mission is not None
+    (path,) = write_briefing(_game("deep_rock_galactic"), mission, [lang], ["html"], tmp_path)
+    page = re.sub(r"(?s)<style.*?</style>", "", path.read_text(encoding="utf-8"))
+    page = re.sub(r"</(p|li|td|th|tr|h\d|div)>", "\n", page)
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def test_drg_zh_briefing_reads_as_chinese(tmp_path):
+    """The zh briefing read '任务目标: 收集: 水痕碑石 × 2', '矿物: 水痕碑石 × 2, 黄金 × 1' (half-width,
+    a colon twice), '水 = 水痕碑石 (岩壁（钻石格子，矿物）)' and ended on the mission file's English
+    note 'A fan-made mission for the validator's tests.'"""
+    text = _briefing(tmp_path, "aquarq_run", "zh")
+    assert "任务目标：收集水痕碑石 × 2" in text
+    assert "矿物：水痕碑石 × 2，黄金 × 1，硝石 × 3" in text
+    assert "水 = 岩壁中的水痕碑石（钻石格子）" in text
+    assert "  ? = 照明棒格子" in text          # the map's symbol, not a question mark
+    assert not re.search(r"[A-Za-z]{4,}", text.replace("tomecraft", "")), text
+
+
+@pytest.mark.parametrize("name,objective", [("aquarq_run", "Objective: Collect Aquarq × 2"),
+                                            ("praetorian_hunt", "Objective: Eliminate the Praetorian")])
+def test_drg_en_briefing_objective_is_a_sentence(tmp_path, name, objective):
+    """'Objective: Collect: Aquarq × 2', 'Objective: Eliminate: Praetorian', and the fixed
+    mineral 'A = Aquarq (wall, diamond (mineral) space)' with brackets in brackets."""
+    text = _briefing(tmp_path, name, "en")
+    assert objective in text
+    if name == "aquarq_run":
+        assert "A = Aquarq in a wall, diamond space" in text
