@@ -99,6 +99,16 @@ def _term_type(game: Game, kind: str, field: str) -> str | None:
     return (marker.partition(":")[2] or None) if marker.startswith("term:") else None
 
 
+def _card_order(entity: Entity, kind_spec: dict) -> tuple:
+    """Cards by type (in the order the spec's `types` lists them), then by English name, in
+    both languages alike: ordered by id, Clank!'s Giant Spider (`spider`) came after the
+    Skeleton and the Potion of Agility (`agility_potion`) after the Adventurer."""
+    types = list(kind_spec.get("types") or {})
+    value = str(entity.data.get(str(kind_spec.get("type") or ""), "") or "")
+    rank = types.index(value) if value in types else len(types)
+    return rank, value, name_of(entity, "en").casefold()
+
+
 def _number(value) -> float:
     """A sort key: numbers in order, anything else last."""
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else float("inf")
@@ -123,6 +133,8 @@ def pages(game: Game, lang: str, notes: Footnotes) -> list[dict]:
         if kind_spec.get("sort"):       # e.g. DRG monsters in activation order
             field = str(kind_spec["sort"])
             entities = sorted(entities, key=lambda e: _number(e.data.get(field)))
+        else:
+            entities = sorted(entities, key=lambda e: _card_order(e, kind_spec))
         for entity in entities:
             card = card_of(game, entity, kind_spec, lang, texts, notes)
             cards += [card] * copies(entity, kind_spec)

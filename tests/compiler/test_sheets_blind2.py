@@ -167,3 +167,18 @@ def test_drg_en_briefing_objective_is_a_sentence(tmp_path, name, objective):
     assert objective in text
     if name == "aquarq_run":
         assert "A = Aquarq in a wall, diamond space" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_clank_cards_are_in_order_of_type_then_name(clank, lang):
+    """The print-and-play cards came in order of id: the Giant Spider (`spider`) after the
+    Skeleton, the Potion of Agility (`agility_potion`) between the Adventurer and the Barbarian,
+    starting cards among dungeon cards. Now by type as the spec lists them, then by name,
+    the same in both languages."""
+    from tomecraft.compiler.sheets import Footnotes, cards, name_of
+    deck = {name_of(e, lang): name_of(e, "en") for e in clank.of_kind("card")}
+    laid = [c["name"] for page in cards.pages(clank, lang, Footnotes()) for c in page["cards"]]
+    order = [deck[n] for n in dict.fromkeys(laid) if n in deck]
+    assert order[:4] == ["Burgle", "Scramble", "Sidestep", "Stumble"], order[:6]
+    monsters = [n for n in order if n in ("Giant Spider", "Skeleton", "Wraith")]
+    assert monsters == ["Giant Spider", "Skeleton", "Wraith"], monsters
