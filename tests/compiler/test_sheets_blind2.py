@@ -182,3 +182,16 @@ def test_clank_cards_are_in_order_of_type_then_name(clank, lang):
     assert order[:4] == ["Burgle", "Scramble", "Sidestep", "Stumble"], order[:6]
     monsters = [n for n in order if n in ("Giant Spider", "Skeleton", "Wraith")]
     assert monsters == ["Giant Spider", "Skeleton", "Wraith"], monsters
+
+
+@pytest.mark.parametrize("lang,cell", [("en", "2 combat"), ("zh", "2战斗力")])
+def test_clank_goblin_cost_says_combat_in_the_reserve_skill_column(clank, lang, cell):
+    """The reserve's table heads its cost column 'Skill' (Explore 3, Mercenary 2); the Goblin
+    is fought, not bought, and its row read a bare '2' there: 2 skill to a reader."""
+    page = _page(clank, "cards", lang)
+    row = next(r for r in re.findall(r"(?s)<tr>.*?</tr>", page)
+               if ("Goblin" if lang == "en" else "哥布林") in r and "Bugler" not in r
+               and "号手" not in r)
+    cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+             for c in re.findall(r'(?s)<td class="num">(.*?)</td>', row)]
+    assert cells[1] == cell, cells
