@@ -111,12 +111,26 @@ def _modes(game: Game, weapon: Entity, lang: str, lab: dict, texts: Texts, notes
             str(mode.get("range", "—")),
             f"{mode.get('dice', 0)} × {_term(game, mode.get('die', ''), lang)}" if mode.get("dice") else "—",
             lab.get("assign_" + str(mode.get("assign", "sweep")), ""),
-            texts.effect(weapon, ("modes", i, "effect"))]})
+            _mode_effect(weapon, i, lang, lab, texts)]})
     if weapon.data.get("overclocked"):
         rows.append({"mark": None, "cells": [f"{name_of(weapon, lang)} · {lab['overclocked']}", "", "", "", "",
                                              lab.get("assign_" + str(weapon.data.get("overclocked_assign", "")), ""),
                                              texts.effect(weapon, ("overclocked",))]})
     return rows
+
+
+def _mode_effect(weapon: Entity, i: int, lang: str, lab: dict, texts: Texts) -> str:
+    """A fire mode's effect, then the limits play keeps outside the effect: Successive Attack
+    only right after Burst (`after`, L750-756), Flaming Ground at most twice a round
+    (`per_round`, L794). The sheet left both out, so it read as a free attack at will."""
+    mode = weapon.data["modes"][i]
+    parts = [texts.effect(weapon, ("modes", i, "effect"))]
+    after = next((m for m in weapon.data["modes"] if m.get("id") == mode.get("after")), None)
+    if after is not None:
+        parts.append(fill(lab["mode_after"], {"mode": (after.get("name") or {}).get(lang, after["id"])}))
+    if mode.get("per_round"):
+        parts.append(fill(lab["mode_per_round"], {"n": mode["per_round"]}))
+    return ("" if lang == "zh" else " ").join(p for p in parts if p)
 
 
 def _mode_headers(lab: dict) -> list[str]:

@@ -195,3 +195,22 @@ def test_clank_goblin_cost_says_combat_in_the_reserve_skill_column(clank, lang, 
     cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
              for c in re.findall(r'(?s)<td class="num">(.*?)</td>', row)]
     assert cells[1] == cell, cells
+
+
+@pytest.mark.parametrize("lang,after,twice", [
+    ("en", "Only right after Burst.", "At most 2 times a round."),
+    ("zh", "只能紧接在暴烈扫射之后使用。", "每回合至多2次。")])
+def test_drg_fire_modes_say_the_limits_play_keeps(drg, lang, after, twice):
+    """The Minigun's Successive Attack is fired only right after a Burst (L750-756) and the
+    Flamethrower's Flaming Ground at most twice a round (L794): play refuses both otherwise,
+    while the classes sheet printed neither, so Successive Attack read as a free shot at will."""
+    rows = {}
+    for row in re.findall(r"(?s)<tr>.*?</tr>", _page(drg, "classes", lang)):
+        cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+                 for c in re.findall(r"(?s)<td[^>]*>(.*?)</td>", row)]
+        if cells:
+            rows[cells[0].split("≈")[0]] = cells[-1]
+    successive = next(v for k, v in rows.items() if "Successive" in k or "接续攻击" in k)
+    flaming = next(v for k, v in rows.items() if "Flaming Ground" in k or "地面燃烧" in k)
+    assert successive.endswith(after), successive
+    assert flaming.endswith(twice), flaming
