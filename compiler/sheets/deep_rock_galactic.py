@@ -47,7 +47,7 @@ def _traits(game: Game, d: dict, lang: str, lab: dict) -> list[str]:
     if d.get("hides_when_damaged"):
         traits.append(lab["hides"])
     if d.get("attack_places"):
-        traits.append(lab["places"] + " " + _term(game, d["attack_places"], lang))
+        traits.append(fill(lab["places"], {"thing": _term(game, d["attack_places"], lang)}))
     if d.get("field_range"):
         traits.append(fill(lab["field"], {"r": d["field_range"], "n": d.get("field_reduction", 0)}))
     return traits

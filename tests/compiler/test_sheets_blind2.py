@@ -214,3 +214,16 @@ def test_drg_fire_modes_say_the_limits_play_keeps(drg, lang, after, twice):
     flaming = next(v for k, v in rows.items() if "Flaming Ground" in k or "地面燃烧" in k)
     assert successive.endswith(after), successive
     assert flaming.endswith(twice), flaming
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("en", "places goo on the empty spaces next to its target"),
+    ("zh", "攻击时在目标相邻的空格放置黏液")])
+def test_goo_bomber_places_goo_in_word_order(lang, words):
+    """The goo_from_above pack's Goo Bomber read 'places on the empty spaces next to its
+    target goo' (the thing placed was stuck on after the sentence)."""
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(REPO / "content/deep_rock_galactic",
+                                 [REPO / "content/deep_rock_galactic/packs/goo_from_above"], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    assert words in _text(game, "monsters", lang)
