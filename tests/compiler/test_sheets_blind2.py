@@ -227,3 +227,11 @@ def test_goo_bomber_places_goo_in_word_order(lang, words):
                                  [REPO / "content/deep_rock_galactic/packs/goo_from_above"], reporter)
     assert game is not None and not reporter.errors, dg.format_text(reporter)
     assert words in _text(game, "monsters", lang)
+
+
+def test_prophecy_1_reveals_the_top_scheme_card_not_the_top_1():
+    """Dungeontology's Prophecy 1 read 'reveal the top 1 scheme card and choose 1'."""
+    text = _text(_game("dungeontology"), "cards", "en")
+    assert "the top 1 " not in text
+    assert "Prophecy 1: reveal the top scheme card and choose 1" in text
+    assert "reveal the top N scheme cards" in _text(_game("dungeontology"), "symbols", "en")
