@@ -235,3 +235,17 @@ def test_prophecy_1_reveals_the_top_scheme_card_not_the_top_1():
     assert "the top 1 " not in text
     assert "Prophecy 1: reveal the top scheme card and choose 1" in text
     assert "reveal the top N scheme cards" in _text(_game("dungeontology"), "symbols", "en")
+
+
+@pytest.mark.parametrize("lang,name,raw", [
+    ("en", "Loot clean-up", "gain 1 resource, and 1 more if a resource loot card"),
+    ("zh", "清理战利品", "获得1资源；本次清理中每已有同种战利品牌")])
+def test_crawl_loot_keyword_has_a_name_not_its_template(lang, name, raw):
+    """The keyword sheet's last row was named by the keyword's template with its parameter's
+    name ('gain 1 resource, and 1 more if a resource loot card was already resolved in this
+    clean-up') and explained by the same words again ('Gain 1 resource. If there are resource
+    loot cards already resolved ...')."""
+    text = _text(_game("dm_crawl_decks"), "keywords", lang)
+    assert name in text and raw not in text
+    row = text[text.index(name):].split("\n")[:4]
+    assert any("Loot" in line or "战利品" in line for line in row[1:]), row
