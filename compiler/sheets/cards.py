@@ -13,6 +13,7 @@ Output: <out>/<game>[__<pack>]/print_and_play.<lang>.html|pdf, through WeasyPrin
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tomecraft.compiler.model import Entity, Game
@@ -106,7 +107,10 @@ def _card_order(entity: Entity, kind_spec: dict) -> tuple:
     types = list(kind_spec.get("types") or {})
     value = str(entity.data.get(str(kind_spec.get("type") or ""), "") or "")
     rank = types.index(value) if value in types else len(types)
-    return rank, value, name_of(entity, "en").casefold()
+    # numbers as numbers: Treasure 5 before Treasure 10, Randomizer card 2 before 10
+    name = [int(part) if part.isdigit() else part
+            for part in re.split(r"(\d+)", name_of(entity, "en").casefold())]
+    return rank, value, name
 
 
 def _number(value) -> float:

@@ -249,3 +249,16 @@ def test_crawl_loot_keyword_has_a_name_not_its_template(lang, name, raw):
     assert name in text and raw not in text
     row = text[text.index(name):].split("\n")[:4]
     assert any("Loot" in line or "战利品" in line for line in row[1:]), row
+
+
+def test_cards_with_numbers_in_their_names_come_in_number_order(clank):
+    """Clank!'s treasures came 10, 12, 15, 17, 20, 5, 7 (ids treasure_10 ... treasure_7);
+    Dungeontology's randomizer cards must not come 1, 10, 11, ... 16, 2."""
+    from tomecraft.compiler.sheets import Footnotes, cards
+    laid = [c["name"] for page in cards.pages(clank, "en", Footnotes()) for c in page["cards"]]
+    treasures = [n for n in dict.fromkeys(laid) if re.fullmatch(r"Treasure \d+", n)]
+    assert treasures == sorted(treasures, key=lambda n: int(n.split()[1])), treasures
+    dungeon = _game("dungeontology")
+    laid = [c["name"] for page in cards.pages(dungeon, "en", Footnotes()) for c in page["cards"]]
+    randomizers = [n for n in dict.fromkeys(laid) if n.startswith("Randomizer card")]
+    assert randomizers == [f"Randomizer card {i}" for i in range(1, len(randomizers) + 1)], randomizers
