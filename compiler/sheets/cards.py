@@ -59,6 +59,15 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
             stats.append(f"{words} {_text(label['values'][value], lang)}")
         elif isinstance(value, str) and value in game.vocab.names:
             stats.append(f"{words} {game.vocab.text_of(value, lang, _term_type(game, entity.kind, field))}")
+        elif isinstance(value, list) and all(isinstance(v, str) and v in game.vocab.names for v in value):
+            # a list of terms ("Protects Military, Civilization")
+            stats.append(f"{words} " + labels(lang, game)["enum_sep"].join(
+                game.vocab.text_of(v, lang, _term_type(game, entity.kind, field)) for v in value))
+        elif isinstance(value, dict) and all(k in game.vocab.names for k in value):
+            # terms with signed numbers ("Block value modifiers Civilization +1, Wealth -1")
+            stats.append(f"{words} " + labels(lang, game)["enum_sep"].join(
+                f"{game.vocab.text_of(k, lang)} {v:+d}" for k, v in value.items()
+                if isinstance(v, int) and v))
         elif isinstance(value, (int, float)) and data.get(label.get("unit")) in game.vocab.names:
             # `unit: FIELD`: the count of what FIELD names ("Attack dice 1 × Explosive die")
             stats.append(f"{words} {value} × {game.vocab.text_of(data[label['unit']], lang)}")

@@ -262,3 +262,19 @@ def test_cards_with_numbers_in_their_names_come_in_number_order(clank):
     laid = [c["name"] for page in cards.pages(dungeon, "en", Footnotes()) for c in page["cards"]]
     randomizers = [n for n in dict.fromkeys(laid) if n.startswith("Randomizer card")]
     assert randomizers == [f"Randomizer card {i}" for i in range(1, len(randomizers) + 1)], randomizers
+
+
+@pytest.mark.parametrize("lang,bruiser,hunters", [
+    ("en", "Protects Military, Civilization", "Block value modifiers Civilization +1, Military +1, Wealth -1"),
+    ("zh", "保护 军事、文明", "信息块分值修正 文明 +1、军事 +1、财富 -1")])
+def test_dungeontology_cards_print_what_interns_protect_and_clans_modify(lang, bruiser, hunters):
+    """The Intern cards printed only their end bonus (the Bruiser nothing at all) and the clan
+    cards only their thesis target: the colours an intern protects and a clan's block value
+    modifiers (lists and tables of terms) were left off, while the cards sheet has them."""
+    from tomecraft.compiler.sheets import Footnotes, cards, name_of
+    game = _game("dungeontology")
+    stats = {c["name"]: c["stats"] for page in cards.pages(game, lang, Footnotes())
+             for c in page["cards"]}
+    names = {e.id: name_of(e, lang) for kind in ("intern_card", "clan_card") for e in game.of_kind(kind)}
+    assert bruiser in stats[names["bruiser"]]
+    assert hunters in stats[names["clan_hunters"]]
