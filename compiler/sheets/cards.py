@@ -150,10 +150,28 @@ def pages(game: Game, lang: str, notes: Footnotes) -> list[dict]:
             entities = sorted(entities, key=lambda e: _card_order(e, kind_spec))
         for entity in entities:
             card = card_of(game, entity, kind_spec, lang, texts, notes)
-            cards += [card] * copies(entity, kind_spec)
+            cards += _copies_of(card, entity, kind_spec, lang)
         for start in range(0, len(cards), GRID * GRID):
             result.append(_layout(cards[start:start + GRID * GRID], size))
     return result
+
+
+def _copies_of(card: dict, entity: Entity, kind_spec: dict, lang: str) -> list[dict]:
+    """One card per copy; a stat given as a list of numbers, one per copy, prints each
+    copy's own (Clank!'s three Crowns are worth 10, 9 and 8 points: `points: [10, 9, 8]`)."""
+    n = copies(entity, kind_spec)
+    own = [(_text(label, lang), entity.data[field]) for field, label in (kind_spec.get("stats") or {}).items()
+           if _per_copy(entity.data.get(field))]
+    if not own:
+        return [card] * n
+    return [{**card, "stats": card["stats"] + [f"{words} {values[min(i, len(values) - 1)]}"
+                                                for words, values in own]}
+            for i in range(n)]
+
+
+def _per_copy(value) -> bool:
+    return isinstance(value, list) and bool(value) and \
+        all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
 
 
 def _layout(cards: list[dict], size: tuple[int, int]) -> dict:

@@ -278,3 +278,15 @@ def test_dungeontology_cards_print_what_interns_protect_and_clans_modify(lang, b
     names = {e.id: name_of(e, lang) for kind in ("intern_card", "clan_card") for e in game.of_kind(kind)}
     assert bruiser in stats[names["bruiser"]]
     assert hunters in stats[names["clan_hunters"]]
+
+
+@pytest.mark.parametrize("lang,points", [("en", "Points"), ("zh", "分数")])
+def test_clank_market_chits_print_each_copys_points(clank, lang, points):
+    """The market chits printed their price alone: the Crown's 10, 9 and 8 points (one value
+    per copy, `points: [10, 9, 8]`), the Backpack's 5 and the others' were on no chit."""
+    from tomecraft.compiler.sheets import Footnotes, cards, name_of
+    crown = name_of(clank.entities["market_item"]["crown"], lang)
+    laid = [c for page in cards.pages(clank, lang, Footnotes()) for c in page["cards"]
+            if c["name"] == crown]
+    assert [s for c in laid for s in c["stats"] if s.startswith(points)] == \
+        [f"{points} 10", f"{points} 9", f"{points} 8"]
