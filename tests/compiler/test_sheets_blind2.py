@@ -290,3 +290,17 @@ def test_clank_market_chits_print_each_copys_points(clank, lang, points):
             if c["name"] == crown]
     assert [s for c in laid for s in c["stats"] if s.startswith(points)] == \
         [f"{points} 10", f"{points} 9", f"{points} 8"]
+
+
+@pytest.mark.parametrize("lang,instant,response", [("en", "Timing Instant", "Timing Response"),
+                                                   ("zh", "时机 瞬时", "时机 响应")])
+def test_dungeontology_scheme_cards_print_their_timing(lang, instant, response):
+    """Quick Reflexes (Instant) and Counter-Scheme (Response) printed as if played like any
+    scheme card; the cards sheet tags them, the print-and-play cards did not."""
+    from tomecraft.compiler.sheets import Footnotes, cards, name_of
+    game = _game("dungeontology")
+    stats = {c["name"]: c["stats"] for page in cards.pages(game, lang, Footnotes()) for c in page["cards"]}
+    timed = {e.data["timing"]: name_of(e, lang) for e in game.of_kind("scheme_card")
+             if e.data.get("timing") in ("instant", "response")}
+    assert instant in stats[timed["instant"]] and response in stats[timed["response"]]
+    assert not [n for n, s in stats.items() if any("normal" in x for x in s)]
