@@ -56,7 +56,8 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         if value is True:
             stats.append(words)
         elif isinstance(value, str) and value in (label.get("values") or {}):
-            stats.append(f"{words} {_text(label['values'][value], lang)}")
+            # a label may be empty when the value's words say it all ("Used in a battle round")
+            stats.append(f"{words} {_text(label['values'][value], lang)}".strip())
         elif isinstance(value, str) and value in game.vocab.names:
             stats.append(f"{words} {game.vocab.text_of(value, lang, _term_type(game, entity.kind, field))}")
         elif isinstance(value, list) and all(isinstance(v, str) and v in game.vocab.names for v in value):

@@ -304,3 +304,20 @@ def test_dungeontology_scheme_cards_print_their_timing(lang, instant, response):
              if e.data.get("timing") in ("instant", "response")}
     assert instant in stats[timed["instant"]] and response in stats[timed["response"]]
     assert not [n for n, s in stats.items() if any("normal" in x for x in s)]
+
+
+@pytest.mark.parametrize("game_id,kind,entity_id,lang,words", [
+    ("dm_crawl_decks", "relic", "crossbow", "en", "Used in a battle round"),
+    ("dm_crawl_decks", "relic", "crossbow", "zh", "战斗轮中使用"),
+    ("deep_rock_galactic", "throwable", "impact_axe", "en", "Dice 2 × Armor-Piercing die"),
+    ("deep_rock_galactic", "throwable", "impact_axe", "zh", "骰数 2 × 穿甲骰")])
+def test_cards_say_when_a_relic_is_used_and_which_die_a_throwable_rolls(game_id, kind, entity_id,
+                                                                        lang, words):
+    """A Crawl relic's card said 'Use: Spend 1 ammo to ...' but not when (the cards sheet's
+    When column: battle round); a DRG throwable's card said 'Dice 2' without the die."""
+    from tomecraft.compiler.sheets import Footnotes, cards, name_of
+    game = _game(game_id)
+    name = name_of(game.entities[kind][entity_id], lang)
+    stats = next(c["stats"] for page in cards.pages(game, lang, Footnotes()) for c in page["cards"]
+                 if c["name"] == name)
+    assert words in stats, stats
