@@ -321,3 +321,16 @@ def test_cards_say_when_a_relic_is_used_and_which_die_a_throwable_rolls(game_id,
     stats = next(c["stats"] for page in cards.pages(game, lang, Footnotes()) for c in page["cards"]
                  if c["name"] == name)
     assert words in stats, stats
+
+
+@pytest.mark.parametrize("lang,words", [("en", "Gives the intern Cartographer"),
+                                        ("zh", "获得实习生：制图师")])
+def test_dungeontology_scheme_card_names_the_intern_it_gives(lang, words):
+    """The cards sheet says the Secret Map gives the intern Cartographer; its print-and-play
+    card did not."""
+    from tomecraft.compiler.sheets import Footnotes, cards, name_of
+    game = _game("dungeontology")
+    name = name_of(game.entities["scheme_card"]["secret_map"], lang)
+    rules = next(c["rules"] for page in cards.pages(game, lang, Footnotes()) for c in page["cards"]
+                 if c["name"] == name)
+    assert any(words in r["text"] for r in rules), rules
