@@ -334,3 +334,9 @@ def test_dungeontology_scheme_card_names_the_intern_it_gives(lang, words):
     rules = next(c["rules"] for page in cards.pages(game, lang, Footnotes()) for c in page["cards"]
                  if c["name"] == name)
     assert any(words in r["text"] for r in rules), rules
+
+
+def test_drg_zh_sentry_gun_range_reads_like_every_other_range(drg):
+    """Every zh range reads '在3格射程内'; the sentry gun's read '在炮塔射程3内'."""
+    text = _text(drg, "classes", "zh")
+    assert "射程3内" not in text and "炮塔的3格射程内" in text
