@@ -340,3 +340,17 @@ def test_drg_zh_sentry_gun_range_reads_like_every_other_range(drg):
     """Every zh range reads '在3格射程内'; the sentry gun's read '在炮塔射程3内'."""
     text = _text(drg, "classes", "zh")
     assert "射程3内" not in text and "炮塔的3格射程内" in text
+
+
+def test_print_and_play_notes_are_numbered_once(tmp_path):
+    """The cards' list of approximations read '1. ≈1 ...', '2. ≈2 ...': the list's own
+    numbers before the ≈N marks (the sheets hide them; the cards' page did not)."""
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext is not installed (Debian package poppler-utils)")
+    from tomecraft.compiler.sheets import cards, write_pdf
+    page = cards.render_html(_game("the_cave"), "en", max_pages=0)
+    pdf = tmp_path / "notes.pdf"
+    write_pdf(page, pdf)
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "≈1" in text and not re.search(r"\b1\.\s+≈1", text), text[:400]
