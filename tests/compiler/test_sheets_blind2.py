@@ -354,3 +354,11 @@ def test_print_and_play_notes_are_numbered_once(tmp_path):
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
                           text=True, check=True).stdout
     assert "≈1" in text and not re.search(r"\b1\.\s+≈1", text), text[:400]
+
+
+def test_drg_zh_costs_take_the_rulebooks_measure_words(drg):
+    """'花费1行动与1主要武器弹药后' and '获得1黄金' had no measure word; the guide writes
+    '花费1个行动与1单位子弹' (L746), '消耗2份弹药' (L495) and '1颗黄金'."""
+    classes, rules = _text(drg, "classes", "zh"), _text(drg, "rules", "zh")
+    assert "花费1个行动与1份主要武器弹药后" in classes and "花费1行动" not in classes
+    assert "获得1颗黄金" in rules and "获得1黄金" not in rules
