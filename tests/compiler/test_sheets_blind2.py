@@ -362,3 +362,13 @@ def test_drg_zh_costs_take_the_rulebooks_measure_words(drg):
     classes, rules = _text(drg, "classes", "zh"), _text(drg, "rules", "zh")
     assert "花费1个行动与1份主要武器弹药后" in classes and "花费1行动" not in classes
     assert "获得1颗黄金" in rules and "获得1黄金" not in rules
+
+
+def test_crawl_zh_resources_take_a_measure_word():
+    """'消耗1卷轴后', '获得1金币', '开局获得1金币、1个属性指示物' (one with 个, one without);
+    the rulebook: '获得 1 个对应的资源' (L244)."""
+    game = _game("dm_crawl_decks")
+    text = _text(game, "cards", "zh") + _text(game, "rules", "zh") + _text(game, "keywords", "zh")
+    bare = re.findall(r"(?:获得|消耗)\d+(?:卷轴|弹药|药水|食物|金币)", text)
+    assert not bare, sorted(set(bare))
+    assert "消耗1个卷轴后" in text and "开局获得1个金币、" in text
