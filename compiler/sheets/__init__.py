@@ -150,15 +150,17 @@ class Footnotes:
         lines = player_lines(entity, lang)
         if lang == "en" and self.game is not None:
             lines = [english_names(self.game, line) for line in lines]
+        named = False     # the rule's name says its value ("No legal action: skip to the end phase")
         if entity.kind == "rule" and self.game is not None:
             value = value_words(self.game, entity, lang)
             group = key   # a rule is its own item: its value differs from every other's
+            named = bool(value) and value.casefold() in name_of(entity, lang).casefold()
             if value:     # the words say the choice; the note would only say it again
-                lines = [fill(lab["rule_value"], {"value": value})] + \
+                lines = ([] if named else [fill(lab["rule_value"], {"value": value})]) + \
                     ([] if _has_rule_words(self.game, entity, lang) else lines)
         else:
             group = "|".join(str(n) for n in approximation_lines(entity))
-        if not lines:       # nothing to say in this language: one item names them all
+        if not lines and not named:   # nothing to say in this language: one item names them all
             group = "(silent)"  # and says what a player may take from the mark
             lines = [lab["approx_unsaid"]]
         number = self._groups.get(group)

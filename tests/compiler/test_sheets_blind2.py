@@ -372,3 +372,14 @@ def test_crawl_zh_resources_take_a_measure_word():
     bare = re.findall(r"(?:获得|消耗)\d+(?:卷轴|弹药|药水|食物|金币)", text)
     assert not bare, sorted(set(bare))
     assert "消耗1个卷轴后" in text and "开局获得1个金币、" in text
+
+
+@pytest.mark.parametrize("game_id,name", [
+    ("dm_crawl_decks", "No legal action: skip to the end phase"),
+    ("dungeontology", "On the Run: a second action")])
+def test_a_rule_whose_name_says_its_value_is_not_said_twice(game_id, name):
+    """'≈23 No legal action: skip to the end phase: skip to the end phase' (it read
+    '...: Assumed: skip to the end phase.' before): the name already says the choice."""
+    notes = _notes(_text(_game(game_id), "rules", "en"))
+    note = next(n for n in notes if name in n)
+    assert note.split(" ", 1)[1] == name, note
