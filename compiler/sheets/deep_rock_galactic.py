@@ -349,8 +349,17 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
     if lang == "zh":    # full-width punctuation, as on every other zh sheet (not the map's
         items = walk_strings(items, zh_punctuation)    # legend: its "?" is a map symbol)
     return {"sections": [{"title": name, "items": items},
-                         {"title": lab["map"], "hexmap": grid, "hex_pt": hex_pt, "note": "  ".join(legend)}],
+                         {"title": lab["map"], "hexmap": grid, "hex_pt": hex_pt, "note": "  ".join(legend),
+                          "swatches": _swatches(mission, lab)}],
             "mission_notes": _mission_notes(mission, lang)}
+
+
+def _swatches(mission: dict, lab: dict) -> list[dict]:
+    """The map's plain colours, which no letter marks: a wall, a pit and a cave space (the
+    legend named only the marked spaces, so a dark hex and a black one went unexplained)."""
+    from tomecraft.runtime.engines.deep_rock_galactic.mission_map import cells_of
+    present = set(cells_of(mission["map"]).values())
+    return [{"cls": CELL[ch], "label": lab[f"terrain_{CELL[ch]}"]} for ch in ("#", "o", ".") if ch in present]
 
 
 def _mission_notes(mission: dict, lang: str) -> list[str]:

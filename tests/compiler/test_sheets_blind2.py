@@ -383,3 +383,12 @@ def test_a_rule_whose_name_says_its_value_is_not_said_twice(game_id, name):
     notes = _notes(_text(_game(game_id), "rules", "en"))
     note = next(n for n in notes if name in n)
     assert note.split(" ", 1)[1] == name, note
+
+
+@pytest.mark.parametrize("lang,wall,pit", [("en", "= wall", "= pit"), ("zh", "= 岩壁", "= 深坑")])
+def test_drg_briefing_legend_explains_walls_and_pits(tmp_path, lang, wall, pit):
+    """The map's legend named the marked spaces only (P, exits, ◆, ?, ·): the plain dark
+    hexes (walls) and black ones (pits) had no key."""
+    page = _briefing(tmp_path, "morkite_seam", lang)
+    legend = next(line for line in page.splitlines() if "P = " in line)
+    assert wall in legend and pit in legend, legend
