@@ -392,3 +392,11 @@ def test_drg_briefing_legend_explains_walls_and_pits(tmp_path, lang, wall, pit):
     page = _briefing(tmp_path, "morkite_seam", lang)
     legend = next(line for line in page.splitlines() if "P = " in line)
     assert wall in legend and pit in legend, legend
+
+
+def test_dungeontology_zh_random_move_in_word_order():
+    """'某学者随机（执行随机化）朝一个方向移动1步' put the bracket between adverb and verb."""
+    game = _game("dungeontology")
+    for sheet in ("symbols", "cards"):
+        text = _text(game, sheet, "zh")
+        assert "随机（执行随机化）朝" not in text and "朝随机方向移动1步（执行随机化）" in text, sheet
