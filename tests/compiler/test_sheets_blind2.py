@@ -400,3 +400,22 @@ def test_dungeontology_zh_random_move_in_word_order():
     for sheet in ("symbols", "cards"):
         text = _text(game, sheet, "zh")
         assert "随机（执行随机化）朝" not in text and "朝随机方向移动1步（执行随机化）" in text, sheet
+
+
+@pytest.mark.parametrize("lang,said,not_said", [
+    ("en", ["As soon as you hold any prisoners, draw 1 card",
+            "If you hold any golden monkey idols (robots included), score 5 points"],
+     ["the number of prisoners you hold is at least 1"]),
+    ("zh", ["一旦你持有囚犯", "若你持有黄金猴像（含金猴机器人）", "若供应区还有小秘密标记",
+            "需要储备牌区还有秘密笔记"],
+     ["数至少为1", "数多于0，", "剩余的小秘密标记数多于0"])])
+def test_clank_counts_above_zero_read_as_having_some(clank, lang, said, not_said):
+    """'As soon as the number of prisoners you hold is at least 1' (zh '一旦你持有的囚犯数至少为1'),
+    '若供应区剩余的小秘密标记数多于0': a person says 'as soon as you hold any prisoners',
+    '若供应区还有小秘密标记'."""
+    from tomecraft.compiler.sheets import SHEETS
+    text = "\n".join(_text(clank, s.name, lang) for s in SHEETS["clank_catacombs"])
+    for words in said:
+        assert words in text, words
+    for words in not_said:
+        assert words not in text, words
