@@ -419,3 +419,12 @@ def test_clank_counts_above_zero_read_as_having_some(clank, lang, said, not_said
         assert words in text, words
     for words in not_said:
         assert words not in text, words
+
+
+@pytest.mark.parametrize("lang,words,not_words", [
+    ("en", "if that token's type is prisoner", "token's token type"),
+    ("zh", "若该标记的种类为囚犯标记", "标记的标记种类")])
+def test_clank_rebellion_does_not_say_token_twice(clank, lang, words, not_words):
+    """Rebellion read 'if that token's token type is prisoner' ('该标记的标记种类')."""
+    text = _text(clank, "cards", lang)
+    assert words in text and not_words not in text
