@@ -160,8 +160,10 @@ class Footnotes:
                     ([] if _has_rule_words(self.game, entity, lang) else lines)
         else:
             group = "|".join(str(n) for n in approximation_lines(entity))
-        if not lines and not named:   # nothing to say in this language: one item names them all
-            group = "(silent)"  # and says what a player may take from the mark
+        if not lines and entity.kind == "rule" and not named:
+            group = "(rules)"   # the rules' names say what is assumed ("No opening hand at setup")
+        elif not lines and not named:   # nothing to say in this language: one item names them
+            group = "(silent)"  # all and says what a player may take from the mark
             lines = [lab["approx_unsaid"]]
         number = self._groups.get(group)
         if number is None:
@@ -172,7 +174,7 @@ class Footnotes:
         if name_of(entity, lang) not in note["names"]:
             note["names"].append(name_of(entity, lang))
         note["name"] = names_list(note["names"], lab,
-                                  most=len(note["names"]) if group == "(silent)" else 4)
+                                  most=len(note["names"]) if group in ("(silent)", "(rules)") else 4)
         self._index[key] = number
         return number
 

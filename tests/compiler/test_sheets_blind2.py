@@ -428,3 +428,12 @@ def test_clank_rebellion_does_not_say_token_twice(clank, lang, words, not_words)
     """Rebellion read 'if that token's token type is prisoner' ('该标记的标记种类')."""
     text = _text(clank, "cards", lang)
     assert words in text and not_words not in text
+
+
+@pytest.mark.parametrize("lang,first", [("en", "≈1 No opening hand at setup"), ("zh", "≈1 开局不抽手牌、")])
+def test_rules_whose_names_say_the_assumption_stand_alone(lang, first):
+    """Rules with no note in the sheet's language are listed by name (the name says what is
+    assumed); they are not told 'the rulebook does not give some of their numbers or effects'."""
+    notes = _notes(_text(_game("dm_crawl_decks"), "rules", lang))
+    assert notes[0].startswith(first), notes[0]
+    assert "英文版" not in notes[0] and "numbers or effects" not in notes[0], notes[0]
