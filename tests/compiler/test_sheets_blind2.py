@@ -437,3 +437,11 @@ def test_rules_whose_names_say_the_assumption_stand_alone(lang, first):
     notes = _notes(_text(_game("dm_crawl_decks"), "rules", lang))
     assert notes[0].startswith(first), notes[0]
     assert "英文版" not in notes[0] and "numbers or effects" not in notes[0], notes[0]
+
+
+def test_dungeontology_rules_say_success_in_words_not_a_symbol():
+    """The English rules sheet read 'Stealth >= alert succeeds ... (Danger N: N)'."""
+    text = _text(_game("dungeontology"), "rules", "en")
+    assert ">=" not in text
+    assert "The attempt succeeds when the stealth value is at least the alert value." in text
+    assert "(Danger N: N students)" in text
