@@ -88,6 +88,8 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
     name = name_of(entity, lang)
     if lang == "en":             # a card's title lines start with a capital ("flare" -> "Flare")
         name, type_line = name[:1].upper() + name[1:], type_line[:1].upper() + type_line[1:]
+    if type_line.casefold() == name.casefold():   # "Mastery token / Mastery token": said once
+        type_line = ""
     return {"name": name, "type": type_line, "stats": stats, "rules": rules,
             "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang)}
 

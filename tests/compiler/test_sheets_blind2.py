@@ -445,3 +445,11 @@ def test_dungeontology_rules_say_success_in_words_not_a_symbol():
     assert ">=" not in text
     assert "The attempt succeeds when the stealth value is at least the alert value." in text
     assert "(Danger N: N students)" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_card_whose_type_is_its_name_says_it_once(clank, lang):
+    """Clank!'s mastery token and golden monkey idol chits read 'Mastery token / Mastery token'."""
+    from tomecraft.compiler.sheets import Footnotes, cards
+    laid = [c for page in cards.pages(clank, lang, Footnotes()) for c in page["cards"]]
+    assert not [c["name"] for c in laid if c["type"] and c["type"].casefold() == c["name"].casefold()]
