@@ -139,12 +139,16 @@ def copies(entity: Entity, kind_spec: dict) -> int:
 
 
 def pages(game: Game, lang: str, notes: Footnotes) -> list[dict]:
-    """Every card of every printed kind, one per copy, 9 to a page; a page holds one size."""
+    """Every card of every printed kind, one per copy, 9 to a page; a page holds one size, and
+    kinds listed one after another with the same size fill their pages together."""
     texts = Texts(game, lang)
     result = []
+    runs: list[tuple[tuple[int, int], list[dict]]] = []   # kinds in a row of one size share pages
     for kind_spec in spec(game):
         size = SIZES[kind_spec.get("size", "poker")]
-        cards = []
+        if not runs or runs[-1][0] != size:
+            runs.append((size, []))
+        cards = runs[-1][1]
         entities = game.of_kind(str(kind_spec["kind"]))
         if kind_spec.get("sort"):       # e.g. DRG monsters in activation order
             field = str(kind_spec["sort"])
@@ -154,6 +158,8 @@ def pages(game: Game, lang: str, notes: Footnotes) -> list[dict]:
         for entity in entities:
             card = card_of(game, entity, kind_spec, lang, texts, notes)
             cards += _copies_of(card, entity, kind_spec, lang)
+    # Dungeontology's 3 clan cards had a page to themselves, then the 10 interns took 9 and 1
+    for size, cards in runs:
         for start in range(0, len(cards), GRID * GRID):
             result.append(_layout(cards[start:start + GRID * GRID], size))
     return result

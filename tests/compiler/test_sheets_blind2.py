@@ -453,3 +453,16 @@ def test_a_card_whose_type_is_its_name_says_it_once(clank, lang):
     from tomecraft.compiler.sheets import Footnotes, cards
     laid = [c for page in cards.pages(clank, lang, Footnotes()) for c in page["cards"]]
     assert not [c["name"] for c in laid if c["type"] and c["type"].casefold() == c["name"].casefold()]
+
+
+def test_kinds_of_one_size_in_a_row_share_their_pages():
+    """Dungeontology's 3 clan cards had a page of their own, then the 10 interns took a page
+    and 1 card of the next: every kind started a page. Poker-size kinds in a row fill pages
+    together now (a page still holds one size)."""
+    from tomecraft.compiler.sheets import Footnotes, cards
+    game = _game("dungeontology")
+    pages = cards.pages(game, "en", Footnotes())
+    clan = next(p for p in pages if any(c["type"] == "Clan card" for c in p["cards"]))
+    assert len(clan["cards"]) == 9, [c["type"] for c in clan["cards"]]
+    for page, after in zip(pages, pages[1:]):   # a page short of 9 only before another size
+        assert len(page["cards"]) == 9 or (page["w"], page["h"]) != (after["w"], after["h"])
