@@ -403,7 +403,7 @@ cards:
     html = (out / "dm_crawl_decks__fan" / "keywords.en.html").read_text(encoding="utf-8")
     assert "<strong>Bolster N</strong></td><td>Pre-battle: add N to its points.</td>" in html
     assert "Kobold chief" in html.split("Bolster N")[1].split("</tr>")[0]
-    assert "<strong>gain 1 resource, and 1 more if a resource loot card" in html     # the base's loot_of
+    assert "<strong>Loot clean-up</strong>" in html     # the base's loot_of, in the sheet's own words
 
 
 def test_a_misspelt_drg_dwarf_field_is_named_with_the_known_ones(tmp_path, capsys):

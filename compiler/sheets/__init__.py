@@ -150,16 +150,21 @@ class Footnotes:
         lines = player_lines(entity, lang)
         if lang == "en" and self.game is not None:
             lines = [english_names(self.game, line) for line in lines]
+        named = False     # the rule's name says its value ("No legal action: skip to the end phase")
         if entity.kind == "rule" and self.game is not None:
             value = value_words(self.game, entity, lang)
             group = key   # a rule is its own item: its value differs from every other's
+            named = bool(value) and value.casefold() in name_of(entity, lang).casefold()
             if value:     # the words say the choice; the note would only say it again
-                lines = [fill(lab["rule_value"], {"value": value})] + \
+                lines = ([] if named else [fill(lab["rule_value"], {"value": value})]) + \
                     ([] if _has_rule_words(self.game, entity, lang) else lines)
         else:
             group = "|".join(str(n) for n in approximation_lines(entity))
-        if not lines:       # nothing to say in this language: one item names them all
-            group = "(silent)"
+        if not lines and entity.kind == "rule" and not named:
+            group = "(rules)"   # the rules' names say what is assumed ("No opening hand at setup")
+        elif not lines and not named:   # nothing to say in this language: one item names them
+            group = "(silent)"  # all and says what a player may take from the mark
+            lines = [lab["approx_unsaid"]]
         number = self._groups.get(group)
         if number is None:
             self.notes.append({"n": len(self.notes) + 1, "names": [], "lines": lines,
@@ -169,7 +174,7 @@ class Footnotes:
         if name_of(entity, lang) not in note["names"]:
             note["names"].append(name_of(entity, lang))
         note["name"] = names_list(note["names"], lab,
-                                  most=len(note["names"]) if group == "(silent)" else 4)
+                                  most=len(note["names"]) if group in ("(silent)", "(rules)") else 4)
         self._index[key] = number
         return number
 
@@ -318,13 +323,15 @@ def value_words(game: Game, rule: Entity, lang: str) -> str:
     lab = labels(lang, game)
     words = (_game_file(game.id).get("rule_values") or {}).get(rule.id)
     value = rule.data.get("value")
-    if isinstance(words, dict) and not isinstance(value, (dict, list)):
+    if isinstance(words, dict):
         # `values: {option: {zh, en}}` words each option a pack may choose; the plain words
-        # say the base game's value, so not a pack's other value
-        chosen = (words.get("values") or {}).get(str(value).lower() if isinstance(value, bool)
-                                                  else str(value))
-        if isinstance(chosen, dict) and chosen.get(lang):
-            return str(chosen[lang])
+        # say the base game's value, so not a pack's other value (a table such as Clank!'s
+        # dragon start by player count has only the plain words)
+        if not isinstance(value, (dict, list)):
+            chosen = (words.get("values") or {}).get(
+                str(value).lower() if isinstance(value, bool) else str(value))
+            if isinstance(chosen, dict) and chosen.get(lang):
+                return str(chosen[lang])
         base = rule.replaced.data.get("value") if rule.replaced is not None else value
         if words.get(lang) and base == value:
             return str(words[lang])
@@ -606,6 +613,10 @@ class _Registry(Mapping):
         if importlib.util.find_spec(f"{__name__}.{game_id}") is None:
             return None
         return importlib.import_module(f"{__name__}.{game_id}")
+
+    def module(self, game_id: str):
+        """The sheet module of `game_id` (its hooks, e.g. cards' card_details), or None."""
+        return self._module(game_id)
 
     def __getitem__(self, game_id: str) -> tuple[Sheet, ...]:
         module = self._module(game_id)

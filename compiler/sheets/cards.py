@@ -13,10 +13,11 @@ Output: <out>/<game>[__<pack>]/print_and_play.<lang>.html|pdf, through WeasyPrin
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tomecraft.compiler.model import Entity, Game
-from tomecraft.compiler.sheets import (FORMATS, LANGS, Footnotes, Texts, _game_file, after_use_text,
+from tomecraft.compiler.sheets import (FORMATS, LANGS, SHEETS, Footnotes, Texts, _game_file, after_use_text,
                              environment, html_lang, labels, name_of, site_at, walk_strings,
                              write_formats, zh_punctuation)
 
@@ -55,23 +56,51 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         if value is True:
             stats.append(words)
         elif isinstance(value, str) and value in (label.get("values") or {}):
-            stats.append(f"{words} {_text(label['values'][value], lang)}")
+            # a label may be empty when the value's words say it all ("Used in a battle round")
+            stats.append(f"{words} {_text(label['values'][value], lang)}".strip())
         elif isinstance(value, str) and value in game.vocab.names:
             stats.append(f"{words} {game.vocab.text_of(value, lang, _term_type(game, entity.kind, field))}")
+        elif isinstance(value, list) and all(isinstance(v, str) and v in game.vocab.names for v in value):
+            # a list of terms ("Protects Military, Civilization")
+            stats.append(f"{words} " + labels(lang, game)["enum_sep"].join(
+                game.vocab.text_of(v, lang, _term_type(game, entity.kind, field)) for v in value))
+        elif isinstance(value, dict) and all(k in game.vocab.names for k in value):
+            # terms with signed numbers ("Block value modifiers Civilization +1, Wealth -1")
+            stats.append(f"{words} " + labels(lang, game)["enum_sep"].join(
+                f"{game.vocab.text_of(k, lang)} {v:+d}" for k, v in value.items()
+                if isinstance(v, int) and v))
+        elif isinstance(value, (int, float)) and data.get(label.get("unit")) in game.vocab.names:
+            # `unit: FIELD`: the count of what FIELD names ("Attack dice 1 × Explosive die")
+            stats.append(f"{words} {value} × {game.vocab.text_of(data[label['unit']], lang)}")
         elif isinstance(value, (int, float)):
             stats.append(f"{words} {value}")
+    details = _details(game, entity, lang)
+    stats += details.get("stats", [])
     rules = []
     for field, label in (kind_spec.get("effects") or {}).items():
         site = site_at(entity, (field,))
         if site is None or not data.get(field):
             continue
         text = texts.passive(site) if field == "passive" else texts.site(site)
-        rules.append({"label": _text(label, lang), "text": text})
+        rules.append({"label": details.get("labels", {}).get(field) or _text(label, lang),
+                      "text": text})
+    rules += details.get("rules", [])
     name = name_of(entity, lang)
     if lang == "en":             # a card's title lines start with a capital ("flare" -> "Flare")
         name, type_line = name[:1].upper() + name[1:], type_line[:1].upper() + type_line[1:]
+    if type_line.casefold() == name.casefold():   # "Mastery token / Mastery token": said once
+        type_line = ""
     return {"name": name, "type": type_line, "stats": stats, "rules": rules,
             "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang)}
+
+
+def _details(game: Game, entity: Entity, lang: str) -> dict:
+    """What the game's sheet module adds to a card beyond its spec's fields (`card_details`:
+    more stats, more rules, an effect's label by the entity), e.g. a DRG monster's
+    resistances and the traits its flags give."""
+    module = SHEETS.module(game.id)
+    hook = getattr(module, "card_details", None)
+    return hook(game, entity, lang) if hook is not None else {}
 
 
 def _term_type(game: Game, kind: str, field: str) -> str | None:
@@ -81,6 +110,19 @@ def _term_type(game: Game, kind: str, field: str) -> str | None:
     spec = (game.vocab.kinds.get(kind) or {}).get("fields", {}).get(field) or {}
     marker = str(spec.get("x-tomecraft") or "")
     return (marker.partition(":")[2] or None) if marker.startswith("term:") else None
+
+
+def _card_order(entity: Entity, kind_spec: dict) -> tuple:
+    """Cards by type (in the order the spec's `types` lists them), then by English name, in
+    both languages alike: ordered by id, Clank!'s Giant Spider (`spider`) came after the
+    Skeleton and the Potion of Agility (`agility_potion`) after the Adventurer."""
+    types = list(kind_spec.get("types") or {})
+    value = str(entity.data.get(str(kind_spec.get("type") or ""), "") or "")
+    rank = types.index(value) if value in types else len(types)
+    # numbers as numbers: Treasure 5 before Treasure 10, Randomizer card 2 before 10
+    name = [int(part) if part.isdigit() else part
+            for part in re.split(r"(\d+)", name_of(entity, "en").casefold())]
+    return rank, value, name
 
 
 def _number(value) -> float:
@@ -97,22 +139,48 @@ def copies(entity: Entity, kind_spec: dict) -> int:
 
 
 def pages(game: Game, lang: str, notes: Footnotes) -> list[dict]:
-    """Every card of every printed kind, one per copy, 9 to a page; a page holds one size."""
+    """Every card of every printed kind, one per copy, 9 to a page; a page holds one size, and
+    kinds listed one after another with the same size fill their pages together."""
     texts = Texts(game, lang)
     result = []
+    runs: list[tuple[tuple[int, int], list[dict]]] = []   # kinds in a row of one size share pages
     for kind_spec in spec(game):
         size = SIZES[kind_spec.get("size", "poker")]
-        cards = []
+        if not runs or runs[-1][0] != size:
+            runs.append((size, []))
+        cards = runs[-1][1]
         entities = game.of_kind(str(kind_spec["kind"]))
         if kind_spec.get("sort"):       # e.g. DRG monsters in activation order
             field = str(kind_spec["sort"])
             entities = sorted(entities, key=lambda e: _number(e.data.get(field)))
+        else:
+            entities = sorted(entities, key=lambda e: _card_order(e, kind_spec))
         for entity in entities:
             card = card_of(game, entity, kind_spec, lang, texts, notes)
-            cards += [card] * copies(entity, kind_spec)
+            cards += _copies_of(card, entity, kind_spec, lang)
+    # Dungeontology's 3 clan cards had a page to themselves, then the 10 interns took 9 and 1
+    for size, cards in runs:
         for start in range(0, len(cards), GRID * GRID):
             result.append(_layout(cards[start:start + GRID * GRID], size))
     return result
+
+
+def _copies_of(card: dict, entity: Entity, kind_spec: dict, lang: str) -> list[dict]:
+    """One card per copy; a stat given as a list of numbers, one per copy, prints each
+    copy's own (Clank!'s three Crowns are worth 10, 9 and 8 points: `points: [10, 9, 8]`)."""
+    n = copies(entity, kind_spec)
+    own = [(_text(label, lang), entity.data[field]) for field, label in (kind_spec.get("stats") or {}).items()
+           if _per_copy(entity.data.get(field))]
+    if not own:
+        return [card] * n
+    return [{**card, "stats": card["stats"] + [f"{words} {values[min(i, len(values) - 1)]}"
+                                                for words, values in own]}
+            for i in range(n)]
+
+
+def _per_copy(value) -> bool:
+    return isinstance(value, list) and bool(value) and \
+        all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
 
 
 def _layout(cards: list[dict], size: tuple[int, int]) -> dict:

@@ -8,8 +8,8 @@ from pathlib import Path
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.dsl.render.words import pluralise
 from tomecraft.compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _yaml_file, after_use_text,
-                             environment, fill, html_lang, labels, name_of, sources_table,
-                             write_formats)
+                             environment, fill, html_lang, labels, name_of, player_note,
+                             sources_table, walk_strings, write_formats, zh_punctuation)
 
 GAME_ID = "deep_rock_galactic"
 DAMAGE = ("bullet", "armor_piercing", "fire", "explosive", "pickaxe")
@@ -25,42 +25,66 @@ def _res(game: Game, data: dict, lang: str) -> str:
     return ", ".join(parts) or "—"
 
 
+def _traits(game: Game, d: dict, lang: str, lab: dict) -> list[str]:
+    """What a monster's flags make it do, as clauses ("does not block line of sight",
+    "explodes on its adjacent ring when it attacks or dies"): the monster board's Specials
+    and its print-and-play card say the same."""
+    traits = []
+    if d.get("rear_ignores_resistance"):
+        traits.append(lab["rear"])
+    if d.get("blocks_line_of_sight") is False:
+        traits.append(lab["small"])
+    if d.get("moves_toward") == "monster":
+        traits.append(lab["toward_monster"])
+    if d.get("attacks") is False:
+        traits.append(lab["no_attack"])
+    if d.get("moves_then_attacks"):
+        traits.append(lab["moves_attacks"])
+    if d.get("destroys_on_path"):
+        traits.append(fill(lab["destroys"], {"things": _destroyed(game, d["destroys_on_path"], lang)}))
+    if d.get("self_destructs"):
+        traits.append(lab["self_destructs"])
+    if d.get("hides_when_damaged"):
+        traits.append(lab["hides"])
+    if d.get("attack_places"):
+        traits.append(fill(lab["places"], {"thing": _term(game, d["attack_places"], lang)}))
+    if d.get("field_range"):
+        traits.append(fill(lab["field"], {"r": d["field_range"], "n": d.get("field_reduction", 0)}))
+    return traits
+
+
+def card_details(game: Game, entity: Entity, lang: str) -> dict:
+    """What a monster's print-and-play card adds to the numbers its spec lists: the
+    resistances and the traits its flags give (an Exploder's card said nothing of its blast,
+    and no card had its resistances)."""
+    if entity.kind != "monster":
+        return {}
+    lab, d = labels(lang, game.id), entity.data
+    res = _res(game, d, lang)
+    traits = _traits(game, d, lang, lab)
+    return {"stats": [f"{lab['resist']} {res}"] if res != "—" else [],
+            "rules": [{"label": lab["traits"], "text": _clauses(traits, lang)}] if traits else [],
+            "labels": {"special": lab[_special_when(d)][:1].upper() + lab[_special_when(d)][1:]}}
+
+
+def _special_when(d: dict) -> str:
+    """When the engine runs a monster's `special`: a self-destructing monster's is its blast;
+    otherwise on activation (after moving, for one that walks toward monsters)."""
+    return "blast" if d.get("self_destructs") else \
+        "when_activated" if d.get("moves_toward") == "none" else "after_moving"
+
+
 def monsters(game: Game, lang: str, notes: Footnotes) -> dict:
     lab, texts = labels(lang, game.id), Texts(game, lang)
     rows = []
     for mon in sorted(game.of_kind("monster"), key=lambda e: e.data["order"]):
         d = mon.data
         dice = f"{d.get('attack_dice', 0)} × {_term(game, d.get('attack_die', ''), lang)}" if d.get("attack_dice") else "—"
-        specials = []
-        if d.get("flying"):
-            specials.append(lab["flying"])
+        specials = [lab["flying"]] if d.get("flying") else []
         if d.get("stun_immune"):
             specials.append(lab["stun_immune"])
-        if d.get("rear_ignores_resistance"):
-            specials.append(lab["rear"])
-        if d.get("blocks_line_of_sight") is False:
-            specials.append(lab["small"])
-        if d.get("moves_toward") == "monster":
-            specials.append(lab["toward_monster"])
-        if d.get("attacks") is False:
-            specials.append(lab["no_attack"])
-        if d.get("moves_then_attacks"):
-            specials.append(lab["moves_attacks"])
-        if d.get("destroys_on_path"):
-            specials.append(fill(lab["destroys"], {"things": _destroyed(game, d["destroys_on_path"], lang)}))
-        if d.get("self_destructs"):
-            specials.append(lab["self_destructs"])
-        if d.get("hides_when_damaged"):
-            specials.append(lab["hides"])
-        if d.get("attack_places"):
-            specials.append(lab["places"] + " " + _term(game, d["attack_places"], lang))
-        if d.get("field_range"):
-            specials.append(fill(lab["field"], {"r": d["field_range"], "n": d.get("field_reduction", 0)}))
-        # when the engine runs them: a self-destructing monster's `special` is its blast;
-        # otherwise on activation (after moving, for one that walks toward monsters)
-        when = {"special": "blast" if d.get("self_destructs") else
-                "when_activated" if d.get("moves_toward") == "none" else "after_moving",
-                "on_kill": "when_killed"}
+        specials += _traits(game, d, lang, lab)
+        when = {"special": _special_when(d), "on_kill": "when_killed"}
         for key in ("special", "on_kill"):
             if d.get(key):
                 text = texts.effect(mon, (key,))
@@ -87,12 +111,26 @@ def _modes(game: Game, weapon: Entity, lang: str, lab: dict, texts: Texts, notes
             str(mode.get("range", "—")),
             f"{mode.get('dice', 0)} × {_term(game, mode.get('die', ''), lang)}" if mode.get("dice") else "—",
             lab.get("assign_" + str(mode.get("assign", "sweep")), ""),
-            texts.effect(weapon, ("modes", i, "effect"))]})
+            _mode_effect(weapon, i, lang, lab, texts)]})
     if weapon.data.get("overclocked"):
         rows.append({"mark": None, "cells": [f"{name_of(weapon, lang)} · {lab['overclocked']}", "", "", "", "",
                                              lab.get("assign_" + str(weapon.data.get("overclocked_assign", "")), ""),
                                              texts.effect(weapon, ("overclocked",))]})
     return rows
+
+
+def _mode_effect(weapon: Entity, i: int, lang: str, lab: dict, texts: Texts) -> str:
+    """A fire mode's effect, then the limits play keeps outside the effect: Successive Attack
+    only right after Burst (`after`, L750-756), Flaming Ground at most twice a round
+    (`per_round`, L794). The sheet left both out, so it read as a free attack at will."""
+    mode = weapon.data["modes"][i]
+    parts = [texts.effect(weapon, ("modes", i, "effect"))]
+    after = next((m for m in weapon.data["modes"] if m.get("id") == mode.get("after")), None)
+    if after is not None:
+        parts.append(fill(lab["mode_after"], {"mode": (after.get("name") or {}).get(lang, after["id"])}))
+    if mode.get("per_round"):
+        parts.append(fill(lab["mode_per_round"], {"n": mode["per_round"]}))
+    return ("" if lang == "zh" else " ").join(p for p in parts if p)
 
 
 def _mode_headers(lab: dict) -> list[str]:
@@ -116,7 +154,9 @@ def classes(game: Game, lang: str, notes: Footnotes) -> dict:
         for weapon in game.of_kind("weapon"):
             if weapon.data.get("dwarf") == dwarf.id:
                 rows.extend(_modes(game, weapon, lang, lab, texts, notes))
-        sections.append({"title": name_of(dwarf, lang), "items": items, "headers": _mode_headers(lab), "rows": rows})
+        # "whole": a class is one card a player cuts out or looks up; no page break inside it
+        sections.append({"title": name_of(dwarf, lang), "items": items, "headers": _mode_headers(lab),
+                         "rows": rows, "whole": True})
     return {"sections": sections}
 
 
@@ -280,12 +320,12 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
     def entity_name(kind: str, key: str) -> str:
         ent = game.entities.get(kind, {}).get(key)
         return name_of(ent, lang) if ent is not None else _term(game, key, lang)
-    if obj["type"] == "eliminate":
-        goal = f"{lab['eliminate']}: {entity_name('monster', obj.get('creature', ''))}"
+    if obj["type"] == "eliminate":     # "Eliminate the Praetorian", not "Eliminate: Praetorian"
+        goal = fill(lab["eliminate"], {"creature": entity_name("monster", obj.get("creature", ""))})
     else:
-        goal = f"{lab['collect']}: " + ", ".join(
+        goal = fill(lab["collect"], {"targets": ", ".join(
             f"{entity_name('mineral', k) if k in game.entities.get('mineral', {}) else entity_name('pickup', k)} × {v}"
-            for k, v in obj.get("targets", {}).items())
+            for k, v in obj.get("targets", {}).items())})
     if mission.get("drones"):     # the pod returns only once every drone is recovered too
         goal += ("；" if lang == "zh" else "; ") + f"{lab['recover_drones']} × {len(mission['drones'])}"
     event = mission.get("mission_event", "")
@@ -306,13 +346,35 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
         items.append(f"{lab['tokens']}: " + ", ".join(f"{_term(game, k, lang)} × {v}" for k, v in mission["tokens"].items()))
     grid, legend, hex_pt = briefing_map(game, mission, lang, lab)
     name = (mission.get("name") or {}).get(lang, mission.get("id", ""))
-    notes = []
-    if mission.get("source") == "approximation" and mission.get("note"):
-        notes.append(mission["note"])
-    notes += [f"{k}: {v}" for k, v in sorted((mission.get("approximations") or {}).items())]
+    if lang == "zh":    # full-width punctuation, as on every other zh sheet (not the map's
+        items = walk_strings(items, zh_punctuation)    # legend: its "?" is a map symbol)
     return {"sections": [{"title": name, "items": items},
-                         {"title": lab["map"], "hexmap": grid, "hex_pt": hex_pt, "note": "  ".join(legend)}],
-            "mission_notes": notes}
+                         {"title": lab["map"], "hexmap": grid, "hex_pt": hex_pt, "note": "  ".join(legend),
+                          "swatches": _swatches(mission, lab)}],
+            "mission_notes": _mission_notes(mission, lang)}
+
+
+def _swatches(mission: dict, lab: dict) -> list[dict]:
+    """The map's plain colours, which no letter marks: a wall, a pit and a cave space (the
+    legend named only the marked spaces, so a dark hex and a black one went unexplained)."""
+    from tomecraft.runtime.engines.deep_rock_galactic.mission_map import cells_of
+    present = set(cells_of(mission["map"]).values())
+    return [{"cls": CELL[ch], "label": lab[f"terrain_{CELL[ch]}"]} for ch in ("#", "o", ".") if ch in present]
+
+
+def _mission_notes(mission: dict, lang: str) -> list[str]:
+    """The mission's notes as a player reads them: a mission file's notes are plain strings,
+    English, so the Chinese briefing leaves them out (as every player sheet does); no field
+    names ("hazard: ...") and no developer references."""
+    notes = [mission.get("note")] if mission.get("source") == "approximation" else []
+    notes += [note for _field, note in sorted((mission.get("approximations") or {}).items())]
+    lines = []
+    for note in notes:
+        text = player_note(str(note.get(lang) or "") if isinstance(note, dict) else
+                           str(note or "") if lang == "en" else "")
+        if text and text not in lines:
+            lines.append(text)
+    return lines
 
 
 # The map fits one A4 landscape page under the mission's list: at most this much room (pt).
@@ -345,7 +407,7 @@ def briefing_map(game: Game, mission: dict, lang: str, lab: dict) -> tuple[list,
     for name in sorted({e["mineral"] for e in mission.get("mineral_spaces", [])}):
         shown = name_of(minerals[name], lang) if name in minerals else name
         mark([e["at"] for e in mission["mineral_spaces"] if e["mineral"] == name],
-             "fixed", _unused_letter(shown, marks), f"{shown} ({lab['terrain_diamond']})")
+             "fixed", _unused_letter(shown, marks), fill(lab["fixed_mineral"], {"mineral": shown}))
     symbols = {"*": ("◆", "terrain_diamond"), "?": ("?", "terrain_flare"), "^": ("·", "terrain_stone"),
                "h": ("h", "terrain_hidden"), "o": ("", "terrain_pit")}
     for ch, (text, key) in symbols.items():

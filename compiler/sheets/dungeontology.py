@@ -157,6 +157,16 @@ def _field(texts: Texts, entity: Entity, path: tuple) -> str:
     return texts.effect(entity, path)
 
 
+def card_details(game: Game, entity: Entity, lang: str) -> dict:
+    """What a print-and-play card adds to its spec's fields: a scheme card names the intern
+    it gives, as the cards sheet does ('Gives the intern Cartographer'; the card said nothing)."""
+    intern = game.entities.get("intern_card", {}).get(entity.data.get("intern") or "")
+    if entity.kind != "scheme_card" or intern is None:
+        return {}
+    own = _yaml_file(f"{game.id}.yaml")["cards"][lang]
+    return {"rules": [{"label": "", "text": fill(own["gives_intern"], {"name": name_of(intern, lang)})}]}
+
+
 def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     """Scheme, clan, intern and doom cards, the boss and the scholars, every text rendered from
     the effect language and every card with what happens to it once played."""

@@ -143,6 +143,22 @@ def render(node, vocab, lang: str, bound: dict[str, str] | None = None) -> str:
     return text
 
 
+_EN_HELD = re.compile(r"the number of (.+?) you hold( \([^)]*\))?")   # "...idols you hold (robots included)"
+_ZH_LEFT = re.compile(r"(.+?)剩余的(.+?)[數数]")           # "供应区剩余的小秘密标记数"
+_ZH_HELD = re.compile(r"你持有的(.+?)[數数]((?:（[^）]*）)?)")   # "你持有的黄金猴像数（含金猴机器人）"
+
+
+def _zh_some(count: str) -> str:
+    """A count said to be above zero, as a person says it: "供应区还有小秘密标记" for
+    "供应区剩余的小秘密标记数多于0", "你持有黄金猴像（含金猴机器人）" for "...数至少为1";
+    "" for a count of another shape."""
+    left = _ZH_LEFT.fullmatch(count)
+    if left:
+        return f"{left.group(1)}還有{left.group(2)}"
+    held = _ZH_HELD.fullmatch(count)
+    return f"你持有{held.group(1)}{held.group(2)}" if held else ""
+
+
 # Every Traditional character the renderer's fixed phrases use, with its Simplified form.
 TO_SIMPLIFIED = str.maketrans({
     "並": "并", "個": "个", "內": "内", "則": "则", "將": "将", "對": "对", "後": "后",
@@ -153,6 +169,7 @@ TO_SIMPLIFIED = str.maketrans({
     "資": "资", "區": "区", "狀": "状", "態": "态", "條": "条", "指": "指", "況": "况",
     "擲": "掷", "結": "结", "總": "总", "號": "号", "擁": "拥", "執": "执", "處": "处",
     "這": "这", "們": "们", "邊": "边", "來": "来", "遠": "远", "進": "进", "達": "达",
+    "還": "还",
 })
 
 
@@ -592,13 +609,21 @@ class _Renderer:
             if exists is not None:
                 return self.expr(n.Any_(exists))
             left, right = self.expr(e.left, 5), self.expr(e.right, 5)
+            held = _EN_HELD.fullmatch(left) if not self.zh else None
+            if held and (e.op, right) in ((">", "0"), (">=", "1")):   # "you hold any prisoners"
+                return f"you hold any {held.group(1)}{held.group(2) or ''}"
             if not self.zh and left.startswith("the number of ") and right == "0" \
                     and e.op in (">", "==", "!="):  # "there are hits in the roll"
                 some = "there are no " if e.op == "==" else "there are "
                 return some + left[len("the number of "):]
-            has = re.fullmatch(r"(.*中)(.+)的[數数]量", left) if self.zh else None
+            has = (re.fullmatch(r"(.*中)(.+)的[數数]量", left)
+                   or re.fullmatch(r"(.*[結结]果)的(.+?)[數数]", left)) if self.zh else None
             if has and right == "0" and e.op in (">", "=="):  # "掷骰结果中有阻遏惊吓"
-                return has.group(1) + ("沒有" if e.op == "==" else "有") + has.group(2)
+                head = has.group(1) if has.group(1).endswith("中") else has.group(1) + "中"
+                return head + ("沒有" if e.op == "==" else "有") + has.group(2)   # "掷骰结果中有命中"
+            some = _zh_some(left) if self.zh and (e.op, right) in ((">", "0"), (">=", "1")) else ""
+            if some:    # "供应区剩余的小秘密标记数多于0" -> "供应区还有小秘密标记"
+                return some
             word = _COMPARE[self.lang][e.op]
             return f"{left}{word}{right}" if self.zh else f"{left} {word} {right}"
         word = _LOGIC[self.lang][e.op]

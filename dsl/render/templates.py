@@ -115,7 +115,11 @@ def _fill_en(template: str, values: dict[str, Arg]) -> str:
             out.append(word)
         else:
             out.append(tok.group(0))
-    return "".join(out)
+    # "reveal the top 1 scheme card" -> "reveal the top scheme card": a person drops the one
+    return _THE_TOP_ONE.sub(r"\1 ", "".join(out))
+
+
+_THE_TOP_ONE = re.compile(r"\b(the (?:top|bottom|first|last)) 1 (?=[A-Za-z])")
 
 
 def _phrase_head(tokens, start: int, values: dict[str, Arg]) -> int | None:

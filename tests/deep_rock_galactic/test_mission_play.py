@@ -342,7 +342,7 @@ def test_a_pack_creature_mission_gets_its_briefing_with_the_pack(tmp_path, run_c
     code, _, err = run_cli("sheets", "--mission", mission, "--pack", PACK, "--lang", "en", "--format", "html",
                            "--out", tmp_path)
     assert code == 0, err
-    assert "Eliminate: Goo Bomber" in (tmp_path / "deep_rock_galactic/briefing_goo_hunt.en.html").read_text()
+    assert "Eliminate the Goo Bomber" in (tmp_path / "deep_rock_galactic/briefing_goo_hunt.en.html").read_text()
 
 
 def test_the_briefing_prints_no_empty_table_and_fits_one_page(tmp_path, run_cli):

@@ -289,7 +289,7 @@ def test_a_roll_is_a_step_and_its_hits_are_the_damage(games):
     assert en == ("Spend 1 action and 1 primary ammo to choose a monster within range 3 and in "
                   "line of sight as the target: roll 2 Bullet dice and deal X bullet damage, "
                   "where X is the number of hits in the roll.")
-    assert zh == ("花费1行动与1主要武器弹药后，选择一只在3格射程内且视线未被阻挡的怪物作为目标："
+    assert zh == ("花费1个行动与1份主要武器弹药后，选择一只在3格射程内且视线未被阻挡的怪物作为目标："
                   "掷2颗子弹骰，造成X点子弹伤害（X为掷骰结果的命中数）。")
 
 
