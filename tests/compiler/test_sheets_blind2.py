@@ -466,3 +466,13 @@ def test_kinds_of_one_size_in_a_row_share_their_pages():
     assert len(clan["cards"]) == 9, [c["type"] for c in clan["cards"]]
     for page, after in zip(pages, pages[1:]):   # a page short of 9 only before another size
         assert len(page["cards"]) == 9 or (page["w"], page["h"]) != (after["w"], after["h"])
+
+
+@pytest.mark.parametrize("lang, said, wrong", [("en", "discarded after use", "discard pile"),
+                                               ("zh", "用後棄置", "棄牌堆")])   # its zh is traditional
+def test_the_caves_consumables_are_discarded_not_put_on_a_discard_pile(lang, said, wrong):
+    """The Cave's consumable chit said "to the discard pile after use": the game has no discard
+    pile, a used consumable is discarded (rulebook L61-62 "棄掉1個消耗品標記")."""
+    from tomecraft.compiler.sheets import cards
+    text = html.unescape(re.sub(r"<[^>]+>", " ", cards.render_html(_game("the_cave"), lang)))
+    assert said in text and wrong not in text
