@@ -161,3 +161,17 @@ def test_a_mistyped_expectation_is_an_error(data, bad):
                 "expect": [bad]}
     failures = run_scenario(data, scenario)
     assert failures and ("reserch" in failures[0] or "unknown key" in failures[0]), failures
+
+
+@pytest.mark.parametrize("at, hand, says", [
+    (None, ["bully"], "no scheme card is played in the start region"),   # L733
+    ("shepherds_shelter", ["shortcut"], "not in seat 0's hand"),
+])
+def test_a_card_the_scenario_cannot_play_says_why(data, at, hand, says):
+    """A newcomer's scholar left in the start region got only 'bully cannot be played'."""
+    sofia = {"scholar": "sofia", "hand": hand, **({"at": at} if at else {})}
+    scenario = {"setup": {"regions": [{"region": "shepherds_shelter", "at": [1, 0]}],
+                          "scholars": [sofia, {"scholar": "valerio"}]},
+                "steps": [{"do": "play", "seat": 0, "card": "bully"}]}
+    failures = run_scenario(data, scenario)
+    assert failures and says in failures[0], failures

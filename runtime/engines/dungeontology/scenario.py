@@ -12,8 +12,9 @@ setup:  setup_game: true (a real set-up for `players`, from `seed` and `options`
         (the start region stands at [0, 0] unless listed; every other region needs `at`, one
         region per place, each listed once),
         scholars [{scholar, side (default: excited with fewer stars than another scholar,
-        else standard), at (region id), students, stun, hand, notebook {colour: n},
-        lore, interns, dooms_hidden, dooms, steps}]
+        else standard), at (region id; default the start region, where no scheme card is
+        played, L733), students, stun, hand, notebook {colour: n}, lore, interns,
+        dooms_hidden, dooms, steps}]
 steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_students|
         thesis|rest|turn|end_of_turn|setup, seat, ...}: research {blocks}, spy {target (a
         seat), colour}, move / passage {to (a region), steps}, explore {side}, enter {region},
@@ -289,7 +290,11 @@ def _run_step(e: Engine, step: dict) -> None:
         if part not in ("main", "auxiliary"):
             raise ScenarioError(f"play part {part!r}: main or auxiliary")
         card = e.card(step["card"])
-        assert step["card"] in who.hand and not e.in_start(who), f"{step['card']} cannot be played"
+        assert step["card"] in who.hand, \
+            f"{step['card']} cannot be played: it is not in seat {step.get('seat', 0)}'s hand {who.hand}"
+        assert not e.in_start(who), (
+            f"{step['card']} cannot be played: no scheme card is played in the start region "
+            "(rulebook L733); set the scholar's `at:` to a region placed in `regions:`")
         fx = card.main if part == "main" else card.auxiliary
         assert fx.can(e.ctx(who, e.tile_of(who))), f"{step['card']} {part} is not playable"
         e.play_card(who, step["card"], part)
