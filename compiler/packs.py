@@ -143,6 +143,28 @@ def _manifest(root: Path, reporter: dg.Reporter, required: bool) -> tuple[Pack |
     return Pack(raw["id"], raw["game"], raw["version"], display_path(root), raw), doc
 
 
+def shipped_folder(given: str) -> Path | None:
+    """The shipped game or pack folder whose id is the last part of `given` (`dungeontology`,
+    `content/dungeontology`, `tomb_party`), when `given` is no path here. From a fan's own
+    folder `content/...` does not exist: the games' content is where tomecraft is installed."""
+    from tomecraft.compiler.fingerprint import project_root
+    name = Path(given).name
+    if not name or name.startswith("."):
+        return None
+    content = project_root() / "content"
+    for folder in (content / name, *(packs / name for packs in sorted(content.glob("*/packs")))):
+        if (folder / "game.yaml").is_file() or (folder / "pack.yaml").is_file():
+            return folder
+    return None
+
+
+def shipped_hint(given: str) -> str:
+    """'`tomb_party` is shipped with tomecraft: give its folder, ...', or '' if it is not."""
+    folder = shipped_folder(given)
+    return "" if folder is None else (f"`{Path(given).name}` is shipped with tomecraft: give "
+                                      f"its folder, {folder}")
+
+
 def _not_a_folder(root: Path, reporter: dg.Reporter) -> bool:
     """Whether `root`, given as a pack, is no folder (reported: a file, or nothing)."""
     if root.is_dir():
@@ -151,7 +173,8 @@ def _not_a_folder(root: Path, reporter: dg.Reporter) -> bool:
         reporter.add(dg.USAGE, "this is a file, not a pack folder", display_path(root), 1, 1,
                      "give the folder that holds the pack's pack.yaml")
     else:
-        reporter.add(dg.USAGE, "pack directory does not exist", display_path(root), 1, 1)
+        reporter.add(dg.USAGE, "pack directory does not exist", display_path(root), 1, 1,
+                     shipped_hint(str(root)))
     return True
 
 

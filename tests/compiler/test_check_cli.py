@@ -339,3 +339,19 @@ def test_tomecraft_works_from_any_directory(tmp_path):
                              capture_output=True, text=True)
         assert out.returncode == code, (args, out.stdout, out.stderr)
     assert not (tmp_path / "generated").exists()
+
+
+@pytest.mark.parametrize("argv, folder", [
+    (["check", "dungeontology"], "content/dungeontology"),
+    (["check", "content/dungeontology/"], "content/dungeontology"),
+    (["sim", "clank_catacombs", "--pack", "tomb_party", "--games", "1"],
+     "content/clank_catacombs/packs/tomb_party"),
+])
+def test_a_shipped_game_or_pack_named_from_a_fans_folder_says_where_it_is(
+        argv, folder, tmp_path, monkeypatch, capsys):
+    """From a folder of their own a newcomer has no content/: `check dungeontology` and
+    `--pack tomb_party` said only that there is no such folder."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) != 0
+    out, err = capsys.readouterr()
+    assert f"is shipped with tomecraft: give its folder, {REPO / folder}" in out + err, (out, err)
