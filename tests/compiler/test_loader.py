@@ -111,6 +111,26 @@ def test_tab_indentation_has_position_and_hint():
     assert "tab" in d.hint
 
 
+ENTITY = "cards:\n  - id: x\n    name: {zh: 甲, en: A}\n"
+
+
+@pytest.mark.parametrize("text, at, says", [
+    # a key with no colon: libyaml stops at the line after; the mistake is the key's own line
+    (ENTITY + "    bonus 1\n    count: 2\n", (4, 5), "`key: value`"),
+    (ENTITY + "    bonus 1\n", (4, 5), "`key: value`"),
+    # a key indented one space too little or too much against the entity's other keys
+    (ENTITY + "   count: 2\n", (4, 4), "line 4 starts at column 4, line 3 above it at column 5"),
+    (ENTITY + "    note: \"n\"\n      count: 2\n", (5, 7),
+     "line 5 starts at column 7, line 4 above it at column 5"),
+])
+def test_a_misplaced_key_is_located_with_what_to_do(text, at, says):
+    """A newcomer's missing colon was reported on the next line, and an indentation mistake
+    as 'did not find expected key' with no hint."""
+    doc, diags = load(text)
+    d = only(diags, dg.YAML_SYNTAX)
+    assert doc is None and (d.line, d.column) == at and says in d.hint, d
+
+
 def test_unclosed_flow_and_quote():
     d = only(load(b"a: [1, 2\nb: 3\n")[1], dg.YAML_SYNTAX)
     assert d.line == 2
