@@ -473,12 +473,16 @@ def _site(path: tuple, text: str):
 def _register(table: dict, entity: Entity, reporter: dg.Reporter) -> None:
     existing = table.get(entity.id)
     replace = bool(entity.data.get("replace"))
-    if existing is not None and not replace:
+    same_pack = existing is not None and existing.pack == entity.pack
+    if existing is not None and (same_pack or not replace):
+        # `replace: true` replaces the game's or an earlier pack's entity, never one of the
+        # pack's own: the first would vanish with a clean check
         where = f"{existing.display}:{existing.line}"
-        code = dg.DUPLICATE_ID if existing.pack == entity.pack else dg.PACK_CONFLICT
         mark = entity.doc.mark(entity.path + ("id",))  # only when reported: it costs a walk
-        reporter.add(code, f"{entity.kind} {entity.id!r} is already defined at {where}",
+        reporter.add(dg.DUPLICATE_ID if same_pack else dg.PACK_CONFLICT,
+                     f"{entity.kind} {entity.id!r} is already defined at {where}",
                      entity.display, mark.line, mark.column,
+                     "ids are unique within a pack: rename one of the two" if same_pack else
                      "rename it, or set `replace: true` in a pack that overrides it")
         return
     if existing is None and replace:

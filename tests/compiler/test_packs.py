@@ -263,3 +263,25 @@ def test_a_mistake_repeated_over_a_pack_is_reported_at_every_place(base, tmp_pat
     _, reporter = compile_with(base, [pack])
     lines = sorted({d.line for d in reporter.diagnostics if d.code == code})
     assert lines == [6, 12, 18], [(d.code, d.line, d.message) for d in reporter.diagnostics]
+
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_an_id_used_twice_in_one_pack_is_an_error_even_with_replace(tmp_path, replace):
+    """A newcomer's id used twice in a pack was told to set `replace: true`; with it, the
+    pack's first entity vanished and the check was clean."""
+    pack = tmp_path / "twice"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: twice\ngame: dungeontology\nversion: '1'\n",
+                                    encoding="utf-8")
+    card = ("  - id: lantern\n{replace}    name: {{zh: 提灯, en: Lantern}}\n"
+            "    source: approximation\n    note: a fan's card\n    card_type: infamy\n"
+            "    bonus: 1\n    count: 1\n    action: true\n    main: gain_students 2\n"
+            "    auxiliary: gain_students 1\n")
+    (pack / "cards.yaml").write_text(
+        "scheme_cards:\n" + card.format(replace="") +
+        card.format(replace="    replace: true\n" if replace else ""), encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
+    got = [(d.code, d.line, d.hint) for d in reporter.diagnostics if d.severity == dg.ERROR]
+    assert got == [(dg.DUPLICATE_ID, 12, "ids are unique within a pack: rename one of the two")], got
