@@ -91,7 +91,20 @@ def check_lasting_effects(game: Game, reporter: dg.Reporter) -> None:
                 report(reporter, entity, field,
                        "the engine collects this effect's triggers whenever an event comes: "
                        "it must be `on EVENT` triggers only (or keywords made of them)",
-                       "wrap it in a trigger, e.g. `on action_phase: ...`")
+                       _trigger_hint(game, entity.kind, field[0]))
+
+
+def _trigger_hint(game: Game, kind: str, field: str) -> str:
+    """'wrap it in a trigger on an event this field hears', naming those events (a token
+    hears no action_phase: the example must be one the contract lets run here)."""
+    from tomecraft.compiler import contract
+    declared = contract.load(game.vocab.engine)
+    use = declared.use(kind, field) if declared is not None else None
+    events = sorted(use.events) if use is not None and use.events else []
+    if not events:
+        return "wrap it in a trigger, `on EVENT: ...`"
+    return (f"wrap it in a trigger on an event this field hears, e.g. `on {events[0]}: ...` "
+            f"(events heard here: {', '.join(events)})")
 
 
 def _triggers_only(game: Game, stmts, seen: frozenset) -> bool:
@@ -99,6 +112,9 @@ def _triggers_only(game: Game, stmts, seen: frozenset) -> bool:
     for stmt in stmts:
         if isinstance(stmt, nodes.On):
             continue
+        if isinstance(stmt, nodes.Call) and stmt.verb not in game.vocab.verbs \
+                and stmt.verb not in game.vocab.keywords:
+            continue  # an unknown name: TC-N001 says so, with the name meant
         site = game.keyword_sites.get(stmt.verb) if isinstance(stmt, nodes.Call) else None
         if site is None or site.ast is None or stmt.verb in seen \
                 or not _triggers_only(game, site.ast.stmts, seen | {stmt.verb}):
