@@ -35,18 +35,35 @@ def _total(entities, field: str = "count") -> int:
     return sum(int(e.data.get(field) or 0) for e in entities)
 
 
+def _at_fault(game: Game, entities: list):
+    """The entity a count's diagnostic stands at: the last one a pack brought (added or
+    replaced), so that `check` of the pack's file shows it; else the game's last."""
+    brought = [e for e in entities if e.pack != game.id]
+    return (brought or entities)[-1]
+
+
+def _count_hint(kind: str, total: int, wanted: int) -> str:
+    if total > wanted:
+        return (f"for each {kind} a pack adds, it removes one of the game's "
+                f"(`remove: [{{kind: {kind}, id: ...}}]` in pack.yaml) or replaces one "
+                "(same id, `replace: true`)")
+    return f"add {kind}s, or replace the ones removed instead of removing them"
+
+
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_player_limit(game, reporter)
     cards = game.of_kind("card")
     if cards:
         dungeon = [c for c in cards if c.data.get("card_type") in ("acquire", "device", "monster")]
         if dungeon and _total(dungeon) != 100:
-            report(reporter, dungeon[-1], "count",
-                   f"the dungeon deck holds {_total(dungeon)} cards; the rulebook has 100 (L69-70)")
+            report(reporter, _at_fault(game, dungeon), "count",
+                   f"the dungeon deck holds {_total(dungeon)} cards; the rulebook has 100 (L69-70)",
+                   _count_hint("card", _total(dungeon), 100))
         starting = [c for c in cards if c.data.get("card_type") == "starting"]
         if starting and _total(starting, "per_deck") != 10:
-            report(reporter, starting[-1], "per_deck",
-                   f"a starting deck holds {_total(starting, 'per_deck')} cards; the rulebook has 10 (L63-65)")
+            report(reporter, _at_fault(game, starting), "per_deck",
+                   f"a starting deck holds {_total(starting, 'per_deck')} cards; the rulebook has 10 (L63-65)",
+                   _count_hint("card", _total(starting, "per_deck"), 10))
         for c in cards:
             kind = c.data.get("card_type")
             if kind == "monster" and c.data.get("defeat_cost") is None:
@@ -63,9 +80,13 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, tiles[0], "area", "no starting tile (area: start): the players start "
                    "on it (L23, L176)", hint="keep a start tile, or replace it instead of removing it")
         if depths and _total(depths) != 22:
-            report(reporter, depths[-1], "count", f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)")
+            report(reporter, _at_fault(game, depths), "count",
+                   f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)",
+                   _count_hint("tile", _total(depths), 22))
         if safe and _total(safe) != 6:
-            report(reporter, safe[-1], "count", f"{_total(safe)} safe-area tiles; the rulebook has 6 (L27-28)")
+            report(reporter, _at_fault(game, safe), "count",
+                   f"{_total(safe)} safe-area tiles; the rulebook has 6 (L27-28)",
+                   _count_hint("tile", _total(safe), 6))
         haunted = [t for t in depths if t.data.get("haunted")]
         if depths and _total(haunted) != 4:
             report(reporter, depths[-1], "haunted",

@@ -55,6 +55,25 @@ def test_a_wrong_dungeon_deck_count_is_a_game_rule_error(tmp_path):
     assert any("the dungeon deck holds 101 cards" in d.message for d in reporter.diagnostics)
 
 
+def test_a_packs_card_that_breaks_the_deck_count_is_told_at_its_own_count(tmp_path):
+    """A newcomer's pack added a monster without removing one: `check cards.yaml` of the pack
+    was clean, and the full check put the 104-card error on a card of the installed game."""
+    pack = tmp_path / "bone_vault"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: bone_vault\ngame: clank_catacombs\nversion: '1'\n",
+                                    encoding="utf-8")
+    (pack / "cards.yaml").write_text(
+        "cards:\n  - id: bone_bats\n    name: {zh: 骸骨蝙蝠, en: Bone Bats}\n"
+        "    source: approximation\n    note: a fan's monster\n    card_type: monster\n"
+        "    after_use: dungeon_discard\n    count: 4\n    defeat_cost: 2\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT, [pack], reporter)
+    [d] = [d for d in reporter.diagnostics if "the dungeon deck holds" in d.message]
+    assert (Path(d.file).name, d.line, d.message) == (
+        "cards.yaml", 8, "the dungeon deck holds 104 cards; the rulebook has 100 (L69-70)")
+    assert str(pack) in str(Path(d.file).resolve()) and "`remove: [{kind: card, id: ...}]`" in d.hint
+
+
 def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_terms():
     """A seat, rage space, room, cube or id a tester mistypes is a setup or step failure naming
     it, not an engine error ("internal error: IndexError") later."""
