@@ -473,13 +473,20 @@ def _syntax_hint(text: str, problem: str, line: int) -> str:
     if not problem.startswith(_INDENTATION_PROBLEMS):
         return ""
     lines = text.split("\n")
-    above = next((n for n in range(min(line, len(lines)) - 1, 0, -1)
-                  if lines[n - 1].strip() and not lines[n - 1].lstrip().startswith("#")), None)
-    if above is None or line > len(lines):
+    if line > len(lines):
         return ""
-    here, there = _key_column(lines[line - 1]), _key_column(lines[above - 1])
-    return (f"check the indentation: line {line} starts at column {here}, line {above} above "
-            f"it at column {there}; the keys of one entity start in one column (under `id:`, "
+    above = [(n, _key_column(lines[n - 1])) for n in range(line - 1, 0, -1)
+             if lines[n - 1].strip() and not lines[n - 1].lstrip().startswith("#")]
+    if not above:
+        return ""
+    here = _key_column(lines[line - 1])
+    columns = [f"line {above[0][0]} above it at column {above[0][1]}"]
+    if above[0][1] > here:  # the line above is nested deeper: name the key this one may follow
+        sibling = next(((n, c) for n, c in above if 1 < c <= here), None)
+        if sibling is not None:
+            columns.append(f"line {sibling[0]} at column {sibling[1]}")
+    return (f"check the indentation: line {line} starts at column {here}, "
+            f"{', '.join(columns)}; the keys of one entity start in one column (under `id:`, "
             "after `- `), and a key's own fields two spaces further in")
 
 

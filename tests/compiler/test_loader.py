@@ -122,6 +122,9 @@ ENTITY = "cards:\n  - id: x\n    name: {zh: 甲, en: A}\n"
     (ENTITY + "   count: 2\n", (4, 4), "line 4 starts at column 4, line 3 above it at column 5"),
     (ENTITY + "    note: \"n\"\n      count: 2\n", (5, 7),
      "line 5 starts at column 7, line 4 above it at column 5"),
+    # a key after a nested mapping: the nested line above and the key it may follow
+    (ENTITY + "    icon:\n      en: house\n     value: 2\n", (6, 6),
+     "line 6 starts at column 6, line 5 above it at column 7, line 4 at column 5"),
 ])
 def test_a_misplaced_key_is_located_with_what_to_do(text, at, says):
     """A newcomer's missing colon was reported on the next line, and an indentation mistake
