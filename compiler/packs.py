@@ -493,8 +493,24 @@ def _register(table: dict, entity: Entity, reporter: dg.Reporter) -> None:
     table[entity.id] = entity
 
 
+def _misspelt_required(err) -> bool:
+    """A required field reported missing because it was misspelt (`sped: 3` for `speed`):
+    the unknown field's error already names it, so the second error only repeats it."""
+    if err.validator != "required" or not isinstance(err.instance, dict) \
+            or err.schema.get("additionalProperties") is not False:
+        return False
+    import difflib
+    known = err.schema.get("properties", {})
+    extra = [k for k in err.instance if isinstance(k, str) and k not in known]
+    missing = [p for p in err.validator_value if p not in err.instance]
+    return bool(missing) and all(difflib.get_close_matches(p, extra, n=1, cutoff=0.6)
+                                 for p in missing)
+
+
 def _report_schema_error(err, doc: loader.Document, display: str, base: tuple,
                          reporter: dg.Reporter) -> None:
+    if _misspelt_required(err):
+        return  # the misspelt key's own error says `did you mean ...?` at its line
     path = base + tuple(err.absolute_path)
     mark = doc.mark(path)
     message = err.message

@@ -285,3 +285,28 @@ def test_an_id_used_twice_in_one_pack_is_an_error_even_with_replace(tmp_path, re
     pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
     got = [(d.code, d.line, d.hint) for d in reporter.diagnostics if d.severity == dg.ERROR]
     assert got == [(dg.DUPLICATE_ID, 12, "ids are unique within a pack: rename one of the two")], got
+
+
+@pytest.mark.parametrize("field, expected", [
+    ("card_typ", [(7, "unknown field 'card_typ'", "did you mean `card_type`?")]),
+    ("colour", [(2, "'card_type' is a required property", "add the missing field"),
+                (7, "unknown field 'colour'", "allowed fields: action, after_use, approximations, "
+                 "auxiliary, bonus, card_type, count, fate_bonus, id, intern, main, name, note, "
+                 "public, ref, replace, source, timing")]),
+])
+def test_a_misspelt_required_field_is_one_error_at_the_misspelling(tmp_path, field, expected):
+    """A newcomer's `sped: 3` got 'speed is a required property' at the entity's first line
+    besides 'unknown field sped, did you mean speed?' at its own."""
+    pack = tmp_path / "typo"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: typo\ngame: dungeontology\nversion: '1'\n",
+                                    encoding="utf-8")
+    (pack / "cards.yaml").write_text(
+        "scheme_cards:\n  - id: lantern\n    name: {zh: 提灯, en: Lantern}\n"
+        f"    source: approximation\n    note: a fan's card\n    count: 1\n    {field}: infamy\n"
+        "    bonus: 1\n    action: true\n    main: gain_students 2\n    auxiliary: gain_students 1\n",
+        encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
+    got = [(d.line, d.message, d.hint) for d in reporter.sorted() if d.severity == dg.ERROR]
+    assert got == expected, got
