@@ -463,7 +463,7 @@ _INDENTATION_PROBLEMS = ("did not find expected key", "did not find expected '-'
                          "mapping values are not allowed", "expected <block end>")
 
 
-def _syntax_hint(text: str, problem: str, line: int) -> str:
+def _syntax_hint(text: str, problem: str, line: int, column: int) -> str:
     """What to do about a YAML syntax error at `line`: a tab, a key with no colon, or a line
     indented differently from the line above it (libyaml names none of these)."""
     if "\t" in text and ("tab" in problem or "found character" in problem):
@@ -475,6 +475,10 @@ def _syntax_hint(text: str, problem: str, line: int) -> str:
     lines = text.split("\n")
     if line > len(lines):
         return ""
+    if problem.startswith("mapping values") and column > _key_column(lines[line - 1]):
+        # a second `: ` inside a plain value, as in an effect `if C: A` written unquoted
+        return ("a `: ` inside a value is read as a new key: put the value in quotes "
+                "(`effect: \"if C: A\"`)")
     above = [(n, _key_column(lines[n - 1])) for n in range(line - 1, 0, -1)
              if lines[n - 1].strip() and not lines[n - 1].lstrip().startswith("#")]
     if not above:
@@ -626,7 +630,7 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
             mark = err.context_mark  # the key with no colon, not the line after it
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         reporter.add(dg.YAML_SYNTAX, problem, display, line, column,
-                     _syntax_hint(text, problem, line))
+                     _syntax_hint(text, problem, line, column))
         return None
     except ReaderError as err:  # a control character: position is a UTF-8 byte offset
         before = text.encode("utf-8")[: int(err.position or 0)].decode("utf-8", "ignore")

@@ -125,6 +125,8 @@ ENTITY = "cards:\n  - id: x\n    name: {zh: 甲, en: A}\n"
     # a key after a nested mapping: the nested line above and the key it may follow
     (ENTITY + "    icon:\n      en: house\n     value: 2\n", (6, 6),
      "line 6 starts at column 6, line 5 above it at column 7, line 4 at column 5"),
+    # an effect with a colon, unquoted: not an indentation problem
+    (ENTITY + "    main: if x: gain 1\n", (4, 15), "put the value in quotes"),
 ])
 def test_a_misplaced_key_is_located_with_what_to_do(text, at, says):
     """A newcomer's missing colon was reported on the next line, and an indentation mistake
