@@ -211,9 +211,15 @@ class Checker:
         keywords = {a.name: a for a in args if isinstance(a, n.KwArg)}
         params = list(target.params)
         if len(positional) > len(params):
+            extra = positional[len(params)]
+            verb = extra.head if isinstance(extra, n.Name) and len(extra.parts) == 1 else None
+            hint = self.signature(target)
+            if verb in self.vocab.verbs or verb in self.vocab.keywords:
+                # `gain_students 2 draw_cards 1`: two statements with the `;` left out
+                hint = f"separate statements with `;` (before {verb!r}); {hint}"
             self.error(dg.WRONG_ARITY, f"{target.name!r} takes {len(params)} argument"
                        f"{'s' * (len(params) != 1)}, got {len(positional) + len(keywords)}", node,
-                       self.signature(target))
+                       hint)
         bound = dict(zip([p.name for p in params], positional))
         for name, kw in keywords.items():
             if name not in {p.name for p in params}:

@@ -310,3 +310,21 @@ def test_a_misspelt_required_field_is_one_error_at_the_misspelling(tmp_path, fie
     pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
     got = [(d.line, d.message, d.hint) for d in reporter.sorted() if d.severity == dg.ERROR]
     assert got == expected, got
+
+
+def test_two_statements_without_a_semicolon_are_told_to_separate_them(tmp_path):
+    """A newcomer's `gain_students 2 draw_cards 1` got "takes 1 argument, got 3" and the
+    verb's usage only."""
+    pack = tmp_path / "semi"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: semi\ngame: dungeontology\nversion: '1'\n", encoding="utf-8")
+    (pack / "cards.yaml").write_text(
+        "scheme_cards:\n  - id: lantern\n    name: {zh: 提灯, en: Lantern}\n"
+        "    source: approximation\n    note: a fan's card\n    count: 1\n    card_type: infamy\n"
+        "    bonus: 1\n    action: true\n    main: gain_students 2 draw_cards 1\n"
+        "    auxiliary: gain_students 1\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
+    [d] = [d for d in reporter.diagnostics if d.severity == dg.ERROR]
+    assert (d.code, d.line) == (dg.WRONG_ARITY, 10)
+    assert d.hint.startswith("separate statements with `;` (before 'draw_cards')"), d.hint
