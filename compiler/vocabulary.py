@@ -180,6 +180,12 @@ def _schema_hint(err) -> str:
         return "one of: " + ", ".join(map(str, err.validator_value))
     if err.validator == "type" and {"zh", "en"} <= set(err.schema.get("properties", {})):
         return "a text is written in both languages: {zh: 水域版塊, en: Water}"
+    if err.validator == "type" and err.validator_value == "string" \
+            and isinstance(err.instance, (int, float, bool)):
+        # `version: 0.1`, `exits: no`: YAML reads an unquoted number, yes or no as no text
+        if isinstance(err.instance, bool):
+            return "YAML reads yes, no, true and false unquoted as true/false: put the word in quotes"
+        return f"YAML reads it as a number: put it in quotes, \"{err.instance}\""
     return ""
 
 

@@ -328,3 +328,18 @@ def test_two_statements_without_a_semicolon_are_told_to_separate_them(tmp_path):
     [d] = [d for d in reporter.diagnostics if d.severity == dg.ERROR]
     assert (d.code, d.line) == (dg.WRONG_ARITY, 10)
     assert d.hint.startswith("separate statements with `;` (before 'draw_cards')"), d.hint
+
+
+@pytest.mark.parametrize("version, hint", [
+    ("0.1", 'YAML reads it as a number: put it in quotes, "0.1"'),
+    ("true", "YAML reads yes, no, true and false unquoted as true/false: put the word in quotes"),
+])
+def test_a_text_field_read_as_a_number_says_to_quote_it(tmp_path, version, hint):
+    """A newcomer's `version: 0.1` got "0.1 is not of type 'string'" and no hint."""
+    pack = tmp_path / "num"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(f"id: num\ngame: dungeontology\nversion: {version}\n",
+                                    encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
+    assert [(d.line, d.hint) for d in reporter.diagnostics] == [(3, hint)], reporter.diagnostics
