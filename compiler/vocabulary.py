@@ -174,8 +174,10 @@ def _schema_hint(err) -> str:
     if err.validator == "required":
         return "add the missing field"
     if err.validator == "pattern":
-        return names.HINT if err.validator_value == schemas.ID_PATTERN else \
-            "the value must match the pattern"
+        if err.validator_value == schemas.ID_PATTERN:
+            return names.HINT
+        # a field whose schema says how it is written ("numbers joined by dots...") says so
+        return err.schema.get("description") or "the value must match the pattern"
     if err.validator == "enum":
         return "one of: " + ", ".join(map(str, err.validator_value))
     if err.validator == "type" and {"zh", "en"} <= set(err.schema.get("properties", {})):

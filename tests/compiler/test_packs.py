@@ -333,6 +333,7 @@ def test_two_statements_without_a_semicolon_are_told_to_separate_them(tmp_path):
 @pytest.mark.parametrize("version, hint", [
     ("0.1", 'YAML reads it as a number: put it in quotes, "0.1"'),
     ("true", "YAML reads yes, no, true and false unquoted as true/false: put the word in quotes"),
+    ("first", 'numbers joined by dots, in quotes: "1.0"'),
 ])
 def test_a_text_field_read_as_a_number_says_to_quote_it(tmp_path, version, hint):
     """A newcomer's `version: 0.1` got "0.1 is not of type 'string'" and no hint."""
