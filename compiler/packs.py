@@ -165,6 +165,20 @@ def shipped_hint(given: str) -> str:
                                       f"its folder, {folder}")
 
 
+def _requires_hint(need: str, game: str) -> str:
+    """What to do about a `requires:` entry no loaded pack has: a pack shipped for another
+    game is named as such, a misspelt shipped pack gets the closest, else --pack."""
+    from tomecraft.compiler.checks import did_you_mean
+    from tomecraft.compiler.fingerprint import project_root
+    folder = shipped_folder(need)
+    if folder is not None and folder.parent.parent.name != game:
+        return f"{need!r} is a pack for {folder.parent.parent.name}, not {game}: remove it"
+    shipped = sorted(p.name for p in (project_root() / "content" / game / "packs").glob("*/"))
+    close = did_you_mean(need, shipped)
+    return (close + " (the game's shipped packs load by id); else " if close else "") + \
+        "pass the required pack first with --pack"
+
+
 def _not_a_folder(root: Path, reporter: dg.Reporter) -> bool:
     """Whether `root`, given as a pack, is no folder (reported: a file, or nothing)."""
     if root.is_dir():
@@ -249,7 +263,7 @@ def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict) -> N
             mark = doc.mark(("requires", i))
             reporter.add(dg.PACK, f"pack needs {need!r}, which is not loaded before it",
                          doc_display(doc), mark.line, mark.column,
-                         "pass the required pack first with --pack")
+                         _requires_hint(need, game.vocab.game))
     game.packs.append(pack)
     game.documents.append(doc)
     vocabulary.merge(game.vocab, _vocabulary_of(game, pack, doc, reporter, origins), doc,

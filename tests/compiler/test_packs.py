@@ -344,3 +344,22 @@ def test_a_text_field_read_as_a_number_says_to_quote_it(tmp_path, version, hint)
     reporter = dg.Reporter()
     pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
     assert [(d.line, d.hint) for d in reporter.diagnostics] == [(3, hint)], reporter.diagnostics
+
+
+@pytest.mark.parametrize("game, need, hint", [
+    ("dungeontology", "tomb_party", "'tomb_party' is a pack for clank_catacombs, not dungeontology: remove it"),
+    ("clank_catacombs", "tomb_partyy", "did you mean `tomb_party`? (the game's shipped packs load by "
+     "id); else pass the required pack first with --pack"),
+    ("clank_catacombs", "my_other_pack", "pass the required pack first with --pack"),
+])
+def test_a_required_pack_that_is_not_loaded_says_what_it_is(tmp_path, monkeypatch, game, need, hint):
+    """A newcomer's `requires: [tomb_party]` in a Dungeontology pack was told to pass it with
+    --pack, though it is a Clank! pack."""
+    monkeypatch.chdir(tmp_path)
+    pack = tmp_path / "needs"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(f"id: needs\ngame: {game}\nversion: '1'\nrequires: [{need}]\n",
+                                    encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / game, [pack], reporter)
+    assert [(d.line, d.hint) for d in reporter.diagnostics] == [(4, hint)], reporter.diagnostics
