@@ -175,3 +175,20 @@ def test_a_card_the_scenario_cannot_play_says_why(data, at, hand, says):
                 "steps": [{"do": "play", "seat": 0, "card": "bully"}]}
     failures = run_scenario(data, scenario)
     assert failures and says in failures[0], failures
+
+
+def test_a_misspelt_card_id_names_its_entry_and_the_closest_id(data):
+    """A newcomer's misspelt card got "scenario error: KeyError: 'bullly'" in a step, and
+    in the set-up a failure at `setup:` rather than at the hand that holds it."""
+    regions = [{"region": "shepherds_shelter", "at": [1, 0]}]
+    in_hand = {"setup": {"regions": regions,
+                         "scholars": [{"scholar": "sofia", "at": "shepherds_shelter", "hand": ["bullly"]},
+                                      {"scholar": "valerio"}]}}
+    assert run_scenario(data, in_hand) == [
+        "setup: setup.scholars[0].hand[0]: no 'bullly' in the content; did you mean `bully` (scheme_card)?"]
+    played = {"setup": {"regions": regions,
+                        "scholars": [{"scholar": "sofia", "at": "shepherds_shelter", "hand": ["bully"]},
+                                     {"scholar": "valerio"}]},
+              "steps": [{"do": "play", "seat": 0, "card": "bullly"}]}
+    assert run_scenario(data, played) == [
+        "steps[0]: no 'bullly' in the content; did you mean `bully` (scheme_card)?"]

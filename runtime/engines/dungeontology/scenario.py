@@ -51,7 +51,7 @@ from tomecraft.runtime.engines.dungeontology.scenario_checks import (
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
-    ScenarioError, check_expectations, refuse_unofferable, unknown_step)
+    ScenarioError, check_expectations, refuse_unofferable, unknown_step, written_path_of)
 
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
@@ -480,7 +480,8 @@ def run_scenario(data, scenario: dict) -> list[str]:
     except ScenarioError as err:
         return [f"setup: {err}"]
     except KeyError as err:         # a misspelt id looked up in the content
-        return [f"setup: {_unknown_id(data, err)}"]
+        where = written_path_of(scenario.get("setup") or {}, err.args[0] if err.args else None)
+        return [f"setup: {where + ': ' if where else ''}{_unknown_id(data, err)}"]
     except (StopIteration, AssertionError, EffectError) as err:
         return [f"setup: {err!r}"]
     failures: list[str] = []
@@ -496,7 +497,10 @@ def run_scenario(data, scenario: dict) -> list[str]:
         except ScenarioError as err:
             failures.append(f"steps[{i}]: {err}")
             break
-        except (KeyError, StopIteration) as err:        # an unknown id: the scenario is wrong
+        except KeyError as err:         # a misspelt id in the step: the closest id there is
+            failures.append(f"steps[{i}]: {_unknown_id(data, err)}")
+            break
+        except StopIteration as err:
             failures.append(f"steps[{i}]: scenario error: {type(err).__name__}: {err}")
             break
         except (AssertionError, ScriptError, EffectError) as err:
