@@ -344,15 +344,16 @@ setup:
   players: 2
   scholars: [{scholar: rebeca, at: camp}, {scholar: valerio, at: camp}]
 """)
-    assert code == 1 and "n: setup: no 'rebeca' in the content; did you mean `rebecca` (scholar)?" in out, out
+    assert code == 1 and ("n: setup: setup.scholars[0].scholar: no 'rebeca' in the content; "
+                          "did you mean `rebecca` (scholar)?") in out, out
 
 
 def test_a_setup_entry_named_relative_to_setup_is_reported_at_its_line(tmp_path, capsys):
     """Clank!'s "players[0].hand: no card 'scrmble'" (and DRG's "dwarves[0]: ...") were
     reported at the `setup:` line."""
     code, out = run(tmp_path, capsys, CLANK_SCRAMBLE.replace("CHOOSE", "[]").replace("[scramble]", "[scrmble]"))
-    assert code == 1 and "s.yaml:5: n: setup: cannot build the state: ValueError: players[0].hand: no card " \
-        "'scrmble' in the content" in out, out
+    assert code == 1 and "s.yaml:5: n: setup: cannot build the state: ValueError: players[0].hand[0]: no " \
+        "card 'scrmble' in the content; did you mean `scramble`?" in out, out
 
 
 def test_the_mission_readmes_example_checks_clean(tmp_path, capsys):

@@ -100,6 +100,22 @@ def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_te
         assert len(failures) == 1 and message in failures[0], (message, failures)
 
 
+def test_a_misspelt_card_in_a_pile_is_named_at_its_entry_with_the_closest_id():
+    """A newcomer's `row: [bone_bat]` failed at the setup: line with "row: no card
+    'bone_bat'" and no hint of the id meant."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [3, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
+    setup = {"players": [{"pos": [3, 0], "hand": ["burgle", "scrmble"]}, {}], "tiles": [room],
+             "row": ["goblin", "goblinn"]}
+    assert run_scenario(GAME, {"setup": setup}) == [
+        "setup: cannot build the state: ValueError: row[1]: no card 'goblinn' in the content; "
+        "did you mean `goblin`?"]
+    del setup["row"]
+    assert run_scenario(GAME, {"setup": setup}) == [
+        "setup: cannot build the state: ValueError: players[0].hand[1]: no card 'scrmble' in the "
+        "content; did you mean `scramble`?"]
+
+
 def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing():
     """`gld: 5` in a player, a room's `treasure:` or `rwo:` set nothing, and an expectation
     `{room: [1, 0], treasure: [...]}` or `{rage: 1, over: true}` passed whatever the engine did;

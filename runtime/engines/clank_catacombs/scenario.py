@@ -33,6 +33,7 @@ expect: {player, <field>: value}, a field of the player: pos, hand, deck, discar
 """
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
@@ -273,9 +274,14 @@ def _check_setup(engine: Engine, setup: dict) -> None:
 
 
 def _known_ids(engine: Engine, where: str, ids, known: dict, kind: str) -> None:
-    unknown = sorted({i for i in ids if i not in known}, key=str)
-    if unknown:
-        raise ValueError(f"{where}: no {kind} {unknown[0]!r} in the content")
+    """An id the content lacks, named at its entry (`row[0]`, so that the failure stands at
+    its line) with the closest id of the kind."""
+    for i, entry in enumerate(ids):
+        if entry not in known:
+            close = difflib.get_close_matches(str(entry), [str(k) for k in known], n=1)
+            at = where if isinstance(ids, dict) else f"{where}[{i}]"
+            raise ValueError(f"{at}: no {kind} {entry!r} in the content"
+                             + (f"; did you mean `{close[0]}`?" if close else ""))
 
 
 def option_shapes(engine: Engine) -> dict:
