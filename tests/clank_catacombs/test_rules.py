@@ -94,6 +94,8 @@ def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_te
          "players[0].market: ['backpack', 5, 1] is not [item, points]"),
         (base, [{"player": 0}], "steps[0]: step {'player': 0} has no `do`"),
         (base, [{"do": "teleport"}], "steps[0]: step do: 'teleport' is no action"),
+        (base, [{"do": "defeet"}], "steps[0]: step do: 'defeet' is no action; did you mean `defeat`?"),
+        (base, [{"do": "turnend"}], "steps[0]: step do: 'turnend' is no action; did you mean `turn_end`?"),
     ]
     for setup, steps, message in cases:
         failures = run_scenario(GAME, {"setup": setup, "steps": steps})

@@ -273,6 +273,10 @@ def _check_setup(engine: Engine, setup: dict) -> None:
         _known_ids(engine, f"{where}.market", [item for item, _ in p.market], engine.items, "market item")
 
 
+# steps the runner plays itself, besides a player's actions
+RUNNER_STEPS = ("turn_end", "out_turn", "dragon_attack", "score")
+
+
 def _known_ids(engine: Engine, where: str, ids, known: dict, kind: str) -> None:
     """An id the content lacks, named at its entry (`row[0]`, so that the failure stands at
     its line) with the closest id of the kind."""
@@ -326,8 +330,11 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         results["score"] = score(engine)
     else:
         if do not in option_shapes(engine):
-            raise ValueError(f"step do: {do!r} is no action (a player's: {sorted(option_shapes(engine))}; "
-                             "also turn_end, out_turn, dragon_attack, score)")
+            kinds = sorted(option_shapes(engine))
+            close = difflib.get_close_matches(str(do), [*kinds, *RUNNER_STEPS], n=1)
+            raise ValueError(f"step do: {do!r} is no action"
+                             + (f"; did you mean `{close[0]}`?" if close else "")
+                             + f" (a player's: {kinds}; also {', '.join(RUNNER_STEPS)})")
         option = {k: v for k, v in step.items() if k in OPTION_KEYS}
         legal = engine.legal_actions(p)
         found = next((o for o in legal if matches(option, o)), None)
