@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.game_checks import report
-from tomecraft.compiler.model import Game
+from tomecraft.compiler.model import Entity, Game
 from tomecraft.dsl import nodes
 
 SEAT_COLOURS = ("red", "yellow", "green", "blue")
@@ -21,12 +21,17 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         if len(starts) != 1:
             report(reporter, (starts or regions)[-1], "start",
                    f"{len(starts)} start regions; the game has exactly one (L282, L723)")
-        seen: dict[str, str] = {}
+        seen: dict[str, Entity] = {}
         for r in regions:
             number = r.data["number"]
             if "-" in number and number in seen:
-                report(reporter, r, "number", f"region number {number} is also {seen[number]!r}")
-            seen[number] = r.id
+                # said at the region a pack brought, so that `check` of the pack's file shows it
+                other = seen[number]
+                here, there = (other, r) if r.pack == game.id and other.pack != game.id else (r, other)
+                report(reporter, here, "number", f"region number {number} is also {there.id!r}",
+                       f"replace {there.id!r} (its id, `replace: true`) or remove it "
+                       f"(`remove: [{{kind: region, id: {there.id}}}]`), or give a number no region has")
+            seen[number] = r
             if r.data.get("start") and r.data["level"] != 1:
                 report(reporter, r, "level", "the start region is on level I (L282)")
         for level in (1, 2, 3):
