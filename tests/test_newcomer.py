@@ -429,3 +429,16 @@ def test_the_format_says_which_way_north_is(game, capsys):
     axes run; the format gave positions as [x, y] and nothing more."""
     assert cli.main(["scenario", "format", game]) == 0
     assert "a position is [x, y]: E is x + 1, N is y + 1" in capsys.readouterr().out
+
+
+def test_scenario_run_pack_joins_its_own_games_scenarios_only():
+    """`scenario run scen/ --pack dark_halls` over a folder holding a Clank! scenario too failed
+    that one with "pack is for 'dungeontology', not 'clank_catacombs'"; `check --pack` adds a
+    pack to its own game only, and so does `scenario run --pack` now."""
+    from pathlib import Path
+
+    from tomecraft.compiler.scenarios import run_file
+    repo = Path(__file__).resolve().parents[1]
+    clank = sorted((repo / "tests" / "scenarios" / "clank_catacombs").glob("*.yaml"))[0]
+    outcome = run_file(clank, [repo / "tests" / "dungeontology" / "any_content_pack"])
+    assert not outcome.failures, outcome.failures
