@@ -29,6 +29,10 @@ def flag_problem(setup: dict, flags: frozenset) -> str | None:
     return None
 
 
+# what an id no entity has may be: one a pack defines, with the pack not loaded
+PACK_ID_HINT = "an id of a pack? load the pack: `packs: [../my_pack]` in the file, or --pack"
+
+
 def written_path_of(setup: dict, wanted) -> str:
     """`setup.scholars[0].hand[0]`: where the setup first holds `wanted` (a misspelt id a
     runner looked up), so that the failure is reported at that entry's line; '' if nowhere."""

@@ -192,3 +192,13 @@ def test_a_misspelt_card_id_names_its_entry_and_the_closest_id(data):
               "steps": [{"do": "play", "seat": 0, "card": "bullly"}]}
     assert run_scenario(data, played) == [
         "steps[0]: no 'bullly' in the content; did you mean `bully` (scheme_card)?"]
+
+
+def test_an_id_only_a_pack_has_says_to_load_the_pack(data):
+    """A newcomer's scenario of a pack's card without `packs:` got "no 'lantern_of_study' in
+    the content" and nothing more."""
+    scenario = {"setup": {"scholars": [{"scholar": "sofia", "hand": ["lantern_of_study"]},
+                                       {"scholar": "valerio"}]}}
+    assert run_scenario(data, scenario) == [
+        "setup: setup.scholars[0].hand[0]: no 'lantern_of_study' in the content; an id of a "
+        "pack? load the pack: `packs: [../my_pack]` in the file, or --pack"]

@@ -48,7 +48,8 @@ from tomecraft.runtime.engines.clank_catacombs.state import (
     ACTIVE, ESCAPED, KNOCKED_OUT, Cell, Player, State, rule,
 )
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
+from tomecraft.runtime.scenario import (
+    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable)
 
 
 class ScriptedRng:
@@ -284,8 +285,8 @@ def _known_ids(engine: Engine, where: str, ids, known: dict, kind: str) -> None:
         if entry not in known:
             close = difflib.get_close_matches(str(entry), [str(k) for k in known], n=1)
             at = where if isinstance(ids, dict) else f"{where}[{i}]"
-            raise ValueError(f"{at}: no {kind} {entry!r} in the content"
-                             + (f"; did you mean `{close[0]}`?" if close else ""))
+            raise ValueError(f"{at}: no {kind} {entry!r} in the content; "
+                             + (f"did you mean `{close[0]}`?" if close else PACK_ID_HINT))
 
 
 def option_shapes(engine: Engine) -> dict:

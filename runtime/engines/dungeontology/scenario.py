@@ -51,7 +51,8 @@ from tomecraft.runtime.engines.dungeontology.scenario_checks import (
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
-    ScenarioError, check_expectations, refuse_unofferable, unknown_step, written_path_of)
+    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, unknown_step,
+    written_path_of)
 
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
@@ -471,7 +472,8 @@ def _unknown_id(data, err: KeyError) -> str:
     name = str(err.args[0]) if err.args else ""
     ids = {i: kind for kind, table in data.kinds.items() for i in table}
     close = difflib.get_close_matches(name, list(ids), n=1)
-    return f"no {name!r} in the content" + (f"; did you mean `{close[0]}` ({ids[close[0]]})?" if close else "")
+    return f"no {name!r} in the content; " + (f"did you mean `{close[0]}` ({ids[close[0]]})?"
+                                               if close else PACK_ID_HINT)
 
 
 def run_scenario(data, scenario: dict) -> list[str]:
