@@ -366,6 +366,11 @@ class _Parser(argparse.ArgumentParser):
     """argparse whose mistakes are usage errors like ours: `error[TC-X001]`, exit 2."""
 
     def error(self, message: str):
+        if self.prog == "tomecraft":  # the top parser: the message already starts `tomecraft:`
+            if message.startswith("unrecognized arguments"):
+                message += (" (an option takes one value: repeat it for more, "
+                            "`--players 2 --players 3`; see `tomecraft COMMAND --help`)")
+            raise UsageError(message)
         raise UsageError(f"{self.prog}: {message}")
 
 

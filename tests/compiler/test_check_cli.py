@@ -355,3 +355,12 @@ def test_a_shipped_game_or_pack_named_from_a_fans_folder_says_where_it_is(
     assert cli.main(argv) != 0
     out, err = capsys.readouterr()
     assert f"is shipped with tomecraft: give its folder, {REPO / folder}" in out + err, (out, err)
+
+
+def test_an_unrecognized_argument_says_tomecraft_once_and_how_options_repeat(capsys):
+    """`balance ... --players 2 3` said "tomecraft: error[TC-X001]: tomecraft: unrecognized
+    arguments: 3" and nothing of how to give two player counts."""
+    assert cli.main(["sim", "dungeontology", "--players", "2", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tomecraft: error[TC-X001]: unrecognized arguments: 3 (an option takes "
+                          "one value: repeat it for more, `--players 2 --players 3`"), err
