@@ -364,3 +364,14 @@ def test_an_unrecognized_argument_says_tomecraft_once_and_how_options_repeat(cap
     err = capsys.readouterr().err
     assert err.startswith("tomecraft: error[TC-X001]: unrecognized arguments: 3 (an option takes "
                           "one value: repeat it for more, `--players 2 --players 3`"), err
+
+
+@pytest.mark.parametrize("code, says", [
+    ("TC-Y002", "indented differently"), ("TC-Y002", "not in quotes"),
+    ("TC-S001", "`.schemas/`"), ("TC-R001", "`vocabulary: terms:`"),
+    ("TC-P002", "the base game is a pack too"),
+])
+def test_explain_covers_the_newcomers_mistakes(capsys, code, says):
+    """The codes a newcomer's pack got: explain named none of these causes."""
+    assert cli.main(["explain", code]) == 0
+    assert says in capsys.readouterr().out
