@@ -319,7 +319,10 @@ def cmd_schema(args) -> int:
     files = editor_schemas.files(game_root(args.game) if args.game else None)
     if args.out is None:
         if args.name not in files:
-            raise UsageError(f"unknown schema {args.name!r}; schemas: " + ", ".join(sorted(files)))
+            from tomecraft.compiler.checks import did_you_mean
+            close = did_you_mean(str(args.name), sorted(files))
+            raise UsageError(f"unknown schema {args.name!r}; " + (close + " " if close else "")
+                             + "schemas: " + ", ".join(sorted(files)))
         print(files[args.name], end="")
         return 0
     for path in _write_into(args.out, lambda: editor_schemas.write(files, Path(args.out))):

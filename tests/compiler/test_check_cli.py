@@ -375,3 +375,10 @@ def test_explain_covers_the_newcomers_mistakes(capsys, code, says):
     """The codes a newcomer's pack got: explain named none of these causes."""
     assert cli.main(["explain", code]) == 0
     assert says in capsys.readouterr().out
+
+
+def test_a_misspelt_schema_name_names_the_closest(capsys):
+    """`schema dungeontology/scheme_cards.schema.json` (the plural, as in the files) listed all
+    59 schemas with no hint of the one meant."""
+    assert cli.main(["schema", "dungeontology/scheme_cards.schema.json"]) == 2
+    assert "did you mean `dungeontology/scheme_card.schema.json`" in capsys.readouterr().err
