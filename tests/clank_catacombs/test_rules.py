@@ -118,6 +118,18 @@ def test_a_misspelt_card_in_a_pile_is_named_at_its_entry_with_the_closest_id():
         "content; did you mean `scramble`?"]
 
 
+def test_a_refused_card_step_says_what_the_player_lacks():
+    """A newcomer's defeat step with too little combat got "is not legal; legal: [{'do':
+    'end'}]" and had to work out why."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [3, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
+    setup = {"players": [{"pos": [3, 0], "combat": 0}, {}], "tiles": [room], "row": ["bat_swarm"]}
+    for card, why in (("bat_swarm", "(player 0 has 0 combat; bat_swarm needs 1)"),
+                      ("wraith", "(wraith is not in the dungeon row: ['bat_swarm'])")):
+        [failure] = run_scenario(GAME, {"setup": setup, "steps": [{"do": "defeat", "card": card}]})
+        assert f"is not legal {why}; legal:" in failure, failure
+
+
 def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing():
     """`gld: 5` in a player, a room's `treasure:` or `rwo:` set nothing, and an expectation
     `{room: [1, 0], treasure: [...]}` or `{rage: 1, over: true}` passed whatever the engine did;

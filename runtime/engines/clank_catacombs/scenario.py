@@ -345,10 +345,27 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
                 raise AssertionError(f"{option} was expected to be illegal but is legal")
             return
         if found is None:
-            raise AssertionError(f"{option} is not legal; legal: {legal}")
+            raise AssertionError(f"{option} is not legal{_why_not(engine, p, option)}; legal: {legal}")
         engine.apply(p, found)
     if agent.choices:        # a step carried out asked for fewer answers than the script gives
         raise ScenarioError(f"scripted choices left unused: {agent.choices}")
+
+
+def _why_not(engine: Engine, p, option: dict) -> str:
+    """Why a card step is refused, when it is for want of the card or of points: a tester
+    sees "(player 0 has 1 combat; bone_bats needs 2)", not only the list of legal options."""
+    card = engine.cards.get(option.get("card")) if isinstance(option.get("card"), str) else None
+    do = option.get("do")
+    if card is None or do not in ("defeat", "acquire", "use"):
+        return ""
+    in_reserve = card.card_type == "reserve" or card.id == "goblin"
+    if not in_reserve and card.id not in engine.state.row:
+        return f" ({card.id} is not in the dungeon row: {list(engine.state.row)})"
+    need, has, what = ((card.defeat_cost, p.combat, "combat") if do == "defeat"
+                       else (card.cost, p.skill, "skill"))
+    if need is not None and has < need:
+        return f" (player {p.seat} has {has} {what}; {card.id} needs {need})"
+    return ""
 
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
