@@ -202,3 +202,22 @@ def test_an_id_only_a_pack_has_says_to_load_the_pack(data):
     assert run_scenario(data, scenario) == [
         "setup: setup.scholars[0].hand[0]: no 'lantern_of_study' in the content; an id of a "
         "pack? load the pack: `packs: [../my_pack]` in the file, or --pack"]
+
+
+def test_the_formats_stealth_card_answers_play_as_written(data):
+    """`scenario format dungeontology` did not say what a research step asks: a newcomer's
+    research with no `choose:` played a card they did not pick (stealth -1, not 2)."""
+    import re
+
+    from ruamel.yaml import YAML
+
+    from tomecraft.runtime.engines.dungeontology import scenario as runner
+    line = re.search(r"choose: (\[\{card: .*\])\n", runner.__doc__).group(1)
+    answers = YAML(typ="safe").load(line)
+    scenario = {"setup": {"alert_filled": 1,
+                          "regions": [{"region": "shepherds_shelter", "at": [1, 0], "slots": ["civilization"]}],
+                          "scholars": [{"scholar": "sofia", "at": "shepherds_shelter",
+                                        "hand": ["bully", "shortcut", "fate_star"]}, {"scholar": "valerio"}]},
+                "steps": [{"do": "research", "seat": 0, "blocks": 1, "choose": answers}],
+                "expect": [{"attempt": {"cards": ["shortcut", "bully"]}}, {"scholar": 0, "hand": ["fate_star"]}]}
+    assert run_scenario(data, scenario) == []

@@ -21,6 +21,9 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         skill {id}, play {card, part}, action {option}, draw_students {n}, rest {in_place},
         gain_stun {n}, notebook_changed; with `choose: [...]` for the acting
         seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused.
+        A stealth attempt (research, spy) asks for its cards one at a time, at least one:
+        choose: [{card: shortcut, fate: false}, {card: bully, fate: false}, {card: null}]
+        (`fate: true` plays the card's fate bonus; `{card: null}` stops).
         Unscripted decisions decline (None / False / stop / pass) so opponents stay passive.
         An answer its step never asks for is what the scholar would answer if offered: it is
         dropped when the step ends, never kept for a later step.
