@@ -475,7 +475,7 @@ def _syntax_hint(text: str, problem: str, line: int, column: int) -> str:
     lines = text.split("\n")
     if line > len(lines):
         return ""
-    if problem.startswith("mapping values") and column > _key_column(lines[line - 1]):
+    if problem.startswith("mapping values") and ": " in lines[line - 1][:column - 1]:
         # a second `: ` inside a plain value, as in an effect `if C: A` written unquoted
         return ("a `: ` inside a value is read as a new key: put the value in quotes "
                 "(`effect: \"if C: A\"`)")
@@ -490,8 +490,8 @@ def _syntax_hint(text: str, problem: str, line: int, column: int) -> str:
         if sibling is not None:
             columns.append(f"line {sibling[0]} at column {sibling[1]}")
     return (f"check the indentation: line {line} starts at column {here}, "
-            f"{', '.join(columns)}; the keys of one entity start in one column (under `id:`, "
-            "after `- `), and a key's own fields two spaces further in")
+            f"{', '.join(columns)}; the keys of one mapping start in one column (an entity's "
+            "under its `id:`, after `- `), and a key's own fields two spaces further in")
 
 
 def _key_column(text: str) -> int:

@@ -78,7 +78,8 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
         return Outcome(shown, path.stem, [(1, "no such file")])
     doc = loader.load(path, reporter, shown)
     if doc is None or reporter.errors or not isinstance(doc.data, dict):
-        msgs = [(d.line, d.message) for d in reporter.diagnostics] if hasattr(reporter, "diagnostics") else []
+        msgs = [(d.line, d.message + (f" ({d.hint})" if d.hint else ""))
+                for d in reporter.diagnostics] if hasattr(reporter, "diagnostics") else []
         return Outcome(shown, path.stem, msgs or [(1, "not a YAML mapping")])
     data = doc.data
     name = str(data.get("name", path.stem))

@@ -442,3 +442,11 @@ def test_scenario_run_pack_joins_its_own_games_scenarios_only():
     clank = sorted((repo / "tests" / "scenarios" / "clank_catacombs").glob("*.yaml"))[0]
     outcome = run_file(clank, [repo / "tests" / "dungeontology" / "any_content_pack"])
     assert not outcome.failures, outcome.failures
+
+
+def test_a_scenario_files_yaml_mistake_keeps_its_hint(tmp_path, capsys):
+    """A newcomer's over-indented `bonfire:` in a scenario got "mapping values are not allowed
+    in this context" and none of the hint `check` gives for the same mistake."""
+    code, out = run(tmp_path, capsys, "game: dungeontology\nsetup:\n  players: 2\n   bonfire: 3\n")
+    assert code == 1 and "s.yaml:4: s: mapping values are not allowed in this context (check the " \
+        "indentation: line 4 starts at column 4, line 3 above it at column 3" in out, out

@@ -127,6 +127,8 @@ ENTITY = "cards:\n  - id: x\n    name: {zh: 甲, en: A}\n"
      "line 6 starts at column 6, line 5 above it at column 7, line 4 at column 5"),
     # an effect with a colon, unquoted: not an indentation problem
     (ENTITY + "    main: if x: gain 1\n", (4, 15), "put the value in quotes"),
+    # a key indented under a plain value continues it: an indentation mistake, not a quote
+    (ENTITY + "    count: 2\n     bonus: 1\n", (5, 11), "line 5 starts at column 6, line 4 above"),
 ])
 def test_a_misplaced_key_is_located_with_what_to_do(text, at, says):
     """A newcomer's missing colon was reported on the next line, and an indentation mistake
