@@ -363,3 +363,19 @@ def test_a_required_pack_that_is_not_loaded_says_what_it_is(tmp_path, monkeypatc
     reporter = dg.Reporter()
     pipeline.compile_game(REPO / "content" / game, [pack], reporter)
     assert [(d.line, d.hint) for d in reporter.diagnostics] == [(4, hint)], reporter.diagnostics
+
+
+def test_a_verbs_arguments_the_other_way_round_are_one_error_with_the_order(tmp_path):
+    """A newcomer's `gain 2 gold` (the sheet reads "Gain 2 gold"; the README's table wrote it
+    so) got two type errors, 'expected a resource, got a number' and its mirror."""
+    pack = tmp_path / "order"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: order\ngame: clank_catacombs\nversion: '1'\n"
+                                    "vocabulary:\n  keywords:\n    loot:\n      params: []\n"
+                                    "      effect: gain 2 gold\n      text: {zh: 战利品, en: Loot}\n",
+                                    encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "clank_catacombs", [pack], reporter)
+    got = [(d.code, d.message, d.hint) for d in reporter.diagnostics if d.severity == dg.ERROR]
+    assert got == [(dg.WRONG_TYPE, "'gain' takes its arguments the other way round",
+                    "write `gain gold 2`; usage: gain <resource:resource> <amount:int>")], got
