@@ -463,6 +463,23 @@ _INDENTATION_PROBLEMS = ("did not find expected key", "did not find expected '-'
                          "mapping values are not allowed", "expected <block end>")
 
 
+# libyaml's context for a bracket or quote still open when the error came: (what, its closer)
+_OPENERS = {"while parsing a flow mapping": ("`{`", "`}`"),
+            "while parsing a flow sequence": ("`[`", "`]`"),
+            "while scanning a quoted scalar": ("quote", "the same quote")}
+
+
+def _unclosed_hint(err) -> str:
+    """Where the `{`, `[` or quote that is never closed was opened: libyaml reports the line
+    where it gave up (the next key, or the end of the file), far from the mistake."""
+    opener = _OPENERS.get(err.context or "")
+    mark = err.context_mark
+    if opener is None or mark is None:
+        return ""
+    return (f"the {opener[0]} at line {mark.line + 1}, column {mark.column + 1} is not closed: "
+            f"end it with {opener[1]}")
+
+
 def _syntax_hint(text: str, problem: str, line: int, column: int) -> str:
     """What to do about a YAML syntax error at `line`: a tab, a key with no colon, or a line
     indented differently from the line above it (libyaml names none of these)."""
@@ -630,7 +647,7 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
             mark = err.context_mark  # the key with no colon, not the line after it
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         reporter.add(dg.YAML_SYNTAX, problem, display, line, column,
-                     _syntax_hint(text, problem, line, column))
+                     _unclosed_hint(err) or _syntax_hint(text, problem, line, column))
         return None
     except ReaderError as err:  # a control character: position is a UTF-8 byte offset
         before = text.encode("utf-8")[: int(err.position or 0)].decode("utf-8", "ignore")

@@ -140,9 +140,12 @@ def test_a_misplaced_key_is_located_with_what_to_do(text, at, says):
 
 def test_unclosed_flow_and_quote():
     d = only(load(b"a: [1, 2\nb: 3\n")[1], dg.YAML_SYNTAX)
-    assert d.line == 2
+    assert d.line == 2 and d.hint == "the `[` at line 1, column 4 is not closed: end it with `]`"
     d = only(load(b"a: 'open\n")[1], dg.YAML_SYNTAX)
-    assert d.line == 2
+    assert d.line == 2 and d.hint == "the quote at line 1, column 4 is not closed: end it with the same quote"
+    # a newcomer's `name: {zh: ..., en: ...` with no `}`: libyaml stops at the next key
+    d = only(load(b"a:\n  name: {zh: x, en: y\n  source: z\n")[1], dg.YAML_SYNTAX)
+    assert d.line == 3 and d.hint == "the `{` at line 2, column 9 is not closed: end it with `}`"
 
 
 def test_two_documents_are_refused():
