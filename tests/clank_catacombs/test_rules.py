@@ -285,3 +285,14 @@ def test_a_hand_built_scenario_state_refuses_five_players_without_the_party_pack
     with pytest.raises(ValueError, match="tomb_party"):
         build(GAME, {"players": [{"pos": [0, 0]}, {}], "players_count": 6})
     assert len(build(GAME, {"players": [{"pos": [0, 0]}, {}, {}, {}]}).state.players) == 4
+
+
+def test_the_formats_new_game_side_values_set_up_a_game():
+    """`new_game: {..., side: A}` (the format said only `side`) failed: the sides are ids."""
+    import re
+
+    from tomecraft.runtime.engines.clank_catacombs import scenario as runner
+    sides = re.search(r"side: ([a-z_|]+)\}", runner.__doc__).group(1).split("|")
+    for side in sides:
+        setup = {"new_game": {"players": 3, "seed": 4, "side": side}}
+        assert runner.run_scenario(GAME, {"setup": setup, "expect": [{"row_size": 6}]}) == []

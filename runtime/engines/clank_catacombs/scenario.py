@@ -1,6 +1,6 @@
 """Scenario files for Clank! Catacombs: set up a state, play scripted steps, check results.
 
-setup:  new_game: {players, seed, side}  (a real setup A-H) or a hand-built state:
+setup:  new_game: {players, seed, side: start_a|start_b}  (a real setup A-H) or a hand-built state:
         players: [{pos, hand, deck (top first), discard, skill, combat, movement, gold,
                    lockpicks, cubes, damage, tokens, treasures, market, signposts, status,
                    knocked_in_depths, mastery}]
