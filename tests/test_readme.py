@@ -182,3 +182,25 @@ def test_every_effect_language_example_checks_in_its_game():
         site.ast = parse(text)
         Checker(game, reporter).check_site(site, Place(), "README.md", {})
         assert not reporter.diagnostics, (game_id, text, [d.message for d in reporter.diagnostics])
+
+
+def test_the_rulebook_comparison_table_shows_what_the_token_sheet_prints(tmp_path):
+    """The Catacomb Map's row said "Continuous: you may cross..." / "持续：..." while the sheet
+    prints "Passive: You may cross..." (the label is the field's, the text the effect's)."""
+    import html as html_lib
+
+    from tomecraft.compiler import cli
+    assert cli.main(["sheets", "--game", "clank_catacombs", "--format", "html",
+                     "--out", str(tmp_path)]) == 0
+
+    def text(lang: str) -> str:
+        page = (tmp_path / "clank_catacombs" / f"tokens.{lang}.html").read_text(encoding="utf-8")
+        return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", " ", page)))
+    printed = {"zh": text("zh"), "en": text("en")}
+    table = README.split("**How close to the rulebooks.**", 1)[1].split("What the rulebook says", 1)[0]
+    rows = [[c.strip() for c in row.split("|")[1:-1]] for row in table.splitlines() if row.startswith("| ")]
+    rows = [r for r in rows if r[0] not in ("token", "---")]
+    assert len(rows) == 22
+    for token, _, zh, en in rows:
+        zh, en = zh.split("…")[0], en.split("…")[0].rstrip(".")
+        assert zh in printed["zh"] and en in printed["en"], (token, zh, en)
