@@ -211,9 +211,15 @@ class Checker:
         keywords = {a.name: a for a in args if isinstance(a, n.KwArg)}
         params = list(target.params)
         if len(positional) > len(params):
+            extra = positional[len(params)]
+            verb = extra.head if isinstance(extra, n.Name) and len(extra.parts) == 1 else None
+            hint = self.signature(target)
+            if verb in self.vocab.verbs or verb in self.vocab.keywords:
+                # `gain_students 2 draw_cards 1`: two statements with the `;` left out
+                hint = f"separate statements with `;` (before {verb!r}); {hint}"
             self.error(dg.WRONG_ARITY, f"{target.name!r} takes {len(params)} argument"
                        f"{'s' * (len(params) != 1)}, got {len(positional) + len(keywords)}", node,
-                       self.signature(target))
+                       hint)
         bound = dict(zip([p.name for p in params], positional))
         for name, kw in keywords.items():
             if name not in {p.name for p in params}:
@@ -227,9 +233,26 @@ class Checker:
         if missing and len(positional) <= len(params):
             self.error(dg.WRONG_ARITY, f"{target.name!r} is missing "
                        + ", ".join(repr(m) for m in missing), node, self.signature(target))
+        if self._swapped(params, positional, keywords):
+            first, second = positional
+            self.error(dg.WRONG_TYPE, f"{target.name!r} takes its arguments the other way round",
+                       node, f"write `{target.name} {second.head} {first.value}`; "
+                             f"{self.signature(target)}")
+            return
         for p in params:
             if p.name in bound:
                 self.expect(bound[p.name], p.type, scope)
+
+    def _swapped(self, params, positional, keywords) -> bool:
+        """`gain 2 gold` for `gain <resource> <amount:int>`: a number where a name goes and a
+        name of that type where the number goes (the sheet reads "Gain 2 gold", so a newcomer
+        writes the number first). One error then, with the order, not two type errors."""
+        if keywords or len(params) != 2 or len(positional) != 2:
+            return False
+        first, second = positional
+        return (isinstance(first, n.Num) and isinstance(second, n.Name) and len(second.parts) == 1
+                and params[0].type != "int" and params[1].type == "int"
+                and params[0].type in self.vocab.types_of(second.head))
 
     def signature(self, target: Callable) -> str:
         params = " ".join(f"<{p.name}:{p.type}>" for p in target.params)

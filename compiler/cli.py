@@ -319,7 +319,10 @@ def cmd_schema(args) -> int:
     files = editor_schemas.files(game_root(args.game) if args.game else None)
     if args.out is None:
         if args.name not in files:
-            raise UsageError(f"unknown schema {args.name!r}; schemas: " + ", ".join(sorted(files)))
+            from tomecraft.compiler.checks import did_you_mean
+            close = did_you_mean(str(args.name), sorted(files))
+            raise UsageError(f"unknown schema {args.name!r}; " + (close + " " if close else "")
+                             + "schemas: " + ", ".join(sorted(files)))
         print(files[args.name], end="")
         return 0
     for path in _write_into(args.out, lambda: editor_schemas.write(files, Path(args.out))):
@@ -366,6 +369,11 @@ class _Parser(argparse.ArgumentParser):
     """argparse whose mistakes are usage errors like ours: `error[TC-X001]`, exit 2."""
 
     def error(self, message: str):
+        if self.prog == "tomecraft":  # the top parser: the message already starts `tomecraft:`
+            if message.startswith("unrecognized arguments"):
+                message += (" (an option takes one value: repeat it for more, "
+                            "`--players 2 --players 3`; see `tomecraft COMMAND --help`)")
+            raise UsageError(message)
         raise UsageError(f"{self.prog}: {message}")
 
 

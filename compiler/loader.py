@@ -458,6 +458,70 @@ class _Converter:
         return result
 
 
+# libyaml's words for a line indented differently from the mapping or list it belongs to
+_INDENTATION_PROBLEMS = ("did not find expected key", "did not find expected '-' indicator",
+                         "mapping values are not allowed", "expected <block end>")
+
+
+# libyaml's context for a bracket or quote still open when the error came: (what, its closer)
+_OPENERS = {"while parsing a flow mapping": ("`{`", "`}`"),
+            "while parsing a flow sequence": ("`[`", "`]`"),
+            "while scanning a quoted scalar": ("quote", "the same quote")}
+
+
+def _unclosed_hint(err) -> str:
+    """Where the `{`, `[` or quote that is never closed was opened: libyaml reports the line
+    where it gave up (the next key, or the end of the file), far from the mistake."""
+    opener = _OPENERS.get(err.context or "")
+    mark = err.context_mark
+    if opener is None or mark is None:
+        return ""
+    return (f"the {opener[0]} at line {mark.line + 1}, column {mark.column + 1} is not closed: "
+            f"end it with {opener[1]}")
+
+
+def _syntax_hint(text: str, problem: str, line: int, column: int) -> str:
+    """What to do about a YAML syntax error at `line`: a tab, a key with no colon, or a line
+    indented differently from the line above it (libyaml names none of these)."""
+    if "\t" in text and ("tab" in problem or "found character" in problem):
+        return "YAML indentation uses spaces, never tabs"
+    if problem.startswith("could not find expected ':'"):
+        return "a key and its value are written `key: value`: this key has no `:` after it"
+    if not problem.startswith(_INDENTATION_PROBLEMS):
+        return ""
+    lines = text.split("\n")
+    if line > len(lines):
+        return ""
+    if problem.startswith("mapping values") and ": " in lines[line - 1][:column - 1]:
+        # a second `: ` inside a plain value, as in an effect `if C: A` written unquoted
+        return ("a `: ` inside a value is read as a new key: put the value in quotes "
+                "(`effect: \"if C: A\"`)")
+    above = [(n, _key_column(lines[n - 1])) for n in range(line - 1, 0, -1)
+             if lines[n - 1].strip() and not lines[n - 1].lstrip().startswith("#")]
+    if not above:
+        return ""
+    here = _key_column(lines[line - 1])
+    columns = [f"line {above[0][0]} above it at column {above[0][1]}"]
+    if above[0][1] > here:  # the line above is nested deeper: name the key this one may follow
+        sibling = next(((n, c) for n, c in above if 1 < c <= here), None)
+        if sibling is not None:
+            columns.append(f"line {sibling[0]} at column {sibling[1]}")
+    return (f"check the indentation: line {line} starts at column {here}, "
+            f"{', '.join(columns)}; the keys of one mapping start in one column (an entity's "
+            "under its `id:`, after `- `), and a key's own fields two spaces further in")
+
+
+def _key_column(text: str) -> int:
+    """The column (1-based) where a YAML line's key starts, after its indentation and `- `."""
+    stripped = text.lstrip(" ")
+    column = len(text) - len(stripped) + 1
+    while stripped.startswith("- "):
+        rest = stripped[2:].lstrip(" ")
+        column += len(stripped) - len(rest)
+        stripped = rest
+    return column
+
+
 def load(path: Path, reporter: dg.Reporter, display: str | None = None) -> Document | None:
     """Load one YAML file; report problems and return None if nothing usable was read.
 
@@ -577,13 +641,13 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
         with _libyaml(text) as composer:
             node = composer.get_single_node()
     except MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = err.problem or "YAML syntax error"
-        hint = ""
-        if "\t" in text and ("tab" in problem or "found character" in problem):
-            hint = "YAML indentation uses spaces, never tabs"
-        reporter.add(dg.YAML_SYNTAX, problem, display, line, column, hint)
+        mark = err.problem_mark or err.context_mark
+        if problem.startswith("could not find expected ':'") and err.context_mark is not None:
+            mark = err.context_mark  # the key with no colon, not the line after it
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        reporter.add(dg.YAML_SYNTAX, problem, display, line, column,
+                     _unclosed_hint(err) or _syntax_hint(text, problem, line, column))
         return None
     except ReaderError as err:  # a control character: position is a UTF-8 byte offset
         before = text.encode("utf-8")[: int(err.position or 0)].decode("utf-8", "ignore")

@@ -143,6 +143,42 @@ def _manifest(root: Path, reporter: dg.Reporter, required: bool) -> tuple[Pack |
     return Pack(raw["id"], raw["game"], raw["version"], display_path(root), raw), doc
 
 
+def shipped_folder(given: str) -> Path | None:
+    """The shipped game or pack folder whose id is the last part of `given` (`dungeontology`,
+    `content/dungeontology`, `tomb_party`), when `given` is no path here. From a fan's own
+    folder `content/...` does not exist: the games' content is where tomecraft is installed."""
+    from tomecraft.compiler.fingerprint import project_root
+    name = Path(given).name
+    if not name or name.startswith("."):
+        return None
+    content = project_root() / "content"
+    for folder in (content / name, *(packs / name for packs in sorted(content.glob("*/packs")))):
+        if (folder / "game.yaml").is_file() or (folder / "pack.yaml").is_file():
+            return folder
+    return None
+
+
+def shipped_hint(given: str) -> str:
+    """'`tomb_party` is shipped with tomecraft: give its folder, ...', or '' if it is not."""
+    folder = shipped_folder(given)
+    return "" if folder is None else (f"`{Path(given).name}` is shipped with tomecraft: give "
+                                      f"its folder, {folder}")
+
+
+def _requires_hint(need: str, game: str) -> str:
+    """What to do about a `requires:` entry no loaded pack has: a pack shipped for another
+    game is named as such, a misspelt shipped pack gets the closest, else --pack."""
+    from tomecraft.compiler.checks import did_you_mean
+    from tomecraft.compiler.fingerprint import project_root
+    folder = shipped_folder(need)
+    if folder is not None and folder.parent.parent.name != game:
+        return f"{need!r} is a pack for {folder.parent.parent.name}, not {game}: remove it"
+    shipped = sorted(p.name for p in (project_root() / "content" / game / "packs").glob("*/"))
+    close = did_you_mean(need, shipped)
+    return (close + " (the game's shipped packs load by id); else " if close else "") + \
+        "pass the required pack first with --pack"
+
+
 def _not_a_folder(root: Path, reporter: dg.Reporter) -> bool:
     """Whether `root`, given as a pack, is no folder (reported: a file, or nothing)."""
     if root.is_dir():
@@ -151,7 +187,8 @@ def _not_a_folder(root: Path, reporter: dg.Reporter) -> bool:
         reporter.add(dg.USAGE, "this is a file, not a pack folder", display_path(root), 1, 1,
                      "give the folder that holds the pack's pack.yaml")
     else:
-        reporter.add(dg.USAGE, "pack directory does not exist", display_path(root), 1, 1)
+        reporter.add(dg.USAGE, "pack directory does not exist", display_path(root), 1, 1,
+                     shipped_hint(str(root)))
     return True
 
 
@@ -226,7 +263,7 @@ def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict) -> N
             mark = doc.mark(("requires", i))
             reporter.add(dg.PACK, f"pack needs {need!r}, which is not loaded before it",
                          doc_display(doc), mark.line, mark.column,
-                         "pass the required pack first with --pack")
+                         _requires_hint(need, game.vocab.game))
     game.packs.append(pack)
     game.documents.append(doc)
     vocabulary.merge(game.vocab, _vocabulary_of(game, pack, doc, reporter, origins), doc,
@@ -476,12 +513,16 @@ def _site(path: tuple, text: str):
 def _register(table: dict, entity: Entity, reporter: dg.Reporter) -> None:
     existing = table.get(entity.id)
     replace = bool(entity.data.get("replace"))
-    if existing is not None and not replace:
+    same_pack = existing is not None and existing.pack == entity.pack
+    if existing is not None and (same_pack or not replace):
+        # `replace: true` replaces the game's or an earlier pack's entity, never one of the
+        # pack's own: the first would vanish with a clean check
         where = f"{existing.display}:{existing.line}"
-        code = dg.DUPLICATE_ID if existing.pack == entity.pack else dg.PACK_CONFLICT
         mark = entity.doc.mark(entity.path + ("id",))  # only when reported: it costs a walk
-        reporter.add(code, f"{entity.kind} {entity.id!r} is already defined at {where}",
+        reporter.add(dg.DUPLICATE_ID if same_pack else dg.PACK_CONFLICT,
+                     f"{entity.kind} {entity.id!r} is already defined at {where}",
                      entity.display, mark.line, mark.column,
+                     "ids are unique within a pack: rename one of the two" if same_pack else
                      "rename it, or set `replace: true` in a pack that overrides it")
         return
     if existing is None and replace:
@@ -492,8 +533,24 @@ def _register(table: dict, entity: Entity, reporter: dg.Reporter) -> None:
     table[entity.id] = entity
 
 
+def _misspelt_required(err) -> bool:
+    """A required field reported missing because it was misspelt (`sped: 3` for `speed`):
+    the unknown field's error already names it, so the second error only repeats it."""
+    if err.validator != "required" or not isinstance(err.instance, dict) \
+            or err.schema.get("additionalProperties") is not False:
+        return False
+    import difflib
+    known = err.schema.get("properties", {})
+    extra = [k for k in err.instance if isinstance(k, str) and k not in known]
+    missing = [p for p in err.validator_value if p not in err.instance]
+    return bool(missing) and all(difflib.get_close_matches(p, extra, n=1, cutoff=0.6)
+                                 for p in missing)
+
+
 def _report_schema_error(err, doc: loader.Document, display: str, base: tuple,
                          reporter: dg.Reporter) -> None:
+    if _misspelt_required(err):
+        return  # the misspelt key's own error says `did you mean ...?` at its line
     path = base + tuple(err.absolute_path)
     mark = doc.mark(path)
     message = err.message

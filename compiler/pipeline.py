@@ -244,7 +244,8 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
     for raw in paths or [str(content_root())]:
         path = Path(raw)
         if not path.exists():
-            raise UsageError(f"no such file or directory: {raw}")
+            hint = packs.shipped_hint(raw)
+            raise UsageError(f"no such file or directory: {raw}" + (f"; {hint}" if hint else ""))
         if (path / "pack.yaml").is_file():  # a pack, even with a game.yaml in it (TC-P005: not read)
             targets.extend(_pack_alone(path, reporter))
         elif (path / "game.yaml").is_file():

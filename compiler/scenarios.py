@@ -78,7 +78,8 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
         return Outcome(shown, path.stem, [(1, "no such file")])
     doc = loader.load(path, reporter, shown)
     if doc is None or reporter.errors or not isinstance(doc.data, dict):
-        msgs = [(d.line, d.message) for d in reporter.diagnostics] if hasattr(reporter, "diagnostics") else []
+        msgs = [(d.line, d.message + (f" ({d.hint})" if d.hint else ""))
+                for d in reporter.diagnostics] if hasattr(reporter, "diagnostics") else []
         return Outcome(shown, path.stem, msgs or [(1, "not a YAML mapping")])
     data = doc.data
     name = str(data.get("name", path.stem))
@@ -95,7 +96,7 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
         return Outcome(shown, name, [(doc.mark(("packs",)).line,
                                       "`packs` must be a list of pack directories")])
     pack_dirs = [(path.parent / p).resolve() for p in packs]
-    pack_dirs += [p.resolve() for p in extra_packs if p.resolve() not in pack_dirs]
+    pack_dirs += [p.resolve() for p in _of_game(extra_packs, game) if p.resolve() not in pack_dirs]
     missing = [p for p in pack_dirs if not (p / "pack.yaml").is_file()]
     if missing:
         return Outcome(shown, name, [(doc.mark(("packs",)).line, f"no pack at {missing[0]}")])
@@ -116,6 +117,19 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     for failure in failures:
         outcome.failures.append((doc.mark(_failure_path(failure, data.get("setup") or {})).line, failure))
     return outcome
+
+
+def _of_game(extra_packs, game: str) -> list[Path]:
+    """The `--pack` packs for `game`: as for `check --pack`, a pack joins its own game's
+    scenarios only, so one run over several games' scenarios may name each game's packs. A
+    pack whose pack.yaml cannot be read is kept: loading it says what is wrong."""
+    from tomecraft.compiler.packs import read_manifest
+    kept = []
+    for pack in extra_packs:
+        manifest = read_manifest(pack, dg.Reporter()) if (pack / "pack.yaml").is_file() else None
+        if manifest is None or manifest[1] == game:
+            kept.append(pack)
+    return kept
 
 
 def _load_failures(doc, game: str, has_packs: bool, reporter: dg.Reporter) -> list[tuple[int, str]]:

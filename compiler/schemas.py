@@ -146,7 +146,8 @@ PACK_SCHEMA = {
     "properties": {
         "id": {"type": "string", "pattern": ID_PATTERN},
         "game": {"type": "string", "pattern": ID_PATTERN},
-        "version": {"type": "string", "pattern": "^[0-9]+(\\.[0-9]+)*$"},
+        "version": {"type": "string", "pattern": "^[0-9]+(\\.[0-9]+)*$",
+                    "description": "numbers joined by dots, in quotes: \"1.0\""},
         "name": TEXT,
         "requires": {"type": "array", "items": {"type": "string", "pattern": ID_PATTERN}},
         "remove": {"type": "array", "items": {

@@ -174,12 +174,20 @@ def _schema_hint(err) -> str:
     if err.validator == "required":
         return "add the missing field"
     if err.validator == "pattern":
-        return names.HINT if err.validator_value == schemas.ID_PATTERN else \
-            "the value must match the pattern"
+        if err.validator_value == schemas.ID_PATTERN:
+            return names.HINT
+        # a field whose schema says how it is written ("numbers joined by dots...") says so
+        return err.schema.get("description") or "the value must match the pattern"
     if err.validator == "enum":
         return "one of: " + ", ".join(map(str, err.validator_value))
     if err.validator == "type" and {"zh", "en"} <= set(err.schema.get("properties", {})):
         return "a text is written in both languages: {zh: 水域版塊, en: Water}"
+    if err.validator == "type" and err.validator_value == "string" \
+            and isinstance(err.instance, (int, float, bool)):
+        # `version: 0.1`, `exits: no`: YAML reads an unquoted number, yes or no as no text
+        if isinstance(err.instance, bool):
+            return "YAML reads yes, no, true and false unquoted as true/false: put the word in quotes"
+        return f"YAML reads it as a number: put it in quotes, \"{err.instance}\""
     return ""
 
 

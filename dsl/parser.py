@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -397,6 +398,11 @@ def _hint(err: UnexpectedInput, text: str) -> str:
             return "names are ASCII lower_snake_case; Chinese and English text comes from game.yaml"
         return ""
     token = getattr(err, "token", None)
+    start = getattr(token, "start_pos", None)
+    after_else = isinstance(start, int) and re.search(r"(\}?)\s*\belse\s*$", text[:start])
+    if after_else and (not after_else.group(1) or str(token) == ":"):
+        # `if C: A; else: B`: a colon body runs to the end, so `else` is read as a verb
+        return "two branches are written with braces: `if C { A } else { B }`"
     if token is not None and token.type == "CMP_OP" and "AND" in getattr(err, "expected", ()):
         # only after a complete comparison; `let x == 1` or `draw 1 == 2` is another mistake
         return "comparisons do not chain; join them with `and`"

@@ -29,6 +29,21 @@ def flag_problem(setup: dict, flags: frozenset) -> str | None:
     return None
 
 
+# what an id no entity has may be: one a pack defines, with the pack not loaded
+PACK_ID_HINT = "an id of a pack? load the pack: `packs: [../my_pack]` in the file, or --pack"
+
+
+def written_path_of(setup: dict, wanted) -> str:
+    """`setup.scholars[0].hand[0]`: where the setup first holds `wanted` (a misspelt id a
+    runner looked up), so that the failure is reported at that entry's line; '' if nowhere."""
+    for path, value in _entries(setup, ()):
+        items = [(path + (i,), item) for i, item in enumerate(value)] if isinstance(value, list) else []
+        for where, found in [(path, value), *items]:
+            if isinstance(found, str) and found == wanted:
+                return "setup" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
+    return ""
+
+
 def _entries(value, path: tuple):
     """(path, value) of every mapping entry below `value`, at any depth, in file order."""
     if isinstance(value, dict):

@@ -344,15 +344,16 @@ setup:
   players: 2
   scholars: [{scholar: rebeca, at: camp}, {scholar: valerio, at: camp}]
 """)
-    assert code == 1 and "n: setup: no 'rebeca' in the content; did you mean `rebecca` (scholar)?" in out, out
+    assert code == 1 and ("n: setup: setup.scholars[0].scholar: no 'rebeca' in the content; "
+                          "did you mean `rebecca` (scholar)?") in out, out
 
 
 def test_a_setup_entry_named_relative_to_setup_is_reported_at_its_line(tmp_path, capsys):
     """Clank!'s "players[0].hand: no card 'scrmble'" (and DRG's "dwarves[0]: ...") were
     reported at the `setup:` line."""
     code, out = run(tmp_path, capsys, CLANK_SCRAMBLE.replace("CHOOSE", "[]").replace("[scramble]", "[scrmble]"))
-    assert code == 1 and "s.yaml:5: n: setup: cannot build the state: ValueError: players[0].hand: no card " \
-        "'scrmble' in the content" in out, out
+    assert code == 1 and "s.yaml:5: n: setup: cannot build the state: ValueError: players[0].hand[0]: no " \
+        "card 'scrmble' in the content; did you mean `scramble`?" in out, out
 
 
 def test_the_mission_readmes_example_checks_clean(tmp_path, capsys):
@@ -428,3 +429,24 @@ def test_the_format_says_which_way_north_is(game, capsys):
     axes run; the format gave positions as [x, y] and nothing more."""
     assert cli.main(["scenario", "format", game]) == 0
     assert "a position is [x, y]: E is x + 1, N is y + 1" in capsys.readouterr().out
+
+
+def test_scenario_run_pack_joins_its_own_games_scenarios_only():
+    """`scenario run scen/ --pack dark_halls` over a folder holding a Clank! scenario too failed
+    that one with "pack is for 'dungeontology', not 'clank_catacombs'"; `check --pack` adds a
+    pack to its own game only, and so does `scenario run --pack` now."""
+    from pathlib import Path
+
+    from tomecraft.compiler.scenarios import run_file
+    repo = Path(__file__).resolve().parents[1]
+    clank = sorted((repo / "tests" / "scenarios" / "clank_catacombs").glob("*.yaml"))[0]
+    outcome = run_file(clank, [repo / "tests" / "dungeontology" / "any_content_pack"])
+    assert not outcome.failures, outcome.failures
+
+
+def test_a_scenario_files_yaml_mistake_keeps_its_hint(tmp_path, capsys):
+    """A newcomer's over-indented `bonfire:` in a scenario got "mapping values are not allowed
+    in this context" and none of the hint `check` gives for the same mistake."""
+    code, out = run(tmp_path, capsys, "game: dungeontology\nsetup:\n  players: 2\n   bonfire: 3\n")
+    assert code == 1 and "s.yaml:4: s: mapping values are not allowed in this context (check the " \
+        "indentation: line 4 starts at column 4, line 3 above it at column 3" in out, out

@@ -131,3 +131,76 @@ def test_the_scenario_example_passes_and_fails_when_its_expectation_is_wrong(tmp
     assert scenarios.run_file(path).ok, scenarios.run_file(path).failures
     path.write_text(example.replace("marker: 25", "marker: 50"), encoding="utf-8")
     assert not scenarios.run_file(path).ok
+
+
+GAME_NAMES = {"Clank!": "clank_catacombs", "The Cave": "the_cave", "Dungeontology": "dungeontology",
+              "Crawl Decks": "dm_crawl_decks", "Deep Rock Galactic": "deep_rock_galactic"}
+
+
+def _effect_language_examples() -> list[tuple[str, str]]:
+    """(game id, effect) of every example of the effect-language table, each with the game
+    named in brackets after it."""
+    table = README.split("### The effect language", 1)[1].split("A colon body", 1)[0]
+    found = []
+    for row in table.splitlines():
+        cells = row.split(" | ")
+        if len(cells) < 3 or cells[0] in ("| form", "| ---"):
+            continue
+        pending = []   # examples waiting for the (Game) after them
+        for code, game in re.findall(r"`([^`]+)`|\(([^)]+)\)", cells[1]):
+            if code:
+                pending.append(code.replace("\\|", "|"))
+            elif game in GAME_NAMES:
+                found += [(GAME_NAMES[game], effect) for effect in pending]
+                pending = []
+        assert not pending, f"an example with no (game) after it: {pending}"
+    return found
+
+
+def test_every_effect_language_example_checks_in_its_game():
+    """The table's `gain 2 gold`, `choose { gain 2 combat | heal 1 }`, `target.points += 1`...
+    checked in no game: a newcomer copying them got 'expected a resource, got a number'
+    (gain takes its resource first) or unknown names."""
+    from tomecraft.compiler import diagnostics as dg
+    from tomecraft.compiler import pipeline
+    from tomecraft.compiler.checks import Checker
+    from tomecraft.compiler.model import EffectSite
+    from tomecraft.dsl.parser import parse
+
+    class Place:
+        def effect_position(self, path, line, column):
+            return line, column
+
+    examples = _effect_language_examples()
+    assert len(examples) >= 19, examples
+    games = {}
+    for game_id, text in examples:
+        game = games.get(game_id) or games.setdefault(
+            game_id, pipeline.compile_game(ROOT / "content" / game_id, [], dg.Reporter()))
+        reporter = dg.Reporter()
+        site = EffectSite(("example",), text)
+        site.ast = parse(text)
+        Checker(game, reporter).check_site(site, Place(), "README.md", {})
+        assert not reporter.diagnostics, (game_id, text, [d.message for d in reporter.diagnostics])
+
+
+def test_the_rulebook_comparison_table_shows_what_the_token_sheet_prints(tmp_path):
+    """The Catacomb Map's row said "Continuous: you may cross..." / "持续：..." while the sheet
+    prints "Passive: You may cross..." (the label is the field's, the text the effect's)."""
+    import html as html_lib
+
+    from tomecraft.compiler import cli
+    assert cli.main(["sheets", "--game", "clank_catacombs", "--format", "html",
+                     "--out", str(tmp_path)]) == 0
+
+    def text(lang: str) -> str:
+        page = (tmp_path / "clank_catacombs" / f"tokens.{lang}.html").read_text(encoding="utf-8")
+        return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", " ", page)))
+    printed = {"zh": text("zh"), "en": text("en")}
+    table = README.split("**How close to the rulebooks.**", 1)[1].split("What the rulebook says", 1)[0]
+    rows = [[c.strip() for c in row.split("|")[1:-1]] for row in table.splitlines() if row.startswith("| ")]
+    rows = [r for r in rows if r[0] not in ("token", "---")]
+    assert len(rows) == 22
+    for token, _, zh, en in rows:
+        zh, en = zh.split("…")[0], en.split("…")[0].rstrip(".")
+        assert zh in printed["zh"] and en in printed["en"], (token, zh, en)

@@ -37,15 +37,19 @@ def _total(entities, field: str = "count") -> int:
     return sum(int(e.data.get(field) or 0) for e in entities)
 
 
-def _blamed(game: Game, entities):
-    """Where a wrong total is said: a pack's entity of the group when there is one (the fan's
-    own line: a pack adding 9 dungeon cards was told at a base card's count), else the last."""
-    own = [e for e in entities if e.pack != game.id]
-    return (own or entities)[-1]
+def _at_fault(game: Game, entities: list):
+    """The entity a count's diagnostic stands at: the last one a pack brought (added or
+    replaced), so that `check` of the pack's file shows it; else the game's last."""
+    brought = [e for e in entities if e.pack != game.id]
+    return (brought or entities)[-1]
 
 
-_KEEP_TOTAL = ("a pack keeps the total by removing or replacing base entities (same id, "
-               "`replace: true`) for the ones it adds")
+def _count_hint(kind: str, total: int, wanted: int) -> str:
+    if total > wanted:
+        return (f"for each {kind} a pack adds, it removes one of the game's "
+                f"(`remove: [{{kind: {kind}, id: ...}}]` in pack.yaml) or replaces one "
+                "(same id, `replace: true`)")
+    return f"add {kind}s, or replace the ones removed instead of removing them"
 
 
 def _check_free_card_zones(game: Game, reporter: dg.Reporter) -> None:
@@ -74,14 +78,14 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     if cards:
         dungeon = [c for c in cards if c.data.get("card_type") in ("acquire", "device", "monster")]
         if dungeon and _total(dungeon) != 100:
-            report(reporter, _blamed(game, dungeon), "count",
+            report(reporter, _at_fault(game, dungeon), "count",
                    f"the dungeon deck holds {_total(dungeon)} cards; the rulebook has 100 (L69-70)",
-                   _KEEP_TOTAL)
+                   _count_hint("card", _total(dungeon), 100))
         starting = [c for c in cards if c.data.get("card_type") == "starting"]
         if starting and _total(starting, "per_deck") != 10:
-            report(reporter, _blamed(game, starting), "per_deck",
+            report(reporter, _at_fault(game, starting), "per_deck",
                    f"a starting deck holds {_total(starting, 'per_deck')} cards; the rulebook has 10 (L63-65)",
-                   _KEEP_TOTAL)
+                   _count_hint("card", _total(starting, "per_deck"), 10))
         for c in cards:
             kind = c.data.get("card_type")
             if kind == "monster" and c.data.get("defeat_cost") is None:
@@ -98,14 +102,16 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, tiles[0], "area", "no starting tile (area: start): the players start "
                    "on it (L23, L176)", hint="keep a start tile, or replace it instead of removing it")
         if depths and _total(depths) != 22:
-            report(reporter, _blamed(game, depths), "count",
-                   f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)", _KEEP_TOTAL)
+            report(reporter, _at_fault(game, depths), "count",
+                   f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)",
+                   _count_hint("tile", _total(depths), 22))
         if safe and _total(safe) != 6:
-            report(reporter, _blamed(game, safe), "count",
-                   f"{_total(safe)} safe-area tiles; the rulebook has 6 (L27-28)", _KEEP_TOTAL)
+            report(reporter, _at_fault(game, safe), "count",
+                   f"{_total(safe)} safe-area tiles; the rulebook has 6 (L27-28)",
+                   _count_hint("tile", _total(safe), 6))
         haunted = [t for t in depths if t.data.get("haunted")]
         if depths and _total(haunted) != 4:
-            report(reporter, _blamed(game, haunted or depths), "haunted" if haunted else "count",
+            report(reporter, _at_fault(game, haunted or depths), "haunted" if haunted else "count",
                    f"{_total(haunted)} haunted depth tiles; the rulebook has 4 (L396-400)")
         rooms = game.entities.get("room", {})
         icons = game.entities.get("tunnel_icon", {})

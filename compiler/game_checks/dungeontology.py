@@ -7,7 +7,7 @@ from __future__ import annotations
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.checks import removal_entry
 from tomecraft.compiler.game_checks import report
-from tomecraft.compiler.model import Game
+from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.packs import display_path
 from tomecraft.dsl import nodes
 
@@ -23,12 +23,17 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         if len(starts) != 1:
             report(reporter, (starts or regions)[-1], "start",
                    f"{len(starts)} start regions; the game has exactly one (L282, L723)")
-        seen: dict[str, str] = {}
+        seen: dict[str, Entity] = {}
         for r in regions:
             number = r.data["number"]
             if "-" in number and number in seen:
-                report(reporter, r, "number", f"region number {number} is also {seen[number]!r}")
-            seen[number] = r.id
+                # said at the region a pack brought, so that `check` of the pack's file shows it
+                other = seen[number]
+                here, there = (other, r) if r.pack == game.id and other.pack != game.id else (r, other)
+                report(reporter, here, "number", f"region number {number} is also {there.id!r}",
+                       f"replace {there.id!r} (its id, `replace: true`) or remove it "
+                       f"(`remove: [{{kind: region, id: {there.id}}}]`), or give a number no region has")
+            seen[number] = r
             if r.data.get("start") and r.data["level"] != 1:
                 report(reporter, r, "level", "the start region is on level I (L282)")
         for level in (1, 2, 3):
@@ -117,7 +122,20 @@ def check_lasting_effects(game: Game, reporter: dg.Reporter) -> None:
                 report(reporter, entity, field,
                        "the engine collects this effect's triggers whenever an event comes: "
                        "it must be `on EVENT` triggers only (or keywords made of them)",
-                       "wrap it in a trigger, e.g. `on action_phase: ...`")
+                       _trigger_hint(game, entity.kind, field[0]))
+
+
+def _trigger_hint(game: Game, kind: str, field: str) -> str:
+    """'wrap it in a trigger on an event this field hears', naming those events (a token
+    hears no action_phase: the example must be one the contract lets run here)."""
+    from tomecraft.compiler import contract
+    declared = contract.load(game.vocab.engine)
+    use = declared.use(kind, field) if declared is not None else None
+    events = sorted(use.events) if use is not None and use.events else []
+    if not events:
+        return "wrap it in a trigger, `on EVENT: ...`"
+    return (f"wrap it in a trigger on an event this field hears, e.g. `on {events[0]}: ...` "
+            f"(events heard here: {', '.join(events)})")
 
 
 def _triggers_only(game: Game, stmts, seen: frozenset) -> bool:
@@ -125,6 +143,9 @@ def _triggers_only(game: Game, stmts, seen: frozenset) -> bool:
     for stmt in stmts:
         if isinstance(stmt, nodes.On):
             continue
+        if isinstance(stmt, nodes.Call) and stmt.verb not in game.vocab.verbs \
+                and stmt.verb not in game.vocab.keywords:
+            continue  # an unknown name: TC-N001 says so, with the name meant
         site = game.keyword_sites.get(stmt.verb) if isinstance(stmt, nodes.Call) else None
         if site is None or site.ast is None or stmt.verb in seen \
                 or not _triggers_only(game, site.ast.stmts, seen | {stmt.verb}):

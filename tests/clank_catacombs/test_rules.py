@@ -55,6 +55,25 @@ def test_a_wrong_dungeon_deck_count_is_a_game_rule_error(tmp_path):
     assert any("the dungeon deck holds 101 cards" in d.message for d in reporter.diagnostics)
 
 
+def test_a_packs_card_that_breaks_the_deck_count_is_told_at_its_own_count(tmp_path):
+    """A newcomer's pack added a monster without removing one: `check cards.yaml` of the pack
+    was clean, and the full check put the 104-card error on a card of the installed game."""
+    pack = tmp_path / "bone_vault"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: bone_vault\ngame: clank_catacombs\nversion: '1'\n",
+                                    encoding="utf-8")
+    (pack / "cards.yaml").write_text(
+        "cards:\n  - id: bone_bats\n    name: {zh: 骸骨蝙蝠, en: Bone Bats}\n"
+        "    source: approximation\n    note: a fan's monster\n    card_type: monster\n"
+        "    after_use: dungeon_discard\n    count: 4\n    defeat_cost: 2\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT, [pack], reporter)
+    [d] = [d for d in reporter.diagnostics if "the dungeon deck holds" in d.message]
+    assert (Path(d.file).name, d.line, d.message) == (
+        "cards.yaml", 8, "the dungeon deck holds 104 cards; the rulebook has 100 (L69-70)")
+    assert str(pack) in str(Path(d.file).resolve()) and "`remove: [{kind: card, id: ...}]`" in d.hint
+
+
 def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_terms():
     """A seat, rage space, room, cube or id a tester mistypes is a setup or step failure naming
     it, not an engine error ("internal error: IndexError") later."""
@@ -75,10 +94,40 @@ def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_te
          "players[0].market: ['backpack', 5, 1] is not [item, points]"),
         (base, [{"player": 0}], "steps[0]: step {'player': 0} has no `do`"),
         (base, [{"do": "teleport"}], "steps[0]: step do: 'teleport' is no action"),
+        (base, [{"do": "defeet"}], "steps[0]: step do: 'defeet' is no action; did you mean `defeat`?"),
+        (base, [{"do": "turnend"}], "steps[0]: step do: 'turnend' is no action; did you mean `turn_end`?"),
     ]
     for setup, steps, message in cases:
         failures = run_scenario(GAME, {"setup": setup, "steps": steps})
         assert len(failures) == 1 and message in failures[0], (message, failures)
+
+
+def test_a_misspelt_card_in_a_pile_is_named_at_its_entry_with_the_closest_id():
+    """A newcomer's `row: [bone_bat]` failed at the setup: line with "row: no card
+    'bone_bat'" and no hint of the id meant."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [3, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
+    setup = {"players": [{"pos": [3, 0], "hand": ["burgle", "scrmble"]}, {}], "tiles": [room],
+             "row": ["goblin", "goblinn"]}
+    assert run_scenario(GAME, {"setup": setup}) == [
+        "setup: cannot build the state: ValueError: row[1]: no card 'goblinn' in the content; "
+        "did you mean `goblin`?"]
+    del setup["row"]
+    assert run_scenario(GAME, {"setup": setup}) == [
+        "setup: cannot build the state: ValueError: players[0].hand[1]: no card 'scrmble' in the "
+        "content; did you mean `scramble`?"]
+
+
+def test_a_refused_card_step_says_what_the_player_lacks():
+    """A newcomer's defeat step with too little combat got "is not legal; legal: [{'do':
+    'end'}]" and had to work out why."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [3, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
+    setup = {"players": [{"pos": [3, 0], "combat": 0}, {}], "tiles": [room], "row": ["bat_swarm"]}
+    for card, why in (("bat_swarm", "(player 0 has 0 combat; bat_swarm needs 1)"),
+                      ("wraith", "(wraith is not in the dungeon row: ['bat_swarm'])")):
+        [failure] = run_scenario(GAME, {"setup": setup, "steps": [{"do": "defeat", "card": card}]})
+        assert f"is not legal {why}; legal:" in failure, failure
 
 
 def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing():
@@ -272,3 +321,14 @@ def test_a_free_card_into_a_zone_no_player_holds_cards_in_is_refused_at_the_zone
     pipeline.compile_game(ROOT, [tmp_path], reporter)
     found = [(Path(d.file).name, d.line, d.column) for d in reporter.diagnostics]
     assert found == [("cards.yaml", 2, card.index("dungeon_row") + 1)], dg.format_text(reporter)
+
+
+def test_the_formats_new_game_side_values_set_up_a_game():
+    """`new_game: {..., side: A}` (the format said only `side`) failed: the sides are ids."""
+    import re
+
+    from tomecraft.runtime.engines.clank_catacombs import scenario as runner
+    sides = re.search(r"side: ([a-z_|]+)\}", runner.__doc__).group(1).split("|")
+    for side in sides:
+        setup = {"new_game": {"players": 3, "seed": 4, "side": side}}
+        assert runner.run_scenario(GAME, {"setup": setup, "expect": [{"row_size": 6}]}) == []

@@ -339,3 +339,46 @@ def test_tomecraft_works_from_any_directory(tmp_path):
                              capture_output=True, text=True)
         assert out.returncode == code, (args, out.stdout, out.stderr)
     assert not (tmp_path / "generated").exists()
+
+
+@pytest.mark.parametrize("argv, folder", [
+    (["check", "dungeontology"], "content/dungeontology"),
+    (["check", "content/dungeontology/"], "content/dungeontology"),
+    (["sim", "clank_catacombs", "--pack", "tomb_party", "--games", "1"],
+     "content/clank_catacombs/packs/tomb_party"),
+])
+def test_a_shipped_game_or_pack_named_from_a_fans_folder_says_where_it_is(
+        argv, folder, tmp_path, monkeypatch, capsys):
+    """From a folder of their own a newcomer has no content/: `check dungeontology` and
+    `--pack tomb_party` said only that there is no such folder."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) != 0
+    out, err = capsys.readouterr()
+    assert f"is shipped with tomecraft: give its folder, {REPO / folder}" in out + err, (out, err)
+
+
+def test_an_unrecognized_argument_says_tomecraft_once_and_how_options_repeat(capsys):
+    """`balance ... --players 2 3` said "tomecraft: error[TC-X001]: tomecraft: unrecognized
+    arguments: 3" and nothing of how to give two player counts."""
+    assert cli.main(["sim", "dungeontology", "--players", "2", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tomecraft: error[TC-X001]: unrecognized arguments: 3 (an option takes "
+                          "one value: repeat it for more, `--players 2 --players 3`"), err
+
+
+@pytest.mark.parametrize("code, says", [
+    ("TC-Y002", "indented differently"), ("TC-Y002", "not in quotes"),
+    ("TC-S001", "`.schemas/`"), ("TC-R001", "`vocabulary: terms:`"),
+    ("TC-P002", "the base game is a pack too"),
+])
+def test_explain_covers_the_newcomers_mistakes(capsys, code, says):
+    """The codes a newcomer's pack got: explain named none of these causes."""
+    assert cli.main(["explain", code]) == 0
+    assert says in capsys.readouterr().out
+
+
+def test_a_misspelt_schema_name_names_the_closest(capsys):
+    """`schema dungeontology/scheme_cards.schema.json` (the plural, as in the files) listed all
+    59 schemas with no hint of the one meant."""
+    assert cli.main(["schema", "dungeontology/scheme_cards.schema.json"]) == 2
+    assert "did you mean `dungeontology/scheme_card.schema.json`" in capsys.readouterr().err

@@ -111,11 +111,41 @@ def test_tab_indentation_has_position_and_hint():
     assert "tab" in d.hint
 
 
+ENTITY = "cards:\n  - id: x\n    name: {zh: 甲, en: A}\n"
+
+
+@pytest.mark.parametrize("text, at, says", [
+    # a key with no colon: libyaml stops at the line after; the mistake is the key's own line
+    (ENTITY + "    bonus 1\n    count: 2\n", (4, 5), "`key: value`"),
+    (ENTITY + "    bonus 1\n", (4, 5), "`key: value`"),
+    # a key indented one space too little or too much against the entity's other keys
+    (ENTITY + "   count: 2\n", (4, 4), "line 4 starts at column 4, line 3 above it at column 5"),
+    (ENTITY + "    note: \"n\"\n      count: 2\n", (5, 7),
+     "line 5 starts at column 7, line 4 above it at column 5"),
+    # a key after a nested mapping: the nested line above and the key it may follow
+    (ENTITY + "    icon:\n      en: house\n     value: 2\n", (6, 6),
+     "line 6 starts at column 6, line 5 above it at column 7, line 4 at column 5"),
+    # an effect with a colon, unquoted: not an indentation problem
+    (ENTITY + "    main: if x: gain 1\n", (4, 15), "put the value in quotes"),
+    # a key indented under a plain value continues it: an indentation mistake, not a quote
+    (ENTITY + "    count: 2\n     bonus: 1\n", (5, 11), "line 5 starts at column 6, line 4 above"),
+])
+def test_a_misplaced_key_is_located_with_what_to_do(text, at, says):
+    """A newcomer's missing colon was reported on the next line, and an indentation mistake
+    as 'did not find expected key' with no hint."""
+    doc, diags = load(text)
+    d = only(diags, dg.YAML_SYNTAX)
+    assert doc is None and (d.line, d.column) == at and says in d.hint, d
+
+
 def test_unclosed_flow_and_quote():
     d = only(load(b"a: [1, 2\nb: 3\n")[1], dg.YAML_SYNTAX)
-    assert d.line == 2
+    assert d.line == 2 and d.hint == "the `[` at line 1, column 4 is not closed: end it with `]`"
     d = only(load(b"a: 'open\n")[1], dg.YAML_SYNTAX)
-    assert d.line == 2
+    assert d.line == 2 and d.hint == "the quote at line 1, column 4 is not closed: end it with the same quote"
+    # a newcomer's `name: {zh: ..., en: ...` with no `}`: libyaml stops at the next key
+    d = only(load(b"a:\n  name: {zh: x, en: y\n  source: z\n")[1], dg.YAML_SYNTAX)
+    assert d.line == 3 and d.hint == "the `{` at line 2, column 9 is not closed: end it with `}`"
 
 
 def test_two_documents_are_refused():

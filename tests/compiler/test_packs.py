@@ -279,3 +279,118 @@ def test_a_scenario_or_mission_file_among_a_packs_content_is_named_as_such(tmp_p
     game_line = 1 + next(i for i, line in enumerate(text.splitlines()) if line.startswith("game:"))
     assert [(d.code, d.line, d.column) for d in found] == [(dg.UNKNOWN_KIND, game_line, 1)]
     assert said in found[0].hint and "not content" in found[0].message
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_an_id_used_twice_in_one_pack_is_an_error_even_with_replace(tmp_path, replace):
+    """A newcomer's id used twice in a pack was told to set `replace: true`; with it, the
+    pack's first entity vanished and the check was clean."""
+    pack = tmp_path / "twice"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: twice\ngame: dungeontology\nversion: '1'\n",
+                                    encoding="utf-8")
+    card = ("  - id: lantern\n{replace}    name: {{zh: 提灯, en: Lantern}}\n"
+            "    source: approximation\n    note: a fan's card\n    card_type: infamy\n"
+            "    bonus: 1\n    count: 1\n    action: true\n    main: gain_students 2\n"
+            "    auxiliary: gain_students 1\n")
+    (pack / "cards.yaml").write_text(
+        "scheme_cards:\n" + card.format(replace="") +
+        card.format(replace="    replace: true\n" if replace else ""), encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
+    got = [(d.code, d.line, d.hint) for d in reporter.diagnostics if d.severity == dg.ERROR]
+    assert got == [(dg.DUPLICATE_ID, 12, "ids are unique within a pack: rename one of the two")], got
+
+
+@pytest.mark.parametrize("field, expected", [
+    ("card_typ", [(7, "unknown field 'card_typ'", "did you mean `card_type`?")]),
+    ("colour", [(2, "'card_type' is a required property", "add the missing field"),
+                (7, "unknown field 'colour'", "allowed fields: action, after_use, approximations, "
+                 "auxiliary, bonus, card_type, count, fate_bonus, id, intern, main, name, note, "
+                 "public, ref, replace, source, timing")]),
+])
+def test_a_misspelt_required_field_is_one_error_at_the_misspelling(tmp_path, field, expected):
+    """A newcomer's `sped: 3` got 'speed is a required property' at the entity's first line
+    besides 'unknown field sped, did you mean speed?' at its own."""
+    pack = tmp_path / "typo"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: typo\ngame: dungeontology\nversion: '1'\n",
+                                    encoding="utf-8")
+    (pack / "cards.yaml").write_text(
+        "scheme_cards:\n  - id: lantern\n    name: {zh: 提灯, en: Lantern}\n"
+        f"    source: approximation\n    note: a fan's card\n    count: 1\n    {field}: infamy\n"
+        "    bonus: 1\n    action: true\n    main: gain_students 2\n    auxiliary: gain_students 1\n",
+        encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
+    got = [(d.line, d.message, d.hint) for d in reporter.sorted() if d.severity == dg.ERROR]
+    assert got == expected, got
+
+
+def test_two_statements_without_a_semicolon_are_told_to_separate_them(tmp_path):
+    """A newcomer's `gain_students 2 draw_cards 1` got "takes 1 argument, got 3" and the
+    verb's usage only."""
+    pack = tmp_path / "semi"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: semi\ngame: dungeontology\nversion: '1'\n", encoding="utf-8")
+    (pack / "cards.yaml").write_text(
+        "scheme_cards:\n  - id: lantern\n    name: {zh: 提灯, en: Lantern}\n"
+        "    source: approximation\n    note: a fan's card\n    count: 1\n    card_type: infamy\n"
+        "    bonus: 1\n    action: true\n    main: gain_students 2 draw_cards 1\n"
+        "    auxiliary: gain_students 1\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
+    [d] = [d for d in reporter.diagnostics if d.severity == dg.ERROR]
+    assert (d.code, d.line) == (dg.WRONG_ARITY, 10)
+    assert d.hint.startswith("separate statements with `;` (before 'draw_cards')"), d.hint
+
+
+@pytest.mark.parametrize("version, hint", [
+    ("0.1", 'YAML reads it as a number: put it in quotes, "0.1"'),
+    ("true", "YAML reads yes, no, true and false unquoted as true/false: put the word in quotes"),
+    ("first", 'numbers joined by dots, in quotes: "1.0"'),
+])
+def test_a_text_field_read_as_a_number_says_to_quote_it(tmp_path, version, hint):
+    """A newcomer's `version: 0.1` got "0.1 is not of type 'string'" and no hint."""
+    pack = tmp_path / "num"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(f"id: num\ngame: dungeontology\nversion: {version}\n",
+                                    encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
+    assert [(d.line, d.hint) for d in reporter.diagnostics] == [(3, hint)], reporter.diagnostics
+
+
+@pytest.mark.parametrize("game, need, hint", [
+    ("dungeontology", "tomb_party", "'tomb_party' is a pack for clank_catacombs, not dungeontology: remove it"),
+    ("clank_catacombs", "tomb_partyy", "did you mean `tomb_party`? (the game's shipped packs load by "
+     "id); else pass the required pack first with --pack"),
+    ("clank_catacombs", "my_other_pack", "pass the required pack first with --pack"),
+])
+def test_a_required_pack_that_is_not_loaded_says_what_it_is(tmp_path, monkeypatch, game, need, hint):
+    """A newcomer's `requires: [tomb_party]` in a Dungeontology pack was told to pass it with
+    --pack, though it is a Clank! pack."""
+    monkeypatch.chdir(tmp_path)
+    pack = tmp_path / "needs"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(f"id: needs\ngame: {game}\nversion: '1'\nrequires: [{need}]\n",
+                                    encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / game, [pack], reporter)
+    assert [(d.line, d.hint) for d in reporter.diagnostics] == [(4, hint)], reporter.diagnostics
+
+
+def test_a_verbs_arguments_the_other_way_round_are_one_error_with_the_order(tmp_path):
+    """A newcomer's `gain 2 gold` (the sheet reads "Gain 2 gold"; the README's table wrote it
+    so) got two type errors, 'expected a resource, got a number' and its mirror."""
+    pack = tmp_path / "order"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: order\ngame: clank_catacombs\nversion: '1'\n"
+                                    "vocabulary:\n  keywords:\n    loot:\n      params: []\n"
+                                    "      effect: gain 2 gold\n      text: {zh: 战利品, en: Loot}\n",
+                                    encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "clank_catacombs", [pack], reporter)
+    got = [(d.code, d.message, d.hint) for d in reporter.diagnostics if d.severity == dg.ERROR]
+    assert got == [(dg.WRONG_TYPE, "'gain' takes its arguments the other way round",
+                    "write `gain gold 2`; usage: gain <resource:resource> <amount:int>")], got

@@ -179,6 +179,13 @@ def test_else_needs_braces_or_if():
     assert "IF" in err.hint and "LBRACE" in err.hint
 
 
+@pytest.mark.parametrize("text", ["if a: b; else: c", "if a: b else: c", "if a: b; else { c }",
+                                  "if a { b } else: c"])
+def test_an_else_after_a_colon_body_or_with_a_colon_shows_the_braces(text):
+    """A newcomer's `if C: A; else: B` got only "unexpected ':'"."""
+    assert syntax_error(text).hint == "two branches are written with braces: `if C { A } else { B }`"
+
+
 def test_choose_separates_options_with_bars():
     assert parse("choose { a | b; c | if x: a }") == block(
         n.Choose((block(A), block(B, C), block(n.If(name("x"), block(A))))))

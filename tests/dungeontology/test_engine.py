@@ -161,3 +161,63 @@ def test_a_mistyped_expectation_is_an_error(data, bad):
                 "expect": [bad]}
     failures = run_scenario(data, scenario)
     assert failures and ("reserch" in failures[0] or "unknown key" in failures[0]), failures
+
+
+@pytest.mark.parametrize("at, hand, says", [
+    (None, ["bully"], "no scheme card is played in the start region"),   # L733
+    ("shepherds_shelter", ["shortcut"], "not in seat 0's hand"),
+])
+def test_a_card_the_scenario_cannot_play_says_why(data, at, hand, says):
+    """A newcomer's scholar left in the start region got only 'bully cannot be played'."""
+    sofia = {"scholar": "sofia", "hand": hand, **({"at": at} if at else {})}
+    scenario = {"setup": {"regions": [{"region": "shepherds_shelter", "at": [1, 0]}],
+                          "scholars": [sofia, {"scholar": "valerio"}]},
+                "steps": [{"do": "play", "seat": 0, "card": "bully"}]}
+    failures = run_scenario(data, scenario)
+    assert failures and says in failures[0], failures
+
+
+def test_a_misspelt_card_id_names_its_entry_and_the_closest_id(data):
+    """A newcomer's misspelt card got "scenario error: KeyError: 'bullly'" in a step, and
+    in the set-up a failure at `setup:` rather than at the hand that holds it."""
+    regions = [{"region": "shepherds_shelter", "at": [1, 0]}]
+    in_hand = {"setup": {"regions": regions,
+                         "scholars": [{"scholar": "sofia", "at": "shepherds_shelter", "hand": ["bullly"]},
+                                      {"scholar": "valerio"}]}}
+    assert run_scenario(data, in_hand) == [
+        "setup: setup.scholars[0].hand[0]: no 'bullly' in the content; did you mean `bully` (scheme_card)?"]
+    played = {"setup": {"regions": regions,
+                        "scholars": [{"scholar": "sofia", "at": "shepherds_shelter", "hand": ["bully"]},
+                                     {"scholar": "valerio"}]},
+              "steps": [{"do": "play", "seat": 0, "card": "bullly"}]}
+    assert run_scenario(data, played) == [
+        "steps[0]: no 'bullly' in the content; did you mean `bully` (scheme_card)?"]
+
+
+def test_an_id_only_a_pack_has_says_to_load_the_pack(data):
+    """A newcomer's scenario of a pack's card without `packs:` got "no 'lantern_of_study' in
+    the content" and nothing more."""
+    scenario = {"setup": {"scholars": [{"scholar": "sofia", "hand": ["lantern_of_study"]},
+                                       {"scholar": "valerio"}]}}
+    assert run_scenario(data, scenario) == [
+        "setup: setup.scholars[0].hand[0]: no 'lantern_of_study' in the content; an id of a "
+        "pack? load the pack: `packs: [../my_pack]` in the file, or --pack"]
+
+
+def test_the_formats_stealth_card_answers_play_as_written(data):
+    """`scenario format dungeontology` did not say what a research step asks: a newcomer's
+    research with no `choose:` played a card they did not pick (stealth -1, not 2)."""
+    import re
+
+    from ruamel.yaml import YAML
+
+    from tomecraft.runtime.engines.dungeontology import scenario as runner
+    line = re.search(r"choose: (\[\{card: .*\])\n", runner.__doc__).group(1)
+    answers = YAML(typ="safe").load(line)
+    scenario = {"setup": {"alert_filled": 1,
+                          "regions": [{"region": "shepherds_shelter", "at": [1, 0], "slots": ["civilization"]}],
+                          "scholars": [{"scholar": "sofia", "at": "shepherds_shelter",
+                                        "hand": ["bully", "shortcut", "fate_star"]}, {"scholar": "valerio"}]},
+                "steps": [{"do": "research", "seat": 0, "blocks": 1, "choose": answers}],
+                "expect": [{"attempt": {"cards": ["shortcut", "bully"]}}, {"scholar": 0, "hand": ["fate_star"]}]}
+    assert run_scenario(data, scenario) == []

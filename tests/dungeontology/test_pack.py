@@ -154,3 +154,46 @@ def test_intern_effect_that_is_not_a_trigger_is_refused(tmp_path, monkeypatch):
     found = [(d.code, Path(d.file).name, d.line) for d in reporter.sorted()
              if d.severity == dg.ERROR]   # (the warning: no scheme card hands this intern out)
     assert found == [(dg.GAME_RULE, "interns.yaml", 7)], dg.format_text(reporter)
+
+
+def test_a_misspelt_keyword_in_a_lasting_effect_is_one_error_and_the_trigger_hint_fits(
+        tmp_path, monkeypatch):
+    """A newcomer's misspelt keyword in a token's effect got a second error telling them to
+    wrap it in `on action_phase: ...`, an event a token never hears (TC-C003 next)."""
+    monkeypatch.chdir(ROOT)
+    token = ("tokens:\n  - id: shade\n    name: {zh: 阴影, en: Shade}\n    source: approximation\n"
+             "    note: a fan's token\n    token: secret_passage_token\n    effect: {effect}\n"
+             "    count: 1\n")
+    found = {}
+    for effect in ("tol 1", "draw_students 1"):
+        pack = tmp_path / effect.split()[0]
+        pack.mkdir()
+        (pack / "pack.yaml").write_text('id: shade\ngame: dungeontology\nversion: "1"\n',
+                                        encoding="utf-8")
+        (pack / "tokens.yaml").write_text(token.replace("{effect}", effect), encoding="utf-8")
+        reporter = dg.Reporter()
+        compile_and_import(ROOT / "content" / "dungeontology", [pack], reporter)
+        found[effect] = [(d.code, d.hint) for d in reporter.sorted() if d.severity == dg.ERROR]
+    assert found["tol 1"] == [(dg.UNKNOWN_NAME, "did you mean `toll`?")], found
+    [(code, hint)] = found["draw_students 1"]
+    assert code == dg.GAME_RULE and hint.startswith("wrap it in a trigger on an event this "
+                                                    "field hears, e.g. `on enter_region: ...`"), hint
+
+
+def test_a_packs_region_on_a_taken_number_is_told_at_its_own_number(tmp_path, monkeypatch):
+    """A newcomer's region on number I-5 passed `check regions.yaml` of the pack: the error
+    stood at the base game's region, in the installed content."""
+    monkeypatch.chdir(ROOT)
+    pack = tmp_path / "gallery"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text('id: gallery\ngame: dungeontology\nversion: "1"\n', encoding="utf-8")
+    (pack / "regions.yaml").write_text(
+        "regions:\n  - id: shadow_gallery\n    name: {zh: 暗影长廊, en: Shadow Gallery}\n"
+        "    source: approximation\n    note: a fan's region\n    number: I-5\n    level: 1\n"
+        "    alert: 2\n    slots: [military]\n    passages: NESW\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    compile_and_import(ROOT / "content" / "dungeontology", [pack], reporter)
+    [d] = [d for d in reporter.sorted() if d.severity == dg.ERROR]
+    assert (Path(d.file).name, d.line, d.message) == (
+        "regions.yaml", 6, "region number I-5 is also 'workers_party'"), dg.format_text(reporter)
+    assert "`remove: [{kind: region, id: workers_party}]`" in d.hint

@@ -1,6 +1,6 @@
 """Scenario files for Clank! Catacombs: set up a state, play scripted steps, check results.
 
-setup:  new_game: {players, seed, side}  (a real setup A-H) or a hand-built state:
+setup:  new_game: {players, seed, side: start_a|start_b}  (a real setup A-H) or a hand-built state:
         players: [{pos, hand, deck (top first), discard, skill, combat, movement, gold,
                    lockpicks, cubes, damage, tokens, treasures, market, signposts, status,
                    knocked_in_depths, mastery}]
@@ -33,6 +33,7 @@ expect: {player, <field>: value}, a field of the player: pos, hand, deck, discar
 """
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
@@ -47,7 +48,8 @@ from tomecraft.runtime.engines.clank_catacombs.state import (
     ACTIVE, ESCAPED, KNOCKED_OUT, Cell, Player, State, rule,
 )
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable
+from tomecraft.runtime.scenario import (
+    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable)
 
 
 class ScriptedRng:
@@ -270,10 +272,19 @@ def _check_setup(engine: Engine, setup: dict) -> None:
         _known_ids(engine, f"{where}.market", [item for item, _ in p.market], engine.items, "market item")
 
 
+# steps the runner plays itself, besides a player's actions
+RUNNER_STEPS = ("turn_end", "out_turn", "dragon_attack", "score")
+
+
 def _known_ids(engine: Engine, where: str, ids, known: dict, kind: str) -> None:
-    unknown = sorted({i for i in ids if i not in known}, key=str)
-    if unknown:
-        raise ValueError(f"{where}: no {kind} {unknown[0]!r} in the content")
+    """An id the content lacks, named at its entry (`row[0]`, so that the failure stands at
+    its line) with the closest id of the kind."""
+    for i, entry in enumerate(ids):
+        if entry not in known:
+            close = difflib.get_close_matches(str(entry), [str(k) for k in known], n=1)
+            at = where if isinstance(ids, dict) else f"{where}[{i}]"
+            raise ValueError(f"{at}: no {kind} {entry!r} in the content; "
+                             + (f"did you mean `{close[0]}`?" if close else PACK_ID_HINT))
 
 
 def option_shapes(engine: Engine) -> dict:
@@ -318,8 +329,11 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         results["score"] = score(engine)
     else:
         if do not in option_shapes(engine):
-            raise ValueError(f"step do: {do!r} is no action (a player's: {sorted(option_shapes(engine))}; "
-                             "also turn_end, out_turn, dragon_attack, score)")
+            kinds = sorted(option_shapes(engine))
+            close = difflib.get_close_matches(str(do), [*kinds, *RUNNER_STEPS], n=1)
+            raise ValueError(f"step do: {do!r} is no action"
+                             + (f"; did you mean `{close[0]}`?" if close else "")
+                             + f" (a player's: {kinds}; also {', '.join(RUNNER_STEPS)})")
         option = {k: v for k, v in step.items() if k in OPTION_KEYS}
         legal = engine.legal_actions(p)
         found = next((o for o in legal if matches(option, o)), None)
@@ -329,10 +343,27 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
                 raise AssertionError(f"{option} was expected to be illegal but is legal")
             return
         if found is None:
-            raise AssertionError(f"{option} is not legal; legal: {legal}")
+            raise AssertionError(f"{option} is not legal{_why_not(engine, p, option)}; legal: {legal}")
         engine.apply(p, found)
     if agent.choices:        # a step carried out asked for fewer answers than the script gives
         raise ScenarioError(f"scripted choices left unused: {agent.choices}")
+
+
+def _why_not(engine: Engine, p, option: dict) -> str:
+    """Why a card step is refused, when it is for want of the card or of points: a tester
+    sees "(player 0 has 1 combat; bone_bats needs 2)", not only the list of legal options."""
+    card = engine.cards.get(option.get("card")) if isinstance(option.get("card"), str) else None
+    do = option.get("do")
+    if card is None or do not in ("defeat", "acquire", "use"):
+        return ""
+    in_reserve = card.card_type == "reserve" or card.id == "goblin"
+    if not in_reserve and card.id not in engine.state.row:
+        return f" ({card.id} is not in the dungeon row: {list(engine.state.row)})"
+    need, has, what = ((card.defeat_cost, p.combat, "combat") if do == "defeat"
+                       else (card.cost, p.skill, "skill"))
+    if need is not None and has < need:
+        return f" (player {p.seat} has {has} {what}; {card.id} needs {need})"
+    return ""
 
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not

@@ -12,14 +12,18 @@ setup:  setup_game: true (a real set-up for `players`, from `seed` and `options`
         (the start region stands at [0, 0] unless listed; every other region needs `at`, one
         region per place, each listed once),
         scholars [{scholar, side (default: excited with fewer stars than another scholar,
-        else standard), at (region id), students, stun, hand, notebook {colour: n},
-        lore, interns, dooms_hidden, dooms, steps}]
+        else standard), at (region id; default the start region, where no scheme card is
+        played, L733), students, stun, hand, notebook {colour: n}, lore, interns,
+        dooms_hidden, dooms, steps}]
 steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_students|
         thesis|rest|turn|end_of_turn|setup, seat, ...}: research {blocks}, spy {target (a
         seat), colour}, move / passage {to (a region), steps}, explore {side}, enter {region},
         skill {id}, play {card, part}, action {option}, draw_students {n}, rest {in_place},
         gain_stun {n}, notebook_changed; with `choose: [...]` for the acting
         seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused.
+        A stealth attempt (research, spy) asks for its cards one at a time, at least one:
+        choose: [{card: shortcut, fate: false}, {card: bully, fate: false}, {card: null}]
+        (`fate: true` plays the card's fate bonus; `{card: null}` stops).
         Unscripted decisions decline (None / False / stop / pass) so opponents stay passive.
         An answer its step never asks for is what the scholar would answer if offered: it is
         dropped when the step ends, never kept for a later step.
@@ -50,7 +54,8 @@ from tomecraft.runtime.engines.dungeontology.scenario_checks import (
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
-    ScenarioError, check_expectations, refuse_unofferable, unknown_step)
+    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, unknown_step,
+    written_path_of)
 
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
@@ -289,7 +294,11 @@ def _run_step(e: Engine, step: dict) -> None:
         if part not in ("main", "auxiliary"):
             raise ScenarioError(f"play part {part!r}: main or auxiliary")
         card = e.card(step["card"])
-        assert step["card"] in who.hand and not e.in_start(who), f"{step['card']} cannot be played"
+        assert step["card"] in who.hand, \
+            f"{step['card']} cannot be played: it is not in seat {step.get('seat', 0)}'s hand {who.hand}"
+        assert not e.in_start(who), (
+            f"{step['card']} cannot be played: no scheme card is played in the start region "
+            "(rulebook L733); set the scholar's `at:` to a region placed in `regions:`")
         fx = card.main if part == "main" else card.auxiliary
         assert fx.can(e.ctx(who, e.tile_of(who))), f"{step['card']} {part} is not playable"
         e.play_card(who, step["card"], part)
@@ -467,7 +476,8 @@ def _unknown_id(data, err: KeyError) -> str:
     name = str(err.args[0]) if err.args else ""
     ids = {i: kind for kind, table in data.kinds.items() for i in table}
     close = difflib.get_close_matches(name, list(ids), n=1)
-    return f"no {name!r} in the content" + (f"; did you mean `{close[0]}` ({ids[close[0]]})?" if close else "")
+    return f"no {name!r} in the content; " + (f"did you mean `{close[0]}` ({ids[close[0]]})?"
+                                               if close else PACK_ID_HINT)
 
 
 def run_scenario(data, scenario: dict) -> list[str]:
@@ -476,7 +486,8 @@ def run_scenario(data, scenario: dict) -> list[str]:
     except ScenarioError as err:
         return [f"setup: {err}"]
     except KeyError as err:         # a misspelt id looked up in the content
-        return [f"setup: {_unknown_id(data, err)}"]
+        where = written_path_of(scenario.get("setup") or {}, err.args[0] if err.args else None)
+        return [f"setup: {where + ': ' if where else ''}{_unknown_id(data, err)}"]
     except (StopIteration, AssertionError, EffectError) as err:
         return [f"setup: {err!r}"]
     failures: list[str] = []
@@ -492,7 +503,10 @@ def run_scenario(data, scenario: dict) -> list[str]:
         except ScenarioError as err:
             failures.append(f"steps[{i}]: {err}")
             break
-        except (KeyError, StopIteration) as err:        # an unknown id: the scenario is wrong
+        except KeyError as err:         # a misspelt id in the step: the closest id there is
+            failures.append(f"steps[{i}]: {_unknown_id(data, err)}")
+            break
+        except StopIteration as err:
             failures.append(f"steps[{i}]: scenario error: {type(err).__name__}: {err}")
             break
         except (AssertionError, ScriptError, EffectError) as err:
