@@ -49,8 +49,8 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine, deal, new_state
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
-    SETUP_KEYS, STEP_KEYS, check_expect_keys, check_keys, check_setup_types,
-    check_scholar_counts, check_step_keys, markers)
+    SETUP_KEYS, STEP_KEYS, check_colours, check_expect_keys, check_keys, check_regions,
+    check_scholar_counts, check_setup_types, check_step_keys, markers, position as _pos)
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
@@ -73,10 +73,6 @@ class Decline:
         return options[0]
 
 
-def _pos(v) -> tuple[int, int]:
-    return (int(v[0]), int(v[1]))
-
-
 def build(data, setup: dict) -> Engine:
     check_keys(setup, SETUP_KEYS, "setup")
     check_setup_types(setup)
@@ -95,11 +91,11 @@ def build(data, setup: dict) -> Engine:
     listed = {spec["region"] for spec in setup.get("regions", [])}
     if start.id not in listed:
         st.tiles[(0, 0)] = Tile((0, 0), start, [], entered=True)
-    _check_regions(setup.get("regions", []), start.id)
+    check_regions(setup.get("regions", []), start.id)
     for spec in setup.get("regions", []):
         region = regions[spec["region"]]
         slots = list(spec["slots"]) if "slots" in spec else list(region.slots or ())
-        _check_colours(slots, f"region {region.id} slots", allow_empty=True)
+        check_colours(slots, f"region {region.id} slots", allow_empty=True)
         tile = Tile(_pos(spec.get("at", (0, 0))), region, slots, entered=spec.get("entered", True))
         tile.tokens = [data.get("token", t) for t in spec.get("tokens", [])]
         st.tiles[tile.pos] = tile
@@ -147,7 +143,7 @@ def build(data, setup: dict) -> Engine:
         if spec.get("at") is not None and spec["at"] not in tile_of:
             raise ScenarioError(f"scholar {seat} at {spec['at']!r}: no such region is placed "
                                 f"(list it under regions); placed: {sorted(tile_of)}")
-        _check_colours(list(spec.get("notebook", {})), f"scholar {seat} notebook")
+        check_colours(list(spec.get("notebook", {})), f"scholar {seat} notebook")
         s = Scholar(seat, data.get("scholar", spec["scholar"]), tile_of.get(spec.get("at"), (0, 0)))
         s.side = spec.get("side", "standard")
         if s.side not in [side.side for side in s.card.sides]:
@@ -193,33 +189,6 @@ def _sides_from_stars(engine, specs: list) -> None:
         if "side" not in spec and n < max(stars):
             s.side = "excited"
             s.stun = min(s.stun, engine.stamina(s))      # excess stun is discarded (L373)
-
-
-def _check_regions(specs: list, start_id: str) -> None:
-    """Each listed region once, each at its own place; a region other than the start one needs
-    `at` (left out, it would silently take the start region's place at [0, 0])."""
-    seen_ids, seen_at = set(), {}
-    if start_id not in {spec.get("region") for spec in specs}:
-        seen_at[(0, 0)] = start_id
-    for spec in specs:
-        rid = spec.get("region")
-        if rid in seen_ids:
-            raise ScenarioError(f"region {rid!r} is listed twice (each region tile exists once)")
-        seen_ids.add(rid)
-        if "at" not in spec and rid != start_id:
-            raise ScenarioError(f"region {rid!r} needs at: [x, y] (the start region stands at [0, 0])")
-        pos = _pos(spec.get("at", (0, 0)))
-        if pos in seen_at:
-            raise ScenarioError(f"regions {seen_at[pos]!r} and {rid!r} are both at {list(pos)}")
-        seen_at[pos] = rid
-
-
-def _check_colours(colours: list, where: str, allow_empty: bool = False) -> None:
-    for colour in colours:
-        if colour is None and allow_empty:
-            continue
-        if colour not in COLOURS:
-            raise ScenarioError(f"{where}: unknown info block colour {colour!r} ({', '.join(COLOURS)})")
 
 
 def option_shapes(e: Engine) -> dict:

@@ -3,7 +3,7 @@ does not read, or a count no scholar can hold, is an error: ignored, it would pl
 different game than the tester wrote."""
 from __future__ import annotations
 
-from tomecraft.runtime.engines.dungeontology.state import edge
+from tomecraft.runtime.engines.dungeontology.state import COLOURS, edge
 from tomecraft.runtime.scenario import ScenarioError, key_problem
 
 SETUP_KEYS = {"players", "alert_card", "alert_filled", "clan", "panic", "boss", "boss_side", "boss_at",
@@ -149,3 +149,35 @@ def check_expect_keys(exp: dict, option_kinds) -> None:
     if kind == "options" and "none_of" in exp and exp["none_of"] not in option_kinds:
         raise ScenarioError(f"none_of {exp['none_of']!r}: not an option kind "
                             f"({', '.join(sorted(option_kinds))})")
+
+
+def check_regions(specs: list, start_id: str) -> None:
+    """Each listed region once, each at its own place; a region other than the start one needs
+    `at` (left out, it would silently take the start region's place at [0, 0])."""
+    seen_ids, seen_at = set(), {}
+    if start_id not in {spec.get("region") for spec in specs}:
+        seen_at[(0, 0)] = start_id
+    for spec in specs:
+        rid = spec.get("region")
+        if rid in seen_ids:
+            raise ScenarioError(f"region {rid!r} is listed twice (each region tile exists once)")
+        seen_ids.add(rid)
+        if "at" not in spec and rid != start_id:
+            raise ScenarioError(f"region {rid!r} needs at: [x, y] (the start region stands at [0, 0])")
+        pos = position(spec.get("at", (0, 0)))
+        if pos in seen_at:
+            raise ScenarioError(f"regions {seen_at[pos]!r} and {rid!r} are both at {list(pos)}")
+        seen_at[pos] = rid
+
+
+def check_colours(colours: list, where: str, allow_empty: bool = False) -> None:
+    for colour in colours:
+        if colour is None and allow_empty:
+            continue
+        if colour not in COLOURS:
+            raise ScenarioError(f"{where}: unknown info block colour {colour!r} ({', '.join(COLOURS)})")
+
+
+def position(v) -> tuple[int, int]:
+    """A scenario's [x, y] as a board position."""
+    return (int(v[0]), int(v[1]))
