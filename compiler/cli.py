@@ -28,7 +28,7 @@ from pathlib import Path  # noqa: E402
 # fast, so each command imports the stages it needs (jsonschema, lark, jinja2) itself.
 from tomecraft.compiler import diagnostics as dg  # noqa: E402
 from tomecraft.compiler import pipeline  # noqa: E402
-from tomecraft.compiler.console import UsageError, progress  # noqa: E402
+from tomecraft.compiler.console import UsageError, pack_folder, progress  # noqa: E402
 
 FORMATS = ["text", "json", "github", "sarif"]
 
@@ -396,7 +396,7 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="*", metavar="PATH",
                    help="content/ (default), content/<game>/, a pack folder, a file inside a "
                         "game or a pack, or a mission file")
-    c.add_argument("--pack", action="append", default=[], metavar="DIR",
+    c.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
                    help="load this pack on top of its game (repeatable); alone, checks only "
                         "the pack's game")
     c.add_argument("--format", choices=FORMATS, default="text",
@@ -430,7 +430,7 @@ def parser() -> argparse.ArgumentParser:
                    help="games to play (default 100)")
     s.add_argument("--seed", type=int, default=1, metavar="S",
                    help="the seed of the first game (default 1); same seed, same games")
-    s.add_argument("--pack", action="append", default=[], metavar="DIR",
+    s.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
                    help="play with this pack (repeatable, in order)")
     s.add_argument("--mission", action="append", default=[], metavar="FILE",
                    help="a mission file (Deep Rock Galactic); repeat it with --deep-dive")
@@ -459,7 +459,7 @@ def parser() -> argparse.ArgumentParser:
                          "scenario files may use")
     sc.add_argument("paths", nargs="+", metavar="PATH",
                     help="scenario files or folders of them (run), or one game id (format)")
-    sc.add_argument("--pack", action="append", default=[], metavar="DIR",
+    sc.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
                     help="load this pack too, after the scenario's own `packs:` (repeatable)")
     sc.add_argument("--format", choices=["text", "json"], default="text",
                     help="text (default) or json")
@@ -471,7 +471,7 @@ def parser() -> argparse.ArgumentParser:
     _print_options(sh, "sheets")
     sh.add_argument("--all", action="store_true",
                     help="every game and shipped pack, both languages and formats")
-    sh.add_argument("--pack", action="append", default=[], metavar="DIR",
+    sh.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
                     help="add a pack directory (repeatable)")
     sh.add_argument("--edition", choices=["player", "designer"], default="player",
                     help="player (default): rules and references; designer adds the sources "
@@ -480,7 +480,7 @@ def parser() -> argparse.ArgumentParser:
 
     cd = sub.add_parser("cards", help="print-and-play cards, tokens and monsters at real size")
     cd.add_argument("--game", required=True, metavar="GAME", help="the game whose cards to lay out")
-    cd.add_argument("--pack", action="append", default=[], metavar="DIR",
+    cd.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
                     help="add a pack directory (repeatable)")
     _print_options(cd, "cards")
     cd.set_defaults(run=cmd_cards)

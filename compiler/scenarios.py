@@ -119,6 +119,24 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     return outcome
 
 
+def _check_packs_are_played(extra_packs: list[Path], files: list[Path]) -> None:
+    """A `--pack` for a game none of the scenarios plays joins none of them: a usage error,
+    as `check --pack` refuses a pack for a game none of its paths checks (a run that passed
+    without the pack would say nothing of it)."""
+    from tomecraft.compiler.console import UsageError
+    from tomecraft.compiler.packs import read_manifest
+    played = set()
+    for path in files:
+        doc = loader.load(path, dg.Reporter(), str(path))   # memoized: run_file reads it free
+        if doc is not None and isinstance(doc.data, dict):
+            played.add(doc.data.get("game"))
+    for pack in extra_packs:
+        manifest = read_manifest(pack, dg.Reporter()) if (pack / "pack.yaml").is_file() else None
+        if manifest is not None and manifest[1] not in played:
+            raise UsageError(f"pack {pack.name!r} is for {manifest[1]!r}, which none of the "
+                             f"scenarios plays (they play {', '.join(sorted(map(str, played)))})")
+
+
 def _of_game(extra_packs, game: str) -> list[Path]:
     """The `--pack` packs for `game`: as for `check --pack`, a pack joins its own game's
     scenarios only, so one run over several games' scenarios may name each game's packs. A
@@ -251,6 +269,7 @@ def run_cli(paths: list[str], fmt: str = "text", packs: list[str] = ()) -> int:
     files = scenario_files(paths)
     if not files:
         raise UsageError("no scenario files (*.yaml, *.yml) in " + ", ".join(paths))
+    _check_packs_are_played([Path(pack) for pack in packs], files)
     outcomes = [run_file(p, [Path(pack) for pack in packs]) for p in files]
     if fmt == "json":
         print(dg.json_controls(json.dumps(

@@ -5,11 +5,12 @@ import sys
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.console import pack_folder
 
 
 def add_arguments(b) -> None:
     b.add_argument("game", help="the game id, e.g. clank_catacombs")
-    b.add_argument("--pack", action="append", default=[], metavar="DIR",
+    b.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
                    help="a pack to compare against the base game (repeatable)")
     b.add_argument("--games", type=int, default=200,
                    help="paired games per player count (default 200)")

@@ -263,14 +263,15 @@ def test_unknown_path_is_a_usage_error(capsys, monkeypatch):
 
 def test_a_pack_option_naming_a_file_or_nothing_says_which(capsys, monkeypatch, tmp_path):
     """`--pack` given a file (its pack.yaml, say) is told to give the folder, not told that
-    the folder does not exist."""
+    the folder does not exist. Both are usage errors (exit 2, on stderr), as a missing path
+    argument is: they were exit 1 under the usage code."""
     monkeypatch.chdir(REPO)
     manifest = tmp_path / "pack.yaml"
     manifest.write_text("id: x\n")
-    code, out, _ = run(capsys, "check", BASE, "--pack", str(manifest))
-    assert code == 1 and "this is a file, not a pack folder" in out and "holds the pack's pack.yaml" in out
-    code, out, _ = run(capsys, "check", BASE, "--pack", str(tmp_path / "none"))
-    assert code == 1 and "pack directory does not exist" in out
+    code, _, err = run(capsys, "check", BASE, "--pack", str(manifest))
+    assert code == 2 and "is a file, not a pack folder" in err and "holds the pack's pack.yaml" in err
+    code, _, err = run(capsys, "check", BASE, "--pack", str(tmp_path / "none"))
+    assert code == 2 and "no pack folder" in err
 
 
 def test_upper_case_yaml_suffixes_are_content_files(capsys, monkeypatch, tmp_path):

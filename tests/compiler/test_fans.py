@@ -353,8 +353,8 @@ def test_scenario_run_takes_packs_and_refuses_missing_paths(tmp_path, capsys):
     code, out, _ = run(capsys, "scenario", "run", scenario, "--pack", folder)
     assert code == 0 and out.strip().endswith("1 passed, 0 failed")
     other = pack(tmp_path, "other", "id: other\ngame: dungeontology\nversion: '1.0'\n")
-    code, out, _ = run(capsys, "scenario", "run", scenario, "--pack", other)
-    assert code == 1 and "FAIL" in out and "pack is for 'dungeontology'" in out
+    code, out, err = run(capsys, "scenario", "run", scenario, "--pack", other)
+    assert code == 2 and out == "" and "pack 'other' is for 'dungeontology', which none" in err
     code, out, err = run(capsys, "scenario", "run", tmp_path / "nothing_here.yaml")
     assert code == 2 and out == "" and "no such file" in err
 
