@@ -214,11 +214,12 @@ def _hazards(text: str) -> list[int]:
     try:
         for part in text.split(","):
             low, _, high = part.partition("-")
-            levels += range(int(low), int(high or low) + 1)
+            first, last = int(low), int(high or low)
+            if not (1 <= first <= last <= 5):  # before the range is built: 1-99999999999
+                raise UsageError(f"Hazard levels go from 1 to 5, not {text!r}")
+            levels += range(first, last + 1)
     except ValueError:
         raise UsageError(f"--hazard takes a level 1-5, a list (1,3,5) or a range (1-5), not {text!r}") from None
-    if not levels or any(not 1 <= n <= 5 for n in levels):
-        raise UsageError(f"Hazard levels go from 1 to 5, not {text!r}")
     return list(dict.fromkeys(levels))
 
 

@@ -903,3 +903,12 @@ def test_a_setup_flag_that_is_not_true_or_false_fails_at_its_line(tmp_path, caps
     code, out, _ = run(["scenario", "run", scenario], capsys)
     line = next(i for i, text in enumerate(scenario.read_text().splitlines(), 1) if key in text)
     assert code == 1 and f"{scenario}:{line}: n: {key}: true or false, not " in out, out
+
+
+# --- round 3: options and outputs -------------------------------------------------------------
+
+@pytest.mark.parametrize("hazard", ["1-99999999999", "1-5,2-10000000000000", "5-1", "0", "6"])
+def test_a_huge_hazard_range_is_a_usage_error_not_a_memory_error(capsys, hazard):
+    """`sim --hazard 1-99999999999` built the whole range before checking it: MemoryError."""
+    code, out, err = run(["sim", "deep_rock_galactic", "--hazard", hazard, "--games", "1"], capsys)
+    assert code == 2 and "Hazard levels go from 1 to 5" in err and out == ""
