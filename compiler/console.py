@@ -5,7 +5,10 @@ print progress through this module, so nothing below the command layer imports c
 """
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
+from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
 
@@ -18,3 +21,24 @@ def progress(message: str) -> None:
     # the text and the newline apart, so two processes' lines could run together.
     sys.stderr.write(dg.escape_controls(message) + "\n")    # names can be hostile
     sys.stderr.flush()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """`data` into `path` through a temporary file beside it: a write that fails (a full disk)
+    leaves no half-written file behind as if it were good."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

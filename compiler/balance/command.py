@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.console import write_atomic
 
 
 def add_arguments(b) -> None:
@@ -41,8 +42,8 @@ def run(args, usage_error) -> int:
         raise usage_error("--games must be at least 1")
     if args.workers < 0:
         raise usage_error("--workers must be 0 (every core) or more")
-    if args.html and Path(args.html).is_dir():
-        raise usage_error(f"--html names a folder: {args.html}")
+    if args.html is not None:
+        _check_html_target(args.html, usage_error)
     reporter = dg.Reporter()
     packs = [str(Path(p).resolve()) for p in args.pack]
     data = loadgen.game_data(args.game, [Path(p) for p in packs], reporter)
@@ -79,11 +80,26 @@ def run(args, usage_error) -> int:
     games = sum(len(rs) for rs in result["records"].values())
     print(f"{games} games in {seconds:.1f}s: {games / seconds if seconds else 0:.1f} games/s "
           f"on {'dask' if client else f'{workers} worker(s)'}", file=sys.stderr)
-    if args.html:
-        Path(args.html).write_text(report_mod.to_html(result), encoding="utf-8")
+    if args.html is not None:
+        try:
+            write_atomic(Path(args.html), report_mod.to_html(result).encode("utf-8"))
+        except OSError as err:
+            raise usage_error(f"cannot write --html {args.html}: {err.strerror}") from None
         print(f"writing {args.html}", file=sys.stderr)
     print(report_mod.to_json(result) if args.json else report_mod.to_text(result))
     return 0
+
+
+def _check_html_target(html: str, usage_error) -> None:
+    """Before the games are played: where the page goes must be able to take it (the write
+    failed only after the whole run, as an internal error)."""
+    target = Path(html)
+    if not html or target.is_dir():
+        raise usage_error(f"--html names a folder, not a file: {html!r}")
+    if target.exists() and not target.is_file():   # /dev/full, a FIFO: never replaced
+        raise usage_error(f"--html {html}: not a regular file")
+    if not target.parent.is_dir():
+        raise usage_error(f"--html {html}: there is no folder {target.parent}")
 
 
 def _dask(address: str, workers: int, usage_error):

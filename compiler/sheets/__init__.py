@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -26,6 +24,7 @@ import markupsafe
 from ruamel.yaml import YAML
 
 from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.console import write_atomic
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import EffectSyntaxError, parse
@@ -735,26 +734,7 @@ def write_pdf(html: str, path: Path, max_pages: int | None = None) -> None:
     document = HTML(string=html, base_url=str(TEMPLATES)).render()
     if max_pages is not None:
         document = document.copy(document.pages[:max_pages])
-    _write_atomic(path, document.write_pdf(pdf_identifier=b"tomecraft-sheet"))
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    write_atomic(path, document.write_pdf(pdf_identifier=b"tomecraft-sheet"))
 
 
 def render_game(game: Game, lang, formats, out: Path,
@@ -783,7 +763,7 @@ def write_formats(html: str, stem: Path, formats, progress: Callable[[str], None
         if progress:
             progress(f"writing {path}")
         if fmt == "html":
-            _write_atomic(path, html.encode("utf-8"))
+            write_atomic(path, html.encode("utf-8"))
         else:
             write_pdf(html, path)
         written.append(path)

@@ -912,3 +912,39 @@ def test_a_huge_hazard_range_is_a_usage_error_not_a_memory_error(capsys, hazard)
     """`sim --hazard 1-99999999999` built the whole range before checking it: MemoryError."""
     code, out, err = run(["sim", "deep_rock_galactic", "--hazard", hazard, "--games", "1"], capsys)
     assert code == 2 and "Hazard levels go from 1 to 5" in err and out == ""
+
+
+TOMB_PARTY = "content/clank_catacombs/packs/tomb_party"
+
+
+@pytest.mark.parametrize("html", ["/dev/full", "{tmp}/missing/r.html", "{tmp}/fifo", "",
+                                  "{tmp}"])
+def test_balance_html_that_cannot_be_written_is_refused_before_the_games(tmp_path, capsys,
+                                                                        monkeypatch, html):
+    """`balance --html /dev/full` (or into a missing folder) played every game, then failed
+    writing: an internal error. `--html ""` was silently not written."""
+    from tomecraft.compiler import balance
+    os.mkfifo(tmp_path / "fifo")
+    monkeypatch.setattr(balance, "run", lambda *a, **k: pytest.fail("games played"))
+    code, out, err = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "2",
+                          "--workers", "1", "--quiet", "--html", html.replace("{tmp}", str(tmp_path))],
+                         capsys)
+    assert code == 2 and "--html" in err and out == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+
+
+def test_balance_html_write_that_fails_leaves_no_page_behind(tmp_path, capsys, monkeypatch):
+    """A full disk while the page is written: a usage error, and no half page left as if good."""
+    from tomecraft.compiler import console
+
+    class FullDisk:  # os, for console.write_atomic only: its last step fails
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+        def replace(self, *args):
+            raise OSError(28, "No space left on device")
+    monkeypatch.setattr(console, "os", FullDisk())
+    code, _, err = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "1",
+                        "--workers", "1", "--quiet", "--html", tmp_path / "r.html"], capsys)
+    assert code == 2 and "No space left on device" in err
+    assert list(tmp_path.iterdir()) == []
