@@ -64,7 +64,8 @@ def run(args, usage_error) -> int:
                         until_significant=args.until_significant, max_games=args.max_games,
                         catalog=catalog)
     workers = args.workers or parallel.available_cores()
-    client, cluster = _dask(args.dask, workers, usage_error) if args.dask else (None, None)
+    client, cluster = _dask(args.dask, workers, usage_error) if args.dask is not None \
+        else (None, None)
     try:
         result = balance.run(plan, workers=workers, client=client,
                              quiet=args.quiet or args.json)
@@ -107,8 +108,13 @@ def _dask(address: str, workers: int, usage_error):
         from distributed import Client, LocalCluster
     except ImportError:
         raise usage_error("--dask needs the distributed extra: pip install 'tomecraft[distributed]'") from None
+    if not address:
+        raise usage_error("--dask needs a scheduler address (tcp://host:8786) or 'local'")
     if address == "local":
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                dashboard_address=None)
         return Client(cluster), cluster
-    return Client(address), None
+    try:
+        return Client(address), None
+    except (OSError, ValueError, TypeError) as err:  # a malformed address, no scheduler there
+        raise usage_error(f"--dask {address}: no Dask scheduler reached there: {err}") from None

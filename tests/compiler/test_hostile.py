@@ -948,3 +948,15 @@ def test_balance_html_write_that_fails_leaves_no_page_behind(tmp_path, capsys, m
                         "--workers", "1", "--quiet", "--html", tmp_path / "r.html"], capsys)
     assert code == 2 and "No space left on device" in err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("address", ["nonsense", "inproc://x", ""])
+def test_a_dask_address_that_leads_nowhere_is_a_usage_error(capsys, monkeypatch, address):
+    """`balance --dask nonsense` was an internal error (ValueError: missing port number);
+    `--dask ''` ran locally as if no --dask had been given."""
+    pytest.importorskip("distributed")
+    from tomecraft.compiler import balance
+    monkeypatch.setattr(balance, "run", lambda *a, **k: pytest.fail("games played"))
+    code, out, err = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "1",
+                          "--workers", "1", "--quiet", "--dask", address], capsys)
+    assert code == 2 and "--dask" in err and out == ""
