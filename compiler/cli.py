@@ -103,9 +103,10 @@ def cmd_build(args) -> int:
 
 
 def _workers(text: str) -> int:
-    if not text.isdigit() or int(text) > 64:
+    from tomecraft.compiler.parallel import MAX_WORKERS
+    if not text.isdigit() or int(text) > MAX_WORKERS:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers from 0 "
-                                         "(every core) to 64")
+                                         f"(every core) to {MAX_WORKERS}")
     return int(text)
 
 

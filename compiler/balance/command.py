@@ -8,6 +8,9 @@ from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.console import write_atomic
 
 
+MAX_GAMES = 1_000_000  # per player count: 10**12 ended in a MemoryError (an internal error)
+
+
 def add_arguments(b) -> None:
     b.add_argument("game", help="the game id, e.g. clank_catacombs")
     b.add_argument("--pack", action="append", default=[], metavar="DIR",
@@ -27,7 +30,8 @@ def add_arguments(b) -> None:
                    help="double the games until every difference is settled "
                         "(significant, or within ±2 points / ±2%%) or --max-games is reached")
     b.add_argument("--max-games", type=int, default=0,
-                   help="the cap for --until-significant (default 8 x --games)")
+                   help="the cap for --until-significant (default 8 x --games, at most "
+                        f"{MAX_GAMES:,})")
     b.add_argument("--json", action="store_true", help="print the report (with every game's "
                    "record) as JSON")
     b.add_argument("--html", metavar="FILE", help="also write the report as an HTML page with plots")
@@ -40,8 +44,12 @@ def run(args, usage_error) -> int:
     from tomecraft.runtime import sim
     if args.games < 1:
         raise usage_error("--games must be at least 1")
-    if args.workers < 0:
-        raise usage_error("--workers must be 0 (every core) or more")
+    if not 0 <= args.workers <= parallel.MAX_WORKERS:   # 1000 forked 1000 processes at once
+        raise usage_error(f"--workers goes from 0 (every core) to {parallel.MAX_WORKERS}, "
+                          f"not {args.workers}")
+    for option, games in (("--games", args.games), ("--max-games", args.max_games)):
+        if games > MAX_GAMES or games < 0:   # every game's index and record is kept in memory
+            raise usage_error(f"{option} goes up to {MAX_GAMES:,} paired games, not {games}")
     if args.html is not None:
         _check_html_target(args.html, usage_error)
     reporter = dg.Reporter()
@@ -61,7 +69,8 @@ def run(args, usage_error) -> int:
     catalog = balance.catalog(data)
     plan = balance.Plan(args.game, tuple(packs), players, args.games, args.seed,
                         sweep=getattr(sim.engine_module(data), "BALANCE_SWEEP", ()),
-                        until_significant=args.until_significant, max_games=args.max_games,
+                        until_significant=args.until_significant,
+                        max_games=args.max_games or min(8 * args.games, MAX_GAMES),
                         catalog=catalog)
     workers = args.workers or parallel.available_cores()
     client, cluster = _dask(args.dask, workers, usage_error) if args.dask is not None \

@@ -960,3 +960,17 @@ def test_a_dask_address_that_leads_nowhere_is_a_usage_error(capsys, monkeypatch,
     code, out, err = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "1",
                           "--workers", "1", "--quiet", "--dask", address], capsys)
     assert code == 2 and "--dask" in err and out == ""
+
+
+@pytest.mark.parametrize("option, value", [("--workers", "1000"), ("--workers", "-1"),
+                                           ("--games", str(10**12)), ("--max-games", "-5"),
+                                           ("--max-games", str(10**12))])
+def test_balance_sizes_beyond_reason_are_usage_errors(capsys, monkeypatch, option, value):
+    """`balance --workers 1000` forked a thousand processes at once (build stops at 64);
+    `--games 10**12` listed every game index first: MemoryError, an internal error."""
+    from tomecraft.compiler import balance
+    monkeypatch.setattr(balance, "run", lambda *a, **k: pytest.fail("games played"))
+    argv = {"--workers": "1", "--games": "1", "--max-games": "0", option: value}
+    code, out, err = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--quiet",
+                          "--until-significant", *[x for kv in argv.items() for x in kv]], capsys)
+    assert code == 2 and option in err and out == ""
