@@ -302,8 +302,23 @@ def _write_into(out: str, write, what: str = "--out"):
         raise UsageError(f"cannot write to {what} {out}: {err.strerror}") from None
 
 
+def _printed_outside_content(args) -> None:
+    """`sheets`/`cards --out`: not '' (the current folder, silently) and not inside the content
+    or a --pack folder, where the printouts would land among the files they are made from."""
+    if not args.out:
+        raise UsageError("--out needs a folder to write into")
+    out = Path(args.out).resolve()
+    packs = [p for p in args.pack if (Path(p) / "pack.yaml").is_file()]  # others: refused later
+    for source in [pipeline.content_root(), *packs]:
+        root = Path(source).resolve()
+        if out == root or root in out.parents:
+            raise UsageError(f"--out {args.out} is inside {source}: write printouts elsewhere "
+                             "(the default is sheets/ or cards/)")
+
+
 def cmd_sheets(args) -> int:
     from tomecraft.compiler import sheets
+    _printed_outside_content(args)
     return _write_into(args.out, lambda: sheets.run_cli(args))
 
 
@@ -352,6 +367,7 @@ def version() -> str:
 
 def cmd_cards(args) -> int:
     from tomecraft.compiler.sheets import cards
+    _printed_outside_content(args)
     return _write_into(args.out, lambda: cards.run_cli(args))
 
 

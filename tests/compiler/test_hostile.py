@@ -974,3 +974,18 @@ def test_balance_sizes_beyond_reason_are_usage_errors(capsys, monkeypatch, optio
     code, out, err = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--quiet",
                           "--until-significant", *[x for kv in argv.items() for x in kv]], capsys)
     assert code == 2 and option in err and out == ""
+
+
+@pytest.mark.parametrize("command", ["sheets", "cards"])
+@pytest.mark.parametrize("out", ["", "content/the_cave", "content", "{pack}", "{pack}/prints"])
+def test_printouts_are_not_written_into_the_content_or_the_current_folder(tmp_path, capsys,
+                                                                          command, out):
+    """`--out content/the_cave` wrote content/the_cave/the_cave/*.html among the game's files;
+    `--out ''` wrote into the current folder (here: the repository's root)."""
+    pack = make_pack(tmp_path, {})
+    before = sorted(REPO.rglob("*.html")) + sorted(tmp_path.rglob("*"))
+    code, out_text, err = run([command, "--game", "the_cave", "--pack", pack, "--lang", "en",
+                               "--format", "html", "--out", out.replace("{pack}", str(pack))],
+                              capsys)
+    assert code == 2 and "--out" in err
+    assert sorted(REPO.rglob("*.html")) + sorted(tmp_path.rglob("*")) == before
