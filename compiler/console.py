@@ -19,7 +19,8 @@ def progress(message: str) -> None:
     """Progress goes to stderr so --format json stays clean on stdout."""
     # One write per line, newline included: build workers share stderr, and print() writes
     # the text and the newline apart, so two processes' lines could run together.
-    sys.stderr.write(dg.escape_controls(message) + "\n")    # names can be hostile
+    # names can be hostile: a newline in a path (--out 'x\nerror[...]') would forge a line
+    sys.stderr.write(dg.escape_controls(message).replace("\n", "\\n") + "\n")
     sys.stderr.flush()
 
 

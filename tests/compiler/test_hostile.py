@@ -989,3 +989,12 @@ def test_printouts_are_not_written_into_the_content_or_the_current_folder(tmp_pa
                               capsys)
     assert code == 2 and "--out" in err
     assert sorted(REPO.rglob("*.html")) + sorted(tmp_path.rglob("*")) == before
+
+
+def test_a_newline_in_an_out_path_cannot_forge_a_line_of_progress(tmp_path, capsys):
+    """`--out 'x\\nerror[TC-E001]: ...'` printed `writing x` and a forged line on its own."""
+    out = tmp_path / "x\nerror[TC-E001]: forged"
+    code, _, err = run(["cards", "--game", "the_cave", "--lang", "en", "--format", "html",
+                        "--out", out], capsys)
+    assert code == 0 and (out / "the_cave" / "print_and_play.en.html").is_file()
+    assert "forged" in err and not any(line.startswith("error[") for line in err.splitlines())
