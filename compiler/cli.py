@@ -511,6 +511,13 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _usage_error(err: UsageError) -> None:
+    """One line on stderr: a newline in a path the user gave (--pack 'x\nerror[...]') is
+    shown escaped, never as a forged line of its own."""
+    message = dg.escape_controls(f"tomecraft: error[{dg.USAGE}]: {err}").replace("\n", "\\n")
+    print(message, file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     if (sys.argv[1:] if argv is None else argv) == ["build"]:
         from tomecraft.compiler import build  # nothing changed since the last build: stop here
@@ -519,12 +526,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser().parse_args(argv)
     except UsageError as err:
-        print(f"tomecraft: error[{dg.USAGE}]: {dg.escape_controls(str(err))}", file=sys.stderr)
+        _usage_error(err)
         return 2
     try:
         return args.run(args)
     except UsageError as err:
-        print(dg.escape_controls(f"tomecraft: error[{dg.USAGE}]: {err}"), file=sys.stderr)
+        _usage_error(err)
         return 2
     except KeyboardInterrupt:
         print("tomecraft: interrupted", file=sys.stderr)

@@ -998,3 +998,15 @@ def test_a_newline_in_an_out_path_cannot_forge_a_line_of_progress(tmp_path, caps
                         "--out", out], capsys)
     assert code == 0 and (out / "the_cave" / "print_and_play.en.html").is_file()
     assert "forged" in err and not any(line.startswith("error[") for line in err.splitlines())
+
+
+@pytest.mark.parametrize("argv", [
+    ["sheets", "--game", "the_cave", "--pack", "{tmp}/x\nerror[TC-E001]: forged"],
+    ["schema", "--out", "{tmp}/file\nerror[TC-E001]: forged"],
+    ["scenario", "run", "{tmp}/none\nerror[TC-E001]: forged"],
+])
+def test_a_newline_in_a_path_cannot_forge_a_usage_error_line(tmp_path, capsys, argv):
+    (tmp_path / "file\nerror[TC-E001]: forged").write_text("a file")
+    code, _, err = run([a.replace("{tmp}", str(tmp_path)) for a in argv], capsys)
+    assert code == 2 and "forged" in err
+    assert not any(line.startswith("error[") for line in err.splitlines()), err
