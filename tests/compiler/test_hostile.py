@@ -1010,3 +1010,16 @@ def test_a_newline_in_a_path_cannot_forge_a_usage_error_line(tmp_path, capsys, a
     code, _, err = run([a.replace("{tmp}", str(tmp_path)) for a in argv], capsys)
     assert code == 2 and "forged" in err
     assert not any(line.startswith("error[") for line in err.splitlines()), err
+
+
+@pytest.mark.parametrize("fmt", ["github", "sarif"])
+def test_github_and_sarif_output_escape_controls_in_file_names(tmp_path, capsys, fmt):
+    """`check --format github` printed a file name's ESC, BEL, U+202E and U+009B raw (text and
+    json escaped them); sarif left the bidi and C1 controls raw (json.dumps keeps them)."""
+    pack = make_pack(tmp_path, {f"bad{ESC}]0;x\x07\u202e\x9b.yaml": "tokens: [1, 2"})
+    code, out, err = run(["check", "content/the_cave", "--pack", pack, "--format", fmt], capsys)
+    assert code == 1 and "bad" in out
+    for raw in (ESC, "\x07", "\u202e", "\x9b"):
+        assert raw not in out + err
+    if fmt == "sarif":
+        assert json.loads(out)["runs"][0]["results"]
