@@ -1023,3 +1023,18 @@ def test_github_and_sarif_output_escape_controls_in_file_names(tmp_path, capsys,
         assert raw not in out + err
     if fmt == "sarif":
         assert json.loads(out)["runs"][0]["results"]
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_balance_report_escapes_controls_in_a_pack_folders_name(tmp_path, capsys, as_json):
+    """A --pack folder named `tp<ESC>[31m<U+202E><U+009B>` reached the balance report raw:
+    the text's first line, the JSON's packs (C1 and bidi) and the HTML page's title."""
+    pack = tmp_path / f"tp{ESC}[31m\u202e\x9b"
+    shutil.copytree(REPO / TOMB_PARTY, pack)
+    html = tmp_path / "r.html"
+    code, out, err = run(["balance", "clank_catacombs", "--pack", pack, "--games", "1",
+                          "--workers", "1", "--quiet", "--html", html]
+                         + (["--json"] if as_json else []), capsys)
+    assert code == 0 and "tp" in out
+    for raw in (ESC, "\u202e", "\x9b"):
+        assert raw not in out + err and raw not in html.read_text(encoding="utf-8")
