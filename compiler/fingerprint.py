@@ -73,7 +73,10 @@ def _input_files(root: Path, base: bool) -> list[tuple[str, Path | None]]:
         for name in sorted(filenames):
             if name.endswith((".yaml", ".yml")):
                 path = here / name
-                inside = path.resolve().is_relative_to(resolved) and path.resolve().is_file()
+                try:
+                    inside = path.resolve().is_relative_to(resolved) and path.resolve().is_file()
+                except (OSError, RuntimeError):  # a symlink loop: the loader reports the link
+                    inside = False
                 files.append((path.relative_to(root).as_posix(), path if inside else None))
     return files
 

@@ -1038,3 +1038,27 @@ def test_balance_report_escapes_controls_in_a_pack_folders_name(tmp_path, capsys
     assert code == 0 and "tp" in out
     for raw in (ESC, "\u202e", "\x9b"):
         assert raw not in out + err and raw not in html.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", [["sim", "the_cave", "--games", "1"],
+                                     ["balance", "the_cave", "--games", "1", "--workers", "1"],
+                                     ["scenario", "run", "tests/scenarios/the_cave"]])
+def test_a_pack_holding_a_symlink_loop_is_a_diagnostic_in_every_command(tmp_path, capsys,
+                                                                        command):
+    """`loop.yaml -> loop.yaml` in a pack: check reported it, but sim, balance and scenario
+    hashed the pack first, and Path.resolve raised RuntimeError: an internal error."""
+    pack = make_pack(tmp_path, {})
+    os.symlink("loop.yaml", pack / "loop.yaml")
+    code, out, err = run([*command, "--pack", pack], capsys)
+    assert code == 1 and "loop.yaml" in out + err
+
+
+def test_sim_with_a_folder_that_is_no_pack_says_so_before_reading_it(tmp_path, capsys,
+                                                                       monkeypatch):
+    """`sim --pack /` walked and hashed every YAML file on the machine before saying / holds no
+    pack.yaml (and met a symlink loop somewhere under /tmp: an internal error)."""
+    from tomecraft.compiler import fingerprint
+    monkeypatch.setattr(fingerprint, "roots_hash", lambda roots: pytest.fail(f"hashed {roots}"))
+    (tmp_path / "deep").mkdir()
+    code, out, err = run(["sim", "the_cave", "--games", "1", "--pack", tmp_path], capsys)
+    assert code == 1 and "pack.yaml is missing" in out
