@@ -1062,3 +1062,30 @@ def test_sim_with_a_folder_that_is_no_pack_says_so_before_reading_it(tmp_path, c
     (tmp_path / "deep").mkdir()
     code, out, err = run(["sim", "the_cave", "--games", "1", "--pack", tmp_path], capsys)
     assert code == 1 and "pack.yaml is missing" in out
+
+
+@pytest.mark.parametrize("command", [["sim", "the_cave", "--games", "1"],
+                                     ["scenario", "run", "tests/scenarios/the_cave"]])
+def test_deep_pack_folders_are_a_diagnostic_in_sim_and_scenario_too(tmp_path, capsys, command):
+    """check refused 1,200 nested folders, but sim and scenario hashed the pack first with
+    os.walk, which recurses once per level: RecursionError, an internal error."""
+    pack = make_pack(tmp_path, {})
+    _deep_tree(pack, 1_200)
+    try:
+        code, out, err = run([*command, "--pack", pack], capsys)
+        assert code == 1 and str(packs.MAX_DIR_DEPTH) in out + err
+    finally:
+        _remove_deep_tree(pack / "d")
+
+
+def test_an_oversized_file_is_not_read_to_hash_it(tmp_path, capsys, monkeypatch):
+    """sim read a pack's every YAML file whole to hash it, before the loader's 2 MiB limit."""
+    from tomecraft.compiler import fingerprint
+    pack = make_pack(tmp_path, {})
+    with open(pack / "huge.yaml", "wb") as handle:
+        handle.truncate(fingerprint._MAX_READ + 1)           # sparse: no disk used
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read whole")
+                        if self.name == "huge.yaml" else real(self))
+    code, out, err = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
+    assert code == 1 and "huge.yaml" in out
