@@ -325,6 +325,8 @@ def cmd_sheets(args) -> int:
 def cmd_new(args) -> int:
     from tomecraft.compiler import scaffold
     root = game_root(args.game)
+    if args.id == "":   # taken for no --id: the folder's name, silently
+        raise UsageError("--id needs a pack id (or leave it out: the folder's name)")
     for path in _write_into(args.dir, lambda: scaffold.new_pack(root, Path(args.dir), args.id),
                             what="DIR"):
         progress(f"wrote {path}")
@@ -339,6 +341,8 @@ def cmd_schema(args) -> int:
             raise UsageError(f"unknown schema {args.name!r}; schemas: " + ", ".join(sorted(files)))
         print(files[args.name], end="")
         return 0
+    if not args.out:   # '' wrote every schema into the current folder
+        raise UsageError("--out needs a folder to write into")
     for path in _write_into(args.out, lambda: editor_schemas.write(files, Path(args.out))):
         progress(f"wrote {path}")
     return 0

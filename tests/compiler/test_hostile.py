@@ -1089,3 +1089,13 @@ def test_an_oversized_file_is_not_read_to_hash_it(tmp_path, capsys, monkeypatch)
                         if self.name == "huge.yaml" else real(self))
     code, out, err = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
     assert code == 1 and "huge.yaml" in out
+
+
+@pytest.mark.parametrize("argv", [["schema", "--out", ""],
+                                  ["new", "pack", "the_cave", "{tmp}/p", "--id", ""]])
+def test_empty_option_values_are_usage_errors(tmp_path, capsys, monkeypatch, argv):
+    """`schema --out ''` wrote every schema into the current folder; `new --id ''` took the
+    folder's name as if no --id had been given."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run([a.replace("{tmp}", str(tmp_path)) for a in argv], capsys)
+    assert code == 2 and ("--out" in err or "--id" in err) and list(tmp_path.iterdir()) == []
