@@ -20,6 +20,7 @@ if __name__ == "__main__" and sys.argv[1:] == ["build"]:
         sys.exit(0)
 
 import argparse  # noqa: E402 (after the no-op shortcut)
+import io  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -522,11 +523,68 @@ def _usage_error(err: UsageError) -> None:
     print(message, file=sys.stderr)
 
 
+class _OutputError(Exception):
+    """Standard output refused a write (a full disk, /dev/full, an I/O error): not a bug."""
+
+
+class _GuardedOutput:
+    """sys.stdout while a command runs: a write or flush the file, pipe or terminal refuses
+    becomes _OutputError (a broken pipe stays BrokenPipeError: the reader has stopped)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise _OutputError(err.strerror or str(err)) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise _OutputError(err.strerror or str(err)) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _silence(stream) -> None:
+    """Point a refusing stdout at /dev/null, so the interpreter's last flush does not fail
+    again with a traceback at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass   # not a real file (a test's capture): nothing is flushed at exit
+
+
 def main(argv: list[str] | None = None) -> int:
     if (sys.argv[1:] if argv is None else argv) == ["build"]:
         from tomecraft.compiler import build  # nothing changed since the last build: stop here
         if build.up_to_date(progress):
             return 0
+    stdout = sys.stdout
+    sys.stdout = _GuardedOutput(stdout)
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+        return code
+    except _OutputError as err:
+        _silence(stdout)
+        print(f"tomecraft: error[{dg.USAGE}]: cannot write the output: {err}", file=sys.stderr)
+        return 2
+    finally:
+        sys.stdout = stdout
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         args = parser().parse_args(argv)
     except UsageError as err:
@@ -534,14 +592,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.run(args)
-    except UsageError as err:
-        _usage_error(err)
-        return 2
-    except KeyboardInterrupt:
-        print("tomecraft: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+    except (UsageError, KeyboardInterrupt, BrokenPipeError, _OutputError) as err:
+        return _expected(err)
     except Exception as err:  # a bug in tomecraft, never the user's content
         if os.environ.get("TOMECRAFT_DEBUG"):
             raise
@@ -549,6 +601,19 @@ def main(argv: list[str] | None = None) -> int:
               "  this is a bug in tomecraft; rerun with TOMECRAFT_DEBUG=1 for details",
               file=sys.stderr)
         return 3
+
+
+def _expected(err: BaseException) -> int:
+    """The exit code (and stderr line) of an ending that is not a bug."""
+    if isinstance(err, _OutputError):
+        raise err                       # main() answers it, once stdout is set aside
+    if isinstance(err, UsageError):
+        _usage_error(err)
+        return 2
+    if isinstance(err, KeyboardInterrupt):
+        print("tomecraft: interrupted", file=sys.stderr)
+        return 130
+    return 0                            # BrokenPipeError: the reader has stopped
 
 
 if __name__ == "__main__":

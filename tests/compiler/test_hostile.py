@@ -1099,3 +1099,16 @@ def test_empty_option_values_are_usage_errors(tmp_path, capsys, monkeypatch, arg
     monkeypatch.chdir(tmp_path)
     code, _, err = run([a.replace("{tmp}", str(tmp_path)) for a in argv], capsys)
     assert code == 2 and ("--out" in err or "--id" in err) and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["explain", "TC-E001"], ["report", "gaps"], ["--help"]])
+def test_a_standard_output_that_refuses_writes_is_no_internal_error(argv):
+    """`tomecraft report gaps > /dev/full` said 'internal error: OSError ... this is a bug in
+    tomecraft' (--help: a traceback); a full disk is the user's to fix, said in one line."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", *argv], cwd=REPO,
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "No space left on device" in done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
