@@ -60,7 +60,8 @@ def run(args, usage_error) -> int:
         return 1
     if not packs:
         raise usage_error("balance compares the base game with packs: give --pack DIR")
-    players = tuple(args.players) or (data.players["default"],)
+    # --players 2 --players 2 played every game twice: duplicated samples, false significance
+    players = tuple(dict.fromkeys(args.players)) or (data.players["default"],)
     for n in players:
         try:
             sim.check_players(data, n)

@@ -1112,3 +1112,15 @@ def test_a_standard_output_that_refuses_writes_is_no_internal_error(argv):
     assert done.returncode == 2, done.stderr
     assert "No space left on device" in done.stderr
     assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_player_count_given_twice_is_played_once(capsys):
+    """`balance --players 2 --players 2 --games 3` played 6 games per side, each pair twice:
+    duplicated samples narrow every interval (differences flagged that are not there)."""
+    code, out, _ = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "3",
+                        "--workers", "1", "--quiet", "--json", "--players", "2", "--players", "2"],
+                       capsys)
+    report = json.loads(out)
+    assert code == 0 and list(report["by_players"]) == ["2"]
+    assert report["by_players"]["2"]["base"]["games"] == 3
+    assert sorted(r["index"] for r in report["records"]["2:base"]) == [0, 1, 2]
