@@ -192,11 +192,14 @@ def cmd_contract(args) -> int:
     root = game_root(args.game)
     reporter = dg.Reporter()
     vocab = vocabulary.build(loader.load(root / "game.yaml", reporter), reporter, "game.yaml")
-    found = contract.load(vocab.engine) if vocab is not None else None
+    if vocab is None:    # was described as 'no contract yet', exit 0
+        print(dg.format_text(reporter))
+        return 1
+    found = contract.load(vocab.engine)
     if found is None:
         print(f"{args.game}: its engine declares no contract yet; content is checked against "
               "the vocabulary only")
-        draft = contract.load_draft(vocab.engine) if vocab is not None else None
+        draft = contract.load_draft(vocab.engine)
         if draft is not None:
             print("Its draft, not enforced (see the engine's contract.py for why):\n")
             print(contract.describe(draft))

@@ -1124,3 +1124,22 @@ def test_a_player_count_given_twice_is_played_once(capsys):
     assert code == 0 and list(report["by_players"]) == ["2"]
     assert report["by_players"]["2"]["base"]["games"] == 3
     assert sorted(r["index"] for r in report["records"]["2:base"]) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("argv", [["check"], ["sim", "evil", "--games", "1"], ["contract", "evil"],
+                                  ["scenario", "format", "evil"]])
+def test_a_game_naming_an_engine_tomecraft_lacks_is_refused_at_its_line(tmp_path, capsys,
+                                                                         monkeypatch, argv):
+    """A fan's game.yaml with `engine: nope` checked clean, then sim and scenario format
+    imported tomecraft.runtime.engines.nope: ModuleNotFoundError, an internal error;
+    contract said 'no contract yet' with exit 0."""
+    game = tmp_path / "content" / "evil"
+    shutil.copytree(REPO / "content" / "the_cave", game, ignore=shutil.ignore_patterns("packs"))
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    text = text.replace("engine: the_cave", "engine: nope").replace("game: the_cave", "game: evil")
+    (game / "game.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(argv, capsys)
+    assert code in (1, 2) and ("engine 'nope'" in out or "does not load" in err), out + err
+    if code == 1:
+        assert "game.yaml:" in out
