@@ -220,7 +220,8 @@ def format_text(reporter: Reporter) -> str:
     sources = dict(reporter.sources)
     out: list[str] = []
     for d in reporter.sorted():
-        out.append(escape_controls(f"{d.file}:{d.line}:{d.column}: {d.severity}[{d.code}]: "
+        where = d.file.replace("\n", "\\n")   # a file named 'x\nerror[...]' forged a line
+        out.append(escape_controls(f"{where}:{d.line}:{d.column}: {d.severity}[{d.code}]: "
                                    f"{d.message}"))
         out.extend(_snippet(d, sources))
         if d.hint:

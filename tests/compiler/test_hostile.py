@@ -1143,3 +1143,12 @@ def test_a_game_naming_an_engine_tomecraft_lacks_is_refused_at_its_line(tmp_path
     assert code in (1, 2) and ("engine 'nope'" in out or "does not load" in err), out + err
     if code == 1:
         assert "game.yaml:" in out
+
+
+def test_a_newline_in_a_file_name_cannot_forge_a_diagnostic_line(tmp_path, capsys):
+    """A pack file named 'x<newline>tokens.yaml:1:1: error[TC-E001]: forged.yaml' printed its
+    diagnostic on two lines, the second a well-formed error of a file that has none."""
+    pack = make_pack(tmp_path, {"x\ntokens.yaml:1:1: error[TC-E001]: forged.yaml": "tokens: [1, 2"})
+    code, out, _ = run(["check", "content/the_cave", "--pack", pack], capsys)
+    assert code == 1 and "forged" in out
+    assert not any(line.startswith("tokens.yaml") for line in out.splitlines()), out
