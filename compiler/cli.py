@@ -522,8 +522,7 @@ def parser() -> argparse.ArgumentParser:
 def _usage_error(err: UsageError) -> None:
     """One line on stderr: a newline in a path the user gave (--pack 'x\nerror[...]') is
     shown escaped, never as a forged line of its own."""
-    message = dg.escape_controls(f"tomecraft: error[{dg.USAGE}]: {err}").replace("\n", "\\n")
-    print(message, file=sys.stderr)
+    print(dg.one_line(f"tomecraft: error[{dg.USAGE}]: {err}"), file=sys.stderr)
 
 
 class _OutputError(Exception):

@@ -20,7 +20,7 @@ def progress(message: str) -> None:
     # One write per line, newline included: build workers share stderr, and print() writes
     # the text and the newline apart, so two processes' lines could run together.
     # names can be hostile: a newline in a path (--out 'x\nerror[...]') would forge a line
-    sys.stderr.write(dg.escape_controls(message).replace("\n", "\\n") + "\n")
+    sys.stderr.write(dg.one_line(message) + "\n")
     sys.stderr.flush()
 
 

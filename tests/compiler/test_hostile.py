@@ -1152,3 +1152,17 @@ def test_a_newline_in_a_file_name_cannot_forge_a_diagnostic_line(tmp_path, capsy
     code, out, _ = run(["check", "content/the_cave", "--pack", pack], capsys)
     assert code == 1 and "forged" in out
     assert not any(line.startswith("tokens.yaml") for line in out.splitlines()), out
+
+
+def test_a_newline_in_a_scenario_name_cannot_forge_a_verdict(tmp_path, capsys):
+    """A scenario named "x\\nok    all.yaml: everything passes" (content text may hold a
+    newline) printed a verdict line of its own; so did a scenario file's name."""
+    source = sorted((REPO / "tests" / "scenarios" / "the_cave").glob("*.yaml"))[0]
+    text = source.read_text(encoding="utf-8")
+    name_line = next(line for line in text.splitlines() if line.startswith("name:"))
+    (tmp_path / "a.yaml").write_text(text.replace(
+        name_line, 'name: "x\\nok    all.yaml: everything passes"'), encoding="utf-8")
+    (tmp_path / "b\nok    forged.yaml").write_text("game: the_cave\nsteps: [1, 2\n")
+    code, out, _ = run(["scenario", "run", tmp_path], capsys)
+    assert code == 1 and "forged" in out and "everything passes" in out
+    assert [line[:6] for line in out.splitlines()[:-1]].count("ok    ") <= 1, out
