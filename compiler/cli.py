@@ -232,11 +232,14 @@ def _hazard_sweep(args, data, options: dict, sim) -> int:
     """`sim --hazard N` (one level) or a sweep (several): the summary per level, and the
     success rate of each level on one line."""
     summaries = {}
-    for level in _hazards(args.hazard):
+    levels = _hazards(args.hazard)
+    if args.usage and len(levels) > 1 and not args.json:   # the sweep prints one line a level
+        raise UsageError("--usage with --hazard takes one level (or --json for a sweep)")
+    for level in levels:
         try:
             summaries[level] = sim.run(data, players=args.players, games=args.games, seed=args.seed,
                                        options={**options, "hazard": level},
-                                       progress=None if args.json else progress)
+                                       progress=None if args.json else progress, usage=args.usage)
         except ValueError as err:
             raise UsageError(str(err)) from None
     if args.json:

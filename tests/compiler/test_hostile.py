@@ -1166,3 +1166,14 @@ def test_a_newline_in_a_scenario_name_cannot_forge_a_verdict(tmp_path, capsys):
     code, out, _ = run(["scenario", "run", tmp_path], capsys)
     assert code == 1 and "forged" in out and "everything passes" in out
     assert [line[:6] for line in out.splitlines()[:-1]].count("ok    ") <= 1, out
+
+
+def test_sim_usage_is_not_dropped_by_a_hazard_level(capsys):
+    """`sim deep_rock_galactic --hazard 3 --usage` printed no usage at all: the option was
+    silently dropped; a sweep of several levels cannot show it on its one line a level."""
+    code, out, _ = run(["sim", "deep_rock_galactic", "--hazard", "3", "--usage", "--games", "1"],
+                       capsys)
+    assert code == 0 and "usage (entities" in out
+    code, _, err = run(["sim", "deep_rock_galactic", "--hazard", "1-2", "--usage", "--games", "1"],
+                       capsys)
+    assert code == 2 and "--usage" in err
