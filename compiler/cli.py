@@ -344,10 +344,13 @@ def cmd_schema(args) -> int:
     from tomecraft.compiler import editor_schemas
     files = editor_schemas.files(game_root(args.game) if args.game else None)
     if args.out is None:
-        if args.name not in files:
-            raise UsageError(f"unknown schema {args.name!r}; schemas: " + ", ".join(sorted(files)))
-        print(files[args.name], end="")
+        name = args.name or "pack.schema.json"
+        if name not in files:
+            raise UsageError(f"unknown schema {name!r}; schemas: " + ", ".join(sorted(files)))
+        print(files[name], end="")
         return 0
+    if args.name is not None:   # NAME was silently ignored: every schema is written
+        raise UsageError(f"schema --out writes every schema; {args.name!r} is for printing one")
     if not args.out:   # '' wrote every schema into the current folder
         raise UsageError("--out needs a folder to write into")
     for path in _write_into(args.out, lambda: editor_schemas.write(files, Path(args.out))):
@@ -514,7 +517,7 @@ def parser() -> argparse.ArgumentParser:
     n.set_defaults(run=cmd_new)
 
     sm = sub.add_parser("schema", help="print or write the JSON Schemas editors validate with")
-    sm.add_argument("name", nargs="?", default="pack.schema.json", metavar="NAME",
+    sm.add_argument("name", nargs="?", metavar="NAME",
                     help="the schema to print (default pack.schema.json; see --out for all)")
     sm.add_argument("--game", metavar="GAME", help="only this game's schemas (default: all)")
     sm.add_argument("--out", metavar="DIR", help="write every schema into DIR instead")

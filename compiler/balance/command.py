@@ -50,6 +50,8 @@ def run(args, usage_error) -> int:
     for option, games in (("--games", args.games), ("--max-games", args.max_games)):
         if games > MAX_GAMES or games < 0:   # every game's index and record is kept in memory
             raise usage_error(f"{option} goes up to {MAX_GAMES:,} paired games, not {games}")
+    if args.max_games and not args.until_significant:   # was silently ignored
+        raise usage_error("--max-games caps --until-significant: give both, or neither")
     if args.html is not None:
         _check_html_target(args.html, usage_error)
     reporter = dg.Reporter()

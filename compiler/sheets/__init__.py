@@ -776,6 +776,11 @@ def run_cli(args) -> int:
     from tomecraft.compiler import diagnostics as dg, pipeline
     from tomecraft.compiler.console import UsageError, progress
     if args.mission:
+        ignored = [option for option, given in (("--game", args.game), ("--all", args.all),
+                                                ("--edition", args.edition != "player")) if given]
+        if ignored:   # silently ignored: --game the_cave wrote a Deep Rock Galactic briefing
+            raise UsageError(f"--mission writes one mission's briefing: {', '.join(ignored)} "
+                             "is for the game's sheets")
         from tomecraft.compiler.sheets import deep_rock_galactic  # the only game with mission files
         return deep_rock_galactic.briefing_cli(args)
     packs = [Path(p) for p in getattr(args, "pack", None) or []]

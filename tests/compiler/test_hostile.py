@@ -1177,3 +1177,20 @@ def test_sim_usage_is_not_dropped_by_a_hazard_level(capsys):
     code, _, err = run(["sim", "deep_rock_galactic", "--hazard", "1-2", "--usage", "--games", "1"],
                        capsys)
     assert code == 2 and "--usage" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["sheets", "--mission", "{mission}", "--game", "the_cave", "--out", "{tmp}/o"],
+    ["sheets", "--mission", "{mission}", "--all", "--out", "{tmp}/o"],
+    ["sheets", "--mission", "{mission}", "--edition", "designer", "--out", "{tmp}/o"],
+    ["schema", "the_cave/token.schema.json", "--out", "{tmp}/o"],
+    ["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--max-games", "8", "--games", "1",
+     "--workers", "1"],
+])
+def test_an_option_that_would_be_ignored_is_a_usage_error(tmp_path, capsys, argv):
+    """Each of these was silently ignored (`sheets --mission M --game the_cave` wrote the
+    mission's briefing and no Cave sheet; `schema NAME --out` wrote every schema)."""
+    mission = sorted((REPO / "tests" / "deep_rock_galactic" / "missions" / "valid").glob("*.yaml"))[0]
+    argv = [a.replace("{tmp}", str(tmp_path)).replace("{mission}", str(mission)) for a in argv]
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == "" and not (tmp_path / "o").exists(), err
