@@ -1194,3 +1194,17 @@ def test_an_option_that_would_be_ignored_is_a_usage_error(tmp_path, capsys, argv
     argv = [a.replace("{tmp}", str(tmp_path)).replace("{mission}", str(mission)) for a in argv]
     code, out, err = run(argv, capsys)
     assert code == 2 and out == "" and not (tmp_path / "o").exists(), err
+
+
+def test_schema_out_never_writes_through_a_planted_symlink(tmp_path, capsys):
+    """A symlink at --out/the_cave/token.schema.json led the schema into the file it points at,
+    outside the chosen folder; sheets and cards already replaced such a link."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (tmp_path / "out" / "the_cave").mkdir(parents=True)
+    os.symlink(victim, tmp_path / "out" / "the_cave" / "token.schema.json")
+    code, _, err = run(["schema", "--out", tmp_path / "out"], capsys)
+    assert code == 0, err
+    assert victim.read_text() == "keep me"
+    written = tmp_path / "out" / "the_cave" / "token.schema.json"
+    assert not written.is_symlink() and json.loads(written.read_text(encoding="utf-8"))
