@@ -1208,3 +1208,14 @@ def test_schema_out_never_writes_through_a_planted_symlink(tmp_path, capsys):
     assert victim.read_text() == "keep me"
     written = tmp_path / "out" / "the_cave" / "token.schema.json"
     assert not written.is_symlink() and json.loads(written.read_text(encoding="utf-8"))
+
+
+def test_balance_progress_writes_to_the_stderr_of_now(monkeypatch):
+    """Progress bound sys.stderr at import: a later run in the same process (another test's
+    capture, an embedding program that swapped stderr) wrote to a closed stream, and
+    `balance --players 5` said 'error: I/O operation on closed file' instead of why."""
+    import io
+    from tomecraft.compiler.balance.runner import Progress
+    now = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", now)
+    assert Progress(5, quiet=False).stream is now
