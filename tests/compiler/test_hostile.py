@@ -1219,3 +1219,17 @@ def test_balance_progress_writes_to_the_stderr_of_now(monkeypatch):
     now = io.StringIO()
     monkeypatch.setattr(sys, "stderr", now)
     assert Progress(5, quiet=False).stream is now
+
+
+@pytest.mark.parametrize("game", ["[x]", "{a: 1}"])
+@pytest.mark.parametrize("command", [["check", "{file}"],
+                                     ["sim", "deep_rock_galactic", "--games", "1", "--mission", "{file}"],
+                                     ["sheets", "--mission", "{file}", "--out", "{tmp}/o"]])
+def test_a_yaml_file_whose_game_is_not_a_name_is_a_diagnostic(tmp_path, capsys, game, command):
+    """`game: [x]` in a file given to check, sim --mission or sheets --mission: the mission
+    test looked the list up in a set: TypeError (unhashable type), an internal error."""
+    path = tmp_path / "m.yaml"
+    path.write_text(f"game: {game}\nmission: {{id: x}}\n", encoding="utf-8")
+    code, out, err = run([a.replace("{file}", str(path)).replace("{tmp}", str(tmp_path))
+                          for a in command], capsys)
+    assert code in (1, 2) and "m.yaml" in out + err and not (tmp_path / "o").exists()
