@@ -151,7 +151,8 @@ def pack_target(pack: Path, reporter: dg.Reporter) -> Target | None:
                      packs.doc_display(doc), mark.line, mark.column, f"games: {known}")
         return None
     shipped = {p.name: p for p in in_repo_packs(root)}
-    required = [shipped[need] for need in doc.data.get("requires") or []
+    requires = doc.data.get("requires")   # `requires: 1` is the schema's to report, not a loop's
+    required = [shipped[need] for need in (requires if isinstance(requires, list) else [])
                 if isinstance(need, str) and need in shipped and shipped[need].resolve() != pack.resolve()]
     return Target(root, required + [pack])
 

@@ -1233,3 +1233,13 @@ def test_a_yaml_file_whose_game_is_not_a_name_is_a_diagnostic(tmp_path, capsys, 
     code, out, err = run([a.replace("{file}", str(path)).replace("{tmp}", str(tmp_path))
                           for a in command], capsys)
     assert code in (1, 2) and "m.yaml" in out + err and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("requires", ["1", "true", "1.5"])
+def test_a_requires_that_is_not_a_list_is_a_diagnostic_in_check(tmp_path, capsys, requires):
+    """`requires: 1` in pack.yaml: sim reported it at its line, but `check --pack` iterated the
+    number looking for shipped packs: TypeError, an internal error."""
+    pack = make_pack(tmp_path, {"pack.yaml": f"id: fan\ngame: the_cave\nversion: '1'\n"
+                                             f"requires: {requires}\n"})
+    code, out, err = run(["check", "--pack", pack, "--format", "json"], capsys)
+    assert code == 1 and located(out)[0]["file"].endswith("pack.yaml")
