@@ -306,7 +306,8 @@ def _write_into(out: str, write, what: str = "--out"):
     try:
         return write()
     except OSError as err:
-        raise UsageError(f"cannot write to {what} {out}: {err.strerror}") from None
+        where = f" ({err.filename})" if err.filename and str(err.filename) != str(out) else ""
+        raise UsageError(f"cannot write to {what} {out}: {err.strerror}{where}") from None
 
 
 def _printed_outside_content(args) -> None:

@@ -5,6 +5,7 @@ print progress through this module, so nothing below the command layer imports c
 """
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import tempfile
@@ -24,9 +25,18 @@ def progress(message: str) -> None:
     sys.stderr.flush()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, root: Path | None = None) -> None:
     """`data` into `path` through a temporary file beside it: a write that fails (a full disk)
-    leaves no half-written file behind as if it were good."""
+    leaves no half-written file behind as if it were good. `root`, the folder the user chose:
+    a symlinked folder below it (planted at out/<game>) would lead the file out of it, and is
+    refused with an OSError the command reports."""
+    if root is not None:
+        for folder in [path.parent, *path.parent.parents]:
+            if folder == root:
+                break
+            if folder.is_symlink():
+                raise OSError(errno.ELOOP, "a symbolic link there leads out of the folder",
+                              str(folder))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:

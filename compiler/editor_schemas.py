@@ -49,7 +49,7 @@ def write(schema_files: dict[str, str], out: Path) -> list[Path]:
     written = []
     for rel, text in sorted(schema_files.items()):
         path = out / rel
-        write_atomic(path, text.encode("utf-8"))
+        write_atomic(path, text.encode("utf-8"), root=out)
         written.append(path)
     return written
 

@@ -728,13 +728,14 @@ def walk_strings(value, change: Callable[[str], str]):
     return value
 
 
-def write_pdf(html: str, path: Path, max_pages: int | None = None) -> None:
+def write_pdf(html: str, path: Path, max_pages: int | None = None,
+              root: Path | None = None) -> None:
     """HTML -> PDF; `max_pages` keeps the first pages only (tests render a few, not all)."""
     from weasyprint import HTML  # imported here: slow to import, only needed for PDFs
     document = HTML(string=html, base_url=str(TEMPLATES)).render()
     if max_pages is not None:
         document = document.copy(document.pages[:max_pages])
-    write_atomic(path, document.write_pdf(pdf_identifier=b"tomecraft-sheet"))
+    write_atomic(path, document.write_pdf(pdf_identifier=b"tomecraft-sheet"), root)
 
 
 def render_game(game: Game, lang, formats, out: Path,
@@ -762,10 +763,10 @@ def write_formats(html: str, stem: Path, formats, progress: Callable[[str], None
         path = stem.with_name(f"{stem.name}.{fmt}")
         if progress:
             progress(f"writing {path}")
-        if fmt == "html":
-            write_atomic(path, html.encode("utf-8"))
+        if fmt == "html":   # every sheet is at <out>/<package>/<file>: out is stem's grandparent
+            write_atomic(path, html.encode("utf-8"), root=stem.parent.parent)
         else:
-            write_pdf(html, path)
+            write_pdf(html, path, root=stem.parent.parent)
         written.append(path)
     return written
 

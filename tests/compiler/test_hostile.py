@@ -1243,3 +1243,21 @@ def test_a_requires_that_is_not_a_list_is_a_diagnostic_in_check(tmp_path, capsys
                                              f"requires: {requires}\n"})
     code, out, err = run(["check", "--pack", pack, "--format", "json"], capsys)
     assert code == 1 and located(out)[0]["file"].endswith("pack.yaml")
+
+
+@pytest.mark.parametrize("argv, sub", [
+    (["sheets", "--game", "the_cave", "--lang", "en", "--format", "html"], "the_cave"),
+    (["cards", "--game", "the_cave", "--lang", "en", "--format", "html"], "the_cave"),
+    (["schema"], "the_cave"),
+])
+def test_a_symlinked_folder_planted_in_out_does_not_lead_the_files_elsewhere(tmp_path, capsys,
+                                                                             argv, sub):
+    """--out DIR holding DIR/the_cave -> elsewhere: the sheets, cards or schemas were written
+    into `elsewhere`, outside the folder chosen; now a usage error naming the link."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "out").mkdir()
+    os.symlink(elsewhere, tmp_path / "out" / sub)
+    code, _, err = run([*argv, "--out", tmp_path / "out"], capsys)
+    assert code == 2 and "symbolic link" in err and str(tmp_path / "out" / sub) in err
+    assert list(elsewhere.iterdir()) == []
