@@ -20,7 +20,6 @@ if __name__ == "__main__" and sys.argv[1:] == ["build"]:
         sys.exit(0)
 
 import argparse  # noqa: E402 (after the no-op shortcut)
-import io  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -29,7 +28,8 @@ from pathlib import Path  # noqa: E402
 # fast, so each command imports the stages it needs (jsonschema, lark, jinja2) itself.
 from tomecraft.compiler import diagnostics as dg  # noqa: E402
 from tomecraft.compiler import pipeline  # noqa: E402
-from tomecraft.compiler.console import UsageError, progress  # noqa: E402
+from tomecraft.compiler.console import (  # noqa: E402
+    GuardedOutput, OutputError, UsageError, progress, silence)
 
 FORMATS = ["text", "json", "github", "sarif"]
 
@@ -532,61 +532,19 @@ def _usage_error(err: UsageError) -> None:
     print(dg.one_line(f"tomecraft: error[{dg.USAGE}]: {err}"), file=sys.stderr)
 
 
-class _OutputError(Exception):
-    """Standard output refused a write (a full disk, /dev/full, an I/O error): not a bug."""
-
-
-class _GuardedOutput:
-    """sys.stdout while a command runs: a write or flush the file, pipe or terminal refuses
-    becomes _OutputError (a broken pipe stays BrokenPipeError: the reader has stopped)."""
-
-    def __init__(self, stream) -> None:
-        self._stream = stream
-
-    def write(self, text: str) -> int:
-        try:
-            return self._stream.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as err:
-            raise _OutputError(err.strerror or str(err)) from None
-
-    def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as err:
-            raise _OutputError(err.strerror or str(err)) from None
-
-    def __getattr__(self, name: str):
-        return getattr(self._stream, name)
-
-
-def _silence(stream) -> None:
-    """Point a refusing stdout at /dev/null, so the interpreter's last flush does not fail
-    again with a traceback at exit."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-        pass   # not a real file (a test's capture): nothing is flushed at exit
-
-
 def main(argv: list[str] | None = None) -> int:
     if (sys.argv[1:] if argv is None else argv) == ["build"]:
         from tomecraft.compiler import build  # nothing changed since the last build: stop here
         if build.up_to_date(progress):
             return 0
     stdout = sys.stdout
-    sys.stdout = _GuardedOutput(stdout)
+    sys.stdout = GuardedOutput(stdout)
     try:
         code = _main(argv)
         sys.stdout.flush()
         return code
-    except _OutputError as err:
-        _silence(stdout)
+    except OutputError as err:
+        silence(stdout)
         print(f"tomecraft: error[{dg.USAGE}]: cannot write the output: {err}", file=sys.stderr)
         return 2
     finally:
@@ -601,7 +559,7 @@ def _main(argv: list[str] | None) -> int:
         return 2
     try:
         return args.run(args)
-    except (UsageError, KeyboardInterrupt, BrokenPipeError, _OutputError) as err:
+    except (UsageError, KeyboardInterrupt, BrokenPipeError, OutputError) as err:
         return _expected(err)
     except Exception as err:  # a bug in tomecraft, never the user's content
         if os.environ.get("TOMECRAFT_DEBUG"):
@@ -614,7 +572,7 @@ def _main(argv: list[str] | None) -> int:
 
 def _expected(err: BaseException) -> int:
     """The exit code (and stderr line) of an ending that is not a bug."""
-    if isinstance(err, _OutputError):
+    if isinstance(err, OutputError):
         raise err                       # main() answers it, once stdout is set aside
     if isinstance(err, UsageError):
         _usage_error(err)

@@ -1,4 +1,5 @@
-"""What every command-facing stage shares, below the command line: usage errors and progress.
+"""What every command-facing stage shares, below the command line: usage errors, progress,
+atomic writes (write_atomic) and the standard output a command writes through (GuardedOutput).
 
 compiler/cli.py sits on top of everything; modules such as compiler/sheets/ raise UsageError and
 print progress through this module, so nothing below the command layer imports compiler/cli.py.
@@ -6,6 +7,7 @@ print progress through this module, so nothing below the command layer imports c
 from __future__ import annotations
 
 import errno
+import io
 import os
 import sys
 import tempfile
@@ -53,3 +55,45 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+class OutputError(Exception):
+    """Standard output refused a write (a full disk, /dev/full, an I/O error): not a bug."""
+
+
+class GuardedOutput:
+    """sys.stdout while a command runs: a write or flush the file, pipe or terminal refuses
+    becomes OutputError (a broken pipe stays BrokenPipeError: the reader has stopped)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OutputError(err.strerror or str(err)) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OutputError(err.strerror or str(err)) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def silence(stream) -> None:
+    """Point a refusing stdout at /dev/null, so the interpreter's last flush does not fail
+    again with a traceback at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass   # not a real file (a test's capture): nothing is flushed at exit
