@@ -100,6 +100,10 @@ def game_root(game: str) -> Path:
     if not names.is_identifier(game):   # an id, never a path (`../x`, `/etc`)
         raise UsageError(f"{game!r} is not a game id (games: {known})")
     root = content_root() / game
+    if (root / "game.yaml").exists() and not (root / "game.yaml").is_file():
+        # a folder or a FIFO: "unknown game 'evil' (games: evil)" contradicted itself
+        raise UsageError(f"{game}: {root / 'game.yaml'} is not a regular file; "
+                         f"run `tomecraft check {root}`")
     if not (root / "game.yaml").is_file():
         raise UsageError(f"unknown game {game!r} (games: {known})")
     return root

@@ -1261,3 +1261,17 @@ def test_a_symlinked_folder_planted_in_out_does_not_lead_the_files_elsewhere(tmp
     code, _, err = run([*argv, "--out", tmp_path / "out"], capsys)
     assert code == 2 and "symbolic link" in err and str(tmp_path / "out" / sub) in err
     assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize("make", [os.mkfifo, os.mkdir], ids=["fifo", "folder"])
+def test_a_game_yaml_that_is_no_file_is_named_not_called_unknown(tmp_path, capsys, monkeypatch,
+                                                                 make):
+    """content/evil/game.yaml a FIFO or a folder: `sim evil` said "unknown game 'evil' (games:
+    evil)", contradicting itself; it now says what is wrong with the file (and never reads it)."""
+    (tmp_path / "content" / "evil").mkdir(parents=True)
+    shutil.copytree(REPO / "content" / "the_cave", tmp_path / "content" / "the_cave",
+                    ignore=shutil.ignore_patterns("packs"))
+    make(tmp_path / "content" / "evil" / "game.yaml")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(["sim", "evil", "--games", "1"], capsys)
+    assert code == 2 and "not a regular file" in err and "unknown game" not in err
