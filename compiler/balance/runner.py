@@ -140,7 +140,7 @@ class Progress:
         # sys.stderr as it is now: a default bound at import kept a stream since closed (a
         # caller's capture), and isatty() on it raised ValueError, shown as a usage error
         self.stream = stream if stream is not None else sys.stderr
-        self.on = not quiet and getattr(stream, "isatty", lambda: False)()
+        self.on = not quiet and getattr(self.stream, "isatty", lambda: False)()
         self.start = time.perf_counter()
 
     def extend(self, more: int) -> None:

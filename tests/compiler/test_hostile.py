@@ -1220,6 +1220,14 @@ def test_balance_progress_writes_to_the_stderr_of_now(monkeypatch):
     monkeypatch.setattr(sys, "stderr", now)
     assert Progress(5, quiet=False).stream is now
 
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    bar = Progress(5, quiet=False)
+    bar(1)
+    assert bar.on and "1/5 games" in sys.stderr.getvalue()   # the bar still shows on a terminal
+
 
 @pytest.mark.parametrize("game", ["[x]", "{a: 1}"])
 @pytest.mark.parametrize("command", [["check", "{file}"],
