@@ -29,7 +29,7 @@ from pathlib import Path  # noqa: E402
 from tomecraft.compiler import diagnostics as dg  # noqa: E402
 from tomecraft.compiler import pipeline  # noqa: E402
 from tomecraft.compiler.console import (  # noqa: E402
-    GuardedOutput, OutputError, UsageError, progress, silence)
+    GuardedOutput, OutputError, UsageError, progress, silence, tell)
 
 FORMATS = ["text", "json", "github", "sarif"]
 
@@ -529,7 +529,7 @@ def parser() -> argparse.ArgumentParser:
 def _usage_error(err: UsageError) -> None:
     """One line on stderr: a newline in a path the user gave (--pack 'x\nerror[...]') is
     shown escaped, never as a forged line of its own."""
-    print(dg.one_line(f"tomecraft: error[{dg.USAGE}]: {err}"), file=sys.stderr)
+    tell(dg.one_line(f"tomecraft: error[{dg.USAGE}]: {err}"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -545,7 +545,7 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except OutputError as err:
         silence(stdout)
-        print(f"tomecraft: error[{dg.USAGE}]: cannot write the output: {err}", file=sys.stderr)
+        tell(f"tomecraft: error[{dg.USAGE}]: cannot write the output: {err}")
         return 2
     finally:
         sys.stdout = stdout
@@ -564,9 +564,8 @@ def _main(argv: list[str] | None) -> int:
     except Exception as err:  # a bug in tomecraft, never the user's content
         if os.environ.get("TOMECRAFT_DEBUG"):
             raise
-        print(dg.escape_controls(f"tomecraft: internal error: {type(err).__name__}: {err}") + "\n"
-              "  this is a bug in tomecraft; rerun with TOMECRAFT_DEBUG=1 for details",
-              file=sys.stderr)
+        tell(dg.escape_controls(f"tomecraft: internal error: {type(err).__name__}: {err}") + "\n"
+             "  this is a bug in tomecraft; rerun with TOMECRAFT_DEBUG=1 for details")
         return 3
 
 
@@ -578,7 +577,7 @@ def _expected(err: BaseException) -> int:
         _usage_error(err)
         return 2
     if isinstance(err, KeyboardInterrupt):
-        print("tomecraft: interrupted", file=sys.stderr)
+        tell("tomecraft: interrupted")
         return 130
     return 0                            # BrokenPipeError: the reader has stopped
 

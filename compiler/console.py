@@ -23,8 +23,17 @@ def progress(message: str) -> None:
     # One write per line, newline included: build workers share stderr, and print() writes
     # the text and the newline apart, so two processes' lines could run together.
     # names can be hostile: a newline in a path (--out 'x\nerror[...]') would forge a line
-    sys.stderr.write(dg.one_line(message) + "\n")
-    sys.stderr.flush()
+    tell(dg.one_line(message))
+
+
+def tell(line: str) -> None:
+    """One line on stderr, best effort: a stderr that refuses it (2>/dev/full, closed) must not
+    stop the command's work or its output (sim printed no summary and exited 1)."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def write_atomic(path: Path, data: bytes, root: Path | None = None) -> None:

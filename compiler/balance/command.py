@@ -1,11 +1,10 @@
 """The `tomecraft balance` command: options, checks of what the user asked, output."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.console import write_atomic
+from tomecraft.compiler.console import progress, tell, write_atomic
 
 
 MAX_GAMES = 1_000_000  # per player count: 10**12 ended in a MemoryError (an internal error)
@@ -58,7 +57,7 @@ def run(args, usage_error) -> int:
     packs = [str(Path(p).resolve()) for p in args.pack]
     data = loadgen.game_data(args.game, [Path(p) for p in packs], reporter)
     if data is None:
-        print(dg.format_text(reporter), file=sys.stderr)
+        tell(dg.format_text(reporter))
         return 1
     if not packs:
         raise usage_error("balance compares the base game with packs: give --pack DIR")
@@ -91,14 +90,14 @@ def run(args, usage_error) -> int:
     seconds = result.pop("seconds")
     result["game_name"] = data.name.en
     games = sum(len(rs) for rs in result["records"].values())
-    print(f"{games} games in {seconds:.1f}s: {games / seconds if seconds else 0:.1f} games/s "
-          f"on {'dask' if client else f'{workers} worker(s)'}", file=sys.stderr)
+    tell(f"{games} games in {seconds:.1f}s: {games / seconds if seconds else 0:.1f} games/s "
+         f"on {'dask' if client else f'{workers} worker(s)'}")
     if args.html is not None:
         try:
             write_atomic(Path(args.html), report_mod.to_html(result).encode("utf-8"))
         except OSError as err:
             raise usage_error(f"cannot write --html {args.html}: {err.strerror}") from None
-        print(f"writing {args.html}", file=sys.stderr)
+        progress(f"writing {args.html}")
     print(report_mod.to_json(result) if args.json else report_mod.to_text(result))
     return 0
 

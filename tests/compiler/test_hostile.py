@@ -1283,3 +1283,19 @@ def test_a_game_yaml_that_is_no_file_is_named_not_called_unknown(tmp_path, capsy
     monkeypatch.chdir(tmp_path)
     code, _, err = run(["sim", "evil", "--games", "1"], capsys)
     assert code == 2 and "not a regular file" in err and "unknown game" not in err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv, code", [
+    (["sim", "the_cave", "--games", "2"], 0),
+    (["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "1", "--workers", "1"], 0),
+    (["sim", "nope"], 2),
+])
+def test_a_standard_error_that_refuses_writes_does_not_stop_the_command(argv, code):
+    """`sim the_cave 2>/dev/full`: the first progress line failed, the internal-error message
+    failed too, and the command ended with exit 1 and no summary on its working stdout."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", *argv], cwd=REPO,
+                              stdout=subprocess.PIPE, stderr=full, text=True, timeout=300)
+    assert done.returncode == code
+    assert (done.stdout != "") == (code == 0)
