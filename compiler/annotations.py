@@ -12,6 +12,9 @@ from tomecraft.compiler import diagnostics as dg
 
 
 def _escape_data(text: str) -> str:
+    # controls escaped first (a file name holding ESC or U+202E reached the log raw), then
+    # what a workflow command itself reads
+    text = dg.escape_controls(text)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
@@ -57,7 +60,7 @@ def format_sarif(reporter: dg.Reporter) -> str:
         "runs": [{"tool": {"driver": {"name": "tomecraft", "rules": rules}},
                   "results": results}],
     }
-    return json.dumps(log, ensure_ascii=False, indent=2)
+    return dg.json_controls(json.dumps(log, ensure_ascii=False, indent=2))  # C1, bidi: escaped
 
 
 FORMATTERS = {"text": dg.format_text, "json": dg.format_json, "github": format_github,

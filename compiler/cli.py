@@ -28,7 +28,8 @@ from pathlib import Path  # noqa: E402
 # fast, so each command imports the stages it needs (jsonschema, lark, jinja2) itself.
 from tomecraft.compiler import diagnostics as dg  # noqa: E402
 from tomecraft.compiler import pipeline  # noqa: E402
-from tomecraft.compiler.console import UsageError, pack_folder, progress  # noqa: E402
+from tomecraft.compiler.console import (  # noqa: E402
+    GuardedOutput, OutputError, UsageError, pack_folder, progress, silence, tell)
 
 FORMATS = ["text", "json", "github", "sarif"]
 
@@ -103,9 +104,10 @@ def cmd_build(args) -> int:
 
 
 def _workers(text: str) -> int:
-    if not text.isdigit() or int(text) > 64:
+    from tomecraft.compiler.parallel import MAX_WORKERS
+    if not text.isdigit() or int(text) > MAX_WORKERS:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers from 0 "
-                                         "(every core) to 64")
+                                         f"(every core) to {MAX_WORKERS}")
     return int(text)
 
 
@@ -190,11 +192,14 @@ def cmd_contract(args) -> int:
     root = game_root(args.game)
     reporter = dg.Reporter()
     vocab = vocabulary.build(loader.load(root / "game.yaml", reporter), reporter, "game.yaml")
-    found = contract.load(vocab.engine) if vocab is not None else None
+    if vocab is None:    # was described as 'no contract yet', exit 0
+        print(dg.format_text(reporter))
+        return 1
+    found = contract.load(vocab.engine)
     if found is None:
         print(f"{args.game}: its engine declares no contract yet; content is checked against "
               "the vocabulary only")
-        draft = contract.load_draft(vocab.engine) if vocab is not None else None
+        draft = contract.load_draft(vocab.engine)
         if draft is not None:
             print("Its draft, not enforced (see the engine's contract.py for why):\n")
             print(contract.describe(draft))
@@ -214,11 +219,12 @@ def _hazards(text: str) -> list[int]:
     try:
         for part in text.split(","):
             low, _, high = part.partition("-")
-            levels += range(int(low), int(high or low) + 1)
+            first, last = int(low), int(high or low)
+            if not (1 <= first <= last <= 5):  # before the range is built: 1-99999999999
+                raise UsageError(f"Hazard levels go from 1 to 5, not {text!r}")
+            levels += range(first, last + 1)
     except ValueError:
         raise UsageError(f"--hazard takes a level 1-5, a list (1,3,5) or a range (1-5), not {text!r}") from None
-    if not levels or any(not 1 <= n <= 5 for n in levels):
-        raise UsageError(f"Hazard levels go from 1 to 5, not {text!r}")
     return list(dict.fromkeys(levels))
 
 
@@ -226,11 +232,14 @@ def _hazard_sweep(args, data, options: dict, sim) -> int:
     """`sim --hazard N` (one level) or a sweep (several): the summary per level, and the
     success rate of each level on one line."""
     summaries = {}
-    for level in _hazards(args.hazard):
+    levels = _hazards(args.hazard)
+    if args.usage and len(levels) > 1 and not args.json:   # the sweep prints one line a level
+        raise UsageError("--usage with --hazard takes one level (or --json for a sweep)")
+    for level in levels:
         try:
             summaries[level] = sim.run(data, players=args.players, games=args.games, seed=args.seed,
                                        options={**options, "hazard": level},
-                                       progress=None if args.json else progress)
+                                       progress=None if args.json else progress, usage=args.usage)
         except ValueError as err:
             raise UsageError(str(err)) from None
     if args.json:
@@ -297,17 +306,35 @@ def _write_into(out: str, write, what: str = "--out"):
     try:
         return write()
     except OSError as err:
-        raise UsageError(f"cannot write to {what} {out}: {err.strerror}") from None
+        where = f" ({err.filename})" if err.filename and str(err.filename) != str(out) else ""
+        raise UsageError(f"cannot write to {what} {out}: {err.strerror}{where}") from None
+
+
+def _printed_outside_content(args) -> None:
+    """`sheets`/`cards --out`: not '' (the current folder, silently) and not inside the content
+    or a --pack folder, where the printouts would land among the files they are made from."""
+    if not args.out:
+        raise UsageError("--out needs a folder to write into")
+    out = Path(args.out).resolve()
+    packs = [p for p in args.pack if (Path(p) / "pack.yaml").is_file()]  # others: refused later
+    for source in [pipeline.content_root(), *packs]:
+        root = Path(source).resolve()
+        if out == root or root in out.parents:
+            raise UsageError(f"--out {args.out} is inside {source}: write printouts elsewhere "
+                             "(the default is sheets/ or cards/)")
 
 
 def cmd_sheets(args) -> int:
     from tomecraft.compiler import sheets
+    _printed_outside_content(args)
     return _write_into(args.out, lambda: sheets.run_cli(args))
 
 
 def cmd_new(args) -> int:
     from tomecraft.compiler import scaffold
     root = game_root(args.game)
+    if args.id == "":   # taken for no --id: the folder's name, silently
+        raise UsageError("--id needs a pack id (or leave it out: the folder's name)")
     for path in _write_into(args.dir, lambda: scaffold.new_pack(root, Path(args.dir), args.id),
                             what="DIR"):
         progress(f"wrote {path}")
@@ -318,13 +345,18 @@ def cmd_schema(args) -> int:
     from tomecraft.compiler import editor_schemas
     files = editor_schemas.files(game_root(args.game) if args.game else None)
     if args.out is None:
-        if args.name not in files:
+        name = args.name or "pack.schema.json"
+        if name not in files:
             from tomecraft.compiler.checks import did_you_mean
-            close = did_you_mean(str(args.name), sorted(files))
-            raise UsageError(f"unknown schema {args.name!r}; " + (close + " " if close else "")
+            close = did_you_mean(str(name), sorted(files))
+            raise UsageError(f"unknown schema {name!r}; " + (close + " " if close else "")
                              + "schemas: " + ", ".join(sorted(files)))
-        print(files[args.name], end="")
+        print(files[name], end="")
         return 0
+    if args.name is not None:   # NAME was silently ignored: every schema is written
+        raise UsageError(f"schema --out writes every schema; {args.name!r} is for printing one")
+    if not args.out:   # '' wrote every schema into the current folder
+        raise UsageError("--out needs a folder to write into")
     for path in _write_into(args.out, lambda: editor_schemas.write(files, Path(args.out))):
         progress(f"wrote {path}")
     return 0
@@ -353,6 +385,7 @@ def version() -> str:
 
 def cmd_cards(args) -> int:
     from tomecraft.compiler.sheets import cards
+    _printed_outside_content(args)
     return _write_into(args.out, lambda: cards.run_cli(args))
 
 
@@ -493,7 +526,7 @@ def parser() -> argparse.ArgumentParser:
     n.set_defaults(run=cmd_new)
 
     sm = sub.add_parser("schema", help="print or write the JSON Schemas editors validate with")
-    sm.add_argument("name", nargs="?", default="pack.schema.json", metavar="NAME",
+    sm.add_argument("name", nargs="?", metavar="NAME",
                     help="the schema to print (default pack.schema.json; see --out for all)")
     sm.add_argument("--game", metavar="GAME", help="only this game's schemas (default: all)")
     sm.add_argument("--out", metavar="DIR", help="write every schema into DIR instead")
@@ -501,33 +534,60 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _usage_error(err: UsageError) -> None:
+    """One line on stderr: a newline in a path the user gave (--pack 'x\nerror[...]') is
+    shown escaped, never as a forged line of its own."""
+    tell(dg.one_line(f"tomecraft: error[{dg.USAGE}]: {err}"))
+
+
 def main(argv: list[str] | None = None) -> int:
     if (sys.argv[1:] if argv is None else argv) == ["build"]:
         from tomecraft.compiler import build  # nothing changed since the last build: stop here
         if build.up_to_date(progress):
             return 0
+    stdout = sys.stdout
+    sys.stdout = GuardedOutput(stdout)
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+        return code
+    except OutputError as err:
+        silence(stdout)
+        tell(f"tomecraft: error[{dg.USAGE}]: cannot write the output: {err}")
+        return 2
+    finally:
+        sys.stdout = stdout
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         args = parser().parse_args(argv)
     except UsageError as err:
-        print(f"tomecraft: error[{dg.USAGE}]: {dg.escape_controls(str(err))}", file=sys.stderr)
+        _usage_error(err)
         return 2
     try:
         return args.run(args)
-    except UsageError as err:
-        print(dg.escape_controls(f"tomecraft: error[{dg.USAGE}]: {err}"), file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("tomecraft: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+    except (UsageError, KeyboardInterrupt, BrokenPipeError, OutputError) as err:
+        return _expected(err)
     except Exception as err:  # a bug in tomecraft, never the user's content
         if os.environ.get("TOMECRAFT_DEBUG"):
             raise
-        print(dg.escape_controls(f"tomecraft: internal error: {type(err).__name__}: {err}") + "\n"
-              "  this is a bug in tomecraft; rerun with TOMECRAFT_DEBUG=1 for details",
-              file=sys.stderr)
+        tell(dg.escape_controls(f"tomecraft: internal error: {type(err).__name__}: {err}") + "\n"
+             "  this is a bug in tomecraft; rerun with TOMECRAFT_DEBUG=1 for details")
         return 3
+
+
+def _expected(err: BaseException) -> int:
+    """The exit code (and stderr line) of an ending that is not a bug."""
+    if isinstance(err, OutputError):
+        raise err                       # main() answers it, once stdout is set aside
+    if isinstance(err, UsageError):
+        _usage_error(err)
+        return 2
+    if isinstance(err, KeyboardInterrupt):
+        tell("tomecraft: interrupted")
+        return 130
+    return 0                            # BrokenPipeError: the reader has stopped
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""What every command-facing stage shares, below the command line: usage errors and progress.
+"""What every command-facing stage shares, below the command line: usage errors, progress,
+atomic writes (write_atomic) and the standard output a command writes through (GuardedOutput).
 
 compiler/cli.py sits on top of everything; modules such as compiler/sheets/ raise UsageError and
 print progress through this module, so nothing below the command layer imports compiler/cli.py.
@@ -6,7 +7,11 @@ print progress through this module, so nothing below the command layer imports c
 from __future__ import annotations
 
 import argparse
+import errno
+import io
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
@@ -18,8 +23,90 @@ def progress(message: str) -> None:
     """Progress goes to stderr so --format json stays clean on stdout."""
     # One write per line, newline included: build workers share stderr, and print() writes
     # the text and the newline apart, so two processes' lines could run together.
-    sys.stderr.write(dg.escape_controls(message) + "\n")    # names can be hostile
-    sys.stderr.flush()
+    # names can be hostile: a newline in a path (--out 'x\nerror[...]') would forge a line
+    tell(dg.one_line(message))
+
+
+def tell(line: str) -> None:
+    """One line on stderr, best effort: a stderr that refuses it (2>/dev/full, closed) must not
+    stop the command's work or its output (sim printed no summary and exited 1)."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def write_atomic(path: Path, data: bytes, root: Path | None = None) -> None:
+    """`data` into `path` through a temporary file beside it: a write that fails (a full disk)
+    leaves no half-written file behind as if it were good. `root`, the folder the user chose:
+    a symlinked folder below it (planted at out/<game>) would lead the file out of it, and is
+    refused with an OSError the command reports."""
+    if root is not None:
+        for folder in [path.parent, *path.parent.parents]:
+            if folder == root:
+                break
+            if folder.is_symlink():
+                raise OSError(errno.ELOOP, "a symbolic link there leads out of the folder",
+                              str(folder))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class OutputError(Exception):
+    """Standard output refused a write (a full disk, /dev/full, an I/O error): not a bug."""
+
+
+class GuardedOutput:
+    """sys.stdout while a command runs: a write or flush the file, pipe or terminal refuses
+    becomes OutputError (a broken pipe stays BrokenPipeError: the reader has stopped)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OutputError(err.strerror or str(err)) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OutputError(err.strerror or str(err)) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def silence(stream) -> None:
+    """Point a refusing stdout at /dev/null, so the interpreter's last flush does not fail
+    again with a traceback at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass   # not a real file (a test's capture): nothing is flushed at exit
 
 
 def pack_folder(text: str) -> str:

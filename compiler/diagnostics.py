@@ -22,6 +22,12 @@ def escape_controls(text: str) -> str:
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
 
 
+def one_line(text: str) -> str:
+    """escape_controls, newlines too: a record that must stay one line (a progress line, a
+    usage error, a scenario's verdict) whatever the names inside it hold."""
+    return escape_controls(text).replace("\n", "\\n")
+
+
 # Content may hold a carriage return (a Windows line break, written escaped): it is shown
 # escaped like the others, but only these are refused in content.
 _REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -220,7 +226,8 @@ def format_text(reporter: Reporter) -> str:
     sources = dict(reporter.sources)
     out: list[str] = []
     for d in reporter.sorted():
-        out.append(escape_controls(f"{d.file}:{d.line}:{d.column}: {d.severity}[{d.code}]: "
+        where = d.file.replace("\n", "\\n")   # a file named 'x\nerror[...]' forged a line
+        out.append(escape_controls(f"{where}:{d.line}:{d.column}: {d.severity}[{d.code}]: "
                                    f"{d.message}"))
         out.extend(_snippet(d, sources))
         if d.hint:

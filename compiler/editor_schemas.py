@@ -43,11 +43,13 @@ def files(game_root: Path | None = None) -> dict[str, str]:
 
 
 def write(schema_files: dict[str, str], out: Path) -> list[Path]:
+    """Each schema replaces what stands at its name (a symlink planted there is replaced, not
+    written through to a file outside `out`), and is never left half written."""
+    from tomecraft.compiler.console import write_atomic
     written = []
     for rel, text in sorted(schema_files.items()):
         path = out / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text.encode("utf-8"), root=out)
         written.append(path)
     return written
 

@@ -56,6 +56,15 @@ def compiler_digest() -> str:
     return digest.hexdigest()
 
 
+# Bounds on what the hash walks, above the loader's own (compiler/packs.py: 16 levels, 2,000
+# files; compiler/loader.py: 2 MiB a file): a pack beyond them is refused by its compile, so
+# its hash need not see everything, but must not exhaust the stack (os.walk recurses once per
+# level), the memory or the clock first.
+_MAX_DEPTH = 32
+_MAX_FILES = 20_000
+_MAX_READ = 8 * 1024 * 1024
+
+
 def _input_files(root: Path, base: bool) -> list[tuple[str, Path | None]]:
     """(name relative to the pack, path to read or None) of every YAML file of a pack.
 
@@ -69,11 +78,16 @@ def _input_files(root: Path, base: bool) -> list[tuple[str, Path | None]]:
         here = Path(dirpath)
         if base and here == root:
             dirnames[:] = [d for d in dirnames if d != "packs"]
+        if len(here.relative_to(root).parts) >= _MAX_DEPTH or len(files) > _MAX_FILES:
+            dirnames[:] = []
         dirnames.sort()
         for name in sorted(filenames):
             if name.endswith((".yaml", ".yml")):
                 path = here / name
-                inside = path.resolve().is_relative_to(resolved) and path.resolve().is_file()
+                try:
+                    inside = path.resolve().is_relative_to(resolved) and path.resolve().is_file()
+                except (OSError, RuntimeError):  # a symlink loop: the loader reports the link
+                    inside = False
                 files.append((path.relative_to(root).as_posix(), path if inside else None))
     return files
 
@@ -93,6 +107,8 @@ def roots_hash(roots: list[Path]) -> str:
 def _file_token(where: Path, path: Path | None) -> bytes:
     """A file's bytes; for what is not ours to read, only what the directory entry says."""
     try:
+        if path is not None and path.stat().st_size > _MAX_READ:   # refused when loaded
+            return f"size:{path.stat().st_size}:{path.stat().st_mtime_ns}".encode()
         if path is not None:
             return path.read_bytes()
         return b"link:" + os.readlink(where).encode("utf-8", "replace")

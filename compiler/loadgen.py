@@ -32,6 +32,10 @@ def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
         reporter.add(dg.USAGE, f"unknown game {game!r}", str(root), 1, 1,
                      "games: " + ", ".join(p.name for p in pipeline.game_roots()))
         return None
+    if any(not (Path(p) / "pack.yaml").is_file() for p in packs):
+        # not a pack (--pack /): say so before the hash walks the whole folder
+        pipeline.compile_game(root, packs, reporter)
+        return None
     digest = source_hash(root, packs)
     if not packs:
         committed = _committed(game)

@@ -25,6 +25,9 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+MAX_WORKERS = 64  # --workers above this forks that many processes at once: a typo, not a plan
+
+
 def available_cores() -> int:
     try:
         return len(os.sched_getaffinity(0))

@@ -100,6 +100,10 @@ def game_root(game: str) -> Path:
     if not names.is_identifier(game):   # an id, never a path (`../x`, `/etc`)
         raise UsageError(f"{game!r} is not a game id (games: {known})")
     root = content_root() / game
+    if (root / "game.yaml").exists() and not (root / "game.yaml").is_file():
+        # a folder or a FIFO: "unknown game 'evil' (games: evil)" contradicted itself
+        raise UsageError(f"{game}: {root / 'game.yaml'} is not a regular file; "
+                         f"run `tomecraft check {root}`")
     if not (root / "game.yaml").is_file():
         raise UsageError(f"unknown game {game!r} (games: {known})")
     return root
@@ -151,7 +155,8 @@ def pack_target(pack: Path, reporter: dg.Reporter) -> Target | None:
                      packs.doc_display(doc), mark.line, mark.column, f"games: {known}")
         return None
     shipped = {p.name: p for p in in_repo_packs(root)}
-    required = [shipped[need] for need in doc.data.get("requires") or []
+    requires = doc.data.get("requires")   # `requires: 1` is the schema's to report, not a loop's
+    required = [shipped[need] for need in (requires if isinstance(requires, list) else [])
                 if isinstance(need, str) and need in shipped and shipped[need].resolve() != pack.resolve()]
     return Target(root, required + [pack])
 

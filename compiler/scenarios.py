@@ -277,11 +277,11 @@ def run_cli(paths: list[str], fmt: str = "text", packs: list[str] = ()) -> int:
               "failures": [{"line": l, "message": m} for l, m in o.failures]}
              for o in outcomes], ensure_ascii=False, indent=2)))
     else:
-        for o in outcomes:  # names and messages may quote content: never raw escapes
-            if o.ok:
-                print(dg.escape_controls(f"ok    {o.file}: {o.name}"))
+        for o in outcomes:  # names and messages may quote content: never raw escapes, and
+            if o.ok:        # one line each (a name holding "\nok    ..." forged a verdict)
+                print(dg.one_line(f"ok    {o.file}: {o.name}"))
             for line, message in o.failures:
-                print(dg.escape_controls(f"FAIL  {o.file}:{line}: {o.name}: {message}"))
+                print(dg.one_line(f"FAIL  {o.file}:{line}: {o.name}: {message}"))
         failed = sum(not o.ok for o in outcomes)
         print(f"{len(outcomes) - failed} passed, {failed} failed")
     return 0 if all(o.ok for o in outcomes) else 1

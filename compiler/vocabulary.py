@@ -191,11 +191,26 @@ def _schema_hint(err) -> str:
     return ""
 
 
+def installed_engines() -> list[str]:
+    """The engines this tomecraft plays: the packages under runtime/engines/."""
+    from pathlib import Path
+
+    from tomecraft.runtime import engines
+    folder = Path(engines.__file__).parent
+    return sorted(p.name for p in folder.iterdir() if (p / "__init__.py").is_file())
+
+
 def build(doc: Document, reporter: dg.Reporter, display: str) -> Vocabulary | None:
     """Read game.yaml into a Vocabulary, reporting what is wrong with it."""
     if not validate_document(doc, schemas.GAME_SCHEMA, reporter, display, dg.VOCAB):
         return None
     raw = doc.data
+    if raw["engine"] not in installed_engines():   # sim and scenario imported it: exit 3
+        mark = doc.mark(("engine",))
+        reporter.add(dg.VOCAB, f"engine {raw['engine']!r} is not one of tomecraft's engines",
+                     display, mark.line, mark.column,
+                     "engines: " + ", ".join(installed_engines()))
+        return None
     vocab = Vocabulary(game=raw["game"], name=_text(raw["name"]), engine=raw["engine"],
                        players=dict(raw["players"]), rulebook=raw.get("rulebook", ""),
                        script=raw.get("script", "hant"))

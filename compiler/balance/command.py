@@ -1,11 +1,13 @@
 """The `tomecraft balance` command: options, checks of what the user asked, output."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.console import pack_folder
+from tomecraft.compiler.console import pack_folder, progress, tell, write_atomic
+
+
+MAX_GAMES = 1_000_000  # per player count: 10**12 ended in a MemoryError (an internal error)
 
 
 def add_arguments(b) -> None:
@@ -27,7 +29,8 @@ def add_arguments(b) -> None:
                    help="double the games until every difference is settled "
                         "(significant, or within ±2 points / ±2%%) or --max-games is reached")
     b.add_argument("--max-games", type=int, default=0,
-                   help="the cap for --until-significant (default 8 x --games)")
+                   help="the cap for --until-significant (default 8 x --games, at most "
+                        f"{MAX_GAMES:,})")
     b.add_argument("--json", action="store_true", help="print the report (with every game's "
                    "record) as JSON")
     b.add_argument("--html", metavar="FILE", help="also write the report as an HTML page with plots")
@@ -40,19 +43,26 @@ def run(args, usage_error) -> int:
     from tomecraft.runtime import sim
     if args.games < 1:
         raise usage_error("--games must be at least 1")
-    if args.workers < 0:
-        raise usage_error("--workers must be 0 (every core) or more")
-    if args.html and Path(args.html).is_dir():
-        raise usage_error(f"--html names a folder: {args.html}")
+    if not 0 <= args.workers <= parallel.MAX_WORKERS:   # 1000 forked 1000 processes at once
+        raise usage_error(f"--workers goes from 0 (every core) to {parallel.MAX_WORKERS}, "
+                          f"not {args.workers}")
+    for option, games in (("--games", args.games), ("--max-games", args.max_games)):
+        if games > MAX_GAMES or games < 0:   # every game's index and record is kept in memory
+            raise usage_error(f"{option} goes up to {MAX_GAMES:,} paired games, not {games}")
+    if args.max_games and not args.until_significant:   # was silently ignored
+        raise usage_error("--max-games caps --until-significant: give both, or neither")
+    if args.html is not None:
+        _check_html_target(args.html, usage_error)
     reporter = dg.Reporter()
     packs = [str(Path(p).resolve()) for p in args.pack]
     data = loadgen.game_data(args.game, [Path(p) for p in packs], reporter)
     if data is None:
-        print(dg.format_text(reporter), file=sys.stderr)
+        tell(dg.format_text(reporter))
         return 1
     if not packs:
         raise usage_error("balance compares the base game with packs: give --pack DIR")
-    players = tuple(args.players) or (data.players["default"],)
+    # --players 2 --players 2 played every game twice: duplicated samples, false significance
+    players = tuple(dict.fromkeys(args.players)) or (data.players["default"],)
     for n in players:
         try:
             sim.check_players(data, n)
@@ -61,10 +71,12 @@ def run(args, usage_error) -> int:
     catalog = balance.catalog(data)
     plan = balance.Plan(args.game, tuple(packs), players, args.games, args.seed,
                         sweep=getattr(sim.engine_module(data), "BALANCE_SWEEP", ()),
-                        until_significant=args.until_significant, max_games=args.max_games,
+                        until_significant=args.until_significant,
+                        max_games=args.max_games or min(8 * args.games, MAX_GAMES),
                         catalog=catalog)
     workers = args.workers or parallel.available_cores()
-    client, cluster = _dask(args.dask, workers, usage_error) if args.dask else (None, None)
+    client, cluster = _dask(args.dask, workers, usage_error) if args.dask is not None \
+        else (None, None)
     try:
         result = balance.run(plan, workers=workers, client=client,
                              quiet=args.quiet or args.json)
@@ -78,13 +90,28 @@ def run(args, usage_error) -> int:
     seconds = result.pop("seconds")
     result["game_name"] = data.name.en
     games = sum(len(rs) for rs in result["records"].values())
-    print(f"{games} games in {seconds:.1f}s: {games / seconds if seconds else 0:.1f} games/s "
-          f"on {'dask' if client else f'{workers} worker(s)'}", file=sys.stderr)
-    if args.html:
-        Path(args.html).write_text(report_mod.to_html(result), encoding="utf-8")
-        print(f"writing {args.html}", file=sys.stderr)
+    tell(f"{games} games in {seconds:.1f}s: {games / seconds if seconds else 0:.1f} games/s "
+         f"on {'dask' if client else f'{workers} worker(s)'}")
+    if args.html is not None:
+        try:
+            write_atomic(Path(args.html), report_mod.to_html(result).encode("utf-8"))
+        except OSError as err:
+            raise usage_error(f"cannot write --html {args.html}: {err.strerror}") from None
+        progress(f"writing {args.html}")
     print(report_mod.to_json(result) if args.json else report_mod.to_text(result))
     return 0
+
+
+def _check_html_target(html: str, usage_error) -> None:
+    """Before the games are played: where the page goes must be able to take it (the write
+    failed only after the whole run, as an internal error)."""
+    target = Path(html)
+    if not html or target.is_dir():
+        raise usage_error(f"--html names a folder, not a file: {html!r}")
+    if target.exists() and not target.is_file():   # /dev/full, a FIFO: never replaced
+        raise usage_error(f"--html {html}: not a regular file")
+    if not target.parent.is_dir():
+        raise usage_error(f"--html {html}: there is no folder {target.parent}")
 
 
 def _dask(address: str, workers: int, usage_error):
@@ -92,8 +119,13 @@ def _dask(address: str, workers: int, usage_error):
         from distributed import Client, LocalCluster
     except ImportError:
         raise usage_error("--dask needs the distributed extra: pip install 'tomecraft[distributed]'") from None
+    if not address:
+        raise usage_error("--dask needs a scheduler address (tcp://host:8786) or 'local'")
     if address == "local":
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                dashboard_address=None)
         return Client(cluster), cluster
-    return Client(address), None
+    try:
+        return Client(address), None
+    except (OSError, ValueError, TypeError) as err:  # a malformed address, no scheduler there
+        raise usage_error(f"--dask {address}: no Dask scheduler reached there: {err}") from None

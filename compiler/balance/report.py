@@ -11,9 +11,12 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from tomecraft.compiler import diagnostics as dg
+
 
 def to_json(report: dict) -> str:
-    return json.dumps(report, ensure_ascii=False, indent=1, sort_keys=True)
+    # a --pack folder's name may hold controls: json.dumps leaves C1 and bidi ones raw
+    return dg.json_controls(json.dumps(report, ensure_ascii=False, indent=1, sort_keys=True))
 
 
 # --- text ------------------------------------------------------------------------------------
@@ -57,7 +60,7 @@ def to_text(report: dict) -> str:
                 lines.append(f"    {key}  {e['take_rate_pack'] * 100:.1f}%  {e['uses_pack']}{warn}")
         for label, s in block["sweep"].items():
             lines.append(f"  {label}: win rate {s['any_win_rate'] * 100:.0f}%")
-    return "\n".join(lines)
+    return dg.escape_controls("\n".join(lines))   # a --pack folder named with ESC[2J...
 
 
 def _p(p: float) -> str:
@@ -78,7 +81,7 @@ def to_html(report: dict) -> str:
     plots = {n: _plots(report, n, block) for n, block in report["by_players"].items()}
     return env.get_template("balance.html.j2").render(
         report=report, plots=plots, packs=report_packs(report),
-        pack_names=[Path(p).name for p in report["packs"]], p_text=_p,
+        pack_names=[dg.escape_controls(Path(p).name) for p in report["packs"]], p_text=_p,
         text_of=lambda c: _interval(c, c["name"].startswith(("win", "lift"))))
 
 

@@ -135,10 +135,12 @@ def run_dask(batches: list[Batch], client, tick: Callable[[int], None]) -> list[
 class Progress:
     """games done, games/s and time left, on one stderr line; silent when not a terminal."""
 
-    def __init__(self, total: int, quiet: bool, stream=sys.stderr) -> None:
+    def __init__(self, total: int, quiet: bool, stream=None) -> None:
         self.total, self.done = total, 0
-        self.stream = stream
-        self.on = not quiet and getattr(stream, "isatty", lambda: False)()
+        # sys.stderr as it is now: a default bound at import kept a stream since closed (a
+        # caller's capture), and isatty() on it raised ValueError, shown as a usage error
+        self.stream = stream if stream is not None else sys.stderr
+        self.on = not quiet and getattr(self.stream, "isatty", lambda: False)()
         self.start = time.perf_counter()
 
     def extend(self, more: int) -> None:

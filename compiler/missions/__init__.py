@@ -36,8 +36,9 @@ def find_game_root(path: Path) -> tuple[Path | None, list[Path]]:
 
 
 def is_mission(data) -> bool:
-    return (isinstance(data, dict) and data.get("game") in MISSION_GAMES
-            and isinstance(data.get("mission"), dict))
+    # `game: [x]` is no game id (and a list cannot be looked up in a set: TypeError)
+    return (isinstance(data, dict) and isinstance(data.get("game"), str)
+            and data["game"] in MISSION_GAMES and isinstance(data.get("mission"), dict))
 
 
 def looks_like_mission(data) -> bool:

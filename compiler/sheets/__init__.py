@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -26,6 +24,7 @@ import markupsafe
 from ruamel.yaml import YAML
 
 from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.console import write_atomic
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import EffectSyntaxError, parse
@@ -740,32 +739,14 @@ def walk_strings(value, change: Callable[[str], str]):
     return value
 
 
-def write_pdf(html: str, path: Path, max_pages: int | None = None) -> None:
+def write_pdf(html: str, path: Path, max_pages: int | None = None,
+              root: Path | None = None) -> None:
     """HTML -> PDF; `max_pages` keeps the first pages only (tests render a few, not all)."""
     from weasyprint import HTML  # imported here: slow to import, only needed for PDFs
     document = HTML(string=html, base_url=str(TEMPLATES)).render()
     if max_pages is not None:
         document = document.copy(document.pages[:max_pages])
-    _write_atomic(path, document.write_pdf(pdf_identifier=b"tomecraft-sheet"))
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    write_atomic(path, document.write_pdf(pdf_identifier=b"tomecraft-sheet"), root)
 
 
 def render_game(game: Game, lang, formats, out: Path,
@@ -793,10 +774,10 @@ def write_formats(html: str, stem: Path, formats, progress: Callable[[str], None
         path = stem.with_name(f"{stem.name}.{fmt}")
         if progress:
             progress(f"writing {path}")
-        if fmt == "html":
-            _write_atomic(path, html.encode("utf-8"))
+        if fmt == "html":   # every sheet is at <out>/<package>/<file>: out is stem's grandparent
+            write_atomic(path, html.encode("utf-8"), root=stem.parent.parent)
         else:
-            write_pdf(html, path)
+            write_pdf(html, path, root=stem.parent.parent)
         written.append(path)
     return written
 
@@ -807,6 +788,11 @@ def run_cli(args) -> int:
     from tomecraft.compiler import diagnostics as dg, pipeline
     from tomecraft.compiler.console import UsageError, progress
     if args.mission:
+        ignored = [option for option, given in (("--game", args.game), ("--all", args.all),
+                                                ("--edition", args.edition != "player")) if given]
+        if ignored:   # silently ignored: --game the_cave wrote a Deep Rock Galactic briefing
+            raise UsageError(f"--mission writes one mission's briefing: {', '.join(ignored)} "
+                             "is for the game's sheets")
         from tomecraft.compiler.sheets import deep_rock_galactic  # the only game with mission files
         return deep_rock_galactic.briefing_cli(args)
     packs = [Path(p) for p in getattr(args, "pack", None) or []]

@@ -905,3 +905,399 @@ def test_a_setup_flag_that_is_not_true_or_false_fails_at_its_line(tmp_path, caps
     code, out, _ = run(["scenario", "run", scenario], capsys)
     line = next(i for i, text in enumerate(scenario.read_text().splitlines(), 1) if key in text)
     assert code == 1 and f"{scenario}:{line}: n: setup: setup." in out and f"{key}: true or false, not " in out, out
+
+
+# --- round 3: options and outputs -------------------------------------------------------------
+
+@pytest.mark.parametrize("hazard", ["1-99999999999", "1-5,2-10000000000000", "5-1", "0", "6"])
+def test_a_huge_hazard_range_is_a_usage_error_not_a_memory_error(capsys, hazard):
+    """`sim --hazard 1-99999999999` built the whole range before checking it: MemoryError."""
+    code, out, err = run(["sim", "deep_rock_galactic", "--hazard", hazard, "--games", "1"], capsys)
+    assert code == 2 and "Hazard levels go from 1 to 5" in err and out == ""
+
+
+TOMB_PARTY = "content/clank_catacombs/packs/tomb_party"
+
+
+@pytest.mark.parametrize("html", ["/dev/full", "{tmp}/missing/r.html", "{tmp}/fifo", "",
+                                  "{tmp}"])
+def test_balance_html_that_cannot_be_written_is_refused_before_the_games(tmp_path, capsys,
+                                                                        monkeypatch, html):
+    """`balance --html /dev/full` (or into a missing folder) played every game, then failed
+    writing: an internal error. `--html ""` was silently not written."""
+    from tomecraft.compiler import balance
+    os.mkfifo(tmp_path / "fifo")
+    monkeypatch.setattr(balance, "run", lambda *a, **k: pytest.fail("games played"))
+    code, out, err = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "2",
+                          "--workers", "1", "--quiet", "--html", html.replace("{tmp}", str(tmp_path))],
+                         capsys)
+    assert code == 2 and "--html" in err and out == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+
+
+def test_balance_html_write_that_fails_leaves_no_page_behind(tmp_path, capsys, monkeypatch):
+    """A full disk while the page is written: a usage error, and no half page left as if good."""
+    from tomecraft.compiler import console
+
+    class FullDisk:  # os, for console.write_atomic only: its last step fails
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+        def replace(self, *args):
+            raise OSError(28, "No space left on device")
+    monkeypatch.setattr(console, "os", FullDisk())
+    code, _, err = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "1",
+                        "--workers", "1", "--quiet", "--html", tmp_path / "r.html"], capsys)
+    assert code == 2 and "No space left on device" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("address", ["nonsense", "inproc://x", ""])
+def test_a_dask_address_that_leads_nowhere_is_a_usage_error(capsys, monkeypatch, address):
+    """`balance --dask nonsense` was an internal error (ValueError: missing port number);
+    `--dask ''` ran locally as if no --dask had been given."""
+    pytest.importorskip("distributed")
+    from tomecraft.compiler import balance
+    monkeypatch.setattr(balance, "run", lambda *a, **k: pytest.fail("games played"))
+    code, out, err = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "1",
+                          "--workers", "1", "--quiet", "--dask", address], capsys)
+    assert code == 2 and "--dask" in err and out == ""
+
+
+@pytest.mark.parametrize("option, value", [("--workers", "1000"), ("--workers", "-1"),
+                                           ("--games", str(10**12)), ("--max-games", "-5"),
+                                           ("--max-games", str(10**12))])
+def test_balance_sizes_beyond_reason_are_usage_errors(capsys, monkeypatch, option, value):
+    """`balance --workers 1000` forked a thousand processes at once (build stops at 64);
+    `--games 10**12` listed every game index first: MemoryError, an internal error."""
+    from tomecraft.compiler import balance
+    monkeypatch.setattr(balance, "run", lambda *a, **k: pytest.fail("games played"))
+    argv = {"--workers": "1", "--games": "1", "--max-games": "0", option: value}
+    code, out, err = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--quiet",
+                          "--until-significant", *[x for kv in argv.items() for x in kv]], capsys)
+    assert code == 2 and option in err and out == ""
+
+
+@pytest.mark.parametrize("command", ["sheets", "cards"])
+@pytest.mark.parametrize("out", ["", "content/the_cave", "content", "{pack}", "{pack}/prints"])
+def test_printouts_are_not_written_into_the_content_or_the_current_folder(tmp_path, capsys,
+                                                                          command, out):
+    """`--out content/the_cave` wrote content/the_cave/the_cave/*.html among the game's files;
+    `--out ''` wrote into the current folder (here: the repository's root)."""
+    pack = make_pack(tmp_path, {})
+    before = sorted(REPO.rglob("*.html")) + sorted(tmp_path.rglob("*"))
+    code, out_text, err = run([command, "--game", "the_cave", "--pack", pack, "--lang", "en",
+                               "--format", "html", "--out", out.replace("{pack}", str(pack))],
+                              capsys)
+    assert code == 2 and "--out" in err
+    assert sorted(REPO.rglob("*.html")) + sorted(tmp_path.rglob("*")) == before
+
+
+def test_a_newline_in_an_out_path_cannot_forge_a_line_of_progress(tmp_path, capsys):
+    """`--out 'x\\nerror[TC-E001]: ...'` printed `writing x` and a forged line on its own."""
+    out = tmp_path / "x\nerror[TC-E001]: forged"
+    code, _, err = run(["cards", "--game", "the_cave", "--lang", "en", "--format", "html",
+                        "--out", out], capsys)
+    assert code == 0 and (out / "the_cave" / "print_and_play.en.html").is_file()
+    assert "forged" in err and not any(line.startswith("error[") for line in err.splitlines())
+
+
+@pytest.mark.parametrize("argv", [
+    ["sheets", "--game", "the_cave", "--pack", "{tmp}/x\nerror[TC-E001]: forged"],
+    ["schema", "--out", "{tmp}/file\nerror[TC-E001]: forged"],
+    ["scenario", "run", "{tmp}/none\nerror[TC-E001]: forged"],
+])
+def test_a_newline_in_a_path_cannot_forge_a_usage_error_line(tmp_path, capsys, argv):
+    (tmp_path / "file\nerror[TC-E001]: forged").write_text("a file")
+    code, _, err = run([a.replace("{tmp}", str(tmp_path)) for a in argv], capsys)
+    assert code == 2 and "forged" in err
+    assert not any(line.startswith("error[") for line in err.splitlines()), err
+
+
+@pytest.mark.parametrize("fmt", ["github", "sarif"])
+def test_github_and_sarif_output_escape_controls_in_file_names(tmp_path, capsys, fmt):
+    """`check --format github` printed a file name's ESC, BEL, U+202E and U+009B raw (text and
+    json escaped them); sarif left the bidi and C1 controls raw (json.dumps keeps them)."""
+    pack = make_pack(tmp_path, {f"bad{ESC}]0;x\x07\u202e\x9b.yaml": "tokens: [1, 2"})
+    code, out, err = run(["check", "content/the_cave", "--pack", pack, "--format", fmt], capsys)
+    assert code == 1 and "bad" in out
+    for raw in (ESC, "\x07", "\u202e", "\x9b"):
+        assert raw not in out + err
+    if fmt == "sarif":
+        assert json.loads(out)["runs"][0]["results"]
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_balance_report_escapes_controls_in_a_pack_folders_name(tmp_path, capsys, as_json):
+    """A --pack folder named `tp<ESC>[31m<U+202E><U+009B>` reached the balance report raw:
+    the text's first line, the JSON's packs (C1 and bidi) and the HTML page's title."""
+    pack = tmp_path / f"tp{ESC}[31m\u202e\x9b"
+    shutil.copytree(REPO / TOMB_PARTY, pack)
+    html = tmp_path / "r.html"
+    code, out, err = run(["balance", "clank_catacombs", "--pack", pack, "--games", "1",
+                          "--workers", "1", "--quiet", "--html", html]
+                         + (["--json"] if as_json else []), capsys)
+    assert code == 0 and "tp" in out
+    for raw in (ESC, "\u202e", "\x9b"):
+        assert raw not in out + err and raw not in html.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", [["sim", "the_cave", "--games", "1"],
+                                     ["balance", "the_cave", "--games", "1", "--workers", "1"],
+                                     ["scenario", "run", "tests/scenarios/the_cave"]])
+def test_a_pack_holding_a_symlink_loop_is_a_diagnostic_in_every_command(tmp_path, capsys,
+                                                                        command):
+    """`loop.yaml -> loop.yaml` in a pack: check reported it, but sim, balance and scenario
+    hashed the pack first, and Path.resolve raised RuntimeError: an internal error."""
+    pack = make_pack(tmp_path, {})
+    os.symlink("loop.yaml", pack / "loop.yaml")
+    code, out, err = run([*command, "--pack", pack], capsys)
+    assert code == 1 and "loop.yaml" in out + err
+
+
+def test_sim_with_a_folder_that_is_no_pack_says_so_before_reading_it(tmp_path, capsys,
+                                                                       monkeypatch):
+    """`sim --pack /` walked and hashed every YAML file on the machine before saying / holds no
+    pack.yaml (and met a symlink loop somewhere under /tmp: an internal error)."""
+    from tomecraft.compiler import fingerprint
+    monkeypatch.setattr(fingerprint, "roots_hash", lambda roots: pytest.fail(f"hashed {roots}"))
+    (tmp_path / "deep").mkdir()
+    code, out, err = run(["sim", "the_cave", "--games", "1", "--pack", tmp_path], capsys)
+    assert code == 1 and "pack.yaml is missing" in out
+
+
+@pytest.mark.parametrize("command", [["sim", "the_cave", "--games", "1"],
+                                     ["scenario", "run", "tests/scenarios/the_cave"]])
+def test_deep_pack_folders_are_a_diagnostic_in_sim_and_scenario_too(tmp_path, capsys, command):
+    """check refused 1,200 nested folders, but sim and scenario hashed the pack first with
+    os.walk, which recurses once per level: RecursionError, an internal error."""
+    pack = make_pack(tmp_path, {})
+    _deep_tree(pack, 1_200)
+    try:
+        code, out, err = run([*command, "--pack", pack], capsys)
+        assert code == 1 and str(packs.MAX_DIR_DEPTH) in out + err
+    finally:
+        _remove_deep_tree(pack / "d")
+
+
+def test_an_oversized_file_is_not_read_to_hash_it(tmp_path, capsys, monkeypatch):
+    """sim read a pack's every YAML file whole to hash it, before the loader's 2 MiB limit."""
+    from tomecraft.compiler import fingerprint
+    pack = make_pack(tmp_path, {})
+    with open(pack / "huge.yaml", "wb") as handle:
+        handle.truncate(fingerprint._MAX_READ + 1)           # sparse: no disk used
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read whole")
+                        if self.name == "huge.yaml" else real(self))
+    code, out, err = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
+    assert code == 1 and "huge.yaml" in out
+
+
+@pytest.mark.parametrize("argv", [["schema", "--out", ""],
+                                  ["new", "pack", "the_cave", "{tmp}/p", "--id", ""]])
+def test_empty_option_values_are_usage_errors(tmp_path, capsys, monkeypatch, argv):
+    """`schema --out ''` wrote every schema into the current folder; `new --id ''` took the
+    folder's name as if no --id had been given."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run([a.replace("{tmp}", str(tmp_path)) for a in argv], capsys)
+    assert code == 2 and ("--out" in err or "--id" in err) and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["explain", "TC-E001"], ["report", "gaps"], ["--help"]])
+def test_a_standard_output_that_refuses_writes_is_no_internal_error(argv):
+    """`tomecraft report gaps > /dev/full` said 'internal error: OSError ... this is a bug in
+    tomecraft' (--help: a traceback); a full disk is the user's to fix, said in one line."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", *argv], cwd=REPO,
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "No space left on device" in done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_player_count_given_twice_is_played_once(capsys):
+    """`balance --players 2 --players 2 --games 3` played 6 games per side, each pair twice:
+    duplicated samples narrow every interval (differences flagged that are not there)."""
+    code, out, _ = run(["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "3",
+                        "--workers", "1", "--quiet", "--json", "--players", "2", "--players", "2"],
+                       capsys)
+    report = json.loads(out)
+    assert code == 0 and list(report["by_players"]) == ["2"]
+    assert report["by_players"]["2"]["base"]["games"] == 3
+    assert sorted(r["index"] for r in report["records"]["2:base"]) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("argv", [["check"], ["sim", "evil", "--games", "1"], ["contract", "evil"],
+                                  ["scenario", "format", "evil"]])
+def test_a_game_naming_an_engine_tomecraft_lacks_is_refused_at_its_line(tmp_path, capsys,
+                                                                         monkeypatch, argv):
+    """A fan's game.yaml with `engine: nope` checked clean, then sim and scenario format
+    imported tomecraft.runtime.engines.nope: ModuleNotFoundError, an internal error;
+    contract said 'no contract yet' with exit 0."""
+    game = tmp_path / "content" / "evil"
+    shutil.copytree(REPO / "content" / "the_cave", game, ignore=shutil.ignore_patterns("packs"))
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    text = text.replace("engine: the_cave", "engine: nope").replace("game: the_cave", "game: evil")
+    (game / "game.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(argv, capsys)
+    assert code in (1, 2) and ("engine 'nope'" in out or "does not load" in err), out + err
+    if code == 1:
+        assert "game.yaml:" in out
+
+
+def test_a_newline_in_a_file_name_cannot_forge_a_diagnostic_line(tmp_path, capsys):
+    """A pack file named 'x<newline>tokens.yaml:1:1: error[TC-E001]: forged.yaml' printed its
+    diagnostic on two lines, the second a well-formed error of a file that has none."""
+    pack = make_pack(tmp_path, {"x\ntokens.yaml:1:1: error[TC-E001]: forged.yaml": "tokens: [1, 2"})
+    code, out, _ = run(["check", "content/the_cave", "--pack", pack], capsys)
+    assert code == 1 and "forged" in out
+    assert not any(line.startswith("tokens.yaml") for line in out.splitlines()), out
+
+
+def test_a_newline_in_a_scenario_name_cannot_forge_a_verdict(tmp_path, capsys):
+    """A scenario named "x\\nok    all.yaml: everything passes" (content text may hold a
+    newline) printed a verdict line of its own; so did a scenario file's name."""
+    source = sorted((REPO / "tests" / "scenarios" / "the_cave").glob("*.yaml"))[0]
+    text = source.read_text(encoding="utf-8")
+    name_line = next(line for line in text.splitlines() if line.startswith("name:"))
+    (tmp_path / "a.yaml").write_text(text.replace(
+        name_line, 'name: "x\\nok    all.yaml: everything passes"'), encoding="utf-8")
+    (tmp_path / "b\nok    forged.yaml").write_text("game: the_cave\nsteps: [1, 2\n")
+    code, out, _ = run(["scenario", "run", tmp_path], capsys)
+    assert code == 1 and "forged" in out and "everything passes" in out
+    assert [line[:6] for line in out.splitlines()[:-1]].count("ok    ") <= 1, out
+
+
+def test_sim_usage_is_not_dropped_by_a_hazard_level(capsys):
+    """`sim deep_rock_galactic --hazard 3 --usage` printed no usage at all: the option was
+    silently dropped; a sweep of several levels cannot show it on its one line a level."""
+    code, out, _ = run(["sim", "deep_rock_galactic", "--hazard", "3", "--usage", "--games", "1"],
+                       capsys)
+    assert code == 0 and "usage (entities" in out
+    code, _, err = run(["sim", "deep_rock_galactic", "--hazard", "1-2", "--usage", "--games", "1"],
+                       capsys)
+    assert code == 2 and "--usage" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["sheets", "--mission", "{mission}", "--game", "the_cave", "--out", "{tmp}/o"],
+    ["sheets", "--mission", "{mission}", "--all", "--out", "{tmp}/o"],
+    ["sheets", "--mission", "{mission}", "--edition", "designer", "--out", "{tmp}/o"],
+    ["schema", "the_cave/token.schema.json", "--out", "{tmp}/o"],
+    ["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--max-games", "8", "--games", "1",
+     "--workers", "1"],
+])
+def test_an_option_that_would_be_ignored_is_a_usage_error(tmp_path, capsys, argv):
+    """Each of these was silently ignored (`sheets --mission M --game the_cave` wrote the
+    mission's briefing and no Cave sheet; `schema NAME --out` wrote every schema)."""
+    mission = sorted((REPO / "tests" / "deep_rock_galactic" / "missions" / "valid").glob("*.yaml"))[0]
+    argv = [a.replace("{tmp}", str(tmp_path)).replace("{mission}", str(mission)) for a in argv]
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == "" and not (tmp_path / "o").exists(), err
+
+
+def test_schema_out_never_writes_through_a_planted_symlink(tmp_path, capsys):
+    """A symlink at --out/the_cave/token.schema.json led the schema into the file it points at,
+    outside the chosen folder; sheets and cards already replaced such a link."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (tmp_path / "out" / "the_cave").mkdir(parents=True)
+    os.symlink(victim, tmp_path / "out" / "the_cave" / "token.schema.json")
+    code, _, err = run(["schema", "--out", tmp_path / "out"], capsys)
+    assert code == 0, err
+    assert victim.read_text() == "keep me"
+    written = tmp_path / "out" / "the_cave" / "token.schema.json"
+    assert not written.is_symlink() and json.loads(written.read_text(encoding="utf-8"))
+
+
+def test_balance_progress_writes_to_the_stderr_of_now(monkeypatch):
+    """Progress bound sys.stderr at import: a later run in the same process (another test's
+    capture, an embedding program that swapped stderr) wrote to a closed stream, and
+    `balance --players 5` said 'error: I/O operation on closed file' instead of why."""
+    import io
+    from tomecraft.compiler.balance.runner import Progress
+    now = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", now)
+    assert Progress(5, quiet=False).stream is now
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    bar = Progress(5, quiet=False)
+    bar(1)
+    assert bar.on and "1/5 games" in sys.stderr.getvalue()   # the bar still shows on a terminal
+
+
+@pytest.mark.parametrize("game", ["[x]", "{a: 1}"])
+@pytest.mark.parametrize("command", [["check", "{file}"],
+                                     ["sim", "deep_rock_galactic", "--games", "1", "--mission", "{file}"],
+                                     ["sheets", "--mission", "{file}", "--out", "{tmp}/o"]])
+def test_a_yaml_file_whose_game_is_not_a_name_is_a_diagnostic(tmp_path, capsys, game, command):
+    """`game: [x]` in a file given to check, sim --mission or sheets --mission: the mission
+    test looked the list up in a set: TypeError (unhashable type), an internal error."""
+    path = tmp_path / "m.yaml"
+    path.write_text(f"game: {game}\nmission: {{id: x}}\n", encoding="utf-8")
+    code, out, err = run([a.replace("{file}", str(path)).replace("{tmp}", str(tmp_path))
+                          for a in command], capsys)
+    assert code in (1, 2) and "m.yaml" in out + err and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("requires", ["1", "true", "1.5"])
+def test_a_requires_that_is_not_a_list_is_a_diagnostic_in_check(tmp_path, capsys, requires):
+    """`requires: 1` in pack.yaml: sim reported it at its line, but `check --pack` iterated the
+    number looking for shipped packs: TypeError, an internal error."""
+    pack = make_pack(tmp_path, {"pack.yaml": f"id: fan\ngame: the_cave\nversion: '1'\n"
+                                             f"requires: {requires}\n"})
+    code, out, err = run(["check", "--pack", pack, "--format", "json"], capsys)
+    assert code == 1 and located(out)[0]["file"].endswith("pack.yaml")
+
+
+@pytest.mark.parametrize("argv, sub", [
+    (["sheets", "--game", "the_cave", "--lang", "en", "--format", "html"], "the_cave"),
+    (["cards", "--game", "the_cave", "--lang", "en", "--format", "html"], "the_cave"),
+    (["schema"], "the_cave"),
+])
+def test_a_symlinked_folder_planted_in_out_does_not_lead_the_files_elsewhere(tmp_path, capsys,
+                                                                             argv, sub):
+    """--out DIR holding DIR/the_cave -> elsewhere: the sheets, cards or schemas were written
+    into `elsewhere`, outside the folder chosen; now a usage error naming the link."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "out").mkdir()
+    os.symlink(elsewhere, tmp_path / "out" / sub)
+    code, _, err = run([*argv, "--out", tmp_path / "out"], capsys)
+    assert code == 2 and "symbolic link" in err and str(tmp_path / "out" / sub) in err
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize("make", [os.mkfifo, os.mkdir], ids=["fifo", "folder"])
+def test_a_game_yaml_that_is_no_file_is_named_not_called_unknown(tmp_path, capsys, monkeypatch,
+                                                                 make):
+    """content/evil/game.yaml a FIFO or a folder: `sim evil` said "unknown game 'evil' (games:
+    evil)", contradicting itself; it now says what is wrong with the file (and never reads it)."""
+    (tmp_path / "content" / "evil").mkdir(parents=True)
+    shutil.copytree(REPO / "content" / "the_cave", tmp_path / "content" / "the_cave",
+                    ignore=shutil.ignore_patterns("packs"))
+    make(tmp_path / "content" / "evil" / "game.yaml")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(["sim", "evil", "--games", "1"], capsys)
+    assert code == 2 and "not a regular file" in err and "unknown game" not in err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv, code", [
+    (["sim", "the_cave", "--games", "2"], 0),
+    (["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "1", "--workers", "1"], 0),
+    (["sim", "nope"], 2),
+])
+def test_a_standard_error_that_refuses_writes_does_not_stop_the_command(argv, code):
+    """`sim the_cave 2>/dev/full`: the first progress line failed, the internal-error message
+    failed too, and the command ended with exit 1 and no summary on its working stdout."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", *argv], cwd=REPO,
+                              stdout=subprocess.PIPE, stderr=full, text=True, timeout=300)
+    assert done.returncode == code
+    assert (done.stdout != "") == (code == 0)
