@@ -25,27 +25,21 @@ def _res(game: Game, data: dict, lang: str) -> str:
     return ", ".join(parts) or "—"
 
 
+# A monster's flag, the value that shows the trait, and its label, in the order printed
+_FLAG_TRAITS = (("rear_ignores_resistance", True, "rear"), ("blocks_line_of_sight", False, "small"),
+                ("moves_toward", "monster", "toward_monster"), ("attacks", False, "no_attack"),
+                ("moves_then_attacks", True, "moves_attacks"))
+_LATER_FLAG_TRAITS = (("self_destructs", "self_destructs"), ("hides_when_damaged", "hides"))
+
+
 def _traits(game: Game, d: dict, lang: str, lab: dict) -> list[str]:
     """What a monster's flags make it do, as clauses ("does not block line of sight",
     "explodes on its adjacent ring when it attacks or dies"): the monster board's Specials
     and its print-and-play card say the same."""
-    traits = []
-    if d.get("rear_ignores_resistance"):
-        traits.append(lab["rear"])
-    if d.get("blocks_line_of_sight") is False:
-        traits.append(lab["small"])
-    if d.get("moves_toward") == "monster":
-        traits.append(lab["toward_monster"])
-    if d.get("attacks") is False:
-        traits.append(lab["no_attack"])
-    if d.get("moves_then_attacks"):
-        traits.append(lab["moves_attacks"])
+    traits = [lab[label] for flag, value, label in _FLAG_TRAITS if d.get(flag) == value]
     if d.get("destroys_on_path"):
         traits.append(fill(lab["destroys"], {"things": _destroyed(game, d["destroys_on_path"], lang)}))
-    if d.get("self_destructs"):
-        traits.append(lab["self_destructs"])
-    if d.get("hides_when_damaged"):
-        traits.append(lab["hides"])
+    traits += [lab[label] for flag, label in _LATER_FLAG_TRAITS if d.get(flag)]
     if d.get("attack_places"):
         traits.append(fill(lab["places"], {"thing": _term(game, d["attack_places"], lang)}))
     if d.get("field_range"):

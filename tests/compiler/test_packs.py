@@ -312,10 +312,7 @@ def test_an_id_used_twice_in_one_pack_is_an_error_even_with_replace(tmp_path, re
 def test_a_misspelt_required_field_is_one_error_at_the_misspelling(tmp_path, field, expected):
     """A newcomer's `sped: 3` got 'speed is a required property' at the entity's first line
     besides 'unknown field sped, did you mean speed?' at its own."""
-    pack = tmp_path / "typo"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text("id: typo\ngame: dungeontology\nversion: '1'\n",
-                                    encoding="utf-8")
+    pack = make_pack(tmp_path, "typo", game="dungeontology")
     (pack / "cards.yaml").write_text(
         "scheme_cards:\n  - id: lantern\n    name: {zh: 提灯, en: Lantern}\n"
         f"    source: approximation\n    note: a fan's card\n    count: 1\n    {field}: infamy\n"
@@ -330,9 +327,7 @@ def test_a_misspelt_required_field_is_one_error_at_the_misspelling(tmp_path, fie
 def test_two_statements_without_a_semicolon_are_told_to_separate_them(tmp_path):
     """A newcomer's `gain_students 2 draw_cards 1` got "takes 1 argument, got 3" and the
     verb's usage only."""
-    pack = tmp_path / "semi"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text("id: semi\ngame: dungeontology\nversion: '1'\n", encoding="utf-8")
+    pack = make_pack(tmp_path, "semi", game="dungeontology")
     (pack / "cards.yaml").write_text(
         "scheme_cards:\n  - id: lantern\n    name: {zh: 提灯, en: Lantern}\n"
         "    source: approximation\n    note: a fan's card\n    count: 1\n    card_type: infamy\n"

@@ -12,27 +12,14 @@ import pytest
 
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler import pipeline, sheets
+from tests.compiler.test_sheets_blind import _game, _text   # the same reader as round 1
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _game(game_id: str):
-    reporter = dg.Reporter()
-    game = pipeline.compile_game(REPO / "content" / game_id, [], reporter)
-    assert game is not None and not reporter.errors, dg.format_text(reporter)
-    return game
 
 
 def _page(game, sheet_name: str, lang: str) -> str:
     sheet = next(s for s in sheets.SHEETS[game.id] if s.name == sheet_name)
     return sheets.render_html(game, sheet, lang)
-
-
-def _text(game, sheet_name: str, lang: str) -> str:
-    """The sheet's text as a reader sees it: tags stripped, one line per cell or paragraph."""
-    page = re.sub(r"(?s)<style.*?</style>", "", _page(game, sheet_name, lang))
-    page = re.sub(r"</(p|li|td|th|tr|h\d|div)>", "\n", page)
-    return html.unescape(re.sub(r"<[^>]+>", "", page))
 
 
 def _notes(text: str) -> list[str]:
