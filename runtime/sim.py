@@ -188,7 +188,8 @@ def _optional(done: list[dict], n: int, players: int, finished_label: str,
 
 # What an engine may call the summary's generic figures (a module attribute of the engine):
 # Crawl Decks' score is its misses, fewer is better, and its "rounds" are floors reached.
-LABELS = {"score": "SCORE_LABEL", "rounds": "ROUNDS_LABEL", "histogram": "HISTOGRAM_LABEL"}
+LABELS = {"score": "SCORE_LABEL", "rounds": "ROUNDS_LABEL", "histogram": "HISTOGRAM_LABEL",
+          "cooperative": "COOPERATIVE"}
 
 
 def format_summary(summary: dict) -> str:
@@ -203,7 +204,7 @@ def format_summary(summary: dict) -> str:
         f"  {label['score'] + ':':<12} min {s['score']['min']}  mean {s['score']['mean']}  "
         f"max {s['score']['max']}",
     ]
-    if s["players"] > 1:
+    if s["players"] > 1 and not label.get("cooperative"):
         lines.append("  seat means:  " + "  ".join(f"P{i + 1} {m}" for i, m in enumerate(s["seat_mean"])))
     lines.append(f"  {label['rounds']}: {s['mean_rounds']}")
     if "returned_rate" in s:

@@ -299,3 +299,13 @@ def test_the_spaces_within_a_monsters_range_are_found_for_any_range(radius):
     among = {(r, c) for r in range(12) for c in range(14)}
     centre = (5, 6)
     assert hexes.within(centre, radius, among) == {h for h in among if hexes.distance(centre, h) <= radius}
+
+
+def test_the_cooperative_summary_names_its_score_and_prints_no_seat_means():
+    """Every dwarf has the team's 100 or 0: "scores" and four equal "seat means" told a
+    designer nothing the success rate does not."""
+    from tomecraft.generated.deep_rock_galactic import GAME
+    from tomecraft.runtime import sim
+    text = sim.format_summary(sim.run(GAME, games=2, seed=1))
+    assert "mission score (100 a success, 0 a failure): min" in text
+    assert "seat means" not in text and "\n  scores:" not in text

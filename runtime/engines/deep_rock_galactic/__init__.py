@@ -11,6 +11,8 @@ __all__ = ["Engine", "load_mission", "play_game", "run_scenario", "setup"]
 # scores 100 for a successful mission and 0 for a failed one.
 SIM_OPTIONS = ("mission", "deep_dive", "hazard")   # tomecraft sim --mission FILE, --deep-dive, --hazard N
 FINISHED_LABEL = "dwarves aboard the drop pod at the end"
+SCORE_LABEL = "mission score (100 a success, 0 a failure)"
+COOPERATIVE = True      # every seat has the team's score: no line of seat means
 SUMMARY_STATS = ("success_rate", "missions_completed", "gold_converted")   # the last two: Deep Dive
 # `tomecraft balance` also plays every hazard level (runtime option "hazard", levels 1-5),
 # for its success-by-hazard figure.
