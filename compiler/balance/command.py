@@ -54,7 +54,7 @@ def run(args, usage_error) -> int:
     if args.html is not None:
         _check_html_target(args.html, usage_error)
     reporter = dg.Reporter()
-    packs = [str(Path(p).resolve()) for p in args.pack]
+    packs = list(dict.fromkeys(str(Path(p).resolve()) for p in args.pack))  # P twice: once
     data = loadgen.game_data(args.game, [Path(p) for p in packs], reporter)
     if data is None:
         tell(dg.format_text(reporter))

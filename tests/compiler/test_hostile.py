@@ -1301,3 +1301,25 @@ def test_a_standard_error_that_refuses_writes_does_not_stop_the_command(argv, co
                               stdout=subprocess.PIPE, stderr=full, text=True, timeout=300)
     assert done.returncode == code
     assert (done.stdout != "") == (code == 0)
+
+
+# --- follow-ups of round 3: command-line consistency -------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["check"],
+    ["sim", "the_cave", "--games", "1"],
+    ["cards", "--game", "the_cave", "--format", "html", "--lang", "en", "--out", "{tmp}/out"],
+], ids=["check", "sim", "cards"])
+def test_the_same_pack_folder_given_twice_is_loaded_once_by_every_command(tmp_path, capsys, argv):
+    """`check --pack P --pack P` skipped the duplicate; `sim` and the others said 'loaded twice'."""
+    pack = make_pack(tmp_path, {})
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    code, out, err = run(argv + ["--pack", pack, "--pack", f"{pack}/"], capsys)
+    assert code == 0 and "loaded twice" not in out + err, out + err
+
+
+def test_two_folders_holding_one_pack_id_still_conflict(tmp_path, capsys):
+    first, second = make_pack(tmp_path, {}), make_pack(tmp_path, {}, name="copy")
+    code, out, _ = run(["sim", "the_cave", "--games", "1", "--pack", first, "--pack", second],
+                       capsys)
+    assert code == 1 and "TC-P002" in out and "loaded twice" in out
