@@ -135,7 +135,7 @@ def cmd_report(args) -> int:
 
 def cmd_sim(args) -> int:
     from tomecraft.compiler import loadgen
-    from tomecraft.runtime import effects, sim
+    from tomecraft.runtime import sim
     game_root(args.game)  # a usage error unless it names a game
     if args.players is not None and args.players < 1:
         raise UsageError("--players must be at least 1")
@@ -169,22 +169,39 @@ def cmd_sim(args) -> int:
         raise UsageError("--games must be at least 1")
     if args.hazard:
         return _hazard_sweep(args, data, options, sim)
-    try:
-        summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
-                          options=options, progress=None if args.json else progress,
-                          usage=args.usage)
-    except Exception as err:  # noqa: BLE001 - sorted below
-        if isinstance(err, effects.EffectError) or effects.error_origin(err) is not None:
-            reporter = dg.Reporter()
-            _effect_diagnostic(err, reporter)  # content the engine refused, or a runaway
-            print(dg.format_text(reporter))
-            return 1
-        if isinstance(err, ValueError):  # the engine refuses the set-up (players, options)
-            raise UsageError(str(err)) from None
-        raise  # not from an effect: a bug in tomecraft (exit 3)
+    _check_setup(sim, data, args.players, options)
+    summary = _play(args, data, options, sim)
+    if summary is None:
+        return 1
     print(json.dumps(summary, ensure_ascii=False, indent=2, sort_keys=True)
           if args.json else sim.format_summary(summary))
     return 0
+
+
+def _check_setup(sim, data, players, options: dict) -> None:
+    """The engine's refusal of what was asked (a player count, a Hazard level the content has
+    not) is a usage error, given before any game is played."""
+    try:
+        sim.check_setup(data, players, options)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def _play(args, data, options: dict, sim):
+    """`sim.run`'s summary, or None once an effect that stopped is printed, located. Any other
+    exception (a ValueError too: the set-up was checked before) is a bug: exit 3."""
+    from tomecraft.runtime import effects
+    try:
+        return sim.run(data, players=args.players, games=args.games, seed=args.seed,
+                       options=options, progress=None if args.json else progress,
+                       usage=args.usage)
+    except Exception as err:  # noqa: BLE001 - an effect's is reported, any other raised again
+        if not (isinstance(err, effects.EffectError) or effects.error_origin(err) is not None):
+            raise
+        reporter = dg.Reporter()
+        _effect_diagnostic(err, reporter)  # content the engine refused, or a runaway
+        print(dg.format_text(reporter))
+        return None
 
 
 def cmd_contract(args) -> int:
@@ -236,12 +253,11 @@ def _hazard_sweep(args, data, options: dict, sim) -> int:
     if args.usage and len(levels) > 1 and not args.json:   # the sweep prints one line a level
         raise UsageError("--usage with --hazard takes one level (or --json for a sweep)")
     for level in levels:
-        try:
-            summaries[level] = sim.run(data, players=args.players, games=args.games, seed=args.seed,
-                                       options={**options, "hazard": level},
-                                       progress=None if args.json else progress, usage=args.usage)
-        except ValueError as err:
-            raise UsageError(str(err)) from None
+        _check_setup(sim, data, args.players, {**options, "hazard": level})
+    for level in levels:
+        summaries[level] = _play(args, data, {**options, "hazard": level}, sim)
+        if summaries[level] is None:
+            return 1
     if args.json:
         print(json.dumps({"hazard": {str(k): v for k, v in summaries.items()}},
                          ensure_ascii=False, indent=2, sort_keys=True))

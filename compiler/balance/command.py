@@ -63,25 +63,22 @@ def run(args, usage_error) -> int:
         raise usage_error("balance compares the base game with packs: give --pack DIR")
     # --players 2 --players 2 played every game twice: duplicated samples, false significance
     players = tuple(dict.fromkeys(args.players)) or (data.players["default"],)
-    for n in players:
-        try:
-            sim.check_players(data, n)
-        except ValueError as err:
-            raise usage_error(str(err)) from None
+    sweep = getattr(sim.engine_module(data), "BALANCE_SWEEP", ())
+    base = loadgen.game_data(args.game, [], dg.Reporter())   # loaded if the packs' game is
+    for arm, said in ((data, ""), (base, "in the base game (balance plays it too)")):
+        _check_setup(arm, players, sweep, said, usage_error)   # 5 players: not in the base game
     catalog = balance.catalog(data)
     plan = balance.Plan(args.game, tuple(packs), players, args.games, args.seed,
-                        sweep=getattr(sim.engine_module(data), "BALANCE_SWEEP", ()),
+                        sweep=sweep,
                         until_significant=args.until_significant,
                         max_games=args.max_games or min(8 * args.games, MAX_GAMES),
                         catalog=catalog)
     workers = args.workers or parallel.available_cores()
     client, cluster = _dask(args.dask, workers, usage_error) if args.dask is not None \
         else (None, None)
-    try:
+    try:   # an exception while playing is a bug (exit 3): the set-up was checked above
         result = balance.run(plan, workers=workers, client=client,
                              quiet=args.quiet or args.json)
-    except ValueError as err:       # an engine refuses the set-up (a player count, an option)
-        raise usage_error(str(err)) from None
     finally:
         if client is not None:
             client.close()
@@ -100,6 +97,19 @@ def run(args, usage_error) -> int:
         progress(f"writing {args.html}")
     print(report_mod.to_json(result) if args.json else report_mod.to_text(result))
     return 0
+
+
+def _check_setup(data, players: tuple[int, ...], sweep: tuple, said: str, usage_error) -> None:
+    """Every player count, and every option value the engine's sweep plays, checked before the
+    games: the engine's refusal is a usage error (a ValueError while playing is not)."""
+    from tomecraft.runtime import sim
+    option, values = sweep if sweep else (None, (None,))
+    for n in players:
+        for value in values:
+            try:
+                sim.check_setup(data, n, {} if option is None else {option: value})
+            except ValueError as err:
+                raise usage_error(f"{n} players {said}: {err}" if said else str(err)) from None
 
 
 def _check_html_target(html: str, usage_error) -> None:

@@ -1323,3 +1323,43 @@ def test_two_folders_holding_one_pack_id_still_conflict(tmp_path, capsys):
     code, out, _ = run(["sim", "the_cave", "--games", "1", "--pack", first, "--pack", second],
                        capsys)
     assert code == 1 and "TC-P002" in out and "loaded twice" in out
+
+
+def _engine_bug(*args, **kwargs):
+    raise ValueError("an engine bug while playing")
+
+
+@pytest.mark.parametrize("argv", [
+    ["sim", "the_cave", "--games", "1"],
+    ["sim", "deep_rock_galactic", "--games", "1", "--hazard", "1-2"],
+    ["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "1", "--workers", "1",
+     "--quiet"],
+], ids=["sim", "sim-hazard", "balance"])
+def test_a_value_error_while_playing_is_an_internal_error_not_a_usage_error(capsys, monkeypatch,
+                                                                             argv):
+    """`sim` and `balance` showed any ValueError raised while playing as a usage error (exit 2):
+    an engine bug passed for the user's mistake. Only the set-up checks are usage errors."""
+    from tomecraft.runtime import sim
+    monkeypatch.setattr(sim, "play_one", _engine_bug)
+    monkeypatch.delenv("TOMECRAFT_DEBUG", raising=False)
+    code = cli.main(argv)
+    err = capsys.readouterr().err
+    assert code == 3 and "internal error: ValueError: an engine bug" in err, err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["sim", "the_cave", "--players", "9"], "is for 2-5 players"),
+    (["sim", "deep_rock_galactic", "--hazard", "4"], "no hazard level 14 in the content"),
+    (["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--players", "9", "--workers", "1"],
+     "is for 2-6 players"),
+])
+def test_what_the_engine_refuses_to_set_up_is_a_usage_error_before_any_game(capsys, monkeypatch,
+                                                                           argv, said):
+    from tomecraft.runtime import sim
+    from tomecraft.runtime.engines.deep_rock_galactic import mission_setup
+    real = mission_setup.hazard_of
+    monkeypatch.setattr(sim, "play_one", lambda *a, **k: pytest.fail("a game was played"))
+    monkeypatch.setattr(mission_setup, "hazard_of", lambda data, level: real(data, level + 10)
+                        if level == 4 else real(data, level))   # as if a pack removed level 4
+    code, out, err = run(argv + ["--games", "1"], capsys)
+    assert code == 2 and said in err and out == "", err
