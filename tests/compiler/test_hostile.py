@@ -1363,3 +1363,26 @@ def test_what_the_engine_refuses_to_set_up_is_a_usage_error_before_any_game(caps
                         if level == 4 else real(data, level))   # as if a pack removed level 4
     code, out, err = run(argv + ["--games", "1"], capsys)
     assert code == 2 and said in err and out == "", err
+
+
+@pytest.mark.parametrize("where", ["inside", "outside"])
+def test_sarif_uris_are_uris_not_raw_paths(tmp_path, capsys, monkeypatch, where):
+    """`check --format sarif` wrote raw paths as `uri` ("my packs/fan #1/pack.yaml"): SARIF
+    2.1.0 wants URI references, relative ones against a uriBaseId."""
+    from urllib.parse import unquote, urlsplit
+    folder = tmp_path / "my packs" / "fan #1 été%"
+    folder.mkdir(parents=True)
+    (folder / "pack.yaml").write_text("id: fan\ngame: nope\nversion: '1.0'\n", encoding="utf-8")
+    if where == "inside":
+        monkeypatch.chdir(tmp_path)
+    code, out, _ = run(["check", folder, "--format", "sarif"], capsys)
+    run_log = json.loads(out)["runs"][0]
+    location = run_log["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    uri = location["uri"]
+    assert code == 1 and " " not in uri and "#" not in uri and uri.isascii(), uri
+    if where == "inside":
+        base = run_log["originalUriBaseIds"][location["uriBaseId"]]["uri"]
+        assert base.startswith("file:///") and base.endswith("/")
+        assert unquote(uri) == "my packs/fan #1 été%/pack.yaml"
+    else:
+        assert urlsplit(uri).scheme == "file" and unquote(urlsplit(uri).path) == str(folder / "pack.yaml")
