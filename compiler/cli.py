@@ -326,18 +326,31 @@ def _write_into(out: str, write, what: str = "--out"):
         raise UsageError(f"cannot write to {what} {out}: {err.strerror}{where}") from None
 
 
+BUILD_FOLDERS = ("generated", "schemas")     # `tomecraft build` writes (and replaces) them
+CODE_FOLDERS = ("compiler", "dsl", "runtime", "tests", "tomecraft", "bench", "scripts")
+
+
 def _printed_outside_content(args) -> None:
     """`sheets`/`cards --out`: not '' (the current folder, silently) and not inside the content
-    or a --pack folder, where the printouts would land among the files they are made from."""
+    or a --pack folder, where the printouts would land among the files they are made from, nor
+    inside the project's build folders (generated/, schemas/) or tomecraft's own code."""
     if not args.out:
         raise UsageError("--out needs a folder to write into")
     out = Path(args.out).resolve()
     packs = [p for p in args.pack if (Path(p) / "pack.yaml").is_file()]  # others: refused later
-    for source in [pipeline.content_root(), *packs]:
+    for source in [pipeline.content_root(), *packs, *_tomecraft_folders()]:
         root = Path(source).resolve()
         if out == root or root in out.parents:
-            raise UsageError(f"--out {args.out} is inside {source}: write printouts elsewhere "
-                             "(the default is sheets/ or cards/)")
+            raise UsageError(f"--out {args.out} is inside {_display_path(Path(source))}: write "
+                             "printouts elsewhere (the default is sheets/ or cards/)")
+
+
+def _tomecraft_folders() -> list[Path]:
+    """The folders tomecraft owns: the build's outputs of the project worked on and of
+    tomecraft itself, and tomecraft's code."""
+    roots = dict.fromkeys([pipeline.project_root(), pipeline.installed_root()])
+    return ([root / name for root in roots for name in BUILD_FOLDERS]
+            + [pipeline.installed_root() / name for name in CODE_FOLDERS])
 
 
 def cmd_sheets(args) -> int:

@@ -979,11 +979,14 @@ def test_balance_sizes_beyond_reason_are_usage_errors(capsys, monkeypatch, optio
 
 
 @pytest.mark.parametrize("command", ["sheets", "cards"])
-@pytest.mark.parametrize("out", ["", "content/the_cave", "content", "{pack}", "{pack}/prints"])
+@pytest.mark.parametrize("out", ["", "content/the_cave", "content", "{pack}", "{pack}/prints",
+                                 "generated", "generated/the_cave", "schemas", "tests/x",
+                                 "compiler"])
 def test_printouts_are_not_written_into_the_content_or_the_current_folder(tmp_path, capsys,
                                                                           command, out):
     """`--out content/the_cave` wrote content/the_cave/the_cave/*.html among the game's files;
-    `--out ''` wrote into the current folder (here: the repository's root)."""
+    `--out ''` wrote into the current folder (here: the repository's root); `--out generated`
+    (or schemas, tests...) among the build's outputs or tomecraft's code."""
     pack = make_pack(tmp_path, {})
     before = sorted(REPO.rglob("*.html")) + sorted(tmp_path.rglob("*"))
     code, out_text, err = run([command, "--game", "the_cave", "--pack", pack, "--lang", "en",
