@@ -1389,3 +1389,20 @@ def test_sarif_uris_are_uris_not_raw_paths(tmp_path, capsys, monkeypatch, where)
         assert unquote(uri) == "my packs/fan #1 été%/pack.yaml"
     else:
         assert urlsplit(uri).scheme == "file" and unquote(urlsplit(uri).path) == str(folder / "pack.yaml")
+
+
+def test_report_gaps_text_keeps_each_note_on_one_line():
+    """A note written as a YAML block (`note: |`) printed across several lines, the later ones
+    looking like facts of their own; a folded note (`>`) added an empty line."""
+    from tomecraft.compiler import report
+    row = {"game": "g", "pack": "g", "kind": "tile", "id": "t", "file": "g/t.yaml", "line": 3,
+           "source": "public", "field": "a\nb"}
+    text = report.format_text([{**row, "note": "first line\n  public tile x.y (g/x.yaml:1)\n"},
+                               {**row, "note": "folded\n"}])
+    assert text.splitlines() == [
+        "g: 2 facts not from the rulebook",
+        "  public        tile t.a\\nb  (g/t.yaml:3)",
+        "      first line\\n  public tile x.y (g/x.yaml:1)",
+        "  public        tile t.a\\nb  (g/t.yaml:3)",
+        "      folded",
+        "0 approximations, 2 public facts"]
