@@ -29,7 +29,7 @@ from pathlib import Path  # noqa: E402
 from tomecraft.compiler import diagnostics as dg  # noqa: E402
 from tomecraft.compiler import pipeline  # noqa: E402
 from tomecraft.compiler.console import (  # noqa: E402
-    GuardedOutput, OutputError, UsageError, pack_folder, progress, silence, tell)
+    GuardedOutput, OutputError, UsageError, pack_folder, progress, silence, tell, whole_number)
 
 FORMATS = ["text", "json", "github", "sarif"]
 
@@ -105,7 +105,7 @@ def cmd_build(args) -> int:
 
 def _workers(text: str) -> int:
     from tomecraft.compiler.parallel import MAX_WORKERS
-    if not text.isdigit() or int(text) > MAX_WORKERS:
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_WORKERS:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers from 0 "
                                          f"(every core) to {MAX_WORKERS}")
     return int(text)
@@ -236,6 +236,8 @@ def _hazards(text: str) -> list[int]:
     try:
         for part in text.split(","):
             low, _, high = part.partition("-")
+            if not all(n.isascii() and n.isdigit() for n in (low, high or low)):
+                raise ValueError(part)     # int() took ' 3', '3_0' and '３' (full-width) as 3
             first, last = int(low), int(high or low)
             if not (1 <= first <= last <= 5):  # before the range is built: 1-99999999999
                 raise UsageError(f"Hazard levels go from 1 to 5, not {text!r}")
@@ -394,10 +396,7 @@ def cmd_schema(args) -> int:
 def _count(minimum: int):
     """An argparse type: an integer of at least `minimum` (a usage error otherwise)."""
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        value = whole_number(text)
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
         return value
@@ -490,7 +489,7 @@ def parser() -> argparse.ArgumentParser:
                    help="players per game (default: the game's default)")
     s.add_argument("--games", type=_count(1), default=100, metavar="N",
                    help="games to play (default 100)")
-    s.add_argument("--seed", type=int, default=1, metavar="S",
+    s.add_argument("--seed", type=whole_number, default=1, metavar="S",
                    help="the seed of the first game (default 1); same seed, same games")
     s.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
                    help="play with this pack (repeatable, in order)")

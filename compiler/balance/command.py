@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.console import pack_folder, progress, tell, write_atomic
+from tomecraft.compiler.console import pack_folder, progress, tell, whole_number, write_atomic
 
 
 MAX_GAMES = 1_000_000  # per player count: 10**12 ended in a MemoryError (an internal error)
@@ -14,12 +14,12 @@ def add_arguments(b) -> None:
     b.add_argument("game", help="the game id, e.g. clank_catacombs")
     b.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
                    help="a pack to compare against the base game (repeatable)")
-    b.add_argument("--games", type=int, default=200,
+    b.add_argument("--games", type=whole_number, default=200,
                    help="paired games per player count (default 200)")
-    b.add_argument("--players", action="append", type=int, default=[], metavar="N",
+    b.add_argument("--players", action="append", type=whole_number, default=[], metavar="N",
                    help="a player count (repeatable; default: the game's default)")
-    b.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
-    b.add_argument("--workers", type=int, default=0,
+    b.add_argument("--seed", type=whole_number, default=1, help="the run's seed (default 1)")
+    b.add_argument("--workers", type=whole_number, default=0,
                    help="processes to play on (default: every core; 1: this process)")
     b.add_argument("--dask", metavar="ADDRESS",
                    help="play on a Dask distributed cluster: a scheduler address "
@@ -28,7 +28,7 @@ def add_arguments(b) -> None:
     b.add_argument("--until-significant", action="store_true",
                    help="double the games until every difference is settled "
                         "(significant, or within ±2 points / ±2%%) or --max-games is reached")
-    b.add_argument("--max-games", type=int, default=0,
+    b.add_argument("--max-games", type=whole_number, default=0,
                    help="the cap for --until-significant (default 8 x --games, at most "
                         f"{MAX_GAMES:,})")
     b.add_argument("--json", action="store_true", help="print the report (with every game's "

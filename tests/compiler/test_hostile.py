@@ -1406,3 +1406,21 @@ def test_report_gaps_text_keeps_each_note_on_one_line():
         "  public        tile t.a\\nb  (g/t.yaml:3)",
         "      folded",
         "0 approximations, 2 public facts"]
+
+
+@pytest.mark.parametrize("value", [" 3", "３", "3_0", "+3", "٣"])
+@pytest.mark.parametrize("argv", [
+    ["sim", "deep_rock_galactic", "--games", "1", "--hazard"],
+    ["sim", "the_cave", "--games", "1", "--seed"],
+    ["sim", "the_cave", "--players"],
+    ["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--workers", "1", "--games"],
+    ["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "1", "--seed"],
+    ["build", "--check", "--workers"],
+], ids=["hazard", "sim-seed", "players", "balance-games", "balance-seed", "workers"])
+def test_numeric_options_take_ascii_digits_only(capsys, monkeypatch, argv, value):
+    """`--hazard ' 3'` and `--hazard ３` (full width) were played as 3: int() takes spaces,
+    underscores, a '+' and any script's digits. Every numeric option refuses them alike."""
+    from tomecraft.runtime import sim
+    monkeypatch.setattr(sim, "play_one", lambda *a, **k: pytest.fail("a game was played"))
+    code, out, err = run(argv + [value], capsys)
+    assert code == 2 and out == "" and repr(value) in err, err
