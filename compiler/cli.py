@@ -338,13 +338,19 @@ def _printed_outside_content(args) -> None:
     inside the project's build folders (generated/, schemas/) or tomecraft's own code."""
     if not args.out:
         raise UsageError("--out needs a folder to write into")
-    out = Path(args.out).resolve()
     packs = [p for p in args.pack if (Path(p) / "pack.yaml").is_file()]  # others: refused later
-    for source in [pipeline.content_root(), *packs, *_tomecraft_folders()]:
-        root = Path(source).resolve()
-        if out == root or root in out.parents:
-            raise UsageError(f"--out {args.out} is inside {_display_path(Path(source))}: write "
-                             "printouts elsewhere (the default is sheets/ or cards/)")
+    _refuse_out_inside(args.out, [pipeline.content_root(), *packs, *_tomecraft_folders()],
+                       "printouts elsewhere (the default is sheets/ or cards/)")
+
+
+def _refuse_out_inside(out: str, folders: list, elsewhere: str) -> None:
+    """A usage error if the folder `out` is one of `folders` or inside one."""
+    resolved = Path(out).resolve()
+    for folder in folders:
+        root = Path(folder).resolve()
+        if resolved == root or root in resolved.parents:
+            raise UsageError(f"--out {out} is inside {_display_path(Path(folder))}: write "
+                             + elsewhere)
 
 
 def _tomecraft_folders() -> list[Path]:
@@ -388,6 +394,9 @@ def cmd_schema(args) -> int:
         raise UsageError(f"schema --out writes every schema; {args.name!r} is for printing one")
     if not args.out:   # '' wrote every schema into the current folder
         raise UsageError("--out needs a folder to write into")
+    # a fan's pack folder is a fine place (its files point at the copy); the build's own are not
+    _refuse_out_inside(args.out, _tomecraft_folders(), "the schemas elsewhere (`tomecraft "
+                       "build` writes schemas/)")
     for path in _write_into(args.out, lambda: editor_schemas.write(files, Path(args.out))):
         progress(f"wrote {path}")
     return 0

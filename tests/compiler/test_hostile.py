@@ -1424,3 +1424,12 @@ def test_numeric_options_take_ascii_digits_only(capsys, monkeypatch, argv, value
     monkeypatch.setattr(sim, "play_one", lambda *a, **k: pytest.fail("a game was played"))
     code, out, err = run(argv + [value], capsys)
     assert code == 2 and out == "" and repr(value) in err, err
+
+
+@pytest.mark.parametrize("out", ["schemas", "schemas/the_cave", "generated", "tests/x"])
+def test_schema_out_is_not_written_into_the_builds_folders(tmp_path, capsys, out):
+    """`schema --out schemas` (or generated/, tests/) wrote among what `tomecraft build` owns."""
+    before = sorted(REPO.rglob("*.schema.json"))
+    code, stdout, err = run(["schema", "--out", out], capsys)
+    assert code == 2 and "--out" in err and stdout == ""
+    assert sorted(REPO.rglob("*.schema.json")) == before
