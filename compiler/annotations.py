@@ -7,6 +7,9 @@ SARIF 2.1.0 log for code-scanning tools. Both carry the same facts as text and j
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path, PurePath
+from urllib.parse import quote
 
 from tomecraft.compiler import diagnostics as dg
 
@@ -51,16 +54,30 @@ def format_sarif(reporter: dg.Reporter) -> str:
             "level": "error" if d.severity == dg.ERROR else "warning",
             "message": {"text": text},
             "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": d.file.replace("\\", "/")},
+                "artifactLocation": _artifact_location(d.file),
                 "region": {"startLine": d.line, "startColumn": d.column}}}],
         })
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{"tool": {"driver": {"name": "tomecraft", "rules": rules}},
+                  "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
                   "results": results}],
     }
     return dg.json_controls(json.dumps(log, ensure_ascii=False, indent=2))  # C1, bidi: escaped
+
+
+SRCROOT = "%SRCROOT%"   # the working folder, which diagnostics' paths are relative to
+
+
+def _artifact_location(file: str) -> dict:
+    """SARIF's artifactLocation of a diagnostic's path: a URI (SARIF 2.1.0 §3.4.3, RFC 3986),
+    not a raw path (a space, `#`, `%` or a non-ASCII letter broke it): relative to SRCROOT, or a
+    file: URI for a path outside the working folder."""
+    posix = PurePath(file).as_posix()       # backslashes are separators on Windows only
+    if os.path.isabs(file):
+        return {"uri": Path(file).as_uri()}
+    return {"uri": quote(os.fsencode(posix), safe="/"), "uriBaseId": SRCROOT}
 
 
 FORMATTERS = {"text": dg.format_text, "json": dg.format_json, "github": format_github,

@@ -29,7 +29,7 @@ from pathlib import Path  # noqa: E402
 from tomecraft.compiler import diagnostics as dg  # noqa: E402
 from tomecraft.compiler import pipeline  # noqa: E402
 from tomecraft.compiler.console import (  # noqa: E402
-    GuardedOutput, OutputError, UsageError, pack_folder, progress, silence, tell)
+    GuardedOutput, OutputError, UsageError, pack_folder, progress, silence, tell, whole_number)
 
 FORMATS = ["text", "json", "github", "sarif"]
 
@@ -105,7 +105,7 @@ def cmd_build(args) -> int:
 
 def _workers(text: str) -> int:
     from tomecraft.compiler.parallel import MAX_WORKERS
-    if not text.isdigit() or int(text) > MAX_WORKERS:
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_WORKERS:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers from 0 "
                                          f"(every core) to {MAX_WORKERS}")
     return int(text)
@@ -135,7 +135,7 @@ def cmd_report(args) -> int:
 
 def cmd_sim(args) -> int:
     from tomecraft.compiler import loadgen
-    from tomecraft.runtime import effects, sim
+    from tomecraft.runtime import sim
     game_root(args.game)  # a usage error unless it names a game
     if args.players is not None and args.players < 1:
         raise UsageError("--players must be at least 1")
@@ -169,22 +169,39 @@ def cmd_sim(args) -> int:
         raise UsageError("--games must be at least 1")
     if args.hazard:
         return _hazard_sweep(args, data, options, sim)
-    try:
-        summary = sim.run(data, players=args.players, games=args.games, seed=args.seed,
-                          options=options, progress=None if args.json else progress,
-                          usage=args.usage)
-    except Exception as err:  # noqa: BLE001 - sorted below
-        if isinstance(err, effects.EffectError) or effects.error_origin(err) is not None:
-            reporter = dg.Reporter()
-            _effect_diagnostic(err, reporter)  # content the engine refused, or a runaway
-            print(dg.format_text(reporter))
-            return 1
-        if isinstance(err, ValueError):  # the engine refuses the set-up (players, options)
-            raise UsageError(str(err)) from None
-        raise  # not from an effect: a bug in tomecraft (exit 3)
+    _check_setup(sim, data, args.players, options)
+    summary = _play(args, data, options, sim)
+    if summary is None:
+        return 1
     print(json.dumps(summary, ensure_ascii=False, indent=2, sort_keys=True)
           if args.json else sim.format_summary(summary))
     return 0
+
+
+def _check_setup(sim, data, players, options: dict) -> None:
+    """The engine's refusal of what was asked (a player count, a Hazard level the content has
+    not) is a usage error, given before any game is played."""
+    try:
+        sim.check_setup(data, players, options)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def _play(args, data, options: dict, sim):
+    """`sim.run`'s summary, or None once an effect that stopped is printed, located. Any other
+    exception (a ValueError too: the set-up was checked before) is a bug: exit 3."""
+    from tomecraft.runtime import effects
+    try:
+        return sim.run(data, players=args.players, games=args.games, seed=args.seed,
+                       options=options, progress=None if args.json else progress,
+                       usage=args.usage)
+    except Exception as err:  # noqa: BLE001 - an effect's is reported, any other raised again
+        if not (isinstance(err, effects.EffectError) or effects.error_origin(err) is not None):
+            raise
+        reporter = dg.Reporter()
+        _effect_diagnostic(err, reporter)  # content the engine refused, or a runaway
+        print(dg.format_text(reporter))
+        return None
 
 
 def cmd_contract(args) -> int:
@@ -219,6 +236,8 @@ def _hazards(text: str) -> list[int]:
     try:
         for part in text.split(","):
             low, _, high = part.partition("-")
+            if not all(n.isascii() and n.isdigit() for n in (low, high or low)):
+                raise ValueError(part)     # int() took ' 3', '3_0' and '３' (full-width) as 3
             first, last = int(low), int(high or low)
             if not (1 <= first <= last <= 5):  # before the range is built: 1-99999999999
                 raise UsageError(f"Hazard levels go from 1 to 5, not {text!r}")
@@ -236,12 +255,11 @@ def _hazard_sweep(args, data, options: dict, sim) -> int:
     if args.usage and len(levels) > 1 and not args.json:   # the sweep prints one line a level
         raise UsageError("--usage with --hazard takes one level (or --json for a sweep)")
     for level in levels:
-        try:
-            summaries[level] = sim.run(data, players=args.players, games=args.games, seed=args.seed,
-                                       options={**options, "hazard": level},
-                                       progress=None if args.json else progress, usage=args.usage)
-        except ValueError as err:
-            raise UsageError(str(err)) from None
+        _check_setup(sim, data, args.players, {**options, "hazard": level})
+    for level in levels:
+        summaries[level] = _play(args, data, {**options, "hazard": level}, sim)
+        if summaries[level] is None:
+            return 1
     if args.json:
         print(json.dumps({"hazard": {str(k): v for k, v in summaries.items()}},
                          ensure_ascii=False, indent=2, sort_keys=True))
@@ -310,18 +328,37 @@ def _write_into(out: str, write, what: str = "--out"):
         raise UsageError(f"cannot write to {what} {out}: {err.strerror}{where}") from None
 
 
+BUILD_FOLDERS = ("generated", "schemas")     # `tomecraft build` writes (and replaces) them
+CODE_FOLDERS = ("compiler", "dsl", "runtime", "tests", "tomecraft", "bench", "scripts")
+
+
 def _printed_outside_content(args) -> None:
     """`sheets`/`cards --out`: not '' (the current folder, silently) and not inside the content
-    or a --pack folder, where the printouts would land among the files they are made from."""
+    or a --pack folder, where the printouts would land among the files they are made from, nor
+    inside the project's build folders (generated/, schemas/) or tomecraft's own code."""
     if not args.out:
         raise UsageError("--out needs a folder to write into")
-    out = Path(args.out).resolve()
     packs = [p for p in args.pack if (Path(p) / "pack.yaml").is_file()]  # others: refused later
-    for source in [pipeline.content_root(), *packs]:
-        root = Path(source).resolve()
-        if out == root or root in out.parents:
-            raise UsageError(f"--out {args.out} is inside {source}: write printouts elsewhere "
-                             "(the default is sheets/ or cards/)")
+    _refuse_out_inside(args.out, [pipeline.content_root(), *packs, *_tomecraft_folders()],
+                       "printouts elsewhere (the default is sheets/ or cards/)")
+
+
+def _refuse_out_inside(out: str, folders: list, elsewhere: str) -> None:
+    """A usage error if the folder `out` is one of `folders` or inside one."""
+    resolved = Path(out).resolve()
+    for folder in folders:
+        root = Path(folder).resolve()
+        if resolved == root or root in resolved.parents:
+            raise UsageError(f"--out {out} is inside {_display_path(Path(folder))}: write "
+                             + elsewhere)
+
+
+def _tomecraft_folders() -> list[Path]:
+    """The folders tomecraft owns: the build's outputs of the project worked on and of
+    tomecraft itself, and tomecraft's code."""
+    roots = dict.fromkeys([pipeline.project_root(), pipeline.installed_root()])
+    return ([root / name for root in roots for name in BUILD_FOLDERS]
+            + [pipeline.installed_root() / name for name in CODE_FOLDERS])
 
 
 def cmd_sheets(args) -> int:
@@ -357,6 +394,9 @@ def cmd_schema(args) -> int:
         raise UsageError(f"schema --out writes every schema; {args.name!r} is for printing one")
     if not args.out:   # '' wrote every schema into the current folder
         raise UsageError("--out needs a folder to write into")
+    # a fan's pack folder is a fine place (its files point at the copy); the build's own are not
+    _refuse_out_inside(args.out, _tomecraft_folders(), "the schemas elsewhere (`tomecraft "
+                       "build` writes schemas/)")
     for path in _write_into(args.out, lambda: editor_schemas.write(files, Path(args.out))):
         progress(f"wrote {path}")
     return 0
@@ -365,10 +405,7 @@ def cmd_schema(args) -> int:
 def _count(minimum: int):
     """An argparse type: an integer of at least `minimum` (a usage error otherwise)."""
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        value = whole_number(text)
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
         return value
@@ -461,7 +498,7 @@ def parser() -> argparse.ArgumentParser:
                    help="players per game (default: the game's default)")
     s.add_argument("--games", type=_count(1), default=100, metavar="N",
                    help="games to play (default 100)")
-    s.add_argument("--seed", type=int, default=1, metavar="S",
+    s.add_argument("--seed", type=whole_number, default=1, metavar="S",
                    help="the seed of the first game (default 1); same seed, same games")
     s.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
                    help="play with this pack (repeatable, in order)")

@@ -19,6 +19,16 @@ from tomecraft.compiler import diagnostics as dg
 UsageError = dg.UsageError  # a mistake in how tomecraft was called: exit 2
 
 
+def whole_number(text: str) -> int:
+    """An argparse type for a numeric option: ASCII digits, an optional leading '-', nothing
+    else. int() also takes ' 3', '1_0', '+3' and other scripts' digits ('３'), which a user
+    who typed them did not mean as 3 (a usage error, exit 2)."""
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (digits 0-9)")
+    return int(text)
+
+
 def progress(message: str) -> None:
     """Progress goes to stderr so --format json stays clean on stdout."""
     # One write per line, newline included: build workers share stderr, and print() writes

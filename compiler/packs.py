@@ -234,9 +234,22 @@ def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game
     game.packs.append(base_pack)
     _load_pack_files(game, base_pack, base_root, reporter)
     origins: dict = {}  # (name type, name) -> where a pack (re)defined it: see _vocabulary_of
-    for root in extra:
+    for root in distinct_folders(extra):
         _add_pack(game, root, reporter, origins)
     return game
+
+
+def distinct_folders(folders: list[Path]) -> list[Path]:
+    """`folders` in order, each folder once however it was spelt (`P`, `P/`, `./P`): the same
+    pack folder given twice is loaded once, quietly, by every command (`check` skipped it, `sim`
+    and the others said 'loaded twice'). Two folders holding packs with one id still conflict."""
+    seen: set[Path] = set()
+    kept = []
+    for folder in folders:
+        if Path(folder).resolve() not in seen:
+            seen.add(Path(folder).resolve())
+            kept.append(folder)
+    return kept
 
 
 def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict) -> None:

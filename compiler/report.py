@@ -30,6 +30,9 @@ def gaps(games: list[Game]) -> list[dict]:
 
 
 def format_text(rows: list[dict]) -> str:
+    """One line per game, per fact and per note: a note written as a YAML block (`|`, several
+    lines), a field or a file name holding a newline is shown with `\\n`, as the other text
+    outputs show it, so each note stays one line a reader (or grep) can take apart."""
     out = []
     current = None
     for row in rows:
@@ -38,8 +41,9 @@ def format_text(rows: list[dict]) -> str:
             count = sum(r["game"] == current for r in rows)
             out.append(f"{current}: {count} facts not from the rulebook")
         field = f".{row['field']}" if row["field"] else ""
-        out.append(f"  {row['source']:<13} {row['kind']} {row['id']}{field}  ({row['file']}:{row['line']})")
-        out.append(f"      {row['note']}")
+        out.append(dg.one_line(f"  {row['source']:<13} {row['kind']} {row['id']}{field}  "
+                               f"({row['file']}:{row['line']})"))
+        out.append("      " + dg.one_line(str(row["note"]).rstrip()))  # `>`'s final newline: none
     approx = sum(r["source"] == "approximation" for r in rows)
     public = sum(r["source"] == "public" for r in rows)
     out.append(f"{approx} approximations, {public} public facts")

@@ -48,6 +48,17 @@ def check_players(data, players: int | None) -> int:
     return players
 
 
+def check_setup(data, players: int | None, options: dict | None = None) -> int:
+    """The player count (and the engine's `check_options`, if it has one) checked before any
+    game: a ValueError names what the run may not ask for. Callers show it as a usage error;
+    a ValueError raised while playing is an engine bug, never the user's mistake."""
+    players = check_players(data, players)
+    check = getattr(engine_module(data), "check_options", None)
+    if check is not None:
+        check(data, dict(options or {}))
+    return players
+
+
 def play_one(data, players: int, seed: int, index: int, options: dict | None = None,
              usage=None) -> dict:
     """Game `index` of the run seeded `seed`: its seed depends on nothing else, so a game is

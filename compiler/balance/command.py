@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.console import pack_folder, progress, tell, write_atomic
+from tomecraft.compiler.console import pack_folder, progress, tell, whole_number, write_atomic
 
 
 MAX_GAMES = 1_000_000  # per player count: 10**12 ended in a MemoryError (an internal error)
@@ -14,12 +14,12 @@ def add_arguments(b) -> None:
     b.add_argument("game", help="the game id, e.g. clank_catacombs")
     b.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
                    help="a pack to compare against the base game (repeatable)")
-    b.add_argument("--games", type=int, default=200,
+    b.add_argument("--games", type=whole_number, default=200,
                    help="paired games per player count (default 200)")
-    b.add_argument("--players", action="append", type=int, default=[], metavar="N",
+    b.add_argument("--players", action="append", type=whole_number, default=[], metavar="N",
                    help="a player count (repeatable; default: the game's default)")
-    b.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
-    b.add_argument("--workers", type=int, default=0,
+    b.add_argument("--seed", type=whole_number, default=1, help="the run's seed (default 1)")
+    b.add_argument("--workers", type=whole_number, default=0,
                    help="processes to play on (default: every core; 1: this process)")
     b.add_argument("--dask", metavar="ADDRESS",
                    help="play on a Dask distributed cluster: a scheduler address "
@@ -28,7 +28,7 @@ def add_arguments(b) -> None:
     b.add_argument("--until-significant", action="store_true",
                    help="double the games until every difference is settled "
                         "(significant, or within ±2 points / ±2%%) or --max-games is reached")
-    b.add_argument("--max-games", type=int, default=0,
+    b.add_argument("--max-games", type=whole_number, default=0,
                    help="the cap for --until-significant (default 8 x --games, at most "
                         f"{MAX_GAMES:,})")
     b.add_argument("--json", action="store_true", help="print the report (with every game's "
@@ -54,7 +54,7 @@ def run(args, usage_error) -> int:
     if args.html is not None:
         _check_html_target(args.html, usage_error)
     reporter = dg.Reporter()
-    packs = [str(Path(p).resolve()) for p in args.pack]
+    packs = list(dict.fromkeys(str(Path(p).resolve()) for p in args.pack))  # P twice: once
     data = loadgen.game_data(args.game, [Path(p) for p in packs], reporter)
     if data is None:
         tell(dg.format_text(reporter))
@@ -63,25 +63,22 @@ def run(args, usage_error) -> int:
         raise usage_error("balance compares the base game with packs: give --pack DIR")
     # --players 2 --players 2 played every game twice: duplicated samples, false significance
     players = tuple(dict.fromkeys(args.players)) or (data.players["default"],)
-    for n in players:
-        try:
-            sim.check_players(data, n)
-        except ValueError as err:
-            raise usage_error(str(err)) from None
+    sweep = getattr(sim.engine_module(data), "BALANCE_SWEEP", ())
+    base = loadgen.game_data(args.game, [], dg.Reporter())   # loaded if the packs' game is
+    for arm, said in ((data, ""), (base, "in the base game (balance plays it too)")):
+        _check_setup(arm, players, sweep, said, usage_error)   # 5 players: not in the base game
     catalog = balance.catalog(data)
     plan = balance.Plan(args.game, tuple(packs), players, args.games, args.seed,
-                        sweep=getattr(sim.engine_module(data), "BALANCE_SWEEP", ()),
+                        sweep=sweep,
                         until_significant=args.until_significant,
                         max_games=args.max_games or min(8 * args.games, MAX_GAMES),
                         catalog=catalog)
     workers = args.workers or parallel.available_cores()
     client, cluster = _dask(args.dask, workers, usage_error) if args.dask is not None \
         else (None, None)
-    try:
+    try:   # an exception while playing is a bug (exit 3): the set-up was checked above
         result = balance.run(plan, workers=workers, client=client,
                              quiet=args.quiet or args.json)
-    except ValueError as err:       # an engine refuses the set-up (a player count, an option)
-        raise usage_error(str(err)) from None
     finally:
         if client is not None:
             client.close()
@@ -100,6 +97,19 @@ def run(args, usage_error) -> int:
         progress(f"writing {args.html}")
     print(report_mod.to_json(result) if args.json else report_mod.to_text(result))
     return 0
+
+
+def _check_setup(data, players: tuple[int, ...], sweep: tuple, said: str, usage_error) -> None:
+    """Every player count, and every option value the engine's sweep plays, checked before the
+    games: the engine's refusal is a usage error (a ValueError while playing is not)."""
+    from tomecraft.runtime import sim
+    option, values = sweep if sweep else (None, (None,))
+    for n in players:
+        for value in values:
+            try:
+                sim.check_setup(data, n, {} if option is None else {option: value})
+            except ValueError as err:
+                raise usage_error(f"{n} players {said}: {err}" if said else str(err)) from None
 
 
 def _check_html_target(html: str, usage_error) -> None:

@@ -979,11 +979,14 @@ def test_balance_sizes_beyond_reason_are_usage_errors(capsys, monkeypatch, optio
 
 
 @pytest.mark.parametrize("command", ["sheets", "cards"])
-@pytest.mark.parametrize("out", ["", "content/the_cave", "content", "{pack}", "{pack}/prints"])
+@pytest.mark.parametrize("out", ["", "content/the_cave", "content", "{pack}", "{pack}/prints",
+                                 "generated", "generated/the_cave", "schemas", "tests/x",
+                                 "compiler"])
 def test_printouts_are_not_written_into_the_content_or_the_current_folder(tmp_path, capsys,
                                                                           command, out):
     """`--out content/the_cave` wrote content/the_cave/the_cave/*.html among the game's files;
-    `--out ''` wrote into the current folder (here: the repository's root)."""
+    `--out ''` wrote into the current folder (here: the repository's root); `--out generated`
+    (or schemas, tests...) among the build's outputs or tomecraft's code."""
     pack = make_pack(tmp_path, {})
     before = sorted(REPO.rglob("*.html")) + sorted(tmp_path.rglob("*"))
     code, out_text, err = run([command, "--game", "the_cave", "--pack", pack, "--lang", "en",
@@ -1301,3 +1304,132 @@ def test_a_standard_error_that_refuses_writes_does_not_stop_the_command(argv, co
                               stdout=subprocess.PIPE, stderr=full, text=True, timeout=300)
     assert done.returncode == code
     assert (done.stdout != "") == (code == 0)
+
+
+# --- follow-ups of round 3: command-line consistency -------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["check"],
+    ["sim", "the_cave", "--games", "1"],
+    ["cards", "--game", "the_cave", "--format", "html", "--lang", "en", "--out", "{tmp}/out"],
+], ids=["check", "sim", "cards"])
+def test_the_same_pack_folder_given_twice_is_loaded_once_by_every_command(tmp_path, capsys, argv):
+    """`check --pack P --pack P` skipped the duplicate; `sim` and the others said 'loaded twice'."""
+    pack = make_pack(tmp_path, {})
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    code, out, err = run(argv + ["--pack", pack, "--pack", f"{pack}/"], capsys)
+    assert code == 0 and "loaded twice" not in out + err, out + err
+
+
+def test_two_folders_holding_one_pack_id_still_conflict(tmp_path, capsys):
+    first, second = make_pack(tmp_path, {}), make_pack(tmp_path, {}, name="copy")
+    code, out, _ = run(["sim", "the_cave", "--games", "1", "--pack", first, "--pack", second],
+                       capsys)
+    assert code == 1 and "TC-P002" in out and "loaded twice" in out
+
+
+def _engine_bug(*args, **kwargs):
+    raise ValueError("an engine bug while playing")
+
+
+@pytest.mark.parametrize("argv", [
+    ["sim", "the_cave", "--games", "1"],
+    ["sim", "deep_rock_galactic", "--games", "1", "--hazard", "1-2"],
+    ["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "1", "--workers", "1",
+     "--quiet"],
+], ids=["sim", "sim-hazard", "balance"])
+def test_a_value_error_while_playing_is_an_internal_error_not_a_usage_error(capsys, monkeypatch,
+                                                                             argv):
+    """`sim` and `balance` showed any ValueError raised while playing as a usage error (exit 2):
+    an engine bug passed for the user's mistake. Only the set-up checks are usage errors."""
+    from tomecraft.runtime import sim
+    monkeypatch.setattr(sim, "play_one", _engine_bug)
+    monkeypatch.delenv("TOMECRAFT_DEBUG", raising=False)
+    code = cli.main(argv)
+    err = capsys.readouterr().err
+    assert code == 3 and "internal error: ValueError: an engine bug" in err, err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["sim", "the_cave", "--players", "9"], "is for 2-5 players"),
+    (["sim", "deep_rock_galactic", "--hazard", "4"], "no hazard level 14 in the content"),
+    (["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--players", "9", "--workers", "1"],
+     "is for 2-6 players"),
+])
+def test_what_the_engine_refuses_to_set_up_is_a_usage_error_before_any_game(capsys, monkeypatch,
+                                                                           argv, said):
+    from tomecraft.runtime import sim
+    from tomecraft.runtime.engines.deep_rock_galactic import mission_setup
+    real = mission_setup.hazard_of
+    monkeypatch.setattr(sim, "play_one", lambda *a, **k: pytest.fail("a game was played"))
+    monkeypatch.setattr(mission_setup, "hazard_of", lambda data, level: real(data, level + 10)
+                        if level == 4 else real(data, level))   # as if a pack removed level 4
+    code, out, err = run(argv + ["--games", "1"], capsys)
+    assert code == 2 and said in err and out == "", err
+
+
+@pytest.mark.parametrize("where", ["inside", "outside"])
+def test_sarif_uris_are_uris_not_raw_paths(tmp_path, capsys, monkeypatch, where):
+    """`check --format sarif` wrote raw paths as `uri` ("my packs/fan #1/pack.yaml"): SARIF
+    2.1.0 wants URI references, relative ones against a uriBaseId."""
+    from urllib.parse import unquote, urlsplit
+    folder = tmp_path / "my packs" / "fan #1 été%"
+    folder.mkdir(parents=True)
+    (folder / "pack.yaml").write_text("id: fan\ngame: nope\nversion: '1.0'\n", encoding="utf-8")
+    if where == "inside":
+        monkeypatch.chdir(tmp_path)
+    code, out, _ = run(["check", folder, "--format", "sarif"], capsys)
+    run_log = json.loads(out)["runs"][0]
+    location = run_log["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    uri = location["uri"]
+    assert code == 1 and " " not in uri and "#" not in uri and uri.isascii(), uri
+    if where == "inside":
+        base = run_log["originalUriBaseIds"][location["uriBaseId"]]["uri"]
+        assert base.startswith("file:///") and base.endswith("/")
+        assert unquote(uri) == "my packs/fan #1 été%/pack.yaml"
+    else:
+        assert urlsplit(uri).scheme == "file" and unquote(urlsplit(uri).path) == str(folder / "pack.yaml")
+
+
+def test_report_gaps_text_keeps_each_note_on_one_line():
+    """A note written as a YAML block (`note: |`) printed across several lines, the later ones
+    looking like facts of their own; a folded note (`>`) added an empty line."""
+    from tomecraft.compiler import report
+    row = {"game": "g", "pack": "g", "kind": "tile", "id": "t", "file": "g/t.yaml", "line": 3,
+           "source": "public", "field": "a\nb"}
+    text = report.format_text([{**row, "note": "first line\n  public tile x.y (g/x.yaml:1)\n"},
+                               {**row, "note": "folded\n"}])
+    assert text.splitlines() == [
+        "g: 2 facts not from the rulebook",
+        "  public        tile t.a\\nb  (g/t.yaml:3)",
+        "      first line\\n  public tile x.y (g/x.yaml:1)",
+        "  public        tile t.a\\nb  (g/t.yaml:3)",
+        "      folded",
+        "0 approximations, 2 public facts"]
+
+
+@pytest.mark.parametrize("value", [" 3", "３", "3_0", "+3", "٣"])
+@pytest.mark.parametrize("argv", [
+    ["sim", "deep_rock_galactic", "--games", "1", "--hazard"],
+    ["sim", "the_cave", "--games", "1", "--seed"],
+    ["sim", "the_cave", "--players"],
+    ["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--workers", "1", "--games"],
+    ["balance", "clank_catacombs", "--pack", TOMB_PARTY, "--games", "1", "--seed"],
+    ["build", "--check", "--workers"],
+], ids=["hazard", "sim-seed", "players", "balance-games", "balance-seed", "workers"])
+def test_numeric_options_take_ascii_digits_only(capsys, monkeypatch, argv, value):
+    """`--hazard ' 3'` and `--hazard ３` (full width) were played as 3: int() takes spaces,
+    underscores, a '+' and any script's digits. Every numeric option refuses them alike."""
+    from tomecraft.runtime import sim
+    monkeypatch.setattr(sim, "play_one", lambda *a, **k: pytest.fail("a game was played"))
+    code, out, err = run(argv + [value], capsys)
+    assert code == 2 and out == "" and repr(value) in err, err
+
+
+@pytest.mark.parametrize("out", ["schemas", "schemas/the_cave", "generated", "tests/x"])
+def test_schema_out_is_not_written_into_the_builds_folders(tmp_path, capsys, out):
+    """`schema --out schemas` (or generated/, tests/) wrote among what `tomecraft build` owns."""
+    before = sorted(REPO.rglob("*.schema.json"))
+    code, stdout, err = run(["schema", "--out", out], capsys)
+    assert code == 2 and "--out" in err and stdout == ""
+    assert sorted(REPO.rglob("*.schema.json")) == before

@@ -184,9 +184,16 @@ def test_requires_satisfied_in_order(base, tmp_path):
     assert [d.code for d in reporter.diagnostics] == [dg.PACK]
 
 
-def test_same_pack_twice(base, tmp_path):
+def test_same_pack_folder_twice_is_loaded_once(base, tmp_path):
     pack = make_pack(tmp_path, "twice")
-    _, reporter = compile_with(base, [pack, pack])
+    _, reporter = compile_with(base, [pack, pack.parent / "." / "twice"])
+    assert reporter.diagnostics == []
+
+
+def test_two_folders_with_one_pack_id_conflict(base, tmp_path):
+    pack = make_pack(tmp_path, "twice")
+    copy = shutil.copytree(pack, tmp_path / "copy")
+    _, reporter = compile_with(base, [pack, copy])
     assert [d.code for d in reporter.diagnostics] == [dg.PACK_CONFLICT]
 
 

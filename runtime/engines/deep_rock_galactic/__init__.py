@@ -3,7 +3,7 @@ from tomecraft.runtime.engines import lazy
 
 __getattr__ = lazy(__name__, {
     "Engine": "engine", "load_mission": "engine", "play_game": "game", "setup": "game",
-    "run_scenario": "scenario"})
+    "run_scenario": "scenario", "check_options": "mission_setup"})
 
 __all__ = ["Engine", "load_mission", "play_game", "run_scenario", "setup"]
 

@@ -146,6 +146,15 @@ def loadout(data, cls: str, rng) -> tuple[str, str]:
     return primary.id, _stream(rng, f"secondary/{cls}").choice(other or open_).id
 
 
+def check_options(data, options: dict) -> None:
+    """`tomecraft sim`'s options, refused before any game is played (a ValueError, shown as a
+    usage error): a Hazard level the content has no entity for."""
+    dive = options.get("deep_dive")
+    missions = dive if isinstance(dive, list) else [options.get("mission") or {}]
+    for mission in missions:
+        hazard_of(data, int(options.get("hazard") or mission.get("hazard") or 2))
+
+
 def hazard_of(data, level: int):
     """The hazard level entity whose `level` is `level` (a contract key: one per level, so a
     pack's replacement is found whatever its id)."""
