@@ -106,6 +106,9 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         if not options:
             raise EffectError(f"no options for decision {key!r}")
         if len(options) == 1 and key not in ("action", "move"):
+            forced = getattr(self.agents[who.seat], "forced", None)
+            if forced is not None:           # a script's answer for it is used up here
+                forced(key, options[0])
             return options[0]
         kept = self._views.get(id(who))      # a View reads the game live: one per scholar
         if kept is None or kept[0] is not who:
