@@ -116,16 +116,21 @@ def _said_once(text: str) -> str:
     return _REMARK.sub(once, text)
 
 
-def render(node, vocab, lang: str, bound: dict[str, str] | None = None) -> str:
+def render(node, vocab, lang: str, bound: dict[str, str] | None = None,
+           lasts: str = "") -> str:
     """Render a Block, a statement or an expression as rules text in `lang` ("zh" or "en").
 
     `bound` gives the text of names bound outside `node` (for a sub-expression of an effect,
     see `let_names`). A block that is a keyword's own effect shows the keyword's parameters
-    as X, Y... (numbers) or by their type."""
+    as X, Y... (numbers) or by their type. `lasts`: the scope (e.g. "turn") at whose end the
+    engine ends what the effect registers; its triggers then say so ("this turn, whenever
+    ..."), as `during turn:` would, instead of reading as permanent."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; expected one of {LANGS}")
     env = dict(bound or {})
     r = _Renderer(vocab, lang, env)
+    if lasts and isinstance(node, n.Block):
+        node = _scoped_triggers(node, lasts)
     if isinstance(node, n.Block):
         r.bind_keyword_params(node)
         text = r.sentences(node)
@@ -141,6 +146,25 @@ def render(node, vocab, lang: str, bound: dict[str, str] | None = None) -> str:
         # rulebook is in Simplified ones gets them converted (its names already are).
         text = text.translate(TO_SIMPLIFIED)
     return text
+
+
+# What an effect registers that lasts (a trigger, a watch, a continuous effect).
+_LASTING = (n.On, n.When, n.Continuous)
+
+
+def _scoped_triggers(block: n.Block, scope: str) -> n.Block:
+    """`block` with each run of top-level lasting statements inside `during SCOPE:`."""
+    stmts, run = [], []
+    for s in block.stmts + (None,):
+        if isinstance(s, _LASTING):
+            run.append(s)
+            continue
+        if run:
+            stmts.append(n.During(scope, n.Block(tuple(run))))
+            run = []
+        if s is not None:
+            stmts.append(s)
+    return n.Block(tuple(stmts), block.pos)
 
 
 _EN_HELD = re.compile(r"the number of (.+?) you hold( \([^)]*\))?")   # "...idols you hold (robots included)"
@@ -400,6 +424,9 @@ class _Renderer:
         if isinstance(s, n.During):
             scope = self.name_text(s.scope, prefer="scope")
             body = self.body(s.body)
+            if s.body.stmts and isinstance(s.body.stmts[0], (n.On, n.When)):
+                # a clause, not a label: "this turn, whenever you defeat a monster: ..."
+                return f"{scope}內，{body}" if zh else f"{scope}, {body}"
             return f"{scope}內：{body}" if zh else f"{scope}: {body}"
         if isinstance(s, n.Once):
             scope = self.name_text(s.scope, prefer="scope")

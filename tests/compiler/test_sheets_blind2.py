@@ -403,7 +403,7 @@ def test_dungeontology_zh_random_move_in_word_order():
 
 
 @pytest.mark.parametrize("lang,said,not_said", [
-    ("en", ["As soon as you hold any prisoners, draw 1 card",
+    ("en", ["This turn, as soon as you hold any prisoners, draw 1 card",
             "If you hold any golden monkey idols (robots included), score 5 points"],
      ["the number of prisoners you hold is at least 1"]),
     ("zh", ["一旦你持有囚犯", "若你持有黄金猴像（含金猴机器人）", "若供应区还有小秘密标记",
