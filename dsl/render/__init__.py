@@ -148,6 +148,12 @@ def render(node, vocab, lang: str, bound: dict[str, str] | None = None,
     return text
 
 
+# How an event's text that reads as a clause starts (en) or ends (zh): the effect follows it
+# after a comma, not a colon.
+_EN_CLAUSE_STARTS = frozenset(("when", "whenever", "after", "before", "at", "in", "on", "during",
+                               "as", "once", "each", "while", "if"))
+_ZH_CLAUSE_ENDS = ("時", "时", "後", "后", "前", "階段", "阶段")
+
 # What an effect registers that lasts (a trigger, a watch, a continuous effect).
 _LASTING = (n.On, n.When, n.Continuous)
 
@@ -424,10 +430,8 @@ class _Renderer:
         if isinstance(s, n.During):
             scope = self.name_text(s.scope, prefer="scope")
             body = self.body(s.body)
-            if s.body.stmts and isinstance(s.body.stmts[0], (n.On, n.When)):
-                # a clause, not a label: "this turn, whenever you defeat a monster: ..."
-                return f"{scope}內，{body}" if zh else f"{scope}, {body}"
-            return f"{scope}內：{body}" if zh else f"{scope}: {body}"
+            # a clause, not a label: "this turn, whenever you defeat a monster, ..."
+            return f"{scope}內，{body}" if zh else f"{scope}, {body}"
         if isinstance(s, n.Once):
             scope = self.name_text(s.scope, prefer="scope")
             body = self.body(s.body)
@@ -493,7 +497,14 @@ class _Renderer:
             where = inner.expr(s.where)
             event += f"，若{where}" if self.zh else f", if {where}"
         body = inner.body(s.body)
-        return f"{event}：{body}" if self.zh else f"{event}: {body}"
+        # a clause, not a label: "after a Move action, you may ..." ("移動行動後，可以……"); a
+        # colon here read as a second label after the ability's own ("Light-Footed: After a
+        # Move action: you may ..."). An event named as a window ("pre-battle", "战斗轮")
+        # keeps its colon: "Pre-battle, add 1" would not read.
+        if self.zh:
+            return f"{event}{'，' if event.endswith(_ZH_CLAUSE_ENDS) else '：'}{body}"
+        first = event.split(" ", 1)[0].lower()
+        return f"{event}{', ' if first in _EN_CLAUSE_STARTS else ': '}{body}"
 
     def choose(self, s: n.Choose) -> str:
         # `choose { require C; A | require not C; B }` says "if C, A; otherwise, B".

@@ -136,5 +136,5 @@ def test_a_played_cards_trigger_says_it_lasts_the_turn(tmp_path):
     game = pipeline.compile_game(root / "content" / "clank_catacombs", [pack], dg.Reporter())
     texts = {lang: [e["text"] for s in cards_sheet(game, lang, Footnotes())["sections"]
                     for r in s["rows"] for e in r["effects"]] for lang in ("en", "zh")}
-    assert "This turn, whenever you defeat a monster: gain 1 gold." in texts["en"]
-    assert "本回合内，每击败一个怪物时：获得1金币。" in texts["zh"]
+    assert "This turn, whenever you defeat a monster, gain 1 gold." in texts["en"]
+    assert "本回合内，每击败一个怪物时，获得1金币。" in texts["zh"]
