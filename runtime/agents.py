@@ -48,6 +48,16 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
+def took_unasked(agent: Any, key: str, option: Any) -> Any:
+    """Tell `agent` the engine takes `option`, the only answer to `key`, without asking it (a
+    scripted agent uses up the answer it holds for that question, ScriptedAgent.forced);
+    returns `option`."""
+    forced = getattr(agent, "forced", None)
+    if forced is not None:
+        forced(key, option)
+    return option
+
+
 class RandomAgent:
     """Uniformly random among legal options, or among the view's suggestions if it has any."""
 
