@@ -48,6 +48,16 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
+def took_unasked(agent: Any, key: str, option: Any) -> Any:
+    """Tell `agent` the engine takes `option`, the only answer to `key`, without asking it (a
+    scripted agent uses up the answer it holds for that question, ScriptedAgent.forced);
+    returns `option`."""
+    forced = getattr(agent, "forced", None)
+    if forced is not None:
+        forced(key, option)
+    return option
+
+
 class RandomAgent:
     """Uniformly random among legal options, or among the view's suggestions if it has any."""
 
@@ -80,6 +90,17 @@ class ScriptedAgent:
     def push(self, *choices: Any) -> None:
         self.choices.extend(choices)
 
+    def forced(self, key: str, option: Any) -> None:
+        """The engine took `option` without asking, being the only answer to `key`: a scripted
+        answer naming it was meant for this question, so it is used up here, never fed to the
+        next question (where it could match something else)."""
+        if self.choices and self.matches(key, self.choices[0], option):
+            self.choices.pop(0)
+
+    def matches(self, key: str, want: Any, option: Any) -> bool:
+        """Whether the scripted `want` picks `option` for decision `key` (a runner may widen it)."""
+        return matches(want, option)
+
     def choose(self, key: str, options: Sequence, view: Any = None) -> Any:
         if not self.choices:
             if self.fallback is not None:
@@ -89,6 +110,6 @@ class ScriptedAgent:
         if isinstance(want, dict) and set(want) == {"free"}:
             return want["free"]      # a free-form answer (e.g. a loadout); the engine validates it
         for option in options:
-            if matches(want, option):
+            if self.matches(key, want, option):
                 return option
         raise ScriptError(f"scripted choice {want!r} is not legal for {key!r}; options: {list(options)}")

@@ -42,6 +42,8 @@ class Use:
     found: str = ""                             # a key term named by an effect but carried by
                                                 # no entity: "stops" play (an error) or the
                                                 # effect is "never" open (a warning)
+    lasts: str = ""                             # the scope (a `scopes` name, e.g. "turn")
+                                                # at whose end what the field registers ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +118,8 @@ def built_in(*names: str, why: str) -> dict[str, Use]:
     return {name: Use(f"built into the engine ({why})", fixed=True) for name in names}
 
 
-def runs(when: str, *constructs: str, events=None) -> Use:
-    """An effect field the engine runs, with the lasting constructs it supports there."""
+def runs(when: str, *constructs: str, events=None, lasts: str = "") -> Use:
+    """An effect field the engine runs, with the lasting constructs it supports there (and,
+    `lasts`, the scope their triggers end with, which the sheets then say)."""
     return Use(when, constructs=frozenset(constructs),
-               events=None if events is None else frozenset(events))
+               events=None if events is None else frozenset(events), lasts=lasts)

@@ -27,3 +27,36 @@ def run(game: Game, reporter: dg.Reporter) -> None:
     if importlib.util.find_spec(f"{__name__}.{game.id}") is None:
         return
     importlib.import_module(f"{__name__}.{game.id}").check(game, reporter)
+
+
+def rule_value(game: Game, rule_id: str, default=None):
+    """The `value` of the content's rule `rule_id`, else `default`."""
+    entity = game.entities.get("rule", {}).get(rule_id)
+    return entity.data.get("value", default) if entity is not None else default
+
+
+def check_turn_costs(game: Game, reporter: dg.Reporter, resource: str, rule_id: str) -> None:
+    """`pay RESOURCE N` with N above what a turn gives (the content's rule `rule_id`, e.g. The
+    Cave's 5 AP) can never be paid: legal, but the sheets print it as playable. Only literal
+    amounts are checked (`pay ap (level + 1)` depends on play)."""
+    from tomecraft.dsl import nodes as n
+    most = rule_value(game, rule_id)
+    if not isinstance(most, int) or isinstance(most, bool):
+        return
+    ref = (game.entities.get("rule", {})[rule_id].data.get("ref") or "").strip()
+    for entity in game.all():
+        for site in entity.effects:
+            if site.ast is None:
+                continue
+            for node in n.walk(site.ast):
+                if isinstance(node, n.Call) and node.verb == "pay" and len(node.args) >= 2 \
+                        and getattr(node.args[0], "parts", None) == (resource,) \
+                        and isinstance(node.args[1], n.Num) and node.args[1].value > most:
+                    line, column = entity.doc.effect_position(site.path, node.pos.line,
+                                                              node.pos.column)
+                    reporter.add(dg.GAME_RULE_WARNING,
+                                 f"`pay {resource} {node.args[1].value}` can never be paid: a "
+                                 f"turn gives at most {most} {resource}"
+                                 + (f" ({ref})" if ref else "")
+                                 + ", so this is never playable", entity.display, line, column,
+                                 f"cost at most {most} {resource} (rule {rule_id!r})")

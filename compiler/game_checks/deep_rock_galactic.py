@@ -5,7 +5,7 @@ mission."""
 from __future__ import annotations
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.game_checks import report
+from tomecraft.compiler.game_checks import check_turn_costs, report
 from tomecraft.compiler.model import Game
 
 
@@ -37,6 +37,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         if dwarf.id not in defaults:
             report(reporter, dwarf, "id", f"{dwarf.id} has no default primary weapon")
     _check_laid_out(game, reporter)
+    check_turn_costs(game, reporter, "actions", "turn_actions")   # L268-270: 3 actions a turn
     _check_native_abilities(game, reporter)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.game_checks import report
+from tomecraft.compiler.game_checks import check_turn_costs, report
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS
 
@@ -12,6 +12,7 @@ from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_slots(game, reporter)
     _check_rope_edges(game, reporter)
+    check_turn_costs(game, reporter, "ap", "turn_ap")   # L64: at most 5 AP a turn
     if any(d.code == dg.SCHEMA and d.severity == dg.ERROR for d in reporter.diagnostics):
         # a tile refused by its schema is left out: counting the stacks without it would
         # blame a stack (at a base tile) for the fan's typo, said already

@@ -409,17 +409,20 @@ class Texts:
         self.game = game
         self.lang = lang
         # Identical effect strings share one AST (the parse cache), so they render once.
-        self._rendered: dict[int, str] = {}
+        self._rendered: dict[tuple, str] = {}
 
-    def site(self, site: EffectSite) -> str:
+    def site(self, site: EffectSite, lasts: str = "") -> str:
+        """The effect's text; `lasts`: the scope its field's triggers end with (Use.lasts)."""
         if site.ast is None:
             try:
                 site.ast = parse(site.text)
             except EffectSyntaxError:
                 return site.text
-        text = self._rendered.get(id(site.ast))
+        key = (id(site.ast), lasts)
+        text = self._rendered.get(key)
         if text is None:
-            text = self._rendered[id(site.ast)] = render(site.ast, self.game.vocab, self.lang)
+            text = self._rendered[key] = render(site.ast, self.game.vocab, self.lang,
+                                                lasts=lasts)
         return text
 
     def passive(self, site: EffectSite) -> str:

@@ -30,7 +30,17 @@ def _effect(game: Game, texts: Texts, entity: Entity, field_name: str) -> str:
     if site is None or not entity.data.get(field_name):
         return ""
     # the row's "Passive" label already says the effect lasts
-    return texts.passive(site) if field_name == "passive" else texts.site(site)
+    if field_name == "passive":
+        return texts.passive(site)
+    return texts.site(site, _lasts(entity.kind, field_name))
+
+
+def _lasts(kind: str, field_name: str) -> str:
+    """The scope the engine ends a field's triggers with ("turn": a card's `on defeat` heard
+    only in the turn it was played), which its text then says."""
+    from tomecraft.compiler.contract import load
+    use = (load("clank_catacombs").kinds.get(kind) or {}).get(field_name)
+    return getattr(use, "lasts", "")
 
 
 def _common(game: Game, lang: str) -> dict:

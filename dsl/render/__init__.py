@@ -116,16 +116,21 @@ def _said_once(text: str) -> str:
     return _REMARK.sub(once, text)
 
 
-def render(node, vocab, lang: str, bound: dict[str, str] | None = None) -> str:
+def render(node, vocab, lang: str, bound: dict[str, str] | None = None,
+           lasts: str = "") -> str:
     """Render a Block, a statement or an expression as rules text in `lang` ("zh" or "en").
 
     `bound` gives the text of names bound outside `node` (for a sub-expression of an effect,
     see `let_names`). A block that is a keyword's own effect shows the keyword's parameters
-    as X, Y... (numbers) or by their type."""
+    as X, Y... (numbers) or by their type. `lasts`: the scope (e.g. "turn") at whose end the
+    engine ends what the effect registers; its triggers then say so ("this turn, whenever
+    ..."), as `during turn:` would, instead of reading as permanent."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; expected one of {LANGS}")
     env = dict(bound or {})
     r = _Renderer(vocab, lang, env)
+    if lasts and isinstance(node, n.Block):
+        node = _scoped_triggers(node, lasts)
     if isinstance(node, n.Block):
         r.bind_keyword_params(node)
         text = r.sentences(node)
@@ -141,6 +146,31 @@ def render(node, vocab, lang: str, bound: dict[str, str] | None = None) -> str:
         # rulebook is in Simplified ones gets them converted (its names already are).
         text = text.translate(TO_SIMPLIFIED)
     return text
+
+
+# How an event's text that reads as a clause starts (en) or ends (zh): the effect follows it
+# after a comma, not a colon.
+_EN_CLAUSE_STARTS = frozenset(("when", "whenever", "after", "before", "at", "in", "on", "during",
+                               "as", "once", "each", "while", "if"))
+_ZH_CLAUSE_ENDS = ("時", "时", "後", "后", "前", "階段", "阶段")
+
+# What an effect registers that lasts (a trigger, a watch, a continuous effect).
+_LASTING = (n.On, n.When, n.Continuous)
+
+
+def _scoped_triggers(block: n.Block, scope: str) -> n.Block:
+    """`block` with each run of top-level lasting statements inside `during SCOPE:`."""
+    stmts, run = [], []
+    for s in block.stmts + (None,):
+        if isinstance(s, _LASTING):
+            run.append(s)
+            continue
+        if run:
+            stmts.append(n.During(scope, n.Block(tuple(run))))
+            run = []
+        if s is not None:
+            stmts.append(s)
+    return n.Block(tuple(stmts), block.pos)
 
 
 _EN_HELD = re.compile(r"the number of (.+?) you hold( \([^)]*\))?")   # "...idols you hold (robots included)"
@@ -400,7 +430,8 @@ class _Renderer:
         if isinstance(s, n.During):
             scope = self.name_text(s.scope, prefer="scope")
             body = self.body(s.body)
-            return f"{scope}內：{body}" if zh else f"{scope}: {body}"
+            # a clause, not a label: "this turn, whenever you defeat a monster, ..."
+            return f"{scope}內，{body}" if zh else f"{scope}, {body}"
         if isinstance(s, n.Once):
             scope = self.name_text(s.scope, prefer="scope")
             body = self.body(s.body)
@@ -466,7 +497,14 @@ class _Renderer:
             where = inner.expr(s.where)
             event += f"，若{where}" if self.zh else f", if {where}"
         body = inner.body(s.body)
-        return f"{event}：{body}" if self.zh else f"{event}: {body}"
+        # a clause, not a label: "after a Move action, you may ..." ("移動行動後，可以……"); a
+        # colon here read as a second label after the ability's own ("Light-Footed: After a
+        # Move action: you may ..."). An event named as a window ("pre-battle", "战斗轮")
+        # keeps its colon: "Pre-battle, add 1" would not read.
+        if self.zh:
+            return f"{event}{'，' if event.endswith(_ZH_CLAUSE_ENDS) else '：'}{body}"
+        first = event.split(" ", 1)[0].lower()
+        return f"{event}{', ' if first in _EN_CLAUSE_STARTS else ': '}{body}"
 
     def choose(self, s: n.Choose) -> str:
         # `choose { require C; A | require not C; B }` says "if C, A; otherwise, B".

@@ -122,3 +122,19 @@ def test_rules_sheet_says_a_packs_treasure_limit_lockpicks_and_cubes(tmp_path):
     assert "最多持有2个宝藏（每个背包+1）" in zh
     assert "Each player: 25 cubes, 1 lockpick token, " in en
     assert "每位玩家：25个方块、1个开锁标记" in zh
+
+
+def test_a_played_cards_trigger_says_it_lasts_the_turn(tmp_path):
+    """A trigger a card's play effect registers is heard only until the end of the turn (the
+    contract's `lasts_the_turn`, engine.end_turn clears it): its text says "this turn", as
+    `during turn:` does, not "Whenever you defeat a monster" as if it were permanent."""
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    from tomecraft.compiler.sheets import Footnotes
+    from tomecraft.compiler.sheets.clank_catacombs import cards_sheet
+    root = Path(__file__).resolve().parents[2]
+    pack = root / "tests" / "clank_catacombs" / "events_pack"
+    game = pipeline.compile_game(root / "content" / "clank_catacombs", [pack], dg.Reporter())
+    texts = {lang: [e["text"] for s in cards_sheet(game, lang, Footnotes())["sections"]
+                    for r in s["rows"] for e in r["effects"]] for lang in ("en", "zh")}
+    assert "This turn, whenever you defeat a monster, gain 1 gold." in texts["en"]
+    assert "本回合内，每击败一个怪物时，获得1金币。" in texts["zh"]

@@ -390,12 +390,12 @@ def test_dungeontology_zh_random_move_in_word_order():
 
 
 @pytest.mark.parametrize("lang,said,not_said", [
-    ("en", ["As soon as you hold any prisoners, draw 1 card",
+    ("en", ["This turn, as soon as you hold any prisoners, draw 1 card",
             "If you hold any golden monkey idols (robots included), score 5 points"],
      ["the number of prisoners you hold is at least 1"]),
     ("zh", ["一旦你持有囚犯", "若你持有黄金猴像（含金猴机器人）", "若供应区还有小秘密标记",
             "需要储备牌区还有秘密笔记"],
-     ["数至少为1", "数多于0，", "剩余的小秘密标记数多于0"])])
+     ["数至少为1", "标记数多于0，", "剩余的小秘密标记数多于0"])])
 def test_clank_counts_above_zero_read_as_having_some(clank, lang, said, not_said):
     """'As soon as the number of prisoners you hold is at least 1' (zh '一旦你持有的囚犯数至少为1'),
     '若供应区剩余的小秘密标记数多于0': a person says 'as soon as you hold any prisoners',

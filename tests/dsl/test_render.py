@@ -85,7 +85,7 @@ def test_on_event_uses_the_events_own_text():
     clank = vocabulary.build(loader.load(CAVE.parents[1] / "clank_catacombs" / "game.yaml",
                                          reporter), reporter, "game.yaml")
     zh, en = both("on enter_room: gain gold 1", clank)
-    assert zh.startswith("进入房间时：") and en.startswith("When you enter a room: ")
+    assert zh.startswith("进入房间时，") and en.startswith("When you enter a room, ")
 
 
 def test_chinese_output_has_full_width_punctuation():
@@ -393,7 +393,7 @@ def test_a_choice_between_a_condition_and_its_opposite_is_an_if(games):
 def test_event_fields_and_kind_fields_read_by_their_text(games):
     zh, en = say(games["clank_catacombs"], "on gain_clank where event.amount > 0: gain gold event.amount")
     assert "amount" not in zh + en.replace("the amount of", "")
-    assert en == ("Whenever you gain Clank!, if the Clank! gained is more than 0: gain X gold, "
+    assert en == ("Whenever you gain Clank!, if the Clank! gained is more than 0, gain X gold, "
                   "where X is the Clank! gained.")
     zh, en = say(games["clank_catacombs"], "place_treasure self.plus_signs")
     assert zh == "将宝藏叠顶端往下数第X个宝藏标记放在此房间（X为此物的加号数）。"
@@ -487,15 +487,15 @@ def test_triggers_in_a_row_that_do_the_same_are_said_once(games):
     zh, en = say(games["deep_rock_galactic"],
                  "on monster_placed { gain nitra 1 }; on monster_activated { gain nitra 1 }; "
                  "on monster_moved { gain nitra 1 }; on turn_start { gain gold 1 }")
-    assert en.startswith("When a monster is placed, activates or moves in: gain 1 Nitra")
-    assert "At the start of your turn: gain 1 Gold" in en     # a different body, said apart
-    assert zh.startswith("怪物被放置、行动或移动进入时：")
+    assert en.startswith("When a monster is placed, activates or moves in, gain 1 Nitra")
+    assert "At the start of your turn, gain 1 Gold" in en     # a different body, said apart
+    assert zh.startswith("怪物被放置、行动或移动进入时，")
     zh, en = say(games["deep_rock_galactic"],
                  "on monster_placed { gain nitra 1 }; on monster_activated { gain gold 1 }")
     assert en.count("when a monster") + en.count("When a monster") == 2   # different bodies
     zh, en = say(games["deep_rock_galactic"],
                  "on monster_placed { gain nitra 1 }; on turn_start { gain nitra 1 }")
-    assert en.startswith("When a monster is placed or at the start of your turn: gain 1 Nitra")
+    assert en.startswith("When a monster is placed or at the start of your turn, gain 1 Nitra")
 
 
 def test_a_cave_verb_reads_as_an_action_after_may_and_a_cost(cave):
@@ -513,10 +513,10 @@ def test_a_stealth_or_alert_bonus_reads_as_a_verb_after_may(games):
 
 
 @pytest.mark.parametrize("event, en, zh", [
-    ("killed", "When a monster is killed: gain 1 Gold.", "怪物被击杀时："),
-    ("damaged", "When a monster loses HP: gain 1 Gold.", "怪物受到伤害时："),
-    ("attacked", "When a monster is attacked: gain 1 Gold.", "怪物受到攻击时："),
-    ("monster_attacks", "When a monster attacks: gain 1 Gold.", "怪物攻击时：")])
+    ("killed", "When a monster is killed, gain 1 Gold.", "怪物被击杀时，"),
+    ("damaged", "When a monster loses HP, gain 1 Gold.", "怪物受到伤害时，"),
+    ("attacked", "When a monster is attacked, gain 1 Gold.", "怪物受到攻击时，"),
+    ("monster_attacks", "When a monster attacks, gain 1 Gold.", "怪物攻击时，")])
 def test_a_drg_monster_event_names_the_monster_whoever_holds_the_trigger(games, event, en, zh):
     """Only a dwarf's passive ability or a thrown throwable holds these triggers, and they hear
     every monster's: a pack's Prospector with `on killed: gain gold 1` read "When it is killed:
@@ -532,3 +532,19 @@ def test_revealing_one_swarm_card_does_not_place_their_monsters(games, amount, e
     """A pack's event card `reveal_swarm 1` read "Reveal 1 Swarm card and place their
     monsters" (fourth packs blind test): no count governs a pronoun."""
     assert say(games["deep_rock_galactic"], f"reveal_swarm {amount}")[1] == en
+
+
+@pytest.mark.parametrize("game, effect, en, zh", [
+    ("deep_rock_galactic", "on move_action: may: attack",
+     "After a Move action, you may make 1 ranged weapon attack.", "移动行动后，可以进行1次远程武器攻击。"),
+    ("clank_catacombs", "during turn: no_movement", None, "本回合内，"),
+    # an event named as a window keeps its colon ("Pre-battle, add 1" would not read)
+    ("dm_crawl_decks", "on pre_battle: self.points += 1",
+     "Pre-battle: add 1 to its points.", "战前，此物的点数+1。")])
+def test_a_trigger_reads_as_a_clause_not_a_second_label(games, effect, en, zh, game):
+    """"Light-Footed: After a Move action: you may ..." read like a machine wrote it: under an
+    ability's label the trigger is a clause ("After a Move action, you may ..."), zh "……后，……"."""
+    got_zh, got_en = say(games[game], effect)
+    assert en is None or got_en == en
+    assert got_zh.startswith(zh) if en is None else got_zh == zh
+    assert got_en.count(":") + got_zh.count("：") <= (1 if game == "dm_crawl_decks" else 0)

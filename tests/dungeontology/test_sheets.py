@@ -133,7 +133,7 @@ def test_a_packs_keyword_gets_its_row_in_the_keyword_legend(tmp_path):
     regions = next(s for s in sheets.SHEETS["dungeontology"] if s.name == "regions")
     page = html.unescape(re.sub(r"<[^>]+>", " ", sheets.render_html(game, regions, "en")))
     legend = re.sub(r"\s+", " ", page[page.index("Ambush N"):])
-    assert "Jinx N When a scholar enters this region: gain N stun tokens" in legend, legend[:1500]
+    assert "Jinx N When a scholar enters this region, gain N stun tokens" in legend, legend[:1500]
 
 
 def test_a_packs_rule_value_is_said_not_the_base_games(tmp_path):

@@ -187,6 +187,8 @@ def test_every_decision_the_engine_makes_is_recorded_in_rules_yaml():
     recorded |= {"02"}      # D-02 lives on the start tile kind (tile_kinds.yaml approximations)
     assert used <= recorded, sorted(used - recorded)
     for rule in GAME.of("rule"):
+        if rule.provenance.source == "rulebook":
+            continue        # a value the rulebook states (turn_ap, L64), read by check
         assert rule.provenance.source == "approximation" and "D-" in rule.provenance.note
 
 

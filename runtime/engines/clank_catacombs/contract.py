@@ -37,7 +37,7 @@ TURN_EVENTS = tuple(e for e in EVENTS if e not in AFTER_THE_TURN)
 
 def lasts_the_turn(when: str):
     """An effect field whose triggers, watches and `continuous` last until the end of the turn."""
-    return runs(when + TURN, *LASTING, events=TURN_EVENTS)
+    return runs(when + TURN, *LASTING, events=TURN_EVENTS, lasts="turn")
 
 
 _COUNT = {"type": "integer", "minimum": 0}

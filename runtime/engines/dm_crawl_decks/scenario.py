@@ -16,7 +16,7 @@ setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold
 steps:  {do: turn} | {do: turns, count} | {do: start_turn} | {do: action, action: {...}} | {do: end_turn}
         | {do: battle, column} | {do: descend} | {do: post_battle_events} | {do: reveal_events, amount}
         | {do: short_rest} | {do: long_rest, free} | {do: reset_exploration} | {do: clean_up_loot}
-        | {do: consume_time, amount} | {do: modify, card, op, value} | {do: settle}
+        | {do: consume_time, amount} | {do: modify, card (on the field), op, value} | {do: settle}
         | {do: fire, event, card?} | {do: use_relic, relic} | {do: spare, column}
         | {do: redraw, card} | {do: stack_top, card, position} | {do: search, zone, card_type}
         | {do: draw_main, amount} | {do: gain_loot, card} | {do: setup} | {do: resolve_row, row}
@@ -40,7 +40,8 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
     PILE_HOLDS, PILES, holds, known_keys, up_down, within_limits)
-from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, RESOURCES, Card, Row, Virtual
+from tomecraft.runtime.engines.dm_crawl_decks.state import (
+    ATTRIBUTES, FIELD, RESOURCES, Card, Row, Virtual)
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable, unknown_step
 from tomecraft.runtime.timing import Fizzle, TimingError
@@ -208,6 +209,19 @@ def _expand_row(choice) -> list:
         [{"attr": a, "size": k} for a, k in stacks.items()] + [{"do": "done"}]
 
 
+def _on_field(sc: Scenario, label: str) -> Card:
+    """The card a `modify` step changes: only a main-deck card on the field (exploration or
+    battlefield, L274) has values that change (Engine.modify passes over any other, as a card
+    text's modify should), so a step aimed at one elsewhere would pass having changed nothing."""
+    card = sc.ref(label)
+    if isinstance(card, Card) and (card.deck != "main" or card.zone not in FIELD):
+        where = f"in the {card.zone}" if card.zone else "in no zone"
+        raise ScenarioError(f"scenario error: {label} is {where}, not on the field (exploration "
+                            f"or battlefield, L274): modify changes only cards on the field, so "
+                            f"this step would change nothing")
+    return card
+
+
 def _held_relic(sc: Scenario, label: str) -> Card:
     relic = sc.ref(label)
     if relic.zone != "equipment":
@@ -320,8 +334,8 @@ def _step(sc: Scenario, step: dict) -> None:
         elif do == "consume_time":
             e.consume_time(int(step["amount"]))
         elif do == "modify":
-            e.modify(e.ctx(None), sc.ref(step["card"]), step.get("attr", "points"), step["op"],
-                     int(step["value"]), "scenario")
+            e.modify(e.ctx(None), _on_field(sc, step["card"]), step.get("attr", "points"),
+                     step["op"], int(step["value"]), "scenario")
         elif do == "settle":
             e.settle()
         elif do == "fire":

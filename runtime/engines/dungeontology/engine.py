@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.agents import RandomAgent
+from tomecraft.runtime.agents import RandomAgent, took_unasked
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.dungeontology.attempts import Attempts
 from tomecraft.runtime.engines.dungeontology.campus import Campus
@@ -106,7 +106,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         if not options:
             raise EffectError(f"no options for decision {key!r}")
         if len(options) == 1 and key not in ("action", "move"):
-            return options[0]
+            return took_unasked(self.agents[who.seat], key, options[0])   # (scripts: used up)
         kept = self._views.get(id(who))      # a View reads the game live: one per scholar
         if kept is None or kept[0] is not who:
             kept = self._views[id(who)] = (who, View(self, who))

@@ -23,7 +23,9 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused.
         A stealth attempt (research, spy) asks for its cards one at a time, at least one:
         choose: [{card: shortcut, fate: false}, {card: bully, fate: false}, {card: null}]
-        (`fate: true` plays the card's fate bonus; `{card: null}` stops).
+        (`fate: true` plays the card's fate bonus; `{card: null}` stops). A card asked for
+        alone (discard_card, prophecy) is `{card: id}` or the bare id. A question with one
+        answer is not asked: a scripted answer naming it is used up there.
         Unscripted decisions decline (None / False / stop / pass) so opponents stay passive.
         An answer its step never asks for is what the scholar would answer if offered: it is
         dropped when the step ends, never kept for a later step.
@@ -73,6 +75,17 @@ class Decline:
         return options[0]
 
 
+class Script(ScriptedAgent):
+    """A seat's scripted answers. A card is picked `{card: id}` wherever the engine asks for
+    one (a stealth attempt's options carry it so); the questions whose options are bare card
+    ids (discard_card, prophecy) take that form too, as well as the bare id."""
+
+    def matches(self, key, want, option) -> bool:
+        if isinstance(option, str) and isinstance(want, dict) and set(want) == {"card"}:
+            return want["card"] == option
+        return super().matches(key, want, option)
+
+
 def build(data, setup: dict) -> Engine:
     check_keys(setup, SETUP_KEYS, "setup")
     check_setup_types(setup)
@@ -82,7 +95,7 @@ def build(data, setup: dict) -> Engine:
     if setup.get("setup_game"):
         rng = Rng(setup.get("seed", 1))
         st = new_state(data, setup.get("players", 4), rng, setup.get("options", {}))
-        engine = Engine(data, st, [ScriptedAgent(fallback=Decline()) for _ in st.scholars], rng)
+        engine = Engine(data, st, [Script(fallback=Decline()) for _ in st.scholars], rng)
         deal(engine)
         return engine
     st = State(setup.get("players", len(setup.get("scholars", [])) or 2))
@@ -169,7 +182,7 @@ def build(data, setup: dict) -> Engine:
     cards = [s.card.id for s in st.scholars]
     if len(set(cards)) < len(cards):
         raise ScenarioError(f"scholars {cards}: each scholar card exists once")
-    agents = [ScriptedAgent(fallback=Decline()) for _ in st.scholars]
+    agents = [Script(fallback=Decline()) for _ in st.scholars]
     engine = Engine(data, st, agents, Rng(setup.get("seed", 1)))
     engine.fixed_randomizer = "randomizer" in setup
     if "notebook" in setup:                 # the layout every scholar's notebook follows
