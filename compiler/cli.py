@@ -343,13 +343,13 @@ def _printed_outside_content(args) -> None:
                        "printouts elsewhere (the default is sheets/ or cards/)")
 
 
-def _refuse_out_inside(out: str, folders: list, elsewhere: str) -> None:
+def _refuse_out_inside(out: str, folders: list, elsewhere: str, what: str = "--out") -> None:
     """A usage error if the folder `out` is one of `folders` or inside one."""
     resolved = Path(out).resolve()
     for folder in folders:
         root = Path(folder).resolve()
         if resolved == root or root in resolved.parents:
-            raise UsageError(f"--out {out} is inside {_display_path(Path(folder))}: write "
+            raise UsageError(f"{what} {out} is inside {_display_path(Path(folder))}: write "
                              + elsewhere)
 
 
@@ -372,6 +372,9 @@ def cmd_new(args) -> int:
     root = game_root(args.game)
     if args.id == "":   # taken for no --id: the folder's name, silently
         raise UsageError("--id needs a pack id (or leave it out: the folder's name)")
+    # `tomecraft build` replaces generated/ and schemas/: a pack started there would be lost
+    _refuse_out_inside(args.dir, _tomecraft_folders(), "the pack elsewhere (a folder of your "
+                       "own, or content/GAME/packs/ for a pack shipped with the game)", what="DIR")
     for path in _write_into(args.dir, lambda: scaffold.new_pack(root, Path(args.dir), args.id),
                             what="DIR"):
         progress(f"wrote {path}")

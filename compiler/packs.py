@@ -267,9 +267,11 @@ def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict) -> N
         reporter.add(dg.PACK, f"pack is for {pack.game!r}, not {game.vocab.game!r}",
                      doc_display(doc), where.line, where.column)
         return
-    loaded = {p.id for p in game.packs}
-    if pack.id in loaded:
-        reporter.add(dg.PACK_CONFLICT, f"pack {pack.id!r} is loaded twice", doc_display(doc), 1, 1)
+    loaded = {p.id: p for p in game.packs}
+    if pack.id in loaded:    # the same folder twice was dropped before: this is another one
+        reporter.add(dg.PACK_CONFLICT, f"pack {pack.id!r} is already loaded from another folder, "
+                     f"{loaded[pack.id].root}", doc_display(doc), 1, 1,
+                     "a pack id names one pack: rename one of the two (`id:` in its pack.yaml)")
         return
     for i, need in enumerate(pack.manifest.get("requires", [])):
         if need not in loaded:

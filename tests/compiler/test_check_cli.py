@@ -383,3 +383,13 @@ def test_a_misspelt_schema_name_names_the_closest(capsys):
     59 schemas with no hint of the one meant."""
     assert cli.main(["schema", "dungeontology/scheme_cards.schema.json"]) == 2
     assert "did you mean `dungeontology/scheme_card.schema.json`" in capsys.readouterr().err
+
+
+def test_new_pack_is_not_started_in_the_builds_folders(capsys, monkeypatch, tmp_path):
+    """`tomecraft build` replaces generated/ and schemas/: a pack started there (as `sheets
+    --out` there is refused) would be lost at the next build."""
+    monkeypatch.chdir(REPO)
+    for folder in ("generated/fan", "schemas/fan"):
+        code, _, err = run(capsys, "new", "pack", "the_cave", folder)
+        assert code == 2 and f"DIR {folder} is inside" in err, err
+        assert not (REPO / folder).exists()

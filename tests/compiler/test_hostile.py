@@ -1325,7 +1325,8 @@ def test_two_folders_holding_one_pack_id_still_conflict(tmp_path, capsys):
     first, second = make_pack(tmp_path, {}), make_pack(tmp_path, {}, name="copy")
     code, out, _ = run(["sim", "the_cave", "--games", "1", "--pack", first, "--pack", second],
                        capsys)
-    assert code == 1 and "TC-P002" in out and "loaded twice" in out
+    assert code == 1 and "TC-P002" in out and "already loaded from another folder" in out
+    assert "rename one of the two" in out
 
 
 def _engine_bug(*args, **kwargs):
