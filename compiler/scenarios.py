@@ -124,16 +124,15 @@ def _check_packs_are_played(extra_packs: list[Path], files: list[Path]) -> None:
     as `check --pack` refuses a pack for a game none of its paths checks (a run that passed
     without the pack would say nothing of it)."""
     from tomecraft.compiler.console import UsageError
-    from tomecraft.compiler.packs import read_manifest
     played = set()
     for path in files:
         doc = loader.load(path, dg.Reporter(), str(path))   # memoized: run_file reads it free
         if doc is not None and isinstance(doc.data, dict):
             played.add(doc.data.get("game"))
     for pack in extra_packs:
-        manifest = read_manifest(pack, dg.Reporter()) if (pack / "pack.yaml").is_file() else None
-        if manifest is not None and manifest[1] not in played:
-            raise UsageError(f"pack {pack.name!r} is for {manifest[1]!r}, which none of the "
+        game = _pack_game(pack)
+        if game is not None and game not in played:
+            raise UsageError(f"pack {pack.name!r} is for {game!r}, which none of the "
                              f"scenarios plays (they play {', '.join(sorted(map(str, played)))})")
 
 
@@ -141,13 +140,14 @@ def _of_game(extra_packs, game: str) -> list[Path]:
     """The `--pack` packs for `game`: as for `check --pack`, a pack joins its own game's
     scenarios only, so one run over several games' scenarios may name each game's packs. A
     pack whose pack.yaml cannot be read is kept: loading it says what is wrong."""
+    return [pack for pack in extra_packs if _pack_game(pack) in (None, game)]
+
+
+def _pack_game(pack: Path) -> str | None:
+    """The game a pack's pack.yaml names, None when it cannot be read (the load says why)."""
     from tomecraft.compiler.packs import read_manifest
-    kept = []
-    for pack in extra_packs:
-        manifest = read_manifest(pack, dg.Reporter()) if (pack / "pack.yaml").is_file() else None
-        if manifest is None or manifest[1] == game:
-            kept.append(pack)
-    return kept
+    manifest = read_manifest(pack, dg.Reporter()) if (pack / "pack.yaml").is_file() else None
+    return None if manifest is None else manifest[1]
 
 
 def _load_failures(doc, game: str, has_packs: bool, reporter: dg.Reporter) -> list[tuple[int, str]]:

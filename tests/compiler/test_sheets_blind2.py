@@ -12,7 +12,7 @@ import pytest
 
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler import pipeline, sheets
-from tests.compiler.test_sheets_blind import _game, _text   # the same reader as round 1
+from tests.compiler.test_sheets_blind import _game, _text, clank, drg  # noqa: F401 (fixtures)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -25,16 +25,6 @@ def _page(game, sheet_name: str, lang: str) -> str:
 def _notes(text: str) -> list[str]:
     """The numbered lines of the "What is approximate" list ("≈3 Name: what is assumed")."""
     return [line.strip() for line in text.splitlines() if re.match(r"\s*≈\d+ ", line)]
-
-
-@pytest.fixture(scope="module")
-def clank():
-    return _game("clank_catacombs")
-
-
-@pytest.fixture(scope="module")
-def drg():
-    return _game("deep_rock_galactic")
 
 
 @pytest.mark.parametrize("sheet", ["classes", "weapons"])

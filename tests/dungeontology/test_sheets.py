@@ -118,6 +118,15 @@ def test_a_doom_cards_trigger_speaks_of_its_owner_not_a_region(pages, lang, says
     assert says in cards and not_said not in cards
 
 
+def _sheet_with(pack: Path, name: str, lang: str) -> str:
+    """The sheet `name` of Dungeontology with `pack` loaded, as HTML with entities unescaped."""
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    sheet = next(s for s in sheets.SHEETS["dungeontology"] if s.name == name)
+    return html.unescape(sheets.render_html(game, sheet, lang))
+
+
 def test_a_packs_keyword_gets_its_row_in_the_keyword_legend(tmp_path):
     """A card printing "Jinx 2" (a pack's keyword with its own text) must say somewhere what
     Jinx does: the legend listed only the rulebook's eleven keywords."""
@@ -127,11 +136,7 @@ def test_a_packs_keyword_gets_its_row_in_the_keyword_legend(tmp_path):
         "id: jinx\ngame: dungeontology\nversion: '1.0'\nvocabulary:\n  keywords:\n    jinx:\n"
         "      params: [{name: n, type: int}]\n      effect: \"on enter_region: gain_stun n\"\n"
         "      text: {zh: \"厄运{n}\", en: \"Jinx {n}\"}\n", encoding="utf-8")
-    reporter = dg.Reporter()
-    game = pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
-    assert game is not None and not reporter.errors, dg.format_text(reporter)
-    regions = next(s for s in sheets.SHEETS["dungeontology"] if s.name == "regions")
-    page = html.unescape(re.sub(r"<[^>]+>", " ", sheets.render_html(game, regions, "en")))
+    page = re.sub(r"<[^>]+>", " ", _sheet_with(pack, "regions", "en"))
     legend = re.sub(r"\s+", " ", page[page.index("Ambush N"):])
     assert "Jinx N When a scholar enters this region, gain N stun tokens" in legend, legend[:1500]
 
@@ -144,11 +149,6 @@ def test_a_packs_rule_value_is_said_not_the_base_games(tmp_path):
         "rules:\n  - id: c2_caste_column\n    replace: true\n"
         "    name: {zh: 种姓列读法, en: Caste column reading}\n    source: approximation\n"
         "    note: fan\n    value: literal\n    options: [short, literal]\n", encoding="utf-8")
-    reporter = dg.Reporter()
-    g = pipeline.compile_game(ROOT / "content" / "dungeontology", [tmp_path], reporter)
-    assert g is not None and not reporter.errors, dg.format_text(reporter)
-    rules = next(s for s in sheets.SHEETS["dungeontology"] if s.name == "rules")
-    en = html.unescape(sheets.render_html(g, rules, "en"))
-    zh = html.unescape(sheets.render_html(g, rules, "zh"))
+    en, zh = _sheet_with(tmp_path, "rules", "en"), _sheet_with(tmp_path, "rules", "zh")
     assert "the short caste column" not in en and "较短的种姓列" not in zh
     assert "the caste column read as printed" in en and "按印刷读取种姓列" in zh
