@@ -146,7 +146,10 @@ def build(data, setup: dict) -> Engine:
     # The market board as set up (L172), with the items the scenario names left as it says.
     state.market = {k: list(v) for k, v in {**{i.id: i.points for i in data.of("market_item")},
                                             **(setup.get("market") or {})}.items()}
-    state.bag = Counter({_cube(k): v for k, v in (setup.get("bag") or {"black": 24}).items()})
+    # The bag as set up (24 dragon cubes, L166) unless the scenario says what it holds:
+    # `bag: {}` is an empty bag, not the set-up one.
+    bag = setup["bag"] if setup.get("bag") is not None else {"black": 24}
+    state.bag = Counter({_cube(k): v for k, v in bag.items()})
     state.clank_area = Counter({_cube(k): v for k, v in (setup.get("clank_area") or {}).items()})
     state.ghosts = setup.get("ghosts", 5)
     state.rage = setup.get("rage", 1) - 1
