@@ -27,3 +27,17 @@ def test_a_modify_on_the_field_still_applies():
     setup = {"columns": [["ogre#M", "slime#S"], [], []]}
     assert _run(setup, {"do": "modify", "card": "M", "op": "=", "value": 0}) \
         == ["expect[0]: count: expected {'graveyard': 0}, got {'graveyard': 1}"]
+
+
+@pytest.mark.parametrize("setup, step, named", [
+    ({"main_deck": -1}, {"do": "settle"}, "main_deck: -1 filler cards; a count is 0 or more"),
+    ({"columns": [["slime@x/1"], [], []]}, {"do": "settle"}, "write `id@P/W` with whole numbers"),
+    ({"rows": [{"enemy": ["slime"], "player": []}]}, {"do": "resolve_row", "row": 3},
+     "row 3: the battlefield has 1 row(s)"),
+])
+def test_a_setup_or_step_a_tester_gets_wrong_is_named_not_a_python_error(setup, step, named):
+    """A negative filler count set up an empty pile, `slime@x/1` said 'invalid literal for
+    int()' and a row past the battlefield said 'list index out of range'."""
+    [failure] = scenario.run(game_data("dm_crawl_decks", [], dg.Reporter()),
+                             {"game": "dm_crawl_decks", "setup": setup, "steps": [step], "expect": []})
+    assert named in failure and "IndexError" not in failure and "invalid literal" not in failure

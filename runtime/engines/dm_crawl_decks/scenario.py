@@ -154,7 +154,9 @@ class Scenario:
     @staticmethod
     def _items(spec, zone: str = "") -> list:
         filler = "healing_spring" if zone.startswith("event") else "slime"
-        if isinstance(spec, int):
+        if isinstance(spec, int) and not isinstance(spec, bool):
+            if spec < 0:             # [filler] * -1 silently set up an empty pile
+                raise ValueError(f"{zone}: {spec} filler cards; a count is 0 or more")
             return [filler] * spec
         if not isinstance(spec, list):
             raise ValueError(f"{zone}: a list of cards or a number of filler cards, not {spec!r}")
@@ -179,6 +181,9 @@ class Scenario:
         card = self.engine.new_card(defn, deck, "")
         if values:
             points, _, power = values.partition("/")
+            if not points.isdigit() or power not in ("", "-") and not power.isdigit():
+                raise ValueError(f"{where or zone}: {item!r}: write `id@P/W` with whole numbers "
+                                 f"P (points) and W (power, or -), e.g. slime@3/2")
             self.engine.layers.set_base(card, "points", int(points))
             if power not in ("", "-"):
                 self.engine.layers.set_base(card, "power", int(power))
@@ -207,6 +212,15 @@ def _expand_row(choice) -> list:
         stacks[choice["attr"]] = choice.get("size", 1)
     return [{"card": c} for c in choice["cards"]] + \
         [{"attr": a, "size": k} for a, k in stacks.items()] + [{"do": "done"}]
+
+
+def _row_index(state, row) -> int:
+    """A battlefield row, counted from 0 at the top end; one past the last is named, not an
+    IndexError."""
+    if not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < len(state.rows):
+        raise ValueError(f"row {row!r}: the battlefield has {len(state.rows)} row(s), "
+                         f"0 to {len(state.rows) - 1} from the top end")
+    return row
 
 
 def _on_field(sc: Scenario, label: str) -> Card:
@@ -316,7 +330,7 @@ def _step(sc: Scenario, step: dict) -> None:
             e.battle(int(step["column"]))
         elif do == "resolve_row":
             e.battle_windows.reset()
-            e.resolve_row(s.rows[int(step.get("row", 0))])
+            e.resolve_row(s.rows[_row_index(s, step.get("row", 0))])
         elif do == "descend":
             e.descend()
         elif do == "post_battle_events":
@@ -339,7 +353,7 @@ def _step(sc: Scenario, step: dict) -> None:
         elif do == "settle":
             e.settle()
         elif do == "fire":
-            e.current_row = s.rows[int(step["row"])] if "row" in step else e.current_row
+            e.current_row = s.rows[_row_index(s, step["row"])] if "row" in step else e.current_row
             e.fire(_fired_event(sc, step["event"]), sc.ref(step["card"]) if "card" in step else None)
         elif do == "use_relic":
             fizzled = not e.use_relic(repr(_held_relic(sc, step["relic"])))
