@@ -158,6 +158,7 @@ def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing(
         ({**base, "players": [{"pos": [3, 0], "hand": "lute"}, {}]}, [], [], "players[0].hand 'lute': a list"),
         ({**base, "players": [{"pos": [3, 0], "movement": "2"}, {}]}, [], [], "players[0].movement '2'"),
         ({**base, "bag": {"black": -3}}, [], [], "setup.bag.black -3: a whole number"),
+        ({**base, "bag": {"black": 30}}, [], [], "30 black cubes: the box has 24 (L40)"),
         ({**base, "market": {"crown": 10}}, [], [], "each item's points left, as a list"),
         ({"new_game": {"players": 1}}, [], [], "new_game players 1: the game is for 2-4 players"),
         ({**base, "players": [{}]}, [], [], "1 players listed: the game is for 2-4 players"),
@@ -170,6 +171,17 @@ def test_a_scenario_s_misspelt_keys_fail_instead_of_setting_or_checking_nothing(
     for setup, steps, expect, message in cases:
         failures = run_scenario(GAME, {"setup": setup, "steps": steps, "expect": expect})
         assert len(failures) == 1 and message in failures[0], (message, failures)
+
+
+def test_an_empty_bag_in_a_scenario_is_empty():
+    """`bag: {}` set up the 24-cube bag of a new game: an attack meant to empty the bag drew
+    from 24 black cubes and the game went on (L544)."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    room = {"at": [3, 0], "tile": "safe_06", "room": "plain_room", "exits": "EW"}
+    setup = {"players": [{"pos": [3, 0]}, {"pos": [3, 0]}], "tiles": [room], "rage": 1, "bag": {},
+             "clank_area": {"1": 1}, "bag_draws": ["1"]}
+    expect = [{"bag": {}}, {"over": True}, {"player": 1, "damage": 1}]
+    assert run_scenario(GAME, {"setup": setup, "steps": [{"do": "dragon_attack"}], "expect": expect}) == []
 
 
 def test_a_scenario_s_reserve_and_market_name_only_the_piles_they_change():

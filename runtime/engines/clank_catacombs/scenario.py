@@ -242,6 +242,11 @@ def _check_setup(engine: Engine, setup: dict) -> None:
         for key in getattr(st, where):
             if key not in ("black", "ghost") and not (isinstance(key, int) and 0 <= key < seats):
                 raise ValueError(f"{where} key {key!r}: a cube is 'black', 'ghost' or a seat 0-{seats - 1}")
+    # the box has 24 dragon cubes (L40); a player's `cubes` is set alone (default 30), so
+    # their colour is not summed across the supply, the bag and the health track
+    black = st.bag["black"] + st.clank_area["black"]
+    if black > 24:
+        raise ValueError(f"bag and clank_area hold {black} black cubes: the box has 24 (L40)")
     for pile in ("row", "dungeon_deck"):          # dungeon cards only (L69-70, L186-190)
         _known_ids(engine, pile, getattr(st, pile), engine.cards, "card")
         other = next((c for c in getattr(st, pile) if engine.cards[c].card_type not in DUNGEON_CARDS), None)
