@@ -11,7 +11,8 @@ setup:  new_game: {players, seed, side: start_a|start_b}  (a real setup A-H) or 
          a position is [x, y]: E is x + 1, N is y + 1)
         row, dungeon_deck (top first), tile_stack (top first), treasure_stack (top first),
         prisoners, majors, minors (top first), rage (1-based space), clank_area {seat|ghost: n},
-        bag {black|ghost|seat: n}, ghosts, bag_draws [black|ghost|seat...] (the dragon's draws),
+        bag {black|ghost|seat: n} (left out: 24 black; {} is empty), ghosts,
+        bag_draws [black|ghost|seat...] (the dragon's draws),
         reserve {card: n}, market {item: [points left...]} (the piles and items named; the others
         as set up), players_count, mastery_left
 steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|end, player,
