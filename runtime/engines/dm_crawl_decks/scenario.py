@@ -24,7 +24,10 @@ steps:  {do: turn} | {do: turns, count} | {do: start_turn} | {do: action, action
         option (action, battle, spare, short_rest, paid long_rest, use_relic) may carry
         `illegal: true` (or `fails: true`): it must be refused, and is not played;
         a card text's `choose { A | B | C }` is answered by the branch's number from 0 among
-        those offered (Trail Rations' `2` flips perception: strength 0, agility 1, ...)
+        those offered (Trail Rations' `2` flips perception: strength 0, agility 1, ...);
+        a battle row's plays are answered one at a time ({card: label}, {attr, size}, then
+        {do: done}) or as one answer for the whole row: {cards: [labels], stacks: {attribute:
+        size}} (or {cards, attr, size})
 expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
         | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}}
         | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]}
