@@ -233,7 +233,7 @@ class Monsters(Combat):
         stops = self.monster_stops(m, hexes, terrain)
         destroys = set(self.monster_def(m).destroys_on_path or ())
         if not destroys:
-            return stops
+            return self.fitting(m, stops)
         st = self.state
         broken = set()
         if "wall" in destroys:
@@ -245,7 +245,24 @@ class Monsters(Combat):
         taken = {st.sentry, st.bosco, st.supply_pod} | self.closed_pod()
         taken |= {d.pos for d in st.dwarves if not d.in_pod}
         taken |= {h for o in st.monsters.values() if o is not m and o.pos not in grunts for h in (o.pos, o.tail)}
-        return stops | (broken - taken)
+        return self.fitting(m, stops | (broken - taken), broken)
+
+    def fitting(self, m: Monster, stops: set, crushed=frozenset()) -> set:
+        """The stops where the monster's whole body fits (`body_fits`): a monster on two
+        spaces never ends with its rear on another monster, a dwarf or rock (L1197, L990).
+        `crushed`: what it may break on its way (whether it does is known once it walks)."""
+        if (self.monster_def(m).size or 1) < 2:
+            return stops
+        return {h for h in stops if self.body_fits(m, h, crushed)}
+
+    def body_fits(self, m: Monster, h: Hex, crushed=frozenset()) -> bool:
+        """Whether a monster on two spaces (L1197, rule two_space_body) may end with its front on
+        h: a space next to h takes its rear (an empty one, or one in `crushed`, what it destroys
+        on its way). A one-space monster always fits."""
+        if (self.monster_def(m).size or 1) < 2:
+            return True
+        cells = self.state.cells
+        return any(n in crushed or (n in cells and self.monster_can_stop(m, n)) for n in hx.neighbours(h))
 
     def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool,
                       aim: tuple | None) -> set:
@@ -346,17 +363,18 @@ class Monsters(Combat):
         sentry gun in its range stops there too (L968-970: the sentry counts as a target)."""
         st = self.state
         start = last_stop = m.pos
+        facing = m.facing         # the way it faces on last_stop (it faces the way it moves)
         for h in path:
             self.enter_monster(m, h)
             if m.uid not in st.monsters:
                 return
-            if self.monster_can_stop(m, h):
-                last_stop = h
+            if self.monster_can_stop(m, h) and self.body_fits(m, h):
+                last_stop, facing = h, m.facing
                 if stop_at_sentry and self.sentry_in_reach(m):
                     break
             if self.stops_walker(h, flying=bool(self.monster_def(m).flying)):
                 break
-        m.pos = last_stop
+        m.pos, m.facing = last_stop, facing
         self.settle_tail(m)
         if m.pos != start and path and m.pos != path[-1]:
             self.emit("monster_moved", it=m, monster=m.kind)    # back on the last empty space
