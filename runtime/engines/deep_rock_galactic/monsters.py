@@ -42,7 +42,8 @@ class Monsters(Combat):
             terrain = terrain_kinds(self.state.cells)
             # the map's open spaces: the spaces a monster may stop on lie among them (reading
             # every hex of the map found the same set)
-            stops = self.monster_stops(probe, terrain.open, terrain)
+            # ...where its whole body fits: an Oppressor's rear needs a free space too (L1197)
+            stops = self.fitting(probe, self.monster_stops(probe, terrain.open, terrain))
             flames = self.state.tokens.get("flame", {})
             # placing is no move: "as near the exit" counts spaces as a range does (L876, L880
             # "2格距离", L408), through every cave space, rock aside: past monsters, dwarves,
