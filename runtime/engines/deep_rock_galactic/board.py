@@ -285,6 +285,8 @@ class Board(Triggers):
     def roll(self, die: str, n: int) -> list[dict]:
         if self.forced_rolls:                       # scenarios script their dice
             out = self.forced_rolls.pop(0)
+            if len(out) != n:     # a Slasher's scripted [teeth, teeth, teeth] bit three times
+                raise ValueError(f"a scripted roll of {len(out)} faces for {n} {die} (one face per die)")
             if any("side" in f for f in out):       # `sideN`: the die's own N-th side
                 sides = next(d for d in self.data.of("die") if d.die == die).faces
                 if any(f.get("side", 1) > len(sides) for f in out):

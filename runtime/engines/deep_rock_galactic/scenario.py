@@ -306,6 +306,9 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
             raise ScenarioError(f"spawn kind {step.get('kind')!r}: no such monster; known: {known}")
         if "exit" in step and step["exit"] not in st.exits:
             raise ScenarioError(f"exit {step['exit']!r}: no such tunnel exit; exits: {sorted(st.exits)}")
+        if "near" in step and names.get(str(step["near"])) not in st.monsters:
+            raise ScenarioError(f"near {step['near']!r}: no such monster on the map (killed, or never "
+                                f"named); on the map: {sorted(n for n, uid in names.items() if uid in st.monsters)}")
     if kind not in actions.HANDLERS:
         return
     unknown = sorted(set(step) - STEP_KEYS - ACTION_KEYS.get(kind, set()))
@@ -314,6 +317,11 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
                             f"{sorted(ACTION_KEYS.get(kind, set()) | STEP_KEYS - {'do'})}")
     shots = [step] + ([step["then_fire"]] if isinstance(step.get("then_fire"), dict) else [])
     for shot in shots:
+        if isinstance(shot.get("target"), list):      # the rulebook's target space (L392)
+            there = [n for n, uid in sorted(names.items()) if uid in st.monsters
+                     and tuple(shot["target"]) in st.monsters[uid].spaces()]
+            raise ScenarioError(f"target {shot['target']}: name the monster (its id), not a space"
+                                + (f"; the monster there is {there[0]!r}" if there else "; no monster is there"))
         if "target" in shot and str(shot["target"]) not in names and shot["target"] not in st.monsters:
             raise ScenarioError(f"target {shot['target']!r}: no such monster; monsters: {sorted(names)}")
         if "weapon" in shot:
