@@ -258,12 +258,11 @@ class Monsters(Combat):
 
     def body_fits(self, m: Monster, h: Hex, crushed=frozenset()) -> bool:
         """Whether a monster on two spaces (L1197, rule two_space_body) may end with its front on
-        h: a space next to h takes its rear (an empty one, or one in `crushed`, what it destroys
-        on its way). A one-space monster always fits."""
+        h: a space next to h takes its rear (`rear_may_take`, or one in `crushed`, what it
+        destroys on its way). A one-space monster always fits."""
         if (self.monster_def(m).size or 1) < 2:
             return True
-        cells = self.state.cells
-        return any(n in crushed or (n in cells and self.monster_can_stop(m, n)) for n in hx.neighbours(h))
+        return any(n in crushed or self.rear_may_take(m, h, n) for n in hx.neighbours(h))
 
     def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool,
                       aim: tuple | None) -> set:
