@@ -32,9 +32,12 @@ class Monsters(Combat):
         distance = hx.distance
         return {h: min([distance(h, p) for p in alive], default=0) for h in hexes}
 
-    def spawn(self, kind: str, origin: Hex, n: int = 1, chooser: Dwarf | None = None) -> list[Monster]:
+    def spawn(self, kind: str, origin: Hex, n: int = 1, chooser: Dwarf | None = None,
+              beside: bool = False) -> list[Monster]:
         """Placement priority (L870-885): as close to the origin as possible, then towards the
-        dwarves, then the drawing dwarf decides. `kind`: a creature term or a monster id."""
+        dwarves, then the drawing dwarf decides. `kind`: a creature term or a monster id.
+        `beside`: the origin is a creature's space, never placed on (a killed Brood Nexus's
+        last Grunts go beside where it stood, L1137-1139)."""
         kind = self.creatures.get(kind, kind)
         placed = []
         for _ in range(n):
@@ -44,6 +47,8 @@ class Monsters(Combat):
             # every hex of the map found the same set)
             # ...where its whole body fits: an Oppressor's rear needs a free space too (L1197)
             stops = self.fitting(probe, self.monster_stops(probe, terrain.open, terrain))
+            if beside:
+                stops = stops - {origin}
             flames = self.state.tokens.get("flame", {})
             # placing is no move: "as near the exit" counts spaces as a range does (L876, L880
             # "2格距离", L408), through every cave space, rock aside: past monsters, dwarves,
