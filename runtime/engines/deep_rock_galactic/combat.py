@@ -26,11 +26,18 @@ class Combat(Board):
                 return wdef.field_reduction or 0
         return 0
 
+    def fields(self, struck) -> dict[int, int]:
+        """Per monster one attack strikes, the Warden field's protection when the attack is
+        made: a Warden the same attack kills still shields the others from it (its damage is
+        reckoned once the dice are assigned, L474-476), whichever monster is resolved first."""
+        return {m.uid: self.warden_protects(m) for m in struck}
+
     def damage_monster(self, m: Monster, dtype: str, hits: int, attacker: Dwarf | None,
                        ignore_resistance: bool = False, from_behind: bool = False,
-                       status: str | None = None) -> int:
+                       status: str | None = None, field: int | None = None) -> int:
         """One attack's total hits on one monster: resistance once (A-10), Warden field, rear.
-        A dwarf's attack is `attacked` before resistance; any HP lost is `damaged`."""
+        A dwarf's attack is `attacked` before resistance; any HP lost is `damaged`. `field`:
+        the Warden field's protection as the attack found it (`fields`), else as it is now."""
         if m.uid not in self.state.monsters:
             return 0
         if attacker is not None:
@@ -42,7 +49,9 @@ class Combat(Board):
         if not ignore_resistance and not (from_behind and mdef.rear_ignores_resistance):
             if not (dtype == "pickaxe" and attacker is not None and attacker.cls == "driller"):
                 res = self.resistance(m, dtype)
-        dealt = max(0, hits - res - (self.warden_protects(m) if attacker is not None else 0))
+        if field is None:
+            field = self.warden_protects(m)
+        dealt = max(0, hits - res - (field if attacker is not None else 0))
         if status and hits > 0 and not (status == "stunned" and mdef.stun_immune):
             m.statuses.add(status)
         if dealt <= 0:

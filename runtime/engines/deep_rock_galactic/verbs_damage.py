@@ -41,11 +41,12 @@ class DamageVerbs:
             return
         per_monster = e.assign(d, mode, target, e.last_roll, ctx.info.get("plan"),
                                ctx.info.get("from_behind", False), aim)
+        fields = e.fields(e.state.monsters[uid] for uid in per_monster if uid in e.state.monsters)
         for uid, n in sorted(per_monster.items()):
             m = e.state.monsters.get(uid)
             if m is not None:
                 e.damage_monster(m, damage_type, n, d, from_behind=self._behind(ctx, m, target),
-                                 status=status)
+                                 status=status, field=fields[uid])
 
     def _attacked_from(self, ctx, target: Monster) -> Hex | None:
         """Where a shot without a fire mode comes from, for 'from behind' (L1171, L1195): the
@@ -77,12 +78,13 @@ class DamageVerbs:
         them, L1207), from behind by its own facing; each dwarf but `spare` hurt."""
         e, d = self.e, ctx.you
         done = set()
+        fields = e.fields(m for m in map(e.state.monster_at, spaces) if m is not None)
         for h in spaces:
             m = e.state.monster_at(h)
             if m is not None and m.uid not in done:
                 done.add(m.uid)
                 e.damage_monster(m, damage_type, hits, d, status=status,
-                                 from_behind=self._behind(ctx, m, target))
+                                 from_behind=self._behind(ctx, m, target), field=fields.get(m.uid))
             friend = e.state.dwarf_at(h)
             if friend is not None and friend is not spare:
                 e.hurt(friend, hits)
