@@ -259,3 +259,27 @@ def test_a_target_space_or_a_killed_monster_gets_a_plain_error():
     spawn = {"setup": setup, "steps": [{"do": "kill", "monster": "g"}, {"do": "spawn", "kind": "grunt", "near": "g"}]}
     errors = run_scenario(BASE, spawn)
     assert len(errors) == 1 and "near 'g': no such monster on the map" in errors[0], errors
+
+
+@pytest.mark.parametrize("step, error", [
+    ({"do": "activate_all", "drawr": 1}, "activate_all: unknown field(s) ['drawr']"),
+    ({"do": "spawn", "kind": "grunt"}, "spawn: say where"),
+    ({"do": "activate_all", "choose": [{"monster": "a"}], "rolls": [["1"]]}, "a scripted face hit 1 is not on the monster_die"),
+    ({"do": "activate_all", "choose": ["a"]}, "options: [{'monster': 'a'}, {'monster': 'b'}]"),
+])
+def test_a_tester_slip_gets_a_plain_error(step, error):
+    """A misspelt game-step field, a spawn saying nowhere, a face the die lacks, a tied monster
+    named without {monster: id}: each was taken silently or shown by internal numbers."""
+    scenario = {"setup": {"dwarves": [{"cls": "scout", "at": [4, 1]}],
+                          "monsters": [{"id": "a", "kind": "grunt", "at": [4, 2]},
+                                       {"id": "b", "kind": "grunt", "at": [3, 1]}]},
+                "steps": [step]}
+    errors = run_scenario(BASE, scenario)
+    assert len(errors) == 1 and error in errors[0], errors
+
+
+def test_an_expected_monster_list_takes_a_lone_space():
+    scenario = {"setup": {"dwarves": [{"cls": "scout", "at": [4, 1]}],
+                          "monsters": [{"id": "s", "kind": "slasher", "at": [4, 4]}]},
+                "expect": [{"monsters": "slasher", "at": [4, 4]}]}
+    assert run_scenario(BASE, scenario) == []

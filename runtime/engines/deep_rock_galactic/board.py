@@ -287,8 +287,13 @@ class Board(Triggers):
             out = self.forced_rolls.pop(0)
             if len(out) != n:     # a Slasher's scripted [teeth, teeth, teeth] bit three times
                 raise ValueError(f"a scripted roll of {len(out)} faces for {n} {die} (one face per die)")
+            sides = next(d for d in self.data.of("die") if d.die == die).faces
+            on_die = {(p["face"], p.get("hits") or 0) for p in map(plain, sides)}
+            wrong = [f for f in out if "side" not in f and (f["face"], f.get("hits") or 0) not in on_die]
+            if wrong:             # a "1" scripted for a monster die was no tooth and no miss either
+                raise ValueError(f"a scripted face {wrong[0]['face']} {wrong[0].get('hits') or ''} is not "
+                                 f"on the {die}: {sorted({f'{a} {b}' if b else a for a, b in on_die})}")
             if any("side" in f for f in out):       # `sideN`: the die's own N-th side
-                sides = next(d for d in self.data.of("die") if d.die == die).faces
                 if any(f.get("side", 1) > len(sides) for f in out):
                     raise ValueError(f"a scripted side beyond the {len(sides)} of the {die}")   # a script error, never a refusal
                 out = [plain(sides[f["side"] - 1]) if "side" in f else f for f in out]
