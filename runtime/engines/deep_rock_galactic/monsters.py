@@ -331,8 +331,10 @@ class Monsters(Combat):
         """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE
         Grenade: the target space and the firer) a step gets no closer to any of them and
         further from at least one. The flight is a move: goo stops it (L1255), the sentry
-        shoots a monster it brings into range (L662); it does not turn the monster (it flees)."""
-        if self.monster_def(m).move == 0 or (self.monster_def(m).size or 1) > 1:
+        shoots a monster it brings into range (L662); it does not turn the monster (it flees),
+        but one on two spaces moves its front and faces that way (L1197). Every monster that
+        moves is scared, the Oppressor too (L450, L694; only the Sticky Grenade spares it, L1357)."""
+        if self.monster_def(m).move == 0:
             return
         sources = [source] if isinstance(source, tuple) else list(source)
 
@@ -352,15 +354,20 @@ class Monsters(Combat):
             frontier = sorted(found)
             ways.update({b: n for b in frontier})
             came_from.update(found)
-        ends = [h for h in ways if h == m.pos or self.monster_can_stop(m, h)]
-        end = min(ends, key=lambda h: (-ways[h], h))
+        ends = [h for h in ways if h == m.pos or (self.monster_can_stop(m, h) and self.body_fits(m, h))]
+        # of the longest flights, the one ending farthest from the sources as the crow flies
+        # (L450 远离, L694 反方向: straight away), not sideways round the firer at one distance
+        def spread(h: Hex) -> float:
+            return sum(sum((a - b) ** 2 for a, b in zip(hx.to_cube(h), hx.to_cube(s))) ** 0.5 for s in sources)
+        end = min(ends, key=lambda h: (-ways[h], -round(spread(h), 9), h))
         path = []
         while end != m.pos:
             path.append(end)
             end = came_from[end]
         facing = m.facing
         self.walk_monster(m, path[::-1])
-        m.facing = facing
+        if m.tail is None:
+            m.facing = facing
 
     def walk_monster(self, m: Monster, path: list[Hex], stop_at_sentry: bool = False) -> None:
         """Step along `path`, entering each space; a token that stops walkers (goo) ends the
