@@ -32,14 +32,14 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
           | throw {card, at} | shield {at} | platforms {at, take_back [[r,c]]}
           | exchange {who, give, take} | flare {at} | zipline {over, land}
           | rock_and_stone {card} | ability {id} | install {upgrade, slot} | end
-        or a game step: {do: activate_all, drawer (acted last, L972)} | {do: spawn, kind, exit|near, n, drawer}
-        | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
+        or a game step: {do: activate_all, drawer (acted last, L972), move_and_attack}
+        | {do: spawn, kind, exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: start_turn, dwarf} (the turn's start: its 3 actions, 1 when Stunned)
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
-        each may have `rolls`, one list of faces per roll in order ([[teeth], [1, blank]]; a face
-        is 1, 2, blank, scare, teeth, bang, gold, nitra, or side1..side6: that side of the die
-        as its content lists it) and `illegal: true` (must be refused)
+        each may have `rolls`, one list of faces per roll in order, one face per die rolled
+        ([[teeth], [1, blank]]; a face the die has: 1, 2, blank, scare, teeth, bang, gold, nitra,
+        or side1..side6: that side of the die as its content lists it) and `illegal: true` (must be refused)
 expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {shield: [r,c] | null}
         | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
