@@ -236,3 +236,50 @@ def test_hidden_segments_and_the_hazard_setup_can_be_described():
                 "expect": [{"threat": 4}, {"monsters": "grunt", "count": 1, "at": [[0, 4]]},
                            {"hidden_segment": [1, 4], "revealed": True}, {"upgrade_tokens": 0}]}
     assert run_scenario(BASE, scenario) == []
+
+
+def test_a_scripted_roll_has_one_face_per_die():
+    """A Slasher rolls 2 dice (L1113): 3 scripted teeth are a script error, not 3 bites."""
+    scenario = {"setup": {"dwarves": [{"cls": "scout", "at": [4, 3]}],
+                          "monsters": [{"id": "s", "kind": "slasher", "at": [4, 4]}]},
+                "steps": [{"do": "activate_all", "rolls": [["teeth", "teeth", "teeth"]]}],
+                "expect": [{"dwarf": 0, "health": 3}]}
+    errors = run_scenario(BASE, scenario)
+    assert len(errors) == 1 and "3 faces for 2 monster_die" in errors[0], errors
+
+
+def test_a_target_space_or_a_killed_monster_gets_a_plain_error():
+    """`target: [4, 4]` (the rulebook's target space, L392) names the monster to write instead;
+    a spawn `near` a killed monster says so (both were internal errors: TypeError, KeyError)."""
+    setup = {"dwarves": [{"cls": "gunner", "at": [4, 1]}],
+             "monsters": [{"id": "g", "kind": "grunt", "at": [4, 4]}]}
+    shot = {"setup": setup, "steps": [{"do": "attack", "weapon": "minigun", "target": [4, 4]}]}
+    assert run_scenario(BASE, shot) == [
+        "steps[0]: scenario error: target [4, 4]: name the monster (its id), not a space; the monster there is 'g'"]
+    spawn = {"setup": setup, "steps": [{"do": "kill", "monster": "g"}, {"do": "spawn", "kind": "grunt", "near": "g"}]}
+    errors = run_scenario(BASE, spawn)
+    assert len(errors) == 1 and "near 'g': no such monster on the map" in errors[0], errors
+
+
+@pytest.mark.parametrize("step, error", [
+    ({"do": "activate_all", "drawr": 1}, "activate_all: unknown field(s) ['drawr']"),
+    ({"do": "spawn", "kind": "grunt"}, "spawn: say where"),
+    ({"do": "activate_all", "choose": [{"monster": "a"}], "rolls": [["1"]]}, "a scripted face hit 1 is not on the monster_die"),
+    ({"do": "activate_all", "choose": ["a"]}, "options: [{'monster': 'a'}, {'monster': 'b'}]"),
+])
+def test_a_tester_slip_gets_a_plain_error(step, error):
+    """A misspelt game-step field, a spawn saying nowhere, a face the die lacks, a tied monster
+    named without {monster: id}: each was taken silently or shown by internal numbers."""
+    scenario = {"setup": {"dwarves": [{"cls": "scout", "at": [4, 1]}],
+                          "monsters": [{"id": "a", "kind": "grunt", "at": [4, 2]},
+                                       {"id": "b", "kind": "grunt", "at": [3, 1]}]},
+                "steps": [step]}
+    errors = run_scenario(BASE, scenario)
+    assert len(errors) == 1 and error in errors[0], errors
+
+
+def test_an_expected_monster_list_takes_a_lone_space():
+    scenario = {"setup": {"dwarves": [{"cls": "scout", "at": [4, 1]}],
+                          "monsters": [{"id": "s", "kind": "slasher", "at": [4, 4]}]},
+                "expect": [{"monsters": "slasher", "at": [4, 4]}]}
+    assert run_scenario(BASE, scenario) == []

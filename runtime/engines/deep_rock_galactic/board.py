@@ -1,5 +1,5 @@
 """The board of a Deep Rock Galactic mission as the engine reads it: the monsters' and
-tokens' definitions, line of sight, who may step or stop where, dice, decks and facing.
+tokens' definitions, line of sight, who may step or stop where, dice and decks.
 
 The lowest layer of the engine (board -> combat -> monsters -> engine): these methods only
 read and mark the state; nothing here damages, moves or activates anything.
@@ -285,8 +285,15 @@ class Board(Triggers):
     def roll(self, die: str, n: int) -> list[dict]:
         if self.forced_rolls:                       # scenarios script their dice
             out = self.forced_rolls.pop(0)
+            if len(out) != n:     # a Slasher's scripted [teeth, teeth, teeth] bit three times
+                raise ValueError(f"a scripted roll of {len(out)} faces for {n} {die} (one face per die)")
+            sides = next(d for d in self.data.of("die") if d.die == die).faces
+            on_die = {(p["face"], p.get("hits") or 0) for p in map(plain, sides)}
+            wrong = [f for f in out if "side" not in f and (f["face"], f.get("hits") or 0) not in on_die]
+            if wrong:             # a "1" scripted for a monster die was no tooth and no miss either
+                raise ValueError(f"a scripted face {wrong[0]['face']} {wrong[0].get('hits') or ''} is not "
+                                 f"on the {die}: {sorted({f'{a} {b}' if b else a for a, b in on_die})}")
             if any("side" in f for f in out):       # `sideN`: the die's own N-th side
-                sides = next(d for d in self.data.of("die") if d.die == die).faces
                 if any(f.get("side", 1) > len(sides) for f in out):
                     raise ValueError(f"a scripted side beyond the {len(sides)} of the {die}")   # a script error, never a refusal
                 out = [plain(sides[f["side"] - 1]) if "side" in f else f for f in out]
@@ -355,36 +362,6 @@ class Board(Triggers):
                     break
                 del placed[max(elsewhere, key=lambda p: (hx.distance(p, centre), p))]
             placed[h] = owner
-
-    # --- facing and size (Praetorian, Oppressor: L416, L1117-1118) -----------------------------
-    def face_nearest_dwarf(self, m: Monster) -> None:
-        """Rule rear_arc: a monster is placed facing the nearest dwarf."""
-        alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
-        if alive:
-            self.face(m, min(alive, key=lambda p: (hx.distance(m.pos, p), p)))
-        self.settle_tail(m)
-
-    def face(self, m: Monster, goal: Hex) -> None:
-        if goal != m.pos:
-            m.facing = hx.toward(m.pos, goal)
-
-    def from_behind(self, m: Monster, attacker: Hex) -> bool:
-        """Rule rear_arc: the rear ("the green area", not reproduced in the guide) is the
-        120-degree arc behind the way the monster faces; the Oppressor's behind its rear
-        space, its unarmoured weak spot (L1203-1205), not beside the middle of its body."""
-        if m.tail is not None:
-            return hx.in_rear_arc(m.tail, m.pos, attacker)
-        return m.facing is not None and hx.in_rear_arc(m.pos, m.facing, attacker)
-
-    def settle_tail(self, m: Monster) -> None:
-        """A monster on two spaces (size 2) trails its second space behind its front one, or
-        on the first free space next to it (rule two_space_body)."""
-        if (self.monster_def(m).size or 1) < 2:
-            return
-        behind = hx.ahead(m.facing, m.pos) if m.facing is not None else None
-        ring = ([behind] if behind else []) + sorted(hx.neighbours(m.pos))
-        m.tail = None
-        m.tail = next((h for h in ring if h in self.state.cells and self.monster_can_stop(m, h)), None)
 
     def draw(self, deck: str):
         st = self.state

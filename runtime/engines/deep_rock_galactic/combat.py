@@ -1,6 +1,7 @@
-"""Damage and attacks: dwarves' shots and their hit assignment, monsters' attacks, kills,
-explosions (their Scare is a monster move: monsters.py), the sentry gun, and the cards a
-dwarf draws (rulebook L440-470, L660)."""
+"""Damage and attacks: dwarves' shots and their hit assignment, monsters' attacks, the way
+they face and the rear space of one on two spaces, kills, explosions (their Scare is a
+monster move: monsters.py), the sentry gun, and the cards a dwarf draws (rulebook L440-470,
+L660)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -25,11 +26,18 @@ class Combat(Board):
                 return wdef.field_reduction or 0
         return 0
 
+    def fields(self, struck) -> dict[int, int]:
+        """Per monster one attack strikes, the Warden field's protection when the attack is
+        made: a Warden the same attack kills still shields the others from it (its damage is
+        reckoned once the dice are assigned, L474-476), whichever monster is resolved first."""
+        return {m.uid: self.warden_protects(m) for m in struck}
+
     def damage_monster(self, m: Monster, dtype: str, hits: int, attacker: Dwarf | None,
                        ignore_resistance: bool = False, from_behind: bool = False,
-                       status: str | None = None) -> int:
+                       status: str | None = None, field: int | None = None) -> int:
         """One attack's total hits on one monster: resistance once (A-10), Warden field, rear.
-        A dwarf's attack is `attacked` before resistance; any HP lost is `damaged`."""
+        A dwarf's attack is `attacked` before resistance; any HP lost is `damaged`. `field`:
+        the Warden field's protection as the attack found it (`fields`), else as it is now."""
         if m.uid not in self.state.monsters:
             return 0
         if attacker is not None:
@@ -41,7 +49,9 @@ class Combat(Board):
         if not ignore_resistance and not (from_behind and mdef.rear_ignores_resistance):
             if not (dtype == "pickaxe" and attacker is not None and attacker.cls == "driller"):
                 res = self.resistance(m, dtype)
-        dealt = max(0, hits - res - (self.warden_protects(m) if attacker is not None else 0))
+        if field is None:
+            field = self.warden_protects(m)
+        dealt = max(0, hits - res - (field if attacker is not None else 0))
         if status and hits > 0 and not (status == "stunned" and mdef.stun_immune):
             m.statuses.add(status)
         if dealt <= 0:
@@ -110,6 +120,49 @@ class Combat(Board):
                     not any(x.in_pod for x in self.state.dwarves):
                 self.state.result = "failure"
                 self.log("every dwarf is unconscious: the mission fails")
+
+    # --- facing and size (Praetorian, Oppressor: L416, L1117-1118) -----------------------------
+    def face_nearest_dwarf(self, m: Monster) -> None:
+        """Rule rear_arc: a monster is placed facing the nearest dwarf."""
+        alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
+        if alive:
+            self.face(m, min(alive, key=lambda p: (hx.distance(m.pos, p), p)))
+        self.settle_tail(m)
+
+    def face(self, m: Monster, goal: Hex) -> None:
+        if goal != m.pos:
+            m.facing = hx.toward(m.pos, goal)
+
+    def from_behind(self, m: Monster, attacker: Hex) -> bool:
+        """Rule rear_arc: the rear ("the green area", not reproduced in the guide) is the
+        120-degree arc behind the way the monster faces; the Oppressor's behind its rear
+        space, its unarmoured weak spot (L1203-1205), not beside the middle of its body."""
+        if m.tail is not None:
+            return hx.in_rear_arc(m.tail, m.pos, attacker)
+        return m.facing is not None and hx.in_rear_arc(m.pos, m.facing, attacker)
+
+    def settle_tail(self, m: Monster) -> None:
+        """A monster on two spaces (size 2) trails its second space behind its front one, else
+        keeps it where it was (it turned to attack), else takes the first free space next to it
+        (rule two_space_body); never across the shield's or an IFG's edge (`rear_may_take`)."""
+        if (self.monster_def(m).size or 1) < 2:
+            return
+        behind = hx.ahead(m.facing, m.pos) if m.facing is not None else None
+        around = hx.neighbours(m.pos)
+        ring = [behind, m.tail] + sorted(around)
+        m.tail = next((h for h in ring if h in around and self.rear_may_take(m, m.pos, h)), None)
+
+    def rear_may_take(self, m: Monster, front: Hex, h: Hex) -> bool:
+        """Whether the rear of a monster on two spaces, its front on `front`, may lie on h (next
+        to it): an empty space, on the same side as the front of the shield's and an IFG's
+        edge (no monster enters or leaves their areas, L730, L980, L1351)."""
+        if h not in self.state.cells or not self.monster_can_stop(m, h):
+            return False
+        st = self.state
+        areas = [set(st.tokens.get("ifg", {})) | set(st.tokens.get("ifg_field", {}))]
+        if self.shield is not None:
+            areas.append({self.shield, *hx.neighbours(self.shield)})
+        return all((h in area) == (front in area) for area in areas)
 
     # --- target spaces and hit assignment (rulebook L392, L458-468) ---------------------------
     def aims(self, shooter: Hex, m: Monster, reach: int, lob: str = "none") -> list[Hex]:

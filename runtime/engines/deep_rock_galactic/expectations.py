@@ -8,7 +8,16 @@ from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
 
 
 def _hex(v) -> tuple[int, int]:
+    if not (isinstance(v, (list, tuple)) and len(v) == 2):
+        raise ValueError(f"a space is [row, column], not {v!r}")
     return (int(v[0]), int(v[1]))
+
+
+def _hexes(v) -> list[tuple[int, int]]:
+    """A list of spaces; one space may be written alone, [r, c], as steps take it."""
+    if isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v):
+        return [_hex(v)]
+    return [_hex(h) for h in v or []]
 
 
 # per kind of expectation (its first key found, in this order), the keys it reads: any other
@@ -79,7 +88,7 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
         if "count" in exp and len(found) != exp["count"]:
             return f"{exp['monsters']}: expected {exp['count']}, found {len(found)} at {[list(m.pos) for m in found]}"
         if "at" in exp:
-            want = sorted(_hex(h) for h in exp["at"])
+            want = sorted(_hexes(exp["at"]))
             got = sorted(m.pos for m in found)
             if got != want:
                 return f"{exp['monsters']} at {[list(h) for h in got]}, expected {[list(h) for h in want]}"
@@ -122,7 +131,7 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
         got = sorted(st.tokens.get(exp["tokens"], {}))
         if exp["tokens"] == "shield":      # the one shield is kept apart from the other tokens
             got = [engine.shield] if engine.shield is not None else []
-        want = sorted(_hex(h) for h in exp["at"])
+        want = sorted(_hexes(exp["at"]))
         return None if got == want else f"{exp['tokens']} at {[list(h) for h in got]}, expected {[list(h) for h in want]}"
     for pile in ("throwable_deck", "throwable_discard"):
         if pile in exp:

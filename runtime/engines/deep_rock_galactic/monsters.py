@@ -32,9 +32,12 @@ class Monsters(Combat):
         distance = hx.distance
         return {h: min([distance(h, p) for p in alive], default=0) for h in hexes}
 
-    def spawn(self, kind: str, origin: Hex, n: int = 1, chooser: Dwarf | None = None) -> list[Monster]:
+    def spawn(self, kind: str, origin: Hex, n: int = 1, chooser: Dwarf | None = None,
+              beside: bool = False) -> list[Monster]:
         """Placement priority (L870-885): as close to the origin as possible, then towards the
-        dwarves, then the drawing dwarf decides. `kind`: a creature term or a monster id."""
+        dwarves, then the drawing dwarf decides. `kind`: a creature term or a monster id.
+        `beside`: the origin is a creature's space, never placed on (a killed Brood Nexus's
+        last Grunts go beside where it stood, L1137-1139)."""
         kind = self.creatures.get(kind, kind)
         placed = []
         for _ in range(n):
@@ -42,7 +45,10 @@ class Monsters(Combat):
             terrain = terrain_kinds(self.state.cells)
             # the map's open spaces: the spaces a monster may stop on lie among them (reading
             # every hex of the map found the same set)
-            stops = self.monster_stops(probe, terrain.open, terrain)
+            # ...where its whole body fits: an Oppressor's rear needs a free space too (L1197)
+            stops = self.fitting(probe, self.monster_stops(probe, terrain.open, terrain))
+            if beside:
+                stops = stops - {origin}
             flames = self.state.tokens.get("flame", {})
             # placing is no move: "as near the exit" counts spaces as a range does (L876, L880
             # "2格距离", L408), through every cave space, rock aside: past monsters, dwarves,
@@ -233,7 +239,7 @@ class Monsters(Combat):
         stops = self.monster_stops(m, hexes, terrain)
         destroys = set(self.monster_def(m).destroys_on_path or ())
         if not destroys:
-            return stops
+            return self.fitting(m, stops)
         st = self.state
         broken = set()
         if "wall" in destroys:
@@ -245,7 +251,23 @@ class Monsters(Combat):
         taken = {st.sentry, st.bosco, st.supply_pod} | self.closed_pod()
         taken |= {d.pos for d in st.dwarves if not d.in_pod}
         taken |= {h for o in st.monsters.values() if o is not m and o.pos not in grunts for h in (o.pos, o.tail)}
-        return stops | (broken - taken)
+        return self.fitting(m, stops | (broken - taken), broken)
+
+    def fitting(self, m: Monster, stops: set, crushed=frozenset()) -> set:
+        """The stops where the monster's whole body fits (`body_fits`): a monster on two
+        spaces never ends with its rear on another monster, a dwarf or rock (L1197, L990).
+        `crushed`: what it may break on its way (whether it does is known once it walks)."""
+        if (self.monster_def(m).size or 1) < 2:
+            return stops
+        return {h for h in stops if self.body_fits(m, h, crushed)}
+
+    def body_fits(self, m: Monster, h: Hex, crushed=frozenset()) -> bool:
+        """Whether a monster on two spaces (L1197, rule two_space_body) may end with its front on
+        h: a space next to h takes its rear (`rear_may_take`, or one in `crushed`, what it
+        destroys on its way). A one-space monster always fits."""
+        if (self.monster_def(m).size or 1) < 2:
+            return True
+        return any(n in crushed or self.rear_may_take(m, h, n) for n in hx.neighbours(h))
 
     def monster_goals(self, m: Monster, reach: dict, can_stop: set, toward_monsters: bool,
                       aim: tuple | None) -> set:
@@ -309,8 +331,10 @@ class Monsters(Combat):
         """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE
         Grenade: the target space and the firer) a step gets no closer to any of them and
         further from at least one. The flight is a move: goo stops it (L1255), the sentry
-        shoots a monster it brings into range (L662); it does not turn the monster (it flees)."""
-        if self.monster_def(m).move == 0 or (self.monster_def(m).size or 1) > 1:
+        shoots a monster it brings into range (L662); it does not turn the monster (it flees),
+        but one on two spaces moves its front and faces that way (L1197). Every monster that
+        moves is scared, the Oppressor too (L450, L694; only the Sticky Grenade spares it, L1357)."""
+        if self.monster_def(m).move == 0:
             return
         sources = [source] if isinstance(source, tuple) else list(source)
 
@@ -330,15 +354,20 @@ class Monsters(Combat):
             frontier = sorted(found)
             ways.update({b: n for b in frontier})
             came_from.update(found)
-        ends = [h for h in ways if h == m.pos or self.monster_can_stop(m, h)]
-        end = min(ends, key=lambda h: (-ways[h], h))
+        ends = [h for h in ways if h == m.pos or (self.monster_can_stop(m, h) and self.body_fits(m, h))]
+        # of the longest flights, the one ending farthest from the sources as the crow flies
+        # (L450 远离, L694 反方向: straight away), not sideways round the firer at one distance
+        def spread(h: Hex) -> float:
+            return sum(sum((a - b) ** 2 for a, b in zip(hx.to_cube(h), hx.to_cube(s))) ** 0.5 for s in sources)
+        end = min(ends, key=lambda h: (-ways[h], -round(spread(h), 9), h))
         path = []
         while end != m.pos:
             path.append(end)
             end = came_from[end]
         facing = m.facing
         self.walk_monster(m, path[::-1])
-        m.facing = facing
+        if m.tail is None:
+            m.facing = facing
 
     def walk_monster(self, m: Monster, path: list[Hex], stop_at_sentry: bool = False) -> None:
         """Step along `path`, entering each space; a token that stops walkers (goo) ends the
@@ -346,17 +375,18 @@ class Monsters(Combat):
         sentry gun in its range stops there too (L968-970: the sentry counts as a target)."""
         st = self.state
         start = last_stop = m.pos
+        facing = m.facing         # the way it faces on last_stop (it faces the way it moves)
         for h in path:
             self.enter_monster(m, h)
             if m.uid not in st.monsters:
                 return
-            if self.monster_can_stop(m, h):
-                last_stop = h
+            if self.monster_can_stop(m, h) and self.body_fits(m, h):
+                last_stop, facing = h, m.facing
                 if stop_at_sentry and self.sentry_in_reach(m):
                     break
             if self.stops_walker(h, flying=bool(self.monster_def(m).flying)):
                 break
-        m.pos = last_stop
+        m.pos, m.facing = last_stop, facing
         self.settle_tail(m)
         if m.pos != start and path and m.pos != path[-1]:
             self.emit("monster_moved", it=m, monster=m.kind)    # back on the last empty space

@@ -32,14 +32,14 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
           | throw {card, at} | shield {at} | platforms {at, take_back [[r,c]]}
           | exchange {who, give, take} | flare {at} | zipline {over, land}
           | rock_and_stone {card} | ability {id} | install {upgrade, slot} | end
-        or a game step: {do: activate_all, drawer (acted last, L972)} | {do: spawn, kind, exit|near, n, drawer}
-        | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
+        or a game step: {do: activate_all, drawer (acted last, L972), move_and_attack}
+        | {do: spawn, kind, exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: start_turn, dwarf} (the turn's start: its 3 actions, 1 when Stunned)
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
-        each may have `rolls`, one list of faces per roll in order ([[teeth], [1, blank]]; a face
-        is 1, 2, blank, scare, teeth, bang, gold, nitra, or side1..side6: that side of the die
-        as its content lists it) and `illegal: true` (must be refused)
+        each may have `rolls`, one list of faces per roll in order, one face per die rolled
+        ([[teeth], [1, blank]]; a face the die has: 1, 2, blank, scare, teeth, bang, gold, nitra,
+        or side1..side6: that side of the die as its content lists it) and `illegal: true` (must be refused)
 expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {shield: [r,c] | null}
         | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
@@ -169,6 +169,8 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     st.pod_left = bool(setup.get("pod_left", False))
     if "pod_left" not in setup:
         engine.note_pod_left()
+    for agent in agents:
+        agent.names = names         # to show a decision's monsters by their ids
     return engine, names
 
 
@@ -240,19 +242,22 @@ class ScenarioAgent(ScriptedAgent):
 
     def __init__(self, cells: dict) -> None:
         super().__init__()
-        self.cells = cells
+        self.cells, self.names = cells, {}
 
     def choose(self, key, options, view=None):
+        # which tied monster acts first is asked by uid: shown as the {monster: id} to write
+        shown = [{"monster": next((n for n, u in self.names.items() if u == o), o)} for o in options] \
+            if key == "activation_order" else list(options)
         if not self.choices:
-            raise ScenarioError(f"no scripted choice for decision {key!r}; options: {list(options)}")
+            raise ScenarioError(f"no scripted choice for decision {key!r}; options: {shown}")
         want = self.choices[0]
         try:
             return super().choose(key, options, view)
         except ScriptError:
             if not self.could_offer(want, list(options)):
                 raise ScenarioError(f"scripted choice {want!r} for {key!r} matches nothing the engine "
-                                    f"could offer; options: {list(options)}") from None
-            raise NotOffered(f"{want!r} is not offered for {key!r}; options: {list(options)}") from None
+                                    f"could offer; options: {shown}") from None
+            raise NotOffered(f"{want!r} is not offered for {key!r}; options: {shown}") from None
 
     def could_offer(self, want, options: list) -> bool:
         if isinstance(want, tuple) and len(want) == 2 and all(isinstance(v, int) for v in want):
@@ -300,12 +305,22 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     for key in ("dwarf", "drawer"):
         if key in step and not (isinstance(step[key], int) and 0 <= step[key] < len(st.dwarves)):
             raise ScenarioError(f"{key} {step[key]!r}: no such dwarf (seats 0-{len(st.dwarves) - 1})")
+    extra = sorted(set(step) - STEP_KEYS - {"drawer"} - GAME_STEP_KEYS.get(kind, set(step)))
+    if extra:                                           # `drawr: 1` was read as no drawer
+        raise ScenarioError(f"{kind}: unknown field(s) {extra}; known: {sorted(GAME_STEP_KEYS[kind] | STEP_KEYS)}")
+    if kind == "kill" and names.get(str(step.get("monster"))) not in st.monsters:
+        raise ScenarioError(f"kill {step.get('monster')!r}: no such monster on the map")
     if kind == "spawn":
+        if not {"exit", "near"} & set(step):
+            raise ScenarioError("spawn: say where, at a tunnel `exit` (its number) or `near` a monster (its id)")
         known = sorted({m.id for m in data.of("monster")} | set(engine.creatures))
         if step.get("kind") not in known:
             raise ScenarioError(f"spawn kind {step.get('kind')!r}: no such monster; known: {known}")
         if "exit" in step and step["exit"] not in st.exits:
             raise ScenarioError(f"exit {step['exit']!r}: no such tunnel exit; exits: {sorted(st.exits)}")
+        if "near" in step and names.get(str(step["near"])) not in st.monsters:
+            raise ScenarioError(f"near {step['near']!r}: no such monster on the map (killed, or never "
+                                f"named); on the map: {sorted(n for n, uid in names.items() if uid in st.monsters)}")
     if kind not in actions.HANDLERS:
         return
     unknown = sorted(set(step) - STEP_KEYS - ACTION_KEYS.get(kind, set()))
@@ -314,6 +329,11 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
                             f"{sorted(ACTION_KEYS.get(kind, set()) | STEP_KEYS - {'do'})}")
     shots = [step] + ([step["then_fire"]] if isinstance(step.get("then_fire"), dict) else [])
     for shot in shots:
+        if isinstance(shot.get("target"), list):      # the rulebook's target space (L392)
+            there = [n for n, uid in sorted(names.items()) if uid in st.monsters
+                     and tuple(shot["target"]) in st.monsters[uid].spaces()]
+            raise ScenarioError(f"target {shot['target']}: name the monster (its id), not a space"
+                                + (f"; the monster there is {there[0]!r}" if there else "; no monster is there"))
         if "target" in shot and str(shot["target"]) not in names and shot["target"] not in st.monsters:
             raise ScenarioError(f"target {shot['target']!r}: no such monster; monsters: {sorted(names)}")
         if "weapon" in shot:
@@ -346,8 +366,12 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
         raise ScenarioError(f"then_throw at: {throw['at']} is not a space of the map")
 
 
-STEPS = ("activate_all", "spawn", "advance_threat", "event", "turn", "kill", "check_end", "bosco",
-         "deep_dive_gold", "deep_dive_trade", "start_turn")
+# the game steps and the fields each reads besides STEP_KEYS (drawer: who drew the card)
+GAME_STEP_KEYS = {"activate_all": {"drawer", "move_and_attack"}, "spawn": {"kind", "exit", "near", "n", "drawer"},
+                  "advance_threat": {"n"}, "event": set(), "turn": set(), "kill": {"monster", "type"},
+                  "check_end": set(), "bosco": set(), "deep_dive_gold": set(), "deep_dive_trade": set(),
+                  "start_turn": set()}
+STEPS = tuple(GAME_STEP_KEYS)
 
 
 # the fields that list spaces: one space [r, c] may be written alone, as `at` is elsewhere

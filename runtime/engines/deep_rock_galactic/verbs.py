@@ -142,10 +142,12 @@ class Verbs(DamageVerbs):
     def spawn(self, ctx, creature: str, amount: int) -> None:
         if amount <= 0:
             return
-        origin = ctx.self.pos if isinstance(ctx.self, Monster) else (self.e.active_exits() or [None])[0]
+        # beside the creature whose effect it is (alive or just killed), else at the first exit
+        beside = isinstance(ctx.self, Monster)
+        origin = ctx.self.pos if beside else (self.e.active_exits() or [None])[0]
         if origin is None:
             return
-        placed = self.e.spawn(creature, origin, amount, ctx.you if isinstance(ctx.you, Dwarf) else None)
+        placed = self.e.spawn(creature, origin, amount, ctx.you if isinstance(ctx.you, Dwarf) else None, beside)
         if "placed" in ctx.info:
             ctx.info["placed"].extend(placed)
 

@@ -41,11 +41,12 @@ class DamageVerbs:
             return
         per_monster = e.assign(d, mode, target, e.last_roll, ctx.info.get("plan"),
                                ctx.info.get("from_behind", False), aim)
-        for uid, n in sorted(per_monster.items()):
+        fields = e.fields(e.state.monsters[uid] for uid in per_monster if uid in e.state.monsters)
+        for uid, n in sorted(per_monster.items(), key=lambda kv: (self._blows_up(kv[0]), kv[0])):
             m = e.state.monsters.get(uid)
             if m is not None:
                 e.damage_monster(m, damage_type, n, d, from_behind=self._behind(ctx, m, target),
-                                 status=status)
+                                 status=status, field=fields[uid])
 
     def _attacked_from(self, ctx, target: Monster) -> Hex | None:
         """Where a shot without a fire mode comes from, for 'from behind' (L1171, L1195): the
@@ -76,16 +77,22 @@ class DamageVerbs:
         """The roll on every creature on `spaces`: each monster once (an Oppressor on two of
         them, L1207), from behind by its own facing; each dwarf but `spare` hurt."""
         e, d = self.e, ctx.you
-        done = set()
+        struck = list({m.uid: m for m in map(e.state.monster_at, spaces) if m is not None}.values())
+        fields = e.fields(struck)
+        for m in sorted(struck, key=lambda m: self._blows_up(m.uid)):     # stable: space order
+            e.damage_monster(m, damage_type, hits, d, status=status,
+                             from_behind=self._behind(ctx, m, target), field=fields.get(m.uid))
         for h in spaces:
-            m = e.state.monster_at(h)
-            if m is not None and m.uid not in done:
-                done.add(m.uid)
-                e.damage_monster(m, damage_type, hits, d, status=status,
-                                 from_behind=self._behind(ctx, m, target))
             friend = e.state.dwarf_at(h)
             if friend is not None and friend is not spare:
                 e.hurt(friend, hits)
+
+    def _blows_up(self, uid: int) -> bool:
+        """A creature that explodes when killed (the Exploder, L1087) takes an attack's damage
+        after the others it strikes: its blast then finishes only what the attack left, and a
+        kill the dwarf's own hits made is his (L489), whichever the setup listed first."""
+        m = self.e.state.monsters.get(uid)
+        return m is not None and bool(self.e.monster_def(m).self_destructs)
 
     @staticmethod
     def _chosen_pair(h: Hex, plan: list) -> list[Hex]:
