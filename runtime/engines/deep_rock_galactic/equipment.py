@@ -187,7 +187,7 @@ def rock_and_stone_playable(engine: Monsters, d: Dwarf, card: str) -> bool:
 
 
 def rock_and_stone(engine: Monsters, d: Dwarf, act: dict) -> None:
-    """Play a Rock and Stone card: no action (L577); its effect, then the discard."""
+    """Play a Rock and Stone card: no action (L632); its effect, then the discard."""
     card = act["card"]
     if card not in d.rock_and_stone:
         raise EffectError(f"{d.cls} holds no {card}")

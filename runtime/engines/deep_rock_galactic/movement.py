@@ -202,7 +202,7 @@ def reveal(engine: Monsters, seg: dict) -> None:
 
 def _farmable(engine: Monsters, h: Hex) -> bool:
     """A revealed pickup struck with the pickaxe lies on `h`: it may be struck from its own
-    space as from next to it (L530), unlike a wall, a stalagmite or a monster (L512)."""
+    space as from next to it (L529), unlike a wall, a stalagmite or a monster (L511)."""
     pickup = engine.state.pickups.get(h)
     return pickup is not None and pickup[1] and engine.data.get("pickup", pickup[0]).needs_pickaxe
 

@@ -253,7 +253,7 @@ class Verbs(DamageVerbs):
         self.e.state.result = "failure"
 
     def scare(self, ctx, steps: int) -> None:
-        """The target flees the firer; an area attack (HE Grenade, L192) scares every monster
+        """The target flees the firer; an area attack (HE Grenade, L694) scares every monster
         left in its area, away from the target space and from the firer."""
         target = ctx.target if ctx.target is not None else ctx.info.get("target_obj")
         if not isinstance(target, Monster) or not isinstance(ctx.you, Dwarf):
