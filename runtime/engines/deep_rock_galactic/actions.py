@@ -215,7 +215,7 @@ def collect_supply(engine: Monsters, d: Dwarf, act: dict) -> None:
         st.supply_stock.clear()
 
 
-# --- helping each other (L626-640) ------------------------------------------------------------
+# --- helping each other (L620-628) ------------------------------------------------------------
 
 def revive(engine: Monsters, d: Dwarf, act: dict) -> None:
     other = engine.state.dwarves[act["who"]]

@@ -356,7 +356,7 @@ class Board(Triggers):
                 del placed[max(elsewhere, key=lambda p: (hx.distance(p, centre), p))]
             placed[h] = owner
 
-    # --- facing and size (Praetorian, Oppressor: L416, L1117-1118) -----------------------------
+    # --- facing and size (Praetorian, Oppressor: L1171-1175, L1197) -----------------------------
     def face_nearest_dwarf(self, m: Monster) -> None:
         """Rule rear_arc: a monster is placed facing the nearest dwarf."""
         alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]

@@ -219,7 +219,7 @@ class Combat(Board):
             d.rock_and_stone.append(st.rs_deck.pop())
 
     def revive(self, d: Dwarf) -> None:
-        """Revive (L626-632): the dwarf gets up with 1 health."""
+        """Revive (L626): the dwarf gets up with 1 health."""
         d.statuses.discard("unconscious")
         d.health = 1
 

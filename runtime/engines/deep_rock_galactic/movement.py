@@ -128,7 +128,7 @@ def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
             collect(engine, d, kind)
     if mission_play.recover_drone(engine, d, h):       # a mission's drones ("!" tokens)
         carry(engine, d, mission_play.DRONE)
-    if h in st.upgrade_tokens:                         # picked up by moving onto it (L334)
+    if h in st.upgrade_tokens:                         # picked up by moving onto it (L332)
         engine.take_upgrade(d, st.upgrade_tokens.pop(h))
     if h in st.ground:
         for name, n in list(st.ground[h].items()):

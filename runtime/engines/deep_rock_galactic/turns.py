@@ -8,7 +8,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.events import carry_out_event
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 
 
-# --- objectives and the end (L925-935) --------------------------------------------------------
+# --- objectives and the end (L1281-1297) ----------------------------------------------------
 
 def objectives_done(engine: Engine) -> bool:
     obj = engine.mission["objective"]

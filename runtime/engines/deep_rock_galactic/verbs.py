@@ -269,7 +269,7 @@ class Verbs(DamageVerbs):
             self.e.scare(m, [area[0], ctx.you.pos], steps)
 
     def _scared_by_dice(self, ctx, target: Monster) -> list[Monster]:
-        """Who a Scare face scares (L455-456: the monster its die went to): with the dice
+        """Who a Scare face scares (L450: the monster its die went to): with the dice
         assigned by a plan (a sweep, L462-464), the monster on each Scare die's space; else
         the target, if it still lives."""
         plan, mode, roll = ctx.info.get("plan"), ctx.info.get("mode"), self.e.last_roll
@@ -409,7 +409,7 @@ class Verbs(DamageVerbs):
         self.e.last_roll = roll
 
     def revive(self, ctx) -> None:
-        """Revive (L626-632): the target (or you) stands up with 1 health."""
+        """Revive (L626): the target (or you) stands up with 1 health."""
         d = self._dwarf(ctx)
         if d is not None and not d.conscious:
             self.e.revive(d)
