@@ -23,7 +23,7 @@ class Attempts:
         return event.bonus
 
     def stealth_cards(self, who: Scholar) -> None:
-        """Discard any number (at least 1) of cards, summing their bonus values (L925)."""
+        """Discard any number (at least 1) of cards, summing their bonus values (L922)."""
         while who.hand:
             cards = sorted(set(who.hand))
             options = [{"card": c, "fate": False} for c in cards]

@@ -15,7 +15,7 @@ EVENTS = {
     "first_enter": "when the first scholar enters a region (Stairs, L864)",
     "movement": "when a scholar's moves are listed: secret passages offer their moves (L848)",
     "region_action": "in the action phase: the region's action is offered as the action (L907)",
-    "stealth_value": "after a research or spy has summed its cards' bonus values (L925-926)",
+    "stealth_value": "after a research or spy has summed its cards' bonus values (L922-923)",
     "stealth_failed": "when a stealth attempt fails, before the stun and the University draw",
     "card_played": "when a scheme card is discarded for its bonus in a stealth attempt",
     "spy_alert": "when a spy's alert value is computed, before the cards (L955-960)",
