@@ -13,7 +13,7 @@ from tomecraft.runtime.contract import Contract, Need, built_in, keys, printed, 
 EVENTS = {
     "enter_region": "when a scholar enters a region, after a waiting trap springs (L779-786)",
     "first_enter": "when the first scholar enters a region (Stairs, L864)",
-    "movement": "when a scholar's moves are listed: secret passages offer their moves (L848)",
+    "movement": "when a scholar's moves are listed: secret passages offer their moves (L832)",
     "region_action": "in the action phase: the region's action is offered as the action (L907)",
     "stealth_value": "after a research or spy has summed its cards' bonus values (L922-923)",
     "stealth_failed": "when a stealth attempt fails, before the stun and the University draw",
@@ -124,11 +124,11 @@ CONTRACT = Contract(
     inert_verbs={"flip_trap": "a trap token springs by itself when a scholar enters its region "
                               "(Engine.enter, L779-786, L860)"},
     needs=(
-        Need("scholar", at_least=4, why="every seat of a 4-player game plays a scholar (L256)"),
+        Need("scholar", at_least=4, why="every seat of a 4-player game plays a scholar (L261)"),
         Need("notebook", at_least=1, at_most=1, why="every scholar writes in the one notebook layout"),
         *(Need("info_block", colour, why="the notebook has a column of this colour (L838-842)")
           for colour in ("civilization", "military", "faith", "wealth", "caste")),
-        Need("alert_card", at_least=1, why="the alert card fills the University bag (L268)"),
+        Need("alert_card", at_least=1, why="the alert card fills the University bag (L288)"),
         Need("boss", at_least=1, why="a boss is chosen at setup (L278)"),
         Need("panic_card", at_least=1, why="a panic card is dealt at setup (L270)"),
         Need("clan_card", at_least=1, why="a clan card is dealt at setup (L272)"),

@@ -137,7 +137,7 @@ class Dungeon:
                 tile.slots[i] = colour
 
     def draw_fitting(self, level: int, pos, side_from: str):
-        """Draw from the level's stack; a tile that cannot connect goes to the bottom (L748);
+        """Draw from the level's stack; a tile that cannot connect goes to the bottom (L749);
         after one pass through the stack nothing fits (R-13)."""
         stack = self.state.stacks[level]
         for _ in range(len(stack)):

@@ -384,7 +384,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.rested = False
         if self.log_enabled:            # not formatted for nothing: a hot line
             self.log(f"-- round {st.round}: {who.name}")
-        # 1. thesis submission (not in Max Alert, L1158)
+        # 1. thesis submission (not in Max Alert, L1160)
         if not st.max_alert and self.stars(who) >= 2 and self.ask(who, "thesis", [False, True]):
             if self.thesis(who):
                 return
