@@ -91,7 +91,7 @@ class Combat(Board):
                     self.damage_monster(other, "explosive", hits, None)
                 if scare and other.uid in self.state.monsters:
                     self.scare(other, m.pos, 2)
-        if self.state.sentry in ring and not scare:    # a Scare spares the sentry gun (L1077)
+        if self.state.sentry in ring and not scare:    # a Scare spares the sentry gun (L1081)
             self.state.sentry = None
 
     def hurt(self, d: Dwarf, n: int) -> None:

@@ -115,7 +115,7 @@ def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
     if h in st.stalagmites and engine.has_ability(d, "power_drill"):
         st.stalagmites.discard(h)              # Power Drill: destroyed, no mineral die (L766, L772)
         engine.log(f"{d.cls} drills through the stalagmite at {list(h)}")
-    engine.hurt(d, engine.entry_damage(h))             # flames (L806)
+    engine.hurt(d, engine.entry_damage(h))             # flames (L808)
     stop = engine.stops_walker(h)                      # goo (Goo From Above)
     for n in (h, *hx.neighbours(h)):
         if n in st.pickups and not st.pickups[n][1]:

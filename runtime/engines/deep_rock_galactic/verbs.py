@@ -398,7 +398,7 @@ class Verbs(DamageVerbs):
     def overclock(self, ctx) -> None:
         d = self._dwarf(ctx)
         if d is not None:
-            d.overclocked = True                     # cap 5; no refill (L592-596)
+            d.overclocked = True                     # cap 5; no refill (L588-590)
 
     def reroll(self, ctx, amount: int) -> None:
         """Reroll the `amount` worst dice of the last roll, in place, so `hits(r)` sees them."""
@@ -415,7 +415,7 @@ class Verbs(DamageVerbs):
             self.e.revive(d)
 
     def call_supply_pod(self, ctx) -> None:
-        """A supply pod lands on a space the dwarf chooses (L600-615), the cost paid elsewhere."""
+        """A supply pod lands on a space the dwarf chooses (L594-604), the cost paid elsewhere."""
         spots = actions.supply_pod_spots(self.e)
         if spots:
             actions.land_supply_pod(self.e, self.e.decide(ctx, "supply_pod", spots))
@@ -427,7 +427,7 @@ class Verbs(DamageVerbs):
             self.e.place_around(target.pos, token, ctx.you.seat if isinstance(ctx.you, Dwarf) else -1)
 
     def raise_shield(self, ctx) -> None:
-        """Shield Generator (L712-726): the shield's 7 spaces around where it was placed."""
+        """Shield Generator (L724-732): the shield's 7 spaces around where it was placed."""
         at = ctx.info.get("at", ctx.info.get("origin"))
         self.e.shield = tuple(at) if at is not None else ctx.you.pos
 
