@@ -93,7 +93,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             if kind in ("acquire", "device") and c.data.get("cost") is None:
                 report(reporter, c, "card_type", f"an {kind} card needs a cost (L290-306)")
             if kind == "device" and not c.data.get("on_use"):
-                report(reporter, c, "card_type", "a device needs an on_use effect (L302-306)")
+                report(reporter, c, "card_type", "a device needs an on_use effect (L298-302)")
     tiles = game.of_kind("tile")
     if tiles:
         depths = [t for t in tiles if t.data.get("area") == "depths"]
@@ -112,7 +112,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         haunted = [t for t in depths if t.data.get("haunted")]
         if depths and _total(haunted) != 4:
             report(reporter, _at_fault(game, haunted or depths), "haunted" if haunted else "count",
-                   f"{_total(haunted)} haunted depth tiles; the rulebook has 4 (L396-400)")
+                   f"{_total(haunted)} haunted depth tiles; the rulebook has 4 (L430-432)")
         rooms = game.entities.get("room", {})
         icons = game.entities.get("tunnel_icon", {})
         for t in tiles:

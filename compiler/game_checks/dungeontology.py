@@ -35,10 +35,10 @@ def check(game: Game, reporter: dg.Reporter) -> None:
                        f"(`remove: [{{kind: region, id: {there.id}}}]`), or give a number no region has")
             seen[number] = r
             if r.data.get("start") and r.data["level"] != 1:
-                report(reporter, r, "level", "the start region is on level I (L282)")
+                report(reporter, r, "level", "the start region is on level I (L725)")
         for level in (1, 2, 3):
             if not any(r.data["level"] == level and not r.data.get("start") for r in regions):
-                report(reporter, regions[-1], "level", f"no region for the level {level} stack (L1373)")
+                report(reporter, regions[-1], "level", f"no region for the level {level} stack (L284)")
     for nb in game.of_kind("notebook"):
         cap = nb.data["capacity"]
         for i, col in enumerate(nb.data["columns"]):

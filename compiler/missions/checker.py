@@ -16,7 +16,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.mission_map import (
 
 REVEALED = {CAVE, STONE, FLARE}         # open ground of revealed segments
 WALLS = {WALL, DIAMOND}
-MAX_HIDDEN_SEGMENTS = 8                 # V-09, rulebook L205
+MAX_HIDDEN_SEGMENTS = 8                 # V-09, rulebook L196
 CLASS_TOKENS = {"platform": 6, "zipline": 3, "flame": 6, "flare": 2, "shield": 1, "sentry_gun": 1}
 
 MAX_MAP_ROWS = 40       # input limits: the rulebook's maps are about 14 x 12 hexes

@@ -69,7 +69,7 @@ def test_room_kinds_and_tunnel_icons():
     kinds = {r.room_type for r in GAME.of("room")}
     assert {"mausoleum", "crystal_cave", "market", "signpost", "monkey_shrine", "chest", "tome",
             "cell", "treasure_room", "minor_secret_room", "gold_room", "heal_room"} <= kinds
-    assert GAME.get("room", "signpost").spaces == 4                        # L667-669
+    assert GAME.get("room", "signpost").spaces == 4                        # L669-671
     icons = {i.id for i in GAME.of("tunnel_icon")}
     assert {"plain", "footprints", "monster_icon", "lock_icon", "one_way_arrow", "portal"} <= icons
 

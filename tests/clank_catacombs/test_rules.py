@@ -209,7 +209,7 @@ def test_a_scenario_may_name_a_player_s_market_item_alone_and_its_dragon_draws_a
 
 
 def test_the_setup_row_s_arrive_effects_run_before_the_first_turn_in_a_game_and_a_scenario():
-    """L498: a card with an arrive effect dealt to the setup row (no base card can be: they all
+    """L496: a card with an arrive effect dealt to the setup row (no base card can be: they all
     carry the dragon icon, a pack's may not) acts before the first turn, in `play_game` and in a
     scenario's `new_game` alike (both call Engine.setup_arrivals)."""
     state = new_state(GAME, 2, Rng(4))

@@ -220,7 +220,7 @@ def test_a_monster_expectation_reads_its_facing_and_rear_space():
 
 
 def test_an_expectation_can_say_the_sentry_is_off_the_board():
-    """A Grunt with no dwarf in range attacks the sentry gun (L658, L660): `sentry: null`."""
+    """A Grunt with no dwarf in range attacks the sentry gun (L656, L658): `sentry: null`."""
     scenario = {"setup": {"dwarves": [{"cls": "engineer", "at": [4, 0]}], "sentry": [4, 4],
                           "monsters": [{"id": "g", "kind": "grunt", "at": [4, 5]}]},
                 "steps": [{"do": "activate_all", "rolls": [["blank"]]}],

@@ -128,7 +128,7 @@ CONTRACT = Contract(
     },
     needs=(
         *(Need("rule", r, why="the engine reads its value") for r in RULES),
-        Need("card", "goblin", why="the goblin in the reserve can always be fought (L330)"),
+        Need("card", "goblin", why="the goblin in the reserve can always be fought (L314)"),
         *(Need("tunnel_icon", i, why="every tunnel crossing runs it")
           for i in ("plain", "portal")),
         *(Need("tunnel_icon", i, why="tiles carry it on their tunnels (game.yaml, tile icons)")

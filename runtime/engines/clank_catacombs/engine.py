@@ -96,7 +96,7 @@ class Engine(Board, Rules):
     def decide(self, ctx, key: str, options: list):
         if key.startswith("fx_tunnel_icon__monster_icon__cross"):
             # The generated availability of `choose` options is always True, so the engine
-            # filters them: spend 1 combat if you have it, take 1 damage only if you may (L330).
+            # filters them: spend 1 combat if you have it, take 1 damage only if you may (L557).
             p = ctx.you
             options = [i for i in options if (i == 0 and p.combat >= 1)
                        or (i == 1 and self.may_take_damage(p, 1))]
@@ -477,7 +477,7 @@ class Engine(Board, Rules):
             self.dragon_attack()
 
     def setup_arrivals(self) -> None:
-        """L498: the arrive effects of the cards dealt to the row at setup, before the start
+        """L496: the arrive effects of the cards dealt to the row at setup, before the start
         player's first turn (`play_game`; a scenario's `new_game`)."""
         st = self.state
         for cid in list(st.row):

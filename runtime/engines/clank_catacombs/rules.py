@@ -154,7 +154,7 @@ class Rules:
             self.check_everyone_out()
 
     def heal(self, p: Player, amount: int) -> None:
-        """L560: healing takes the player's own cubes off the health track back to their
+        """L561: healing takes the player's own cubes off the health track back to their
         supply; a black cube that marked a ghost's damage (L548) goes only when none is left."""
         for _ in range(amount):
             if not p.track:
@@ -171,7 +171,7 @@ class Rules:
         self.log(f"{p.name} is knocked out{' in the depths' if p.knocked_in_depths else ''}")
 
     def may_take_damage(self, p: Player, n: int) -> bool:
-        """L330: no voluntary damage without cubes, or if it would take the last health."""
+        """L557: no voluntary damage without cubes, or if it would take the last health."""
         return n == 0 or (p.cubes >= n and len(p.track) + n < self.health)
 
     # --- the dragon ----------------------------------------------------------------------

@@ -117,7 +117,7 @@ def fire_secondary(engine: Monsters, d: Dwarf, weapon, act: dict, target) -> Non
         mode = Record(**{**mode._fields, "assign": spread})
     if d.secondary_ammo < (mode.get("ammo") or 0):
         # a shot needs its ammo even where it may be spent only after the roll (the overclocked
-        # Zhukov keeps it on a double blank, L1339; a shot's ammo is never given back, L446)
+        # Zhukov keeps it on a double blank, L1339; a shot's ammo is never given back, L454)
         raise EffectError(f"{weapon.id} needs {mode.get('ammo')} secondary ammo")
     before = (d.actions, d.ammo, d.secondary_ammo)
     # the target space (L392), as fire() takes it; none in range and sight: the effect refuses
@@ -136,15 +136,15 @@ def fire_secondary(engine: Monsters, d: Dwarf, weapon, act: dict, target) -> Non
 
 def overclock(engine: Monsters, d: Dwarf, act: dict) -> None:
     if engine.state.shared["gold"] < 1:
-        raise EffectError("Overclock costs 1 Gold from the Shared Supply (L590)")
+        raise EffectError("Overclock costs 1 Gold from the Shared Supply (L586)")
     if d.overclocked:
         raise EffectError("already overclocked")
     spend(d, 1)
     engine.state.shared["gold"] -= 1
-    d.overclocked = True                      # cap 5; no refill (L592-596)
+    d.overclocked = True                      # cap 5; no refill (L588-590)
 
 
-# --- supply (L600-625) ----------------------------------------------------------------------
+# --- supply (L592-616) ----------------------------------------------------------------------
 
 def call_supply(engine: Monsters, d: Dwarf, act: dict) -> None:
     st = engine.state
@@ -174,7 +174,7 @@ def supply_pod_spots(engine: Monsters) -> list[Hex]:
 
 
 def land_supply_pod(engine: Monsters, at: Hex) -> None:
-    """The pod lands with the top supply card's stock; an earlier pod's leftovers go (L600-615)."""
+    """The pod lands with the top supply card's stock; an earlier pod's leftovers go (L600-604)."""
     st = engine.state
     if st.supply_pod is not None:
         st.supply_stock.clear()                # leftovers removed, old card discarded
@@ -215,7 +215,7 @@ def collect_supply(engine: Monsters, d: Dwarf, act: dict) -> None:
         st.supply_stock.clear()
 
 
-# --- helping each other (L626-640) ------------------------------------------------------------
+# --- helping each other (L620-628) ------------------------------------------------------------
 
 def revive(engine: Monsters, d: Dwarf, act: dict) -> None:
     other = engine.state.dwarves[act["who"]]

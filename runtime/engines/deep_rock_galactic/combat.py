@@ -101,7 +101,7 @@ class Combat(Board):
                     self.damage_monster(other, "explosive", hits, None)
                 if scare and other.uid in self.state.monsters:
                     self.scare(other, m.pos, 2)
-        if self.state.sentry in ring and not scare:    # a Scare spares the sentry gun (L1077)
+        if self.state.sentry in ring and not scare:    # a Scare spares the sentry gun (L1081)
             self.state.sentry = None
 
     def hurt(self, d: Dwarf, n: int) -> None:
@@ -121,7 +121,7 @@ class Combat(Board):
                 self.state.result = "failure"
                 self.log("every dwarf is unconscious: the mission fails")
 
-    # --- facing and size (Praetorian, Oppressor: L416, L1117-1118) -----------------------------
+    # --- facing and size (Praetorian, Oppressor: L1171-1175, L1197) -----------------------------
     def face_nearest_dwarf(self, m: Monster) -> None:
         """Rule rear_arc: a monster is placed facing the nearest dwarf."""
         alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
@@ -272,7 +272,7 @@ class Combat(Board):
             d.rock_and_stone.append(st.rs_deck.pop())
 
     def revive(self, d: Dwarf) -> None:
-        """Revive (L626-632): the dwarf gets up with 1 health."""
+        """Revive (L626): the dwarf gets up with 1 health."""
         d.statuses.discard("unconscious")
         d.health = 1
 

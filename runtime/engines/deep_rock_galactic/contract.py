@@ -24,9 +24,9 @@ EVENTS = {
     "damaged": "when a monster loses HP",
     "attacked": "when a dwarf's attack reaches a monster, before resistance (L458-478)",
     "move_action": "after a dwarf's Move action, to that dwarf's triggers (Light-Footed, L812-820)",
-    "picked_up": "when a dwarf picks up a pickup (its effect runs for this event; L334, L360)",
+    "picked_up": "when a dwarf picks up a pickup (its effect runs for this event; L356, L360)",
     "struck": "when a dwarf strikes a pickup with the pickaxe (its effect runs for it; L528-540)",
-    "mission_end": "when the mission ends, in success or failure (L925-935)",
+    "mission_end": "when the mission ends, in success or failure (L1281-1297)",
     "mission_event": "when the Mission Specific Event is drawn, after the mission's effect (L896)",
     "attack_rolled": "after a dwarf's weapon rolls its attack dice (an installed upgrade runs for it)",
 }

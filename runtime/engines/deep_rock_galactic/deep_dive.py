@@ -48,7 +48,7 @@ def convert_gold(engine: Engine) -> Counter:
         st.shared["gold"] -= 1
         d = st.dwarves[choice["dwarf"]]
         take = choice["take"]
-        if take == "throwable":     # drawn at random, as at setup (L165)
+        if take == "throwable":     # drawn at random, as at setup (L249)
             d.throwables.append(engine.rng.choice(throwables))
         elif take == "rock_and_stone":
             engine.draw_rock_and_stone(d, 1)

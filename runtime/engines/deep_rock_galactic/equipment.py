@@ -76,7 +76,7 @@ def throw(engine: Monsters, d: Dwarf, act: dict) -> None:
 
 
 def shield(engine: Monsters, d: Dwarf, act: dict) -> None:
-    """Shield Generator (L712-726): 1 action, on your space or next to it; 7 spaces where
+    """Shield Generator (L724-738): 1 action, on your space or next to it; 7 spaces where
     monsters cannot enter or leave and attacks on dwarves have no effect."""
     at = tuple(act["at"])
     if d.cls != "gunner" or d.tokens["shield"] < 1 or hx.distance(d.pos, at) > 1:
@@ -86,7 +86,7 @@ def shield(engine: Monsters, d: Dwarf, act: dict) -> None:
     engine.shield = at
 
 def platforms(engine: Monsters, d: Dwarf, act: dict) -> None:
-    """Platform Gun (L664-676): 1 action, up to 3 platforms on pits in line of sight."""
+    """Platform Gun (L670-678): 1 action, up to 3 platforms on pits in line of sight."""
     spots = [tuple(h) for h in act["at"]]
     st = engine.state
     if d.cls != "engineer" or not 0 < len(spots) <= 3:
@@ -110,7 +110,7 @@ def platforms(engine: Monsters, d: Dwarf, act: dict) -> None:
 
 
 def zipline(engine: Monsters, d: Dwarf, act: dict) -> None:
-    """Zipline Launcher (L700-711): next to a pit, 1 action: 1-2 zipline tokens in a straight
+    """Zipline Launcher (L710-722): next to a pit, 1 action: 1-2 zipline tokens in a straight
     line from the Gunner's space across the pit to ground on the far side."""
     st = engine.state
     pits = [tuple(h) for h in act["over"]]
@@ -187,7 +187,7 @@ def rock_and_stone_playable(engine: Monsters, d: Dwarf, card: str) -> bool:
 
 
 def rock_and_stone(engine: Monsters, d: Dwarf, act: dict) -> None:
-    """Play a Rock and Stone card: no action (L577); its effect, then the discard."""
+    """Play a Rock and Stone card: no action (L632); its effect, then the discard."""
     card = act["card"]
     if card not in d.rock_and_stone:
         raise EffectError(f"{d.cls} holds no {card}")

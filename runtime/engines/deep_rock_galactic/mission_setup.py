@@ -23,7 +23,7 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
     engine.mission = mission
     level = hazard_of(data, hazard)
     st.stalagmites = {tuple(h) for h in mission.get("stalagmites", [])}
-    # minerals: fixed ones first, the rest at random on the diamond spaces (L209-213)
+    # minerals: fixed ones first, the rest at random on the diamond spaces (L215)
     diamonds = sorted(h for h, c in cells.items() if c == "*")
     tokens = [name for name, n in sorted(mission["minerals"].items()) for _ in range(n)]
     for fixed in mission.get("mineral_spaces", []):
@@ -33,7 +33,7 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
     rng.shuffle(free)
     for h, name in zip(free, tokens):
         st.minerals[h] = name
-    # pickups: face down on flare-stick spaces, the rest on the hidden segments (L215-221)
+    # pickups: face down on flare-stick spaces, the rest on the hidden segments (L217-221)
     pickups = [name for name, n in sorted(mission["pickups"].items()) for _ in range(n)]
     rng.shuffle(pickups)
     per_hidden = int(engine.rules["v18_pickups_per_hidden_segment"])
@@ -129,7 +129,7 @@ def team(data, players: int, rng, options: dict) -> list[str]:
 
 def loadout(data, cls: str, rng) -> tuple[str, str]:
     """(primary, secondary) for a class, from the weapons the content offers it. Primary: the
-    class's default one (L242-244: an optional primary only replaces it by choice), else one of
+    class's default one (L247: an optional primary only replaces it by choice), else one of
     its primaries. Secondary: each player picks any secondary card (L238; one naming a `dwarf`
     is that class's only), preferring a die other than the primary's (L241's advice); drawn
     among those from the game's seed, so every secondary is carried in some games."""

@@ -68,7 +68,7 @@ class Monsters(Combat):
             toward = min(far.values())
             ring = sorted(h for h in ring if far[h] == toward)
             # no dwarf named (a Brood Nexus's or a Warden's Grunt): the one who drew the card
-            # that activates them decides (L884)
+            # that activates them decides (L878)
             if chooser is None:
                 chooser = self.acting
             seat = chooser.seat if chooser else 0

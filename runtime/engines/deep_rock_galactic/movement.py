@@ -115,7 +115,7 @@ def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
     if h in st.stalagmites and engine.has_ability(d, "power_drill"):
         st.stalagmites.discard(h)              # Power Drill: destroyed, no mineral die (L766, L772)
         engine.log(f"{d.cls} drills through the stalagmite at {list(h)}")
-    engine.hurt(d, engine.entry_damage(h))             # flames (L806)
+    engine.hurt(d, engine.entry_damage(h))             # flames (L808)
     stop = engine.stops_walker(h)                      # goo (Goo From Above)
     for n in (h, *hx.neighbours(h)):
         if n in st.pickups and not st.pickups[n][1]:
@@ -128,7 +128,7 @@ def enter(engine: Monsters, d: Dwarf, h: Hex) -> bool:
             collect(engine, d, kind)
     if mission_play.recover_drone(engine, d, h):       # a mission's drones ("!" tokens)
         carry(engine, d, mission_play.DRONE)
-    if h in st.upgrade_tokens:                         # picked up by moving onto it (L334)
+    if h in st.upgrade_tokens:                         # picked up by moving onto it (L332)
         engine.take_upgrade(d, st.upgrade_tokens.pop(h))
     if h in st.ground:
         for name, n in list(st.ground[h].items()):
@@ -202,7 +202,7 @@ def reveal(engine: Monsters, seg: dict) -> None:
 
 def _farmable(engine: Monsters, h: Hex) -> bool:
     """A revealed pickup struck with the pickaxe lies on `h`: it may be struck from its own
-    space as from next to it (L530), unlike a wall, a stalagmite or a monster (L512)."""
+    space as from next to it (L529), unlike a wall, a stalagmite or a monster (L511)."""
     pickup = engine.state.pickups.get(h)
     return pickup is not None and pickup[1] and engine.data.get("pickup", pickup[0]).needs_pickaxe
 

@@ -124,7 +124,7 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
         if cells[h] in ("#", "*", "h", "x"):      # no move ends in rock: a typo the monsters walked to
             raise ValueError(f"dwarves[{j}]: {list(h)} is rock, not a space a dwarf can stand on")
         if not d.get("in_pod"):
-            if h in standing:                 # no move ends on another dwarf (L340)
+            if h in standing:                 # no move ends on another dwarf (L336)
                 raise ValueError(f"dwarves[{j}]: {list(h)} already holds dwarves[{standing[h]}]")
             if h in occupied:                 # nor on an exit, a stalagmite, a model (L336-346)
                 raise ValueError(f"dwarves[{j}]: {list(h)} holds {occupied[h]}: no move ends there")

@@ -1,4 +1,4 @@
-"""The turn structure (rulebook L290-935): each dwarf's turn (start, actions, BOSCO), the
+"""The turn structure (rulebook L266-282, L858-935): each dwarf's turn (start, actions, BOSCO), the
 Event Phase and Reaction Events, the end of the mission; `play_mission` is the loop."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.events import carry_out_event
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 
 
-# --- objectives and the end (L925-935) --------------------------------------------------------
+# --- objectives and the end (L1281-1297) ----------------------------------------------------
 
 def objectives_done(engine: Engine) -> bool:
     obj = engine.mission["objective"]
@@ -93,7 +93,7 @@ def start_turn(engine: Engine, d: Dwarf) -> None:
             if owner == d.seat:
                 del st.tokens[kind][h]
     if d.cls == "gunner" and engine.shield is not None:
-        engine.shield = None                      # back to the general supply (L720-726)
+        engine.shield = None                      # back to the general supply (L736)
     engine.emit("turn_start", you=d)              # IFG, LURE: discarded now (L1351-1353)
 
 

@@ -255,7 +255,7 @@ class Verbs(DamageVerbs):
         self.e.state.result = "failure"
 
     def scare(self, ctx, steps: int) -> None:
-        """The target flees the firer; an area attack (HE Grenade, L192) scares every monster
+        """The target flees the firer; an area attack (HE Grenade, L694) scares every monster
         left in its area, away from the target space and from the firer."""
         target = ctx.target if ctx.target is not None else ctx.info.get("target_obj")
         if not isinstance(target, Monster) or not isinstance(ctx.you, Dwarf):
@@ -271,7 +271,7 @@ class Verbs(DamageVerbs):
             self.e.scare(m, [area[0], ctx.you.pos], steps)
 
     def _scared_by_dice(self, ctx, target: Monster) -> list[Monster]:
-        """Who a Scare face scares (L455-456: the monster its die went to): with the dice
+        """Who a Scare face scares (L450: the monster its die went to): with the dice
         assigned by a plan (a sweep, L462-464), the monster on each Scare die's space; else
         the target, if it still lives."""
         plan, mode, roll = ctx.info.get("plan"), ctx.info.get("mode"), self.e.last_roll
@@ -400,7 +400,7 @@ class Verbs(DamageVerbs):
     def overclock(self, ctx) -> None:
         d = self._dwarf(ctx)
         if d is not None:
-            d.overclocked = True                     # cap 5; no refill (L592-596)
+            d.overclocked = True                     # cap 5; no refill (L588-590)
 
     def reroll(self, ctx, amount: int) -> None:
         """Reroll the `amount` worst dice of the last roll, in place, so `hits(r)` sees them."""
@@ -411,13 +411,13 @@ class Verbs(DamageVerbs):
         self.e.last_roll = roll
 
     def revive(self, ctx) -> None:
-        """Revive (L626-632): the target (or you) stands up with 1 health."""
+        """Revive (L626): the target (or you) stands up with 1 health."""
         d = self._dwarf(ctx)
         if d is not None and not d.conscious:
             self.e.revive(d)
 
     def call_supply_pod(self, ctx) -> None:
-        """A supply pod lands on a space the dwarf chooses (L600-615), the cost paid elsewhere."""
+        """A supply pod lands on a space the dwarf chooses (L594-604), the cost paid elsewhere."""
         spots = actions.supply_pod_spots(self.e)
         if spots:
             actions.land_supply_pod(self.e, self.e.decide(ctx, "supply_pod", spots))
@@ -429,7 +429,7 @@ class Verbs(DamageVerbs):
             self.e.place_around(target.pos, token, ctx.you.seat if isinstance(ctx.you, Dwarf) else -1)
 
     def raise_shield(self, ctx) -> None:
-        """Shield Generator (L712-726): the shield's 7 spaces around where it was placed."""
+        """Shield Generator (L724-732): the shield's 7 spaces around where it was placed."""
         at = ctx.info.get("at", ctx.info.get("origin"))
         self.e.shield = tuple(at) if at is not None else ctx.you.pos
 

@@ -23,7 +23,7 @@ class Attempts:
         return event.bonus
 
     def stealth_cards(self, who: Scholar) -> None:
-        """Discard any number (at least 1) of cards, summing their bonus values (L925)."""
+        """Discard any number (at least 1) of cards, summing their bonus values (L922)."""
         while who.hand:
             cards = sorted(set(who.hand))
             options = [{"card": c, "fate": False} for c in cards]
@@ -116,7 +116,7 @@ class Attempts:
 
     def rivals_react(self, who: Scholar) -> None:
         """Opponents' skills that answer another scholar's stealth value, clockwise (神圣干预, L1357);
-        not from the start region, where no effect touches a scholar (L728), as for cards."""
+        not from the start region, where no effect touches a scholar (L729), as for cards."""
         for other in self.seat_order(who)[1:]:
             if not other.done and not self.in_start(other):
                 self.fire(self.skill_triggers(other, "rival_stealth_value"), "rival_stealth_value")

@@ -41,7 +41,7 @@ class Dungeon:
 
     def connected(self, pos) -> list:
         """The regions connected to the one at pos (L761): adjacent and joined by a passage or
-        stairs (`links`), or by a secret passage of the same letter. Spying (L957) and drops
+        stairs (`links`), or by a secret passage of the same letter. Spying (L959) and drops
         (L1032) reach them."""
         linked = [other.pos for _, other in self.links(pos)]
         return linked + self.secret_neighbours(pos, linked)
@@ -137,7 +137,7 @@ class Dungeon:
                 tile.slots[i] = colour
 
     def draw_fitting(self, level: int, pos, side_from: str):
-        """Draw from the level's stack; a tile that cannot connect goes to the bottom (L748);
+        """Draw from the level's stack; a tile that cannot connect goes to the bottom (L749);
         after one pass through the stack nothing fits (R-13)."""
         stack = self.state.stacks[level]
         for _ in range(len(stack)):

@@ -78,7 +78,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.entry_forbidden = False
         self.wants_rest = False
         self.moving_stopped = False
-        self.rested = False                  # a rest ends the turn (L650)
+        self.rested = False                  # a rest ends the turn (L649)
         self.ownerless = False               # an effect nobody plays (the panic card)
         self.refused = False
         self.attempt: dict | None = None
@@ -171,7 +171,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         who.students += take + rest
         self.fire(self.skill_triggers(who, "rest_phase"), "rest_phase")     # steps 1-5 done (L640-650)
         self.state.stats["rests"] += 1
-        self.rested = True                   # step 6: the rest ends the turn (L650, rule g07)
+        self.rested = True                   # step 6: the rest ends the turn (L649, rule g07)
         self.log(f"{who.name} rests")
 
     def rest_doom(self, who: Scholar) -> None:
@@ -280,7 +280,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             if (where is None or where(ctx)) and not (self.state.max_alert and self.rests_when(body, ctx)):
                 out.append({"do": "region", "index": i})
         if tile.region.start:
-            return out        # no effect touches a scholar in the start region (L728): no skill
+            return out        # no effect touches a scholar in the start region (L729): no skill
         for skill in self.action_skills(who.stats()):
             if skill.effect.can(self.ctx(who, who)):
                 out.append({"do": "skill", "id": skill.id})
@@ -384,7 +384,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self.rested = False
         if self.log_enabled:            # not formatted for nothing: a hot line
             self.log(f"-- round {st.round}: {who.name}")
-        # 1. thesis submission (not in Max Alert, L1158)
+        # 1. thesis submission (not in Max Alert, L1160)
         if not st.max_alert and self.stars(who) >= 2 and self.ask(who, "thesis", [False, True]):
             if self.thesis(who):
                 return
@@ -427,7 +427,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             self.do_action(who, choice)
         who.actions = 0
         if st.ended or self.rested:
-            return                           # a Camp's rest ends the turn (L828, L650)
+            return                           # a Camp's rest ends the turn (L828, L649)
         self.end_of_turn(who)
 
     def end_of_turn(self, who: Scholar) -> None:

@@ -3,7 +3,7 @@
 Hidden information (inventory §9.16) stays out of the view: the clan card (visible only to a
 scholar holding the lore token), face-down doom cards (not even their owner), the panic card
 until it is revealed, other scholars' hands (only their sizes), the scheme deck's order and
-the University bag (players may never count it, L1230).
+the University bag (players may never count it, L1234).
 """
 from __future__ import annotations
 

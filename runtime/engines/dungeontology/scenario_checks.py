@@ -90,13 +90,13 @@ def markers(setup: dict, key: str, tile_of: dict) -> set:
 
 def check_scholar_counts(e) -> None:
     """Counts a scholar cannot hold: negative ones, more stun tokens than the side's stamina
-    (L357), more blocks than a notebook column holds."""
+    (L373), more blocks than a notebook column holds."""
     for s in e.state.scholars:
         if min(s.students, s.stun, s.steps) < 0:
             raise ScenarioError(f"scholar {s.seat}: students, stun and steps cannot be negative")
         if s.stun > e.stamina(s):
             raise ScenarioError(f"scholar {s.seat} stun {s.stun}: at most the {s.side} side's stamina "
-                                f"{e.stamina(s)} (L357)")
+                                f"{e.stamina(s)} (L373)")
         for colour, n in s.notebook.items():
             if not 0 <= n <= e.capacity(colour):
                 raise ScenarioError(f"scholar {s.seat} notebook {colour} {n}: the column holds "

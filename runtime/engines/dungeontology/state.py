@@ -1,6 +1,6 @@
 """Dungeontology's game state: scholars, placed regions, the campus and the decks.
 
-Geometry: region tiles sit on one square grid (north is up, tiles never rotate, L744). Two
+Geometry: region tiles sit on one square grid (north is up, tiles never rotate, L749). Two
 neighbouring tiles are connected when both have a passage on the shared side and they are on
 the same level, or a stair marker joins them; a wall marker blocks a passage for good.
 """

@@ -192,7 +192,7 @@ class EffectHost:
 
     def skill_triggers(self, who: Scholar, event: str | None = None) -> list:
         """Triggers that last while `who` has them: passive skills, owned interns, and revealed
-        doom cards (until removed in a Rest, L1096). Once all are kept (`registered`), kept
+        doom cards (until removed in a Rest, L1097). Once all are kept (`registered`), kept
         together per scholar while its side, its interns that have an effect and its doom cards
         stay (interns change hands often)."""
         seat, lasting = who.seat, self._lasting_interns

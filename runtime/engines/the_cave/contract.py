@@ -65,7 +65,7 @@ CONTRACT = Contract(
         Need("tile_kind", "normal", why="a starting board's other cells are passages (D-21)"),
         Need("equipment", "consumable",
              why="a team away from the base uses one at the start of each turn (L61-62)"),
-        *(Need("token", f"depth_{depth}", why="reached-depth tokens (L128-142)")
+        *(Need("token", f"depth_{depth}", why="reached-depth tokens (L146-154)")
           for depth in (25, 50, 75)),
         Need("scoring", at_least=1, at_most=1, why="a game is scored by one scoring table (L301-333)"),
         Need("start_board", at_least=1, why="every player count needs a starting board"),
