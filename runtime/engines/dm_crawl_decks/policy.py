@@ -32,12 +32,26 @@ def plan(engine, rows: list) -> tuple[float, list]:
     order, each row as {"cards": [...], "stacks": {attribute: size}}: a small depth-first search
     over the top few plays of each row, memoised on the values involved (equal hands are
     planned once; within a search, equal remainders of hand, tokens and damage once). A row may take any number of cards and stacks of different attributes."""
-    cards = sorted(engine.playable(), key=lambda c: (c.defn.points, c.defn.effect is not None, repr(c)))
-    hand = tuple((c.defn.points, 3 if c.defn.effect is not None else 0) for c in cards)
-    up = tuple((a, engine.state.tokens[a].up) for a in ATTRIBUTES)
+    cards, hand, up = _hand(engine)
     score, chosen = _search(tuple(rows), hand, up, engine.state.hp)
     return score / 10, [{"cards": [repr(cards[i]) for i in idx], "stacks": dict(stacks)}
                    for idx, stacks in chosen]
+
+
+def _hand(engine) -> tuple[list, tuple, tuple]:
+    """What `plan` plans with: the playable cards in the search's order, their (points,
+    risk) values, and the face-up tokens as ((attribute, count), ...)."""
+    cards = sorted(engine.playable(), key=lambda c: (c.defn.points, c.defn.effect is not None, repr(c)))
+    hand = tuple((c.defn.points, 3 if c.defn.effect is not None else 0) for c in cards)
+    up = tuple((a, engine.state.tokens[a].up) for a in ATTRIBUTES)
+    return cards, hand, up
+
+
+def plan_bound(engine, rows: list) -> float:
+    """An upper bound on `plan(engine, rows)[0]`, cheap next to the plan's search: each row's
+    best play with the whole hand and all the face-up tokens (_bounds)."""
+    _, hand, up = _hand(engine)
+    return _bounds(tuple(rows), hand, up, tuple(range(len(hand))))[0] / 10
 
 
 MAX_CARDS_PER_ROW = 5        # the search's horizon only; the engine has no such limit
@@ -495,11 +509,7 @@ class View:
                 return rest
         if not battles:
             return [o for o in options if o["do"] in ("short_rest", "long_rest")]
-        scores = {}
-        for o in battles:
-            col = s.columns[o["column"]]
-            rows = [(e.points(c), e.power(c)) for c in col]      # bottom end first = play order
-            scores[o["column"]] = plan(e, rows)[0] / max(1, len(col))
+        scores = _column_scores(e, battles)
         top = max(scores.values())
         rests = [o for o in options if o["do"] == "long_rest"]
         if top < 0 and rests and len(s.hand) < e.hand_limit():
@@ -507,3 +517,27 @@ class View:
         if top < 5 and len(hand) < 3 and rests:     # a thin hand: refill before it costs HP
             return rests
         return [o for o in battles if scores[o["column"]] == top]
+
+
+def _column_scores(engine, battles: list) -> dict:
+    """{column: its plan's value per card} for the battle options, exact for every column
+    that may have the best value: the columns are planned in the order of their bounds
+    (plan_bound), and one whose bound is below the best value planned so far is not planned
+    (its value cannot reach it; its bound stands for it, below the best). The best value
+    and the columns that have it are those of planning them all."""
+    rows_of, bound = {}, {}
+    for o in battles:
+        col = engine.state.columns[o["column"]]
+        rows = [(engine.points(c), engine.power(c)) for c in col]  # bottom end first = play order
+        rows_of[o["column"]] = rows
+        bound[o["column"]] = plan_bound(engine, rows) / max(1, len(col))
+    scores: dict = {}
+    top = None
+    for column in sorted(bound, key=bound.__getitem__, reverse=True):
+        if top is not None and bound[column] < top:
+            scores[column] = bound[column]
+            continue
+        rows = rows_of[column]
+        scores[column] = plan(engine, rows)[0] / max(1, len(rows))
+        top = scores[column] if top is None else max(top, scores[column])
+    return scores
