@@ -47,11 +47,6 @@ def _hand(engine) -> tuple[list, tuple, tuple]:
     return cards, hand, up
 
 
-def plan_bound(engine, rows: list) -> float:
-    """An upper bound on `plan(engine, rows)[0]`, cheap next to the plan's search: each row's
-    best play with the whole hand and all the face-up tokens (_bounds)."""
-    _, hand, up = _hand(engine)
-    return _bounds(tuple(rows), hand, up, tuple(range(len(hand))))[0] / 10
 
 
 MAX_CARDS_PER_ROW = 5        # the search's horizon only; the engine has no such limit
@@ -522,15 +517,19 @@ class View:
 def _column_scores(engine, battles: list) -> dict:
     """{column: its plan's value per card} for the battle options, exact for every column
     that may have the best value: the columns are planned in the order of their bounds
-    (plan_bound), and one whose bound is below the best value planned so far is not planned
+    (see below), and one whose bound is below the best value planned so far is not planned
     (its value cannot reach it; its bound stands for it, below the best). The best value
     and the columns that have it are those of planning them all."""
+    _, hand, up = _hand(engine)
+    everything, hp = tuple(range(len(hand))), engine.state.hp
     rows_of, bound = {}, {}
     for o in battles:
         col = engine.state.columns[o["column"]]
-        rows = [(engine.points(c), engine.power(c)) for c in col]  # bottom end first = play order
+        rows = tuple([(engine.points(c), engine.power(c)) for c in col])  # bottom end first
         rows_of[o["column"]] = rows
-        bound[o["column"]] = plan_bound(engine, rows) / max(1, len(col))
+        # (an upper bound on the plan's value, cheap next to its search: each row's best play
+        # with the whole hand and all the face-up tokens, _bounds)
+        bound[o["column"]] = _bounds(rows, hand, up, everything)[0] / 10 / max(1, len(col))
     scores: dict = {}
     top = None
     for column in sorted(bound, key=bound.__getitem__, reverse=True):
@@ -538,6 +537,6 @@ def _column_scores(engine, battles: list) -> dict:
             scores[column] = bound[column]
             continue
         rows = rows_of[column]
-        scores[column] = plan(engine, rows)[0] / max(1, len(rows))
+        scores[column] = _search(rows, hand, up, hp)[0] / 10 / max(1, len(rows))  # plan()[0]
         top = scores[column] if top is None else max(top, scores[column])
     return scores
