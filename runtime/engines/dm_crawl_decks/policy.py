@@ -257,19 +257,25 @@ LOOT = 0.75        # a loot card gives 1 resource at clean-up, more beside its k
 EXPLORED = 0.5     # what an exploration card will cost: its power (HP), its points (cards)
 
 
-def value(engine) -> float:
+def value(engine, gained: str | None = None) -> float:
     """How good the game looks for the player: HP and misses first (a miss is the score,
     HP 0 loses), then what helps later battles (cards in hand, face-up attribute tokens,
     resources, loot, relics), and the battle under way, or else what the cards of the
-    exploration area will cost (their power and points: a redraw or a move can lower it)."""
+    exploration area will cost (their power and points: a redraw or a move can lower it).
+    `gained`: a pile with one card more than it holds (a loot card taken, event_gain), the
+    value a trial taking it would find, to the last bit."""
     s = engine.state
     if s.won or s.lost:
         return 1e6 if s.won else -1e6
     v = 12.0 * s.hp - 4.0 * s.misses + 40.0 * s.descends
     # (piles read by size, exploration cards by exploration_seen: a trial copy does not copy
     # the piles it has not read for this)
-    v += 2.0 * s.size("hand") + sum([1.5 * t.up + 0.5 * t.down for t in s.tokens.values()])
-    v += RESOURCE * sum(s.resources.values()) + LOOT * s.size("loot") + 2.0 * s.size("equipment")
+    hand, loot = s.size("hand"), s.size("loot")
+    if gained is not None:
+        hand += gained == "hand"
+        loot += gained == "loot"
+    v += 2.0 * hand + sum([1.5 * t.up + 0.5 * t.down for t in s.tokens.values()])
+    v += RESOURCE * sum(s.resources.values()) + LOOT * loot + 2.0 * s.size("equipment")
     for r in s.rows:
         if r.enemy:
             return v + _battle_value(engine)
@@ -394,10 +400,17 @@ def _event_kind(s, name):
 
 
 def event_gain(engine, option: dict, before: float | None = None) -> tuple[float, tuple]:
-    """(gain, answers) of taking a revealed event card (`search`); skipping gains 0."""
-    if option["event"] is None:
+    """(gain, answers) of taking a revealed event card (`search`); skipping gains 0. A loot
+    card only moves to the engine's loot_zone (rules.gain_loot): its gain is read off the
+    game as it is, the value a trial would find, without one."""
+    name = option["event"]
+    if name is None:
         return 0.0, ()
-    return search(engine, lambda t: _take_event(t, option["event"]), before)
+    if _event_kind(engine.state, name) == ("loot",):
+        if before is None:
+            before = value(engine)
+        return value(engine, gained=engine.loot_zone()) - before, ()
+    return search(engine, lambda t: _take_event(t, name), before)
 
 
 def best(options: list, score) -> list:
