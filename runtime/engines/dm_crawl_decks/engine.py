@@ -12,6 +12,7 @@ Layout (imports point one way, down this list):
   zones.py    where cards are, moving them, trigger order (a mixin)
   handlers.py the verbs and queries game.yaml names, calling the engine
   policy.py   the simulated player (its View is what agents see)
+  planner.py  its battle planner (which cards and stacks each row gets, column values)
   state.py    the game state and its pieces
 """
 from __future__ import annotations

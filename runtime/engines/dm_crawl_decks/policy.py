@@ -4,195 +4,16 @@ It aims for ties (both sides to the graveyard, no HP lost, L139-141), avoids let
 rests when the hand is empty, and cashes loot at every clean-up. Relic uses and event cards,
 whatever content adds them, are weighed by a one-step lookahead: the option is applied to a
 copy of the game and the copy scored by `value` (never by the relic's or event's name).
+Battles are planned by planner.py.
 `engine` below is the game's Engine (engine.py imports this module, not the other way).
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import filterfalse
-from operator import itemgetter
+from tomecraft.runtime.engines.dm_crawl_decks.planner import column_scores, next_play, plan, row_tenths
 from tomecraft.runtime.engines.dm_crawl_decks.snapshot import copy_engine
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
 from tomecraft.runtime.timing import Fizzle
 from tomecraft.runtime.usage import quiet
-
-
-def _row_tenths(p: int, e: int, n: int, size: int, power: int, risky: int) -> int:
-    """How good one row's outcome is, in tenths (integers: the planner's sums are exact, so
-    its memoised search finds the same plan in whatever order it adds them up)."""
-    if p == e:
-        return 100 + 10 * n - 3 * size - 10 * risky
-    if p > e:
-        return 40 - 20 * n - 3 * size - 10 * risky
-    return -120 * (power + (1 if p == 0 else 0)) + 10 * n - 10 * risky
-
-
-def plan(engine, rows: list) -> tuple[float, list]:
-    """Best assignment of hand cards and token stacks to `rows` (enemy total, power) in play
-    order, each row as {"cards": [...], "stacks": {attribute: size}}: a small depth-first search
-    over the top few plays of each row, memoised on the values involved (equal hands are
-    planned once; within a search, equal remainders of hand, tokens and damage once). A row may take any number of cards and stacks of different attributes."""
-    cards = sorted(engine.playable(), key=lambda c: (c.defn.points, c.defn.effect is not None, repr(c)))
-    hand = tuple((c.defn.points, 3 if c.defn.effect is not None else 0) for c in cards)
-    up = tuple((a, engine.state.tokens[a].up) for a in ATTRIBUTES)
-    score, chosen = _search(tuple(rows), hand, up, engine.state.hp)
-    return score / 10, [{"cards": [repr(cards[i]) for i in idx], "stacks": dict(stacks)}
-                   for idx, stacks in chosen]
-
-
-MAX_CARDS_PER_ROW = 5        # the search's horizon only; the engine has no such limit
-
-
-@lru_cache(maxsize=50000)
-def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
-    """The best few (value, card indices, stacks, HP lost, hand cards left, face-up tokens
-    left) for one row: card sets up to
-    5 cards, alone or topped up to exactly the enemy total by one or two stacks of different
-    attributes."""
-    subsets = [((), 0, 0)]
-    for i in free:
-        points, risk = hand[i]
-        most = e + 3 - points
-        subsets += [(idx + (i,), v + points, r + risk) for idx, v, r in subsets
-                    if v <= most and len(idx) < MAX_CARDS_PER_ROW]
-    out = []
-    lose = -120 * power
-    reach = _reach(up)
-    top_ups = _top_ups_to(up, min(e, reach))     # (a pack's effect may make `e` astronomical)
-    for idx, v, r in subsets:           # _row_tenths(v, e, len(idx), 0, power, r), inlined
-        n = len(idx)
-        if v == e:
-            out.append((100 + 10 * n - 10 * r, idx, (), v))
-        elif v > e:
-            out.append((40 - 20 * n - 10 * r, idx, (), v))
-        else:
-            out.append(((lose - 120 if v == 0 else lose) + 10 * n - 10 * r, idx, (), v))
-            need = e - v
-            if need > reach:            # more than one or two stacks can add: no top-up
-                tops = ()
-            else:                       # (need > e: a pack's card of negative points)
-                tops = top_ups[need] if need < len(top_ups) else _top_ups(up, need)
-            if tops:                    # _row_tenths(e, e, n, need, power, r)
-                tie = 100 + 10 * n - 3 * need - 10 * r
-                out += [(tie, idx, stacks, e) for stacks in tops]
-    out.sort(key=_FIRST, reverse=True)          # stable: equal values keep their order
-    top = []
-    for value, idx, stacks, p in out[:6]:
-        lost = (power + (1 if p == 0 else 0)) if p < e else 0      # L135, 1 more for nothing
-        rest = tuple(filterfalse(idx.__contains__, free)) if idx else free
-        top.append((value, idx, stacks, lost, rest, _left(up, stacks) if stacks else up))
-    return top
-
-
-_FIRST = itemgetter(0)
-
-
-@lru_cache(maxsize=4096)
-def _top_ups_to(up: tuple, most: int) -> tuple:
-    """`_top_ups(up, need)` for every need from 0 to `most`, by need (looked up once per
-    row instead of once per card set)."""
-    return tuple(_top_ups(up, need) for need in range(most + 1))
-
-
-@lru_cache(maxsize=4096)
-def _reach(up: tuple) -> int:
-    """The most that one or two stacks of the face-up tokens `up` can add."""
-    return sum(max(k, 0) for k in sorted((k for _, k in up), reverse=True)[:2])
-
-
-@lru_cache(maxsize=4096)
-def _left(up: tuple, stacks: tuple) -> tuple:
-    """The face-up tokens `up` after playing `stacks`."""
-    spent = dict(stacks)
-    return tuple([(a, k - spent.get(a, 0)) for a, k in up])
-
-
-@lru_cache(maxsize=4096)
-def _top_ups(up: tuple, need: int) -> tuple:
-    """The ways to add exactly `need` points with face-up tokens: one stack, or two stacks of
-    different attributes, in a fixed order."""
-    ups = dict(up)
-    out = []
-    for a in ATTRIBUTES:
-        if ups[a] >= need:
-            out.append(((a, need),))
-        for b in ATTRIBUTES:
-            if a < b:
-                for k in range(1, min(ups[a], need - 1) + 1):
-                    if ups[b] >= need - k:
-                        out.append(((a, k), (b, need - k)))
-    return tuple(out)
-
-
-@lru_cache(maxsize=50000)
-def _search(rows: tuple, hand: tuple, up: tuple, hp: int) -> tuple[int, tuple]:
-    """(tenths, ((card indices, stacks) per row)): the first best plan in depth-first order.
-    A plan that loses all HP costs 100 points at each row from there on."""
-    free = tuple(range(len(hand)))
-    return _suffix(rows, hand, hp, {}, 0, free, up, 0, _bounds(rows, hand, up, free))
-
-
-def _bounds(rows: tuple, hand: tuple, up: tuple, free: tuple) -> tuple:
-    """For each i, the most rows[i:] can add up to (and 0 past the end): each row's best play
-    with the whole hand and all the face-up tokens (fewer cards or tokens never play better:
-    their card sets and top-ups are among these; losing all HP only costs)."""
-    bounds = [0]
-    for e, power in reversed(rows):
-        bounds.append(bounds[-1] + _plays(e, power, free, up, hand)[0][0])
-    return tuple(reversed(bounds))
-
-
-def _suffix(rows: tuple, hand: tuple, hp: int, best: dict, i: int, free: tuple, up: tuple,
-            damage: int, bounds: tuple) -> tuple[int, tuple]:
-    """The best plan for rows[i:] with the `free` hand cards and `up` tokens, memoised in
-    `best` (a module-level function: a nested recursive one would leave each search's memo
-    in a reference cycle for the garbage collector). A play whose value plus the most the
-    later rows can add (`bounds`, see _bounds) is no more than the best found so far cannot
-    be chosen (only a greater total replaces it): it and the plays after it (sorted by
-    value) are not searched."""
-    key = (i, free, up, damage)
-    got = best.get(key)
-    if got is not None:
-        return got
-    total = -10000 if damage >= hp else 0
-    chosen: tuple = ()
-    if i < len(rows):
-        e, power = rows[i]
-        top = None
-        if i + 1 == len(rows):   # the last row: what _suffix gives past it, without the call
-            for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
-                if damage + lost >= hp:                  # (all HP lost)
-                    value -= 10000
-                if top is None or value > top:
-                    top, chosen = value, ((idx, stacks),)
-        else:
-            most_after = bounds[i + 1]
-            for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
-                if top is not None and value + most_after <= top:
-                    break
-                after, then = _suffix(rows, hand, hp, best, i + 1, rest, left,
-                                      min(hp, damage + lost), bounds)
-                if top is None or value + after > top:
-                    top, chosen = value + after, ((idx, stacks),) + then
-        total += top
-    got = best[key] = (total, chosen)
-    return got
-
-
-def next_play(row, want: dict | None, options: list) -> dict:
-    """The next step of a planned row: its cards, then its stacks, then done."""
-    if want is not None:
-        placed = [repr(c) for c in row.player if not isinstance(c, Virtual)]
-        stacked = {c.attribute for c in row.player if isinstance(c, Virtual)}
-        for name in want["cards"]:
-            if name in placed:
-                placed.remove(name)
-            elif {"card": name} in options:
-                return {"card": name}
-        for a, k in want["stacks"].items():
-            if a not in stacked and {"attr": a, "size": k} in options:
-                return {"attr": a, "size": k}
-    return {"do": "done"}
 
 
 class _Probe:
@@ -248,19 +69,25 @@ LOOT = 0.75        # a loot card gives 1 resource at clean-up, more beside its k
 EXPLORED = 0.5     # what an exploration card will cost: its power (HP), its points (cards)
 
 
-def value(engine) -> float:
+def value(engine, gained: str | None = None) -> float:
     """How good the game looks for the player: HP and misses first (a miss is the score,
     HP 0 loses), then what helps later battles (cards in hand, face-up attribute tokens,
     resources, loot, relics), and the battle under way, or else what the cards of the
-    exploration area will cost (their power and points: a redraw or a move can lower it)."""
+    exploration area will cost (their power and points: a redraw or a move can lower it).
+    `gained`: a pile with one card more than it holds (a loot card taken, event_gain), the
+    value a trial taking it would find, to the last bit."""
     s = engine.state
     if s.won or s.lost:
         return 1e6 if s.won else -1e6
     v = 12.0 * s.hp - 4.0 * s.misses + 40.0 * s.descends
     # (piles read by size, exploration cards by exploration_seen: a trial copy does not copy
     # the piles it has not read for this)
-    v += 2.0 * s.size("hand") + sum([1.5 * t.up + 0.5 * t.down for t in s.tokens.values()])
-    v += RESOURCE * sum(s.resources.values()) + LOOT * s.size("loot") + 2.0 * s.size("equipment")
+    hand, loot = s.size("hand"), s.size("loot")
+    if gained is not None:
+        hand += gained == "hand"
+        loot += gained == "loot"
+    v += 2.0 * hand + sum([1.5 * t.up + 0.5 * t.down for t in s.tokens.values()])
+    v += RESOURCE * sum(s.resources.values()) + LOOT * loot + 2.0 * s.size("equipment")
     for r in s.rows:
         if r.enemy:
             return v + _battle_value(engine)
@@ -283,7 +110,7 @@ def _battle_value(engine) -> float:
             p = sum(engine.points(c) for c in row.player)
             e = sum(engine.points(c) for c in row.enemy)
             power = sum(engine.power(c) for c in row.enemy)
-            return _row_tenths(p, e, len(row.player), 0, power, 0) / 10
+            return row_tenths(p, e, len(row.player), 0, power, 0) / 10
         rows = [(sum(engine.points(c) for c in r.enemy), sum(engine.power(c) for c in r.enemy))
                 for r in reversed(s.rows)]
         return plan(engine, rows)[0]
@@ -298,7 +125,7 @@ def _battle_value(engine) -> float:
             for c in row.enemy:
                 e += points(c)
                 power += engine.power(c)
-            total += _row_tenths(p, e, len(row.player), 0, power, 0)
+            total += row_tenths(p, e, len(row.player), 0, power, 0)
     return total / 10
 
 
@@ -385,10 +212,17 @@ def _event_kind(s, name):
 
 
 def event_gain(engine, option: dict, before: float | None = None) -> tuple[float, tuple]:
-    """(gain, answers) of taking a revealed event card (`search`); skipping gains 0."""
-    if option["event"] is None:
+    """(gain, answers) of taking a revealed event card (`search`); skipping gains 0. A loot
+    card only moves to the engine's loot_zone (rules.gain_loot): its gain is read off the
+    game as it is, the value a trial would find, without one."""
+    name = option["event"]
+    if name is None:
         return 0.0, ()
-    return search(engine, lambda t: _take_event(t, option["event"]), before)
+    if _event_kind(engine.state, name) == ("loot",):
+        if before is None:
+            before = value(engine)
+        return value(engine, gained=engine.loot_zone()) - before, ()
+    return search(engine, lambda t: _take_event(t, name), before)
 
 
 def best(options: list, score) -> list:
@@ -495,11 +329,7 @@ class View:
                 return rest
         if not battles:
             return [o for o in options if o["do"] in ("short_rest", "long_rest")]
-        scores = {}
-        for o in battles:
-            col = s.columns[o["column"]]
-            rows = [(e.points(c), e.power(c)) for c in col]      # bottom end first = play order
-            scores[o["column"]] = plan(e, rows)[0] / max(1, len(col))
+        scores = column_scores(e, battles)
         top = max(scores.values())
         rests = [o for o in options if o["do"] == "long_rest"]
         if top < 0 and rests and len(s.hand) < e.hand_limit():

@@ -215,16 +215,24 @@ class Rules:
             self.use_relic(pick["id"])
 
     # --- loot --------------------------------------------------------------------------------
-    def gain_loot(self, card: Card) -> bool:
-        """L73: the loot pile, else the hand, else it cannot be gained (r19: event discard)."""
+    def loot_zone(self) -> str:
+        """Where a loot card gained now goes (L73): the loot pile, else the hand, else it
+        cannot be gained (r19: the event discard pile)."""
         s = self.state
         if s.size("loot") < self.board.loot_limit:      # (sizes: see State.size)
-            self.place(card, "loot")
-        elif s.size("hand") < self.hand_limit():
-            self.place(card, "hand")
+            return "loot"
+        if s.size("hand") < self.hand_limit():
+            return "hand"
+        return "event_discard"
+
+    def gain_loot(self, card: Card) -> bool:
+        """Gaining a loot card only moves it to `loot_zone()` (no effect runs, nothing fires:
+        the simulated player weighs it without a trial, policy.event_gain)."""
+        zone = self.loot_zone()
+        self.place(card, zone)
+        if zone == "hand":
             self.log(f"{card} overflows into the hand")
-        else:
-            self.place(card, "event_discard")
+        elif zone == "event_discard":
             self.log(f"{card} cannot be gained")
             return False
         return True
