@@ -5,28 +5,26 @@ resolved (their priority round is Campus.priority_round).
 A mixin of the Engine (engine.py): its methods use the engine's state, agents and helpers."""
 from __future__ import annotations
 
+from tomecraft.runtime.engines.dungeontology.policy import RESEARCH_OR_CARD
 from tomecraft.runtime.engines.dungeontology.state import Scholar
 
 
 class Actions:
-    def action_options(self, who: Scholar) -> list:
-        """The action, plus the scheme cards that cost none (no 行动 mark, L436-440, L592)."""
+    def action_options(self, who: Scholar, kinds: frozenset | None = None) -> list:
+        """The action, plus the scheme cards that cost none (no 行动 mark, L436-440, L592);
+        with `kinds` (Engine.wanted) only the actions of those kinds and research."""
         out = [{"do": "pass"}]
         if who.actions > 0:
-            out += self.main_actions(who)
+            out += self.main_actions(who, kinds)
         return out + self.free_options(who)
 
-    def main_actions(self, who: Scholar) -> list:
+    def main_actions(self, who: Scholar, kinds: frozenset | None = None) -> list:
         out = self.research_options(who)
+        if kinds is not None and kinds <= RESEARCH_OR_CARD:   # none of the others is picked
+            return out + self.card_actions(who)
         out += self.spy_targets(who)
+        out += self.card_actions(who)
         tile = self.state.tiles[who.pos]
-        if not tile.region.start:
-            cards, ctx = self._scheme_cards, None
-            for cid in sorted(set(who.hand)):
-                card = cards[cid]
-                if card.action and card.main is not None \
-                        and card.main.can(ctx or (ctx := self.ctx(who, tile))):    # one for all
-                    out.append({"do": "card", "card": cid})
         for i, (name, where, body, ctx) in enumerate(self.tile_triggers(tile, who)):
             if name != "region_action":
                 continue
@@ -38,6 +36,19 @@ class Actions:
         for skill in self.action_skills(who.stats()):
             if skill.effect.can(self.ctx(who, who)):
                 out.append({"do": "skill", "id": skill.id})
+        return out
+
+    def card_actions(self, who: Scholar) -> list:
+        """The scheme cards whose main effect is an action (行动) `who` can play now."""
+        tile = self.state.tiles[who.pos]
+        if tile.region.start:
+            return []
+        out, cards, ctx = [], self._scheme_cards, None
+        for cid in sorted(set(who.hand)):
+            card = cards[cid]
+            if card.action and card.main is not None \
+                    and card.main.can(ctx or (ctx := self.ctx(who, tile))):    # one for all
+                out.append({"do": "card", "card": cid})
         return out
 
     def action_skills(self, side) -> list:

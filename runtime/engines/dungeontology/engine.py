@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.agents import RandomAgent, took_unasked
+from tomecraft.runtime.agents import RandomAgent, picks_from_suggestion, took_unasked
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.dungeontology.actions import Actions
 from tomecraft.runtime.engines.dungeontology.attempts import Attempts
@@ -110,13 +110,25 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
             raise EffectError(f"no options for decision {key!r}")
         if len(options) == 1 and key not in ("action", "move"):
             return took_unasked(self.agents[who.seat], key, options[0])   # (scripts: used up)
+        view, agent = self.view(who), self.agents[who.seat]
+        if type(agent) is RandomAgent:       # its `choose` without the call: the same draw,
+            preferred = view.suggest(key, options) or options
+            # but none for a single suggestion (the answer is the same, the draw is not needed)
+            return preferred[0] if len(preferred) == 1 else agent.rng.choice(preferred)
+        return agent.choose(key, options, view)
+
+    def view(self, who: Scholar) -> View:
         kept = self._views.get(id(who))      # a View reads the game live: one per scholar
         if kept is None or kept[0] is not who:
             kept = self._views[id(who)] = (who, View(self, who))
-        agent = self.agents[who.seat]
-        if type(agent) is RandomAgent:       # its `choose` without the call: the same draw
-            return agent.rng.choice(kept[1].suggest(key, options) or options)
-        return agent.choose(key, options, kept[1])
+        return kept[1]
+
+    def wanted(self, who: Scholar, key: str) -> frozenset | None:
+        """The option kinds `who`'s agent can pick for `key` (`View.wanted`) when it picks among
+        the view's suggestions, so that only those are worked out; None: any may be picked."""
+        if not picks_from_suggestion(self.agents[who.seat]):
+            return None                      # a script or a person may pick anything legal
+        return self.view(who).wanted(key)
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:
         copy = object.__new__(Context)       # not `bind`: one per option checked
@@ -280,12 +292,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         who.steps = who.stats().speed
         self.moving_stopped = False
         while not who.done and not st.ended and not self.rested:
-            options = self.move_options(who) if not self.moving_stopped else []
-            options += self.free_options(who)
-            if not options:
-                break
-            choice = self.ask(who, "move", options + [{"do": "stay"}])
-            if choice["do"] == "stay":
+            choice = self.move_choice(who)
+            if choice is None or choice["do"] == "stay":
                 break
             if choice["do"] in ("card", "aux"):
                 self.play_card(who, choice["card"], "main" if choice["do"] == "card" else "auxiliary")
@@ -298,7 +306,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         who.actions = 1
         self.fire(self.skill_triggers(who, "action_phase"), "action_phase")
         while not st.ended and not who.done and not self.rested:
-            options = self.action_options(who)
+            options = self.action_options(who, self.wanted(who, "action"))
             if len(options) == 1:
                 break                        # only "pass" is left
             choice = self.ask(who, "action", options)
@@ -309,6 +317,21 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         if st.ended or self.rested:
             return                           # a Camp's rest ends the turn (L828, L650)
         self.end_of_turn(who)
+
+    def move_choice(self, who: Scholar) -> dict | None:
+        """The movement phase's next option; None when nothing is left to do (no one is asked).
+        Only the kinds the agent can pick are worked out (`wanted`): a scholar staying by the
+        blocks he came for needs no way out, one on his way needs the cards only if there is
+        no way to go (his suggestion is then empty: any option)."""
+        kinds = self.wanted(who, "move")
+        moving = not self.moving_stopped
+        if kinds is None:
+            options = (self.move_options(who) if moving else []) + self.free_options(who)
+        elif "card" in kinds:
+            options = [o for o in self.free_options(who) if o["do"] in kinds]
+        else:
+            options = (self.move_options(who) if moving else []) or self.free_options(who)
+        return self.ask(who, "move", options + [{"do": "stay"}]) if options else None
 
     def end_of_turn(self, who: Scholar) -> None:
         """L1082-1102, and the Max Alert thesis from the start region (L1160)."""

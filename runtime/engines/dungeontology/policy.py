@@ -10,6 +10,14 @@ from __future__ import annotations
 from tomecraft.runtime.engines.dungeontology.state import COLOURS
 
 
+# the option kinds a suggestion picks among (`View.wanted`)
+GO_BACK = frozenset(("move", "passage", "stay"))       # in Maximum Alert, toward the start
+STAY = frozenset(("stay", "card"))                     # by blocks to research
+GO = frozenset(("move", "explore", "passage"))         # to find some
+RESEARCH_OR_CARD = frozenset(("research", "card"))
+NOTHING = frozenset()
+
+
 class View:
     __slots__ = ("_engine", "_me")
 
@@ -56,6 +64,36 @@ class View:
         return {"kind": a["kind"], "by": a["by"].seat, "stealth": a["stealth"], "alert": a["alert"]}
 
     # --- heuristic ---------------------------------------------------------------------
+    def wanted(self, key: str) -> frozenset | None:
+        """The option kinds ("do") `suggest` picks among for `key`, read before the options
+        are worked out (Engine.wanted builds only those); None: it may pick any; an empty
+        set: it declines whatever is offered (answers None)."""
+        e, me = self._engine, self._me
+        if key == "move":
+            if e.state.max_alert:
+                return GO_BACK
+            return STAY if self.stays() else GO
+        if key == "action":
+            if me.actions > 0 and e.research_options(me):     # research of 1 block is offered
+                return RESEARCH_OR_CARD
+            return None
+        if key == "stealth_aux":
+            a = e.attempt
+            if a is not None and self.aux_helps(a) is False:
+                return NOTHING
+        return None
+
+    def stays(self) -> bool:
+        """Blocks left here (`blocks`) keep the scholar where he is, out of the start region."""
+        here = self._engine.state.tiles[self._me.pos]
+        return here.slots.count(None) < len(here.slots) and not here.region.start
+
+    def aux_helps(self, a: dict) -> bool:
+        """Whether an auxiliary effect now serves this scholar: his own attempt short of the
+        alert, or a rival's attempt that would succeed."""
+        mine = a["by"] is self._me
+        return (mine and a["stealth"] < a["alert"]) or (not mine and a["stealth"] >= a["alert"])
+
     def suggest(self, key: str, options: list) -> list:
         e, me = self._engine, self._me
         a = e.attempt
@@ -82,8 +120,7 @@ class View:
                 return [o for o in options if o.get("card") is None]
             return [o for o in options if o.get("card") is not None]
         if key == "stealth_aux" and a is not None:
-            mine = a["by"] is me
-            if (mine and a["stealth"] < a["alert"]) or (not mine and a["stealth"] >= a["alert"]):
+            if self.aux_helps(a):
                 return [o for o in options if o is not None]
             return [None]
         if key == "action":
@@ -104,8 +141,6 @@ class View:
                 closer = [o for o in options if o["do"] in ("move", "passage")
                           and len(e.path(e.tile_by_id(o["to"]).pos, start)) < here]
                 return closer or [o for o in options if o["do"] == "stay"]
-            here = e.state.tiles[me.pos]                 # any block left here (`blocks`)
-            if here.slots.count(None) < len(here.slots) and not here.region.start:
-                return [o for o in options if o["do"] in ("stay", "card")]
-            return [o for o in options if o["do"] in ("move", "explore", "passage")]
+            kinds = STAY if self.stays() else GO
+            return [o for o in options if o["do"] in kinds]
         return []
