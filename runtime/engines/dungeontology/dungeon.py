@@ -201,21 +201,29 @@ class Dungeon:
             self.dry = False
             who.students, who.stun = students, stun
 
-    def move_options(self, who: Scholar) -> list:
+    def move_options(self, who: Scholar, into=None) -> list:
+        """Every step `who` may take; with `into` (a test of the region entered) only the moves
+        and secret passages into such regions, no exploring (a player's first choice)."""
         if who.steps <= 0:
             return []
         here = self.state.tiles[who.pos]
         out = []
         for side, other in self.links(here.pos):
-            if self.door_ok(who, other, OPPOSITE[side]) and self.can_enter(who, other):
+            if (into is None or into(other)) and self.door_ok(who, other, OPPOSITE[side]) \
+                    and self.can_enter(who, other):
                 out.append({"do": "move", "to": other.region.id})
-        for side in self.explore_sides(who):
-            out.append({"do": "explore", "side": side})
+        if into is None:
+            out += self.explore_options(who)
         for pos in self.passage_targets(here):
             dst = self.state.tiles[pos]
-            if self.can_enter(who, dst):
+            if (into is None or into(dst)) and self.can_enter(who, dst):
                 out.append({"do": "passage", "to": dst.id})
         return out
+
+    def explore_options(self, who: Scholar) -> list:
+        if who.steps <= 0:
+            return []
+        return [{"do": "explore", "side": side} for side in self.explore_sides(who)]
 
     def tile_by_id(self, rid: str) -> Tile:
         return next(t for t in self.state.tiles.values() if t.id == rid)

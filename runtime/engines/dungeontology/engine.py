@@ -32,7 +32,7 @@ from tomecraft.runtime.engines.dungeontology.attempts import Attempts
 from tomecraft.runtime.engines.dungeontology.campus import Campus
 from tomecraft.runtime.engines.dungeontology.dungeon import Dungeon
 from tomecraft.runtime.engines.dungeontology.handlers import Queries, Verbs
-from tomecraft.runtime.engines.dungeontology.policy import View
+from tomecraft.runtime.engines.dungeontology.policy import STAY, View
 from tomecraft.runtime.engines.dungeontology.setup import deal, new_state
 from tomecraft.runtime.engines.dungeontology.state import (
     COLOURS, THESIS_BONUS, Scholar, State, Tile,
@@ -320,18 +320,29 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
 
     def move_choice(self, who: Scholar) -> dict | None:
         """The movement phase's next option; None when nothing is left to do (no one is asked).
-        Only the kinds the agent can pick are worked out (`wanted`): a scholar staying by the
-        blocks he came for needs no way out, one on his way needs the cards only if there is
-        no way to go (his suggestion is then empty: any option)."""
+        Only what the agent can pick is worked out (`wanted`): a scholar staying by the blocks
+        he came for needs no way out; one on his way first the ways his suggestion prefers
+        (`ways_wanted`), the cards only if there is no way to go (his suggestion is then
+        empty: any option)."""
         kinds = self.wanted(who, "move")
         moving = not self.moving_stopped
         if kinds is None:
             options = (self.move_options(who) if moving else []) + self.free_options(who)
-        elif "card" in kinds:
-            options = [o for o in self.free_options(who) if o["do"] in kinds]
+        elif kinds == STAY:
+            return None
         else:
-            options = (self.move_options(who) if moving else []) or self.free_options(who)
+            options = (self.ways_wanted(who) if moving else []) or self.free_options(who)
         return self.ask(who, "move", options + [{"do": "stay"}]) if options else None
+
+    def ways_wanted(self, who: Scholar) -> list:
+        """The move options the view's suggestion picks among: in Maximum Alert all of them
+        (it takes those toward the start region); else those into a region worth entering,
+        or exploring, or any way (View.suggest's order): the better ones found, the others
+        are not checked."""
+        if self.state.max_alert:             # the suggestion finds the closer ones (one search)
+            return self.move_options(who)
+        return self.move_options(who, self.view(who).worth_entering) or self.explore_options(who) \
+            or self.move_options(who)
 
     def end_of_turn(self, who: Scholar) -> None:
         """L1082-1102, and the Max Alert thesis from the start region (L1160)."""

@@ -12,7 +12,8 @@ from tomecraft.runtime.engines.dungeontology.state import COLOURS
 
 # the option kinds a suggestion picks among (`View.wanted`)
 GO_BACK = frozenset(("move", "passage", "stay"))       # in Maximum Alert, toward the start
-STAY = frozenset(("stay", "card"))                     # by blocks to research
+STAY = frozenset(("stay",))                            # by blocks to research
+WAYS = ("move", "passage")                             # options naming the region entered
 GO = frozenset(("move", "explore", "passage"))         # to find some
 RESEARCH_OR_CARD = frozenset(("research", "card"))
 NOTHING = frozenset()
@@ -74,7 +75,7 @@ class View:
                 return GO_BACK
             return STAY if self.stays() else GO
         if key == "action":
-            if me.actions > 0 and e.research_options(me):     # research of 1 block is offered
+            if me.actions > 0 and self.can_research():
                 return RESEARCH_OR_CARD
             return None
         if key == "stealth_aux":
@@ -82,6 +83,13 @@ class View:
             if a is not None and self.aux_helps(a) is False:
                 return NOTHING
         return None
+
+    def can_research(self) -> bool:
+        """Whether research is offered (Attempts.research_options has one of 1 block)."""
+        e, me = self._engine, self._me
+        tile = e.state.tiles[me.pos]
+        return not tile.region.start and bool(me.hand) and me.stats().intellect > 0 \
+            and bool(e.targets(me, tile, 1))
 
     def stays(self) -> bool:
         """Blocks left here (`blocks`) keep the scholar where he is, out of the start region."""
@@ -135,12 +143,27 @@ class View:
             acts = [o for o in options if o["do"] == "card" and e.card(o["card"]).action]
             return research + acts + free
         if key == "move":
+            stay = [o for o in options if o["do"] == "stay"]
             if e.state.max_alert:
-                start = e.state.start_pos()
-                here = len(e.path(me.pos, start))
-                closer = [o for o in options if o["do"] in ("move", "passage")
-                          and len(e.path(e.tile_by_id(o["to"]).pos, start)) < here]
-                return closer or [o for o in options if o["do"] == "stay"]
-            kinds = STAY if self.stays() else GO
-            return [o for o in options if o["do"] in kinds]
+                closer = self.closer_to_start()
+                return [o for o in options if o["do"] in WAYS and closer(e.tile_by_id(o["to"]))] or stay
+            if self.stays():
+                return stay
+            ways = [o for o in options if o["do"] in WAYS]
+            return [o for o in ways if self.worth_entering(e.tile_by_id(o["to"]))] \
+                or [o for o in options if o["do"] == "explore"] or ways
         return []
+
+    # --- where to go (heuristic) ----------------------------------------------------------
+    def worth_entering(self, tile) -> bool:
+        """A region holding a block this scholar can still put in his notebook (`targets`):
+        the nearest research, preferred to exploring, preferred to any other way."""
+        return not tile.region.start and bool(self._engine.targets(self._me, tile, 1))
+
+    def closer_to_start(self):
+        """Whether a region is fewer steps from the start region than this scholar's (one
+        search a decision: in Maximum Alert he goes back to submit, L1160)."""
+        e = self._engine
+        steps = e.distances(e.state.start_pos())
+        here = steps.get(self._me.pos, len(e.state.tiles))
+        return lambda tile: steps.get(tile.pos, here) < here
