@@ -126,7 +126,9 @@ class View:
         if key == "stealth_card" and a is not None:
             if a["stealth"] >= a["alert"]:
                 return [o for o in options if o.get("card") is None]
-            return [o for o in options if o.get("card") is not None]
+            cards = [o for o in options if o.get("card") is not None]
+            best = max(self.card_bonus(o) for o in cards)       # the fewest cards spent
+            return [o for o in cards if self.card_bonus(o) == best]     # (heuristic)
         if key == "stealth_aux" and a is not None:
             if self.aux_helps(a):
                 return [o for o in options if o is not None]
@@ -153,6 +155,11 @@ class View:
             return [o for o in ways if self.worth_entering(e.tile_by_id(o["to"]))] \
                 or [o for o in options if o["do"] == "explore"] or ways
         return []
+
+    def card_bonus(self, option: dict) -> int:
+        """A stealth option's printed bonus (skills that change it on play are not counted)."""
+        card = self._engine.card(option["card"])
+        return card.fate_bonus if option["fate"] and card.fate_bonus else card.bonus
 
     # --- where to go (heuristic) ----------------------------------------------------------
     def worth_entering(self, tile) -> bool:
