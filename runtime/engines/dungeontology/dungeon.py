@@ -440,16 +440,24 @@ class Dungeon:
         return out
 
     def distances(self, goal) -> dict:
-        """Steps from every region that can reach goal (the ways are symmetric)."""
+        """Steps from every region that can reach goal (the ways are symmetric). The last one
+        is kept while all the search read is the same: the regions, walls and stairs (each set
+        only grows) and the secret passage letters (tokens come and go); not to be changed.
+        (Asked at every step back in Maximum Alert and every boss move.)"""
+        st, lettered = self.state, self.lettered_regions()
+        key = (goal, len(st.tiles), len(st.walls), len(st.stairs), lettered)
+        kept = self._distances
+        if kept is not None and kept[0] == key:
+            return kept[1]
         dist = {goal: 0}
         queue = deque([goal])
-        lettered = self.lettered_regions()
         while queue:
             pos = queue.popleft()
             for nxt in self.ways(pos, lettered):
                 if nxt not in dist:
                     dist[nxt] = dist[pos] + 1
                     queue.append(nxt)
+        self._distances = (key, dist)
         return dist
 
     def path(self, a, b) -> list:
