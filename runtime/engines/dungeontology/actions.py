@@ -5,7 +5,6 @@ resolved (their priority round is Campus.priority_round).
 A mixin of the Engine (engine.py): its methods use the engine's state, agents and helpers."""
 from __future__ import annotations
 
-from tomecraft.runtime.engines.dungeontology.policy import RESEARCH_OR_CARD
 from tomecraft.runtime.engines.dungeontology.state import Scholar
 
 
@@ -20,10 +19,12 @@ class Actions:
 
     def main_actions(self, who: Scholar, kinds: frozenset | None = None) -> list:
         out = self.research_options(who)
-        if kinds is not None and kinds <= RESEARCH_OR_CARD:   # none of the others is picked
-            return out + self.card_actions(who)
-        out += self.spy_targets(who)
-        out += self.card_actions(who)
+        if kinds is None or "spy" in kinds:
+            out += self.spy_targets(who)
+        if kinds is None or "card" in kinds:
+            out += self.card_actions(who)
+        if kinds is not None and kinds.isdisjoint(("region", "skill")):
+            return out                       # none of the others would be picked
         tile = self.state.tiles[who.pos]
         for i, (name, where, body, ctx) in enumerate(self.tile_triggers(tile, who)):
             if name != "region_action":

@@ -15,7 +15,7 @@ GO_BACK = frozenset(("move", "passage", "stay"))       # in Maximum Alert, towar
 STAY = frozenset(("stay",))                            # by blocks to research
 WAYS = ("move", "passage")                             # options naming the region entered
 GO = frozenset(("move", "explore", "passage"))         # to find some
-RESEARCH_OR_CARD = frozenset(("research", "card"))
+RESEARCH_SPY_OR_CARD = frozenset(("research", "spy", "card"))
 NOTHING = frozenset()
 
 
@@ -76,7 +76,7 @@ class View:
             return STAY if self.stays() else GO
         if key == "action":
             if me.actions > 0 and self.can_research():
-                return RESEARCH_OR_CARD
+                return RESEARCH_SPY_OR_CARD
             return None
         if key == "stealth_aux":
             a = e.attempt
@@ -137,13 +137,21 @@ class View:
             research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
             if not research:
                 return [o for o in options if o["do"] in ("spy", "skill", "card", "region")]
+            # spying instead, where the hand cannot reach researching's alert and reaches the
+            # spy's (heuristic: printed bonuses and alerts, before any card or skill effect)
+            reach = sum(self.best_bonus(c) for c in me.hand)
+            if reach + e.research_bonus(me) < self.research_alert():
+                spies = [o for o in options if o["do"] == "spy" and self.spy_alert(o) <= reach]
+                research = [] if spies else research
+            else:
+                spies = []
             # a non-action scheme card costs no action (L440): play it around the action
             free = [o for o in options if o["do"] == "card" and not e.card(o["card"]).action
                     and e.card(o["card"]).timing != "response"]
             # an action scheme card's main effect is weighed like research: whatever it does
             # (a pack's card too), it is one of the actions worth the turn
             acts = [o for o in options if o["do"] == "card" and e.card(o["card"]).action]
-            return research + acts + free
+            return research + spies + acts + free
         if key == "move":
             stay = [o for o in options if o["do"] == "stay"]
             if e.state.max_alert:
@@ -155,6 +163,20 @@ class View:
             return [o for o in ways if self.worth_entering(e.tile_by_id(o["to"]))] \
                 or [o for o in options if o["do"] == "explore"] or ways
         return []
+
+    def research_alert(self) -> int:
+        """The alert of researching one block here (Attempts.research), before any effect."""
+        e = self._engine
+        return e.region_alert(e.state.tiles[self._me.pos]) + e.research_penalty()
+
+    def spy_alert(self, option: dict) -> int:
+        """The alert of a spy option (Attempts.spy), before any effect."""
+        e = self._engine
+        return e.units[option["colour"]] + e.state.scholars[option["target"]].students
+
+    def best_bonus(self, cid: str) -> int:
+        card = self._engine.card(cid)
+        return max(card.bonus, card.fate_bonus or 0)
 
     def card_bonus(self, option: dict) -> int:
         """A stealth option's printed bonus (skills that change it on play are not counted)."""
