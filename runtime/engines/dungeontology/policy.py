@@ -15,6 +15,7 @@ GO_BACK = frozenset(("move", "passage", "stay"))       # in Maximum Alert, towar
 STAY = frozenset(("stay",))                            # by blocks to research
 WAYS = ("move", "passage")                             # options naming the region entered
 GO = frozenset(("move", "explore", "passage"))         # to find some
+RESEARCH_OR_CARD = frozenset(("research", "card"))
 RESEARCH_SPY_OR_CARD = frozenset(("research", "spy", "card"))
 NOTHING = frozenset()
 
@@ -76,7 +77,7 @@ class View:
             return STAY if self.stays() else GO
         if key == "action":
             if me.actions > 0 and self.can_research():
-                return RESEARCH_SPY_OR_CARD
+                return RESEARCH_SPY_OR_CARD if self.spy_reach() is not None else RESEARCH_OR_CARD
             return None
         if key == "stealth_aux":
             a = e.attempt
@@ -139,12 +140,10 @@ class View:
                 return [o for o in options if o["do"] in ("spy", "skill", "card", "region")]
             # spying instead, where the hand cannot reach researching's alert and reaches the
             # spy's (heuristic: printed bonuses and alerts, before any card or skill effect)
-            reach = sum(self.best_bonus(c) for c in me.hand)
-            if reach + e.research_bonus(me) < self.research_alert():
+            reach, spies = self.spy_reach(), []
+            if reach is not None:
                 spies = [o for o in options if o["do"] == "spy" and self.spy_alert(o) <= reach]
                 research = [] if spies else research
-            else:
-                spies = []
             # a non-action scheme card costs no action (L440): play it around the action
             free = [o for o in options if o["do"] == "card" and not e.card(o["card"]).action
                     and e.card(o["card"]).timing != "response"]
@@ -173,6 +172,13 @@ class View:
         """The alert of a spy option (Attempts.spy), before any effect."""
         e = self._engine
         return e.units[option["colour"]] + e.state.scholars[option["target"]].students
+
+    def spy_reach(self) -> int | None:
+        """The stealth the hand's printed bonuses reach, where it is short of researching's
+        alert here (then spying is weighed); None where research is within reach."""
+        e, me = self._engine, self._me
+        reach = sum(self.best_bonus(c) for c in me.hand)
+        return reach if reach + e.research_bonus(me) < self.research_alert() else None
 
     def best_bonus(self, cid: str) -> int:
         card = self._engine.card(cid)
