@@ -145,11 +145,12 @@ class View:
                 spies = [o for o in options if o["do"] == "spy" and self.spy_alert(o) <= reach]
                 research = [] if spies else research
             # a non-action scheme card costs no action (L440): play it around the action
-            free = [o for o in options if o["do"] == "card" and not e.card(o["card"]).action
-                    and e.card(o["card"]).timing != "response"]
+            acting, responses = e.action_cards, e.response_cards
+            free = [o for o in options if o["do"] == "card" and o["card"] not in acting
+                    and o["card"] not in responses]
             # an action scheme card's main effect is weighed like research: whatever it does
             # (a pack's card too), it is one of the actions worth the turn
-            acts = [o for o in options if o["do"] == "card" and e.card(o["card"]).action]
+            acts = [o for o in options if o["do"] == "card" and o["card"] in acting]
             return research + spies + acts + free
         if key == "move":
             stay = [o for o in options if o["do"] == "stay"]
@@ -177,17 +178,15 @@ class View:
         """The stealth the hand's printed bonuses reach, where it is short of researching's
         alert here (then spying is weighed); None where research is within reach."""
         e, me = self._engine, self._me
-        reach = sum(self.best_bonus(c) for c in me.hand)
-        return reach if reach + e.research_bonus(me) < self.research_alert() else None
-
-    def best_bonus(self, cid: str) -> int:
-        card = self._engine.card(cid)
-        return max(card.bonus, card.fate_bonus or 0)
+        bonuses = e.card_bonuses
+        reach = sum(max(bonuses[c]) for c in me.hand)
+        alert = self.research_alert()
+        return reach if reach < alert and reach + e.research_bonus(me) < alert else None
 
     def card_bonus(self, option: dict) -> int:
         """A stealth option's printed bonus (skills that change it on play are not counted)."""
-        card = self._engine.card(option["card"])
-        return card.fate_bonus if option["fate"] and card.fate_bonus else card.bonus
+        bonus, fate = self._engine.card_bonuses[option["card"]]
+        return fate if option["fate"] and fate else bonus
 
     # --- where to go (heuristic) ----------------------------------------------------------
     def worth_entering(self, tile) -> bool:
