@@ -286,11 +286,8 @@ class Dungeon:
     def movement(self, who: Scholar) -> None:
         self.moving_stopped = False
         while who.steps > 0 and not self.moving_stopped and not who.done:
-            options = self.move_options(who)
-            if not options:
-                return
-            choice = self.ask(who, "move", options + [{"do": "stay"}])
-            if choice["do"] == "stay":
+            choice = self.move_choice(who, cards=False)      # only steps (Engine.move_choice)
+            if choice is None or choice["do"] == "stay":
                 return
             self.do_move(who, choice)
 

@@ -127,7 +127,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
     def wanted(self, who: Scholar, key: str) -> frozenset | None:
         """The option kinds `who`'s agent can pick for `key` (`View.wanted`) when it picks among
         the view's suggestions, so that only those are worked out; None: any may be picked."""
-        if not picks_from_suggestion(self.agents[who.seat]):
+        agent = self.agents[who.seat]
+        if type(agent) is not RandomAgent and not picks_from_suggestion(agent):
             return None                      # a script or a person may pick anything legal
         return self.view(who).wanted(key)
 
@@ -319,20 +320,20 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
             return                           # a Camp's rest ends the turn (L828, L650)
         self.end_of_turn(who)
 
-    def move_choice(self, who: Scholar) -> dict | None:
-        """The movement phase's next option; None when nothing is left to do (no one is asked).
-        Only what the agent can pick is worked out (`wanted`): a scholar staying by the blocks
-        he came for needs no way out; one on his way first the ways his suggestion prefers
-        (`ways_wanted`), the cards only if there is no way to go (his suggestion is then
-        empty: any option)."""
+    def move_choice(self, who: Scholar, cards: bool = True) -> dict | None:
+        """The movement phase's next option (with `cards`, the scheme cards playable there);
+        None when nothing is left to do (no one is asked). Only what the agent can pick is
+        worked out (`wanted`): a scholar staying by the blocks he came for needs no way out;
+        one on his way first the ways his suggestion prefers (`ways_wanted`), the cards only
+        if there is no way to go (his suggestion is then empty: any option)."""
         kinds = self.wanted(who, "move")
         moving = not self.moving_stopped
         if kinds is None:
-            options = (self.move_options(who) if moving else []) + self.free_options(who)
+            options = (self.move_options(who) if moving else []) + (self.free_options(who) if cards else [])
         elif kinds == STAY:
             return None
         else:
-            options = (self.ways_wanted(who) if moving else []) or self.free_options(who)
+            options = (self.ways_wanted(who) if moving else []) or (self.free_options(who) if cards else [])
         return self.ask(who, "move", options + [{"do": "stay"}]) if options else None
 
     def ways_wanted(self, who: Scholar) -> list:
