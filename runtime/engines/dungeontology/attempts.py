@@ -45,6 +45,8 @@ class Attempts:
             return 0
         played, aux_parts = 0, self._aux_parts      # Trick/Fate/Magic cards' auxiliary effects
         while True:
+            if self.wanted(who, "stealth_aux") == frozenset():
+                return played                # he would decline any: none worked out
             options, ctx = [], None
             for c in sorted(set(who.hand)):
                 aux = aux_parts[c]

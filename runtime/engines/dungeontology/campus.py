@@ -110,6 +110,11 @@ class Campus:
                            for cid, c in self._scheme_cards.items()}
         self._answers = {cid for cid, c in self._scheme_cards.items()
                          if c.timing in ("instant", "response")}
+        # what the player's heuristic weighs of each (policy.View): plain reads, not the
+        # entities' attribute lookups, at every decision
+        self.card_bonuses = {cid: (c.bonus, c.fate_bonus or 0) for cid, c in self._scheme_cards.items()}
+        self.action_cards = {cid for cid, c in self._scheme_cards.items() if c.action}
+        self.response_cards = {cid for cid, c in self._scheme_cards.items() if c.timing == "response"}
 
     def free_options(self, who: Scholar) -> list:
         """Scheme cards playable in the movement phase without the action (L592)."""

@@ -201,21 +201,29 @@ class Dungeon:
             self.dry = False
             who.students, who.stun = students, stun
 
-    def move_options(self, who: Scholar) -> list:
+    def move_options(self, who: Scholar, into=None) -> list:
+        """Every step `who` may take; with `into` (a test of the region entered) only the moves
+        and secret passages into such regions, no exploring (a player's first choice)."""
         if who.steps <= 0:
             return []
         here = self.state.tiles[who.pos]
         out = []
         for side, other in self.links(here.pos):
-            if self.door_ok(who, other, OPPOSITE[side]) and self.can_enter(who, other):
+            if (into is None or into(other)) and self.door_ok(who, other, OPPOSITE[side]) \
+                    and self.can_enter(who, other):
                 out.append({"do": "move", "to": other.region.id})
-        for side in self.explore_sides(who):
-            out.append({"do": "explore", "side": side})
+        if into is None:
+            out += self.explore_options(who)
         for pos in self.passage_targets(here):
             dst = self.state.tiles[pos]
-            if self.can_enter(who, dst):
+            if (into is None or into(dst)) and self.can_enter(who, dst):
                 out.append({"do": "passage", "to": dst.id})
         return out
+
+    def explore_options(self, who: Scholar) -> list:
+        if who.steps <= 0:
+            return []
+        return [{"do": "explore", "side": side} for side in self.explore_sides(who)]
 
     def tile_by_id(self, rid: str) -> Tile:
         return next(t for t in self.state.tiles.values() if t.id == rid)
@@ -278,11 +286,8 @@ class Dungeon:
     def movement(self, who: Scholar) -> None:
         self.moving_stopped = False
         while who.steps > 0 and not self.moving_stopped and not who.done:
-            options = self.move_options(who)
-            if not options:
-                return
-            choice = self.ask(who, "move", options + [{"do": "stay"}])
-            if choice["do"] == "stay":
+            choice = self.move_choice(who, cards=False)      # only steps (Engine.move_choice)
+            if choice is None or choice["do"] == "stay":
                 return
             self.do_move(who, choice)
 
@@ -432,16 +437,24 @@ class Dungeon:
         return out
 
     def distances(self, goal) -> dict:
-        """Steps from every region that can reach goal (the ways are symmetric)."""
+        """Steps from every region that can reach goal (the ways are symmetric). The last one
+        is kept while all the search read is the same: the regions, walls and stairs (each set
+        only grows) and the secret passage letters (tokens come and go); not to be changed.
+        (Asked at every step back in Maximum Alert and every boss move.)"""
+        st, lettered = self.state, self.lettered_regions()
+        key = (goal, len(st.tiles), len(st.walls), len(st.stairs), lettered)
+        kept = self._distances
+        if kept is not None and kept[0] == key:
+            return kept[1]
         dist = {goal: 0}
         queue = deque([goal])
-        lettered = self.lettered_regions()
         while queue:
             pos = queue.popleft()
             for nxt in self.ways(pos, lettered):
                 if nxt not in dist:
                     dist[nxt] = dist[pos] + 1
                     queue.append(nxt)
+        self._distances = (key, dist)
         return dist
 
     def path(self, a, b) -> list:

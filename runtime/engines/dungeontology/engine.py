@@ -8,6 +8,8 @@ The layout, imports pointing one way (engine -> the rest -> state):
                notebook (mixin Campus);
 - dungeon.py   geometry, exploring, moving, entering, the boss (mixin Dungeon);
 - attempts.py  research and spying, the stealth attempts (mixin Attempts);
+- actions.py   the action phase's options and the action carried out, scheme cards played
+               and resolved (mixin Actions);
 - handlers.py  the verbs and queries game.yaml names; setup.py a new game; state.py the state;
 - policy.py    what a player sees and the heuristic (View); contract.py the engine contract.
 
@@ -23,13 +25,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.agents import RandomAgent, took_unasked
+from tomecraft.runtime.agents import RandomAgent, picks_from_suggestion, took_unasked
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
+from tomecraft.runtime.engines.dungeontology.actions import Actions
 from tomecraft.runtime.engines.dungeontology.attempts import Attempts
 from tomecraft.runtime.engines.dungeontology.campus import Campus
 from tomecraft.runtime.engines.dungeontology.dungeon import Dungeon
 from tomecraft.runtime.engines.dungeontology.handlers import Queries, Verbs
-from tomecraft.runtime.engines.dungeontology.policy import View
+from tomecraft.runtime.engines.dungeontology.policy import STAY, View
 from tomecraft.runtime.engines.dungeontology.setup import deal, new_state
 from tomecraft.runtime.engines.dungeontology.state import (
     COLOURS, THESIS_BONUS, Scholar, State, Tile,
@@ -41,7 +44,7 @@ __all__ = ["Engine", "ROUND_CAP", "deal", "new_state", "play_game"]
 ROUND_CAP = 120            # R-cap: a safety cap; a capped game is reported by the sim
 
 
-class Engine(EffectHost, Campus, Dungeon, Attempts):
+class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
     def __init__(self, data, state: State, agents: list, rng, log_enabled: bool = True) -> None:
         self.data = data
         self.state = state
@@ -71,6 +74,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         self._lasting_interns = {i for i, card in data.kinds.get("intern_card", {}).items()
                                  if card.effect is not None}
         self._links, self._links_version = {}, None     # see Dungeon.links
+        self._distances = None               # see Dungeon.distances
         self._blank = Context(engine=self)   # `ctx` copies it: cheaper than Context(...)
         self.units = {b.colour: b.unit_value for b in data.kinds["info_block"].values()}
         self.rules = {r.id: r.value for r in data.kinds.get("rule", {}).values()}
@@ -107,13 +111,26 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
             raise EffectError(f"no options for decision {key!r}")
         if len(options) == 1 and key not in ("action", "move"):
             return took_unasked(self.agents[who.seat], key, options[0])   # (scripts: used up)
+        view, agent = self.view(who), self.agents[who.seat]
+        if type(agent) is RandomAgent:       # its `choose` without the call: the same draw,
+            preferred = view.suggest(key, options) or options
+            # but none for a single suggestion (the answer is the same, the draw is not needed)
+            return preferred[0] if len(preferred) == 1 else agent.rng.choice(preferred)
+        return agent.choose(key, options, view)
+
+    def view(self, who: Scholar) -> View:
         kept = self._views.get(id(who))      # a View reads the game live: one per scholar
         if kept is None or kept[0] is not who:
             kept = self._views[id(who)] = (who, View(self, who))
+        return kept[1]
+
+    def wanted(self, who: Scholar, key: str) -> frozenset | None:
+        """The option kinds `who`'s agent can pick for `key` (`View.wanted`) when it picks among
+        the view's suggestions, so that only those are worked out; None: any may be picked."""
         agent = self.agents[who.seat]
-        if type(agent) is RandomAgent:       # its `choose` without the call: the same draw
-            return agent.rng.choice(kept[1].suggest(key, options) or options)
-        return agent.choose(key, options, kept[1])
+        if type(agent) is not RandomAgent and not picks_from_suggestion(agent):
+            return None                      # a script or a person may pick anything legal
+        return self.view(who).wanted(key)
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:
         copy = object.__new__(Context)       # not `bind`: one per option checked
@@ -255,129 +272,6 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
                 self.end("no_blocks")      # L1134 / Max Alert
 
     # --- turn --------------------------------------------------------------------------
-    def action_options(self, who: Scholar) -> list:
-        """The action, plus the scheme cards that cost none (no 行动 mark, L436-440, L592)."""
-        out = [{"do": "pass"}]
-        if who.actions > 0:
-            out += self.main_actions(who)
-        return out + self.free_options(who)
-
-    def main_actions(self, who: Scholar) -> list:
-        out = self.research_options(who)
-        out += self.spy_targets(who)
-        tile = self.state.tiles[who.pos]
-        if not tile.region.start:
-            cards, ctx = self._scheme_cards, None
-            for cid in sorted(set(who.hand)):
-                card = cards[cid]
-                if card.action and card.main is not None \
-                        and card.main.can(ctx or (ctx := self.ctx(who, tile))):    # one for all
-                    out.append({"do": "card", "card": cid})
-        for i, (name, where, body, ctx) in enumerate(self.tile_triggers(tile, who)):
-            if name != "region_action":
-                continue
-            ctx = self.runnable(ctx)
-            if (where is None or where(ctx)) and not (self.state.max_alert and self.rests_when(body, ctx)):
-                out.append({"do": "region", "index": i})
-        if tile.region.start:
-            return out        # no effect touches a scholar in the start region (L729): no skill
-        for skill in self.action_skills(who.stats()):
-            if skill.effect.can(self.ctx(who, who)):
-                out.append({"do": "skill", "id": skill.id})
-        return out
-
-    def action_skills(self, side) -> list:
-        """A scholar side's action skills (read at every action choice; sides never change)."""
-        kept = self._action_skills.get(id(side))
-        if kept is None or kept[0] is not side:
-            kept = self._action_skills[id(side)] = (side, [s for s in side.skills if s.timing == "action"])
-        return kept[1]
-
-    def rests_when(self, body, ctx) -> bool:
-        """Whether a region action is a rest (no rest in Maximum Alert, L1161)."""
-        self.dry, self.wants_rest = True, False
-        who = ctx.you
-        students, stun = who.students, who.stun      # a dry run may count them (handlers)
-        try:
-            body(ctx)
-            return self.wants_rest
-        finally:
-            self.dry = False
-            who.students, who.stun = students, stun
-
-    def play_card(self, who: Scholar, cid: str, part: str) -> None:
-        """L446-452 (rule c13, T-23): after the active card, a priority round clockwise from the
-        left neighbour lets each player add 1 Instant or Response card at a time until all pass;
-        Responses resolve first, latest first; the other cards then in the order played."""
-        who.hand.remove(cid)
-        self.state.discard.append(cid)
-        if self.log_enabled:            # not formatted for nothing: a hot line
-            self.log(f"{who.name} plays {cid} ({part})")
-        pending = [{"who": who, "card": cid, "part": part, "answers": None, "cancelled": False}]
-        if self.priority_players(who):
-            self.priority_round(who, pending)
-        cards = self._scheme_cards
-        responses = [p for p in pending if cards[p["card"]].timing == "response" and p is not pending[0]]
-        order = responses[::-1] + [p for p in pending if p not in responses]
-        for entry in order:
-            self.resolve_card(entry, pending)
-
-    def cancel_answered(self) -> None:
-        entry = self.resolving
-        if entry is None or entry["answers"] is None:
-            return
-        target = self.pending_cards[entry["answers"]]
-        target["cancelled"] = True
-        self.log(f"{entry['card']} cancels {target['card']}")
-
-    def resolve_card(self, entry: dict, pending: list) -> None:
-        if entry["cancelled"]:
-            self.log(f"{entry['card']} is cancelled")
-            return
-        who, cid, part = entry["who"], entry["card"], entry["part"]
-        card = self.card(cid)
-        self.state.stats[f"played_{part}"] += 1
-        if self.log_enabled:            # not formatted for nothing: a hot line
-            self.log(f"{cid} resolves")
-        saved = (self.resolving, self.pending_cards)
-        self.resolving, self.pending_cards = entry, pending
-        try:
-            getattr(card, part)(self.ctx(who, self.state.tiles[who.pos]))
-        finally:
-            self.resolving, self.pending_cards = saved
-        if part == "main" and card.intern is not None:
-            owner = self.state.interns.get(card.intern)
-            self.state.interns[card.intern] = who.seat       # first gets it, later steals it
-            if owner is not None and owner != who.seat and self.log_enabled:   # a hot line
-                self.log(f"{who.name} steals the intern {card.intern}")
-
-    def do_action(self, who: Scholar, choice: dict) -> None:
-        kind = choice["do"]
-        self.progress += 1
-        if kind == "aux":                    # an auxiliary effect never costs the action
-            self.play_card(who, choice["card"], "auxiliary")
-            return
-        if kind == "card" and not self.card(choice["card"]).action:
-            self.state.stats["free_cards_in_action_phase"] += 1
-            self.play_card(who, choice["card"], "main")      # no 行动 mark: free (L440)
-            return
-        who.actions -= 1
-        if kind == "research":
-            self.research(who, choice["blocks"])
-        elif kind == "spy":
-            self.spy(who, self.state.scholars[choice["target"]], choice["colour"])
-        elif kind == "card":
-            self.play_card(who, choice["card"], "main")
-        elif kind == "region":
-            tile = self.tile_of(who)
-            name, where, body, ctx = self.tile_triggers(tile, who)[choice["index"]]
-            self.state.stats["region_actions"] += 1
-            self.fire([(name, where, body, ctx)], "region_action")
-        elif kind == "skill":
-            skill = next(s for s in who.stats().skills if s.id == choice["id"])
-            self.state.stats[f"skill_{skill.id}"] += 1
-            skill.effect(self.ctx(who, who))
-
     def turn(self, who: Scholar) -> None:
         st = self.state
         self._once, self.affected = set(), set()
@@ -400,12 +294,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         who.steps = who.stats().speed
         self.moving_stopped = False
         while not who.done and not st.ended and not self.rested:
-            options = self.move_options(who) if not self.moving_stopped else []
-            options += self.free_options(who)
-            if not options:
-                break
-            choice = self.ask(who, "move", options + [{"do": "stay"}])
-            if choice["do"] == "stay":
+            choice = self.move_choice(who)
+            if choice is None or choice["do"] == "stay":
                 break
             if choice["do"] in ("card", "aux"):
                 self.play_card(who, choice["card"], "main" if choice["do"] == "card" else "auxiliary")
@@ -418,7 +308,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         who.actions = 1
         self.fire(self.skill_triggers(who, "action_phase"), "action_phase")
         while not st.ended and not who.done and not self.rested:
-            options = self.action_options(who)
+            options = self.action_options(who, self.wanted(who, "action"))
             if len(options) == 1:
                 break                        # only "pass" is left
             choice = self.ask(who, "action", options)
@@ -429,6 +319,32 @@ class Engine(EffectHost, Campus, Dungeon, Attempts):
         if st.ended or self.rested:
             return                           # a Camp's rest ends the turn (L828, L649)
         self.end_of_turn(who)
+
+    def move_choice(self, who: Scholar, cards: bool = True) -> dict | None:
+        """The movement phase's next option (with `cards`, the scheme cards playable there);
+        None when nothing is left to do (no one is asked). Only what the agent can pick is
+        worked out (`wanted`): a scholar staying by the blocks he came for needs no way out;
+        one on his way first the ways his suggestion prefers (`ways_wanted`), the cards only
+        if there is no way to go (his suggestion is then empty: any option)."""
+        kinds = self.wanted(who, "move")
+        moving = not self.moving_stopped
+        if kinds is None:
+            options = (self.move_options(who) if moving else []) + (self.free_options(who) if cards else [])
+        elif kinds == STAY:
+            return None
+        else:
+            options = (self.ways_wanted(who) if moving else []) or (self.free_options(who) if cards else [])
+        return self.ask(who, "move", options + [{"do": "stay"}]) if options else None
+
+    def ways_wanted(self, who: Scholar) -> list:
+        """The move options the view's suggestion picks among: in Maximum Alert all of them
+        (it takes those toward the start region); else those into a region worth entering,
+        or exploring, or any way (View.suggest's order): the better ones found, the others
+        are not checked."""
+        if self.state.max_alert:             # the suggestion finds the closer ones (one search)
+            return self.move_options(who)
+        return self.move_options(who, self.view(who).worth_entering) or self.explore_options(who) \
+            or self.move_options(who)
 
     def end_of_turn(self, who: Scholar) -> None:
         """L1082-1102, and the Max Alert thesis from the start region (L1160)."""

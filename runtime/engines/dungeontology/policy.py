@@ -10,6 +10,16 @@ from __future__ import annotations
 from tomecraft.runtime.engines.dungeontology.state import COLOURS
 
 
+# the option kinds a suggestion picks among (`View.wanted`)
+GO_BACK = frozenset(("move", "passage", "stay"))       # in Maximum Alert, toward the start
+STAY = frozenset(("stay",))                            # by blocks to research
+WAYS = ("move", "passage")                             # options naming the region entered
+GO = frozenset(("move", "explore", "passage"))         # to find some
+RESEARCH_OR_CARD = frozenset(("research", "card"))
+RESEARCH_SPY_OR_CARD = frozenset(("research", "spy", "card"))
+NOTHING = frozenset()
+
+
 class View:
     __slots__ = ("_engine", "_me")
 
@@ -56,6 +66,43 @@ class View:
         return {"kind": a["kind"], "by": a["by"].seat, "stealth": a["stealth"], "alert": a["alert"]}
 
     # --- heuristic ---------------------------------------------------------------------
+    def wanted(self, key: str) -> frozenset | None:
+        """The option kinds ("do") `suggest` picks among for `key`, read before the options
+        are worked out (Engine.wanted builds only those); None: it may pick any; an empty
+        set: it declines whatever is offered (answers None)."""
+        e, me = self._engine, self._me
+        if key == "move":
+            if e.state.max_alert:
+                return GO_BACK
+            return STAY if self.stays() else GO
+        if key == "action":
+            if me.actions > 0 and self.can_research():
+                return RESEARCH_SPY_OR_CARD if self.spy_reach() is not None else RESEARCH_OR_CARD
+            return None
+        if key == "stealth_aux":
+            a = e.attempt
+            if a is not None and self.aux_helps(a) is False:
+                return NOTHING
+        return None
+
+    def can_research(self) -> bool:
+        """Whether research is offered (Attempts.research_options has one of 1 block)."""
+        e, me = self._engine, self._me
+        tile = e.state.tiles[me.pos]
+        return not tile.region.start and bool(me.hand) and me.stats().intellect > 0 \
+            and bool(e.targets(me, tile, 1))
+
+    def stays(self) -> bool:
+        """Blocks left here (`blocks`) keep the scholar where he is, out of the start region."""
+        here = self._engine.state.tiles[self._me.pos]
+        return here.slots.count(None) < len(here.slots) and not here.region.start
+
+    def aux_helps(self, a: dict) -> bool:
+        """Whether an auxiliary effect now serves this scholar: his own attempt short of the
+        alert, or a rival's attempt that would succeed."""
+        mine = a["by"] is self._me
+        return (mine and a["stealth"] < a["alert"]) or (not mine and a["stealth"] >= a["alert"])
+
     def suggest(self, key: str, options: list) -> list:
         e, me = self._engine, self._me
         a = e.attempt
@@ -80,32 +127,77 @@ class View:
         if key == "stealth_card" and a is not None:
             if a["stealth"] >= a["alert"]:
                 return [o for o in options if o.get("card") is None]
-            return [o for o in options if o.get("card") is not None]
+            cards = [o for o in options if o.get("card") is not None]
+            best = max(self.card_bonus(o) for o in cards)       # the fewest cards spent
+            return [o for o in cards if self.card_bonus(o) == best]     # (heuristic)
         if key == "stealth_aux" and a is not None:
-            mine = a["by"] is me
-            if (mine and a["stealth"] < a["alert"]) or (not mine and a["stealth"] >= a["alert"]):
+            if self.aux_helps(a):
                 return [o for o in options if o is not None]
             return [None]
         if key == "action":
             research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
             if not research:
                 return [o for o in options if o["do"] in ("spy", "skill", "card", "region")]
+            # spying instead, where the hand cannot reach researching's alert and reaches the
+            # spy's (heuristic: printed bonuses and alerts, before any card or skill effect)
+            reach, spies = self.spy_reach(), []
+            if reach is not None:
+                spies = [o for o in options if o["do"] == "spy" and self.spy_alert(o) <= reach]
+                research = [] if spies else research
             # a non-action scheme card costs no action (L440): play it around the action
-            free = [o for o in options if o["do"] == "card" and not e.card(o["card"]).action
-                    and e.card(o["card"]).timing != "response"]
+            acting, responses = e.action_cards, e.response_cards
+            free = [o for o in options if o["do"] == "card" and o["card"] not in acting
+                    and o["card"] not in responses]
             # an action scheme card's main effect is weighed like research: whatever it does
             # (a pack's card too), it is one of the actions worth the turn
-            acts = [o for o in options if o["do"] == "card" and e.card(o["card"]).action]
-            return research + acts + free
+            acts = [o for o in options if o["do"] == "card" and o["card"] in acting]
+            return research + spies + acts + free
         if key == "move":
+            stay = [o for o in options if o["do"] == "stay"]
             if e.state.max_alert:
-                start = e.state.start_pos()
-                here = len(e.path(me.pos, start))
-                closer = [o for o in options if o["do"] in ("move", "passage")
-                          and len(e.path(e.tile_by_id(o["to"]).pos, start)) < here]
-                return closer or [o for o in options if o["do"] == "stay"]
-            here = e.state.tiles[me.pos]                 # any block left here (`blocks`)
-            if here.slots.count(None) < len(here.slots) and not here.region.start:
-                return [o for o in options if o["do"] in ("stay", "card")]
-            return [o for o in options if o["do"] in ("move", "explore", "passage")]
+                closer = self.closer_to_start()
+                return [o for o in options if o["do"] in WAYS and closer(e.tile_by_id(o["to"]))] or stay
+            if self.stays():
+                return stay
+            ways = [o for o in options if o["do"] in WAYS]
+            return [o for o in ways if self.worth_entering(e.tile_by_id(o["to"]))] \
+                or [o for o in options if o["do"] == "explore"] or ways
         return []
+
+    def research_alert(self) -> int:
+        """The alert of researching one block here (Attempts.research), before any effect."""
+        e = self._engine
+        return e.region_alert(e.state.tiles[self._me.pos]) + e.research_penalty()
+
+    def spy_alert(self, option: dict) -> int:
+        """The alert of a spy option (Attempts.spy), before any effect."""
+        e = self._engine
+        return e.units[option["colour"]] + e.state.scholars[option["target"]].students
+
+    def spy_reach(self) -> int | None:
+        """The stealth the hand's printed bonuses reach, where it is short of researching's
+        alert here (then spying is weighed); None where research is within reach."""
+        e, me = self._engine, self._me
+        bonuses = e.card_bonuses
+        reach = sum(max(bonuses[c]) for c in me.hand)
+        alert = self.research_alert()
+        return reach if reach < alert and reach + e.research_bonus(me) < alert else None
+
+    def card_bonus(self, option: dict) -> int:
+        """A stealth option's printed bonus (skills that change it on play are not counted)."""
+        bonus, fate = self._engine.card_bonuses[option["card"]]
+        return fate if option["fate"] and fate else bonus
+
+    # --- where to go (heuristic) ----------------------------------------------------------
+    def worth_entering(self, tile) -> bool:
+        """A region holding a block this scholar can still put in his notebook (`targets`):
+        the nearest research, preferred to exploring, preferred to any other way."""
+        return not tile.region.start and bool(self._engine.targets(self._me, tile, 1))
+
+    def closer_to_start(self):
+        """Whether a region is fewer steps from the start region than this scholar's (one
+        search a decision: in Maximum Alert he goes back to submit, L1160)."""
+        e = self._engine
+        steps = e.distances(e.state.start_pos())
+        here = steps.get(self._me.pos, len(e.state.tiles))
+        return lambda tile: steps.get(tile.pos, here) < here
