@@ -14,7 +14,9 @@ from tomecraft.runtime.engines.the_cave.equipment import WORN, item_of
 from tomecraft.runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, edge,
 )
-from tomecraft.runtime.engines.the_cave.trials import copy_team, may_gain_or_grow, trial_copy
+from tomecraft.runtime.engines.the_cave.trials import (
+    copy_team, may_gain_or_grow, may_gain_token, trial_copy,
+)
 from tomecraft.runtime.engines.the_cave.walking import (
     DESPERATE, FAR, frontier, graph_for, policy_cache, road_toward, toward, walkable,
     walking_key,
@@ -303,9 +305,14 @@ def _weigh(engine, team, options: list, restocking: bool = False,
     grows = policy_cache(engine).setdefault("grows", {})
     out = []
     for o in options:
-        if not (supplying or restocking) and not may_gain_or_grow(engine, team, o):
-            out.append(_Weighed(o, 0.0))    # (only a token or a tile counts here: none)
-            continue
+        if not (supplying or restocking):
+            if not may_gain_or_grow(engine, team, o):
+                out.append(_Weighed(o, 0.0))    # (only a token or a tile counts here: none)
+                continue
+            grew = grows.get(tuple(o.items()))
+            if grew is not None and not may_gain_token(engine, team, o):
+                out.append(_Weighed(o, 0.0, grows=grew))    # (a discovery, once tried:
+                continue                                    # it adds a tile, no token)
         tried = _tried(engine, team, o)
         if tried is None:
             out.append(_Weighed(o))
