@@ -14,13 +14,12 @@ from tomecraft.runtime.engines.the_cave.equipment import WORN, item_of
 from tomecraft.runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, edge,
 )
-from tomecraft.runtime.engines.the_cave.trials import (
-    copy_team, may_gain_or_grow, may_gain_token, trial_copy,
-)
+from tomecraft.runtime.engines.the_cave.trials import (copy_team, may_gain_or_grow, may_gain_token,
+                                                     trial_copy)
 from tomecraft.runtime.engines.the_cave.walking import (
     DESPERATE, FAR, frontier, graph_for, policy_cache, road_toward, toward, walkable,
-    walking_key,
 )
+from tomecraft.runtime.engines.the_cave.walks import keep_walk, planned_moves
 from tomecraft.runtime.lookahead import FirstOption
 from tomecraft.runtime.usage import quiet
 
@@ -305,14 +304,13 @@ def _weigh(engine, team, options: list, restocking: bool = False,
     grows = policy_cache(engine).setdefault("grows", {})
     out = []
     for o in options:
-        if not (supplying or restocking):
+        if not (supplying or restocking):       # (only a token or a tile counts here)
             if not may_gain_or_grow(engine, team, o):
-                out.append(_Weighed(o, 0.0))    # (only a token or a tile counts here: none)
+                out.append(_Weighed(o, 0.0))                # (it can give neither)
                 continue
-            grew = grows.get(tuple(o.items()))
-            if grew is not None and not may_gain_token(engine, team, o):
-                out.append(_Weighed(o, 0.0, grows=grew))    # (a discovery, once tried:
-                continue                                    # it adds a tile, no token)
+            if grows.get(tuple(o.items())) and not may_gain_token(engine, team, o):
+                out.append(_Weighed(o, 0.0, grows=True))    # (a discovery, tried once)
+                continue
         tried = _tried(engine, team, o)
         if tried is None:
             out.append(_Weighed(o))
@@ -469,41 +467,11 @@ def _suggest_action(engine, team, options: list) -> list:
     return _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist)
 
 
-def _walk_key(engine, team) -> tuple:
-    """What a walk planned by `_explore` read that may change while the team walks it: the
-    grid, the ropes and the backpack as far as the walking checks ask about it."""
-    state = engine.state
-    return (len(state.cells), len(state.ropes), walking_key(engine, team))
-
-
-def _planned(engine, team, moves: list, desperate: list) -> list:
-    """The moves that go on with the walk `_explore` planned at an earlier step, while
-    nothing it read has changed (`_walk_key`), every target is still one (an unexplored
-    exit, tokens) and the team has not reached one: the targets and the steps toward them
-    are not worked out again at every step. (The tokens the team could walk to from where
-    it planned are still taken for those it can walk to now; a token tile's worth is not
-    asked again while its tokens are there (heuristic).) At the start of a turn a 5-AP move
-    onto a target is weighed afresh."""
-    plan = policy_cache(engine).get("walks", {}).get(team.seat)
-    if plan is None or not moves:
-        return []
-    key, targets, dist = plan
-    if team.pos in targets or key != _walk_key(engine, team):
-        return []
-    if team.ap == TURN_AP and any(tuple(o["to"]) in targets for o in desperate):
-        return []
-    cells, front = engine.state.cells, frontier(engine)
-    if not all(p in front or cells[p].tokens for p in targets):
-        return []
-    return toward(dist, team.pos, moves)
-
-
 def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist) -> list:
     """Head for the nearest tile with an unexplored exit, or a token the team can take (a
     token counts only where the team can walk: a desperate move gains no token, L230). A
-    walk planned earlier in the turn goes on while nothing it read has changed (`_planned`)."""
-    planned = _planned(engine, team, moves, desperate)
-    if planned:
+    walk planned at an earlier step goes on while nothing it read has changed (walks.py)."""
+    if planned := planned_moves(engine, team, moves, desperate):
         return planned
     graph = graph_for(engine, team)
     reach = None        # (searched only if a token or a 5-AP jump asks: often neither does)
@@ -529,8 +497,7 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
         dist = graph.toward(engine, targets)
         best = toward(dist, team.pos, moves)
         if best:
-            walks = policy_cache(engine).setdefault("walks", {})
-            walks[team.seat] = (_walk_key(engine, team), targets, dist)
+            keep_walk(engine, team, targets, dist)
             return best
     if targets and desperate and team.ap == TURN_AP:
         roads = road_toward(engine, targets)
