@@ -471,7 +471,7 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
     """Head for the nearest tile with an unexplored exit, or a token the team can take (a
     token counts only where the team can walk: a desperate move gains no token, L230). A
     walk planned at an earlier step goes on while nothing it read has changed (walks.py)."""
-    if planned := planned_moves(engine, team, moves, desperate):
+    if planned := planned_moves(engine, team, moves, desperate, end):
         return planned
     graph = graph_for(engine, team)
     reach = None        # (searched only if a token or a 5-AP jump asks: often neither does)

@@ -14,14 +14,17 @@ def _walk_key(engine, team) -> tuple:
     return (len(state.cells), len(state.ropes), walking_key(engine, team))
 
 
-def planned_moves(engine, team, moves: list, desperate: list) -> list:
+def planned_moves(engine, team, moves: list, desperate: list, end: list) -> list:
     """The moves that go on with the walk policy._explore planned at an earlier step, while
     nothing it read has changed (`_walk_key`), every target is still one (an unexplored
     exit, tokens) and the team has not reached one: the targets and the steps toward them
     are not worked out again at every step. (The tokens the team could walk to from where
     it planned are still taken for those it can walk to now; a token tile's worth is not
     asked again while its tokens are there (heuristic).) At the start of a turn a 5-AP move
-    onto a target is weighed afresh."""
+    onto a target is weighed afresh. With no move left to make this turn: `end` (what
+    policy._explore's search would come to)."""
+    if not moves and team.ap < TURN_AP:
+        return end
     plan = policy_cache(engine).get("walks", {}).get(team.seat)
     if plan is None or not moves:
         return []
