@@ -14,10 +14,12 @@ from tomecraft.runtime.engines.the_cave.equipment import WORN, item_of
 from tomecraft.runtime.engines.the_cave.state import (
     BACKPACK_SLOTS, PACKED_CAMP_SLOTS, TURN_AP, UPKEEP, edge,
 )
-from tomecraft.runtime.engines.the_cave.trials import copy_team, may_gain_or_grow, trial_copy
+from tomecraft.runtime.engines.the_cave.trials import (copy_team, may_gain_or_grow, may_gain_token,
+                                                     trial_copy)
 from tomecraft.runtime.engines.the_cave.walking import (
     DESPERATE, FAR, frontier, graph_for, policy_cache, road_toward, toward, walkable,
 )
+from tomecraft.runtime.engines.the_cave.walks import keep_walk, planned_moves
 from tomecraft.runtime.lookahead import FirstOption
 from tomecraft.runtime.usage import quiet
 
@@ -302,9 +304,13 @@ def _weigh(engine, team, options: list, restocking: bool = False,
     grows = policy_cache(engine).setdefault("grows", {})
     out = []
     for o in options:
-        if not (supplying or restocking) and not may_gain_or_grow(engine, team, o):
-            out.append(_Weighed(o, 0.0))    # (only a token or a tile counts here: none)
-            continue
+        if not (supplying or restocking):       # (only a token or a tile counts here)
+            if not may_gain_or_grow(engine, team, o):
+                out.append(_Weighed(o, 0.0))                # (it can give neither)
+                continue
+            if grows.get(tuple(o.items())) and not may_gain_token(engine, team, o):
+                out.append(_Weighed(o, 0.0, grows=True))    # (a discovery, tried once)
+                continue
         tried = _tried(engine, team, o)
         if tried is None:
             out.append(_Weighed(o))
@@ -463,7 +469,10 @@ def _suggest_action(engine, team, options: list) -> list:
 
 def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist) -> list:
     """Head for the nearest tile with an unexplored exit, or a token the team can take (a
-    token counts only where the team can walk: a desperate move gains no token, L230)."""
+    token counts only where the team can walk: a desperate move gains no token, L230). A
+    walk planned at an earlier step goes on while nothing it read has changed (walks.py)."""
+    if planned := planned_moves(engine, team, moves, desperate, end):
+        return planned
     graph = graph_for(engine, team)
     reach = None        # (searched only if a token or a 5-AP jump asks: often neither does)
     cells = engine.state.cells
@@ -485,8 +494,10 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
         if jump and not near:
             return jump
     if targets and moves:
-        best = toward(graph.toward(engine, targets), team.pos, moves)
+        dist = graph.toward(engine, targets)
+        best = toward(dist, team.pos, moves)
         if best:
+            keep_walk(engine, team, targets, dist)
             return best
     if targets and desperate and team.ap == TURN_AP:
         roads = road_toward(engine, targets)

@@ -160,6 +160,47 @@ def may_gain_or_grow(engine, team, option) -> bool:
     return found
 
 
+# A discovery gives a team no token by itself (rules.discover: a tile drawn and placed, or a
+# boulder), nor do the verbs that only mark the tile placed; what the placed tile's
+# on_discover runs is read too (`may_gain_token`).
+_NO_TOKEN = _NEITHER_TOKEN_NOR_TILE | {"discover", "place_token", "place_depth_marker"}
+# What the compiler's inlined code of those tile verbs holds (place_token appends to the
+# tile's tokens, place_depth_marker sets its marker): harmless while the code names no team
+# (`you`), through which alone inlined code gives a token (take_token, gain_token).
+_TILE_ONLY = frozenset({"tokens", "append", "marker", "max_marker"})
+
+
+def may_gain_token(engine, team, option) -> bool:
+    """Whether trying the action or item use `option` out could show the team a token
+    gained, as the code of its effect says (`_NO_TOKEN`, `_TILE_ONLY`); a discovery in it
+    runs some tile kind's on_discover, so every tile kind's is read too. Remembered as
+    `may_gain_or_grow` is. (A move: True, it is not asked here.)"""
+    if option["do"] not in ("act", "use"):
+        return True
+    cells = engine.state.cells
+    key = ("token", id(cells[team.pos].kind), option.get("id"), option.get("item"))
+    known = policy_cache(engine).setdefault("may_gain_or_grow", {})
+    found = known.get(key)
+    if found is None:
+        effects = _effects(engine, team, option)
+        if effects is not None and any("discover" in _code_names(e) for e in effects):
+            effects = effects + [k.on_discover for k in engine.kinds.values()
+                                 if k.on_discover is not None]
+        found = known[key] = effects is None or any(_may_give_token(e) for e in effects)
+    return found
+
+
+def _may_give_token(effect) -> bool:
+    names = _code_names(effect)
+    if "you" in names:
+        return not names <= _NO_TOKEN
+    return not names <= _NO_TOKEN | _TILE_ONLY
+
+
+def _code_names(effect) -> set:
+    return _names(getattr(inspect.unwrap(effect), "__code__", None))
+
+
 def _effects(engine, team, option) -> list | None:
     """The effects trying `option` out runs (`may_gain_or_grow`), None if not known here."""
     do = option["do"]

@@ -403,6 +403,13 @@ def graph_for(engine, team) -> _Graph:
     return graph
 
 
+def walking_key(engine, team) -> tuple:
+    """The team's backpack as far as the walking checks have asked about it (`_graph_key`):
+    backpacks alike there walk alike."""
+    cache = policy_cache(engine)
+    return _graph_key(_answers(engine, cache, team.backpack), cache.setdefault("read", set()))
+
+
 def _graph_key(told: _Answers, seen: set) -> tuple:
     """The backpack as far as any check has asked about it: its answer (`told`) to each
     question asked (`_crossings`; `seen` only grows, so keys of different lengths never
