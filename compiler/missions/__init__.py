@@ -14,6 +14,7 @@ content/deep_rock_galactic/missions/README.md.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg, loader, pipeline
@@ -23,6 +24,7 @@ from tomecraft.compiler.missions.schema import MISSION_SCHEMA, report_schema_err
 from tomecraft.compiler.packs import display_path
 
 MISSION_GAMES = {"deep_rock_galactic"}
+MISSION_LINE = re.compile(r"^game:[ \t]*[\"']?deep_rock_galactic[\"']?[ \t]*(#.*)?$", re.M)
 
 
 def find_game_root(path: Path) -> tuple[Path | None, list[Path]]:
@@ -63,7 +65,11 @@ def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> Non
                      display, at.line, at.column, "missions exist for deep_rock_galactic only")
         return
     if root is None:
-        reporter.diagnostics.extend(scratch.diagnostics)
+        # a mission file the YAML reader refused as a whole (a number past the limit, an
+        # alias bomb): its diagnostics name F-01 as every other mission diagnostic does
+        refused_mission = doc is None and MISSION_LINE.search(path.read_text(errors="replace"))
+        reporter.diagnostics.extend(as_file_shape(scratch.diagnostics) if refused_mission
+                                    else scratch.diagnostics)
         if doc is not None:
             reporter.add(dg.USAGE, "this file belongs to no game (no game.yaml above it)",
                          display, 1, 1, "put it under content/<game>/ or in a pack, or, for a "
