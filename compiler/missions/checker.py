@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 
 from tomecraft.compiler import diagnostics as dg, loader
+from tomecraft.compiler.checks import MAX_NUMBER
 from tomecraft.compiler.missions import reach
 from tomecraft.compiler.missions.names import Roster
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
@@ -179,6 +180,11 @@ class MissionChecker:
             if entry["creature"] not in self.names.creatures:
                 self.unknown(("hidden_monsters", i, "creature"), "V-23", "creature",
                              entry["creature"], self.names.creatures)
+            if entry["count"] > MAX_NUMBER:
+                self.at(("hidden_monsters", i, "count"), "V-23",
+                        f"{entry['count']:,} {entry['creature']} per revealed segment is past the "
+                        f"limit of {MAX_NUMBER:,}, the mission event's own (V-21)",
+                        "a segment holds a handful of monsters: use a small count")
         for i, card in enumerate(self.m.get("remove_cards", [])):
             if card not in self.names.cards:
                 self.unknown(("remove_cards", i), "V-20", "card", card, self.names.cards)
