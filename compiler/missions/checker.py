@@ -494,6 +494,7 @@ class MissionChecker:
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}", hint=hint))
         if not scratch.errors:
             self.unplayable_creatures(site)
+            self.verbs_without_a_space(site)
 
     def unplayable_creatures(self, site) -> None:
         """A creature the vocabulary names but no loaded monster plays (a pack's)."""
@@ -504,6 +505,24 @@ class MissionChecker:
                 self.reporter.add(dg.GAME_RULE, f"V-21: the mission event names {name!r}, which no "
                                   "loaded monster plays", self.display, line, column,
                                   "a pack's creature is known with `--pack DIR` (check and sim)")
+
+    def verbs_without_a_space(self, site) -> None:
+        """`place`, `destroy` and `retrieve` act on the space a card chose (a throwable's
+        landing space): a Mission Specific Event chooses none, so the sim stopped at the
+        first event drawn ("destroy: no area", "place flame: no space chosen"), even inside
+        a `target` block."""
+        from tomecraft.dsl import nodes as n
+        for node in n.walk(site.ast):
+            if isinstance(node, n.Call) and node.verb in NEEDS_A_SPACE:
+                line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
+                self.reporter.add(dg.GAME_RULE, f"V-21: `{node.verb}` acts on a space a card chose "
+                                  "(a throwable's landing space), and a Mission Specific Event "
+                                  "chooses none", self.display, line, column,
+                                  "spawn, activate or advance the threat instead, e.g. "
+                                  "`spawn_at_exits grunt 1; activate_monsters`")
+
+
+NEEDS_A_SPACE = {"place", "destroy", "retrieve"}
 
 
 PACK_NAMES = "a pack's creature or keyword is known with `--pack DIR` (check and sim)"
