@@ -185,9 +185,22 @@ class MissionChecker:
                         f"{entry['count']:,} {entry['creature']} per revealed segment is past the "
                         f"limit of {MAX_NUMBER:,}, the mission event's own (V-21)",
                         "a segment holds a handful of monsters: use a small count")
-        for i, card in enumerate(self.m.get("remove_cards", [])):
+        cards = self.m.get("remove_cards", [])
+        for i, card in enumerate(cards):
             if card not in self.names.cards:
                 self.unknown(("remove_cards", i), "V-20", "card", card, self.names.cards)
+            elif card in cards[:i]:
+                self.at(("remove_cards", i), "V-20", f"{card} is removed twice",
+                        "list each card once: Before Starting removes every copy of it")
+            elif self.plays_mission_event(card):
+                self.at(("remove_cards", i), "V-20",
+                        f"{card} is the card that plays the mission's `mission_event`: without "
+                        "it the event never happens", "keep it in the Event deck")
+
+    def plays_mission_event(self, card: str) -> bool:
+        game = self.names.game
+        entity = game.entities.get("event_card", {}).get(card) if game is not None else None
+        return entity is not None and entity.data.get("event_kind") == "mission_specific"
 
     def mineral_names(self) -> None:
         for name in self.m["minerals"]:
