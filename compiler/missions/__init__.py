@@ -48,6 +48,19 @@ def looks_like_mission(data) -> bool:
     return isinstance(data, dict) and isinstance(data.get("mission"), dict) and not is_mission(data)
 
 
+def mission_not_a_mapping(data) -> bool:
+    """`game: deep_rock_galactic` with a `mission:` that is empty, a list or a text: the file
+    was said to belong to no game."""
+    return (isinstance(data, dict) and data.get("game") == "deep_rock_galactic"
+            and "mission" in data and not isinstance(data["mission"], dict))
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "nothing (the fields are not indented under it)"
+    return {list: "a list", str: "a text"}.get(type(value), f"a {type(value).__name__}")
+
+
 def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> None:
     display = display_path(path)
     scratch = dg.Reporter()
@@ -57,6 +70,13 @@ def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> Non
         check_mission(doc, display, reporter, packs=packs)
         return
     root, own_packs = find_game_root(path)
+    if root is None and doc is not None and mission_not_a_mapping(doc.data):
+        at = doc.mark(("mission",))
+        reporter.add(dg.SCHEMA, f"F-01: `mission:` holds the mission's fields, not "
+                     f"{_shown(doc.data['mission'])}", display, at.line, at.column,
+                     "indent the fields under it: `mission:` then `  id: salt_pits`, `  name: ...`"
+                     " (content/deep_rock_galactic/missions/README.md)")
+        return
     if root is None and doc is not None and looks_like_mission(doc.data):
         at = doc.mark(("game",), key=True) if "game" in doc.data else doc.mark(())
         reporter.add(dg.SCHEMA, f"F-01: a mission file names its game: `game: deep_rock_galactic`, "
