@@ -140,6 +140,12 @@ class Document:
         root = self.values[0] if self.values else 0
         return _unpack(root) if root else Mark(1, 1)
 
+    def refused(self, path: tuple) -> bool:
+        """True if the value at `path` was refused by the reader (a tag, a merge key): it is
+        None and has no mark of its own, and the reader already said why."""
+        nodes = self._nodes(tuple(path))
+        return len(nodes) == len(path) + 1 and not self.values[nodes[-1]]
+
     @property
     def marks(self) -> dict[tuple, tuple[int, int]]:
         """Every path of the document with its packed (value, key) marks, in document order."""

@@ -142,6 +142,10 @@ def report_schema_errors(doc: loader.Document, display: str, reporter: dg.Report
     from tomecraft.compiler.checks import did_you_mean
     validator = schemas.validator(MISSION_SCHEMA)   # jsonschema-rs first, then jsonschema
     errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    # a value the YAML reader refused (`!level 3`) is None here: the reader's F-01 says why,
+    # at the value; its schema error ("None is not of type ...") pointed at the parent
+    refused = [e for e in errors if e.instance is None and doc.refused(tuple(e.absolute_path))]
+    errors = [e for e in errors if e not in refused]
     for err in errors:
         path = tuple(err.absolute_path)
         mark = doc.mark(path)
@@ -175,4 +179,4 @@ def report_schema_errors(doc: loader.Document, display: str, reporter: dg.Report
         reporter.add(dg.SCHEMA, f"{rule_of(path)}: {value!r} is not a whole number", display,
                      mark.line, mark.column, f"every number of a mission file is a whole number: "
                      f"write {int(value)}" if value.is_integer() else "write a whole number")
-    return bool(errors or floats)
+    return bool(errors or floats or refused)    # the checker never reads a refused value
