@@ -95,11 +95,8 @@ def place_target(engine: Engine, mission: dict) -> None:
     if any(e["creature"] == creature for e in mission.get("hidden_monsters", [])):
         return
     st = engine.state
-    cells, pod = st.cells, st.pod
-    reach = hx.bfs_from(pod, lambda _, n: cells.get(n, "x") != "x")
-    taken = set(pod) | set(st.exits.values()) | st.stalagmites | set(st.drones) | {st.mine_head}
-    far = max((h for h, c in cells.items() if c in OPEN and h in reach and h not in taken),
-              key=lambda h: (min(hx.distance(h, p) for p in pod), h))
+    taken = set(st.pod) | set(st.exits.values()) | st.stalagmites | set(st.drones) | {st.mine_head}
+    far = mission_play.target_spaces(st.cells, st.pod, taken)[0]
     m = Monster(st.next_uid, creature, far)
     st.monsters[m.uid] = m
     st.next_uid += 1
