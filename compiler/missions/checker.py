@@ -9,7 +9,7 @@ from dataclasses import replace
 from tomecraft.compiler import diagnostics as dg, loader
 from tomecraft.compiler.checks import MAX_NUMBER
 from tomecraft.compiler.missions import reach
-from tomecraft.compiler.missions.names import Roster
+from tomecraft.compiler.missions.names import Roster, ascii_fold
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
 from tomecraft.runtime.engines.deep_rock_galactic.mission_play import PLACED_TOKENS, token_places
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import (
@@ -492,8 +492,9 @@ class MissionChecker:
         except EffectSyntaxError as err:
             line, column = self.doc.effect_position(site.path, err.line, err.column)
             self.reporter.add(dg.EFFECT_SYNTAX, f"V-21: {err.message}", self.display, line, column,
-                              err.hint or "the mission event is written in the effect language, "
-                              "e.g. `spawn_at_exits grunt 1; activate_monsters`")
+                              self.look_alike_hint(site.text) or err.hint or "the mission event is "
+                              "written in the effect language, e.g. `spawn_at_exits grunt 1; "
+                              "activate_monsters`")
             return
         scratch = dg.Reporter()
         checker = Checker(game, scratch)
@@ -508,6 +509,14 @@ class MissionChecker:
         if not scratch.errors:
             self.unplayable_creatures(site)
             self.verbs_without_a_space(site)
+
+    def look_alike_hint(self, text: str) -> str:
+        """A word of the event with a letter of another script that looks like an ASCII one
+        (`wеb_spitter`, Cyrillic е): the hint names the letter and the word to type."""
+        for word in re.findall(r"\w+", text):
+            if not word.isascii() and ascii_fold(word).isascii():
+                return self.names.hint(word, "name", self.names.creatures | self.names.creature_terms)
+        return ""
 
     def unplayable_creatures(self, site) -> None:
         """A creature the vocabulary names but no loaded monster plays (a pack's)."""
