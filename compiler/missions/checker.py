@@ -246,10 +246,14 @@ class MissionChecker:
         if self.m.get("mine_head"):
             taken.add(tuple(self.m["mine_head"]))
         free = {n for h in pod for n in neighbours(*h) if n not in taken and self.map.get(n) in REVEALED}
-        if not free:
-            self.at(("drop_pod",), "V-08", "no empty cave space next to the drop pod",
+        # a pre-placed sentry gun takes one of those spaces first (mission_play.token_places)
+        sentry = int(self.m.get("tokens", {}).get("sentry_gun", 0) > 0)
+        if len(free) <= sentry:
+            self.at(("drop_pod",), "V-08", "the pre-placed sentry gun takes the only empty cave "
+                    "space next to the drop pod" if free else "no empty cave space next to the drop pod",
                     "BOSCO starts there, and dwarves land there when the pod returns: leave one "
-                    "neighbouring cave space free of stalagmites, exits and the Mine Head")
+                    "neighbouring cave space free of stalagmites, exits, the Mine Head and a "
+                    "pre-placed sentry gun")
 
     def token_room(self, pod, exits) -> None:
         """V-24: the set-up places each pre-placed platform, flame, flare and sentry gun where it

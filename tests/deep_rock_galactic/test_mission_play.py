@@ -217,6 +217,21 @@ def test_the_dwarves_call_no_supply_pod_with_the_nitra_the_objective_counts(tmp_
     assert supply_pod_spares_objective(nitra)          # 3 spent, the 2 wanted stay
 
 
+def test_bosco_starts_on_an_empty_space_next_to_the_pod_not_on_a_stalagmite(tmp_path):
+    """L1425: BOSCO on the empty space beside the drop pod; he stood on the first space
+    around it (sorted), stalagmite or not."""
+    def stalagmite_first(m):
+        rows = m["map"].split("\n")
+        cols = [i for i, ch in enumerate(rows[1]) if ch != " "]
+        rows[1] = rows[1][:cols[1]] + "^" + rows[1][cols[1] + 1:]     # [1, 1], first around the pod
+        m["map"] = "\n".join(rows)
+        m["stalagmites"].append([1, 1])
+    mission = _mission(tmp_path, "aquarq_run.yaml", edit=stalagmite_first)
+    rng = Rng("b")
+    engine = drg.setup(GAME, 1, rng.fork("game"), [RandomAgent(rng.fork("a"))], {"mission": mission})
+    assert engine.state.bosco is not None and engine.state.bosco not in engine.state.stalagmites
+
+
 # --- packs, hazard sweep, the sim's success rates -----------------------------------------------
 
 def _cli(*args) -> subprocess.CompletedProcess:

@@ -76,8 +76,11 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
     mission_play.place_drones(engine, mission)
     mission_play.place_tokens(engine, mission)
     if players == 1:
+        # BOSCO goes on an empty space next to the pod (L1425): not on a stalagmite, an
+        # exit, the Mine Head or the sentry gun (he stood on the first stalagmite around it)
         around = sorted({n for h in pod for n in hx.neighbours(h)} - set(pod))
-        spot = next((h for h in around if cells.get(h) in OPEN and h not in exits.values()), None)
+        taken = set(exits.values()) | st.stalagmites | {st.mine_head, st.sentry}
+        spot = next((h for h in around if cells.get(h) in OPEN and h not in taken), None)
         st.bosco, st.bosco_alive = spot, spot is not None
     hazard_setup(engine, level)
     place_target(engine, mission)
