@@ -136,6 +136,20 @@ def fractional_numbers(value, path: tuple = ()):
             yield from fractional_numbers(item, path + (i,))
 
 
+def _once_per_list(errors: list) -> list:
+    """One error for the items of a list that break the same rule the same way: a flat
+    `drop_pod: [2, 2, 2, 3, ...]` gave eight '2 is not of type array', one per number."""
+    seen, out = set(), []
+    for err in errors:
+        path = tuple(err.absolute_path)
+        key = (path[:-1], err.validator, repr(err.validator_value))
+        if path and isinstance(path[-1], int) and key in seen:
+            continue
+        seen.add(key)
+        out.append(err)
+    return out
+
+
 def report_schema_errors(doc: loader.Document, display: str, reporter: dg.Reporter) -> bool:
     """Report every schema error, each naming its constraint; True if there was any."""
     from tomecraft.compiler import vocabulary
@@ -145,7 +159,7 @@ def report_schema_errors(doc: loader.Document, display: str, reporter: dg.Report
     # a value the YAML reader refused (`!level 3`) is None here: the reader's F-01 says why,
     # at the value; its schema error ("None is not of type ...") pointed at the parent
     refused = [e for e in errors if e.instance is None and doc.refused(tuple(e.absolute_path))]
-    errors = [e for e in errors if e not in refused]
+    errors = _once_per_list([e for e in errors if e not in refused])
     for err in errors:
         path = tuple(err.absolute_path)
         mark = doc.mark(path)
