@@ -363,8 +363,9 @@ class _Converter:
         mark = node.start_mark
         self.reporter.add(code, message, self.display, mark.line + 1, mark.column + 1, hint)
 
-    def enter(self, node, depth: int) -> None:
-        """Refuse nesting and alias expansion beyond the limits (the whole file is dropped)."""
+    def enter(self, node, depth: int) -> bool:
+        """Refuse nesting and alias expansion beyond the limits (the whole file is dropped);
+        True if `node` is an alias's (a node already converted)."""
         if depth > MAX_DEPTH:
             self.error(dg.YAML_TOO_BIG, f"nesting deeper than {MAX_DEPTH} levels", node,
                        "flatten the structure")
@@ -376,8 +377,9 @@ class _Converter:
                            f"aliases expand to more than {MAX_ALIAS_NODES} nodes", node,
                            "remove the anchors and aliases (&name / *name)")
                 raise _Abort
-        else:
-            self.seen.add(id(node))
+            return True
+        self.seen.add(id(node))
+        return False
 
     def tag_error(self, node) -> None:
         tag = node.tag
@@ -385,9 +387,9 @@ class _Converter:
         self.error(dg.YAML_TAG, f"{name} is not allowed in content", node,
                    "write plain YAML values")
 
-    def convert(self, node, depth: int):
+    def convert(self, node, depth: int, aliased: bool = False):
         """The plain value of `node`, numbered in document order (see Document)."""
-        self.enter(node, depth)
+        aliased = self.enter(node, depth) or aliased
         values = self.values
         number = len(values)
         values.append(0)
@@ -398,6 +400,16 @@ class _Converter:
             self.tag_error(node)  # a value without a mark: diagnostics point at its parent
             return None
         mark = node.start_mark
+        if aliased:
+            # libyaml shares an aliased node, marks and all: a diagnostic about the value
+            # where `*name` uses it pointed at the anchor's line; with no mark of its own it
+            # points at the nearest enclosing value or key, on the line that uses it
+            result = self.scalar(node, tag) if type(node) is ScalarNode else (
+                [self.convert(item, depth + 1, True) for item in node.value]
+                if isinstance(node, SequenceNode) else
+                self.mapping(node, depth, True) if isinstance(node, MappingNode) else None)
+            self.sizes[number] = len(values) - number
+            return result
         if type(node) is ScalarNode:
             values[number] = ((mark.line + 1) << 24 | min(mark.column + 1, _MAX_COLUMN) << 3
                               | _STYLE_CODE.get(node.style or "", 0))
@@ -435,7 +447,7 @@ class _Converter:
             self.error(dg.CONTROL_CHAR, f"control character {char} in a string", node,
                        "remove it: only tab and newline are allowed in content text")
 
-    def mapping(self, node: MappingNode, depth: int) -> dict:
+    def mapping(self, node: MappingNode, depth: int, aliased: bool = False) -> dict:
         result: dict = {}
         numbers: dict[str, int] = {}  # key -> node number of its value
         for key_node, value_node in node.value:
@@ -458,7 +470,9 @@ class _Converter:
                            "remove one of them")
                 continue
             numbers[key] = number = len(self.values)
-            result[key] = self.convert(value_node, depth + 1)
+            result[key] = self.convert(value_node, depth + 1, aliased)
+            if aliased:
+                continue
             mark = key_node.start_mark
             self.keys[number] = (mark.line + 1) << 24 | min(mark.column + 1, _MAX_COLUMN) << 3
         return result
