@@ -513,6 +513,23 @@ class MissionChecker:
         if not scratch.errors:
             self.unplayable_creatures(site)
             self.verbs_without_a_space(site)
+            self.draws_only_itself(site)
+
+    def draws_only_itself(self, site) -> None:
+        """`draw_event` when every Event card left after `remove_cards` is the Mission Specific
+        Event: the event draws itself without end (the sim stopped: 'effects set each other
+        off without end')."""
+        from tomecraft.dsl import nodes as n
+        draws = [c for c in n.walk(site.ast) if isinstance(c, n.Call) and c.verb == "draw_event"]
+        cards = self.names.game.entities.get("event_card", {})
+        removed = set(self.m.get("remove_cards", []))
+        left = [c for cid, c in cards.items() if cid not in removed and c.data.get("deck") == "event"]
+        if draws and left and all(c.data.get("event_kind") == "mission_specific" for c in left):
+            line, column = self.doc.effect_position(site.path, draws[0].pos.line, draws[0].pos.column)
+            self.reporter.add(dg.GAME_RULE, "V-21: the mission event draws an Event card, and "
+                              "after `remove_cards` every one left is the Mission Specific Event: "
+                              "it draws itself without end", self.display, line, column,
+                              "keep other Event cards in the deck, or do not `draw_event`")
 
     def look_alike_hint(self, text: str) -> str:
         """A word of the event with a letter of another script that looks like an ASCII one
