@@ -86,7 +86,8 @@ class MissionChecker:
     def map_size_ok(self, text: str) -> bool:
         """Input limit: the rulebook's maps are about 14 x 12 hexes; a map past MAX_MAP_ROWS x
         MAX_MAP_COLUMNS would make every simulated game crawl. Checked before it is read."""
-        rows = text.rstrip().split("\n")
+        # a blank line is no row (M-06 says so): a 40-row map with one was "41 rows"
+        rows = [r for r in text.split("\n") if r.strip()]
         columns = max((len(r.replace(" ", "")) for r in rows), default=0)
         if len(rows) <= MAX_MAP_ROWS and columns <= MAX_MAP_COLUMNS:
             return True
