@@ -66,9 +66,11 @@ MISSION_SCHEMA = {
                 "map": {"type": "string"},
             },
             # provenance, as every content entity's (schemas.entity_schema, README: `source`)
-            "allOf": [{"if": {"properties": {"source": {"enum": ["public", "approximation"]}}},
+            # (`required` in each `if`: without a source neither applies, F-01 says it is missing)
+            "allOf": [{"if": {"required": ["source"],
+                              "properties": {"source": {"enum": ["public", "approximation"]}}},
                        "then": {"required": ["note"]}},
-                      {"if": {"properties": {"source": {"const": "rulebook"}}},
+                      {"if": {"required": ["source"], "properties": {"source": {"const": "rulebook"}}},
                        "then": {"required": ["ref"]}}]},
     },
 }
@@ -101,16 +103,18 @@ _HINTS = {"V-01": "objective is `{type: collect, targets: {morkite: 5}}` or "
                   "`mission_event: \"spawn_at_exits grunt 1; activate_monsters\"`",
           "V-23": "hidden_monsters: [{creature: grunt, count: 1}] (count at least 1)",
           "V-24": "tokens: {platform: 2} (whole numbers)",
-          "V-25": "drones: [[row, col], [row, col]]",
-          "F-01": "the file is `game: deep_rock_galactic` and `mission:` with the fields of "
+          "V-25": "drones: [[row, col], [row, col]]"}
+# the last resort for an F-01 no field hint or schema hint covers
+_FILE_HINT = ("the file is `game: deep_rock_galactic` and `mission:` with the fields of "
                   "content/deep_rock_galactic/missions/README.md (`number` is a whole number, "
-                  "`note` and `ref` are text)"}
+                  "`note` and `ref` are text)")
 
 # F-01's fields each say how they are written
 _FIELD_HINTS = {"name": "name: {zh: 盐坑, en: Salt Pits}: the briefing prints both",
                 "note": "a source `public` or `approximation` says why in a `note:` (text)",
                 "ref": "a source `rulebook` gives the rulebook lines in `ref:`, e.g. `ref: L140-221`",
-                "number": "number: a whole number of at least 1"}
+                "number": "number: a whole number of at least 1",
+                "source": "source: rulebook (with `ref:`), public or approximation (with `note:`)"}
 
 
 def rule_of(path: tuple) -> str:
@@ -179,7 +183,8 @@ def report_schema_errors(doc: loader.Document, display: str, reporter: dg.Report
         field = path[1] if len(path) > 1 and rule == "F-01" else None
         if err.validator == "required" and rule == "F-01":
             field = next((k for k in err.validator_value if k not in err.instance), field)
-        hint = hint or _FIELD_HINTS.get(field, "") or _HINTS.get(rule, "") or vocabulary._schema_hint(err)
+        hint = (hint or _FIELD_HINTS.get(field, "") or _HINTS.get(rule, "")
+                or vocabulary._schema_hint(err) or _FILE_HINT)
         code = dg.SCHEMA
         if err.validator == "required" and any(
                 repr(p) in message for p in ("source", "ref", "note") if p not in err.instance):
