@@ -121,6 +121,7 @@ class Document:
     keys: array = field(default_factory=lambda: array("Q"))    # of its key (0: none)
     sizes: array = field(default_factory=lambda: array("I"))   # nodes in its subtree
     _children: dict = field(default_factory=dict, repr=False, compare=False)
+    refused_nodes: set = field(default_factory=set, repr=False, compare=False)  # see refused()
     _text: str | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -137,6 +138,8 @@ class Document:
         for node in reversed(nodes[1:]):
             if table[node]:
                 return _unpack(table[node])
+            if self.keys[node]:     # a value with no mark of its own (an alias's): its key
+                return _unpack(self.keys[node])
         root = self.values[0] if self.values else 0
         return _unpack(root) if root else Mark(1, 1)
 
@@ -144,7 +147,7 @@ class Document:
         """True if the value at `path` was refused by the reader (a tag, a merge key): it is
         None and has no mark of its own, and the reader already said why."""
         nodes = self._nodes(tuple(path))
-        return len(nodes) == len(path) + 1 and not self.values[nodes[-1]]
+        return len(nodes) == len(path) + 1 and nodes[-1] in self.refused_nodes
 
     @property
     def marks(self) -> dict[tuple, tuple[int, int]]:
@@ -398,6 +401,7 @@ class _Converter:
         tag = _tag_of(node)
         if tag not in _PLAIN_TAGS:
             self.tag_error(node)  # a value without a mark: diagnostics point at its parent
+            self.doc.refused_nodes.add(number)
             return None
         mark = node.start_mark
         if aliased:

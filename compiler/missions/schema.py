@@ -1,6 +1,8 @@
 """The mission file's JSON Schema, and its errors reported under the constraint they break."""
 from __future__ import annotations
 
+import re
+
 from tomecraft.compiler import diagnostics as dg, loader, schemas
 
 # a name the briefing prints: not empty, not only spaces (the content's texts, plus that)
@@ -176,14 +178,20 @@ def report_schema_errors(doc: loader.Document, display: str, reporter: dg.Report
                 hint = did_you_mean(str(extra[0]), sorted(err.schema.get("properties", {})))
         rule = rule_of(path)
         if err.validator == "required" and isinstance(err.instance, dict):
-            missing = next((k for k in err.validator_value if k not in err.instance), None)
+            # each missing field is an error of its own: its rule and hint are its own (all
+            # took the first missing field's: `minerals` and `map` missing were both V-15)
+            named = re.match(r"^'(.+)' is a required property", err.message)
+            missing = named.group(1) if named else next(
+                (k for k in err.validator_value if k not in err.instance), None)
             rule = rule_of(path + (missing,)) if missing else rule
         if err.validator == "pattern" and err.validator_value == _NAME_TEXT["pattern"]:
             message = f"an empty name {err.instance!r}"
         field = path[1] if len(path) > 1 and rule == "F-01" else None
         if err.validator == "required" and rule == "F-01":
-            field = next((k for k in err.validator_value if k not in err.instance), field)
-        hint = (hint or _FIELD_HINTS.get(field, "") or _HINTS.get(rule, "")
+            field = missing or field
+        # a number or yes/no where F-01 wants text: the reader's own hint (quote it) first
+        typed = vocabulary._schema_hint(err) if err.validator == "type" and rule == "F-01" else ""
+        hint = (hint or typed or _FIELD_HINTS.get(field, "") or _HINTS.get(rule, "")
                 or vocabulary._schema_hint(err) or _FILE_HINT)
         code = dg.SCHEMA
         if err.validator == "required" and any(
