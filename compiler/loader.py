@@ -121,6 +121,7 @@ class Document:
     keys: array = field(default_factory=lambda: array("Q"))    # of its key (0: none)
     sizes: array = field(default_factory=lambda: array("I"))   # nodes in its subtree
     _children: dict = field(default_factory=dict, repr=False, compare=False)
+    refused_nodes: set = field(default_factory=set, repr=False, compare=False)  # see refused()
     _text: str | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -137,8 +138,16 @@ class Document:
         for node in reversed(nodes[1:]):
             if table[node]:
                 return _unpack(table[node])
+            if self.keys[node]:     # a value with no mark of its own (an alias's): its key
+                return _unpack(self.keys[node])
         root = self.values[0] if self.values else 0
         return _unpack(root) if root else Mark(1, 1)
+
+    def refused(self, path: tuple) -> bool:
+        """True if the value at `path` was refused by the reader (a tag, a merge key): it is
+        None and has no mark of its own, and the reader already said why."""
+        nodes = self._nodes(tuple(path))
+        return len(nodes) == len(path) + 1 and nodes[-1] in self.refused_nodes
 
     @property
     def marks(self) -> dict[tuple, tuple[int, int]]:
@@ -357,8 +366,9 @@ class _Converter:
         mark = node.start_mark
         self.reporter.add(code, message, self.display, mark.line + 1, mark.column + 1, hint)
 
-    def enter(self, node, depth: int) -> None:
-        """Refuse nesting and alias expansion beyond the limits (the whole file is dropped)."""
+    def enter(self, node, depth: int) -> bool:
+        """Refuse nesting and alias expansion beyond the limits (the whole file is dropped);
+        True if `node` is an alias's (a node already converted)."""
         if depth > MAX_DEPTH:
             self.error(dg.YAML_TOO_BIG, f"nesting deeper than {MAX_DEPTH} levels", node,
                        "flatten the structure")
@@ -370,8 +380,9 @@ class _Converter:
                            f"aliases expand to more than {MAX_ALIAS_NODES} nodes", node,
                            "remove the anchors and aliases (&name / *name)")
                 raise _Abort
-        else:
-            self.seen.add(id(node))
+            return True
+        self.seen.add(id(node))
+        return False
 
     def tag_error(self, node) -> None:
         tag = node.tag
@@ -379,9 +390,9 @@ class _Converter:
         self.error(dg.YAML_TAG, f"{name} is not allowed in content", node,
                    "write plain YAML values")
 
-    def convert(self, node, depth: int):
+    def convert(self, node, depth: int, aliased: bool = False):
         """The plain value of `node`, numbered in document order (see Document)."""
-        self.enter(node, depth)
+        aliased = self.enter(node, depth) or aliased
         values = self.values
         number = len(values)
         values.append(0)
@@ -390,8 +401,19 @@ class _Converter:
         tag = _tag_of(node)
         if tag not in _PLAIN_TAGS:
             self.tag_error(node)  # a value without a mark: diagnostics point at its parent
+            self.doc.refused_nodes.add(number)
             return None
         mark = node.start_mark
+        if aliased:
+            # libyaml shares an aliased node, marks and all: a diagnostic about the value
+            # where `*name` uses it pointed at the anchor's line; with no mark of its own it
+            # points at the nearest enclosing value or key, on the line that uses it
+            result = self.scalar(node, tag) if type(node) is ScalarNode else (
+                [self.convert(item, depth + 1, True) for item in node.value]
+                if isinstance(node, SequenceNode) else
+                self.mapping(node, depth, True) if isinstance(node, MappingNode) else None)
+            self.sizes[number] = len(values) - number
+            return result
         if type(node) is ScalarNode:
             values[number] = ((mark.line + 1) << 24 | min(mark.column + 1, _MAX_COLUMN) << 3
                               | _STYLE_CODE.get(node.style or "", 0))
@@ -429,7 +451,7 @@ class _Converter:
             self.error(dg.CONTROL_CHAR, f"control character {char} in a string", node,
                        "remove it: only tab and newline are allowed in content text")
 
-    def mapping(self, node: MappingNode, depth: int) -> dict:
+    def mapping(self, node: MappingNode, depth: int, aliased: bool = False) -> dict:
         result: dict = {}
         numbers: dict[str, int] = {}  # key -> node number of its value
         for key_node, value_node in node.value:
@@ -452,7 +474,9 @@ class _Converter:
                            "remove one of them")
                 continue
             numbers[key] = number = len(self.values)
-            result[key] = self.convert(value_node, depth + 1)
+            result[key] = self.convert(value_node, depth + 1, aliased)
+            if aliased:
+                continue
             mark = key_node.start_mark
             self.keys[number] = (mark.line + 1) << 24 | min(mark.column + 1, _MAX_COLUMN) << 3
         return result

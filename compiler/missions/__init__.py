@@ -14,6 +14,7 @@ content/deep_rock_galactic/missions/README.md.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg, loader, pipeline
@@ -23,6 +24,7 @@ from tomecraft.compiler.missions.schema import MISSION_SCHEMA, report_schema_err
 from tomecraft.compiler.packs import display_path
 
 MISSION_GAMES = {"deep_rock_galactic"}
+MISSION_LINE = re.compile(r"^game:[ \t]*[\"']?deep_rock_galactic[\"']?[ \t]*(#.*)?$", re.M)
 
 
 def find_game_root(path: Path) -> tuple[Path | None, list[Path]]:
@@ -46,6 +48,19 @@ def looks_like_mission(data) -> bool:
     return isinstance(data, dict) and isinstance(data.get("mission"), dict) and not is_mission(data)
 
 
+def mission_not_a_mapping(data) -> bool:
+    """`game: deep_rock_galactic` with a `mission:` that is empty, a list or a text: the file
+    was said to belong to no game."""
+    return (isinstance(data, dict) and data.get("game") == "deep_rock_galactic"
+            and "mission" in data and not isinstance(data["mission"], dict))
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "nothing (the fields are not indented under it)"
+    return {list: "a list", str: "a text"}.get(type(value), f"a {type(value).__name__}")
+
+
 def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> None:
     display = display_path(path)
     scratch = dg.Reporter()
@@ -55,6 +70,13 @@ def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> Non
         check_mission(doc, display, reporter, packs=packs)
         return
     root, own_packs = find_game_root(path)
+    if root is None and doc is not None and mission_not_a_mapping(doc.data):
+        at = doc.mark(("mission",))
+        reporter.add(dg.SCHEMA, f"F-01: `mission:` holds the mission's fields, not "
+                     f"{_shown(doc.data['mission'])}", display, at.line, at.column,
+                     "indent the fields under it: `mission:` then `  id: salt_pits`, `  name: ...`"
+                     " (content/deep_rock_galactic/missions/README.md)")
+        return
     if root is None and doc is not None and looks_like_mission(doc.data):
         at = doc.mark(("game",), key=True) if "game" in doc.data else doc.mark(())
         reporter.add(dg.SCHEMA, f"F-01: a mission file names its game: `game: deep_rock_galactic`, "
@@ -63,7 +85,11 @@ def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> Non
                      display, at.line, at.column, "missions exist for deep_rock_galactic only")
         return
     if root is None:
-        reporter.diagnostics.extend(scratch.diagnostics)
+        # a mission file the YAML reader refused as a whole (a number past the limit, an
+        # alias bomb): its diagnostics name F-01 as every other mission diagnostic does
+        refused_mission = doc is None and MISSION_LINE.search(path.read_text(errors="replace"))
+        reporter.diagnostics.extend(as_file_shape(scratch.diagnostics) if refused_mission
+                                    else scratch.diagnostics)
         if doc is not None:
             reporter.add(dg.USAGE, "this file belongs to no game (no game.yaml above it)",
                          display, 1, 1, "put it under content/<game>/ or in a pack, or, for a "

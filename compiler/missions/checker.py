@@ -3,11 +3,10 @@ format (M-01 ... M-06), co-location (C-01) and reachability (reach.py). Each dia
 its constraint and points at the offending line and column (inside the map: at the hex)."""
 from __future__ import annotations
 
-import re
-from dataclasses import replace
-
 from tomecraft.compiler import diagnostics as dg, loader
+from tomecraft.compiler.checks import MAX_NUMBER
 from tomecraft.compiler.missions import reach
+from tomecraft.compiler.missions.event_checks import EventChecks
 from tomecraft.compiler.missions.names import Roster
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
 from tomecraft.runtime.engines.deep_rock_galactic.mission_play import PLACED_TOKENS, token_places
@@ -32,7 +31,7 @@ def of(hexmap: MissionMap, kinds: set[str]) -> list[tuple[int, int]]:
     return sorted(h for h, c in hexmap.cells.items() if c in kinds)
 
 
-class MissionChecker:
+class MissionChecker(EventChecks):
     """Checks one mission mapping found at `base` inside `doc`: a mission file's `("mission",)`
     or a Mission Book entity's path. `check_event` parses the mission event here (a content
     entity's effects are checked by the compiler's own stages)."""
@@ -85,7 +84,8 @@ class MissionChecker:
     def map_size_ok(self, text: str) -> bool:
         """Input limit: the rulebook's maps are about 14 x 12 hexes; a map past MAX_MAP_ROWS x
         MAX_MAP_COLUMNS would make every simulated game crawl. Checked before it is read."""
-        rows = text.rstrip().split("\n")
+        # a blank line is no row (M-06 says so): a 40-row map with one was "41 rows"
+        rows = [r for r in text.split("\n") if r.strip()]
         columns = max((len(r.replace(" ", "")) for r in rows), default=0)
         if len(rows) <= MAX_MAP_ROWS and columns <= MAX_MAP_COLUMNS:
             return True
@@ -179,9 +179,27 @@ class MissionChecker:
             if entry["creature"] not in self.names.creatures:
                 self.unknown(("hidden_monsters", i, "creature"), "V-23", "creature",
                              entry["creature"], self.names.creatures)
-        for i, card in enumerate(self.m.get("remove_cards", [])):
+            if entry["count"] > MAX_NUMBER:
+                self.at(("hidden_monsters", i, "count"), "V-23",
+                        f"{entry['count']:,} {entry['creature']} per revealed segment is past the "
+                        f"limit of {MAX_NUMBER:,}, the mission event's own (V-21)",
+                        "a segment holds a handful of monsters: use a small count")
+        cards = self.m.get("remove_cards", [])
+        for i, card in enumerate(cards):
             if card not in self.names.cards:
                 self.unknown(("remove_cards", i), "V-20", "card", card, self.names.cards)
+            elif card in cards[:i]:
+                self.at(("remove_cards", i), "V-20", f"{card} is removed twice",
+                        "list each card once: Before Starting removes every copy of it")
+            elif self.plays_mission_event(card):
+                self.at(("remove_cards", i), "V-20",
+                        f"{card} is the card that plays the mission's `mission_event`: without "
+                        "it the event never happens", "keep it in the Event deck")
+
+    def plays_mission_event(self, card: str) -> bool:
+        game = self.names.game
+        entity = game.entities.get("event_card", {}).get(card) if game is not None else None
+        return entity is not None and entity.data.get("event_kind") == "mission_specific"
 
     def mineral_names(self) -> None:
         for name in self.m["minerals"]:
@@ -227,10 +245,14 @@ class MissionChecker:
         if self.m.get("mine_head"):
             taken.add(tuple(self.m["mine_head"]))
         free = {n for h in pod for n in neighbours(*h) if n not in taken and self.map.get(n) in REVEALED}
-        if not free:
-            self.at(("drop_pod",), "V-08", "no empty cave space next to the drop pod",
+        # a pre-placed sentry gun takes one of those spaces first (mission_play.token_places)
+        sentry = int(self.m.get("tokens", {}).get("sentry_gun", 0) > 0)
+        if len(free) <= sentry:
+            self.at(("drop_pod",), "V-08", "the pre-placed sentry gun takes the only empty cave "
+                    "space next to the drop pod" if free else "no empty cave space next to the drop pod",
                     "BOSCO starts there, and dwarves land there when the pod returns: leave one "
-                    "neighbouring cave space free of stalagmites, exits and the Mine Head")
+                    "neighbouring cave space free of stalagmites, exits, the Mine Head and a "
+                    "pre-placed sentry gun")
 
     def token_room(self, pod, exits) -> None:
         """V-24: the set-up places each pre-placed platform, flame, flare and sentry gun where it
@@ -454,53 +476,6 @@ class MissionChecker:
                 continue                     # V-07 / V-12 report a pod space or an exit listed twice
             self.at(path, "C-01", f"{label} and {other} on the same space {list(hex_)}",
                     "one thing per space: move one of them")
-
-    def mission_event(self) -> None:
-        if "mission_event" not in self.m:
-            self.at((), "V-21", "the mission has no `mission_event`",
-                    "the Event deck holds Mission Specific Event cards; say what they do, "
-                    "e.g. `mission_event: \"spawn_at_exits grunt 1; activate_monsters\"`")
-            return
-        game = self.names.game
-        if game is None or not self.check_event:
-            return
-        from tomecraft.compiler.checks import Checker, check_site_bounds
-        from tomecraft.compiler.model import EffectSite
-        from tomecraft.dsl.parser import EffectSyntaxError, parse
-        site = EffectSite(self.base + ("mission_event",), self.m["mission_event"])
-        try:
-            site.ast = parse(site.text)
-        except EffectSyntaxError as err:
-            line, column = self.doc.effect_position(site.path, err.line, err.column)
-            self.reporter.add(dg.EFFECT_SYNTAX, f"V-21: {err.message}", self.display, line, column,
-                              err.hint or "the mission event is written in the effect language, "
-                              "e.g. `spawn_at_exits grunt 1; activate_monsters`")
-            return
-        scratch = dg.Reporter()
-        checker = Checker(game, scratch)
-        checker.check_site(site, self.doc, self.display, {})
-        # the limits every effect of the content obeys (repeat counts, numbers): past them the
-        # sim would stop on its step budget
-        check_site_bounds(checker, site.ast)
-        for d in scratch.diagnostics:
-            # a name the base game lacks may be a pack's creature or keyword (V-02 says so too)
-            hint = d.hint or (PACK_NAMES if d.code == dg.UNKNOWN_NAME else "")
-            self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}", hint=hint))
-        if not scratch.errors:
-            self.unplayable_creatures(site)
-
-    def unplayable_creatures(self, site) -> None:
-        """A creature the vocabulary names but no loaded monster plays (a pack's)."""
-        for found in re.finditer(r"[a-z][a-z0-9_]*", site.text):
-            name = found.group()
-            if name in self.names.creature_terms and name not in self.names.creatures:
-                line, column = self.doc.effect_position(site.path, 1, found.start() + 1)
-                self.reporter.add(dg.GAME_RULE, f"V-21: the mission event names {name!r}, which no "
-                                  "loaded monster plays", self.display, line, column,
-                                  "a pack's creature is known with `--pack DIR` (check and sim)")
-
-
-PACK_NAMES = "a pack's creature or keyword is known with `--pack DIR` (check and sim)"
 
 
 def _connected(hexes: list[tuple[int, int]]) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import DIAMOND, FLARE, HIDDEN, OFF
+from tomecraft.runtime.engines.deep_rock_galactic.mission_play import target_spaces
 
 
 def reachable(hexmap, starts) -> set[tuple[int, int]]:
@@ -47,9 +48,29 @@ def check(ck, pod) -> None:
         if group[0] not in reach:
             ck.at_hex(group[0], "V-11", "this hidden segment cannot be reached from the drop pod",
                       "dwarves walk and dig but never cross `x`: join it to the cave")
+    target_room(ck, pod)
     random_minerals(ck, reach)
     random_pickups(ck, reach, groups)
     winnable(ck, reach, groups)
+
+
+def target_room(ck, pod) -> None:
+    """V-02: an eliminate target that does not wait on a hidden segment starts on a free cave
+    space the dwarves reach (mission_play.target_spaces); with none the set-up stopped."""
+    obj, m = ck.m["objective"], ck.m
+    creature = obj.get("creature")
+    if obj["type"] != "eliminate" or not creature or any(
+            e["creature"] == creature for e in m.get("hidden_monsters", [])):
+        return
+    taken = set(pod) | {(e["at"][0], e["at"][1]) for e in m.get("tunnel_exits", [])}
+    taken |= {(h[0], h[1]) for key in ("stalagmites", "drones") for h in m.get(key, [])}
+    if m.get("mine_head"):
+        taken.add((m["mine_head"][0], m["mine_head"][1]))
+    if not target_spaces(ck.map.cells, pod, taken):
+        ck.at(("objective", "creature"), "V-02",
+              f"no free cave space for the {creature} to start on: the drop pod, exits, "
+              "stalagmites, drones and the Mine Head fill every space the dwarves reach",
+              "leave a free cave space, or let it wait on a hidden segment (`hidden_monsters`)")
 
 
 def random_minerals(ck, reach) -> None:

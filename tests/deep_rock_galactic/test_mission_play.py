@@ -192,6 +192,46 @@ def test_hidden_monsters_and_the_hazard_are_played(tmp_path):
     assert any(m.kind == "grunt" for m in low.state.monsters.values())
 
 
+def test_a_million_hidden_monsters_fill_the_map_in_one_search(tmp_path):
+    """The reveal places a segment's monsters with one spawn call, which stops when no space
+    is left (a count of a million searched the board a million times: the sim hung)."""
+    engine = _setup(_mission(tmp_path, "drone_salvage.yaml"), hazard=1)
+    engine.mission = {**engine.mission, "hidden_monsters": [{"creature": "grunt", "count": 10 ** 6}]}
+    from tomecraft.runtime.engines.deep_rock_galactic.actions import dig
+    dig(engine, (4, 8))
+    grunts = sum(m.kind == "grunt" for m in engine.state.monsters.values())
+    assert 10 < grunts < 200
+
+
+def test_the_dwarves_call_no_supply_pod_with_the_nitra_the_objective_counts(tmp_path):
+    """A Nitra mission's dwarves spent every 3 Nitra they mined on supply pods (Nitra first,
+    actions.call_supply) and (almost) never succeeded; other missions still call them."""
+    from tomecraft.runtime.engines.deep_rock_galactic.policy import supply_pod_spares_objective
+    nitra = _setup(_mission(tmp_path, "aquarq_run.yaml", edit=lambda m: m.update(
+        objective={"type": "collect", "targets": {"nitra": 2}})))
+    aquarq = _setup(_mission(tmp_path, "aquarq_run.yaml"))
+    for engine in (nitra, aquarq):
+        engine.state.shared.update(nitra=3, gold=0)
+    assert supply_pod_spares_objective(aquarq) and not supply_pod_spares_objective(nitra)
+    nitra.state.shared.update(nitra=5)
+    assert supply_pod_spares_objective(nitra)          # 3 spent, the 2 wanted stay
+
+
+def test_bosco_starts_on_an_empty_space_next_to_the_pod_not_on_a_stalagmite(tmp_path):
+    """L1425: BOSCO on the empty space beside the drop pod; he stood on the first space
+    around it (sorted), stalagmite or not."""
+    def stalagmite_first(m):
+        rows = m["map"].split("\n")
+        cols = [i for i, ch in enumerate(rows[1]) if ch != " "]
+        rows[1] = rows[1][:cols[1]] + "^" + rows[1][cols[1] + 1:]     # [1, 1], first around the pod
+        m["map"] = "\n".join(rows)
+        m["stalagmites"].append([1, 1])
+    mission = _mission(tmp_path, "aquarq_run.yaml", edit=stalagmite_first)
+    rng = Rng("b")
+    engine = drg.setup(GAME, 1, rng.fork("game"), [RandomAgent(rng.fork("a"))], {"mission": mission})
+    assert engine.state.bosco is not None and engine.state.bosco not in engine.state.stalagmites
+
+
 # --- packs, hazard sweep, the sim's success rates -----------------------------------------------
 
 def _cli(*args) -> subprocess.CompletedProcess:

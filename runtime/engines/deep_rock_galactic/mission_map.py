@@ -107,6 +107,14 @@ def read_map(text: str) -> MissionMap:
         col, gap = 0, 0
         for i in range(indent, len(line)):
             ch = line[i]
+            if unicodedata.category(ch) == "Cf":
+                # an invisible format character (zero-width space, a BOM, a joiner): one
+                # problem, and neither a hex nor a gap (it made "touch" problems around it)
+                out.problems.append(MapProblem(
+                    index + 1, i + 1, "M-01", f"invisible character {ch!r} (U+{ord(ch):04X} "
+                    f"{unicodedata.name(ch, 'format character')}) in the map",
+                    "the editor shows nothing there: delete the character between the hexes"))
+                continue
             if ch != " " and ch.isspace():      # a tab, a no-break space: a gap, reported
                 out.problems.append(_char_problem(index + 1, i + 1, ch))
             if ch.isspace():

@@ -68,6 +68,15 @@ def token_places(cells: dict, pod, exits: dict, taken: set, name: str) -> list[H
     return []
 
 
+def target_spaces(cells: dict, pod, taken: set) -> list[Hex]:
+    """Where an eliminate mission's creature may start (one not waiting on a hidden segment):
+    the free open spaces the dwarves can reach from the drop pod (they walk and dig, never
+    cross `x`), farthest from the pod first. The checker refuses a mission with none."""
+    reach = hx.bfs_from(pod, lambda _, n: cells.get(n, "x") != "x")
+    free = [h for h, c in cells.items() if c in OPEN and h in reach and h not in taken]
+    return sorted(free, key=lambda h: (min(hx.distance(h, p) for p in pod), h), reverse=True)
+
+
 PLACED_TOKENS = {"platform": "pits", "flame": "free spaces around Exits 1 and 2",
                  "flare": "free spaces around Exits 1 and 2", "sentry_gun": "free spaces next to the drop pod"}
 

@@ -76,8 +76,11 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
     mission_play.place_drones(engine, mission)
     mission_play.place_tokens(engine, mission)
     if players == 1:
+        # BOSCO goes on an empty space next to the pod (L1425): not on a stalagmite, an
+        # exit, the Mine Head or the sentry gun (he stood on the first stalagmite around it)
         around = sorted({n for h in pod for n in hx.neighbours(h)} - set(pod))
-        spot = next((h for h in around if cells.get(h) in OPEN and h not in exits.values()), None)
+        taken = set(exits.values()) | st.stalagmites | {st.mine_head, st.sentry}
+        spot = next((h for h in around if cells.get(h) in OPEN and h not in taken), None)
         st.bosco, st.bosco_alive = spot, spot is not None
     hazard_setup(engine, level)
     place_target(engine, mission)
@@ -95,11 +98,8 @@ def place_target(engine: Engine, mission: dict) -> None:
     if any(e["creature"] == creature for e in mission.get("hidden_monsters", [])):
         return
     st = engine.state
-    cells, pod = st.cells, st.pod
-    reach = hx.bfs_from(pod, lambda _, n: cells.get(n, "x") != "x")
-    taken = set(pod) | set(st.exits.values()) | st.stalagmites | set(st.drones) | {st.mine_head}
-    far = max((h for h, c in cells.items() if c in OPEN and h in reach and h not in taken),
-              key=lambda h: (min(hx.distance(h, p) for p in pod), h))
+    taken = set(st.pod) | set(st.exits.values()) | st.stalagmites | set(st.drones) | {st.mine_head}
+    far = mission_play.target_spaces(st.cells, st.pod, taken)[0]
     m = Monster(st.next_uid, creature, far)
     st.monsters[m.uid] = m
     st.next_uid += 1

@@ -439,8 +439,9 @@ class Monsters(Combat):
                 st.upgrade_tokens[free.pop(self.rng.randrange(len(free)))] = st.upgrade_supply.pop()
         self.log(f"a hidden segment is revealed at {list(seg['hexes'][0])}")
         for entry in self.mission.get("hidden_monsters", []):
-            for _ in range(entry["count"]):
-                self.spawn(entry["creature"], seg["hexes"][len(seg["hexes"]) // 2])
+            # one call for the count: spawn stops when the map has no space left (a count of
+            # a million searched the board a million times)
+            self.spawn(entry["creature"], seg["hexes"][len(seg["hexes"]) // 2], entry["count"])
 
     # --- the Swarm Threat Track (L886-895, G-11) ------------------------------------------------
     def advance_threat(self, n: int, unconscious: bool = False) -> None:

@@ -34,6 +34,20 @@ class _View:
         return self.best
 
 
+def supply_pod_spares_objective(engine: Engine) -> bool:
+    """A supply pod is affordable (3 Nitra, Gold standing in: actions.call_supply) without
+    spending the Nitra or Gold the objective counts in the Shared Supply: a mission collecting
+    Nitra saw every 3 Nitra mined spent on supply pods and never succeeded."""
+    st = engine.state
+    nitra, gold = st.shared.get("nitra", 0), st.shared.get("gold", 0)
+    if nitra + gold < 3:
+        return False
+    targets = engine.mission["objective"].get("targets", {}) if not st.pod_returned else {}
+    paid = min(3, nitra)
+    return nitra - paid >= min(nitra, targets.get("nitra", 0)) and \
+        gold - (3 - paid) >= min(gold, targets.get("gold", 0))
+
+
 def choose(engine: Engine, d: Dwarf, webbed: bool) -> dict | None:
     agent = engine.agents[d.seat % len(engine.agents)]
     # an agent that picks among the view's suggestion (the best-ranked options) alone: options
@@ -118,7 +132,7 @@ def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[
     short = d.ammo < engine.ammo_cap(d, "ammo") or d.health < engine.health_cap(d)
     if st.supply_pod is not None and _adjacent(d.pos, st.supply_pod) and short:
         out.append((2, {"do": "collect_supply"}))
-    if needy and st.supply_pod is None and st.shared.get("nitra", 0) + st.shared.get("gold", 0) >= 3:
+    if needy and st.supply_pod is None and supply_pod_spares_objective(engine):
         spots = [n for n in hx.neighbours(d.pos) if can_land_supply_pod(engine, n) and n not in st.stalagmites]
         if spots:
             out.append((2, {"do": "call_supply", "at": spots[0]}))

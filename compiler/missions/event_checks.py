@@ -1,0 +1,105 @@
+"""V-21, a mission file's `mission_event`: it is given, parses, names known verbs and
+creatures, stays within the limits of every effect, and can be played by the Event Phase (no
+verb needing a chosen space, no event drawing only itself). A mixin of MissionChecker
+(checker.py), which holds the document, the roster and the reporting helpers."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler.missions.names import ascii_fold
+
+
+class EventChecks:
+    def mission_event(self) -> None:
+        if "mission_event" not in self.m:
+            self.at((), "V-21", "the mission has no `mission_event`",
+                    "the Event deck holds Mission Specific Event cards; say what they do, "
+                    "e.g. `mission_event: \"spawn_at_exits grunt 1; activate_monsters\"`")
+            return
+        game = self.names.game
+        if game is None or not self.check_event:
+            return
+        from tomecraft.compiler.checks import Checker, check_site_bounds
+        from tomecraft.compiler.model import EffectSite
+        from tomecraft.dsl.parser import EffectSyntaxError, parse
+        site = EffectSite(self.base + ("mission_event",), self.m["mission_event"])
+        try:
+            site.ast = parse(site.text)
+        except EffectSyntaxError as err:
+            line, column = self.doc.effect_position(site.path, err.line, err.column)
+            self.reporter.add(dg.EFFECT_SYNTAX, f"V-21: {err.message}", self.display, line, column,
+                              self.look_alike_hint(site.text) or err.hint or "the mission event is "
+                              "written in the effect language, e.g. `spawn_at_exits grunt 1; "
+                              "activate_monsters`")
+            return
+        scratch = dg.Reporter()
+        checker = Checker(game, scratch)
+        checker.check_site(site, self.doc, self.display, {})
+        # the limits every effect of the content obeys (repeat counts, numbers): past them the
+        # sim would stop on its step budget
+        check_site_bounds(checker, site.ast)
+        for d in scratch.diagnostics:
+            # a name the base game lacks may be a pack's creature or keyword (V-02 says so too)
+            hint = d.hint or (PACK_NAMES if d.code == dg.UNKNOWN_NAME else "")
+            self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}", hint=hint))
+        if not scratch.errors:
+            self.unplayable_creatures(site)
+            self.verbs_without_a_space(site)
+            self.draws_only_itself(site)
+
+    def draws_only_itself(self, site) -> None:
+        """`draw_event` when every Event card left after `remove_cards` is the Mission Specific
+        Event: the event draws itself without end (the sim stopped: 'effects set each other
+        off without end')."""
+        from tomecraft.dsl import nodes as n
+        draws = [c for c in n.walk(site.ast) if isinstance(c, n.Call) and c.verb == "draw_event"]
+        cards = self.names.game.entities.get("event_card", {})
+        removed = set(self.m.get("remove_cards", []))
+        left = [c for cid, c in cards.items() if cid not in removed and c.data.get("deck") == "event"]
+        if draws and left and all(c.data.get("event_kind") == "mission_specific" for c in left):
+            line, column = self.doc.effect_position(site.path, draws[0].pos.line, draws[0].pos.column)
+            self.reporter.add(dg.GAME_RULE, "V-21: the mission event draws an Event card, and "
+                              "after `remove_cards` every one left is the Mission Specific Event: "
+                              "it draws itself without end", self.display, line, column,
+                              "keep other Event cards in the deck, or do not `draw_event`")
+
+    def look_alike_hint(self, text: str) -> str:
+        """A word of the event with a letter of another script that looks like an ASCII one
+        (`wеb_spitter`, Cyrillic е): the hint names the letter and the word to type."""
+        for word in re.findall(r"\w+", text):
+            if not word.isascii() and ascii_fold(word).isascii():
+                return self.names.hint(word, "name", self.names.creatures | self.names.creature_terms)
+        return ""
+
+    def unplayable_creatures(self, site) -> None:
+        """A creature the vocabulary names but no loaded monster plays (a pack's)."""
+        for found in re.finditer(r"[a-z][a-z0-9_]*", site.text):
+            name = found.group()
+            if name in self.names.creature_terms and name not in self.names.creatures:
+                line, column = self.doc.effect_position(site.path, 1, found.start() + 1)
+                self.reporter.add(dg.GAME_RULE, f"V-21: the mission event names {name!r}, which no "
+                                  "loaded monster plays", self.display, line, column,
+                                  "a pack's creature is known with `--pack DIR` (check and sim)")
+
+    def verbs_without_a_space(self, site) -> None:
+        """`place`, `destroy` and `retrieve` act on the space a card chose (a throwable's
+        landing space): a Mission Specific Event chooses none, so the sim stopped at the
+        first event drawn ("destroy: no area", "place flame: no space chosen"), even inside
+        a `target` block."""
+        from tomecraft.dsl import nodes as n
+        for node in n.walk(site.ast):
+            if isinstance(node, n.Call) and node.verb in NEEDS_A_SPACE:
+                line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
+                self.reporter.add(dg.GAME_RULE, f"V-21: `{node.verb}` acts on a space a card chose "
+                                  "(a throwable's landing space), and a Mission Specific Event "
+                                  "chooses none", self.display, line, column,
+                                  "spawn, activate or advance the threat instead, e.g. "
+                                  "`spawn_at_exits grunt 1; activate_monsters`")
+
+
+NEEDS_A_SPACE = {"place", "destroy", "retrieve"}
+
+
+PACK_NAMES = "a pack's creature or keyword is known with `--pack DIR` (check and sim)"
