@@ -112,9 +112,26 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
                  tuple(sorted(threats)))
     key = (situation, repr(sorted(act.items())))
     if key not in memo:
-        with quiet():
-            memo[key] = _try_ability(engine, d, act, threats, situation, now)
+        gain = _worthless_with_fewer(memo, key)
+        if gain is None:
+            with quiet():
+                gain = _try_ability(engine, d, act, threats, situation, now)
+        memo[key] = gain
     return memo[key]
+
+
+def _worthless_with_fewer(memo: dict, key: tuple) -> float | None:
+    """The gain of an earlier trial this round, worth nothing, of the same action in the same
+    situation but for more monsters that may strike (heuristic: the ones left, after a shot
+    killed one, make it worth no more; a third of the retrials in a turn were these, and
+    nearly all still weighed nothing). None when there is none."""
+    situation, act = key
+    threats = set(situation[-1])
+    for (seen, seen_act), gain in memo.items():
+        if seen_act == act and gain is not None and gain <= 0 and seen[:-1] == situation[:-1] \
+                and threats < set(seen[-1]):
+            return gain
+    return None
 
 
 def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], situation,
@@ -180,14 +197,21 @@ def _what_monsters_meet(engine: Engine) -> tuple:
 
 def _threats(engine: Engine, d: Dwarf) -> set[int]:
     """The monsters that could reach `d` (or a dwarf next to it) and attack in their next
-    activation: the ones an ability used here may matter to."""
-    out = set()
+    activation: the ones an ability used here may matter to. None unless one of them could
+    strike `d` itself (heuristic: an ability was seldom worth its place further off, and the
+    monsters' activation on two copies is the player's main cost); then the ability is
+    weighed by what it does at once."""
+    out, strikes = set(), False
     for m in engine.state.monsters.values():
         mdef = engine.monster_def(m)
-        if mdef.attacks is not False and \
-                hx.distance(m.pos, d.pos) <= (mdef.move or 0) + (mdef.attack_range or 0) + 1:
+        if mdef.attacks is False:
+            continue
+        reach = (mdef.move or 0) + (mdef.attack_range or 0)
+        far = hx.distance(m.pos, d.pos)
+        if far <= reach + 1:
             out.add(m.uid)
-    return out
+            strikes = strikes or far <= reach
+    return out if strikes else set()
 
 
 def _monsters_act(trial: Engine, only: set[int]) -> None:
