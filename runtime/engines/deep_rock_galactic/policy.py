@@ -138,9 +138,8 @@ def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[
     # kept when the team ends better off. Ranked 1 at best, so not tried when a rank-0 option
     # is there and only the best count (not `every`)
     if every or not _beaten(out, 1):
-        strong_only = _beaten(out, 4)        # a gain under STRONG would rank 4, not among the best
         for act in ability_actions(engine, d, unweighed(engine)):    # none sure to weigh 0 looked for
-            gain = ability_gain(engine, d, act, now, strong_only)
+            gain = ability_gain(engine, d, act, now)
             if gain is not None and gain > 0:
                 out.append((1 if gain >= STRONG else 4, act))
     if not out:

@@ -90,7 +90,7 @@ def card_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | Non
 STRONG = 4.0      # an ability worth this much (2 health kept) outranks a shot
 
 
-def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline, strong_only: bool = False) -> float | None:
+def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | None:
     """How much an ability's action changes `evaluate` once the monsters have acted next
     (what a shield, a sentry or a stun is for), against the monsters acting without it: both
     tried on copies with the same dice, the second once per decision (`Baseline.idle`: a later
@@ -98,9 +98,8 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline, strong_only
     mineral mined). None if the engine refuses it. Tried again only when
     the round, the dwarf's space or tokens, the tokens on the board, whether it has ammo, or
     the monsters that may strike it change (copies and the monsters' moves are the player's
-    main cost; each ability action costs 1 action, which a dwarf choosing has).
-    `strong_only`: only a gain of STRONG or more changes the player's pick (see `_threats`)."""
-    threats = _threats(engine, d, strong_only)
+    main cost; each ability action costs 1 action, which a dwarf choosing has)."""
+    threats = _threats(engine, d)
     if weighs_nothing(engine, act["do"], bool(threats)):
         return 0.0
     held = engine.__dict__.get("_ability_trials")
@@ -197,18 +196,17 @@ def _what_monsters_meet(engine: Engine) -> tuple:
 
 
 # the attack dice of the monsters that could strike a dwarf under which an ability is weighed by
-# what it does at once when only a STRONG gain counts (heuristic: with one die coming, a trial with
-# the monsters' activation found a strong gain about once in ten, at two copies and two activations)
+# what it does at once (heuristic: with one die coming, a trial with the monsters' activation
+# found a gain that changed the pick about once in twelve, at two copies and two activations)
 STRIKES_WORTH_A_TRIAL = 2
 
 
-def _threats(engine: Engine, d: Dwarf, strong_only: bool = False) -> set[int]:
+def _threats(engine: Engine, d: Dwarf) -> set[int]:
     """The monsters that could reach `d` (or a dwarf next to it) and attack in their next
-    activation: the ones an ability used here may matter to. None unless one of them could
-    strike `d` itself (heuristic: an ability was seldom worth its place further off, and the
-    monsters' activation on two copies is the player's main cost), nor, `strong_only`, unless
-    those that could strike it roll STRIKES_WORTH_A_TRIAL dice or more: then the ability is
-    weighed by what it does at once."""
+    activation: the ones an ability used here may matter to. None unless those that could
+    strike `d` itself roll STRIKES_WORTH_A_TRIAL dice or more (heuristic: an ability was seldom
+    worth its place with fewer, and the monsters' activation on two copies is the player's
+    main cost): then the ability is weighed by what it does at once."""
     out, dice = set(), 0
     for m in engine.state.monsters.values():
         mdef = engine.monster_def(m)
@@ -220,7 +218,7 @@ def _threats(engine: Engine, d: Dwarf, strong_only: bool = False) -> set[int]:
             out.add(m.uid)
             if far <= reach:
                 dice += max(1, mdef.attack_dice or 0)
-    return out if dice >= (STRIKES_WORTH_A_TRIAL if strong_only else 1) else set()
+    return out if dice >= STRIKES_WORTH_A_TRIAL else set()
 
 
 def _monsters_act(trial: Engine, only: set[int]) -> None:
