@@ -110,7 +110,7 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
     situation = (d.seat, d.pos, d.ammo > 0, d.secondary_ammo > 0, tuple(sorted(d.tokens.items())),
                  tuple(sorted((k, len(v)) for k, v in st.tokens.items())), st.sentry, engine.shield,
                  tuple(sorted(threats)))
-    key = (situation, repr(sorted(act.items())))
+    key = (situation, (act["do"], act.get("id")), repr(sorted(act.items())))
     if key not in memo:
         gain = _worthless_with_fewer(memo, key)
         if gain is None:
@@ -121,15 +121,16 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
 
 
 def _worthless_with_fewer(memo: dict, key: tuple) -> float | None:
-    """The gain of an earlier trial this round, worth nothing, of the same action in the same
-    situation but for more monsters that may strike (heuristic: the ones left, after a shot
-    killed one, make it worth no more; a third of the retrials in a turn were these, and
-    nearly all still weighed nothing). None when there is none."""
-    situation, act = key
-    threats = set(situation[-1])
-    for (seen, seen_act), gain in memo.items():
-        if seen_act == act and gain is not None and gain <= 0 and seen[:-1] == situation[:-1] \
-                and threats < set(seen[-1]):
+    """The gain of an earlier trial this round (this dwarf's turn), worth nothing, of the same
+    kind of action by the same dwarf, with the monsters' activation and no monster that may
+    strike now that was not there then (heuristic: once the turn's first trial found an ability
+    worth nothing, the dwarf's shots and steps seldom made it worth more while no monster came
+    into reach; the retrials of a turn were a third of the trials). None when there is none."""
+    situation, kind, _ = key
+    seat, threats = situation[0], set(situation[-1])
+    for (seen, seen_kind, _), gain in memo.items():
+        if gain is not None and gain <= 0 and seen[0] == seat and seen_kind == kind and seen[-1] \
+                and threats <= set(seen[-1]):
             return gain
     return None
 
