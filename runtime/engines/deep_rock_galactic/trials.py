@@ -98,7 +98,8 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
     mineral mined). None if the engine refuses it. Tried again only when
     the round, the dwarf's space or tokens, the tokens on the board, whether it has ammo, or
     the monsters that may strike it change (copies and the monsters' moves are the player's
-    main cost; each ability action costs 1 action, which a dwarf choosing has)."""
+    main cost; each ability action costs 1 action, which a dwarf choosing has), and not when
+    this turn's trial found it worth nothing (`_worthless_this_turn`)."""
     threats = _threats(engine, d)
     if weighs_nothing(engine, act["do"], bool(threats)):
         return 0.0
@@ -112,7 +113,7 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
                  tuple(sorted(threats)))
     key = (situation, (act["do"], act.get("id")), repr(sorted(act.items())))
     if key not in memo:
-        gain = _worthless_with_fewer(memo, key)
+        gain = _worthless_this_turn(memo, key)
         if gain is None:
             with quiet():
                 gain = _try_ability(engine, d, act, threats, situation, now)
@@ -120,7 +121,7 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
     return memo[key]
 
 
-def _worthless_with_fewer(memo: dict, key: tuple) -> float | None:
+def _worthless_this_turn(memo: dict, key: tuple) -> float | None:
     """The gain of an earlier trial this round (this dwarf's turn), worth nothing, of the same
     kind of action by the same dwarf, with the monsters' activation and no monster that may
     strike now that was not there then (heuristic: once the turn's first trial found an ability
@@ -218,7 +219,7 @@ def _threats(engine: Engine, d: Dwarf) -> set[int]:
         if far <= reach + 1:
             out.add(m.uid)
             if far <= reach:
-                dice += max(1, mdef.attack_dice or 0)
+                dice += max(1, mdef.attack_dice or 0)      # an attack with no dice still strikes
     return out if dice >= STRIKES_WORTH_A_TRIAL else set()
 
 
