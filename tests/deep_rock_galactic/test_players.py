@@ -217,9 +217,11 @@ def test_an_abilitys_gain_is_measured_against_the_monsters_acting_in_the_same_ga
     st = engine.state
     gunner = next(d for d in st.dwarves if "shield" in d.tokens)
     gunner.actions = 3
-    beside = next(n for n in hx.sorted_neighbours(gunner.pos) if st.terrain(n) in OPEN
-                  and not st.monster_at(n) and not st.dwarf_at(n) and n not in st.pod)
-    engine.spawn("grunt", beside)
+    beside = [n for n in hx.sorted_neighbours(gunner.pos) if st.terrain(n) in OPEN
+              and not st.monster_at(n) and not st.dwarf_at(n) and n not in st.pod]
+    for at in beside[:trials.STRIKES_WORTH_A_TRIAL]:     # enough dice coming to try the monsters' activation
+        engine.spawn("grunt", at)
+    assert trials._threats(engine, gunner)
     shield = {"do": "shield", "at": gunner.pos}
     assert trials.ability_gain(engine, gunner, shield, trials.Baseline(engine)) is not None
     next(iter(st.monsters.values())).damage += 1

@@ -102,12 +102,6 @@ def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[
                 best = (count, at)
         if best is not None:
             out.append((2, {"do": "throw", "card": card, "at": best[1]}))
-    # the class's abilities (a shield, a sentry, a pack's Shockwave...): each tried on a copy
-    # of the game, then the monsters' next activation; kept when the team ends better off
-    for act in ability_actions(engine, d, unweighed(engine)):    # none sure to weigh 0 looked for
-        gain = ability_gain(engine, d, act, now)
-        if gain is not None and gain > 0:
-            out.append((1 if gain >= STRONG else 4, act))
     # Rock and Stone cards cost no action: played first when in trouble (health 2 or less,
     # ammo 1 or less, a monster within 2), else kept; whatever pack defined a card, it is
     # played only if trying it on a copy of the game leaves the team better off
@@ -153,6 +147,15 @@ def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[
         step = walk(engine, d)
         if step is not None:
             out.append((5, step))
+    # the class's abilities (a shield, a sentry, a pack's Shockwave...), looked for last: each
+    # tried on a copy of the game, then the monsters' next activation (the player's main cost),
+    # kept when the team ends better off. Ranked 1 at best, so not tried when a rank-0 option
+    # is there and only the best count (not `every`)
+    if every or not _beaten(out, 1):
+        for act in ability_actions(engine, d, unweighed(engine)):    # none sure to weigh 0 looked for
+            gain = ability_gain(engine, d, act, now)
+            if gain is not None and gain > 0:
+                out.append((1 if gain >= STRONG else 4, act))
     if not out:
         out.append((9, {"do": "end"}))
     return out

@@ -98,7 +98,8 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
     mineral mined). None if the engine refuses it. Tried again only when
     the round, the dwarf's space or tokens, the tokens on the board, whether it has ammo, or
     the monsters that may strike it change (copies and the monsters' moves are the player's
-    main cost; each ability action costs 1 action, which a dwarf choosing has)."""
+    main cost; each ability action costs 1 action, which a dwarf choosing has), and not when
+    this turn's trial found it worth nothing (`_worthless_this_turn`)."""
     threats = _threats(engine, d)
     if weighs_nothing(engine, act["do"], bool(threats)):
         return 0.0
@@ -110,11 +111,29 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
     situation = (d.seat, d.pos, d.ammo > 0, d.secondary_ammo > 0, tuple(sorted(d.tokens.items())),
                  tuple(sorted((k, len(v)) for k, v in st.tokens.items())), st.sentry, engine.shield,
                  tuple(sorted(threats)))
-    key = (situation, repr(sorted(act.items())))
+    key = (situation, (act["do"], act.get("id")), repr(sorted(act.items())))
     if key not in memo:
-        with quiet():
-            memo[key] = _try_ability(engine, d, act, threats, situation, now)
+        gain = _worthless_this_turn(memo, key)
+        if gain is None:
+            with quiet():
+                gain = _try_ability(engine, d, act, threats, situation, now)
+        memo[key] = gain
     return memo[key]
+
+
+def _worthless_this_turn(memo: dict, key: tuple) -> float | None:
+    """The gain of an earlier trial this round (this dwarf's turn), worth nothing, of the same
+    kind of action by the same dwarf, with the monsters' activation and no monster that may
+    strike now that was not there then (heuristic: once the turn's first trial found an ability
+    worth nothing, the dwarf's shots and steps seldom made it worth more while no monster came
+    into reach; the retrials of a turn were a third of the trials). None when there is none."""
+    situation, kind, _ = key
+    seat, threats = situation[0], set(situation[-1])
+    for (seen, seen_kind, _), gain in memo.items():
+        if gain is not None and gain <= 0 and seen[0] == seat and seen_kind == kind and seen[-1] \
+                and threats <= set(seen[-1]):
+            return gain
+    return None
 
 
 def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], situation,
@@ -178,16 +197,30 @@ def _what_monsters_meet(engine: Engine) -> tuple:
             tuple(tuple(sorted(st.tokens.get(k, {}))) for k in flagged))
 
 
+# the attack dice of the monsters that could strike a dwarf under which an ability is weighed by
+# what it does at once (heuristic: with one die coming, a trial with the monsters' activation
+# found a gain that changed the pick about once in twelve, at two copies and two activations)
+STRIKES_WORTH_A_TRIAL = 2
+
+
 def _threats(engine: Engine, d: Dwarf) -> set[int]:
     """The monsters that could reach `d` (or a dwarf next to it) and attack in their next
-    activation: the ones an ability used here may matter to."""
-    out = set()
+    activation: the ones an ability used here may matter to. None unless those that could
+    strike `d` itself roll STRIKES_WORTH_A_TRIAL dice or more (heuristic: an ability was seldom
+    worth its place with fewer, and the monsters' activation on two copies is the player's
+    main cost): then the ability is weighed by what it does at once."""
+    out, dice = set(), 0
     for m in engine.state.monsters.values():
         mdef = engine.monster_def(m)
-        if mdef.attacks is not False and \
-                hx.distance(m.pos, d.pos) <= (mdef.move or 0) + (mdef.attack_range or 0) + 1:
+        if mdef.attacks is False:
+            continue
+        reach = (mdef.move or 0) + (mdef.attack_range or 0)
+        far = hx.distance(m.pos, d.pos)
+        if far <= reach + 1:
             out.add(m.uid)
-    return out
+            if far <= reach:
+                dice += max(1, mdef.attack_dice or 0)      # an attack with no dice still strikes
+    return out if dice >= STRIKES_WORTH_A_TRIAL else set()
 
 
 def _monsters_act(trial: Engine, only: set[int]) -> None:
