@@ -301,6 +301,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
                 self.play_card(who, choice["card"], "main" if choice["do"] == "card" else "auxiliary")
             else:
                 self.do_move(who, choice)
+            self.check_end()                 # a card may collect the last block (L1134)
         who.steps = 0
         if st.ended or self.rested:
             return
@@ -315,6 +316,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
             if choice["do"] == "pass":
                 break
             self.do_action(who, choice)
+            self.check_end()                 # no blocks left: the game ends at once (L1134)
         who.actions = 0
         if st.ended or self.rested:
             return                           # a Camp's rest ends the turn (L828, L649)

@@ -296,23 +296,21 @@ def _run_step(e: Engine, step: dict) -> None:
         # as in a turn's thesis phase: two stars first, except in Maximum Alert (L623, L1160)
         assert not who.done and (e.state.max_alert or e.stars(who) >= 2), \
             f"no thesis: {e.stars(who)} star(s), two needed outside Maximum Alert"
-        e.thesis(who)
-        e.check_end()           # L1164, L1273: the last scholar's thesis ends the game, as a turn's
+        e.thesis(who)           # the last scholar's thesis ends the game (L1164, L1273)
     elif do == "rest":
         assert not e.state.max_alert, "no rest phase in Maximum Alert"     # L1161 (rest does nothing)
         e.rest(who, move_to_start=not step.get("in_place", False))
     elif do == "turn":
         e.turn(who)
-        e.check_end()
     elif do == "end_of_turn":
         e.end_of_turn(who)
-        e.check_end()
     elif do == "gain_stun":
         e.gain_stun(who, step.get("n", 1))
     elif do == "notebook_changed":
         e.notebook_changed()
     else:
         raise ScenarioError(unknown_step(do, STEP_KEYS))
+    e.check_end()       # as the turn does after each action: the game ends at once (L1134, L1164)
 
 
 def _drop_unasked_answers(e: Engine) -> None:
