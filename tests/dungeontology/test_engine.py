@@ -137,6 +137,7 @@ def test_a_random_agent_is_asked_what_its_choose_would_answer(data):
     ({"scholars": [{"scholar": "valerio"}, {"scholar": "valerio"}]}, "exists once"),
     ({"scholars": [{"scholar": "valerio", "stun": 5}, {"scholar": "sofia"}]}, "stamina"),
     ({"scholars": [{"scholar": "valerio", "notebook": {"civilization": 9}}, {"scholar": "sofia"}]}, "holds"),
+    ({"boss_at": "hall_of_faith"}, "boss_at 'hall_of_faith': no such region is placed"),
 ])
 def test_a_mistyped_or_impossible_scenario_setup_is_an_error(data, setup, named):
     """A setup key the runner does not read would silently play a different game."""

@@ -150,6 +150,9 @@ def build(data, setup: dict) -> Engine:
     st.max_alert = st.panic_revealed = bool(setup.get("max_alert", False))
     tile_of = {t.id: t.pos for t in st.tiles.values()}
     if setup.get("boss_at"):
+        if setup["boss_at"] not in tile_of:      # else a KeyError read as an unknown id
+            raise ScenarioError(f"boss_at {setup['boss_at']!r}: no such region is placed "
+                                f"(list it under regions); placed: {sorted(tile_of)}")
         st.boss_pos = tile_of[setup["boss_at"]]
     st.walls, st.stairs = markers(setup, "walls", tile_of), markers(setup, "stairs", tile_of)
     for seat, spec in enumerate(setup.get("scholars", [])):
@@ -294,7 +297,8 @@ def _run_step(e: Engine, step: dict) -> None:
         e.draw_students(who, step["n"])
     elif do == "thesis":
         # as in a turn's thesis phase: two stars first, except in Maximum Alert (L623, L1160)
-        assert not who.done and (e.state.max_alert or e.stars(who) >= 2), \
+        assert not who.done, f"no thesis: seat {seat}'s game is over (thesis {who.thesis})"
+        assert e.state.max_alert or e.stars(who) >= 2, \
             f"no thesis: {e.stars(who)} star(s), two needed outside Maximum Alert"
         e.thesis(who)           # the last scholar's thesis ends the game (L1164, L1273)
     elif do == "rest":
