@@ -167,6 +167,29 @@ def test_a_mistyped_expectation_is_an_error(data, bad):
     assert failures and ("reserch" in failures[0] or "unknown key" in failures[0]), failures
 
 
+@pytest.mark.parametrize("bad, says", [
+    ({"scholar": 0, "hand": 3}, "hand_size counts them"),
+    ({"scholar": 0, "notebook": {"blue": 1}}, "unknown info block colour 'blue'"),
+    ({"campus": {"bag": 5}}, "campus bag: a mapping"),
+])
+def test_an_expectation_of_the_wrong_kind_says_what_the_key_holds(data, bad, says):
+    """A count for `hand`, a rulebook colour word, a number for `bag`: a message, not a
+    TypeError or a silent mismatch."""
+    scenario = {"setup": {"scholars": [{"scholar": "valerio"}, {"scholar": "sofia"}]}, "expect": [bad]}
+    failures = run_scenario(data, scenario)
+    assert failures and says in failures[0], failures
+
+
+def test_doom_expectations_take_a_count_or_the_card_ids(data):
+    scenario = {"setup": {"scholars": [{"scholar": "valerio", "dooms": ["stumble"],
+                                        "dooms_hidden": ["lost_notes", "debts"]}, {"scholar": "sofia"}]},
+                "expect": [{"scholar": 0, "dooms": 1, "dooms_hidden": 2},
+                           {"scholar": 0, "dooms": ["stumble"], "dooms_hidden": ["debts", "lost_notes"]}]}
+    assert run_scenario(data, scenario) == []
+    scenario["expect"] = [{"scholar": 0, "dooms": ["debts"]}]
+    assert "expected ['debts'], got ['stumble']" in run_scenario(data, scenario)[0]
+
+
 @pytest.mark.parametrize("at, hand, says", [
     (None, ["bully"], "no scheme card is played in the start region"),   # L733
     ("shepherds_shelter", ["shortcut"], "not in seat 0's hand"),

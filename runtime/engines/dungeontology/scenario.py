@@ -30,7 +30,7 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         An answer its step never asks for is what the scholar would answer if offered: it is
         dropped when the step ends, never kept for a later step.
 expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|region|side|
-        lore|dooms|dooms_hidden|steps|done|thesis|actions|stars|research_bonus}
+        lore|dooms|dooms_hidden (a count, or the card ids)|steps|done|thesis|actions|stars|research_bonus}
         | {region, slots|tokens|at|absent} | {attempt: {stealth, alert, ok, kind, by, cards}} | {campus: {bag, bonfire, reserve_students,
         reserve_blocks {colour: n}, alert_filled, max_alert, ended, and the ids in play:
         alert_card, boss_card, panic_card, clan_card, notebook}}
@@ -325,6 +325,23 @@ def _drop_unasked_answers(e: Engine) -> None:
         agent.choices.clear()
 
 
+def _scholar_want(key: str, want):
+    """A scholar expectation in the form it is compared in; a value of the wrong kind is a
+    scenario error that says what the key holds (it was a TypeError, or a silent mismatch)."""
+    if key == "notebook":
+        if not isinstance(want, dict):
+            raise ScenarioError(f"notebook: a mapping {{colour: blocks}}, got {want!r}")
+        check_colours(list(want), "notebook")
+        return {c: n for c, n in want.items() if n}
+    if key == "hand":
+        if not isinstance(want, list):
+            raise ScenarioError(f"hand: the list of card ids (hand_size counts them), got {want!r}")
+        return sorted(want)
+    if key in ("dooms", "dooms_hidden") and isinstance(want, list):
+        return sorted(want)                  # the ids, as in the setup; a number counts them
+    return want
+
+
 def _check(e: Engine, exp: dict) -> str | None:
     check_expect_keys(exp, option_shapes(e))
     st = e.state
@@ -350,10 +367,9 @@ def _check(e: Engine, exp: dict) -> str | None:
             if key not in values:
                 raise ScenarioError(f"unknown scholar key {key!r} ({', '.join(sorted(values))})")
             got = values[key]
-            if key == "notebook":
-                want = {c: n for c, n in want.items() if n}
-            if key == "hand":
-                want = sorted(want)
+            want = _scholar_want(key, want)
+            if key in ("dooms", "dooms_hidden") and isinstance(want, list):
+                got = sorted(s.dooms if key == "dooms" else s.dooms_hidden)
             if got != want:
                 return f"scholar {exp['scholar']} {key}: expected {want!r}, got {got!r}"
         return None
@@ -395,6 +411,8 @@ def _check(e: Engine, exp: dict) -> str | None:
                 raise ScenarioError(f"unknown campus key {key!r} ({', '.join(sorted(values))})")
             got = values[key]
             if key in ("bag", "reserve_blocks"):
+                if not isinstance(want, dict):
+                    raise ScenarioError(f"campus {key}: a mapping such as {got or {'normal': 1}}, got {want!r}")
                 want = {k: v for k, v in want.items() if v}
             if got != want:
                 return f"campus {key}: expected {want!r}, got {got!r}"
