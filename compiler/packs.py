@@ -176,7 +176,7 @@ def _requires_hint(need: str, game: str) -> str:
     shipped = sorted(p.name for p in (project_root() / "content" / game / "packs").glob("*/"))
     close = did_you_mean(need, shipped)
     return (close + " (the game's shipped packs load by id); else " if close else "") + \
-        "pass the required pack first with --pack"
+        "pass the required pack with --pack"
 
 
 def _not_a_folder(root: Path, reporter: dg.Reporter) -> bool:
@@ -234,9 +234,48 @@ def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game
     game.packs.append(base_pack)
     _load_pack_files(game, base_pack, base_root, reporter)
     origins: dict = {}  # (name type, name) -> where a pack (re)defined it: see _vocabulary_of
-    for root in distinct_folders(extra):
+    for root in requires_first(distinct_folders(extra)):
         _add_pack(game, root, reporter, origins)
     return game
+
+
+def requires_first(folders: list[Path]) -> list[Path]:
+    """`folders` in the order given, except that a pack comes after the packs among them it
+    `requires` (`--pack B --pack A` with B requiring A loads A, then B): the order of --pack
+    options, or a PATH before its --pack, made a clean pair fail with 'not loaded before it'
+    and cascade (B's `replace: true` found nothing, A's entity was 'already defined').
+    A cycle keeps the given order at the pack that closes it, whose requires: is reported."""
+    needs, by_id = {}, {}
+    for folder in folders:
+        pack_id, needs[folder] = _id_and_requires(folder)
+        by_id.setdefault(pack_id, folder)
+    ordered: list[Path] = []
+    seen: set[Path] = set()
+
+    def place(folder: Path) -> None:
+        if folder in seen:
+            return
+        seen.add(folder)
+        for need in needs[folder]:
+            if need in by_id:
+                place(by_id[need])
+        ordered.append(folder)
+
+    for folder in folders:
+        place(folder)
+    return ordered
+
+
+def _id_and_requires(root: Path) -> tuple[object, list]:
+    """A pack folder's id and `requires:` ids, read quietly: the load that follows reports
+    what is wrong with its pack.yaml (the loader remembers the file, so it is read once)."""
+    path = root / "pack.yaml"
+    doc = loader.load(path, dg.Reporter(), display_path(path)) if path.is_file() and not root.is_symlink() else None
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    requires = data.get("requires")
+    needs = [need for need in requires if isinstance(need, str)] if isinstance(requires, list) else []
+    pack_id = data.get("id")
+    return (pack_id if isinstance(pack_id, str) else None), needs
 
 
 def distinct_folders(folders: list[Path]) -> list[Path]:

@@ -180,8 +180,26 @@ def test_requires_satisfied_in_order(base, tmp_path):
     second = make_pack(tmp_path, "second", manifest_extra="requires: [first]\n")
     _, reporter = compile_with(base, [first, second])
     assert reporter.diagnostics == []
-    _, reporter = compile_with(base, [second, first])
-    assert [d.code for d in reporter.diagnostics] == [dg.PACK]
+
+
+def test_a_required_pack_given_after_the_pack_loads_first(base, tmp_path):
+    """`--pack second --pack first` (or `check second --pack first`) with second replacing
+    first's tile: 'not loaded before it', then second's replace found nothing and first's
+    tile was 'already defined' (fifth packs blind test)."""
+    first = make_pack(tmp_path, "first", files={"t.yaml": tile("mud", "Mud")})
+    second = make_pack(tmp_path, "second", manifest_extra="requires: [first]\n", files={
+        "t.yaml": tile("mud", "Deep mud", extra="    replace: true\n")})
+    game, reporter = compile_with(base, [second, first])
+    assert reporter.diagnostics == []
+    assert [p.id for p in game.packs][-2:] == ["first", "second"]
+    assert game.entities["tile_kind"]["mud"].data["name"]["en"] == "Deep mud"
+
+
+def test_packs_requiring_each_other_are_one_error(base, tmp_path):
+    one = make_pack(tmp_path, "one", manifest_extra="requires: [two]\n")
+    two = make_pack(tmp_path, "two", manifest_extra="requires: [one]\n")
+    _, reporter = compile_with(base, [one, two])
+    assert [(d.code, Path(d.file).parent.name) for d in reporter.diagnostics] == [(dg.PACK, "two")]
 
 
 def test_same_pack_folder_twice_is_loaded_once(base, tmp_path):
@@ -366,8 +384,8 @@ def test_a_text_field_read_as_a_number_says_to_quote_it(tmp_path, version, hint)
 @pytest.mark.parametrize("game, need, hint", [
     ("dungeontology", "tomb_party", "'tomb_party' is a pack for clank_catacombs, not dungeontology: remove it"),
     ("clank_catacombs", "tomb_partyy", "did you mean `tomb_party`? (the game's shipped packs load by "
-     "id); else pass the required pack first with --pack"),
-    ("clank_catacombs", "my_other_pack", "pass the required pack first with --pack"),
+     "id); else pass the required pack with --pack"),
+    ("clank_catacombs", "my_other_pack", "pass the required pack with --pack"),
 ])
 def test_a_required_pack_that_is_not_loaded_says_what_it_is(tmp_path, monkeypatch, game, need, hint):
     """A newcomer's `requires: [tomb_party]` in a Dungeontology pack was told to pass it with
