@@ -234,17 +234,25 @@ def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game
     game.packs.append(base_pack)
     _load_pack_files(game, base_pack, base_root, reporter)
     origins: dict = {}  # (name type, name) -> where a pack (re)defined it: see _vocabulary_of
-    for root in requires_first(distinct_folders(extra)):
+    for root in load_order(base_root, extra):
         _add_pack(game, root, reporter, origins)
     return game
 
 
-def requires_first(folders: list[Path]) -> list[Path]:
-    """`folders` in the order given, except that a pack comes after the packs among them it
-    `requires` (`--pack B --pack A` with B requiring A loads A, then B): the order of --pack
-    options, or a PATH before its --pack, made a clean pair fail with 'not loaded before it'
-    and cascade (B's `replace: true` found nothing, A's entity was 'already defined').
-    A cycle keeps the given order at the pack that closes it, whose requires: is reported."""
+def load_order(base_root: Path, folders: list[Path]) -> list[Path]:
+    """The pack folders a game with these packs loads, in order: each folder once, the game's
+    shipped packs a pack `requires` added, and every pack after the packs it requires."""
+    return requires_first(distinct_folders(folders), base_root / "packs")
+
+
+def requires_first(folders: list[Path], shipped: Path | None = None) -> list[Path]:
+    """`folders` in the order given, except that a pack comes after the packs it `requires`:
+    those among `folders`, and the game's shipped packs (folders of `shipped`) it names but
+    `folders` lack. The order of --pack options, or a PATH before its --pack, made a clean pair
+    fail with 'not loaded before it' and cascade (B's `replace: true` found nothing, A's
+    entity was 'already defined'); `sim --pack P` with P requiring tomb_party said tomb_party
+    was not loaded while `check P` loaded it. A cycle keeps the given order at the pack that
+    closes it, whose requires: is reported."""
     needs, by_id = {}, {}
     for folder in folders:
         pack_id, needs[folder] = _id_and_requires(folder)
@@ -257,6 +265,9 @@ def requires_first(folders: list[Path]) -> list[Path]:
             return
         seen.add(folder)
         for need in needs[folder]:
+            if need not in by_id and shipped is not None and (shipped / need / "pack.yaml").is_file():
+                by_id[need] = shipped / need
+                needs[shipped / need] = _id_and_requires(shipped / need)[1]
             if need in by_id:
                 place(by_id[need])
         ordered.append(folder)

@@ -414,3 +414,18 @@ def test_a_verbs_arguments_the_other_way_round_are_one_error_with_the_order(tmp_
     got = [(d.code, d.message, d.hint) for d in reporter.diagnostics if d.severity == dg.ERROR]
     assert got == [(dg.WRONG_TYPE, "'gain' takes its arguments the other way round",
                     "write `gain gold 2`; usage: gain <resource:resource> <amount:int>")], got
+
+
+def test_a_shipped_pack_a_pack_requires_is_loaded_by_every_command(tmp_path):
+    """`check P` loaded the tomb_party P requires, but `sim --pack P` (every command but check)
+    said 'pack needs tomb_party, which is not loaded before it', with a hint naming tomb_party
+    as the close spelling of itself (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "party_extras", "requires: [tomb_party]\n", "clank_catacombs", {
+        "t.yaml": "tokens:\n  - id: party_treasure_25\n    replace: true\n"
+                  "    name: {zh: 宝藏1, en: Treasure 1}\n    source: approximation\n"
+                  "    note: fan\n    token_type: treasure\n    count: 1\n    points: 1\n"
+                  "    value: 1\n    above_equal: true\n"})
+    game, reporter = compile_with(REPO / "content" / "clank_catacombs", [pack])
+    assert reporter.diagnostics == []
+    assert [p.id for p in game.packs] == ["clank_catacombs", "tomb_party", "party_extras"]
+    assert game.entities["token"]["party_treasure_25"].data["points"] == 1
