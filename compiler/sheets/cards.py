@@ -50,8 +50,8 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
     stats = []
     for field, label in (kind_spec.get("stats") or {}).items():
         value = data.get(field)
-        if value is None or value is False or value == [] or value == 0:
-            continue
+        if value is None or value is False or value == [] or (value == 0 and not label.get("zero")):
+            continue    # a 0 is left out unless it is a price (`zero: true`): "Skill 0" is free
         words = _text(label, lang)
         if value is True:
             stats.append(words)
