@@ -158,3 +158,20 @@ def test_a_packs_free_clank_card_prints_its_cost_of_0(tmp_path, lang, says):
     bard = next(c for page in cards.pages(packed, lang, Footnotes()) for c in page["cards"]
                 if c["name"] in ("Bard", "吟游诗人"))
     assert bard["stats"] == [says]
+
+
+def test_every_copy_of_the_shipped_games_is_printed_and_a_huge_count_is_said():
+    """At most 20 copies were printed, silently: The Cave's 40 traverse tokens printed 20, and
+    a pack's `count: 5000` printed 20 with no word (fifth packs blind test)."""
+    cave = compile_game(REPO / "content" / "the_cave")
+    laid = [c["name"] for page in cards.pages(cave, "en", Footnotes()) for c in page["cards"]]
+    assert laid.count("Traverse token") == 40
+    assert cards.capped_notes(cave) == []
+    entity = cave.entities["token"]["traverse"]
+    entity.data["supply"] = 5000
+    try:
+        notes = cards.capped_notes(cave)
+    finally:
+        entity.data["supply"] = 40
+    assert notes == [f"note: {entity.display}:11: token 'traverse' has 5000 copies; "
+                     f"{cards.MAX_COPIES} are printed"]
