@@ -10,6 +10,12 @@ from tomecraft.compiler.model import Game
 RESOURCES = ("potion", "scroll", "food", "ammo", "gold")
 
 
+def _windows(game: Game) -> list[str]:
+    """The windows a relic's schema allows (action, pre_battle, battle_round...)."""
+    fields = (game.vocab.kinds.get("relic") or {}).get("fields") or {}
+    return list((fields.get("window") or {}).get("enum") or [])
+
+
 def check(game: Game, reporter: dg.Reporter) -> None:
     relics = game.of_kind("relic")
     if relics:
@@ -20,9 +26,14 @@ def check(game: Game, reporter: dg.Reporter) -> None:
                        f"{len(identity)} relics are marked identity; the game has exactly one [岩德身份牌] (L186)")
     for relic in relics:
         use, window = relic.data.get("use"), relic.data.get("window")
-        if bool(use) != bool(window):
-            report(reporter, relic, "use" if use else "window",
-                   "a relic with `use` needs a `window` (when it may be activated), and only then")
+        if use and not window:
+            report(reporter, relic, "use",
+                   "a relic with `use` needs a `window`: when it may be activated",
+                   hint="add `window:` (" + ", ".join(_windows(game)) + ")")
+        elif window and not use:    # said 'needs a window, and only then' at the window it had
+            report(reporter, relic, "window",
+                   "`window` is when a relic's `use` may be activated, and this relic has no `use`",
+                   hint="remove `window:` (a `passive` needs none), or give the relic a `use`")
         label = relic.data.get("label")
         if label and use and not re.search(rf"\bpay {label}\b", use):
             report(reporter, relic, "use",

@@ -31,6 +31,13 @@ def test_the_shipped_content_is_clean(run_cli):
     (("relics.yaml", "    window: action\n    use: \"turn_sideways -> draw_main 1\"",
       "    window: action\n    use: \"draw_main 1\""), "turns sideways when used"),
     (("events.yaml", "resource: gold, count: 3", "resource: food, count: 3"), "no loot card turns into gold"),
+    # a passive relic with a window was told it 'needs a `window` ..., and only then'
+    (("relics.yaml", "    window: action\n    use: \"turn_sideways -> draw_main 1\"",
+      "    window: action\n    passive: \"on descend: draw_main 1\""),
+     "`window` is when a relic's `use` may be activated, and this relic has no `use`"),
+    (("relics.yaml", "    window: action\n    use: \"turn_sideways -> draw_main 1\"",
+      "    use: \"turn_sideways -> draw_main 1\""),
+     "a relic with `use` needs a `window`: when it may be activated\n"),
 ])
 def test_broken_content_is_reported(tmp_path, run_cli, edit, message):
     code, out, _ = check(tmp_path, edit, run_cli)
