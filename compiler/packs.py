@@ -480,13 +480,27 @@ def validate_entities(game: Game, reporter: dg.Reporter) -> None:
     for pack_id, removals in game.removals.items():
         for doc, i, kind, entity_id in removals:
             if game.entities.get(kind, {}).pop(entity_id, None) is None:
-                from tomecraft.compiler.checks import did_you_mean  # late import: checks imports model
-                mark = doc.mark(("remove", i))
-                reporter.add(dg.PACK_CONFLICT, f"cannot remove {kind} {entity_id!r}: no such entity",
-                             doc_display(doc), mark.line, mark.column,
-                             did_you_mean(str(entity_id), sorted(game.entities.get(kind, {}))))
+                _report_removal_of_nothing(game, doc, i, kind, entity_id, reporter)
     game.pending.clear()
     _check_not_empty(game, reporter)
+
+
+def _report_removal_of_nothing(game: Game, doc: loader.Document, i: int, kind: str,
+                               entity_id: str, reporter: dg.Reporter) -> None:
+    """A removal that found nothing: a kind the game has not (`crad`, said at `kind:` with the
+    close kind; it read 'cannot remove crad ...: no such entity' with no hint), else an id."""
+    from tomecraft.compiler.checks import did_you_mean  # late import: checks imports model
+    if kind not in game.vocab.kinds:
+        mark = doc.mark(("remove", i, "kind"))
+        reporter.add(dg.PACK_CONFLICT, f"cannot remove {kind} {entity_id!r}: the game has no "
+                     f"entity kind {kind!r}", doc_display(doc), mark.line, mark.column,
+                     did_you_mean(str(kind), sorted(game.vocab.kinds)) or
+                     "kinds: " + ", ".join(sorted(game.vocab.kinds)))
+        return
+    mark = doc.mark(("remove", i))
+    reporter.add(dg.PACK_CONFLICT, f"cannot remove {kind} {entity_id!r}: no such entity",
+                 doc_display(doc), mark.line, mark.column,
+                 did_you_mean(str(entity_id), sorted(game.entities.get(kind, {}))))
 
 
 def _defines_anything(data) -> bool:

@@ -265,6 +265,16 @@ def test_remove_of_a_missing_entity_is_an_error(base, tmp_path):
     assert "d05_tokens_take_no_slots" not in game.entities["rule"]
 
 
+def test_a_removal_of_a_misspelt_kind_says_the_kind_and_the_close_one(base, tmp_path):
+    """`{kind: tile_knd, id: water}` read 'cannot remove tile_knd 'water': no such entity', with
+    no hint, at the entry's start (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "lean3", manifest_extra="remove:\n  - {kind: tile_knd, id: water}\n")
+    _, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.PACK_CONFLICT, "pack.yaml", 5, 12)]
+    assert "the game has no entity kind 'tile_knd'" in reporter.diagnostics[0].message
+    assert reporter.diagnostics[0].hint == "did you mean `tile_kind`?"
+
+
 def test_check_cli_with_pack(base, tmp_path, capsys):
     from tomecraft.compiler import cli
     pack = make_pack(tmp_path, "clash2", files={"t.yaml": tile("normal", "Clash")})
