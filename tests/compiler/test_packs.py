@@ -439,3 +439,20 @@ def test_a_shipped_pack_a_pack_requires_is_loaded_by_every_command(tmp_path):
     assert reporter.diagnostics == []
     assert [p.id for p in game.packs] == ["clank_catacombs", "tomb_party", "party_extras"]
     assert game.entities["token"]["party_treasure_25"].data["points"] == 1
+
+
+def test_a_misspelt_value_of_a_list_of_values_gets_the_close_one(tmp_path):
+    """`card_type: aquire` got only 'one of: acquire, device, ...' (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "aquire", game="clank_catacombs", files={"c.yaml": """cards:
+  - id: bard
+    name: {zh: 吟游诗人, en: Bard}
+    source: approximation
+    note: a test
+    card_type: aquire
+    count: 1
+    cost: 3
+"""})
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "clank_catacombs", [pack], reporter)
+    hints = [d.hint for d in reporter.diagnostics if d.line == 6]
+    assert hints == ["did you mean `acquire`? (one of: acquire, device, monster, reserve, starting)"]
