@@ -518,8 +518,17 @@ def _check_not_empty(game: Game, reporter: dg.Reporter) -> None:
     for kind, spec in sorted(game.vocab.kinds.items()):
         if game.entities.get(kind):
             continue
-        mark = doc.mark(("kinds", kind), key=True)
         plural = spec.get("plural", kind)
+        removal = [(d, i) for entries in game.removals.values() for d, i, k, _ in entries if k == kind]
+        if removal:     # said at the pack's last removal: it stood at the base game's game.yaml
+            removal_doc, i = removal[-1]
+            mark = removal_doc.mark(("remove", i))
+            reporter.add(dg.NO_CONTENT, f"the game has no {plural} left: the packs removed them "
+                         "all", doc_display(removal_doc), mark.line, mark.column,
+                         f"keep at least one, or give the pack its own {plural} (or replace one: "
+                         "same id, `replace: true`)")
+            continue
+        mark = doc.mark(("kinds", kind), key=True)
         reporter.add(dg.NO_CONTENT, f"the game has no {plural}: no content file defines any, "
                      "or packs removed them all", doc_display(doc), mark.line, mark.column,
                      f"the base game's content files must list its {plural} (`{plural}:`)")

@@ -275,6 +275,16 @@ def test_a_removal_of_a_misspelt_kind_says_the_kind_and_the_close_one(base, tmp_
     assert reporter.diagnostics[0].hint.startswith("did you mean `tile_kind`")
 
 
+def test_a_pack_removing_every_entity_of_a_kind_is_told_at_its_removal(base, tmp_path):
+    """It stood at the base game's game.yaml ('the base game's content files must list its
+    scorings'), a line the fan cannot change (fifth packs blind test: every intern removed)."""
+    pack = make_pack(tmp_path, "no_scoring", manifest_extra="remove:\n  - {kind: scoring, id: scoring}\n")
+    _, reporter = compile_with(base, [pack])
+    found = [d for d in reporter.diagnostics if d.code == dg.NO_CONTENT]
+    assert [(Path(d.file).name, d.line) for d in found] == [("pack.yaml", 5)], dg.format_text(reporter)
+    assert "the packs removed them all" in found[0].message and "keep at least one" in found[0].hint
+
+
 def test_check_cli_with_pack(base, tmp_path, capsys):
     from tomecraft.compiler import cli
     pack = make_pack(tmp_path, "clash2", files={"t.yaml": tile("normal", "Clash")})
