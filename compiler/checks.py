@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from tomecraft.compiler import diagnostics as dg, names
@@ -562,6 +563,46 @@ def check_provenance(game: Game, reporter: dg.Reporter) -> None:
                     reporter.add(dg.PROVENANCE, f"{section} names field {field_name!r}, "
                                  "which this entity does not have", entity.display,
                                  mark.line, mark.column)
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def check_texts(game: Game, reporter: dg.Reporter) -> None:
+    """A `{zh, en}` text each sheet prints in its own language: a pack's `{zh: Harvest, en:
+    Harvest}` put English on the Chinese sheets, with a clean check (fifth packs blind test)."""
+    for entity in game.all():
+        for path, text in _texts(entity.data):
+            _check_text(entity.doc, entity.display, entity.path + path, text, reporter)
+    for doc in game.documents:      # a pack's vocabulary: its terms, zones, keywords...
+        if doc.path.name == "pack.yaml" and isinstance(doc.data, dict):
+            for path, text in _texts(doc.data.get("vocabulary"), ("vocabulary",)):
+                _check_text(doc, _display(doc), path, text, reporter)
+
+
+def _texts(value, path: tuple = ()):
+    """(path, {zh, en}) of every text inside an entity's data."""
+    if isinstance(value, dict):
+        if isinstance(value.get("zh"), str) and isinstance(value.get("en"), str):
+            yield path, value
+        for key, inner in value.items():
+            yield from _texts(inner, path + (key,))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            yield from _texts(inner, path + (i,))
+
+
+def _check_text(doc, display: str, path: tuple, text: dict, reporter: dg.Reporter) -> None:
+    if not _CJK.search(text["zh"]) and re.search("[A-Za-z]", text["zh"]):
+        mark = doc.mark(path + ("zh",))
+        reporter.add(dg.WRONG_LANGUAGE, f"the Chinese text {text['zh']!r} holds no Chinese: the "
+                     "Chinese sheets print it as it is", display, mark.line, mark.column,
+                     "write `zh:` in Chinese")
+    if _CJK.search(text["en"]):
+        mark = doc.mark(path + ("en",))
+        reporter.add(dg.WRONG_LANGUAGE, f"the English text {text['en']!r} holds Chinese: the "
+                     "English sheets print it as it is", display, mark.line, mark.column,
+                     "write `en:` in English")
 
 
 def entities_mentioning(game: Game, name: str) -> list[tuple[Entity, EffectSite]]:

@@ -285,6 +285,17 @@ def test_a_pack_removing_every_entity_of_a_kind_is_told_at_its_removal(base, tmp
     assert "the packs removed them all" in found[0].message and "keep at least one" in found[0].hint
 
 
+def test_a_text_in_the_other_language_is_warned_where_it_is(base, tmp_path):
+    """`{zh: Harvest, en: ...}` put English on the Chinese sheets (and Chinese in `en:` on the
+    English ones) with a clean check (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "langs", manifest_extra=(
+        "vocabulary:\n  terms:\n    token:\n      mud: {zh: 泥, en: 泥}\n"),
+        files={"t.yaml": TILE.format(id="mud_hole", zh="Mud hole", en="Mud hole", extra="")})
+    _, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.WRONG_LANGUAGE, "pack.yaml", 7, 24),
+                              (dg.WRONG_LANGUAGE, "t.yaml", 3, 16)], dg.format_text(reporter)
+
+
 def test_check_cli_with_pack(base, tmp_path, capsys):
     from tomecraft.compiler import cli
     pack = make_pack(tmp_path, "clash2", files={"t.yaml": tile("normal", "Clash")})
