@@ -584,6 +584,7 @@ def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plura
             continue
         entity = Entity(kind, raw["id"], raw, pack.id, doc, display, path)
         _register(table, entity, reporter)
+        _check_two_replacements(game, entity, reporter)
         for sub, note, value in schemas.walk_annotated(schema, raw):
             if note == "effect":
                 entity.effects.append(_site(path + sub, value))
@@ -596,6 +597,37 @@ def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plura
 def _site(path: tuple, text: str):
     from tomecraft.compiler.model import EffectSite
     return EffectSite(path, text)
+
+
+def _check_two_replacements(game: Game, entity: Entity, reporter: dg.Reporter) -> None:
+    """Two packs replacing one entity, neither requiring the other, are a conflict reported at
+    both (as two packs defining one keyword are): the one loaded last won, silently, so the
+    game depended on the order of --pack options."""
+    replaced = entity.replaced
+    if replaced is None or replaced.pack in (game.packs[0].id, entity.pack) \
+            or replaced.pack in _required_by(game, entity.pack):
+        return
+    for here, other in ((replaced, entity), (entity, replaced)):
+        mark = here.doc.mark(here.path + ("id",))
+        reporter.add(dg.PACK_CONFLICT, f"{here.kind} {here.id!r} is replaced by both packs "
+                     f"{here.pack!r} and {other.pack!r} (also at {other.display}:{other.line})",
+                     here.display, mark.line, mark.column,
+                     "make one pack require the other (its replacement then wins), or replace "
+                     "different entities")
+
+
+def _required_by(game: Game, pack_id: str) -> set[str]:
+    """The ids of the packs `pack_id` requires, directly or through the packs it requires."""
+    manifests = {p.id: p.manifest or {} for p in game.packs}
+    found: set[str] = set()
+    todo = [pack_id]
+    while todo:
+        needs = manifests.get(todo.pop(), {}).get("requires") or []
+        for need in needs if isinstance(needs, list) else []:
+            if isinstance(need, str) and need not in found:
+                found.add(need)
+                todo.append(need)
+    return found
 
 
 def _register(table: dict, entity: Entity, reporter: dg.Reporter) -> None:

@@ -202,6 +202,20 @@ def test_packs_requiring_each_other_are_one_error(base, tmp_path):
     assert [(d.code, Path(d.file).parent.name) for d in reporter.diagnostics] == [(dg.PACK, "two")]
 
 
+def test_two_packs_replacing_one_entity_conflict_unless_one_requires_the_other(base, tmp_path):
+    """Both replaced the base's tile kind and the one loaded last won, silently: the game
+    depended on the order of --pack options (fifth packs blind test)."""
+    one = make_pack(tmp_path, "one", files={"t.yaml": tile("normal", "One", extra="    replace: true\n")})
+    two = make_pack(tmp_path, "two", files={"t.yaml": tile("normal", "Two", extra="    replace: true\n")})
+    _, reporter = compile_with(base, [one, two])
+    assert keys(reporter) == [(dg.PACK_CONFLICT, "t.yaml", 2, 9)] * 2
+    assert {Path(d.file).parent.name for d in reporter.diagnostics} == {"one", "two"}
+    (two / "pack.yaml").write_text("id: two\ngame: the_cave\nversion: '1.0'\nrequires: [one]\n",
+                                   encoding="utf-8")
+    game, reporter = compile_with(base, [two, one])
+    assert reporter.diagnostics == [] and game.entities["tile_kind"]["normal"].pack == "two"
+
+
 def test_same_pack_folder_twice_is_loaded_once(base, tmp_path):
     pack = make_pack(tmp_path, "twice")
     _, reporter = compile_with(base, [pack, pack.parent / "." / "twice"])
