@@ -605,6 +605,33 @@ def _check_text(doc, display: str, path: tuple, text: dict, reporter: dg.Reporte
                      "write `en:` in English")
 
 
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)(?::plural)?\}")
+
+
+def check_keyword_texts(game: Game, reporter: dg.Reporter) -> None:
+    """A keyword's zh/en text fills `{param}` placeholders with its parameters: a pack's
+    `text: {en: "jingle {m}"}` for a parameter `n` was printed 'Jingle {m}.' with a clean
+    check, and a text leaving out a number parameter printed no number (fifth packs blind
+    test)."""
+    for name, keyword in sorted(game.vocab.keywords.items()):
+        if keyword.text is None or not keyword.origin:
+            continue
+        doc, path = keyword.origin
+        params = {p.name: p.type for p in keyword.params}
+        for lang in ("zh", "en"):
+            used = _PLACEHOLDER.findall(keyword.text.get(lang))
+            mark = doc.mark(path[:-1] + ("text", lang))
+            for unknown in dict.fromkeys(u for u in used if u not in params):
+                reporter.add(dg.VOCAB, f"keyword {name!r}: the {lang} text's {{{unknown}}} is no "
+                             "parameter of the keyword", _display(doc), mark.line, mark.column,
+                             did_you_mean(unknown, params) or
+                             ("parameters: " + ", ".join(params) if params else "it has no parameters"))
+            for missing in (p for p, type_ in params.items() if type_ == "int" and p not in used):
+                reporter.add(dg.NO_TEXT, f"keyword {name!r}: the {lang} text leaves out the number "
+                             f"{{{missing}}}: the sheets print no number", _display(doc),
+                             mark.line, mark.column, f"put {{{missing}}} where the number is read")
+
+
 def entities_mentioning(game: Game, name: str) -> list[tuple[Entity, EffectSite]]:
     """Effect sites whose AST uses `name` anywhere (for cheat sheets: how a token is earned)."""
     index = game.__dict__.get("_mentions")

@@ -310,6 +310,21 @@ def test_a_text_in_the_other_language_is_warned_where_it_is(base, tmp_path):
                               (dg.WRONG_LANGUAGE, "t.yaml", 3, 16)], dg.format_text(reporter)
 
 
+def test_a_keyword_text_with_a_placeholder_no_parameter_fills_is_refused(base, tmp_path):
+    """`text: {zh: "叮当", en: "jingle {m}"}` for a parameter `n` printed 'Jingle {m}.' and no
+    number in Chinese, with a clean check (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "jingle", manifest_extra=(
+        "vocabulary:\n  keywords:\n    jingle:\n      params: [{name: n, type: int}]\n"
+        "      effect: \"pay ap n\"\n      text: {zh: \"叮当\", en: \"jingle {m}\"}\n"))
+    _, reporter = compile_with(base, [pack])
+    found = sorted((d.code, d.line, d.message) for d in reporter.diagnostics)
+    assert found == [
+        (dg.NO_TEXT, 9, "keyword 'jingle': the en text leaves out the number {n}: the sheets print no number"),
+        (dg.NO_TEXT, 9, "keyword 'jingle': the zh text leaves out the number {n}: the sheets print no number"),
+        (dg.VOCAB, 9, "keyword 'jingle': the en text's {m} is no parameter of the keyword"),
+    ], dg.format_text(reporter)
+
+
 def test_check_cli_with_pack(base, tmp_path, capsys):
     from tomecraft.compiler import cli
     pack = make_pack(tmp_path, "clash2", files={"t.yaml": tile("normal", "Clash")})
