@@ -86,7 +86,8 @@ def _check_intern_cards_give_them(game: Game, reporter: dg.Reporter) -> None:
     A pack's Trick card with `intern:` and no main checked clean and its intern never came."""
     for card in game.of_kind("scheme_card"):
         intern = card.data.get("intern")
-        if intern is None or card.data.get("main") or card.data.get("fate_bonus"):
+        if intern is None or card.data.get("main") or card.data.get("fate_bonus") \
+                or intern not in game.entities.get("intern_card", {}):    # TC-R001's to say
             continue
         report(reporter, card, "intern",
                f"scheme card {card.id!r} has no main effect (nor a Fate card's central value): "
