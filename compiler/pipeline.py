@@ -133,8 +133,11 @@ class Target:
 
     @property
     def label(self) -> str:
-        # (resolved: a pack given as `.` or `..` has no name of its own)
-        return self.base.resolve().name + "".join(f" + {p.resolve().name}" for p in self.packs)
+        # (resolved: a pack given as `.` or `..` has no name of its own), in the order the
+        # packs load: `check B --pack A` with B requiring A says "+ A + B"
+        from tomecraft.compiler import packs
+        return self.base.resolve().name + "".join(
+            f" + {p.resolve().name}" for p in packs.load_order(self.base, self.packs))
 
 
 def with_shipped_packs(root: Path) -> list[Target]:

@@ -193,6 +193,8 @@ def test_a_required_pack_given_after_the_pack_loads_first(base, tmp_path):
     assert reporter.diagnostics == []
     assert [p.id for p in game.packs][-2:] == ["first", "second"]
     assert game.entities["tile_kind"]["mud"].data["name"]["en"] == "Deep mud"
+    # `checking the_cave + second + first` named them in the order given, not loaded
+    assert pipeline.Target(base, [second, first]).label == "the_cave + first + second"
 
 
 def test_packs_requiring_each_other_are_one_error(base, tmp_path):
