@@ -17,7 +17,10 @@ SCALAR_TYPES = {"int", "bool", "any"}
 
 
 def did_you_mean(name: str, candidates) -> str:
-    close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
+    candidates = list(candidates)
+    close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+    if not close and len(name) >= 3:    # `gain` for gain_token: a word of the name
+        close = sorted(c for c in candidates if name in str(c).split("_"))[:3]
     if not close:
         return ""
     return "did you mean " + " or ".join(f"`{c}`" for c in close) + "?"

@@ -508,3 +508,12 @@ def test_a_misspelt_value_of_a_list_of_values_gets_the_close_one(tmp_path):
     pipeline.compile_game(REPO / "content" / "clank_catacombs", [pack], reporter)
     hints = [d.hint for d in reporter.diagnostics if d.line == 6]
     assert hints == ["did you mean `acquire`? (one of: acquire, device, monster, reserve, starting)"]
+
+
+def test_a_verb_named_by_a_word_of_it_gets_the_verb_as_a_hint(base, tmp_path):
+    """`gain ap 2` in The Cave (whose verb is gain_token) got no hint: difflib finds `gain` too
+    far from `gain_token` (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "gain", files={"t.yaml": tile("gainer", extra="    on_discover: \"gain 1\"\n")})
+    _, reporter = compile_with(base, [pack])
+    assert [(d.code, d.hint) for d in reporter.diagnostics] == \
+        [(dg.UNKNOWN_NAME, "did you mean `gain_token`?")], dg.format_text(reporter)
