@@ -36,6 +36,7 @@ def game_data(game: str, packs: list[Path], reporter: dg.Reporter):
         # not a pack (--pack /): say so before the hash walks the whole folder
         pipeline.compile_game(root, packs, reporter)
         return None
+    packs = packs_mod.load_order(root, packs)   # with the shipped packs they require: hashed too
     digest = source_hash(root, packs)
     if not packs:
         committed = _committed(game)

@@ -176,7 +176,7 @@ def _requires_hint(need: str, game: str) -> str:
     shipped = sorted(p.name for p in (project_root() / "content" / game / "packs").glob("*/"))
     close = did_you_mean(need, shipped)
     return (close + " (the game's shipped packs load by id); else " if close else "") + \
-        "pass the required pack first with --pack"
+        "pass the required pack with --pack"
 
 
 def _not_a_folder(root: Path, reporter: dg.Reporter) -> bool:
@@ -234,9 +234,59 @@ def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game
     game.packs.append(base_pack)
     _load_pack_files(game, base_pack, base_root, reporter)
     origins: dict = {}  # (name type, name) -> where a pack (re)defined it: see _vocabulary_of
-    for root in distinct_folders(extra):
+    for root in load_order(base_root, extra):
         _add_pack(game, root, reporter, origins)
     return game
+
+
+def load_order(base_root: Path, folders: list[Path]) -> list[Path]:
+    """The pack folders a game with these packs loads, in order: each folder once, the game's
+    shipped packs a pack `requires` added, and every pack after the packs it requires."""
+    return requires_first(distinct_folders(folders), base_root / "packs")
+
+
+def requires_first(folders: list[Path], shipped: Path | None = None) -> list[Path]:
+    """`folders` in the order given, except that a pack comes after the packs it `requires`:
+    those among `folders`, and the game's shipped packs (folders of `shipped`) it names but
+    `folders` lack. The order of --pack options, or a PATH before its --pack, made a clean pair
+    fail with 'not loaded before it' and cascade (B's `replace: true` found nothing, A's
+    entity was 'already defined'); `sim --pack P` with P requiring tomb_party said tomb_party
+    was not loaded while `check P` loaded it. A cycle keeps the given order at the pack that
+    closes it, whose requires: is reported."""
+    needs, by_id = {}, {}
+    for folder in folders:
+        pack_id, needs[folder] = _id_and_requires(folder)
+        by_id.setdefault(pack_id, folder)
+    ordered: list[Path] = []
+    seen: set[Path] = set()
+
+    def place(folder: Path) -> None:
+        if folder in seen:
+            return
+        seen.add(folder)
+        for need in needs[folder]:
+            if need not in by_id and shipped is not None and (shipped / need / "pack.yaml").is_file():
+                by_id[need] = shipped / need
+                needs[shipped / need] = _id_and_requires(shipped / need)[1]
+            if need in by_id:
+                place(by_id[need])
+        ordered.append(folder)
+
+    for folder in folders:
+        place(folder)
+    return ordered
+
+
+def _id_and_requires(root: Path) -> tuple[object, list]:
+    """A pack folder's id and `requires:` ids, read quietly: the load that follows reports
+    what is wrong with its pack.yaml (the loader remembers the file, so it is read once)."""
+    path = root / "pack.yaml"
+    doc = loader.load(path, dg.Reporter(), display_path(path)) if path.is_file() and not root.is_symlink() else None
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    requires = data.get("requires")
+    needs = [need for need in requires if isinstance(need, str)] if isinstance(requires, list) else []
+    pack_id = data.get("id")
+    return (pack_id if isinstance(pack_id, str) else None), needs
 
 
 def distinct_folders(folders: list[Path]) -> list[Path]:
@@ -430,13 +480,27 @@ def validate_entities(game: Game, reporter: dg.Reporter) -> None:
     for pack_id, removals in game.removals.items():
         for doc, i, kind, entity_id in removals:
             if game.entities.get(kind, {}).pop(entity_id, None) is None:
-                from tomecraft.compiler.checks import did_you_mean  # late import: checks imports model
-                mark = doc.mark(("remove", i))
-                reporter.add(dg.PACK_CONFLICT, f"cannot remove {kind} {entity_id!r}: no such entity",
-                             doc_display(doc), mark.line, mark.column,
-                             did_you_mean(str(entity_id), sorted(game.entities.get(kind, {}))))
+                _report_removal_of_nothing(game, doc, i, kind, entity_id, reporter)
     game.pending.clear()
     _check_not_empty(game, reporter)
+
+
+def _report_removal_of_nothing(game: Game, doc: loader.Document, i: int, kind: str,
+                               entity_id: str, reporter: dg.Reporter) -> None:
+    """A removal that found nothing: a kind the game has not (`crad`, said at `kind:` with the
+    close kind; it read 'cannot remove crad ...: no such entity' with no hint), else an id."""
+    from tomecraft.compiler.checks import did_you_mean  # late import: checks imports model
+    if kind not in game.vocab.kinds:
+        mark = doc.mark(("remove", i, "kind"))
+        reporter.add(dg.PACK_CONFLICT, f"cannot remove {kind} {entity_id!r}: the game has no "
+                     f"entity kind {kind!r}", doc_display(doc), mark.line, mark.column,
+                     did_you_mean(str(kind), sorted(game.vocab.kinds)) or
+                     "kinds: " + ", ".join(sorted(game.vocab.kinds)))
+        return
+    mark = doc.mark(("remove", i))
+    reporter.add(dg.PACK_CONFLICT, f"cannot remove {kind} {entity_id!r}: no such entity",
+                 doc_display(doc), mark.line, mark.column,
+                 did_you_mean(str(entity_id), sorted(game.entities.get(kind, {}))))
 
 
 def _defines_anything(data) -> bool:
@@ -454,8 +518,17 @@ def _check_not_empty(game: Game, reporter: dg.Reporter) -> None:
     for kind, spec in sorted(game.vocab.kinds.items()):
         if game.entities.get(kind):
             continue
-        mark = doc.mark(("kinds", kind), key=True)
         plural = spec.get("plural", kind)
+        removal = [(d, i) for entries in game.removals.values() for d, i, k, _ in entries if k == kind]
+        if removal:     # said at the pack's last removal: it stood at the base game's game.yaml
+            removal_doc, i = removal[-1]
+            mark = removal_doc.mark(("remove", i))
+            reporter.add(dg.NO_CONTENT, f"the game has no {plural} left: the packs removed them "
+                         "all", doc_display(removal_doc), mark.line, mark.column,
+                         f"keep at least one, or give the pack its own {plural} (or replace one: "
+                         "same id, `replace: true`)")
+            continue
+        mark = doc.mark(("kinds", kind), key=True)
         reporter.add(dg.NO_CONTENT, f"the game has no {plural}: no content file defines any, "
                      "or packs removed them all", doc_display(doc), mark.line, mark.column,
                      f"the base game's content files must list its {plural} (`{plural}:`)")
@@ -511,6 +584,7 @@ def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plura
             continue
         entity = Entity(kind, raw["id"], raw, pack.id, doc, display, path)
         _register(table, entity, reporter)
+        _check_two_replacements(game, entity, reporter)
         for sub, note, value in schemas.walk_annotated(schema, raw):
             if note == "effect":
                 entity.effects.append(_site(path + sub, value))
@@ -523,6 +597,37 @@ def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plura
 def _site(path: tuple, text: str):
     from tomecraft.compiler.model import EffectSite
     return EffectSite(path, text)
+
+
+def _check_two_replacements(game: Game, entity: Entity, reporter: dg.Reporter) -> None:
+    """Two packs replacing one entity, neither requiring the other, are a conflict reported at
+    both (as two packs defining one keyword are): the one loaded last won, silently, so the
+    game depended on the order of --pack options."""
+    replaced = entity.replaced
+    if replaced is None or replaced.pack in (game.packs[0].id, entity.pack) \
+            or replaced.pack in _required_by(game, entity.pack):
+        return
+    for here, other in ((replaced, entity), (entity, replaced)):
+        mark = here.doc.mark(here.path + ("id",))
+        reporter.add(dg.PACK_CONFLICT, f"{here.kind} {here.id!r} is replaced by both packs "
+                     f"{here.pack!r} and {other.pack!r} (also at {other.display}:{other.line})",
+                     here.display, mark.line, mark.column,
+                     "make one pack require the other (its replacement then wins), or replace "
+                     "different entities")
+
+
+def _required_by(game: Game, pack_id: str) -> set[str]:
+    """The ids of the packs `pack_id` requires, directly or through the packs it requires."""
+    manifests = {p.id: p.manifest or {} for p in game.packs}
+    found: set[str] = set()
+    todo = [pack_id]
+    while todo:
+        needs = manifests.get(todo.pop(), {}).get("requires") or []
+        for need in needs if isinstance(needs, list) else []:
+            if isinstance(need, str) and need not in found:
+                found.add(need)
+                todo.append(need)
+    return found
 
 
 def _register(table: dict, entity: Entity, reporter: dg.Reporter) -> None:

@@ -88,6 +88,8 @@ def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter,
         checks.check_bounds(game, reporter)
         checks.check_refs(game, reporter)
         checks.check_provenance(game, reporter)
+        checks.check_texts(game, reporter)
+        checks.check_keyword_texts(game, reporter)
         game_checks.run(game, reporter)
         contract.check(game, reporter)
     return game
@@ -131,8 +133,11 @@ class Target:
 
     @property
     def label(self) -> str:
-        # (resolved: a pack given as `.` or `..` has no name of its own)
-        return self.base.resolve().name + "".join(f" + {p.resolve().name}" for p in self.packs)
+        # (resolved: a pack given as `.` or `..` has no name of its own), in the order the
+        # packs load: `check B --pack A` with B requiring A says "+ A + B"
+        from tomecraft.compiler import packs
+        return self.base.resolve().name + "".join(
+            f" + {p.resolve().name}" for p in packs.load_order(self.base, self.packs))
 
 
 def with_shipped_packs(root: Path) -> list[Target]:

@@ -178,8 +178,11 @@ def _schema_hint(err) -> str:
             return names.HINT
         # a field whose schema says how it is written ("numbers joined by dots...") says so
         return err.schema.get("description") or "the value must match the pattern"
-    if err.validator == "enum":
-        return "one of: " + ", ".join(map(str, err.validator_value))
+    if err.validator == "enum":     # `card_type: aquire` gets the close value first
+        from tomecraft.compiler.checks import did_you_mean  # late: checks imports this module
+        options = [str(v) for v in err.validator_value]
+        close = did_you_mean(str(err.instance), options) if isinstance(err.instance, str) else ""
+        return (close + " (" if close else "") + "one of: " + ", ".join(options) + (")" if close else "")
     if err.validator == "type" and {"zh", "en"} <= set(err.schema.get("properties", {})):
         return "a text is written in both languages: {zh: 水域版塊, en: Water}"
     if err.validator == "type" and err.validator_value == "string" \

@@ -71,9 +71,41 @@ def _check_free_card_zones(game: Game, reporter: dg.Reporter) -> None:
                              "one of: " + ", ".join(FREE_CARD_ZONES))
 
 
+def _market_charges(game: Game) -> set[int]:
+    """The gold the market rooms' actions pay to buy an item (`pay gold 7 -> buy_item`)."""
+    charges = set()
+    for room in game.of_kind("room"):
+        for site in room.effects:
+            for node in nodes.walk(site.ast) if site.ast is not None else ():
+                if isinstance(node, nodes.Cost) and any(
+                        isinstance(n, nodes.Call) and n.verb == "buy_item" for n in nodes.walk(node.effect)):
+                    charges.add(sum(c.args[1].value for c in node.costs if c.verb == "pay"
+                                    and len(c.args) == 2 and isinstance(c.args[0], nodes.Name)
+                                    and c.args[0].parts == ("gold",) and isinstance(c.args[1], nodes.Num)))
+    return charges
+
+
+def _check_market_prices(game: Game, reporter: dg.Reporter) -> None:
+    """An item's `price` is only printed: the market room's action pays one price for every
+    item (L336-340). A pack's item at price 0 checked clean, was printed '0 gold' and cost 7."""
+    charges = _market_charges(game)
+    if len(charges) != 1:
+        return
+    charge = charges.pop()
+    for item in game.of_kind("market_item"):
+        price = item.data.get("price")
+        if isinstance(price, int) and price != charge:
+            report(reporter, item, "price",
+                   f"price {price} is printed, but the market charges {charge} gold for every "
+                   "item (its room's action pays it before buy_item, L336-340)",
+                   f"set price: {charge}; an item cannot cost more or less than the others "
+                   "(require_to_buy adds a condition, not a price)", _severity(game, item))
+
+
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_player_limit(game, reporter)
     _check_free_card_zones(game, reporter)
+    _check_market_prices(game, reporter)
     cards = game.of_kind("card")
     if cards:
         dungeon = [c for c in cards if c.data.get("card_type") in ("acquire", "device", "monster")]

@@ -10,6 +10,12 @@ from tomecraft.compiler.model import Game
 RESOURCES = ("potion", "scroll", "food", "ammo", "gold")
 
 
+def _windows(game: Game) -> list[str]:
+    """The windows a relic's schema allows (action, pre_battle, battle_round...)."""
+    fields = (game.vocab.kinds.get("relic") or {}).get("fields") or {}
+    return list((fields.get("window") or {}).get("enum") or [])
+
+
 def check(game: Game, reporter: dg.Reporter) -> None:
     relics = game.of_kind("relic")
     if relics:
@@ -20,9 +26,14 @@ def check(game: Game, reporter: dg.Reporter) -> None:
                        f"{len(identity)} relics are marked identity; the game has exactly one [岩德身份牌] (L186)")
     for relic in relics:
         use, window = relic.data.get("use"), relic.data.get("window")
-        if bool(use) != bool(window):
-            report(reporter, relic, "use" if use else "window",
-                   "a relic with `use` needs a `window` (when it may be activated), and only then")
+        if use and not window:
+            report(reporter, relic, "use",
+                   "a relic with `use` needs a `window`: when it may be activated",
+                   hint="add `window:` (" + ", ".join(_windows(game)) + ")")
+        elif window and not use:    # said 'needs a window, and only then' at the window it had
+            report(reporter, relic, "window",
+                   "`window` is when a relic's `use` may be activated, and this relic has no `use`",
+                   hint="remove `window:` (a `passive` needs none), or give the relic a `use`")
         label = relic.data.get("label")
         if label and use and not re.search(rf"\bpay {label}\b", use):
             report(reporter, relic, "use",
@@ -45,3 +56,20 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     attributes = game.of_kind("attribute")
     if attributes and len(attributes) != 4:
         report(reporter, attributes[0], "id", f"{len(attributes)} attributes; the game has 4 (L13)")
+    _check_board(game, attributes, reporter)
+
+
+def _check_board(game: Game, attributes: list, reporter: dg.Reporter) -> None:
+    """Board values play can start from (a pack's board checked clean with DL 3 to a max of 2,
+    and with 1000 starting tokens, which stopped sim once an attribute's tokens were out)."""
+    for board in game.of_kind("board"):
+        start, top = board.data.get("dl_start"), board.data.get("dl_max")
+        if isinstance(start, int) and isinstance(top, int) and start > top:
+            report(reporter, board, "dl_start", f"the dungeon starts at level {start}, above its "
+                   f"deepest level, dl_max {top} (L81, L85)", hint=f"a dl_start from 1 to {top}")
+        tokens = board.data.get("start_tokens")
+        supply = sum(a.data.get("supply") or 0 for a in attributes)
+        if isinstance(tokens, int) and attributes and tokens > supply:
+            report(reporter, board, "start_tokens", f"{tokens} starting attribute tokens, but the "
+                   f"attributes hold {supply} in all: the rest are never gained (L87)",
+                   hint=f"at most {supply}", code=dg.GAME_RULE_WARNING)

@@ -65,6 +65,7 @@ def check_interns_handed_out(game: Game, reporter: dg.Reporter) -> None:
     """An intern comes into play only with the scheme card whose `intern` names it (L1060-1070):
     a pack's intern no scheme card names is never taken, whatever its effect says."""
     named = {card.data.get("intern") for card in game.of_kind("scheme_card")}
+    _check_intern_cards_give_them(game, reporter)
     for intern in game.of_kind("intern_card"):
         if intern.id in named:
             continue
@@ -77,6 +78,23 @@ def check_interns_handed_out(game: Game, reporter: dg.Reporter) -> None:
                         "remove it", code=dg.GAME_RULE_WARNING)
         else:
             _report_base_intern_left_out(game, intern.id, reporter)
+
+
+def _check_intern_cards_give_them(game: Game, reporter: dg.Reporter) -> None:
+    """A card gives its intern when its main effect is played, a Fate card's central value
+    included (L458-462, L1060-1066); spent for its bonus or its auxiliary effect it gives none.
+    A pack's Trick card with `intern:` and no main checked clean and its intern never came."""
+    for card in game.of_kind("scheme_card"):
+        intern = card.data.get("intern")
+        if intern is None or card.data.get("main") or card.data.get("fate_bonus") \
+                or intern not in game.entities.get("intern_card", {}):    # TC-R001's to say
+            continue
+        report(reporter, card, "intern",
+               f"scheme card {card.id!r} has no main effect (nor a Fate card's central value): "
+               f"playing it never gives the intern {intern!r} (an intern comes with the card's "
+               "main effect, L1060-1066)",
+               hint="give the card a `main` effect, or name the intern on a card that has one",
+               code=dg.GAME_RULE_WARNING)
 
 
 def _report_base_intern_left_out(game: Game, intern_id: str, reporter: dg.Reporter) -> None:

@@ -24,7 +24,10 @@ from tomecraft.compiler.sheets import (FORMATS, LANGS, SHEETS, Footnotes, Texts,
 SIZES = {"poker": (63, 88), "mini": (41, 63), "chit": (40, 40)}   # width, height in mm
 PAGE = (210, 297)                                                  # A4, portrait
 GRID = 3                                                           # 3 x 3 a page
-MAX_COPIES = 20          # a fan's `count: 100000` must not make a 10,000-page PDF
+# A fan's `count: 100000` must not make a 10,000-page PDF; above the shipped games' largest
+# count (The Cave's 50 consumables), so that none is printed short (20 printed 20 of The Cave's
+# 40 traverse tokens, silently); a larger count is said on stderr (capped_notes).
+MAX_COPIES = 100
 
 
 def spec(game: Game) -> list[dict]:
@@ -50,8 +53,8 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
     stats = []
     for field, label in (kind_spec.get("stats") or {}).items():
         value = data.get(field)
-        if value is None or value is False or value == [] or value == 0:
-            continue
+        if value is None or value is False or value == [] or (value == 0 and not label.get("zero")):
+            continue    # a 0 is left out unless it is a price (`zero: true`): "Skill 0" is free
         words = _text(label, lang)
         if value is True:
             stats.append(words)
@@ -243,4 +246,23 @@ def run_cli(args) -> int:
     langs = list(dict.fromkeys(args.lang or LANGS))
     formats = list(dict.fromkeys(args.format or FORMATS))
     render_game(game, langs, formats, Path(args.out), progress)
+    for note in capped_notes(game):
+        progress(note)
     return 0
+
+
+def capped_notes(game: Game) -> list[str]:
+    """'note: FILE:LINE: ...' for each entity printed on fewer cards than its count says: a
+    pack's `count: 5000` printed 20 cards with no word (MAX_COPIES bounds the pages)."""
+    notes = []
+    for kind_spec in spec(game):
+        for entity in game.of_kind(str(kind_spec["kind"])):
+            for field in kind_spec.get("count") or ("count",):
+                value = entity.data.get(field)
+                if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                    if value > MAX_COPIES:
+                        line = entity.doc.mark(entity.path + (field,)).line
+                        notes.append(f"note: {entity.display}:{line}: {entity.kind} {entity.id!r} "
+                                     f"has {value} copies; {MAX_COPIES} are printed")
+                    break
+    return notes

@@ -93,3 +93,27 @@ def test_new_pack_comments_out_its_room_and_tunnel_icon_with_the_reason(tmp_path
     reporter = dg.Reporter()
     pipeline.compile_game(GAME, [folder], reporter)
     assert reporter.diagnostics == []
+
+
+MARKET = """market_items:
+  - id: free_snack
+    name: {{zh: 免费点心, en: Free Snack}}
+    source: approximation
+    note: "A fan's."
+    price: {price}
+    count: 1
+    points: [0]
+    on_buy: "heal 2"
+"""
+
+
+def test_a_market_item_priced_unlike_the_market_is_refused_at_its_price(tmp_path):
+    """The market room's action pays 7 gold for any item; a pack's price 0 checked clean, was
+    printed '0' and cost 7 (fifth packs blind test)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    assert check(tmp_path / "a", {"m.yaml": MARKET.format(price=7)}) == []
+    found = check(tmp_path / "b", {"m.yaml": MARKET.format(price=0)})
+    assert [(s, c, f, line) for s, c, f, line, _ in found] == [
+        ("error", dg.GAME_RULE, "m.yaml", 6)]
+    assert "the market charges 7 gold for every item" in found[0][4]

@@ -327,3 +327,22 @@ def test_the_formats_new_game_side_values_set_up_a_game():
     for side in sides:
         setup = {"new_game": {"players": 3, "seed": 4, "side": side}}
         assert runner.run_scenario(GAME, {"setup": setup, "expect": [{"row_size": 6}]}) == []
+
+
+def test_a_packs_hand_larger_than_the_starting_deck_and_row_larger_than_the_deck_set_up(tmp_path, monkeypatch):
+    """A pack's hand_size 12 (the starting deck holds 10) and row_size 200 checked clean and
+    stopped sim at set-up (IndexError: pop from empty list): the hand takes the whole deck and
+    the row what the dungeon deck has (fifth packs blind test)."""
+    from tests.pack_play import compiled_with
+    pack = tmp_path / "big_hands"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: big_hands\ngame: clank_catacombs\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "rules.yaml").write_text("rules:\n" + "".join(
+        f"  - {{id: {rule}, replace: true, name: {{zh: 规则, en: Rule}}, source: approximation, "
+        f"note: a test, value: {value}}}\n" for rule, value in (("hand_size", 12), ("row_size", 200))),
+        encoding="utf-8")
+    data = compiled_with("clank_catacombs", pack, monkeypatch)
+    state = new_state(data, 2, Rng(1))
+    assert [len(p.hand) for p in state.players] == [10, 10] and not state.players[0].deck
+    assert state.dungeon_deck and all(data.get("card", c).dragon_attack for c in state.dungeon_deck)

@@ -133,3 +133,45 @@ def test_hostile_names_are_escaped_on_cards(tmp_path):
         page = cards.render_html(game, lang)
         assert "<script" not in page and "<img" not in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in cards.render_html(game, "en")
+
+
+@pytest.mark.parametrize("lang, says", [("en", "Skill 0"), ("zh", "技能点 0")])
+def test_a_packs_free_clank_card_prints_its_cost_of_0(tmp_path, lang, says):
+    """A 0 was left off every card: a pack's dungeon card costing 0 skill printed no cost at
+    all, as if it could not be bought (fifth packs blind test). Other zeros stay off."""
+    pack = tmp_path / "free_bard"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: free_bard\ngame: clank_catacombs\nversion: '1.0'\n"
+                                    "remove: [{kind: card, id: lute}]\n", encoding="utf-8")
+    (pack / "cards.yaml").write_text("""cards:
+  - id: bard
+    name: {zh: 吟游诗人, en: Bard}
+    source: approximation
+    note: a test
+    card_type: acquire
+    count: 1
+    cost: 0
+    points: 0
+    play: "gain skill 1"
+""", encoding="utf-8")
+    packed = compile_game(REPO / "content" / "clank_catacombs", [pack])
+    bard = next(c for page in cards.pages(packed, lang, Footnotes()) for c in page["cards"]
+                if c["name"] in ("Bard", "吟游诗人"))
+    assert bard["stats"] == [says]
+
+
+def test_every_copy_of_the_shipped_games_is_printed_and_a_huge_count_is_said():
+    """At most 20 copies were printed, silently: The Cave's 40 traverse tokens printed 20, and
+    a pack's `count: 5000` printed 20 with no word (fifth packs blind test)."""
+    cave = compile_game(REPO / "content" / "the_cave")
+    laid = [c["name"] for page in cards.pages(cave, "en", Footnotes()) for c in page["cards"]]
+    assert laid.count("Traverse token") == 40
+    assert cards.capped_notes(cave) == []
+    entity = cave.entities["token"]["traverse"]
+    entity.data["supply"] = 5000
+    try:
+        notes = cards.capped_notes(cave)
+    finally:
+        entity.data["supply"] = 40
+    assert notes == [f"note: {entity.display}:11: token 'traverse' has 5000 copies; "
+                     f"{cards.MAX_COPIES} are printed"]

@@ -141,6 +141,40 @@ def test_a_dungeontology_intern_no_scheme_card_names_is_flagged(tmp_path):
     assert "intern: star_chaser" in reporter.diagnostics[0].hint
 
 
+def test_an_intern_on_a_scheme_card_with_no_main_effect_is_flagged_at_the_card(tmp_path):
+    """A card gives its intern when its main effect is played (a Fate card's central value
+    too): a pack's Trick card with `intern:` and no main checked clean, and the intern never
+    came into play (fifth packs blind test)."""
+    pack = tmp_path / "trick_intern"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: trick_intern\ngame: dungeontology\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "cards.yaml").write_text("""scheme_cards:
+  - id: smoke_bomb
+    replace: true
+    name: {zh: 烟雾弹, en: Smoke Bomb}
+    source: approximation
+    note: a test
+    card_type: trick
+    bonus: 2
+    count: 10
+    auxiliary: "add_stealth 1"
+    intern: pet_rat
+intern_cards:
+  - id: pet_rat
+    name: {zh: 宠物鼠, en: Pet Rat}
+    source: approximation
+    note: a test
+    colours: []
+    end_bonus: 4
+""", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
+    found = [(Path(d.file).name, d.line, d.code) for d in reporter.diagnostics]
+    assert found == [("cards.yaml", 11, dg.GAME_RULE_WARNING)], dg.format_text(reporter)
+    assert "never gives the intern 'pet_rat'" in reporter.diagnostics[0].message
+
+
 def test_a_base_intern_a_packs_removed_scheme_card_handed_out_is_flagged_at_the_removal(tmp_path):
     """Removing the Shortcut, the only scheme card naming the Guide, left the Guide out of play
     with a clean check (fourth packs blind test); replacing the card with another intern

@@ -282,10 +282,11 @@ def test_recursive_keywords_are_refused(tmp_path, capsys, keywords, cycle):
     assert len(codes(out)) == len(keywords)
 
 
-def _keywords_pack(tmp_path, keywords: dict, use: str, params: str = "[]") -> Path:
+def _keywords_pack(tmp_path, keywords: dict, use: str, params: str = "[]",
+                   text: str = "{zh: 甲, en: A}") -> Path:
     vocab = "vocabulary:\n  keywords:\n" + "".join(
         f"    {name}:\n      params: {params}\n      effect: {json.dumps(body)}\n"
-        f"      text: {{zh: 甲, en: A}}\n" for name, body in keywords.items())
+        f"      text: {text}\n" for name, body in keywords.items())
     return make_pack(tmp_path, {"pack.yaml": "id: fan\ngame: the_cave\nversion: '1'\n" + vocab,
                                 "t.yaml": tile_kind(use)})
 
@@ -295,7 +296,8 @@ def test_a_number_parameter_named_like_a_token_is_no_token(tmp_path, capsys):
     took the argument for the token, the generated code passed the number (sim: internal
     error, KeyError: 1). And the diagnostic is on the keyword's line, not pack.yaml's 1:1."""
     pack = _keywords_pack(tmp_path, {"fan_kw": "gain_token traverse traverse"}, "fan_kw 1",
-                          params="[{name: traverse, type: int}]")
+                          params="[{name: traverse, type: int}]",
+                          text="{zh: '甲{traverse}', en: 'A {traverse}'}")
     code, out, _ = check_pack(pack, capsys)
     assert code == 1 and codes(out) == [dg.WRONG_TYPE]
     assert located(out)[0]["line"] == 8 and located(out)[0]["file"].endswith("pack.yaml")

@@ -180,8 +180,42 @@ def test_requires_satisfied_in_order(base, tmp_path):
     second = make_pack(tmp_path, "second", manifest_extra="requires: [first]\n")
     _, reporter = compile_with(base, [first, second])
     assert reporter.diagnostics == []
-    _, reporter = compile_with(base, [second, first])
-    assert [d.code for d in reporter.diagnostics] == [dg.PACK]
+
+
+def test_a_required_pack_given_after_the_pack_loads_first(base, tmp_path):
+    """`--pack second --pack first` (or `check second --pack first`) with second replacing
+    first's tile: 'not loaded before it', then second's replace found nothing and first's
+    tile was 'already defined' (fifth packs blind test)."""
+    first = make_pack(tmp_path, "first", files={"t.yaml": tile("mud", "Mud")})
+    second = make_pack(tmp_path, "second", manifest_extra="requires: [first]\n", files={
+        "t.yaml": tile("mud", "Deep mud", extra="    replace: true\n")})
+    game, reporter = compile_with(base, [second, first])
+    assert reporter.diagnostics == []
+    assert [p.id for p in game.packs][-2:] == ["first", "second"]
+    assert game.entities["tile_kind"]["mud"].data["name"]["en"] == "Deep mud"
+    # `checking the_cave + second + first` named them in the order given, not loaded
+    assert pipeline.Target(base, [second, first]).label == "the_cave + first + second"
+
+
+def test_packs_requiring_each_other_are_one_error(base, tmp_path):
+    one = make_pack(tmp_path, "one", manifest_extra="requires: [two]\n")
+    two = make_pack(tmp_path, "two", manifest_extra="requires: [one]\n")
+    _, reporter = compile_with(base, [one, two])
+    assert [(d.code, Path(d.file).parent.name) for d in reporter.diagnostics] == [(dg.PACK, "two")]
+
+
+def test_two_packs_replacing_one_entity_conflict_unless_one_requires_the_other(base, tmp_path):
+    """Both replaced the base's tile kind and the one loaded last won, silently: the game
+    depended on the order of --pack options (fifth packs blind test)."""
+    one = make_pack(tmp_path, "one", files={"t.yaml": tile("normal", "One", extra="    replace: true\n")})
+    two = make_pack(tmp_path, "two", files={"t.yaml": tile("normal", "Two", extra="    replace: true\n")})
+    _, reporter = compile_with(base, [one, two])
+    assert keys(reporter) == [(dg.PACK_CONFLICT, "t.yaml", 2, 9)] * 2
+    assert {Path(d.file).parent.name for d in reporter.diagnostics} == {"one", "two"}
+    (two / "pack.yaml").write_text("id: two\ngame: the_cave\nversion: '1.0'\nrequires: [one]\n",
+                                   encoding="utf-8")
+    game, reporter = compile_with(base, [two, one])
+    assert reporter.diagnostics == [] and game.entities["tile_kind"]["normal"].pack == "two"
 
 
 def test_same_pack_folder_twice_is_loaded_once(base, tmp_path):
@@ -245,6 +279,52 @@ def test_remove_of_a_missing_entity_is_an_error(base, tmp_path):
     assert keys(reporter) == [(dg.PACK_CONFLICT, "pack.yaml", 6, 5)]
     assert "nothing_here" in reporter.diagnostics[0].message
     assert "d05_tokens_take_no_slots" not in game.entities["rule"]
+
+
+def test_a_removal_of_a_misspelt_kind_says_the_kind_and_the_close_one(base, tmp_path):
+    """`{kind: tile_knd, id: water}` read 'cannot remove tile_knd 'water': no such entity', with
+    no hint, at the entry's start (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "lean3", manifest_extra="remove:\n  - {kind: tile_knd, id: water}\n")
+    _, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.PACK_CONFLICT, "pack.yaml", 5, 12)]
+    assert "the game has no entity kind 'tile_knd'" in reporter.diagnostics[0].message
+    assert reporter.diagnostics[0].hint.startswith("did you mean `tile_kind`")
+
+
+def test_a_pack_removing_every_entity_of_a_kind_is_told_at_its_removal(base, tmp_path):
+    """It stood at the base game's game.yaml ('the base game's content files must list its
+    scorings'), a line the fan cannot change (fifth packs blind test: every intern removed)."""
+    pack = make_pack(tmp_path, "no_scoring", manifest_extra="remove:\n  - {kind: scoring, id: scoring}\n")
+    _, reporter = compile_with(base, [pack])
+    found = [d for d in reporter.diagnostics if d.code == dg.NO_CONTENT]
+    assert [(Path(d.file).name, d.line) for d in found] == [("pack.yaml", 5)], dg.format_text(reporter)
+    assert "the packs removed them all" in found[0].message and "keep at least one" in found[0].hint
+
+
+def test_a_text_in_the_other_language_is_warned_where_it_is(base, tmp_path):
+    """`{zh: Harvest, en: ...}` put English on the Chinese sheets (and Chinese in `en:` on the
+    English ones) with a clean check (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "langs", manifest_extra=(
+        "vocabulary:\n  terms:\n    token:\n      mud: {zh: 泥, en: 泥}\n"),
+        files={"t.yaml": TILE.format(id="mud_hole", zh="Mud hole", en="Mud hole", extra="")})
+    _, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.WRONG_LANGUAGE, "pack.yaml", 7, 24),
+                              (dg.WRONG_LANGUAGE, "t.yaml", 3, 16)], dg.format_text(reporter)
+
+
+def test_a_keyword_text_with_a_placeholder_no_parameter_fills_is_refused(base, tmp_path):
+    """`text: {zh: "叮当", en: "jingle {m}"}` for a parameter `n` printed 'Jingle {m}.' and no
+    number in Chinese, with a clean check (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "jingle", manifest_extra=(
+        "vocabulary:\n  keywords:\n    jingle:\n      params: [{name: n, type: int}]\n"
+        "      effect: \"pay ap n\"\n      text: {zh: \"叮当\", en: \"jingle {m}\"}\n"))
+    _, reporter = compile_with(base, [pack])
+    found = sorted((d.code, d.line, d.message) for d in reporter.diagnostics)
+    assert found == [
+        (dg.NO_TEXT, 9, "keyword 'jingle': the en text leaves out the number {n}: the sheets print no number"),
+        (dg.NO_TEXT, 9, "keyword 'jingle': the zh text leaves out the number {n}: the sheets print no number"),
+        (dg.VOCAB, 9, "keyword 'jingle': the en text's {m} is no parameter of the keyword"),
+    ], dg.format_text(reporter)
 
 
 def test_check_cli_with_pack(base, tmp_path, capsys):
@@ -366,8 +446,8 @@ def test_a_text_field_read_as_a_number_says_to_quote_it(tmp_path, version, hint)
 @pytest.mark.parametrize("game, need, hint", [
     ("dungeontology", "tomb_party", "'tomb_party' is a pack for clank_catacombs, not dungeontology: remove it"),
     ("clank_catacombs", "tomb_partyy", "did you mean `tomb_party`? (the game's shipped packs load by "
-     "id); else pass the required pack first with --pack"),
-    ("clank_catacombs", "my_other_pack", "pass the required pack first with --pack"),
+     "id); else pass the required pack with --pack"),
+    ("clank_catacombs", "my_other_pack", "pass the required pack with --pack"),
 ])
 def test_a_required_pack_that_is_not_loaded_says_what_it_is(tmp_path, monkeypatch, game, need, hint):
     """A newcomer's `requires: [tomb_party]` in a Dungeontology pack was told to pass it with
@@ -396,3 +476,44 @@ def test_a_verbs_arguments_the_other_way_round_are_one_error_with_the_order(tmp_
     got = [(d.code, d.message, d.hint) for d in reporter.diagnostics if d.severity == dg.ERROR]
     assert got == [(dg.WRONG_TYPE, "'gain' takes its arguments the other way round",
                     "write `gain gold 2`; usage: gain <resource:resource> <amount:int>")], got
+
+
+def test_a_shipped_pack_a_pack_requires_is_loaded_by_every_command(tmp_path):
+    """`check P` loaded the tomb_party P requires, but `sim --pack P` (every command but check)
+    said 'pack needs tomb_party, which is not loaded before it', with a hint naming tomb_party
+    as the close spelling of itself (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "party_extras", "requires: [tomb_party]\n", "clank_catacombs", {
+        "t.yaml": "tokens:\n  - id: party_treasure_25\n    replace: true\n"
+                  "    name: {zh: 宝藏1, en: Treasure 1}\n    source: approximation\n"
+                  "    note: fan\n    token_type: treasure\n    count: 1\n    points: 1\n"
+                  "    value: 1\n    above_equal: true\n"})
+    game, reporter = compile_with(REPO / "content" / "clank_catacombs", [pack])
+    assert reporter.diagnostics == []
+    assert [p.id for p in game.packs] == ["clank_catacombs", "tomb_party", "party_extras"]
+    assert game.entities["token"]["party_treasure_25"].data["points"] == 1
+
+
+def test_a_misspelt_value_of_a_list_of_values_gets_the_close_one(tmp_path):
+    """`card_type: aquire` got only 'one of: acquire, device, ...' (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "aquire", game="clank_catacombs", files={"c.yaml": """cards:
+  - id: bard
+    name: {zh: 吟游诗人, en: Bard}
+    source: approximation
+    note: a test
+    card_type: aquire
+    count: 1
+    cost: 3
+"""})
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "clank_catacombs", [pack], reporter)
+    hints = [d.hint for d in reporter.diagnostics if d.line == 6]
+    assert hints == ["did you mean `acquire`? (one of: acquire, device, monster, reserve, starting)"]
+
+
+def test_a_verb_named_by_a_word_of_it_gets_the_verb_as_a_hint(base, tmp_path):
+    """`gain ap 2` in The Cave (whose verb is gain_token) got no hint: difflib finds `gain` too
+    far from `gain_token` (fifth packs blind test)."""
+    pack = make_pack(tmp_path, "gain", files={"t.yaml": tile("gainer", extra="    on_discover: \"gain 1\"\n")})
+    _, reporter = compile_with(base, [pack])
+    assert [(d.code, d.hint) for d in reporter.diagnostics] == \
+        [(dg.UNKNOWN_NAME, "did you mean `gain_token`?")], dg.format_text(reporter)

@@ -31,6 +31,14 @@ def test_the_shipped_content_is_clean(run_cli):
     (("relics.yaml", "    window: action\n    use: \"turn_sideways -> draw_main 1\"",
       "    window: action\n    use: \"draw_main 1\""), "turns sideways when used"),
     (("events.yaml", "resource: gold, count: 3", "resource: food, count: 3"), "no loot card turns into gold"),
+    # a passive relic with a window was told it 'needs a `window` ..., and only then'
+    (("relics.yaml", "    window: action\n    use: \"turn_sideways -> draw_main 1\"",
+      "    window: action\n    passive: \"on descend: draw_main 1\""),
+     "`window` is when a relic's `use` may be activated, and this relic has no `use`"),
+    (("relics.yaml", "    window: action\n    use: \"turn_sideways -> draw_main 1\"",
+      "    use: \"turn_sideways -> draw_main 1\""),
+     "a relic with `use` needs a `window`: when it may be activated\n"),
+    (("board.yaml", "dl_start: 1\n", "dl_start: 4\n"), "starts at level 4, above its deepest level"),
 ])
 def test_broken_content_is_reported(tmp_path, run_cli, edit, message):
     code, out, _ = check(tmp_path, edit, run_cli)
@@ -66,3 +74,23 @@ def test_a_packs_identity_card_replaces_yandes_or_is_refused_where_it_is(tmp_pat
         assert f"{tmp_path / 'relics.yaml'}:6:" in out and "content/dm_crawl_decks/relics.yaml:" in out, out
     else:
         assert code == 0 and "0 errors" in out, out
+
+
+def test_more_starting_tokens_than_the_attributes_hold_is_warned_and_set_up(tmp_path, run_cli):
+    """A pack's board with start_tokens 1000 checked clean and stopped sim at set-up ('no
+    agility token left', an internal error) once the chosen attribute's 5 tokens were out:
+    check warns, and set-up offers only attributes with tokens left (fifth packs blind test)."""
+    from tomecraft.compiler.loadgen import compile_and_import
+    from tomecraft.compiler import diagnostics as dg
+    from tomecraft.runtime.agents import RandomAgent
+    from tomecraft.runtime.engines.dm_crawl_decks import engine as crawl
+    from tomecraft.runtime.rng import Rng
+    code, out, _ = check(tmp_path, ("board.yaml", "start_tokens: 1\n", "start_tokens: 1000\n"), run_cli)
+    assert code == 0 and "warning[TC-G002]" in out and \
+        "1000 starting attribute tokens, but the attributes hold 20 in all" in out, out
+    reporter = dg.Reporter()
+    data = compile_and_import(tmp_path / "dm_crawl_decks", [], reporter)
+    assert data is not None, dg.format_text(reporter)
+    game = crawl.new_engine(data, Rng(1), RandomAgent(Rng(2)))
+    crawl.setup(game)
+    assert {a: game.state.tokens[a].total for a in crawl.ATTRIBUTES} == dict.fromkeys(crawl.ATTRIBUTES, 5)

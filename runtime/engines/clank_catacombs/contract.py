@@ -117,8 +117,9 @@ CONTRACT = Contract(
             "require_to_buy": runs("when the market offers the item"),
             **reads("when the market is set up, bought from and scored", "points",
                     "treasure_limit"),
-            **printed("price", "count", on="the market reference (the price is paid by "
-                      "require_to_buy; the count is the number of points values)"),
+            **printed("price", "count", on="the market reference (the market room's action "
+                      "pays one price for every item, which check holds price to; the count is "
+                      "the number of points values)"),
         },
         "component": reads("at setup", "count", "per_player"),
         "rule": {

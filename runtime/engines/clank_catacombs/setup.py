@@ -89,7 +89,7 @@ def new_state(data, players: int, rng, side: str | None = None) -> State:
     deck = list(piles["deck"])
     rng.shuffle(deck)
     row, removed = [], []
-    while len(row) < rule(data, "row_size"):
+    while len(row) < rule(data, "row_size") and deck:   # a pack's row of 200: what the deck has
         cid = deck.pop()
         (removed if cards[cid].dragon_attack else row).append(cid)
     deck += removed
@@ -102,7 +102,8 @@ def new_state(data, players: int, rng, side: str | None = None) -> State:
         p = Player(seat, mausoleum, cubes=per_player, lockpicks=rule(data, "start_lockpicks"))
         p.deck = list(start_deck)
         rng.shuffle(p.deck)
-        p.hand = [p.deck.pop() for _ in range(rule(data, "hand_size"))]
+        # a pack's hand of 12 from a 10-card deck draws the 10 (it stopped sim: IndexError)
+        p.hand = [p.deck.pop() for _ in range(min(rule(data, "hand_size"), len(p.deck)))]
         state.players.append(p)
     # A: the dragon marker; H: the initial Clank! by seat.
     state.rage = rule(data, "rage_start")[str(players)] - 1

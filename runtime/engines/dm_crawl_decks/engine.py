@@ -464,8 +464,12 @@ def new_engine(data, rng, agent, log_enabled: bool = False) -> Engine:
 def setup(engine: Engine) -> None:
     s, b = engine.state, engine.board
     s.resources["gold"] += b.start_gold                               # L87
-    for _ in range(b.start_tokens):
-        engine.gain_token(engine.ask("attribute", [{"attribute": a} for a in ATTRIBUTES])["attribute"])
+    for _ in range(b.start_tokens):     # an attribute whose tokens are all out is not offered
+        left = [{"attribute": a} for a in ATTRIBUTES
+                if engine.state.tokens[a].total < engine.data.kinds["attribute"][a].supply]
+        if not left:                       # a pack's start_tokens above the supply: no more
+            break
+        engine.gain_token(engine.ask("attribute", left)["attribute"])
     engine.choose_relics(b.relic_draw, b.relic_keep)
 
 

@@ -111,11 +111,8 @@ class Actions:
             getattr(card, part)(self.ctx(who, self.state.tiles[who.pos]))
         finally:
             self.resolving, self.pending_cards = saved
-        if part == "main" and card.intern is not None:
-            owner = self.state.interns.get(card.intern)
-            self.state.interns[card.intern] = who.seat       # first gets it, later steals it
-            if owner is not None and owner != who.seat and self.log_enabled:   # a hot line
-                self.log(f"{who.name} steals the intern {card.intern}")
+        if part == "main":
+            self.take_intern(who, card)
 
     def do_action(self, who: Scholar, choice: dict) -> None:
         kind = choice["do"]

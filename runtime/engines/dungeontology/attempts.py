@@ -15,8 +15,22 @@ class Attempts:
         if self.attempt is not None:
             self.attempt[name] += amount
 
+    def take_intern(self, who: Scholar, card) -> None:
+        """Playing a card's main effect gives the intern it names to `who`, first or stolen
+        (L1060-1066); its bonus value or auxiliary effect gives none (b_intern_not_from_bonus)."""
+        if card.intern is None:
+            return
+        owner = self.state.interns.get(card.intern)
+        self.state.interns[card.intern] = who.seat       # first gets it, later steals it
+        if owner is not None and owner != who.seat and self.log_enabled:   # a hot line
+            self.log(f"{who.name} steals the intern {card.intern}")
+
     def card_bonus(self, who: Scholar, cid: str, fate_main: bool) -> int:
         card = self.card(cid)
+        if fate_main and card.fate_bonus:
+            # a Fate card's central value is its main effect (L458-462): the shipped Star of
+            # Fate's Astrologer and a pack's Fate-card intern never came into play
+            self.take_intern(who, card)
         event = SimpleNamespace(card_type=card.card_type,
                                 bonus=(card.fate_bonus if fate_main and card.fate_bonus else card.bonus))
         self.fire(self.skill_triggers(who, "card_played"), "card_played", event)
