@@ -52,7 +52,8 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine, deal, new_state
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
     SETUP_KEYS, STEP_KEYS, check_colours, check_expect_keys, check_keys, check_regions,
-    check_scholar_counts, check_setup_types, check_step_keys, markers, position as _pos)
+    check_scholar_counts, check_setup_types, check_step_keys, markers, position as _pos,
+    scholar_want)
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
@@ -325,23 +326,6 @@ def _drop_unasked_answers(e: Engine) -> None:
         agent.choices.clear()
 
 
-def _scholar_want(key: str, want):
-    """A scholar expectation in the form it is compared in; a value of the wrong kind is a
-    scenario error that says what the key holds (it was a TypeError, or a silent mismatch)."""
-    if key == "notebook":
-        if not isinstance(want, dict):
-            raise ScenarioError(f"notebook: a mapping {{colour: blocks}}, got {want!r}")
-        check_colours(list(want), "notebook")
-        return {c: n for c, n in want.items() if n}
-    if key == "hand":
-        if not isinstance(want, list):
-            raise ScenarioError(f"hand: the list of card ids (hand_size counts them), got {want!r}")
-        return sorted(want)
-    if key in ("dooms", "dooms_hidden") and isinstance(want, list):
-        return sorted(want)                  # the ids, as in the setup; a number counts them
-    return want
-
-
 def _check(e: Engine, exp: dict) -> str | None:
     check_expect_keys(exp, option_shapes(e))
     st = e.state
@@ -367,7 +351,7 @@ def _check(e: Engine, exp: dict) -> str | None:
             if key not in values:
                 raise ScenarioError(f"unknown scholar key {key!r} ({', '.join(sorted(values))})")
             got = values[key]
-            want = _scholar_want(key, want)
+            want = scholar_want(key, want)
             if key in ("dooms", "dooms_hidden") and isinstance(want, list):
                 got = sorted(s.dooms if key == "dooms" else s.dooms_hidden)
             if got != want:

@@ -181,3 +181,20 @@ def check_colours(colours: list, where: str, allow_empty: bool = False) -> None:
 def position(v) -> tuple[int, int]:
     """A scenario's [x, y] as a board position."""
     return (int(v[0]), int(v[1]))
+
+
+def scholar_want(key: str, want):
+    """A scholar expectation in the form it is compared in; a value of the wrong kind is a
+    scenario error that says what the key holds (it was a TypeError, or a silent mismatch)."""
+    if key == "notebook":
+        if not isinstance(want, dict):
+            raise ScenarioError(f"notebook: a mapping {{colour: blocks}}, got {want!r}")
+        check_colours(list(want), "notebook")
+        return {c: n for c, n in want.items() if n}
+    if key == "hand":
+        if not isinstance(want, list):
+            raise ScenarioError(f"hand: the list of card ids (hand_size counts them), got {want!r}")
+        return sorted(want)
+    if key in ("dooms", "dooms_hidden") and isinstance(want, list):
+        return sorted(want)                  # the ids, as in the setup; a number counts them
+    return want
