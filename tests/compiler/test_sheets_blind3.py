@@ -9,3 +9,14 @@ def test_drg_warden_field_says_its_range_in_spaces(drg):
     """The Warden read 'other monsters within 3 take 2 less damage': 3 what? (zh says 3格)."""
     text = _text(drg, "monsters", "en")
     assert "other monsters within 3 spaces take 2 less damage per attack" in text
+
+
+def test_drg_tables_name_range_and_move_in_words(drg):
+    """The monster board and the weapon tables headed their columns 'R' and 'M' (zh 射程 and
+    行动力, the rulebook's Range and Move): a player had to guess."""
+    from tests.compiler.test_sheets_blind2 import _page
+    for sheet in ("monsters", "weapons", "classes"):
+        page = _page(drg, sheet, "en")
+        assert "<th>Range</th>" in page, sheet
+        assert "<th>R</th>" not in page and "<th>M</th>" not in page, sheet
+    assert "<th>Move</th>" in _page(drg, "monsters", "en")
