@@ -2,7 +2,10 @@
 without their unit, phrases a person would not write, facts the sheet contradicts."""
 from __future__ import annotations
 
+import pytest
+
 from tests.compiler.test_sheets_blind import _text, drg  # noqa: F401 (fixtures)
+from tests.compiler.test_sheets_blind2 import _page
 
 
 def test_drg_warden_field_says_its_range_in_spaces(drg):
@@ -14,9 +17,16 @@ def test_drg_warden_field_says_its_range_in_spaces(drg):
 def test_drg_tables_name_range_and_move_in_words(drg):
     """The monster board and the weapon tables headed their columns 'R' and 'M' (zh 射程 and
     行动力, the rulebook's Range and Move): a player had to guess."""
-    from tests.compiler.test_sheets_blind2 import _page
     for sheet in ("monsters", "weapons", "classes"):
         page = _page(drg, sheet, "en")
         assert "<th>Range</th>" in page, sheet
         assert "<th>R</th>" not in page and "<th>M</th>" not in page, sheet
     assert "<th>Move</th>" in _page(drg, "monsters", "en")
+
+
+@pytest.mark.parametrize("lang, header", [("en", "effect on the dwarf attacked"),
+                                          ("zh", "对被攻击矮人的效果")])
+def test_drg_bang_column_says_whom_it_means(drg, lang, header):
+    """The Mactera Spawn's '"!" effect' read 'It becomes Stunned.' on the monster's own row:
+    'it' is the dwarf attacked (monsters.yaml), but a player read the Mactera stunned."""
+    assert header in _page(drg, "monsters", lang)
