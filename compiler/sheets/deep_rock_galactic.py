@@ -248,6 +248,7 @@ def rules(game: Game, lang: str, notes: Footnotes) -> dict:
         uses = [text["objective"]] if d.get("objective") else []
         if d.get("carry_limit"):
             uses.append(fill(text["carry"], {"n": d["carry_limit"]}))
+        uses.append(text.get(f"use_{mineral.id}", ""))   # Gold and Nitra pay for things
         minerals.append({"mark": notes.mark(mineral, lang), "cells": [
             name_of(mineral, lang), _sentence(uses, lang) or text["none"],
             after_use_text(game, mineral, lang)]})

@@ -30,3 +30,13 @@ def test_drg_bang_column_says_whom_it_means(drg, lang, header):
     """The Mactera Spawn's '"!" effect' read 'It becomes Stunned.' on the monster's own row:
     'it' is the dwarf attacked (monsters.yaml), but a player read the Mactera stunned."""
     assert header in _page(drg, "monsters", lang)
+
+
+@pytest.mark.parametrize("lang, gold, nitra", [
+    ("en", "pays for an Overclock (1); may replace Nitra", "pays for the supply pod (3)"),
+    ("zh", "支付超频（1颗），也可替代硝石", "支付补给舱（3颗）")])
+def test_drg_minerals_say_what_gold_and_nitra_pay_for(drg, lang, gold, nitra):
+    """The rules sheet's mineral table gave Gold and Nitra no use ('—') while its action list
+    says an Overclock costs 1 Gold and the supply pod 3 Nitra (L584-598)."""
+    text = _text(drg, "rules", lang)
+    assert gold in text and nitra in text
