@@ -40,3 +40,12 @@ def test_drg_minerals_say_what_gold_and_nitra_pay_for(drg, lang, gold, nitra):
     says an Overclock costs 1 Gold and the supply pod 3 Nitra (L584-598)."""
     text = _text(drg, "rules", lang)
     assert gold in text and nitra in text
+
+
+def test_drg_alien_egg_says_its_grunts_once(drg):
+    """The Alien Egg read 'if the number of ! results in the roll is 2, put 2 Grunts at each
+    revealed Tunnel Exit; otherwise, put X Grunts ..., where X is the number of ! results':
+    two branches that say the same (L536: one Grunt per "!", so two for two)."""
+    text = _text(drg, "rules", "en")
+    assert ("When struck with the pickaxe, roll 2 monster attack dice and put 1 Grunt per ! "
+            "result in the roll at each revealed Tunnel Exit.") in text
