@@ -61,6 +61,9 @@ _LET_LETTERS = "NMKLPQRSTUVW"
 _PARAM_LETTERS = "NMK"   # a keyword's number parameters, as sheets show them ("Ambush N")
 _COUNT_LETTERS = "XYZ"   # counts that are not numbers: "gain X gold, where X is..."
 # The definition templates.fill puts after a clause that uses such a count.
+# "the number of Scare results in the roll": a die face counted; "> 0" reads "the roll shows
+# Scare", not "there are Scare results in the roll"
+_EN_FACES = re.compile(r"the number of (.+) results in (.+)")
 _WHERE_DEF = re.compile(r", where ([A-Z] is .*)$", re.S)
 _MAX_KEYWORD_DEPTH = 8  # keywords defined through keywords; beyond this, show the template
 
@@ -650,6 +653,10 @@ class _Renderer:
             held = _EN_HELD.fullmatch(left) if not self.zh else None
             if held and (e.op, right) in ((">", "0"), (">=", "1")):   # "you hold any prisoners"
                 return f"you hold any {held.group(1)}{held.group(2) or ''}"
+            face = _EN_FACES.fullmatch(left) if not self.zh else None
+            if face and right == "0" and e.op in (">", "==", "!="):  # "the roll shows Scare"
+                shows = " shows no " if e.op == "==" else " shows "
+                return face.group(2) + shows + face.group(1)
             if not self.zh and left.startswith("the number of ") and right == "0" \
                     and e.op in (">", "==", "!="):  # "there are hits in the roll"
                 some = "there are no " if e.op == "==" else "there are "

@@ -49,3 +49,11 @@ def test_drg_alien_egg_says_its_grunts_once(drg):
     text = _text(drg, "rules", "en")
     assert ("When struck with the pickaxe, roll 2 monster attack dice and put 1 Grunt per ! "
             "result in the roll at each revealed Tunnel Exit.") in text
+
+
+def test_drg_a_face_rolled_reads_the_roll_shows_it(drg):
+    """The Loot Bug read 'if there are four squares (Gold) results in the roll, gain 1 Gold':
+    a face is shown by the roll ('if the roll shows four squares (Gold)')."""
+    text = _text(drg, "rules", "en")
+    assert "roll 1 Mineral die; if the roll shows four squares (Gold), gain 1 Gold" in text
+    assert "results in the roll, " not in text

@@ -478,8 +478,8 @@ def test_check_warns_where_an_effect_reads_a_field_without_text(tmp_path):
 def test_more_than_zero_of_something_reads_there_are(games):
     zh, en = say(games["deep_rock_galactic"],
                  "let r = roll(explosive_die, 1); if faces(r, scare) > 0: scare 2")
-    assert en == ("Roll 1 Explosive die. If there are Scare results in the roll, it moves 2 "
-                  "spaces away from the source.")
+    assert en == ("Roll 1 Explosive die. If the roll shows Scare, it moves 2 spaces away from "
+                  "the source.")   # a face rolled: not 'if there are Scare results in the roll'
     assert zh == "掷1颗爆炸骰；若掷骰结果中有阻遏惊吓，使其远离攻击来源2格。"
     zh, en = say(games["clank_catacombs"], "require tokens_left(prisoner) > 0; gain_random prisoner 1")
     assert en == "Only if there are prisoners left in the supply: take 1 random prisoner."
