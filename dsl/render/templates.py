@@ -60,6 +60,8 @@ def fill(template: str, args: dict[str, Arg], lang: str,
         if unit:
             per[name] = unit
             arg = Arg("1", count=True)
+        elif arg.count and lang == "en" and _said_in_place(template, name, arg, args):
+            arg = Arg(arg.text)   # "add the bonus value of ... to the stealth value"
         elif arg.count and not is_simple_count(arg.text):
             letter = new_letter()
             defs.append((letter, arg.text))
@@ -92,7 +94,7 @@ def _per_unit(template: str, name: str, arg: Arg) -> str:
     in the roll"), so that the template reads "deal 1 damage per hit in the roll": a person's
     words for "deal X damage, where X is the number of hits in the roll". Not after "the top"
     ("the top 1 card per hit" would read as one card)."""
-    m = _NUMBER_OF.fullmatch(arg.text) if arg.count else None
+    m = (_NUMBER_OF.fullmatch(arg.text) or _YOUR_THINGS.fullmatch(arg.text)) if arg.count else None
     if m is None or re.search(r"\b(top|bottom|first|last) \{%s\}" % re.escape(name), template):
         return ""
     words = m.group(1).split(" ")
@@ -103,6 +105,18 @@ def _per_unit(template: str, name: str, arg: Arg) -> str:
 
 
 _NUMBER_OF = re.compile(r"the (?:number|amount) of (.+)")
+_YOUR_THINGS = re.compile(r"your ([\w -]+s)")   # "your recorded signposts": 1 per recorded signpost
+
+
+def _said_in_place(template: str, name: str, arg: Arg, args: dict[str, Arg]) -> bool:
+    """Whether a count that is not a number can stand where its letter would: a noun phrase
+    ("the bonus value of the card chosen") that is the object itself, no noun after it
+    ("add {amount} to the stealth value"), reads better than "add X ..., where X is ..."."""
+    if is_simple_count(arg.text) or not arg.text.startswith("the "):
+        return False
+    tokens = list(_TOKEN.finditer(template))
+    at = [i for i, t in enumerate(tokens) if t.group("ph") == name]
+    return len(at) == 1 and not _phrase(tokens, at[0] + 1, args)
 
 
 def _fill_en(template: str, values: dict[str, Arg], per: dict[str, str] | None = None) -> str:

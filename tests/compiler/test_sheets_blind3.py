@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.compiler.test_sheets_blind import _text, drg  # noqa: F401 (fixtures)
+from tests.compiler.test_sheets_blind import _text, clank, drg  # noqa: F401 (fixtures)
 from tests.compiler.test_sheets_blind2 import _page
 
 
@@ -57,3 +57,21 @@ def test_drg_a_face_rolled_reads_the_roll_shows_it(drg):
     text = _text(drg, "rules", "en")
     assert "roll 1 Mineral die; if the roll shows four squares (Gold), gain 1 Gold" in text
     assert "results in the roll, " not in text
+
+
+def test_dungeontology_prophecy_adds_the_bonus_in_words():
+    """Dungeontology's Prophecy cards read 'add X to the stealth value, where X is the bonus
+    value of the card chosen by the prophecy; otherwise, add Y to the alert value, where Y is
+    the bonus value ...' (19 times on the cards sheet): the value is the object itself."""
+    from tests.compiler.test_sheets_blind import _game
+    text = _text(_game("dungeontology"), "cards", "en")
+    assert ("add the bonus value of the card chosen by the prophecy to the stealth value; "
+            "otherwise, add the bonus value of the card chosen by the prophecy to the alert "
+            "value") in text
+
+
+def test_clank_signposts_score_per_signpost(clank):
+    """The Monk read 'Score X points, where X is your recorded signposts'."""
+    text = _text(clank, "tokens", "en") + _text(clank, "cards", "en")
+    assert "Score 1 point per recorded signpost" in text
+    assert "where X is your recorded signposts" not in text
