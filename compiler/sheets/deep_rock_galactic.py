@@ -322,7 +322,7 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
             f"{entity_name('mineral', k) if k in game.entities.get('mineral', {}) else entity_name('pickup', k)} × {v}"
             for k, v in obj.get("targets", {}).items())})
     if mission.get("drones"):     # the pod returns only once every drone is recovered too
-        goal += ("；" if lang == "zh" else "; ") + f"{lab['recover_drones']} × {len(mission['drones'])}"
+        goal += ("；" if lang == "zh" else "; ") + fill(lab["recover_drones"], {"n": len(mission["drones"])})
     event = mission.get("mission_event", "")
     try:
         event_text = render(parse(event), game.vocab, lang) if event else "—"

@@ -2,10 +2,14 @@
 without their unit, phrases a person would not write, facts the sheet contradicts."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.compiler.test_sheets_blind import _text, clank, drg  # noqa: F401 (fixtures)
 from tests.compiler.test_sheets_blind2 import _page
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_drg_warden_field_says_its_range_in_spaces(drg):
@@ -75,3 +79,15 @@ def test_clank_signposts_score_per_signpost(clank):
     text = _text(clank, "tokens", "en") + _text(clank, "cards", "en")
     assert "Score 1 point per recorded signpost" in text
     assert "where X is your recorded signposts" not in text
+
+
+@pytest.mark.parametrize("lang, words", [("en", "; Recover every drone (1)"),
+                                         ("zh", "；回收全部无人机（1架）")])
+def test_drg_briefing_counts_the_drones_in_words(drg, lang, words):
+    """A mission briefing's objective read 'Recover the drones × 1' (a count as a stock)."""
+    import yaml
+    from tomecraft.compiler.sheets.deep_rock_galactic import briefing_context
+    path = REPO / "tests/deep_rock_galactic/missions/valid/fossil_field.yaml"
+    mission = yaml.safe_load(path.read_text(encoding="utf-8"))["mission"]
+    text = str(briefing_context(drg, mission, lang))
+    assert words in text
