@@ -344,7 +344,7 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
     if lang == "zh":    # full-width punctuation, as on every other zh sheet (not the map's
         items = walk_strings(items, zh_punctuation)    # legend: its "?" is a map symbol)
     return {"sections": [{"title": name, "items": items},
-                         {"title": lab["map"], "hexmap": grid, "hex_pt": hex_pt, "note": "  ".join(legend),
+                         {"title": lab["map"], "hexmap": grid, "hex_pt": hex_pt, "legend": legend,
                           "swatches": _swatches(mission, lab)}],
             "mission_notes": _mission_notes(mission, lang)}
 

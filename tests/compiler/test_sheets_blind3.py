@@ -91,3 +91,16 @@ def test_drg_briefing_counts_the_drones_in_words(drg, lang, words):
     mission = yaml.safe_load(path.read_text(encoding="utf-8"))["mission"]
     text = str(briefing_context(drg, mission, lang))
     assert words in text
+
+
+def test_drg_briefing_map_keys_stand_apart(drg, tmp_path):
+    """The map's legend read 'P = Drop pod 1/2/3 = Tunnel exits ! = ...': its keys were joined
+    by two spaces, which HTML shows as one, so no reader could tell where a key ended."""
+    import yaml
+    from tomecraft.compiler.sheets.deep_rock_galactic import write_briefing
+    path = REPO / "tests/deep_rock_galactic/missions/valid/fossil_field.yaml"
+    mission = yaml.safe_load(path.read_text(encoding="utf-8"))["mission"]
+    [page] = write_briefing(drg, mission, ["en"], ["html"], tmp_path)
+    page = page.read_text(encoding="utf-8")
+    assert '<span class="key">P = Drop pod</span>' in page
+    assert '<span class="key">1/2/3 = Tunnel exits</span>' in page
