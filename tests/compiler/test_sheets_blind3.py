@@ -104,3 +104,10 @@ def test_drg_briefing_map_keys_stand_apart(drg, tmp_path):
     page = page.read_text(encoding="utf-8")
     assert '<span class="key">P = Drop pod</span>' in page
     assert '<span class="key">1/2/3 = Tunnel exits</span>' in page
+
+
+@pytest.mark.parametrize("lang, words", [("en", "rank 1 = 8 points"), ("zh", "第1名 = 8分")])
+def test_cave_majority_bonus_says_points(lang, words):
+    """The Cave's token sheet read 'Majority bonus: rank 1 = 8, rank 2 = 4': 8 what?"""
+    from tests.compiler.test_sheets_blind import _game
+    assert words in _text(_game("the_cave"), "tokens", lang)
