@@ -111,3 +111,15 @@ def test_cave_majority_bonus_says_points(lang, words):
     """The Cave's token sheet read 'Majority bonus: rank 1 = 8, rank 2 = 4': 8 what?"""
     from tests.compiler.test_sheets_blind import _game
     assert words in _text(_game("the_cave"), "tokens", lang)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "“!” on the dwarf attacked: It becomes Webbed."),
+                                         ("zh", "“!”对被攻击矮人：使其虫网束缚。")])
+def test_drg_monster_card_bang_says_whom_it_means(drg, lang, words):
+    """The Web Spitter's print-and-play card read '“!”: It becomes Webbed.' as if the Web
+    Spitter were: 'it' is the dwarf attacked (the monster board's column says so now)."""
+    import html
+    import re
+    from tomecraft.compiler.sheets import cards
+    text = html.unescape(re.sub(r"<[^>]+>", "", cards.render_html(drg, lang)))
+    assert words in re.sub(r"\s+", " ", text)
