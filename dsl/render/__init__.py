@@ -64,6 +64,11 @@ _COUNT_LETTERS = "XYZ"   # counts that are not numbers: "gain X gold, where X is
 # "the number of Scare results in the roll": a die face counted; "> 0" reads "the roll shows
 # Scare", not "there are Scare results in the roll"
 _EN_FACES = re.compile(r"the number of (.+) results in (.+)")
+# "the number of Secret Tome cards you hold is at least 2" says "you hold at least 2 Secret
+# Tome cards"; "... is less than your treasure limit", "you hold fewer treasures than ..."
+_EN_OWNED = re.compile(r"the number of ([\w' -]+?) (you (?:hold|have|own))")
+_EN_HOW_MANY = {">=": "{subject} at least {n} {things}", "<=": "{subject} at most {n} {things}",
+                ">": "{subject} more {things} than {n}", "<": "{subject} fewer {things} than {n}"}
 _WHERE_DEF = re.compile(r", where ([A-Z] is .*)$", re.S)
 _MAX_KEYWORD_DEPTH = 8  # keywords defined through keywords; beyond this, show the template
 
@@ -669,6 +674,10 @@ class _Renderer:
             some = _zh_some(left) if self.zh and (e.op, right) in ((">", "0"), (">=", "1")) else ""
             if some:    # "供应区剩余的小秘密标记数多于0" -> "供应区还有小秘密标记"
                 return some
+            owned = _EN_OWNED.fullmatch(left) if not self.zh else None
+            if owned and e.op in _EN_HOW_MANY:   # "you hold at least 2 Secret Tome cards"
+                things, subject = owned.groups()
+                return _EN_HOW_MANY[e.op].format(subject=subject, things=things, n=right)
             word = _COMPARE[self.lang][e.op]
             return f"{left}{word}{right}" if self.zh else f"{left} {word} {right}"
         word = _LOGIC[self.lang][e.op]

@@ -123,3 +123,11 @@ def test_drg_monster_card_bang_says_whom_it_means(drg, lang, words):
     from tomecraft.compiler.sheets import cards
     text = html.unescape(re.sub(r"<[^>]+>", "", cards.render_html(drg, lang)))
     assert words in re.sub(r"\s+", " ", text)
+
+
+def test_clank_a_count_you_hold_reads_as_you_hold(clank):
+    """The Sorcerer read 'If the number of Secret Tome cards you hold is at least 2, score 5
+    points'; a person writes 'If you hold at least 2 Secret Tome cards'."""
+    text = _text(clank, "tokens", "en")
+    assert "If you hold at least 2 Secret Tome cards, score 5 points." in text
+    assert "the number of Secret Tome cards you hold" not in text
