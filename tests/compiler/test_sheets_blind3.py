@@ -131,3 +131,11 @@ def test_clank_a_count_you_hold_reads_as_you_hold(clank):
     text = _text(clank, "tokens", "en")
     assert "If you hold at least 2 Secret Tome cards, score 5 points." in text
     assert "the number of Secret Tome cards you hold" not in text
+
+
+def test_drg_hazard_notes_name_the_printed_square(drg):
+    """The Hazard notes read 'Start square index 0 of an approximated track' and 'The 3-5
+    square, index 2': a programmer's index, where the board prints 1, 2 and 3-5 (L165-167)."""
+    text = _text(drg, "rules", "en")
+    assert "index" not in text
+    assert "Hazard 3, Hazard 4, Hazard 5: Starts on the square marked 3-5" in text
