@@ -2,6 +2,7 @@
 without their unit, phrases a person would not write, facts the sheet contradicts."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,14 @@ def test_drg_hazard_notes_name_the_printed_square(drg):
     text = _text(drg, "rules", "en")
     assert "index" not in text
     assert "Hazard 3, Hazard 4, Hazard 5: Starts on the square marked 3-5" in text
+
+
+def test_english_sheets_set_curly_quotes_at_their_own_width(drg):
+    """Where no Latin Noto Sans is installed the English sheets are set in Noto Sans CJK, whose
+    curly quotes are full-width: 'says  “Optional”  ;' and 'Grunt's  “!”' printed with a gap on
+    each side. The 'pwid' feature (proportional widths) sets them as Latin quotes; zh keeps
+    its full-width punctuation."""
+    from tomecraft.compiler.sheets import cards
+    for page in (_page(drg, "rules", "en"), cards.render_html(drg, "en", max_pages=1)):
+        rule = re.search(r"html:lang\(en\)\s*\{([^}]*)\}", page)
+        assert rule and 'font-feature-settings: "pwid"' in rule.group(1)
