@@ -237,8 +237,9 @@ def rules(game: Game, lang: str, notes: Footnotes) -> dict:
     numbers of the tables from content)."""
     text = dict(_yaml_file(f"{GAME_ID}.yaml")["rules"][lang])
     texts, lab = Texts(game, lang), labels(lang, game)
+    marks = _start_marks(game)
     hazards = [{"mark": notes.mark(h, lang), "cells": [
-        str(h.data["level"]), fill(text["start_square"], {"n": h.data["threat_start"] + 1}),
+        str(h.data["level"]), fill(text["start_square"], {"n": marks[h.data["threat_start"]]}),
         str(h.data.get("extra_grunts_per_exit") or text["none"]),
         text["bang_yes"] if h.data.get("grunt_bang_damage") else text["none"]]}
         for h in sorted(game.of_kind("hazard_level"), key=lambda h: h.data["level"])]
@@ -287,6 +288,16 @@ def _pickaxe_dice(game: Game, text: dict) -> str:
     rule = game.entities.get("rule", {}).get("g13_pickaxe_dice")
     count = int(rule.data["value"]) if rule is not None else 1
     return text["pickaxe_die_one"] if count == 1 else fill(text["pickaxe_dice"], {"n": count})
+
+
+def _start_marks(game: Game) -> dict[int, str]:
+    """What the board prints on each start square of the Swarm Threat track: the Hazard levels
+    that start there ("1", "2", "3-5"; L165-167), by the square's index."""
+    levels: dict[int, list[int]] = {}
+    for h in game.of_kind("hazard_level"):
+        levels.setdefault(h.data["threat_start"], []).append(h.data["level"])
+    return {start: f"{min(ls)}-{max(ls)}" if len(ls) > 1 else str(ls[0])
+            for start, ls in levels.items()}
 
 
 def _sentence(parts: list[str], lang: str) -> str:

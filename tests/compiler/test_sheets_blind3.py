@@ -151,3 +151,12 @@ def test_english_sheets_set_curly_quotes_at_their_own_width(drg):
     for page in (_page(drg, "rules", "en"), cards.render_html(drg, "en", max_pages=1)):
         rule = re.search(r"html:lang\(en\)\s*\{([^}]*)\}", page)
         assert rule and 'font-feature-settings: "pwid"' in rule.group(1)
+
+
+@pytest.mark.parametrize("lang, hazard_5", [("en", "the square marked 3-5"),
+                                            ("zh", "标有“3-5”的格子")])
+def test_drg_hazard_table_names_the_square_as_the_board_marks_it(drg, lang, hazard_5):
+    """The Hazard table said Hazard 4 and 5 start on 'square 3': the board marks its three
+    starting squares 1, 2 and 3-5 (L165-167), so a player looked for a square marked 3."""
+    text = _text(drg, "rules", lang)
+    assert hazard_5 in text and ("square 3" not in text and "第3格" not in text)
