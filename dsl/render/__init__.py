@@ -686,6 +686,7 @@ class _Renderer:
         if self.zh:
             text = word.join(texts)
         else:  # "A, B and C"
+            texts = _subject_said_once(texts)
             text = ", ".join(texts[:-1]) + f" {word} " + texts[-1]
         if p < minimum:
             return f"（{text}）" if self.zh else f"({text})"
@@ -917,6 +918,27 @@ def _relative(text: str) -> str:
 # How a condition's text may begin when it has no subject of its own: a predicate written for
 # a selector ("a monster within range 3", "a monster that flies"). Said as a condition of its
 # own, it takes `it` (what the effect is about: the target, the monster acting).
+def _subject_said_once(texts: list[str]) -> list[str]:
+    """"your camp has not been abandoned and your camp is packed" says its subject once:
+    "... and is packed". A condition whose subject (the words before its verb) is the one
+    before it drops the subject."""
+    out = texts[:1]
+    for previous, text in zip(texts, texts[1:]):
+        subject = _subject_of(text)
+        if subject and subject == _subject_of(previous) and subject not in ("it", "you"):
+            text = text[len(subject) + 1:]
+        out.append(text)
+    return out
+
+
+def _subject_of(text: str) -> str:
+    """The words before a condition's first verb ("your camp" of "your camp is packed"), or ""."""
+    words = text.split(" ")
+    verb = next((i for i, w in enumerate(words) if w in _SUBJECT_VERBS), None)
+    return " ".join(words[:verb]) if verb else ""
+
+
+_SUBJECT_VERBS = {"is", "are", "has", "have", "was", "were", "does", "do"}
 _PREDICATE_VERBS = {"is": "is", "are": "is", "has": "has", "have": "has", "flies": "flies"}
 _PREDICATE_PLACES = {"within", "in", "adjacent", "at", "on", "inside", "outside", "next", "near",
                      "behind", "facing"}

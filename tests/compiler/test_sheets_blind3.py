@@ -160,3 +160,12 @@ def test_drg_hazard_table_names_the_square_as_the_board_marks_it(drg, lang, haza
     starting squares 1, 2 and 3-5 (L165-167), so a player looked for a square marked 3."""
     text = _text(drg, "rules", lang)
     assert hazard_5 in text and ("square 3" not in text and "第3格" not in text)
+
+
+def test_cave_a_condition_says_its_subject_once():
+    """The Cave's actions read 'Only if your camp has not been abandoned and your camp is
+    packed': a person says 'your camp' once."""
+    from tests.compiler.test_sheets_blind import _game
+    text = _text(_game("the_cave"), "rules", "en")
+    assert "your camp has not been abandoned and is packed" in text
+    assert "and your camp is packed" not in text
