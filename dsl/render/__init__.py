@@ -530,6 +530,9 @@ class _Renderer:
         options = [self.body(o) for o in s.options]
         if self.zh:
             return "選擇一項：" + "；或".join(options)
+        alike = _one_word_apart(options)
+        if alike:   # "turn 1 used Strength, Agility or Perception token face up"
+            return "choose one: " + alike
         return "choose one: " + "; or ".join(options)
 
     def require(self, s: n.Require) -> str:
@@ -918,6 +921,21 @@ def _relative(text: str) -> str:
 # How a condition's text may begin when it has no subject of its own: a predicate written for
 # a selector ("a monster within range 3", "a monster that flies"). Said as a condition of its
 # own, it takes `it` (what the effect is about: the target, the monster acting).
+def _one_word_apart(options: list[str]) -> str:
+    """Options that differ in one word only, said once with that word's choices ("turn 1 used
+    Strength, Agility or Intelligence token face up"), or "" when they differ more."""
+    split = [o.split(" ") for o in options]
+    if len(split) < 3 or len({len(w) for w in split}) != 1:
+        return ""
+    apart = [i for i in range(len(split[0])) if len({w[i] for w in split}) > 1]
+    if len(apart) != 1:
+        return ""
+    i = apart[0]
+    choices = [w[i] for w in split]
+    words = split[0][:i] + [", ".join(choices[:-1]) + " or " + choices[-1]] + split[0][i + 1:]
+    return " ".join(words)
+
+
 def _subject_said_once(texts: list[str]) -> list[str]:
     """"your camp has not been abandoned and your camp is packed" says its subject once:
     "... and is packed". A condition whose subject (the words before its verb) is the one

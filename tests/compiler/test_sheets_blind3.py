@@ -169,3 +169,12 @@ def test_cave_a_condition_says_its_subject_once():
     text = _text(_game("the_cave"), "rules", "en")
     assert "your camp has not been abandoned and is packed" in text
     assert "and your camp is packed" not in text
+
+
+def test_crawl_options_one_word_apart_are_said_once():
+    """Training Ground read 'Choose one: turn 1 used Strength token face up; or turn 1 used
+    Agility token face up; or ...' four times over for one word."""
+    from tests.compiler.test_sheets_blind import _game
+    text = _text(_game("dm_crawl_decks"), "cards", "en")
+    assert ("Choose one: turn 1 used Strength, Agility, Perception or Intelligence token face "
+            "up.") in text
