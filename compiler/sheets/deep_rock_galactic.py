@@ -123,7 +123,9 @@ def _mode_effect(weapon: Entity, i: int, lang: str, lab: dict, texts: Texts) -> 
     if after is not None:
         parts.append(fill(lab["mode_after"], {"mode": (after.get("name") or {}).get(lang, after["id"])}))
     if mode.get("per_round"):
-        parts.append(fill(lab["mode_per_round"], {"n": mode["per_round"]}))
+        n = mode["per_round"]
+        times = n if lang == "zh" else {1: "once", 2: "twice"}.get(n, f"{n} times")
+        parts.append(fill(lab["mode_per_round"], {"n": times}))
     return ("" if lang == "zh" else " ").join(p for p in parts if p)
 
 

@@ -175,7 +175,7 @@ def test_clank_goblin_cost_says_combat_in_the_reserve_skill_column(clank, lang, 
 
 
 @pytest.mark.parametrize("lang,after,twice", [
-    ("en", "Only right after Burst.", "At most 2 times a round."),
+    ("en", "Only right after Burst.", "At most twice a round."),
     ("zh", "只能紧接在暴烈扫射之后使用。", "每回合至多2次。")])
 def test_drg_fire_modes_say_the_limits_play_keeps(drg, lang, after, twice):
     """The Minigun's Successive Attack is fired only right after a Burst (L750-756) and the

@@ -178,3 +178,9 @@ def test_crawl_options_one_word_apart_are_said_once():
     text = _text(_game("dm_crawl_decks"), "cards", "en")
     assert ("Choose one: turn 1 used Strength, Agility, Perception or Intelligence token face "
             "up.") in text
+
+
+def test_drg_flaming_ground_says_twice(drg):
+    """Flaming Ground read 'At most 2 times a round.'"""
+    text = _text(drg, "classes", "en")
+    assert "At most twice a round." in text and "2 times a round" not in text
