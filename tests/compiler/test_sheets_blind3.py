@@ -184,3 +184,11 @@ def test_drg_flaming_ground_says_twice(drg):
     """Flaming Ground read 'At most 2 times a round.'"""
     text = _text(drg, "classes", "en")
     assert "At most twice a round." in text and "2 times a round" not in text
+
+
+@pytest.mark.parametrize("lang, words", [("en", "reroll 1 die with the fewest hits"),
+                                         ("zh", "重掷命中最少的1颗骰子")])
+def test_drg_steady_grip_says_which_die_is_rerolled(drg, lang, words):
+    """Steady Grip read 'reroll 1 hit die' beside its note 'the worst die of each attack is
+    rolled again' (and play rerolls the worst, verbs.reroll): 'hit die' named no die."""
+    assert words in _text(drg, "weapons", lang)

@@ -271,7 +271,7 @@ def test_a_mass_noun_does_not_take_a_plural_and_words_agree_with_counts(games):
     assert say(drg, "pay actions 2")[1] == "Spend 2 actions."
     assert say(drg, "pay actions 1")[1] == "Spend 1 action."
     assert say(drg, "move 1")[1] == "Move up to 1 space."
-    assert say(drg, "reroll 2")[1] == "Reroll 2 hit dice."
+    assert say(drg, "reroll 2")[1] == "Reroll 2 dice with the fewest hits."
 
 
 def test_a_count_that_is_not_a_number_is_named_and_defined(games):
