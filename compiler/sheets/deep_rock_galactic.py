@@ -123,7 +123,9 @@ def _mode_effect(weapon: Entity, i: int, lang: str, lab: dict, texts: Texts) -> 
     if after is not None:
         parts.append(fill(lab["mode_after"], {"mode": (after.get("name") or {}).get(lang, after["id"])}))
     if mode.get("per_round"):
-        parts.append(fill(lab["mode_per_round"], {"n": mode["per_round"]}))
+        n = mode["per_round"]
+        times = n if lang == "zh" else {1: "once", 2: "twice"}.get(n, f"{n} times")
+        parts.append(fill(lab["mode_per_round"], {"n": times}))
     return ("" if lang == "zh" else " ").join(p for p in parts if p)
 
 
@@ -237,8 +239,9 @@ def rules(game: Game, lang: str, notes: Footnotes) -> dict:
     numbers of the tables from content)."""
     text = dict(_yaml_file(f"{GAME_ID}.yaml")["rules"][lang])
     texts, lab = Texts(game, lang), labels(lang, game)
+    marks = _start_marks(game)
     hazards = [{"mark": notes.mark(h, lang), "cells": [
-        str(h.data["level"]), fill(text["start_square"], {"n": h.data["threat_start"] + 1}),
+        str(h.data["level"]), fill(text["start_square"], {"n": marks[h.data["threat_start"]]}),
         str(h.data.get("extra_grunts_per_exit") or text["none"]),
         text["bang_yes"] if h.data.get("grunt_bang_damage") else text["none"]]}
         for h in sorted(game.of_kind("hazard_level"), key=lambda h: h.data["level"])]
@@ -248,6 +251,7 @@ def rules(game: Game, lang: str, notes: Footnotes) -> dict:
         uses = [text["objective"]] if d.get("objective") else []
         if d.get("carry_limit"):
             uses.append(fill(text["carry"], {"n": d["carry_limit"]}))
+        uses.append(text.get(f"use_{mineral.id}", ""))   # Gold and Nitra pay for things
         minerals.append({"mark": notes.mark(mineral, lang), "cells": [
             name_of(mineral, lang), _sentence(uses, lang) or text["none"],
             after_use_text(game, mineral, lang)]})
@@ -288,6 +292,16 @@ def _pickaxe_dice(game: Game, text: dict) -> str:
     return text["pickaxe_die_one"] if count == 1 else fill(text["pickaxe_dice"], {"n": count})
 
 
+def _start_marks(game: Game) -> dict[int, str]:
+    """What the board prints on each start square of the Swarm Threat track: the Hazard levels
+    that start there ("1", "2", "3-5"; L165-167), by the square's index."""
+    levels: dict[int, list[int]] = {}
+    for h in game.of_kind("hazard_level"):
+        levels.setdefault(h.data["threat_start"], []).append(h.data["level"])
+    return {start: f"{min(ls)}-{max(ls)}" if len(ls) > 1 else str(ls[0])
+            for start, ls in levels.items()}
+
+
 def _sentence(parts: list[str], lang: str) -> str:
     return ("，" if lang == "zh" else "; ").join(p for p in parts if p)
 
@@ -321,7 +335,7 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
             f"{entity_name('mineral', k) if k in game.entities.get('mineral', {}) else entity_name('pickup', k)} × {v}"
             for k, v in obj.get("targets", {}).items())})
     if mission.get("drones"):     # the pod returns only once every drone is recovered too
-        goal += ("；" if lang == "zh" else "; ") + f"{lab['recover_drones']} × {len(mission['drones'])}"
+        goal += ("；" if lang == "zh" else "; ") + fill(lab["recover_drones"], {"n": len(mission["drones"])})
     event = mission.get("mission_event", "")
     try:
         event_text = render(parse(event), game.vocab, lang) if event else "—"
@@ -343,7 +357,7 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
     if lang == "zh":    # full-width punctuation, as on every other zh sheet (not the map's
         items = walk_strings(items, zh_punctuation)    # legend: its "?" is a map symbol)
     return {"sections": [{"title": name, "items": items},
-                         {"title": lab["map"], "hexmap": grid, "hex_pt": hex_pt, "note": "  ".join(legend),
+                         {"title": lab["map"], "hexmap": grid, "hex_pt": hex_pt, "legend": legend,
                           "swatches": _swatches(mission, lab)}],
             "mission_notes": _mission_notes(mission, lang)}
 

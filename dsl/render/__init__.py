@@ -61,6 +61,14 @@ _LET_LETTERS = "NMKLPQRSTUVW"
 _PARAM_LETTERS = "NMK"   # a keyword's number parameters, as sheets show them ("Ambush N")
 _COUNT_LETTERS = "XYZ"   # counts that are not numbers: "gain X gold, where X is..."
 # The definition templates.fill puts after a clause that uses such a count.
+# "the number of Scare results in the roll": a die face counted; "> 0" reads "the roll shows
+# Scare", not "there are Scare results in the roll"
+_EN_FACES = re.compile(r"the number of (.+) results in (.+)")
+# "the number of Secret Tome cards you hold is at least 2" says "you hold at least 2 Secret
+# Tome cards"; "... is less than your treasure limit", "you hold fewer treasures than ..."
+_EN_OWNED = re.compile(r"the number of ([\w' -]+?) (you (?:hold|have|own))")
+_EN_HOW_MANY = {">=": "{subject} at least {n} {things}", "<=": "{subject} at most {n} {things}",
+                ">": "{subject} more {things} than {n}", "<": "{subject} fewer {things} than {n}"}
 _WHERE_DEF = re.compile(r", where ([A-Z] is .*)$", re.S)
 _MAX_KEYWORD_DEPTH = 8  # keywords defined through keywords; beyond this, show the template
 
@@ -522,6 +530,9 @@ class _Renderer:
         options = [self.body(o) for o in s.options]
         if self.zh:
             return "選擇一項：" + "；或".join(options)
+        alike = _one_word_apart(options)
+        if alike:   # "turn 1 used Strength, Agility or Perception token face up"
+            return "choose one: " + alike
         return "choose one: " + "; or ".join(options)
 
     def require(self, s: n.Require) -> str:
@@ -650,6 +661,10 @@ class _Renderer:
             held = _EN_HELD.fullmatch(left) if not self.zh else None
             if held and (e.op, right) in ((">", "0"), (">=", "1")):   # "you hold any prisoners"
                 return f"you hold any {held.group(1)}{held.group(2) or ''}"
+            face = _EN_FACES.fullmatch(left) if not self.zh else None
+            if face and right == "0" and e.op in (">", "==", "!="):  # "the roll shows Scare"
+                shows = " shows no " if e.op == "==" else " shows "
+                return face.group(2) + shows + face.group(1)
             if not self.zh and left.startswith("the number of ") and right == "0" \
                     and e.op in (">", "==", "!="):  # "there are hits in the roll"
                 some = "there are no " if e.op == "==" else "there are "
@@ -662,6 +677,10 @@ class _Renderer:
             some = _zh_some(left) if self.zh and (e.op, right) in ((">", "0"), (">=", "1")) else ""
             if some:    # "供应区剩余的小秘密标记数多于0" -> "供应区还有小秘密标记"
                 return some
+            owned = _EN_OWNED.fullmatch(left) if not self.zh else None
+            if owned and e.op in _EN_HOW_MANY:   # "you hold at least 2 Secret Tome cards"
+                things, subject = owned.groups()
+                return _EN_HOW_MANY[e.op].format(subject=subject, things=things, n=right)
             word = _COMPARE[self.lang][e.op]
             return f"{left}{word}{right}" if self.zh else f"{left} {word} {right}"
         word = _LOGIC[self.lang][e.op]
@@ -670,6 +689,7 @@ class _Renderer:
         if self.zh:
             text = word.join(texts)
         else:  # "A, B and C"
+            texts = _subject_said_once(texts)
             text = ", ".join(texts[:-1]) + f" {word} " + texts[-1]
         if p < minimum:
             return f"（{text}）" if self.zh else f"({text})"
@@ -901,6 +921,42 @@ def _relative(text: str) -> str:
 # How a condition's text may begin when it has no subject of its own: a predicate written for
 # a selector ("a monster within range 3", "a monster that flies"). Said as a condition of its
 # own, it takes `it` (what the effect is about: the target, the monster acting).
+def _one_word_apart(options: list[str]) -> str:
+    """Options that differ in one word only, said once with that word's choices ("turn 1 used
+    Strength, Agility or Intelligence token face up"), or "" when they differ more."""
+    split = [o.split(" ") for o in options]
+    if len(split) < 3 or len({len(w) for w in split}) != 1:
+        return ""
+    apart = [i for i in range(len(split[0])) if len({w[i] for w in split}) > 1]
+    if len(apart) != 1:
+        return ""
+    i = apart[0]
+    choices = [w[i] for w in split]
+    words = split[0][:i] + [", ".join(choices[:-1]) + " or " + choices[-1]] + split[0][i + 1:]
+    return " ".join(words)
+
+
+def _subject_said_once(texts: list[str]) -> list[str]:
+    """"your camp has not been abandoned and your camp is packed" says its subject once:
+    "... and is packed". A condition whose subject (the words before its verb) is the one
+    before it drops the subject."""
+    out = texts[:1]
+    for previous, text in zip(texts, texts[1:]):
+        subject = _subject_of(text)
+        if subject and subject == _subject_of(previous) and subject not in ("it", "you"):
+            text = text[len(subject) + 1:]
+        out.append(text)
+    return out
+
+
+def _subject_of(text: str) -> str:
+    """The words before a condition's first verb ("your camp" of "your camp is packed"), or ""."""
+    words = text.split(" ")
+    verb = next((i for i, w in enumerate(words) if w in _SUBJECT_VERBS), None)
+    return " ".join(words[:verb]) if verb else ""
+
+
+_SUBJECT_VERBS = {"is", "are", "has", "have", "was", "were", "does", "do"}
 _PREDICATE_VERBS = {"is": "is", "are": "is", "has": "has", "have": "has", "flies": "flies"}
 _PREDICATE_PLACES = {"within", "in", "adjacent", "at", "on", "inside", "outside", "next", "near",
                      "behind", "facing"}

@@ -10,9 +10,9 @@ A template is text with `{param}` placeholders. Beyond plain substitution:
 - English articles: "a {x}" / "an {x}" take the article the value's first word needs.
 - Chinese measure words: "{amount}{token}" -> "2个囚犯标记" when the name declares its
   `zh_measure` and the template has none there.
-- A count that is not a number ("the hits in the roll") becomes a letter X and is defined after
-  the clause: "deal X bullet damage, where X is the hits in the roll" /
-  "造成X点子弹伤害（X为掷骰结果的命中数）".
+- A count that is not a number becomes a letter X and is defined after the clause: "gain X gold,
+  where X is the Clank! gained" / "造成X点子弹伤害（X为掷骰结果的命中数）". In English a count
+  "the number of hits in the roll" reads "deal 1 bullet damage per hit in the roll" instead.
 - A `(s)` or `[a|b]` no count governs reads as its plural; `{name:plural}` is always plural
   ("the number of {token:plural} left").
 """
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from tomecraft.dsl.render.words import (MEASURES, article, is_simple_count, is_singular_count,
-                              pluralise)
+                              pluralise, singularise)
 
 
 @dataclass(frozen=True)
@@ -54,13 +54,20 @@ def fill(template: str, args: dict[str, Arg], lang: str,
     """`template` with its placeholders filled, agreeing as the module docstring says."""
     defs: list[tuple[str, str]] = []
     values = {}
+    per: dict[str, str] = {}   # placeholder -> "hit in the roll": "1 damage per hit in the roll"
     for name, arg in args.items():
-        if arg.count and not is_simple_count(arg.text):
+        unit = _per_unit(template, name, arg) if lang == "en" else ""
+        if unit:
+            per[name] = unit
+            arg = Arg("1", count=True)
+        elif arg.count and lang == "en" and _said_in_place(template, name, arg, args):
+            arg = Arg(arg.text)   # "add the bonus value of ... to the stealth value"
+        elif arg.count and not is_simple_count(arg.text):
             letter = new_letter()
             defs.append((letter, arg.text))
             arg = Arg(letter, count=True)
         values[name] = arg
-    text = _fill_zh(template, values) if lang == "zh" else _fill_en(template, values)
+    text = _fill_zh(template, values) if lang == "zh" else _fill_en(template, values, per)
     if not defs:
         return text
     if lang == "zh":
@@ -82,9 +89,40 @@ def _fill_zh(template: str, values: dict[str, Arg]) -> str:
                   template)
 
 
-def _fill_en(template: str, values: dict[str, Arg]) -> str:
+def _per_unit(template: str, name: str, arg: Arg) -> str:
+    """What a count "the number (or amount) of hits in the roll" counts, said of one ("hit
+    in the roll"), so that the template reads "deal 1 damage per hit in the roll": a person's
+    words for "deal X damage, where X is the number of hits in the roll". Not after "the top"
+    ("the top 1 card per hit" would read as one card)."""
+    m = (_NUMBER_OF.fullmatch(arg.text) or _YOUR_THINGS.fullmatch(arg.text)) if arg.count else None
+    if m is None or re.search(r"\b(top|bottom|first|last) \{%s\}" % re.escape(name), template):
+        return ""
+    words = m.group(1).split(" ")
+    head = next((i - 1 for i in range(1, len(words)) if words[i].lower() in _STOP),
+                len(words) - 1)
+    words[head] = singularise(words[head])
+    return " ".join(words)
+
+
+_NUMBER_OF = re.compile(r"the (?:number|amount) of (.+)")
+_YOUR_THINGS = re.compile(r"your ([\w -]+s)")   # "your recorded signposts": 1 per recorded signpost
+
+
+def _said_in_place(template: str, name: str, arg: Arg, args: dict[str, Arg]) -> bool:
+    """Whether a count that is not a number can stand where its letter would: a noun phrase
+    ("the bonus value of the card chosen") that is the object itself, no noun after it
+    ("add {amount} to the stealth value"), reads better than "add X ..., where X is ..."."""
+    if is_simple_count(arg.text) or not arg.text.startswith("the "):
+        return False
+    tokens = list(_TOKEN.finditer(template))
+    at = [i for i, t in enumerate(tokens) if t.group("ph") == name]
+    return len(at) == 1 and not _phrase(tokens, at[0] + 1, args)
+
+
+def _fill_en(template: str, values: dict[str, Arg], per: dict[str, str] | None = None) -> str:
     tokens = [m for m in _TOKEN.finditer(template)]
     forms: dict[int, bool] = {}   # token index -> plural?
+    per_after: dict[int, str] = {}   # token index -> " per hit in the roll" said after it
     for i, tok in enumerate(tokens):
         arg = values.get(tok.group("ph") or "")
         if arg is None or not arg.count:
@@ -92,8 +130,12 @@ def _fill_en(template: str, values: dict[str, Arg]) -> str:
         head = _phrase_head(tokens, i + 1, values)
         if head is not None:
             forms[head] = not is_singular_count(arg.text)
+        if per and tok.group("ph") in per:
+            per_after[_phrase_end(tokens, i + 1, values) or i] = " per " + per[tok.group("ph")]
     out = []
     for i, tok in enumerate(tokens):
+        if i - 1 in per_after:
+            out.append(per_after[i - 1])
         if tok.group("ph"):
             arg = values.get(tok.group("ph"))
             if arg is None:
@@ -115,6 +157,8 @@ def _fill_en(template: str, values: dict[str, Arg]) -> str:
             out.append(word)
         else:
             out.append(tok.group(0))
+    if len(tokens) - 1 in per_after:
+        out.append(per_after[len(tokens) - 1])
     # "reveal the top 1 scheme card" -> "reveal the top scheme card": a person drops the one
     return _THE_TOP_ONE.sub(r"\1 ", "".join(out))
 
@@ -122,10 +166,30 @@ def _fill_en(template: str, values: dict[str, Arg]) -> str:
 _THE_TOP_ONE = re.compile(r"\b(the (?:top|bottom|first|last)) 1 (?=[A-Za-z])")
 
 
+def _phrase_end(tokens, start: int, values: dict[str, Arg]) -> int | None:
+    """Index of the last token of the noun phrase starting at `start`, or None."""
+    phrase = _phrase(tokens, start, values)
+    return phrase[-1] if phrase else None
+
+
 def _phrase_head(tokens, start: int, values: dict[str, Arg]) -> int | None:
     """Index of the head of the noun phrase starting at `start` (after a space), or None."""
+    phrase = _phrase(tokens, start, values)
+    # The head: the first word marked for number ("token(s)", "[die|dice]"), else a name
+    # that ends the phrase or comes right before a word that is not part of it ("face up").
+    for j in phrase:
+        if tokens[j].group("mark") or tokens[j].group("one") is not None:
+            return j
+    names = [j for j in phrase if tokens[j].group("ph")]
+    if names and (names[-1] == phrase[-1] or not _is_noun_word(tokens[names[-1] + 2])):
+        return names[-1]
+    return None
+
+
+def _phrase(tokens, start: int, values: dict[str, Arg]) -> list[int]:
+    """Token indexes of the words of the noun phrase starting at `start` (after a space)."""
     if start >= len(tokens) or not tokens[start].group("space"):
-        return None
+        return []
     phrase = []
     i = start
     while i + 1 < len(tokens) and tokens[i].group("space"):
@@ -140,15 +204,7 @@ def _phrase_head(tokens, start: int, values: dict[str, Arg]) -> int | None:
                 break
         phrase.append(i + 1)
         i += 2
-    # The head: the first word marked for number ("token(s)", "[die|dice]"), else a name
-    # that ends the phrase or comes right before a word that is not part of it ("face up").
-    for j in phrase:
-        if tokens[j].group("mark") or tokens[j].group("one") is not None:
-            return j
-    names = [j for j in phrase if tokens[j].group("ph")]
-    if names and (names[-1] == phrase[-1] or not _is_noun_word(tokens[names[-1] + 2])):
-        return names[-1]
-    return None
+    return phrase
 
 
 def _inside_title(tokens, i: int, phrase: list[int]) -> bool:

@@ -45,6 +45,20 @@ def pluralise(phrase: str) -> str:
     return head + sep + plural
 
 
+def singularise(word: str) -> str:
+    """"hits" -> "hit", "dice" -> "die", "enemies" -> "enemy": a counted noun said of one."""
+    irregular = {plural: one for one, plural in _IRREGULAR.items()}
+    if word.lower() in irregular:
+        return irregular[word.lower()]
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def article(phrase: str) -> str:
     """"a" or "an" before `phrase`."""
     word = re.sub(r"^[^\w]+", "", phrase)

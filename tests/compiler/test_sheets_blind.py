@@ -176,7 +176,7 @@ def test_drg_best_die_reads_as_a_number(drg):
     in the roll"."""
     text = _text(drg, "weapons", "en")
     assert "the hits of the best die" not in text
-    assert "where X is the number of hits on the best die in the roll" in text
+    assert "deal 1 armor-piercing damage per hit on the best die in the roll" in text
 
 
 def test_clank_passive_card_does_not_say_continuous_twice(clank):

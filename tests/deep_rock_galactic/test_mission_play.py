@@ -343,7 +343,7 @@ def test_the_briefing_draws_fixed_minerals(game_model, lang):
     assert any("Morkite" in line or "墨菱石" in line for line in legend)
 
 
-@pytest.mark.parametrize("lang, recover", [("zh", "回收无人机 × 2"), ("en", "Recover the drones × 2")])
+@pytest.mark.parametrize("lang, recover", [("zh", "回收全部无人机（2架）"), ("en", "Recover every drone (2)")])
 def test_the_briefing_objective_names_the_drones_to_recover(game_model, lang, recover):
     """The pod returns only once every drone is recovered: the objective says so, not only
     the map's legend."""

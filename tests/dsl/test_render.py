@@ -271,15 +271,17 @@ def test_a_mass_noun_does_not_take_a_plural_and_words_agree_with_counts(games):
     assert say(drg, "pay actions 2")[1] == "Spend 2 actions."
     assert say(drg, "pay actions 1")[1] == "Spend 1 action."
     assert say(drg, "move 1")[1] == "Move up to 1 space."
-    assert say(drg, "reroll 2")[1] == "Reroll 2 hit dice."
+    assert say(drg, "reroll 2")[1] == "Reroll 2 dice with the fewest hits."
 
 
 def test_a_count_that_is_not_a_number_is_named_and_defined(games):
     zh, en = say(games["clank_catacombs"], "gain gold clank_gained(turn)")
-    assert en == "Gain X gold, where X is the amount of Clank! you gained this turn."
+    assert en == "Gain 1 gold per Clank! you gained this turn."
     assert zh == "获得X金币（X为你本回合获得的咔嚓！数）。"
     zh, en = say(games["clank_catacombs"], "score prisoners_held()")
-    assert en == "Score X points, where X is the number of prisoners you hold."
+    assert en == "Score 1 point per prisoner you hold."
+    zh, en = say(games["clank_catacombs"], "on gain_clank: gain gold event.amount")
+    assert en == "Whenever you gain Clank!, gain X gold, where X is the Clank! gained."
 
 
 def test_a_roll_is_a_step_and_its_hits_are_the_damage(games):
@@ -287,20 +289,20 @@ def test_a_roll_is_a_step_and_its_hits_are_the_damage(games):
                  "pay actions 1, pay ammo 1 -> target monster where in_range(3) and "
                  "line_of_sight(): let r = roll(bullet_die, 2); deal bullet hits(r)")
     assert en == ("Spend 1 action and 1 primary ammo to choose a monster within range 3 and in "
-                  "line of sight as the target: roll 2 Bullet dice and deal X bullet damage, "
-                  "where X is the number of hits in the roll.")
+                  "line of sight as the target: roll 2 Bullet dice and deal 1 bullet damage per "
+                  "hit in the roll.")
     assert zh == ("花费1个行动与1份主要武器弹药后，选择一只在3格射程内且视线未被阻挡的怪物作为目标："
                   "掷2颗子弹骰，造成X点子弹伤害（X为掷骰结果的命中数）。")
 
 
-def test_a_definition_follows_the_whole_list_of_clauses(games):
-    """'deal X damage, where X is the hits and place 3 flames' would read the flames into the
-    definition: the definition goes after the last clause."""
+def test_a_count_of_things_reads_per_thing(games):
+    """'deal X fire damage and place 3 flames, where X is the number of hits in the roll' read
+    like a machine: a count 'the number of hits' reads '1 fire damage per hit', where it is."""
     zh, en = say(games["deep_rock_galactic"],
                  "target monster where in_range(3): let r = roll(fire_die, 2); deal fire hits(r); "
                  "place flame 3")
-    assert en == ("Choose a monster within range 3 as the target: roll 2 Fire dice, deal X fire "
-                  "damage and place 3 flames, where X is the number of hits in the roll.")
+    assert en == ("Choose a monster within range 3 as the target: roll 2 Fire dice, deal 1 fire "
+                  "damage per hit in the roll and place 3 flames.")
     assert zh == ("选择一只在3格射程内的怪物作为目标：掷2颗燃烧骰，造成X点燃烧伤害（X为掷骰结果的"
                   "命中数），放置3个火焰。")
 
@@ -476,8 +478,8 @@ def test_check_warns_where_an_effect_reads_a_field_without_text(tmp_path):
 def test_more_than_zero_of_something_reads_there_are(games):
     zh, en = say(games["deep_rock_galactic"],
                  "let r = roll(explosive_die, 1); if faces(r, scare) > 0: scare 2")
-    assert en == ("Roll 1 Explosive die. If there are Scare results in the roll, it moves 2 "
-                  "spaces away from the source.")
+    assert en == ("Roll 1 Explosive die. If the roll shows Scare, it moves 2 spaces away from "
+                  "the source.")   # a face rolled: not 'if there are Scare results in the roll'
     assert zh == "掷1颗爆炸骰；若掷骰结果中有阻遏惊吓，使其远离攻击来源2格。"
     zh, en = say(games["clank_catacombs"], "require tokens_left(prisoner) > 0; gain_random prisoner 1")
     assert en == "Only if there are prisoners left in the supply: take 1 random prisoner."
