@@ -36,16 +36,22 @@ def test_the_shipped_cave_passes_its_game_checks():
     assert not [d for d in reporter.diagnostics if d.code == dg.GAME_RULE]
 
 
-def _fan_pack(tmp_path: Path, pack_yaml: str, files: dict[str, str]) -> list:
+def _fan_pack(tmp_path: Path, pack_yaml: str, files: dict[str, str], game: str = "the_cave") -> list:
+    """The diagnostics of compiling `game` with a pack `fan` of `files` (pack.yaml adds
+    `pack_yaml`)."""
+    return _fan_reporter(tmp_path, pack_yaml, files, game).diagnostics
+
+
+def _fan_reporter(tmp_path: Path, pack_yaml: str, files: dict[str, str], game: str = "the_cave"):
     pack = tmp_path / "fan"
     pack.mkdir()
-    (pack / "pack.yaml").write_text("id: fan\ngame: the_cave\nversion: '1.0'\n" + pack_yaml,
+    (pack / "pack.yaml").write_text(f"id: fan\ngame: {game}\nversion: '1.0'\n" + pack_yaml,
                                     encoding="utf-8")
     for name, text in files.items():
         (pack / name).write_text(text, encoding="utf-8")
     reporter = dg.Reporter()
-    pipeline.compile_game(ROOT / "content" / "the_cave", [pack], reporter)
-    return reporter.diagnostics
+    pipeline.compile_game(ROOT / "content" / game, [pack], reporter)
+    return reporter
 
 
 TILE = """tiles:
@@ -121,11 +127,7 @@ def test_a_packs_tile_refused_by_its_schema_does_not_also_blame_a_stack(tmp_path
 def test_a_dungeontology_intern_no_scheme_card_names_is_flagged(tmp_path):
     """Found by the packs blind test: a pack's interns checked clean and were never taken in
     100 games (an intern comes only with the scheme card whose `intern` names it)."""
-    pack = tmp_path / "interns"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text("id: interns\ngame: dungeontology\nversion: '1.0'\n",
-                                    encoding="utf-8")
-    (pack / "interns.yaml").write_text("""intern_cards:
+    reporter = _fan_reporter(tmp_path, "", {"interns.yaml": """intern_cards:
   - id: star_chaser
     name: {zh: 追星实习生, en: Star Chaser}
     source: approximation
@@ -133,9 +135,7 @@ def test_a_dungeontology_intern_no_scheme_card_names_is_flagged(tmp_path):
     colours: []
     end_bonus: 1
     effect: "on star_gained: gain_students 1"
-""", encoding="utf-8")
-    reporter = dg.Reporter()
-    pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
+"""}, "dungeontology")
     found = [(Path(d.file).name, d.line, d.code) for d in reporter.diagnostics]
     assert found == [("interns.yaml", 2, dg.GAME_RULE_WARNING)], dg.format_text(reporter)
     assert "intern: star_chaser" in reporter.diagnostics[0].hint
@@ -145,11 +145,7 @@ def test_an_intern_on_a_scheme_card_with_no_main_effect_is_flagged_at_the_card(t
     """A card gives its intern when its main effect is played (a Fate card's central value
     too): a pack's Trick card with `intern:` and no main checked clean, and the intern never
     came into play (fifth packs blind test)."""
-    pack = tmp_path / "trick_intern"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text("id: trick_intern\ngame: dungeontology\nversion: '1.0'\n",
-                                    encoding="utf-8")
-    (pack / "cards.yaml").write_text("""scheme_cards:
+    reporter = _fan_reporter(tmp_path, "", {"cards.yaml": """scheme_cards:
   - id: smoke_bomb
     replace: true
     name: {zh: 烟雾弹, en: Smoke Bomb}
@@ -167,9 +163,7 @@ intern_cards:
     note: a test
     colours: []
     end_bonus: 4
-""", encoding="utf-8")
-    reporter = dg.Reporter()
-    pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
+"""}, "dungeontology")
     found = [(Path(d.file).name, d.line, d.code) for d in reporter.diagnostics]
     assert found == [("cards.yaml", 11, dg.GAME_RULE_WARNING)], dg.format_text(reporter)
     assert "never gives the intern 'pet_rat'" in reporter.diagnostics[0].message
