@@ -113,10 +113,22 @@ def run_local(batches: list[Batch], workers: int, tick: Callable[[int], None]) -
 
 def _stop_now(pool: ProcessPoolExecutor) -> None:
     """Ctrl-C (or a failed batch): cancel the batches not started and end the workers. The
-    pool's own exit would wait for every batch queued, hours of them for a big --games."""
-    for process in list((pool._processes or {}).values()):  # public only from Python 3.14
+    pool's own exit would wait for every batch queued, hours of them for a big --games.
+    A worker ended while it wrote a result leaves half a message in the result pipe: the
+    pool's manager thread then waits in recv() for the rest, and the interpreter's exit joins
+    that thread forever. Once the workers are gone, closing this process's write end of the
+    pipe (the last one open) turns that wait into an end of file, which the manager thread
+    takes for a broken pool and ends on. (The pool's attributes are private: there is no
+    public way to end its workers before Python 3.14.)"""
+    processes = list((pool._processes or {}).values())
+    calls, results = pool._call_queue, pool._result_queue     # shutdown() forgets them
+    for process in processes:
         process.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=5)
+    calls.cancel_join_thread()          # nobody will read the batches still queued
+    results._writer.close()
 
 
 def run_dask(batches: list[Batch], client, tick: Callable[[int], None]) -> list[list]:
