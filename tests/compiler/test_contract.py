@@ -400,14 +400,19 @@ def test_every_declared_event_fires_and_every_read_field_is_read(game, inert_con
     assert inert_contracts[game] == {"events": [], "fields": []}
 
 
-def test_the_contract_command_prints_what_a_designer_needs():
+def _contract_text(game: str) -> str:
+    """What `tomecraft contract GAME` prints (it must exit 0)."""
     from tomecraft.compiler import cli
     import contextlib
     import io
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert cli.main(["contract", "the_cave"]) == 0
-    text = out.getvalue()
+        assert cli.main(["contract", game]) == 0
+    return out.getvalue()
+
+
+def test_the_contract_command_prints_what_a_designer_needs():
+    text = _contract_text("the_cave")
     assert "none: no effect may hold a trigger" in text
     assert "depth [base game only]" in text and "equipment 'consumable'" in text
     assert "per_team_limit: whenever a team re-equips" in text
@@ -567,13 +572,7 @@ rules:
 
 
 def test_the_contract_command_prints_what_drg_fires():
-    from tomecraft.compiler import cli
-    import contextlib
-    import io
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert cli.main(["contract", "deep_rock_galactic"]) == 0
-    text = out.getvalue()
+    text = _contract_text("deep_rock_galactic")
     assert "draft" not in text and "monster_enters: when a monster enters the space" in text
     assert "move_action: after a dwarf's Move action" in text
 
@@ -1020,13 +1019,7 @@ tunnel_icons:
 
 
 def test_the_contract_command_prints_where_clank_runs_its_tunnel_and_room_verbs():
-    from tomecraft.compiler import cli
-    import contextlib
-    import io
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert cli.main(["contract", "clank_catacombs"]) == 0
-    text = out.getvalue()
+    text = _contract_text("clank_catacombs")
     assert "unlock: only in tunnel_icon.cross (it acts on the tunnel being crossed)" in text
     assert "extra_dragon_cubes: nowhere, it changes nothing" in text
 
