@@ -140,3 +140,21 @@ def test_max_marker_is_in_levels_of_25_and_not_below_a_placed_marker():
     assert "not 30" in run({"tiles": [BASE], "max_marker": 30})[0]
     assert "deepest marker placed (50), not 25" in run({"tiles": [BASE, deep], "max_marker": 25})[0]
     assert run({"tiles": [BASE, deep], "max_marker": 75}) == []
+
+
+def test_a_move_out_of_a_rappel_may_name_only_its_way_out():
+    """Leaving a rappel for a tile of another depth is offered as `out+in` (L128: rope both
+    up and down); `via: rope` or `via: roped` alone, as a tester writes a rappel move, used to
+    be "not legal" (and so passed as a refusal). It names the one such move now, also in an
+    `illegal` step and a `legal` expectation."""
+    setup = {"tiles": [BASE, {"at": [1, 0], "kind": "rappel", "exits": "WE", "depth": 25},
+                       {"at": [2, 0], "kind": "normal", "exits": "W", "depth": 50}],
+             "ropes": [[[0, 0], [1, 0], 1]],
+             "teams": [{"pos": [1, 0], "backpack": {"rope": 1}}, {}]}
+    down = {"do": "move", "to": [2, 0], "via": "rope"}
+    assert run(setup, [down], [{"team": 0, "ap": 3, "tokens": {"traverse": 1, "depth_50": 1}}]) == []
+    assert run(setup, [{"do": "move", "to": [0, 0], "via": "roped"}],
+               [{"team": 0, "ap": 4, "pos": [0, 0]}]) == []
+    assert "expected to be illegal" in run(setup, [dict(down, illegal=True)])[0]
+    assert run(setup, expect=[{"legal": down, "present": True}]) == []
+    assert "expected False" in run(setup, expect=[{"legal": down, "present": False}])[0]

@@ -12,8 +12,10 @@ steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn}
         pack_camp}}]) ; each may have team, choose: [...], illegal: true
         (the action is not legal) or fails: true (the step must be refused). `via` names the
         way in, also when there is one: an `enter` option of the tile's kind (walk, oxygen,
-        raft...) or desperate_move; `choose` answers the step's decisions in order, and an
-        answer the step never asks for fails it
+        raft...) or desperate_move; leaving a rappel for a tile of another depth is
+        `out+in` (rope+walk, roped+oxygen), and the way out alone (rope, roped) names the one
+        such move; `choose` answers the step's decisions in order, and an answer the step
+        never asks for fails it
 expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|lost|slots}
         | {tile, kind|depth|tokens|marker|exits|absent} | {rope: [a, b], present}
         | {scores} | {bonus} | {finished} | {winners} | {log} | {legal, team, present} | {stacks}
@@ -285,6 +287,18 @@ def option_shapes(engine: Engine) -> dict:
             "use": {"item": {t for t in engine.items.order if engine.items.by_term[t].use is not None}}}
 
 
+def _way_out_named(engine: Engine, option: dict, legal: list) -> dict:
+    """A move leaving a rappel is offered as `out+in` (`rope+walk`, `roped+oxygen`); a `via`
+    naming only the way out (`rope`, `roped`: how the team crosses the depth) stands for the
+    one legal move to that tile that starts with it. Anything else is returned unchanged."""
+    via = option.get("via")
+    if option.get("do") != "move" or option in legal or not isinstance(via, str) or "+" in via:
+        return option
+    found = [o for o in legal if o.get("do") == "move" and o.get("to") == option.get("to")
+             and o["via"].partition("+")[0] == via and "+" in o["via"]]
+    return found[0] if len(found) == 1 else option
+
+
 def _team(state: State, seat, where: str) -> Team:
     if not isinstance(seat, int) or not 0 <= seat < len(state.teams):
         raise ScenarioError(f"{where}: team {seat!r}: the setup has teams 0 to {len(state.teams) - 1}")
@@ -316,6 +330,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         option = {k: v for k, v in step.items() if k in ("do", "to", "via", "id", "item")}
         option = _norm(option)
         legal = [o for o in engine.legal_actions(team)]
+        option = _way_out_named(engine, option, legal)
         if step.get("illegal"):
             refuse_unofferable(option, option_shapes(engine), exact=True)
             if option in legal:
@@ -393,7 +408,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         if not exp.get("present", True):
             refuse_unofferable(_norm(exp["legal"]), option_shapes(engine), exact=True)
         legal = engine.legal_actions(team)
-        there = _norm(exp["legal"]) in legal
+        there = _way_out_named(engine, _norm(exp["legal"]), legal) in legal
         want = exp.get("present", True)
         # an option expected but missing: the legal ones show a key left out (a move's via)
         return None if there == want else f"{exp['legal']} legal: expected {want}, got {there}" + \
