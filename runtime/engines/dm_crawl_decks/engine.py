@@ -243,7 +243,7 @@ class Engine(Battle, Rules, Zones):
         s = self.state
         if amount <= 0 or s.over:
             return
-        s.hp -= amount
+        s.hp = max(0, s.hp - amount)            # the counter stops at 0 (L83, L159: 归零)
         self.log(f"lose {amount} HP -> {s.hp}")
         if s.hp <= 0:
             self.lose("HP reached 0")           # L159, r17: at once
