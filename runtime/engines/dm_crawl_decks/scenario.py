@@ -14,8 +14,9 @@ setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold
         rows [{enemy: [...], player: [...]}] (a battlefield already laid out, top row first),
         events_off: true (no event cards at all), seed (the shuffles' seed, default 1)
 steps:  {do: turn} | {do: turns, count} | {do: start_turn} | {do: action, action: {...}} | {do: end_turn}
-        | {do: battle, column} | {do: descend} | {do: post_battle_events} | {do: reveal_events, amount}
-        | {do: short_rest} | {do: long_rest, free} | {do: reset_exploration} | {do: clean_up_loot}
+        | {do: battle, column} (the action, its 1 time too, L125) | {do: descend}
+        | {do: post_battle_events} | {do: reveal_events, amount} | {do: short_rest}
+        | {do: long_rest, free} | {do: reset_exploration} | {do: clean_up_loot}
         | {do: consume_time, amount} | {do: modify, card (on the field), op, value} | {do: settle}
         | {do: fire, event, card?} | {do: use_relic, relic} | {do: spare, column}
         | {do: redraw, card} | {do: stack_top, card, position} | {do: search, zone, card_type}
@@ -330,7 +331,8 @@ def _step(sc: Scenario, step: dict) -> None:
             e.turn_windows.current = "action"
             e.end_turn()
         elif do == "battle":
-            e.battle(int(step["column"]))
+            e.turn_windows.current = "turn_start"
+            e.take_action({"do": "battle", "column": int(step["column"])})
         elif do == "resolve_row":
             e.battle_windows.reset()
             e.resolve_row(s.rows[_row_index(s, step.get("row", 0))])
