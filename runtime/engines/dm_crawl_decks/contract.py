@@ -77,4 +77,11 @@ CONTRACT = Contract(
         Need("card", at_least=1, why="the dungeon deck"),
         Need("event_card", at_least=1, why="the event deck"),
     ),
+    # Zones, stats, statuses, scopes and the attribute, side, position and card-type terms are
+    # the engine's own: a pack's stat 'luck' stopped play at `self.luck += 1`, its attribute
+    # 'charisma' at `gain_token charisma 1` (no such track), both with a clean check.
+    pack_names={
+        "resources": "a resource is a count in your supply: gain and pay work for any (a relic's "
+                     "label and a loot card's resource stay the five printed)",
+    },
 )
