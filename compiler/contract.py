@@ -165,7 +165,7 @@ def _check_fields(entity: Entity, contract: Contract, base_pack: str,
                 and not _keeps_base_value(entity, name, base_pack):
             mark = entity.doc.mark(entity.path + (name,), key=True)
             reporter.add(dg.CONTRACT_FIELD,
-                         f"a pack cannot set field {name!r} of a {entity.kind}: the engine "
+                         f"a pack cannot set field {name!r} of {_a(entity.kind)}: the engine "
                          "has the base game's values built in and would ignore it", entity.display, mark.line, mark.column,
                          f"leave {name!r} out (or, replacing a base entity, keep its base value); "
                          f"{use.when}")
@@ -606,7 +606,10 @@ def _check_needs(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
                              f"plays {need.at_most} ({need.why}), so it would never be used",
                              extra.display, mark.line, mark.column,
                              f"give it the id {first.id!r} with `replace: true` to replace "
-                             f"the {need.kind} in play, or remove it")
+                             f"the {need.kind} in play, or remove it" if need.at_most == 1 else
+                             "give it the id of the one it replaces (" + ", ".join(
+                                 repr(e.id) for e in list(have.values())[:need.at_most])
+                             + ") with `replace: true`, or remove it")
 
 
 def _report_removal(game: Game, kind: str, entity_id: str, reporter: dg.Reporter,

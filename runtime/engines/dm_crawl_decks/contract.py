@@ -73,6 +73,8 @@ CONTRACT = Contract(
     needs=(
         *(Need("attribute", a, why="the four attribute tracks (L13, L77)")
           for a in ("strength", "agility", "perception", "intelligence")),
+        # a pack's fifth attribute has no track: refused at its id, to replace one of the four
+        Need("attribute", at_least=4, at_most=4, why="the four attribute tracks (L13, L77)"),
         Need("board", at_least=1, at_most=1, why="the game is played with one set of board values"),
         Need("card", at_least=1, why="the dungeon deck"),
         Need("event_card", at_least=1, why="the event deck"),
