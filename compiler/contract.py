@@ -8,6 +8,7 @@ Refused, each at its place:
   where the engine cannot run it, directly or through a keyword (TC-C003);
 - a trigger in an effect field on an event that field never hears (TC-C003);
 - removing content the engine needs, or leaving fewer of a kind than it needs (TC-C004);
+- a pack's new vocabulary name where the engine plays only its own (TC-C006);
 - two entities of a kind with the same value of a field the engine finds them by (TC-C005),
   reported at both.
 """
@@ -56,6 +57,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     if contract is None:
         return
     _check_events(game, contract, reporter)
+    _check_pack_names(game, contract, reporter)
     keyword_constructs = _keyword_constructs(game)
     base_pack = game.packs[0].id if game.packs else ""
     seen: dict = {}     # a pack repeats effect texts, and the parser gives each text one AST
@@ -97,6 +99,46 @@ def _check_events(game: Game, contract: Contract, reporter: dg.Reporter) -> None
                          "events it fires: " + ", ".join(fired))
 
 
+# --- names a pack adds ------------------------------------------------------------------------
+
+NAME_SECTIONS = ("resources", "zones", "stats", "statuses", "scopes")
+
+
+def _check_pack_names(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
+    """A pack's new resource, zone, stat, status, scope or term, where the engine plays only
+    its own (Contract.pack_names): refused at the pack.yaml entry. Effects could name it with a
+    clean check, and play then crashed (a Clank! player has no 'mana', a Crawl Decks card no
+    'luck' value) or ignored it (a zone no card is in, a scope that never ends)."""
+    if contract.pack_names is None:
+        return
+    docs = list(_vocabulary_documents(game))
+    base = next((doc.data for doc, path in docs if path == ()), {})
+    open_ = ", ".join(sorted(contract.pack_names)) or "none"
+    for doc, path in docs:
+        if path == ():
+            continue
+        vocab = _section(doc.data, path)
+        places = [((section,), section, section[:-1] if section != "statuses" else "status")
+                  for section in NAME_SECTIONS]
+        places += [(("terms", term_type), f"terms.{term_type}", f"{term_type} term")
+                   for term_type in _section(vocab, ("terms",))]
+        for at, where, what in places:
+            if where in contract.pack_names:
+                continue
+            known = _section(base, at)
+            for name, entry in _section(vocab, at).items():
+                if name in known or (isinstance(entry, dict) and entry.get("replace")):
+                    continue
+                mark = doc.mark(path + at + (name,), key=True)
+                own = ", ".join(sorted(known)) or "none"
+                reporter.add(dg.CONTRACT_NAME,
+                             f"the engine has no meaning for a new {what} {name!r}: it plays "
+                             f"only the game's ({own}), so effects naming it would crash play "
+                             "or change nothing", _display(doc), mark.line, mark.column,
+                             f"use one of the game's; a pack may add new names only to: {open_} "
+                             "(`tomecraft contract " + game.vocab.game + "`)")
+
+
 def _section(data, path: tuple) -> dict:
     for key in path:
         data = data.get(key) if isinstance(data, dict) else None
@@ -123,7 +165,7 @@ def _check_fields(entity: Entity, contract: Contract, base_pack: str,
                 and not _keeps_base_value(entity, name, base_pack):
             mark = entity.doc.mark(entity.path + (name,), key=True)
             reporter.add(dg.CONTRACT_FIELD,
-                         f"a pack cannot set field {name!r} of a {entity.kind}: the engine "
+                         f"a pack cannot set field {name!r} of {_a(entity.kind)}: the engine "
                          "has the base game's values built in and would ignore it", entity.display, mark.line, mark.column,
                          f"leave {name!r} out (or, replacing a base entity, keep its base value); "
                          f"{use.when}")
@@ -564,7 +606,10 @@ def _check_needs(game: Game, contract: Contract, reporter: dg.Reporter) -> None:
                              f"plays {need.at_most} ({need.why}), so it would never be used",
                              extra.display, mark.line, mark.column,
                              f"give it the id {first.id!r} with `replace: true` to replace "
-                             f"the {need.kind} in play, or remove it")
+                             f"the {need.kind} in play, or remove it" if need.at_most == 1 else
+                             "give it the id of the one it replaces (" + ", ".join(
+                                 repr(e.id) for e in list(have.values())[:need.at_most])
+                             + ") with `replace: true`, or remove it")
 
 
 def _report_removal(game: Game, kind: str, entity_id: str, reporter: dg.Reporter,
@@ -614,6 +659,10 @@ def describe(contract: Contract) -> str:
                   for verb, (fields, needs) in sorted(contract.verb_fields.items())]
         lines += [f"  {verb}: nowhere, it changes nothing ({why})"
                   for verb, why in sorted(contract.inert_verbs.items())]
+    if contract.pack_names is not None:
+        lines += ["", "Names a pack may add (under `vocabulary:`; any other new name is refused):"]
+        lines += [f"  {where}: {how}" for where, how in sorted(contract.pack_names.items())] \
+            or ["  none: a pack uses the game's names (and may give them new texts)"]
     if contract.needs:
         lines += ["", "Content it needs:"]
         for need in contract.needs:

@@ -89,6 +89,12 @@ class Contract:
     # Term types whose terms are the ids of a kind's entities (Clank!'s reserve_name: the
     # reserve cards): an effect naming one no entity has is refused, as a key term is (Use.found).
     term_ids: Mapping[str, str] = field(default_factory=dict)
+    # The names a pack's `vocabulary:` may add, by section ("resources", "zones", "stats",
+    # "statuses", "scopes") or term type ("terms.room_type"), with how play uses a new one.
+    # A new name anywhere else (a zone the engine never deals cards to, a scope it never ends,
+    # a stat no entity has) is refused at its entry; a pack's new text for a game's name
+    # (`replace: true`) is not a new name. None: the engine does not say (not checked).
+    pack_names: Mapping[str, str] | None = None
 
     def use(self, kind: str, field_name: str) -> Use | None:
         return self.kinds.get(kind, {}).get(field_name)

@@ -21,6 +21,35 @@ def report(reporter: dg.Reporter, entity: Entity, field: str | tuple, message: s
     reporter.add(code, message, entity.display, mark.line, mark.column, hint)
 
 
+def at_fault(game: Game, entities: list):
+    """The entity a count's diagnostic stands at: the last one a pack brought (added or
+    replaced), so that `check` of the pack's file shows it; else the game's last."""
+    brought = [e for e in entities if e.pack != game.id]
+    return (brought or entities)[-1]
+
+
+def report_at_removal(reporter: dg.Reporter, game: Game, kind: str, plural: str, match,
+                      message: str, hint: str = "") -> bool:
+    """Report at the pack.yaml `remove` entry that took away a base entity of `kind` for
+    which `match(data)` holds (a pack removing the game's only gold loot card), so the
+    diagnostic stands in the pack, not in the base content; False if no removal did."""
+    from tomecraft.compiler.checks import removal_entry
+    for doc in game.documents:
+        data = doc.data if isinstance(doc.data, dict) else {}
+        for entry in data.get(plural) or ():
+            if not (isinstance(entry, dict) and match(entry)):
+                continue
+            removal = removal_entry(game, kind, entry.get("id", ""))
+            if removal is not None:
+                where, i, _ = removal
+                mark = where.mark(("remove", i))
+                from tomecraft.compiler.packs import display_path
+                reporter.add(dg.GAME_RULE, message, display_path(where.path), mark.line,
+                             mark.column, hint)
+                return True
+    return False
+
+
 def run(game: Game, reporter: dg.Reporter) -> None:
     if not re.fullmatch(r"[a-z][a-z0-9_]*", game.id):
         return

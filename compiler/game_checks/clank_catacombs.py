@@ -6,7 +6,7 @@ refuses it at the entity (a pack places it by adding a tile or replacing one).""
 from __future__ import annotations
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.game_checks import report
+from tomecraft.compiler.game_checks import at_fault as _at_fault, report
 from tomecraft.compiler.model import Game
 from tomecraft.dsl import nodes
 from tomecraft.runtime.engines.clank_catacombs.handlers import FREE_CARD_ZONES
@@ -35,13 +35,6 @@ def _check_player_limit(game: Game, reporter: dg.Reporter) -> None:
 
 def _total(entities, field: str = "count") -> int:
     return sum(int(e.data.get(field) or 0) for e in entities)
-
-
-def _at_fault(game: Game, entities: list):
-    """The entity a count's diagnostic stands at: the last one a pack brought (added or
-    replaced), so that `check` of the pack's file shows it; else the game's last."""
-    brought = [e for e in entities if e.pack != game.id]
-    return (brought or entities)[-1]
 
 
 def _count_hint(kind: str, total: int, wanted: int) -> str:
@@ -180,16 +173,31 @@ def _placed(game: Game, reporter: dg.Reporter, tiles) -> None:
     for room in game.of_kind("room"):
         if room.id in on_tiles or not room.effects:
             continue
-        report(reporter, room, "room_type",
-               f"room {room.id!r} is on no tile: no tile's cells name it, so no player can "
-               "ever enter it",
-               "put it on a tile: add a tile whose cells name it, or replace a base tile (same "
-               "id, `replace: true`) to keep the rulebook's tile counts", _severity(game, room))
+        message = (f"room {room.id!r} is on no tile: no tile's cells name it, so no player "
+                   "can ever enter it")
+        hint = ("put it on a tile: add a tile whose cells name it, or replace a base tile (same "
+                "id, `replace: true`) to keep the rulebook's tile counts")
+        taker = _took_off(game, tiles, lambda cells, r=room.id: any(
+            len(c) > 2 and c[2] == r for c in cells or []))
+        if room.pack == game.id and taker is not None:   # said at the pack's tile
+            report(reporter, taker, "cells", message + f" (this tile replaced the game's "
+                   f"{taker.id!r}, which had it)", "keep the room in the tile's cells, or "
+                   "remove the room if the pack retires it", dg.GAME_RULE_WARNING)
+            continue
+        report(reporter, room, "room_type", message, hint, _severity(game, room))
     for icon in game.of_kind("tunnel_icon"):
         if icon.id in carried or icon.id in EVERY_CROSSING or not icon.effects:
             continue
-        report(reporter, icon, "icon",
-               f"tunnel icon {icon.id!r} is on no tile's tunnel, so no crossing ever runs it",
+        message = f"tunnel icon {icon.id!r} is on no tile's tunnel, so no crossing ever runs it"
+        taker = next((t for t in tiles if t.pack != game.id and _base(game, t) is not None
+                      and any(icon.id in (marks or []) for marks in
+                              (_base(game, t).data.get("icons") or {}).values())), None)
+        if icon.pack == game.id and taker is not None:   # said at the pack's tile
+            report(reporter, taker, "icons" if "icons" in taker.data else "id", message
+                   + f" (this tile replaced the game's {taker.id!r}, which had it)",
+                   "keep the icon on one of the tile's tunnels", dg.GAME_RULE_WARNING)
+            continue
+        report(reporter, icon, "icon", message,
                "put it on a tile: name it in a tile's `icons` (by edge, e.g. {N: [" + icon.id
                + "]}) of a new tile, or of a base tile replaced with `replace: true`",
                _severity(game, icon))
@@ -197,3 +205,17 @@ def _placed(game: Game, reporter: dg.Reporter, tiles) -> None:
 
 def _severity(game: Game, entity) -> str:
     return dg.GAME_RULE_WARNING if entity.pack == game.id else dg.GAME_RULE
+
+
+def _base(game: Game, tile):
+    """The base game's tile a pack's tile replaced (through other packs' replacements)."""
+    old = tile.replaced
+    while old is not None and old.pack != game.id:
+        old = old.replaced
+    return old
+
+
+def _took_off(game: Game, tiles, carried):
+    """The pack's tile that replaced a base tile whose cells `carried(cells)` held, or None."""
+    return next((t for t in tiles if t.pack != game.id and _base(game, t) is not None
+                 and carried(_base(game, t).data.get("cells"))), None)

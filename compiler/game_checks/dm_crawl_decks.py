@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.game_checks import report
+from tomecraft.compiler.game_checks import at_fault, report, report_at_removal
 from tomecraft.compiler.model import Game
 
 RESOURCES = ("potion", "scroll", "food", "ammo", "gold")
@@ -46,16 +46,21 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     if events:
         kinds = {e.data.get("resource") for e in events if e.data.get("card_type") == "loot"}
         for resource in RESOURCES:
-            if resource not in kinds:
-                report(reporter, events[0], "id", f"no loot card turns into {resource} (L33: one loot kind per resource)")
+            if resource in kinds:
+                continue
+            message = f"no loot card turns into {resource} (L33: one loot kind per resource)"
+            hint = f"keep a loot card with `resource: {resource}`"
+            # at the pack's removal of the base's, else at the loot card a pack brought
+            if not report_at_removal(reporter, game, "event_card", "event_cards",
+                                     lambda d, r=resource: d.get("card_type") == "loot"
+                                     and d.get("resource") == r, message, hint):
+                report(reporter, at_fault(game, events), "id", message, hint)
         for e in events:
             if e.data.get("card_type") == "loot" and not e.data.get("resource"):
                 report(reporter, e, "card_type", "a loot card names the resource it turns into")
             if e.data.get("card_type") == "loot" and e.data.get("count", 1) < 2:
                 report(reporter, e, "count", "each loot kind has several copies (复数张, L33)")
-    attributes = game.of_kind("attribute")
-    if attributes and len(attributes) != 4:
-        report(reporter, attributes[0], "id", f"{len(attributes)} attributes; the game has 4 (L13)")
+    attributes = game.of_kind("attribute")   # four, one per track: the contract's needs (L13)
     _check_board(game, attributes, reporter)
 
 

@@ -76,11 +76,13 @@ def test_an_unknown_icon_on_a_tile_is_refused_at_the_icon(tmp_path):
 
 
 def test_a_base_room_a_pack_takes_off_the_map_is_only_warned_about(tmp_path):
-    """safe_04 carries the only gold_room_2: a pack may retire it; check says so."""
+    """safe_04 carries the only gold_room_2: a pack may retire it; check says so at the
+    pack's tile that replaced it (it stood at the base game's rooms.yaml, which check of the
+    pack's file never shows)."""
     tile = TILE.replace("safe_06", "safe_04").replace("icons: {E: [fan_spikes]}\n", "")
     found = check(tmp_path, {"rooms.yaml": ROOM, "tiles.yaml": tile})
-    assert [(s, c, f) for s, c, f, _, _ in found] == [(dg.WARNING, "TC-G002", "rooms.yaml")]
-    assert "room 'gold_room_2' is on no tile" in found[0][4]
+    assert [(s, c, f) for s, c, f, _, _ in found] == [(dg.WARNING, "TC-G002", "tiles.yaml")]
+    assert "room 'gold_room_2' is on no tile" in found[0][4] and "'safe_04'" in found[0][4]
 
 
 def test_new_pack_comments_out_its_room_and_tunnel_icon_with_the_reason(tmp_path):

@@ -157,4 +157,15 @@ CONTRACT = Contract(
     # the reserve is a table of reserve card ids: a removed Secret Tome left the tome room's
     # `acquire_free secret_tome` and `reserve_left(secret_tome)` with nothing to find
     term_ids={"reserve_name": "card"},
+    # A player keeps five resources, the engine's own zones, stats and statuses, and ends the
+    # turn and the game: a pack's 'mana' crashed play at its first gain (clean check).
+    pack_names={
+        "terms.reserve_name": "a reserve card of that id (card_type reserve) joins the reserve",
+        "terms.room_type": "a room of the type is entered on the tile whose cells name it, and "
+                           "runs its own effects",
+        "terms.token_type": "tokens of the type are laid out from their count, gained by "
+                            "take_token and gain_random, held and scored from their fields",
+        "terms.icon": "a tunnel icon entity with the icon runs its cross effect on the tiles "
+                      "that carry it",
+    },
 )

@@ -73,8 +73,17 @@ CONTRACT = Contract(
     needs=(
         *(Need("attribute", a, why="the four attribute tracks (L13, L77)")
           for a in ("strength", "agility", "perception", "intelligence")),
+        # a pack's fifth attribute has no track: refused at its id, to replace one of the four
+        Need("attribute", at_least=4, at_most=4, why="the four attribute tracks (L13, L77)"),
         Need("board", at_least=1, at_most=1, why="the game is played with one set of board values"),
         Need("card", at_least=1, why="the dungeon deck"),
         Need("event_card", at_least=1, why="the event deck"),
     ),
+    # Zones, stats, statuses, scopes and the attribute, side, position and card-type terms are
+    # the engine's own: a pack's stat 'luck' stopped play at `self.luck += 1`, its attribute
+    # 'charisma' at `gain_token charisma 1` (no such track), both with a clean check.
+    pack_names={
+        "resources": "a resource is a count in your supply: gain and pay work for any (a relic's "
+                     "label and a loot card's resource stay the five printed)",
+    },
 )

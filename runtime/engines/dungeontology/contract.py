@@ -135,4 +135,16 @@ CONTRACT = Contract(
         Need("randomizer_card", at_least=1, why="the randomizer picks the first player (L263)"),
         Need("scheme_card", at_least=1, why="every scholar draws a starting hand (L265)"),
     ),
+    # Resources, stats, statuses, zones and scopes are the engine's own, and so are the
+    # randomizer's directions and the seats' colours: a new direction stopped set-up.
+    pack_names={
+        "terms.card_type": "a scheme card of the type is dealt, played and discarded like any; "
+                           "effects count it by type",
+        "terms.colour": "a colour is a notebook column's: an info block of the colour (its key) "
+                        "and the notebook's column give its blocks",
+        "terms.passage_letter": "a token whose effect is `secret_passage` with the letter links "
+                                "the regions that hold one",
+        "terms.region_token": "tokens of the type are laid out from their count and placed by "
+                              "place_token",
+    },
 )
