@@ -63,6 +63,20 @@ def _apply(value: int, op: str, amount: int) -> int:
     return result
 
 
+def _layered(slot: _Slot) -> int:
+    """A modified value: its one-shot modifications in order, then its continuous ones."""
+    value = slot.base
+    for mod in slot.one_shot:
+        value = _apply(value, mod.op, mod.amount)
+    for mod in slot.continuous:  # continuous sets first, then adds, in registration order
+        if mod.op == "=":
+            value = mod.amount
+    for mod in slot.continuous:
+        if mod.op != "=":
+            value = _apply(value, mod.op, mod.amount)
+    return value
+
+
 class Layers:
     """Every layered value of a game, keyed by (object id, attribute)."""
 
@@ -94,19 +108,10 @@ class Layers:
         return self._slot(obj, attr).base
 
     def value(self, obj: Hashable, attr: str) -> int:
-        slot = self._slot(obj, attr)
-        value = slot.base
+        slot = self._slots.get((obj, attr)) or self._slot(obj, attr)    # (_slot: its KeyError)
         if not slot.one_shot and not slot.continuous:   # most values: as printed
-            return value
-        for mod in slot.one_shot:
-            value = _apply(value, mod.op, mod.amount)
-        for mod in slot.continuous:  # continuous sets first, then adds, in registration order
-            if mod.op == "=":
-                value = mod.amount
-        for mod in slot.continuous:
-            if mod.op != "=":
-                value = _apply(value, mod.op, mod.amount)
-        return value
+            return slot.base
+        return _layered(slot)
 
     def _slot(self, obj: Hashable, attr: str) -> _Slot:
         try:
@@ -184,7 +189,12 @@ class Layers:
             if slot is None:
                 continue
             held = slot.continuous
-            count = sum(1 for m in held if m.source == source)
+            if not held:                    # (a value with one-shot modifications only)
+                continue
+            count = 0
+            for m in held:
+                if m.source == source:
+                    count += 1
             if not count:
                 continue
             new = want.get(key)

@@ -147,6 +147,23 @@ def test_a_replace_leaves_values_as_they_are_only_when_each_already_ends_with_it
     assert [layers.value(o, "points") for o in "xyz"] == [1, 3, 2]  # z given a's
 
 
+def test_a_value_with_one_shot_modifications_only_holds_no_source_of_a_replace():
+    """A one-shot modification is no continuous source's: replacing a source with what it
+    placed changes nothing beside it (a value modified by a one-shot set only is skipped),
+    and a source's new mod on that value goes on top of the set."""
+    zeroes = []
+    layers = Layers(lambda obj, attr: zeroes.append(obj))
+    for obj in ("x", "y"):
+        layers.set_base(obj, "points", 5)
+    layers.modify("x", "points", "=", 2)
+    layers.replace_source("a", [("y", "points", "-=", 5)])
+    assert zeroes == ["y"]
+    layers.replace_source("a", [("y", "points", "-=", 5)])      # held already: no settle
+    assert zeroes == ["y"] and [layers.value(o, "points") for o in "xy"] == [2, 0]
+    layers.replace_source("a", [("y", "points", "-=", 5), ("x", "points", "-=", 2)])
+    assert zeroes == ["y", "x"] and [layers.value(o, "points") for o in "xy"] == [0, 0]
+
+
 def test_modified_lists_the_modified_values_in_the_order_they_were_made():
     """What a Crawl trial copy copies (snapshot._share_layers): the order of the values is the
     order a replace_source settles them in, so it must be the layers' own."""

@@ -48,8 +48,8 @@ MAX_CARDS_PER_ROW = 5        # the search's horizon only; the engine has no such
 
 @lru_cache(maxsize=50000)
 def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
-    """The best few (value, card indices, stacks, HP lost, hand cards left, face-up tokens
-    left) for one row: card sets up to
+    """The best few (value, card indices, stacks, HP lost, face-up tokens left) for one row
+    (the hand cards left are worked out by _suffix, for the few plays it explores): card sets up to
     5 cards, alone or topped up to exactly the enemy total by one or two stacks of different
     attributes."""
     subsets = [((), 0, 0)]
@@ -82,8 +82,7 @@ def _plays(e: int, power: int, free: tuple, up: tuple, hand: tuple) -> list:
     top = []
     for value, idx, stacks, p in out[:6]:
         lost = (power + (1 if p == 0 else 0)) if p < e else 0      # L135, 1 more for nothing
-        rest = tuple(filterfalse(idx.__contains__, free)) if idx else free
-        top.append((value, idx, stacks, lost, rest, _left(up, stacks) if stacks else up))
+        top.append((value, idx, stacks, lost, _left(up, stacks) if stacks else up))
     return top
 
 
@@ -163,16 +162,17 @@ def _suffix(rows: tuple, hand: tuple, hp: int, best: dict, i: int, free: tuple, 
         e, power = rows[i]
         top = None
         if i + 1 == len(rows):   # the last row: what _suffix gives past it, without the call
-            for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
+            for value, idx, stacks, lost, left in _plays(e, power, free, up, hand):
                 if damage + lost >= hp:                  # (all HP lost)
                     value -= 10000
                 if top is None or value > top:
                     top, chosen = value, ((idx, stacks),)
         else:
             most_after = bounds[i + 1]
-            for value, idx, stacks, lost, rest, left in _plays(e, power, free, up, hand):
+            for value, idx, stacks, lost, left in _plays(e, power, free, up, hand):
                 if top is not None and value + most_after <= top:
                     break
+                rest = tuple(filterfalse(idx.__contains__, free)) if idx else free
                 after, then = _suffix(rows, hand, hp, best, i + 1, rest, left,
                                       min(hp, damage + lost), bounds)
                 if top is None or value + after > top:

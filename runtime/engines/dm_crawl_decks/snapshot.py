@@ -20,7 +20,7 @@ from types import CellType, FunctionType, MethodType
 
 from tomecraft.runtime.engines.dm_crawl_decks.state import Card, Row, State, Virtual
 from tomecraft.runtime.effects import Context
-from tomecraft.runtime.layering import Layers, _Slot
+from tomecraft.runtime.layering import Layers, _layered, _Slot
 from tomecraft.runtime.lookahead import copy_counter
 from tomecraft.runtime.rng import Rng
 
@@ -292,6 +292,13 @@ class TrialLayers(Layers):
             if slot is None:
                 return super()._slot(obj, attr)          # its KeyError
         return slot
+
+    def value(self, obj, attr: str) -> int:
+        """Layers.value, through this copy's _slot (its own slot, else the game's)."""
+        slot = self._slot(obj, attr)
+        if not slot.one_shot and not slot.continuous:
+            return slot.base
+        return _layered(slot)
 
     def has(self, obj, attr: str) -> bool:
         return (obj, attr) in self._slots or \
