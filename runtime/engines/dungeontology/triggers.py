@@ -74,12 +74,14 @@ class EffectHost:
 
     def select(self, ctx, kind: str, zone):
         self._read = True
-        tiles = self.state.tiles                      # `in_start`, inlined: every card check
-        live = [s for s in self.state.scholars if not s.done]
+        tiles, you = self.state.tiles, ctx.you        # `in_start`, inlined: every card check
         if kind == "player":
-            return [s for s in live if (s is ctx.you and not self.ownerless) or not tiles[s.pos].region.start]
+            mine = not self.ownerless
+            return [s for s in self.state.scholars
+                    if not s.done and ((s is you and mine) or not tiles[s.pos].region.start)]
         if kind in ("opponent", "other_player"):
-            return [s for s in live if s is not ctx.you and not tiles[s.pos].region.start]
+            return [s for s in self.state.scholars
+                    if not s.done and s is not you and not tiles[s.pos].region.start]
         return []
 
     def decide(self, ctx, key: str, options: list):
