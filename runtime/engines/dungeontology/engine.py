@@ -278,8 +278,8 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         else:
             self.end("all_done")
             return
-        if not self.blocks_left() and (st.max_alert or not any(st.stacks.values())):
-            self.end("no_blocks")          # L1134 / Max Alert
+        if (st.max_alert or not any(st.stacks.values())) and not self.blocks_left():
+            self.end("no_blocks")          # L1134 / Max Alert (the stacks, cheaper, first)
 
     def blocks_left(self) -> bool:
         """Whether any placed region holds an info block."""

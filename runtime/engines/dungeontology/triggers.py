@@ -201,9 +201,11 @@ class EffectHost:
         interns = [iid for iid, owner in self.state.interns.items()      # those with an effect:
                    if owner == seat and iid in lasting] if lasting else []  # the base's have none
         kept = self._skills_kept.get(id(who))
-        if kept is not None and kept[0] is who and kept[1] is who.card and kept[2] == who.side \
-                and kept[3] == interns and kept[4] == who.dooms:
-            return kept[5].get(event, [])
+        if kept is not None:
+            kept_who, card, side, their_interns, dooms, by_event = kept
+            if kept_who is who and card is who.card and side == who.side and their_interns == interns \
+                    and dooms == who.dooms:
+                return by_event.get(event, [])
         side = who.stats()
         passive = [s.effect for s in side.skills if s.timing == "passive"]
         passive += [self.data.get("intern_card", iid).effect for iid in sorted(interns)]
