@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from tomecraft.runtime.engines.dungeontology.policy import NOTHING
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, Scholar, Tile, research_increase
 
 
@@ -59,7 +60,7 @@ class Attempts:
             return 0
         played, aux_parts = 0, self._aux_parts      # Trick/Fate/Magic cards' auxiliary effects
         while True:
-            if self.wanted(who, "stealth_aux") == frozenset():
+            if self.wanted(who, "stealth_aux") == NOTHING:
                 return played                # he would decline any: none worked out
             options, ctx = [], None
             for c in sorted(set(who.hand)):
@@ -190,5 +191,6 @@ class Attempts:
             self.attempt = None
 
     def seat_order(self, first: Scholar) -> list:
-        n = len(self.state.scholars)
-        return [self.state.scholars[(first.seat + i) % n] for i in range(n)]
+        scholars = self.state.scholars
+        seat = first.seat % len(scholars)
+        return scholars[seat:] + scholars[:seat]

@@ -113,6 +113,7 @@ class Campus:
         # what the player's heuristic weighs of each (policy.View): plain reads, not the
         # entities' attribute lookups, at every decision
         self.card_bonuses = {cid: (c.bonus, c.fate_bonus or 0) for cid, c in self._scheme_cards.items()}
+        self.best_bonus = {cid: max(bonuses) for cid, bonuses in self.card_bonuses.items()}
         self.action_cards = {cid for cid, c in self._scheme_cards.items() if c.action}
         self.response_cards = {cid for cid, c in self._scheme_cards.items() if c.timing == "response"}
 
@@ -243,26 +244,45 @@ class Campus:
         return total
 
     def marks(self, kind: str) -> tuple:
-        """(colour, block count) of each star or research mark of the notebook's columns
-        (read once: stars are counted at every turn and every thesis check)."""
+        """(colour, reached) of each notebook column with `kind` (star or research) marks:
+        reached[n] is how many of its marks n blocks reach, up to its highest mark (read
+        once: stars are counted at every turn, every thesis check and every block gained)."""
         found = self._marks.get(kind)
         if found is None:
-            found = self._marks[kind] = tuple((c, n) for c in COLOURS for n in getattr(self.columns[c], kind))
+            found = []
+            for colour in COLOURS:
+                at = getattr(self.columns[colour], kind)    # block counts, each at least 1
+                if at:
+                    found.append((colour, tuple(sum(1 for m in at if m <= n) for n in range(max(at) + 1))))
+            found = self._marks[kind] = tuple(found)
         return found
 
     def stars(self, who: Scholar) -> int:
-        return self.marks_reached(who, "stars")
+        return self.marks_of(who)[0]
 
     def research_bonus(self, who: Scholar) -> int:
-        return self.marks_reached(who, "research")
+        return self.marks_of(who)[1]
+
+    def marks_of(self, who: Scholar) -> tuple:
+        """(stars, research marks) `who`'s blocks reach (`marks_reached`), kept while his
+        notebook holds the same blocks and follows the same layout (stars are counted at
+        every turn, every block gained and every thesis check; blocks change far less)."""
+        kept = self._marks_kept.get(id(who))
+        if kept is not None and kept[0] is who and kept[1] is self.notebook \
+                and _same_blocks(kept[2], who.notebook) is True:
+            return kept[3]
+        found = (self.marks_reached(who, "stars"), self.marks_reached(who, "research"))
+        self._marks_kept[id(who)] = (who, self.notebook, dict(who.notebook), found)
+        return found
 
     def marks_reached(self, who: Scholar, kind: str) -> int:
-        """How many of the notebook's `kind` marks `who`'s blocks reach (a loop, and `get`
-        rather than the Counter's missing-key call: stars are counted at every turn)."""
+        """How many of the notebook's `kind` marks `who`'s blocks reach (`get` rather than the
+        Counter's missing-key call)."""
         notebook, reached = who.notebook, 0
-        for colour, blocks in self.marks(kind):
-            if notebook.get(colour, 0) >= blocks:
-                reached += 1
+        for colour, by_count in self._marks.get(kind) or self.marks(kind):
+            n = notebook.get(colour, 0)
+            if n > 0:
+                reached += by_count[n] if n < len(by_count) else by_count[-1]
         return reached
 
     def clan_score(self, who: Scholar) -> int:
@@ -397,17 +417,22 @@ class Campus:
 
     def targets(self, who: Scholar, tile: Tile, n: int) -> list:
         """The first available blocks left to right, skipping full columns (L916, L1024)."""
-        out, taken, notebook = [], {}, who.notebook
+        out, taken, notebook, columns = [], {}, who.notebook, self._columns
         for i, colour in enumerate(tile.slots):
             if colour is None:
                 continue
             if len(out) == n:
                 break
-            if notebook.get(colour, 0) + taken.get(colour, 0) >= self.column(colour)[1]:
+            capacity = (columns.get(colour) or self.column(colour))[1]     # `capacity`, inlined
+            if notebook.get(colour, 0) + taken.get(colour, 0) >= capacity:
                 continue
             out.append((i, colour))
             taken[colour] = taken.get(colour, 0) + 1
         return out
+
+
+# the same blocks: plain dict equality, counts as they are (a Counter's own == is Python code)
+_same_blocks = dict.__eq__
 
 
 def _free_parts(card) -> tuple:

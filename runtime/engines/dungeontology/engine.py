@@ -62,6 +62,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         self.notebook = next(iter(data.kinds["notebook"].values()))
         self.columns = {c.colour: c for c in self.notebook.columns}
         self._marks: dict = {}               # see Campus.marks
+        self._marks_kept: dict = {}          # see Campus.marks_of
         self._columns: dict = {}             # see Campus.column
         self._staminas: dict = {}            # see `stamina`
         self._lore_needs: dict = {}          # see Campus.lore_reached
@@ -109,9 +110,12 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
     def ask(self, who: Scholar, key: str, options: list):
         if not options:
             raise EffectError(f"no options for decision {key!r}")
-        if len(options) == 1 and key not in ("action", "move"):
-            return took_unasked(self.agents[who.seat], key, options[0])   # (scripts: used up)
-        view, agent = self.view(who), self.agents[who.seat]
+        agent = self.agents[who.seat]
+        if len(options) == 1 and key != "action" and key != "move":
+            return took_unasked(agent, key, options[0])   # (scripts: used up)
+        view = self._views.get(id(who))      # `view`, inlined: every decision
+        if view is None or view._me is not who:
+            view = self.view(who)
         if type(agent) is RandomAgent:       # its `choose` without the call: the same draw,
             preferred = view.suggest(key, options) or options
             # but none for a single suggestion (the answer is the same, the draw is not needed)
@@ -119,10 +123,10 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         return agent.choose(key, options, view)
 
     def view(self, who: Scholar) -> View:
-        kept = self._views.get(id(who))      # a View reads the game live: one per scholar
-        if kept is None or kept[0] is not who:
-            kept = self._views[id(who)] = (who, View(self, who))
-        return kept[1]
+        view = self._views.get(id(who))      # a View reads the game live: one per scholar
+        if view is None or view._me is not who:     # (it holds him: his id is not reused)
+            view = self._views[id(who)] = View(self, who)
+        return view
 
     def wanted(self, who: Scholar, key: str) -> frozenset | None:
         """The option kinds `who`'s agent can pick for `key` (`View.wanted`) when it picks among
@@ -130,7 +134,10 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         agent = self.agents[who.seat]
         if type(agent) is not RandomAgent and not picks_from_suggestion(agent):
             return None                      # a script or a person may pick anything legal
-        return self.view(who).wanted(key)
+        view = self._views.get(id(who))      # `view`, inlined: every decision
+        if view is None or view._me is not who:
+            view = self.view(who)
+        return view.wanted(key)
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:
         copy = object.__new__(Context)       # not `bind`: one per option checked
@@ -265,11 +272,22 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         st = self.state
         if st.ended:
             return
-        if all(s.done for s in st.scholars):
+        for s in st.scholars:                # (loops, not generators: checked after every
+            if not s.done:                   # move, action and turn)
+                break
+        else:
             self.end("all_done")
-        elif all(c is None for t in st.tiles.values() for c in t.slots):     # no blocks left
-            if st.max_alert or not any(st.stacks.values()):
-                self.end("no_blocks")      # L1134 / Max Alert
+            return
+        if (st.max_alert or not any(st.stacks.values())) and not self.blocks_left():
+            self.end("no_blocks")          # L1134 / Max Alert (the stacks, cheaper, first)
+
+    def blocks_left(self) -> bool:
+        """Whether any placed region holds an info block."""
+        for tile in reversed(self.state.tiles.values()):    # the latest placed hold the most
+            slots = tile.slots
+            if slots.count(None) < len(slots):
+                return True
+        return False
 
     # --- turn --------------------------------------------------------------------------
     def turn(self, who: Scholar) -> None:

@@ -18,6 +18,7 @@ GO = frozenset(("move", "explore", "passage"))         # to find some
 RESEARCH_OR_CARD = frozenset(("research", "card"))
 RESEARCH_SPY_OR_CARD = frozenset(("research", "spy", "card"))
 NOTHING = frozenset()
+ACTING = ("spy", "skill", "card", "region")            # actions, no research: any of them
 
 
 class View:
@@ -104,65 +105,84 @@ class View:
         return (mine and a["stealth"] < a["alert"]) or (not mine and a["stealth"] >= a["alert"])
 
     def suggest(self, key: str, options: list) -> list:
+        by_key = _SUGGESTIONS.get(key)       # one lookup: asked at every decision
+        return by_key(self, options) if by_key is not None else []
+
+    def _thesis(self, options: list) -> list:
         e, me = self._engine, self._me
-        a = e.attempt
-        if key == "thesis":
-            clan = self.clan()
-            score = e.clan_score(me) if clan is not None else e.notebook_score(me)
-            target = clan.target if clan is not None else 22
-            return [score >= target]
-        if key == "rest":
-            return [me.stun >= e.stamina(me) - 1 or not me.hand]
-        if key == "avoid_stun":
-            return [me.students >= 2]
-        if key == "boss_target":                 # the boss is sent after a rival (L1315): the
-            return [s for s in options if s is not me]   # one he names suffers him (L1300)
-        if key in ("rest_discard",):
-            return [False]
-        if key == "refuse_loss":
-            return [True]
-        if key == "rest_doom":                   # the heaviest penalty goes
-            worst = max(e.data.get("doom_card", d).penalty for d in options)
-            return [d for d in options if e.data.get("doom_card", d).penalty == worst]
-        if key == "stealth_card" and a is not None:
-            if a["stealth"] >= a["alert"]:
-                return [o for o in options if o.get("card") is None]
-            cards = [o for o in options if o.get("card") is not None]
-            best = max(self.card_bonus(o) for o in cards)       # the fewest cards spent
-            return [o for o in cards if self.card_bonus(o) == best]     # (heuristic)
-        if key == "stealth_aux" and a is not None:
-            if self.aux_helps(a):
-                return [o for o in options if o is not None]
-            return [None]
-        if key == "action":
-            research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
-            if not research:
-                return [o for o in options if o["do"] in ("spy", "skill", "card", "region")]
-            # spying instead, where the hand cannot reach researching's alert and reaches the
-            # spy's (heuristic: printed bonuses and alerts, before any card or skill effect)
-            reach, spies = self.spy_reach(), []
-            if reach is not None:
-                spies = [o for o in options if o["do"] == "spy" and self.spy_alert(o) <= reach]
-                research = [] if spies else research
-            # a non-action scheme card costs no action (L440): play it around the action
-            acting, responses = e.action_cards, e.response_cards
-            free = [o for o in options if o["do"] == "card" and o["card"] not in acting
-                    and o["card"] not in responses]
-            # an action scheme card's main effect is weighed like research: whatever it does
-            # (a pack's card too), it is one of the actions worth the turn
-            acts = [o for o in options if o["do"] == "card" and o["card"] in acting]
-            return research + spies + acts + free
-        if key == "move":
-            stay = [o for o in options if o["do"] == "stay"]
-            if e.state.max_alert:
-                closer = self.closer_to_start()
-                return [o for o in options if o["do"] in WAYS and closer(e.tile_by_id(o["to"]))] or stay
-            if self.stays():
-                return stay
-            ways = [o for o in options if o["do"] in WAYS]
-            return [o for o in ways if self.worth_entering(e.tile_by_id(o["to"]))] \
-                or [o for o in options if o["do"] == "explore"] or ways
-        return []
+        clan = self.clan()
+        score = e.clan_score(me) if clan is not None else e.notebook_score(me)
+        target = clan.target if clan is not None else 22
+        return [score >= target]
+
+    def _rest(self, options: list) -> list:
+        me = self._me
+        return [me.stun >= self._engine.stamina(me) - 1 or not me.hand]
+
+    def _avoid_stun(self, options: list) -> list:
+        return [self._me.students >= 2]
+
+    def _boss_target(self, options: list) -> list:
+        me = self._me                            # the boss is sent after a rival (L1315): the
+        return [s for s in options if s is not me]   # one he names suffers him (L1300)
+
+    def _rest_doom(self, options: list) -> list:     # the heaviest penalty goes
+        e = self._engine
+        worst = max(e.data.get("doom_card", d).penalty for d in options)
+        return [d for d in options if e.data.get("doom_card", d).penalty == worst]
+
+    def _stealth_card(self, options: list) -> list:
+        a = self._engine.attempt
+        if a is None:
+            return []
+        if a["stealth"] >= a["alert"]:
+            return [o for o in options if o.get("card") is None]
+        weighed = [(self.card_bonus(o), o) for o in options if o.get("card") is not None]
+        best = max(bonus for bonus, _ in weighed)     # the fewest cards spent (heuristic)
+        return [o for bonus, o in weighed if bonus == best]
+
+    def _stealth_aux(self, options: list) -> list:
+        a = self._engine.attempt
+        if a is None:
+            return []
+        if self.aux_helps(a):
+            return [o for o in options if o is not None]
+        return [None]
+
+    def _action(self, options: list) -> list:
+        research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
+        if not research:
+            return [o for o in options if o["do"] in ACTING]
+        # spying instead, where the hand cannot reach researching's alert and reaches the
+        # spy's (heuristic: printed bonuses and alerts, before any card or skill effect)
+        reach, spies = self.spy_reach(), []
+        if reach is not None:
+            spies = [o for o in options if o["do"] == "spy" and self.spy_alert(o) <= reach]
+            research = [] if spies else research
+        # a non-action scheme card costs no action (L440): play it around the action; an
+        # action scheme card's main effect is weighed like research: whatever it does (a
+        # pack's card too), it is one of the actions worth the turn
+        e, acts, free = self._engine, [], []
+        acting, responses = e.action_cards, e.response_cards
+        for o in options:
+            if o["do"] == "card":
+                if o["card"] in acting:
+                    acts.append(o)
+                elif o["card"] not in responses:
+                    free.append(o)
+        return research + spies + acts + free
+
+    def _move(self, options: list) -> list:
+        e = self._engine
+        stay = [o for o in options if o["do"] == "stay"]
+        if e.state.max_alert:
+            closer = self.closer_to_start()
+            return [o for o in options if o["do"] in WAYS and closer(e.tile_by_id(o["to"]))] or stay
+        if self.stays():
+            return stay
+        ways = [o for o in options if o["do"] in WAYS]
+        return [o for o in ways if self.worth_entering(e.tile_by_id(o["to"]))] \
+            or [o for o in options if o["do"] == "explore"] or ways
 
     def research_alert(self) -> int:
         """The alert of researching one block here (Attempts.research), before any effect."""
@@ -178,8 +198,7 @@ class View:
         """The stealth the hand's printed bonuses reach, where it is short of researching's
         alert here (then spying is weighed); None where research is within reach."""
         e, me = self._engine, self._me
-        bonuses = e.card_bonuses
-        reach = sum(max(bonuses[c]) for c in me.hand)
+        reach = sum(map(e.best_bonus.__getitem__, me.hand))
         alert = self.research_alert()
         return reach if reach < alert and reach + e.research_bonus(me) < alert else None
 
@@ -201,3 +220,13 @@ class View:
         steps = e.distances(e.state.start_pos())
         here = steps.get(self._me.pos, len(e.state.tiles))
         return lambda tile: steps.get(tile.pos, here) < here
+
+
+# what `suggest` answers, by decision key (none listed: no suggestion, any option)
+_SUGGESTIONS = {
+    "thesis": View._thesis, "rest": View._rest, "avoid_stun": View._avoid_stun,
+    "boss_target": View._boss_target, "rest_discard": lambda view, options: [False],
+    "refuse_loss": lambda view, options: [True], "rest_doom": View._rest_doom,
+    "stealth_card": View._stealth_card, "stealth_aux": View._stealth_aux,
+    "action": View._action, "move": View._move,
+}

@@ -74,12 +74,14 @@ class EffectHost:
 
     def select(self, ctx, kind: str, zone):
         self._read = True
-        tiles = self.state.tiles                      # `in_start`, inlined: every card check
-        live = [s for s in self.state.scholars if not s.done]
+        tiles, you = self.state.tiles, ctx.you        # `in_start`, inlined: every card check
         if kind == "player":
-            return [s for s in live if (s is ctx.you and not self.ownerless) or not tiles[s.pos].region.start]
+            mine = not self.ownerless
+            return [s for s in self.state.scholars
+                    if not s.done and ((s is you and mine) or not tiles[s.pos].region.start)]
         if kind in ("opponent", "other_player"):
-            return [s for s in live if s is not ctx.you and not tiles[s.pos].region.start]
+            return [s for s in self.state.scholars
+                    if not s.done and s is not you and not tiles[s.pos].region.start]
         return []
 
     def decide(self, ctx, key: str, options: list):
@@ -199,9 +201,11 @@ class EffectHost:
         interns = [iid for iid, owner in self.state.interns.items()      # those with an effect:
                    if owner == seat and iid in lasting] if lasting else []  # the base's have none
         kept = self._skills_kept.get(id(who))
-        if kept is not None and kept[0] is who and kept[1] is who.card and kept[2] == who.side \
-                and kept[3] == interns and kept[4] == who.dooms:
-            return kept[5].get(event, [])
+        if kept is not None:
+            kept_who, card, side, their_interns, dooms, by_event = kept
+            if kept_who is who and card is who.card and side == who.side and their_interns == interns \
+                    and dooms == who.dooms:
+                return by_event.get(event, [])
         side = who.stats()
         passive = [s.effect for s in side.skills if s.timing == "passive"]
         passive += [self.data.get("intern_card", iid).effect for iid in sorted(interns)]
