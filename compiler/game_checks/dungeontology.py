@@ -17,6 +17,7 @@ SEAT_COLOURS = ("red", "yellow", "green", "blue")
 def check(game: Game, reporter: dg.Reporter) -> None:
     check_lasting_effects(game, reporter)
     check_interns_handed_out(game, reporter)
+    check_tokens_placed(game, reporter)
     regions = game.of_kind("region")
     if regions:
         starts = [r for r in regions if r.data.get("start")]
@@ -59,6 +60,36 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             if colour not in triangles:
                 report(reporter, cards[-1], "triangle",
                        f"no randomizer card shows the {colour} triangle; the first player could not be drawn (L263)")
+
+
+def check_tokens_placed(game: Game, reporter: dg.Reporter) -> None:
+    """A region token comes onto the map only by `place_token TYPE` (R-17, L848-862; the
+    engine lays out stair and wall markers as markers, no token): a pack's token of a new type
+    that no effect places is never used, whatever its effect says, so check says so at the
+    token (a warning, as for a Deep Rock Galactic mineral no mission lays out: a fan's card
+    may still place it). A type an effect computes (a keyword's parameter) may be any: no
+    warning."""
+    placed: set[str] = set()
+    sites = [site for entity in game.all() for site in entity.effects]
+    for site in [*sites, *game.keyword_sites.values()]:
+        for node in nodes.walk(site.ast) if site.ast is not None else ():
+            if not isinstance(node, nodes.Call) or node.verb != "place_token" or not node.args:
+                continue
+            kind = node.args[0]
+            if not (isinstance(kind, nodes.Name) and len(kind.parts) == 1):
+                return
+            placed.add(kind.parts[0])
+    tokens = game.of_kind("token")
+    base = {t.data.get("token") for t in tokens if t.pack == game.id}   # the game's own types
+    for token in tokens:
+        kind = token.data.get("token")
+        if token.pack != game.id and kind not in placed and kind not in base:
+            report(reporter, token, "token",
+                   f"token {token.id!r} is a {kind!r}, which no card or effect places "
+                   "(`place_token`): play never puts it on a region",
+                   hint=f"add a scheme card whose effect says `place_token {kind} 1` (or give "
+                        f"the token a type a card places: {', '.join(sorted(placed))})",
+                   code=dg.GAME_RULE_WARNING)
 
 
 def check_interns_handed_out(game: Game, reporter: dg.Reporter) -> None:

@@ -1042,3 +1042,60 @@ def test_removing_the_clank_secret_tome_the_tome_room_gives_is_refused_at_the_re
     assert [(c, f, line) for c, f, line, _ in found] == [("TC-R001", "pack.yaml", 4)]
     assert "1 entity of other packs still names it (room 'tome' at" in found[0][3]
     assert found[0][3].count("room 'tome'") == 1
+
+
+LAVA_PACK = """\
+id: fan_pack
+game: dungeontology
+version: '1.0'
+vocabulary:
+  terms:
+    region_token:
+      lava_token: {zh: 熔岩标记, en: lava token, zh_measure: 个}
+"""
+LAVA_TOKEN = """\
+tokens:
+  - id: lava
+    name: {zh: 熔岩标记, en: Lava token}
+    source: approximation
+    note: a test
+    token: lava_token
+    effect: "on enter_region: gain_stun 1"
+    count: 2
+"""
+PLACES_LAVA = """\
+scheme_cards:
+  - id: secret_map
+    replace: true
+    name: {zh: 秘密地图, en: "Secret Map"}
+    source: approximation
+    note: a test
+    card_type: exploration
+    bonus: 2
+    count: 4
+    action: true
+    main: "place_token lava_token 1"
+    auxiliary: "move 1"
+    intern: cartographer
+"""
+
+
+@pytest.mark.parametrize("placed", [False, True])
+def test_a_pack_region_token_no_card_places_is_flagged_at_the_token(tmp_path, placed):
+    """Dungeontology puts a region token on the map only by `place_token TYPE`: a pack's
+    token of a new type that no effect places is a warning at its `token:` (as a DRG mineral
+    no mission lays out); with a card placing that type it checks clean."""
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(LAVA_PACK, encoding="utf-8")
+    (pack / "tokens.yaml").write_text(LAVA_TOKEN, encoding="utf-8")
+    if placed:
+        (pack / "cards.yaml").write_text(PLACES_LAVA, encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
+    found = [(d.code, Path(d.file).name, d.line, d.message) for d in reporter.diagnostics]
+    if placed:
+        assert found == []
+    else:
+        assert [(c, f, line) for c, f, line, _ in found] == [("TC-G002", "tokens.yaml", 6)]
+        assert "'lava_token', which no card or effect places" in found[0][3]

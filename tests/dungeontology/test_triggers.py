@@ -162,3 +162,29 @@ def test_no_verb_of_the_vocabulary_is_inlined():
     game = yaml.safe_load((Path(__file__).parents[2] / "content/dungeontology/game.yaml")
                           .read_text(encoding="utf-8"))
     assert not [name for name, verb in game["verbs"].items() if (verb or {}).get("inline")]
+
+
+def test_card_played_fires_only_for_a_cards_bonus_and_its_texts_say_so(data):
+    """L210: a scheme card is played for its bonus value, or for its main or auxiliary effect
+    instead; `card_played` carries the bonus (Magic Prodigy doubles it, L1369), so it fires
+    when a card is played for its bonus in a stealth attempt (L922, L1011), not when one is
+    played for its main effect. The sheets' words and the contract's say exactly that (they
+    said "when a scheme card is played")."""
+    from tomecraft.runtime.engines.dungeontology.contract import EVENTS
+    from tomecraft.runtime.engines.dungeontology.scenario import _run_step
+    game = yaml.safe_load((Path(__file__).resolve().parents[2] / "content" / "dungeontology"
+                           / "game.yaml").read_text(encoding="utf-8"))
+    text = game["events"]["card_played"]
+    assert "bonus value" in text["en"] and "加成值" in text["zh"] and "bonus value" in EVENTS["card_played"]
+    e = build(data, {"regions": [{"region": "shepherds_shelter", "at": [1, 0]}],
+                     "scholars": [{"scholar": "rebecca", "at": "shepherds_shelter",
+                                   "hand": ["crystal_ball", "crystal_ball", "bully"]},
+                                  {"scholar": "sofia"}]})
+    fired = []
+    fire = e.fire
+    e.fire = lambda triggers, name, *rest: (fired.append(name), fire(triggers, name, *rest))[1]
+    _run_step(e, {"do": "play", "seat": 0, "card": "crystal_ball", "part": "main"})
+    assert "card_played" not in fired
+    e.agents[0].choices = [{"card": "crystal_ball"}, {"card": "bully"}, {"card": None}]
+    _run_step(e, {"do": "research", "seat": 0, "blocks": 1})
+    assert fired.count("card_played") == 2

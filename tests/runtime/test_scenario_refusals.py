@@ -82,3 +82,57 @@ def test_crawl_refusing_a_legal_option_fails():
     broken["steps"] = [{"do": "short_rest", "illegal": True}]
     failures = _run("dm_crawl_decks", broken)
     assert failures and "expected to be illegal but is legal" in failures[0], failures
+
+
+# Crawl Decks: a step refused at one of its `choose` answers (b_level_up_refused_answer.yaml)
+LEVEL_UP = "b_level_up_refused_answer.yaml"
+
+
+@pytest.mark.parametrize("answer,why", [
+    ({"attribute": "strenght"}, "vacuously"), ({"attribute": "gold"}, "vacuously"),
+    ({"attr": "strength"}, "unused"),        # not written for a level-up: never its answer
+    ("no_such_card", "unused")])
+def test_crawl_a_refused_answer_that_no_decision_could_take_fails(answer, why):
+    """The level-up here has one option (agility), taken without asking: an answer of its
+    shape that names what no level-up could take is a scenario error; one of another shape
+    is left unused. Neither passes as a refusal."""
+    broken = _load("dm_crawl_decks", LEVEL_UP)
+    broken["steps"][0] = {"do": "descend", "choose": [answer], "illegal": True}
+    failures = _run("dm_crawl_decks", broken)
+    assert failures and why in failures[0], failures
+
+
+@pytest.mark.parametrize("answer", [{"attribute": "strenght"}, {"attr": "strength"}, "no_such_card"])
+def test_crawl_a_refused_answer_to_an_asked_decision_names_what_it_could_take(answer):
+    """With three attributes open the level-up is asked: an answer it could never take is a
+    scenario error."""
+    broken = _load("dm_crawl_decks", LEVEL_UP)
+    broken["setup"]["tokens"].update(perception=[3, 0], intelligence=[3, 0])
+    broken["steps"][0] = {"do": "descend", "choose": [answer], "illegal": True}
+    failures = _run("dm_crawl_decks", broken)
+    assert failures and "scenario error" in failures[0] and "vacuously" in failures[0], failures
+
+
+@pytest.mark.parametrize("step", [
+    {"do": "descend", "choose": [{"attribute": "agility"}, {"attribute": "agility"}], "illegal": True},
+    {"do": "descend", "choose": [{"attribute": "agility"}], "illegal": True},   # then none left
+    {"do": "settle", "choose": [{"attribute": "strength"}], "illegal": True},   # never asked
+    {"do": "settle", "illegal": True},                                          # nothing to refuse
+])
+def test_crawl_a_refused_answer_must_be_asked_and_refused(step):
+    """An `illegal: true` answer step fails when the engine takes every answer, never asks for
+    it, or when it names no answer at all (a rule step is no player's option to refuse)."""
+    broken = _load("dm_crawl_decks", LEVEL_UP)
+    broken["steps"][0] = step
+    failures = _run("dm_crawl_decks", broken)
+    assert failures and failures[0].startswith("steps[0]"), failures
+
+
+def test_crawl_a_refused_answer_leaves_the_game_as_it_was():
+    """The refused step is played on a copy: the later steps and expectations see the game as
+    before it (one descend, DL 2, not two)."""
+    good = _load("dm_crawl_decks", LEVEL_UP)
+    assert _run("dm_crawl_decks", good) == []
+    twice = copy.deepcopy(good)
+    twice["steps"] = [{k: v for k, v in s.items() if k != "illegal"} for s in good["steps"][:1]]
+    assert _run("dm_crawl_decks", twice)      # the same answer, not refusal-expected, fails

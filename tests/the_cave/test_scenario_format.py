@@ -158,3 +158,20 @@ def test_a_move_out_of_a_rappel_may_name_only_its_way_out():
     assert "expected to be illegal" in run(setup, [dict(down, illegal=True)])[0]
     assert run(setup, expect=[{"legal": down, "present": True}]) == []
     assert "expected False" in run(setup, expect=[{"legal": down, "present": False}])[0]
+
+
+def test_the_format_says_turns_lists_the_whole_trigger_round(capsys):
+    """L303-305: `turns` after an end_sequence that triggers the end lists the trigger round
+    whole (seat 0 first, the trigger seat's own turn too), not only the turns after the
+    trigger: the format text says so where it describes `turns`, and the engine does it."""
+    from tomecraft.compiler import cli
+    assert cli.main(["scenario", "format", "the_cave"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "`turns` lists [round, seat]" in text and "the whole trigger round" in text
+    assert "not only the turns after the trigger" in text
+    setup = {"players": 3, "tiles": [BASE]}
+    step = [{"do": "end_sequence", "trigger_seat": 1}]
+    whole = [[r, s] for r in range(1, 5) for s in range(3)]
+    assert run(setup, step, [{"turns": whole}]) == []
+    after = [[1, 2]] + whole[3:]
+    assert run(dict(setup, end_triggered=True), step, [{"turns": after}]) == []

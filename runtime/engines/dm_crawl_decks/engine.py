@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tomecraft.runtime.agents import took_unasked
 from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.dm_crawl_decks import policy
 from tomecraft.runtime.engines.dm_crawl_decks.battle import Battle
@@ -227,7 +228,7 @@ class Engine(Battle, Rules, Zones):
         if not options:
             raise EffectError(f"no options for decision {key!r}")
         if len(options) == 1 and key not in ("action", "play"):
-            return options[0]
+            return took_unasked(self.agent, key, options[0])     # (a script's answer: used up)
         return self.agent.choose(key, options, policy.View(self, key))
 
     def log(self, line: str) -> None:

@@ -21,9 +21,13 @@ steps:  {do: turn} | {do: turns, count} | {do: start_turn} | {do: action, action
         | {do: fire, event, card?} | {do: use_relic, relic} | {do: spare, column}
         | {do: redraw, card} | {do: stack_top, card, position} | {do: search, zone, card_type}
         | {do: draw_main, amount} | {do: gain_loot, card} | {do: setup} | {do: resolve_row, row}
-        each may carry `choose: [...]` (answers, in order) and `fizzles: true|false`; a player's
-        option (action, battle, spare, short_rest, paid long_rest, use_relic) may carry
-        `illegal: true` (or `fails: true`): it must be refused, and is not played;
+        each may carry `choose: [...]` (answers, in order) and `fizzles: true|false`;
+        `illegal: true` (or `fails: true`): the step must be refused, and is not played:
+        a player's option (action, battle, spare, short_rest, paid long_rest, use_relic) that
+        is not legal now, else one of its `choose` answers, which the engine must ask and not
+        offer ({do: descend, choose: [{attribute: strength}], illegal: true} with strength's
+        5 tokens out, L13; the step is played on a copy of the game, then dropped); an answer
+        no such decision could ever take (a misspelt attribute or card) fails the scenario;
         a card text's `choose { A | B | C }` is answered by the branch's number from 0 among
         those offered (Trail Rations' `2` flips perception: strength 0, agility 1, ...);
         a battle row's plays are answered one at a time ({card: label}, {attr, size}, then
@@ -39,9 +43,11 @@ from __future__ import annotations
 
 import difflib
 
-from tomecraft.runtime.agents import ScriptedAgent, ScriptError
+from tomecraft.runtime.agents import ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
+from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
+    AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
     PILE_HOLDS, PILES, holds, known_keys, up_down, within_limits)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
@@ -60,7 +66,7 @@ class Scenario:
     def __init__(self, data, setup: dict) -> None:
         known_keys(setup)
         rng = Rng(str(setup.get("seed", 1)))
-        self.agent = ScriptedAgent()
+        self.agent = AnswerAgent(self)
         self.engine: Engine = new_engine(data, rng, self.agent, log_enabled=True)
         self.engine.bus.record = True
         self.labels: dict[str, Card] = {}
@@ -240,14 +246,6 @@ def _on_field(sc: Scenario, label: str) -> Card:
     return card
 
 
-def _held_relic(sc: Scenario, label: str) -> Card:
-    relic = sc.ref(label)
-    if relic.zone != "equipment":
-        raise AssertionError(f"{label} is not in the equipment (it is in {relic.zone or 'no zone'}); "
-                             f"only relics in the equipment are used (L43, L276)")
-    return relic
-
-
 def _fired_event(sc: Scenario, name: str) -> str:
     _known("fire: event", [name], _event_names(sc))
     return name
@@ -266,49 +264,23 @@ STEP_KEYS = {"turns": {"count"}, "action": {"action"}, "battle": {"column"}, "sp
 COMMON_KEYS = {"do", "choose", "fizzles", "illegal", "fails"}
 
 
-def _player_option(sc: Scenario, step: dict) -> tuple[dict, list] | None:
-    """The player's option a step plays and the options legal now (None: a rule procedure)."""
-    e, do = sc.engine, step["do"]
-    if do == "action":
-        return step["action"], e.action_options()
-    if do in ("battle", "spare"):
-        return {"do": do, "column": int(step["column"])}, e.action_options()
-    if do == "short_rest" or (do == "long_rest" and not step.get("free")):   # L147, L153
-        return {"do": do}, e.action_options()
-    if do == "use_relic":
-        relic = _held_relic(sc, step["relic"])
-        return {"do": "relic", "id": repr(relic)}, e.relic_options(relic.defn.window)
-    return None
-
-
-def _refused_or_legal(sc: Scenario, step: dict) -> bool:
-    """Whether the step was an expected refusal (`illegal: true`), then checked and done;
-    a player's option that is not legal now fails the scenario."""
-    known = COMMON_KEYS | STEP_KEYS.get(step["do"], set())
-    if set(step) - known:
-        raise ScenarioError(f"scenario error: {step['do']}: unknown key(s) {sorted(set(step) - known)}; known: {sorted(known)}")
-    asked = _player_option(sc, step)
-    if step.get("illegal") or step.get("fails"):
-        if asked is None:
-            raise ScenarioError(f"scenario error: {step['do']} is no player's option to refuse "
-                                "(action, battle, spare, short_rest, long_rest (paid), use_relic)")
-        refuse_unofferable(asked[0], option_shapes(sc), exact=True)
-        if asked[0] in asked[1]:
-            raise AssertionError(f"{asked[0]} was expected to be illegal but is legal")
-        return True
-    if asked and asked[0] not in asked[1]:
-        raise AssertionError(f"{asked[0]} is not legal; legal: {asked[1]}")
-    return False
-
-
 def _step(sc: Scenario, step: dict) -> None:
     if not isinstance(step, dict) or "do" not in step:
         raise AssertionError(f"a step is a mapping with `do:` (e.g. {{do: short_rest}}), not {step!r}")
-    e, s = sc.engine, sc.engine.state
+    known = COMMON_KEYS | STEP_KEYS.get(step["do"], set())
+    if set(step) - known:
+        raise ScenarioError(f"scenario error: {step['do']}: unknown key(s) {sorted(set(step) - known)}; known: {sorted(known)}")
     sc.agent.choices = [c for choice in step.get("choose", []) for c in _expand_row(choice)]
+    expected = refusal(sc, step)
+    if expected == "answer":
+        refused_answer(sc, step, _play)
+    elif expected is None:
+        _play(sc, step)
+
+
+def _play(sc: Scenario, step: dict) -> None:
+    e, s = sc.engine, sc.engine.state
     do, fizzled = step["do"], False
-    if _refused_or_legal(sc, step):
-        return
     try:
         if do == "turn":
             e.play_turn()
@@ -361,7 +333,7 @@ def _step(sc: Scenario, step: dict) -> None:
             e.current_row = s.rows[_row_index(s, step["row"])] if "row" in step else e.current_row
             e.fire(_fired_event(sc, step["event"]), sc.ref(step["card"]) if "card" in step else None)
         elif do == "use_relic":
-            fizzled = not e.use_relic(repr(_held_relic(sc, step["relic"])))
+            fizzled = not e.use_relic(player_option(sc, step)[0]["id"])
         elif do == "spare":
             e.move_to_spare(int(step["column"]))
         elif do == "redraw":
@@ -413,16 +385,6 @@ def _known(what: str, names, known) -> None:
     unknown = [n for n in names if n not in known]
     if unknown:
         raise ValueError(f"{what}: unknown {unknown}; known: {sorted(known)}")
-
-
-def option_shapes(sc: Scenario) -> dict:
-    """Every kind of turn action `action_options` can offer, with the values of its keys: a
-    relic is named by a scenario label or a held relic."""
-    s = sc.engine.state
-    columns = set(range(len(s.columns)))
-    relics = {repr(c) for c in sc.labels.values()} | {repr(c) for c in s.equipment}
-    return {"battle": {"column": columns}, "spare": {"column": columns}, "short_rest": {},
-            "long_rest": {}, "relic": {"id": relics}}
 
 
 def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch per expectation

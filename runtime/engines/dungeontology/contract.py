@@ -17,7 +17,9 @@ EVENTS = {
     "region_action": "in the action phase: the region's action is offered as the action (L907)",
     "stealth_value": "after a research or spy has summed its cards' bonus values (L922-923)",
     "stealth_failed": "when a stealth attempt fails, before the stun and the University draw",
-    "card_played": "when a scheme card is discarded for its bonus in a stealth attempt",
+    "card_played": "when a scheme card is played for its bonus value: discarded in a stealth "
+                   "attempt (L922, L1011; a Fate card's central value too, L462), never when "
+                   "played for its main or auxiliary effect (L210)",
     "spy_alert": "when a spy's alert value is computed, before the cards (L955-960)",
     "rival_stealth_value": "to each opponent, clockwise, after a scholar's stealth value",
     "action_phase": "at the start of the scholar's action phase",

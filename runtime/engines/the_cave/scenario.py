@@ -20,6 +20,11 @@ expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|l
         | {tile, kind|depth|tokens|marker|exits|absent} | {rope: [a, b], present}
         | {scores} | {bonus} | {finished} | {winners} | {log} | {legal, team, present} | {stacks}
         | {end_triggered} | {turns}
+        `turns` lists [round, seat] of every turn the last end_sequence played. When that
+        step triggers the end itself, it lists the whole trigger round (from seat 0, the
+        seats before the trigger seat and its own turn too), not only the turns after the
+        trigger, then the 3 last rounds; when the setup or the steps triggered it already,
+        the turns after the trigger seat's, then the 3 last rounds (L303-305)
 """
 from __future__ import annotations
 
