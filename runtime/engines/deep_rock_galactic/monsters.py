@@ -283,18 +283,20 @@ class Monsters(Combat):
             # creature, as near as it gets (L1223), as a monster does toward a dwarf
             return can_stop & beside or self.closer_spots(
                 m, reach, can_stop, lambda h: min((hx.distance(h, s) for s in others), default=0))
-        if aim is None:           # no way into range (a shield, an IFG, pits): get closer
+        if aim is None:   # no way into range (a shield, an IFG, pits) or none free: get closer
             return self.closer_spots(m, reach, can_stop)
         d, spots, first, blocks = aim
         # the spots before the first in sight are out of sight
         return {h for _, h in spots[first:] if hx.line_of_sight(h, d.pos, blocks)}
 
     def attack_spots(self, m: Monster, reach: dict, can_stop: set, blocks=None) -> tuple | None:
-        """The monster's target, the dwarf it reaches range of in the fewest steps (ties to the
-        one who acted most recently): (that dwarf, the (steps, hex) of the empty spaces in its
-        range in that order, the index of the first in its line of sight, the sight blocker
-        read), or None if it has no way into range. `blocks`: a sight blocker read while
-        nothing has moved since (else one of its own)."""
+        """The monster's target, the nearest dwarf (L933): the one it reaches range of in the
+        fewest steps, counting spaces other monsters hold (ties to the one who acted most
+        recently, L972): (that dwarf, the (steps, hex) of the empty spaces in its range in that
+        order, the index of the first in its line of sight, the sight blocker read), or None if
+        it has no way into range, or no empty space in range of the nearest dwarf (it then
+        comes as near him as it can, `closer_spots`, not toward another). `blocks`: a sight
+        blocker read while nothing has moved since (else one of its own)."""
         st = self.state
         rng = max(1, self.monster_def(m).attack_range)
         if blocks is None:
@@ -306,26 +308,48 @@ class Monsters(Combat):
             # the nearest space to attack this dwarf from: line of sight checked nearest first
             spots = sorted((reach[h], h) for h in hx.within(d.pos, rng, can_stop))
             first = next((i for i, (_, h) in enumerate(spots) if hx.line_of_sight(h, d.pos, blocks)), None)
-            if first is None:
+            # how near he is: a space in range another monster holds counts too (L990: it
+            # may pass there), so every space beside him taken he stays the nearest
+            steps = spots[first][0] if first is not None else None
+            held = sorted((reach[h], h) for h in hx.disc(d.pos, rng)
+                          if h in reach and h not in can_stop and (steps is None or reach[h] < steps))
+            steps = next((n for n, h in held if hx.line_of_sight(h, d.pos, blocks)), steps)
+            if steps is None:
                 continue
-            key = (spots[first][0], -d.acted_at, d.seat)
+            key = (steps, -d.acted_at, d.seat)
             if best_key is None or key < best_key:
-                best, best_key = (d, spots, first, blocks), key
+                best, best_key = ((d, spots, first, blocks) if first is not None else None), key
         return best
 
     def closer_spots(self, m: Monster, reach: dict, can_stop: set, far=None) -> set:
-        """The empty spaces within its move nearest (in hexes) to a dwarf, if nearer than now.
-        `far(h)`: the distance to get closer by (default: to the nearest dwarf)."""
+        """The empty spaces within its move nearest to a dwarf, if nearer than now: by steps
+        (`steps_to_dwarves`) when it has a way to one, else in hexes. `far(h)`: the distance
+        to get closer by (default: to the nearest dwarf)."""
         mdef = self.monster_def(m)
         spots = [h for h in can_stop if 0 < reach[h] <= mdef.move]
         if not spots:
             return set()
-        if far is None:       # the dwarves read once for every spot
+        walk = self.steps_to_dwarves(m) if far is None else {}
+        if m.pos in walk:
+            # it walks toward the nearest dwarf (L933), by its ways (L1010: round the pit), past
+            # other monsters (L990): every space beside him taken, it still comes nearer by steps
+            here, dist = walk[m.pos], {h: walk[h] for h in spots if h in walk}
+        elif far is None:     # no way to him (a shield, an IFG, pits): nearer in hexes
             here, dist = self.nearest_dwarf_distance(m.pos), self.nearest_dwarf_distances(spots)
         else:
             here, dist = far(m.pos), {h: far(h) for h in spots}
-        best = min(dist.values())
-        return {h for h in spots if dist[h] == best} if best < here else set()
+        best = min(dist.values(), default=here)
+        return {h for h in dist if dist[h] == best} if best < here else set()
+
+    def steps_to_dwarves(self, m: Monster) -> dict:
+        """Steps from each space the monster may walk to the nearest standing dwarf's space, by
+        its own ways (`monster_stepper`: through other monsters, not through dwarves), as
+        `walking_distances` counts them; a space with no way to any dwarf is not in it."""
+        alive = {d.pos for d in self.state.dwarves if d.conscious and not d.in_pod}
+        if not alive:
+            return {}
+        step = self.monster_stepper(m)
+        return hx.bfs_leaving(sorted(alive), step.enterable | alive, step.fences, unfenced=alive)
 
     def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
         """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE

@@ -3,7 +3,8 @@ scripted dice, check the result.
 
 setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagmites, objective,
         hidden monsters and Mission Specific Event, unless given here),
-        map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4],
+        map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4] (default [[8,0],[8,1],[7,0],[7,1]]: monsters
+        never enter it while a dwarf stands on it, not in_pod: L374, L978),
         exits {1: [r,c], ...} (keys as strings), mine_head, pod_returned,
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
         actions (left in this Action Phase; default 3, 1 when Stunned), acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
