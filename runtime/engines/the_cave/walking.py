@@ -44,20 +44,24 @@ class _Reading(Counter):
         self.dirty = False      # written to since it was last found equal to `original`
         self.changed = False
 
-    def _read(self, key) -> None:
+    def _settle(self) -> None:
+        """A read while written to: clean again if equal to `original`, else `changed`."""
+        if dict.__eq__(self, self.original):
+            self.dirty = False
+        else:
+            self.changed = True
+
+    # (each read notes its key inline: a check reads the backpack several times per tile)
+    def __getitem__(self, key):
         (self.inner if self.asking else self.outer).add(key)
         if self.dirty:
-            if dict.__eq__(self, self.original):
-                self.dirty = False
-            else:
-                self.changed = True
-
-    def __getitem__(self, key):
-        self._read(key)
+            self._settle()
         return dict.get(self, key, 0)
 
     def get(self, key, default=None):      # the bag operations read with get (equipment.py)
-        self._read(key)
+        (self.inner if self.asking else self.outer).add(key)
+        if self.dirty:
+            self._settle()
         return dict.get(self, key, default)
 
 
@@ -274,8 +278,13 @@ class _Graph:
             into = self.into
             if into is None:
                 into = self.into = {}
-                for src, dsts in self.out.items():
-                    _reverse(into, src, (), dsts)
+                for src, dsts in self.out.items():       # (`_reverse` from nothing, inlined)
+                    for dst in dsts:
+                        found = into.get(dst)
+                        if found is None:
+                            into[dst] = {src}
+                        else:
+                            found.add(src)
             self.searches[key] = _Nearest(_seeds(engine, targets), into)
         return self.searches[key]
 
