@@ -86,6 +86,7 @@ def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter,
     with timings.stage("checks"):
         checks.check_names(game, reporter)
         checks.check_bounds(game, reporter)
+        checks.check_numbers(game, reporter)
         checks.check_refs(game, reporter)
         checks.check_provenance(game, reporter)
         checks.check_texts(game, reporter)
