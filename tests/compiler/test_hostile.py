@@ -182,6 +182,26 @@ def test_keyword_parameters_follow_the_rule(tmp_path, capsys, param):
     assert code == 1 and codes(out) == [dg.PACK]  # the pack manifest's schema
 
 
+@pytest.mark.parametrize("params", ["[{name: a, type: int}, {name: a, type: int}]",
+                                    "[{name: a, type: int}, {name: b, type: int}, "
+                                    "{name: a, type: bool}]"])
+def test_a_keyword_naming_two_parameters_alike_is_refused_located(tmp_path, capsys, params):
+    """Checked clean, then `sim` compiled `def kw_fan_kw(ctx, p_a, p_a)`: a SyntaxError, an
+    internal error."""
+    vocab = ("vocabulary:\n  keywords:\n    fan_kw:\n"
+             f"      params: {params}\n"
+             "      effect: \"gain_token traverse a\"\n"
+             "      text: {zh: \"甲{a}\", en: \"A {a}\"}\n")
+    pack = make_pack(tmp_path, {"pack.yaml": "id: fan\ngame: the_cave\nversion: '1'\n" + vocab,
+                                "t.yaml": token("fan_rest")})
+    code, out, _ = check_pack(pack, capsys)
+    found = [d for d in located(out) if d["code"] == dg.VOCAB]
+    assert code == 1 and len(found) == 1 and found[0]["line"] == 7     # at `params:`
+    assert "two parameters named 'a'" in found[0]["message"]
+    code, _, _ = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
+    assert code == 1
+
+
 def test_free_form_keys_named_self_or_with_newlines_build_and_run():
     """Free-form mapping keys stay data: `self`, `class` and `x` next to `x\\n` build into
     importable code (Record takes `self` as a field)."""
