@@ -824,6 +824,66 @@ def check_bounds(game: Game, reporter: dg.Reporter) -> None:
     _check_recursion(game, checker)
 
 
+# Numbers in content's fields (outside effects): play builds what they count (a deck of
+# `count` copies, a supply, dice to roll, rounds to play), so `count: 9223372036854775807`
+# was a MemoryError and `g13_pickaxe_dice` of that size a hang, after a clean check. One value
+# is at most MAX_FIELD_NUMBER (as a scenario's, compiler/scenarios.py), and the values of one
+# field across a kind's entities add up to at most MAX_FIELD_TOTAL (10,000 cards of 10,000
+# copies each were as bad). The shipped content's largest value is 3,000 (a turn cap), its
+# largest total 3,000 too.
+MAX_FIELD_NUMBER = 10_000
+MAX_FIELD_TOTAL = 100_000
+
+
+def check_numbers(game: Game, reporter: dg.Reporter) -> None:
+    """Every number in an entity's fields within MAX_FIELD_NUMBER, and each field's total over
+    a kind within MAX_FIELD_TOTAL; reported at the value that passes the limit. Entities are
+    taken pack by pack, so a total is reported in the pack that adds past it."""
+    order = {pack.id: i for i, pack in enumerate(game.packs)}
+    for kind in sorted(game.entities):
+        totals: dict[tuple, int] = {}
+        for entity in sorted(game.of_kind(kind), key=lambda e: order.get(e.pack, len(order))):
+            for sub, value in _numbers(entity.data, ()):
+                field = tuple(p for p in sub if isinstance(p, str))
+                mark = entity.doc.mark(entity.path + sub)
+                if not abs(value) <= MAX_FIELD_NUMBER:     # also NaN
+                    reporter.add(dg.NUMBER_OUT_OF_RANGE,
+                                 f"{_short_number(value)} is past the limit of "
+                                 f"{MAX_FIELD_NUMBER:,} for a number in content",
+                                 entity.display, mark.line, mark.column,
+                                 f"no game counts past {MAX_FIELD_NUMBER:,}: play builds what "
+                                 "a number counts (copies, dice, rounds)")
+                    continue
+                total = totals[field] = totals.get(field, 0) + abs(value)
+                if total > MAX_FIELD_TOTAL and total - abs(value) <= MAX_FIELD_TOTAL:
+                    reporter.add(dg.NUMBER_OUT_OF_RANGE,
+                                 f"the {game.vocab.kinds.get(kind, {}).get('plural', kind)}' "
+                                 f"`{'.'.join(field)}` values add up past {MAX_FIELD_TOTAL:,} "
+                                 "here, the limit for one field of a kind (all packs together)",
+                                 entity.display, mark.line, mark.column,
+                                 "play builds what these numbers count for every game: "
+                                 "use fewer or smaller ones")
+
+
+def _numbers(value, path: tuple):
+    """(path, number) of every int or float inside an entity's data (booleans are not
+    numbers; effects are strings)."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, (int, float)):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _numbers(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _numbers(item, path + (i,))
+
+
+def _short_number(value) -> str:
+    return _short_int(value) if isinstance(value, int) else repr(value)
+
+
 def check_site_bounds(checker: Checker, ast: n.Block) -> None:
     """The bounds of one effect outside the game's entities (a mission file's event), reported
     at `checker.where` (set by `checker.check_site`)."""

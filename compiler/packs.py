@@ -463,7 +463,7 @@ def _load_pack_files(game: Game, pack: Pack, root: Path, reporter: dg.Reporter) 
 def validate_entities(game: Game, reporter: dg.Reporter) -> None:
     """The schema stage: check every loaded entity against its kind's schema and register it."""
     for pack, doc, display in game.pending:
-        if pack is game.packs[0] and not _defines_anything(doc.data):
+        if pack is game.packs[0] and not defines_anything(doc.data):
             reporter.add(dg.NO_CONTENT, "this file of the base game defines nothing (emptied?)",
                          display, 1, 1, "restore its entities, or delete the file if they "
                          "moved to another file")
@@ -503,7 +503,7 @@ def _report_removal_of_nothing(game: Game, doc: loader.Document, i: int, kind: s
                  did_you_mean(str(entity_id), sorted(game.entities.get(kind, {}))))
 
 
-def _defines_anything(data) -> bool:
+def defines_anything(data) -> bool:
     """False for an empty or comment-only file, or one whose kinds all list nothing."""
     if not isinstance(data, dict):
         return data is not None  # a scalar or a list is reported by the schema stage

@@ -86,6 +86,7 @@ def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter,
     with timings.stage("checks"):
         checks.check_names(game, reporter)
         checks.check_bounds(game, reporter)
+        checks.check_numbers(game, reporter)
         checks.check_refs(game, reporter)
         checks.check_provenance(game, reporter)
         checks.check_texts(game, reporter)
@@ -174,19 +175,26 @@ def _pack_alone(pack: Path, reporter: dg.Reporter) -> list[Target]:
 
 
 def _adds_nothing(pack: Path, reporter: dg.Reporter) -> bool:
-    """A pack checked on its own that holds no content file, no vocabulary and no removal
-    would check clean having checked nothing: say so instead (TC-P003). (Loaded with
+    """A pack checked on its own that holds no entity (no content file, or only empty ones), no
+    vocabulary and no removal would check clean having checked nothing: say so instead (TC-P003). (Loaded with
     --pack or `requires:`, an empty pack is harmless and stays quiet.)"""
-    from tomecraft.compiler import packs
+    from tomecraft.compiler import loader, packs
     scratch = dg.Reporter()
     manifest = packs.read_manifest(pack, scratch)
     data = manifest[0].data if manifest else {}
-    if packs.content_files(pack, scratch) or scratch.diagnostics or data.get("vocabulary") \
-            or data.get("remove"):
+    if scratch.diagnostics or data.get("vocabulary") or data.get("remove"):
+        return False
+    for path in packs.content_files(pack, scratch):
+        # empty, comment-only or `tokens: []` files define nothing (they used to pass as
+        # content); a file that does not load says so when the pack is checked
+        doc = loader.load(path, dg.Reporter(), packs.display_path(path))
+        if doc is None or packs.defines_anything(doc.data):
+            return False
+    if scratch.diagnostics:
         return False
     reporter.add(dg.NO_CONTENT, "the pack adds, replaces and removes nothing: there is nothing "
-                 "to check", packs.display_path(pack / "pack.yaml"), 1, 1,
-                 "add content files (`tomecraft new pack GAME DIR` writes one per entity kind)")
+                 "to check (its content files, if any, list no entity)",
+                 packs.display_path(pack / "pack.yaml"), 1, 1, "add content files (`tomecraft new pack GAME DIR` writes one per entity kind)")
     return True
 
 

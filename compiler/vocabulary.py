@@ -272,6 +272,14 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
             if clash is not None:
                 refuse((section, name), f"{name!r} is already declared as a {clash.role}")
                 continue
+            seen: set = set()
+            for i, param in enumerate(entry.get("params") or ()):
+                if param["name"] in seen:  # became `def kw_k(ctx, p_a, p_a)`: a SyntaxError
+                    mark = doc.mark(at + (section, name, "params", i, "name"))
+                    reporter.add(dg.VOCAB, f"{role} {name!r} has two parameters named "
+                                 f"{param['name']!r}", display, mark.line, mark.column,
+                                 "give each parameter its own name")
+                seen.add(param["name"])
             table[name] = Callable(
                 name=name, role=role, params=_params(entry.get("params")),
                 text=_text(entry.get("text")), cost=bool(entry.get("cost", False)),

@@ -71,6 +71,28 @@ def test_a_pack_that_adds_nothing_is_an_error_when_checked_but_loads_quietly(tmp
     assert code == 0 and out.strip() == "0 errors, 0 warnings"
 
 
+@pytest.mark.parametrize("files", [
+    {"tokens.yaml": ""},
+    {"tokens.yaml": "# to do\n", "tiles.yaml": "\n\n"},
+    {"tokens.yaml": "tokens: []\n", "tiles.yaml": "tiles:\n"},
+    {"sub/tokens.yaml": "tokens: []\n"},
+], ids=["empty", "comments", "empty-lists", "in-a-folder"])
+def test_a_pack_whose_content_files_list_nothing_is_an_error(tmp_path, capsys, files):
+    """Content files that list no entity (empty, comments only, `tokens: []`) checked
+    "0 errors, 0 warnings": as clean a check of nothing as a pack.yaml alone."""
+    folder = pack(tmp_path, "e", "id: e\ngame: the_cave\nversion: '1.0'\n")
+    for name, body in files.items():
+        (folder / name).parent.mkdir(exist_ok=True)
+        (folder / name).write_text(body, encoding="utf-8")
+    code, found = diagnostics(capsys, folder)
+    assert code == 1 and [(d["code"], d["file"]) for d in found] == [("TC-P003", f"{folder}/pack.yaml")]
+    (folder / "actions.yaml").write_text(
+        "actions:\n  - {id: rest, name: {zh: 休息, en: Rest}, source: rulebook, ref: L1, "
+        "order: 1, effect: \"pay ap 1\"}\n", encoding="utf-8")
+    code, found = diagnostics(capsys, folder)
+    assert "TC-P003" not in [d["code"] for d in found]
+
+
 @pytest.mark.parametrize("emptied", ["tiles.yaml", "tile_kinds.yaml", "start_boards.yaml"])
 def test_an_emptied_base_content_file_is_an_error(tmp_path, monkeypatch, capsys, emptied):
     root = tmp_path / "content" / "the_cave"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -181,6 +182,26 @@ def test_keyword_parameters_follow_the_rule(tmp_path, capsys, param):
     assert code == 1 and codes(out) == [dg.PACK]  # the pack manifest's schema
 
 
+@pytest.mark.parametrize("params", ["[{name: a, type: int}, {name: a, type: int}]",
+                                    "[{name: a, type: int}, {name: b, type: int}, "
+                                    "{name: a, type: bool}]"])
+def test_a_keyword_naming_two_parameters_alike_is_refused_located(tmp_path, capsys, params):
+    """Checked clean, then `sim` compiled `def kw_fan_kw(ctx, p_a, p_a)`: a SyntaxError, an
+    internal error."""
+    vocab = ("vocabulary:\n  keywords:\n    fan_kw:\n"
+             f"      params: {params}\n"
+             "      effect: \"gain_token traverse a\"\n"
+             "      text: {zh: \"甲{a}\", en: \"A {a}\"}\n")
+    pack = make_pack(tmp_path, {"pack.yaml": "id: fan\ngame: the_cave\nversion: '1'\n" + vocab,
+                                "t.yaml": token("fan_rest")})
+    code, out, _ = check_pack(pack, capsys)
+    found = [d for d in located(out) if d["code"] == dg.VOCAB]
+    assert code == 1 and len(found) == 1 and found[0]["line"] == 7     # at `params:`
+    assert "two parameters named 'a'" in found[0]["message"]
+    code, _, _ = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
+    assert code == 1
+
+
 def test_free_form_keys_named_self_or_with_newlines_build_and_run():
     """Free-form mapping keys stay data: `self`, `class` and `x` next to `x\\n` build into
     importable code (Record takes `self` as a field)."""
@@ -241,6 +262,104 @@ def test_huge_integers_are_refused(tmp_path, capsys, where, number):
     assert code == 1 and codes(out) == [dg.NUMBER_TOO_BIG]
     code, _, _ = run(["sim", "the_cave", "--games", "1", "--pack", pack], capsys)
     assert code == 1
+
+
+@pytest.fixture(scope="module")
+def scaffolds(tmp_path_factory):
+    """`tomecraft new pack GAME` of every game, written once: each has one example entity of
+    every kind, so a test swaps one field's value."""
+    root = tmp_path_factory.mktemp("scaffolds")
+    for game in ("clank_catacombs", "deep_rock_galactic", "dm_crawl_decks", "dungeontology",
+                 "the_cave"):
+        assert cli.main(["new", "pack", game, str(root / game), "--id", "fan"]) == 0
+    return root
+
+
+def scaffold_with(scaffolds: Path, tmp_path: Path, game: str, file: str, field: str,
+                  value: str) -> Path:
+    pack = tmp_path / game
+    shutil.copytree(scaffolds / game, pack)
+    text = (pack / file).read_text(encoding="utf-8")
+    new, count = re.subn(rf"(?m)^(\s+(?:- )?{field}): -?\d+$", rf"\g<1>: {value}", text, count=1)
+    assert count == 1, f"{file} of the {game} scaffold has no `{field}:` number"
+    (pack / file).write_text(new, encoding="utf-8")
+    return pack
+
+
+# Each field play builds from: copies of a card or token, rounds to play. Past 10,000 each was a
+# MemoryError (Deep Rock's event and supply cards; Clank!'s components), an OverflowError or a
+# hang in `sim` after a clean check.
+COUNTED_FIELDS = [
+    ("deep_rock_galactic", "event_cards.yaml", "count"),
+    ("deep_rock_galactic", "supply_cards.yaml", "count"),
+    ("deep_rock_galactic", "rock_and_stone_cards.yaml", "count"),
+    ("deep_rock_galactic", "weapon_upgrades.yaml", "count"),
+    ("clank_catacombs", "tokens.yaml", "count"),
+    ("clank_catacombs", "components.yaml", "count"),
+    ("dm_crawl_decks", "cards.yaml", "count"),
+    ("dungeontology", "scheme_cards.yaml", "count"),
+    ("the_cave", "scoring.yaml", "extra_rounds"),
+]
+
+
+@pytest.mark.parametrize("game, file, field", COUNTED_FIELDS)
+@pytest.mark.parametrize("value", ["9223372036854775807", "10001"])
+def test_counts_past_what_play_can_build_are_refused_located(scaffolds, tmp_path, capsys, game,
+                                                             file, field, value):
+    pack = scaffold_with(scaffolds, tmp_path, game, file, field, value)
+    code, out, _ = check_pack(pack, capsys, game)
+    assert code == 1 and codes(out) == [dg.NUMBER_OUT_OF_RANGE]
+    found = located(out)[0]
+    assert found["file"].endswith(file) and value in found["message"].replace(",", "")
+
+
+@pytest.mark.parametrize("rule, value", [
+    ("initial_clank", "[9223372036854775807, 0, 0, 0]"),   # OverflowError in sim
+    ("round_cap", "20000"),
+])
+def test_rule_values_past_the_limit_are_refused(tmp_path, capsys, rule, value):
+    rules = (f"rules:\n  - {{id: {rule}, replace: true, name: {{zh: 规则, en: Rule}}, "
+             f"source: approximation, note: a fan's, value: {value}}}\n")
+    pack = make_pack(tmp_path, {"rules.yaml": rules}, game="clank_catacombs")
+    code, out, _ = check_pack(pack, capsys, "clank_catacombs")
+    assert code == 1 and codes(out) == [dg.NUMBER_OUT_OF_RANGE]
+    code, _, err = run(["sim", "clank_catacombs", "--games", "1", "--pack", pack], capsys)
+    assert code == 1 and "TC-S007" in err + _
+
+
+def test_deep_rock_pickaxe_dice_past_the_limit_are_refused_before_play(tmp_path, capsys):
+    """`g13_pickaxe_dice: 9223372036854775807` checked clean and `sim` rolled them forever."""
+    rules = ("rules:\n  - {id: g13_pickaxe_dice, replace: true, name: {zh: 规则, en: Rule}, "
+             "source: approximation, note: a fan's, value: 9223372036854775807}\n")
+    pack = make_pack(tmp_path, {"rules.yaml": rules}, game="deep_rock_galactic")
+    code, out, _ = check_pack(pack, capsys, "deep_rock_galactic")  # first: it fails, not hangs
+    assert code == 1 and codes(out) == [dg.NUMBER_OUT_OF_RANGE]
+    code, _, _ = run(["sim", "deep_rock_galactic", "--games", "1", "--pack", pack], capsys)
+    assert code == 1
+
+
+def test_many_counts_within_the_limit_still_add_up_past_the_total(scaffolds, tmp_path, capsys):
+    """300 cards of 1,000 copies each: 300,000 event cards, each value within the limit."""
+    pack = scaffold_with(scaffolds, tmp_path, "deep_rock_galactic", "event_cards.yaml", "count",
+                         "1000")
+    text = (pack / "event_cards.yaml").read_text(encoding="utf-8")
+    head, entity = text.split("event_cards:\n")
+    first_id = re.search(r"id: (\w+)", entity).group(1)
+    (pack / "event_cards.yaml").write_text(
+        head + "event_cards:\n" + "".join(entity.replace(first_id, f"fan_card_{i}")
+                                          for i in range(150)), encoding="utf-8")
+    code, out, _ = check_pack(pack, capsys, "deep_rock_galactic")
+    found = located(out)
+    assert code == 1 and [d["code"] for d in found] == [dg.NUMBER_OUT_OF_RANGE]
+    assert "100,000" in found[0]["message"] and found[0]["file"].endswith("event_cards.yaml")
+
+
+def test_counts_at_the_limit_check_clean_and_play(scaffolds, tmp_path, capsys):
+    pack = scaffold_with(scaffolds, tmp_path, "dm_crawl_decks", "cards.yaml", "count", "10000")
+    code, out, _ = check_pack(pack, capsys, "dm_crawl_decks")
+    assert code == 0, out
+    code, _, _ = run(["sim", "dm_crawl_decks", "--games", "1", "--pack", pack], capsys)
+    assert code == 0
 
 
 # --- bounded evaluation ---------------------------------------------------------------------
