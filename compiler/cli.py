@@ -590,6 +590,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = _main(argv)
         sys.stdout.flush()
+        if code == 130 and argv is None:
+            _end_interrupted_process()
         return code
     except OutputError as err:
         silence(stdout)
@@ -597,6 +599,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     finally:
         sys.stdout = stdout
+
+
+def _end_interrupted_process() -> None:
+    """Ctrl-C ended a command run as a process: leave now, skipping the interpreter's exit.
+    Its exit joins the threads a process pool leaves behind, and CPython 3.11's pool can
+    leave one stuck for good after its workers were ended mid-message (the run then hangs
+    after printing "interrupted"), or race it while it closes its pipes (a stray OSError
+    traceback after the message). Everything this process wrote is flushed first; callers
+    of main() with an argv (tests, the Python API) get the 130 back instead."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(130)
 
 
 def _main(argv: list[str] | None) -> int:

@@ -9,6 +9,7 @@ process and keeps it; what comes back is plain data (records), never code or def
 """
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -98,7 +99,8 @@ def run_local(batches: list[Batch], workers: int, tick: Callable[[int], None]) -
             tick(len(b.indices))
         return out
     results: dict[int, list] = {}
-    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"))
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"),
+                               initializer=_leave_interrupts_to_the_parent)
     try:
         futures = {pool.submit(play_batch, b): i for i, b in enumerate(batches)}
         for future in as_completed(futures):
@@ -109,6 +111,13 @@ def run_local(batches: list[Batch], workers: int, tick: Callable[[int], None]) -
         raise
     pool.shutdown()
     return [results[i] for i in range(len(batches))]
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """A terminal's Ctrl-C reaches the whole process group: a worker that took it would send
+    its KeyboardInterrupt back as a result while the parent ends it. The parent alone stops
+    the run (_stop_now) and ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _stop_now(pool: ProcessPoolExecutor) -> None:

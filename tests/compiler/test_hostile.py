@@ -925,6 +925,24 @@ def test_ctrl_c_ends_a_parallel_balance_run_at_once(to_group):
     assert child.returncode == 130 and "interrupted" in err and "Traceback" not in err
 
 
+def test_an_interrupted_process_ends_even_when_a_thread_is_left_stuck():
+    """CPython 3.11's process pool can leave its manager thread stuck after its workers were
+    ended mid-message, and the interpreter's exit joins it forever: an interrupted command
+    run as a process ends with 130 after its message, whatever threads remain."""
+    script = (
+        "import sys, threading\n"
+        "from tomecraft.compiler import cli\n"
+        "threading.Thread(target=threading.Event().wait).start()\n"   # never ends
+        "def interrupted(argv):\n"
+        "    return cli._expected(KeyboardInterrupt())\n"
+        "cli._main = interrupted\n"
+        "sys.argv = ['tomecraft', 'explain', 'TC-E001']\n"
+        "sys.exit(cli.main())\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 130 and done.stderr == "tomecraft: interrupted\n"
+
+
 # --- scenario files of the wrong shape ---------------------------------------------------------
 
 CAVE_SCENARIO = REPO / "tests/scenarios/the_cave/b_abandon_needs_carried_camp.yaml"
