@@ -314,7 +314,7 @@ def _check_key_terms(game: Game, contract: Contract, reporter: dg.Reporter) -> N
 
 # The AST node of each lasting construct, by the name the contract uses for it.
 _CONSTRUCT_NODES = ((n.On, "on"), (n.When, "when"), (n.Continuous, "continuous"),
-                    (n.During, "during"), (n.Assign, "set"), (n.Call, "call"))
+                    (n.During, "during"), (n.Assign, "set"), (n.Call, "call"), (n.Once, "once"))
 
 
 def _constructs(block: n.Block | None, seen: dict | None = None) -> list[tuple[str, object]]:
@@ -329,6 +329,12 @@ def _constructs(block: n.Block | None, seen: dict | None = None) -> list[tuple[s
     if seen is not None:
         seen[id(block)] = (block, found)
     return found
+
+
+def _detail(construct: str, node) -> set[str]:
+    """What the contract holds a construct to besides its place: a trigger's event, a
+    limit's scope."""
+    return {node.event} if construct == "on" else {node.scope} if construct == "once" else set()
 
 
 def _keyword_constructs(game: Game) -> dict[str, dict[str, set[str]]]:
@@ -347,8 +353,7 @@ def _keyword_constructs(game: Game) -> dict[str, dict[str, set[str]]]:
                     for c, events in expand(node.verb, seen | {node.verb}).items():
                         out.setdefault(c, set()).update(events)
             else:
-                out.setdefault(construct, set()).update(
-                    {node.event} if construct == "on" else set())
+                out.setdefault(construct, set()).update(_detail(construct, node))
         result[name] = out
         return out
 
@@ -374,8 +379,8 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
                 _check_construct(entity, site, use, contract, via, events, node, reporter,
                                  keyword=node.verb)
         else:
-            events = {node.event} if construct == "on" else set()
-            _check_construct(entity, site, use, contract, construct, events, node, reporter)
+            _check_construct(entity, site, use, contract, construct, _detail(construct, node),
+                             node, reporter)
 
 
 _LASTING_NODES = (n.On, n.When, n.Continuous, n.During)
@@ -458,6 +463,16 @@ def _check_construct(entity: Entity, site: EffectSite, use: Use, contract: Contr
     through = f" (through keyword {keyword!r})" if keyword else ""
     # "an intern_card field", "a tile_kind field"
     where = f"{'an' if entity.kind[0] in 'aeiou' else 'a'} {entity.kind} field {field_name!r}"
+    if construct == "once":
+        # `events` holds the limit's scope; a scope the vocabulary lacks is TC-N001's
+        if contract.once_scopes is not None:
+            for scope in sorted(events - contract.once_scopes):
+                kept = ", ".join(sorted(contract.once_scopes)) or "none"
+                _report(entity, site, node, reporter,
+                        f"the engine does not keep `once per {scope}`{through} in {where}: it "
+                        f"runs this effect {use.when}, each time, so the limit would be ignored",
+                        f"scopes a limit is kept for: {kept}")
+        return
     if construct not in use.constructs:
         allowed = ", ".join(f"`{c}`" for c in sorted(use.constructs)) or "none"
         _report(entity, site, node, reporter,
@@ -659,6 +674,10 @@ def describe(contract: Contract) -> str:
                   for verb, (fields, needs) in sorted(contract.verb_fields.items())]
         lines += [f"  {verb}: nowhere, it changes nothing ({why})"
                   for verb, why in sorted(contract.inert_verbs.items())]
+    if contract.once_scopes is not None:
+        kept = ", ".join(f"`once per {s}`" for s in sorted(contract.once_scopes))
+        lines += ["", "Limits it keeps: " + (kept or "none (an effect runs whole each time its "
+                                                      "moment comes; `once per` is refused)")]
     if contract.pack_names is not None:
         lines += ["", "Names a pack may add (under `vocabulary:`; any other new name is refused):"]
         lines += [f"  {where}: {how}" for where, how in sorted(contract.pack_names.items())] \

@@ -95,6 +95,11 @@ class Contract:
     # a stat no entity has) is refused at its entry; a pack's new text for a game's name
     # (`replace: true`) is not a new name. None: the engine does not say (not checked).
     pack_names: Mapping[str, str] | None = None
+    # The scopes a `once per SCOPE` limit is kept for; None: every scope the vocabulary
+    # declares. An engine that keeps no memory between effects (The Cave) keeps none: a limit
+    # there checked clean and was ignored (the effect ran each time), so check refuses it at
+    # the limit (TC-C003).
+    once_scopes: frozenset[str] | None = None
 
     def use(self, kind: str, field_name: str) -> Use | None:
         return self.kinds.get(kind, {}).get(field_name)

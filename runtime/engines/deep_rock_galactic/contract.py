@@ -172,4 +172,24 @@ CONTRACT = Contract(
         *(Need("die", id=die, why="the engine and the effects roll it by its term")
           for die in ("bullet", "armor_piercing", "fire", "explosive", "pickaxe", "monster", "mineral")),
     ),
+    # A dwarf's stats are the engine's own fields (a pack's stat 'armor' stopped play at
+    # `you.armor`), selectors ignore zones, `once per` knows the game's five scopes, `destroy`
+    # clears walls and stalagmites only, and maps, map marks and Hazard levels come from the
+    # mission book: a new zone, stat, scope, terrain, map mark or Hazard term did nothing or
+    # stopped play, with a clean check.
+    pack_names={
+        "resources": "a resource is a count in the Shared Supply (carried to the Mine Head on "
+                     "such missions): gain, pay, deposit and a mission's objective work for any",
+        "statuses": "a status is a mark on a dwarf or monster: inflict and become set it, "
+                    "has_status reads it, remove_status clears it (play gives it no rule of "
+                    "its own)",
+        "terms.board_token": "a board token entity with the term (its key) is placed, entered "
+                             "and looked through from its fields",
+        "terms.creature": "a monster entity with the term (its key) is spawned and played from "
+                          "its fields",
+        "terms.damage_type": "a die of the type and `deal TYPE N` deal it (a monster's "
+                             "resistances name only the printed five: it resists none of it)",
+        "terms.die": "a die entity with the term (its key) is rolled from its faces",
+        "terms.face": "a die's faces may show it; faces(roll, face) counts it",
+    },
 )

@@ -53,9 +53,13 @@ class Triggers:
 
     def once(self, ctx, scope, key) -> bool:
         """`once per activation`: per monster per Event, Swarm or dwarf action (the window,
-        L664); `once per turn`: per dwarf turn; any other scope: per engine tick."""
-        period = {"activation": self.window,
-                  "turn": (self.state.round, _ident(self.acting))}.get(scope, self.state.clock)
+        L664); `once per turn` and `once per action_phase` (a turn has one): per dwarf turn;
+        `once per round`: per round; `once per mission`: per mission (each has its engine).
+        Each was per engine tick but turn and activation: `once per mission: gain gold 1` on
+        an event card paid each time the card came (seventh packs blind test)."""
+        turn = (self.state.round, _ident(self.acting))
+        period = {"activation": self.window, "turn": turn, "action_phase": turn,
+                  "round": self.state.round, "mission": None}.get(scope, self.state.clock)
         mark = (scope, key, _ident(ctx.you), _ident(ctx.self), _ident(ctx.target), period)
         if mark in self.shots:
             return False

@@ -1,7 +1,8 @@
 """What The Cave's engine does with the content (see runtime/contract.py).
 
 The Cave runs every effect once, at the moment it belongs to: it holds no lasting effects,
-so it fires no events and no effect may hold a trigger, a watch or a duration.
+so it fires no events and no effect may hold a trigger, a watch, a duration or a `once per`
+limit.
 """
 from tomecraft.runtime.contract import Contract, Need, built_in, keys, printed, reads, runs
 
@@ -70,4 +71,22 @@ CONTRACT = Contract(
         Need("scoring", at_least=1, at_most=1, why="a game is scored by one scoring table (L301-333)"),
         Need("start_board", at_least=1, why="every player count needs a starting board"),
     ),
+    # gain_token, take_token and place_token name a token by its id, and scoring reads the
+    # token of that id: a pack's token term no token has as its id checked clean and stopped
+    # play at the score (KeyError), also when a token of another id carried it as its `term`.
+    # Every effect runs whole each time its moment comes: no memory of earlier runs is kept, so
+    # `once per turn` checked clean and the action ran twice in a turn.
+    once_scopes=frozenset(),
+    term_ids={"token": "token"},
+    # A team holds AP only (`pay` takes it whatever the resource: a pack's 'mana' stopped play
+    # at its first payment); no card or token is ever in a zone, no stat or status is kept and
+    # no effect lasts past its moment, so a new zone, stat, status or scope would do nothing.
+    pack_names={
+        "terms.equipment": "an equipment entity with the term (its key) is loaded, carried, "
+                           "spent and used from its fields",
+        "terms.token": "a token entity of that id is placed, taken, gained and scored from its "
+                       "points and category",
+        "terms.category": "the tokens of the category are scored for majority (L311-318) "
+                          "like the printed four",
+    },
 )
