@@ -28,9 +28,19 @@ def plain(value: Any) -> Any:
     return value
 
 
+_MAPS: dict[str, dict[Hex, str]] = {}     # map text -> its hexes: the last _MAPS_KEPT maps read
+_MAPS_KEPT = 16
+
+
 def parse_map(text: str) -> dict[Hex, str]:
-    """The hexes of a mission map, read by the one map reader the checker also uses."""
-    return cells_of(text)
+    """The hexes of a mission map, read by the one map reader the checker also uses; each
+    text read once (a sim plays one map every game): each caller gets its own copy."""
+    cells = _MAPS.get(text)
+    if cells is None:
+        if len(_MAPS) >= _MAPS_KEPT:
+            del _MAPS[next(iter(_MAPS))]               # the oldest
+        cells = _MAPS[text] = cells_of(text)
+    return dict(cells)
 
 
 class Board(Triggers):
@@ -221,8 +231,8 @@ class Board(Triggers):
         closed = self.closed_pod()
         ifg = set(st.tokens.get("ifg", {})) | set(st.tokens.get("ifg_field", {}))   # the IFG's area (L1351)
         platforms = set(st.tokens.get("platform", {}))
-        blocked = {h for k, where in st.tokens.items() if getattr(self.token_defs.get(k), "blocks_monster_movement", False)
-                   for h in where}
+        blocking = _blocking_kinds(self.token_defs)
+        blocked = {h for k, where in st.tokens.items() if k in blocking for h in where}
         shield = ({self.shield} | set(hx.neighbours(self.shield))) if self.shield is not None else set()
         standing = {d.pos for d in st.dwarves if d.conscious and not d.in_pod}
         cells, stalagmites = st.cells, st.stalagmites
@@ -376,6 +386,17 @@ class Board(Triggers):
         discard.append(card)
         return card
 
+
+
+_BLOCKING: list = []        # [(token definitions, the kinds that block monsters)]: the last game's
+
+
+def _blocking_kinds(defs: dict) -> frozenset:
+    """The board tokens whose definition blocks monster movement, read once per game (its
+    token definitions are read-only and shared by its trials)."""
+    if not _BLOCKING or _BLOCKING[0][0] is not defs:
+        _BLOCKING[:] = [(defs, frozenset(k for k, t in defs.items() if getattr(t, "blocks_monster_movement", False)))]
+    return _BLOCKING[0][1]
 
 
 _ENTERABLE: dict = {}       # _enterable's answers by what they read: the last _ENTERABLE_KEPT

@@ -251,7 +251,8 @@ def _path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = 
 # --- the set-based searches, remembered by their inputs: pure functions, asked again and again
 # (a trial's monsters and the idle trial's, the real Event after the trials). The last 512 are
 # kept, keyed by the arguments frozen (a frozenset hashes once; a monster's enterable spaces
-# are one already), the starts in order (the answer's follows it); each caller gets a copy.
+# are one already), the starts in order (the answer's follows it). Distance maps are handed
+# out shared (callers only read them: a copy per call cost about a search); a path is copied.
 _SEARCHES: dict = {}
 _SEARCHES_KEPT = 512
 
@@ -271,21 +272,21 @@ def _remembered(key: tuple, search: Callable, *args):
 
 def bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced=frozenset(),
                  until=None, most: int | None = None) -> dict[Hex, int]:
-    """`_bfs_entering` (below), remembered by its inputs; not a spawn's (`until`: its
-    monsters' bodies are new each time, asked again one time in twenty)."""
+    """`_bfs_entering` (below), remembered by its inputs (shared: read it only); not a spawn's
+    (`until`: its monsters' bodies are new each time, asked again one time in twenty)."""
     if until is not None:
         return _bfs_entering(starts, enterable, fences, unfenced, until, most)
     starts = tuple(starts)
     key = ("entering", starts, _frozen(enterable), tuple(map(_frozen, fences)), _frozen(unfenced), most)
-    return dict(_remembered(key, _bfs_entering, starts, enterable, fences, unfenced, None, most))
+    return _remembered(key, _bfs_entering, starts, enterable, fences, unfenced, None, most)
 
 
 def bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset(),
                 wanted=None) -> dict[Hex, int]:
-    """`_bfs_leaving` (below), remembered by its inputs."""
+    """`_bfs_leaving` (below), remembered by its inputs (the answer is shared: read it only)."""
     starts = tuple(starts)
     key = ("leaving", starts, _frozen(leavable), tuple(map(_frozen, fences)), _frozen(unfenced), _frozen(wanted))
-    return dict(_remembered(key, _bfs_leaving, starts, leavable, fences, unfenced, wanted))
+    return _remembered(key, _bfs_leaving, starts, leavable, fences, unfenced, wanted)
 
 
 def path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = ()) -> list[Hex] | None:

@@ -94,8 +94,16 @@ class Monsters(Combat):
     def activate_all(self, skip: set[int] = frozenset(), move_and_attack: bool = False) -> None:
         """Every monster acts, kind by kind in board order (L937-962); of one kind the one
         nearest a dwarf first, ties decided by the dwarf who drew the card (L974)."""
+        monsters, read, groups = self.state.monsters, None, {}
         for kind in _in_board_order(self.data):
-            group = [m for m in self.state.monsters.values() if m.kind == kind.id and m.uid not in skip]
+            # the monsters by kind, read again only when one was placed or removed since (a
+            # placed one takes a new uid): not one pass over them per kind of the content
+            if read != (self.state.next_uid, len(monsters)):
+                read, groups = (self.state.next_uid, len(monsters)), {}
+                for m in monsters.values():
+                    if m.uid not in skip:
+                        groups.setdefault(m.kind, []).append(m)
+            group = groups.get(kind.id)
             if not group:
                 continue
             # the order among one kind is all the distances decide: a lone monster needs none

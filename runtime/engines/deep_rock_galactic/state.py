@@ -75,11 +75,33 @@ class Monster:
 
 def _flat_twin(obj, memo: dict):
     """A deep copy of an object whose fields hold immutable values or flat containers of
-    them (a set of statuses, a Counter, a list of ids): each container copied one level."""
+    them (a set of statuses, a Counter, a list of ids): each container copied one level.
+    Only the fields that hold containers are looked at (`_CONTAINER_FIELDS`: the others hold
+    numbers, text, hexes or None, tests/deep_rock_galactic/test_sim.py checks it at every
+    copy of several games); an object with other fields than its class's is looked at whole."""
     new = object.__new__(type(obj))      # copy.copy's reduce protocol cost more than the rest
     memo[id(obj)] = new
     fields = new.__dict__
     fields.update(vars(obj))
+    names, count = _CONTAINER_FIELDS[type(obj)]
+    if len(fields) != count:
+        _each_field_twin(fields)
+        return new
+    copier_of = _TWIN_COPIERS.get
+    for name in names:
+        value = fields[name]
+        copier = copier_of(type(value), _OTHER)
+        if copier is None:
+            continue
+        if copier is not _OTHER:
+            fields[name] = copier(value)
+        elif isinstance(value, (set, list, dict)):
+            fields[name] = flat_copy(value)
+    return new
+
+
+def _each_field_twin(fields: dict):
+    """`_flat_twin`'s copy of every field that holds a container (`fields`: the copy's)."""
     copier_of = _TWIN_COPIERS.get
     for name, value in fields.items():
         copier = copier_of(type(value), _OTHER)  # one lookup: kept (None), a usual container's copier
@@ -89,7 +111,14 @@ def _flat_twin(obj, memo: dict):
             fields[name] = copier(value)
         elif isinstance(value, (set, list, dict)):
             fields[name] = flat_copy(value)
-    return new
+
+
+# per class copied by _flat_twin: (the fields holding containers, how many fields it has)
+_CONTAINER_FIELDS = {
+    Dwarf: (("statuses", "carried", "throwables", "rock_and_stone", "upgrades", "spare_upgrades",
+             "tokens", "used"), len(Dwarf.__dataclass_fields__)),
+    Monster: (("statuses",), len(Monster.__dataclass_fields__)),
+}
 
 
 @dataclass
