@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from tomecraft.runtime.agents import took_unasked
 from tomecraft.runtime.engines.dungeontology.policy import NOTHING
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, Scholar, Tile, research_increase
 
@@ -53,6 +54,8 @@ class Attempts:
             self.state.discard.append(pick["card"])
             self.attempt["cards"].append(pick["card"])
             self.attempt["stealth"] += self.card_bonus(who, pick["card"], pick["fate"])
+        if self.attempt["cards"]:           # the hand is empty: stopping is the only answer, and
+            took_unasked(self.agents[who.seat], "stealth_card", {"card": None})   # a scripted stop is it
 
     def aux_round(self, who: Scholar) -> int:
         """`who` plays any number of Trick/Fate/Magic auxiliary effects; returns how many."""
@@ -71,7 +74,8 @@ class Attempts:
                     ctx = self.ctx(who, self.state.tiles[who.pos])
                 if aux.can(ctx):
                     options.append(c)
-            if not options:
+            if not options:                  # passing is the only answer: a scripted pass is it
+                took_unasked(self.agents[who.seat], "stealth_aux", None)
                 return played
             pick = self.ask(who, "stealth_aux", options + [None])
             if pick is None:

@@ -64,6 +64,8 @@ class Campus:
         st.bonfire = 0
         for _ in range(drawn_omega):
             self.place_omega(who)
+        if st.max_alert and st.bag["normal"] == 0:
+            self.end("bag_empty")      # an omega drawn, the University empty (L1165, L1274)
 
     def place_omega(self, who: Scholar) -> None:
         st = self.state

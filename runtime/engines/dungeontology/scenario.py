@@ -4,8 +4,10 @@ setup:  setup_game: true (a real set-up for `players`, from `seed` and `options`
         hand-built state:
         players, alert_card, alert_filled, clan, panic, boss (boss card id; else the first),
         boss_side, boss_at (region id), notebook (notebook id; else the engine's), max_alert,
-        bag {normal, omega}, bonfire, reserve_students, reserve_omega, randomizer [ids, in
-        draw order], deck [ids, top first], discard [ids], doom_deck [ids, top first],
+        bag {normal, omega}, bonfire, reserve_students, reserve_omega (default: of the 40 and
+        5, those not elsewhere; the reserve's info blocks are those no notebook or slot holds),
+        randomizer [ids, in draw order], deck [ids, top first; default: every scheme card not
+        in a hand or the discard, shuffled by `seed`], discard [ids], doom_deck [ids, top first],
         stacks {1|2|3: [region ids, top first]}, traps [token ids],
         regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}],
         walls / stairs [[region, region], ...] (markers between two adjacent placed regions)
@@ -24,15 +26,19 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         A stealth attempt (research, spy) asks for its cards one at a time, at least one:
         choose: [{card: shortcut, fate: false}, {card: bully, fate: false}, {card: null}]
         (`fate: true` plays the card's fate bonus; `{card: null}` stops). A card asked for
-        alone (discard_card, prophecy) is `{card: id}` or the bare id. A question with one
-        answer is not asked: a scripted answer naming it is used up there.
+        alone (discard_card, prophecy) is `{card: id}` or the bare id; a scholar an effect
+        targets is `{seat: n}`; an effect's `choose { a | b }` is the bare number of the
+        branch, 0 for the first written (the effects are in content/). A question with
+        one answer is not asked: a scripted answer naming it is used up there (a `{card: null}`
+        after the last card of the hand, a `null` pass with no auxiliary card to play).
         Unscripted decisions decline (None / False / stop / pass) so opponents stay passive.
         An answer its step never asks for is what the scholar would answer if offered: it is
         dropped when the step ends, never kept for a later step.
 expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|region|side|
         lore|dooms|dooms_hidden (a count, or the card ids)|steps|done|thesis|actions|stars|research_bonus}
         | {region, slots|tokens|at|absent} | {attempt: {stealth, alert, ok, kind, by, cards}} | {campus: {bag, bonfire, reserve_students,
-        reserve_blocks {colour: n}, alert_filled, max_alert, ended, and the ids in play:
+        reserve_blocks {colour: n} (the keys listed), alert_filled, max_alert, ended (true,
+        false or the reason: all_done, no_blocks, bag_empty, stalled), and the ids in play:
         alert_card, boss_card, panic_card, clan_card, notebook}}
         | {boss} | {stairs: [a, b]} | {wall: [a, b]}
         | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {stats: {counter: n}}
@@ -45,167 +51,20 @@ from __future__ import annotations
 
 import difflib
 
-from collections import Counter
-
-from tomecraft.runtime.agents import ScriptedAgent, ScriptError
+from tomecraft.runtime.agents import ScriptError
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.dungeontology.engine import Engine, deal, new_state
+from tomecraft.runtime.engines.dungeontology.engine import Engine
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
-    SETUP_KEYS, STEP_KEYS, check_colours, check_expect_keys, check_keys, check_regions,
-    check_scholar_counts, check_setup_types, check_step_keys, markers, position as _pos,
-    scholar_want)
-from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, Scholar, State, Tile, edge
-from tomecraft.runtime.rng import Rng
+    STEP_KEYS, check_expect_keys, check_step_keys, position as _pos, scholar_want)
+from tomecraft.runtime.engines.dungeontology.scenario_setup import Decline, Script, build  # noqa: F401
+from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, edge
 from tomecraft.runtime.scenario import (
     PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, unknown_step,
     written_path_of)
 
-
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
 # count as true (runtime/scenario.py checks them before the run).
 FLAGS = frozenset(("entered", "lore", "max_alert", "setup_game"))
-
-
-class Decline:
-    """The default for unscripted decisions: decline whatever can be declined."""
-
-    def choose(self, key, options, view=None):
-        for want in (None, False, {"do": "stay"}, {"do": "pass"}, {"card": None}):
-            if want in options:
-                return want
-        return options[0]
-
-
-class Script(ScriptedAgent):
-    """A seat's scripted answers. A card is picked `{card: id}` wherever the engine asks for
-    one (a stealth attempt's options carry it so); the questions whose options are bare card
-    ids (discard_card, prophecy) take that form too, as well as the bare id."""
-
-    def matches(self, key, want, option) -> bool:
-        if isinstance(option, str) and isinstance(want, dict) and set(want) == {"card"}:
-            return want["card"] == option
-        return super().matches(key, want, option)
-
-
-def build(data, setup: dict) -> Engine:
-    check_keys(setup, SETUP_KEYS, "setup")
-    check_setup_types(setup)
-    players = setup.get("players")
-    if players is not None and players not in (2, 3, 4):
-        raise ScenarioError(f"players {players}: Dungeontology is for 2-4 players")
-    if setup.get("setup_game"):
-        rng = Rng(setup.get("seed", 1))
-        st = new_state(data, setup.get("players", 4), rng, setup.get("options", {}))
-        engine = Engine(data, st, [Script(fallback=Decline()) for _ in st.scholars], rng)
-        deal(engine)
-        return engine
-    st = State(setup.get("players", len(setup.get("scholars", [])) or 2))
-    regions = data.kinds["region"]
-    start = next(r for r in regions.values() if r.start)
-    listed = {spec["region"] for spec in setup.get("regions", [])}
-    if start.id not in listed:
-        st.tiles[(0, 0)] = Tile((0, 0), start, [], entered=True)
-    check_regions(setup.get("regions", []), start.id)
-    for spec in setup.get("regions", []):
-        region = regions[spec["region"]]
-        slots = list(spec["slots"]) if "slots" in spec else list(region.slots or ())
-        check_colours(slots, f"region {region.id} slots", allow_empty=True)
-        tile = Tile(_pos(spec.get("at", (0, 0))), region, slots, entered=spec.get("entered", True))
-        tile.tokens = [data.get("token", t) for t in spec.get("tokens", [])]
-        st.tiles[tile.pos] = tile
-    for level, ids in (setup.get("stacks") or {}).items():
-        if int(level) not in (1, 2, 3):
-            raise ScenarioError(f"stacks: level {level}: the levels are 1, 2 and 3")
-        placed = sorted(set(ids) & listed)
-        if placed:
-            raise ScenarioError(f"stacks: {placed} are placed regions too (each tile exists once)")
-        st.stacks[int(level)] = [regions[i] for i in reversed(ids)]
-    st.deck = [data.get("scheme_card", c).id for c in reversed(setup.get("deck", []))]
-    st.discard = [data.get("scheme_card", c).id for c in setup.get("discard", [])]
-    st.doom_deck = sorted(data.kinds["doom_card"])
-    if "doom_deck" in setup:                 # drawn from the end: listed top first
-        st.doom_deck = [data.get("doom_card", d).id for d in reversed(setup["doom_deck"])]
-    st.randomizer = [data.get("randomizer_card", c) for c in setup.get("randomizer", [])] or \
-        sorted(data.kinds["randomizer_card"].values(), key=lambda c: c.id)
-    st.traps = [data.get("token", t) for t in setup.get("traps", [])]
-    st.bag = Counter(setup.get("bag", {"normal": 10, "omega": 1}))
-    if set(st.bag) - {"normal", "omega"}:
-        raise ScenarioError(f"bag: unknown key(s) {sorted(set(st.bag) - {'normal', 'omega'})} (normal, omega)")
-    st.bonfire = setup.get("bonfire", 0)
-    st.reserve_students = setup.get("reserve_students", 30)
-    st.reserve_omega = setup.get("reserve_omega", 4)
-    for block in data.kinds["info_block"].values():
-        st.reserve_blocks[block.colour] = block.count
-    st.alert_card = data.get("alert_card", setup.get("alert_card", "alert_standard"))
-    st.alert_filled = setup.get("alert_filled", 0)
-    if not 0 <= st.alert_filled <= len(st.alert_card.rows):
-        raise ScenarioError(f"alert_filled {st.alert_filled}: {st.alert_card.id} has "
-                            f"{len(st.alert_card.rows)} omega slots")
-    st.clan = data.get("clan_card", setup.get("clan", "clan_hunters"))
-    st.panic = data.get("panic_card", setup.get("panic", "panic_general"))
-    boss = data.get("boss", setup["boss"]) if "boss" in setup else next(iter(data.kinds["boss"].values()))
-    side = setup.get("boss_side", "aggressive")
-    st.boss = next((s for s in boss.sides if s.side == side), None)
-    if st.boss is None:
-        raise ScenarioError(f"boss_side {side!r}: {boss.id} has {[s.side for s in boss.sides]}")
-    st.max_alert = st.panic_revealed = bool(setup.get("max_alert", False))
-    tile_of = {t.id: t.pos for t in st.tiles.values()}
-    if setup.get("boss_at"):
-        if setup["boss_at"] not in tile_of:      # else a KeyError read as an unknown id
-            raise ScenarioError(f"boss_at {setup['boss_at']!r}: no such region is placed "
-                                f"(list it under regions); placed: {sorted(tile_of)}")
-        st.boss_pos = tile_of[setup["boss_at"]]
-    st.walls, st.stairs = markers(setup, "walls", tile_of), markers(setup, "stairs", tile_of)
-    for seat, spec in enumerate(setup.get("scholars", [])):
-        if spec.get("at") is not None and spec["at"] not in tile_of:
-            raise ScenarioError(f"scholar {seat} at {spec['at']!r}: no such region is placed "
-                                f"(list it under regions); placed: {sorted(tile_of)}")
-        check_colours(list(spec.get("notebook", {})), f"scholar {seat} notebook")
-        s = Scholar(seat, data.get("scholar", spec["scholar"]), tile_of.get(spec.get("at"), (0, 0)))
-        s.side = spec.get("side", "standard")
-        if s.side not in [side.side for side in s.card.sides]:
-            raise ScenarioError(f"scholar {seat} side {s.side!r}: {[side.side for side in s.card.sides]}")
-        s.students = spec.get("students", 0)
-        s.stun = spec.get("stun", 0)
-        s.hand = list(spec.get("hand", []))
-        s.notebook = Counter(spec.get("notebook", {}))
-        s.lore = bool(spec.get("lore", False))
-        # ids are looked up so that a misspelt card is a setup error, not a silent pass
-        s.hand = [data.get("scheme_card", c).id for c in spec.get("hand", [])]
-        s.dooms_hidden = [data.get("doom_card", d).id for d in spec.get("dooms_hidden", [])]
-        s.dooms = [data.get("doom_card", d).id for d in spec.get("dooms", [])]
-        s.steps = spec.get("steps", 0)
-        for intern in spec.get("interns", []):
-            if data.get("intern_card", intern).id in st.interns:
-                raise ScenarioError(f"intern {intern!r} is listed twice (each intern card exists once)")
-            st.interns[data.get("intern_card", intern).id] = seat
-        st.scholars.append(s)
-    if not 2 <= len(st.scholars) <= 4 or players not in (None, len(st.scholars)):
-        raise ScenarioError(f"setup needs 2-4 scholars: [{{scholar: id, ...}}, ...], as many as players "
-                            f"(players {players}, {len(st.scholars)} scholars)")
-    cards = [s.card.id for s in st.scholars]
-    if len(set(cards)) < len(cards):
-        raise ScenarioError(f"scholars {cards}: each scholar card exists once")
-    agents = [Script(fallback=Decline()) for _ in st.scholars]
-    engine = Engine(data, st, agents, Rng(setup.get("seed", 1)))
-    engine.fixed_randomizer = "randomizer" in setup
-    if "notebook" in setup:                 # the layout every scholar's notebook follows
-        engine.notebook = data.get("notebook", setup["notebook"])
-        engine.columns = {c.colour: c for c in engine.notebook.columns}
-        engine._marks, engine._columns = {}, {}      # read from the notebook (Campus)
-    check_scholar_counts(engine)
-    _sides_from_stars(engine, setup.get("scholars", []))
-    return engine
-
-
-def _sides_from_stars(engine, specs: list) -> None:
-    """A scholar whose side the set-up does not name is on the side his stars give him: excited
-    while another scholar has more stars (L345-347), as play keeps it after every change."""
-    stars = [engine.stars(s) for s in engine.state.scholars]
-    for s, spec, n in zip(engine.state.scholars, specs, stars):
-        if "side" not in spec and n < max(stars):
-            s.side = "excited"
-            s.stun = min(s.stun, engine.stamina(s))      # excess stun is discarded (L373)
 
 
 def option_shapes(e: Engine) -> dict:
@@ -394,10 +253,12 @@ def _check(e: Engine, exp: dict) -> str | None:
             if key not in values:
                 raise ScenarioError(f"unknown campus key {key!r} ({', '.join(sorted(values))})")
             got = values[key]
+            if key == "ended" and isinstance(want, bool):
+                got = got is not None           # `ended: true`; or the reason, `ended: all_done`
             if key in ("bag", "reserve_blocks"):
                 if not isinstance(want, dict):
                     raise ScenarioError(f"campus {key}: a mapping such as {got or {'normal': 1}}, got {want!r}")
-                want = {k: v for k, v in want.items() if v}
+                got = {k: got.get(k, 0) for k in want}      # the listed keys: {faith: 10}
             if got != want:
                 return f"campus {key}: expected {want!r}, got {got!r}"
         return None

@@ -60,7 +60,7 @@ _SIDES: dict = {}     # id(scholar card) -> (the card, {side name: side}); the c
                       # its id cannot be reused by another card while the entry lives
 
 
-@dataclass
+@dataclass(repr=False)
 class Scholar:
     seat: int
     card: object                        # the Scholar definition
@@ -78,6 +78,10 @@ class Scholar:
     done: bool = False
     steps: int = 0
     actions: int = 0
+
+    def __repr__(self) -> str:
+        # as a scenario answers a target: a decision's options read `[{seat: 0} (valerio), ...]`
+        return f"{{seat: {self.seat}}} ({self.card.id})"
 
     @property
     def colour(self) -> str:
