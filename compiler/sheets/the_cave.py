@@ -63,6 +63,9 @@ def _numbers(game: Game, lang: str, words: dict, extra_rounds: int) -> dict:
         values[f"{action_id}_pay"] = words["pay_none"] if ap == "0" else fill(words["pay"], {"n": ap})
         values[f"{action_id}_costs"] = words["costs_none"] if ap == "0" \
             else fill(words["costs"], {"n": ap})
+    normal = game.entities.get("tile_kind", {}).get("normal")
+    walk = (ap_cost(site_at(normal, ("enter", 0, "effect")), game, lang) if normal else "") or "0"
+    values["walk_costs"] = words["costs_none"] if walk == "0" else fill(words["costs"], {"n": walk})
     items = game.of_kind("equipment")
     term = lambda e: game.vocab.text_of(str(e.data.get("term", e.id)), lang, "equipment")
     slot_counts = [int(e.data.get("slots", 1)) for e in items] or [1]
