@@ -56,6 +56,14 @@ def _common(game: Game, lang: str) -> dict:
         "safe": _rule(game, "safe_tiles_used", 4),
         "cubes": _player_cubes(game), "limit": _rule(game, "treasure_limit", 1),
     }
+    # token values the scoring line and the escape state (a pack may replace the tokens)
+    tokens = game.entities.get("token", {})
+    for key, token_id, field_name, default in (("mastery", "mastery", "points", 20),
+                                                ("idol", "monkey_idol", "points", 5),
+                                                ("greater", "greater_fortune", "value", 5),
+                                                ("small", "small_fortune", "value", 2)):
+        token = tokens.get(token_id)
+        values[key] = token.data.get(field_name, default) if token else default
     # English counts agree with their noun ("1 lockpick token", "2 treasures").
     values["lockpicks_en"] = count_en(values["lockpicks"], "lockpick token")
     values["limit_en"] = count_en(values["limit"], "treasure")

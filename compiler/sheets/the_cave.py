@@ -4,7 +4,7 @@ from __future__ import annotations
 from tomecraft.compiler import checks
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _rule_value, _scoring, _yaml_file,
-                             after_use_text, ap_cost, fill, labels, majority_awards, name_of,
+                             after_use_text, ap_cost, count_en, fill, labels, majority_awards, name_of,
                              prose, rule_value_text, site_at, text_of)
 
 
@@ -29,10 +29,10 @@ def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
         "first": points[0] if points else 0,
         "second": points[1] if len(points) > 1 else 0,
         "then_ranks": _lower_ranks(text, points, lang),
-        "extra_rounds_more": _more_rounds(sdata.get("extra_rounds", 3)),
         "categories": sep.join(category_names) if category_names else lab["none"],
         "tie_rule": text["tie_rules"].get(sdata.get("tie_rule", "drop_one_rank"), ""),
     }
+    values.update(_numbers(game, lang, text["numbers"], sdata.get("extra_rounds", 3)))
     return {"lab": lab, "text": text, "values": values, "points": points,
             "categories": categories, "category_names": category_names,
             "scoring": scoring, "scoring_mark": notes.mark(scoring, lang) if scoring else None}
@@ -50,19 +50,70 @@ def _lower_ranks(text: dict, points: list, lang: str) -> str:
     return ("，" + "，".join(said)) if lang == "zh" else "; " + ", ".join(said)
 
 
-def _more_rounds(count: int) -> str:
-    return f"{count} more round" + ("" if count == 1 else "s")
+def _numbers(game: Game, lang: str, words: dict, extra_rounds: int) -> dict:
+    """The numbers the prose states that the content sets, in words: the AP of re-equipping,
+    setting up and packing the camp (its actions), the slots each equipment token takes, the
+    per-team limits (and the items a discarded one of is gone for good), the extra rounds.
+    A value of None drops its paragraph (no item with a per-team limit: no sentence on it)."""
+    values = {}
+    for action_id in ("re_equip", "set_camp", "pack_camp"):
+        action = game.entities.get("action", {}).get(action_id)
+        ap = (ap_cost(site_at(action, ("effect",)), game, lang) if action else "") or "0"
+        values[f"{action_id}_ap"] = ap
+        values[f"{action_id}_pay"] = words["pay_none"] if ap == "0" else fill(words["pay"], {"n": ap})
+        values[f"{action_id}_costs"] = words["costs_none"] if ap == "0" \
+            else fill(words["costs"], {"n": ap})
+    normal = game.entities.get("tile_kind", {}).get("normal")
+    walk = (ap_cost(site_at(normal, ("enter", 0, "effect")), game, lang) if normal else "") or "0"
+    values["walk_costs"] = words["costs_none"] if walk == "0" else fill(words["costs"], {"n": walk})
+    items = game.of_kind("equipment")
+    term = lambda e: game.vocab.text_of(str(e.data.get("term", e.id)), lang, "equipment")
+    slot_counts = [int(e.data.get("slots", 1)) for e in items] or [1]
+    usual = max(sorted(set(slot_counts)), key=slot_counts.count)
+    said = lambda n: count_en(n, "slot") if lang == "en" else str(n)
+    others = [fill(words["slots_item"], {"item": term(e), "n": e.data.get("slots", 1),
+                                         "slots": said(int(e.data.get("slots", 1)))})
+              for e in items if int(e.data.get("slots", 1)) != usual]
+    values["slots"] = fill(words["slots"], {"n": usual, "slots": said(usual)}) + \
+        (fill(words["slots_except"], {"items": _listed(others, words, "and")}) if others else "")
+    limited = [e for e in items if e.data.get("per_team_limit") is not None]
+    values["team_limits"] = _listed([fill(words["limit_item"], {
+        "n": e.data["per_team_limit"], "item": term(e),
+        "classifier": (words.get("classifiers") or {}).get(e.data.get("term"),
+                                                          words.get("classifier", "")),
+        "count": count_en(e.data["per_team_limit"], term(e))}) for e in limited],
+        words, "and") if limited else None
+    values["limited_or"] = _listed([term(e) for e in limited], words, "or") if limited else None
+    values["camp_lost"] = fill(words["camp_lost"], {"items": values["limited_or"]}) \
+        if limited else ""
+    rounds = int(extra_rounds or 0)
+    values["then_extra"] = fill(words["then_extra"], {
+        "n": rounds, "rounds": f"{rounds} more round" + ("" if rounds == 1 else "s")}) \
+        if rounds else words["then_end"]
+    values["after_extra"] = words["after_extra" if rounds else "after_end"]
+    return values
+
+
+def _listed(parts: list[str], words: dict, last: str) -> str:
+    """"A, B and C" (zh "A、B與C"); `last` is "and" or "or"."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return words["sep"].join(parts[:-1]) + words[last] + parts[-1]
 
 
 def _end(text: dict, values: dict, scoring) -> list[str]:
     """The game end, and whether a team must be back at the base to score (the scoring's
     must_return_to_base, which a pack may turn off)."""
     home = scoring is None or scoring.data.get("must_return_to_base", True) is not False
-    return _paragraphs(text, "end", values) + [text["end_return" if home else "end_no_return"]]
+    return _paragraphs(text, "end", values) + \
+        [fill(text["end_return" if home else "end_no_return"], values)]
 
 
 def _paragraphs(text: dict, key: str, values: dict) -> list[str]:
-    return [fill(p, values) for p in text.get(key, [])]
+    """The paragraphs of `key` filled; one naming a value of None is left out."""
+    dropped = {"{" + k + "}" for k, v in values.items() if v is None}
+    return [fill(p, values) for p in text.get(key, [])
+            if not any(d in p for d in dropped)]
 
 
 def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
@@ -109,7 +160,7 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
                           "use_ap": ap_cost(use, game, lang) if use else ""})
     rule_rows = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
                   "value": rule_value_text(game, r, lang, _value_text(r.data.get("value"), game, lang, ctx["lab"])),
-                  "ref": str(r.data.get("ref", ""))} for r in game.of_kind("rule")]
+                  "ref": str(r.data.get("ref", ""))} for r in _rules_shown(game, ctx["scoring"])]
     examples = []
     for ex in text.get("examples", []):
         sdata = ctx["scoring"].data if ctx["scoring"] else {}
@@ -163,6 +214,17 @@ def _effect_sections(game: Game, entity: Entity, lang: str, texts: Texts,
             sections.append({"label": lab.get(field_name, field_name.replace("_", " ")),
                              "options": options})
     return sections
+
+
+def _rules_shown(game: Game, scoring) -> list[Entity]:
+    """The rules, less one documenting a choice the scoring table makes that the loaded
+    scoring no longer makes (`scoring_decides` in the sheet file): a pack's scoring giving
+    teams with no token a majority bonus must not be footnoted "they get 0" (D-17)."""
+    decides = _yaml_file(f"{game.id}.yaml").get("common", {}).get("scoring_decides", {})
+    sdata = scoring.data if scoring else {}
+    return [r for r in game.of_kind("rule")
+            if r.id not in decides or decides[r.id] not in sdata
+            or sdata[decides[r.id]] == r.data.get("value")]
 
 
 def _value_text(value, game: Game, lang: str, lab: dict) -> str:

@@ -138,3 +138,40 @@ def test_a_played_cards_trigger_says_it_lasts_the_turn(tmp_path):
                     for r in s["rows"] for e in r["effects"]] for lang in ("en", "zh")}
     assert "This turn, whenever you defeat a monster, gain 1 gold." in texts["en"]
     assert "本回合内，每击败一个怪物时，获得1金币。" in texts["zh"]
+
+
+@pytest.mark.parametrize("lang, says, not_said", [
+    ("en", ["worth a 25-point mastery token", "Greater Fortune 6, Small Fortune 3",
+            "mastery 25,", "monkey idols 4)"],
+     ["worth a 20-point", "mastery 20", "Greater Fortune 5", "monkey idols 5"]),
+    ("zh", ["获得25分的高手标记", "大财6、小财3", "高手标记25", "黄金猴像4"],
+     ["获得20分", "大财5", "高手标记20", "黄金猴像5"]),
+])
+def test_the_rules_sheet_says_a_packs_token_values(tmp_path, lang, says, not_said):
+    """The escape paragraph and the scoring line said the base game's mastery (20), monkey
+    idol (5) and fortune (5, 2) values beside a pack replacing those tokens (packs round)."""
+    root = Path(__file__).resolve().parents[2] / "content" / "clank_catacombs"
+    pack = tmp_path / "values"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: values\ngame: clank_catacombs\nversion: '1.0'\n", "utf-8")
+    tokens = {"monkey_idol": ("points: 4", "monkey_idol"), "mastery": ("points: 25", "mastery")}
+    body = "tokens:\n"
+    for token_id, (field, kind) in tokens.items():
+        body += (f"  - id: {token_id}\n    replace: true\n    name: {{zh: 标记, en: Token}}\n"
+                 f"    source: approximation\n    note: test\n    token_type: {kind}\n"
+                 f"    count: 3\n    {field}\n")
+    for token_id, value in (("greater_fortune", 6), ("small_fortune", 3)):
+        body += (f"  - id: {token_id}\n    replace: true\n    name: {{zh: 财, en: Fortune}}\n"
+                 f"    source: approximation\n    note: test\n    token_type: major_secret\n"
+                 f"    count: 2\n    points: 0\n    value: {value}\n    kept: true\n")
+    (pack / "tokens.yaml").write_text(body, "utf-8")
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(root, [pack], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    rules = next(s for s in sheets.SHEETS["clank_catacombs"] if s.name == "rules")
+    text = " ".join(re.sub(r"<[^>]+>", " ", html.unescape(
+        sheets.render_html(game, rules, lang))).split())
+    for phrase in says:
+        assert phrase in text, phrase
+    for phrase in not_said:
+        assert phrase not in text, phrase
