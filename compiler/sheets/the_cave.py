@@ -5,7 +5,7 @@ from tomecraft.compiler import checks
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _rule_value, _scoring, _yaml_file,
                              after_use_text, ap_cost, fill, labels, majority_awards, name_of,
-                             prose, rule_value_text, site_at, text_of)
+                             prose, rule_value_text, sheet_rules, site_at, text_of)
 
 
 def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
@@ -109,7 +109,7 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
                           "use_ap": ap_cost(use, game, lang) if use else ""})
     rule_rows = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
                   "value": rule_value_text(game, r, lang, _value_text(r.data.get("value"), game, lang, ctx["lab"])),
-                  "ref": str(r.data.get("ref", ""))} for r in game.of_kind("rule")]
+                  "ref": str(r.data.get("ref", ""))} for r in sheet_rules(game, notes)]
     examples = []
     for ex in text.get("examples", []):
         sdata = ctx["scoring"].data if ctx["scoring"] else {}

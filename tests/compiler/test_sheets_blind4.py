@@ -71,3 +71,20 @@ def test_shipped_counts_against_a_number_say_how_many(clank):
     assert "the number of prisoners left in the supply is" not in rules
     weapons = _text(_game("deep_rock_galactic"), "weapons", "en")
     assert "if the roll shows fewer than 2 blank results, spend 1 secondary ammo" in weapons
+
+
+@pytest.mark.parametrize("game_id, sheet, words", [
+    ("the_cave", "rules", ("Simulation round cap", "模擬回合上限")),
+    ("clank_catacombs", "rules", ("Safety round cap", "安全回合上限")),
+    ("dm_crawl_decks", "rules", ("Turn cap", "回合上限")),
+    ("dungeontology", "rules", ("Round cap", "回合上限"))])
+def test_a_simulator_cap_is_no_rule_on_the_player_sheet(game_id, sheet, words):
+    """'≈40 回合上限：120。' on Dungeontology's player sheet read as a rule ending the game
+    after 120 rounds; the rulebook has none: it is the simulator's safety cap (`sim_only`).
+    The designer edition keeps it."""
+    from tomecraft.compiler import sheets
+    game = _game(game_id)
+    en, zh = words
+    assert en not in _text(game, sheet, "en") and zh not in _text(game, sheet, "zh")
+    spec = next(s for s in sheets.SHEETS[game.id] if s.name == sheet)
+    assert en in sheets.render_html(game, spec, "en", edition="designer")
