@@ -608,7 +608,7 @@ def _check_text(doc, display: str, path: tuple, text: dict, reporter: dg.Reporte
                      "write `en:` in English")
 
 
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)(?::plural)?\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)(?::plural|:signed)?\}")
 
 
 def check_keyword_texts(game: Game, reporter: dg.Reporter) -> None:

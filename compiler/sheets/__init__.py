@@ -178,6 +178,17 @@ class Footnotes:
         return number
 
 
+def sheet_rules(game: Game, notes: Footnotes) -> list[Entity]:
+    """The game's rules as a sheet lists them. The player edition leaves out a rule marked
+    `sim_only: true`, a setting of the simulator (a round cap) and no rule of play: a player
+    who read "Round cap: 120" took it for a rule that ends the game; the designer edition
+    keeps it."""
+    rules = game.of_kind("rule")
+    if notes.edition == "player":
+        rules = [r for r in rules if not r.data.get("sim_only")]
+    return rules
+
+
 def names_list(names: list[str], lab: dict, most: int = 4) -> str:
     """"A, B, C, D and 8 more" (zh "A、B、C、D等12項"): a group of entities sharing a note."""
     if len(names) <= most:

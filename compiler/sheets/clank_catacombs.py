@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, count_en, fill, name_of,
-                             rule_value_text, site_at)
+                             rule_value_text, sheet_rules, site_at)
 
 GAME = "clank_catacombs"
 
@@ -99,7 +99,7 @@ def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
                       "flags": flags, "ref": r.data.get("ref", "")})
     rules = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
               "value": rule_value_text(game, r, lang, _value(r.data.get("value"))), "ref": r.data.get("ref", "")}
-             for r in game.of_kind("rule")]
+             for r in sheet_rules(game, notes)]
     keys = ["setup", "turn", "actions", "moving", "dragon", "end", "scoring"]
     party = _party_values(game, lang)
     if party:            # the 5-6 player mode's own rules (墓穴派对, L643-673) after the set-up

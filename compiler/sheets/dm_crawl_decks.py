@@ -10,7 +10,7 @@ from __future__ import annotations
 from tomecraft.compiler import checks
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, count_en, fill, labels, name_of,
-                             prose, rule_value_text, site_at, sources_table)
+                             prose, rule_value_text, sheet_rules, site_at, sources_table)
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.render import render_call
 from tomecraft.runtime.layering import Layers
@@ -72,7 +72,7 @@ def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     ctx["descend"] = [fill(p, values) for p in text["descend"]]
     ctx["board_text"] = [fill(p, values) for p in text["board"]]
     ctx["rules"] = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
-                     "value": rule_value_text(game, r, lang, _value(r.data.get("value"), lab))} for r in game.of_kind("rule")]
+                     "value": rule_value_text(game, r, lang, _value(r.data.get("value"), lab))} for r in sheet_rules(game, notes)]
     return _finish(ctx, game, lang, notes, "rules_title")
 
 

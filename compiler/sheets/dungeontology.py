@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
-                             prose, site_at, text_of)
+                             prose, sheet_rules, site_at, text_of)
 from tomecraft.dsl.render import render_call
 
 COLOURS = ("civilization", "military", "faith", "wealth", "caste")
@@ -74,7 +74,7 @@ def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     for key in ("setup", "phases", "stealth", "responses", "students", "end"):
         sections.append({"title": text[f"{key}_title"],
                          "items": [fill(p, values) for p in text[key]]})
-    decisions = [{"name": name_of(r, lang), "mark": notes.mark(r, lang)} for r in game.of_kind("rule")]
+    decisions = [{"name": name_of(r, lang), "mark": notes.mark(r, lang)} for r in sheet_rules(game, notes)]
     research = [{"n": n, "plus": n * (n - 1) // 2} for n in range(1, 6)]
     return {**ctx, "sections": sections, "research": research, "decisions": decisions}
 

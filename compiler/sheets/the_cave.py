@@ -5,7 +5,7 @@ from tomecraft.compiler import checks
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _rule_value, _scoring, _yaml_file,
                              after_use_text, ap_cost, count_en, fill, labels, majority_awards, name_of,
-                             prose, rule_value_text, site_at, text_of)
+                             prose, rule_value_text, sheet_rules, site_at, text_of)
 
 
 def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
@@ -160,7 +160,7 @@ def cave_rules(game: Game, lang: str, notes: Footnotes) -> dict:
                           "use_ap": ap_cost(use, game, lang) if use else ""})
     rule_rows = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
                   "value": rule_value_text(game, r, lang, _value_text(r.data.get("value"), game, lang, ctx["lab"])),
-                  "ref": str(r.data.get("ref", ""))} for r in _rules_shown(game, ctx["scoring"])]
+                  "ref": str(r.data.get("ref", ""))} for r in _rules_shown(game, ctx["scoring"], notes)]
     examples = []
     for ex in text.get("examples", []):
         sdata = ctx["scoring"].data if ctx["scoring"] else {}
@@ -216,13 +216,14 @@ def _effect_sections(game: Game, entity: Entity, lang: str, texts: Texts,
     return sections
 
 
-def _rules_shown(game: Game, scoring) -> list[Entity]:
-    """The rules, less one documenting a choice the scoring table makes that the loaded
-    scoring no longer makes (`scoring_decides` in the sheet file): a pack's scoring giving
-    teams with no token a majority bonus must not be footnoted "they get 0" (D-17)."""
+def _rules_shown(game: Game, scoring, notes: Footnotes) -> list[Entity]:
+    """The rules the edition shows (sheet_rules), less one documenting a choice the scoring
+    table makes that the loaded scoring no longer makes (`scoring_decides` in the sheet file):
+    a pack's scoring giving teams with no token a majority bonus must not be footnoted "they
+    get 0" (D-17)."""
     decides = _yaml_file(f"{game.id}.yaml").get("common", {}).get("scoring_decides", {})
     sdata = scoring.data if scoring else {}
-    return [r for r in game.of_kind("rule")
+    return [r for r in sheet_rules(game, notes)
             if r.id not in decides or decides[r.id] not in sdata
             or sdata[decides[r.id]] == r.data.get("value")]
 

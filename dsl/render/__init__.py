@@ -69,6 +69,9 @@ _EN_FACES = re.compile(r"the number of (.+) results in (.+)")
 _EN_OWNED = re.compile(r"the number of ([\w' -]+?) (you (?:hold|have|own))")
 _EN_HOW_MANY = {">=": "{subject} at least {n} {things}", "<=": "{subject} at most {n} {things}",
                 ">": "{subject} more {things} than {n}", "<": "{subject} fewer {things} than {n}"}
+# ... against a number: "you hold fewer than 2 treasures", not "fewer treasures than 2"
+_EN_HOW_MANY_N = {**_EN_HOW_MANY, ">": "{subject} more than {n} {things}",
+                  "<": "{subject} fewer than {n} {things}"}
 _WHERE_DEF = re.compile(r", where ([A-Z] is .*)$", re.S)
 _MAX_KEYWORD_DEPTH = 8  # keywords defined through keywords; beyond this, show the template
 
@@ -680,7 +683,11 @@ class _Renderer:
             owned = _EN_OWNED.fullmatch(left) if not self.zh else None
             if owned and e.op in _EN_HOW_MANY:   # "you hold at least 2 Secret Tome cards"
                 things, subject = owned.groups()
-                return _EN_HOW_MANY[e.op].format(subject=subject, things=things, n=right)
+                forms = _EN_HOW_MANY_N if right.isdigit() else _EN_HOW_MANY
+                return forms[e.op].format(subject=subject, things=things, n=right)
+            how_many = self.how_many(left, e.op, right)
+            if how_many:
+                return how_many
             word = _COMPARE[self.lang][e.op]
             return f"{left}{word}{right}" if self.zh else f"{left} {word} {right}"
         word = _LOGIC[self.lang][e.op]
@@ -694,6 +701,24 @@ class _Renderer:
         if p < minimum:
             return f"（{text}）" if self.zh else f"({text})"
         return text
+
+    def how_many(self, left: str, op: str, right: str) -> str:
+        """English: a count of things against a number (not 1, whose noun would be singular)
+        says how many there are: "there are at least 3 unplayed cards in your hand", "the roll
+        shows fewer than 2 blank results", not "the number of ... is at least 3"."""
+        if self.zh or not right.isdigit() or not left.startswith("the number of "):
+            return ""
+        face = _EN_FACES.fullmatch(left)
+        if (op, right) in (("<", "1"), ("<=", "0")):   # "there are no unplayed cards ..."
+            return (face.group(2) + " shows no " + face.group(1) if face
+                    else "there are no " + left[len("the number of "):])
+        if op not in _EN_HOW_MANY_N or right == "1":
+            return ""
+        if face:
+            return _EN_HOW_MANY_N[op].format(subject=face.group(2) + " shows", n=right,
+                                             things=face.group(1) + " results")
+        return _EN_HOW_MANY_N[op].format(subject="there are", n=right,
+                                         things=left[len("the number of "):])
 
     def negate(self, e) -> str:
         text = self.expr(e, 3)

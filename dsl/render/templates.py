@@ -15,6 +15,8 @@ A template is text with `{param}` placeholders. Beyond plain substitution:
   "the number of hits in the roll" reads "deal 1 bullet damage per hit in the roll" instead.
 - A `(s)` or `[a|b]` no count governs reads as its plural; `{name:plural}` is always plural
   ("the number of {token:plural} left").
+- `{amount:signed}` writes a count with its sign, as cards print a change: "+1 Clank!",
+  "-2 Clank!" ("{amount:signed} Clank!"; a count that is not a number reads "+X").
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ class Arg:
         return self.plural or pluralise(self.text)
 
 
-_TOKEN = re.compile(r"\{(?P<ph>[A-Za-z_]\w*)(?P<form>:plural)?\}|\[(?P<one>[^\]|]*)\|(?P<many>[^\]]*)\]"
+_TOKEN = re.compile(r"\{(?P<ph>[A-Za-z_]\w*)(?P<form>:plural|:signed)?\}|\[(?P<one>[^\]|]*)\|(?P<many>[^\]]*)\]"
                     r"|(?P<word>[A-Za-z][\w'!-]*)(?P<mark>\((?:e?s)\))?|(?P<space> )"
                     r"|(?P<other>.)", re.S)
 # Words that end a noun phrase after a count.
@@ -84,9 +86,18 @@ def _fill_zh(template: str, values: dict[str, Arg]) -> str:
         return "{%s}%s{%s}" % (m.group(1), measure, m.group(2))
     template = re.sub(r"\{(\w+)\}\{(\w+)\}", repl, template)
     template = template.replace(":plural}", "}")
-    return re.sub(r"\{([A-Za-z_]\w*)\}",
-                  lambda m: values[m.group(1)].text if m.group(1) in values else m.group(0),
-                  template)
+
+    def value(m: re.Match) -> str:
+        arg = values.get(m.group(1))
+        if arg is None:
+            return m.group(0)
+        return signed(arg.text) if m.group(2) else arg.text
+    return re.sub(r"\{([A-Za-z_]\w*)(:signed)?\}", value, template)
+
+
+def signed(text: str) -> str:
+    """A count with its sign: "+1", "-2", "+X" ("+0" for none)."""
+    return text if text.startswith(("-", "+")) else "+" + text
 
 
 def _per_unit(template: str, name: str, arg: Arg) -> str:
@@ -141,7 +152,10 @@ def _fill_en(template: str, values: dict[str, Arg], per: dict[str, str] | None =
             if arg is None:
                 out.append(tok.group(0))
             else:
-                plural = forms.get(i) or bool(tok.group("form"))
+                if tok.group("form") == ":signed":
+                    out.append(signed(arg.text))
+                    continue
+                plural = forms.get(i) or tok.group("form") == ":plural"
                 out.append(arg.plural_text() if plural else arg.text)
         elif tok.group("one") is not None:
             out.append(tok.group("many") if forms.get(i, True) else tok.group("one"))

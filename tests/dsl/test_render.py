@@ -225,7 +225,7 @@ def test_tiny_vocabulary_phrasing():
         "Choose one: draw 2 cards; or gain 3 gold."
     assert render(parse("each player: draw 1"), v, "zh") == "每位玩家各自抽1張牌。"
     assert render(parse("if count(card in hand) >= 3: draw 1"), v, "en") == \
-        "If the number of cards in the hand is at least 3, draw 1 card."
+        "If there are at least 3 cards in the hand, draw 1 card."
     assert render(parse("if count(card in hand) >= 3: draw 1"), v, "zh") == \
         "若手牌中卡牌的數量至少為3，抽1張牌。"
     assert render(parse("when rich(): draw 1"), v, "zh") == "一旦你很富有，抽1張牌。"
@@ -347,8 +347,8 @@ def test_selector_conditions_are_relative_clauses_not_for_which(games):
                   "at least 2: add 1 to its points.")
     zh, en = say(games["clank_catacombs"],
                  "when count(card in play_area where it.companion) >= 2: draw 1")
-    assert en == ("As soon as the number of cards in the play area that are companions is at "
-                  "least 2, draw 1 card.")
+    assert en == ("As soon as there are at least 2 cards in the play area that are companions, "
+                  "draw 1 card.")
     assert zh == "一旦出牌区中是伙伴牌的卡牌的数量至少为2，抽1张牌。"
 
 

@@ -188,5 +188,5 @@ def test_vocabulary_chinese_texts_use_full_width_punctuation(game):
     texts += [(name, c.text.zh) for table in (vocab.verbs, vocab.queries, vocab.keywords)
               for name, c in table.items() if c.text is not None]
     bad = [(name, text) for name, text in texts
-           if re.search(r"(?<!\d),|,(?!\d)|[;:()!?]", re.sub(r"\{\w+(:plural)?\}", "", text))]
+           if re.search(r"(?<!\d),|,(?!\d)|[;:()!?]", re.sub(r"\{\w+(:plural|:signed)?\}", "", text))]
     assert not bad, bad[:10]

@@ -125,6 +125,7 @@ CONTRACT = Contract(
         "rule": {
             **reads("at setup and whenever the rule applies", "value"),
             **built_in("options", why="only the chosen value is played"),
+            **printed("sim_only", on="the sheets (the player edition leaves a simulator setting out)"),
         },
     },
     needs=(

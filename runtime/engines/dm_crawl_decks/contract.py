@@ -67,8 +67,9 @@ CONTRACT = Contract(
                        "dl_start", "dl_max", "spare_capacity", "start_gold", "start_tokens",
                        "relic_draw", "relic_keep", "level_up_every", "descend_heal",
                        "time_battle", "time_short_rest", "time_long_rest"),
-        "rule": built_in("value", "options",
-                         why="each rule entity documents a decision the engine makes"),
+        "rule": {**built_in("value", "options",
+                            why="each rule entity documents a decision the engine makes"),
+                 **printed("sim_only", on="the sheets (the player edition leaves a simulator setting out)"),},
     },
     needs=(
         *(Need("attribute", a, why="the four attribute tracks (L13, L77)")

@@ -120,6 +120,7 @@ CONTRACT = Contract(
                     "rules document decisions the engine has built in: only the base game "
                     "states them)", "value"),
             **built_in("options", why="only the chosen value is played"),
+            **printed("sim_only", on="the sheets (the player edition leaves a simulator setting out)"),
         },
     },
     read_ids={"rule": READ_RULES},

@@ -57,8 +57,9 @@ CONTRACT = Contract(
         },
         "scoring": reads("when a game is scored", "majority_points", "tie_rule",
                          "zero_scores_majority", "extra_rounds", "must_return_to_base"),
-        "rule": built_in("value", "options",
-                         why="each rule entity documents a decision the engine makes"),
+        "rule": {**built_in("value", "options",
+                            why="each rule entity documents a decision the engine makes"),
+                 **printed("sim_only", on="the sheets (the player edition leaves a simulator setting out)"),},
     },
     needs=(
         Need("tile_kind", "boulder", why="a tile that fits nowhere becomes a boulder (L76-80)"),
