@@ -82,9 +82,9 @@ def fan(env, tmp_path_factory) -> Path:
     return folder
 
 
-def tc(bin_dir: Path, cwd: Path, *argv: str) -> subprocess.CompletedProcess:
+def tc(bin_dir: Path, cwd: Path, *argv: str, cache: Path | None = None) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    environment["TOMECRAFT_CACHE"] = str(cwd / ".cache")
+    environment["TOMECRAFT_CACHE"] = str(cache or cwd / ".cache")
     return subprocess.run([str(bin_dir / "tomecraft"), *argv], cwd=cwd, env=environment,
                           capture_output=True, text=True, timeout=900)
 
@@ -129,8 +129,8 @@ def test_the_installed_package_is_the_wheel_not_a_checkout(env, fan):
     (["schema"], '"title": "tomecraft pack manifest (pack.yaml)"'),
     (["contract", "the_cave"], "Events it fires"),
     (["sim", "the_cave", "--pack", "mud_caves", "--games", "2", "--usage"], "usage (entities"),
-    (["balance", "the_cave", "--pack", "mud_caves", "--games", "2", "--workers", "1", "--quiet"],
-     "the_cave with mud_caves"),
+    (["balance", "the_cave", "--pack", "mud_caves", "--games", "2", "--workers", "1", "--quiet",
+      "--html", "balance.html"], "the_cave with mud_caves"),
 ])
 def test_commands_work_from_a_fans_folder(env, fan, argv, expect):
     proc = tc(env, fan, *argv)
@@ -185,3 +185,31 @@ def test_the_python_api_from_outside(env, fan):
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["2", "True"]
+
+
+ZERO_TILE_KIND = """\
+tile_kinds:
+  - id: normal
+    replace: true
+    name: {zh: 甲, en: A}
+    source: rulebook
+    ref: L1
+    discover_from: true
+    enter: [{id: walk, effect: "pay ap 1; gain_token traverse (2 // (depth_levels() - depth_levels()))"}]
+"""
+
+
+def test_a_run_time_error_names_the_pack_file_from_wherever_sim_runs(env, fan):
+    """The compiled pack is cached by where the pack is, not by where the fan stands: the
+    diagnostic of a second run from the pack's own folder named the file as the first run's
+    folder saw it (`zero_pack/t.yaml` from inside zero_pack/)."""
+    pack = fan / "zero_pack"
+    pack.mkdir(exist_ok=True)
+    (pack / "pack.yaml").write_text("id: zero_pack\ngame: the_cave\nversion: '1'\n", encoding="utf-8")
+    (pack / "t.yaml").write_text(ZERO_TILE_KIND, encoding="utf-8")
+    cache = fan / ".cache-shared"
+    first = tc(env, fan, "sim", "the_cave", "--pack", "zero_pack", "--games", "1", cache=cache)
+    assert first.returncode == 1 and first.stdout.startswith("zero_pack/t.yaml:8:"), first.stdout
+    again = tc(env, pack, "sim", "the_cave", "--pack", ".", "--games", "1", cache=cache)
+    assert again.returncode == 1 and again.stdout.startswith("t.yaml:8:"), again.stdout
+    assert "division by zero" in again.stdout and "gain_token traverse" in again.stdout  # quoted
