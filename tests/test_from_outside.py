@@ -213,3 +213,47 @@ def test_a_run_time_error_names_the_pack_file_from_wherever_sim_runs(env, fan):
     again = tc(env, pack, "sim", "the_cave", "--pack", ".", "--games", "1", cache=cache)
     assert again.returncode == 1 and again.stdout.startswith("t.yaml:8:"), again.stdout
     assert "division by zero" in again.stdout and "gain_token traverse" in again.stdout  # quoted
+
+
+@pytest.mark.parametrize("variables", [
+    {"HOME": None, "XDG_CACHE_HOME": None},      # a container user with no passwd entry: `~` stays `~`
+    {"HOME": "home", "XDG_CACHE_HOME": "relative/cache"},  # relative: ignored (XDG spec)
+])
+def test_the_user_cache_is_never_relative_to_the_fans_folder(tmp_path, monkeypatch, variables):
+    """With no usable home, `~/.cache/tomecraft` expanded to itself and the cache (parser
+    tables, templates, compiled packs) was made as ./~/.cache/tomecraft inside the fan's pack."""
+    import pwd
+
+    from tomecraft.dsl.parser import user_cache_folder
+
+    fan = tmp_path / "fan"
+    fan.mkdir()
+    monkeypatch.chdir(fan)
+    monkeypatch.delenv("TOMECRAFT_CACHE", raising=False)
+    for name, value in variables.items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, str(tmp_path / value) if name == "HOME" else value)
+
+    def no_entry(uid):
+        raise KeyError(uid)
+    monkeypatch.setattr(pwd, "getpwuid", no_entry)
+    folder = user_cache_folder()
+    assert folder is None or os.path.isabs(folder)
+    assert list(fan.iterdir()) == []
+
+
+@pytest.mark.parametrize("given, argv", [
+    ("content/the_cave", ["check", "content/the_cave"]),
+    ("content/clank_catacombs/packs/tomb_party",
+     ["balance", "clank_catacombs", "--pack", "content/clank_catacombs/packs/tomb_party"]),
+])
+def test_a_readme_path_into_the_shipped_content_names_the_installed_folder(env, fan, given, argv):
+    """The README's tour and balance example run in a clone; from a wheel, it says, such a
+    path is a usage error naming the folder it is installed in."""
+    proc = tc(env, fan, *argv)
+    assert proc.returncode == 2 and proc.stdout == ""
+    installed = Path(proc.stderr.rstrip().rstrip(")").rsplit(" ", 1)[-1])
+    assert installed.is_dir() and installed.parts[-len(Path(given).parts):] == Path(given).parts
+    assert installed.is_relative_to(env.parent)
