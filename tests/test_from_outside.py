@@ -66,7 +66,18 @@ def env(wheel, tmp_path_factory) -> Path:
                            "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    INSTALLED.update(_installed_files(bin_dir))
     return bin_dir
+
+
+INSTALLED: dict[str, tuple[int, int]] = {}   # the installed package's files, as installed
+
+
+def _installed_files(bin_dir: Path) -> dict[str, tuple[int, int]]:
+    """Every file of the installed `tomecraft` package (bytecode aside) with its size and time."""
+    (package,) = {p.resolve() for p in bin_dir.parent.glob("lib*/python*/site-packages/tomecraft")}
+    return {str(p.relative_to(package)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in package.rglob("*") if "__pycache__" not in p.parts}
 
 
 @pytest.fixture(scope="session")
@@ -257,3 +268,10 @@ def test_a_readme_path_into_the_shipped_content_names_the_installed_folder(env, 
     installed = Path(proc.stderr.rstrip().rstrip(")").rsplit(" ", 1)[-1])
     assert installed.is_dir() and installed.parts[-len(Path(given).parts):] == Path(given).parts
     assert installed.is_relative_to(env.parent)
+
+
+def test_nothing_was_written_into_the_installed_package(env, fan):
+    """Last in this module (one worker runs it in order): every command above ran from the
+    fan's folder, and none wrote into site-packages (caches go to the user's cache or a
+    temporary folder, outputs to the fan's folder)."""
+    assert _installed_files(env) == INSTALLED
