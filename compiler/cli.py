@@ -279,7 +279,8 @@ def _hazard_sweep(args, data, options: dict, sim) -> int:
 def _effect_diagnostic(err, reporter: dg.Reporter) -> None:
     """An effect stopped at run time, reported at the effect's YAML file and line."""
     from tomecraft.runtime import effects
-    origin = effects.error_origin(err) or "?:1"
+    from tomecraft.compiler.packs import display_origin
+    origin = display_origin(effects.error_origin(err) or "?:1")
     file, _, line = origin.rpartition(":")
     runaway = isinstance(err, effects.RunawayEffect)
     message = str(err) if isinstance(err, effects.EffectError) else \

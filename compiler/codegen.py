@@ -646,17 +646,21 @@ def _makedirs(folder: str) -> bool:
 
 
 def _rel(path: Path) -> str:
-    """A stable, machine-independent path for comments and error notes."""
+    """Where a YAML file is, for comments and error notes, the same from every working folder
+    (a compiled game is cached by content and place, and read from any folder): a game's file
+    and a shipped pack's as `content/<game>/...` (machine-independent: committed in
+    generated/), any other file (a fan's pack) by its absolute path. `packs.display_origin`
+    shows either as the user should see it."""
     # once per file, not per effect: resolve() is slow; so is building a Path from a Path
-    return _rel_from(os.getcwd(), path if isinstance(path, Path) else Path(path))
+    return _rel_resolved(path if isinstance(path, Path) else Path(path))
 
 
 @lru_cache(maxsize=1024)
-def _rel_from(cwd: str, path: Path) -> str:
+def _rel_resolved(path: Path) -> str:
     parts = path.resolve().parts
     if "content" in parts:
-        return "/".join(parts[len(parts) - 1 - parts[::-1].index("content"):])
-    # a pack from elsewhere (--pack) is compiled in memory only, never committed: name the
-    # file as the user sees it, so a run-time diagnostic can point at it
-    from tomecraft.compiler.packs import display_path
-    return display_path(path)
+        at = len(parts) - 1 - parts[::-1].index("content")
+        # a game's folder under content/ (not any folder named content: ~/content/my_pack)
+        if at + 1 < len(parts) and (Path(*parts[:at + 2]) / "game.yaml").is_file():
+            return "/".join(parts[at:])
+    return str(Path(*parts))

@@ -28,6 +28,22 @@ def display_path(path: Path) -> str:
     return _display_from(os.getcwd(), os.fspath(path))
 
 
+def display_origin(origin: str) -> str:
+    """A generated effect's "file:line" (codegen._rel: `content/<game>/...` or an absolute
+    path) as the user should see it from the working directory: the code may have been
+    compiled, and cached, from another folder, or shipped in the installed package."""
+    file, sep, line = origin.rpartition(":")
+    if not sep or not file or not line.isdigit():
+        return origin
+    path = Path(file)
+    if not path.is_absolute():
+        if path.parts[:1] != ("content",):
+            return origin
+        from tomecraft.compiler.pipeline import content_root
+        path = content_root().joinpath(*path.parts[1:])
+    return f"{display_path(path)}:{line}"
+
+
 @lru_cache(maxsize=4096)
 def _display_from(cwd: str, path: str) -> str:
     # Remembered per (folder, path): every diagnostic, keyword and file of a load asks, and

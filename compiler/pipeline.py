@@ -241,6 +241,27 @@ def _enclosing_pack(path: Path) -> Path | None:
     return None
 
 
+def _missions_in(folder: Path) -> list[Path]:
+    """The mission files directly in a fan's folder: YAML with a top-level `mission:` mapping
+    (a missing or misspelt `game:` too, which the mission check reports), or YAML that does not
+    load with a `mission:` line (its syntax error is reported). Other YAML (a CI config, a
+    hidden file) is not tomecraft's."""
+    from tomecraft.compiler import loader, missions
+    found = []
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith(".") or not loader.is_yaml_name(path.name) or not path.is_file() \
+                or path.is_symlink():
+            continue
+        doc = loader.load(path, dg.Reporter())
+        if doc is not None:
+            if missions.is_mission(doc.data) or missions.looks_like_mission(doc.data):
+                found.append(path)
+        elif path.stat().st_size <= loader.MAX_FILE_BYTES and \
+                any(line.startswith(b"mission:") for line in path.read_bytes().splitlines()):
+            found.append(path)
+    return found
+
+
 def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
                   ) -> tuple[list[Target], list[Path]]:
     """(games to compile, standalone files such as missions) for `tomecraft check`.
@@ -271,9 +292,11 @@ def check_targets(paths: list[str], extra: list[Path], reporter: dg.Reporter
         elif path.is_dir() and list(path.glob("*/game.yaml")):
             for root in game_roots(path):
                 targets.extend(with_shipped_packs(root))
-        elif path.is_dir() and list(path.glob("*/pack.yaml")):  # a fan's folder of packs
+        elif path.is_dir() and (list(path.glob("*/pack.yaml")) or _missions_in(path)):
+            # a fan's folder of packs and mission files (the pre-commit hook's `.`)
             for pack in sorted(p.parent for p in path.glob("*/pack.yaml")):
                 targets.extend(_pack_alone(pack, reporter))
+            files.extend(_missions_in(path))
         elif path.is_dir():
             reporter.add(dg.NO_CONTENT, "no game or pack here: no game.yaml, pack.yaml or "
                          "content/<game>/game.yaml", packs.display_path(path), 1, 1,

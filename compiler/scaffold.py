@@ -14,6 +14,7 @@ checks clean: no error, no warning.
 from __future__ import annotations
 
 import io
+import shlex
 from pathlib import Path
 
 import ruamel.yaml
@@ -67,7 +68,7 @@ def _manifest(path: Path, folder: Path, pack_id: str, game: str, terms: dict) ->
     vocabulary = _dump({"vocabulary": {"terms": terms}}) if terms else ""
     return (f"{line}\n"
             f"# A pack for {game}: add entities in the other files, check with "
-            f"`tomecraft check {folder.name}`.\n"
+            f"`tomecraft check {shlex.quote(folder.name)}`.\n"
             f"id: {pack_id}\n"
             f"game: {game}\n"
             f'version: "0.1"\n'

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler import loader, loadgen
+from tomecraft.compiler import loader, loadgen, packs as packs_mod
 
 _PATH = re.compile(r"^(setup|steps|expect)(?:\[(\d+)\])?: ")
 # a setup failure may name the entry inside setup ("setup.teams[0].backpack: ...", or
@@ -109,6 +109,7 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
         failures = runner.run(game_data, data)
     except effects.EffectError as err:  # content the engine refused, or a runaway effect
         where = effects.error_origin(err)
+        where = where and packs_mod.display_origin(where)
         failures = [f"{dg.STEP_BUDGET if isinstance(err, effects.RunawayEffect) else 'effect'}"
                     f" error: {err}" + (f" (in effect from {where})" if where else "")]
     except Exception as err:  # an engine bug must not hide the other scenarios

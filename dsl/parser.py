@@ -63,10 +63,17 @@ def _tree_lark() -> Lark:
 
 def user_cache_folder() -> str | None:
     """The user's tomecraft cache (like __pycache__: safe to delete): $TOMECRAFT_CACHE, else
-    $XDG_CACHE_HOME/tomecraft (~/.cache), created if need be; None when it is not writable."""
-    folder = os.environ.get("TOMECRAFT_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-        "tomecraft")
+    $XDG_CACHE_HOME/tomecraft (~/.cache), created if need be; None when it is not writable.
+    Never a folder relative to where tomecraft runs: a relative $XDG_CACHE_HOME is ignored (as
+    the XDG spec says), and with no home (HOME unset, a user with no passwd entry, as in a
+    container) `~` stays `~`, so there is no user cache."""
+    folder = os.environ.get("TOMECRAFT_CACHE")
+    if not folder:
+        xdg = os.environ.get("XDG_CACHE_HOME") or ""
+        base = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "tomecraft")
+        if not os.path.isabs(folder):
+            return None
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:

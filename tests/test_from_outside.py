@@ -66,7 +66,18 @@ def env(wheel, tmp_path_factory) -> Path:
                            "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    INSTALLED.update(_installed_files(bin_dir))
     return bin_dir
+
+
+INSTALLED: dict[str, tuple[int, int]] = {}   # the installed package's files, as installed
+
+
+def _installed_files(bin_dir: Path) -> dict[str, tuple[int, int]]:
+    """Every file of the installed `tomecraft` package (bytecode aside) with its size and time."""
+    (package,) = {p.resolve() for p in bin_dir.parent.glob("lib*/python*/site-packages/tomecraft")}
+    return {str(p.relative_to(package)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in package.rglob("*") if "__pycache__" not in p.parts}
 
 
 @pytest.fixture(scope="session")
@@ -82,9 +93,9 @@ def fan(env, tmp_path_factory) -> Path:
     return folder
 
 
-def tc(bin_dir: Path, cwd: Path, *argv: str) -> subprocess.CompletedProcess:
+def tc(bin_dir: Path, cwd: Path, *argv: str, cache: Path | None = None) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    environment["TOMECRAFT_CACHE"] = str(cwd / ".cache")
+    environment["TOMECRAFT_CACHE"] = str(cache or cwd / ".cache")
     return subprocess.run([str(bin_dir / "tomecraft"), *argv], cwd=cwd, env=environment,
                           capture_output=True, text=True, timeout=900)
 
@@ -129,8 +140,8 @@ def test_the_installed_package_is_the_wheel_not_a_checkout(env, fan):
     (["schema"], '"title": "tomecraft pack manifest (pack.yaml)"'),
     (["contract", "the_cave"], "Events it fires"),
     (["sim", "the_cave", "--pack", "mud_caves", "--games", "2", "--usage"], "usage (entities"),
-    (["balance", "the_cave", "--pack", "mud_caves", "--games", "2", "--workers", "1", "--quiet"],
-     "the_cave with mud_caves"),
+    (["balance", "the_cave", "--pack", "mud_caves", "--games", "2", "--workers", "1", "--quiet",
+      "--html", "balance.html"], "the_cave with mud_caves"),
 ])
 def test_commands_work_from_a_fans_folder(env, fan, argv, expect):
     proc = tc(env, fan, *argv)
@@ -185,3 +196,82 @@ def test_the_python_api_from_outside(env, fan):
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["2", "True"]
+
+
+ZERO_TILE_KIND = """\
+tile_kinds:
+  - id: normal
+    replace: true
+    name: {zh: 甲, en: A}
+    source: rulebook
+    ref: L1
+    discover_from: true
+    enter: [{id: walk, effect: "pay ap 1; gain_token traverse (2 // (depth_levels() - depth_levels()))"}]
+"""
+
+
+def test_a_run_time_error_names_the_pack_file_from_wherever_sim_runs(env, fan):
+    """The compiled pack is cached by where the pack is, not by where the fan stands: the
+    diagnostic of a second run from the pack's own folder named the file as the first run's
+    folder saw it (`zero_pack/t.yaml` from inside zero_pack/)."""
+    pack = fan / "zero_pack"
+    pack.mkdir(exist_ok=True)
+    (pack / "pack.yaml").write_text("id: zero_pack\ngame: the_cave\nversion: '1'\n", encoding="utf-8")
+    (pack / "t.yaml").write_text(ZERO_TILE_KIND, encoding="utf-8")
+    cache = fan / ".cache-shared"
+    first = tc(env, fan, "sim", "the_cave", "--pack", "zero_pack", "--games", "1", cache=cache)
+    assert first.returncode == 1 and first.stdout.startswith("zero_pack/t.yaml:8:"), first.stdout
+    again = tc(env, pack, "sim", "the_cave", "--pack", ".", "--games", "1", cache=cache)
+    assert again.returncode == 1 and again.stdout.startswith("t.yaml:8:"), again.stdout
+    assert "division by zero" in again.stdout and "gain_token traverse" in again.stdout  # quoted
+
+
+@pytest.mark.parametrize("variables", [
+    {"HOME": None, "XDG_CACHE_HOME": None},      # a container user with no passwd entry: `~` stays `~`
+    {"HOME": "home", "XDG_CACHE_HOME": "relative/cache"},  # relative: ignored (XDG spec)
+])
+def test_the_user_cache_is_never_relative_to_the_fans_folder(tmp_path, monkeypatch, variables):
+    """With no usable home, `~/.cache/tomecraft` expanded to itself and the cache (parser
+    tables, templates, compiled packs) was made as ./~/.cache/tomecraft inside the fan's pack."""
+    import pwd
+
+    from tomecraft.dsl.parser import user_cache_folder
+
+    fan = tmp_path / "fan"
+    fan.mkdir()
+    monkeypatch.chdir(fan)
+    monkeypatch.delenv("TOMECRAFT_CACHE", raising=False)
+    for name, value in variables.items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, str(tmp_path / value) if name == "HOME" else value)
+
+    def no_entry(uid):
+        raise KeyError(uid)
+    monkeypatch.setattr(pwd, "getpwuid", no_entry)
+    folder = user_cache_folder()
+    assert folder is None or os.path.isabs(folder)
+    assert list(fan.iterdir()) == []
+
+
+@pytest.mark.parametrize("given, argv", [
+    ("content/the_cave", ["check", "content/the_cave"]),
+    ("content/clank_catacombs/packs/tomb_party",
+     ["balance", "clank_catacombs", "--pack", "content/clank_catacombs/packs/tomb_party"]),
+])
+def test_a_readme_path_into_the_shipped_content_names_the_installed_folder(env, fan, given, argv):
+    """The README's tour and balance example run in a clone; from a wheel, it says, such a
+    path is a usage error naming the folder it is installed in."""
+    proc = tc(env, fan, *argv)
+    assert proc.returncode == 2 and proc.stdout == ""
+    installed = Path(proc.stderr.rstrip().rstrip(")").rsplit(" ", 1)[-1])
+    assert installed.is_dir() and installed.parts[-len(Path(given).parts):] == Path(given).parts
+    assert installed.is_relative_to(env.parent)
+
+
+def test_nothing_was_written_into_the_installed_package(env, fan):
+    """Last in this module (one worker runs it in order): every command above ran from the
+    fan's folder, and none wrote into site-packages (caches go to the user's cache or a
+    temporary folder, outputs to the fan's folder)."""
+    assert _installed_files(env) == INSTALLED

@@ -76,7 +76,7 @@ def report_packs(report: dict) -> set[str]:
 # --- HTML ------------------------------------------------------------------------------------
 
 def to_html(report: dict) -> str:
-    env = Environment(loader=PackageLoader("compiler", "templates"),
+    env = Environment(loader=PackageLoader("tomecraft.compiler", "templates"),
                       autoescape=select_autoescape(["html", "j2"]))
     plots = {n: _plots(report, n, block) for n, block in report["by_players"].items()}
     return env.get_template("balance.html.j2").render(

@@ -6,7 +6,7 @@ with the game's keyword functions it may call; it is executed in a namespace of 
 """
 from __future__ import annotations
 
-from tomecraft.compiler.codegen import EffectCompiler
+from tomecraft.compiler.codegen import EffectCompiler, _rel
 from tomecraft.dsl.parser import parse
 
 FN = "fx_mission_file__mission_event"
@@ -21,7 +21,7 @@ def compile_event(game, text: str, origin: str):
         site = game.keyword_sites[name]
         keyword = game.vocab.keywords[name]
         doc, _ = keyword.origin
-        origins[f"kw_{name}"] = f"{doc.path.name}:{doc.mark(site.path).line}"
+        origins[f"kw_{name}"] = f"{_rel(doc.path)}:{doc.mark(site.path).line}"  # as codegen names it
         sources.append(compiler.compile(f"kw_{name}", site.ast,
                                         tuple(p.name for p in keyword.params), site.text))
     sources.append(compiler.compile(FN, parse(text), (), text))

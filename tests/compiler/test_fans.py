@@ -448,3 +448,35 @@ def test_a_trigger_inside_another_triggers_colon_body_is_warned_where_it_is(tmp_
     assert (Path(d["file"]).name, d["line"], d["severity"]) == ("cards.yaml", 10, "warning")
     assert "'battle_round'" in d["message"] and "'before_round'" in d["message"]
     assert "on before_round { ... }" in d["hint"]
+
+
+def test_a_fans_folder_checks_its_mission_files_beside_its_packs(tmp_path, capsys):
+    """`tomecraft check .` (the pre-commit hook's default) in a fan's repository checked the
+    packs in it and passed a broken mission file lying beside them without reading it."""
+    missions = REPO / "tests" / "deep_rock_galactic" / "missions" / "valid"
+    repo = tmp_path / "fan_repo"
+    assert run(capsys, "new", "pack", "the_cave", repo / "mud_caves")[0] == 0
+    (repo / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")  # not a mission
+    (repo / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    text = (missions / "fossil_field.yaml").read_text(encoding="utf-8")
+    (repo / "good.yaml").write_text(text, encoding="utf-8")
+    assert diagnostics(capsys, repo) == (0, [])
+    (repo / "bad.yaml").write_text(text.replace("  id: fossil_field", "  id: Fossil Field"),
+                                   encoding="utf-8")
+    (repo / "broken.yaml").write_text(text.replace("mission:\n", "mission:\n  [\n", 1),
+                                      encoding="utf-8")
+    code, found = diagnostics(capsys, repo)
+    assert code == 1 and {Path(d["file"]).name for d in found} == {"bad.yaml", "broken.yaml"}
+    # a folder of mission files only is no longer "no game or pack here"
+    only = tmp_path / "missions_only"
+    only.mkdir()
+    shutil.copy(missions / "fossil_field.yaml", only / "fossil_field.yaml")
+    assert diagnostics(capsys, only) == (0, [])
+
+
+def test_the_check_command_a_new_pack_suggests_can_be_pasted(tmp_path, capsys):
+    """A folder with a space: the comment said `tomecraft check my caves`, two arguments."""
+    folder = tmp_path / "my caves"
+    assert run(capsys, "new", "pack", "the_cave", folder, "--id", "my_caves")[0] == 0
+    text = (folder / "pack.yaml").read_text(encoding="utf-8")
+    assert "`tomecraft check 'my caves'`" in text
