@@ -21,7 +21,9 @@ def _term(game: Game, name: str, lang: str) -> str:
 
 def _res(game: Game, data: dict, lang: str) -> str:
     res = data.get("resistances") or {}
-    parts = [f"{_term(game, k, lang)} {res[k]}" for k in DAMAGE if res.get(k)]
+    # the printed five in their order, then a pack's damage types as the monster lists them
+    order = [k for k in DAMAGE if k in res] + [k for k in res if k not in DAMAGE]
+    parts = [f"{_term(game, k, lang)} {res[k]}" for k in order if res.get(k)]
     return ", ".join(parts) or "—"
 
 

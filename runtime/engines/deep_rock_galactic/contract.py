@@ -187,8 +187,8 @@ CONTRACT = Contract(
                              "and looked through from its fields",
         "terms.creature": "a monster entity with the term (its key) is spawned and played from "
                           "its fields",
-        "terms.damage_type": "a die of the type and `deal TYPE N` deal it (a monster's "
-                             "resistances name only the printed five: it resists none of it)",
+        "terms.damage_type": "a die of the type and `deal TYPE N` deal it; a monster's "
+                             "resistances may name it",
         "terms.die": "a die entity with the term (its key) is rolled from its faces",
         "terms.face": "a die's faces may show it; faces(roll, face) counts it",
     },
