@@ -42,6 +42,21 @@ NATIVE_ABILITIES = {"sentry_gun": "sentry", "platform_gun": "platforms", "ziplin
                     "shield_generator": "shield", "power_drill": "move", "drill_attack": "attack",
                     "grappling_hook": "move", "flare_shot": "flare"}
 RUN_NATIVE_ABILITIES = ("sentry_gun",)
+# The space an effect is handed, by where it stands (verbs.py reads them from ctx.info): `at`,
+# the space it acts at; `origin`, the centre of its area; `target_obj`, the creature a shot or a
+# throw is aimed at. A thrown card gets all three where it lands (equipment.throw), a killed
+# monster's on_kill its space (combat.py), a shot its target (combat.fire, actions.py), the
+# Sentry Gun's ability the sentry's space (equipment.sentry). Every other effect gets none; a
+# trigger of an effect with `at` is handed it as `origin` too, and `on struck` the struck space
+# as `at` (triggers.py). compiler/game_checks/drg_spaces.py refuses a verb below anywhere else.
+SITE_SPACES = {"throwable.effect": ("at", "origin", "target_obj"), "monster.on_kill": ("origin",),
+               "weapon.modes": ("target_obj",), "weapon.overclocked": ("target_obj",),
+               **{f"dwarf.abilities.{a}": ("at",) for a in RUN_NATIVE_ABILITIES}}
+# verb -> (what it may act on, in words; the handed spaces it can act on). `place flame` also
+# goes round a shot's target (Flaming Ground, L790-808).
+SPACE_VERBS = {"place": ("a space", ("at", "origin")),
+               "destroy": ("the area around a space", ("origin",)),
+               "retrieve": ("the area around a space", ("origin",))}
 # What `sim --usage` must not count as an effect to run (runtime/usage.py).
 NATIVE_RECORDS = tuple(sorted(set(NATIVE_ABILITIES) - set(RUN_NATIVE_ABILITIES)))
 
