@@ -1,7 +1,8 @@
-"""Deep Rock Galactic's verbs that act on a space (`place`, `destroy`, `retrieve`) used where
-play hands the effect none: an event card's `place platform 1; destroy wall` was clean in
-`check` and stopped the sim at its first draw ("place platform: no space chosen", "destroy:
-no area"). Which effect gets which space is the engine's (SITE_SPACES in
+"""Deep Rock Galactic's verbs that act on a space or a target (`place`, `destroy`, `retrieve`,
+`forbid_move`; `deal`, `push`, `scare`, `inflict`...) used where play hands the effect none:
+an event card's `place platform 1; destroy wall` was clean in `check` and stopped the sim at its
+first draw ("place platform: no space chosen", "destroy: no area"); a `deal` with no target
+changed nothing. What each effect is handed is the engine's (SITE_CONTEXT in
 runtime/engines/deep_rock_galactic/contract.py); a keyword's body is read where it is called."""
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.model import Game
 from tomecraft.dsl import nodes as n
 
+
 def check_spaces(game: Game, reporter: dg.Reporter) -> None:
     from tomecraft.runtime.engines.deep_rock_galactic.contract import (
-        NATIVE_ABILITIES, RUN_NATIVE_ABILITIES, SITE_SPACES, SPACE_EVENTS)
+        NATIVE_ABILITIES, RUN_NATIVE_ABILITIES, SITE_CONTEXT)
     for entity in game.all():
         for site in entity.effects:
             rel = site.path[len(entity.path):]
@@ -26,39 +28,44 @@ def check_spaces(game: Game, reporter: dg.Reporter) -> None:
                 if ability_id in NATIVE_ABILITIES and ability_id not in RUN_NATIVE_ABILITIES:
                     continue        # printed, carried out by the engine as its own action
                 key = f"dwarf.abilities.{ability_id}"
-            given = frozenset(SITE_SPACES.get(key, ()))
-            for node, verb in _unplaced(game, site.ast, given, SPACE_EVENTS, frozenset()):
+            given = frozenset(SITE_CONTEXT.get(key, ()))
+            for node, verb in _unhanded(game, site.ast, given, frozenset()):
                 _report(entity, site, node, verb, reporter)
 
 
-def _unplaced(game: Game, node, given: frozenset, space_events, seen: frozenset):
-    """(call, verb) for each space verb under `node` that play runs with no space to act on;
-    a keyword's call is reported for the verb inside it."""
-    from tomecraft.runtime.engines.deep_rock_galactic.contract import SPACE_VERBS
+def _unhanded(game: Game, node, given: frozenset, seen: frozenset):
+    """(call, verb) for each verb under `node` that play runs without what it acts on; a
+    keyword's call is reported for the verb inside it."""
+    from tomecraft.runtime.engines.deep_rock_galactic.contract import (
+        CONTEXT_VERBS, IT_EVENTS, SPACE_EVENTS)
     if isinstance(node, n.On):
-        if node.event in space_events and "at" not in given:
+        if node.event in SPACE_EVENTS and "at" not in given:
             return          # heard only by an effect lying on a space: never runs here
-        inner = set(given) - {"target_obj"}
+        inner = set(given) - {"target_obj", "target"}
         if "at" in given:
             inner.add("origin")         # ranges and areas from where it lies
         if node.event == "struck":
             inner.add("at")             # the struck space
+        if node.event in IT_EVENTS:
+            inner.add("target")         # what the event happened to
         given = frozenset(inner)
+    elif isinstance(node, (n.Target, n.Each)):
+        given = given | {"target"}
     if isinstance(node, n.Call):
-        needs = SPACE_VERBS.get(node.verb)
+        needs = CONTEXT_VERBS.get(node.verb)
         if needs is not None and not given & set(needs[1]) and not (
                 node.verb == "place" and "target_obj" in given and _first_name(node) == "flame"):
             yield node, node.verb
         site = game.keyword_sites.get(node.verb)
         if site is not None and site.ast is not None and node.verb not in seen:
-            for _, verb in _unplaced(game, site.ast, given, space_events, seen | {node.verb}):
+            for _, verb in _unhanded(game, site.ast, given, seen | {node.verb}):
                 yield node, verb
     if is_dataclass(node):
         for f in fields(node):
             value = getattr(node, f.name)
             for child in value if isinstance(value, tuple) else (value,):
                 if is_dataclass(child) and not isinstance(child, n.Pos):
-                    yield from _unplaced(game, child, given, space_events, seen)
+                    yield from _unhanded(game, child, given, seen)
 
 
 def _first_name(call: n.Call) -> str:
@@ -66,21 +73,23 @@ def _first_name(call: n.Call) -> str:
     return ".".join(arg.parts) if isinstance(arg, n.Name) else ""
 
 
+_WORDS = {"throwable.effect": "a throwable's effect", "monster.on_kill": "a monster's on_kill",
+          "monster.special": "a monster's special", "monster.bang": "a monster's bang",
+          "monster.teeth": "a monster's teeth", "weapon.modes": "a weapon's fire modes",
+          "weapon.overclocked": "a weapon's overclocked mode",
+          "dwarf.abilities.sentry_gun": "the sentry_gun ability"}
+
+
 def _report(entity, site, node, verb: str, reporter: dg.Reporter) -> None:
-    from tomecraft.runtime.engines.deep_rock_galactic.contract import SITE_SPACES, SPACE_VERBS
-    what, takes = SPACE_VERBS[verb]
+    from tomecraft.runtime.engines.deep_rock_galactic.contract import CONTEXT_VERBS, SITE_CONTEXT
+    what, takes, outcome = CONTEXT_VERBS[verb]
     through = f" (through keyword {node.verb!r})" if verb != node.verb else ""
     field = ".".join(str(p) for p in site.path[len(entity.path):])
-    where = [_WORDS.get(k, k) for k, spaces in SITE_SPACES.items() if set(spaces) & set(takes)]
+    where = [_WORDS.get(k, k) for k, given in SITE_CONTEXT.items() if set(given) & set(takes)]
     where += ["an `on struck:` trigger (the struck space)"] if "at" in takes else []
+    where += ["a `target` or `each` block, or a trigger on what an event happened to"] \
+        if "target" in takes else []
     line, column = entity.doc.effect_position(site.path, node.pos.line, node.pos.column)
     reporter.add(dg.GAME_RULE, f"`{verb}`{through} acts on {what}, and play hands the "
-                 f"{entity.kind} {entity.id!r} ({field}) no space: the sim would stop here",
-                 entity.display, line, column,
-                 f"`{verb}` works in " + ", ".join(where) + "; here spawn, advance the threat "
-                 "or act on a `target` instead")
-
-
-_WORDS = {"throwable.effect": "a throwable's effect (where it lands)",
-          "monster.on_kill": "a monster's on_kill (its space)",
-          "dwarf.abilities.sentry_gun": "the sentry_gun ability (the sentry's space)"}
+                 f"{entity.kind} {entity.id!r} ({field}) none here: {outcome}",
+                 entity.display, line, column, f"`{verb}` works in " + ", ".join(where))
