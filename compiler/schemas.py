@@ -361,7 +361,8 @@ def walk_annotated(schema: dict, data, path: tuple = (), defs: dict | None = Non
     """Yield (path, annotation, value) for every value whose schema has `x-tomecraft`.
 
     Follows properties, items, prefixItems and local `#/$defs/` references, which is all
-    the kind schemas use.
+    the kind schemas use; an object whose `propertyNames` has `x-tomecraft` yields each key
+    (a monster's resistances name damage types: a pack's new one too).
     """
     defs = defs if defs is not None else schema.get("$defs", {})
     ref = schema.get("$ref", "")
@@ -372,6 +373,10 @@ def walk_annotated(schema: dict, data, path: tuple = (), defs: dict | None = Non
         yield path, note, data
         return
     if isinstance(data, dict):
+        names = schema.get("propertyNames")
+        if isinstance(names, dict) and names.get("x-tomecraft") is not None:
+            for key in data:            # keys that name something (a monster's resistances)
+                yield path + (key,), names["x-tomecraft"], key
         for key, sub in schema.get("properties", {}).items():
             if key in data:
                 yield from walk_annotated(sub, data[key], path + (key,), defs)

@@ -39,6 +39,8 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     _check_laid_out(game, reporter)
     check_turn_costs(game, reporter, "actions", "turn_actions")   # L268-270: 3 actions a turn
     _check_native_abilities(game, reporter)
+    from tomecraft.compiler.game_checks.drg_spaces import check_spaces
+    check_spaces(game, reporter)
 
 
 def _original(entity):

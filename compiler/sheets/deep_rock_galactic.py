@@ -3,6 +3,7 @@ per class, the weapons and throwables cheat sheet, the status reference, and a b
 any mission file (`tomecraft sheets --mission PATH`)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tomecraft.compiler.model import Entity, Game
@@ -21,7 +22,9 @@ def _term(game: Game, name: str, lang: str) -> str:
 
 def _res(game: Game, data: dict, lang: str) -> str:
     res = data.get("resistances") or {}
-    parts = [f"{_term(game, k, lang)} {res[k]}" for k in DAMAGE if res.get(k)]
+    # the printed five in their order, then a pack's damage types as the monster lists them
+    order = [k for k in DAMAGE if k in res] + [k for k in res if k not in DAMAGE]
+    parts = [f"{_term(game, k, lang)} {res[k]}" for k in order if res.get(k)]
     return ", ".join(parts) or "—"
 
 
@@ -230,7 +233,23 @@ def statuses(game: Game, lang: str, notes: Footnotes) -> dict:
                    if status in str(w.data.get("modes", "")) + str(w.data.get("overclocked", ""))]
         causes += [name_of(t, lang) for t in game.of_kind("throwable") if status in str(t.data.get("effect", ""))]
         rows.append({"mark": None, "cells": [_term(game, status, lang), ", ".join(causes) or "—", lab["st_" + status]]})
+    for status in _pack_statuses(game):      # play gives a pack's status no rule of its own
+        word = re.compile(rf"\b{re.escape(status)}\b")
+        causes = [name_of(e, lang) for e in game.all() if e.kind != "mission"
+                  and any(word.search(site.text) for site in e.effects)]
+        rows.append({"mark": None, "cells": [_term(game, status, lang), ", ".join(causes) or "—",
+                                             lab["st_pack"]]})
     return {"sections": [{"title": lab["status"], "headers": [lab["status"], lab["caused_by"], lab["effect"]], "rows": rows}]}
+
+
+def _pack_statuses(game: Game) -> list[str]:
+    """The statuses the packs declare (`vocabulary: statuses:`), in their order."""
+    found: list[str] = []
+    for doc in game.documents:
+        vocabulary = doc.data.get("vocabulary") if isinstance(doc.data, dict) else None
+        if doc.path.name == "pack.yaml" and isinstance(vocabulary, dict):
+            found += [st for st in vocabulary.get("statuses") or {} if st not in found]
+    return found
 
 
 def rules(game: Game, lang: str, notes: Footnotes) -> dict:

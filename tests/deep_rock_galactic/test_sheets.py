@@ -121,3 +121,17 @@ rules:
     assert reporter.errors == 0
     html = render_html(packed_game, rules, lang)
     assert packed in html and base not in html
+
+
+@pytest.mark.parametrize("lang, chilled", [("zh", "寒冷"), ("en", "Chilled")])
+def test_the_statuses_sheet_lists_a_packs_new_status_and_what_causes_it(lang, chilled):
+    """A pack's status (the Cryo pack's Chilled) was missing from the sheet: it listed the
+    printed six only."""
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT / "content/deep_rock_galactic",
+                              [ROOT / "tests/deep_rock_galactic/cryo_pack"], reporter)
+    assert reporter.errors == 0
+    html = render_html(g, next(s for s in SHEETS["deep_rock_galactic"] if s.name == "statuses"), lang)
+    row = html[html.index(chilled):]
+    row = row[:row.index("</tr>")]
+    assert g.entities["throwable"]["cryo_grenade"].data["name"][lang] in row

@@ -42,6 +42,38 @@ NATIVE_ABILITIES = {"sentry_gun": "sentry", "platform_gun": "platforms", "ziplin
                     "shield_generator": "shield", "power_drill": "move", "drill_attack": "attack",
                     "grappling_hook": "move", "flare_shot": "flare"}
 RUN_NATIVE_ABILITIES = ("sentry_gun",)
+# What an effect is handed besides its dwarf, by where it stands (verbs.py reads it): `at`, the
+# space it acts at; `origin`, the centre of its area; `target_obj`, the creature a shot or a
+# throw is aimed at; `target`, a creature bound as the target; `self`, the monster whose effect
+# it is. A thrown card gets its landing space and aim (equipment.throw), a killed monster's
+# on_kill its space (combat.py), a shot its target (combat.fire, actions.py), the Sentry Gun's
+# ability the sentry's space (equipment.sentry), a monster's die faces the dwarf it attacks
+# (combat.py). Every other effect gets none: an event or Rock and Stone card, a pickup, an
+# upgrade. Inside an effect, a `target` or `each` block binds a target, a trigger on an event
+# of IT_EVENTS binds what it happened to, a trigger of an effect with `at` is handed it as
+# `origin` too, and `on struck` the struck space as `at` (triggers.py).
+# compiler/game_checks/drg_spaces.py refuses a verb of CONTEXT_VERBS where it has none.
+SITE_CONTEXT = {"throwable.effect": ("at", "origin", "target_obj"),
+                "monster.on_kill": ("origin", "self"), "monster.special": ("self",),
+                "monster.bang": ("target", "self"), "monster.teeth": ("target", "self"),
+                "weapon.modes": ("target_obj",), "weapon.overclocked": ("target_obj",),
+                **{f"dwarf.abilities.{a}": ("at",) for a in RUN_NATIVE_ABILITIES}}
+IT_EVENTS = ("monster_activated", "monster_placed", "monster_moved", "monster_enters",
+             "dwarf_enters", "monster_attacks", "killed", "damaged", "attacked")
+# verb -> (what it acts on, in words; what it can act on; what play does without it).
+# `place flame` also goes round a shot's target (Flaming Ground, L790-808); a monster's own
+# `deal` is its blast (the Exploder, L1087).
+_STOPS, _NOTHING = "the sim would stop here", "it would change nothing"
+CONTEXT_VERBS = {"place": ("a space", ("at", "origin"), _STOPS),
+                 "destroy": ("the area around a space", ("origin",), _STOPS),
+                 "retrieve": ("the area around a space", ("origin",), _STOPS),
+                 "forbid_move": ("the area around a space", ("origin",), _NOTHING),
+                 "deal": ("a target creature", ("target", "self"), _NOTHING),
+                 "deal_ignoring_resistance": ("a target creature", ("target",), _NOTHING),
+                 "push": ("a target creature", ("target",), _NOTHING),
+                 "scare": ("a target creature", ("target", "target_obj"), _NOTHING),
+                 "place_around_target": ("a target creature", ("target",), _NOTHING),
+                 "inflict": ("a target creature", ("target",), _NOTHING)}
 # What `sim --usage` must not count as an effect to run (runtime/usage.py).
 NATIVE_RECORDS = tuple(sorted(set(NATIVE_ABILITIES) - set(RUN_NATIVE_ABILITIES)))
 
@@ -188,8 +220,8 @@ CONTRACT = Contract(
                              "and looked through from its fields",
         "terms.creature": "a monster entity with the term (its key) is spawned and played from "
                           "its fields",
-        "terms.damage_type": "a die of the type and `deal TYPE N` deal it (a monster's "
-                             "resistances name only the printed five: it resists none of it)",
+        "terms.damage_type": "a die of the type and `deal TYPE N` deal it; a monster's "
+                             "resistances may name it",
         "terms.die": "a die entity with the term (its key) is rolled from its faces",
         "terms.face": "a die's faces may show it; faces(roll, face) counts it",
     },

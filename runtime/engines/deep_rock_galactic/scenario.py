@@ -68,7 +68,6 @@ by a step that was carried out.
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
@@ -77,7 +76,8 @@ from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
-    known_keys, map_cells, placed_on_map, setup_cards, setup_dwarf, setup_objective)
+    ScenarioError, known_keys, map_cells, placed_on_map, scripted_rolls, setup_cards,
+    setup_dwarf, setup_objective)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, unknown_step
@@ -86,11 +86,6 @@ from tomecraft.runtime.scenario import check_expectations, unknown_step
 # count as true (runtime/scenario.py checks them before the run).
 FLAGS = frozenset(("in_pod", "overclocked", "pod_left", "pod_returned", "used"))
 OPEN_MAP = "\n".join((" " if r % 2 else "") + " ".join(["."] * 9) for r in range(9))
-FACES = {"1": {"face": "hit", "hits": 1}, "2": {"face": "hit", "hits": 2},
-         "blank": {"face": "blank", "hits": 0}, "scare": {"face": "scare", "hits": 0},
-         "teeth": {"face": "teeth"}, "bang": {"face": "bang"}, "gold": {"face": "four_squares"},
-         "nitra": {"face": "long_bar"}}
-_SIDE = re.compile(r"side[1-9]")
 
 
 def _hex(v) -> tuple[int, int]:
@@ -227,11 +222,6 @@ def _hidden(engine: Engine, setup: dict) -> None:
         raise ValueError(f"hidden_segments at {[list(h) for h in specs]}: no hidden segment (h) there")
 
 
-class ScenarioError(Exception):
-    """The scenario itself is wrong (an unknown name, a space off the map...): never a pass,
-    not even for a step that is expected to be refused."""
-
-
 class NotOffered(ScriptError):
     """A well-formed scripted choice the engine did not offer this time: a refusal."""
 
@@ -267,19 +257,6 @@ class ScenarioAgent(ScriptedAgent):
             return any(isinstance(o, dict) and set(want) <= set(o) for o in options) or \
                 any(all(hasattr(o, k) for k in want) for o in options if not isinstance(o, dict))
         return any(type(o) is type(want) for o in options)
-
-
-def _rolls(raw) -> list[list[dict]]:
-    """Scripted dice, one list per roll: a face by name, or `sideN`, the die's N-th side in its
-    content, read when the engine rolls that die (so a die's sides are what a scenario checks)."""
-    for group in raw or []:
-        if not isinstance(group, list):     # `rolls: [teeth]` was read as the faces t, e, e...
-            raise ScenarioError(f"rolls: one list of faces per roll, in order ([[teeth], [1, blank]]), not {group!r}")
-        for f in group:
-            if str(f) not in FACES and not _SIDE.fullmatch(str(f)):
-                raise ScenarioError(f"unknown die face {f!r}; faces: {sorted(FACES)} or side1..side6")
-    return [[{"side": int(str(f)[4:])} if _SIDE.fullmatch(str(f)) else dict(FACES[str(f)]) for f in group]
-            for group in raw or []]
 
 
 HEX_FIELDS = ("at", "path", "over", "land")
@@ -412,7 +389,7 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
     if step.get("do") not in ("activate_all",) or not engine.state_last_spawn:
         engine.open_window()        # a new Event, or a spawn and activate_all of one card
     engine.state_last_spawn = step.get("do") == "spawn"
-    engine.forced_rolls = _rolls(step.get("rolls"))
+    engine.forced_rolls = scripted_rolls(engine, step.get("rolls"))
     for seat, choices in enumerate(step.get("choose", []) and [step["choose"]]):
         engine.agents[step.get("drawer", step.get("dwarf", 0))].push(*[_choice(c, names) for c in choices])
     for seat, choices in (step.get("choose_for") or {}).items():     # other dwarves' decisions

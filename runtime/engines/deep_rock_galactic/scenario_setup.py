@@ -3,6 +3,7 @@ monster or status, or a piece off the map is refused with the entry it is in: ig
 would set up a different board than the tester wrote."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
@@ -10,6 +11,39 @@ from tomecraft.runtime.engines.deep_rock_galactic.engine import plain
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 from tomecraft.runtime.scenario import key_problem
+
+
+class ScenarioError(Exception):
+    """The scenario itself is wrong (an unknown name, a space off the map...): never a pass,
+    not even for a step that is expected to be refused."""
+
+
+FACES = {"1": {"face": "hit", "hits": 1}, "2": {"face": "hit", "hits": 2},
+         "blank": {"face": "blank", "hits": 0}, "scare": {"face": "scare", "hits": 0},
+         "teeth": {"face": "teeth"}, "bang": {"face": "bang"}, "gold": {"face": "four_squares"},
+         "nitra": {"face": "long_bar"}}
+_SIDE = re.compile(r"side[1-9]")
+
+
+def scripted_rolls(engine, raw) -> list[list[dict]]:
+    """Scripted dice, one list per roll: a face by name, or `sideN`, the die's N-th side in its
+    content, read when the engine rolls that die (so a die's sides are what a scenario checks).
+    A face of the loaded dice (a pack's die's `frost`) is named as its term, with the hits its
+    sides show (sides of one face with different hits are named `sideN`)."""
+    named: dict[str, list[dict]] = {}
+    for die in engine.data.of("die"):
+        for side in map(plain, die.faces or ()):
+            named.setdefault(side["face"], []).append({"face": side["face"], "hits": side.get("hits") or 0})
+    faces = {**{f: sides[0] for f, sides in named.items() if all(s == sides[0] for s in sides)}, **FACES}
+    for group in raw or []:
+        if not isinstance(group, list):     # `rolls: [teeth]` was read as the faces t, e, e...
+            raise ScenarioError(f"rolls: one list of faces per roll, in order ([[teeth], [1, blank]]), not {group!r}")
+        for f in group:
+            if str(f) not in faces and not _SIDE.fullmatch(str(f)):
+                why = " (its sides show different hits: name one as sideN)" if str(f) in named else ""
+                raise ScenarioError(f"unknown die face {f!r}{why}; faces: {sorted(faces)} or side1..side6")
+    return [[{"side": int(str(f)[4:])} if _SIDE.fullmatch(str(f)) else dict(faces[str(f)]) for f in group]
+            for group in raw or []]
 
 
 def _hex(v) -> tuple[int, int]:

@@ -1,0 +1,88 @@
+"""`place`, `destroy`, `retrieve` and `forbid_move` act on a space that play hands only some
+effects (a thrown card's landing space, a killed monster's space, the sentry's, the struck space
+of `on struck`): a designer's event card `place platform 1; destroy wall` was clean in `check`
+and stopped the sim at its first draw ("no space chosen", "destroy: no area"). `deal`, `push`,
+`scare`, `inflict`... act on a target: with none (an event card's bare `deal bullet 2`) they
+changed nothing. check refuses each such verb where play hands it nothing, at the verb, in
+every kind; where play hands it (or a `target`/`each` block binds it), it stays clean."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tomecraft.compiler import diagnostics as dg, pipeline
+
+ROOT = Path(__file__).resolve().parents[2]
+A = 'source: approximation, note: "Test content."'
+
+
+def check(tmp_path: Path, content: str, vocabulary: str = "") -> list[tuple[str, int, str]]:
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: fan_pack\ngame: deep_rock_galactic\nversion: '1.0'\n"
+                                    + vocabulary, encoding="utf-8")
+    (pack / "content.yaml").write_text(content, encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content/deep_rock_galactic", [pack], reporter)
+    return [(d.code, d.line, d.message) for d in reporter.diagnostics if d.severity == "error"]
+
+
+REFUSED = {
+    "event card": (f'event_cards:\n  - {{id: cave_in, name: {{zh: 塌方, en: Cave-in}}, {A}, deck: event, '
+                   'event_kind: spawning, count: 2, effect: "place platform 1; destroy wall"}\n',
+                   ["place", "destroy"]),
+    "swarm card": (f'event_cards:\n  - {{id: dig, name: {{zh: 挖, en: Dig}}, {A}, deck: swarm, '
+                   'event_kind: swarm, count: 2, effect: "spawn_at_exits grunt 1; retrieve platform"}\n',
+                   ["retrieve"]),
+    "rock and stone card": (f'rock_and_stone_cards:\n  - {{id: rs_dig, name: {{zh: 挖, en: Dig}}, {A}, '
+                            'count: 2, effect: "place flare 1"}\n', ["place"]),
+    "monster's bang": (f'monsters:\n  - {{id: grunt, replace: true, name: {{zh: 战士异虫, en: Grunt}}, {A}, '
+                       'creature: grunt, order: 1, hp: 2, attack_range: 1, move: 2, attack_dice: 1, '
+                       'attack_die: monster_die, moves_toward: dwarf, attacks: true, '
+                       'bang: "destroy stalagmite"}\n', ["destroy"]),
+    "pickup picked up": (f'pickups:\n  - {{id: nut, name: {{zh: 坚果, en: Nut}}, {A}, needs_pickaxe: false, '
+                         'effect: "on picked_up: place platform 1"}\n', ["place"]),
+    "pickup struck, area": (f'pickups:\n  - {{id: nut, name: {{zh: 坚果, en: Nut}}, {A}, needs_pickaxe: true, '
+                            'effect: "on struck: destroy wall"}\n', ["destroy"]),
+    "event card, target verbs": (f'event_cards:\n  - {{id: quake, name: {{zh: 地震, en: Quake}}, {A}, '
+                                 'deck: event, event_kind: spawning, count: 2, effect: "deal explosive 2; '
+                                 'push 1; inflict stunned; forbid_move"}\n',
+                                 ["deal", "push", "inflict", "forbid_move"]),
+    "weapon upgrade": (f'weapon_upgrades:\n  - {{id: drill_bit, name: {{zh: 钻头, en: Drill bit}}, {A}, '
+                       'fits: [primary], count: 1, effect: "on attack_rolled: destroy wall"}\n', ["destroy"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_a_space_verb_where_play_hands_no_space_is_refused_at_the_verb(tmp_path, case):
+    content, verbs = REFUSED[case]
+    found = check(tmp_path, content)
+    assert [(c, line) for c, line, _ in found] == [("TC-G001", 2)] * len(verbs), found
+    for (_, _, message), verb in zip(found, verbs):
+        assert message.startswith(f"`{verb}` acts on") and "none here" in message
+
+
+def test_a_keyword_that_places_is_refused_where_it_is_called_without_a_space(tmp_path):
+    found = check(tmp_path, f'event_cards:\n  - {{id: cave_in, name: {{zh: 塌方, en: Cave-in}}, {A}, '
+                            'deck: event, event_kind: spawning, count: 2, effect: "rubble"}\n',
+                  "vocabulary:\n  keywords:\n    rubble:\n      params: []\n"
+                  "      effect: \"place platform 1\"\n"
+                  "      text: {zh: 碎石, en: rubble}\n")
+    assert [(c, line) for c, line, _ in found] == [("TC-G001", 2)]
+    assert "through keyword 'rubble'" in found[0][2]
+
+
+def test_space_verbs_where_play_hands_a_space_stay_clean(tmp_path):
+    """A thrown card (where it lands, and its triggers from there), a killed monster's space,
+    the struck space (`on struck`), a shot's target for `place flame`."""
+    assert check(tmp_path, f"""
+throwables:
+  - {{id: rubble_bomb, name: {{zh: 碎石弹, en: Rubble Bomb}}, {A}, range: 3, area: 1, dice: 0, delayed: true, effect: "place platform 1; destroy wall; retrieve flare; on monster_enters {{ destroy stalagmite; inflict stunned }}; on turn_start: discard_self"}}
+monsters:
+  - {{id: grunt, replace: true, name: {{zh: 战士异虫, en: Grunt}}, {A}, creature: grunt, order: 1, hp: 2, attack_range: 1, move: 2, attack_dice: 1, attack_die: monster_die, moves_toward: dwarf, attacks: true, on_kill: "destroy wall; place flare 1"}}
+pickups:
+  - {{id: nut, name: {{zh: 坚果, en: Nut}}, {A}, needs_pickaxe: true, effect: "on struck: place platform 1"}}
+event_cards:
+  - {{id: quake, name: {{zh: 地震, en: Quake}}, {A}, deck: event, event_kind: spawning, count: 2, effect: "each monster where size() == 1: deal explosive 1; target monster where size() == 1: push 1"}}
+""") == []
