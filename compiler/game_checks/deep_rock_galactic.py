@@ -37,10 +37,30 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         if dwarf.id not in defaults:
             report(reporter, dwarf, "id", f"{dwarf.id} has no default primary weapon")
     _check_laid_out(game, reporter)
+    _check_negative_amounts(game, reporter)
     check_turn_costs(game, reporter, "actions", "turn_actions")   # L268-270: 3 actions a turn
     _check_native_abilities(game, reporter)
     from tomecraft.compiler.game_checks.drg_spaces import check_spaces
     check_spaces(game, reporter)
+
+
+def _check_negative_amounts(game: Game, reporter: dg.Reporter) -> None:
+    """A negative amount given to a verb (`advance_threat -2`, `spawn grunt -1`): every verb's
+    number counts what it does, so the effect did nothing in play and checked clean. A
+    mission file's event is checked alike (missions/event_checks.py, V-21)."""
+    from tomecraft.compiler.missions.event_checks import NEGATIVE, NEGATIVE_HINT, negative_amounts
+    from tomecraft.compiler.packs import display_path
+    sites = [(entity.doc, entity.display, site) for entity in game.all() for site in entity.effects]
+    for name, site in sorted(game.keyword_sites.items()):     # a keyword's body too
+        doc = game.vocab.keywords[name].origin[0]
+        sites.append((doc, display_path(doc.path), site))
+    for doc, display, site in sites:
+        if site.ast is None:
+            continue
+        for call, arg in negative_amounts(site.ast, game.vocab.keywords):
+            line, column = doc.effect_position(site.path, arg.pos.line, arg.pos.column)
+            reporter.add(dg.GAME_RULE, NEGATIVE.format(verb=call.verb).removeprefix("V-21: "),
+                         display, line, column, NEGATIVE_HINT)
 
 
 def _original(entity):

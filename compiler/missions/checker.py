@@ -106,6 +106,7 @@ class MissionChecker(EventChecks):
             self.at(("threat_start",), "V-26", "a mission must not fix the Swarm Threat start",
                     "the players' Hazard level (1, 2 or 3-5 square) sets it; use `hazard:` "
                     "to recommend one", key=True)
+        self.own_id()
         self.objective()
         self.components()
         self.mineral_names()
@@ -128,9 +129,24 @@ class MissionChecker(EventChecks):
         self.drones()
         self.supply_landing(exits)
         self.colocation()
+        self.flare_spaces_free()
         self.free_next_to_pod(pod, exits)
         self.token_room(pod, exits)
         reach.check(self, pod)
+
+    def own_id(self) -> None:
+        """F-01: a mission file's id is its own, as a pack's mission's is (TC-P002): one equal to
+        a mission of the game or of a loaded pack would be reported, briefed and counted under
+        that mission's name."""
+        missions = self.names.game.entities.get("mission", {}) if self.names.game is not None else {}
+        mid = self.m.get("id")
+        if self.base == ("mission",) and mid in missions:
+            where = missions[mid]
+            book = where.pack == self.names.game.id
+            owner = (f"Mission {where.data.get('number')} of the Mission Book" if book
+                     else f"a mission of the pack {where.pack}")
+            self.at(("id",), "F-01", f"{mid!r} is already the id of {owner} ({where.display}:"
+                    f"{where.line})", f"give your mission an id of its own, e.g. `id: my_{mid}`")
 
     def objective(self) -> None:
         obj = self.m["objective"]
@@ -236,7 +252,32 @@ class MissionChecker(EventChecks):
         if len(pod) == len(spaces) == 4 and (len(set(pod)) != 4 or not _connected(pod)):
             self.at(("drop_pod",), "V-07", "the drop pod's 4 spaces must be distinct and touch",
                     "the Drop Pod is one 4-space tile: e.g. [[6, 3], [6, 4], [7, 3], [7, 4]]")
+        elif len(pod) == len(spaces) == 4 and _links(pod) != 5:
+            # the pod is one rigid tile (L194, L1539), drawn in the Mission Book as two rows of
+            # two: 4 hexes touching in 5 pairs, a rhombus turned any way. A line, an S or a bent
+            # chain of 4 touching spaces is no tile of the box.
+            self.at(("drop_pod",), "V-07", "the drop pod's 4 spaces are not the shape of its tile: "
+                    "a rhombus of 4 hexes, two side by side over two side by side",
+                    "on the map it covers `. .` over `. .` (the lower row shifted half a hex), "
+                    "as the Mission Book's [[6, 3], [6, 4], [7, 3], [7, 4]]; a turned rhombus "
+                    "fits too")
         return pod
+
+    def flare_spaces_free(self) -> None:
+        """C-01: the set-up lays the pickups face down on the flare-stick spaces (rulebook L217),
+        so the drop pod, an exit, the Mine Head or a drone on a `?` would share its space with
+        a pickup (the sim put one under the pod)."""
+        things = [(("drop_pod", i), h, "the drop pod") for i, h in enumerate(self.m.get("drop_pod", []))]
+        things += [(("tunnel_exits", i, "at"), e["at"], f"Exit {e['exit']}")
+                   for i, e in enumerate(self.m.get("tunnel_exits", []))]
+        if "mine_head" in self.m:
+            things.append((("mine_head",), self.m["mine_head"], "the Mine Head"))
+        things += [(("drones", i), h, "a drone") for i, h in enumerate(self.m.get("drones", []))]
+        for path, value, label in things:
+            if isinstance(value, list) and len(value) == 2 and self.map.get((value[0], value[1])) == FLARE:
+                self.at(path, "C-01", f"{label} on a flare-stick space {value}: the set-up may put a "
+                        "pickup there", "one thing per space: move it to a `.` or `^` space, or "
+                        "draw that space as `.`")
 
     def free_next_to_pod(self, pod, exits) -> None:
         if len(pod) != 4:
@@ -476,6 +517,11 @@ class MissionChecker(EventChecks):
                 continue                     # V-07 / V-12 report a pod space or an exit listed twice
             self.at(path, "C-01", f"{label} and {other} on the same space {list(hex_)}",
                     "one thing per space: move one of them")
+
+
+def _links(hexes: list[tuple[int, int]]) -> int:
+    """How many pairs of `hexes` touch: 5 for 4 hexes only in a rhombus (two rows of two)."""
+    return sum(1 for h in hexes for n in neighbours(*h) if n in hexes) // 2
 
 
 def _connected(hexes: list[tuple[int, int]]) -> bool:

@@ -45,6 +45,10 @@ class EventChecks:
             hint = d.hint or (PACK_NAMES if d.code == dg.UNKNOWN_NAME else "")
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}", hint=hint))
         if not scratch.errors:
+            for call, arg in negative_amounts(site.ast, game.vocab.keywords):
+                line, column = self.doc.effect_position(site.path, arg.pos.line, arg.pos.column)
+                self.reporter.add(dg.GAME_RULE, NEGATIVE.format(verb=call.verb), self.display,
+                                  line, column, NEGATIVE_HINT)
             self.unplayable_creatures(site)
             self.verbs_without_a_space(site)
             self.draws_only_itself(site)
@@ -100,6 +104,22 @@ class EventChecks:
 
 
 NEEDS_A_SPACE = {"place", "destroy", "retrieve"}
+
+# Every whole-number parameter of a Deep Rock Galactic verb counts something (spawn 2, advance
+# the threat 1, heal 2...): a negative one did nothing in play (`range(-1)`) and checked clean.
+NEGATIVE = "V-21: a negative amount for `{verb}`: it counts what the verb does, so below 0 it does nothing"
+NEGATIVE_HINT = "write a whole number 0 or more; to undo something, use the verb that does the opposite"
+
+
+def negative_amounts(ast, keywords=()):
+    """(call, argument) for each verb argument below 0 (`-1`, `-x`) in an effect; a keyword's
+    arguments (`keywords`) are its own to define."""
+    from tomecraft.dsl import nodes as n
+    for node in n.walk(ast):
+        if isinstance(node, n.Call) and node.verb not in keywords:
+            for arg in node.args:
+                if (isinstance(arg, n.Num) and arg.value < 0) or isinstance(arg, n.Neg):
+                    yield node, arg
 
 
 PACK_NAMES = "a pack's creature or keyword is known with `--pack DIR` (check and sim)"

@@ -143,3 +143,25 @@ def test_usage_does_not_call_a_class_played_through_its_own_actions_never_used()
     assert {"dwarf:driller", "dwarf:gunner"} <= set(summary["untracked"])
     assert not any(key.startswith("dwarf:") for key in summary["never_used"])
     assert summary["entities"]["dwarf:engineer"]["tracked"]     # its Sentry Gun effect runs
+
+
+@pytest.mark.parametrize("effect, refused", [
+    ("advance_threat -2", True), ("spawn_at_exits grunt -1", True), ("spawn_at_exits grunt 1", False)],
+    ids=["threat", "spawn", "positive"])
+def test_a_negative_amount_in_a_packs_effect_is_refused_where_it_stands(tmp_path, effect, refused):
+    """Every number a Deep Rock Galactic verb takes counts what it does: `advance_threat -2`
+    did nothing in play (a loop over range(-2)) and checked clean (missions round 4). A
+    mission file's event is refused alike (missions/broken/b103)."""
+    (tmp_path / "pack.yaml").write_text("id: negmod\ngame: deep_rock_galactic\nversion: '1'\n", encoding="utf-8")
+    (tmp_path / "event_cards.yaml").write_text(
+        "event_cards:\n  - id: calm_tunnels\n    name: {zh: 平静, en: Calm Tunnels}\n"
+        "    source: approximation\n    note: a test card\n    deck: event\n    event_kind: activation\n"
+        f"    count: 1\n    effect: \"{effect}\"\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    compile_and_import(ROOT / "content/deep_rock_galactic", [tmp_path], reporter)
+    found = [(Path(d.file).name, d.line, d.message) for d in reporter.diagnostics if d.severity == dg.ERROR]
+    if refused:
+        assert [(f, line) for f, line, _ in found] == [("event_cards.yaml", 9)], found
+        assert "negative amount" in found[0][2]
+    else:
+        assert found == []
