@@ -342,6 +342,12 @@ def value_words(game: Game, rule: Entity, lang: str) -> str:
                 str(value).lower() if isinstance(value, bool) else str(value))
             if isinstance(chosen, dict) and chosen.get(lang):
                 return str(chosen[lang])
+        # `if_scoring_zero: {field, zh, en}`: the words while the scoring table's field is 0
+        # (The Cave's D-16 "before the extra rounds", when a pack plays none)
+        zero = words.get("if_scoring_zero")
+        scoring = game.of_kind("scoring") if isinstance(zero, dict) and zero.get(lang) else []
+        if scoring and not scoring[0].data.get(zero.get("field")):
+            return str(zero[lang])
         base = rule.replaced.data.get("value") if rule.replaced is not None else value
         if words.get(lang) and base == value:
             return str(words[lang])

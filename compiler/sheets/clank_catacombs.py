@@ -4,6 +4,7 @@ effect language; every number comes from the content (rules.yaml and the entitie
 from __future__ import annotations
 
 from tomecraft.compiler.model import Entity, Game
+from tomecraft.dsl import nodes as n
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, count_en, fill, name_of,
                              rule_value_text, sheet_rules, site_at)
 
@@ -64,10 +65,42 @@ def _common(game: Game, lang: str) -> dict:
                                                 ("small", "small_fortune", "value", 2)):
         token = tokens.get(token_id)
         values[key] = token.data.get(field_name, default) if token else default
+    values.update(_setup_counts(game, lang))
     # English counts agree with their noun ("1 lockpick token", "2 treasures").
     values["lockpicks_en"] = count_en(values["lockpicks"], "lockpick token")
     values["limit_en"] = count_en(values["limit"], "treasure")
     return {"own": own, "values": values, "game_title": own["game"]}
+
+
+def _setup_counts(game: Game, lang: str) -> dict:
+    """The lockpicks the chest, tome and cell rooms pay (a pack's room may ask more). The tile
+    and starting-deck counts the set-up states are the box's, which check holds a pack to."""
+    en = lang == "en"
+    values = {}
+    locks = [(name_of(r, lang), _pays(r, "lockpick")) for r in game.of_kind("room")
+             if r.data.get("room_type") in ("chest", "tome", "cell")]
+    amounts = {n for _, n in locks if n is not None}
+    if len(amounts) == 1:
+        n = amounts.pop()
+        values["unlock"] = count_en(n, "lockpick token") if en else f"{n}个开锁标记"
+    else:      # the rooms differ: each its own
+        values["unlock"] = ("lockpick tokens (" if en else "开锁标记（") + \
+            ("; " if en else "；").join(f"{name} {n}" for name, n in locks if n is not None) + \
+            (")" if en else "）")
+    return values
+
+
+def _pays(entity: Entity, resource: str) -> int | None:
+    """The constant amount of `resource` an entity's action pays (`pay lockpick 1`)."""
+    site = site_at(entity, ("action",))
+    if site is None or site.ast is None:
+        return None
+    for node in n.walk(site.ast):
+        if isinstance(node, n.Call) and node.verb == "pay" and len(node.args) >= 2 \
+                and isinstance(node.args[0], n.Name) and node.args[0].parts == (resource,) \
+                and isinstance(node.args[1], n.Num):
+            return node.args[1].value
+    return None
 
 
 def _paras(own: dict, key: str, values: dict) -> list[str]:
@@ -123,7 +156,30 @@ def _party_values(game: Game, lang: str) -> dict:
         treasures = "、".join(words)
     else:
         treasures = ", ".join(words[:-1]) + " and " + words[-1]
-    return {"max_players": most, "party_treasures": treasures or "—"}
+    return {"max_players": most, "party_treasures": treasures or "—",
+            **_signpost(game, lang, most)}
+
+
+ORDINALS_ZH = "一二三四五六七八九十"
+
+
+def _signpost(game: Game, lang: str, most: int) -> dict:
+    """A signpost room's spaces (its `spaces`), and the arrivals past them that place no cube
+    ("a 5th or 6th player"; none when the spaces seat every player)."""
+    rooms = [r for r in game.of_kind("room") if r.data.get("room_type") == "signpost"]
+    spaces = int(rooms[0].data.get("spaces") or 0) if rooms else 0
+    later = list(range(spaces + 1, most + 1))
+    if lang == "en":
+        th = lambda k: f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+        said = ", ".join(th(k) for k in later[:-1]) + (" or " if len(later) > 1 else "") + \
+            (th(later[-1]) if later else "")
+        late = f": a {said} player to arrive places no cube there" if later else ""
+    else:
+        word = lambda k: ORDINALS_ZH[k - 1] if k <= 10 else str(k)
+        late = ("：第" + "、".join(word(k) for k in later) + "名抵达的玩家不能再放方块") \
+            if later else ""
+    return {"signpost_spaces": count_en(spaces, "space") if lang == "en" else spaces,
+            "signpost_late": late}
 
 
 def _value(value) -> str:

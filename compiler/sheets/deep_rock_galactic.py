@@ -9,7 +9,7 @@ from pathlib import Path
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.dsl.render.words import pluralise
 from tomecraft.compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _yaml_file, after_use_text,
-                             environment, fill, html_lang, labels, name_of, player_note,
+                             environment, fill, html_lang, labels, name_of, player_note, text_of,
                              sources_table, walk_strings, write_formats, zh_punctuation)
 
 GAME_ID = "deep_rock_galactic"
@@ -298,7 +298,8 @@ def rules(game: Game, lang: str, notes: Footnotes) -> dict:
         {"title": "", "headers": [text["pickup"], lab["how"], lab["effect"], lab["after_use"]],
          "rows": pickups},
         {"title": text["end_title"], "items": text["end"]},
-        {"title": text["solo_title"], "items": text["solo"]},
+        {"title": text["solo_title"],
+         "items": [fill(item, {"bosco_guns": _bosco_guns(game, text, lang)}) for item in text["solo"]]},
     ]
     return {"sections": sections}
 
@@ -309,6 +310,34 @@ def _pickaxe_dice(game: Game, text: dict) -> str:
     rule = game.entities.get("rule", {}).get("g13_pickaxe_dice")
     count = int(rule.data["value"]) if rule is not None else 1
     return text["pickaxe_die_one"] if count == 1 else fill(text["pickaxe_dice"], {"n": count})
+
+
+def _bosco_guns(game: Game, text: dict, lang: str) -> str:
+    """BOSCO's guns as its `drone` weapon's modes give them (actions, range, dice), which the
+    solo paragraph lists after its pickaxe: ", fire its machine gun (...) or its rocket
+    launcher (...)" (zh "、用机枪（…）、用火箭发射器（…）"); "" when it has none."""
+    guns = []
+    for weapon in game.of_kind("weapon"):
+        if weapon.data.get("slot") != "drone":
+            continue
+        for mode in weapon.data.get("modes") or []:
+            name = text_of(mode.get("name"), lang)
+            die = str(mode.get("die", ""))
+            dice, actions = mode.get("dice", 1), mode.get("actions", 1)
+            die_name = game.vocab.text_of(die, lang, "die")
+            if lang == "en":
+                name = " ".join(w.lower() if w.istitle() else w for w in name.split())
+                die_name = die_name if dice == 1 else pluralise(die_name)
+                actions = f"{actions} action" + ("" if actions == 1 else "s")
+            measure = getattr(game.vocab.names.get(die, {}).get("die"), "zh_measure", "") or "颗"
+            guns.append(fill(text["bosco_gun"], {"name": name, "actions": actions,
+                                                 "range": mode.get("range", ""), "dice": dice,
+                                                 "die": die_name, "measure": measure}))
+    if not guns:
+        return ""
+    if lang == "zh":
+        return "、" + "、".join(guns)
+    return ", fire " + (", ".join(guns[:-1]) + " or " + guns[-1] if len(guns) > 1 else guns[0])
 
 
 def _start_marks(game: Game) -> dict[int, str]:

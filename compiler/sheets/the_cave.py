@@ -22,7 +22,7 @@ def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
     category_names = [game.vocab.text_of(c, lang, "category") for c in categories]
     sep = "、" if lang == "zh" else ", "
     values = {
-        "ap": _rule_value(game, ("ap_per_turn", "action_points", "ap"), 5),
+        "ap": _rule_value(game, ("turn_ap",), 5),
         "backpack": _rule_value(game, ("backpack_slots", "backpack"), 8),
         "camp": _rule_value(game, ("camp_slots", "camp"), 4),
         "extra_rounds": sdata.get("extra_rounds", 3),
@@ -33,6 +33,7 @@ def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
         "tie_rule": text["tie_rules"].get(sdata.get("tie_rule", "drop_one_rank"), ""),
     }
     values.update(_numbers(game, lang, text["numbers"], sdata.get("extra_rounds", 3)))
+    values.update(_room(game, lang, text["numbers"], values["backpack"], values["camp"]))
     return {"lab": lab, "text": text, "values": values, "points": points,
             "categories": categories, "category_names": category_names,
             "scoring": scoring, "scoring_mark": notes.mark(scoring, lang) if scoring else None}
@@ -92,6 +93,19 @@ def _numbers(game: Game, lang: str, words: dict, extra_rounds: int) -> dict:
         if rounds else words["then_end"]
     values["after_extra"] = words["after_extra" if rounds else "after_end"]
     return values
+
+
+def _room(game: Game, lang: str, words: dict, backpack: int, camp: int) -> dict:
+    """The backpack and camp in items while every equipment token takes 1 slot ("holds 8
+    items"), in slots once one takes more (a pack's 3-slot sled: 8 items no longer fit)."""
+    unit = "items" if all(int(e.data.get("slots", 1)) == 1
+                          for e in game.of_kind("equipment")) else "slots"
+    said = {key: fill(words[f"{key}_{unit}"], {"n": n}) for key, n in
+            (("fill", backpack), ("choose", backpack), ("carries", camp))}
+    return {"fill_backpack": said["fill"], "choose_backpack": said["choose"],
+            "camp_carries": said["carries"],
+            **({"backpack_holds": fill(words[f"holds_{unit}"], {"n": backpack})}
+               if f"holds_{unit}" in words else {})}
 
 
 def _listed(parts: list[str], words: dict, last: str) -> str:

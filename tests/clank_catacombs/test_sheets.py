@@ -175,3 +175,53 @@ def test_the_rules_sheet_says_a_packs_token_values(tmp_path, lang, says, not_sai
         assert phrase in text, phrase
     for phrase in not_said:
         assert phrase not in text, phrase
+
+
+def _replaced(path: Path, key: str, changes: dict) -> list[dict]:
+    """Base entities of one content file, replaced with `changes` ({id: {field: value}})."""
+    from ruamel.yaml import YAML
+    entries = YAML(typ="safe").load(path.read_text("utf-8"))[key]
+    return [{**e, **fields, "replace": True, "source": "approximation", "note": "test"}
+            for e in entries for eid, fields in changes.items() if e["id"] == eid]
+
+
+@pytest.mark.parametrize("lang, says, not_said", [
+    ("en", ["Unlock a chest, tome or cell: 2 lockpick tokens.",
+            "A signpost room has 5 spaces: a 6th player to arrive places no cube there.",
+            "escape the dungeon and take a mastery token"],
+     ["or cell: 1 lockpick",
+      "4 spaces", "a 5th", "20-point"]),
+    ("zh", ["解锁宝箱、古籍或牢房：花费2个开锁标记。",
+            "每个路标房间只有5个空格：第六名抵达的玩家不能再放方块。", "逃出地城并拿取1个高手标记"],
+     ["牢房：花费1个", "4个空格", "第五", "价值20分"]),
+])
+def test_the_rules_sheet_says_a_packs_rooms(tmp_path, lang, says, not_said):
+    """The actions said a 1-lockpick unlock, the Tomb Party 4 signpost spaces (the 5th and 6th
+    arrivals placing none) and the Mausoleum a 20-point mastery token, beside a pack changing
+    the rooms' lockpick cost and spaces and the mastery token (the tile and starting-deck
+    counts are the box's: check refuses a pack changing them)."""
+    from ruamel.yaml import YAML
+    pack = tmp_path / "counts"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: counts\ngame: clank_catacombs\nversion: '1.0'\n"
+                                    "requires: [tomb_party]\n", "utf-8")
+    rooms = {e["id"]: e for e in YAML(typ="safe").load((ROOT / "rooms.yaml").read_text(
+        "utf-8"))["rooms"]}
+    lock = {r: {"action": rooms[r]["action"].replace("pay lockpick 1", "pay lockpick 2")}
+            for r in ("chest", "tome", "cell")}
+    party = ROOT / "packs" / "tomb_party" / "party.yaml"
+    body = {"tokens": _replaced(party, "tokens", {"mastery": {"points": 25}}),
+            "rooms": _replaced(ROOT / "rooms.yaml", "rooms", {"signpost": {"spaces": 5}, **lock})}
+    yaml = YAML()
+    with (pack / "content.yaml").open("w", encoding="utf-8") as out:
+        yaml.dump(body, out)
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(ROOT, [ROOT / "packs" / "tomb_party", pack], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    rules = next(s for s in sheets.SHEETS["clank_catacombs"] if s.name == "rules")
+    text = " ".join(re.sub(r"<[^>]+>", " ", html.unescape(
+        sheets.render_html(game, rules, lang))).split())
+    for phrase in says:
+        assert phrase in text, phrase
+    for phrase in not_said:
+        assert phrase not in text, phrase

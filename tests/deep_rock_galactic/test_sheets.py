@@ -135,3 +135,42 @@ def test_the_statuses_sheet_lists_a_packs_new_status_and_what_causes_it(lang, ch
     row = html[html.index(chilled):]
     row = row[:row.index("</tr>")]
     assert g.entities["throwable"]["cryo_grenade"].data["name"][lang] in row
+
+
+@pytest.mark.parametrize("lang, says, not_said", [
+    ("en", ["fire its machine gun (1 action, range 5, 2 Bullet dice) or its rocket launcher "
+            "(1 action, range 6, 3 Explosive dice), or assist."],
+     ["range 3, 1 Bullet die", "2 actions, range 4"]),
+    ("zh", ["挥动铁镐、用机枪（1个行动，射程5，2颗子弹骰）、用火箭发射器（1个行动，射程6，3颗爆炸骰）或协助起身"],
+     ["射程3，1颗子弹骰", "2个行动，射程4"]),
+])
+def test_the_solo_rules_say_a_packs_bosco_guns(tmp_path, lang, says, not_said):
+    """The solo paragraph said BOSCO's machine gun is 1 action, range 3, 1 Bullet die and its
+    rocket launcher 2 actions, range 4, 1 Explosive die beside a pack's `bosco` weapon whose
+    modes (which play reads) say otherwise."""
+    import html as html_lib
+    import re
+    from ruamel.yaml import YAML
+    weapons = YAML(typ="safe").load((ROOT / "content/deep_rock_galactic/secondary_weapons.yaml")
+                                    .read_text("utf-8"))
+    key = next(k for k in weapons if isinstance(weapons[k], list))
+    bosco = next(w for w in weapons[key] if w["id"] == "bosco")
+    for mode, (rng, dice) in zip(bosco["modes"], ((5, 2), (6, 3))):
+        old = f"in_range({mode['range']})"
+        mode["effect"] = mode["effect"].replace(old, f"in_range({rng})").replace(
+            f", {mode['dice']})", f", {dice})").replace("pay actions 2", "pay actions 1")
+        mode.update(range=rng, dice=dice, actions=1)
+    pack = tmp_path / "guns"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: guns\ngame: deep_rock_galactic\nversion: '1.0'\n", "utf-8")
+    with (pack / "weapons.yaml").open("w", encoding="utf-8") as out:
+        YAML().dump({key: [{**bosco, "replace": True}]}, out)
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT / "content/deep_rock_galactic", [pack], reporter)
+    assert g is not None and not reporter.errors, dg.format_text(reporter)
+    rules = next(s for s in SHEETS["deep_rock_galactic"] if s.name == "rules")
+    text = " ".join(re.sub(r"<[^>]+>", " ", html_lib.unescape(render_html(g, rules, lang))).split())
+    for phrase in says:
+        assert phrase in text, phrase
+    for phrase in not_said:
+        assert phrase not in text, phrase
