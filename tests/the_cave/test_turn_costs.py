@@ -55,6 +55,6 @@ def test_drg_actions_above_three_a_turn_are_warned_about(tmp_path):
                                         "    replace: true\n    source: rulebook\n", 1)
     # a new ability id: the base's platform_gun is the engine's own action (its effect unread)
     engineer = engineer.replace("id: platform_gun", "id: fan_gun").replace(
-        '"pay actions 1 -> place platform 3"', '"pay actions 4 -> place platform 3"')
+        '"pay actions 1 -> place platform 3"', '"pay actions 4 -> move 3"')  # place needs a space
     found = warnings(tmp_path, "deep_rock_galactic", {"d.yaml": "dwarves:\n" + engineer + "\n"})
     assert [m for *_, m in found if "pay actions 4" in m and "at most 3 actions" in m and "L268-270" in m]
