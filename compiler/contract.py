@@ -19,6 +19,7 @@ import importlib.util
 
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.checks import did_you_mean, removal_entry, report_still_used
+from tomecraft.compiler.contract_context import check_context, handed_where
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.compiler.packs import display_path
 from tomecraft.compiler.schemas import COMMON_FIELDS
@@ -372,7 +373,7 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
         return                      # reported by _check_fields
     _check_once_around_lasting(entity, site, reporter)
     _check_inert_calls(entity, site, contract, reporter)
-    _check_verb_fields(game, entity, site, contract, field_name, reporter)
+    check_context(game, entity, site, contract, field_name, reporter)
     for construct, node in _constructs(site.ast, seen):
         if construct == "call":
             for via, events in keyword_constructs.get(node.verb, {}).items():
@@ -397,41 +398,6 @@ def _check_inert_calls(entity: Entity, site: EffectSite, contract: Contract,
                     f"the engine does nothing for `{node.verb}`: "
                     f"{contract.inert_verbs[node.verb]}",
                     f"remove `{node.verb}`: it changes nothing in play")
-
-
-def _verbs_through(game: Game, keyword: str, seen: frozenset = frozenset()) -> set[str]:
-    """The verbs a keyword's body calls, through the keywords it calls too."""
-    site = game.keyword_sites.get(keyword)
-    if site is None or site.ast is None or keyword in seen:
-        return set()
-    verbs = set()
-    for node in n.walk(site.ast):
-        if isinstance(node, n.Call):
-            verbs.add(node.verb)
-            verbs |= _verbs_through(game, node.verb, seen | {keyword})
-    return verbs
-
-
-def _check_verb_fields(game: Game, entity: Entity, site: EffectSite, contract: Contract,
-                       field_name: str, reporter: dg.Reporter) -> None:
-    """A verb the engine runs only where it hands it what it acts on (Contract.verb_fields),
-    called in another field: play would stop, or the call would change nothing."""
-    if not contract.verb_fields:
-        return
-    here = f"{entity.kind}.{field_name}"
-    for node in n.walk(site.ast):
-        if not isinstance(node, n.Call):
-            continue
-        for verb in sorted({node.verb} | _verbs_through(game, node.verb)):
-            fields, needs = contract.verb_fields.get(verb, ((here,), ""))
-            if here in fields:
-                continue
-            through = f" (through keyword {node.verb!r})" if verb != node.verb else ""
-            where = ", ".join(f"a {f.split('.')[0]} field {f.split('.')[1]!r}" for f in fields)
-            _report(entity, site, node, reporter,
-                    f"the engine cannot run `{verb}`{through} in {_a(entity.kind)} field "
-                    f"{field_name!r}: it acts on {needs}, which play hands it only in {where}",
-                    f"use `{verb}` in {where}, or another verb here")
 
 
 def _a(word: str) -> str:
@@ -668,10 +634,13 @@ def describe(contract: Contract) -> str:
     for kind, read in read_by_id(contract).items():
         named = ", ".join(read) if read else "none (each documents a decision built in)"
         lines += ["", f"{kind}: only these are read: {named}; a pack replaces them, adds none"]
-    if contract.verb_fields or contract.inert_verbs:
-        lines += ["", "Verbs it runs only in some fields, or never:"]
-        lines += [f"  {verb}: only in " + ", ".join(fields) + f" (it acts on {needs})"
-                  for verb, (fields, needs) in sorted(contract.verb_fields.items())]
+    if contract.context_needs or contract.inert_verbs:
+        lines += ["", "Verbs and queries it runs only where it hands them what they act on, "
+                      "or never:"]
+        lines += [f"  {name}: " + ("only in " + ", ".join(handed_where(contract, name))
+                                    if handed_where(contract, name) else "nowhere")
+                  + f" (it acts on {needs.what})"
+                  for name, needs in sorted(contract.context_needs.items())]
         lines += [f"  {verb}: nowhere, it changes nothing ({why})"
                   for verb, why in sorted(contract.inert_verbs.items())]
     if contract.once_scopes is not None:

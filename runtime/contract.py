@@ -58,6 +58,18 @@ class Need:
     at_most: int = 0
 
 
+STOPS = "the sim would stop here"
+NOTHING = "it would change nothing here"
+
+
+@dataclass(frozen=True, slots=True)
+class Needs:
+    """What a verb or query acts on that play hands only some effects (Contract.context_needs)."""
+    what: str                       # in words: "the tunnel being crossed"
+    takes: tuple[str, ...]          # the handed names it can act on (any one of them)
+    outcome: str = STOPS            # what play does where none is handed
+
+
 @dataclass(frozen=True, slots=True)
 class Contract:
     engine: str
@@ -81,11 +93,17 @@ class Contract:
     # play does it by itself: verb -> why. Content calling one is refused at the call, since
     # it would read on the sheets and change nothing in play.
     inert_verbs: Mapping[str, str] = field(default_factory=dict)
-    # Verbs the engine can carry out only where it hands them what they act on (Clank!'s
-    # `unlock` needs the tunnel being crossed, `take_treasure` the room the player is in):
-    # verb -> (the "kind.field" effect fields where it runs, what it needs there). A call in
-    # any other field, directly or through a keyword, is refused at the call.
-    verb_fields: Mapping[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    # What play hands an effect besides its player and its own entity, by name, in the
+    # "kind.field" effect fields where it does ("the move being made", "the room whose effect
+    # it is"): a field not listed is handed nothing more. A trigger's body is handed what the
+    # effect that set it up was, plus what `event_context` says a trigger on its event is.
+    site_context: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    event_context: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Verbs and queries the engine can carry out only with something handed (Clank!'s
+    # `unlock` needs the tunnel being crossed, The Cave's `depth_levels()` the move being
+    # made): name -> Needs. A use where play hands none of what it takes, directly, in a
+    # trigger or through a keyword, is refused at the use (compiler/contract_context.py).
+    context_needs: Mapping[str, "Needs"] = field(default_factory=dict)
     # Term types whose terms are the ids of a kind's entities (Clank!'s reserve_name: the
     # reserve cards): an effect naming one no entity has is refused, as a key term is (Use.found).
     term_ids: Mapping[str, str] = field(default_factory=dict)

@@ -57,12 +57,15 @@ def test_the_contract_names_only_what_the_vocabulary_declares(game):
         assert set(uses) == declared, (kind, set(uses) ^ declared)
     for need in contract.needs:
         assert need.kind in vocab["kinds"], need
-    for verb, (fields, _) in {**contract.verb_fields,
-                              **{v: ((), "") for v in contract.inert_verbs}}.items():
+    for verb in contract.inert_verbs:
         assert verb in vocab["verbs"], verb
-        for site in fields:
-            kind, name = site.split(".")
-            assert name in contract.kinds[kind], site
+    for name in contract.context_needs:
+        assert name in vocab["verbs"] or name in vocab["queries"], name
+    for site in contract.site_context:
+        kind, name = site.split(".")
+        assert name in contract.kinds[kind], site
+    for event in contract.event_context:
+        assert event in contract.events, event
 
 
 def test_a_lasting_construct_where_the_cave_runs_effects_once_is_refused(tmp_path):

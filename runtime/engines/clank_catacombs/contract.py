@@ -5,7 +5,8 @@ turn it ran in, and hear only their owner's events: a card played, a room entere
 gained during your turn can react to what else happens in it. Value layering (`=`, `+=`)
 is not used by this game.
 """
-from tomecraft.runtime.contract import Contract, Need, built_in, printed, reads, runs
+from tomecraft.runtime.contract import (NOTHING, Contract, Need, Needs, built_in, printed,
+                                        reads, runs)
 
 LASTING = ("on", "when", "continuous", "during")
 TURN = "; what it registers lasts until the end of your turn"
@@ -57,20 +58,34 @@ RULE_VALUES = {
     "max_players": None,    # against game.yaml's players (compiler/game_checks/clank_catacombs.py)
 }
 
-# Verbs that act on what the engine hands them where it runs the effect: the tunnel being
-# crossed, the room the player is in, the market item being bought. From a card's play they
-# stopped the game (KeyError 'to', "'Card' object has no attribute 'treasures'": fourth packs
-# blind test) or changed nothing (`discount` outside a purchase).
-_TUNNEL = (("tunnel_icon.cross",), "the tunnel being crossed")
-_ROOM = (("room.on_enter", "room.action", "room.on_reveal"), "the room whose effect it is")
-VERB_FIELDS = {
+# What play hands each effect besides its player (engine.ctx, board.py): a tunnel icon's
+# `cross` the tunnel being crossed (where it leads, its icons, whether against an arrow), a
+# room's effects the room (its cell), the market room's action the item being bought, a
+# token's end-of-game `scoring` the score it adds to. A card's effects get none: from a card's
+# play `unlock`, `take_treasure`, `cross`, `buy_item` stopped the game (KeyError 'to',
+# "'Card' object has no attribute 'treasures'": fourth packs blind test), `can_record()` too,
+# `discount` and `score` changed nothing, `icons()` was always 0. A trigger keeps what its
+# effect was handed (engine.emit).
+SITE_CONTEXT = {"tunnel_icon.cross": ("tunnel",), "room.on_enter": ("room",),
+                "room.on_reveal": ("room",), "room.action": ("room", "purchase"),
+                "token.scoring": ("score",)}
+_TUNNEL = Needs("the tunnel being crossed", ("tunnel",))
+_ROOM = Needs("the room whose effect it is", ("room",))
+CONTEXT_NEEDS = {
     "cross": _TUNNEL, "cross_portal": _TUNNEL, "unlock": _TUNNEL,
     "take_treasure": _ROOM, "take_token": _ROOM, "record_signpost": _ROOM,
-    "place_treasure": _ROOM, "place_highest_treasure": _ROOM,
-    "buy_item": (("room.action",), "the market item being bought"),
-    "discount": (("room.action",), "the purchase it lowers, bought in the same room action"),
+    "place_treasure": _ROOM, "place_highest_treasure": _ROOM, "can_record": _ROOM,
+    "buy_item": Needs("the market item being bought", ("purchase",)),
+    "discount": Needs("the purchase it lowers, bought in the same room action", ("purchase",),
+                      NOTHING),
     # points are summed only when a token is scored at the end: a card's `score 15` was lost
-    "score": (("token.scoring",), "the end-of-game score of the token it scores"),
+    "score": Needs("the end-of-game score of the token it scores", ("score",), NOTHING),
+    "icons": Needs("the tunnel being crossed", ("tunnel",), "it would always be 0 here"),
+    "against_arrow": Needs("the tunnel being crossed", ("tunnel",),
+                           "it would always be false here"),
+    # the tile side explored is chosen by the engine's own explore move (board.py), never
+    # handed to an effect: KeyError 'edge' wherever an effect said `explore`
+    "explore": Needs("the map edge being explored", ("edge",)),
 }
 
 
@@ -154,7 +169,8 @@ CONTRACT = Contract(
                  "extra_dragon_cubes": "a dragon attack draws the rage track's cubes plus one "
                                        "per danger card in the row, counted when it starts "
                                        "(L532-536); no effect runs inside it"},
-    verb_fields=VERB_FIELDS,
+    site_context=SITE_CONTEXT,
+    context_needs=CONTEXT_NEEDS,
     # the reserve is a table of reserve card ids: a removed Secret Tome left the tome room's
     # `acquire_free secret_tome` and `reserve_left(secret_tome)` with nothing to find
     term_ids={"reserve_name": "card"},

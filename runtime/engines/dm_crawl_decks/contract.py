@@ -3,7 +3,8 @@
 Every lasting construct runs here (rulebook L105-143, L278-306): a card's triggers, watches,
 continuous bodies and value layering last while the card is in its zone (runtime/timing.py).
 """
-from tomecraft.runtime.contract import CONSTRUCTS, Contract, Need, built_in, printed, reads, runs
+from tomecraft.runtime.contract import (CONSTRUCTS, Contract, Need, Needs, built_in, printed, reads,
+                                        runs)
 
 # Who hears an event (zones._eligible): the turn's on exploration cards, a battle's and its
 # rows' on the cards there, post-battle also relics, a card's own fates on that card; rests,
@@ -15,6 +16,13 @@ RELIC_EVENTS = ("acquired", "post_battle", "long_rest", "descend", "clean_up_loo
 # An event card is resolved from the event deck, never on the field nor held: no trigger of
 # its hears anything and no `continuous` of its applies; a `when` waits, a `set` applies now.
 EVENT_CARD_CONSTRUCTS = tuple(c for c in CONSTRUCTS if c not in ("on", "continuous"))
+# An effect is handed its own card as ctx.self (engine.ctx). 侧边 and 叠放 act beside or on
+# that card where it lies, on the battlefield or in an exploration column (rules.put_beside,
+# stack_at): only a dungeon card lies there. A relic is held (equipment) and an event card
+# resolved from the event deck, so from theirs these always fizzled (空发) and did nothing.
+_ON_FIELD = Needs("the card whose effect it is, on the battlefield or in a column",
+                  ("card_on_field",), "it would always fizzle here, changing nothing (a relic is "
+                  "held, an event card resolved from its deck: never beside or in a column)")
 
 CONTRACT = Contract(
     engine="dm_crawl_decks",
@@ -83,6 +91,9 @@ CONTRACT = Contract(
     # Zones, stats, statuses, scopes and the attribute, side, position and card-type terms are
     # the engine's own: a pack's stat 'luck' stopped play at `self.luck += 1`, its attribute
     # 'charisma' at `gain_token charisma 1` (no such track), both with a clean check.
+    site_context={"card.effect": ("card_on_field",)},
+    context_needs={verb: _ON_FIELD for verb in ("put_beside", "summon_cards", "stack_at",
+                                                "stack_top")},
     pack_names={
         "resources": "a resource is a count in your supply: gain and pay work for any (a relic's "
                      "label and a loot card's resource stay the five printed)",

@@ -8,7 +8,8 @@ card, a doom card's reveal), and can hold no lasting construct: a keyword such a
 on a scheme card is refused by `check`. `set`/`+=` works inside a trigger, on the event's
 fields and on the stealth and alert values of the attempt in progress.
 """
-from tomecraft.runtime.contract import Contract, Need, built_in, keys, printed, reads, runs
+from tomecraft.runtime.contract import (NOTHING, Contract, Need, Needs, built_in, keys, printed,
+                                        reads, runs)
 
 EVENTS = {
     "enter_region": "when a scholar enters a region, after a waiting trap springs (L779-786)",
@@ -41,11 +42,35 @@ LASTING = ("on", "set")
 # The rule entities whose value the engine reads; the others document decisions it has built in,
 # so a pack may not set their value (compiler/game_checks/dungeontology.py).
 READ_RULES = ("c2_caste_column", "g13_penalty_after_panic")   # read with the base default
+# What play hands an effect besides its scholar (engine.ctx): the region tile concerned as
+# ctx.self to a region's and a token's effects, a scheme card's (the player's region) and a
+# doom card's reveal; a skill, an intern's or a doom card's lasting effect get the scholar
+# (triggers.skill_triggers), the panic card nothing: `place_stairs` there stopped the sim
+# ('Scholar' object has no attribute 'level'). Some verbs are read by the engine only while
+# it runs the triggers of one event: `refuse_loss` in `on block_loss` (campus.loss_refused),
+# `forbid_entry` in `on enter_region` (dungeon.can_enter), `use_secret_passage` in
+# `on movement` (dungeon.passage_letters); anywhere else they changed nothing.
+REGION_CONTEXT = ("region",)
+SITE_CONTEXT = {site: REGION_CONTEXT for site in ("region.effects", "token.effect",
+                                                   "scheme_card.main", "scheme_card.auxiliary",
+                                                   "doom_card.on_reveal")}
+EVENT_CONTEXT = {"block_loss": ("block_loss",), "enter_region": ("entering",),
+                 "movement": ("movement",)}
+CONTEXT_NEEDS = {
+    "place_stairs": Needs("the region tile the stairs lead from", REGION_CONTEXT),
+    "refuse_loss": Needs("the block being lost", ("block_loss",), NOTHING),
+    "forbid_entry": Needs("the region being entered", ("entering",), NOTHING),
+    "use_secret_passage": Needs("the moves being listed from the region", ("movement",),
+                                NOTHING),
+}
 OWNED = "while its owner has it: its triggers hear the owner's events"
 
 CONTRACT = Contract(
     engine="dungeontology",
     events=EVENTS,
+    site_context=SITE_CONTEXT,
+    event_context=EVENT_CONTEXT,
+    context_needs=CONTEXT_NEEDS,
     kinds={
         "region": {
             "effects": runs("while a scholar is in the region: its triggers hear that scholar's "

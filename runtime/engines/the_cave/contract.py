@@ -4,9 +4,17 @@ The Cave runs every effect once, at the moment it belongs to: it holds no lastin
 so it fires no events and no effect may hold a trigger, a watch, a duration or a `once per`
 limit.
 """
-from tomecraft.runtime.contract import Contract, Need, built_in, keys, printed, reads, runs
+from tomecraft.runtime.contract import (NOTHING, Contract, Need, Needs, built_in, keys, printed,
+                                        reads, runs)
 
 SETUP = "at setup, to build the tile stacks"
+# The move being made (engine.ctx: the tile moved from as ctx.target, the edge crossed) is
+# handed only to a tile's entry options and the `cross_out` of the tile left (engine.do_move;
+# and the engine's desperate_move keyword). An `on_discover`, a tile's or the game's action
+# and an item's `use` are handed the team's tile only: `depth_levels()` there stopped the sim
+# (AttributeError 'NoneType' ... 'depth'), `rope_placed()` and `place_rope` too (KeyError
+# 'edge'), and `reach_depth` never gave a token.
+_MOVE = "the move being made (the tile left and the edge crossed)"
 
 CONTRACT = Contract(
     engine="the_cave",
@@ -78,6 +86,10 @@ CONTRACT = Contract(
     # Every effect runs whole each time its moment comes: no memory of earlier runs is kept, so
     # `once per turn` checked clean and the action ran twice in a turn.
     once_scopes=frozenset(),
+    site_context={"tile_kind.enter": ("move",), "tile_kind.cross_out": ("move",)},
+    context_needs={"depth_levels": Needs(_MOVE, ("move",)), "rope_placed": Needs(_MOVE, ("move",)),
+                   "place_rope": Needs(_MOVE, ("move",)),
+                   "reach_depth": Needs(_MOVE, ("move",), NOTHING)},
     term_ids={"token": "token"},
     # A team holds AP only (`pay` takes it whatever the resource: a pack's 'mana' stopped play
     # at its first payment); no card or token is ever in a zone, no stat or status is kept and
