@@ -21,11 +21,12 @@ def check_context(game: Game, entity: Entity, site: EffectSite, contract: Contra
     if not contract.context_needs:
         return
     given = frozenset(contract.site_context.get(f"{entity.kind}.{field_name}", ()))
-    for node, name, via in _unhanded(game, contract, site.ast, given, frozenset()):
+    for node, name, via in _unhanded(game, contract, site.ast, given, {}, frozenset()):
         _report(entity, site, contract, field_name, node, name, via, reporter)
 
 
-def _unhanded(game: Game, contract: Contract, node, given: frozenset, seen: frozenset):
+def _unhanded(game: Game, contract: Contract, node, given: frozenset, memo: dict,
+              calling: frozenset):
     """(node, verb or query, keyword called or "") for each use under `node` that play runs
     without what it acts on; a keyword's call is reported for the use inside it."""
     if isinstance(node, n.On):
@@ -37,8 +38,8 @@ def _unhanded(game: Game, contract: Contract, node, given: frozenset, seen: froz
         if needs is not None and not given & set(needs.takes):
             yield node, name, ""
         site = game.keyword_sites.get(name) if isinstance(node, n.Call) else None
-        if site is not None and site.ast is not None and name not in seen:
-            for _, inner, _ in _unhanded(game, contract, site.ast, given, seen | {name}):
+        if site is not None and site.ast is not None:
+            for inner in _inside_keyword(game, contract, name, site.ast, given, memo, calling):
                 yield node, inner, name
     for attr in node.__dataclass_fields__:
         if attr == "pos":
@@ -46,7 +47,22 @@ def _unhanded(game: Game, contract: Contract, node, given: frozenset, seen: froz
         value = getattr(node, attr)
         for child in value if isinstance(value, tuple) else (value,):
             if hasattr(child, "__dataclass_fields__") and not isinstance(child, n.Pos):
-                yield from _unhanded(game, contract, child, given, seen)
+                yield from _unhanded(game, contract, child, given, memo, calling)
+
+
+def _inside_keyword(game: Game, contract: Contract, name: str, body, given: frozenset,
+                    memo: dict, calling: frozenset) -> tuple[str, ...]:
+    """The uses in keyword `name`'s body that `given` leaves unhanded, walked once per keyword
+    and context: 30 keywords each calling the next twice were 2**30 walks, and check hung.
+    A keyword calling itself (through others) is not walked again inside itself."""
+    if name in calling:
+        return ()
+    key = (name, given)
+    if key not in memo:
+        memo[key] = tuple(dict.fromkeys(
+            inner for _, inner, _ in _unhanded(game, contract, body, given, memo,
+                                                calling | {name})))
+    return memo[key]
 
 
 def handed_where(contract: Contract, name: str) -> list[str]:
