@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from tomecraft.compiler import diagnostics as dg, loadgen, pipeline
+from tomecraft.compiler.console import UsageError  # noqa: F401 (raised by load_game)
 
 
 class ContentError(Exception):
@@ -25,11 +26,14 @@ class ContentError(Exception):
 
 
 def load_game(game: str, packs: Sequence[str | Path] = ()) -> Any:
-    """The game's compiled data (runtime.definitions.GameData), with `packs` loaded in order.
-    The current content is used, compiled in memory when it changed since `tomecraft build`."""
-    pipeline.game_root(game)  # UsageError for an unknown game
+    """The game's compiled data (runtime.definitions.GameData), with `packs` loaded in order:
+    each a pack folder (relative to the working directory), else the id of a pack shipped with
+    the game (`tomb_party`). The current content is used, compiled in memory when it changed
+    since `tomecraft build`. An unknown game, or a pack that is neither, raises UsageError
+    (the message the command line gives); content that does not check raises ContentError."""
+    folders = pipeline.resolve_packs(packs, [pipeline.game_root(game)])
     reporter = dg.Reporter()
-    data = loadgen.game_data(game, [Path(p) for p in packs], reporter)
+    data = loadgen.game_data(game, folders, reporter)
     if data is None or reporter.errors:
         raise ContentError(reporter)
     return data

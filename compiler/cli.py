@@ -29,7 +29,7 @@ from pathlib import Path  # noqa: E402
 from tomecraft.compiler import diagnostics as dg  # noqa: E402
 from tomecraft.compiler import pipeline  # noqa: E402
 from tomecraft.compiler.console import (  # noqa: E402
-    GuardedOutput, OutputError, UsageError, pack_folder, progress, silence, tell, whole_number)
+    GuardedOutput, OutputError, PACK_HELP, UsageError, pack_folder, progress, silence, tell, whole_number)
 
 FORMATS = ["text", "json", "github", "sarif"]
 
@@ -38,6 +38,15 @@ FORMATS = ["text", "json", "github", "sarif"]
 
 def game_root(game: str) -> Path:
     return pipeline.game_root(game)
+
+
+def resolve_packs(args, games: list[Path]) -> list[Path]:
+    """`args.pack` as pack folders: each a folder that exists, else the id of a pack shipped
+    with one of `games` (a usage error when neither). `args.pack` is set to them too, for the
+    stages that read it (sheets, cards, balance)."""
+    packs = pipeline.resolve_packs(args.pack, games)
+    args.pack = [str(p) for p in packs]
+    return packs
 
 
 def compile_all(targets: list[pipeline.Target], reporter: dg.Reporter, timings=None,
@@ -62,11 +71,12 @@ def compile_all(targets: list[pipeline.Target], reporter: dg.Reporter, timings=N
 
 def cmd_check(args) -> int:
     reporter = dg.Reporter()
-    targets, files = pipeline.check_targets(args.paths, [Path(p) for p in args.pack], reporter)
+    packs = resolve_packs(args, pipeline.game_roots())   # an id: the game that ships it
+    targets, files = pipeline.check_targets(args.paths, packs, reporter)
     games = compile_all(targets, reporter, quiet=args.format != "text")
     for path in files:  # a content file outside any pack, or a mission file
         from tomecraft.compiler import missions
-        missions.check_file(path, reporter, [Path(p) for p in args.pack])
+        missions.check_file(path, reporter, packs)
     if not games and not files and not reporter.errors:
         reporter.add(dg.NO_CONTENT, "nothing was checked: no game content found",
                      _display_path(pipeline.content_root()), 1, 1,
@@ -142,8 +152,8 @@ def cmd_sim(args) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     reporter = dg.Reporter()
-    game_root(args.game)  # an unknown game is a usage error
-    data = loadgen.game_data(args.game, [Path(p) for p in args.pack], reporter)
+    packs = resolve_packs(args, [game_root(args.game)])  # an unknown game is a usage error
+    data = loadgen.game_data(args.game, packs, reporter)
     if data is None:
         print(dg.format_text(reporter))
         return 1
@@ -155,7 +165,7 @@ def cmd_sim(args) -> int:
             raise UsageError(f"--{flag.replace('_', '-')} is not an option of {args.game}")
     for path in args.mission:  # fans' mission files: validated here, passed to the engine as data
         from tomecraft.compiler import missions
-        chosen.append(missions.load_mission(Path(path), reporter, [Path(p) for p in args.pack]))
+        chosen.append(missions.load_mission(Path(path), reporter, packs))
     if reporter.errors:
         print(dg.format_text(reporter))
         return 1
@@ -227,6 +237,7 @@ def cmd_contract(args) -> int:
 
 def cmd_balance(args) -> int:
     from tomecraft.compiler.balance import command
+    resolve_packs(args, [game_root(args.game)])
     return command.run(args, UsageError)
 
 
@@ -301,7 +312,7 @@ def cmd_scenario(args) -> int:
                              "--format are for `scenario run`")
         print(scenarios.format_text(args.paths[0], _engine_of(args.paths[0])))
         return 0
-    return scenarios.run_cli(args.paths, args.format, args.pack)
+    return scenarios.run_cli(args.paths, args.format, args.pack)   # ids: by the scenarios' games
 
 
 def _engine_of(game: str) -> str:
@@ -364,6 +375,9 @@ def _tomecraft_folders() -> list[Path]:
 
 def cmd_sheets(args) -> int:
     from tomecraft.compiler import sheets
+    # an id: a pack shipped with --game; with --all or --mission, with the game that ships it
+    resolve_packs(args, [game_root(args.game)] if args.game and not args.mission
+                  else pipeline.game_roots())
     _printed_outside_content(args)
     return _write_into(args.out, lambda: sheets.run_cli(args))
 
@@ -426,6 +440,7 @@ def version() -> str:
 
 def cmd_cards(args) -> int:
     from tomecraft.compiler.sheets import cards
+    resolve_packs(args, [game_root(args.game)])
     _printed_outside_content(args)
     return _write_into(args.out, lambda: cards.run_cli(args))
 
@@ -470,9 +485,9 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="*", metavar="PATH",
                    help="content/ (default), content/<game>/, a pack folder, a file inside a "
                         "game or a pack, or a mission file")
-    c.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
+    c.add_argument("--pack", action="append", default=[], metavar="PACK", type=pack_folder,
                    help="load this pack on top of its game (repeatable); alone, checks only "
-                        "the pack's game")
+                        "the pack's game" + PACK_HELP)
     c.add_argument("--format", choices=FORMATS, default="text",
                    help="text (default), json, github (workflow annotations) or sarif")
     c.set_defaults(run=cmd_check)
@@ -504,8 +519,8 @@ def parser() -> argparse.ArgumentParser:
                    help="games to play (default 100)")
     s.add_argument("--seed", type=whole_number, default=1, metavar="S",
                    help="the seed of the first game (default 1); same seed, same games")
-    s.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
-                   help="play with this pack (repeatable, in order)")
+    s.add_argument("--pack", action="append", default=[], metavar="PACK", type=pack_folder,
+                   help="play with this pack (repeatable, in order)" + PACK_HELP)
     s.add_argument("--mission", action="append", default=[], metavar="FILE",
                    help="a mission file (Deep Rock Galactic); repeat it with --deep-dive")
     s.add_argument("--deep-dive", action="store_true",
@@ -533,8 +548,9 @@ def parser() -> argparse.ArgumentParser:
                          "scenario files may use")
     sc.add_argument("paths", nargs="+", metavar="PATH",
                     help="scenario files or folders of them (run), or one game id (format)")
-    sc.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
-                    help="load this pack too, after the scenario's own `packs:` (repeatable)")
+    sc.add_argument("--pack", action="append", default=[], metavar="PACK", type=pack_folder,
+                    help="load this pack too, after the scenario's own `packs:` (repeatable)"
+                         + PACK_HELP)
     sc.add_argument("--format", choices=["text", "json"], default="text",
                     help="text (default) or json")
     sc.set_defaults(run=cmd_scenario)
@@ -545,8 +561,8 @@ def parser() -> argparse.ArgumentParser:
     _print_options(sh, "sheets")
     sh.add_argument("--all", action="store_true",
                     help="every game and shipped pack, both languages and formats")
-    sh.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
-                    help="add a pack directory (repeatable)")
+    sh.add_argument("--pack", action="append", default=[], metavar="PACK", type=pack_folder,
+                    help="add a pack (repeatable)" + PACK_HELP)
     sh.add_argument("--edition", choices=["player", "designer"], default="player",
                     help="player (default): rules and references; designer adds the sources "
                          "table and developer notes")
@@ -554,8 +570,8 @@ def parser() -> argparse.ArgumentParser:
 
     cd = sub.add_parser("cards", help="print-and-play cards, tokens and monsters at real size")
     cd.add_argument("--game", required=True, metavar="GAME", help="the game whose cards to lay out")
-    cd.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
-                    help="add a pack directory (repeatable)")
+    cd.add_argument("--pack", action="append", default=[], metavar="PACK", type=pack_folder,
+                    help="add a pack (repeatable)" + PACK_HELP)
     _print_options(cd, "cards")
     cd.set_defaults(run=cmd_cards)
 

@@ -119,15 +119,18 @@ def silence(stream) -> None:
         pass   # not a real file (a test's capture): nothing is flushed at exit
 
 
+# The --pack help of every command that takes one (cli.py, balance/command.py).
+PACK_HELP = ("; PACK is a pack folder, or the id of a pack shipped with the game (tomb_party, "
+             "goo_from_above): a folder of that name here wins")
+
+
 def pack_folder(text: str) -> str:
-    """An argparse type for `--pack DIR`: an existing folder (a usage error otherwise, exit 2,
-    as for a missing path argument; it was a content error, exit 1, under the usage code)."""
+    """An argparse type for `--pack DIR|ID`: a file is a usage error here (exit 2, as for a
+    missing path argument). A name that is no folder may be the id of a pack shipped with the
+    command's game: the command resolves it once it knows the game (pipeline.resolve_pack),
+    and refuses it there when it is neither."""
     path = Path(text)
-    if path.is_dir():
-        return text
-    if path.exists():
+    if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a file, not a pack folder: give the folder "
                                          "that holds the pack's pack.yaml")
-    from tomecraft.compiler.packs import shipped_hint   # only when the folder is missing
-    hint = shipped_hint(text)
-    raise argparse.ArgumentTypeError(f"no pack folder {text}" + (f" ({hint})" if hint else ""))
+    return text

@@ -186,10 +186,11 @@ def _requires_hint(need: str, game: str) -> str:
     game is named as such, a misspelt shipped pack gets the closest, else --pack."""
     from tomecraft.compiler.checks import did_you_mean
     from tomecraft.compiler.fingerprint import project_root
+    from tomecraft.compiler.pipeline import shipped_packs
     folder = shipped_folder(need)
     if folder is not None and folder.parent.parent.name != game:
         return f"{need!r} is a pack for {folder.parent.parent.name}, not {game}: remove it"
-    shipped = sorted(p.name for p in (project_root() / "content" / game / "packs").glob("*/"))
+    shipped = sorted(shipped_packs(project_root() / "content" / game))
     close = did_you_mean(need, shipped)
     return (close + " (the game's shipped packs load by id); else " if close else "") + \
         "pass the required pack with --pack"
@@ -258,12 +259,13 @@ def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game
 def load_order(base_root: Path, folders: list[Path]) -> list[Path]:
     """The pack folders a game with these packs loads, in order: each folder once, the game's
     shipped packs a pack `requires` added, and every pack after the packs it requires."""
-    return requires_first(distinct_folders(folders), base_root / "packs")
+    from tomecraft.compiler.pipeline import shipped_packs
+    return requires_first(distinct_folders(folders), shipped_packs(base_root))
 
 
-def requires_first(folders: list[Path], shipped: Path | None = None) -> list[Path]:
+def requires_first(folders: list[Path], shipped: dict[str, Path] | None = None) -> list[Path]:
     """`folders` in the order given, except that a pack comes after the packs it `requires`:
-    those among `folders`, and the game's shipped packs (folders of `shipped`) it names but
+    those among `folders`, and the game's shipped packs (`shipped`, by id) it names but
     `folders` lack. The order of --pack options, or a PATH before its --pack, made a clean pair
     fail with 'not loaded before it' and cascade (B's `replace: true` found nothing, A's
     entity was 'already defined'); `sim --pack P` with P requiring tomb_party said tomb_party
@@ -281,9 +283,9 @@ def requires_first(folders: list[Path], shipped: Path | None = None) -> list[Pat
             return
         seen.add(folder)
         for need in needs[folder]:
-            if need not in by_id and shipped is not None and (shipped / need / "pack.yaml").is_file():
-                by_id[need] = shipped / need
-                needs[shipped / need] = _id_and_requires(shipped / need)[1]
+            if need not in by_id and shipped and need in shipped:
+                by_id[need] = shipped[need]
+                needs[shipped[need]] = _id_and_requires(shipped[need])[1]
             if need in by_id:
                 place(by_id[need])
         ordered.append(folder)

@@ -122,6 +122,68 @@ def in_repo_packs(base_root: Path) -> list[Path]:
     return sorted(p.parent for p in (base_root / "packs").glob("*/pack.yaml"))
 
 
+def shipped_packs(base_root: Path) -> dict[str, Path]:
+    """The packs shipped with a game, by id (the folder's name under content/<game>/packs/):
+    the one way a shipped pack is named, by `requires:` in a pack.yaml, by `--pack ID`, by a
+    scenario's `packs:` and by the Python API's `packs=`."""
+    return {p.name: p for p in in_repo_packs(base_root)}
+
+
+def resolve_pack(given: str | Path, games: list[Path], relative_to: Path | None = None) -> Path:
+    """The pack folder `given` names: a folder that exists (relative to the working directory,
+    or to `relative_to`: a scenario file's folder) wins; else the id of a pack shipped with one
+    of `games` (their content/<game>/ folders), as `requires:` names one. Anything else is a
+    usage error (a file; a folder that is not there, with the packs `games` ship and the
+    closest of them), never a diagnostic at a line and column of a file that does not exist."""
+    from tomecraft.compiler import names
+    path = Path(given) if relative_to is None else relative_to / given
+    if path.is_dir():
+        return path
+    text = str(given)
+    if path.exists():
+        raise UsageError(f"{text} is a file, not a pack folder: give the folder that holds the "
+                         "pack's pack.yaml")
+    found = [shipped[text] for root in games
+             if text in (shipped := shipped_packs(root))] if names.is_identifier(text) else []
+    if len(found) == 1:
+        return found[0]
+    if found:   # one id shipped with two games, and the game not said (`check --pack ID`)
+        raise UsageError(f"{text!r} is a pack shipped with several games ("
+                         + ", ".join(p.parent.parent.name for p in found)
+                         + "): give its folder, or a path that says which game it is for")
+    raise UsageError(_no_such_pack(text, games))
+
+
+def _no_such_pack(text: str, games: list[Path]) -> str:
+    """Why `text` names no pack: the packs `games` ship (the closest first), or where a
+    shipped pack a path into content/ meant is, or the game a shipped pack is really for."""
+    from tomecraft.compiler.checks import did_you_mean
+    from tomecraft.compiler.packs import shipped_folder
+    which = games[0].name if len(games) == 1 else "any game"
+    message = f"no pack folder {text}, and no pack of that id is shipped with {which}"
+    ids = sorted({pack_id for root in games for pack_id in shipped_packs(root)})
+    folder = shipped_folder(text)
+    if folder is not None and folder.parent.name == "packs":
+        game = folder.parent.parent
+        if any(game.resolve() == root.resolve() for root in games):
+            # `content/clank_catacombs/packs/tomb_party` from a folder with no content/
+            return (f"{message.split(',')[0]} (`{folder.name}` is shipped with tomecraft: name "
+                    f"it by its id, {folder.name}, or give its folder, {folder})")
+        if folder.name not in ids:
+            return f"{message}: {folder.name!r} is a pack for {game.name}, not {which}"
+    close = did_you_mean(Path(text).name, ids)
+    if len(games) == 1:
+        listed = f"{which}'s shipped packs: {', '.join(ids)}" if ids else f"{which} ships no packs"
+    else:
+        listed = f"shipped packs: {', '.join(ids)}" if ids else "no game ships packs"
+    return f"{message}" + (f"; {close}" if close else "") + f" ({listed})"
+
+
+def resolve_packs(given, games: list[Path]) -> list[Path]:
+    """`resolve_pack` of each of `given`, in order."""
+    return [resolve_pack(one, games) for one in given]
+
+
 # --- what a path given to `check` means ------------------------------------------------------
 
 @dataclass
@@ -160,7 +222,7 @@ def pack_target(pack: Path, reporter: dg.Reporter) -> Target | None:
         reporter.add(dg.NO_CONTENT, f"pack is for {game!r}, which is not a game tomecraft has",
                      packs.doc_display(doc), mark.line, mark.column, f"games: {known}")
         return None
-    shipped = {p.name: p for p in in_repo_packs(root)}
+    shipped = shipped_packs(root)
     requires = doc.data.get("requires")   # `requires: 1` is the schema's to report, not a loop's
     required = [shipped[need] for need in (requires if isinstance(requires, list) else [])
                 if isinstance(need, str) and need in shipped and shipped[need].resolve() != pack.resolve()]

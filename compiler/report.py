@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.model import Game
@@ -17,7 +18,7 @@ def gaps(games: list[Game]) -> list[dict]:
                 continue
             seen.add(key)
             base = {"game": game.id, "pack": entity.pack, "kind": entity.kind, "id": entity.id,
-                    "file": entity.display, "line": entity.line}
+                    "file": _shown(entity.display), "line": entity.line}
             source = entity.data.get("source")
             if source in ("public", "approximation"):
                 rows.append({**base, "source": source, "field": "",
@@ -27,6 +28,21 @@ def gaps(games: list[Game]) -> list[dict]:
             for field, note in sorted((entity.data.get("approximations") or {}).items()):
                 rows.append({**base, "source": "approximation", "field": field, "note": note})
     return rows
+
+
+def _shown(display: str) -> str:
+    """A fact's file as the user should see it: relative to the working directory when inside
+    it (packs.display_path); a file of the shipped content outside it (tomecraft installed
+    from a wheel, run from a fan's folder) as `content/<game>/...`, the path inside the
+    installed package, not the full site-packages path; any other file as given."""
+    from tomecraft.compiler.pipeline import content_root
+    path = Path(display)
+    if not path.is_absolute():
+        return display
+    try:
+        return str(Path("content") / path.resolve().relative_to(content_root().resolve()))
+    except ValueError:
+        return display
 
 
 def format_text(rows: list[dict]) -> str:

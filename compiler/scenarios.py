@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler import loader, loadgen, packs as packs_mod
+from tomecraft.compiler.console import UsageError
 
 _PATH = re.compile(r"^(setup|steps|expect)(?:\[(\d+)\])?: ")
 # a setup failure may name the entry inside setup ("setup.teams[0].backpack: ...", or
@@ -90,12 +91,16 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     if problem is not None:
         where, message = problem
         return Outcome(shown, name, [(doc.mark(where).line, message)])
-    # `packs: [path, ...]`: packs the scenario needs, relative to the scenario file
+    # `packs: [path, ...]`: packs the scenario needs, relative to the scenario file, or the
+    # ids of packs shipped with its game
     packs = data.get("packs") or []
     if not isinstance(packs, list) or not all(isinstance(p, str) for p in packs):
         return Outcome(shown, name, [(doc.mark(("packs",)).line,
-                                      "`packs` must be a list of pack directories")])
-    pack_dirs = [(path.parent / p).resolve() for p in packs]
+                                      "`packs` must be a list of pack directories or shipped pack ids")])
+    try:
+        pack_dirs = [_scenario_pack(path.parent, p, game).resolve() for p in packs]
+    except UsageError as err:
+        return Outcome(shown, name, [(doc.mark(("packs",)).line, str(err))])
     pack_dirs += [p.resolve() for p in _of_game(extra_packs, game) if p.resolve() not in pack_dirs]
     missing = [p for p in pack_dirs if not (p / "pack.yaml").is_file()]
     if missing:
@@ -118,6 +123,31 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     for failure in failures:
         outcome.failures.append((doc.mark(_failure_path(failure, data.get("setup") or {})).line, failure))
     return outcome
+
+
+def _scenario_pack(folder: Path, given: str, game: str) -> Path:
+    """A `packs:` entry: a folder relative to the scenario file's, else the id of a pack shipped
+    with the scenario's game (pipeline.resolve_pack; a UsageError when neither)."""
+    from tomecraft.compiler import pipeline
+    try:
+        games = [pipeline.game_root(game)]
+    except UsageError:   # an unknown game: said at `game:` when the game is loaded
+        games = []
+    return pipeline.resolve_pack(given, games, relative_to=folder)
+
+
+def _played_games(files: list[Path]) -> list[Path]:
+    """content/<game>/ of each known game the scenario files play (the games a `--pack` id is
+    looked up in)."""
+    from tomecraft.compiler import pipeline
+    known = {root.name: root for root in pipeline.game_roots()}
+    played = []
+    for path in files:
+        doc = loader.load(path, dg.Reporter(), str(path))   # memoized: run_file reads it free
+        game = doc.data.get("game") if doc is not None and isinstance(doc.data, dict) else None
+        if isinstance(game, str) and game in known and known[game] not in played:
+            played.append(known[game])
+    return played
 
 
 def _check_packs_are_played(extra_packs: list[Path], files: list[Path]) -> None:
@@ -270,8 +300,10 @@ def run_cli(paths: list[str], fmt: str = "text", packs: list[str] = ()) -> int:
     files = scenario_files(paths)
     if not files:
         raise UsageError("no scenario files (*.yaml, *.yml) in " + ", ".join(paths))
-    _check_packs_are_played([Path(pack) for pack in packs], files)
-    outcomes = [run_file(p, [Path(pack) for pack in packs]) for p in files]
+    from tomecraft.compiler import pipeline
+    packs = pipeline.resolve_packs(packs, _played_games(files))   # an id: shipped with a game played
+    _check_packs_are_played(packs, files)
+    outcomes = [run_file(p, packs) for p in files]
     if fmt == "json":
         print(dg.json_controls(json.dumps(
             [{"file": o.file, "name": o.name, "ok": o.ok,

@@ -137,6 +137,10 @@ def test_the_installed_package_is_the_wheel_not_a_checkout(env, fan):
     (["scenario", "run", "camp.yaml"], "1 passed, 0 failed"),
     (["scenario", "run", "camp.yaml", "--pack", "mud_caves"], "1 passed, 0 failed"),
     (["report", "gaps", "--game", "the_cave"], "approximations"),
+    # the shipped packs by their ids, as the README names them
+    (["sim", "clank_catacombs", "--pack", "tomb_party", "--games", "1", "--players", "5"],
+     "clank_catacombs: 1 games"),
+    (["check", "--pack", "goo_from_above"], "0 errors, 0 warnings"),
     (["schema"], '"title": "tomecraft pack manifest (pack.yaml)"'),
     (["contract", "the_cave"], "Events it fires"),
     (["sim", "the_cave", "--pack", "mud_caves", "--games", "2", "--usage"], "usage (entities"),
@@ -178,6 +182,41 @@ def test_mistakes_are_reported_from_outside_too(env, fan):
     proc = tc(env, fan, "check", "broken_pack", "--format", "json")
     assert proc.returncode == 1
     assert [d["code"] for d in json.loads(proc.stdout)["diagnostics"]] == ["TC-P003"]
+
+
+def test_report_gaps_names_the_shipped_files_inside_the_package(env, fan):
+    """From a wheel every fact's file was its full site-packages path."""
+    proc = tc(env, fan, "report", "gaps", "--game", "the_cave", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    files = {row["file"] for row in json.loads(proc.stdout)["gaps"]}
+    assert files and all(f.startswith("content/the_cave/") for f in files), sorted(files)[:3]
+
+
+def test_an_unknown_pack_is_a_usage_error_naming_the_shipped_packs(env, fan):
+    proc = tc(env, fan, "sim", "clank_catacombs", "--pack", "tomb_prty")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "did you mean `tomb_party`? (clank_catacombs's shipped packs: tomb_party)" in proc.stderr
+
+
+def test_the_python_api_takes_shipped_pack_ids_and_says_a_missing_folder_plainly(env, fan):
+    """`packs=['mud_caves']` from another folder was a ContentError at `mud_caves:1:1:`."""
+    code = ("from tomecraft.compiler.api import UsageError, load_game\n"
+            "game = load_game('clank_catacombs', packs=['tomb_party'])\n"
+            "print(any(i.startswith('party_') for table in game.kinds.values() for i in table))\n"
+            "try:\n"
+            "    load_game('the_cave', packs=['mud_caves'])\n"
+            "except UsageError as err:\n"
+            "    print(err)\n")
+    elsewhere = fan / "elsewhere"
+    elsewhere.mkdir(exist_ok=True)
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    environment["TOMECRAFT_CACHE"] = str(fan / ".cache")
+    proc = subprocess.run([str(env / "python"), "-c", code], cwd=elsewhere, env=environment,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "True", "no pack folder mud_caves, and no pack of that id is shipped with the_cave "
+        "(the_cave ships no packs)"]
 
 
 def test_the_python_api_from_outside(env, fan):
@@ -261,8 +300,9 @@ def test_the_user_cache_is_never_relative_to_the_fans_folder(tmp_path, monkeypat
      ["balance", "clank_catacombs", "--pack", "content/clank_catacombs/packs/tomb_party"]),
 ])
 def test_a_readme_path_into_the_shipped_content_names_the_installed_folder(env, fan, given, argv):
-    """The README's tour and balance example run in a clone; from a wheel, it says, such a
-    path is a usage error naming the folder it is installed in."""
+    """The README's tour runs in a clone; from a wheel, it says, a path into the shipped content
+    is a usage error naming the folder it is installed in (a shipped pack's id, the README's
+    balance example, needs no path: test_commands_work_from_a_fans_folder)."""
     proc = tc(env, fan, *argv)
     assert proc.returncode == 2 and proc.stdout == ""
     installed = Path(proc.stderr.rstrip().rstrip(")").rsplit(" ", 1)[-1])

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.console import pack_folder, progress, tell, whole_number, write_atomic
+from tomecraft.compiler.console import PACK_HELP, pack_folder, progress, tell, whole_number, write_atomic
 
 
 MAX_GAMES = 1_000_000  # per player count: 10**12 ended in a MemoryError (an internal error)
@@ -12,8 +12,8 @@ MAX_GAMES = 1_000_000  # per player count: 10**12 ended in a MemoryError (an int
 
 def add_arguments(b) -> None:
     b.add_argument("game", help="the game id, e.g. clank_catacombs")
-    b.add_argument("--pack", action="append", default=[], metavar="DIR", type=pack_folder,
-                   help="a pack to compare against the base game (repeatable)")
+    b.add_argument("--pack", action="append", default=[], metavar="PACK", type=pack_folder,
+                   help="a pack to compare against the base game (repeatable)" + PACK_HELP)
     b.add_argument("--games", type=whole_number, default=200,
                    help="paired games per player count (default 200)")
     b.add_argument("--players", action="append", type=whole_number, default=[], metavar="N",
@@ -60,7 +60,7 @@ def run(args, usage_error) -> int:
         tell(dg.format_text(reporter))
         return 1
     if not packs:
-        raise usage_error("balance compares the base game with packs: give --pack DIR")
+        raise usage_error("balance compares the base game with packs: give --pack PACK (a folder, or a shipped pack's id)")
     # --players 2 --players 2 played every game twice: duplicated samples, false significance
     players = tuple(dict.fromkeys(args.players)) or (data.players["default"],)
     sweep = getattr(sim.engine_module(data), "BALANCE_SWEEP", ())

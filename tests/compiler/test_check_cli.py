@@ -353,20 +353,21 @@ def test_tomecraft_works_from_any_directory(tmp_path):
     assert not (tmp_path / "generated").exists()
 
 
-@pytest.mark.parametrize("argv, folder", [
-    (["check", "dungeontology"], "content/dungeontology"),
-    (["check", "content/dungeontology/"], "content/dungeontology"),
-    (["sim", "clank_catacombs", "--pack", "tomb_party", "--games", "1"],
-     "content/clank_catacombs/packs/tomb_party"),
+@pytest.mark.parametrize("argv, folder, said", [
+    (["check", "dungeontology"], "content/dungeontology", "give its folder"),
+    (["check", "content/dungeontology/"], "content/dungeontology", "give its folder"),
+    (["sim", "clank_catacombs", "--pack", "content/clank_catacombs/packs/tomb_party", "--games", "1"],
+     "content/clank_catacombs/packs/tomb_party", "name it by its id, tomb_party, or give its folder"),
 ])
 def test_a_shipped_game_or_pack_named_from_a_fans_folder_says_where_it_is(
-        argv, folder, tmp_path, monkeypatch, capsys):
+        argv, folder, said, tmp_path, monkeypatch, capsys):
     """From a folder of their own a newcomer has no content/: `check dungeontology` and
-    `--pack tomb_party` said only that there is no such folder."""
+    `--pack content/.../tomb_party` said only that there is no such folder. (`--pack
+    tomb_party`, the pack's id, now loads it: test_packs_by_id.py.)"""
     monkeypatch.chdir(tmp_path)
-    assert cli.main(argv) != 0
+    assert cli.main(argv) == 2
     out, err = capsys.readouterr()
-    assert f"is shipped with tomecraft: give its folder, {REPO / folder}" in out + err, (out, err)
+    assert f"is shipped with tomecraft: {said}, {REPO / folder}" in out + err, (out, err)
 
 
 def test_an_unrecognized_argument_says_tomecraft_once_and_how_options_repeat(capsys):
