@@ -204,6 +204,21 @@ def test_a_step_the_rules_cannot_take_is_refused_not_crashed(step, says):
     assert len(problems) == 1 and says in problems[0], problems
 
 
+def test_a_scenario_names_an_unlabelled_card_by_its_id_when_it_is_the_only_one():
+    """`equipment: [crossbow]` then `relic: crossbow` was a KeyError ('no card labelled'); a
+    whole row written `{stacks: {...}}` alone was refused as a 'play' answer (only `cards`
+    marked a whole-row answer). Two cards of one id still need a label, and the error says so."""
+    from tomecraft.runtime.engines.dm_crawl_decks.scenario import run_scenario
+    setup = {"equipment": ["crossbow"], "resources": {"ammo": 1}, "tokens": {"strength": 2},
+             "columns": [["orc"], ["slime#x"], ["slime#y"]], "main_deck": 2, "events_off": True}
+    steps = [{"do": "battle", "column": 0,
+              "choose": [{"stacks": {"strength": 2}}, {"do": "relic", "id": "crossbow"}, "orc"]}]
+    expect = [{"zone": {"orc": "graveyard"}}, {"resources": {"ammo": 0}}, {"tokens": {"strength": [1, 1]}}]
+    assert run_scenario(GAME, {"setup": setup, "steps": steps, "expect": expect}) == []
+    problems = run_scenario(GAME, {"setup": setup, "steps": [], "expect": [{"zone": {"slime": "exploration"}}]})
+    assert len(problems) == 1 and "4 cards are 'slime': label the one meant (`slime#a`)" in problems[0], problems
+
+
 def test_a_scenario_sets_a_relic_sideways_and_expects_hp_max_and_token_counts():
     from tomecraft.runtime.engines.dm_crawl_decks.scenario import run_scenario
     setup = {"equipment": ["lucky_coin#C"], "sideways": ["C"], "hp": 3, "hp_max": 6,

@@ -32,7 +32,15 @@ steps:  {do: turn} | {do: turns, count} | {do: start_turn} | {do: action, action
         those offered (Trail Rations' `2` flips perception: strength 0, agility 1, ...);
         a battle row's plays are answered one at a time ({card: label}, {attr, size}, then
         {do: done}) or as one answer for the whole row: {cards: [labels], stacks: {attribute:
-        size}} (or {cards, attr, size})
+        size}} (either may be left out; or {cards, attr, size});
+        the other decisions' answers: action {do: battle, column} | {do: short_rest} | ...;
+        event {event: label|null} (null skips), relic {relic: label}, first_label true|false
+        (L45), cleanup {cash: resource} (every loot of a kind) | {loot: label} | {cash: null}
+        (stop), return {return: label|null}, long_rest_tokens {flip: attribute|each},
+        short_rest_token {flip: attribute}, round_order {first: rest|reset} (L109),
+        spare_return {spare_to: column|null}, level_up {attribute}, relic_<window> {do: relic,
+        id: label} | {do: done}, a card target: its label; a card or relic with no label is
+        named by its id when it is the only one
 expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
         | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}}
         | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]}
@@ -206,21 +214,44 @@ class Scenario:
             self.labels[label] = card
         return card
 
+    def of_id(self, ident) -> list:
+        """Every card of the game with this id."""
+        s = self.engine.state
+        cards = [c for zone in PILES for c in getattr(s, zone)] + [c for col in s.columns for c in col]
+        return [c for c in cards + [c for r in s.rows for c in r.enemy + r.player]
+                if isinstance(c, Card) and c.id == ident]
+
+    def named(self, answer):
+        """A scripted answer with an unlabelled card named by its id (the only one) in the
+        name decisions give it (`crossbow#7`)."""
+        if isinstance(answer, dict):
+            return {k: self.named(v) for k, v in answer.items()}
+        if isinstance(answer, str) and answer not in self.labels:
+            same = self.of_id(answer)
+            return repr(same[0]) if len(same) == 1 else answer
+        return answer
+
     def ref(self, label: str):
-        if label not in self.labels:
-            raise KeyError(f"no card labelled {label!r}")
-        return self.labels[label]
+        """The card a step or expectation names: by its label, else by its id when the game
+        holds exactly one card of that id (`equipment: [crossbow]`, then `relic: crossbow`)."""
+        if label in self.labels:
+            return self.labels[label]
+        same = self.of_id(label)
+        if len(same) == 1:
+            return same[0]
+        raise KeyError(f"no card labelled {label!r}" + (
+            f"; {len(same)} cards are {label!r}: label the one meant (`{label}#a`)" if same else ""))
 
 
 def _expand_row(choice) -> list:
     """A whole row written as one choice, {cards: [...], stacks: {attribute: size}} (or the
     short {cards, attr, size}), becomes the engine's one-play-at-a-time choices."""
-    if not (isinstance(choice, dict) and "cards" in choice):
+    if not (isinstance(choice, dict) and ("cards" in choice or "stacks" in choice)):
         return [choice]
     stacks = dict(choice.get("stacks") or {})
     if choice.get("attr"):
         stacks[choice["attr"]] = choice.get("size", 1)
-    return [{"card": c} for c in choice["cards"]] + \
+    return [{"card": c} for c in choice.get("cards") or []] + \
         [{"attr": a, "size": k} for a, k in stacks.items()] + [{"do": "done"}]
 
 

@@ -80,13 +80,15 @@ class AnswerAgent(ScriptedAgent):
     def choose(self, key, options, view=None):
         if not self.choices:
             return super().choose(key, options, view)       # its ScriptError: none left
-        want = self.choices[0]
+        want = self.choices[0] = self.sc.named(self.choices[0])
         try:
             return super().choose(key, options, view)
         except ScriptError:
             self.refuse(key, want, list(options))
 
     def forced(self, key, option) -> None:
+        if self.choices:
+            self.choices[0] = self.sc.named(self.choices[0])
         want = self.choices[0] if self.choices else None
         if isinstance(want, dict) and isinstance(option, dict) and want and set(want) <= set(option) \
                 and not self.matches(key, want, option):
