@@ -1,8 +1,10 @@
-"""Deep Rock Galactic's verbs that act on a space or a target (`place`, `destroy`, `retrieve`,
-`forbid_move`; `deal`, `push`, `scare`, `inflict`...) used where play hands the effect none:
-an event card's `place platform 1; destroy wall` was clean in `check` and stopped the sim at its
-first draw ("place platform: no space chosen", "destroy: no area"); a `deal` with no target
-changed nothing. What each effect is handed is the engine's (SITE_CONTEXT in
+"""Deep Rock Galactic's verbs that act on a space, a target or the acting dwarf (`place`,
+`destroy`, `retrieve`, `forbid_move`; `deal`, `push`, `scare`, `inflict`...; `move`, `pay ammo`,
+`raise_shield`...) used where play hands the effect none: an event card's `place platform 1;
+destroy wall` was clean in `check` and stopped the sim at its first draw ("place platform: no
+space chosen", "destroy: no area"); a `deal` with no target changed nothing, a monster's special
+(run with no dwarf) stopped the sim on `raise_shield`, and a `push` in a monster's bang (whose
+target is the dwarf it attacks) moved nothing. What each effect is handed is the engine's (SITE_CONTEXT in
 runtime/engines/deep_rock_galactic/contract.py); a keyword's body is read where it is called."""
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from tomecraft.dsl import nodes as n
 
 def check_spaces(game: Game, reporter: dg.Reporter) -> None:
     from tomecraft.runtime.engines.deep_rock_galactic.contract import (
-        NATIVE_ABILITIES, RUN_NATIVE_ABILITIES, SITE_CONTEXT)
+        NATIVE_ABILITIES, NO_DWARF, RUN_NATIVE_ABILITIES, SITE_CONTEXT)
     for entity in game.all():
         for site in entity.effects:
             rel = site.path[len(entity.path):]
@@ -28,7 +30,7 @@ def check_spaces(game: Game, reporter: dg.Reporter) -> None:
                 if ability_id in NATIVE_ABILITIES and ability_id not in RUN_NATIVE_ABILITIES:
                     continue        # printed, carried out by the engine as its own action
                 key = f"dwarf.abilities.{ability_id}"
-            given = frozenset(SITE_CONTEXT.get(key, ()))
+            given = frozenset(SITE_CONTEXT.get(key, ())) | (set() if key in NO_DWARF else {"you"})
             for node, verb in _unhanded(game, site.ast, given, frozenset()):
                 _report(entity, site, node, verb, reporter)
 
@@ -37,24 +39,25 @@ def _unhanded(game: Game, node, given: frozenset, seen: frozenset):
     """(call, verb) for each verb under `node` that play runs without what it acts on; a
     keyword's call is reported for the verb inside it."""
     from tomecraft.runtime.engines.deep_rock_galactic.contract import (
-        CONTEXT_VERBS, IT_EVENTS, SPACE_EVENTS)
+        CONTEXT_VERBS, DWARF_IT_EVENTS, DWARF_RESOURCES, IT_EVENTS, SPACE_EVENTS)
     if isinstance(node, n.On):
         if node.event in SPACE_EVENTS and "at" not in given:
             return          # heard only by an effect lying on a space: never runs here
-        inner = set(given) - {"target_obj", "target"}
+        inner = set(given) - {"target_obj", "target", "dwarf_target", "dwarf_it"}
         if "at" in given:
             inner.add("origin")         # ranges and areas from where it lies
         if node.event == "struck":
             inner.add("at")             # the struck space
-        if node.event in IT_EVENTS:
-            inner.add("target")         # what the event happened to
+        if node.event in IT_EVENTS:     # what the event happened to
+            inner.add("dwarf_it" if node.event in DWARF_IT_EVENTS else "target")
         given = frozenset(inner)
     elif isinstance(node, (n.Target, n.Each)):
-        given = given | {"target"}
+        given = given | _bound(node)
     if isinstance(node, n.Call):
         needs = CONTEXT_VERBS.get(node.verb)
         if needs is not None and not given & set(needs[1]) and not (
-                node.verb == "place" and "target_obj" in given and _first_name(node) == "flame"):
+                node.verb == "place" and "target_obj" in given and _first_name(node) == "flame") and not (
+                node.verb in ("pay", "gain") and _first_name(node) not in DWARF_RESOURCES):
             yield node, node.verb
         site = game.keyword_sites.get(node.verb)
         if site is not None and site.ast is not None and node.verb not in seen:
@@ -68,6 +71,20 @@ def _unhanded(game: Game, node, given: frozenset, seen: frozenset):
                     yield from _unhanded(game, child, given, seen)
 
 
+def _bound(node) -> set:
+    """What a `target` or `each` block binds: a dwarf (`target dwarf`, `each dwarf` as `it`,
+    `each player` as `you`, engine.select) or a monster; another selector kind, either."""
+    kind = node.selector.kind
+    dwarf = "dwarf_target" if isinstance(node, n.Target) else "dwarf_it"
+    if kind in ("player", "opponent", "other_player"):
+        return {dwarf, "you"} if isinstance(node, n.Each) else {dwarf}
+    if kind == "dwarf":
+        return {dwarf}
+    if kind == "monster":
+        return {"target"}
+    return {"target", dwarf}
+
+
 def _first_name(call: n.Call) -> str:
     arg = call.args[0] if call.args else None
     return ".".join(arg.parts) if isinstance(arg, n.Name) else ""
@@ -75,7 +92,8 @@ def _first_name(call: n.Call) -> str:
 
 _WORDS = {"throwable.effect": "a throwable's effect", "monster.on_kill": "a monster's on_kill",
           "monster.special": "a monster's special", "monster.bang": "a monster's bang",
-          "monster.teeth": "a monster's teeth", "weapon.modes": "a weapon's fire modes",
+          "monster.teeth": "a monster's teeth",
+          "weapon.modes": "a weapon's fire modes",
           "weapon.overclocked": "a weapon's overclocked mode",
           "dwarf.abilities.sentry_gun": "the sentry_gun ability"}
 
@@ -87,8 +105,11 @@ def _report(entity, site, node, verb: str, reporter: dg.Reporter) -> None:
     field = ".".join(str(p) for p in site.path[len(entity.path):])
     where = [_WORDS.get(k, k) for k, given in SITE_CONTEXT.items() if set(given) & set(takes)]
     where += ["an `on struck:` trigger (the struck space)"] if "at" in takes else []
-    where += ["a `target` or `each` block, or a trigger on what an event happened to"] \
-        if "target" in takes else []
+    where += ["every effect but a monster's special"] if "you" in takes else []
+    where += ["a `target monster` or `each monster` block, or a trigger on what an event "
+              "happened to a monster"] if "target" in takes else []
+    where += ["a `target dwarf` block"] if "dwarf_target" in takes else []
+    where += ["an `each dwarf` block, or an `on dwarf_enters:` trigger"] if "dwarf_it" in takes else []
     line, column = entity.doc.effect_position(site.path, node.pos.line, node.pos.column)
     reporter.add(dg.GAME_RULE, f"`{verb}`{through} acts on {what}, and play hands the "
                  f"{entity.kind} {entity.id!r} ({field}) none here: {outcome}",

@@ -70,10 +70,28 @@ def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
                          "result": f"{value}" + (f" {text['to_graveyard']}" if zero else "")})
     ctx["examples"] = examples
     ctx["descend"] = [fill(p, values) for p in text["descend"]]
-    ctx["board_text"] = [fill(p, values) for p in text["board"]]
+    loot = text["loot_cleanup"] if loot_is_two_n_minus_one(game) else text["loot_cleanup_other"]
+    ctx["board_text"] = [fill(p, values) for p in text["board"]] + [loot]
     ctx["rules"] = [{"name": name_of(r, lang), "mark": notes.mark(r, lang),
                      "value": rule_value_text(game, r, lang, _value(r.data.get("value"), lab))} for r in sheet_rules(game, notes)]
     return _finish(ctx, game, lang, notes, "rules_title")
+
+
+def loot_is_two_n_minus_one(game: Game) -> bool:
+    """"n loot cards of a kind give 2n - 1" (L244) sums up the `loot_of` keyword: true only
+    while every loot card's effect is `loot_of` its own resource (a pack's loot card may say
+    something else)."""
+    loot = [e for e in game.of_kind("event_card") if e.data.get("card_type") == "loot"]
+    return bool(loot) and all(_is_loot_of(e) for e in loot)
+
+
+def _is_loot_of(card: Entity) -> bool:
+    site = site_at(card, ("effect",))
+    stmts = getattr(site.ast, "stmts", ()) if site is not None else ()
+    if len(stmts) != 1 or not isinstance(stmts[0], n.Call) or stmts[0].verb != "loot_of":
+        return False
+    args = stmts[0].args
+    return len(args) == 1 and isinstance(args[0], n.Name) and args[0].parts == (card.data.get("resource"),)
 
 
 def _value(value, lab: dict) -> str:

@@ -309,3 +309,23 @@ def test_the_cooperative_summary_names_its_score_and_prints_no_seat_means():
     text = sim.format_summary(sim.run(GAME, games=2, seed=1))
     assert "mission score (100 a success, 0 a failure): min" in text
     assert "seat means" not in text and "\n  scores:" not in text
+
+
+def test_fewer_pickups_than_flare_spaces_fill_spaces_drawn_at_random_the_same_per_seed():
+    """Rulebook L217: the pickups go face down at random on the flare-stick (`?`) spaces; with
+    3 pickups for 4 spaces (deep_shaft) the empty one is any of the 4, not always the last in
+    order. The draw is the game's seeded one: the same seed fills the same spaces."""
+    mission, reporter = _mission(FAN / "deep_shaft.yaml")
+    assert mission is not None, reporter.diagnostics
+
+    def filled(seed: str):
+        rng = Rng(seed)
+        engine = setup(GAME, 2, rng, [RandomAgent(rng.fork("a"))] * 2, {"mission": mission})
+        return frozenset(engine.state.pickups)
+
+    from tomecraft.runtime.engines.deep_rock_galactic.engine import parse_map
+    flares = {h for h, c in parse_map(mission["map"]).items() if c == "?"}
+    layouts = {filled(f"p{i}") for i in range(12)}
+    assert all(len(f) == 3 and f < flares for f in layouts)
+    assert len(layouts) > 1
+    assert filled("p3") == filled("p3")

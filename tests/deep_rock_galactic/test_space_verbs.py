@@ -3,7 +3,9 @@ effects (a thrown card's landing space, a killed monster's space, the sentry's, 
 of `on struck`): a designer's event card `place platform 1; destroy wall` was clean in `check`
 and stopped the sim at its first draw ("no space chosen", "destroy: no area"). `deal`, `push`,
 `scare`, `inflict`... act on a target: with none (an event card's bare `deal bullet 2`) they
-changed nothing. check refuses each such verb where play hands it nothing, at the verb, in
+changed nothing; so did `push` in a monster's bang (its target is a dwarf), and a monster's
+special, run with no dwarf, stopped the sim on `raise_shield` (and `move`, `pay ammo`...
+changed nothing). check refuses each such verb where play hands it nothing, at the verb, in
 every kind; where play hands it (or a `target`/`each` block binds it), it stays clean."""
 from __future__ import annotations
 
@@ -49,6 +51,20 @@ REFUSED = {
                                  'deck: event, event_kind: spawning, count: 2, effect: "deal explosive 2; '
                                  'push 1; inflict stunned; forbid_move"}\n',
                                  ["deal", "push", "inflict", "forbid_move"]),
+    # a monster's special runs with no dwarf (monsters.py): `raise_shield` stopped the sim
+    # (no dwarf's space), `move`, `pay ammo`, `take_damage` changed nothing
+    "monster's special, dwarf verbs": (
+        f'monsters:\n  - {{id: grunt, replace: true, name: {{zh: 战士异虫, en: Grunt}}, {A}, '
+        'creature: grunt, order: 1, hp: 2, attack_range: 1, move: 2, attack_dice: 1, '
+        'attack_die: monster_die, moves_toward: dwarf, attacks: true, '
+        'special: "raise_shield; move 1; pay ammo 1 -> take_damage 1"}\n',
+        ["raise_shield", "move", "pay", "take_damage"]),
+    # a bang's target is the dwarf it attacks: `push` and `scare` move only monsters
+    "monster's bang, monster verbs": (
+        f'monsters:\n  - {{id: grunt, replace: true, name: {{zh: 战士异虫, en: Grunt}}, {A}, '
+        'creature: grunt, order: 1, hp: 2, attack_range: 1, move: 2, attack_dice: 1, '
+        'attack_die: monster_die, moves_toward: dwarf, attacks: true, bang: "push 1; scare 1"}\n',
+        ["push", "scare"]),
     "weapon upgrade": (f'weapon_upgrades:\n  - {{id: drill_bit, name: {{zh: 钻头, en: Drill bit}}, {A}, '
                        'fits: [primary], count: 1, effect: "on attack_rolled: destroy wall"}\n', ["destroy"]),
 }
@@ -85,4 +101,16 @@ pickups:
   - {{id: nut, name: {{zh: 坚果, en: Nut}}, {A}, needs_pickaxe: true, effect: "on struck: place platform 1"}}
 event_cards:
   - {{id: quake, name: {{zh: 地震, en: Quake}}, {A}, deck: event, event_kind: spawning, count: 2, effect: "each monster where size() == 1: deal explosive 1; target monster where size() == 1: push 1"}}
+""") == []
+
+
+def test_dwarf_verbs_where_play_hands_a_dwarf_stay_clean(tmp_path):
+    """A monster's special reaching a dwarf through a `target dwarf` block or `each player`,
+    or using the team's supply; a bang's own dwarf (take_damage, inflict) and its blast (deal);
+    an event card's dwarf (move, pay ammo, raise_shield on the dwarf's space)."""
+    assert check(tmp_path, f"""
+monsters:
+  - {{id: grunt, replace: true, name: {{zh: 战士异虫, en: Grunt}}, {A}, creature: grunt, order: 1, hp: 2, attack_range: 1, move: 2, attack_dice: 1, attack_die: monster_die, moves_toward: dwarf, attacks: true, special: "target dwarf: take_damage 1; each player: become stunned; pay morkite 1 -> gain gold 1", bang: "take_damage 1; inflict knocked_over", teeth: "deal explosive 1"}}
+event_cards:
+  - {{id: quake, name: {{zh: 地震, en: Quake}}, {A}, deck: event, event_kind: spawning, count: 2, effect: "pay ammo 1 -> move 2; raise_shield"}}
 """) == []

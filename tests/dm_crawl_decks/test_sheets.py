@@ -94,3 +94,32 @@ def test_a_packs_board_counts_agree_with_their_nouns(tmp_path):
     rules = next(s for s in SHEETS["dm_crawl_decks"] if s.name == "rules")
     en = text(render_html(g, rules, "en"))
     assert "Start with 1 gold and 2 attribute tokens; draw 1 relic and keep 1;" in en
+
+
+def _rules_with_loot(tmp_path, effect: str) -> dict:
+    """The rules sheet of the base plus a pack adding one loot card whose effect is `effect`."""
+    tmp_path.mkdir()
+    (tmp_path / "pack.yaml").write_text("id: loot_pack\ngame: dm_crawl_decks\nversion: '1'\n")
+    (tmp_path / "content.yaml").write_text(
+        "event_cards:\n  - id: bonus_gold_loot\n    name: {zh: 额外金币战利品, en: Bonus Gold Loot}\n"
+        "    source: approximation\n    note: \"A test's loot card.\"\n    card_type: loot\n"
+        f"    after_use: loot\n    resource: gold\n    count: 2\n    effect: \"{effect}\"\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT / "content" / "dm_crawl_decks", [tmp_path], reporter)
+    assert g is not None and not reporter.errors, dg.format_text(reporter)
+    rules = next(s for s in SHEETS["dm_crawl_decks"] if s.name == "rules")
+    return {lang: text(render_html(g, rules, lang)) for lang in ("zh", "en")}
+
+
+def test_the_two_n_minus_one_summary_shows_only_while_every_loot_card_is_loot_of_its_resource(tmp_path):
+    """L244's "n of a kind give 2n - 1" sums up `loot_of`: a pack's loot card gaining 3 gold
+    makes it false, so the sheet says the neutral sentence; one more `loot_of gold` keeps it."""
+    base = {lang: text(page("rules", lang)) for lang in ("zh", "en")}
+    assert "n张获得2n−1个资源" in base["zh"] and "give 2n - 1" in base["en"]
+    other = _rules_with_loot(tmp_path / "a", "gain gold 3")
+    assert "2n" not in other["zh"] and "2n" not in other["en"]
+    assert "各按其效果获得资源" in other["zh"] and "each giving what its effect says" in other["en"]
+    wrong_kind = _rules_with_loot(tmp_path / "b", "loot_of food")      # a gold card cashing food
+    assert "2n" not in wrong_kind["en"]
+    same = _rules_with_loot(tmp_path / "c", "loot_of gold")
+    assert "give 2n - 1" in same["en"] and "n张获得2n−1个资源" in same["zh"]

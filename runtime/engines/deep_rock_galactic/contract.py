@@ -42,38 +42,53 @@ NATIVE_ABILITIES = {"sentry_gun": "sentry", "platform_gun": "platforms", "ziplin
                     "shield_generator": "shield", "power_drill": "move", "drill_attack": "attack",
                     "grappling_hook": "move", "flare_shot": "flare"}
 RUN_NATIVE_ABILITIES = ("sentry_gun",)
-# What an effect is handed besides its dwarf, by where it stands (verbs.py reads it): `at`, the
-# space it acts at; `origin`, the centre of its area; `target_obj`, the creature a shot or a
-# throw is aimed at; `target`, a creature bound as the target; `self`, the monster whose effect
-# it is. A thrown card gets its landing space and aim (equipment.throw), a killed monster's
-# on_kill its space (combat.py), a shot its target (combat.fire, actions.py), the Sentry Gun's
-# ability the sentry's space (equipment.sentry), a monster's die faces the dwarf it attacks
-# (combat.py). Every other effect gets none: an event or Rock and Stone card, a pickup, an
-# upgrade. Inside an effect, a `target` or `each` block binds a target, a trigger on an event
-# of IT_EVENTS binds what it happened to, a trigger of an effect with `at` is handed it as
-# `origin` too, and `on struck` the struck space as `at` (triggers.py).
+# What an effect is handed, by where it stands (verbs.py reads it): `you`, the acting dwarf;
+# `at`, the space it acts at; `origin`, the centre of its area; `target_obj`, the creature a shot
+# or a throw is aimed at; `target`, a monster bound as the target; `dwarf_target`, a dwarf bound
+# as the target; `self`, the monster whose effect it is. Every effect has its dwarf but those of
+# NO_DWARF (a monster's special: monsters.py runs it with none). A thrown card gets its landing
+# space and aim (equipment.throw), a killed monster's on_kill its space (combat.py), a shot its
+# target (combat.fire, actions.py), the Sentry Gun's ability the sentry's space
+# (equipment.sentry), a monster's die faces the dwarf it attacks (combat.py). Every other effect
+# gets its dwarf only: an event or Rock and Stone card, a pickup, an upgrade. Inside an effect, a
+# `target` block binds a target (a dwarf's or a monster's by its selector), `each` binds `it`
+# (a dwarf as `dwarf_it`; `each player` makes it `you`), a trigger on an event of IT_EVENTS
+# binds what it happened to (the dwarf of DWARF_IT_EVENTS), a trigger of an effect with `at` is
+# handed it as `origin` too, and `on struck` the struck space as `at` (triggers.py).
 # compiler/game_checks/drg_spaces.py refuses a verb of CONTEXT_VERBS where it has none.
 SITE_CONTEXT = {"throwable.effect": ("at", "origin", "target_obj"),
                 "monster.on_kill": ("origin", "self"), "monster.special": ("self",),
-                "monster.bang": ("target", "self"), "monster.teeth": ("target", "self"),
+                "monster.bang": ("dwarf_target", "self"), "monster.teeth": ("dwarf_target", "self"),
                 "weapon.modes": ("target_obj",), "weapon.overclocked": ("target_obj",),
                 **{f"dwarf.abilities.{a}": ("at",) for a in RUN_NATIVE_ABILITIES}}
+NO_DWARF = ("monster.special",)
 IT_EVENTS = ("monster_activated", "monster_placed", "monster_moved", "monster_enters",
              "dwarf_enters", "monster_attacks", "killed", "damaged", "attacked")
+DWARF_IT_EVENTS = ("dwarf_enters",)
 # verb -> (what it acts on, in words; what it can act on; what play does without it).
 # `place flame` also goes round a shot's target (Flaming Ground, L790-808); a monster's own
-# `deal` is its blast (the Exploder, L1087).
+# `deal` is its blast (the Exploder, L1087). `push`, `scare` and `deal` move or hurt monsters
+# only: a dwarf target (a monster's bang or teeth) is not one. `pay` and `gain` need the dwarf
+# only for a dwarf's own resources (DWARF_RESOURCES; without one, `pay` is never met and
+# `gain` puts ammo in the team's supply).
 _STOPS, _NOTHING = "the sim would stop here", "it would change nothing"
+_DWARF = "the acting dwarf"
 CONTEXT_VERBS = {"place": ("a space", ("at", "origin"), _STOPS),
                  "destroy": ("the area around a space", ("origin",), _STOPS),
                  "retrieve": ("the area around a space", ("origin",), _STOPS),
                  "forbid_move": ("the area around a space", ("origin",), _NOTHING),
-                 "deal": ("a target creature", ("target", "self"), _NOTHING),
-                 "deal_ignoring_resistance": ("a target creature", ("target",), _NOTHING),
-                 "push": ("a target creature", ("target",), _NOTHING),
-                 "scare": ("a target creature", ("target", "target_obj"), _NOTHING),
-                 "place_around_target": ("a target creature", ("target",), _NOTHING),
-                 "inflict": ("a target creature", ("target",), _NOTHING)}
+                 "deal": ("a target monster", ("target", "self"), _NOTHING),
+                 "deal_ignoring_resistance": ("a target monster", ("target",), _NOTHING),
+                 "push": ("a target monster", ("target",), _NOTHING),
+                 "scare": ("a target monster", ("target", "target_obj"), _NOTHING),
+                 "place_around_target": ("a target creature", ("target", "dwarf_target", "dwarf_it"), _NOTHING),
+                 "inflict": ("a target creature", ("target", "dwarf_target", "dwarf_it"), _NOTHING),
+                 "raise_shield": ("a space or " + _DWARF, ("at", "origin", "you"), _STOPS),
+                 **{verb: (_DWARF, ("you",), _NOTHING) for verb in ("move", "attack", "become", "pay", "gain")},
+                 **{verb: (_DWARF + " or a target dwarf", ("you", "dwarf_target"), _NOTHING)
+                    for verb in ("take_damage", "heal", "draw_rock_and_stone", "draw_throwable",
+                                 "draw_event", "overclock", "revive")}}
+DWARF_RESOURCES = ("actions", "ammo", "secondary_ammo")
 # What `sim --usage` must not count as an effect to run (runtime/usage.py).
 NATIVE_RECORDS = tuple(sorted(set(NATIVE_ABILITIES) - set(RUN_NATIVE_ABILITIES)))
 

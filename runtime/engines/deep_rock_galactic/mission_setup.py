@@ -37,9 +37,11 @@ def setup(data, players: int, rng, agents, options: dict, log: bool = False) -> 
     pickups = [name for name, n in sorted(mission["pickups"].items()) for _ in range(n)]
     rng.shuffle(pickups)
     per_hidden = int(engine.rules["v18_pickups_per_hidden_segment"])
-    for h in sorted(h for h, c in cells.items() if c == "?"):
-        if pickups:
-            st.pickups[h] = [pickups.pop(), False]
+    flares = sorted(h for h, c in cells.items() if c == "?")
+    if len(pickups) < len(flares):       # which flare-stick spaces stay empty is random too
+        rng.shuffle(flares)              # (L217); drawn only then: all filled, the order is moot
+    for h in flares[:len(pickups)]:
+        st.pickups[h] = [pickups.pop(), False]
     st.segment_pool = [dict(t) for t in plain(engine.rules["hidden_segment_pool"])]
     rng.shuffle(st.segment_pool)                  # drawn at random from the 8 tiles (L196)
     for group in hx.components(cells, {"h"}):

@@ -431,5 +431,7 @@ class Verbs(DamageVerbs):
     def raise_shield(self, ctx) -> None:
         """Shield Generator (L724-732): the shield's 7 spaces around where it was placed."""
         at = ctx.info.get("at", ctx.info.get("origin"))
+        if at is None and not isinstance(ctx.you, Dwarf):
+            raise EffectError("raise_shield: no space and no dwarf")   # refused by check
         self.e.shield = tuple(at) if at is not None else ctx.you.pos
 

@@ -88,9 +88,12 @@ class Campus:
             who.dooms_hidden.append(st.doom_deck.pop())
         row = st.alert_card.rows[st.alert_filled - 1]
         normal = row.normal_per_player * st.players
-        if st.reserve_students >= normal:       # refill only if the reserve has enough
-            st.reserve_students -= normal
-            st.bag["normal"] += normal
+        if self.rules.get("g29_refill_short_reserve", "what_is_there") == "what_is_there":
+            normal = min(normal, st.reserve_students)   # 若后备区足够 (L1259): as at L357
+        elif st.reserve_students < normal:
+            normal = 0
+        st.reserve_students -= normal
+        st.bag["normal"] += normal
         omega = min(row.omega, st.reserve_omega)
         st.reserve_omega -= omega
         st.bag["omega"] += omega

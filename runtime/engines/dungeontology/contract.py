@@ -41,7 +41,7 @@ SCHOLAR_EVENTS = ("stealth_value", "stealth_failed", "card_played", "spy_alert",
 LASTING = ("on", "set")
 # The rule entities whose value the engine reads; the others document decisions it has built in,
 # so a pack may not set their value (compiler/game_checks/dungeontology.py).
-READ_RULES = ("c2_caste_column", "g13_penalty_after_panic")   # read with the base default
+READ_RULES = ("c2_caste_column", "g13_penalty_after_panic", "g29_refill_short_reserve")   # read with the base default
 # What play hands an effect besides its scholar (engine.ctx): the region tile concerned as
 # ctx.self to a region's and a token's effects, a scheme card's (the player's region) and a
 # doom card's reveal; a skill, an intern's or a doom card's lasting effect get the scholar
