@@ -38,9 +38,10 @@ def add_arguments(b) -> None:
 
 
 def run(args, usage_error) -> int:
-    from tomecraft.compiler import balance, loadgen, parallel
+    from tomecraft.compiler import balance, loadgen, parallel, pipeline
     from tomecraft.compiler.balance import report as report_mod
     from tomecraft.runtime import sim
+    pipeline.game_root(args.game)   # an unknown game is a usage error (exit 2), as for `sim`
     if args.games < 1:
         raise usage_error("--games must be at least 1")
     if not 0 <= args.workers <= parallel.MAX_WORKERS:   # 1000 forked 1000 processes at once
@@ -132,8 +133,9 @@ def _dask(address: str, workers: int, usage_error):
     if not address:
         raise usage_error("--dask needs a scheduler address (tcp://host:8786) or 'local'")
     if address == "local":
+        import logging      # a Ctrl-C's cancelled batches were logged as warnings, with no use
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=None, silence_logs=logging.ERROR)
         return Client(cluster), cluster
     try:
         return Client(address), None

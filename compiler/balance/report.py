@@ -33,7 +33,7 @@ def to_text(report: dict) -> str:
              f"seed {report['seed']}"]
     for n, block in report["by_players"].items():
         base, pack = block["base"], block["pack"]
-        lines.append(f"\n{n} players")
+        lines.append(f"\n{players_label(n)}")
         lines.append(f"  game length   {base['mean_rounds']:.2f} -> {pack['mean_rounds']:.2f} rounds")
         lines.append(f"  mean score    {base['mean_score']:.2f} -> {pack['mean_score']:.2f}")
         lines.append("  win rate      " + "  ".join(
@@ -43,7 +43,8 @@ def to_text(report: dict) -> str:
             lines.append("  by role       " + "  ".join(
                 f"{k} {base['win_rate_by_role'].get(k, 0) * 100:.0f}%->{v * 100:.0f}%"
                 for k, v in pack["win_rate_by_role"].items()))
-        lines.append("  ends          " + ", ".join(f"{k} {v}" for k, v in pack["ends"].items()))
+        if told_ends(pack["ends"]):      # The Cave's engine tells no end: no line of blanks
+            lines.append("  ends          " + ends_text(pack["ends"]))
         flagged = [c for c in block["comparisons"] if c["flagged"]]
         lines.append(f"  differences ({len(block['comparisons'])} tested, "
                      f"{len(flagged)} significant after Holm's correction):")
@@ -61,6 +62,19 @@ def to_text(report: dict) -> str:
         for label, s in block["sweep"].items():
             lines.append(f"  {label}: win rate {s['any_win_rate'] * 100:.0f}%")
     return dg.escape_controls("\n".join(lines))   # a --pack folder named with ESC[2J...
+
+
+def players_label(n) -> str:
+    return "1 player" if str(n) == "1" else f"{n} players"
+
+
+def told_ends(ends: dict) -> bool:
+    """Whether the engine said how any game ended (its result's `end`; "" when it does not)."""
+    return any(ends)
+
+
+def ends_text(ends: dict) -> str:
+    return ", ".join(f"{k or 'not told'} {v}" for k, v in ends.items())
 
 
 def _p(p: float) -> str:
@@ -82,6 +96,7 @@ def to_html(report: dict) -> str:
     return env.get_template("balance.html.j2").render(
         report=report, plots=plots, packs=report_packs(report),
         pack_names=[dg.escape_controls(Path(p).name) for p in report["packs"]], p_text=_p,
+        players_label=players_label, told_ends=told_ends, ends_text=ends_text,
         text_of=lambda c: _interval(c, c["name"].startswith(("win", "lift"))))
 
 
@@ -108,7 +123,7 @@ def _plots(report: dict, n: str, block: dict) -> dict[str, str]:
         bins = _bins(values)
         ax.hist(base[key], bins=bins, alpha=0.55, label="base game", color="#4c72b0")
         ax.hist(pack[key], bins=bins, alpha=0.55, label="with the packs", color="#dd8452")
-        ax.set_title(f"{title}, {n} players")
+        ax.set_title(f"{title}, {players_label(n)}")
         ax.set_xlabel(unit)
         ax.set_ylabel("games" if key == "rounds" else "players")
         ax.legend()
@@ -130,7 +145,7 @@ def _plots(report: dict, n: str, block: dict) -> dict[str, str]:
         ax.axhline(0, color="#888", linewidth=0.8)
         ax.set_xlabel("take rate with the packs (% of player-games)")
         ax.set_ylabel("win-rate lift (points)")
-        ax.set_title(f"Entities: how often taken, and how takers fare ({n} players)")
+        ax.set_title(f"Entities: how often taken, and how takers fare ({players_label(n)})")
         ax.legend()
         fig.tight_layout()
         out["lift"] = _svg(fig)

@@ -9,10 +9,11 @@ process and keeps it; what comes back is plain data (records), never code or def
 """
 from __future__ import annotations
 
+import itertools
 import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import lru_cache
 from multiprocessing import get_context
@@ -85,8 +86,13 @@ def wins(result: dict, players: int) -> list[bool]:
 
 # --- schedulers ------------------------------------------------------------------------------
 
+CHUNK = 10          # games per batch at most: a Deep Rock Galactic game takes ~0.2 s, so a
+                    # batch of 50 left a big run's bar blank for 20 s; a batch costs ~1 ms more
+IN_FLIGHT = 4       # batches per worker handed out ahead: the rest are sent as these finish
+
+
 def chunks(indices: list[int], workers: int) -> list[tuple[int, ...]]:
-    size = max(1, min(50, len(indices) // max(1, workers * 4)))
+    size = max(1, min(CHUNK, len(indices) // max(1, workers * 4)))
     return [tuple(indices[i:i + size]) for i in range(0, len(indices), size)]
 
 
@@ -101,11 +107,23 @@ def run_local(batches: list[Batch], workers: int, tick: Callable[[int], None]) -
     results: dict[int, list] = {}
     pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"),
                                initializer=_leave_interrupts_to_the_parent)
+    # A window of batches, refilled as they finish: submitting all of them at once (40,000
+    # for --games 1000000) took seconds before the first game and held every future in memory.
+    waiting = iter(enumerate(batches))
+    running: dict = {}
+
+    def send(count: int) -> None:
+        for i, b in itertools.islice(waiting, count):
+            running[pool.submit(play_batch, b)] = i
     try:
-        futures = {pool.submit(play_batch, b): i for i, b in enumerate(batches)}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            tick(len(batches[futures[future]].indices))
+        send(workers * IN_FLIGHT)
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                i = running.pop(future)
+                results[i] = future.result()
+                tick(len(batches[i].indices))
+            send(len(done))
     except BaseException:
         _stop_now(pool)
         raise
@@ -143,13 +161,27 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
 def run_dask(batches: list[Batch], client, tick: Callable[[int], None]) -> list[list]:
     """The same batches on a Dask distributed cluster (`client` is a distributed.Client)."""
     from distributed import as_completed as dask_completed
-    futures = client.map(play_batch, batches, pure=False)
-    order = {f.key: i for i, f in enumerate(futures)}
+    # a window as in run_local: mapping every batch at once sent one graph of 12 MiB (Dask
+    # warned about it) and an interrupt waited for all of it to be cancelled
+    window = max(1, sum(client.nthreads().values())) * IN_FLIGHT
+    waiting = iter(enumerate(batches))
+    order: dict = {}
     results: dict[int, list] = {}
-    for future in dask_completed(futures):
-        i = order[future.key]
+
+    def send(count: int) -> list:
+        sent = []
+        for i, b in itertools.islice(waiting, count):
+            future = client.submit(play_batch, b, pure=False)
+            order[future.key] = i
+            sent.append(future)
+        return sent
+    running = dask_completed(send(window))
+    for future in running:      # on Ctrl-C the command closes the client: nothing more is sent
+        i = order.pop(future.key)
         results[i] = future.result()
         tick(len(batches[i].indices))
+        for more in send(1):
+            running.add(more)
     return [results[i] for i in range(len(batches))]
 
 
@@ -166,6 +198,7 @@ class Progress:
 
     def extend(self, more: int) -> None:
         self.total += more
+        self(0)
 
     def __call__(self, games: int) -> None:
         self.done += games
@@ -175,8 +208,10 @@ class Progress:
         rate = self.done / elapsed if elapsed > 0 else 0.0
         left = (self.total - self.done) / rate if rate else 0.0
         filled = int(30 * self.done / max(1, self.total))
+        speed = f"  {rate:.1f} games/s  {duration(left)} left " if self.done else \
+            "  starting... "        # drawn at once: the first batch may take seconds
         self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} games"
-                          f"  {rate:.1f} games/s  {left:.0f}s left ")
+                          f"{speed}")
         self.stream.flush()
 
     def close(self) -> float:
@@ -184,3 +219,15 @@ class Progress:
         if self.on:
             self.stream.write("\n")
         return elapsed
+
+
+def duration(seconds: float) -> str:
+    """`45s`, `12m 05s`, `3h 20m`, `57d 14h`: a big run's time left (4977772s said little)."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m {s % 60:02d}s"
+    if s < 86400:
+        return f"{s // 3600}h {s % 3600 // 60:02d}m"
+    return f"{s // 86400}d {s % 86400 // 3600:02d}h"

@@ -11,3 +11,7 @@ __all__ = ["Engine", "majority", "new_state", "play_game", "run_scenario", "scor
 # in `stats` are for tests, not for the summary.
 FINISHED_LABEL = "back at base at the end"
 SUMMARY_STATS = ()
+
+# Decisions whose answer may be a free-form equipment mapping, not only one of the options
+# (rules.check_answer checks it): the Python API holds other answers to the options.
+FREE_ANSWERS = frozenset({"loadout", "re_equip", "camp_exchange"})
