@@ -97,3 +97,19 @@ def test_drg_any_hits(clank):   # noqa: ARG001 (the fixture is shared)
     weapons = _text(_game("deep_rock_galactic"), "weapons", "en")
     assert "if there are any hits in the roll, it becomes Frozen" in weapons
     assert "if there are hits in the roll" not in weapons
+
+
+@pytest.mark.parametrize("lang,cost,defeat,column", [
+    ("en", "Cost: 3 skill", "Defeat: 3 combat", "3 skill"),
+    ("zh", "花费：3技能点", "击败：3战斗力", "3技能点")])
+def test_clank_costs_say_what_is_spent(clank, lang, cost, defeat, column):
+    """Print-and-play cards and the card list read 'Skill 3' ('技能点 3'): a cost reads
+    'Cost: 3 skill', a monster's 'Defeat: 3 combat'."""
+    from tomecraft.compiler.sheets import cards
+    from tomecraft.compiler.sheets import Footnotes
+    stats = [s for page in cards.pages(clank, lang, Footnotes()) for c in page["cards"]
+             for s in c["stats"]]
+    assert cost in stats and defeat in stats
+    assert not any(s.startswith(("Skill ", "技能点 ", "Combat ", "战斗力 ")) for s in stats)
+    lines = _text(clank, "cards", lang).splitlines()
+    assert column in lines
