@@ -113,3 +113,14 @@ def test_clank_costs_say_what_is_spent(clank, lang, cost, defeat, column):
     assert not any(s.startswith(("Skill ", "技能点 ", "Combat ", "战斗力 ")) for s in stats)
     lines = _text(clank, "cards", lang).splitlines()
     assert column in lines
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_drg_monster_sheet_does_not_repeat_its_title(lang):
+    """The monster sheet's one section was headed with the page's own title."""
+    from tomecraft.compiler import sheets
+    game = _game("deep_rock_galactic")
+    sheet = next(s for s in sheets.SHEETS[game.id] if s.name == "monsters")
+    page = sheets.render_html(game, sheet, lang)
+    title = re.search(r"<h1>(.*?)</h1>", page).group(1)
+    assert title not in re.findall(r"<h2>(.*?)</h2>", page)
