@@ -299,7 +299,9 @@ _EXAMPLES = {
     "an effect cannot start with `;`": ["; draw 1"],
     "`:` or `{` must follow the condition or name": ["if x draw 1", "on play draw 1"],
     "a block opened with `{` is not closed": ["if x { draw 1", "choose { a | b"],
-    "`choose` needs at least two options separated by `|`": ["choose { draw 1 }"],
+    # "choose { a } | { b }" stops where "choose { a }" does: the message shows the form
+    "`choose` needs at least two options inside one pair of braces, separated by `|`: "
+    "`choose { draw 1 | gain gold 2 }`": ["choose { draw 1 }", "choose { draw 1 } | { draw 2 }"],
     "an operator is missing its right-hand side": ["if x >=: draw 1", "require a and"],
 }
 

@@ -75,6 +75,9 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         elif isinstance(value, (int, float)) and data.get(label.get("unit")) in game.vocab.names:
             # `unit: FIELD`: the count of what FIELD names ("Attack dice 1 × Explosive die")
             stats.append(f"{words} {value} × {game.vocab.text_of(data[label['unit']], lang)}")
+        elif isinstance(value, (int, float)) and isinstance(label.get("says"), dict):
+            # a sentence with the number in it: "Cost: 3 skill", not "Skill 3"
+            stats.append(_text(label["says"], lang).replace("{n}", str(value)))
         elif isinstance(value, (int, float)):
             stats.append(f"{words} {value}")
     details = _details(game, entity, lang)

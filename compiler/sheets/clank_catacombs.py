@@ -276,8 +276,9 @@ def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
                     effects.append({"label": own["fields"][field_name], "text": text})
             tags = [own["tags"][t] for t in ("companion", "danger", "dragon_attack", "never_discarded") if d.get(t)]
             cost = d.get("defeat_cost") if card_type == "monster" or d.get("defeat_cost") else d.get("cost", "")
-            if card_type != "monster" and d.get("defeat_cost"):   # the Goblin, in the Skill column
-                cost = fill(own["cost_in_combat"], {"n": cost})    # of the reserve: "2 combat"
+            if cost is not None and cost != "":   # the cell says what is spent: "3 skill", and
+                combat = card_type == "monster" or d.get("defeat_cost")  # the Goblin "2 combat"
+                cost = fill(own["cost_in_combat" if combat else "cost_in_skill"], {"n": cost})
             rows.append({"name": name_of(c, lang), "mark": notes.mark(c, lang),
                          "after_use": after_use_text(game, c, lang),
                          "count": d.get("per_deck") or d.get("count", ""),

@@ -187,17 +187,67 @@ def _scoped_triggers(block: n.Block, scope: str) -> n.Block:
 _EN_HELD = re.compile(r"the number of (.+?) you hold( \([^)]*\))?")   # "...idols you hold (robots included)"
 _ZH_LEFT = re.compile(r"(.+?)剩余的(.+?)[數数]")           # "供应区剩余的小秘密标记数"
 _ZH_HELD = re.compile(r"你持有的(.+?)[數数]((?:（[^）]*）)?)")   # "你持有的黄金猴像数（含金猴机器人）"
+# "你手中未打出的牌数": things with one modifier at most ("最高的一颗骰的命中数" is another shape)
+_ZH_IN = re.compile(r"(.+?中)(?:的)?([^的]+(?:的[^的]+)??)(?:的)?[數数]量?")
+
+
+def _zh_count(count: str) -> tuple[str, str, str, str] | None:
+    """A Chinese count's text split as a person says how many there are: who or where, the
+    verb, the things, a remark: "供应区剩余的小秘密标记数" -> ("供应区", "還剩", "小秘密标记",
+    ""), "你持有的黄金猴像数（含金猴机器人）" -> ("你", "持有", "黄金猴像", "（含…）"),
+    "你手中未打出的牌数" -> ("你手中", "有", "未打出的牌", ""); None for another shape."""
+    left = _ZH_LEFT.fullmatch(count)
+    if left:
+        return left.group(1), "還剩", left.group(2), ""
+    held = _ZH_HELD.fullmatch(count)
+    if held:
+        return "你", "持有", held.group(1), held.group(2)
+    inside = _ZH_IN.fullmatch(count)
+    if inside:
+        return inside.group(1), "有", inside.group(2), ""
+    return None
 
 
 def _zh_some(count: str) -> str:
     """A count said to be above zero, as a person says it: "供应区还有小秘密标记" for
-    "供应区剩余的小秘密标记数多于0", "你持有黄金猴像（含金猴机器人）" for "...数至少为1";
-    "" for a count of another shape."""
-    left = _ZH_LEFT.fullmatch(count)
-    if left:
-        return f"{left.group(1)}還有{left.group(2)}"
-    held = _ZH_HELD.fullmatch(count)
-    return f"你持有{held.group(1)}{held.group(2)}" if held else ""
+    "供应区剩余的小秘密标记数多于0", "你持有黄金猴像（含金猴机器人）" for "...数至少为1",
+    "你手中还有未打出的牌"; "" for a count of another shape."""
+    parts = _zh_count(count)
+    if parts is None:
+        return ""
+    where, verb, things, remark = parts
+    if verb == "還剩" or (verb == "有" and things.startswith("未")):
+        verb = "還有"
+    return f"{where}{verb}{things}{remark}"
+
+
+def _zh_measure(things: str) -> str:
+    """The measure word a count of `things` takes when the vocabulary gives none here."""
+    if things.endswith(("牌", "卡")):
+        return "張"
+    return "位" if things.endswith(("玩家", "對手", "对手", "學者", "学者")) else "個"
+
+
+def _zh_how_many(count: str, op: str, number: str, measure: str = "") -> str:
+    """A Chinese count against a number, said as how many there are: "你手中至少有3张未打出
+    的牌", "供应区至少还剩2个囚犯标记", "你持有的宝藏不到2个", "出牌区中至少有2张伙伴牌",
+    not "……的数量至少为2"; "" for a count of another shape."""
+    parts = _zh_count(count)
+    if parts is None or not number.isdigit():
+        return ""
+    where, verb, things, remark = parts
+    m = measure or _zh_measure(things)
+    if (op, number) in (("==", "0"), ("<", "1"), ("<=", "0")):
+        none = {"有": "沒有", "還剩": "沒有剩餘的", "持有": "未持有"}[verb]
+        return f"{where}{none}{things}{remark}"
+    if op == "<":
+        said = {"有": "" if "的" in things else "的", "還剩": "剩餘的", "持有": "持有的"}[verb]
+        return f"{where}{said}{things}{remark}不到{number}{m}"
+    form = {">=": "{w}至少{v}{n}{m}{t}", "<=": "{w}至多{v}{n}{m}{t}",
+            ">": "{w}{v}超過{n}{m}{t}", "==": "{w}恰好{v}{n}{m}{t}"}.get(op)
+    if form is None:
+        return ""
+    return form.format(w=where, v=verb, n=number, m=m, t=things) + remark
 
 
 # Every Traditional character the renderer's fixed phrases use, with its Simplified form.
@@ -210,7 +260,7 @@ TO_SIMPLIFIED = str.maketrans({
     "資": "资", "區": "区", "狀": "状", "態": "态", "條": "条", "指": "指", "況": "况",
     "擲": "掷", "結": "结", "總": "总", "號": "号", "擁": "拥", "執": "执", "處": "处",
     "這": "这", "們": "们", "邊": "边", "來": "来", "遠": "远", "進": "进", "達": "达",
-    "還": "还",
+    "還": "还", "過": "过", "餘": "余",
 })
 
 
@@ -435,9 +485,7 @@ class _Renderer:
         if isinstance(s, n.Each):
             return self.each(s)
         if isinstance(s, n.Target):
-            sel = self.selector(s.selector, "one")
-            body = self.body(s.body)
-            return f"選擇{sel}作為目標：{body}" if zh else f"choose {sel} as the target: {body}"
+            return self.target(s)
         if isinstance(s, n.During):
             scope = self.name_text(s.scope, prefer="scope")
             body = self.body(s.body)
@@ -458,6 +506,36 @@ class _Renderer:
         if isinstance(s, n.Choose):
             return self.choose(s)
         raise TypeError(f"not a statement: {s!r}")
+
+    def target(self, s: n.Target) -> str:
+        """`target S: body`. A body that names the target refers back to it as a person does:
+        "choose a card in the discard pile and trash it", "choose an opponent: that opponent
+        discards ..." ("選擇…，移除該牌"), not "choose ... as the target: trash the target".
+        A body that acts on the target without naming it (a weapon's damage) keeps "as the
+        target", which says what the damage hits."""
+        sel = self.selector(s.selector, "one")
+        if not any(isinstance(x, n.Name) and x.head == "target" for x in n.walk(s.body)):
+            body = self.body(s.body)
+            return f"選擇{sel}作為目標：{body}" if self.zh else f"choose {sel} as the target: {body}"
+        kind = self.kind_text(s.selector.kind)
+        saved = self.env.get("target")
+        self.env["target"] = _TARGET_MARK
+        try:
+            body = self.body(s.body)
+        finally:
+            if saved is None:
+                self.env.pop("target", None)
+            else:
+                self.env["target"] = saved
+        if self.zh:
+            that = "該牌" if kind.endswith("牌") else "該" + kind
+            body = body.replace(_TARGET_MARK, that)
+            return f"選擇{sel}，{'再' if body.startswith('選擇') else ''}{body}"
+        body = _refer_back(body, kind, s.selector.kind in _PLAYER_KINDS)
+        if body.startswith(("that ", "choose ")) or " and " in sel or "; " in body:
+            joiner = ", then " if body.startswith("choose ") else ": "
+            return f"choose {sel}{joiner}{body}"
+        return f"choose {sel} and {body}"
 
     def repeat(self, s: n.Repeat) -> str:
         """`repeat C: body`. A count that is not a number is named by a letter and defined
@@ -504,7 +582,11 @@ class _Renderer:
             event = self.name_text(s.event, prefer="event")
         inner = _Renderer(self.vocab, self.lang, self.env, self.depth, s.event, False,
                           self.letters)
-        if s.where is not None:
+        clause = event.endswith(_ZH_CLAUSE_ENDS)
+        folded = self.fold_event(s, event) if s.where is not None else ""
+        if folded:
+            event = folded
+        elif s.where is not None:
             where = inner.expr(s.where)
             event += f"，若{where}" if self.zh else f", if {where}"
         body = inner.body(s.body)
@@ -513,9 +595,51 @@ class _Renderer:
         # Move action: you may ..."). An event named as a window ("pre-battle", "战斗轮")
         # keeps its colon: "Pre-battle, add 1" would not read.
         if self.zh:
-            return f"{event}{'，' if event.endswith(_ZH_CLAUSE_ENDS) else '：'}{body}"
+            return f"{event}{'，' if clause else '：'}{body}"
         first = event.split(" ", 1)[0].lower()
         return f"{event}{', ' if first in _EN_CLAUSE_STARTS else ': '}{body}"
+
+    def fold_event(self, s, event: str) -> str:
+        """A trigger whose condition gives the type of the event's own subject, said in the
+        trigger: "whenever you gain a prisoner token" ("每获得一个囚犯标记时"), not "whenever
+        you gain a token, if that token's type is prisoner"; "when a Magic scheme card is
+        played". "" when the condition is of another shape or the event's text does not name
+        the subject."""
+        cond = s.where
+        if not (isinstance(cond, n.BinOp) and cond.op == "==" and isinstance(cond.left, n.Name)
+                and cond.left.head == "event" and isinstance(cond.right, n.Name)
+                and len(cond.right.parts) == 1 and len(cond.left.parts) in (2, 3)):
+            return ""
+        events = getattr(s, "events", None) or (s.event,)
+        if len(events) != 1 or not hasattr(self.vocab, "event_fields"):
+            return ""
+        fields = self.vocab.event_fields(events[0])
+        attr = cond.left.parts[-1]
+        kinds = getattr(self.vocab, "kinds", {})
+        if len(cond.left.parts) == 3:       # event.token.token_type: a field of the subject
+            kind = fields.get(cond.left.parts[1])
+            spec = (kinds.get(kind) or {}).get("fields", {}).get(attr) if kind else None
+            if not isinstance(spec, dict) or not str(spec.get("x-tomecraft", "")).startswith(
+                    "term:"):
+                return ""
+        else:                               # event.card_type: the subject's own type
+            term = fields.get(attr)
+            kind = next((k for k in sorted(kinds) if any(
+                isinstance(f, dict) and f.get("x-tomecraft") == f"term:{term}"
+                for f in (kinds[k].get("fields") or {}).values())), None) if term else None
+        if kind is None or cond.right.head not in getattr(self.vocab, "names", {}):
+            return ""
+        noun, value = self.kind_text(kind), self.name_text(cond.right.head)
+        if self.zh:
+            if noun not in event:
+                return ""
+            typed = value if value.endswith((noun, noun[-1])) else value + noun
+            return event.replace(noun, typed, 1)
+        said = re.search(r"\b(an?) " + re.escape(noun) + r"\b", event)
+        if said is None:
+            return ""
+        typed = value if value.lower().endswith(noun.lower()) else f"{value} {noun}"
+        return event[:said.start()] + f"{article(typed)} {typed}" + event[said.end():]
 
     def choose(self, s: n.Choose) -> str:
         # `choose { require C; A | require not C; B }` says "if C, A; otherwise, B".
@@ -641,8 +765,13 @@ class _Renderer:
         if isinstance(e, n.Count):
             return self.count(e.selector)
         if isinstance(e, n.Any_):
-            sel = self.selector(e.selector, "one")
-            return f"有{sel}" if zh else f"there is {sel}"
+            if zh:   # "出牌区中有伙伴牌", not "有出牌区中一张是伙伴牌的卡牌"
+                zone = self.name_text(e.selector.zone, prefer="zone") + "中" \
+                    if e.selector.zone else ""
+                where = self.where(e.selector.where) if e.selector.where is not None else ""
+                kind = self.kind_text(e.selector.kind)
+                return f"{zone}有{self.zh_things(e.selector, where, kind)}"
+            return f"there is {self.selector(e.selector, 'one')}"
         if isinstance(e, n.Not):
             return self.negate(e.operand)
         if isinstance(e, n.Neg):
@@ -668,18 +797,26 @@ class _Renderer:
             if face and right == "0" and e.op in (">", "==", "!="):  # "the roll shows Scare"
                 shows = " shows no " if e.op == "==" else " shows "
                 return face.group(2) + shows + face.group(1)
-            if not self.zh and left.startswith("the number of ") and right == "0" \
-                    and e.op in (">", "==", "!="):  # "there are hits in the roll"
-                some = "there are no " if e.op == "==" else "there are "
+            if not self.zh and left.startswith("the number of ") and (e.op, right) in (
+                    (">", "0"), ("==", "0"), ("!=", "0"), (">=", "1")):
+                # "there are any hits in the roll", not "... is more than 0 / at least 1"
+                some = "there are no " if e.op == "==" else "there are any "
                 return some + left[len("the number of "):]
+            if not self.zh and left.startswith("the ") and (e.op, right) in (
+                    (">", "0"), (">=", "1")):   # "if there is any Clank! gained"
+                return "there is any " + left[len("the "):]
             has = (re.fullmatch(r"(.*中)(.+)的[數数]量", left)
                    or re.fullmatch(r"(.*[結结]果)的(.+?)[數数]", left)) if self.zh else None
-            if has and right == "0" and e.op in (">", "=="):  # "掷骰结果中有阻遏惊吓"
+            if has and (e.op, right) in ((">", "0"), ("==", "0"), (">=", "1")):
                 head = has.group(1) if has.group(1).endswith("中") else has.group(1) + "中"
                 return head + ("沒有" if e.op == "==" else "有") + has.group(2)   # "掷骰结果中有命中"
             some = _zh_some(left) if self.zh and (e.op, right) in ((">", "0"), (">=", "1")) else ""
             if some:    # "供应区剩余的小秘密标记数多于0" -> "供应区还有小秘密标记"
                 return some
+            if self.zh:  # "出牌区中至少有2张伙伴牌", "你手中至少有3张未打出的牌"
+                how_many = _zh_how_many(left, e.op, right, self.measure_of(e.left))
+                if how_many:
+                    return how_many
             owned = _EN_OWNED.fullmatch(left) if not self.zh else None
             if owned and e.op in _EN_HOW_MANY:   # "you hold at least 2 Secret Tome cards"
                 things, subject = owned.groups()
@@ -789,6 +926,15 @@ class _Renderer:
             return "該事件的數值" if self.zh else f"the event's {_readable(name)}"
         return _UNNAMED_ZH if self.zh else _readable(name)
 
+    def measure_of(self, e) -> str:
+        """The Chinese measure word of what a count of a selector counts ("" for another)."""
+        if not isinstance(e, n.Count):
+            return ""
+        if e.selector.kind in _PLAYER_KINDS:
+            return "位"
+        spec = getattr(self.vocab, "kinds", {}).get(e.selector.kind)
+        return (spec.get("zh_measure") if isinstance(spec, dict) else "") or ""
+
     def count(self, sel: n.Selector) -> str:
         if self.zh:
             return f"{self.selector(sel, 'all')}的數量"
@@ -806,8 +952,7 @@ class _Renderer:
                 spec.get("zh_measure") if isinstance(spec, dict) else None) or "個"
             det_text = {"one": "一", "each": "每", "all": ""}[det] + (measure if det != "all"
                                                                      else "")
-            cond = f"{where}的" if where else ""
-            return f"{zone_text}{det_text}{cond}{kind}"
+            return f"{zone_text}{det_text}{self.zh_things(sel, where, kind)}"
         text = kind
         if det == "one":
             text = f"{article(kind)} {kind}"
@@ -824,6 +969,14 @@ class _Renderer:
                            lambda m: "that are " + pluralise(m.group(1)), where)
             text += f" {where}"
         return text
+
+    def zh_things(self, sel: n.Selector, where: str, kind: str) -> str:
+        """What a Chinese selector names: "是伙伴牌的卡牌" says "伙伴牌" (a yes/no field whose
+        text is a kind of the thing); else the condition, "的", the kind."""
+        if where and _is_field_of_it(sel.where) and where.startswith("是") \
+                and where.endswith(kind[-1]):
+            return where[1:]
+        return f"{where}的{kind}" if where else kind
 
     def where(self, cond) -> str:
         """A selector's condition: zh a modifier ("在3格射程內"), en a post-modifier or a
@@ -888,6 +1041,33 @@ class _Renderer:
 
 
 # --- helpers ------------------------------------------------------------------------------
+
+# What `target` reads as inside the body of `target S:` until the body is written; then
+# _refer_back (en) or "該<kind>" (zh) says it.
+_TARGET_MARK = "\x01"
+# Where a clause starts: the target there is its subject ("that opponent discards ...").
+_CLAUSE_START = re.compile(r"(?:^|: |; |, |; or |\bthen |\bif |\band )$")
+
+
+def _refer_back(body: str, kind: str, person: bool) -> str:
+    """The target named again in English: a subject reads "that <kind>" (a thing's later ones
+    "it"), an object "it" ("them" for a player), a possessive "its" ("their")."""
+    parts = body.split(_TARGET_MARK)
+    text, said = parts[0], False
+    for part in parts[1:]:
+        possessive = part.startswith("'s ")
+        if _CLAUSE_START.search(text):
+            word = f"that {kind}" if person or not said else "it"
+            if possessive:
+                word = word + "'s" if word != "it" else "its"
+        else:
+            word = ("their" if person else "its") if possessive else ("them" if person else "it")
+        if possessive:
+            part = part[len("'s"):]
+        text += word + part
+        said = True
+    return text
+
 
 def _exists(e) -> n.Selector | None:
     """The selector of `count(S) >= 1`, `count(S) > 0` or `any(S)`: "there is an S"."""

@@ -57,10 +57,15 @@ def fill(template: str, args: dict[str, Arg], lang: str,
     defs: list[tuple[str, str]] = []
     values = {}
     per: dict[str, str] = {}   # placeholder -> "hit in the roll": "1 damage per hit in the roll"
+    prefix = ""                # zh: "你每持有1个囚犯，" before "得1分"
     for name, arg in args.items():
         unit = _per_unit(template, name, arg) if lang == "en" else ""
         if unit:
             per[name] = unit
+            arg = Arg("1", count=True)
+        elif lang == "zh" and arg.count and _zh_per(arg.text) \
+                and template.count("{%s" % name) == 1 and not prefix:
+            prefix = _zh_per(arg.text)      # "你每持有1个囚犯，得1分"
             arg = Arg("1", count=True)
         elif arg.count and lang == "en" and _said_in_place(template, name, arg, args):
             arg = Arg(arg.text)   # "add the bonus value of ... to the stealth value"
@@ -70,6 +75,7 @@ def fill(template: str, args: dict[str, Arg], lang: str,
             arg = Arg(letter, count=True)
         values[name] = arg
     text = _fill_zh(template, values) if lang == "zh" else _fill_en(template, values, per)
+    text = prefix + text
     if not defs:
         return text
     if lang == "zh":
@@ -117,6 +123,23 @@ def _per_unit(template: str, name: str, arg: Arg) -> str:
 
 _NUMBER_OF = re.compile(r"the (?:number|amount) of (.+)")
 _YOUR_THINGS = re.compile(r"your ([\w -]+s)")   # "your recorded signposts": 1 per recorded signpost
+
+
+_ZH_PER = (re.compile(r"你持有的([^的（]+?)[數数]((?:（[^）]*）)?)"), re.compile(r"你的([^的（]+?)[數数]"))
+
+
+def _zh_per(count: str) -> str:
+    """What you hold or have, counted one by one, as Chinese says "per": "你每持有1个囚犯，"
+    for a count "你持有的囚犯数" (the English reads "score 1 point per prisoner you hold"),
+    not "得X分（X为你持有的囚犯数）"; "" for a count of another shape."""
+    for pattern, verb in zip(_ZH_PER, ("持有", "有")):
+        m = pattern.fullmatch(count)
+        if m:
+            things = m.group(1)
+            measure = "張" if things.endswith(("牌", "卡")) else "個"
+            remark = m.group(2) if m.lastindex and m.lastindex > 1 else ""
+            return f"你每{verb}1{measure}{things}{remark or ''}，"
+    return ""
 
 
 def _said_in_place(template: str, name: str, arg: Arg, args: dict[str, Arg]) -> bool:

@@ -135,7 +135,7 @@ def test_hostile_names_are_escaped_on_cards(tmp_path):
     assert "&lt;img src=x onerror=alert(1)&gt;" in cards.render_html(game, "en")
 
 
-@pytest.mark.parametrize("lang, says", [("en", "Skill 0"), ("zh", "技能点 0")])
+@pytest.mark.parametrize("lang, says", [("en", "Cost: 0 skill"), ("zh", "花费：0技能点")])
 def test_a_packs_free_clank_card_prints_its_cost_of_0(tmp_path, lang, says):
     """A 0 was left off every card: a pack's dungeon card costing 0 skill printed no cost at
     all, as if it could not be bought (fifth packs blind test). Other zeros stay off."""

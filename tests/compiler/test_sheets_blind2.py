@@ -399,8 +399,8 @@ def test_clank_counts_above_zero_read_as_having_some(clank, lang, said, not_said
 
 
 @pytest.mark.parametrize("lang,words,not_words", [
-    ("en", "if that token's type is prisoner", "token's token type"),
-    ("zh", "若该标记的种类为囚犯标记", "标记的标记种类")])
+    ("en", "whenever you gain a prisoner token, gain 1 skill", "token's token type"),
+    ("zh", "每获得一个囚犯标记时，获得1技能点", "标记的标记种类")])
 def test_clank_rebellion_does_not_say_token_twice(clank, lang, words, not_words):
     """Rebellion read 'if that token's token type is prisoner' ('该标记的标记种类')."""
     text = _text(clank, "cards", lang)

@@ -202,6 +202,13 @@ def test_choose_needs_two_options():
     assert "at least two options" in err.message and "|" in err.message
 
 
+def test_choose_with_options_in_separate_braces_shows_the_form():
+    """`choose { a } | { b }` read "needs at least two options separated by `|`", which the
+    writer thought they had done; the message shows where the bar goes."""
+    err = syntax_error("choose { draw 1 } | { gain gold 2 }")
+    assert "`choose { draw 1 | gain gold 2 }`" in err.message, err.message
+
+
 # --- groups --------------------------------------------------------------------------------
 
 def test_brace_groups_flatten_into_the_enclosing_block():

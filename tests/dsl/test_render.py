@@ -207,7 +207,7 @@ def test_tiny_vocabulary_phrasing():
     assert render(parse("discard 1 -> draw 2"), v, "zh") == "棄1張牌以抽2張牌。"
     assert render(parse("you.points = 3"), v, "en") == "Set your points to 3."
     assert render(parse("target monster: target.points = 3"), v, "zh") == \
-        "選擇一個怪物作為目標：將目標的點數變為3。"
+        "選擇一個怪物，將該怪物的點數變為3。"
     assert render(parse("you.points += 2"), v, "en") == "Add 2 to your points."
     assert render(parse("repeat 3: draw 1"), v, "zh") == "重複3次：抽1張牌。"
     assert render(parse("repeat 3: draw 1"), v, "en") == "Do this 3 times: draw 1 card."
@@ -227,7 +227,7 @@ def test_tiny_vocabulary_phrasing():
     assert render(parse("if count(card in hand) >= 3: draw 1"), v, "en") == \
         "If there are at least 3 cards in the hand, draw 1 card."
     assert render(parse("if count(card in hand) >= 3: draw 1"), v, "zh") == \
-        "若手牌中卡牌的數量至少為3，抽1張牌。"
+        "若手牌中至少有3張卡牌，抽1張牌。"
     assert render(parse("when rich(): draw 1"), v, "zh") == "一旦你很富有，抽1張牌。"
     assert render(parse("plunder 4"), v, "en") == "Gain 4 gold and draw 1 card."
     assert render(parse("danger 2"), v, "zh") == "危險2。"
@@ -349,13 +349,13 @@ def test_selector_conditions_are_relative_clauses_not_for_which(games):
                  "when count(card in play_area where it.companion) >= 2: draw 1")
     assert en == ("As soon as there are at least 2 cards in the play area that are companions, "
                   "draw 1 card.")
-    assert zh == "一旦出牌区中是伙伴牌的卡牌的数量至少为2，抽1张牌。"
+    assert zh == "一旦出牌区中至少有2张伙伴牌，抽1张牌。"
 
 
 def test_it_inside_a_condition_is_not_printed_in_chinese(games):
     zh, en = say(games["dungeontology"], "target opponent where same_region(it): discard_random target 1")
-    assert zh == "选择一位与你在同一地域的对手作为目标：目标随机弃掉1张计谋卡。"
-    assert en == "Choose an opponent in your region as the target: the target discards 1 scheme card at random."
+    assert zh == "选择一位与你在同一地域的对手，该对手随机弃掉1张计谋卡。"
+    assert en == "Choose an opponent in your region: that opponent discards 1 scheme card at random."
 
 
 def test_you_as_a_subject_takes_its_own_verb_form(games):
@@ -395,7 +395,7 @@ def test_a_choice_between_a_condition_and_its_opposite_is_an_if(games):
 def test_event_fields_and_kind_fields_read_by_their_text(games):
     zh, en = say(games["clank_catacombs"], "on gain_clank where event.amount > 0: gain gold event.amount")
     assert "amount" not in zh + en.replace("the amount of", "")
-    assert en == ("Whenever you gain Clank!, if the Clank! gained is more than 0, gain X gold, "
+    assert en == ("Whenever you gain Clank!, if there is any Clank! gained, gain X gold, "
                   "where X is the Clank! gained.")
     zh, en = say(games["clank_catacombs"], "place_treasure self.plus_signs")
     assert zh == "将宝藏叠顶端往下数第X个宝藏标记放在此房间（X为此物的加号数）。"
@@ -482,7 +482,7 @@ def test_more_than_zero_of_something_reads_there_are(games):
                   "the source.")   # a face rolled: not 'if there are Scare results in the roll'
     assert zh == "掷1颗爆炸骰；若掷骰结果中有阻遏惊吓，使其远离攻击来源2格。"
     zh, en = say(games["clank_catacombs"], "require tokens_left(prisoner) > 0; gain_random prisoner 1")
-    assert en == "Only if there are prisoners left in the supply: take 1 random prisoner."
+    assert en == "Only if there are any prisoners left in the supply: take 1 random prisoner."
 
 
 def test_triggers_in_a_row_that_do_the_same_are_said_once(games):
