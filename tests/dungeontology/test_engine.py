@@ -281,3 +281,16 @@ def test_a_real_setup_uses_its_alert_option(data):
     scenario = {"setup": {"setup_game": True, "players": 3, "options": {"alert": "alert_calm"}},
                 "expect": [{"campus": {"alert_card": "alert_calm", "bag": {"normal": 15, "omega": 1}}}]}
     assert run_scenario(data, scenario) == []
+
+
+def test_a_yes_answer_does_not_pick_a_choose_branch(data):
+    """Iron Head asks no yes/no question (its stun cannot be avoided, L307): a scripted `true`
+    is not an answer to its `choose` (True == 1 in Python picked branch 1, stealing a card)."""
+    scenario = {"setup": {"randomizer": ["randomizer_01"],
+                          "regions": [{"region": "hunters_camp", "at": [1, 0], "entered": True}],
+                          "scholars": [{"scholar": "valerio", "at": "hunters_camp", "stun": 3},
+                                       {"scholar": "sofia", "at": "hunters_camp", "hand": ["bully"],
+                                        "notebook": {"civilization": 1}}]},
+                "steps": [{"do": "skill", "seat": 0, "id": "iron_head", "choose": [True, {"seat": 1}, 0]}]}
+    failures = run_scenario(data, scenario)
+    assert failures and "not legal" in failures[0], failures
