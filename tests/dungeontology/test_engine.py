@@ -248,3 +248,49 @@ def test_the_formats_stealth_card_answers_play_as_written(data):
                 "steps": [{"do": "research", "seat": 0, "blocks": 1, "choose": answers}],
                 "expect": [{"attempt": {"cards": ["shortcut", "bully"]}}, {"scholar": 0, "hand": ["fate_star"]}]}
     assert run_scenario(data, scenario) == []
+
+
+def test_a_step_refused_mid_way_leaves_the_game_untouched(data):
+    """Exploring East draws hunters_camp (its stairs ask for a level); the refused answer 3
+    (level III is not adjacent to I, L769) must drop the whole step: the tile stays in its stack
+    and the scholar keeps her steps, so the same exploration then plays with level II."""
+    setup = {"stacks": {1: ["hunters_camp"], 2: ["slums"], 3: ["priests_cave"]},
+             "scholars": [{"scholar": "sofia", "students": 2, "steps": 3}, {"scholar": "valerio"}]}
+    explore = {"do": "explore", "seat": 0, "side": "E"}
+    scenario = {"setup": setup,
+                "steps": [{**explore, "choose": [3], "fails": True}, {**explore, "choose": [2]}],
+                "expect": [{"region": "slums", "absent": False}, {"scholar": 0, "steps": 2},
+                           {"scholar": 0, "region": "hunters_camp"}]}
+    assert run_scenario(data, scenario) == []
+
+
+@pytest.mark.parametrize("setup, says", [
+    ({"options": {"alert_card": "alert_calm"}}, "unknown key(s) ['alert_card']"),
+    ({"clan": "clan_mystics"}, "setup (setup_game: true): unknown key(s) ['clan']"),
+    ({"options": {"boss_side": "sober"}}, "the bosses' sides are aggressive, drunk"),
+])
+def test_a_real_setup_refuses_what_it_would_ignore(data, setup, says):
+    """`setup_game: true` deals from players, seed and options (alert, boss, boss_side) only: an
+    option it does not read, or a hand-built key beside it, played the default game unseen."""
+    scenario = {"setup": {"setup_game": True, "players": 3, **setup}}
+    failures = run_scenario(data, scenario)
+    assert failures and says in failures[0], failures
+
+
+def test_a_real_setup_uses_its_alert_option(data):
+    scenario = {"setup": {"setup_game": True, "players": 3, "options": {"alert": "alert_calm"}},
+                "expect": [{"campus": {"alert_card": "alert_calm", "bag": {"normal": 15, "omega": 1}}}]}
+    assert run_scenario(data, scenario) == []
+
+
+def test_a_yes_answer_does_not_pick_a_choose_branch(data):
+    """Iron Head asks no yes/no question (its stun cannot be avoided, L307): a scripted `true`
+    is not an answer to its `choose` (True == 1 in Python picked branch 1, stealing a card)."""
+    scenario = {"setup": {"randomizer": ["randomizer_01"],
+                          "regions": [{"region": "hunters_camp", "at": [1, 0], "entered": True}],
+                          "scholars": [{"scholar": "valerio", "at": "hunters_camp", "stun": 3},
+                                       {"scholar": "sofia", "at": "hunters_camp", "hand": ["bully"],
+                                        "notebook": {"civilization": 1}}]},
+                "steps": [{"do": "skill", "seat": 0, "id": "iron_head", "choose": [True, {"seat": 1}, 0]}]}
+    failures = run_scenario(data, scenario)
+    assert failures and "not legal" in failures[0], failures

@@ -1,7 +1,7 @@
 """Scenario files for Dungeontology: set up a state, play scripted steps, check expectations.
 
-setup:  setup_game: true (a real set-up for `players`, from `seed` and `options`) or a
-        hand-built state:
+setup:  setup_game: true (a real set-up for `players`, from `seed` and `options` {alert (an
+        alert card id), boss (a boss id), boss_side}, no other key) or a hand-built state:
         players, alert_card, alert_filled, clan, panic, boss (boss card id; else the first),
         boss_side, boss_at (region id), notebook (notebook id; else the engine's), max_alert,
         bag {normal, omega}, bonfire, reserve_students, reserve_omega (default: of the 40 and
@@ -22,7 +22,8 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         seat), colour}, move / passage {to (a region), steps}, explore {side}, enter {region},
         skill {id}, play {card, part}, action {option}, draw_students {n}, rest {in_place},
         gain_stun {n}, notebook_changed; with `choose: [...]` for the acting
-        seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused.
+        seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused
+        (played on the game as the steps before it left it, then dropped).
         A stealth attempt (research, spy) asks for its cards one at a time, at least one:
         choose: [{card: shortcut, fate: false}, {card: bully, fate: false}, {card: null}]
         (`fate: true` plays the card's fate bonus; `{card: null}` stops). A card asked for
@@ -327,6 +328,19 @@ def _unknown_id(data, err: KeyError) -> str:
                                                if close else PACK_ID_HINT)
 
 
+def _replay(data, scenario: dict, upto: int) -> Engine:
+    """The game as the steps before `upto` left it, for a step that must be refused to play on
+    and drop (the engine is not deep-copyable; the same setup and steps are the same game)."""
+    engine = build(data, scenario.get("setup") or {})
+    for step in (scenario.get("steps") or [])[:upto]:
+        if not step.get("fails"):
+            try:
+                _run_step(engine, step)
+            finally:
+                _drop_unasked_answers(engine)
+    return engine
+
+
 def run_scenario(data, scenario: dict) -> list[str]:
     try:
         engine = build(data, scenario.get("setup") or {})
@@ -339,11 +353,13 @@ def run_scenario(data, scenario: dict) -> list[str]:
         return [f"setup: {err!r}"]
     failures: list[str] = []
     for i, step in enumerate(scenario.get("steps") or []):
+        played = engine
         try:
             check_step_keys(step)            # before a refusal's option is read from the step
             if step.get("fails"):
                 _refused_step_option(engine, step)
-            _run_step(engine, step)
+                played = _replay(data, scenario, i)     # refused mid-way (an answer not offered
+            _run_step(played, step)          # after a tile was drawn), it leaves the game untouched
             if step.get("fails"):
                 failures.append(f"steps[{i}]: expected to be refused, but it was carried out")
                 break
@@ -362,7 +378,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
             failures.append(f"steps[{i}]: {err}")
             break
         finally:
-            _drop_unasked_answers(engine)
+            _drop_unasked_answers(played)
     if failures:
         return failures
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp))

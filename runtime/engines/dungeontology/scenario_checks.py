@@ -10,6 +10,9 @@ SETUP_KEYS = {"players", "alert_card", "alert_filled", "clan", "panic", "boss", 
               "notebook", "max_alert", "bag", "bonfire", "reserve_students", "reserve_omega",
               "randomizer", "deck", "discard", "doom_deck", "stacks", "regions", "walls", "stairs",
               "scholars", "traps", "setup_game", "seed", "options"}
+# `setup_game: true` deals a real game from these alone (setup.py reads the options' ids).
+GAME_SETUP_KEYS = {"setup_game", "players", "seed", "options"}
+SETUP_OPTIONS = {"alert", "boss", "boss_side"}
 REGION_KEYS = {"region", "at", "slots", "entered", "tokens"}
 SCHOLAR_KEYS = {"scholar", "side", "at", "students", "stun", "hand", "notebook", "lore", "interns",
                 "dooms_hidden", "dooms", "steps"}

@@ -7,8 +7,8 @@ from collections import Counter
 from tomecraft.runtime.agents import ScriptError, ScriptedAgent
 from tomecraft.runtime.engines.dungeontology.engine import Engine, deal, new_state
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
-    SETUP_KEYS, check_colours, check_keys, check_regions, check_scholar_counts, check_setup_types,
-    markers, position as _pos)
+    GAME_SETUP_KEYS, SETUP_KEYS, SETUP_OPTIONS, check_colours, check_keys, check_regions,
+    check_scholar_counts, check_setup_types, markers, position as _pos)
 from tomecraft.runtime.engines.dungeontology.state import State, Scholar, Tile
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import ScenarioError
@@ -32,6 +32,8 @@ class Script(ScriptedAgent):
     [1] for a branch must not be used up by a target asked of nobody (one to pick)."""
 
     def matches(self, key, want, option) -> bool:
+        if isinstance(want, bool) != isinstance(option, bool):   # True == 1: a `true` meant for a
+            return False                 # yes/no question must not pick a `choose` branch 1
         if isinstance(option, str) and isinstance(want, dict) and set(want) == {"card"}:
             return want["card"] == option
         return super().matches(key, want, option)
@@ -52,7 +54,13 @@ def build(data, setup: dict) -> Engine:
     players = setup.get("players")
     if players is not None and players not in (2, 3, 4):
         raise ScenarioError(f"players {players}: Dungeontology is for 2-4 players")
-    if setup.get("setup_game"):
+    if setup.get("setup_game"):       # a real set-up reads only these: any other key would be ignored
+        check_keys(setup, GAME_SETUP_KEYS, "setup (setup_game: true)")
+        check_keys(setup.get("options") or {}, SETUP_OPTIONS, "setup options")
+        sides = sorted({side.side for boss in data.kinds["boss"].values() for side in boss.sides})
+        if (setup.get("options") or {}).get("boss_side", sides[0]) not in sides:
+            raise ScenarioError(f"setup options boss_side: {setup['options']['boss_side']!r}; "
+                                f"the bosses' sides are {', '.join(sides)}")
         rng = Rng(setup.get("seed", 1))
         st = new_state(data, setup.get("players", 4), rng, setup.get("options", {}))
         engine = Engine(data, st, [Script(fallback=Decline()) for _ in st.scholars], rng)
