@@ -29,8 +29,9 @@ class ScriptError(LookupError):
 def matches(want: Any, option: Any) -> bool:
     """An option matches a scripted choice if equal, or if the choice (a dict) is a subset of
     the option's keys, or of its attributes when the option is an object (`{seat: 1}` picks
-    the player in seat 1)."""
-    if want == option:
+    the player in seat 1). A yes/no never matches a number: Python's `True == 1` made a stray
+    scripted `true` pick option 1 (Iron Head's "steal a card")."""
+    if _same(want, option):
         return True
     if isinstance(want, dict) and isinstance(option, dict):
         return all(k in option and _same(v, option[k]) for k, v in want.items())
@@ -45,7 +46,7 @@ def _same(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return a == b
+    return isinstance(a, bool) == isinstance(b, bool) and a == b
 
 
 def took_unasked(agent: Any, key: str, option: Any) -> Any:
