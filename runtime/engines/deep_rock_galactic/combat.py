@@ -123,10 +123,18 @@ class Combat(Board):
 
     # --- facing and size (Praetorian, Oppressor: L1171-1175, L1197) -----------------------------
     def face_nearest_dwarf(self, m: Monster) -> None:
-        """Rule rear_arc: a monster is placed facing the nearest dwarf."""
-        alive = [d.pos for d in self.state.dwarves if d.conscious and not d.in_pod]
+        """Rule rear_arc: a monster is placed facing the nearest dwarf, the one its move goes
+        toward (L1177): nearest by its own ways (`attack_spots`, Monsters': round walls and
+        pits, L1010), equally near ones to the dwarf who acted most recently (L972); with no
+        way to any, the nearest in hexes, ties alike."""
+        alive = [d for d in self.state.dwarves if d.conscious and not d.in_pod]
         if alive:
-            self.face(m, min(alive, key=lambda p: (hx.distance(m.pos, p), p)))
+            step = self.monster_stepper(m)
+            reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
+            aim = self.attack_spots(m, reach, self.move_stops(m, reach, step.terrain) | {m.pos})
+            d = aim[0] if aim is not None else \
+                min(alive, key=lambda d: (hx.distance(m.pos, d.pos), -d.acted_at, d.seat))
+            self.face(m, d.pos)
         self.settle_tail(m)
 
     def face(self, m: Monster, goal: Hex) -> None:

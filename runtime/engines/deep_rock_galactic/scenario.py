@@ -72,6 +72,7 @@ from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.lookahead import copy_game
 from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
@@ -382,6 +383,14 @@ def _mode_index(engine: Engine, shot: dict) -> dict:
     return shot
 
 
+def _copy(engine: Engine) -> Engine:
+    """A copy for a step that must be refused: its dice and scripted answers its own, the
+    content's read-only tables shared (as a player's trial shares them, trials.py)."""
+    return copy_game(engine, shared=(engine.rules, engine.mission, engine.options, engine.token_defs,
+                                     engine.entry_stops, engine.moved_when_out, engine.creatures,
+                                     engine.swarm_squares))
+
+
 def _run_step(engine: Engine, names: dict, step: dict) -> None:
     st = engine.state
     step = _normalized(engine, step)
@@ -471,19 +480,20 @@ def run_scenario(data, scenario: dict) -> list[str]:
     except (KeyError, ValueError, TypeError) as err:
         return [f"setup: {type(err).__name__}: {err}"]
     for i, step in enumerate(scenario.get("steps") or []):
+        # a step that must be refused is played on a copy, dropped (README): a refusal half-way
+        # (an answer refused after the returning pod was placed) leaves nothing behind
+        work, known = (_copy(engine), dict(names)) if step.get("illegal") else (engine, names)
         try:
-            _run_step(engine, names, step)
+            _run_step(work, known, step)
         except ScenarioError as err:
             return [f"steps[{i}]: scenario error: {err}"]
         except (KeyError, IndexError, TypeError, ValueError) as err:    # a field missing or mistyped
             return [f"steps[{i}]: scenario error: {type(err).__name__}: {err}"]
         except (EffectError, NotOffered) as err:
             if step.get("illegal"):
-                for agent in engine.agents:      # what the refused step did not get to use
-                    agent.choices.clear()
                 continue
             return [f"steps[{i}]: refused: {err}"]
-        left = sum(len(agent.choices) for agent in engine.agents)
+        left = sum(len(agent.choices) for agent in work.agents)
         if left:
             return [f"steps[{i}]: scenario error: {left} scripted choices were not used"]
         if step.get("illegal"):
