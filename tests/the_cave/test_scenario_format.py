@@ -175,3 +175,52 @@ def test_the_format_says_turns_lists_the_whole_trigger_round(capsys):
     assert run(setup, step, [{"turns": whole}]) == []
     after = [[1, 2]] + whole[3:]
     assert run(dict(setup, end_triggered=True), step, [{"turns": after}]) == []
+
+
+# --- a step that must be refused leaves the game as it was (README, Scenario files) -----------
+
+def _refusal_pack(monkeypatch):
+    from pathlib import Path
+
+    from tests.pack_play import compiled_with
+    return compiled_with("the_cave", Path(__file__).with_name("refusal_pack"), monkeypatch)
+
+
+LEDGE = {"at": [1, 0], "kind": "ledge", "exits": "NESW"}
+
+
+def test_an_entry_refused_after_paying_leaves_the_ap_and_the_team_as_they_were(monkeypatch):
+    """The climb pays 2 AP, then its choice is answered with the camera's branch (no camera:
+    not offered): the engine does not undo a move, the runner drops the copy it played on."""
+    data = _refusal_pack(monkeypatch)
+    steps = [{"do": "move", "to": [1, 0], "via": "climb", "choose": [0], "fails": True}]
+    setup = {"tiles": [BASE, LEDGE], "teams": [{"pos": [0, 0], "ap": 5}]}
+    assert run_scenario(data, {"setup": setup, "steps": steps, "expect": [
+        {"team": 0, "ap": 5, "pos": [0, 0], "tokens": {"traverse": 0}}]}) == []
+
+
+def test_a_scout_refused_after_placing_a_tile_leaves_map_and_stack_as_they_were(monkeypatch):
+    data = _refusal_pack(monkeypatch)
+    setup = {"tiles": [BASE, dict(LEDGE, exits="EW")], "stacks": [["water:EW"]],
+             "teams": [{"pos": [1, 0], "ap": 5}]}
+    steps = [{"do": "act", "id": "scout", "choose": [{"dir": "E", "exits": "EW"}, 0], "fails": True}]
+    assert run_scenario(data, {"setup": setup, "steps": steps, "expect": [
+        {"team": 0, "ap": 5}, {"tile": [2, 0], "absent": True}, {"stacks": [1, 0, 0, 0]},
+        {"end_triggered": False}, {"log": "step refused"}]}) == []
+
+
+def test_a_step_expected_refused_that_the_engine_accepts_still_fails(monkeypatch):
+    """Played on a copy, a step that succeeds is still no refusal: the scenario fails."""
+    data = _refusal_pack(monkeypatch)
+    steps = [{"do": "move", "to": [1, 0], "via": "climb", "choose": [1], "fails": True}]
+    failures = run_scenario(data, {"setup": {"tiles": [BASE, LEDGE], "teams": [{"pos": [0, 0]}]},
+                                   "steps": steps, "expect": []})
+    assert failures and "expected to be refused but succeeded" in failures[0], failures
+
+
+def test_illegal_on_a_step_that_is_no_action_fails_instead_of_playing_it():
+    """`illegal: true` refuses an action; on start_turn it was ignored and the turn started
+    (AP back to 5): a pass for a step the engine accepts."""
+    for step in ({"do": "start_turn", "illegal": True}, {"do": "score", "illegal": True}):
+        failures = run({"tiles": [BASE], "teams": [{"ap": 1}]}, [step], [{"team": 0, "ap": 1}])
+        assert failures and "illegal: true refuses an action" in failures[0], failures

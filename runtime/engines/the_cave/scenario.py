@@ -10,7 +10,8 @@ steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn}
         | {do: end_sequence, trigger_seat} | {do: loadout} (the free set-up equipping on the
         base before the team's first turn, L53, L243; choose: [{free: {backpack, camp,
         pack_camp}}]) ; each may have team, choose: [...], illegal: true
-        (the action is not legal) or fails: true (the step must be refused). `via` names the
+        (the action is not legal: move, act, use, end only) or fails: true (the step must
+        be refused; played on a copy of the game and dropped). `via` names the
         way in, also when there is one: an `enter` option of the tile's kind (walk, oxygen,
         raft...) or desperate_move; leaving a rappel for a tile of another depth is
         `out+in` (rope+walk, roped+oxygen), and the way out alone (rope, roped) names the one
@@ -32,6 +33,7 @@ from collections import Counter
 
 from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.lookahead import copy_game
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.sim import check_players, player_counts
 from tomecraft.runtime.engines.the_cave.engine import Engine
@@ -265,8 +267,10 @@ def _step(engine: Engine, step: dict, results: dict) -> None:
             # a misspelt id or via is refused by any engine: the step would pass vacuously
             option = _norm({k: v for k, v in step.items() if k in ("do", "to", "via", "id", "item")})
             refuse_unofferable(option, option_shapes(engine), exact=True)
-        try:
-            _run_step(engine, step, results)
+        try:    # played on a copy, dropped (README): a move or an effect refused after it
+            # paid, drew or placed something leaves nothing behind (the engine undoes an
+            # action's costs and draws, not a placed tile, nor a move)
+            _run_step(_copy(engine), step, dict(results))
         except ScenarioError:
             raise                       # a wrong scenario is not the refusal it expects
         except (AssertionError, ScriptError, EffectError) as err:
@@ -274,6 +278,12 @@ def _step(engine: Engine, step: dict, results: dict) -> None:
             return
         raise AssertionError(f"step {step} was expected to be refused but succeeded")
     _run_step(engine, step, results)
+
+
+def _copy(engine: Engine) -> Engine:
+    """A copy of the game for a step that must be refused: its state and scripted answers its
+    own, the content and the memos of it shared (no dice: the stacks are dealt at setup)."""
+    return copy_game(engine, shared=(engine.loadout_memo, engine.exchange_memo, engine._entry_table))
 
 
 def option_shapes(engine: Engine) -> dict:
@@ -317,6 +327,10 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     agent = engine.agents[team.seat]
     agent.choices = [_norm(c) for c in step.get("choose", [])]
     do = step["do"]
+    if step.get("illegal") and do not in ("move", "act", "use", "end"):
+        # it would be played, not refused: a pass for a step the engine accepts
+        raise ScenarioError(f"illegal: true refuses an action (move, act, use, end), not {do!r}; "
+                            "a step that must be refused is fails: true")
     if do == "start_turn":
         engine.start_turn(team)
     elif do == "score":
