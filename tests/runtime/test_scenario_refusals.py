@@ -136,3 +136,14 @@ def test_crawl_a_refused_answer_leaves_the_game_as_it_was():
     twice = copy.deepcopy(good)
     twice["steps"] = [{k: v for k, v in s.items() if k != "illegal"} for s in good["steps"][:1]]
     assert _run("dm_crawl_decks", twice)      # the same answer, not refusal-expected, fails
+
+
+@pytest.mark.parametrize("do", ["turn_end", "dragon_attack", "score"])
+def test_clank_illegal_on_a_step_the_runner_plays_fails_instead_of_playing_it(do):
+    """Clank!'s `illegal: true` refuses a player's action: on `turn_end` it was ignored, the
+    turn ended (discard, draw 5, refill, the dragon) and the scenario passed, refusal and all."""
+    good = _load("clank_catacombs", "r2_pay_short_refused.yaml")
+    broken = copy.deepcopy(good)
+    broken["steps"] = [{"do": do, "player": 0, "illegal": True}]
+    failures = _run("clank_catacombs", broken)
+    assert failures and "illegal: true refuses a player's action" in failures[0], failures

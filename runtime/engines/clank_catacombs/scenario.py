@@ -17,6 +17,8 @@ setup:  new_game: {players, seed, side: start_a|start_b}  (a real setup A-H) or 
         as set up), players_count, mastery_left
 steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|end, player,
          card, to, edge, item, coupon, token, portal, choose: [...], illegal: true}
+        (`illegal: true`: the action is not offered; checked, never played; not on the
+         runner's steps below)
         (`end` only declares the end, legal once the hand is played out, L247, L286; the
          end of the turn itself, discard, draw 5, refill, dragon, is `turn_end`)
         | {do: turn_end, player} | {do: out_turn, player} | {do: dragon_attack} | {do: score}
@@ -324,6 +326,9 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     if do is None:
         raise ValueError(f"step {step!r} has no `do` (play, acquire, use, defeat, move, explore, "
                          "take_treasure, room, buy, token, end, turn_end, out_turn, dragon_attack, score)")
+    if step.get("illegal") and do in RUNNER_STEPS:
+        # the runner plays these, the engine never refuses them: it was played and passed
+        raise ScenarioError(f"illegal: true refuses a player's action, not {do!r} (a step the runner plays)")
     if do == "turn_end":
         st.current = p.seat
         engine.end_turn(p)
