@@ -18,6 +18,7 @@ from tomecraft.dsl import nodes as n
 def check_spaces(game: Game, reporter: dg.Reporter) -> None:
     from tomecraft.runtime.engines.deep_rock_galactic.contract import (
         NATIVE_ABILITIES, NO_DWARF, RUN_NATIVE_ABILITIES, SITE_CONTEXT)
+    memo: dict = {}
     for entity in game.all():
         for site in entity.effects:
             rel = site.path[len(entity.path):]
@@ -31,11 +32,11 @@ def check_spaces(game: Game, reporter: dg.Reporter) -> None:
                     continue        # printed, carried out by the engine as its own action
                 key = f"dwarf.abilities.{ability_id}"
             given = frozenset(SITE_CONTEXT.get(key, ())) | (set() if key in NO_DWARF else {"you"})
-            for node, verb in _unhanded(game, site.ast, given, frozenset()):
+            for node, verb in _unhanded(game, site.ast, given, frozenset(), memo):
                 _report(entity, site, node, verb, reporter)
 
 
-def _unhanded(game: Game, node, given: frozenset, seen: frozenset):
+def _unhanded(game: Game, node, given: frozenset, seen: frozenset, memo: dict):
     """(call, verb) for each verb under `node` that play runs without what it acts on; a
     keyword's call is reported for the verb inside it."""
     from tomecraft.runtime.engines.deep_rock_galactic.contract import (
@@ -61,14 +62,25 @@ def _unhanded(game: Game, node, given: frozenset, seen: frozenset):
             yield node, node.verb
         site = game.keyword_sites.get(node.verb)
         if site is not None and site.ast is not None and node.verb not in seen:
-            for _, verb in _unhanded(game, site.ast, given, seen | {node.verb}):
+            for verb in _inside_keyword(game, node.verb, site.ast, given, seen, memo):
                 yield node, verb
     if is_dataclass(node):
         for f in fields(node):
             value = getattr(node, f.name)
             for child in value if isinstance(value, tuple) else (value,):
                 if is_dataclass(child) and not isinstance(child, n.Pos):
-                    yield from _unhanded(game, child, given, seen)
+                    yield from _unhanded(game, child, given, seen, memo)
+
+
+def _inside_keyword(game: Game, name: str, body, given: frozenset, seen: frozenset,
+                    memo: dict) -> tuple[str, ...]:
+    """The verbs in keyword `name`'s body that `given` leaves unhanded, walked once per keyword
+    and context: 26 keywords each calling the next twice were 2**26 walks, and check hung."""
+    key = (name, given)
+    if key not in memo:
+        memo[key] = tuple(dict.fromkeys(
+            verb for _, verb in _unhanded(game, body, given, seen | {name}, memo)))
+    return memo[key]
 
 
 def _bound(node) -> set:

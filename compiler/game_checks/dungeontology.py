@@ -187,8 +187,11 @@ def _trigger_hint(game: Game, kind: str, field: str) -> str:
             f"(events heard here: {', '.join(events)})")
 
 
-def _triggers_only(game: Game, stmts, seen: frozenset) -> bool:
-    """Every statement is an `on` trigger, or a keyword (such as Toll) made only of them."""
+def _triggers_only(game: Game, stmts, seen: frozenset, memo: dict | None = None) -> bool:
+    """Every statement is an `on` trigger, or a keyword (such as Toll) made only of them. A
+    keyword's answer is worked out once (`memo`): 30 keywords each calling the next twice were
+    2**30 walks, and check hung."""
+    memo = {} if memo is None else memo
     for stmt in stmts:
         if isinstance(stmt, nodes.On):
             continue
@@ -196,8 +199,11 @@ def _triggers_only(game: Game, stmts, seen: frozenset) -> bool:
                 and stmt.verb not in game.vocab.keywords:
             continue  # an unknown name: TC-N001 says so, with the name meant
         site = game.keyword_sites.get(stmt.verb) if isinstance(stmt, nodes.Call) else None
-        if site is None or site.ast is None or stmt.verb in seen \
-                or not _triggers_only(game, site.ast.stmts, seen | {stmt.verb}):
+        if site is None or site.ast is None or stmt.verb in seen:
+            return False
+        if stmt.verb not in memo:
+            memo[stmt.verb] = _triggers_only(game, site.ast.stmts, seen | {stmt.verb}, memo)
+        if not memo[stmt.verb]:
             return False
     return True
 

@@ -486,7 +486,7 @@ def ap_cost(site: EffectSite | None, game: Game, lang: str) -> str:
 
 
 def _ap_cost(site: EffectSite, game: Game, lang: str) -> str:
-    amount = _ap_amount(site.ast, game, {}, 0)
+    amount = _ap_amount(site.ast, game, {}, 0, set())
     if amount is None:
         return ""
     value = _constant(amount)
@@ -495,7 +495,11 @@ def _ap_cost(site: EffectSite, game: Game, lang: str) -> str:
     return render(amount, game.vocab, lang, let_names(site.ast))
 
 
-def _ap_amount(block: n.Block, game: Game, params: dict, depth: int):
+def _ap_amount(block: n.Block, game: Game, params: dict, depth: int, payless: set):
+    """The amount of the first `pay ap` under `block`, through the keywords it calls. A
+    keyword found to pay none at a depth (whatever its arguments: they change the amount, not
+    whether it pays) is not walked again there: 10 keywords each calling the next 20 times
+    were 20**8 walks, and `sheets` hung."""
     for node in n.walk(block):
         if isinstance(node, n.Call) and node.verb == "pay" and len(node.args) >= 2:
             what = node.args[0]
@@ -504,12 +508,14 @@ def _ap_amount(block: n.Block, game: Game, params: dict, depth: int):
                 return _substitute(node.args[1], params)
         keyword = game.vocab.keywords.get(node.verb) if isinstance(node, n.Call) else None
         kw_site = game.keyword_sites.get(node.verb) if keyword is not None else None
-        if kw_site is not None and kw_site.ast is not None and depth < 8:
+        if kw_site is not None and kw_site.ast is not None and depth < 8 \
+                and (node.verb, depth) not in payless:
             args = [a for a in node.args if not isinstance(a, n.KwArg)]
             bound = {p.name: _substitute(a, params) for p, a in zip(keyword.params, args)}
-            found = _ap_amount(kw_site.ast, game, bound, depth + 1)
+            found = _ap_amount(kw_site.ast, game, bound, depth + 1, payless)
             if found is not None:
                 return found
+            payless.add((node.verb, depth))
     return None
 
 
