@@ -136,6 +136,8 @@ def resolve_pack(given: str | Path, games: list[Path], relative_to: Path | None 
     usage error (a file; a folder that is not there, with the packs `games` ship and the
     closest of them), never a diagnostic at a line and column of a file that does not exist."""
     from tomecraft.compiler import names
+    if not str(given).strip():      # Path("") is ".", the working folder: never meant as a pack
+        raise UsageError("an empty pack name: give a pack folder or the id of a shipped pack")
     path = Path(given) if relative_to is None else relative_to / given
     if path.is_dir():
         return path

@@ -145,3 +145,13 @@ def test_report_gaps_names_shipped_files_inside_the_content_not_by_absolute_path
     files = {row["file"] for row in json.loads(out)["gaps"]}
     assert files and all(f.startswith("content/the_cave/") for f in files), sorted(files)[:3]
     assert all((REPO / f).is_file() for f in files)
+
+
+@pytest.mark.parametrize("argv", [
+    ["sim", "the_cave", "--pack", ""], ["check", "content/the_cave", "--pack", " "],
+    ["balance", "clank_catacombs", "--pack", ""],
+])
+def test_an_empty_pack_name_is_a_usage_error(fan, capsys, argv):
+    """`--pack ''` was the working folder (Path('') is '.'): '.:1:1 pack.yaml is missing'."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and "an empty pack name" in err, (out, err)
