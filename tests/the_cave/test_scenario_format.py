@@ -224,3 +224,20 @@ def test_illegal_on_a_step_that_is_no_action_fails_instead_of_playing_it():
     for step in ({"do": "start_turn", "illegal": True}, {"do": "score", "illegal": True}):
         failures = run({"tiles": [BASE], "teams": [{"ap": 1}]}, [step], [{"team": 0, "ap": 1}])
         assert failures and "illegal: true refuses an action" in failures[0], failures
+
+
+def test_team_expectation_values_are_refused_in_the_wrong_shape():
+    """A team's tokens given as a list (as a tile's are) or `lost: false` read as elimination
+    (it lists the items lost) said "expected [...], got {...}" or "TypeError: 'bool' object is
+    not iterable"; each now says what the key takes, as the setup does."""
+    team = {"pos": [0, 0], "tokens": {"water": 1}}
+    failures = run({"tiles": [BASE], "teams": [team]},
+                   expect=[{"team": 0, "tokens": ["water"]}, {"team": 0, "lost": False},
+                           {"team": 0, "depth_tokens": 25}, {"team": 0, "forced": "no"},
+                           {"team": 0, "ap": "5"}, {"team": 0, "tokens": {"water": 1}}])
+    assert len(failures) == 5, failures
+    assert "team 0.tokens: a mapping of names to counts" in failures[0]
+    assert "team 0.lost: a list of items lost" in failures[1]
+    assert "team 0.depth_tokens: a list of reached depths" in failures[2]
+    assert "team 0.forced: true or false" in failures[3]
+    assert "team 0.ap: a whole number" in failures[4]

@@ -21,7 +21,8 @@ expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|l
         | {tile, kind|depth|tokens|marker|exits|absent} | {rope: [a, b], present}
         | {scores} | {bonus} | {finished} | {winners} | {log} | {legal, team, present} | {stacks}
         | {end_triggered} | {turns}
-        `turns` lists [round, seat] of every turn the last end_sequence played. When that
+        `turns` lists [round, seat] of every turn the last end_sequence played (it ends
+        every turn at once: a team stays where the steps left it; rounds count from 1). When that
         step triggers the end itself, it lists the whole trigger round (from seat 0, the
         seats before the trigger seat and its own turn too), not only the turns after the
         trigger, then the 3 last rounds; when the setup or the steps triggered it already,
@@ -37,7 +38,7 @@ from tomecraft.runtime.lookahead import copy_game
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.sim import check_players, player_counts
 from tomecraft.runtime.engines.the_cave.engine import Engine
-from tomecraft.runtime.engines.the_cave.scenario_setup import check_names, pos as _pos
+from tomecraft.runtime.engines.the_cave.scenario_setup import check_names, check_team_want, pos as _pos
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
@@ -461,6 +462,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         for key, want in exp.items():
             if key == "team":
                 continue
+            check_team_want(f"team {exp['team']}", key, want)
             if key in ("backpack", "camp_items", "tokens"):
                 bag = getattr(team, key)
                 got = {k: bag[k] for k in want}

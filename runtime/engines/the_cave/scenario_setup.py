@@ -69,6 +69,21 @@ def _check_team_shapes(where: str, spec: dict) -> None:
         raise ScenarioError(f"{where}.forced: true or false, not {spec['forced']!r}")
 
 
+def check_team_want(where: str, key: str, want) -> None:
+    """A team expectation's value has the shape its setup key has: a tokens list where the
+    team holds a mapping, or `lost: false` read as elimination (it lists the items lost),
+    would fail with a comparison or a Python error instead of saying what the key takes."""
+    if key in ("backpack", "camp_items", "tokens"):
+        _counts(f"{where}.{key}", want)
+    elif key in ("lost", "depth_tokens") and not isinstance(want, (list, dict) if key == "lost" else list):
+        what = "items lost (camera, raft)" if key == "lost" else "reached depths (25, 50, 75)"
+        raise ScenarioError(f"{where}.{key}: a list of {what}, not {want!r}")
+    elif key in ("forced", "done", "camp_packed_before") and not isinstance(want, bool):
+        raise ScenarioError(f"{where}.{key}: true or false, not {want!r}")
+    elif key in ("ap", "slots") and (not isinstance(want, int) or isinstance(want, bool)):
+        raise ScenarioError(f"{where}.{key}: a whole number, not {want!r}")
+
+
 def _check_team_bags(engine: Engine, where: str, spec: dict, team: Team) -> None:
     """A team's bags hold what a team can hold: counts, worn sides its items have (oxygen@1,
     never oxygen@3: a key no rule reads is never used), the backpack's 8 slots (6 with the
