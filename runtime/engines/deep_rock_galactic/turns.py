@@ -48,22 +48,23 @@ def check_end(engine: Engine) -> None:
 
 def pod_landing(engine: Engine, d: Dwarf, h):
     """Where the returning pod puts a dwarf standing on its space `h` (L1289: moved to a space
-    beside it, knocked over): the first free space next to it off the pod; a space with only
-    pod spaces or rock around it (the default pod's corner (8, 0)) puts the dwarf on the nearest
-    free space beside the pod (any free one if none is), its player choosing among equally
-    near ones; None if there is none."""
+    beside it, knocked over; the rulebook does not say which, so his player chooses,
+    `pod_landing`): a free space next to it off the pod; a space with only pod spaces or rock
+    around it (the default pod's corner (8, 0)) puts the dwarf on the nearest free space beside
+    the pod (any free one if none is), his player choosing among equally near ones; None if
+    there is none. The options come in neighbour order, the simulated player's preference
+    the first (Engine.suggest)."""
     st = engine.state
-    spot = next((n for n in hx.neighbours(h) if n not in st.pod and engine.dwarf_can_stop(d, n)), None)
-    if spot is not None:
-        return spot
-    free = [c for c in st.cells if c not in st.pod and engine.dwarf_can_stop(d, c)]
-    # beside the pod (L1289 '旁边空格'), reached over its spaces: never through a wall
-    beside = [c for c in free if any(n in st.pod for n in hx.neighbours(c))]
-    free = beside or free
-    if not free:
-        return None
-    nearest = min(hx.distance(h, c) for c in free)
-    ring = sorted(c for c in free if hx.distance(h, c) == nearest)
+    ring = [n for n in hx.neighbours(h) if n not in st.pod and engine.dwarf_can_stop(d, n)]
+    if not ring:
+        free = [c for c in st.cells if c not in st.pod and engine.dwarf_can_stop(d, c)]
+        # beside the pod (L1289 '旁边空格'), reached over its spaces: never through a wall
+        beside = [c for c in free if any(n in st.pod for n in hx.neighbours(c))]
+        free = beside or free
+        if not free:
+            return None
+        nearest = min(hx.distance(h, c) for c in free)
+        ring = sorted(c for c in free if hx.distance(h, c) == nearest)
     if len(ring) == 1:
         return ring[0]
     return tuple(engine.agents[d.seat % len(engine.agents)].choose("pod_landing", ring, engine))

@@ -221,7 +221,9 @@ class Verbs(DamageVerbs):
         """Flaming Ground (L790-808): the first flame on the target space if its creature died,
         else on an empty space next to it; the others on empty spaces next to the target space
         and connected to the flames already placed. The target space is the one fired at (the
-        Oppressor's rear, L392, L1197), else the creature's own."""
+        Oppressor's rear, L392, L1197), else the creature's own. Which spaces, the rulebook
+        leaves to the firer (L798-800): his player chooses each flame (`flame`) among the
+        legal spaces, the first one offered the nearest him, then the lowest (Engine.suggest)."""
         st = self.e.state
         aim = tuple(ctx.info.get("aim") or target.pos)
         flames = st.tokens.setdefault("flame", {})
@@ -236,18 +238,13 @@ class Verbs(DamageVerbs):
         placed: list[Hex] = []
         if target.uid not in st.monsters:
             placed.append(aim)
-        else:
-            first = sorted((h for h in hx.neighbours(aim) if empty(h)),
-                           key=lambda h: (hx.distance(h, ctx.you.pos), h))
-            if not first:
-                return
-            placed.append(first[0])
         while len(placed) < amount:
-            nxt = sorted(h for h in hx.neighbours(aim)
-                         if empty(h) and h not in placed and any(h in hx.neighbours(p) for p in placed))
-            if not nxt:
-                break
-            placed.append(nxt[0])
+            spots = [h for h in hx.neighbours(aim) if empty(h) and h not in placed
+                     and (not placed or any(h in hx.neighbours(p) for p in placed))]
+            if not spots:
+                break                  # the first flame that cannot be placed is not (L798)
+            spots.sort(key=lambda h: (hx.distance(h, ctx.you.pos), h) if not placed else h)
+            placed.append(spots[0] if len(spots) == 1 else tuple(self.e.decide(ctx, "flame", spots)))
         for h in placed:
             flames[h] = owner
 
