@@ -20,7 +20,7 @@ from typing import Callable
 
 from tomecraft.runtime.effects import Context, EffectError, check_handlers, fizzled
 from tomecraft.runtime.engines.the_cave import policy
-from tomecraft.runtime.engines.the_cave import rules
+from tomecraft.runtime.engines.the_cave import rules, undo
 from tomecraft.runtime.engines.the_cave.equipment import Items
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.scoring import score
@@ -285,20 +285,27 @@ class Engine:
         ctx = self.ctx(team, dst, src)
         if via == "desperate_move":
             fx = self.data.keywords["desperate_move"].effect
-            ok = fx(ctx)
+            run, fxs = (lambda: fx(ctx)), fx
         else:
             out_id, _, enter_id = via.rpartition("+")
-            ok = True
-            if out_id:
-                fx = next(out for found, _, out in self.ways_out(src.kind) if found == out_id)
-                ok = fx(ctx)
+            out = next((o for found, _, o in self.ways_out(src.kind) if found == out_id), None)
+            if out_id and out is None:
+                raise EffectError(f"{src.kind.id} has no way out {out_id!r}")
             for opt_id, _, enter in self.entries(dst.kind):
                 if opt_id == enter_id:
                     break
             else:
                 raise EffectError(f"{dst.kind.id} has no entry option {enter_id!r}")
-            if ok:
-                fx, ok = enter, enter(ctx)
+            fx = out if out_id else enter
+            fxs = (out, enter) if out_id else enter
+
+            def run():
+                nonlocal fx
+                if out_id and not out(ctx):
+                    return False
+                fx = enter
+                return enter(ctx)
+        ok = self._atomic(team, dst, run, fxs, move=True) if self.undo_refused else run()
         if not ok:      # offered, so its leading requires and costs held
             raise fizzled(f"{team.name} cannot move to {dst.pos} via {via}", fx)
         team.pos = dst.pos
@@ -370,35 +377,17 @@ class Engine:
             table[key] = found[0].effect if found else None
         return table[key]
 
-    def _atomic(self, team: Team, cell: Cell, run: Callable[[], bool]) -> bool:
-        """Run an action's effect all or nothing: costs are paid before the verbs run, so a
-        verb that refuses (a re-equip breaking a rule, a discard of an item not carried) or a
-        decision answered with an option not offered (a scripted placement) would leave the AP
-        paid or a tile drawn: the team, its tile and the stacks (replaced by a discovery, never
-        changed in place) are put back and the refusal goes on. A trial copy of the game skips
-        this (`undo_refused` False)."""
-        if not self.undo_refused:
-            return run()
-        state = self.state
-        saved = (team.ap, team.done, team.camp, team.camp_pos, team.camp_packed_before,
-                 copy_counter(team.backpack), copy_counter(team.camp_items), copy_counter(team.tokens),
-                 copy_counter(team.lost), set(team.depth_tokens), list(cell.tokens))
-        piles = (list(state.stacks), state.discarded)
-        try:
-            return run()
-        except Exception:
-            (team.ap, team.done, team.camp, team.camp_pos, team.camp_packed_before,
-             team.backpack, team.camp_items, team.tokens, team.lost, team.depth_tokens,
-             cell.tokens[:]) = saved
-            state.stacks[:], state.discarded = piles
-            raise
+    def _atomic(self, team: Team, cell: Cell, run: Callable[[], bool], fx, move=False) -> bool:
+        """Run an effect all or nothing (undo.py): a refusal, raised or returned, leaves the
+        game as it was. A trial copy of the game skips this (`undo_refused` False)."""
+        return undo.atomic(self, team, cell, run, fx, move)
 
     def do_use(self, team: Team, term: str) -> None:
         """An equipment's own action, taken while the team carries the item."""
         item = self.items.by_term.get(term)
         if item is None or item.use is None or not self.items.count(team.backpack, term):
             raise EffectError(f"{team.name} cannot use {term} here")
-        if not self._atomic(team, self.state.cells[team.pos], lambda: item.use(self.ctx(team))):
+        if not self._atomic(team, self.state.cells[team.pos], lambda: item.use(self.ctx(team)), item.use):
             raise fizzled(f"{team.name} cannot use {term} here", item.use)
         self.state.stats[f"use:{term}"] += 1
         if self.log_enabled:     # no formatting when logging is off
@@ -409,7 +398,7 @@ class Engine:
         effect = self.action_effect(cell.kind, act_id)
         if effect is None:
             raise EffectError(f"{team.name} cannot {act_id} here")
-        if not self._atomic(team, cell, lambda: effect(self.ctx(team, cell))):
+        if not self._atomic(team, cell, lambda: effect(self.ctx(team, cell)), effect):
             raise fizzled(f"{team.name} cannot {act_id} here", effect)
         stats, counted = self.state.stats, "act:" + act_id
         stats[counted] = stats.get(counted, 0) + 1      # (no Counter.__missing__ call)

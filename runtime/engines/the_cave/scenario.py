@@ -269,8 +269,8 @@ def _step(engine: Engine, step: dict, results: dict) -> None:
             option = _norm({k: v for k, v in step.items() if k in ("do", "to", "via", "id", "item")})
             refuse_unofferable(option, option_shapes(engine), exact=True)
         try:    # played on a copy, dropped (README): a move or an effect refused after it
-            # paid, drew or placed something leaves nothing behind (the engine undoes an
-            # action's costs and draws, not a placed tile, nor a move)
+            # paid, drew or placed something leaves nothing behind (the engine undoes it too,
+            # undo.py; the copy also keeps a step's log and counters out)
             _run_step(_copy(engine), step, dict(results))
         except ScenarioError:
             raise                       # a wrong scenario is not the refusal it expects
