@@ -215,7 +215,10 @@ class Footnotes:
                 lines = ([] if named else [fill(lab["rule_value"], {"value": value})]) + \
                     ([] if _has_rule_words(self.game, entity, lang) else lines)
         else:
-            group = "|".join(str(n) for n in approximation_lines(entity))
+            # what the player reads: notes that differ only in decision ids or rulebook
+            # lines print the same words, one fact, one number (a token's count note written
+            # on the entity, another's on its count field)
+            group = "\n".join(lines) if lines else "|".join(approximation_lines(entity))
         said = ""
         if not lines and entity.kind == "rule" and self._linked(entity):
             said = name_of(entity, lang)   # its name says the fact, and the footnote says it
