@@ -566,6 +566,35 @@ def check_provenance(game: Game, reporter: dg.Reporter) -> None:
                     reporter.add(dg.PROVENANCE, f"{section} names field {field_name!r}, "
                                  "which this entity does not have", entity.display,
                                  mark.line, mark.column)
+        _check_note_of(game, entity, reporter)
+
+
+def _check_note_of(game: Game, entity, reporter: dg.Reporter) -> None:
+    """`note_of: <rule id>` says the entity's approximation note states the fact of an
+    approximated rule (the sheets give both one footnote): the rule must exist and be
+    approximated, and the entity must have a note of its own to share."""
+    rule_id = entity.data.get("note_of")
+    if rule_id is None:
+        return
+    mark = entity.doc.mark(entity.path + ("note_of",))
+    rules = game.entities.get("rule", {})
+    rule = rules.get(str(rule_id))
+    if rule is None:
+        reporter.add(dg.UNKNOWN_REF, f"note_of: no rule with id {rule_id!r}", entity.display,
+                     mark.line, mark.column, did_you_mean(str(rule_id), sorted(rules)))
+    elif not _approximated(rule):
+        reporter.add(dg.PROVENANCE, f"note_of: rule {rule_id!r} is not an approximation "
+                     "(no note to share)", entity.display, mark.line, mark.column)
+    elif entity.kind == "rule":
+        reporter.add(dg.PROVENANCE, "note_of links an entity to a rule; a rule is its own "
+                     "footnote", entity.display, mark.line, mark.column)
+    elif not _approximated(entity):
+        reporter.add(dg.PROVENANCE, "note_of on an entity with no approximation note",
+                     entity.display, mark.line, mark.column)
+
+
+def _approximated(entity) -> bool:
+    return entity.source == "approximation" or bool(entity.data.get("approximations"))
 
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")

@@ -24,7 +24,7 @@ from tomecraft.compiler import contract, diagnostics as dg, editor_schemas, name
 from tomecraft.compiler.console import UsageError
 
 SCHEMAS = ".schemas"
-DROPPED = ("ref", "approximations", "public", "replace", "note", "source")
+DROPPED = ("ref", "approximations", "public", "replace", "note", "note_of", "source")
 
 
 def new_pack(game_root: Path, folder: Path, pack_id: str | None = None) -> list[Path]:

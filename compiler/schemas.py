@@ -172,6 +172,9 @@ COMMON_FIELDS = {
              "description": "Why the facts are public or approximated, and from what."},
     "approximations": {"type": "object", "additionalProperties": {"type": "string"},
                        "description": "Fields approximated inside an otherwise sourced entity."},
+    "note_of": {"type": "string", "pattern": ID_PATTERN,
+                "description": "The id of the approximated rule whose note states the same fact "
+                               "as this entity's: sheets mark both with one footnote."},
     "public": {"type": "object", "additionalProperties": {"type": "string"},
                "description": "Fields holding public facts about the published game, with their source."},
     "replace": {"type": "boolean", "description": "In a pack: replace the entity of that id."},

@@ -127,22 +127,79 @@ class Footnotes:
     game: "Game | None" = None
     lang: str = "en"
     _groups: dict[str, int] = field(default_factory=dict)
+    _linked_ids: "set[str] | None" = None
 
     def mark(self, entity: Entity, lang: str) -> int | None:
         """Record that `entity` is on the sheet; its footnote number if it is approximated."""
         self.shown.add((entity.kind, entity.id))
+        number = self._number(entity, lang)
+        if number is not None and name_of(entity, lang) not in self.notes[number - 1]["names"]:
+            self._named(number, entity, lang)   # a rule whose note a linked entity made first
+        return number
+
+    def _number(self, entity: Entity, lang: str) -> int | None:
         key = f"{entity.kind}:{entity.id}"
         if key in self._index:
             return self._index[key]
         lines = approximation_lines(entity)
         if not lines:
             return None
+        rule = self._note_of(entity)
+        if rule is not None:
+            return self._join(rule, entity, key, lang)
         if self.edition == "player":
             return self._mark_player(entity, key, lang)
         self.notes.append({"n": len(self.notes) + 1, "name": name_of(entity, lang),
-                           "lines": lines})
+                           "names": [name_of(entity, lang)], "lines": lines})
         self._index[key] = len(self.notes)
         return len(self.notes)
+
+    def _note_of(self, entity: Entity) -> Entity | None:
+        """The approximated rule whose note states the same fact as `entity`'s (its
+        `note_of`), or None. A camp-exchange action and the rule allowing the exchange at
+        any time on the camp's tile are one assumption: one footnote, both rows marked."""
+        rule_id = entity.data.get("note_of")
+        if not rule_id or self.game is None or entity.kind == "rule":
+            return None
+        rule = self.game.entities.get("rule", {}).get(str(rule_id))
+        return rule if rule is not None and approximation_lines(rule) else None
+
+    def _linked(self, rule: Entity) -> bool:
+        """Whether an entity of the game names `rule` as its `note_of`."""
+        if self._linked_ids is None:
+            self._linked_ids = {str(e.data["note_of"]) for e in self.game.all()
+                                if e.data.get("note_of")} if self.game is not None else set()
+        return rule.id in self._linked_ids
+
+    def _join(self, rule: Entity, entity: Entity, key: str, lang: str) -> int:
+        """`entity` shares the footnote of `rule` (made now if the rule is not on the sheet
+        yet, without putting the rule on it). The player edition says the fact once, in the
+        rule's words; the designer edition keeps every developer note under the number."""
+        fresh = f"{rule.kind}:{rule.id}" not in self._index
+        number = self._number(rule, lang)
+        note = self.notes[number - 1]
+        if fresh and (rule.kind, rule.id) not in self.shown \
+                and name_of(rule, lang) in note["names"]:     # named once it is on the sheet
+            note["names"].remove(name_of(rule, lang))
+        if self.edition != "player":
+            note["lines"] += [line for line in approximation_lines(entity)
+                              if line not in note["lines"]]
+        self._named(number, entity, lang)
+        self._index[key] = number
+        return number
+
+    def _named(self, number: int, entity: Entity, lang: str) -> None:
+        """`entity` among the names of footnote `number`."""
+        note = self.notes[number - 1]
+        if name_of(entity, lang) not in note["names"] and note.get("said") != name_of(entity, lang):
+            note["names"].append(name_of(entity, lang))
+        lab = labels(lang, self.game)
+        if self.edition == "player":
+            whole = number in (self._groups.get("(silent)"), self._groups.get("(rules)"))
+            note["name"] = names_list(note["names"], lab,
+                                      most=len(note["names"]) if whole else 4)
+        else:
+            note["name"] = lab["enum_sep"].join(note["names"])
 
     def _mark_player(self, entity: Entity, key: str, lang: str) -> int:
         lab = labels(lang, self.game)
@@ -158,8 +215,15 @@ class Footnotes:
                 lines = ([] if named else [fill(lab["rule_value"], {"value": value})]) + \
                     ([] if _has_rule_words(self.game, entity, lang) else lines)
         else:
-            group = "|".join(str(n) for n in approximation_lines(entity))
-        if not lines and entity.kind == "rule" and not named:
+            # what the player reads: notes that differ only in decision ids or rulebook
+            # lines print the same words, one fact, one number (a token's count note written
+            # on the entity, another's on its count field)
+            group = "\n".join(lines) if lines else "|".join(approximation_lines(entity))
+        said = ""
+        if not lines and entity.kind == "rule" and self._linked(entity):
+            said = name_of(entity, lang)   # its name says the fact, and the footnote says it
+            lines = [said]                 # to the rows that share it (a scoring, a tile kind)
+        elif not lines and entity.kind == "rule" and not named:
             group = "(rules)"   # the rules' names say what is assumed ("No opening hand at setup")
         elif not lines and not named:   # nothing to say in this language: one item names them
             group = "(silent)"  # all and says what a player may take from the mark
@@ -167,10 +231,10 @@ class Footnotes:
         number = self._groups.get(group)
         if number is None:
             self.notes.append({"n": len(self.notes) + 1, "names": [], "lines": lines,
-                               "name": ""})
+                               "name": "", "said": said})
             number = self._groups[group] = len(self.notes)
         note = self.notes[number - 1]
-        if name_of(entity, lang) not in note["names"]:
+        if name_of(entity, lang) not in note["names"] and not said:
             note["names"].append(name_of(entity, lang))
         note["name"] = names_list(note["names"], lab,
                                   most=len(note["names"]) if group in ("(silent)", "(rules)") else 4)

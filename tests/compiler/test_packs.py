@@ -394,7 +394,7 @@ def test_an_id_used_twice_in_one_pack_is_an_error_even_with_replace(tmp_path, re
     ("colour", [(2, "'card_type' is a required property", "add the missing field"),
                 (7, "unknown field 'colour'", "allowed fields: action, after_use, approximations, "
                  "auxiliary, bonus, card_type, count, fate_bonus, id, intern, main, name, note, "
-                 "public, ref, replace, source, timing")]),
+                 "note_of, public, ref, replace, source, timing")]),
 ])
 def test_a_misspelt_required_field_is_one_error_at_the_misspelling(tmp_path, field, expected):
     """A newcomer's `sped: 3` got 'speed is a required property' at the entity's first line
