@@ -137,9 +137,9 @@ class Verbs(DamageVerbs):
         return True
 
     def become(self, ctx, status: str) -> None:
-        d = self._dwarf(ctx)
-        if d is not None:
-            d.statuses.add(status)
+        """"you become" (game.yaml): the acting dwarf, each one under `each player`."""
+        if isinstance(ctx.you, Dwarf):
+            ctx.you.statuses.add(status)
 
     def remove_status(self, ctx, status: str) -> None:
         about = subject(ctx)
