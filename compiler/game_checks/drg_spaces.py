@@ -4,7 +4,9 @@
 destroy wall` was clean in `check` and stopped the sim at its first draw ("place platform: no
 space chosen", "destroy: no area"); a `deal` with no target changed nothing, a monster's special
 (run with no dwarf) stopped the sim on `raise_shield`, and a `push` in a monster's bang (whose
-target is the dwarf it attacks) moved nothing. What each effect is handed is the engine's (SITE_CONTEXT in
+target is the dwarf it attacks) moved nothing. The queries that measure from the acting dwarf
+(`in_range`, `line_of_sight`, `adjacent`) in a monster's special were always false. What each
+effect is handed is the engine's (SITE_CONTEXT, CONTEXT_VERBS, CONTEXT_QUERIES in
 runtime/engines/deep_rock_galactic/contract.py); a keyword's body is read where it is called."""
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ def _unhanded(game: Game, node, given: frozenset, seen: frozenset, memo: dict):
     """(call, verb) for each verb under `node` that play runs without what it acts on; a
     keyword's call is reported for the verb inside it."""
     from tomecraft.runtime.engines.deep_rock_galactic.contract import (
-        CONTEXT_VERBS, DWARF_IT_EVENTS, DWARF_RESOURCES, IT_EVENTS, SPACE_EVENTS)
+        CONTEXT_QUERIES, CONTEXT_VERBS, DWARF_IT_EVENTS, DWARF_RESOURCES, IT_EVENTS, SPACE_EVENTS)
     if isinstance(node, n.On):
         if node.event in SPACE_EVENTS and "at" not in given:
             return          # heard only by an effect lying on a space: never runs here
@@ -54,6 +56,10 @@ def _unhanded(game: Game, node, given: frozenset, seen: frozenset, memo: dict):
         given = frozenset(inner)
     elif isinstance(node, (n.Target, n.Each)):
         given = given | _bound(node)
+    if isinstance(node, n.Func):
+        needs = CONTEXT_QUERIES.get(node.name)
+        if needs is not None and not given & set(needs[1]):
+            yield node, node.name
     if isinstance(node, n.Call):
         needs = CONTEXT_VERBS.get(node.verb)
         if needs is not None and not given & set(needs[1]) and not (
@@ -111,9 +117,16 @@ _WORDS = {"throwable.effect": "a throwable's effect", "monster.on_kill": "a mons
 
 
 def _report(entity, site, node, verb: str, reporter: dg.Reporter) -> None:
-    from tomecraft.runtime.engines.deep_rock_galactic.contract import CONTEXT_VERBS, SITE_CONTEXT
-    what, takes, outcome = CONTEXT_VERBS[verb]
-    through = f" (through keyword {node.verb!r})" if verb != node.verb else ""
+    from tomecraft.runtime.engines.deep_rock_galactic.contract import (
+        CONTEXT_QUERIES, CONTEXT_VERBS, SITE_CONTEXT)
+    called = node.name if isinstance(node, n.Func) else node.verb
+    if verb in CONTEXT_QUERIES:
+        measures, takes, outcome = CONTEXT_QUERIES[verb]
+        what = f"measures from {measures}"
+    else:
+        what, takes, outcome = CONTEXT_VERBS[verb]
+        what = f"acts on {what}"
+    through = f" (through keyword {called!r})" if verb != called else ""
     field = ".".join(str(p) for p in site.path[len(entity.path):])
     where = [_WORDS.get(k, k) for k, given in SITE_CONTEXT.items() if set(given) & set(takes)]
     where += ["an `on struck:` trigger (the struck space)"] if "at" in takes else []
@@ -123,6 +136,6 @@ def _report(entity, site, node, verb: str, reporter: dg.Reporter) -> None:
     where += ["a `target dwarf` block"] if "dwarf_target" in takes else []
     where += ["an `each dwarf` block, or an `on dwarf_enters:` trigger"] if "dwarf_it" in takes else []
     line, column = entity.doc.effect_position(site.path, node.pos.line, node.pos.column)
-    reporter.add(dg.GAME_RULE, f"`{verb}`{through} acts on {what}, and play hands the "
+    reporter.add(dg.GAME_RULE, f"`{verb}`{through} {what}, and play hands the "
                  f"{entity.kind} {entity.id!r} ({field}) none here: {outcome}",
                  entity.display, line, column, f"`{verb}` works in " + ", ".join(where))

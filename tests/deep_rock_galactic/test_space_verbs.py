@@ -114,3 +114,37 @@ monsters:
 event_cards:
   - {{id: quake, name: {{zh: 地震, en: Quake}}, {A}, deck: event, event_kind: spawning, count: 2, effect: "pay ammo 1 -> move 2; raise_shield"}}
 """) == []
+
+
+def test_each_dwarf_hands_the_dwarf_verbs_their_dwarf(tmp_path):
+    """`each dwarf` binds the dwarf the dwarf verbs act on (verbs.Verbs._dwarf, state.subject):
+    in a monster's special, which has no acting dwarf, `each dwarf: take_damage 1` was refused."""
+    assert check(tmp_path, f"""
+monsters:
+  - {{id: grunt, replace: true, name: {{zh: 战士异虫, en: Grunt}}, {A}, creature: grunt, order: 1, hp: 2, attack_range: 1, move: 2, attack_dice: 1, attack_die: monster_die, moves_toward: dwarf, attacks: true, special: "each dwarf {{ take_damage 1 }}; heal 1"}}
+""") == [("TC-G001", 3, "`heal` acts on the acting dwarf, a target dwarf or each dwarf, and play hands "
+          "the monster 'grunt' (special) none here: it would change nothing")]
+
+
+def test_position_queries_in_a_monster_special_are_refused(tmp_path):
+    """`in_range`, `line_of_sight` and `adjacent` measure from the acting dwarf (or an area's
+    centre): a monster's special has neither, and they were always false, with no word from
+    check. Under `each player` (the dwarf is `you`) they measure from each dwarf."""
+    found = check(tmp_path, f"""
+monsters:
+  - {{id: grunt, replace: true, name: {{zh: 战士异虫, en: Grunt}}, {A}, creature: grunt, order: 1, hp: 2, attack_range: 1, move: 2, attack_dice: 1, attack_die: monster_die, moves_toward: dwarf, attacks: true, special: "each monster where in_range(2) and line_of_sight(): inflict stunned; if adjacent(): spawn grunt 1; each player: target monster where adjacent(): inflict frozen"}}
+""")
+    assert [(c, line) for c, line, _ in found] == [("TC-G001", 3)] * 3, found
+    for (_, _, message), query in zip(found, ["in_range", "line_of_sight", "adjacent"]):
+        assert message.startswith(f"`{query}` measures from the acting dwarf"), message
+        assert "monster 'grunt' (special) none here: it is always false" in message
+
+
+def test_position_queries_where_play_hands_a_dwarf_or_a_centre_stay_clean(tmp_path):
+    """An event card's (the drawing dwarf), a killed monster's on_kill (its space)."""
+    assert check(tmp_path, f"""
+monsters:
+  - {{id: grunt, replace: true, name: {{zh: 战士异虫, en: Grunt}}, {A}, creature: grunt, order: 1, hp: 2, attack_range: 1, move: 2, attack_dice: 1, attack_die: monster_die, moves_toward: dwarf, attacks: true, on_kill: "each monster where in_range(1) and line_of_sight(): deal explosive 1"}}
+event_cards:
+  - {{id: quake, name: {{zh: 地震, en: Quake}}, {A}, deck: event, event_kind: spawning, count: 2, effect: "each monster where adjacent() and in_range(2): inflict stunned"}}
+""") == []

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tomecraft.runtime.effects import Context
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import cells_of
-from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Ctx, Dwarf, Monster
 from tomecraft.runtime.engines.deep_rock_galactic.triggers import Triggers
 
 
@@ -63,7 +62,7 @@ class Board(Triggers):
         if fx is None:
             return False
         info.setdefault("play", self.new_play())
-        ctx = Context(self, you=you, self=self_, target=target, info=info)
+        ctx = Ctx(self, you=you, self=self_, target=target, info=info)
         return fx(ctx)
 
     # --- board tokens: their movement rules come from the board_token definitions -----------

@@ -55,7 +55,8 @@ RUN_NATIVE_ABILITIES = ("sentry_gun",)
 # (a dwarf as `dwarf_it`; `each player` makes it `you`), a trigger on an event of IT_EVENTS
 # binds what it happened to (the dwarf of DWARF_IT_EVENTS), a trigger of an effect with `at` is
 # handed it as `origin` too, and `on struck` the struck space as `at` (triggers.py).
-# compiler/game_checks/drg_spaces.py refuses a verb of CONTEXT_VERBS where it has none.
+# compiler/game_checks/drg_spaces.py refuses a verb of CONTEXT_VERBS, and a query of
+# CONTEXT_QUERIES, where it has none.
 SITE_CONTEXT = {"throwable.effect": ("at", "origin", "target_obj"),
                 "monster.on_kill": ("origin", "self"), "monster.special": ("self",),
                 "monster.bang": ("dwarf_target", "self"), "monster.teeth": ("dwarf_target", "self"),
@@ -85,9 +86,18 @@ CONTEXT_VERBS = {"place": ("a space", ("at", "origin"), _STOPS),
                  "inflict": ("a target creature", ("target", "dwarf_target", "dwarf_it"), _NOTHING),
                  "raise_shield": ("a space or " + _DWARF, ("at", "origin", "you"), _STOPS),
                  **{verb: (_DWARF, ("you",), _NOTHING) for verb in ("move", "attack", "become", "pay", "gain")},
-                 **{verb: (_DWARF + " or a target dwarf", ("you", "dwarf_target"), _NOTHING)
+                 # the innermost dwarf bound (verbs.Verbs._dwarf, state.subject), else `you`
+                 **{verb: (_DWARF + ", a target dwarf or each dwarf", ("you", "dwarf_target", "dwarf_it"), _NOTHING)
                     for verb in ("take_damage", "heal", "draw_rock_and_stone", "draw_throwable",
                                  "draw_event", "overclock", "revive")}}
+# query -> (what it measures from, in words; what it can measure from; what play answers
+# without it). `in_range` measures from the shooter (an effect's `from`, else the acting dwarf)
+# or its area's centre (`origin`), `line_of_sight` from the shooter, `adjacent` from the acting
+# dwarf (queries.py): in a monster's special, with no dwarf, they were always false.
+_FALSE = "it is always false"
+CONTEXT_QUERIES = {"in_range": (_DWARF + " or an area's centre", ("you", "origin"), _FALSE),
+                   "line_of_sight": (_DWARF, ("you", "origin"), _FALSE),
+                   "adjacent": (_DWARF, ("you",), _FALSE)}
 DWARF_RESOURCES = ("actions", "ammo", "secondary_ammo")
 # What `sim --usage` must not count as an effect to run (runtime/usage.py).
 NATIVE_RECORDS = tuple(sorted(set(NATIVE_ABILITIES) - set(RUN_NATIVE_ABILITIES)))

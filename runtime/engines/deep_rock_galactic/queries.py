@@ -6,7 +6,7 @@ import copy
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
-from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster
+from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, subject
 
 
 class Queries:
@@ -72,7 +72,7 @@ class Queries:
         of the shooter or of the area's centre. The spaces that are are noted for
         `line_of_sight`, which must see one of them (a target space in range AND sight, L392)."""
         a = tuple(ctx.info["origin"]) if ctx.info.get("origin") is not None else self._shooter(ctx)
-        who = ctx.it if ctx.it is not None else ctx.target
+        who = subject(ctx)
         if a is None or self._pos(who) is None:
             return False
         want = ctx.info.get("target_obj")
@@ -83,7 +83,7 @@ class Queries:
         return bool(near)
 
     def line_of_sight(self, ctx) -> bool:
-        who = ctx.it if ctx.it is not None else ctx.target
+        who = subject(ctx)
         a = self._shooter(ctx)
         if a is None or self._pos(who) is None:
             return False
@@ -97,7 +97,7 @@ class Queries:
         return who.spaces() if isinstance(who, Monster) else (who.pos,)
 
     def adjacent(self, ctx) -> bool:
-        a, b = self._pos(ctx.you), self._pos(ctx.it)
+        a, b = self._pos(ctx.you), self._pos(subject(ctx))
         return a is not None and b is not None and hx.distance(a, b) <= 1
 
     def distance_to_monster(self, ctx) -> int:
@@ -107,7 +107,9 @@ class Queries:
         return min((hx.distance(me.pos, h) for m in others for h in m.spaces()), default=99)
 
     def has_status(self, ctx, status: str) -> bool:
-        who = ctx.self or ctx.you
+        who = subject(ctx)                # the candidate of a where-clause, the item of an each
+        if who is None:
+            who = ctx.self or ctx.you
         if status == "full_health":
             return isinstance(who, Dwarf) and who.health >= self.e.health_cap(who)
         return status in getattr(who, "statuses", ())
@@ -116,13 +118,13 @@ class Queries:
         return bool(self.e.targets_in_range(ctx.self))
 
     def in_lit_area(self, ctx) -> bool:
-        return self._lit(self._pos(ctx.it or ctx.target))
+        return self._lit(self._pos(subject(ctx)))
 
     def flying(self, ctx) -> bool:
-        return bool(self.e.monster_def(ctx.it or ctx.self).flying)
+        return bool(self.e.monster_def(subject(ctx) or ctx.self).flying)
 
     def size(self, ctx) -> int:
-        return self.e.monster_def(ctx.it or ctx.target).size or 1
+        return self.e.monster_def(subject(ctx)).size or 1
 
     def hazard_level(self, ctx) -> int:
         return self.e.hazard

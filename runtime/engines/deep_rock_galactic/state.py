@@ -6,12 +6,65 @@ import types
 from collections import Counter
 from dataclasses import dataclass, field
 
-from tomecraft.runtime.effects import Context, EffectError
+from tomecraft.runtime.effects import Context, EffectError, step
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.lookahead import copy_counter
 
 WALLS = {"#", "*"}
 OPEN = {".", "^", "?"}
+
+
+class Ctx(Context):
+    """The effect Context of Deep Rock Galactic, which also keeps `subject`: the innermost of
+    what the effect was bound to, the item of an `each` or the candidate of a where-clause
+    (`it`), the chosen `target`, the subject of the event a trigger hears (its `target`).
+    Verbs and queries that act on or ask about "it" (a dwarf to hurt, heal, draw for; a
+    creature to hit; whose status) read `subject(ctx)`, so `each dwarf: take_damage 1` under
+    an event drawn by one dwarf hurts each dwarf once."""
+
+    def bind(self, **changes) -> "Ctx":
+        new = Context.bind(self, **changes)
+        if "target" in changes:
+            new.__dict__["subject"] = changes["target"]
+        elif "it" in changes:
+            new.__dict__["subject"] = changes["it"]
+        return new
+
+    # Context.select and Context.each, the item also made the subject
+    def select(self, kind: str, zone: str | None, where) -> list:
+        items = self.engine.select(self, kind, zone)
+        if where is None:
+            return list(items)
+        out = []
+        mine, make, cls = self.__dict__, object.__new__, type(self)
+        for x in items:
+            bound = make(cls)
+            bound.__dict__.update(mine, it=x, subject=x)
+            if where(bound):
+                out.append(x)
+        return out
+
+    def each(self, kind: str, zone: str | None, where, body) -> None:
+        mine, make, cls = self.__dict__, object.__new__, type(self)
+        for item in self.select(kind, zone, where):
+            step()
+            bound = make(cls)
+            bound.__dict__.update(mine, it=item, subject=item)
+            if kind in ("player", "opponent", "other_player"):
+                bound.__dict__["you"] = item
+            body(bound)
+
+
+def subject(ctx):
+    """What the effect is about (Ctx): the innermost of `it` and `target`; for a Context made
+    without one, `target`, else `it`."""
+    found = ctx.__dict__.get("subject", _NO_SUBJECT)
+    if found is not _NO_SUBJECT:
+        return found
+    return ctx.target if ctx.target is not None else ctx.it
+
+
+_NO_SUBJECT = object()
 
 
 @dataclass
@@ -264,7 +317,7 @@ def deep_twin(value, memo: dict):
         for v in value:                        # a loop: a generator cost more (the dwarves)
             append(v if type(v) in as_is else deep_twin(v, memo))
         return twin
-    if kind is Context:                       # frozen: its fields set as deepcopy sets them
+    if kind is Ctx or kind is Context:       # frozen: its fields set as deepcopy sets them
         twin = memo[id(value)] = object.__new__(kind)
         fields = twin.__dict__
         for name, v in vars(value).items():

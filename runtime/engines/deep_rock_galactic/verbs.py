@@ -10,7 +10,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.events import carry_out_event
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.movement import enter
-from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster, subject
 from tomecraft.runtime.engines.deep_rock_galactic.verbs_damage import DamageVerbs
 
 
@@ -30,7 +30,13 @@ class Verbs(DamageVerbs):
         return new
 
     def _dwarf(self, ctx) -> Dwarf | None:
-        for who in (ctx.target, ctx.you):
+        """The dwarf a verb acts on: what the effect is about (state.subject: the item of the
+        innermost `each`, the `target`, a trigger's subject) if a dwarf, else the other of
+        `target` and `it` that is one, else you (the acting dwarf)."""
+        about = subject(ctx)
+        if isinstance(about, Dwarf):
+            return about
+        for who in (ctx.target, ctx.it, ctx.you):
             if isinstance(who, Dwarf):
                 return who
         return None
@@ -103,7 +109,7 @@ class Verbs(DamageVerbs):
         d.health += take
 
     def inflict(self, ctx, status: str) -> None:
-        who = ctx.target if ctx.target is not None else ctx.it
+        who = subject(ctx)
         if self._inflict_per_die(ctx, who, status):
             return
         if isinstance(who, Dwarf):
@@ -131,11 +137,13 @@ class Verbs(DamageVerbs):
         return True
 
     def become(self, ctx, status: str) -> None:
+        """"you become" (game.yaml): the acting dwarf, each one under `each player`."""
         if isinstance(ctx.you, Dwarf):
             ctx.you.statuses.add(status)
 
     def remove_status(self, ctx, status: str) -> None:
-        for who in (ctx.target, ctx.you):
+        about = subject(ctx)
+        for who in (about if about is not None else ctx.target, ctx.you):
             if who is not None:
                 who.statuses.discard(status)
 
@@ -335,7 +343,7 @@ class Verbs(DamageVerbs):
     def push(self, ctx, steps: int) -> None:
         """Sticky Grenade (L1357): the thrower moves the single target up to `steps` spaces
         along its own passability; creatures on several spaces or that never move stay."""
-        e, m = self.e, ctx.target if ctx.target is not None else ctx.it
+        e, m = self.e, subject(ctx)
         if not isinstance(m, Monster) or e.monster_def(m).move == 0 or (e.monster_def(m).size or 1) > 1:
             return
         step = e.monster_stepper(m)
@@ -421,7 +429,7 @@ class Verbs(DamageVerbs):
 
     def place_around_target(self, ctx, token: str) -> None:
         """`token` on each empty space next to the target, never a Tunnel Exit or a pit."""
-        target = ctx.target if ctx.target is not None else ctx.it
+        target = subject(ctx)
         if target is not None:
             self.e.place_around(target.pos, token, ctx.you.seat if isinstance(ctx.you, Dwarf) else -1)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
-from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster
+from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, subject
 
 
 class DamageVerbs:
@@ -18,7 +18,7 @@ class DamageVerbs:
             e.explode(ctx.self)
             return
         mode = ctx.info.get("mode")
-        target = ctx.target if ctx.target is not None else ctx.it
+        target = subject(ctx)
         if mode is None or not isinstance(target, Monster):
             if isinstance(target, Monster):
                 e.log(f"{ctx.info.get('source') or 'an effect'}: {hits} {damage_type} hits on "
@@ -118,6 +118,6 @@ class DamageVerbs:
         return best
 
     def deal_ignoring_resistance(self, ctx, hits: int) -> None:
-        target = ctx.target if ctx.target is not None else ctx.it
+        target = subject(ctx)
         if isinstance(target, Monster):
             self.e.damage_monster(target, "pickaxe", hits, ctx.you, ignore_resistance=True)
