@@ -117,7 +117,7 @@ class EffectCompiler:
         fn.emit("return True")
         reads, fn.lines = _hoisted(fn.lines, 2)
         head = [f"def {name}({signature}):", f"    # {_comment(text)}", "    try:",
-                *([] if self.bounded(block) else
+                *([] if self.bounded_body(block, name.startswith("kw_")) else
                   ["        step(ctx)"]),   # the run-time budget (runtime/effects.py)
                 *_bindings(fn.lines, 2), *reads]
         tail = ["    except Exception as err:",
@@ -197,6 +197,18 @@ class EffectCompiler:
             if not ok:
                 return False
         return True
+
+    def bounded_body(self, block: n.Block, keyword: bool) -> bool:
+        """`bounded` for a function's own body. A keyword's body calling a keyword counts:
+        10 keywords each calling the next 20 times left the last two bounded, 400 calls a
+        step, and a million steps took `sim` minutes per game (and hung it over trials)."""
+        if not keyword:
+            return self.bounded(block)
+        self._calling.add("")       # any keyword call inside is then counted
+        try:
+            return self.bounded(block)
+        finally:
+            self._calling.discard("")
 
     def pure_call(self, c: n.Call) -> bool:
         if not all(self.pure_expr(a.value if isinstance(a, n.KwArg) else a) for a in c.args):

@@ -80,6 +80,15 @@ def run(args, usage_error) -> int:
     try:   # an exception while playing is a bug (exit 3): the set-up was checked above
         result = balance.run(plan, workers=workers, client=client,
                              quiet=args.quiet or args.json)
+    except Exception as err:  # noqa: BLE001 - an effect's is reported, as by `sim`
+        from tomecraft.compiler import cli
+        from tomecraft.runtime import effects
+        if not (isinstance(err, effects.EffectError) or effects.error_origin(err) is not None):
+            raise
+        reporter = dg.Reporter()     # a runaway chain of keywords was 'internal error' (3)
+        cli._effect_diagnostic(err, reporter)
+        print(dg.format_text(reporter))
+        return 1
     finally:
         if client is not None:
             client.close()

@@ -74,6 +74,11 @@ _EN_HOW_MANY_N = {**_EN_HOW_MANY, ">": "{subject} more than {n} {things}",
                   "<": "{subject} fewer than {n} {things}"}
 _WHERE_DEF = re.compile(r", where ([A-Z] is .*)$", re.S)
 _MAX_KEYWORD_DEPTH = 8  # keywords defined through keywords; beyond this, show the template
+# Keywords without text expanded in one rendering; past it, the keyword's name and arguments.
+# Each expansion is bounded by the depth but not their number: 30 keywords each calling the
+# next twice (or 10 each calling the next 20 times), none with text, expanded 2**8 (20**8)
+# times, and `sheets`/`cards` hung on the text.
+_MAX_KEYWORD_EXPANSIONS = 64
 
 # ASCII punctuation inside Chinese text (templates are often typed with it) -> full width.
 _FULL_WIDTH = {",": "，", ":": "：", ";": "；", "(": "（", ")": "）", "!": "！", "?": "？"}
@@ -355,6 +360,14 @@ class _Renderer:
     event: str | None = None     # the event of the enclosing `on`, for `event.field`
     in_where: bool = False       # inside a selector's condition: `it` is what is selected
     letters: list[str] = field(default_factory=list)  # X, Y... handed out for counts
+    expanded: list[int] = field(default_factory=lambda: [0])  # shared: keywords expanded
+
+    def may_expand(self) -> bool:
+        """Whether one more keyword without text may be rendered as its effect."""
+        if self.depth >= _MAX_KEYWORD_DEPTH or self.expanded[0] >= _MAX_KEYWORD_EXPANSIONS:
+            return False
+        self.expanded[0] += 1
+        return True
 
     @property
     def zh(self) -> bool:
@@ -362,7 +375,7 @@ class _Renderer:
 
     def child(self, env: dict[str, str]) -> "_Renderer":
         return _Renderer(self.vocab, self.lang, env, self.depth + 1, self.event,
-                         self.in_where, self.letters)
+                         self.in_where, self.letters, self.expanded)
 
     def new_letter(self) -> str:
         used = set(self.env.values()) | set(self.letters)
@@ -581,7 +594,7 @@ class _Renderer:
         else:
             event = self.name_text(s.event, prefer="event")
         inner = _Renderer(self.vocab, self.lang, self.env, self.depth, s.event, False,
-                          self.letters)
+                          self.letters, self.expanded)
         clause = event.endswith(_ZH_CLAUSE_ENDS)
         folded = self.fold_event(s, event) if s.where is not None else ""
         if folded:
@@ -705,8 +718,7 @@ class _Renderer:
                             for a in c.args)
             return f"{self.name_text(c.verb)} {args}".strip()
         text = callable_.text.get(self.lang) if callable_.text is not None else None
-        if text is None and getattr(callable_, "effect", "") \
-                and self.depth < _MAX_KEYWORD_DEPTH:
+        if text is None and getattr(callable_, "effect", "") and self.may_expand():
             return self.expand(callable_, self.bind(callable_, c.args))
         if text is None:
             values = self.bind(callable_, c.args)
@@ -982,7 +994,7 @@ class _Renderer:
         """A selector's condition: zh a modifier ("在3格射程內"), en a post-modifier or a
         relative clause ("within range 3", "that is on the player side")."""
         inner = _Renderer(self.vocab, self.lang, self.env, self.depth, self.event, True,
-                          self.letters)
+                          self.letters, self.expanded)
         parts = _conjuncts(cond)
         if self.zh:
             texts = [("是" if _is_field_of_it(c) else "") + inner.expr(c, 3)

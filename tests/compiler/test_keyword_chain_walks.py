@@ -102,3 +102,55 @@ def test_cave_sheets_of_a_keyword_chain_are_written_in_bounded_time(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     rules = next(out.rglob("rules.en.html")).read_text(encoding="utf-8")
     assert "Entering an adjacent tile costs 2 AP" in rules   # found past the payless chain
+
+
+def _cave_tile_pack(tmp_path: Path, text: bool) -> Path:
+    tile = ("tile_kinds:\n  - id: normal\n    replace: true\n    name: {zh: 甲, en: A}\n"
+            "    source: rulebook\n    ref: L1\n    discover_from: true\n"
+            f"    enter: [{{id: walk, effect: {json.dumps('fan_0; pay ap 2')}}}]\n")
+    pack = _pack(tmp_path, "the_cave", 10, 20, "gain_token traverse 1", {"t.yaml": tile})
+    if not text:    # keywords with no text of their own: the sheets render their effects
+        yaml_text = (pack / "pack.yaml").read_text(encoding="utf-8")
+        (pack / "pack.yaml").write_text(yaml_text.replace("      text: {zh: 甲, en: A}\n", ""),
+                                        encoding="utf-8")
+    return pack
+
+
+def test_sheets_of_keywords_without_text_calling_each_other_stay_small(tmp_path):
+    """A keyword with no text is rendered as its effect, nested keywords too (to depth 8):
+    10 keywords each calling the next 20 times were 20**8 renderings, and `sheets` hung. The
+    renderer now expands a bounded number of them per text, then names the keyword."""
+    pack = _cave_tile_pack(tmp_path, text=False)
+    out = tmp_path / "sheets"
+    done = _run(["sheets", "--game", "the_cave", "--pack", str(pack), "--format", "html",
+                 "--lang", "en", "--out", str(out)], tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rules = next(out.rglob("rules.en.html")).read_text(encoding="utf-8")
+    assert len(rules) < 1_000_000     # the chain's expansion would be 20**8 texts long
+    assert "Entering an adjacent tile costs 2 AP" in rules
+
+
+def test_cave_sim_of_a_keyword_chain_plays_in_bounded_time(tmp_path):
+    """A keyword calling a keyword that calls no keyword was 'bounded' (no step counted):
+    fan_9 ran 20 calls of fan_10 per call of fan_8, 400 calls a step, and the million-step
+    budget took minutes per game, tried again on every option: `sim` hung. A keyword's own
+    calls of keywords now count a step."""
+    action = ("actions:\n  - id: leave_camp\n    name: {zh: 甲, en: A}\n"
+              "    source: approximation\n    note: a test\n"
+              "    order: 7\n    effect: 'require at_base() and camp_available() and "
+              "camp_packed(); abandon_camp; fan_0'\n")
+    pack = _pack(tmp_path, "the_cave", 10, 20, "gain_token traverse 1", {"a.yaml": action})
+    done = _run(["sim", "the_cave", "--pack", str(pack), "--games", "2", "--usage"], tmp_path)
+    # played, or stopped at the budget (a chain of 20**10 gains is a runaway), never hung
+    assert done.returncode == 0 or "TC-E004" in done.stdout, done.stdout + done.stderr
+
+
+def test_balance_reports_a_runaway_chain_as_a_located_diagnostic(tmp_path):
+    """30 keywords each calling the next twice, played, run past the step budget: `sim` says
+    so at the effect (TC-E004); `balance` said 'internal error ... a bug in tomecraft' (3)."""
+    pack = _pack(tmp_path, "deep_rock_galactic", 30, 2, "advance_threat 1", _event_card("fan_0"))
+    done = _run(["balance", "deep_rock_galactic", "--pack", str(pack), "--games", "2",
+                 "--workers", "1"], tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "TC-E004" in done.stdout and "internal error" not in done.stdout + done.stderr
+    assert str(pack) in done.stdout
