@@ -209,7 +209,8 @@ def _play(args, data, options: dict, sim):
         if not (isinstance(err, effects.EffectError) or effects.error_origin(err) is not None):
             raise
         reporter = dg.Reporter()
-        _effect_diagnostic(err, reporter)  # content the engine refused, or a runaway
+        from tomecraft.compiler.packs import effect_diagnostic
+        effect_diagnostic(err, reporter)  # content the engine refused, or a runaway
         print(dg.format_text(reporter))
         return None
 
@@ -285,21 +286,6 @@ def _hazard_sweep(args, data, options: dict, sim) -> int:
         rate = summary.get("stats", {}).get("success_rate", 0.0)
         print(f"  hazard {level}: success {rate * 100:5.1f}%  mean rounds {summary['mean_rounds']}")
     return 0
-
-
-def _effect_diagnostic(err, reporter: dg.Reporter) -> None:
-    """An effect stopped at run time, reported at the effect's YAML file and line."""
-    from tomecraft.runtime import effects
-    from tomecraft.compiler.packs import display_origin
-    origin = display_origin(effects.error_origin(err) or "?:1")
-    file, _, line = origin.rpartition(":")
-    runaway = isinstance(err, effects.RunawayEffect)
-    message = str(err) if isinstance(err, effects.EffectError) else \
-        f"the engine could not play this effect: {type(err).__name__}: {err}"
-    reporter.add(dg.STEP_BUDGET if runaway else dg.GAME_RULE, message, file or "?",
-                 int(line) if line.isdigit() else 1, 1,
-                 "bound the loop or the triggers it sets off" if runaway
-                 else "the engine cannot play this effect as written")
 
 
 def cmd_scenario(args) -> int:

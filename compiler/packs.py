@@ -44,6 +44,21 @@ def display_origin(origin: str) -> str:
     return f"{display_path(path)}:{line}"
 
 
+def effect_diagnostic(err, reporter: dg.Reporter) -> None:
+    """An effect stopped at run time, reported at the effect's YAML file and line (`sim`,
+    `balance`)."""
+    from tomecraft.runtime import effects
+    origin = display_origin(effects.error_origin(err) or "?:1")
+    file, _, line = origin.rpartition(":")
+    runaway = isinstance(err, effects.RunawayEffect)
+    message = str(err) if isinstance(err, effects.EffectError) else \
+        f"the engine could not play this effect: {type(err).__name__}: {err}"
+    reporter.add(dg.STEP_BUDGET if runaway else dg.GAME_RULE, message, file or "?",
+                 int(line) if line.isdigit() else 1, 1,
+                 "bound the loop or the triggers it sets off" if runaway
+                 else "the engine cannot play this effect as written")
+
+
 @lru_cache(maxsize=4096)
 def _display_from(cwd: str, path: str) -> str:
     # Remembered per (folder, path): every diagnostic, keyword and file of a load asks, and

@@ -81,12 +81,12 @@ def run(args, usage_error) -> int:
         result = balance.run(plan, workers=workers, client=client,
                              quiet=args.quiet or args.json)
     except Exception as err:  # noqa: BLE001 - an effect's is reported, as by `sim`
-        from tomecraft.compiler import cli
+        from tomecraft.compiler.packs import effect_diagnostic
         from tomecraft.runtime import effects
         if not (isinstance(err, effects.EffectError) or effects.error_origin(err) is not None):
             raise
         reporter = dg.Reporter()     # a runaway chain of keywords was 'internal error' (3)
-        cli._effect_diagnostic(err, reporter)
+        effect_diagnostic(err, reporter)
         print(dg.format_text(reporter))
         return 1
     finally:
