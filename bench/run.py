@@ -61,6 +61,11 @@ TEMPLATES = [
     "if has(camera) and token_here(photo) {{ pay ap {a} -> take_token photo }} "
     "else {{ gain_token water {b} }}",
 ]
+# An action is handed no move, so the rappel template (rope_placed, depth_levels, place_rope
+# read the edge being crossed) is an entry's only: check refuses it in an action (TC-C003).
+ACTION_TEMPLATES = TEMPLATES[:2] + [
+    "require not at_base(); let n = {a}; pay ap (n + 1) -> gain_token traverse {b}",
+    TEMPLATES[3]]
 
 
 def write_pack(directory: Path, cards: int) -> tuple[int, int]:
@@ -73,7 +78,7 @@ def write_pack(directory: Path, cards: int) -> tuple[int, int]:
         enter = COMMON[i % len(COMMON)] if i % 2 == 0 else \
             TEMPLATES[i % len(TEMPLATES)].format(a=i % 5 + 1, b=i // 7 % 97 + 1)
         action = COMMON[(i // 3) % len(COMMON)] if i % 3 else \
-            TEMPLATES[(i + 1) % len(TEMPLATES)].format(a=i % 3 + 1, b=i % 89 + 1)
+            ACTION_TEMPLATES[(i + 1) % len(ACTION_TEMPLATES)].format(a=i % 3 + 1, b=i % 89 + 1)
         texts += [enter, action]
         out += [
             f"  - id: bench_{i:05d}",
