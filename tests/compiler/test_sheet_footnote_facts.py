@@ -6,25 +6,11 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
-
 import pytest
 
-from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler import pipeline, sheets
+from tomecraft.compiler import sheets
 
-REPO = Path(__file__).resolve().parents[2]
-TARGETS = [(root.name, pack) for root in pipeline.game_roots()
-           for pack in [None] + pipeline.in_repo_packs(root)]
-
-
-@pytest.fixture(scope="module", params=TARGETS, ids=lambda t: t[0] + (f"+{t[1].name}" if t[1] else ""))
-def game(request):
-    game_id, pack = request.param
-    reporter = dg.Reporter()
-    game = pipeline.compile_game(REPO / "content" / game_id, [pack] if pack else [], reporter)
-    assert game is not None and not reporter.errors, dg.format_text(reporter)
-    return game
+from tests.compiler.test_sheet_editions import game  # noqa: F401 (the fixture: every game and pack)
 
 
 def printed_notes(page: str) -> dict[int, tuple[str, ...]]:

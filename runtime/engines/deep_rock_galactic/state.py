@@ -137,26 +137,16 @@ def _flat_twin(obj, memo: dict):
     fields = new.__dict__
     fields.update(vars(obj))
     names, count = _CONTAINER_FIELDS[type(obj)]
-    if len(fields) != count:
-        _each_field_twin(fields)
-        return new
-    copier_of = _TWIN_COPIERS.get
-    for name in names:
-        value = fields[name]
-        copier = copier_of(type(value), _OTHER)
-        if copier is None:
-            continue
-        if copier is not _OTHER:
-            fields[name] = copier(value)
-        elif isinstance(value, (set, list, dict)):
-            fields[name] = flat_copy(value)
+    _copy_containers(fields, names if len(fields) == count else list(fields))
     return new
 
 
-def _each_field_twin(fields: dict):
-    """`_flat_twin`'s copy of every field that holds a container (`fields`: the copy's)."""
+def _copy_containers(fields: dict, names) -> None:
+    """`_flat_twin`'s copy, one level deep, of the containers among `fields[name]` (`fields`:
+    the copy's)."""
     copier_of = _TWIN_COPIERS.get
-    for name, value in fields.items():
+    for name in names:
+        value = fields[name]
         copier = copier_of(type(value), _OTHER)  # one lookup: kept (None), a usual container's copier
         if copier is None:
             continue
