@@ -32,8 +32,6 @@ class Script(ScriptedAgent):
     [1] for a branch must not be used up by a target asked of nobody (one to pick)."""
 
     def matches(self, key, want, option) -> bool:
-        if isinstance(want, bool) != isinstance(option, bool):   # True == 1: a `true` meant for a
-            return False                 # yes/no question must not pick a `choose` branch 1
         if isinstance(option, str) and isinstance(want, dict) and set(want) == {"card"}:
             return want["card"] == option
         return super().matches(key, want, option)
