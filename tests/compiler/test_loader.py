@@ -604,3 +604,42 @@ def test_a_remembered_syntax_error_is_raised_afresh_each_time():
     assert (first.value.message, first.value.line, first.value.column) == \
         (second.value.message, second.value.line, second.value.column)
     assert parse("gain 2 gold") is parse("gain 2 gold")     # ASTs are immutable: shared
+
+
+def test_a_deep_file_is_composed_on_a_stack_of_its_own(tmp_path):
+    """A file nested 20,000 deep is past SAFE_COMPOSE_DEPTH and within BIG_STACK_DEPTH: it is
+    composed on a thread with a stack of its own, so even a main thread of 1 MiB (Windows'
+    default; 3,000 levels overflow it) reports it instead of crashing."""
+    import resource
+    import subprocess
+    import sys
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("tokens: " + "[" * 20_000 + "]" * 20_000 + "\n")
+    probe = ("import sys; from pathlib import Path; from tomecraft.compiler import loader, "
+             "diagnostics as dg; r = dg.Reporter(); "
+             "assert loader._nesting_bound(Path(sys.argv[1]).read_text()) <= loader.BIG_STACK_DEPTH; "
+             "loader._too_deep = None; "    # the event pass is not what saves it
+             "print(loader.load(Path(sys.argv[1]), r), [(d.code, d.line, d.column) for d in r.diagnostics])")
+
+    def small_stack():
+        resource.setrlimit(resource.RLIMIT_STACK, (1024 * 1024, 1024 * 1024))
+    out = subprocess.run([sys.executable, "-c", probe, str(deep)], capture_output=True, text=True,
+                         preexec_fn=small_stack, timeout=120)
+    assert out.returncode == 0, out.stderr[-500:]
+    assert out.stdout.strip() == f"None [('{dg.YAML_TOO_BIG}', 1, {8 + loader.MAX_DEPTH + 1})]"
+
+
+def test_many_flow_mappings_are_composed_without_the_event_pass(monkeypatch):
+    """A big pack writes `name: {zh: .., en: ..}` on every card: the bound counts every `{`
+    and passes SAFE_COMPOSE_DEPTH, yet the file is composed at once (on the big stack), not
+    read twice."""
+    text = "tiles:\n" + "".join(f"  - {{id: t{i}, name: {{zh: 甲, en: T{i}}}}}\n"
+                                  for i in range(1_000))
+    assert loader._nesting_bound(text) > loader.SAFE_COMPOSE_DEPTH
+
+    def no_event_pass(text):
+        raise AssertionError("the event pass ran")
+    monkeypatch.setattr(loader, "_too_deep", no_event_pass)
+    doc, diags = load(text)
+    assert diags == [] and len(doc.data["tiles"]) == 1_000
+    assert doc.data["tiles"][999]["name"] == {"zh": "甲", "en": "T999"}
