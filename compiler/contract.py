@@ -373,7 +373,7 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
         return                      # reported by _check_fields
     _check_once_around_lasting(entity, site, reporter)
     _check_inert_calls(entity, site, contract, reporter)
-    check_context(game, entity, site, contract, field_name, reporter)
+    check_context(game, entity, site, contract, field_name, reporter, seen)
     for construct, node in _constructs(site.ast, seen):
         if construct == "call":
             for via, events in keyword_constructs.get(node.verb, {}).items():

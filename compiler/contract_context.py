@@ -17,11 +17,20 @@ from tomecraft.runtime.contract import Contract
 
 
 def check_context(game: Game, entity: Entity, site: EffectSite, contract: Contract,
-                  field_name: str, reporter: dg.Reporter) -> None:
+                  field_name: str, reporter: dg.Reporter, seen: dict | None = None) -> None:
+    """Report each use in the site's effect that its field leaves unhanded. `seen` remembers
+    the uses by AST and what the field hands (a pack repeats effect texts, and the parser
+    gives each text one AST; the AST is kept beside its answer, so its id stays its own)."""
     if not contract.context_needs:
         return
     given = frozenset(contract.site_context.get(f"{entity.kind}.{field_name}", ()))
-    for node, name, via in _unhanded(game, contract, site.ast, given, {}, frozenset()):
+    key = ("context", id(site.ast), given)
+    found = seen.get(key) if seen is not None else None
+    if found is None:
+        found = (site.ast, tuple(_unhanded(game, contract, site.ast, given, {}, frozenset())))
+        if seen is not None:
+            seen[key] = found
+    for node, name, via in found[1]:
         _report(entity, site, contract, field_name, node, name, via, reporter)
 
 
