@@ -59,7 +59,8 @@ def compile_all(targets: list[pipeline.Target], reporter: dg.Reporter, timings=N
         if not quiet:
             progress(f"checking {target.label}")
         scratch = dg.Reporter() if target.only else reporter
-        game = pipeline.compile_game(target.base, target.packs, scratch, timings)
+        told = timings or pipeline.Timings(tell=None if quiet else progress)
+        game = pipeline.compile_game(target.base, target.packs, scratch, told)
         if target.only:
             pipeline.only_file(reporter, scratch, target.only)
         if game is not None:

@@ -6,7 +6,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.console import UsageError
@@ -22,9 +22,18 @@ def content_root() -> Path:
     return CONTENT if CONTENT is not None else project_root() / "content"
 
 
+# What each stage did, for a person waiting on a big pack
+STAGE_WORDS = {"load": "read the YAML files", "schema": "checked the fields against the schema",
+               "parse": "parsed the effects", "checks": "checked names, references and rules"}
+SLOW_STAGE = 2.0     # seconds: a stage taking longer is told as it ends
+
+
 @dataclass
 class Timings:
     stages: dict[str, float] = field(default_factory=dict)
+    # called with a line after a stage slower than SLOW_STAGE (a 50,000-card pack's check
+    # takes ten seconds or more, its load half of it: the user sees it move)
+    tell: Callable[[str], None] | None = None
 
     @contextmanager
     def stage(self, name: str):
@@ -32,7 +41,10 @@ class Timings:
         try:
             yield
         finally:
-            self.stages[name] = self.stages.get(name, 0.0) + time.perf_counter() - start
+            took = time.perf_counter() - start
+            self.stages[name] = self.stages.get(name, 0.0) + took
+            if self.tell is not None and took > SLOW_STAGE:
+                self.tell(f"  {STAGE_WORDS.get(name, name)} in {took:.1f} s")
 
 
 def compile_game(base_root: Path, extra: list[Path], reporter: dg.Reporter,

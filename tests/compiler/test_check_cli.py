@@ -405,3 +405,19 @@ def test_new_pack_is_not_started_in_the_builds_folders(capsys, monkeypatch, tmp_
         code, _, err = run(capsys, "new", "pack", "the_cave", folder)
         assert code == 2 and f"DIR {folder} is inside" in err, err
         assert not (REPO / folder).exists()
+
+
+def test_a_slow_stage_is_told_as_it_ends_and_json_stays_quiet(monkeypatch, capsys):
+    """A 50,000-card pack's check takes ten seconds or more: each stage slower than
+    SLOW_STAGE says what it did and how long it took, on stderr; --format json says nothing
+    there (a tool reads it)."""
+    from tomecraft.compiler import pipeline
+    monkeypatch.setattr(pipeline, "SLOW_STAGE", -1.0)       # every stage counts as slow
+    assert cli.main(["check", BASE]) == 0
+    told = capsys.readouterr().err.splitlines()
+    assert told[0] == "checking the_cave"
+    words = [line.rsplit(" in ", 1)[0].strip() for line in told[1:]]
+    assert words == [pipeline.STAGE_WORDS[s] for s in ("load", "schema", "parse", "checks")]
+    assert all(line.endswith(" s") for line in told[1:])
+    assert cli.main(["check", BASE, "--format", "json"]) == 0
+    assert capsys.readouterr().err == ""
