@@ -6,6 +6,7 @@ setup:  new_game: {players, seed, side: start_a|start_b}  (a real setup A-H) or 
                    knocked_in_depths, mastery}]
         tiles: [{at, tile, room, exits, icons, depths, plus_signs, portal, treasures, idols,
                  signposts, used}]
+        (`tile` left out: depths_01, so the room is in the depths unless `depths: false`)
         (the starting tile is placed, side A, its idols and icons as in a game;
          `start: start_b` for the other side, `start: false` for none;
          a position is [x, y]: E is x + 1, N is y + 1)
@@ -15,6 +16,8 @@ setup:  new_game: {players, seed, side: start_a|start_b}  (a real setup A-H) or 
         bag_draws [black|ghost|seat...] (the dragon's draws),
         reserve {card: n}, market {item: [points left...]} (the piles and items named; the others
         as set up), players_count, mastery_left
+        (row, dungeon_deck, tile_stack, treasure_stack left out: empty; a `turn_end` then
+         cannot refill the row and the game ends, L530)
 steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|end, player,
          card, to, edge, item, coupon, token, portal, choose: [...], illegal: true}
         (`illegal: true`: the action is not offered; checked, never played; not on the
@@ -23,14 +26,15 @@ steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|e
          end of the turn itself, discard, draw 5, refill, dragon, is `turn_end`)
         | {do: turn_end, player} | {do: out_turn, player} | {do: dragon_attack} | {do: score}
         (`choose` answers the step's decisions in order; an answer never asked for fails it)
-expect: {player, <field>: value}, a field of the player: pos, hand, deck, discard, play_area,
+expect: {player, <field>: value}, a field of the player: pos, hand, deck (top first), discard, play_area,
         hand_size, deck_size, discard_size, discard_has [cards], skill, combat, movement, gold,
         lockpicks, cubes, damage, clank (cubes in the Clank! area), track, tokens, treasures,
         market, signposts, status, escaped, knocked_in_depths, mastery, clank_gained,
         neg_bank, no_movement
         | {room: [x, y], treasures|idols|signposts|used|exits|tile}
         | {treasure_stack} | {clank_area} | {bag} | {row} | {row_size} | {dungeon_discard}
-        | {legal, player, present} | {scores} | {winners} | {rage} | {tile_stack}
+        | {legal, player, present} | {scores} | {winners} | {rage}
+        | {tile_stack: n or [tile...]} (its size, or its tiles top first)
         | {market: {item: [points left...]}} (the items named)
         | {log} | {over}
 """
@@ -427,6 +431,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                 got = st.clank_area[p.seat]
             elif key == "pos":
                 got, want = p.pos, _pos(want)
+            elif key == "deck":         # top first, as `setup:` writes it (the list's end is the top)
+                got = list(reversed(p.deck))
             elif key in ("hand_size", "deck_size", "discard_size"):
                 got = len({"hand_size": p.hand, "deck_size": p.deck, "discard_size": p.discard}[key])
             elif key == "tokens":
@@ -465,6 +471,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     if "rage" in exp:
         return cmp("rage space", st.rage + 1, exp["rage"])
     if "tile_stack" in exp:
+        if isinstance(exp["tile_stack"], list):      # the tiles, top first, as setup writes them
+            return cmp("tile stack", list(reversed(st.tile_stack)), exp["tile_stack"])
         return cmp("tile stack size", len(st.tile_stack), exp["tile_stack"])
     if "market" in exp:              # the items named, as `tokens` of a player
         want = exp["market"]
