@@ -23,7 +23,7 @@ from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.clank_catacombs import policy
 from tomecraft.runtime.engines.clank_catacombs.board import Board
 from tomecraft.runtime.engines.clank_catacombs.handlers import Queries, Verbs
-from tomecraft.runtime.engines.clank_catacombs.rules import Rules, score
+from tomecraft.runtime.engines.clank_catacombs.rules import Rules, reserve_piles, score
 from tomecraft.runtime.engines.clank_catacombs.setup import new_state
 from tomecraft.runtime.lookahead import FirstOption, copy_game
 from tomecraft.runtime.engines.clank_catacombs.state import (
@@ -59,6 +59,7 @@ class Engine(Board, Rules):
         self.token_defs = data.kinds["token"]
         self.items = data.kinds["market_item"]
         self.icons = data.kinds["tunnel_icon"]
+        self.reserve_buys, self.reserve_foes = reserve_piles(self.cards)
         self.health = rule(data, "health")
         self.track = list(rule(data, "rage_track"))
         self.hand_size = rule(data, "hand_size")
@@ -269,11 +270,7 @@ class Engine(Board, Rules):
                 elif kind == "monster" and combat >= card.defeat_cost \
                         and card.on_defeat.can(self.ctx(p, card)):
                     out.append({"do": "defeat", "card": cid})
-            for cid in ("mercenary", "explore", "secret_tome"):
-                if st.reserve[cid] > 0 and skill >= cards[cid].cost:
-                    out.append({"do": "acquire", "card": cid})
-            if combat >= cards["goblin"].defeat_cost:
-                out.append({"do": "defeat", "card": "goblin"})
+            out += self.reserve_options(p)
             out += self.move_options(p)
             room = cell.room
             if room.room_type == "treasure_room":
@@ -370,7 +367,9 @@ class Engine(Board, Rules):
         elif do == "defeat":
             card = self.cards[option["card"]]
             p.combat -= card.defeat_cost
-            if not card.never_discarded:
+            if card.card_type == "reserve":
+                st.reserve[card.id] -= 0 if card.never_discarded else 1
+            elif not card.never_discarded:
                 st.row.remove(card.id)
                 st.dungeon_discard.append(card.id)
             if self.log_enabled:

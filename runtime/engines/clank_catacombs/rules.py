@@ -12,6 +12,15 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.state import ESCAPED, KNOCKED_OUT, PILED, Cell, Player, rule
 
 
+def reserve_piles(cards: dict) -> tuple[list, list]:
+    """The reserve's piles as the content has them (L186, L302, L314): the cards acquired from
+    it (a cost) and the monsters fought there (a defeat_cost, as the Goblin). A pack's reserve
+    card was never offered while the engine named the printed four."""
+    reserve = [c for c in cards.values() if c.card_type == "reserve"]
+    return ([c.id for c in reserve if c.cost is not None],
+            [c.id for c in reserve if c.defeat_cost is not None])
+
+
 def score(engine) -> dict:
     scores, details = [], []
     for p in engine.state.players:
@@ -93,6 +102,20 @@ class BagCubes:
 
 class Rules:
     # --- cards -------------------------------------------------------------------------
+    def reserve_options(self, p: Player) -> list[dict]:
+        """Acquire from a reserve pile left, or fight a reserve monster (the Goblin, any
+        number of times a turn, L314; one without never_discarded leaves its pile)."""
+        st, cards, out = self.state, self.cards, []
+        for cid in self.reserve_buys:
+            if st.reserve[cid] > 0 and p.skill >= cards[cid].cost:
+                out.append({"do": "acquire", "card": cid})
+        for cid in self.reserve_foes:
+            card = cards[cid]
+            if st.reserve[cid] > 0 and p.combat >= card.defeat_cost \
+                    and (card.on_defeat is None or card.on_defeat.can(self.ctx(p, card))):
+                out.append({"do": "defeat", "card": cid})
+        return out
+
     def draw(self, p: Player, amount: int) -> None:
         for _ in range(amount):
             if not p.deck:
