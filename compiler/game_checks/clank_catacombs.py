@@ -10,6 +10,7 @@ from tomecraft.compiler.game_checks import at_fault as _at_fault, report
 from tomecraft.compiler.model import Game
 from tomecraft.dsl import nodes
 from tomecraft.runtime.engines.clank_catacombs.handlers import FREE_CARD_ZONES
+from tomecraft.runtime.engines.clank_catacombs.rules import leaves_to
 
 ROOM_EXITS = "NESW"
 # Tunnel icons the engine runs on every crossing (a plain tunnel, a portal), not from tiles.
@@ -95,6 +96,24 @@ def _check_market_prices(game: Game, reporter: dg.Reporter) -> None:
                    "(require_to_buy adds a condition, not a price)", _severity(game, item))
 
 
+def _check_after_use(card, reporter: dg.Reporter) -> None:
+    """`after_use` is only printed: the engine puts a card where its type says (leaves_to). A
+    pack's monster saying `discard` was printed "discarded after use" and went to the dungeon
+    discard pile."""
+    said, d = card.data.get("after_use"), card.data
+    where = leaves_to(d.get("card_type"), d.get("defeat_cost"), d.get("never_discarded"))
+    if said and said != where:
+        report(reporter, card, "after_use",
+               f"after_use {said} is printed, but the engine puts this {d.get('card_type')} card in "
+               f"{AFTER_USE_PLACES[where]} ({AFTER_USE_REFS[where]})",
+               f"set after_use: {where}, or leave it out (the sheets then print where it goes)")
+
+
+AFTER_USE_PLACES = {"discard": "its owner's discard pile", "dungeon_discard": "the dungeon discard pile",
+                    "board": "the reserve, where it stays (never_discarded)"}
+AFTER_USE_REFS = {"discard": "L524", "dungeon_discard": "L300, L310", "board": "L314"}
+
+
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_player_limit(game, reporter)
     _check_free_card_zones(game, reporter)
@@ -119,6 +138,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
                 report(reporter, c, "card_type", f"an {kind} card needs a cost (L290-306)")
             if kind == "device" and not c.data.get("on_use"):
                 report(reporter, c, "card_type", "a device needs an on_use effect (L298-302)")
+            _check_after_use(c, reporter)
     tiles = game.of_kind("tile")
     if tiles:
         depths = [t for t in tiles if t.data.get("area") == "depths"]

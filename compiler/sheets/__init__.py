@@ -455,6 +455,11 @@ def after_use(game: Game, entity: Entity) -> str | None:
     description cites the rulebook. None when the content does not say."""
     if entity.data.get("after_use"):
         return str(entity.data["after_use"])
+    # a game whose engine decides it from other fields says so (Clank!: a monster left without
+    # one went to the dungeon discard pile and was printed "discarded after use")
+    hook = getattr(SHEETS.module(_game_id(game)), "after_use_default", None)
+    if hook is not None and (value := hook(entity)) is not None:
+        return value
     spec = game.vocab.kinds.get(entity.kind, {}).get("fields", {}).get("after_use") or {}
     return spec.get("default")
 

@@ -367,10 +367,11 @@ class Engine(Board, Rules):
         elif do == "defeat":
             card = self.cards[option["card"]]
             p.combat -= card.defeat_cost
-            if card.card_type == "reserve":
-                st.reserve[card.id] -= 0 if card.never_discarded else 1
-            elif not card.never_discarded:
-                st.row.remove(card.id)
+            if not card.never_discarded:      # to the dungeon discard pile (L310, rules.leaves_to)
+                if card.card_type == "reserve":
+                    st.reserve[card.id] -= 1      # a pack's reserve monster that leaves its pile
+                else:
+                    st.row.remove(card.id)
                 st.dungeon_discard.append(card.id)
             if self.log_enabled:
                 self.log(f"{p.name} defeats {card.id}")

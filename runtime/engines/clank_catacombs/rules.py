@@ -21,6 +21,17 @@ def reserve_piles(cards: dict) -> tuple[list, list]:
             [c.id for c in reserve if c.defeat_cost is not None])
 
 
+def leaves_to(card_type, defeat_cost, never_discarded) -> str:
+    """Where the engine puts a card once used (the card kind's `after_use`, which it does not
+    read): a played card to its owner's discard pile (L524), a used device or a defeated
+    monster to the dungeon discard pile (L300, L310), the Goblin nowhere (L314)."""
+    if never_discarded:
+        return "board"
+    if card_type in ("monster", "device") or (card_type == "reserve" and defeat_cost is not None):
+        return "dungeon_discard"
+    return "discard"
+
+
 def score(engine) -> dict:
     scores, details = [], []
     for p in engine.state.players:
