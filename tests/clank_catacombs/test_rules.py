@@ -346,3 +346,13 @@ def test_a_packs_hand_larger_than_the_starting_deck_and_row_larger_than_the_deck
     state = new_state(data, 2, Rng(1))
     assert [len(p.hand) for p in state.players] == [10, 10] and not state.players[0].deck
     assert state.dungeon_deck and all(data.get("card", c).dragon_attack for c in state.dungeon_deck)
+
+
+def test_a_step_after_the_game_ended_says_the_game_is_over():
+    """A hand-built state with no dungeon deck ends at its first turn_end (L530); the next
+    step failed with only "is not legal; legal: [{'do': 'end'}]", the player's cards in hand."""
+    from tomecraft.runtime.engines.clank_catacombs.scenario import run_scenario
+    setup = {"players": [{"hand": [], "deck": ["sidestep"] * 5}, {"hand": ["burgle"]}]}
+    steps = [{"do": "turn_end", "player": 0}, {"do": "play", "player": 1, "card": "burgle"}]
+    [failure] = run_scenario(GAME, {"setup": setup, "steps": steps})
+    assert "(the game is over: the dungeon deck cannot refill the row)" in failure

@@ -370,6 +370,10 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
 def _why_not(engine: Engine, p, option: dict) -> str:
     """Why a card step is refused, when it is for want of the card or of points: a tester
     sees "(player 0 has 1 combat; bone_bats needs 2)", not only the list of legal options."""
+    if engine.state.over:       # a hand-built state with no dungeon deck ends at its first turn_end (L530)
+        return f" (the game is over: {engine.state.end_reason})"
+    if not p.active:
+        return f" (player {p.seat} is {p.status})"
     card = engine.cards.get(option.get("card")) if isinstance(option.get("card"), str) else None
     do = option.get("do")
     if card is None or do not in ("defeat", "acquire", "use"):
