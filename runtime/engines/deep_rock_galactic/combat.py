@@ -341,8 +341,14 @@ class Combat(Board):
         st = self.state
         if not dwarves:
             if self.sentry_in_reach(m):
+                at = st.sentry
+                if mdef.self_destructs and at in hx.neighbours(m.pos):
+                    # its blast is the attack: a Scare face spares the sentry gun (L1081)
+                    self.log(f"{m.kind}#{m.uid} attacks the sentry gun")
+                    self.explode(m)
+                    return True
                 self.log(f"{m.kind}#{m.uid} attacks the sentry gun: it returns to the Engineer")
-                at, st.sentry = st.sentry, None
+                st.sentry = None
                 if mdef.self_destructs:
                     self.explode(m)
                 elif mdef.attack_places:           # goo around its target, the sentry (L1249)

@@ -71,6 +71,7 @@ class Engine(Monsters):
         check_handlers(data, self.verbs, self.queries)
         self.move_ended = False         # set by the end_move verb during a move
         self.upgrade_to: dict = {}      # during a Move: where the upgrades picked up go (L1369-1371)
+        self.worn_webs: set = set()     # scenario start_turn: seats Webbed for this turn (L312)
         self.log_enabled, self.lines = log_enabled, []
         self.mission_event = None
         self.shots: set = set()         # once-per marks of effects (Engine.once)

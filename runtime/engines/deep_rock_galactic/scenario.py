@@ -35,7 +35,7 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
           | rock_and_stone {card} | ability {id} | install {upgrade, slot} | end
         or a game step: {do: activate_all, drawer (acted last, L972), move_and_attack}
         | {do: spawn, kind, exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
-        | {do: start_turn, dwarf} (the turn's start: its 3 actions, 1 when Stunned)
+        | {do: start_turn, dwarf} (the turn's start: its 3 actions, 1 when Stunned; Webbed for this turn only)
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
         each may have `rolls`, one list of faces per roll in order, one face per die rolled
@@ -415,7 +415,7 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
             act["target"] = names.get(str(act["target"]), act["target"])
         if "then_fire" in act:
             act["then_fire"] = dict(act["then_fire"], target=names.get(str(act["then_fire"]["target"])))
-        if "webbed" not in act and "webbed" in d.statuses and kind == "move":
+        if "webbed" not in act and ("webbed" in d.statuses or d.seat in engine.worn_webs) and kind == "move":
             act["webbed"] = True
         actions.perform(engine, d, act)
         game.check_end(engine)      # as play does after every action and Event Phase (turns.py)
@@ -437,6 +437,7 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
         game.event_phase(engine, st.dwarves[step.get("dwarf", 0)])
         game.check_end(engine)      # as play does after every action and Event Phase (turns.py)
     elif kind == "turn":
+        engine.worn_webs.discard(step.get("dwarf", 0))     # a new turn: last turn's web is worn
         game.take_turn(engine, st.dwarves[step.get("dwarf", 0)])
     elif kind == "kill":
         m = st.monsters[names[str(step["monster"])]]
@@ -454,10 +455,15 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
         d = st.dwarves[step.get("dwarf", 0)]
         game.start_turn(engine, d)
         # and the Action Phase's actions, as play gives them (turns.action_and_event_phases):
-        # 3, or 1 when Stunned, which then wears off (L310); Webbed stays on the dwarf so the
-        # scripted moves of this turn are still refused (it is read from the statuses)
+        # 3, or 1 when Stunned, which then wears off (L310); Webbed lasts this turn only
+        # (L312, L1067): its moves are refused and it still shows, and the next start_turn
+        # frees him unless a web caught him again since
         d.actions = 1 if "stunned" in d.statuses else 3
         d.statuses.discard("stunned")
+        engine.worn_webs.discard(d.seat)
+        if "webbed" in d.statuses:
+            d.statuses.discard("webbed")
+            engine.worn_webs.add(d.seat)
     else:
         raise ScenarioError(f"unknown step {kind!r}")
     if engine.forced_rolls:
