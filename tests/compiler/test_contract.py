@@ -356,7 +356,8 @@ def _camel(kind: str) -> str:
 
 def inert_contract(game: str) -> dict[str, list]:
     """Play seeded sims and the game's scenarios, counting the events the engine fires and
-    the content fields it reads: the contract's events never fired and fields never read."""
+    the content fields it reads: the contract's events never fired and fields never read.
+    Scenarios are played until none is left."""
     from tomecraft.compiler import scenarios
     from tomecraft.runtime import sim
     data = importlib.import_module(f"tomecraft.generated.{game}").GAME
@@ -373,13 +374,21 @@ def inert_contract(game: str) -> dict[str, list]:
             return _original(self, *args, **kw)
         setattr(engine, method, counted)
     reads = _Reads(importlib.import_module(f"tomecraft.generated.{game}.definitions"))
-    sim.run(data, games=8, seed=5)
-    for path in sorted((ROOT / "tests" / "scenarios" / game).glob("*.yaml")):
-        scenarios.run_file(path)
     wanted = {(_camel(kind), name) for kind, uses in contract.kinds.items()
               for name, use in uses.items() if not (use.printed or use.fixed)}
-    return {"events": sorted(set(contract.events) - set(fired)),
-            "fields": sorted(wanted - reads.seen)}
+
+    def inert() -> dict[str, list]:
+        return {"events": sorted(set(contract.events) - set(fired)),
+                "fields": sorted(wanted - reads.seen)}
+    sim.run(data, games=8, seed=5)
+    # the scenarios in order until nothing is left inert: what is fired or read stays so, so
+    # the answer is the one all of them give (377 of DRG's 521 scenarios are needed, 66 of
+    # Crawl's 242, one of the Cave's; the sims alone cover Clank! and Dungeontology)
+    for path in sorted((ROOT / "tests" / "scenarios" / game).glob("*.yaml")):
+        if inert() == {"events": [], "fields": []}:
+            break
+        scenarios.run_file(path)
+    return inert()
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,8 @@ were not: Deep Rock Galactic's space/target check (drg_spaces: 26 keywords calli
 twice hung `check`), Dungeontology's 'triggers only' check of lasting effects (30 keywords:
 `check` hung) and The Cave's AP cost on the sheets (10 keywords calling the next 20 times:
 `sheets` hung). Each command runs in a subprocess bounded by a timeout, never a clock
-assertion; the chains are legal, so check stays clean, and a chain over a refused verb is
-still refused through the keywords."""
+assertion (the Cave sim, in this process, counts its steps instead); the chains are legal,
+so check stays clean, and a chain over a refused verb is still refused through the keywords."""
 from __future__ import annotations
 
 import json
@@ -130,19 +130,40 @@ def test_sheets_of_keywords_without_text_calling_each_other_stay_small(tmp_path)
     assert "Entering an adjacent tile costs 2 AP" in rules
 
 
-def test_cave_sim_of_a_keyword_chain_plays_in_bounded_time(tmp_path):
+def test_cave_sim_of_a_keyword_chain_plays_in_bounded_time(tmp_path, run_cli, monkeypatch):
     """A keyword calling a keyword that calls no keyword was 'bounded' (no step counted):
     fan_9 ran 20 calls of fan_10 per call of fan_8, 400 calls a step, and the million-step
     budget took minutes per game, tried again on every option: `sim` hung. A keyword's own
-    calls of keywords now count a step."""
+    calls of keywords now count a step, so a step runs at most 20 calls of the chain's last
+    keyword. Played in this process on a budget of 5,000 steps (the real million took 11 s
+    a run here): `sim` stops at the budget, located, and the chain's last keyword ran at most
+    20 times a counted step (291 times before the fix: this assertion then fails)."""
+    from tomecraft.compiler import diagnostics as dg, loadgen
+    from tomecraft.runtime import effects
     action = ("actions:\n  - id: leave_camp\n    name: {zh: 甲, en: A}\n"
               "    source: approximation\n    note: a test\n"
               "    order: 7\n    effect: 'require at_base() and camp_available() and "
               "camp_packed(); abandon_camp; fan_0'\n")
     pack = _pack(tmp_path, "the_cave", 10, 20, "gain_token traverse 1", {"a.yaml": action})
-    done = _run(["sim", "the_cave", "--pack", str(pack), "--games", "2", "--usage"], tmp_path)
+    budget = 5_000
+    monkeypatch.setattr(effects, "MAX_GAME_STEPS", budget)
+    # compiled and imported as `sim` will find it, then its steps and the last keyword's
+    # calls counted (the generated functions call both through the module's globals)
+    assert loadgen.game_data("the_cave", [pack], dg.Reporter()) is not None
+    module = next(m for name, m in list(sys.modules.items())
+                  if name.startswith("tomecraft_game_the_cave_") and hasattr(m, "kw_fan_10")
+                  and str(pack) in str(getattr(m, "SOURCES", "")))
+    calls = {"step": 0, "kw_fan_10": 0}
+    for name in calls:
+        def counted(*args, _name=name, _original=getattr(module, name)):
+            calls[_name] += 1
+            return _original(*args)
+        counted.can = getattr(getattr(module, name), "can", None)
+        monkeypatch.setattr(module, name, counted)
+    code, out, err = run_cli("sim", "the_cave", "--pack", pack, "--games", "2", "--usage")
     # played, or stopped at the budget (a chain of 20**10 gains is a runaway), never hung
-    assert done.returncode == 0 or "TC-E004" in done.stdout, done.stdout + done.stderr
+    assert code == 0 or "TC-E004" in out, out + err
+    assert 0 < calls["kw_fan_10"] <= 20 * calls["step"], calls
 
 
 def test_balance_reports_a_runaway_chain_as_a_located_diagnostic(tmp_path):

@@ -1,6 +1,8 @@
 """One small test per rule of dsl/effects.lark, error positions and messages, and the limits."""
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -9,7 +11,7 @@ from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import (KEYWORDS, MAX_DEPTH, MAX_EFFECT_LENGTH, RESERVED_NAMES,
                         EffectSyntaxError, parse)
 from tomecraft.dsl.printer import to_text
-from tests.dsl import strategies as s
+from tests.dsl import corpus, strategies as s
 from tests.dsl.builders import block, call, name
 
 
@@ -537,13 +539,15 @@ def test_token_soup_parses_or_raises_effect_syntax_error(text):
 DAMAGES = ("", ";", "{", ")", "if")
 
 
-# Drawing a printed effect is what costs here (a recursive strategy, ~0.1 s a draw); parsing
-# is cheap, so each drawn effect is damaged at several places with every insert.
-@settings(max_examples=60, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(s.effects.map(to_text), st.lists(st.integers(min_value=0), min_size=1, max_size=5))
-def test_damaged_printed_effect_parses_or_raises_effect_syntax_error(text, places):
-    for where in places:
-        cut = where % (len(text) + 1)
-        for insert in DAMAGES:
-            _check_parse(text[:cut] + insert + text[cut + 1:])
+# Drawing a printed effect is what costs here (a recursive strategy, ~30 ms a draw); parsing
+# is cheap, so each of the first 60 effects of the shared draw (tests/dsl/corpus.py) is damaged
+# at up to 5 places (seeded by its position) with every insert.
+@corpus.SHARED
+def test_damaged_printed_effect_parses_or_raises_effect_syntax_error():
+    for index, ast in enumerate(corpus.effects()[:60]):
+        text = to_text(ast)
+        rng = random.Random(index)
+        for _ in range(rng.randint(1, 5)):
+            cut = rng.randrange(len(text) + 1)
+            for insert in DAMAGES:
+                _check_parse(text[:cut] + insert + text[cut + 1:])

@@ -151,33 +151,26 @@ def test_the_checks_catch_what_they_name():
 
 # --- any AST, against real vocabularies: never a crash, never an identifier in Chinese --------
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-
-from tests.dsl.strategies import blocks  # noqa: E402
+from tests.dsl import corpus  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def any_vocabulary():
-    reporter = dg.Reporter()
-    game = pipeline.compile_game(ROOT / "content" / "deep_rock_galactic", [], reporter)
-    return game.vocab
-
-
-# Derandomized, as the other property tests: CI sees the same 150 examples every run.
-@settings(max_examples=150, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(block=blocks())
-def test_any_effect_renders_without_identifiers(any_vocabulary, block):
-    for lang in ("zh", "en"):
-        text = render(block, any_vocabulary, lang)
-        # no plural marker glued to a word ("prisoner(s)"); a random query's argument may be
-        # a one-letter name in parentheses ("the target (s)")
-        assert text and "{" not in text and not re.search(r"\w\(s\)", text), text
-        assert not re.search(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b", text), text
-        if lang == "zh":
-            allowed = latin_in_vocabulary_zh(any_vocabulary) | VARIABLES | {"true", "false"}
-            latin = {w for w in re.findall(r"[A-Za-z]+", text) if not re.fullmatch("[A-Z]", w)}
-            assert not latin - allowed, text  # a lone capital is a variable (let N, X...)
+@corpus.SHARED   # no module-scoped fixture here: it would put the test in the module's group
+def test_any_effect_renders_without_identifiers():
+    """The 150 effects of the shared derandomized draw (tests/dsl/corpus.py), rendered with
+    Deep Rock Galactic's vocabulary."""
+    vocabulary = pipeline.compile_game(ROOT / "content" / "deep_rock_galactic", [],
+                                       dg.Reporter()).vocab
+    allowed = latin_in_vocabulary_zh(vocabulary) | VARIABLES | {"true", "false"}
+    for block in corpus.effects():
+        for lang in ("zh", "en"):
+            text = render(block, vocabulary, lang)
+            # no plural marker glued to a word ("prisoner(s)"); a random query's argument may
+            # be a one-letter name in parentheses ("the target (s)")
+            assert text and "{" not in text and not re.search(r"\w\(s\)", text), text
+            assert not re.search(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b", text), text
+            if lang == "zh":
+                latin = {w for w in re.findall(r"[A-Za-z]+", text) if not re.fullmatch("[A-Z]", w)}
+                assert not latin - allowed, text  # a lone capital is a variable (let N, X...)
 
 
 def test_vocabulary_chinese_texts_use_full_width_punctuation(game):

@@ -8,12 +8,12 @@ from hypothesis import strategies as st
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import RESERVED_NAMES, parse
 from tomecraft.dsl.printer import to_text
-from tests.dsl import strategies as s
+from tests.dsl import corpus, strategies as s
 from tests.dsl.builders import block, call, name
 
-# Deterministic for CI: 120 draws cover every node kind and mark (the test asserts it). Whole
-# effects take tens of ms each to draw, which a slow runner could otherwise report as a failed
-# health check, and which is most of this file's time.
+# Deterministic for CI. Whole effects take tens of ms each to draw, which a slow runner could
+# otherwise report as a failed health check; the test of every printed effect reads the shared
+# draw of tests/dsl/corpus.py instead (150 effects: it asserts they cover every kind and mark).
 ROUNDTRIP = settings(max_examples=120, deadline=None, derandomize=True, database=None,
                      suppress_health_check=[HealthCheck.too_slow])
 
@@ -57,22 +57,19 @@ def _assert_reprints(ast: n.Block) -> None:
 MARKS = (": ", " { ", " else if ", " else { ", " -> ", " | ")
 
 
+@corpus.SHARED
 def test_parse_reads_back_every_printed_effect_and_reprints_it_and_the_effects_cover_every_kind():
-    """One draw of 300 effects for four properties: parse reads back every printed effect,
+    """One draw of 150 effects (tests/dsl/corpus.py, shared with the renderer's and the
+    damaged-effect property) for four properties: parse reads back every printed effect,
     printing the parsed effect reproduces the text, the generator covers every node kind and
     operator, and the printed effects use both colon and braced bodies."""
     kinds: set[str] = set()
     marks: set[str] = set()
-
-    @ROUNDTRIP
-    @given(s.effects)
-    def check(ast):
+    for ast in corpus.effects():
         _assert_roundtrip(ast)
         _assert_reprints(ast)
         kinds.update(_kinds(ast))
         marks.update(mark for mark in MARKS if mark in to_text(ast))
-
-    check()
     assert EXPECTED_KINDS - kinds == set()
     assert marks == set(MARKS)
 

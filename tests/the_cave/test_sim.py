@@ -33,9 +33,10 @@ def test_progress_is_reported_every_tenth_of_the_games():
 
 
 def test_two_and_five_player_games_complete_and_score():
+    """10 games a player count (all 10 complete at seed 4; 20 were 2.4 CPU-s for the same)."""
     for players in (2, 5):
-        summary = sim.run(GAME, players=players, games=20, seed=4)
-        assert summary["completed"] >= 18, summary
+        summary = sim.run(GAME, players=players, games=10, seed=4)
+        assert summary["completed"] >= 9, summary
         assert summary["score"]["max"] > 20
         assert len(summary["seat_mean"]) == players
 
