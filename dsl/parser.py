@@ -415,6 +415,10 @@ def _hint(err: UnexpectedInput, text: str) -> str:
     if token is not None and token.type == "CMP_OP" and "AND" in getattr(err, "expected", ()):
         # only after a complete comparison; `let x == 1` or `draw 1 == 2` is another mistake
         return "comparisons do not chain; join them with `and`"
+    if isinstance(start, int) and re.search(r"-\s*$", text[:start]) \
+            and set(getattr(err, "expected", ())) == {"INT"} and str(token).isidentifier():
+        # `clank -amount`: an argument's bare `-` takes a number only
+        return f"a negative argument other than a number goes in brackets: `(-{token})`"
     return _expected_hint(err)
 
 

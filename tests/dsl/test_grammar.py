@@ -551,3 +551,15 @@ def test_damaged_printed_effect_parses_or_raises_effect_syntax_error():
             cut = rng.randrange(len(text) + 1)
             for insert in DAMAGES:
                 _check_parse(text[:cut] + insert + text[cut + 1:])
+
+
+@pytest.mark.parametrize("text, column, fix, fixed", [
+    ("clank -amount", 8, "(-amount)", "clank (-amount)"),
+    ("gain_token photo - x", 20, "(-x)", "gain_token photo (-x)")])
+def test_a_bare_minus_before_a_name_hints_at_brackets(text, column, fix, fixed):
+    """An argument's `-` takes a number only (`clank -2`); `clank -amount` was refused with
+    "expected one of: INT", which does not say that `clank (-amount)` is the way."""
+    err = syntax_error(text)
+    assert (err.line, err.column) == (1, column)
+    assert f"`{fix}`" in err.hint and "brackets" in err.hint
+    parse(fixed)                                    # the hint's way parses
