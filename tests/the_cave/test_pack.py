@@ -222,3 +222,22 @@ def test_a_cost_paid_twice_before_one_arrow_is_refused_by_check(tmp_path, monkey
     assert not [o for o in engine.move_options(team) if tuple(o["to"]) == (1, 0) and o["via"] == "dive"]
     team.backpack["oxygen"] = 1
     assert [o for o in engine.move_options(team) if tuple(o["to"]) == (1, 0) and o["via"] == "dive"]
+
+
+def test_a_cost_after_the_arrow_is_refused_by_check(tmp_path, monkeypatch):
+    """A cost after `->` is checked only once those before it are paid: `pay ap 3 -> spend
+    oxygen 2 -> ...` checked clean, was offered to a team with no oxygen, and `sim` stopped
+    ("the effect fizzled after its leading requires and costs held"). check refuses it at
+    the late cost, also when it is a bare call after other statements."""
+    pack = tmp_path / "sump_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(PACK.replace("mud_pack", "sump_pack"), encoding="utf-8")
+    for cost, late in (("pay ap 3 -> spend oxygen 2", "spend"), ("pay ap 3 -> take_token photo; use_oxygen", "use_oxygen")):
+        text = SUMP.format(cost=cost)
+        (pack / "sump.yaml").write_text(text, encoding="utf-8")
+        column = text.splitlines()[7].index(late) + 1
+        reporter = dg.Reporter()
+        monkeypatch.chdir(ROOT)
+        compile_and_import(ROOT / "content" / "the_cave", [pack], reporter)
+        found = [d for d in reporter.diagnostics if "paid after `->`" in d.message]
+        assert [(d.line, d.column) for d in found] == [(8, column)], dg.format_text(reporter)
