@@ -120,6 +120,7 @@ class Checker:
         elif isinstance(s, n.Cost):
             for c in s.costs:
                 self.call(c, scope, as_cost=True)
+            self.repeated_costs(s)
             self.block(s.effect, scope)
         elif isinstance(s, n.Assign):
             self.attribute_target(s.target, scope)
@@ -209,6 +210,22 @@ class Checker:
             self.error(dg.NOT_A_COST, f"{c.verb!r} cannot be paid as a cost", c,
                        "costs: " + ", ".join(sorted(v for v, d in self.vocab.verbs.items() if d.cost)))
         self.arguments(target, c.args, c, scope)
+
+    def repeated_costs(self, s: n.Cost) -> None:
+        """Costs are checked one by one before any is paid (codegen's cost_check), so a verb
+        paid twice on the same thing would be offered when only one payment can be made."""
+        seen = set()
+        for c in s.costs:
+            verb = self.vocab.verbs.get(c.verb)
+            if verb is None or not verb.cost:
+                continue
+            ints = {i for i, p in enumerate(verb.params) if p.type == "int"}
+            key = (c.verb, tuple(repr(a) for i, a in enumerate(c.args) if i not in ints))
+            if key in seen:
+                self.error(dg.REPEATED_COST, f"{c.verb!r} is paid twice before one `->`: each is "
+                           "checked alone, so both are offered when only one can be paid", c,
+                           "write it once with the amounts added (`spend oxygen 2`, `pay ap 4`)")
+            seen.add(key)
 
     def arguments(self, target: Callable, args, node, scope: dict[str, str]) -> None:
         positional = [a for a in args if not isinstance(a, n.KwArg)]

@@ -12,6 +12,7 @@ from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_slots(game, reporter)
     _check_rope_edges(game, reporter)
+    _check_late_costs(game, reporter)
     check_turn_costs(game, reporter, "ap", "turn_ap")   # L64: at most 5 AP a turn
     if any(d.code == dg.SCHEMA and d.severity == dg.ERROR for d in reporter.diagnostics):
         # a tile refused by its schema is left out: counting the stacks without it would
@@ -128,3 +129,35 @@ def _check_boards(game: Game, reporter: dg.Reporter) -> None:
         for players in range(lo, hi + 1):
             if players not in seen:
                 report(reporter, boards[0], "players", f"no starting board for {players} players")
+
+
+def _check_late_costs(game: Game, reporter: dg.Reporter) -> None:
+    """Every effect of The Cave is an option the engine offers (a way in, an action, an item's
+    use) once its leading requires and costs can be paid. A cost after `->` (`pay ap 3 ->
+    spend oxygen 2 -> ...`) is checked only after the first is paid: offered to a team that
+    cannot pay it, the effect fizzles half paid and the game stops ("costs go before `->`").
+    Said at the cost, in an entity's effect or a keyword's."""
+    from tomecraft.compiler.packs import display_path
+    from tomecraft.dsl import nodes as n
+    costs = {name for name, verb in game.vocab.verbs.items() if verb.cost}
+    sites = [(site, entity.doc, entity.display) for entity in game.all() for site in entity.effects]
+    sites += [(site, game.vocab.keywords[name].origin[0],
+               display_path(game.vocab.keywords[name].origin[0].path))
+              for name, site in sorted(game.keyword_sites.items())]
+    for site, doc, display in sites:
+        if site.ast is None:
+            continue
+        for node in n.walk(site.ast):
+            if not isinstance(node, n.Cost):
+                continue
+            for late in node.effect.stmts:
+                late = late.costs[0] if isinstance(late, n.Cost) else late
+                if not (isinstance(late, n.Call) and late.verb in costs):
+                    continue
+                line, column = doc.effect_position(site.path, late.pos.line, late.pos.column)
+                reporter.add(dg.GAME_RULE, f"{late.verb!r} is paid after `->`: it is checked "
+                             "only once the costs before it are paid, so the option is offered "
+                             "to a team that cannot pay it, and the game stops half paid",
+                             display, line, column,
+                             "put every cost before one `->`, separated by commas "
+                             "(`pay ap 3, spend oxygen 2 -> take_token water`)")

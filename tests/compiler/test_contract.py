@@ -212,7 +212,7 @@ tiles:
 
 
 @pytest.mark.parametrize("effect", [
-    "pay ap 1 -> spend photo 1", "pay ap 1 -> discard_item water 1",
+    "pay ap 1, spend photo 1 -> end_actions", "pay ap 1 -> discard_item water 1",
     "require has(water); pay ap 1"])
 def test_a_cave_token_named_where_equipment_is_wanted_is_refused(tmp_path, effect):
     """'photo' and 'water' are each a token and a category (and water a tile kind): a name of

@@ -180,3 +180,64 @@ def test_an_equipment_word_no_item_has_holds_no_uses(tmp_path, monkeypatch):
         if entered["entered:dark"] > 0:
             break
     assert entered["entered:dark"] > 0
+
+
+SUMP = """\
+tile_kinds:
+  - id: sump
+    name: {{zh: 深潭版塊, en: Sump}}
+    source: approximation
+    note: "A fan's water passage too long for one tank."
+    on_discover: "place_token water"
+    enter:
+      - {{id: dive, effect: "{cost} -> take_token water"}}
+    discover_from: true
+    rope_edges: false
+"""
+
+
+def test_a_cost_paid_twice_before_one_arrow_is_refused_by_check(tmp_path, monkeypatch):
+    """Costs are checked one by one before any is paid: `use_oxygen, use_oxygen` checked
+    clean, was offered to a team holding one flipped oxygen (one use, L173-175), and `sim`
+    stopped on the second payment (KeyError 'oxygen'). check now refuses it at its line; the
+    same cost written once (`spend oxygen 2`) is checked as a whole and refused when short."""
+    pack = tmp_path / "sump_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(PACK.replace("mud_pack", "sump_pack"), encoding="utf-8")
+    for cost in ("pay ap 3, use_oxygen, use_oxygen", "pay ap 1, spend rope 1, pay ap 2, spend rope 2"):
+        (pack / "sump.yaml").write_text(SUMP.format(cost=cost), encoding="utf-8")
+        reporter = dg.Reporter()
+        monkeypatch.chdir(ROOT)
+        compile_and_import(ROOT / "content" / "the_cave", [pack], reporter)
+        found = [d for d in reporter.diagnostics if d.code == "TC-E006"]
+        assert len(found) == (1 if "oxygen" in cost else 2), dg.format_text(reporter)
+        assert "sump.yaml" in str(found[0].file) and found[0].line == 8
+    (pack / "sump.yaml").write_text(SUMP.format(cost="pay ap 3, spend oxygen 2"), encoding="utf-8")
+    data = compiled_with("the_cave", pack, monkeypatch)       # it checks clean
+    from tomecraft.runtime.engines.the_cave.scenario import build
+    engine = build(data, {"tiles": [{"at": [0, 0], "kind": "start", "exits": "E"},
+                                    {"at": [1, 0], "kind": "sump", "exits": "W", "tokens": ["water"]}],
+                          "teams": [{"pos": [0, 0], "backpack": {"oxygen@1": 1}}]})
+    team = engine.state.teams[0]
+    assert not [o for o in engine.move_options(team) if tuple(o["to"]) == (1, 0) and o["via"] == "dive"]
+    team.backpack["oxygen"] = 1
+    assert [o for o in engine.move_options(team) if tuple(o["to"]) == (1, 0) and o["via"] == "dive"]
+
+
+def test_a_cost_after_the_arrow_is_refused_by_check(tmp_path, monkeypatch):
+    """A cost after `->` is checked only once those before it are paid: `pay ap 3 -> spend
+    oxygen 2 -> ...` checked clean, was offered to a team with no oxygen, and `sim` stopped
+    ("the effect fizzled after its leading requires and costs held"). check refuses it at
+    the late cost, also when it is a bare call after other statements."""
+    pack = tmp_path / "sump_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(PACK.replace("mud_pack", "sump_pack"), encoding="utf-8")
+    for cost, late in (("pay ap 3 -> spend oxygen 2", "spend"), ("pay ap 3 -> take_token photo; use_oxygen", "use_oxygen")):
+        text = SUMP.format(cost=cost)
+        (pack / "sump.yaml").write_text(text, encoding="utf-8")
+        column = text.splitlines()[7].index(late) + 1
+        reporter = dg.Reporter()
+        monkeypatch.chdir(ROOT)
+        compile_and_import(ROOT / "content" / "the_cave", [pack], reporter)
+        found = [d for d in reporter.diagnostics if "paid after `->`" in d.message]
+        assert [(d.line, d.column) for d in found] == [(8, column)], dg.format_text(reporter)

@@ -241,3 +241,25 @@ def test_team_expectation_values_are_refused_in_the_wrong_shape():
     assert "team 0.depth_tokens: a list of reached depths" in failures[2]
     assert "team 0.forced: true or false" in failures[3]
     assert "team 0.ap: a whole number" in failures[4]
+
+
+def test_stacks_expected_as_setup_writes_them_are_compared_tile_by_tile():
+    """`{stacks}` took only counts: the tiles left, written top first as setup.stacks writes
+    them, failed whatever was left. Counts still work; a wrong tile still fails."""
+    setup = {"tiles": [BASE, {"at": [1, 0], "kind": "normal", "exits": "NESW"}],
+             "stacks": [["wonder:NESW", "water:SN"], [], ["squeeze_2:EW"]],
+             "teams": [{"pos": [1, 0], "backpack": {"consumable": 2}}]}
+    steps = [{"do": "act", "id": "discover", "choose": [{"dir": "E"}]}]
+    assert run(setup, steps, [{"stacks": [["water:NS"], [], ["squeeze_2:WE"], []]},
+                              {"stacks": [1, 0, 1, 0]}]) == []
+    wrong = run(setup, steps, [{"stacks": [["wonder:NESW"], [], ["squeeze_2:EW"], []]},
+                               {"stacks": [["water:NS"], [], [], []]}])
+    assert len(wrong) == 2 and "got [['water:NS'], [], ['squeeze_2:EW'], []]" in wrong[0], wrong
+
+
+def test_depth_tokens_given_in_setup_are_held_tokens_that_score():
+    """L151-154: a reached-depth token scores 3/4/5; `depth_tokens: [25]` in a team's setup
+    held it for the once-per-value rule but scored nothing."""
+    setup = {"tiles": [BASE], "teams": [{"depth_tokens": [25, 75]}, {"tokens": {"depth_50": 1}}]}
+    assert run(setup, [{"do": "score"}], [{"scores": [8, 4]},
+                                          {"team": 0, "tokens": {"depth_25": 1, "depth_75": 1}}]) == []

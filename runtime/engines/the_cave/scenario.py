@@ -19,7 +19,8 @@ steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn}
         never asks for fails it
 expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|lost|slots}
         | {tile, kind|depth|tokens|marker|exits|absent} | {rope: [a, b], present}
-        | {scores} | {bonus} | {finished} | {winners} | {log} | {legal, team, present} | {stacks}
+        | {scores} | {bonus} | {finished} | {winners} | {log} | {legal, team, present}
+        | {stacks: [N, N, N, N] (tiles left) or [[tile, ...] x4] (top first, as in setup)}
         | {end_triggered} | {turns}
         `turns` lists [round, seat] of every turn the last end_sequence played (it ends
         every turn at once: a team stays where the steps left it; rounds count from 1). When that
@@ -38,7 +39,7 @@ from tomecraft.runtime.lookahead import copy_game
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.sim import check_players, player_counts
 from tomecraft.runtime.engines.the_cave.engine import Engine
-from tomecraft.runtime.engines.the_cave.scenario_setup import check_names, check_team_want, pos as _pos
+from tomecraft.runtime.engines.the_cave.scenario_setup import check_names, check_team_want, hold_depths, pos as _pos
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
@@ -50,6 +51,14 @@ def _norm(option):
     if isinstance(option, dict):
         return {k: (_pos(v) if k == "to" else v) for k, v in option.items()}
     return option
+
+
+def _shown(tile, written) -> str:
+    """A stack tile as an expectation may write it: its content id, or "kind:EXITS"."""
+    stub = f"{tile.tile_kind}:{tile.exits}"
+    kind, _, exits = str(written).partition(":")
+    return written if written in (tile.id, stub) or (kind == tile.tile_kind and exits
+                                                    and sorted(exits) == sorted(tile.exits)) else stub
 
 
 def _stack_tile(data, spec: str, stack: int, index: int, where: str):
@@ -228,7 +237,7 @@ def build(data, setup: dict) -> Engine:
         team.camp_items = Counter(spec.get("camp_items", {}))
         team.camp_packed_before = bool(spec.get("camp_packed_before", team.camp != "beside"))
         team.tokens = Counter(spec.get("tokens", {}))
-        team.depth_tokens = set(spec.get("depth_tokens", [])) | _held_depths(data, team.tokens)
+        hold_depths(data, team, spec.get("depth_tokens", []))
         team.lost = Counter(spec.get("lost", []))
         team.ap = spec.get("ap", 5)
         if not isinstance(team.ap, int) or not 0 <= team.ap <= 5:
@@ -252,14 +261,6 @@ def build(data, setup: dict) -> Engine:
     engine = ScenarioEngine(data, state, agents, log_enabled=True)
     check_names(engine, setup)
     return engine
-
-
-def _held_depths(data, tokens: Counter) -> set[int]:
-    """The depths of the reached-depth tokens a team is given: it holds them, so its own rope
-    to such a depth gives no second one (L146-148), as if `depth_tokens` named them too."""
-    kinds = data.kinds["token"]
-    return {kinds[k].depth for k, n in tokens.items()
-            if n > 0 and k in kinds and getattr(kinds[k], "depth", None)}
 
 
 def _step(engine: Engine, step: dict, results: dict) -> None:
@@ -436,9 +437,13 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     if "log" in exp:
         return None if any(exp["log"] in line for line in state.log) else \
             f"no log line contains {exp['log']!r}; log: {state.log}"
-    if "stacks" in exp:
-        got = [len(s) for s in state.stacks]
-        return None if got == exp["stacks"] else f"stacks: expected {exp['stacks']}, got {got}"
+    if "stacks" in exp:     # counts, or the tiles top first as setup.stacks lists them
+        want = exp["stacks"]
+        shown = any(isinstance(w, list) for w in want) if isinstance(want, list) else False
+        got = [[_shown(t, want[n][i] if n < len(want) and i < len(want[n]) else None)
+                for i, t in enumerate(reversed(pile))] if shown else len(pile)
+               for n, pile in enumerate(state.stacks)]
+        return None if got == want else f"stacks: expected {want}, got {got}"
     if "end_triggered" in exp:
         return None if state.end_triggered == exp["end_triggered"] else \
             f"end_triggered: expected {exp['end_triggered']}, got {state.end_triggered}"

@@ -3,6 +3,8 @@ or item, a count no team can hold or a rope between tiles that do not touch is r
 its entry: taken as written, it would set up a game no rule could reach."""
 from __future__ import annotations
 
+from collections import Counter
+
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS, CAMP_SLOTS, PACKED_CAMP_SLOTS, Team
@@ -115,3 +117,24 @@ def _named(where: str, names, known: set, what: str) -> None:
     unknown = sorted(str(n) for n in names if n not in known)
     if unknown:
         raise ScenarioError(f"{where}: unknown {what}(s) {unknown}; known: {sorted(known)}")
+
+
+def hold_depths(data, team: Team, depths: list) -> None:
+    """A reached-depth token is held once, whichever key names it: `depth_tokens: [25]`
+    gives the depth_25 token its 3 points (L151-154) as `tokens: {depth_25: 1}` does, and
+    either keeps the team's own rope from taking a second one (L146-148)."""
+    by_depth = {getattr(k, "depth", None): tid for tid, k in data.kinds["token"].items()}
+    # a malformed list is refused with its entry by check_names, after the set-up is built
+    depths = [d for d in depths if isinstance(d, int)] if isinstance(depths, list) else []
+    for d in depths:
+        if by_depth.get(d) and not team.tokens[by_depth[d]]:
+            team.tokens[by_depth[d]] = 1
+    team.depth_tokens = set(depths) | held_depths(data, team.tokens)
+
+
+def held_depths(data, tokens: Counter) -> set[int]:
+    """The depths of the reached-depth tokens a team is given: it holds them, so its own rope
+    to such a depth gives no second one (L146-148), as if `depth_tokens` named them too."""
+    kinds = data.kinds["token"]
+    return {kinds[k].depth for k, n in tokens.items()
+            if n > 0 and k in kinds and getattr(kinds[k], "depth", None)}
