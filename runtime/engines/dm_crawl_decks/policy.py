@@ -32,7 +32,7 @@ class _Probe:
         return options[i]
 
 
-_SET_ASIDE = ("agent", "policy_plan", "policy_script")
+_SET_ASIDE = ("agent", "policy_plan", "policy_script", "policy_idle")
 
 
 class _SetAside:
@@ -188,9 +188,56 @@ def gain(engine, apply, before: float | None = None) -> float:
     return search(engine, apply, before)[0]
 
 
-def relic_gain(engine, option: dict, before: float | None = None) -> tuple[float, tuple]:
-    """(gain, answers) of using a relic (`search`)."""
-    return search(engine, lambda t: t.use_relic(option["id"]), before)
+IDLE = -1e-9       # the gain of an option skipped as idle (_idle): below skipping's 0
+
+
+def _row_class(engine, row) -> tuple:
+    """A row's outcome as it stands: a tie, a win, or a defeat by how much (1, 2, 3 or
+    more) and whether the player's side is empty (row_tenths' cases)."""
+    p = sum(engine.points(c) for c in row.player)
+    e = sum(engine.points(c) for c in row.enemy)
+    return ("tie",) if p == e else ("win",) if p > e else ("lose", min(e - p, 3), p == 0)
+
+
+def situation(engine) -> tuple:
+    """What an option's gain hangs on, coarsely: where `value` has room to rise (HP below
+    its maximum, a hand below its limit, cards to draw, face-down tokens to flip) and the
+    outcome of the row in play, or else of every row of the battle under way."""
+    s = engine.state
+    room = (s.hp < s.hp_max, len(engine.playable()) < engine.hand_limit(), bool(s.main_deck),
+            any([t.down for t in s.tokens.values()]))
+    row = engine.current_row
+    if row is not None and engine.battle_windows.current == "battle_round":
+        return room + (_row_class(engine, row),)
+    return room + tuple([_row_class(engine, r) for r in s.rows if r.enemy])
+
+
+def _idle(engine, what: tuple) -> bool:
+    """Whether an option (`what`: its kind and the decision) was found idle: an option
+    whose search did not raise the game's value (gain <= 0) is not searched again in this
+    game while the situation (`situation`) is the same; one that did is searched every time.
+    (A skipped search would have found a gain about once in 100 skips: tests/dm_crawl_decks/
+    test_policy_idle.py.)"""
+    memo = engine.__dict__.get("policy_idle")
+    if memo is None:
+        memo = engine.policy_idle = set()
+    return what + situation(engine) in memo
+
+
+def _remember(engine, what: tuple, got: float) -> None:
+    if got <= 0:
+        engine.policy_idle.add(what + situation(engine))
+
+
+def relic_gain(engine, option: dict, before: float | None = None,
+               key: str = "action") -> tuple[float, tuple]:
+    """(gain, answers) of using a relic (`search`), IDLE when it was found idle (_idle)."""
+    what = ("relic", engine.state.named("equipment", option["id"]).defn.id, key)
+    if _idle(engine, what):
+        return IDLE, ()
+    got, answers = search(engine, lambda t: t.use_relic(option["id"]), before)
+    _remember(engine, what, got)
+    return got, answers
 
 
 def _take_event(trial, name) -> None:
@@ -222,7 +269,12 @@ def event_gain(engine, option: dict, before: float | None = None) -> tuple[float
         if before is None:
             before = value(engine)
         return value(engine, gained=engine.loot_zone()) - before, ()
-    return search(engine, lambda t: _take_event(t, name), before)
+    what = ("event", _event_kind(engine.state, name))
+    if _idle(engine, what):
+        return IDLE, ()
+    got, answers = search(engine, lambda t: _take_event(t, name), before)
+    _remember(engine, what, got)
+    return got, answers
 
 
 def best(options: list, score) -> list:
@@ -304,14 +356,14 @@ class View:
         if key in ("attribute", "level_up"):
             return best(options, lambda o: s.tokens[o["attribute"]].total)
         if key in ("relic_battle_round", "relic_pre_battle"):
-            return self._relics(options) or [o for o in options if o["do"] == "done"]
+            return self._relics(options, key) or [o for o in options if o["do"] == "done"]
         return []
 
-    def _relics(self, options: list) -> list:
+    def _relics(self, options: list, key: str = "action") -> list:
         """The relic uses that make the game look best, if any makes it look better."""
         relics = [o for o in options if o["do"] == "relic"]
         before = value(self.engine) if relics else 0.0
-        scored = [(*relic_gain(self.engine, o, before), o) for o in relics]
+        scored = [(*relic_gain(self.engine, o, before, key), o) for o in relics]
         scored = [t for t in scored if t[0] > 0]
         return take(self.engine, scored) if scored else []
 
