@@ -12,6 +12,7 @@ from __future__ import annotations
 from tomecraft.runtime.engines.dm_crawl_decks.planner import column_scores, next_play, plan, row_tenths
 from tomecraft.runtime.engines.dm_crawl_decks.snapshot import copy_engine
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
+from tomecraft.runtime.engines.dm_crawl_decks.twins import twin_classes
 from tomecraft.runtime.timing import Fizzle
 from tomecraft.runtime.usage import quiet
 
@@ -24,11 +25,14 @@ class _Probe:
     def __init__(self, script: tuple = ()) -> None:
         self.script = script
         self.asked: list = []
+        self.twins = None            # the first decision's twin classes (twins.py), if known
 
     def choose(self, key, options, view=None):
         n = len(self.asked)
         i = self.script[n] if n < len(self.script) else 0
         self.asked.append((key, len(options)))
+        if n == 0 and view is not None:
+            self.twins = twin_classes(view.engine, key, options)
         return options[i]
 
 
@@ -133,17 +137,18 @@ PROBE_TRIALS = 8      # the most trials one option gets (its own decisions' answ
 PROBE_DEPTH = 1       # how many of its decisions are searched; later ones take the first option
 
 
-def _try(engine, apply, script: tuple, before: float) -> tuple[float, list]:
-    """(value after `apply(trial)` minus `before`, the decisions the trial asked) on a copy of
-    the game whose agent answers by `script` (inside search's quiet and _SetAside blocks)."""
+def _try(engine, apply, script: tuple, before: float) -> tuple[float, _Probe]:
+    """(value after `apply(trial)` minus `before`, the probe that answered the trial's
+    decisions) on a copy of the game whose agent answers by `script` (inside search's quiet
+    and _SetAside blocks)."""
     probe = _Probe(script)
     trial = _trial(engine, probe)
     try:
         try:
             apply(trial)
         except (Fizzle, LookupError, ValueError):
-            return -1e9, probe.asked
-        return value(trial) - before, probe.asked
+            return -1e9, probe
+        return value(trial) - before, probe
     finally:
         # The copy is a web of cycles (its handlers, contexts and effects point back at it):
         # emptying it lets reference counting free it at once, instead of leaving ~1,000
@@ -163,7 +168,9 @@ def search(engine, apply, before: float | None = None) -> tuple[float, tuple]:
     at the first PROBE_DEPTH of them, breadth first, up to PROBE_TRIALS trials. `answers`:
     (key, number of options, index) per decision of the best trial, for the real game to
     replay (View.suggest); the trial runs on the same random stream, so the real game asks
-    the same decisions."""
+    the same decisions. Of twin options (twins.py: a `choose` of token flips whose
+    attributes have the same tokens) only the first is tried: the others would tie with it,
+    and the first best is the one taken."""
     if before is None:
         before = value(engine)
     top, answers = None, ()
@@ -171,13 +178,16 @@ def search(engine, apply, before: float | None = None) -> tuple[float, tuple]:
     with quiet(), _SetAside(engine):         # (trials are not uses; one block for all)
         while queue and tried < PROBE_TRIALS:
             script = queue.pop(0)
-            got, asked = _try(engine, apply, script, before)
+            got, probe = _try(engine, apply, script, before)
+            asked = probe.asked
             tried += 1
             if top is None or got > top:
                 full = tuple(script) + (0,) * (len(asked) - len(script))
                 top, answers = got, tuple((k, n, i) for (k, n), i in zip(asked, full))
             for at in range(len(script), min(len(asked), PROBE_DEPTH)):
-                queue += [script + (0,) * (at - len(script)) + (j,) for j in range(1, asked[at][1])]
+                twins = probe.twins if at == 0 else None
+                queue += [script + (0,) * (at - len(script)) + (j,) for j in range(1, asked[at][1])
+                          if twins is None or twins[j] not in twins[:j]]
     return top, answers
 
 
