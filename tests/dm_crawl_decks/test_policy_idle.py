@@ -56,3 +56,22 @@ def test_the_situation_tells_a_tied_row_from_a_lost_one():
     tied = policy.situation(engine)
     row.player[0] = Virtual("strength", points + 1) if points == 0 else Virtual("strength", points - 1)
     assert policy.situation(engine) != tied
+
+
+def test_a_target_skipped_by_its_place_would_rarely_have_gained_more(monkeypatch):
+    """A battlefield target on a side and in a row of an outcome where a target of the same
+    option did not gain is not tried again (policy.search `what`): at every such search of
+    seeded games the search trying every target finds a better answer very rarely."""
+    from tomecraft.generated.dm_crawl_decks import GAME
+    search, found = policy.search, {"same": 0, "better": 0}
+
+    def checked(engine, apply, before=None, what=None):
+        got = search(engine, apply, before, what)
+        if what is not None:
+            full = search(engine, apply, before)          # every target tried
+            found["better" if full[0] > got[0] else "same"] += 1
+        return got
+
+    monkeypatch.setattr(policy, "search", checked)
+    sim.run(GAME, games=20, seed=1)
+    assert found["better"] <= 0.02 * (found["same"] + found["better"]), found

@@ -1,6 +1,6 @@
-"""Twin options of a `choose` (runtime/engines/dm_crawl_decks/twins.py): a search of the
-simulated player tries one token flip per kind of token state, not all four, and finds what
-trying all of them finds."""
+"""Twin options (runtime/engines/dm_crawl_decks/twins.py): a search of the simulated player
+tries one token flip per kind of token state, not all four, and one relic to keep per kind,
+and finds what trying all of them finds."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,6 +37,7 @@ def test_flips_of_attributes_with_the_same_tokens_are_twins():
 def test_no_twins_outside_a_choose_of_attributes():
     engine = _engine(_base())
     assert twins.twin_classes(engine, "target", [0, 1]) is None
+    assert twins.twin_classes(engine, "relic", [{"relic": "no such relic"}]) is None
     assert twins.twin_classes(engine, "fx_relic__no_such__use:choose1", [0, 1]) is None
 
 
@@ -61,7 +62,7 @@ def test_a_search_trying_twins_once_finds_what_trying_all_finds(monkeypatch):
             return real_try(*args)
         return run
 
-    def both(engine, apply, before=None):
+    def both(engine, apply, before=None, what=None):      # (no target memo: run twice)
         monkeypatch.setattr(policy, "_try", counted("twins"))
         got = search(engine, apply, before)
         monkeypatch.setattr(policy, "_try", counted("all"))
@@ -81,3 +82,16 @@ def test_twins_are_found_while_sim_usage_wraps_the_effects():
     engine = _engine(_base())
     with usage.track(engine.data):
         assert twins.twin_classes(engine, RATIONS, [0, 1, 2, 3]) is not None
+
+
+def test_relics_to_keep_are_twins_when_they_only_have_a_use_and_alike_labels():
+    engine = _engine(_base())
+    s = engine.state
+    by_id = {c.defn.id: c for c in s.relic_deck}
+    for name in ("crossbow", "golden_bribe", "healing_flask", "bedroll"):
+        engine.place(by_id[name], "revealed")
+    s.labels.add("potion")                       # the flask's label is no longer new
+    options = [{"relic": repr(c)} for c in s.revealed]
+    classes = dict(zip([c.defn.id for c in s.revealed], twins.twin_classes(engine, "relic", options)))
+    assert classes["crossbow"] == classes["golden_bribe"] != classes["healing_flask"]
+    assert classes["bedroll"] not in (classes["crossbow"], classes["healing_flask"])

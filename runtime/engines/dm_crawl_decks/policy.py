@@ -26,6 +26,7 @@ class _Probe:
         self.script = script
         self.asked: list = []
         self.twins = None            # the first decision's twin classes (twins.py), if known
+        self.places = None           # where its options (battlefield targets) are: _places
 
     def choose(self, key, options, view=None):
         n = len(self.asked)
@@ -33,7 +34,24 @@ class _Probe:
         self.asked.append((key, len(options)))
         if n == 0 and view is not None:
             self.twins = twin_classes(view.engine, key, options)
+            self.places = _places(view.engine, key, options)
         return options[i]
+
+
+def _places(engine, key: str, options: list) -> tuple | None:
+    """For a target among battlefield cards: each option's side, its row's outcome as it
+    stands (_row_class), its points and power; None for an option off the battlefield."""
+    if key != "target" or not engine.state.rows:
+        return None
+    where = {}
+    for row in engine.state.rows:
+        outcome = None
+        for side, cards in (("enemy", row.enemy), ("player", row.player)):
+            for c in cards:
+                if outcome is None:
+                    outcome = _row_class(engine, row)
+                where[repr(c)] = (side, outcome, engine.points(c), engine.power(c))
+    return tuple([where.get(o) for o in options])
 
 
 _SET_ASIDE = ("agent", "policy_plan", "policy_script", "policy_idle")
@@ -161,7 +179,7 @@ def _try(engine, apply, script: tuple, before: float) -> tuple[float, _Probe]:
         trial.__dict__.clear()
 
 
-def search(engine, apply, before: float | None = None) -> tuple[float, tuple]:
+def search(engine, apply, before: float | None = None, what: tuple | None = None) -> tuple[float, tuple]:
     """(best gain, answers) of `apply` over the answers to the decisions it asks on the way
     (the target of an effect, an option of a `choose`, a relic to keep): the first trial
     answers each with its first option, and each trial's decisions open the other answers
@@ -170,11 +188,14 @@ def search(engine, apply, before: float | None = None) -> tuple[float, tuple]:
     replay (View.suggest); the trial runs on the same random stream, so the real game asks
     the same decisions. Of twin options (twins.py: a `choose` of token flips whose
     attributes have the same tokens) only the first is tried: the others would tie with it,
-    and the first best is the one taken."""
+    and the first best is the one taken. A battlefield target (`what`'s, see _places) on a
+    side and in a row of an outcome where a target of this option did not gain in this game
+    is not tried again (_idle's memo, per answer)."""
     if before is None:
         before = value(engine)
     top, answers = None, ()
-    queue, tried = [()], 0
+    queue, tried, places = [()], 0, None
+    idle = _memo(engine)
     with quiet(), _SetAside(engine):         # (trials are not uses; one block for all)
         while queue and tried < PROBE_TRIALS:
             script = queue.pop(0)
@@ -184,10 +205,15 @@ def search(engine, apply, before: float | None = None) -> tuple[float, tuple]:
             if top is None or got > top:
                 full = tuple(script) + (0,) * (len(asked) - len(script))
                 top, answers = got, tuple((k, n, i) for (k, n), i in zip(asked, full))
+            places = places or probe.places
+            if what is not None and places is not None and got <= 0:
+                idle.add((what, places[script[0] if script else 0]))
             for at in range(len(script), min(len(asked), PROBE_DEPTH)):
                 twins = probe.twins if at == 0 else None
                 queue += [script + (0,) * (at - len(script)) + (j,) for j in range(1, asked[at][1])
-                          if twins is None or twins[j] not in twins[:j]]
+                          if (twins is None or twins[j] not in twins[:j])
+                          and not (what is not None and places is not None
+                                   and places[j] is not None and (what, places[j]) in idle)]
     return top, answers
 
 
@@ -228,10 +254,14 @@ def _idle(engine, what: tuple) -> bool:
     game while the situation (`situation`) is the same; one that did is searched every time.
     (A skipped search would have found a gain about once in 100 skips: tests/dm_crawl_decks/
     test_policy_idle.py.)"""
+    return what + situation(engine) in _memo(engine)
+
+
+def _memo(engine) -> set:
     memo = engine.__dict__.get("policy_idle")
     if memo is None:
         memo = engine.policy_idle = set()
-    return what + situation(engine) in memo
+    return memo
 
 
 def _remember(engine, what: tuple, got: float) -> None:
@@ -245,7 +275,7 @@ def relic_gain(engine, option: dict, before: float | None = None,
     what = ("relic", engine.state.named("equipment", option["id"]).defn.id, key)
     if _idle(engine, what):
         return IDLE, ()
-    got, answers = search(engine, lambda t: t.use_relic(option["id"]), before)
+    got, answers = search(engine, lambda t: t.use_relic(option["id"]), before, what)
     _remember(engine, what, got)
     return got, answers
 
@@ -282,7 +312,7 @@ def event_gain(engine, option: dict, before: float | None = None) -> tuple[float
     what = ("event", _event_kind(engine.state, name))
     if _idle(engine, what):
         return IDLE, ()
-    got, answers = search(engine, lambda t: _take_event(t, name), before)
+    got, answers = search(engine, lambda t: _take_event(t, name), before, what)
     _remember(engine, what, got)
     return got, answers
 

@@ -1,5 +1,6 @@
-"""Options of a `choose` that cannot differ, for the simulated player's lookahead (policy.py):
-a search tries one option of each kind instead of all of them.
+"""Options that cannot differ, for the simulated player's lookahead (policy.py): a search
+tries one option of each kind instead of all of them. Two sorts: the branches of a `choose`
+(below) and relics to keep (_relic_classes).
 
 A `choose` whose branches are the same effect naming a different attribute (`choose {
 flip_token strength 1 | flip_token agility 1 | ... }`) has twin options: two branches whose
@@ -24,6 +25,8 @@ _OPTION = "option"
 def twin_classes(engine, key: str, options: list) -> tuple | None:
     """One class per option (equal classes: twin options, the first of which stands for the
     others), or None when the options of this decision are not known to be twins."""
+    if key == "relic":
+        return _relic_classes(engine, options)
     if ":choose" not in key:
         return None
     found = _content(engine.data)
@@ -38,6 +41,26 @@ def twin_classes(engine, key: str, options: list) -> tuple | None:
             return None
         t = tokens[attrs[o]]
         out.append((t.up, t.down, t.stacked, supply[attrs[o]].supply))
+    return tuple(out)
+
+
+def _relic_classes(engine, options: list) -> tuple | None:
+    """Relics to keep (rules.choose_relics) with no effect but their `use`: keeping one does
+    nothing yet but take its place in the equipment area and, the first of its label, offer
+    the label's resource (L45); two such relics whose labels are both new or both not are
+    twins. A relic with any other effect (a passive) is its own kind."""
+    s = engine.state
+    out = []
+    for o in options:
+        card = next((c for c in s.revealed if repr(c) == o.get("relic")), None)
+        if card is None:
+            return None
+        d = card.defn
+        if getattr(d, "passive", None) is not None or getattr(d, "identity", None):
+            out.append(("passive", d.id))
+        else:
+            label = getattr(d, "label", None)
+            out.append(("use only", label is not None and label not in s.labels))
     return tuple(out)
 
 
