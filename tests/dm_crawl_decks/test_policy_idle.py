@@ -1,4 +1,4 @@
-"""The simulated player's idle memo (runtime/engines/dm_crawl_decks/policy.py `_idle`): a
+"""The simulated player's idle memo (runtime/engines/dm_crawl_decks/policy.py `_idle_search`): a
 relic use or an event card whose lookahead found no gain is not searched again in the same
 game while the situation is the same. It is an approximation, not an exact cache, so this
 checks it against the search it skips: at every skip of several seeded games the full search
@@ -22,8 +22,8 @@ def test_a_skipped_search_would_rarely_have_found_a_gain(monkeypatch):
         else:
             searched.append(got)
 
-    def checked_relic(engine, option, before=None, key="action"):
-        got = relic_gain(engine, option, before, key)
+    def checked_relic(engine, option, before=None, key="action", where=None):
+        got = relic_gain(engine, option, before, key, where)
         check(got[0], engine, lambda t: t.use_relic(option["id"]), before)
         return got
 

@@ -190,7 +190,7 @@ def search(engine, apply, before: float | None = None, what: tuple | None = None
     attributes have the same tokens) only the first is tried: the others would tie with it,
     and the first best is the one taken. A battlefield target (`what`'s, see _places) on a
     side and in a row of an outcome where a target of this option did not gain in this game
-    is not tried again (_idle's memo, per answer)."""
+    is not tried again (_idle_search's memo, per answer)."""
     if before is None:
         before = value(engine)
     top, answers = None, ()
@@ -224,7 +224,7 @@ def gain(engine, apply, before: float | None = None) -> float:
     return search(engine, apply, before)[0]
 
 
-IDLE = -1e-9       # the gain of an option skipped as idle (_idle): below skipping's 0
+IDLE = -1e-9       # the gain of an option skipped as idle (_idle_search): below skipping's 0
 
 
 def _row_class(engine, row) -> tuple:
@@ -248,13 +248,22 @@ def situation(engine) -> tuple:
     return room + tuple([_row_class(engine, r) for r in s.rows if r.enemy])
 
 
-def _idle(engine, what: tuple) -> bool:
-    """Whether an option (`what`: its kind and the decision) was found idle: an option
-    whose search did not raise the game's value (gain <= 0) is not searched again in this
-    game while the situation (`situation`) is the same; one that did is searched every time.
-    (A skipped search would have found a gain about once in 100 skips: tests/dm_crawl_decks/
+def _idle_search(engine, what: tuple, apply, before: float | None,
+                 where: tuple | None = None) -> tuple[float, tuple]:
+    """`search(engine, apply, before, what)`, or (IDLE, ()) when the option (`what`: its
+    kind and the decision) was found idle: an option whose search did not raise the game's
+    value (gain <= 0) is not searched again in this game while the situation (`where`, else
+    `situation(engine)`) is the same; one that did is searched every time. (A skipped
+    search would have found a gain about once in 100 skips: tests/dm_crawl_decks/
     test_policy_idle.py.)"""
-    return what + situation(engine) in _memo(engine)
+    key = what + (situation(engine) if where is None else where)
+    memo = _memo(engine)
+    if key in memo:
+        return IDLE, ()
+    got, answers = search(engine, apply, before, what)
+    if got <= 0:
+        memo.add(key)
+    return got, answers
 
 
 def _memo(engine) -> set:
@@ -264,20 +273,12 @@ def _memo(engine) -> set:
     return memo
 
 
-def _remember(engine, what: tuple, got: float) -> None:
-    if got <= 0:
-        engine.policy_idle.add(what + situation(engine))
-
-
-def relic_gain(engine, option: dict, before: float | None = None,
-               key: str = "action") -> tuple[float, tuple]:
-    """(gain, answers) of using a relic (`search`), IDLE when it was found idle (_idle)."""
+def relic_gain(engine, option: dict, before: float | None = None, key: str = "action",
+               where: tuple | None = None) -> tuple[float, tuple]:
+    """(gain, answers) of using a relic (`search`), IDLE when it was found idle
+    (_idle_search; `where`: the situation, when the caller has it)."""
     what = ("relic", engine.state.named("equipment", option["id"]).defn.id, key)
-    if _idle(engine, what):
-        return IDLE, ()
-    got, answers = search(engine, lambda t: t.use_relic(option["id"]), before, what)
-    _remember(engine, what, got)
-    return got, answers
+    return _idle_search(engine, what, lambda t: t.use_relic(option["id"]), before, where)
 
 
 def _take_event(trial, name) -> None:
@@ -310,11 +311,7 @@ def event_gain(engine, option: dict, before: float | None = None) -> tuple[float
             before = value(engine)
         return value(engine, gained=engine.loot_zone()) - before, ()
     what = ("event", _event_kind(engine.state, name))
-    if _idle(engine, what):
-        return IDLE, ()
-    got, answers = search(engine, lambda t: _take_event(t, name), before, what)
-    _remember(engine, what, got)
-    return got, answers
+    return _idle_search(engine, what, lambda t: _take_event(t, name), before)
 
 
 def best(options: list, score) -> list:
@@ -402,8 +399,11 @@ class View:
     def _relics(self, options: list, key: str = "action") -> list:
         """The relic uses that make the game look best, if any makes it look better."""
         relics = [o for o in options if o["do"] == "relic"]
-        before = value(self.engine) if relics else 0.0
-        scored = [(*relic_gain(self.engine, o, before, key), o) for o in relics]
+        if not relics:
+            return []
+        where = situation(self.engine)            # (the same for each relic)
+        before = value(self.engine)
+        scored = [(*relic_gain(self.engine, o, before, key, where), o) for o in relics]
         scored = [t for t in scored if t[0] > 0]
         return take(self.engine, scored) if scored else []
 
