@@ -95,3 +95,16 @@ def test_relics_to_keep_are_twins_when_they_only_have_a_use_and_alike_labels():
     classes = dict(zip([c.defn.id for c in s.revealed], twins.twin_classes(engine, "relic", options)))
     assert classes["crossbow"] == classes["golden_bribe"] != classes["healing_flask"]
     assert classes["bedroll"] not in (classes["crossbow"], classes["healing_flask"])
+
+
+def test_revealed_loot_cards_are_twins_and_an_event_card_is_its_own_kind():
+    engine = _engine(_base())
+    s = engine.state
+    loot = [c for c in s.event_deck if c.defn.card_type == "loot"]
+    two_kinds = [next(c for c in loot if c.defn.resource == r) for r in ("gold", "ammo")]
+    spring = next(c for c in s.event_deck if c.defn.id == "healing_spring")
+    for c in two_kinds + [spring]:
+        engine.place(c, "revealed")
+    options = [{"event": repr(c)} for c in two_kinds + [spring]] + [{"event": None}]
+    gold, ammo, heal, skip = twins.twin_classes(engine, "event", options)
+    assert gold == ammo and len({gold, heal, skip}) == 3

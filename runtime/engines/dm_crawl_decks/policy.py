@@ -402,8 +402,13 @@ class View:
         if not relics:
             return []
         where = situation(self.engine)            # (the same for each relic)
-        before = value(self.engine)
-        scored = [(*relic_gain(self.engine, o, before, key, where), o) for o in relics]
+        before = None                             # the game's value, once one is searched
+        scored = []
+        for o in relics:
+            if before is None and ("relic", self.engine.state.named("equipment", o["id"]).defn.id,
+                                   key) + where not in _memo(self.engine):
+                before = value(self.engine)
+            scored.append((*relic_gain(self.engine, o, before, key, where), o))
         scored = [t for t in scored if t[0] > 0]
         return take(self.engine, scored) if scored else []
 

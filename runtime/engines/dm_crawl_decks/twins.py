@@ -1,6 +1,6 @@
 """Options that cannot differ, for the simulated player's lookahead (policy.py): a search
-tries one option of each kind instead of all of them. Two sorts: the branches of a `choose`
-(below) and relics to keep (_relic_classes).
+tries one option of each kind instead of all of them: the branches of a `choose` (below),
+relics to keep (_relic_classes) and revealed event cards to take (_event_classes).
 
 A `choose` whose branches are the same effect naming a different attribute (`choose {
 flip_token strength 1 | flip_token agility 1 | ... }`) has twin options: two branches whose
@@ -27,6 +27,8 @@ def twin_classes(engine, key: str, options: list) -> tuple | None:
     others), or None when the options of this decision are not known to be twins."""
     if key == "relic":
         return _relic_classes(engine, options)
+    if key == "event":
+        return _event_classes(engine, options)
     if ":choose" not in key:
         return None
     found = _content(engine.data)
@@ -61,6 +63,23 @@ def _relic_classes(engine, options: list) -> tuple | None:
         else:
             label = getattr(d, "label", None)
             out.append(("use only", label is not None and label not in s.labels))
+    return tuple(out)
+
+
+def _event_classes(engine, options: list) -> tuple | None:
+    """Revealed event cards to take (an effect's reveal_events): copies of one event card
+    are twins, and so are loot cards, which only move (L73), whatever their resource (as
+    policy._event_kind weighs them)."""
+    out = []
+    for o in options:
+        name = o.get("event") if type(o) is dict else None
+        if name is None:
+            out.append(("skip",))
+            continue
+        card = next((c for c in engine.state.revealed if repr(c) == name), None)
+        if card is None:
+            return None
+        out.append(("loot",) if card.defn.card_type == "loot" else ("event", card.defn.id))
     return tuple(out)
 
 
