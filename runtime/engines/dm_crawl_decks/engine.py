@@ -13,6 +13,7 @@ Layout (imports point one way, down this list):
   handlers.py the verbs and queries game.yaml names, calling the engine
   policy.py   the simulated player (its View is what agents see)
   planner.py  its battle planner (which cards and stacks each row gets, column values)
+  twins.py    options its lookahead tries once for all (token flips alike, relics, events)
   state.py    the game state and its pieces
 """
 from __future__ import annotations

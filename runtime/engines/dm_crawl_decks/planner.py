@@ -44,6 +44,10 @@ def _hand(engine) -> tuple[list, tuple, tuple]:
 
 
 MAX_CARDS_PER_ROW = 5        # the search's horizon only; the engine has no such limit
+# The plays per row that column_scores' searches explore (the battle's own plan explores 6):
+# ranking the columns needs less than playing one; with 2, over 1,500 seeded games the win
+# rate and the misses are those of 6 (9.6% and 17.22 against 9.3% and 17.21).
+SCORING_KEPT = 2
 
 
 @lru_cache(maxsize=50000)
@@ -127,11 +131,12 @@ def _top_ups(up: tuple, need: int) -> tuple:
 
 
 @lru_cache(maxsize=50000)
-def _search(rows: tuple, hand: tuple, up: tuple, hp: int) -> tuple[int, tuple]:
-    """(tenths, ((card indices, stacks) per row)): the first best plan in depth-first order.
-    A plan that loses all HP costs 100 points at each row from there on."""
+def _search(rows: tuple, hand: tuple, up: tuple, hp: int, kept: int = 6) -> tuple[int, tuple]:
+    """(tenths, ((card indices, stacks) per row)): the first best plan in depth-first order
+    over the best `kept` plays of each row. A plan that loses all HP costs 100 points at
+    each row from there on."""
     free = tuple(range(len(hand)))
-    return _suffix(rows, hand, hp, {}, 0, free, up, 0, _bounds(rows, hand, up, free))
+    return _suffix(rows, hand, hp, {}, 0, free, up, 0, _bounds(rows, hand, up, free), kept)
 
 
 def _bounds(rows: tuple, hand: tuple, up: tuple, free: tuple) -> tuple:
@@ -145,7 +150,7 @@ def _bounds(rows: tuple, hand: tuple, up: tuple, free: tuple) -> tuple:
 
 
 def _suffix(rows: tuple, hand: tuple, hp: int, best: dict, i: int, free: tuple, up: tuple,
-            damage: int, bounds: tuple) -> tuple[int, tuple]:
+            damage: int, bounds: tuple, kept: int) -> tuple[int, tuple]:
     """The best plan for rows[i:] with the `free` hand cards and `up` tokens, memoised in
     `best` (a module-level function: a nested recursive one would leave each search's memo
     in a reference cycle for the garbage collector). A play whose value plus the most the
@@ -162,19 +167,19 @@ def _suffix(rows: tuple, hand: tuple, hp: int, best: dict, i: int, free: tuple, 
         e, power = rows[i]
         top = None
         if i + 1 == len(rows):   # the last row: what _suffix gives past it, without the call
-            for value, idx, stacks, lost, left in _plays(e, power, free, up, hand):
+            for value, idx, stacks, lost, left in _plays(e, power, free, up, hand)[:kept]:
                 if damage + lost >= hp:                  # (all HP lost)
                     value -= 10000
                 if top is None or value > top:
                     top, chosen = value, ((idx, stacks),)
         else:
             most_after = bounds[i + 1]
-            for value, idx, stacks, lost, left in _plays(e, power, free, up, hand):
+            for value, idx, stacks, lost, left in _plays(e, power, free, up, hand)[:kept]:
                 if top is not None and value + most_after <= top:
                     break
                 rest = tuple(filterfalse(idx.__contains__, free)) if idx else free
                 after, then = _suffix(rows, hand, hp, best, i + 1, rest, left,
-                                      min(hp, damage + lost), bounds)
+                                      min(hp, damage + lost), bounds, kept)
                 if top is None or value + after > top:
                     top, chosen = value + after, ((idx, stacks),) + then
         total += top
@@ -221,6 +226,6 @@ def column_scores(engine, battles: list) -> dict:
             scores[column] = bound[column]
             continue
         rows = rows_of[column]
-        scores[column] = _search(rows, hand, up, hp)[0] / 10 / max(1, len(rows))  # plan()[0]
+        scores[column] = _search(rows, hand, up, hp, SCORING_KEPT)[0] / 10 / max(1, len(rows))
         top = scores[column] if top is None else max(top, scores[column])
     return scores

@@ -12,6 +12,7 @@ from __future__ import annotations
 from tomecraft.runtime.engines.dm_crawl_decks.planner import column_scores, next_play, plan, row_tenths
 from tomecraft.runtime.engines.dm_crawl_decks.snapshot import copy_engine
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Virtual
+from tomecraft.runtime.engines.dm_crawl_decks.twins import twin_classes
 from tomecraft.runtime.timing import Fizzle
 from tomecraft.runtime.usage import quiet
 
@@ -24,15 +25,36 @@ class _Probe:
     def __init__(self, script: tuple = ()) -> None:
         self.script = script
         self.asked: list = []
+        self.twins = None            # the first decision's twin classes (twins.py), if known
+        self.places = None           # where its options (battlefield targets) are: _places
 
     def choose(self, key, options, view=None):
         n = len(self.asked)
         i = self.script[n] if n < len(self.script) else 0
         self.asked.append((key, len(options)))
+        if n == 0 and view is not None:
+            self.twins = twin_classes(view.engine, key, options)
+            self.places = _places(view.engine, key, options)
         return options[i]
 
 
-_SET_ASIDE = ("agent", "policy_plan", "policy_script")
+def _places(engine, key: str, options: list) -> tuple | None:
+    """For a target among battlefield cards: each option's side, its row's outcome as it
+    stands (_row_class), its points and power; None for an option off the battlefield."""
+    if key != "target" or not engine.state.rows:
+        return None
+    where = {}
+    for row in engine.state.rows:
+        outcome = None
+        for side, cards in (("enemy", row.enemy), ("player", row.player)):
+            for c in cards:
+                if outcome is None:
+                    outcome = _row_class(engine, row)
+                where[repr(c)] = (side, outcome, engine.points(c), engine.power(c))
+    return tuple([where.get(o) for o in options])
+
+
+_SET_ASIDE = ("agent", "policy_plan", "policy_script", "policy_idle")
 
 
 class _SetAside:
@@ -133,17 +155,18 @@ PROBE_TRIALS = 8      # the most trials one option gets (its own decisions' answ
 PROBE_DEPTH = 1       # how many of its decisions are searched; later ones take the first option
 
 
-def _try(engine, apply, script: tuple, before: float) -> tuple[float, list]:
-    """(value after `apply(trial)` minus `before`, the decisions the trial asked) on a copy of
-    the game whose agent answers by `script` (inside search's quiet and _SetAside blocks)."""
+def _try(engine, apply, script: tuple, before: float) -> tuple[float, _Probe]:
+    """(value after `apply(trial)` minus `before`, the probe that answered the trial's
+    decisions) on a copy of the game whose agent answers by `script` (inside search's quiet
+    and _SetAside blocks)."""
     probe = _Probe(script)
     trial = _trial(engine, probe)
     try:
         try:
             apply(trial)
         except (Fizzle, LookupError, ValueError):
-            return -1e9, probe.asked
-        return value(trial) - before, probe.asked
+            return -1e9, probe
+        return value(trial) - before, probe
     finally:
         # The copy is a web of cycles (its handlers, contexts and effects point back at it):
         # emptying it lets reference counting free it at once, instead of leaving ~1,000
@@ -156,28 +179,41 @@ def _try(engine, apply, script: tuple, before: float) -> tuple[float, list]:
         trial.__dict__.clear()
 
 
-def search(engine, apply, before: float | None = None) -> tuple[float, tuple]:
+def search(engine, apply, before: float | None = None, what: tuple | None = None) -> tuple[float, tuple]:
     """(best gain, answers) of `apply` over the answers to the decisions it asks on the way
     (the target of an effect, an option of a `choose`, a relic to keep): the first trial
     answers each with its first option, and each trial's decisions open the other answers
     at the first PROBE_DEPTH of them, breadth first, up to PROBE_TRIALS trials. `answers`:
     (key, number of options, index) per decision of the best trial, for the real game to
     replay (View.suggest); the trial runs on the same random stream, so the real game asks
-    the same decisions."""
+    the same decisions. Of twin options (twins.py: a `choose` of token flips whose
+    attributes have the same tokens) only the first is tried: the others would tie with it,
+    and the first best is the one taken. A battlefield target (`what`'s, see _places) on a
+    side and in a row of an outcome where a target of this option did not gain in this game
+    is not tried again (_idle_search's memo, per answer)."""
     if before is None:
         before = value(engine)
     top, answers = None, ()
-    queue, tried = [()], 0
+    queue, tried, places = [()], 0, None
+    idle = _memo(engine)
     with quiet(), _SetAside(engine):         # (trials are not uses; one block for all)
         while queue and tried < PROBE_TRIALS:
             script = queue.pop(0)
-            got, asked = _try(engine, apply, script, before)
+            got, probe = _try(engine, apply, script, before)
+            asked = probe.asked
             tried += 1
             if top is None or got > top:
                 full = tuple(script) + (0,) * (len(asked) - len(script))
                 top, answers = got, tuple((k, n, i) for (k, n), i in zip(asked, full))
+            places = places or probe.places
+            if what is not None and places is not None and got <= 0:
+                idle.add((what, places[script[0] if script else 0]))
             for at in range(len(script), min(len(asked), PROBE_DEPTH)):
-                queue += [script + (0,) * (at - len(script)) + (j,) for j in range(1, asked[at][1])]
+                twins = probe.twins if at == 0 else None
+                queue += [script + (0,) * (at - len(script)) + (j,) for j in range(1, asked[at][1])
+                          if (twins is None or twins[j] not in twins[:j])
+                          and not (what is not None and places is not None
+                                   and places[j] is not None and (what, places[j]) in idle)]
     return top, answers
 
 
@@ -188,9 +224,61 @@ def gain(engine, apply, before: float | None = None) -> float:
     return search(engine, apply, before)[0]
 
 
-def relic_gain(engine, option: dict, before: float | None = None) -> tuple[float, tuple]:
-    """(gain, answers) of using a relic (`search`)."""
-    return search(engine, lambda t: t.use_relic(option["id"]), before)
+IDLE = -1e-9       # the gain of an option skipped as idle (_idle_search): below skipping's 0
+
+
+def _row_class(engine, row) -> tuple:
+    """A row's outcome as it stands: a tie, a win, or a defeat by how much (1, 2, 3 or
+    more) and whether the player's side is empty (row_tenths' cases)."""
+    p = sum(engine.points(c) for c in row.player)
+    e = sum(engine.points(c) for c in row.enemy)
+    return ("tie",) if p == e else ("win",) if p > e else ("lose", min(e - p, 3), p == 0)
+
+
+def situation(engine) -> tuple:
+    """What an option's gain hangs on, coarsely: where `value` has room to rise (HP below
+    its maximum, a hand below its limit, cards to draw, face-down tokens to flip) and the
+    outcome of the row in play, or else of every row of the battle under way."""
+    s = engine.state
+    room = (s.hp < s.hp_max, len(engine.playable()) < engine.hand_limit(), bool(s.main_deck),
+            any([t.down for t in s.tokens.values()]))
+    row = engine.current_row
+    if row is not None and engine.battle_windows.current == "battle_round":
+        return room + (_row_class(engine, row),)
+    return room + tuple([_row_class(engine, r) for r in s.rows if r.enemy])
+
+
+def _idle_search(engine, what: tuple, apply, before: float | None,
+                 where: tuple | None = None) -> tuple[float, tuple]:
+    """`search(engine, apply, before, what)`, or (IDLE, ()) when the option (`what`: its
+    kind and the decision) was found idle: an option whose search did not raise the game's
+    value (gain <= 0) is not searched again in this game while the situation (`where`, else
+    `situation(engine)`) is the same; one that did is searched every time. (A skipped
+    search would have found a gain about once in 100 skips: tests/dm_crawl_decks/
+    test_policy_idle.py.)"""
+    key = what + (situation(engine) if where is None else where)
+    memo = _memo(engine)
+    if key in memo:
+        return IDLE, ()
+    got, answers = search(engine, apply, before, what)
+    if got <= 0:
+        memo.add(key)
+    return got, answers
+
+
+def _memo(engine) -> set:
+    memo = engine.__dict__.get("policy_idle")
+    if memo is None:
+        memo = engine.policy_idle = set()
+    return memo
+
+
+def relic_gain(engine, option: dict, before: float | None = None, key: str = "action",
+               where: tuple | None = None) -> tuple[float, tuple]:
+    """(gain, answers) of using a relic (`search`), IDLE when it was found idle
+    (_idle_search; `where`: the situation, when the caller has it)."""
+    what = ("relic", engine.state.named("equipment", option["id"]).defn.id, key)
+    return _idle_search(engine, what, lambda t: t.use_relic(option["id"]), before, where)
 
 
 def _take_event(trial, name) -> None:
@@ -222,7 +310,8 @@ def event_gain(engine, option: dict, before: float | None = None) -> tuple[float
         if before is None:
             before = value(engine)
         return value(engine, gained=engine.loot_zone()) - before, ()
-    return search(engine, lambda t: _take_event(t, name), before)
+    what = ("event", _event_kind(engine.state, name))
+    return _idle_search(engine, what, lambda t: _take_event(t, name), before)
 
 
 def best(options: list, score) -> list:
@@ -304,14 +393,22 @@ class View:
         if key in ("attribute", "level_up"):
             return best(options, lambda o: s.tokens[o["attribute"]].total)
         if key in ("relic_battle_round", "relic_pre_battle"):
-            return self._relics(options) or [o for o in options if o["do"] == "done"]
+            return self._relics(options, key) or [o for o in options if o["do"] == "done"]
         return []
 
-    def _relics(self, options: list) -> list:
+    def _relics(self, options: list, key: str = "action") -> list:
         """The relic uses that make the game look best, if any makes it look better."""
         relics = [o for o in options if o["do"] == "relic"]
-        before = value(self.engine) if relics else 0.0
-        scored = [(*relic_gain(self.engine, o, before), o) for o in relics]
+        if not relics:
+            return []
+        where = situation(self.engine)            # (the same for each relic)
+        before = None                             # the game's value, once one is searched
+        scored = []
+        for o in relics:
+            if before is None and ("relic", self.engine.state.named("equipment", o["id"]).defn.id,
+                                   key) + where not in _memo(self.engine):
+                before = value(self.engine)
+            scored.append((*relic_gain(self.engine, o, before, key, where), o))
         scored = [t for t in scored if t[0] > 0]
         return take(self.engine, scored) if scored else []
 
