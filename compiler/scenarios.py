@@ -204,7 +204,10 @@ def _failure_path(failure: str, setup: dict) -> tuple:
         return ()
     key = (match.group(1),) + ((int(match.group(2)),) if match.group(2) else ())
     if key != ("setup",):
-        return key
+        # "steps[2]: steps[2].to: a position ...": the key inside the entry, at its line
+        inner = re.compile(re.escape(f"{key[0]}[{key[1]}]") + r"((?:\.[A-Za-z_]\w*|\[\d+\])+)")
+        found = inner.search(failure, match.end()) if len(key) == 2 else None
+        return key + (_parts(found.group(1)) if found else ())
     inner = _SETUP_PATH.search(failure, match.end())
     if inner:
         return key + _parts(inner.group(1))

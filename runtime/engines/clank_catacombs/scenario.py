@@ -47,7 +47,7 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
 from tomecraft.runtime.engines.clank_catacombs.scenario_shape import (
-    DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, STEP_KEYS, check_expect_keys, check_setup_shape,
+    DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, check_expect_keys, check_setup_shape,
     known_keys, of_type,
 )
 from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
@@ -56,7 +56,7 @@ from tomecraft.runtime.engines.clank_catacombs.state import (
 )
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
-    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable)
+    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, setup_failure)
 
 
 class ScriptedRng:
@@ -144,6 +144,8 @@ def build(data, setup: dict) -> Engine:
         state.cells.update(start_cells(data, _start_side(data, "start_a" if start is True else start)))
     for i, spec in enumerate(setup.get("tiles", [])):
         cell = _tile_cell(data, i, spec)
+        if cell.pos in state.cells and list(cell.pos) in [t["at"] for t in setup["tiles"][:i]]:
+            raise ValueError(f"tiles[{i}].at {list(cell.pos)}: a second tile at that place")
         state.cells[cell.pos] = cell
     state.row = list(setup.get("row", []))
     # The reserve as set up (L57-59, L186), with the piles the scenario names set to its counts:
@@ -492,7 +494,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
     try:
         engine = build(data, scenario.get("setup") or {})
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, EffectError) as err:
-        return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
+        return [setup_failure(err, "clank_catacombs")]
     results: dict = {}
     for i, step in enumerate(scenario.get("steps") or []):
         try:

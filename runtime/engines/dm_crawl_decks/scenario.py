@@ -61,7 +61,8 @@ from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, RESOURCES, Card, Row, Virtual)
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable, unknown_step
+from tomecraft.runtime.scenario import (
+    ScenarioError, check_expectations, refuse_unofferable, setup_failure, unknown_step)
 from tomecraft.runtime.timing import Fizzle, TimingError
 
 
@@ -490,7 +491,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
     try:
         sc = Scenario(data, scenario.get("setup") or {})
     except (KeyError, TypeError, ValueError, IndexError, EffectError) as err:
-        return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
+        return [setup_failure(err, "dm_crawl_decks")]
     for i, step in enumerate(scenario.get("steps") or []):
         try:
             _step(sc, step)

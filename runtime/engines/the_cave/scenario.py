@@ -43,7 +43,7 @@ from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
 from tomecraft.runtime.scenario import (
-    ScenarioError, check_expectations, key_problem, refuse_unofferable, unknown_step)
+    ScenarioError, check_expectations, key_problem, refuse_unofferable, setup_failure, unknown_step)
 
 
 def _norm(option):
@@ -503,7 +503,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
     except ScenarioError as err:
         return [f"setup: {err}"]
     except (KeyError, TypeError, ValueError, IndexError, EffectError) as err:
-        return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
+        return [setup_failure(err, "the_cave")]
     results: dict = {}
     for i, step in enumerate(scenario.get("steps") or []):
         try:
