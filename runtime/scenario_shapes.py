@@ -37,6 +37,8 @@ POS = Shape("a position [x, y] (two whole numbers)",
             lambda v: isinstance(v, list) and len(v) == 2 and all(map(_whole, v)))
 SPACE = Shape("a space [r, c] (two whole numbers)",
               lambda v: isinstance(v, list) and len(v) == 2 and all(map(_whole, v)))
+EXITS = Shape("the open sides as letters of NESW (e.g. EW)",
+              lambda v: isinstance(v, str) and set(v) <= set("NESW"))
 MAPPING = Shape("a mapping", lambda v: isinstance(v, dict))
 ANY = Shape("anything", lambda v: True)
 

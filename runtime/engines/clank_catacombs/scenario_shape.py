@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tomecraft.runtime.scenario import key_problem
 from tomecraft.runtime.scenario_shapes import (
-    BOOL, COUNT, POS, TEXT, WHOLE, counts, either, fixed, list_of, record, records)
+    BOOL, COUNT, EXITS, POS, TEXT, WHOLE, counts, either, fixed, list_of, record, records)
 
 # The keys `build`, `_run_step` and `_check` read (the module docstring lists them): any other
 # key would set or check nothing, and a misspelt one (`gld: 5`, a room's `treasure:`) passed.
@@ -119,7 +119,7 @@ _PLAYER = {"pos": POS, **{k: IDS for k in ("hand", "deck", "discard", "treasures
            "market": list_of(either(TEXT, fixed(TEXT, COUNT, wants="[item, points]")),
                              "a list of market items (an id, or [item, points])"),
            **{k: COUNT for k in PLAYER_COUNTS}, "tokens": counts(), "status": TEXT}
-_TILE = {"at": POS, "tile": TEXT, "room": TEXT, "exits": TEXT, "plus_signs": COUNT, "idols": COUNT,
+_TILE = {"at": POS, "tile": TEXT, "room": TEXT, "exits": EXITS, "plus_signs": COUNT, "idols": COUNT,
          "treasures": IDS, "icons": counts("a mapping of sides to icon lists ({E: [one_way]})",
                                           list_of(TEXT, "a list of icon ids"))}
 SHAPES = {

@@ -38,7 +38,8 @@ from tomecraft.runtime.lookahead import copy_game
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.sim import check_players, player_counts
 from tomecraft.runtime.engines.the_cave.engine import Engine
-from tomecraft.runtime.engines.the_cave.scenario_setup import check_names, check_team_want, pos as _pos
+from tomecraft.runtime.engines.the_cave.scenario_setup import (
+    SHAPES, check_names, check_team_want, pos as _pos)
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
