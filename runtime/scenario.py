@@ -75,8 +75,11 @@ def check_expectations(expectations: list, check) -> list[str]:
             problem = check(exp)
         except ScenarioError as err:
             problem = str(err)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-            problem = f"bad expectation: {type(err).__name__}: {err}"
+        except (KeyError, ValueError) as err:      # the runners' own words: no Python name
+            problem = f"bad expectation: {err.args[0] if err.args else err}"
+        except (TypeError, IndexError, AttributeError) as err:
+            problem = (f"bad expectation (a value of the wrong shape? `tomecraft scenario format` "
+                       f"says what each key holds): {type(err).__name__}: {err}")
         if problem:
             failures.append(f"expect[{i}]: {problem}")
     return failures
