@@ -32,6 +32,11 @@ COUNT = Shape("a whole number, 0 or more", lambda v: _whole(v) and v >= 0)
 WHOLE = Shape("a whole number", _whole)
 BOOL = Shape("true or false", lambda v: isinstance(v, bool))
 TEXT = Shape("a text", lambda v: isinstance(v, str))
+def text(wants: str) -> Shape:
+    """A text, described as what it names ("a region id")."""
+    return Shape(wants, lambda v: isinstance(v, str))
+
+
 NULL = Shape("null", lambda v: v is None)
 POS = Shape("a position [x, y] (two whole numbers)",
             lambda v: isinstance(v, list) and len(v) == 2 and all(map(_whole, v)))
