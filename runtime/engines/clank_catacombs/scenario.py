@@ -25,7 +25,12 @@ steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|e
         (`end` only declares the end, legal once the hand is played out, L247, L286; the
          end of the turn itself, discard, draw 5, refill, dragon, is `turn_end`)
         | {do: turn_end, player} | {do: out_turn, player} | {do: dragon_attack} | {do: score}
-        (`choose` answers the step's decisions in order; an answer never asked for fails it)
+        (`choose` answers the step's decisions in order; an answer never asked for fails it:
+         a card text's `may` is true or false, its `choose { A | B }` the branch's number from
+         0 as written in content/ (1: the second), a card to discard its id; Teleport's way
+         {do: move, to: [x, y]} or {do: explore, edge: E}; a tile placed by exploring
+         {rotation: n} (n quarter turns clockwise, 0-3, among those whose tunnel fits);
+         once the game is over no action is legal, `end` neither)
 expect: {player, <field>: value}, a field of the player: pos, hand, deck (top first), discard, play_area,
         hand_size, deck_size, discard_size, discard_has [cards], skill, combat, movement, gold,
         lockpicks, cubes, damage, clank (cubes in the Clank! area), track, tokens, treasures,
