@@ -290,9 +290,11 @@ def format_text(game: str, engine: str) -> str:
     """`tomecraft scenario format GAME`: the frame every file shares, then the keys the game's
     scenario runner reads (its module docstring, the one place they are written)."""
     import importlib
+    from tomecraft.runtime import scenario as runners, scenario_shapes
     runner = importlib.import_module(f"tomecraft.runtime.engines.{engine}.scenario")
     return (FRAME.replace("GAME", game).replace("LIMIT", f"{MAX_SCENARIO_INT:,}")
-            + "\n" + (runner.__doc__ or "").strip() + "\n")
+            + "\n" + (runner.__doc__ or "").strip() + "\n\n"
+            + scenario_shapes.described(runners.shapes_of(runner)) + "\n")
 
 
 def run_cli(paths: list[str], fmt: str = "text", packs: list[str] = ()) -> int:

@@ -19,6 +19,7 @@ class Shape:
 
     def __init__(self, wants: str, test, inner=None):
         self.wants, self.test, self.inner = wants, test, inner
+        self.fields: dict = {}       # a record's (or a list of records') keys and their shapes
 
     def __or__(self, other: "Shape") -> "Shape":
         return either(self, other)
@@ -91,14 +92,17 @@ def counts(wants: str | None = None, of: Shape = COUNT) -> Shape:
 def record(fields: dict, wants: str | None = None) -> Shape:
     """A mapping whose keys named in `fields` have their shapes (others are the runner's)."""
     text = wants or "a mapping {" + _some(fields) + "}"
-    return Shape(text, lambda v: isinstance(v, dict),
-                 lambda v, path: ((path + (k,), v[k], s) for k, s in fields.items() if k in v))
+    shape = Shape(text, lambda v: isinstance(v, dict),
+                  lambda v, path: ((path + (k,), v[k], s) for k, s in fields.items() if k in v))
+    shape.fields = fields
+    return shape
 
 
 def records(fields: dict, wants: str | None = None) -> Shape:
     """A list of mappings, each a `record(fields)`."""
-    entry = record(fields)
-    return list_of(entry, wants or f"a list of mappings {{{_some(fields)}}}")
+    shape = list_of(record(fields), wants or f"a list of mappings {{{_some(fields)}}}")
+    shape.fields = fields
+    return shape
 
 
 def _some(fields: dict) -> str:
@@ -160,6 +164,43 @@ def failure(found: tuple[tuple, str]) -> str:
 # is a text: `choose: 3` crashed a runner, `log: []` looked for the text "[]".
 COMMON = {"steps": {"choose": list_of(ANY, "a list of answers, in order ([...])")},
           "expect": {"log": Shape("a text (a line of the log contains it)", lambda v: isinstance(v, str))}}
+
+
+def described(shapes: dict, width: int = 96) -> str:
+    """The shapes as `scenario format` prints them: the keys of one shape on one line
+    (`setup.players[].gold, setup.rage: a whole number, 0 or more`), section by section."""
+    lines = ["Values (checked before the run: a value of another shape fails at its line):"]
+    for section, keys in shapes.items():
+        by_wants: dict = {}
+        for path, shape in _declared(section + ("[]" if section != "setup" else ""), keys):
+            by_wants.setdefault(shape.wants, []).append(path)
+        for wants, paths in by_wants.items():
+            line = "  "
+            for path in _grouped(paths):
+                if len(line) + len(path) > width - 2 and line.strip():
+                    lines.append(line.rstrip(", ") + ",")
+                    line = "    "
+                line += path + ", "
+            lines.append(line.rstrip(", ") + f": {wants}")
+    return "\n".join(lines)
+
+
+def _grouped(paths: list) -> list:
+    """["setup.players[].gold", "setup.players[].skill"] as ["setup.players[].{gold, skill}"]."""
+    parents: dict = {}
+    for path in paths:
+        parent, _, key = path.rpartition(".")
+        parents.setdefault(parent, []).append(key)
+    return [f"{parent}.{keys[0]}" if len(keys) == 1 else f"{parent}.{{{', '.join(keys)}}}"
+            for parent, keys in parents.items()]
+
+
+def _declared(prefix: str, keys: dict):
+    for key, shape in keys.items():
+        path = f"{prefix}.{key}"
+        yield path, shape
+        if shape.fields:
+            yield from _declared(path + ("[]" if shape.wants.startswith("a list") else ""), shape.fields)
 
 
 def merged(*declared: dict) -> dict:
