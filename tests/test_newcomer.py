@@ -92,8 +92,8 @@ steps:
 expect:
   - {dwarf: 0, health: 3}
 """)
-    assert code == 1 and "s.yaml:9: n: steps[0]: scenario error: rolls: one list of faces per roll, " \
-        "in order ([[teeth], [1, blank]]), not 'teeth'" in out, out
+    assert code == 1 and "s.yaml:9: n: steps[0]: steps[0].rolls[0]: one list of faces per roll " \
+        "([[teeth], [1, blank]]), not 'teeth'" in out, out
     code, out = run(tmp_path, capsys, (tmp_path / "s.yaml").read_text().replace("[teeth]", "[[teeth]]"))
     assert code == 0, out
 

@@ -285,7 +285,7 @@ SHAPES = {
               **{k: TEXT for k in ("weapon", "card", "kind", "monster", "slot", "upgrade", "id")},
               "mode": either(COUNT, TEXT, wants="a mode's index or id"), "land": SPACE,
               "move_and_attack": BOOL, "from_behind": BOOL,
-              "rolls": list_of(list_of(either(TEXT, WHOLE), "a list of faces ([teeth, 1])"),
+              "rolls": list_of(list_of(either(TEXT, WHOLE), "one list of faces per roll ([[teeth], [1, blank]])"),
                                "a list of rolls, each a list of faces ([[teeth], [1, blank]])")},
     "expect": {**{k: COUNT for k in ("dwarf", "health", "ammo", "secondary_ammo", "actions", "damage",
                                      "count", "threat", "upgrade_tokens")},
