@@ -2,7 +2,7 @@
 
 setup:  players, tiles [{at, kind, exits, depth, tokens, marker}] (left out: the starting board
         for the player count), base, ropes [[a, b, seat]], max_marker,
-        stacks [[ "kind:EXITS" | content tile id, ...] x4] (top first) | "dealt", end_triggered,
+        stacks [[ "kind:EXITS" | content tile id, ...] x4 at most] (top first) | "dealt", end_triggered,
         teams [{pos, backpack, camp, camp_pos, camp_items, camp_packed_before, tokens,
         depth_tokens, lost, ap, forced}]; a position is [x, y]: E is x + 1, N is y + 1
 steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn} | {do: score}
