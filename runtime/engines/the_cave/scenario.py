@@ -16,7 +16,9 @@ steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn}
         raft...) or desperate_move; leaving a rappel for a tile of another depth is
         `out+in` (rope+walk, roped+oxygen), and the way out alone (rope, roped) names the one
         such move; `choose` answers the step's decisions in order, and an answer the step
-        never asks for fails it
+        never asks for fails it: a discovered tile's side and turn {dir: E, exits: EW}, a
+        boulder's {dir, kind}, a camp swap {backpack: {..}, camp: {..}}, a full backpack's
+        {to_camp: item} | {discard: item}, an effect's `choose { a | b }` the branch's number from 0
 expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|lost|slots}
         | {tile, kind|depth|tokens|marker|exits|absent} | {rope: [a, b], present}
         | {scores} | {bonus} | {finished} | {winners} | {log} | {legal, team, present} | {stacks}
