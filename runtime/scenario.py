@@ -110,10 +110,16 @@ def setup_failure(err: Exception, game: str) -> str:
     other error is a value of a shape the game's SHAPES do not declare, which Python's own
     message ("'NoneType' object is not subscriptable") does not say: it is said so, with where
     the shapes are written."""
-    from tomecraft.runtime.effects import EffectError
-    if isinstance(err, (ValueError, AssertionError, EffectError)):
-        return f"setup: {err}"
-    return (f"setup: a value the setup cannot hold ({type(err).__name__}: {err}); "
+    return f"setup: {in_its_terms(err, game)}"
+
+
+def in_its_terms(err: Exception, game: str) -> str:
+    """An error's message as a scenario failure says it: a runner's own (ValueError,
+    AssertionError, ScenarioError, EffectError...) as it is; Python's (KeyError, TypeError,
+    IndexError, AttributeError: a value of a shape no SHAPES entry declares) named as such."""
+    if not isinstance(err, (KeyError, TypeError, IndexError, AttributeError)):
+        return str(err)
+    return (f"a value the scenario cannot hold ({type(err).__name__}: {err}); "
             f"`tomecraft scenario format {game}` says what each key holds")
 
 

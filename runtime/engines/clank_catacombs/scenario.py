@@ -61,7 +61,7 @@ from tomecraft.runtime.engines.clank_catacombs.state import (
 )
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
-    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, setup_failure)
+    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, setup_failure, in_its_terms)
 
 
 class ScriptedRng:
@@ -506,5 +506,5 @@ def run_scenario(data, scenario: dict) -> list[str]:
             _run_step(engine, step, results)
         except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError,
                 IndexError, AttributeError) as err:     # a value of the wrong shape
-            return [f"steps[{i}]: {err}"]
+            return [f"steps[{i}]: {in_its_terms(err, 'clank_catacombs')}"]
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp, results))

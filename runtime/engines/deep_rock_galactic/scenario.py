@@ -85,7 +85,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
     setup_dwarf, setup_objective)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import check_expectations, setup_failure, unknown_step
+from tomecraft.runtime.scenario import check_expectations, in_its_terms, setup_failure, unknown_step
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
 # count as true (runtime/scenario.py checks them before the run).
@@ -498,7 +498,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
         except ScenarioError as err:
             return [f"steps[{i}]: scenario error: {err}"]
         except (KeyError, IndexError, TypeError, ValueError) as err:    # a field missing or mistyped
-            return [f"steps[{i}]: scenario error: {type(err).__name__}: {err}"]
+            return [f"steps[{i}]: scenario error: {in_its_terms(err, 'deep_rock_galactic')}"]
         except (EffectError, NotOffered) as err:
             if step.get("illegal"):
                 continue

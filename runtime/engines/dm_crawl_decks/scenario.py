@@ -62,7 +62,8 @@ from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, RESOURCES, Card, Row, Virtual)
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
-    ScenarioError, check_expectations, refuse_unofferable, setup_failure, unknown_step)
+    ScenarioError, check_expectations, in_its_terms, refuse_unofferable, setup_failure,
+    unknown_step)
 from tomecraft.runtime.timing import Fizzle, TimingError
 
 
@@ -497,7 +498,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
             _step(sc, step)
         except (AssertionError, ScriptError, EffectError, TimingError, KeyError, TypeError,
                 ValueError, IndexError) as err:
-            return [f"steps[{i}]: {type(err).__name__}: {err}"]
+            return [f"steps[{i}]: {in_its_terms(err, 'dm_crawl_decks')}"]
     return check_expectations(scenario.get("expect"), lambda exp: _check(sc, exp))
 
 

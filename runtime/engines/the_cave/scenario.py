@@ -46,7 +46,8 @@ from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
 from tomecraft.runtime.scenario import (
-    ScenarioError, check_expectations, key_problem, refuse_unofferable, setup_failure, unknown_step)
+    ScenarioError, check_expectations, key_problem, refuse_unofferable, setup_failure, unknown_step,
+    in_its_terms)
 
 
 def _norm(option):
@@ -512,5 +513,5 @@ def run_scenario(data, scenario: dict) -> list[str]:
         try:
             _step(engine, step, results)
         except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError) as err:
-            return [f"steps[{i}]: {err}"]
+            return [f"steps[{i}]: {in_its_terms(err, 'the_cave')}"]
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp, results))
