@@ -81,7 +81,7 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     if doc is None or reporter.errors or not isinstance(doc.data, dict):
         msgs = [(d.line, d.message + (f" ({d.hint})" if d.hint else ""))
                 for d in reporter.diagnostics] if hasattr(reporter, "diagnostics") else []
-        return Outcome(shown, path.stem, msgs or [(1, "not a YAML mapping")])
+        return Outcome(shown, path.stem, msgs or [(1, _not_a_mapping(doc))])
     data = doc.data
     name = str(data.get("name", path.stem))
     game = data.get("game")
@@ -123,6 +123,16 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     for failure in failures:
         outcome.failures.append((doc.mark(_failure_path(failure, data.get("setup") or {})).line, failure))
     return outcome
+
+
+def _not_a_mapping(doc) -> str:
+    """Why a file that loaded is no scenario: empty, or a list or a text where the mapping of
+    FRAME_KEYS is wanted."""
+    data = None if doc is None else doc.data
+    found = "the file is empty" if data is None else f"the file holds a {type(data).__name__}"
+    found = found.replace("a str", "a text")
+    return (f"{found}: a scenario is a YAML mapping of {', '.join(FRAME_KEYS)} "
+            "(`tomecraft scenario format GAME` prints them)")
 
 
 def _scenario_pack(folder: Path, given: str, game: str) -> Path:
