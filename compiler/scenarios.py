@@ -81,7 +81,7 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     if doc is None or reporter.errors or not isinstance(doc.data, dict):
         msgs = [(d.line, d.message + (f" ({d.hint})" if d.hint else ""))
                 for d in reporter.diagnostics] if hasattr(reporter, "diagnostics") else []
-        return Outcome(shown, path.stem, msgs or [(1, "not a YAML mapping")])
+        return Outcome(shown, path.stem, msgs or [(1, _not_a_mapping(doc))])
     data = doc.data
     name = str(data.get("name", path.stem))
     game = data.get("game")
@@ -123,6 +123,16 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     for failure in failures:
         outcome.failures.append((doc.mark(_failure_path(failure, data.get("setup") or {})).line, failure))
     return outcome
+
+
+def _not_a_mapping(doc) -> str:
+    """Why a file that loaded is no scenario: empty, or a list or a text where the mapping of
+    FRAME_KEYS is wanted."""
+    data = None if doc is None else doc.data
+    found = "the file is empty" if data is None else f"the file holds a {type(data).__name__}"
+    found = found.replace("a str", "a text")
+    return (f"{found}: a scenario is a YAML mapping of {', '.join(FRAME_KEYS)} "
+            "(`tomecraft scenario format GAME` prints them)")
 
 
 def _scenario_pack(folder: Path, given: str, game: str) -> Path:
@@ -204,7 +214,10 @@ def _failure_path(failure: str, setup: dict) -> tuple:
         return ()
     key = (match.group(1),) + ((int(match.group(2)),) if match.group(2) else ())
     if key != ("setup",):
-        return key
+        # "steps[2]: steps[2].to: a position ...": the key inside the entry, at its line
+        inner = re.compile(re.escape(f"{key[0]}[{key[1]}]") + r"((?:\.[A-Za-z_]\w*|\[\d+\])+)")
+        found = inner.search(failure, match.end()) if len(key) == 2 else None
+        return key + (_parts(found.group(1)) if found else ())
     inner = _SETUP_PATH.search(failure, match.end())
     if inner:
         return key + _parts(inner.group(1))
@@ -287,9 +300,11 @@ def format_text(game: str, engine: str) -> str:
     """`tomecraft scenario format GAME`: the frame every file shares, then the keys the game's
     scenario runner reads (its module docstring, the one place they are written)."""
     import importlib
+    from tomecraft.runtime import scenario as runners, scenario_shapes
     runner = importlib.import_module(f"tomecraft.runtime.engines.{engine}.scenario")
     return (FRAME.replace("GAME", game).replace("LIMIT", f"{MAX_SCENARIO_INT:,}")
-            + "\n" + (runner.__doc__ or "").strip() + "\n")
+            + "\n" + (runner.__doc__ or "").strip() + "\n\n"
+            + scenario_shapes.described(runners.shapes_of(runner)) + "\n")
 
 
 def run_cli(paths: list[str], fmt: str = "text", packs: list[str] = ()) -> int:

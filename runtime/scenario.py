@@ -9,13 +9,24 @@ import difflib
 
 import importlib
 
+from tomecraft.runtime import scenario_shapes
+
 
 def run(data, scenario: dict) -> list[str]:
     runner = importlib.import_module(f"tomecraft.runtime.engines.{data.engine}.scenario")
     problem = flag_problem(scenario.get("setup") or {}, runner.FLAGS)
     if problem:
         return [problem]
+    found = scenario_shapes.problem(scenario, shapes_of(runner))
+    if found:
+        return [scenario_shapes.failure(found)]
     return runner.run_scenario(data, scenario)
+
+
+def shapes_of(runner) -> dict:
+    """The shapes a game's scenario values must have: its runner module's SHAPES with those
+    every game shares (runtime/scenario_shapes.py)."""
+    return scenario_shapes.merged(getattr(runner, "SHAPES", {}))
 
 
 def flag_problem(setup: dict, flags: frozenset) -> str | None:
@@ -64,8 +75,11 @@ def check_expectations(expectations: list, check) -> list[str]:
             problem = check(exp)
         except ScenarioError as err:
             problem = str(err)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-            problem = f"bad expectation: {type(err).__name__}: {err}"
+        except (KeyError, ValueError) as err:      # the runners' own words: no Python name
+            problem = f"bad expectation: {err.args[0] if err.args else err}"
+        except (TypeError, IndexError, AttributeError) as err:
+            problem = (f"bad expectation (a value of the wrong shape? `tomecraft scenario format` "
+                       f"says what each key holds): {type(err).__name__}: {err}")
         if problem:
             failures.append(f"expect[{i}]: {problem}")
     return failures
@@ -88,6 +102,25 @@ def unknown_step(do, known) -> str:
     close = difflib.get_close_matches(str(do), sorted(known), n=1)
     hint = f"did you mean `{close[0]}`? " if close else ""
     return f"unknown step {do!r}; {hint}steps: {', '.join(sorted(known))}"
+
+
+def setup_failure(err: Exception, game: str) -> str:
+    """A setup the runner could not build, in the scenario's terms. The runners raise
+    ValueError (and ScenarioError, EffectError) with their own message, naming the entry; any
+    other error is a value of a shape the game's SHAPES do not declare, which Python's own
+    message ("'NoneType' object is not subscriptable") does not say: it is said so, with where
+    the shapes are written."""
+    return f"setup: {in_its_terms(err, game)}"
+
+
+def in_its_terms(err: Exception, game: str) -> str:
+    """An error's message as a scenario failure says it: a runner's own (ValueError,
+    AssertionError, ScenarioError, EffectError...) as it is; Python's (KeyError, TypeError,
+    IndexError, AttributeError: a value of a shape no SHAPES entry declares) named as such."""
+    if not isinstance(err, (KeyError, TypeError, IndexError, AttributeError)):
+        return str(err)
+    return (f"a value the scenario cannot hold ({type(err).__name__}: {err}); "
+            f"`tomecraft scenario format {game}` says what each key holds")
 
 
 class ScenarioError(AssertionError):

@@ -111,11 +111,11 @@ def test_a_misspelt_card_in_a_pile_is_named_at_its_entry_with_the_closest_id():
     setup = {"players": [{"pos": [3, 0], "hand": ["burgle", "scrmble"]}, {}], "tiles": [room],
              "row": ["goblin", "goblinn"]}
     assert run_scenario(GAME, {"setup": setup}) == [
-        "setup: cannot build the state: ValueError: row[1]: no card 'goblinn' in the content; "
+        "setup: row[1]: no card 'goblinn' in the content; "
         "did you mean `goblin`?"]
     del setup["row"]
     assert run_scenario(GAME, {"setup": setup}) == [
-        "setup: cannot build the state: ValueError: players[0].hand[1]: no card 'scrmble' in the "
+        "setup: players[0].hand[1]: no card 'scrmble' in the "
         "content; did you mean `scramble`?"]
 
 

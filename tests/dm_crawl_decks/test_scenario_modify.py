@@ -30,7 +30,7 @@ def test_a_modify_on_the_field_still_applies():
 
 
 @pytest.mark.parametrize("setup, step, named", [
-    ({"main_deck": -1}, {"do": "settle"}, "main_deck: -1 filler cards; a count is 0 or more"),
+    ({"main_deck": -1}, {"do": "settle"}, "setup.main_deck: a list of cards, or a count of filler cards, not -1"),
     ({"columns": [["slime@x/1"], [], []]}, {"do": "settle"}, "write `id@P/W` with whole numbers"),
     ({"rows": [{"enemy": ["slime"], "player": []}]}, {"do": "resolve_row", "row": 3},
      "row 3: the battlefield has 1 row(s)"),

@@ -254,6 +254,8 @@ class Engine(Board, Rules):
     # --- actions -------------------------------------------------------------------------
     def legal_actions(self, p: Player) -> list[dict]:
         st = self.state
+        if st.over:             # the game has ended (L530, L597): no action, not even `end`
+            return []
         out = self.play_options(p)
         if p.active and not st.over:
             cell = st.cells[p.pos]

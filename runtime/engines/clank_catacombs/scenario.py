@@ -25,7 +25,12 @@ steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|e
         (`end` only declares the end, legal once the hand is played out, L247, L286; the
          end of the turn itself, discard, draw 5, refill, dragon, is `turn_end`)
         | {do: turn_end, player} | {do: out_turn, player} | {do: dragon_attack} | {do: score}
-        (`choose` answers the step's decisions in order; an answer never asked for fails it)
+        (`choose` answers the step's decisions in order; an answer never asked for fails it:
+         a card text's `may` is true or false, its `choose { A | B }` the branch's number from
+         0 as written in content/ (1: the second), a card to discard its id; Teleport's way
+         {do: move, to: [x, y]} or {do: explore, edge: E}; a tile placed by exploring
+         {rotation: n} (n quarter turns clockwise, 0-3, among those whose tunnel fits);
+         once the game is over no action is legal, `end` neither)
 expect: {player, <field>: value}, a field of the player: pos, hand, deck (top first), discard, play_area,
         hand_size, deck_size, discard_size, discard_has [cards], skill, combat, movement, gold,
         lockpicks, cubes, damage, clank (cubes in the Clank! area), track, tokens, treasures,
@@ -47,7 +52,7 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
 from tomecraft.runtime.engines.clank_catacombs.scenario_shape import (
-    DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, STEP_KEYS, check_expect_keys, check_setup_shape,
+    DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, check_expect_keys, check_setup_shape,
     known_keys, of_type,
 )
 from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
@@ -56,7 +61,7 @@ from tomecraft.runtime.engines.clank_catacombs.state import (
 )
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
-    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable)
+    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, setup_failure, in_its_terms)
 
 
 class ScriptedRng:
@@ -144,6 +149,8 @@ def build(data, setup: dict) -> Engine:
         state.cells.update(start_cells(data, _start_side(data, "start_a" if start is True else start)))
     for i, spec in enumerate(setup.get("tiles", [])):
         cell = _tile_cell(data, i, spec)
+        if cell.pos in state.cells and list(cell.pos) in [t["at"] for t in setup["tiles"][:i]]:
+            raise ValueError(f"tiles[{i}].at {list(cell.pos)}: a second tile at that place")
         state.cells[cell.pos] = cell
     state.row = list(setup.get("row", []))
     # The reserve as set up (L57-59, L186), with the piles the scenario names set to its counts:
@@ -492,12 +499,12 @@ def run_scenario(data, scenario: dict) -> list[str]:
     try:
         engine = build(data, scenario.get("setup") or {})
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, EffectError) as err:
-        return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
+        return [setup_failure(err, "clank_catacombs")]
     results: dict = {}
     for i, step in enumerate(scenario.get("steps") or []):
         try:
             _run_step(engine, step, results)
         except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError,
                 IndexError, AttributeError) as err:     # a value of the wrong shape
-            return [f"steps[{i}]: {err}"]
+            return [f"steps[{i}]: {in_its_terms(err, 'clank_catacombs')}"]
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp, results))

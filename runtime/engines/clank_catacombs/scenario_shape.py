@@ -5,6 +5,8 @@ type failed late with a bare TypeError: both are refused here, naming the key.""
 from __future__ import annotations
 
 from tomecraft.runtime.scenario import key_problem
+from tomecraft.runtime.scenario_shapes import (
+    BOOL, COUNT, EXITS, POS, TEXT, WHOLE, counts, either, fixed, list_of, record, records)
 
 # The keys `build`, `_run_step` and `_check` read (the module docstring lists them): any other
 # key would set or check nothing, and a misspelt one (`gld: 5`, a room's `treasure:`) passed.
@@ -106,3 +108,44 @@ def check_expect_keys(exp: dict) -> None:
         raise ValueError(f"expectation {sorted(exp)}: one field of the game at a time (or a player's)")
     if kind is not None:
         known_keys("expectation", exp, frozenset(GAME_EXPECT_KEYS[kind]))
+
+
+# The shapes of the values (runtime/scenario_shapes.py checks them first, at their lines):
+# `pos: null` failed with "'NoneType' object is not subscriptable", `pos: [1, 0, 2]` was read
+# as [1, 0], `to: east` as a move nowhere.
+IDS = list_of(TEXT, "a list of ids (e.g. [burgle, stumble])")
+CUBE = either(COUNT, TEXT, wants="a seat number, black or ghost")
+_PLAYER = {"pos": POS, **{k: IDS for k in ("hand", "deck", "discard", "treasures")},
+           "market": list_of(either(TEXT, fixed(TEXT, COUNT, wants="[item, points]")),
+                             "a list of market items (an id, or [item, points])"),
+           **{k: COUNT for k in PLAYER_COUNTS}, "tokens": counts(), "status": TEXT}
+_TILE = {"at": POS, "tile": TEXT, "room": TEXT, "exits": EXITS, "plus_signs": COUNT, "idols": COUNT,
+         "treasures": IDS, "icons": counts("a mapping of sides to icon lists ({E: [one_way]})",
+                                          list_of(TEXT, "a list of icon ids"))}
+SHAPES = {
+    "setup": {"players": records(_PLAYER), "tiles": records(_TILE),
+              "new_game": record({"players": COUNT, "seed": WHOLE, "side": TEXT}),
+              **{k: IDS for k in ("row", "dungeon_deck", "tile_stack", "treasure_stack", "prisoners",
+                                  "majors", "minors")},
+              **{k: COUNT for k in SETUP_COUNTS},
+              "clank_area": counts("a mapping of cubes to counts ({0: 2, ghost: 1})"),
+              "bag": counts("a mapping of cubes to counts ({black: 24})"),
+              "reserve": counts("a mapping of reserve cards to counts ({mercenary: 3})"),
+              "market": counts("a mapping of items to their points left ({crown: [10, 9, 8]})",
+                               list_of(COUNT, "a list of points left ([10, 9, 8])")),
+              "bag_draws": list_of(CUBE, "a list of cubes drawn (a seat number, black or ghost)"),
+              "start": either(TEXT, BOOL, wants="a starting side (start_a, start_b) or false")},
+    "steps": {"player": COUNT, "to": POS, "card": TEXT, "edge": TEXT, "item": TEXT, "token": TEXT,
+              "coupon": BOOL, "portal": BOOL},
+    "expect": {"player": COUNT, "pos": POS, "room": POS, "over": BOOL, "escaped": BOOL,
+               "present": BOOL, "legal": record({}, "an option ({do: move, to: [1, 0]})"),
+               "tile_stack": either(COUNT, IDS, wants="a count or a list of tile ids"),
+               **{k: COUNT for k in ("gold", "skill", "combat", "movement", "lockpicks", "cubes",
+                                     "damage", "clank", "mastery", "clank_gained", "neg_bank",
+                                     "hand_size", "deck_size", "discard_size", "row_size", "rage")},
+               **{k: IDS for k in ("hand", "deck", "discard", "play_area", "discard_has", "row",
+                                   "treasure_stack", "dungeon_discard")},
+               "clank_area": counts("a mapping of cubes to counts ({0: 2, ghost: 1})"),
+               "bag": counts("a mapping of cubes to counts ({black: 24})"),
+               "winners": list_of(COUNT, "a list of seats ([0])")},
+}

@@ -81,11 +81,11 @@ from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
-    ScenarioError, known_keys, map_cells, placed_on_map, scripted_rolls, setup_cards,
+    SHAPES, ScenarioError, known_keys, map_cells, placed_on_map, scripted_rolls, setup_cards,
     setup_dwarf, setup_objective)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import check_expectations, unknown_step
+from tomecraft.runtime.scenario import check_expectations, in_its_terms, setup_failure, unknown_step
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
 # count as true (runtime/scenario.py checks them before the run).
@@ -488,7 +488,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
     try:
         engine, names = build(data, scenario.get("setup", {}))
     except (KeyError, ValueError, TypeError) as err:
-        return [f"setup: {type(err).__name__}: {err}"]
+        return [setup_failure(err, "deep_rock_galactic")]
     for i, step in enumerate(scenario.get("steps") or []):
         # a step that must be refused is played on a copy, dropped (README): a refusal half-way
         # (an answer refused after the returning pod was placed) leaves nothing behind
@@ -498,7 +498,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
         except ScenarioError as err:
             return [f"steps[{i}]: scenario error: {err}"]
         except (KeyError, IndexError, TypeError, ValueError) as err:    # a field missing or mistyped
-            return [f"steps[{i}]: scenario error: {type(err).__name__}: {err}"]
+            return [f"steps[{i}]: scenario error: {in_its_terms(err, 'deep_rock_galactic')}"]
         except (EffectError, NotOffered) as err:
             if step.get("illegal"):
                 continue

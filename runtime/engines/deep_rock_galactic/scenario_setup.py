@@ -11,6 +11,8 @@ from tomecraft.runtime.engines.deep_rock_galactic.engine import plain
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 from tomecraft.runtime.scenario import key_problem
+from tomecraft.runtime.scenario_shapes import (
+    BOOL, COUNT, SPACE, TEXT, WHOLE, counts, either, fixed, list_of, nullable, records)
 
 
 class ScenarioError(Exception):
@@ -126,9 +128,13 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
             raise ValueError(f"dwarves[{i}]: a second {spec['cls']} (dwarves[{seated[spec['cls']]}]); "
                              f"each dwarf has its own class")
         seated[spec["cls"]] = i
+    named: dict = {}
     for i, spec in enumerate(setup.get("monsters", [])):
         if spec.get("kind") not in kinds:
             raise ValueError(f"monsters[{i}]: kind {spec.get('kind')!r}: no such monster; known: {kinds}")
+        if spec.get("id") is not None and named.setdefault(str(spec["id"]), i) != i:   # steps name one
+            raise ValueError(f"monsters[{i}].id {spec['id']!r}: also monsters[{named[str(spec['id'])]}]'s; "
+                             "each monster's id is its own")
         # a monster stands somewhere: a missing or empty `at` is refused, not skipped
         pieces += [(f"monsters[{i}] {key}", spec.get(key)) for key in ("at", "tail")
                    if key == "at" or spec.get(key) is not None]
@@ -244,3 +250,50 @@ def setup_dwarf(engine, data, seat: int, spec: dict) -> Dwarf:
     if d.health == 0:
         d.statuses.add("unconscious")
     return d
+
+
+# The shapes of the values (runtime/scenario_shapes.py checks them first, at their lines):
+# `statuses: webbed` was read as the statuses w, e, b, d; `path: north` failed with
+# "invalid literal for int()"; `log: []` with "'in <string>' requires string".
+_IDS = list_of(TEXT, "a list of ids")
+_SPACES = either(SPACE, list_of(SPACE), wants="a space [r, c] or a list of spaces [[r, c], ...]")
+_DWARF = {"cls": TEXT, "at": SPACE, **{k: COUNT for k in ("health", "ammo", "secondary_ammo", "actions",
+                                                            "acted_at")},
+          "secondary": TEXT, "primary": TEXT, "statuses": _IDS, "throwables": _IDS, "spare_upgrades": _IDS,
+          "rock_and_stone": either(COUNT, _IDS, wants="a count or a list of card ids"),
+          "upgrades": counts("a mapping of slots to upgrade ids ({primary: id})", TEXT),
+          "carried": counts("a mapping of minerals to counts ({aquarq: 1})"),
+          "tokens": counts("a mapping of token kinds to counts ({shield: 1})")}
+_MONSTER = {"id": TEXT, "kind": TEXT, "at": SPACE, "damage": COUNT, "statuses": _IDS,
+            "tail": SPACE, "facing": SPACE}
+SHAPES = {
+    "setup": {"mission": TEXT, "map": TEXT, "hazard": COUNT, "hazard_setup": COUNT, "threat": COUNT,
+              "round": COUNT, "pod": list_of(SPACE, "a list of 4 spaces [[r, c], ...]", length=4),
+              "exits": counts('a mapping of exit numbers to spaces ({"1": [0, 0]})', SPACE),
+              **{k: nullable(SPACE) for k in ("mine_head", "sentry", "bosco", "shield", "supply_pod")},
+              "stalagmites": list_of(SPACE, "a list of spaces [[r, c], ...]"),
+              "dwarves": records(_DWARF), "monsters": records(_MONSTER),
+              **{k: _IDS for k in ("event_deck", "swarm_deck", "throwable_deck", "upgrade_supply",
+                                   "throwable_discard", "event_discard", "swarm_discard", "supply_deck",
+                                   "rock_and_stone_deck", "rock_and_stone_discard")},
+              "minerals": counts('a mapping of spaces to minerals ({"4,2": gold})', TEXT),
+              "killed": counts("a mapping of monster kinds to counts ({grunt: 2})"),
+              "tokens": counts("a mapping of token kinds to spaces ({shield: [[4, 4]]})",
+                               list_of(SPACE, "a list of spaces [[r, c], ...]")),
+              "ziplines": list_of(fixed(SPACE, SPACE, wants="[[r, c], [r, c]]"), "a list of [a, b] pairs")},
+    "steps": {**{k: COUNT for k in ("dwarf", "drawer", "who", "n", "exit")}, "path": _SPACES,
+              **{k: TEXT for k in ("weapon", "card", "kind", "monster", "slot", "upgrade", "id")},
+              "mode": either(COUNT, TEXT, wants="a mode's index or id"), "land": SPACE,
+              "move_and_attack": BOOL, "from_behind": BOOL,
+              "rolls": list_of(list_of(either(TEXT, WHOLE), "one list of faces per roll ([[teeth], [1, blank]])"),
+                               "a list of rolls, each a list of faces ([[teeth], [1, blank]])")},
+    "expect": {**{k: COUNT for k in ("dwarf", "health", "ammo", "secondary_ammo", "actions", "damage",
+                                     "count", "threat", "upgrade_tokens")},
+               "monster": TEXT, "monsters": TEXT, "pos": SPACE, "statuses": _IDS, "throwables": _IDS,
+               **{k: BOOL for k in ("dead", "hidden", "in_pod", "overclocked", "present", "revealed")},
+               **{k: nullable(SPACE) for k in ("bosco", "sentry", "shield", "supply_pod")},
+               **{k: SPACE for k in ("ground", "terrain", "stalagmite", "hidden_segment")},
+               **{k: _IDS for k in ("throwable_deck", "throwable_discard", "event_discard", "swarm_discard",
+                                    "rock_and_stone_deck", "rock_and_stone_discard", "spare_upgrades")},
+               "result": nullable(TEXT), "is": TEXT, "tokens": TEXT},
+}

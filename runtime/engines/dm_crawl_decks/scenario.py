@@ -57,11 +57,13 @@ from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, 
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
     AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
-    PILE_HOLDS, PILES, holds, known_keys, up_down, within_limits)
+    PILE_HOLDS, PILES, SHAPES, holds, known_keys, up_down, within_limits)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, RESOURCES, Card, Row, Virtual)
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import ScenarioError, check_expectations, refuse_unofferable, unknown_step
+from tomecraft.runtime.scenario import (
+    ScenarioError, check_expectations, in_its_terms, refuse_unofferable, setup_failure,
+    unknown_step)
 from tomecraft.runtime.timing import Fizzle, TimingError
 
 
@@ -490,13 +492,13 @@ def run_scenario(data, scenario: dict) -> list[str]:
     try:
         sc = Scenario(data, scenario.get("setup") or {})
     except (KeyError, TypeError, ValueError, IndexError, EffectError) as err:
-        return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
+        return [setup_failure(err, "dm_crawl_decks")]
     for i, step in enumerate(scenario.get("steps") or []):
         try:
             _step(sc, step)
         except (AssertionError, ScriptError, EffectError, TimingError, KeyError, TypeError,
                 ValueError, IndexError) as err:
-            return [f"steps[{i}]: {type(err).__name__}: {err}"]
+            return [f"steps[{i}]: {in_its_terms(err, 'dm_crawl_decks')}"]
     return check_expectations(scenario.get("expect"), lambda exp: _check(sc, exp))
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, RESOURCES, Card
 from tomecraft.runtime.scenario import key_problem
+from tomecraft.runtime.scenario_shapes import (
+    ANY, BOOL, COUNT, TEXT, WHOLE, counts, either, fixed, list_of, record, records)
 
 PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
          "event_deck": "event_deck", "event_discard": "event_discard", "relic_deck": "relic_deck",
@@ -72,3 +74,40 @@ def up_down(value, where: str) -> tuple[int, int]:
         raise ValueError(f"{where}: an attribute's tokens are [face-up count, face-down count] "
                          f"([2, 1]) or a face-up count (3), not {value!r}")
     return value[0], value[1]
+
+
+# The shapes of the values (runtime/scenario_shapes.py checks them first, at their lines):
+# `hp: null` failed with "int() argument must be ... not 'NoneType'", `columns: [slime]` was
+# read as the cards s, l, i, m, e, `resources: [gold]` was an internal error.
+_CARDS = list_of(TEXT, "a list of cards (id, id@P/W, id#label)")
+_PILE = either(COUNT, _CARDS, wants="a list of cards, or a count of filler cards")
+_LABELS = list_of(TEXT, "a list of card labels")
+_SIDES = either(COUNT, fixed(COUNT, COUNT, wants="[face up, face down]"),
+                wants="an attribute's tokens are [face-up count, face-down count] ([2, 1]) or a "
+                      "face-up count (3)")
+SHAPES = {
+    "setup": {**{k: _PILE for k in PILES}, **{k: COUNT for k in ("hp", "hp_max", "dl", "space", "misses")},
+              "seed": WHOLE, "resources": counts("a mapping of resources to counts ({gold: 1})"),
+              "tokens": counts("a mapping of attributes to tokens ({strength: [2, 1]})", _SIDES),
+              "columns": list_of(_CARDS, "a list of columns, each a list of cards ([[slime], []])"),
+              "rows": records({"enemy": list_of(ANY, "a list of cards"), "player": list_of(ANY, "a list of plays")}),
+              "face_down": _LABELS, "sideways": _LABELS},
+    "steps": {**{k: COUNT for k in ("column", "row", "amount", "count")},
+              **{k: TEXT for k in ("card", "relic", "event", "op", "zone", "card_type")},
+              "value": WHOLE, "free": BOOL, "fizzles": BOOL,
+              "action": record({}, "an action ({do: battle, column: 0})")},
+    "expect": {**{k: COUNT for k in ("hp", "hp_max", "misses", "dl", "space", "hand_limit", "turn")},
+               "lost": BOOL, "won": BOOL, "present": BOOL, "no_log": TEXT,
+               "log_order": list_of(TEXT, "a list of texts, in log order"),
+               "count": counts("a mapping of zones to counts ({hand: 3})"),
+               "points": counts("a mapping of labels to points ({m: 3})", WHOLE),
+               "power": counts("a mapping of labels to power ({m: 2})", WHOLE),
+               "zone": counts("a mapping of labels to zones ({m: graveyard})", TEXT),
+               "resources": counts("a mapping of resources to counts ({gold: 1})"),
+               "tokens": counts("a mapping of attributes to tokens ({strength: [2, 1]})", _SIDES),
+               "columns": list_of(_LABELS, "a list of columns, each a list of labels, top first"),
+               "order": counts("a mapping of zones to label lists ({hand: [a, b]})", _LABELS),
+               "fired": counts("a mapping of events to label lists ({turn_start: [a]})", _LABELS),
+               "sideways": counts("a mapping of relic labels to true or false", BOOL),
+               "legal": record({}, "an option ({do: battle, column: 0})")},
+}

@@ -57,7 +57,7 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
     STEP_KEYS, check_expect_keys, check_step_keys, position as _pos, scholar_want)
-from tomecraft.runtime.engines.dungeontology.scenario_setup import Decline, Script, build  # noqa: F401
+from tomecraft.runtime.engines.dungeontology.scenario_setup import SHAPES, Decline, Script, build  # noqa: F401
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, edge
 from tomecraft.runtime.scenario import (
     PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, unknown_step,

@@ -12,6 +12,8 @@ from tomecraft.runtime.engines.dungeontology.scenario_checks import (
 from tomecraft.runtime.engines.dungeontology.state import State, Scholar, Tile
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import ScenarioError
+from tomecraft.runtime.scenario_shapes import (
+    ANY, BOOL, COUNT, POS, TEXT, WHOLE, counts, fixed, list_of, nullable, record, records, text)
 
 
 class Decline:
@@ -193,3 +195,45 @@ def _sides_from_stars(engine, specs: list) -> None:
     for s, spec, n in zip(engine.state.scholars, specs, stars):
         if "side" not in spec and n < max(stars):
             s.side = "excited"
+
+
+# The shapes of the values (runtime/scenario_shapes.py checks them first, at their lines):
+# `log: []` looked for the text "[]", `choose: 3` failed unread, a move's `to: [1, 0]` was
+# "not legal; []".
+_IDS = list_of(TEXT, "a list of ids")
+_PAIRS = list_of(fixed(TEXT, TEXT, wants="[region, region]"), "a list of [region, region] pairs")
+_SCHOLAR = {"scholar": TEXT, "side": TEXT, "at": TEXT, "students": COUNT, "stun": COUNT, "steps": COUNT,
+            "hand": _IDS, "notebook": counts("a mapping of colours to counts ({military: 2})"),
+            "interns": _IDS, "dooms": _IDS, "dooms_hidden": _IDS}
+_REGION = {"region": TEXT, "at": POS, "slots": list_of(nullable(TEXT), "a list of colours (or null)"),
+           "tokens": _IDS}
+SHAPES = {
+    "setup": {**{k: COUNT for k in ("players", "alert_filled", "bonfire", "reserve_students",
+                                    "reserve_omega")}, "seed": WHOLE,
+              **{k: TEXT for k in ("alert_card", "boss", "boss_at", "boss_side", "clan", "panic",
+                                   "notebook")},
+              **{k: _IDS for k in ("deck", "discard", "doom_deck", "randomizer", "traps")},
+              "bag": counts("a mapping {normal: n, omega: n}"),
+              "stacks": counts("a mapping of stacks 1, 2, 3 to region ids ({1: [gaias_stele]})", _IDS),
+              "walls": _PAIRS, "stairs": _PAIRS, "regions": records(_REGION), "scholars": records(_SCHOLAR),
+              "options": record({"alert": TEXT, "boss": TEXT, "boss_side": TEXT})},
+    "steps": {**{k: COUNT for k in ("seat", "blocks", "target", "steps", "n")},
+              "to": text("a region id"), "region": text("a region id"),
+              **{k: TEXT for k in ("card", "part", "colour", "id", "side")},
+              "in_place": BOOL, "option": record({}, "an option ({do: ...})"),
+              "choose_for": counts("a mapping of seats to answer lists ({1: [...]})",
+                                   list_of(ANY, "a list of answers, in order"))},
+    "expect": {**{k: COUNT for k in ("scholar", "seat", "stun", "students", "hand_size", "steps", "stars",
+                                     "actions", "research_bonus")},
+               "score": WHOLE, "clan_score": WHOLE, "region": TEXT, "side": TEXT, "boss": TEXT,
+               "options": TEXT, "none_of": TEXT, "hand": _IDS, "tokens": _IDS,
+               "notebook": counts("a mapping of colours to counts ({military: 2})"),
+               **{k: BOOL for k in ("lore", "done", "present", "absent")}, "at": POS,
+               "stairs": fixed(TEXT, TEXT, wants="[region, region]"),
+               "wall": fixed(TEXT, TEXT, wants="[region, region]"),
+               "winners": list_of(COUNT, "a list of seats ([0])"),
+               "final_scores": list_of(WHOLE, "a list of scores, one per seat"),
+               "log_order": list_of(TEXT, "a list of texts, in log order"),
+               "stats": counts("a mapping of counters to counts ({rests: 1})", WHOLE),
+               "option": record({}, "an option ({do: ...})")},
+}

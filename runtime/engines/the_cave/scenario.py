@@ -2,7 +2,7 @@
 
 setup:  players, tiles [{at, kind, exits, depth, tokens, marker}] (left out: the starting board
         for the player count), base, ropes [[a, b, seat]], max_marker,
-        stacks [[ "kind:EXITS" | content tile id, ...] x4] (top first) | "dealt", end_triggered,
+        stacks [[ "kind:EXITS" | content tile id, ...] x4 at most] (top first) | "dealt", end_triggered,
         teams [{pos, backpack, camp, camp_pos, camp_items, camp_packed_before, tokens,
         depth_tokens, lost, ap, forced}]; a position is [x, y]: E is x + 1, N is y + 1
 steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn} | {do: score}
@@ -16,7 +16,9 @@ steps:  {do: move, to, via} | {do: act, id} | {do: use, item} | {do: start_turn}
         raft...) or desperate_move; leaving a rappel for a tile of another depth is
         `out+in` (rope+walk, roped+oxygen), and the way out alone (rope, roped) names the one
         such move; `choose` answers the step's decisions in order, and an answer the step
-        never asks for fails it
+        never asks for fails it: a discovered tile's side and turn {dir: E, exits: EW}, a
+        boulder's {dir, kind}, a camp swap {backpack: {..}, camp: {..}}, a full backpack's
+        {to_camp: item} | {discard: item}, an effect's `choose { a | b }` the branch's number from 0
 expect: {team, ap|pos|backpack|camp_items|tokens|depth_tokens|forced|done|camp|lost|slots}
         | {tile, kind|depth|tokens|marker|exits|absent} | {rope: [a, b], present}
         | {scores} | {bonus} | {finished} | {winners} | {log} | {legal, team, present}
@@ -39,12 +41,14 @@ from tomecraft.runtime.lookahead import copy_game
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.sim import check_players, player_counts
 from tomecraft.runtime.engines.the_cave.engine import Engine
-from tomecraft.runtime.engines.the_cave.scenario_setup import check_names, check_team_want, hold_depths, pos as _pos
+from tomecraft.runtime.engines.the_cave.scenario_setup import (
+    SHAPES, check_names, check_team_want, hold_depths, pos as _pos)
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
 from tomecraft.runtime.scenario import (
-    ScenarioError, check_expectations, key_problem, refuse_unofferable, unknown_step)
+    ScenarioError, check_expectations, key_problem, refuse_unofferable, setup_failure, unknown_step,
+    in_its_terms)
 
 
 def _norm(option):
@@ -142,11 +146,8 @@ def _check_setup(setup: dict) -> None:
         _known(f"setup.tiles[{i}]", spec, TILE_KEYS)
     for i, spec in enumerate(setup.get("teams") or []):
         _known(f"setup.teams[{i}]", spec, TEAM_KEYS)
-    stacks = setup.get("stacks", [])
-    if stacks == DEALT:
-        return
-    if not isinstance(stacks, list) or len(stacks) > 4 \
-            or not all(isinstance(pile, list) for pile in stacks):
+    stacks = setup.get("stacks", [])     # its piles' shapes are SHAPES', checked before
+    if stacks != DEALT and (not isinstance(stacks, list) or len(stacks) > 4):
         raise ScenarioError(f"setup.stacks: a list of at most 4 lists (stacks 1 to 4, top first), "
                             f"or {DEALT!r}")
 
@@ -508,11 +509,11 @@ def run_scenario(data, scenario: dict) -> list[str]:
     except ScenarioError as err:
         return [f"setup: {err}"]
     except (KeyError, TypeError, ValueError, IndexError, EffectError) as err:
-        return [f"setup: cannot build the state: {type(err).__name__}: {err}"]
+        return [setup_failure(err, "the_cave")]
     results: dict = {}
     for i, step in enumerate(scenario.get("steps") or []):
         try:
             _step(engine, step, results)
         except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError) as err:
-            return [f"steps[{i}]: {err}"]
+            return [f"steps[{i}]: {in_its_terms(err, 'the_cave')}"]
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp, results))

@@ -9,6 +9,8 @@ from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS, CAMP_SLOTS, PACKED_CAMP_SLOTS, Team
 from tomecraft.runtime.scenario import ScenarioError
+from tomecraft.runtime.scenario_shapes import (
+    BOOL, COUNT, EXITS, POS, TEXT, WHOLE, counts, either, fixed, list_of, nullable, records)
 
 
 def pos(value) -> tuple[int, int]:
@@ -138,3 +140,36 @@ def held_depths(data, tokens: Counter) -> set[int]:
     kinds = data.kinds["token"]
     return {kinds[k].depth for k, n in tokens.items()
             if n > 0 and k in kinds and getattr(kinds[k], "depth", None)}
+
+
+# The shapes of the values (runtime/scenario_shapes.py checks them first, at their lines):
+# `pos: null` failed as "a position is [x, y], not None" with no entry named, `choose: 3`
+# as "'int' object is not iterable".
+_IDS = list_of(TEXT, "a list of names (e.g. [rope, oxygen])")
+_ROPE_END = fixed(POS, POS, wants="[[x, y], [x, y]]")
+SHAPES = {
+    "setup": {
+        "players": COUNT, "base": POS, "max_marker": COUNT,
+        "ropes": list_of(either(_ROPE_END, fixed(POS, POS, COUNT, wants="[[x, y], [x, y], seat]")),
+                         "a list of ropes, each [[x, y], [x, y]] or [[x, y], [x, y], seat]"),
+        "stacks": either(list_of(_IDS, "a list of at most 4 lists (stacks 1 to 4, top first)"), TEXT,
+                         wants="a list of at most 4 lists (stacks 1 to 4, top first), or 'dealt'"),
+        "tiles": records({"at": POS, "kind": TEXT, "exits": EXITS, "depth": COUNT, "tokens": _IDS,
+                          "marker": nullable(COUNT)}),
+        "teams": records({"pos": POS, "camp_pos": nullable(POS), "ap": COUNT, "camp": TEXT,
+                          "backpack": counts(), "camp_items": counts(), "tokens": counts(),
+                          "depth_tokens": list_of(COUNT, "a list of markers ([25, 50])"),
+                          "lost": _IDS})},
+    "steps": {"team": COUNT, "to": POS, "via": TEXT, "id": TEXT, "item": TEXT, "trigger_seat": COUNT},
+    "expect": {"team": COUNT, "ap": COUNT, "pos": POS, "tile": POS, "slots": COUNT, "depth": COUNT,
+               "marker": nullable(COUNT), "exits": EXITS, "kind": TEXT, "camp": TEXT,
+               "rope": _ROPE_END, **{k: BOOL for k in ("present", "absent", "done", "forced",
+                                                     "end_triggered", "camp_packed_before")},
+               "backpack": counts(), "camp_items": counts(), "depth_tokens": list_of(COUNT),
+               "scores": list_of(WHOLE, "a list of scores, one per seat"),
+               "winners": list_of(COUNT, "a list of seats ([0])"),
+               "finished": list_of(BOOL, "a list of true or false, one per seat"),
+               "stacks": list_of(either(COUNT, _IDS), "a list of 4 counts (tiles left in each stack) "
+                                                "or of 4 lists of tiles (top first, as in setup)"),
+               "turns": list_of(fixed(COUNT, COUNT, wants="[round, seat]"), "a list of [round, seat]")},
+}
