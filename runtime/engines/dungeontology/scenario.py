@@ -17,6 +17,9 @@ setup:  setup_game: true (a real set-up for `players`, from `seed` and `options`
         else standard), at (region id; default the start region, where no scheme card is
         played, L733), students, stun, hand, notebook {colour: n}, lore, interns,
         dooms_hidden, dooms, steps}]
+        Unlisted: alert_card alert_standard, alert_filled 0, clan clan_hunters, panic
+        panic_general, boss_side aggressive, bag {normal: 10, omega: 1} (a failed attempt may
+        draw the omega: list `bag` to know), bonfire 0; a scholar's students, stun 0, hand [].
 steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_students|
         thesis|rest|turn|end_of_turn|gain_stun|notebook_changed, seat, ...}: research {blocks},
         spy {target (a seat), colour}, move / passage {to (a region), steps}, explore {side},
