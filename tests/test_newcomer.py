@@ -297,7 +297,7 @@ def test_a_scenarios_broken_pack_is_reported_at_its_own_file_and_line(tmp_path, 
     (CAVE_WATER.replace("CHOOSE", "[]"), ("do: move", "do: mvoe"), "did you mean `move`? steps: act, end, "),
     ("game: dungeontology\nname: n\nsetup:\n  players: 2\n  scholars: [{scholar: rebecca, at: camp}, "
      "{scholar: valerio, at: camp}]\nsteps:\n  - {do: rets}\n", None,
-     "did you mean `rest`? steps: action, draw_students, "),
+     "did you mean `rest`? steps: action, aux, draw_students, "),
 ])
 def test_an_unknown_step_names_the_closest_and_every_step(text, typo, said, tmp_path, capsys):
     """`{do: mvoe}` failed with "unknown step 'mvoe'" and nothing about the steps there are."""

@@ -294,3 +294,16 @@ def test_a_yes_answer_does_not_pick_a_choose_branch(data):
                 "steps": [{"do": "skill", "seat": 0, "id": "iron_head", "choose": [True, {"seat": 1}, 0]}]}
     failures = run_scenario(data, scenario)
     assert failures and "not legal" in failures[0], failures
+
+
+def test_every_step_the_format_lists_is_a_step_the_runner_plays():
+    """The format listed `aux` and `setup` among the steps; the runner knew neither (`unknown
+    step 'aux'`), so a grader's step written from the format failed. Each listed name must be
+    a step the runner reads, and each step it reads must be listed."""
+    import re
+
+    from tomecraft.runtime.engines.dungeontology import scenario as runner
+    from tomecraft.runtime.engines.dungeontology.scenario_checks import STEP_KEYS
+    listed = re.search(r"\{do: ([a-z_|\s]+),", runner.__doc__).group(1)
+    names = {n.strip() for n in listed.split("|")}
+    assert names == set(STEP_KEYS), (names - set(STEP_KEYS), set(STEP_KEYS) - names)

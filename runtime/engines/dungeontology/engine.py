@@ -232,7 +232,10 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         owned = [c for c in COLOURS if who.notebook[c]]
         if owned:
             mods = st.clan.modifiers
-            worst = max(owned, key=lambda c: (self.units[c] + (mods[c] or 0), self.units[c]))
+            value = {c: self.units[c] + (mods[c] or 0) for c in owned}
+            tied = sorted((c for c in owned if value[c] == max(value.values())),
+                          key=lambda c: -self.units[c])
+            worst = self.ask(who, "thesis_loss", tied)   # a tie: the scholar removes (L630)
             if self.lose_block(who, worst):          # highest unit value + modifier;
                 st.reserve_blocks[worst] += 1        # a loss, so protection applies (L1076)
         if st.doom_deck:

@@ -227,6 +227,7 @@ _SUGGESTIONS = {
     "thesis": View._thesis, "rest": View._rest, "avoid_stun": View._avoid_stun,
     "boss_target": View._boss_target, "rest_discard": lambda view, options: [False],
     "refuse_loss": lambda view, options: [True], "rest_doom": View._rest_doom,
+    "thesis_loss": lambda view, options: options[:1],     # the highest unit value first
     "stealth_card": View._stealth_card, "stealth_aux": View._stealth_aux,
     "action": View._action, "move": View._move,
 }

@@ -17,11 +17,16 @@ setup:  setup_game: true (a real set-up for `players`, from `seed` and `options`
         else standard), at (region id; default the start region, where no scheme card is
         played, L733), students, stun, hand, notebook {colour: n}, lore, interns,
         dooms_hidden, dooms, steps}]
+        Unlisted: alert_card alert_standard, alert_filled 0, clan clan_hunters, panic
+        panic_general, boss_side aggressive, bag {normal: 10, omega: 1} (a failed attempt may
+        draw the omega: list `bag` to know), bonfire 0; a scholar's students, stun 0, hand [].
 steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_students|
-        thesis|rest|turn|end_of_turn|setup, seat, ...}: research {blocks}, spy {target (a
-        seat), colour}, move / passage {to (a region), steps}, explore {side}, enter {region},
-        skill {id}, play {card, part}, action {option}, draw_students {n}, rest {in_place},
-        gain_stun {n}, notebook_changed; with `choose: [...]` for the acting
+        thesis|rest|turn|end_of_turn|gain_stun|notebook_changed, seat, ...}: research {blocks},
+        spy {target (a seat), colour}, move / passage {to (a region), steps}, explore {side},
+        enter {region}, skill {id}, play {card, part: main|auxiliary}, aux {card} (= play
+        part: auxiliary), action {option}, draw_students {n}, rest {in_place}, gain_stun {n},
+        notebook_changed; thesis is the turn's thesis phase (two stars, L619; none in Maximum
+        Alert, L1158: there `end_of_turn` in the start region submits); with `choose: [...]` for the acting
         seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused
         (played on the game as the steps before it left it, then dropped).
         A stealth attempt (research, spy) asks for its cards one at a time, at least one:
@@ -135,8 +140,8 @@ def _run_step(e: Engine, step: dict) -> None:
         who.actions = max(who.actions, 1)
         assert option in e.action_options(who), f"skill {step['id']} is not usable"
         e.do_action(who, option)
-    elif do == "play":
-        part = step.get("part", "main")
+    elif do in ("play", "aux"):
+        part = "auxiliary" if do == "aux" else step.get("part", "main")   # aux {card}: its auxiliary
         if part not in ("main", "auxiliary"):
             raise ScenarioError(f"play part {part!r}: main or auxiliary")
         card = e.card(step["card"])
@@ -157,10 +162,12 @@ def _run_step(e: Engine, step: dict) -> None:
     elif do == "draw_students":
         e.draw_students(who, step["n"])
     elif do == "thesis":
-        # as in a turn's thesis phase: two stars first, except in Maximum Alert (L623, L1160)
+        # a turn's thesis phase: two stars first (L619); none in Maximum Alert, where one submits
+        # by ending the turn in the start region (L1158, L1269): `end_of_turn` there
         assert not who.done, f"no thesis: seat {seat}'s game is over (thesis {who.thesis})"
-        assert e.state.max_alert or e.stars(who) >= 2, \
-            f"no thesis: {e.stars(who)} star(s), two needed outside Maximum Alert"
+        assert not e.state.max_alert, ("no thesis phase in Maximum Alert (L1158): a scholar "
+                                       "submits by ending the turn in the start region (end_of_turn)")
+        assert e.stars(who) >= 2, f"no thesis: {e.stars(who)} star(s), two needed (L619)"
         e.thesis(who)           # the last scholar's thesis ends the game (L1164, L1273)
     elif do == "rest":
         assert not e.state.max_alert, "no rest phase in Maximum Alert"     # L1161 (rest does nothing)

@@ -108,7 +108,7 @@ def check_scholar_counts(e) -> None:
 
 STEP_KEYS = {"research": {"blocks"}, "spy": {"target", "colour"}, "move": {"to", "steps"},
              "passage": {"to", "steps"}, "explore": {"side"}, "enter": {"region"}, "skill": {"id"},
-             "play": {"card", "part"}, "action": {"option"}, "draw_students": {"n"}, "thesis": set(),
+             "play": {"card", "part"}, "aux": {"card"}, "action": {"option"}, "draw_students": {"n"}, "thesis": set(),
              "rest": {"in_place"}, "turn": set(), "end_of_turn": set(), "gain_stun": {"n"},
              "notebook_changed": set()}
 
