@@ -171,8 +171,11 @@ class MissionChecker(EventChecks):
             if name not in known:
                 self.unknown(("objective", "targets", name), "V-03", "collect target", name, known)
             elif name in self.names.pickups and name not in self.names.collectable:
-                self.at(("objective", "targets", name), "V-03",
-                        f"{name} cannot be collected: striking it with the pickaxe applies its effect",
+                kept = self.names.game.entities["pickup"][name].data.get("after_use") == "keep"
+                why = ("it goes on a weapon or the dwarf board when picked up (rulebook "
+                       "L1367-1369), never into the Shared Supply" if kept else
+                       "striking it with the pickaxe applies its effect")
+                self.at(("objective", "targets", name), "V-03", f"{name} cannot be collected: {why}",
                         "collect minerals or pickups without an effect (apoca_bloom, alien_fossil...)",
                         key=True)
             elif count < 1:

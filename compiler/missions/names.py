@@ -90,8 +90,12 @@ def _from_game(game, errors: list) -> Roster:
     # creatures the base game has no monster for)
     creatures = set(game.entities.get("monster", {}))
     pickups = game.entities.get("pickup", {})
+    # a pickup reaches the Shared Supply when it is picked up with no strike effect and stays
+    # in stock: not a Weapon Upgrade, which goes on a weapon or the dwarf board (rulebook
+    # L1367-1369, `after_use: keep`), nor one used up when taken (`after_use: removed`)
     collectable = {pid for pid, p in pickups.items()
-                   if not p.data.get("needs_pickaxe") or not p.data.get("effect")}
+                   if (not p.data.get("needs_pickaxe") or not p.data.get("effect"))
+                   and p.data.get("after_use", "stock") == "stock"}
     supply = {t.data.get("token", tid): t.data.get("supply", 0)
               for tid, t in game.entities.get("board_token", {}).items() if t.data.get("supply")}
     rules = {rid: r.data.get("value") for rid, r in game.entities.get("rule", {}).items()}
