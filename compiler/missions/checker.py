@@ -214,6 +214,22 @@ class MissionChecker(EventChecks):
                 self.at(("remove_cards", i), "V-20",
                         f"{card} is the card that plays the mission's `mission_event`: without "
                         "it the event never happens", "keep it in the Event deck")
+        self.swarm_deck_left(cards)
+
+    def swarm_deck_left(self, cards: list) -> None:
+        """Every Swarm draws a Swarm card and places what it shows (rulebook L890-894): removing
+        every Swarm card would turn each Swarm into nothing."""
+        game = self.names.game
+        if game is None:
+            return
+        swarm = {cid for cid, c in game.entities.get("event_card", {}).items()
+                 if c.data.get("deck") == "swarm"}
+        removed = [i for i, card in enumerate(cards) if card in swarm]
+        if swarm and removed and swarm <= set(cards):
+            self.at(("remove_cards", removed[-1]), "V-20",
+                    "these removals leave the Swarm deck empty: a Swarm draws a Swarm card and "
+                    "places its monsters (rulebook L890-894), so no Swarm would ever come",
+                    "keep at least one Swarm card (" + ", ".join(sorted(swarm)) + ")")
 
     def plays_mission_event(self, card: str) -> bool:
         game = self.names.game

@@ -145,3 +145,13 @@ def test_every_diagnostic_of_a_broken_example_names_its_constraint_and_has_a_hin
         for d in reporter.diagnostics:
             assert rule_of(d.message) != "-", (path.name, d.message)
             assert d.hint, (path.name, d.message)
+
+
+def test_a_pack_swarm_card_keeps_the_swarm_deck_when_the_base_swarm_cards_are_removed():
+    """V-20 (rulebook L890-894): a Swarm draws a Swarm card. Removing the base game's three is
+    refused alone (b105) and clean with Goo From Above, whose Swarm card stays in the deck."""
+    path = HERE / "broken" / "b105_remove_every_swarm_card.yaml"
+    pack = ROOT / "content/deep_rock_galactic/packs/goo_from_above"
+    reporter = dg.Reporter()
+    missions.check_file(path, reporter, [pack])
+    assert [d.message for d in reporter.diagnostics] == []
