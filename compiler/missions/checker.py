@@ -63,7 +63,9 @@ class MissionChecker(EventChecks):
     def unknown(self, path: tuple, rule: str, what: str, name: str, known: set[str],
                 heading: str = "") -> None:
         hint = self.names.hint(name, what, known, heading)
-        if what == "creature" and name in self.names.creature_terms:
+        if self.names.in_pack(name, what):
+            pass                    # the hint names the shipped pack and its `--pack`
+        elif what == "creature" and name in self.names.creature_terms:
             hint = f"{name} is a pack's creature: check and play the mission with `--pack DIR`"
         elif what == "creature" and not self.names.kind_of(name):
             hint += "; a pack's creature is known with `--pack DIR`"

@@ -85,6 +85,8 @@ class EventChecks:
                 line, column = self.doc.effect_position(site.path, 1, found.start() + 1)
                 self.reporter.add(dg.GAME_RULE, f"V-21: the mission event names {name!r}, which no "
                                   "loaded monster plays", self.display, line, column,
+                                  self.names.hint(name, "creature", set()) if
+                                  self.names.in_pack(name, "creature") else
                                   "a pack's creature is known with `--pack DIR` (check and sim)")
 
     def verbs_without_a_space(self, site) -> None:

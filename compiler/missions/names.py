@@ -41,6 +41,15 @@ class Roster:
     rules: dict = field(default_factory=dict)
     pack_errors: list = field(default_factory=list)
     creature_terms: set[str] = field(default_factory=set)  # every creature name an effect may use
+    shipped: dict = field(default_factory=dict)     # (kind, id) -> the shipped pack that has it
+
+    def in_pack(self, name: str, what: str) -> str:
+        """The shipped pack whose `what` (card, creature...) `name` is, when it is not loaded."""
+        return self.shipped.get((what, name), "")
+
+    def kind_names(self, what: str) -> set[str]:
+        return {"mineral": self.minerals, "pickup": self.pickups, "creature": self.creatures,
+                "card": self.cards}.get(what, set())
 
     def kind_of(self, name: str) -> str:
         for what, names in (("mineral", self.minerals), ("pickup", self.pickups),
@@ -61,6 +70,10 @@ class Roster:
             if folded in known:
                 return f"{where} only looks like an ASCII letter: type `{folded}`"
             return f"{where} is not an ASCII letter: ids are lower_snake_case ASCII"
+        pack = self.in_pack(name, what)
+        if pack:
+            return (f"{name} is a {what} of the pack {pack}: check and play the mission with "
+                    f"`--pack {pack}`")
         other = self.kind_of(name)
         if other and other != what:
             place = {"mineral": "`minerals:`", "pickup": "`pickups:`", "creature": "a creature field",
@@ -80,7 +93,34 @@ def roster(game=None, packs: tuple[Path, ...] = ()) -> Roster:
 def _cached(root: str, packs: tuple[str, ...]) -> Roster:
     reporter = dg.Reporter()
     game = pipeline.compile_game(Path(root) / "deep_rock_galactic", [Path(p) for p in packs], reporter)
-    return _from_game(game, [d for d in reporter.diagnostics if d.severity == "error"])
+    found = _from_game(game, [d for d in reporter.diagnostics if d.severity == "error"])
+    found.shipped = {key: pack for key, pack in _shipped(root).items()
+                     if key[1] not in found.kind_names(key[0])}
+    return found
+
+
+# the YAML list of a pack file that holds what a mission names, by the kind the hint speaks of
+_PACK_LISTS = {"event_cards": "card", "monsters": "creature", "pickups": "pickup", "minerals": "mineral"}
+
+
+@lru_cache(maxsize=2)
+def _shipped(root: str) -> dict:
+    """(kind, id) -> pack id, for the packs shipped under content/deep_rock_galactic/packs/: a
+    name a mission takes from one of them gets a hint naming the `--pack` it needs."""
+    import yaml
+    out: dict = {}
+    for manifest in sorted((Path(root) / "deep_rock_galactic" / "packs").glob("*/pack.yaml")):
+        try:
+            pack = yaml.safe_load(manifest.read_text(encoding="utf-8")).get("id") or manifest.parent.name
+            for part in sorted(manifest.parent.glob("*.yaml")):
+                data = yaml.safe_load(part.read_text(encoding="utf-8"))
+                for key, kind in _PACK_LISTS.items():
+                    for entity in (data or {}).get(key, []) if isinstance(data, dict) else []:
+                        if isinstance(entity, dict) and isinstance(entity.get("id"), str):
+                            out.setdefault((kind, entity["id"]), pack)
+        except (OSError, yaml.YAMLError, AttributeError):
+            continue
+    return out
 
 
 def _from_game(game, errors: list) -> Roster:

@@ -155,3 +155,16 @@ def test_a_pack_swarm_card_keeps_the_swarm_deck_when_the_base_swarm_cards_are_re
     reporter = dg.Reporter()
     missions.check_file(path, reporter, [pack])
     assert [d.message for d in reporter.diagnostics] == []
+
+
+def test_a_shipped_packs_card_or_creature_without_its_pack_gets_a_hint_naming_the_pack():
+    """A fan who removes Goo From Above's card or hunts its Goo Bomber without `--pack` is told
+    which pack to load (the hint once offered `reaction_ambush`, a base card that looks alike)."""
+    hints = []
+    for path in (HERE / "broken" / "b106_remove_a_pack_card_without_the_pack.yaml",
+                 HERE / "pack" / "goo_hunt.yaml"):
+        reporter = dg.Reporter()
+        missions.check_file(path, reporter)
+        hints += [d.hint for d in reporter.diagnostics]
+    assert len(hints) == 4
+    assert all("of the pack goo_from_above" in h and "`--pack goo_from_above`" in h for h in hints)
