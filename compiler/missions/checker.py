@@ -207,7 +207,12 @@ class MissionChecker(EventChecks):
                         "a segment holds a handful of monsters: use a small count")
         cards = self.m.get("remove_cards", [])
         for i, card in enumerate(cards):
-            if card not in self.names.cards:
+            if card not in self.names.cards and self.other_deck(card):
+                self.at(("remove_cards", i), "V-20",
+                        f"{card} is a {self.other_deck(card)}, not an Event or Swarm card",
+                        "Before Starting removes cards from the Event and Swarm decks (rulebook "
+                        "L143-147): list their cards here")
+            elif card not in self.names.cards:
                 self.unknown(("remove_cards", i), "V-20", "card", card, self.names.cards)
             elif card in cards[:i]:
                 self.at(("remove_cards", i), "V-20", f"{card} is removed twice",
@@ -232,6 +237,16 @@ class MissionChecker(EventChecks):
                     "these removals leave the Swarm deck empty: a Swarm draws a Swarm card and "
                     "places its monsters (rulebook L890-894), so no Swarm would ever come",
                     "keep at least one Swarm card (" + ", ".join(sorted(swarm)) + ")")
+
+    def other_deck(self, card: str) -> str:
+        """The deck of the game's other cards (`supply pod card`...) `card` belongs to, or ""."""
+        game = self.names.game
+        kinds = {"supply_card": "Supply Pod card", "rock_and_stone_card": "Rock and Stone card",
+                 "throwable": "Throwable card"}
+        for kind, what in kinds.items():
+            if game is not None and card in game.entities.get(kind, {}):
+                return what
+        return ""
 
     def plays_mission_event(self, card: str) -> bool:
         game = self.names.game
