@@ -168,3 +168,12 @@ def test_a_shipped_packs_card_or_creature_without_its_pack_gets_a_hint_naming_th
         hints += [d.hint for d in reporter.diagnostics]
     assert len(hints) == 4
     assert all("of the pack goo_from_above" in h and "`--pack goo_from_above`" in h for h in hints)
+
+
+def test_a_card_of_another_deck_in_remove_cards_is_named_for_what_it_is():
+    """rs_medkit is a card the game has: "unknown card" sent the fan looking for a typo."""
+    reporter = dg.Reporter()
+    missions.check_file(HERE / "broken" / "b107_remove_a_rock_and_stone_card.yaml", reporter)
+    [d] = reporter.diagnostics
+    assert "rs_medkit is a Rock and Stone card, not an Event or Swarm card" in d.message
+    assert "Event and Swarm decks" in d.hint
