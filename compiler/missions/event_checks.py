@@ -93,16 +93,28 @@ class EventChecks:
         """`place`, `destroy` and `retrieve` act on the space a card chose (a throwable's
         landing space): a Mission Specific Event chooses none, so the sim stopped at the
         first event drawn ("destroy: no area", "place flame: no space chosen"), even inside
-        a `target` block."""
-        from tomecraft.dsl import nodes as n
-        for node in n.walk(site.ast):
-            if isinstance(node, n.Call) and node.verb in NEEDS_A_SPACE:
-                line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
-                self.reporter.add(dg.GAME_RULE, f"V-21: `{node.verb}` acts on a space a card chose "
+        a `target` block.
+        The other verbs that act on what the effect was handed (`deal`, `push`, `inflict`,
+        `forbid_move`...: contract.CONTEXT_VERBS) changed nothing in a mission event, which is
+        handed the drawing dwarf only, outside a `target`/`each` block: a clean check, ignored
+        in play. The same rule as the content's event cards (game_checks/drg_spaces.py)."""
+        from tomecraft.compiler.game_checks.drg_spaces import _unhanded
+        from tomecraft.runtime.engines.deep_rock_galactic.contract import CONTEXT_VERBS
+        for node, verb in _unhanded(self.names.game, site.ast, frozenset({"you"}), frozenset(), {}):
+            line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
+            if verb in NEEDS_A_SPACE:
+                self.reporter.add(dg.GAME_RULE, f"V-21: `{verb}` acts on a space a card chose "
                                   "(a throwable's landing space), and a Mission Specific Event "
                                   "chooses none", self.display, line, column,
                                   "spawn, activate or advance the threat instead, e.g. "
                                   "`spawn_at_exits grunt 1; activate_monsters`")
+                continue
+            what, _, outcome = CONTEXT_VERBS.get(verb, ("what it is handed", (), "it changes nothing"))
+            self.reporter.add(dg.GAME_RULE, f"V-21: `{verb}` acts on {what}, and a Mission Specific "
+                              f"Event is handed only the dwarf who draws it: {outcome}",
+                              self.display, line, column,
+                              "name what it acts on: `each monster: ...`, `target monster where "
+                              "in_range(3): ...`, or spawn, activate or advance the threat")
 
 
 NEEDS_A_SPACE = {"place", "destroy", "retrieve"}
