@@ -177,3 +177,18 @@ def test_a_card_of_another_deck_in_remove_cards_is_named_for_what_it_is():
     [d] = reporter.diagnostics
     assert "rs_medkit is a Rock and Stone card, not an Event or Swarm card" in d.message
     assert "Event and Swarm decks" in d.hint
+
+
+def test_mission_files_checked_together_each_need_an_id_of_their_own(tmp_path, run_cli):
+    """Two fan missions with one id in a folder checked clean, and `sheets --mission` wrote
+    one's briefing (briefing_<id>) over the other's."""
+    text = (HERE / "valid" / "fossil_field.yaml").read_text()
+    (tmp_path / "a.yaml").write_text(text)
+    (tmp_path / "b.yaml").write_text(text)
+    code, out, err = run_cli("check", tmp_path, "--format", "json")
+    found = json.loads(out)["diagnostics"]
+    assert code == 1 and "Traceback" not in err
+    assert [(Path(d["file"]).name, d["line"], d["message"].split(":")[0]) for d in found] == [
+        ("b.yaml", text.splitlines().index("  id: fossil_field") + 1, "F-01")]
+    (tmp_path / "b.yaml").write_text(text.replace("id: fossil_field", "id: fossil_field_two"))
+    assert run_cli("check", tmp_path)[0] == 0
