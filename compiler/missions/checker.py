@@ -191,7 +191,11 @@ class MissionChecker(EventChecks):
         supply = self.names.token_supply or CLASS_TOKENS
         for name, count in self.m.get("tokens", {}).items():
             limit = supply.get(name)
-            if limit is None:
+            if limit is None and self.board_token(name):
+                self.at(("tokens", name), "V-24", f"{name} is a board token no dwarf class carries: "
+                        "`tokens:` takes class tokens out of a class's hand (rulebook L252-260)",
+                        f"class tokens: {', '.join(sorted(supply))}", key=True)
+            elif limit is None:
                 self.unknown(("tokens", name), "V-24", "class token", name, set(supply), "`tokens:`")
             elif count > limit:
                 self.at(("tokens", name), "V-24", f"{count} {name} tokens, but the box has {limit}",
@@ -237,6 +241,11 @@ class MissionChecker(EventChecks):
                     "these removals leave the Swarm deck empty: a Swarm draws a Swarm card and "
                     "places its monsters (rulebook L890-894), so no Swarm would ever come",
                     "keep at least one Swarm card (" + ", ".join(sorted(swarm)) + ")")
+
+    def board_token(self, name: str) -> bool:
+        game = self.names.game
+        return game is not None and any(t.data.get("token", tid) == name
+                                        for tid, t in game.entities.get("board_token", {}).items())
 
     def other_deck(self, card: str) -> str:
         """The deck of the game's other cards (`supply pod card`...) `card` belongs to, or ""."""

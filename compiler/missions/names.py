@@ -136,8 +136,14 @@ def _from_game(game, errors: list) -> Roster:
     collectable = {pid for pid, p in pickups.items()
                    if (not p.data.get("needs_pickaxe") or not p.data.get("effect"))
                    and p.data.get("after_use", "stock") == "stock"}
+    # a class token: one a dwarf class carries (its `equipment`, rulebook L252-260), which the
+    # mission's `tokens:` takes out of that class's hand; a pack's goo (placed by Goo Bombers)
+    # has a supply but no class: `tokens: {goo: 2}` checked clean and play ignored it
+    carried = {name for d in game.entities.get("dwarf", {}).values()
+               for name in (d.data.get("equipment") or {})}
     supply = {t.data.get("token", tid): t.data.get("supply", 0)
-              for tid, t in game.entities.get("board_token", {}).items() if t.data.get("supply")}
+              for tid, t in game.entities.get("board_token", {}).items()
+              if t.data.get("supply") and t.data.get("token", tid) in carried}
     rules = {rid: r.data.get("value") for rid, r in game.entities.get("rule", {}).items()}
     terms = {name for name, infos in game.vocab.names.items() if "creature" in infos}
     return Roster(creatures, set(game.entities.get("mineral", {})), set(pickups),

@@ -192,3 +192,14 @@ def test_mission_files_checked_together_each_need_an_id_of_their_own(tmp_path, r
         ("b.yaml", text.splitlines().index("  id: fossil_field") + 1, "F-01")]
     (tmp_path / "b.yaml").write_text(text.replace("id: fossil_field", "id: fossil_field_two"))
     assert run_cli("check", tmp_path)[0] == 0
+
+
+def test_a_packs_board_token_is_no_class_token_even_with_its_pack():
+    """`tokens:` takes class tokens out of a class's hand (rulebook L252-260). Goo has a supply
+    in Goo From Above but no class carries it: with the pack it checked clean and play
+    ignored it."""
+    reporter = dg.Reporter()
+    pack = ROOT / "content/deep_rock_galactic/packs/goo_from_above"
+    missions.check_file(HERE / "broken" / "b111_goo_as_a_class_token.yaml", reporter, [pack])
+    [d] = reporter.diagnostics
+    assert d.message.startswith("V-24: goo is a board token no dwarf class carries")
