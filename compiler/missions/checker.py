@@ -418,7 +418,10 @@ class MissionChecker(EventChecks):
                 self.at_hex(group[0], "V-10",
                             f"this hidden slot covers {len(group)} hexes; any of the box's hidden "
                             f"segment tiles may be drawn for it, and each covers {size} hexes in a 2-by-2 block",
-                            "draw every hidden slot as `h h` over `h h` (the row below shifted half a hex)")
+                            "draw every hidden slot as `h h` over `h h` (the row below shifted half a hex)"
+                            + ("; two slots side by side are one group of `h`: put a wall between "
+                               "them (a revealed segment must not touch a hidden one, V-11)"
+                               if len(group) % size == 0 and len(group) > size else ""))
             touching = [n for h in group for n in neighbours(*h) if self.map.get(n) in REVEALED | {PIT}]
             if touching:
                 self.at_hex(group[0], "V-11", "this hidden segment touches revealed cave directly",

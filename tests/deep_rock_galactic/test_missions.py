@@ -203,3 +203,10 @@ def test_a_packs_board_token_is_no_class_token_even_with_its_pack():
     missions.check_file(HERE / "broken" / "b111_goo_as_a_class_token.yaml", reporter, [pack])
     [d] = reporter.diagnostics
     assert d.message.startswith("V-24: goo is a board token no dwarf class carries")
+
+
+def test_two_hidden_slots_side_by_side_get_a_hint_to_wall_them_apart():
+    reporter = dg.Reporter()
+    missions.check_file(HERE / "broken" / "b112_two_hidden_slots_side_by_side.yaml", reporter)
+    [d] = reporter.diagnostics
+    assert "covers 8 hexes" in d.message and "put a wall between them" in d.hint
