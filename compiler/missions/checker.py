@@ -226,6 +226,26 @@ class MissionChecker(EventChecks):
                         f"{card} is the card that plays the mission's `mission_event`: without "
                         "it the event never happens", "keep it in the Event deck")
         self.swarm_deck_left(cards)
+        self.threat_left(cards)
+
+    def threat_left(self, cards: list) -> None:
+        """The Swarm Threat Track moves only when an Event card says so (rulebook L884-895): it
+        brings each Swarm and runs the mission out of time (L1295). Removals that leave no card
+        advancing it, with a mission event that does not either, made a mission with no clock
+        and no Swarm (the sim won every game in 3 rounds)."""
+        game = self.names.game
+        if game is None or not cards or "advance_threat" in str(self.m.get("mission_event", "")):
+            return
+        deck = {cid: c for cid, c in game.entities.get("event_card", {}).items()
+                if c.data.get("deck") == "event"}
+        moving = {cid for cid, c in deck.items() if "advance_threat" in str(c.data.get("effect") or "")}
+        removed = [i for i, card in enumerate(cards) if card in moving]
+        if moving and removed and moving <= set(cards):
+            self.at(("remove_cards", removed[-1]), "V-20",
+                    "these removals leave no Event card that advances the Swarm Threat Track: it "
+                    "never moves, so no Swarm comes and time never runs out (rulebook L884-895, L1295)",
+                    "keep a Swarm Threat card (" + ", ".join(sorted(moving)) + "), or let the "
+                    "`mission_event` advance the threat")
 
     def swarm_deck_left(self, cards: list) -> None:
         """Every Swarm draws a Swarm card and places what it shows (rulebook L890-894): removing
