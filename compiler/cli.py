@@ -78,6 +78,9 @@ def cmd_check(args) -> int:
     for path in files:  # a content file outside any pack, or a mission file
         from tomecraft.compiler import missions
         missions.check_file(path, reporter, packs)
+    if len(files) > 1:
+        from tomecraft.compiler import missions
+        missions.check_shared_ids(files, reporter)
     if not games and not files and not reporter.errors:
         reporter.add(dg.NO_CONTENT, "nothing was checked: no game content found",
                      _display_path(pipeline.content_root()), 1, 1,

@@ -103,6 +103,28 @@ def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> Non
             reporter.diagnostics.append(d)
 
 
+def check_shared_ids(paths: list[Path], reporter: dg.Reporter) -> None:
+    """F-01: mission files checked together (a folder, the pre-commit hook's `.`) each have an
+    id of their own: two with one id wrote one `sheets --mission` briefing over the other
+    (briefing_<id>) and could not be told apart in a Deep Dive."""
+    first: dict[str, str] = {}
+    for path in paths:
+        display = display_path(path)
+        doc = loader.load(path, dg.Reporter(), display)
+        if doc is None or not is_mission(doc.data):
+            continue
+        mission_id = doc.data["mission"].get("id")
+        if not isinstance(mission_id, str):
+            continue
+        if mission_id in first:
+            at = doc.mark(("mission", "id"))
+            reporter.add(dg.SCHEMA, f"F-01: the mission id {mission_id!r} is also the id of "
+                         f"{first[mission_id]}", display, at.line, at.column,
+                         "give each mission file an id of its own")
+        else:
+            first[mission_id] = display
+
+
 def as_file_shape(found: list) -> list:
     """The YAML reader's diagnostics about a mission file (a key twice, a tab...), named F-01
     as every mission diagnostic names its constraint."""

@@ -63,7 +63,9 @@ class MissionChecker(EventChecks):
     def unknown(self, path: tuple, rule: str, what: str, name: str, known: set[str],
                 heading: str = "") -> None:
         hint = self.names.hint(name, what, known, heading)
-        if what == "creature" and name in self.names.creature_terms:
+        if self.names.in_pack(name, what):
+            pass                    # the hint names the shipped pack and its `--pack`
+        elif what == "creature" and name in self.names.creature_terms:
             hint = f"{name} is a pack's creature: check and play the mission with `--pack DIR`"
         elif what == "creature" and not self.names.kind_of(name):
             hint += "; a pack's creature is known with `--pack DIR`"
@@ -171,8 +173,11 @@ class MissionChecker(EventChecks):
             if name not in known:
                 self.unknown(("objective", "targets", name), "V-03", "collect target", name, known)
             elif name in self.names.pickups and name not in self.names.collectable:
-                self.at(("objective", "targets", name), "V-03",
-                        f"{name} cannot be collected: striking it with the pickaxe applies its effect",
+                kept = self.names.game.entities["pickup"][name].data.get("after_use") == "keep"
+                why = ("it goes on a weapon or the dwarf board when picked up (rulebook "
+                       "L1367-1369), never into the Shared Supply" if kept else
+                       "striking it with the pickaxe applies its effect")
+                self.at(("objective", "targets", name), "V-03", f"{name} cannot be collected: {why}",
                         "collect minerals or pickups without an effect (apoca_bloom, alien_fossil...)",
                         key=True)
             elif count < 1:
@@ -186,7 +191,11 @@ class MissionChecker(EventChecks):
         supply = self.names.token_supply or CLASS_TOKENS
         for name, count in self.m.get("tokens", {}).items():
             limit = supply.get(name)
-            if limit is None:
+            if limit is None and self.board_token(name):
+                self.at(("tokens", name), "V-24", f"{name} is a board token no dwarf class carries: "
+                        "`tokens:` takes class tokens out of a class's hand (rulebook L252-260)",
+                        f"class tokens: {', '.join(sorted(supply))}", key=True)
+            elif limit is None:
                 self.unknown(("tokens", name), "V-24", "class token", name, set(supply), "`tokens:`")
             elif count > limit:
                 self.at(("tokens", name), "V-24", f"{count} {name} tokens, but the box has {limit}",
@@ -202,7 +211,12 @@ class MissionChecker(EventChecks):
                         "a segment holds a handful of monsters: use a small count")
         cards = self.m.get("remove_cards", [])
         for i, card in enumerate(cards):
-            if card not in self.names.cards:
+            if card not in self.names.cards and self.other_deck(card):
+                self.at(("remove_cards", i), "V-20",
+                        f"{card} is a {self.other_deck(card)}, not an Event or Swarm card",
+                        "Before Starting removes cards from the Event and Swarm decks (rulebook "
+                        "L143-147): list their cards here")
+            elif card not in self.names.cards:
                 self.unknown(("remove_cards", i), "V-20", "card", card, self.names.cards)
             elif card in cards[:i]:
                 self.at(("remove_cards", i), "V-20", f"{card} is removed twice",
@@ -211,6 +225,57 @@ class MissionChecker(EventChecks):
                 self.at(("remove_cards", i), "V-20",
                         f"{card} is the card that plays the mission's `mission_event`: without "
                         "it the event never happens", "keep it in the Event deck")
+        self.swarm_deck_left(cards)
+        self.threat_left(cards)
+
+    def threat_left(self, cards: list) -> None:
+        """The Swarm Threat Track moves only when an Event card says so (rulebook L884-895): it
+        brings each Swarm and runs the mission out of time (L1295). Removals that leave no card
+        advancing it, with a mission event that does not either, made a mission with no clock
+        and no Swarm (the sim won every game in 3 rounds)."""
+        game = self.names.game
+        if game is None or not cards or "advance_threat" in str(self.m.get("mission_event", "")):
+            return
+        deck = {cid: c for cid, c in game.entities.get("event_card", {}).items()
+                if c.data.get("deck") == "event"}
+        moving = {cid for cid, c in deck.items() if "advance_threat" in str(c.data.get("effect") or "")}
+        removed = [i for i, card in enumerate(cards) if card in moving]
+        if moving and removed and moving <= set(cards):
+            self.at(("remove_cards", removed[-1]), "V-20",
+                    "these removals leave no Event card that advances the Swarm Threat Track: it "
+                    "never moves, so no Swarm comes and time never runs out (rulebook L884-895, L1295)",
+                    "keep a Swarm Threat card (" + ", ".join(sorted(moving)) + "), or let the "
+                    "`mission_event` advance the threat")
+
+    def swarm_deck_left(self, cards: list) -> None:
+        """Every Swarm draws a Swarm card and places what it shows (rulebook L890-894): removing
+        every Swarm card would turn each Swarm into nothing."""
+        game = self.names.game
+        if game is None:
+            return
+        swarm = {cid for cid, c in game.entities.get("event_card", {}).items()
+                 if c.data.get("deck") == "swarm"}
+        removed = [i for i, card in enumerate(cards) if card in swarm]
+        if swarm and removed and swarm <= set(cards):
+            self.at(("remove_cards", removed[-1]), "V-20",
+                    "these removals leave the Swarm deck empty: a Swarm draws a Swarm card and "
+                    "places its monsters (rulebook L890-894), so no Swarm would ever come",
+                    "keep at least one Swarm card (" + ", ".join(sorted(swarm)) + ")")
+
+    def board_token(self, name: str) -> bool:
+        game = self.names.game
+        return game is not None and any(t.data.get("token", tid) == name
+                                        for tid, t in game.entities.get("board_token", {}).items())
+
+    def other_deck(self, card: str) -> str:
+        """The deck of the game's other cards (`supply pod card`...) `card` belongs to, or ""."""
+        game = self.names.game
+        kinds = {"supply_card": "Supply Pod card", "rock_and_stone_card": "Rock and Stone card",
+                 "throwable": "Throwable card"}
+        for kind, what in kinds.items():
+            if game is not None and card in game.entities.get(kind, {}):
+                return what
+        return ""
 
     def plays_mission_event(self, card: str) -> bool:
         game = self.names.game
@@ -373,7 +438,10 @@ class MissionChecker(EventChecks):
                 self.at_hex(group[0], "V-10",
                             f"this hidden slot covers {len(group)} hexes; any of the box's hidden "
                             f"segment tiles may be drawn for it, and each covers {size} hexes in a 2-by-2 block",
-                            "draw every hidden slot as `h h` over `h h` (the row below shifted half a hex)")
+                            "draw every hidden slot as `h h` over `h h` (the row below shifted half a hex)"
+                            + ("; two slots side by side are one group of `h`: put a wall between "
+                               "them (a revealed segment must not touch a hidden one, V-11)"
+                               if len(group) % size == 0 and len(group) > size else ""))
             touching = [n for h in group for n in neighbours(*h) if self.map.get(n) in REVEALED | {PIT}]
             if touching:
                 self.at_hex(group[0], "V-11", "this hidden segment touches revealed cave directly",

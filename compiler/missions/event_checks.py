@@ -51,9 +51,47 @@ class EventChecks:
                                   line, column, NEGATIVE_HINT)
             self.unplayable_creatures(site)
             self.verbs_without_a_space(site)
-            self.draws_only_itself(site)
+            if not self.draws_only_itself(site):
+                self.sets_itself_off(site)
+            self.repeated_amounts(site)
 
-    def draws_only_itself(self, site) -> None:
+    def repeated_amounts(self, site) -> None:
+        """A verb's amount times the repeats around it stays within the limit of one number
+        (1,000): `repeat 1000 { reveal_swarm 1000 }` (a million Swarm cards) checked clean and
+        ran the sim 145 s into its step budget, the error pointing at a card of the game."""
+        from tomecraft.compiler.checks import MAX_NUMBER
+        for call, times in repeated_calls(site.ast):
+            amount = max((a.value for a in call.args if isinstance(a, _num())), default=1)
+            if times > 1 and amount * times > MAX_NUMBER:
+                line, column = self.doc.effect_position(site.path, call.pos.line, call.pos.column)
+                self.reporter.add(dg.GAME_RULE, f"V-21: `{call.verb}` runs {times:,} times here, "
+                                  f"{amount * times:,} in all: past the limit of {MAX_NUMBER:,} "
+                                  "for one amount of the mission event", self.display, line, column,
+                                  f"write one amount of at most {MAX_NUMBER:,} (`{call.verb} 2`), "
+                                  "not multiplied by a repeat")
+
+    def sets_itself_off(self, site) -> None:
+        """Each Mission Specific Event card drawn runs the event again (L896-900): an event that
+        draws, on average, one of them or more per run (`repeat 1000 { draw_event }`) never
+        ends; the sim stopped with "effects set each other off without end" at the card's line
+        in cards.yaml, not the mission's."""
+        cards = self.names.game.entities.get("event_card", {})
+        removed = set(self.m.get("remove_cards", []))
+        left = [c for cid, c in cards.items() if cid not in removed and c.data.get("deck") == "event"]
+        deck = sum(c.data.get("count") or 1 for c in left)
+        own = sum(c.data.get("count") or 1 for c in left if c.data.get("event_kind") == "mission_specific")
+        draws = [(call, times) for call, times in repeated_calls(site.ast) if call.verb == "draw_event"]
+        drawn = sum(times for _, times in draws)
+        if deck and drawn * own >= deck:
+            call = draws[0][0]
+            line, column = self.doc.effect_position(site.path, call.pos.line, call.pos.column)
+            self.reporter.add(dg.GAME_RULE, f"V-21: the mission event draws {drawn:,} Event cards, "
+                              f"and {own} of the {deck} in the deck are the Mission Specific Event, "
+                              "which runs it again: on average each run sets off another, without end",
+                              self.display, line, column,
+                              f"draw fewer than {-(-deck // own):,} Event cards in the mission event")
+
+    def draws_only_itself(self, site) -> bool:
         """`draw_event` when every Event card left after `remove_cards` is the Mission Specific
         Event: the event draws itself without end (the sim stopped: 'effects set each other
         off without end')."""
@@ -62,12 +100,14 @@ class EventChecks:
         cards = self.names.game.entities.get("event_card", {})
         removed = set(self.m.get("remove_cards", []))
         left = [c for cid, c in cards.items() if cid not in removed and c.data.get("deck") == "event"]
-        if draws and left and all(c.data.get("event_kind") == "mission_specific" for c in left):
-            line, column = self.doc.effect_position(site.path, draws[0].pos.line, draws[0].pos.column)
-            self.reporter.add(dg.GAME_RULE, "V-21: the mission event draws an Event card, and "
-                              "after `remove_cards` every one left is the Mission Specific Event: "
-                              "it draws itself without end", self.display, line, column,
-                              "keep other Event cards in the deck, or do not `draw_event`")
+        if not (draws and left and all(c.data.get("event_kind") == "mission_specific" for c in left)):
+            return False
+        line, column = self.doc.effect_position(site.path, draws[0].pos.line, draws[0].pos.column)
+        self.reporter.add(dg.GAME_RULE, "V-21: the mission event draws an Event card, and "
+                          "after `remove_cards` every one left is the Mission Specific Event: "
+                          "it draws itself without end", self.display, line, column,
+                          "keep other Event cards in the deck, or do not `draw_event`")
+        return True
 
     def look_alike_hint(self, text: str) -> str:
         """A word of the event with a letter of another script that looks like an ASCII one
@@ -85,25 +125,63 @@ class EventChecks:
                 line, column = self.doc.effect_position(site.path, 1, found.start() + 1)
                 self.reporter.add(dg.GAME_RULE, f"V-21: the mission event names {name!r}, which no "
                                   "loaded monster plays", self.display, line, column,
+                                  self.names.hint(name, "creature", set()) if
+                                  self.names.in_pack(name, "creature") else
                                   "a pack's creature is known with `--pack DIR` (check and sim)")
 
     def verbs_without_a_space(self, site) -> None:
         """`place`, `destroy` and `retrieve` act on the space a card chose (a throwable's
         landing space): a Mission Specific Event chooses none, so the sim stopped at the
         first event drawn ("destroy: no area", "place flame: no space chosen"), even inside
-        a `target` block."""
-        from tomecraft.dsl import nodes as n
-        for node in n.walk(site.ast):
-            if isinstance(node, n.Call) and node.verb in NEEDS_A_SPACE:
-                line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
-                self.reporter.add(dg.GAME_RULE, f"V-21: `{node.verb}` acts on a space a card chose "
+        a `target` block.
+        The other verbs that act on what the effect was handed (`deal`, `push`, `inflict`,
+        `forbid_move`...: contract.CONTEXT_VERBS) changed nothing in a mission event, which is
+        handed the drawing dwarf only, outside a `target`/`each` block: a clean check, ignored
+        in play. The same rule as the content's event cards (game_checks/drg_spaces.py)."""
+        from tomecraft.compiler.game_checks.drg_spaces import _unhanded
+        from tomecraft.runtime.engines.deep_rock_galactic.contract import CONTEXT_VERBS
+        for node, verb in _unhanded(self.names.game, site.ast, frozenset({"you"}), frozenset(), {}):
+            line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
+            if verb in NEEDS_A_SPACE:
+                self.reporter.add(dg.GAME_RULE, f"V-21: `{verb}` acts on a space a card chose "
                                   "(a throwable's landing space), and a Mission Specific Event "
                                   "chooses none", self.display, line, column,
                                   "spawn, activate or advance the threat instead, e.g. "
                                   "`spawn_at_exits grunt 1; activate_monsters`")
+                continue
+            what, _, outcome = CONTEXT_VERBS.get(verb, ("what it is handed", (), "it changes nothing"))
+            self.reporter.add(dg.GAME_RULE, f"V-21: `{verb}` acts on {what}, and a Mission Specific "
+                              f"Event is handed only the dwarf who draws it: {outcome}",
+                              self.display, line, column,
+                              "name what it acts on: `each monster: ...`, `target monster where "
+                              "in_range(3): ...`, or spawn, activate or advance the threat")
 
 
 NEEDS_A_SPACE = {"place", "destroy", "retrieve"}
+
+
+def _num():
+    from tomecraft.dsl import nodes as n
+    return n.Num
+
+
+def repeated_calls(node, times: int = 1):
+    """(call, how many times it runs) for each verb call of an effect: the product of the
+    literal counts of the `repeat` blocks around it (a counted one by an expression: once)."""
+    from dataclasses import fields, is_dataclass
+    from tomecraft.dsl import nodes as n
+    if isinstance(node, n.Repeat):
+        count = node.count.value if isinstance(node.count, n.Num) else 1
+        yield from repeated_calls(node.body, times * max(count, 0))
+        return
+    if isinstance(node, n.Call):
+        yield node, times
+    if is_dataclass(node):
+        for f in fields(node):
+            value = getattr(node, f.name)
+            for child in value if isinstance(value, tuple) else (value,):
+                if is_dataclass(child) and not isinstance(child, n.Pos):
+                    yield from repeated_calls(child, times)
 
 # Every whole-number parameter of a Deep Rock Galactic verb counts something (spawn 2, advance
 # the threat 1, heal 2...): a negative one did nothing in play (`range(-1)`) and checked clean.

@@ -41,6 +41,15 @@ class Roster:
     rules: dict = field(default_factory=dict)
     pack_errors: list = field(default_factory=list)
     creature_terms: set[str] = field(default_factory=set)  # every creature name an effect may use
+    shipped: dict = field(default_factory=dict)     # (kind, id) -> the shipped pack that has it
+
+    def in_pack(self, name: str, what: str) -> str:
+        """The shipped pack whose `what` (card, creature...) `name` is, when it is not loaded."""
+        return self.shipped.get((what, name), "")
+
+    def kind_names(self, what: str) -> set[str]:
+        return {"mineral": self.minerals, "pickup": self.pickups, "creature": self.creatures,
+                "card": self.cards}.get(what, set())
 
     def kind_of(self, name: str) -> str:
         for what, names in (("mineral", self.minerals), ("pickup", self.pickups),
@@ -61,6 +70,10 @@ class Roster:
             if folded in known:
                 return f"{where} only looks like an ASCII letter: type `{folded}`"
             return f"{where} is not an ASCII letter: ids are lower_snake_case ASCII"
+        pack = self.in_pack(name, what)
+        if pack:
+            return (f"{name} is a {what} of the pack {pack}: check and play the mission with "
+                    f"`--pack {pack}`")
         other = self.kind_of(name)
         if other and other != what:
             place = {"mineral": "`minerals:`", "pickup": "`pickups:`", "creature": "a creature field",
@@ -80,7 +93,34 @@ def roster(game=None, packs: tuple[Path, ...] = ()) -> Roster:
 def _cached(root: str, packs: tuple[str, ...]) -> Roster:
     reporter = dg.Reporter()
     game = pipeline.compile_game(Path(root) / "deep_rock_galactic", [Path(p) for p in packs], reporter)
-    return _from_game(game, [d for d in reporter.diagnostics if d.severity == "error"])
+    found = _from_game(game, [d for d in reporter.diagnostics if d.severity == "error"])
+    found.shipped = {key: pack for key, pack in _shipped(root).items()
+                     if key[1] not in found.kind_names(key[0])}
+    return found
+
+
+# the YAML list of a pack file that holds what a mission names, by the kind the hint speaks of
+_PACK_LISTS = {"event_cards": "card", "monsters": "creature", "pickups": "pickup", "minerals": "mineral"}
+
+
+@lru_cache(maxsize=2)
+def _shipped(root: str) -> dict:
+    """(kind, id) -> pack id, for the packs shipped under content/deep_rock_galactic/packs/: a
+    name a mission takes from one of them gets a hint naming the `--pack` it needs."""
+    import yaml
+    out: dict = {}
+    for manifest in sorted((Path(root) / "deep_rock_galactic" / "packs").glob("*/pack.yaml")):
+        try:
+            pack = yaml.safe_load(manifest.read_text(encoding="utf-8")).get("id") or manifest.parent.name
+            for part in sorted(manifest.parent.glob("*.yaml")):
+                data = yaml.safe_load(part.read_text(encoding="utf-8"))
+                for key, kind in _PACK_LISTS.items():
+                    for entity in (data or {}).get(key, []) if isinstance(data, dict) else []:
+                        if isinstance(entity, dict) and isinstance(entity.get("id"), str):
+                            out.setdefault((kind, entity["id"]), pack)
+        except (OSError, yaml.YAMLError, AttributeError):
+            continue
+    return out
 
 
 def _from_game(game, errors: list) -> Roster:
@@ -90,10 +130,20 @@ def _from_game(game, errors: list) -> Roster:
     # creatures the base game has no monster for)
     creatures = set(game.entities.get("monster", {}))
     pickups = game.entities.get("pickup", {})
+    # a pickup reaches the Shared Supply when it is picked up with no strike effect and stays
+    # in stock: not a Weapon Upgrade, which goes on a weapon or the dwarf board (rulebook
+    # L1367-1369, `after_use: keep`), nor one used up when taken (`after_use: removed`)
     collectable = {pid for pid, p in pickups.items()
-                   if not p.data.get("needs_pickaxe") or not p.data.get("effect")}
+                   if (not p.data.get("needs_pickaxe") or not p.data.get("effect"))
+                   and p.data.get("after_use", "stock") == "stock"}
+    # a class token: one a dwarf class carries (its `equipment`, rulebook L252-260), which the
+    # mission's `tokens:` takes out of that class's hand; a pack's goo (placed by Goo Bombers)
+    # has a supply but no class: `tokens: {goo: 2}` checked clean and play ignored it
+    carried = {name for d in game.entities.get("dwarf", {}).values()
+               for name in (d.data.get("equipment") or {})}
     supply = {t.data.get("token", tid): t.data.get("supply", 0)
-              for tid, t in game.entities.get("board_token", {}).items() if t.data.get("supply")}
+              for tid, t in game.entities.get("board_token", {}).items()
+              if t.data.get("supply") and t.data.get("token", tid) in carried}
     rules = {rid: r.data.get("value") for rid, r in game.entities.get("rule", {}).items()}
     terms = {name for name, infos in game.vocab.names.items() if "creature" in infos}
     return Roster(creatures, set(game.entities.get("mineral", {})), set(pickups),

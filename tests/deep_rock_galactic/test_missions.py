@@ -145,3 +145,68 @@ def test_every_diagnostic_of_a_broken_example_names_its_constraint_and_has_a_hin
         for d in reporter.diagnostics:
             assert rule_of(d.message) != "-", (path.name, d.message)
             assert d.hint, (path.name, d.message)
+
+
+def test_a_pack_swarm_card_keeps_the_swarm_deck_when_the_base_swarm_cards_are_removed():
+    """V-20 (rulebook L890-894): a Swarm draws a Swarm card. Removing the base game's three is
+    refused alone (b105) and clean with Goo From Above, whose Swarm card stays in the deck."""
+    path = HERE / "broken" / "b105_remove_every_swarm_card.yaml"
+    pack = ROOT / "content/deep_rock_galactic/packs/goo_from_above"
+    reporter = dg.Reporter()
+    missions.check_file(path, reporter, [pack])
+    assert [d.message for d in reporter.diagnostics] == []
+
+
+def test_a_shipped_packs_card_or_creature_without_its_pack_gets_a_hint_naming_the_pack():
+    """A fan who removes Goo From Above's card or hunts its Goo Bomber without `--pack` is told
+    which pack to load (the hint once offered `reaction_ambush`, a base card that looks alike)."""
+    hints = []
+    for path in (HERE / "broken" / "b106_remove_a_pack_card_without_the_pack.yaml",
+                 HERE / "pack" / "goo_hunt.yaml"):
+        reporter = dg.Reporter()
+        missions.check_file(path, reporter)
+        hints += [d.hint for d in reporter.diagnostics]
+    assert len(hints) == 4
+    assert all("of the pack goo_from_above" in h and "`--pack goo_from_above`" in h for h in hints)
+
+
+def test_a_card_of_another_deck_in_remove_cards_is_named_for_what_it_is():
+    """rs_medkit is a card the game has: "unknown card" sent the fan looking for a typo."""
+    reporter = dg.Reporter()
+    missions.check_file(HERE / "broken" / "b107_remove_a_rock_and_stone_card.yaml", reporter)
+    [d] = reporter.diagnostics
+    assert "rs_medkit is a Rock and Stone card, not an Event or Swarm card" in d.message
+    assert "Event and Swarm decks" in d.hint
+
+
+def test_mission_files_checked_together_each_need_an_id_of_their_own(tmp_path, run_cli):
+    """Two fan missions with one id in a folder checked clean, and `sheets --mission` wrote
+    one's briefing (briefing_<id>) over the other's."""
+    text = (HERE / "valid" / "fossil_field.yaml").read_text()
+    (tmp_path / "a.yaml").write_text(text)
+    (tmp_path / "b.yaml").write_text(text)
+    code, out, err = run_cli("check", tmp_path, "--format", "json")
+    found = json.loads(out)["diagnostics"]
+    assert code == 1 and "Traceback" not in err
+    assert [(Path(d["file"]).name, d["line"], d["message"].split(":")[0]) for d in found] == [
+        ("b.yaml", text.splitlines().index("  id: fossil_field") + 1, "F-01")]
+    (tmp_path / "b.yaml").write_text(text.replace("id: fossil_field", "id: fossil_field_two"))
+    assert run_cli("check", tmp_path)[0] == 0
+
+
+def test_a_packs_board_token_is_no_class_token_even_with_its_pack():
+    """`tokens:` takes class tokens out of a class's hand (rulebook L252-260). Goo has a supply
+    in Goo From Above but no class carries it: with the pack it checked clean and play
+    ignored it."""
+    reporter = dg.Reporter()
+    pack = ROOT / "content/deep_rock_galactic/packs/goo_from_above"
+    missions.check_file(HERE / "broken" / "b111_goo_as_a_class_token.yaml", reporter, [pack])
+    [d] = reporter.diagnostics
+    assert d.message.startswith("V-24: goo is a board token no dwarf class carries")
+
+
+def test_two_hidden_slots_side_by_side_get_a_hint_to_wall_them_apart():
+    reporter = dg.Reporter()
+    missions.check_file(HERE / "broken" / "b112_two_hidden_slots_side_by_side.yaml", reporter)
+    [d] = reporter.diagnostics
+    assert "covers 8 hexes" in d.message and "put a wall between them" in d.hint
