@@ -175,3 +175,28 @@ def test_every_copy_of_the_shipped_games_is_printed_and_a_huge_count_is_said():
         entity.data["supply"] = 40
     assert notes == [f"note: {entity.display}:11: token 'traverse' has 5000 copies; "
                      f"{cards.MAX_COPIES} are printed"]
+
+
+@pytest.mark.parametrize("lang, says", [("en", ["Points 0", "Power 0"]), ("zh", ["点数 0", "威力 0"])])
+def test_a_packs_zero_point_crawl_card_prints_both_numbers(tmp_path, lang, says):
+    """Every main-deck card shows its points (top left) and power (top right), 0 too
+    (Crawl Decks rulebook L19); a pack's 0/0 monster printed neither on its card (eighth packs
+    blind test)."""
+    pack = tmp_path / "zero_hound"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: zero_hound\ngame: dm_crawl_decks\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "cards.yaml").write_text("""cards:
+  - id: zero_hound
+    name: {zh: 零号猎犬, en: Zero Hound}
+    source: approximation
+    note: a test
+    card_type: monster
+    points: 0
+    power: 0
+    count: 1
+""", encoding="utf-8")
+    packed = compile_game(REPO / "content" / "dm_crawl_decks", [pack])
+    hound = next(c for page in cards.pages(packed, lang, Footnotes()) for c in page["cards"]
+                 if c["name"] in ("Zero Hound", "零号猎犬"))
+    assert hound["stats"] == says
