@@ -200,3 +200,27 @@ def test_a_packs_zero_point_crawl_card_prints_both_numbers(tmp_path, lang, says)
     hound = next(c for page in cards.pages(packed, lang, Footnotes()) for c in page["cards"]
                  if c["name"] in ("Zero Hound", "零号猎犬"))
     assert hound["stats"] == says
+
+
+@pytest.mark.parametrize("lang, says", [("en", "Bonus 0"), ("zh", "加成 0")])
+def test_a_packs_zero_bonus_scheme_card_prints_its_bonus(tmp_path, lang, says):
+    """Every scheme card shows its bonus value top left (Dungeontology rulebook L198, L412), 0
+    too; a pack's 0-bonus card printed none (eighth packs blind test)."""
+    pack = tmp_path / "zero_scheme"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: zero_scheme\ngame: dungeontology\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "scheme_cards.yaml").write_text("""scheme_cards:
+  - id: zero_scheme
+    name: {zh: 零号诡计, en: Zero Scheme}
+    source: approximation
+    note: a test
+    card_type: exploration
+    bonus: 0
+    count: 1
+    main: "move 1"
+""", encoding="utf-8")
+    packed = compile_game(REPO / "content" / "dungeontology", [pack])
+    card = next(c for page in cards.pages(packed, lang, Footnotes()) for c in page["cards"]
+                if c["name"] in ("Zero Scheme", "零号诡计"))
+    assert says in card["stats"]
