@@ -72,6 +72,12 @@ def _check_board(game: Game, attributes: list, reporter: dg.Reporter) -> None:
         if isinstance(start, int) and isinstance(top, int) and start > top:
             report(reporter, board, "dl_start", f"the dungeon starts at level {start}, above its "
                    f"deepest level, dl_max {top} (L81, L85)", hint=f"a dl_start from 1 to {top}")
+        draw, keep = board.data.get("relic_draw"), board.data.get("relic_keep")
+        if isinstance(draw, int) and isinstance(keep, int) and keep > draw:
+            # the 2 are picked from the 5 drawn (L87): play kept fewer than the board said
+            report(reporter, board, "relic_keep", f"{keep} relics kept of the {draw} drawn at "
+                   f"set-up: the kept ones are chosen from those drawn (L87)",
+                   hint=f"a relic_keep from 0 to {draw}, or a relic_draw of at least {keep}")
         tokens = board.data.get("start_tokens")
         supply = sum(a.data.get("supply") or 0 for a in attributes)
         if isinstance(tokens, int) and attributes and tokens > supply:

@@ -39,6 +39,8 @@ def test_the_shipped_content_is_clean(run_cli):
       "    use: \"turn_sideways -> draw_main 1\""),
      "a relic with `use` needs a `window`: when it may be activated\n"),
     (("board.yaml", "dl_start: 1\n", "dl_start: 4\n"), "starts at level 4, above its deepest level"),
+    # a board keeping 3 of 1 drawn relic checked clean; set-up kept 1 (eighth packs blind test)
+    (("board.yaml", "relic_keep: 2\n", "relic_keep: 6\n"), "6 relics kept of the 5 drawn at set-up"),
 ])
 def test_broken_content_is_reported(tmp_path, run_cli, edit, message):
     code, out, _ = check(tmp_path, edit, run_cli)
