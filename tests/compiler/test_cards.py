@@ -224,3 +224,13 @@ def test_a_packs_zero_bonus_scheme_card_prints_its_bonus(tmp_path, lang, says):
     card = next(c for page in cards.pages(packed, lang, Footnotes()) for c in page["cards"]
                 if c["name"] in ("Zero Scheme", "零号诡计"))
     assert says in card["stats"]
+
+
+@pytest.mark.parametrize("lang, says", [("en", "Move 0"), ("zh", "行动力 0")])
+def test_a_monster_that_never_moves_prints_move_0(lang, says):
+    """The rulebook's Brood Nexus reads '行动力:0' (DRG rules guide L1127); its card, and a
+    pack's monster with move 0, printed no move at all (eighth packs blind test)."""
+    drg = compile_game(REPO / "content" / "deep_rock_galactic")
+    nexus = next(c for page in cards.pages(drg, lang, Footnotes()) for c in page["cards"]
+                 if c["name"] in ("Brood Nexus", "异虫母巢"))
+    assert says in nexus["stats"]
