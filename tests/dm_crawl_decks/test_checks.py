@@ -142,3 +142,17 @@ def test_an_action_phase_of_endless_relic_uses_still_ends_with_an_action(tmp_pat
     assert any(line.startswith("battle column") or "rest" in line for line in lines), \
         f"the action phase ended with no action: {lines[-5:]}"
     assert any(line.startswith("time:") for line in lines), "no time passed"
+
+
+@pytest.mark.parametrize("use, warned", [("gain gold 1", True), ("once per turn: gain gold 1", False),
+                                         ("pay gold 1 -> heal 1", False)])
+def test_a_relic_usable_without_end_is_warned(tmp_path, run_cli, use, warned):
+    """A relic stays after use (L43): one with no cost and no limit checked clean and was used
+    50 times a turn by the simulated player (eighth packs blind test): check warns at its use."""
+    for name, text in PURSE_PACK.items():
+        (tmp_path / name).write_text(text.replace('use: "gain gold 1"', f'use: "{use}"'),
+                                     encoding="utf-8")
+    code, out, _ = run_cli("check", tmp_path)
+    assert code == 0, out
+    assert ("warning[TC-G002]" in out and "any number of times" in out
+            and f"{tmp_path / 'relics.yaml'}:7:" in out) == warned, out
