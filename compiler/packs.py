@@ -510,9 +510,21 @@ def validate_entities(game: Game, reporter: dg.Reporter) -> None:
             continue
         for plural, items in doc.data.items():
             _load_kind(game, pack, doc, display, plural, items, reporter)
+    removed: dict[tuple, tuple] = {}        # (kind, id) -> (pack id, document, index)
     for pack_id, removals in game.removals.items():
         for doc, i, kind, entity_id in removals:
-            if game.entities.get(kind, {}).pop(entity_id, None) is None:
+            if game.entities.get(kind, {}).pop(entity_id, None) is not None:
+                removed[(kind, entity_id)] = (pack_id, doc, i)
+            elif (kind, entity_id) in removed and removed[(kind, entity_id)][0] != pack_id:
+                # two packs removing one base entity: it read 'no such entity', as if misspelt
+                other, where, j = removed[(kind, entity_id)]
+                mark, there = doc.mark(("remove", i)), where.mark(("remove", j))
+                reporter.add(dg.PACK_CONFLICT, f"cannot remove {kind} {entity_id!r}: pack "
+                             f"{other!r} removes it already (at {doc_display(where)}:{there.line})",
+                             doc_display(doc), mark.line, mark.column,
+                             f"leave it out of this pack's `remove` (or require {other!r} "
+                             "for it): with both packs loaded it is gone already")
+            else:
                 _report_removal_of_nothing(game, doc, i, kind, entity_id, reporter)
     game.pending.clear()
     _check_not_empty(game, reporter)
@@ -616,7 +628,7 @@ def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plura
         if errors or not isinstance(raw, dict):
             continue
         entity = Entity(kind, raw["id"], raw, pack.id, doc, display, path)
-        _register(table, entity, reporter)
+        _register(table, entity, reporter, game.id)
         _check_two_replacements(game, entity, reporter)
         for sub, note, value in schemas.walk_annotated(schema, raw):
             if note == "effect":
@@ -663,7 +675,7 @@ def _required_by(game: Game, pack_id: str) -> set[str]:
     return found
 
 
-def _register(table: dict, entity: Entity, reporter: dg.Reporter) -> None:
+def _register(table: dict, entity: Entity, reporter: dg.Reporter, base: str = "") -> None:
     existing = table.get(entity.id)
     replace = bool(entity.data.get("replace"))
     same_pack = existing is not None and existing.pack == entity.pack
@@ -677,6 +689,14 @@ def _register(table: dict, entity: Entity, reporter: dg.Reporter) -> None:
                      entity.display, mark.line, mark.column,
                      "ids are unique within a pack: rename one of the two" if same_pack else
                      "rename it, or set `replace: true` in a pack that overrides it")
+        if not same_pack and existing.pack != base:
+            # two packs adding one id: said at both places, as for a vocabulary name (README
+            # "Packs"); it stood only at the later one, so the earlier pack's CI passed
+            there = existing.doc.mark(existing.path + ("id",))
+            reporter.add(dg.PACK_CONFLICT, f"{entity.kind} {entity.id!r} is also defined by "
+                         f"pack {entity.pack!r} (at {entity.display}:{mark.line})",
+                         existing.display, there.line, there.column,
+                         "rename one, or make one pack require the other and set `replace: true`")
         return
     if existing is None and replace:
         mark = entity.doc.mark(entity.path + ("id",))

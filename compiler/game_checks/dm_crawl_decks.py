@@ -6,6 +6,7 @@ import re
 from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.game_checks import at_fault, report, report_at_removal
 from tomecraft.compiler.model import Game
+from tomecraft.dsl import nodes
 
 RESOURCES = ("potion", "scroll", "food", "ammo", "gold")
 
@@ -39,6 +40,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, relic, "use",
                    f"a resource-cost relic labelled {label!r} consumes {label} (L39)",
                    hint=f"start its use with `pay {label} N -> ...`")
+        _check_unlimited_use(relic, reporter)
         if relic.data.get("once_per_rest") and use and "turn_sideways" not in use:
             report(reporter, relic, "use", "a once-per-long-rest relic turns sideways when used (L234)",
                    hint="start its use with `turn_sideways -> ...`")
@@ -72,9 +74,30 @@ def _check_board(game: Game, attributes: list, reporter: dg.Reporter) -> None:
         if isinstance(start, int) and isinstance(top, int) and start > top:
             report(reporter, board, "dl_start", f"the dungeon starts at level {start}, above its "
                    f"deepest level, dl_max {top} (L81, L85)", hint=f"a dl_start from 1 to {top}")
+        draw, keep = board.data.get("relic_draw"), board.data.get("relic_keep")
+        if isinstance(draw, int) and isinstance(keep, int) and keep > draw:
+            # the 2 are picked from the 5 drawn (L87): play kept fewer than the board said
+            report(reporter, board, "relic_keep", f"{keep} relics kept of the {draw} drawn at "
+                   f"set-up: the kept ones are chosen from those drawn (L87)",
+                   hint=f"a relic_keep from 0 to {draw}, or a relic_draw of at least {keep}")
         tokens = board.data.get("start_tokens")
         supply = sum(a.data.get("supply") or 0 for a in attributes)
         if isinstance(tokens, int) and attributes and tokens > supply:
             report(reporter, board, "start_tokens", f"{tokens} starting attribute tokens, but the "
                    f"attributes hold {supply} in all: the rest are never gained (L87)",
                    hint=f"at most {supply}", code=dg.GAME_RULE_WARNING)
+
+
+def _check_unlimited_use(relic, reporter: dg.Reporter) -> None:
+    """A relic stays after use and may be used again (L43); one whose `use` has no cost and no
+    limit (no `pay`, no `turn_sideways`, no `once per`) may be used without end in its window:
+    a pack's `use: "gain gold 1"` had the simulated player take gold 50 times every turn."""
+    site = next((s for s in relic.effects if s.path[-1:] == ("use",)), None)
+    if site is None or site.ast is None:
+        return
+    if any(isinstance(node, (nodes.Cost, nodes.Once, nodes.Require)) for node in nodes.walk(site.ast)):
+        return
+    report(reporter, relic, "use", "this relic can be used any number of times in its window: "
+           "its use has no cost and no limit (a relic stays after use, L43)",
+           hint="give it a cost (`pay gold 1 -> ...`, `turn_sideways -> ...` for once per long "
+                "rest, L234) or a limit (`once per turn: ...`)", code=dg.GAME_RULE_WARNING)

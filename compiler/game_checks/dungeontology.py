@@ -49,6 +49,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             if any(b > a for a, b in zip(col["values"][1:], col["values"])):
                 report(reporter, nb, ("columns", i, "values"), "column values must not fall as blocks are added")
     blocks = {b.data["colour"] for b in game.of_kind("info_block")}
+    check_colours_have_columns(game, reporter)
     for nb in game.of_kind("notebook"):
         for i, col in enumerate(nb.data["columns"]):
             if blocks and col["colour"] not in blocks:
@@ -60,6 +61,50 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             if colour not in triangles:
                 report(reporter, cards[-1], "triangle",
                        f"no randomizer card shows the {colour} triangle; the first player could not be drawn (L263)")
+
+
+def check_colours_have_columns(game: Game, reporter: dg.Reporter) -> None:
+    """A collected block goes into its scholar's notebook column of the same colour (L208,
+    L388), and a region's slots take blocks of their colour when it is revealed (L695, L783):
+    a pack's sixth colour (a new term, its info blocks and region slots) checked clean and
+    stopped sim at the first research in that region (no column). The notebook prints five
+    columns, so a new colour takes one of theirs (replace the notebook)."""
+    notebooks = game.of_kind("notebook")
+    if not notebooks:
+        return
+    columns = [c["colour"] for nb in notebooks for c in nb.data["columns"]]
+    hint = (f"use a colour of the notebook's columns ({', '.join(columns)}), or replace the "
+            "notebook (its id, `replace: true`) with a column of this colour in place of one of them")
+
+    notebook = notebooks[-1]
+    dropped: dict[str, list[str]] = {}      # base users of a colour a pack's notebook dropped
+
+    def missing(entity, path, colour, what):
+        if not isinstance(colour, str) or colour in columns:
+            return
+        if entity.pack == game.id and notebook.pack != game.id:
+            # the pack's notebook took the column away: said there, where the fan can act
+            mark = entity.doc.mark(entity.path + ((path,) if isinstance(path, str) else path))
+            dropped.setdefault(colour, []).append(f"{entity.kind} {entity.id!r} at "
+                                                  f"{entity.display}:{mark.line}")
+            return
+        report(reporter, entity, path, f"{what} {colour!r}, but no notebook column has this "
+               "colour: a collected block goes to the column of its colour (L208, L388)", hint)
+
+    for block in game.of_kind("info_block"):
+        missing(block, "colour", block.data.get("colour"), "info block of colour")
+    for region in game.of_kind("region"):
+        for i, colour in enumerate(region.data.get("slots") or ()):
+            missing(region, ("slots", i), colour, "a slot for a block of colour")
+        for i, door in enumerate(region.data.get("doors") or ()):
+            for j, colour in enumerate(door.get("colours") or ()):
+                missing(region, ("doors", i, "colours", j), colour, "a door of colour")
+    for colour, users in dropped.items():
+        shown = ", ".join(users[:3]) + (f" and {len(users) - 3} more" if len(users) > 3 else "")
+        report(reporter, notebook, "columns", f"the notebook has no column of colour {colour!r}, "
+               f"which {len(users)} base {'entity' if len(users) == 1 else 'entities'} still "
+               f"use ({shown}): a collected block goes to the column of its colour (L208, L388)",
+               f"keep a {colour} column, or remove or replace those entities too")
 
 
 def check_tokens_placed(game: Game, reporter: dg.Reporter) -> None:

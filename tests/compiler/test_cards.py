@@ -175,3 +175,62 @@ def test_every_copy_of_the_shipped_games_is_printed_and_a_huge_count_is_said():
         entity.data["supply"] = 40
     assert notes == [f"note: {entity.display}:11: token 'traverse' has 5000 copies; "
                      f"{cards.MAX_COPIES} are printed"]
+
+
+@pytest.mark.parametrize("lang, says", [("en", ["Points 0", "Power 0"]), ("zh", ["点数 0", "威力 0"])])
+def test_a_packs_zero_point_crawl_card_prints_both_numbers(tmp_path, lang, says):
+    """Every main-deck card shows its points (top left) and power (top right), 0 too
+    (Crawl Decks rulebook L19); a pack's 0/0 monster printed neither on its card (eighth packs
+    blind test)."""
+    pack = tmp_path / "zero_hound"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: zero_hound\ngame: dm_crawl_decks\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "cards.yaml").write_text("""cards:
+  - id: zero_hound
+    name: {zh: 零号猎犬, en: Zero Hound}
+    source: approximation
+    note: a test
+    card_type: monster
+    points: 0
+    power: 0
+    count: 1
+""", encoding="utf-8")
+    packed = compile_game(REPO / "content" / "dm_crawl_decks", [pack])
+    hound = next(c for page in cards.pages(packed, lang, Footnotes()) for c in page["cards"]
+                 if c["name"] in ("Zero Hound", "零号猎犬"))
+    assert hound["stats"] == says
+
+
+@pytest.mark.parametrize("lang, says", [("en", "Bonus 0"), ("zh", "加成 0")])
+def test_a_packs_zero_bonus_scheme_card_prints_its_bonus(tmp_path, lang, says):
+    """Every scheme card shows its bonus value top left (Dungeontology rulebook L198, L412), 0
+    too; a pack's 0-bonus card printed none (eighth packs blind test)."""
+    pack = tmp_path / "zero_scheme"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: zero_scheme\ngame: dungeontology\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "scheme_cards.yaml").write_text("""scheme_cards:
+  - id: zero_scheme
+    name: {zh: 零号诡计, en: Zero Scheme}
+    source: approximation
+    note: a test
+    card_type: exploration
+    bonus: 0
+    count: 1
+    main: "move 1"
+""", encoding="utf-8")
+    packed = compile_game(REPO / "content" / "dungeontology", [pack])
+    card = next(c for page in cards.pages(packed, lang, Footnotes()) for c in page["cards"]
+                if c["name"] in ("Zero Scheme", "零号诡计"))
+    assert says in card["stats"]
+
+
+@pytest.mark.parametrize("lang, says", [("en", "Move 0"), ("zh", "行动力 0")])
+def test_a_monster_that_never_moves_prints_move_0(lang, says):
+    """The rulebook's Brood Nexus reads '行动力:0' (DRG rules guide L1127); its card, and a
+    pack's monster with move 0, printed no move at all (eighth packs blind test)."""
+    drg = compile_game(REPO / "content" / "deep_rock_galactic")
+    nexus = next(c for page in cards.pages(drg, lang, Footnotes()) for c in page["cards"]
+                 if c["name"] in ("Brood Nexus", "异虫母巢"))
+    assert says in nexus["stats"]

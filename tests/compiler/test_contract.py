@@ -1111,3 +1111,22 @@ def test_a_pack_region_token_no_card_places_is_flagged_at_the_token(tmp_path, pl
     else:
         assert [(c, f, line) for c, f, line, _ in found] == [("TC-G002", "tokens.yaml", 6)]
         assert "'lava_token', which no card or effect places" in found[0][3]
+
+
+@pytest.mark.parametrize("engine", ["the_cave", "clank_catacombs", "dm_crawl_decks",
+                                    "deep_rock_galactic", "dungeontology"])
+def test_every_effect_fields_when_reads_after_runs_this_effect(engine):
+    """A diagnostic says "the engine runs this effect {when}": Dungeontology's scholar skills
+    read "runs this effect passive skills while its owner has it" (eighth packs blind test).
+    Every effect field's `when` starts as an adverbial (once, when, while, as, for, where)."""
+    import yaml
+    kinds = importlib.import_module(f"tomecraft.runtime.engines.{engine}.contract").CONTRACT.kinds
+    declared = yaml.safe_load((ROOT / "content" / engine / "game.yaml").read_text(encoding="utf-8"))
+    effect_fields = [(kind, field) for kind, spec in declared["kinds"].items()
+                     for field, schema in (spec.get("fields") or {}).items()
+                     if '"x-tomecraft": "effect"' in json.dumps(schema)]
+    assert effect_fields
+    starts = ("once", "when", "while", "as ", "for ", "where")
+    wrong = [f"{kind}.{field}: {kinds[kind][field].when[:50]}" for kind, field in effect_fields
+             if field in kinds.get(kind, {}) and not kinds[kind][field].when.startswith(starts)]
+    assert not wrong, wrong

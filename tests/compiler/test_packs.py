@@ -218,6 +218,29 @@ def test_two_packs_replacing_one_entity_conflict_unless_one_requires_the_other(b
     assert reporter.diagnostics == [] and game.entities["tile_kind"]["normal"].pack == "two"
 
 
+def test_two_packs_adding_one_id_conflict_at_both_places(base, tmp_path):
+    """Two packs adding the same new id were reported only at the later one, so the earlier
+    pack's own check (and its CI annotations) showed nothing; README "Packs": a conflict is
+    reported at both places (eighth packs blind test)."""
+    one = make_pack(tmp_path, "one", files={"t.yaml": tile("mud", "One")})
+    two = make_pack(tmp_path, "two", files={"t.yaml": tile("mud", "Two")})
+    _, reporter = compile_with(base, [one, two])
+    assert keys(reporter) == [(dg.PACK_CONFLICT, "t.yaml", 2, 9)] * 2
+    assert {Path(d.file).parent.name for d in reporter.diagnostics} == {"one", "two"}
+
+
+def test_two_packs_removing_one_entity_say_which_removed_it(base, tmp_path):
+    """The second removal read 'no such entity', as if the id were misspelt (eighth packs
+    blind test): it names the pack that removed it and where."""
+    removal = "remove: [{kind: tile_kind, id: normal}]\n"
+    one = make_pack(tmp_path, "one", manifest_extra=removal)
+    two = make_pack(tmp_path, "two", manifest_extra=removal)
+    _, reporter = compile_with(base, [one, two])
+    said = [d for d in reporter.diagnostics if d.code == dg.PACK_CONFLICT]
+    assert [(Path(d.file).parent.name, d.line) for d in said] == [("two", 4)], reporter.diagnostics
+    assert "pack 'one' removes it already" in said[0].message and "no such entity" not in said[0].message
+
+
 def test_same_pack_folder_twice_is_loaded_once(base, tmp_path):
     pack = make_pack(tmp_path, "twice")
     _, reporter = compile_with(base, [pack, pack.parent / "." / "twice"])

@@ -39,6 +39,8 @@ def test_the_shipped_content_is_clean(run_cli):
       "    use: \"turn_sideways -> draw_main 1\""),
      "a relic with `use` needs a `window`: when it may be activated\n"),
     (("board.yaml", "dl_start: 1\n", "dl_start: 4\n"), "starts at level 4, above its deepest level"),
+    # a board keeping 3 of 1 drawn relic checked clean; set-up kept 1 (eighth packs blind test)
+    (("board.yaml", "relic_keep: 2\n", "relic_keep: 6\n"), "6 relics kept of the 5 drawn at set-up"),
 ])
 def test_broken_content_is_reported(tmp_path, run_cli, edit, message):
     code, out, _ = check(tmp_path, edit, run_cli)
@@ -94,3 +96,63 @@ def test_more_starting_tokens_than_the_attributes_hold_is_warned_and_set_up(tmp_
     game = crawl.new_engine(data, Rng(1), RandomAgent(Rng(2)))
     crawl.setup(game)
     assert {a: game.state.tokens[a].total for a in crawl.ATTRIBUTES} == dict.fromkeys(crawl.ATTRIBUTES, 5)
+
+
+PURSE_PACK = {"pack.yaml": "id: purse\ngame: dm_crawl_decks\nversion: '1.0'\n",
+              "relics.yaml": """relics:
+  - id: bottomless_purse
+    name: {zh: 无底钱袋, en: Bottomless Purse}
+    source: approximation
+    note: a free relic with no limit
+    window: action
+    use: "gain gold 1"
+"""}
+
+
+def test_an_action_phase_of_endless_relic_uses_still_ends_with_an_action(tmp_path):
+    """A pack's free relic with no limit (`use: "gain gold 1"`, L43: a relic stays after use):
+    the simulated player used it 50 times, the action phase ended with no action, no time
+    passed, and every turn did the same until the turn cap (100 s a game, eighth packs blind
+    test). After 50 uses the phase ends with an action, as every action phase does (L114)."""
+    from tomecraft.compiler import diagnostics as dg
+    from tomecraft.compiler.loadgen import compile_and_import
+    from tomecraft.runtime.engines.dm_crawl_decks import engine as crawl
+    from tomecraft.runtime.rng import Rng
+    for name, text in PURSE_PACK.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content" / "dm_crawl_decks", [tmp_path], reporter)
+    assert data is not None, dg.format_text(reporter)
+
+    class RelicFirst:        # always the relic when offered, else the first option
+        def choose(self, key, options, view=None):
+            return next((o for o in options if isinstance(o, dict) and o.get("do") == "relic"),
+                        options[0])
+
+    game = crawl.new_engine(data, Rng(1), RelicFirst(), log_enabled=True)
+    crawl.setup(game)
+    if not any(c.defn.id == "bottomless_purse" for c in game.state.equipment):
+        game.gain_relic(next(c for c in game.state.relic_deck
+                             if c.defn.id == "bottomless_purse"))
+    game.start_turn()
+    seen = len(game.state.log)
+    game.action_phase()
+    lines = game.state.log[seen:]
+    assert sum(line.startswith("use relic bottomless_purse") for line in lines) >= 49, lines
+    assert any(line.startswith("battle column") or "rest" in line for line in lines), \
+        f"the action phase ended with no action: {lines[-5:]}"
+    assert any(line.startswith("time:") for line in lines), "no time passed"
+
+
+@pytest.mark.parametrize("use, warned", [("gain gold 1", True), ("once per turn: gain gold 1", False),
+                                         ("pay gold 1 -> heal 1", False)])
+def test_a_relic_usable_without_end_is_warned(tmp_path, run_cli, use, warned):
+    """A relic stays after use (L43): one with no cost and no limit checked clean and was used
+    50 times a turn by the simulated player (eighth packs blind test): check warns at its use."""
+    for name, text in PURSE_PACK.items():
+        (tmp_path / name).write_text(text.replace('use: "gain gold 1"', f'use: "{use}"'),
+                                     encoding="utf-8")
+    code, out, _ = run_cli("check", tmp_path)
+    assert code == 0, out
+    assert ("warning[TC-G002]" in out and "any number of times" in out
+            and f"{tmp_path / 'relics.yaml'}:7:" in out) == warned, out

@@ -97,3 +97,51 @@ def test_game_checks_refuse_a_second_start_region(tmp_path, run_cli):
     code, out, err = run_cli("check", copy)
     assert code == 1, out + err
     assert "2 start regions" in out + err
+
+
+ARCANA_PACK = """id: arcana
+game: dungeontology
+version: "1.0"
+vocabulary:
+  terms:
+    colour:
+      arcana: {zh: 奥秘, en: Arcana}
+"""
+ARCANA_BLOCKS = """info_blocks:
+  - {id: arcana, name: {zh: 奥秘信息块, en: Arcana block}, source: approximation, note: fan,
+     colour: arcana, count: 6, unit_value: 6}
+regions:
+  - id: sacred_fire_ritual
+    replace: true
+    name: {zh: 奥秘祭坛, en: Arcane Altar}
+    source: approximation
+    note: fan
+    number: II-1
+    level: 2
+    alert: 4
+    slots: [arcana, faith]
+    passages: NESW
+"""
+
+
+def test_a_packs_colour_with_no_notebook_column_is_refused_where_it_is_used(tmp_path, run_cli):
+    """A collected block goes to its notebook column (L208, L388): a pack's sixth colour, its
+    blocks and a region slot of it checked clean, then sim stopped at the first research there
+    (KeyError 'arcana', eighth packs blind test). Refused at the block and at the slot; a pack
+    notebook that drops a base colour is refused at its columns, naming the base users."""
+    (tmp_path / "pack.yaml").write_text(ARCANA_PACK, encoding="utf-8")
+    (tmp_path / "content.yaml").write_text(ARCANA_BLOCKS, encoding="utf-8")
+    code, out, _ = run_cli("check", tmp_path)
+    assert code == 1, out
+    assert f"{tmp_path / 'content.yaml'}:3:" in out and "info block of colour 'arcana'" in out, out
+    assert f"{tmp_path / 'content.yaml'}:13:" in out and "a slot for a block of colour 'arcana'" in out, out
+    notebook = (ROOT / "content" / "dungeontology" / "components.yaml").read_text(encoding="utf-8")
+    columns = notebook[notebook.index("\n    capacity:"):notebook.index("\nbosses:")]
+    (tmp_path / "notebook.yaml").write_text(
+        "notebooks:\n  - id: notebook\n    replace: true\n    name: {zh: 笔记板, en: Notebook}\n"
+        "    source: approximation\n    note: fan"
+        + columns.replace("colour: caste", "colour: arcana"), encoding="utf-8")
+    code, out, _ = run_cli("check", tmp_path)
+    assert code == 1 and "info block of colour 'arcana'" not in out, out
+    assert f"{tmp_path / 'notebook.yaml'}:" in out and "no column of colour 'caste'" in out, out
+    assert not any(line.startswith(str(ROOT)) for line in out.splitlines()), out

@@ -315,6 +315,12 @@ class Engine(Battle, Rules, Zones):
                 continue
             self.take_action(pick)
             return
+        # 50 relic uses and spare moves, and still no action (a pack's free relic, used again
+        # and again): the phase ends with an action, as every action phase does (L114), so
+        # time passes; it ended with none, and the game stood still until the round cap
+        options = [o for o in self.action_options() if o["do"] in ("battle", "short_rest", "long_rest")]
+        if options and not self.state.over:
+            self.take_action(self.ask("action", options))
 
     def take_action(self, pick: dict) -> None:
         s = self.state

@@ -80,8 +80,10 @@ CONTRACT = Contract(
             **printed("number", on="the region tiles"),
         },
         "scholar": {
-            "sides": runs("passive skills " + OWNED + "; action skills once, as the action "
-                          "(only passive skills may hold triggers)", *LASTING,
+            # read after "the engine runs this effect ": it read "runs this effect passive
+            # skills while its owner has it" (eighth packs blind test)
+            "sides": runs("for a passive skill, " + OWNED + "; for an action skill, once, as "
+                          "the action (only passive skills may hold triggers)", *LASTING,
                           events=SCHOLAR_EVENTS),
             **reads("at setup and whenever the notebook changes", "lore_bonus"),
             **printed("title", on="the scholar cards"),
