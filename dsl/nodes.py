@@ -248,20 +248,26 @@ def walk(node) -> tuple:
     Remembered per node (nodes are immutable, and the parser hands the same tree to every
     field with the same text): `check` walks each effect five times over, for each of its
     checks, and a 5,000-card pack's 10,000 effects were 1.5 million generator steps. The
-    memo holds the node, so its id is not reused while the entry lives."""
+    memo holds the node, so its id is not reused while the entry lives; it is emptied when
+    it holds WALKED_MAX nodes in all (a long process, the test suite, met ever more trees,
+    and the collector's passes over them slowed it down)."""
+    global _walked_size
     found = _WALKED.get(id(node))
     if found is not None:
         return found[1]
     below: list = []
     _walk_into(node, below)
-    if len(_WALKED) >= _WALKED_MAX:
+    if _walked_size + len(below) > WALKED_MAX:
         _WALKED.clear()
+        _walked_size = 0
     nodes = _WALKED[id(node)] = (node, tuple(below))
+    _walked_size += len(below)
     return nodes[1]
 
 
 _WALKED: dict[int, tuple] = {}
-_WALKED_MAX = 20_000
+WALKED_MAX = 100_000        # nodes: a 5,000-card pack's distinct effects hold about 15,000
+_walked_size = 0
 
 
 def _walk_into(node, below: list) -> None:
