@@ -480,11 +480,7 @@ class Checker:
                 "an event's field or a field of an entity kind")
 
     def attribute_names(self) -> set[str]:
-        names = {name for name, types in self.vocab.names.items() if "stat" in types}
-        for spec in self.vocab.kinds.values():
-            names.update(spec.get("fields", {}))
-        names.update({"id", "kind", "owner", "zone", "name"})
-        return names
+        return attribute_names(self.vocab)
 
     def names_of_type(self, type_: str) -> list[str]:
         return sorted(name for name, types in self.vocab.names.items() if type_ in types)
@@ -976,3 +972,13 @@ def _path_back(start: str, goal: str, calls: dict[str, list[n.Call]]) -> list[st
                 seen.add(call.verb)
                 queue.append(path + [call.verb])
     return None
+
+
+def attribute_names(vocab) -> set[str]:
+    """What `x.name` may read: a stat, a field of any entity kind, or an entity's own id,
+    kind, owner, zone or name."""
+    names = {name for name, types in vocab.names.items() if "stat" in types}
+    for spec in vocab.kinds.values():
+        names.update(spec.get("fields", {}))
+    names.update({"id", "kind", "owner", "zone", "name"})
+    return names

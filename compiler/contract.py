@@ -18,7 +18,7 @@ import importlib
 import importlib.util
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.checks import did_you_mean, removal_entry, report_still_used
+from tomecraft.compiler.checks import attribute_names, did_you_mean, removal_entry, report_still_used
 from tomecraft.compiler.contract_context import check_context, handed_where
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.compiler.packs import display_path
@@ -373,6 +373,7 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
         return                      # reported by _check_fields
     _check_once_around_lasting(entity, site, reporter)
     _check_inert_calls(entity, site, contract, reporter)
+    _check_own_layering(game, entity, site, reporter)
     check_context(game, entity, site, contract, field_name, reporter, seen)
     for construct, node in _constructs(site.ast, seen):
         if construct == "call":
@@ -398,6 +399,26 @@ def _check_inert_calls(entity: Entity, site: EffectSite, contract: Contract,
                     f"the engine does nothing for `{node.verb}`: "
                     f"{contract.inert_verbs[node.verb]}",
                     f"remove `{node.verb}`: it changes nothing in play")
+
+
+def _check_own_layering(game: Game, entity: Entity, site: EffectSite,
+                        reporter: dg.Reporter) -> None:
+    """`self.points += 1` layers a value on the entity itself, which matters only where its
+    kind has that field: on a Crawl event card (no points) it checked clean and changed
+    nothing in play (found by the eighth packs blind test)."""
+    fields = game.vocab.kinds.get(entity.kind, {}).get("fields", {})
+    known = None                    # an attribute no kind has is TC-N006's
+    for node in n.walk(site.ast):
+        if isinstance(node, n.Assign) and len(node.target.parts) == 2 \
+                and node.target.parts[0] == "self" and node.target.parts[1] not in fields:
+            known = known or attribute_names(game.vocab)
+            if node.target.parts[1] not in known:
+                continue
+            attr = node.target.parts[1]
+            _report(entity, site, node, reporter,
+                    f"{_a(entity.kind)} has no field {attr!r}: `self.{attr} {node.op} ...` "
+                    "changes nothing in play",
+                    f"fields {_a(entity.kind)} has: " + (", ".join(sorted(fields)) or "none"))
 
 
 def _a(word: str) -> str:

@@ -313,6 +313,26 @@ cards:
     assert codes(found) == ["TC-C003"]
 
 
+def test_layering_a_field_the_entity_has_not_is_refused_where_it_is_written(tmp_path):
+    """A Crawl event card has no points: `self.points += 1` on one checked clean and changed
+    nothing in play (found by the eighth packs blind test); on a monster card it is the
+    card's own points (the base Ember Imp) and stays clean."""
+    card = """
+  - id: {id}
+    name: {{zh: 甲, en: A}}
+    source: approximation
+    note: a test
+    card_type: {type}
+    count: 1
+    effect: "self.points += 1"
+"""
+    found = check_pack(tmp_path, "dm_crawl_decks", {"content.yaml": "event_cards:" + card.format(
+        id="rising_tide", type="general_event") + "cards:" + card.format(
+        id="growing_imp", type="monster").replace("count: 1", "count: 1\n    points: 1\n    power: 1")})
+    assert [(c, line) for c, _, line, _ in found] == [("TC-C003", 8)]
+    assert "event_card has no field 'points'" in found[0][3]
+
+
 # --- nothing declared is inert ----------------------------------------------------------------
 
 class _Reads:
