@@ -53,6 +53,11 @@ def effect_diagnostic(err, reporter: dg.Reporter) -> None:
     runaway = isinstance(err, effects.RunawayEffect)
     message = str(err) if isinstance(err, effects.EffectError) else \
         f"the engine could not play this effect: {type(err).__name__}: {err}"
+    outermost = effects.error_origins(err)[-1:]
+    if runaway and outermost and display_origin(outermost[0]) != origin:
+        # the budget runs out wherever the game happens to be: a base Swarm card's spawn,
+        # set off a million times by a pack's `repeat 1000: reveal_swarm 1000`, was blamed
+        message += f", in an effect run from {display_origin(outermost[0])}"
     reporter.add(dg.STEP_BUDGET if runaway else dg.GAME_RULE, message, file or "?",
                  int(line) if line.isdigit() else 1, 1,
                  "bound the loop or the triggers it sets off" if runaway

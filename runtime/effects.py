@@ -131,10 +131,14 @@ def error_origin(err: BaseException) -> str | None:
     """The innermost effect an exception passed through, as "file:line", if any."""
     if isinstance(err, RunawayEffect) and err.origin != "?":
         return err.origin
-    for note in getattr(err, "__notes__", ()):
-        if note.startswith("in effect from "):
-            return note[len("in effect from "):]
-    return None
+    origins = error_origins(err)
+    return origins[0] if origins else None
+
+
+def error_origins(err: BaseException) -> list[str]:
+    """Every effect an exception passed through, innermost first, as "file:line"."""
+    return [note[len("in effect from "):] for note in getattr(err, "__notes__", ())
+            if note.startswith("in effect from ")]
 
 
 def raised(err: BaseException, origin: str) -> None:

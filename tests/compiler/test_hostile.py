@@ -1578,3 +1578,25 @@ def test_schema_out_is_not_written_into_the_builds_folders(tmp_path, capsys, out
     code, stdout, err = run(["schema", "--out", out], capsys)
     assert code == 2 and "--out" in err and stdout == ""
     assert sorted(REPO.rglob("*.schema.json")) == before
+
+
+def test_a_budget_runaway_names_the_effect_that_ran_the_one_it_stopped_in(tmp_path):
+    """A pack's event card `repeat 1000: reveal_swarm 1000` ran the base Swarm card's spawn a
+    million times, and the budget ran out inside the base card: the diagnostic named only
+    content/deep_rock_galactic/cards.yaml, not the pack's card that ran it."""
+    from tomecraft.compiler import packs
+    from tomecraft.runtime import effects
+    card = tmp_path / "event_cards.yaml"
+    err = effects.RunawayEffect("the game's effects ran past their budget of 1,000,000 steps")
+    err.add_note("in effect from content/deep_rock_galactic/cards.yaml:18")
+    err.add_note(f"in effect from {card}:14")
+    reporter = dg.Reporter()
+    packs.effect_diagnostic(err, reporter)
+    [found] = reporter.diagnostics
+    assert found.code == dg.STEP_BUDGET and found.file.endswith("cards.yaml") and found.line == 18
+    assert found.message.endswith(f", in an effect run from {packs.display_origin(f'{card}:14')}")
+    alone = effects.RunawayEffect("the game's effects ran past their budget of 1,000,000 steps")
+    alone.add_note(f"in effect from {card}:14")
+    reporter = dg.Reporter()
+    packs.effect_diagnostic(alone, reporter)
+    assert "run from" not in reporter.diagnostics[0].message   # one effect: said once
