@@ -358,7 +358,7 @@ def _compose_on_big_stack(text: str):
         try:
             outcome[0] = _compose(text)
         except BaseException as err:   # raised again on the caller's thread
-            outcome[0] = _Raised(err)
+            outcome[0] = err
     try:
         previous = threading.stack_size(BIG_STACK)
     except (ValueError, RuntimeError):   # a platform that cannot set it
@@ -371,14 +371,9 @@ def _compose_on_big_stack(text: str):
     finally:
         threading.stack_size(previous)
     worker.join()
-    if isinstance(outcome[0], _Raised):
-        raise outcome[0].error
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
     return outcome[0]
-
-
-@dataclass(frozen=True)
-class _Raised:
-    error: BaseException
 
 
 @contextmanager
