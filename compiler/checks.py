@@ -750,11 +750,23 @@ class Bounds:
                                    node.count, "nest fewer repeats, or repeat fewer times")
                 bound = 1
             self.visit(node.body, lets, passes * max(bound, 1))
+        elif isinstance(node, n.Call) and passes > 1:
+            self.repeated_amount(node, lets, passes)
         elif _is_expr(node):
             self.value(node, lets)
         else:
             for child in _children(node):
                 self.visit(child, lets, passes)
+
+    def repeated_amount(self, call: n.Call, lets: dict, passes: int) -> None:
+        """A verb's amount counts what it does (Swarm cards revealed, monsters spawned, cards
+        drawn): repeated, it does that many times over. `repeat 1000: reveal_swarm 1000` in a
+        pack's event card checked clean and ran the sim three minutes into its step budget."""
+        amount = max((abs(self.value(a, lets)[1] or 0) for a in call.args), default=0)
+        if amount * passes > MAX_PASSES:
+            self.checker.error(dg.EFFECT_BOUNDS, f"`{call.verb} {amount:,}` runs {passes:,} "
+                               f"times here, {amount * passes:,} in all; the limit is "
+                               f"{MAX_PASSES:,}", call, "repeat fewer times, or do less each time")
 
     def value(self, e, lets: dict) -> tuple[int, int | None]:
         """(a bound on |e|, e's value if it is a constant)."""

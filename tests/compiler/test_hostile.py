@@ -377,6 +377,8 @@ def test_counts_at_the_limit_check_clean_and_play(scaffolds, tmp_path, capsys):
     "gain_token traverse " + "9" * 3000,
     "gain_token traverse -5000",
     "gain_token traverse (0 - 999 * 999 * 2)",
+    "repeat 1000: gain_token traverse 1000",     # an amount repeated: a million in all
+    "repeat 100: repeat 10: gain_token traverse 101",
 ])
 def test_unbounded_effects_are_refused_by_check(tmp_path, capsys, effect):
     pack = make_pack(tmp_path, {"t.yaml": tile_kind(effect)})
