@@ -12,7 +12,6 @@ import os
 import re
 from array import array
 import stat
-import threading
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -280,43 +279,14 @@ def text_quote(style: str) -> str:
     return style
 
 
-# Far below the depth at which the C composer's recursion overflows the stack (about 27,000
-# on Linux's 8 MiB main thread, about 3,000 on Windows' 1 MiB):
-# a file whose nesting cannot exceed this is composed at once, and the converter refuses it
-# past MAX_DEPTH with the same diagnostic the event pass gives.
-SAFE_COMPOSE_DEPTH = 1_000
-# What may begin a line before a block collection starts on it: indentation, then entry,
-# key and value indicators, document starts and node properties (anchors, tags).
-_LINE_STARTS = re.compile(r"^( *)((?:---[ \t]+|[-?:][ \t]+|[&!][^ \t\n]*[ \t]+)*)", re.M)
-_OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029", "\t")
+# libyaml reads these as line breaks (YAML 1.1), where an editor shows none
 _ODD_BREAK = re.compile("[\x85\u2028\u2029]")
 
 
-def _nesting_bound(text: str) -> int | None:
-    """An upper bound of the file's nesting depth read off the text without parsing it, or
-    None when the text has line breaks other than \\n, or tabs (then it is parsed).
-
-    A flow collection opens with `[` or `{`. A block collection starts at a line's
-    indentation, or after the indicators and properties that begin the line; along a chain
-    of nested block collections the start column grows at least every second level (a
-    sequence may sit at its parent mapping's indentation). So the depth is at most the flow
-    openers, plus twice the distinct columns where a block collection may start, plus one
-    (a scalar inside)."""
-    if any(brk in text for brk in _OTHER_BREAKS):
-        return None
-    columns: set[int] = set()
-    for indent, lead in set(_LINE_STARTS.findall(text)):
-        columns.update(range(len(indent), len(indent) + len(lead) + 1))
-    return text.count("[") + text.count("{") + 2 * len(columns) + 1
-
-
 def _too_deep(text: str):
-    """The mark where nesting first goes past MAX_DEPTH, else None.
-
-    Measured on libyaml's event stream, which is built without recursion, before the
-    composer (which recurses in C and would overflow the stack on a file 30,000 levels
-    deep) ever sees the file. Syntax errors are raised here as they would be by composing.
-    """
+    """The mark where nesting first goes past MAX_DEPTH, else None: read on libyaml's event
+    stream, which is built without recursion. Syntax errors are raised here as they would
+    be by composing."""
     with _libyaml(text) as parser:
         depth = 0
         while True:
@@ -332,57 +302,53 @@ def _too_deep(text: str):
                 return None
 
 
-# A file whose bound is past SAFE_COMPOSE_DEPTH but within BIG_STACK_DEPTH is composed on a
-# thread of its own with a stack of BIG_STACK bytes, whatever the platform gives its main
-# thread (8 MiB on Linux, 1 MiB on Windows) or its threads (128 KiB with musl): the composer
-# takes about 300 bytes a level (64 MiB overflowed past 220,000 levels), so that is a fifth of
-# the stack. A 5,000-card pack's files write a name as a flow mapping `{zh: .., en: ..}` on
-# every card, and their bound (which counts every `{`) went past 1,000: the separate event
-# pass over them was a tenth of `check`.
-BIG_STACK_DEPTH = 50_000
-BIG_STACK = 64 * 1024 * 1024
-_NOT_COMPOSED = object()
+class _TooDeepToCompose(Exception):
+    pass
+
+
+# The nodes nested along one path that the composer may build before it gives up: past
+# MAX_DEPTH collections (the converter refuses those, located), plus the root's and a leaf's.
+COMPOSE_DEPTH = MAX_DEPTH + 3
+
+
+class _BoundedComposer(CSafeLoader):
+    """libyaml's composer, stopped once COMPOSE_DEPTH nodes are nested: the C composer
+    recurses once per level (30,000 levels overflow an 8 MiB stack), and libyaml's scanner
+    takes time in the square of the flow nesting (a 40,000-deep `{a: {a: ...` took 24 s).
+    The composer calls the resolver's descend/ascend hooks around every node it builds, so
+    counting there stops a deep file within a few levels past what the loader accepts, and
+    every other file is read once."""
+    depth = 0
+
+    def descend_resolver(self, current_node, current_index) -> None:
+        self.depth += 1
+        if self.depth > COMPOSE_DEPTH:
+            raise _TooDeepToCompose
+
+    def ascend_resolver(self) -> None:
+        self.depth -= 1
+
+
+_TOO_DEEP = object()
 
 
 def _compose(text: str):
-    with _libyaml(text) as composer:
-        return composer.get_single_node()
-
-
-def _compose_on_big_stack(text: str):
-    """The composed root node, composed on a thread with a BIG_STACK stack; _NOT_COMPOSED if
-    no such thread could be started. The composer's errors are raised here."""
-    outcome: list = [_NOT_COMPOSED]
-
-    def compose() -> None:
+    """The composed root node (None for an empty file), or _TOO_DEEP when the file nests
+    deeper than COMPOSE_DEPTH."""
+    with _libyaml(text, _BoundedComposer) as composer:
         try:
-            outcome[0] = _compose(text)
-        except BaseException as err:   # raised again on the caller's thread
-            outcome[0] = err
-    try:
-        previous = threading.stack_size(BIG_STACK)
-    except (ValueError, RuntimeError):   # a platform that cannot set it
-        return _NOT_COMPOSED
-    try:
-        worker = threading.Thread(target=compose, name="tomecraft-compose", daemon=True)
-        worker.start()
-    except RuntimeError:                  # no thread to be had
-        return _NOT_COMPOSED
-    finally:
-        threading.stack_size(previous)
-    worker.join()
-    if isinstance(outcome[0], BaseException):
-        raise outcome[0]
-    return outcome[0]
+            return composer.get_single_node()
+        except _TooDeepToCompose:
+            return _TOO_DEEP
 
 
 @contextmanager
-def _libyaml(text: str):
+def _libyaml(text: str, kind: type = CSafeLoader):
     """libyaml's parser over `text`, taken apart after use. A CSafeLoader refers to itself
     (as its own parser, composer, constructor and resolver), so only the cycle collector
     would free it and the whole file it holds; the loads run with the collector off, and at
     50,000 cards those leftovers were most of the peak memory."""
-    parser = CSafeLoader(io.StringIO(text))
+    parser = kind(io.StringIO(text))
     try:
         yield parser
     finally:
@@ -702,17 +668,13 @@ def load_bytes(raw: bytes, path: Path, reporter: dg.Reporter, display: str) -> D
                      at - text.rfind("\n", 0, at), "remove it, or use an ordinary newline")
         return None
     try:
-        bound = _nesting_bound(text)
-        node = _compose_on_big_stack(text) if bound is not None and \
-            SAFE_COMPOSE_DEPTH < bound <= BIG_STACK_DEPTH else _NOT_COMPOSED
-        if node is _NOT_COMPOSED:
-            too_deep = _too_deep(text) if bound is None or bound > SAFE_COMPOSE_DEPTH else None
-            if too_deep is not None:
-                reporter.add(dg.YAML_TOO_BIG, f"nesting deeper than {MAX_DEPTH} levels",
-                             display, too_deep.line + 1, too_deep.column + 1,
-                             "flatten the structure")
-                return None
-            node = _compose(text)
+        node = _compose(text)
+        if node is _TOO_DEEP:
+            mark = _too_deep(text)       # where: the event pass stops there too
+            line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            reporter.add(dg.YAML_TOO_BIG, f"nesting deeper than {MAX_DEPTH} levels",
+                         display, line, column, "flatten the structure")
+            return None
     except MarkedYAMLError as err:
         problem = err.problem or "YAML syntax error"
         mark = err.problem_mark or err.context_mark

@@ -286,11 +286,31 @@ TRICKY_NESTING = [       # each valid YAML (the test asserts it): compact and in
 ]
 
 
+def _refused_where_too_deep(text: str) -> None:
+    """The loader refuses `text` when a node nests past MAX_DEPTH (the root at depth 0, as
+    the converter counts; a refusal met first, such as a collection as a key, may be the one
+    given), and never as too deep otherwise; where the bounded composer stopped, at the place
+    the event pass finds."""
+    doc, diags = load(text)
+    too_big = [(d.line, d.column) for d in diags if d.code == dg.YAML_TOO_BIG]
+    if _depth(text) - 1 > loader.MAX_DEPTH:
+        assert any(d.severity == "error" for d in diags), text
+    else:
+        assert not too_big, (text, diags)
+    if loader._compose(text) is loader._TOO_DEEP:
+        mark = loader._too_deep(text)
+        assert doc is None and too_big == [(mark.line + 1, mark.column + 1)]
+
+
 @pytest.mark.parametrize("text", TRICKY_NESTING)
-def test_the_nesting_bound_is_never_below_the_depth(text):
-    """The loader composes a file at once when this bound is small (the C composer recurses):
-    the bound must hold for every layout of block and flow collections."""
-    assert loader._nesting_bound(text) >= _depth(text) > 1, text
+@pytest.mark.parametrize("wrap", [0, loader.MAX_DEPTH - 2, loader.MAX_DEPTH, loader.MAX_DEPTH + 2])
+def test_tricky_nesting_is_refused_exactly_past_the_limit(text, wrap):
+    """Each tricky layout, inside `wrap` block sequences: compact and indentless nestings
+    must be counted as the converter counts them."""
+    indented = "".join("  " * i + "-\n" for i in range(wrap)) + \
+        "".join("  " * wrap + line + "\n" for line in text.splitlines())
+    assert _depth(indented) == _depth(text) + wrap
+    _refused_where_too_deep(indented)
 
 
 _NESTED = st.recursive(st.integers(0, 9) | st.text("ab -:?", max_size=3),
@@ -300,18 +320,20 @@ _NESTED = st.recursive(st.integers(0, 9) | st.text("ab -:?", max_size=3),
 
 
 @settings(max_examples=200, deadline=None, derandomize=True, database=None)
-@given(_NESTED, st.sampled_from([False, None, True]), st.integers(2, 5), st.booleans())
-def test_the_nesting_bound_holds_for_dumped_yaml(data, flow, indent, explicit):
+@given(_NESTED, st.sampled_from([False, None, True]), st.integers(2, 5), st.booleans(),
+       st.integers(0, loader.MAX_DEPTH + 4))
+def test_dumped_yaml_is_refused_exactly_past_the_limit(data, flow, indent, explicit, wrap):
     import yaml
-    text = yaml.safe_dump(data, default_flow_style=flow, indent=indent, explicit_start=explicit)
-    assert loader._nesting_bound(text) >= _depth(text), text
+    for i in range(wrap):
+        data = [data] if i % 2 else {"k": data}
+    text = yaml.safe_dump(data, default_flow_style=flow, indent=indent, explicit_start=explicit,
+                          width=100_000)
+    _refused_where_too_deep(text)
 
 
 @pytest.mark.parametrize("brk", ["\r", "\x85", "\u2028", "\u2029"])
 def test_other_line_breaks_are_parsed_for_their_depth(brk):
-    """libyaml breaks lines at these too: the bound, which reads \n only, is not used."""
-    assert loader._nesting_bound(f"- a{brk}- b\n") is None
-    assert loader._nesting_bound("a:\t[b]\n") is None
+    """libyaml breaks lines at these too."""
     deep = brk.join("  " * i + "- " for i in range(loader.MAX_DEPTH + 10)) + "x\n"
     assert _depth(deep) > loader.MAX_DEPTH
     # \r is read as the line break it is; the others are refused before any parsing
@@ -606,10 +628,10 @@ def test_a_remembered_syntax_error_is_raised_afresh_each_time():
     assert parse("gain 2 gold") is parse("gain 2 gold")     # ASTs are immutable: shared
 
 
-def test_a_deep_file_is_composed_on_a_stack_of_its_own(tmp_path):
-    """A file nested 20,000 deep is past SAFE_COMPOSE_DEPTH and within BIG_STACK_DEPTH: it is
-    composed on a thread with a stack of its own, so even a main thread of 1 MiB (Windows'
-    default; 3,000 levels overflow it) reports it instead of crashing."""
+def test_a_deep_file_is_refused_on_a_small_stack(tmp_path):
+    """A file nested 20,000 deep is refused, located, even by a process whose main stack is
+    1 MiB (Windows' default): the C composer, which recurses once per level, overflows it
+    past about 3,000 levels, and stops here after COMPOSE_DEPTH."""
     import resource
     import subprocess
     import sys
@@ -617,8 +639,6 @@ def test_a_deep_file_is_composed_on_a_stack_of_its_own(tmp_path):
     deep.write_text("tokens: " + "[" * 20_000 + "]" * 20_000 + "\n")
     probe = ("import sys; from pathlib import Path; from tomecraft.compiler import loader, "
              "diagnostics as dg; r = dg.Reporter(); "
-             "assert loader._nesting_bound(Path(sys.argv[1]).read_text()) <= loader.BIG_STACK_DEPTH; "
-             "loader._too_deep = None; "    # the event pass is not what saves it
              "print(loader.load(Path(sys.argv[1]), r), [(d.code, d.line, d.column) for d in r.diagnostics])")
 
     def small_stack():
@@ -629,13 +649,28 @@ def test_a_deep_file_is_composed_on_a_stack_of_its_own(tmp_path):
     assert out.stdout.strip() == f"None [('{dg.YAML_TOO_BIG}', 1, {8 + loader.MAX_DEPTH + 1})]"
 
 
+@pytest.mark.parametrize("opener, closer", [("[", "]"), ("{a: ", "}"), ("[{a: ", "}]")])
+def test_a_deep_file_is_composed_no_deeper_than_the_limit(monkeypatch, opener, closer):
+    """libyaml's scanner takes time in the square of the flow nesting (a 40,000-deep
+    `{a: {a: ...` took 24 s to refuse): the composer stops a few nodes past MAX_DEPTH, and
+    the event pass that locates the refusal stops there too."""
+    built = []
+    descend = loader._BoundedComposer.descend_resolver
+
+    def counted(self, node, index):
+        built.append(self.depth)
+        descend(self, node, index)
+    monkeypatch.setattr(loader._BoundedComposer, "descend_resolver", counted)
+    doc, diags = load("tokens: " + opener * 40_000 + "1" + closer * 40_000 + "\n")
+    assert doc is None and only(diags, dg.YAML_TOO_BIG).line == 1
+    assert len(built) <= 2 * loader.COMPOSE_DEPTH and max(built) == loader.COMPOSE_DEPTH
+
+
 def test_many_flow_mappings_are_composed_without_the_event_pass(monkeypatch):
-    """A big pack writes `name: {zh: .., en: ..}` on every card: the bound counts every `{`
-    and passes SAFE_COMPOSE_DEPTH, yet the file is composed at once (on the big stack), not
-    read twice."""
+    """A big pack writes `name: {zh: .., en: ..}` on every card: the file is composed once,
+    not read twice (an event pass for its depth, then the composer)."""
     text = "tiles:\n" + "".join(f"  - {{id: t{i}, name: {{zh: 甲, en: T{i}}}}}\n"
                                   for i in range(1_000))
-    assert loader._nesting_bound(text) > loader.SAFE_COMPOSE_DEPTH
 
     def no_event_pass(text):
         raise AssertionError("the event pass ran")
