@@ -57,7 +57,7 @@ from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, 
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
     AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
-    PILE_HOLDS, PILES, SHAPES, holds, known_keys, up_down, within_limits)
+    PILE_HOLDS, PILE_WHY, PILES, SHAPES, holds, known_keys, up_down, within_limits)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, RESOURCES, Card, Row, Virtual)
 from tomecraft.runtime.rng import Rng
@@ -107,18 +107,16 @@ class Scenario:
                     for item in self._items(spec, zone):
                         card = self.card(item, "equipment", "setup.equipment")
                         if not holds(zone, card):
-                            raise ValueError(f"equipment: {card!r} is not a relic")
+                            raise ValueError(f"equipment: {item!r} is not a relic")
                         self.engine.place(card, "equipment")
                         if card.defn.label:
                             s.labels.add(card.defn.label)
                         if card.defn.passive is not None:
                             card.defn.passive(self.engine.ctx(card))
                     continue
-                cards = [self.card(item, zone, f"setup.{zone}") for item in self._items(spec, zone)]
-                wrong = [repr(c) for c in cards if not holds(zone, c)]
-                if wrong:
-                    raise ValueError(f"{zone}: {wrong} cannot be there ({zone} holds "
-                                     f"{PILE_HOLDS[zone]} cards)")
+                items = self._items(spec, zone)
+                cards = [self.card(item, zone, f"setup.{zone}") for item in items]
+                self._only_held(zone, items, cards)
                 pile = self.engine._pile(PILES[zone])
                 top_first = zone in ("main_deck", "event_deck", "relic_deck")
                 for card in (reversed(cards) if top_first else cards):
@@ -132,6 +130,7 @@ class Scenario:
             for i, col in enumerate(setup["columns"]):
                 for item in reversed(col):                    # written top end first
                     card = self.card(item, "exploration", f"setup.columns[{i}]")
+                    self._only_held("exploration", [item], [card], f"columns[{i}]")
                     card.zone = "exploration"
                     s.columns[i].append(card)
         for spec in setup.get("rows") or []:
@@ -147,6 +146,7 @@ class Scenario:
                         getattr(row, side).append(Virtual(item["attr"], int(item["size"])))
                         continue
                     card = self.card(item, "battlefield", f"setup.rows[{len(s.rows)}].{side}")
+                    self._only_held("battlefield", [item], [card], f"rows[{len(s.rows)}].{side}")
                     card.zone = "battlefield"
                     getattr(row, side).append(card)
             s.rows.append(row)
@@ -161,6 +161,16 @@ class Scenario:
         if s.hp <= 0:                    # L159: at 0 HP the game is lost, a set-up one too
             self.engine.lose("HP reached 0")
         self.engine.settle()
+
+    @staticmethod
+    def _only_held(zone: str, items: list, cards: list, where: str = "") -> None:
+        """Refuse a card its zone cannot hold, named as the file writes it (`crossbow#76` named
+        the runner's own label). A relic in a column or a loot card in a battle row was set up
+        silently, and the battle then stopped on "no layered value 'points'" (a KeyError)."""
+        wrong = [str(item) for item, card in zip(items, cards) if not holds(zone, card)]
+        if wrong:
+            raise ValueError(f"{where or zone}: {wrong} cannot be there ({where or zone} holds "
+                             f"{PILE_HOLDS[zone]} cards{PILE_WHY.get(zone, '')})")
 
     def _clear(self, deck: str) -> None:
         s = self.engine.state

@@ -32,7 +32,11 @@ def known_keys(setup: dict) -> None:
 # what each setup pile may hold (L23, L31, L41, L73): the deck a card belongs to, or loot
 PILE_HOLDS = {"main_deck": "main", "graveyard": "main", "discard": "main", "spare": "main",
               "event_deck": "event", "event_discard": "event", "loot": "loot",
-              "hand": "main or loot", "relic_deck": "relic", "equipment": "relic"}
+              "hand": "main or loot", "relic_deck": "relic", "equipment": "relic",
+              "exploration": "main", "battlefield": "main"}
+# where a zone's content is written in the rulebook, for the zones a setup lays out by hand
+PILE_WHY = {"exploration": ": dealt from the main deck, L63, L206",
+            "battlefield": ": a column of the exploration area and hand cards, loot never, L65, L73"}
 
 
 def holds(zone: str, card: Card) -> bool:
