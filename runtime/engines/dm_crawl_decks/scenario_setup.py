@@ -115,3 +115,19 @@ SHAPES = {
                "sideways": counts("a mapping of relic labels to true or false", BOOL),
                "legal": record({}, "an option ({do: battle, column: 0})")},
 }
+
+
+def checks_nothing(exp: dict) -> str | None:
+    """An expectation that reads nothing passes whatever the game did: `expect: [{}]`, a lone
+    `{present: false}` or `{note: ...}`, an empty `{count: {}}` or `{log_order: []}`. Say so at
+    its line (the other games' runners refuse `{}` as an unknown expectation)."""
+    if "present" in exp and "legal" not in exp:
+        return "`present:` says whether the option in `legal:` is offered, and there is no `legal:`"
+    read = [key for key in exp if key not in ("note", "present")]
+    if not read:
+        return (f"the expectation {exp!r} checks nothing: name what to check ({{hp: 3}}, "
+                "{count: {hand: 2}}, ...)")
+    empty = [key for key in read if isinstance(exp[key], (dict, list)) and not exp[key]]
+    if empty:
+        return f"{empty[0]}: {exp[empty[0]]!r} is empty: it checks nothing"
+    return None
