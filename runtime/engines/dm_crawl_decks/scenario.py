@@ -57,7 +57,8 @@ from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, 
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
     AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
-    PILE_HOLDS, PILE_WHY, PILES, SHAPES, checks_nothing, holds, known_keys, up_down, within_limits)
+    PILE_HOLDS, PILE_WHY, PILES, SHAPES, checks_nothing, holds, known, known_keys, up_down, within_limits,
+    word, words)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, RESOURCES, Card, Row, Virtual)
 from tomecraft.runtime.rng import Rng
@@ -289,15 +290,6 @@ def _on_field(sc: Scenario, label: str) -> Card:
     return card
 
 
-def _fired_event(sc: Scenario, name: str) -> str:
-    _known("fire: event", [name], _event_names(sc))
-    return name
-
-
-def _event_names(sc: Scenario) -> list[str]:
-    return [n for n, kinds in sc.data.names.items() if "event" in kinds]
-
-
 # what a step may carry besides COMMON_KEYS (an unknown key would be silently ignored)
 STEP_KEYS = {"turns": {"count"}, "action": {"action"}, "battle": {"column"}, "spare": {"column"},
              "resolve_row": {"row"}, "reveal_events": {"amount"}, "consume_time": {"amount"},
@@ -368,13 +360,14 @@ def _play(sc: Scenario, step: dict) -> None:
         elif do == "consume_time":
             e.consume_time(int(step["amount"]))
         elif do == "modify":
-            e.modify(e.ctx(None), _on_field(sc, step["card"]), step.get("attr", "points"),
-                     step["op"], int(step["value"]), "scenario")
+            attr = step.get("attr", "points")
+            known("modify: attr", [attr], ("points", "power"))     # the layered values (L19)
+            e.modify(e.ctx(None), _on_field(sc, step["card"]), attr, step["op"], int(step["value"]), "scenario")
         elif do == "settle":
             e.settle()
         elif do == "fire":
             e.current_row = s.rows[_row_index(s, step["row"])] if "row" in step else e.current_row
-            e.fire(_fired_event(sc, step["event"]), sc.ref(step["card"]) if "card" in step else None)
+            e.fire(word(sc.data, "fire: event", step["event"]), sc.ref(step["card"]) if "card" in step else None)
         elif do == "use_relic":
             fizzled = not e.use_relic(player_option(sc, step)[0]["id"])
         elif do == "spare":
@@ -382,9 +375,10 @@ def _play(sc: Scenario, step: dict) -> None:
         elif do == "redraw":
             e.redraw(sc.ref(step["card"]))
         elif do == "stack_top":
-            e.verbs.stack_top(e.ctx(sc.ref(step["card"])), step["position"])
+            e.verbs.stack_top(e.ctx(sc.ref(step["card"])), word(sc.data, "stack_top: position", step["position"], "position"))
         elif do == "search":
-            e.search(step["zone"], step["card_type"], int(step.get("amount", 1)))
+            e.search(word(sc.data, "search: zone", step["zone"], "zone"),
+                     word(sc.data, "search: card_type", step["card_type"], "card_type"), int(step.get("amount", 1)))
         elif do == "draw_main":
             e.verbs.draw_main(e.ctx(None), int(step["amount"]))
         elif do == "gain_loot":
@@ -422,14 +416,6 @@ def _zone_count(sc: Scenario, zone: str) -> int:
     return len(e._pile(PILES.get(zone, zone)))
 
 
-def _known(what: str, names, known) -> None:
-    """An expectation naming what does not exist would fail unhelpfully or pass vacuously
-    (`fired: {victroy: []}` held for any game): refuse it."""
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise ValueError(f"{what}: unknown {unknown}; known: {sorted(known)}")
-
-
 def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch per expectation
     e, s = sc.engine, sc.engine.state
     if vacuous := checks_nothing(exp):
@@ -449,21 +435,21 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
         elif key == "zone":
             got = {label: sc.ref(label).zone for label in want}
         elif key == "tokens":
-            _known("tokens", want, ATTRIBUTES)
+            known("tokens", want, ATTRIBUTES)
             want = {a: list(up_down(v, f"tokens.{a}")) for a, v in want.items()}  # a number: all up
             got = {a: [s.tokens[a].up, s.tokens[a].down] for a in want}
         elif key == "resources":
-            _known("resources", want, RESOURCES)
+            known("resources", want, RESOURCES)
             got = {r: s.resources[r] for r in want}
         elif key == "columns":
             got = [[repr(c) for c in reversed(col)] for col in s.columns]
         elif key == "order":
-            _known("order", want, PILES)
+            known("order", want, PILES)
             got = {z: [repr(c) for c in reversed(e._pile(PILES[z]))] for z in want}
         elif key == "sideways":
             got = {label: sc.ref(label).sideways for label in want}
         elif key == "fired":
-            _known("fired", want, _event_names(sc))
+            known("fired", want, words(sc.data, "event"))
             got = {ev: [repr(o) for e2, o in e.bus.fired if e2 == ev] for ev in want}
         elif key == "log_order":
             at, lines = 0, s.log

@@ -131,3 +131,24 @@ def checks_nothing(exp: dict) -> str | None:
     if empty:
         return f"{empty[0]}: {exp[empty[0]]!r} is empty: it checks nothing"
     return None
+
+
+def known(what: str, names, known_names) -> None:
+    """An expectation naming what does not exist would fail unhelpfully or pass vacuously
+    (`fired: {victroy: []}` held for any game): refuse it."""
+    unknown = [n for n in names if n not in known_names]
+    if unknown:
+        raise ValueError(f"{what}: unknown {unknown}; known: {sorted(known_names)}")
+
+
+def words(data, kind: str) -> list[str]:
+    """The vocabulary's names of one kind (event, zone, card_type, position)."""
+    return [n for n, kinds in data.names.items() if kind in kinds]
+
+
+def word(data, what: str, name, kind: str = "event") -> str:
+    """A step's word of the vocabulary, refused when misspelt: `position: abvoe` stacked a card
+    below, and `search` with `zone: main_dek` or `card_type: monstr` fizzled, so a step saying
+    `fizzles: true` passed vacuously; `modify`'s `attr: pointz` was a KeyError."""
+    known(what, [name], words(data, kind))
+    return name
