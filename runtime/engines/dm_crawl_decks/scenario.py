@@ -57,8 +57,8 @@ from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, 
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
     AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
-    PILE_HOLDS, PILE_WHY, PILES, SHAPES, checks_nothing, holds, known, known_keys, up_down, within_limits,
-    word, words)
+    PILE_HOLDS, PILE_WHY, PILES, SHAPES, checks_nothing, holds, known, known_keys, main_card, up_down,
+    within_limits, word, words)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, RESOURCES, Card, Row, Virtual)
 from tomecraft.runtime.rng import Rng
@@ -428,10 +428,8 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             got = e.hand_limit()
         elif key == "count":
             got = {z: _zone_count(sc, z) for z in want}
-        elif key == "points":
-            got = {label: e.points(sc.ref(label)) for label in want}
-        elif key == "power":
-            got = {label: e.power(sc.ref(label)) for label in want}
+        elif key in ("points", "power"):
+            got = {label: getattr(e, key)(main_card(sc.ref(label), label, key)) for label in want}
         elif key == "zone":
             got = {label: sc.ref(label).zone for label in want}
         elif key == "tokens":

@@ -152,3 +152,12 @@ def word(data, what: str, name, kind: str = "event") -> str:
     `fizzles: true` passed vacuously; `modify`'s `attr: pointz` was a KeyError."""
     known(what, [name], words(data, kind))
     return name
+
+
+def main_card(card: Card, label: str, value: str) -> Card:
+    """Points and power are a main-deck card's (L19): an expectation of a relic's or an event
+    card's said "no layered value 'points' for C", the runner's words, not the file's."""
+    if card.deck != "main":
+        raise ValueError(f"{value}: {label} is a{'n' if card.deck == 'event' else ''} {card.deck} card: only "
+                         f"main-deck cards have points and power (L19)")
+    return card
