@@ -95,8 +95,6 @@ class Scenario:
         if "dl" in setup and "space" not in setup:      # L194: space follows the DL
             board = self.engine.board
             s.space = board.space + (s.dl - board.dl_start)
-        if "hp" in setup and "hp_max" not in setup:
-            s.hp_max = max(s.hp_max, s.hp)
         for r, n in (setup.get("resources") or {}).items():
             s.resources[r] = int(n)
         for a, value in (setup.get("tokens") or {}).items():

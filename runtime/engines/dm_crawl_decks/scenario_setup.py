@@ -47,13 +47,14 @@ def holds(zone: str, card: Card) -> bool:
 
 def within_limits(engine) -> None:
     """A state the rules cannot reach would test nothing the rulebook says: refuse HP over
-    the maximum, a DL outside 1..max (L85), negative resources or misses, more tokens of an attribute
+    the maximum (`hp: 9` alone used to raise the maximum to 9 without a word), a DL outside 1..max (L85), negative resources or misses, more tokens of an attribute
     than the 5 there are (L13). (The spare slot and loot pile may be set up over their
     capacity: L75 gives the slot's only "by default", and effects may change either.)"""
     s, b = engine.state, engine.board
     problems = []
     if s.hp > s.hp_max:
-        problems.append(f"hp {s.hp} is over hp_max {s.hp_max}")
+        problems.append(f"hp {s.hp} is over hp_max {s.hp_max} (HP starts 5/5 and heals only lost "
+                        f"HP, L83, L184: set hp_max too for a larger maximum)")
     if not b.dl_start <= s.dl <= b.dl_max:
         problems.append(f"dl {s.dl} is outside {b.dl_start}..{b.dl_max} (L85)")
     problems += [f"resources: {r} {n} is negative" for r, n in s.resources.items() if n < 0]
