@@ -259,6 +259,12 @@ def _expand_row(choice) -> list:
     short {cards, attr, size}), becomes the engine's one-play-at-a-time choices."""
     if not (isinstance(choice, dict) and ("cards" in choice or "stacks" in choice)):
         return [choice]
+    # `{cards: [P], foo: 1}` ignored foo, `{cards: PQ}` played P and Q, and `{stacks: [strength]}`
+    # said "dictionary update sequence element #0 has length 8"
+    if set(choice) - {"cards", "stacks", "attr", "size"} or not isinstance(choice.get("cards", []), list) \
+            or not isinstance(choice.get("stacks") or {}, dict):
+        raise ValueError(f"a whole row is {{cards: [labels], stacks: {{attribute: size}}}} (or {{cards, attr, "
+                         f"size}}), not {choice!r}")
     stacks = dict(choice.get("stacks") or {})
     if choice.get("attr"):
         stacks[choice["attr"]] = choice.get("size", 1)
