@@ -309,6 +309,8 @@ def _step(sc: Scenario, step: dict) -> None:
     known = COMMON_KEYS | STEP_KEYS.get(step["do"], set())
     if set(step) - known:
         raise ScenarioError(f"scenario error: {step['do']}: unknown key(s) {sorted(set(step) - known)}; known: {sorted(known)}")
+    if sc.engine.state.over:    # a battle after HP 0 moved its column onto the battlefield, then stopped
+        raise AssertionError(f"the game is over ({sc.engine.state.reason}, L157-161): no step is played after its end")
     sc.agent.choices = [c for choice in step.get("choose", []) for c in _expand_row(choice)]
     expected = refusal(sc, step)
     if expected == "answer":
