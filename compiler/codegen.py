@@ -111,6 +111,7 @@ class EffectCompiler:
         """
         fn = _Func(depth=2)
         self.current = name   # the SOURCES key nested bodies report under
+        self.once_keys: dict[int, str] = {}     # a Once node's key in the body, for `can`
         scope = _base_scope(params)
         signature = ", ".join(["ctx", *(f"p_{ident(p)}" for p in params)])
         self.block(block, fn, scope, name)
@@ -151,6 +152,13 @@ class EffectCompiler:
                 fn.emit(f"if not ({self.cost_check(stmt, scope)}):")
                 fn.emit("    return False")
                 self.can_lines(stmt.effect, fn, scope, paid=True)
+                return
+            elif isinstance(stmt, n.Once) and id(stmt) in self.once_keys:
+                # a limit already spent: offering the effect would offer nothing (a Crawl
+                # relic's `once per turn: gain gold 1` was offered and used again, for nothing)
+                fn.emit(f"if not ctx.once_open({stmt.scope!r}, {self.once_keys[id(stmt)]!r}):")
+                fn.emit("    return False")
+                self.can_lines(stmt.body, fn, scope, paid)
                 return
             elif paid and not isinstance(stmt, n.Target):
                 break
@@ -350,7 +358,8 @@ class EffectCompiler:
             body = self.body(s.body, fn, scope, key)
             fn.emit(f"ctx.during({s.scope!r}, {body})")
         elif isinstance(s, n.Once):
-            fn.emit(f"if ctx.once({s.scope!r}, {fn.fresh(key + ':once')!r}):")
+            self.once_keys[id(s)] = once_key = fn.fresh(key + ":once")
+            fn.emit(f"if ctx.once({s.scope!r}, {once_key!r}):")
             fn.depth += 1
             self.block(s.body, fn, scope, key)
             fn.emit("pass")

@@ -257,6 +257,12 @@ class Context:
     def once(self, scope: str, key: str) -> bool:
         return self.engine.once(self, scope, key)
 
+    def once_open(self, scope: str, key: str) -> bool:
+        """Whether `once per scope` (key) would still run, without spending it: an engine
+        that cannot tell (no `once_open`) says yes."""
+        open_ = getattr(self.engine, "once_open", None)
+        return True if open_ is None else open_(self, scope, key)
+
     def continuous(self, body: Callable, key: str) -> None:
         self.engine.continuous(self, lasting(body), key)
 

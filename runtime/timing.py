@@ -203,7 +203,8 @@ class OnceTracker:
         return True
 
     def used(self, scope: str, owner: Hashable, key: str) -> bool:
-        return (owner, key) in self._used.get(scope, set())
+        ident = (id(owner) if not _hashable(owner) else owner, key)     # as `once` records it
+        return ident in self._used.get(scope, set())
 
     def reset(self, scope: str) -> None:
         self._used.pop(scope, None)

@@ -7,6 +7,7 @@ from tomecraft.compiler import diagnostics as dg
 from tomecraft.compiler.game_checks import at_fault, report, report_at_removal
 from tomecraft.compiler.model import Game
 from tomecraft.dsl import nodes
+from tomecraft.runtime.engines.dm_crawl_decks.rules import event_leaves_to
 
 RESOURCES = ("potion", "scroll", "food", "ammo", "gold")
 
@@ -62,8 +63,26 @@ def check(game: Game, reporter: dg.Reporter) -> None:
                 report(reporter, e, "card_type", "a loot card names the resource it turns into")
             if e.data.get("card_type") == "loot" and e.data.get("count", 1) < 2:
                 report(reporter, e, "count", "each loot kind has several copies (复数张, L33)")
+            _check_event_after_use(e, reporter)
     attributes = game.of_kind("attribute")   # four, one per track: the contract's needs (L13)
     _check_board(game, attributes, reporter)
+
+
+EVENT_PLACES = {"loot": "your loot pile, then the event discard pile once cashed (L31, L73)",
+                "discard": "the event discard pile once activated (L31)"}
+
+
+def _check_event_after_use(event, reporter: dg.Reporter) -> None:
+    """`after_use` is only printed (the sheets' "after use" column): play puts an event card
+    where its card_type says (rules.event_leaves_to). A pack's general event saying `loot` was
+    printed "to your loot pile" and was activated and discarded at once; the Clank! sibling is
+    game_checks.clank_catacombs._check_after_use."""
+    said, kind = event.data.get("after_use"), event.data.get("card_type")
+    where, words = event_leaves_to(kind), str(kind).replace("_", " ")
+    if said and said != where:
+        report(reporter, event, "after_use",
+               f"after_use {said} is printed, but play puts this {words} card in {EVENT_PLACES[where]}",
+               hint=f"set after_use: {where}, or leave it out (the sheets then print where it goes)")
 
 
 def _check_board(game: Game, attributes: list, reporter: dg.Reporter) -> None:

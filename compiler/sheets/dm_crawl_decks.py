@@ -13,6 +13,7 @@ from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, 
                              prose, rule_value_text, sheet_rules, site_at, sources_table)
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.render import render_call
+from tomecraft.runtime.engines.dm_crawl_decks.rules import event_leaves_to
 from tomecraft.runtime.layering import Layers
 
 EXAMPLES = {   # LAY-n: printed value, then (op, amount, continuous) in order (inventory §6.3)
@@ -22,6 +23,15 @@ EXAMPLES = {   # LAY-n: printed value, then (op, amount, continuous) in order (i
     "LAY-4": (5, [("-=", 1, True), ("=", 1, False)]),
     "LAY-5": (2, [("+=", 1, False), ("=", 5, False), ("-=", 2, False)]),
 }
+
+
+def after_use_default(entity: Entity) -> str | None:
+    """Where play puts an event card left without `after_use` (rules.event_leaves_to: a loot
+    card to the loot pile, L31); None for the kind's own default. A pack's loot card without
+    it was printed "discarded after use" (the event kind's default)."""
+    if entity.kind != "event_card":
+        return None
+    return event_leaves_to(entity.data.get("card_type"))
 
 
 def _common(game: Game, lang: str) -> dict:

@@ -127,6 +127,9 @@ class Engine(Battle, Rules, Zones):
     def once(self, ctx, scope: str, key: str) -> bool:
         return self.once_tracker.once(scope, ctx.self, key)
 
+    def once_open(self, ctx, scope: str, key: str) -> bool:
+        return not self.once_tracker.used(scope, ctx.self, key)
+
     def continuous(self, ctx, body, key: str) -> None:
         self.continuous_fx.register(ctx.self, ctx, body, key)
 

@@ -11,6 +11,13 @@ from tomecraft.runtime.timing import Fizzle, resolve
 from tomecraft.runtime.usage import registering
 
 
+def event_leaves_to(card_type) -> str:
+    """Where a chosen event card goes (the event kind's `after_use`, which play does not read):
+    a loot card to the loot pile, then to the event discard pile once cashed; a general event
+    is activated at once, then to the event discard pile (L31)."""
+    return "loot" if card_type == "loot" else "discard"
+
+
 class Rules:
     # --- drawing ---------------------------------------------------------------------------
     def draw_hand(self, amount: int) -> int:
@@ -68,7 +75,7 @@ class Rules:
 
     def gain_card(self, card: Card) -> None:
         if card.deck == "event":
-            if card.defn.card_type == "loot":
+            if event_leaves_to(card.defn.card_type) == "loot":
                 self.gain_loot(card)
             else:
                 self.place(card, "revealed")
@@ -299,7 +306,7 @@ class Rules:
         pick = self.ask("event", [{"event": repr(c)} for c in drawn] + [{"event": None}])
         chosen = next((c for c in drawn if repr(c) == pick["event"]), None)
         if chosen is not None:
-            if chosen.defn.card_type == "loot":
+            if event_leaves_to(chosen.defn.card_type) == "loot":
                 self.gain_loot(chosen)
             else:
                 self.activate_event(chosen)
@@ -320,7 +327,7 @@ class Rules:
             pick = self.ask("event", options)
             if pick["event"] is not None:
                 card = next(c for c in s.revealed if repr(c) == pick["event"])
-                if card.defn.card_type == "loot":
+                if event_leaves_to(card.defn.card_type) == "loot":
                     self.gain_loot(card)
                 else:
                     self.activate_event(card)

@@ -38,6 +38,24 @@ def card_names(sc) -> set:
     return {repr(c) for c in cards} | set(sc.labels)
 
 
+# The answers a decision offers in some state though not in every one: `play` offers a stack
+# only while a token of the attribute is face up (L224), so `{attr: strength, size: 1}` with
+# both strength tokens used was called an answer `play` could never take, and the refusal an
+# `illegal: true` step expects was a scenario error; the clean-up offers one loot card only
+# while one is loose, the action phase a relic only while one can be used.
+ANSWER_SHAPES = {"play": ({"do"}, {"card"}, {"attr", "size"}), "cleanup": ({"cash"}, {"loot"}),
+                 "action": ({"do"}, {"do", "column"}, {"do", "id"})}
+
+
+def _shapes(key: str) -> tuple:
+    return ({"do"}, {"do", "id"}) if key.startswith("relic_") else ANSWER_SHAPES.get(key, ())
+
+
+def _sizes(sc) -> range:
+    """The heights a token stack may have in some state: 1 to an attribute's supply (L13)."""
+    return range(1, max((a.supply for a in sc.engine.data.kinds["attribute"].values()), default=0) + 1)
+
+
 def never_answers(sc, key: str, want, options: list) -> str | None:
     """Why the scripted answer `want` matches nothing decision `key` could offer in any state
     (a misspelt attribute or card, a key its options never carry), else None."""
@@ -45,12 +63,14 @@ def never_answers(sc, key: str, want, options: list) -> str | None:
         return None
     if isinstance(want, dict):
         shaped = [o for o in options if isinstance(o, dict)]
-        if not any(set(want) <= set(o) for o in shaped):
+        if not any(set(want) <= set(o) for o in shaped) and not any(set(want) <= k for k in _shapes(key)):
             return (f"{key!r} answers carry {sorted({k for o in shaped for k in o}) or 'no keys'}, "
                     f"not {sorted(want)}")
         for k, v in want.items():
             seen = [o[k] for o in shaped if k in o]
             if v in seen or _hashable(v) and v in DOMAINS.get(k, ()):
+                continue
+            if k == "size" and type(v) is int and v in _sizes(sc):
                 continue
             if k in DOMAINS or isinstance(v, str) and v not in card_names(sc) \
                     or not isinstance(v, str) and not any(type(s) is type(v) for s in seen):

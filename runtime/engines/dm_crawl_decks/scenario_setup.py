@@ -32,7 +32,11 @@ def known_keys(setup: dict) -> None:
 # what each setup pile may hold (L23, L31, L41, L73): the deck a card belongs to, or loot
 PILE_HOLDS = {"main_deck": "main", "graveyard": "main", "discard": "main", "spare": "main",
               "event_deck": "event", "event_discard": "event", "loot": "loot",
-              "hand": "main or loot", "relic_deck": "relic", "equipment": "relic"}
+              "hand": "main or loot", "relic_deck": "relic", "equipment": "relic",
+              "exploration": "main", "battlefield": "main"}
+# where a zone's content is written in the rulebook, for the zones a setup lays out by hand
+PILE_WHY = {"exploration": ": dealt from the main deck, L63, L206",
+            "battlefield": ": a column of the exploration area and hand cards, loot never, L65, L73"}
 
 
 def holds(zone: str, card: Card) -> bool:
@@ -43,13 +47,14 @@ def holds(zone: str, card: Card) -> bool:
 
 def within_limits(engine) -> None:
     """A state the rules cannot reach would test nothing the rulebook says: refuse HP over
-    the maximum, a DL outside 1..max (L85), negative resources or misses, more tokens of an attribute
+    the maximum (`hp: 9` alone used to raise the maximum to 9 without a word), a DL outside 1..max (L85), negative resources or misses, more tokens of an attribute
     than the 5 there are (L13). (The spare slot and loot pile may be set up over their
     capacity: L75 gives the slot's only "by default", and effects may change either.)"""
     s, b = engine.state, engine.board
     problems = []
     if s.hp > s.hp_max:
-        problems.append(f"hp {s.hp} is over hp_max {s.hp_max}")
+        problems.append(f"hp {s.hp} is over hp_max {s.hp_max} (HP starts 5/5 and heals only lost "
+                        f"HP, L83, L184: set hp_max too for a larger maximum)")
     if not b.dl_start <= s.dl <= b.dl_max:
         problems.append(f"dl {s.dl} is outside {b.dl_start}..{b.dl_max} (L85)")
     problems += [f"resources: {r} {n} is negative" for r, n in s.resources.items() if n < 0]
@@ -111,3 +116,49 @@ SHAPES = {
                "sideways": counts("a mapping of relic labels to true or false", BOOL),
                "legal": record({}, "an option ({do: battle, column: 0})")},
 }
+
+
+def checks_nothing(exp: dict) -> str | None:
+    """An expectation that reads nothing passes whatever the game did: `expect: [{}]`, a lone
+    `{present: false}` or `{note: ...}`, an empty `{count: {}}` or `{log_order: []}`. Say so at
+    its line (the other games' runners refuse `{}` as an unknown expectation)."""
+    if "present" in exp and "legal" not in exp:
+        return "`present:` says whether the option in `legal:` is offered, and there is no `legal:`"
+    read = [key for key in exp if key not in ("note", "present")]
+    if not read:
+        return (f"the expectation {exp!r} checks nothing: name what to check ({{hp: 3}}, "
+                "{count: {hand: 2}}, ...)")
+    empty = [key for key in read if isinstance(exp[key], (dict, list)) and not exp[key]]
+    if empty:
+        return f"{empty[0]}: {exp[empty[0]]!r} is empty: it checks nothing"
+    return None
+
+
+def known(what: str, names, known_names) -> None:
+    """An expectation naming what does not exist would fail unhelpfully or pass vacuously
+    (`fired: {victroy: []}` held for any game): refuse it."""
+    unknown = [n for n in names if n not in known_names]
+    if unknown:
+        raise ValueError(f"{what}: unknown {unknown}; known: {sorted(known_names)}")
+
+
+def words(data, kind: str) -> list[str]:
+    """The vocabulary's names of one kind (event, zone, card_type, position)."""
+    return [n for n, kinds in data.names.items() if kind in kinds]
+
+
+def word(data, what: str, name, kind: str = "event") -> str:
+    """A step's word of the vocabulary, refused when misspelt: `position: abvoe` stacked a card
+    below, and `search` with `zone: main_dek` or `card_type: monstr` fizzled, so a step saying
+    `fizzles: true` passed vacuously; `modify`'s `attr: pointz` was a KeyError."""
+    known(what, [name], words(data, kind))
+    return name
+
+
+def main_card(card: Card, label: str, value: str) -> Card:
+    """Points and power are a main-deck card's (L19): an expectation of a relic's or an event
+    card's said "no layered value 'points' for C", the runner's words, not the file's."""
+    if card.deck != "main":
+        raise ValueError(f"{value}: {label} is a{'n' if card.deck == 'event' else ''} {card.deck} card: only "
+                         f"main-deck cards have points and power (L19)")
+    return card

@@ -329,7 +329,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     team = _team(state, step.get("team", 0), "step")
     agent = engine.agents[team.seat]
     agent.choices = [_norm(c) for c in step.get("choose", [])]
-    do = step["do"]
+    do = step.get("do")     # {} fails as an unknown step None, not as KeyError: 'do'
     if step.get("illegal") and do not in ("move", "act", "use", "end"):
         # it would be played, not refused: a pass for a step the engine accepts
         raise ScenarioError(f"illegal: true refuses an action (move, act, use, end), not {do!r}; "
