@@ -115,13 +115,6 @@ class Engine(Board, Rules):
     def watch(self, ctx, cond, body, key: str) -> None:
         self.watches.append((cond, body, ctx))
 
-    def once(self, ctx, scope: str, key: str) -> bool:
-        token = (scope, key, getattr(ctx.you, "seat", None), getattr(ctx.self, "pos", None))
-        if token in self.onces:
-            return False
-        self.onces.add(token)
-        return True
-
     def continuous(self, ctx, body, key: str) -> None:
         body(ctx)
 

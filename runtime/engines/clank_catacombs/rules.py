@@ -111,7 +111,25 @@ class BagCubes:
             yield from [key] * self.bag[key]
 
 
+def _once_token(ctx, scope: str, key: str) -> tuple:
+    return scope, key, getattr(ctx.you, "seat", None), getattr(ctx.self, "pos", None)
+
+
 class Rules:
+    # --- effects' limits ---------------------------------------------------------------
+    def once(self, ctx, scope: str, key: str) -> bool:
+        """`once per scope`: per player and room (`turn` ones are forgotten at each turn's end)."""
+        token = _once_token(ctx, scope, key)
+        if token in self.onces:
+            return False
+        self.onces.add(token)
+        return True
+
+    def once_open(self, ctx, scope: str, key: str) -> bool:
+        """Whether `once` would run, without spending it: an option whose limit is spent is
+        not offered (it would do nothing)."""
+        return _once_token(ctx, scope, key) not in self.onces
+
     # --- cards -------------------------------------------------------------------------
     def reserve_options(self, p: Player) -> list[dict]:
         """Acquire from a reserve pile left, or fight a reserve monster (the Goblin, any

@@ -51,7 +51,7 @@ class Triggers:
             return
         self.subs[(key, _ident(ctx.you))] = (event, where, body, ctx)
 
-    def once(self, ctx, scope, key) -> bool:
+    def _once_mark(self, ctx, scope, key) -> tuple:
         """`once per activation`: per monster per Event, Swarm or dwarf action (the window,
         L664); `once per turn` and `once per action_phase` (a turn has one): per dwarf turn;
         `once per round`: per round; `once per mission`: per mission (each has its engine).
@@ -60,11 +60,17 @@ class Triggers:
         turn = (self.state.round, _ident(self.acting))
         period = {"activation": self.window, "turn": turn, "action_phase": turn,
                   "round": self.state.round, "mission": None}.get(scope, self.state.clock)
-        mark = (scope, key, _ident(ctx.you), _ident(ctx.self), _ident(ctx.target), period)
+        return scope, key, _ident(ctx.you), _ident(ctx.self), _ident(ctx.target), period
+
+    def once(self, ctx, scope, key) -> bool:
+        mark = self._once_mark(ctx, scope, key)
         if mark in self.shots:
             return False
         self.shots.add(mark)
         return True
+
+    def once_open(self, ctx, scope, key) -> bool:
+        return self._once_mark(ctx, scope, key) not in self.shots
 
     # --- events -------------------------------------------------------------------------------
     def emit(self, event: str, you=None, it=None, at=None, effect=None, info: dict | None = None,

@@ -107,6 +107,9 @@ class EffectHost:
             self._once.add(key)
         return True
 
+    def once_open(self, ctx, scope: str, key: str) -> bool:
+        return key not in self._once
+
     def modify(self, ctx, obj, name: str, op: str, value, key: str) -> None:
         self._read = True
         if isinstance(obj, Scholar) and name in ("stealth", "alert"):
