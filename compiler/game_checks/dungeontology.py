@@ -128,6 +128,13 @@ def check_tokens_placed(game: Game, reporter: dg.Reporter) -> None:
     base = {t.data.get("token") for t in tokens if t.pack == game.id}   # the game's own types
     for token in tokens:
         kind = token.data.get("token")
+        if token.data.get("count") == 0:
+            # the supply holds `count` copies and no count means no limit (dungeon.py
+            # token_supply): 0 is none, where Clank!'s components read 0 as unlimited
+            report(reporter, token, "count",
+                   f"token {token.id!r} has count 0: the supply holds none, so play never "
+                   "places it", hint="leave `count` out for no limit, or give the number of "
+                   "tokens in the box", code=dg.GAME_RULE_WARNING)
         if token.pack != game.id and kind not in placed and kind not in base:
             report(reporter, token, "token",
                    f"token {token.id!r} is a {kind!r}, which no card or effect places "

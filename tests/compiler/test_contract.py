@@ -1133,6 +1133,27 @@ def test_a_pack_region_token_no_card_places_is_flagged_at_the_token(tmp_path, pl
         assert "'lava_token', which no card or effect places" in found[0][3]
 
 
+@pytest.mark.parametrize("count, warned", [(0, True), (1, False), (None, False)])
+def test_a_dungeontology_token_of_count_0_is_flagged_at_its_count(tmp_path, count, warned):
+    """The supply holds `count` copies of a token and no count means no limit: `count: 0`
+    (Clank!'s components read 0 as unlimited) checked clean and the token never came into
+    play. It is a warning at the count; a token placed by the base cards, so that only the
+    count can keep it out."""
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: fan_pack\ngame: dungeontology\nversion: '1'\n")
+    token = ("tokens:\n  - id: trap_sting\n    name: {zh: 刺, en: Sting}\n"
+             "    source: approximation\n    note: a test\n    token: trap_token\n"
+             "    after_use: discard\n    effect: \"ambush 1\"\n")
+    if count is not None:
+        token += f"    count: {count}\n"
+    (pack / "tokens.yaml").write_text(token, encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "dungeontology", [pack], reporter)
+    found = [(d.code, Path(d.file).name, d.line) for d in reporter.diagnostics]
+    assert found == ([("TC-G002", "tokens.yaml", 9)] if warned else [])
+
+
 @pytest.mark.parametrize("engine", ["the_cave", "clank_catacombs", "dm_crawl_decks",
                                     "deep_rock_galactic", "dungeontology"])
 def test_every_effect_fields_when_reads_after_runs_this_effect(engine):
