@@ -5,12 +5,13 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         hidden monsters and Mission Specific Event, unless given here),
         map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4] (default [[8,0],[8,1],[7,0],[7,1]]: monsters
         never enter it while a dwarf stands on it, not in_pod: L374, L978),
-        exits {1: [r,c], ...} (keys as strings), mine_head, pod_returned,
+        exits {1: [r,c], ...} (exits 1, 2, 3; keys as strings), mine_head, pod_returned,
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
         actions (left in this Action Phase; default 3, 1 when Stunned), acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
         {slot: id}, spare_upgrades}], upgrade_tokens {"r,c": id},
-        monsters [{id, kind (a monster id), at, damage, statuses, tail (its rear space), facing (the space
-        it faces); both next to at}] (one a space, never on rock or a dwarf; every piece on the map),
+        monsters [{id, kind (a monster id), at, damage (below its health), statuses, tail (its rear space),
+        facing (the space it faces); both next to at}] (one a space, never on rock, a stalagmite, a dwarf,
+        the sentry, BOSCO or the supply pod; every piece on the map),
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
         event_deck [ids, top last], swarm_deck [ids], throwable_deck [ids, top last],
