@@ -82,7 +82,7 @@ from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
-    SHAPES, ScenarioError, known_keys, map_cells, placed_on_map, scripted_rolls, setup_cards,
+    SHAPES, ScenarioError, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls, setup_cards,
     setup_dwarf, setup_objective)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
@@ -108,6 +108,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     setup = _with_mission(data, setup)
     cells = map_cells(setup.get("map", OPEN_MAP))
     placed_on_map(data, setup, cells)
+    named_kinds(data, setup)
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}
     st = State(cells, pod, exits, _hex(setup["mine_head"]) if setup.get("mine_head") else None)

@@ -195,6 +195,27 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
             bodies[h] = i
 
 
+def known_kinds(data) -> dict[str, list[str]]:
+    """The names a scenario may give per kind of thing: monsters (`killed`, an expected
+    `monsters:` kind), what the Shared Supply holds (resources, minerals, pickups: `shared`), board
+    tokens (`tokens`, the IFG's field and a zipline's far end, which the engine keeps as tokens):
+    a misspelt one checked nothing, `{monsters: gruntt, count: 0}` passed."""
+    infos = data.names.items()
+    return {"monster": sorted(m.id for m in data.of("monster")),
+            "shared": sorted({n for n, i in infos if "resource" in i} | {p.id for p in data.of("pickup")}
+                             | {m.id for m in data.of("mineral")}),
+            "token": sorted({n for n, i in infos if "board_token" in i} | {"ifg_field", "zipline_end"})}
+
+
+def named_kinds(data, setup: dict) -> None:
+    """`killed`, `shared` and `tokens` of a setup name things the game has (`known_kinds`)."""
+    known = known_kinds(data)
+    for key, kind in (("killed", "monster"), ("shared", "shared"), ("tokens", "token")):
+        unknown = sorted(set(map(str, setup.get(key) or {})) - set(known[kind]))
+        if unknown:
+            raise ValueError(f"setup.{key}: unknown {kind} {unknown[0]!r}; known: {known[kind]}")
+
+
 def setup_objective(data, objective) -> dict:
     """The setup's objective as the engine reads it, or a refusal: {type: collect, targets
     {name: n}} or {type: eliminate, creature: a monster id} (rulebook L182-186)."""
