@@ -296,8 +296,9 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     if kind == "kill" and names.get(str(step.get("monster"))) not in st.monsters:
         raise ScenarioError(f"kill {step.get('monster')!r}: no such monster on the map")
     if kind == "spawn":
-        if not {"exit", "near"} & set(step):
-            raise ScenarioError("spawn: say where, at a tunnel `exit` (its number) or `near` a monster (its id)")
+        if len({"exit", "near"} & set(step)) != 1:     # both: one of them was silently unread
+            raise ScenarioError("spawn: say where, at a tunnel `exit` (its number) or `near` a monster (its id), "
+                                "one of them")
         known = sorted({m.id for m in data.of("monster")} | set(engine.creatures))
         if step.get("kind") not in known:
             raise ScenarioError(f"spawn kind {step.get('kind')!r}: no such monster; known: {known}")
