@@ -143,6 +143,9 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
                                                           for _ in range(u.count or 1)]))
     for seat, spec in enumerate(setup.get("dwarves", [])):
         st.dwarves.append(setup_dwarf(engine, data, seat, spec))
+    # what a step does is stamped after every `acted_at` the setup gives: a dwarf drawing an
+    # Event after one set up at 9 is the one who acted last (L1014), not the clock's 1
+    st.clock = max([st.clock] + [d.acted_at for d in st.dwarves])
     for d in st.dwarves:
         equipment.hold_passive_abilities(engine, d)
     if setup.get("sentry"):
