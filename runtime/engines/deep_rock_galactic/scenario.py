@@ -35,7 +35,7 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
           | exchange {who, give, take} | flare {at} | zipline {over, land}
           | rock_and_stone {card} | ability {id} | install {upgrade, slot} | end
         or a game step: {do: activate_all, drawer (acted last, L972), move_and_attack}
-        | {do: spawn, kind, exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
+        | {do: spawn, kind, exit|near, n, drawer} | {do: advance_threat, n, drawer (whose Event it is: a Swarm's choices and ties)} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: start_turn, dwarf} (the turn's start: its 3 actions, 1 when Stunned; Webbed for this turn only)
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
@@ -357,7 +357,7 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
 
 # the game steps and the fields each reads besides STEP_KEYS (drawer: who drew the card)
 GAME_STEP_KEYS = {"activate_all": {"drawer", "move_and_attack"}, "spawn": {"kind", "exit", "near", "n", "drawer"},
-                  "advance_threat": {"n"}, "event": set(), "turn": set(), "kill": {"monster", "type"},
+                  "advance_threat": {"n", "drawer"}, "event": set(), "turn": set(), "kill": {"monster", "type"},
                   "check_end": set(), "bosco": set(), "deep_dive_gold": set(), "deep_dive_trade": set(),
                   "start_turn": set()}
 STEPS = tuple(GAME_STEP_KEYS)
@@ -438,6 +438,9 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
         for m in [] if hidden else engine.spawn(step["kind"], origin, step.get("n", 1), drawer):
             names[f"{step['kind']}{len([k for k in names if k.startswith(step['kind'])]) + 1}"] = m.uid
     elif kind == "advance_threat":
+        if "drawer" in step:            # a Swarm it brings: his choices and ties (L878, L972, L974)
+            engine.acting = st.dwarves[step["drawer"]]
+            engine.acting.acted_at = max(d.acted_at for d in st.dwarves) + 1
         engine.advance_threat(step.get("n", 1))
     elif kind == "event":
         game.event_phase(engine, st.dwarves[step.get("dwarf", 0)])
