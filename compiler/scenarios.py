@@ -22,6 +22,7 @@ _PATH = re.compile(r"^(setup|steps|expect)(?:\[(\d+)\])?: ")
 _SETUP_PATH = re.compile(r"\bsetup((?:\.[A-Za-z_]\w*|\[\d+\])+)")
 _SETUP_ENTRY = re.compile(r"(?<![\w.])([a-z_]\w*)(\[\d+\](?:\.[A-Za-z_]\w*|\[\d+\])*)")
 _PATH_PART = re.compile(r"\.([A-Za-z_]\w*)|\[(\d+)\]")
+_SETUP_LEAD = re.compile(r"([a-z_]\w*)(?: (\w+))?[: ]")
 
 
 @dataclass
@@ -222,7 +223,13 @@ def _failure_path(failure: str, setup: dict) -> tuple:
     if inner:
         return key + _parts(inner.group(1))
     entry = next((m for m in _SETUP_ENTRY.finditer(failure, match.end()) if m.group(1) in setup), None)
-    return key + ((entry.group(1),) + _parts(entry.group(2)) if entry else ())
+    if entry:
+        return key + (entry.group(1),) + _parts(entry.group(2))
+    # "setup: exits 4: ..." names an entry of a mapping of setup by its own key, no brackets
+    lead = _SETUP_LEAD.match(failure, match.end())
+    inner = setup.get(lead.group(1)) if lead else None
+    sub = [k for k in inner if str(k) == lead.group(2)] if isinstance(inner, dict) else []
+    return key + ((lead.group(1), sub[0]) if sub else ())
 
 
 def _parts(path: str) -> tuple:

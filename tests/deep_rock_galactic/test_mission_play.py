@@ -268,7 +268,9 @@ def test_sim_hazard_sweep_reports_a_success_rate_per_level_and_is_deterministic(
 EXAMPLES = sorted(VALID.glob("*.yaml")) + [HERE / "pack" / "goo_hunt.yaml"]
 GAMES = 40          # at most, per example and hazard (80 for the pack's example)
 POOLED = 8          # games per example and hazard pooled for the hazard comparison: 128 games
-                    # give 1.28 activations at Hazard 5 per 1 at Hazard 1 (160 games gave 1.23)
+                    # gave 1.28 activations at Hazard 5 per 1 at Hazard 1 (160 games gave 1.23);
+                    # with monsters walking toward the nearest dwarf (round 13, not aside to shoot
+                    # a farther one) 72 games give 1.08, 144 give 1.10, 216 give 1.12 (1.14 before)
 SEED = 1
 _PLAYED: dict = {}  # (path, hazard) -> the results of games 0, 1, 2... of the seeded run
 _LOADED: dict = {}  # path -> (game data, mission)
@@ -322,7 +324,7 @@ def test_the_monsters_press_harder_at_hazard_5():
         games = [g for path in EXAMPLES for g in _games(path, hazard, POOLED)]
         return sum(sum(g["activated"].values()) for g in games) / sum(g["rounds"] for g in games)
     low, high = per_round(1), per_round(5)
-    assert high > low * 1.1, (low, high)
+    assert high > low * 1.05, (low, high)
 
 
 # --- the briefing ------------------------------------------------------------------------------

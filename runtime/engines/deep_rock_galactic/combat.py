@@ -129,13 +129,74 @@ class Combat(Board):
         way to any, the nearest in hexes, ties alike."""
         alive = [d for d in self.state.dwarves if d.conscious and not d.in_pod]
         if alive:
-            step = self.monster_stepper(m)
-            reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
-            aim = self.attack_spots(m, reach, self.move_stops(m, reach, step.terrain) | {m.pos})
-            d = aim[0] if aim is not None else \
+            toward = self.nearest_by_steps(m, self.monster_stepper(m))
+            d = toward[0] if toward is not None else \
                 min(alive, key=lambda d: (hx.distance(m.pos, d.pos), -d.acted_at, d.seat))
             self.face(m, d.pos)
         self.settle_tail(m)
+
+    def nearest_by_steps(self, m: Monster, step) -> tuple[Dwarf, dict] | None:
+        """(the dwarf the monster moves toward, the steps from each space to him), None with
+        no way to any: the nearest standing dwarf by its own ways (L933, rule a07_distance:
+        round walls and pits, L1010; past other monsters, L990; never through a dwarf, L988),
+        of equally near ones the one who acted most recently (L972). Not the one whose range
+        it reaches first: a Web Spitter 2 hexes from a dwarf behind a wall walks round the
+        wall to him, not away to shoot one 7 hexes off. `step`: its monster_stepper."""
+        best = None
+        for d in self.state.dwarves:
+            if not d.conscious or d.in_pod:
+                continue
+            back = hx.bfs_leaving([d.pos], step.enterable | {d.pos}, step.fences, unfenced={d.pos})
+            if m.pos in back and (best is None or (back[m.pos], -d.acted_at, d.seat) < best[0]):
+                best = ((back[m.pos], -d.acted_at, d.seat), d, back)
+        return None if best is None else best[1:]
+
+    def on_the_way(self, m: Monster, step, reach: dict) -> tuple[dict, Dwarf | None]:
+        """(the part of `reach`, the monster's steps to each space, that is nearer than its own
+        space to the dwarf it moves toward, with its own; that dwarf): it moves toward him
+        (L933, `nearest_by_steps`) and stops on the first space on the way from which it can
+        attack (L970), never on one aside that brings it no nearer him. All of `reach` and
+        None with no way to any dwarf."""
+        toward = self.nearest_by_steps(m, step)
+        if toward is None:
+            return reach, None
+        d, back = toward
+        here = back[m.pos]
+        return {h: n for h, n in reach.items() if back.get(h, here) < here or h == m.pos}, d
+
+    def attack_spots(self, m: Monster, reach: dict, can_stop: set, blocks=None,
+                     only: Dwarf | None = None) -> tuple | None:
+        """The monster's target, the nearest dwarf (L933): the one it reaches range of in the
+        fewest steps, counting spaces other monsters hold (ties to the one who acted most
+        recently, L972): (that dwarf, the (steps, hex) of the empty spaces in its range in that
+        order, the index of the first in its line of sight, the sight blocker read), or None if
+        it has no way into range, or no empty space in range of the nearest dwarf (it then
+        comes as near him as it can, `closer_spots`, not toward another). `blocks`: a sight
+        blocker read while nothing has moved since (else one of its own); `only`: that dwarf
+        alone (the one its move goes toward, `on_the_way`)."""
+        st = self.state
+        rng = max(1, self.monster_def(m).attack_range)
+        if blocks is None:
+            blocks = self.sight_blocker()      # nothing moves while the monster looks
+        best, best_key = None, None
+        for d in st.dwarves:
+            if not d.conscious or d.in_pod or (only is not None and d is not only):
+                continue
+            # the nearest space to attack this dwarf from: line of sight checked nearest first
+            spots = sorted((reach[h], h) for h in hx.within(d.pos, rng, can_stop))
+            first = next((i for i, (_, h) in enumerate(spots) if hx.line_of_sight(h, d.pos, blocks)), None)
+            # how near he is: a space in range another monster holds counts too (L990: it
+            # may pass there), so every space beside him taken he stays the nearest
+            steps = spots[first][0] if first is not None else None
+            held = sorted((reach[h], h) for h in hx.disc(d.pos, rng)
+                          if h in reach and h not in can_stop and (steps is None or reach[h] < steps))
+            steps = next((n for n, h in held if hx.line_of_sight(h, d.pos, blocks)), steps)
+            if steps is None:
+                continue
+            key = (steps, -d.acted_at, d.seat)
+            if best_key is None or key < best_key:
+                best, best_key = ((d, spots, first, blocks) if first is not None else None), key
+        return best
 
     def face(self, m: Monster, goal: Hex) -> None:
         if goal != m.pos:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
+from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import known_kinds
 
 
 def _hex(v) -> tuple[int, int]:
@@ -84,6 +85,12 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
         if "hidden" in exp and (m is not None and m.hidden_from is not None) != exp["hidden"]:
             return f"monster {exp['monster']} hidden: expected {exp['hidden']}"
         return None
+    named = {"monsters": "monster", "tokens": "token"}.get(kind)
+    names = [exp[kind]] if named else list(exp["shared"] or {}) if kind == "shared" else []
+    known = known_kinds(engine.data)[named or "shared"] if names else []
+    unknown = [n for n in names if n not in known]
+    if unknown:           # a misspelt kind found none: `count: 0` passed whatever the state
+        return f"unknown {named or 'shared supply item'} {unknown[0]!r}; known: {known}"
     if "monsters" in exp:
         found = [m for m in st.monsters.values() if m.kind == exp["monsters"]]
         if "count" in exp and len(found) != exp["count"]:

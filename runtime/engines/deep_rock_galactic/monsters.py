@@ -194,7 +194,7 @@ class Monsters(Combat):
         if not any(d.conscious and not d.in_pod and hx.distance(m.pos, d.pos) <= move + rng
                    for d in self.state.dwarves):
             return _BEYOND
-        near = hx.bfs_entering([m.pos], step.enterable, step.fences, most=move)
+        near, _ = self.on_the_way(m, step, hx.bfs_entering([m.pos], step.enterable, step.fences, most=move))
         aim = self.attack_spots(m, near, self.move_stops(m, near, step.terrain) | {m.pos}, blocks)
         if aim is None:
             return _BEYOND
@@ -209,17 +209,20 @@ class Monsters(Combat):
         every space it can enter; `blocks`: the move's sight blocker, if read already."""
         move = self.monster_def(m).move
         can_stop = self.move_stops(m, reach, step.terrain) | {m.pos}
-        aim = None if toward_monsters else self.attack_spots(m, reach, can_stop, blocks)
-        if aim is not None:
-            _, spots, first, _ = aim
-            steps, nearest = spots[first]
-            if steps <= move:
-                # the first spot in sight is the goal nearest by (steps, hex), the one gone
-                # to (or stayed on: its own space): no need for the others
+        aim, way = None, reach
+        if not toward_monsters:
+            way, target = self.on_the_way(m, step, reach)      # L933: its move brings it nearer him
+            aim = self.attack_spots(m, way, can_stop.intersection(way), blocks)
+            if aim is not None and aim[1][aim[2]][0] <= move:
+                # the first spot in sight on its way, the one gone to (L970): no need for others
+                nearest = aim[1][aim[2]][1]
                 return nearest if nearest != m.pos else None
+            aim = self.attack_spots(m, reach, can_stop, blocks, only=target)
         goals = self.monster_goals(m, reach, can_stop, toward_monsters, aim)
         if not goals or m.pos in goals:
             return None
+        # a spot within its move not on its way (aside, no nearer him) is none to stop on
+        goals = {h for h in goals if reach[h] > move or h in way}
         near = [h for h in goals if reach[h] <= move]
         if near:
             return min(near, key=lambda h: (reach[h], h))
@@ -296,38 +299,6 @@ class Monsters(Combat):
         d, spots, first, blocks = aim
         # the spots before the first in sight are out of sight
         return {h for _, h in spots[first:] if hx.line_of_sight(h, d.pos, blocks)}
-
-    def attack_spots(self, m: Monster, reach: dict, can_stop: set, blocks=None) -> tuple | None:
-        """The monster's target, the nearest dwarf (L933): the one it reaches range of in the
-        fewest steps, counting spaces other monsters hold (ties to the one who acted most
-        recently, L972): (that dwarf, the (steps, hex) of the empty spaces in its range in that
-        order, the index of the first in its line of sight, the sight blocker read), or None if
-        it has no way into range, or no empty space in range of the nearest dwarf (it then
-        comes as near him as it can, `closer_spots`, not toward another). `blocks`: a sight
-        blocker read while nothing has moved since (else one of its own)."""
-        st = self.state
-        rng = max(1, self.monster_def(m).attack_range)
-        if blocks is None:
-            blocks = self.sight_blocker()      # nothing moves while the monster looks
-        best, best_key = None, None
-        for d in st.dwarves:
-            if not d.conscious or d.in_pod:
-                continue
-            # the nearest space to attack this dwarf from: line of sight checked nearest first
-            spots = sorted((reach[h], h) for h in hx.within(d.pos, rng, can_stop))
-            first = next((i for i, (_, h) in enumerate(spots) if hx.line_of_sight(h, d.pos, blocks)), None)
-            # how near he is: a space in range another monster holds counts too (L990: it
-            # may pass there), so every space beside him taken he stays the nearest
-            steps = spots[first][0] if first is not None else None
-            held = sorted((reach[h], h) for h in hx.disc(d.pos, rng)
-                          if h in reach and h not in can_stop and (steps is None or reach[h] < steps))
-            steps = next((n for n, h in held if hx.line_of_sight(h, d.pos, blocks)), steps)
-            if steps is None:
-                continue
-            key = (steps, -d.acted_at, d.seat)
-            if best_key is None or key < best_key:
-                best, best_key = ((d, spots, first, blocks) if first is not None else None), key
-        return best
 
     def closer_spots(self, m: Monster, reach: dict, can_stop: set, far=None) -> set:
         """The empty spaces within its move nearest to a dwarf, if nearer than now: by steps

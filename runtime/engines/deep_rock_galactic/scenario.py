@@ -5,12 +5,13 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         hidden monsters and Mission Specific Event, unless given here),
         map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4] (default [[8,0],[8,1],[7,0],[7,1]]: monsters
         never enter it while a dwarf stands on it, not in_pod: L374, L978),
-        exits {1: [r,c], ...} (keys as strings), mine_head, pod_returned,
+        exits {1: [r,c], ...} (exits 1, 2, 3; keys as strings), mine_head, pod_returned,
         dwarves [{cls, at, health, ammo, secondary_ammo, secondary, overclocked, statuses,
         actions (left in this Action Phase; default 3, 1 when Stunned), acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
         {slot: id}, spare_upgrades}], upgrade_tokens {"r,c": id},
-        monsters [{id, kind (a monster id), at, damage, statuses, tail (its rear space), facing (the space
-        it faces); both next to at}] (one a space, never on rock or a dwarf; every piece on the map),
+        monsters [{id, kind (a monster id), at, damage (below its health), statuses, tail (its rear space),
+        facing (the space it faces); both next to at}] (one a space, never on rock, a stalagmite, a dwarf,
+        the sentry, BOSCO or the supply pod; every piece on the map),
         stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock, threat,
         event_deck [ids, top last], swarm_deck [ids], throwable_deck [ids, top last],
@@ -34,7 +35,7 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
           | exchange {who, give, take} | flare {at} | zipline {over, land}
           | rock_and_stone {card} | ability {id} | install {upgrade, slot} | end
         or a game step: {do: activate_all, drawer (acted last, L972), move_and_attack}
-        | {do: spawn, kind, exit|near, n, drawer} | {do: advance_threat, n} | {do: event, dwarf} | {do: turn, dwarf}
+        | {do: spawn, kind, exit|near, n, drawer} | {do: advance_threat, n, drawer (whose Event it is: a Swarm's choices and ties)} | {do: event, dwarf} | {do: turn, dwarf}
         | {do: start_turn, dwarf} (the turn's start: its 3 actions, 1 when Stunned; Webbed for this turn only)
         | {do: kill, monster} | {do: check_end} | {do: bosco} (BOSCO's 2 actions)
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
@@ -81,7 +82,7 @@ from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
-    SHAPES, ScenarioError, known_keys, map_cells, placed_on_map, scripted_rolls, setup_cards,
+    SHAPES, ScenarioError, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls, setup_cards,
     setup_dwarf, setup_objective)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
@@ -107,6 +108,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     setup = _with_mission(data, setup)
     cells = map_cells(setup.get("map", OPEN_MAP))
     placed_on_map(data, setup, cells)
+    named_kinds(data, setup)
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}
     st = State(cells, pod, exits, _hex(setup["mine_head"]) if setup.get("mine_head") else None)
@@ -141,6 +143,9 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
                                                           for _ in range(u.count or 1)]))
     for seat, spec in enumerate(setup.get("dwarves", [])):
         st.dwarves.append(setup_dwarf(engine, data, seat, spec))
+    # what a step does is stamped after every `acted_at` the setup gives: a dwarf drawing an
+    # Event after one set up at 9 is the one who acted last (L1014), not the clock's 1
+    st.clock = max([st.clock] + [d.acted_at for d in st.dwarves])
     for d in st.dwarves:
         equipment.hold_passive_abilities(engine, d)
     if setup.get("sentry"):
@@ -294,8 +299,9 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     if kind == "kill" and names.get(str(step.get("monster"))) not in st.monsters:
         raise ScenarioError(f"kill {step.get('monster')!r}: no such monster on the map")
     if kind == "spawn":
-        if not {"exit", "near"} & set(step):
-            raise ScenarioError("spawn: say where, at a tunnel `exit` (its number) or `near` a monster (its id)")
+        if len({"exit", "near"} & set(step)) != 1:     # both: one of them was silently unread
+            raise ScenarioError("spawn: say where, at a tunnel `exit` (its number) or `near` a monster (its id), "
+                                "one of them")
         known = sorted({m.id for m in data.of("monster")} | set(engine.creatures))
         if step.get("kind") not in known:
             raise ScenarioError(f"spawn kind {step.get('kind')!r}: no such monster; known: {known}")
@@ -351,7 +357,7 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
 
 # the game steps and the fields each reads besides STEP_KEYS (drawer: who drew the card)
 GAME_STEP_KEYS = {"activate_all": {"drawer", "move_and_attack"}, "spawn": {"kind", "exit", "near", "n", "drawer"},
-                  "advance_threat": {"n"}, "event": set(), "turn": set(), "kill": {"monster", "type"},
+                  "advance_threat": {"n", "drawer"}, "event": set(), "turn": set(), "kill": {"monster", "type"},
                   "check_end": set(), "bosco": set(), "deep_dive_gold": set(), "deep_dive_trade": set(),
                   "start_turn": set()}
 STEPS = tuple(GAME_STEP_KEYS)
@@ -432,6 +438,9 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
         for m in [] if hidden else engine.spawn(step["kind"], origin, step.get("n", 1), drawer):
             names[f"{step['kind']}{len([k for k in names if k.startswith(step['kind'])]) + 1}"] = m.uid
     elif kind == "advance_threat":
+        if "drawer" in step:            # a Swarm it brings: his choices and ties (L878, L972, L974)
+            engine.acting = st.dwarves[step["drawer"]]
+            engine.acting.acted_at = max(d.acted_at for d in st.dwarves) + 1
         engine.advance_threat(step.get("n", 1))
     elif kind == "event":
         game.event_phase(engine, st.dwarves[step.get("dwarf", 0)])

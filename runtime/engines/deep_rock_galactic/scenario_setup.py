@@ -145,9 +145,12 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
             unknown = sorted(set(spec.get("statuses", [])) - set(statuses))
             if unknown:
                 raise ValueError(f"{group}[{i}]: unknown status(es) {unknown}; known: {statuses}")
-    pieces += [(key, setup[key]) for key in ("sentry", "shield", "bosco", "supply_pod") if setup.get(key)]
+    pieces += [(f"setup.{key}", setup[key]) for key in ("sentry", "shield", "bosco", "supply_pod") if setup.get(key)]
+    for k in setup.get("exits", {}):             # Exits 1, 2 and 3 (L870-872, V-12)
+        if str(k) not in ("1", "2", "3"):
+            raise ValueError(f"exits {k}: a tunnel exit is numbered 1, 2 or 3, not {k!r:.20}")
     pieces += [(f"exits {k}", v) for k, v in setup.get("exits", {}).items()]
-    pieces += [("stalagmites", h) for h in setup.get("stalagmites", [])]
+    pieces += [(f"stalagmites[{i}]", h) for i, h in enumerate(setup.get("stalagmites", []))]
     for where, at in pieces:
         if not (_is_space(at) and _hex(at) in cells):
             raise ValueError(f"{where}: {at!r} is not a space of the map")
@@ -170,7 +173,13 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
                 raise ValueError(f"dwarves[{j}]: {list(h)} holds {occupied[h]}: no move ends there")
             standing[h] = j
     bodies: dict = {}
+    # no move ends on a stalagmite (L982, L1101) or a model (L996: an empty space; L344)
+    held = {h: what for h, what in occupied.items() if not what.startswith("exit")}
+    health = {m.id: m.hp for m in data.of("monster")}
     for i, spec in enumerate(setup.get("monsters", [])):
+        if isinstance(spec.get("damage"), int) and spec["damage"] >= health[spec["kind"]]:
+            raise ValueError(f"monsters[{i}] damage: {spec['damage']} on a {spec['kind']} of "
+                             f"{health[spec['kind']]} health is a dead one (L482): fewer, or kill it in a step")
         for key in ("tail", "facing"):       # its rear space and the space it faces lie next to it
             if spec.get(key) and hexgrid.distance(_hex(spec["at"]), _hex(spec[key])) != 1:
                 raise ValueError(f"monsters[{i}] {key}: {spec[key]} is not next to its `at` {spec['at']}")
@@ -181,7 +190,30 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
                 raise ValueError(f"monsters[{i}]: {list(h)} already holds monsters[{bodies[h]}]")
             if h in standing:                # no move ends on a dwarf (L988): no board has both there
                 raise ValueError(f"monsters[{i}]: {list(h)} holds dwarves[{standing[h]}]")
+            if h in held:
+                raise ValueError(f"monsters[{i}]: {list(h)} holds {held[h]}: no monster ends there")
             bodies[h] = i
+
+
+def known_kinds(data) -> dict[str, list[str]]:
+    """The names a scenario may give per kind of thing: monsters (`killed`, an expected
+    `monsters:` kind), what the Shared Supply holds (resources, minerals, pickups: `shared`), board
+    tokens (`tokens`, the IFG's field and a zipline's far end, which the engine keeps as tokens):
+    a misspelt one checked nothing, `{monsters: gruntt, count: 0}` passed."""
+    infos = data.names.items()
+    return {"monster": sorted(m.id for m in data.of("monster")),
+            "shared": sorted({n for n, i in infos if "resource" in i} | {p.id for p in data.of("pickup")}
+                             | {m.id for m in data.of("mineral")}),
+            "token": sorted({n for n, i in infos if "board_token" in i} | {"ifg_field", "zipline_end"})}
+
+
+def named_kinds(data, setup: dict) -> None:
+    """`killed`, `shared` and `tokens` of a setup name things the game has (`known_kinds`)."""
+    known = known_kinds(data)
+    for key, kind in (("killed", "monster"), ("shared", "shared"), ("tokens", "token")):
+        unknown = sorted(set(map(str, setup.get(key) or {})) - set(known[kind]))
+        if unknown:
+            raise ValueError(f"setup.{key}: unknown {kind} {unknown[0]!r}; known: {known[kind]}")
 
 
 def setup_objective(data, objective) -> dict:
