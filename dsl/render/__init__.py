@@ -296,6 +296,15 @@ def let_names(block: n.Block) -> dict[str, str]:
     return names
 
 
+def _per(scope: str, zh: bool) -> str:
+    """A scope said as what a limit repeats with: "once per turn" ("每回合限一次"), not "once
+    this turn" ("本回合限一次"), which reads as a limit of this turn only; a scope already
+    said so ("per long rest", "每次长休") is kept."""
+    if zh:
+        return "每" + scope[1:] if scope.startswith("本") else scope
+    return "per " + scope[len("this "):] if scope.startswith("this ") else scope
+
+
 def _is_expr(node) -> bool:
     return isinstance(node, (n.Num, n.Bool, n.Name, n.Func, n.Count, n.Any_, n.BinOp, n.Not,
                              n.Neg))
@@ -390,11 +399,21 @@ class _Renderer:
         for param in keyword.params:
             if param.name in self.env:
                 continue
+            used = set(self.env.values())
             if param.type == "int":
-                used = set(self.env.values())
                 self.env[param.name] = next((c for c in _PARAM_LETTERS if c not in used), "N")
-            else:
+            elif self.names_type(param.type):
                 self.env[param.name] = self.type_word(param.type)
+            else:   # a type with no words of its own ("passage_letter"): a letter, as the
+                # rulebook names it ("秘密通道效果X", L856), not "passage letter" / "指定對象"
+                self.env[param.name] = next((c for c in _COUNT_LETTERS if c not in used), "X")
+
+    def names_type(self, type_: str) -> bool:
+        """Whether `type_word` has words for the type, not only its identifier."""
+        base = type_.split(":", 1)[-1]
+        spec = getattr(self.vocab, "kinds", {}).get(base)
+        return (isinstance(spec, dict) and bool(spec.get(self.lang))) or base in _TYPE_WORDS \
+            or _term_type_text(self.vocab, base) is not None
 
     def type_word(self, type_: str) -> str:
         base = type_.split(":", 1)[-1]
@@ -505,7 +524,7 @@ class _Renderer:
             # a clause, not a label: "this turn, whenever you defeat a monster, ..."
             return f"{scope}內，{body}" if zh else f"{scope}, {body}"
         if isinstance(s, n.Once):
-            scope = self.name_text(s.scope, prefer="scope")
+            scope = _per(self.name_text(s.scope, prefer="scope"), zh)
             body = self.body(s.body)
             return f"{scope}限一次：{body}" if zh else f"once {scope}: {body}"
         if isinstance(s, n.Repeat):
@@ -699,7 +718,11 @@ class _Renderer:
             kind = self.kind_text(sel.kind)
             return f"每位{kind}各自{body}" if self.zh else f"each {kind}: {body}"
         text = self.selector(sel, "each")
-        return f"對{text}：{body}" if self.zh else f"for {text}: {body}"
+        if self.zh:
+            return f"對{text}：{body}"
+        # a clause, as a person says it: "for each monster within range 1, deal 1 damage"; a
+        # body of several clauses keeps the colon that says they are all done for each
+        return f"for {text}{': ' if '; ' in body else ', '}{body}"
 
     def letter(self, name: str) -> str:
         used = set(self.env.values()) | set(self.letters)
