@@ -1,0 +1,84 @@
+"""What the sixth sheets round found (2026-11-28, outside tester): a secret passage printed as
+"Secret passage letter A" with its meaning "... with a secret passage of passage letter" (a
+type's name where the label says X), a Chinese loot card saying "for each" where the effect
+gives 1 more once, "action phase, Once per long rest" with a capital in the middle of a list,
+and "for each monster within range 1: deal 1 damage" read as a label. Each is checked on the
+shipped sheets, in both languages where both had it."""
+from __future__ import annotations
+
+import pytest
+
+from tests.compiler.test_sheets_blind import _game, _text
+
+
+@pytest.fixture(scope="module")
+def dgn():
+    return _game("dungeontology")
+
+
+@pytest.fixture(scope="module")
+def dm():
+    return _game("dm_crawl_decks")
+
+
+@pytest.fixture(scope="module")
+def drg():
+    return _game("deep_rock_galactic")
+
+
+@pytest.mark.parametrize("lang,said,not_said", [
+    ("en", "Secret passage A.", "passage letter A"),
+    ("zh", "秘密通道A。", "通道字母A")])
+def test_a_region_says_its_secret_passage_as_printed(dgn, lang, said, not_said):
+    """Rulebook L856: the token adds "秘密通道效果X"; the regions print the letter alone."""
+    text = _text(dgn, "regions", lang)
+    assert said in text and not_said not in text
+
+
+@pytest.mark.parametrize("lang,label,meaning", [
+    ("en", "Secret passage X", "another revealed region with secret passage X."),
+    ("zh", "秘密通道X", "另一个有秘密通道X的已揭示地域。")])
+def test_secret_passage_meaning_uses_the_label_s_letter(dgn, lang, label, meaning):
+    """The keyword table read "Secret passage X | ... with a secret passage of passage letter":
+    the meaning names the letter by the label's stand-in (L832: a passage of the same letter)."""
+    text = _text(dgn, "regions", lang)
+    line = next(line for line in text.splitlines() if line.startswith(label))
+    assert meaning in text
+    assert "passage letter" not in text and "通道字母" not in text, line
+
+
+def test_chinese_loot_card_gives_one_more_once(dm):
+    """Rulebook L244: each card of a kind played together after the first gives 1 more; the
+    effect is `gain 1; if loot_before(r) > 0: gain 1`, as the English says. The Chinese read
+    "本次清理中每已有同种战利品牌，再获得1个" (1 more for each one before)."""
+    zh, en = _text(dm, "cards", "zh"), _text(dm, "cards", "en")
+    assert "and 1 more if an ammo loot card was already resolved in this clean-up" in en
+    assert "获得1个弹药；若本次清理中已结算过弹药战利品牌，再获得1个弹药" in zh
+    assert "每已有" not in zh
+
+
+def test_once_per_rest_is_not_capitalised_inside_the_window_list(dm):
+    text = _text(dm, "cards", "en")
+    assert "action phase, once per long rest" in text
+    assert ", Once per" not in text
+
+
+@pytest.mark.parametrize("game,sheet,said", [
+    ("drg", "weapons", "For each monster within range 1, deal 1 damage, ignoring resistances."),
+    ("dm", "cards", "Continuous: for each main-deck card in the battlefield on the enemy side, "
+                    "add 1 to its points.")])
+def test_for_each_reads_as_a_clause(request, game, sheet, said):
+    """"For each monster within range 1: deal 1 damage" read as a label, not a sentence."""
+    text = _text(request.getfixturevalue(game), sheet, "en")
+    assert said in text
+    assert "for each monster within range 1:" not in text.lower()
+
+
+@pytest.mark.parametrize("lang,said,not_said", [
+    ("en", "When a scholar enters this region, once per turn: if the boss is in the dungeon",
+     "once this turn"),
+    ("zh", "每回合限一次：", "本回合限一次")])
+def test_a_limit_says_once_per_turn(dgn, lang, said, not_said):
+    """`once per turn:` read "once this turn: ..." ("本回合限一次"), a limit of this turn only."""
+    text = _text(dgn, "regions", lang)
+    assert said in text and not_said not in text
