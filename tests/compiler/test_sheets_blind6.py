@@ -82,3 +82,18 @@ def test_a_limit_says_once_per_turn(dgn, lang, said, not_said):
     """`once per turn:` read "once this turn: ..." ("本回合限一次"), a limit of this turn only."""
     text = _text(dgn, "regions", lang)
     assert said in text and not_said not in text
+
+
+@pytest.fixture(scope="module")
+def clank():
+    return _game("clank_catacombs")
+
+
+@pytest.mark.parametrize("lang,said", [("en", "Passive: Counts as a golden monkey idol."),
+                                       ("zh", "持续效果：视为黄金猴像。")])
+def test_monkey_robot_says_it_counts_as_an_idol(clank, lang, said):
+    """Rulebook L790-792: the robot counts as a golden monkey idol (3 points, not 5); its row
+    said only "—", the one thing a player needs from it."""
+    text = _text(clank, "tokens", lang)
+    row = text[text.index("Golden Monkey Robot" if lang == "en" else "金猴机器人"):][:200]
+    assert said in row.replace("\n", "").replace("  ", ""), row
