@@ -97,3 +97,16 @@ def test_monkey_robot_says_it_counts_as_an_idol(clank, lang, said):
     text = _text(clank, "tokens", lang)
     row = text[text.index("Golden Monkey Robot" if lang == "en" else "金猴机器人"):][:200]
     assert said in row.replace("\n", "").replace("  ", ""), row
+
+
+@pytest.mark.parametrize("lang,said,not_said", [
+    ("en", "The dwarf becomes Knocked Over. The dwarf takes 1 damage.", "It becomes"),
+    ("zh", "使该矮人倒地；受到1点伤害。", "使其")])
+def test_monster_bang_says_the_dwarf(drg, lang, said, not_said):
+    """The "!" column read "It becomes Knocked Over. Take 1 damage." on the Oppressor's row:
+    "it" read as the monster; the effect acts on the dwarf attacked (guide L1051-1059: 投掷结果!
+    会对目标造成虫网捆绑效果, the target being the dwarf)."""
+    text = _text(drg, "monsters", lang)
+    assert said in text and not_said not in text
+    if lang == "en":
+        assert "If the Hazard level is 5, the dwarf takes 1 damage." in text
