@@ -110,3 +110,10 @@ def test_monster_bang_says_the_dwarf(drg, lang, said, not_said):
     assert said in text and not_said not in text
     if lang == "en":
         assert "If the Hazard level is 5, the dwarf takes 1 damage." in text
+
+
+def test_cave_majority_categories_are_an_english_list():
+    """"Majority bonus: traverse, water, photo, squeeze are scored separately": a list with no
+    "and"."""
+    text = _text(_game("the_cave"), "rules", "en")
+    assert "Majority bonus: traverse, water, photo and squeeze are scored separately" in text
