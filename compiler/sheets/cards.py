@@ -88,6 +88,7 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         if site is None or not data.get(field):
             continue
         text = texts.passive(site) if field == "passive" else texts.site(site)
+        text = details.get("said", {}).get(field, lambda t: t)(text)    # as the game says it
         rules.append({"label": details.get("labels", {}).get(field) or _text(label, lang),
                       "text": text})
     rules += details.get("rules", [])
@@ -102,7 +103,8 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
 
 def _details(game: Game, entity: Entity, lang: str) -> dict:
     """What the game's sheet module adds to a card beyond its spec's fields (`card_details`:
-    more stats, more rules, an effect's label by the entity), e.g. a DRG monster's
+    more stats, more rules, an effect's label by the entity, `said`: how a field's rendered
+    text is said on this card), e.g. a DRG monster's
     resistances and the traits its flags give."""
     module = SHEETS.module(game.id)
     hook = getattr(module, "card_details", None)

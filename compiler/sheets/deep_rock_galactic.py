@@ -61,7 +61,8 @@ def card_details(game: Game, entity: Entity, lang: str) -> dict:
     traits = _traits(game, d, lang, lab)
     return {"stats": [f"{lab['resist']} {res}"] if res != "—" else [],
             "rules": [{"label": lab["traits"], "text": _clauses(traits, lang)}] if traits else [],
-            "labels": {"special": lab[_special_when(d)][:1].upper() + lab[_special_when(d)][1:]}}
+            "labels": {"special": lab[_special_when(d)][:1].upper() + lab[_special_when(d)][1:]},
+            "said": {"bang": lambda text: _on_the_dwarf(text, lang)}}
 
 
 def _special_when(d: dict) -> str:

@@ -117,3 +117,15 @@ def test_cave_majority_categories_are_an_english_list():
     "and"."""
     text = _text(_game("the_cave"), "rules", "en")
     assert "Majority bonus: traverse, water, photo and squeeze are scored separately" in text
+
+
+@pytest.mark.parametrize("lang,said,not_said", [
+    ("en", "The dwarf becomes Knocked Over. The dwarf takes 1 damage.", "It becomes"),
+    ("zh", "使该矮人倒地；受到1点伤害。", "使其")])
+def test_monster_card_bang_says_the_dwarf(drg, lang, said, not_said):
+    """The print-and-play Oppressor card said it as the board did: "“!” on the dwarf
+    attacked: It becomes Knocked Over. Take 1 damage."."""
+    from tomecraft.compiler.sheets import Footnotes, cards
+    laid = [c for page in cards.pages(drg, lang, Footnotes()) for c in page["cards"]]
+    bangs = [r["text"] for c in laid for r in c["rules"] if "!" in r["label"]]
+    assert said in bangs and not any(not_said in t for t in bangs)
