@@ -129,3 +129,13 @@ def test_monster_card_bang_says_the_dwarf(drg, lang, said, not_said):
     laid = [c for page in cards.pages(drg, lang, Footnotes()) for c in page["cards"]]
     bangs = [r["text"] for c in laid for r in c["rules"] if "!" in r["label"]]
     assert said in bangs and not any(not_said in t for t in bangs)
+
+
+@pytest.mark.parametrize("lang,said", [
+    ("zh", "若本次清理中已结算过同种战利品牌，再多获得1个（n张同种共得2n−1个）。"),
+    ("en", "already resolved in this clean-up (n cards of one resource give 2n−1).")])
+def test_loot_clean_up_keyword_gives_one_more_once(dm, lang, said):
+    """The keyword sheet's Chinese said "本次清理中每已结算过一张同种战利品牌，再多获得1个" (1 more
+    per card before: 1+2+3 for three), where L244 and the rules sheet give 2n−1 (1+2+2)."""
+    text = _text(dm, "keywords", lang)
+    assert said in text and "每已结算过" not in text
