@@ -139,3 +139,18 @@ def test_loot_clean_up_keyword_gives_one_more_once(dm, lang, said):
     per card before: 1+2+3 for three), where L244 and the rules sheet give 2n−1 (1+2+2)."""
     text = _text(dm, "keywords", lang)
     assert said in text and "每已结算过" not in text
+
+
+@pytest.mark.parametrize("game_id", ["the_cave", "clank_catacombs", "dm_crawl_decks",
+                                     "deep_rock_galactic", "dungeontology"])
+def test_chinese_sheets_have_no_half_width_colons_or_semicolons(game_id):
+    """Dungeontology's stealth rule printed "（危险N:N名）": the colon between two letters was
+    left half-width (the sheets make punctuation next to a Chinese character full-width)."""
+    import re
+    from tomecraft.compiler import sheets
+    game = _game(game_id)
+    for sheet in sheets.SHEETS[game_id]:
+        text = _text(game, sheet.name, "zh")
+        found = [text[max(0, m.start() - 12):m.end() + 12]
+                 for m in re.finditer(r"(?<!\d)[:;?](?!\d)", text)]
+        assert not found, (sheet.name, found[:5])
