@@ -154,3 +154,14 @@ def test_chinese_sheets_have_no_half_width_colons_or_semicolons(game_id):
         found = [text[max(0, m.start() - 12):m.end() + 12]
                  for m in re.finditer(r"(?<!\d)[:;?](?!\d)", text)]
         assert not found, (sheet.name, found[:5])
+
+
+@pytest.mark.parametrize("lang,said,not_said", [
+    ("en", "After you generate a stealth value, Prophecy N (reveal the top N scheme cards and "
+           "choose 1) and add the bonus value", "Prophecy N: reveal"),
+    ("zh", "你生成隐匿值后，预言N（展示牌堆顶N张计谋卡并选择1张），你的隐匿值+", "预言N：")])
+def test_prophecy_in_mid_sentence_is_not_a_label(dgn, lang, said, not_said):
+    """Lucky N read "After you generate a stealth value, Prophecy N: reveal the top N scheme
+    cards and choose 1 and add the bonus value ...": a label's colon inside a sentence."""
+    text = _text(dgn, "regions", lang)
+    assert said in text and not_said not in text
