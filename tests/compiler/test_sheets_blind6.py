@@ -165,3 +165,51 @@ def test_prophecy_in_mid_sentence_is_not_a_label(dgn, lang, said, not_said):
     cards and choose 1 and add the bonus value ...": a label's colon inside a sentence."""
     text = _text(dgn, "regions", lang)
     assert said in text and not_said not in text
+
+
+_HOURGLASS = """
+relics:
+  - id: hourglass
+    name: {zh: 沙漏, en: Hourglass}
+    source: approximation
+    note: "A pack's relic that turns sideways."
+    window: action
+    use: "turn_sideways -> heal 1"
+"""
+
+
+def test_a_pack_relic_that_turns_sideways_says_once_per_long_rest(tmp_path):
+    """A pack cannot set `once_per_rest` (TC-C002: its `use` says how often it works), and its
+    row read "action phase" alone while the keyword sheet listed it as once per long rest."""
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    pack = tmp_path / "hourglass_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: hourglass_pack\ngame: dm_crawl_decks\nversion: '1'\n"
+                                    "name: {zh: 沙漏包, en: Hourglass pack}\nrequires: []\n")
+    (pack / "relics.yaml").write_text(_HOURGLASS)
+    from tests.compiler.test_sheets_blind import REPO
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(REPO / "content" / "dm_crawl_decks", [pack], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    en = " ".join(_text(game, "cards", "en").split())
+    row = en[en.index("Hourglass"):en.index("Turn this card sideways to recover 1 lost HP")]
+    assert "action phase, once per long rest" in row, row
+    zh = "".join(_text(game, "cards", "zh").split())
+    assert "行动阶段、每次长休限1次" in zh[zh.index("沙漏"):zh.index("横置此牌以回复1点已损失血量")]
+
+
+def test_a_relic_that_pays_a_resource_needs_its_label(tmp_path):
+    """A pack's relic paying gold with no `label` checked clean and printed "free" beside
+    "Spend 3 gold ..." (L39: a relic with no label is a free-use relic)."""
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    from tests.compiler.test_sheets_blind import REPO
+    pack = tmp_path / "purse_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: purse_pack\ngame: dm_crawl_decks\nversion: '1'\n"
+                                    "name: {zh: 钱袋包, en: Purse pack}\nrequires: []\n")
+    (pack / "relics.yaml").write_text(_HOURGLASS.replace("hourglass", "purse").replace(
+        "turn_sideways -> heal 1", "pay gold 3 -> heal 1"))
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "dm_crawl_decks", [pack], reporter)
+    found = [d for d in reporter.diagnostics if "resource-cost relic" in d.message]
+    assert found and found[0].hint == "add `label: gold`", dg.format_text(reporter)
