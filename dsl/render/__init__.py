@@ -154,7 +154,6 @@ def render(node, vocab, lang: str, bound: dict[str, str] | None = None,
         text = r.finish(r.expr(node), sentence=False)
     else:
         text = r.sentences(n.Block((node,)))
-    text = _said_once(text)
     if lang == "en":
         text = _fix_articles(text)
     if lang == "zh" and getattr(vocab, "script", "hant") == "hans":
@@ -169,6 +168,13 @@ def render(node, vocab, lang: str, bound: dict[str, str] | None = None,
 _EN_CLAUSE_STARTS = frozenset(("when", "whenever", "after", "before", "at", "in", "on", "during",
                                "as", "once", "each", "while", "if"))
 _ZH_CLAUSE_ENDS = ("時", "时", "後", "后", "前", "階段", "阶段")
+
+# Statements that start a new trigger (and `_Triggers`, several alike): a remark said before
+# is said again after them.
+_TRIGGERS = (n.On, n.When, n.During)
+
+# Statements without a body of their own: a list of them is one clause ("X, Y and Z").
+_SIMPLE = (n.Call, n.Assign, n.Let, n.Require)
 
 # What an effect registers that lasts (a trigger, a watch, a continuous effect).
 _LASTING = (n.On, n.When, n.Continuous)
@@ -430,17 +436,33 @@ class _Renderer:
     # --- blocks ---------------------------------------------------------------------------
 
     def sentences(self, block: n.Block) -> str:
-        """A top-level block: one sentence per statement."""
+        """A top-level block: one sentence per statement. A bracketed remark is said once in
+        a run of statements, and again after each new trigger (`_said_once`)."""
         stmts = self.said_once(block.stmts)
-        clauses = [c for c in (self.stmt(s) for s in stmts) if c]
-        if self.zh:
-            return self.finish("；".join(clauses), sentence=True)
-        # "Only if C: the rest." A condition and what it allows are one sentence.
-        if len(stmts) == len(clauses) and len(stmts) > 1 and isinstance(stmts[0], n.Require) \
-                and clauses[0].startswith("only if "):
+        said = [(s, c) for s, c in ((s, self.stmt(s)) for s in stmts) if c]
+        clauses = [c for _, c in said]
+        if not self.zh and len(stmts) == len(clauses) and len(stmts) > 1 \
+                and isinstance(stmts[0], n.Require) and clauses[0].startswith("only if "):
+            # "Only if C: the rest." A condition and what it allows are one sentence.
             rest = self.join(clauses[1:], stmts[1:])
-            return self.finish(f"{clauses[0]}: {rest}", sentence=True)
-        return " ".join(self.finish(c, sentence=True) for c in clauses)
+            return _said_once(self.finish(f"{clauses[0]}: {rest}", sentence=True))
+        pieces = []
+        for i, (stmt, clause) in enumerate(said):
+            if not self.zh or i == len(said) - 1 or not isinstance(stmt, _SIMPLE):
+                # Chinese too: one sentence per statement that has a body of its own
+                # ("每回合限一次：X。Y。"); joined by "；", what follows read as part of its
+                # body ("若C，抽1张牌；重复3次：…" said `if C { draw 1 }; repeat 3 {...}` and
+                # `if C: draw 1; repeat 3: ...` alike). Simple statements stay a list ("X；Y。").
+                pieces.append((stmt, self.finish(clause, sentence=True)))
+            else:
+                pieces.append((stmt, clause + "；"))
+        groups: list[list[str]] = []
+        for stmt, piece in pieces:
+            if not groups or isinstance(stmt, (*_TRIGGERS, _Triggers)):
+                groups.append([])
+            groups[-1].append(piece)
+        sep = "" if self.zh else " "
+        return sep.join(_said_once(sep.join(g)) for g in groups)
 
     def finish(self, text: str, sentence: bool) -> str:
         if self.zh:
@@ -462,7 +484,7 @@ class _Renderer:
     def join(self, clauses: list[str], stmts) -> str:
         if len(clauses) == 1:
             return clauses[0]
-        compound = any(not isinstance(s, (n.Call, n.Assign, n.Let, n.Require)) for s in stmts)
+        compound = any(not isinstance(s, _SIMPLE) for s in stmts)
         if self.zh:
             return ("；" if compound else "，").join(clauses)
         if compound:

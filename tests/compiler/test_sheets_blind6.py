@@ -213,3 +213,34 @@ def test_a_relic_that_pays_a_resource_needs_its_label(tmp_path):
     pipeline.compile_game(REPO / "content" / "dm_crawl_decks", [pack], reporter)
     found = [d for d in reporter.diagnostics if "resource-cost relic" in d.message]
     assert found and found[0].hint == "add `label: gold`", dg.format_text(reporter)
+
+
+def test_chinese_says_where_a_body_ends(clank):
+    """Chinese joined every statement with "；", so what followed a statement with a body read
+    as part of it: `if C { draw 1 }; repeat 3 { clank -1 }` and `if C: draw 1; repeat 3: clank
+    -1` (the repeat inside the if) both printed "若你至少持有2个宝藏，抽1张牌；重复3次：-1咔嚓！", and
+    "每回合限一次：获得1治疗；获得1金币" limited the gold too. English ends each statement with a
+    full stop; so does Chinese now, after a statement with a body of its own."""
+    from tomecraft.dsl.parser import parse
+    from tomecraft.dsl.render import render
+
+    def zh(effect):
+        return render(parse(effect), clank.vocab, "zh")
+    apart = zh("if treasures_held() >= 2 { draw 1 }; repeat 3 { clank -1 }")
+    inside = zh("if treasures_held() >= 2: draw 1; repeat 3: clank -1")
+    assert apart == "若你至少持有2个宝藏，抽1张牌。重复3次：-1咔嚓！"
+    assert inside == "若你至少持有2个宝藏，抽1张牌；重复3次：-1咔嚓！"
+    assert zh("once per turn { heal 1 }; gain gold 1") == "每回合限一次：获得1治疗。获得1金币。"
+    assert zh("gain skill 1; gain gold 1") == "获得1技能点；获得1金币。"
+
+
+@pytest.mark.parametrize("lang,remark", [("en", "(no student may be sacrificed to avoid it)"),
+                                         ("zh", "（不能牺牲学生来避免）")])
+def test_each_trigger_says_its_remark(dgn, lang, remark):
+    """Divine Intervention's second trigger lost "no student may be sacrificed" and Prophecy's
+    meaning: a remark was said again only after a colon, which Prophecy's meaning happened to
+    give in English. A remark is said again after each new trigger."""
+    text = _text(dgn, "cards", lang)
+    line = next(line for line in text.splitlines() if remark in line
+                and ("Divine Intervention" in line or "神圣干预" in line))
+    assert line.count(remark) == 2, line
