@@ -352,9 +352,9 @@ _DEV_PREFIX = re.compile(
     r"^\s*(?:(?:[A-Z]{1,3}-?\d+[a-z]?(?:/[A-Z]{1,3}-?\d+[a-z]?)*|EX-[\w-]+|T-\d+|#\d+|"
     r"[Gg]aps? [\d/, ]+|Starter set)"
     r"(?:\s*\([^)]*\))?(?:\s+reading\s+\w+)?\s*(?:,\s*)?)+:\s*")
-_DEV_PAREN = re.compile(r"\s*\((?:[^()]*?(?:\bL\d|\.py\b|\brule\b|\bGap\b|\b[A-Z]{1,3}-\d|"
+_DEV_PAREN = re.compile(r"\s*\((?:[^()]*?(?:\bL\d|\.py\b|\.ya?ml\b|\brule\b|\bGap\b|\b[A-Z]{1,3}-\d|"
                         r"\b[a-z]+_[a-z0-9_]+\b|\binventory\b|§)[^()]*)\)")
-_DEV_TOKEN = re.compile(r"\bL\d+|\.py\b|\b[Gg]aps? \d|\b[A-Z]{1,3}-\d+|\b[a-z0-9]+_[a-z0-9_]+\b|`|§|"
+_DEV_TOKEN = re.compile(r"\bL\d+|\.py\b|\.ya?ml\b|\b[Gg]aps? \d|\b[A-Z]{1,3}-\d+|\b[a-z0-9]+_[a-z0-9_]+\b|`|§|"
                         r"\binventory\b|\bengine\b|\bscenario|\btest\b|\bseat \d")
 
 

@@ -244,3 +244,12 @@ def test_each_trigger_says_its_remark(dgn, lang, remark):
     line = next(line for line in text.splitlines() if remark in line
                 and ("Divine Intervention" in line or "神圣干预" in line))
     assert line.count(remark) == 2, line
+
+
+def test_player_notes_leave_out_file_names(dgn):
+    """The rules sheet's note on Ambush ended "(the keyword snippet in game.yaml)": a file of
+    the project, in a player's note, as a `.py` path already was not."""
+    from tomecraft.compiler.sheets import player_note
+    assert ".yaml" not in _text(dgn, "rules", "en")
+    assert player_note("Takes the token (see cards.yaml). Then ends.") == "Takes the token. Then ends."
+    assert player_note("Said in tiles.yml only.") == ""
