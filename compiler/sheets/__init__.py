@@ -210,7 +210,7 @@ class Footnotes:
         if entity.kind == "rule" and self.game is not None:
             value = value_words(self.game, entity, lang)
             group = key   # a rule is its own item: its value differs from every other's
-            named = bool(value) and value.casefold() in name_of(entity, lang).casefold()
+            named = bool(value) and _names_value(name_of(entity, lang), value)
             if value:     # the words say the choice; the note would only say it again
                 lines = ([] if named else [fill(lab["rule_value"], {"value": value})]) + \
                     ([] if _has_rule_words(self.game, entity, lang) else lines)
@@ -240,6 +240,21 @@ class Footnotes:
                                   most=len(note["names"]) if group in ("(silent)", "(rules)") else 4)
         self._index[key] = number
         return number
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                 "ten", "eleven", "twelve")
+
+
+def _names_value(name: str, value: str) -> bool:
+    """Whether a rule's name already says its value: "No legal action: skip to the end phase";
+    a number in words too ("Eight slots per column" is 8: its note read "Eight slots per
+    column: 8. 9 values are printed per column")."""
+    name, value = name.casefold(), value.casefold()
+    if value in name:
+        return True
+    words = _NUMBER_WORDS[int(value)] if value.isdigit() and int(value) < len(_NUMBER_WORDS) else ""
+    return bool(words) and re.search(rf"\b{words}\b", name) is not None
 
 
 def sheet_rules(game: Game, notes: Footnotes) -> list[Entity]:

@@ -253,3 +253,14 @@ def test_player_notes_leave_out_file_names(dgn):
     assert ".yaml" not in _text(dgn, "rules", "en")
     assert player_note("Takes the token (see cards.yaml). Then ends.") == "Takes the token. Then ends."
     assert player_note("Said in tiles.yml only.") == ""
+
+
+@pytest.mark.parametrize("game_id,sheet,said,not_said", [
+    ("dungeontology", "rules", "Eight slots per column: 9 values are printed per column",
+     "Eight slots per column: 8."),
+    ("the_cave", "rules", "One exploration token per tile: The text speaks",
+     "One exploration token per tile: 1.")])
+def test_a_rule_named_by_its_number_does_not_say_it_again(game_id, sheet, said, not_said):
+    """"Eight slots per column: 8. 9 values are printed per column" read as one number run."""
+    text = _text(_game(game_id), sheet, "en")
+    assert said in text and not_said not in text
