@@ -775,6 +775,22 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True)
 
 
+def pack_name(game: Game, pack_id: str, lang: str) -> str:
+    """A pack's name in `lang` (its pack.yaml's `name`, else its id); "" for the base game."""
+    for pack in game.packs[1:]:     # the first is the base game itself
+        if pack.id == pack_id:
+            name = (pack.manifest or {}).get("name")
+            return str(name.get(lang) or pack.id) if isinstance(name, dict) else pack.id
+    return ""
+
+
+def with_packs(game: Game, lang: str, lab: dict) -> str:
+    """"With Catacomb Party! (5-6 players)" under a sheet's title: a sheet printed with packs
+    said only the game's name, so a player could not tell it from the base game's."""
+    names = [pack_name(game, pack.id, lang) for pack in game.packs[1:]]
+    return fill(lab["with_packs"], {"packs": lab["enum_sep"].join(names)}) if names else ""
+
+
 def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") -> str:
     """One sheet as HTML. The player edition (default) holds rules and references, with a
     short numbered list of what is approximate; `designer` adds the sources table and the
@@ -787,6 +803,7 @@ def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") ->
     context.update({
         "lang": lang, "html_lang": html_lang(lang, game), "game_name": game_name,
         "title": fill(lab[sheet.title], {"game": game_name}), "lab": lab,
+        "with_packs": with_packs(game, lang, lab),
         "designer": designer, "edition": edition,
         "footnotes": notes.notes,
         "sources": sources_table(game, lang, lab, notes) if designer else None,

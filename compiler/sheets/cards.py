@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (FORMATS, LANGS, SHEETS, Footnotes, Texts, _game_file, after_use_text,
-                             environment, html_lang, labels, name_of, site_at, walk_strings,
+                             environment, html_lang, labels, name_of, pack_name, site_at, walk_strings,
                              write_formats, zh_punctuation)
 
 SIZES = {"poker": (63, 88), "mini": (41, 63), "chit": (40, 40)}   # width, height in mm
@@ -98,7 +98,8 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
     if type_line.casefold() == name.casefold():   # "Mastery token / Mastery token": said once
         type_line = ""
     return {"name": name, "type": type_line, "stats": stats, "rules": rules,
-            "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang)}
+            "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang),
+            "pack": pack_name(game, entity.pack, lang)}     # a pack's card says whose it is
 
 
 def _details(game: Game, entity: Entity, lang: str) -> dict:

@@ -264,3 +264,35 @@ def test_a_rule_named_by_its_number_does_not_say_it_again(game_id, sheet, said, 
     """"Eight slots per column: 8. 9 values are printed per column" read as one number run."""
     text = _text(_game(game_id), sheet, "en")
     assert said in text and not_said not in text
+
+
+@pytest.mark.parametrize("game_id,pack,sheet,lang,said", [
+    ("clank_catacombs", "tomb_party", "cards", "en", "With Catacomb Party! (5-6 players)"),
+    ("clank_catacombs", "tomb_party", "rules", "zh", "含扩充：墓穴派对！"),
+    ("deep_rock_galactic", "goo_from_above", "monsters", "en", "With ")])
+def test_a_sheet_printed_with_packs_says_so(game_id, pack, sheet, lang, said):
+    """A sheet printed with a pack said only "Clank! Catacombs: card list": a player could not
+    tell it from the base game's. Its header names the packs; the base game's names none."""
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    from tests.compiler.test_sheets_blind import REPO
+    reporter = dg.Reporter()
+    root = REPO / "content" / game_id
+    game = pipeline.compile_game(root, [root / "packs" / pack], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    head = _text(game, sheet, lang)[:400]
+    assert said in head, head
+    assert "With " not in _text(_game(game_id), sheet, "en")[:400]
+
+
+def test_a_pack_s_print_and_play_card_names_its_pack():
+    """Each card's foot said only the game's name, a pack's cards as the base game's."""
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    from tomecraft.compiler.sheets import Footnotes, cards
+    from tests.compiler.test_sheets_blind import REPO
+    root = REPO / "content" / "deep_rock_galactic"
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(root, [root / "packs" / "goo_from_above"], reporter)
+    laid = [c for page in cards.pages(game, "en", Footnotes()) for c in page["cards"]]
+    packs = {c["name"]: c["pack"] for c in laid}
+    assert packs["Goo Bomber"] == game.packs[1].manifest["name"]["en"]
+    assert packs["Grunt"] == ""
