@@ -192,13 +192,32 @@ def _per_copy(value) -> bool:
         all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
 
 
+# How much rules text (in Latin letters; a Chinese character counts 2) a poker card holds at
+# the cards' font, its art box shrunk away; a smaller card or a smaller font, in proportion.
+# A card with more takes a smaller font ("dense", "denser"): the text of a pack's card with
+# many effects overlapped its own lines and ran under the card's foot.
+_HOLDS = 800
+_POKER = (63, 88)
+_FONTS = (("", 1.0), ("dense", 6 / 7), ("denser", 5 / 7))   # of the card's usual font
+
+
+def fit(card: dict, size: tuple[int, int]) -> str:
+    """The font class a card's text fits at ("" when the usual font does), or "denser"."""
+    text = "".join(f"{r.get('label') or ''} {r.get('text') or ''} " for r in card.get("rules", ()))
+    length = len(text) + sum(1 for ch in text if "\u3400" <= ch <= "\u9fff")
+    # a small card (.small) has a smaller font too, 5.5 pt against 7
+    holds = _HOLDS * (size[0] * size[1]) / (_POKER[0] * _POKER[1]) * \
+        ((7 / 5.5) ** 2 if size[0] < 50 else 1)
+    return next((name for name, scale in _FONTS if length <= holds / scale ** 2), "denser")
+
+
 def _layout(cards: list[dict], size: tuple[int, int]) -> dict:
     """Positions (mm) of up to 9 cards centred on the page, and the crop marks of every cut."""
     width, height = size
     left = (PAGE[0] - GRID * width) / 2
     top = (PAGE[1] - GRID * height) / 2
-    placed = [{**card, "x": left + (i % GRID) * width, "y": top + (i // GRID) * height}
-              for i, card in enumerate(cards)]
+    placed = [{**card, "x": left + (i % GRID) * width, "y": top + (i // GRID) * height,
+               "fit": fit(card, size)} for i, card in enumerate(cards)]
     xs = [left + i * width for i in range(GRID + 1)]
     ys = [top + i * height for i in range(GRID + 1)]
     mark = 5.0                                         # mm of each crop mark, in the margin

@@ -296,3 +296,23 @@ def test_a_pack_s_print_and_play_card_names_its_pack():
     packs = {c["name"]: c["pack"] for c in laid}
     assert packs["Goo Bomber"] == game.packs[1].manifest["name"]["en"]
     assert packs["Grunt"] == ""
+
+
+def test_a_card_with_much_text_takes_a_smaller_font_and_its_lines_do_not_overlap():
+    """A pack's card with many effects printed its Play and Acquire paragraphs over each
+    other and under its foot: the card is a fixed-height flex column whose paragraphs shrank
+    below their lines. The text no longer shrinks (the art box gives way), and a card with more
+    text than its size holds at the usual font takes a smaller one."""
+    import re
+    from tomecraft.compiler.sheets import cards
+    short = {"rules": [{"label": "Play", "text": "Gain 1 skill."}]}
+    long = {"rules": [{"label": "Play", "text": "Gain 1 skill. " * 70}]}       # 980 letters
+    longer = {"rules": [{"label": "Play", "text": "Gain 1 skill. " * 120}]}
+    zh = {"rules": [{"label": "打出", "text": "获得1技能点；" * 80}]}         # 480 characters
+    poker, small = cards.SIZES["poker"], (44, 63)
+    assert [cards.fit(c, poker) for c in (short, long, longer, zh)] == ["", "dense", "denser", "dense"]
+    assert cards.fit(long, small) == "denser" and cards.fit(short, small) == ""
+    assert cards._layout([long], poker)["cards"][0]["fit"] == "dense"
+    page = cards.render_html(_game("clank_catacombs"), "en", max_pages=1)
+    assert re.search(r"\.card > \* \{ flex-shrink: 0;", page)
+    assert re.search(r"\.card \.art \{[^}]*flex-shrink: 1", page)
