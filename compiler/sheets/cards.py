@@ -201,14 +201,26 @@ _POKER = (63, 88)
 _FONTS = (("", 1.0), ("dense", 6 / 7), ("denser", 5 / 7))   # of the card's usual font
 
 
+def _length(card: dict) -> int:
+    text = "".join(f"{r.get('label') or ''} {r.get('text') or ''} " for r in card.get("rules", ()))
+    return len(text) + sum(1 for ch in text if "\u3400" <= ch <= "\u9fff")
+
+
+def _holds(size: tuple[int, int]) -> float:
+    # a small card (.small) has a smaller font too, 5.5 pt against 7
+    return _HOLDS * (size[0] * size[1]) / (_POKER[0] * _POKER[1]) * \
+        ((7 / 5.5) ** 2 if size[0] < 50 else 1)
+
+
 def fit(card: dict, size: tuple[int, int]) -> str:
     """The font class a card's text fits at ("" when the usual font does), or "denser"."""
-    text = "".join(f"{r.get('label') or ''} {r.get('text') or ''} " for r in card.get("rules", ()))
-    length = len(text) + sum(1 for ch in text if "\u3400" <= ch <= "\u9fff")
-    # a small card (.small) has a smaller font too, 5.5 pt against 7
-    holds = _HOLDS * (size[0] * size[1]) / (_POKER[0] * _POKER[1]) * \
-        ((7 / 5.5) ** 2 if size[0] < 50 else 1)
+    length, holds = _length(card), _holds(size)
     return next((name for name, scale in _FONTS if length <= holds / scale ** 2), "denser")
+
+
+def overfull(card: dict, size: tuple[int, int]) -> bool:
+    """Whether a card's text is longer than its size holds even at the smallest font."""
+    return _length(card) > _holds(size) / _FONTS[-1][1] ** 2
 
 
 def _layout(cards: list[dict], size: tuple[int, int]) -> dict:
@@ -271,9 +283,28 @@ def run_cli(args) -> int:
     langs = list(dict.fromkeys(args.lang or LANGS))
     formats = list(dict.fromkeys(args.format or FORMATS))
     render_game(game, langs, formats, Path(args.out), progress)
-    for note in capped_notes(game):
+    for note in capped_notes(game) + overfull_notes(game, langs):
         progress(note)
     return 0
+
+
+def overfull_notes(game: Game, langs) -> list[str]:
+    """'note: FILE:LINE: ...' for each entity whose card cannot hold its text even at the
+    smallest font: the end of it is cut off the printed card, which nothing said."""
+    notes = []
+    for lang in langs:
+        texts, said = Texts(game, lang), set()
+        for kind_spec in spec(game):
+            size = SIZES[kind_spec.get("size", "poker")]
+            for entity in game.of_kind(str(kind_spec["kind"])):
+                card = card_of(game, entity, kind_spec, lang, texts, Footnotes(game=game, lang=lang))
+                if overfull(card, size) and entity.id not in said:
+                    said.add(entity.id)
+                    line = entity.doc.mark(entity.path).line
+                    notes.append(f"note: {entity.display}:{line}: {entity.kind} {entity.id!r}: its "
+                                 f"{lang} text is longer than a {kind_spec.get('size', 'poker')} "
+                                 f"card holds; the end of it is cut off the printed card")
+    return notes
 
 
 def capped_notes(game: Game) -> list[str]:

@@ -316,3 +316,29 @@ def test_a_card_with_much_text_takes_a_smaller_font_and_its_lines_do_not_overlap
     page = cards.render_html(_game("clank_catacombs"), "en", max_pages=1)
     assert re.search(r"\.card > \* \{ flex-shrink: 0;", page)
     assert re.search(r"\.card \.art \{[^}]*flex-shrink: 1", page)
+
+
+def test_cards_says_which_card_is_cut_off(tmp_path, run_cli):
+    """A card whose text does not fit even at the smallest font lost its end on the printed
+    card with no word; `tomecraft cards` now says so, at the entity."""
+    pack = tmp_path / "wordy"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: wordy\ngame: clank_catacombs\nversion: '1'\nname: {zh: 长文, en: Wordy}\n"
+        "requires: []\nremove: [{kind: card, id: tunnel_runner}]\n", encoding="utf-8")
+    play = "; ".join(f"if in_room(market) {{ gain gold {n} }}" for n in range(1, 61))
+    (pack / "cards.yaml").write_text(f"""cards:
+  - id: endless_sage
+    name: {{zh: 无尽贤者, en: Endless Sage}}
+    source: approximation
+    note: "A test."
+    card_type: acquire
+    count: 4
+    cost: 3
+    play: "{play}"
+""", encoding="utf-8")
+    code, _, err = run_cli("cards", "--game", "clank_catacombs", "--pack", pack, "--lang", "en",
+                           "--format", "html", "--out", tmp_path / "out")
+    assert code == 0, err
+    assert "cards.yaml:2: card 'endless_sage': its en text is longer than a poker card holds" in err
+    assert "tunnel" not in err
