@@ -494,7 +494,10 @@ class _Renderer:
         # and place 3 flames" would read as part of the definition).
         defs = [m.group(1).replace(", where ", " and ") for m in map(_WHERE_DEF.search, clauses) if m]
         clauses = [_WHERE_DEF.sub("", c) for c in clauses]
-        joined = ", ".join(clauses[:-1]) + " and " + clauses[-1]
+        # a clause with its own comma takes one before the "and" too: "deal 1 damage, ignoring
+        # resistances, and it becomes Stunned" (without it the "and" joined "resistances")
+        serial = "," if any(", " in c for c in clauses[:-1]) else ""
+        joined = ", ".join(clauses[:-1]) + serial + " and " + clauses[-1]
         return joined + (", where " + " and ".join(defs) if defs else "")
 
     def said_once(self, stmts) -> list:

@@ -342,3 +342,15 @@ def test_cards_says_which_card_is_cut_off(tmp_path, run_cli):
     assert code == 0, err
     assert "cards.yaml:2: card 'endless_sage': its en text is longer than a poker card holds" in err
     assert "tunnel" not in err
+
+
+def test_a_clause_with_its_own_comma_takes_one_before_and(drg):
+    """A pack's bomb read "deal 1 damage, ignoring resistances and it becomes Stunned": the
+    "and" read as joining "resistances"."""
+    from tomecraft.dsl.parser import parse
+    from tomecraft.dsl.render import render
+    text = render(parse("each monster where in_range(2): deal_ignoring_resistance 1; inflict stunned"),
+                  drg.vocab, "en")
+    assert text == ("For each monster within range 2, deal 1 damage, ignoring resistances, "
+                    "and it becomes Stunned."), text
+    assert render(parse("gain ammo 2; heal 2"), drg.vocab, "en") == "Gain 2 primary ammo. Heal 2."
