@@ -41,6 +41,12 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, relic, "use",
                    f"a resource-cost relic labelled {label!r} consumes {label} (L39)",
                    hint=f"start its use with `pay {label} N -> ...`")
+        paid = re.search(rf"\bpay ({'|'.join(RESOURCES)})\b", use or "")
+        if not label and paid:      # the sheets printed "free" beside "Spend 3 gold ..."
+            report(reporter, relic, "use",
+                   f"a relic whose use pays {paid.group(1)} is a resource-cost relic: its label "
+                   f"names the resource (L39: a relic with no label is a free-use relic)",
+                   hint=f"add `label: {paid.group(1)}`")
         _check_unlimited_use(relic, reporter)
         if relic.data.get("once_per_rest") and use and "turn_sideways" not in use:
             report(reporter, relic, "use", "a once-per-long-rest relic turns sideways when used (L234)",

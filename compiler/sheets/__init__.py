@@ -210,7 +210,7 @@ class Footnotes:
         if entity.kind == "rule" and self.game is not None:
             value = value_words(self.game, entity, lang)
             group = key   # a rule is its own item: its value differs from every other's
-            named = bool(value) and value.casefold() in name_of(entity, lang).casefold()
+            named = bool(value) and _names_value(name_of(entity, lang), value)
             if value:     # the words say the choice; the note would only say it again
                 lines = ([] if named else [fill(lab["rule_value"], {"value": value})]) + \
                     ([] if _has_rule_words(self.game, entity, lang) else lines)
@@ -240,6 +240,21 @@ class Footnotes:
                                   most=len(note["names"]) if group in ("(silent)", "(rules)") else 4)
         self._index[key] = number
         return number
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                 "ten", "eleven", "twelve")
+
+
+def _names_value(name: str, value: str) -> bool:
+    """Whether a rule's name already says its value: "No legal action: skip to the end phase";
+    a number in words too ("Eight slots per column" is 8: its note read "Eight slots per
+    column: 8. 9 values are printed per column")."""
+    name, value = name.casefold(), value.casefold()
+    if value in name:
+        return True
+    words = _NUMBER_WORDS[int(value)] if value.isdigit() and int(value) < len(_NUMBER_WORDS) else ""
+    return bool(words) and re.search(rf"\b{words}\b", name) is not None
 
 
 def sheet_rules(game: Game, notes: Footnotes) -> list[Entity]:
@@ -352,9 +367,9 @@ _DEV_PREFIX = re.compile(
     r"^\s*(?:(?:[A-Z]{1,3}-?\d+[a-z]?(?:/[A-Z]{1,3}-?\d+[a-z]?)*|EX-[\w-]+|T-\d+|#\d+|"
     r"[Gg]aps? [\d/, ]+|Starter set)"
     r"(?:\s*\([^)]*\))?(?:\s+reading\s+\w+)?\s*(?:,\s*)?)+:\s*")
-_DEV_PAREN = re.compile(r"\s*\((?:[^()]*?(?:\bL\d|\.py\b|\brule\b|\bGap\b|\b[A-Z]{1,3}-\d|"
+_DEV_PAREN = re.compile(r"\s*\((?:[^()]*?(?:\bL\d|\.py\b|\.ya?ml\b|\brule\b|\bGap\b|\b[A-Z]{1,3}-\d|"
                         r"\b[a-z]+_[a-z0-9_]+\b|\binventory\b|§)[^()]*)\)")
-_DEV_TOKEN = re.compile(r"\bL\d+|\.py\b|\b[Gg]aps? \d|\b[A-Z]{1,3}-\d+|\b[a-z0-9]+_[a-z0-9_]+\b|`|§|"
+_DEV_TOKEN = re.compile(r"\bL\d+|\.py\b|\.ya?ml\b|\b[Gg]aps? \d|\b[A-Z]{1,3}-\d+|\b[a-z0-9]+_[a-z0-9_]+\b|`|§|"
                         r"\binventory\b|\bengine\b|\bscenario|\btest\b|\bseat \d")
 
 
@@ -760,6 +775,22 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True)
 
 
+def pack_name(game: Game, pack_id: str, lang: str) -> str:
+    """A pack's name in `lang` (its pack.yaml's `name`, else its id); "" for the base game."""
+    for pack in game.packs[1:]:     # the first is the base game itself
+        if pack.id == pack_id:
+            name = (pack.manifest or {}).get("name")
+            return str(name.get(lang) or pack.id) if isinstance(name, dict) else pack.id
+    return ""
+
+
+def with_packs(game: Game, lang: str, lab: dict) -> str:
+    """"With Catacomb Party! (5-6 players)" under a sheet's title: a sheet printed with packs
+    said only the game's name, so a player could not tell it from the base game's."""
+    names = [pack_name(game, pack.id, lang) for pack in game.packs[1:]]
+    return fill(lab["with_packs"], {"packs": lab["enum_sep"].join(names)}) if names else ""
+
+
 def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") -> str:
     """One sheet as HTML. The player edition (default) holds rules and references, with a
     short numbered list of what is approximate; `designer` adds the sources table and the
@@ -772,6 +803,7 @@ def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") ->
     context.update({
         "lang": lang, "html_lang": html_lang(lang, game), "game_name": game_name,
         "title": fill(lab[sheet.title], {"game": game_name}), "lab": lab,
+        "with_packs": with_packs(game, lang, lab),
         "designer": designer, "edition": edition,
         "footnotes": notes.notes,
         "sources": sources_table(game, lang, lab, notes) if designer else None,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (FORMATS, LANGS, SHEETS, Footnotes, Texts, _game_file, after_use_text,
-                             environment, html_lang, labels, name_of, site_at, walk_strings,
+                             environment, html_lang, labels, name_of, pack_name, site_at, walk_strings,
                              write_formats, zh_punctuation)
 
 SIZES = {"poker": (63, 88), "mini": (41, 63), "chit": (40, 40)}   # width, height in mm
@@ -88,6 +88,7 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         if site is None or not data.get(field):
             continue
         text = texts.passive(site) if field == "passive" else texts.site(site)
+        text = details.get("said", {}).get(field, lambda t: t)(text)    # as the game says it
         rules.append({"label": details.get("labels", {}).get(field) or _text(label, lang),
                       "text": text})
     rules += details.get("rules", [])
@@ -97,12 +98,14 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
     if type_line.casefold() == name.casefold():   # "Mastery token / Mastery token": said once
         type_line = ""
     return {"name": name, "type": type_line, "stats": stats, "rules": rules,
-            "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang)}
+            "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang),
+            "pack": pack_name(game, entity.pack, lang)}     # a pack's card says whose it is
 
 
 def _details(game: Game, entity: Entity, lang: str) -> dict:
     """What the game's sheet module adds to a card beyond its spec's fields (`card_details`:
-    more stats, more rules, an effect's label by the entity), e.g. a DRG monster's
+    more stats, more rules, an effect's label by the entity, `said`: how a field's rendered
+    text is said on this card), e.g. a DRG monster's
     resistances and the traits its flags give."""
     module = SHEETS.module(game.id)
     hook = getattr(module, "card_details", None)
@@ -189,13 +192,44 @@ def _per_copy(value) -> bool:
         all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
 
 
+# How much rules text (in Latin letters; a Chinese character counts 2) a poker card holds at
+# the cards' font, its art box shrunk away; a smaller card or a smaller font, in proportion.
+# A card with more takes a smaller font ("dense", "denser"): the text of a pack's card with
+# many effects overlapped its own lines and ran under the card's foot.
+_HOLDS = 800
+_POKER = (63, 88)
+_FONTS = (("", 1.0), ("dense", 6 / 7), ("denser", 5 / 7))   # of the card's usual font
+
+
+def _length(card: dict) -> int:
+    text = "".join(f"{r.get('label') or ''} {r.get('text') or ''} " for r in card.get("rules", ()))
+    return len(text) + sum(1 for ch in text if "\u3400" <= ch <= "\u9fff")
+
+
+def _holds(size: tuple[int, int]) -> float:
+    # a small card (.small) has a smaller font too, 5.5 pt against 7
+    return _HOLDS * (size[0] * size[1]) / (_POKER[0] * _POKER[1]) * \
+        ((7 / 5.5) ** 2 if size[0] < 50 else 1)
+
+
+def fit(card: dict, size: tuple[int, int]) -> str:
+    """The font class a card's text fits at ("" when the usual font does), or "denser"."""
+    length, holds = _length(card), _holds(size)
+    return next((name for name, scale in _FONTS if length <= holds / scale ** 2), "denser")
+
+
+def overfull(card: dict, size: tuple[int, int]) -> bool:
+    """Whether a card's text is longer than its size holds even at the smallest font."""
+    return _length(card) > _holds(size) / _FONTS[-1][1] ** 2
+
+
 def _layout(cards: list[dict], size: tuple[int, int]) -> dict:
     """Positions (mm) of up to 9 cards centred on the page, and the crop marks of every cut."""
     width, height = size
     left = (PAGE[0] - GRID * width) / 2
     top = (PAGE[1] - GRID * height) / 2
-    placed = [{**card, "x": left + (i % GRID) * width, "y": top + (i // GRID) * height}
-              for i, card in enumerate(cards)]
+    placed = [{**card, "x": left + (i % GRID) * width, "y": top + (i // GRID) * height,
+               "fit": fit(card, size)} for i, card in enumerate(cards)]
     xs = [left + i * width for i in range(GRID + 1)]
     ys = [top + i * height for i in range(GRID + 1)]
     mark = 5.0                                         # mm of each crop mark, in the margin
@@ -249,9 +283,28 @@ def run_cli(args) -> int:
     langs = list(dict.fromkeys(args.lang or LANGS))
     formats = list(dict.fromkeys(args.format or FORMATS))
     render_game(game, langs, formats, Path(args.out), progress)
-    for note in capped_notes(game):
+    for note in capped_notes(game) + overfull_notes(game, langs):
         progress(note)
     return 0
+
+
+def overfull_notes(game: Game, langs) -> list[str]:
+    """'note: FILE:LINE: ...' for each entity whose card cannot hold its text even at the
+    smallest font: the end of it is cut off the printed card, which nothing said."""
+    notes = []
+    for lang in langs:
+        texts, said = Texts(game, lang), set()
+        for kind_spec in spec(game):
+            size = SIZES[kind_spec.get("size", "poker")]
+            for entity in game.of_kind(str(kind_spec["kind"])):
+                card = card_of(game, entity, kind_spec, lang, texts, Footnotes(game=game, lang=lang))
+                if overfull(card, size) and entity.id not in said:
+                    said.add(entity.id)
+                    line = entity.doc.mark(entity.path).line
+                    notes.append(f"note: {entity.display}:{line}: {entity.kind} {entity.id!r}: its "
+                                 f"{lang} text is longer than a {kind_spec.get('size', 'poker')} "
+                                 f"card holds; the end of it is cut off the printed card")
+    return notes
 
 
 def capped_notes(game: Game) -> list[str]:

@@ -202,6 +202,9 @@ def _value(value) -> str:
     return str(value)
 
 
+# The Golden Monkey Robot "在规则上被视作黄金猴像" (rulebook L790-792): a rule of the token,
+# not of an effect, which the sheet says as the coupon's.
+ROBOT = "monkey_robot"
 TOKEN_GROUPS = (("prisoner", ("prisoner", "coupon")), ("major_secret", ("major_secret",)),
                 ("minor_secret", ("minor_secret",)), ("other", ("treasure", "monkey_idol", "mastery")))
 
@@ -240,6 +243,8 @@ def tokens_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
             if t.data.get("token_type") == "coupon":     # the engine applies it at the market
                 effects.append({"label": own["fields"]["market"],
                                 "text": fill(own["coupon_use"], {"n": ctx["values"]["coupon"]})})
+            if t.id == ROBOT:   # the engine counts it with the idols (idols_held), by its id
+                effects.append({"label": own["fields"]["passive"], "text": own["robot_idol"]})
             if t.data.get("value") and t.data.get("token_type") != "treasure":
                 effects.append({"label": own["fields"]["gold"], "text": fill(own["counts_as_gold"], {"n": t.data["value"]})})
             rows.append({"name": name_of(t, lang), "mark": notes.mark(t, lang),

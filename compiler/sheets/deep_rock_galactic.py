@@ -61,7 +61,8 @@ def card_details(game: Game, entity: Entity, lang: str) -> dict:
     traits = _traits(game, d, lang, lab)
     return {"stats": [f"{lab['resist']} {res}"] if res != "—" else [],
             "rules": [{"label": lab["traits"], "text": _clauses(traits, lang)}] if traits else [],
-            "labels": {"special": lab[_special_when(d)][:1].upper() + lab[_special_when(d)][1:]}}
+            "labels": {"special": lab[_special_when(d)][:1].upper() + lab[_special_when(d)][1:]},
+            "said": {"bang": lambda text: _on_the_dwarf(text, lang)}}
 
 
 def _special_when(d: dict) -> str:
@@ -91,7 +92,7 @@ def monsters(game: Game, lang: str, notes: Footnotes) -> dict:
         size = d.get("size", 1)
         rows.append({"mark": notes.mark(mon, lang), "tag": after_use_text(game, mon, lang), "cells": [
             name_of(mon, lang), str(d["order"]), str(d["hp"]), str(d["attack_range"] or "—"),
-            str(d["move"]), dice, texts.effect(mon, ("bang",)) if d.get("bang") else "—",
+            str(d["move"]), dice, _on_the_dwarf(texts.effect(mon, ("bang",)), lang) if d.get("bang") else "—",
             _res(game, d, lang), str(size), _clauses(specials, lang)]})
     headers = [lab["name"], lab["order"], lab["hp"], lab["range"], lab["move"], lab["dice"], lab["bang"],
                lab["resist"], lab["size"], lab["special"]]
@@ -114,6 +115,22 @@ def _modes(game: Game, weapon: Entity, lang: str, lab: dict, texts: Texts, notes
                                              lab.get("assign_" + str(weapon.data.get("overclocked_assign", "")), ""),
                                              texts.effect(weapon, ("overclocked",))]})
     return rows
+
+
+# A "!" result acts on the dwarf attacked, whom the effect calls "it" (`inflict`'s target, as
+# a weapon's effect calls the monster hit) and "you" (`take_damage`): "It becomes Knocked Over.
+# Take 1 damage." read as the Oppressor falling over. The column says the dwarf.
+_DWARF_EN = ((re.compile(r"(^|\. )It becomes "), r"\1The dwarf becomes "),
+             (re.compile(r"(^|\. )Take "), r"\1The dwarf takes "),
+             (re.compile(r", take "), ", the dwarf takes "))
+
+
+def _on_the_dwarf(text: str, lang: str) -> str:
+    if lang == "zh":
+        return text.replace("使其", "使该矮人")
+    for pattern, said in _DWARF_EN:
+        text = pattern.sub(said, text)
+    return text
 
 
 def _mode_effect(weapon: Entity, i: int, lang: str, lab: dict, texts: Texts) -> str:

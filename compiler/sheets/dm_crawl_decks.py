@@ -12,6 +12,7 @@ from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, count_en, fill, labels, name_of,
                              prose, rule_value_text, sheet_rules, site_at, sources_table)
 from tomecraft.dsl import nodes as n
+from tomecraft.dsl.parser import EffectSyntaxError, parse
 from tomecraft.dsl.render import render_call
 from tomecraft.runtime.engines.dm_crawl_decks.rules import event_leaves_to
 from tomecraft.runtime.layering import Layers
@@ -112,6 +113,21 @@ def _value(value, lab: dict) -> str:
     return str(value)
 
 
+def _once_per_rest(relic: Entity) -> bool:
+    """A relic that turns sideways when used works once per long rest (L232-236): a pack's
+    relic says so by its `use` (the engine ignores a pack's `once_per_rest`, TC-C002), and its
+    row read "action phase" alone, while the keyword sheet listed it under "Once per long rest"."""
+    site = site_at(relic, ("use",))
+    ast = site.ast if site is not None else None
+    if site is not None and ast is None:
+        try:
+            ast = parse(site.text)
+        except EffectSyntaxError:
+            ast = None
+    return bool(relic.data.get("once_per_rest")) or (
+        ast is not None and any(isinstance(x, n.Call) and x.verb == "turn_sideways" for x in n.walk(ast)))
+
+
 def _effect(texts: Texts, entity: Entity, field: str) -> str:
     site = site_at(entity, (field,))
     return texts.site(site) if site is not None else ""
@@ -141,7 +157,7 @@ def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
         relics.append({"name": name_of(r, lang), "mark": notes.mark(r, lang),
                        "after_use": after_use_text(game, r, lang),
                        "label": vocab.text_of(d["label"], lang, "resource") if d.get("label") else lab["free"],
-                       "window": window + (f"{lab['list_sep']}{lab['once_per_rest']}" if d.get("once_per_rest") else ""),
+                       "window": window + (f"{lab['list_sep']}{lab['once_per_rest']}" if _once_per_rest(r) else ""),
                        "effect": " ".join(x for x in (_effect(texts, r, "use"), _effect(texts, r, "passive")) if x)})
     ctx["relics"] = relics
     ctx["deck_size"] = sum(c.data["count"] for c in game.of_kind("card"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
                              prose, sheet_rules, site_at, text_of)
-from tomecraft.dsl.render import render_call
+from tomecraft.dsl.render import render, render_call
 
 COLOURS = ("civilization", "military", "faith", "wealth", "caste")
 KEYWORDS = ("lucky", "unlucky", "danger", "ambush", "stop", "toll", "stairs", "boss", "camp",
@@ -138,7 +138,7 @@ def regions_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
         stand_in = {"int": "N", "colour": ctx["text"]["colour_param"], "passage_letter": "X"}
         label = fill(kw.text.get(lang), {p.name: stand_in.get(p.type, p.name) for p in kw.params})
         site = game.keyword_sites.get(name)
-        keywords.append({"name": label, "effect": texts.site(site) if site is not None else ""})
+        keywords.append({"name": label, "effect": _meaning(game, site, kw, stand_in, lang, texts)})
     tokens = []
     for t in game.of_kind("token"):
         site = site_at(t, ("effect",))
@@ -151,6 +151,20 @@ def regions_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
               for b in sorted(game.of_kind("info_block"), key=lambda b: COLOURS.index(b.data["colour"])
                               if b.data["colour"] in COLOURS else 9)]
     return {**ctx, "regions": regions, "keywords": keywords, "tokens": tokens, "blocks": blocks}
+
+
+def _meaning(game: Game, site, kw, stand_in: dict, lang: str, texts: Texts) -> str:
+    """A keyword's meaning, naming its parameters as its label does: "Secret passage X | ...
+    to another revealed region with secret passage X", not "... of passage letter" (the
+    type's name). Numbers keep the renderer's letters (N, M...), which the label's N matches."""
+    if site is None:
+        return ""
+    named = {p.name: stand_in[p.type] for p in kw.params if p.type != "int" and p.type in stand_in}
+    if not named:
+        return texts.site(site)
+    if site.ast is None:
+        texts.site(site)        # parses it (or gives the text of one that does not parse)
+    return render(site.ast, game.vocab, lang, bound=named) if site.ast is not None else site.text
 
 
 def _field(texts: Texts, entity: Entity, path: tuple) -> str:

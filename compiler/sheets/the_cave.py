@@ -29,7 +29,10 @@ def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
         "first": points[0] if points else 0,
         "second": points[1] if len(points) > 1 else 0,
         "then_ranks": _lower_ranks(text, points, lang),
-        "categories": sep.join(category_names) if category_names else lab["none"],
+        # "traverse, water, photo and squeeze are scored separately" (the "and" was missing)
+        "categories": (sep.join(category_names) if lang == "zh"
+                       else _listed(category_names, text["numbers"], "and")) if category_names
+        else lab["none"],
         "tie_rule": text["tie_rules"].get(sdata.get("tie_rule", "drop_one_rank"), ""),
     }
     values.update(_numbers(game, lang, text["numbers"], sdata.get("extra_rounds", 3)))

@@ -154,7 +154,6 @@ def render(node, vocab, lang: str, bound: dict[str, str] | None = None,
         text = r.finish(r.expr(node), sentence=False)
     else:
         text = r.sentences(n.Block((node,)))
-    text = _said_once(text)
     if lang == "en":
         text = _fix_articles(text)
     if lang == "zh" and getattr(vocab, "script", "hant") == "hans":
@@ -169,6 +168,13 @@ def render(node, vocab, lang: str, bound: dict[str, str] | None = None,
 _EN_CLAUSE_STARTS = frozenset(("when", "whenever", "after", "before", "at", "in", "on", "during",
                                "as", "once", "each", "while", "if"))
 _ZH_CLAUSE_ENDS = ("時", "时", "後", "后", "前", "階段", "阶段")
+
+# Statements that start a new trigger (and `_Triggers`, several alike): a remark said before
+# is said again after them.
+_TRIGGERS = (n.On, n.When, n.During)
+
+# Statements without a body of their own: a list of them is one clause ("X, Y and Z").
+_SIMPLE = (n.Call, n.Assign, n.Let, n.Require)
 
 # What an effect registers that lasts (a trigger, a watch, a continuous effect).
 _LASTING = (n.On, n.When, n.Continuous)
@@ -296,6 +302,15 @@ def let_names(block: n.Block) -> dict[str, str]:
     return names
 
 
+def _per(scope: str, zh: bool) -> str:
+    """A scope said as what a limit repeats with: "once per turn" ("每回合限一次"), not "once
+    this turn" ("本回合限一次"), which reads as a limit of this turn only; a scope already
+    said so ("per long rest", "每次长休") is kept."""
+    if zh:
+        return "每" + scope[1:] if scope.startswith("本") else scope
+    return "per " + scope[len("this "):] if scope.startswith("this ") else scope
+
+
 def _is_expr(node) -> bool:
     return isinstance(node, (n.Num, n.Bool, n.Name, n.Func, n.Count, n.Any_, n.BinOp, n.Not,
                              n.Neg))
@@ -390,11 +405,21 @@ class _Renderer:
         for param in keyword.params:
             if param.name in self.env:
                 continue
+            used = set(self.env.values())
             if param.type == "int":
-                used = set(self.env.values())
                 self.env[param.name] = next((c for c in _PARAM_LETTERS if c not in used), "N")
-            else:
+            elif self.names_type(param.type):
                 self.env[param.name] = self.type_word(param.type)
+            else:   # a type with no words of its own ("passage_letter"): a letter, as the
+                # rulebook names it ("秘密通道效果X", L856), not "passage letter" / "指定對象"
+                self.env[param.name] = next((c for c in _COUNT_LETTERS if c not in used), "X")
+
+    def names_type(self, type_: str) -> bool:
+        """Whether `type_word` has words for the type, not only its identifier."""
+        base = type_.split(":", 1)[-1]
+        spec = getattr(self.vocab, "kinds", {}).get(base)
+        return (isinstance(spec, dict) and bool(spec.get(self.lang))) or base in _TYPE_WORDS \
+            or _term_type_text(self.vocab, base) is not None
 
     def type_word(self, type_: str) -> str:
         base = type_.split(":", 1)[-1]
@@ -411,17 +436,33 @@ class _Renderer:
     # --- blocks ---------------------------------------------------------------------------
 
     def sentences(self, block: n.Block) -> str:
-        """A top-level block: one sentence per statement."""
+        """A top-level block: one sentence per statement. A bracketed remark is said once in
+        a run of statements, and again after each new trigger (`_said_once`)."""
         stmts = self.said_once(block.stmts)
-        clauses = [c for c in (self.stmt(s) for s in stmts) if c]
-        if self.zh:
-            return self.finish("；".join(clauses), sentence=True)
-        # "Only if C: the rest." A condition and what it allows are one sentence.
-        if len(stmts) == len(clauses) and len(stmts) > 1 and isinstance(stmts[0], n.Require) \
-                and clauses[0].startswith("only if "):
+        said = [(s, c) for s, c in ((s, self.stmt(s)) for s in stmts) if c]
+        clauses = [c for _, c in said]
+        if not self.zh and len(stmts) == len(clauses) and len(stmts) > 1 \
+                and isinstance(stmts[0], n.Require) and clauses[0].startswith("only if "):
+            # "Only if C: the rest." A condition and what it allows are one sentence.
             rest = self.join(clauses[1:], stmts[1:])
-            return self.finish(f"{clauses[0]}: {rest}", sentence=True)
-        return " ".join(self.finish(c, sentence=True) for c in clauses)
+            return _said_once(self.finish(f"{clauses[0]}: {rest}", sentence=True))
+        pieces = []
+        for i, (stmt, clause) in enumerate(said):
+            if not self.zh or i == len(said) - 1 or not isinstance(stmt, _SIMPLE):
+                # Chinese too: one sentence per statement that has a body of its own
+                # ("每回合限一次：X。Y。"); joined by "；", what follows read as part of its
+                # body ("若C，抽1张牌；重复3次：…" said `if C { draw 1 }; repeat 3 {...}` and
+                # `if C: draw 1; repeat 3: ...` alike). Simple statements stay a list ("X；Y。").
+                pieces.append((stmt, self.finish(clause, sentence=True)))
+            else:
+                pieces.append((stmt, clause + "；"))
+        groups: list[list[str]] = []
+        for stmt, piece in pieces:
+            if not groups or isinstance(stmt, (*_TRIGGERS, _Triggers)):
+                groups.append([])
+            groups[-1].append(piece)
+        sep = "" if self.zh else " "
+        return sep.join(_said_once(sep.join(g)) for g in groups)
 
     def finish(self, text: str, sentence: bool) -> str:
         if self.zh:
@@ -443,7 +484,7 @@ class _Renderer:
     def join(self, clauses: list[str], stmts) -> str:
         if len(clauses) == 1:
             return clauses[0]
-        compound = any(not isinstance(s, (n.Call, n.Assign, n.Let, n.Require)) for s in stmts)
+        compound = any(not isinstance(s, _SIMPLE) for s in stmts)
         if self.zh:
             return ("；" if compound else "，").join(clauses)
         if compound:
@@ -453,7 +494,10 @@ class _Renderer:
         # and place 3 flames" would read as part of the definition).
         defs = [m.group(1).replace(", where ", " and ") for m in map(_WHERE_DEF.search, clauses) if m]
         clauses = [_WHERE_DEF.sub("", c) for c in clauses]
-        joined = ", ".join(clauses[:-1]) + " and " + clauses[-1]
+        # a clause with its own comma takes one before the "and" too: "deal 1 damage, ignoring
+        # resistances, and it becomes Stunned" (without it the "and" joined "resistances")
+        serial = "," if any(", " in c for c in clauses[:-1]) else ""
+        joined = ", ".join(clauses[:-1]) + serial + " and " + clauses[-1]
         return joined + (", where " + " and ".join(defs) if defs else "")
 
     def said_once(self, stmts) -> list:
@@ -505,7 +549,7 @@ class _Renderer:
             # a clause, not a label: "this turn, whenever you defeat a monster, ..."
             return f"{scope}內，{body}" if zh else f"{scope}, {body}"
         if isinstance(s, n.Once):
-            scope = self.name_text(s.scope, prefer="scope")
+            scope = _per(self.name_text(s.scope, prefer="scope"), zh)
             body = self.body(s.body)
             return f"{scope}限一次：{body}" if zh else f"once {scope}: {body}"
         if isinstance(s, n.Repeat):
@@ -699,7 +743,11 @@ class _Renderer:
             kind = self.kind_text(sel.kind)
             return f"每位{kind}各自{body}" if self.zh else f"each {kind}: {body}"
         text = self.selector(sel, "each")
-        return f"對{text}：{body}" if self.zh else f"for {text}: {body}"
+        if self.zh:
+            return f"對{text}：{body}"
+        # a clause, as a person says it: "for each monster within range 1, deal 1 damage"; a
+        # body of several clauses keeps the colon that says they are all done for each
+        return f"for {text}{': ' if '; ' in body else ', '}{body}"
 
     def letter(self, name: str) -> str:
         used = set(self.env.values()) | set(self.letters)

@@ -210,7 +210,7 @@ def test_prophecy_1_reveals_the_top_scheme_card_not_the_top_1():
     """Dungeontology's Prophecy 1 read 'reveal the top 1 scheme card and choose 1'."""
     text = _text(_game("dungeontology"), "cards", "en")
     assert "the top 1 " not in text
-    assert "Prophecy 1: reveal the top scheme card and choose 1" in text
+    assert "Prophecy 1 (reveal the top scheme card and choose 1)" in text
     assert "reveal the top N scheme cards" in _text(_game("dungeontology"), "symbols", "en")
 
 

@@ -114,8 +114,8 @@ def test_cave_majority_bonus_says_points(lang, words):
     assert words in _text(_game("the_cave"), "tokens", lang)
 
 
-@pytest.mark.parametrize("lang, words", [("en", "“!” on the dwarf attacked: It becomes Webbed."),
-                                         ("zh", "“!”对被攻击矮人：使其虫网束缚。")])
+@pytest.mark.parametrize("lang, words", [("en", "“!” on the dwarf attacked: The dwarf becomes Webbed."),
+                                         ("zh", "“!”对被攻击矮人：使该矮人虫网束缚。")])
 def test_drg_monster_card_bang_says_whom_it_means(drg, lang, words):
     """The Web Spitter's print-and-play card read '“!”: It becomes Webbed.' as if the Web
     Spitter were: 'it' is the dwarf attacked (the monster board's column says so now)."""

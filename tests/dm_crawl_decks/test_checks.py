@@ -144,8 +144,10 @@ def test_an_action_phase_of_endless_relic_uses_still_ends_with_an_action(tmp_pat
     assert any(line.startswith("time:") for line in lines), "no time passed"
 
 
+# the paying relic carries its label (`label: "gold"` after its use): L39, a relic with no
+# label is a free one, and check refuses one that pays
 @pytest.mark.parametrize("use, warned", [("gain gold 1", True), ("once per turn: gain gold 1", False),
-                                         ("pay gold 1 -> heal 1", False)])
+                                         ('pay gold 1 -> heal 1"\n    label: "gold', False)])
 def test_a_relic_usable_without_end_is_warned(tmp_path, run_cli, use, warned):
     """A relic stays after use (L43): one with no cost and no limit checked clean and was used
     50 times a turn by the simulated player (eighth packs blind test): check warns at its use."""

@@ -320,7 +320,7 @@ def test_a_condition_written_for_a_selector_takes_it_as_its_subject(games):
     assert say(drg, "target monster where not flying(): heal 1")[1] == \
         "Choose a monster that does not fly as the target: heal 1."
     assert say(drg, "each monster where not has_status(stunned): heal 1")[1] == \
-        "For each monster that is not Stunned: heal 1."
+        "For each monster that is not Stunned, heal 1."
 
 
 def test_a_count_governs_the_noun_after_a_name_of_several_words(games):
@@ -338,13 +338,13 @@ def test_a_count_governs_the_noun_after_a_name_of_several_words(games):
 
 def test_selector_conditions_are_relative_clauses_not_for_which(games):
     zh, en = say(games["deep_rock_galactic"], "each monster where in_range(1): deal_ignoring_resistance 1")
-    assert en == "For each monster within range 1: deal 1 damage, ignoring resistances."
+    assert en == "For each monster within range 1, deal 1 damage, ignoring resistances."
     assert "for which" not in en
     zh, en = say(games["dm_crawl_decks"],
                  "each card in battlefield where on_side(it, player_side) and it.power >= 2: "
                  "it.points += 1")
     assert en == ("For each main-deck card in the battlefield on the player side whose power is "
-                  "at least 2: add 1 to its points.")
+                  "at least 2, add 1 to its points.")
     zh, en = say(games["clank_catacombs"],
                  "when count(card in play_area where it.companion) >= 2: draw 1")
     assert en == ("As soon as there are at least 2 cards in the play area that are companions, "

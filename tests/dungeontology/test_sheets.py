@@ -41,7 +41,7 @@ def test_region_reference_lists_every_region_with_rendered_keywords(pages, game)
     assert "危险2" in pages[("regions", "zh")] and "Danger 2" in pages[("regions", "en")]
     # the keyword legend renders each snippet's meaning, not just its name
     assert "sacrifice N students" in pages[("regions", "en")]
-    assert "Prophecy N: reveal the top N scheme cards" in pages[("symbols", "en")]
+    assert "Prophecy N (reveal the top N scheme cards" in pages[("symbols", "en")]
     assert "(s)" not in pages[("symbols", "en")] + pages[("regions", "en")]
 
 
