@@ -10,7 +10,7 @@ from tomecraft.compiler.game_checks import at_fault as _at_fault, report
 from tomecraft.compiler.model import Game
 from tomecraft.dsl import nodes
 from tomecraft.runtime.engines.clank_catacombs.handlers import FREE_CARD_ZONES
-from tomecraft.runtime.engines.clank_catacombs.rules import leaves_to
+from tomecraft.runtime.engines.clank_catacombs.rules import DRAWN_AS, leaves_to
 
 ROOM_EXITS = "NESW"
 # Tunnel icons the engine runs on every crossing (a plain tunnel, a portal), not from tiles.
@@ -178,6 +178,44 @@ def check(game: Game, reporter: dg.Reporter) -> None:
                                f"unknown tunnel icon {mark!r} on edge {edge}",
                                "a tile's tunnels carry tunnel icons by id: " + ", ".join(known))
     _placed(game, reporter, tiles)
+    _tokens_gained(game, reporter)
+
+
+# the verbs that hand a player tokens of a type from its pile or the supply (rules.py)
+GAINS = ("take_token", "gain_random")
+
+
+def _tokens_gained(game: Game, reporter: dg.Reporter) -> None:
+    """A token of a pack's new type comes into play only by an effect's `take_token` or
+    `gain_random` of the type (the engine itself hands out the game's own types: treasures
+    placed in rooms, the mastery token on escaping...): a pack's token no effect gains is
+    never used, whatever its effect says, so check says so at its type (a warning, as for
+    Dungeontology's region token no card places). A type an effect computes (a keyword's
+    parameter) may be any: no warning."""
+    gained: set[str] = set()
+    sites = [site for entity in game.all() for site in entity.effects]
+    for site in [*sites, *game.keyword_sites.values()]:
+        for node in nodes.walk(site.ast) if site.ast is not None else ():
+            if not isinstance(node, nodes.Call) or node.verb not in GAINS or not node.args:
+                continue
+            kind = node.args[0]
+            if not (isinstance(kind, nodes.Name) and len(kind.parts) == 1):
+                return
+            gained.update(DRAWN_AS.get(kind.parts[0], (kind.parts[0],)))
+    tokens = game.of_kind("token")
+    # the game's own types (a pack's replacement of a base token keeps its base's)
+    base = {(t if t.pack == game.id else _base(game, t)).data.get("token_type") for t in tokens
+            if t.pack == game.id or _base(game, t) is not None}
+    for token in tokens:
+        kind = token.data.get("token_type")
+        if token.pack != game.id and kind not in gained and kind not in base:
+            report(reporter, token, "token_type",
+                   f"token {token.id!r} is a {kind!r}, which no effect gains (`take_token`, "
+                   "`gain_random`): play never hands it to a player",
+                   hint=f"add a room, card or token whose effect says `gain_random {kind} 1` "
+                        f"(a room on a tile), or give the token a type play hands out: "
+                        f"{', '.join(sorted(base | gained))}",
+                   code=dg.GAME_RULE_WARNING)
 
 
 def _placed(game: Game, reporter: dg.Reporter, tiles) -> None:

@@ -119,3 +119,56 @@ def test_a_market_item_priced_unlike_the_market_is_refused_at_its_price(tmp_path
     assert [(s, c, f, line) for s, c, f, line, _ in found] == [
         ("error", dg.GAME_RULE, "m.yaml", 6)]
     assert "the market charges 7 gold for every item" in found[0][4]
+
+
+SHARD_PACK = """id: fan_pack
+game: clank_catacombs
+version: '1.0'
+vocabulary:
+  terms:
+    token_type:
+      relic_shard: {zh: 遗物碎片, en: relic shard}
+"""
+SHARD = """tokens:
+  - id: relic_shard
+    name: {zh: 遗物碎片, en: Relic Shard}
+    source: approximation
+    note: "A fan's."
+    token_type: relic_shard
+    count: 6
+    points: 2
+    on_gain: "heal 1"
+"""
+SHARD_ROOM = """rooms:
+  - id: shard_vault
+    name: {zh: 碎片宝库, en: Shard Vault}
+    source: approximation
+    note: "A fan's."
+    room_type: gold_room
+    on_enter: "if tokens_left(relic_shard) > 0: gain_random relic_shard 1"
+"""
+
+
+def _check_shards(tmp_path: Path, files: dict[str, str]) -> list[tuple]:
+    pack = tmp_path / "fan_pack"
+    pack.mkdir(parents=True)
+    (pack / "pack.yaml").write_text(SHARD_PACK, encoding="utf-8")
+    for name, text in files.items():
+        (pack / name).write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(GAME, [pack], reporter)
+    return [(d.severity, d.code, Path(d.file).name, d.line, d.message) for d in reporter.diagnostics]
+
+
+def test_a_token_of_a_new_type_no_effect_gains_is_warned_about_at_its_type(tmp_path):
+    """Tokens of a pack's new type are gained only by an effect's `take_token` or
+    `gain_random` of the type: a pack whose Relic Shards nothing hands out checked clean, and
+    `sim --usage` found them never used. As Dungeontology's region token no card places, check
+    warns at the token's type; a room that gains them (on a tile) silences it."""
+    found = _check_shards(tmp_path, {"tokens.yaml": SHARD})
+    assert [(s, c, f, line) for s, c, f, line, _ in found] == [
+        ("warning", "TC-G002", "tokens.yaml", 6)], found
+    assert "gain_random" in found[0][4] and "relic_shard" in found[0][4]
+    tile = TILE.replace("fan_vault", "shard_vault").replace("    icons: {E: [fan_spikes]}\n", "")
+    assert _check_shards(tmp_path / "2", {"tokens.yaml": SHARD, "rooms.yaml": SHARD_ROOM,
+                                          "tiles.yaml": tile}) == []
