@@ -227,7 +227,11 @@ def tokens_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     ctx = _common(game, lang)
     own = ctx["own"]
     groups = []
-    for key, types in TOKEN_GROUPS:
+    # a pack's own token types (none of the game's groups) come last, under their own title
+    grouped = {kind for _, types in TOKEN_GROUPS for kind in types}
+    more = tuple(dict.fromkeys(t.data.get("token_type") for t in game.of_kind("token")
+                               if t.data.get("token_type") not in grouped))
+    for key, types in TOKEN_GROUPS + ((("more", more),) if more else ()):
         rows = []
         for t in sorted(game.of_kind("token"), key=lambda t: _token_order(types, t)):
             if t.data.get("token_type") not in types:
