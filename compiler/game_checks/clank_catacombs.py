@@ -10,7 +10,7 @@ from tomecraft.compiler.game_checks import at_fault as _at_fault, report
 from tomecraft.compiler.model import Game
 from tomecraft.dsl import nodes
 from tomecraft.runtime.engines.clank_catacombs.handlers import FREE_CARD_ZONES
-from tomecraft.runtime.engines.clank_catacombs.rules import DRAWN_AS, leaves_to
+from tomecraft.runtime.engines.clank_catacombs.rules import DRAWN_AS, kept_when_gained, leaves_to
 
 ROOM_EXITS = "NESW"
 # Tunnel icons the engine runs on every crossing (a plain tunnel, a portal), not from tiles.
@@ -179,6 +179,26 @@ def check(game: Game, reporter: dg.Reporter) -> None:
                                "a tile's tunnels carry tunnel icons by id: " + ", ".join(known))
     _placed(game, reporter, tiles)
     _tokens_gained(game, reporter)
+    for token in game.of_kind("token"):
+        _check_token_after_use(token, reporter)
+
+
+def _check_token_after_use(token, reporter: dg.Reporter) -> None:
+    """A token with a `use` is held until used, then goes back to the box (engine.py; its
+    `after_use` is only printed): a pack's Relic Shard with a `use` and 3 points at game end
+    was printed "kept to the end" and left play when used, and one not kept left play as soon
+    as it was gained (rules.kept_when_gained), its use never run."""
+    d = token.data
+    if not d.get("use"):
+        return
+    if not kept_when_gained(d.get("kept"), d.get("points"), d.get("token_type")):
+        report(reporter, token, "use", "this token is never used: the engine puts a token that "
+               "is not kept back in the box as soon as it is gained (L622-631)",
+               "add `kept: true`, so that it is held until its owner uses it")
+    elif d.get("after_use") == "keep":
+        report(reporter, token, "after_use", "after_use keep is printed, but the engine puts a "
+               "token back in the box once it is used (its end-of-game points and scoring with it)",
+               "set after_use: box, or leave it out (the sheets then print where it goes)")
 
 
 # the verbs that hand a player tokens of a type from its pile or the supply (rules.py)

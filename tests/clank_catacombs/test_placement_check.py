@@ -172,3 +172,35 @@ def test_a_token_of_a_new_type_no_effect_gains_is_warned_about_at_its_type(tmp_p
     tile = TILE.replace("fan_vault", "shard_vault").replace("    icons: {E: [fan_spikes]}\n", "")
     assert _check_shards(tmp_path / "2", {"tokens.yaml": SHARD, "rooms.yaml": SHARD_ROOM,
                                           "tiles.yaml": tile}) == []
+
+
+def test_a_token_with_a_use_is_kept_until_used_then_boxed(tmp_path):
+    """A token with a `use` is held until used, then back in the box (engine.py): a pack's
+    shard not kept left play as soon as it was gained (its use never ran), and one printed
+    `after_use: keep` left play when used; both checked clean. Check refuses both, at the
+    field; left out, after_use is printed as the box."""
+    room = SHARD_ROOM.replace('"if tokens_left(relic_shard) > 0: gain_random relic_shard 1"',
+                              '"gain_random relic_shard 1"')
+    tile = TILE.replace("fan_vault", "shard_vault").replace("    icons: {E: [fan_spikes]}\n", "")
+    placed = {"rooms.yaml": room, "tiles.yaml": tile}
+    unkept = SHARD.replace('    on_gain: "heal 1"', '    use: "gain combat 2"').replace(
+        "    points: 2\n", "    points: 0\n")
+    found = _check_shards(tmp_path / "a", {**placed, "tokens.yaml": unkept})
+    assert [(s, c, f, line) for s, c, f, line, _ in found] == [
+        ("error", "TC-G001", "tokens.yaml", 9)], found
+    kept = unkept.replace("    points: 0\n", "    points: 0\n    after_use: keep\n    kept: true\n")
+    found = _check_shards(tmp_path / "b", {**placed, "tokens.yaml": kept})
+    assert [(s, c, f, line) for s, c, f, line, _ in found] == [
+        ("error", "TC-G001", "tokens.yaml", 9)], found
+    assert "back in the box once it is used" in found[0][4]
+    from tomecraft.compiler.sheets import after_use_text
+    (tmp_path / "c").mkdir()
+    pack = tmp_path / "c" / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(SHARD_PACK, encoding="utf-8")
+    for name, text in {**placed, "tokens.yaml": unkept.replace("    points: 0\n", "    points: 0\n    kept: true\n")}.items():
+        (pack / name).write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(GAME, [pack], reporter)
+    assert not reporter.diagnostics, [d.message for d in reporter.diagnostics]
+    assert after_use_text(g, g.entities["token"]["relic_shard"], "en") == "back to the box after use"
