@@ -210,6 +210,10 @@ class Engine(Battle, Rules, Zones):
                 self._watchers.remove(w)
                 body(ctx)
 
+    def watching(self, ctx) -> bool:
+        """Whether a watch registered now may fire at once (effects.Context.when)."""
+        return self._watching(ctx.self)
+
     def _watching(self, owner) -> bool:
         """Whether a watch (`when C: ...`) of `owner` may fire now. Every copy of a main-deck
         card registers its effect when it is made (new_card), wherever it lies, but a card's
