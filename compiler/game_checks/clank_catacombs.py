@@ -82,6 +82,14 @@ def _market_charges(game: Game) -> set[int]:
 def _check_market_prices(game: Game, reporter: dg.Reporter) -> None:
     """An item's `price` is only printed: the market room's action pays one price for every
     item (L336-340). A pack's item at price 0 checked clean, was printed '0 gold' and cost 7."""
+    for item in game.of_kind("market_item"):    # setup stocks one item per points value
+        count, points = item.data.get("count"), item.data.get("points")
+        if isinstance(count, int) and isinstance(points, list) and count != len(points):
+            report(reporter, item, "count",
+                   f"count {count} is printed, but the market holds one item per points value "
+                   f"({len(points)}: {'/'.join(map(str, points)) or 'none'})",
+                   f"set count: {len(points)}, or give the item {count} points values",
+                   _severity(game, item))
     charges = _market_charges(game)
     if len(charges) != 1:
         return

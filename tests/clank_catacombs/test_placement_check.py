@@ -121,6 +121,18 @@ def test_a_market_item_priced_unlike_the_market_is_refused_at_its_price(tmp_path
     assert "the market charges 7 gold for every item" in found[0][4]
 
 
+def test_a_market_items_count_unlike_its_points_values_is_refused_at_its_count(tmp_path):
+    """The market holds one item per points value (setup: `points` [5, 5] is two lamps): a
+    pack's count 3 with two values checked clean, and the sheet printed 3 of an item play
+    stocked 2 of."""
+    (tmp_path / "a").mkdir()
+    lamp = MARKET.format(price=7).replace("count: 1\n    points: [0]", "count: 3\n    points: [5, 5]")
+    found = check(tmp_path / "a", {"m.yaml": lamp})
+    assert [(s, c, f, line) for s, c, f, line, _ in found] == [
+        ("error", dg.GAME_RULE, "m.yaml", 7)], found
+    assert "one item per points value" in found[0][4]
+
+
 SHARD_PACK = """id: fan_pack
 game: clank_catacombs
 version: '1.0'
