@@ -56,9 +56,16 @@ def check_printed_numbers(game: Game, reporter: dg.Reporter) -> None:
             pays = got["pays"]
             if pays:      # the costs the offer checks (actions.legal_attacks) against those paid
                 for field, res in (("actions", "actions"), ("ammo", ammo)):
-                    if (mode.get(field) or 0) != pays.get(res, 0):
-                        _refuse(reporter, weapon, ("modes", i, field) if field in mode else ("modes", i, "effect"),
-                                f"{field} {mode.get(field) or 0}", f"pays {pays.get(res, 0)} {res}")
+                    if (mode.get(field) or 0) == pays.get(res, 0):
+                        continue
+                    if field in mode:
+                        _refuse(reporter, weapon, ("modes", i, field), f"{field} {mode[field]}",
+                                f"pays {pays.get(res, 0)} {res}")
+                    else:         # left out, read as 0: offered to a dwarf who cannot pay
+                        report(reporter, weapon, ("modes", i, "effect"),
+                               f"the mode does not say its {field} (read as 0 to offer the attack, "
+                               f"so it is offered to a dwarf with none), but its effect pays "
+                               f"{pays[res]} {res}", f"add `{field}: {pays[res]}` to the mode")
             _compare(reporter, weapon, ("modes", i), mode, got, ("range", "die", "dice"))
     for throwable in game.of_kind("throwable"):
         site = _site(throwable, ("effect",))

@@ -55,6 +55,23 @@ def test_each_printed_number_its_effect_contradicts_is_refused_at_its_field(tmp_
                      ("TC-G001", 24, "dice 1")], dg.format_text(reporter)
 
 
+def test_a_mode_that_leaves_its_ammo_out_is_refused_at_its_effect(tmp_path):
+    """Left out, `actions` and `ammo` read as 0: the shot was offered to a dwarf with no ammo,
+    its effect could not pay, and `sim` stopped on an unlocated "cannot fire"."""
+    start = LIARS.index("weapons:")
+    rifle = LIARS[start:].replace("        actions: 1\n        ammo: 1\n", "").replace(
+        "pay secondary_ammo 2", "pay secondary_ammo 1").replace("range: 2", "range: 6").replace(
+        "dice: 1", "dice: 4")
+    (tmp_path / "pack.yaml").write_text("id: quiet_pack\ngame: deep_rock_galactic\nversion: '1.0'\n",
+                                        encoding="utf-8")
+    (tmp_path / "content.yaml").write_text(rifle, encoding="utf-8")
+    reporter = dg.Reporter()
+    compile_and_import(ROOT / "content/deep_rock_galactic", [tmp_path], reporter)
+    found = sorted((d.code, d.line, d.message[:40]) for d in reporter.diagnostics)
+    assert found == [("TC-G001", 14, "the mode does not say its actions (read "),
+                     ("TC-G001", 14, "the mode does not say its ammo (read as ")], dg.format_text(reporter)
+
+
 def test_the_game_and_its_packs_say_their_numbers_once():
     for pack in ([], [ROOT / "content/deep_rock_galactic/packs/goo_from_above"],
                  [ROOT / "tests/deep_rock_galactic/any_content_pack"]):
