@@ -78,3 +78,42 @@ def test_the_game_and_its_packs_say_their_numbers_once():
         reporter = dg.Reporter()
         compile_and_import(ROOT / "content/deep_rock_galactic", pack, reporter)
         assert not reporter.diagnostics, dg.format_text(reporter)
+
+
+SKY = """\
+weapons:
+  - id: sky_rifle
+    name: {zh: 天空步枪, en: Sky Rifle}
+    source: approximation
+    note: "A fan weapon: it hits flying monsters only."
+    slot: secondary
+    modes:
+      - id: fire
+        name: {zh: 开火, en: Fire}
+        actions: 1
+        ammo: 1
+        range: 4
+        die: bullet_die
+        dice: 2
+        assign: single_target
+        effect: "pay actions 1, pay secondary_ammo 1 -> target monster where in_range(4) and line_of_sight() and flying(): let r = roll(bullet_die, 2); deal bullet hits(r)"
+"""
+
+
+def test_a_shot_is_offered_only_at_a_target_its_effect_takes(tmp_path):
+    """A mode's effect may ask more of its target than the mode's range and sight (`and
+    flying()`): the shot was offered at every monster in range, the effect refused the Grunt,
+    and `sim` stopped on an unlocated "sky_rifle cannot fire". Only the flyer is offered."""
+    from tomecraft.runtime.engines.deep_rock_galactic.actions import legal_attacks
+    from tomecraft.runtime.engines.deep_rock_galactic.scenario import build
+    (tmp_path / "pack.yaml").write_text("id: sky_pack\ngame: deep_rock_galactic\nversion: '1.0'\n",
+                                        encoding="utf-8")
+    (tmp_path / "content.yaml").write_text(SKY, encoding="utf-8")
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content/deep_rock_galactic", [tmp_path], reporter)
+    assert not reporter.errors, dg.format_text(reporter)
+    engine, names = build(data, {"dwarves": [{"cls": "scout", "at": [4, 0], "secondary": "sky_rifle"}],
+                                 "monsters": [{"id": "g", "kind": "grunt", "at": [4, 2]},
+                                              {"id": "m", "kind": "mactera_spawn", "at": [4, 3]}]})
+    shots = {a["target"] for a in legal_attacks(engine, engine.state.dwarves[0]) if a["weapon"] == "sky_rifle"}
+    assert shots == {names["m"]}
