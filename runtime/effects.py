@@ -246,7 +246,10 @@ class Context:
 
     def when(self, cond: Callable, body: Callable, key: str) -> None:
         body = lasting(body)
-        if cond(self):
+        # an engine may hold a watch whose owner cannot act yet (Crawl Decks: a card made in
+        # the deck works only on the field, L274): then it waits, even when already true
+        watching = getattr(self.engine, "watching", None)
+        if (watching is None or watching(self)) and cond(self):
             body(self)
         else:
             self.engine.watch(self, cond, body, key)

@@ -10,7 +10,7 @@ from tomecraft.compiler.game_checks import at_fault as _at_fault, report
 from tomecraft.compiler.model import Game
 from tomecraft.dsl import nodes
 from tomecraft.runtime.engines.clank_catacombs.handlers import FREE_CARD_ZONES
-from tomecraft.runtime.engines.clank_catacombs.rules import leaves_to
+from tomecraft.runtime.engines.clank_catacombs.rules import DRAWN_AS, kept_when_gained, leaves_to
 
 ROOM_EXITS = "NESW"
 # Tunnel icons the engine runs on every crossing (a plain tunnel, a portal), not from tiles.
@@ -82,6 +82,14 @@ def _market_charges(game: Game) -> set[int]:
 def _check_market_prices(game: Game, reporter: dg.Reporter) -> None:
     """An item's `price` is only printed: the market room's action pays one price for every
     item (L336-340). A pack's item at price 0 checked clean, was printed '0 gold' and cost 7."""
+    for item in game.of_kind("market_item"):    # setup stocks one item per points value
+        count, points = item.data.get("count"), item.data.get("points")
+        if isinstance(count, int) and isinstance(points, list) and count != len(points):
+            report(reporter, item, "count",
+                   f"count {count} is printed, but the market holds one item per points value "
+                   f"({len(points)}: {'/'.join(map(str, points)) or 'none'})",
+                   f"set count: {len(points)}, or give the item {count} points values",
+                   _severity(game, item))
     charges = _market_charges(game)
     if len(charges) != 1:
         return
@@ -178,6 +186,64 @@ def check(game: Game, reporter: dg.Reporter) -> None:
                                f"unknown tunnel icon {mark!r} on edge {edge}",
                                "a tile's tunnels carry tunnel icons by id: " + ", ".join(known))
     _placed(game, reporter, tiles)
+    _tokens_gained(game, reporter)
+    for token in game.of_kind("token"):
+        _check_token_after_use(token, reporter)
+
+
+def _check_token_after_use(token, reporter: dg.Reporter) -> None:
+    """A token with a `use` is held until used, then goes back to the box (engine.py; its
+    `after_use` is only printed): a pack's Relic Shard with a `use` and 3 points at game end
+    was printed "kept to the end" and left play when used, and one not kept left play as soon
+    as it was gained (rules.kept_when_gained), its use never run."""
+    d = token.data
+    if not d.get("use"):
+        return
+    if not kept_when_gained(d.get("kept"), d.get("points"), d.get("token_type")):
+        report(reporter, token, "use", "this token is never used: the engine puts a token that "
+               "is not kept back in the box as soon as it is gained (L622-631)",
+               "add `kept: true`, so that it is held until its owner uses it")
+    elif d.get("after_use") == "keep":
+        report(reporter, token, "after_use", "after_use keep is printed, but the engine puts a "
+               "token back in the box once it is used (its end-of-game points and scoring with it)",
+               "set after_use: box, or leave it out (the sheets then print where it goes)")
+
+
+# the verbs that hand a player tokens of a type from its pile or the supply (rules.py)
+GAINS = ("take_token", "gain_random")
+
+
+def _tokens_gained(game: Game, reporter: dg.Reporter) -> None:
+    """A token of a pack's new type comes into play only by an effect's `take_token` or
+    `gain_random` of the type (the engine itself hands out the game's own types: treasures
+    placed in rooms, the mastery token on escaping...): a pack's token no effect gains is
+    never used, whatever its effect says, so check says so at its type (a warning, as for
+    Dungeontology's region token no card places). A type an effect computes (a keyword's
+    parameter) may be any: no warning."""
+    gained: set[str] = set()
+    sites = [site for entity in game.all() for site in entity.effects]
+    for site in [*sites, *game.keyword_sites.values()]:
+        for node in nodes.walk(site.ast) if site.ast is not None else ():
+            if not isinstance(node, nodes.Call) or node.verb not in GAINS or not node.args:
+                continue
+            kind = node.args[0]
+            if not (isinstance(kind, nodes.Name) and len(kind.parts) == 1):
+                return
+            gained.update(DRAWN_AS.get(kind.parts[0], (kind.parts[0],)))
+    tokens = game.of_kind("token")
+    # the game's own types (a pack's replacement of a base token keeps its base's)
+    base = {(t if t.pack == game.id else _base(game, t)).data.get("token_type") for t in tokens
+            if t.pack == game.id or _base(game, t) is not None}
+    for token in tokens:
+        kind = token.data.get("token_type")
+        if token.pack != game.id and kind not in gained and kind not in base:
+            report(reporter, token, "token_type",
+                   f"token {token.id!r} is a {kind!r}, which no effect gains (`take_token`, "
+                   "`gain_random`): play never hands it to a player",
+                   hint=f"add a room, card or token whose effect says `gain_random {kind} 1` "
+                        f"(a room on a tile), or give the token a type play hands out: "
+                        f"{', '.join(sorted(base | gained))}",
+                   code=dg.GAME_RULE_WARNING)
 
 
 def _placed(game: Game, reporter: dg.Reporter, tiles) -> None:

@@ -42,6 +42,8 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     _check_native_abilities(game, reporter)
     from tomecraft.compiler.game_checks.drg_spaces import check_spaces
     check_spaces(game, reporter)
+    from tomecraft.compiler.game_checks.drg_modes import check_printed_numbers
+    check_printed_numbers(game, reporter)
 
 
 def _check_negative_amounts(game: Game, reporter: dg.Reporter) -> None:

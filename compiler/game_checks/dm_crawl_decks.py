@@ -105,6 +105,13 @@ def _check_board(game: Game, attributes: list, reporter: dg.Reporter) -> None:
             report(reporter, board, "relic_keep", f"{keep} relics kept of the {draw} drawn at "
                    f"set-up: the kept ones are chosen from those drawn (L87)",
                    hint=f"a relic_keep from 0 to {draw}, or a relic_draw of at least {keep}")
+        if board.data.get("time_long_rest") == 0:
+            # L153: a long rest spends 2 time; free, it heals and refills every turn while the
+            # main deck never shrinks, and the game need never end
+            report(reporter, board, "time_long_rest", "a long rest that spends no time can be "
+                   "taken every turn while the dungeon never moves on (the rulebook's spends 2, "
+                   "L153): the simulated player rests until the round cap",
+                   "give the long rest a time cost of 1 or more", dg.GAME_RULE_WARNING)
         tokens = board.data.get("start_tokens")
         supply = sum(a.data.get("supply") or 0 for a in attributes)
         if isinstance(tokens, int) and attributes and tokens > supply:

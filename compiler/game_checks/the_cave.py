@@ -13,6 +13,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     _check_slots(game, reporter)
     _check_rope_edges(game, reporter)
     _check_late_costs(game, reporter)
+    _check_free_gains(game, reporter)
     check_turn_costs(game, reporter, "ap", "turn_ap")   # L64: at most 5 AP a turn
     if any(d.code == dg.SCHEMA and d.severity == dg.ERROR for d in reporter.diagnostics):
         # a tile refused by its schema is left out: counting the stacks without it would
@@ -161,3 +162,30 @@ def _check_late_costs(game: Game, reporter: dg.Reporter) -> None:
                              display, line, column,
                              "put every cost before one `->`, separated by commas "
                              "(`pay ap 3, spend oxygen 2 -> take_token water`)")
+
+
+# the options a team may take again and again in a turn: an action, an item's use, a tile's action
+REPEATED = {"action": "effect", "equipment": "use", "tile_kind": "actions"}
+
+
+def _check_free_gains(game: Game, reporter: dg.Reporter) -> None:
+    """An option a team takes on its turn that costs nothing (no `pay`, `spend`...) and gains a
+    token from the supply (`gain_token`, which no token on the board limits) can be taken any
+    number of times in a turn: The Cave keeps no `once per`. A pack's free Shout checked clean
+    and every simulated team shouted 60 times a turn until the round cap. Said at the effect,
+    as a warning (a fan may mean a free action, as the camp exchange is)."""
+    from tomecraft.dsl import nodes as n
+    limits = {name for name, verb in game.vocab.verbs.items() if verb.cost} | {"end_actions"}
+    for entity in game.all():
+        field = REPEATED.get(entity.kind)
+        for site in entity.effects if field else ():
+            if site.ast is None or field not in site.path:
+                continue
+            calls = {node.verb for node in n.walk(site.ast) if isinstance(node, n.Call)}
+            if "gain_token" in calls and not calls & limits:
+                mark = entity.doc.mark(site.path)
+                reporter.add(dg.GAME_RULE_WARNING, "this option costs nothing and gains a token "
+                             "from the supply: a team may take it any number of times in a turn "
+                             "(the simulated teams take it until the turn's 60-action cap)",
+                             entity.display, mark.line, mark.column,
+                             "give it a cost (`pay ap 1 -> ...`)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.dsl import nodes as n
-from tomecraft.runtime.engines.clank_catacombs.rules import leaves_to
+from tomecraft.runtime.engines.clank_catacombs.rules import leaves_to, token_leaves_to
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, count_en, fill, name_of,
                              rule_value_text, sheet_rules, site_at)
 
@@ -15,9 +15,11 @@ GAME = "clank_catacombs"
 def after_use_default(entity: Entity) -> str | None:
     """Where the engine puts a card left without `after_use` (rules.leaves_to: a monster or
     device to the dungeon discard pile, L300, L310); None for the kind's own default."""
+    d = entity.data
+    if entity.kind == "token":      # a used token goes back to the box (rules.token_leaves_to)
+        return token_leaves_to(d.get("use"))
     if entity.kind != "card":
         return None
-    d = entity.data
     return leaves_to(d.get("card_type"), d.get("defeat_cost"), d.get("never_discarded"))
 
 
@@ -230,7 +232,11 @@ def tokens_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     ctx = _common(game, lang)
     own = ctx["own"]
     groups = []
-    for key, types in TOKEN_GROUPS:
+    # a pack's own token types (none of the game's groups) come last, under their own title
+    grouped = {kind for _, types in TOKEN_GROUPS for kind in types}
+    more = tuple(dict.fromkeys(t.data.get("token_type") for t in game.of_kind("token")
+                               if t.data.get("token_type") not in grouped))
+    for key, types in TOKEN_GROUPS + ((("more", more),) if more else ()):
         rows = []
         for t in sorted(game.of_kind("token"), key=lambda t: _token_order(types, t)):
             if t.data.get("token_type") not in types:

@@ -82,13 +82,16 @@ def monsters(game: Game, lang: str, notes: Footnotes) -> dict:
         if d.get("stun_immune"):
             specials.append(lab["stun_immune"])
         specials += _traits(game, d, lang, lab)
-        when = {"special": _special_when(d), "on_kill": "when_killed"}
-        for key in ("special", "on_kill"):
+        # a teeth face does 1 damage unless the monster says otherwise (game.yaml): its own
+        # effect is said, as its "!" effect is
+        when = {"special": _special_when(d), "on_kill": "when_killed",
+                "teeth": fill(lab["each_face"], {"face": _term(game, "teeth", lang)})}
+        for key in ("teeth", "special", "on_kill"):
             if d.get(key):
                 text = texts.effect(mon, (key,))
                 if lang != "zh" and not text[1:2].isupper():
                     text = text[:1].lower() + text[1:]
-                specials.append(lab[when[key]] + ("：" if lang == "zh" else ": ") + text)
+                specials.append(lab.get(when[key], when[key]) + ("：" if lang == "zh" else ": ") + text)
         size = d.get("size", 1)
         rows.append({"mark": notes.mark(mon, lang), "tag": after_use_text(game, mon, lang), "cells": [
             name_of(mon, lang), str(d["order"]), str(d["hp"]), str(d["attack_range"] or "—"),

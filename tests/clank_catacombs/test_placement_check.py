@@ -119,3 +119,100 @@ def test_a_market_item_priced_unlike_the_market_is_refused_at_its_price(tmp_path
     assert [(s, c, f, line) for s, c, f, line, _ in found] == [
         ("error", dg.GAME_RULE, "m.yaml", 6)]
     assert "the market charges 7 gold for every item" in found[0][4]
+
+
+def test_a_market_items_count_unlike_its_points_values_is_refused_at_its_count(tmp_path):
+    """The market holds one item per points value (setup: `points` [5, 5] is two lamps): a
+    pack's count 3 with two values checked clean, and the sheet printed 3 of an item play
+    stocked 2 of."""
+    (tmp_path / "a").mkdir()
+    lamp = MARKET.format(price=7).replace("count: 1\n    points: [0]", "count: 3\n    points: [5, 5]")
+    found = check(tmp_path / "a", {"m.yaml": lamp})
+    assert [(s, c, f, line) for s, c, f, line, _ in found] == [
+        ("error", dg.GAME_RULE, "m.yaml", 7)], found
+    assert "one item per points value" in found[0][4]
+
+
+SHARD_PACK = """id: fan_pack
+game: clank_catacombs
+version: '1.0'
+vocabulary:
+  terms:
+    token_type:
+      relic_shard: {zh: 遗物碎片, en: relic shard}
+"""
+SHARD = """tokens:
+  - id: relic_shard
+    name: {zh: 遗物碎片, en: Relic Shard}
+    source: approximation
+    note: "A fan's."
+    token_type: relic_shard
+    count: 6
+    points: 2
+    on_gain: "heal 1"
+"""
+SHARD_ROOM = """rooms:
+  - id: shard_vault
+    name: {zh: 碎片宝库, en: Shard Vault}
+    source: approximation
+    note: "A fan's."
+    room_type: gold_room
+    on_enter: "if tokens_left(relic_shard) > 0: gain_random relic_shard 1"
+"""
+
+
+def _check_shards(tmp_path: Path, files: dict[str, str]) -> list[tuple]:
+    pack = tmp_path / "fan_pack"
+    pack.mkdir(parents=True)
+    (pack / "pack.yaml").write_text(SHARD_PACK, encoding="utf-8")
+    for name, text in files.items():
+        (pack / name).write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(GAME, [pack], reporter)
+    return [(d.severity, d.code, Path(d.file).name, d.line, d.message) for d in reporter.diagnostics]
+
+
+def test_a_token_of_a_new_type_no_effect_gains_is_warned_about_at_its_type(tmp_path):
+    """Tokens of a pack's new type are gained only by an effect's `take_token` or
+    `gain_random` of the type: a pack whose Relic Shards nothing hands out checked clean, and
+    `sim --usage` found them never used. As Dungeontology's region token no card places, check
+    warns at the token's type; a room that gains them (on a tile) silences it."""
+    found = _check_shards(tmp_path, {"tokens.yaml": SHARD})
+    assert [(s, c, f, line) for s, c, f, line, _ in found] == [
+        ("warning", "TC-G002", "tokens.yaml", 6)], found
+    assert "gain_random" in found[0][4] and "relic_shard" in found[0][4]
+    tile = TILE.replace("fan_vault", "shard_vault").replace("    icons: {E: [fan_spikes]}\n", "")
+    assert _check_shards(tmp_path / "2", {"tokens.yaml": SHARD, "rooms.yaml": SHARD_ROOM,
+                                          "tiles.yaml": tile}) == []
+
+
+def test_a_token_with_a_use_is_kept_until_used_then_boxed(tmp_path):
+    """A token with a `use` is held until used, then back in the box (engine.py): a pack's
+    shard not kept left play as soon as it was gained (its use never ran), and one printed
+    `after_use: keep` left play when used; both checked clean. Check refuses both, at the
+    field; left out, after_use is printed as the box."""
+    room = SHARD_ROOM.replace('"if tokens_left(relic_shard) > 0: gain_random relic_shard 1"',
+                              '"gain_random relic_shard 1"')
+    tile = TILE.replace("fan_vault", "shard_vault").replace("    icons: {E: [fan_spikes]}\n", "")
+    placed = {"rooms.yaml": room, "tiles.yaml": tile}
+    unkept = SHARD.replace('    on_gain: "heal 1"', '    use: "gain combat 2"').replace(
+        "    points: 2\n", "    points: 0\n")
+    found = _check_shards(tmp_path / "a", {**placed, "tokens.yaml": unkept})
+    assert [(s, c, f, line) for s, c, f, line, _ in found] == [
+        ("error", "TC-G001", "tokens.yaml", 9)], found
+    kept = unkept.replace("    points: 0\n", "    points: 0\n    after_use: keep\n    kept: true\n")
+    found = _check_shards(tmp_path / "b", {**placed, "tokens.yaml": kept})
+    assert [(s, c, f, line) for s, c, f, line, _ in found] == [
+        ("error", "TC-G001", "tokens.yaml", 9)], found
+    assert "back in the box once it is used" in found[0][4]
+    from tomecraft.compiler.sheets import after_use_text
+    (tmp_path / "c").mkdir()
+    pack = tmp_path / "c" / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(SHARD_PACK, encoding="utf-8")
+    for name, text in {**placed, "tokens.yaml": unkept.replace("    points: 0\n", "    points: 0\n    kept: true\n")}.items():
+        (pack / name).write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(GAME, [pack], reporter)
+    assert not reporter.diagnostics, [d.message for d in reporter.diagnostics]
+    assert after_use_text(g, g.entities["token"]["relic_shard"], "en") == "back to the box after use"

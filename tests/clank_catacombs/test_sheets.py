@@ -224,3 +224,18 @@ def _assert_rules_text(game, lang: str, says: list[str], not_said: list[str]) ->
         assert phrase in text, phrase
     for phrase in not_said:
         assert phrase not in text, phrase
+
+
+@pytest.mark.parametrize("lang, use", [("zh", "获得2战斗力"), ("en", "Gain 2 combat")])
+def test_the_token_sheet_lists_a_packs_token_of_a_new_type(lang, use):
+    """The token sheet grouped tokens by the game's own types only (prisoners, secrets,
+    treasures, idols, mastery): a pack's Relic Shard, of a type of its own, was on no sheet,
+    though rooms sold it and it could be used. It comes with the other tokens, with its use."""
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT, [ROOT.parents[1] / "tests/clank_catacombs/shard_pack"], reporter)
+    assert not reporter.errors, dg.format_text(reporter)
+    page = html.unescape(sheets.render_html(g, next(s for s in sheets.SHEETS["clank_catacombs"]
+                                                    if s.name == "tokens"), lang))
+    shard = g.entities["token"]["relic_shard"].data["name"][lang]
+    row = next((r for r in re.findall(r"<tr.*?</tr>", page, flags=re.S) if shard in r), "")
+    assert use in row, row

@@ -547,6 +547,8 @@ weapons:
     default: true
     modes:
       - id: fire
+        actions: 1
+        ammo: 1
         effect: "pay actions 1, pay ammo 1 -> target monster where in_range(3): let r = roll(bullet_die, 1); deal bullet hits(r)"
 """})
     assert [(c, f) for c, f, _, _ in found] == [("TC-C003", "dwarves.yaml")]

@@ -268,3 +268,15 @@ def test_an_agent_picking_among_the_suggestion_is_offered_the_same_best_options(
     rng = Rng("c")
     drg.play_game(GAME, 1, rng.fork("game"), [Anything()])
     assert asked and all(asked)
+
+
+def test_throwables_with_no_area_are_thrown(monkeypatch):
+    """A throwable with no area, one monster's (a pack's spear) or left where monsters walk (a
+    pack's mine, with an `on monster_moved` trigger), is weighed by trying it on a copy of the
+    game and thrown when it pays, like the area ones: the dwarves threw only area throwables,
+    so four of the base game's nine (Impact Axe, Sticky, LURE, Proximity) and every such pack
+    card were never used."""
+    data = compiled_with("deep_rock_galactic", PACK.with_name("mine_pack"), monkeypatch)
+    used = pack_usage(data, "mine_pack", games=40, seed=3, players=4)
+    assert set(used) == {"throwable:spore_mine", "throwable:bone_spear"}, used
+    assert all(e["uses"] > 0 for e in used.values()), used

@@ -174,3 +174,18 @@ def test_the_solo_rules_say_a_packs_bosco_guns(tmp_path, lang, says, not_said):
         assert phrase in text, phrase
     for phrase in not_said:
         assert phrase not in text, phrase
+
+
+@pytest.mark.parametrize("lang, said", [("zh", "每个牙齿印：受到2点伤害"), ("en", "each Teeth rolled: take 2 damage")])
+def test_the_monster_board_says_a_monsters_own_teeth_effect(lang, said):
+    """A pack's monster whose teeth faces do more than the default 1 damage (the creatures
+    pack's Acid Biter: 2) said nothing of it on the monster board, which printed only the "!"
+    effect, its special and its kill reward (its print-and-play card said it)."""
+    reporter = dg.Reporter()
+    g = pipeline.compile_game(ROOT / "content/deep_rock_galactic",
+                              [ROOT / "tests/deep_rock_galactic/creatures_pack"], reporter)
+    assert reporter.errors == 0
+    html = render_html(g, next(s for s in SHEETS["deep_rock_galactic"] if s.name == "monsters"), lang)
+    row = html[html.index(g.entities["monster"]["acid_biter"].data["name"][lang]):]
+    row = row[:row.index("</tr>")]
+    assert said.lower() in row.lower(), row

@@ -124,3 +124,25 @@ def test_draw_event_draws_the_top_event_card_and_carries_it_out(lookout):
     actions.perform(engine, engine.state.dwarves[0], {"do": "ability", "id": "bad_omen"})
     assert top not in engine.state.event_deck and len(engine.state.event_deck) == 1
     assert engine.state.threat == threat + (2 if top.id == "threat_2" else 1)
+
+
+def test_a_new_ability_hears_a_pickup_with_no_effect_picked_up(tmp_path):
+    """`picked_up` is when a dwarf picks up a pickup (the contract): it was fired only for a
+    pickup with an effect of its own, so a pack's ability `on picked_up` never heard the
+    Apoca Bloom, the only pickup of the book's mission (a seeded sim heard every other event
+    its ability listed)."""
+    pack = tmp_path / "collector"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: collector\ngame: deep_rock_galactic\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    text = LOOKOUT.replace('"on monster_moved { gain nitra 1 }; on move_action { gain gold 1 }; '
+                           'on turn_start { gain morkite 1 }"', '"on picked_up: gain aquarq 1"')
+    (pack / "collector.yaml").write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content/deep_rock_galactic", [pack], reporter)
+    assert reporter.errors == 0, dg.format_text(reporter)
+    engine, _ = build(data, {"dwarves": [{"cls": "lookout", "at": [4, 0]}],
+                             "pickups": {"4,1": ["apoca_bloom", True]}})
+    actions.perform(engine, engine.state.dwarves[0], {"do": "move", "path": [[4, 1]]})
+    assert engine.state.shared["apoca_bloom"] == 1
+    assert engine.state.shared["aquarq"] == 1

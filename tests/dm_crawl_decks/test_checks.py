@@ -158,3 +158,12 @@ def test_a_relic_usable_without_end_is_warned(tmp_path, run_cli, use, warned):
     assert code == 0, out
     assert ("warning[TC-G002]" in out and "any number of times" in out
             and f"{tmp_path / 'relics.yaml'}:7:" in out) == warned, out
+
+
+def test_a_long_rest_that_spends_no_time_is_warned_about(tmp_path, run_cli):
+    """A long rest spends 2 time (L153): at 0 the player may rest every turn and the dungeon
+    never moves on; a pack's board with `time_long_rest: 0` checked clean and 17 of 30
+    simulated games ran to the round cap, resting."""
+    code, out, _ = check(tmp_path, ("board.yaml", "time_long_rest: 2\n", "time_long_rest: 0\n"), run_cli)
+    assert code == 0 and "warning[TC-G002]" in out and "time_long_rest" not in out.split("warning")[0], out
+    assert "a long rest that spends no time" in out, out

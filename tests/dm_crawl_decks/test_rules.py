@@ -245,3 +245,23 @@ def test_an_expectation_naming_nothing_is_refused_not_passed(expect, says):
     from tomecraft.runtime.engines.dm_crawl_decks.scenario import run_scenario
     problems = run_scenario(GAME, {"setup": {}, "steps": [], "expect": [expect]})
     assert len(problems) == 1 and says in problems[0]
+
+
+def test_a_watch_whose_body_changes_a_value_lets_the_other_watches_fire_once():
+    """A watch's body that changes a card's points settles the game again (Engine.modify), and
+    that inner settle fires the other watches whose condition holds; the outer settle then met
+    one it had listed but was gone, and play stopped on an internal error (a pack's two
+    Watchers, `when you.hp <= 2: self.points += 3`, found by sim). Each fires once."""
+    sc = scenario(columns=[["slime#A"], ["slime#B"], []], events_off=True)
+    e = sc.engine
+    fired = []
+
+    def grow(ctx):
+        fired.append(ctx.self)
+        e.modify(ctx, ctx.self, "points", "+=", 3, "grow")
+
+    for label in ("A", "B"):
+        e.watch(e.ctx(sc.ref(label)), lambda ctx: True, grow, "grow")
+    e.settle()
+    assert fired == [sc.ref("A"), sc.ref("B")]
+    assert [e.points(sc.ref(label)) for label in "AB"] == [4, 4]

@@ -241,3 +241,33 @@ def test_a_cost_after_the_arrow_is_refused_by_check(tmp_path, monkeypatch):
         compile_and_import(ROOT / "content" / "the_cave", [pack], reporter)
         found = [d for d in reporter.diagnostics if "paid after `->`" in d.message]
         assert [(d.line, d.column) for d in found] == [(8, column)], dg.format_text(reporter)
+
+
+SHOUT = """\
+actions:
+  - id: shout
+    name: {{zh: 呼喊, en: Shout}}
+    source: approximation
+    note: "A fan's action."
+    order: 8
+    effect: "{effect}"
+"""
+
+
+def test_a_free_action_that_gains_a_token_is_warned_about(tmp_path, monkeypatch):
+    """An action with no cost that gains a token from the supply can be taken any number of
+    times in a turn (The Cave keeps no `once per`): a pack's free Shout (`require has(camera);
+    gain_token traverse 1`) checked clean, and every simulated team shouted 60 times a turn
+    until the round cap. check warns at the effect; with a cost, it says nothing."""
+    pack = tmp_path / "shout_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(PACK.replace("mud_pack", "shout_pack"), encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    found = {}
+    for effect in ("require has(camera); gain_token traverse 1", "pay ap 1 -> gain_token traverse 1"):
+        (pack / "shout.yaml").write_text(SHOUT.format(effect=effect), encoding="utf-8")
+        reporter = dg.Reporter()
+        compile_and_import(ROOT / "content" / "the_cave", [pack], reporter)
+        found[effect] = [(d.severity, d.code, d.line) for d in reporter.diagnostics]
+    assert found == {"require has(camera); gain_token traverse 1": [("warning", "TC-G002", 7)],
+                     "pay ap 1 -> gain_token traverse 1": []}, found

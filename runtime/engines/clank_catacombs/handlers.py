@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from tomecraft.runtime.engines.clank_catacombs.state import ACTIVE
+from tomecraft.runtime.engines.clank_catacombs.state import ACTIVE, PILED
 
 RESOURCES = ("skill", "combat", "movement", "gold", "lockpick")
 # acquire_free's zone -> the Player list it goes to
@@ -224,9 +224,24 @@ class Queries:
         return list(ctx.info.get("icons", ())).count(icon)
 
     def tokens_left(self, ctx, token: str) -> int:
+        """What `gain_random` could still give: the treasure stack, a pile's tokens (the
+        prisoner pile holds the coupon too), the mastery tokens left, else the supply (a pack's
+        new type: every token of the type less what players hold, rules.supply_token). A
+        pack's type counted 0, so a room requiring one left never offered its action."""
         st = self.engine.state
-        return {"treasure": len(st.treasure_stack), "major_secret": len(st.majors),
-                "minor_secret": len(st.minors), "prisoner": len(st.prisoners)}.get(token, 0)
+        piled = {"treasure": st.treasure_stack, "major_secret": st.majors,
+                 "minor_secret": st.minors, "prisoner": st.prisoners}.get(token)
+        if piled is not None:
+            return len(piled)
+        if token == "mastery":
+            return st.mastery_left
+        defs = self.engine.token_defs
+        if token in PILED:
+            return sum(defs[t].token_type == token for pile in (st.majors, st.minors, st.prisoners)
+                       for t in pile)
+        return sum(max(0, (t.count if t.count is not None else 1)
+                       - sum(q.tokens[tid] for q in st.players))
+                   for tid, t in defs.items() if t.token_type == token)
 
     def treasures_held(self, ctx) -> int:
         return len(ctx.you.treasures)

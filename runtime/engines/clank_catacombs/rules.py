@@ -32,6 +32,20 @@ def leaves_to(card_type, defeat_cost, never_discarded) -> str:
     return "discard"
 
 
+def kept_when_gained(kept, points, token_type) -> bool:
+    """Whether a gained token stays in front of its owner: one worth points is kept to be
+    scored (L622-631), `kept` or not, and so are prisoners and coupons; any other goes back to
+    the box once its effect is done."""
+    return bool(kept or (points or 0) > 0 or token_type in ("prisoner", "coupon"))
+
+
+def token_leaves_to(use) -> str | None:
+    """Where the engine puts a token with a `use` (the token kind's `after_use`, which it does
+    not read): back to the box once used (engine.py, the `token` action). None for the others:
+    what happens to them is the kind's default or their own `after_use`."""
+    return "box" if use else None
+
+
 def score(engine) -> dict:
     scores, details = [], []
     for p in engine.state.players:
@@ -408,7 +422,7 @@ class Rules:
                 p.spring += 1
         # A token worth points is kept to be scored (L622-631), `kept` or not: back in the
         # box its points would be lost (a pack's minor secret with `points: 1` and no `kept`).
-        if not (t.kept or (t.points or 0) > 0 or t.token_type in ("prisoner", "coupon")):
+        if not kept_when_gained(t.kept, t.points, t.token_type):
             p.tokens[tid] -= 1                           # used at once, back to the box
 
     def buy(self, p: Player, item_id: str) -> None:

@@ -11,7 +11,7 @@ from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.board import terrain_kinds
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
-from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, spend
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Ctx, Dwarf, spend
 from tomecraft.runtime.engines.deep_rock_galactic.equipment import (NATIVE_ABILITIES, ability, class_abilities, flare, platforms,
                                                           rock_and_stone, sentry, sentry_ability, shield, throw,
                                                           zipline)
@@ -87,9 +87,32 @@ def legal_attacks(engine: Monsters, d: Dwarf) -> list[dict]:
                         continue
                     if beam and any(x.pos in hx.beam(d.pos, aim) for x in st.dwarves if x is not d):
                         continue            # the beam would burn a teammate (L1319)
+                    if not _takes(engine, d, weapon, mode, m, aim):
+                        continue
                     out.append({"do": "attack", "weapon": weapon.id, "mode": i, "target": m.uid,
                                 "dice": dice, "slot": weapon.slot})
     return out
+
+
+def _takes(engine: Monsters, d: Dwarf, weapon, mode, target, aim) -> bool:
+    """Whether the effect the shot would run may take this target: its `target ... where` may
+    ask more than the mode's range and sight (a pack's rifle `... and flying()`), and a shot
+    offered that its effect refuses stopped `sim` ("cannot fire"). Read from the effect's `can`
+    (costs, and that the target is one its where-clause takes: in_range reads `target_obj`)."""
+    effect = weapon.overclocked if weapon.slot == "secondary" and d.overclocked and \
+        weapon.overclocked is not None else mode.get("effect")
+    can = getattr(effect, "can", None)
+    if can is None:
+        return True
+    saved = d.actions
+    d.actions = max(d.actions, mode.get("actions") or 0)     # its action cost was checked above
+    try:
+        return bool(can(Ctx(engine, you=d, target=None, info={
+            "weapon": weapon, "mode": mode, "aim": aim, "target_obj": target, "free": True})))
+    except EffectError:
+        return False
+    finally:
+        d.actions = saved
 
 
 def _seen(engine: Monsters, a: Hex, b: Hex, lob: str, memo: dict) -> bool:

@@ -171,7 +171,7 @@ def collect(engine: Monsters, d: Dwarf, kind: str) -> None:
     mission onto the dwarf's board, its effect when deposited (L372)."""
     pdef = engine.data.get("pickup", kind)
     carry(engine, d, kind)
-    if pdef.effect is not None and not engine.mine_head_mission:
+    if not engine.mine_head_mission:    # heard by every trigger, an effect or none (an Apoca Bloom)
         engine.emit("picked_up", you=d, effect=pdef.effect)
 
 
@@ -184,7 +184,7 @@ def deposit(engine: Monsters, d: Dwarf) -> None:
     for name, n in carried.items():
         engine.state.shared[name] += n
         pdef = pickups.get(name)
-        if pdef is not None and pdef.effect is not None and not pdef.needs_pickaxe:
+        if pdef is not None and not pdef.needs_pickaxe:
             for _ in range(n):
                 engine.emit("picked_up", you=d, effect=pdef.effect)
 

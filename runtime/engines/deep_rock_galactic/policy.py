@@ -102,6 +102,8 @@ def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[
                 best = (count, at)
         if best is not None:
             out.append((2, {"do": "throw", "card": card, "at": best[1]}))
+    if every or not _beaten(out, 2):
+        out += _single_throws(engine, d, now)
     # Rock and Stone cards cost no action: played first when in trouble (health 2 or less,
     # ammo 1 or less, a monster within 2), else kept; whatever pack defined a card, it is
     # played only if trying it on a copy of the game leaves the team better off
@@ -158,6 +160,42 @@ def options(engine: Engine, d: Dwarf, webbed: bool, every: bool = True) -> list[
                 out.append((1 if gain >= STRONG else 4, act))
     if not out:
         out.append((9, {"do": "end"}))
+    return out
+
+
+def _single_throws(engine: Engine, d: Dwarf, now: Baseline) -> list[tuple[int, dict]]:
+    """The throwables with no area (an Impact Axe at one monster, a LURE or a pack's mine left
+    where monsters walk), whatever content defined them: each tried on a copy of the game at
+    the nearest monsters in reach, and a delayed one also on the space beside the dwarf the
+    nearest monster comes through, then the monsters' next activation (`ability_gain`, as
+    an ability); thrown where it leaves the team best off, if anywhere. The area heuristic
+    above never threw them: four of the game's nine throwables, and every pack's mine, were
+    never used."""
+    st = engine.state
+    out = []
+    for card in sorted(set(d.throwables)):
+        tdef = engine.data.get("throwable", card)
+        if tdef.area:
+            continue
+        reach = tdef.range or 0
+        near = sorted((hx.distance(d.pos, m.pos), m.pos) for m in st.monsters.values())
+        spots = [at for far, at in near if far <= reach][:2]
+        if tdef.delayed and near:
+            nearest = near[0][1]
+            beside = [n for n in hx.neighbours(d.pos) if st.terrain(n) in OPEN and n not in spots
+                      and not any(x.pos == n for x in st.dwarves) and hx.distance(d.pos, n) <= reach]
+            if beside:
+                spots.append(min(beside, key=lambda n: (hx.distance(n, nearest), n)))
+        best = None
+        for at in spots:
+            if not engine.los(d.pos, at, "arc"):
+                continue
+            act = {"do": "throw", "card": card, "at": at}
+            gain = ability_gain(engine, d, act, now)
+            if gain is not None and gain > 0 and (best is None or gain > best[0]):
+                best = (gain, act)
+        if best is not None:           # as an ability: a strong throw ranks with the best shots
+            out.append((2 if best[0] >= STRONG else 6, best[1]))
     return out
 
 

@@ -111,7 +111,7 @@ def ability_gain(engine: Engine, d: Dwarf, act: dict, now: Baseline) -> float | 
     situation = (d.seat, d.pos, d.ammo > 0, d.secondary_ammo > 0, tuple(sorted(d.tokens.items())),
                  tuple(sorted((k, len(v)) for k, v in st.tokens.items())), st.sentry, engine.shield,
                  tuple(sorted(threats)))
-    key = (situation, (act["do"], act.get("id")), repr(sorted(act.items())))
+    key = (situation, (act["do"], act.get("id") or act.get("card")), repr(sorted(act.items())))
     if key not in memo:
         gain = _worthless_this_turn(memo, key)
         if gain is None:

@@ -204,10 +204,18 @@ class Engine(Battle, Rules, Zones):
         if pending is not None and not pending.original:
             return                                  # no watch to check (and none to copy)
         for w in list(self._watchers):
+            # a body that changes a value settles again (modify), which may fire a watch
+            # listed here: it is gone, and fires no second time
+            if not any(x is w for x in self._watchers):
+                continue
             ctx, cond, body = w
             if self._watching(ctx.self) and cond(ctx):
                 self._watchers.remove(w)
                 body(ctx)
+
+    def watching(self, ctx) -> bool:
+        """Whether a watch registered now may fire at once (effects.Context.when)."""
+        return self._watching(ctx.self)
 
     def _watching(self, owner) -> bool:
         """Whether a watch (`when C: ...`) of `owner` may fire now. Every copy of a main-deck

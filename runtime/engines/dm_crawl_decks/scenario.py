@@ -60,7 +60,7 @@ from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
     PILE_HOLDS, PILE_WHY, PILES, SHAPES, checks_nothing, holds, known, known_keys, main_card, up_down,
     within_limits, word, words)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
-    ATTRIBUTES, FIELD, RESOURCES, Card, Row, Virtual)
+    ATTRIBUTES, FIELD, Card, Row, Virtual, resources_of)
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
     ScenarioError, check_expectations, in_its_terms, refuse_unofferable, setup_failure,
@@ -75,7 +75,7 @@ FLAGS = frozenset(("events_off",))
 
 class Scenario:
     def __init__(self, data, setup: dict) -> None:
-        known_keys(setup)
+        known_keys(setup, data)
         rng = Rng(str(setup.get("seed", 1)))
         self.agent = AnswerAgent(self)
         self.engine: Engine = new_engine(data, rng, self.agent, log_enabled=True)
@@ -443,7 +443,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             want = {a: list(up_down(v, f"tokens.{a}")) for a, v in want.items()}  # a number: all up
             got = {a: [s.tokens[a].up, s.tokens[a].down] for a in want}
         elif key == "resources":
-            known("resources", want, RESOURCES)
+            known("resources", want, resources_of(e.data))
             got = {r: s.resources[r] for r in want}
         elif key == "columns":
             got = [[repr(c) for c in reversed(col)] for col in s.columns]

@@ -3,7 +3,7 @@ cannot be in, or a state the rules cannot reach is refused by name: ignored, it 
 a different game than the tester wrote."""
 from __future__ import annotations
 
-from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, RESOURCES, Card
+from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card, resources_of
 from tomecraft.runtime.scenario import key_problem
 from tomecraft.runtime.scenario_shapes import (
     ANY, BOOL, COUNT, TEXT, WHOLE, counts, either, fixed, list_of, record, records)
@@ -16,14 +16,14 @@ SETUP_KEYS = frozenset(PILES) | {"hp", "hp_max", "dl", "space", "misses", "resou
 ROW_KEYS = frozenset(("enemy", "player"))
 
 
-def known_keys(setup: dict) -> None:
+def known_keys(setup: dict, data) -> None:
     """A misspelt key would silently set nothing (`colums:` left the columns empty and the
     battle fought nothing): refuse it, and name what a key may hold."""
     groups = [("setup", setup, SETUP_KEYS)] + [("rows", r, ROW_KEYS) for r in setup.get("rows") or []]
     for where, spec, known in groups:
         if problem := key_problem(where, spec, known):
             raise ValueError(problem)
-    for key, known in (("resources", RESOURCES), ("tokens", ATTRIBUTES)):
+    for key, known in (("resources", resources_of(data)), ("tokens", ATTRIBUTES)):
         unknown = sorted(set(setup.get(key) or {}) - set(known))
         if unknown:
             raise ValueError(f"{key}: unknown {unknown}; known: {list(known)}")

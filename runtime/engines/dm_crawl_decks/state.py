@@ -9,6 +9,13 @@ from typing import Any
 
 ATTRIBUTES = ("strength", "agility", "perception", "intelligence")   # L77, top to bottom
 RESOURCES = ("potion", "scroll", "food", "ammo", "gold")             # L71, left to right
+
+
+def resources_of(data) -> tuple:
+    """The printed five, then the resources a pack adds to the vocabulary (the contract lets
+    a pack add them: gain and pay work for any), so a scenario may set and expect them."""
+    added = sorted(n for n, infos in data.names.items() if "resource" in infos and n not in RESOURCES)
+    return RESOURCES + tuple(added)
 FIELD = ("exploration", "battlefield")       # 场上 for main-deck cards (L274)
 
 
