@@ -33,6 +33,18 @@ def pytest_collection_finish(session):
     gc.set_threshold(10_000, 10, 10)
 
 
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    """Once the tests are done, what they left (compiled games, sims, caches) is frozen and the
+    collector turned off: a worker's last collections over it, slower on a busy machine, held
+    it past the time execnet gives a worker to end, which then interrupts it (every run ended
+    with two KeyboardInterrupt warnings raised in Hypothesis' gc callback). A process exits
+    here: nothing of it needs collecting."""
+    import gc
+    gc.disable()
+    gc.freeze()
+
 # --- pytest-xdist: the tests that share a module's fixture run on one worker --------------------
 
 def pytest_configure(config):
