@@ -45,6 +45,7 @@ class EventChecks:
             hint = d.hint or (PACK_NAMES if d.code == dg.UNKNOWN_NAME else "")
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}", hint=hint))
         if not scratch.errors:
+            self.engine_contract(site)
             for call, arg in negative_amounts(site.ast, game.vocab.keywords):
                 line, column = self.doc.effect_position(site.path, arg.pos.line, arg.pos.column)
                 self.reporter.add(dg.GAME_RULE, NEGATIVE.format(verb=call.verb), self.display,
@@ -54,6 +55,21 @@ class EventChecks:
             if not self.draws_only_itself(site):
                 self.sets_itself_off(site)
             self.repeated_amounts(site)
+
+    def engine_contract(self, site) -> None:
+        """What the engine's contract says of a Mission Book mission's `mission_event` holds for
+        a mission file's: it runs once, when the card is drawn, so a lasting construct (`on
+        turn_start: ...`, `during round: ...`) cannot stand in it. A file's event skipped these
+        checks: `on turn_start: spawn grunt 1` and `on mission_end: fail_mission` checked clean
+        (refused, TC-C003, on an event card or a Mission Book mission)."""
+        from tomecraft.compiler.contract import check_effect_of
+        from tomecraft.compiler.model import Entity
+        entity = Entity(kind="mission", id=str(self.m.get("id", "")), data=self.m, pack="",
+                        doc=self.doc, display=self.display, path=self.base, effects=[site])
+        scratch = dg.Reporter()
+        check_effect_of(self.names.game, entity, site, scratch)
+        for d in scratch.diagnostics:
+            self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}"))
 
     def repeated_amounts(self, site) -> None:
         """A verb's amount times the repeats around it stays within the limit of one number
@@ -198,6 +214,36 @@ def negative_amounts(ast, keywords=()):
             for arg in node.args:
                 if (isinstance(arg, n.Num) and arg.value < 0) or isinstance(arg, n.Neg):
                     yield node, arg
+
+
+def advances_threat(ast, keyword_sites=None, seen: frozenset = frozenset()) -> bool:
+    """Whether an effect surely advances the Swarm Threat Track each time it runs: a literal
+    `advance_threat N` (N >= 1), not under `may` (the player may decline: the Optional events,
+    rulebook L901-908), a condition without an else that does too, a trigger, a target that may
+    find none, a cost that may not be paid, or a repeat of 0. "advance_threat" anywhere in the
+    text was taken for a clock: `advance_threat 0`, `may: advance_threat 1` and
+    `if hazard_level() > 5 { advance_threat 1 }` let a mission remove every Swarm Threat card."""
+    from tomecraft.dsl import nodes as n
+    keyword_sites = keyword_sites or {}
+    if ast is None:
+        return False
+    if isinstance(ast, n.Block):
+        return any(advances_threat(s, keyword_sites, seen) for s in ast.stmts)
+    if isinstance(ast, n.Call):
+        if ast.verb == "advance_threat":
+            return bool(ast.args) and isinstance(ast.args[0], n.Num) and ast.args[0].value >= 1
+        site = keyword_sites.get(ast.verb)
+        return (site is not None and ast.verb not in seen
+                and advances_threat(site.ast, keyword_sites, seen | {ast.verb}))
+    if isinstance(ast, n.Repeat):
+        return isinstance(ast.count, n.Num) and ast.count.value >= 1 \
+            and advances_threat(ast.body, keyword_sites, seen)
+    if isinstance(ast, n.If):
+        return ast.otherwise is not None and advances_threat(ast.then, keyword_sites, seen) \
+            and advances_threat(ast.otherwise, keyword_sites, seen)
+    if isinstance(ast, n.Choose):
+        return bool(ast.options) and all(advances_threat(o, keyword_sites, seen) for o in ast.options)
+    return False
 
 
 PACK_NAMES = "a pack's creature or keyword is known with `--pack DIR` (check and sim)"
