@@ -38,6 +38,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, dwarf, "id", f"{dwarf.id} has no default primary weapon")
     _check_laid_out(game, reporter)
     _check_negative_amounts(game, reporter)
+    _check_faces_of_rolls(game, reporter)
     check_turn_costs(game, reporter, "actions", "turn_actions")   # L268-270: 3 actions a turn
     _check_native_abilities(game, reporter)
     from tomecraft.compiler.game_checks.drg_spaces import check_spaces
@@ -61,6 +62,63 @@ def _check_negative_amounts(game: Game, reporter: dg.Reporter) -> None:
             line, column = doc.effect_position(site.path, arg.pos.line, arg.pos.column)
             reporter.add(dg.GAME_RULE, NEGATIVE.format(verb=call.verb).removeprefix("V-21: "),
                          display, line, column, NEGATIVE_HINT)
+
+
+def die_faces(game: Game) -> dict[str, set[str]]:
+    """die term (`monster_die`) -> the faces its content gives it."""
+    return {d.data.get("die", d.id): {f.get("face") for f in d.data.get("faces") or ()
+                                      if isinstance(f, dict)} for d in game.of_kind("die")}
+
+
+def wrong_faces(ast, faces_of: dict[str, set[str]]):
+    """(node, die, face) for each `faces(ROLL, FACE)` whose roll (`roll(DIE, N)`, or a `let`
+    bound to one) is of a die that has no such face: it counts 0 every time."""
+    from tomecraft.dsl import nodes as n
+    rolled: dict[str, str] = {}
+
+    def die_of(expr):
+        if isinstance(expr, n.Func) and expr.name == "roll" and expr.args \
+                and isinstance(expr.args[0], n.Name) and len(expr.args[0].parts) == 1:
+            return expr.args[0].parts[0]
+        if isinstance(expr, n.Name) and len(expr.parts) == 1:
+            return rolled.get(expr.parts[0])
+        return None
+    for node in n.walk(ast):
+        if isinstance(node, n.Let):
+            die = die_of(node.value)
+            if die is not None:
+                rolled[node.name] = die
+        elif isinstance(node, n.Func) and node.name == "faces" and len(node.args) == 2 \
+                and isinstance(node.args[1], n.Name) and len(node.args[1].parts) == 1:
+            die, face = die_of(node.args[0]), node.args[1].parts[0]
+            if die in faces_of and face not in faces_of[die]:
+                yield node.args[1], die, face
+
+
+FACE_MESSAGE = "the {die} has no {face!r} face: `faces(..., {face})` counts 0 on every roll"
+
+
+def face_hint(die: str, faces_of: dict[str, set[str]]) -> str:
+    return f"the {die}'s faces: " + ", ".join(sorted(faces_of.get(die, ())))
+
+
+def _check_faces_of_rolls(game: Game, reporter: dg.Reporter) -> None:
+    """`let r = roll(monster_die, 2); spawn grunt faces(r, four_squares)` type-checks (a face
+    is a face) and spawned nothing, ever: the monster die has no four-squares face (found by
+    the sixth missions blind test, in a mission event; an event card did the same)."""
+    from tomecraft.compiler.packs import display_path
+    faces_of = die_faces(game)
+    sites = [(entity.doc, entity.display, site) for entity in game.all() for site in entity.effects]
+    for name, site in sorted(game.keyword_sites.items()):
+        doc = game.vocab.keywords[name].origin[0]
+        sites.append((doc, display_path(doc.path), site))
+    for doc, display, site in sites:
+        if site.ast is None:
+            continue
+        for node, die, face in wrong_faces(site.ast, faces_of):
+            line, column = doc.effect_position(site.path, node.pos.line, node.pos.column)
+            reporter.add(dg.GAME_RULE, FACE_MESSAGE.format(die=die, face=face), display, line,
+                         column, face_hint(die, faces_of))
 
 
 def _original(entity):

@@ -46,6 +46,7 @@ class EventChecks:
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}", hint=hint))
         if not scratch.errors:
             self.engine_contract(site)
+            self.faces_of_rolls(site)
             for call, arg in negative_amounts(site.ast, game.vocab.keywords):
                 line, column = self.doc.effect_position(site.path, arg.pos.line, arg.pos.column)
                 self.reporter.add(dg.GAME_RULE, NEGATIVE.format(verb=call.verb), self.display,
@@ -70,6 +71,16 @@ class EventChecks:
         check_effect_of(self.names.game, entity, site, scratch)
         for d in scratch.diagnostics:
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}"))
+
+    def faces_of_rolls(self, site) -> None:
+        """A face the rolled die does not have counts 0 on every roll (game_checks, alike)."""
+        from tomecraft.compiler.game_checks.deep_rock_galactic import (
+            FACE_MESSAGE, die_faces, face_hint, wrong_faces)
+        faces_of = die_faces(self.names.game)
+        for node, die, face in wrong_faces(site.ast, faces_of):
+            line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
+            self.reporter.add(dg.GAME_RULE, "V-21: " + FACE_MESSAGE.format(die=die, face=face),
+                              self.display, line, column, face_hint(die, faces_of))
 
     def repeated_amounts(self, site) -> None:
         """A verb's amount times the repeats around it stays within the limit of one number
