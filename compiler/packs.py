@@ -518,8 +518,10 @@ def validate_entities(game: Game, reporter: dg.Reporter) -> None:
     removed: dict[tuple, tuple] = {}        # (kind, id) -> (pack id, document, index)
     for pack_id, removals in game.removals.items():
         for doc, i, kind, entity_id in removals:
-            if game.entities.get(kind, {}).pop(entity_id, None) is not None:
+            entity = game.entities.get(kind, {}).pop(entity_id, None)
+            if entity is not None:
                 removed[(kind, entity_id)] = (pack_id, doc, i)
+                game.removed[(kind, entity_id)] = (entity, doc, i)
             elif (kind, entity_id) in removed and removed[(kind, entity_id)][0] != pack_id:
                 # two packs removing one base entity: it read 'no such entity', as if misspelt
                 other, where, j = removed[(kind, entity_id)]

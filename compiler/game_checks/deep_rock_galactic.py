@@ -39,6 +39,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     _check_laid_out(game, reporter)
     _check_negative_amounts(game, reporter)
     _check_faces_of_rolls(game, reporter)
+    _check_decks_left(game, reporter)
     check_turn_costs(game, reporter, "actions", "turn_actions")   # L268-270: 3 actions a turn
     _check_native_abilities(game, reporter)
     from tomecraft.compiler.game_checks.drg_spaces import check_spaces
@@ -62,6 +63,54 @@ def _check_negative_amounts(game: Game, reporter: dg.Reporter) -> None:
             line, column = doc.effect_position(site.path, arg.pos.line, arg.pos.column)
             reporter.add(dg.GAME_RULE, NEGATIVE.format(verb=call.verb).removeprefix("V-21: "),
                          display, line, column, NEGATIVE_HINT)
+
+
+def _check_decks_left(game: Game, reporter: dg.Reporter) -> None:
+    """What a pack's `remove` leaves of the Event and Swarm decks: a Mission Specific Event card
+    (it plays every mission's `mission_event`, rulebook L896-900), a Swarm card (a Swarm draws
+    one, L890-894) and an Event card that surely advances the Swarm Threat Track (it brings the
+    Swarms and runs the mission out of time, L884-895, L1295). A mission file is held to the
+    same after its own `remove_cards` (missions/checker.py, V-20); a pack removing them all
+    checked clean, and every mission then played without its event, its Swarms or its clock."""
+    from tomecraft.compiler.missions.event_checks import advances_threat
+    removed = [(entity, doc, i) for (kind, _), (entity, doc, i) in game.removed.items()
+               if kind == "event_card"]
+    if not removed:
+        return
+    cards = game.of_kind("event_card")
+
+    def surely_advances(card) -> bool:
+        # a removed card's effect was never parsed (it left the game before the effects stage)
+        from tomecraft.dsl.parser import EffectSyntaxError, parse
+        try:
+            ast = parse(card.data["effect"]) if card.data.get("effect") else None
+        except EffectSyntaxError:
+            return False
+        return advances_threat(ast, game.keyword_sites)
+    needs = [
+        (lambda c: c.data.get("deck") == "event" and c.data.get("event_kind") == "mission_specific",
+         "no Mission Specific Event card is left in the Event deck: no mission's `mission_event` "
+         "would ever be played (rulebook L896-900)"),
+        (lambda c: c.data.get("deck") == "swarm",
+         "the Swarm deck is left empty: a Swarm draws a Swarm card and places its monsters "
+         "(rulebook L890-894), so no Swarm would ever come"),
+        (lambda c: c.data.get("deck") == "event" and surely_advances(c),
+         "no Event card left surely advances the Swarm Threat Track: it never moves, so no "
+         "Swarm comes and time never runs out (rulebook L884-895, L1295)"),
+    ]
+    for kept, message in needs:
+        if any(kept(c) for c in cards):
+            continue
+        took = [(entity, doc, i) for entity, doc, i in removed if kept(entity)]
+        if not took:
+            continue            # not removed here (a replaced card): not a removal's doing
+        entity, doc, i = took[-1]
+        mark = doc.mark(("remove", i))
+        from tomecraft.compiler.packs import display_path
+        reporter.add(dg.GAME_RULE, f"removing event_card {entity.id!r}: {message}",
+                     display_path(doc.path), mark.line, mark.column,
+                     "keep " + ", ".join(sorted(e.id for e, _, _ in took)) + " (or add a card of "
+                     "the pack that does the same)")
 
 
 def die_faces(game: Game) -> dict[str, set[str]]:
