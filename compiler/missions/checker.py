@@ -200,7 +200,17 @@ class MissionChecker(EventChecks):
             elif count > limit:
                 self.at(("tokens", name), "V-24", f"{count} {name} tokens, but the box has {limit}",
                         f"use at most {limit}")
-        for i, entry in enumerate(self.m.get("hidden_monsters", [])):
+        hidden = self.m.get("hidden_monsters", [])
+        for i, entry in enumerate(hidden):
+            first = next(j for j, e in enumerate(hidden) if e["creature"] == entry["creature"])
+            if first < i:
+                # a second entry read as a typo's twin (1 + 2, or 2 meant instead of 1?)
+                self.at(("hidden_monsters", i, "creature"), "V-23",
+                        f"{entry['creature']} is listed twice in `hidden_monsters` (entries "
+                        f"{first + 1} and {i + 1})",
+                        f"list each creature once, with its count per segment: "
+                        f"`{{creature: {entry['creature']}, count: "
+                        f"{hidden[first]['count'] + entry['count']}}}`")
             if entry["creature"] not in self.names.creatures:
                 self.unknown(("hidden_monsters", i, "creature"), "V-23", "creature",
                              entry["creature"], self.names.creatures)
