@@ -746,6 +746,11 @@ def _report_schema_error(err, doc: loader.Document, display: str, base: tuple,
     if err.validator == "required" and isinstance(err.instance, dict) and any(
             repr(p) in message for p in ("source", "ref", "note") if p not in err.instance):
         code = dg.PROVENANCE  # a missing source/ref/note is the documented TC-S004
+        source = err.instance.get("source")
+        if isinstance(source, str) and any(repr(p) in message for p in ("ref", "note")):
+            # required by the source named: said there, not at the entity's first line
+            mark = doc.mark(path + ("source",))
+            message += f" with `source: {source}`"
     if len(message) > 300:
         message = message[:300] + "..."
     reporter.add(code, message, display, mark.line, mark.column, hint)
