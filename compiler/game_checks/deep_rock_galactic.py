@@ -40,6 +40,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     _check_negative_amounts(game, reporter)
     _check_faces_of_rolls(game, reporter)
     _check_decks_left(game, reporter)
+    _check_inert_dice_and_ends(game, reporter)
     check_turn_costs(game, reporter, "actions", "turn_actions")   # L268-270: 3 actions a turn
     _check_native_abilities(game, reporter)
     from tomecraft.compiler.game_checks.drg_spaces import check_spaces
@@ -111,6 +112,52 @@ def _check_decks_left(game: Game, reporter: dg.Reporter) -> None:
                      display_path(doc.path), mark.line, mark.column,
                      "keep " + ", ".join(sorted(e.id for e, _, _ in took)) + " (or add a card of "
                      "the pack that does the same)")
+
+
+REROLL = ("`reroll` rerolls the last roll, and this effect has rolled nothing before it: it "
+          "would reroll an earlier roll of the game, changing nothing")
+REROLL_HINT = ("roll first in the same effect (`let r = roll(bullet_die, 2); reroll 1; deal "
+               "bullet hits(r)`), or use it in an `on attack_rolled:` trigger")
+DISCARD_SELF = ("`discard_self` ends what this effect left in play (its tokens, its triggers), "
+                "and {where} runs once and leaves nothing: it changes nothing")
+DISCARD_SELF_HINT = "remove it: it belongs to an effect that stays in play (a delayed throwable)"
+RUNS_ONCE = {"event_card": "an Event or Swarm card", "rock_and_stone_card": "a Rock and Stone card"}
+
+
+def inert_dice_and_ends(ast, runs_once: bool):
+    """(call, message, hint) for a `reroll` no roll precedes (in the effect, or the attack roll
+    of an `on attack_rolled:` trigger), and for `discard_self` where the effect runs once."""
+    from tomecraft.dsl import nodes as n
+    handed = {id(x) for node in n.walk(ast) if isinstance(node, n.On) and node.event == "attack_rolled"
+              for x in n.walk(node.body)}
+    rolled = False
+    for node in n.walk(ast):
+        if isinstance(node, n.Func) and node.name == "roll":
+            rolled = True
+        elif isinstance(node, n.Call) and node.verb == "reroll" and not rolled \
+                and id(node) not in handed:
+            yield node, REROLL, REROLL_HINT
+        elif isinstance(node, n.Call) and node.verb == "discard_self" and runs_once:
+            yield node, None, DISCARD_SELF_HINT
+
+
+def _check_inert_dice_and_ends(game: Game, reporter: dg.Reporter) -> None:
+    """Verbs that act on what an earlier step left and were found doing nothing in a mission
+    event by the sixth missions blind test, as on an event card: `reroll 1` with no roll
+    before it (it rerolled the last attack's dice, long resolved), `discard_self` in an effect
+    run once (it ends the tokens and triggers the effect placed, and such an effect places
+    none)."""
+    for entity in game.all():
+        for site in entity.effects:
+            if site.ast is None:
+                continue
+            runs_once = entity.kind in RUNS_ONCE and site.path[len(entity.path):][:1] == ("effect",)
+            for node, message, hint in inert_dice_and_ends(site.ast, runs_once):
+                if entity.kind == "weapon" and message is REROLL:
+                    continue        # a fire mode runs on the attack's own roll (verbs.attack)
+                line, column = entity.doc.effect_position(site.path, node.pos.line, node.pos.column)
+                reporter.add(dg.GAME_RULE, message or DISCARD_SELF.format(
+                    where=RUNS_ONCE[entity.kind]), entity.display, line, column, hint)
 
 
 def die_faces(game: Game) -> dict[str, set[str]]:

@@ -47,6 +47,12 @@ class EventChecks:
         if not scratch.errors:
             self.engine_contract(site)
             self.faces_of_rolls(site)
+            from tomecraft.compiler.game_checks.deep_rock_galactic import (
+                DISCARD_SELF, inert_dice_and_ends)
+            for node, message, hint in inert_dice_and_ends(site.ast, runs_once=True):
+                line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
+                self.reporter.add(dg.GAME_RULE, "V-21: " + (message or DISCARD_SELF.format(
+                    where="the mission event")), self.display, line, column, hint)
             for call, arg in negative_amounts(site.ast, game.vocab.keywords):
                 line, column = self.doc.effect_position(site.path, arg.pos.line, arg.pos.column)
                 self.reporter.add(dg.GAME_RULE, NEGATIVE.format(verb=call.verb), self.display,

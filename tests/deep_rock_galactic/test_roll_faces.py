@@ -63,3 +63,35 @@ def test_a_mission_events_face_the_die_lacks_is_refused_as_v21(tmp_path):
     line = next(i for i, l in enumerate(text.splitlines(), 1) if "long_bar" in l)
     assert got == [(line, "V-21: the monster_die has no 'long_bar' face: `faces(..., long_bar)` "
                           "counts 0 on every roll")]
+
+
+# --- `reroll` with nothing rolled, `discard_self` where nothing stays -----------------------
+
+@pytest.mark.parametrize("effect, verb", [
+    ("reroll 1", "reroll"),
+    ("spawn grunt 1; reroll 2; let r = roll(monster_die, 1)", "reroll"),
+    ("spawn grunt 1; discard_self", "discard_self"),
+])
+def test_a_reroll_before_any_roll_or_a_discard_self_on_an_event_card_is_refused(tmp_path, effect, verb):
+    errors = pack_errors(tmp_path, effect)
+    assert len(errors) == 1, errors
+    code, line, column, message = errors[0]
+    assert code == dg.GAME_RULE and line == 2 and message.startswith(f"`{verb}`")
+    text = (tmp_path / "fan_pack" / "content.yaml").read_text(encoding="utf-8").splitlines()[1]
+    assert text[column - 1:].startswith(verb)
+
+
+def test_a_reroll_after_the_effects_own_roll_stays_clean(tmp_path):
+    assert pack_errors(tmp_path, "let r = roll(monster_die, 2); reroll 1; spawn grunt faces(r, bang)") == []
+
+
+@pytest.mark.parametrize("event", ["reroll 1", "discard_self"])
+def test_a_mission_event_that_rerolls_nothing_or_discards_itself_is_refused_as_v21(tmp_path, event):
+    text = MISSION.read_text(encoding="utf-8").split("```yaml\n", 1)[1].split("```", 1)[0]
+    text = text.replace('mission_event: "spawn_at_exits grunt 1; activate_monsters"',
+                        f'mission_event: "spawn_at_exits grunt 1; {event}"')
+    path = tmp_path / "m.yaml"
+    path.write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    missions.check_file(path, reporter)
+    assert [d.message.split(" ")[:2] for d in reporter.diagnostics] == [["V-21:", f"`{event.split()[0]}`"]]
