@@ -42,7 +42,8 @@ class EventChecks:
         check_site_bounds(checker, site.ast)
         for d in scratch.diagnostics:
             # a name the base game lacks may be a pack's creature or keyword (V-02 says so too)
-            hint = d.hint or (PACK_NAMES if d.code == dg.UNKNOWN_NAME else "")
+            hint = d.hint or (self.pack_of_name(d.message) or PACK_NAMES
+                              if d.code == dg.UNKNOWN_NAME else "")
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}", hint=hint))
         if not scratch.errors:
             self.engine_contract(site)
@@ -62,6 +63,17 @@ class EventChecks:
             if not self.draws_only_itself(site):
                 self.sets_itself_off(site)
             self.repeated_amounts(site)
+
+    def pack_of_name(self, message: str) -> str:
+        """The hint naming the pack (shipped, or beside the mission file) that defines the
+        unknown name of `message`, or ""."""
+        found = re.search(r"unknown name '([^']+)'", message)
+        if found is None:
+            return ""
+        for what in ("creature", "card"):
+            if self.names.in_pack(found.group(1), what):
+                return self.names.hint(found.group(1), what, set())
+        return ""
 
     def engine_contract(self, site) -> None:
         """What the engine's contract says of a Mission Book mission's `mission_event` holds for

@@ -58,3 +58,33 @@ def test_a_mission_file_checked_with_such_a_pack_is_told_at_the_pack(tmp_path):
     reporter = dg.Reporter()
     missions.check_file(path, reporter, [pack(tmp_path, ["mission_specific"])])
     assert [(Path(d.file).name, d.line) for d in reporter.diagnostics] == [("pack.yaml", 4)]
+
+
+def test_a_mission_beside_the_pack_it_needs_is_told_which_pack(tmp_path):
+    """A fan's repository holds the pack and the missions that use it side by side (the
+    pre-commit hook's `check .`): a creature of the pack next to the mission file got only
+    "a pack's creature is known with `--pack DIR`"; both hints now name that pack's folder."""
+    leech = tmp_path / "leech"
+    leech.mkdir()
+    (leech / "pack.yaml").write_text(
+        "id: leech\ngame: deep_rock_galactic\nversion: '1'\n"
+        "vocabulary: {terms: {creature: {cave_leech: {zh: 洞穴水蛭, en: Cave Leech}}}}\n", encoding="utf-8")
+    (leech / "monsters.yaml").write_text(
+        'monsters:\n  - {id: cave_leech, name: {zh: 洞穴水蛭, en: Cave Leech}, source: approximation, '
+        'note: "A fan creature.", creature: cave_leech, order: 13, hp: 3, attack_range: 1, move: 2, '
+        'attack_dice: 1, attack_die: monster_die, moves_toward: dwarf, attacks: true}\n', encoding="utf-8")
+    text = MISSION.read_text(encoding="utf-8").split("```yaml\n", 1)[1].split("```", 1)[0]
+    text = text.replace('mission_event: "spawn_at_exits grunt 1; activate_monsters"',
+                        'mission_event: "spawn_at_exits cave_leech 1"')
+    text = text.replace("hidden_monsters: [{creature: grunt, count: 1}]",
+                        "hidden_monsters: [{creature: cave_leech, count: 1}]")
+    path = tmp_path / "leech_hunt.yaml"
+    path.write_text(text, encoding="utf-8")
+    reporter = dg.Reporter()
+    missions.check_file(path, reporter)
+    assert sorted(d.message[:4] for d in reporter.diagnostics) == ["V-21", "V-23"]
+    assert all("creature of the pack" in d.hint and "leech" in d.hint.split("--pack ")[1]
+               for d in reporter.diagnostics)
+    reporter = dg.Reporter()
+    missions.check_file(path, reporter, [leech])
+    assert reporter.diagnostics == []
