@@ -245,7 +245,8 @@ def negative_amounts(ast, keywords=()):
                     yield node, arg
 
 
-def advances_threat(ast, keyword_sites=None, seen: frozenset = frozenset()) -> bool:
+def advances_threat(ast, keyword_sites=None, seen: frozenset = frozenset(),
+                    memo: dict | None = None) -> bool:
     """Whether an effect surely advances the Swarm Threat Track each time it runs: a literal
     `advance_threat N` (N >= 1), not under `may` (the player may decline: the Optional events,
     rulebook L901-908), a condition without an else that does too, a trigger, a target that may
@@ -254,24 +255,29 @@ def advances_threat(ast, keyword_sites=None, seen: frozenset = frozenset()) -> b
     `if hazard_level() > 5 { advance_threat 1 }` let a mission remove every Swarm Threat card."""
     from tomecraft.dsl import nodes as n
     keyword_sites = keyword_sites or {}
-    if ast is None:
+    memo = {} if memo is None else memo     # keyword -> answer: 30 keywords each calling the
+    if ast is None:                         # next twice were 2**30 walks (check timed out)
         return False
+
+    def again(node) -> bool:
+        return advances_threat(node, keyword_sites, seen, memo)
     if isinstance(ast, n.Block):
-        return any(advances_threat(s, keyword_sites, seen) for s in ast.stmts)
+        return any(again(s) for s in ast.stmts)
     if isinstance(ast, n.Call):
         if ast.verb == "advance_threat":
             return bool(ast.args) and isinstance(ast.args[0], n.Num) and ast.args[0].value >= 1
         site = keyword_sites.get(ast.verb)
-        return (site is not None and ast.verb not in seen
-                and advances_threat(site.ast, keyword_sites, seen | {ast.verb}))
+        if site is None or ast.verb in seen:
+            return False
+        if ast.verb not in memo:
+            memo[ast.verb] = advances_threat(site.ast, keyword_sites, seen | {ast.verb}, memo)
+        return memo[ast.verb]
     if isinstance(ast, n.Repeat):
-        return isinstance(ast.count, n.Num) and ast.count.value >= 1 \
-            and advances_threat(ast.body, keyword_sites, seen)
+        return isinstance(ast.count, n.Num) and ast.count.value >= 1 and again(ast.body)
     if isinstance(ast, n.If):
-        return ast.otherwise is not None and advances_threat(ast.then, keyword_sites, seen) \
-            and advances_threat(ast.otherwise, keyword_sites, seen)
+        return ast.otherwise is not None and again(ast.then) and again(ast.otherwise)
     if isinstance(ast, n.Choose):
-        return bool(ast.options) and all(advances_threat(o, keyword_sites, seen) for o in ast.options)
+        return bool(ast.options) and all(again(o) for o in ast.options)
     return False
 
 
