@@ -363,8 +363,19 @@ def _keyword_constructs(game: Game) -> dict[str, dict[str, set[str]]]:
     return result
 
 
+def check_effect_of(game: Game, entity: Entity, site: EffectSite, reporter: dg.Reporter) -> None:
+    """The engine contract's checks of one effect of an entity the game does not hold: a
+    mission file's `mission_event` (a transient `mission` entity). What the effect is handed
+    is the caller's to check (the mission checker's V-21 does, in its own words)."""
+    contract = load(game.vocab.engine)
+    if contract is not None:
+        _check_effect(game, entity, site, contract, _keyword_constructs(game), reporter, {},
+                      context=False)
+
+
 def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contract,
-                  keyword_constructs: dict, reporter: dg.Reporter, seen: dict) -> None:
+                  keyword_constructs: dict, reporter: dg.Reporter, seen: dict,
+                  context: bool = True) -> None:
     if site.ast is None or len(site.path) <= len(entity.path):
         return
     field_name = site.path[len(entity.path)]
@@ -374,7 +385,8 @@ def _check_effect(game: Game, entity: Entity, site: EffectSite, contract: Contra
     _check_once_around_lasting(entity, site, reporter)
     _check_inert_calls(entity, site, contract, reporter)
     _check_own_layering(game, entity, site, reporter)
-    check_context(game, entity, site, contract, field_name, reporter, seen)
+    if context:
+        check_context(game, entity, site, contract, field_name, reporter, seen)
     for construct, node in _constructs(site.ast, seen):
         if construct == "call":
             for via, events in keyword_constructs.get(node.verb, {}).items():

@@ -249,6 +249,12 @@ def _char_positions(text: str, mark: "Mark", wanted: int) -> list[tuple[int, int
                     break
                 out.extend((row + 1, indent + j + 1) for j in range(len(raw) - indent))
                 out.append((row + 1, len(raw) + 1))
+            elif mark.style == "|" and indent is not None:
+                # a literal block keeps a blank line's line break (a folded one turns the line
+                # break before it into it): without it, everything after a blank line in a
+                # literal block was placed one character late, a blank line inside a mission
+                # map (M-06) on the row after it
+                out.append((row + 1, 1))
             row += 1
         return out
     quote = 1 if mark.style in ("'", '"') else 0

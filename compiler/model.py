@@ -57,6 +57,8 @@ class Game:
     documents: list[Document] = field(default_factory=list)
     pending: list[tuple] = field(default_factory=list)     # (pack, doc, display) to validate
     removals: dict[str, list] = field(default_factory=dict)  # pack id -> removals
+    # (kind, id) -> (the entity a pack removed, the pack.yaml, the `remove` index)
+    removed: dict[tuple, tuple] = field(default_factory=dict)
 
     def of_kind(self, kind: str) -> list[Entity]:
         return [self.entities[kind][i] for i in sorted(self.entities.get(kind, {}))]

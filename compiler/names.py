@@ -22,18 +22,27 @@ from functools import lru_cache
 # exported schemas, are the same under every Python.
 RESERVED = frozenset([w for w in keyword.kwlist if w.islower()]
                      + ["match", "case", "type", "self", "ctx", "cls"])
-IDENT = re.compile(r"[a-z][a-z0-9_]*", re.ASCII)
+# At most MAX_LENGTH characters: a name can become a file or folder name (a mission's
+# `briefing_<id>.zh.html`, a pack's `deep_rock_galactic__<id>/`), and a 250-character id
+# checked clean, then `sheets` failed with "File name too long" (the sixth missions blind test).
+# The content's longest name has 31.
+MAX_LENGTH = 64
+IDENT = re.compile(r"[a-z][a-z0-9_]{0,%d}" % (MAX_LENGTH - 1), re.ASCII)
 # The same rule as a JSON Schema pattern (ECMA-262: `$` is the end of the string), so that
 # editors validating against the exported schemas refuse the reserved names too.
-ID_PATTERN = "^(?!(?:" + "|".join(sorted(RESERVED)) + ")$)[a-z][a-z0-9_]*$"
-HINT = ("names are lower_snake_case ASCII like `squeeze_2`, and not a Python keyword "
-        "or a reserved name (self, ctx, cls)")
+ID_PATTERN = ("^(?!(?:" + "|".join(sorted(RESERVED)) + ")$)[a-z][a-z0-9_]{0,%d}$"
+              % (MAX_LENGTH - 1))
+HINT = ("names are lower_snake_case ASCII like `squeeze_2`, at most 64 characters, and not a "
+        "Python keyword or a reserved name (self, ctx, cls)")
 
 
 def problem(name) -> str | None:
     """Why `name` cannot be a name, or None if it can."""
     if not isinstance(name, str):
         return f"{name!r} is not a string"
+    if len(name) > MAX_LENGTH and IDENT.fullmatch(name[:MAX_LENGTH]) \
+            and re.fullmatch(r"[a-z0-9_]*", name, re.ASCII):
+        return f"{name[:20]!r}... is {len(name)} characters long: a name has at most {MAX_LENGTH}"
     if not IDENT.fullmatch(name):
         return f"{name!r} is not a lower_snake_case ASCII name"
     if name in RESERVED:

@@ -518,8 +518,10 @@ def validate_entities(game: Game, reporter: dg.Reporter) -> None:
     removed: dict[tuple, tuple] = {}        # (kind, id) -> (pack id, document, index)
     for pack_id, removals in game.removals.items():
         for doc, i, kind, entity_id in removals:
-            if game.entities.get(kind, {}).pop(entity_id, None) is not None:
+            entity = game.entities.get(kind, {}).pop(entity_id, None)
+            if entity is not None:
                 removed[(kind, entity_id)] = (pack_id, doc, i)
+                game.removed[(kind, entity_id)] = (entity, doc, i)
             elif (kind, entity_id) in removed and removed[(kind, entity_id)][0] != pack_id:
                 # two packs removing one base entity: it read 'no such entity', as if misspelt
                 other, where, j = removed[(kind, entity_id)]
@@ -744,6 +746,11 @@ def _report_schema_error(err, doc: loader.Document, display: str, base: tuple,
     if err.validator == "required" and isinstance(err.instance, dict) and any(
             repr(p) in message for p in ("source", "ref", "note") if p not in err.instance):
         code = dg.PROVENANCE  # a missing source/ref/note is the documented TC-S004
+        source = err.instance.get("source")
+        if isinstance(source, str) and any(repr(p) in message for p in ("ref", "note")):
+            # required by the source named: said there, not at the entity's first line
+            mark = doc.mark(path + ("source",))
+            message += f" with `source: {source}`"
     if len(message) > 300:
         message = message[:300] + "..."
     reporter.add(code, message, display, mark.line, mark.column, hint)

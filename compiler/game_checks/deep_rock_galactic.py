@@ -38,6 +38,9 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, dwarf, "id", f"{dwarf.id} has no default primary weapon")
     _check_laid_out(game, reporter)
     _check_negative_amounts(game, reporter)
+    _check_faces_of_rolls(game, reporter)
+    _check_decks_left(game, reporter)
+    _check_inert_dice_and_ends(game, reporter)
     check_turn_costs(game, reporter, "actions", "turn_actions")   # L268-270: 3 actions a turn
     _check_native_abilities(game, reporter)
     from tomecraft.compiler.game_checks.drg_spaces import check_spaces
@@ -63,6 +66,157 @@ def _check_negative_amounts(game: Game, reporter: dg.Reporter) -> None:
             line, column = doc.effect_position(site.path, arg.pos.line, arg.pos.column)
             reporter.add(dg.GAME_RULE, NEGATIVE.format(verb=call.verb).removeprefix("V-21: "),
                          display, line, column, NEGATIVE_HINT)
+
+
+def _check_decks_left(game: Game, reporter: dg.Reporter) -> None:
+    """What a pack's `remove` leaves of the Event and Swarm decks: a Mission Specific Event card
+    (it plays every mission's `mission_event`, rulebook L896-900), a Swarm card (a Swarm draws
+    one, L890-894) and an Event card that surely advances the Swarm Threat Track (it brings the
+    Swarms and runs the mission out of time, L884-895, L1295). A mission file is held to the
+    same after its own `remove_cards` (missions/checker.py, V-20); a pack removing them all
+    checked clean, and every mission then played without its event, its Swarms or its clock."""
+    from tomecraft.compiler.missions.event_checks import advances_threat
+    removed = [(entity, doc, i) for (kind, _), (entity, doc, i) in game.removed.items()
+               if kind == "event_card"]
+    if not removed:
+        return
+    cards = game.of_kind("event_card")
+
+    def surely_advances(card) -> bool:
+        # a removed card's effect was never parsed (it left the game before the effects stage)
+        from tomecraft.dsl.parser import EffectSyntaxError, parse
+        try:
+            ast = parse(card.data["effect"]) if card.data.get("effect") else None
+        except EffectSyntaxError:
+            return False
+        return advances_threat(ast, game.keyword_sites)
+    needs = [
+        (lambda c: c.data.get("deck") == "event" and c.data.get("event_kind") == "mission_specific",
+         "no Mission Specific Event card is left in the Event deck: no mission's `mission_event` "
+         "would ever be played (rulebook L896-900)"),
+        (lambda c: c.data.get("deck") == "swarm",
+         "the Swarm deck is left empty: a Swarm draws a Swarm card and places its monsters "
+         "(rulebook L890-894), so no Swarm would ever come"),
+        (lambda c: c.data.get("deck") == "event" and surely_advances(c),
+         "no Event card left surely advances the Swarm Threat Track: it never moves, so no "
+         "Swarm comes and time never runs out (rulebook L884-895, L1295)"),
+    ]
+    for kept, message in needs:
+        if any(kept(c) for c in cards):
+            continue
+        took = [(entity, doc, i) for entity, doc, i in removed if kept(entity)]
+        if not took:
+            continue            # not removed here (a replaced card): not a removal's doing
+        entity, doc, i = took[-1]
+        mark = doc.mark(("remove", i))
+        from tomecraft.compiler.packs import display_path
+        reporter.add(dg.GAME_RULE, f"removing event_card {entity.id!r}: {message}",
+                     display_path(doc.path), mark.line, mark.column,
+                     "keep " + ", ".join(sorted(e.id for e, _, _ in took)) + " (or add a card of "
+                     "the pack that does the same)")
+
+
+REROLL = ("`reroll` rerolls the last roll, and this effect has rolled nothing before it: it "
+          "would reroll an earlier roll of the game, changing nothing")
+REROLL_HINT = ("roll first in the same effect (`let r = roll(bullet_die, 2); reroll 1; deal "
+               "bullet hits(r)`), or use it in an `on attack_rolled:` trigger")
+DISCARD_SELF = ("`discard_self` ends what this effect left in play (its tokens, its triggers), "
+                "and {where} runs once and leaves nothing: it changes nothing")
+DISCARD_SELF_HINT = "remove it: it belongs to an effect that stays in play (a delayed throwable)"
+RUNS_ONCE = {"event_card": "an Event or Swarm card", "rock_and_stone_card": "a Rock and Stone card"}
+
+
+def inert_dice_and_ends(ast, runs_once: bool):
+    """(call, message, hint) for a `reroll` no roll precedes (in the effect, or the attack roll
+    of an `on attack_rolled:` trigger), and for `discard_self` where the effect runs once."""
+    from tomecraft.dsl import nodes as n
+    handed = {id(x) for node in n.walk(ast) if isinstance(node, n.On) and node.event == "attack_rolled"
+              for x in n.walk(node.body)}
+    rolled = False
+    for node in n.walk(ast):
+        if isinstance(node, n.Func) and node.name == "roll":
+            rolled = True
+        elif isinstance(node, n.Call) and node.verb == "reroll" and not rolled \
+                and id(node) not in handed:
+            yield node, REROLL, REROLL_HINT
+        elif isinstance(node, n.Call) and node.verb == "discard_self" and runs_once:
+            yield node, None, DISCARD_SELF_HINT
+
+
+def _check_inert_dice_and_ends(game: Game, reporter: dg.Reporter) -> None:
+    """Verbs that act on what an earlier step left and were found doing nothing in a mission
+    event by the sixth missions blind test, as on an event card: `reroll 1` with no roll
+    before it (it rerolled the last attack's dice, long resolved), `discard_self` in an effect
+    run once (it ends the tokens and triggers the effect placed, and such an effect places
+    none)."""
+    for entity in game.all():
+        for site in entity.effects:
+            if site.ast is None:
+                continue
+            runs_once = entity.kind in RUNS_ONCE and site.path[len(entity.path):][:1] == ("effect",)
+            for node, message, hint in inert_dice_and_ends(site.ast, runs_once):
+                if entity.kind == "weapon" and message is REROLL:
+                    continue        # a fire mode runs on the attack's own roll (verbs.attack)
+                line, column = entity.doc.effect_position(site.path, node.pos.line, node.pos.column)
+                reporter.add(dg.GAME_RULE, message or DISCARD_SELF.format(
+                    where=RUNS_ONCE[entity.kind]), entity.display, line, column, hint)
+
+
+def die_faces(game: Game) -> dict[str, set[str]]:
+    """die term (`monster_die`) -> the faces its content gives it."""
+    return {d.data.get("die", d.id): {f.get("face") for f in d.data.get("faces") or ()
+                                      if isinstance(f, dict)} for d in game.of_kind("die")}
+
+
+def wrong_faces(ast, faces_of: dict[str, set[str]]):
+    """(node, die, face) for each `faces(ROLL, FACE)` whose roll (`roll(DIE, N)`, or a `let`
+    bound to one) is of a die that has no such face: it counts 0 every time."""
+    from tomecraft.dsl import nodes as n
+    rolled: dict[str, str] = {}
+
+    def die_of(expr):
+        if isinstance(expr, n.Func) and expr.name == "roll" and expr.args \
+                and isinstance(expr.args[0], n.Name) and len(expr.args[0].parts) == 1:
+            return expr.args[0].parts[0]
+        if isinstance(expr, n.Name) and len(expr.parts) == 1:
+            return rolled.get(expr.parts[0])
+        return None
+    for node in n.walk(ast):
+        if isinstance(node, n.Let):
+            die = die_of(node.value)
+            if die is not None:
+                rolled[node.name] = die
+        elif isinstance(node, n.Func) and node.name == "faces" and len(node.args) == 2 \
+                and isinstance(node.args[1], n.Name) and len(node.args[1].parts) == 1:
+            die, face = die_of(node.args[0]), node.args[1].parts[0]
+            if die in faces_of and face not in faces_of[die]:
+                yield node.args[1], die, face
+
+
+FACE_MESSAGE = "the {die} has no {face!r} face: `faces(..., {face})` counts 0 on every roll"
+
+
+def face_hint(die: str, faces_of: dict[str, set[str]]) -> str:
+    return f"the {die}'s faces: " + ", ".join(sorted(faces_of.get(die, ())))
+
+
+def _check_faces_of_rolls(game: Game, reporter: dg.Reporter) -> None:
+    """`let r = roll(monster_die, 2); spawn grunt faces(r, four_squares)` type-checks (a face
+    is a face) and spawned nothing, ever: the monster die has no four-squares face (found by
+    the sixth missions blind test, in a mission event; an event card did the same)."""
+    from tomecraft.compiler.packs import display_path
+    faces_of = die_faces(game)
+    sites = [(entity.doc, entity.display, site) for entity in game.all() for site in entity.effects]
+    for name, site in sorted(game.keyword_sites.items()):
+        doc = game.vocab.keywords[name].origin[0]
+        sites.append((doc, display_path(doc.path), site))
+    for doc, display, site in sites:
+        if site.ast is None:
+            continue
+        for node, die, face in wrong_faces(site.ast, faces_of):
+            line, column = doc.effect_position(site.path, node.pos.line, node.pos.column)
+            reporter.add(dg.GAME_RULE, FACE_MESSAGE.format(die=die, face=face), display, line,
+                         column, face_hint(die, faces_of))
 
 
 def _original(entity):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tomecraft.compiler import diagnostics as dg, loader, pipeline
 from tomecraft.compiler.missions.checker import CLASS_TOKENS, MissionChecker, neighbours   # noqa: F401
-from tomecraft.compiler.missions.names import Roster, roster                              # noqa: F401
+from tomecraft.compiler.missions.names import Roster, roster, with_packs_beside           # noqa: F401
 from tomecraft.compiler.missions.schema import MISSION_SCHEMA, report_schema_errors         # noqa: F401
 from tomecraft.compiler.packs import display_path
 
@@ -67,7 +67,9 @@ def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> Non
     doc = loader.load(path, scratch, display)
     if doc is not None and is_mission(doc.data):
         reporter.diagnostics.extend(as_file_shape(scratch.diagnostics))
-        check_mission(doc, display, reporter, packs=packs)
+        names = roster(packs=tuple(packs))
+        reporter.diagnostics.extend(names.pack_errors)   # a broken pack: its own diagnostics
+        check_mission(doc, display, reporter, with_packs_beside(names, path.parent, list(packs)))
         return
     root, own_packs = find_game_root(path)
     if root is None and doc is not None and mission_not_a_mapping(doc.data):

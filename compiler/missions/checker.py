@@ -200,7 +200,17 @@ class MissionChecker(EventChecks):
             elif count > limit:
                 self.at(("tokens", name), "V-24", f"{count} {name} tokens, but the box has {limit}",
                         f"use at most {limit}")
-        for i, entry in enumerate(self.m.get("hidden_monsters", [])):
+        hidden = self.m.get("hidden_monsters", [])
+        for i, entry in enumerate(hidden):
+            first = next(j for j, e in enumerate(hidden) if e["creature"] == entry["creature"])
+            if first < i:
+                # a second entry read as a typo's twin (1 + 2, or 2 meant instead of 1?)
+                self.at(("hidden_monsters", i, "creature"), "V-23",
+                        f"{entry['creature']} is listed twice in `hidden_monsters` (entries "
+                        f"{first + 1} and {i + 1})",
+                        f"list each creature once, with its count per segment: "
+                        f"`{{creature: {entry['creature']}, count: "
+                        f"{hidden[first]['count'] + entry['count']}}}`")
             if entry["creature"] not in self.names.creatures:
                 self.unknown(("hidden_monsters", i, "creature"), "V-23", "creature",
                              entry["creature"], self.names.creatures)
@@ -233,19 +243,35 @@ class MissionChecker(EventChecks):
         brings each Swarm and runs the mission out of time (L1295). Removals that leave no card
         advancing it, with a mission event that does not either, made a mission with no clock
         and no Swarm (the sim won every game in 3 rounds)."""
+        from tomecraft.compiler.missions.event_checks import advances_threat
         game = self.names.game
-        if game is None or not cards or "advance_threat" in str(self.m.get("mission_event", "")):
+        if game is None or not cards or self.event_advances_threat(game):
             return
         deck = {cid: c for cid, c in game.entities.get("event_card", {}).items()
                 if c.data.get("deck") == "event"}
-        moving = {cid for cid, c in deck.items() if "advance_threat" in str(c.data.get("effect") or "")}
-        removed = [i for i, card in enumerate(cards) if card in moving]
+        moving = {cid for cid, c in deck.items()
+                  if any(advances_threat(s.ast, game.keyword_sites) for s in c.effects)}
+        # pointed at the last removed card that could move it at all (an Optional one too)
+        removed = [i for i, card in enumerate(cards) if card in moving or (card in deck and any(
+            "advance_threat" in (s.text or "") for s in deck[card].effects))]
         if moving and removed and moving <= set(cards):
             self.at(("remove_cards", removed[-1]), "V-20",
                     "these removals leave no Event card that advances the Swarm Threat Track: it "
                     "never moves, so no Swarm comes and time never runs out (rulebook L884-895, L1295)",
                     "keep a Swarm Threat card (" + ", ".join(sorted(moving)) + "), or let the "
-                    "`mission_event` advance the threat")
+                    "`mission_event` advance the threat every time (`advance_threat 1`, not "
+                    "under `may` or a condition)")
+
+    def event_advances_threat(self, game) -> bool:
+        """Whether the mission's own event surely advances the threat (event_checks.advances_threat);
+        one that does not parse is V-21's to report."""
+        from tomecraft.compiler.missions.event_checks import advances_threat
+        from tomecraft.dsl.parser import EffectSyntaxError, parse
+        try:
+            ast = parse(str(self.m.get("mission_event", "")))
+        except EffectSyntaxError:
+            return True
+        return advances_threat(ast, game.keyword_sites)
 
     def swarm_deck_left(self, cards: list) -> None:
         """Every Swarm draws a Swarm card and places what it shows (rulebook L890-894): removing

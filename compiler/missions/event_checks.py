@@ -42,9 +42,18 @@ class EventChecks:
         check_site_bounds(checker, site.ast)
         for d in scratch.diagnostics:
             # a name the base game lacks may be a pack's creature or keyword (V-02 says so too)
-            hint = d.hint or (PACK_NAMES if d.code == dg.UNKNOWN_NAME else "")
+            hint = d.hint or (self.pack_of_name(d.message) or PACK_NAMES
+                              if d.code == dg.UNKNOWN_NAME else "")
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}", hint=hint))
         if not scratch.errors:
+            self.engine_contract(site)
+            self.faces_of_rolls(site)
+            from tomecraft.compiler.game_checks.deep_rock_galactic import (
+                DISCARD_SELF, inert_dice_and_ends)
+            for node, message, hint in inert_dice_and_ends(site.ast, runs_once=True):
+                line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
+                self.reporter.add(dg.GAME_RULE, "V-21: " + (message or DISCARD_SELF.format(
+                    where="the mission event")), self.display, line, column, hint)
             for call, arg in negative_amounts(site.ast, game.vocab.keywords):
                 line, column = self.doc.effect_position(site.path, arg.pos.line, arg.pos.column)
                 self.reporter.add(dg.GAME_RULE, NEGATIVE.format(verb=call.verb), self.display,
@@ -54,6 +63,42 @@ class EventChecks:
             if not self.draws_only_itself(site):
                 self.sets_itself_off(site)
             self.repeated_amounts(site)
+
+    def pack_of_name(self, message: str) -> str:
+        """The hint naming the pack (shipped, or beside the mission file) that defines the
+        unknown name of `message`, or ""."""
+        found = re.search(r"unknown name '([^']+)'", message)
+        if found is None:
+            return ""
+        for what in ("creature", "card"):
+            if self.names.in_pack(found.group(1), what):
+                return self.names.hint(found.group(1), what, set())
+        return ""
+
+    def engine_contract(self, site) -> None:
+        """What the engine's contract says of a Mission Book mission's `mission_event` holds for
+        a mission file's: it runs once, when the card is drawn, so a lasting construct (`on
+        turn_start: ...`, `during round: ...`) cannot stand in it. A file's event skipped these
+        checks: `on turn_start: spawn grunt 1` and `on mission_end: fail_mission` checked clean
+        (refused, TC-C003, on an event card or a Mission Book mission)."""
+        from tomecraft.compiler.contract import check_effect_of
+        from tomecraft.compiler.model import Entity
+        entity = Entity(kind="mission", id=str(self.m.get("id", "")), data=self.m, pack="",
+                        doc=self.doc, display=self.display, path=self.base, effects=[site])
+        scratch = dg.Reporter()
+        check_effect_of(self.names.game, entity, site, scratch)
+        for d in scratch.diagnostics:
+            self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}"))
+
+    def faces_of_rolls(self, site) -> None:
+        """A face the rolled die does not have counts 0 on every roll (game_checks, alike)."""
+        from tomecraft.compiler.game_checks.deep_rock_galactic import (
+            FACE_MESSAGE, die_faces, face_hint, wrong_faces)
+        faces_of = die_faces(self.names.game)
+        for node, die, face in wrong_faces(site.ast, faces_of):
+            line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
+            self.reporter.add(dg.GAME_RULE, "V-21: " + FACE_MESSAGE.format(die=die, face=face),
+                              self.display, line, column, face_hint(die, faces_of))
 
     def repeated_amounts(self, site) -> None:
         """A verb's amount times the repeats around it stays within the limit of one number
@@ -198,6 +243,42 @@ def negative_amounts(ast, keywords=()):
             for arg in node.args:
                 if (isinstance(arg, n.Num) and arg.value < 0) or isinstance(arg, n.Neg):
                     yield node, arg
+
+
+def advances_threat(ast, keyword_sites=None, seen: frozenset = frozenset(),
+                    memo: dict | None = None) -> bool:
+    """Whether an effect surely advances the Swarm Threat Track each time it runs: a literal
+    `advance_threat N` (N >= 1), not under `may` (the player may decline: the Optional events,
+    rulebook L901-908), a condition without an else that does too, a trigger, a target that may
+    find none, a cost that may not be paid, or a repeat of 0. "advance_threat" anywhere in the
+    text was taken for a clock: `advance_threat 0`, `may: advance_threat 1` and
+    `if hazard_level() > 5 { advance_threat 1 }` let a mission remove every Swarm Threat card."""
+    from tomecraft.dsl import nodes as n
+    keyword_sites = keyword_sites or {}
+    memo = {} if memo is None else memo     # keyword -> answer: 30 keywords each calling the
+    if ast is None:                         # next twice were 2**30 walks (check timed out)
+        return False
+
+    def again(node) -> bool:
+        return advances_threat(node, keyword_sites, seen, memo)
+    if isinstance(ast, n.Block):
+        return any(again(s) for s in ast.stmts)
+    if isinstance(ast, n.Call):
+        if ast.verb == "advance_threat":
+            return bool(ast.args) and isinstance(ast.args[0], n.Num) and ast.args[0].value >= 1
+        site = keyword_sites.get(ast.verb)
+        if site is None or ast.verb in seen:
+            return False
+        if ast.verb not in memo:
+            memo[ast.verb] = advances_threat(site.ast, keyword_sites, seen | {ast.verb}, memo)
+        return memo[ast.verb]
+    if isinstance(ast, n.Repeat):
+        return isinstance(ast.count, n.Num) and ast.count.value >= 1 and again(ast.body)
+    if isinstance(ast, n.If):
+        return ast.otherwise is not None and again(ast.then) and again(ast.otherwise)
+    if isinstance(ast, n.Choose):
+        return bool(ast.options) and all(again(o) for o in ast.options)
+    return False
 
 
 PACK_NAMES = "a pack's creature or keyword is known with `--pack DIR` (check and sim)"

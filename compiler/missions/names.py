@@ -107,20 +107,54 @@ _PACK_LISTS = {"event_cards": "card", "monsters": "creature", "pickups": "pickup
 def _shipped(root: str) -> dict:
     """(kind, id) -> pack id, for the packs shipped under content/deep_rock_galactic/packs/: a
     name a mission takes from one of them gets a hint naming the `--pack` it needs."""
-    import yaml
     out: dict = {}
     for manifest in sorted((Path(root) / "deep_rock_galactic" / "packs").glob("*/pack.yaml")):
-        try:
-            pack = yaml.safe_load(manifest.read_text(encoding="utf-8")).get("id") or manifest.parent.name
-            for part in sorted(manifest.parent.glob("*.yaml")):
-                data = yaml.safe_load(part.read_text(encoding="utf-8"))
-                for key, kind in _PACK_LISTS.items():
-                    for entity in (data or {}).get(key, []) if isinstance(data, dict) else []:
-                        if isinstance(entity, dict) and isinstance(entity.get("id"), str):
-                            out.setdefault((kind, entity["id"]), pack)
-        except (OSError, yaml.YAMLError, AttributeError):
-            continue
+        for key, pack in pack_names(manifest).items():
+            out.setdefault(key, pack)
     return out
+
+
+def pack_names(manifest: Path, shown: str = "") -> dict:
+    """(kind, id) -> `shown` (default: the pack's id) for what a Deep Rock Galactic pack's
+    files define that a mission may name; {} for a pack of another game or one unreadable."""
+    import yaml
+    out: dict = {}
+    try:
+        head = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+        if not isinstance(head, dict) or head.get("game") != "deep_rock_galactic":
+            return {}
+        pack = shown or head.get("id") or manifest.parent.name
+        for part in sorted(manifest.parent.glob("*.yaml")):
+            data = yaml.safe_load(part.read_text(encoding="utf-8"))
+            for key, kind in _PACK_LISTS.items():
+                for entity in (data or {}).get(key, []) if isinstance(data, dict) else []:
+                    if isinstance(entity, dict) and isinstance(entity.get("id"), str):
+                        out.setdefault((kind, entity["id"]), pack)
+    except (OSError, yaml.YAMLError, AttributeError, ValueError):
+        return {}
+    return out
+
+
+def with_packs_beside(names: Roster, folder: Path, loaded: list[Path]) -> Roster:
+    """`names`, whose hints also name the packs in the mission file's own folder (a fan's
+    repository: the pack and the missions that use it side by side) not loaded with `--pack`:
+    `check .` said of the folder's own creature only "a pack's creature is known with
+    `--pack DIR`", not which pack."""
+    from dataclasses import replace
+    from tomecraft.compiler.packs import display_path
+    taken = {Path(p).resolve() for p in loaded}
+    beside: dict = {}
+    try:
+        manifests = sorted(folder.glob("*/pack.yaml"))
+    except OSError:
+        return names
+    for manifest in manifests:
+        if manifest.parent.resolve() in taken:
+            continue
+        for key, shown in pack_names(manifest, display_path(manifest.parent)).items():
+            if key[1] not in names.kind_names(key[0]):
+                beside.setdefault(key, shown)
+    return replace(names, shipped={**beside, **names.shipped}) if beside else names
 
 
 def _from_game(game, errors: list) -> Roster:

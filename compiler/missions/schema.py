@@ -184,6 +184,10 @@ def report_schema_errors(doc: loader.Document, display: str, reporter: dg.Report
             missing = named.group(1) if named else next(
                 (k for k in err.validator_value if k not in err.instance), None)
             rule = rule_of(path + (missing,)) if missing else rule
+            if missing in ("note", "ref") and isinstance(err.instance.get("source"), str):
+                # required by the source named: said there, not at the mission's first line
+                mark = doc.mark(path + ("source",))
+                message += f" with `source: {err.instance['source']}`"
         if err.validator == "pattern" and err.validator_value == _NAME_TEXT["pattern"]:
             message = f"an empty name {err.instance!r}"
         field = path[1] if len(path) > 1 and rule == "F-01" else None

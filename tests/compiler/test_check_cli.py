@@ -67,9 +67,9 @@ tile_kinds:
     colour: red                                                #! TC-S001 @colour
     enter: [{id: walk, effect: "pay ap 1"}]
     discover_from: true
-  - id: planted_note                                           #! TC-S004 @id
+  - id: planted_note
     name: {zh: 庚, en: G}
-    source: approximation
+    source: approximation                                      #! TC-S004 @approximation
     enter: [{id: walk, effect: "pay ap 1"}]
     discover_from: true
   - id: planted_dup

@@ -144,6 +144,22 @@ def test_mission_id_with_a_newline_is_refused(tmp_path, capsys):
     assert code == 1 and not any("\n" in p.name for p in tmp_path.rglob("*"))
 
 
+def test_a_mission_id_too_long_for_a_file_name_is_refused_by_check_before_sheets(tmp_path, capsys):
+    """A 250-character mission id checked clean, then `sheets --mission` failed writing
+    `briefing_<id>.zh.html` ("File name too long"), blaming --out (missions blind test 6)."""
+    source = REPO / "tests/deep_rock_galactic/missions/valid/aquarq_run.yaml"
+    text = source.read_text(encoding="utf-8")
+    head, _, tail = text.partition("  id: ")
+    mission = tmp_path / "m.yaml"
+    mission.write_text(head + "  id: " + "a" * 250 + "\n" + tail.split("\n", 1)[1], encoding="utf-8")
+    code, out, _ = run(["check", mission, "--format", "json"], capsys)
+    found = located(out)
+    assert code == 1 and [(d["line"], d["code"]) for d in found] == [(text[:text.index("  id: ")].count("\n") + 1, dg.SCHEMA)]
+    assert "250 characters long" in found[0]["message"]
+    code, _, _ = run(["sheets", "--mission", mission, "--out", tmp_path / "out"], capsys)
+    assert code == 1 and not list((tmp_path / "out").rglob("*.html"))
+
+
 @pytest.mark.parametrize("effect", ["let class = 1; gain_token traverse class",
                                     "let import = 2; gain_token traverse import",
                                     "let _x = 1; gain_token traverse _x"])
@@ -214,7 +230,8 @@ def test_free_form_keys_named_self_or_with_newlines_build_and_run():
 
 @pytest.mark.parametrize("name, ok", [("squeeze_2", True), ("a", True), ("a\n", False),
                                       ("class", False), ("None", False), ("é", False),
-                                      ("a-b", False), ("", False), ("ctx", False)])
+                                      ("a-b", False), ("", False), ("ctx", False),
+                                      ("a" * 64, True), ("a" * 65, False)])
 def test_one_rule(name, ok):
     assert names.is_identifier(name) is ok
     assert (schemas.validator({"type": "string", "pattern": schemas.ID_PATTERN})

@@ -433,6 +433,9 @@ def effect_error(text: str, path: tuple = ("e",)) -> tuple[int, int, str]:
     # literal block
     ("e: |\n  pay ap 1;\n  gain_token x ? y\n", (3, 16)),
     ("e: |-\n    pay ap 1;\n    gain_token x ? y\n", (3, 18)),
+    # literal block with a blank line inside: the line break it keeps is a character
+    ("e: |\n  pay ap 1;\n\n  gain_token x ? y\n", (4, 16)),
+    ("e: |-\n    pay ap 1;\n\n\n    gain_token x ? y\n", (5, 18)),
     # folded block, one and several lines, and with a blank line inside
     ("e: >-\n  pay ap 1 ? x\n", (2, 12)),
     ("e: >-\n  pay ap 1;\n  gain_token x ? y\n", (3, 16)),
