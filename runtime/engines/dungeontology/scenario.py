@@ -61,7 +61,8 @@ from tomecraft.runtime.agents import ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
-    STEP_KEYS, check_expect_keys, check_step_keys, position as _pos, scholar_want)
+    STEP_KEYS, after_the_end, check_expect_keys, check_step_keys, expectation_problem, position as _pos,
+    scholar_want)
 from tomecraft.runtime.engines.dungeontology.scenario_setup import SHAPES, Decline, Script, build  # noqa: F401
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, edge
 from tomecraft.runtime.scenario import (
@@ -101,6 +102,7 @@ def _refused_step_option(e: Engine, step: dict) -> None:
 
 def _run_step(e: Engine, step: dict) -> None:
     check_step_keys(step)
+    after_the_end(e)
     st = e.state
     seat = step.get("seat", 0)
     if st.scholars and not 0 <= seat < len(st.scholars):
@@ -195,6 +197,8 @@ def _drop_unasked_answers(e: Engine) -> None:
 
 def _check(e: Engine, exp: dict) -> str | None:
     check_expect_keys(exp, option_shapes(e))
+    if problem := expectation_problem(e, exp):
+        return problem
     st = e.state
     for key in ("scholar", "seat"):
         if key in exp and not (isinstance(exp[key], int) and 0 <= exp[key] < len(st.scholars)):
@@ -266,7 +270,7 @@ def _check(e: Engine, exp: dict) -> str | None:
             if key in ("bag", "reserve_blocks"):
                 if not isinstance(want, dict):
                     raise ScenarioError(f"campus {key}: a mapping such as {got or {'normal': 1}}, got {want!r}")
-                got = {k: got.get(k, 0) for k in want}      # the listed keys: {faith: 10}
+                got = {k: got.get(k, 0) for k in want} if want else got   # the listed keys; {}: none
             if got != want:
                 return f"campus {key}: expected {want!r}, got {got!r}"
         return None
