@@ -215,6 +215,18 @@ def named_kinds(data, setup: dict) -> None:
     """`killed`, `shared` and `tokens` of a setup name things the game has (`known_kinds`), and
     `supply_stock` what a pod holds (a misspelt `helth: 2` was a pod with nothing to collect)."""
     known = known_kinds(data)
+    # what lies on or is carried over the map, and a dwarf's own tokens and throwables: a
+    # misspelt `carried: {golld: 1}` or `throwables: [sticky_grendae]` set up a thing no rule reads
+    things = [(f"setup.minerals[{k!r}]", [v], known["shared"]) for k, v in (setup.get("minerals") or {}).items()]
+    things += [(f"setup.ground[{k!r}]", v, known["shared"] + ["health_cube"])
+               for k, v in (setup.get("ground") or {}).items() if isinstance(v, dict)]
+    for seat, spec in enumerate(d for d in setup.get("dwarves") or [] if isinstance(d, dict)):
+        things += [(f"setup.dwarves[{seat}].carried", spec.get("carried") or {}, known["shared"]),
+                   (f"setup.dwarves[{seat}].tokens", spec.get("tokens") or {}, known["token"]),
+                   (f"setup.dwarves[{seat}].throwables", spec.get("throwables") or [], list(data.kinds["throwable"]))]
+    for where, names, kinds in things:
+        if problem := unknown_names(where, map(str, names), kinds):
+            raise ValueError(problem)
     if isinstance(setup.get("supply_stock"), dict) and set(map(str, setup["supply_stock"])) - set(STOCK):
         raise ValueError(unknown_names("setup.supply_stock", map(str, setup["supply_stock"]), STOCK))
     for key, kind in (("killed", "monster"), ("shared", "shared"), ("tokens", "token")):
