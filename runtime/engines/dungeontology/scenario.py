@@ -66,7 +66,7 @@ from tomecraft.runtime.engines.dungeontology.scenario_checks import (
 from tomecraft.runtime.engines.dungeontology.scenario_setup import SHAPES, Decline, Script, build  # noqa: F401
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, edge
 from tomecraft.runtime.scenario import (
-    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, unknown_step,
+    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, unknown_names, unknown_step,
     written_path_of)
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
@@ -135,8 +135,11 @@ def _run_step(e: Engine, step: dict) -> None:
         option = {"do": "explore", "side": step["side"]}
         assert option in e.move_options(who), f"{option} is not legal"
         e.do_move(who, option)
-    elif do == "enter":
-        e.enter(who, e.tile_by_id(step["region"]))
+    elif do == "enter":     # a region not on the board failed as "StopIteration: "
+        placed = {t.id: t for t in st.tiles.values()}
+        if problem := unknown_names("enter: the region (placed ones)", [step["region"]], placed):
+            raise ScenarioError(problem)
+        e.enter(who, placed[step["region"]])
     elif do == "skill":
         option = {"do": "skill", "id": step["id"]}
         who.actions = max(who.actions, 1)
