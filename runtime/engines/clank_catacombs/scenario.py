@@ -312,7 +312,8 @@ def _known_ids(engine: Engine, where: str, ids, known: dict, kind: str) -> None:
 def option_shapes(engine: Engine) -> dict:
     """Every kind of option `legal_actions` can offer, with the values its keys can take."""
     cards = set(engine.cards)
-    position = lambda v: isinstance(v, (list, tuple)) and len(v) == 2   # noqa: E731
+    # a move goes to a room on the map: one to [9, 9], where none is, was refused vacuously
+    position = lambda v: isinstance(v, (list, tuple)) and len(v) == 2 and tuple(v) in engine.state.cells  # noqa: E731
     return {"play": {"card": cards}, "acquire": {"card": cards}, "use": {"card": cards},
             "defeat": {"card": cards}, "move": {"to": position, "portal": {True}},
             "explore": {"edge": set("NESW")}, "take_treasure": {}, "room": {},
