@@ -186,6 +186,11 @@ def expectation_problem(engine: Engine, exp: dict) -> str | None:
         return f"bonus: {exp['bonus']!r} names no category: it checks nothing"
     if "tile" in exp and exp.get("absent") and set(exp) - {"tile", "absent"}:
         return f"tile {exp['tile']}: absent: true, and {sorted(set(exp) - {'tile', 'absent'})} of it"
+    if isinstance(exp.get("rope"), list) and len(exp["rope"]) == 2 and not exp.get("present", True):
+        ends = [pos(p) for p in exp["rope"]]    # no rope can join these: present: false passed
+        if any(p not in engine.state.cells for p in ends) or \
+                abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1:
+            return f"rope {exp['rope']}: a rope joins two adjacent tiles on the map; no rope could be there"
     if "team" not in exp:
         return None
     tokens = engine.data.kinds["token"]
