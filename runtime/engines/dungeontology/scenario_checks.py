@@ -218,6 +218,12 @@ def expectation_problem(e, exp: dict) -> str | None:
     for key, known in (("bag", BAG), ("reserve_blocks", COLOURS)):
         if isinstance(campus.get(key), dict) and (problem := unknown_names(f"campus {key}", campus[key], known)):
             return problem
+    at = {t.id: t.pos for t in e.state.tiles.values()}
+    for key in ("stairs", "wall"):        # a marker between regions not side by side is never there
+        pair = exp.get(key) if isinstance(exp.get(key), list) else []
+        if len(pair) == 2 and all(r in at for r in pair) and \
+                abs(at[pair[0]][0] - at[pair[1]][0]) + abs(at[pair[0]][1] - at[pair[1]][1]) != 1:
+            return f"{key}: {pair[0]} and {pair[1]} are not adjacent: no marker could be between them"
     if isinstance(exp.get("region"), str) and exp["region"] not in e.data.kinds["region"]:
         return unknown_names("region", [exp["region"]], e.data.kinds["region"])
     return None
