@@ -299,7 +299,11 @@ Every scenario file is a YAML mapping:
   steps: [{do: ...}, ...]            (a list of mappings, played in order)
   expect: [{...}, ...]               (a list of mappings, each checked after the steps)
 Integers stay within LIMIT (seeds aside). A key the game does not know, a step it cannot
-play or an expectation it cannot read is a failure with its line, never a pass.
+play or an expectation it cannot read is a failure with its line, never a pass; so are an
+expectation that checks nothing ({team: 0} alone, an empty `stats: {}`), a name the game does
+not have (`tokens: {photoo: 0}`) and a step after the game has ended. (In The Cave, Clank!
+and Dungeontology an empty mapping of what a team, a player or the bag holds, `tokens: {}`,
+says it holds none.)
 """
 
 

@@ -85,6 +85,43 @@ def check_expectations(expectations: list, check) -> list[str]:
     return failures
 
 
+def checks_nothing(exp, alone=(), partial=()) -> str | None:
+    """Why an expectation reads nothing of the game, else None: it passes whatever the game
+    did. `alone` are the keys that only say what is checked (`team`, `player`, `scholar`, a
+    `present:` qualifier): an expectation of those alone checks nothing; `partial` the keys
+    whose value is compared only on the names it lists (`backpack: {rope: 2}`, `stats:`,
+    `log_order:`), so that an empty one checks nothing. (Crawl's runner says the same of its
+    own expectations, dm_crawl_decks/scenario_setup.py.)"""
+    if not isinstance(exp, dict):
+        return None
+    if exp and all(key in alone for key in exp):
+        return (f"the expectation {exp!r} checks nothing: name what to check "
+                "(`tomecraft scenario format` lists the keys)")
+    for key in partial:
+        if key in exp and isinstance(exp[key], (dict, list)) and not exp[key]:
+            return f"{key}: {exp[key]!r} is empty: it checks nothing"
+    return None
+
+
+def unknown_names(what: str, names, known) -> str | None:
+    """Why names an expectation or a setup reads are not all names the game has, else None: a
+    misspelt one counts 0 (or is never there), so `{tokens: {photoo: 0}}` passed whatever
+    the state. Says the closest name, then those there are."""
+    known = sorted(map(str, known))
+    unknown = [n for n in names if str(n) not in known]
+    if not unknown:
+        return None
+    close = difflib.get_close_matches(str(unknown[0]), known, n=1)
+    hint = f"did you mean `{close[0]}`? " if close else ""
+    return f"{what}: unknown {unknown[0]!r}; {hint}known: {', '.join(known)}"
+
+
+def game_over_step(reason) -> str:
+    """A step given once the game has ended: it fails by name, instead of playing half a turn
+    on a finished game and letting the expectations read that."""
+    return f"the game is over ({reason}): no step is played after its end"
+
+
 def key_problem(where: str, spec, known) -> str | None:
     """Why a scenario mapping is not one the runner reads in full, else None: not a mapping,
     or keys it does not know (a misspelt key would silently set or check nothing). Every

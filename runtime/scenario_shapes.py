@@ -161,9 +161,11 @@ def failure(found: tuple[tuple, str]) -> str:
 
 
 # Every game's steps answer decisions with `choose: [...]`, and every game's log expectation
-# is a text: `choose: 3` crashed a runner, `log: []` looked for the text "[]".
+# is a text: `choose: 3` crashed a runner, `log: []` looked for the text "[]", and `log: ""`
+# is in every line (it passed whenever anything was logged).
+LOG_TEXT = Shape("a text (a line of the log contains it)", lambda v: isinstance(v, str) and bool(v))
 COMMON = {"steps": {"choose": list_of(ANY, "a list of answers, in order ([...])")},
-          "expect": {"log": Shape("a text (a line of the log contains it)", lambda v: isinstance(v, str))}}
+          "expect": {"log": LOG_TEXT}}
 
 
 def described(shapes: dict, width: int = 96) -> str:

@@ -64,6 +64,7 @@ game: dungeontology
 name: n
 setup:
   players: 2
+  regions: [{region: old_drain, at: [0, -1], slots: [wealth, null, null]}]   # else no block: the game ends
   scholars:
     - {scholar: rebecca, at: camp, students: 2, stun: 0}
     - {scholar: valerio, at: camp}

@@ -53,15 +53,15 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
 from tomecraft.runtime.engines.clank_catacombs.scenario_shape import (
     DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, check_expect_keys, check_setup_shape,
-    known_keys, of_type,
-)
+    expectation_problem, known_keys, of_type)
 from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
 from tomecraft.runtime.engines.clank_catacombs.state import (
     ACTIVE, ESCAPED, KNOCKED_OUT, Cell, Player, State, rule,
 )
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
-    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, setup_failure, in_its_terms)
+    PACK_ID_HINT, ScenarioError, check_expectations, game_over_step, refuse_unofferable, setup_failure,
+    in_its_terms)
 
 
 class ScriptedRng:
@@ -312,7 +312,8 @@ def _known_ids(engine: Engine, where: str, ids, known: dict, kind: str) -> None:
 def option_shapes(engine: Engine) -> dict:
     """Every kind of option `legal_actions` can offer, with the values its keys can take."""
     cards = set(engine.cards)
-    position = lambda v: isinstance(v, (list, tuple)) and len(v) == 2   # noqa: E731
+    # a move goes to a room on the map: one to [9, 9], where none is, was refused vacuously
+    position = lambda v: isinstance(v, (list, tuple)) and len(v) == 2 and tuple(v) in engine.state.cells  # noqa: E731
     return {"play": {"card": cards}, "acquire": {"card": cards}, "use": {"card": cards},
             "defeat": {"card": cards}, "move": {"to": position, "portal": {True}},
             "explore": {"edge": set("NESW")}, "take_treasure": {}, "room": {},
@@ -340,6 +341,8 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
     if step.get("illegal") and do in RUNNER_STEPS:
         # the runner plays these, the engine never refuses them: it was played and passed
         raise ScenarioError(f"illegal: true refuses a player's action, not {do!r} (a step the runner plays)")
+    if st.over and do in RUNNER_STEPS and do != "score":   # no action is legal then; these the runner played
+        raise AssertionError(game_over_step(st.end_reason))
     if do == "turn_end":
         st.current = p.seat
         engine.end_turn(p)
@@ -412,6 +415,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     def cmp(label, got, want):
         return None if got == want else f"{label}: expected {want!r}, got {got!r}"
     check_expect_keys(exp)
+    if problem := expectation_problem(engine, exp):
+        return problem
     if "legal" in exp:
         p = st.players[_seat(st, exp.get("player", 0))]
         if not exp.get("present", True):
@@ -446,8 +451,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                 got = list(reversed(p.deck))
             elif key in ("hand_size", "deck_size", "discard_size"):
                 got = len({"hand_size": p.hand, "deck_size": p.deck, "discard_size": p.discard}[key])
-            elif key == "tokens":
-                got = {k: p.tokens[k] for k in want}
+            elif key == "tokens":       # {} holds none: it compared nothing, and passed
+                got = {k: p.tokens[k] for k in want} if want else {k: n for k, n in p.tokens.items() if n}
             elif key == "discard_has":
                 got, want = all(c in p.discard for c in want), True
             elif key == "market":

@@ -4,7 +4,7 @@ pile holds. A key the game does not know would set or check nothing, and a value
 type failed late with a bare TypeError: both are refused here, naming the key."""
 from __future__ import annotations
 
-from tomecraft.runtime.scenario import key_problem
+from tomecraft.runtime.scenario import checks_nothing, key_problem, unknown_names
 from tomecraft.runtime.scenario_shapes import (
     BOOL, COUNT, EXITS, POS, TEXT, WHOLE, counts, either, fixed, list_of, record, records)
 
@@ -149,3 +149,24 @@ SHAPES = {
                "bag": counts("a mapping of cubes to counts ({black: 24})"),
                "winners": list_of(COUNT, "a list of seats ([0])")},
 }
+
+
+def expectation_problem(engine, exp: dict) -> str | None:
+    """Why an expectation would pass whatever the game did, else None: it checks nothing
+    (`{player: 0}` alone, an empty `discard_has: []` or `market: {}`: the names listed are
+    compared), or a name it counts is no name of the game (`tokens: {mastr: 0}`, a market
+    item `crwn`, a cube `blak` or a seat the game has not in the Clank! area or the bag:
+    each counted 0 or none, and `0` passed). An empty `tokens: {}` says the player holds none."""
+    if vacuous := checks_nothing(exp, alone={"player"}, partial=("discard_has",)):
+        return vacuous
+    if "player" not in exp and (vacuous := checks_nothing(exp, partial=("market",))):
+        return vacuous
+    if "player" in exp and isinstance(exp.get("tokens"), dict):
+        return unknown_names(f"player {exp['player']} tokens", exp["tokens"], engine.token_defs)
+    if "player" not in exp and isinstance(exp.get("market"), dict):
+        return unknown_names("market", exp["market"], engine.items)
+    cubes = ["black", "ghost", *map(str, range(len(engine.state.players)))]
+    for pile in ("clank_area", "bag"):
+        if isinstance(exp.get(pile), dict):
+            return unknown_names(f"{pile} (a cube is black, ghost or a seat)", map(str, exp[pile]), cubes)
+    return None

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
-from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import known_kinds
+from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import STOCK, known_kinds
+from tomecraft.runtime.scenario import checks_nothing, unknown_names
 
 
 def _hex(v) -> tuple[int, int]:
@@ -45,6 +46,13 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
     if known is not None and set(exp) - known:
         return f"unknown key(s) {sorted(set(exp) - known)} for a {kind or 'dwarf'!r} expectation; " \
                f"known: {sorted(known)}"
+    # a dwarf, monster or kind named and nothing of it read, an empty `shared: {}`: it passed
+    if vacuous := checks_nothing(exp, alone={"dwarf", "monster", "monsters"}, partial=("shared",)):
+        return vacuous
+    if isinstance(exp.get("stock"), dict) and (bad := unknown_names("stock", exp["stock"], STOCK)):
+        return bad          # a misspelt `helth: 0` was dropped as 0 and passed
+    if "stalagmite" in exp and _hex(exp["stalagmite"]) not in st.cells:     # none can stand there
+        return f"stalagmite {exp['stalagmite']}: no space of the map: no stalagmite could stand there"
     if "dwarf" in exp:
         if not (isinstance(exp["dwarf"], int) and 0 <= exp["dwarf"] < len(st.dwarves)):
             return f"no dwarf {exp['dwarf']!r} (seats 0-{len(st.dwarves) - 1})"

@@ -82,8 +82,8 @@ from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
-    SHAPES, ScenarioError, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls, setup_cards,
-    setup_dwarf, setup_objective)
+    SHAPES, ScenarioError, after_the_end, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls,
+    setup_cards, setup_dwarf, setup_objective)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, in_its_terms, setup_failure, unknown_step
@@ -503,6 +503,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
         # (an answer refused after the returning pod was placed) leaves nothing behind
         work, known = (_copy(engine), dict(names)) if step.get("illegal") else (engine, names)
         try:
+            after_the_end(work, step)
             _run_step(work, known, step)
         except ScenarioError as err:
             return [f"steps[{i}]: scenario error: {err}"]
@@ -512,8 +513,7 @@ def run_scenario(data, scenario: dict) -> list[str]:
             if step.get("illegal"):
                 continue
             return [f"steps[{i}]: refused: {err}"]
-        left = sum(len(agent.choices) for agent in work.agents)
-        if left:
+        if left := sum(len(agent.choices) for agent in work.agents):
             return [f"steps[{i}]: scenario error: {left} scripted choices were not used"]
         if step.get("illegal"):
             return [f"steps[{i}]: expected to be refused, but it was carried out"]

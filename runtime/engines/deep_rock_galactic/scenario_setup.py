@@ -10,7 +10,7 @@ from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
 from tomecraft.runtime.engines.deep_rock_galactic.engine import plain
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
-from tomecraft.runtime.scenario import key_problem
+from tomecraft.runtime.scenario import game_over_step, key_problem, unknown_names
 from tomecraft.runtime.scenario_shapes import (
     BOOL, COUNT, SPACE, TEXT, WHOLE, counts, either, fixed, list_of, nullable, records)
 
@@ -207,9 +207,28 @@ def known_kinds(data) -> dict[str, list[str]]:
             "token": sorted({n for n, i in infos if "board_token" in i} | {"ifg_field", "zipline_end"})}
 
 
+# what a supply pod holds (actions.call_supply): a misspelt `helth` in setup or an expectation
+STOCK = ("ammo", "health", "secondary_ammo")
+
+
 def named_kinds(data, setup: dict) -> None:
-    """`killed`, `shared` and `tokens` of a setup name things the game has (`known_kinds`)."""
+    """`killed`, `shared` and `tokens` of a setup name things the game has (`known_kinds`), and
+    `supply_stock` what a pod holds (a misspelt `helth: 2` was a pod with nothing to collect)."""
     known = known_kinds(data)
+    # what lies on or is carried over the map, and a dwarf's own tokens and throwables: a
+    # misspelt `carried: {golld: 1}` or `throwables: [sticky_grendae]` set up a thing no rule reads
+    things = [(f"setup.minerals[{k!r}]", [v], known["shared"]) for k, v in (setup.get("minerals") or {}).items()]
+    things += [(f"setup.ground[{k!r}]", v, known["shared"] + ["health_cube"])
+               for k, v in (setup.get("ground") or {}).items() if isinstance(v, dict)]
+    for seat, spec in enumerate(d for d in setup.get("dwarves") or [] if isinstance(d, dict)):
+        things += [(f"setup.dwarves[{seat}].carried", spec.get("carried") or {}, known["shared"]),
+                   (f"setup.dwarves[{seat}].tokens", spec.get("tokens") or {}, known["token"]),
+                   (f"setup.dwarves[{seat}].throwables", spec.get("throwables") or [], list(data.kinds["throwable"]))]
+    for where, names, kinds in things:
+        if problem := unknown_names(where, map(str, names), kinds):
+            raise ValueError(problem)
+    if isinstance(setup.get("supply_stock"), dict) and set(map(str, setup["supply_stock"])) - set(STOCK):
+        raise ValueError(unknown_names("setup.supply_stock", map(str, setup["supply_stock"]), STOCK))
     for key, kind in (("killed", "monster"), ("shared", "shared"), ("tokens", "token")):
         unknown = sorted(set(map(str, setup.get(key) or {})) - set(known[kind]))
         if unknown:
@@ -329,3 +348,13 @@ SHAPES = {
                                     "rock_and_stone_deck", "rock_and_stone_discard", "spare_upgrades")},
                "result": nullable(TEXT), "is": TEXT, "tokens": TEXT},
 }
+
+
+def after_the_end(engine, step: dict) -> None:
+    """A step given once the mission ended (success L1289, failure L1291-1293) fails by name:
+    an event or an action was played on a finished mission, and the expectations read that.
+    The Deep Dive's steps between missions (gold, upgrade trades) follow a mission's end, and
+    check_end only runs the end check again."""
+    if engine.state.result is not None and step.get("do") not in ("deep_dive_gold", "deep_dive_trade",
+                                                                   "check_end"):
+        raise ScenarioError(game_over_step(f"the mission ended: {engine.state.result}, L1289-1293"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card, resources_of
 from tomecraft.runtime.scenario import key_problem
 from tomecraft.runtime.scenario_shapes import (
-    ANY, BOOL, COUNT, TEXT, WHOLE, counts, either, fixed, list_of, record, records)
+    ANY, BOOL, COUNT, LOG_TEXT, TEXT, WHOLE, counts, either, fixed, list_of, record, records)
 
 PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
          "event_deck": "event_deck", "event_discard": "event_discard", "relic_deck": "relic_deck",
@@ -102,8 +102,8 @@ SHAPES = {
               "value": WHOLE, "free": BOOL, "fizzles": BOOL,
               "action": record({}, "an action ({do: battle, column: 0})")},
     "expect": {**{k: COUNT for k in ("hp", "hp_max", "misses", "dl", "space", "hand_limit", "turn")},
-               "lost": BOOL, "won": BOOL, "present": BOOL, "no_log": TEXT,
-               "log_order": list_of(TEXT, "a list of texts, in log order"),
+               "lost": BOOL, "won": BOOL, "present": BOOL, "no_log": LOG_TEXT,
+               "log_order": list_of(LOG_TEXT, "a list of texts, in log order"),
                "count": counts("a mapping of zones to counts ({hand: 3})"),
                "points": counts("a mapping of labels to points ({m: 3})", WHOLE),
                "power": counts("a mapping of labels to power ({m: 2})", WHOLE),

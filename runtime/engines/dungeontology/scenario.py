@@ -61,11 +61,12 @@ from tomecraft.runtime.agents import ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
-    STEP_KEYS, check_expect_keys, check_step_keys, position as _pos, scholar_want)
+    STEP_KEYS, after_the_end, check_expect_keys, check_step_keys, expectation_problem, position as _pos,
+    scholar_want)
 from tomecraft.runtime.engines.dungeontology.scenario_setup import SHAPES, Decline, Script, build  # noqa: F401
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, edge
 from tomecraft.runtime.scenario import (
-    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, unknown_step,
+    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, unknown_names, unknown_step,
     written_path_of)
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
@@ -101,6 +102,7 @@ def _refused_step_option(e: Engine, step: dict) -> None:
 
 def _run_step(e: Engine, step: dict) -> None:
     check_step_keys(step)
+    after_the_end(e)
     st = e.state
     seat = step.get("seat", 0)
     if st.scholars and not 0 <= seat < len(st.scholars):
@@ -133,8 +135,11 @@ def _run_step(e: Engine, step: dict) -> None:
         option = {"do": "explore", "side": step["side"]}
         assert option in e.move_options(who), f"{option} is not legal"
         e.do_move(who, option)
-    elif do == "enter":
-        e.enter(who, e.tile_by_id(step["region"]))
+    elif do == "enter":     # a region not on the board failed as "StopIteration: "
+        placed = {t.id: t for t in st.tiles.values()}
+        if problem := unknown_names("enter: the region (placed ones)", [step["region"]], placed):
+            raise ScenarioError(problem)
+        e.enter(who, placed[step["region"]])
     elif do == "skill":
         option = {"do": "skill", "id": step["id"]}
         who.actions = max(who.actions, 1)
@@ -195,6 +200,8 @@ def _drop_unasked_answers(e: Engine) -> None:
 
 def _check(e: Engine, exp: dict) -> str | None:
     check_expect_keys(exp, option_shapes(e))
+    if problem := expectation_problem(e, exp):
+        return problem
     st = e.state
     for key in ("scholar", "seat"):
         if key in exp and not (isinstance(exp[key], int) and 0 <= exp[key] < len(st.scholars)):
@@ -266,7 +273,7 @@ def _check(e: Engine, exp: dict) -> str | None:
             if key in ("bag", "reserve_blocks"):
                 if not isinstance(want, dict):
                     raise ScenarioError(f"campus {key}: a mapping such as {got or {'normal': 1}}, got {want!r}")
-                got = {k: got.get(k, 0) for k in want}      # the listed keys: {faith: 10}
+                got = {k: got.get(k, 0) for k in want} if want else got   # the listed keys; {}: none
             if got != want:
                 return f"campus {key}: expected {want!r}, got {got!r}"
         return None

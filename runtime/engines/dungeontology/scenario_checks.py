@@ -4,7 +4,7 @@ different game than the tester wrote."""
 from __future__ import annotations
 
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, edge
-from tomecraft.runtime.scenario import ScenarioError, key_problem
+from tomecraft.runtime.scenario import ScenarioError, checks_nothing, game_over_step, key_problem, unknown_names
 
 SETUP_KEYS = {"players", "alert_card", "alert_filled", "clan", "panic", "boss", "boss_side", "boss_at",
               "notebook", "max_alert", "bag", "bonfire", "reserve_students", "reserve_omega",
@@ -201,3 +201,36 @@ def scholar_want(key: str, want):
     if key in ("dooms", "dooms_hidden") and isinstance(want, list):
         return sorted(want)                  # the ids, as in the setup; a number counts them
     return want
+
+
+BAG = ("normal", "omega")
+
+
+def expectation_problem(e, exp: dict) -> str | None:
+    """Why an expectation would pass whatever the game did, else None: it checks nothing
+    (`{scholar: 0}` alone; an empty `attempt: {}`, `campus: {}`, `stats: {}`, `log_order: []`:
+    the names listed are compared), or a name it reads is none the game has (a campus bag
+    `normall: 0` or a block colour counted 0, a region id expected absent). A campus `bag: {}`
+    says the bag holds none (the runner compares it whole)."""
+    if vacuous := checks_nothing(exp, alone={"scholar"}, partial=("attempt", "campus", "stats", "log_order")):
+        return vacuous
+    campus = exp.get("campus") if isinstance(exp.get("campus"), dict) else {}
+    for key, known in (("bag", BAG), ("reserve_blocks", COLOURS)):
+        if isinstance(campus.get(key), dict) and (problem := unknown_names(f"campus {key}", campus[key], known)):
+            return problem
+    at = {t.id: t.pos for t in e.state.tiles.values()}
+    for key in ("stairs", "wall"):        # a marker between regions not side by side is never there
+        pair = exp.get(key) if isinstance(exp.get(key), list) else []
+        if len(pair) == 2 and all(r in at for r in pair) and \
+                abs(at[pair[0]][0] - at[pair[1]][0]) + abs(at[pair[0]][1] - at[pair[1]][1]) != 1:
+            return f"{key}: {pair[0]} and {pair[1]} are not adjacent: no marker could be between them"
+    if isinstance(exp.get("region"), str) and exp["region"] not in e.data.kinds["region"]:
+        return unknown_names("region", [exp["region"]], e.data.kinds["region"])
+    return None
+
+
+def after_the_end(e) -> None:
+    """A step given once the game ended (L1164, L1270-1275: every scholar done, the bag or the
+    regions' blocks run out) fails by name: it was played on the finished game."""
+    if e.state.ended is not None:
+        raise ScenarioError(game_over_step(f"ended: {e.state.ended}, L1270-1275"))

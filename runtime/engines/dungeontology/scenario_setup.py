@@ -13,7 +13,7 @@ from tomecraft.runtime.engines.dungeontology.state import State, Scholar, Tile
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import ScenarioError
 from tomecraft.runtime.scenario_shapes import (
-    ANY, BOOL, COUNT, POS, TEXT, WHOLE, counts, fixed, list_of, nullable, record, records, text)
+    ANY, BOOL, COUNT, LOG_TEXT, POS, TEXT, WHOLE, counts, fixed, list_of, nullable, record, records, text)
 
 
 class Decline:
@@ -233,7 +233,7 @@ SHAPES = {
                "wall": fixed(TEXT, TEXT, wants="[region, region]"),
                "winners": list_of(COUNT, "a list of seats ([0])"),
                "final_scores": list_of(WHOLE, "a list of scores, one per seat"),
-               "log_order": list_of(TEXT, "a list of texts, in log order"),
+               "log_order": list_of(LOG_TEXT, "a list of texts, in log order"),
                "stats": counts("a mapping of counters to counts ({rests: 1})", WHOLE),
                "option": record({}, "an option ({do: ...})")},
 }

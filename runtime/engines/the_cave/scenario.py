@@ -42,13 +42,12 @@ from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.sim import check_players, player_counts
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scenario_setup import (
-    SHAPES, check_names, check_team_want, hold_depths, pos as _pos)
+    SHAPES, check_names, check_team_want, expectation_problem, hold_depths, pos as _pos)
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
-from tomecraft.runtime.scenario import (
-    ScenarioError, check_expectations, key_problem, refuse_unofferable, setup_failure, unknown_step,
-    in_its_terms)
+from tomecraft.runtime.scenario import (ScenarioError, check_expectations, game_over_step, in_its_terms,
+                                       key_problem, refuse_unofferable, setup_failure, unknown_step)
 
 
 def _norm(option):
@@ -95,10 +94,7 @@ EXPECT_FORMS = (("tile", {"tile", "kind", "depth", "tokens", "marker", "exits", 
                 ("legal", {"legal", "team", "present"}),
                 ("log", {"log"}), ("stacks", {"stacks"}), ("end_triggered", {"end_triggered"}),
                 ("turns", {"turns"}),
-                ("scores", {"scores", "bonus", "finished", "winners"}),
-                ("bonus", {"scores", "bonus", "finished", "winners"}),
-                ("finished", {"scores", "bonus", "finished", "winners"}),
-                ("winners", {"scores", "bonus", "finished", "winners"}),
+                *((k, {"scores", "bonus", "finished", "winners"}) for k in ("scores", "bonus", "finished", "winners")),
                 ("team", TEAM_EXPECT_KEYS))
 
 
@@ -265,6 +261,8 @@ def build(data, setup: dict) -> Engine:
 
 
 def _step(engine: Engine, step: dict, results: dict) -> None:
+    if results.get("over") and step.get("do") != "score":   # a move after it was played (L305)
+        raise AssertionError(game_over_step("end_sequence played the last rounds, L303-305"))
     if step.get("fails"):
         if step.get("do") in ("move", "act", "use"):
             # a misspelt id or via is refused by any engine: the step would pass vacuously
@@ -348,6 +346,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         if "trigger_seat" not in step:
             raise ScenarioError("end_sequence: name the seat whose turn triggers the end (trigger_seat)")
         _end_sequence(engine, _team(state, step["trigger_seat"], "end_sequence trigger_seat").seat)
+        results["over"] = True
     elif do in ("move", "act", "use", "end"):
         option = {k: v for k, v in step.items() if k in ("do", "to", "via", "id", "item")}
         option = _norm(option)
@@ -403,6 +402,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     if form is None:
         return f"unknown expectation {exp!r}"
     _known(f"{form[0]} expectation", exp, form[1])
+    if problem := expectation_problem(engine, exp):
+        return problem
     if "tile" in exp:
         cell = state.cells.get(_pos(exp["tile"]))
         if exp.get("absent"):
@@ -470,8 +471,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                 continue
             check_team_want(f"team {exp['team']}", key, want)
             if key in ("backpack", "camp_items", "tokens"):
-                bag = getattr(team, key)
-                got = {k: bag[k] for k in want}
+                bag = getattr(team, key)    # {} holds none: it read nothing, and passed
+                got = {k: bag[k] for k in want} if want else {k: n for k, n in bag.items() if n}
             elif key == "pos":
                 got, want = team.pos, _pos(want)
             elif key == "depth_tokens":

@@ -8,7 +8,7 @@ from collections import Counter
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS, CAMP_SLOTS, PACKED_CAMP_SLOTS, Team
-from tomecraft.runtime.scenario import ScenarioError
+from tomecraft.runtime.scenario import ScenarioError, checks_nothing, unknown_names
 from tomecraft.runtime.scenario_shapes import (
     BOOL, COUNT, EXITS, POS, TEXT, WHOLE, counts, either, fixed, list_of, nullable, records)
 
@@ -173,3 +173,30 @@ SHAPES = {
                                                 "or of 4 lists of tiles (top first, as in setup)"),
                "turns": list_of(fixed(COUNT, COUNT, wants="[round, seat]"), "a list of [round, seat]")},
 }
+
+
+def expectation_problem(engine: Engine, exp: dict) -> str | None:
+    """Why an expectation would pass whatever the game did, else None: it checks nothing
+    (`{team: 0}` alone, `bonus: [{}]`), names an item or token no team can hold
+    (`backpack: {ropee: 0}` counted 0), or asks a tile absent and of a kind. (An empty
+    `tokens: {}` of a team says it holds none: the runner compares the whole bag.)"""
+    if vacuous := checks_nothing(exp, alone={"team"}, partial=("bonus",)):
+        return vacuous
+    if isinstance(exp.get("bonus"), list) and not any(exp["bonus"]):
+        return f"bonus: {exp['bonus']!r} names no category: it checks nothing"
+    if "tile" in exp and exp.get("absent") and set(exp) - {"tile", "absent"}:
+        return f"tile {exp['tile']}: absent: true, and {sorted(set(exp) - {'tile', 'absent'})} of it"
+    if isinstance(exp.get("rope"), list) and len(exp["rope"]) == 2 and not exp.get("present", True):
+        ends = [pos(p) for p in exp["rope"]]    # no rope can join these: present: false passed
+        if any(p not in engine.state.cells for p in ends) or \
+                abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1:
+            return f"rope {exp['rope']}: a rope joins two adjacent tiles on the map; no rope could be there"
+    if "team" not in exp:
+        return None
+    tokens = engine.data.kinds["token"]
+    for key, known in (("backpack", engine.items), ("camp_items", engine.items), ("tokens", tokens)):
+        if isinstance(exp.get(key), dict) and (bad := unknown_names(
+                f"team {exp['team']} {key}", [k for k in exp[key] if k not in known],
+                engine.items.order if known is engine.items else tokens)):
+            return bad
+    return None
