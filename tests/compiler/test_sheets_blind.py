@@ -40,6 +40,16 @@ def drg():
     return _game("deep_rock_galactic")
 
 
+@pytest.fixture(scope="module")
+def dgn():
+    return _game("dungeontology")
+
+
+@pytest.fixture(scope="module")
+def dm():
+    return _game("dm_crawl_decks")
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_clank_passive_token_does_not_say_continuous_twice(clank, lang):
     """The Catacomb Map read "Passive: Continuous: you may cross..." ("持续效果：持续：...")."""

@@ -9,17 +9,7 @@ import re
 
 import pytest
 
-from tests.compiler.test_sheets_blind import _game, _text, clank  # noqa: F401 (fixtures)
-
-
-@pytest.fixture(scope="module")
-def dgn():
-    return _game("dungeontology")
-
-
-@pytest.fixture(scope="module")
-def dm():
-    return _game("dm_crawl_decks")
+from tests.compiler.test_sheets_blind import _game, _text, clank, dgn, dm  # noqa: F401 (fixtures)
 
 
 @pytest.mark.parametrize("lang,said,not_said", [

@@ -8,22 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.compiler.test_sheets_blind import _game, _text
-
-
-@pytest.fixture(scope="module")
-def dgn():
-    return _game("dungeontology")
-
-
-@pytest.fixture(scope="module")
-def dm():
-    return _game("dm_crawl_decks")
-
-
-@pytest.fixture(scope="module")
-def drg():
-    return _game("deep_rock_galactic")
+from tests.compiler.test_sheets_blind import _game, _text, clank, dgn, dm, drg  # noqa: F401 (fixtures)
 
 
 @pytest.mark.parametrize("lang,said,not_said", [
@@ -82,11 +67,6 @@ def test_a_limit_says_once_per_turn(dgn, lang, said, not_said):
     """`once per turn:` read "once this turn: ..." ("本回合限一次"), a limit of this turn only."""
     text = _text(dgn, "regions", lang)
     assert said in text and not_said not in text
-
-
-@pytest.fixture(scope="module")
-def clank():
-    return _game("clank_catacombs")
 
 
 @pytest.mark.parametrize("lang,said", [("en", "Passive: Counts as a golden monkey idol."),
