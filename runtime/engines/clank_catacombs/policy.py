@@ -152,8 +152,10 @@ class View:
             best = _best_buys(engine, p, by["buy"])
             if best:
                 return best
-        if "defeat" in by and p.combat >= 2:
-            return by["defeat"]
+        if "defeat" in by:       # the monsters whose rewards make the best use of the combat
+            best = best_defeats(engine, p, by["defeat"])
+            if best:
+                return best
         if "acquire" in by or "use" in by:
             cards = by.get("acquire", []) + by.get("use", [])
             costs = [engine.cards[o["card"]].cost for o in cards]
@@ -178,6 +180,59 @@ class View:
                 if better:
                     return better
         return by.get("end", [])
+
+
+def defeat_reward(engine, p, option: dict) -> float:
+    """What defeating a monster gives the player, in their standing (`gain`: what its
+    `on_defeat` does, tried on a copy of the game), the combat it costs aside: a turn's
+    combat left at its end is lost (L524), so what the combat buys is the reward alone."""
+    return gain(engine, p, option) + (engine.cards[option["card"]].defeat_cost or 0)
+
+
+def best_defeats(engine, p, defeats: list) -> list:
+    """The defeats that begin a best use of the player's combat: of the monsters whose
+    reward (`defeat_reward`) is worth something, the set that the combat can pay whose
+    rewards add up to the most (a small knapsack: a row monster as many times as it lies
+    in the row, a reserve's as its pile allows, one never discarded as often as the combat
+    pays); none if no monster is worth its combat. So 5 combat goes to a monster giving 5
+    before a cheap one giving 1 for 2 that would leave too little for it."""
+    st, combat, items = engine.state, p.combat, []
+    for o in defeats:
+        card = engine.cards[o["card"]]
+        cost = card.defeat_cost or 0
+        if cost <= 0 and card.never_discarded:      # free and never gone: no plan ends
+            continue
+        reward = defeat_reward(engine, p, o)
+        if reward <= 0:
+            continue
+        if card.card_type == "reserve":
+            copies = st.reserve[card.id]
+            if card.never_discarded:
+                copies = combat // cost
+        else:
+            copies = st.row.count(card.id)
+        items += [(cost, reward, card.id)] * (min(copies, combat // cost) if cost else copies)
+    if not items:
+        return []
+    best = _knapsack(items, combat)
+    out = []
+    for o in defeats:
+        for k, (cost, reward, cid) in enumerate(items):
+            if cid == o["card"]:
+                rest = items[:k] + items[k + 1:]
+                if abs(reward + _knapsack(rest, combat - cost) - best) < 1e-9:
+                    out.append(o)
+                break
+    return out
+
+
+def _knapsack(items: list, capacity: int) -> float:
+    """The most the rewards of `items` (cost, reward, _) can add up to within `capacity`."""
+    table = [0.0] * (capacity + 1)
+    for cost, reward, _ in items:
+        for c in range(capacity, cost - 1, -1):
+            table[c] = max(table[c], table[c - cost] + reward)
+    return table[capacity]
 
 
 def _best_buys(engine, p, buys: list) -> list:
