@@ -186,7 +186,33 @@ def defeat_reward(engine, p, option: dict) -> float:
     """What defeating a monster gives the player, in their standing (`gain`: what its
     `on_defeat` does, tried on a copy of the game), the combat it costs aside: a turn's
     combat left at its end is lost (L524), so what the combat buys is the reward alone."""
-    return gain(engine, p, option) + (engine.cards[option["card"]].defeat_cost or 0)
+    card = engine.cards[option["card"]]
+    reward = gain(engine, p, option) + (card.defeat_cost or 0)
+    if card.card_type != "reserve":     # a row card gone: one more card arrives (row_risk)
+        reward -= row_risk(engine, p, card)
+    return reward
+
+
+def row_risk(engine, p, card) -> float:
+    """What taking a card out of the dungeon row costs the player beyond its price: the
+    card refilling its place may bring a dragon attack (engine.refill: a card with
+    `dragon_attack`, as often as the deck holds them), whose cubes (the rage track's, one
+    more per `danger` card in the row) are the player's in their share of the bag and the
+    Clank! area, each a damage costing what `standing`'s next damage costs; a `danger`
+    card gone takes one cube off that attack (and the later ones: counted once)."""
+    st = engine.state
+    deck = st.dungeon_deck
+    if not deck:
+        return 0.0
+    often = sum(1 for c in deck if engine.cards[c].dragon_attack) / len(deck)
+    cubes = sum(st.bag.values()) + sum(st.clank_area.values())
+    if not cubes:
+        return 0.0
+    mine = st.bag[p.seat] + st.clank_area[p.seat]
+    per_cube = mine / cubes * (1 + len(p.track) / 2)
+    danger = sum(1 for c in st.row if engine.cards[c].danger)
+    drawn = engine.track[st.rage] + danger - (1 if card.danger else 0)
+    return often * drawn * per_cube - (per_cube if card.danger else 0.0)
 
 
 def best_defeats(engine, p, defeats: list) -> list:
