@@ -184,14 +184,12 @@ class View:
 
 def skill_worth(engine, p, option: dict) -> float:
     """What spending skill on a card of the row or the reserve is worth: a card acquired by
-    what playing it once gives and its points (`card_worth`), and its cost again: the
-    price is the content's own measure of what one play, tried on a copy, cannot show (a
-    card drawn, an effect that waits for a room, the later plays); a device by what its
-    `on_use` gives, tried on a copy of the game, the skill it costs aside (a turn's skill
-    left at its end is lost). So a 7-point card for 7 skill beats one giving 2 for 2."""
+    what playing it gives and its points (`card_worth`); a device by what its `on_use`
+    gives, tried on a copy of the game, the skill it costs aside (a turn's skill left at
+    its end is lost)."""
     card = engine.cards[option["card"]]
     if option["do"] == "acquire":
-        return card_worth(engine, p, card.id) + (card.cost or 0)
+        return card_worth(engine, p, card.id)
     return gain(engine, p, option) + (card.cost or 0)
 
 
