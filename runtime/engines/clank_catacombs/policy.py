@@ -158,9 +158,9 @@ class View:
                 return best
         if "acquire" in by or "use" in by:
             cards = by.get("acquire", []) + by.get("use", [])
-            worth = [skill_worth(engine, p, o) for o in cards]
-            best = max(worth)
-            return [o for o, w in zip(cards, worth) if w == best]
+            costs = [engine.cards[o["card"]].cost for o in cards]
+            best = max(costs)
+            return [o for o, cost in zip(cards, costs) if cost == best]
         moves = by.get("move", []) + by.get("explore", [])
         if moves:
             shopping = engine.markets() if _market_gain(engine, p) else []
@@ -180,17 +180,6 @@ class View:
                 if better:
                     return better
         return by.get("end", [])
-
-
-def skill_worth(engine, p, option: dict) -> float:
-    """What spending skill on a card of the row or the reserve is worth: a card acquired by
-    what playing it gives and its points (`card_worth`); a device by what its `on_use`
-    gives, tried on a copy of the game, the skill it costs aside (a turn's skill left at
-    its end is lost)."""
-    card = engine.cards[option["card"]]
-    if option["do"] == "acquire":
-        return card_worth(engine, p, card.id)
-    return gain(engine, p, option) + (card.cost or 0)
 
 
 def defeat_reward(engine, p, option: dict) -> float:
