@@ -1,7 +1,7 @@
 """The simulated player's combat and skill (runtime/engines/clank_catacombs/policy.py): a
 monster is weighed by what its on_defeat gives, tried on a copy of the game, against the
 combat it takes from the other monsters; a row card also by the risk of the card refilling
-its place; a card to acquire by what it does and costs. No monster or card is known by name."""
+its place. No monster is known by name."""
 from __future__ import annotations
 
 from tomecraft.generated.clank_catacombs import GAME
@@ -66,14 +66,3 @@ def test_a_row_monster_is_worth_less_when_its_refill_may_bring_the_dragon():
     assert calm == 2 and risky < calm
     assert policy.row_risk(quiet, quiet.state.players[0], quiet.cards["skeleton"]) == 0
 
-
-def test_seven_skill_goes_to_the_seven_point_card_not_the_idol():
-    """Both cost 7: the reserve's Secret Tome (7 points) and the Jeweled Idol (5 points and
-    1 gold a play). The player had drawn among the dearest cards (a tie); weighed by their
-    play, points and price the tome is preferred, so the idol is bought only once the tomes
-    run out (in the seeded sims: never)."""
-    engine = _engine({"skill": 7, "hand": []}, ["jeweled_idol", "lute"])
-    me = engine.state.players[0]
-    acquires = {o["card"] for o in engine.legal_actions(me) if o["do"] == "acquire"}
-    assert {"jeweled_idol", "secret_tome"} <= acquires
-    assert _suggested(engine, me) == [("acquire", "secret_tome")]
