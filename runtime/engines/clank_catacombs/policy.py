@@ -4,8 +4,10 @@ It only narrows the legal options (`suggest`); the random agent picks among what
 (seeded, so ties break the same way every run). Every option the engine offers is a
 candidate, whatever content added it: cards are played, rooms' and tokens' actions taken,
 market purchases weighed by a one-step lookahead (each buy is tried on a copy of the game and
-the player's standing, `standing`, compared before and after), devices and cards by their
-cost; no card, room, item or token is known by name.
+the player's standing, `standing`, compared before and after), monsters by what defeating
+them gives, tried the same way, so that the turn's combat goes to the fights worth most
+(`best_defeats`), devices and cards by their cost; no card, room, item or token is known by
+name.
 """
 from __future__ import annotations
 
