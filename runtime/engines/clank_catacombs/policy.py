@@ -4,8 +4,10 @@ It only narrows the legal options (`suggest`); the random agent picks among what
 (seeded, so ties break the same way every run). Every option the engine offers is a
 candidate, whatever content added it: cards are played, rooms' and tokens' actions taken,
 market purchases weighed by a one-step lookahead (each buy is tried on a copy of the game and
-the player's standing, `standing`, compared before and after), devices and cards by their
-cost; no card, room, item or token is known by name.
+the player's standing, `standing`, compared before and after), monsters by what defeating
+them gives, tried the same way, so that the turn's combat goes to the fights worth most
+(`best_defeats`), devices and cards by their cost; no card, room, item or token is known by
+name.
 """
 from __future__ import annotations
 
@@ -152,8 +154,10 @@ class View:
             best = _best_buys(engine, p, by["buy"])
             if best:
                 return best
-        if "defeat" in by and p.combat >= 2:
-            return by["defeat"]
+        if "defeat" in by:       # the monsters whose rewards make the best use of the combat
+            best = best_defeats(engine, p, by["defeat"])
+            if best:
+                return best
         if "acquire" in by or "use" in by:
             cards = by.get("acquire", []) + by.get("use", [])
             costs = [engine.cards[o["card"]].cost for o in cards]
@@ -178,6 +182,88 @@ class View:
                 if better:
                     return better
         return by.get("end", [])
+
+
+def defeat_reward(engine, p, option: dict) -> float:
+    """What defeating a monster gives the player, in their standing (`gain`: what its
+    `on_defeat` does, tried on a copy of the game), the combat it costs aside: a turn's
+    combat left at its end is lost (L524), so what the combat buys is the reward alone."""
+    card = engine.cards[option["card"]]
+    reward = gain(engine, p, option) + (card.defeat_cost or 0)
+    if card.card_type != "reserve":     # a row card gone: one more card arrives (row_risk)
+        reward -= row_risk(engine, p, card)
+    return reward
+
+
+def row_risk(engine, p, card) -> float:
+    """What taking a card out of the dungeon row costs the player beyond its price: the
+    card refilling its place may bring a dragon attack (engine.refill: a card with
+    `dragon_attack`, as often as the deck holds them), whose cubes (the rage track's, one
+    more per `danger` card in the row) are the player's in their share of the bag and the
+    Clank! area, each a damage costing what `standing`'s next damage costs; a `danger`
+    card gone takes one cube off each attack while it would have stayed. The weights are
+    the sim's (source: approximation, measured over 1000 seeded games at 2 and 4 players):
+    the refill's attack counts twice (it also brings the bag nearer its end), a danger
+    card's cube for three attacks."""
+    st = engine.state
+    deck = st.dungeon_deck
+    if not deck:
+        return 0.0
+    often = sum(1 for c in deck if engine.cards[c].dragon_attack) / len(deck)
+    cubes = sum(st.bag.values()) + sum(st.clank_area.values())
+    if not cubes:
+        return 0.0
+    mine = st.bag[p.seat] + st.clank_area[p.seat]
+    per_cube = mine / cubes * (1 + len(p.track) / 2)
+    danger = sum(1 for c in st.row if engine.cards[c].danger)
+    drawn = engine.track[st.rage] + danger - (1 if card.danger else 0)
+    return 2 * often * drawn * per_cube - (3 * per_cube if card.danger else 0.0)
+
+
+def best_defeats(engine, p, defeats: list) -> list:
+    """The defeats that begin a best use of the player's combat: of the monsters whose
+    reward (`defeat_reward`) is worth something, the set that the combat can pay whose
+    rewards add up to the most (a small knapsack: a row monster as many times as it lies
+    in the row, a reserve's as its pile allows, one never discarded as often as the combat
+    pays); none if no monster is worth its combat. So 5 combat goes to a monster giving 5
+    before a cheap one giving 1 for 2 that would leave too little for it."""
+    st, combat, items = engine.state, p.combat, []
+    for o in defeats:
+        card = engine.cards[o["card"]]
+        cost = card.defeat_cost or 0
+        if cost <= 0 and card.never_discarded:      # free and never gone: no plan ends
+            continue
+        reward = defeat_reward(engine, p, o)
+        if reward <= 0:
+            continue
+        if card.card_type == "reserve":
+            copies = st.reserve[card.id]
+            if card.never_discarded:
+                copies = combat // cost
+        else:
+            copies = st.row.count(card.id)
+        items += [(cost, reward, card.id)] * (min(copies, combat // cost) if cost else copies)
+    if not items:
+        return []
+    best = _knapsack(items, combat)
+    out = []
+    for o in defeats:
+        for k, (cost, reward, cid) in enumerate(items):
+            if cid == o["card"]:
+                rest = items[:k] + items[k + 1:]
+                if abs(reward + _knapsack(rest, combat - cost) - best) < 1e-9:
+                    out.append(o)
+                break
+    return out
+
+
+def _knapsack(items: list, capacity: int) -> float:
+    """The most the rewards of `items` (cost, reward, _) can add up to within `capacity`."""
+    table = [0.0] * (capacity + 1)
+    for cost, reward, _ in items:
+        for c in range(capacity, cost - 1, -1):
+            table[c] = max(table[c], table[c - cost] + reward)
+    return table[capacity]
 
 
 def _best_buys(engine, p, buys: list) -> list:
