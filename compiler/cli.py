@@ -182,9 +182,9 @@ def cmd_sim(args) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.hazard:
-        return _hazard_sweep(args, data, options, sim)
+        return _hazard_sweep(args, data, options, sim, packs[-1])
     _check_setup(sim, data, args.players, options)
-    summary = _play(args, data, options, sim)
+    summary = _play(args, data, options, sim, packs[-1])
     if summary is None:
         return 1
     print(json.dumps(summary, ensure_ascii=False, indent=2, sort_keys=True)
@@ -201,9 +201,10 @@ def _check_setup(sim, data, players, options: dict) -> None:
         raise UsageError(str(err)) from None
 
 
-def _play(args, data, options: dict, sim):
-    """`sim.run`'s summary, or None once an effect that stopped is printed, located. Any other
-    exception (a ValueError too: the set-up was checked before) is a bug: exit 3."""
+def _play(args, data, options: dict, sim, content: Path):
+    """`sim.run`'s summary, or None once an effect that stopped is printed, located (at the
+    `content` folder played when no effect was running). Any other exception (a ValueError
+    too: the set-up was checked before) is a bug: exit 3."""
     from tomecraft.runtime import effects
     try:
         return sim.run(data, players=args.players, games=args.games, seed=args.seed,
@@ -214,7 +215,7 @@ def _play(args, data, options: dict, sim):
             raise
         reporter = dg.Reporter()
         from tomecraft.compiler.packs import effect_diagnostic
-        effect_diagnostic(err, reporter)  # content the engine refused, or a runaway
+        effect_diagnostic(err, reporter, content)  # content the engine refused, or a runaway
         print(dg.format_text(reporter))
         return None
 
@@ -263,7 +264,7 @@ def _hazards(text: str) -> list[int]:
     return list(dict.fromkeys(levels))
 
 
-def _hazard_sweep(args, data, options: dict, sim) -> int:
+def _hazard_sweep(args, data, options: dict, sim, content: Path) -> int:
     """`sim --hazard N` (one level) or a sweep (several): the summary per level, and the
     success rate of each level on one line."""
     summaries = {}
@@ -273,7 +274,7 @@ def _hazard_sweep(args, data, options: dict, sim) -> int:
     for level in levels:
         _check_setup(sim, data, args.players, {**options, "hazard": level})
     for level in levels:
-        summaries[level] = _play(args, data, {**options, "hazard": level}, sim)
+        summaries[level] = _play(args, data, {**options, "hazard": level}, sim, content)
         if summaries[level] is None:
             return 1
     if args.json:

@@ -44,15 +44,20 @@ def display_origin(origin: str) -> str:
     return f"{display_path(path)}:{line}"
 
 
-def effect_diagnostic(err, reporter: dg.Reporter) -> None:
+def effect_diagnostic(err, reporter: dg.Reporter, content: Path | None = None) -> None:
     """An effect stopped at run time, reported at the effect's YAML file and line (`sim`,
-    `balance`)."""
+    `balance`); when the engine stopped outside any one effect, at the `content` played (the
+    last pack's folder, or the game's), rather than at "?"."""
     from tomecraft.runtime import effects
-    origin = display_origin(effects.error_origin(err) or "?:1")
+    known = effects.error_origin(err)
+    origin = display_origin(known) if known else \
+        f"{display_path(content) if content is not None else '?'}:1"
     file, _, line = origin.rpartition(":")
     runaway = isinstance(err, effects.RunawayEffect)
     message = str(err) if isinstance(err, effects.EffectError) else \
         f"the engine could not play this effect: {type(err).__name__}: {err}"
+    if not known:
+        message += " (outside any one effect of this content)"
     outermost = effects.error_origins(err)[-1:]
     if runaway and outermost and display_origin(outermost[0]) != origin:
         # the budget runs out wherever the game happens to be: a base Swarm card's spawn,

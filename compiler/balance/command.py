@@ -86,7 +86,7 @@ def run(args, usage_error) -> int:
         if not (isinstance(err, effects.EffectError) or effects.error_origin(err) is not None):
             raise
         reporter = dg.Reporter()     # a runaway chain of keywords was 'internal error' (3)
-        effect_diagnostic(err, reporter)
+        effect_diagnostic(err, reporter, Path(packs[-1]))
         print(dg.format_text(reporter))
         return 1
     finally:

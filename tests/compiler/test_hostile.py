@@ -1619,3 +1619,19 @@ def test_a_budget_runaway_names_the_effect_that_ran_the_one_it_stopped_in(tmp_pa
     reporter = dg.Reporter()
     packs.effect_diagnostic(alone, reporter)
     assert "run from" not in reporter.diagnostics[0].message   # one effect: said once
+
+
+def test_an_engine_stop_outside_any_effect_is_placed_at_the_content_played(tmp_path):
+    """An EffectError the engine raises outside any one effect (a pack's content it cannot
+    play) was printed "?:1:1: error[...]": it is placed at the folder played, and says so."""
+    from tomecraft.compiler import packs
+    from tomecraft.runtime import effects
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    reporter = dg.Reporter()
+    packs.effect_diagnostic(effects.EffectError("P1 cannot move to (-1, 1) via wade"), reporter,
+                            pack)
+    [found] = reporter.diagnostics
+    assert (found.file, found.line) == (packs.display_path(pack), 1)
+    assert found.message.endswith("(outside any one effect of this content)")
+    assert not dg.format_text(reporter).startswith("?")
