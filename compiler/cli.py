@@ -181,10 +181,11 @@ def cmd_sim(args) -> int:
         options["mission"] = chosen[0]
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    played = packs[-1] if packs else game_root(args.game)   # where a stop outside effects is
     if args.hazard:
-        return _hazard_sweep(args, data, options, sim, packs[-1])
+        return _hazard_sweep(args, data, options, sim, played)
     _check_setup(sim, data, args.players, options)
-    summary = _play(args, data, options, sim, packs[-1])
+    summary = _play(args, data, options, sim, played)
     if summary is None:
         return 1
     print(json.dumps(summary, ensure_ascii=False, indent=2, sort_keys=True)
