@@ -8,6 +8,7 @@ the University bag (players may never count it, L1234).
 from __future__ import annotations
 
 from tomecraft.runtime.engines.dungeontology.state import COLOURS
+from tomecraft.runtime.engines.dungeontology.trials import block_points, skill_gain
 
 
 # the option kinds a suggestion picks among (`View.wanted`)
@@ -15,8 +16,8 @@ GO_BACK = frozenset(("move", "passage", "stay"))       # in Maximum Alert, towar
 STAY = frozenset(("stay",))                            # by blocks to research
 WAYS = ("move", "passage")                             # options naming the region entered
 GO = frozenset(("move", "explore", "passage"))         # to find some
-RESEARCH_OR_CARD = frozenset(("research", "card"))
-RESEARCH_SPY_OR_CARD = frozenset(("research", "spy", "card"))
+RESEARCH_OR_CARD = frozenset(("research", "card", "skill"))          # skills: weighed by trial
+RESEARCH_SPY_OR_CARD = frozenset(("research", "spy", "card", "skill"))
 NOTHING = frozenset()
 ACTING = ("spy", "skill", "card", "region")            # actions, no research: any of them
 
@@ -131,6 +132,11 @@ class View:
         worst = max(e.data.get("doom_card", d).penalty for d in options)
         return [d for d in options if e.data.get("doom_card", d).penalty == worst]
 
+    def _discard_card(self, options: list) -> list:     # the lowest printed bonus goes
+        bonus = self._engine.best_bonus
+        least = min(bonus[c] for c in options)
+        return [c for c in options if bonus[c] == least]
+
     def _stealth_card(self, options: list) -> list:
         a = self._engine.attempt
         if a is None:
@@ -152,13 +158,20 @@ class View:
     def _action(self, options: list) -> list:
         research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
         if not research:
-            return [o for o in options if o["do"] in ACTING]
+            acting = [o for o in options if o["do"] in ACTING]
+            worth = [o for o in acting if o["do"] != "skill" or self.skill_worth(o, 0.0)]
+            return worth or ([o for o in options if o["do"] == "pass"] if acting else [])
         # spying instead, where the hand cannot reach researching's alert and reaches the
         # spy's (heuristic: printed bonuses and alerts, before any card or skill effect)
         reach, spies = self.spy_reach(), []
         if reach is not None:
             spies = [o for o in options if o["do"] == "spy" and self.spy_alert(o) <= reach]
             research = [] if spies else research
+        # an action skill is one of the actions worth the turn when what it does, tried on a
+        # copy (trials.skill_gain), is worth more than it costs; where the hand reaches
+        # researching's alert, at least the block research would bring
+        least = 0.0 if reach is not None else block_points(self._engine, self._me)
+        skills = [o for o in options if o["do"] == "skill" and self.skill_worth(o, least)]
         # a non-action scheme card costs no action (L440): play it around the action; an
         # action scheme card's main effect is weighed like research: whatever it does (a
         # pack's card too), it is one of the actions worth the turn
@@ -170,7 +183,13 @@ class View:
                     acts.append(o)
                 elif o["card"] not in responses:
                     free.append(o)
-        return research + spies + acts + free
+        return research + spies + acts + skills + free
+
+    def skill_worth(self, option: dict, least: float) -> bool:
+        """Whether an action skill's trial gain (trials.skill_gain: its effect less its costs,
+        in points) is above `least`."""
+        gain = skill_gain(self._engine, self._me, option)
+        return gain is not None and gain > least
 
     def _move(self, options: list) -> list:
         e = self._engine
@@ -229,5 +248,5 @@ _SUGGESTIONS = {
     "refuse_loss": lambda view, options: [True], "rest_doom": View._rest_doom,
     "thesis_loss": lambda view, options: options[:1],     # the highest unit value first
     "stealth_card": View._stealth_card, "stealth_aux": View._stealth_aux,
-    "action": View._action, "move": View._move,
+    "action": View._action, "move": View._move, "discard_card": View._discard_card,
 }

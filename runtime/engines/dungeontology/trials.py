@@ -1,0 +1,97 @@
+"""The simulated player's trial of an action skill (policy.View._action): the skill is carried
+out on a copy of the game and what it changed is weighed in the player's own terms (`worth`),
+whatever the skill is: an action skill is judged by what it does and what it costs, never by
+its id, so a pack's skill is weighed like the printed ones.
+
+`worth(engine, scholar)`: his score (the clan score with the lore token, else the notebook's:
+what `View._thesis` reads), plus his stealth (the printed bonuses of his hand, his students,
+less his stun: what his next attempts spend or suffer) at `stealth_rate` points a point, the
+notebook points one block brings over the alert researching here asks: a point of stealth is
+worth that share of a block. His hand is counted as it will be once refilled (`hand_bonus`)."""
+from __future__ import annotations
+
+from tomecraft.runtime.effects import EffectError
+from tomecraft.runtime.lookahead import copy_game
+from tomecraft.runtime.rng import seeded
+from tomecraft.runtime.usage import quiet
+from tomecraft.runtime.engines.dungeontology.state import COLOURS
+
+
+class Suggested:
+    """A trial's agent: the first option its view suggests, else the first option (no draw)."""
+    picks_from_suggestion = True
+
+    def choose(self, key, options, view=None):
+        preferred = view.suggest(key, list(options)) if view is not None else None
+        return preferred[0] if preferred else options[0]
+
+
+def block_points(e, who) -> float:
+    """The notebook points the block researching here would bring `who` (the first target),
+    else the mean a block brings in the columns he can still fill."""
+    values_of = e.column
+    got = e.targets(who, e.state.tiles[who.pos], 1)
+    colours = [c for _, c in got] or [c for c in COLOURS if who.notebook.get(c, 0) < values_of(c)[1]]
+    if not colours:
+        return 0.0
+    total = 0
+    for colour in colours:
+        values, n = values_of(colour)[0], who.notebook.get(colour, 0)
+        total += values[min(n + 1, len(values) - 1)] - values[min(n, len(values) - 1)]
+    return total / len(colours)
+
+
+def stealth_rate(e, who) -> float:
+    """Points a point of stealth is worth: a block's points over researching's alert here."""
+    alert = e.region_alert(e.state.tiles[who.pos]) + e.research_penalty()
+    return block_points(e, who) / max(1, alert)
+
+
+def hand_bonus(e, who) -> float:
+    """The printed bonuses his hand holds once refilled at the end of the turn (L1087): a card
+    spent now is replaced by a draw, worth the mean bonus of the cards left to draw (the deck
+    and the discard, which is shuffled into it: no order is read)."""
+    bonus = e.best_bonus
+    held = sum(bonus[c] for c in who.hand)
+    missing = who.stats().hand_value - len(who.hand)
+    if missing <= 0:
+        return held
+    pool = e.state.deck + e.state.discard
+    return held + (missing * sum(bonus[c] for c in pool) / len(pool) if pool else 0)
+
+
+def worth(e, who, rate: float) -> float:
+    score = e.clan_score(who) if who.lore else e.notebook_score(who)
+    return score + rate * (hand_bonus(e, who) + who.students - who.stun)
+
+
+def standing(e, who, rate: float) -> float:
+    """`who`'s worth less the mean of his rivals' (their notebook scores, students and stun:
+    their hands are hidden, and refilled at their turn's end, L1087): a skill that costs a
+    rival what it costs him is worth nothing, one that costs the rival more is worth it."""
+    rivals = [s for s in e.state.scholars if s is not who]
+    if not rivals:
+        return worth(e, who, rate)
+    theirs = sum(e.notebook_score(s) + rate * (s.students - s.stun) for s in rivals)
+    return worth(e, who, rate) - theirs / len(rivals)
+
+
+def skill_gain(e, who, option: dict) -> float | None:
+    """How much carrying out the action skill `option` changes `standing`, tried on a copy whose
+    scheme deck is shuffled first (the player does not know its order) and whose random stream
+    is its own (seeded by the game's progress): the real game's draws are neither used nor
+    peeked at. None if the engine refuses it."""
+    rate = stealth_rate(e, who)
+    before = standing(e, who, rate)
+    trial = copy_game(e, shared=(e.agents, e.rng, e.data))
+    trial.rng = seeded(f"{getattr(e.rng, 'seed', 'game')}/trial/{e.state.round}/{e.progress}")
+    trial.agents = [Suggested()] * len(e.agents)
+    trial._views = {}
+    trial.rng.shuffle(trial.state.deck)
+    you = trial.state.scholars[who.seat]
+    try:
+        with quiet():                          # a trial is not a use (`sim --usage`)
+            trial.do_action(you, option)
+    except EffectError:
+        return None
+    return standing(trial, you, rate) - before
