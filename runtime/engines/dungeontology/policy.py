@@ -8,7 +8,7 @@ the University bag (players may never count it, L1234).
 from __future__ import annotations
 
 from tomecraft.runtime.engines.dungeontology.state import COLOURS
-from tomecraft.runtime.engines.dungeontology.trials import block_points, skill_gain
+from tomecraft.runtime.engines.dungeontology.trials import Weights, skill_gain
 
 
 # the option kinds a suggestion picks among (`View.wanted`)
@@ -16,8 +16,8 @@ GO_BACK = frozenset(("move", "passage", "stay"))       # in Maximum Alert, towar
 STAY = frozenset(("stay",))                            # by blocks to research
 WAYS = ("move", "passage")                             # options naming the region entered
 GO = frozenset(("move", "explore", "passage"))         # to find some
-RESEARCH_OR_CARD = frozenset(("research", "card", "skill"))          # skills: weighed by trial
-RESEARCH_SPY_OR_CARD = frozenset(("research", "spy", "card", "skill"))
+RESEARCH_OR_CARD = frozenset(("research", "card"))
+RESEARCH_SPY_OR_CARD = frozenset(("research", "spy", "card", "skill"))   # skills: by trial
 NOTHING = frozenset()
 ACTING = ("spy", "skill", "card", "region")            # actions, no research: any of them
 
@@ -159,7 +159,8 @@ class View:
         research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
         if not research:
             acting = [o for o in options if o["do"] in ACTING]
-            worth = [o for o in acting if o["do"] != "skill" or self.skill_worth(o, 0.0)]
+            skills = self.skills_worth(acting)
+            worth = [o for o in acting if o["do"] != "skill" or o in skills]
             return worth or ([o for o in options if o["do"] == "pass"] if acting else [])
         # spying instead, where the hand cannot reach researching's alert and reaches the
         # spy's (heuristic: printed bonuses and alerts, before any card or skill effect)
@@ -167,11 +168,11 @@ class View:
         if reach is not None:
             spies = [o for o in options if o["do"] == "spy" and self.spy_alert(o) <= reach]
             research = [] if spies else research
-        # an action skill is one of the actions worth the turn when what it does, tried on a
-        # copy (trials.skill_gain), is worth more than it costs; where the hand reaches
-        # researching's alert, at least the block research would bring
-        least = 0.0 if reach is not None else block_points(self._engine, self._me)
-        skills = [o for o in options if o["do"] == "skill" and self.skill_worth(o, least)]
+        # where the hand falls short of researching's alert, an action skill is one of the
+        # actions worth the turn when what it does, tried out (trials.skill_gain), is worth
+        # more than it costs (where the hand reaches it, researching is: a block for cards
+        # the turn's end replaces, L1087)
+        skills = self.skills_worth(options) if reach is not None else []
         # a non-action scheme card costs no action (L440): play it around the action; an
         # action scheme card's main effect is weighed like research: whatever it does (a
         # pack's card too), it is one of the actions worth the turn
@@ -185,11 +186,15 @@ class View:
                     free.append(o)
         return research + spies + acts + skills + free
 
-    def skill_worth(self, option: dict, least: float) -> bool:
-        """Whether an action skill's trial gain (trials.skill_gain: its effect less its costs,
-        in points) is above `least`."""
-        gain = skill_gain(self._engine, self._me, option)
-        return gain is not None and gain > least
+    def skills_worth(self, options: list) -> list:
+        """The action skills among `options` whose trial gain (trials.skill_gain: what the
+        skill does less what it costs, in points of the player's standing) is above 0."""
+        skills = [o for o in options if o["do"] == "skill"]
+        if not skills:
+            return skills
+        e, me = self._engine, self._me
+        weights = Weights(e, me)
+        return [o for o in skills if (skill_gain(e, me, o, weights) or 0.0) > 0.0]
 
     def _move(self, options: list) -> list:
         e = self._engine

@@ -49,44 +49,53 @@ def stealth_rate(e, who) -> float:
     return block_points(e, who) / max(1, alert)
 
 
-def hand_bonus(e, who) -> float:
+class Weights:
+    """What one decision's trials are weighed with, read once (the game is unchanged between
+    them): the points a point of stealth is worth, the mean bonus of a card drawn, and the
+    player's standing now."""
+    __slots__ = ("rate", "draw", "now")
+
+    def __init__(self, e, who) -> None:
+        self.rate = stealth_rate(e, who)
+        bonus, pool = e.best_bonus, e.state.deck + e.state.discard
+        self.draw = sum(bonus[c] for c in pool) / len(pool) if pool else 0.0
+        self.now = standing(e, who, self)
+
+
+def hand_bonus(e, who, draw: float) -> float:
     """The printed bonuses his hand holds once refilled at the end of the turn (L1087): a card
-    spent now is replaced by a draw, worth the mean bonus of the cards left to draw (the deck
-    and the discard, which is shuffled into it: no order is read)."""
+    spent now is replaced by a draw, worth `draw`, the mean bonus of the cards left to draw
+    (the deck and the discard, which is shuffled into it: no order is read)."""
     bonus = e.best_bonus
     held = sum(bonus[c] for c in who.hand)
     missing = who.stats().hand_value - len(who.hand)
-    if missing <= 0:
-        return held
-    pool = e.state.deck + e.state.discard
-    return held + (missing * sum(bonus[c] for c in pool) / len(pool) if pool else 0)
+    return held + missing * draw if missing > 0 else held
 
 
-def worth(e, who, rate: float) -> float:
+def worth(e, who, w: Weights) -> float:
     score = e.clan_score(who) if who.lore else e.notebook_score(who)
-    return score + rate * (hand_bonus(e, who) + who.students - who.stun)
+    return score + w.rate * (hand_bonus(e, who, w.draw) + who.students - who.stun)
 
 
-def standing(e, who, rate: float) -> float:
+def standing(e, who, w: Weights) -> float:
     """`who`'s worth less the mean of his rivals' (their notebook scores, students and stun:
     their hands are hidden, and refilled at their turn's end, L1087): a skill that costs a
     rival what it costs him is worth nothing, one that costs the rival more is worth it."""
     rivals = [s for s in e.state.scholars if s is not who]
     if not rivals:
-        return worth(e, who, rate)
+        return worth(e, who, w)
+    rate = w.rate
     theirs = sum(e.notebook_score(s) + rate * (s.students - s.stun) for s in rivals)
-    return worth(e, who, rate) - theirs / len(rivals)
+    return worth(e, who, w) - theirs / len(rivals)
 
 
-def skill_gain(e, who, option: dict) -> float | None:
-    """How much carrying out the action skill `option` changes `standing`, tried on the game
-    itself and undone (`Trial`: a copy of the whole engine cost 8 ms, most of a game's time):
-    the scheme deck is shuffled first (the player does not know its order) and the random
-    stream is the trial's own (seeded by the game's progress), so the real game's draws are
-    neither used nor peeked at; its decisions take the first option suggested. None if the
-    engine refuses it."""
-    rate = stealth_rate(e, who)
-    before = standing(e, who, rate)
+def skill_gain(e, who, option: dict, w: Weights) -> float | None:
+    """How much carrying out the action skill `option` changes `standing` (`w.now` before),
+    tried on the game itself and undone (`Trial`: a deep copy of the engine cost 8 ms, most
+    of a game's time): the scheme deck is shuffled first (the player does not know its order)
+    and the random stream is the trial's own (seeded by the game's progress), so the real
+    game's draws are neither used nor peeked at; its decisions take the first option
+    suggested. None if the engine refuses it."""
     with Trial(e):
         e.rng.shuffle(e.state.deck)
         try:
@@ -94,10 +103,14 @@ def skill_gain(e, who, option: dict) -> float | None:
                 e.do_action(who, option)
         except EffectError:
             return None
-        return standing(e, who, rate) - before
+        return standing(e, who, w) - w.now
 
 
 _MUTABLE = (list, dict, set, Counter)
+# the engine's own game state held in containers (its other containers are content tables
+# and caches, each checking what it was built from); its other fields are put back as well
+ENGINE_STATE = ("passage_letters", "dropped", "_once", "affected", "bonus_points", "pending_cards",
+                "attempt", "last_attempt")
 
 
 def _copied(value):
@@ -111,9 +124,9 @@ class Trial:
     """`with Trial(engine):` what runs inside changes copies of the game's mutable parts,
     put back as they were on leaving. The scholars and regions stay the same objects (the
     engine's caches know them by identity and check what they read), their fields are
-    swapped for copies: the state's, each scholar's and region's, and the engine's own
-    (its caches excepted: each checks what it was built from). The agents answer with the
-    first option their view suggests, the random stream is the trial's own."""
+    swapped for copies: the state's, each scholar's and region's, and the engine's game state
+    (ENGINE_STATE; all its fields are put back). The agents answer with the first option
+    their view suggests, the random stream is the trial's own."""
     __slots__ = ("e", "saved")
 
     def __init__(self, e) -> None:
@@ -122,16 +135,18 @@ class Trial:
     def __enter__(self) -> None:
         e = self.e
         st = e.state
-        objects = [e, st, *st.scholars, *st.tiles.values()]
-        self.saved = [(obj, dict(vars(obj))) for obj in objects]
+        objects = [st, *st.scholars, *st.tiles.values()]
+        self.saved = saved = [(e, dict(vars(e)))]
         for obj in objects:
             fields = vars(obj)
+            saved.append((obj, dict(fields)))
             for name, value in fields.items():
-                if type(value) in _MUTABLE and not (obj is e and name[0] == "_" and name != "_once"):
+                if type(value) in _MUTABLE:
                     fields[name] = _copied(value)
+        fields = vars(e)
+        for name in ENGINE_STATE:
+            fields[name] = _copied(fields[name])
         st.stacks = {level: list(stack) for level, stack in st.stacks.items()}
-        if e.attempt is not None:
-            e.attempt = dict(e.attempt)
         e.rng = seeded(f"{getattr(e.rng, 'seed', 'game')}/trial/{st.round}/{e.progress}")
         e.agents = [Suggested()] * len(e.agents)
         e.log_enabled = False
