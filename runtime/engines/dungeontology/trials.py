@@ -57,15 +57,25 @@ class Weights:
 
     def __init__(self, e, who) -> None:
         self.rate = stealth_rate(e, who)
-        bonus, pool = e.best_bonus, e.state.deck + e.state.discard
-        self.draw = sum(bonus[c] for c in pool) / len(pool) if pool else 0.0
+        self.draw = draw_mean(e)
         self.now = standing(e, who, self)
+
+
+def draw_mean(e) -> float:
+    """The mean printed bonus of the scheme cards (every copy): what a card drawn brings the
+    hand, on average (read once a game; which cards are left to draw is not looked at)."""
+    kept = e.__dict__.get("_draw_mean")
+    if kept is None:
+        bonus = e.best_bonus
+        copies = [(bonus[c.id], c.count) for c in e.data.kinds["scheme_card"].values()]
+        total = sum(n for _, n in copies)
+        kept = e.__dict__["_draw_mean"] = sum(b * n for b, n in copies) / total if total else 0.0
+    return kept
 
 
 def hand_bonus(e, who, draw: float) -> float:
     """The printed bonuses his hand holds once refilled at the end of the turn (L1087): a card
-    spent now is replaced by a draw, worth `draw`, the mean bonus of the cards left to draw
-    (the deck and the discard, which is shuffled into it: no order is read)."""
+    spent now is replaced by a draw, worth `draw` (`draw_mean`)."""
     bonus = e.best_bonus
     held = sum(bonus[c] for c in who.hand)
     missing = who.stats().hand_value - len(who.hand)
