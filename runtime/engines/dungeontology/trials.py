@@ -10,6 +10,7 @@ notebook points one block brings over the alert researching here asks: a point o
 worth that share of a block. His hand is counted as it will be once refilled (`hand_bonus`)."""
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
@@ -130,6 +131,18 @@ def _copied(value):
     return kind(value) if kind in _MUTABLE else value
 
 
+_CONTAINERS: dict = {}
+
+
+def _containers(cls) -> tuple:
+    """The fields of a state dataclass (State, Scholar, Tile) holding a container."""
+    found = _CONTAINERS.get(cls)
+    if found is None:
+        found = _CONTAINERS[cls] = tuple(f.name for f in dataclasses.fields(cls)
+                                         if str(f.type) in ("list", "dict", "set", "Counter"))
+    return found
+
+
 class Trial:
     """`with Trial(engine):` what runs inside changes copies of the game's mutable parts,
     put back as they were on leaving. The scholars and regions stay the same objects (the
@@ -145,14 +158,12 @@ class Trial:
     def __enter__(self) -> None:
         e = self.e
         st = e.state
-        objects = [st, *st.scholars, *st.tiles.values()]
         self.saved = saved = [(e, dict(vars(e)))]
-        for obj in objects:
+        for obj in (st, *st.scholars, *st.tiles.values()):
             fields = vars(obj)
             saved.append((obj, dict(fields)))
-            for name, value in fields.items():
-                if type(value) in _MUTABLE:
-                    fields[name] = _copied(value)
+            for name in _containers(type(obj)):
+                fields[name] = _copied(fields[name])
         fields = vars(e)
         for name in ENGINE_STATE:
             fields[name] = _copied(fields[name])
