@@ -53,11 +53,6 @@ class Record:
     def __setattr__(self, name, value):
         raise AttributeError("Record is immutable")
 
-    def __deepcopy__(self, memo) -> "Record":
-        """Itself: immutable content is shared by a copy of the game (lookahead.copy_game),
-        as the definitions are (its fields' mapping proxy could not be copied)."""
-        return self
-
     def __eq__(self, other) -> bool:
         return isinstance(other, Record) and dict(self._fields) == dict(other._fields)
 

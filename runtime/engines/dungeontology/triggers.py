@@ -56,12 +56,6 @@ class Watched:
             self._engine._read = True
         return getattr(self._handlers, name)
 
-    def __deepcopy__(self, memo) -> "Watched":
-        """A copy for a copy of the game (trials.py); built here, as `__getattr__` would
-        answer copy's own lookups on a bare instance."""
-        from copy import deepcopy
-        return Watched(deepcopy(self._engine, memo), deepcopy(self._handlers, memo), self._free)
-
 
 class EffectHost:
     # --- the Context API ---------------------------------------------------------------
