@@ -1,5 +1,6 @@
 """The simulated player's trial of an action skill (policy.View._action): the skill is carried
-out on a copy of the game and what it changed is weighed in the player's own terms (`worth`),
+out on the game and undone (`Trial`), and what it changed is weighed in the player's own terms
+(`standing`: his `worth` less his rivals'),
 whatever the skill is: an action skill is judged by what it does and what it costs, never by
 its id, so a pack's skill is weighed like the printed ones.
 
