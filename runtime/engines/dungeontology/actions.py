@@ -26,7 +26,8 @@ class Actions:
         if kinds is not None and kinds.isdisjoint(("region", "skill")):
             return out                       # none of the others would be picked
         tile = self.state.tiles[who.pos]
-        for i, (name, where, body, ctx) in enumerate(self.tile_triggers(tile, who)):
+        for i, (name, where, body, ctx) in enumerate(self.tile_triggers(tile, who)
+                                                     if kinds is None or "region" in kinds else ()):
             if name != "region_action":
                 continue
             ctx = self.runnable(ctx)

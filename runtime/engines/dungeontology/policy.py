@@ -8,6 +8,7 @@ the University bag (players may never count it, L1234).
 from __future__ import annotations
 
 from tomecraft.runtime.engines.dungeontology.state import COLOURS
+from tomecraft.runtime.engines.dungeontology.trials import Weights, skill_gain
 
 
 # the option kinds a suggestion picks among (`View.wanted`)
@@ -16,7 +17,7 @@ STAY = frozenset(("stay",))                            # by blocks to research
 WAYS = ("move", "passage")                             # options naming the region entered
 GO = frozenset(("move", "explore", "passage"))         # to find some
 RESEARCH_OR_CARD = frozenset(("research", "card"))
-RESEARCH_SPY_OR_CARD = frozenset(("research", "spy", "card"))
+RESEARCH_SPY_OR_CARD = frozenset(("research", "spy", "card", "skill"))   # skills: by trial
 NOTHING = frozenset()
 ACTING = ("spy", "skill", "card", "region")            # actions, no research: any of them
 
@@ -131,6 +132,11 @@ class View:
         worst = max(e.data.get("doom_card", d).penalty for d in options)
         return [d for d in options if e.data.get("doom_card", d).penalty == worst]
 
+    def _discard_card(self, options: list) -> list:     # the lowest printed bonus goes
+        bonus = self._engine.best_bonus
+        least = min(bonus[c] for c in options)
+        return [c for c in options if bonus[c] == least]
+
     def _stealth_card(self, options: list) -> list:
         a = self._engine.attempt
         if a is None:
@@ -152,13 +158,21 @@ class View:
     def _action(self, options: list) -> list:
         research = [o for o in options if o["do"] == "research" and o["blocks"] <= 2]
         if not research:
-            return [o for o in options if o["do"] in ACTING]
+            acting = [o for o in options if o["do"] in ACTING]
+            skills = self.skills_worth(acting)
+            worth = [o for o in acting if o["do"] != "skill" or o in skills]
+            return worth or ([o for o in options if o["do"] == "pass"] if acting else [])
         # spying instead, where the hand cannot reach researching's alert and reaches the
         # spy's (heuristic: printed bonuses and alerts, before any card or skill effect)
         reach, spies = self.spy_reach(), []
         if reach is not None:
             spies = [o for o in options if o["do"] == "spy" and self.spy_alert(o) <= reach]
             research = [] if spies else research
+        # where the hand falls short of researching's alert, an action skill is one of the
+        # actions worth the turn when what it does, tried out (trials.skill_gain), is worth
+        # more than it costs (where the hand reaches it, researching is: a block for cards
+        # the turn's end replaces, L1087)
+        skills = self.skills_worth(options) if reach is not None else []
         # a non-action scheme card costs no action (L440): play it around the action; an
         # action scheme card's main effect is weighed like research: whatever it does (a
         # pack's card too), it is one of the actions worth the turn
@@ -170,7 +184,17 @@ class View:
                     acts.append(o)
                 elif o["card"] not in responses:
                     free.append(o)
-        return research + spies + acts + free
+        return research + spies + acts + skills + free
+
+    def skills_worth(self, options: list) -> list:
+        """The action skills among `options` whose trial gain (trials.skill_gain: what the
+        skill does less what it costs, in points of the player's standing) is above 0."""
+        skills = [o for o in options if o["do"] == "skill"]
+        if not skills:
+            return skills
+        e, me = self._engine, self._me
+        weights = Weights(e, me)
+        return [o for o in skills if (skill_gain(e, me, o, weights) or 0.0) > 0.0]
 
     def _move(self, options: list) -> list:
         e = self._engine
@@ -229,5 +253,5 @@ _SUGGESTIONS = {
     "refuse_loss": lambda view, options: [True], "rest_doom": View._rest_doom,
     "thesis_loss": lambda view, options: options[:1],     # the highest unit value first
     "stealth_card": View._stealth_card, "stealth_aux": View._stealth_aux,
-    "action": View._action, "move": View._move,
+    "action": View._action, "move": View._move, "discard_card": View._discard_card,
 }
