@@ -11,6 +11,7 @@ from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS
 
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_slots(game, reporter)
+    _check_after_use(game, reporter)
     _check_rope_edges(game, reporter)
     _check_late_costs(game, reporter)
     _check_free_gains(game, reporter)
@@ -32,6 +33,32 @@ def _check_slots(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, item, "slots",
                    f"{item.id!r} takes {slots} slots; a backpack has {BACKPACK_SLOTS} (L46), "
                    "so no team could ever carry it", f"at most {BACKPACK_SLOTS}")
+
+
+def _check_after_use(game: Game, reporter: dg.Reporter) -> None:
+    """`after_use` is only printed (the sheets' "After use" column); play reads `uses` and
+    `kept_after_use` (runtime/engines/the_cave/equipment.py). Where they disagree the sheets
+    mislead: a flipped token has two sides, so two uses (oxygen, L173-175); a kept one
+    (camera, raft, L180-182, L191-193) is exactly one with kept_after_use."""
+    for item in game.of_kind("equipment"):
+        after = item.data.get("after_use")
+        kept = item.data.get("kept_after_use") is True
+        uses = item.data.get("uses", 1)
+        if after == "flip" and not kept and isinstance(uses, int) and uses != 2:
+            report(reporter, item, "after_use",
+                   f"{item.id!r} has after_use: flip but uses: {uses}: a flipped token has two "
+                   "sides, one use each (oxygen, L173-175); the sheets would print \"flipped, "
+                   f"then discarded at the second use\" while play gives {uses} use(s)",
+                   "set uses: 2, or after_use: discard (worn out after its uses)")
+        elif after is not None and (after == "keep") != kept:
+            said = ("kept to the end" if after == "keep" else f"after_use: {after}")
+            played = ("discarded at its last use" if not kept else "never spent")
+            report(reporter, item, "after_use",
+                   f"{item.id!r} has after_use: {after} but kept_after_use: "
+                   f"{str(kept).lower()}: the sheets print it {said}, while play has it "
+                   f"{played} (kept_after_use decides)",
+                   "after_use: keep goes with kept_after_use: true (camera, raft), any other "
+                   "after_use with kept_after_use left out")
 
 
 # What an entry that handles the rope names: it places rope or needs one placed.

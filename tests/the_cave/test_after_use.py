@@ -1,0 +1,65 @@
+"""`after_use` is what the sheets print of a used token ("flipped, then discarded at the second
+use", "kept to the end"); play reads `uses` and `kept_after_use` instead
+(runtime/engines/the_cave/equipment.py). A pack whose after_use says otherwise checked clean and
+its sheets misled the players: a 3-use chalk with `after_use: flip` was printed "discarded at
+the second use" and played three uses; a `keep` item without `kept_after_use` was printed "kept
+to the end" and discarded at its first use. The check says so at `after_use`
+(compiler/game_checks/the_cave.py _check_after_use). Oxygen, the only two-sided token, has
+two uses, one per side (rulebook L173-175); camera and raft are kept (L191-193, L180-182)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import pipeline
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _item(fields: str) -> str:
+    return f"""equipment:
+  - id: chalk
+    name: {{zh: 粉筆, en: Chalk}}
+    source: approximation
+    note: "A fan's."
+    term: chalk
+    slots: 1
+{fields}
+"""
+
+
+def errors(tmp_path: Path, fields: str) -> list[tuple]:
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: fan_pack\ngame: the_cave\nversion: '1.0'\n"
+        "vocabulary: {terms: {equipment: {chalk: {zh: 粉筆, en: chalk}}}}\n", encoding="utf-8")
+    (pack / "equipment.yaml").write_text(_item(fields), encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "the_cave", [pack], reporter)
+    return [(Path(d.file).name, d.line, d.message) for d in reporter.diagnostics
+            if d.severity == dg.ERROR]
+
+
+@pytest.mark.parametrize("fields, said", [
+    ("    after_use: flip\n    uses: 3", "two sides"),
+    ("    after_use: flip\n    uses: 1", "two sides"),
+    ("    after_use: keep\n    uses: 1", "kept_after_use"),
+    ("    after_use: discard\n    uses: 1\n    kept_after_use: true", "kept_after_use"),
+    ("    after_use: flip\n    uses: 2\n    kept_after_use: true", "kept_after_use"),
+])
+def test_an_after_use_that_play_contradicts_is_an_error_at_after_use(tmp_path, fields, said):
+    [(name, line, message)] = errors(tmp_path, fields)
+    assert name == "equipment.yaml" and line == 8 and said in message, (name, line, message)
+
+
+@pytest.mark.parametrize("fields", [
+    "    after_use: flip\n    uses: 2",
+    "    after_use: keep\n    kept_after_use: true",
+    "    after_use: discard\n    uses: 3",
+    "    after_use: board\n    uses: 1",
+])
+def test_an_after_use_play_agrees_with_is_clean(tmp_path, fields):
+    assert errors(tmp_path, fields) == []
