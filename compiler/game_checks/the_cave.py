@@ -12,6 +12,7 @@ from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_slots(game, reporter)
     _check_after_use(game, reporter)
+    _check_board_items(game, reporter)
     _check_rope_edges(game, reporter)
     _check_late_costs(game, reporter)
     _check_free_gains(game, reporter)
@@ -59,6 +60,37 @@ def _check_after_use(game: Game, reporter: dg.Reporter) -> None:
                    f"{played} (kept_after_use decides)",
                    "after_use: keep goes with kept_after_use: true (camera, raft), any other "
                    "after_use with kept_after_use left out")
+
+
+def _check_board_items(game: Game, reporter: dg.Reporter) -> None:
+    """`after_use: board` prints "stays on the board for the rest of the game": true of the
+    rope, whose spend places it between two tiles for every team (L128-131). An item of that
+    after_use spent where no rope is placed leaves the backpack and lands nowhere in play, while
+    the players, reading the sheet, leave it on the board. Said at the spend, as a warning."""
+    from tomecraft.dsl import nodes as n
+    terms = {str(item.data.get("term") or item.id) for item in game.of_kind("equipment")
+             if item.data.get("after_use") == "board"}
+    placing = set(_rope_keywords(game)) - {"rope_placed"}
+    for entity in game.all():
+        for site in entity.effects:
+            if site.ast is None:
+                continue
+            calls = [node for node in n.walk(site.ast) if isinstance(node, n.Call)]
+            if {c.verb for c in calls} & placing:
+                continue
+            for call in calls:
+                first = call.args[0] if call.args else None
+                if call.verb == "spend" and isinstance(first, n.Name) and first.head in terms:
+                    line, column = entity.doc.effect_position(site.path, call.pos.line,
+                                                              call.pos.column)
+                    reporter.add(dg.GAME_RULE_WARNING,
+                                 f"{first.head!r} has after_use: board (the sheets print "
+                                 "\"stays on the board for the rest of the game\"), but this "
+                                 "effect spends it without placing rope: play takes it out of "
+                                 "the backpack and puts nothing on the board",
+                                 entity.display, line, column,
+                                 "place it (`-> place_rope 1`), or give the item after_use: "
+                                 "discard")
 
 
 # What an entry that handles the rope names: it places rope or needs one placed.

@@ -63,3 +63,42 @@ def test_an_after_use_that_play_contradicts_is_an_error_at_after_use(tmp_path, f
 ])
 def test_an_after_use_play_agrees_with_is_clean(tmp_path, fields):
     assert errors(tmp_path, fields) == []
+
+
+def _shaft(effect: str) -> str:
+    return f"""tile_kinds:
+  - id: shaft
+    name: {{zh: 豎井, en: Shaft}}
+    source: approximation
+    note: "A fan's."
+    enter:
+      - id: ladder
+        effect: "{effect}"
+    discover_from: true
+    rope_edges: false
+"""
+
+
+def board_warnings(tmp_path: Path, effect: str) -> list[tuple]:
+    pack = tmp_path / "fan_pack"
+    pack.mkdir(parents=True)
+    (pack / "pack.yaml").write_text(
+        "id: fan_pack\ngame: the_cave\nversion: '1.0'\n"
+        "vocabulary: {terms: {equipment: {chalk: {zh: 粉筆, en: chalk}}}}\n", encoding="utf-8")
+    (pack / "equipment.yaml").write_text(_item("    after_use: board\n    uses: 1"),
+                                         encoding="utf-8")
+    (pack / "tile_kinds.yaml").write_text(_shaft(effect), encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "the_cave", [pack], reporter)
+    assert not [d for d in reporter.diagnostics if d.severity == dg.ERROR], reporter.diagnostics
+    return [(Path(d.file).name, d.line, d.column, d.message) for d in reporter.diagnostics
+            if d.code == dg.GAME_RULE_WARNING]
+
+
+def test_a_board_item_spent_without_placing_rope_is_warned_about_at_the_spend(tmp_path):
+    """A ladder (after_use: board) spent to climb a shaft was printed "stays on the board" and
+    left nothing on the board in play; the rope, placed as it is spent (L128-131), is clean."""
+    [(name, line, column, message)] = board_warnings(tmp_path, "pay ap 1, spend chalk 1 -> gain_token traverse 1")
+    assert (name, line, column) == ("tile_kinds.yaml", 8, 28), (name, line, column)
+    assert "'chalk' has after_use: board" in message
+    assert board_warnings(tmp_path / "b", "pay ap 1, spend chalk 1 -> place_rope 1") == []
