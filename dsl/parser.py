@@ -295,6 +295,9 @@ class _ToNodes(Transformer):
 _EXAMPLES = {
     "the effect is empty": ["", "# only a comment"],
     "a cost needs an effect after `->`": ["discard 1 ->", "pay ap 1 -> "],
+    # costs joined by `,` are a cost list: it ends in `->` and what the costs buy
+    "costs joined by `,` need `->` and an effect after them": ["discard 1, draw 2",
+                                                               "discard 1, draw 2; draw 1"],
     "expected a statement after `;`": ["draw 1;; gain 1 gold", "draw 1;"],
     "an effect cannot start with `;`": ["; draw 1"],
     "`:` or `{` must follow the condition or name": ["if x draw 1", "on play draw 1"],
@@ -391,10 +394,18 @@ def _describe(err: UnexpectedInput) -> str:
 
 def _expected_hint(err: UnexpectedInput) -> str:
     expected = sorted(getattr(err, "expected", None) or getattr(err, "allowed", None) or [])
-    words = [e for e in expected if not e.startswith("_") and e not in ("$END",)]
+    # an anonymous terminal (`->`) is named by its text: dropped, `pay ap 1, spend rope 1`
+    # was told "expected one of: COMMA" only, and a second comma does not mend it
+    words = [_literal(e) if e.startswith("__ANON") else e for e in expected
+             if (e.startswith("__ANON") or not e.startswith("_")) and e not in ("$END",)]
     if not words or len(words) > 8:
         return ""
     return "expected one of: " + ", ".join(words)
+
+
+def _literal(terminal: str) -> str:
+    pattern = _tree_lark().get_terminal(terminal).pattern
+    return f"`{pattern.value}`" if pattern.type == "str" else terminal
 
 
 def _hint(err: UnexpectedInput, text: str) -> str:

@@ -385,6 +385,9 @@ MALFORMED = [
     ("if x draw 1", 1, 6, "`:` or `{` must follow", ""),
     ("discard 1 ->", 1, 11, "a cost needs an effect after `->`", ""),
     ("draw 1 ->;", 1, 10, "a cost needs an effect after `->`", ""),
+    # a cost list without `->` was "the effect ends too early", hint "expected one of: COMMA"
+    ("pay ap 3, spend consumable 1", 1, 28, "costs joined by `,` need `->`", "`->`"),
+    ("pay ap 3, spend rope 1; draw 1", 1, 23, "costs joined by `,` need `->`", "`->`"),
     ("draw 1;; gain 1 gold", 1, 8, "`;`", ""),
     ("if x { draw 1", 1, 13, "not closed", "RBRACE"),
     ("require a and", 1, 11, "missing its right-hand side", ""),
