@@ -37,9 +37,26 @@ def _cave_common(game: Game, lang: str, notes: Footnotes) -> dict:
     }
     values.update(_numbers(game, lang, text["numbers"], sdata.get("extra_rounds", 3)))
     values.update(_room(game, lang, text["numbers"], values["backpack"], values["camp"]))
+    values["first_game"] = _first_game(game, lang)
     return {"lab": lab, "text": text, "values": values, "points": points,
             "categories": categories, "category_names": category_names,
             "scoring": scoring, "scoring_mark": notes.mark(scoring, lang) if scoring else None}
+
+
+# L54: the first game's suggested backpack, by equipment term
+FIRST_GAME = (("consumable", 4), ("rope", 1), ("oxygen", 1), ("camera", 1), ("raft", 1))
+
+
+def _first_game(game: Game, lang: str) -> str:
+    """L54's suggestion, without the items the game no longer has: a pack removing the camera
+    was printed "First game: ... 1 camera" although no team could take one."""
+    terms = {str(e.data.get("term") or e.id) for e in game.of_kind("equipment")}
+    said = []
+    for term, n in FIRST_GAME:
+        if term in terms:
+            name = game.vocab.text_of(term, lang, "equipment")
+            said.append(f"{n}{name}" if lang == "zh" else count_en(n, name))
+    return ("、" if lang == "zh" else ", ").join(said)
 
 
 def _lower_ranks(text: dict, points: list, lang: str) -> str:

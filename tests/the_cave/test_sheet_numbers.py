@@ -114,3 +114,18 @@ def test_the_ap_per_turn_is_the_turn_ap_rule(tmp_path):
         text = " ".join(re.sub(r"<[^>]+>", " ", html.unescape(
             sheets.render_html(game, sheet, lang))).split())
         assert says in text, says
+
+
+def test_the_first_game_suggestion_names_only_equipment_the_game_has(tmp_path):
+    """L54 suggests 4 consumables, 1 rope, 1 oxygen, 1 camera and 1 raft; a pack removing the
+    camera (checked with a warning at the wonder) still got "First game: ... 1 camera" on its
+    sheets, an item no team could take."""
+    pack = tmp_path / "no_camera"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: no_camera\ngame: the_cave\nversion: '1.0'\n"
+                                    "remove:\n  - {kind: equipment, id: camera}\n",
+                                    encoding="utf-8")
+    base, fan = rules_text([], "en"), rules_text([pack], "en")
+    assert base.count("First game: 4 consumables, 1 rope, 1 oxygen, 1 camera, 1 raft.") == 2
+    assert fan.count("First game: 4 consumables, 1 rope, 1 oxygen, 1 raft.") == 2
+    assert "初次遊戲建議：4消耗品、1繩索、1氧氣、1木筏。" in rules_text([pack], "zh")
