@@ -63,34 +63,44 @@ def _check_after_use(game: Game, reporter: dg.Reporter) -> None:
 
 
 def _check_board_items(game: Game, reporter: dg.Reporter) -> None:
-    """`after_use: board` prints "stays on the board for the rest of the game": true of the
-    rope, whose spend places it between two tiles for every team (L128-131). An item of that
-    after_use spent where no rope is placed leaves the backpack and lands nowhere in play, while
-    the players, reading the sheet, leave it on the board. Said at the spend, as a warning."""
+    """`spend ITEM n` prints "use up n ITEM from your backpack". Two kinds of item make that
+    untrue in play, said at the spend as a warning:
+    - kept_after_use (camera, raft): a use spends nothing (equipment.py), so the team keeps
+      the camera the sheet told it to use up; `require has(camera)` says what play does;
+    - after_use: board ("stays on the board for the rest of the game"): true of the rope,
+      placed as it is spent for every team (L128-131); spent where no rope is placed, the item
+      leaves the backpack and lands nowhere, while the players leave it on the board."""
     from tomecraft.dsl import nodes as n
-    terms = {str(item.data.get("term") or item.id) for item in game.of_kind("equipment")
-             if item.data.get("after_use") == "board"}
+    items = {str(item.data.get("term") or item.id): item for item in game.of_kind("equipment")}
     placing = set(_rope_keywords(game)) - {"rope_placed"}
     for entity in game.all():
         for site in entity.effects:
             if site.ast is None:
                 continue
             calls = [node for node in n.walk(site.ast) if isinstance(node, n.Call)]
-            if {c.verb for c in calls} & placing:
-                continue
+            places = bool({c.verb for c in calls} & placing)
             for call in calls:
                 first = call.args[0] if call.args else None
-                if call.verb == "spend" and isinstance(first, n.Name) and first.head in terms:
-                    line, column = entity.doc.effect_position(site.path, call.pos.line,
-                                                              call.pos.column)
-                    reporter.add(dg.GAME_RULE_WARNING,
-                                 f"{first.head!r} has after_use: board (the sheets print "
-                                 "\"stays on the board for the rest of the game\"), but this "
-                                 "effect spends it without placing rope: play takes it out of "
-                                 "the backpack and puts nothing on the board",
-                                 entity.display, line, column,
-                                 "place it (`-> place_rope 1`), or give the item after_use: "
-                                 "discard")
+                item = items.get(first.head) if call.verb == "spend" and isinstance(
+                    first, n.Name) else None
+                if item is None:
+                    continue
+                if item.data.get("kept_after_use") is True:
+                    message = (f"{first.head!r} is kept after use (kept_after_use: true): this "
+                               "spend takes nothing in play, while the sheets print \"use up "
+                               f"... {first.head} from your backpack\"")
+                    hint = f"write `require has({first.head})` for an item the team keeps"
+                elif item.data.get("after_use") == "board" and not places:
+                    message = (f"{first.head!r} has after_use: board (the sheets print \"stays "
+                               "on the board for the rest of the game\"), but this effect "
+                               "spends it without placing rope: play takes it out of the "
+                               "backpack and puts nothing on the board")
+                    hint = "place it (`-> place_rope 1`), or give the item after_use: discard"
+                else:
+                    continue
+                line, column = entity.doc.effect_position(site.path, call.pos.line,
+                                                          call.pos.column)
+                reporter.add(dg.GAME_RULE_WARNING, message, entity.display, line, column, hint)
 
 
 # What an entry that handles the rope names: it places rope or needs one placed.

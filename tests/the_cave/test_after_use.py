@@ -102,3 +102,24 @@ def test_a_board_item_spent_without_placing_rope_is_warned_about_at_the_spend(tm
     assert (name, line, column) == ("tile_kinds.yaml", 8, 28), (name, line, column)
     assert "'chalk' has after_use: board" in message
     assert board_warnings(tmp_path / "b", "pay ap 1, spend chalk 1 -> place_rope 1") == []
+
+
+def test_a_spend_of_a_kept_item_is_warned_about_at_the_spend(tmp_path):
+    """`spend camera 1` was printed "use up 1 camera from your backpack" while play, the camera
+    being kept after use (L191-193), took nothing; check was clean."""
+    pack = tmp_path / "fan_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: fan_pack\ngame: the_cave\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    (pack / "actions.yaml").write_text(
+        "actions:\n  - id: snap\n    name: {zh: 快拍, en: Snap}\n    source: approximation\n"
+        "    note: \"A fan's.\"\n    order: 9\n"
+        "    effect: \"require not at_base(); pay ap 2, spend camera 1 -> gain_token photo 1\"\n",
+        encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT / "content" / "the_cave", [pack], reporter)
+    [(name, line, column, message)] = [(Path(d.file).name, d.line, d.column, d.message)
+                                       for d in reporter.diagnostics
+                                       if d.code == dg.GAME_RULE_WARNING]
+    assert (name, line, column) == ("actions.yaml", 7, 47), (name, line, column)
+    assert "'camera' is kept after use" in message
