@@ -87,7 +87,7 @@ def _check_board_items(game: Game, reporter: dg.Reporter) -> None:
                     continue
                 if item.data.get("kept_after_use") is True:
                     message = (f"{first.head!r} is kept after use (kept_after_use: true): this "
-                               "spend takes nothing in play, while the sheets print \"use up "
+                               "spend takes nothing in play, while the sheets print \"use "
                                f"... {first.head} from your backpack\"")
                     hint = f"write `require has({first.head})` for an item the team keeps"
                 elif item.data.get("after_use") == "board" and not places:

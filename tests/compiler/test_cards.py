@@ -88,8 +88,8 @@ def test_a_pack_adds_its_cards():
     assert {"Goo Bomber", "Menace"} <= names and not {"Goo Bomber", "Menace"} & base_names
 
 
-@pytest.mark.parametrize("lang, says", [("en", "use up 1 lantern from your backpack"),
-                                         ("zh", "從背包用掉1個提燈")])
+@pytest.mark.parametrize("lang, says", [("en", "use 1 lantern from your backpack"),
+                                         ("zh", "從背包使用1個提燈")])
 def test_a_cave_packs_equipment_card_says_what_its_use_does(lang, says):
     """Found by the packs blind test: a pack's lantern chit printed its slots and uses but not
     the action it gives (`use`)."""

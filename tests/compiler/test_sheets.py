@@ -207,12 +207,14 @@ def test_zh_sheets_use_the_script_of_the_rulebook(game_id):
 
 
 @pytest.mark.parametrize("lang, label, says", [
-    ("en", "Use (an action)", "use up 1 lantern from your backpack"),
-    ("zh", "使用（行動）", "從背包用掉1個提燈"),
+    ("en", "Use (an action)", "use 1 lantern from your backpack"),
+    ("zh", "使用（行動）", "從背包使用1個提燈"),
 ])
 def test_a_packs_equipment_use_is_printed_with_the_equipment(lang, label, says):
     """A pack's item a team uses as an action (the any-content pack's lantern): the rules sheet
-    prints what the use does under the item, and the token sheet names the field in words.
+    prints "use 1 lantern", one of its 3 uses (`spend` takes uses, the Uses column says how
+    many; it was "use up 1 lantern", read as the whole lantern, outside-tester round 4). The
+    rules sheet prints what the use does under the item, and the token sheet names the field in words.
     Found by the packs blind test: the rules sheet printed no use at all, and the token sheet
     "Lantern › use" / "提燈・use"."""
     reporter = dg.Reporter()

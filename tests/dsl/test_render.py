@@ -47,11 +47,11 @@ def test_rappel_rope_option_names_the_depth_levels_once(cave):
                   "pay ap (levels + 1), spend rope levels -> "
                   "place_rope levels; gain_token traverse levels; reach_depth", cave)
     assert zh == ("需要兩版塊間尚無繩索；設N為兩版塊的深度等級差；"
-                  "花費N+1行動點並從背包用掉N個繩索以在兩版塊間放置N條繩索，"
+                  "花費N+1行動點並從背包使用N個繩索以在兩版塊間放置N條繩索，"
                   "從供應區拿取N個橫越標記，若首次以自己的繩索到達此深度則拿取到達深度標記。")
     assert en == ("Not allowed if a rope already connects the two tiles. "
                   "Let N be the number of depth levels between the two tiles. "
-                  "Spend N+1 AP and use up N ropes from your backpack to place N ropes between "
+                  "Spend N+1 AP and use N ropes from your backpack to place N ropes between "
                   "the two tiles, take N traverse tokens from the supply and take the "
                   "reached-depth token if this is your first arrival at this depth by your "
                   "own rope.")

@@ -105,8 +105,8 @@ def test_a_board_item_spent_without_placing_rope_is_warned_about_at_the_spend(tm
 
 
 def test_a_spend_of_a_kept_item_is_warned_about_at_the_spend(tmp_path):
-    """`spend camera 1` was printed "use up 1 camera from your backpack" while play, the camera
-    being kept after use (L191-193), took nothing; check was clean."""
+    """`spend camera 1` was printed "use up 1 camera from your backpack" (now "use 1 camera")
+    while play, the camera being kept after use (L191-193), took nothing; check was clean."""
     pack = tmp_path / "fan_pack"
     pack.mkdir()
     (pack / "pack.yaml").write_text("id: fan_pack\ngame: the_cave\nversion: '1.0'\n",
