@@ -534,6 +534,14 @@ def _syntax_hint(text: str, problem: str, line: int, column: int) -> str:
     lines = text.split("\n")
     if line > len(lines):
         return ""
+    before = lines[line - 1][:column - 1].rstrip()
+    if before[-1:] in ("'", '"') and re.match(r"""\s*(- )?[^:#'"]+:\s*['"]""", before) \
+            and before.count(before[-1]) >= 2:
+        # `name: "worn key "oxygen@2""`: the value's quote closes early; the line's column
+        # is its key's, so the indentation hint would name two equal columns
+        return (f"the quoted value ends at the {before[-1]} before column {column}, and text "
+                "follows it: a quote inside \"...\" is written \\\", inside '...' it is "
+                "written '', or the value goes in the other kind of quotes")
     if problem.startswith("mapping values") and ": " in lines[line - 1][:column - 1]:
         # a second `: ` inside a plain value, as in an effect `if C: A` written unquoted
         return ("a `: ` inside a value is read as a new key: put the value in quotes "

@@ -127,6 +127,10 @@ ENTITY = "cards:\n  - id: x\n    name: {zh: 甲, en: A}\n"
      "line 6 starts at column 6, line 5 above it at column 7, line 4 at column 5"),
     # an effect with a colon, unquoted: not an indentation problem
     (ENTITY + "    main: if x: gain 1\n", (4, 15), "put the value in quotes"),
+    # a quote inside a quoted value closes it early: the line's indentation is right (it was
+    # "check the indentation: line 4 starts at column 5, line 3 above it at column 5")
+    (ENTITY + '    note: "worn key "oxygen@2""\n', (4, 22), "a quote inside"),
+    (ENTITY + "    note: 'it's'\n", (4, 15), "a quote inside"),
     # a key indented under a plain value continues it: an indentation mistake, not a quote
     (ENTITY + "    count: 2\n     bonus: 1\n", (5, 11), "line 5 starts at column 6, line 4 above"),
 ])
