@@ -76,6 +76,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
                                  if card.effect is not None}
         self._links, self._links_version = {}, None     # see Dungeon.links
         self._distances = None               # see Dungeon.distances
+        self._by_id = (None, 0, {})          # see Dungeon.tile_by_id
         self._blank = Context(engine=self)   # `ctx` copies it: cheaper than Context(...)
         self.units = {b.colour: b.unit_value for b in data.kinds["info_block"].values()}
         self.rules = {r.id: r.value for r in data.kinds.get("rule", {}).values()}
