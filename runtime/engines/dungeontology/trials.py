@@ -200,5 +200,6 @@ class Trial:
         e.log_enabled = False
 
     def __exit__(self, *exc) -> None:
-        for obj, fields in self.saved:       # the fields as they were: the saved dict
-            obj.__dict__ = fields
+        for obj, fields in self.saved:       # put back into the same dict (a dict assigned
+            vars(obj).clear()                # instead made every later field read dearer)
+            vars(obj).update(fields)
