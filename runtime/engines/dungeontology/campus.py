@@ -359,9 +359,12 @@ class Campus:
         """Whether the notebook holds the scholar's lore bonus blocks (counted once per card)."""
         kept = self._lore_needs.get(id(who.card))
         if kept is None or kept[0] is not who.card:
-            kept = self._lore_needs[id(who.card)] = (who.card, Counter(who.card.lore_bonus))
+            kept = self._lore_needs[id(who.card)] = (who.card, tuple(Counter(who.card.lore_bonus).items()))
         notebook = who.notebook
-        return all(notebook.get(colour, 0) >= n for colour, n in kept[1].items())
+        for colour, n in kept[1]:            # a loop, not all(generator): after every block
+            if notebook.get(colour, 0) < n:
+                return False
+        return True
 
     def drop(self, who: Scholar, n: int, random: bool) -> None:
         """Drop n blocks into the region's rightmost empty slots, then connected regions,

@@ -226,7 +226,19 @@ class Dungeon:
         return [{"do": "explore", "side": side} for side in self.explore_sides(who)]
 
     def tile_by_id(self, rid: str) -> Tile:
-        return next(t for t in self.state.tiles.values() if t.id == rid)
+        """The first placed region of that id. Asked for every way a player weighs, so the
+        regions by id are kept while the same dict holds as many (regions are only added; a
+        trial's copy is another dict); a kept answer is checked still placed, as that id."""
+        tiles, kept = self.state.tiles, self._by_id
+        if kept[0] is not tiles or kept[1] != len(tiles):
+            by_id: dict = {}
+            for t in tiles.values():
+                by_id.setdefault(t.id, t)
+            kept = self._by_id = (tiles, len(tiles), by_id)
+        found = kept[2].get(rid)
+        if found is not None and tiles.get(found.pos) is found and found.id == rid:
+            return found
+        return next(t for t in tiles.values() if t.id == rid)
 
     def do_move(self, who: Scholar, option: dict) -> None:
         who.steps -= 1

@@ -41,6 +41,7 @@ from tomecraft.runtime.engines.dungeontology.triggers import EffectHost, Watched
 
 __all__ = ["Engine", "ROUND_CAP", "deal", "new_state", "play_game"]
 
+_set_field = object.__setattr__
 ROUND_CAP = 120            # R-cap: a safety cap; a capped game is reported by the sim
 
 
@@ -76,7 +77,9 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
                                  if card.effect is not None}
         self._links, self._links_version = {}, None     # see Dungeon.links
         self._distances = None               # see Dungeon.distances
-        self._blank = Context(engine=self)   # `ctx` copies it: cheaper than Context(...)
+        self._by_id = (None, 0, {})          # see Dungeon.tile_by_id
+        self._blank = Context(engine=self)   # `ctx` copies its fields: cheaper than Context(...)
+        self._blank_fields = dict(self._blank.__dict__)     # a plain dict (see `ctx`)
         self.units = {b.colour: b.unit_value for b in data.kinds["info_block"].values()}
         self.rules = {r.id: r.value for r in data.kinds.get("rule", {}).values()}
         self.dry = False
@@ -140,10 +143,14 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         return view.wanted(key)
 
     def ctx(self, who: Scholar, tile: Tile | None = None, **info) -> Context:
-        copy = object.__new__(Context)       # not `bind`: one per option checked
-        fields = copy.__dict__
-        fields.update(self._blank.__dict__)
+        """A Context for `who` at `tile` (not `bind`: one per option checked). Its fields are
+        a copy of a plain dict given as its __dict__: a dict filled through `copy.__dict__`
+        shares the class's keys, and every field read of such a context misses CPython's
+        fast path (4x dearer: the effects read `you` and `engine` at every step)."""
+        copy = object.__new__(Context)
+        fields = self._blank_fields.copy()
         fields["you"], fields["self"], fields["info"] = who, tile, info    # **info: a new dict
+        _set_field(copy, "__dict__", fields)   # (Context is frozen)
         return copy
 
     def card(self, cid: str):

@@ -12,6 +12,7 @@ worth that share of a block. His hand is counted as it will be once refilled (`h
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
@@ -109,7 +110,7 @@ def skill_gain(e, who, option: dict, w: Weights) -> float | None:
     game's draws are neither used nor peeked at; its decisions take the first option
     suggested. None if the engine refuses it."""
     with Trial(e):
-        e.rng.shuffle(e.state.deck)
+        shuffle(e.rng, e.state.deck)
         try:
             with quiet():                      # a trial is not a use (`sim --usage`)
                 e.do_action(who, option)
@@ -118,6 +119,24 @@ def skill_gain(e, who, option: dict, w: Weights) -> float | None:
         return standing(e, who, w) - w.now
 
 
+def shuffle(rng, items: list) -> None:
+    """`rng.shuffle(items)`, the same draws (random.Random.shuffle and its _randbelow, the
+    getrandbits one, inlined: a trial shuffles the whole deck); where this Python's Random
+    draws otherwise, its own shuffle."""
+    if _RANDBELOW_INLINED:
+        getrandbits = rng._random.getrandbits
+        for i in reversed(range(1, len(items))):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            items[i], items[j] = items[j], items[i]
+    else:
+        rng.shuffle(items)
+
+
+_RANDBELOW_INLINED = random.Random._randbelow is random.Random._randbelow_with_getrandbits
 _MUTABLE = (list, dict, set, Counter)
 # the engine's own game state held in containers (its other containers are content tables
 # and caches, each checking what it was built from); its other fields are put back as well
@@ -159,12 +178,19 @@ class Trial:
     def __enter__(self) -> None:
         e = self.e
         st = e.state
-        self.saved = saved = [(e, dict(vars(e)))]
-        for obj in (st, *st.scholars, *st.tiles.values()):
-            fields = vars(obj)
-            saved.append((obj, dict(fields)))
-            for name in _containers(type(obj)):
-                fields[name] = _copied(fields[name])
+        self.saved = saved = [(e, vars(e).copy())]
+        containers, counter, mutable = _CONTAINERS, Counter, _MUTABLE   # (_copied, inlined:
+        for obj in (st, *st.scholars, *st.tiles.values()):             # every region, every trial)
+            fields = obj.__dict__
+            saved.append((obj, fields.copy()))
+            names = containers.get(type(obj)) or _containers(type(obj))
+            for name in names:
+                value = fields[name]
+                kind = type(value)
+                if kind is counter:
+                    fields[name] = copy_counter(value)
+                elif kind in mutable:
+                    fields[name] = kind(value)
         fields = vars(e)
         for name in ENGINE_STATE:
             fields[name] = _copied(fields[name])
@@ -174,6 +200,6 @@ class Trial:
         e.log_enabled = False
 
     def __exit__(self, *exc) -> None:
-        for obj, fields in self.saved:
-            vars(obj).clear()
+        for obj, fields in self.saved:       # put back into the same dict (a dict assigned
+            vars(obj).clear()                # instead made every later field read dearer)
             vars(obj).update(fields)
