@@ -227,8 +227,9 @@ def named_kinds(data, setup: dict) -> None:
     for where, names, kinds in things:
         if problem := unknown_names(where, map(str, names), kinds):
             raise ValueError(problem)
-    if isinstance(setup.get("supply_stock"), dict) and set(map(str, setup["supply_stock"])) - set(STOCK):
-        raise ValueError(unknown_names("setup.supply_stock", map(str, setup["supply_stock"]), STOCK))
+    if isinstance(setup.get("supply_stock"), dict) and \
+            (problem := unknown_names("setup.supply_stock", map(str, setup["supply_stock"]), STOCK)):
+        raise ValueError(problem)
     for key, kind in (("killed", "monster"), ("shared", "shared"), ("tokens", "token")):
         unknown = sorted(set(map(str, setup.get(key) or {})) - set(known[kind]))
         if unknown:
