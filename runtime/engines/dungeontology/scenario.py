@@ -52,6 +52,12 @@ expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|r
         option, present} | {options: ..., seat, none_of: kind}
         A refused option (present: false, fails: true) must be one the engine could offer in some
         state (option_shapes), else the scenario fails: it would pass vacuously.
+        The counters `stats` reads (scenario_checks.STATS): research, research_ok, spy, spy_ok,
+        theses, theses_ok, placed, stairs, traps_sprung, keyword_triggers, boss_encounters,
+        boss_discover, boss_activate, students_drawn, omegas, free_cards_in_action_phase,
+        region_actions, rests, max_alert_by_omega, max_alert_by_thesis, played_main,
+        played_auxiliary, played_normal, played_instant, played_response; entered:REGION and
+        skill_SKILL (ids of the game's regions and skills). Another name is refused.
 """
 from __future__ import annotations
 

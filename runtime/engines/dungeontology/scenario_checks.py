@@ -205,12 +205,33 @@ def scholar_want(key: str, want):
 
 BAG = ("normal", "omega")
 
+# The engine's counters (`state.stats`) a scenario may read in `stats:`. A family ends with
+# what it counts: a region entered, a skill used, a card part or timing played, a boss text,
+# what raised the Maximum Alert. A misspelt one counts 0, so `{stats: {boss_activte: 0}}`
+# passed whatever the game did. tests/dungeontology/test_scenario_stats.py keeps this in step
+# with the counters seeded games raise.
+STATS = frozenset({"research", "research_ok", "spy", "spy_ok", "theses", "theses_ok", "placed",
+                   "stairs", "traps_sprung", "keyword_triggers", "boss_encounters", "boss_discover",
+                   "boss_activate", "students_drawn", "omegas", "free_cards_in_action_phase",
+                   "region_actions", "rests", "max_alert_by_omega", "max_alert_by_thesis",
+                   "played_main", "played_auxiliary", "played_normal", "played_instant",
+                   "played_response"})
+
+
+def stat_names(data) -> set[str]:
+    """Every counter name the engine can raise for this content."""
+    skills = {s.id for scholar in data.kinds["scholar"].values() for side in scholar.sides
+              for s in side.skills}
+    return (STATS | {f"entered:{rid}" for rid in data.kinds["region"]}
+            | {f"skill_{sid}" for sid in skills})
+
 
 def expectation_problem(e, exp: dict) -> str | None:
     """Why an expectation would pass whatever the game did, else None: it checks nothing
     (`{scholar: 0}` alone; an empty `attempt: {}`, `campus: {}`, `stats: {}`, `log_order: []`:
     the names listed are compared), or a name it reads is none the game has (a campus bag
-    `normall: 0` or a block colour counted 0, a region id expected absent). A campus `bag: {}`
+    `normall: 0` or a block colour counted 0, a region id expected absent, a counter in
+    `stats:` the engine never raises). A campus `bag: {}`
     says the bag holds none (the runner compares it whole)."""
     if vacuous := checks_nothing(exp, alone={"scholar"}, partial=("attempt", "campus", "stats", "log_order")):
         return vacuous
@@ -218,6 +239,8 @@ def expectation_problem(e, exp: dict) -> str | None:
     for key, known in (("bag", BAG), ("reserve_blocks", COLOURS)):
         if isinstance(campus.get(key), dict) and (problem := unknown_names(f"campus {key}", campus[key], known)):
             return problem
+    if isinstance(exp.get("stats"), dict) and (problem := unknown_names("stats", exp["stats"], stat_names(e.data))):
+        return problem
     at = {t.id: t.pos for t in e.state.tiles.values()}
     for key in ("stairs", "wall"):        # a marker between regions not side by side is never there
         pair = exp.get(key) if isinstance(exp.get(key), list) else []
