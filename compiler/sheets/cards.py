@@ -20,6 +20,7 @@ from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (FORMATS, LANGS, SHEETS, Footnotes, Texts, _game_file, after_use_text,
                              environment, html_lang, labels, name_of, pack_name, site_at, walk_strings,
                              write_formats, zh_punctuation)
+from tomecraft.dsl.render.templates import signed
 
 SIZES = {"poker": (63, 88), "mini": (41, 63), "chit": (40, 40)}   # width, height in mm
 PAGE = (210, 297)                                                  # A4, portrait
@@ -70,7 +71,7 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         elif isinstance(value, dict) and all(k in game.vocab.names for k in value):
             # terms with signed numbers ("Block value modifiers Civilization +1, Wealth -1")
             stats.append(f"{words} " + labels(lang, game)["enum_sep"].join(
-                f"{game.vocab.text_of(k, lang)} {v:+d}" for k, v in value.items()
+                f"{game.vocab.text_of(k, lang)} {signed(str(v))}" for k, v in value.items()
                 if isinstance(v, int) and v))
         elif isinstance(value, (int, float)) and data.get(label.get("unit")) in game.vocab.names:
             # `unit: FIELD`: the count of what FIELD names ("Attack dice 1 × Explosive die")

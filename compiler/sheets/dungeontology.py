@@ -7,6 +7,7 @@ from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
                              prose, sheet_rules, site_at, text_of)
 from tomecraft.dsl.render import render, render_call
+from tomecraft.dsl.render.templates import signed
 
 COLOURS = ("civilization", "military", "faith", "wealth", "caste")
 KEYWORDS = ("lucky", "unlucky", "danger", "ambush", "stop", "toll", "stairs", "boss", "camp",
@@ -212,7 +213,7 @@ def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
         mods = c.data.get("modifiers") or {}
         clans.append({"name": name_of(c, lang), "mark": notes.mark(c, lang),
                       "target": c.data["target"], "after_use": after_use_text(game, c, lang),
-                      "mods": ctx["sep"].join(f"{_colour(game, k, lang)} {v:+d}"
+                      "mods": ctx["sep"].join(f"{_colour(game, k, lang)} {signed(str(v))}"
                                               for k, v in mods.items() if v)})
     intern_rows = [{"name": name_of(i, lang), "mark": notes.mark(i, lang),
                     "protects": ctx["sep"].join(_colour(game, k, lang) for k in i.data.get("colours") or ()),

@@ -16,7 +16,8 @@ A template is text with `{param}` placeholders. Beyond plain substitution:
 - A `(s)` or `[a|b]` no count governs reads as its plural; `{name:plural}` is always plural
   ("the number of {token:plural} left").
 - `{amount:signed}` writes a count with its sign, as cards print a change: "+1 Clank!",
-  "-2 Clank!" ("{amount:signed} Clank!"; a count that is not a number reads "+X").
+  "−2 Clank!" ("{amount:signed} Clank!"; a count that is not a number reads "+X"; the minus
+  is the typeset one, U+2212, as every signed number on the sheets).
 """
 from __future__ import annotations
 
@@ -102,8 +103,10 @@ def _fill_zh(template: str, values: dict[str, Arg]) -> str:
 
 
 def signed(text: str) -> str:
-    """A count with its sign: "+1", "-2", "+X" ("+0" for none)."""
-    return text if text.startswith(("-", "+")) else "+" + text
+    """A count with its sign: "+1", "−2" (the typeset minus), "+X" ("+0" for none)."""
+    if text.startswith("-"):
+        return "\u2212" + text[1:]
+    return text if text.startswith(("+", "\u2212")) else "+" + text
 
 
 def _per_unit(template: str, name: str, arg: Arg) -> str:

@@ -264,3 +264,22 @@ scoring:
         assert phrase in text, phrase
     for phrase in not_said:
         assert phrase not in text, phrase
+
+
+HYPHEN_MINUS = re.compile(r"(?<![\w.])-(?=\d)")     # "-2 Clank!", not "G-1" or "L278-282"
+
+
+@pytest.mark.parametrize("game_id", sorted(sheets.SHEETS))
+def test_every_signed_number_is_printed_with_the_typeset_minus(game_id):
+    """A sheet printed "Wealth -1" beside a doom card's "−1": a negative number is set with
+    the minus sign (U+2212) on every sheet, in rendered effects, card fields and prose."""
+    game = compile_game(REPO / "content" / game_id)
+    negatives = 0
+    for s in sheets.SHEETS[game_id]:
+        for lang in ("zh", "en"):
+            text = re.sub(r"<[^>]+>", " ", re.sub(r"<style.*?</style>", "", sheets.render_html(game, s, lang), flags=re.S))
+            text = html.unescape(text)
+            assert not [m.start() for m in HYPHEN_MINUS.finditer(text)], \
+                [text[max(0, m.start() - 30):m.end() + 10] for m in HYPHEN_MINUS.finditer(text)]
+            negatives += text.count("\u2212")
+    assert game_id not in ("clank_catacombs", "dungeontology") or negatives, "no negative number to look at"

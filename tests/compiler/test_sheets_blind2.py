@@ -242,8 +242,8 @@ def test_cards_with_numbers_in_their_names_come_in_number_order(clank):
 
 
 @pytest.mark.parametrize("lang,bruiser,hunters", [
-    ("en", "Protects Military, Civilization", "Block value modifiers Civilization +1, Military +1, Wealth -1"),
-    ("zh", "保护 军事、文明", "信息块分值修正 文明 +1、军事 +1、财富 -1")])
+    ("en", "Protects Military, Civilization", "Block value modifiers Civilization +1, Military +1, Wealth −1"),
+    ("zh", "保护 军事、文明", "信息块分值修正 文明 +1、军事 +1、财富 −1")])
 def test_dungeontology_cards_print_what_interns_protect_and_clans_modify(lang, bruiser, hunters):
     """The Intern cards printed only their end bonus (the Bruiser nothing at all) and the clan
     cards only their thesis target: the colours an intern protects and a clan's block value

@@ -91,9 +91,9 @@ def test_a_simulator_cap_is_no_rule_on_the_player_sheet(game_id, sheet, words):
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("en", ["Play: Gain 3 skill. +2 Clank!", "Play: Gain 1 movement. -1 Clank!",
+    ("en", ["Play: Gain 3 skill. +2 Clank!", "Play: Gain 1 movement. −1 Clank!",
             "Arrive: Each player: +1 Clank!"]),
-    ("zh", ["打出：获得3技能点；+2咔嚓！", "打出：获得1移动力；-1咔嚓！"])])
+    ("zh", ["打出：获得3技能点；+2咔嚓！", "打出：获得1移动力；−1咔嚓！"])])
 def test_clank_is_printed_with_its_sign(clank, lang, words):
     """Loudmouth read 'Gain 3 skill. 2 Clank!' beside Silent Step's '-1 Clank!': the cards
     print '+1 咔嚓!' and '- 2 咔嚓!' (rulebook L274, L282)."""
@@ -105,4 +105,4 @@ def test_clank_is_printed_with_its_sign(clank, lang, words):
 def test_fan_clank_is_printed_with_its_sign(fan_clank):
     text = _text(fan_clank, "cards", "en") + _text(fan_clank, "tokens", "en")
     assert "gain 2 movement and +3 Clank!" in text
-    assert "On buying: Gain 1 lockpick token. -1 Clank!" in text
+    assert "On buying: Gain 1 lockpick token. −1 Clank!" in text

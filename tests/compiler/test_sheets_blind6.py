@@ -198,7 +198,7 @@ def test_a_relic_that_pays_a_resource_needs_its_label(tmp_path):
 def test_chinese_says_where_a_body_ends(clank):
     """Chinese joined every statement with "；", so what followed a statement with a body read
     as part of it: `if C { draw 1 }; repeat 3 { clank -1 }` and `if C: draw 1; repeat 3: clank
-    -1` (the repeat inside the if) both printed "若你至少持有2个宝藏，抽1张牌；重复3次：-1咔嚓！", and
+    -1` (the repeat inside the if) both printed "若你至少持有2个宝藏，抽1张牌；重复3次：−1咔嚓！", and
     "每回合限一次：获得1治疗；获得1金币" limited the gold too. English ends each statement with a
     full stop; so does Chinese now, after a statement with a body of its own."""
     from tomecraft.dsl.parser import parse
@@ -208,8 +208,8 @@ def test_chinese_says_where_a_body_ends(clank):
         return render(parse(effect), clank.vocab, "zh")
     apart = zh("if treasures_held() >= 2 { draw 1 }; repeat 3 { clank -1 }")
     inside = zh("if treasures_held() >= 2: draw 1; repeat 3: clank -1")
-    assert apart == "若你至少持有2个宝藏，抽1张牌。重复3次：-1咔嚓！"
-    assert inside == "若你至少持有2个宝藏，抽1张牌；重复3次：-1咔嚓！"
+    assert apart == "若你至少持有2个宝藏，抽1张牌。重复3次：−1咔嚓！"
+    assert inside == "若你至少持有2个宝藏，抽1张牌；重复3次：−1咔嚓！"
     assert zh("once per turn { heal 1 }; gain gold 1") == "每回合限一次：获得1治疗。获得1金币。"
     assert zh("gain skill 1; gain gold 1") == "获得1技能点；获得1金币。"
 
