@@ -263,6 +263,16 @@ class Checker:
         for p in params:
             if p.name in bound:
                 self.expect(bound[p.name], p.type, scope)
+                self._at_least(target, p, bound[p.name])
+
+    def _at_least(self, target: Callable, param, arg) -> None:
+        """A constant argument below the parameter's `min:` (`gain skill 0`, `draw -2`)."""
+        value = n.constant(arg) if param.least is not None else None
+        if value is not None and value < param.least:
+            self.error(dg.BELOW_LEAST, f"{target.name!r} takes {param.name} {param.least} or more, "
+                       f"got {value}", arg, f"{'it would do nothing; ' if value == 0 else ''}"
+                       "to take something away, use the verb that says so; "
+                       f"{self.signature(target)}")
 
     def _swapped(self, params, positional, keywords) -> bool:
         """`gain 2 gold` for `gain <resource> <amount:int>`: a number where a name goes and a

@@ -44,7 +44,11 @@ NAME_ENTRY = {**TEXT, "properties": {**TEXT["properties"], **WORD_FORMS,
 PARAM = {
     "type": "object", "required": ["name", "type"], "additionalProperties": False,
     "properties": {"name": {"type": "string", "pattern": ID_PATTERN},
-                   "type": {"type": "string", "pattern": "^(int|bool|any|[a-z][a-z0-9_]*(:[a-z][a-z0-9_]*)?)$"}},
+                   "type": {"type": "string", "pattern": "^(int|bool|any|[a-z][a-z0-9_]*(:[a-z][a-z0-9_]*)?)$"},
+                   "min": {"type": "integer", "minimum": -10_000, "maximum": 10_000, "description": (
+                       "For an int parameter: the least value it may be given. A constant below "
+                       "it is refused (TC-N009): `gain skill 0` gains nothing, `draw -2` draws "
+                       "nothing.")}},
 }
 TEMPLATE = {**TEXT, "description": "zh/en text with {param} placeholders."}
 PURE = {"type": "boolean", "description": (

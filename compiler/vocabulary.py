@@ -28,6 +28,7 @@ class Text:
 class Param:
     name: str
     type: str
+    least: int | None = None     # `min:` of an int parameter: a constant below it is refused
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +142,7 @@ def _text(raw) -> Text | None:
 
 
 def _params(raw) -> tuple[Param, ...]:
-    return tuple(Param(p["name"], p["type"]) for p in raw or ())
+    return tuple(Param(p["name"], p["type"], p.get("min")) for p in raw or ())
 
 
 def validate_document(doc: Document, schema: dict, reporter: dg.Reporter, display: str,

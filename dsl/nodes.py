@@ -282,3 +282,20 @@ def _walk_into(node, below: list) -> None:
                     _walk_into(item, below)
         elif hasattr(value, "__dataclass_fields__"):
             _walk_into(value, below)
+
+
+def constant(e) -> int | None:
+    """The value of an arithmetic expression of numbers (`2`, `-1`, `3 - 1`); None if it
+    reads a name, or divides by zero."""
+    if isinstance(e, Num):
+        return e.value
+    if isinstance(e, Neg):
+        value = constant(e.operand)
+        return None if value is None else -value
+    if isinstance(e, BinOp) and e.op in ("+", "-", "*", "//"):
+        left, right = constant(e.left), constant(e.right)
+        if left is None or right is None or (e.op == "//" and right == 0):
+            return None
+        return {"+": left + right, "-": left - right, "*": left * right,
+                "//": left // right if right else 0}[e.op]
+    return None

@@ -235,13 +235,15 @@ NEGATIVE_HINT = "write a whole number 0 or more; to undo something, use the verb
 
 
 def negative_amounts(ast, keywords=()):
-    """(call, argument) for each verb argument below 0 (`-1`, `-x`) in an effect; a keyword's
-    arguments (`keywords`) are its own to define."""
+    """(call, argument) for each verb argument negated from what the game reads (`-x`) in an
+    effect; a keyword's arguments (`keywords`) are its own to define. A constant (`-1`,
+    `advance_threat 0`) is refused by the general check (TC-N009): every Deep Rock Galactic
+    verb's count declares `min: 1` in game.yaml (tests/deep_rock_galactic/test_pack.py)."""
     from tomecraft.dsl import nodes as n
     for node in n.walk(ast):
         if isinstance(node, n.Call) and node.verb not in keywords:
             for arg in node.args:
-                if (isinstance(arg, n.Num) and arg.value < 0) or isinstance(arg, n.Neg):
+                if isinstance(arg, n.Neg) and n.constant(arg) is None:
                     yield node, arg
 
 

@@ -573,7 +573,7 @@ def _ap_cost(site: EffectSite, game: Game, lang: str) -> str:
     amount = _ap_amount(site.ast, game, {}, 0, set())
     if amount is None:
         return ""
-    value = _constant(amount)
+    value = n.constant(amount)
     if value is not None:
         return str(value)
     return render(amount, game.vocab, lang, let_names(site.ast))
@@ -612,22 +612,6 @@ def _substitute(e, params: dict):
     if isinstance(e, n.Neg):
         return n.Neg(_substitute(e.operand, params))
     return e
-
-
-def _constant(e) -> int | None:
-    """The value of an arithmetic expression of numbers; None if it has names."""
-    if isinstance(e, n.Num):
-        return e.value
-    if isinstance(e, n.Neg):
-        value = _constant(e.operand)
-        return None if value is None else -value
-    if isinstance(e, n.BinOp) and e.op in ("+", "-", "*", "//"):
-        left, right = _constant(e.left), _constant(e.right)
-        if left is None or right is None or (e.op == "//" and right == 0):
-            return None
-        return {"+": left + right, "-": left - right, "*": left * right,
-                "//": left // right if right else 0}[e.op]
-    return None
 
 
 def majority_awards(counts: dict[str, int], points: list[int], tie_rule: str,

@@ -146,12 +146,16 @@ def test_usage_does_not_call_a_class_played_through_its_own_actions_never_used()
 
 
 @pytest.mark.parametrize("effect, refused", [
-    ("advance_threat -2", True), ("spawn_at_exits grunt -1", True), ("spawn_at_exits grunt 1", False)],
-    ids=["threat", "spawn", "positive"])
+    ("advance_threat -2", "'advance_threat' takes amount 1 or more, got -2"),
+    ("spawn_at_exits grunt -1", "'spawn_at_exits' takes amount 1 or more, got -1"),
+    ("advance_threat 0", "'advance_threat' takes amount 1 or more, got 0"),
+    ("let x = 1; advance_threat (-x)", "negative amount"), ("spawn_at_exits grunt 1", None)],
+    ids=["threat", "spawn", "zero", "negated", "positive"])
 def test_a_negative_amount_in_a_packs_effect_is_refused_where_it_stands(tmp_path, effect, refused):
     """Every number a Deep Rock Galactic verb takes counts what it does: `advance_threat -2`
     did nothing in play (a loop over range(-2)) and checked clean (missions round 4). A
-    mission file's event is refused alike (missions/broken/b103)."""
+    constant is below the verb's `min: 1` (TC-N009), a negated reading the game's own check.
+    A mission file's event is refused alike (missions/broken/b103)."""
     (tmp_path / "pack.yaml").write_text("id: negmod\ngame: deep_rock_galactic\nversion: '1'\n", encoding="utf-8")
     (tmp_path / "event_cards.yaml").write_text(
         "event_cards:\n  - id: calm_tunnels\n    name: {zh: 平静, en: Calm Tunnels}\n"
@@ -162,6 +166,16 @@ def test_a_negative_amount_in_a_packs_effect_is_refused_where_it_stands(tmp_path
     found = [(Path(d.file).name, d.line, d.message) for d in reporter.diagnostics if d.severity == dg.ERROR]
     if refused:
         assert [(f, line) for f, line, _ in found] == [("event_cards.yaml", 9)], found
-        assert "negative amount" in found[0][2]
+        assert refused in found[0][2]
     else:
         assert found == []
+
+
+def test_every_count_a_verb_takes_declares_its_least():
+    """The general check (TC-N009) refuses a constant count below 1 only where game.yaml says
+    `min:`; compiler/missions/event_checks.negative_amounts leaves constants to it."""
+    from ruamel.yaml import YAML
+    verbs = YAML(typ="safe").load((ROOT / "content/deep_rock_galactic/game.yaml").read_text(encoding="utf-8"))["verbs"]
+    counts = [(name, p["name"], p.get("min")) for name, verb in verbs.items()
+              for p in verb["params"] if p["type"] == "int"]
+    assert len(counts) >= 15 and all(least == 1 for _, _, least in counts), counts

@@ -1,0 +1,66 @@
+"""A verb's or keyword's int parameter may declare `min:` in game.yaml; a constant argument
+below it is refused at the argument (TC-N009). `gain skill 0` checked clean and printed
+"Gain 0 skill"; `draw -2` checked clean and drew nothing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tomecraft.compiler import diagnostics as dg, pipeline
+
+REPO = Path(__file__).resolve().parents[2]
+RESOURCE = {"clank_catacombs": "gold", "deep_rock_galactic": "ammo", "dm_crawl_decks": "potion",
+            "dungeontology": "students", "the_cave": "ap"}
+
+
+def errors(tmp_path: Path, game: str, effect: str, params: str = "[]") -> list[tuple]:
+    """The errors of a pack whose keyword `probe` has `effect` (keyword effects are checked
+    like any entity's), as (code, line, column, message)."""
+    pack = tmp_path / "least"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        f"id: least\ngame: {game}\nversion: '1'\nvocabulary:\n  keywords:\n    probe:\n"
+        f"      params: {params}\n      effect: \"{effect}\"\n      text: {{zh: 探测, en: Probe}}\n",
+        encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / game, [pack], reporter)
+    return [(d.code, d.line, d.column, d.message) for d in reporter.diagnostics
+            if d.severity == dg.ERROR]
+
+
+@pytest.mark.parametrize("game", sorted(RESOURCE))
+@pytest.mark.parametrize("amount, said", [("0", "0"), ("-1", "-1"), ("(2 - 3)", "-1")])
+def test_a_constant_below_the_least_is_refused_at_the_argument(tmp_path, game, amount, said):
+    effect = f"pay {RESOURCE[game]} {amount}"
+    start = 16 + effect.index(amount)           # `      effect: "` is 15 characters
+    got = errors(tmp_path, game, effect)
+    assert [(code, line, message) for code, line, _, message in got] == [
+        (dg.BELOW_LEAST, 8, f"'pay' takes amount 1 or more, got {said}")]
+    assert start <= got[0][2] < start + len(amount), (got, start)
+
+
+@pytest.mark.parametrize("game", sorted(RESOURCE))
+def test_an_amount_at_the_least_or_read_from_a_parameter_is_clean(tmp_path, game):
+    assert errors(tmp_path, game, f"pay {RESOURCE[game]} 1; pay {RESOURCE[game]} n",
+                  "[{name: n, type: int}]") == []
+
+
+def test_a_signed_verb_without_a_least_takes_a_negative(tmp_path):
+    """Clank! cards print "−2 Clank!" (L282): `clank` declares no `min:`."""
+    assert errors(tmp_path, "clank_catacombs", "clank -2") == []
+
+
+def test_a_packs_own_keyword_may_declare_a_least(tmp_path):
+    pack = tmp_path / "own"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: own\ngame: clank_catacombs\nversion: '1'\nvocabulary:\n  keywords:\n"
+        "    loot:\n      params: [{name: n, type: int, min: 2}]\n      effect: gain gold n\n"
+        "      text: {zh: \"战利品{n}\", en: \"Loot {n}\"}\n"
+        "    probe:\n      params: []\n      effect: loot 1\n      text: {zh: 探测, en: Probe}\n",
+        encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "clank_catacombs", [pack], reporter)
+    assert [(d.code, d.message) for d in reporter.diagnostics] == [
+        (dg.BELOW_LEAST, "'loot' takes n 2 or more, got 1")], reporter.diagnostics
