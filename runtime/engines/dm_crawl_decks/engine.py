@@ -39,6 +39,7 @@ TURN_CAP = 3000          # r30: a safety cap no game reaches
 BATTLE = WindowOrder(("pre_battle", "before_round", "battle_round", "outcome", "post_battle"),
                      repeat=("before_round", "battle_round", "outcome"))
 TURN = ("turn_start", "action", "turn_end")
+_new_context = object.__new__
 DECK_OF_KIND = {"card": "main", "event_card": "event", "relic": "relic"}   # what select lists
 
 
@@ -91,7 +92,13 @@ class Engine(Battle, Rules, Zones):
         return card
 
     def ctx(self, card=None) -> Context:
-        return Context(engine=self, you=self.state, self=card)
+        """Context(engine=self, you=self.state, self=card), made as Context.bind makes one
+        (its frozen dataclass __init__ sets each field through object.__setattr__: this runs
+        for every relic offered, effect resolved and card made)."""
+        new = _new_context(Context)
+        new.__dict__.update(engine=self, you=self.state, self=card, it=None, target=None,
+                            event=None, scope=None, info={})
+        return new
 
     # --- the Context API ---------------------------------------------------------------------
     def attr(self, ctx, obj, name: str):

@@ -20,7 +20,9 @@ from tomecraft.runtime.usage import quiet
 class _Probe:
     """A trial's agent: answers the first decisions by `script` (option indices), every later
     one by its first option, and records each decision it is asked (key, number of options)
-    so that the search can try the other answers."""
+    so that the search can try the other answers. Only a search's first trial (empty script)
+    reads the first decision's twins and places: every trial reaches that decision from the
+    same game with no answer given yet, so the others would read the same."""
 
     def __init__(self, script: tuple = ()) -> None:
         self.script = script
@@ -32,7 +34,7 @@ class _Probe:
         n = len(self.asked)
         i = self.script[n] if n < len(self.script) else 0
         self.asked.append((key, len(options)))
-        if n == 0 and view is not None:
+        if n == 0 and view is not None and not self.script:
             self.twins = twin_classes(view.engine, key, options)
             self.places = _places(view.engine, key, options)
         return options[i]

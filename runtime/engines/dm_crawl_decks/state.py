@@ -30,12 +30,17 @@ class Card:
     sideways: bool = False      # relics: 横置 (L234)
     label: str = ""             # a scenario's name for this card
 
+    def __post_init__(self) -> None:
+        # its name, made once: the simulated player names cards (repr) thousands of times a
+        # game; `uid` and `defn` never change (a scenario's `label`, set later, comes first)
+        self._name = f"{self.defn.id}#{self.uid}"
+
     @property
     def id(self) -> str:
         return self.defn.id
 
     def __repr__(self) -> str:
-        return self.label or f"{self.defn.id}#{self.uid}"
+        return self.label or self._name
 
     def __deepcopy__(self, memo) -> "Card":
         """Every field is a plain value or the shared definition: a shallow copy is a deep one
