@@ -6,8 +6,8 @@ game's actions (actions.yaml) and equipment's own `use` actions. The engine deci
 the effect language leaves to it: geometry, legality of placement, who decides, turn order.
 
 Layout (imports point one way, down this list): engine.py (turns) -> policy.py (the simulated
-player) -> trials.py (the copies of the game it tries options out on) -> walking.py (where a
-team can walk, for the player) -> handlers.py (the verbs and queries effects call) -> rules.py
+player; worth.py, what a team is worth to it) -> trials.py (the copies of the game it tries
+options out on) -> walking.py (where a team can walk, for the player) -> handlers.py (the verbs and queries effects call) -> rules.py
 (discovering, the equipment and camp rules) -> equipment.py (tokens as content defines them)
 -> state.py (the grid, teams and geometry); start.py sets a game up, scoring.py scores it, contract.py says
 what the engine does with content, scenario.py plays scenario files.
