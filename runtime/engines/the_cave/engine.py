@@ -24,7 +24,7 @@ from tomecraft.runtime.engines.the_cave import rules, undo
 from tomecraft.runtime.engines.the_cave.equipment import Items
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.scoring import score
-from tomecraft.runtime.engines.the_cave.start import new_state
+from tomecraft.runtime.engines.the_cave.start import new_state, paused_collection
 from tomecraft.runtime.engines.the_cave.state import (
     TURN_AP, UPKEEP, Cell, State, Team, edge, neighbours, placements, still_open, unexplored,
 )
@@ -503,7 +503,8 @@ def play_game(data, players: int, rng, agents: list, options: dict | None = None
     engine = Engine(data, state, agents, log_enabled=bool(options.get("log")))
     for team in state.teams:        # L53: all at once, no AP (L243)
         engine.re_equip(team, setup=True)
-    result = engine.play(options.get("round_cap", ROUND_CAP))
+    with paused_collection():
+        result = engine.play(options.get("round_cap", ROUND_CAP))
     if options.get("log"):
         result["log"] = list(state.log)
     return result
