@@ -85,3 +85,14 @@ def test_the_collector_is_paused_during_a_game_and_put_back_after(monkeypatch, e
         assert seen == [False] and gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_a_game_leaves_next_to_no_cycles_for_the_collector():
+    """A game's objects are freed by reference counting when it is over (the collector is
+    paused while it is played): the walking checks' equipment questions make no cycle
+    (walking._Asking makes its tables when asked), nor does the engine with its handlers
+    (play_game drops them). Before, a game left about 2,500 objects in cycles."""
+    import gc
+    gc.collect()
+    sim.run(GAME, players=3, games=2, seed=2)
+    assert gc.collect() < 300

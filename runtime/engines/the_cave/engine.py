@@ -498,13 +498,17 @@ class View:
 
 
 def play_game(data, players: int, rng, agents: list, options: dict | None = None) -> dict:
-    options = options or {}
+    with paused_collection():       # (until the game's objects are freed: `_play` returned)
+        return _play(data, players, rng, agents, options or {})
+
+
+def _play(data, players: int, rng, agents: list, options: dict) -> dict:
     state = new_state(data, players, rng)
     engine = Engine(data, state, agents, log_enabled=bool(options.get("log")))
     for team in state.teams:        # L53: all at once, no AP (L243)
         engine.re_equip(team, setup=True)
-    with paused_collection():
-        result = engine.play(options.get("round_cap", ROUND_CAP))
+    result = engine.play(options.get("round_cap", ROUND_CAP))
     if options.get("log"):
         result["log"] = list(state.log)
+    engine.verbs = engine.queries = None    # (they point back at it: freed with it, no cycle)
     return result
