@@ -81,9 +81,10 @@ def test_the_player_names_no_tile_kind_action_item_or_token_of_the_content():
     names |= {o.id for k in GAME.kinds["tile_kind"].values()
               for o in (*(k.enter or ()), *(k.actions or ()))}
     names |= {e.term for e in GAME.kinds["equipment"].values()}
-    tree = ast.parse(Path(policy.__file__).read_text(encoding="utf-8"))
-    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
-               and isinstance(n.value, str)}
+    from tomecraft.runtime.engines.the_cave import worth
+    strings = {n.value for module in (policy, worth)
+               for n in ast.walk(ast.parse(Path(module.__file__).read_text(encoding="utf-8")))
+               if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     assert names and strings & names == set()
 
 

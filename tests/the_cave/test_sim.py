@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tomecraft.generated.the_cave import GAME
 from tomecraft.runtime import sim
 
@@ -61,3 +63,36 @@ def test_cli_sim_is_deterministic_across_hash_seeds(run_cli):
                             capture_output=True, text=True, timeout=600)
     assert "5 games, 3 players, seed 7" in stdout
     assert second.stdout == stdout
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_during_a_game_and_put_back_after(monkeypatch, enabled):
+    """engine.play_game plays with the cyclic garbage collector paused (start.paused_collection:
+    the player's trial copies hold no cycle) and puts it back as it was, on or off."""
+    import gc
+
+    from tomecraft.runtime.engines.the_cave.engine import Engine
+    play, seen = Engine.play, []
+
+    def watched(engine, *args):
+        seen.append(gc.isenabled())
+        return play(engine, *args)
+    monkeypatch.setattr(Engine, "play", watched)
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        sim.run(GAME, players=2, games=1, seed=3)
+        assert seen == [False] and gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_a_game_leaves_next_to_no_cycles_for_the_collector():
+    """A game's objects are freed by reference counting when it is over (the collector is
+    paused while it is played): the walking checks' equipment questions make no cycle
+    (walking._Asking makes its tables when asked), nor does the engine with its handlers
+    (play_game drops them). Before, a game left about 2,500 objects in cycles."""
+    import gc
+    gc.collect()
+    sim.run(GAME, players=3, games=2, seed=2)
+    assert gc.collect() < 300

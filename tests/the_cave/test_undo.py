@@ -92,3 +92,32 @@ def test_which_effects_need_the_whole_games_snapshot():
             assert undo.late_refusal(engine, a.effect) == (kind.id == "ledge"), a.id
         for e in kind.enter:
             assert undo.late_refusal(engine, e.effect, move=True) == (kind.id == "ledge"), kind.id
+
+
+def test_effect_code_read_from_its_own_lines_is_what_getsource_gives():
+    """undo._function_tree parses only the lines an effect's code spans (getsource tokenizes
+    the module up to it: most of the analysis's time): for every effect the analysis can read
+    (the base game's and two packs': actions, entries, ways out, discoveries, equipment, and
+    the keyword functions their code calls), the same tree as parsing getsource's text."""
+    import ast
+    import inspect
+    import textwrap
+    seen = 0
+    for packs in ([], [PACK], [Path(__file__).resolve().parent / "deep_sump_pack"]):
+        data = load_game("the_cave", packs=packs)
+        effects = [a.effect for a in data.kinds["action"].values()]
+        for kind in data.kinds["tile_kind"].values():
+            effects += [a.effect for a in kind.actions or ()]
+            effects += [o.effect for o in list(kind.enter) + list(kind.cross_out or ())]
+            effects += [kind.on_discover] if kind.on_discover is not None else []
+        effects += [item.use for item in data.kinds["equipment"].values() if item.use is not None]
+        effects += [fx for fx in vars(inspect.getmodule(inspect.unwrap(effects[0]))).values()
+                    if inspect.isfunction(fx)]
+        for fx in effects:
+            fx = inspect.unwrap(fx)
+            fast = undo._function_tree(fx)
+            assert fast is not None, fx.__name__
+            slow = ast.parse(textwrap.dedent(inspect.getsource(fx))).body
+            assert ast.dump(fast[0]) == ast.dump(slow[0]), fx.__name__
+            seen += 1
+    assert seen > 100

@@ -6,8 +6,8 @@ game's actions (actions.yaml) and equipment's own `use` actions. The engine deci
 the effect language leaves to it: geometry, legality of placement, who decides, turn order.
 
 Layout (imports point one way, down this list): engine.py (turns) -> policy.py (the simulated
-player) -> trials.py (the copies of the game it tries options out on) -> walking.py (where a
-team can walk, for the player) -> handlers.py (the verbs and queries effects call) -> rules.py
+player; worth.py, what a team is worth to it) -> trials.py (the copies of the game it tries
+options out on) -> walking.py (where a team can walk, for the player) -> handlers.py (the verbs and queries effects call) -> rules.py
 (discovering, the equipment and camp rules) -> equipment.py (tokens as content defines them)
 -> state.py (the grid, teams and geometry); start.py sets a game up, scoring.py scores it, contract.py says
 what the engine does with content, scenario.py plays scenario files.
@@ -24,7 +24,7 @@ from tomecraft.runtime.engines.the_cave import rules, undo
 from tomecraft.runtime.engines.the_cave.equipment import Items
 from tomecraft.runtime.engines.the_cave.handlers import Queries, Verbs
 from tomecraft.runtime.engines.the_cave.scoring import score
-from tomecraft.runtime.engines.the_cave.start import new_state
+from tomecraft.runtime.engines.the_cave.start import new_state, paused_collection
 from tomecraft.runtime.engines.the_cave.state import (
     TURN_AP, UPKEEP, Cell, State, Team, edge, neighbours, placements, still_open, unexplored,
 )
@@ -498,7 +498,11 @@ class View:
 
 
 def play_game(data, players: int, rng, agents: list, options: dict | None = None) -> dict:
-    options = options or {}
+    with paused_collection():       # (until the game's objects are freed: `_play` returned)
+        return _play(data, players, rng, agents, options or {})
+
+
+def _play(data, players: int, rng, agents: list, options: dict) -> dict:
     state = new_state(data, players, rng)
     engine = Engine(data, state, agents, log_enabled=bool(options.get("log")))
     for team in state.teams:        # L53: all at once, no AP (L243)
@@ -506,4 +510,5 @@ def play_game(data, players: int, rng, agents: list, options: dict | None = None
     result = engine.play(options.get("round_cap", ROUND_CAP))
     if options.get("log"):
         result["log"] = list(state.log)
+    engine.verbs = engine.queries = None    # (they point back at it: freed with it, no cycle)
     return result

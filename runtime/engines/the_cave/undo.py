@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import linecache
 import textwrap
 
 from tomecraft.runtime.lookahead import copy_counter
@@ -190,14 +191,45 @@ def events_of(fx, discover_refuses: bool, seen: set | None = None) -> list[str] 
     fx = inspect.unwrap(fx)
     seen = set() if seen is None else seen
     seen.add(fx)
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(fx)))
-    except (OSError, TypeError, SyntaxError):
-        return None
+    body = _function_tree(fx)
+    if body is None:
+        try:
+            body = ast.parse(textwrap.dedent(inspect.getsource(fx))).body
+        except (OSError, TypeError, SyntaxError):
+            return None
     visitor = _Events(fx, discover_refuses, seen)
-    for node in tree.body:
+    for node in body:
         visitor.visit(node)
     return visitor.events
+
+
+def _function_tree(fx) -> list | None:
+    """[the def of `fx`], parsed from the lines its code spans (what parsing
+    inspect.getsource(fx) gives, without getsource's tokenizing of the module up to the
+    function, most of the analysis's time), or None if those lines do not parse to that
+    def (then getsource is asked)."""
+    code = getattr(fx, "__code__", None)
+    if code is None:
+        return None
+    lines = linecache.getlines(code.co_filename)
+    last = max((end for _, end, _, _ in _positions(code) if end is not None), default=0)
+    try:
+        tree = ast.parse(textwrap.dedent("".join(lines[code.co_firstlineno - 1:last])))
+    except (SyntaxError, ValueError):
+        return None
+    body = tree.body
+    if len(body) != 1 or not isinstance(body[0], (ast.FunctionDef, ast.AsyncFunctionDef)) \
+            or body[0].name != code.co_name:
+        return None
+    return body
+
+
+def _positions(code):
+    """Every instruction's source positions in `code` and the code nested in it."""
+    yield from code.co_positions()
+    for const in code.co_consts:
+        if hasattr(const, "co_positions"):
+            yield from _positions(const)
 
 
 _TABLES: list = []      # [(content, its table of decisions)]: the last content seen

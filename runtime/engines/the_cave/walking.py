@@ -87,9 +87,20 @@ class _Asking:
 
     def __init__(self, items, bag: _Reading) -> None:
         self.items, self.bag, self.asked = items, bag, set()
-        self.can_use_of = _AskingTable(self, "can_use", items.can_use_of)
-        self.use_of = _AskingTable(self, None, items.use_of)
-        self.use_once_of = _AskingTable(self, None, items.use_once_of)
+
+    # (the tables made when asked for, not kept: kept, each would point back at this object,
+    # a cycle that only the garbage collector frees, one per check of a tile)
+    @property
+    def can_use_of(self) -> "_AskingTable":
+        return _AskingTable(self, "can_use", self.items.can_use_of)
+
+    @property
+    def use_of(self) -> "_AskingTable":
+        return _AskingTable(self, None, self.items.use_of)
+
+    @property
+    def use_once_of(self) -> "_AskingTable":
+        return _AskingTable(self, None, self.items.use_once_of)
 
     def __getattr__(self, name):
         return getattr(self.items, name)
