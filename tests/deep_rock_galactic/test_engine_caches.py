@@ -155,3 +155,24 @@ def test_the_monsters_grouped_once_act_as_when_each_kind_is_read_at_its_turn(mon
         return [seen, [sorted((k, v) for k, v in r.items() if k != "usage") for r in results]]
     grouped, per_kind = played(False), played(True)
     assert len(grouped[0]) > 200 and grouped == per_kind
+
+
+def test_the_steps_to_a_dwarf_remembered_by_the_enterable_set_are_the_plain_searchs(monkeypatch):
+    """combat.steps_to (nearest_by_steps's per-dwarf search, kept by the monster kind's
+    enterable set and the dwarf's space): at every ask of several games, the trials' too,
+    the distances and order of the plain search, unremembered."""
+    from tomecraft.runtime.engines.deep_rock_galactic import combat
+    remembered = combat.steps_to
+    asked = []
+
+    def checked(pos, step):
+        got = remembered(pos, step)
+        plain = hx._bfs_leaving([pos], step.enterable | {pos}, step.fences, unfenced={pos})
+        assert list(got.items()) == list(plain.items())
+        asked.append(bool(step.fences))
+        return got
+    monkeypatch.setattr(combat, "steps_to", checked)
+    combat._STEPS_TO.clear()
+    for players, g in GAMES:
+        _play(players, g)
+    assert len(asked) > 1000 and not all(asked)
