@@ -155,3 +155,59 @@ def test_the_monsters_grouped_once_act_as_when_each_kind_is_read_at_its_turn(mon
         return [seen, [sorted((k, v) for k, v in r.items() if k != "usage") for r in results]]
     grouped, per_kind = played(False), played(True)
     assert len(grouped[0]) > 200 and grouped == per_kind
+
+
+def test_the_steps_to_a_dwarf_remembered_by_the_enterable_set_are_the_plain_searchs(monkeypatch):
+    """combat.steps_to (nearest_by_steps's per-dwarf search, kept by the monster kind's
+    enterable set and the dwarf's space): at every ask of several games, the trials' too,
+    the distances and order of the plain search, unremembered."""
+    from tomecraft.runtime.engines.deep_rock_galactic import combat
+    remembered = combat.steps_to
+    asked = []
+
+    def checked(starts, step):
+        got = remembered(starts, step)
+        plain = hx._bfs_leaving(starts, step.enterable | set(starts), step.fences, unfenced=set(starts))
+        assert list(got.items()) == list(plain.items())
+        asked.append(len(starts))
+        return got
+    monkeypatch.setattr(combat, "steps_to", checked)
+    monkeypatch.setattr(monsters, "steps_to", checked)
+    combat._STEPS_TO.clear()
+    for players, g in GAMES:
+        _play(players, g)
+    assert len(asked) > 1000 and 1 in asked and max(asked) > 1      # one dwarf's, and all of theirs
+
+
+def test_a_shot_asked_of_its_target_alone_is_taken_as_when_every_monster_is_looked_at(monkeypatch):
+    """actions._takes runs the shot's `can` with `only_target` (Engine.select then gives the
+    target alone, not every monster for the where-clause to sift): at every ask of several
+    games, the answer the select of every monster gives; the where-clause looks at one."""
+    from tomecraft.runtime.engines.deep_rock_galactic import actions, engine as drg_engine
+    takes, answers, looked_at = actions._takes, [], []
+    select = drg_engine.Engine.select
+
+    def counted(self, ctx, kind, zone):
+        got = select(self, ctx, kind, zone)
+        if kind == "monster" and ctx.info.get("only_target") is not None:
+            looked_at.append(len(got))
+        return got
+
+    def every_monster(self, ctx, kind, zone):
+        if ctx.info.get("only_target") is not None:
+            ctx = ctx.bind(info={k: v for k, v in ctx.info.items() if k != "only_target"})
+        return select(self, ctx, kind, zone)
+
+    def checked(engine, d, weapon, mode, target, aim):
+        got = takes(engine, d, weapon, mode, target, aim)
+        with monkeypatch.context() as plain:
+            plain.setattr(drg_engine.Engine, "select", every_monster)
+            assert takes(engine, d, weapon, mode, target, aim) == got
+        answers.append(got)
+        return got
+    monkeypatch.setattr(actions, "_takes", checked)
+    monkeypatch.setattr(drg_engine.Engine, "select", counted)
+    for players, g in GAMES:
+        _play(players, g)
+    assert len(answers) > 300 and any(answers)
+    assert len(looked_at) >= len(answers) and max(looked_at) == 1

@@ -280,3 +280,59 @@ def test_throwables_with_no_area_are_thrown(monkeypatch):
     used = pack_usage(data, "mine_pack", games=40, seed=3, players=4)
     assert set(used) == {"throwable:spore_mine", "throwable:bone_spear"}, used
     assert all(e["uses"] > 0 for e in used.values()), used
+
+
+def test_a_trial_whose_immediate_gain_is_strong_skips_the_monsters_activation(monkeypatch):
+    """An ability or throw whose trial is already worth a strong option at once (an Impact
+    Axe wounding a Mactera Spawn beside the team) is weighed by that, without the monsters' activation
+    on two copies (the player's main cost): the estimate decides."""
+    from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+    from tomecraft.runtime.engines.deep_rock_galactic import setup, trials
+    from tomecraft.runtime.engines.deep_rock_galactic.actions import perform
+    from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN
+    from tomecraft.runtime.lookahead import FirstOption
+    from tomecraft.runtime.rng import Rng
+    engine = setup(GAME, 4, Rng("axe").fork("g"), [FirstOption()] * 4, {})
+    st = engine.state
+    d = st.dwarves[0]
+    d.actions, d.throwables = 3, ["impact_axe"]
+    beside = [n for n in hx.sorted_neighbours(d.pos) if st.terrain(n) in OPEN
+              and not st.monster_at(n) and not st.dwarf_at(n) and n not in st.pod]
+    target = engine.spawn("mactera_spawn", beside[0])[0]
+    engine.spawn("grunt", beside[1])
+    assert trials._threats(engine, d)
+    act = {"do": "throw", "card": "impact_axe", "at": target.pos}
+    now = trials.Baseline(engine)
+    copy, you = trials._trial(engine, d)
+    perform(copy, you, act)
+    at_once = trials.evaluate(copy) - now.score
+    assert at_once >= trials.STRONG and trials._what_monsters_meet(copy) != now.met
+    acted = []
+    monkeypatch.setattr(trials, "_monsters_act", lambda trial, only: acted.append(only))
+    assert trials.ability_gain(engine, d, act, now) == at_once and not acted
+
+
+def test_a_delayed_throwable_is_tried_when_a_monster_may_come_at_one_space(monkeypatch):
+    """A throwable left where monsters walk (LURE, Proximity, a pack's mine) is tried on a copy
+    only when a monster may strike the dwarf next (else it waits: its trial weighed the card
+    alone), and at one space per decision: checked at every trial of two seeded games."""
+    from tomecraft.runtime.agents import RandomAgent
+    from tomecraft.runtime.engines.deep_rock_galactic import game as drg, policy, trials
+    from tomecraft.runtime.rng import Rng
+    gain, throws, tried, decisions = policy.ability_gain, policy._single_throws, [], []
+
+    def checked(engine, d, act, now):
+        if act["do"] == "throw" and engine.data.get("throwable", act["card"]).delayed:
+            assert trials.threatened(engine, d)
+            tried.append((len(decisions), act["card"]))
+        return gain(engine, d, act, now)
+
+    def counted(engine, d, now):
+        decisions.append(d.seat)
+        return throws(engine, d, now)
+    monkeypatch.setattr(policy, "ability_gain", checked)
+    monkeypatch.setattr(policy, "_single_throws", counted)
+    for seed in ("a", "b"):
+        rng = Rng(seed)
+        drg.play_game(GAME, 4, rng.fork("game"), [RandomAgent(rng.fork(f"p{i}")) for i in range(4)])
+    assert tried and max(Counter(tried).values()) == 1

@@ -98,7 +98,9 @@ def _takes(engine: Monsters, d: Dwarf, weapon, mode, target, aim) -> bool:
     """Whether the effect the shot would run may take this target: its `target ... where` may
     ask more than the mode's range and sight (a pack's rifle `... and flying()`), and a shot
     offered that its effect refuses stopped `sim` ("cannot fire"). Read from the effect's `can`
-    (costs, and that the target is one its where-clause takes: in_range reads `target_obj`)."""
+    (costs, and that the target is one its where-clause takes: in_range reads `target_obj`).
+    Its `only_target` makes the effect's select look at the target alone (Engine.select): the
+    where-clause run for every monster on the board, to find the one, was most of its cost."""
     effect = weapon.overclocked if weapon.slot == "secondary" and d.overclocked and \
         weapon.overclocked is not None else mode.get("effect")
     can = getattr(effect, "can", None)
@@ -108,7 +110,8 @@ def _takes(engine: Monsters, d: Dwarf, weapon, mode, target, aim) -> bool:
     d.actions = max(d.actions, mode.get("actions") or 0)     # its action cost was checked above
     try:
         return bool(can(Ctx(engine, you=d, target=None, info={
-            "weapon": weapon, "mode": mode, "aim": aim, "target_obj": target, "free": True})))
+            "weapon": weapon, "mode": mode, "aim": aim, "target_obj": target, "free": True,
+            "only_target": target})))
     except EffectError:
         return False
     finally:

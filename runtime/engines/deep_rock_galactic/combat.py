@@ -146,7 +146,7 @@ class Combat(Board):
         for d in self.state.dwarves:
             if not d.conscious or d.in_pod:
                 continue
-            back = hx.bfs_leaving([d.pos], step.enterable | {d.pos}, step.fences, unfenced={d.pos})
+            back = steps_to((d.pos,), step)
             if m.pos in back and (best is None or (back[m.pos], -d.acted_at, d.seat) < best[0]):
                 best = ((back[m.pos], -d.acted_at, d.seat), d, back)
         return None if best is None else best[1:]
@@ -466,3 +466,28 @@ def _chained(dice: list, legal, spaces: list, where: str) -> list:
         out.append(nxt)
         spaces.append(nxt[1])
     return out
+
+
+# (a monster kind's enterable spaces, the dwarves' spaces in order) -> the steps from each space
+# to the nearest of them, the last few: nearest_by_steps asks one per standing dwarf at every
+# monster's move and placing (ten thousand a 20-game sim), walking_distances one for them all;
+# the search remembered in hexgrid is keyed by the enterable spaces and the dwarves' joined in
+# a new set, built and hashed at every ask
+_STEPS_TO: dict = {}
+_STEPS_TO_KEPT = 256
+
+
+def steps_to(starts: tuple[Hex, ...], step) -> dict:
+    """`hx.bfs_leaving(starts, step.enterable | set(starts), step.fences, unfenced=set(starts))`
+    (`starts`: dwarves' spaces, sorted), remembered by the enterable set itself (a frozenset
+    keeps its hash) when no fence stands (a shield, an IFG: fences are mutable sets, and
+    seldom there). Shared: read it only."""
+    if step.fences:
+        return hx.bfs_leaving(starts, step.enterable.union(starts), step.fences, unfenced=set(starts))
+    key = (step.enterable, starts)
+    back = _STEPS_TO.get(key)
+    if back is None:
+        if len(_STEPS_TO) >= _STEPS_TO_KEPT:
+            del _STEPS_TO[next(iter(_STEPS_TO))]       # the oldest
+        back = _STEPS_TO[key] = hx.bfs_leaving(starts, step.enterable.union(starts), (), unfenced=set(starts))
+    return back

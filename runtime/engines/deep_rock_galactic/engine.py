@@ -149,6 +149,10 @@ class Engine(Monsters):
 
     def select(self, ctx, kind: str, zone):
         if kind == "monster":
+            only = ctx.info.get("only_target")
+            if only is not None:               # actions._takes: may the shot take this one?
+                return [only] if only.hidden_from is None or not isinstance(ctx.you, Dwarf) or \
+                    only.hidden_from != ctx.you.seat else []
             return [m for m in self.state.monsters.values()
                     if m.hidden_from is None or not isinstance(ctx.you, Dwarf) or m.hidden_from != ctx.you.seat]
         if kind == "player":

@@ -6,7 +6,7 @@ from collections import Counter
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.board import terrain_kinds
-from tomecraft.runtime.engines.deep_rock_galactic.combat import Combat
+from tomecraft.runtime.engines.deep_rock_galactic.combat import Combat, steps_to
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import WALLS, Dwarf, Monster
 
@@ -125,7 +125,7 @@ class Monsters(Combat):
         # the whole search, not one stopped once it has the group: their distances are the
         # same, and it is remembered (hexgrid) for every kind that walks alike on this board
         # and every trial of it; the starts in order, so that equal sets ask the same search
-        back = hx.bfs_leaving(sorted(alive), step.enterable | alive, step.fences, unfenced=alive)
+        back = steps_to(tuple(sorted(alive)), step)
         return {m.uid: back[m.pos] if m.pos in back else 1000 + min(hx.distance(m.pos, p) for p in alive)
                 for m in group}
 
@@ -328,7 +328,7 @@ class Monsters(Combat):
         if not alive:
             return {}
         step = self.monster_stepper(m)
-        return hx.bfs_leaving(sorted(alive), step.enterable | alive, step.fences, unfenced=alive)
+        return steps_to(tuple(sorted(alive)), step)
 
     def scare(self, m: Monster, source: Hex | list[Hex], steps: int) -> None:
         """Scare (L450-452): `steps` spaces away from the source; with several sources (the HE

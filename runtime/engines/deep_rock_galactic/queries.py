@@ -1,12 +1,10 @@
 """The query handlers generated effects call (game.yaml `queries`)."""
 from __future__ import annotations
 
-import copy
-
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
-from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, subject
+from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, engine_twin, subject
 
 
 class Queries:
@@ -20,7 +18,7 @@ class Queries:
         new = object.__new__(type(self))
         memo[id(self)] = new
         new.__dict__.update(vars(self))
-        new.e = copy.deepcopy(self.e, memo)
+        new.e = engine_twin(self.e, memo)
         return new
 
     def roll(self, ctx, die: str, amount: int):

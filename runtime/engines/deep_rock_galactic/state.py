@@ -307,6 +307,11 @@ def deep_twin(value, memo: dict):
         for v in value:                        # a loop: a generator cost more (the dwarves)
             append(v if type(v) in as_is else deep_twin(v, memo))
         return twin
+    if kind is set:                            # copy.deepcopy's reduce protocol cost ten times this
+        twin = memo[id(value)] = set()
+        for v in value:
+            twin.add(v if type(v) in as_is else deep_twin(v, memo))
+        return twin
     if kind is Ctx or kind is Context:       # frozen: its fields set as deepcopy sets them
         twin = memo[id(value)] = object.__new__(kind)
         fields = twin.__dict__
@@ -320,6 +325,14 @@ def deep_twin(value, memo: dict):
             memo[id(value)] = twin
         return twin
     return copy.deepcopy(value, memo)
+
+
+def engine_twin(engine, memo: dict):
+    """The engine's twin for an object of a trial's copy that points back at it (its verbs,
+    queries): the one the memo holds (Engine.__deepcopy__ puts itself there first), without
+    copy.deepcopy's dispatch; else its deep copy."""
+    got = memo.get(id(engine), _MISSING)
+    return got if got is not _MISSING else copy.deepcopy(engine, memo)
 
 
 def flat_copy(value):

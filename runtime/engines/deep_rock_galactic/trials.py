@@ -143,10 +143,14 @@ def _try_ability(engine: Engine, d: Dwarf, act: dict, threats: set[int], situati
         perform(trial, you, act)
     except EffectError:
         return None
-    if not threats or _what_monsters_meet(trial) == now.met:
+    at_once = evaluate(trial) - now.score
+    if not threats or at_once >= STRONG or _what_monsters_meet(trial) == now.met:
         # no monster can strike here next, or the action left all they meet as it was: their
-        # activation would go alike with it or without
-        return evaluate(trial) - now.score
+        # activation would go alike with it or without. Or what it does at once is worth a
+        # strong option already (a throw that kills or wounds a monster near the team): the
+        # estimate decides, without the monsters' activation on two copies (most of a
+        # trial's cost)
+        return at_once
     if situation not in now.idle:              # the monsters acting with no ability used
         idle, _ = _trial(engine, d)
         _monsters_act(idle, threats)
@@ -221,6 +225,12 @@ def _threats(engine: Engine, d: Dwarf) -> set[int]:
             if far <= reach:
                 dice += max(1, mdef.attack_dice or 0)      # an attack with no dice still strikes
     return out if dice >= STRIKES_WORTH_A_TRIAL else set()
+
+
+def threatened(engine: Engine, d: Dwarf) -> bool:
+    """Whether a monster may strike `d` (or a dwarf next to it) in its next activation, with
+    dice enough to weigh an option by that activation (`_threats`)."""
+    return bool(_threats(engine, d))
 
 
 def _monsters_act(trial: Engine, only: set[int]) -> None:

@@ -1,7 +1,6 @@
 """The verb handlers generated effects call (game.yaml `verbs`)."""
 from __future__ import annotations
 
-import copy
 from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
@@ -10,7 +9,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.events import carry_out_event
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.movement import enter
-from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster, subject
+from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Dwarf, Monster, engine_twin, subject
 from tomecraft.runtime.engines.deep_rock_galactic.verbs_damage import DamageVerbs
 
 
@@ -26,7 +25,7 @@ class Verbs(DamageVerbs):
         new = object.__new__(type(self))
         memo[id(self)] = new
         new.__dict__.update(vars(self))
-        new.e, new.area_hit = copy.deepcopy(self.e, memo), list(self.area_hit)
+        new.e, new.area_hit = engine_twin(self.e, memo), list(self.area_hit)
         return new
 
     def _dwarf(self, ctx) -> Dwarf | None:
