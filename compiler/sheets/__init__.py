@@ -111,6 +111,15 @@ def fill(text: str, values: dict) -> str:
     return text
 
 
+def sheet_title(template: str, game_name: str) -> str:
+    """A sheet's title from its template ("{game}: rules reference"). A game name holding a
+    colon of its own ("Dungeontology: The Expedition", "噤声寻宝记：地下墓穴") is followed by a
+    dash instead, so that the title does not read as three parts."""
+    if ":" in game_name or "：" in game_name:
+        template = template.replace("{game}: ", "{game} — ").replace("{game}：", "{game}——")
+    return fill(template, {"game": game_name})
+
+
 # --- what every sheet needs ----------------------------------------------------------------
 
 @dataclass
@@ -786,7 +795,7 @@ def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") ->
     designer = edition == "designer"
     context.update({
         "lang": lang, "html_lang": html_lang(lang, game), "game_name": game_name,
-        "title": fill(lab[sheet.title], {"game": game_name}), "lab": lab,
+        "title": sheet_title(lab[sheet.title], game_name), "lab": lab,
         "with_packs": with_packs(game, lang, lab),
         "designer": designer, "edition": edition,
         "footnotes": notes.notes,

@@ -19,7 +19,7 @@ from pathlib import Path
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (FORMATS, LANGS, SHEETS, Footnotes, Texts, _game_file, after_use_text,
                              environment, html_lang, labels, name_of, pack_name, site_at, walk_strings,
-                             write_formats, zh_punctuation)
+                             sheet_title, write_formats, zh_punctuation)
 from tomecraft.dsl.render.templates import signed
 
 SIZES = {"poker": (63, 88), "mini": (41, 63), "chit": (40, 40)}   # width, height in mm
@@ -248,7 +248,7 @@ def render_html(game: Game, lang: str, max_pages: int | None = None) -> str:
     lab = labels(lang, game)
     game_name = game.vocab.name.get(lang)
     context = {"lang": lang, "html_lang": html_lang(lang, game), "lab": lab,
-               "game_name": game_name, "title": f"{game_name}{lab['colon']}{lab['cards_title']}",
+               "game_name": game_name, "title": sheet_title("{game}" + lab["colon"] + lab["cards_title"], game_name),
                "pages": pages(game, lang, notes)[:max_pages], "footnotes": notes.notes}
     if lang == "zh":
         context = walk_strings(context, zh_punctuation)

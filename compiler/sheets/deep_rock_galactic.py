@@ -10,7 +10,7 @@ from tomecraft.compiler.model import Entity, Game
 from tomecraft.dsl.render.words import pluralise
 from tomecraft.compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _yaml_file, after_use_text,
                              environment, fill, html_lang, labels, name_of, player_note, text_of,
-                             sources_table, walk_strings, write_formats, zh_punctuation)
+                             sheet_title, sources_table, walk_strings, write_formats, zh_punctuation)
 
 GAME_ID = "deep_rock_galactic"
 DAMAGE = ("bullet", "armor_piercing", "fire", "explosive", "pickaxe")
@@ -99,7 +99,7 @@ def monsters(game: Game, lang: str, notes: Footnotes) -> dict:
             _res(game, d, lang), str(size), _clauses(specials, lang)]})
     headers = [lab["name"], lab["order"], lab["hp"], lab["range"], lab["move"], lab["dice"], lab["bang"],
                lab["resist"], lab["size"], lab["special"]]
-    return {"sections": [{"title": lab["monsters_title"].replace("{game}", game.vocab.name.get(lang)),
+    return {"sections": [{"title": sheet_title(lab["monsters_title"], game.vocab.name.get(lang)),
                           "headers": headers, "rows": rows}]}
 
 
@@ -515,7 +515,7 @@ def write_briefing(game: Game, mission: dict, langs, formats, out: Path, progres
         footnotes = [{"n": 1, "name": (mission.get("name") or {}).get(lang, ""), "lines": ctx["mission_notes"]}] \
             if ctx["mission_notes"] else []
         ctx.update({"lang": lang, "html_lang": html_lang(lang, game.id), "game_name": game_name,
-                    "title": fill(lab["briefing_title"], {"game": game_name}), "lab": lab,
+                    "title": sheet_title(lab["briefing_title"], game_name), "lab": lab,
                     "footnotes": footnotes, "sources": None})   # the briefing names no entity sources
         html = environment().get_template("deep_rock_galactic_sheet.html.j2").render(ctx)
         stem = Path(out) / GAME_ID / f"briefing_{mission.get('id', 'mission')}.{lang}"

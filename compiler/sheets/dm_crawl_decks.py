@@ -10,7 +10,7 @@ from __future__ import annotations
 from tomecraft.compiler import checks
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, count_en, fill, labels, name_of,
-                             prose, rule_value_text, sheet_rules, site_at, sources_table)
+                             prose, rule_value_text, sheet_rules, sheet_title, site_at, sources_table)
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import EffectSyntaxError, parse
 from tomecraft.dsl.render import render_call
@@ -49,7 +49,7 @@ def _common(game: Game, lang: str) -> dict:
 
 def _finish(ctx: dict, game: Game, lang: str, notes: Footnotes, title_key: str) -> dict:
     lab = ctx["dm_lab"]
-    ctx["dm_title"] = fill(lab[title_key], {"game": game.vocab.name.get(lang)})
+    ctx["dm_title"] = sheet_title(lab[title_key], game.vocab.name.get(lang))
     ctx["dm_sources"] = sources_table(game, lang, lab, notes)
     return ctx
 

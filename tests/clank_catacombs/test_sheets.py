@@ -30,7 +30,7 @@ def pages(game):
 
 def test_three_sheets_in_two_languages(pages):
     assert sorted(pages) == [(n, l) for n in ("cards", "rules", "tokens") for l in ("en", "zh")]
-    assert "噤声寻宝记：地下墓穴：标记速查表" in pages[("tokens", "zh")]
+    assert "噤声寻宝记：地下墓穴——标记速查表" in pages[("tokens", "zh")]
     assert "Clank! Catacombs: card list" in pages[("cards", "en")]
 
 

@@ -283,3 +283,19 @@ def test_every_signed_number_is_printed_with_the_typeset_minus(game_id):
                 [text[max(0, m.start() - 30):m.end() + 10] for m in HYPHEN_MINUS.finditer(text)]
             negatives += text.count("\u2212")
     assert game_id not in ("clank_catacombs", "dungeontology") or negatives, "no negative number to look at"
+
+
+@pytest.mark.parametrize("game_id", sorted(sheets.SHEETS))
+def test_a_title_reads_as_the_game_then_the_sheet(game_id):
+    """"Dungeontology: The Expedition: rules reference" and "噤声寻宝记：地下墓穴：规则速查" read
+    as three parts: after a game name holding a colon, a dash separates the sheet's name."""
+    game = compile_game(REPO / "content" / game_id)
+    for s in sheets.SHEETS[game_id]:
+        for lang in ("zh", "en"):
+            title = re.search(r"<h1>(.*?)</h1>", sheets.render_html(game, s, lang)).group(1)
+            name = game.vocab.name.get(lang)
+            assert title.startswith(name), (title, name)
+            rest = html.unescape(title[len(name):])
+            sep = next((s for s in (": ", "：", " — ", "——") if rest.startswith(s)), None)
+            assert sep and ":" not in rest[len(sep):] and "：" not in rest[len(sep):], title
+            assert (sep in (" — ", "——")) == (":" in name or "：" in name), title
