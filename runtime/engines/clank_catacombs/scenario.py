@@ -54,6 +54,7 @@ from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, 
 from tomecraft.runtime.engines.clank_catacombs.scenario_shape import (
     DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, check_expect_keys, check_setup_shape,
     expectation_problem, known_keys, of_type)
+from tomecraft.runtime.engines.clank_catacombs.scenario_supply import check_supply
 from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
 from tomecraft.runtime.engines.clank_catacombs.state import (
     ACTIVE, ESCAPED, KNOCKED_OUT, Cell, Player, State, rule,
@@ -193,6 +194,7 @@ def build(data, setup: dict) -> Engine:
     engine = Engine(data, state, agents)
     engine.rng = ScriptedRng([_cube(d) for d in setup.get("bag_draws", [])])   # "0" as 0, as in `bag`
     _check_setup(engine, setup)
+    check_supply(engine, setup)          # no more ghosts, crowns, mastery... than the box has
     engine.check_everyone_out()          # L597: every player already out is a game over
     return engine
 
