@@ -29,8 +29,27 @@ def check_supply(engine, setup: dict) -> None:
         st.mastery_left = n - sum(held)
     for i, spec in enumerate(setup.get("tiles") or []):
         cell = st.cells.get((spec["at"][0], spec["at"][1]))
+        if cell is not None:
+            _room_holds(cell, spec, f"setup.tiles[{i}]")
         if cell is not None and cell.signposts:
             _signposts(cell, f"setup.tiles[{i}].signposts")
+
+
+# What only some rooms hold (a treasure in a plain room was set up, never taken nor said):
+# the key, the room type that holds it, the rulebook line.
+ROOM_HOLDS = (("treasures", "treasure_room", "a treasure room's treasure, L348, L408"),
+              ("plus_signs", "treasure_room", "a treasure room's + signs, L410"),
+              ("idols", "monkey_shrine", "the Monkey Shrine's golden monkey idols, L178, L468"))
+
+
+def _room_holds(cell, spec: dict, where: str) -> None:
+    room = cell.room
+    for key, room_type, what in ROOM_HOLDS:
+        if spec.get(key) and room.room_type != room_type:
+            raise ValueError(f"{where}.{key}: a {room.id} room holds no {key} ({what})")
+    if spec.get("used") and not getattr(room, "once_per_game", False):
+        raise ValueError(f"{where}.used: a {room.id} room has no locked chest, tome or cell to "
+                         "have been unlocked (L356-358)")
 
 
 def _ghosts(engine, setup: dict) -> None:
