@@ -1,14 +1,15 @@
-"""What a hand-built Clank! Catacombs position may hold of the box's limited components whose
-limit a rule reads (scenario.py calls `check_supply` once the players are built). A setup that
-held more played on silently, and the rule read the wrong supply: 7 ghost cubes (5 in the box,
-L53; a haunting with all 5 out adds none, L432), a second 10-point crown (the board's 3, L107,
-L172; a buyer takes the highest left, L898), a signpost room with five cubes or a player's cube
-on it twice (4 spaces, one record per player and room, L480-484, L671), more mastery tokens than
-players (L180). What the setup leaves out is counted from what it places: the supply keeps the
-ghosts nobody placed, the market board the items nobody bought, the Mausoleum the mastery
-tokens no escaped player took (the `ghosts: 5`, full board and `mastery_left: players` defaults
-counted them twice). Treasures and idols are not counted: a tie of two equal treasures (L637)
-or an idol returned to a full shrine (L673) is set up by giving a player a copy."""
+"""What a hand-built Clank! Catacombs position may hold (scenario.py calls `check_supply` once
+the players are built): no more of the box's limited components than it has, where a rule reads
+the supply, and on each room only what that room holds. Such a setup played on silently: 7 ghost
+cubes (5 in the box, L53; a haunting with all 5 out adds none, L432), a second 10-point crown
+(the board's 3, L107, L172; a buyer takes the highest left, L898), a signpost room with five
+cubes or a player's cube on it twice (4 spaces, one record per player and room, L480-484, L671),
+more mastery tokens than players (L180), a treasure in a plain room (never taken nor said). What
+the setup leaves out is counted from what it places: the supply keeps the ghosts nobody placed,
+the market board the items nobody bought, the Mausoleum the mastery tokens no escaped player
+took (the `ghosts: 5`, full board and `mastery_left: players` defaults counted them twice).
+Treasures and idols are not counted: a tie of two equal treasures (L637) or an idol returned
+to a full shrine (L673) is set up by giving a player a copy."""
 from __future__ import annotations
 
 from collections import Counter
