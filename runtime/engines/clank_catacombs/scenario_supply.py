@@ -7,7 +7,9 @@ cubes or a player's cube on it twice (4 spaces, one record per player and room, 
 more mastery tokens than players (L180), a treasure in a plain room (never taken nor said). What
 the setup leaves out is counted from what it places: the supply keeps the ghosts nobody placed,
 the market board the items nobody bought, the Mausoleum the mastery tokens no escaped player
-took (the `ghosts: 5`, full board and `mastery_left: players` defaults counted them twice).
+took (the `ghosts: 5`, full board and `mastery_left: players` defaults counted them twice), and
+a knocked-out player left without `knocked_in_depths` fell where its marker lies (scored 0 in
+the depths, L605-607: a player knocked out on a depths tile scored as if in a safe room).
 Treasures and idols are not counted: a tie of two equal treasures (L637) or an idol returned
 to a full shrine (L673) is set up by giving a player a copy."""
 from __future__ import annotations
@@ -28,6 +30,9 @@ def check_supply(engine, setup: dict) -> None:
                          f"left by the Mausoleum: a game of {n} sets out {n} (L180)")
     if left is None:
         st.mastery_left = n - sum(held)
+    for spec, p in zip(setup.get("players") or [], st.players):
+        if p.status == "knocked_out" and "knocked_in_depths" not in spec and p.pos in st.cells:
+            p.knocked_in_depths = st.cells[p.pos].depths     # where the marker lies (L605, L607)
     for i, spec in enumerate(setup.get("tiles") or []):
         cell = st.cells.get((spec["at"][0], spec["at"][1]))
         if cell is not None:
