@@ -398,7 +398,7 @@ def test_event_fields_and_kind_fields_read_by_their_text(games):
     assert en == ("Whenever you gain Clank!, if there is any Clank! gained, gain X gold, "
                   "where X is the Clank! gained.")
     zh, en = say(games["clank_catacombs"], "place_treasure self.plus_signs")
-    assert zh == "将宝藏叠顶端往下数第X个宝藏标记放在此房间（X为此物的加号数）。"
+    assert zh == "跳过宝藏叠顶端的X个标记，将其下的第一个宝藏标记放在此房间（X为此物的加号数）。"
     assert "plus_signs" not in en
 
 

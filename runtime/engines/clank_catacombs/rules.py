@@ -47,12 +47,13 @@ def token_leaves_to(use) -> str | None:
 
 
 def score(engine) -> dict:
-    scores, details = [], []
+    scores, details, scored = [], [], []
     for p in engine.state.players:
         if not p.treasures or (p.status == KNOCKED_OUT and p.knocked_in_depths):
             scores.append(0)
             details.append({})
             continue
+        scored.append(p.seat)
         parts = Counter()
         parts["treasure"] = sum(engine.token_defs[t].points for t in p.treasures)
         parts["gold"] = engine.gold_available(p)
@@ -71,10 +72,12 @@ def score(engine) -> dict:
         parts["cards"] = sum(engine.cards[c].points or 0 for c in p.all_cards())
         scores.append(sum(parts.values()))
         details.append(dict(parts))
-    best = max(scores)
-    tied = [i for i, s in enumerate(scores) if s == best]
+    # Only those who take part in the scoring can have the highest score (L619-623, L637):
+    # with no treasure out of the depths, nobody wins (every 0 "won" together).
+    best = max((scores[i] for i in scored), default=None)
+    tied = [i for i in scored if scores[i] == best]
     tb = {i: sum(engine.token_defs[t].value for t in engine.state.players[i].treasures) for i in tied}
-    top = max(tb.values())
+    top = max(tb.values(), default=None)
     winners = [i for i in tied if tb[i] == top]
     return {"scores": scores, "details": details, "winners": winners,
             "finished": [p.status == ESCAPED for p in engine.state.players]}

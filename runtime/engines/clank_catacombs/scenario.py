@@ -3,7 +3,7 @@
 setup:  new_game: {players, seed, side: start_a|start_b}  (a real setup A-H) or a hand-built state:
         players: [{pos, hand, deck (top first), discard, skill, combat, movement, gold,
                    lockpicks, cubes, damage, tokens, treasures, market, signposts, status,
-                   knocked_in_depths, mastery}]
+                   knocked_in_depths (left out: whether the room at pos is), mastery}]
         tiles: [{at, tile, room, exits, icons, depths, plus_signs, portal, treasures, idols,
                  signposts, used}]
         (`tile` left out: depths_01, so the room is in the depths unless `depths: false`)
@@ -12,10 +12,10 @@ setup:  new_game: {players, seed, side: start_a|start_b}  (a real setup A-H) or 
          a position is [x, y]: E is x + 1, N is y + 1)
         row, dungeon_deck (top first), tile_stack (top first), treasure_stack (top first),
         prisoners, majors, minors (top first), rage (1-based space), clank_area {seat|ghost: n},
-        bag {black|ghost|seat: n} (left out: 24 black; {} is empty), ghosts,
+        bag {black|ghost|seat: n} (left out: 24 black; {} is empty), ghosts (left out: 5 less placed),
         bag_draws [black|ghost|seat...] (the dragon's draws),
         reserve {card: n}, market {item: [points left...]} (the piles and items named; the others
-        as set up), players_count, mastery_left
+        as set up, less the players'), players_count, mastery_left (left out: players less held)
         (row, dungeon_deck, tile_stack, treasure_stack left out: empty; a `turn_end` then
          cannot refill the row and the game ends, L530)
 steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|end, player,
@@ -54,6 +54,7 @@ from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, 
 from tomecraft.runtime.engines.clank_catacombs.scenario_shape import (
     DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, check_expect_keys, check_setup_shape,
     expectation_problem, known_keys, of_type)
+from tomecraft.runtime.engines.clank_catacombs.scenario_supply import check_supply
 from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
 from tomecraft.runtime.engines.clank_catacombs.state import (
     ACTIVE, ESCAPED, KNOCKED_OUT, Cell, Player, State, rule,
@@ -193,6 +194,7 @@ def build(data, setup: dict) -> Engine:
     engine = Engine(data, state, agents)
     engine.rng = ScriptedRng([_cube(d) for d in setup.get("bag_draws", [])])   # "0" as 0, as in `bag`
     _check_setup(engine, setup)
+    check_supply(engine, setup)          # no more ghosts, crowns, mastery... than the box has
     engine.check_everyone_out()          # L597: every player already out is a game over
     return engine
 

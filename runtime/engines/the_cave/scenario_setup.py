@@ -3,6 +3,7 @@ or item, a count no team can hold or a rope between tiles that do not touch is r
 its entry: taken as written, it would set up a game no rule could reach."""
 from __future__ import annotations
 
+import inspect
 from collections import Counter
 
 from tomecraft.runtime.engines.the_cave.engine import Engine
@@ -32,6 +33,7 @@ def check_names(engine: Engine, setup: dict) -> None:
         raise ScenarioError(f"setup.base: no tile at {list(state.base)}")
     for i, spec in enumerate(setup.get("tiles") or []):
         _named(f"setup.tiles[{i}].tokens", spec.get("tokens", []), tokens, "token")
+        _tile_tokens(engine, f"setup.tiles[{i}]", spec)
     for seat, spec in enumerate(setup.get("teams") or []):
         where = f"setup.teams[{seat}]"
         _check_team_shapes(where, spec)
@@ -52,6 +54,45 @@ def check_names(engine: Engine, setup: dict) -> None:
         if any(p not in state.cells for p in ends) or \
                 abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1:
             raise ScenarioError(f"setup.ropes[{i}]: a rope joins two adjacent tiles, not {rope[:2]}")
+
+
+def _tile_tokens(engine: Engine, where: str, spec: dict) -> None:
+    """A tile holds the exploration token its kind places, once (L82, L175, L191, L200):
+    `tokens: [photo]` on a passage, or a squeeze token on a water tile, was set up and never
+    taken, said or scored, as no rule of the kind reads it. The tokens a kind's effects name
+    (its discovery places them, its entries and actions take them) are the ones it holds."""
+    kind = engine.kinds.get(spec.get("kind"))
+    held = Counter(spec.get("tokens") or [])
+    if kind is None or not held:
+        return
+    own = _kind_tokens(engine, kind)
+    other = sorted(t for t in held if t not in own)
+    if other:
+        raise ScenarioError(f"{where}.tokens: a {kind.id} tile holds no {other[0]} token "
+                            f"(its tokens: {sorted(own) or 'none'}; L82, L85, L175, L191, L200)")
+    twice = sorted(t for t, n in held.items() if n > 1)
+    if twice:
+        raise ScenarioError(f"{where}.tokens: a tile holds one {twice[0]} token, not {held[twice[0]]} "
+                            "(its discovery places one, L82)")
+
+
+def _kind_tokens(engine: Engine, kind) -> set:
+    """The token ids named in the code of a tile kind's effects."""
+    tokens = set(engine.data.kinds["token"])
+    effects = [kind.on_discover] + [o.effect for key in ("enter", "cross_out", "actions")
+                                    for o in (getattr(kind, key, None) or ())]
+    found: set = set()
+    codes = [getattr(inspect.unwrap(e), "__code__", None) for e in effects if e is not None]
+    while codes:
+        code = codes.pop()
+        if code is None:
+            continue
+        for const in code.co_consts:
+            if isinstance(const, str) and const in tokens:
+                found.add(const)
+            elif hasattr(const, "co_consts"):
+                codes.append(const)
+    return found
 
 
 def _counts(where: str, bag) -> None:
