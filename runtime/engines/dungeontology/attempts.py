@@ -97,8 +97,12 @@ class Attempts:
 
     def region_alert(self, tile: Tile) -> int:
         alert = tile.region.alert or 0
-        if self.state.boss_pos == tile.pos and self.state.boss is not None:
-            alert += self.state.boss.region_alert         # region modifier (L1297)
+        st = self.state
+        if st.boss_pos == tile.pos and st.boss is not None:
+            kept = self._boss_alert          # region modifier (L1297), read once per boss side
+            if kept[0] is not st.boss:
+                kept = self._boss_alert = (st.boss, st.boss.region_alert)
+            alert += kept[1]
         return alert
 
     def research(self, who: Scholar, n: int) -> bool:

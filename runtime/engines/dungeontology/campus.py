@@ -105,7 +105,10 @@ class Campus:
             return st.penalty_after_panic if self.rules.get("g13_penalty_after_panic") == "last_row" else 0
         if st.alert_filled == 0:
             return st.alert_card.research_penalty_before or 0
-        return st.alert_card.rows[st.alert_filled - 1].research_penalty
+        kept = self._row_penalties           # the rows' penalties, read once per alert card (a
+        if kept[0] is not st.alert_card:     # Record's field read is dear; asked at every decision)
+            kept = self._row_penalties = (st.alert_card, tuple(r.research_penalty for r in st.alert_card.rows))
+        return kept[1][st.alert_filled - 1]
 
     # --- cards -------------------------------------------------------------------------
     def card_tables(self) -> None:
@@ -243,10 +246,16 @@ class Campus:
 
     def notebook_score(self, who: Scholar) -> int:
         total, notebook = 0, who.notebook        # a loop, `get` (as `marks_reached`)
-        for colour in COLOURS:
-            values = self.column(colour)[0]
-            total += values[min(notebook.get(colour, 0), len(values) - 1)]
+        for colour, values, last in self._scoring or self.scoring():
+            n = notebook.get(colour, 0)
+            total += values[n if n < last else last]
         return total
+
+    def scoring(self) -> tuple:
+        """(colour, scores by block count, the last index) of each column, read once (scores
+        are counted at every thesis check and every trial)."""
+        self._scoring = tuple((c, self.column(c)[0], len(self.column(c)[0]) - 1) for c in COLOURS)
+        return self._scoring
 
     def marks(self, kind: str) -> tuple:
         """(colour, reached) of each notebook column with `kind` (star or research) marks:
@@ -291,10 +300,19 @@ class Campus:
         return reached
 
     def clan_score(self, who: Scholar) -> int:
-        mods, notebook, total = self.state.clan.modifiers, who.notebook, self.notebook_score(who)
-        for colour in COLOURS:
-            total += notebook.get(colour, 0) * (mods[colour] or 0)
+        notebook, total = who.notebook, self.notebook_score(who)
+        for colour, mod in self.clan_modifiers():
+            total += notebook.get(colour, 0) * mod
         return total
+
+    def clan_modifiers(self) -> tuple:
+        """(colour, modifier) of the clan card's columns, read once per clan card (a Record's
+        fields: dear to read, at every score)."""
+        kept = self._clan_mods
+        if kept[0] is not self.state.clan:
+            mods = self.state.clan.modifiers
+            kept = self._clan_mods = (self.state.clan, tuple((c, mods[c] or 0) for c in COLOURS))
+        return kept[1]
 
     def gain_block(self, who: Scholar, colour: str) -> bool:
         """Put a block in its column; a full column destroys it (L1026). True if kept."""

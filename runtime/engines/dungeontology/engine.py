@@ -70,6 +70,10 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         self._scheme_cards = data.kinds["scheme_card"]
         self.card_tables()
         self._action_skills: dict = {}       # see `action_skills`
+        self._row_penalties = (None, ())     # see Campus.research_penalty
+        self._boss_alert = (None, 0)         # see Attempts.region_alert
+        self._scoring = None                 # see Campus.scoring
+        self._clan_mods = (None, ())         # see Campus.clan_modifiers
         self._views: dict = {}               # see `ask`
         self._tile_kept: dict = {}           # see EffectHost.tile_triggers
         self._skills_kept: dict = {}         # see EffectHost.skill_triggers
