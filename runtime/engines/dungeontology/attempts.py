@@ -33,9 +33,12 @@ class Attempts:
             # a Fate card's central value is its main effect (L458-462): the shipped Star of
             # Fate's Astrologer and a pack's Fate-card intern never came into play
             self.take_intern(who, card)
-        event = SimpleNamespace(card_type=card.card_type,
-                                bonus=(card.fate_bonus if fate_main and card.fate_bonus else card.bonus))
-        self.fire(self.skill_triggers(who, "card_played"), "card_played", event)
+        bonus = card.fate_bonus if fate_main and card.fate_bonus else card.bonus
+        triggers = self.skill_triggers(who, "card_played")
+        if not triggers:                     # most scholars: nothing hears it
+            return bonus
+        event = SimpleNamespace(card_type=card.card_type, bonus=bonus)
+        self.fire(triggers, "card_played", event)
         return event.bonus
 
     def stealth_cards(self, who: Scholar) -> None:
