@@ -62,7 +62,7 @@ class Attempts:
 
     def aux_round(self, who: Scholar) -> int:
         """`who` plays any number of Trick/Fate/Magic auxiliary effects; returns how many."""
-        if who.done or self.in_start(who):
+        if who.done or self.state.tiles[who.pos].region.start:      # `in_start`, inlined
             return 0
         played, aux_parts = 0, self._aux_parts      # Trick/Fate/Magic cards' auxiliary effects
         while True:
@@ -145,8 +145,9 @@ class Attempts:
     def rivals_react(self, who: Scholar) -> None:
         """Opponents' skills that answer another scholar's stealth value, clockwise (神圣干预, L1357);
         not from the start region, where no effect touches a scholar (L729), as for cards."""
+        tiles = self.state.tiles             # (`in_start`, inlined: every attempt, every rival)
         for other in self.seat_order(who)[1:]:
-            if not other.done and not self.in_start(other):
+            if not other.done and not tiles[other.pos].region.start:
                 self.fire(self.skill_triggers(other, "rival_stealth_value"), "rival_stealth_value")
 
     def fail(self, who: Scholar, triggers: list) -> None:
