@@ -11,11 +11,13 @@ from tomecraft.runtime.engines.dungeontology.state import Scholar
 class Actions:
     def action_options(self, who: Scholar, kinds: frozenset | None = None) -> list:
         """The action, plus the scheme cards that cost none (no 行动 mark, L436-440, L592);
-        with `kinds` (Engine.wanted) only the actions of those kinds and research."""
+        with `kinds` (Engine.wanted) only the actions of those kinds and research, and no
+        auxiliary effects: the view names kinds only where research is offered, and then its
+        suggestion (View._action) is never empty and holds no auxiliary effect."""
         out = [{"do": "pass"}]
         if who.actions > 0:
             out += self.main_actions(who, kinds)
-        return out + self.free_options(who)
+        return out + self.free_options(who, aux=kinds is None)
 
     def main_actions(self, who: Scholar, kinds: frozenset | None = None) -> list:
         out = self.research_options(who)

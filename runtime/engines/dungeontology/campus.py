@@ -114,6 +114,7 @@ class Campus:
     def card_tables(self) -> None:
         """What the option loops read of each scheme card, found once (cards never change)."""
         self._free_parts = {cid: _free_parts(c) for cid, c in self._scheme_cards.items()}
+        self._free_mains = {cid: (main, None) for cid, (main, _) in self._free_parts.items()}
         self._aux_parts = {cid: c.auxiliary if c.card_type in CARD_AUX_TYPES else None
                            for cid, c in self._scheme_cards.items()}
         self._answers = {cid for cid, c in self._scheme_cards.items()
@@ -125,13 +126,14 @@ class Campus:
         self.action_cards = {cid for cid, c in self._scheme_cards.items() if c.action}
         self.response_cards = {cid for cid, c in self._scheme_cards.items() if c.timing == "response"}
 
-    def free_options(self, who: Scholar) -> list:
-        """Scheme cards playable in the movement phase without the action (L592)."""
+    def free_options(self, who: Scholar, aux: bool = True) -> list:
+        """Scheme cards playable in the movement phase without the action (L592); without
+        `aux`, only their main effects (Actions.action_options)."""
         tile = self.state.tiles[who.pos]
         if tile.region.start:
             return []
         out, ctx = [], None
-        free_parts = self._free_parts
+        free_parts = self._free_parts if aux else self._free_mains
         for cid in sorted(set(who.hand)):
             main, aux = free_parts[cid]
             if main is None and aux is None:
