@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from tomecraft.runtime.agents import took_unasked
+from tomecraft.runtime.agents import RandomAgent, took_unasked
 from tomecraft.runtime.engines.dungeontology.policy import NOTHING
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, Scholar, Tile, research_increase
 
@@ -43,7 +43,11 @@ class Attempts:
 
     def stealth_cards(self, who: Scholar) -> None:
         """Discard any number (at least 1) of cards, summing their bonus values (L922)."""
+        simple = type(self.agents[who.seat]) is RandomAgent
         while who.hand:
+            a = self.attempt
+            if simple and a["cards"] and a["stealth"] >= a["alert"]:
+                return       # what View._stealth_card suggests alone (no draw for one): stop
             cards = sorted(set(who.hand))
             options = [{"card": c, "fate": False} for c in cards]
             by_id = self._scheme_cards
