@@ -445,17 +445,23 @@ class Campus:
 
     def targets(self, who: Scholar, tile: Tile, n: int) -> list:
         """The first available blocks left to right, skipping full columns (L916, L1024)."""
-        out, taken, notebook, columns = [], {}, who.notebook, self._columns
+        out, taken, notebook = [], {}, who.notebook
+        capacities = self._capacities        # {colour: capacity}, `capacity` read once a game
+        if n == 0:                           # (a negative n takes them all, as it always did)
+            return out
         for i, colour in enumerate(tile.slots):
             if colour is None:
                 continue
-            if len(out) == n:
-                break
-            capacity = (columns.get(colour) or self.column(colour))[1]     # `capacity`, inlined
-            if notebook.get(colour, 0) + taken.get(colour, 0) >= capacity:
+            capacity = capacities.get(colour)
+            if capacity is None:
+                capacity = capacities[colour] = self.column(colour)[1]
+            had = taken.get(colour, 0)
+            if notebook.get(colour, 0) + had >= capacity:
                 continue
             out.append((i, colour))
-            taken[colour] = taken.get(colour, 0) + 1
+            if len(out) == n:
+                break
+            taken[colour] = had + 1
         return out
 
 

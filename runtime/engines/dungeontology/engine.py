@@ -73,6 +73,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         self._row_penalties = (None, ())     # see Campus.research_penalty
         self._boss_alert = (None, 0)         # see Attempts.region_alert
         self._scoring = None                 # see Campus.scoring
+        self._capacities: dict = {}          # see Campus.targets
         self._clan_mods = (None, ())         # see Campus.clan_modifiers
         self._views: dict = {}               # see `ask`
         self._tile_kept: dict = {}           # see EffectHost.tile_triggers
