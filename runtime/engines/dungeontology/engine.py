@@ -368,7 +368,14 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         elif kinds == STAY:
             return None
         else:
-            options = (self.ways_wanted(who) if moving else []) or (self.free_options(who) if cards else [])
+            ways = self.ways_wanted(who) if moving else []
+            agent = self.agents[who.seat]
+            if ways and not self.state.max_alert and type(agent) is RandomAgent:
+                # View._move suggests these ways, all of them, in this order (those into a
+                # region worth entering, else exploring, else any: as `ways_wanted` found
+                # them): a random agent's pick among them, as `ask` would make it
+                return ways[0] if len(ways) == 1 else agent.rng.choice(ways)
+            options = ways or (self.free_options(who) if cards else [])
         return self.ask(who, "move", options + [{"do": "stay"}]) if options else None
 
     def ways_wanted(self, who: Scholar) -> list:
