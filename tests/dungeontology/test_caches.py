@@ -120,7 +120,7 @@ def test_a_trials_shuffle_draws_what_the_random_streams_shuffle_draws():
 
 class ShortcutsChecked(Engine):
     """Where the engine answers for a random agent without asking its view (the ways of
-    `move_choice`, the stop of `stealth_cards`) or leaves options out (the free cards'
+    `move_choice`, the cards and the stop of `stealth_cards`) or leaves options out (the free cards'
     auxiliary effects where the view names the action's kinds), what the view suggests for
     the full options is checked to be that answer, at every such decision."""
 
@@ -147,6 +147,17 @@ class ShortcutsChecked(Engine):
             self.compared["aux", any(o["do"] == "aux" for o in full)] += 1
         return super().ask(who, key, options)
 
+    def strongest_cards(self, who):
+        found = super().strongest_cards(who)
+        cards, by_id = sorted(set(who.hand)), self._scheme_cards     # the options it would offer
+        options = [{"card": c, "fate": False} for c in cards]
+        options += [{"card": c, "fate": True} for c in cards if by_id[c].fate_bonus]
+        if self.attempt["cards"]:
+            options.append({"card": None})
+        assert self.view(who).suggest("stealth_card", options) == found, (options, found)
+        self.compared["strongest", len(found) > 1] += 1
+        return found
+
     def stealth_cards(self, who):
         super().stealth_cards(who)
         a = self.attempt
@@ -171,4 +182,5 @@ def test_the_engines_shortcuts_answer_what_the_view_suggests(data, players):
         compared.update(engine.compared)
     # not vacuous: each shortcut was taken, auxiliary effects were left out, no stop was asked
     assert compared["stopped"] > 0 and compared["aux", True] > 0 and compared["stop"] == 0
+    assert compared["strongest", True] > 0 and compared["strongest", False] > 0
     assert sum(n for key, n in compared.items() if key[0] == "ways") > 10

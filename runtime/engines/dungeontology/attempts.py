@@ -43,11 +43,18 @@ class Attempts:
 
     def stealth_cards(self, who: Scholar) -> None:
         """Discard any number (at least 1) of cards, summing their bonus values (L922)."""
-        simple = type(self.agents[who.seat]) is RandomAgent
+        agent = self.agents[who.seat]
+        simple = type(agent) is RandomAgent
         while who.hand:
             a = self.attempt
-            if simple and a["cards"] and a["stealth"] >= a["alert"]:
-                return       # what View._stealth_card suggests alone (no draw for one): stop
+            if simple:                       # what View._stealth_card suggests, picked as `ask`
+                if a["stealth"] < a["alert"]:                    # picks (none built)
+                    strongest = self.strongest_cards(who)
+                    pick = strongest[0] if len(strongest) == 1 else agent.rng.choice(strongest)
+                    self.spend_stealth_card(who, pick)
+                    continue
+                if a["cards"]:
+                    return       # the stop alone (taken with no draw)
             cards = sorted(set(who.hand))
             options = [{"card": c, "fate": False} for c in cards]
             by_id = self._scheme_cards
@@ -57,12 +64,26 @@ class Attempts:
             pick = self.ask(who, "stealth_card", options)
             if pick["card"] is None:
                 return
-            who.hand.remove(pick["card"])
-            self.state.discard.append(pick["card"])
-            self.attempt["cards"].append(pick["card"])
-            self.attempt["stealth"] += self.card_bonus(who, pick["card"], pick["fate"])
+            self.spend_stealth_card(who, pick)
         if self.attempt["cards"]:           # the hand is empty: stopping is the only answer, and
             took_unasked(self.agents[who.seat], "stealth_card", {"card": None})   # a scripted stop is it
+
+    def spend_stealth_card(self, who: Scholar, pick: dict) -> None:
+        who.hand.remove(pick["card"])
+        self.state.discard.append(pick["card"])
+        self.attempt["cards"].append(pick["card"])
+        self.attempt["stealth"] += self.card_bonus(who, pick["card"], pick["fate"])
+
+    def strongest_cards(self, who: Scholar) -> list:
+        """The stealth options of the highest printed bonus (a Fate card's central value as
+        one), in the order `stealth_cards` offers them: what View._stealth_card suggests
+        while the attempt is short of its alert."""
+        bonuses = self.card_bonuses
+        cards = sorted(set(who.hand))
+        weighed = [(bonuses[c][0], c, False) for c in cards]
+        weighed += [(bonuses[c][1], c, True) for c in cards if bonuses[c][1]]
+        best = max(bonus for bonus, _, _ in weighed)
+        return [{"card": c, "fate": fate} for bonus, c, fate in weighed if bonus == best]
 
     def aux_round(self, who: Scholar) -> int:
         """`who` plays any number of Trick/Fate/Magic auxiliary effects; returns how many."""
