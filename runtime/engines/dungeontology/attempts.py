@@ -90,8 +90,12 @@ class Attempts:
         if who.done or self.state.tiles[who.pos].region.start:      # `in_start`, inlined
             return 0
         played, aux_parts = 0, self._aux_parts      # Trick/Fate/Magic cards' auxiliary effects
+        agent = self.agents[who.seat]
+        view = self.view(who) if type(agent) is RandomAgent else None
         while True:
-            if self.wanted(who, "stealth_aux") == NOTHING:
+            a = self.attempt
+            helps = view.aux_helps(a) if view is not None and a is not None else None
+            if helps is False or (helps is None and self.wanted(who, "stealth_aux") == NOTHING):
                 return played                # he would decline any: none worked out
             options, ctx = [], None
             for c in sorted(set(who.hand)):
@@ -105,7 +109,10 @@ class Attempts:
             if not options:                  # passing is the only answer: a scripted pass is it
                 took_unasked(self.agents[who.seat], "stealth_aux", None)
                 return played
-            pick = self.ask(who, "stealth_aux", options + [None])
+            if helps:                        # View._stealth_aux suggests every card (as
+                pick = options[0] if len(options) == 1 else agent.rng.choice(options)  # `ask`)
+            else:
+                pick = self.ask(who, "stealth_aux", options + [None])
             if pick is None:
                 return played
             who.hand.remove(pick)
