@@ -116,3 +116,87 @@ def test_a_trials_shuffle_draws_what_the_random_streams_shuffle_draws():
             shuffle(mine, ours)
             stock.shuffle(theirs)
             assert ours == theirs and mine.random() == stock.random(), (n, seed)
+
+
+class ShortcutsChecked(Engine):
+    """Where the engine answers for a random agent without asking its view (the ways of
+    `move_choice`, the cards and the stop of `stealth_cards`, the cards of `aux_round`) or
+    leaves options out (the free cards'
+    auxiliary effects where the view names the action's kinds), what the view suggests for
+    the full options is checked to be that answer, at every such decision."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.compared = Counter()
+
+    def ways_wanted(self, who):
+        ways = super().ways_wanted(who)
+        if ways and not self.state.max_alert and not self.moving_stopped:
+            suggested = self.view(who).suggest("move", ways + [{"do": "stay"}])
+            assert suggested == ways, (ways, suggested)
+            self.compared["ways", len(ways)] += 1
+        return ways
+
+    def ask(self, who, key, options):
+        a = self.attempt
+        if key == "stealth_card" and a is not None and a["cards"] and a["stealth"] >= a["alert"]:
+            self.compared["stop"] += 1       # never: `stealth_cards` stops before asking
+        if key in ("stealth_card", "stealth_aux") and a is not None:
+            self.compared["asked", key] += 1     # never: answered without the view
+        if key == "action" and who.actions > 0 and self.view(who).wanted("action") is not None:
+            full = self.action_options(who)          # every kind, the auxiliary effects too
+            suggested = self.view(who).suggest("action", full)
+            assert suggested and all(o["do"] != "aux" for o in suggested), suggested
+            self.compared["aux", any(o["do"] == "aux" for o in full)] += 1
+        return super().ask(who, key, options)
+
+    def strongest_cards(self, who):
+        found = super().strongest_cards(who)
+        cards, by_id = sorted(set(who.hand)), self._scheme_cards     # the options it would offer
+        options = [{"card": c, "fate": False} for c in cards]
+        options += [{"card": c, "fate": True} for c in cards if by_id[c].fate_bonus]
+        if self.attempt["cards"]:
+            options.append({"card": None})
+        assert self.view(who).suggest("stealth_card", options) == found, (options, found)
+        self.compared["strongest", len(found) > 1] += 1
+        return found
+
+    def aux_round(self, who):
+        a, view = self.attempt, self.view(who)
+        if a is not None and not who.done and not self.in_start(who) and view.aux_helps(a):
+            ctx = self.ctx(who, self.tile_of(who))       # the cards it would offer
+            cards = [c for c in sorted(set(who.hand))
+                     if self._aux_parts[c] is not None and self._aux_parts[c].can(ctx)]
+            if cards:
+                assert view.suggest("stealth_aux", cards + [None]) == cards
+                self.compared["aux cards", len(cards) > 1] += 1
+        return super().aux_round(who)
+
+    def stealth_cards(self, who):
+        super().stealth_cards(who)
+        a = self.attempt
+        if a["cards"] and a["stealth"] >= a["alert"] and who.hand:
+            cards = sorted(set(who.hand))     # the options it would have asked with
+            options = [{"card": c, "fate": False} for c in cards] + [{"card": None}]
+            assert self.view(who).suggest("stealth_card", options) == [{"card": None}]
+            self.compared["stopped"] += 1
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_engines_shortcuts_answer_what_the_view_suggests(data, players):
+    compared = Counter()
+    for game in range(4):
+        rng = Rng(f"shortcuts:{players}:{game}")
+        agents = [RandomAgent(rng.fork(f"agent{i}")) for i in range(players)]
+        play = rng.fork("game")
+        engine = ShortcutsChecked(data, new_state(data, players, play.fork("setup"), {}), agents,
+                                  play.fork("play"), log_enabled=False)
+        deal(engine)
+        engine.play()
+        compared.update(engine.compared)
+    # not vacuous: each shortcut was taken, auxiliary effects were left out, no stop was asked
+    assert compared["stopped"] > 0 and compared["aux", True] > 0 and compared["stop"] == 0
+    assert compared["strongest", True] > 0 and compared["strongest", False] > 0
+    assert compared["aux cards", True] > 0 and compared["aux cards", False] > 0
+    assert not compared["asked", "stealth_card"] and not compared["asked", "stealth_aux"]
+    assert sum(n for key, n in compared.items() if key[0] == "ways") > 10

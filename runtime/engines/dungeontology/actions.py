@@ -11,11 +11,13 @@ from tomecraft.runtime.engines.dungeontology.state import Scholar
 class Actions:
     def action_options(self, who: Scholar, kinds: frozenset | None = None) -> list:
         """The action, plus the scheme cards that cost none (no 行动 mark, L436-440, L592);
-        with `kinds` (Engine.wanted) only the actions of those kinds and research."""
+        with `kinds` (Engine.wanted) only the actions of those kinds and research, and no
+        auxiliary effects: the view names kinds only where research is offered, and then its
+        suggestion (View._action) is never empty and holds no auxiliary effect."""
         out = [{"do": "pass"}]
         if who.actions > 0:
             out += self.main_actions(who, kinds)
-        return out + self.free_options(who)
+        return out + self.free_options(who, aux=kinds is None)
 
     def main_actions(self, who: Scholar, kinds: frozenset | None = None) -> list:
         out = self.research_options(who)
@@ -35,9 +37,9 @@ class Actions:
                 out.append({"do": "region", "index": i})
         if tile.region.start:
             return out        # no effect touches a scholar in the start region (L729): no skill
-        for skill in self.action_skills(who.stats()):
-            if skill.effect.can(self.ctx(who, who)):
-                out.append({"do": "skill", "id": skill.id})
+        for skill_id, effect in self.action_skills(who.stats()):
+            if effect.can(self.ctx(who, who)):
+                out.append({"do": "skill", "id": skill_id})
         return out
 
     def card_actions(self, who: Scholar) -> list:
@@ -54,10 +56,22 @@ class Actions:
         return out
 
     def action_skills(self, side) -> list:
-        """A scholar side's action skills (read at every action choice; sides never change)."""
+        """(id, effect) of a scholar side's action skills (read at every action choice; sides
+        never change, their skills' fields are read once a game: a Record's read is dear)."""
+        return self.skill_table(side)[0]
+
+    def skill_effect(self, side, skill_id: str):
+        """The effect of the side's first skill of that id."""
+        return self.skill_table(side)[1][skill_id]
+
+    def skill_table(self, side) -> tuple:
         kept = self._action_skills.get(id(side))
         if kept is None or kept[0] is not side:
-            kept = self._action_skills[id(side)] = (side, [s for s in side.skills if s.timing == "action"])
+            by_id: dict = {}
+            for s in side.skills:
+                by_id.setdefault(s.id, s.effect)
+            acting = [(s.id, s.effect) for s in side.skills if s.timing == "action"]
+            kept = self._action_skills[id(side)] = (side, (acting, by_id))
         return kept[1]
 
     def rests_when(self, body, ctx) -> bool:
@@ -138,6 +152,6 @@ class Actions:
             self.state.stats["region_actions"] += 1
             self.fire([(name, where, body, ctx)], "region_action")
         elif kind == "skill":
-            skill = next(s for s in who.stats().skills if s.id == choice["id"])
-            self.state.stats[f"skill_{skill.id}"] += 1
-            skill.effect(self.ctx(who, who))
+            effect = self.skill_effect(who.stats(), choice["id"])
+            self.state.stats[f"skill_{choice['id']}"] += 1
+            effect(self.ctx(who, who))

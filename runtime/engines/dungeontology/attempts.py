@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from tomecraft.runtime.agents import took_unasked
+from tomecraft.runtime.agents import RandomAgent, took_unasked
 from tomecraft.runtime.engines.dungeontology.policy import NOTHING
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, Scholar, Tile, research_increase
 
@@ -33,14 +33,28 @@ class Attempts:
             # a Fate card's central value is its main effect (L458-462): the shipped Star of
             # Fate's Astrologer and a pack's Fate-card intern never came into play
             self.take_intern(who, card)
-        event = SimpleNamespace(card_type=card.card_type,
-                                bonus=(card.fate_bonus if fate_main and card.fate_bonus else card.bonus))
-        self.fire(self.skill_triggers(who, "card_played"), "card_played", event)
+        bonus = card.fate_bonus if fate_main and card.fate_bonus else card.bonus
+        triggers = self.skill_triggers(who, "card_played")
+        if not triggers:                     # most scholars: nothing hears it
+            return bonus
+        event = SimpleNamespace(card_type=card.card_type, bonus=bonus)
+        self.fire(triggers, "card_played", event)
         return event.bonus
 
     def stealth_cards(self, who: Scholar) -> None:
         """Discard any number (at least 1) of cards, summing their bonus values (L922)."""
+        agent = self.agents[who.seat]
+        simple = type(agent) is RandomAgent
         while who.hand:
+            a = self.attempt
+            if simple:                       # what View._stealth_card suggests, picked as `ask`
+                if a["stealth"] < a["alert"]:                    # picks (none built)
+                    strongest = self.strongest_cards(who)
+                    pick = strongest[0] if len(strongest) == 1 else agent.rng.choice(strongest)
+                    self.spend_stealth_card(who, pick)
+                    continue
+                if a["cards"]:
+                    return       # the stop alone (taken with no draw)
             cards = sorted(set(who.hand))
             options = [{"card": c, "fate": False} for c in cards]
             by_id = self._scheme_cards
@@ -50,20 +64,38 @@ class Attempts:
             pick = self.ask(who, "stealth_card", options)
             if pick["card"] is None:
                 return
-            who.hand.remove(pick["card"])
-            self.state.discard.append(pick["card"])
-            self.attempt["cards"].append(pick["card"])
-            self.attempt["stealth"] += self.card_bonus(who, pick["card"], pick["fate"])
+            self.spend_stealth_card(who, pick)
         if self.attempt["cards"]:           # the hand is empty: stopping is the only answer, and
             took_unasked(self.agents[who.seat], "stealth_card", {"card": None})   # a scripted stop is it
 
+    def spend_stealth_card(self, who: Scholar, pick: dict) -> None:
+        who.hand.remove(pick["card"])
+        self.state.discard.append(pick["card"])
+        self.attempt["cards"].append(pick["card"])
+        self.attempt["stealth"] += self.card_bonus(who, pick["card"], pick["fate"])
+
+    def strongest_cards(self, who: Scholar) -> list:
+        """The stealth options of the highest printed bonus (a Fate card's central value as
+        one), in the order `stealth_cards` offers them: what View._stealth_card suggests
+        while the attempt is short of its alert."""
+        bonuses = self.card_bonuses
+        cards = sorted(set(who.hand))
+        weighed = [(bonuses[c][0], c, False) for c in cards]
+        weighed += [(bonuses[c][1], c, True) for c in cards if bonuses[c][1]]
+        best = max(bonus for bonus, _, _ in weighed)
+        return [{"card": c, "fate": fate} for bonus, c, fate in weighed if bonus == best]
+
     def aux_round(self, who: Scholar) -> int:
         """`who` plays any number of Trick/Fate/Magic auxiliary effects; returns how many."""
-        if who.done or self.in_start(who):
+        if who.done or self.state.tiles[who.pos].region.start:      # `in_start`, inlined
             return 0
         played, aux_parts = 0, self._aux_parts      # Trick/Fate/Magic cards' auxiliary effects
+        agent = self.agents[who.seat]
+        view = self.view(who) if type(agent) is RandomAgent else None
         while True:
-            if self.wanted(who, "stealth_aux") == NOTHING:
+            a = self.attempt
+            helps = view.aux_helps(a) if view is not None and a is not None else None
+            if helps is False or (helps is None and self.wanted(who, "stealth_aux") == NOTHING):
                 return played                # he would decline any: none worked out
             options, ctx = [], None
             for c in sorted(set(who.hand)):
@@ -77,7 +109,10 @@ class Attempts:
             if not options:                  # passing is the only answer: a scripted pass is it
                 took_unasked(self.agents[who.seat], "stealth_aux", None)
                 return played
-            pick = self.ask(who, "stealth_aux", options + [None])
+            if helps:                        # View._stealth_aux suggests every card (as
+                pick = options[0] if len(options) == 1 else agent.rng.choice(options)  # `ask`)
+            else:
+                pick = self.ask(who, "stealth_aux", options + [None])
             if pick is None:
                 return played
             who.hand.remove(pick)
@@ -97,8 +132,12 @@ class Attempts:
 
     def region_alert(self, tile: Tile) -> int:
         alert = tile.region.alert or 0
-        if self.state.boss_pos == tile.pos and self.state.boss is not None:
-            alert += self.state.boss.region_alert         # region modifier (L1297)
+        st = self.state
+        if st.boss_pos == tile.pos and st.boss is not None:
+            kept = self._boss_alert          # region modifier (L1297), read once per boss side
+            if kept[0] is not st.boss:
+                kept = self._boss_alert = (st.boss, st.boss.region_alert)
+            alert += kept[1]
         return alert
 
     def research(self, who: Scholar, n: int) -> bool:
@@ -138,8 +177,9 @@ class Attempts:
     def rivals_react(self, who: Scholar) -> None:
         """Opponents' skills that answer another scholar's stealth value, clockwise (神圣干预, L1357);
         not from the start region, where no effect touches a scholar (L729), as for cards."""
+        tiles = self.state.tiles             # (`in_start`, inlined: every attempt, every rival)
         for other in self.seat_order(who)[1:]:
-            if not other.done and not self.in_start(other):
+            if not other.done and not tiles[other.pos].region.start:
                 self.fire(self.skill_triggers(other, "rival_stealth_value"), "rival_stealth_value")
 
     def fail(self, who: Scholar, triggers: list) -> None:

@@ -105,12 +105,16 @@ class Campus:
             return st.penalty_after_panic if self.rules.get("g13_penalty_after_panic") == "last_row" else 0
         if st.alert_filled == 0:
             return st.alert_card.research_penalty_before or 0
-        return st.alert_card.rows[st.alert_filled - 1].research_penalty
+        kept = self._row_penalties           # the rows' penalties, read once per alert card (a
+        if kept[0] is not st.alert_card:     # Record's field read is dear; asked at every decision)
+            kept = self._row_penalties = (st.alert_card, tuple(r.research_penalty for r in st.alert_card.rows))
+        return kept[1][st.alert_filled - 1]
 
     # --- cards -------------------------------------------------------------------------
     def card_tables(self) -> None:
         """What the option loops read of each scheme card, found once (cards never change)."""
         self._free_parts = {cid: _free_parts(c) for cid, c in self._scheme_cards.items()}
+        self._free_mains = {cid: (main, None) for cid, (main, _) in self._free_parts.items()}
         self._aux_parts = {cid: c.auxiliary if c.card_type in CARD_AUX_TYPES else None
                            for cid, c in self._scheme_cards.items()}
         self._answers = {cid for cid, c in self._scheme_cards.items()
@@ -122,13 +126,14 @@ class Campus:
         self.action_cards = {cid for cid, c in self._scheme_cards.items() if c.action}
         self.response_cards = {cid for cid, c in self._scheme_cards.items() if c.timing == "response"}
 
-    def free_options(self, who: Scholar) -> list:
-        """Scheme cards playable in the movement phase without the action (L592)."""
+    def free_options(self, who: Scholar, aux: bool = True) -> list:
+        """Scheme cards playable in the movement phase without the action (L592); without
+        `aux`, only their main effects (Actions.action_options)."""
         tile = self.state.tiles[who.pos]
         if tile.region.start:
             return []
         out, ctx = [], None
-        free_parts = self._free_parts
+        free_parts = self._free_parts if aux else self._free_mains
         for cid in sorted(set(who.hand)):
             main, aux = free_parts[cid]
             if main is None and aux is None:
@@ -243,10 +248,16 @@ class Campus:
 
     def notebook_score(self, who: Scholar) -> int:
         total, notebook = 0, who.notebook        # a loop, `get` (as `marks_reached`)
-        for colour in COLOURS:
-            values = self.column(colour)[0]
-            total += values[min(notebook.get(colour, 0), len(values) - 1)]
+        for colour, values, last in self._scoring or self.scoring():
+            n = notebook.get(colour, 0)
+            total += values[n if n < last else last]
         return total
+
+    def scoring(self) -> tuple:
+        """(colour, scores by block count, the last index) of each column, read once (scores
+        are counted at every thesis check and every trial)."""
+        self._scoring = tuple((c, self.column(c)[0], len(self.column(c)[0]) - 1) for c in COLOURS)
+        return self._scoring
 
     def marks(self, kind: str) -> tuple:
         """(colour, reached) of each notebook column with `kind` (star or research) marks:
@@ -291,10 +302,19 @@ class Campus:
         return reached
 
     def clan_score(self, who: Scholar) -> int:
-        mods, notebook, total = self.state.clan.modifiers, who.notebook, self.notebook_score(who)
-        for colour in COLOURS:
-            total += notebook.get(colour, 0) * (mods[colour] or 0)
+        notebook, total = who.notebook, self.notebook_score(who)
+        for colour, mod in self.clan_modifiers():
+            total += notebook.get(colour, 0) * mod
         return total
+
+    def clan_modifiers(self) -> tuple:
+        """(colour, modifier) of the clan card's columns, read once per clan card (a Record's
+        fields: dear to read, at every score)."""
+        kept = self._clan_mods
+        if kept[0] is not self.state.clan:
+            mods = self.state.clan.modifiers
+            kept = self._clan_mods = (self.state.clan, tuple((c, mods[c] or 0) for c in COLOURS))
+        return kept[1]
 
     def gain_block(self, who: Scholar, colour: str) -> bool:
         """Put a block in its column; a full column destroys it (L1026). True if kept."""
@@ -425,17 +445,23 @@ class Campus:
 
     def targets(self, who: Scholar, tile: Tile, n: int) -> list:
         """The first available blocks left to right, skipping full columns (L916, L1024)."""
-        out, taken, notebook, columns = [], {}, who.notebook, self._columns
+        out, taken, notebook = [], {}, who.notebook
+        capacities = self._capacities        # {colour: capacity}, `capacity` read once a game
+        if n == 0:                           # (a negative n takes them all, as it always did)
+            return out
         for i, colour in enumerate(tile.slots):
             if colour is None:
                 continue
-            if len(out) == n:
-                break
-            capacity = (columns.get(colour) or self.column(colour))[1]     # `capacity`, inlined
-            if notebook.get(colour, 0) + taken.get(colour, 0) >= capacity:
+            capacity = capacities.get(colour)
+            if capacity is None:
+                capacity = capacities[colour] = self.column(colour)[1]
+            had = taken.get(colour, 0)
+            if notebook.get(colour, 0) + had >= capacity:
                 continue
             out.append((i, colour))
-            taken[colour] = taken.get(colour, 0) + 1
+            if len(out) == n:
+                break
+            taken[colour] = had + 1
         return out
 
 

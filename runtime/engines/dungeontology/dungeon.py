@@ -53,10 +53,10 @@ class Dungeon:
         mine = self.letters(tiles[pos])
         if not mine:                         # most regions have no secret passage
             return []
-        out = []
+        out, mine = [], set(mine)
         for side in SIDES:
             other = tiles.get(step(pos, side))
-            if other is not None and other.pos not in linked and not set(mine).isdisjoint(self.letters(other)):
+            if other is not None and other.pos not in linked and not mine.isdisjoint(self.letters(other)):
                 out.append(other.pos)
         return out
 
@@ -74,7 +74,7 @@ class Dungeon:
         who = self.state.scholars[0]
         kept = self._letters.get(id(tile))
         if kept is not None and kept[0] is tile and kept[1] is who and kept[2] == tile.tokens:
-            return list(kept[3])
+            return kept[3]                   # (the kept list: read, never changed, by all callers)
         triggers = self.tile_triggers(tile, who, "movement")
         self.passage_letters, read = [], False
         if triggers:                         # most regions have no secret passage
@@ -441,9 +441,13 @@ class Dungeon:
     def lettered_regions(self) -> dict:
         """{pos: its secret passage letters} of the regions that have some, read once for a
         search (a search changes nothing)."""
-        out = {}
+        out, kept_by, first = {}, self._letters, self.state.scholars[0]
         for tile in self.state.tiles.values():
-            letters = self.letters(tile)
+            kept = kept_by.get(id(tile))          # `letters`, inlined for kept ones: every region,
+            if kept is not None and kept[0] is tile and kept[1] is first and kept[2] == tile.tokens:
+                letters = kept[3]                 # at every search and boss step
+            else:
+                letters = self.letters(tile)
             if letters:
                 out[tile.pos] = set(letters)
         return out

@@ -70,6 +70,11 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         self._scheme_cards = data.kinds["scheme_card"]
         self.card_tables()
         self._action_skills: dict = {}       # see `action_skills`
+        self._row_penalties = (None, ())     # see Campus.research_penalty
+        self._boss_alert = (None, 0)         # see Attempts.region_alert
+        self._scoring = None                 # see Campus.scoring
+        self._capacities: dict = {}          # see Campus.targets
+        self._clan_mods = (None, ())         # see Campus.clan_modifiers
         self._views: dict = {}               # see `ask`
         self._tile_kept: dict = {}           # see EffectHost.tile_triggers
         self._skills_kept: dict = {}         # see EffectHost.skill_triggers
@@ -363,7 +368,14 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         elif kinds == STAY:
             return None
         else:
-            options = (self.ways_wanted(who) if moving else []) or (self.free_options(who) if cards else [])
+            ways = self.ways_wanted(who) if moving else []
+            agent = self.agents[who.seat]
+            if ways and not self.state.max_alert and type(agent) is RandomAgent:
+                # View._move suggests these ways, all of them, in this order (those into a
+                # region worth entering, else exploring, else any: as `ways_wanted` found
+                # them): a random agent's pick among them, as `ask` would make it
+                return ways[0] if len(ways) == 1 else agent.rng.choice(ways)
+            options = ways or (self.free_options(who) if cards else [])
         return self.ask(who, "move", options + [{"do": "stay"}]) if options else None
 
     def ways_wanted(self, who: Scholar) -> list:

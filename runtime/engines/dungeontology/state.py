@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from tomecraft.runtime.definitions import Record
+
 Pos = tuple[int, int]
 
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -56,8 +58,19 @@ class Tile:
         return [(i, c) for i, c in enumerate(self.slots) if c is not None]
 
 
-_SIDES: dict = {}     # id(scholar card) -> (the card, {side name: side}); the card is kept so
-                      # its id cannot be reused by another card while the entry lives
+_SIDES: dict = {}     # id(scholar card) -> (the card, {side name: (side, its Side)}); the card
+                      # is kept so its id cannot be reused by another card while the entry lives
+
+
+class Side(Record):
+    """A scholar side as `Scholar.stats` hands it out: its Record's own fields (`_fields`: equal
+    to it, a Record to whoever reads one), held as plain attributes too. A Record's field is
+    read through `__getattr__`, once the attribute lookup has failed and raised (a hundred
+    times a plain read), and the engine reads a side's stats at every turn and decision."""
+
+    def __init__(self, side: Record) -> None:       # (Record's own names stay its methods')
+        object.__setattr__(self, "_fields", side._fields)
+        self.__dict__.update((k, v) for k, v in side._fields.items() if not hasattr(Record, k))
 
 
 @dataclass(repr=False)
@@ -97,12 +110,16 @@ class Scholar:
         if sides is None or sides[0] is not self.card:
             by_name: dict = {}
             for s in self.card.sides:
-                by_name.setdefault(s.side, s)
+                by_name.setdefault(s.side, (s, Side(s)))
             sides = _SIDES[id(self.card)] = (self.card, by_name)
         found = sides[1].get(self.side)
         if found is None:
             raise StopIteration        # as the search this replaces: no such side
-        return found
+        side, view = found
+        if view._fields is not side._fields:     # its fields swapped (`sim --usage` wraps them)
+            view = Side(side)
+            sides[1][self.side] = (side, view)
+        return view
 
 
 @dataclass

@@ -170,7 +170,7 @@ class Trial:
     swapped for copies: the state's, each scholar's and region's, and the engine's game state
     (ENGINE_STATE; all its fields are put back). The agents answer with the first option
     their view suggests, the random stream is the trial's own."""
-    __slots__ = ("e", "saved")
+    __slots__ = ("e", "saved", "regions")
 
     def __init__(self, e) -> None:
         self.e = e
@@ -180,7 +180,7 @@ class Trial:
         st = e.state
         self.saved = saved = [(e, vars(e).copy())]
         containers, counter, mutable = _CONTAINERS, Counter, _MUTABLE   # (_copied, inlined:
-        for obj in (st, *st.scholars, *st.tiles.values()):             # every region, every trial)
+        for obj in (st, *st.scholars):                                 # every trial)
             fields = obj.__dict__
             saved.append((obj, fields.copy()))
             names = containers.get(type(obj)) or _containers(type(obj))
@@ -191,6 +191,14 @@ class Trial:
                     fields[name] = copy_counter(value)
                 elif kind in mutable:
                     fields[name] = kind(value)
+        # every region (the most objects): what of a region changes in play, its blocks,
+        # tokens and `entered` (its place and kind never do), saved alone
+        self.regions = regions = []
+        for tile in st.tiles.values():
+            fields = tile.__dict__
+            slots, tokens = fields["slots"], fields["tokens"]
+            regions.append((fields, slots, tokens, fields["entered"]))
+            fields["slots"], fields["tokens"] = slots[:], tokens[:]
         fields = vars(e)
         for name in ENGINE_STATE:
             fields[name] = _copied(fields[name])
@@ -203,3 +211,5 @@ class Trial:
         for obj, fields in self.saved:       # put back into the same dict (a dict assigned
             vars(obj).clear()                # instead made every later field read dearer)
             vars(obj).update(fields)
+        for fields, slots, tokens, entered in self.regions:
+            fields["slots"], fields["tokens"], fields["entered"] = slots, tokens, entered
