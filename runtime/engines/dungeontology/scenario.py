@@ -88,7 +88,11 @@ def option_shapes(e: Engine) -> dict:
     regions = {t.id for t in st.tiles.values()}
     skills = {k.id for sc in e.data.kinds["scholar"].values() for side in sc.sides for k in side.skills}
     natural = lambda v: isinstance(v, int) and v >= 0      # noqa: E731
-    return {"pass": {}, "stay": {}, "research": {"blocks": natural},
+    # a research targets 1 block or more, never more than a region has slots (L913-916):
+    # `{do: research, blocks: 0, fails: true}` passed, refused for a reason no game could lack
+    most = max((len(r.slots or ()) for r in e.data.kinds["region"].values()), default=0)
+    blocks = lambda v: isinstance(v, int) and 1 <= v <= most      # noqa: E731
+    return {"pass": {}, "stay": {}, "research": {"blocks": blocks},
             "spy": {"target": set(range(len(st.scholars))), "colour": set(COLOURS)},
             "card": {"card": cards}, "aux": {"card": cards}, "region": {"index": natural},
             "skill": {"id": skills}, "move": {"to": regions}, "passage": {"to": regions},
