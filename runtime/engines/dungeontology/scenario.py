@@ -129,6 +129,10 @@ def _run_step(e: Engine, step: dict) -> None:
             _check_answer(e, choice)
             e.agents[int(other)].push(choice)
     do = step["do"]
+    # a scholar whose game is over stays in the start region and plays no more turns (L629):
+    # the game's loop skips him, a `turn` step played his end of turn (he drew a hand)
+    assert do in ("draw_students", "gain_stun", "notebook_changed") or who is None or not who.done, \
+        f"seat {seat}'s game is over (thesis {who.thesis}): he plays no more turns (L629, L1158)"
     if do == "research":
         option = {"do": "research", "blocks": step.get("blocks", 1)}
         assert option in e.research_options(who), f"research {option} is not legal"
