@@ -121,9 +121,24 @@ def run_file(path: Path, extra_packs: list[Path] = ()) -> Outcome:
     except Exception as err:  # an engine bug must not hide the other scenarios
         failures = [f"internal error: {type(err).__name__}: {err}"]
     outcome = Outcome(shown, name)
+    if not failures and _checks_nothing(data):
+        outcome.failures.append((doc.mark(("expect",) if "expect" in data else ()).line,
+                                 _checks_nothing(data)))
     for failure in failures:
         outcome.failures.append((doc.mark(_failure_path(failure, data.get("setup") or {})).line, failure))
     return outcome
+
+
+def _checks_nothing(data: dict) -> str | None:
+    """Why a scenario that played cleanly would pass whatever the game did, else None: it has
+    no expectation and no step that must be refused (`expect: []`, or no `expect:` at all,
+    printed `ok`). Checked after the run, so a setup the runner refuses still fails first."""
+    refusal = any(step.get("illegal") is True or step.get("fails") is True
+                  for step in data.get("steps") or [])
+    if data.get("expect") or refusal:
+        return None
+    return ("the scenario checks nothing: give `expect: [...]` (what the position must be "
+            "after the steps) or a step that must be refused (`illegal: true` / `fails: true`)")
 
 
 def _not_a_mapping(doc) -> str:
@@ -298,6 +313,7 @@ Every scenario file is a YAML mapping:
   setup: {...}                       (a mapping: the position before the steps)
   steps: [{do: ...}, ...]            (a list of mappings, played in order)
   expect: [{...}, ...]               (a list of mappings, each checked after the steps)
+A scenario with no expectation and no step that must be refused checks nothing: it fails.
 Integers stay within LIMIT (seeds aside). A key the game does not know, a step it cannot
 play or an expectation it cannot read is a failure with its line, never a pass; so are an
 expectation that checks nothing ({team: 0} alone, an empty `stats: {}`), a name the game does

@@ -68,9 +68,19 @@ def _values(game: Game) -> dict:
             "round_cap": _rule(game, "r_round_cap", 120)}
 
 
+def _slots_each(game: Game, lang: str) -> str:
+    """Each alert card's omega slots, "Alert card (standard) 4, ..., Alert card (tense) 3": the
+    panic comes when the card in play is full (L1245), and the cards differ (the sheet said
+    "all 4 slots", the standard card's, for the tense card's 3 too)."""
+    cards = game.entities.get("alert_card", {}).values()
+    return ("、" if lang == "zh" else ", ").join(
+        f"{name_of(card, lang)}{len(card.data.get('rows') or ())}个" if lang == "zh"
+        else f"{name_of(card, lang)} {len(card.data.get('rows') or ())}" for card in cards)
+
+
 def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
     ctx = _common(game, lang)
-    text, values = ctx["text"], _values(game)
+    text, values = ctx["text"], {**_values(game), "slots_each": _slots_each(game, lang)}
     sections = []
     for key in ("setup", "phases", "stealth", "responses", "students", "end"):
         sections.append({"title": text[f"{key}_title"],

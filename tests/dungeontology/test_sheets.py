@@ -152,3 +152,15 @@ def test_a_packs_rule_value_is_said_not_the_base_games(tmp_path):
     en, zh = _sheet_with(tmp_path, "rules", "en"), _sheet_with(tmp_path, "rules", "zh")
     assert "the short caste column" not in en and "较短的种姓列" not in zh
     assert "the caste column read as printed" in en and "按印刷读取种姓列" in zh
+
+
+def test_the_panic_line_counts_the_slots_of_each_alert_card(pages, game):
+    """L1245: the panic comes when the alert card in play has no free slot; the tense card has
+    3 rows, not the standard card's 4 (the sheet said "all 4 slots" for every card)."""
+    slots = {card.data["name"]["en"]: len(card.data["rows"]) for card in game.of_kind("alert_card")}
+    assert slots["Alert card (tense)"] == 3
+    page = " ".join(pages[("rules", "en")].split())
+    assert "all 4 slots" not in page
+    for name, n in slots.items():
+        assert f"{name} {n}" in page
+    assert "警戒卡（紧张）3个" in pages[("rules", "zh")]

@@ -39,7 +39,8 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         after the last card of the hand, a `null` pass with no auxiliary card to play).
         Unscripted decisions decline (None / False / stop / pass) so opponents stay passive.
         An answer its step never asks for is what the scholar would answer if offered: it is
-        dropped when the step ends, never kept for a later step.
+        dropped when the step ends, never kept for a later step. An answer naming a card, colour,
+        region, side or seat the game does not have fails the step.
 expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|region|side|
         lore|dooms|dooms_hidden (a count, or the card ids)|steps|done|thesis|actions|stars|research_bonus}
         | {region, slots|tokens|at|absent} | {attempt: {stealth, alert, ok, kind, by, cards}} | {campus: {bag, bonfire, reserve_students,
@@ -87,7 +88,11 @@ def option_shapes(e: Engine) -> dict:
     regions = {t.id for t in st.tiles.values()}
     skills = {k.id for sc in e.data.kinds["scholar"].values() for side in sc.sides for k in side.skills}
     natural = lambda v: isinstance(v, int) and v >= 0      # noqa: E731
-    return {"pass": {}, "stay": {}, "research": {"blocks": natural},
+    # a research targets 1 block or more, never more than a region has slots (L913-916):
+    # `{do: research, blocks: 0, fails: true}` passed, refused for a reason no game could lack
+    most = max((len(r.slots or ()) for r in e.data.kinds["region"].values()), default=0)
+    blocks = lambda v: isinstance(v, int) and 1 <= v <= most      # noqa: E731
+    return {"pass": {}, "stay": {}, "research": {"blocks": blocks},
             "spy": {"target": set(range(len(st.scholars))), "colour": set(COLOURS)},
             "card": {"card": cards}, "aux": {"card": cards}, "region": {"index": natural},
             "skill": {"id": skills}, "move": {"to": regions}, "passage": {"to": regions},
@@ -115,13 +120,19 @@ def _run_step(e: Engine, step: dict) -> None:
         raise ScenarioError(f"seat {seat}: the scenario has seats 0-{len(st.scholars) - 1}")
     who = st.scholars[seat] if st.scholars else None
     for choice in step.get("choose", []):
+        _check_answer(e, choice)
         e.agents[seat].push(choice)
     for other, choices in (step.get("choose_for") or {}).items():
         if not 0 <= int(other) < len(st.scholars):
             raise ScenarioError(f"choose_for seat {other}: the scenario has seats 0-{len(st.scholars) - 1}")
         for choice in choices:
+            _check_answer(e, choice)
             e.agents[int(other)].push(choice)
     do = step["do"]
+    # a scholar whose game is over stays in the start region and plays no more turns (L629):
+    # the game's loop skips him, a `turn` step played his end of turn (he drew a hand)
+    assert do in ("draw_students", "gain_stun", "notebook_changed") or who is None or not who.done, \
+        f"seat {seat}'s game is over (thesis {who.thesis}): he plays no more turns (L629, L1158)"
     if do == "research":
         option = {"do": "research", "blocks": step.get("blocks", 1)}
         assert option in e.research_options(who), f"research {option} is not legal"
@@ -194,6 +205,32 @@ def _run_step(e: Engine, step: dict) -> None:
     else:
         raise ScenarioError(unknown_step(do, STEP_KEYS))
     e.check_end()       # as the turn does after each action: the game ends at once (L1134, L1164)
+
+
+CARD_KINDS = ("scheme_card", "doom_card", "intern_card", "randomizer_card")
+
+
+def _check_answer(e: Engine, answer) -> None:
+    """An answer naming a card or a seat the game does not have fails the step: a question
+    with one answer is not asked, and an unasked answer is dropped with its step, so
+    `{card: smokebomb}` (or a bare `smokebomb`) with one card in hand passed as if the card
+    had been named."""
+    if isinstance(answer, str):     # a bare id: a card, a colour, a region, a side
+        known = set().union(*e.data.kinds.values()) | {"N", "E", "S", "W"}
+        if answer not in known:
+            close = difflib.get_close_matches(answer, sorted(known), n=1)
+            raise ScenarioError(f"answer {answer!r}: no card, colour, region or side has that id"
+                                + (f"; did you mean `{close[0]}`?" if close else ""))
+    if not isinstance(answer, dict):
+        return
+    card = answer.get("card")
+    if card is not None:
+        known = set().union(*(e.data.kinds.get(kind, ()) for kind in CARD_KINDS))
+        if problem := unknown_names("answer card", [card], known):
+            raise ScenarioError(problem)
+    seat = answer.get("seat")
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(e.state.scholars)):
+        raise ScenarioError(f"answer seat {seat!r}: the scenario has seats 0-{len(e.state.scholars) - 1}")
 
 
 def _drop_unasked_answers(e: Engine) -> None:
