@@ -213,6 +213,20 @@ def one_board(data, setup: dict, cells: dict, occupied: dict) -> None:
         if size[spec["kind"]] == 1 and spec.get("tail"):
             raise ValueError(f"monsters[{i}] tail: the {spec['kind']} covers one space; only a "
                              f"two-space monster has a rear space")
+    upgrades = sorted(u.id for u in data.of("weapon_upgrade"))
+    named = [(f"dwarves[{j}] upgrades {slot}", u) for j, d in enumerate(setup.get("dwarves", []))
+             for slot, u in d.get("upgrades", {}).items()]
+    named += [(f"dwarves[{j}] spare_upgrades", u) for j, d in enumerate(setup.get("dwarves", []))
+              for u in d.get("spare_upgrades", [])]
+    named += [(f"upgrade_tokens {k}", u) for k, u in setup.get("upgrade_tokens", {}).items()]
+    named += [("upgrade_supply", u) for u in setup.get("upgrade_supply", [])]
+    for where, u in named:             # a misspelt one raised KeyError at the ammo caps
+        if u not in upgrades:
+            raise ValueError(f"{where}: unknown upgrade {u!r}; upgrades: {', '.join(upgrades)}")
+    for j, d in enumerate(setup.get("dwarves", [])):
+        for slot in d.get("upgrades", {}):
+            if slot not in ("primary", "secondary"):
+                raise ValueError(f"dwarves[{j}] upgrades {slot}: a weapon slot is primary or secondary")
     pod = {_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])}
     for j, d in enumerate(setup.get("dwarves", [])):
         h = _hex(d["at"])
