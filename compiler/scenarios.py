@@ -244,7 +244,10 @@ def _failure_path(failure: str, setup: dict) -> tuple:
     lead = _SETUP_LEAD.match(failure, match.end())
     inner = setup.get(lead.group(1)) if lead else None
     sub = [k for k in inner if str(k) == lead.group(2)] if isinstance(inner, dict) else []
-    return key + ((lead.group(1), sub[0]) if sub else ())
+    if sub:
+        return key + (lead.group(1), sub[0])
+    # "setup: threat 99: ..." or "setup: supply_pod: [0, 4] ...": that key's own line
+    return key + ((lead.group(1),) if lead and lead.group(1) in setup else ())
 
 
 def _parts(path: str) -> tuple:

@@ -128,11 +128,14 @@ def _activate_all_per_kind(self, skip=frozenset(), move_and_attack=False) -> Non
         if not group:
             continue
         near = self.walking_distances(group) if len(group) > 1 else {group[0].uid: 0}
+        standing = self.standing_dwarves()
         while group and not self.state.result:
             m = self.next_to_act(group, near)
             group = [o for o in group if o is not m]
             if m.uid in self.state.monsters:
                 self.activate(m, move_and_attack)
+            if len(group) > 1 and self.standing_dwarves() != standing:    # L974: measured again
+                near, standing = self.walking_distances(group), self.standing_dwarves()
 
 
 def test_the_monsters_grouped_once_act_as_when_each_kind_is_read_at_its_turn(monkeypatch):

@@ -108,11 +108,20 @@ class Monsters(Combat):
                 continue
             # the order among one kind is all the distances decide: a lone monster needs none
             near = self.walking_distances(group) if len(group) > 1 else {group[0].uid: 0}
+            standing = self.standing_dwarves()
             while group and not self.state.result:
                 m = self.next_to_act(group, near)
                 group = [o for o in group if o is not m]     # not remove(): == compares every field
                 if m.uid in self.state.monsters:
                     self.activate(m, move_and_attack)
+                # the nearest of the rest acts next (L974): measured again once a dwarf they
+                # walked to is knocked out (ignored, L986) or gone into the pod
+                if len(group) > 1 and self.standing_dwarves() != standing:
+                    near, standing = self.walking_distances(group), self.standing_dwarves()
+
+    def standing_dwarves(self) -> tuple:
+        """Where the dwarves monsters walk to stand: conscious, not in the pod."""
+        return tuple(sorted(d.pos for d in self.state.dwarves if d.conscious and not d.in_pod))
 
     def walking_distances(self, group: list[Monster]) -> dict[int, int]:
         """Per monster of one kind: steps along its own ways (around pits, through other

@@ -12,7 +12,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 from tomecraft.runtime.scenario import game_over_step, key_problem, unknown_names
 from tomecraft.runtime.scenario_shapes import (
-    BOOL, COUNT, SPACE, TEXT, WHOLE, counts, either, fixed, list_of, nullable, records)
+    BOOL, COUNT, SPACE, TEXT, WHOLE, Shape, counts, either, fixed, list_of, nullable, records)
 
 
 class ScenarioError(Exception):
@@ -193,6 +193,60 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
             if h in held:
                 raise ValueError(f"monsters[{i}]: {list(h)} holds {held[h]}: no monster ends there")
             bodies[h] = i
+    one_board(data, setup, cells, occupied)
+
+
+def one_board(data, setup: dict, cells: dict, occupied: dict) -> None:
+    """A position play can reach: set up otherwise, a scenario tests a board no game has (and
+    passes for it). A threat token on the track; a two-space monster (the Oppressor, L1183) with
+    its rear space and a one-space one without; an unconscious dwarf at 0 health (L316, L1399); a
+    dwarf `in_pod` on the pod; the supply pod's stock only with the pod, never on an exit or a pit
+    (L598); a stalagmite on cave, not a pit or an exit; no dwarf's move ends on a pit (L353)."""
+    track = plain(next(r.value for r in data.of("rule") if r.id == "g11_track_length"))["squares"]
+    if isinstance(setup.get("threat"), int) and setup["threat"] >= track:
+        raise ValueError(f"threat {setup['threat']}: the Swarm Threat Track has squares 0 to {track - 1}")
+    size = {m.id: m.size or 1 for m in data.of("monster")}
+    for i, spec in enumerate(setup.get("monsters", [])):
+        if size[spec["kind"]] > 1 and not spec.get("tail"):
+            raise ValueError(f"monsters[{i}]: the {spec['kind']} covers {size[spec['kind']]} spaces "
+                             f"(L1183): give its rear space, `tail: [r, c]` next to `at`")
+        if size[spec["kind"]] == 1 and spec.get("tail"):
+            raise ValueError(f"monsters[{i}] tail: the {spec['kind']} covers one space; only a "
+                             f"two-space monster has a rear space")
+    upgrades = sorted(u.id for u in data.of("weapon_upgrade"))
+    named = [(f"dwarves[{j}] upgrades {slot}", u) for j, d in enumerate(setup.get("dwarves", []))
+             for slot, u in d.get("upgrades", {}).items()]
+    named += [(f"dwarves[{j}] spare_upgrades", u) for j, d in enumerate(setup.get("dwarves", []))
+              for u in d.get("spare_upgrades", [])]
+    named += [(f"upgrade_tokens {k}", u) for k, u in setup.get("upgrade_tokens", {}).items()]
+    named += [("upgrade_supply", u) for u in setup.get("upgrade_supply", [])]
+    for where, u in named:             # a misspelt one raised KeyError at the ammo caps
+        if u not in upgrades:
+            raise ValueError(f"{where}: unknown upgrade {u!r}; upgrades: {', '.join(upgrades)}")
+    for j, d in enumerate(setup.get("dwarves", [])):
+        for slot in d.get("upgrades", {}):
+            if slot not in ("primary", "secondary"):
+                raise ValueError(f"dwarves[{j}] upgrades {slot}: a weapon slot is primary or secondary")
+    pod = {_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])}
+    for j, d in enumerate(setup.get("dwarves", [])):
+        h = _hex(d["at"])
+        if "unconscious" in d.get("statuses", []) and d.get("health", 1) != 0:
+            raise ValueError(f"dwarves[{j}]: unconscious with health {d.get('health', 'full')}: "
+                             f"a dwarf is unconscious at 0 health (L316): say `health: 0`")
+        if d.get("in_pod") and h not in pod:
+            raise ValueError(f"dwarves[{j}]: in_pod at {list(h)}, not a space of the pod {sorted(map(list, pod))}")
+        if cells[h] == "o" and not d.get("in_pod"):
+            raise ValueError(f"dwarves[{j}]: {list(h)} is a pit: no dwarf's move ends there (L353)")
+    if setup.get("supply_stock") and not setup.get("supply_pod"):
+        raise ValueError("supply_stock without a supply_pod: the stock lies on the pod's card (L600-604)")
+    exits = {_hex(v) for v in setup.get("exits", {}).values()}
+    why = {"supply_pod": "no supply pod lands on a tunnel exit or a pit (L598)",
+           "stalagmites": "a stalagmite stands on a cave space, never an exit or a pit"}
+    for where, at in [("supply_pod", setup.get("supply_pod"))] + \
+            [(f"stalagmites[{i}]", h) for i, h in enumerate(setup.get("stalagmites", []))]:
+        if at and (cells[_hex(at)] == "o" or _hex(at) in exits):
+            raise ValueError(f"{where}: {at} is {'a pit' if cells[_hex(at)] == 'o' else 'a tunnel exit'}: "
+                             f"{why[where.split('[')[0]]}")
 
 
 def known_kinds(data) -> dict[str, list[str]]:
@@ -299,6 +353,11 @@ def setup_dwarf(engine, data, seat: int, spec: dict) -> Dwarf:
         # L234: the board's health spaces; below 0 or over them no play reaches
         raise ValueError(f"dwarves[{seat}] health {d.health!r}: 0 to {board.health} "
                          f"(the {cls}'s board, L234)")
+    for resource in ("ammo", "secondary_ammo"):     # L606-608: the board's ammo spaces
+        if getattr(d, resource) > engine.ammo_cap(d, resource):
+            raise ValueError(f"dwarves[{seat}] {resource} {getattr(d, resource)}: 0 to "
+                             f"{engine.ammo_cap(d, resource)} (the {cls}'s board"
+                             f"{', overclocked' if d.overclocked and resource != 'ammo' else ''}, L606-608)")
     if d.health == 0:
         d.statuses.add("unconscious")
     return d
@@ -308,7 +367,9 @@ def setup_dwarf(engine, data, seat: int, spec: dict) -> Dwarf:
 # `statuses: webbed` was read as the statuses w, e, b, d; `path: north` failed with
 # "invalid literal for int()"; `log: []` with "'in <string>' requires string".
 _IDS = list_of(TEXT, "a list of ids")
-_SPACES = either(SPACE, list_of(SPACE), wants="a space [r, c] or a list of spaces [[r, c], ...]")
+# a move's path takes one step at least: `path: []` failed with an IndexError
+_PATH = either(SPACE, Shape("a list of one or more spaces", lambda v: isinstance(v, list) and len(v) > 0,
+                            list_of(SPACE).inner), wants="a space [r, c] or a list of one or more spaces [[r, c], ...]")
 _DWARF = {"cls": TEXT, "at": SPACE, **{k: COUNT for k in ("health", "ammo", "secondary_ammo", "actions",
                                                             "acted_at")},
           "secondary": TEXT, "primary": TEXT, "statuses": _IDS, "throwables": _IDS, "spare_upgrades": _IDS,
@@ -333,7 +394,7 @@ SHAPES = {
               "tokens": counts("a mapping of token kinds to spaces ({shield: [[4, 4]]})",
                                list_of(SPACE, "a list of spaces [[r, c], ...]")),
               "ziplines": list_of(fixed(SPACE, SPACE, wants="[[r, c], [r, c]]"), "a list of [a, b] pairs")},
-    "steps": {**{k: COUNT for k in ("dwarf", "drawer", "who", "n", "exit")}, "path": _SPACES,
+    "steps": {**{k: COUNT for k in ("dwarf", "drawer", "who", "n", "exit")}, "path": _PATH,
               **{k: TEXT for k in ("weapon", "card", "kind", "monster", "slot", "upgrade", "id")},
               "mode": either(COUNT, TEXT, wants="a mode's index or id"), "land": SPACE,
               "move_and_attack": BOOL, "from_behind": BOOL,
