@@ -418,3 +418,20 @@ def test_the_simulated_dwarves_open_a_chamber_whose_only_door_is_deep_in_the_roc
         if opened >= 6 and inside >= 3:
             break
     assert opened >= 6 and inside >= 3, (opened, inside)
+
+
+@pytest.mark.parametrize("verb, resource", [("gain", "nitra"), ("gain", "ammo"), ("deposit", "gold"),
+                                            ("pay", "gold"), ("pay", "ammo")])
+def test_an_amount_read_below_1_in_play_gains_or_pays_nothing(tmp_path, verb, resource):
+    """An amount read from the game, `gain nitra (hazard_level() - 5)` at Hazard 1, is -4: the
+    Shared Supply went to -6 Nitra and a dwarf to -4 ammo (minerals are tokens in the supply,
+    rulebook L515; ammo tokens on the board's spaces, L236: never fewer than none), and paying
+    -4 gave 4. Now nothing is gained or paid. The checker refuses such an event in a mission
+    file (b123); a pack's card reads the game alike."""
+    from tomecraft.runtime.engines.deep_rock_galactic.state import Ctx
+    engine = _setup(_mission(tmp_path), hazard=1)
+    dwarf = engine.state.dwarves[0]
+    before = (dict(engine.state.shared), dwarf.ammo)
+    ctx = Ctx(engine, you=dwarf, self=None, target=None, info={"play": engine.new_play()})
+    getattr(engine.verbs, verb)(ctx, resource, engine.queries.hazard_level(ctx) - 5)
+    assert (dict(engine.state.shared), dwarf.ammo) == before
