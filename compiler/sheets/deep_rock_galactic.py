@@ -460,6 +460,7 @@ MAP_WIDTH_PT, MAP_HEIGHT_PT, MAX_HEX_PT, MIN_HEX_PT = 720.0, 200.0, 15.0, 2.0
 def briefing_map(game: Game, mission: dict, lang: str, lab: dict) -> tuple[list, list[str], float]:
     """The hex map as rows of cells (read by the one map reader the checker and the engine
     use), the legend of what it shows, and the hex size that keeps it on one page."""
+    from tomecraft.runtime.engines.deep_rock_galactic import mission_play
     from tomecraft.runtime.engines.deep_rock_galactic.mission_map import cells_of
     cells = cells_of(mission["map"])
     marks: dict[tuple, tuple[str, str]] = {}
@@ -479,6 +480,12 @@ def briefing_map(game: Game, mission: dict, lang: str, lab: dict) -> tuple[list,
     mark([mission["mine_head"]] if mission.get("mine_head") else [], "minehead", "M", lab["mine_head"])
     mark(mission.get("stalagmites", []), "stone", "▲", lab["stalagmites"])
     mark(mission.get("drones", []), "drone", "!", lab["drones"])
+    start = mission_play.target_start(cells, mission)   # where the engine places it too
+    if start is not None:
+        monster = game.entities.get("monster", {}).get(mission["objective"]["creature"])
+        shown = name_of(monster, lang) if monster is not None else mission["objective"]["creature"]
+        mark([start], "target", _unused_letter(shown if lang == "en" else "T", marks),
+             fill(lab["target_start"], {"creature": shown}))
     minerals = game.entities.get("mineral", {})
     for name in sorted({e["mineral"] for e in mission.get("mineral_spaces", [])}):
         shown = name_of(minerals[name], lang) if name in minerals else name

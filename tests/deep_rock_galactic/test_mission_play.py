@@ -435,3 +435,24 @@ def test_an_amount_read_below_1_in_play_gains_or_pays_nothing(tmp_path, verb, re
     ctx = Ctx(engine, you=dwarf, self=None, target=None, info={"play": engine.new_play()})
     getattr(engine.verbs, verb)(ctx, resource, engine.queries.hazard_level(ctx) - 5)
     assert (dict(engine.state.shared), dwarf.ammo) == before
+
+
+@pytest.mark.parametrize("lang, legend_line", [("en", "Pr = the Praetorian starts here"),   # P is the pod
+                                               ("zh", "T = 禁卫异虫的起始位置")])
+def test_the_briefing_marks_where_an_eliminate_target_starts_as_the_engine_places_it(
+        tmp_path, game_model, lang, legend_line):
+    """An eliminate target not waiting on a hidden segment is placed at setup (mission_setup.
+    place_target); the briefing said only "Eliminate the Warden", so players printing it did
+    not know where to put it. It marks the space the engine uses; none for a hidden target."""
+    from tomecraft.compiler.sheets.deep_rock_galactic import briefing_map, labels
+    mission = _mission(tmp_path, "praetorian_hunt.yaml",
+                       edit=lambda m: m.update(hidden_monsters=[{"creature": "grunt", "count": 1}]))
+    engine = _setup(mission)
+    placed = [m.pos for m in engine.state.monsters.values() if m.kind == "praetorian"]
+    grid, legend, _ = briefing_map(game_model, mission, lang, labels(lang, "deep_rock_galactic"))
+    marked = [(r, c) for r, row in enumerate(grid) for c, cell in enumerate(row) if cell["cls"] == "target"]
+    assert marked == placed and len(placed) == 1
+    assert legend_line in legend, legend
+    hidden = yaml.safe_load((VALID / "praetorian_hunt.yaml").read_text())["mission"]
+    grid, _, _ = briefing_map(game_model, hidden, lang, labels(lang, "deep_rock_galactic"))
+    assert not any(cell["cls"] == "target" for row in grid for cell in row)
