@@ -95,6 +95,41 @@ class MissionChecker(EventChecks):
                 f"is {MAX_MAP_ROWS} by {MAX_MAP_COLUMNS}", "draw a board-sized map")
         return False
 
+    def rows_after_the_map(self) -> bool:
+        """M-04: a row indented less than the map's first row ends the YAML block above it, and
+        YAML reads it, and every row after it starting with `#`, as a comment. A row one space
+        short silently dropped the rest of the map (the check then spoke of missing diamonds
+        and hidden segments, or nothing at all), and a first row one space too deep made every
+        even row after it a comment. True if such a row follows the map."""
+        mark = self.doc.mark(self.base + ("map",))
+        if mark.style not in ("|", ">"):
+            return False
+        source, indent, read = self.doc.text.split("\n"), None, 0
+        for row in range(mark.line, len(source)):
+            raw = source[row]
+            if not raw.strip():
+                continue
+            here = len(raw) - len(raw.lstrip(" "))
+            if indent is None:
+                indent, first = here, row + 1
+                continue
+            if here >= indent:
+                read += 1
+                continue
+            cells = raw.split()
+            if len(cells) < 3 or not all(len(c) == 1 and c in MAP_CHARS for c in cells):
+                return False        # the next key or a comment of words: the map ended there
+            self.reporter.add(dg.SCHEMA, "M-04: the map ends above this row: it is indented less "
+                              f"than the map's first row (line {first}, {indent} spaces), so YAML "
+                              "reads it, and the rows after it that start with `#`, as comments",
+                              self.display, row + 1, here + 1,
+                              f"the first row is one space deeper than the rows after it: remove "
+                              f"that space on line {first}" if read <= 1 and here == indent - 1 else
+                              "indent this row as the rows above it (odd rows one space more than "
+                              "even rows)")
+            return True
+        return False
+
     # --- the checks -------------------------------------------------------------------------
     def run(self) -> None:
         m = self.m
@@ -104,6 +139,7 @@ class MissionChecker(EventChecks):
         for p in self.map.problems:
             pos = self.doc.effect_position(self.base + ("map",), p.line, p.column)
             self.reporter.add(dg.SCHEMA, f"{p.rule}: {p.message}", self.display, *pos, p.hint)
+        cut = self.rows_after_the_map()
         if "threat_start" in m:
             self.at(("threat_start",), "V-26", "a mission must not fix the Swarm Threat start",
                     "the players' Hazard level (1, 2 or 3-5 square) sets it; use `hazard:` "
@@ -114,7 +150,7 @@ class MissionChecker(EventChecks):
         self.mineral_names()
         self.pickup_names()
         self.mission_event()
-        if self.map.problems:
+        if self.map.problems or cut:
             return            # positions on a malformed map would only repeat its problems
         if not of(self.map, REVEALED):
             self.at(("map",), "V-04", "the map has no revealed cave space",
