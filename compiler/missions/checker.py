@@ -542,7 +542,9 @@ class MissionChecker(EventChecks):
                         f"mineral_spaces fixes {fixed[name]} {name} but `minerals` lists "
                         f"{minerals.get(name, 0)}: fixed minerals come from the mission's own count",
                         f"raise `minerals: {{{name}: {fixed[name]}}}` or remove this placement")
-        total = sum(minerals.values())
+        # an unknown name is its own diagnostic (mineral_names): counted here too, `loot_bug: 1`
+        # under `minerals` also said "8 minerals but only 7 diamond spaces" (as pickups already are)
+        total = sum(n for k, n in minerals.items() if k in self.names.minerals)
         if total > len(diamonds):
             self.at(("minerals",), "V-15", f"{total} minerals but only {len(diamonds)} diamond spaces on the map",
                     "every mineral goes on its own diamond space (`*`): add diamonds or list fewer")
