@@ -456,3 +456,16 @@ def test_the_briefing_marks_where_an_eliminate_target_starts_as_the_engine_place
     hidden = yaml.safe_load((VALID / "praetorian_hunt.yaml").read_text())["mission"]
     grid, _, _ = briefing_map(game_model, hidden, lang, labels(lang, "deep_rock_galactic"))
     assert not any(cell["cls"] == "target" for row in grid for cell in row)
+
+
+def test_the_briefing_lists_no_component_counted_0(game_model):
+    """`tokens: {platform: 0}` (a count the schema allows) printed "Pre-placed class tokens:
+    platform × 0", and `minerals: {gold: 0}` "Gold × 0": the set-up takes none of them."""
+    from tomecraft.compiler.sheets.deep_rock_galactic import briefing_context
+    mission = yaml.safe_load((VALID / "aquarq_run.yaml").read_text())["mission"]
+    mission.update(tokens={"platform": 0}, minerals={**mission["minerals"], "morkite": 0},
+                   pickups={**mission["pickups"], "apoca_bloom": 0})
+    items = briefing_context(game_model, mission, "en")["sections"][0]["items"]
+    assert not any("× 0" in item for item in items), items
+    assert not any(item.startswith("Pre-placed class tokens") for item in items), items
+    assert any(item.startswith("Minerals: Aquarq × 2") for item in items), items
