@@ -116,8 +116,12 @@ class EventChecks:
         (1,000): `repeat 1000 { reveal_swarm 1000 }` (a million Swarm cards) checked clean and
         ran the sim 145 s into its step budget, the error pointing at a card of the game."""
         from tomecraft.compiler.checks import MAX_NUMBER
+        from tomecraft.compiler.missions.by_hazard import by_level, is_count
         for call, times in repeated_calls(site.ast):
-            amount = max((a.value for a in call.args if isinstance(a, _num())), default=1)
+            # an amount read from the Hazard level at its highest (`reveal_swarm hazard_level()`
+            # under `repeat 1000` is 5,000 Swarm cards at Hazard 5: only literals were counted)
+            levels = (by_level(a) for a in call.args if a.__class__.__name__ != "KwArg")
+            amount = max((max(v) for v in levels if is_count(v)), default=1)
             if times > 1 and amount * times > MAX_NUMBER:
                 line, column = self.doc.effect_position(site.path, call.pos.line, call.pos.column)
                 self.reporter.add(dg.GAME_RULE, f"V-21: `{call.verb}` runs {times:,} times here, "
@@ -223,11 +227,15 @@ def _num():
 
 def repeated_calls(node, times: int = 1):
     """(call, how many times it runs) for each verb call of an effect: the product of the
-    literal counts of the `repeat` blocks around it (a counted one by an expression: once)."""
+    counts of the `repeat` blocks around it (a literal, or one read from the Hazard level at its
+    highest; a count read from anything else: once)."""
     from dataclasses import fields, is_dataclass
     from tomecraft.dsl import nodes as n
     if isinstance(node, n.Repeat):
-        count = node.count.value if isinstance(node.count, n.Num) else 1
+        from tomecraft.compiler.missions.by_hazard import by_level, is_count
+        levels = by_level(node.count)       # `repeat hazard_level()`: 5 at Hazard 5
+        count = node.count.value if isinstance(node.count, n.Num) else \
+            max(levels) if is_count(levels) else 1
         yield from repeated_calls(node.body, times * max(count, 0))
         return
     if isinstance(node, n.Call):
