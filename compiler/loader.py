@@ -249,7 +249,7 @@ def _char_positions(text: str, mark: "Mark", wanted: int) -> list[tuple[int, int
                     break
                 out.extend((row + 1, indent + j + 1) for j in range(len(raw) - indent))
                 out.append((row + 1, len(raw) + 1))
-            elif mark.style == "|" and indent is not None:
+            elif mark.style == "|":     # before the first line too: a map's blank top line
                 # a literal block keeps a blank line's line break (a folded one turns the line
                 # break before it into it): without it, everything after a blank line in a
                 # literal block was placed one character late, a blank line inside a mission

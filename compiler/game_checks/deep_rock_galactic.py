@@ -53,6 +53,7 @@ def _check_negative_amounts(game: Game, reporter: dg.Reporter) -> None:
     """A negative amount given to a verb (`advance_threat -2`, `spawn grunt -1`): every verb's
     number counts what it does, so the effect did nothing in play and checked clean. A
     mission file's event is checked alike (missions/event_checks.py, V-21)."""
+    from tomecraft.compiler.missions.by_hazard import findings
     from tomecraft.compiler.missions.event_checks import NEGATIVE, NEGATIVE_HINT, negative_amounts
     from tomecraft.compiler.packs import display_path
     sites = [(entity.doc, entity.display, site) for entity in game.all() for site in entity.effects]
@@ -66,6 +67,11 @@ def _check_negative_amounts(game: Game, reporter: dg.Reporter) -> None:
             line, column = doc.effect_position(site.path, arg.pos.line, arg.pos.column)
             reporter.add(dg.GAME_RULE, NEGATIVE.format(verb=call.verb).removeprefix("V-21: "),
                          display, line, column, NEGATIVE_HINT)
+        # what an effect comes to at each Hazard level, 1-5 (missions/by_hazard.py): a pack's
+        # `advance_threat (hazard_level() - 3)` or `if hazard_level() > 5: ...` alike
+        for node, message, hint in findings(site.ast, game.vocab.keywords):
+            line, column = doc.effect_position(site.path, node.pos.line, node.pos.column)
+            reporter.add(dg.GAME_RULE, message, display, line, column, hint)
 
 
 def _check_decks_left(game: Game, reporter: dg.Reporter) -> None:

@@ -95,13 +95,56 @@ class MissionChecker(EventChecks):
                 f"is {MAX_MAP_ROWS} by {MAX_MAP_COLUMNS}", "draw a board-sized map")
         return False
 
+    def rows_after_the_map(self) -> str:
+        """M-04: a row indented less than the map's first row ends the YAML block above it, and
+        YAML reads it, and every row after it starting with `#`, as a comment. A row one space
+        short silently dropped the rest of the map (the check then spoke of missing diamonds
+        and hidden segments, or nothing at all), and a first row one space too deep made every
+        even row after it a comment while row 1 was blamed. "first row" when the first row is
+        the one too deep (said at it), "row" when a later row is short (said at it), else ""."""
+        mark = self.doc.mark(self.base + ("map",))
+        if mark.style not in ("|", ">"):
+            return ""
+        source, indent, read = self.doc.text.split("\n"), None, 0
+        for row in range(mark.line, len(source)):
+            raw = source[row]
+            if not raw.strip():
+                continue
+            here = len(raw) - len(raw.lstrip(" "))
+            if indent is None:
+                indent, first = here, row
+                continue
+            if here >= indent:
+                read += 1
+                continue
+            cells = raw.split()
+            if len(cells) < 3 or not all(len(c) == 1 and c in MAP_CHARS for c in cells):
+                return ""           # the next key or a comment of words: the map ended there
+            if read <= 1 and here == indent - 1:
+                self.reporter.add(dg.SCHEMA, "M-04: even row 0 is indented one space deeper than "
+                                  "the rows after it: YAML takes its indentation for the map's, so "
+                                  f"the map ends at line {row + 1} and the rows from there that start "
+                                  "with `#` are read as comments", self.display, first + 1, here + 1,
+                                  "remove that space: even rows start where the map's lines do, odd "
+                                  "rows one space further")
+                return "first row"
+            self.reporter.add(dg.SCHEMA, "M-04: the map ends above this row: it is indented less "
+                              f"than the map's first row (line {first + 1}, {indent} spaces), so "
+                              "YAML reads it, and the rows after it that start with `#`, as comments",
+                              self.display, row + 1, here + 1,
+                              "indent this row as the rows above it (odd rows one space more than "
+                              "even rows)")
+            return "row"
+        return ""
+
     # --- the checks -------------------------------------------------------------------------
     def run(self) -> None:
         m = self.m
         if not self.map_size_ok(m["map"]):
             return
         self.map = read_map(m["map"])
-        for p in self.map.problems:
+        cut = self.rows_after_the_map()
+        for p in self.map.problems if cut != "first row" else ():   # else its symptoms
             pos = self.doc.effect_position(self.base + ("map",), p.line, p.column)
             self.reporter.add(dg.SCHEMA, f"{p.rule}: {p.message}", self.display, *pos, p.hint)
         if "threat_start" in m:
@@ -114,7 +157,7 @@ class MissionChecker(EventChecks):
         self.mineral_names()
         self.pickup_names()
         self.mission_event()
-        if self.map.problems:
+        if self.map.problems or cut:
             return            # positions on a malformed map would only repeat its problems
         if not of(self.map, REVEALED):
             self.at(("map",), "V-04", "the map has no revealed cave space",
@@ -506,7 +549,9 @@ class MissionChecker(EventChecks):
                         f"mineral_spaces fixes {fixed[name]} {name} but `minerals` lists "
                         f"{minerals.get(name, 0)}: fixed minerals come from the mission's own count",
                         f"raise `minerals: {{{name}: {fixed[name]}}}` or remove this placement")
-        total = sum(minerals.values())
+        # an unknown name is its own diagnostic (mineral_names): counted here too, `loot_bug: 1`
+        # under `minerals` also said "8 minerals but only 7 diamond spaces" (as pickups already are)
+        total = sum(n for k, n in minerals.items() if k in self.names.minerals)
         if total > len(diamonds):
             self.at(("minerals",), "V-15", f"{total} minerals but only {len(diamonds)} diamond spaces on the map",
                     "every mineral goes on its own diamond space (`*`): add diamonds or list fewer")

@@ -58,11 +58,22 @@ class EventChecks:
                 line, column = self.doc.effect_position(site.path, arg.pos.line, arg.pos.column)
                 self.reporter.add(dg.GAME_RULE, NEGATIVE.format(verb=call.verb), self.display,
                                   line, column, NEGATIVE_HINT)
+            self.by_hazard_level(site)
             self.unplayable_creatures(site)
             self.verbs_without_a_space(site)
             if not self.draws_only_itself(site):
                 self.sets_itself_off(site)
             self.repeated_amounts(site)
+
+    def by_hazard_level(self, site) -> None:
+        """What the event comes to at each Hazard level the players may choose (1-5, rulebook
+        L167; by_hazard.py): a part that runs at no level (`if hazard_level() > 5: ...` made a
+        Mission Specific Event that never did anything, and checked clean), and an amount below
+        0 at some level (`gain nitra (hazard_level() - 5)` left the Shared Supply at -6 Nitra)."""
+        from tomecraft.compiler.missions.by_hazard import findings
+        for node, message, hint in findings(site.ast, self.names.game.vocab.keywords):
+            line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
+            self.reporter.add(dg.GAME_RULE, f"V-21: {message}", self.display, line, column, hint)
 
     def pack_of_name(self, message: str) -> str:
         """The hint naming the pack (shipped, or beside the mission file) that defines the
@@ -105,8 +116,12 @@ class EventChecks:
         (1,000): `repeat 1000 { reveal_swarm 1000 }` (a million Swarm cards) checked clean and
         ran the sim 145 s into its step budget, the error pointing at a card of the game."""
         from tomecraft.compiler.checks import MAX_NUMBER
+        from tomecraft.compiler.missions.by_hazard import by_level, is_count
         for call, times in repeated_calls(site.ast):
-            amount = max((a.value for a in call.args if isinstance(a, _num())), default=1)
+            # an amount read from the Hazard level at its highest (`reveal_swarm hazard_level()`
+            # under `repeat 1000` is 5,000 Swarm cards at Hazard 5: only literals were counted)
+            levels = (by_level(a) for a in call.args if a.__class__.__name__ != "KwArg")
+            amount = max((max(v) for v in levels if is_count(v)), default=1)
             if times > 1 and amount * times > MAX_NUMBER:
                 line, column = self.doc.effect_position(site.path, call.pos.line, call.pos.column)
                 self.reporter.add(dg.GAME_RULE, f"V-21: `{call.verb}` runs {times:,} times here, "
@@ -212,11 +227,15 @@ def _num():
 
 def repeated_calls(node, times: int = 1):
     """(call, how many times it runs) for each verb call of an effect: the product of the
-    literal counts of the `repeat` blocks around it (a counted one by an expression: once)."""
+    counts of the `repeat` blocks around it (a literal, or one read from the Hazard level at its
+    highest; a count read from anything else: once)."""
     from dataclasses import fields, is_dataclass
     from tomecraft.dsl import nodes as n
     if isinstance(node, n.Repeat):
-        count = node.count.value if isinstance(node.count, n.Num) else 1
+        from tomecraft.compiler.missions.by_hazard import by_level, is_count
+        levels = by_level(node.count)       # `repeat hazard_level()`: 5 at Hazard 5
+        count = node.count.value if isinstance(node.count, n.Num) else \
+            max(levels) if is_count(levels) else 1
         yield from repeated_calls(node.body, times * max(count, 0))
         return
     if isinstance(node, n.Call):
@@ -255,6 +274,7 @@ def advances_threat(ast, keyword_sites=None, seen: frozenset = frozenset(),
     find none, a cost that may not be paid, or a repeat of 0. "advance_threat" anywhere in the
     text was taken for a clock: `advance_threat 0`, `may: advance_threat 1` and
     `if hazard_level() > 5 { advance_threat 1 }` let a mission remove every Swarm Threat card."""
+    from tomecraft.compiler.missions.by_hazard import at_least, by_level
     from tomecraft.dsl import nodes as n
     keyword_sites = keyword_sites or {}
     memo = {} if memo is None else memo     # keyword -> answer: 30 keywords each calling the
@@ -266,8 +286,8 @@ def advances_threat(ast, keyword_sites=None, seen: frozenset = frozenset(),
     if isinstance(ast, n.Block):
         return any(again(s) for s in ast.stmts)
     if isinstance(ast, n.Call):
-        if ast.verb == "advance_threat":
-            return bool(ast.args) and isinstance(ast.args[0], n.Num) and ast.args[0].value >= 1
+        if ast.verb == "advance_threat":        # `advance_threat hazard_level()` surely does
+            return bool(ast.args) and at_least(ast.args[0], 1)
         site = keyword_sites.get(ast.verb)
         if site is None or ast.verb in seen:
             return False
@@ -275,8 +295,13 @@ def advances_threat(ast, keyword_sites=None, seen: frozenset = frozenset(),
             memo[ast.verb] = advances_threat(site.ast, keyword_sites, seen | {ast.verb}, memo)
         return memo[ast.verb]
     if isinstance(ast, n.Repeat):
-        return isinstance(ast.count, n.Num) and ast.count.value >= 1 and again(ast.body)
+        return at_least(ast.count, 1) and again(ast.body)
     if isinstance(ast, n.If):
+        taken = by_level(ast.cond)          # a condition on the Hazard level alone: its branch
+        if taken is not None and all(v is True for v in taken):
+            return again(ast.then)
+        if taken is not None and all(v is False for v in taken):
+            return ast.otherwise is not None and again(ast.otherwise)
         return ast.otherwise is not None and again(ast.then) and again(ast.otherwise)
     if isinstance(ast, n.Choose):
         return bool(ast.options) and all(again(o) for o in ast.options)

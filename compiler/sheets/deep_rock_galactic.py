@@ -409,17 +409,21 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
         event_text = render(parse(event), game.vocab, lang) if event else "—"
     except EffectSyntaxError:
         event_text = event
+    def listed(kind: str, counts: dict) -> str:
+        # what the set-up takes: a count of 0 takes none ("platform × 0" was printed)
+        return ", ".join(f"{entity_name(kind, k) if kind else _term(game, k, lang)} × {v}"
+                         for k, v in counts.items() if v) or "—"
     items = [f"{lab['objective']}: {goal}", f"{lab['hazard']}: {mission.get('hazard', '—')}",
-             f"{lab['minerals']}: " + ", ".join(f"{entity_name('mineral', k)} × {v}" for k, v in mission["minerals"].items()),
-             f"{lab['pickups']}: " + ", ".join(f"{entity_name('pickup', k)} × {v}" for k, v in mission["pickups"].items()),
+             f"{lab['minerals']}: " + listed("mineral", mission["minerals"]),
+             f"{lab['pickups']}: " + listed("pickup", mission["pickups"]),
              f"{lab['removed']}: " + (", ".join(entity_name("event_card", c) for c in mission.get("remove_cards", [])) or "—"),
              f"{lab['mission_event']}: {event_text}"]
     if mission.get("hidden_monsters"):
         items.append(f"{lab['hidden_monsters']}: " + ", ".join(
             f"{name_of(monsters_by_id[e['creature']], lang) if e['creature'] in monsters_by_id else e['creature']} × {e['count']}"
             for e in mission["hidden_monsters"]))
-    if mission.get("tokens"):
-        items.append(f"{lab['tokens']}: " + ", ".join(f"{_term(game, k, lang)} × {v}" for k, v in mission["tokens"].items()))
+    if any((mission.get("tokens") or {}).values()):
+        items.append(f"{lab['tokens']}: " + listed("", mission["tokens"]))
     grid, legend, hex_pt = briefing_map(game, mission, lang, lab)
     name = (mission.get("name") or {}).get(lang, mission.get("id", ""))
     if lang == "zh":    # full-width punctuation, as on every other zh sheet (not the map's
@@ -460,6 +464,7 @@ MAP_WIDTH_PT, MAP_HEIGHT_PT, MAX_HEX_PT, MIN_HEX_PT = 720.0, 200.0, 15.0, 2.0
 def briefing_map(game: Game, mission: dict, lang: str, lab: dict) -> tuple[list, list[str], float]:
     """The hex map as rows of cells (read by the one map reader the checker and the engine
     use), the legend of what it shows, and the hex size that keeps it on one page."""
+    from tomecraft.runtime.engines.deep_rock_galactic import mission_play
     from tomecraft.runtime.engines.deep_rock_galactic.mission_map import cells_of
     cells = cells_of(mission["map"])
     marks: dict[tuple, tuple[str, str]] = {}
@@ -479,6 +484,12 @@ def briefing_map(game: Game, mission: dict, lang: str, lab: dict) -> tuple[list,
     mark([mission["mine_head"]] if mission.get("mine_head") else [], "minehead", "M", lab["mine_head"])
     mark(mission.get("stalagmites", []), "stone", "▲", lab["stalagmites"])
     mark(mission.get("drones", []), "drone", "!", lab["drones"])
+    start = mission_play.target_start(cells, mission)   # where the engine places it too
+    if start is not None:
+        monster = game.entities.get("monster", {}).get(mission["objective"]["creature"])
+        shown = name_of(monster, lang) if monster is not None else mission["objective"]["creature"]
+        mark([start], "target", _unused_letter(shown if lang == "en" else "T", marks),
+             fill(lab["target_start"], {"creature": shown}))
     minerals = game.entities.get("mineral", {})
     for name in sorted({e["mineral"] for e in mission.get("mineral_spaces", [])}):
         shown = name_of(minerals[name], lang) if name in minerals else name

@@ -418,3 +418,54 @@ def test_the_simulated_dwarves_open_a_chamber_whose_only_door_is_deep_in_the_roc
         if opened >= 6 and inside >= 3:
             break
     assert opened >= 6 and inside >= 3, (opened, inside)
+
+
+@pytest.mark.parametrize("verb, resource", [("gain", "nitra"), ("gain", "ammo"), ("deposit", "gold"),
+                                            ("pay", "gold"), ("pay", "ammo")])
+def test_an_amount_read_below_1_in_play_gains_or_pays_nothing(tmp_path, verb, resource):
+    """An amount read from the game, `gain nitra (hazard_level() - 5)` at Hazard 1, is -4: the
+    Shared Supply went to -6 Nitra and a dwarf to -4 ammo (minerals are tokens in the supply,
+    rulebook L515; ammo tokens on the board's spaces, L236: never fewer than none), and paying
+    -4 gave 4. Now nothing is gained or paid. The checker refuses such an event in a mission
+    file (b123); a pack's card reads the game alike."""
+    from tomecraft.runtime.engines.deep_rock_galactic.state import Ctx
+    engine = _setup(_mission(tmp_path), hazard=1)
+    dwarf = engine.state.dwarves[0]
+    before = (dict(engine.state.shared), dwarf.ammo)
+    ctx = Ctx(engine, you=dwarf, self=None, target=None, info={"play": engine.new_play()})
+    getattr(engine.verbs, verb)(ctx, resource, engine.queries.hazard_level(ctx) - 5)
+    assert (dict(engine.state.shared), dwarf.ammo) == before
+
+
+@pytest.mark.parametrize("lang, legend_line", [("en", "Pr = the Praetorian starts here"),   # P is the pod
+                                               ("zh", "T = 禁卫异虫的起始位置")])
+def test_the_briefing_marks_where_an_eliminate_target_starts_as_the_engine_places_it(
+        tmp_path, game_model, lang, legend_line):
+    """An eliminate target not waiting on a hidden segment is placed at setup (mission_setup.
+    place_target); the briefing said only "Eliminate the Warden", so players printing it did
+    not know where to put it. It marks the space the engine uses; none for a hidden target."""
+    from tomecraft.compiler.sheets.deep_rock_galactic import briefing_map, labels
+    mission = _mission(tmp_path, "praetorian_hunt.yaml",
+                       edit=lambda m: m.update(hidden_monsters=[{"creature": "grunt", "count": 1}]))
+    engine = _setup(mission)
+    placed = [m.pos for m in engine.state.monsters.values() if m.kind == "praetorian"]
+    grid, legend, _ = briefing_map(game_model, mission, lang, labels(lang, "deep_rock_galactic"))
+    marked = [(r, c) for r, row in enumerate(grid) for c, cell in enumerate(row) if cell["cls"] == "target"]
+    assert marked == placed and len(placed) == 1
+    assert legend_line in legend, legend
+    hidden = yaml.safe_load((VALID / "praetorian_hunt.yaml").read_text())["mission"]
+    grid, _, _ = briefing_map(game_model, hidden, lang, labels(lang, "deep_rock_galactic"))
+    assert not any(cell["cls"] == "target" for row in grid for cell in row)
+
+
+def test_the_briefing_lists_no_component_counted_0(game_model):
+    """`tokens: {platform: 0}` (a count the schema allows) printed "Pre-placed class tokens:
+    platform × 0", and `minerals: {gold: 0}` "Gold × 0": the set-up takes none of them."""
+    from tomecraft.compiler.sheets.deep_rock_galactic import briefing_context
+    mission = yaml.safe_load((VALID / "aquarq_run.yaml").read_text())["mission"]
+    mission.update(tokens={"platform": 0}, minerals={**mission["minerals"], "morkite": 0},
+                   pickups={**mission["pickups"], "apoca_bloom": 0})
+    items = briefing_context(game_model, mission, "en")["sections"][0]["items"]
+    assert not any("× 0" in item for item in items), items
+    assert not any(item.startswith("Pre-placed class tokens") for item in items), items
+    assert any(item.startswith("Minerals: Aquarq × 2") for item in items), items

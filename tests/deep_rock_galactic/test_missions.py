@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tomecraft.compiler import diagnostics as dg, missions
 
@@ -210,3 +211,22 @@ def test_two_hidden_slots_side_by_side_get_a_hint_to_wall_them_apart():
     missions.check_file(HERE / "broken" / "b112_two_hidden_slots_side_by_side.yaml", reporter)
     [d] = reporter.diagnostics
     assert "covers 8 hexes" in d.message and "put a wall between them" in d.hint
+
+
+@pytest.mark.parametrize("event, clean", [
+    ("advance_threat hazard_level()", True),                      # 1-5: surely advances
+    ("advance_threat (hazard_level() - 1)", False),              # 0 at Hazard 1
+    ("if hazard_level() >= 1 { advance_threat 1 }", True),        # holds at every level
+    ("if hazard_level() >= 3 { advance_threat 1 }", False),       # not at Hazard 1-2
+    ("repeat hazard_level() { advance_threat 1 }", True)])
+def test_an_event_advancing_the_threat_by_the_hazard_level_keeps_the_clock(tmp_path, event, clean):
+    """V-20: with the Swarm Threat cards removed, a mission event that advances the track at
+    every Hazard level the players may choose (1-5, rulebook L167) is the clock. Only a literal
+    was taken to be: `advance_threat hazard_level()` was refused."""
+    data = yaml.safe_load((HERE / "valid" / "aquarq_run.yaml").read_text())
+    data["mission"]["remove_cards"] = ["threat_1", "threat_2", "optional_ammo"]
+    data["mission"]["mission_event"] = event
+    path = tmp_path / "clock.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    found = [(code, rule) for _, _, code, rule in diagnostics(path)]
+    assert (found == []) == clean, found

@@ -91,8 +91,11 @@ def read_map(text: str) -> MissionMap:
         line = raw.rstrip(" ")
         if not line:
             # a blank line is no row: the rows after it keep their numbers
-            out.problems.append(MapProblem(index + 1, 1, "M-06", f"a blank line after row {r}",
-                                           "remove the blank line inside the map"))
+            # ("after row -1" was said of a blank line above the first row)
+            out.problems.append(MapProblem(index + 1, 1, "M-06", f"a blank line after row {r}" if r >= 0
+                                           else "a blank line before row 0",
+                                           "remove the blank line inside the map" if r >= 0 else
+                                           "start the map on the line after `map: |`"))
             continue
         r += 1
         before = len(out.problems)

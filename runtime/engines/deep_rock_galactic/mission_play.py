@@ -77,6 +77,25 @@ def target_spaces(cells: dict, pod, taken: set) -> list[Hex]:
     return sorted(free, key=lambda h: (min(hx.distance(h, p) for p in pod), h), reverse=True)
 
 
+def target_start(cells: dict, mission: dict) -> Hex | None:
+    """Where an eliminate mission's creature starts: None when it is a collect mission or the
+    creature waits on a hidden segment; else the first of target_spaces, the spaces taken by
+    the drop pod, the exits, stalagmites, drones and the Mine Head left out. The engine places
+    it there (mission_setup.place_target) and the briefing marks it (the briefing said only
+    "Eliminate the Warden", and the players had no way to know where the Warden stands)."""
+    objective = mission["objective"]
+    if objective["type"] != "eliminate" or any(
+            e["creature"] == objective["creature"] for e in mission.get("hidden_monsters", [])):
+        return None
+    pod = [tuple(h) for h in mission["drop_pod"]]
+    taken = set(pod) | {tuple(e["at"]) for e in mission.get("tunnel_exits", [])} \
+        | {tuple(h) for h in mission.get("stalagmites", [])} | {tuple(h) for h in mission.get("drones", [])}
+    if mission.get("mine_head"):
+        taken.add(tuple(mission["mine_head"]))
+    spaces = target_spaces(cells, pod, taken)
+    return spaces[0] if spaces else None
+
+
 PLACED_TOKENS = {"platform": "pits", "flame": "free spaces around Exits 1 and 2",
                  "flare": "free spaces around Exits 1 and 2", "sentry_gun": "free spaces next to the drop pod"}
 

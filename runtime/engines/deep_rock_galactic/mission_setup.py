@@ -93,15 +93,10 @@ def place_target(engine: Engine, mission: dict) -> None:
     """An eliminate mission's creature, unless it waits on a hidden segment: on the free cave
     space farthest from the drop pod among those the dwarves can reach (they walk and dig, but
     never cross `x`; a cave pocket cut off by `x` would make the mission unwinnable)."""
-    objective = mission["objective"]
-    if objective["type"] != "eliminate":
+    far = mission_play.target_start(engine.state.cells, mission)
+    if far is None:
         return
-    creature = objective["creature"]
-    if any(e["creature"] == creature for e in mission.get("hidden_monsters", [])):
-        return
-    st = engine.state
-    taken = set(st.pod) | set(st.exits.values()) | st.stalagmites | set(st.drones) | {st.mine_head}
-    far = mission_play.target_spaces(st.cells, st.pod, taken)[0]
+    st, creature = engine.state, mission["objective"]["creature"]
     m = Monster(st.next_uid, creature, far)
     st.monsters[m.uid] = m
     st.next_uid += 1

@@ -56,7 +56,7 @@ class Verbs(DamageVerbs):
 
     def pay(self, ctx, resource: str, amount: int) -> None:
         d = ctx.you
-        if ctx.info.get("unpaid"):
+        if ctx.info.get("unpaid") or amount <= 0:      # nothing to pay (see gain)
             return
         if resource == "actions":
             if not ctx.info.get("free"):
@@ -73,6 +73,12 @@ class Verbs(DamageVerbs):
             self.e.state.shared[resource] -= amount
 
     def gain(self, ctx, resource: str, amount: int) -> None:
+        # An amount read from the game may come out below 1 (`gain nitra (hazard_level() - 5)`):
+        # nothing is gained. Taking it as a count to add left the Shared Supply at -6 Nitra and a
+        # dwarf at -4 ammo: minerals are tokens in the supply (rulebook L515) and ammo tokens on
+        # the board's spaces (L236), never fewer than none.
+        if amount <= 0:
+            return
         d = self._dwarf(ctx)
         if resource in ("ammo", "secondary_ammo") and d is not None:
             setattr(d, resource, min(self.e.ammo_cap(d, resource), getattr(d, resource) + amount))
@@ -82,7 +88,8 @@ class Verbs(DamageVerbs):
             self.e.state.shared[resource] += amount
 
     def deposit(self, ctx, resource: str, amount: int) -> None:
-        self.e.state.shared[resource] += amount
+        if amount > 0:                                  # see gain
+            self.e.state.shared[resource] += amount
 
     def take_damage(self, ctx, amount: int) -> None:
         d = self._dwarf(ctx)
@@ -409,7 +416,8 @@ class Verbs(DamageVerbs):
     def reroll(self, ctx, amount: int) -> None:
         """Reroll the `amount` worst dice of the last roll, in place, so `hits(r)` sees them."""
         roll = self.e.last_roll
-        worst = sorted(range(len(roll)), key=lambda i: (roll[i].get("hits") or 0, i))[:amount]
+        # below 1, none (a negative slice, `[:-1]`, rerolled every die but one)
+        worst = sorted(range(len(roll)), key=lambda i: (roll[i].get("hits") or 0, i))[:max(0, amount)]
         for i in worst:
             roll[i] = self.e.roll(self.e.last_die, 1)[0]
         self.e.last_roll = roll
