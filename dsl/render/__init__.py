@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.render import templates
 from tomecraft.dsl.render.templates import Arg
-from tomecraft.dsl.render.words import article, is_simple_count, pluralise
+from tomecraft.dsl.render.words import article, is_simple_count, number, pluralise
 
 LANGS = ("zh", "en")
 
@@ -55,7 +55,7 @@ _COMPARE = {
     "en": {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
            ">": "is more than", ">=": "is at least"},
 }
-_ARITH = {"+": "+", "-": "-", "*": "×", "//": "÷"}
+_ARITH = {"+": "+", "-": "\u2212", "*": "×", "//": "÷"}   # the typeset minus, as signed()
 _LOGIC = {"zh": {"and": "且", "or": "或"}, "en": {"and": "and", "or": "or"}}
 _LET_LETTERS = "NMKLPQRSTUVW"
 _PARAM_LETTERS = "NMK"   # a keyword's number parameters, as sheets show them ("Ambush N")
@@ -815,7 +815,8 @@ class _Renderer:
     def expr(self, e, minimum: int = 0) -> str:  # noqa: C901 - one branch per kind
         zh = self.zh
         if isinstance(e, n.Num):
-            return f"({e.value})" if e.value < 0 and minimum > 5 else str(e.value)
+            text = number(e.value)
+            return f"({text})" if e.value < 0 and minimum > 5 else text
         if isinstance(e, n.Bool):
             return ("是" if e.value else "否") if zh else ("true" if e.value else "false")
         if isinstance(e, n.Name):
@@ -835,7 +836,7 @@ class _Renderer:
         if isinstance(e, n.Not):
             return self.negate(e.operand)
         if isinstance(e, n.Neg):
-            return f"-{self.expr(e.operand, 7)}"
+            return f"\u2212{self.expr(e.operand, 7)}"
         if isinstance(e, n.BinOp):
             return self.binop(e, minimum)
         raise TypeError(f"not an expression: {e!r}")

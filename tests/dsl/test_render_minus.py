@@ -1,0 +1,36 @@
+"""A negative number outside a `{amount:signed}` placeholder printed with the hyphen-minus:
+a pack's token `scoring: "score -2"` read "Score -2 points" / "得-2分" on the token sheet,
+while README ("Rules text") says the sheets set every negative number with U+2212."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import loader, vocabulary
+from tomecraft.dsl.parser import parse
+from tomecraft.dsl.render import render
+
+CONTENT = Path(__file__).resolve().parents[2] / "content"
+
+
+def vocab(game: str):
+    reporter = dg.Reporter()
+    v = vocabulary.build(loader.load(CONTENT / game / "game.yaml", reporter), reporter, "game.yaml")
+    assert v is not None and not reporter.errors
+    return v
+
+
+@pytest.mark.parametrize("game, effect, en, zh", [
+    ("clank_catacombs", "score -2", "Score \u22122 points.", "得\u22122分。"),
+    ("clank_catacombs", "score -1", "Score \u22121 point.", "得\u22121分。"),
+    ("clank_catacombs", "let x = -2; score x", "\u22122", "\u22122"),
+    ("dungeontology", "add_alert -1", "\u22121", "\u22121"),
+])
+def test_a_negative_number_is_printed_with_the_typeset_minus(game, effect, en, zh):
+    v = vocab(game)
+    got_en, got_zh = render(parse(effect), v, "en"), render(parse(effect), v, "zh")
+    assert en in got_en and zh in got_zh, (got_en, got_zh)
+    for text in (got_en, got_zh):
+        assert "-" not in text, text
