@@ -266,13 +266,54 @@ class Checker:
                 self._at_least(target, p, bound[p.name])
 
     def _at_least(self, target: Callable, param, arg) -> None:
-        """A constant argument below the parameter's `min:` (`gain skill 0`, `draw -2`)."""
-        value = n.constant(arg) if param.least is not None else None
-        if value is not None and value < param.least:
-            self.error(dg.BELOW_LEAST, f"{target.name!r} takes {param.name} {param.least} or more, "
-                       f"got {value}", arg, f"{'it would do nothing; ' if value == 0 else ''}"
+        """A constant argument below the parameter's `min:` (`gain skill 0`, `draw -2`), or,
+        for a keyword's parameter without one, below what its effect passes it on to: a pack's
+        `haul: {params: [{name: n, type: int}], effect: "draw n"}` took `haul 0` clean, and
+        drew nothing."""
+        least, via = param.least, ""
+        if least is None and target.name in self.vocab.keywords:
+            least, via = self.implied_least(target.name).get(param.name, (None, ""))
+        value = n.constant(arg) if least is not None else None
+        if value is not None and value < least:
+            self.error(dg.BELOW_LEAST, f"{target.name!r} takes {param.name} {least} or more"
+                       f"{via}, got {value}", arg, f"{'it would do nothing; ' if value == 0 else ''}"
                        "to take something away, use the verb that says so; "
                        f"{self.signature(target)}")
+
+    def implied_least(self, keyword: str, seen: frozenset = frozenset()) -> dict:
+        """The least each int parameter of a keyword without its own `min:` may take: what
+        its effect hands it on to (`draw n`, `pay ap (n + 1)`, another keyword), as
+        {param: (least, " (it is passed to 'draw')")}."""
+        memo = self.__dict__.setdefault("_implied", {})
+        if keyword in memo:
+            return memo[keyword]
+        found: dict = {}
+        kw = self.vocab.keywords[keyword]
+        mine = {p.name for p in kw.params if p.type == "int" and p.least is None}
+        try:
+            block = parse(kw.effect) if mine and keyword not in seen else None
+        except EffectSyntaxError:
+            block = None
+        for call in n.walk(block) if block is not None else ():
+            target = isinstance(call, n.Call) and (self.vocab.verbs.get(call.verb)
+                                                   or self.vocab.keywords.get(call.verb))
+            if not target:
+                continue
+            positional = [a for a in call.args if not isinstance(a, n.KwArg)]
+            bound = {**dict(zip([p.name for p in target.params], positional)),
+                     **{a.name: a.value for a in call.args if isinstance(a, n.KwArg)}}
+            inner = (self.implied_least(call.verb, seen | {keyword})
+                     if call.verb in self.vocab.keywords else {})
+            for p in target.params:
+                least = p.least if p.least is not None else inner.get(p.name, (None,))[0]
+                passed = _offset(bound.get(p.name), mine)
+                if least is None or passed is None:
+                    continue
+                name, offset = passed
+                if name not in found or least - offset > found[name][0]:
+                    found[name] = (least - offset, f" (it is passed to {call.verb!r})")
+        memo[keyword] = found
+        return found
 
     def _swapped(self, params, positional, keywords) -> bool:
         """`gain 2 gold` for `gain <resource> <amount:int>`: a number where a name goes and a
@@ -959,6 +1000,18 @@ def _check_site_bounds(ast: n.Block, bounds: Bounds) -> None:
     for node in n.walk(ast):
         if isinstance(node, n.Let) and names.problem(node.name):
             bounds.checker.error(dg.BAD_NAME, f"let: {names.problem(node.name)}", node, names.HINT)
+
+
+def _offset(arg, names_: set) -> tuple[str, int] | None:
+    """`n` as (n, 0), `(n + 1)` as (n, 1), `(n - 2)` as (n, -2): a keyword parameter handed
+    on as it is or shifted by a constant; None for anything else."""
+    if isinstance(arg, n.Name) and len(arg.parts) == 1 and arg.head in names_:
+        return arg.head, 0
+    if isinstance(arg, n.BinOp) and arg.op in ("+", "-"):
+        inner, shift = _offset(arg.left, names_), n.constant(arg.right)
+        if inner is not None and shift is not None:
+            return inner[0], inner[1] + (shift if arg.op == "+" else -shift)
+    return None
 
 
 def _check_recursion(game: Game, checker: Checker) -> None:

@@ -64,3 +64,43 @@ def test_a_packs_own_keyword_may_declare_a_least(tmp_path):
     pipeline.compile_game(REPO / "content" / "clank_catacombs", [pack], reporter)
     assert [(d.code, d.message) for d in reporter.diagnostics] == [
         (dg.BELOW_LEAST, "'loot' takes n 2 or more, got 1")], reporter.diagnostics
+
+
+def _keywords(tmp_path, game: str, keywords: str) -> list[tuple]:
+    pack = tmp_path / "via"
+    pack.mkdir(parents=True)
+    (pack / "pack.yaml").write_text(
+        f"id: via\ngame: {game}\nversion: '1'\nvocabulary:\n  keywords:\n{keywords}",
+        encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / game, [pack], reporter)
+    return [(d.code, d.message) for d in reporter.diagnostics if d.severity == dg.ERROR]
+
+
+HAUL = ("    haul:\n      params: [{name: n, type: int}]\n      effect: draw n; gain gold n\n"
+        "      text: {zh: \"搬运{n}\", en: \"Haul {n}\"}\n")
+
+
+@pytest.mark.parametrize("call, said", [("haul 0", "0"), ("haul -2", "-2")])
+def test_a_keyword_without_a_least_takes_that_of_the_verb_it_passes_its_count_to(
+        tmp_path, call, said):
+    """A pack's keyword `haul n` (`draw n; gain gold n`, no `min:`) took `haul 0` clean: it drew
+    nothing and printed "Haul 0". Its count goes to `draw`, which takes 1 or more."""
+    probe = f"    probe:\n      params: []\n      effect: {call}\n      text: {{zh: 探测, en: Probe}}\n"
+    assert _keywords(tmp_path, "clank_catacombs", HAUL + probe) == [
+        (dg.BELOW_LEAST, f"'haul' takes n 1 or more (it is passed to 'draw'), got {said}")]
+
+
+def test_a_shift_and_a_keyword_in_between_are_followed(tmp_path):
+    """The Cave's `squeeze level token` pays `ap (level + 1)`: `squeeze -1` would pay 0 AP.
+    Through a keyword of a keyword, the least is carried too; `haul 1` and `squeeze 0` are clean."""
+    outer = ("    lug:\n      params: [{name: m, type: int}]\n      effect: haul (m - 1)\n"
+             "      text: {zh: \"拖{m}\", en: \"Lug {m}\"}\n")
+    probe = ("    probe:\n      params: []\n      effect: lug 1; haul 1\n"
+             "      text: {zh: 探测, en: Probe}\n")
+    assert _keywords(tmp_path, "clank_catacombs", HAUL + outer + probe) == [
+        (dg.BELOW_LEAST, "'lug' takes m 2 or more (it is passed to 'haul'), got 1")]
+    cave = ("    probe:\n      params: []\n      effect: squeeze -1 squeeze_1; squeeze 0 squeeze_1\n"
+            "      text: {zh: 探测, en: Probe}\n")
+    assert _keywords(tmp_path / "c", "the_cave", cave) == [
+        (dg.BELOW_LEAST, "'squeeze' takes level 0 or more (it is passed to 'pay'), got -1")]
