@@ -34,3 +34,12 @@ def test_a_negative_number_is_printed_with_the_typeset_minus(game, effect, en, z
     assert en in got_en and zh in got_zh, (got_en, got_zh)
     for text in (got_en, got_zh):
         assert "-" not in text, text
+
+
+@pytest.mark.parametrize("effect, zh", [("add_alert -1", "警戒值\u22121"), ("add_stealth 2", "隐匿值+2"),
+                                        ("add_stealth -3", "隐匿值\u22123")])
+def test_a_plus_written_before_a_count_is_its_sign(effect, zh):
+    """Dungeontology's `add_alert` reads "警戒值+{amount}": a pack region's `add_alert -1`
+    printed "警戒值+−1" on the region sheet."""
+    got = render(parse(effect), vocab("dungeontology"), "zh")
+    assert zh in got and "+\u2212" not in got, got
