@@ -271,25 +271,27 @@ class Checker:
         `haul: {params: [{name: n, type: int}], effect: "draw n"}` took `haul 0` clean, and
         drew nothing."""
         least, via = param.least, ""
-        if least is None and target.name in self.vocab.keywords:
-            least, via = self.implied_least(target.name).get(param.name, (None, ""))
+        if target.name in self.vocab.keywords:   # `min: 0` on a count it passes to `draw`
+            implied, why = self.implied_least(target.name).get(param.name, (None, ""))
+            if implied is not None and (least is None or implied > least):
+                least, via = implied, why
         value = n.constant(arg) if least is not None else None
         if value is not None and value < least:
             self.error(dg.BELOW_LEAST, f"{target.name!r} takes {param.name} {least} or more"
                        f"{via}, got {value}", arg, f"{'it would do nothing; ' if value == 0 else ''}"
-                       "to take something away, use the verb that says so; "
+                       f"{'to take something away, use the verb that says so; ' if value <= 0 else ''}"
                        f"{self.signature(target)}")
 
     def implied_least(self, keyword: str, seen: frozenset = frozenset()) -> dict:
-        """The least each int parameter of a keyword without its own `min:` may take: what
-        its effect hands it on to (`draw n`, `pay ap (n + 1)`, another keyword), as
+        """The least each int parameter of a keyword may take for what its effect hands it on
+        to (`draw n`, `pay ap (n + 1)`, another keyword), whatever `min:` it declares, as
         {param: (least, " (it is passed to 'draw')")}."""
         memo = self.__dict__.setdefault("_implied", {})
         if keyword in memo:
             return memo[keyword]
         found: dict = {}
         kw = self.vocab.keywords[keyword]
-        mine = {p.name for p in kw.params if p.type == "int" and p.least is None}
+        mine = {p.name for p in kw.params if p.type == "int"}
         try:
             block = parse(kw.effect) if mine and keyword not in seen else None
         except EffectSyntaxError:
@@ -305,7 +307,8 @@ class Checker:
             inner = (self.implied_least(call.verb, seen | {keyword})
                      if call.verb in self.vocab.keywords else {})
             for p in target.params:
-                least = p.least if p.least is not None else inner.get(p.name, (None,))[0]
+                least = max((x for x in (p.least, inner.get(p.name, (None,))[0])
+                             if x is not None), default=None)
                 passed = _offset(bound.get(p.name), mine)
                 if least is None or passed is None:
                     continue

@@ -162,6 +162,9 @@ def validate_document(doc: Document, schema: dict, reporter: dg.Reporter, displa
                 message = f"unknown field {extra[0]!r}"
         elif at_key:
             mark = doc.mark(path, key=True)
+        elif err.validator == "const" and err.validator_value == "int" and path[-1:] == ("type",):
+            # schemas.PARAM's dependentSchemas: `{name: z, type: zone, min: 1}` was taken as is
+            message = f"`min:` is the least of an int parameter; this one is a {err.instance}"
         reporter.add(code, message, display, mark.line, mark.column,
                      _schema_hint(err))
         ok = False

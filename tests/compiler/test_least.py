@@ -104,3 +104,20 @@ def test_a_shift_and_a_keyword_in_between_are_followed(tmp_path):
             "      text: {zh: 探测, en: Probe}\n")
     assert _keywords(tmp_path / "c", "the_cave", cave) == [
         (dg.BELOW_LEAST, "'squeeze' takes level 0 or more (it is passed to 'pay'), got -1")]
+
+
+def test_a_declared_least_below_what_the_count_is_passed_to_gives_way(tmp_path):
+    """`{name: n, type: int, min: 0}` with `draw n`: `haul 0` checked clean and drew nothing;
+    the least `draw` takes holds through the keyword."""
+    low = HAUL.replace("type: int}", "type: int, min: -3}")
+    probe = "    probe:\n      params: []\n      effect: haul 0\n      text: {zh: 探测, en: Probe}\n"
+    assert _keywords(tmp_path, "clank_catacombs", low + probe) == [
+        (dg.BELOW_LEAST, "'haul' takes n 1 or more (it is passed to 'draw'), got 0")]
+
+
+def test_a_least_on_a_parameter_that_is_no_count_is_refused(tmp_path):
+    """`{name: z, type: zone, min: 1}` was taken as it stands: a least no argument can be below."""
+    zone = ("    pull:\n      params: [{name: z, type: zone, min: 1}]\n      effect: draw 1\n"
+            "      text: {zh: \"拉{z}\", en: \"Pull {z}\"}\n")
+    assert _keywords(tmp_path, "clank_catacombs", zone) == [
+        (dg.PACK, "`min:` is the least of an int parameter; this one is a zone")]
