@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.render import templates
-from tomecraft.dsl.render.templates import Arg
+from tomecraft.dsl.render.templates import Arg, signed
 from tomecraft.dsl.render.words import article, is_simple_count, number, pluralise
 
 LANGS = ("zh", "en")
@@ -730,11 +730,18 @@ class _Renderer:
     def assign(self, s: n.Assign) -> str:
         target, value = self.expr(s.target), self.expr(s.value)
         if self.zh:
-            return {"=": f"將{target}變為{value}", "+=": f"{target}+{value}",
-                    "-=": f"{target}-{value}", "*=": f"{target}×{value}"}[s.op]
+            # a change said with its sign, the typeset minus: "该牌的点数\u22121", not "-1"
+            plain = re.fullmatch(r"\u2212?\w+", value)
+            less = value[1:] if plain and value.startswith("\u2212") \
+                else "\u2212" + (value if plain else f"({value})")
+            return {"=": f"將{target}變為{value}", "+=": f"{target}{signed(value)}",
+                    "-=": f"{target}{signed(less)}", "*=": f"{target}×{value}"}[s.op]
+        op = s.op
+        if op in ("+=", "-=") and re.fullmatch(r"\u2212\w+", value):   # `+= -2`: subtract 2
+            op, value = {"+=": "-=", "-=": "+="}[op], value[1:]
         return {"=": f"set {target} to {value}", "+=": f"add {value} to {target}",
                 "-=": f"subtract {value} from {target}",
-                "*=": f"multiply {target} by {value}"}[s.op]
+                "*=": f"multiply {target} by {value}"}[op]
 
     def each(self, s: n.Each) -> str:
         body = self.body(s.body)
