@@ -506,7 +506,14 @@ class Checker:
         if attr not in known:
             self.error(dg.UNKNOWN_FIELD, f"unknown attribute {attr!r}", e,
                        did_you_mean(attr, sorted(known)) or self.not_an_attribute(attr))
-        elif attr not in {"id", "kind", "owner", "zone", "name"}:
+        elif base in self.vocab.kinds and attr not in _OWN \
+                and attr not in self.vocab.kinds[base].get("fields", {}):
+            # `each card ...: it.hp -= 1`: hp is a stat, but no card has one (play stopped
+            # on "no layered value 'hp'")
+            fields = sorted(self.vocab.kinds[base].get("fields", {}))
+            self.error(dg.UNKNOWN_FIELD, f"a {base} has no {attr!r}: it is no field of the kind",
+                       e, did_you_mean(attr, fields) or f"a {base}'s fields: " + ", ".join(fields))
+        elif attr not in _OWN:
             self.warn_no_text(attr, e, None)
         return "any"
 
@@ -542,6 +549,9 @@ class Checker:
     def unknown(self, name: str, node, candidates, what: str) -> None:
         self.error(dg.UNKNOWN_NAME, f"unknown {what} {name!r}", node,
                    did_you_mean(name, candidates))
+
+
+_OWN = {"id", "kind", "owner", "zone", "name"}     # what every entity has
 
 
 def _field_type(declared: str) -> str:
