@@ -845,6 +845,8 @@ class _Renderer:
         if isinstance(e, n.Neg):
             return f"\u2212{self.expr(e.operand, 7)}"
         if isinstance(e, n.BinOp):
+            if e.op == "-" and isinstance(e.left, n.Num) and e.left.value == 0:
+                return self.expr(n.Neg(e.right), minimum)    # `(0 - n)`: "−N", not "0−N"
             return self.binop(e, minimum)
         raise TypeError(f"not an expression: {e!r}")
 
