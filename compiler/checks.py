@@ -156,6 +156,11 @@ class Checker:
             self.block(s.body, scope)
         elif isinstance(s, n.Repeat):
             self.expect(s.count, "int", scope)
+            times = n.constant(s.count)
+            if times is not None and times < 1:   # printed "Do this 0 times: draw 1 card"
+                self.error(dg.BELOW_LEAST, f"`repeat` takes a count of 1 or more, got {times}",
+                           s.count, "it would do nothing; leave the statement out, or repeat "
+                           "1 or more times")
             self.block(s.body, scope)
         elif isinstance(s, (n.May, n.Continuous)):
             self.block(s.body, scope)
@@ -297,6 +302,9 @@ class Checker:
         except EffectSyntaxError:
             block = None
         for call in n.walk(block) if block is not None else ():
+            passed = _offset(call.count, mine) if isinstance(call, n.Repeat) else None
+            if passed is not None and (passed[0] not in found or 1 - passed[1] > found[passed[0]][0]):
+                found[passed[0]] = (1 - passed[1], " (it is the count of a `repeat`)")
             target = isinstance(call, n.Call) and (self.vocab.verbs.get(call.verb)
                                                    or self.vocab.keywords.get(call.verb))
             if not target:

@@ -121,3 +121,19 @@ def test_a_least_on_a_parameter_that_is_no_count_is_refused(tmp_path):
             "      text: {zh: \"拉{z}\", en: \"Pull {z}\"}\n")
     assert _keywords(tmp_path, "clank_catacombs", zone) == [
         (dg.PACK, "`min:` is the least of an int parameter; this one is a zone")]
+
+
+@pytest.mark.parametrize("effect, said", [("repeat 0: draw 1", "0"), ("repeat -2 { draw 1 }", "-2"),
+                                          ("repeat (1 - 1): draw 1", "0")])
+def test_a_repeat_below_once_is_refused(tmp_path, effect, said):
+    """`repeat 0: draw 1` checked clean and printed "Do this 0 times: draw 1 card"."""
+    assert [(c, m) for c, _, _, m in errors(tmp_path, "clank_catacombs", effect)] == [
+        (dg.BELOW_LEAST, f"`repeat` takes a count of 1 or more, got {said}")]
+
+
+def test_a_keyword_count_used_as_a_repeat_count_takes_1_or_more(tmp_path):
+    times = ("    times:\n      params: [{name: n, type: int}]\n      effect: \"repeat n: gain gold 1\"\n"
+             "      text: {zh: \"重复{n}\", en: \"Times {n}\"}\n")
+    probe = "    probe:\n      params: []\n      effect: times 0; times 1\n      text: {zh: 探测, en: Probe}\n"
+    assert _keywords(tmp_path, "clank_catacombs", times + probe) == [
+        (dg.BELOW_LEAST, "'times' takes n 1 or more (it is the count of a `repeat`), got 0")]
