@@ -744,8 +744,20 @@ class _Renderer:
                 "*=": f"multiply {target} by {value}"}[op]
 
     def each(self, s: n.Each) -> str:
-        body = self.body(s.body)
         sel = s.selector
+        person = sel.kind in _PLAYER_KINDS
+        alone = sel.zone is None and sel.where is None      # "每位對手各自隨機棄掉…"
+        saved = self.env.get("it")
+        if person:   # "for each opponent in your region, that opponent discards", not "it"
+            kind = self.kind_text(sel.kind)
+            self.env["it"] = ("" if alone else "該" + kind) if self.zh else f"that {kind}"
+        try:
+            body = self.body(s.body)
+        finally:
+            if person and saved is None:
+                self.env.pop("it", None)
+            elif person:
+                self.env["it"] = saved
         if sel.kind in _PLAYER_KINDS and sel.zone is None and sel.where is None:
             kind = self.kind_text(sel.kind)
             return f"每位{kind}各自{body}" if self.zh else f"each {kind}: {body}"

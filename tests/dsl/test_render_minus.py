@@ -43,3 +43,17 @@ def test_a_plus_written_before_a_count_is_its_sign(effect, zh):
     printed "警戒值+−1" on the region sheet."""
     got = render(parse(effect), vocab("dungeontology"), "zh")
     assert zh in got and "+\u2212" not in got, got
+
+
+@pytest.mark.parametrize("effect, zh, en", [
+    ("each opponent where same_region(it): discard_random it 1",
+     "对每位与你在同一地域的对手：该对手随机弃掉1张计谋卡", "For each opponent in your region, that opponent discards"),
+    ("each opponent: discard_random it 1", "每位对手各自随机弃掉1张计谋卡", "Each opponent: that opponent discards"),
+])
+def test_each_player_is_a_person_not_it(effect, zh, en):
+    """A pack doom card's `each opponent where same_region(it): discard_random it 1` printed
+    "对每位……的对手：它随机弃掉1张计谋卡" ("it" of a person; a `target` reads "该对手")."""
+    v = vocab("dungeontology")
+    got_zh, got_en = render(parse(effect), v, "zh"), render(parse(effect), v, "en")
+    assert zh in got_zh and "它" not in got_zh, got_zh
+    assert en in got_en, got_en
