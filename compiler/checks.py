@@ -285,7 +285,20 @@ class Checker:
             self.error(dg.BELOW_LEAST, f"{target.name!r} takes {param.name} {least} or more"
                        f"{via}, got {value}", arg, f"{'it would do nothing; ' if value == 0 else ''}"
                        f"{'to take something away, use the verb that says so; ' if value <= 0 else ''}"
-                       f"{self.signature(target)}")
+                       f"{self.signature(target)}{self._defined_elsewhere(target)}")
+
+    def _defined_elsewhere(self, target: Callable) -> str:
+        """Where a pack (re)defines the keyword called from another file: a pack replacing
+        Dungeontology's `ambush` with `min: 3` was told of "ambush 1" in the base game's
+        regions.yaml, a file it cannot change, and not of its own definition."""
+        origin = getattr(target, "origin", None)
+        if not origin or self.where is None or origin[0] is self.where.doc:
+            return ""
+        doc, path = origin
+        if self.game.documents and doc is self.game.documents[0]:
+            return ""       # the base game's own keyword
+        mark = doc.mark(path[:-1], key=True)
+        return f" ({target.name!r} is defined at {_display(doc)}:{mark.line})"
 
     def implied_least(self, keyword: str, seen: frozenset = frozenset()) -> dict:
         """The least each int parameter of a keyword may take for what its effect hands it on

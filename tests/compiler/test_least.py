@@ -137,3 +137,21 @@ def test_a_keyword_count_used_as_a_repeat_count_takes_1_or_more(tmp_path):
     probe = "    probe:\n      params: []\n      effect: times 0; times 1\n      text: {zh: 探测, en: Probe}\n"
     assert _keywords(tmp_path, "clank_catacombs", times + probe) == [
         (dg.BELOW_LEAST, "'times' takes n 1 or more (it is the count of a `repeat`), got 0")]
+
+
+def test_a_pack_raising_a_base_keywords_least_names_its_own_definition(tmp_path):
+    """A pack replacing Dungeontology's `ambush` with `min: 3`: the base game's regions calling
+    `ambush 1` are refused in files the pack cannot change, and said nothing of the pack's own
+    definition; each now says where the pack defines it."""
+    pack = tmp_path / "heavy"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: heavy\ngame: dungeontology\nversion: '1'\nvocabulary:\n  keywords:\n"
+        "    ambush:\n      replace: true\n      params: [{name: n, type: int, min: 3}]\n"
+        "      effect: 'on enter_region: sacrifice n'\n"
+        "      text: {zh: \"重伏击{n}\", en: \"Heavy ambush {n}\"}\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
+    found = [d for d in reporter.diagnostics if d.code == dg.BELOW_LEAST]
+    assert found and all(d.hint.endswith("heavy/pack.yaml:6)") and "'ambush' is defined at" in d.hint
+                         for d in found), [d.hint for d in found]
