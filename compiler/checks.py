@@ -528,15 +528,26 @@ class Checker:
             self.error(dg.UNKNOWN_FIELD, f"unknown attribute {attr!r}", e,
                        did_you_mean(attr, sorted(known)) or self.not_an_attribute(attr))
         elif base in self.vocab.kinds and attr not in _OWN \
-                and attr not in self.vocab.kinds[base].get("fields", {}):
+                and attr not in self.entity_attributes(base):
             # `each card ...: it.hp -= 1`: hp is a stat, but no card has one (play stopped
-            # on "no layered value 'hp'")
-            fields = sorted(self.vocab.kinds[base].get("fields", {}))
-            self.error(dg.UNKNOWN_FIELD, f"a {base} has no {attr!r}: it is no field of the kind",
-                       e, did_you_mean(attr, fields) or f"a {base}'s fields: " + ", ".join(fields))
+            # on "no layered value 'hp'"); a DRG monster in play has no `hp` (its card does)
+            fields = sorted(self.entity_attributes(base))
+            self.error(dg.UNKNOWN_FIELD, f"a {base} has no {attr!r} in play", e,
+                       did_you_mean(attr, fields) or f"a {base} has: " + ", ".join(fields))
         elif attr not in _OWN:
             self.warn_no_text(attr, e, None)
         return "any"
+
+    def entity_attributes(self, kind: str) -> frozenset:
+        """What an entity of `kind` bound by a selector has in play: the engine's contract
+        says so where its objects are not the kind's fields, else the kind's fields."""
+        memo = self.__dict__.setdefault("_attributes", {})
+        if kind not in memo:
+            from tomecraft.compiler.contract import load
+            declared = getattr(load(self.vocab.engine), "attributes", {}) or {}
+            memo[kind] = declared.get(kind) or frozenset(
+                self.vocab.kinds[kind].get("fields", {}))
+        return memo[kind]
 
     def warn_no_text(self, attr: str, e: n.Name, event: str | None) -> None:
         """Rules text names an attribute by its text; without one it falls back to words."""
