@@ -156,6 +156,11 @@ class Checker:
             self.block(s.body, scope)
         elif isinstance(s, n.Repeat):
             self.expect(s.count, "int", scope)
+            times = n.constant(s.count)
+            if times is not None and times < 1:   # printed "Do this 0 times: draw 1 card"
+                self.error(dg.BELOW_LEAST, f"`repeat` takes a count of 1 or more, got {times}",
+                           s.count, "it would do nothing; leave the statement out, or repeat "
+                           "1 or more times")
             self.block(s.body, scope)
         elif isinstance(s, (n.May, n.Continuous)):
             self.block(s.body, scope)
@@ -266,13 +271,73 @@ class Checker:
                 self._at_least(target, p, bound[p.name])
 
     def _at_least(self, target: Callable, param, arg) -> None:
-        """A constant argument below the parameter's `min:` (`gain skill 0`, `draw -2`)."""
-        value = n.constant(arg) if param.least is not None else None
-        if value is not None and value < param.least:
-            self.error(dg.BELOW_LEAST, f"{target.name!r} takes {param.name} {param.least} or more, "
-                       f"got {value}", arg, f"{'it would do nothing; ' if value == 0 else ''}"
-                       "to take something away, use the verb that says so; "
-                       f"{self.signature(target)}")
+        """A constant argument below the parameter's `min:` (`gain skill 0`, `draw -2`), or,
+        for a keyword's parameter without one, below what its effect passes it on to: a pack's
+        `haul: {params: [{name: n, type: int}], effect: "draw n"}` took `haul 0` clean, and
+        drew nothing."""
+        least, via = param.least, ""
+        if target.name in self.vocab.keywords:   # `min: 0` on a count it passes to `draw`
+            implied, why = self.implied_least(target.name).get(param.name, (None, ""))
+            if implied is not None and (least is None or implied > least):
+                least, via = implied, why
+        value = n.constant(arg) if least is not None else None
+        if value is not None and value < least:
+            self.error(dg.BELOW_LEAST, f"{target.name!r} takes {param.name} {least} or more"
+                       f"{via}, got {value}", arg, f"{'it would do nothing; ' if value == 0 else ''}"
+                       f"{'to take something away, use the verb that says so; ' if value <= 0 else ''}"
+                       f"{self.signature(target)}{self._defined_elsewhere(target)}")
+
+    def _defined_elsewhere(self, target: Callable) -> str:
+        """Where a pack (re)defines the keyword called from another file: a pack replacing
+        Dungeontology's `ambush` with `min: 3` was told of "ambush 1" in the base game's
+        regions.yaml, a file it cannot change, and not of its own definition."""
+        origin = getattr(target, "origin", None)
+        if not origin or self.where is None or origin[0] is self.where.doc:
+            return ""
+        doc, path = origin
+        if self.game.documents and doc is self.game.documents[0]:
+            return ""       # the base game's own keyword
+        mark = doc.mark(path[:-1], key=True)
+        return f" ({target.name!r} is defined at {_display(doc)}:{mark.line})"
+
+    def implied_least(self, keyword: str, seen: frozenset = frozenset()) -> dict:
+        """The least each int parameter of a keyword may take for what its effect hands it on
+        to (`draw n`, `pay ap (n + 1)`, another keyword), whatever `min:` it declares, as
+        {param: (least, " (it is passed to 'draw')")}."""
+        memo = self.__dict__.setdefault("_implied", {})
+        if keyword in memo:
+            return memo[keyword]
+        found: dict = {}
+        kw = self.vocab.keywords[keyword]
+        mine = {p.name for p in kw.params if p.type == "int"}
+        try:
+            block = parse(kw.effect) if mine and keyword not in seen else None
+        except EffectSyntaxError:
+            block = None
+        for call in n.walk(block) if block is not None else ():
+            passed = _offset(call.count, mine) if isinstance(call, n.Repeat) else None
+            if passed is not None and (passed[0] not in found or 1 - passed[1] > found[passed[0]][0]):
+                found[passed[0]] = (1 - passed[1], " (it is the count of a `repeat`)")
+            target = isinstance(call, n.Call) and (self.vocab.verbs.get(call.verb)
+                                                   or self.vocab.keywords.get(call.verb))
+            if not target:
+                continue
+            positional = [a for a in call.args if not isinstance(a, n.KwArg)]
+            bound = {**dict(zip([p.name for p in target.params], positional)),
+                     **{a.name: a.value for a in call.args if isinstance(a, n.KwArg)}}
+            inner = (self.implied_least(call.verb, seen | {keyword})
+                     if call.verb in self.vocab.keywords else {})
+            for p in target.params:
+                least = max((x for x in (p.least, inner.get(p.name, (None,))[0])
+                             if x is not None), default=None)
+                passed = _offset(bound.get(p.name), mine)
+                if least is None or passed is None:
+                    continue
+                name, offset = passed
+                if name not in found or least - offset > found[name][0]:
+                    found[name] = (least - offset, f" (it is passed to {call.verb!r})")
+        memo[keyword] = found
+        return found
 
     def _swapped(self, params, positional, keywords) -> bool:
         """`gain 2 gold` for `gain <resource> <amount:int>`: a number where a name goes and a
@@ -462,9 +527,27 @@ class Checker:
         if attr not in known:
             self.error(dg.UNKNOWN_FIELD, f"unknown attribute {attr!r}", e,
                        did_you_mean(attr, sorted(known)) or self.not_an_attribute(attr))
-        elif attr not in {"id", "kind", "owner", "zone", "name"}:
+        elif base in self.vocab.kinds and attr not in _OWN \
+                and attr not in self.entity_attributes(base):
+            # `each card ...: it.hp -= 1`: hp is a stat, but no card has one (play stopped
+            # on "no layered value 'hp'"); a DRG monster in play has no `hp` (its card does)
+            fields = sorted(self.entity_attributes(base))
+            self.error(dg.UNKNOWN_FIELD, f"a {base} has no {attr!r} in play", e,
+                       did_you_mean(attr, fields) or f"a {base} has: " + ", ".join(fields))
+        elif attr not in _OWN:
             self.warn_no_text(attr, e, None)
         return "any"
+
+    def entity_attributes(self, kind: str) -> frozenset:
+        """What an entity of `kind` bound by a selector has in play: the engine's contract
+        says so where its objects are not the kind's fields, else the kind's fields."""
+        memo = self.__dict__.setdefault("_attributes", {})
+        if kind not in memo:
+            from tomecraft.compiler.contract import load
+            declared = getattr(load(self.vocab.engine), "attributes", {}) or {}
+            memo[kind] = declared.get(kind) or frozenset(
+                self.vocab.kinds[kind].get("fields", {}))
+        return memo[kind]
 
     def warn_no_text(self, attr: str, e: n.Name, event: str | None) -> None:
         """Rules text names an attribute by its text; without one it falls back to words."""
@@ -498,6 +581,9 @@ class Checker:
     def unknown(self, name: str, node, candidates, what: str) -> None:
         self.error(dg.UNKNOWN_NAME, f"unknown {what} {name!r}", node,
                    did_you_mean(name, candidates))
+
+
+_OWN = {"id", "kind", "owner", "zone", "name"}     # what every entity has
 
 
 def _field_type(declared: str) -> str:
@@ -959,6 +1045,18 @@ def _check_site_bounds(ast: n.Block, bounds: Bounds) -> None:
     for node in n.walk(ast):
         if isinstance(node, n.Let) and names.problem(node.name):
             bounds.checker.error(dg.BAD_NAME, f"let: {names.problem(node.name)}", node, names.HINT)
+
+
+def _offset(arg, names_: set) -> tuple[str, int] | None:
+    """`n` as (n, 0), `(n + 1)` as (n, 1), `(n - 2)` as (n, -2): a keyword parameter handed
+    on as it is or shifted by a constant; None for anything else."""
+    if isinstance(arg, n.Name) and len(arg.parts) == 1 and arg.head in names_:
+        return arg.head, 0
+    if isinstance(arg, n.BinOp) and arg.op in ("+", "-"):
+        inner, shift = _offset(arg.left, names_), n.constant(arg.right)
+        if inner is not None and shift is not None:
+            return inner[0], inner[1] + (shift if arg.op == "+" else -shift)
+    return None
 
 
 def _check_recursion(game: Game, checker: Checker) -> None:

@@ -276,8 +276,10 @@ def load_game(base_root: Path, extra: list[Path], reporter: dg.Reporter) -> Game
     game.packs.append(base_pack)
     _load_pack_files(game, base_pack, base_root, reporter)
     origins: dict = {}  # (name type, name) -> where a pack (re)defined it: see _vocabulary_of
-    for root in load_order(base_root, extra):
-        _add_pack(game, root, reporter, origins)
+    order = load_order(base_root, extra)
+    coming = {_id_and_requires(root)[0] for root in order}     # a `requires:` cycle is among them
+    for root in order:
+        _add_pack(game, root, reporter, origins, coming)
     return game
 
 
@@ -345,7 +347,8 @@ def distinct_folders(folders: list[Path]) -> list[Path]:
     return kept
 
 
-def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict) -> None:
+def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict,
+              coming: set = frozenset()) -> None:
     if root.is_symlink():
         reporter.add(dg.SYMLINK, "the pack folder is a symbolic link; it was not read",
                      str(root), 1, 1, "name the real folder")
@@ -369,6 +372,15 @@ def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict) -> N
     for i, need in enumerate(pack.manifest.get("requires", [])):
         if need not in loaded:
             mark = doc.mark(("requires", i))
+            if need == pack.id or need in coming:
+                # given with --pack, yet "not loaded before it: pass it with --pack"
+                message = ("a pack cannot require itself" if need == pack.id else
+                           f"pack needs {need!r}, which needs this pack in turn (directly or "
+                           "through others): each pack loads after the packs it requires")
+                reporter.add(dg.PACK, message, doc_display(doc), mark.line, mark.column,
+                             f"remove {need!r} from `requires:`" if need == pack.id else
+                             "break the cycle: one of them must not require the other")
+                continue
             reporter.add(dg.PACK, f"pack needs {need!r}, which is not loaded before it",
                          doc_display(doc), mark.line, mark.column,
                          _requires_hint(need, game.vocab.game))

@@ -49,6 +49,8 @@ PARAM = {
                        "For an int parameter: the least value it may be given. A constant below "
                        "it is refused (TC-N009): `gain skill 0` gains nothing, `draw -2` draws "
                        "nothing.")}},
+    # `min:` on a zone or a name is a least no argument can be below: refused where it stands
+    "dependentSchemas": {"min": {"properties": {"type": {"const": "int"}}}},
 }
 TEMPLATE = {**TEXT, "description": "zh/en text with {param} placeholders."}
 PURE = {"type": "boolean", "description": (

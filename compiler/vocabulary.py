@@ -152,7 +152,9 @@ def validate_document(doc: Document, schema: dict, reporter: dg.Reporter, displa
     for err in sorted(schemas.validator(schema).iter_errors(doc.data),
                       key=lambda e: [str(p) for p in e.absolute_path]):
         path = tuple(err.absolute_path)
-        at_key = err.validator in ("additionalProperties", "propertyNames")
+        # a name refused by `propertyNames` (reported as its `pattern`) is at the mapping's path
+        named = isinstance(err.instance, str) and _holds_key(doc.data, path, err.instance)
+        at_key = err.validator in ("additionalProperties", "propertyNames") or named
         mark = doc.mark(path)
         message = err.message
         if err.validator == "additionalProperties":
@@ -160,12 +162,24 @@ def validate_document(doc: Document, schema: dict, reporter: dg.Reporter, displa
             if extra:
                 mark = doc.mark(path + (extra[0],), key=True)
                 message = f"unknown field {extra[0]!r}"
-        elif at_key:
-            mark = doc.mark(path, key=True)
+        elif at_key:   # the name at fault, not the mapping's first key
+            mark = doc.mark(path + (err.instance,) if named else path, key=True)
+        elif err.validator == "const" and err.validator_value == "int" and path[-1:] == ("type",):
+            # schemas.PARAM's dependentSchemas: `{name: z, type: zone, min: 1}` was taken as is
+            message = f"`min:` is the least of an int parameter; this one is a {err.instance}"
         reporter.add(code, message, display, mark.line, mark.column,
                      _schema_hint(err))
         ok = False
     return ok
+
+
+def _holds_key(data, path: tuple, key: str) -> bool:
+    for step in path:
+        try:
+            data = data[step]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return isinstance(data, dict) and key in data
 
 
 def _schema_hint(err) -> str:

@@ -118,6 +118,12 @@ class Contract:
     # there checked clean and was ignored (the effect ran each time), so check refuses it at
     # the limit (TC-C003).
     once_scopes: frozenset[str] | None = None
+    # What `it.x` / `target.x` may read of an entity a selector binds, by kind, where play's
+    # objects are not the kind's fields (a Deep Rock Galactic monster in play has its
+    # `damage`, not the `hp` its card prints): `each monster where it.hp >= 2` checked clean
+    # and play stopped on "'Monster' object has no attribute 'hp'". A kind not listed has the
+    # fields of its kind (compiler/checks.py).
+    attributes: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def use(self, kind: str, field_name: str) -> Use | None:
         return self.kinds.get(kind, {}).get(field_name)

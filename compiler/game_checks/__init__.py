@@ -21,10 +21,16 @@ def report(reporter: dg.Reporter, entity: Entity, field: str | tuple, message: s
     reporter.add(code, message, entity.display, mark.line, mark.column, hint)
 
 
-def at_fault(game: Game, entities: list):
+def at_fault(game: Game, entities: list, field: str = ""):
     """The entity a count's diagnostic stands at: the last one a pack brought (added or
-    replaced), so that `check` of the pack's file shows it; else the game's last."""
+    replaced), so that `check` of the pack's file shows it; else the game's last. With
+    `field`, a replacement that changed it comes first: a pack raising Bat Swarm's count from
+    4 to 5 was told of its Wraith's unchanged count, the last card in its file."""
     brought = [e for e in entities if e.pack != game.id]
+    if field:
+        changed = [e for e in brought if e.replaced is None
+                   or e.replaced.data.get(field) != e.data.get(field)]
+        brought = changed or brought
     return (brought or entities)[-1]
 
 

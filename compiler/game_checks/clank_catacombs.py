@@ -130,12 +130,12 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     if cards:
         dungeon = [c for c in cards if c.data.get("card_type") in ("acquire", "device", "monster")]
         if dungeon and _total(dungeon) != 100:
-            report(reporter, _at_fault(game, dungeon), "count",
+            report(reporter, _at_fault(game, dungeon, "count"), "count",
                    f"the dungeon deck holds {_total(dungeon)} cards; the rulebook has 100 (L69-70)",
                    _count_hint("card", _total(dungeon), 100))
         starting = [c for c in cards if c.data.get("card_type") == "starting"]
         if starting and _total(starting, "per_deck") != 10:
-            report(reporter, _at_fault(game, starting), "per_deck",
+            report(reporter, _at_fault(game, starting, "per_deck"), "per_deck",
                    f"a starting deck holds {_total(starting, 'per_deck')} cards; the rulebook has 10 (L63-65)",
                    _count_hint("card", _total(starting, "per_deck"), 10))
         for c in cards:
@@ -155,11 +155,11 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, tiles[0], "area", "no starting tile (area: start): the players start "
                    "on it (L23, L176)", hint="keep a start tile, or replace it instead of removing it")
         if depths and _total(depths) != 22:
-            report(reporter, _at_fault(game, depths), "count",
+            report(reporter, _at_fault(game, depths, "count"), "count",
                    f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)",
                    _count_hint("tile", _total(depths), 22))
         if safe and _total(safe) != 6:
-            report(reporter, _at_fault(game, safe), "count",
+            report(reporter, _at_fault(game, safe, "count"), "count",
                    f"{_total(safe)} safe-area tiles; the rulebook has 6 (L27-28)",
                    _count_hint("tile", _total(safe), 6))
         haunted = [t for t in depths if t.data.get("haunted")]

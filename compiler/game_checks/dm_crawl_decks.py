@@ -72,6 +72,30 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             _check_event_after_use(e, reporter)
     attributes = game.of_kind("attribute")   # four, one per track: the contract's needs (L13)
     _check_board(game, attributes, reporter)
+    _check_relics_kept(game, reporter)
+
+
+def _check_relics_kept(game: Game, reporter: dg.Reporter) -> None:
+    """`gain_relic AMOUNT OF` keeps AMOUNT of the OF relics drawn, as the board's relic_keep of
+    its relic_draw (L87): a pack's event card `gain_relic 3 1` checked clean and its card read
+    "draw 1 relic, gain 3 and put the rest on the bottom"."""
+    for table in game.entities.values():
+        for entity in table.values():
+            for site in entity.effects:
+                for node in nodes.walk(site.ast) if site.ast is not None else ():
+                    if not (isinstance(node, nodes.Call) and node.verb == "gain_relic"
+                            and len(node.args) == 2
+                            and not any(isinstance(a, nodes.KwArg) for a in node.args)):
+                        continue
+                    keep, draw = (nodes.constant(a) for a in node.args)
+                    if keep is not None and draw is not None and keep > draw:
+                        line, column = entity.doc.effect_position(site.path, node.pos.line,
+                                                                  node.pos.column)
+                        reporter.add(dg.GAME_RULE, f"`gain_relic {keep} {draw}` keeps {keep} relics of "
+                                     f"{draw} drawn: the kept ones are chosen from "
+                                     "those drawn (L87)", entity.display, line, column,
+                                     f"gain at most {draw} (`gain_relic <amount> <of>`), or "
+                                     f"draw at least {keep}")
 
 
 EVENT_PLACES = {"loot": "your loot pile, then the event discard pile once cashed (L31, L73)",

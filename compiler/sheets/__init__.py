@@ -806,7 +806,44 @@ def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") ->
         context["dm_sources"] = None
     if lang == "zh":
         context = walk_strings(context, zh_punctuation)
+    html = environment().get_template(sheet.template).render(context)
+    glossary = pack_keyword_rows(game, lang, html)
+    if not glossary:
+        return html
+    context["pack_keywords"] = walk_strings(glossary, zh_punctuation) if lang == "zh" else glossary
     return environment().get_template(sheet.template).render(context)
+
+
+# Games whose sheets say what every keyword does in a table of their own (Dungeontology's
+# effect symbols, Crawl Decks' keyword sheet), a pack's keywords included.
+_OWN_GLOSSARY = {"dungeontology", "dm_crawl_decks"}
+
+
+def pack_keyword_rows(game: Game, lang: str, html: str) -> list[dict]:
+    """What a pack's keyword does, for the sheets that print it by its text: a Clank! pack's
+    `haul` (text "Haul {n}") printed "Defeat reward: Haul 2." with nothing on any sheet to say
+    that Haul draws and gains gold. One row per pack keyword whose label this sheet shows."""
+    if _game_id(game) in _OWN_GLOSSARY:
+        return []
+    base_doc = game.documents[0] if game.documents else None
+    texts, rows = Texts(game, lang), []
+    for name, kw in sorted(game.vocab.keywords.items()):
+        if kw.text is None or not kw.origin or kw.origin[0] is base_doc:
+            continue
+        numbers, others = iter("NMK"), iter("XYZ")
+        letters = {p.name: next(numbers if p.type == "int" else others, p.name.upper())
+                   for p in kw.params}
+        head = re.split(r"[{:：]", kw.text.get(lang), maxsplit=1)[0].strip()
+        site = game.keyword_sites.get(name)
+        if not head or head not in html or site is None:
+            continue
+        if site.ast is None:
+            texts.site(site)        # parses it (or keeps the text of one that does not parse)
+        named = {p.name: letters[p.name] for p in kw.params if p.type != "int"}
+        effect = render(site.ast, game.vocab, lang, bound=named) if site.ast is not None \
+            else site.text
+        rows.append({"name": fill(kw.text.get(lang), letters), "effect": effect})
+    return rows
 
 
 _LINE = r"(?:L\d+(?:\s*[-–]\s*L?\d+)?|p\.\s?\d+(?:[-–]\d+)?|LAY-\d+|EX-[A-Z0-9-]+)"

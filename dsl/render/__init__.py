@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.render import templates
-from tomecraft.dsl.render.templates import Arg
-from tomecraft.dsl.render.words import article, is_simple_count, pluralise
+from tomecraft.dsl.render.templates import Arg, signed
+from tomecraft.dsl.render.words import article, is_simple_count, number, pluralise
 
 LANGS = ("zh", "en")
 
@@ -55,7 +55,7 @@ _COMPARE = {
     "en": {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
            ">": "is more than", ">=": "is at least"},
 }
-_ARITH = {"+": "+", "-": "-", "*": "×", "//": "÷"}
+_ARITH = {"+": "+", "-": "\u2212", "*": "×", "//": "÷"}   # the typeset minus, as signed()
 _LOGIC = {"zh": {"and": "且", "or": "或"}, "en": {"and": "and", "or": "or"}}
 _LET_LETTERS = "NMKLPQRSTUVW"
 _PARAM_LETTERS = "NMK"   # a keyword's number parameters, as sheets show them ("Ambush N")
@@ -730,15 +730,34 @@ class _Renderer:
     def assign(self, s: n.Assign) -> str:
         target, value = self.expr(s.target), self.expr(s.value)
         if self.zh:
-            return {"=": f"將{target}變為{value}", "+=": f"{target}+{value}",
-                    "-=": f"{target}-{value}", "*=": f"{target}×{value}"}[s.op]
+            # a change said with its sign, the typeset minus: "该牌的点数\u22121", not "-1"
+            plain = re.fullmatch(r"\u2212?\w+", value)
+            less = value[1:] if plain and value.startswith("\u2212") \
+                else "\u2212" + (value if plain else f"({value})")
+            return {"=": f"將{target}變為{value}", "+=": f"{target}{signed(value)}",
+                    "-=": f"{target}{signed(less)}", "*=": f"{target}×{value}"}[s.op]
+        op = s.op
+        if op in ("+=", "-=") and re.fullmatch(r"\u2212\w+", value):   # `+= -2`: subtract 2
+            op, value = {"+=": "-=", "-=": "+="}[op], value[1:]
         return {"=": f"set {target} to {value}", "+=": f"add {value} to {target}",
                 "-=": f"subtract {value} from {target}",
-                "*=": f"multiply {target} by {value}"}[s.op]
+                "*=": f"multiply {target} by {value}"}[op]
 
     def each(self, s: n.Each) -> str:
-        body = self.body(s.body)
         sel = s.selector
+        person = sel.kind in _PLAYER_KINDS
+        alone = sel.zone is None and sel.where is None      # "每位對手各自隨機棄掉…"
+        saved = self.env.get("it")
+        if person:   # "for each opponent in your region, that opponent discards", not "it"
+            kind = self.kind_text(sel.kind)
+            self.env["it"] = ("" if alone else "該" + kind) if self.zh else f"that {kind}"
+        try:
+            body = self.body(s.body)
+        finally:
+            if person and saved is None:
+                self.env.pop("it", None)
+            elif person:
+                self.env["it"] = saved
         if sel.kind in _PLAYER_KINDS and sel.zone is None and sel.where is None:
             kind = self.kind_text(sel.kind)
             return f"每位{kind}各自{body}" if self.zh else f"each {kind}: {body}"
@@ -815,7 +834,8 @@ class _Renderer:
     def expr(self, e, minimum: int = 0) -> str:  # noqa: C901 - one branch per kind
         zh = self.zh
         if isinstance(e, n.Num):
-            return f"({e.value})" if e.value < 0 and minimum > 5 else str(e.value)
+            text = number(e.value)
+            return f"({text})" if e.value < 0 and minimum > 5 else text
         if isinstance(e, n.Bool):
             return ("是" if e.value else "否") if zh else ("true" if e.value else "false")
         if isinstance(e, n.Name):
@@ -835,8 +855,10 @@ class _Renderer:
         if isinstance(e, n.Not):
             return self.negate(e.operand)
         if isinstance(e, n.Neg):
-            return f"-{self.expr(e.operand, 7)}"
+            return f"\u2212{self.expr(e.operand, 7)}"
         if isinstance(e, n.BinOp):
+            if e.op == "-" and isinstance(e.left, n.Num) and e.left.value == 0:
+                return self.expr(n.Neg(e.right), minimum)    # `(0 - n)`: "−N", not "0−N"
             return self.binop(e, minimum)
         raise TypeError(f"not an expression: {e!r}")
 

@@ -52,9 +52,14 @@ _STOP = {"from", "in", "on", "at", "to", "into", "onto", "below", "above", "of",
          "under", "over", "across", "through", "while", "where", "who", "whose", "ignoring"}
 
 
+_PLUS_BEFORE = re.compile(r"\+\{([A-Za-z_]\w*)\}")
+
+
 def fill(template: str, args: dict[str, Arg], lang: str,
          new_letter: Callable[[], str]) -> str:
     """`template` with its placeholders filled, agreeing as the module docstring says."""
+    # a sign written before a count is its sign: "警戒值+{amount}" with -1 read "警戒值+−1"
+    template = _PLUS_BEFORE.sub(r"{\1:signed}", template)
     defs: list[tuple[str, str]] = []
     values = {}
     per: dict[str, str] = {}   # placeholder -> "hit in the roll": "1 damage per hit in the roll"

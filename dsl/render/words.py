@@ -77,11 +77,17 @@ def article(phrase: str) -> str:
     return "an" if lower[0] in "aeiou" else "a"
 
 
+def number(value: int) -> str:
+    """A whole number as the sheets print it: a negative one with the typeset minus (U+2212),
+    "Score \u22122 points", never the hyphen-minus of the effect's source."""
+    return str(value) if value >= 0 else "\u2212" + str(-value)
+
+
 def is_singular_count(text: str) -> bool:
     """A count that takes a singular noun: 1 (or -1, +1)."""
-    return text.lstrip("+-") == "1"
+    return text.lstrip("+-\u2212") == "1"
 
 
 def is_simple_count(text: str) -> bool:
     """A count a number agrees with as it stands: digits, a letter variable, `1+2`."""
-    return bool(re.fullmatch(r"[-+]?(\d+|[A-Z])([-+×÷]\(?[-+]?(\d+|[A-Z])\)?)*", text))
+    return bool(re.fullmatch(r"[-+\u2212]?(\d+|[A-Z])([-+\u2212×÷]\(?[-+\u2212]?(\d+|[A-Z])\)?)*", text))

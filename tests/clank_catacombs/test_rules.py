@@ -75,6 +75,26 @@ def test_a_packs_card_that_breaks_the_deck_count_is_told_at_its_own_count(tmp_pa
     assert "replace: true" in d.hint          # or replaces one of the game's (fourth packs round)
 
 
+def test_a_replaced_card_whose_count_breaks_the_deck_is_told_at_its_count(tmp_path):
+    """A pack replacing Bat Swarm (4 -> 5 copies) and then Wraith (3, unchanged): the 101-card
+    error stood at the Wraith's count, the pack's last card, not at the count it raised."""
+    pack = tmp_path / "more_bats"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: more_bats\ngame: clank_catacombs\nversion: '1'\n",
+                                    encoding="utf-8")
+    card = ("  - id: {id}\n    replace: true\n    name: {{zh: {zh}, en: {en}}}\n"
+            "    source: approximation\n    note: a fan's card\n    card_type: monster\n"
+            "    after_use: dungeon_discard\n    count: {count}\n    defeat_cost: 1\n")
+    (pack / "cards.yaml").write_text(
+        "cards:\n" + card.format(id="bat_swarm", zh="蝙蝠", en="Bats", count=5)
+        + card.format(id="wraith", zh="怨灵", en="Wraith", count=3), encoding="utf-8")
+    reporter = dg.Reporter()
+    pipeline.compile_game(ROOT, [pack], reporter)
+    [d] = [d for d in reporter.diagnostics if "the dungeon deck holds" in d.message]
+    assert (Path(d.file).name, d.line, d.message) == (
+        "cards.yaml", 9, "the dungeon deck holds 101 cards; the rulebook has 100 (L69-70)")
+
+
 def test_a_scenario_setup_the_engine_cannot_play_is_refused_in_the_scenario_s_terms():
     """A seat, rage space, room, cube or id a tester mistypes is a setup or step failure naming
     it, not an engine error ("internal error: IndexError") later."""

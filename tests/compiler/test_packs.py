@@ -202,6 +202,18 @@ def test_packs_requiring_each_other_are_one_error(base, tmp_path):
     two = make_pack(tmp_path, "two", manifest_extra="requires: [one]\n")
     _, reporter = compile_with(base, [one, two])
     assert [(d.code, Path(d.file).parent.name) for d in reporter.diagnostics] == [(dg.PACK, "two")]
+    # it said "'one', which is not loaded before it; hint: pass the required pack with --pack",
+    # of a pack given with --pack: the cycle is what is wrong
+    assert "needs this pack in turn" in reporter.diagnostics[0].message
+    assert "--pack" not in reporter.diagnostics[0].hint
+
+
+def test_a_pack_requiring_itself_is_told_so(base, tmp_path):
+    pack = make_pack(tmp_path, "selfish", manifest_extra="requires: [selfish]\n",
+                     files={"t.yaml": tile("mud", "Mud")})
+    _, reporter = compile_with(base, [pack])
+    assert [(d.code, d.message) for d in reporter.diagnostics] == [
+        (dg.PACK, "a pack cannot require itself")]
 
 
 def test_two_packs_replacing_one_entity_conflict_unless_one_requires_the_other(base, tmp_path):

@@ -266,7 +266,8 @@ scoring:
         assert phrase not in text, phrase
 
 
-HYPHEN_MINUS = re.compile(r"(?<![\w.])-(?=\d)")     # "-2 Clank!", not "G-1" or "L278-282"
+# "-2 Clank!" and "该牌的点数-1" (a Chinese character before it), not "G-1" or "L278-282"
+HYPHEN_MINUS = re.compile(r"(?<![A-Za-z0-9_.])-(?=\d)")
 
 
 @pytest.mark.parametrize("game_id", sorted(sheets.SHEETS))

@@ -334,3 +334,24 @@ def test_a_clause_with_its_own_comma_takes_one_before_and(drg):
     assert text == ("For each monster within range 2, deal 1 damage, ignoring resistances, "
                     "and it becomes Stunned."), text
     assert render(parse("gain ammo 2; heal 2"), drg.vocab, "en") == "Gain 2 primary ammo. Heal 2."
+
+
+def test_a_doom_card_without_a_penalty_prints_0_not_minus_0(tmp_path):
+    """A pack's doom card with `penalty: 0` (the schema's least) printed "−0" in the penalty
+    column: a sign on nothing."""
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    from tests.compiler.test_sheets_blind import REPO
+    pack = tmp_path / "dread_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: dread_pack\ngame: dungeontology\nversion: '1'\n"
+                                    "name: {zh: 恐惧包, en: Dread pack}\n")
+    (pack / "doom_cards.yaml").write_text(
+        "doom_cards:\n  - id: mild_dread\n    name: {zh: 轻微恐惧, en: Mild Dread}\n"
+        "    source: approximation\n    note: a pack's doom card\n    penalty: 0\n"
+        "    on_reveal: gain_stun 1\n", encoding="utf-8")
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    en = " ".join(_text(game, "cards", "en").split())
+    row = en[en.index("Mild Dread"):][:120]
+    assert "\u22120" not in row and " 0 " in row, row

@@ -41,6 +41,9 @@ def test_the_shipped_content_is_clean(run_cli):
     (("board.yaml", "dl_start: 1\n", "dl_start: 4\n"), "starts at level 4, above its deepest level"),
     # a board keeping 3 of 1 drawn relic checked clean; set-up kept 1 (eighth packs blind test)
     (("board.yaml", "relic_keep: 2\n", "relic_keep: 6\n"), "6 relics kept of the 5 drawn at set-up"),
+    # its sibling in an effect: the event card read "draw 1 relic, gain 3" (tenth packs blind test)
+    (("events.yaml", 'effect: "gain_relic 1 3"', 'effect: "gain_relic 3 1"'),
+     "events.yaml:39:14: error[TC-G001]: `gain_relic 3 1` keeps 3 relics of 1 drawn"),
 ])
 def test_broken_content_is_reported(tmp_path, run_cli, edit, message):
     code, out, _ = check(tmp_path, edit, run_cli)

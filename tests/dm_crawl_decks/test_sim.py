@@ -106,3 +106,15 @@ def test_the_summary_names_the_score_as_misses_and_says_fewer_is_better():
     assert "misses (the score: fewer is better): min" in text and "\n  scores:" not in text
     assert "mean floors reached:" in text and "mean rounds" not in text
     assert "seat means" not in text and "win rate" not in text
+
+
+def test_floors_reached_counts_from_the_boards_starting_level(monkeypatch):
+    """A pack's board with `dl_start: 2` (the rulebook's is DL 1, L81): `sim` said "mean floors
+    reached: 1.0" for games that never left DL 2, counting descends instead of levels."""
+    from tests.pack_play import compiled_with
+    data = compiled_with("dm_crawl_decks", ROOT / "tests" / "dm_crawl_decks" / "deep_start_pack",
+                         monkeypatch)
+    for g in range(5):
+        result = play_game(data, 1, Rng(f"7:{g}").fork("game"), [RandomAgent(Rng(g))])
+        assert 2 + result["descends"] >= result["floors"] >= 2, result
+        assert result["floors"] == min(2 + result["descends"], 3), result

@@ -250,4 +250,8 @@ CONTRACT = Contract(
         "terms.die": "a die entity with the term (its key) is rolled from its faces",
         "terms.face": "a die's faces may show it; faces(roll, face) counts it",
     },
+    # a monster in play is its damage taken (its hp is on its card: state.Monster), a dwarf
+    # its health and ammo left (state.Dwarf)
+    attributes={"monster": frozenset({"damage"}),
+                "dwarf": frozenset({"health", "ammo", "secondary_ammo", "actions"})},
 )

@@ -428,7 +428,7 @@ class Engine(Battle, Rules, Zones):
 
 def result(engine: Engine, capped: bool = False) -> dict:
     s = engine.state
-    floors = min(s.descends + 1, engine.board.dl_max)
+    floors = s.dl       # the level reached: a pack's board may start deeper (dl_start)
     return {"scores": [s.misses], "rounds": floors, "capped": capped, "finished": [s.won],
             "won": s.won, "misses": s.misses, "floors": floors, "descends": s.descends,
             "hp": s.hp, "reason": s.reason, "turns": s.turn,
