@@ -10,21 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tomecraft.compiler import diagnostics as dg, pipeline
-
-REPO = Path(__file__).resolve().parents[2]
+from tomecraft.compiler import diagnostics as dg
+from tests.keyword_packs import compile_with_keywords, errors_of, probe
 
 
 def errors(tmp_path: Path, game: str, effect: str) -> list[tuple]:
-    pack = tmp_path / "fields"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text(
-        f"id: fields\ngame: {game}\nversion: '1'\nvocabulary:\n  keywords:\n    probe:\n"
-        f"      params: []\n      effect: \"{effect}\"\n      text: {{zh: 探测, en: Probe}}\n",
-        encoding="utf-8")
-    reporter = dg.Reporter()
-    pipeline.compile_game(REPO / "content" / game, [pack], reporter)
-    return [(d.code, d.message) for d in reporter.diagnostics if d.severity == dg.ERROR]
+    reporter = compile_with_keywords(tmp_path / "fields", game, probe(effect, quoted=True))
+    return [(d.code, d.message) for d in errors_of(reporter)]
 
 
 @pytest.mark.parametrize("game, effect, said", [

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tomecraft.compiler import diagnostics as dg, pipeline
-
-REPO = Path(__file__).resolve().parents[2]
+from tomecraft.compiler import diagnostics as dg
+from tests.keyword_packs import compile_with_keywords, errors_of, probe
 RESOURCE = {"clank_catacombs": "gold", "deep_rock_galactic": "ammo", "dm_crawl_decks": "potion",
             "dungeontology": "students", "the_cave": "ap"}
 
@@ -17,16 +16,8 @@ RESOURCE = {"clank_catacombs": "gold", "deep_rock_galactic": "ammo", "dm_crawl_d
 def errors(tmp_path: Path, game: str, effect: str, params: str = "[]") -> list[tuple]:
     """The errors of a pack whose keyword `probe` has `effect` (keyword effects are checked
     like any entity's), as (code, line, column, message)."""
-    pack = tmp_path / "least"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text(
-        f"id: least\ngame: {game}\nversion: '1'\nvocabulary:\n  keywords:\n    probe:\n"
-        f"      params: {params}\n      effect: \"{effect}\"\n      text: {{zh: 探测, en: Probe}}\n",
-        encoding="utf-8")
-    reporter = dg.Reporter()
-    pipeline.compile_game(REPO / "content" / game, [pack], reporter)
-    return [(d.code, d.line, d.column, d.message) for d in reporter.diagnostics
-            if d.severity == dg.ERROR]
+    reporter = compile_with_keywords(tmp_path / "least", game, probe(effect, params, quoted=True))
+    return [(d.code, d.line, d.column, d.message) for d in errors_of(reporter)]
 
 
 @pytest.mark.parametrize("game", sorted(RESOURCE))
@@ -52,29 +43,15 @@ def test_a_signed_verb_without_a_least_takes_a_negative(tmp_path):
 
 
 def test_a_packs_own_keyword_may_declare_a_least(tmp_path):
-    pack = tmp_path / "own"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text(
-        "id: own\ngame: clank_catacombs\nversion: '1'\nvocabulary:\n  keywords:\n"
-        "    loot:\n      params: [{name: n, type: int, min: 2}]\n      effect: gain gold n\n"
-        "      text: {zh: \"战利品{n}\", en: \"Loot {n}\"}\n"
-        "    probe:\n      params: []\n      effect: loot 1\n      text: {zh: 探测, en: Probe}\n",
-        encoding="utf-8")
-    reporter = dg.Reporter()
-    pipeline.compile_game(REPO / "content" / "clank_catacombs", [pack], reporter)
+    loot = ("    loot:\n      params: [{name: n, type: int, min: 2}]\n      effect: gain gold n\n"
+            "      text: {zh: \"战利品{n}\", en: \"Loot {n}\"}\n")
+    reporter = compile_with_keywords(tmp_path / "own", "clank_catacombs", loot + probe("loot 1"))
     assert [(d.code, d.message) for d in reporter.diagnostics] == [
         (dg.BELOW_LEAST, "'loot' takes n 2 or more, got 1")], reporter.diagnostics
 
 
 def _keywords(tmp_path, game: str, keywords: str) -> list[tuple]:
-    pack = tmp_path / "via"
-    pack.mkdir(parents=True)
-    (pack / "pack.yaml").write_text(
-        f"id: via\ngame: {game}\nversion: '1'\nvocabulary:\n  keywords:\n{keywords}",
-        encoding="utf-8")
-    reporter = dg.Reporter()
-    pipeline.compile_game(REPO / "content" / game, [pack], reporter)
-    return [(d.code, d.message) for d in reporter.diagnostics if d.severity == dg.ERROR]
+    return [(d.code, d.message) for d in errors_of(compile_with_keywords(tmp_path / "via", game, keywords))]
 
 
 HAUL = ("    haul:\n      params: [{name: n, type: int}]\n      effect: draw n; gain gold n\n"
@@ -86,8 +63,7 @@ def test_a_keyword_without_a_least_takes_that_of_the_verb_it_passes_its_count_to
         tmp_path, call, said):
     """A pack's keyword `haul n` (`draw n; gain gold n`, no `min:`) took `haul 0` clean: it drew
     nothing and printed "Haul 0". Its count goes to `draw`, which takes 1 or more."""
-    probe = f"    probe:\n      params: []\n      effect: {call}\n      text: {{zh: 探测, en: Probe}}\n"
-    assert _keywords(tmp_path, "clank_catacombs", HAUL + probe) == [
+    assert _keywords(tmp_path, "clank_catacombs", HAUL + probe(call)) == [
         (dg.BELOW_LEAST, f"'haul' takes n 1 or more (it is passed to 'draw'), got {said}")]
 
 
@@ -96,12 +72,9 @@ def test_a_shift_and_a_keyword_in_between_are_followed(tmp_path):
     Through a keyword of a keyword, the least is carried too; `haul 1` and `squeeze 0` are clean."""
     outer = ("    lug:\n      params: [{name: m, type: int}]\n      effect: haul (m - 1)\n"
              "      text: {zh: \"拖{m}\", en: \"Lug {m}\"}\n")
-    probe = ("    probe:\n      params: []\n      effect: lug 1; haul 1\n"
-             "      text: {zh: 探测, en: Probe}\n")
-    assert _keywords(tmp_path, "clank_catacombs", HAUL + outer + probe) == [
+    assert _keywords(tmp_path, "clank_catacombs", HAUL + outer + probe("lug 1; haul 1")) == [
         (dg.BELOW_LEAST, "'lug' takes m 2 or more (it is passed to 'haul'), got 1")]
-    cave = ("    probe:\n      params: []\n      effect: squeeze -1 squeeze_1; squeeze 0 squeeze_1\n"
-            "      text: {zh: 探测, en: Probe}\n")
+    cave = probe("squeeze -1 squeeze_1; squeeze 0 squeeze_1")
     assert _keywords(tmp_path / "c", "the_cave", cave) == [
         (dg.BELOW_LEAST, "'squeeze' takes level 0 or more (it is passed to 'pay'), got -1")]
 
@@ -110,8 +83,7 @@ def test_a_declared_least_below_what_the_count_is_passed_to_gives_way(tmp_path):
     """`{name: n, type: int, min: 0}` with `draw n`: `haul 0` checked clean and drew nothing;
     the least `draw` takes holds through the keyword."""
     low = HAUL.replace("type: int}", "type: int, min: -3}")
-    probe = "    probe:\n      params: []\n      effect: haul 0\n      text: {zh: 探测, en: Probe}\n"
-    assert _keywords(tmp_path, "clank_catacombs", low + probe) == [
+    assert _keywords(tmp_path, "clank_catacombs", low + probe("haul 0")) == [
         (dg.BELOW_LEAST, "'haul' takes n 1 or more (it is passed to 'draw'), got 0")]
 
 
@@ -134,8 +106,7 @@ def test_a_repeat_below_once_is_refused(tmp_path, effect, said):
 def test_a_keyword_count_used_as_a_repeat_count_takes_1_or_more(tmp_path):
     times = ("    times:\n      params: [{name: n, type: int}]\n      effect: \"repeat n: gain gold 1\"\n"
              "      text: {zh: \"重复{n}\", en: \"Times {n}\"}\n")
-    probe = "    probe:\n      params: []\n      effect: times 0; times 1\n      text: {zh: 探测, en: Probe}\n"
-    assert _keywords(tmp_path, "clank_catacombs", times + probe) == [
+    assert _keywords(tmp_path, "clank_catacombs", times + probe("times 0; times 1")) == [
         (dg.BELOW_LEAST, "'times' takes n 1 or more (it is the count of a `repeat`), got 0")]
 
 
@@ -143,15 +114,10 @@ def test_a_pack_raising_a_base_keywords_least_names_its_own_definition(tmp_path)
     """A pack replacing Dungeontology's `ambush` with `min: 3`: the base game's regions calling
     `ambush 1` are refused in files the pack cannot change, and said nothing of the pack's own
     definition; each now says where the pack defines it."""
-    pack = tmp_path / "heavy"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text(
-        "id: heavy\ngame: dungeontology\nversion: '1'\nvocabulary:\n  keywords:\n"
-        "    ambush:\n      replace: true\n      params: [{name: n, type: int, min: 3}]\n"
-        "      effect: 'on enter_region: sacrifice n'\n"
-        "      text: {zh: \"重伏击{n}\", en: \"Heavy ambush {n}\"}\n", encoding="utf-8")
-    reporter = dg.Reporter()
-    pipeline.compile_game(REPO / "content" / "dungeontology", [pack], reporter)
+    ambush = ("    ambush:\n      replace: true\n      params: [{name: n, type: int, min: 3}]\n"
+              "      effect: 'on enter_region: sacrifice n'\n"
+              "      text: {zh: \"重伏击{n}\", en: \"Heavy ambush {n}\"}\n")
+    reporter = compile_with_keywords(tmp_path / "heavy", "dungeontology", ambush)
     found = [d for d in reporter.diagnostics if d.code == dg.BELOW_LEAST]
     assert found and all(d.hint.endswith("heavy/pack.yaml:6)") and "'ambush' is defined at" in d.hint
                          for d in found), [d.hint for d in found]

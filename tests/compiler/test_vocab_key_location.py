@@ -3,23 +3,15 @@
 keyword's line."""
 from __future__ import annotations
 
-from pathlib import Path
 
-from tomecraft.compiler import diagnostics as dg, pipeline
-
-REPO = Path(__file__).resolve().parents[2]
+from tomecraft.compiler import diagnostics as dg
+from tests.keyword_packs import compile_with_keywords
 
 
 def test_a_reserved_keyword_name_is_marked_at_its_key(tmp_path):
-    pack = tmp_path / "names"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text(
-        "id: names\ngame: clank_catacombs\nversion: '1'\nvocabulary:\n  keywords:\n"
+    reporter = compile_with_keywords(tmp_path / "names", "clank_catacombs",
         "    first:\n      params: []\n      effect: draw 1\n      text: {zh: 一, en: One}\n"
         "    second:\n      params: []\n      effect: draw 1\n      text: {zh: 二, en: Two}\n"
-        "    class:\n      params: []\n      effect: draw 1\n      text: {zh: 类, en: Class}\n",
-        encoding="utf-8")
-    reporter = dg.Reporter()
-    pipeline.compile_game(REPO / "content" / "clank_catacombs", [pack], reporter)
+        "    class:\n      params: []\n      effect: draw 1\n      text: {zh: 类, en: Class}\n")
     got = [(d.code, d.line, d.column, d.message) for d in reporter.diagnostics]
     assert got == [(dg.PACK, 14, 5, "'class' is a reserved word")], got
