@@ -284,18 +284,48 @@ def _walk_into(node, below: list) -> None:
             _walk_into(value, below)
 
 
-def constant(e) -> int | None:
-    """The value of an arithmetic expression of numbers (`2`, `-1`, `3 - 1`); None if it
-    reads a name, or divides by zero."""
-    if isinstance(e, Num):
+
+_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+               "//": lambda a, b: a // b if b else None}
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def value_of(e, known: dict[str, int] | None = None):
+    """The value of `e` (an int or a bool) when it reads only numbers, truth values, operators
+    and the argument-less queries `known` gives a value (`{"hazard_level": 3}`); None if it
+    reads anything else, or divides by zero."""
+    if isinstance(e, (Num, Bool)):
         return e.value
+    if isinstance(e, Func):
+        return known.get(e.name) if known and not e.args else None
     if isinstance(e, Neg):
-        value = constant(e.operand)
-        return None if value is None else -value
-    if isinstance(e, BinOp) and e.op in ("+", "-", "*", "//"):
-        left, right = constant(e.left), constant(e.right)
-        if left is None or right is None or (e.op == "//" and right == 0):
+        value = value_of(e.operand, known)
+        return -value if _is_number(value) else None
+    if isinstance(e, Not):
+        value = value_of(e.operand, known)
+        return (not value) if isinstance(value, bool) else None
+    if not isinstance(e, BinOp):
+        return None
+    left, right = value_of(e.left, known), value_of(e.right, known)
+    if left is None or right is None:
+        return None
+    if e.op in ("and", "or"):
+        if not (isinstance(left, bool) and isinstance(right, bool)):
             return None
-        return {"+": left + right, "-": left - right, "*": left * right,
-                "//": left // right if right else 0}[e.op]
-    return None
+        return (left and right) if e.op == "and" else (left or right)
+    if not (_is_number(left) and _is_number(right)):
+        return None
+    op = _ARITHMETIC.get(e.op) or _COMPARE.get(e.op)
+    return op(left, right) if op else None
+
+
+def constant(e) -> int | None:
+    """The value of an arithmetic expression of numbers (`2`, `-1`, `(3 - 1)`); None if it
+    reads a name, or divides by zero."""
+    value = value_of(e)
+    return value if _is_number(value) else None

@@ -18,39 +18,11 @@ from tomecraft.dsl import nodes as n
 
 LEVELS = range(1, 6)        # rulebook L167: 游戏有1至5难度可选择
 
-_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-               "//": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None}
-_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
-
 
 def at_level(e, level: int):
     """The value of `e` at Hazard `level` (an int or a bool), or None if it reads anything but
     numbers and `hazard_level()`."""
-    if isinstance(e, (n.Num, n.Bool)):
-        return e.value
-    if isinstance(e, n.Func):
-        return level if e.name == "hazard_level" and not e.args else None
-    if isinstance(e, n.Neg):
-        value = at_level(e.operand, level)
-        return -value if isinstance(value, int) and not isinstance(value, bool) else None
-    if isinstance(e, n.Not):
-        value = at_level(e.operand, level)
-        return (not value) if isinstance(value, bool) else None
-    if isinstance(e, n.BinOp):
-        left, right = at_level(e.left, level), at_level(e.right, level)
-        if left is None or right is None:
-            return None
-        if e.op in ("and", "or"):
-            if not (isinstance(left, bool) and isinstance(right, bool)):
-                return None
-            return (left and right) if e.op == "and" else (left or right)
-        numbers = not isinstance(left, bool) and not isinstance(right, bool)
-        if e.op in _ARITHMETIC and numbers:
-            return _ARITHMETIC[e.op](left, right)
-        if e.op in _COMPARE and numbers:
-            return _COMPARE[e.op](left, right)
-    return None
+    return n.value_of(e, {"hazard_level": level})
 
 
 def by_level(e, levels=LEVELS) -> list | None:
