@@ -80,6 +80,7 @@ class Checker:
         self.warned: set[tuple] = set()  # places already warned about (names are checked twice)
         self.found = 0                   # mistakes found, counted before either dedupe
         self.clean: set[tuple] = set()   # what check_once ran without finding any
+        self.implied: dict[str, dict] = {}   # keyword -> implied_least's answer
 
     # reporting
     def error(self, code: str, message: str, node, hint: str = "") -> None:
@@ -304,16 +305,12 @@ class Checker:
         """The least each int parameter of a keyword may take for what its effect hands it on
         to (`draw n`, `pay ap (n + 1)`, another keyword), whatever `min:` it declares, as
         {param: (least, " (it is passed to 'draw')")}."""
-        memo = self.__dict__.setdefault("_implied", {})
-        if keyword in memo:
-            return memo[keyword]
+        if keyword in self.implied:
+            return self.implied[keyword]
         found: dict = {}
-        kw = self.vocab.keywords[keyword]
-        mine = {p.name for p in kw.params if p.type == "int"}
-        try:
-            block = parse(kw.effect) if mine and keyword not in seen else None
-        except EffectSyntaxError:
-            block = None
+        mine = {p.name for p in self.vocab.keywords[keyword].params if p.type == "int"}
+        site = self.game.keyword_sites.get(keyword)     # parsed with the game (parse_effects)
+        block = site.ast if site is not None and mine and keyword not in seen else None
         for call in n.walk(block) if block is not None else ():
             passed = _offset(call.count, mine) if isinstance(call, n.Repeat) else None
             if passed is not None and (passed[0] not in found or 1 - passed[1] > found[passed[0]][0]):
@@ -336,7 +333,7 @@ class Checker:
                 name, offset = passed
                 if name not in found or least - offset > found[name][0]:
                     found[name] = (least - offset, f" (it is passed to {call.verb!r})")
-        memo[keyword] = found
+        self.implied[keyword] = found
         return found
 
     def _swapped(self, params, positional, keywords) -> bool:
