@@ -758,7 +758,7 @@ class _Renderer:
                 self.env.pop("it", None)
             elif person:
                 self.env["it"] = saved
-        if sel.kind in _PLAYER_KINDS and sel.zone is None and sel.where is None:
+        if person and alone:
             kind = self.kind_text(sel.kind)
             return f"每位{kind}各自{body}" if self.zh else f"each {kind}: {body}"
         text = self.selector(sel, "each")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+
 def check_supply(engine, setup: dict) -> None:
     st = engine.state
     n = len(st.players)
