@@ -28,7 +28,7 @@ from tomecraft.compiler.console import write_atomic
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import EffectSyntaxError, parse
-from tomecraft.dsl.render import let_names, render
+from tomecraft.dsl.render import PARAM_LETTERS, let_names, render
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "sheets"
 LANGS = ("zh", "en")
@@ -830,7 +830,7 @@ def pack_keyword_rows(game: Game, lang: str, html: str) -> list[dict]:
     for name, kw in sorted(game.vocab.keywords.items()):
         if kw.text is None or not kw.origin or kw.origin[0] is base_doc:
             continue
-        numbers, others = iter("NMK"), iter("XYZ")
+        numbers, others = iter(PARAM_LETTERS), iter("XYZ")
         letters = {p.name: next(numbers if p.type == "int" else others, p.name.upper())
                    for p in kw.params}
         head = re.split(r"[{:：]", kw.text.get(lang), maxsplit=1)[0].strip()

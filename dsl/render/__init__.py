@@ -58,7 +58,7 @@ _COMPARE = {
 _ARITH = {"+": "+", "-": "\u2212", "*": "×", "//": "÷"}   # the typeset minus, as signed()
 _LOGIC = {"zh": {"and": "且", "or": "或"}, "en": {"and": "and", "or": "or"}}
 _LET_LETTERS = "NMKLPQRSTUVW"
-_PARAM_LETTERS = "NMK"   # a keyword's number parameters, as sheets show them ("Ambush N")
+PARAM_LETTERS = "NMK"   # a keyword's number parameters, as sheets show them ("Ambush N")
 _COUNT_LETTERS = "XYZ"   # counts that are not numbers: "gain X gold, where X is..."
 # The definition templates.fill puts after a clause that uses such a count.
 # "the number of Scare results in the roll": a die face counted; "> 0" reads "the roll shows
@@ -407,7 +407,7 @@ class _Renderer:
                 continue
             used = set(self.env.values())
             if param.type == "int":
-                self.env[param.name] = next((c for c in _PARAM_LETTERS if c not in used), "N")
+                self.env[param.name] = next((c for c in PARAM_LETTERS if c not in used), "N")
             elif self.names_type(param.type):
                 self.env[param.name] = self.type_word(param.type)
             else:   # a type with no words of its own ("passage_letter"): a letter, as the
