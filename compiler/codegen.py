@@ -8,6 +8,7 @@ is emitted in sorted order and nothing depends on time, hashing or the environme
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 import os
 import re
 from dataclasses import dataclass, field
@@ -74,6 +75,7 @@ class _Func:
     lines: list[str] = field(default_factory=list)
     depth: int = 1
     counter: int = 0
+    amounts: int = 0
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -81,6 +83,12 @@ class _Func:
     def fresh(self, prefix: str) -> str:
         self.counter += 1
         return f"{prefix}{self.counter}"
+
+    def amount(self) -> str:
+        """A local holding a call's argument: counted apart from `fresh`, whose names are
+        the keys of once-per, choices and triggers, kept the same whatever is guarded."""
+        self.amounts += 1
+        return f"_n{self.amounts}"
 
 
 def _base_scope(params: tuple[str, ...]) -> dict[str, str]:
@@ -300,8 +308,9 @@ class EffectCompiler:
         if isinstance(s, n.Call):
             if s.verb in self.vocab.keywords:
                 args = self.call_args(s, scope)
-                fn.emit(f"if not kw_{ident(s.verb)}({', '.join(['ctx', *args])}):")
-                fn.emit("    return False")
+                with self.least_guard(s, args, fn):
+                    fn.emit(f"if not kw_{ident(s.verb)}({', '.join(['ctx', *args])}):")
+                    fn.emit("    return False")
             else:
                 if self.vocab.verbs[s.verb].cost:  # a bare cost: pay it or fizzle
                     fn.emit(f"if not ({self.cost_check(n.Cost((s,), n.Block(())), scope)}):")
@@ -415,29 +424,68 @@ class EffectCompiler:
     def cost_check(self, s: n.Cost, scope: dict) -> str:
         parts = []
         for c in s.costs:
+            args = self.call_args(c, scope)
             stat = self.inlined(c, scope)
             if stat is not None:
-                parts.append(f"{stat[0]} >= {stat[1]}")
-                continue
-            verb = self.vocab.verbs[c.verb]
-            args = self.call_args(c, scope)
-            copied = inline.expression(self.vocab.engine, "Verbs", f"can_{verb.handler}",
-                                       args) if verb.pure else None
-            parts.append(copied or f"verbs.can_{ident(verb.handler)}({', '.join(['ctx', *args])})")
+                check = f"{stat[0]} >= {args[1]}"
+            else:
+                verb = self.vocab.verbs[c.verb]
+                copied = inline.expression(self.vocab.engine, "Verbs", f"can_{verb.handler}",
+                                           args) if verb.pure else None
+                check = copied or f"verbs.can_{ident(verb.handler)}({', '.join(['ctx', *args])})"
+            # an amount below its least pays nothing (least_guard), which is always possible
+            below = [f"({args[i]}) < {least}" for i, least in self.read_in_play(c)]
+            parts.append(f"({' or '.join([*below, check])})" if below else check)
         return " and ".join(parts)
 
     def verb_call(self, c: n.Call, fn: _Func, scope: dict) -> None:
         """Emit a verb: inlined arithmetic, the body of a pure handler, or the handler call."""
-        stat = self.inlined(c, scope)
-        if stat is not None:
-            fn.emit(f"{stat[0]} -= {stat[1]}")
-            return
         verb = self.vocab.verbs[c.verb]
         args = self.call_args(c, scope)
-        lines = inline.statements(self.vocab.engine, "Verbs", verb.handler, args,
-                                  fn.fresh("_h")) if verb.pure else None
-        for line in lines or [f"verbs.{ident(verb.handler)}({', '.join(['ctx', *args])})"]:
-            fn.emit(line)
+        with self.least_guard(c, args, fn):
+            stat = self.inlined(c, scope)
+            if stat is not None:
+                fn.emit(f"{stat[0]} -= {args[1]}")
+                return
+            lines = inline.statements(self.vocab.engine, "Verbs", verb.handler, args,
+                                      fn.fresh("_h")) if verb.pure else None
+            for line in lines or [f"verbs.{ident(verb.handler)}({', '.join(['ctx', *args])})"]:
+                fn.emit(line)
+
+    @contextmanager
+    def least_guard(self, c: n.Call, args: list[str], fn: _Func):
+        """Emit what `c` does under `if local >= least:` when an int argument of a parameter
+        declaring `min:` reads the game (the argument is held in the local, `args` updated):
+        a count that comes out below its least in play does nothing, as a constant below it is
+        refused by check (TC-N009). `pay gold (x)` with x at -2 gave 2 gold, `take_damage (x)`
+        healed, `draw (n - 3)` asked the engine to draw a negative number of cards."""
+        tests = []
+        for i, least in self.read_in_play(c):
+            local = fn.amount()
+            fn.emit(f"{local} = {args[i]}")
+            args[i] = local
+            tests.append(f"{local} >= {least}")
+        if tests:
+            fn.emit(f"if {' and '.join(tests)}:")
+            fn.depth += 1
+        try:
+            yield
+        finally:
+            if tests:
+                fn.depth -= 1
+
+    def read_in_play(self, c: n.Call) -> list[tuple[int, int]]:
+        """(argument index, least) of each parameter of `c` declaring `min:` whose argument is
+        not a constant (a constant below the least is refused by check)."""
+        target = self.vocab.callable(c.verb)
+        positional = [a for a in c.args if not isinstance(a, n.KwArg)]
+        named = {a.name: a.value for a in c.args if isinstance(a, n.KwArg)}
+        found = []
+        for i, param in enumerate(target.params):
+            value = positional[i] if i < len(positional) else named.get(param.name)
+            if param.least is not None and value is not None and n.constant(value) is None:
+                found.append((i, param.least))
+        return found
 
     def call_args(self, c, scope: dict) -> list[str]:
         """Arguments in parameter order (keyword arguments placed by name)."""
