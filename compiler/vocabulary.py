@@ -13,6 +13,9 @@ NAME_SECTIONS = {"resources": "resource", "zones": "zone", "stats": "stat",
                  "statuses": "status", "scopes": "scope", "events": "event"}
 # Names every effect may use without declaring them.
 LOCALS = {"you": "player", "self": "entity", "it": "any", "target": "any", "event": "event"}
+LOCAL_MEANINGS = {"you": "the acting player", "self": "the entity the effect is printed on",
+                  "it": "what an event or an `each` is about", "target": "what `target` chose",
+                  "event": "the event a trigger heard"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +251,17 @@ def build(doc: Document, reporter: dg.Reporter, display: str) -> Vocabulary | No
     return vocab
 
 
+def taken_by_the_language(name: str) -> str | None:
+    """Why a declared name cannot be `name`: a word of the effect language, or one of its
+    built-in names (a keyword `it` was read as the event's thing; a resource `you` as the
+    player), else None."""
+    if name in KEYWORDS:
+        return f"{name!r} is a reserved word of the effect language"
+    if name in LOCALS:
+        return f"{name!r} is a built-in name of the effect language ({LOCAL_MEANINGS[name]})"
+    return None
+
+
 def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
           display: str, at: tuple = ()) -> None:
     """Add the names, verbs, queries and keywords of `raw` (game.yaml or a pack's additions),
@@ -259,8 +273,8 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
 
     for section, type_ in NAME_SECTIONS.items():
         for name, entry in (raw.get(section) or {}).items():
-            if name in KEYWORDS:
-                refuse((section, name), f"{name!r} is a reserved word of the effect language")
+            if (why := taken_by_the_language(name)) is not None:
+                refuse((section, name), why)
                 continue
             fields = (entry.get("fields") or {}).items()
             vocab.add_name(name, NameInfo(
@@ -271,8 +285,8 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
     for term_type, entries in (raw.get("terms") or {}).items():
         vocab.term_types.add(term_type)
         for name, entry in (entries or {}).items():
-            if name in KEYWORDS:
-                refuse(("terms", term_type, name), f"{name!r} is a reserved word")
+            if (why := taken_by_the_language(name)) is not None:
+                refuse(("terms", term_type, name), why)
                 continue
             vocab.add_name(name, NameInfo(term_type, _text(entry), (),
                                           entry.get("en_plural", ""), entry.get("zh_measure", "")))
@@ -280,8 +294,8 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
               ("keywords", vocab.keywords, "keyword"))
     for section, table, role in tables:
         for name, entry in (raw.get(section) or {}).items():
-            if name in KEYWORDS:
-                refuse((section, name), f"{name!r} is a reserved word of the effect language")
+            if (why := taken_by_the_language(name)) is not None:
+                refuse((section, name), why)
                 continue
             clash = vocab.callable(name)
             if clash is not None:
@@ -294,6 +308,13 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
                     reporter.add(dg.VOCAB, f"{role} {name!r} has two parameters named "
                                  f"{param['name']!r}", display, mark.line, mark.column,
                                  "give each parameter its own name")
+                if param["name"] in LOCALS:     # inside the body it hid the built-in name
+                    mark = doc.mark(at + (section, name, "params", i, "name"))
+                    reporter.add(dg.VOCAB, f"{role} {name!r}: a parameter named "
+                                 f"{param['name']!r} would hide the built-in `{param['name']}` "
+                                 f"({LOCAL_MEANINGS[param['name']]}) inside its effect",
+                                 display, mark.line, mark.column,
+                                 "name the parameter for what it holds, e.g. `amount`")
                 seen.add(param["name"])
             table[name] = Callable(
                 name=name, role=role, params=_params(entry.get("params")),
