@@ -642,7 +642,8 @@ def check_refs(game: Game, reporter: dg.Reporter) -> None:
                     reporter.add(dg.UNKNOWN_REF, f"{value!r} is not a declared {type_}",
                                  entity.display, mark.line, mark.column,
                                  did_you_mean(value, options) or _declare_term(type_, value))
-            elif value not in game.entities.get(target, {}):
+            elif value not in game.entities.get(target, {}) \
+                    and value not in game.refused.get(target, {}):     # its schema error says
                 removal = removal_entry(game, target, value) \
                     if isinstance(value, str) and value else None
                 if removal is not None and removal[2] != entity.pack:

@@ -275,7 +275,8 @@ def _check_key_terms(game: Game, contract: Contract, reporter: dg.Reporter) -> N
                  and path[-1] != keyed[target[5:]][1]]
         for site, where, type_, value in uses:
             kind, name, carried, found = keyed[type_]
-            if value in carried:
+            if value in carried or any(refused.get(name) == value      # its schema error says
+                                       for refused in game.refused.get(kind, {}).values()):
                 continue
             line, column = (entity.doc.effect_position(site.path, where.pos.line, where.pos.column)
                             if site is not None else

@@ -59,6 +59,9 @@ class Game:
     removals: dict[str, list] = field(default_factory=dict)  # pack id -> removals
     # (kind, id) -> (the entity a pack removed, the pack.yaml, the `remove` index)
     removed: dict[tuple, tuple] = field(default_factory=dict)
+    # kind -> id -> fields of an entity its schema refused (reported there): what names it is
+    # not reported again as naming nothing
+    refused: dict[str, dict[str, dict]] = field(default_factory=dict)
 
     def of_kind(self, kind: str) -> list[Entity]:
         return [self.entities[kind][i] for i in sorted(self.entities.get(kind, {}))]

@@ -649,6 +649,8 @@ def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plura
         errors = list(validator.iter_errors(raw))
         for err in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
             _report_schema_error(err, doc, display, path, reporter)
+        if errors and isinstance(raw, dict) and isinstance(raw.get("id"), str):
+            game.refused.setdefault(kind, {})[raw["id"]] = raw
         if errors or not isinstance(raw, dict):
             continue
         entity = Entity(kind, raw["id"], raw, pack.id, doc, display, path)
