@@ -308,7 +308,7 @@ class EffectCompiler:
         if isinstance(s, n.Call):
             if s.verb in self.vocab.keywords:
                 args = self.call_args(s, scope)
-                with self.least_guard(s, args, fn):
+                with self.negative_guard(s, args, fn):
                     fn.emit(f"if not kw_{ident(s.verb)}({', '.join(['ctx', *args])}):")
                     fn.emit("    return False")
             else:
@@ -433,8 +433,8 @@ class EffectCompiler:
                 copied = inline.expression(self.vocab.engine, "Verbs", f"can_{verb.handler}",
                                            args) if verb.pure else None
                 check = copied or f"verbs.can_{ident(verb.handler)}({', '.join(['ctx', *args])})"
-            # an amount below its least pays nothing (least_guard), which is always possible
-            below = [f"({args[i]}) < {least}" for i, least in self.read_in_play(c)]
+            # a negative amount pays nothing (negative_guard), which is always possible
+            below = [f"({args[i]}) < {floor}" for i, floor in self.read_in_play(c)]
             parts.append(f"({' or '.join([*below, check])})" if below else check)
         return " and ".join(parts)
 
@@ -442,7 +442,7 @@ class EffectCompiler:
         """Emit a verb: inlined arithmetic, the body of a pure handler, or the handler call."""
         verb = self.vocab.verbs[c.verb]
         args = self.call_args(c, scope)
-        with self.least_guard(c, args, fn):
+        with self.negative_guard(c, args, fn):
             stat = self.inlined(c, scope)
             if stat is not None:
                 fn.emit(f"{stat[0]} -= {args[1]}")
@@ -453,18 +453,20 @@ class EffectCompiler:
                 fn.emit(line)
 
     @contextmanager
-    def least_guard(self, c: n.Call, args: list[str], fn: _Func):
-        """Emit what `c` does under `if local >= least:` when an int argument of a parameter
-        declaring `min:` reads the game (the argument is held in the local, `args` updated):
-        a count that comes out below its least in play does nothing, as a constant below it is
-        refused by check (TC-N009). `pay gold (x)` with x at -2 gave 2 gold, `take_damage (x)`
-        healed, `draw (n - 3)` asked the engine to draw a negative number of cards."""
+    def negative_guard(self, c: n.Call, args: list[str], fn: _Func):
+        """Emit what `c` does under `if local >= 0:` when an int argument of a parameter
+        declaring `min:` reads the game (the argument is held in the local, `args` updated): a
+        count that comes out negative in play does nothing. `pay gold (x)` with x at -2 gave
+        2 gold, `take_damage (x)` healed, `draw (n - 3)` asked the engine to draw a negative
+        number of cards. A constant below the least is refused by check (TC-N009); 0 read in
+        play is handed on, as before: an attack rolling no hits is still an attack (DRG's
+        `deal`: the area chosen, the sentry's '0 bullet hits' said), a draw of 0 draws none."""
         tests = []
-        for i, least in self.read_in_play(c):
+        for i, floor in self.read_in_play(c):
             local = fn.amount()
             fn.emit(f"{local} = {args[i]}")
             args[i] = local
-            tests.append(f"{local} >= {least}")
+            tests.append(f"{local} >= {floor}")
         if tests:
             fn.emit(f"if {' and '.join(tests)}:")
             fn.depth += 1
@@ -475,8 +477,8 @@ class EffectCompiler:
                 fn.depth -= 1
 
     def read_in_play(self, c: n.Call) -> list[tuple[int, int]]:
-        """(argument index, least) of each parameter of `c` declaring `min:` whose argument is
-        not a constant (a constant below the least is refused by check)."""
+        """(argument index, least guarded in play) of each parameter of `c` declaring `min:`
+        whose argument is not a constant: 0, or the declared least where it is below 0."""
         target = self.vocab.callable(c.verb)
         positional = [a for a in c.args if not isinstance(a, n.KwArg)]
         named = {a.name: a.value for a in c.args if isinstance(a, n.KwArg)}
@@ -484,7 +486,7 @@ class EffectCompiler:
         for i, param in enumerate(target.params):
             value = positional[i] if i < len(positional) else named.get(param.name)
             if param.least is not None and value is not None and n.constant(value) is None:
-                found.append((i, param.least))
+                found.append((i, min(param.least, 0)))
         return found
 
     def call_args(self, c, scope: dict) -> list[str]:
