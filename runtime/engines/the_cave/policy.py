@@ -405,18 +405,35 @@ def _suggest_action(engine, team, options: list) -> list:
     return _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist)
 
 
+def _onto_target(engine, team, moves: list, targets: set, tokens: list) -> list:
+    """The ordinary moves onto a target (a tile with an unexplored exit, or tokens the team
+    can take): what `_explore`'s search comes to whenever there are some (a target one step
+    away is the nearest, and no 5-AP jump is weighed with one that near), found without it.
+    The walk is kept as `_explore` keeps it, its distances searched only if a later step
+    asks (walks.keep_walk), toward every token tile worth taking: one the team cannot walk
+    to (which `_explore` leaves out) changes no distance from a tile it can walk to. (A
+    token tile a move enters is one it can walk to.)"""
+    onto = [o for o in moves if tuple(o["to"]) in targets or tuple(o["to"]) in tokens]
+    if onto:
+        aimed = frozenset(targets.union(tokens).difference([team.pos]))
+        keep_walk(engine, team, aimed, None)
+    return onto
+
+
 def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist) -> list:
     """Head for the nearest tile with an unexplored exit, or a token the team can take (a
     token counts only where the team can walk: a desperate move gains no token, L230). A
     walk planned at an earlier step goes on while nothing it read has changed (walks.py)."""
     if planned := planned_moves(engine, team, moves, desperate, end):
         return planned
-    graph = graph_for(engine, team)
     reach = None        # (searched only if a token or a 5-AP jump asks: often neither does)
     cells = engine.state.cells
     targets = set(frontier(engine))
     carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
     tokens = [p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)]
+    if onto := _onto_target(engine, team, moves, targets, tokens):
+        return onto
+    graph = graph_for(engine, team)
     if tokens:
         reach = graph.reach(team.pos)
         targets.update(p for p in tokens if walkable(engine, reach, p))

@@ -1,0 +1,65 @@
+"""The Cave player's walks (runtime/engines/the_cave/policy.py `_explore`, walks.py): what it
+finds without a search is what the search finds."""
+from __future__ import annotations
+
+from tomecraft.runtime import sim
+
+
+def test_a_move_onto_a_target_is_what_the_search_would_choose(monkeypatch):
+    """policy._onto_target answers an exploring step with the ordinary moves onto a target,
+    without the walking graph's search: at every step of three seeded games where it does,
+    `_explore` with the search (the shortcut switched off) chooses the same moves. Its walk,
+    kept with no distances, is searched when a later step follows it (walks.planned_moves),
+    toward every token tile it aimed at, walkable or not: those steps choose what a search
+    toward the walkable ones only (as `_explore` aims) chooses. Where the search is made, the
+    moves it chooses enter no target (the shortcut missed none)."""
+    from tomecraft.generated.the_cave import GAME
+    from tomecraft.runtime.engines.the_cave import policy, walks
+    from tomecraft.runtime.engines.the_cave.walking import (_Nearest, _seeds, frontier,
+                                                           graph_for, toward, walkable)
+    explore, onto_target, planned_moves = policy._explore, policy._onto_target, walks.planned_moves
+    fired, checked = [], {"onto": 0, "followed": 0, "searched": 0}
+
+    def noted_onto(*args):
+        found = onto_target(*args)
+        fired.append(bool(found))
+        return found
+
+    def walk_of(engine, team):
+        return policy.policy_cache(engine).get("walks", {}).get(team.seat)
+
+    def checked_explore(*args):
+        fired.clear()
+        before = walk_of(args[0], args[1])
+        found = explore(*args)
+        if fired and fired[-1]:
+            monkeypatch.setattr(policy, "_onto_target", lambda *_: [])
+            searched = explore(*args)
+            monkeypatch.setattr(policy, "_onto_target", noted_onto)
+            assert found == searched
+            assert explore(*args) == found      # (its walk kept again, with no distances)
+            checked["onto"] += 1
+        elif fired and walk_of(args[0], args[1]) is not before:
+            walk = walk_of(args[0], args[1])        # (a walk searched: none of its first
+            assert not any(tuple(o["to"]) in walk[1] for o in found)    # moves enters a target)
+            checked["searched"] += 1
+        return found
+
+    def checked_planned(engine, team, moves, desperate, end):
+        walk = walk_of(engine, team)
+        lazy = walk is not None and walk[2] is None
+        found = planned_moves(engine, team, moves, desperate, end)
+        if lazy and walk[2] is not None:        # (searched just now)
+            graph = graph_for(engine, team)
+            reach = graph.reach(team.pos)
+            aimed = [p for p in walk[1] if p in frontier(engine) or walkable(engine, reach, p)]
+            graph.toward(engine, frozenset(aimed))          # (the reversed links made)
+            assert found == toward(_Nearest(_seeds(engine, aimed), graph.into), team.pos, moves)
+            checked["followed"] += 1
+        return found
+
+    monkeypatch.setattr(policy, "_onto_target", noted_onto)
+    monkeypatch.setattr(policy, "_explore", checked_explore)
+    monkeypatch.setattr(policy, "planned_moves", checked_planned)
+    sim.run(GAME, players=3, games=3, seed=1)
+    assert checked["onto"] > 20 and checked["followed"] > 5 and checked["searched"] > 20, checked
