@@ -6,13 +6,14 @@ from tomecraft.runtime import sim
 
 
 def test_a_move_onto_a_target_is_what_the_search_would_choose(monkeypatch):
-    """policy._onto_target answers an exploring step with the ordinary moves onto a target,
-    without the walking graph's search: at every step of three seeded games where it does,
-    `_explore` with the search (the shortcut switched off) chooses the same moves. Its walk,
-    kept with no distances, is searched when a later step follows it (walks.planned_moves),
-    toward every token tile it aimed at, walkable or not: those steps choose what a search
-    toward the walkable ones only (as `_explore` aims) chooses. Where the search is made, the
-    moves it chooses enter no target (the shortcut missed none)."""
+    """policy._onto_target answers an exploring step with the ordinary moves onto a target
+    (or, from a tile beside none, onto a tile beside one) without the walking graph's
+    search: at every step of two seeded games where it does, `_explore` with the search
+    (the shortcut switched off) chooses the same moves. Its walk, kept with no distances, is
+    searched when a later step follows it (walks.planned_moves), toward every token tile it
+    aimed at, walkable or not: those steps choose what a search toward the walkable ones
+    only (as `_explore` aims) chooses. Where the search is made, the moves it chooses enter
+    no target, nor a tile beside one from a tile beside none (the shortcut missed none)."""
     from tomecraft.generated.the_cave import GAME
     from tomecraft.runtime.engines.the_cave import policy, walks
     from tomecraft.runtime.engines.the_cave.walking import (_Nearest, _seeds, frontier,
@@ -40,8 +41,11 @@ def test_a_move_onto_a_target_is_what_the_search_would_choose(monkeypatch):
             assert explore(*args) == found      # (its walk kept again, with no distances)
             checked["onto"] += 1
         elif fired and walk_of(args[0], args[1]) is not before:
-            walk = walk_of(args[0], args[1])        # (a walk searched: none of its first
-            assert not any(tuple(o["to"]) in walk[1] for o in found)    # moves enters a target)
+            engine, team, aimed = args[0], args[1], walk_of(args[0], args[1])[1]
+            entered = [tuple(o["to"]) for o in found]   # (a walk searched: none of its first
+            assert not any(p in aimed for p in entered)     # moves enters a target, nor,
+            assert policy._beside(engine, team.pos, aimed) or not any(  # from a tile beside
+                policy._beside(engine, p, aimed) for p in entered)      # none, a tile beside one)
             checked["searched"] += 1
         return found
 
@@ -61,5 +65,5 @@ def test_a_move_onto_a_target_is_what_the_search_would_choose(monkeypatch):
     monkeypatch.setattr(policy, "_onto_target", noted_onto)
     monkeypatch.setattr(policy, "_explore", checked_explore)
     monkeypatch.setattr(policy, "planned_moves", checked_planned)
-    sim.run(GAME, players=3, games=3, seed=1)
-    assert checked["onto"] > 20 and checked["followed"] > 5 and checked["searched"] > 20, checked
+    sim.run(GAME, players=3, games=2, seed=1)
+    assert checked["onto"] > 20 and checked["followed"] > 10 and checked["searched"] > 20, checked

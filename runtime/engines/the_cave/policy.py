@@ -406,18 +406,27 @@ def _suggest_action(engine, team, options: list) -> list:
 
 
 def _onto_target(engine, team, moves: list, targets: set, tokens: list) -> list:
-    """The ordinary moves onto a target (a tile with an unexplored exit, or tokens the team
-    can take): what `_explore`'s search comes to whenever there are some (a target one step
-    away is the nearest, and no 5-AP jump is weighed with one that near), found without it.
-    The walk is kept as `_explore` keeps it, its distances searched only if a later step
-    asks (walks.keep_walk), toward every token tile worth taking: one the team cannot walk
-    to (which `_explore` leaves out) changes no distance from a tile it can walk to. (A
-    token tile a move enters is one it can walk to.)"""
-    onto = [o for o in moves if tuple(o["to"]) in targets or tuple(o["to"]) in tokens]
+    """The ordinary moves onto a target (a tile with an unexplored exit, or tokens worth
+    taking), else, from a tile beside none, those onto a tile beside one: what `_explore`'s
+    search comes to whenever there are some, found without it. (Its distances count a
+    target's neighbours one step away, whether or not the team can cross from them, so
+    these are the nearest; no 5-AP jump is weighed from a tile beside a target the team
+    cannot walk to. A token tile a move enters, or enters the side of, is one it can walk
+    to.) The walk is kept as `_explore` keeps it, its distances searched only if a later
+    step asks (walks.keep_walk), toward every token tile worth taking: one the team cannot
+    walk to (which `_explore` leaves out) changes no distance from a tile it can walk to."""
+    aimed = frozenset(targets.union(tokens).difference([team.pos]))
+    onto = [o for o in moves if tuple(o["to"]) in aimed]
+    if not onto and not _beside(engine, team.pos, aimed):
+        onto = [o for o in moves if _beside(engine, tuple(o["to"]), aimed)]
     if onto:
-        aimed = frozenset(targets.union(tokens).difference([team.pos]))
         keep_walk(engine, team, aimed, None)
     return onto
+
+
+def _beside(engine, pos, tiles: frozenset) -> bool:
+    """Whether a tile joined to `pos` by a road is one of `tiles`."""
+    return any(n.pos in tiles for _, n in engine.neighbours(pos))
 
 
 def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist) -> list:
