@@ -5,24 +5,25 @@ from __future__ import annotations
 from tomecraft.runtime import sim
 
 
-def test_a_move_onto_a_target_is_what_the_search_would_choose(monkeypatch):
-    """policy._onto_target answers an exploring step with the ordinary moves onto a target
-    (or, from a tile beside none, onto a tile beside one) without the walking graph's
-    search: at every step of two seeded games where it does, `_explore` with the search
-    (the shortcut switched off) chooses the same moves. Its walk, kept with no distances, is
-    searched when a later step follows it (walks.planned_moves), toward every token tile it
-    aimed at, walkable or not: those steps choose what a search toward the walkable ones
-    only (as `_explore` aims) chooses. Where the search is made, the moves it chooses enter
-    no target, nor a tile beside one from a tile beside none (the shortcut missed none)."""
+def test_what_is_found_without_a_search_is_what_the_search_would_choose(monkeypatch):
+    """policy._found_without_search answers an exploring step with the ordinary moves onto a
+    target (or, from a tile beside none, onto a tile beside one; beside one with part of the
+    AP spent, ending the turn) without the walking graph's search: at every step of two
+    seeded games where it does, `_explore` with the search (the shortcut switched off)
+    chooses the same. Its walk, kept with no distances, is searched when a later step
+    follows it (walks.planned_moves), toward every token tile it aimed at, walkable or not:
+    those steps choose what a search toward the walkable ones only (as `_explore` aims)
+    chooses. Where the search is made, the moves it chooses enter no target, nor a tile
+    beside one from a tile beside none (the shortcut missed none)."""
     from tomecraft.generated.the_cave import GAME
     from tomecraft.runtime.engines.the_cave import policy, walks
     from tomecraft.runtime.engines.the_cave.walking import (_Nearest, _seeds, frontier,
                                                            graph_for, toward, walkable)
-    explore, onto_target, planned_moves = policy._explore, policy._onto_target, walks.planned_moves
-    fired, checked = [], {"onto": 0, "followed": 0, "searched": 0}
+    explore, found_without_search, planned_moves = policy._explore, policy._found_without_search, walks.planned_moves
+    fired, checked = [], {"onto": 0, "ends": 0, "followed": 0, "searched": 0}
 
     def noted_onto(*args):
-        found = onto_target(*args)
+        found = found_without_search(*args)
         fired.append(bool(found))
         return found
 
@@ -34,12 +35,12 @@ def test_a_move_onto_a_target_is_what_the_search_would_choose(monkeypatch):
         before = walk_of(args[0], args[1])
         found = explore(*args)
         if fired and fired[-1]:
-            monkeypatch.setattr(policy, "_onto_target", lambda *_: [])
+            monkeypatch.setattr(policy, "_found_without_search", lambda *_: [])
             searched = explore(*args)
-            monkeypatch.setattr(policy, "_onto_target", noted_onto)
+            monkeypatch.setattr(policy, "_found_without_search", noted_onto)
             assert found == searched
             assert explore(*args) == found      # (its walk kept again, with no distances)
-            checked["onto"] += 1
+            checked["ends" if found[0]["do"] == "end" else "onto"] += 1
         elif fired and walk_of(args[0], args[1]) is not before:
             engine, team, aimed = args[0], args[1], walk_of(args[0], args[1])[1]
             entered = [tuple(o["to"]) for o in found]   # (a walk searched: none of its first
@@ -62,8 +63,8 @@ def test_a_move_onto_a_target_is_what_the_search_would_choose(monkeypatch):
             checked["followed"] += 1
         return found
 
-    monkeypatch.setattr(policy, "_onto_target", noted_onto)
+    monkeypatch.setattr(policy, "_found_without_search", noted_onto)
     monkeypatch.setattr(policy, "_explore", checked_explore)
     monkeypatch.setattr(policy, "planned_moves", checked_planned)
     sim.run(GAME, players=3, games=2, seed=1)
-    assert checked["onto"] > 20 and checked["followed"] > 10 and checked["searched"] > 20, checked
+    assert checked["onto"] > 20 and checked["ends"] > 5 and checked["followed"] > 10 and checked["searched"] > 20, checked

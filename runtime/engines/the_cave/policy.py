@@ -405,19 +405,22 @@ def _suggest_action(engine, team, options: list) -> list:
     return _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist)
 
 
-def _onto_target(engine, team, moves: list, targets: set, tokens: list) -> list:
-    """The ordinary moves onto a target (a tile with an unexplored exit, or tokens worth
-    taking), else, from a tile beside none, those onto a tile beside one: what `_explore`'s
-    search comes to whenever there are some, found without it. (Its distances count a
-    target's neighbours one step away, whether or not the team can cross from them, so
-    these are the nearest; no 5-AP jump is weighed from a tile beside a target the team
-    cannot walk to. A token tile a move enters, or enters the side of, is one it can walk
+def _found_without_search(engine, team, moves: list, end: list, targets: set, tokens: list) -> list:
+    """What `_explore`'s search comes to, where it can be told without it (else []): the
+    ordinary moves onto a target (a tile with an unexplored exit, or tokens worth taking);
+    from a tile beside none, those onto a tile beside one; beside one with part of the AP
+    spent, `end`. (Its distances count a target's neighbours one step away, whether or not
+    the team can cross from them, so these are the nearest, and beside a target no step is
+    nearer; no 5-AP move is weighed but at a turn's start, none from a tile beside no target
+    onto one. A token tile a move enters, or enters the side of, is one the team can walk
     to.) The walk is kept as `_explore` keeps it, its distances searched only if a later
     step asks (walks.keep_walk), toward every token tile worth taking: one the team cannot
     walk to (which `_explore` leaves out) changes no distance from a tile it can walk to."""
     aimed = frozenset(targets.union(tokens).difference([team.pos]))
     onto = [o for o in moves if tuple(o["to"]) in aimed]
-    if not onto and not _beside(engine, team.pos, aimed):
+    if not onto:
+        if _beside(engine, team.pos, aimed):
+            return end if team.ap < TURN_AP else []
         onto = [o for o in moves if _beside(engine, tuple(o["to"]), aimed)]
     if onto:
         keep_walk(engine, team, aimed, None)
@@ -440,8 +443,8 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
     targets = set(frontier(engine))
     carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
     tokens = [p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)]
-    if onto := _onto_target(engine, team, moves, targets, tokens):
-        return onto
+    if found := _found_without_search(engine, team, moves, end, targets, tokens):
+        return found
     graph = graph_for(engine, team)
     if tokens:
         reach = graph.reach(team.pos)
