@@ -13,8 +13,9 @@ def test_what_is_found_without_a_search_is_what_the_search_would_choose(monkeypa
     chooses the same. Its walk, kept with no distances, is searched when a later step
     follows it (walks.planned_moves), toward every token tile it aimed at, walkable or not:
     those steps choose what a search toward the walkable ones only (as `_explore` aims)
-    chooses. Where the search is made, the moves it chooses enter no target, nor a tile
-    beside one from a tile beside none (the shortcut missed none)."""
+    chooses. Where the search is made (toward token tiles the team may not walk to, but at a
+    turn's start), the moves it chooses are those toward the walkable ones, and enter no
+    target, nor a tile beside one from a tile beside none (the shortcut missed none)."""
     from tomecraft.generated.the_cave import GAME
     from tomecraft.runtime.engines.the_cave import policy, walks
     from tomecraft.runtime.engines.the_cave.walking import (_Nearest, _seeds, frontier,
@@ -47,6 +48,8 @@ def test_what_is_found_without_a_search_is_what_the_search_would_choose(monkeypa
             assert not any(p in aimed for p in entered)     # moves enters a target, nor,
             assert policy._beside(engine, team.pos, aimed) or not any(  # from a tile beside
                 policy._beside(engine, p, aimed) for p in entered)      # none, a tile beside one)
+            graph = graph_for(engine, team)
+            assert found == toward(_walkable_only(graph, engine, team, aimed), team.pos, args[2])
             checked["searched"] += 1
         return found
 
@@ -55,13 +58,18 @@ def test_what_is_found_without_a_search_is_what_the_search_would_choose(monkeypa
         lazy = walk is not None and walk[2] is None
         found = planned_moves(engine, team, moves, desperate, end)
         if lazy and walk[2] is not None:        # (searched just now)
-            graph = graph_for(engine, team)
-            reach = graph.reach(team.pos)
-            aimed = [p for p in walk[1] if p in frontier(engine) or walkable(engine, reach, p)]
-            graph.toward(engine, frozenset(aimed))          # (the reversed links made)
-            assert found == toward(_Nearest(_seeds(engine, aimed), graph.into), team.pos, moves)
+            searched = _walkable_only(graph_for(engine, team), engine, team, walk[1])
+            assert found == toward(searched, team.pos, moves)
             checked["followed"] += 1
         return found
+
+    def _walkable_only(graph, engine, team, aimed):
+        """Distances toward the tiles of `aimed` with an unexplored exit or tokens the team
+        can walk to, searched afresh."""
+        reach = graph.reach(team.pos)
+        aimed = [p for p in aimed if p in frontier(engine) or walkable(engine, reach, p)]
+        graph.toward(engine, frozenset(aimed))          # (the reversed links made)
+        return _Nearest(_seeds(engine, aimed), graph.into)
 
     monkeypatch.setattr(policy, "_found_without_search", noted_onto)
     monkeypatch.setattr(policy, "_explore", checked_explore)

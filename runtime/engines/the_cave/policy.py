@@ -438,7 +438,7 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
     walk planned at an earlier step goes on while nothing it read has changed (walks.py)."""
     if planned := planned_moves(engine, team, moves, desperate, end):
         return planned
-    reach = None        # (searched only if a token or a 5-AP jump asks: often neither does)
+    reach = None        # (searched only if a 5-AP move is weighed: often none is)
     cells = engine.state.cells
     targets = set(frontier(engine))
     carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
@@ -446,9 +446,11 @@ def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_d
     if found := _found_without_search(engine, team, moves, end, targets, tokens):
         return found
     graph = graph_for(engine, team)
-    if tokens:
+    if tokens and desperate and team.ap == TURN_AP:     # (the 5-AP moves weighed below)
         reach = graph.reach(team.pos)
         targets.update(p for p in tokens if walkable(engine, reach, p))
+    else:       # (a token tile the team cannot walk to changes no distance from one it can)
+        targets.update(tokens)
     targets_all = frozenset(targets)
     targets.discard(team.pos)
     targets = frozenset(targets)
