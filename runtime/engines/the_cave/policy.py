@@ -405,21 +405,52 @@ def _suggest_action(engine, team, options: list) -> list:
     return _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist)
 
 
+def _found_without_search(engine, team, moves: list, end: list, targets: set, tokens: list) -> list:
+    """What `_explore`'s search comes to, where it can be told without it (else []): the
+    ordinary moves onto a target (a tile with an unexplored exit, or tokens worth taking);
+    from a tile beside none, those onto a tile beside one; beside one with part of the AP
+    spent, `end`. (Its distances count a target's neighbours one step away, whether or not
+    the team can cross from them, so these are the nearest, and beside a target no step is
+    nearer; no 5-AP move is weighed but at a turn's start, none from a tile beside no target
+    onto one. A token tile a move enters, or enters the side of, is one the team can walk
+    to.) The walk is kept as `_explore` keeps it, its distances searched only if a later
+    step asks (walks.keep_walk), toward every token tile worth taking: one the team cannot
+    walk to (which `_explore` leaves out) changes no distance from a tile it can walk to."""
+    aimed = frozenset(targets.union(tokens).difference([team.pos]))
+    onto = [o for o in moves if tuple(o["to"]) in aimed]
+    if not onto:
+        if _beside(engine, team.pos, aimed):
+            return end if team.ap < TURN_AP else []
+        onto = [o for o in moves if _beside(engine, tuple(o["to"]), aimed)]
+    if onto:
+        keep_walk(engine, team, aimed, None)
+    return onto
+
+
+def _beside(engine, pos, tiles: frozenset) -> bool:
+    """Whether a tile joined to `pos` by a road is one of `tiles`."""
+    return any(n.pos in tiles for _, n in engine.neighbours(pos))
+
+
 def _explore(engine, team, moves, desperate, end, restock, at_base, here, base_dist) -> list:
     """Head for the nearest tile with an unexplored exit, or a token the team can take (a
     token counts only where the team can walk: a desperate move gains no token, L230). A
     walk planned at an earlier step goes on while nothing it read has changed (walks.py)."""
     if planned := planned_moves(engine, team, moves, desperate, end):
         return planned
-    graph = graph_for(engine, team)
-    reach = None        # (searched only if a token or a 5-AP jump asks: often neither does)
+    reach = None        # (searched only if a 5-AP move is weighed: often none is)
     cells = engine.state.cells
     targets = set(frontier(engine))
     carried = frozenset(item_of(k) for k, n in team.backpack.items() if n > 0)
     tokens = [p for p, c in cells.items() if c.tokens and _collectable(engine, team, c, carried)]
-    if tokens:
+    if found := _found_without_search(engine, team, moves, end, targets, tokens):
+        return found
+    graph = graph_for(engine, team)
+    if tokens and desperate and team.ap == TURN_AP:     # (the 5-AP moves weighed below)
         reach = graph.reach(team.pos)
         targets.update(p for p in tokens if walkable(engine, reach, p))
+    else:       # (a token tile the team cannot walk to changes no distance from one it can)
+        targets.update(tokens)
     targets_all = frozenset(targets)
     targets.discard(team.pos)
     targets = frozenset(targets)

@@ -4,7 +4,8 @@ nothing they were worked out from has changed, rather than again at every step."
 from __future__ import annotations
 
 from tomecraft.runtime.engines.the_cave.state import TURN_AP
-from tomecraft.runtime.engines.the_cave.walking import frontier, policy_cache, toward, walking_key
+from tomecraft.runtime.engines.the_cave.walking import (frontier, graph_for, policy_cache, toward,
+                                                      walking_key)
 
 
 def _walk_key(engine, team) -> tuple:
@@ -36,10 +37,15 @@ def planned_moves(engine, team, moves: list, desperate: list, end: list) -> list
     cells, front = engine.state.cells, frontier(engine)
     if not all(p in front or cells[p].tokens for p in targets):
         return []
+    if dist is None:        # (not searched when the walk was planned: policy._onto_target)
+        dist = graph_for(engine, team).toward(engine, targets)
+        plan[2:] = [dist]
     return toward(dist, team.pos, moves)
 
 
 def keep_walk(engine, team, targets: frozenset, dist) -> None:
-    """Remember the walk policy._explore chose: toward `targets`, by the distances `dist`."""
-    policy_cache(engine).setdefault("walks", {})[team.seat] = (
-        _walk_key(engine, team), targets, dist)
+    """Remember the walk policy._explore chose: toward `targets`, by the distances `dist`
+    (None: searched when first asked, over the same walking graph, as nothing it reads has
+    changed by then)."""
+    policy_cache(engine).setdefault("walks", {})[team.seat] = [
+        _walk_key(engine, team), targets, dist]
