@@ -3,17 +3,17 @@ scripted dice, check the result.
 
 setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagmites, objective,
         hidden monsters and Mission Specific Event, unless given here),
-        map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4] (default [[8,0],[8,1],[7,0],[7,1]]: monsters
+        map (missions/README.md format; default: an open 9x9 cave), hazard (1-5), pod [[r,c] x4] (default [[8,0],[8,1],[7,0],[7,1]]: monsters
         never enter it while a dwarf stands on it, not in_pod: L374, L978; an in_pod dwarf is `at` one of its spaces),
-        exits {1: [r,c], ...} (exits 1, 2, 3; keys as strings), mine_head, pod_returned,
+        exits {1: [r,c], ...} (exits 1, 2, 3; keys as strings; only Exit 3 on an `h`), mine_head, pod_returned,
         dwarves [{cls, at, health, ammo, secondary_ammo (within the board's spaces; unconscious = health 0), secondary, overclocked, statuses,
         actions (left in this Action Phase; default 3, 1 when Stunned), acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
         {slot: id}, spare_upgrades}], upgrade_tokens {"r,c": id},
-        monsters [{id, kind (a monster id), at, damage (below its health), statuses, tail (its rear space: a two-space Oppressor's, which needs one; no other monster has one),
+        monsters [{id, kind (a monster id), at, damage (below its health), statuses (a monster's: no webbed, knocked_over or unconscious; no stunned on a stun-resistant kind), tail (its rear space: a two-space Oppressor's, which needs one; no other monster has one),
         facing (the space it faces); both next to at}] (one a space, never on rock, a stalagmite, a dwarf,
         the sentry, BOSCO or the supply pod; every piece on the map; no dwarf, stalagmite or supply pod on a pit, nor the last two on an exit),
-        stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
-        tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock (with a supply_pod), threat (0 to the track's last square),
+        (every piece, token and ground item on cave, never rock or an `h`) stalagmites, minerals {"r,c": name} (in a wall: `*` or `#`), pickups {"r,c": [kind, face_up]}, shared {..},
+        tokens {kind: [[r,c], ...]}, sentry (with the Engineer), bosco (with a lone dwarf), shield (with the Gunner), supply_pod, supply_stock (with a supply_pod), threat (0 to the track's last square),
         event_deck [ids, top last], swarm_deck [ids], throwable_deck [ids, top last],
         upgrade_supply [upgrade ids, top last] (default: the content's, unshuffled),
         throwable_discard [ids], hidden_segments [{at: [r,c] of an `h` group, pickups [kinds],
