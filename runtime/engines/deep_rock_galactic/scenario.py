@@ -79,10 +79,10 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.lookahead import copy_game
 from tomecraft.runtime.engines.deep_rock_galactic import (
-    actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
+    actions, deep_dive, equipment, expectations, game, hexgrid, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
-    SHAPES, ScenarioError, after_the_end, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls,
+    SHAPES, ScenarioError, after_the_end, hazard_setup, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls,
     setup_cards, setup_dwarf, setup_objective)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
@@ -169,9 +169,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     st.event_discard = setup_cards(by_id, setup, "event_discard")
     st.swarm_discard = setup_cards(by_id, setup, "swarm_discard")
     if "hazard_setup" in setup:       # the Hazard level's own setup (threat start, extra Grunts)
-        level = mission_setup.hazard_of(data, int(setup["hazard_setup"]))
-        engine.hazard = level.level
-        game.hazard_setup(engine, level, setup.get("threat"))
+        hazard_setup(engine, data, setup)
     st.pod_left = bool(setup.get("pod_left", False))
     if "pod_left" not in setup:
         engine.note_pod_left()

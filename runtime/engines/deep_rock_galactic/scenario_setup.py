@@ -266,6 +266,20 @@ def what_may_be_there(data, setup: dict, cells: dict) -> None:
                              f"not on {cells[_hex(at)]!r}; a mineral on the ground is `ground`")
 
 
+def hazard_setup(engine, data, setup: dict) -> None:
+    """`hazard_setup: N`: the Hazard level's own setup (threat start, extra Grunts at the exits).
+    An extra Grunt beside a held exit whose space is a tie is the drawer's (L878), and no step
+    answers a setup's choices: said so, not an internal error."""
+    from . import mission_setup
+    level = mission_setup.hazard_of(data, int(setup["hazard_setup"]))
+    engine.hazard = level.level
+    try:
+        mission_setup.hazard_setup(engine, level, setup.get("threat"))
+    except ScenarioError as tie:
+        raise ValueError(f"hazard_setup {setup['hazard_setup']}: {tie}: no step answers the "
+                         f"setup's own choices; set that Grunt up under `monsters:`") from None
+
+
 def _key_space(k):
     """The space a "r,c" key names, or the key itself when it names none."""
     try:
