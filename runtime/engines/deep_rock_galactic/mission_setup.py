@@ -93,10 +93,12 @@ def place_target(engine: Engine, mission: dict) -> None:
     """An eliminate mission's creature, unless it waits on a hidden segment: on the free cave
     space farthest from the drop pod among those the dwarves can reach (they walk and dig, but
     never cross `x`; a cave pocket cut off by `x` would make the mission unwinnable)."""
-    far = mission_play.target_start(engine.state.cells, mission)
+    creature = mission["objective"].get("creature")
+    size = (engine.data.get("monster", creature).size or 1) if creature else 1
+    far = mission_play.target_start(engine.state.cells, mission, size)
     if far is None:
         return
-    st, creature = engine.state, mission["objective"]["creature"]
+    st = engine.state
     m = Monster(st.next_uid, creature, far)
     st.monsters[m.uid] = m
     st.next_uid += 1
