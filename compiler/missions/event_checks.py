@@ -102,13 +102,18 @@ class EventChecks:
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}"))
 
     def faces_of_rolls(self, site) -> None:
-        """A face the rolled die does not have counts 0 on every roll (game_checks, alike)."""
+        """A face the rolled die does not have counts 0 on every roll, and so do the hits of a
+        die with none (game_checks, alike)."""
         from tomecraft.compiler.game_checks.deep_rock_galactic import (
-            FACE_MESSAGE, die_faces, face_hint, wrong_faces)
+            FACE_MESSAGE, HITLESS_MESSAGE, die_faces, face_hint, hitless_dice, hitless_reads, wrong_faces)
         faces_of = die_faces(self.names.game)
         for node, die, face in wrong_faces(site.ast, faces_of):
             line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
             self.reporter.add(dg.GAME_RULE, "V-21: " + FACE_MESSAGE.format(die=die, face=face),
+                              self.display, line, column, face_hint(die, faces_of))
+        for node, die in hitless_reads(site.ast, hitless_dice(self.names.game)):
+            line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
+            self.reporter.add(dg.GAME_RULE, "V-21: " + HITLESS_MESSAGE.format(die=die, query=node.name),
                               self.display, line, column, face_hint(die, faces_of))
 
     def repeated_amounts(self, site) -> None:
