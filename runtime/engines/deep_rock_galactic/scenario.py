@@ -82,8 +82,9 @@ from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
-    SHAPES, ScenarioError, after_the_end, hazard_setup, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls,
+    SHAPES, ScenarioError, after_the_end, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls,
     setup_cards, setup_dwarf, setup_objective)
+from tomecraft.runtime.engines.deep_rock_galactic.scenario_checks import event_drawer, hazard_setup, what_may_be_there
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, in_its_terms, setup_failure, unknown_step
@@ -108,6 +109,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     setup = _with_mission(data, setup)
     cells = map_cells(setup.get("map", OPEN_MAP))
     placed_on_map(data, setup, cells)
+    what_may_be_there(data, setup, cells)
     named_kinds(data, setup)
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}
@@ -441,7 +443,7 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
             engine.acting.acted_at = max(d.acted_at for d in st.dwarves) + 1
         engine.advance_threat(step.get("n", 1))
     elif kind == "event":
-        game.event_phase(engine, st.dwarves[step.get("dwarf", 0)])
+        game.event_phase(engine, event_drawer(st, step.get("dwarf", 0)))
         game.check_end(engine)      # as play does after every action and Event Phase (turns.py)
     elif kind == "turn":
         engine.worn_webs.discard(step.get("dwarf", 0))     # a new turn: last turn's web is worn

@@ -9,6 +9,7 @@ from collections import Counter
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
 from tomecraft.runtime.engines.deep_rock_galactic.engine import plain
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
+from tomecraft.runtime.engines.deep_rock_galactic.scripted import FACES
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 from tomecraft.runtime.scenario import game_over_step, key_problem, unknown_names
 from tomecraft.runtime.scenario_shapes import (
@@ -20,20 +21,7 @@ class ScenarioError(Exception):
     not even for a step that is expected to be refused."""
 
 
-FACES = {"1": {"face": "hit", "hits": 1}, "2": {"face": "hit", "hits": 2},
-         "blank": {"face": "blank", "hits": 0}, "scare": {"face": "scare", "hits": 0},
-         "teeth": {"face": "teeth"}, "bang": {"face": "bang"}, "gold": {"face": "four_squares"},
-         "nitra": {"face": "long_bar"}}
 _SIDE = re.compile(r"side[1-9]")
-
-
-def written_face(face: dict) -> str:
-    """A scripted face as a scenario writes it: `gold`, not the mineral die's `four_squares` it
-    stands for (a refused `[[gold]]` for a Grunt named a face the file never wrote)."""
-    key = (face["face"], face.get("hits") or 0)
-    alias = next((name for name, f in FACES.items() if (f["face"], f.get("hits") or 0) == key), None)
-    plain_name = f"{key[0]} {key[1]}" if key[1] else key[0]
-    return plain_name if alias in (None, plain_name) else f"{alias} ({plain_name})"
 
 
 def scripted_rolls(engine, raw) -> list[list[dict]]:
@@ -203,90 +191,6 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
                 raise ValueError(f"monsters[{i}]: {list(h)} holds {held[h]}: no monster ends there")
             bodies[h] = i
     one_board(data, setup, cells, occupied)
-    what_may_be_there(data, setup, cells)
-
-
-# a status only a dwarf takes: a monster set up with one tested a board no game has (L1067 a
-# web holds a dwarf's Move, L314 a dwarf stands up, L316/L482 at its health a monster is dead)
-DWARF_ONLY = {"webbed": "L1067", "knocked_over": "L314", "unconscious": "L316, L482"}
-ROCK = ("#", "*", "h", "x")
-
-
-def what_may_be_there(data, setup: dict, cells: dict) -> None:
-    """What a setup puts down is something play can put there: a Hazard level the players may
-    choose (1-5, L167); a monster's statuses a monster takes, never Stunned on a stun-resistant
-    one (L1133, L1153, L1193); the sentry only with the Engineer (L648-650), the shield only with the
-    Gunner (L724-726), BOSCO only beside a lone dwarf (L272, L1423); Exits 1 and 2 on revealed cave
-    (V-12: only Exit 3 lies on a hidden segment); every piece, token and mineral on the ground on
-    cave, not in rock or on a face-down segment, and a mineral in a wall (`*`, its diamond space,
-    L215; or `#`). Each passed and played: a Hazard 6 Grunt's '!' hurt nobody, a stunned Brood Nexus
-    skipped its turn, a shield with no Gunner stopped the Grunts, a Mine Head in rock."""
-    levels = sorted(h.level for h in data.of("hazard_level"))
-    for key in ("hazard", "hazard_setup"):
-        if isinstance(setup.get(key), int) and setup[key] not in levels:
-            raise ValueError(f"{key} {setup[key]}: the Hazard level is one of {levels} (L167)")
-    immune = {m.id for m in data.of("monster") if m.stun_immune}
-    for i, spec in enumerate(setup.get("monsters", [])):
-        for status in spec.get("statuses", []):
-            if status in DWARF_ONLY:
-                raise ValueError(f"monsters[{i}]: {status} is a dwarf's status ({DWARF_ONLY[status]}); "
-                                 f"no monster takes it")
-            if status == "stunned" and spec["kind"] in immune:
-                raise ValueError(f"monsters[{i}]: a {spec['kind']} resists Stun (its card): it is "
-                                 f"never stunned")
-    classes = {d.get("cls") for d in setup.get("dwarves", [])}
-    for key, cls, line in (("sentry", "engineer", "L648-650"), ("shield", "gunner", "L724-726")):
-        if setup.get(key) and cls not in classes:
-            raise ValueError(f"setup.{key}: the {key} is the {cls}'s ({line}); no {cls} is set up")
-    if setup.get("bosco") and len(setup.get("dwarves", [])) > 1:
-        raise ValueError(f"setup.bosco: BOSCO comes only with a lone dwarf (L272, L1423), not "
-                         f"{len(setup['dwarves'])}")
-    for k, at in setup.get("exits", {}).items():
-        if str(k) in ("1", "2") and cells[_hex(at)] == "h":
-            raise ValueError(f"exits {k}: {at} is on a face-down hidden segment; Exits 1 and 2 "
-                             f"open on revealed cave (V-12), only Exit 3 on a hidden segment")
-    spaces = [(f"setup.{key}", setup[key]) for key in ("sentry", "shield", "bosco", "supply_pod", "mine_head")
-              if setup.get(key)]
-    spaces += [(f"stalagmites[{i}]", h) for i, h in enumerate(setup.get("stalagmites", []))]
-    spaces += [(f"setup.tokens {kind}", h) for kind, hexes in (setup.get("tokens") or {}).items() for h in hexes]
-    spaces += [(f"setup.{key}[{k!r}]", _key_space(k)) for key in ("pickups", "ground", "upgrade_tokens")
-               for k in (setup.get(key) or {})]
-    for where, at in spaces:
-        if not (_is_space(at) and _hex(at) in cells):
-            raise ValueError(f"{where}: {at!r} is not a space of the map")
-        if cells[_hex(at)] in ROCK:
-            raise ValueError(f"{where}: {list(at)} is {'a face-down hidden segment' if cells[_hex(at)] == 'h' else 'rock'}"
-                             f", not a cave space it can be on")
-    for k in setup.get("minerals") or {}:
-        at = _key_space(k)
-        if not (_is_space(at) and _hex(at) in cells):
-            raise ValueError(f"setup.minerals[{k!r}]: not a space of the map")
-        if cells[_hex(at)] not in ("*", "#"):
-            raise ValueError(f"setup.minerals[{k!r}]: a mineral lies in a wall's diamond space (`*`, L215), "
-                             f"not on {cells[_hex(at)]!r}; a mineral on the ground is `ground`")
-
-
-def hazard_setup(engine, data, setup: dict) -> None:
-    """`hazard_setup: N`: the Hazard level's own setup (threat start, extra Grunts at the exits).
-    An extra Grunt beside a held exit whose space is a tie is the drawer's (L878), and no step
-    answers a setup's choices: said so, not an internal error."""
-    from . import mission_setup
-    level = mission_setup.hazard_of(data, int(setup["hazard_setup"]))
-    engine.hazard = level.level
-    try:
-        mission_setup.hazard_setup(engine, level, setup.get("threat"))
-    except ScenarioError as tie:
-        raise ValueError(f"hazard_setup {setup['hazard_setup']}: {tie}: no step answers the "
-                         f"setup's own choices; set that Grunt up under `monsters:`") from None
-
-
-def _key_space(k):
-    """The space a "r,c" key names, or the key itself when it names none."""
-    try:
-        r, c = str(k).split(",")
-        return [int(r), int(c)]
-    except ValueError:
-        return k
 
 
 def one_board(data, setup: dict, cells: dict, occupied: dict) -> None:
