@@ -12,7 +12,7 @@ setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagm
         monsters [{id, kind (a monster id), at, damage (below its health), statuses (a monster's: no webbed, knocked_over or unconscious; no stunned on a stun-resistant kind), tail (its rear space: a two-space Oppressor's, which needs one; no other monster has one),
         facing (the space it faces); both next to at}] (one a space, never on rock, a stalagmite, a dwarf,
         the sentry, BOSCO or the supply pod; every piece on the map; no dwarf, stalagmite or supply pod on a pit, nor the last two on an exit),
-        (every piece, token and ground item on cave, never rock or an `h`) stalagmites, minerals {"r,c": name} (in a wall: `*` or `#`), pickups {"r,c": [kind, face_up]}, shared {..},
+        (every piece, token and ground item on cave, never rock or an `h`; platforms on pits only, the sentry, Mine Head, pickups, ground items and upgrade tokens never on one) stalagmites, minerals {"r,c": name} (in a wall: `*` or `#`), pickups {"r,c": [kind, face_up]}, shared {..},
         tokens {kind: [[r,c], ...]}, sentry (with the Engineer), bosco (with a lone dwarf), shield (with the Gunner), supply_pod, supply_stock (with a supply_pod), threat (0 to the track's last square),
         event_deck [ids, top last], swarm_deck [ids], throwable_deck [ids, top last],
         upgrade_supply [upgrade ids, top last] (default: the content's, unshuffled),

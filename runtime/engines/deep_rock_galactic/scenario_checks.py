@@ -11,6 +11,14 @@ from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import Scenario
 # web holds a dwarf's Move, L314 a dwarf stands up, L316/L482 at its health a monster is dead)
 DWARF_ONLY = {"webbed": "L1067", "knocked_over": "L314", "unconscious": "L316, L482"}
 ROCK = ("#", "*", "h", "x")
+# what never lies on a pit: the sentry goes on an empty space beside the Engineer (L650), the
+# Mine Head and pickups on cave spaces (V-19, L217), a mineral falls where its wall was (L1199),
+# an upgrade token on its segment's marked space (L552)
+PIT_FREE = {"setup.sentry": "the sentry stands on an empty space (L650)",
+            "setup.mine_head": "the Mine Head stands on cave (V-19)",
+            "setup.pickups": "a pickup lies on a flare-stick space (L217)",
+            "setup.ground": "what falls from a wall lies where the wall was (L1199)",
+            "setup.upgrade_tokens": "an upgrade token lies on its segment's space (L552)"}
 
 
 def what_may_be_there(data, setup: dict, cells: dict) -> None:
@@ -58,6 +66,11 @@ def what_may_be_there(data, setup: dict, cells: dict) -> None:
         if cells[_hex(at)] in ROCK:
             raise ValueError(f"{where}: {list(at)} is {'a face-down hidden segment' if cells[_hex(at)] == 'h' else 'rock'}"
                              f", not a cave space it can be on")
+        on_pit = cells[_hex(at)] == "o"
+        if where == "setup.tokens platform" and not on_pit:     # fired onto pits only (L672)
+            raise ValueError(f"{where}: {list(at)} is no pit; the Platform Gun puts platforms on pits (L672-678)")
+        if on_pit and where.split("[")[0].split(" ")[0] in PIT_FREE:
+            raise ValueError(f"{where}: {list(at)} is a pit; {PIT_FREE[where.split('[')[0].split(' ')[0]]}")
     for k in setup.get("minerals") or {}:
         at = _key_space(k)
         if not (_is_space(at) and _hex(at) in cells):
