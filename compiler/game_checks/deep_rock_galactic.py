@@ -174,9 +174,9 @@ def die_faces(game: Game) -> dict[str, set[str]]:
                                       if isinstance(f, dict)} for d in game.of_kind("die")}
 
 
-def wrong_faces(ast, faces_of: dict[str, set[str]]):
-    """(node, die, face) for each `faces(ROLL, FACE)` whose roll (`roll(DIE, N)`, or a `let`
-    bound to one) is of a die that has no such face: it counts 0 every time."""
+def roll_reads(ast):
+    """(query node, die) for each `faces`, `hits` or `best_die` read of a roll (`roll(DIE, N)`,
+    or a `let` bound to one), the die it rolled."""
     from tomecraft.dsl import nodes as n
     rolled: dict[str, str] = {}
 
@@ -192,11 +192,40 @@ def wrong_faces(ast, faces_of: dict[str, set[str]]):
             die = die_of(node.value)
             if die is not None:
                 rolled[node.name] = die
-        elif isinstance(node, n.Func) and node.name == "faces" and len(node.args) == 2 \
-                and isinstance(node.args[1], n.Name) and len(node.args[1].parts) == 1:
-            die, face = die_of(node.args[0]), node.args[1].parts[0]
+        elif isinstance(node, n.Func) and node.name in ("faces", "hits", "best_die") and node.args:
+            die = die_of(node.args[0])
+            if die is not None:
+                yield node, die
+
+
+def wrong_faces(ast, faces_of: dict[str, set[str]]):
+    """(node, die, face) for each `faces(ROLL, FACE)` whose roll is of a die that has no such
+    face: it counts 0 every time."""
+    from tomecraft.dsl import nodes as n
+    for node, die in roll_reads(ast):
+        if node.name == "faces" and len(node.args) == 2 and isinstance(node.args[1], n.Name) \
+                and len(node.args[1].parts) == 1:
+            face = node.args[1].parts[0]
             if die in faces_of and face not in faces_of[die]:
                 yield node.args[1], die, face
+
+
+def hitless_reads(ast, hitless: set[str]):
+    """(node, die) for each `hits(ROLL)` or `best_die(ROLL)` of a die none of whose faces
+    shows a hit (the monster die: teeth, '!', blank): it is 0 on every roll."""
+    for node, die in roll_reads(ast):
+        if node.name in ("hits", "best_die") and die in hitless:
+            yield node, die
+
+
+def hitless_dice(game: Game) -> set[str]:
+    """The die terms whose content faces show no hits."""
+    return {d.data.get("die", d.id) for d in game.of_kind("die")
+            if not any(isinstance(f, dict) and (f.get("hits") or 0) > 0 for f in d.data.get("faces") or ())}
+
+
+HITLESS_MESSAGE = ("the {die} shows no hits on any face: `{query}(...)` of its roll is 0 on every "
+                   "roll (`faces(roll, FACE)` counts a face)")
 
 
 FACE_MESSAGE = "the {die} has no {face!r} face: `faces(..., {face})` counts 0 on every roll"
@@ -211,7 +240,7 @@ def _check_faces_of_rolls(game: Game, reporter: dg.Reporter) -> None:
     is a face) and spawned nothing, ever: the monster die has no four-squares face (found by
     the sixth missions blind test, in a mission event; an event card did the same)."""
     from tomecraft.compiler.packs import display_path
-    faces_of = die_faces(game)
+    faces_of, hitless = die_faces(game), hitless_dice(game)
     sites = [(entity.doc, entity.display, site) for entity in game.all() for site in entity.effects]
     for name, site in sorted(game.keyword_sites.items()):
         doc = game.vocab.keywords[name].origin[0]
@@ -223,6 +252,10 @@ def _check_faces_of_rolls(game: Game, reporter: dg.Reporter) -> None:
             line, column = doc.effect_position(site.path, node.pos.line, node.pos.column)
             reporter.add(dg.GAME_RULE, FACE_MESSAGE.format(die=die, face=face), display, line,
                          column, face_hint(die, faces_of))
+        for node, die in hitless_reads(site.ast, hitless):
+            line, column = doc.effect_position(site.path, node.pos.line, node.pos.column)
+            reporter.add(dg.GAME_RULE, HITLESS_MESSAGE.format(die=die, query=node.name), display,
+                         line, column, face_hint(die, faces_of))
 
 
 def _original(entity):

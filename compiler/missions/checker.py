@@ -600,9 +600,15 @@ class MissionChecker(EventChecks):
         needs = ("aquarq" in self.m["objective"].get("targets", {})
                  or self.m["minerals"].get("aquarq", 0) > 0)
         if "mine_head" not in self.m:
-            if needs:
+            # said where the Aquarq is named: an eliminate mission listing Aquarq under
+            # `minerals` was told so at its objective, which names no Aquarq
+            if "aquarq" in self.m["objective"].get("targets", {}):
                 self.at(("objective",), "V-19", "an Aquarq mission needs a Mine Head",
                         "add `mine_head: [row, col]` on a revealed cave space")
+            elif needs:
+                self.at(("minerals", "aquarq"), "V-19", "Aquarq is listed under `minerals`: an Aquarq "
+                        "mission needs a Mine Head (L370-372)",
+                        "add `mine_head: [row, col]` on a revealed cave space, or list no Aquarq")
             return
         hex_ = self.hex_of(("mine_head",), self.m["mine_head"], "V-19")
         if hex_ is not None and self.map.get(hex_) not in REVEALED:

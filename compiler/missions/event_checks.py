@@ -102,13 +102,18 @@ class EventChecks:
             self.reporter.diagnostics.append(replace(d, message=f"V-21: {d.message}"))
 
     def faces_of_rolls(self, site) -> None:
-        """A face the rolled die does not have counts 0 on every roll (game_checks, alike)."""
+        """A face the rolled die does not have counts 0 on every roll, and so do the hits of a
+        die with none (game_checks, alike)."""
         from tomecraft.compiler.game_checks.deep_rock_galactic import (
-            FACE_MESSAGE, die_faces, face_hint, wrong_faces)
+            FACE_MESSAGE, HITLESS_MESSAGE, die_faces, face_hint, hitless_dice, hitless_reads, wrong_faces)
         faces_of = die_faces(self.names.game)
         for node, die, face in wrong_faces(site.ast, faces_of):
             line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
             self.reporter.add(dg.GAME_RULE, "V-21: " + FACE_MESSAGE.format(die=die, face=face),
+                              self.display, line, column, face_hint(die, faces_of))
+        for node, die in hitless_reads(site.ast, hitless_dice(self.names.game)):
+            line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
+            self.reporter.add(dg.GAME_RULE, "V-21: " + HITLESS_MESSAGE.format(die=die, query=node.name),
                               self.display, line, column, face_hint(die, faces_of))
 
     def repeated_amounts(self, site) -> None:
@@ -199,7 +204,7 @@ class EventChecks:
         handed the drawing dwarf only, outside a `target`/`each` block: a clean check, ignored
         in play. The same rule as the content's event cards (game_checks/drg_spaces.py)."""
         from tomecraft.compiler.game_checks.drg_spaces import _unhanded
-        from tomecraft.runtime.engines.deep_rock_galactic.contract import CONTEXT_VERBS
+        from tomecraft.runtime.engines.deep_rock_galactic.contract import CONTEXT_QUERIES, CONTEXT_VERBS
         for node, verb in _unhanded(self.names.game, site.ast, frozenset({"you"}), frozenset(), {}):
             line, column = self.doc.effect_position(site.path, node.pos.line, node.pos.column)
             if verb in NEEDS_A_SPACE:
@@ -209,12 +214,20 @@ class EventChecks:
                                   "spawn, activate or advance the threat instead, e.g. "
                                   "`spawn_at_exits grunt 1; activate_monsters`")
                 continue
-            what, _, outcome = CONTEXT_VERBS.get(verb, ("what it is handed", (), "it changes nothing"))
-            self.reporter.add(dg.GAME_RULE, f"V-21: `{verb}` acts on {what}, and a Mission Specific "
+            hint = ("name what it acts on: `each monster: ...`, `target monster where "
+                    "in_range(3): ...`, or spawn, activate or advance the threat")
+            if verb in CONTEXT_QUERIES:         # a creature's query: no monster to read
+                measures, takes, outcome = CONTEXT_QUERIES[verb]
+                what = f"measures from {measures}"
+                if set(takes) == {"self"}:
+                    hint = (f"`{verb}()` is a monster's own question (its special, e.g. the "
+                            "Warden's); ask a monster's in `each monster: ...` with `flying()` or `size()`")
+            else:
+                what, _, outcome = CONTEXT_VERBS.get(verb, ("what it is handed", (), "it changes nothing"))
+                what = f"acts on {what}"
+            self.reporter.add(dg.GAME_RULE, f"V-21: `{verb}` {what}, and a Mission Specific "
                               f"Event is handed only the dwarf who draws it: {outcome}",
-                              self.display, line, column,
-                              "name what it acts on: `each monster: ...`, `target monster where "
-                              "in_range(3): ...`, or spawn, activate or advance the threat")
+                              self.display, line, column, hint)
 
 
 NEEDS_A_SPACE = {"place", "destroy", "retrieve"}

@@ -66,11 +66,20 @@ def target_room(ck, pod) -> None:
     taken |= {(h[0], h[1]) for key in ("stalagmites", "drones") for h in m.get(key, [])}
     if m.get("mine_head"):
         taken.add((m["mine_head"][0], m["mine_head"][1]))
+    game = ck.names.game
+    monster = game.entities.get("monster", {}).get(creature) if game is not None else None
+    size = (monster.data.get("size") or 1) if monster is not None else 1
+    exits = {(e["at"][0], e["at"][1]) for e in m.get("tunnel_exits", [])}
     if not target_spaces(ck.map.cells, pod, taken):
         ck.at(("objective", "creature"), "V-02",
               f"no free cave space for the {creature} to start on: the drop pod, exits, "
               "stalagmites, drones and the Mine Head fill every space the dwarves reach",
               "leave a free cave space, or let it wait on a hidden segment (`hidden_monsters`)")
+    elif not target_spaces(ck.map.cells, pod, taken, size, exits):
+        ck.at(("objective", "creature"), "V-02",
+              f"the {creature} covers {size} spaces (L1197), but no free cave space the dwarves "
+              "reach has a free space or exit beside it for its rear",
+              "leave two free cave spaces side by side, or let it wait on a hidden segment (`hidden_monsters`)")
 
 
 def random_minerals(ck, reach) -> None:

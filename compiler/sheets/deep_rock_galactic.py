@@ -484,9 +484,10 @@ def briefing_map(game: Game, mission: dict, lang: str, lab: dict) -> tuple[list,
     mark([mission["mine_head"]] if mission.get("mine_head") else [], "minehead", "M", lab["mine_head"])
     mark(mission.get("stalagmites", []), "stone", "▲", lab["stalagmites"])
     mark(mission.get("drones", []), "drone", "!", lab["drones"])
-    start = mission_play.target_start(cells, mission)   # where the engine places it too
+    monster = game.entities.get("monster", {}).get(mission["objective"].get("creature"))
+    size = (monster.data.get("size") or 1) if monster is not None else 1
+    start = mission_play.target_start(cells, mission, size)   # where the engine places it too
     if start is not None:
-        monster = game.entities.get("monster", {}).get(mission["objective"]["creature"])
         shown = name_of(monster, lang) if monster is not None else mission["objective"]["creature"]
         mark([start], "target", _unused_letter(shown if lang == "en" else "T", marks),
              fill(lab["target_start"], {"creature": shown}))

@@ -169,6 +169,24 @@ def test_an_eliminate_target_is_placed_where_the_dwarves_can_reach_it(tmp_path):
     assert engine.state.cells[(1, 12)] == "." and target.pos != (1, 12) and target.pos in reach
 
 
+def test_an_oppressor_target_starts_where_its_rear_fits(tmp_path):
+    """The Oppressor covers 2 spaces (L1197): the farthest free space, a one-space pocket in
+    the rock, left it with no rear (an Oppressor on one space). It starts where its rear fits,
+    and the briefing marks that space."""
+    def oppressor_in_pocket(m):
+        m.pop("hidden_monsters")
+        m["objective"]["creature"] = "oppressor"
+        rows = m["map"].rstrip("\n").split("\n")
+        m["map"] = "\n".join(row + (" # . #" if r == 1 else " # # #") for r, row in enumerate(rows)) + "\n"
+    mission = _mission(tmp_path, "praetorian_hunt.yaml", edit=oppressor_in_pocket)
+    engine = _setup(mission)
+    (target,) = [m for m in engine.state.monsters.values() if m.kind == "oppressor"]
+    assert engine.state.cells[(1, 12)] == "." and target.pos != (1, 12)
+    assert target.tail is not None and hx.distance(target.pos, target.tail) == 1
+    from tomecraft.runtime.engines.deep_rock_galactic import mission_play
+    assert mission_play.target_start(engine.state.cells, mission, 2) == target.pos
+
+
 def test_fixed_minerals_lie_where_the_file_says_for_every_seed(tmp_path):
     fixed = _mission(tmp_path, "deep_shaft.yaml")
     loose = _mission(tmp_path, "deep_shaft.yaml", edit=lambda m: m.pop("mineral_spaces"))

@@ -95,3 +95,22 @@ def test_a_mission_event_that_rerolls_nothing_or_discards_itself_is_refused_as_v
     reporter = dg.Reporter()
     missions.check_file(path, reporter)
     assert [d.message.split(" ")[:2] for d in reporter.diagnostics] == [["V-21:", f"`{event.split()[0]}`"]]
+
+
+@pytest.mark.parametrize("effect, query", [
+    ("let r = roll(monster_die, 2); if hits(r) > 0 { spawn grunt 1 }", "hits"),
+    ("spawn grunt best_die(roll(monster_die, 1))", "best_die"),
+])
+def test_the_hits_of_a_die_with_no_hit_face_are_refused_at_the_query(tmp_path, effect, query):
+    """The monster die shows teeth, '!' and blanks: `hits(r)` and `best_die(r)` of its roll are
+    0 every time, as a face it lacks is (a fan's event `if hits(r) > 0 {...}` never ran)."""
+    errors = pack_errors(tmp_path, effect)
+    assert len(errors) == 1, errors
+    code, line, column, message = errors[0]
+    assert code == dg.GAME_RULE and line == 2 and f"`{query}(...)` of its roll is 0 on every roll" in message
+    text = (tmp_path / "fan_pack" / "content.yaml").read_text(encoding="utf-8").splitlines()[1]
+    assert text[column - 1:].startswith(query)
+
+
+def test_the_hits_of_a_die_with_hits_stay_clean(tmp_path):
+    assert pack_errors(tmp_path, "let r = roll(bullet_die, 2); if hits(r) > 1 { spawn grunt best_die(r) }") == []

@@ -264,7 +264,7 @@ def test_a_target_space_or_a_killed_monster_gets_a_plain_error():
 @pytest.mark.parametrize("step, error", [
     ({"do": "activate_all", "drawr": 1}, "activate_all: unknown field(s) ['drawr']"),
     ({"do": "spawn", "kind": "grunt"}, "spawn: say where"),
-    ({"do": "activate_all", "choose": [{"monster": "a"}], "rolls": [["1"]]}, "a scripted face hit 1 is not on the monster_die"),
+    ({"do": "activate_all", "choose": [{"monster": "a"}], "rolls": [["1"]]}, "a scripted face 1 (hit 1) is not on the monster_die"),
     ({"do": "activate_all", "choose": ["a"]}, "options: [{'monster': 'a'}, {'monster': 'b'}]"),
 ])
 def test_a_tester_slip_gets_a_plain_error(step, error):

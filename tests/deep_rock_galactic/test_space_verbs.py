@@ -148,3 +148,21 @@ monsters:
 event_cards:
   - {{id: quake, name: {{zh: 地震, en: Quake}}, {A}, deck: event, event_kind: spawning, count: 2, effect: "each monster where adjacent() and in_range(2): inflict stunned"}}
 """) == []
+
+
+def test_a_creature_query_with_no_monster_to_read_is_refused(tmp_path):
+    """`flying()`, `size()`, `dwarf_in_range()` and `distance_to_monster()` read a monster: the
+    one the effect is about or the acting one. An event card (handed the drawing dwarf) asking
+    them was clean in check and stopped the sim at its first draw ("'NoneType' object has no
+    attribute 'kind'"); under `each monster` and in a monster's own special they stay clean."""
+    found = check(tmp_path, f"""
+event_cards:
+  - {{id: quake, name: {{zh: 地震, en: Quake}}, {A}, deck: event, event_kind: spawning, count: 2, effect: "if flying() {{ spawn_at_exits grunt 1 }}; if size() > 1 {{ advance_threat 1 }}; if dwarf_in_range() {{ advance_threat 1 }}; if distance_to_monster() > 2 {{ advance_threat 1 }}"}}
+  - {{id: hush, name: {{zh: 安静, en: Hush}}, {A}, deck: event, event_kind: spawning, count: 2, effect: "each monster where flying() and size() == 1: inflict stunned"}}
+monsters:
+  - {{id: grunt, replace: true, name: {{zh: 战士异虫, en: Grunt}}, {A}, creature: grunt, order: 1, hp: 2, attack_range: 1, move: 2, attack_dice: 1, attack_die: monster_die, moves_toward: dwarf, attacks: true, special: "if distance_to_monster() > 2 and not dwarf_in_range() and not flying(): spawn grunt 1"}}
+""")
+    assert [(c, line) for c, line, _ in found] == [("TC-G001", 3)] * 4, found
+    for (_, _, message), query in zip(found, ["flying", "size", "dwarf_in_range", "distance_to_monster"]):
+        assert message.startswith(f"`{query}` measures from "), message
+        assert "(it reads no monster)" in message

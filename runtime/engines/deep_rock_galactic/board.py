@@ -11,6 +11,7 @@ from typing import Any
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import cells_of
+from tomecraft.runtime.engines.deep_rock_galactic.scripted import written_face
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, WALLS, Ctx, Dwarf, Monster
 from tomecraft.runtime.engines.deep_rock_galactic.triggers import Triggers
 
@@ -300,7 +301,7 @@ class Board(Triggers):
             on_die = {(p["face"], p.get("hits") or 0) for p in map(plain, sides)}
             wrong = [f for f in out if "side" not in f and (f["face"], f.get("hits") or 0) not in on_die]
             if wrong:             # a "1" scripted for a monster die was no tooth and no miss either
-                raise ValueError(f"a scripted face {wrong[0]['face']} {wrong[0].get('hits') or ''} is not "
+                raise ValueError(f"a scripted face {written_face(wrong[0])} is not "
                                  f"on the {die}: {sorted({f'{a} {b}' if b else a for a, b in on_die})}")
             if any("side" in f for f in out):       # `sideN`: the die's own N-th side
                 if any(f.get("side", 1) > len(sides) for f in out):

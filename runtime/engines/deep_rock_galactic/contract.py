@@ -95,9 +95,18 @@ CONTEXT_VERBS = {"place": ("a space", ("at", "origin"), _STOPS),
 # or its area's centre (`origin`), `line_of_sight` from the shooter, `adjacent` from the acting
 # dwarf (queries.py): in a monster's special, with no dwarf, they were always false.
 _FALSE = "it is always false"
+# The queries of a creature (queries.py) read the acting monster (`self`) or the monster an
+# effect is about (`target`): a mission event or an event card asking `flying()`,
+# `size()`, `dwarf_in_range()` or `distance_to_monster()` was clean in check and stopped the sim
+# at its first draw ("'NoneType' object has no attribute 'kind'").
+_READS_NONE = "the sim would stop here (it reads no monster)"
 CONTEXT_QUERIES = {"in_range": (_DWARF + " or an area's centre", ("you", "origin"), _FALSE),
                    "line_of_sight": (_DWARF, ("you", "origin"), _FALSE),
-                   "adjacent": (_DWARF, ("you",), _FALSE)}
+                   "adjacent": (_DWARF, ("you",), _FALSE),
+                   "distance_to_monster": ("the acting monster", ("self",), _READS_NONE),
+                   "dwarf_in_range": ("the acting monster", ("self",), _READS_NONE),
+                   "flying": ("a target monster, else the acting one", ("target", "self"), _READS_NONE),
+                   "size": ("a target monster", ("target",), _READS_NONE)}
 DWARF_RESOURCES = ("actions", "ammo", "secondary_ammo")
 # What `sim --usage` must not count as an effect to run (runtime/usage.py).
 NATIVE_RECORDS = tuple(sorted(set(NATIVE_ABILITIES) - set(RUN_NATIVE_ABILITIES)))

@@ -68,16 +68,21 @@ def token_places(cells: dict, pod, exits: dict, taken: set, name: str) -> list[H
     return []
 
 
-def target_spaces(cells: dict, pod, taken: set) -> list[Hex]:
+def target_spaces(cells: dict, pod, taken: set, size: int = 1, exits=frozenset()) -> list[Hex]:
     """Where an eliminate mission's creature may start (one not waiting on a hidden segment):
     the free open spaces the dwarves can reach from the drop pod (they walk and dig, never
-    cross `x`), farthest from the pod first. The checker refuses a mission with none."""
+    cross `x`), farthest from the pod first; for a creature on two spaces (the Oppressor,
+    L1197) only those with a space beside them for its rear, free or an exit (L996): one
+    started on a single space with no rear. The checker refuses a mission with none."""
     reach = hx.bfs_from(pod, lambda _, n: cells.get(n, "x") != "x")
     free = [h for h, c in cells.items() if c in OPEN and h in reach and h not in taken]
+    if size >= 2:
+        rears = {h for h, c in cells.items() if c in OPEN and (h not in taken or h in exits)} - set(pod)
+        free = [h for h in free if any(n in rears for n in hx.neighbours(h))]
     return sorted(free, key=lambda h: (min(hx.distance(h, p) for p in pod), h), reverse=True)
 
 
-def target_start(cells: dict, mission: dict) -> Hex | None:
+def target_start(cells: dict, mission: dict, size: int = 1) -> Hex | None:
     """Where an eliminate mission's creature starts: None when it is a collect mission or the
     creature waits on a hidden segment; else the first of target_spaces, the spaces taken by
     the drop pod, the exits, stalagmites, drones and the Mine Head left out. The engine places
@@ -92,7 +97,8 @@ def target_start(cells: dict, mission: dict) -> Hex | None:
         | {tuple(h) for h in mission.get("stalagmites", [])} | {tuple(h) for h in mission.get("drones", [])}
     if mission.get("mine_head"):
         taken.add(tuple(mission["mine_head"]))
-    spaces = target_spaces(cells, pod, taken)
+    exits = {tuple(e["at"]) for e in mission.get("tunnel_exits", [])}
+    spaces = target_spaces(cells, pod, taken, size, exits)
     return spaces[0] if spaces else None
 
 

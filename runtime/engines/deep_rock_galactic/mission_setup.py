@@ -93,10 +93,12 @@ def place_target(engine: Engine, mission: dict) -> None:
     """An eliminate mission's creature, unless it waits on a hidden segment: on the free cave
     space farthest from the drop pod among those the dwarves can reach (they walk and dig, but
     never cross `x`; a cave pocket cut off by `x` would make the mission unwinnable)."""
-    far = mission_play.target_start(engine.state.cells, mission)
+    creature = mission["objective"].get("creature")
+    size = (engine.data.get("monster", creature).size or 1) if creature else 1
+    far = mission_play.target_start(engine.state.cells, mission, size)
     if far is None:
         return
-    st, creature = engine.state, mission["objective"]["creature"]
+    st = engine.state
     m = Monster(st.next_uid, creature, far)
     st.monsters[m.uid] = m
     st.next_uid += 1
@@ -164,11 +166,16 @@ def hazard_of(data, level: int):
 
 def hazard_setup(engine: Engine, level, threat: int | None = None) -> None:
     """The Hazard level's setup: the threat token on its start square (L167-169), and at
-    Hazard 4-5 one extra Grunt on every tunnel exit (L173)."""
+    Hazard 4-5 one extra Grunt on every tunnel exit (L173). An exit already held (a pack's level
+    with 2 Grunts an exit, a scenario's monster on it) places the next as any spawn does, as near
+    the exit as it can (L874): two Grunts were stacked on one space."""
     st = engine.state
     st.threat = level.threat_start if threat is None else threat
     for h in engine.active_exits():
         for _ in range(level.extra_grunts_per_exit or 0):
+            if any(h in (o.pos, o.tail) for o in st.monsters.values()):
+                engine.spawn("grunt", h)
+                continue
             m = Monster(st.next_uid, "grunt", h)
             st.monsters[m.uid] = m
             st.next_uid += 1

@@ -3,17 +3,17 @@ scripted dice, check the result.
 
 setup:  mission (a content mission's id: its map, pod, exits, mine head, stalagmites, objective,
         hidden monsters and Mission Specific Event, unless given here),
-        map (missions/README.md format; default: an open 9x9 cave), hazard, pod [[r,c] x4] (default [[8,0],[8,1],[7,0],[7,1]]: monsters
+        map (missions/README.md format; default: an open 9x9 cave), hazard (1-5), pod [[r,c] x4] (default [[8,0],[8,1],[7,0],[7,1]]: monsters
         never enter it while a dwarf stands on it, not in_pod: L374, L978; an in_pod dwarf is `at` one of its spaces),
-        exits {1: [r,c], ...} (exits 1, 2, 3; keys as strings), mine_head, pod_returned,
+        exits {1: [r,c], ...} (exits 1, 2, 3; keys as strings; only Exit 3 on an `h`), mine_head, pod_returned,
         dwarves [{cls, at, health, ammo, secondary_ammo (within the board's spaces; unconscious = health 0), secondary, overclocked, statuses,
         actions (left in this Action Phase; default 3, 1 when Stunned), acted_at, in_pod, carried, throwables, rock_and_stone (count or card ids), upgrades
         {slot: id}, spare_upgrades}], upgrade_tokens {"r,c": id},
-        monsters [{id, kind (a monster id), at, damage (below its health), statuses, tail (its rear space: a two-space Oppressor's, which needs one; no other monster has one),
+        monsters [{id, kind (a monster id), at, damage (below its health), statuses (a monster's: no webbed, knocked_over or unconscious; no stunned on a stun-resistant kind), tail (its rear space: a two-space Oppressor's, which needs one; no other monster has one),
         facing (the space it faces); both next to at}] (one a space, never on rock, a stalagmite, a dwarf,
         the sentry, BOSCO or the supply pod; every piece on the map; no dwarf, stalagmite or supply pod on a pit, nor the last two on an exit),
-        stalagmites, minerals {"r,c": name}, pickups {"r,c": [kind, face_up]}, shared {..},
-        tokens {kind: [[r,c], ...]}, sentry, bosco, shield, supply_pod, supply_stock (with a supply_pod), threat (0 to the track's last square),
+        (every piece, token and ground item on cave, never rock or an `h`; platforms on pits only, the sentry, Mine Head, pickups, ground items and upgrade tokens never on one) stalagmites, minerals {"r,c": name} (in a wall: `*` or `#`), pickups {"r,c": [kind, face_up]}, shared {..},
+        tokens {kind: [[r,c], ...]}, sentry (with the Engineer), bosco (with a lone dwarf), shield (with the Gunner), supply_pod, supply_stock (with a supply_pod), threat (0 to the track's last square),
         event_deck [ids, top last], swarm_deck [ids], throwable_deck [ids, top last],
         upgrade_supply [upgrade ids, top last] (default: the content's, unshuffled),
         throwable_discard [ids], hidden_segments [{at: [r,c] of an `h` group, pickups [kinds],
@@ -79,11 +79,12 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.lookahead import copy_game
 from tomecraft.runtime.engines.deep_rock_galactic import (
-    actions, deep_dive, equipment, expectations, game, hexgrid, mission_setup, policy)
+    actions, deep_dive, equipment, expectations, game, hexgrid, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
     SHAPES, ScenarioError, after_the_end, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls,
     setup_cards, setup_dwarf, setup_objective)
+from tomecraft.runtime.engines.deep_rock_galactic.scenario_checks import event_drawer, hazard_setup, what_may_be_there
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, in_its_terms, setup_failure, unknown_step
@@ -108,6 +109,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     setup = _with_mission(data, setup)
     cells = map_cells(setup.get("map", OPEN_MAP))
     placed_on_map(data, setup, cells)
+    what_may_be_there(data, setup, cells)
     named_kinds(data, setup)
     pod = [_hex(h) for h in setup.get("pod", [[8, 0], [8, 1], [7, 0], [7, 1]])]
     exits = {int(k): _hex(v) for k, v in setup.get("exits", {}).items()}
@@ -169,9 +171,7 @@ def build(data, setup: dict) -> tuple[Engine, dict]:
     st.event_discard = setup_cards(by_id, setup, "event_discard")
     st.swarm_discard = setup_cards(by_id, setup, "swarm_discard")
     if "hazard_setup" in setup:       # the Hazard level's own setup (threat start, extra Grunts)
-        level = mission_setup.hazard_of(data, int(setup["hazard_setup"]))
-        engine.hazard = level.level
-        game.hazard_setup(engine, level, setup.get("threat"))
+        hazard_setup(engine, data, setup)
     st.pod_left = bool(setup.get("pod_left", False))
     if "pod_left" not in setup:
         engine.note_pod_left()
@@ -443,7 +443,7 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
             engine.acting.acted_at = max(d.acted_at for d in st.dwarves) + 1
         engine.advance_threat(step.get("n", 1))
     elif kind == "event":
-        game.event_phase(engine, st.dwarves[step.get("dwarf", 0)])
+        game.event_phase(engine, event_drawer(st, step.get("dwarf", 0)))
         game.check_end(engine)      # as play does after every action and Event Phase (turns.py)
     elif kind == "turn":
         engine.worn_webs.discard(step.get("dwarf", 0))     # a new turn: last turn's web is worn

@@ -9,6 +9,7 @@ from collections import Counter
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
 from tomecraft.runtime.engines.deep_rock_galactic.engine import plain
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
+from tomecraft.runtime.engines.deep_rock_galactic.scripted import FACES
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 from tomecraft.runtime.scenario import game_over_step, key_problem, unknown_names
 from tomecraft.runtime.scenario_shapes import (
@@ -20,10 +21,6 @@ class ScenarioError(Exception):
     not even for a step that is expected to be refused."""
 
 
-FACES = {"1": {"face": "hit", "hits": 1}, "2": {"face": "hit", "hits": 2},
-         "blank": {"face": "blank", "hits": 0}, "scare": {"face": "scare", "hits": 0},
-         "teeth": {"face": "teeth"}, "bang": {"face": "bang"}, "gold": {"face": "four_squares"},
-         "nitra": {"face": "long_bar"}}
 _SIDE = re.compile(r"side[1-9]")
 
 
