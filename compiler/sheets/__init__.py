@@ -28,7 +28,7 @@ from tomecraft.compiler.console import write_atomic
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import EffectSyntaxError, parse
-from tomecraft.dsl.render import PARAM_LETTERS, let_names, render
+from tomecraft.dsl.render import PARAM_LETTERS, let_names, render, render_call
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "sheets"
 LANGS = ("zh", "en")
@@ -819,6 +819,22 @@ def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") ->
 _OWN_GLOSSARY = {"dungeontology", "dm_crawl_decks"}
 
 
+def param_letters(params, others: dict | None = None) -> dict[str, str]:
+    """The letters a keyword's legend shows for its parameters: its counts N, M, K in order, as
+    the renderer names them in its effect (PARAM_LETTERS), any other by `others` (its type's
+    stand-in), else X, Y, Z."""
+    numbers, rest = iter(PARAM_LETTERS), iter("XYZ")
+    return {p.name: next(numbers, p.name.upper()) if p.type == "int"
+            else (others or {}).get(p.type) or next(rest, p.name.upper()) for p in params}
+
+
+def keyword_label(game: Game, name: str, lang: str, letters: dict[str, str]) -> str:
+    """A keyword's own text with letters for its parameters ("Haul N"), through the template
+    grammar its uses are rendered by: a plain replace left "Bounty {n:signed} gold" and "draw N
+    card(s)" on a pack's sheet."""
+    return render_call(game.vocab, name, lang, letters)
+
+
 def pack_keyword_rows(game: Game, lang: str, html: str) -> list[dict]:
     """What a pack's keyword does, for the sheets that print it by its text: a Clank! pack's
     `haul` (text "Haul {n}") printed "Defeat reward: Haul 2." with nothing on any sheet to say
@@ -830,9 +846,7 @@ def pack_keyword_rows(game: Game, lang: str, html: str) -> list[dict]:
     for name, kw in sorted(game.vocab.keywords.items()):
         if kw.text is None or not kw.origin or kw.origin[0] is base_doc:
             continue
-        numbers, others = iter(PARAM_LETTERS), iter("XYZ")
-        letters = {p.name: next(numbers if p.type == "int" else others, p.name.upper())
-                   for p in kw.params}
+        letters = param_letters(kw.params)
         head = re.split(r"[{:：]", kw.text.get(lang), maxsplit=1)[0].strip()
         site = game.keyword_sites.get(name)
         if not head or head not in html or site is None:
@@ -842,7 +856,7 @@ def pack_keyword_rows(game: Game, lang: str, html: str) -> list[dict]:
         named = {p.name: letters[p.name] for p in kw.params if p.type != "int"}
         effect = render(site.ast, game.vocab, lang, bound=named) if site.ast is not None \
             else site.text
-        rows.append({"name": fill(kw.text.get(lang), letters), "effect": effect})
+        rows.append({"name": keyword_label(game, name, lang, letters), "effect": effect})
     return rows
 
 
