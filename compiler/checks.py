@@ -407,8 +407,13 @@ class Checker:
                 if local in (wanted, "any", "entity", "local:any"):
                     return
                 if local in ("int", "bool", "local:int", "local:bool"):
+                    hidden = wanted in self.vocab.types_of(name) \
+                        or wanted.removeprefix("kind:") in self.ids.get(name, set())
                     self.error(dg.WRONG_TYPE, f"expected a {wanted.removeprefix('kind:')}, got "
-                               f"{self.describe(local)} {name!r}", e)
+                               f"{self.describe(local)} {name!r}", e,
+                               f"the parameter {name!r} hides the {wanted.removeprefix('kind:')} "
+                               f"{name!r} here: give the parameter a name of its own" if hidden
+                               else "")
                     return
                 if local.startswith("local:"):
                     return
@@ -756,6 +761,7 @@ def check_keyword_texts(game: Game, reporter: dg.Reporter) -> None:
             continue
         doc, path = keyword.origin
         params = {p.name: p.type for p in keyword.params}
+        _check_param_names(game, name, keyword, doc, path, reporter)
         for lang in ("zh", "en"):
             used = _PLACEHOLDER.findall(keyword.text.get(lang))
             mark = doc.mark(path[:-1] + ("text", lang))
@@ -768,6 +774,29 @@ def check_keyword_texts(game: Game, reporter: dg.Reporter) -> None:
                 reporter.add(dg.NO_TEXT, f"keyword {name!r}: the {lang} text leaves out the number "
                              f"{{{missing}}}: the sheets print no number", _display(doc),
                              mark.line, mark.column, f"put {{{missing}}} where the number is read")
+
+
+def _check_param_names(game: Game, name: str, keyword, doc, path: tuple,
+                       reporter: dg.Reporter) -> None:
+    """A keyword's parameter may not be a word of the effect language (`it`, `you`, `self`,
+    `target`, `event`: TC-N008): a parameter `it` was taken by `each player:` in its body and
+    the fan was told "expected a number, got player". (One hiding a game's name, `gold` in
+    `gain gold gold`, is told so where the name is misread.)"""
+    for i, param in enumerate(keyword.params):
+        if param.name not in LOCALS:    # a game's name it hides is said where it is misread
+            continue
+        mark = doc.mark(path[:-1] + ("params", i, "name"))
+        reporter.add(dg.BAD_NAME, f"keyword {name!r}: a parameter may not be called "
+                     f"{param.name!r}, a word of the effect language (`{param.name}` is "
+                     f"{_LOCAL_MEANING[param.name]})", _display(doc), mark.line, mark.column,
+                     f"give the parameter a name of its own (such as "
+                     f"`{'n' if param.type == 'int' else param.type + '_'}`), in `params`, "
+                     f"its effect and its text")
+
+
+_LOCAL_MEANING = {"you": "the player whose effect it is", "self": "the entity the effect is on",
+                  "it": "the current match of `each` or a selector",
+                  "target": "what `target` chose", "event": "the event a trigger heard"}
 
 
 def entities_mentioning(game: Game, name: str) -> list[tuple[Entity, EffectSite]]:
