@@ -253,14 +253,18 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
     """Add the names, verbs, queries and keywords of `raw` (game.yaml or a pack's additions),
     found at path `at` of `doc` (a pack's are under `vocabulary:`: without it, a pack
     keyword's diagnostics pointed at pack.yaml's line 1)."""
-    def refuse(path: tuple, message: str) -> None:
+    def refuse(path: tuple, message: str, hint: str = "") -> None:
         mark = doc.mark(at + path, key=True)
-        reporter.add(dg.VOCAB, message, display, mark.line, mark.column)
+        reporter.add(dg.VOCAB, message, display, mark.line, mark.column, hint)
+
+    reserved = ("give it a name of its own: the effect language's words (" +
+                ", ".join(sorted(KEYWORDS)) + ") mean the same in every game")
 
     for section, type_ in NAME_SECTIONS.items():
         for name, entry in (raw.get(section) or {}).items():
             if name in KEYWORDS:
-                refuse((section, name), f"{name!r} is a reserved word of the effect language")
+                refuse((section, name), f"{name!r} is a reserved word of the effect language",
+                       reserved)
                 continue
             fields = (entry.get("fields") or {}).items()
             vocab.add_name(name, NameInfo(
@@ -272,7 +276,7 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
         vocab.term_types.add(term_type)
         for name, entry in (entries or {}).items():
             if name in KEYWORDS:
-                refuse(("terms", term_type, name), f"{name!r} is a reserved word")
+                refuse(("terms", term_type, name), f"{name!r} is a reserved word", reserved)
                 continue
             vocab.add_name(name, NameInfo(term_type, _text(entry), (),
                                           entry.get("en_plural", ""), entry.get("zh_measure", "")))
@@ -281,11 +285,14 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
     for section, table, role in tables:
         for name, entry in (raw.get(section) or {}).items():
             if name in KEYWORDS:
-                refuse((section, name), f"{name!r} is a reserved word of the effect language")
+                refuse((section, name), f"{name!r} is a reserved word of the effect language",
+                       reserved)
                 continue
             clash = vocab.callable(name)
             if clash is not None:
-                refuse((section, name), f"{name!r} is already declared as a {clash.role}")
+                refuse((section, name), f"{name!r} is already declared as a {clash.role}",
+                       f"give the {role} a name of its own: effects call a {clash.role} and a "
+                       f"{role} alike, by name")
                 continue
             seen: set = set()
             for i, param in enumerate(entry.get("params") or ()):

@@ -15,3 +15,16 @@ def test_a_reserved_keyword_name_is_marked_at_its_key(tmp_path):
         "    class:\n      params: []\n      effect: draw 1\n      text: {zh: 类, en: Class}\n")
     got = [(d.code, d.line, d.column, d.message) for d in reporter.diagnostics]
     assert got == [(dg.PACK, 14, 5, "'class' is a reserved word")], got
+
+
+def test_a_keyword_named_as_a_verb_or_a_language_word_says_what_to_do(tmp_path):
+    """'gain' (a verb) and 'each' (a word of the effect language) as a pack's keyword names
+    were refused with no hint (packs round 11)."""
+    reporter = compile_with_keywords(tmp_path / "clashes", "clank_catacombs",
+        "    gain:\n      params: []\n      effect: draw 1\n      text: {zh: 得, en: Gain}\n"
+        "    each:\n      params: []\n      effect: draw 1\n      text: {zh: 每, en: Each}\n")
+    got = {d.message: (d.line, d.hint) for d in reporter.diagnostics}
+    assert got["'gain' is already declared as a verb"][0] == 6
+    assert "name of its own" in got["'gain' is already declared as a verb"][1]
+    line, hint = got["'each' is a reserved word of the effect language"]
+    assert line == 10 and "name of its own" in hint and "repeat" in hint
