@@ -47,7 +47,7 @@ def diagnostics(tmp_path: Path, second: str) -> list:
 
 def test_two_standard_sides_are_refused_at_the_second(tmp_path):
     found = diagnostics(tmp_path, "standard")
-    assert [(d.code, d.line) for d in found] == [("TC-G001", 19)], found
+    assert [(d.code, d.line) for d in found] == [("TC-G001", 17)], found
     assert found[0].hint == "make it `side: excited`"
 
 
