@@ -751,6 +751,37 @@ def _check_text(doc, display: str, path: tuple, text: dict, reporter: dg.Reporte
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)(?::plural|:signed)?\}")
 
 
+def check_part_ids(game: Game, reporter: dg.Reporter) -> None:
+    """The parts an entity lists by id (a tile kind's entry options and actions, a class's
+    abilities, a weapon's modes, a scholar's skills) are found by their id in play: a second
+    part with an id already used is never reached (a pack's tile kind with two `walk` entries
+    checked clean, and play always ran the first). Said at the second, with the first's line."""
+    for entity in game.all():
+        stack = [((), entity.data)]
+        while stack:
+            path, value = stack.pop()
+            if isinstance(value, dict):
+                stack.extend((path + (k,), v) for k, v in value.items())
+            elif isinstance(value, list):
+                seen: dict = {}
+                for i, item in enumerate(value):
+                    stack.append((path + (i,), item))
+                    part = item.get("id") if isinstance(item, dict) else None
+                    if not isinstance(part, str):
+                        continue
+                    if part in seen:
+                        mark = entity.doc.mark(entity.path + path + (i, "id"))
+                        first = entity.doc.mark(entity.path + path + (seen[part], "id"))
+                        field = ".".join(map(str, path))
+                        reporter.add(dg.DUPLICATE_ID, f"{entity.kind} {entity.id!r}: a second "
+                                     f"{field} entry with the id {part!r} (first at line "
+                                     f"{first.line}): play finds a part by its id and never "
+                                     "reaches this one", entity.display, mark.line, mark.column,
+                                     "give each entry its own id")
+                    else:
+                        seen[part] = i
+
+
 def check_keyword_texts(game: Game, reporter: dg.Reporter) -> None:
     """A keyword's zh/en text fills `{param}` placeholders with its parameters: a pack's
     `text: {en: "jingle {m}"}` for a parameter `n` was printed 'Jingle {m}.' with a clean
