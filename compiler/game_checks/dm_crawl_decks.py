@@ -41,24 +41,12 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, relic, "use",
                    f"a resource-cost relic labelled {label!r} consumes {label} (L39)",
                    hint=f"start its use with `pay {label} N -> ...`")
-        # every resource of the game, a pack's too: a relic paying a pack's gem checked clean
-        # and its sheet printed "free" beside "Spend 2 gems"
-        resources = sorted((n for n, infos in game.vocab.names.items() if "resource" in infos),
-                           key=len, reverse=True)
-        paid = re.search(rf"\bpay ({'|'.join(map(re.escape, resources))})\b", use or "") \
-            if resources else None
-        if not label and paid and paid.group(1) in RESOURCES:   # the sheets printed "free"
+        paid = re.search(rf"\bpay ({'|'.join(RESOURCES)})\b", use or "")
+        if not label and paid:      # the sheets printed "free" beside "Spend 3 gold ..."
             report(reporter, relic, "use",
                    f"a relic whose use pays {paid.group(1)} is a resource-cost relic: its label "
                    f"names the resource (L39: a relic with no label is a free-use relic)",
                    hint=f"add `label: {paid.group(1)}`")
-        elif not label and paid:
-            report(reporter, relic, "use",
-                   f"a relic whose use pays {paid.group(1)} is a resource-cost relic (L39), and "
-                   f"its label can name only the game's five resources ({', '.join(RESOURCES)}): "
-                   f"with no label the sheets call it free",
-                   hint=f"pay one of {', '.join(RESOURCES)} (with its `label:`), or give "
-                        f"{paid.group(1)} as a `passive` effect's reward instead of a cost")
         _check_unlimited_use(relic, reporter)
         if relic.data.get("once_per_rest") and use and "turn_sideways" not in use:
             report(reporter, relic, "use", "a once-per-long-rest relic turns sideways when used (L234)",

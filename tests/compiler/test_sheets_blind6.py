@@ -355,23 +355,3 @@ def test_a_doom_card_without_a_penalty_prints_0_not_minus_0(tmp_path):
     en = " ".join(_text(game, "cards", "en").split())
     row = en[en.index("Mild Dread"):][:120]
     assert "\u22120" not in row and " 0 " in row, row
-
-
-def test_a_relic_that_pays_a_pack_resource_is_refused(tmp_path):
-    """A pack's relic paying the pack's own resource (gem) checked clean and its sheet printed
-    "free" beside "Spend 2 gems" (L39: a relic with no label is a free-use relic; a label names
-    one of the five printed resources): the check knew only those five (packs round 11)."""
-    from tomecraft.compiler import diagnostics as dg, pipeline
-    from tests.compiler.test_sheets_blind import REPO
-    pack = tmp_path / "gem_pack"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text("id: gem_pack\ngame: dm_crawl_decks\nversion: '1'\n"
-                                    "name: {zh: 宝石包, en: Gem pack}\nrequires: []\n"
-                                    "vocabulary:\n  resources:\n"
-                                    "    gem: {zh: 宝石, en: gem, zh_measure: 颗}\n")
-    (pack / "relics.yaml").write_text(_HOURGLASS.replace("hourglass", "lens").replace(
-        "turn_sideways -> heal 1", "pay gem 2 -> heal 1"))
-    reporter = dg.Reporter()
-    pipeline.compile_game(REPO / "content" / "dm_crawl_decks", [pack], reporter)
-    found = [d for d in reporter.diagnostics if "resource-cost relic" in d.message]
-    assert found and "gem" in found[0].message and found[0].line == 8, dg.format_text(reporter)
