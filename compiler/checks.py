@@ -881,22 +881,34 @@ def entities_mentioning(game: Game, name: str) -> list[tuple[Entity, EffectSite]
 
 
 def _mention_index(game: Game) -> dict[str, list[tuple[Entity, EffectSite]]]:
-    """name -> sites using it; each distinct AST is walked once (the parse cache shares them)."""
+    """name -> sites using it, itself or through a keyword it calls (a pack's `dig_up 2`,
+    whose body takes the relic token: the Cave's token sheet said nothing of that way to earn
+    it); each distinct AST is walked once (the parse cache shares them)."""
     names_of: dict[int, frozenset[str]] = {}
     index: dict[str, list[tuple[Entity, EffectSite]]] = {}
+    by_keyword: dict[str, frozenset[str]] = {}
+
+    def mentioned(ast, seen: frozenset = frozenset()) -> set[str]:
+        found = set()
+        for node in n.walk(ast):
+            if isinstance(node, n.Name):
+                found.update(node.parts)
+            elif isinstance(node, n.Call):
+                found.add(node.verb)
+                site = game.keyword_sites.get(node.verb)
+                if site is not None and site.ast is not None and node.verb not in seen:
+                    if node.verb not in by_keyword:     # (a keyword never uses itself: TC-E003)
+                        by_keyword[node.verb] = frozenset(mentioned(site.ast, seen | {node.verb}))
+                    found |= by_keyword[node.verb]
+        return found
+
     for entity in game.all():
         for site in entity.effects:
             if site.ast is None:
                 continue
             names = names_of.get(id(site.ast))
             if names is None:
-                found = set()
-                for node in n.walk(site.ast):
-                    if isinstance(node, n.Name):
-                        found.update(node.parts)
-                    elif isinstance(node, n.Call):
-                        found.add(node.verb)
-                names = names_of[id(site.ast)] = frozenset(found)
+                names = names_of[id(site.ast)] = frozenset(mentioned(site.ast))
             for name in names:
                 index.setdefault(name, []).append((entity, site))
     return index
