@@ -297,8 +297,10 @@ def approximation_lines(entity: Entity) -> list[str]:
 
 def player_lines(entity: Entity, lang: str) -> list[str]:
     """What a player reads about an approximation, in `lang` only: a note written as
-    {zh, en} gives its own language; a plain note is English, so a zh sheet leaves it out.
-    Decision ids, rulebook lines and field names are cut (see player_note)."""
+    {zh, en} gives its own language; a plain note is English, so a zh sheet leaves it out,
+    unless it is written in Chinese alone (no Latin letter: a fan's "粉丝设计：遗迹" was printed
+    on the English sheet as "粉丝设计：relic." and on no Chinese one). Decision ids, rulebook
+    lines and field names are cut (see player_note)."""
     notes = []
     if entity.source == "approximation":
         notes.append(entity.data.get("note"))
@@ -307,8 +309,11 @@ def player_lines(entity: Entity, lang: str) -> list[str]:
     for note in notes:
         if isinstance(note, dict):
             text = str(note.get(lang) or "")
+        elif note is None:
+            text = ""
         else:
-            text = "" if lang == "zh" or note is None else str(note)
+            chinese = bool(_HAN.search(str(note))) and not re.search(r"[A-Za-z]", str(note))
+            text = str(note) if (lang == "zh") == chinese else ""
         text = player_note(text)
         if text and text not in lines:
             lines.append(text)
@@ -398,7 +403,9 @@ def player_note(text: str) -> str:
     if not text:
         return ""
     text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+    if text.endswith((".", "!", "?", "。", "！", "？")):
+        return text
+    return text + ("。" if _HAN.search(text[-1:]) or text.endswith(("）", "」")) else ".")
 
 
 def rule_value_text(game: Game, rule: Entity, lang: str, raw: str) -> str:

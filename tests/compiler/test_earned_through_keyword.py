@@ -71,3 +71,22 @@ def test_a_token_earned_through_a_pack_keyword_is_listed(tmp_path):
     row = text[text.index("Relic token ≈"):text.index("Squeeze-1 token kept")]
     assert "Ruins › Ways to enter" in row and "Dig up 2." in row, row
     assert "Ruins › When discovered" in row, row
+
+
+def test_a_note_written_in_chinese_is_on_the_chinese_sheet(tmp_path):
+    """A plain note is read as English: a fan's note written in Chinese alone ("粉丝设计：遗迹")
+    was printed on the English sheet half translated ("粉丝设计：relic.") and on no Chinese one
+    (packs round 11). It goes to the Chinese sheet, with a full-width stop."""
+    (tmp_path / "pack.yaml").write_text(PACK, encoding="utf-8")
+    (tmp_path / "content.yaml").write_text(
+        CONTENT.replace("note: a fan token", "note: 粉絲設計：遺跡"), encoding="utf-8")
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(REPO / "content" / "the_cave", [tmp_path], reporter)
+    assert not reporter.errors, dg.format_text(reporter)
+    tokens = next(s for s in sheets.SHEETS["the_cave"] if "token" in s.template)
+
+    def text(lang):
+        page = re.sub(r"<style.*?</style>", "", sheets.render_html(game, tokens, lang), flags=re.S)
+        return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert "粉絲" not in text("en") and "relic." not in text("en")
+    assert "粉絲設計：遺跡。" in text("zh").replace(" ", "")
