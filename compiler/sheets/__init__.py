@@ -850,13 +850,16 @@ def pack_keyword_rows(game: Game, lang: str, html: str) -> list[dict]:
         return []
     base_doc = game.documents[0] if game.documents else None
     texts, rows = Texts(game, lang), []
+    # the sheet's own text, without the line naming its packs: a pack called "Blasting"
+    # ("爆破") put its keyword Blast's row on every sheet, used there or not
+    body = re.sub(r'<p class="subtitle packs">.*?</p>', "", html, flags=re.S)
     for name, kw in sorted(game.vocab.keywords.items()):
         if kw.text is None or not kw.origin or kw.origin[0] is base_doc:
             continue
         letters = param_letters(kw.params)
         head = re.split(r"[{:：]", kw.text.get(lang), maxsplit=1)[0].strip()
         site = game.keyword_sites.get(name)
-        if not head or head not in html or site is None:
+        if not head or site is None or not _prints(head, body):
             continue
         if site.ast is None:
             texts.site(site)        # parses it (or keeps the text of one that does not parse)
@@ -865,6 +868,14 @@ def pack_keyword_rows(game: Game, lang: str, html: str) -> list[dict]:
             else site.text
         rows.append({"name": keyword_label(game, name, lang, letters), "effect": effect})
     return rows
+
+
+def _prints(head: str, html: str) -> bool:
+    """Whether a keyword's label (its text up to its first placeholder) is printed in `html`:
+    a Latin one as a whole word ("Blast", not the "Blast" of "Blasting")."""
+    if not re.search(r"[A-Za-z]", head):
+        return head in html
+    return re.search(r"(?<![A-Za-z])" + re.escape(head) + r"(?![A-Za-z])", html) is not None
 
 
 _LINE = r"(?:L\d+(?:\s*[-–]\s*L?\d+)?|p\.\s?\d+(?:[-–]\d+)?|LAY-\d+|EX-[A-Z0-9-]+)"
