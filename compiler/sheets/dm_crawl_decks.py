@@ -11,11 +11,11 @@ import re
 
 from tomecraft.compiler import checks
 from tomecraft.compiler.model import Entity, Game
-from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, count_en, fill, labels, name_of,
-                             prose, rule_value_text, sheet_rules, sheet_title, site_at, sources_table)
+from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, count_en, fill,
+                             keyword_label, labels, name_of, param_letters, prose, rule_value_text, sheet_rules, sheet_title, site_at, sources_table)
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import EffectSyntaxError, parse
-from tomecraft.dsl.render import render_call
+from tomecraft.dsl.render import render, render_call
 from tomecraft.runtime.engines.dm_crawl_decks.rules import event_leaves_to
 from tomecraft.runtime.layering import Layers
 
@@ -215,8 +215,16 @@ def _content_keywords(game: Game, lang: str, notes: Footnotes, described: set[st
     for name, site in sorted(game.keyword_sites.items()):
         if name in described:
             continue
-        numbers = {p.name: "N" for p in game.vocab.keywords[name].params if p.type == "int"}
-        rows.append({"name": render_call(game.vocab, name, lang, numbers), "meaning": texts.site(site),
+        # letters for every parameter, as the other games' keyword tables: a card type read
+        # "Hunt N card types: search the main deck for N card types", and two counts both N
+        params = game.vocab.keywords[name].params
+        letters = param_letters(params)
+        named = {p.name: letters[p.name] for p in params if p.type != "int"}
+        if site.ast is None:
+            texts.site(site)        # parses it (or keeps the text of one that does not parse)
+        meaning = render(site.ast, game.vocab, lang, bound=named) \
+            if named and site.ast is not None else texts.site(site)
+        rows.append({"name": keyword_label(game, name, lang, letters), "meaning": meaning,
                      "ref": "", "users": _users(game, name, lang, notes)})
     return rows
 

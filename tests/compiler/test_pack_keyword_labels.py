@@ -94,3 +94,36 @@ def test_a_dungeontology_pack_keyword_label_is_rendered(tmp_path, lang, label):
     text = text_of(sheets.render_html(game, regions, lang))
     assert "{n" not in text
     assert label in text, text[text.find("Chant" if lang == "en" else "吟唱"):][:120]
+
+
+CRAWL = """id: hunts
+game: dm_crawl_decks
+version: '1'
+vocabulary:
+  keywords:
+    hunt:
+      params: [{name: kind, type: card_type}, {name: n, type: int, min: 1}]
+      effect: "search main_deck kind n"
+      text: {zh: "狩猎{kind}{n}", en: "Hunt {n} {kind}"}
+"""
+CRAWL_EVENT = """event_cards:
+  - id: hunting_party
+    name: {zh: 狩猎队, en: Hunting Party}
+    source: approximation
+    note: a fan event
+    card_type: general_event
+    after_use: discard
+    count: 2
+    effect: "hunt monster 2"
+"""
+
+
+def test_a_crawl_pack_keyword_row_names_its_parameters_by_letters(tmp_path):
+    """Crawl Decks' keyword sheet named a card-type parameter by its type: "Hunt N card
+    types: search the main deck for N card types" (packs round 11); it takes a letter, as the
+    other games' keyword tables."""
+    game = compiled(tmp_path, "dm_crawl_decks", CRAWL, "events.yaml", CRAWL_EVENT)
+    keywords = next(s for s in sheets.SHEETS["dm_crawl_decks"] if "keywords" in s.template)
+    text = text_of(sheets.render_html(game, keywords, "en"))
+    assert "card types" not in text
+    assert "Hunt N X Search the main deck for N X" in text, text[text.find("Hunt N"):][:120]
