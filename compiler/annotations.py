@@ -77,6 +77,8 @@ def _artifact_location(file: str) -> dict:
     posix = PurePath(file).as_posix()       # backslashes are separators on Windows only
     if os.path.isabs(file):
         return {"uri": Path(file).as_uri()}
+    if posix == ".." or posix.startswith("../"):    # a pack given as ../fans/x: outside it
+        return {"uri": Path(os.path.abspath(file)).as_uri()}
     return {"uri": quote(os.fsencode(posix), safe="/"), "uriBaseId": SRCROOT}
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from tomecraft.compiler import diagnostics as dg, names
 from tomecraft.compiler.model import EffectSite, Entity, Game
-from tomecraft.compiler.vocabulary import LOCALS, Callable, Vocabulary
+from tomecraft.compiler.vocabulary import LOCAL_MEANINGS, LOCALS, Callable, Vocabulary
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import EffectSyntaxError, parse
 
@@ -407,8 +407,13 @@ class Checker:
                 if local in (wanted, "any", "entity", "local:any"):
                     return
                 if local in ("int", "bool", "local:int", "local:bool"):
+                    hidden = wanted in self.vocab.types_of(name) \
+                        or wanted.removeprefix("kind:") in self.ids.get(name, set())
                     self.error(dg.WRONG_TYPE, f"expected a {wanted.removeprefix('kind:')}, got "
-                               f"{self.describe(local)} {name!r}", e)
+                               f"{self.describe(local)} {name!r}", e,
+                               f"the parameter {name!r} hides the {wanted.removeprefix('kind:')} "
+                               f"{name!r} here: give the parameter a name of its own" if hidden
+                               else "")
                     return
                 if local.startswith("local:"):
                     return
@@ -710,13 +715,18 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 def check_texts(game: Game, reporter: dg.Reporter) -> None:
     """A `{zh, en}` text each sheet prints in its own language: a pack's `{zh: Harvest, en:
     Harvest}` put English on the Chinese sheets, with a clean check (fifth packs blind test)."""
+    script = getattr(game.vocab, "script", "")
     for entity in game.all():
         for path, text in _texts(entity.data):
-            _check_text(entity.doc, entity.display, entity.path + path, text, reporter)
-    for doc in game.documents:      # a pack's vocabulary: its terms, zones, keywords...
+            _check_text(entity.doc, entity.display, entity.path + path, text, reporter, script)
+    for doc in game.documents:      # a pack's vocabulary (its terms, zones, keywords...), name
         if doc.path.name == "pack.yaml" and isinstance(doc.data, dict):
             for path, text in _texts(doc.data.get("vocabulary"), ("vocabulary",)):
-                _check_text(doc, _display(doc), path, text, reporter)
+                _check_text(doc, _display(doc), path, text, reporter, script)
+            if doc is not game.documents[0]:    # its name: the script only (`new pack`
+                for path, text in _texts({"name": doc.data.get("name")}):   # writes the id)
+                    _check_text(doc, _display(doc), path, text, reporter, script,
+                                script_only=True)
 
 
 def _texts(value, path: tuple = ()):
@@ -731,7 +741,43 @@ def _texts(value, path: tuple = ()):
             yield from _texts(inner, path + (i,))
 
 
-def _check_text(doc, display: str, path: tuple, text: dict, reporter: dg.Reporter) -> None:
+# Characters of one script only (Simplified, then its Traditional form), common in game text:
+# a pack's zh text in the other script than its game's was printed as it is, mixed with the
+# sheet's own phrases (a Cave pack's "在此版塊放置遗迹标记" on a zh-Hant sheet). Forms that are
+# also a character of the other script (后 里 余 于 并 只 干 台 斗 云...) are left out.
+_SCRIPT_PAIRS = (
+    "个個 内內 则則 将將 对對 择擇 数數 标標 没沒 为為 无無 营營 续續 复複 设設 该該 变變 选選 "
+    "间間 队隊 项項 时時 与與 从從 开開 当當 张張 点點 轮輪 动動 发發 资資 区區 状狀 态態 条條 "
+    "况況 掷擲 结結 总總 号號 拥擁 执執 处處 这這 们們 边邊 来來 远遠 进進 达達 还還 过過 记記 "
+    "块塊 迹跡 遗遺 获獲 战戰 宝寶 币幣 级級 伤傷 钥鑰 门門 龙龍 护護 师師 书書 马馬 鸟鳥 鱼魚 "
+    "车車 长長 东東 页頁 见見 说說 话話 读讀 写寫 买買 卖賣 钱錢 银銀 铁鐵 钢鋼 图圖 国國 场場 "
+    "库庫 应應 务務 头頭 体體 气氣 风風 电電 灯燈 绳繩 险險 难難 层層 矿礦 虫蟲 异異 兽獸 医醫 "
+    "疗療 药藥 弹彈 枪槍 剑劍 击擊 杀殺 胜勝 败敗 赢贏 输輸 给給 让讓 认認 识識 学學 习習 觉覺 "
+    "视視 观觀 规規 计計 论論 证證 实實 历歷 经經 红紅 绿綠 蓝藍 黄黃 众眾 们們 网網 颗顆 叶葉 "
+    "纸紙 线線 级級 厅廳 馆館 饰飾 铜銅 钻鑽 锁鎖 链鏈 镜鏡 袭襲 惊驚 恶惡 梦夢 灵靈 魂魂")
+_SIMPLIFIED_ONLY = {pair[0]: pair[1] for pair in _SCRIPT_PAIRS.split() if pair[0] != pair[1]}
+_TRADITIONAL_ONLY = {t: s for s, t in _SIMPLIFIED_ONLY.items()}
+
+
+def _other_script(text: str, script: str) -> list[str]:
+    """The characters of `text` written in the other script than the game's (`hans`, `hant`),
+    each with its form in the game's: ["标 (標)"]."""
+    table = _SIMPLIFIED_ONLY if script == "hant" else _TRADITIONAL_ONLY
+    return list(dict.fromkeys(f"{c} ({table[c]})" for c in text if c in table))
+
+
+def _check_text(doc, display: str, path: tuple, text: dict, reporter: dg.Reporter,
+                script: str = "", script_only: bool = False) -> None:
+    wrong = _other_script(text["zh"], script) if script else []
+    if wrong:
+        mark = doc.mark(path + ("zh",))
+        words = ("Traditional", "Simplified") if script == "hant" else ("Simplified", "Traditional")
+        reporter.add(dg.WRONG_LANGUAGE, f"the Chinese text {text['zh']!r} has {words[1]} "
+                     f"characters ({', '.join(wrong[:6])}): the game's sheets are in {words[0]} "
+                     "characters and print it as it is", display, mark.line, mark.column,
+                     f"write `zh:` in {words[0]} characters, as the game's rulebook")
+    if script_only:
+        return
     if not _CJK.search(text["zh"]) and re.search("[A-Za-z]", text["zh"]):
         mark = doc.mark(path + ("zh",))
         reporter.add(dg.WRONG_LANGUAGE, f"the Chinese text {text['zh']!r} holds no Chinese: the "
@@ -747,6 +793,37 @@ def _check_text(doc, display: str, path: tuple, text: dict, reporter: dg.Reporte
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)(?::plural|:signed)?\}")
 
 
+def check_part_ids(game: Game, reporter: dg.Reporter) -> None:
+    """The parts an entity lists by id (a tile kind's entry options and actions, a class's
+    abilities, a weapon's modes, a scholar's skills) are found by their id in play: a second
+    part with an id already used is never reached (a pack's tile kind with two `walk` entries
+    checked clean, and play always ran the first). Said at the second, with the first's line."""
+    for entity in game.all():
+        stack = [((), entity.data)]
+        while stack:
+            path, value = stack.pop()
+            if isinstance(value, dict):
+                stack.extend((path + (k,), v) for k, v in value.items())
+            elif isinstance(value, list):
+                seen: dict = {}
+                for i, item in enumerate(value):
+                    stack.append((path + (i,), item))
+                    part = item.get("id") if isinstance(item, dict) else None
+                    if not isinstance(part, str):
+                        continue
+                    if part in seen:
+                        mark = entity.doc.mark(entity.path + path + (i, "id"))
+                        first = entity.doc.mark(entity.path + path + (seen[part], "id"))
+                        field = ".".join(map(str, path))
+                        reporter.add(dg.DUPLICATE_ID, f"{entity.kind} {entity.id!r}: a second "
+                                     f"{field} entry with the id {part!r} (first at line "
+                                     f"{first.line}): play finds a part by its id and never "
+                                     "reaches this one", entity.display, mark.line, mark.column,
+                                     "give each entry its own id")
+                    else:
+                        seen[part] = i
+
+
 def check_keyword_texts(game: Game, reporter: dg.Reporter) -> None:
     """A keyword's zh/en text fills `{param}` placeholders with its parameters: a pack's
     `text: {en: "jingle {m}"}` for a parameter `n` was printed 'Jingle {m}.' with a clean
@@ -757,6 +834,7 @@ def check_keyword_texts(game: Game, reporter: dg.Reporter) -> None:
             continue
         doc, path = keyword.origin
         params = {p.name: p.type for p in keyword.params}
+        _check_param_names(game, name, keyword, doc, path, reporter)
         for lang in ("zh", "en"):
             used = _PLACEHOLDER.findall(keyword.text.get(lang))
             mark = doc.mark(path[:-1] + ("text", lang))
@@ -771,6 +849,26 @@ def check_keyword_texts(game: Game, reporter: dg.Reporter) -> None:
                              mark.line, mark.column, f"put {{{missing}}} where the number is read")
 
 
+def _check_param_names(game: Game, name: str, keyword, doc, path: tuple,
+                       reporter: dg.Reporter) -> None:
+    """A keyword's parameter may not be a word of the effect language (`it`, `you`, `self`,
+    `target`, `event`: TC-N008): a parameter `it` was taken by `each player:` in its body and
+    the fan was told "expected a number, got player". (One hiding a game's name, `gold` in
+    `gain gold gold`, is told so where the name is misread.)"""
+    for i, param in enumerate(keyword.params):
+        if param.name not in LOCALS:    # a game's name it hides is said where it is misread
+            continue
+        mark = doc.mark(path[:-1] + ("params", i, "name"))
+        reporter.add(dg.BAD_NAME, f"keyword {name!r}: a parameter may not be called "
+                     f"{param.name!r}, a word of the effect language (`{param.name}` is "
+                     f"{LOCAL_MEANINGS[param.name]})", _display(doc), mark.line, mark.column,
+                     f"give the parameter a name of its own (such as "
+                     f"`{'n' if param.type == 'int' else param.type + '_'}`), in `params`, "
+                     f"its effect and its text")
+
+
+
+
 def entities_mentioning(game: Game, name: str) -> list[tuple[Entity, EffectSite]]:
     """Effect sites whose AST uses `name` anywhere (for cheat sheets: how a token is earned)."""
     index = game.__dict__.get("_mentions")
@@ -781,22 +879,34 @@ def entities_mentioning(game: Game, name: str) -> list[tuple[Entity, EffectSite]
 
 
 def _mention_index(game: Game) -> dict[str, list[tuple[Entity, EffectSite]]]:
-    """name -> sites using it; each distinct AST is walked once (the parse cache shares them)."""
+    """name -> sites using it, itself or through a keyword it calls (a pack's `dig_up 2`,
+    whose body takes the relic token: the Cave's token sheet said nothing of that way to earn
+    it); each distinct AST is walked once (the parse cache shares them)."""
     names_of: dict[int, frozenset[str]] = {}
     index: dict[str, list[tuple[Entity, EffectSite]]] = {}
+    by_keyword: dict[str, frozenset[str]] = {}
+
+    def mentioned(ast, seen: frozenset = frozenset()) -> set[str]:
+        found = set()
+        for node in n.walk(ast):
+            if isinstance(node, n.Name):
+                found.update(node.parts)
+            elif isinstance(node, n.Call):
+                found.add(node.verb)
+                site = game.keyword_sites.get(node.verb)
+                if site is not None and site.ast is not None and node.verb not in seen:
+                    if node.verb not in by_keyword:     # (a keyword never uses itself: TC-E003)
+                        by_keyword[node.verb] = frozenset(mentioned(site.ast, seen | {node.verb}))
+                    found |= by_keyword[node.verb]
+        return found
+
     for entity in game.all():
         for site in entity.effects:
             if site.ast is None:
                 continue
             names = names_of.get(id(site.ast))
             if names is None:
-                found = set()
-                for node in n.walk(site.ast):
-                    if isinstance(node, n.Name):
-                        found.update(node.parts)
-                    elif isinstance(node, n.Call):
-                        found.add(node.verb)
-                names = names_of[id(site.ast)] = frozenset(found)
+                names = names_of[id(site.ast)] = frozenset(mentioned(site.ast))
             for name in names:
                 index.setdefault(name, []).append((entity, site))
     return index

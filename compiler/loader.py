@@ -404,8 +404,12 @@ class _Converter:
 
     def tag_error(self, node) -> None:
         tag = node.tag
-        name = "merge key `<<`" if tag.endswith(":merge") else f"tag {tag!r}"
-        self.error(dg.YAML_TAG, f"{name} is not allowed in content", node,
+        if tag.endswith(":merge"):   # the fields it would bring are missing: say so, and where
+            self.error(dg.YAML_TAG, "merge key `<<` is not allowed in content: the fields it "
+                       "would bring in are not read", node, "write those fields out in this "
+                       "mapping (an alias `*name` alone, as a whole value, is allowed)")
+            return
+        self.error(dg.YAML_TAG, f"tag {tag!r} is not allowed in content", node,
                    "write plain YAML values")
 
     def convert(self, node, depth: int, aliased: bool = False):

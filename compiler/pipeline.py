@@ -103,6 +103,7 @@ def _run_stages(base_root: Path, extra: list[Path], reporter: dg.Reporter,
         checks.check_provenance(game, reporter)
         checks.check_texts(game, reporter)
         checks.check_keyword_texts(game, reporter)
+        checks.check_part_ids(game, reporter)
         game_checks.run(game, reporter)
         contract.check(game, reporter)
     return game

@@ -267,14 +267,18 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
     """Add the names, verbs, queries and keywords of `raw` (game.yaml or a pack's additions),
     found at path `at` of `doc` (a pack's are under `vocabulary:`: without it, a pack
     keyword's diagnostics pointed at pack.yaml's line 1)."""
-    def refuse(path: tuple, message: str) -> None:
+    def refuse(path: tuple, message: str, hint: str = "") -> None:
         mark = doc.mark(at + path, key=True)
-        reporter.add(dg.VOCAB, message, display, mark.line, mark.column)
+        reporter.add(dg.VOCAB, message, display, mark.line, mark.column, hint)
+
+    reserved = ("give it a name of its own: the effect language's words (" +
+                ", ".join(sorted(KEYWORDS)) + ") and built-in names (" + ", ".join(LOCALS) +
+                ") mean the same in every game")
 
     for section, type_ in NAME_SECTIONS.items():
         for name, entry in (raw.get(section) or {}).items():
             if (why := taken_by_the_language(name)) is not None:
-                refuse((section, name), why)
+                refuse((section, name), why, reserved)
                 continue
             fields = (entry.get("fields") or {}).items()
             vocab.add_name(name, NameInfo(
@@ -286,7 +290,7 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
         vocab.term_types.add(term_type)
         for name, entry in (entries or {}).items():
             if (why := taken_by_the_language(name)) is not None:
-                refuse(("terms", term_type, name), why)
+                refuse(("terms", term_type, name), why, reserved)
                 continue
             vocab.add_name(name, NameInfo(term_type, _text(entry), (),
                                           entry.get("en_plural", ""), entry.get("zh_measure", "")))
@@ -295,11 +299,13 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
     for section, table, role in tables:
         for name, entry in (raw.get(section) or {}).items():
             if (why := taken_by_the_language(name)) is not None:
-                refuse((section, name), why)
+                refuse((section, name), why, reserved)
                 continue
             clash = vocab.callable(name)
             if clash is not None:
-                refuse((section, name), f"{name!r} is already declared as a {clash.role}")
+                refuse((section, name), f"{name!r} is already declared as a {clash.role}",
+                       f"give the {role} a name of its own: effects call a {clash.role} and a "
+                       f"{role} alike, by name")
                 continue
             seen: set = set()
             for i, param in enumerate(entry.get("params") or ()):
@@ -308,13 +314,6 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
                     reporter.add(dg.VOCAB, f"{role} {name!r} has two parameters named "
                                  f"{param['name']!r}", display, mark.line, mark.column,
                                  "give each parameter its own name")
-                if param["name"] in LOCALS:     # inside the body it hid the built-in name
-                    mark = doc.mark(at + (section, name, "params", i, "name"))
-                    reporter.add(dg.VOCAB, f"{role} {name!r}: a parameter named "
-                                 f"{param['name']!r} would hide the built-in `{param['name']}` "
-                                 f"({LOCAL_MEANINGS[param['name']]}) inside its effect",
-                                 display, mark.line, mark.column,
-                                 "name the parameter for what it holds, e.g. `amount`")
                 seen.add(param["name"])
             table[name] = Callable(
                 name=name, role=role, params=_params(entry.get("params")),

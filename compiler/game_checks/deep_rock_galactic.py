@@ -43,6 +43,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     _check_inert_dice_and_ends(game, reporter)
     check_turn_costs(game, reporter, "actions", "turn_actions")   # L268-270: 3 actions a turn
     _check_native_abilities(game, reporter)
+    _check_equipment_placed(game, reporter)
     from tomecraft.compiler.game_checks.drg_spaces import check_spaces
     check_spaces(game, reporter)
     from tomecraft.compiler.game_checks.drg_modes import check_printed_numbers
@@ -309,4 +310,35 @@ def _check_laid_out(game: Game, reporter: dg.Reporter) -> None:
                 report(reporter, entity, "id",
                        f"{kind} {entity.id!r} is in no mission: play never lays it out",
                        hint=f"name it in a mission's `{field}` (with how many), or remove it",
+                       code=dg.GAME_RULE_WARNING)
+
+
+def _check_equipment_placed(game: Game, reporter: dg.Reporter) -> None:
+    """A class's equipment (L252-260) is the supply of board tokens its dwarf lays: a pack's
+    Medic with `equipment: {medkit: 3}` checked clean, its class card printed 'Class equipment:
+    medkit × 3', and play never used one. The base classes lay theirs through the engine's own
+    actions; a token no effect places and no mission lays out never reaches the board (a
+    warning, as a Clank! token type no effect gains: a fan's mission file may lay it out)."""
+    from tomecraft.dsl import nodes
+    placed: set[str] = set()
+    sites = [site for entity in game.all() for site in entity.effects]
+    sites += list(game.keyword_sites.values())
+    for site in sites:
+        for node in nodes.walk(site.ast) if site.ast is not None else ():
+            if isinstance(node, nodes.Call) and node.verb in ("place", "place_around_target") \
+                    and node.args and isinstance(node.args[0], nodes.Name):
+                placed.add(node.args[0].head)
+    for mission in game.of_kind("mission"):
+        placed |= set(mission.data.get("tokens") or {})
+    for dwarf in game.of_kind("dwarf"):
+        if dwarf.pack == game.id:
+            continue
+        for token in dwarf.data.get("equipment") or {}:
+            if token not in placed:
+                report(reporter, dwarf, ("equipment", token),
+                       f"no effect places {token!r} and no mission lays it out: the class's "
+                       f"{token} tokens never reach the board (L252-260)",
+                       hint=f"place it where play hands an effect a space (a throwable's effect, "
+                            f"a monster's on_kill, the sentry_gun ability), or leave it out of "
+                            f"`equipment`",
                        code=dg.GAME_RULE_WARNING)

@@ -54,6 +54,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         for i, col in enumerate(nb.data["columns"]):
             if blocks and col["colour"] not in blocks:
                 report(reporter, nb, ("columns", i, "colour"), f"no info block of colour {col['colour']!r}")
+    _check_scholar_sides(game, reporter)
     cards = game.of_kind("randomizer_card")
     if cards:
         triangles = {c.data["triangle"] for c in cards}
@@ -61,6 +62,21 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             if colour not in triangles:
                 report(reporter, cards[-1], "triangle",
                        f"no randomizer card shows the {colour} triangle; the first player could not be drawn (L263)")
+
+
+def _check_scholar_sides(game: Game, reporter: dg.Reporter) -> None:
+    """A scholar card has a standard side and an excited one (L261, L347: it is turned over
+    when the scholar becomes excited): a pack's scholar with two standard sides checked clean
+    and sim stopped on an internal error the first time it was to be turned over."""
+    for scholar in game.of_kind("scholar"):
+        sides = [side.get("side") for side in scholar.data.get("sides") or ()]
+        for i, side in enumerate(sides):
+            if side in sides[:i]:
+                other = "excited" if side == "standard" else "standard"
+                report(reporter, scholar, ("sides", i, "side"),
+                       f"a second {side} side: a scholar card has a standard side and an "
+                       f"excited one (L261, L347), and this one has no {other} side",
+                       f"make it `side: {other}`")
 
 
 def check_colours_have_columns(game: Game, reporter: dg.Reporter) -> None:

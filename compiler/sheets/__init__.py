@@ -28,7 +28,7 @@ from tomecraft.compiler.console import write_atomic
 from tomecraft.compiler.model import EffectSite, Entity, Game
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import EffectSyntaxError, parse
-from tomecraft.dsl.render import PARAM_LETTERS, let_names, render
+from tomecraft.dsl.render import PARAM_LETTERS, let_names, render, render_call
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "sheets"
 LANGS = ("zh", "en")
@@ -297,8 +297,10 @@ def approximation_lines(entity: Entity) -> list[str]:
 
 def player_lines(entity: Entity, lang: str) -> list[str]:
     """What a player reads about an approximation, in `lang` only: a note written as
-    {zh, en} gives its own language; a plain note is English, so a zh sheet leaves it out.
-    Decision ids, rulebook lines and field names are cut (see player_note)."""
+    {zh, en} gives its own language; a plain note is English, so a zh sheet leaves it out,
+    unless it is written in Chinese alone (no Latin letter: a fan's "粉丝设计：遗迹" was printed
+    on the English sheet as "粉丝设计：relic." and on no Chinese one). Decision ids, rulebook
+    lines and field names are cut (see player_note)."""
     notes = []
     if entity.source == "approximation":
         notes.append(entity.data.get("note"))
@@ -307,8 +309,11 @@ def player_lines(entity: Entity, lang: str) -> list[str]:
     for note in notes:
         if isinstance(note, dict):
             text = str(note.get(lang) or "")
+        elif note is None:
+            text = ""
         else:
-            text = "" if lang == "zh" or note is None else str(note)
+            chinese = bool(_HAN.search(str(note))) and not re.search(r"[A-Za-z]", str(note))
+            text = str(note) if (lang == "zh") == chinese else ""
         text = player_note(text)
         if text and text not in lines:
             lines.append(text)
@@ -398,7 +403,9 @@ def player_note(text: str) -> str:
     if not text:
         return ""
     text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+    if text.endswith((".", "!", "?", "。", "！", "？")):
+        return text
+    return text + ("。" if _HAN.search(text[-1:]) or text.endswith(("）", "」")) else ".")
 
 
 def rule_value_text(game: Game, rule: Entity, lang: str, raw: str) -> str:
@@ -819,6 +826,22 @@ def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") ->
 _OWN_GLOSSARY = {"dungeontology", "dm_crawl_decks"}
 
 
+def param_letters(params, others: dict | None = None) -> dict[str, str]:
+    """The letters a keyword's legend shows for its parameters: its counts N, M, K in order, as
+    the renderer names them in its effect (PARAM_LETTERS), any other by `others` (its type's
+    stand-in), else X, Y, Z."""
+    numbers, rest = iter(PARAM_LETTERS), iter("XYZ")
+    return {p.name: next(numbers, p.name.upper()) if p.type == "int"
+            else (others or {}).get(p.type) or next(rest, p.name.upper()) for p in params}
+
+
+def keyword_label(game: Game, name: str, lang: str, letters: dict[str, str]) -> str:
+    """A keyword's own text with letters for its parameters ("Haul N"), through the template
+    grammar its uses are rendered by: a plain replace left "Bounty {n:signed} gold" and "draw N
+    card(s)" on a pack's sheet."""
+    return render_call(game.vocab, name, lang, letters)
+
+
 def pack_keyword_rows(game: Game, lang: str, html: str) -> list[dict]:
     """What a pack's keyword does, for the sheets that print it by its text: a Clank! pack's
     `haul` (text "Haul {n}") printed "Defeat reward: Haul 2." with nothing on any sheet to say
@@ -827,23 +850,32 @@ def pack_keyword_rows(game: Game, lang: str, html: str) -> list[dict]:
         return []
     base_doc = game.documents[0] if game.documents else None
     texts, rows = Texts(game, lang), []
+    # the sheet's own text, without the line naming its packs: a pack called "Blasting"
+    # ("爆破") put its keyword Blast's row on every sheet, used there or not
+    body = re.sub(r'<p class="subtitle packs">.*?</p>', "", html, flags=re.S)
     for name, kw in sorted(game.vocab.keywords.items()):
         if kw.text is None or not kw.origin or kw.origin[0] is base_doc:
             continue
-        numbers, others = iter(PARAM_LETTERS), iter("XYZ")
-        letters = {p.name: next(numbers if p.type == "int" else others, p.name.upper())
-                   for p in kw.params}
+        letters = param_letters(kw.params)
         head = re.split(r"[{:：]", kw.text.get(lang), maxsplit=1)[0].strip()
         site = game.keyword_sites.get(name)
-        if not head or head not in html or site is None:
+        if not head or site is None or not _prints(head, body):
             continue
         if site.ast is None:
             texts.site(site)        # parses it (or keeps the text of one that does not parse)
         named = {p.name: letters[p.name] for p in kw.params if p.type != "int"}
         effect = render(site.ast, game.vocab, lang, bound=named) if site.ast is not None \
             else site.text
-        rows.append({"name": fill(kw.text.get(lang), letters), "effect": effect})
+        rows.append({"name": keyword_label(game, name, lang, letters), "effect": effect})
     return rows
+
+
+def _prints(head: str, html: str) -> bool:
+    """Whether a keyword's label (its text up to its first placeholder) is printed in `html`:
+    a Latin one as a whole word ("Blast", not the "Blast" of "Blasting")."""
+    if not re.search(r"[A-Za-z]", head):
+        return head in html
+    return re.search(r"(?<![A-Za-z])" + re.escape(head) + r"(?![A-Za-z])", html) is not None
 
 
 _LINE = r"(?:L\d+(?:\s*[-–]\s*L?\d+)?|p\.\s?\d+(?:[-–]\d+)?|LAY-\d+|EX-[A-Z0-9-]+)"

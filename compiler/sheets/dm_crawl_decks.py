@@ -7,13 +7,15 @@ computed by the shared runtime (runtime/layering.py), so the sheet cannot disagr
 """
 from __future__ import annotations
 
+import re
+
 from tomecraft.compiler import checks
 from tomecraft.compiler.model import Entity, Game
-from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, count_en, fill, labels, name_of,
-                             prose, rule_value_text, sheet_rules, sheet_title, site_at, sources_table)
+from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, count_en, fill,
+                             keyword_label, labels, name_of, param_letters, prose, rule_value_text, sheet_rules, sheet_title, site_at, sources_table)
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import EffectSyntaxError, parse
-from tomecraft.dsl.render import render_call
+from tomecraft.dsl.render import render, render_call
 from tomecraft.runtime.engines.dm_crawl_decks.rules import event_leaves_to
 from tomecraft.runtime.layering import Layers
 
@@ -156,7 +158,7 @@ def cards_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
         window = lab["window_" + d["window"]] if d.get("window") else lab["window_passive"]
         relics.append({"name": name_of(r, lang), "mark": notes.mark(r, lang),
                        "after_use": after_use_text(game, r, lang),
-                       "label": vocab.text_of(d["label"], lang, "resource") if d.get("label") else lab["free"],
+                       "label": _label(vocab, d, lang, lab),
                        "window": window + (f"{lab['list_sep']}{lab['once_per_rest']}" if _once_per_rest(r) else ""),
                        "effect": " ".join(x for x in (_effect(texts, r, "use"), _effect(texts, r, "passive")) if x)})
     ctx["relics"] = relics
@@ -213,10 +215,28 @@ def _content_keywords(game: Game, lang: str, notes: Footnotes, described: set[st
     for name, site in sorted(game.keyword_sites.items()):
         if name in described:
             continue
-        numbers = {p.name: "N" for p in game.vocab.keywords[name].params if p.type == "int"}
-        rows.append({"name": render_call(game.vocab, name, lang, numbers), "meaning": texts.site(site),
+        # letters for every parameter, as the other games' keyword tables: a card type read
+        # "Hunt N card types: search the main deck for N card types", and two counts both N
+        params = game.vocab.keywords[name].params
+        letters = param_letters(params)
+        named = {p.name: letters[p.name] for p in params if p.type != "int"}
+        if site.ast is None:
+            texts.site(site)        # parses it (or keeps the text of one that does not parse)
+        meaning = render(site.ast, game.vocab, lang, bound=named) \
+            if named and site.ast is not None else texts.site(site)
+        rows.append({"name": keyword_label(game, name, lang, letters), "meaning": meaning,
                      "ref": "", "users": _users(game, name, lang, notes)})
     return rows
+
+
+def _label(vocab, relic: dict, lang: str, lab: dict) -> str:
+    """A relic's label column: its label, else the resource its use pays (a pack's own, which
+    no label can name: a relic paying 2 gems was printed "free" beside "Spend 2 gems"), else
+    free (L39)."""
+    paid = re.search(r"\bpay ([a-z_]\w*)\b", relic.get("use") or "")
+    resource = relic.get("label") or (paid.group(1) if paid and "resource" in
+                                       vocab.types_of(paid.group(1)) else "")
+    return vocab.text_of(resource, lang, "resource") if resource else lab["free"]
 
 
 SHEETS = (Sheet("rules", "dm_crawl_decks_rules.html.j2", "rules_title", rules_sheet),

@@ -4,8 +4,8 @@ from the effect language; the numbers come from the content (rules.yaml, compone
 from __future__ import annotations
 
 from tomecraft.compiler.model import Entity, Game
-from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, name_of,
-                             prose, sheet_rules, site_at, text_of)
+from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, keyword_label,
+                             name_of, param_letters, prose, sheet_rules, site_at, text_of)
 from tomecraft.dsl.render import render, render_call
 from tomecraft.dsl.render.templates import signed
 
@@ -147,7 +147,7 @@ def regions_sheet(game: Game, lang: str, notes: Footnotes) -> dict:
         if kw is None:
             continue
         stand_in = {"int": "N", "colour": ctx["text"]["colour_param"], "passage_letter": "X"}
-        label = fill(kw.text.get(lang), {p.name: stand_in.get(p.type, p.name) for p in kw.params})
+        label = keyword_label(game, name, lang, param_letters(kw.params, stand_in))
         site = game.keyword_sites.get(name)
         keywords.append({"name": label, "effect": _meaning(game, site, kw, stand_in, lang, texts)})
     tokens = []
@@ -170,7 +170,8 @@ def _meaning(game: Game, site, kw, stand_in: dict, lang: str, texts: Texts) -> s
     type's name). Numbers keep the renderer's letters (N, M...), which the label's N matches."""
     if site is None:
         return ""
-    named = {p.name: stand_in[p.type] for p in kw.params if p.type != "int" and p.type in stand_in}
+    letters = param_letters(kw.params, stand_in)
+    named = {p.name: letters[p.name] for p in kw.params if p.type != "int"}
     if not named:
         return texts.site(site)
     if site.ast is None:

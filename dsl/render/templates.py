@@ -65,10 +65,10 @@ def fill(template: str, args: dict[str, Arg], lang: str,
     per: dict[str, str] = {}   # placeholder -> "hit in the roll": "1 damage per hit in the roll"
     prefix = ""                # zh: "你每持有1个囚犯，" before "得1分"
     for name, arg in args.items():
-        unit = _per_unit(template, name, arg) if lang == "en" else ""
+        unit, times = _per_unit(template, name, arg) if lang == "en" else ("", "1")
         if unit:
             per[name] = unit
-            arg = Arg("1", count=True)
+            arg = Arg(times, count=True)
         elif lang == "zh" and arg.count and _zh_per(arg.text) \
                 and template.count("{%s" % name) == 1 and not prefix:
             prefix = _zh_per(arg.text)      # "你每持有1个囚犯，得1分"
@@ -114,19 +114,28 @@ def signed(text: str) -> str:
     return text if text.startswith(("+", "\u2212")) else "+" + text
 
 
-def _per_unit(template: str, name: str, arg: Arg) -> str:
+def _per_unit(template: str, name: str, arg: Arg) -> tuple[str, str]:
     """What a count "the number (or amount) of hits in the roll" counts, said of one ("hit
-    in the roll"), so that the template reads "deal 1 damage per hit in the roll": a person's
-    words for "deal X damage, where X is the number of hits in the roll". Not after "the top"
-    ("the top 1 card per hit" would read as one card)."""
-    m = (_NUMBER_OF.fullmatch(arg.text) or _YOUR_THINGS.fullmatch(arg.text)) if arg.count else None
+    in the roll"), and how many per one ("1"; "2" for the count times 2), so that the template
+    reads "deal 1 damage per hit in the roll": a person's words for "deal X damage, where X is
+    the number of hits in the roll". Not after "the top" ("the top 1 card per hit" would read
+    as one card), nor for a count with other arithmetic: `treasures_held() + 1` read "gain 1
+    gold per treasure you hold+1" ("" when it is not said per one)."""
+    text, times = arg.text, "1"
+    product = re.fullmatch(r"(.+?)×(\d+)", text) or re.fullmatch(r"(\d+)×(.+)", text)
+    if product:     # "2 combat per Clank! you gained", for the count times 2
+        text, times = (product.group(1), product.group(2)) if product.group(2).isdigit() \
+            else (product.group(2), product.group(1))
+    if re.search(r"[×÷+\u2212]", text):
+        return "", "1"
+    m = (_NUMBER_OF.fullmatch(text) or _YOUR_THINGS.fullmatch(text)) if arg.count else None
     if m is None or re.search(r"\b(top|bottom|first|last) \{%s\}" % re.escape(name), template):
-        return ""
+        return "", "1"
     words = m.group(1).split(" ")
     head = next((i - 1 for i in range(1, len(words)) if words[i].lower() in _STOP),
                 len(words) - 1)
     words[head] = singularise(words[head])
-    return " ".join(words)
+    return " ".join(words), times
 
 
 _NUMBER_OF = re.compile(r"the (?:number|amount) of (.+)")

@@ -86,3 +86,22 @@ def test_a_pool_gets_a_window_of_batches_not_all_of_them(monkeypatch):
     assert len(sent) == 12 and sum(done) == 12
     assert max(sent) <= 2 * runner.IN_FLIGHT      # never more than the window in flight
     assert [r[0]["index"] for r in results] == list(range(12))
+
+
+def test_a_pack_without_a_hazard_level_is_balanced_on_the_levels_there_are(run_cli, tmp_path):
+    """The contract needs one Hazard level; a pack removing Hazard 5 checked clean and
+    `balance` stopped on a usage error, "no hazard level 5 in the content" (packs round 11):
+    the sweep plays the levels both arms have, and says which it left out."""
+    import json
+    pack = tmp_path / "four_levels"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: four_levels\ngame: deep_rock_galactic\nversion: '1'\n"
+                                    "remove: [{kind: hazard_level, id: hazard_5}]\n",
+                                    encoding="utf-8")
+    assert run_cli("check", pack)[0] == 0
+    code, out, err = run_cli("balance", "deep_rock_galactic", "--pack", pack, "--games", "1",
+                             "--players", "1", "--workers", "1", "--quiet", "--json")
+    assert code == 0, err
+    assert "hazard 5 is not in the content played" in err
+    sweep = json.loads(out)["by_players"]["1"]["sweep"]
+    assert sorted(sweep) == [f"{level}:{arm}" for level in range(1, 5) for arm in ("base", "pack")]

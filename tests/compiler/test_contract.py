@@ -652,7 +652,7 @@ def test_a_second_scoring_table_is_refused_unless_it_replaces_the_base_one(tmp_p
     found = check_pack(tmp_path, "the_cave", {"scoring.yaml": f"""
 scoring:
   - {entry}
-    name: {{zh: 计分, en: Scoring}}
+    name: {{zh: 得分, en: Scoring}}
     source: approximation
     note: a test
     majority_points: [10, 5]
@@ -795,7 +795,7 @@ def test_clank_plays_from_the_start_tile_a_pack_leaves_and_needs_one(tmp_path):
 RULE = """rules:
   - id: {id}
     replace: true
-    name: {{zh: 规则, en: A rule}}
+    name: {{zh: 定律, en: A rule}}
     source: approximation
     note: a test
     value: {value}

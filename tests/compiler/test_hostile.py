@@ -1534,7 +1534,7 @@ def test_what_the_engine_refuses_to_set_up_is_a_usage_error_before_any_game(caps
     assert code == 2 and said in err and out == "", err
 
 
-@pytest.mark.parametrize("where", ["inside", "outside"])
+@pytest.mark.parametrize("where", ["inside", "outside", "above"])
 def test_sarif_uris_are_uris_not_raw_paths(tmp_path, capsys, monkeypatch, where):
     """`check --format sarif` wrote raw paths as `uri` ("my packs/fan #1/pack.yaml"): SARIF
     2.1.0 wants URI references, relative ones against a uriBaseId."""
@@ -1544,6 +1544,10 @@ def test_sarif_uris_are_uris_not_raw_paths(tmp_path, capsys, monkeypatch, where)
     (folder / "pack.yaml").write_text("id: fan\ngame: nope\nversion: '1.0'\n", encoding="utf-8")
     if where == "inside":
         monkeypatch.chdir(tmp_path)
+    elif where == "above":      # `check ../fan`: the diagnostics' relative path leaves SRCROOT
+        (tmp_path / "elsewhere").mkdir()
+        monkeypatch.chdir(tmp_path / "elsewhere")
+        folder = Path("..") / "my packs" / "fan #1 été%"
     code, out, _ = run(["check", folder, "--format", "sarif"], capsys)
     run_log = json.loads(out)["runs"][0]
     location = run_log["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
@@ -1553,8 +1557,9 @@ def test_sarif_uris_are_uris_not_raw_paths(tmp_path, capsys, monkeypatch, where)
         base = run_log["originalUriBaseIds"][location["uriBaseId"]]["uri"]
         assert base.startswith("file:///") and base.endswith("/")
         assert unquote(uri) == "my packs/fan #1 été%/pack.yaml"
-    else:
-        assert urlsplit(uri).scheme == "file" and unquote(urlsplit(uri).path) == str(folder / "pack.yaml")
+    else:       # a file: URI, the absolute path (packs round 11: "../my packs/..." was relative)
+        absolute = tmp_path / "my packs" / "fan #1 été%" / "pack.yaml"
+        assert urlsplit(uri).scheme == "file" and unquote(urlsplit(uri).path) == str(absolute)
 
 
 def test_report_gaps_text_keeps_each_note_on_one_line():

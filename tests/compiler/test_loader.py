@@ -204,6 +204,9 @@ def test_merge_key_is_refused():
     assert (d.line, d.column) == (3, 3)
     assert "merge" in d.message
     assert doc.data["thing"] == {"y": 2}
+    # the fields it would bring are missing, and the schema says so next: the fan is told why
+    # and what to write (it said "write plain YAML values", packs round 11)
+    assert "not read" in d.message and "write those fields out" in d.hint
 
 
 @pytest.mark.parametrize("text, pos", [

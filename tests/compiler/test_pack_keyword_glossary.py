@@ -66,3 +66,20 @@ def test_the_sheet_that_prints_a_pack_keyword_says_what_it_does(game, lang, row)
 def test_a_sheet_without_the_keyword_has_no_glossary(game):
     rules = next(s for s in sheets.SHEETS["clank_catacombs"] if "rules" in s.template)
     assert "Haul" not in text_of(sheets.render_html(game, rules, "en"))
+
+
+def test_a_pack_named_like_its_keyword_glosses_it_only_where_it_is_printed(tmp_path):
+    """The row was added wherever the keyword's label was found in the page: a pack named
+    "Haulers" ("搬运队") put Haul's row on every sheet, through the line naming the pack
+    (packs round 11)."""
+    (tmp_path / "pack.yaml").write_text(HAUL + "name: {zh: 搬运队, en: Haulers}\n",
+                                        encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text(CARD, encoding="utf-8")
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(REPO / "content" / "clank_catacombs", [tmp_path], reporter)
+    assert not reporter.errors, reporter.diagnostics
+    rules = next(s for s in sheets.SHEETS["clank_catacombs"] if "rules" in s.template)
+    cards = next(s for s in sheets.SHEETS["clank_catacombs"] if "cards" in s.template)
+    for lang, row in (("en", "Haul N"), ("zh", "搬运N")):
+        assert row not in text_of(sheets.render_html(game, rules, lang)), lang
+        assert row in text_of(sheets.render_html(game, cards, lang)), lang

@@ -348,11 +348,11 @@ def test_a_text_in_the_other_language_is_warned_where_it_is(base, tmp_path):
 
 
 def test_a_keyword_text_with_a_placeholder_no_parameter_fills_is_refused(base, tmp_path):
-    """`text: {zh: "叮当", en: "jingle {m}"}` for a parameter `n` printed 'Jingle {m}.' and no
+    """`text: {zh: "叮噹", en: "jingle {m}"}` for a parameter `n` printed 'Jingle {m}.' and no
     number in Chinese, with a clean check (fifth packs blind test)."""
     pack = make_pack(tmp_path, "jingle", manifest_extra=(
         "vocabulary:\n  keywords:\n    jingle:\n      params: [{name: n, type: int}]\n"
-        "      effect: \"pay ap n\"\n      text: {zh: \"叮当\", en: \"jingle {m}\"}\n"))
+        "      effect: \"pay ap n\"\n      text: {zh: \"叮噹\", en: \"jingle {m}\"}\n"))
     _, reporter = compile_with(base, [pack])
     found = sorted((d.code, d.line, d.message) for d in reporter.diagnostics)
     assert found == [

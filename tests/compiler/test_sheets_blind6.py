@@ -355,3 +355,26 @@ def test_a_doom_card_without_a_penalty_prints_0_not_minus_0(tmp_path):
     en = " ".join(_text(game, "cards", "en").split())
     row = en[en.index("Mild Dread"):][:120]
     assert "\u22120" not in row and " 0 " in row, row
+
+
+def test_a_relic_that_pays_a_pack_resource_is_not_printed_free(tmp_path):
+    """A pack's relic paying the pack's own resource (gem) was printed "free" in the label
+    column beside "Spend 2 gems" (L39): no label can name a pack's resource, so the column
+    names the resource the use pays (packs round 11)."""
+    from tomecraft.compiler import diagnostics as dg, pipeline
+    from tests.compiler.test_sheets_blind import REPO
+    pack = tmp_path / "gem_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: gem_pack\ngame: dm_crawl_decks\nversion: '1'\n"
+                                    "name: {zh: 宝石包, en: Gem pack}\nrequires: []\n"
+                                    "vocabulary:\n  resources:\n"
+                                    "    gem: {zh: 宝石, en: gem, zh_measure: 颗}\n")
+    (pack / "relics.yaml").write_text(_HOURGLASS.replace("hourglass", "lens").replace(
+        "沙漏", "透镜").replace("Hourglass", "Gem Lens").replace(
+        "turn_sideways -> heal 1", "pay gem 2 -> heal 1"))
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(REPO / "content" / "dm_crawl_decks", [pack], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    en = " ".join(_text(game, "cards", "en").split())
+    row = en[en.index("Gem Lens"):en.index("Spend 2 gems")]
+    assert "free" not in row and "gem" in row, row

@@ -274,6 +274,18 @@ def test_a_mass_noun_does_not_take_a_plural_and_words_agree_with_counts(games):
     assert say(drg, "reroll 2")[1] == "Reroll 2 dice with the fewest hits."
 
 
+def test_a_count_with_arithmetic_is_not_said_per_one(games):
+    """A count of things with arithmetic: `treasures_held() + 1` read "Gain 1 gold per treasure
+    you hold+1", `clank_gained(turn) * 2` "gain 1 combat per Clank! you gained this turn×2"
+    (a pack card, packs round 11). A product by a number is said per one, the rest named."""
+    clank = games["clank_catacombs"]
+    assert say(clank, "gain combat (clank_gained(turn) * 2)")[1] == \
+        "Gain 2 combat per Clank! you gained this turn."
+    assert say(clank, "score (2 * prisoners_held())")[1] == "Score 2 points per prisoner you hold."
+    assert say(clank, "gain gold (treasures_held() + 1)")[1] == \
+        "Gain X gold, where X is the number of treasures you hold+1."
+
+
 def test_a_count_that_is_not_a_number_is_named_and_defined(games):
     zh, en = say(games["clank_catacombs"], "gain gold clank_gained(turn)")
     assert en == "Gain 1 gold per Clank! you gained this turn."

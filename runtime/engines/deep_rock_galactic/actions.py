@@ -234,7 +234,7 @@ def collect_supply(engine: Monsters, d: Dwarf, act: dict) -> None:
     for name, take in room.items():
         setattr(d, name, getattr(d, name) + take)
         st.supply_stock[name] -= take
-    if d.cls == "gunner":
+    if engine.has_ability(d, "shield_generator"):
         d.tokens["shield"] = 1
     if not +st.supply_stock:
         st.supply_pod = None
@@ -427,7 +427,7 @@ def _sentry_payable(engine: Monsters, d: Dwarf, at: Hex) -> bool:
 def _shield_at(engine: Monsters, d: Dwarf) -> dict | None:
     """The shield on the dwarf's space, while none is out and the dwarf has a shield token
     (else `shield` refuses it: a player's trial of it would copy the game for nothing)."""
-    if engine.shield is not None or d.cls != "gunner" or d.tokens["shield"] < 1:
+    if engine.shield is not None or not engine.has_ability(d, "shield_generator") or d.tokens["shield"] < 1:
         return None
     return {"do": "shield", "at": d.pos}
 

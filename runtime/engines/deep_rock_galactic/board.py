@@ -144,14 +144,14 @@ class Board(Triggers):
         t = st.terrain(b)
         zipped = b in st.tokens.get("zipline_end", {})
         if t == "o":
-            return b in st.tokens.get("platform", {}) or d.cls == "scout"
+            return b in st.tokens.get("platform", {}) or self.has_ability(d, "grappling_hook")
         if t not in OPEN and not (b in st.pod):
             return zipped
         if b in st.stalagmites and self.has_ability(d, "power_drill"):
             return True                    # destroyed as the Driller moves (L766)
         if b in st.stalagmites or st.monster_at(b):
-            return d.cls == "scout"
-        if b in st.tokens.get("flame", {}) and d.cls == "scout":
+            return self.has_ability(d, "grappling_hook")
+        if b in st.tokens.get("flame", {}) and self.has_ability(d, "grappling_hook"):
             return False
         return True
 
@@ -162,7 +162,7 @@ class Board(Triggers):
         cells, stalagmites, pod = st.cells, st.stalagmites, frozenset(st.pod)
         zipped, platforms = st.tokens.get("zipline_end", {}), st.tokens.get("platform", {})
         flames = st.tokens.get("flame", {})
-        scout, drills = d.cls == "scout", self.has_ability(d, "power_drill")
+        scout, drills = self.has_ability(d, "grappling_hook"), self.has_ability(d, "power_drill")
         monsters = {h for m in st.monsters.values() for h in (m.pos, m.tail)}   # monster_at's
 
         def step(b: Hex) -> bool:
@@ -193,7 +193,8 @@ class Board(Triggers):
         return True
 
     def has_ability(self, d: Dwarf, ability: str) -> bool:
-        """Whether the dwarf's class has the ability (Power Drill, ...)."""
+        """Whether the dwarf's class has the ability (Power Drill, ...): the engine's own actions
+        go by the ability, not the class, so a pack's class with the Flare Shot fires flares."""
         return any(a.id == ability for a in self.data.get("dwarf", d.cls).abilities or ())
 
     def note_pod_left(self) -> None:

@@ -47,7 +47,7 @@ class Combat(Board):
         mdef = self.monster_def(m)
         res = 0
         if not ignore_resistance and not (from_behind and mdef.rear_ignores_resistance):
-            if not (dtype == "pickaxe" and attacker is not None and attacker.cls == "driller"):
+            if not (dtype == "pickaxe" and attacker is not None and self.has_ability(attacker, "drill_attack")):
                 res = self.resistance(m, dtype)
         if field is None:
             field = self.warden_protects(m)

@@ -79,7 +79,7 @@ def shield(engine: Monsters, d: Dwarf, act: dict) -> None:
     """Shield Generator (L724-738): 1 action, on your space or next to it; 7 spaces where
     monsters cannot enter or leave and attacks on dwarves have no effect."""
     at = tuple(act["at"])
-    if d.cls != "gunner" or d.tokens["shield"] < 1 or hx.distance(d.pos, at) > 1:
+    if not engine.has_ability(d, "shield_generator") or d.tokens["shield"] < 1 or hx.distance(d.pos, at) > 1:
         raise EffectError("the Gunner places his shield on or next to his space")
     spend(d, 1)
     d.tokens["shield"] -= 1
@@ -89,7 +89,7 @@ def platforms(engine: Monsters, d: Dwarf, act: dict) -> None:
     """Platform Gun (L670-678): 1 action, up to 3 platforms on pits in line of sight."""
     spots = [tuple(h) for h in act["at"]]
     st = engine.state
-    if d.cls != "engineer" or not 0 < len(spots) <= 3:
+    if not engine.has_ability(d, "platform_gun") or not 0 < len(spots) <= 3:
         raise EffectError("the Engineer places 1 to 3 platforms")
     for h in spots:
         if st.terrain(h) != "o" or not engine.los(d.pos, h):
@@ -116,7 +116,7 @@ def zipline(engine: Monsters, d: Dwarf, act: dict) -> None:
     pits = [tuple(h) for h in act["over"]]
     land = tuple(act["land"])
     line = [d.pos] + pits + [land]
-    if d.cls != "gunner" or not 1 <= len(pits) <= 2 \
+    if not engine.has_ability(d, "zipline_launcher") or not 1 <= len(pits) <= 2 \
             or d.tokens["zipline"] + sum(len(p) for p in _laid_ziplines(engine).values()) < len(pits):
         raise EffectError("the Gunner lays 1 or 2 zipline tokens")
     step = None
@@ -171,7 +171,7 @@ def flare(engine: Monsters, d: Dwarf, act: dict) -> None:
     space and the 6 around it until the Scout's next turn."""
     at = tuple(act["at"])
     st = engine.state
-    if d.cls != "scout" or d.tokens["flare"] - len([1 for o in st.tokens.get("flare", {}).values() if o == d.seat]) < 1:
+    if not engine.has_ability(d, "flare_shot") or d.tokens["flare"] - len([1 for o in st.tokens.get("flare", {}).values() if o == d.seat]) < 1:
         raise EffectError("the Scout has no flare left")
     if st.terrain(at) not in OPEN | {"o"} or not engine.los(d.pos, at):    # a pit is a space too
         raise EffectError(f"a flare goes on a space in line of sight, not {list(at)}")

@@ -97,7 +97,7 @@ def start_turn(engine: Engine, d: Dwarf) -> None:
         for h, owner in list(st.tokens.get(kind, {}).items()):
             if owner == d.seat:
                 del st.tokens[kind][h]
-    if d.cls == "gunner" and engine.shield is not None:
+    if engine.has_ability(d, "shield_generator") and engine.shield is not None:
         engine.shield = None                      # back to the general supply (L736)
     engine.emit("turn_start", you=d)              # IFG, LURE: discarded now (L1351-1353)
 
