@@ -581,8 +581,11 @@ class Checker:
         return sorted(name for name, types in self.vocab.names.items() if type_ in types)
 
     def unknown(self, name: str, node, candidates, what: str) -> None:
-        self.error(dg.UNKNOWN_NAME, f"unknown {what} {name!r}", node,
-                   did_you_mean(name, candidates))
+        hint = did_you_mean(name, candidates)
+        if self.game.unloaded_requires and not hint:     # the root cause is said at requires:
+            hint = (f"it may be declared by {', '.join(map(repr, self.game.unloaded_requires))}"
+                    ", required but not loaded: load it first")
+        self.error(dg.UNKNOWN_NAME, f"unknown {what} {name!r}", node, hint)
 
 
 _OWN = {"id", "kind", "owner", "zone", "name"}     # what every entity has

@@ -62,6 +62,9 @@ class Game:
     # kind -> id -> fields of an entity its schema refused (reported there): what names it is
     # not reported again as naming nothing
     refused: dict[str, dict[str, dict]] = field(default_factory=dict)
+    # packs a loaded pack `requires` that are not loaded (reported there): a name unknown in
+    # its effects may be one of theirs
+    unloaded_requires: list[str] = field(default_factory=list)
 
     def of_kind(self, kind: str) -> list[Entity]:
         return [self.entities[kind][i] for i in sorted(self.entities.get(kind, {}))]

@@ -384,6 +384,7 @@ def _add_pack(game: Game, root: Path, reporter: dg.Reporter, origins: dict,
             reporter.add(dg.PACK, f"pack needs {need!r}, which is not loaded before it",
                          doc_display(doc), mark.line, mark.column,
                          _requires_hint(need, game.vocab.game))
+            game.unloaded_requires.append(need)
     game.packs.append(pack)
     game.documents.append(doc)
     vocabulary.merge(game.vocab, _vocabulary_of(game, pack, doc, reporter, origins), doc,

@@ -175,6 +175,18 @@ def test_requires_missing_pack(base, tmp_path):
     assert "base_plus" in reporter.diagnostics[0].message
 
 
+def test_a_name_unknown_beside_a_missing_required_pack_says_where_it_may_come_from(base, tmp_path):
+    """A pack requiring a pack not loaded, whose effects use that pack's keyword: the keyword
+    was 'unknown' with no hint, beside the requires: error that explains it (packs round 11)."""
+    pack = make_pack(tmp_path, "needy", manifest_extra=(
+        "requires: [shiny_pack]\nvocabulary:\n  keywords:\n    glitter:\n      params: []\n"
+        "      effect: shine 2\n      text: {zh: 闪, en: Glitter}\n"))
+    _, reporter = compile_with(base, [pack])
+    assert keys(reporter) == [(dg.UNKNOWN_NAME, "pack.yaml", 9, 15), (dg.PACK, "pack.yaml", 4, 12)]
+    unknown = next(d for d in reporter.diagnostics if d.code == dg.UNKNOWN_NAME)
+    assert "'shine'" in unknown.message and "'shiny_pack'" in unknown.hint
+
+
 def test_requires_satisfied_in_order(base, tmp_path):
     first = make_pack(tmp_path, "first")
     second = make_pack(tmp_path, "second", manifest_extra="requires: [first]\n")
