@@ -12,13 +12,13 @@ worth that share of a block. His hand is counted as it will be once refilled (`h
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.lookahead import copy_counter
 from tomecraft.runtime.rng import seeded
 from tomecraft.runtime.usage import quiet
+from tomecraft.runtime.engines.dungeontology.draws import shuffle
 from tomecraft.runtime.engines.dungeontology.state import COLOURS
 
 
@@ -119,24 +119,6 @@ def skill_gain(e, who, option: dict, w: Weights) -> float | None:
         return standing(e, who, w) - w.now
 
 
-def shuffle(rng, items: list) -> None:
-    """`rng.shuffle(items)`, the same draws (random.Random.shuffle and its _randbelow, the
-    getrandbits one, inlined: a trial shuffles the whole deck); where this Python's Random
-    draws otherwise, its own shuffle."""
-    if _RANDBELOW_INLINED:
-        getrandbits = rng._random.getrandbits
-        for i in reversed(range(1, len(items))):
-            n = i + 1
-            k = n.bit_length()
-            j = getrandbits(k)
-            while j >= n:
-                j = getrandbits(k)
-            items[i], items[j] = items[j], items[i]
-    else:
-        rng.shuffle(items)
-
-
-_RANDBELOW_INLINED = random.Random._randbelow is random.Random._randbelow_with_getrandbits
 _MUTABLE = (list, dict, set, Counter)
 # the engine's own game state held in containers (its other containers are content tables
 # and caches, each checking what it was built from); its other fields are put back as well
