@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace
 
-from tomecraft.runtime.engines.dungeontology.draws import shuffle
+from tomecraft.runtime.engines.dungeontology.draws import shuffle, start_drawing
 from tomecraft.runtime.engines.dungeontology.state import BONFIRE_MAX, CARD_AUX_TYPES, COLOURS, Scholar, Tile
 
 
@@ -189,6 +189,7 @@ class Campus:
             who.hand.append(card)
 
     def draw_one(self):
+        start_drawing(self)                  # a trial's deck shuffled first (draws.Unstarted)
         st = self.state
         if not st.deck:
             st.deck, st.discard = st.discard, []
@@ -196,6 +197,7 @@ class Campus:
         return st.deck.pop() if st.deck else None
 
     def search_cards(self, who: Scholar, card_type: str) -> None:
+        start_drawing(self)                  # a trial's deck shuffled first (draws.Unstarted)
         for i in range(len(self.state.deck) - 1, -1, -1):
             if self.card(self.state.deck[i]).card_type == card_type:
                 who.hand.append(self.state.deck.pop(i))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+from tomecraft.runtime.rng import seeded
+
 _RANDBELOW_INLINED = random.Random._randbelow is random.Random._randbelow_with_getrandbits
 
 
@@ -45,3 +47,33 @@ def choice(rng, options):
     while r >= n:
         r = getrandbits(k)
     return options[r]
+
+
+class Unstarted:
+    """A player's trial's own random stream (trials.skill_gain) before its first use: its
+    first use -- any of its attributes (a draw, its seed) -- or the first read of the scheme
+    deck (`start_drawing`) seeds it and first shuffles the deck with it, as the trial did at
+    its start. A trial that draws nothing and reads no deck (most: a skill that moves blocks
+    or stun) seeds no stream and shuffles nothing: neither is seen outside the trial (it puts
+    the deck and the stream back), so the trial and the game are the same."""
+    __slots__ = ("_engine", "_seed")
+
+    def __init__(self, engine, seed: str) -> None:
+        self._engine = engine
+        self._seed = seed
+
+    def start(self):
+        """The stream, seeded, the engine's from now on; the deck shuffled with it first."""
+        engine = self._engine
+        rng = engine.rng = seeded(self._seed)
+        shuffle(rng, engine.state.deck)
+        return rng
+
+    def __getattr__(self, name: str):
+        return getattr(self.start(), name)
+
+
+def start_drawing(engine) -> None:
+    """Before the scheme deck is read: a trial's stream not yet used starts (`Unstarted`)."""
+    if type(engine.rng) is Unstarted:
+        engine.rng.start()

@@ -16,9 +16,8 @@ from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.lookahead import copy_counter
-from tomecraft.runtime.rng import seeded
 from tomecraft.runtime.usage import quiet
-from tomecraft.runtime.engines.dungeontology.draws import shuffle
+from tomecraft.runtime.engines.dungeontology.draws import Unstarted, start_drawing
 from tomecraft.runtime.engines.dungeontology.state import COLOURS
 
 
@@ -107,10 +106,10 @@ def skill_gain(e, who, option: dict, w: Weights) -> float | None:
     tried on the game itself and undone (`Trial`: a deep copy of the engine cost 8 ms, most
     of a game's time): the scheme deck is shuffled first (the player does not know its order)
     and the random stream is the trial's own (seeded by the game's progress), so the real
-    game's draws are neither used nor peeked at; its decisions take the first option
-    suggested. None if the engine refuses it."""
+    game's draws are neither used nor peeked at (both at the stream's first use or the deck's
+    first read: draws.Unstarted); its decisions take the first option suggested. None if the
+    engine refuses it."""
     with Trial(e):
-        shuffle(e.rng, e.state.deck)
         try:
             with quiet():                      # a trial is not a use (`sim --usage`)
                 e.do_action(who, option)
@@ -160,7 +159,8 @@ class Trial:
     def __enter__(self) -> None:
         e = self.e
         st = e.state
-        self.saved = saved = [(e, vars(e).copy())]
+        start_drawing(e)                     # a trial within a trial: the outer one's deck
+        self.saved = saved = [(e, vars(e).copy())]  # shuffled before it is saved
         containers, counter, mutable = _CONTAINERS, Counter, _MUTABLE   # (_copied, inlined:
         for obj in (st, *st.scholars):                                 # every trial)
             fields = obj.__dict__
@@ -185,7 +185,7 @@ class Trial:
         for name in ENGINE_STATE:
             fields[name] = _copied(fields[name])
         st.stacks = {level: list(stack) for level, stack in st.stacks.items()}
-        e.rng = seeded(f"{getattr(e.rng, 'seed', 'game')}/trial/{st.round}/{e.progress}")
+        e.rng = Unstarted(e, f"{getattr(e.rng, 'seed', 'game')}/trial/{st.round}/{e.progress}")
         e.agents = [Suggested()] * len(e.agents)
         e.log_enabled = False
 
