@@ -18,6 +18,7 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.lookahead import copy_counter
 from tomecraft.runtime.usage import quiet
 from tomecraft.runtime.engines.dungeontology.draws import Unstarted, start_drawing
+from tomecraft.runtime.engines.dungeontology.draws import shuffle  # noqa: F401 (trials.shuffle, as before)
 from tomecraft.runtime.engines.dungeontology.state import COLOURS
 
 
