@@ -118,6 +118,25 @@ def test_a_trials_shuffle_draws_what_the_random_streams_shuffle_draws():
             assert ours == theirs and mine.random() == stock.random(), (n, seed)
 
 
+def test_draws_choice_picks_what_the_random_streams_choice_picks():
+    """draws.choice (Random.choice and its _randbelow inlined) picks as Rng.choice does and
+    leaves the stream where it would, whatever the length; a stream that is not an Rng's
+    draws with its own choice."""
+    from tomecraft.runtime.engines.dungeontology.draws import choice
+    for n in range(1, 70):
+        for seed in ("a", "agent2"):
+            options = list(range(n))
+            mine, stock = Rng(seed), Rng(seed)
+            picks = [choice(mine, options) for _ in range(5)]
+            assert picks == [stock.choice(options) for _ in range(5)], (n, seed)
+            assert mine.random() == stock.random(), (n, seed)
+
+    class Scripted:
+        def choice(self, options):
+            return options[-1]
+    assert choice(Scripted(), [1, 2, 3]) == 3
+
+
 class ShortcutsChecked(Engine):
     """Where the engine answers for a random agent without asking its view (the ways of
     `move_choice`, the cards and the stop of `stealth_cards`, the cards of `aux_round`) or

@@ -81,3 +81,39 @@ def test_a_skill_is_taken_only_when_its_trial_gains(data, monkeypatch):
         return total
     assert chosen_with(-1.0) == 0
     assert chosen_with(1.0) > 0
+
+
+def test_a_trials_stream_started_late_gives_the_same_gains_and_games(data, monkeypatch):
+    """A trial's stream is seeded, and the deck shuffled with it, only at its first use or
+    the deck's first read (draws.Unstarted): every gain of a few games, and the games, are
+    those of trials that seed and shuffle at their start; some trials never start."""
+    from tomecraft.runtime.engines.dungeontology import draws
+
+    def play(gains: list) -> list:
+        weigh = trials.skill_gain
+
+        def recording(e, who, option, w):
+            gain = weigh(e, who, option, w)
+            gains.append((e.state.round, e.progress, option["id"], gain))
+            return gain
+        with monkeypatch.context() as m:
+            m.setattr(trials, "skill_gain", recording)
+            m.setattr(policy, "skill_gain", recording)
+            return [sim.play_one(data, players, 1, g, {"log": True})
+                    for players in (2, 4) for g in range(4)]
+
+    counts = Counter()
+    start = draws.Unstarted.start
+    monkeypatch.setattr(draws.Unstarted, "start", lambda self: counts.update(["started"]) or start(self))
+    late_gains: list = []
+    late = play(late_gains)
+
+    def at_once(e, seed):                    # the trial's stream as it was: seeded and the
+        rng = draws.seeded(seed)             # deck shuffled at the trial's start
+        draws.shuffle(rng, e.state.deck)
+        return rng
+    monkeypatch.setattr(trials, "Unstarted", at_once)
+    eager_gains: list = []
+    eager = play(eager_gains)
+    assert late_gains == eager_gains and late == eager
+    assert 0 < counts["started"] < len(late_gains), (counts, len(late_gains))

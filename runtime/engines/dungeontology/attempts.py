@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from tomecraft.runtime.agents import RandomAgent, took_unasked
+from tomecraft.runtime.engines.dungeontology.draws import choice
 from tomecraft.runtime.engines.dungeontology.policy import NOTHING
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, Scholar, Tile, research_increase
 
@@ -50,7 +51,7 @@ class Attempts:
             if simple:                       # what View._stealth_card suggests, picked as `ask`
                 if a["stealth"] < a["alert"]:                    # picks (none built)
                     strongest = self.strongest_cards(who)
-                    pick = strongest[0] if len(strongest) == 1 else agent.rng.choice(strongest)
+                    pick = strongest[0] if len(strongest) == 1 else choice(agent.rng, strongest)
                     self.spend_stealth_card(who, pick)
                     continue
                 if a["cards"]:
@@ -110,7 +111,7 @@ class Attempts:
                 took_unasked(self.agents[who.seat], "stealth_aux", None)
                 return played
             if helps:                        # View._stealth_aux suggests every card (as
-                pick = options[0] if len(options) == 1 else agent.rng.choice(options)  # `ask`)
+                pick = options[0] if len(options) == 1 else choice(agent.rng, options)  # `ask`)
             else:
                 pick = self.ask(who, "stealth_aux", options + [None])
             if pick is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace
 
+from tomecraft.runtime.engines.dungeontology.draws import shuffle, start_drawing
 from tomecraft.runtime.engines.dungeontology.state import BONFIRE_MAX, CARD_AUX_TYPES, COLOURS, Scholar, Tile
 
 
@@ -188,17 +189,19 @@ class Campus:
             who.hand.append(card)
 
     def draw_one(self):
+        start_drawing(self)                  # a trial's deck shuffled first (draws.Unstarted)
         st = self.state
         if not st.deck:
             st.deck, st.discard = st.discard, []
-            self.rng.shuffle(st.deck)         # T-32 (L408)
+            shuffle(self.rng, st.deck)         # T-32 (L408)
         return st.deck.pop() if st.deck else None
 
     def search_cards(self, who: Scholar, card_type: str) -> None:
+        start_drawing(self)                  # a trial's deck shuffled first (draws.Unstarted)
         for i in range(len(self.state.deck) - 1, -1, -1):
             if self.card(self.state.deck[i]).card_type == card_type:
                 who.hand.append(self.state.deck.pop(i))
-                self.rng.shuffle(self.state.deck)
+                shuffle(self.rng, self.state.deck)
                 return
 
     def prophecy(self, who: Scholar, n: int) -> None:
@@ -217,7 +220,7 @@ class Campus:
         """Shuffle the randomizer deck and draw until a card applies (L1194)."""
         cards = list(self.state.randomizer)
         if not self.fixed_randomizer:
-            self.rng.shuffle(cards)
+            shuffle(self.rng, cards)
         for card in cards:
             if applies(card):
                 return card

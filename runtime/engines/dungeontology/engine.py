@@ -30,6 +30,7 @@ from tomecraft.runtime.effects import Context, EffectError, check_handlers
 from tomecraft.runtime.engines.dungeontology.actions import Actions
 from tomecraft.runtime.engines.dungeontology.attempts import Attempts
 from tomecraft.runtime.engines.dungeontology.campus import Campus
+from tomecraft.runtime.engines.dungeontology.draws import choice
 from tomecraft.runtime.engines.dungeontology.dungeon import Dungeon
 from tomecraft.runtime.engines.dungeontology.handlers import Queries, Verbs
 from tomecraft.runtime.engines.dungeontology.policy import STAY, View
@@ -127,7 +128,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
         if type(agent) is RandomAgent:       # its `choose` without the call: the same draw,
             preferred = view.suggest(key, options) or options
             # but none for a single suggestion (the answer is the same, the draw is not needed)
-            return preferred[0] if len(preferred) == 1 else agent.rng.choice(preferred)
+            return preferred[0] if len(preferred) == 1 else choice(agent.rng, preferred)
         return agent.choose(key, options, view)
 
     def view(self, who: Scholar) -> View:
@@ -374,7 +375,7 @@ class Engine(EffectHost, Campus, Dungeon, Attempts, Actions):
                 # View._move suggests these ways, all of them, in this order (those into a
                 # region worth entering, else exploring, else any: as `ways_wanted` found
                 # them): a random agent's pick among them, as `ask` would make it
-                return ways[0] if len(ways) == 1 else agent.rng.choice(ways)
+                return ways[0] if len(ways) == 1 else choice(agent.rng, ways)
             options = ways or (self.free_options(who) if cards else [])
         return self.ask(who, "move", options + [{"do": "stay"}]) if options else None
 

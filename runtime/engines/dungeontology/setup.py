@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 
+from tomecraft.runtime.engines.dungeontology.draws import choice, shuffle
 from tomecraft.runtime.engines.dungeontology.state import START_HAND, Scholar, State, Tile
 
 
@@ -14,13 +15,13 @@ def new_state(data, players: int, rng, options: dict | None = None) -> State:
     start = next(r for r in regions if r.start)
     for level in (1, 2, 3):
         stack = [r for r in regions if r.level == level and not r.start]
-        rng.shuffle(stack)
+        shuffle(rng, stack)
         st.stacks[level] = stack
     for block in data.kinds["info_block"].values():
         st.reserve_blocks[block.colour] = block.count
     st.tiles[(0, 0)] = Tile((0, 0), start, [], entered=True)
     scholars = sorted(data.kinds["scholar"].values(), key=lambda s: s.id)
-    rng.shuffle(scholars)
+    shuffle(rng, scholars)
     st.reserve_students = 40
     st.reserve_omega = 5
     for seat in range(players):
@@ -31,28 +32,28 @@ def new_state(data, players: int, rng, options: dict | None = None) -> State:
     st.randomizer = sorted(data.kinds["randomizer_card"].values(), key=lambda c: c.id)
     colours = {s.colour for s in st.scholars}
     draw = list(st.randomizer)
-    rng.shuffle(draw)
+    shuffle(rng, draw)
     first = next(c for c in draw if c.triangle in colours)      # draw until it applies (gap 24)
     st.first = next(s.seat for s in st.scholars if s.colour == first.triangle)
     st.deck = [c.id for c in sorted(data.kinds["scheme_card"].values(), key=lambda c: c.id)
                for _ in range(c.count)]
-    rng.shuffle(st.deck)
+    shuffle(rng, st.deck)
     st.doom_deck = sorted(data.kinds["doom_card"])
-    rng.shuffle(st.doom_deck)
+    shuffle(rng, st.doom_deck)
     st.traps = [t for t in sorted(data.kinds["token"].values(), key=lambda t: t.id)
                 if t.token == "trap_token" for _ in range(t.count or 0)]
-    rng.shuffle(st.traps)
+    shuffle(rng, st.traps)
     alerts = sorted(data.kinds["alert_card"])
     default = "alert_standard" if "alert_standard" in alerts else alerts[0]     # R-alert
     st.alert_card = data.get("alert_card", options.get("alert", default))
     bosses = sorted(data.kinds["boss"])     # a pack's boss is drawn too (one boss: no draw)
-    boss = data.get("boss", options.get("boss") or (rng.choice(bosses) if len(bosses) > 1 else bosses[0]))
-    side = options.get("boss_side") or rng.choice([s.side for s in boss.sides])
+    boss = data.get("boss", options.get("boss") or (choice(rng, bosses) if len(bosses) > 1 else bosses[0]))
+    side = options.get("boss_side") or choice(rng, [s.side for s in boss.sides])
     st.boss = next(s for s in boss.sides if s.side == side)
     panics = [p for p in sorted(data.kinds["panic_card"].values(), key=lambda p: p.id)
               if p.boss in (None, boss.id)]
-    st.panic = rng.choice(panics)
-    st.clan = rng.choice(sorted(data.kinds["clan_card"].values(), key=lambda c: c.id))
+    st.panic = choice(rng, panics)
+    st.clan = choice(rng, sorted(data.kinds["clan_card"].values(), key=lambda c: c.id))
     normal = st.alert_card.normal_per_player * players
     st.bag["normal"] = min(normal, st.reserve_students)
     st.reserve_students -= st.bag["normal"]

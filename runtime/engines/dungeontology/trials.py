@@ -12,13 +12,13 @@ worth that share of a block. His hand is counted as it will be once refilled (`h
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.lookahead import copy_counter
-from tomecraft.runtime.rng import seeded
 from tomecraft.runtime.usage import quiet
+from tomecraft.runtime.engines.dungeontology.draws import Unstarted, start_drawing
+from tomecraft.runtime.engines.dungeontology.draws import shuffle  # noqa: F401 (trials.shuffle, as before)
 from tomecraft.runtime.engines.dungeontology.state import COLOURS
 
 
@@ -107,10 +107,10 @@ def skill_gain(e, who, option: dict, w: Weights) -> float | None:
     tried on the game itself and undone (`Trial`: a deep copy of the engine cost 8 ms, most
     of a game's time): the scheme deck is shuffled first (the player does not know its order)
     and the random stream is the trial's own (seeded by the game's progress), so the real
-    game's draws are neither used nor peeked at; its decisions take the first option
-    suggested. None if the engine refuses it."""
+    game's draws are neither used nor peeked at (both at the stream's first use or the deck's
+    first read: draws.Unstarted); its decisions take the first option suggested. None if the
+    engine refuses it."""
     with Trial(e):
-        shuffle(e.rng, e.state.deck)
         try:
             with quiet():                      # a trial is not a use (`sim --usage`)
                 e.do_action(who, option)
@@ -119,24 +119,6 @@ def skill_gain(e, who, option: dict, w: Weights) -> float | None:
         return standing(e, who, w) - w.now
 
 
-def shuffle(rng, items: list) -> None:
-    """`rng.shuffle(items)`, the same draws (random.Random.shuffle and its _randbelow, the
-    getrandbits one, inlined: a trial shuffles the whole deck); where this Python's Random
-    draws otherwise, its own shuffle."""
-    if _RANDBELOW_INLINED:
-        getrandbits = rng._random.getrandbits
-        for i in reversed(range(1, len(items))):
-            n = i + 1
-            k = n.bit_length()
-            j = getrandbits(k)
-            while j >= n:
-                j = getrandbits(k)
-            items[i], items[j] = items[j], items[i]
-    else:
-        rng.shuffle(items)
-
-
-_RANDBELOW_INLINED = random.Random._randbelow is random.Random._randbelow_with_getrandbits
 _MUTABLE = (list, dict, set, Counter)
 # the engine's own game state held in containers (its other containers are content tables
 # and caches, each checking what it was built from); its other fields are put back as well
@@ -178,7 +160,8 @@ class Trial:
     def __enter__(self) -> None:
         e = self.e
         st = e.state
-        self.saved = saved = [(e, vars(e).copy())]
+        start_drawing(e)                     # a trial within a trial: the outer one's deck
+        self.saved = saved = [(e, vars(e).copy())]  # shuffled before it is saved
         containers, counter, mutable = _CONTAINERS, Counter, _MUTABLE   # (_copied, inlined:
         for obj in (st, *st.scholars):                                 # every trial)
             fields = obj.__dict__
@@ -203,7 +186,7 @@ class Trial:
         for name in ENGINE_STATE:
             fields[name] = _copied(fields[name])
         st.stacks = {level: list(stack) for level, stack in st.stacks.items()}
-        e.rng = seeded(f"{getattr(e.rng, 'seed', 'game')}/trial/{st.round}/{e.progress}")
+        e.rng = Unstarted(e, f"{getattr(e.rng, 'seed', 'game')}/trial/{st.round}/{e.progress}")
         e.agents = [Suggested()] * len(e.agents)
         e.log_enabled = False
 
