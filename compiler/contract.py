@@ -231,6 +231,13 @@ def _keyed_terms(game: Game, contract: Contract) -> dict[str, tuple[str, str, se
                                   use.found)
     for type_, kind in contract.term_ids.items():     # terms that are a kind's ids
         keyed[type_] = (kind, "id", set(game.entities.get(kind, {})), "stops")
+    for type_ in sorted(game.vocab.term_types & set(game.vocab.kinds) - set(keyed)):
+        # a term whose rules are an entity of its type's kind, where a pack removed it (DRG's
+        # goo: the Goo Bomber went on placing a token with no rules, the sheets saying goo)
+        gone = {entity_id for kind, entity_id in game.removed if kind == type_}
+        if gone:
+            terms = {name for name, types in game.vocab.names.items() if type_ in types}
+            keyed[type_] = (type_, "id", terms - gone, "stops")
     return keyed
 
 
