@@ -1,0 +1,159 @@
+"""Hexes as small integers, for the breadth-first searches the monsters ask thousands of
+times a game (hexgrid's set-based searches run here when no fence stands).
+
+Every hex a search meets gets an index once, for the whole process (maps are small and a sim
+plays the same few): its six neighbours are a tuple of indices, made once, and a set of
+hexes a search reads (a monster kind's enterable spaces) becomes a set of indices once
+(remembered by the set). A search then hashes small integers and fills a list, not a dict
+keyed by coordinate tuples; its answer is the dict of hexes the tuple search built, in the
+same order (the starts as given, then the hexes in the order found).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+Hex = tuple[int, int]
+
+EVEN_ROW = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 0))
+ODD_ROW = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0), (1, 1))
+
+
+class Neighbours(dict):
+    """Per hex, the six hexes around it in a fixed order (shared tuples: never mutated), made
+    when first asked: the searches read `NEIGHBOURS[h]`, a subscript, not a call per hex."""
+
+    def __missing__(self, h: Hex) -> tuple[Hex, ...]:
+        r, c = h
+        deltas = EVEN_ROW if r % 2 == 0 else ODD_ROW
+        out = self[h] = tuple((r + dr, c + dc) for dr, dc in deltas)
+        return out
+
+
+NEIGHBOURS = Neighbours()
+
+_INDEX: dict[Hex, int] = {}            # hex -> its index
+_HEXES: list[Hex] = []                 # index -> hex
+_AROUND: list = []                     # index -> its neighbours' indices (NEIGHBOURS' order), None until asked
+_AROUND_KNOWN: set[Hex] = set()        # the hexes whose _AROUND is made
+
+
+def _index(h: Hex) -> int:
+    i = _INDEX.get(h)
+    if i is None:
+        i = _INDEX[h] = len(_HEXES)
+        _HEXES.append(h)
+        _AROUND.append(None)
+    return i
+
+
+def _know_around(hexes) -> None:
+    """Indices for `hexes` and their neighbours, and each one's tuple of neighbours."""
+    for h in set(hexes).difference(_AROUND_KNOWN):
+        _AROUND[_index(h)] = tuple(_index(n) for n in NEIGHBOURS[h])
+        _AROUND_KNOWN.add(h)
+
+
+_SETS: dict = {}           # a set of hexes (frozen) -> the set of their indices: the last _SETS_KEPT
+_SETS_KEPT = 256
+
+
+def _indices(hexes) -> frozenset:
+    """The indices of `hexes` (every one's neighbours known: a search may step out of it)."""
+    key = hexes if type(hexes) is frozenset else frozenset(hexes)
+    out = _SETS.get(key)
+    if out is None:
+        _know_around(key)
+        if len(_SETS) >= _SETS_KEPT:
+            del _SETS[next(iter(_SETS))]               # the oldest
+        out = _SETS[key] = frozenset(map(_INDEX.__getitem__, key))
+    return out
+
+
+def _starts(starts: Iterable[Hex]) -> tuple[list[int], list[int]]:
+    """(the starts' indices as given, once each; the same sorted by hex: the search's first
+    queue), every start's neighbours known."""
+    given = list(dict.fromkeys(starts))
+    _know_around(given)
+    firsts = [_INDEX[h] for h in given]
+    return firsts, [_INDEX[h] for h in sorted(given)]
+
+
+def _answer(firsts: list[int], queue: list[int], found_from: int, dist: list) -> dict[Hex, int]:
+    """The search's dict: the starts as given, then the hexes found, in order."""
+    hexes = _HEXES
+    out = {hexes[i]: 0 for i in firsts}
+    for i in queue[found_from:]:
+        out[hexes[i]] = dist[i]
+    return out
+
+
+def entering(starts: Iterable[Hex], enterable, most=float("inf")) -> dict[Hex, int]:
+    """hexgrid._bfs_entering with no fence: steps into the hexes of `enterable` only, up to
+    `most` steps."""
+    inside = _indices(enterable)
+    firsts, queue = _starts(starts)
+    dist = [-1] * len(_HEXES)
+    for i in firsts:
+        dist[i] = 0
+    around, push, head, found_from = _AROUND, queue.append, 0, len(queue)
+    while head < len(queue):
+        i = queue[head]
+        head += 1
+        far = dist[i] + 1
+        if far > most:
+            break                              # the rest lie as far: nothing nearer to find
+        for n in around[i]:
+            if dist[n] < 0 and n in inside:
+                dist[n] = far
+                push(n)
+    return _answer(firsts, queue, found_from, dist)
+
+
+def entering_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
+    """hexgrid._bfs_until: `entering` up to the distance of the nearest hex of `until`."""
+    inside, goals = _indices(enterable), frozenset(map(_index, until))
+    firsts, queue = _starts(starts)
+    dist = [-1] * len(_HEXES)
+    for i in firsts:
+        dist[i] = 0
+    level = 0 if any(i in goals for i in firsts) else None
+    around, push, head, found_from = _AROUND, queue.append, 0, len(queue)
+    while head < len(queue):
+        i = queue[head]
+        head += 1
+        if level is not None and dist[i] >= level:
+            break
+        far = dist[i] + 1
+        for n in around[i]:
+            if dist[n] < 0 and n in inside:
+                dist[n] = far
+                push(n)
+                if level is None and n in goals:
+                    level = far
+    return _answer(firsts, queue, found_from, dist)
+
+
+def leaving(starts: Iterable[Hex], leavable, wanted=None) -> dict[Hex, int]:
+    """hexgrid._bfs_leaving with no fence: steps out of the hexes of `leavable` only (into
+    any hex), until every hex of `wanted` is found (all of them when None)."""
+    inside = _indices(leavable)
+    firsts, queue = _starts(starts)
+    dist = [-1] * len(_HEXES)
+    for i in firsts:
+        dist[i] = 0
+    goals = frozenset(map(_index, wanted)) if wanted is not None else frozenset()
+    missing = -1 if wanted is None else len(goals) - sum(1 for i in firsts if i in goals)
+    around, push, head, found_from = _AROUND, queue.append, 0, len(queue)
+    while head < len(queue) and missing != 0:
+        i = queue[head]
+        head += 1
+        if i not in inside:
+            continue
+        far = dist[i] + 1
+        for n in around[i]:
+            if dist[n] < 0:
+                dist[n] = far
+                push(n)
+                if n in goals:
+                    missing -= 1
+    return _answer(firsts, queue, found_from, dist)
