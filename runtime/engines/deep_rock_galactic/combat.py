@@ -13,6 +13,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster
 
 OVERCLOCKED_SECONDARY = 5   # an overclocked secondary's ammo spaces (L588, L608)
+UNASKED = object()          # on_the_way: nearest_by_steps not asked yet
 
 
 class Combat(Board):
@@ -151,13 +152,15 @@ class Combat(Board):
                 best = ((back[m.pos], -d.acted_at, d.seat), d, back)
         return None if best is None else best[1:]
 
-    def on_the_way(self, m: Monster, step, reach: dict) -> tuple[dict, Dwarf | None]:
+    def on_the_way(self, m: Monster, step, reach: dict, toward=UNASKED) -> tuple[dict, Dwarf | None]:
         """(the part of `reach`, the monster's steps to each space, that is nearer than its own
         space to the dwarf it moves toward, with its own; that dwarf): it moves toward him
         (L933, `nearest_by_steps`) and stops on the first space on the way from which it can
         attack (L970), never on one aside that brings it no nearer him. All of `reach` and
-        None with no way to any dwarf."""
-        toward = self.nearest_by_steps(m, step)
+        None with no way to any dwarf. `toward`: `nearest_by_steps`'s answer, if asked already
+        while nothing has moved since."""
+        if toward is UNASKED:
+            toward = self.nearest_by_steps(m, step)
         if toward is None:
             return reach, None
         d, back = toward
