@@ -80,10 +80,9 @@ def _starts(starts: Iterable[Hex]) -> tuple[list[int], list[int]]:
 
 def _answer(firsts: list[int], queue: list[int], found_from: int, dist: list) -> dict[Hex, int]:
     """The search's dict: the starts as given, then the hexes found, in order."""
-    hexes = _HEXES
-    out = {hexes[i]: 0 for i in firsts}
-    for i in queue[found_from:]:
-        out[hexes[i]] = dist[i]
+    out = dict.fromkeys(map(_HEXES.__getitem__, firsts), 0)
+    found = queue[found_from:]
+    out.update(zip(map(_HEXES.__getitem__, found), map(dist.__getitem__, found)))   # loops in C
     return out
 
 
