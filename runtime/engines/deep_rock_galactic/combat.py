@@ -483,14 +483,13 @@ _STEPS_TO_KEPT = 256
 def steps_to(starts: tuple[Hex, ...], step) -> dict:
     """`hx.bfs_leaving(starts, step.enterable | set(starts), step.fences, unfenced=set(starts))`
     (`starts`: dwarves' spaces, sorted), remembered by the enterable set itself (a frozenset
-    keeps its hash) when no fence stands (a shield, an IFG: fences are mutable sets, and
-    seldom there). Shared: read it only."""
-    if step.fences:
-        return hx.bfs_leaving(starts, step.enterable.union(starts), step.fences, unfenced=set(starts))
-    key = (step.enterable, starts)
+    keeps its hash), and the fences as they stand (a shield, an IFG: mutable sets, frozen
+    here). Shared: read it only."""
+    fences = step.fences
+    key = (step.enterable, starts, tuple(map(frozenset, fences))) if fences else (step.enterable, starts)
     back = _STEPS_TO.get(key)
     if back is None:
         if len(_STEPS_TO) >= _STEPS_TO_KEPT:
             del _STEPS_TO[next(iter(_STEPS_TO))]       # the oldest
-        back = _STEPS_TO[key] = hx.bfs_leaving(starts, step.enterable.union(starts), (), unfenced=set(starts))
+        back = _STEPS_TO[key] = hx.bfs_leaving(starts, step.enterable.union(starts), fences, unfenced=set(starts))
     return back
