@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx, hexindex
 from tomecraft.runtime.engines.deep_rock_galactic.board import Board
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster
@@ -491,5 +491,7 @@ def steps_to(starts: tuple[Hex, ...], step) -> dict:
     if back is None:
         if len(_STEPS_TO) >= _STEPS_TO_KEPT:
             del _STEPS_TO[next(iter(_STEPS_TO))]       # the oldest
-        back = _STEPS_TO[key] = hx.bfs_leaving(starts, step.enterable.union(starts), fences, unfenced=set(starts))
+        back = _STEPS_TO[key] = (
+            hx.bfs_leaving(starts, step.enterable.union(starts), fences, unfenced=set(starts)) if fences
+            else hexindex.leaving(starts, step.enterable, every_start=True))
     return back

@@ -132,11 +132,16 @@ def entering_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
     return _answer(firsts, queue, found_from, dist)
 
 
-def leaving(starts: Iterable[Hex], leavable, wanted=None) -> dict[Hex, int]:
+def leaving(starts: Iterable[Hex], leavable, wanted=None, every_start=False) -> dict[Hex, int]:
     """hexgrid._bfs_leaving with no fence: steps out of the hexes of `leavable` only (into
-    any hex), until every hex of `wanted` is found (all of them when None)."""
+    any hex), until every hex of `wanted` is found (all of them when None). `every_start`:
+    the starts too, as if `leavable` held them (no hex is found twice, so a start is stepped
+    out of only as a start): the steps to the dwarves (combat.steps_to) read the monster
+    kind's enterable set as it is, whose indices are kept, not a new union with them."""
     inside = _indices(leavable)
     firsts, queue = _starts(starts)
+    if every_start:
+        inside = inside.union(firsts)
     dist = [-1] * len(_HEXES)
     for i in firsts:
         dist[i] = 0
