@@ -378,60 +378,12 @@ def _bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=f
     return hexindex.leaving(starts, leavable, wanted)     # the same search, on indices
 
 
-def _missing(wanted, found: dict) -> int:
-    """How many hexes of `wanted` a search starting with `found` has still to find; -1 (never
-    reaching 0) when nothing is wanted: the search runs to the end."""
-    if wanted is None:
-        return -1
-    return len(wanted) - sum(1 for h in wanted if h in found)
-
-
 def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: bool,
             wanted=None, most=_NO_LIMIT) -> dict[Hex, int]:
     """`bfs_entering` (entering, up to `most` steps) or `bfs_leaving` with fences: the same
     search, in the same order, where a step from h to n also needs h and n on the same side
-    of every fence."""
-    sides, outside = _sides(allowed, fences, unfenced, entering)
-    dist = {h: 0 for h in starts}
-    missing = _missing(wanted, dist)
-    wanted = wanted or ()
-    todo = deque(sorted(dist))
-    popleft, push = todo.popleft, todo.append
-    if entering:
-        left = _unfound(allowed, dist)         # every side lies within allowed and unfenced
-        left.update(h for h in unfenced if h not in dist)
-        take = left.remove
-        while todo:
-            h = popleft()
-            far = dist[h] + 1
-            if far > most:
-                break
-            into = sides.get(h, outside)
-            for n in _NEIGHBOURS[h]:
-                if n in left and n in into:
-                    take(n)
-                    dist[n] = far
-                    push(n)
-        return dist
-    while todo and missing != 0:
-        h = popleft()
-        far = dist[h] + 1
-        if h in unfenced:
-            within, out = None, None           # every step out of it passes
-        elif h not in allowed:
-            continue
-        else:
-            within = sides.get(h)              # inside some fence: the hexes inside the same ones
-            out = within is None
-            if out:
-                within = outside               # in no fence: the fences' hexes, not stepped into
-        for n in _NEIGHBOURS[h]:
-            if n not in dist and (out is None or (n not in within if out else n in within)):
-                dist[n] = far
-                push(n)
-                if n in wanted:
-                    missing -= 1
-    return dist
+    of every fence (on indices: hexindex.fenced)."""
+    return hexindex.fenced(starts, allowed, fences, unfenced, entering, wanted, most)
 
 
 def _sides(allowed, fences: tuple, unfenced, entering: bool) -> tuple[dict, set]:

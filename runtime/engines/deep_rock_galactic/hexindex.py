@@ -161,3 +161,88 @@ def leaving(starts: Iterable[Hex], leavable, wanted=None, every_start=False) -> 
                 if n in goals:
                     missing -= 1
     return _answer(firsts, queue, found_from, dist)
+
+
+def fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: bool,
+           wanted=None, most=float("inf")) -> dict[Hex, int]:
+    """hexgrid._fenced on indices: `entering` (up to `most` steps) or `leaving` where a step
+    from h to n also needs h and n on the same side of every fence (a shield's area, an IFG),
+    save a step into (entering) or out of (leaving) a hex of `unfenced`."""
+    inside, free = _indices(allowed), _indices(unfenced)
+    sides, outside = _sides(allowed, fences, unfenced, entering)
+    firsts, queue = _starts(starts)
+    dist = [-1] * len(_HEXES)
+    for i in firsts:
+        dist[i] = 0
+    around, push, head, found_from = _AROUND, queue.append, 0, len(queue)
+    if entering:          # every side lies within allowed and unfenced: a side's hex is enterable
+        while head < len(queue):
+            i = queue[head]
+            head += 1
+            far = dist[i] + 1
+            if far > most:
+                break
+            into = sides.get(i, outside)
+            for n in around[i]:
+                if dist[n] < 0 and n in into:
+                    dist[n] = far
+                    push(n)
+        return _answer(firsts, queue, found_from, dist)
+    goals = frozenset(map(_index, wanted)) if wanted is not None else frozenset()
+    missing = -1 if wanted is None else len(goals) - sum(1 for i in firsts if i in goals)
+    while head < len(queue) and missing != 0:
+        i = queue[head]
+        head += 1
+        far = dist[i] + 1
+        if i in free:
+            within, out = None, None           # every step out of it passes
+        elif i not in inside:
+            continue
+        else:
+            within = sides.get(i)              # inside some fence: the hexes inside the same ones
+            out = within is None
+            if out:
+                within = outside               # in no fence: the fences' hexes, not stepped into
+        for n in around[i]:
+            if dist[n] < 0 and (out is None or (n not in within if out else n in within)):
+                dist[n] = far
+                push(n)
+                if n in goals:
+                    missing -= 1
+    return _answer(firsts, queue, found_from, dist)
+
+
+_SIDES: dict = {}          # _sides' answers by their inputs frozen: the last _SIDES_KEPT
+_SIDES_KEPT = 64
+
+
+def _sides(allowed, fences: tuple, unfenced, entering: bool) -> tuple[dict, frozenset]:
+    """(per index of a fence's hex, the indices on its side of every fence; the side of a hex
+    in no fence), as hexgrid._sides tells them, remembered by its inputs."""
+    key = (frozenset(allowed), tuple(map(frozenset, fences)), frozenset(unfenced), entering)
+    got = _SIDES.get(key)
+    if got is None:
+        if len(_SIDES) >= _SIDES_KEPT:
+            del _SIDES[next(iter(_SIDES))]             # the oldest
+        got = _SIDES[key] = _sides_now(*key)
+    return got
+
+
+def _sides_now(allowed: frozenset, fences: tuple, unfenced: frozenset, entering: bool) -> tuple[dict, frozenset]:
+    """Entering, a side is the allowed hexes there and `unfenced`; leaving, the hexes inside
+    the same fences, or, outside them all, their union (not to be stepped into). One set per
+    combination of fences."""
+    union = frozenset().union(*fences)
+    outside = (allowed - union) | unfenced if entering else union
+    by_key: dict[tuple, frozenset] = {}
+    sides: dict[int, frozenset] = {}
+    for h in union:
+        key = tuple(h in f for f in fences)
+        got = by_key.get(key)
+        if got is None:
+            inside = [f for f, i in zip(fences, key) if i]
+            beyond = [f for f, i in zip(fences, key) if not i]
+            got = frozenset.intersection(*inside).difference(*beyond)
+            got = by_key[key] = frozenset(map(_index, (got & allowed) | unfenced if entering else got))
+        sides[_index(h)] = got
+    return sides, frozenset(map(_index, outside))
