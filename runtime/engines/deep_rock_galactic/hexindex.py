@@ -78,6 +78,12 @@ def _starts(starts: Iterable[Hex]) -> tuple[list[int], list[int]]:
     return firsts, [_INDEX[h] for h in sorted(given)]
 
 
+def _known(hexes) -> frozenset:
+    """The indices of those of `hexes` a search may find (a hex with none is no neighbour of
+    any hex searched from; None stands for them, never an index)."""
+    return frozenset(map(_INDEX.get, hexes))
+
+
 def _answer(firsts: list[int], queue: list[int], found_from: int, dist: list) -> dict[Hex, int]:
     """The search's dict: the starts as given, then the hexes found, in order."""
     out = dict.fromkeys(map(_HEXES.__getitem__, firsts), 0)
@@ -110,8 +116,9 @@ def entering(starts: Iterable[Hex], enterable, most=float("inf")) -> dict[Hex, i
 
 def entering_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
     """hexgrid._bfs_until: `entering` up to the distance of the nearest hex of `until`."""
-    inside, goals = _indices(enterable), frozenset(map(_index, until))
+    inside = _indices(enterable)
     firsts, queue = _starts(starts)
+    goals = _known(until)
     dist = [-1] * len(_HEXES)
     for i in firsts:
         dist[i] = 0
@@ -145,8 +152,8 @@ def leaving(starts: Iterable[Hex], leavable, wanted=None, every_start=False) -> 
     dist = [-1] * len(_HEXES)
     for i in firsts:
         dist[i] = 0
-    goals = frozenset(map(_index, wanted)) if wanted is not None else frozenset()
-    missing = -1 if wanted is None else len(goals) - sum(1 for i in firsts if i in goals)
+    goals = _known(wanted) if wanted is not None else frozenset()
+    missing = -1 if wanted is None else len(wanted) - sum(1 for h in wanted if _INDEX.get(h) in firsts)
     around, push, head, found_from = _AROUND, queue.append, 0, len(queue)
     while head < len(queue) and missing != 0:
         i = queue[head]
@@ -188,8 +195,8 @@ def fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: bo
                     dist[n] = far
                     push(n)
         return _answer(firsts, queue, found_from, dist)
-    goals = frozenset(map(_index, wanted)) if wanted is not None else frozenset()
-    missing = -1 if wanted is None else len(goals) - sum(1 for i in firsts if i in goals)
+    goals = _known(wanted) if wanted is not None else frozenset()
+    missing = -1 if wanted is None else len(wanted) - sum(1 for h in wanted if _INDEX.get(h) in firsts)
     while head < len(queue) and missing != 0:
         i = queue[head]
         head += 1
