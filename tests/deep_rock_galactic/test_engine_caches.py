@@ -246,3 +246,25 @@ def test_the_dwarf_a_move_goes_toward_asked_once_is_the_one_asked_again(monkeypa
     for players, g in GAMES[:2]:
         _play(players, g)
     assert len(ends) > 50 and any(ends)
+
+
+def test_the_sight_lines_a_look_remembers_are_the_lines_drawn_again(monkeypatch):
+    """A sight blocker's `sees` (a monster's look asks its spots again): at every ask of
+    several games, the line of sight drawn anew through the blocker."""
+    blocker, asked = board.Board.sight_blocker, []
+
+    def checked(self, lob="none"):
+        blocks = blocker(self, lob)
+        sees = blocks.sees
+
+        def compared(a, b):
+            got = sees(a, b)
+            assert got == hx.line_of_sight(a, b, blocks)
+            asked.append(got)
+            return got
+        blocks.sees = compared
+        return blocks
+    monkeypatch.setattr(board.Board, "sight_blocker", checked)
+    for players, g in GAMES[:2]:
+        _play(players, g)
+    assert len(asked) > 200 and any(asked) and not all(asked)

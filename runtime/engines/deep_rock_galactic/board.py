@@ -128,14 +128,26 @@ class Board(Triggers):
 
     def sight_blocker(self, lob: str = "none"):
         """`blocks_los(h, lob)` remembered per hex, for the many sight lines one search reads
-        while nothing on the board changes (use it within that search only)."""
+        while nothing on the board changes (use it within that search only); its `sees(a, b)`:
+        the line of sight from a to b through it, remembered per pair."""
         seen: dict[Hex, bool] = {}
+        lines: dict[tuple[Hex, Hex], bool] = {}
 
         def blocks(h: Hex) -> bool:
             out = seen.get(h)
             if out is None:
                 out = seen[h] = self.blocks_los(h, lob)
             return out
+
+        def sees(a: Hex, b: Hex) -> bool:
+            """`hx.line_of_sight(a, b, blocks)`, remembered per pair too: a monster's look
+            asks the spots it may attack from again (its way, then all it reaches, then
+            its goals)."""
+            out = lines.get((a, b))
+            if out is None:
+                out = lines[(a, b)] = hx.line_of_sight(a, b, blocks)
+            return out
+        blocks.sees = sees
         return blocks
 
     def dwarf_step(self, d: Dwarf, a: Hex, b: Hex) -> bool:

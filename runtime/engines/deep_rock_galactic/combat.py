@@ -181,19 +181,20 @@ class Combat(Board):
         rng = max(1, self.monster_def(m).attack_range)
         if blocks is None:
             blocks = self.sight_blocker()      # nothing moves while the monster looks
+        sees = blocks.sees
         best, best_key = None, None
         for d in st.dwarves:
             if not d.conscious or d.in_pod or (only is not None and d is not only):
                 continue
             # the nearest space to attack this dwarf from: line of sight checked nearest first
             spots = sorted((reach[h], h) for h in hx.within(d.pos, rng, can_stop))
-            first = next((i for i, (_, h) in enumerate(spots) if hx.line_of_sight(h, d.pos, blocks)), None)
+            first = next((i for i, (_, h) in enumerate(spots) if sees(h, d.pos)), None)
             # how near he is: a space in range another monster holds counts too (L990: it
             # may pass there), so every space beside him taken he stays the nearest
             steps = spots[first][0] if first is not None else None
             held = sorted((reach[h], h) for h in hx.disc(d.pos, rng)
                           if h in reach and h not in can_stop and (steps is None or reach[h] < steps))
-            steps = next((n for n, h in held if hx.line_of_sight(h, d.pos, blocks)), steps)
+            steps = next((n for n, h in held if sees(h, d.pos)), steps)
             if steps is None:
                 continue
             key = (steps, -d.acted_at, d.seat)

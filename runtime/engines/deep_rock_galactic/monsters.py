@@ -311,7 +311,7 @@ class Monsters(Combat):
             return self.closer_spots(m, reach, can_stop)
         d, spots, first, blocks = aim
         # the spots before the first in sight are out of sight
-        return {h for _, h in spots[first:] if hx.line_of_sight(h, d.pos, blocks)}
+        return {h for _, h in spots[first:] if blocks.sees(h, d.pos)}
 
     def closer_spots(self, m: Monster, reach: dict, can_stop: set, far=None) -> set:
         """The empty spaces within its move nearest to a dwarf, if nearer than now: by steps
