@@ -129,9 +129,8 @@ class Board(Triggers):
     def sight_blocker(self, lob: str = "none"):
         """`blocks_los(h, lob)` remembered per hex, for the many sight lines one search reads
         while nothing on the board changes (use it within that search only); its `sees(a, b)`:
-        the line of sight from a to b through it, remembered per pair."""
-        seen: dict[Hex, bool] = {}
-        lines: dict[tuple[Hex, Hex], bool] = {}
+        `hx.line_of_sight(a, b, blocks)`, remembered per pair."""
+        seen, lines = {}, {}          # blocks per hex; sight per pair of hexes
 
         def blocks(h: Hex) -> bool:
             out = seen.get(h)
@@ -139,10 +138,7 @@ class Board(Triggers):
                 out = seen[h] = self.blocks_los(h, lob)
             return out
 
-        def sees(a: Hex, b: Hex) -> bool:
-            """`hx.line_of_sight(a, b, blocks)`, remembered per pair too: a monster's look
-            asks the spots it may attack from again (its way, then all it reaches, then
-            its goals)."""
+        def sees(a: Hex, b: Hex) -> bool:    # a monster's look asks its spots again
             out = lines.get((a, b))
             if out is None:
                 out = lines[(a, b)] = hx.line_of_sight(a, b, blocks)
@@ -396,7 +392,6 @@ class Board(Triggers):
         card = pile.pop()
         discard.append(card)
         return card
-
 
 
 _BLOCKING: list = []        # [(token definitions, the kinds that block monsters)]: the last game's
