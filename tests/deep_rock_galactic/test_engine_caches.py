@@ -214,3 +214,57 @@ def test_a_shot_asked_of_its_target_alone_is_taken_as_when_every_monster_is_look
         _play(players, g)
     assert len(answers) > 300 and any(answers)
     assert len(looked_at) >= len(answers) and max(looked_at) == 1
+
+
+def test_the_search_to_the_dwarves_reads_the_enterable_set_as_the_union_with_them():
+    """hexindex.leaving with every_start (combat.steps_to's search, its enterable set kept
+    as it is) gives the plain search through the enterable set and the starts, in its order,
+    on random boards: starts inside it or not, one or several, given twice."""
+    import random
+    from tomecraft.runtime.engines.deep_rock_galactic import hexindex
+    rnd = random.Random(7)
+    hexes = [(r, c) for r in range(9) for c in range(9)]
+    for _ in range(300):
+        enterable = frozenset(h for h in hexes if rnd.random() < rnd.choice([0.4, 0.7, 0.9]))
+        starts = tuple(rnd.choice(hexes) for _ in range(rnd.randint(1, 4)))
+        assert list(hexindex.leaving(starts, enterable, every_start=True).items()) == \
+            list(_queue_search(starts, enterable | set(starts), False).items())
+
+
+def test_the_dwarf_a_move_goes_toward_asked_once_is_the_one_asked_again(monkeypatch):
+    """move_monster asks nearest_by_steps once and hands the answer to `destination`: at
+    every move of several games that goes past its attack spots, the destination is the one
+    it finds asking again (nothing moves while a monster looks)."""
+    destination, ends = monsters.Monsters.destination, []
+
+    def checked(self, m, step, reach, toward_monsters, blocks=None, toward=monsters.UNASKED):
+        got = destination(self, m, step, reach, toward_monsters, blocks, toward)
+        assert destination(self, m, step, reach, toward_monsters, blocks) == got
+        ends.append(toward is not monsters.UNASKED)
+        return got
+    monkeypatch.setattr(monsters.Monsters, "destination", checked)
+    for players, g in GAMES[:2]:
+        _play(players, g)
+    assert len(ends) > 50 and any(ends)
+
+
+def test_the_sight_lines_a_look_remembers_are_the_lines_drawn_again(monkeypatch):
+    """A sight blocker's `sees` (a monster's look asks its spots again): at every ask of
+    several games, the line of sight drawn anew through the blocker."""
+    blocker, asked = board.Board.sight_blocker, []
+
+    def checked(self, lob="none"):
+        blocks = blocker(self, lob)
+        sees = blocks.sees
+
+        def compared(a, b):
+            got = sees(a, b)
+            assert got == hx.line_of_sight(a, b, blocks)
+            asked.append(got)
+            return got
+        blocks.sees = compared
+        return blocks
+    monkeypatch.setattr(board.Board, "sight_blocker", checked)
+    for players, g in GAMES[:2]:
+        _play(players, g)
+    assert len(asked) > 200 and any(asked) and not all(asked)

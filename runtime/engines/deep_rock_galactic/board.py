@@ -129,14 +129,22 @@ class Board(Triggers):
 
     def sight_blocker(self, lob: str = "none"):
         """`blocks_los(h, lob)` remembered per hex, for the many sight lines one search reads
-        while nothing on the board changes (use it within that search only)."""
-        seen: dict[Hex, bool] = {}
+        while nothing on the board changes (use it within that search only); its `sees(a, b)`:
+        `hx.line_of_sight(a, b, blocks)`, remembered per pair."""
+        seen, lines = {}, {}          # blocks per hex; sight per pair of hexes
 
         def blocks(h: Hex) -> bool:
             out = seen.get(h)
             if out is None:
                 out = seen[h] = self.blocks_los(h, lob)
             return out
+
+        def sees(a: Hex, b: Hex) -> bool:    # a monster's look asks its spots again
+            out = lines.get((a, b))
+            if out is None:
+                out = lines[(a, b)] = hx.line_of_sight(a, b, blocks)
+            return out
+        blocks.sees = sees
         return blocks
 
     def dwarf_step(self, d: Dwarf, a: Hex, b: Hex) -> bool:
@@ -386,7 +394,6 @@ class Board(Triggers):
         card = pile.pop()
         discard.append(card)
         return card
-
 
 
 _BLOCKING: list = []        # [(token definitions, the kinds that block monsters)]: the last game's

@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections import Counter
 
 from tomecraft.runtime.effects import EffectError
-from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
+from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx, hexindex
 from tomecraft.runtime.engines.deep_rock_galactic.board import Board
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster
 
 OVERCLOCKED_SECONDARY = 5   # an overclocked secondary's ammo spaces (L588, L608)
+UNASKED = object()          # on_the_way: nearest_by_steps not asked yet
 
 
 class Combat(Board):
@@ -151,13 +152,15 @@ class Combat(Board):
                 best = ((back[m.pos], -d.acted_at, d.seat), d, back)
         return None if best is None else best[1:]
 
-    def on_the_way(self, m: Monster, step, reach: dict) -> tuple[dict, Dwarf | None]:
+    def on_the_way(self, m: Monster, step, reach: dict, toward=UNASKED) -> tuple[dict, Dwarf | None]:
         """(the part of `reach`, the monster's steps to each space, that is nearer than its own
         space to the dwarf it moves toward, with its own; that dwarf): it moves toward him
         (L933, `nearest_by_steps`) and stops on the first space on the way from which it can
         attack (L970), never on one aside that brings it no nearer him. All of `reach` and
-        None with no way to any dwarf."""
-        toward = self.nearest_by_steps(m, step)
+        None with no way to any dwarf. `toward`: `nearest_by_steps`'s answer, if asked already
+        while nothing has moved since."""
+        if toward is UNASKED:
+            toward = self.nearest_by_steps(m, step)
         if toward is None:
             return reach, None
         d, back = toward
@@ -178,19 +181,20 @@ class Combat(Board):
         rng = max(1, self.monster_def(m).attack_range)
         if blocks is None:
             blocks = self.sight_blocker()      # nothing moves while the monster looks
+        sees = blocks.sees
         best, best_key = None, None
         for d in st.dwarves:
             if not d.conscious or d.in_pod or (only is not None and d is not only):
                 continue
             # the nearest space to attack this dwarf from: line of sight checked nearest first
             spots = sorted((reach[h], h) for h in hx.within(d.pos, rng, can_stop))
-            first = next((i for i, (_, h) in enumerate(spots) if hx.line_of_sight(h, d.pos, blocks)), None)
+            first = next((i for i, (_, h) in enumerate(spots) if sees(h, d.pos)), None)
             # how near he is: a space in range another monster holds counts too (L990: it
             # may pass there), so every space beside him taken he stays the nearest
             steps = spots[first][0] if first is not None else None
             held = sorted((reach[h], h) for h in hx.disc(d.pos, rng)
                           if h in reach and h not in can_stop and (steps is None or reach[h] < steps))
-            steps = next((n for n, h in held if hx.line_of_sight(h, d.pos, blocks)), steps)
+            steps = next((n for n, h in held if sees(h, d.pos)), steps)
             if steps is None:
                 continue
             key = (steps, -d.acted_at, d.seat)
@@ -480,14 +484,15 @@ _STEPS_TO_KEPT = 256
 def steps_to(starts: tuple[Hex, ...], step) -> dict:
     """`hx.bfs_leaving(starts, step.enterable | set(starts), step.fences, unfenced=set(starts))`
     (`starts`: dwarves' spaces, sorted), remembered by the enterable set itself (a frozenset
-    keeps its hash) when no fence stands (a shield, an IFG: fences are mutable sets, and
-    seldom there). Shared: read it only."""
-    if step.fences:
-        return hx.bfs_leaving(starts, step.enterable.union(starts), step.fences, unfenced=set(starts))
-    key = (step.enterable, starts)
+    keeps its hash), and the fences as they stand (a shield, an IFG: mutable sets, frozen
+    here). Shared: read it only."""
+    fences = step.fences
+    key = (step.enterable, starts, tuple(map(frozenset, fences))) if fences else (step.enterable, starts)
     back = _STEPS_TO.get(key)
     if back is None:
         if len(_STEPS_TO) >= _STEPS_TO_KEPT:
             del _STEPS_TO[next(iter(_STEPS_TO))]       # the oldest
-        back = _STEPS_TO[key] = hx.bfs_leaving(starts, step.enterable.union(starts), (), unfenced=set(starts))
+        back = _STEPS_TO[key] = (
+            hx.bfs_leaving(starts, step.enterable.union(starts), fences, unfenced=set(starts)) if fences
+            else hexindex.leaving(starts, step.enterable, every_start=True))
     return back

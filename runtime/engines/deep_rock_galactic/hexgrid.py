@@ -10,21 +10,10 @@ from collections import deque
 from functools import lru_cache
 from typing import Callable, Iterable
 
+from tomecraft.runtime.engines.deep_rock_galactic import hexindex
+from tomecraft.runtime.engines.deep_rock_galactic.hexindex import NEIGHBOURS as _NEIGHBOURS
+
 Hex = tuple[int, int]
-
-_EVEN_ROW = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 0))
-_ODD_ROW = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0), (1, 1))
-
-
-class _Neighbours(dict):
-    """Per hex, the six hexes around it in a fixed order (shared tuples: never mutated), made
-    when first asked: the searches read `_NEIGHBOURS[h]`, a subscript, not a call per hex."""
-
-    def __missing__(self, h: Hex) -> tuple[Hex, ...]:
-        r, c = h
-        deltas = _EVEN_ROW if r % 2 == 0 else _ODD_ROW
-        out = self[h] = tuple((r + dr, c + dc) for dr, dc in deltas)
-        return out
 
 
 class _SortedNeighbours(dict):
@@ -35,7 +24,7 @@ class _SortedNeighbours(dict):
         return out
 
 
-_NEIGHBOURS, _SORTED_NEIGHBOURS = _Neighbours(), _SortedNeighbours()
+_SORTED_NEIGHBOURS = _SortedNeighbours()
 neighbours, sorted_neighbours = _NEIGHBOURS.__getitem__, _SORTED_NEIGHBOURS.__getitem__
 
 
@@ -361,22 +350,8 @@ def _bfs_entering(starts: Iterable[Hex], enterable, fences: tuple = (), unfenced
     if fences:
         return _fenced(starts, enterable, fences, unfenced, entering=True, most=most)
     if until is not None:
-        return _bfs_until(starts, enterable, until)
-    dist = {h: 0 for h in starts}
-    left = _unfound(enterable, dist)
-    todo = deque(sorted(dist))
-    popleft, push, take = todo.popleft, todo.append, left.remove
-    while todo:
-        h = popleft()
-        far = dist[h] + 1
-        if far > most:
-            break                              # the rest lie as far: nothing nearer to find
-        for n in _NEIGHBOURS[h]:
-            if n in left:
-                take(n)
-                dist[n] = far
-                push(n)
-    return dist
+        return hexindex.entering_until(starts, enterable, until)
+    return hexindex.entering(starts, enterable, most)     # the same search, on indices
 
 
 _NO_LIMIT = float("inf")
@@ -390,30 +365,6 @@ def _unfound(enterable, found: dict) -> set:
     return left
 
 
-def _bfs_until(starts: Iterable[Hex], enterable, until) -> dict[Hex, int]:
-    """`bfs_entering` (no fences) up to the distance of the nearest hex of `until`: every hex
-    at that distance is found (while the hexes one step nearer are searched from) before the
-    first hex at it is searched from, where this search stops."""
-    dist = {h: 0 for h in starts}
-    level = 0 if any(h in until for h in dist) else None
-    left = _unfound(enterable, dist)
-    todo = deque(sorted(dist))
-    popleft, push, take = todo.popleft, todo.append, left.remove
-    while todo:
-        h = popleft()
-        if level is not None and dist[h] >= level:
-            break
-        far = dist[h] + 1
-        for n in _NEIGHBOURS[h]:
-            if n in left:
-                take(n)
-                dist[n] = far
-                push(n)
-                if level is None and n in until:
-                    level = far
-    return dist
-
-
 def _bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=frozenset(),
                  wanted=None) -> dict[Hex, int]:
     """`bfs_from` where a step out of h is passable exactly when h is in `leavable` (a set):
@@ -424,79 +375,15 @@ def _bfs_leaving(starts: Iterable[Hex], leavable, fences: tuple = (), unfenced=f
     hex at its final distance)."""
     if fences:
         return _fenced(starts, leavable, fences, unfenced, entering=False, wanted=wanted)
-    dist = {h: 0 for h in starts}
-    missing = _missing(wanted, dist)
-    wanted = wanted or ()
-    todo = deque(sorted(dist))
-    popleft, push = todo.popleft, todo.append
-    while todo and missing != 0:
-        h = popleft()
-        if h not in leavable:
-            continue
-        far = dist[h] + 1
-        for n in _NEIGHBOURS[h]:
-            if n not in dist:
-                dist[n] = far
-                push(n)
-                if n in wanted:
-                    missing -= 1
-    return dist
-
-
-def _missing(wanted, found: dict) -> int:
-    """How many hexes of `wanted` a search starting with `found` has still to find; -1 (never
-    reaching 0) when nothing is wanted: the search runs to the end."""
-    if wanted is None:
-        return -1
-    return len(wanted) - sum(1 for h in wanted if h in found)
+    return hexindex.leaving(starts, leavable, wanted)     # the same search, on indices
 
 
 def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: bool,
             wanted=None, most=_NO_LIMIT) -> dict[Hex, int]:
     """`bfs_entering` (entering, up to `most` steps) or `bfs_leaving` with fences: the same
     search, in the same order, where a step from h to n also needs h and n on the same side
-    of every fence."""
-    sides, outside = _sides(allowed, fences, unfenced, entering)
-    dist = {h: 0 for h in starts}
-    missing = _missing(wanted, dist)
-    wanted = wanted or ()
-    todo = deque(sorted(dist))
-    popleft, push = todo.popleft, todo.append
-    if entering:
-        left = _unfound(allowed, dist)         # every side lies within allowed and unfenced
-        left.update(h for h in unfenced if h not in dist)
-        take = left.remove
-        while todo:
-            h = popleft()
-            far = dist[h] + 1
-            if far > most:
-                break
-            into = sides.get(h, outside)
-            for n in _NEIGHBOURS[h]:
-                if n in left and n in into:
-                    take(n)
-                    dist[n] = far
-                    push(n)
-        return dist
-    while todo and missing != 0:
-        h = popleft()
-        far = dist[h] + 1
-        if h in unfenced:
-            within, out = None, None           # every step out of it passes
-        elif h not in allowed:
-            continue
-        else:
-            within = sides.get(h)              # inside some fence: the hexes inside the same ones
-            out = within is None
-            if out:
-                within = outside               # in no fence: the fences' hexes, not stepped into
-        for n in _NEIGHBOURS[h]:
-            if n not in dist and (out is None or (n not in within if out else n in within)):
-                dist[n] = far
-                push(n)
-                if n in wanted:
-                    missing -= 1
-    return dist
+    of every fence (on indices: hexindex.fenced)."""
+    return hexindex.fenced(starts, allowed, fences, unfenced, entering, wanted, most)
 
 
 def _sides(allowed, fences: tuple, unfenced, entering: bool) -> tuple[dict, set]:

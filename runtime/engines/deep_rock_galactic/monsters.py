@@ -6,7 +6,7 @@ from collections import Counter
 
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.board import terrain_kinds
-from tomecraft.runtime.engines.deep_rock_galactic.combat import Combat, steps_to
+from tomecraft.runtime.engines.deep_rock_galactic.combat import UNASKED, Combat, steps_to
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import WALLS, Dwarf, Monster
 
@@ -182,19 +182,20 @@ class Monsters(Combat):
         mdef = self.monster_def(m)
         step = self.monster_stepper(m)
         blocks = self.sight_blocker()          # one for the move: nothing moves while it looks
-        dest = _BEYOND if toward_monsters else self.attack_spot_within_move(m, step, blocks)
+        # the dwarf it moves toward, once asked (`on_the_way`): nothing moves while it looks
+        dest, toward = (_BEYOND, UNASKED) if toward_monsters else self.attack_spot_within_move(m, step, blocks)
         if dest is _BEYOND:
             reach = hx.bfs_entering([m.pos], step.enterable, step.fences)
-            dest = self.destination(m, step, reach, toward_monsters, blocks)
+            dest = self.destination(m, step, reach, toward_monsters, blocks, toward)
         if dest is None:
             return
         stop_at_sentry = not toward_monsters and bool(mdef.attacks)
         self.walk_monster(m, hx.path_entering(m.pos, {dest}, step.enterable, step.fences) or [], stop_at_sentry)
 
-    def attack_spot_within_move(self, m: Monster, step, blocks=None) -> Hex | None:
-        """`destination`'s answer when the nearest spot to attack from lies within the
+    def attack_spot_within_move(self, m: Monster, step, blocks=None) -> tuple:
+        """(`destination`'s answer when the nearest spot to attack from lies within the
         monster's move, found by searching no farther than its move: that spot (None: its
-        own space), else _BEYOND. The search's spots are the full search's nearest ones, in
+        own space), else _BEYOND; `nearest_by_steps`'s answer if asked, else UNASKED). The search's spots are the full search's nearest ones, in
         the same order, so a target's first spot in sight among them is its first overall,
         and a target with one beats every target without (the nearest spot decides first)."""
         mdef = self.monster_def(m)
@@ -202,25 +203,28 @@ class Monsters(Combat):
         # a spot within the move and the range lies within move + range hexes of its target
         if not any(d.conscious and not d.in_pod and hx.distance(m.pos, d.pos) <= move + rng
                    for d in self.state.dwarves):
-            return _BEYOND
-        near, _ = self.on_the_way(m, step, hx.bfs_entering([m.pos], step.enterable, step.fences, most=move))
+            return _BEYOND, UNASKED
+        toward = self.nearest_by_steps(m, step)
+        near, _ = self.on_the_way(m, step, hx.bfs_entering([m.pos], step.enterable, step.fences, most=move), toward)
         aim = self.attack_spots(m, near, self.move_stops(m, near, step.terrain) | {m.pos}, blocks)
         if aim is None:
-            return _BEYOND
+            return _BEYOND, toward
         _, spots, first, _ = aim
         nearest = spots[first][1]
-        return nearest if nearest != m.pos else None
+        return (nearest if nearest != m.pos else None), toward
 
-    def destination(self, m: Monster, step, reach: dict, toward_monsters: bool, blocks=None) -> Hex | None:
+    def destination(self, m: Monster, step, reach: dict, toward_monsters: bool, blocks=None,
+                    toward=UNASKED) -> Hex | None:
         """Where the monster's move ends (`move_monster`), None if it stays: the goal
         nearest by (steps, hex) within its move, else the empty space within its move nearest
         the goals if nearer than its own. `step`: its monster_stepper; `reach`: its steps to
-        every space it can enter; `blocks`: the move's sight blocker, if read already."""
+        every space it can enter; `blocks`: the move's sight blocker, if read already;
+        `toward`: `nearest_by_steps`'s answer, if asked already."""
         move = self.monster_def(m).move
         can_stop = self.move_stops(m, reach, step.terrain) | {m.pos}
         aim, way = None, reach
         if not toward_monsters:
-            way, target = self.on_the_way(m, step, reach)      # L933: its move brings it nearer him
+            way, target = self.on_the_way(m, step, reach, toward)      # L933: its move brings it nearer him
             aim = self.attack_spots(m, way, can_stop.intersection(way), blocks)
             if aim is not None and aim[1][aim[2]][0] <= move:
                 # the first spot in sight on its way, the one gone to (L970): no need for others
@@ -307,7 +311,7 @@ class Monsters(Combat):
             return self.closer_spots(m, reach, can_stop)
         d, spots, first, blocks = aim
         # the spots before the first in sight are out of sight
-        return {h for _, h in spots[first:] if hx.line_of_sight(h, d.pos, blocks)}
+        return {h for _, h in spots[first:] if blocks.sees(h, d.pos)}
 
     def closer_spots(self, m: Monster, reach: dict, can_stop: set, far=None) -> set:
         """The empty spaces within its move nearest to a dwarf, if nearer than now: by steps
