@@ -102,8 +102,7 @@ class Board(Triggers):
         return self.state.terrain(h) in OPEN or h in self.state.pod and not self.state.pod_returned
 
     def blocks_los(self, h: Hex, lob: str = "none") -> bool:
-        # State.terrain, monster_at and dwarf_at read inline: every sight line asks this of
-        # each space it crosses
+        # State.terrain, monster_at, dwarf_at inline: every sight line asks this of each space
         st = self.state
         t = st.cells.get(h, "x")
         if t in WALLS or t == "h" or t == "x":
@@ -201,8 +200,7 @@ class Board(Triggers):
         return True
 
     def has_ability(self, d: Dwarf, ability: str) -> bool:
-        """Whether the dwarf's class has the ability (Power Drill, ...): the engine's own actions
-        go by the ability, not the class, so a pack's class with the Flare Shot fires flares."""
+        """Whether the dwarf's class has the ability: play goes by it, not by the class."""
         return any(a.id == ability for a in self.data.get("dwarf", d.cls).abilities or ())
 
     def note_pod_left(self) -> None:
