@@ -223,7 +223,7 @@ def _path_entering(start: Hex, goals: Iterable[Hex], enterable, fences: tuple = 
                         return _walked(prev, n)
                     todo.append(n)
         return None
-    sides, outside = _sides(enterable, fences, frozenset(), True)
+    sides, outside = hexindex.fence_sides(enterable, fences, frozenset(), True)
     while todo:
         h = todo.popleft()
         into = sides.get(h, outside)
@@ -384,24 +384,3 @@ def _fenced(starts: Iterable[Hex], allowed, fences: tuple, unfenced, entering: b
     search, in the same order, where a step from h to n also needs h and n on the same side
     of every fence (on indices: hexindex.fenced)."""
     return hexindex.fenced(starts, allowed, fences, unfenced, entering, wanted, most)
-
-
-def _sides(allowed, fences: tuple, unfenced, entering: bool) -> tuple[dict, set]:
-    """For the fenced searches: (per hex of a fence, the hexes on its side of every fence,
-    the side of a hex in no fence). Entering, a side is the allowed hexes there and
-    `unfenced`; leaving, the hexes inside the same fences, or, outside them all, their union
-    (not to be stepped into). One set per combination of fences."""
-    union = frozenset().union(*fences)
-    outside = (allowed - union) | unfenced if entering else union
-    by_key: dict[tuple, set] = {}
-    sides: dict[Hex, set] = {}
-    for h in union:
-        key = tuple(h in f for f in fences)
-        got = by_key.get(key)
-        if got is None:
-            inside = [f for f, i in zip(fences, key) if i]
-            beyond = [f for f, i in zip(fences, key) if not i]
-            got = set.intersection(*map(set, inside)).difference(*beyond)
-            got = by_key[key] = (got & allowed) | unfenced if entering else got
-        sides[h] = got
-    return sides, outside

@@ -225,7 +225,7 @@ _SIDES_KEPT = 64
 
 def _sides(allowed, fences: tuple, unfenced, entering: bool) -> tuple[dict, frozenset]:
     """(per index of a fence's hex, the indices on its side of every fence; the side of a hex
-    in no fence), as hexgrid._sides tells them, remembered by its inputs."""
+    in no fence), as fence_sides tells them, remembered by its inputs."""
     key = (frozenset(allowed), tuple(map(frozenset, fences)), frozenset(unfenced), entering)
     got = _SIDES.get(key)
     if got is None:
@@ -236,20 +236,29 @@ def _sides(allowed, fences: tuple, unfenced, entering: bool) -> tuple[dict, froz
 
 
 def _sides_now(allowed: frozenset, fences: tuple, unfenced: frozenset, entering: bool) -> tuple[dict, frozenset]:
-    """Entering, a side is the allowed hexes there and `unfenced`; leaving, the hexes inside
-    the same fences, or, outside them all, their union (not to be stepped into). One set per
-    combination of fences."""
+    """`fence_sides` on indices."""
+    sides, outside = fence_sides(allowed, fences, unfenced, entering)
+    by_id: dict[int, frozenset] = {}        # one set per combination of fences, as there
+    return ({_index(h): by_id.setdefault(id(side), frozenset(map(_index, side)))
+             for h, side in sides.items()}, frozenset(map(_index, outside)))
+
+
+def fence_sides(allowed, fences: tuple, unfenced, entering: bool) -> tuple[dict, frozenset]:
+    """For the fenced searches: (per hex of a fence, the hexes on its side of every fence;
+    the side of a hex in no fence). Entering, a side is the allowed hexes there and
+    `unfenced`; leaving, the hexes inside the same fences, or, outside them all, their union
+    (not to be stepped into). One set per combination of fences."""
     union = frozenset().union(*fences)
     outside = (allowed - union) | unfenced if entering else union
     by_key: dict[tuple, frozenset] = {}
-    sides: dict[int, frozenset] = {}
+    sides: dict = {}
     for h in union:
         key = tuple(h in f for f in fences)
         got = by_key.get(key)
         if got is None:
             inside = [f for f, i in zip(fences, key) if i]
             beyond = [f for f, i in zip(fences, key) if not i]
-            got = frozenset.intersection(*inside).difference(*beyond)
-            got = by_key[key] = frozenset(map(_index, (got & allowed) | unfenced if entering else got))
-        sides[_index(h)] = got
-    return sides, frozenset(map(_index, outside))
+            got = frozenset.intersection(*map(frozenset, inside)).difference(*beyond)
+            got = by_key[key] = (got & allowed) | unfenced if entering else got
+        sides[h] = got
+    return sides, frozenset(outside)
