@@ -750,17 +750,30 @@ def _remove_deep_tree(top: Path) -> None:
     subprocess.run(["rm", "-rf", str(top)], check=True)
 
 
-@pytest.mark.parametrize("depth", [17, 1_200])
-def test_deep_pack_folders_are_a_diagnostic(tmp_path, capsys, depth):
-    pack = make_pack(tmp_path, {})
-    _deep_tree(pack, depth)
-    try:
-        code, out, _ = check_pack(pack, capsys)
-        assert code == 1 and codes(out) == [dg.PACK_TOO_BIG]
-        assert str(packs.MAX_DIR_DEPTH) in located(out)[0]["message"]
-        assert len(located(out)[0]["file"]) < 300
-    finally:
+@pytest.fixture(scope="module")
+def deep_packs(tmp_path_factory):
+    """deep_packs(depth): a pack holding `depth` nested folders (one YAML file at the bottom),
+    made once per depth for this module's tests, which only read it (check, sim and scenario
+    write nothing into a pack). Making and removing 1,200 levels is ~3.5 s of a worker's wall
+    clock on ext4 (directory operations, not CPU): three tests used to make their own."""
+    made: dict[int, Path] = {}
+
+    def deep_pack(depth: int) -> Path:
+        if depth not in made:
+            made[depth] = make_pack(tmp_path_factory.mktemp(f"deep{depth}"), {})
+            _deep_tree(made[depth], depth)
+        return made[depth]
+    yield deep_pack
+    for pack in made.values():
         _remove_deep_tree(pack / "d")
+
+
+@pytest.mark.parametrize("depth", [17, 1_200])
+def test_deep_pack_folders_are_a_diagnostic(deep_packs, capsys, depth):
+    code, out, _ = check_pack(deep_packs(depth), capsys)
+    assert code == 1 and codes(out) == [dg.PACK_TOO_BIG]
+    assert str(packs.MAX_DIR_DEPTH) in located(out)[0]["message"]
+    assert len(located(out)[0]["file"]) < 300
 
 
 def test_pack_folders_at_the_limit_are_read(tmp_path, capsys):
@@ -1235,17 +1248,12 @@ def test_sim_with_a_folder_that_is_no_pack_says_so_before_reading_it(tmp_path, c
 
 @pytest.mark.parametrize("command", [["sim", "the_cave", "--games", "1"],
                                      ["scenario", "run", "tests/scenarios/the_cave/ex_camp_base.yaml"]])
-def test_deep_pack_folders_are_a_diagnostic_in_sim_and_scenario_too(tmp_path, capsys, command):
+def test_deep_pack_folders_are_a_diagnostic_in_sim_and_scenario_too(deep_packs, capsys, command):
     """check refused 1,200 nested folders, but sim and scenario hashed the pack first with
     os.walk, which recurses once per level: RecursionError, an internal error. One scenario
     file: each file loads the game with the pack again (the Cave's 162 took 2 CPU-s here)."""
-    pack = make_pack(tmp_path, {})
-    _deep_tree(pack, 1_200)
-    try:
-        code, out, err = run([*command, "--pack", pack], capsys)
-        assert code == 1 and str(packs.MAX_DIR_DEPTH) in out + err
-    finally:
-        _remove_deep_tree(pack / "d")
+    code, out, err = run([*command, "--pack", deep_packs(1_200)], capsys)
+    assert code == 1 and str(packs.MAX_DIR_DEPTH) in out + err
 
 
 def test_an_oversized_file_is_not_read_to_hash_it(tmp_path, capsys, monkeypatch):
