@@ -156,8 +156,10 @@ class Zones:
             return lambda o: isinstance(o, Card) and o.zone == "battlefield" and o.face_up
         if event in ROW_EVENTS:
             row = self.current_row
-            return lambda o: isinstance(o, Card) and o.face_up and row is not None \
-                and self.row_of(o) is row
+            # (a card in a row is on the battlefield: the zone is read first, for a deck of
+            # thousands of cards listening, each asked at every row's events)
+            return lambda o: isinstance(o, Card) and o.zone == "battlefield" and o.face_up \
+                and row is not None and self.row_of(o) is row
         if event == "post_battle":       # r10: exploration cards and relics
             return lambda o: isinstance(o, Card) and (
                 (o.zone == "exploration" and o.face_up) or o.zone == "equipment")
