@@ -22,6 +22,7 @@ def check_supply(engine, setup: dict) -> None:
     n = len(st.players)
     _ghosts(engine, setup)
     _market(engine, setup)
+    _players_hold(engine)
     held = [p.mastery for p in st.players]
     left = setup.get("mastery_left")
     if sum(held) + (left or 0) > n:
@@ -92,6 +93,25 @@ def _market(engine, setup: dict) -> None:
             raise ValueError(f"{at}: the players hold {item_id} {sorted(bought.elements(), reverse=True)} "
                              f"and the market board {st.market.get(item_id, [])}: the box has "
                              f"{list(item.points)} (L95-107, L172)")
+
+
+def _players_hold(engine) -> None:
+    """What one player can hold: no more treasures than its limit (one, +1 per Backpack, L348,
+    L880: two treasures without a Backpack were scored), a treasure if it escaped (the
+    Mausoleum is not entered empty-handed, L424), and a mastery token only once it escaped,
+    one (L601: an active player's mastery or a second one were scored 20 each)."""
+    for p in engine.state.players:
+        where = f"setup.players[{p.seat}]"
+        limit = engine.treasure_limit(p)
+        if len(p.treasures) > limit:
+            raise ValueError(f"{where}.treasures: {len(p.treasures)} held, the limit is {limit} "
+                             "(one, and one more per Backpack: L348, L880)")
+        if p.status == "escaped" and not p.treasures:
+            raise ValueError(f"{where}: an escaped player holds a treasure (the Mausoleum is not "
+                             "entered empty-handed, L424); list it in `treasures`")
+        if p.mastery > (1 if p.status == "escaped" else 0):
+            raise ValueError(f"{where}.mastery {p.mastery}: a player takes one mastery token, as it "
+                             f"escapes (L601); this one is {p.status}")
 
 
 def _signposts(cell, at: str) -> None:
