@@ -49,6 +49,9 @@ def check_names(engine: Engine, setup: dict) -> None:
             raise ScenarioError(f"{where}.camp: {team.camp!r} is not one of {list(CAMP_STATES)}")
         if (team.camp == "set") != (team.camp_pos is not None):
             raise ScenarioError(f"{where}: a camp 'set' needs its camp_pos, and only a set camp has one")
+    if state.end_triggered and any(state.stacks):     # the last stack-4 tile ends it (L301)
+        raise ScenarioError(f"setup.end_triggered: the end comes as the last tile of stack 4 is "
+                            f"placed (L301); the stacks still hold {[len(s) for s in state.stacks]}")
     for i, rope in enumerate(setup.get("ropes") or []):
         if why := no_rope_between(engine, [pos(p) for p in rope[:2]]):
             raise ScenarioError(f"setup.ropes[{i}]: {why}, not {rope[:2]}")
@@ -161,9 +164,14 @@ def _check_team_bags(engine: Engine, where: str, spec: dict, team: Team) -> None
                             f"the backpack has {room} (L46, L250-254)")
     if items.slots_used(team.camp_items) > CAMP_SLOTS:
         raise ScenarioError(f"{where}.camp_items: the camp has {CAMP_SLOTS} slots (L250)")
+    if team.camp == "abandoned" and +team.camp_items:      # its items went with it (L268-270)
+        raise ScenarioError(f"{where}.camp_items: an abandoned camp holds nothing: its items are "
+                            "discarded with it (L268-270, L289-291); a lost camera or raft is `lost`")
     for item, limit in engine.limits.items():
-        if items.count(team.backpack, item) + items.count(team.camp_items, item) > limit:
-            raise ScenarioError(f"{where}: at most {limit} {item} per team (L287)")
+        held = items.count(team.backpack, item) + items.count(team.camp_items, item)
+        if held + team.lost[item] > limit:      # a lost camera is never taken again (L287-291)
+            raise ScenarioError(f"{where}: at most {limit} {item} per team (L287); this one holds "
+                                f"{held} and has lost {team.lost[item]} (L289-291)")
     kinds = engine.data.kinds["token"]
     twice = sorted(t for t, n in spec.get("tokens", {}).items() if n > 1 and getattr(kinds[t], "depth", None))
     if twice:       # `depth_25: 2` scored 6 (L150-152: one token per depth at most)
