@@ -23,6 +23,7 @@ def check_supply(engine, setup: dict) -> None:
     _ghosts(engine, setup)
     _market(engine, setup)
     _players_hold(engine)
+    _own_cubes(engine, setup)
     held = [p.mastery for p in st.players]
     left = setup.get("mastery_left")
     if sum(held) + (left or 0) > n:
@@ -112,6 +113,24 @@ def _players_hold(engine) -> None:
         if p.mastery > (1 if p.status == "escaped" else 0):
             raise ValueError(f"{where}.mastery {p.mastery}: a player takes one mastery token, as it "
                              f"escapes (L601); this one is {p.status}")
+
+
+def _own_cubes(engine, setup: dict) -> None:
+    """A player has 30 cubes of its colour (L45, L212): those on its health track, in the Clank!
+    area, in the bag and on signpost rooms, and its supply if the setup says it (`cubes` left
+    out is 30 as set alone). 40 of a seat's cubes in the bag were drawn by the dragon."""
+    st = engine.state
+    box = engine.data.get("component", "player_cubes").per_player
+    on_rooms = [seat for cell in st.cells.values() for seat in (cell.signposts or [])]
+    for spec, p in zip(setup.get("players") or [], st.players):
+        track = sum(1 for c in p.track if c != "black")    # a ghost's black cube is no own cube
+        placed = (track + st.clank_area[p.seat] + st.bag[p.seat] + on_rooms.count(p.seat))
+        total = placed + (p.cubes if "cubes" in spec else 0)
+        if total > box:
+            raise ValueError(f"setup.players[{p.seat}]: {total} of its cubes are set up (supply "
+                             f"{p.cubes if 'cubes' in spec else 'left out'}, health track {track}, "
+                             f"Clank! area {st.clank_area[p.seat]}, bag {st.bag[p.seat]}, signposts "
+                             f"{on_rooms.count(p.seat)}): a player has {box} (L45, L212)")
 
 
 def _signposts(cell, at: str) -> None:
