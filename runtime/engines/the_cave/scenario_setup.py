@@ -55,6 +55,24 @@ def check_names(engine: Engine, setup: dict) -> None:
     for i, rope in enumerate(setup.get("ropes") or []):
         if why := no_rope_between(engine, [pos(p) for p in rope[:2]]):
             raise ScenarioError(f"setup.ropes[{i}]: {why}, not {rope[:2]}")
+        if len(rope) > 2 and not 0 <= rope[2] < len(state.teams):    # whose own rope it is (L146-148)
+            raise ScenarioError(f"setup.ropes[{i}]: seat {rope[2]} placed it, but the seats are "
+                                f"0-{len(state.teams) - 1}")
+    _stack_kinds(engine, setup.get("stacks"))
+
+
+def _stack_kinds(engine: Engine, stacks) -> None:
+    """A stack holds cave tiles, of the kinds the game's tiles have: a boulder is set aside
+    (L39, placed only when a drawn tile does not fit, L70-72) and the start tile is the base
+    (L33); either set up in a stack was drawn and placed as a cave tile."""
+    tiles = engine.data.kinds["tile"]
+    kinds = {t.tile_kind for t in tiles.values()}
+    for n, pile in enumerate(stacks if isinstance(stacks, list) else []):
+        for i, spec in enumerate(pile if isinstance(pile, list) else []):
+            kind = str(spec).partition(":")[0] if ":" in str(spec) else getattr(tiles.get(spec), "tile_kind", None)
+            if kind is not None and kind not in kinds:
+                raise ScenarioError(f"setup.stacks[{n}][{i}]: no stack holds a {kind} tile (the stacks "
+                                    f"hold {sorted(kinds)}; boulders are set aside, L39)")
 
 
 def no_rope_between(engine: Engine, ends: list) -> str | None:
