@@ -24,6 +24,7 @@ def check_supply(engine, setup: dict) -> None:
     _market(engine, setup)
     _players_hold(engine)
     _own_cubes(engine, setup)
+    _piles(engine)
     held = [p.mastery for p in st.players]
     left = setup.get("mastery_left")
     if sum(held) + (left or 0) > n:
@@ -131,6 +132,20 @@ def _own_cubes(engine, setup: dict) -> None:
                              f"{p.cubes if 'cubes' in spec else 'left out'}, health track {track}, "
                              f"Clank! area {st.clank_area[p.seat]}, bag {st.bag[p.seat]}, signposts "
                              f"{on_rooms.count(p.seat)}): a player has {box} (L45, L212)")
+
+
+def _piles(engine) -> None:
+    """The dungeon row has its 6 spaces (L515-519: a 7th card was never refilled past, and a
+    7th danger card drew a cube), and the tile stack holds square tiles (the starting tile
+    is placed at setup, L176; set up in the stack it was explored as a square tile)."""
+    st = engine.state
+    if len(st.row) > engine.row_size:
+        raise ValueError(f"row: {len(st.row)} cards, the dungeon row has {engine.row_size} spaces (L515-519)")
+    tiles = engine.data.kinds["tile"]
+    start = next((t for t in reversed(st.tile_stack) if getattr(tiles.get(t), "area", None) == "start"), None)
+    if start is not None:
+        raise ValueError(f"tile_stack: {start!r} is the starting tile, placed at setup (L176); "
+                         "the stack holds square tiles (L27-28)")
 
 
 def _signposts(cell, at: str) -> None:
