@@ -180,7 +180,7 @@ def test_each_rule_that_changes_a_shared_bag_gives_the_team_a_new_one(rule):
         "tiles": [{"at": [0, 0], "kind": "start", "exits": "NESW"},
                   {"at": [1, 0], "kind": "normal", "exits": "EW"}],
         "teams": [{"pos": [1, 0], "backpack": full, "camp": "set", "camp_pos": [1, 0],
-                   "camp_items": {"consumable": 1, "raft": 1}, "lost": ["camera"]},
+                   "camp_items": {"consumable": 1, "raft": 1}, "lost": ["rope"]},
                   {"pos": [0, 0]}]})
     engine.agents[0] = ScriptedAgent([{"to_camp": "rope"}] * 2)       # 2 slots for the camp
     team = engine.state.teams[0]

@@ -156,7 +156,8 @@ def test_d14_reached_depth_token_is_taken_once_per_value_and_not_used_up_by_othe
     tiles = [BASE, {"at": [1, 0], "kind": "normal", "exits": "EW"},
              {"at": [2, 0], "kind": "rappel", "exits": "EW", "depth": 25, "marker": 25},
              {"at": [3, 0], "kind": "normal", "exits": "W", "depth": 25}]
-    engine = engine_with(tiles=tiles, ropes=[[[1, 0], [2, 0], 1]], teams=[{"pos": [1, 0], "backpack": {"rope": 2}}])
+    engine = engine_with(tiles=tiles, ropes=[[[1, 0], [2, 0], 1]],
+                         teams=[{"pos": [1, 0], "backpack": {"rope": 2}}, {"pos": [0, 0]}])
     team = engine.state.teams[0]
     engine.apply(team, {"do": "move", "to": (2, 0), "via": "roped"})
     assert not team.depth_tokens                                                  # L148-149

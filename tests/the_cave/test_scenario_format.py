@@ -73,8 +73,13 @@ def test_names_in_the_setup_must_exist():
     assert "needs its camp_pos" in run({"tiles": [BASE], "teams": [{"camp": "set"}]})[0]
     assert "'pitched' is not one of" in run({"tiles": [BASE], "teams": [{"camp": "pitched"}]})[0]
     assert "two adjacent tiles" in run({"tiles": [BASE, near], "ropes": [[[0, 0], [2, 0]]]})[0]
-    assert run({"tiles": [BASE, near], "ropes": [[[0, 0], [1, 0], 1]],
-                "teams": [{"backpack": {"oxygen@1": 1}, "camp": "set", "camp_pos": [1, 0]}]}) == []
+    rappel = {"at": [0, 1], "kind": "rappel", "exits": "S", "depth": 25}
+    assert run({"tiles": [BASE, near, rappel], "ropes": [[[0, 0], [0, 1], 1]],
+                "teams": [{"backpack": {"oxygen@1": 1}, "camp": "set", "camp_pos": [1, 0]}, {}]}) == []
+    # a rope no play places: two tiles of one depth, a seat the game lacks (L128-136, L146-148)
+    assert "a rappel to a tile of another depth" in run({"tiles": [BASE, near], "ropes": [[[0, 0], [1, 0]]]})[0]
+    assert "seat 2 placed it" in run({"tiles": [BASE, rappel], "ropes": [[[0, 0], [0, 1], 2]],
+                                      "teams": [{}, {}]})[0]
 
 
 def test_tiles_left_out_lay_the_starting_board_for_the_player_count():

@@ -22,6 +22,9 @@ def check_supply(engine, setup: dict) -> None:
     n = len(st.players)
     _ghosts(engine, setup)
     _market(engine, setup)
+    _players_hold(engine)
+    _own_cubes(engine, setup)
+    _piles(engine)
     held = [p.mastery for p in st.players]
     left = setup.get("mastery_left")
     if sum(held) + (left or 0) > n:
@@ -92,6 +95,57 @@ def _market(engine, setup: dict) -> None:
             raise ValueError(f"{at}: the players hold {item_id} {sorted(bought.elements(), reverse=True)} "
                              f"and the market board {st.market.get(item_id, [])}: the box has "
                              f"{list(item.points)} (L95-107, L172)")
+
+
+def _players_hold(engine) -> None:
+    """What one player can hold: no more treasures than its limit (one, +1 per Backpack, L348,
+    L880: two treasures without a Backpack were scored), a treasure if it escaped (the
+    Mausoleum is not entered empty-handed, L424), and a mastery token only once it escaped,
+    one (L601: an active player's mastery or a second one were scored 20 each)."""
+    for p in engine.state.players:
+        where = f"setup.players[{p.seat}]"
+        limit = engine.treasure_limit(p)
+        if len(p.treasures) > limit:
+            raise ValueError(f"{where}.treasures: {len(p.treasures)} held, the limit is {limit} "
+                             "(one, and one more per Backpack: L348, L880)")
+        if p.status == "escaped" and not p.treasures:
+            raise ValueError(f"{where}: an escaped player holds a treasure (the Mausoleum is not "
+                             "entered empty-handed, L424); list it in `treasures`")
+        if p.mastery > (1 if p.status == "escaped" else 0):
+            raise ValueError(f"{where}.mastery {p.mastery}: a player takes one mastery token, as it "
+                             f"escapes (L601); this one is {p.status}")
+
+
+def _own_cubes(engine, setup: dict) -> None:
+    """A player has 30 cubes of its colour (L45, L212): those on its health track, in the Clank!
+    area, in the bag and on signpost rooms, and its supply if the setup says it (`cubes` left
+    out is 30 as set alone). 40 of a seat's cubes in the bag were drawn by the dragon."""
+    st = engine.state
+    box = engine.data.get("component", "player_cubes").per_player
+    on_rooms = [seat for cell in st.cells.values() for seat in (cell.signposts or [])]
+    for spec, p in zip(setup.get("players") or [], st.players):
+        track = sum(1 for c in p.track if c != "black")    # a ghost's black cube is no own cube
+        placed = (track + st.clank_area[p.seat] + st.bag[p.seat] + on_rooms.count(p.seat))
+        total = placed + (p.cubes if "cubes" in spec else 0)
+        if total > box:
+            raise ValueError(f"setup.players[{p.seat}]: {total} of its cubes are set up (supply "
+                             f"{p.cubes if 'cubes' in spec else 'left out'}, health track {track}, "
+                             f"Clank! area {st.clank_area[p.seat]}, bag {st.bag[p.seat]}, signposts "
+                             f"{on_rooms.count(p.seat)}): a player has {box} (L45, L212)")
+
+
+def _piles(engine) -> None:
+    """The dungeon row has its 6 spaces (L515-519: a 7th card was never refilled past, and a
+    7th danger card drew a cube), and the tile stack holds square tiles (the starting tile
+    is placed at setup, L176; set up in the stack it was explored as a square tile)."""
+    st = engine.state
+    if len(st.row) > engine.row_size:
+        raise ValueError(f"row: {len(st.row)} cards, the dungeon row has {engine.row_size} spaces (L515-519)")
+    tiles = engine.data.kinds["tile"]
+    start = next((t for t in reversed(st.tile_stack) if getattr(tiles.get(t), "area", None) == "start"), None)
+    if start is not None:
+        raise ValueError(f"tile_stack: {start!r} is the starting tile, placed at setup (L176); "
+                         "the stack holds square tiles (L27-28)")
 
 
 def _signposts(cell, at: str) -> None:

@@ -49,11 +49,46 @@ def check_names(engine: Engine, setup: dict) -> None:
             raise ScenarioError(f"{where}.camp: {team.camp!r} is not one of {list(CAMP_STATES)}")
         if (team.camp == "set") != (team.camp_pos is not None):
             raise ScenarioError(f"{where}: a camp 'set' needs its camp_pos, and only a set camp has one")
+    if state.end_triggered and any(state.stacks):     # the last stack-4 tile ends it (L301)
+        raise ScenarioError(f"setup.end_triggered: the end comes as the last tile of stack 4 is "
+                            f"placed (L301); the stacks still hold {[len(s) for s in state.stacks]}")
     for i, rope in enumerate(setup.get("ropes") or []):
-        ends = [pos(p) for p in rope[:2]]
-        if any(p not in state.cells for p in ends) or \
-                abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1:
-            raise ScenarioError(f"setup.ropes[{i}]: a rope joins two adjacent tiles, not {rope[:2]}")
+        if why := no_rope_between(engine, [pos(p) for p in rope[:2]]):
+            raise ScenarioError(f"setup.ropes[{i}]: {why}, not {rope[:2]}")
+        if len(rope) > 2 and not 0 <= rope[2] < len(state.teams):    # whose own rope it is (L146-148)
+            raise ScenarioError(f"setup.ropes[{i}]: seat {rope[2]} placed it, but the seats are "
+                                f"0-{len(state.teams) - 1}")
+    _stack_kinds(engine, setup.get("stacks"))
+
+
+def _stack_kinds(engine: Engine, stacks) -> None:
+    """A stack holds cave tiles, of the kinds the game's tiles have: a boulder is set aside
+    (L39, placed only when a drawn tile does not fit, L70-72) and the start tile is the base
+    (L33); either set up in a stack was drawn and placed as a cave tile."""
+    tiles = engine.data.kinds["tile"]
+    kinds = {t.tile_kind for t in tiles.values()}
+    for n, pile in enumerate(stacks if isinstance(stacks, list) else []):
+        for i, spec in enumerate(pile if isinstance(pile, list) else []):
+            kind = str(spec).partition(":")[0] if ":" in str(spec) else getattr(tiles.get(spec), "tile_kind", None)
+            if kind is not None and kind not in kinds:
+                raise ScenarioError(f"setup.stacks[{n}][{i}]: no stack holds a {kind} tile (the stacks "
+                                    f"hold {sorted(kinds)}; boulders are set aside, L39)")
+
+
+def no_rope_between(engine: Engine, ends: list) -> str | None:
+    """Why no play places a rope between `ends`, else None: a rope joins two adjacent tiles of
+    different depths, one of them a rappel (L128-136; a team entering a rappel from a tile of
+    its own depth places none). A rope between two passages of depth 0 was set up, roped
+    nothing, and `present: false` there passed whatever was played."""
+    cells = engine.state.cells
+    if any(p not in cells for p in ends) or \
+            abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1:
+        return "a rope joins two adjacent tiles on the map"
+    a, b = (cells[p] for p in ends)
+    if a.depth == b.depth or not any(c.kind.rope_edges or c.kind.cross_out for c in (a, b)):
+        return (f"a rope joins a rappel to a tile of another depth (L128-136): these are a "
+                f"{a.kind.id} of depth {a.depth} and a {b.kind.id} of depth {b.depth}")
+    return None
 
 
 def _tile_tokens(engine: Engine, where: str, spec: dict) -> None:
@@ -147,10 +182,20 @@ def _check_team_bags(engine: Engine, where: str, spec: dict, team: Team) -> None
                             f"the backpack has {room} (L46, L250-254)")
     if items.slots_used(team.camp_items) > CAMP_SLOTS:
         raise ScenarioError(f"{where}.camp_items: the camp has {CAMP_SLOTS} slots (L250)")
+    if team.camp == "abandoned" and +team.camp_items:      # its items went with it (L268-270)
+        raise ScenarioError(f"{where}.camp_items: an abandoned camp holds nothing: its items are "
+                            "discarded with it (L268-270, L289-291); a lost camera or raft is `lost`")
     for item, limit in engine.limits.items():
-        if items.count(team.backpack, item) + items.count(team.camp_items, item) > limit:
-            raise ScenarioError(f"{where}: at most {limit} {item} per team (L287)")
-    depths = sorted({t.depth for t in engine.data.kinds["token"].values() if getattr(t, "depth", None)})
+        held = items.count(team.backpack, item) + items.count(team.camp_items, item)
+        if held + team.lost[item] > limit:      # a lost camera is never taken again (L287-291)
+            raise ScenarioError(f"{where}: at most {limit} {item} per team (L287); this one holds "
+                                f"{held} and has lost {team.lost[item]} (L289-291)")
+    kinds = engine.data.kinds["token"]
+    twice = sorted(t for t, n in spec.get("tokens", {}).items() if n > 1 and getattr(kinds[t], "depth", None))
+    if twice:       # `depth_25: 2` scored 6 (L150-152: one token per depth at most)
+        raise ScenarioError(f"{where}.tokens: a team holds one {twice[0]} token, not "
+                            f"{spec['tokens'][twice[0]]} (one per depth, L150-152)")
+    depths = sorted({t.depth for t in kinds.values() if getattr(t, "depth", None)})
     if not isinstance(spec.get("depth_tokens", []), list) or \
             any(d not in depths for d in spec.get("depth_tokens", [])):
         raise ScenarioError(f"{where}.depth_tokens: a list of {depths}, not {spec['depth_tokens']!r}")
@@ -228,10 +273,8 @@ def expectation_problem(engine: Engine, exp: dict) -> str | None:
     if "tile" in exp and exp.get("absent") and set(exp) - {"tile", "absent"}:
         return f"tile {exp['tile']}: absent: true, and {sorted(set(exp) - {'tile', 'absent'})} of it"
     if isinstance(exp.get("rope"), list) and len(exp["rope"]) == 2 and not exp.get("present", True):
-        ends = [pos(p) for p in exp["rope"]]    # no rope can join these: present: false passed
-        if any(p not in engine.state.cells for p in ends) or \
-                abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1:
-            return f"rope {exp['rope']}: a rope joins two adjacent tiles on the map; no rope could be there"
+        if why := no_rope_between(engine, [pos(p) for p in exp["rope"]]):   # present: false passed
+            return f"rope {exp['rope']}: {why}; no rope could be there"
     if "team" not in exp:
         return None
     tokens = engine.data.kinds["token"]
