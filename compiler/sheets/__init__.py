@@ -809,9 +809,9 @@ def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") ->
     html = environment().get_template(sheet.template).render(context)
     glossary = pack_keyword_rows(game, lang, html)
     if not glossary:
-        return html
+        return typeset(html)
     context["pack_keywords"] = walk_strings(glossary, zh_punctuation) if lang == "zh" else glossary
-    return environment().get_template(sheet.template).render(context)
+    return typeset(environment().get_template(sheet.template).render(context))
 
 
 # Games whose sheets say what every keyword does in a table of their own (Dungeontology's
@@ -881,6 +881,31 @@ def zh_punctuation(text: str) -> str:
     text = _PAREN_CJK.sub(lambda m: f"（{m.group(1) or m.group(2)}）", text)
     text = _PUNCT_AFTER_CJK.sub(lambda m: _HALF[m.group(1)], text)
     return _PUNCT_BEFORE_CJK.sub(lambda m: _HALF[m.group(1)], text)
+
+
+_TAG = re.compile(r"(?s)(<style.*?</style>|<script.*?</script>|<!--.*?-->|<[^>]*>)")
+_OPENS = r"(?:^|(?<=[\s(\[{—–/|]))"
+_TYPESET = [
+    (re.compile(r"&#34;|&quot;"), '"'), (re.compile(r"&#39;|&apos;"), "'"),
+    (re.compile(_OPENS + '"'), "\u201c"), (re.compile('"'), "\u201d"),
+    (re.compile(_OPENS + "'(?!s\\b)(?=\\S)"), "\u2018"), (re.compile("'"), "\u2019"),
+    # the minus of a letter: "+N/-N", "(-X)"; "III-1", "Squeeze-3", "X-Y" keep their hyphen
+    (re.compile(r"(?<![A-Za-z0-9_])-(?=[A-Z](?![A-Za-z]))"), "\u2212"),
+]
+
+
+def typeset(html: str) -> str:
+    """A rendered sheet with its text set as printed: straight quotes become ‘ ’ “ ” (an
+    apostrophe ’), a letter's minus the minus sign. Only the text between tags changes:
+    attributes, styles and scripts keep their quotes. (The English sheets printed the curly
+    “Optional” beside '"!" effect on the dwarf attacked', "the card's" and "+N/-N".)"""
+    parts = _TAG.split(html)
+    for i in range(0, len(parts), 2):       # even parts are text, odd ones markup
+        text = parts[i]
+        for pattern, glyph in _TYPESET:
+            text = pattern.sub(glyph, text)
+        parts[i] = text
+    return "".join(parts)
 
 
 def walk_strings(value, change: Callable[[str], str]):

@@ -19,7 +19,7 @@ from pathlib import Path
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (FORMATS, LANGS, SHEETS, Footnotes, Texts, _game_file, after_use_text,
                              environment, html_lang, labels, name_of, pack_name, site_at, walk_strings,
-                             sheet_title, write_formats, zh_punctuation)
+                             sheet_title, typeset, write_formats, zh_punctuation)
 from tomecraft.dsl.render.templates import signed
 
 SIZES = {"poker": (63, 88), "mini": (41, 63), "chit": (40, 40)}   # width, height in mm
@@ -252,7 +252,7 @@ def render_html(game: Game, lang: str, max_pages: int | None = None) -> str:
                "pages": pages(game, lang, notes)[:max_pages], "footnotes": notes.notes}
     if lang == "zh":
         context = walk_strings(context, zh_punctuation)
-    return environment().get_template("cards.html.j2").render(context)
+    return typeset(environment().get_template("cards.html.j2").render(context))
 
 
 def render_game(game: Game, langs, formats, out: Path, progress=None) -> list[Path]:

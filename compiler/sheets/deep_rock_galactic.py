@@ -10,7 +10,7 @@ from tomecraft.compiler.model import Entity, Game
 from tomecraft.dsl.render.words import pluralise
 from tomecraft.compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _yaml_file, after_use_text,
                              environment, fill, html_lang, labels, name_of, player_note, text_of,
-                             sheet_title, sources_table, walk_strings, write_formats, zh_punctuation)
+                             sheet_title, sources_table, typeset, walk_strings, write_formats, zh_punctuation)
 
 GAME_ID = "deep_rock_galactic"
 DAMAGE = ("bullet", "armor_piercing", "fire", "explosive", "pickaxe")
@@ -528,7 +528,7 @@ def write_briefing(game: Game, mission: dict, langs, formats, out: Path, progres
         ctx.update({"lang": lang, "html_lang": html_lang(lang, game.id), "game_name": game_name,
                     "title": sheet_title(lab["briefing_title"], game_name), "lab": lab,
                     "footnotes": footnotes, "sources": None})   # the briefing names no entity sources
-        html = environment().get_template("deep_rock_galactic_sheet.html.j2").render(ctx)
+        html = typeset(environment().get_template("deep_rock_galactic_sheet.html.j2").render(ctx))
         stem = Path(out) / GAME_ID / f"briefing_{mission.get('id', 'mission')}.{lang}"
         written += write_formats(html, stem, formats, progress)
     return written

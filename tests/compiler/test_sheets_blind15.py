@@ -1,0 +1,91 @@
+"""What a player reading the printed sheets found (blind sheets round 15)."""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tomecraft.compiler import diagnostics as dg
+from tomecraft.compiler import pipeline, sheets
+from tomecraft.compiler.sheets import cards
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _game(game_id: str, packs=()):
+    reporter = dg.Reporter()
+    game = pipeline.compile_game(REPO / "content" / game_id,
+                                 [REPO / "content" / game_id / "packs" / p for p in packs], reporter)
+    assert game is not None and not reporter.errors, dg.format_text(reporter)
+    return game
+
+
+def _text_nodes(page: str) -> str:
+    """What the reader sees: the text between tags (no style, no attributes), unescaped."""
+    page = re.sub(r"(?s)<style.*?</style>", "", page)
+    return html.unescape(" | ".join(re.findall(r">([^<]+)<", page)))
+
+
+# A straight quote as printed: "\"!\" tokens", "Only 'involves prisoners' is known", "the
+# card's first line"; and a hyphen for the minus of a letter: "+N/-N".
+STRAIGHT = re.compile(r"""['"]""")
+LETTER_MINUS = re.compile(r"(?<![A-Za-z0-9_])-(?=[A-Z](?![A-Za-z]))")
+
+
+def _assert_typeset(page: str, where: str):
+    text = _text_nodes(page)
+    bad = [text[max(0, m.start() - 30):m.end() + 20] for m in STRAIGHT.finditer(text)]
+    bad += [text[max(0, m.start() - 30):m.end() + 20] for m in LETTER_MINUS.finditer(text)]
+    # an apostrophe is ’, not a closing double quote ("the card”s")
+    bad += [text[max(0, m.start() - 30):m.end() + 20] for m in re.finditer(r"[A-Za-z][”“][A-Za-z]", text)]
+    assert not bad, (where, bad[:8])
+
+
+def _pages(game):
+    for s in sheets.SHEETS[game.id]:
+        for lang in ("en", "zh"):
+            yield f"{s.name}.{lang}", sheets.render_html(game, s, lang)
+    for lang in ("en", "zh"):
+        yield f"cards.{lang}", cards.render_html(game, lang)
+
+
+@pytest.mark.parametrize("game_id, packs", [
+    ("clank_catacombs", ()), ("clank_catacombs", ("tomb_party",)), ("deep_rock_galactic", ()),
+    ("deep_rock_galactic", ("goo_from_above",)), ("dm_crawl_decks", ()), ("dungeontology", ()),
+    ("the_cave", ())])
+def test_sheets_print_typographic_quotes_apostrophes_and_minus(game_id, packs):
+    """The English sheets printed the curly “Optional” beside straight quotes: DRG's
+    '"!" effect on the dwarf attacked', Crawl Decks' '"Points become X" ... "+N/-N"' (a hyphen
+    for the minus), and every apostrophe and quoted phrase of the notes ('the card's', 'Only
+    'involves prisoners' is known'). Every sheet, the print-and-play cards included, sets
+    ‘ ’ “ ” and the minus sign; the Chinese sheets too."""
+    game = _game(game_id, packs)
+    for where, page in _pages(game):
+        _assert_typeset(page, where)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_drg_briefing_prints_typographic_quotes(tmp_path, lang):
+    """The briefing's map legend read '! = "!" tokens (drones)' in English."""
+    from tomecraft.compiler.sheets.deep_rock_galactic import write_briefing
+    path = REPO / "tests/deep_rock_galactic/missions/valid/full_kit.yaml"
+    mission = yaml.safe_load(path.read_text(encoding="utf-8"))["mission"]
+    [page] = write_briefing(_game("deep_rock_galactic"), mission, [lang], ["html"], tmp_path)
+    page = page.read_text(encoding="utf-8")
+    _assert_typeset(page, "briefing")
+    assert ("“!” tokens (drones)" if lang == "en" else "“!”指示物") in _text_nodes(page)
+
+
+def test_typesetting_keeps_markup_and_rewrites_only_text():
+    """The pass reads text between tags: attributes, styles and scripts keep their quotes."""
+    page = ('<p class="x" title="a \'b\'">He said "go" and it\'s \'fine\'; (\'x\') +N/-N</p>'
+            '<style>a[href="x"]::after{content:"\'"}</style>')
+    out = sheets.typeset(page)
+    assert '<p class="x" title="a \'b\'">' in out
+    assert "He said “go” and it’s ‘fine’; (‘x’) +N/−N" in out
+    assert '<style>a[href="x"]::after{content:"\'"}</style>' in out
+    # as Jinja escapes them: &#39; is the apostrophe, &#34; the double quote
+    assert sheets.typeset("<td>the card&#39;s &#39;x&#39; &#34;y&#34;</td>") == "<td>the card’s ‘x’ “y”</td>"
