@@ -55,7 +55,7 @@ def test_rules_sheet_lists_the_battle_windows_in_order_in_both_languages():
 
 def test_card_list_has_every_card_with_rendered_text():
     en = text(page("cards", "en"))
-    for name in ("War Drummer", "Stone Gaze", "Goblin Bugler", "Golden Bribe", "Yande's Identity Card",
+    for name in ("War Drummer", "Stone Gaze", "Goblin Bugler", "Golden Bribe", "Yande’s Identity Card",
                  "Gold Loot", "Treasure Map"):
         assert name in en
     assert "Continuous: for each main-deck card in the battlefield" in en
