@@ -79,6 +79,11 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         elif isinstance(value, (int, float)) and isinstance(label.get("says"), dict):
             # a sentence with the number in it: "Cost: 3 skill", not "Skill 3"
             stats.append(_text(label["says"], lang).replace("{n}", str(value)))
+        elif isinstance(value, (int, float)) and words.endswith("+"):
+            # a label ending in a sign takes the signed number: "Treasure limit +1", "宝藏上限+1"
+            # ("Treasure limit + 1" was printed, the sign apart from its number)
+            base = words[:-1].rstrip()
+            stats.append(f"{base}{'' if lang == 'zh' else ' '}{signed(str(value))}")
         elif isinstance(value, (int, float)):
             stats.append(f"{words} {value}")
     details = _details(game, entity, lang)

@@ -89,3 +89,16 @@ def test_typesetting_keeps_markup_and_rewrites_only_text():
     assert '<style>a[href="x"]::after{content:"\'"}</style>' in out
     # as Jinja escapes them: &#39; is the apostrophe, &#34; the double quote
     assert sheets.typeset("<td>the card&#39;s &#39;x&#39; &#34;y&#34;</td>") == "<td>the card’s ‘x’ “y”</td>"
+
+
+@pytest.mark.parametrize("game_id, lang, says", [
+    ("clank_catacombs", "en", "Treasure limit +1"), ("clank_catacombs", "zh", "宝藏上限+1"),
+    ("deep_rock_galactic", "en", "Ammo spaces +1"), ("deep_rock_galactic", "zh", "弹药上限+1")])
+def test_a_card_stat_whose_label_ends_in_a_sign_prints_the_signed_number(game_id, lang, says):
+    """The Backpack's print-and-play card read 'Treasure limit + 1' ('宝藏上限+ 1'), the
+    overclock cards 'Ammo spaces + 1': a label ending in '+' was joined to its number by the
+    space a plain label takes ('Price 7'). The sign belongs to the number (rulebook L878-880:
+    the Backpack lets a player hold 1 more treasure)."""
+    text = _text_nodes(cards.render_html(_game(game_id), lang))
+    assert says in text
+    assert not re.search(r"[+\u2212] \d", text), re.search(r".{0,30}[+\u2212] \d.{0,10}", text).group(0)
