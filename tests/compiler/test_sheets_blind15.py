@@ -102,3 +102,36 @@ def test_a_card_stat_whose_label_ends_in_a_sign_prints_the_signed_number(game_id
     text = _text_nodes(cards.render_html(_game(game_id), lang))
     assert says in text
     assert not re.search(r"[+\u2212] \d", text), re.search(r".{0,30}[+\u2212] \d.{0,10}", text).group(0)
+
+
+def _drg_text(sheet_name: str, lang: str, game=None) -> str:
+    game = game or _game("deep_rock_galactic")
+    s = next(s for s in sheets.SHEETS["deep_rock_galactic"] if s.name == sheet_name)
+    return _text_nodes(sheets.render_html(game, s, lang))
+
+
+def test_drg_chinese_lists_of_names_take_the_enumeration_comma():
+    """Chinese lists things with 、: the dice table read '空白，空白，击中，…', the statuses
+    'caused by' cell and the classes' equipment '平台 × 6，轻机枪炮塔 × 1' with the clause
+    comma, and a monster's resistances '抗性 燃烧伤害 1，爆炸伤害 1' ran into the next stat."""
+    game = _game("deep_rock_galactic")
+    weapons = _drg_text("weapons", "zh", game)
+    assert "空白、空白、击中" in weapons and "空白，空白" not in weapons
+    assert "平台 × 6、轻机枪炮塔 × 1" in _drg_text("classes", "zh", game)
+    assert re.search(r"\| \S+伤害 \d、\S+伤害 \d", _drg_text("monsters", "zh", game))
+    assert re.search(r"抗性 \S+伤害 \d、\S+伤害 \d", _text_nodes(cards.render_html(game, "zh")))
+    assert "暴君异虫、刀锋异虫、瘟疫吐珠" in _drg_text("statuses", "zh", game)
+    # English keeps its comma
+    assert "blank, blank, hit" in _drg_text("weapons", "en", game)
+
+
+def test_drg_chinese_briefing_lists_take_the_enumeration_comma(tmp_path):
+    """The briefing read '矿物：墨菱石 × 4，黄金 × 1' and '开始前移除的卡牌：暴君异虫！，虫群：混合'."""
+    from tomecraft.compiler.sheets.deep_rock_galactic import write_briefing
+    path = REPO / "tests/deep_rock_galactic/missions/valid/full_kit.yaml"
+    mission = yaml.safe_load(path.read_text(encoding="utf-8"))["mission"]
+    [page] = write_briefing(_game("deep_rock_galactic"), mission, ["zh"], ["html"], tmp_path)
+    text = _text_nodes(page.read_text(encoding="utf-8"))
+    assert "墨菱石 × 4、黄金 × 1、硝石 × 2" in text
+    assert "平台 × 1、滑索 × 3" in text and "掠夺虫 × 1、异种花 × 2" in text
+    assert "！，" not in text
