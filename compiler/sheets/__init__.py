@@ -808,10 +808,10 @@ def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") ->
         context = walk_strings(context, zh_punctuation)
     html = environment().get_template(sheet.template).render(context)
     glossary = pack_keyword_rows(game, lang, html)
-    if not glossary:
-        return typeset(html)
-    context["pack_keywords"] = walk_strings(glossary, zh_punctuation) if lang == "zh" else glossary
-    return typeset(environment().get_template(sheet.template).render(context))
+    if glossary:
+        context["pack_keywords"] = walk_strings(glossary, zh_punctuation) if lang == "zh" else glossary
+        html = environment().get_template(sheet.template).render(context)
+    return typeset(capitalise_row_heads(html) if lang == "en" else html)
 
 
 # Games whose sheets say what every keyword does in a table of their own (Dungeontology's
@@ -906,6 +906,21 @@ def typeset(html: str) -> str:
             text = pattern.sub(glyph, text)
         parts[i] = text
     return "".join(parts)
+
+
+_ROW_HEAD = re.compile(r"(<tr\b[^>]*>\s*<t[dh]\b[^>]*>\s*(?:<(?!/)[^>]*>\s*)*)([a-z])")
+
+
+_NOTE_HEAD = re.compile(r"(<li id=\"fn\d+\"[^>]*>(?:(?!</li>).)*?<strong>)([a-z])", re.S)
+
+
+def capitalise_row_heads(html: str) -> str:
+    """An English table's rows start with a capital: a row's first cell is its heading, and
+    the words it holds are often the vocabulary's for inside a sentence ('pickaxe die' under
+    'Bullet die', 'blocks' and 'alert increase' heading Dungeontology's alert table); so does
+    a footnote, which opens with the names it is about ('≈24 pickaxe die: ...')."""
+    html = _ROW_HEAD.sub(lambda m: m.group(1) + m.group(2).upper(), html)
+    return _NOTE_HEAD.sub(lambda m: m.group(1) + m.group(2).upper(), html)
 
 
 def walk_strings(value, change: Callable[[str], str]):

@@ -135,3 +135,28 @@ def test_drg_chinese_briefing_lists_take_the_enumeration_comma(tmp_path):
     assert "墨菱石 × 4、黄金 × 1、硝石 × 2" in text
     assert "平台 × 1、滑索 × 3" in text and "掠夺虫 × 1、异种花 × 2" in text
     assert "！，" not in text
+
+
+def _row_heads(page: str) -> list[str]:
+    heads = []
+    for row in re.findall(r"(?s)<tr.*?</tr>", page):
+        cell = re.search(r"(?s)<t[dh][^>]*>(.*?)</t[dh]>", row)
+        text = html.unescape(re.sub(r"<[^>]+>", "", cell.group(1))).strip() if cell else ""
+        if text:
+            heads.append(text)
+    return heads
+
+
+@pytest.mark.parametrize("game_id", sorted(sheets.SHEETS))
+def test_an_english_table_row_starts_with_a_capital(game_id):
+    """The English dice table listed 'Bullet die' above 'monster attack die' and 'pickaxe die'
+    (the vocabulary's words for inside a sentence); Dungeontology's alert table's rows read
+    'blocks' and 'alert increase', Crawl Decks' examples 'printed 3; set to 1, then +1'. A
+    row's first cell is its heading: it starts with a capital. The Chinese sheets are as they were."""
+    game = _game(game_id)
+    for s in sheets.SHEETS[game_id]:
+        page = sheets.render_html(game, s, "en")
+        heads = _row_heads(page)
+        # a footnote opens with the names it is about: '≈24 pickaxe die: 2 blank, ...'
+        heads += [html.unescape(n) for n in re.findall(r'<li id="fn\d+".*?<strong>([^<]+)', page)]
+        assert not [h for h in heads if h[0].islower()], (s.name, [h for h in heads if h[0].islower()])
