@@ -160,3 +160,17 @@ def test_an_english_table_row_starts_with_a_capital(game_id):
         # a footnote opens with the names it is about: '≈24 pickaxe die: 2 blank, ...'
         heads += [html.unescape(n) for n in re.findall(r'<li id="fn\d+".*?<strong>([^<]+)', page)]
         assert not [h for h in heads if h[0].islower()], (s.name, [h for h in heads if h[0].islower()])
+
+
+@pytest.mark.parametrize("lang, says", [
+    ("en", "if the main deck is empty and either no card in your hand can be played or the exploration area is empty, descend"),
+    ("zh", "主牌堆没有牌时，若手中没有可打出的牌或探索区没有牌，则下楼")])
+def test_crawl_descend_condition_reads_as_a_sentence(lang, says):
+    """Crawl Decks' end phase read 'descend if the main deck is empty and (no playable card is
+    in hand or the exploration area is empty)' ('且（…，或…）时下楼'): a formula's brackets
+    in a sentence. Rulebook L118: the main deck is empty, and either condition holds."""
+    game = _game("dm_crawl_decks")
+    s = next(s for s in sheets.SHEETS["dm_crawl_decks"] if s.name == "rules")
+    text = _text_nodes(sheets.render_html(game, s, lang))
+    assert says in text
+    assert not re.search(r"\b(and|or) \(|[且或]（", text), re.search(r".{0,40}(\b(and|or) \(|[且或]（).{0,20}", text).group(0)
