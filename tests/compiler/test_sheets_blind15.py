@@ -174,3 +174,14 @@ def test_crawl_descend_condition_reads_as_a_sentence(lang, says):
     text = _text_nodes(sheets.render_html(game, s, lang))
     assert says in text
     assert not re.search(r"\b(and|or) \(|[且或]（", text), re.search(r".{0,40}(\b(and|or) \(|[且或]（).{0,20}", text).group(0)
+
+
+def test_a_yes_no_field_naming_a_kind_reads_before_the_thing():
+    """Rebel Leader read 'as soon as there are at least 2 cards in the play area that are
+    companions' (the Chinese already said '出牌区中至少有2张伙伴牌'): a yes/no field whose
+    words name a kind of the thing says 'companion cards', in the list and on the card."""
+    game = _game("clank_catacombs")
+    s = next(s for s in sheets.SHEETS["clank_catacombs"] if s.name == "cards")
+    for text in (_text_nodes(sheets.render_html(game, s, "en")), _text_nodes(cards.render_html(game, "en"))):
+        assert "at least 2 companion cards in the play area" in text
+        assert "that are companions" not in text
