@@ -93,7 +93,9 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         site = site_at(entity, (field,))
         if site is None or not data.get(field):
             continue
-        text = texts.passive(site) if field == "passive" else texts.site(site)
+        # a trigger the engine ends with the turn says so on the card as in the card list
+        # (Rebel Leader's card read "As soon as ...", its row "This turn, as soon as ...")
+        text = texts.passive(site) if field == "passive" else texts.site(site, _lasts(game, entity, field))
         text = details.get("said", {}).get(field, lambda t: t)(text)    # as the game says it
         rules.append({"label": details.get("labels", {}).get(field) or _text(label, lang),
                       "text": text})
@@ -106,6 +108,13 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
     return {"name": name, "type": type_line, "stats": stats, "rules": rules,
             "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang),
             "pack": pack_name(game, entity.pack, lang)}     # a pack's card says whose it is
+
+
+def _lasts(game: Game, entity: Entity, field: str) -> str:
+    """The scope at whose end the engine ends a field's triggers (the sheet module's
+    `effect_lasts`, e.g. Clank!'s "turn" for a card's play), which the card's text then says."""
+    hook = getattr(SHEETS.module(game.id), "effect_lasts", None)
+    return hook(entity.kind, field) if hook is not None else ""
 
 
 def _details(game: Game, entity: Entity, lang: str) -> dict:

@@ -185,3 +185,19 @@ def test_a_yes_no_field_naming_a_kind_reads_before_the_thing():
     for text in (_text_nodes(sheets.render_html(game, s, "en")), _text_nodes(cards.render_html(game, "en"))):
         assert "at least 2 companion cards in the play area" in text
         assert "that are companions" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_print_and_play_card_says_what_its_row_says(lang):
+    """Rebel Leader's row in the card list read 'This turn, as soon as there are ... draw 1
+    card.' and its print-and-play card 'As soon as there are ...': the card left out that the
+    engine ends the trigger with the turn (Clank!'s card play lasts the turn, L278-280), so the
+    printed card read as lasting all game. Every effect on a card reads as in the card list."""
+    game = _game("clank_catacombs")
+    s = next(s for s in sheets.SHEETS["clank_catacombs"] if s.name == "cards")
+    listed = _text_nodes(sheets.render_html(game, s, lang))
+    printed = _text_nodes(cards.render_html(game, lang))
+    scoped = re.findall(r"(?:This turn, |本回合内，)[^|]+", listed)
+    assert scoped, "no effect that lasts the turn to compare"
+    for text in scoped:
+        assert text.strip() in printed, text
