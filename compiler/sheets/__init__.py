@@ -894,16 +894,24 @@ _TYPESET = [
 ]
 
 
+_HANS_QUOTES = str.maketrans({"「": "“", "」": "”", "『": "‘", "』": "’"})
+
+
 def typeset(html: str) -> str:
     """A rendered sheet with its text set as printed: straight quotes become ‘ ’ “ ” (an
     apostrophe ’), a letter's minus the minus sign. Only the text between tags changes:
     attributes, styles and scripts keep their quotes. (The English sheets printed the curly
     “Optional” beside '"!" effect on the dwarf attacked', "the card's" and "+N/-N".)"""
     parts = _TAG.split(html)
+    # Simplified Chinese quotes with “ ” (the DRG guide's “深核”, L495): a name spelt with the
+    # Traditional 「」 printed 「深核」GK2突击步枪 beside “雷暴云砧”; Traditional sheets keep 「」
+    hans = re.search(r'<html[^>]*\blang="zh-Hans"', html[:500]) is not None
     for i in range(0, len(parts), 2):       # even parts are text, odd ones markup
         text = parts[i]
         for pattern, glyph in _TYPESET:
             text = pattern.sub(glyph, text)
+        if hans:
+            text = text.translate(_HANS_QUOTES)
         parts[i] = text
     return "".join(parts)
 

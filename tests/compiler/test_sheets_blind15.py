@@ -201,3 +201,15 @@ def test_a_print_and_play_card_says_what_its_row_says(lang):
     assert scoped, "no effect that lasts the turn to compare"
     for text in scoped:
         assert text.strip() in printed, text
+
+
+def test_simplified_chinese_sheets_quote_with_curly_quotes():
+    """DRG's classes sheet listed '「深核」GK2突击步枪' beside '“雷暴云砧”重型双管机炮': the
+    Traditional corner brackets on a Simplified sheet (the guide's L495 writes “深核”). The
+    Cave, in Traditional characters, keeps 「」."""
+    game = _game("deep_rock_galactic")
+    text = _drg_text("classes", "zh", game)
+    assert "“深核”GK2突击步枪" in text and "「" not in text
+    assert "「" not in _text_nodes(cards.render_html(game, "zh"))
+    page = sheets.typeset('<html lang="zh-Hant"><body><p>「深核」</p></body></html>')
+    assert "「深核」" in page
