@@ -891,6 +891,10 @@ _TYPESET = [
     (re.compile(_OPENS + "'(?!s\\b)(?=\\S)"), "\u2018"), (re.compile("'"), "\u2019"),
     # the minus of a letter: "+N/-N", "(-X)"; "III-1", "Squeeze-3", "X-Y" keep their hyphen
     (re.compile(r"(?<![A-Za-z0-9_])-(?=[A-Z](?![A-Za-z]))"), "\u2212"),
+    # a range of numbers takes the en dash ("5–6 players"), a spaced hyphen is a minus before
+    # a number ("2n − 1") and a dash elsewhere ("Teleport – Action")
+    (re.compile(r"(?<![\w.\u2212+])(\d+)-(\d+)(?![\w.])"), "\\1\u2013\\2"),
+    (re.compile(r" - (?=\d)"), " \u2212 "), (re.compile(r" - "), " \u2013 "),
 ]
 
 

@@ -39,6 +39,9 @@ def _assert_typeset(page: str, where: str):
     text = _text_nodes(page)
     bad = [text[max(0, m.start() - 30):m.end() + 20] for m in STRAIGHT.finditer(text)]
     bad += [text[max(0, m.start() - 30):m.end() + 20] for m in LETTER_MINUS.finditer(text)]
+    # a spaced hyphen ("Teleport - Action", "2n - 1") and a range's hyphen ("5-6 players")
+    bad += [text[max(0, m.start() - 30):m.end() + 20]
+            for m in re.finditer(r" - |(?<![\w.\u2212+])\d+-\d+(?![\w.])", text)]
     # an apostrophe is ’, not a closing double quote ("the card”s")
     bad += [text[max(0, m.start() - 30):m.end() + 20] for m in re.finditer(r"[A-Za-z][”“][A-Za-z]", text)]
     assert not bad, (where, bad[:8])
@@ -57,7 +60,8 @@ def _pages(game):
     ("deep_rock_galactic", ("goo_from_above",)), ("dm_crawl_decks", ()), ("dungeontology", ()),
     ("the_cave", ())])
 def test_sheets_print_typographic_quotes_apostrophes_and_minus(game_id, packs):
-    """The English sheets printed the curly “Optional” beside straight quotes: DRG's
+    """Dungeontology's 'Teleport - Action' and 'scheme card - action', Crawl's loot '2n - 1'
+    and Clank!'s '(5-6 players)' set a hyphen for a dash, a minus and a range. The English sheets printed the curly “Optional” beside straight quotes: DRG's
     '"!" effect on the dwarf attacked', Crawl Decks' '"Points become X" ... "+N/-N"' (a hyphen
     for the minus), and every apostrophe and quoted phrase of the notes ('the card's', 'Only
     'involves prisoners' is known'). Every sheet, the print-and-play cards included, sets
@@ -89,6 +93,9 @@ def test_typesetting_keeps_markup_and_rewrites_only_text():
     assert '<style>a[href="x"]::after{content:"\'"}</style>' in out
     # as Jinja escapes them: &#39; is the apostrophe, &#34; the double quote
     assert sheets.typeset("<td>the card&#39;s &#39;x&#39; &#34;y&#34;</td>") == "<td>the card’s ‘x’ “y”</td>"
+    # dashes: a range, a minus before a number, a dash between words; a name's hyphen stays
+    assert sheets.typeset("<p>(5-6 players) 2n - 1; Teleport - Action; squeeze-3, III-1, M-1000</p>") \
+        == "<p>(5–6 players) 2n − 1; Teleport – Action; squeeze-3, III-1, M-1000</p>"
 
 
 @pytest.mark.parametrize("game_id, lang, says", [
