@@ -815,10 +815,10 @@ def render_html(game: Game, sheet: Sheet, lang: str, edition: str = "player") ->
         context = walk_strings(context, zh_punctuation)
     html = environment().get_template(sheet.template).render(context)
     glossary = pack_keyword_rows(game, lang, html)
-    if not glossary:
-        return html
-    context["pack_keywords"] = walk_strings(glossary, zh_punctuation) if lang == "zh" else glossary
-    return environment().get_template(sheet.template).render(context)
+    if glossary:
+        context["pack_keywords"] = walk_strings(glossary, zh_punctuation) if lang == "zh" else glossary
+        html = environment().get_template(sheet.template).render(context)
+    return typeset(capitalise_row_heads(html) if lang == "en" else html)
 
 
 # Games whose sheets say what every keyword does in a table of their own (Dungeontology's
@@ -913,6 +913,58 @@ def zh_punctuation(text: str) -> str:
     text = _PAREN_CJK.sub(lambda m: f"（{m.group(1) or m.group(2)}）", text)
     text = _PUNCT_AFTER_CJK.sub(lambda m: _HALF[m.group(1)], text)
     return _PUNCT_BEFORE_CJK.sub(lambda m: _HALF[m.group(1)], text)
+
+
+_TAG = re.compile(r"(?s)(<style.*?</style>|<script.*?</script>|<!--.*?-->|<[^>]*>)")
+_OPENS = r"(?:^|(?<=[\s(\[{—–/|]))"
+_TYPESET = [
+    (re.compile(r"&#34;|&quot;"), '"'), (re.compile(r"&#39;|&apos;"), "'"),
+    (re.compile(_OPENS + '"'), "\u201c"), (re.compile('"'), "\u201d"),
+    (re.compile(_OPENS + "'(?!s\\b)(?=\\S)"), "\u2018"), (re.compile("'"), "\u2019"),
+    # the minus of a letter: "+N/-N", "(-X)"; "III-1", "Squeeze-3", "X-Y" keep their hyphen
+    (re.compile(r"(?<![A-Za-z0-9_])-(?=[A-Z](?![A-Za-z]))"), "\u2212"),
+    # a range of numbers takes the en dash ("5–6 players"), a spaced hyphen is a minus before
+    # a number ("2n − 1") and a dash elsewhere ("Teleport – Action")
+    (re.compile(r"(?<![\w.\u2212+])(\d+)-(\d+)(?![\w.])"), "\\1\u2013\\2"),
+    (re.compile(r" - (?=\d)"), " \u2212 "), (re.compile(r" - "), " \u2013 "),
+]
+
+
+_HANS_QUOTES = str.maketrans({"「": "“", "」": "”", "『": "‘", "』": "’"})
+
+
+def typeset(html: str) -> str:
+    """A rendered sheet with its text set as printed: straight quotes become ‘ ’ “ ” (an
+    apostrophe ’), a letter's minus the minus sign. Only the text between tags changes:
+    attributes, styles and scripts keep their quotes. (The English sheets printed the curly
+    “Optional” beside '"!" effect on the dwarf attacked', "the card's" and "+N/-N".)"""
+    parts = _TAG.split(html)
+    # Simplified Chinese quotes with “ ” (the DRG guide's “深核”, L495): a name spelt with the
+    # Traditional 「」 printed 「深核」GK2突击步枪 beside “雷暴云砧”; Traditional sheets keep 「」
+    hans = re.search(r'<html[^>]*\blang="zh-Hans"', html[:500]) is not None
+    for i in range(0, len(parts), 2):       # even parts are text, odd ones markup
+        text = parts[i]
+        for pattern, glyph in _TYPESET:
+            text = pattern.sub(glyph, text)
+        if hans:
+            text = text.translate(_HANS_QUOTES)
+        parts[i] = text
+    return "".join(parts)
+
+
+_ROW_HEAD = re.compile(r"(<tr\b[^>]*>\s*<t[dh]\b[^>]*>\s*(?:<(?!/)[^>]*>\s*)*)([a-z])")
+
+
+_NOTE_HEAD = re.compile(r"(<li id=\"fn\d+\"[^>]*>(?:(?!</li>).)*?<strong>)([a-z])", re.S)
+
+
+def capitalise_row_heads(html: str) -> str:
+    """An English table's rows start with a capital: a row's first cell is its heading, and
+    the words it holds are often the vocabulary's for inside a sentence ('pickaxe die' under
+    'Bullet die', 'blocks' and 'alert increase' heading Dungeontology's alert table); so does
+    a footnote, which opens with the names it is about ('≈24 pickaxe die: ...')."""
+    html = _ROW_HEAD.sub(lambda m: m.group(1) + m.group(2).upper(), html)
+    return _NOTE_HEAD.sub(lambda m: m.group(1) + m.group(2).upper(), html)
 
 
 def walk_strings(value, change: Callable[[str], str]):

@@ -19,7 +19,7 @@ from pathlib import Path
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (FORMATS, LANGS, SHEETS, Footnotes, Texts, _game_file, after_use_text,
                              environment, html_lang, labels, name_of, pack_name, site_at, walk_strings,
-                             sheet_title, write_formats, zh_punctuation)
+                             sheet_title, typeset, write_formats, zh_punctuation)
 from tomecraft.dsl.render.templates import signed
 
 SIZES = {"poker": (63, 88), "mini": (41, 63), "chit": (40, 40)}   # width, height in mm
@@ -79,6 +79,11 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         elif isinstance(value, (int, float)) and isinstance(label.get("says"), dict):
             # a sentence with the number in it: "Cost: 3 skill", not "Skill 3"
             stats.append(_text(label["says"], lang).replace("{n}", str(value)))
+        elif isinstance(value, (int, float)) and words.endswith("+"):
+            # a label ending in a sign takes the signed number: "Treasure limit +1", "宝藏上限+1"
+            # ("Treasure limit + 1" was printed, the sign apart from its number)
+            base = words[:-1].rstrip()
+            stats.append(f"{base}{'' if lang == 'zh' else ' '}{signed(str(value))}")
         elif isinstance(value, (int, float)):
             stats.append(f"{words} {value}")
     details = _details(game, entity, lang)
@@ -88,7 +93,9 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
         site = site_at(entity, (field,))
         if site is None or not data.get(field):
             continue
-        text = texts.passive(site) if field == "passive" else texts.site(site)
+        # a trigger the engine ends with the turn says so on the card as in the card list
+        # (Rebel Leader's card read "As soon as ...", its row "This turn, as soon as ...")
+        text = texts.passive(site) if field == "passive" else texts.site(site, _lasts(game, entity, field))
         text = details.get("said", {}).get(field, lambda t: t)(text)    # as the game says it
         rules.append({"label": details.get("labels", {}).get(field) or _text(label, lang),
                       "text": text})
@@ -101,6 +108,13 @@ def card_of(game: Game, entity: Entity, kind_spec: dict, lang: str, texts: Texts
     return {"name": name, "type": type_line, "stats": stats, "rules": rules,
             "after_use": after_use_text(game, entity, lang), "mark": notes.mark(entity, lang),
             "pack": pack_name(game, entity.pack, lang)}     # a pack's card says whose it is
+
+
+def _lasts(game: Game, entity: Entity, field: str) -> str:
+    """The scope at whose end the engine ends a field's triggers (the sheet module's
+    `effect_lasts`, e.g. Clank!'s "turn" for a card's play), which the card's text then says."""
+    hook = getattr(SHEETS.module(game.id), "effect_lasts", None)
+    return hook(entity.kind, field) if hook is not None else ""
 
 
 def _details(game: Game, entity: Entity, lang: str) -> dict:
@@ -252,7 +266,7 @@ def render_html(game: Game, lang: str, max_pages: int | None = None) -> str:
                "pages": pages(game, lang, notes)[:max_pages], "footnotes": notes.notes}
     if lang == "zh":
         context = walk_strings(context, zh_punctuation)
-    return environment().get_template("cards.html.j2").render(context)
+    return typeset(environment().get_template("cards.html.j2").render(context))
 
 
 def render_game(game: Game, langs, formats, out: Path, progress=None) -> list[Path]:

@@ -45,10 +45,10 @@ def _effect(game: Game, texts: Texts, entity: Entity, field_name: str) -> str:
     # the row's "Passive" label already says the effect lasts
     if field_name == "passive":
         return texts.passive(site)
-    return texts.site(site, _lasts(entity.kind, field_name))
+    return texts.site(site, effect_lasts(entity.kind, field_name))
 
 
-def _lasts(kind: str, field_name: str) -> str:
+def effect_lasts(kind: str, field_name: str) -> str:
     """The scope the engine ends a field's triggers with ("turn": a card's `on defeat` heard
     only in the turn it was played), which its text then says."""
     from tomecraft.compiler.contract import load

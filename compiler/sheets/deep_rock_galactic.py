@@ -10,7 +10,7 @@ from tomecraft.compiler.model import Entity, Game
 from tomecraft.dsl.render.words import pluralise
 from tomecraft.compiler.sheets import (FORMATS, LANGS, Footnotes, Sheet, Texts, _yaml_file, after_use_text,
                              environment, fill, html_lang, labels, name_of, player_note, text_of,
-                             sheet_title, sources_table, walk_strings, write_formats, zh_punctuation)
+                             sheet_title, sources_table, typeset, walk_strings, write_formats, zh_punctuation)
 
 GAME_ID = "deep_rock_galactic"
 DAMAGE = ("bullet", "armor_piercing", "fire", "explosive", "pickaxe")
@@ -25,7 +25,7 @@ def _res(game: Game, data: dict, lang: str) -> str:
     # the printed five in their order, then a pack's damage types as the monster lists them
     order = [k for k in DAMAGE if k in res] + [k for k in res if k not in DAMAGE]
     parts = [f"{_term(game, k, lang)} {res[k]}" for k in order if res.get(k)]
-    return ", ".join(parts) or "—"
+    return labels(lang, game.id)["enum_sep"].join(parts) or "—"
 
 
 # A monster's flag, the value that shows the trait, and its label, in the order printed
@@ -162,7 +162,7 @@ def classes(game: Game, lang: str, notes: Footnotes) -> dict:
     for dwarf in game.of_kind("dwarf"):
         d = dwarf.data
         notes.mark(dwarf, lang)
-        equipment = ", ".join(f"{_term(game, k, lang)} × {v}" for k, v in sorted((d.get("equipment") or {}).items()))
+        equipment = lab["enum_sep"].join(f"{_term(game, k, lang)} × {v}" for k, v in sorted((d.get("equipment") or {}).items()))
         colour = lab.get(f"colour_{d.get('colour')}", d.get("colour"))
         items = [f"{lab['colour']}: {colour}", f"{lab['health']}: {d.get('health')}",
                  f"{lab['ammo']}: {d.get('primary_ammo')}", f"{lab['secondary_ammo']}: {d.get('secondary_ammo')}",
@@ -226,12 +226,11 @@ def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
                                                     texts.effect(c, ("effect",))]}
              for c in game.of_kind("rock_and_stone_card")]
     upgrades = [{"mark": notes.mark(u, lang), "tag": after_use_text(game, u, lang), "cells": [
-        name_of(u, lang), "、".join(lab[f"slot_{s}"] for s in u.data["fits"]) if lang == "zh"
-        else ", ".join(lab[f"slot_{s}"] for s in u.data["fits"]),
+        name_of(u, lang), lab["enum_sep"].join(lab[f"slot_{s}"] for s in u.data["fits"]),
         f"+{u.data['ammo_cap']}" if u.data.get("ammo_cap") else "—",
         texts.effect(u, ("effect",)) if u.data.get("effect") else "—"]} for u in game.of_kind("weapon_upgrade")]
     dice = [{"mark": notes.mark(d, lang), "cells": [
-        name_of(d, lang), ", ".join(f"{_term(game, f['face'], lang)}{'×' + str(f['hits']) if f.get('hits', 0) > 1 else ''}"
+        name_of(d, lang), lab["enum_sep"].join(f"{_term(game, f['face'], lang)}{'×' + str(f['hits']) if f.get('hits', 0) > 1 else ''}"
                                     for f in d.data["faces"])]} for d in game.of_kind("die")]
     return {"sections": [
         {"title": lab["secondary"], "headers": _mode_headers(lab), "rows": secondary},
@@ -252,12 +251,12 @@ def statuses(game: Game, lang: str, notes: Footnotes) -> dict:
         causes += [name_of(w, lang) for w in game.of_kind("weapon")
                    if status in str(w.data.get("modes", "")) + str(w.data.get("overclocked", ""))]
         causes += [name_of(t, lang) for t in game.of_kind("throwable") if status in str(t.data.get("effect", ""))]
-        rows.append({"mark": None, "cells": [_term(game, status, lang), ", ".join(causes) or "—", lab["st_" + status]]})
+        rows.append({"mark": None, "cells": [_term(game, status, lang), lab["enum_sep"].join(causes) or "—", lab["st_" + status]]})
     for status in _pack_statuses(game):      # play gives a pack's status no rule of its own
         word = re.compile(rf"\b{re.escape(status)}\b")
         causes = [name_of(e, lang) for e in game.all() if e.kind != "mission"
                   and any(word.search(site.text) for site in e.effects)]
-        rows.append({"mark": None, "cells": [_term(game, status, lang), ", ".join(causes) or "—",
+        rows.append({"mark": None, "cells": [_term(game, status, lang), lab["enum_sep"].join(causes) or "—",
                                              lab["st_pack"]]})
     return {"sections": [{"title": lab["status"], "headers": [lab["status"], lab["caused_by"], lab["effect"]], "rows": rows}]}
 
@@ -399,7 +398,7 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
     if obj["type"] == "eliminate":     # "Eliminate the Praetorian", not "Eliminate: Praetorian"
         goal = fill(lab["eliminate"], {"creature": entity_name("monster", obj.get("creature", ""))})
     else:
-        goal = fill(lab["collect"], {"targets": ", ".join(
+        goal = fill(lab["collect"], {"targets": lab["enum_sep"].join(
             f"{entity_name('mineral', k) if k in game.entities.get('mineral', {}) else entity_name('pickup', k)} × {v}"
             for k, v in obj.get("targets", {}).items())})
     if mission.get("drones"):     # the pod returns only once every drone is recovered too
@@ -411,15 +410,15 @@ def briefing_context(game: Game, mission: dict, lang: str) -> dict:
         event_text = event
     def listed(kind: str, counts: dict) -> str:
         # what the set-up takes: a count of 0 takes none ("platform × 0" was printed)
-        return ", ".join(f"{entity_name(kind, k) if kind else _term(game, k, lang)} × {v}"
+        return lab["enum_sep"].join(f"{entity_name(kind, k) if kind else _term(game, k, lang)} × {v}"
                          for k, v in counts.items() if v) or "—"
     items = [f"{lab['objective']}: {goal}", f"{lab['hazard']}: {mission.get('hazard', '—')}",
              f"{lab['minerals']}: " + listed("mineral", mission["minerals"]),
              f"{lab['pickups']}: " + listed("pickup", mission["pickups"]),
-             f"{lab['removed']}: " + (", ".join(entity_name("event_card", c) for c in mission.get("remove_cards", [])) or "—"),
+             f"{lab['removed']}: " + (lab["enum_sep"].join(entity_name("event_card", c) for c in mission.get("remove_cards", [])) or "—"),
              f"{lab['mission_event']}: {event_text}"]
     if mission.get("hidden_monsters"):
-        items.append(f"{lab['hidden_monsters']}: " + ", ".join(
+        items.append(f"{lab['hidden_monsters']}: " + lab["enum_sep"].join(
             f"{name_of(monsters_by_id[e['creature']], lang) if e['creature'] in monsters_by_id else e['creature']} × {e['count']}"
             for e in mission["hidden_monsters"]))
     if any((mission.get("tokens") or {}).values()):
@@ -529,7 +528,7 @@ def write_briefing(game: Game, mission: dict, langs, formats, out: Path, progres
         ctx.update({"lang": lang, "html_lang": html_lang(lang, game.id), "game_name": game_name,
                     "title": sheet_title(lab["briefing_title"], game_name), "lab": lab,
                     "footnotes": footnotes, "sources": None})   # the briefing names no entity sources
-        html = environment().get_template("deep_rock_galactic_sheet.html.j2").render(ctx)
+        html = typeset(environment().get_template("deep_rock_galactic_sheet.html.j2").render(ctx))
         stem = Path(out) / GAME_ID / f"briefing_{mission.get('id', 'mission')}.{lang}"
         written += write_formats(html, stem, formats, progress)
     return written

@@ -1035,6 +1035,12 @@ class _Renderer:
             det_text = {"one": "一", "each": "每", "all": ""}[det] + (measure if det != "all"
                                                                      else "")
             return f"{zone_text}{det_text}{self.zh_things(sel, where, kind)}"
+        field = sel.where.parts[1] if where and _is_field_of_it(sel.where) else None
+        term = self.vocab.text_of(field, "en") if field and field in self.vocab.names else ""
+        if term and re.fullmatch(rf"that (?:is|are) (?:an? )?{re.escape(term)}s?", where):
+            # a yes/no field whose words name a kind of the thing: "2 companion cards in the
+            # play area", not "2 cards in the play area that are companions" (as zh says 伙伴牌)
+            kind, where = f"{term} {kind}", ""
         text = kind
         if det == "one":
             text = f"{article(kind)} {kind}"

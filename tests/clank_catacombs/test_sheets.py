@@ -38,7 +38,7 @@ def test_token_sheet_lists_every_prisoner_secret_and_market_item_with_points(gam
     zh, en = pages[("tokens", "zh")], pages[("tokens", "en")]
     for kind in ("token", "market_item"):
         for e in game.of_kind(kind):
-            assert e.data["name"]["zh"] in zh and e.data["name"]["en"] in en, e.id
+            assert e.data["name"]["zh"] in zh and sheets.typeset(e.data["name"]["en"]) in en, e.id
     # effect text rendered from the effect language, with the rulebook's numbers
     assert "巨龙指示物在怒气记录条上推进1格" in zh                 # 冒险家 / 龙蛋
     assert "If you hold a mastery token, score 5" in en or "you hold a mastery token" in en

@@ -62,8 +62,9 @@ def test_every_entity_row_on_a_sheet_says_its_fate(game, pages, lang):
     for kind in FACT_KINDS[game.id]:
         for entity in game.of_kind(kind):
             name = sheets.name_of(entity, lang)     # zh sheets print full-width brackets
-            name = str(escape(sheets.zh_punctuation(name) if lang == "zh" else name))
-            words = str(escape(sheets.after_use_text(game, entity, lang)))
+            # as printed: escaped, then typeset ("Thieves’ Toolkit")
+            name = sheets.typeset(str(escape(sheets.zh_punctuation(name) if lang == "zh" else name)))
+            words = sheets.typeset(str(escape(sheets.after_use_text(game, entity, lang))))
             assert words, (kind, entity.id)
             mine = [r for r in rows if re.search(rf">{re.escape(name)}(<|$)", r)]
             assert mine, f"{kind} {entity.id} ({name}) is on no {lang} sheet"

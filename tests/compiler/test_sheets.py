@@ -138,7 +138,7 @@ def test_hostile_names_are_escaped(tmp_path):
             page = sheets.render_html(game, s, lang)
             assert "<script" not in page and "<img" not in page
         rules = sheets.render_html(game, sheet("rules"), lang)
-        assert f"&lt;script&gt;alert(&#39;{lang}&#39;)&lt;/script&gt;" in rules
+        assert f"&lt;script&gt;alert(‘{lang}’)&lt;/script&gt;" in rules   # its quotes typeset
     tokens = sheets.render_html(game, sheet("tokens"), "en")
     assert "&lt;img src=x onerror=alert(1)&gt; token" in tokens
 

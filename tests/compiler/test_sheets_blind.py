@@ -144,7 +144,7 @@ def test_tomb_party_cloak_note_is_not_a_bare_number():
 
 
 @pytest.mark.parametrize("lang,words", [
-    ("en", ["5-6 players (Tomb Party)", "Up to 6 players.", "worth 10, 15, 20 and 25 (not the 30)",
+    ("en", ["5–6 players (Tomb Party)", "Up to 6 players.", "worth 10, 15, 20 and 25 (not the 30)",
             "Leave the Master Key out of the market", "a 5th or 6th player to arrive places no cube"]),
     ("zh", ["五至六人游戏（墓穴派对）", "最多6名玩家。", "分值为10、15、20、25的宝藏标记",
             "不要把万能钥匙放入市场", "第五、六名抵达的玩家不能再放方块"])])

@@ -91,7 +91,7 @@ def test_drg_zh_hits_condition_reads_as_a_hit_not_a_count_above_zero(drg):
      ["Resistances bullet 2, armor-piercing 1, fire 1, pickaxe 1",
       "destroys stalagmites, Grunts and walls on its path"]),
     ("zh", ["攻击骰 1 × 爆炸骰", "抗性 爆炸伤害 1", "特性：攻击或被击杀时自爆（相邻一格）。"],
-     ["抗性 子弹伤害 2，穿甲伤害 1，燃烧伤害 1，铁镐伤害 1", "沿途摧毁石笋、战士异虫和岩壁"])])
+     ["抗性 子弹伤害 2、穿甲伤害 1、燃烧伤害 1、铁镐伤害 1", "沿途摧毁石笋、战士异虫和岩壁"])])
 def test_drg_monster_cards_print_resistances_die_and_traits(drg, lang, exploder, oppressor):
     """The print-and-play monster cards had no resistances (a dict the card skipped), 'Attack
     dice 1' without the die (the Exploder rolls an Explosive die), and the Exploder's card
@@ -129,7 +129,7 @@ def test_drg_zh_briefing_reads_as_chinese(tmp_path):
     note 'A fan-made mission for the validator's tests.'"""
     text = _briefing(tmp_path, "aquarq_run", "zh")
     assert "任务目标：收集水痕碑石 × 2" in text
-    assert "矿物：水痕碑石 × 2，黄金 × 1，硝石 × 3" in text
+    assert "矿物：水痕碑石 × 2、黄金 × 1、硝石 × 3" in text
     assert "水 = 岩壁中的水痕碑石（钻石格子）" in text
     assert " ? = 照明棒格子" in text and "？" not in text.split("地图")[-1]   # the map's symbol
     assert not re.search(r"[A-Za-z]{4,}", text.replace("tomecraft", "")), text

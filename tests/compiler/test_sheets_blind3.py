@@ -139,7 +139,7 @@ def test_drg_hazard_notes_name_the_printed_square(drg):
     square, index 2': a programmer's index, where the board prints 1, 2 and 3-5 (L165-167)."""
     text = _text(drg, "rules", "en")
     assert "index" not in text
-    assert "Hazard 3, Hazard 4, Hazard 5: Starts on the square marked 3-5" in text
+    assert "Hazard 3, Hazard 4, Hazard 5: Starts on the square marked 3–5" in text
 
 
 def test_english_sheets_set_curly_quotes_at_their_own_width(drg):
@@ -153,8 +153,8 @@ def test_english_sheets_set_curly_quotes_at_their_own_width(drg):
         assert rule and 'font-feature-settings: "pwid"' in rule.group(1)
 
 
-@pytest.mark.parametrize("lang, hazard_5", [("en", "the square marked 3-5"),
-                                            ("zh", "标有“3-5”的格子")])
+@pytest.mark.parametrize("lang, hazard_5", [("en", "the square marked 3–5"),
+                                            ("zh", "标有“3–5”的格子")])
 def test_drg_hazard_table_names_the_square_as_the_board_marks_it(drg, lang, hazard_5):
     """The Hazard table said Hazard 4 and 5 start on 'square 3': the board marks its three
     starting squares 1, 2 and 3-5 (L165-167), so a player looked for a square marked 3."""

@@ -247,7 +247,7 @@ def test_a_rule_named_by_its_number_does_not_say_it_again(game_id, sheet, said, 
 
 
 @pytest.mark.parametrize("game_id,pack,sheet,lang,said", [
-    ("clank_catacombs", "tomb_party", "cards", "en", "With Catacomb Party! (5-6 players)"),
+    ("clank_catacombs", "tomb_party", "cards", "en", "With Catacomb Party! (5–6 players)"),
     ("clank_catacombs", "tomb_party", "rules", "zh", "含扩充：墓穴派对！"),
     ("deep_rock_galactic", "goo_from_above", "monsters", "en", "With ")])
 def test_a_sheet_printed_with_packs_says_so(game_id, pack, sheet, lang, said):

@@ -55,7 +55,7 @@ def test_rules_sheet_lists_the_battle_windows_in_order_in_both_languages():
 
 def test_card_list_has_every_card_with_rendered_text():
     en = text(page("cards", "en"))
-    for name in ("War Drummer", "Stone Gaze", "Goblin Bugler", "Golden Bribe", "Yande's Identity Card",
+    for name in ("War Drummer", "Stone Gaze", "Goblin Bugler", "Golden Bribe", "Yande’s Identity Card",
                  "Gold Loot", "Treasure Map"):
         assert name in en
     assert "Continuous: for each main-deck card in the battlefield" in en
@@ -115,11 +115,11 @@ def test_the_two_n_minus_one_summary_shows_only_while_every_loot_card_is_loot_of
     """L244's "n of a kind give 2n - 1" sums up `loot_of`: a pack's loot card gaining 3 gold
     makes it false, so the sheet says the neutral sentence; one more `loot_of gold` keeps it."""
     base = {lang: text(page("rules", lang)) for lang in ("zh", "en")}
-    assert "n张获得2n−1个资源" in base["zh"] and "give 2n - 1" in base["en"]
+    assert "n张获得2n−1个资源" in base["zh"] and "give 2n − 1" in base["en"]
     other = _rules_with_loot(tmp_path / "a", "gain gold 3")
     assert "2n" not in other["zh"] and "2n" not in other["en"]
     assert "各按其效果获得资源" in other["zh"] and "each giving what its effect says" in other["en"]
     wrong_kind = _rules_with_loot(tmp_path / "b", "loot_of food")      # a gold card cashing food
     assert "2n" not in wrong_kind["en"]
     same = _rules_with_loot(tmp_path / "c", "loot_of gold")
-    assert "give 2n - 1" in same["en"] and "n张获得2n−1个资源" in same["zh"]
+    assert "give 2n − 1" in same["en"] and "n张获得2n−1个资源" in same["zh"]

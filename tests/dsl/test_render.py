@@ -359,8 +359,8 @@ def test_selector_conditions_are_relative_clauses_not_for_which(games):
                   "at least 2, add 1 to its points.")
     zh, en = say(games["clank_catacombs"],
                  "when count(card in play_area where it.companion) >= 2: draw 1")
-    assert en == ("As soon as there are at least 2 cards in the play area that are companions, "
-                  "draw 1 card.")
+    # a yes/no field naming a kind of the thing goes before it, as the Chinese 伙伴牌 does
+    assert en == "As soon as there are at least 2 companion cards in the play area, draw 1 card."
     assert zh == "一旦出牌区中至少有2张伙伴牌，抽1张牌。"
 
 

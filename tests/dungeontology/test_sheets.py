@@ -36,7 +36,7 @@ def test_region_reference_lists_every_region_with_rendered_keywords(pages, game)
         page = pages[("regions", lang)]
         for region in game.of_kind("region"):
             name = region.data["name"][lang]
-            assert (sheets.zh_punctuation(name) if lang == "zh" else name) in page, (lang, region.id)
+            assert sheets.typeset(sheets.zh_punctuation(name) if lang == "zh" else name) in page, (lang, region.id)
     assert "伏击2" in pages[("regions", "zh")] and "Ambush 2" in pages[("regions", "en")]
     assert "危险2" in pages[("regions", "zh")] and "Danger 2" in pages[("regions", "en")]
     # the keyword legend renders each snippet's meaning, not just its name
@@ -88,10 +88,10 @@ def test_the_cards_sheet_holds_every_card_the_boss_and_the_scholars(game, pages,
     for kind in ("scheme_card", "clan_card", "intern_card", "doom_card", "scholar"):
         assert game.of_kind(kind), kind
         for entity in game.of_kind(kind):
-            assert entity.data["name"][lang] in page, (kind, entity.id)
+            assert sheets.typeset(entity.data["name"][lang]) in page, (kind, entity.id)
     for boss in game.of_kind("boss"):
         for side in boss.data["sides"]:
-            assert side["name"][lang] in page
+            assert sheets.typeset(side["name"][lang]) in page
 
 
 def test_every_effect_symbol_has_an_icon(game):

@@ -113,7 +113,7 @@ def test_designer_edition_keeps_both_developer_notes_under_one_number(game):
     text = " ".join(lines)
     for kind, entity_id in SAME_FACT[0]:
         for line in sheets.approximation_lines(game.entities[kind][entity_id]):
-            assert html.unescape(line) in text
+            assert html.unescape(sheets.typeset(line)) in text   # as printed: typeset
 
 
 def test_a_linked_rule_off_the_sheet_gives_its_words_not_its_name(game):
