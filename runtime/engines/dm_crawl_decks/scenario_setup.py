@@ -69,6 +69,26 @@ def within_limits(engine) -> None:
         raise ValueError("; ".join(problems))
 
 
+def face_down_where(label: str, card: Card) -> None:
+    """A card lies face down only in the exploration area or on the battlefield, where the
+    pre-battle step turns it face up (L131): a face-down card in the hand, a pile or the
+    equipment is no state of the game (a hand card played face down then lost its effect)."""
+    if card.zone not in ("exploration", "battlefield"):
+        raise ValueError(f"face_down: {label} is in the {card.zone or 'no zone'}; only cards of the "
+                         f"exploration area (columns) or the battlefield (rows) lie face down (L131)")
+
+
+def turns_sideways(label: str, relic: Card) -> None:
+    """Only a once-per-long-rest relic is turned sideways, by its own use (L232-236): one whose
+    effects never turn it sideways cannot be set up sideways (it was then never usable)."""
+    fns = [f for f in (getattr(relic.defn, "use", None), getattr(relic.defn, "passive", None)) if f]
+    if getattr(relic.defn, "once_per_rest", False) or any(
+            "turn_sideways" in getattr(f, "__code__", None).co_names for f in fns if hasattr(f, "__code__")):
+        return
+    raise ValueError(f"sideways: {label} ({relic.id}) is no once-per-long-rest relic: only those are "
+                     f"turned sideways, by their own use (L232-236)")
+
+
 def up_down(value, where: str) -> tuple[int, int]:
     """tokens {attribute: [up, down]}: how many face up, how many face down; a single number
     is that many face-up tokens. Anything else (a newcomer's [down], [up, down]) is named."""
