@@ -57,6 +57,10 @@ def within_limits(engine) -> None:
                         f"HP, L83, L184: set hp_max too for a larger maximum)")
     if not b.dl_start <= s.dl <= b.dl_max:
         problems.append(f"dl {s.dl} is outside {b.dl_start}..{b.dl_max} (L85)")
+    held = [c for c in s.equipment if getattr(c.defn, "identity", False)]
+    if held and s.dl < b.dl_max:         # L186: searched out and gained at the capped DL only
+        problems.append(f"equipment: {held[0].id} is held at DL {s.dl}: the identity card "
+                        f"is gained only by descending at DL {b.dl_max}, the cap (L186)")
     problems += [f"resources: {r} {n} is negative" for r, n in s.resources.items() if n < 0]
     if s.misses < 0:                     # L167: a count of discarded cards
         problems.append(f"misses {s.misses} is negative (a count of cards, L167)")
