@@ -5,7 +5,7 @@ inventory's `M(3/2)`), and may end in `#label` to name it in steps, choices and 
 (`slime@3/2#m`). A number instead of a list means that many filler cards (slime; Healing
 Spring in the event piles).
 
-setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold: 1},
+setup:  hp, hp_max, dl, space (the DL's, L194: 2 + DL - 1), misses, resources {gold: 1},
         tokens {strength: [2, 1] (2 face up, 1 face down) or 3 (all face up)},
         main_deck / event_deck / relic_deck [top first], graveyard, discard, event_discard,
         hand, loot, spare, equipment (relics, gained silently), face_down [labels],

@@ -57,6 +57,10 @@ def within_limits(engine) -> None:
                         f"HP, L83, L184: set hp_max too for a larger maximum)")
     if not b.dl_start <= s.dl <= b.dl_max:
         problems.append(f"dl {s.dl} is outside {b.dl_start}..{b.dl_max} (L85)")
+    space = b.space + (s.dl - b.dl_start)
+    if s.space != space:                 # L85, L194: space 2 at DL 1, and 1 more per DL
+        problems.append(f"space {s.space} at DL {s.dl}: space is {b.space} at DL {b.dl_start} and grows by 1 "
+                        f"with each DL (L85, L194), so {space} (leave space out: it follows dl)")
     held = [c for c in s.equipment if getattr(c.defn, "identity", False)]
     if held and s.dl < b.dl_max:         # L186: searched out and gained at the capped DL only
         problems.append(f"equipment: {held[0].id} is held at DL {s.dl}: the identity card "
