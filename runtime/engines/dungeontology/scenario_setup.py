@@ -133,6 +133,10 @@ def build(data, setup: dict) -> Engine:
                                 f"(list it under regions); placed: {sorted(tile_of)}")
         check_colours(list(spec.get("notebook", {})), f"scholar {seat} notebook")
         s = Scholar(seat, data.get("scholar", spec["scholar"]), tile_of.get(spec.get("at"), (0, 0)))
+        if not st.tiles[s.pos].entered:          # L779-786: a scholar reaches a region by entering it
+            raise ScenarioError(f"setup.scholars[{seat}].at: {spec['at']} is set up `entered: false`, yet "
+                                f"scholar {seat} stands there (a scholar reaches a region by entering "
+                                f"it, L779-786)")
         s.side = spec.get("side", "standard")
         if s.side not in [side.side for side in s.card.sides]:
             raise ScenarioError(f"scholar {seat} side {s.side!r}: {[side.side for side in s.card.sides]}")
