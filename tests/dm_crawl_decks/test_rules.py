@@ -83,7 +83,7 @@ def test_reset_deals_row_major_when_the_deck_runs_short_r09():
 
 
 def test_reset_deals_space_per_column_and_space_grows_with_dl():
-    sc = scenario(main_deck=20, columns=[[], [], []], space=3)
+    sc = scenario(main_deck=20, columns=[[], [], []], dl=2)   # space 3 at DL 2 (L194)
     sc.engine.reset_exploration()
     assert [len(c) for c in sc.engine.state.columns] == [3, 3, 3]
 

@@ -5,7 +5,7 @@ inventory's `M(3/2)`), and may end in `#label` to name it in steps, choices and 
 (`slime@3/2#m`). A number instead of a list means that many filler cards (slime; Healing
 Spring in the event piles).
 
-setup:  hp, hp_max, dl, space (default: the DL's, L194), misses, resources {gold: 1},
+setup:  hp, hp_max, dl, space (the DL's, L194: 2 + DL - 1), misses, resources {gold: 1},
         tokens {strength: [2, 1] (2 face up, 1 face down) or 3 (all face up)},
         main_deck / event_deck / relic_deck [top first], graveyard, discard, event_discard,
         hand, loot, spare, equipment (relics, gained silently), face_down [labels],
@@ -57,8 +57,8 @@ from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, 
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
     AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
-    PILE_HOLDS, PILE_WHY, PILES, SHAPES, checks_nothing, holds, known, known_keys, main_card, up_down,
-    within_limits, word, words)
+    PILE_HOLDS, PILE_WHY, PILES, SHAPES, checks_nothing, face_down_where, holds, known, known_keys,
+    main_card, turns_sideways, up_down, within_limits, word, words)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, Card, Row, Virtual, resources_of)
 from tomecraft.runtime.rng import Rng
@@ -151,10 +151,12 @@ class Scenario:
             s.rows.append(row)
         for label in setup.get("face_down") or []:
             self.ref(label).face_up = False
+            face_down_where(label, self.ref(label))
         for label in setup.get("sideways") or []:
             relic = self.ref(label)
             if relic.zone != "equipment":
                 raise ValueError(f"sideways: {label} is not a relic in the equipment (L234)")
+            turns_sideways(label, relic)
             relic.sideways = True
         within_limits(self.engine)
         if s.hp <= 0:                    # L159: at 0 HP the game is lost, a set-up one too

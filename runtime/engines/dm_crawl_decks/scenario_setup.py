@@ -57,6 +57,14 @@ def within_limits(engine) -> None:
                         f"HP, L83, L184: set hp_max too for a larger maximum)")
     if not b.dl_start <= s.dl <= b.dl_max:
         problems.append(f"dl {s.dl} is outside {b.dl_start}..{b.dl_max} (L85)")
+    space = b.space + (s.dl - b.dl_start)
+    if s.space != space:                 # L85, L194: space 2 at DL 1, and 1 more per DL
+        problems.append(f"space {s.space} at DL {s.dl}: space is {b.space} at DL {b.dl_start} and grows by 1 "
+                        f"with each DL (L85, L194), so {space} (leave space out: it follows dl)")
+    held = [c for c in s.equipment if getattr(c.defn, "identity", False)]
+    if held and s.dl < b.dl_max:         # L186: searched out and gained at the capped DL only
+        problems.append(f"equipment: {held[0].id} is held at DL {s.dl}: the identity card "
+                        f"is gained only by descending at DL {b.dl_max}, the cap (L186)")
     problems += [f"resources: {r} {n} is negative" for r, n in s.resources.items() if n < 0]
     if s.misses < 0:                     # L167: a count of discarded cards
         problems.append(f"misses {s.misses} is negative (a count of cards, L167)")
@@ -67,6 +75,26 @@ def within_limits(engine) -> None:
                             f"{supply} tokens of each attribute (L13)")
     if problems:
         raise ValueError("; ".join(problems))
+
+
+def face_down_where(label: str, card: Card) -> None:
+    """A card lies face down only in the exploration area or on the battlefield, where the
+    pre-battle step turns it face up (L131): a face-down card in the hand, a pile or the
+    equipment is no state of the game (a hand card played face down then lost its effect)."""
+    if card.zone not in ("exploration", "battlefield"):
+        raise ValueError(f"face_down: {label} is in the {card.zone or 'no zone'}; only cards of the "
+                         f"exploration area (columns) or the battlefield (rows) lie face down (L131)")
+
+
+def turns_sideways(label: str, relic: Card) -> None:
+    """Only a once-per-long-rest relic is turned sideways, by its own use (L232-236): one whose
+    effects never turn it sideways cannot be set up sideways (it was then never usable)."""
+    fns = [f for f in (getattr(relic.defn, "use", None), getattr(relic.defn, "passive", None)) if f]
+    if getattr(relic.defn, "once_per_rest", False) or any(
+            "turn_sideways" in getattr(f, "__code__", None).co_names for f in fns if hasattr(f, "__code__")):
+        return
+    raise ValueError(f"sideways: {label} ({relic.id}) is no once-per-long-rest relic: only those are "
+                     f"turned sideways, by their own use (L232-236)")
 
 
 def up_down(value, where: str) -> tuple[int, int]:

@@ -257,3 +257,49 @@ def after_the_end(e) -> None:
     regions' blocks run out) fails by name: it was played on the finished game."""
     if e.state.ended is not None:
         raise ScenarioError(game_over_step(f"ended: {e.state.ended}, L1270-1275"))
+
+
+def check_box(data, st, setup: dict) -> None:
+    """More of a component set up than the box has (L171-176, L838-842): 41 students or 6
+    omegas among the bag, the bonfire, the scholars, the alert card and a listed reserve;
+    more info blocks of a colour in notebooks and region slots than exist; a doom card, a
+    randomizer card or a region tile set up twice. Each was set up and played (a 50-student
+    bag drew on; a doom card held by two scholars cost both)."""
+    lead = next((k for k in ("bag", "bonfire", "reserve_students") if k in setup), "scholars")
+    normal = st.bag["normal"] + st.bonfire + sum(s.students for s in st.scholars)
+    normal += setup.get("reserve_students", 0)
+    if normal > 40:
+        raise ScenarioError(f"{lead}: {normal} students set up (bag, bonfire, scholars' hands"
+                            f"{', reserve' if 'reserve_students' in setup else ''}); the box has 40 (L171)")
+    omega = st.bag["omega"] + st.alert_filled + setup.get("reserve_omega", 0)
+    if omega > 5:
+        lead = next((k for k in ("bag", "alert_filled", "reserve_omega") if k in setup), "bag")
+        raise ScenarioError(f"{lead}: {omega} omega students set up (bag, alert card"
+                            f"{', reserve' if 'reserve_omega' in setup else ''}); the box has 5 (L171)")
+    for block in data.kinds["info_block"].values():
+        held = sum(t.slots.count(block.colour) for t in st.tiles.values())
+        for seat, s in enumerate(st.scholars):
+            held += s.notebook[block.colour]
+            if held > block.count:
+                raise ScenarioError(f"setup.scholars[{seat}].notebook: {held} {block.colour} blocks in "
+                                    f"notebooks and region slots; the box has {block.count} (L838-842)")
+        if held > block.count:
+            raise ScenarioError(f"regions: {held} {block.colour} blocks in region slots; the box has "
+                                f"{block.count} (L838-842)")
+    seen: dict = {}
+    held = [(f"setup.scholars[{i}].{key}", d) for i, spec in enumerate(setup.get("scholars") or [])
+            for key in ("dooms", "dooms_hidden") for d in spec.get(key) or []]
+    for where, card in held + [("doom_deck", d) for d in setup.get("doom_deck") or []]:
+        if card in seen:
+            raise ScenarioError(f"{where}: the doom card {card} is also in {seen[card]} (each of the "
+                                f"15 doom cards exists once, L176)")
+        seen[card] = where.replace("setup.", "")
+    _once(setup.get("randomizer") or [], "randomizer", "randomizer card", "16 randomizer cards, L175")
+    _once([r for ids in (setup.get("stacks") or {}).values() for r in ids], "stacks", "region tile",
+          "19 region tiles, L173")
+
+
+def _once(ids: list, where: str, what: str, why: str) -> None:
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise ScenarioError(f"{where}: the {what} {twice[0]} is listed twice (each of the {why})")

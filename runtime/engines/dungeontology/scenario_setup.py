@@ -7,7 +7,7 @@ from collections import Counter
 from tomecraft.runtime.agents import ScriptError, ScriptedAgent
 from tomecraft.runtime.engines.dungeontology.engine import Engine, deal, new_state
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
-    GAME_SETUP_KEYS, SETUP_KEYS, SETUP_OPTIONS, check_colours, check_keys, check_regions,
+    GAME_SETUP_KEYS, SETUP_KEYS, SETUP_OPTIONS, check_box, check_colours, check_keys, check_regions,
     check_scholar_counts, check_setup_types, markers, position as _pos)
 from tomecraft.runtime.engines.dungeontology.state import State, Scholar, Tile
 from tomecraft.runtime.rng import Rng
@@ -92,6 +92,10 @@ def build(data, setup: dict) -> Engine:
     st.doom_deck = sorted(data.kinds["doom_card"])
     if "doom_deck" in setup:                 # drawn from the end: listed top first
         st.doom_deck = [data.get("doom_card", d).id for d in reversed(setup["doom_deck"])]
+    else:                                    # a doom card a scholar holds is not in the deck (L176)
+        held = {d for spec in setup.get("scholars") or [] for k in ("dooms", "dooms_hidden")
+                for d in spec.get(k) or []}
+        st.doom_deck = [d for d in st.doom_deck if d not in held]
     st.randomizer = [data.get("randomizer_card", c) for c in setup.get("randomizer", [])] or \
         sorted(data.kinds["randomizer_card"].values(), key=lambda c: c.id)
     st.traps = [data.get("token", t) for t in setup.get("traps", [])]
@@ -129,6 +133,10 @@ def build(data, setup: dict) -> Engine:
                                 f"(list it under regions); placed: {sorted(tile_of)}")
         check_colours(list(spec.get("notebook", {})), f"scholar {seat} notebook")
         s = Scholar(seat, data.get("scholar", spec["scholar"]), tile_of.get(spec.get("at"), (0, 0)))
+        if not st.tiles[s.pos].entered:          # L779-786: a scholar reaches a region by entering it
+            raise ScenarioError(f"setup.scholars[{seat}].at: {spec['at']} is set up `entered: false`, yet "
+                                f"scholar {seat} stands there (a scholar reaches a region by entering "
+                                f"it, L779-786)")
         s.side = spec.get("side", "standard")
         if s.side not in [side.side for side in s.card.sides]:
             raise ScenarioError(f"scholar {seat} side {s.side!r}: {[side.side for side in s.card.sides]}")
@@ -163,6 +171,7 @@ def build(data, setup: dict) -> Engine:
         engine._marks, engine._columns = {}, {}      # read from the notebook (Campus)
     _sides_from_stars(engine, setup.get("scholars", []))
     check_scholar_counts(engine)            # against the side the scholar is on
+    check_box(data, st, setup)
     return engine
 
 
