@@ -106,6 +106,7 @@ class EffectCompiler:
         self.vocab = game.vocab
         self.keyword_asts = {name: site.ast for name, site in game.keyword_sites.items()}
         self._calling: set[str] = set()     # keywords whose boundedness is being decided
+        self.least_of: dict[str, int | None] = {}   # a local's least value in play (`least`)
 
     def compile(self, name: str, block: n.Block, params: tuple[str, ...] = (),
                 text: str = "") -> str:
@@ -120,6 +121,7 @@ class EffectCompiler:
         fn = _Func(depth=2)
         self.current = name   # the SOURCES key nested bodies report under
         self.once_keys: dict[int, str] = {}     # a Once node's key in the body, for `can`
+        self.least_of = self.parameter_leasts(name)
         scope = _base_scope(params)
         signature = ", ".join(["ctx", *(f"p_{ident(p)}" for p in params)])
         self.block(block, fn, scope, name)
@@ -258,8 +260,14 @@ class EffectCompiler:
         return False
 
     def let(self, s: n.Let, fn: _Func, scope: dict) -> None:
-        scope[s.name] = f"l_{ident(s.name)}"
-        fn.emit(f"l_{ident(s.name)} = {self.expr(s.value, scope)}")
+        local = f"l_{ident(s.name)}"
+        least = self.least(s.value, scope)
+        if local in self.least_of:      # bound again (another branch, a nested body): the lower
+            known = self.least_of[local]
+            least = None if least is None or known is None else min(least, known)
+        self.least_of[local] = least
+        scope[s.name] = local
+        fn.emit(f"{local} = {self.expr(s.value, scope)}")
 
     def require(self, s: n.Require, fn: _Func, scope: dict) -> None:
         fn.emit(f"if not ({self.expr(s.cond, scope)}):")
@@ -308,7 +316,7 @@ class EffectCompiler:
         if isinstance(s, n.Call):
             if s.verb in self.vocab.keywords:
                 args = self.call_args(s, scope)
-                with self.negative_guard(s, args, fn):
+                with self.negative_guard(s, args, fn, scope):
                     fn.emit(f"if not kw_{ident(s.verb)}({', '.join(['ctx', *args])}):")
                     fn.emit("    return False")
             else:
@@ -434,7 +442,7 @@ class EffectCompiler:
                                            args) if verb.pure else None
                 check = copied or f"verbs.can_{ident(verb.handler)}({', '.join(['ctx', *args])})"
             # a negative amount pays nothing (negative_guard), which is always possible
-            below = [f"({args[i]}) < {floor}" for i, floor in self.read_in_play(c)]
+            below = [f"({args[i]}) < {floor}" for i, floor in self.read_in_play(c, scope)]
             parts.append(f"({' or '.join([*below, check])})" if below else check)
         return " and ".join(parts)
 
@@ -442,7 +450,7 @@ class EffectCompiler:
         """Emit a verb: inlined arithmetic, the body of a pure handler, or the handler call."""
         verb = self.vocab.verbs[c.verb]
         args = self.call_args(c, scope)
-        with self.negative_guard(c, args, fn):
+        with self.negative_guard(c, args, fn, scope):
             stat = self.inlined(c, scope)
             if stat is not None:
                 fn.emit(f"{stat[0]} -= {args[1]}")
@@ -453,7 +461,7 @@ class EffectCompiler:
                 fn.emit(line)
 
     @contextmanager
-    def negative_guard(self, c: n.Call, args: list[str], fn: _Func):
+    def negative_guard(self, c: n.Call, args: list[str], fn: _Func, scope: dict):
         """Emit what `c` does under `if local >= 0:` when an int argument of a parameter
         declaring `min:` reads the game (the argument is held in the local, `args` updated): a
         count that comes out negative in play does nothing. `pay gold (x)` with x at -2 gave
@@ -462,7 +470,7 @@ class EffectCompiler:
         play is handed on, as before: an attack rolling no hits is still an attack (DRG's
         `deal`: the area chosen, the sentry's '0 bullet hits' said), a draw of 0 draws none."""
         tests = []
-        for i, floor in self.read_in_play(c):
+        for i, floor in self.read_in_play(c, scope):
             local = fn.amount()
             fn.emit(f"{local} = {args[i]}")
             args[i] = local
@@ -476,18 +484,54 @@ class EffectCompiler:
             if tests:
                 fn.depth -= 1
 
-    def read_in_play(self, c: n.Call) -> list[tuple[int, int]]:
+    def read_in_play(self, c: n.Call, scope: dict) -> list[tuple[int, int]]:
         """(argument index, least guarded in play) of each parameter of `c` declaring `min:`
-        whose argument is not a constant: 0, or the declared least where it is below 0."""
+        whose argument is not a constant, and not known to stay at or above that floor: 0, or
+        the declared least where it is below 0."""
         target = self.vocab.callable(c.verb)
         positional = [a for a in c.args if not isinstance(a, n.KwArg)]
         named = {a.name: a.value for a in c.args if isinstance(a, n.KwArg)}
         found = []
         for i, param in enumerate(target.params):
             value = positional[i] if i < len(positional) else named.get(param.name)
-            if param.least is not None and value is not None and n.constant(value) is None:
-                found.append((i, min(param.least, 0)))
+            if param.least is None or value is None or n.constant(value) is not None:
+                continue
+            floor, least = min(param.least, 0), self.least(value, scope)
+            if least is None or least < floor:
+                found.append((i, floor))
         return found
+
+    def least(self, e, scope: dict) -> int | None:
+        """The least value `e` takes in play, where the compiler can tell: a number, a query
+        declaring `min:` (The Cave's `depth_levels()`: 0), a let or keyword parameter bound
+        to such, their sums, and products and floor divisions by a positive number of values
+        at least 0; else None."""
+        if isinstance(e, n.Num):
+            return e.value if type(e.value) is int else None
+        if isinstance(e, n.Name) and len(e.parts) == 1:
+            return self.least_of.get(scope.get(e.head))
+        if isinstance(e, n.Func):
+            query = self.vocab.queries.get(e.name)
+            return query.least if query is not None else None
+        if not (isinstance(e, n.BinOp) and e.op in ("+", "*", "//")):
+            return None
+        left, right = self.least(e.left, scope), self.least(e.right, scope)
+        if left is None or right is None:
+            return None
+        if e.op == "+":
+            return left + right
+        if left < 0 or right < 0:
+            return None
+        if e.op == "*":
+            return left * right
+        return left // right if isinstance(e.right, n.Num) and right > 0 else None
+
+    def parameter_leasts(self, name: str) -> dict[str, int]:
+        """A keyword's int parameters' least values in play, by local: a constant argument is at
+        least its `min:` (TC-N009), one read in play at least 0 (negative_guard at the call)."""
+        keyword = self.vocab.keywords.get(name[3:]) if name.startswith("kw_") else None
+        return {f"p_{ident(p.name)}": min(p.least, 0)
+                for p in (keyword.params if keyword is not None else ()) if p.least is not None}
 
     def call_args(self, c, scope: dict) -> list[str]:
         """Arguments in parameter order (keyword arguments placed by name)."""

@@ -111,7 +111,15 @@ GAME_SCHEMA = {
                                                 "How `let x = query(...)` reads as a step of its "
                                                 "own (roll 2 dice); x then reads as `result`."},
                                        "result": {**TEXT, "description":
-                                                  "How the value bound by a step reads (the roll)."}}}},
+                                                  "How the value bound by a step reads (the roll)."},
+                                       "min": {"type": "integer", "minimum": 0, "maximum": 10_000,
+                                               "description": (
+                                                   "For a query returning int: the least value "
+                                                   "its handler ever returns (a count: 0). A "
+                                                   "count read in play below 0 does nothing, and "
+                                                   "the compiler leaves that test out where the "
+                                                   "count is known not to be below 0.")}},
+                        "dependentSchemas": {"min": {"properties": {"returns": {"const": "int"}}}}}},
         "keywords": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
                      "additionalProperties": {
                          "type": "object", "required": ["params", "effect"],

@@ -50,6 +50,7 @@ class Callable:
     result: Text | None = None  # ...and how the bound value then reads
     inline: str = ""    # a verb the compiler may inline (see codegen.EffectCompiler.inlined)
     pure: bool = False  # its handler fires no event and runs no effect (see compiler/inline.py)
+    least: int | None = None    # a query's `min:`: the least int its handler returns
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,4 +322,5 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
                 returns=entry.get("returns", ""), handler=entry.get("handler", name),
                 effect=entry.get("effect", ""), origin=(doc, at + (section, name, "effect")),
                 step=_text(entry.get("step")), result=_text(entry.get("result")),
-                inline=entry.get("inline", ""), pure=bool(entry.get("pure", False)))
+                inline=entry.get("inline", ""), pure=bool(entry.get("pure", False)),
+                least=entry.get("min") if role == "query" else None)

@@ -131,3 +131,45 @@ def test_a_keyword_given_a_negative_count_is_not_run(tmp_path, monkeypatch):
     ctx = _Ctx()
     outer(ctx, 2)
     assert ctx._log == ["verbs.gain()"], ctx._log
+
+
+def test_a_count_known_not_below_0_is_not_tested_in_play(tmp_path, monkeypatch):
+    """The test costs instructions in every effect that reads a count (The Cave's rappel entry
+    went from 1.24x to 1.31x its hand-written twin): left out where the count cannot be
+    below 0: a query declaring `min: 0` (`depth_levels()`), a let of one, their sums. Kept
+    where it can (`x - 1`) or where nothing is known (a parameter with no `min:`)."""
+    pack = tmp_path / "least_known"
+    pack.mkdir()
+    keywords = {"known": "let x = depth_levels(); pay ap (x + 1); place_rope (x * 2)",
+                "unknown_sign": "let x = depth_levels(); pay ap (x - 1)",
+                "unknown_param": "pay ap n"}
+    (pack / "pack.yaml").write_text(
+        "id: least_known\ngame: the_cave\nversion: '1'\nvocabulary:\n  keywords:\n" + "".join(
+            f"    {name}:\n      params: [{{name: n, type: int}}]\n      effect: \"{effect}\"\n"
+            f"      text: {{zh: '測{{n}}', en: 'Probe {{n}}'}}\n" for name, effect in keywords.items()),
+        encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    reporter = dg.Reporter()
+    data = compile_and_import(ROOT / "content" / "the_cave", [pack], reporter)
+    assert data is not None and not reporter.errors, dg.format_text(reporter)
+    import inspect
+    guarded = {name: "_n1 = " in inspect.getsource(data.keywords[name].effect)
+               for name in keywords}
+    assert guarded == {"known": False, "unknown_sign": True, "unknown_param": True}, guarded
+
+
+def test_the_cave_depth_levels_is_never_below_its_declared_least():
+    """`depth_levels` declares `min: 0`: the depth difference of any two tiles of the game,
+    in either order, is 0 or more (the handler's abs)."""
+    import importlib
+    from types import SimpleNamespace
+    data = importlib.import_module("tomecraft.generated.the_cave").GAME
+    from tomecraft.runtime.engines.the_cave.handlers import Queries
+    declared = pipeline.compile_game(ROOT / "content" / "the_cave", [], dg.Reporter()).vocab
+    assert declared.queries["depth_levels"].least == 0
+    depths = {getattr(kind, "depth", 0) or 0 for kind in data.kinds.get("tile_kind", {}).values()}
+    depths |= {0, 25, 50, 75, 100, 125}
+    for a in depths:
+        for b in depths:
+            ctx = SimpleNamespace(self=SimpleNamespace(depth=a), target=SimpleNamespace(depth=b))
+            assert Queries.depth_levels(None, ctx) >= 0
