@@ -123,3 +123,16 @@ def test_the_two_n_minus_one_summary_shows_only_while_every_loot_card_is_loot_of
     assert "2n" not in wrong_kind["en"]
     same = _rules_with_loot(tmp_path / "c", "loot_of gold")
     assert "give 2n − 1" in same["en"] and "n张获得2n−1个资源" in same["zh"]
+
+
+def test_the_approximations_on_the_cards_sheet_are_said_for_players():
+    """The English cards sheet's "What is approximate" list printed designer shorthand: "A plain
+    2/1 monster.", "Turn-end timing and stack above.", "A one-shot set at pre-battle.",
+    "Search; fizzles when ...". Each entry now says what the card does in play words."""
+    body = re.sub(r"\s+", " ", text(page("cards", "en")))
+    listed = body[body.index("What is approximate"):]
+    for shorthand in ("a plain ", "timing", "one-shot", "continuous add", "fizzle", "-cost relic",
+                      "at pre-battle", "送墓", "被弃置"):
+        assert shorthand not in listed.lower(), shorthand
+    assert "Lurker : At the end of each turn it stacks the main deck’s top card just above " \
+           "itself in its column." in listed
