@@ -8,9 +8,9 @@ is emitted in sorted order and nothing depends on time, hashing or the environme
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -488,12 +488,8 @@ class EffectCompiler:
         """(argument index, least guarded in play) of each parameter of `c` declaring `min:`
         whose argument is not a constant, and not known to stay at or above that floor: 0, or
         the declared least where it is below 0."""
-        target = self.vocab.callable(c.verb)
-        positional = [a for a in c.args if not isinstance(a, n.KwArg)]
-        named = {a.name: a.value for a in c.args if isinstance(a, n.KwArg)}
         found = []
-        for i, param in enumerate(target.params):
-            value = positional[i] if i < len(positional) else named.get(param.name)
+        for i, (param, value) in enumerate(self.bound_args(c)):
             if param.least is None or value is None or n.constant(value) is not None:
                 continue
             floor, least = min(param.least, 0), self.least(value, scope)
@@ -535,14 +531,16 @@ class EffectCompiler:
 
     def call_args(self, c, scope: dict) -> list[str]:
         """Arguments in parameter order (keyword arguments placed by name)."""
+        return [self.expr(value, scope) if value is not None else "None"
+                for _, value in self.bound_args(c)]
+
+    def bound_args(self, c) -> list[tuple]:
+        """(parameter, argument AST or None) in parameter order, keyword arguments by name."""
         target = self.vocab.callable(c.verb if isinstance(c, n.Call) else c.name)
         positional = [a for a in c.args if not isinstance(a, n.KwArg)]
         named = {a.name: a.value for a in c.args if isinstance(a, n.KwArg)}
-        values = []
-        for i, p in enumerate(target.params):
-            value = positional[i] if i < len(positional) else named.get(p.name)
-            values.append(self.expr(value, scope) if value is not None else "None")
-        return values
+        return [(p, positional[i] if i < len(positional) else named.get(p.name))
+                for i, p in enumerate(target.params)]
 
     def expr(self, e, scope: dict) -> str:  # noqa: C901
         if isinstance(e, n.Num):
