@@ -81,6 +81,7 @@ class Checker:
         self.found = 0                   # mistakes found, counted before either dedupe
         self.clean: set[tuple] = set()   # what check_once ran without finding any
         self.implied: dict[str, dict] = {}   # keyword -> implied_least's answer
+        self.attributes: dict[str, frozenset] = {}  # kind -> entity_attributes' answer
 
     # reporting
     def error(self, code: str, message: str, node, hint: str = "") -> None:
@@ -319,9 +320,7 @@ class Checker:
                                                    or self.vocab.keywords.get(call.verb))
             if not target:
                 continue
-            positional = [a for a in call.args if not isinstance(a, n.KwArg)]
-            bound = {**dict(zip([p.name for p in target.params], positional)),
-                     **{a.name: a.value for a in call.args if isinstance(a, n.KwArg)}}
+            bound = n.bind([p.name for p in target.params], call.args)
             inner = (self.implied_least(call.verb, seen | {keyword})
                      if call.verb in self.vocab.keywords else {})
             for p in target.params:
@@ -543,7 +542,7 @@ class Checker:
     def entity_attributes(self, kind: str) -> frozenset:
         """What an entity of `kind` bound by a selector has in play: the engine's contract
         says so where its objects are not the kind's fields, else the kind's fields."""
-        memo = self.__dict__.setdefault("_attributes", {})
+        memo = self.attributes
         if kind not in memo:
             from tomecraft.compiler.contract import load
             declared = getattr(load(self.vocab.engine), "attributes", {}) or {}
@@ -756,9 +755,9 @@ _SCRIPT_PAIRS = (
     "车車 长長 东東 页頁 见見 说說 话話 读讀 写寫 买買 卖賣 钱錢 银銀 铁鐵 钢鋼 图圖 国國 场場 "
     "库庫 应應 务務 头頭 体體 气氣 风風 电電 灯燈 绳繩 险險 难難 层層 矿礦 虫蟲 异異 兽獸 医醫 "
     "疗療 药藥 弹彈 枪槍 剑劍 击擊 杀殺 胜勝 败敗 赢贏 输輸 给給 让讓 认認 识識 学學 习習 觉覺 "
-    "视視 观觀 规規 计計 论論 证證 实實 历歷 经經 红紅 绿綠 蓝藍 黄黃 众眾 们們 网網 颗顆 叶葉 "
-    "纸紙 线線 级級 厅廳 馆館 饰飾 铜銅 钻鑽 锁鎖 链鏈 镜鏡 袭襲 惊驚 恶惡 梦夢 灵靈 魂魂")
-_SIMPLIFIED_ONLY = {pair[0]: pair[1] for pair in _SCRIPT_PAIRS.split() if pair[0] != pair[1]}
+    "视視 观觀 规規 计計 论論 证證 实實 历歷 经經 红紅 绿綠 蓝藍 黄黃 众眾 网網 颗顆 叶葉 "
+    "纸紙 线線 厅廳 馆館 饰飾 铜銅 钻鑽 锁鎖 链鏈 镜鏡 袭襲 惊驚 恶惡 梦夢 灵靈")
+_SIMPLIFIED_ONLY = {pair[0]: pair[1] for pair in _SCRIPT_PAIRS.split()}
 _TRADITIONAL_ONLY = {t: s for s, t in _SIMPLIFIED_ONLY.items()}
 
 

@@ -536,11 +536,9 @@ class EffectCompiler:
 
     def bound_args(self, c) -> list[tuple]:
         """(parameter, argument AST or None) in parameter order, keyword arguments by name."""
-        target = self.vocab.callable(c.verb if isinstance(c, n.Call) else c.name)
-        positional = [a for a in c.args if not isinstance(a, n.KwArg)]
-        named = {a.name: a.value for a in c.args if isinstance(a, n.KwArg)}
-        return [(p, positional[i] if i < len(positional) else named.get(p.name))
-                for i, p in enumerate(target.params)]
+        params = self.vocab.callable(c.verb if isinstance(c, n.Call) else c.name).params
+        bound = n.bind([p.name for p in params], c.args)
+        return [(p, bound.get(p.name)) for p in params]
 
     def expr(self, e, scope: dict) -> str:  # noqa: C901
         if isinstance(e, n.Num):

@@ -242,6 +242,14 @@ Stmt = Union[Call, Assign, Let, Require, Cost, If, On, When, Each, Target, Durin
 COMPOUND = (Cost, If, On, When, Each, Target, During, Once, Repeat, May, Continuous)
 
 
+def bind(names, args) -> dict:
+    """A call's arguments by parameter name (`names` in order): positional ones in order, then
+    keyword arguments by their names. The checker reports a call that names one twice."""
+    positional = [a for a in args if not isinstance(a, KwArg)]
+    return {**dict(zip(names, positional)),
+            **{a.name: a.value for a in args if isinstance(a, KwArg)}}
+
+
 def walk(node) -> tuple:
     """`node` and every node below it, depth first, in source order.
 
