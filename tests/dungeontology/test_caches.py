@@ -33,12 +33,14 @@ class Checked(Engine):
         return super().ask(who, key, options)
 
 
-def _play(data, players: int, game: int) -> Checked:
-    rng = Rng(f"caches:{players}:{game}")
+def _play(data, players: int, game: int, checked=Checked, seed: str = "caches") -> Engine:
+    """Game `game` of a seeded run played by an engine of class `checked` (its checks run
+    at every decision)."""
+    rng = Rng(f"{seed}:{players}:{game}")
     agents = [RandomAgent(rng.fork(f"agent{i}")) for i in range(players)]
     play = rng.fork("game")
-    engine = Checked(data, new_state(data, players, play.fork("setup"), {}), agents, play.fork("play"),
-                     log_enabled=False)
+    engine = checked(data, new_state(data, players, play.fork("setup"), {}), agents,
+                     play.fork("play"), log_enabled=False)
     deal(engine)
     engine.play()
     return engine
@@ -76,14 +78,7 @@ class RegionsChecked(Engine):
 def test_regions_kept_by_id_are_the_regions_searched(data, players):
     compared = Counter()
     for game in range(3):
-        rng = Rng(f"regions:{players}:{game}")
-        agents = [RandomAgent(rng.fork(f"agent{i}")) for i in range(players)]
-        play = rng.fork("game")
-        engine = RegionsChecked(data, new_state(data, players, play.fork("setup"), {}), agents,
-                                play.fork("play"), log_enabled=False)
-        deal(engine)
-        engine.play()
-        compared.update(engine.compared)
+        compared.update(_play(data, players, game, RegionsChecked, "regions").compared)
     # not vacuous: regions were placed along the way (the kept table was rebuilt)
     assert len({n for _, n in compared}) >= 5
 
@@ -205,14 +200,7 @@ class ShortcutsChecked(Engine):
 def test_the_engines_shortcuts_answer_what_the_view_suggests(data, players):
     compared = Counter()
     for game in range(4):
-        rng = Rng(f"shortcuts:{players}:{game}")
-        agents = [RandomAgent(rng.fork(f"agent{i}")) for i in range(players)]
-        play = rng.fork("game")
-        engine = ShortcutsChecked(data, new_state(data, players, play.fork("setup"), {}), agents,
-                                  play.fork("play"), log_enabled=False)
-        deal(engine)
-        engine.play()
-        compared.update(engine.compared)
+        compared.update(_play(data, players, game, ShortcutsChecked, "shortcuts").compared)
     # not vacuous: each shortcut was taken, auxiliary effects were left out, no stop was asked
     assert compared["stopped"] > 0 and compared["aux", True] > 0 and compared["stop"] == 0
     assert compared["strongest", True] > 0 and compared["strongest", False] > 0
