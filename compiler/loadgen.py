@@ -12,10 +12,12 @@ from __future__ import annotations
 import atexit
 import hashlib
 import importlib
+import importlib.util
 import os
 import shutil
 import sys
 import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -89,16 +91,32 @@ def compile_and_import(root: Path, packs: list[Path], reporter: dg.Reporter,
     if name in sys.modules:
         return sys.modules[name].GAME
     cache = _cache_dir()
-    if not (cache / name / "__init__.py").is_file():
+    if (cache / name / "__init__.py").is_file():
+        _touch(cache / name)
+    else:
         game = pipeline.compile_game(root, packs, reporter)
         if game is None or reporter.errors:
             return None
         _store(cache, name, codegen.generate(game))
-    sys.path.insert(0, str(cache))
+        _prune(cache, keep={name})
+    return _import_package(cache / name).GAME
+
+
+def _import_package(folder: Path):
+    """Import the package in `folder` by its path. Not through sys.path: a finder on the
+    cache folder lists all of it, again after every new entry (milliseconds each with a few
+    hundred packages there)."""
+    name = folder.name
+    spec = importlib.util.spec_from_file_location(
+        name, folder / "__init__.py", submodule_search_locations=[str(folder)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     try:
-        return importlib.import_module(name).GAME
-    finally:
-        sys.path.remove(str(cache))
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
 
 
 def _store(cache: Path, name: str, files: dict[str, str]) -> None:
@@ -111,6 +129,41 @@ def _store(cache: Path, name: str, files: dict[str, str]) -> None:
         os.replace(staging, cache / name)
     except OSError:  # another run stored it first
         shutil.rmtree(staging, ignore_errors=True)
+
+
+CACHE_KEEP = 128        # compiled packages kept: the most recently used (a few MB)
+STAGING_AGE = 3600.0    # seconds after which a half-written package is a crashed run's
+
+
+def _touch(folder: Path) -> None:
+    try:
+        os.utime(folder)       # recently used: the last to be pruned
+    except OSError:
+        pass
+
+
+def _prune(cache: Path, keep: set[str]) -> None:
+    """Remove all but the CACHE_KEEP most recently used packages, and staging folders a
+    crashed run left: every pack folder and every edit makes a new entry, and unpruned the
+    cache grew by gigabytes."""
+    now = time.time()
+    packages, stale = [], []
+    try:
+        with os.scandir(cache) as entries:
+            for entry in entries:
+                try:
+                    used = entry.stat(follow_symlinks=False).st_mtime
+                except OSError:
+                    continue
+                if entry.name.startswith("tomecraft_game_") and entry.name not in keep:
+                    packages.append((used, entry.name))
+                elif entry.name.startswith(".tomecraft_game_") and now - used > STAGING_AGE:
+                    stale.append(entry.name)
+    except OSError:
+        return
+    packages.sort(reverse=True)
+    for name in stale + [name for _, name in packages[CACHE_KEEP - len(keep):]]:
+        shutil.rmtree(cache / name, ignore_errors=True)
 
 
 def _cache_dir() -> Path:
