@@ -132,6 +132,7 @@ def _store(cache: Path, name: str, files: dict[str, str]) -> None:
 
 
 CACHE_KEEP = 128        # compiled packages kept: the most recently used (a few MB)
+PRUNE_TOLD = 100        # removing more is said on stderr
 STAGING_AGE = 3600.0    # seconds after which a half-written package is a crashed run's
 
 
@@ -162,7 +163,10 @@ def _prune(cache: Path, keep: set[str]) -> None:
     except OSError:
         return
     packages.sort(reverse=True)
-    for name in stale + [name for _, name in packages[CACHE_KEEP - len(keep):]]:
+    unused = stale + [name for _, name in packages[CACHE_KEEP - len(keep):]]
+    if len(unused) > PRUNE_TOLD:       # a cache an older tomecraft let grow: seconds of work
+        progress(f"removing {len(unused)} compiled games unused longest from {cache}")
+    for name in unused:
         shutil.rmtree(cache / name, ignore_errors=True)
 
 

@@ -64,3 +64,18 @@ def test_a_cached_package_is_imported_by_its_path(tmp_path, monkeypatch):
     assert sys.modules[f"{name}.effects"].__file__.startswith(str(tmp_path / "cache"))
     assert sys.path == path_before
     assert str(tmp_path / "cache" / "compiled") not in sys.path_importer_cache   # no finder
+
+
+def test_removing_many_old_packages_is_said(tmp_path, monkeypatch, capsys):
+    """A cache an older tomecraft let grow to thousands of packages takes seconds to prune:
+    the user is told, not left waiting on a silent command."""
+    monkeypatch.setenv("TOMECRAFT_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(loadgen, "CACHE_KEEP", 2)
+    monkeypatch.setattr(loadgen, "PRUNE_TOLD", 3)
+    compiled = tmp_path / "cache" / "compiled"
+    compiled.mkdir(parents=True)
+    for i in range(6):
+        (compiled / f"tomecraft_game_the_cave_old{i}").mkdir()
+    _play(_pack(tmp_path / "a"))
+    assert "removing 5 compiled games unused longest" in capsys.readouterr().err
+    assert len(list(compiled.iterdir())) == 2
