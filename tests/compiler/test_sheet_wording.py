@@ -144,3 +144,22 @@ def test_no_sheet_sentence_holds_brackets_within_brackets(game_id):
         for lang in ("en", "zh"):
             nested = [line for line in lines(sheets.render_html(game, sheet, lang)) if _nested(line)]
             assert not nested, (sheet.name, lang, nested)
+
+
+def test_a_die_s_faces_are_counted_and_written_alike():
+    """The weapons sheet's dice: each face once with its count, every face word in one case
+    ("blank, Scare, hit, hit, hit×2, hit×2" and "blank, Teeth, !" were printed)."""
+    game = compiled("deep_rock_galactic")
+    weapons = next(s for s in sheets.SHEETS["deep_rock_galactic"] if s.name == "weapons")
+    text = lines(sheets.render_html(game, weapons, "en"))
+    start = text.index("| Die | Faces") + 1
+    rows = [line for line in text[start:start + len(game.of_kind("die"))]]
+    assert len(rows) == len(game.of_kind("die")) and all(line.startswith("| ") for line in rows)
+    for row in rows:
+        faces = row.split(" | ")[-1].split(", ")
+        assert len({f.split(" ", 1)[1] for f in faces}) == len(faces), row     # each face once
+        for face in faces:
+            count, word = face.split(" ", 1)
+            assert count.isdigit() and not word[0].isupper(), row
+    monster = next(row for row in rows if row.startswith("| Monster attack die"))
+    assert monster.endswith("| 2 blank, 3 teeth, 1 “!”")

@@ -123,13 +123,13 @@ def test_drg_chinese_lists_of_names_take_the_enumeration_comma():
     comma, and a monster's resistances '抗性 燃烧伤害 1，爆炸伤害 1' ran into the next stat."""
     game = _game("deep_rock_galactic")
     weapons = _drg_text("weapons", "zh", game)
-    assert "空白、空白、击中" in weapons and "空白，空白" not in weapons
+    assert "2个空白、3个击中" in weapons and "空白，" not in weapons
     assert "平台 × 6、轻机枪炮塔 × 1" in _drg_text("classes", "zh", game)
     assert re.search(r"\| \S+伤害 \d、\S+伤害 \d", _drg_text("monsters", "zh", game))
     assert re.search(r"抗性 \S+伤害 \d、\S+伤害 \d", _text_nodes(cards.render_html(game, "zh")))
     assert "暴君异虫、刀锋异虫、瘟疫吐珠" in _drg_text("statuses", "zh", game)
     # English keeps its comma
-    assert "blank, blank, hit" in _drg_text("weapons", "en", game)
+    assert "2 blank, 3 hit" in _drg_text("weapons", "en", game)
 
 
 def test_drg_chinese_briefing_lists_take_the_enumeration_comma(tmp_path):
