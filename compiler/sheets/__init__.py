@@ -291,7 +291,24 @@ def _names_value(name: str, value: str) -> bool:
     if value in name:
         return True
     words = _NUMBER_WORDS[int(value)] if value.isdigit() and int(value) < len(_NUMBER_WORDS) else ""
-    return bool(words) and re.search(rf"\b{words}\b", name) is not None
+    if words:
+        return re.search(rf"\b{words}\b", name) is not None
+    # every word of the value already in the name: "HP 0 ends the game at once: the game ends
+    # at once", "点数降至0或以下即送墓：点数为0或以下" said it twice
+    if _HAN.search(value):
+        said = [c for c in value if _HAN.match(c) or c.isdigit()]
+        return bool(said) and all(c in name for c in said if c not in _ZH_FUNCTION)
+    said = {_stem(w) for w in re.findall(r"[a-z0-9]+", value)} - _EN_FUNCTION
+    return bool(said) and said <= {_stem(w) for w in re.findall(r"[a-z0-9]+", name)}
+
+
+_ZH_FUNCTION = set("的为在时之了着是与和及")
+_EN_FUNCTION = {"the", "a", "an", "at", "to", "into", "in", "on", "of", "is", "are", "it", "and",
+                "or", "by", "for", "with", "as", "its"}
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
 def sheet_rules(game: Game, notes: Footnotes) -> list[Entity]:

@@ -163,3 +163,31 @@ def test_a_die_s_faces_are_counted_and_written_alike():
             assert count.isdigit() and not word[0].isupper(), row
     monster = next(row for row in rows if row.startswith("| Monster attack die"))
     assert monster.endswith("| 2 blank, 3 teeth, 1 “!”")
+
+
+_SMALL = {"the", "a", "an", "at", "to", "into", "in", "on", "of", "is", "are", "it", "its", "and",
+          "or", "by", "for", "with", "as"}
+
+
+def _says_again(name: str, said: str) -> bool:
+    """Whether `said` only repeats words (zh: characters) of `name`."""
+    if re.search(r"[\u3400-\u9fff]", said):
+        chars = [c for c in said if re.match(r"[\u3400-\u9fff0-9]", c) and c not in "的为在时之了着是与和及"]
+        return bool(chars) and all(c in name for c in chars)
+    stem = lambda w: w[:-1] if len(w) > 3 and w.endswith("s") else w   # noqa: E731
+    words = {stem(w) for w in re.findall(r"[a-z0-9]+", said.casefold())} - _SMALL
+    return bool(words) and words <= {stem(w) for w in re.findall(r"[a-z0-9]+", name.casefold())}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_footnote_says_its_name_again(game_id):
+    """A player footnote names what is approximated and says what the sheet assumes; one whose
+    words only repeat its name says nothing ("≈17 HP 0 ends the game at once: the game ends at
+    once.", "≈17 点数降至0或以下即送墓：点数为0或以下。")."""
+    game = compiled(game_id)
+    for sheet in sheets.SHEETS[game_id]:
+        for lang in ("en", "zh"):
+            for line in lines(sheets.render_html(game, sheet, lang)):
+                found = re.match(r"^≈\d+ (.+?)[:：](.+)$", line)
+                if found and len(found.group(2).split()) <= 8:
+                    assert not _says_again(found.group(1), found.group(2).rstrip(".。")), (sheet.name, lang, line)
