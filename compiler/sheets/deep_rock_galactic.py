@@ -35,7 +35,7 @@ def die_faces(game: Game, die: Entity, lang: str) -> str:
     parts = []
     for (face, hits), count in counts.items():
         term = _term(game, face, lang)
-        if not any(ch.isalnum() for ch in term):
+        if not any(ch.isalnum() for ch in term) and not term.startswith(("“", '"')):
             term = f"“{term}”"
         elif lang == "en" and term[:1].isupper() and not term[1:2].isupper():
             term = term[0].lower() + term[1:]           # a face is a label, not a name

@@ -191,3 +191,19 @@ def test_no_footnote_says_its_name_again(game_id):
                 found = re.match(r"^≈\d+ (.+?)[:：](.+)$", line)
                 if found and len(found.group(2).split()) <= 8:
                     assert not _says_again(found.group(1), found.group(2).rstrip(".。")), (sheet.name, lang, line)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_drg_sheets_say_the_bang_face_and_the_exits_alike(lang):
+    """The monster die's “!” face in quotes wherever a sentence names it ("put 1 Grunt per !
+    result in the roll at each revealed Tunnel Exit"), tunnel exits in one case beside "tunnel
+    exits 1 and 2", and in Chinese the guide's words: 虫群通道出口 and 深坑 (the keywords said
+    隧道出口 and 坑洞, words the guide never uses)."""
+    game = compiled("deep_rock_galactic")
+    text = "\n".join(line for sheet in sheets.SHEETS["deep_rock_galactic"]
+                     for line in lines(sheets.render_html(game, sheet, lang)) if "≈" not in line)
+    assert not re.search(r"(?<![“\"])[!！](?![”\"])", text)
+    if lang == "en":
+        assert "Tunnel Exit" not in text and "tunnel exit" in text
+    else:
+        assert "隧道出口" not in text and "坑洞" not in text and "虫群通道出口" in text

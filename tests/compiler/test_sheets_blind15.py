@@ -80,7 +80,7 @@ def test_drg_briefing_prints_typographic_quotes(tmp_path, lang):
     [page] = write_briefing(_game("deep_rock_galactic"), mission, [lang], ["html"], tmp_path)
     page = page.read_text(encoding="utf-8")
     _assert_typeset(page, "briefing")
-    assert ("“!” tokens (drones)" if lang == "en" else "“!”指示物") in _text_nodes(page)
+    assert ("“!” tokens (drones)" if lang == "en" else "“！”指示物") in _text_nodes(page)
 
 
 def test_typesetting_keeps_markup_and_rewrites_only_text():
