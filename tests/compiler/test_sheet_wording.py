@@ -59,7 +59,7 @@ def compiled(game_id: str):
 
 def settings(game) -> list[tuple[dict, str, int]]:
     """(data, field, least allowed) of each whole-number setting the sheets print: a rule's
-    value the engine's contract bounds, and a `board` entity's fields (game.yaml's minimum)."""
+    value the engine's contract bounds, and the fields of SETTING_KINDS (game.yaml's minimum)."""
     found = []
     contract = importlib.import_module(f"tomecraft.runtime.engines.{game.id}.contract")
     bounds = getattr(contract, "RULE_VALUES", {}) or {}
@@ -68,12 +68,19 @@ def settings(game) -> list[tuple[dict, str, int]]:
         if isinstance(schema, dict) and schema.get("type") == "integer":
             found.append((rule.data, "value", schema.get("minimum", 0)))
     kinds = (yaml.safe_load((REPO / "content" / game.id / "game.yaml").read_text()) or {}).get("kinds", {})
-    fields = (kinds.get("board") or {}).get("fields", {})
-    for board in game.of_kind("board"):
-        for name, schema in fields.items():
-            if isinstance(schema, dict) and schema.get("type") == "integer" and isinstance(board.data.get(name), int):
-                found.append((board.data, name, schema.get("minimum", 0)))
+    for kind in SETTING_KINDS:
+        fields = (kinds.get(kind) or {}).get("fields", {})
+        for entity in game.of_kind(kind):
+            for name, schema in fields.items():
+                if isinstance(schema, dict) and schema.get("type") == "integer" \
+                        and isinstance(entity.data.get(name), int):
+                    found.append((entity.data, name, schema.get("minimum", 0)))
     return found
+
+
+# kinds whose whole-number fields the rules sheets print in sentences: Crawl Decks' board
+# values, Dungeontology's alert cards (students in the bag) and notebook (slots a column)
+SETTING_KINDS = ("board", "alert_card", "notebook")
 
 
 # what no one writes: a singular count with a plural noun, "per 1 X", a verb of 0
@@ -109,7 +116,7 @@ def test_a_counted_placeholder_takes_the_form_of_its_number():
     assert sheets.fill("{zz|x|y|z}", {}) == "{zz|x|y|z}"
 
 
-@pytest.mark.parametrize("game_id", ["clank_catacombs", "deep_rock_galactic", "dm_crawl_decks"])
+@pytest.mark.parametrize("game_id", ["clank_catacombs", "deep_rock_galactic", "dm_crawl_decks", "dungeontology"])
 @pytest.mark.parametrize("count", [0, 1, 12])
 def test_every_setting_reads_naturally_at_0_1_and_12(game_id, count):
     """Every whole-number setting of the game set to `count` (or the least it may be): the
