@@ -565,17 +565,19 @@ class MissionChecker(EventChecks):
                         f"list at least {wanted} under `minerals:`")
 
     def spare_minerals(self, name: str, wanted: int) -> None:
-        """W-01: Gold and Nitra also come from Loot Bugs (1 Gold + a mineral die) and broken
-        stalagmites (a mineral die), so a target beyond the placed count is a warning only
-        when no sequence of draws can reach it."""
-        loot_bugs = self.m["pickups"].get("loot_bug", 0)
-        most = (self.m["minerals"].get(name, 0) + len(self.m.get("stalagmites", []))
-                + loot_bugs * (2 if name == "gold" else 1))
-        if wanted > most:
-            self.at(("objective", "targets", name), "W-01",
-                    f"the objective needs {wanted} {name}, but at most {most} can ever be had "
-                    "(placed, from Loot Bugs and from stalagmites): the mission cannot succeed",
-                    f"list more {name} under `minerals:` or lower the target", warning=True)
+        """V-28: Gold and Nitra also come from broken stalagmites and Loot Bugs, as the mineral
+        die falls (yields.py): a target beyond the most they can ever give is refused, as a
+        Morkite target beyond the placed count is (V-15)."""
+        from tomecraft.compiler.game_checks.deep_rock_galactic import die_faces
+        from tomecraft.compiler.missions.yields import most_had
+        if self.names.game is None:
+            return
+        most = most_had(self.names.game, self.m, name, die_faces(self.names.game))
+        if most is not None and wanted > most.total:
+            self.at(("objective", "targets", name), "V-28",
+                    f"the objective needs {wanted} {name}, but at most {most.total} can ever be had "
+                    f"({', '.join(most.parts)}): the mission cannot succeed",
+                    f"list more {name} under `minerals:`, add stalagmites or Loot Bugs, or lower the target")
 
     def pickups(self) -> None:
         pickups = self.m["pickups"]

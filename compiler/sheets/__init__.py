@@ -104,11 +104,39 @@ def count_en(n, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+# `{name|zero|one|other}`: the form a count takes ("{descend_heal|no HP back|recover 1 lost
+# HP|recover # lost HP}", "#" the number); a form may hold plain placeholders of its own
+_COUNTED = re.compile(r"\{(\w+)\|((?:[^{}|]|\{\w+\})*)\|((?:[^{}|]|\{\w+\})*)\|((?:[^{}|]|\{\w+\})*)\}")
+
+
 def fill(text: str, values: dict) -> str:
-    """`{name}` placeholders -> values; unknown placeholders stay as they are."""
+    """`{name}` placeholders -> values; unknown placeholders stay as they are. A counted
+    placeholder `{name|zero|one|other}` takes the form its number asks for, with `#` the
+    number: a setting printed in a sentence reads naturally at 0 and 1 as at 12 ("recover 0
+    lost HP", "per 1 graveyard cards", "reveal 1 event cards" were printed)."""
+    def counted(m: re.Match) -> str:
+        if m.group(1) not in values:
+            return m.group(0)
+        value = values[m.group(1)]
+        form = m.group(2) if value == 0 else m.group(3) if value == 1 else m.group(4)
+        return form.replace("#", str(value))
+    text = _COUNTED.sub(counted, text)
     for key, value in values.items():
         text = text.replace("{" + key + "}", str(value))
     return text
+
+
+_QUALIFIED = re.compile(r"^(.+?)\s*[(（]([^()（）]+)[)）]$")
+
+
+def qualifiers(names: list[str]) -> list[str]:
+    """Names that share a head and differ by their bracket ("Alert card (standard)", "Alert
+    card (tense)"; 警戒卡（标准）) by what differs ("standard", "tense"), for a list a sentence
+    holds in brackets of its own; other names as they are."""
+    found = [_QUALIFIED.match(name) for name in names]
+    if len(names) > 1 and all(found) and len({m.group(1) for m in found}) == 1:
+        return [m.group(2) for m in found]
+    return names
 
 
 def sheet_title(template: str, game_name: str) -> str:
@@ -263,7 +291,24 @@ def _names_value(name: str, value: str) -> bool:
     if value in name:
         return True
     words = _NUMBER_WORDS[int(value)] if value.isdigit() and int(value) < len(_NUMBER_WORDS) else ""
-    return bool(words) and re.search(rf"\b{words}\b", name) is not None
+    if words:
+        return re.search(rf"\b{words}\b", name) is not None
+    # every word of the value already in the name: "HP 0 ends the game at once: the game ends
+    # at once", "点数降至0或以下即送墓：点数为0或以下" said it twice
+    if _HAN.search(value):
+        said = [c for c in value if _HAN.match(c) or c.isdigit()]
+        return bool(said) and all(c in name for c in said if c not in _ZH_FUNCTION)
+    said = {_stem(w) for w in re.findall(r"[a-z0-9]+", value)} - _EN_FUNCTION
+    return bool(said) and said <= {_stem(w) for w in re.findall(r"[a-z0-9]+", name)}
+
+
+_ZH_FUNCTION = set("的为在时之了着是与和及")
+_EN_FUNCTION = {"the", "a", "an", "at", "to", "into", "in", "on", "of", "is", "are", "it", "and",
+                "or", "by", "for", "with", "as", "its"}
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
 def sheet_rules(game: Game, notes: Footnotes) -> list[Entity]:

@@ -78,9 +78,6 @@ def _common(game: Game, lang: str) -> dict:
         token = tokens.get(token_id)
         values[key] = token.data.get(field_name, default) if token else default
     values.update(_setup_counts(game, lang))
-    # English counts agree with their noun ("1 lockpick token", "2 treasures").
-    values["lockpicks_en"] = count_en(values["lockpicks"], "lockpick token")
-    values["limit_en"] = count_en(values["limit"], "treasure")
     return {"own": own, "values": values, "game_title": own["game"]}
 
 

@@ -20,6 +20,31 @@ def _term(game: Game, name: str, lang: str) -> str:
     return game.vocab.text_of(name, lang) if name else ""
 
 
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+def die_faces(game: Game, die: Entity, lang: str) -> str:
+    """A die's faces counted, in the order it first shows them, each written alike: "2 blank,
+    1 scare, 3 hit, 1 two-hit" (zh "2个空白、1个阻遏惊吓、3个击中、1个2点击中", the guide's
+    “2点击中”, L470), a symbol face in quotes (1 “!”). Every face was listed one by one, some
+    capitalised and some not ("blank, Scare, hit, hit, hit×2, hit×2", "blank, Teeth, !")."""
+    counts: dict[tuple[str, int], int] = {}
+    for face in die.data.get("faces") or ():
+        key = (face.get("face", ""), int(face.get("hits") or 0))
+        counts[key] = counts.get(key, 0) + 1
+    parts = []
+    for (face, hits), count in counts.items():
+        term = _term(game, face, lang)
+        if not any(ch.isalnum() for ch in term) and not term.startswith(("“", '"')):
+            term = f"“{term}”"
+        elif lang == "en" and term[:1].isupper() and not term[1:2].isupper():
+            term = term[0].lower() + term[1:]           # a face is a label, not a name
+        if hits > 1:
+            term = f"{hits}点{term}" if lang == "zh" else f"{_NUMBER_WORDS.get(hits, hits)}-{term}"
+        parts.append(f"{count}个{term}" if lang == "zh" else f"{count} {term}")
+    return ("、" if lang == "zh" else ", ").join(parts)
+
+
 def _res(game: Game, data: dict, lang: str) -> str:
     res = data.get("resistances") or {}
     # the printed five in their order, then a pack's damage types as the monster lists them
@@ -229,9 +254,8 @@ def weapons(game: Game, lang: str, notes: Footnotes) -> dict:
         name_of(u, lang), lab["enum_sep"].join(lab[f"slot_{s}"] for s in u.data["fits"]),
         f"+{u.data['ammo_cap']}" if u.data.get("ammo_cap") else "—",
         texts.effect(u, ("effect",)) if u.data.get("effect") else "—"]} for u in game.of_kind("weapon_upgrade")]
-    dice = [{"mark": notes.mark(d, lang), "cells": [
-        name_of(d, lang), lab["enum_sep"].join(f"{_term(game, f['face'], lang)}{'×' + str(f['hits']) if f.get('hits', 0) > 1 else ''}"
-                                    for f in d.data["faces"])]} for d in game.of_kind("die")]
+    dice = [{"mark": notes.mark(d, lang), "cells": [name_of(d, lang), die_faces(game, d, lang)]}
+            for d in game.of_kind("die")]
     return {"sections": [
         {"title": lab["secondary"], "headers": _mode_headers(lab), "rows": secondary},
         {"title": lab["drone"], "headers": _mode_headers(lab), "rows": drone},

@@ -11,7 +11,7 @@ import re
 
 from tomecraft.compiler import checks
 from tomecraft.compiler.model import Entity, Game
-from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, count_en, fill,
+from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, after_use_text, fill,
                              keyword_label, labels, name_of, param_letters, prose, rule_value_text, sheet_rules, sheet_title, site_at, sources_table)
 from tomecraft.dsl import nodes as n
 from tomecraft.dsl.parser import EffectSyntaxError, parse
@@ -41,10 +41,8 @@ def _common(game: Game, lang: str) -> dict:
     text = prose(game.id, lang)
     lab = {**labels(lang, game), **text["labels"]}
     board = game.of_kind("board")
+    # the counts agree with their noun in the prose's counted placeholders (`fill`)
     values = dict(board[0].data) if board else {}
-    # English counts agree with their noun ("1 attribute token", "draw 1 relic").
-    values["start_tokens_en"] = count_en(values.get("start_tokens", 1), "attribute token")
-    values["relic_draw_en"] = count_en(values.get("relic_draw", 5), "relic")
     return {"text": text, "dm_lab": lab, "values": values,
             "dm_title_key": None, "board": board[0] if board else None}
 

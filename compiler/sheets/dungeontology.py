@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.compiler.sheets import (Footnotes, Sheet, Texts, _yaml_file, after_use_text, fill, keyword_label,
-                             name_of, param_letters, prose, sheet_rules, site_at, text_of)
+                             name_of, param_letters, prose, qualifiers, sheet_rules, site_at, text_of)
 from tomecraft.dsl.render import render, render_call
 from tomecraft.dsl.render.templates import signed
 
@@ -69,13 +69,16 @@ def _values(game: Game) -> dict:
 
 
 def _slots_each(game: Game, lang: str) -> str:
-    """Each alert card's omega slots, "Alert card (standard) 4, ..., Alert card (tense) 3": the
-    panic comes when the card in play is full (L1245), and the cards differ (the sheet said
-    "all 4 slots", the standard card's, for the tense card's 3 too)."""
-    cards = game.entities.get("alert_card", {}).values()
-    return ("、" if lang == "zh" else ", ").join(
-        f"{name_of(card, lang)}{len(card.data.get('rows') or ())}个" if lang == "zh"
-        else f"{name_of(card, lang)} {len(card.data.get('rows') or ())}" for card in cards)
+    """Each alert card's omega slots, "standard: 4, calm: 4, tense: 3": the panic comes when
+    the card in play is full (L1245), and the cards differ (the sheet said "all 4 slots", the
+    standard card's, for the tense card's 3 too). The sentence holds the list in brackets, so
+    names sharing a head with their own bracket ("Alert card (tense)") say only what differs
+    ("Alert card (standard) 4" printed brackets within brackets)."""
+    cards = list(game.entities.get("alert_card", {}).values())
+    names = qualifiers([name_of(card, lang) for card in cards])
+    if lang == "zh":
+        return "、".join(f"{name}{len(card.data.get('rows') or ())}个" for name, card in zip(names, cards))
+    return ", ".join(f"{name}: {len(card.data.get('rows') or ())}" for name, card in zip(names, cards))
 
 
 def rules_sheet(game: Game, lang: str, notes: Footnotes) -> dict:

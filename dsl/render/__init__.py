@@ -720,7 +720,17 @@ class _Renderer:
         return "choose one: " + "; or ".join(options)
 
     def require(self, s: n.Require) -> str:
-        cond = self.expr(s.cond)
+        # `require A or not B`: B only if A ("you cross against the arrow only if you hold a
+        # Catacomb Map"; it read "only if you hold a Catacomb Map or you do not cross against
+        # the arrow")
+        c = s.cond
+        if isinstance(c, n.BinOp) and c.op == "or" and isinstance(c.left, n.Not) != isinstance(c.right, n.Not):
+            negated, other = (c.left, c.right) if isinstance(c.left, n.Not) else (c.right, c.left)
+            what, needs = self.expr(negated.operand), self.expr(other)
+            if self.zh:
+                return f"{what}时，需要{needs}"
+            return f"{'you may ' + what[4:] if what.startswith('you ') else what} only if {needs}"
+        cond = self.expr(c)
         if self.zh:
             return f"需要{cond}"
         if cond.startswith(_EN_NOT_FALLBACK):  # "not allowed if X" reads better

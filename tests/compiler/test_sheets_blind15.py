@@ -80,7 +80,7 @@ def test_drg_briefing_prints_typographic_quotes(tmp_path, lang):
     [page] = write_briefing(_game("deep_rock_galactic"), mission, [lang], ["html"], tmp_path)
     page = page.read_text(encoding="utf-8")
     _assert_typeset(page, "briefing")
-    assert ("“!” tokens (drones)" if lang == "en" else "“!”指示物") in _text_nodes(page)
+    assert ("“!” tokens (drones)" if lang == "en" else "“！”指示物") in _text_nodes(page)
 
 
 def test_typesetting_keeps_markup_and_rewrites_only_text():
@@ -123,13 +123,13 @@ def test_drg_chinese_lists_of_names_take_the_enumeration_comma():
     comma, and a monster's resistances '抗性 燃烧伤害 1，爆炸伤害 1' ran into the next stat."""
     game = _game("deep_rock_galactic")
     weapons = _drg_text("weapons", "zh", game)
-    assert "空白、空白、击中" in weapons and "空白，空白" not in weapons
+    assert "2个空白、3个击中" in weapons and "空白，" not in weapons
     assert "平台 × 6、轻机枪炮塔 × 1" in _drg_text("classes", "zh", game)
     assert re.search(r"\| \S+伤害 \d、\S+伤害 \d", _drg_text("monsters", "zh", game))
     assert re.search(r"抗性 \S+伤害 \d、\S+伤害 \d", _text_nodes(cards.render_html(game, "zh")))
     assert "暴君异虫、刀锋异虫、瘟疫吐珠" in _drg_text("statuses", "zh", game)
     # English keeps its comma
-    assert "blank, blank, hit" in _drg_text("weapons", "en", game)
+    assert "2 blank, 3 hit" in _drg_text("weapons", "en", game)
 
 
 def test_drg_chinese_briefing_lists_take_the_enumeration_comma(tmp_path):

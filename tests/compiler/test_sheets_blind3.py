@@ -52,8 +52,8 @@ def test_drg_alien_egg_says_its_grunts_once(drg):
     revealed Tunnel Exit; otherwise, put X Grunts ..., where X is the number of ! results':
     two branches that say the same (L536: one Grunt per "!", so two for two)."""
     text = _text(drg, "rules", "en")
-    assert ("When struck with the pickaxe, roll 2 monster attack dice and put 1 Grunt per ! "
-            "result in the roll at each revealed Tunnel Exit.") in text
+    assert ("When struck with the pickaxe, roll 2 monster attack dice and put 1 Grunt per “!” "
+            "result in the roll at each revealed tunnel exit.") in text
 
 
 def test_drg_a_face_rolled_reads_the_roll_shows_it(drg):
@@ -115,7 +115,7 @@ def test_cave_majority_bonus_says_points(lang, words):
 
 
 @pytest.mark.parametrize("lang, words", [("en", "“!” on the dwarf attacked: The dwarf becomes Webbed."),
-                                         ("zh", "“!”对被攻击矮人：使该矮人虫网束缚。")])
+                                         ("zh", "“！”对被攻击矮人：使该矮人虫网束缚。")])
 def test_drg_monster_card_bang_says_whom_it_means(drg, lang, words):
     """The Web Spitter's print-and-play card read '“!”: It becomes Webbed.' as if the Web
     Spitter were: 'it' is the dwarf attacked (the monster board's column says so now)."""

@@ -107,7 +107,7 @@ def test_monster_card_bang_says_the_dwarf(drg, lang, said, not_said):
     attacked: It becomes Knocked Over. Take 1 damage."."""
     from tomecraft.compiler.sheets import Footnotes, cards
     laid = [c for page in cards.pages(drg, lang, Footnotes()) for c in page["cards"]]
-    bangs = [r["text"] for c in laid for r in c["rules"] if "!" in r["label"]]
+    bangs = [r["text"] for c in laid for r in c["rules"] if "!" in r["label"] or "！" in r["label"]]
     assert said in bangs and not any(not_said in t for t in bangs)
 
 

@@ -179,7 +179,9 @@ def test_the_steps_to_a_dwarf_remembered_by_the_enterable_set_are_the_plain_sear
     combat._STEPS_TO.clear()
     for players, g in GAMES:
         _play(players, g)
-    assert len(asked) > 1000 and 1 in asked and max(asked) > 1      # one dwarf's, and all of theirs
+    # (over 900 asks since the drawer chooses tied move ends, rule monster_end_tie: his
+    # agent draws once more at each, and the seeded games are other games)
+    assert len(asked) > 900 and 1 in asked and max(asked) > 1      # one dwarf's, and all of theirs
 
 
 def test_a_shot_asked_of_its_target_alone_is_taken_as_when_every_monster_is_looked_at(monkeypatch):
@@ -236,6 +238,9 @@ def test_the_dwarf_a_move_goes_toward_asked_once_is_the_one_asked_again(monkeypa
     every move of several games that goes past its attack spots, the destination is the one
     it finds asking again (nothing moves while a monster looks)."""
     destination, ends = monsters.Monsters.destination, []
+    # where a tied move ends is the drawer's choice (rule monster_end_tie): asked twice, his
+    # agent would draw twice; here he takes the first, so both asks see one answer
+    monkeypatch.setattr(monsters.Monsters, "drawer_picks", lambda self, key, options: options[0])
 
     def checked(self, m, step, reach, toward_monsters, blocks=None, toward=monsters.UNASKED):
         got = destination(self, m, step, reach, toward_monsters, blocks, toward)

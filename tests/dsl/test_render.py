@@ -384,6 +384,16 @@ def test_negation_reads_as_english(games):
     assert zh == "需要你不逆箭头方向穿过。"
 
 
+def test_a_requirement_lifted_by_another_condition_says_which_needs_which(games):
+    """`require A or not B` is "B only if A": the one-way arrow read "Only if you hold a
+    Catacomb Map or you do not cross against the arrow"."""
+    for text in ("require holds(catacomb_map) or not against_arrow()",
+                 "require not against_arrow() or holds(catacomb_map)"):
+        zh, en = say(games["clank_catacombs"], text)
+        assert en == "You may cross against the arrow only if you hold a Catacomb Map."
+        assert zh == "你逆箭头方向穿过时，需要你持有墓穴地图。"
+
+
 def _cave():
     reporter = dg.Reporter()
     return vocabulary.build(loader.load(CAVE, reporter), reporter, "game.yaml")

@@ -161,6 +161,8 @@ def test_the_panic_line_counts_the_slots_of_each_alert_card(pages, game):
     assert slots["Alert card (tense)"] == 3
     page = " ".join(pages[("rules", "en")].split())
     assert "all 4 slots" not in page
+    # each card by what tells it from the others, in the sentence's own brackets (it printed
+    # "(Alert card (standard) 4, ...)")
     for name, n in slots.items():
-        assert f"{name} {n}" in page
-    assert "警戒卡（紧张）3个" in pages[("rules", "zh")]
+        assert f"{name.split('(')[1].rstrip(')')}: {n}" in page
+    assert "紧张3个" in pages[("rules", "zh")] and "警戒卡（紧张）3个" not in pages[("rules", "zh")]

@@ -137,7 +137,7 @@ class Engine(Monsters):
                 (o["refill"] == "health" and self.state.dwarves[o["dwarf"]].health <= 2)
                 or (o["refill"] == "ammo" and self.state.dwarves[o["dwarf"]].ammo <= 1))]
             return needy or [o for o in options if o.get("keep")]
-        if key in ("pod_landing", "flame"):     # where a player places: the engine's old pick
+        if key in ("pod_landing", "flame", "monster_end"):  # where a player places: the engine's old pick
             return options[:1]
         if key.endswith(":may2") or "may" in key:
             return [True] if self.acting and self.acting.health > 3 else [False]

@@ -145,9 +145,24 @@ class Monsters(Combat):
         if len(tied) == 1:
             return tied[0]
         tied.sort(key=lambda m: m.uid)
-        seat = self.acting.seat if self.acting is not None else 0
-        choice = self.agents[seat % len(self.agents)].choose("activation_order", [m.uid for m in tied], self)
+        choice = self.drawer_picks("activation_order", [m.uid for m in tied])
         return next(m for m in tied if m.uid == choice)
+
+    def drawer_picks(self, key: str, options: list):
+        """What the dwarf who drew the activating card decides (L878 where a spawned monster
+        goes, L974 which tied monster acts first; rule monster_end_tie: where a move ends)."""
+        if len(options) == 1:
+            return options[0]
+        seat = self.acting.seat if self.acting is not None else 0
+        return self.agents[seat % len(self.agents)].choose(key, options, self)
+
+    def end_of_move(self, ranked: list) -> Hex:
+        """The space a move ends on, of `ranked` (key, space) pairs: the least key's; spaces
+        of equally good keys (paths of equal length to different spaces) are the drawing
+        dwarf's choice (rule monster_end_tie)."""
+        best = min(key for key, _ in ranked)
+        tied = sorted(h for key, h in ranked if key == best)
+        return tied[0] if len(tied) == 1 else tuple(self.drawer_picks("monster_end", tied))
 
     def activate(self, m: Monster, move_and_attack: bool = False) -> None:
         """One activation (L966-1002): attack if a dwarf is in range, else move (and attack
@@ -209,8 +224,7 @@ class Monsters(Combat):
         aim = self.attack_spots(m, near, self.move_stops(m, near, step.terrain) | {m.pos}, blocks)
         if aim is None:
             return _BEYOND, toward
-        _, spots, first, _ = aim
-        nearest = spots[first][1]
+        nearest = self.attack_end(aim)
         return (nearest if nearest != m.pos else None), toward
 
     def destination(self, m: Monster, step, reach: dict, toward_monsters: bool, blocks=None,
@@ -228,7 +242,7 @@ class Monsters(Combat):
             aim = self.attack_spots(m, way, can_stop.intersection(way), blocks)
             if aim is not None and aim[1][aim[2]][0] <= move:
                 # the first spot in sight on its way, the one gone to (L970): no need for others
-                nearest = aim[1][aim[2]][1]
+                nearest = self.attack_end(aim)
                 return nearest if nearest != m.pos else None
             aim = self.attack_spots(m, reach, can_stop, blocks, only=target)
         goals = self.monster_goals(m, reach, can_stop, toward_monsters, aim)
@@ -238,7 +252,7 @@ class Monsters(Combat):
         goals = {h for h in goals if reach[h] > move or h in way}
         near = [h for h in goals if reach[h] <= move]
         if near:
-            return min(near, key=lambda h: (reach[h], h))
+            return self.end_of_move([(reach[h], h) for h in near])
         within_move = {h for h in can_stop if reach[h] <= move}     # m.pos among them
         # the whole search (remembered, as in walking_distances): within_move's are the same
         back = hx.bfs_leaving(sorted(goals), step.enterable, step.fences)
@@ -254,7 +268,14 @@ class Monsters(Combat):
         target = aim[0].pos if aim is not None else None
         near_dwarf = (lambda h: hx.distance(h, target)) if target else \
             (lambda h: 0) if toward_monsters else self.nearest_dwarf_distance
-        return min(spots, key=lambda h: (near_dwarf(h), reach[h], h))
+        return self.end_of_move([((near_dwarf(h), reach[h]), h) for h in spots])
+
+    def attack_end(self, aim: tuple) -> Hex:
+        """Where a move to attack ends (`attack_spots`'s answer `aim`): the nearest empty space
+        in range and sight of the target; of equally near ones, the drawer's choice."""
+        target, spots, first, blocks = aim
+        steps = spots[first][0]
+        return self.end_of_move([(n, h) for n, h in spots if n == steps and blocks.sees(h, target.pos)])
 
     def move_stops(self, m: Monster, hexes, terrain) -> set[Hex]:
         """Where a move may end (`monster_stops`), and for a monster that destroys what stands

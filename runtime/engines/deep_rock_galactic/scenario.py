@@ -59,12 +59,12 @@ pod_returned says so.
 A list of spaces holding one space may be written [r, c]; an attack's mode is its index or
 its id (burst, aimed_shot...), 0 unless named.
 choose entries: a space [r, c], a value, a mapping matched against the options' keys (its `target`
-may name a monster: {weapon, mode, target: g}), or
-{monster: id} (which of tied monsters acts first, L974). The decisions a choose answers, by key:
-action, target, the effects' own (a weapon mode's `may`...), spawn (the drawer's space among the
-nearest, L878), activation_order, pod_landing (the space off the returning pod a dwarf standing
-on it goes to, his player's, L1289), flame (each Flaming Ground flame's space, the firer's,
-L798-800: asked per flame), gold_conversion, upgrade_trade. An activate_all right after spawn
+may name a monster: {weapon, mode, target: g}), or {monster: id} (which of tied monsters acts
+first, L974). The decisions a choose answers, by key: action, target, the effects' own (a weapon
+mode's `may`...), spawn (the drawer's space among the nearest, L878), activation_order,
+monster_end (the drawer's, of spaces equally long ways end on), pod_landing (the space off the
+returning pod a dwarf standing on it goes to, his player's, L1289), flame (each Flaming Ground
+flame's space, the firer's, L798-800: asked per flame), gold_conversion, upgrade_trade. An activate_all right after spawn
 steps belongs to their Event (one sentry window, L664); every other step is a new one.
 Never a pass, even on an `illegal:` step: a misspelt setup key, an unknown step, dwarf,
 monster, weapon, mode or card, a space off the map, a scripted choice the engine could never
