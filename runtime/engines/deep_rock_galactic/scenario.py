@@ -305,7 +305,8 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
         known = sorted({m.id for m in data.of("monster")} | set(engine.creatures))
         if step.get("kind") not in known:
             raise ScenarioError(f"spawn kind {step.get('kind')!r}: no such monster; known: {known}")
-        if "exit" in step and step["exit"] not in st.exits:
+        # a board with no Exit 3 ignores a spawn there, as play does (L872 "尚未或没有揭露")
+        if "exit" in step and step["exit"] not in st.exits and step["exit"] != 3:
             raise ScenarioError(f"exit {step['exit']!r}: no such tunnel exit; exits: {sorted(st.exits)}")
         if "near" in step and names.get(str(step["near"])) not in st.monsters:
             raise ScenarioError(f"near {step['near']!r}: no such monster on the map (killed, or never "
@@ -431,9 +432,9 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
             engine.acting.acted_at = max(d.acted_at for d in st.dwarves) + 1   # the drawer acted last
         engine.activate_all(move_and_attack=step.get("move_and_attack", False))
     elif kind == "spawn":
-        origin = st.exits[step["exit"]] if "exit" in step else st.monsters[names[str(step["near"])]].pos
+        origin = st.exits.get(step["exit"]) if "exit" in step else st.monsters[names[str(step["near"])]].pos
         drawer = st.dwarves[step.get("drawer", 0)] if st.dwarves else None
-        # an exit on a face-down hidden segment places none, as in play (L872: active_exits)
+        # an exit on a face-down hidden segment, or none, places none, as in play (L872: active_exits)
         hidden = "exit" in step and origin not in engine.active_exits()
         for m in [] if hidden else engine.spawn(step["kind"], origin, step.get("n", 1), drawer):
             names[f"{step['kind']}{len([k for k in names if k.startswith(step['kind'])]) + 1}"] = m.uid
