@@ -271,10 +271,18 @@ def named_kinds(data, setup: dict) -> None:
     things = [(f"setup.minerals[{k!r}]", [v], known["shared"]) for k, v in (setup.get("minerals") or {}).items()]
     things += [(f"setup.ground[{k!r}]", v, known["shared"] + ["health_cube"])
                for k, v in (setup.get("ground") or {}).items() if isinstance(v, dict)]
+    # the throwable and Rock and Stone piles too: `rock_and_stone_deck: [r1]` was a deck of
+    # cards the game does not have, drawn as nothing any rule reads
+    throwables, beers = list(data.kinds["throwable"]), [c.id for c in data.of("rock_and_stone_card")]
+    things += [(f"setup.{pile}", setup.get(pile) or [], kinds) for pile, kinds in (
+        ("throwable_deck", throwables), ("throwable_discard", throwables),
+        ("rock_and_stone_deck", beers), ("rock_and_stone_discard", beers)) if isinstance(setup.get(pile), list)]
     for seat, spec in enumerate(d for d in setup.get("dwarves") or [] if isinstance(d, dict)):
         things += [(f"setup.dwarves[{seat}].carried", spec.get("carried") or {}, known["shared"]),
                    (f"setup.dwarves[{seat}].tokens", spec.get("tokens") or {}, known["token"]),
-                   (f"setup.dwarves[{seat}].throwables", spec.get("throwables") or [], list(data.kinds["throwable"]))]
+                   (f"setup.dwarves[{seat}].throwables", spec.get("throwables") or [], throwables)]
+        if isinstance(spec.get("rock_and_stone"), list):
+            things.append((f"setup.dwarves[{seat}].rock_and_stone", spec["rock_and_stone"], beers))
     for where, names, kinds in things:
         if problem := unknown_names(where, map(str, names), kinds):
             raise ValueError(problem)
