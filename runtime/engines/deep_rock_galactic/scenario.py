@@ -91,7 +91,7 @@ from tomecraft.runtime.scenario import check_expectations, in_its_terms, setup_f
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
 # count as true (runtime/scenario.py checks them before the run).
-FLAGS = frozenset(("in_pod", "overclocked", "pod_left", "pod_returned", "used"))
+FLAGS = frozenset(("in_pod", "overclocked", "pod_left", "pod_returned"))
 OPEN_MAP = "\n".join((" " if r % 2 else "") + " ".join(["."] * 9) for r in range(9))
 
 

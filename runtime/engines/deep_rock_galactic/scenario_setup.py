@@ -274,6 +274,15 @@ def named_kinds(data, setup: dict) -> None:
     # the throwable and Rock and Stone piles too: `rock_and_stone_deck: [r1]` was a deck of
     # cards the game does not have, drawn as nothing any rule reads
     throwables, beers = list(data.kinds["throwable"]), [c.id for c in data.of("rock_and_stone_card")]
+    # a pickup on the map or face down on a hidden segment: `[nosuch, true]` failed as a
+    # KeyError when a dwarf walked by
+    pickups = sorted(p.id for p in data.of("pickup"))
+    for k, v in (setup.get("pickups") or {}).items():
+        if not (isinstance(v, list) and len(v) == 2 and isinstance(v[1], bool)):
+            raise ValueError(f"setup.pickups[{k!r}]: [kind, face_up] ([loot_bug, false]), not {v!r:.40}")
+        things.append((f"setup.pickups[{k!r}]", [v[0]], pickups))
+    things += [(f"setup.hidden_segments[{i}].pickups", seg.get("pickups") or [], pickups)
+               for i, seg in enumerate(setup.get("hidden_segments") or []) if isinstance(seg, dict)]
     things += [(f"setup.{pile}", setup.get(pile) or [], kinds) for pile, kinds in (
         ("throwable_deck", throwables), ("throwable_discard", throwables),
         ("rock_and_stone_deck", beers), ("rock_and_stone_discard", beers)) if isinstance(setup.get(pile), list)]
@@ -323,10 +332,30 @@ def setup_cards(by_id: dict, setup: dict, key: str) -> list:
     return [by_id[i] for i in ids]
 
 
+def check_weapons(data, seat: int, cls: str, spec: dict) -> None:
+    """A dwarf's `primary` is one of his class's primaries, his `secondary` a secondary open
+    to him (L238, L247, L1300-1339: `secondary: nosuch` failed as a KeyError at the first
+    step, an Engineer with the Gunner's minigun played), and `used` counts a weapon's mode
+    ("flamethrower:flaming_ground") or a spare upgrade ("spare:steady_grip")."""
+    weapons = data.of("weapon")
+    for slot in ("primary", "secondary"):
+        open_ = sorted(w.id for w in weapons if w.slot == slot
+                       and (w.dwarf == cls if slot == "primary" else w.dwarf in (None, cls)))
+        if slot in spec and spec[slot] not in open_:
+            raise ValueError(f"dwarves[{seat}] {slot} {spec[slot]!r}: not a {slot} weapon of the {cls}; "
+                             f"the {cls}'s: {', '.join(open_)}")
+    modes = {f"{w.id}:{m.get('id')}" for w in weapons for m in w.modes}
+    modes |= {f"spare:{u.id}" for u in data.of("weapon_upgrade")}
+    for key in spec.get("used") or {}:
+        if str(key) not in modes:
+            raise ValueError(unknown_names(f"dwarves[{seat}] used", [key], modes))
+
+
 def setup_dwarf(engine, data, seat: int, spec: dict) -> Dwarf:
     """The dwarf a scenario's `dwarves[seat]` entry sets up: the class board's full health and
     ammo, its default primary and its tokens, unless the entry says otherwise."""
     cls = spec["cls"]
+    check_weapons(data, seat, cls, spec)
     primary = spec.get("primary") or next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
     board = data.get("dwarf", cls)          # a full board unless the scenario says
     statuses = set(spec.get("statuses", []))
@@ -381,6 +410,7 @@ _DWARF = {"cls": TEXT, "at": SPACE, **{k: COUNT for k in ("health", "ammo", "sec
           "rock_and_stone": either(COUNT, _IDS, wants="a count or a list of card ids"),
           "upgrades": counts("a mapping of slots to upgrade ids ({primary: id})", TEXT),
           "carried": counts("a mapping of minerals to counts ({aquarq: 1})"),
+          "used": counts('a mapping of "weapon:mode" to the times used this round ({"flamethrower:flaming_ground": 1})'),
           "tokens": counts("a mapping of token kinds to counts ({shield: 1})")}
 _MONSTER = {"id": TEXT, "kind": TEXT, "at": SPACE, "damage": COUNT, "statuses": _IDS,
             "tail": SPACE, "facing": SPACE}
