@@ -87,7 +87,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_checks import event_drawer, hazard_setup, what_may_be_there
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
-from tomecraft.runtime.scenario import check_expectations, in_its_terms, setup_failure, unknown_step
+from tomecraft.runtime.scenario import check_expectations, in_its_terms, setup_failure, unknown_names, unknown_step
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
 # count as true (runtime/scenario.py checks them before the run).
@@ -226,6 +226,8 @@ def _hidden(engine: Engine, setup: dict) -> None:
         spec = next((specs.pop(h) for h in group if h in specs), {})
         tiles = {t["tile"]: t for t in plain(engine.rules["hidden_segment_pool"])}
         tile = spec.get("tile")
+        if isinstance(tile, str) and tile not in tiles:     # a KeyError at the setup's first line
+            raise ValueError(unknown_names(f"hidden_segments at {spec['at']} tile", [tile], tiles))
         st.hidden.append({"hexes": group, "pickups": list(spec.get("pickups", [])), "revealed": False,
                           "tile": (tiles[tile] if isinstance(tile, str) else tile) if tile else None})
     if specs:

@@ -426,6 +426,11 @@ SHAPES = {
                                    "rock_and_stone_deck", "rock_and_stone_discard")},
               "minerals": counts('a mapping of spaces to minerals ({"4,2": gold})', TEXT),
               "killed": counts("a mapping of monster kinds to counts ({grunt: 2})"),
+              # `shared: {gold: -1}` or a pod's `health: -2` set up what no play reaches
+              "shared": counts("a mapping of resources to counts ({gold: 2})"),
+              "supply_stock": counts("a mapping of supplies to counts ({health: 2, ammo: 1})"),
+              "ground": counts('a mapping of spaces to what lies there ({"4,2": {gold: 1}})',
+                               counts("a mapping of minerals to counts ({gold: 1})")),
               "tokens": counts("a mapping of token kinds to spaces ({shield: [[4, 4]]})",
                                list_of(SPACE, "a list of spaces [[r, c], ...]")),
               "ziplines": list_of(fixed(SPACE, SPACE, wants="[[r, c], [r, c]]"), "a list of [a, b] pairs")},
