@@ -302,6 +302,11 @@ def named_kinds(data, setup: dict) -> None:
         unknown = sorted(set(map(str, setup.get(key) or {})) - set(known[kind]))
         if unknown:
             raise ValueError(f"setup.{key}: unknown {kind} {unknown[0]!r}; known: {known[kind]}")
+    # no more of a class token on the board than the box holds (6 flames, 2 flares..., L254-260)
+    for t in data.of("board_token"):
+        placed = (setup.get("tokens") or {}).get(t.token)
+        if t.supply is not None and isinstance(placed, list) and len(placed) > t.supply:
+            raise ValueError(f"setup.tokens.{t.token}: {len(placed)} on the board; the box has {t.supply} (L254-260)")
 
 
 def setup_objective(data, objective) -> dict:
