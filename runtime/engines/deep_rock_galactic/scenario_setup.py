@@ -281,8 +281,12 @@ def named_kinds(data, setup: dict) -> None:
         if not (isinstance(v, list) and len(v) == 2 and isinstance(v[1], bool)):
             raise ValueError(f"setup.pickups[{k!r}]: [kind, face_up] ([loot_bug, false]), not {v!r:.40}")
         things.append((f"setup.pickups[{k!r}]", [v[0]], pickups))
-    things += [(f"setup.hidden_segments[{i}].pickups", seg.get("pickups") or [], pickups)
-               for i, seg in enumerate(setup.get("hidden_segments") or []) if isinstance(seg, dict)]
+    segments = [(i, seg) for i, seg in enumerate(setup.get("hidden_segments") or []) if isinstance(seg, dict)]
+    things += [(f"setup.hidden_segments[{i}].pickups", seg.get("pickups") or [], pickups) for i, seg in segments]
+    # a tile named by id is one of the pool's (an unknown one failed as a KeyError at `setup:`)
+    pool = [t["tile"] for r in data.of("rule") if r.id == "hidden_segment_pool" for t in r.value]
+    things += [(f"setup.hidden_segments[{i}].tile", [seg["tile"]], pool) for i, seg in segments
+               if isinstance(seg.get("tile"), str)]
     things += [(f"setup.{pile}", setup.get(pile) or [], kinds) for pile, kinds in (
         ("throwable_deck", throwables), ("throwable_discard", throwables),
         ("rock_and_stone_deck", beers), ("rock_and_stone_discard", beers)) if isinstance(setup.get(pile), list)]
