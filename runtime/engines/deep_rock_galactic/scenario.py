@@ -396,9 +396,8 @@ def _mode_index(engine: Engine, shot: dict) -> dict:
 def _copy(engine: Engine) -> Engine:
     """A copy for a step that must be refused: its dice and scripted answers its own, the
     content's read-only tables shared (as a player's trial shares them, trials.py)."""
-    return copy_game(engine, shared=(engine.rules, engine.mission, engine.options, engine.token_defs,
-                                     engine.entry_stops, engine.moved_when_out, engine.creatures,
-                                     engine.swarm_squares))
+    return copy_game(engine, shared=(engine.rules, engine.mission, engine.options, engine.token_defs, engine.entry_stops,
+                                     engine.moved_when_out, engine.creatures, engine.swarm_squares))
 
 
 def _run_step(engine: Engine, names: dict, step: dict) -> None:
@@ -417,13 +416,14 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
     if kind in actions.HANDLERS:
         d = st.dwarves[step.get("dwarf", 0)]
         act = {k: v for k, v in step.items() if k not in ("dwarf", "rolls", "illegal", "choose", "choose_for")}
-        if "target" in act:
-            act["target"] = names.get(str(act["target"]), act["target"])
+        act.update({"target": names.get(str(act["target"]), act["target"])} if "target" in act else {})
         if "then_fire" in act:
             act["then_fire"] = dict(act["then_fire"], target=names.get(str(act["then_fire"]["target"])))
         if "webbed" not in act and ("webbed" in d.statuses or d.seat in engine.worn_webs) and kind == "move":
             act["webbed"] = True
         actions.perform(engine, d, act)
+        if d.actions == 0:          # his Action Phase is over: a Menace hiding from him is back (L1275)
+            game.action_phase_over(engine, d)
         game.check_end(engine)      # as play does after every action and Event Phase (turns.py)
     elif kind == "activate_all":
         engine.acting = st.dwarves[step.get("drawer", 0)] if st.dwarves else None
