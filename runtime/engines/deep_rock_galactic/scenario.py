@@ -45,7 +45,7 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
 expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {shield: [r,c] | null}
         | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
-        overclocked|upgrades|spare_upgrades|in_pod|carried} | {monster, damage|dead|pos|statuses|hidden}
+        overclocked|upgrades|spare_upgrades|in_pod|carried} | {monster, damage|dead|pos|statuses|hidden|tail|facing}
         | {monsters: kind, count, at} | {shared: {..}} | {result} | {threat} | {supply_pod, stock}
         | {terrain: [r,c], is} | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log[, count]}
         | {throwable_deck: [ids]} | {throwable_discard: [ids]} | {upgrade_tokens: n}

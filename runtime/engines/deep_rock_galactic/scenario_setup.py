@@ -454,7 +454,7 @@ SHAPES = {
                "monster": TEXT, "monsters": TEXT, "pos": SPACE, "statuses": _IDS, "throwables": _IDS,
                **{k: BOOL for k in ("dead", "hidden", "in_pod", "overclocked", "present", "revealed")},
                **{k: nullable(SPACE) for k in ("bosco", "sentry", "shield", "supply_pod")},
-               **{k: SPACE for k in ("ground", "terrain", "stalagmite", "hidden_segment")},
+               **{k: SPACE for k in ("ground", "terrain", "stalagmite", "hidden_segment", "tail", "facing")},
                **{k: _IDS for k in ("throwable_deck", "throwable_discard", "event_discard", "swarm_discard",
                                     "rock_and_stone_deck", "rock_and_stone_discard", "spare_upgrades")},
                "result": nullable(TEXT), "is": TEXT, "tokens": TEXT},
