@@ -326,9 +326,9 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
         if "target" in shot and str(shot["target"]) not in names and shot["target"] not in st.monsters:
             raise ScenarioError(f"target {shot['target']!r}: no such monster; monsters: {sorted(names)}")
         if "weapon" in shot:
-            ids = {w.id for w in data.of("weapon")}
-            if shot["weapon"] not in ids:
-                raise ScenarioError(f"weapon {shot['weapon']!r}: no such weapon")
+            by = st.dwarves[step.get("dwarf", 0)]      # a Gunner's m1000 was fired, or passed as refused
+            if shot["weapon"] not in (by.primary, by.secondary):
+                raise ScenarioError(f"weapon {shot['weapon']!r}: the {by.cls} carries {by.primary}, {by.secondary}")
             modes = data.get("weapon", shot["weapon"]).modes
             if not (isinstance(shot.get("mode", 0), int) and 0 <= shot.get("mode", 0) < len(modes)):
                 raise ScenarioError(f"mode {shot.get('mode')!r}: {shot['weapon']} has modes 0-{len(modes) - 1}")

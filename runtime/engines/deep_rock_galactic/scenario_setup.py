@@ -447,6 +447,9 @@ SHAPES = {
               **{k: TEXT for k in ("weapon", "card", "kind", "monster", "slot", "upgrade", "id")},
               "mode": either(COUNT, TEXT, wants="a mode's index or id"), "land": SPACE,
               "move_and_attack": BOOL, "from_behind": BOOL,
+              # `give: {ammo: -2}` passed as a refusal, or carried out as 2 ammo taken
+              **{k: counts("a mapping of what is handed over to counts or ids ({ammo: 1, throwables: [impact_axe]})",
+                           either(COUNT, _IDS, wants="a count, 0 or more, or a list of ids")) for k in ("give", "take")},
               "rolls": list_of(list_of(either(TEXT, WHOLE), "one list of faces per roll ([[teeth], [1, blank]])"),
                                "a list of rolls, each a list of faces ([[teeth], [1, blank]])")},
     "expect": {**{k: COUNT for k in ("dwarf", "health", "ammo", "secondary_ammo", "actions", "damage",
