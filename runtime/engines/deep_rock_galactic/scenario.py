@@ -84,7 +84,8 @@ from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mis
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
     SHAPES, ScenarioError, after_the_end, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls,
     setup_cards, setup_dwarf, setup_objective)
-from tomecraft.runtime.engines.deep_rock_galactic.scenario_checks import event_drawer, hazard_setup, what_may_be_there
+from tomecraft.runtime.engines.deep_rock_galactic.scenario_checks import (check_actor, event_drawer, hazard_setup,
+                                                                           what_may_be_there)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, in_its_terms, setup_failure, unknown_step
@@ -317,6 +318,7 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
         raise ScenarioError(f"{kind}: unknown field(s) {unknown}; known: "
                             f"{sorted(ACTION_KEYS.get(kind, set()) | STEP_KEYS - {'do'})}")
     shots = [step] + ([step["then_fire"]] if isinstance(step.get("then_fire"), dict) else [])
+    check_actor(engine, step, shots)        # the weapons and abilities it names exist
     for shot in shots:
         if isinstance(shot.get("target"), list):      # the rulebook's target space (L392)
             there = [n for n, uid in sorted(names.items()) if uid in st.monsters
@@ -326,9 +328,6 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
         if "target" in shot and str(shot["target"]) not in names and shot["target"] not in st.monsters:
             raise ScenarioError(f"target {shot['target']!r}: no such monster; monsters: {sorted(names)}")
         if "weapon" in shot:
-            by = st.dwarves[step.get("dwarf", 0)]      # a Gunner's m1000 was fired, or passed as refused
-            if shot["weapon"] not in (by.primary, by.secondary):
-                raise ScenarioError(f"weapon {shot['weapon']!r}: the {by.cls} carries {by.primary}, {by.secondary}")
             modes = data.get("weapon", shot["weapon"]).modes
             if not (isinstance(shot.get("mode", 0), int) and 0 <= shot.get("mode", 0) < len(modes)):
                 raise ScenarioError(f"mode {shot.get('mode')!r}: {shot['weapon']} has modes 0-{len(modes) - 1}")
