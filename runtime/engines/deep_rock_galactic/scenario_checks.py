@@ -125,3 +125,26 @@ def check_actor(engine, step: dict, shots: list) -> None:
     abilities = sorted({a.id for c in engine.data.of("dwarf") for a in c.abilities or ()})
     if step.get("do") == "ability" and step.get("id") not in abilities:
         raise ScenarioError(unknown_names(f"ability {step.get('id')!r}", [step.get("id")], abilities))
+    # ...and the names its fields give: `take: {helth: 1}`, `give: {amo: 1}`, `upgrade: nosuch`
+    # or `slot: tertiary` passed as refused too
+    upgrades = [u.id for u in engine.data.of("weapon_upgrade")]
+    throwables, kind = list(engine.data.kinds["throwable"]), step.get("do")
+    names = []
+    if kind == "install":
+        names = [("upgrade", [step.get("upgrade")], upgrades), ("slot", [step.get("slot")], ["primary", "secondary"])]
+    elif kind == "collect_supply":
+        names = [("take", list(step.get("take") or {}), ["ammo", "health", "secondary_ammo"])]
+    elif kind == "exchange":
+        for side in ("give", "take"):
+            what = step.get(side) or {}
+            names += [(side, list(what), ["ammo", "health", "rock_and_stone", "secondary_ammo", "throwables", "upgrades"]),
+                      (f"{side}.throwables", what.get("throwables") or [], throwables),
+                      (f"{side}.upgrades", what.get("upgrades") or [], upgrades)]
+    elif kind == "move" and isinstance(step.get("upgrade_to"), dict):
+        names = [("upgrade_to", list(step["upgrade_to"]), upgrades),
+                 ("upgrade_to", list(step["upgrade_to"].values()), ["primary", "secondary", "spare"])]
+    for where, given, known in names:
+        if not (isinstance(given, list) and all(isinstance(n, str) for n in given)):
+            raise ScenarioError(f"{where}: names, not {given!r:.40}")
+        if problem := unknown_names(where, given, known):
+            raise ScenarioError(problem)
