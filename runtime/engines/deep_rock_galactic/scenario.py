@@ -270,7 +270,7 @@ class ScenarioAgent(ScriptedAgent):
         return any(type(o) is type(want) for o in options)
 
 
-HEX_FIELDS = ("at", "path", "over", "land")
+HEX_FIELDS = ("at", "path", "over", "land", "plan")
 # the fields every action step may have, and each action's own (what its handler reads); an
 # action a pack adds to HANDLERS is not checked
 STEP_KEYS = {"do", "dwarf", "rolls", "illegal", "choose", "choose_for"}

@@ -446,7 +446,7 @@ SHAPES = {
     "steps": {**{k: COUNT for k in ("dwarf", "drawer", "who", "n", "exit")}, "path": _PATH,
               **{k: TEXT for k in ("weapon", "card", "kind", "monster", "slot", "upgrade", "id")},
               "mode": either(COUNT, TEXT, wants="a mode's index or id"), "land": SPACE,
-              "move_and_attack": BOOL, "from_behind": BOOL,
+              "move_and_attack": BOOL, "from_behind": BOOL, "plan": list_of(SPACE, "a list of spaces, one per die ([[4, 4], [4, 5]])"),
               # `give: {ammo: -2}` passed as a refusal, or carried out as 2 ammo taken
               **{k: counts("a mapping of what is handed over to counts or ids ({ammo: 1, throwables: [impact_axe]})",
                            either(COUNT, _IDS, wants="a count, 0 or more, or a list of ids")) for k in ("give", "take")},
