@@ -38,6 +38,8 @@ def attack(engine: Monsters, d: Dwarf, act: dict) -> None:
     target = engine.state.monsters.get(act["target"])
     if target is None:
         raise EffectError("no such monster")
+    if act["weapon"] not in (d.primary, d.secondary):
+        raise EffectError(f"the {d.cls} carries no {act['weapon']}")
     weapon = engine.data.get("weapon", act["weapon"])
     mode = weapon.modes[act["mode"]]
     if mode.get("per_round") and d.used[(weapon.id, mode.get("id"))] >= mode.get("per_round"):
@@ -322,6 +324,8 @@ def _cannot_give(engine: Monsters, d: Dwarf, other: Dwarf, name: str, n, back=0)
         return "health cubes cannot be exchanged"
     if name == "rock_and_stone":
         return "" if len(d.rock_and_stone) >= n else "not enough Rock and Stone cards"
+    if name in ("rock_and_stone", "ammo", "secondary_ammo") and not (isinstance(n, int) and n >= 0):
+        return f"{n!r} {name}: a count, 0 or more"     # -2 ammo given was 2 taken
     if name in ("ammo", "secondary_ammo"):
         if getattr(d, name) < n:
             return f"not enough {name}"

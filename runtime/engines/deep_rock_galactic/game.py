@@ -5,11 +5,11 @@ from __future__ import annotations
 from tomecraft.runtime.engines.deep_rock_galactic.deep_dive import play_deep_dive
 from tomecraft.runtime.engines.deep_rock_galactic.engine import load_mission
 from tomecraft.runtime.engines.deep_rock_galactic.mission_setup import hazard_setup, rock_and_stone_deck, setup
-from tomecraft.runtime.engines.deep_rock_galactic.turns import (check_end, event_phase, objectives_done, play_mission,
-                       start_turn, take_turn)
+from tomecraft.runtime.engines.deep_rock_galactic.turns import (action_phase_over, check_end, event_phase,
+                       objectives_done, play_mission, start_turn, take_turn)
 from tomecraft.runtime.engines.deep_rock_galactic.events import reaction_attacks
 
-__all__ = ["play_game", "setup", "hazard_setup", "rock_and_stone_deck", "check_end", "event_phase",
+__all__ = ["play_game", "setup", "hazard_setup", "rock_and_stone_deck", "action_phase_over", "check_end", "event_phase",
            "objectives_done", "play_mission", "reaction_attacks", "start_turn", "take_turn"]
 
 

@@ -264,10 +264,11 @@ class Monsters(Combat):
         if nearest >= back.get(m.pos, 10 ** 6):
             return None
         spots = [h for h in spots if back[h] == nearest]
-        # ...it moves toward the dwarf (L933): the nearest to it
+        # ...it moves toward the dwarf (L933), the Warden toward the creature (L1223): the
+        # nearest to it (not the first by coordinates: that walked a Warden away from it)
         target = aim[0].pos if aim is not None else None
         near_dwarf = (lambda h: hx.distance(h, target)) if target else \
-            (lambda h: 0) if toward_monsters else self.nearest_dwarf_distance
+            self.nearest_creature_distance(m) if toward_monsters else self.nearest_dwarf_distance
         return self.end_of_move([((near_dwarf(h), reach[h]), h) for h in spots])
 
     def attack_end(self, aim: tuple) -> Hex:
@@ -276,6 +277,11 @@ class Monsters(Combat):
         target, spots, first, blocks = aim
         steps = spots[first][0]
         return self.end_of_move([(n, h) for n, h in spots if n == steps and blocks.sees(h, target.pos)])
+
+    def nearest_creature_distance(self, m: Monster):
+        """h -> hexes from h to the nearest space of another creature (the Warden's way, L1223)."""
+        others = [s for o in self.state.monsters.values() if o is not m for s in o.spaces()]
+        return lambda h: min((hx.distance(h, s) for s in others), default=0)
 
     def move_stops(self, m: Monster, hexes, terrain) -> set[Hex]:
         """Where a move may end (`monster_stops`), and for a monster that destroys what stands
@@ -326,8 +332,7 @@ class Monsters(Combat):
             beside = {n for s in others for n in hx.neighbours(s)}
             # none to stand beside (a pit between, L992): it still moves toward the nearest
             # creature, as near as it gets (L1223), as a monster does toward a dwarf
-            return can_stop & beside or self.closer_spots(
-                m, reach, can_stop, lambda h: min((hx.distance(h, s) for s in others), default=0))
+            return can_stop & beside or self.closer_spots(m, reach, can_stop, self.nearest_creature_distance(m))
         if aim is None:   # no way into range (a shield, an IFG, pits) or none free: get closer
             return self.closer_spots(m, reach, can_stop)
         d, spots, first, blocks = aim

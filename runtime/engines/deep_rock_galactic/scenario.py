@@ -45,7 +45,7 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
 expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {shield: [r,c] | null}
         | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
-        overclocked|upgrades|spare_upgrades|in_pod|carried} | {monster, damage|dead|pos|statuses|hidden}
+        overclocked|upgrades|spare_upgrades|in_pod|carried} | {monster, damage|dead|pos|statuses|hidden|tail|facing}
         | {monsters: kind, count, at} | {shared: {..}} | {result} | {threat} | {supply_pod, stock}
         | {terrain: [r,c], is} | {stalagmite: [r,c], present} | {tokens: kind, at: [[r,c]...]} | {log[, count]}
         | {throwable_deck: [ids]} | {throwable_discard: [ids]} | {upgrade_tokens: n}
@@ -84,14 +84,15 @@ from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mis
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
     SHAPES, ScenarioError, after_the_end, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls,
     setup_cards, setup_dwarf, setup_objective)
-from tomecraft.runtime.engines.deep_rock_galactic.scenario_checks import event_drawer, hazard_setup, what_may_be_there
+from tomecraft.runtime.engines.deep_rock_galactic.scenario_checks import (check_actor, event_drawer, hazard_setup,
+                                                                           what_may_be_there)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import check_expectations, in_its_terms, setup_failure, unknown_step
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
 # count as true (runtime/scenario.py checks them before the run).
-FLAGS = frozenset(("in_pod", "overclocked", "pod_left", "pod_returned", "used"))
+FLAGS = frozenset(("in_pod", "overclocked", "pod_left", "pod_returned"))
 OPEN_MAP = "\n".join((" " if r % 2 else "") + " ".join(["."] * 9) for r in range(9))
 
 
@@ -269,7 +270,7 @@ class ScenarioAgent(ScriptedAgent):
         return any(type(o) is type(want) for o in options)
 
 
-HEX_FIELDS = ("at", "path", "over", "land")
+HEX_FIELDS = ("at", "path", "over", "land", "plan")
 # the fields every action step may have, and each action's own (what its handler reads); an
 # action a pack adds to HANDLERS is not checked
 STEP_KEYS = {"do", "dwarf", "rolls", "illegal", "choose", "choose_for"}
@@ -305,7 +306,7 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
         known = sorted({m.id for m in data.of("monster")} | set(engine.creatures))
         if step.get("kind") not in known:
             raise ScenarioError(f"spawn kind {step.get('kind')!r}: no such monster; known: {known}")
-        if "exit" in step and step["exit"] not in st.exits:
+        if "exit" in step and step["exit"] not in st.exits and step["exit"] != 3:   # none: ignored (L872)
             raise ScenarioError(f"exit {step['exit']!r}: no such tunnel exit; exits: {sorted(st.exits)}")
         if "near" in step and names.get(str(step["near"])) not in st.monsters:
             raise ScenarioError(f"near {step['near']!r}: no such monster on the map (killed, or never "
@@ -317,6 +318,7 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
         raise ScenarioError(f"{kind}: unknown field(s) {unknown}; known: "
                             f"{sorted(ACTION_KEYS.get(kind, set()) | STEP_KEYS - {'do'})}")
     shots = [step] + ([step["then_fire"]] if isinstance(step.get("then_fire"), dict) else [])
+    check_actor(engine, step, shots)        # the weapons and abilities it names exist
     for shot in shots:
         if isinstance(shot.get("target"), list):      # the rulebook's target space (L392)
             there = [n for n, uid in sorted(names.items()) if uid in st.monsters
@@ -326,9 +328,6 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
         if "target" in shot and str(shot["target"]) not in names and shot["target"] not in st.monsters:
             raise ScenarioError(f"target {shot['target']!r}: no such monster; monsters: {sorted(names)}")
         if "weapon" in shot:
-            ids = {w.id for w in data.of("weapon")}
-            if shot["weapon"] not in ids:
-                raise ScenarioError(f"weapon {shot['weapon']!r}: no such weapon")
             modes = data.get("weapon", shot["weapon"]).modes
             if not (isinstance(shot.get("mode", 0), int) and 0 <= shot.get("mode", 0) < len(modes)):
                 raise ScenarioError(f"mode {shot.get('mode')!r}: {shot['weapon']} has modes 0-{len(modes) - 1}")
@@ -396,9 +395,8 @@ def _mode_index(engine: Engine, shot: dict) -> dict:
 def _copy(engine: Engine) -> Engine:
     """A copy for a step that must be refused: its dice and scripted answers its own, the
     content's read-only tables shared (as a player's trial shares them, trials.py)."""
-    return copy_game(engine, shared=(engine.rules, engine.mission, engine.options, engine.token_defs,
-                                     engine.entry_stops, engine.moved_when_out, engine.creatures,
-                                     engine.swarm_squares))
+    return copy_game(engine, shared=(engine.rules, engine.mission, engine.options, engine.token_defs, engine.entry_stops,
+                                     engine.moved_when_out, engine.creatures, engine.swarm_squares))
 
 
 def _run_step(engine: Engine, names: dict, step: dict) -> None:
@@ -417,13 +415,14 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
     if kind in actions.HANDLERS:
         d = st.dwarves[step.get("dwarf", 0)]
         act = {k: v for k, v in step.items() if k not in ("dwarf", "rolls", "illegal", "choose", "choose_for")}
-        if "target" in act:
-            act["target"] = names.get(str(act["target"]), act["target"])
+        act.update({"target": names.get(str(act["target"]), act["target"])} if "target" in act else {})
         if "then_fire" in act:
             act["then_fire"] = dict(act["then_fire"], target=names.get(str(act["then_fire"]["target"])))
         if "webbed" not in act and ("webbed" in d.statuses or d.seat in engine.worn_webs) and kind == "move":
             act["webbed"] = True
         actions.perform(engine, d, act)
+        if d.actions == 0:          # his Action Phase is over: a Menace hiding from him is back (L1275)
+            game.action_phase_over(engine, d)
         game.check_end(engine)      # as play does after every action and Event Phase (turns.py)
     elif kind == "activate_all":
         engine.acting = st.dwarves[step.get("drawer", 0)] if st.dwarves else None
@@ -431,9 +430,9 @@ def _run_step(engine: Engine, names: dict, step: dict) -> None:
             engine.acting.acted_at = max(d.acted_at for d in st.dwarves) + 1   # the drawer acted last
         engine.activate_all(move_and_attack=step.get("move_and_attack", False))
     elif kind == "spawn":
-        origin = st.exits[step["exit"]] if "exit" in step else st.monsters[names[str(step["near"])]].pos
+        origin = st.exits.get(step["exit"]) if "exit" in step else st.monsters[names[str(step["near"])]].pos
         drawer = st.dwarves[step.get("drawer", 0)] if st.dwarves else None
-        # an exit on a face-down hidden segment places none, as in play (L872: active_exits)
+        # an exit on a face-down hidden segment, or none, places none, as in play (L872: active_exits)
         hidden = "exit" in step and origin not in engine.active_exits()
         for m in [] if hidden else engine.spawn(step["kind"], origin, step.get("n", 1), drawer):
             names[f"{step['kind']}{len([k for k in names if k.startswith(step['kind'])]) + 1}"] = m.uid

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tomecraft.runtime.engines.deep_rock_galactic import mission_setup
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import ScenarioError, _hex, _is_space
+from tomecraft.runtime.scenario import unknown_names
 
 
 # a status only a dwarf takes: a monster set up with one tested a board no game has (L1067 a
@@ -110,3 +111,40 @@ def _key_space(k):
         return [int(r), int(c)]
     except ValueError:
         return k
+
+
+def check_actor(engine, step: dict, shots: list) -> None:
+    """What an action step has its dwarf use exists: a weapon, an ability of some class
+    (`ability: nosuch` passed as a refusal, so a typo could). Another class's weapon or
+    ability is his player's mistake in play too: the engine refuses it (a Gunner firing the
+    Scout's M1000 was carried out)."""
+    weapons = {w.id for w in engine.data.of("weapon")}
+    for shot in shots:
+        if "weapon" in shot and shot["weapon"] not in weapons:
+            raise ScenarioError(f"weapon {shot['weapon']!r}: no such weapon")
+    abilities = sorted({a.id for c in engine.data.of("dwarf") for a in c.abilities or ()})
+    if step.get("do") == "ability" and step.get("id") not in abilities:
+        raise ScenarioError(unknown_names(f"ability {step.get('id')!r}", [step.get("id")], abilities))
+    # ...and the names its fields give: `take: {helth: 1}`, `give: {amo: 1}`, `upgrade: nosuch`
+    # or `slot: tertiary` passed as refused too
+    upgrades = [u.id for u in engine.data.of("weapon_upgrade")]
+    throwables, kind = list(engine.data.kinds["throwable"]), step.get("do")
+    names = []
+    if kind == "install":
+        names = [("upgrade", [step.get("upgrade")], upgrades), ("slot", [step.get("slot")], ["primary", "secondary"])]
+    elif kind == "collect_supply":
+        names = [("take", list(step.get("take") or {}), ["ammo", "health", "secondary_ammo"])]
+    elif kind == "exchange":
+        for side in ("give", "take"):
+            what = step.get(side) or {}
+            names += [(side, list(what), ["ammo", "health", "rock_and_stone", "secondary_ammo", "throwables", "upgrades"]),
+                      (f"{side}.throwables", what.get("throwables") or [], throwables),
+                      (f"{side}.upgrades", what.get("upgrades") or [], upgrades)]
+    elif kind == "move" and isinstance(step.get("upgrade_to"), dict):
+        names = [("upgrade_to", list(step["upgrade_to"]), upgrades),
+                 ("upgrade_to", list(step["upgrade_to"].values()), ["primary", "secondary", "spare"])]
+    for where, given, known in names:
+        if not (isinstance(given, list) and all(isinstance(n, str) for n in given)):
+            raise ScenarioError(f"{where}: names, not {given!r:.40}")
+        if problem := unknown_names(where, given, known):
+            raise ScenarioError(problem)

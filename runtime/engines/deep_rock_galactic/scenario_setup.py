@@ -271,10 +271,31 @@ def named_kinds(data, setup: dict) -> None:
     things = [(f"setup.minerals[{k!r}]", [v], known["shared"]) for k, v in (setup.get("minerals") or {}).items()]
     things += [(f"setup.ground[{k!r}]", v, known["shared"] + ["health_cube"])
                for k, v in (setup.get("ground") or {}).items() if isinstance(v, dict)]
+    # the throwable and Rock and Stone piles too: `rock_and_stone_deck: [r1]` was a deck of
+    # cards the game does not have, drawn as nothing any rule reads
+    throwables, beers = list(data.kinds["throwable"]), [c.id for c in data.of("rock_and_stone_card")]
+    # a pickup on the map or face down on a hidden segment: `[nosuch, true]` failed as a
+    # KeyError when a dwarf walked by
+    pickups = sorted(p.id for p in data.of("pickup"))
+    for k, v in (setup.get("pickups") or {}).items():
+        if not (isinstance(v, list) and len(v) == 2 and isinstance(v[1], bool)):
+            raise ValueError(f"setup.pickups[{k!r}]: [kind, face_up] ([loot_bug, false]), not {v!r:.40}")
+        things.append((f"setup.pickups[{k!r}]", [v[0]], pickups))
+    segments = [(i, seg) for i, seg in enumerate(setup.get("hidden_segments") or []) if isinstance(seg, dict)]
+    things += [(f"setup.hidden_segments[{i}].pickups", seg.get("pickups") or [], pickups) for i, seg in segments]
+    # a tile named by id is one of the pool's (an unknown one failed as a KeyError at `setup:`)
+    pool = [t["tile"] for r in data.of("rule") if r.id == "hidden_segment_pool" for t in r.value]
+    things += [(f"setup.hidden_segments[{i}].tile", [seg["tile"]], pool) for i, seg in segments
+               if isinstance(seg.get("tile"), str)]
+    things += [(f"setup.{pile}", setup.get(pile) or [], kinds) for pile, kinds in (
+        ("throwable_deck", throwables), ("throwable_discard", throwables),
+        ("rock_and_stone_deck", beers), ("rock_and_stone_discard", beers)) if isinstance(setup.get(pile), list)]
     for seat, spec in enumerate(d for d in setup.get("dwarves") or [] if isinstance(d, dict)):
         things += [(f"setup.dwarves[{seat}].carried", spec.get("carried") or {}, known["shared"]),
                    (f"setup.dwarves[{seat}].tokens", spec.get("tokens") or {}, known["token"]),
-                   (f"setup.dwarves[{seat}].throwables", spec.get("throwables") or [], list(data.kinds["throwable"]))]
+                   (f"setup.dwarves[{seat}].throwables", spec.get("throwables") or [], throwables)]
+        if isinstance(spec.get("rock_and_stone"), list):
+            things.append((f"setup.dwarves[{seat}].rock_and_stone", spec["rock_and_stone"], beers))
     for where, names, kinds in things:
         if problem := unknown_names(where, map(str, names), kinds):
             raise ValueError(problem)
@@ -285,6 +306,11 @@ def named_kinds(data, setup: dict) -> None:
         unknown = sorted(set(map(str, setup.get(key) or {})) - set(known[kind]))
         if unknown:
             raise ValueError(f"setup.{key}: unknown {kind} {unknown[0]!r}; known: {known[kind]}")
+    # no more of a class token on the board than the box holds (6 flames, 2 flares..., L254-260)
+    for t in data.of("board_token"):
+        placed = (setup.get("tokens") or {}).get(t.token)
+        if t.supply is not None and isinstance(placed, list) and len(placed) > t.supply:
+            raise ValueError(f"setup.tokens.{t.token}: {len(placed)} on the board; the box has {t.supply} (L254-260)")
 
 
 def setup_objective(data, objective) -> dict:
@@ -315,10 +341,30 @@ def setup_cards(by_id: dict, setup: dict, key: str) -> list:
     return [by_id[i] for i in ids]
 
 
+def check_weapons(data, seat: int, cls: str, spec: dict) -> None:
+    """A dwarf's `primary` is one of his class's primaries, his `secondary` a secondary open
+    to him (L238, L247, L1300-1339: `secondary: nosuch` failed as a KeyError at the first
+    step, an Engineer with the Gunner's minigun played), and `used` counts a weapon's mode
+    ("flamethrower:flaming_ground") or a spare upgrade ("spare:steady_grip")."""
+    weapons = data.of("weapon")
+    for slot in ("primary", "secondary"):
+        open_ = sorted(w.id for w in weapons if w.slot == slot
+                       and (w.dwarf == cls if slot == "primary" else w.dwarf in (None, cls)))
+        if slot in spec and spec[slot] not in open_:
+            raise ValueError(f"dwarves[{seat}] {slot} {spec[slot]!r}: not a {slot} weapon of the {cls}; "
+                             f"the {cls}'s: {', '.join(open_)}")
+    modes = {f"{w.id}:{m.get('id')}" for w in weapons for m in w.modes}
+    modes |= {f"spare:{u.id}" for u in data.of("weapon_upgrade")}
+    for key in spec.get("used") or {}:
+        if str(key) not in modes:
+            raise ValueError(unknown_names(f"dwarves[{seat}] used", [key], modes))
+
+
 def setup_dwarf(engine, data, seat: int, spec: dict) -> Dwarf:
     """The dwarf a scenario's `dwarves[seat]` entry sets up: the class board's full health and
     ammo, its default primary and its tokens, unless the entry says otherwise."""
     cls = spec["cls"]
+    check_weapons(data, seat, cls, spec)
     primary = spec.get("primary") or next(w.id for w in data.of("weapon") if w.dwarf == cls and w.default)
     board = data.get("dwarf", cls)          # a full board unless the scenario says
     statuses = set(spec.get("statuses", []))
@@ -373,6 +419,7 @@ _DWARF = {"cls": TEXT, "at": SPACE, **{k: COUNT for k in ("health", "ammo", "sec
           "rock_and_stone": either(COUNT, _IDS, wants="a count or a list of card ids"),
           "upgrades": counts("a mapping of slots to upgrade ids ({primary: id})", TEXT),
           "carried": counts("a mapping of minerals to counts ({aquarq: 1})"),
+          "used": counts('a mapping of "weapon:mode" to the times used this round ({"flamethrower:flaming_ground": 1})'),
           "tokens": counts("a mapping of token kinds to counts ({shield: 1})")}
 _MONSTER = {"id": TEXT, "kind": TEXT, "at": SPACE, "damage": COUNT, "statuses": _IDS,
             "tail": SPACE, "facing": SPACE}
@@ -388,13 +435,21 @@ SHAPES = {
                                    "rock_and_stone_deck", "rock_and_stone_discard")},
               "minerals": counts('a mapping of spaces to minerals ({"4,2": gold})', TEXT),
               "killed": counts("a mapping of monster kinds to counts ({grunt: 2})"),
+              # `shared: {gold: -1}` or a pod's `health: -2` set up what no play reaches
+              "shared": counts("a mapping of resources to counts ({gold: 2})"),
+              "supply_stock": counts("a mapping of supplies to counts ({health: 2, ammo: 1})"),
+              "ground": counts('a mapping of spaces to what lies there ({"4,2": {gold: 1}})',
+                               counts("a mapping of minerals to counts ({gold: 1})")),
               "tokens": counts("a mapping of token kinds to spaces ({shield: [[4, 4]]})",
                                list_of(SPACE, "a list of spaces [[r, c], ...]")),
               "ziplines": list_of(fixed(SPACE, SPACE, wants="[[r, c], [r, c]]"), "a list of [a, b] pairs")},
     "steps": {**{k: COUNT for k in ("dwarf", "drawer", "who", "n", "exit")}, "path": _PATH,
               **{k: TEXT for k in ("weapon", "card", "kind", "monster", "slot", "upgrade", "id")},
               "mode": either(COUNT, TEXT, wants="a mode's index or id"), "land": SPACE,
-              "move_and_attack": BOOL, "from_behind": BOOL,
+              "move_and_attack": BOOL, "from_behind": BOOL, "plan": list_of(SPACE, "a list of spaces, one per die ([[4, 4], [4, 5]])"),
+              # `give: {ammo: -2}` passed as a refusal, or carried out as 2 ammo taken
+              **{k: counts("a mapping of what is handed over to counts or ids ({ammo: 1, throwables: [impact_axe]})",
+                           either(COUNT, _IDS, wants="a count, 0 or more, or a list of ids")) for k in ("give", "take")},
               "rolls": list_of(list_of(either(TEXT, WHOLE), "one list of faces per roll ([[teeth], [1, blank]])"),
                                "a list of rolls, each a list of faces ([[teeth], [1, blank]])")},
     "expect": {**{k: COUNT for k in ("dwarf", "health", "ammo", "secondary_ammo", "actions", "damage",
@@ -402,7 +457,7 @@ SHAPES = {
                "monster": TEXT, "monsters": TEXT, "pos": SPACE, "statuses": _IDS, "throwables": _IDS,
                **{k: BOOL for k in ("dead", "hidden", "in_pod", "overclocked", "present", "revealed")},
                **{k: nullable(SPACE) for k in ("bosco", "sentry", "shield", "supply_pod")},
-               **{k: SPACE for k in ("ground", "terrain", "stalagmite", "hidden_segment")},
+               **{k: SPACE for k in ("ground", "terrain", "stalagmite", "hidden_segment", "tail", "facing")},
                **{k: _IDS for k in ("throwable_deck", "throwable_discard", "event_discard", "swarm_discard",
                                     "rock_and_stone_deck", "rock_and_stone_discard", "spare_upgrades")},
                "result": nullable(TEXT), "is": TEXT, "tokens": TEXT},

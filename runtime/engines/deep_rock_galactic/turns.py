@@ -133,9 +133,7 @@ def action_and_event_phases(engine: Engine, d: Dwarf) -> None:
             break
         actions.perform(engine, d, act)
         check_end(engine)
-    for m in st.monsters.values():
-        if m.hidden_from == d.seat:
-            m.hidden_from = None
+    action_phase_over(engine, d)
     if st.bosco_alive and len(st.dwarves) == 1 and not st.result:
         policy.bosco_phase(engine, d)
     check_end(engine)
@@ -144,7 +142,15 @@ def action_and_event_phases(engine: Engine, d: Dwarf) -> None:
     check_end(engine)
 
 
+def action_phase_over(engine: Engine, d: Dwarf) -> None:
+    """A Menace hiding from the dwarf comes back once his Action Phase is over (L1275)."""
+    for m in engine.state.monsters.values():
+        if m.hidden_from == d.seat:
+            m.hidden_from = None
+
+
 def event_phase(engine: Engine, d: Dwarf) -> None:
+    action_phase_over(engine, d)       # the Event Phase follows his Action Phase (a scenario's step)
     engine.emit("event_phase", you=d)
     carry_out_event(engine, d)
 
