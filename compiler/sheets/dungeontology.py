@@ -188,7 +188,7 @@ def _field(texts: Texts, entity: Entity, path: tuple) -> str:
 
 def card_details(game: Game, entity: Entity, lang: str) -> dict:
     """What a print-and-play card adds to its spec's fields: a scheme card names the intern
-    it gives, as the cards sheet does ('Gives the intern Cartographer'; the card said nothing)."""
+    it gives, as the cards sheet does ('Gain the intern Cartographer...'; the card said nothing)."""
     intern = game.entities.get("intern_card", {}).get(entity.data.get("intern") or "")
     if entity.kind != "scheme_card" or intern is None:
         return {}

@@ -300,11 +300,13 @@ def test_cards_say_when_a_relic_is_used_and_which_die_a_throwable_rolls(game_id,
     assert words in stats, stats
 
 
-@pytest.mark.parametrize("lang,words", [("en", "Gives the intern Cartographer"),
-                                        ("zh", "获得实习生：制图师")])
+@pytest.mark.parametrize("lang,words", [("en", "Gain the intern Cartographer, taken from whoever holds it."),
+                                        ("zh", "获得实习生“制图师”；它已归他人所有时，从其手中夺走。")])
 def test_dungeontology_scheme_card_names_the_intern_it_gives(lang, words):
     """The cards sheet says the Secret Map gives the intern Cartographer; its print-and-play
-    card did not."""
+    card did not. It says it as a rule, ended like the card's other lines ("Gives the intern
+    Cartographer" had no full stop), with what the rulebook adds: a later player of the card
+    takes the intern from its holder (L1060, L1070)."""
     from tomecraft.compiler.sheets import Footnotes, cards, name_of
     game = _game("dungeontology")
     name = name_of(game.entities["scheme_card"]["secret_map"], lang)
