@@ -218,7 +218,9 @@ def test_two_hidden_slots_side_by_side_get_a_hint_to_wall_them_apart():
     ("advance_threat (hazard_level() - 1)", False),              # 0 at Hazard 1
     ("if hazard_level() >= 1 { advance_threat 1 }", True),        # holds at every level
     ("if hazard_level() >= 3 { advance_threat 1 }", False),       # not at Hazard 1-2
-    ("repeat hazard_level() { advance_threat 1 }", True)])
+    ("repeat hazard_level() { advance_threat 1 }", True),
+    ("let n = 1; advance_threat n", True),                        # a let's name is its value
+    ("let n = hazard_level() - 1; advance_threat n", False)])
 def test_an_event_advancing_the_threat_by_the_hazard_level_keeps_the_clock(tmp_path, event, clean):
     """V-20: with the Swarm Threat cards removed, a mission event that advances the track at
     every Hazard level the players may choose (1-5, rulebook L167) is the clock. Only a literal
