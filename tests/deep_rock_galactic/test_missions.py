@@ -232,3 +232,15 @@ def test_an_event_advancing_the_threat_by_the_hazard_level_keeps_the_clock(tmp_p
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
     found = [(code, rule) for _, _, code, rule in diagnostics(path)]
     assert (found == []) == clean, found
+
+
+def test_a_mission_file_saved_with_a_byte_order_mark_names_f01_when_its_yaml_breaks(tmp_path):
+    """A mission file the YAML reader refuses as a whole is told F-01, as every mission
+    diagnostic names its rule; one saved with a byte order mark (a Windows editor) was not
+    recognised as a mission (`game:` did not start its line) and its error named no rule."""
+    text = (HERE / "valid" / "aquarq_run.yaml").read_text().replace(
+        "drop_pod: [[2, 2], [2, 3], [3, 2], [3, 3]]", "drop_pod: [[2, 2], [2, 3], [3, 2], [3, 3]")
+    path = tmp_path / "bom.yaml"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    [(_, _, code, rule)] = diagnostics(path)
+    assert (code, rule) == (dg.YAML_SYNTAX, "F-01")
