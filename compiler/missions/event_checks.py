@@ -135,7 +135,8 @@ class EventChecks:
                 continue
             line, column = self.doc.effect_position(site.path, call.pos.line, call.pos.column)
             if times > 1:
-                message = (f"`{call.verb}` runs {times:,} times here, {amount * times:,} in all")
+                message = f"`{call.verb}` runs {times:,} times here" + (
+                    f", {amount * times:,} in all" if amount != 1 else "")
             else:
                 varying = [v for v in levels if is_count(v) and max(v) == amount and len(set(v)) > 1]
                 level = f" at Hazard {LEVELS[varying[0].index(amount)]}" if varying else ""
