@@ -992,6 +992,13 @@ class Bounds:
             return self.arithmetic(e, lets)
         if isinstance(e, n.KwArg):
             return self.value(e.value, lets)
+        query = self.checker.game.vocab.queries.get(e.name) if isinstance(e, n.Func) else None
+        if query is not None and query.most is not None:
+            # a query the vocabulary bounds (`hazard_level`: 5): `repeat hazard_level() {
+            # repeat 300 {...} }` was said to "run 300,000 rounds", the level taken as 1,000
+            for child in _children(e):
+                self.value(child, lets)
+            return query.most, None
         for child in _children(e):
             self.visit(child, lets, 1) if not _is_expr(child) else self.value(child, lets)
         return (1, None) if isinstance(e, (n.Bool, n.Not, n.BinOp, n.Any_)) else (MAX_UNKNOWN, None)

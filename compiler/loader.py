@@ -529,6 +529,13 @@ def _unclosed_hint(err) -> str:
 def _syntax_hint(text: str, problem: str, line: int, column: int) -> str:
     """What to do about a YAML syntax error at `line`: a tab, a key with no colon, or a line
     indented differently from the line above it (libyaml names none of these)."""
+    stray = text.find("\ufeff", 1)
+    if stray != -1 and text.count("\n", 0, stray) < line:
+        # a byte order mark inside the file (two files joined, one saved with it): invisible
+        # in an editor, and the indentation hint named two equal columns
+        at_line = text.count("\n", 0, stray) + 1
+        return (f"line {at_line}, column {stray - text.rfind(chr(10), 0, stray)} holds an "
+                "invisible U+FEFF (a byte order mark, as where two files were joined): delete it")
     if "\t" in text and ("tab" in problem or "found character" in problem):
         return "YAML indentation uses spaces, never tabs"
     if problem.startswith("could not find expected ':'"):

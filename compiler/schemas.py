@@ -118,8 +118,15 @@ GAME_SCHEMA = {
                                                    "its handler ever returns (a count: 0). A "
                                                    "count read in play below 0 does nothing, and "
                                                    "the compiler leaves that test out where the "
-                                                   "count is known not to be below 0.")}},
-                        "dependentSchemas": {"min": {"properties": {"returns": {"const": "int"}}}}}},
+                                                   "count is known not to be below 0.")},
+                                       "max": {"type": "integer", "minimum": 0, "maximum": 10_000,
+                                               "description": (
+                                                   "For a query returning int: the most its "
+                                                   "handler ever returns (the Hazard level: 5). "
+                                                   "The checker's bounds on repeats and "
+                                                   "amounts take it, not a guess of 1,000.")}},
+                        "dependentSchemas": {"min": {"properties": {"returns": {"const": "int"}}},
+                                             "max": {"properties": {"returns": {"const": "int"}}}}}},
         "keywords": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
                      "additionalProperties": {
                          "type": "object", "required": ["params", "effect"],

@@ -51,6 +51,7 @@ class Callable:
     inline: str = ""    # a verb the compiler may inline (see codegen.EffectCompiler.inlined)
     pure: bool = False  # its handler fires no event and runs no effect (see compiler/inline.py)
     least: int | None = None    # a query's `min:`: the least int its handler returns
+    most: int | None = None     # a query's `max:`: the most it returns (bounds, checks.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,4 +324,5 @@ def merge(vocab: Vocabulary, raw: dict, doc: Document, reporter: dg.Reporter,
                 effect=entry.get("effect", ""), origin=(doc, at + (section, name, "effect")),
                 step=_text(entry.get("step")), result=_text(entry.get("result")),
                 inline=entry.get("inline", ""), pure=bool(entry.get("pure", False)),
-                least=entry.get("min") if role == "query" else None)
+                least=entry.get("min") if role == "query" else None,
+                most=entry.get("max") if role == "query" else None)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -408,6 +409,31 @@ def _literal(terminal: str) -> str:
     return f"`{pattern.value}`" if pattern.type == "str" else terminal
 
 
+# Punctuation an editor or an input method writes for the ASCII one (NFKC folds the full-width
+# forms, `；` to `;`, but not these)
+_PUNCTUATION = {"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'",
+                "\u3001": ",", "\u3002": ".", "\u2212": "-", "\u2013": "-", "\u2014": "-",
+                "\u00d7": "*", "\u3000": " ", "\u00a0": " "}
+
+
+def _look_alike(char: str) -> str:
+    """The hint for a character that looks like an ASCII one but is not (`；`, full-width, from
+    a Chinese input method; `“`, an editor's curly quote): `spawn_at_exits grunt 1；activate`
+    was told "names are ASCII lower_snake_case; Chinese and English text comes from game.yaml"."""
+    folded = unicodedata.normalize("NFKC", char)
+    ascii_char = _PUNCTUATION.get(char) or (folded if len(folded) == 1 and folded.isascii()
+                                            and folded.isprintable() else "")
+    if not ascii_char:
+        return ""
+    name = unicodedata.name(char, "")
+    shown = "a plain space" if ascii_char == " " else f"`{ascii_char}`"
+    what = f" (U+{ord(char):04X}{' ' + name if name else ''})"
+    if ascii_char in "\"'":
+        return (f"{char!r}{what} is an editor's curly quote, not {shown}: type {shown} "
+                "(or leave it out: effects hold no quoted text)")
+    return f"{char!r}{what} looks like {shown} but is another character: type {shown}"
+
+
 def _hint(err: UnexpectedInput, text: str) -> str:
     if isinstance(err, UnexpectedCharacters):
         if err.char.isupper():
@@ -415,7 +441,8 @@ def _hint(err: UnexpectedInput, text: str) -> str:
         if err.char in "\"'":
             return "effects hold no quoted text; names come from the game's vocabulary"
         if not err.char.isascii():
-            return "names are ASCII lower_snake_case; Chinese and English text comes from game.yaml"
+            return _look_alike(err.char) or \
+                "names are ASCII lower_snake_case; Chinese and English text comes from game.yaml"
         return ""
     token = getattr(err, "token", None)
     start = getattr(token, "start_pos", None)

@@ -24,7 +24,7 @@ from tomecraft.compiler.missions.schema import MISSION_SCHEMA, report_schema_err
 from tomecraft.compiler.packs import display_path
 
 MISSION_GAMES = {"deep_rock_galactic"}
-MISSION_LINE = re.compile(r"^game:[ \t]*[\"']?deep_rock_galactic[\"']?[ \t]*(#.*)?$", re.M)
+MISSION_LINE = re.compile(r"^\ufeff?game:[ \t]*[\"']?deep_rock_galactic[\"']?[ \t]*(#.*)?$", re.M)
 
 
 def find_game_root(path: Path) -> tuple[Path | None, list[Path]]:

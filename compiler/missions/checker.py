@@ -308,13 +308,15 @@ class MissionChecker(EventChecks):
     def event_advances_threat(self, game) -> bool:
         """Whether the mission's own event surely advances the threat (event_checks.advances_threat);
         one that does not parse is V-21's to report."""
+        from tomecraft.compiler.missions.by_hazard import expand_lets
         from tomecraft.compiler.missions.event_checks import advances_threat
         from tomecraft.dsl.parser import EffectSyntaxError, parse
         try:
             ast = parse(str(self.m.get("mission_event", "")))
         except EffectSyntaxError:
             return True
-        return advances_threat(ast, game.keyword_sites)
+        # `let n = 1; advance_threat n` advances as surely as `advance_threat 1`
+        return advances_threat(expand_lets(ast), game.keyword_sites)
 
     def swarm_deck_left(self, cards: list) -> None:
         """Every Swarm draws a Swarm card and places what it shows (rulebook L890-894): removing

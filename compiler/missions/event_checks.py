@@ -119,21 +119,32 @@ class EventChecks:
     def repeated_amounts(self, site) -> None:
         """A verb's amount times the repeats around it stays within the limit of one number
         (1,000): `repeat 1000 { reveal_swarm 1000 }` (a million Swarm cards) checked clean and
-        ran the sim 145 s into its step budget, the error pointing at a card of the game."""
+        ran the sim 145 s into its step budget, the error pointing at a card of the game. An
+        amount worked out by arithmetic, from a `let` or from the Hazard level is held to it
+        too, repeated or not: `reveal_swarm (1000 * 1000)` and `let n = 1000; reveal_swarm
+        (n * 1000)` checked clean and ran the sim 165 s into the budget (only literals, which
+        the general check bounds, were counted)."""
         from tomecraft.compiler.checks import MAX_NUMBER
-        from tomecraft.compiler.missions.by_hazard import by_level, is_count
-        for call, times in repeated_calls(site.ast):
+        from tomecraft.compiler.missions.by_hazard import LEVELS, by_level, expand_lets, is_count
+        for call, times in repeated_calls(expand_lets(site.ast)):
             # an amount read from the Hazard level at its highest (`reveal_swarm hazard_level()`
             # under `repeat 1000` is 5,000 Swarm cards at Hazard 5: only literals were counted)
-            levels = (by_level(a) for a in call.args if a.__class__.__name__ != "KwArg")
+            levels = [by_level(a) for a in call.args if a.__class__.__name__ != "KwArg"]
             amount = max((max(v) for v in levels if is_count(v)), default=1)
-            if times > 1 and amount * times > MAX_NUMBER:
-                line, column = self.doc.effect_position(site.path, call.pos.line, call.pos.column)
-                self.reporter.add(dg.GAME_RULE, f"V-21: `{call.verb}` runs {times:,} times here, "
-                                  f"{amount * times:,} in all: past the limit of {MAX_NUMBER:,} "
-                                  "for one amount of the mission event", self.display, line, column,
-                                  f"write one amount of at most {MAX_NUMBER:,} (`{call.verb} 2`), "
-                                  "not multiplied by a repeat")
+            if amount * times <= MAX_NUMBER:
+                continue
+            line, column = self.doc.effect_position(site.path, call.pos.line, call.pos.column)
+            if times > 1:
+                message = f"`{call.verb}` runs {times:,} times here" + (
+                    f", {amount * times:,} in all" if amount != 1 else "")
+            else:
+                varying = [v for v in levels if is_count(v) and max(v) == amount and len(set(v)) > 1]
+                level = f" at Hazard {LEVELS[varying[0].index(amount)]}" if varying else ""
+                message = f"the amount for `{call.verb}` comes to {amount:,}{level}"
+            self.reporter.add(dg.GAME_RULE, f"V-21: {message}: past the limit of {MAX_NUMBER:,} "
+                              "for one amount of the mission event", self.display, line, column,
+                              f"write one amount of at most {MAX_NUMBER:,} (`{call.verb} 2`), "
+                              "not multiplied by a repeat or by arithmetic")
 
     def sets_itself_off(self, site) -> None:
         """Each Mission Specific Event card drawn runs the event again (L896-900): an event that

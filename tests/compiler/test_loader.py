@@ -152,6 +152,16 @@ def test_unclosed_flow_and_quote():
     assert d.line == 3 and d.hint == "the `{` at line 2, column 9 is not closed: end it with `}`"
 
 
+def test_a_byte_order_mark_inside_the_file_is_named_where_it_stands():
+    """Two files joined, the second saved with a byte order mark: the invisible U+FEFF breaks
+    the YAML, and the hint said "check the indentation" naming two equal columns."""
+    d = only(load("a: 1\nb:\n  c: 2\n\ufeffd: 3\n".encode())[1], dg.YAML_SYNTAX)
+    assert d.hint == ("line 4, column 1 holds an invisible U+FEFF (a byte order mark, as where "
+                      "two files were joined): delete it")
+    doc, diags = load("\ufeffa: 1\nb: 2\n".encode())     # one at the start is the encoding's
+    assert diags == [] and doc.data == {"a": 1, "b": 2}
+
+
 def test_two_documents_are_refused():
     d = only(load(b"a: 1\n---\nb: 2\n")[1], dg.YAML_SYNTAX)
     assert (d.line, d.column) == (2, 1)

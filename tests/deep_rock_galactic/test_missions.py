@@ -218,7 +218,9 @@ def test_two_hidden_slots_side_by_side_get_a_hint_to_wall_them_apart():
     ("advance_threat (hazard_level() - 1)", False),              # 0 at Hazard 1
     ("if hazard_level() >= 1 { advance_threat 1 }", True),        # holds at every level
     ("if hazard_level() >= 3 { advance_threat 1 }", False),       # not at Hazard 1-2
-    ("repeat hazard_level() { advance_threat 1 }", True)])
+    ("repeat hazard_level() { advance_threat 1 }", True),
+    ("let n = 1; advance_threat n", True),                        # a let's name is its value
+    ("let n = hazard_level() - 1; advance_threat n", False)])
 def test_an_event_advancing_the_threat_by_the_hazard_level_keeps_the_clock(tmp_path, event, clean):
     """V-20: with the Swarm Threat cards removed, a mission event that advances the track at
     every Hazard level the players may choose (1-5, rulebook L167) is the clock. Only a literal
@@ -230,3 +232,16 @@ def test_an_event_advancing_the_threat_by_the_hazard_level_keeps_the_clock(tmp_p
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
     found = [(code, rule) for _, _, code, rule in diagnostics(path)]
     assert (found == []) == clean, found
+
+
+def test_a_mission_file_saved_with_a_byte_order_mark_names_f01_when_its_yaml_breaks(tmp_path):
+    """A mission file the YAML reader refuses as a whole is told F-01, as every mission
+    diagnostic names its rule; one saved with a byte order mark (a Windows editor) was not
+    recognised as a mission (`game:` did not start its line) and its error named no rule."""
+    text = (HERE / "valid" / "aquarq_run.yaml").read_text().replace(
+        "drop_pod: [[2, 2], [2, 3], [3, 2], [3, 3]]", "drop_pod: [[2, 2], [2, 3], [3, 2], [3, 3]")
+    text = text[text.index("game:"):]          # the mark is then just before `game:`
+    path = tmp_path / "bom.yaml"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    [(_, _, code, rule)] = diagnostics(path)
+    assert (code, rule) == (dg.YAML_SYNTAX, "F-01")

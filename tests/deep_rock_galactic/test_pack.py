@@ -149,8 +149,16 @@ def test_usage_does_not_call_a_class_played_through_its_own_actions_never_used()
     ("advance_threat -2", "'advance_threat' takes amount 1 or more, got -2"),
     ("spawn_at_exits grunt -1", "'spawn_at_exits' takes amount 1 or more, got -1"),
     ("advance_threat 0", "'advance_threat' takes amount 1 or more, got 0"),
-    ("let x = 1; advance_threat (-x)", "negative amount"), ("spawn_at_exits grunt 1", None)],
-    ids=["threat", "spawn", "zero", "negated", "positive"])
+    ("let x = 1; advance_threat (-x)", "negative amount"), ("spawn_at_exits grunt 1", None),
+    # what a pack's effect comes to at each Hazard level (missions/by_hazard.py): a divisor 0 at
+    # Hazard 3 stopped the sim there; a let's name was read as an unknown, not as its value
+    ("spawn_at_exits grunt (3 // (hazard_level() - 3))", "at Hazard 3 this divides by 0"),
+    ("let n = hazard_level() - 2; spawn_at_exits grunt n", "at Hazard 1 the amount for `spawn_at_exits` is -1"),
+    # the Hazard level is at most 5 (game.yaml `max:`, rulebook L167): 1,500 rounds in all, not
+    # the "300,000 rounds; the limit is 100,000" of a level taken as up to 1,000
+    ("repeat hazard_level() { repeat 300 { activate_monsters } }", None)],
+    ids=["threat", "spawn", "zero", "negated", "positive", "divides_by_zero_at_a_level",
+         "let_negative_at_a_level", "repeat_by_the_hazard_level"])
 def test_a_negative_amount_in_a_packs_effect_is_refused_where_it_stands(tmp_path, effect, refused):
     """Every number a Deep Rock Galactic verb takes counts what it does: `advance_threat -2`
     did nothing in play (a loop over range(-2)) and checked clean (missions round 4). A

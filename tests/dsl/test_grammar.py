@@ -393,6 +393,13 @@ MALFORMED = [
     ("require a and", 1, 11, "missing its right-hand side", ""),
     ("gain 2 Gold", 1, 8, "unexpected character 'G'", "lower_snake_case"),
     ("gain 2 金币", 1, 8, "unexpected character '金'", "ASCII"),
+    # punctuation of a Chinese input method or an editor, named with the ASCII one to type:
+    # the hint said "names are ASCII lower_snake_case; Chinese and English text comes from game.yaml"
+    ("draw 1；gain 2 gold", 1, 7, "unexpected character '；'", "FULLWIDTH SEMICOLON) looks like `;`"),
+    ("if x（ draw 1 ）", 1, 5, "unexpected character '（'", "type `(`"),
+    ("draw １", 1, 6, "unexpected character '１'", "type `1`"),
+    ("\u201cdraw 1\u201d", 1, 1, "unexpected character '\u201c'", "curly quote, not `\"`"),
+    ("draw 1\u3000gain 2 gold", 1, 7, "unexpected character", "type a plain space"),
     ('draw "card"', 1, 6, "unexpected character '\"'", "no quoted text"),
     ("draw 1;\ngain 2 gold;\n  if x { draw @ }", 3, 15, "unexpected character '@'", ""),
     ("on play where x {\n  draw 1\n", 2, 8, "ends too early", "RBRACE"),
