@@ -35,7 +35,7 @@ expect: {player, <field>: value}, a field of the player: pos, hand, deck (top fi
         hand_size, deck_size, discard_size, discard_has [cards], skill, combat, movement, gold,
         lockpicks, cubes, damage, clank (cubes in the Clank! area), track, tokens, treasures,
         market, signposts, status, escaped, knocked_in_depths, mastery, clank_gained,
-        neg_bank, no_movement
+        neg_bank, no_movement (hand, discard, play_area, treasures, market: in any order)
         | {room: [x, y], treasures|idols|signposts|used|exits|tile}
         | {treasure_stack} | {clank_area} | {bag} | {row} | {row_size} | {dungeon_discard}
         | {legal, player, present} | {scores} | {winners} | {rage}
@@ -52,7 +52,7 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
 from tomecraft.runtime.engines.clank_catacombs.scenario_shape import (
-    DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, check_expect_keys, check_setup_shape,
+    DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, as_cards, check_expect_keys, check_setup_shape,
     expectation_problem, known_keys, of_type)
 from tomecraft.runtime.engines.clank_catacombs.scenario_supply import check_supply
 from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
@@ -430,7 +430,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         if cell is None:
             return f"no room at {exp['room']}"
         for key in ("treasures", "idols", "signposts", "used", "exits"):
-            if key in exp and (problem := cmp(f"room {exp['room']} {key}", getattr(cell, key), exp[key])):
+            got, want = as_cards(key, getattr(cell, key, None), exp.get(key))    # treasures: L661-665
+            if key in exp and (problem := cmp(f"room {exp['room']} {key}", got, want)):
                 return problem
         if "tile" in exp:
             return cmp("tile", cell.tile.id, exp["tile"])
@@ -463,6 +464,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                 got = p.status == ESCAPED
             else:
                 got = getattr(p, key)
+            got, want = as_cards(key, got, want)
             if problem := cmp(f"player {exp['player']} {key}", got, want):
                 return problem
         return None

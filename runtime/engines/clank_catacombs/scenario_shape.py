@@ -170,3 +170,16 @@ def expectation_problem(engine, exp: dict) -> str | None:
         if isinstance(exp.get(pile), dict):
             return unknown_names(f"{pile} (a cube is black, ghost or a seat)", map(str, exp[pile]), cubes)
     return None
+
+
+# held in no order the rules give: a hand is played in any order (L247), a reshuffle (L276) leaves
+# no order anyone could foresee, treasures, market items and discarded cards are only held
+UNORDERED = frozenset(("hand", "discard", "play_area", "treasures", "market"))
+
+
+def as_cards(key: str, got, want) -> tuple:
+    """(got, want) as an expectation compares them: the zones of UNORDERED as cards, in any
+    order (a multiset); every other value as it is."""
+    if key in UNORDERED and isinstance(want, list) and isinstance(got, list):
+        return sorted(got, key=repr), sorted(want, key=repr)
+    return got, want
