@@ -7,8 +7,9 @@ Spring in the event piles).
 
 setup:  hp, hp_max, dl, space (the DL's, L194: 2 + DL - 1), misses, resources {gold: 1},
         tokens {strength: [2, 1] (2 face up, 1 face down) or 3 (all face up)},
-        main_deck / event_deck / relic_deck [top first], graveyard, discard, event_discard,
-        hand, loot, spare, equipment (relics, gained silently), face_down [labels],
+        main_deck / event_deck / relic_deck, graveyard, discard, event_discard, hand, loot,
+        spare [each top first, as `order` lists them], equipment (relics, gained silently,
+        left to right), face_down [labels],
         columns [[top end first], ...] (one list per column, brightness columns),
         sideways [relic labels] (once-per-long-rest relics already used, L234),
         rows [{enemy: [...], player: [...]}] (a battlefield already laid out, top row first),
@@ -44,7 +45,7 @@ steps:  {do: turn} | {do: turns, count} | {do: start_turn} | {do: action, action
 expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
         | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}}
         | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]}
-        | {order: {zone: [labels, top first]}} | {log: text} | {no_log: text}
+        | {order: {zone: [labels, top first; equipment left to right]}} | {log: text} | {no_log: text}
         | {legal: {...}, present: bool} | {sideways: {label: bool}} | {fired: {event: [labels in order]}} | {log_order: [texts]}
 """
 from __future__ import annotations
@@ -117,8 +118,7 @@ class Scenario:
                 cards = [self.card(item, zone, f"setup.{zone}") for item in items]
                 self._only_held(zone, items, cards)
                 pile = self.engine._pile(PILES[zone])
-                top_first = zone in ("main_deck", "event_deck", "relic_deck")
-                for card in (reversed(cards) if top_first else cards):
+                for card in reversed(cards):        # top first, every pile, as `order` lists it
                     card.zone = PILES[zone]
                     pile.append(card)
         if "columns" in setup:
@@ -451,7 +451,8 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             got = [[repr(c) for c in reversed(col)] for col in s.columns]
         elif key == "order":
             known("order", want, PILES)
-            got = {z: [repr(c) for c in reversed(e._pile(PILES[z]))] for z in want}
+            got = {z: [repr(c) for c in (e._pile(PILES[z]) if z == "equipment"      # left to right, L77
+                                         else reversed(e._pile(PILES[z])))] for z in want}
         elif key == "sideways":
             got = {label: sc.ref(label).sideways for label in want}
         elif key == "fired":
