@@ -456,8 +456,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                 got = len({"hand_size": p.hand, "deck_size": p.deck, "discard_size": p.discard}[key])
             elif key == "tokens":       # {} holds none: it compared nothing, and passed
                 got = {k: p.tokens[k] for k in want} if want else {k: n for k, n in p.tokens.items() if n}
-            elif key == "discard_has":
-                got, want = all(c in p.discard for c in want), True
+            elif key == "discard_has":      # as many of each as listed (two Burgles: two)
+                got, want, key = sorted((Counter(want) - Counter(p.discard)).elements()), [], "discard_has, missing"
             elif key == "market":
                 got = [list(m) for m in p.market]
             elif key == "escaped":
