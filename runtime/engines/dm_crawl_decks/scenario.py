@@ -46,13 +46,14 @@ expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
         | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}}
         | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]}
         | {order: {zone: [labels, top first; equipment left to right]}} | {log: text} | {no_log: text}
-        | {legal: {...}, present: bool} | {sideways: {label: bool}} | {fired: {event: [labels in order]}} | {log_order: [texts]}
+        | {legal: {...}, present: bool} (legal: an option with the keys written, {do: battle}: any)
+        | {sideways: {label: bool}} | {fired: {event: [labels in order]}} | {log_order: [texts]}
 """
 from __future__ import annotations
 
 import difflib
 
-from tomecraft.runtime.agents import ScriptError
+from tomecraft.runtime.agents import ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
@@ -478,9 +479,10 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
         elif key == "legal":
             if not exp.get("present", True):
                 refuse_unofferable(want, option_shapes(sc), exact=True)
-            present = want in e.action_options()
-            if present != exp.get("present", True):
-                problems.append(f"{want} legal: expected {exp.get('present', True)}, got {present}")
+            options, wanted = e.action_options(), exp.get("present", True)   # expected: the keys written
+            present = want in options or (wanted and any(matches(want, o) for o in options))
+            if present != wanted:
+                problems.append(f"{want} legal: expected {wanted}, got {present}; legal: {options}")
             continue
         elif key == "present":
             continue
