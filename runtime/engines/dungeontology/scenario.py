@@ -50,7 +50,7 @@ expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|r
         | {boss} | {stairs: [a, b]} | {wall: [a, b]}
         | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {stats: {counter: n}}
         | {options: action|move|free, seat,
-        option, present} | {options: ..., seat, none_of: kind}
+        option, present} (present: an option with the keys written) | {options: ..., seat, none_of: kind}
         A refused option (present: false, fails: true) must be one the engine could offer in some
         state (option_shapes), else the scenario fails: it would pass vacuously.
         The counters `stats` reads (scenario_checks.STATS): research, research_ok, spy, spy_ok,
@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import difflib
 
-from tomecraft.runtime.agents import ScriptError
+from tomecraft.runtime.agents import ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
@@ -369,8 +369,8 @@ def _check(e: Engine, exp: dict) -> str | None:
         if "none_of" in exp:               # no option of that kind at all
             kinds = [o for o in options if o.get("do") == exp["none_of"]]
             return None if not kinds else f"options of kind {exp['none_of']}: {kinds}"
-        present = exp["option"] in options
-        want = exp.get("present", True)
+        want = exp.get("present", True)       # expected: an option with the keys written
+        present = exp["option"] in options or (want and any(matches(exp["option"], o) for o in options))
         return None if present == want else f"option {exp['option']} present={present}; options {options}"
     return f"unknown expectation {exp}"
 
