@@ -44,7 +44,7 @@ steps:  {do: turn} | {do: turns, count} | {do: start_turn} | {do: action, action
         named by its id when it is the only one
 expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
         | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}}
-        | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]}
+        | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]} (a card with no label: its id)
         | {order: {zone: [labels, top first; equipment left to right]}} | {log: text} | {no_log: text}
         | {legal: {...}, present: bool} (legal: an option with the keys written, {do: battle}: any)
         | {sideways: {label: bool}} | {fired: {event: [labels in order]}} | {log_order: [texts]}
@@ -257,6 +257,13 @@ class Scenario:
             f"; {len(same)} cards are {label!r}: label the one meant (`{label}#a`)" if same else ""))
 
 
+def _as_written(cards, written) -> list:
+    """Each card as an expectation names it: its label, or its id when it has none (a filler: `slime`)."""
+    written = written if isinstance(written, list) else []
+    return [w if i < len(written) and not c.label and c.id == (w := written[i]) else repr(c)
+            for i, c in enumerate(cards)]
+
+
 def _expand_row(choice) -> list:
     """A whole row written as one choice, {cards: [...], stacks: {attribute: size}} (or the
     short {cards, attr, size}), becomes the engine's one-play-at-a-time choices."""
@@ -449,11 +456,12 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             known("resources", want, resources_of(e.data))
             got = {r: s.resources[r] for r in want}
         elif key == "columns":
-            got = [[repr(c) for c in reversed(col)] for col in s.columns]
+            got = [_as_written(reversed(col), want[i] if isinstance(want, list) and i < len(want) else [])
+                   for i, col in enumerate(s.columns)]
         elif key == "order":
             known("order", want, PILES)
-            got = {z: [repr(c) for c in (e._pile(PILES[z]) if z == "equipment"      # left to right, L77
-                                         else reversed(e._pile(PILES[z])))] for z in want}
+            got = {z: _as_written(e._pile(PILES[z]) if z == "equipment" else reversed(e._pile(PILES[z])),
+                                  want[z]) for z in want}      # equipment left to right, L77
         elif key == "sideways":
             got = {label: sc.ref(label).sideways for label in want}
         elif key == "fired":
