@@ -260,7 +260,7 @@ class Scenario:
 def _as_written(cards, written) -> list:
     """Each card as an expectation names it: its label, or its id when it has none (a filler: `slime`)."""
     written = written if isinstance(written, list) else []
-    return [w if i < len(written) and not c.label and c.id == (w := written[i]) else repr(c)
+    return [w if i < len(written) and not getattr(c, "label", "?") and c.id == (w := written[i]) else repr(c)
             for i, c in enumerate(cards)]
 
 
@@ -466,7 +466,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             got = {label: sc.ref(label).sideways for label in want}
         elif key == "fired":
             known("fired", want, words(sc.data, "event"))
-            got = {ev: [repr(o) for e2, o in e.bus.fired if e2 == ev] for ev in want}
+            got = {ev: _as_written([o for e2, o in e.bus.fired if e2 == ev], want[ev]) for ev in want}
         elif key == "log_order":
             at, lines = 0, s.log
             for text in want:
