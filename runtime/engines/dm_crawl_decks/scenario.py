@@ -59,8 +59,8 @@ from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, 
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
     AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
-    PILE_HOLDS, PILE_WHY, PILES, SHAPES, checks_nothing, face_down_where, holds, known, known_keys,
-    main_card, turns_sideways, up_down, within_limits, word, words)
+    PILE_HOLDS, PILE_WHY, PILES, SHAPES, as_written, checks_nothing, face_down_where, holds, known, known_keys,
+    main_card, named, turns_sideways, up_down, within_limits, word, words)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, Card, Row, Virtual, resources_of)
 from tomecraft.runtime.rng import Rng
@@ -257,13 +257,6 @@ class Scenario:
             f"; {len(same)} cards are {label!r}: label the one meant (`{label}#a`)" if same else ""))
 
 
-def _as_written(cards, written) -> list:
-    """Each card as an expectation names it: its label, or its id when it has none (a filler: `slime`)."""
-    written = written if isinstance(written, list) else []
-    return [w if i < len(written) and not getattr(c, "label", "?") and c.id == (w := written[i]) else repr(c)
-            for i, c in enumerate(cards)]
-
-
 def _expand_row(choice) -> list:
     """A whole row written as one choice, {cards: [...], stacks: {attribute: size}} (or the
     short {cards, attr, size}), becomes the engine's one-play-at-a-time choices."""
@@ -321,7 +314,9 @@ def _step(sc: Scenario, step: dict) -> None:
         raise ScenarioError(f"scenario error: {step['do']}: unknown key(s) {sorted(set(step) - known)}; known: {sorted(known)}")
     if sc.engine.state.over:    # a battle after HP 0 moved its column onto the battlefield, then stopped
         raise AssertionError(f"the game is over ({sc.engine.state.reason}, L157-161): no step is played after its end")
-    sc.agent.choices = [c for choice in step.get("choose", []) for c in _expand_row(choice)]
+    sc.agent.choices = [named(sc, c) for choice in step.get("choose", []) for c in _expand_row(choice)]
+    if do_action := step.get("action"):
+        step = {**step, "action": named(sc, do_action)}
     expected = refusal(sc, step)
     if expected == "answer":
         refused_answer(sc, step, _play)
@@ -456,17 +451,17 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             known("resources", want, resources_of(e.data))
             got = {r: s.resources[r] for r in want}
         elif key == "columns":
-            got = [_as_written(reversed(col), want[i] if isinstance(want, list) and i < len(want) else [])
+            got = [as_written(reversed(col), want[i] if isinstance(want, list) and i < len(want) else [])
                    for i, col in enumerate(s.columns)]
         elif key == "order":
             known("order", want, PILES)
-            got = {z: _as_written(e._pile(PILES[z]) if z == "equipment" else reversed(e._pile(PILES[z])),
+            got = {z: as_written(e._pile(PILES[z]) if z == "equipment" else reversed(e._pile(PILES[z])),
                                   want[z]) for z in want}      # equipment left to right, L77
         elif key == "sideways":
             got = {label: sc.ref(label).sideways for label in want}
         elif key == "fired":
             known("fired", want, words(sc.data, "event"))
-            got = {ev: _as_written([o for e2, o in e.bus.fired if e2 == ev], want[ev]) for ev in want}
+            got = {ev: as_written([o for e2, o in e.bus.fired if e2 == ev], want[ev]) for ev in want}
         elif key == "log_order":
             at, lines = 0, s.log
             for text in want:
@@ -485,6 +480,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
                 problems.append(f"a log line contains {want!r}")
             continue
         elif key == "legal":
+            want = named(sc, want)
             if not exp.get("present", True):
                 refuse_unofferable(want, option_shapes(sc), exact=True)
             options, wanted = e.action_options(), exp.get("present", True)   # expected: the keys written

@@ -190,3 +190,19 @@ def main_card(card: Card, label: str, value: str) -> Card:
         raise ValueError(f"{value}: {label} is a{'n' if card.deck == 'event' else ''} {card.deck} card: only "
                          f"main-deck cards have points and power (L19)")
     return card
+
+
+def named(sc, option):
+    """A relic option naming an unlabelled relic by its id ({do: relic, id: lucky_coin}) names
+    the one relic of that id, as a step's `relic:` does (its option says lucky_coin#81)."""
+    if isinstance(option, dict) and option.get("do") == "relic" and isinstance(option.get("id"), str) \
+            and option["id"] not in sc.labels and len(sc.of_id(option["id"])) == 1:
+        return {**option, "id": repr(sc.of_id(option["id"])[0])}
+    return option
+
+
+def as_written(cards, written) -> list:
+    """Each card as an expectation names it: its label, or its id when it has none (a filler: `slime`)."""
+    written = written if isinstance(written, list) else []
+    return [w if i < len(written) and not getattr(c, "label", "?") and c.id == (w := written[i]) else repr(c)
+            for i, c in enumerate(cards)]
