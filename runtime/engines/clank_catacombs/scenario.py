@@ -35,7 +35,8 @@ expect: {player, <field>: value}, a field of the player: pos, hand, deck (top fi
         hand_size, deck_size, discard_size, discard_has [cards], skill, combat, movement, gold,
         lockpicks, cubes, damage, clank (cubes in the Clank! area), track, tokens, treasures,
         market, signposts, status, escaped, knocked_in_depths, mastery, clank_gained,
-        neg_bank, no_movement (hand, discard, play_area, treasures, market: in any order)
+        neg_bank, no_movement (hand, discard, play_area, treasures, market: in any order; a market
+        item [item, points] or, as in setup, its id)
         | {room: [x, y], treasures|idols|signposts|used|exits|tile}
         | {treasure_stack} | {clank_area} | {bag} | {row} | {row_size} | {dungeon_discard}
         | {legal, player, present} | {scores} | {winners} | {rage}
@@ -53,7 +54,7 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
 from tomecraft.runtime.engines.clank_catacombs.scenario_shape import (
     DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, as_cards, check_expect_keys, check_setup_shape,
-    expectation_problem, known_keys, of_type)
+    expectation_problem, known_keys, market_as_written, of_type)
 from tomecraft.runtime.engines.clank_catacombs.scenario_supply import check_supply
 from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
 from tomecraft.runtime.engines.clank_catacombs.state import (
@@ -458,8 +459,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                 got = {k: p.tokens[k] for k in want} if want else {k: n for k, n in p.tokens.items() if n}
             elif key == "discard_has":      # as many of each as listed (two Burgles: two)
                 got, want, key = sorted((Counter(want) - Counter(p.discard)).elements()), [], "discard_has, missing"
-            elif key == "market":
-                got = [list(m) for m in p.market]
+            elif key == "market":       # an item written [item, points] or, as in setup, its id alone
+                got, want = market_as_written(p.market, want)
             elif key == "escaped":
                 got = p.status == ESCAPED
             else:

@@ -183,3 +183,16 @@ def as_cards(key: str, got, want) -> tuple:
     if key in UNORDERED and isinstance(want, list) and isinstance(got, list):
         return sorted(got, key=repr), sorted(want, key=repr)
     return got, want
+
+
+def market_as_written(held, want) -> tuple:
+    """(got, want) of a player's market items: each item [item, points]; one written as its id
+    alone (as setup may write it) stands for a held item of that id, whatever its points."""
+    got, pool, out = [list(m) for m in held], [list(m) for m in held], []
+    for w in want if isinstance(want, list) else []:
+        hit = next((g for g in pool if g[0] == w), None) if isinstance(w, str) else None
+        if hit is not None:
+            pool.remove(hit)
+        out.append(hit if hit is not None else w)
+    return got, (out if isinstance(want, list) else want)
+
