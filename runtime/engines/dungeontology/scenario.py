@@ -12,7 +12,8 @@ setup:  setup_game: true (a real set-up for `players`, from `seed` and `options`
         regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}],
         walls / stairs [[region, region], ...] (markers between two adjacent placed regions)
         (the start region stands at [0, 0] unless listed; every other region needs `at`, one
-        region per place, each listed once),
+        region per place, each listed once; a position is [x, y], north up: E is x + 1,
+        S is y + 1, so the region north of [0, 0] is at [0, -1]),
         scholars [{scholar, side (default: excited with fewer stars than another scholar,
         else standard), at (region id; default the start region, where no scheme card is
         played, L733), students, stun, hand, notebook {colour: n}, lore, interns,
