@@ -13,7 +13,7 @@ setup:  new_game: {players, seed, side: start_a|start_b}  (a real setup A-H) or 
         row, dungeon_deck (top first), tile_stack (top first), treasure_stack (top first),
         prisoners, majors, minors (top first), rage (1-based space), clank_area {seat|ghost: n},
         bag {black|ghost|seat: n} (left out: 24 black; {} is empty), ghosts (left out: 5 less placed),
-        bag_draws [black|ghost|seat...] (the dragon's draws),
+        bag_draws [black|ghost|seat...] (every cube the dragon draws, in order; no fewer, no more),
         reserve {card: n}, market {item: [points left...]} (the piles and items named; the others
         as set up, less the players'), players_count, mastery_left (left out: players less held)
         (row, dungeon_deck, tile_stack, treasure_stack left out: empty; a `turn_end` then
@@ -55,6 +55,7 @@ from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, 
 from tomecraft.runtime.engines.clank_catacombs.scenario_shape import (
     DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, as_cards, check_expect_keys, check_setup_shape,
     expectation_problem, known_keys, market_as_written, of_type)
+from tomecraft.runtime.engines.clank_catacombs.scenario_draws import ScriptedRng
 from tomecraft.runtime.engines.clank_catacombs.scenario_supply import check_supply
 from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
 from tomecraft.runtime.engines.clank_catacombs.state import (
@@ -64,24 +65,6 @@ from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
     PACK_ID_HINT, ScenarioError, check_expectations, game_over_step, refuse_unofferable, setup_failure,
     in_its_terms)
-
-
-class ScriptedRng:
-    """The dragon's draws as scripted (`bag_draws`); shuffles keep the given order."""
-
-    def __init__(self, draws: list) -> None:
-        self.draws = list(draws)
-
-    def choice(self, options):
-        if self.draws:
-            want = self.draws.pop(0)
-            if want not in options:
-                raise AssertionError(f"scripted draw {want!r} is not in the bag {sorted(set(options), key=str)}")
-            return want
-        return options[0]
-
-    def shuffle(self, items) -> None:
-        return None
 
 
 class FirstOption:
@@ -517,4 +500,6 @@ def run_scenario(data, scenario: dict) -> list[str]:
         except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError,
                 IndexError, AttributeError) as err:     # a value of the wrong shape
             return [f"steps[{i}]: {in_its_terms(err, 'clank_catacombs')}"]
+    if left := engine.rng.left_over():
+        return [left]
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp, results))
