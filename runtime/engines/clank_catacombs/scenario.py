@@ -282,6 +282,7 @@ def _check_setup(engine: Engine, setup: dict) -> None:
 
 # steps the runner plays itself, besides a player's actions
 RUNNER_STEPS = ("turn_end", "out_turn", "dragon_attack", "score")
+REFUSAL = "illegal"         # the refused step's key; `fails: true` is read as it (runtime/scenario.py)
 
 
 def _known_ids(engine: Engine, where: str, ids, known: dict, kind: str) -> None:

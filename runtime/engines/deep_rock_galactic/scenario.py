@@ -270,9 +270,9 @@ class ScenarioAgent(ScriptedAgent):
 
 
 HEX_FIELDS = ("at", "path", "over", "land")
-# the fields every action step may have, and each action's own (what its handler reads); an
-# action a pack adds to HANDLERS is not checked
+# the fields every action step may have, and each action's own (what its handler reads; not a pack's action)
 STEP_KEYS = {"do", "dwarf", "rolls", "illegal", "choose", "choose_for"}
+REFUSAL = "illegal"         # the refused step's key; `fails: true` is read as it (runtime/scenario.py)
 ACTION_KEYS = {"move": {"path", "then_fire", "then_throw", "webbed", "upgrade_to"},
                "attack": {"weapon", "mode", "target", "plan", "from_behind"},
                "pickaxe": {"at"}, "overclock": set(), "call_supply": {"at"}, "collect_supply": {"take"},

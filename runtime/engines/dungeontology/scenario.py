@@ -80,6 +80,7 @@ from tomecraft.runtime.scenario import (
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
 # count as true (runtime/scenario.py checks them before the run).
 FLAGS = frozenset(("entered", "lore", "max_alert", "setup_game"))
+REFUSAL = "fails"           # the refused step's key; `illegal: true` is read as it (runtime/scenario.py)
 
 
 def option_shapes(e: Engine) -> dict:
