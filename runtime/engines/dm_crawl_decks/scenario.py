@@ -43,7 +43,8 @@ steps:  {do: turn} | {do: turns, count} | {do: start_turn} | {do: action, action
         id: label} | {do: done}, a card target: its label; a card or relic with no label is
         named by its id when it is the only one
 expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
-        | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}}
+        | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}} (a pile
+        as setup names it, or discard_pile, loot_pile, spare_slot, equipment_area; exploration, battlefield)
         | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]} (a card with no label: its id)
         | {order: {zone: [labels, top first; equipment left to right]}} | {log: text} | {no_log: text}
         | {legal: {...}, present: bool} (legal: an option with the keys written, {do: battle}: any)
@@ -60,7 +61,7 @@ from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
     AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
     PILE_HOLDS, PILE_WHY, PILES, SHAPES, as_written, checks_nothing, face_down_where, holds, known, known_keys,
-    main_card, named, turns_sideways, up_down, within_limits, word, words)
+    main_card, named, turns_sideways, up_down, within_limits, word, words, zones_as_held)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, Card, Row, Virtual, resources_of)
 from tomecraft.runtime.rng import Rng
@@ -442,6 +443,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
         elif key in ("points", "power"):
             got = {label: getattr(e, key)(main_card(sc.ref(label), label, key)) for label in want}
         elif key == "zone":
+            want = zones_as_held(want)
             got = {label: sc.ref(label).zone for label in want}
         elif key == "tokens":
             known("tokens", want, ATTRIBUTES)

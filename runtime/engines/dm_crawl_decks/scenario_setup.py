@@ -4,6 +4,7 @@ a different game than the tester wrote."""
 from __future__ import annotations
 
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card, resources_of
+from tomecraft.runtime.engines.dm_crawl_decks.zones import PILES as HELD, ZONE_PILES
 from tomecraft.runtime.scenario import key_problem
 from tomecraft.runtime.scenario_shapes import (
     ANY, BOOL, COUNT, LOG_TEXT, TEXT, WHOLE, counts, either, fixed, list_of, record, records)
@@ -206,3 +207,17 @@ def as_written(cards, written) -> list:
     written = written if isinstance(written, list) else []
     return [w if i < len(written) and not getattr(c, "label", "?") and c.id == (w := written[i]) else repr(c)
             for i, c in enumerate(cards)]
+
+
+# where an expectation's `zone` may put a card: the piles by their setup names, the exploration
+# and the battlefield, and the content's own zone names (discard_pile, loot_pile, spare_slot,
+# equipment_area: the vocabulary's and the sheets' words) for the same piles
+ZONES = {**{z: z for z in HELD}, "exploration": "exploration", "battlefield": "battlefield", **ZONE_PILES}
+
+
+def zones_as_held(want: dict) -> dict:
+    """An expected `zone: {label: zone}` in the engine's pile names; a zone the game does not
+    have is refused (`discrad` read as a wrong rule: "expected discrad, got discard")."""
+    known("zone", want.values(), ZONES)
+    return {label: ZONES[z] for label, z in want.items()}
+
