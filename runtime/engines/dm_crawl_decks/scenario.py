@@ -43,8 +43,8 @@ steps:  {do: turn} | {do: turns, count} | {do: start_turn} | {do: action, action
         id: label} | {do: done}, a card target: its label; a card or relic with no label is
         named by its id when it is the only one
 expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
-        | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}} (a pile
-        as setup names it, or discard_pile, loot_pile, spare_slot, equipment_area; exploration, battlefield)
+        | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}} (zone, count,
+        order: a pile as setup names it or discard_pile, loot_pile, spare_slot, equipment_area)
         | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]} (a card with no label: its id)
         | {order: {zone: [labels, top first; equipment left to right]}} | {log: text} | {no_log: text}
         | {legal: {...}, present: bool} (legal: an option with the keys written, {do: battle}: any)
@@ -60,8 +60,8 @@ from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, 
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
     AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
-    PILE_HOLDS, PILE_WHY, PILES, SHAPES, as_written, checks_nothing, face_down_where, holds, known, known_keys,
-    main_card, named, turns_sideways, up_down, within_limits, word, words, zones_as_held)
+    PILE_HOLDS, PILE_WHY, PILES, SHAPES, ZONE_PILES, as_written, checks_nothing, face_down_where, holds, known,
+    known_keys, main_card, named, turns_sideways, up_down, within_limits, word, words, zones_as_held)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, Card, Row, Virtual, resources_of)
 from tomecraft.runtime.rng import Rng
@@ -439,6 +439,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
         elif key == "hand_limit":
             got = e.hand_limit()
         elif key == "count":
+            want = {ZONE_PILES.get(z, z): n for z, n in want.items()}      # discard_pile: discard
             got = {z: _zone_count(sc, z) for z in want}
         elif key in ("points", "power"):
             got = {label: getattr(e, key)(main_card(sc.ref(label), label, key)) for label in want}
@@ -456,6 +457,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             got = [as_written(reversed(col), want[i] if isinstance(want, list) and i < len(want) else [])
                    for i, col in enumerate(s.columns)]
         elif key == "order":
+            want = {ZONE_PILES.get(z, z): labels for z, labels in want.items()}
             known("order", want, PILES)
             got = {z: as_written(e._pile(PILES[z]) if z == "equipment" else reversed(e._pile(PILES[z])),
                                   want[z]) for z in want}      # equipment left to right, L77
