@@ -20,7 +20,7 @@ setup:  new_game: {players, seed, side: start_a|start_b}  (a real setup A-H) or 
          cannot refill the row and the game ends, L530)
 steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|end, player,
          card, to, edge, item, coupon, token, portal, choose: [...], illegal: true}
-        (`illegal: true`: the action is not offered; checked, never played; not on the
+        (`illegal: true`, or `fails: true`: the action is not offered; checked, never played; not on the
          runner's steps below)
         (`end` only declares the end, legal once the hand is played out, L247, L286; the
          end of the turn itself, discard, draw 5, refill, dragon, is `turn_end`)

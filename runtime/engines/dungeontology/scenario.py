@@ -28,8 +28,8 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         part: auxiliary), action {option}, draw_students {n}, rest {in_place}, gain_stun {n},
         notebook_changed; thesis is the turn's thesis phase (two stars, L619; none in Maximum
         Alert, L1158: there `end_of_turn` in the start region submits); with `choose: [...]` for the acting
-        seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused
-        (played on the game as the steps before it left it, then dropped).
+        seat and `choose_for: {seat: [...]}` for the others; `fails: true` (or `illegal: true`) =
+        must be refused (played on the game as the steps before it left it, then dropped).
         A stealth attempt (research, spy) asks for its cards one at a time, at least one:
         choose: [{card: shortcut, fate: false}, {card: bully, fate: false}, {card: null}]
         (`fate: true` plays the card's fate bonus; `{card: null}` stops). A card asked for
