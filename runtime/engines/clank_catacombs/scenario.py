@@ -40,7 +40,8 @@ expect: {player, <field>: value}, a field of the player: pos, hand, deck (top fi
         | {room: [x, y], treasures|idols|signposts|used|exits|tile}
         | {treasure_stack} | {clank_area} | {bag} | {row} | {row_size} | {dungeon_discard}
         | {legal, player, present} | {scores} | {winners} | {rage}
-        | {tile_stack: n or [tile...]} (its size, or its tiles top first)
+        | {tile_stack: n or [tile...]} (its size, or its tiles top first), and so prisoners, majors,
+        minors, dungeon_deck | {reserve: {card: n}} (the piles named)
         | {market: {item: [points left...]}} (the items named)
         | {log} | {over}
 """
@@ -54,7 +55,7 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
 from tomecraft.runtime.engines.clank_catacombs.scenario_shape import (
     DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, as_cards, check_expect_keys, check_setup_shape,
-    expectation_problem, known_keys, market_as_written, of_type)
+    SUPPLY_PILES, expectation_problem, known_keys, market_as_written, of_type)
 from tomecraft.runtime.engines.clank_catacombs.scenario_draws import ScriptedRng
 from tomecraft.runtime.engines.clank_catacombs.scenario_supply import check_supply
 from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
@@ -482,6 +483,11 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     if "market" in exp:              # the items named, as `tokens` of a player
         want = exp["market"]
         return cmp("market", {k: st.market.get(k) for k in want}, want)
+    if "reserve" in exp:            # the piles named (L57-59, L296)
+        return cmp("reserve", {k: st.reserve.get(k, 0) for k in exp["reserve"]}, exp["reserve"])
+    if pile := next((k for k in SUPPLY_PILES if k in exp), None):     # top first as setup, or a count
+        got = list(reversed(getattr(st, pile)))
+        return cmp(pile, got if isinstance(exp[pile], list) else len(got), exp[pile])
     if "over" in exp:
         return cmp("game over", st.over, exp["over"])
     if "log" in exp:

@@ -110,6 +110,9 @@ def check_expect_keys(exp: dict) -> None:
         known_keys("expectation", exp, frozenset(GAME_EXPECT_KEYS[kind]))
 
 
+# the supply piles an expectation may list top first, as setup writes them, or count
+SUPPLY_PILES = ("prisoners", "majors", "minors", "dungeon_deck")
+
 # The shapes of the values (runtime/scenario_shapes.py checks them first, at their lines):
 # `pos: null` failed with "'NoneType' object is not subscriptable", `pos: [1, 0, 2]` was read
 # as [1, 0], `to: east` as a move nowhere.
@@ -140,6 +143,8 @@ SHAPES = {
     "expect": {"player": COUNT, "pos": POS, "room": POS, "over": BOOL, "escaped": BOOL,
                "present": BOOL, "legal": record({}, "an option ({do: move, to: [1, 0]})"),
                "tile_stack": either(COUNT, IDS, wants="a count or a list of tile ids"),
+               **{k: either(COUNT, IDS, wants="a count or a list of ids, top first") for k in SUPPLY_PILES},
+               "reserve": counts("a mapping of reserve cards to counts ({mercenary: 14})"),
                **{k: COUNT for k in ("gold", "skill", "combat", "movement", "lockpicks", "cubes",
                                      "damage", "clank", "mastery", "clank_gained", "neg_bank",
                                      "hand_size", "deck_size", "discard_size", "row_size", "rage")},
@@ -159,12 +164,14 @@ def expectation_problem(engine, exp: dict) -> str | None:
     each counted 0 or none, and `0` passed). An empty `tokens: {}` says the player holds none."""
     if vacuous := checks_nothing(exp, alone={"player"}, partial=("discard_has",)):
         return vacuous
-    if "player" not in exp and (vacuous := checks_nothing(exp, partial=("market",))):
+    if "player" not in exp and (vacuous := checks_nothing(exp, partial=("market", "reserve"))):
         return vacuous
     if "player" in exp and isinstance(exp.get("tokens"), dict):
         return unknown_names(f"player {exp['player']} tokens", exp["tokens"], engine.token_defs)
     if "player" not in exp and isinstance(exp.get("market"), dict):
         return unknown_names("market", exp["market"], engine.items)
+    if isinstance(exp.get("reserve"), dict):
+        return unknown_names("reserve", exp["reserve"], [c for c, d in engine.cards.items() if d.card_type == "reserve"])
     cubes = ["black", "ghost", *map(str, range(len(engine.state.players)))]
     for pile in ("clank_area", "bag"):
         if isinstance(exp.get(pile), dict):
