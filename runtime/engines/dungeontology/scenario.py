@@ -47,7 +47,9 @@ expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|r
         | {region, slots|tokens|at|absent} | {attempt: {stealth, alert, ok, kind, by, cards}} | {campus: {bag, bonfire, reserve_students,
         reserve_blocks {colour: n} (the keys listed), alert_filled, max_alert, ended (true,
         false or the reason: all_done, no_blocks, bag_empty, stalled), and the ids in play:
-        alert_card, boss_card, panic_card, clan_card, notebook}}
+        alert_card, boss_card, panic_card, clan_card, notebook;
+        the piles: deck, doom_deck (top first, or a count), discard, traps (any order), stacks
+        {level: [region ids, top first]}}}
         | {boss} | {stairs: [a, b]} | {wall: [a, b]}
         | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {stats: {counter: n}}
         | {options: action|move|free, seat,
@@ -308,11 +310,22 @@ def _check(e: Engine, exp: dict) -> str | None:
                                      if any(side is st.boss for side in b.sides)), None),
                   "panic_card": st.panic.id if st.panic else None,
                   "clan_card": st.clan.id if st.clan else None,
-                  "notebook": e.notebook.id}
+                  "notebook": e.notebook.id,
+                  # the piles as setup writes them: top first (or a count); the discard and the
+                  # traps in any order; stacks by level, the levels named
+                  "deck": list(reversed(st.deck)), "doom_deck": list(reversed(st.doom_deck)),
+                  "discard": sorted(st.discard), "traps": sorted(t.id for t in st.traps),
+                  "stacks": {lv: [r.id for r in reversed(st.stacks[lv])] for lv in (1, 2, 3)}}
         for key, want in exp["campus"].items():
             if key not in values:
                 raise ScenarioError(f"unknown campus key {key!r} ({', '.join(sorted(values))})")
             got = values[key]
+            if key in ("deck", "doom_deck") and isinstance(want, int):
+                got = len(got)
+            elif key in ("discard", "traps") and isinstance(want, list):
+                want = sorted(want)
+            elif key == "stacks" and isinstance(want, dict):
+                got = {lv: got.get(int(lv)) for lv in want}
             if key == "ended" and isinstance(want, bool):
                 got = got is not None           # `ended: true`; or the reason, `ended: all_done`
             if key in ("bag", "reserve_blocks"):
