@@ -186,9 +186,11 @@ UNORDERED = frozenset(("hand", "discard", "play_area", "treasures", "market"))
 
 def as_cards(key: str, got, want) -> tuple:
     """(got, want) as an expectation compares them: the zones of UNORDERED as cards, in any
-    order (a multiset); every other value as it is."""
+    order (a multiset), a room's exits as sides; every other value as it is."""
     if key in UNORDERED and isinstance(want, list) and isinstance(got, list):
         return sorted(got, key=repr), sorted(want, key=repr)
+    if key == "exits" and isinstance(want, str) and isinstance(got, str):   # a set of sides: WNE is NEW
+        return "".join(sorted(got, key="NESW".find)), "".join(sorted(want, key="NESW".find))
     return got, want
 
 
