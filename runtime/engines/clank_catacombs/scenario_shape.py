@@ -180,8 +180,9 @@ def expectation_problem(engine, exp: dict) -> str | None:
 
 
 # held in no order the rules give: a hand is played in any order (L247), a reshuffle (L276) leaves
-# no order anyone could foresee, treasures, market items and discarded cards are only held
-UNORDERED = frozenset(("hand", "discard", "play_area", "treasures", "market"))
+# no order anyone could foresee, treasures, market items and discarded cards are only held; the
+# seats on a signpost room's spaces are a set (a player's own `signposts` is a count)
+UNORDERED = frozenset(("hand", "discard", "play_area", "treasures", "market", "signposts"))
 
 
 def as_cards(key: str, got, want) -> tuple:
