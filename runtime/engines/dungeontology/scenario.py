@@ -42,7 +42,7 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         An answer its step never asks for is what the scholar would answer if offered: it is
         dropped when the step ends, never kept for a later step. An answer naming a card, colour,
         region, side or seat the game does not have fails the step.
-expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|region|side|
+expect: {scholar: seat, notebook (the colours listed; {}: none)|score|clan_score|stun|students|hand|hand_size|region|side|
         lore|dooms|dooms_hidden (a count, or the card ids)|steps|done|thesis|actions|stars|research_bonus}
         | {region, slots|tokens|at|absent} | {attempt: {stealth, alert, ok, kind, by, cards}} | {campus: {bag, bonfire, reserve_students,
         reserve_blocks {colour: n} (the keys listed), alert_filled, max_alert, ended (true,
@@ -275,6 +275,8 @@ def _check(e: Engine, exp: dict) -> str | None:
             want = scholar_want(key, want)
             if key in ("dooms", "dooms_hidden") and isinstance(want, list):
                 got = sorted(s.dooms if key == "dooms" else s.dooms_hidden)
+            if key == "notebook" and want:       # the colours listed, as every expected mapping
+                got = {c: s.notebook[c] for c in want}
             if got != want:
                 return f"scholar {exp['scholar']} {key}: expected {want!r}, got {got!r}"
         return None

@@ -193,7 +193,7 @@ def scholar_want(key: str, want):
         if not isinstance(want, dict):
             raise ScenarioError(f"notebook: a mapping {{colour: blocks}}, got {want!r}")
         check_colours(list(want), "notebook")
-        return {c: n for c, n in want.items() if n}
+        return dict(want)                    # the colours listed (0: none of it); {}: no block
     if key == "hand":
         if not isinstance(want, list):
             raise ScenarioError(f"hand: the list of card ids (hand_size counts them), got {want!r}")
