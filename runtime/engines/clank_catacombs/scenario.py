@@ -38,7 +38,7 @@ expect: {player, <field>: value}, a field of the player: pos, hand, deck (top fi
         neg_bank, no_movement (hand, discard, play_area, treasures, market: in any order; a market
         item [item, points] or, as in setup, its id)
         | {room: [x, y], treasures|idols|signposts|used|exits|tile}
-        | {treasure_stack} | {clank_area} | {bag} | {row} | {row_size} | {dungeon_discard}
+        | {treasure_stack} | {clank_area} | {bag} (the cubes listed; {}: empty) | {row} | {row_size} | {dungeon_discard}
         | {legal, player, present} | {scores} | {winners} | {rage}
         | {tile_stack: n or [tile...]} (its size, or its tiles top first), and so prisoners, majors,
         minors, dungeon_deck | {reserve: {card: n}} (the piles named)
@@ -462,12 +462,10 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         return None
     if "treasure_stack" in exp:
         return cmp("treasure stack", st.treasure_stack, exp["treasure_stack"])
-    if "clank_area" in exp:
-        got = {str(k): v for k, v in st.clank_area.items() if v}
-        return cmp("Clank! area", got, {str(k): v for k, v in exp["clank_area"].items() if v})
-    if "bag" in exp:
-        got = {str(k): v for k, v in st.bag.items() if v}
-        return cmp("bag", got, {str(k): v for k, v in exp["bag"].items() if v})
+    for pile, label in (("clank_area", "Clank! area"), ("bag", "bag")):
+        if pile in exp:         # the cubes listed (0: none of them), as every expected mapping; {}: empty
+            held, want = {str(k): v for k, v in getattr(st, pile).items() if v}, {str(k): v for k, v in exp[pile].items()}
+            return cmp(label, {k: held.get(k, 0) for k in want} if want else held, want)
     if "row_size" in exp:
         return cmp("row size", len(st.row), exp["row_size"])
     if "row" in exp:
