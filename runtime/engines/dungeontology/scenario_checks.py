@@ -66,9 +66,9 @@ def check_setup_types(setup: dict) -> None:
         check_keys(spec, SCHOLAR_KEYS, f"scholar {seat}")
         _check_types(spec, SCHOLAR_TYPES, f"scholar {seat}")
         if spec.get("at") is not None and not isinstance(spec["at"], str):   # null: off the board
-            raise ScenarioError(f"scholar {seat} at: {spec['at']!r:.40} must be a region id")
+            raise ScenarioError(f"setup.scholars[{seat}].at: {spec['at']!r:.40} must be a region id")
         if not all(_is(n, INT) for n in (spec.get("notebook") or {}).values()):
-            raise ScenarioError(f"scholar {seat} notebook: {spec['notebook']!r:.40} must count blocks "
+            raise ScenarioError(f"setup.scholars[{seat}].notebook: {spec['notebook']!r:.40} must count blocks "
                                 f"by colour ({{colour: n}})")
 
 
@@ -96,13 +96,13 @@ def check_scholar_counts(e) -> None:
     (L373), more blocks than a notebook column holds."""
     for s in e.state.scholars:
         if min(s.students, s.stun, s.steps) < 0:
-            raise ScenarioError(f"scholar {s.seat}: students, stun and steps cannot be negative")
+            raise ScenarioError(f"setup.scholars[{s.seat}]: students, stun and steps cannot be negative")
         if s.stun > e.stamina(s):
-            raise ScenarioError(f"scholar {s.seat} stun {s.stun}: at most the {s.side} side's stamina "
+            raise ScenarioError(f"setup.scholars[{s.seat}].stun: {s.stun}: at most the {s.side} side's stamina "
                                 f"{e.stamina(s)} (L373)")
         for colour, n in s.notebook.items():
             if not 0 <= n <= e.capacity(colour):
-                raise ScenarioError(f"scholar {s.seat} notebook {colour} {n}: the column holds "
+                raise ScenarioError(f"setup.scholars[{s.seat}].notebook.{colour}: {n}: the column holds "
                                     f"0-{e.capacity(colour)} blocks")
 
 
