@@ -160,16 +160,16 @@ def check_regions(specs: list, start_id: str) -> None:
     seen_ids, seen_at = set(), {}
     if start_id not in {spec.get("region") for spec in specs}:
         seen_at[(0, 0)] = start_id
-    for spec in specs:
+    for i, spec in enumerate(specs):      # each failure names its entry: setup.regions[i] (its line)
         rid = spec.get("region")
         if rid in seen_ids:
-            raise ScenarioError(f"region {rid!r} is listed twice (each region tile exists once)")
+            raise ScenarioError(f"setup.regions[{i}]: region {rid!r} is listed twice (each region tile exists once)")
         seen_ids.add(rid)
         if "at" not in spec and rid != start_id:
-            raise ScenarioError(f"region {rid!r} needs at: [x, y] (the start region stands at [0, 0])")
+            raise ScenarioError(f"setup.regions[{i}]: region {rid!r} needs at: [x, y] (the start region stands at [0, 0])")
         pos = position(spec.get("at", (0, 0)))
         if pos in seen_at:
-            raise ScenarioError(f"regions {seen_at[pos]!r} and {rid!r} are both at {list(pos)}")
+            raise ScenarioError(f"setup.regions[{i}].at: regions {seen_at[pos]!r} and {rid!r} are both at {list(pos)}")
         seen_at[pos] = rid
 
 

@@ -73,10 +73,10 @@ def build(data, setup: dict) -> Engine:
     if start.id not in listed:
         st.tiles[(0, 0)] = Tile((0, 0), start, [], entered=True)
     check_regions(setup.get("regions", []), start.id)
-    for spec in setup.get("regions", []):
+    for i, spec in enumerate(setup.get("regions", [])):
         region = regions[spec["region"]]
         slots = list(spec["slots"]) if "slots" in spec else list(region.slots or ())
-        check_colours(slots, f"region {region.id} slots", allow_empty=True)
+        check_colours(slots, f"setup.regions[{i}].slots ({region.id})", allow_empty=True)
         tile = Tile(_pos(spec.get("at", (0, 0))), region, slots, entered=spec.get("entered", True))
         tile.tokens = [data.get("token", t) for t in spec.get("tokens", [])]
         st.tiles[tile.pos] = tile
