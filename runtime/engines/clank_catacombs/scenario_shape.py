@@ -205,4 +205,3 @@ def market_as_written(held, want) -> tuple:
             pool.remove(hit)
         out.append(hit if hit is not None else w)
     return got, (out if isinstance(want, list) else want)
-

@@ -220,4 +220,3 @@ def zones_as_held(want: dict) -> dict:
     have is refused (`discrad` read as a wrong rule: "expected discrad, got discard")."""
     known("zone", want.values(), ZONES)
     return {label: ZONES[z] for label, z in want.items()}
-
