@@ -27,7 +27,7 @@ def known_keys(setup: dict, data) -> None:
     for key, known in (("resources", resources_of(data)), ("tokens", ATTRIBUTES)):
         unknown = sorted(set(setup.get(key) or {}) - set(known))
         if unknown:
-            raise ValueError(f"{key}: unknown {unknown}; known: {list(known)}")
+            raise ValueError(f"setup.{key}.{unknown[0]}: {key}: unknown {unknown}; known: {list(known)}")
 
 
 # what each setup pile may hold (L23, L31, L41, L73): the deck a card belongs to, or loot
