@@ -14,6 +14,7 @@ from tomecraft.runtime import scenario_shapes
 
 def run(data, scenario: dict) -> list[str]:
     runner = importlib.import_module(f"tomecraft.runtime.engines.{data.engine}.scenario")
+    scenario = one_refusal_key(scenario, getattr(runner, "REFUSAL", None))
     problem = flag_problem(scenario.get("setup") or {}, runner.FLAGS)
     if problem:
         return [problem]
@@ -21,6 +22,19 @@ def run(data, scenario: dict) -> list[str]:
     if found:
         return [scenario_shapes.failure(found)]
     return runner.run_scenario(data, scenario)
+
+
+def one_refusal_key(scenario: dict, key: str | None) -> dict:
+    """A step that must be refused says `illegal: true` or `fails: true` (README), in every game:
+    the other spelling becomes the one the game's runner reads (its module's REFUSAL); a runner
+    with none reads both. A step with both keeps them (the runner names the one it lacks)."""
+    other = {"illegal": "fails", "fails": "illegal"}.get(key)
+    steps = scenario.get("steps")
+    if other is None or not isinstance(steps, list):
+        return scenario
+    steps = [{(key if k == other else k): v for k, v in step.items()}
+             if isinstance(step, dict) and other in step and key not in step else step for step in steps]
+    return {**scenario, "steps": steps}
 
 
 def shapes_of(runner) -> dict:

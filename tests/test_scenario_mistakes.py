@@ -70,3 +70,12 @@ def test_a_shape_names_the_path_the_wanted_shape_and_what_was_written():
         "expect[0].log: a text (a line of the log contains it), not ['x']"
     scenario["expect"][0]["log"] = "x"
     assert scenario_shapes.problem(scenario, shapes) is None
+
+
+@pytest.mark.parametrize("game", ["clank_catacombs", "the_cave", "dungeontology"])
+def test_the_format_text_says_which_way_a_position_runs(game):
+    """A position [x, y] is read by each game's own compass: The Cave's and Clank!'s N is y + 1,
+    Dungeontology's S is y + 1 (north up, rows counted down). Dungeontology's format said
+    nothing, and a blind round's region placed "north" at [0, 1] was south of the camp."""
+    text = scenarios.format_text(game, game)
+    assert re.search(r"\b[NS] is y \+ 1\b", text) and "E is x + 1" in text, game

@@ -44,7 +44,7 @@ CASES = [
     ("the_cave", "ex_d50_one_turn.yaml", "steps",
      {"team": 1, "do": "move", "to": [2, 0], "via": "ropes", "illegal": True}),
     ("the_cave", "ex_d50_one_turn.yaml", "steps",
-     {"team": 1, "do": "move", "to": [2, 0], "illegal": True}),
+     {"team": 1, "do": "move", "to": [2, 0], "id": "discover", "illegal": True}),
     ("dungeontology", "t22_safe_zone.yaml", "expect",
      {"options": "action", "seat": 0, "option": {"do": "card", "card": "debt_of_frienship"},
       "present": False}),
@@ -70,6 +70,18 @@ def test_a_vacuous_refusal_fails_the_scenario(game, name, where, bad):
         broken["expect"] = list(broken.get("expect") or []) + [bad]
     failures = _run(game, broken)
     assert failures and any("vacuously" in f or "scenario error" in f for f in failures), failures
+
+
+def test_cave_refused_move_without_via_means_by_no_way():
+    """A refused move that leaves out `via` is matched by the keys written (blind round 16): not
+    vacuous, it says no way there is offered, and fails when one is (team 1 can rope into the
+    rappel); it used to be refused as vacuous ("options always carry via")."""
+    good = _load("the_cave", "ex_d50_one_turn.yaml")
+    broken = copy.deepcopy(good)
+    broken["steps"] = [{"team": 1, "do": "move", "to": [2, 0], "illegal": True}] + list(good["steps"])
+    failures = _run("the_cave", broken)
+    assert failures and "expected to be illegal but is legal" in failures[0], failures
+    assert not any("vacuously" in f for f in failures), failures
 
 
 def test_crawl_refusing_a_legal_option_fails():

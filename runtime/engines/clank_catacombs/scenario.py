@@ -13,14 +13,14 @@ setup:  new_game: {players, seed, side: start_a|start_b}  (a real setup A-H) or 
         row, dungeon_deck (top first), tile_stack (top first), treasure_stack (top first),
         prisoners, majors, minors (top first), rage (1-based space), clank_area {seat|ghost: n},
         bag {black|ghost|seat: n} (left out: 24 black; {} is empty), ghosts (left out: 5 less placed),
-        bag_draws [black|ghost|seat...] (the dragon's draws),
+        bag_draws [black|ghost|seat...] (every cube the dragon draws, in order; no fewer, no more),
         reserve {card: n}, market {item: [points left...]} (the piles and items named; the others
         as set up, less the players'), players_count, mastery_left (left out: players less held)
         (row, dungeon_deck, tile_stack, treasure_stack left out: empty; a `turn_end` then
          cannot refill the row and the game ends, L530)
 steps:  {do: play|acquire|use|defeat|move|explore|take_treasure|room|buy|token|end, player,
          card, to, edge, item, coupon, token, portal, choose: [...], illegal: true}
-        (`illegal: true`: the action is not offered; checked, never played; not on the
+        (`illegal: true`, or `fails: true`: the action is not offered; checked, never played; not on the
          runner's steps below)
         (`end` only declares the end, legal once the hand is played out, L247, L286; the
          end of the turn itself, discard, draw 5, refill, dragon, is `turn_end`)
@@ -35,11 +35,13 @@ expect: {player, <field>: value}, a field of the player: pos, hand, deck (top fi
         hand_size, deck_size, discard_size, discard_has [cards], skill, combat, movement, gold,
         lockpicks, cubes, damage, clank (cubes in the Clank! area), track, tokens, treasures,
         market, signposts, status, escaped, knocked_in_depths, mastery, clank_gained,
-        neg_bank, no_movement
+        neg_bank, no_movement (hand, discard, play_area, treasures, market: in any order; a market
+        item [item, points] or, as in setup, its id)
         | {room: [x, y], treasures|idols|signposts|used|exits|tile}
-        | {treasure_stack} | {clank_area} | {bag} | {row} | {row_size} | {dungeon_discard}
+        | {treasure_stack} | {clank_area} | {bag} (the cubes listed; {}: empty) | {row} | {row_size} | {dungeon_discard}
         | {legal, player, present} | {scores} | {winners} | {rage}
-        | {tile_stack: n or [tile...]} (its size, or its tiles top first)
+        | {tile_stack: n or [tile...]} (its size, or its tiles top first), and so prisoners, majors,
+        minors, dungeon_deck | {reserve: {card: n}} (the piles named)
         | {market: {item: [points left...]}} (the items named)
         | {log} | {over}
 """
@@ -52,8 +54,9 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.clank_catacombs.engine import Engine, new_state, score
 from tomecraft.runtime.engines.clank_catacombs.scenario_shape import (
-    DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, check_expect_keys, check_setup_shape,
-    expectation_problem, known_keys, of_type)
+    DUNGEON_CARDS, OPTION_KEYS, PILE_TYPES, SHAPES, STEP_KEYS, as_cards, check_expect_keys, check_setup_shape,
+    SUPPLY_PILES, expectation_problem, known_keys, market_as_written, of_type)
+from tomecraft.runtime.engines.clank_catacombs.scenario_draws import ScriptedRng
 from tomecraft.runtime.engines.clank_catacombs.scenario_supply import check_supply
 from tomecraft.runtime.engines.clank_catacombs.setup import start_cells
 from tomecraft.runtime.engines.clank_catacombs.state import (
@@ -63,24 +66,6 @@ from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
     PACK_ID_HINT, ScenarioError, check_expectations, game_over_step, refuse_unofferable, setup_failure,
     in_its_terms)
-
-
-class ScriptedRng:
-    """The dragon's draws as scripted (`bag_draws`); shuffles keep the given order."""
-
-    def __init__(self, draws: list) -> None:
-        self.draws = list(draws)
-
-    def choice(self, options):
-        if self.draws:
-            want = self.draws.pop(0)
-            if want not in options:
-                raise AssertionError(f"scripted draw {want!r} is not in the bag {sorted(set(options), key=str)}")
-            return want
-        return options[0]
-
-    def shuffle(self, items) -> None:
-        return None
 
 
 class FirstOption:
@@ -298,6 +283,7 @@ def _check_setup(engine: Engine, setup: dict) -> None:
 
 # steps the runner plays itself, besides a player's actions
 RUNNER_STEPS = ("turn_end", "out_turn", "dragon_attack", "score")
+REFUSAL = "illegal"         # the refused step's key; `fails: true` is read as it (runtime/scenario.py)
 
 
 def _known_ids(engine: Engine, where: str, ids, known: dict, kind: str) -> None:
@@ -430,7 +416,8 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         if cell is None:
             return f"no room at {exp['room']}"
         for key in ("treasures", "idols", "signposts", "used", "exits"):
-            if key in exp and (problem := cmp(f"room {exp['room']} {key}", getattr(cell, key), exp[key])):
+            got, want = as_cards(key, getattr(cell, key, None), exp.get(key))    # treasures: L661-665
+            if key in exp and (problem := cmp(f"room {exp['room']} {key}", got, want)):
                 return problem
         if "tile" in exp:
             return cmp("tile", cell.tile.id, exp["tile"])
@@ -455,14 +442,15 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
                 got = len({"hand_size": p.hand, "deck_size": p.deck, "discard_size": p.discard}[key])
             elif key == "tokens":       # {} holds none: it compared nothing, and passed
                 got = {k: p.tokens[k] for k in want} if want else {k: n for k, n in p.tokens.items() if n}
-            elif key == "discard_has":
-                got, want = all(c in p.discard for c in want), True
-            elif key == "market":
-                got = [list(m) for m in p.market]
+            elif key == "discard_has":      # as many of each as listed (two Burgles: two)
+                got, want, key = sorted((Counter(want) - Counter(p.discard)).elements()), [], "discard_has, missing"
+            elif key == "market":       # an item written [item, points] or, as in setup, its id alone
+                got, want = market_as_written(p.market, want)
             elif key == "escaped":
                 got = p.status == ESCAPED
             else:
                 got = getattr(p, key)
+            got, want = as_cards(key, got, want)
             if problem := cmp(f"player {exp['player']} {key}", got, want):
                 return problem
         return None
@@ -474,12 +462,10 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         return None
     if "treasure_stack" in exp:
         return cmp("treasure stack", st.treasure_stack, exp["treasure_stack"])
-    if "clank_area" in exp:
-        got = {str(k): v for k, v in st.clank_area.items() if v}
-        return cmp("Clank! area", got, {str(k): v for k, v in exp["clank_area"].items() if v})
-    if "bag" in exp:
-        got = {str(k): v for k, v in st.bag.items() if v}
-        return cmp("bag", got, {str(k): v for k, v in exp["bag"].items() if v})
+    for pile, label in (("clank_area", "Clank! area"), ("bag", "bag")):
+        if pile in exp:         # the cubes listed (0: none of them), as every expected mapping; {}: empty
+            held, want = {str(k): v for k, v in getattr(st, pile).items() if v}, {str(k): v for k, v in exp[pile].items()}
+            return cmp(label, {k: held.get(k, 0) for k in want} if want else held, want)
     if "row_size" in exp:
         return cmp("row size", len(st.row), exp["row_size"])
     if "row" in exp:
@@ -495,6 +481,11 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
     if "market" in exp:              # the items named, as `tokens` of a player
         want = exp["market"]
         return cmp("market", {k: st.market.get(k) for k in want}, want)
+    if "reserve" in exp:            # the piles named (L57-59, L296)
+        return cmp("reserve", {k: st.reserve.get(k, 0) for k in exp["reserve"]}, exp["reserve"])
+    if pile := next((k for k in SUPPLY_PILES if k in exp), None):     # top first as setup, or a count
+        got = list(reversed(getattr(st, pile)))
+        return cmp(pile, got if isinstance(exp[pile], list) else len(got), exp[pile])
     if "over" in exp:
         return cmp("game over", st.over, exp["over"])
     if "log" in exp:
@@ -514,4 +505,6 @@ def run_scenario(data, scenario: dict) -> list[str]:
         except (AssertionError, ScriptError, EffectError, KeyError, TypeError, ValueError,
                 IndexError, AttributeError) as err:     # a value of the wrong shape
             return [f"steps[{i}]: {in_its_terms(err, 'clank_catacombs')}"]
+    if left := engine.rng.left_over():
+        return [left]
     return check_expectations(scenario.get("expect"), lambda exp: _check(engine, exp, results))

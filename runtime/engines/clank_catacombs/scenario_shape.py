@@ -110,6 +110,9 @@ def check_expect_keys(exp: dict) -> None:
         known_keys("expectation", exp, frozenset(GAME_EXPECT_KEYS[kind]))
 
 
+# the supply piles an expectation may list top first, as setup writes them, or count
+SUPPLY_PILES = ("prisoners", "majors", "minors", "dungeon_deck")
+
 # The shapes of the values (runtime/scenario_shapes.py checks them first, at their lines):
 # `pos: null` failed with "'NoneType' object is not subscriptable", `pos: [1, 0, 2]` was read
 # as [1, 0], `to: east` as a move nowhere.
@@ -140,6 +143,8 @@ SHAPES = {
     "expect": {"player": COUNT, "pos": POS, "room": POS, "over": BOOL, "escaped": BOOL,
                "present": BOOL, "legal": record({}, "an option ({do: move, to: [1, 0]})"),
                "tile_stack": either(COUNT, IDS, wants="a count or a list of tile ids"),
+               **{k: either(COUNT, IDS, wants="a count or a list of ids, top first") for k in SUPPLY_PILES},
+               "reserve": counts("a mapping of reserve cards to counts ({mercenary: 14})"),
                **{k: COUNT for k in ("gold", "skill", "combat", "movement", "lockpicks", "cubes",
                                      "damage", "clank", "mastery", "clank_gained", "neg_bank",
                                      "hand_size", "deck_size", "discard_size", "row_size", "rage")},
@@ -159,14 +164,44 @@ def expectation_problem(engine, exp: dict) -> str | None:
     each counted 0 or none, and `0` passed). An empty `tokens: {}` says the player holds none."""
     if vacuous := checks_nothing(exp, alone={"player"}, partial=("discard_has",)):
         return vacuous
-    if "player" not in exp and (vacuous := checks_nothing(exp, partial=("market",))):
+    if "player" not in exp and (vacuous := checks_nothing(exp, partial=("market", "reserve"))):
         return vacuous
     if "player" in exp and isinstance(exp.get("tokens"), dict):
         return unknown_names(f"player {exp['player']} tokens", exp["tokens"], engine.token_defs)
     if "player" not in exp and isinstance(exp.get("market"), dict):
         return unknown_names("market", exp["market"], engine.items)
+    if isinstance(exp.get("reserve"), dict):
+        return unknown_names("reserve", exp["reserve"], [c for c, d in engine.cards.items() if d.card_type == "reserve"])
     cubes = ["black", "ghost", *map(str, range(len(engine.state.players)))]
     for pile in ("clank_area", "bag"):
         if isinstance(exp.get(pile), dict):
             return unknown_names(f"{pile} (a cube is black, ghost or a seat)", map(str, exp[pile]), cubes)
     return None
+
+
+# held in no order the rules give: a hand is played in any order (L247), a reshuffle (L276) leaves
+# no order anyone could foresee, treasures, market items and discarded cards are only held; the
+# seats on a signpost room's spaces are a set (a player's own `signposts` is a count)
+UNORDERED = frozenset(("hand", "discard", "play_area", "treasures", "market", "signposts"))
+
+
+def as_cards(key: str, got, want) -> tuple:
+    """(got, want) as an expectation compares them: the zones of UNORDERED as cards, in any
+    order (a multiset), a room's exits as sides; every other value as it is."""
+    if key in UNORDERED and isinstance(want, list) and isinstance(got, list):
+        return sorted(got, key=repr), sorted(want, key=repr)
+    if key == "exits" and isinstance(want, str) and isinstance(got, str):   # a set of sides: WNE is NEW
+        return "".join(sorted(got, key="NESW".find)), "".join(sorted(want, key="NESW".find))
+    return got, want
+
+
+def market_as_written(held, want) -> tuple:
+    """(got, want) of a player's market items: each item [item, points]; one written as its id
+    alone (as setup may write it) stands for a held item of that id, whatever its points."""
+    got, pool, out = [list(m) for m in held], [list(m) for m in held], []
+    for w in want if isinstance(want, list) else []:
+        hit = next((g for g in pool if g[0] == w), None) if isinstance(w, str) else None
+        if hit is not None:
+            pool.remove(hit)
+        out.append(hit if hit is not None else w)
+    return got, (out if isinstance(want, list) else want)

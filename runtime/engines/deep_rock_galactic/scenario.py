@@ -41,7 +41,7 @@ steps:  an action of a dwarf, {do: ACTION, dwarf (seat), choose: [the acting dwa
         | {do: deep_dive_gold, choose: [{dwarf, take}]} | {do: deep_dive_trade, choose: [..]};
         each may have `rolls`, one list of faces per roll in order, one face per die rolled
         ([[teeth], [1, blank]]; a face the die has: 1, 2, blank, scare, teeth, bang, gold, nitra,
-        or side1..side6: that side of the die as its content lists it) and `illegal: true` (must be refused)
+        or side1..side6: that side of the die as its content lists it) and `illegal: true` (or `fails: true`: must be refused)
 expect: {bosco: [r,c] | null} | {sentry: [r,c] | null (not on the board)} | {shield: [r,c] | null}
         | {ground: [r,c], minerals: {..}}
         | {dwarf, health|ammo|secondary_ammo|statuses|pos|actions|rock_and_stone|throwables|
@@ -274,6 +274,7 @@ HEX_FIELDS = ("at", "path", "over", "land", "plan")
 # the fields every action step may have, and each action's own (what its handler reads); an
 # action a pack adds to HANDLERS is not checked
 STEP_KEYS = {"do", "dwarf", "rolls", "illegal", "choose", "choose_for"}
+REFUSAL = "illegal"         # the refused step's key; `fails: true` is read as it (runtime/scenario.py)
 ACTION_KEYS = {"move": {"path", "then_fire", "then_throw", "webbed", "upgrade_to"},
                "attack": {"weapon", "mode", "target", "plan", "from_behind"},
                "pickaxe": {"at"}, "overclock": set(), "call_supply": {"at"}, "collect_supply": {"take"},

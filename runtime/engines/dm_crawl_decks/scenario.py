@@ -7,8 +7,9 @@ Spring in the event piles).
 
 setup:  hp, hp_max, dl, space (the DL's, L194: 2 + DL - 1), misses, resources {gold: 1},
         tokens {strength: [2, 1] (2 face up, 1 face down) or 3 (all face up)},
-        main_deck / event_deck / relic_deck [top first], graveyard, discard, event_discard,
-        hand, loot, spare, equipment (relics, gained silently), face_down [labels],
+        main_deck / event_deck / relic_deck, graveyard, discard, event_discard, hand, loot,
+        spare [each top first, as `order` lists them], equipment (relics, gained silently,
+        left to right), face_down [labels],
         columns [[top end first], ...] (one list per column, brightness columns),
         sideways [relic labels] (once-per-long-rest relics already used, L234),
         rows [{enemy: [...], player: [...]}] (a battlefield already laid out, top row first),
@@ -42,23 +43,25 @@ steps:  {do: turn} | {do: turns, count} | {do: start_turn} | {do: action, action
         id: label} | {do: done}, a card target: its label; a card or relic with no label is
         named by its id when it is the only one
 expect: {hp} {hp_max} {misses} {dl} {space} {lost} {won} {hand_limit} {turn}
-        | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}}
-        | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]}
-        | {order: {zone: [labels, top first]}} | {log: text} | {no_log: text}
-        | {legal: {...}, present: bool} | {sideways: {label: bool}} | {fired: {event: [labels in order]}} | {log_order: [texts]}
+        | {count: {zone: n}} | {points: {label: n}} | {power: {label: n}} | {zone: {label: zone}} (zone, count,
+        order: a pile as setup names it or discard_pile, loot_pile, spare_slot, equipment_area)
+        | {tokens: {attribute: [up, down] counts or an up count}} | {resources: {r: n}} | {columns: [[top first]]} (a card with no label: its id)
+        | {order: {zone: [labels, top first; equipment left to right]}} | {log: text} | {no_log: text}
+        | {legal: {...}, present: bool} (an option with the keys written, or none: {do: battle}: any battle)
+        | {sideways: {label: bool}} | {fired: {event: [labels in order]}} | {log_order: [texts]}
 """
 from __future__ import annotations
 
 import difflib
 
-from tomecraft.runtime.agents import ScriptError
+from tomecraft.runtime.agents import ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, setup as game_setup
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
     AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
-    PILE_HOLDS, PILE_WHY, PILES, SHAPES, checks_nothing, face_down_where, holds, known, known_keys,
-    main_card, turns_sideways, up_down, within_limits, word, words)
+    PILE_HOLDS, PILE_WHY, PILES, SHAPES, ZONE_PILES, as_written, checks_nothing, face_down_where, holds, known,
+    known_keys, main_card, named, turns_sideways, up_down, within_limits, word, words, zones_as_held)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, Card, Row, Virtual, resources_of)
 from tomecraft.runtime.rng import Rng
@@ -117,8 +120,7 @@ class Scenario:
                 cards = [self.card(item, zone, f"setup.{zone}") for item in items]
                 self._only_held(zone, items, cards)
                 pile = self.engine._pile(PILES[zone])
-                top_first = zone in ("main_deck", "event_deck", "relic_deck")
-                for card in (reversed(cards) if top_first else cards):
+                for card in reversed(cards):        # top first, every pile, as `order` lists it
                     card.zone = PILES[zone]
                     pile.append(card)
         if "columns" in setup:
@@ -313,7 +315,9 @@ def _step(sc: Scenario, step: dict) -> None:
         raise ScenarioError(f"scenario error: {step['do']}: unknown key(s) {sorted(set(step) - known)}; known: {sorted(known)}")
     if sc.engine.state.over:    # a battle after HP 0 moved its column onto the battlefield, then stopped
         raise AssertionError(f"the game is over ({sc.engine.state.reason}, L157-161): no step is played after its end")
-    sc.agent.choices = [c for choice in step.get("choose", []) for c in _expand_row(choice)]
+    sc.agent.choices = [named(sc, c) for choice in step.get("choose", []) for c in _expand_row(choice)]
+    if do_action := step.get("action"):
+        step = {**step, "action": named(sc, do_action)}
     expected = refusal(sc, step)
     if expected == "answer":
         refused_answer(sc, step, _play)
@@ -435,10 +439,12 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
         elif key == "hand_limit":
             got = e.hand_limit()
         elif key == "count":
+            want = {ZONE_PILES.get(z, z): n for z, n in want.items()}      # discard_pile: discard
             got = {z: _zone_count(sc, z) for z in want}
         elif key in ("points", "power"):
             got = {label: getattr(e, key)(main_card(sc.ref(label), label, key)) for label in want}
         elif key == "zone":
+            want = zones_as_held(want)
             got = {label: sc.ref(label).zone for label in want}
         elif key == "tokens":
             known("tokens", want, ATTRIBUTES)
@@ -448,15 +454,18 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             known("resources", want, resources_of(e.data))
             got = {r: s.resources[r] for r in want}
         elif key == "columns":
-            got = [[repr(c) for c in reversed(col)] for col in s.columns]
+            got = [as_written(reversed(col), want[i] if isinstance(want, list) and i < len(want) else [])
+                   for i, col in enumerate(s.columns)]
         elif key == "order":
+            want = {ZONE_PILES.get(z, z): labels for z, labels in want.items()}
             known("order", want, PILES)
-            got = {z: [repr(c) for c in reversed(e._pile(PILES[z]))] for z in want}
+            got = {z: as_written(e._pile(PILES[z]) if z == "equipment" else reversed(e._pile(PILES[z])),
+                                  want[z]) for z in want}      # equipment left to right, L77
         elif key == "sideways":
             got = {label: sc.ref(label).sideways for label in want}
         elif key == "fired":
             known("fired", want, words(sc.data, "event"))
-            got = {ev: [repr(o) for e2, o in e.bus.fired if e2 == ev] for ev in want}
+            got = {ev: as_written([o for e2, o in e.bus.fired if e2 == ev], want[ev]) for ev in want}
         elif key == "log_order":
             at, lines = 0, s.log
             for text in want:
@@ -475,11 +484,13 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
                 problems.append(f"a log line contains {want!r}")
             continue
         elif key == "legal":
+            want = named(sc, want)
             if not exp.get("present", True):
-                refuse_unofferable(want, option_shapes(sc), exact=True)
-            present = want in e.action_options()
-            if present != exp.get("present", True):
-                problems.append(f"{want} legal: expected {exp.get('present', True)}, got {present}")
+                refuse_unofferable(want, option_shapes(sc))
+            options, wanted = e.action_options(), exp.get("present", True)   # the keys written
+            present = want in options or any(matches(want, o) for o in options)
+            if present != wanted:
+                problems.append(f"{want} legal: expected {wanted}, got {present}; legal: {options}")
             continue
         elif key == "present":
             continue

@@ -4,6 +4,7 @@ a different game than the tester wrote."""
 from __future__ import annotations
 
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card, resources_of
+from tomecraft.runtime.engines.dm_crawl_decks.zones import PILES as HELD, ZONE_PILES
 from tomecraft.runtime.scenario import key_problem
 from tomecraft.runtime.scenario_shapes import (
     ANY, BOOL, COUNT, LOG_TEXT, TEXT, WHOLE, counts, either, fixed, list_of, record, records)
@@ -26,7 +27,7 @@ def known_keys(setup: dict, data) -> None:
     for key, known in (("resources", resources_of(data)), ("tokens", ATTRIBUTES)):
         unknown = sorted(set(setup.get(key) or {}) - set(known))
         if unknown:
-            raise ValueError(f"{key}: unknown {unknown}; known: {list(known)}")
+            raise ValueError(f"setup.{key}.{unknown[0]}: {key}: unknown {unknown}; known: {list(known)}")
 
 
 # what each setup pile may hold (L23, L31, L41, L73): the deck a card belongs to, or loot
@@ -190,3 +191,32 @@ def main_card(card: Card, label: str, value: str) -> Card:
         raise ValueError(f"{value}: {label} is a{'n' if card.deck == 'event' else ''} {card.deck} card: only "
                          f"main-deck cards have points and power (L19)")
     return card
+
+
+def named(sc, option):
+    """A relic option naming an unlabelled relic by its id ({do: relic, id: lucky_coin}) names
+    the one relic of that id, as a step's `relic:` does (its option says lucky_coin#81)."""
+    if isinstance(option, dict) and option.get("do") == "relic" and isinstance(option.get("id"), str) \
+            and option["id"] not in sc.labels and len(sc.of_id(option["id"])) == 1:
+        return {**option, "id": repr(sc.of_id(option["id"])[0])}
+    return option
+
+
+def as_written(cards, written) -> list:
+    """Each card as an expectation names it: its label, or its id when it has none (a filler: `slime`)."""
+    written = written if isinstance(written, list) else []
+    return [w if i < len(written) and not getattr(c, "label", "?") and c.id == (w := written[i]) else repr(c)
+            for i, c in enumerate(cards)]
+
+
+# where an expectation's `zone` may put a card: the piles by their setup names, the exploration
+# and the battlefield, and the content's own zone names (discard_pile, loot_pile, spare_slot,
+# equipment_area: the vocabulary's and the sheets' words) for the same piles
+ZONES = {**{z: z for z in HELD}, "exploration": "exploration", "battlefield": "battlefield", **ZONE_PILES}
+
+
+def zones_as_held(want: dict) -> dict:
+    """An expected `zone: {label: zone}` in the engine's pile names; a zone the game does not
+    have is refused (`discrad` read as a wrong rule: "expected discrad, got discard")."""
+    known("zone", want.values(), ZONES)
+    return {label: ZONES[z] for label, z in want.items()}

@@ -12,7 +12,8 @@ setup:  setup_game: true (a real set-up for `players`, from `seed` and `options`
         regions [{region, at: [x, y], slots: [colour|null], entered, tokens: [token ids]}],
         walls / stairs [[region, region], ...] (markers between two adjacent placed regions)
         (the start region stands at [0, 0] unless listed; every other region needs `at`, one
-        region per place, each listed once),
+        region per place, each listed once; a position is [x, y], north up: E is x + 1,
+        S is y + 1, so the region north of [0, 0] is at [0, -1]),
         scholars [{scholar, side (default: excited with fewer stars than another scholar,
         else standard), at (region id; default the start region, where no scheme card is
         played, L733), students, stun, hand, notebook {colour: n}, lore, interns,
@@ -27,8 +28,8 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         part: auxiliary), action {option}, draw_students {n}, rest {in_place}, gain_stun {n},
         notebook_changed; thesis is the turn's thesis phase (two stars, L619; none in Maximum
         Alert, L1158: there `end_of_turn` in the start region submits); with `choose: [...]` for the acting
-        seat and `choose_for: {seat: [...]}` for the others; `fails: true` = must be refused
-        (played on the game as the steps before it left it, then dropped).
+        seat and `choose_for: {seat: [...]}` for the others; `fails: true` (or `illegal: true`) =
+        must be refused (played on the game as the steps before it left it, then dropped).
         A stealth attempt (research, spy) asks for its cards one at a time, at least one:
         choose: [{card: shortcut, fate: false}, {card: bully, fate: false}, {card: null}]
         (`fate: true` plays the card's fate bonus; `{card: null}` stops). A card asked for
@@ -41,16 +42,18 @@ steps:  {do: research|spy|move|explore|passage|enter|skill|play|aux|action|draw_
         An answer its step never asks for is what the scholar would answer if offered: it is
         dropped when the step ends, never kept for a later step. An answer naming a card, colour,
         region, side or seat the game does not have fails the step.
-expect: {scholar: seat, notebook|score|clan_score|stun|students|hand|hand_size|region|side|
+expect: {scholar: seat, notebook (the colours listed; {}: none)|score|clan_score|stun|students|hand|hand_size|region|side|
         lore|dooms|dooms_hidden (a count, or the card ids)|steps|done|thesis|actions|stars|research_bonus}
         | {region, slots|tokens|at|absent} | {attempt: {stealth, alert, ok, kind, by, cards}} | {campus: {bag, bonfire, reserve_students,
         reserve_blocks {colour: n} (the keys listed), alert_filled, max_alert, ended (true,
         false or the reason: all_done, no_blocks, bag_empty, stalled), and the ids in play:
-        alert_card, boss_card, panic_card, clan_card, notebook}}
+        alert_card, boss_card, panic_card, clan_card, notebook;
+        the piles: deck, doom_deck (top first, or a count), discard, traps (any order), stacks
+        {level: [region ids, top first]}}}
         | {boss} | {stairs: [a, b]} | {wall: [a, b]}
         | {final_scores} | {winners} | {interns: {id: seat}} | {log} | {log_order: [...]} | {stats: {counter: n}}
         | {options: action|move|free, seat,
-        option, present} | {options: ..., seat, none_of: kind}
+        option, present} (an option with the keys written, or none) | {options: ..., seat, none_of: kind}
         A refused option (present: false, fails: true) must be one the engine could offer in some
         state (option_shapes), else the scenario fails: it would pass vacuously.
         The counters `stats` reads (scenario_checks.STATS): research, research_ok, spy, spy_ok,
@@ -64,7 +67,7 @@ from __future__ import annotations
 
 import difflib
 
-from tomecraft.runtime.agents import ScriptError
+from tomecraft.runtime.agents import ScriptError, matches
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.dungeontology.engine import Engine
 from tomecraft.runtime.engines.dungeontology.scenario_checks import (
@@ -79,6 +82,7 @@ from tomecraft.runtime.scenario import (
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
 # count as true (runtime/scenario.py checks them before the run).
 FLAGS = frozenset(("entered", "lore", "max_alert", "setup_game"))
+REFUSAL = "fails"           # the refused step's key; `illegal: true` is read as it (runtime/scenario.py)
 
 
 def option_shapes(e: Engine) -> dict:
@@ -271,6 +275,8 @@ def _check(e: Engine, exp: dict) -> str | None:
             want = scholar_want(key, want)
             if key in ("dooms", "dooms_hidden") and isinstance(want, list):
                 got = sorted(s.dooms if key == "dooms" else s.dooms_hidden)
+            if key == "notebook" and want:       # the colours listed, as every expected mapping
+                got = {c: s.notebook[c] for c in want}
             if got != want:
                 return f"scholar {exp['scholar']} {key}: expected {want!r}, got {got!r}"
         return None
@@ -306,11 +312,22 @@ def _check(e: Engine, exp: dict) -> str | None:
                                      if any(side is st.boss for side in b.sides)), None),
                   "panic_card": st.panic.id if st.panic else None,
                   "clan_card": st.clan.id if st.clan else None,
-                  "notebook": e.notebook.id}
+                  "notebook": e.notebook.id,
+                  # the piles as setup writes them: top first (or a count); the discard and the
+                  # traps in any order; stacks by level, the levels named
+                  "deck": list(reversed(st.deck)), "doom_deck": list(reversed(st.doom_deck)),
+                  "discard": sorted(st.discard), "traps": sorted(t.id for t in st.traps),
+                  "stacks": {lv: [r.id for r in reversed(st.stacks[lv])] for lv in (1, 2, 3)}}
         for key, want in exp["campus"].items():
             if key not in values:
                 raise ScenarioError(f"unknown campus key {key!r} ({', '.join(sorted(values))})")
             got = values[key]
+            if key in ("deck", "doom_deck") and isinstance(want, int):
+                got = len(got)
+            elif key in ("discard", "traps") and isinstance(want, list):
+                want = sorted(want)
+            elif key == "stacks" and isinstance(want, dict):
+                got = {lv: got.get(int(lv)) for lv in want}
             if key == "ended" and isinstance(want, bool):
                 got = got is not None           # `ended: true`; or the reason, `ended: all_done`
             if key in ("bag", "reserve_blocks"):
@@ -355,7 +372,7 @@ def _check(e: Engine, exp: dict) -> str | None:
         s = st.scholars[exp.get("seat", 0)]
         kind = exp["options"]
         if not exp.get("present", True):
-            refuse_unofferable(exp["option"], option_shapes(e), exact=True)
+            refuse_unofferable(exp["option"], option_shapes(e))
         if kind == "action":
             s.actions = max(s.actions, 1)
             options = e.action_options(s)
@@ -369,8 +386,8 @@ def _check(e: Engine, exp: dict) -> str | None:
         if "none_of" in exp:               # no option of that kind at all
             kinds = [o for o in options if o.get("do") == exp["none_of"]]
             return None if not kinds else f"options of kind {exp['none_of']}: {kinds}"
-        present = exp["option"] in options
-        want = exp.get("present", True)
+        want = exp.get("present", True)       # an option with the keys written, or none
+        present = exp["option"] in options or any(matches(exp["option"], o) for o in options)
         return None if present == want else f"option {exp['option']} present={present}; options {options}"
     return f"unknown expectation {exp}"
 

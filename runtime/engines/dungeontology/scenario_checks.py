@@ -66,9 +66,9 @@ def check_setup_types(setup: dict) -> None:
         check_keys(spec, SCHOLAR_KEYS, f"scholar {seat}")
         _check_types(spec, SCHOLAR_TYPES, f"scholar {seat}")
         if spec.get("at") is not None and not isinstance(spec["at"], str):   # null: off the board
-            raise ScenarioError(f"scholar {seat} at: {spec['at']!r:.40} must be a region id")
+            raise ScenarioError(f"setup.scholars[{seat}].at: {spec['at']!r:.40} must be a region id")
         if not all(_is(n, INT) for n in (spec.get("notebook") or {}).values()):
-            raise ScenarioError(f"scholar {seat} notebook: {spec['notebook']!r:.40} must count blocks "
+            raise ScenarioError(f"setup.scholars[{seat}].notebook: {spec['notebook']!r:.40} must count blocks "
                                 f"by colour ({{colour: n}})")
 
 
@@ -96,13 +96,13 @@ def check_scholar_counts(e) -> None:
     (L373), more blocks than a notebook column holds."""
     for s in e.state.scholars:
         if min(s.students, s.stun, s.steps) < 0:
-            raise ScenarioError(f"scholar {s.seat}: students, stun and steps cannot be negative")
+            raise ScenarioError(f"setup.scholars[{s.seat}]: students, stun and steps cannot be negative")
         if s.stun > e.stamina(s):
-            raise ScenarioError(f"scholar {s.seat} stun {s.stun}: at most the {s.side} side's stamina "
+            raise ScenarioError(f"setup.scholars[{s.seat}].stun: {s.stun}: at most the {s.side} side's stamina "
                                 f"{e.stamina(s)} (L373)")
         for colour, n in s.notebook.items():
             if not 0 <= n <= e.capacity(colour):
-                raise ScenarioError(f"scholar {s.seat} notebook {colour} {n}: the column holds "
+                raise ScenarioError(f"setup.scholars[{s.seat}].notebook.{colour}: {n}: the column holds "
                                     f"0-{e.capacity(colour)} blocks")
 
 
@@ -160,16 +160,16 @@ def check_regions(specs: list, start_id: str) -> None:
     seen_ids, seen_at = set(), {}
     if start_id not in {spec.get("region") for spec in specs}:
         seen_at[(0, 0)] = start_id
-    for spec in specs:
+    for i, spec in enumerate(specs):      # each failure names its entry: setup.regions[i] (its line)
         rid = spec.get("region")
         if rid in seen_ids:
-            raise ScenarioError(f"region {rid!r} is listed twice (each region tile exists once)")
+            raise ScenarioError(f"setup.regions[{i}]: region {rid!r} is listed twice (each region tile exists once)")
         seen_ids.add(rid)
         if "at" not in spec and rid != start_id:
-            raise ScenarioError(f"region {rid!r} needs at: [x, y] (the start region stands at [0, 0])")
+            raise ScenarioError(f"setup.regions[{i}]: region {rid!r} needs at: [x, y] (the start region stands at [0, 0])")
         pos = position(spec.get("at", (0, 0)))
         if pos in seen_at:
-            raise ScenarioError(f"regions {seen_at[pos]!r} and {rid!r} are both at {list(pos)}")
+            raise ScenarioError(f"setup.regions[{i}].at: regions {seen_at[pos]!r} and {rid!r} are both at {list(pos)}")
         seen_at[pos] = rid
 
 
@@ -193,7 +193,7 @@ def scholar_want(key: str, want):
         if not isinstance(want, dict):
             raise ScenarioError(f"notebook: a mapping {{colour: blocks}}, got {want!r}")
         check_colours(list(want), "notebook")
-        return {c: n for c, n in want.items() if n}
+        return dict(want)                    # the colours listed (0: none of it); {}: no block
     if key == "hand":
         if not isinstance(want, list):
             raise ScenarioError(f"hand: the list of card ids (hand_size counts them), got {want!r}")

@@ -73,10 +73,10 @@ def build(data, setup: dict) -> Engine:
     if start.id not in listed:
         st.tiles[(0, 0)] = Tile((0, 0), start, [], entered=True)
     check_regions(setup.get("regions", []), start.id)
-    for spec in setup.get("regions", []):
+    for i, spec in enumerate(setup.get("regions", [])):
         region = regions[spec["region"]]
         slots = list(spec["slots"]) if "slots" in spec else list(region.slots or ())
-        check_colours(slots, f"region {region.id} slots", allow_empty=True)
+        check_colours(slots, f"setup.regions[{i}].slots ({region.id})", allow_empty=True)
         tile = Tile(_pos(spec.get("at", (0, 0))), region, slots, entered=spec.get("entered", True))
         tile.tokens = [data.get("token", t) for t in spec.get("tokens", [])]
         st.tiles[tile.pos] = tile
@@ -129,9 +129,9 @@ def build(data, setup: dict) -> Engine:
     st.walls, st.stairs = markers(setup, "walls", tile_of), markers(setup, "stairs", tile_of)
     for seat, spec in enumerate(setup.get("scholars", [])):
         if spec.get("at") is not None and spec["at"] not in tile_of:
-            raise ScenarioError(f"scholar {seat} at {spec['at']!r}: no such region is placed "
+            raise ScenarioError(f"setup.scholars[{seat}].at: {spec['at']!r}: no such region is placed "
                                 f"(list it under regions); placed: {sorted(tile_of)}")
-        check_colours(list(spec.get("notebook", {})), f"scholar {seat} notebook")
+        check_colours(list(spec.get("notebook", {})), f"setup.scholars[{seat}].notebook")
         s = Scholar(seat, data.get("scholar", spec["scholar"]), tile_of.get(spec.get("at"), (0, 0)))
         if not st.tiles[s.pos].entered:          # L779-786: a scholar reaches a region by entering it
             raise ScenarioError(f"setup.scholars[{seat}].at: {spec['at']} is set up `entered: false`, yet "
@@ -139,7 +139,7 @@ def build(data, setup: dict) -> Engine:
                                 f"it, L779-786)")
         s.side = spec.get("side", "standard")
         if s.side not in [side.side for side in s.card.sides]:
-            raise ScenarioError(f"scholar {seat} side {s.side!r}: {[side.side for side in s.card.sides]}")
+            raise ScenarioError(f"setup.scholars[{seat}].side: {s.side!r}: {[side.side for side in s.card.sides]}")
         s.students = spec.get("students", 0)
         s.stun = spec.get("stun", 0)
         s.hand = list(spec.get("hand", []))

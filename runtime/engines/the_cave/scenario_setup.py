@@ -247,7 +247,7 @@ SHAPES = {
                           "depth_tokens": list_of(COUNT, "a list of markers ([25, 50])"),
                           "lost": _IDS})},
     "steps": {"team": COUNT, "to": POS, "via": TEXT, "id": TEXT, "item": TEXT, "trigger_seat": COUNT},
-    "expect": {"team": COUNT, "ap": COUNT, "pos": POS, "tile": POS, "slots": COUNT, "depth": COUNT,
+    "expect": {"team": COUNT, "ap": COUNT, "pos": POS, "camp_pos": nullable(POS), "tile": POS, "slots": COUNT, "depth": COUNT,
                "marker": nullable(COUNT), "exits": EXITS, "kind": TEXT, "camp": TEXT,
                "rope": _ROPE_END, **{k: BOOL for k in ("present", "absent", "done", "forced",
                                                      "end_triggered", "camp_packed_before")},
