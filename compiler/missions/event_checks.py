@@ -143,7 +143,7 @@ class EventChecks:
                 message = f"the amount for `{call.verb}` comes to {amount:,}{level}"
             self.reporter.add(dg.GAME_RULE, f"V-21: {message}: past the limit of {MAX_NUMBER:,} "
                               "for one amount of the mission event", self.display, line, column,
-                              f"write one amount of at most {MAX_NUMBER:,} (`{call.verb} 2`), "
+                              f"write one amount of at most {MAX_NUMBER:,} (`{_with_amount(call, 2)}`), "
                               "not multiplied by a repeat or by arithmetic")
 
     def sets_itself_off(self, site) -> None:
@@ -333,3 +333,14 @@ def advances_threat(ast, keyword_sites=None, seen: frozenset = frozenset(),
 
 
 PACK_NAMES = "a pack's creature or keyword is known with `--pack DIR` (check and sim)"
+
+
+def _with_amount(call, amount: int) -> str:
+    """The call as written, its counted arguments set to `amount`: the hint's example keeps the
+    verb's other arguments (`spawn_at_exits grunt 2`, not `spawn_at_exits 2`, which check refuses)."""
+    from tomecraft.compiler.missions.by_hazard import by_level, is_count
+    from tomecraft.dsl import nodes
+    from tomecraft.dsl.printer import to_text
+    args = tuple(nodes.Num(amount) if not isinstance(a, nodes.KwArg) and is_count(by_level(a)) else a
+                 for a in call.args)
+    return to_text(replace(call, args=args))

@@ -245,3 +245,21 @@ def test_a_mission_file_saved_with_a_byte_order_mark_names_f01_when_its_yaml_bre
     path.write_bytes(b"\xef\xbb\xbf" + text.encode())
     [(_, _, code, rule)] = diagnostics(path)
     assert (code, rule) == (dg.YAML_SYNTAX, "F-01")
+
+
+@pytest.mark.parametrize("path", [p for p in BROKEN if "past_the_limit" in p.name], ids=lambda p: p.stem)
+def test_the_limit_hints_example_is_a_mission_event_check_accepts(path, tmp_path):
+    """V-21's hint shows the call as one amount within the limit. It said `spawn_at_exits 2`
+    (the creature dropped), an event check refuses; put in the event's place, the example
+    now checks clean."""
+    reporter = dg.Reporter()
+    missions.check_file(path, reporter)
+    [hint] = {d.hint for d in reporter.diagnostics if "past the limit" in d.message}
+    example = re.search(r"`([^`]+)`", hint).group(1)
+    text = path.read_text(encoding="utf-8")
+    event = re.search(r'mission_event: "([^"]+)"', text).group(1)
+    fixed = tmp_path / path.name
+    fixed.write_text(text.replace(event, example), encoding="utf-8")
+    again = dg.Reporter()
+    missions.check_file(fixed, again)
+    assert not [d for d in again.diagnostics if "V-21" in d.message], again.diagnostics
