@@ -19,9 +19,9 @@ from tomecraft.compiler.console import UsageError
 _PATH = re.compile(r"^(setup|steps|expect)(?:\[(\d+)\])?: ")
 # a setup failure may name the entry inside setup ("setup.teams[0].backpack: ...", or
 # "players[0].hand: ..." for a key of setup): its line
-_SETUP_PATH = re.compile(r"\bsetup((?:\.[A-Za-z_]\w*|\[\d+\])+)")
+_SETUP_PATH = re.compile(r"\bsetup((?:\.\w+|\[\d+\])+)")
 _SETUP_ENTRY = re.compile(r"(?<![\w.])([a-z_]\w*)(\[\d+\](?:\.[A-Za-z_]\w*|\[\d+\])*)")
-_PATH_PART = re.compile(r"\.([A-Za-z_]\w*)|\[(\d+)\]")
+_PATH_PART = re.compile(r"\.(\w+)|\[(\d+)\]")
 _SETUP_LEAD = re.compile(r"([a-z_]\w*)(?: (\w+))?[: ]")
 
 
@@ -236,7 +236,7 @@ def _failure_path(failure: str, setup: dict) -> tuple:
         return key + (_parts(found.group(1)) if found else ())
     inner = _SETUP_PATH.search(failure, match.end())
     if inner:
-        return key + _parts(inner.group(1))
+        return key + _as_written(_parts(inner.group(1)), setup)
     entry = next((m for m in _SETUP_ENTRY.finditer(failure, match.end()) if m.group(1) in setup), None)
     if entry:
         return key + (entry.group(1),) + _parts(entry.group(2))
@@ -248,6 +248,23 @@ def _failure_path(failure: str, setup: dict) -> tuple:
         return key + (lead.group(1), sub[0])
     # "setup: threat 99: ..." or "setup: supply_pod: [0, 4] ...": that key's own line
     return key + ((lead.group(1),) if lead and lead.group(1) in setup else ())
+
+
+def _as_written(path: tuple, data) -> tuple:
+    """`path` with each name that stands for a mapping's number key as the key is written
+    (`setup.stacks.2[0]`: the level-2 stack, key 2 in the YAML, not "2"), as far as `data`
+    has it; the rest as it is."""
+    out = []
+    for step in path:
+        if isinstance(data, dict):
+            step = next((k for k in data if str(k) == str(step)), step)
+            data = data.get(step)
+        elif isinstance(data, list) and isinstance(step, int) and step < len(data):
+            data = data[step]
+        else:
+            data = None
+        out.append(step)
+    return tuple(out)
 
 
 def _parts(path: str) -> tuple:
