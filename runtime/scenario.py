@@ -208,3 +208,12 @@ def refuse_unofferable(option, shapes: dict, exact: bool = False) -> None:
     problem = never_offered(option, shapes, exact)
     if problem:
         raise ScenarioError(f"scenario error: {option} is refused vacuously: {problem}")
+
+
+def refuse_unplayed(step: dict, marked: str = "illegal: true") -> None:
+    """Raise ScenarioError when a step checked as not offered, never played, scripts answers:
+    no decision of it is ever asked, so `choose: [{dir: Q}]` (a misspelt answer, or one for a
+    step the tester thought was played) passed with the refusal."""
+    if step.get("choose") or step.get("choose_for"):
+        raise ScenarioError(f"scenario error: {marked} checks that the step is not offered and never "
+                            "plays it: its `choose` answers nothing (a step refused mid-way is `fails: true`)")

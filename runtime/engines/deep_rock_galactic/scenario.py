@@ -270,7 +270,7 @@ class ScenarioAgent(ScriptedAgent):
         return any(type(o) is type(want) for o in options)
 
 
-HEX_FIELDS = ("at", "path", "over", "land", "plan")
+HEX_FIELDS = ("at", "path", "over", "land", "plan", "take_back")   # `take_back: [[99, 99]]` passed as refused
 # the fields every action step may have, and each action's own (what its handler reads); an
 # action a pack adds to HANDLERS is not checked
 STEP_KEYS = {"do", "dwarf", "rolls", "illegal", "choose", "choose_for"}
@@ -291,9 +291,13 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     kind = step.get("do")
     if kind not in actions.HANDLERS and kind not in STEPS:
         raise ScenarioError(unknown_step(kind, set(actions.HANDLERS) | set(STEPS)))
-    for key in ("dwarf", "drawer"):
-        if key in step and not (isinstance(step[key], int) and 0 <= step[key] < len(st.dwarves)):
-            raise ScenarioError(f"{key} {step[key]!r}: no such dwarf (seats 0-{len(st.dwarves) - 1})")
+    seats = [(key, step[key]) for key in ("dwarf", "drawer") if key in step]
+    # answers scripted for a seat no dwarf sits at were never asked for: unused, they passed as refused
+    seats += [("choose_for", seat) for seat in step.get("choose_for") or {}]
+    for key, seat in seats:
+        seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(st.dwarves)):
+            raise ScenarioError(f"{key} {seat!r}: no such dwarf (seats 0-{len(st.dwarves) - 1})")
     extra = sorted(set(step) - STEP_KEYS - {"drawer"} - GAME_STEP_KEYS.get(kind, set(step)))
     if extra:                                           # `drawr: 1` was read as no drawer
         raise ScenarioError(f"{kind}: unknown field(s) {extra}; known: {sorted(GAME_STEP_KEYS[kind] | STEP_KEYS)}")

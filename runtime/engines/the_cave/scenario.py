@@ -42,7 +42,7 @@ from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.sim import check_players, player_counts
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scenario_setup import (
-    SHAPES, check_names, check_team_want, expectation_problem, hold_depths, pos as _pos)
+    SHAPES, check_names, check_team_want, expectation_problem, hold_depths, never_offered_here, pos as _pos)
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
@@ -92,8 +92,7 @@ TEAM_EXPECT_KEYS = {"team", "ap", "pos", "backpack", "camp_items", "tokens", "de
 EXPECT_FORMS = (("tile", {"tile", "kind", "depth", "tokens", "marker", "exits", "absent"}),
                 ("rope", {"rope", "present"}),
                 ("legal", {"legal", "team", "present"}),
-                ("log", {"log"}), ("stacks", {"stacks"}), ("end_triggered", {"end_triggered"}),
-                ("turns", {"turns"}),
+                ("log", {"log"}), ("stacks", {"stacks"}), ("end_triggered", {"end_triggered"}), ("turns", {"turns"}),
                 *((k, {"scores", "bonus", "finished", "winners"}) for k in ("scores", "bonus", "finished", "winners")),
                 ("team", TEAM_EXPECT_KEYS))
 
@@ -354,6 +353,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         option = _way_out_named(engine, option, legal)
         if step.get("illegal"):
             refuse_unofferable(option, option_shapes(engine), exact=True)
+            never_offered_here(step, option, team)
             if option in legal:
                 raise AssertionError(f"{option} was expected to be illegal but is legal")
             return
