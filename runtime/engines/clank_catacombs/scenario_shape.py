@@ -157,7 +157,7 @@ def expectation_problem(engine, exp: dict) -> str | None:
     compared), or a name it counts is no name of the game (`tokens: {mastr: 0}`, a market
     item `crwn`, a cube `blak` or a seat the game has not in the Clank! area or the bag:
     each counted 0 or none, and `0` passed). An empty `tokens: {}` says the player holds none."""
-    if vacuous := checks_nothing(exp, alone={"player"}, partial=("discard_has",)):
+    if vacuous := checks_nothing(exp, alone={"player"}, partial=("discard_has", "legal")):   # `legal: {}` matched any option
         return vacuous
     if "player" not in exp and (vacuous := checks_nothing(exp, partial=("market",))):
         return vacuous

@@ -51,9 +51,7 @@ from tomecraft.runtime.scenario import (ScenarioError, check_expectations, game_
 
 
 def _norm(option):
-    if isinstance(option, dict):
-        return {k: (_pos(v) if k == "to" else v) for k, v in option.items()}
-    return option
+    return {k: (_pos(v) if k == "to" else v) for k, v in option.items()} if isinstance(option, dict) else option
 
 
 def _shown(tile, written) -> str:
@@ -430,6 +428,7 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         team = _team(state, exp.get("team", 0), "legal expectation")
         if not exp.get("present", True):
             refuse_unofferable(_norm(exp["legal"]), option_shapes(engine), exact=True)
+            never_offered_here({}, _norm(exp["legal"]), team)
         legal = engine.legal_actions(team)
         there = _way_out_named(engine, _norm(exp["legal"]), legal) in legal
         want = exp.get("present", True)

@@ -9,7 +9,7 @@ from collections import Counter
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS, CAMP_SLOTS, PACKED_CAMP_SLOTS, Team
-from tomecraft.runtime.scenario import ScenarioError, checks_nothing, refuse_unplayed, unknown_names
+from tomecraft.runtime.scenario import ScenarioError, checks_nothing, refuse_standing_move, refuse_unplayed, unknown_names
 from tomecraft.runtime.scenario_shapes import (
     BOOL, COUNT, EXITS, POS, TEXT, WHOLE, counts, either, fixed, list_of, nullable, records)
 
@@ -291,6 +291,4 @@ def never_offered_here(step: dict, option: dict, team: Team) -> None:
     answer nothing, and a move to the tile the team stands on is never offered (both passed
     as refusals)."""
     refuse_unplayed(step, "illegal: true")
-    if option.get("do") == "move" and option.get("to") == team.pos:
-        raise ScenarioError(f"scenario error: move to {list(team.pos)}: the team stands there already; "
-                            "no move is offered to its own tile, so it is refused vacuously")
+    refuse_standing_move(option, team.pos, "the team")
