@@ -210,13 +210,13 @@ def refuse_unofferable(option, shapes: dict, exact: bool = False) -> None:
         raise ScenarioError(f"scenario error: {option} is refused vacuously: {problem}")
 
 
-def refuse_unplayed(step: dict, marked: str = "illegal: true") -> None:
-    """Raise ScenarioError when a step checked as not offered, never played, scripts answers:
-    no decision of it is ever asked, so `choose: [{dir: Q}]` (a misspelt answer, or one for a
-    step the tester thought was played) passed with the refusal."""
+def refuse_unplayed(step: dict, why: str = "illegal: true checks that the step is not offered and "
+                                          "never plays it") -> None:
+    """Raise ScenarioError when a step refused as an option, never played, scripts answers: no
+    decision of it is ever asked, so `choose: [{dir: Q}]` (a misspelt answer, or one for a step
+    the tester thought was played) passed with the refusal, as no played step's unused answer does."""
     if step.get("choose") or step.get("choose_for"):
-        raise ScenarioError(f"scenario error: {marked} checks that the step is not offered and never "
-                            "plays it: its `choose` answers nothing")
+        raise ScenarioError(f"scenario error: {why}: its `choose` answers nothing")
 
 
 def refuse_standing_move(option, pos, who: str) -> None:

@@ -369,7 +369,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         found = next((o for o in legal if matches(option, o)), None)
         if step.get("illegal"):
             refuse_unofferable(option, option_shapes(engine))
-            refuse_unplayed(step, "illegal: true")
+            refuse_unplayed(step)
             refuse_standing_move(option, p.pos, f"player {p.seat}")
             if found is not None:
                 raise AssertionError(f"{option} was expected to be illegal but is legal")

@@ -57,7 +57,7 @@ from tomecraft.runtime.engines.dm_crawl_decks.engine import Engine, new_engine, 
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
     AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
-    PILE_HOLDS, PILE_WHY, PILES, SHAPES, checks_nothing, face_down_where, holds, known, known_keys,
+    PILE_HOLDS, PILE_WHY, PILES, SHAPES, checks_nothing, relic_card, face_down_where, holds, known, known_keys,
     main_card, turns_sideways, up_down, within_limits, word, words)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, Card, Row, Virtual, resources_of)
@@ -453,7 +453,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             known("order", want, PILES)
             got = {z: [repr(c) for c in reversed(e._pile(PILES[z]))] for z in want}
         elif key == "sideways":
-            got = {label: sc.ref(label).sideways for label in want}
+            got = {label: relic_card(sc.ref(label), label).sideways for label in want}
         elif key == "fired":
             known("fired", want, words(sc.data, "event"))
             got = {ev: [repr(o) for e2, o in e.bus.fired if e2 == ev] for ev in want}

@@ -17,7 +17,7 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, RESOURCES
 from tomecraft.runtime.engines.dm_crawl_decks.zones import PILES
 from tomecraft.runtime.lookahead import _shared_memo
-from tomecraft.runtime.scenario import ScenarioError, refuse_unofferable
+from tomecraft.runtime.scenario import ScenarioError, refuse_unofferable, refuse_unplayed
 
 
 class Refused(ScriptError):
@@ -165,6 +165,7 @@ def refusal(sc, step: dict) -> str | None:
         refuse_unofferable(asked[0], option_shapes(sc), exact=True)
         if asked[0] in asked[1]:
             raise AssertionError(f"{asked[0]} was expected to be illegal but is legal")
+        refuse_unplayed(step, f"{asked[0]} is not legal now: the step is refused as an option, never played")
         return "option"
     if not step.get("choose"):
         raise ScenarioError(f"scenario error: {step['do']} is no player's option to refuse "

@@ -190,3 +190,12 @@ def main_card(card: Card, label: str, value: str) -> Card:
         raise ValueError(f"{value}: {label} is a{'n' if card.deck == 'event' else ''} {card.deck} card: only "
                          f"main-deck cards have points and power (L19)")
     return card
+
+
+def relic_card(card: Card, label: str) -> Card:
+    """Only a relic is turned sideways (used once per long rest, L234): `sideways: {m: false}`
+    of a main-deck card held for any game."""
+    if card.deck != "relic":
+        raise ValueError(f"sideways: {label} is a{'n' if card.deck == 'event' else ''} {card.deck} card: only "
+                         f"relics are turned sideways (L234)")
+    return card

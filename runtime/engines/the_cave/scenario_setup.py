@@ -290,5 +290,5 @@ def never_offered_here(step: dict, option: dict, team: Team) -> None:
     """An `illegal: true` step is checked not offered, never played: answers scripted for it
     answer nothing, and a move to the tile the team stands on is never offered (both passed
     as refusals)."""
-    refuse_unplayed(step, "illegal: true")
+    refuse_unplayed(step)
     refuse_standing_move(option, team.pos, "the team")
