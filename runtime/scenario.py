@@ -218,12 +218,3 @@ def refuse_unplayed(step: dict, why: str = "illegal: true checks that the step i
     if step.get("choose") or step.get("choose_for"):
         raise ScenarioError(f"scenario error: {why}: its `choose` answers nothing")
 
-
-def refuse_standing_move(option, pos, who: str) -> None:
-    """Raise ScenarioError when a refused move (`illegal: true`, a `legal` expectation with
-    `present: false`) goes to the place `who` stands on: no move is offered there, so the
-    refusal holds whatever the rules say."""
-    to = option.get("to") if isinstance(option, dict) and option.get("do") == "move" else None
-    if isinstance(to, (list, tuple)) and pos is not None and tuple(to) == tuple(pos):
-        raise ScenarioError(f"scenario error: move to {list(to)}: {who} stands there already; no move "
-                            "is offered to where one stands, so it is refused vacuously")

@@ -61,8 +61,8 @@ from tomecraft.runtime.engines.clank_catacombs.state import (
 )
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import (
-    PACK_ID_HINT, ScenarioError, check_expectations, game_over_step, in_its_terms, refuse_standing_move,
-    refuse_unofferable, refuse_unplayed, setup_failure)
+    PACK_ID_HINT, ScenarioError, check_expectations, game_over_step, in_its_terms, refuse_unofferable,
+    refuse_unplayed, setup_failure)
 
 
 class ScriptedRng:
@@ -370,7 +370,6 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         if step.get("illegal"):
             refuse_unofferable(option, option_shapes(engine))
             refuse_unplayed(step)
-            refuse_standing_move(option, p.pos, f"player {p.seat}")
             if found is not None:
                 raise AssertionError(f"{option} was expected to be illegal but is legal")
             return
@@ -425,7 +424,6 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         p = st.players[_seat(st, exp.get("player", 0))]
         if not exp.get("present", True):
             refuse_unofferable(exp["legal"], option_shapes(engine))
-            refuse_standing_move(exp["legal"], p.pos, f"player {p.seat}")
         there = any(matches(exp["legal"], o) for o in engine.legal_actions(p))
         return cmp(f"{exp['legal']} legal", there, exp.get("present", True))
     if "room" in exp:

@@ -223,6 +223,10 @@ def _check_answer(e: Engine, answer) -> None:
                                 + (f"; did you mean `{close[0]}`?" if close else ""))
     if not isinstance(answer, dict):
         return
+    # a key no option carries matches nothing: `{colr: faith}` unasked on a refused step passed
+    carried = {"do", "fate", "seat"} | {k for shape in option_shapes(e).values() for k in shape}
+    if unknown := sorted(set(answer) - carried, key=str):
+        raise ScenarioError(f"answer {answer}: no option carries {unknown}; answers carry {sorted(carried)}")
     card = answer.get("card")
     if card is not None:
         known = set().union(*(e.data.kinds.get(kind, ()) for kind in CARD_KINDS))

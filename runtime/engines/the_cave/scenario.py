@@ -42,12 +42,13 @@ from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.sim import check_players, player_counts
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scenario_setup import (
-    SHAPES, check_names, check_team_want, expectation_problem, hold_depths, never_offered_here, pos as _pos)
+    SHAPES, check_names, check_team_want, expectation_problem, hold_depths, pos as _pos)
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
 from tomecraft.runtime.scenario import (ScenarioError, check_expectations, game_over_step, in_its_terms,
-                                       key_problem, refuse_unofferable, setup_failure, unknown_step)
+                                       key_problem, refuse_unofferable, refuse_unplayed, setup_failure,
+                                       unknown_step)
 
 
 def _norm(option):
@@ -351,7 +352,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         option = _way_out_named(engine, option, legal)
         if step.get("illegal"):
             refuse_unofferable(option, option_shapes(engine), exact=True)
-            never_offered_here(step, option, team)
+            refuse_unplayed(step)          # its answers are never asked: a misspelt one passed
             if option in legal:
                 raise AssertionError(f"{option} was expected to be illegal but is legal")
             return
@@ -428,7 +429,6 @@ def _check(engine: Engine, exp: dict, results: dict) -> str | None:
         team = _team(state, exp.get("team", 0), "legal expectation")
         if not exp.get("present", True):
             refuse_unofferable(_norm(exp["legal"]), option_shapes(engine), exact=True)
-            never_offered_here({}, _norm(exp["legal"]), team)
         legal = engine.legal_actions(team)
         there = _way_out_named(engine, _norm(exp["legal"]), legal) in legal
         want = exp.get("present", True)

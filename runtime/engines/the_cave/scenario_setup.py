@@ -9,7 +9,7 @@ from collections import Counter
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS, CAMP_SLOTS, PACKED_CAMP_SLOTS, Team
-from tomecraft.runtime.scenario import ScenarioError, checks_nothing, refuse_standing_move, refuse_unplayed, unknown_names
+from tomecraft.runtime.scenario import ScenarioError, checks_nothing, unknown_names
 from tomecraft.runtime.scenario_shapes import (
     BOOL, COUNT, EXITS, POS, TEXT, WHOLE, counts, either, fixed, list_of, nullable, records)
 
@@ -284,11 +284,3 @@ def expectation_problem(engine: Engine, exp: dict) -> str | None:
                 engine.items.order if known is engine.items else tokens)):
             return bad
     return None
-
-
-def never_offered_here(step: dict, option: dict, team: Team) -> None:
-    """An `illegal: true` step is checked not offered, never played: answers scripted for it
-    answer nothing, and a move to the tile the team stands on is never offered (both passed
-    as refusals)."""
-    refuse_unplayed(step)
-    refuse_standing_move(option, team.pos, "the team")
