@@ -138,6 +138,8 @@ SHAPES = {
     "steps": {"player": COUNT, "to": POS, "card": TEXT, "edge": TEXT, "item": TEXT, "token": TEXT,
               "coupon": BOOL, "portal": BOOL},
     "expect": {"player": COUNT, "pos": POS, "room": POS, "over": BOOL, "escaped": BOOL,
+               # `knocked_in_depths: 0` compared equal to false and passed
+               **{k: BOOL for k in ("knocked_in_depths", "no_movement", "used")},
                "present": BOOL, "legal": record({}, "an option ({do: move, to: [1, 0]})"),
                "tile_stack": either(COUNT, IDS, wants="a count or a list of tile ids"),
                **{k: COUNT for k in ("gold", "skill", "combat", "movement", "lockpicks", "cubes",

@@ -477,7 +477,11 @@ SHAPES = {
                **{k: SPACE for k in ("ground", "terrain", "stalagmite", "hidden_segment", "tail", "facing")},
                **{k: _IDS for k in ("throwable_deck", "throwable_discard", "event_discard", "swarm_discard",
                                     "rock_and_stone_deck", "rock_and_stone_discard", "spare_upgrades")},
-               "result": nullable(TEXT), "is": TEXT, "tokens": TEXT},
+               "result": nullable(TEXT), "is": TEXT, "tokens": TEXT,
+               # `rock_and_stone: false`, `shared: {gold: false}` compared equal to 0 and passed
+               "rock_and_stone": either(COUNT, _IDS, wants="a count or a list of card ids"),
+               **{k: counts(f"a mapping of names to counts ({{{e}: 1}})") for k, e in
+                  (("shared", "gold"), ("stock", "health"), ("carried", "aquarq"), ("minerals", "gold"))}},
 }
 
 
