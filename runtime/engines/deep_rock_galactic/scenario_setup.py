@@ -430,14 +430,14 @@ _IDS = list_of(TEXT, "a list of ids")
 _PATH = either(SPACE, Shape("a list of one or more spaces", lambda v: isinstance(v, list) and len(v) > 0,
                             list_of(SPACE).inner), wants="a space [r, c] or a list of one or more spaces [[r, c], ...]")
 _LAST_ACTION = record({"do": TEXT, "weapon": TEXT, "mode": COUNT}, "a mapping {do, weapon, mode}")
-_DWARF = {"cls": TEXT, "last_action": _LAST_ACTION, "at": SPACE, **{k: COUNT for k in ("health", "ammo", "secondary_ammo", "actions",
+_DWARF = {"cls": TEXT, "at": SPACE, **{k: COUNT for k in ("health", "ammo", "secondary_ammo", "actions",
                                                             "acted_at")},
           "secondary": TEXT, "primary": TEXT, "statuses": _IDS, "throwables": _IDS, "spare_upgrades": _IDS,
           "rock_and_stone": either(COUNT, _IDS, wants="a count or a list of card ids"),
           "upgrades": counts("a mapping of slots to upgrade ids ({primary: id})", TEXT),
           "carried": counts("a mapping of minerals to counts ({aquarq: 1})"),
           "used": counts('a mapping of "weapon:mode" to the times used this round ({"flamethrower:flaming_ground": 1})'),
-          "tokens": counts("a mapping of token kinds to counts ({shield: 1})")}
+          "tokens": counts("a mapping of token kinds to counts ({shield: 1})"), "last_action": _LAST_ACTION}
 _MONSTER = {"id": TEXT, "kind": TEXT, "at": SPACE, "damage": COUNT, "statuses": _IDS,
             "tail": SPACE, "facing": SPACE}
 SHAPES = {
