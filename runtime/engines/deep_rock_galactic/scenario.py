@@ -67,7 +67,8 @@ returning pod a dwarf standing on it goes to, his player's, L1289), flame (each 
 flame's space, the firer's, L798-800: asked per flame), gold_conversion, upgrade_trade. An activate_all right after spawn
 steps belongs to their Event (one sentry window, L664); every other step is a new one.
 Never a pass, even on an `illegal:` step: a misspelt setup key, an unknown step, dwarf,
-monster, weapon, mode or card, a space off the map, a scripted choice the engine could never
+monster, weapon, mode or card, a space off the map, a `plan` with a space for other than each
+die rolled, `choose_for` a seat no dwarf has, a scripted choice the engine could never
 offer (a well-formed one it does not offer now is a refusal), a choice or roll left unused
 by a step that was carried out.
 """
@@ -84,7 +85,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mis
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
     SHAPES, ScenarioError, after_the_end, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls,
     setup_cards, setup_dwarf, setup_objective)
-from tomecraft.runtime.engines.deep_rock_galactic.scenario_checks import (check_actor, event_drawer, hazard_setup,
+from tomecraft.runtime.engines.deep_rock_galactic.scenario_checks import (check_actor, check_seats, event_drawer, hazard_setup,
                                                                            what_may_be_there)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
@@ -291,13 +292,7 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     kind = step.get("do")
     if kind not in actions.HANDLERS and kind not in STEPS:
         raise ScenarioError(unknown_step(kind, set(actions.HANDLERS) | set(STEPS)))
-    seats = [(key, step[key]) for key in ("dwarf", "drawer") if key in step]
-    # answers scripted for a seat no dwarf sits at were never asked for: unused, they passed as refused
-    seats += [("choose_for", seat) for seat in step.get("choose_for") or {}]
-    for key, seat in seats:
-        seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
-        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(st.dwarves)):
-            raise ScenarioError(f"{key} {seat!r}: no such dwarf (seats 0-{len(st.dwarves) - 1})")
+    check_seats(st, step)
     extra = sorted(set(step) - STEP_KEYS - {"drawer"} - GAME_STEP_KEYS.get(kind, set(step)))
     if extra:                                           # `drawr: 1` was read as no drawer
         raise ScenarioError(f"{kind}: unknown field(s) {extra}; known: {sorted(GAME_STEP_KEYS[kind] | STEP_KEYS)}")
