@@ -335,12 +335,13 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     throw = step.get("then_throw")            # a Move's free throwable (Light-Footed)
     if throw is not None and not (isinstance(throw, dict) and {"card", "at"} <= set(throw)):
         raise ScenarioError("then_throw: {card, at} expected")
-    for card in [step.get("card")] + ([throw["card"]] if throw else []):
-        if card is None:
-            continue
-        cards = {c.id for kind_ in ("throwable", "rock_and_stone_card") for c in data.of(kind_)}
-        if card not in cards:
-            raise ScenarioError(f"card {card!r}: no such throwable or Rock and Stone card")
+    # a card of the kind its action plays: a Rock and Stone card thrown passed as refused
+    for card, of in [(step.get("card"), "rock_and_stone_card" if kind == "rock_and_stone" else "throwable"),
+                     (throw["card"] if throw else None, "throwable")]:
+        if card is not None and card not in {c.id for c in data.of(of)}:
+            raise ScenarioError(f"card {card!r}: no such {of.replace('_', ' ')} ({kind} plays one)")
+    if any(step.get(k) == {} for k in ("take", "give")):     # `take: {}` names nothing handed over
+        raise ScenarioError(f"{kind}: an empty take or give hands over nothing")
     for key in HEX_FIELDS:
         if key not in step:
             continue
