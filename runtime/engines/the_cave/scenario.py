@@ -42,7 +42,7 @@ from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.sim import check_players, player_counts
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scenario_setup import (
-    SHAPES, check_names, check_team_want, expectation_problem, hold_depths, pos as _pos)
+    SHAPES, AnswerAgent, check_names, check_team_want, expectation_problem, hold_depths, never_taken, pos as _pos)
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
@@ -161,6 +161,7 @@ class ScenarioEngine(Engine):
             want, only = agent.choices[0], options[0]
             if isinstance(want, dict) and isinstance(only, dict) and want and set(want) <= set(only):
                 if not matches(want, only):
+                    never_taken(self, key, want, options)
                     raise ScriptError(f"scripted choice {want!r} is not legal for {key!r}; "
                                       f"the only option: {only!r}")
                 agent.choices.pop(0)
@@ -252,8 +253,8 @@ def build(data, setup: dict) -> Engine:
         raise ScenarioError(f"setup.max_marker: a multiple of 25, at least the deepest marker "
                             f"placed ({placed}), not {state.max_marker!r}")
     state.end_triggered = bool(setup.get("end_triggered", False))
-    agents = [ScriptedAgent() for _ in teams]
-    engine = ScenarioEngine(data, state, agents, log_enabled=True)
+    engine = ScenarioEngine(data, state, [], log_enabled=True)
+    engine.agents = [AnswerAgent(engine) for _ in teams]
     check_names(engine, setup)
     return engine
 
