@@ -70,8 +70,10 @@ def never_answers(sc, key: str, want, options: list) -> str | None:
             seen = [o[k] for o in shaped if k in o]
             if v in seen or _hashable(v) and v in DOMAINS.get(k, ()):
                 continue
-            if k == "size" and type(v) is int and v in _sizes(sc):
-                continue
+            if k == "size":             # a stack of 0 or -1 tokens was of the options' type, so "offerable"
+                if type(v) is int and v in _sizes(sc):
+                    continue
+                return f"size: {v!r} is no stack height ({_sizes(sc).start}-{_sizes(sc).stop - 1} tokens, L13)"
             if k in DOMAINS or isinstance(v, str) and v not in card_names(sc) \
                     or not isinstance(v, str) and not any(type(s) is type(v) for s in seen):
                 return f"{k}: {v!r} is no value a {key!r} answer takes"
