@@ -10,6 +10,7 @@ import difflib
 import importlib
 
 from tomecraft.runtime import scenario_shapes
+from tomecraft.runtime.agents import matches
 
 
 def run(data, scenario: dict) -> list[str]:
@@ -228,7 +229,7 @@ def answer_never_taken(want, options: list, keys=None, values: dict | None = Non
     carry in any state (default: those the options now carry); `values` what a key's value may
     be ({key: set, or a test}). An answer of the options' form with values they could hold is
     a refusal, not an error."""
-    if any(_same_answer(want, o) for o in options):
+    if any(matches(want, o) for o in options):
         return None
     forms = sorted({type(o).__name__ for o in options})
     if isinstance(want, dict):
@@ -246,8 +247,3 @@ def answer_never_taken(want, options: list, keys=None, values: dict | None = Non
     if options and not any(type(o) is type(want) for o in options):
         return f"the answers are {forms}, not {want!r}"
     return None
-
-
-def _same_answer(want, option) -> bool:
-    from tomecraft.runtime.agents import matches
-    return matches(want, option)

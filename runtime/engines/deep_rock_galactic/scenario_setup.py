@@ -9,6 +9,7 @@ from collections import Counter
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
 from tomecraft.runtime.engines.deep_rock_galactic.engine import plain
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
+from tomecraft.runtime.engines.deep_rock_galactic.actions import HANDLERS
 from tomecraft.runtime.engines.deep_rock_galactic.scripted import FACES
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
 # ScenarioError: the scenario itself is wrong (an unknown name, a space off the map, a plan a
@@ -364,7 +365,6 @@ def check_weapons(data, seat: int, cls: str, spec: dict) -> None:
     if last is not None:      # read by a mode played "after" another (actions.py): a misspelt one matched nothing
         if problem := key_problem(f"dwarves[{seat}].last_action", last, ("do", "weapon", "mode")):
             raise ValueError(problem)
-        from tomecraft.runtime.engines.deep_rock_galactic.actions import HANDLERS
         if problem := unknown_names(f"dwarves[{seat}].last_action.do", [last.get("do")], HANDLERS):
             raise ValueError(problem)
         if "weapon" in last:
