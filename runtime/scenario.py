@@ -10,6 +10,7 @@ import difflib
 import importlib
 
 from tomecraft.runtime import scenario_shapes
+from tomecraft.runtime.agents import matches
 
 
 def run(data, scenario: dict) -> list[str]:
@@ -222,3 +223,41 @@ def refuse_unofferable(option, shapes: dict, exact: bool = False) -> None:
     problem = never_offered(option, shapes, exact)
     if problem:
         raise ScenarioError(f"scenario error: {option} is refused vacuously: {problem}")
+
+
+def refuse_unplayed(step: dict, why: str = "illegal: true checks that the step is not offered and "
+                                          "never plays it") -> None:
+    """Raise ScenarioError when a step refused as an option, never played, scripts answers: no
+    decision of it is ever asked, so `choose: [{dir: Q}]` (a misspelt answer, or one for a step
+    the tester thought was played) passed with the refusal, as no played step's unused answer does."""
+    if step.get("choose") or step.get("choose_for"):
+        raise ScenarioError(f"scenario error: {why}: its `choose` answers nothing")
+
+
+
+def answer_never_taken(want, options: list, keys=None, values: dict | None = None) -> str | None:
+    """Why a scripted answer matches nothing a decision could offer in any state, else None:
+    on a step that must be refused, an answer the decision does not take counts as the refusal,
+    so a misspelt one (`{dir: Q}`, `{drection: E}`, a text where the options are mappings)
+    passed. `options` are the decision's options now; `keys` the keys its mapping answers may
+    carry in any state (default: those the options now carry); `values` what a key's value may
+    be ({key: set, or a test}). An answer of the options' form with values they could hold is
+    a refusal, not an error."""
+    if any(matches(want, o) for o in options):
+        return None
+    forms = sorted({type(o).__name__ for o in options})
+    if isinstance(want, dict):
+        dicts = [o for o in options if isinstance(o, dict)]
+        if not dicts and keys is None:
+            return f"the answers are {forms}, not a mapping"
+        carried = set(keys) if keys is not None else set().union(*map(set, dicts))
+        if unknown := sorted(set(want) - carried, key=str):
+            return f"no answer carries {unknown} (they carry {sorted(carried, key=str)})"
+        for key, value in want.items():
+            allowed = (values or {}).get(key)
+            if allowed is not None and not _allowed(value, allowed):
+                return f"{key}: {value!r} is no value an answer takes"
+        return None
+    if options and not any(type(o) is type(want) for o in options):
+        return f"the answers are {forms}, not {want!r}"
+    return None

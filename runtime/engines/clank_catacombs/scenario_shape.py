@@ -141,6 +141,8 @@ SHAPES = {
     "steps": {"player": COUNT, "to": POS, "card": TEXT, "edge": TEXT, "item": TEXT, "token": TEXT,
               "coupon": BOOL, "portal": BOOL},
     "expect": {"player": COUNT, "pos": POS, "room": POS, "over": BOOL, "escaped": BOOL,
+               # `knocked_in_depths: 0` compared equal to false and passed
+               **{k: BOOL for k in ("knocked_in_depths", "no_movement", "used")},
                "present": BOOL, "legal": record({}, "an option ({do: move, to: [1, 0]})"),
                "tile_stack": either(COUNT, IDS, wants="a count or a list of tile ids"),
                **{k: either(COUNT, IDS, wants="a count or a list of ids, top first") for k in SUPPLY_PILES},
@@ -162,7 +164,7 @@ def expectation_problem(engine, exp: dict) -> str | None:
     compared), or a name it counts is no name of the game (`tokens: {mastr: 0}`, a market
     item `crwn`, a cube `blak` or a seat the game has not in the Clank! area or the bag:
     each counted 0 or none, and `0` passed). An empty `tokens: {}` says the player holds none."""
-    if vacuous := checks_nothing(exp, alone={"player"}, partial=("discard_has",)):
+    if vacuous := checks_nothing(exp, alone={"player"}, partial=("discard_has", "legal")):   # `legal: {}` matched any option
         return vacuous
     if "player" not in exp and (vacuous := checks_nothing(exp, partial=("market", "reserve"))):
         return vacuous

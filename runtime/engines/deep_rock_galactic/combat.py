@@ -11,6 +11,7 @@ from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx, hexindex
 from tomecraft.runtime.engines.deep_rock_galactic.board import Board
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster
+from tomecraft.runtime.scenario import ScenarioError
 
 OVERCLOCKED_SECONDARY = 5   # an overclocked secondary's ammo spaces (L588, L608)
 UNASKED = object()          # on_the_way: nearest_by_steps not asked yet
@@ -272,10 +273,11 @@ class Combat(Board):
             return near and hx.distance(d.pos, h) <= rng and self.los(d.pos, h, lob)
 
         if plan is not None:
+            if len(plan) != len(dice):   # a plan a die short is the scenario's mistake, not a rule's refusal
+                raise ScenarioError(f"plan: {len(dice)} dice rolled but {len(plan)} spaces planned: "
+                                    "the plan pairs every die as rolled with a space")
             if not any(f.get("hits") for f in dice):
                 return {target.uid: 0}   # all missed: no first hit to place, as unplanned (L454)
-            if len(plan) != len(dice):
-                raise EffectError(f"{len(dice)} dice but {len(plan)} assignments")
             # the plan pairs the dice as rolled with spaces; the player assigns them in the order
             # he likes (L470): first a hit on the target, then each die where it may go by then
             left = [(face, tuple(h)) for face, h in zip(dice, plan)]

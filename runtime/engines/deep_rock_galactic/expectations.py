@@ -51,8 +51,9 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
         return vacuous
     if isinstance(exp.get("stock"), dict) and (bad := unknown_names("stock", exp["stock"], STOCK)):
         return bad          # a misspelt `helth: 0` was dropped as 0 and passed
-    if "stalagmite" in exp and _hex(exp["stalagmite"]) not in st.cells:     # none can stand there
-        return f"stalagmite {exp['stalagmite']}: no space of the map: no stalagmite could stand there"
+    for key in ("stalagmite", "ground", "terrain", "hidden_segment"):     # nothing can be there
+        if key in exp and _hex(exp[key]) not in st.cells:
+            return f"{key} {exp[key]}: no space of the map: the expectation checks nothing there"
     if "dwarf" in exp:
         if not (isinstance(exp["dwarf"], int) and 0 <= exp["dwarf"] < len(st.dwarves)):
             return f"no dwarf {exp['dwarf']!r} (seats 0-{len(st.dwarves) - 1})"

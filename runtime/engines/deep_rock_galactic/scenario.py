@@ -67,7 +67,8 @@ returning pod a dwarf standing on it goes to, his player's, L1289), flame (each 
 flame's space, the firer's, L798-800: asked per flame), gold_conversion, upgrade_trade. An activate_all right after spawn
 steps belongs to their Event (one sentry window, L664); every other step is a new one.
 Never a pass, even on an `illegal:` step: a misspelt setup key, an unknown step, dwarf,
-monster, weapon, mode or card, a space off the map, a scripted choice the engine could never
+monster, weapon, mode or card, a space off the map, a `plan` with a space for other than each
+die rolled, `choose_for` a seat no dwarf has, a scripted choice the engine could never
 offer (a well-formed one it does not offer now is a refusal), a choice or roll left unused
 by a step that was carried out.
 """
@@ -84,7 +85,7 @@ from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mis
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
     SHAPES, ScenarioError, after_the_end, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls,
     setup_cards, setup_dwarf, setup_objective)
-from tomecraft.runtime.engines.deep_rock_galactic.scenario_checks import (check_actor, event_drawer, hazard_setup,
+from tomecraft.runtime.engines.deep_rock_galactic.scenario_checks import (check_actor, check_seats, event_drawer, hazard_setup,
                                                                            what_may_be_there)
 from tomecraft.runtime.engines.deep_rock_galactic.state import Monster, State
 from tomecraft.runtime.rng import Rng
@@ -270,7 +271,7 @@ class ScenarioAgent(ScriptedAgent):
         return any(type(o) is type(want) for o in options)
 
 
-HEX_FIELDS = ("at", "path", "over", "land", "plan")
+HEX_FIELDS = ("at", "path", "over", "land", "plan", "take_back")   # `take_back: [[99, 99]]` passed as refused
 # the fields every action step may have, and each action's own (what its handler reads); an
 # action a pack adds to HANDLERS is not checked
 STEP_KEYS = {"do", "dwarf", "rolls", "illegal", "choose", "choose_for"}
@@ -292,9 +293,7 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     kind = step.get("do")
     if kind not in actions.HANDLERS and kind not in STEPS:
         raise ScenarioError(unknown_step(kind, set(actions.HANDLERS) | set(STEPS)))
-    for key in ("dwarf", "drawer"):
-        if key in step and not (isinstance(step[key], int) and 0 <= step[key] < len(st.dwarves)):
-            raise ScenarioError(f"{key} {step[key]!r}: no such dwarf (seats 0-{len(st.dwarves) - 1})")
+    check_seats(st, step)
     extra = sorted(set(step) - STEP_KEYS - {"drawer"} - GAME_STEP_KEYS.get(kind, set(step)))
     if extra:                                           # `drawr: 1` was read as no drawer
         raise ScenarioError(f"{kind}: unknown field(s) {extra}; known: {sorted(GAME_STEP_KEYS[kind] | STEP_KEYS)}")
@@ -337,12 +336,13 @@ def _validate(engine: Engine, names: dict, step: dict) -> None:
     throw = step.get("then_throw")            # a Move's free throwable (Light-Footed)
     if throw is not None and not (isinstance(throw, dict) and {"card", "at"} <= set(throw)):
         raise ScenarioError("then_throw: {card, at} expected")
-    for card in [step.get("card")] + ([throw["card"]] if throw else []):
-        if card is None:
-            continue
-        cards = {c.id for kind_ in ("throwable", "rock_and_stone_card") for c in data.of(kind_)}
-        if card not in cards:
-            raise ScenarioError(f"card {card!r}: no such throwable or Rock and Stone card")
+    # a card of the kind its action plays: a Rock and Stone card thrown passed as refused
+    for card, of in [(step.get("card"), "rock_and_stone_card" if kind == "rock_and_stone" else "throwable"),
+                     (throw["card"] if throw else None, "throwable")]:
+        if card is not None and card not in {c.id for c in data.of(of)}:
+            raise ScenarioError(f"card {card!r}: no such {of.replace('_', ' ')} ({kind} plays one)")
+    if any(step.get(k) == {} for k in ("take", "give")):     # `take: {}` names nothing handed over
+        raise ScenarioError(f"{kind}: an empty take or give hands over nothing")
     for key in HEX_FIELDS:
         if key not in step:
             continue

@@ -148,3 +148,14 @@ def check_actor(engine, step: dict, shots: list) -> None:
             raise ScenarioError(f"{where}: names, not {given!r:.40}")
         if problem := unknown_names(where, given, known):
             raise ScenarioError(problem)
+
+
+def check_seats(st, step: dict) -> None:
+    """The seats a step names are dwarves': its `dwarf`, `drawer` and the seats `choose_for`
+    scripts answers for (one no dwarf sits at is never asked: on a refused step they passed)."""
+    seats = [(key, step[key]) for key in ("dwarf", "drawer") if key in step]
+    seats += [("choose_for", seat) for seat in step.get("choose_for") or {}]
+    for key, seat in seats:
+        seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(st.dwarves)):
+            raise ScenarioError(f"{key} {seat!r}: no such dwarf (seats 0-{len(st.dwarves) - 1})")

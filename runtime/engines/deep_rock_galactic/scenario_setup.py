@@ -9,16 +9,15 @@ from collections import Counter
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid
 from tomecraft.runtime.engines.deep_rock_galactic.engine import plain
 from tomecraft.runtime.engines.deep_rock_galactic.mission_map import read_map
+from tomecraft.runtime.engines.deep_rock_galactic.actions import HANDLERS
 from tomecraft.runtime.engines.deep_rock_galactic.scripted import FACES
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf
-from tomecraft.runtime.scenario import game_over_step, key_problem, unknown_names
+# ScenarioError: the scenario itself is wrong (an unknown name, a space off the map, a plan a
+# die short...): never a pass, not even for a step expected to be refused. The shared class, so
+# that the engine's scenario-only inputs (an attack's `plan`) raise the one the runner catches.
+from tomecraft.runtime.scenario import ScenarioError, game_over_step, key_problem, unknown_names
 from tomecraft.runtime.scenario_shapes import (
-    BOOL, COUNT, SPACE, TEXT, WHOLE, Shape, counts, either, fixed, list_of, nullable, records)
-
-
-class ScenarioError(Exception):
-    """The scenario itself is wrong (an unknown name, a space off the map...): never a pass,
-    not even for a step that is expected to be refused."""
+    BOOL, COUNT, SPACE, TEXT, WHOLE, Shape, counts, either, fixed, list_of, nullable, record, records)
 
 
 _SIDE = re.compile(r"side[1-9]")
@@ -148,6 +147,10 @@ def placed_on_map(data, setup: dict, cells: dict) -> None:
             raise ValueError(f"exits {k}: a tunnel exit is numbered 1, 2 or 3, not {k!r:.20}")
     pieces += [(f"exits {k}", v) for k, v in setup.get("exits", {}).items()]
     pieces += [(f"stalagmites[{i}]", h) for i, h in enumerate(setup.get("stalagmites", []))]
+    for i, (a, b) in enumerate(setup.get("ziplines", [])):   # its two ends, ground across 1-2 pits (L710-722)
+        if a == b:
+            raise ValueError(f"ziplines[{i}]: {a} to itself: a zipline runs from one end over pits to the other")
+        pieces += [(f"ziplines[{i}]", a), (f"ziplines[{i}]", b)]
     for where, at in pieces:
         if not (_is_space(at) and _hex(at) in cells):
             raise ValueError(f"{where}: {at!r} is not a space of the map")
@@ -358,6 +361,19 @@ def check_weapons(data, seat: int, cls: str, spec: dict) -> None:
     for key in spec.get("used") or {}:
         if str(key) not in modes:
             raise ValueError(unknown_names(f"dwarves[{seat}] used", [key], modes))
+    last = spec.get("last_action")
+    if last is not None:      # read by a mode played "after" another (actions.py): a misspelt one matched nothing
+        if problem := key_problem(f"dwarves[{seat}].last_action", last, ("do", "weapon", "mode")):
+            raise ValueError(problem)
+        if problem := unknown_names(f"dwarves[{seat}].last_action.do", [last.get("do")], HANDLERS):
+            raise ValueError(problem)
+        if "weapon" in last:
+            by_id = {w.id: w for w in weapons}
+            if problem := unknown_names(f"dwarves[{seat}].last_action.weapon", [last["weapon"]], by_id):
+                raise ValueError(problem)
+            count = len(by_id[last["weapon"]].modes)
+            if not 0 <= last.get("mode", 0) < count:
+                raise ValueError(f"dwarves[{seat}].last_action.mode {last['mode']}: {last['weapon']} has modes 0-{count - 1}")
 
 
 def setup_dwarf(engine, data, seat: int, spec: dict) -> Dwarf:
@@ -390,7 +406,7 @@ def setup_dwarf(engine, data, seat: int, spec: dict) -> Dwarf:
         d.tokens = Counter(spec["tokens"])
     if "last_action" in spec:                # e.g. {do: attack, weapon: minigun, mode: 0}
         la = spec["last_action"]
-        d.last_action = (la["do"], la.get("weapon"), la.get("mode"))
+        d.last_action = (la["do"], la.get("weapon"), la.get("mode", 0 if "weapon" in la else None))
     d.used = Counter({tuple(k.split(":")): n for k, n in spec.get("used", {}).items()})
     if not isinstance(d.health, int) or not 0 <= d.health <= board.health:
         # L234: the board's health spaces; below 0 or over them no play reaches
@@ -413,6 +429,7 @@ _IDS = list_of(TEXT, "a list of ids")
 # a move's path takes one step at least: `path: []` failed with an IndexError
 _PATH = either(SPACE, Shape("a list of one or more spaces", lambda v: isinstance(v, list) and len(v) > 0,
                             list_of(SPACE).inner), wants="a space [r, c] or a list of one or more spaces [[r, c], ...]")
+_LAST_ACTION = record({"do": TEXT, "weapon": TEXT, "mode": COUNT}, "a mapping {do, weapon, mode}")
 _DWARF = {"cls": TEXT, "at": SPACE, **{k: COUNT for k in ("health", "ammo", "secondary_ammo", "actions",
                                                             "acted_at")},
           "secondary": TEXT, "primary": TEXT, "statuses": _IDS, "throwables": _IDS, "spare_upgrades": _IDS,
@@ -420,7 +437,7 @@ _DWARF = {"cls": TEXT, "at": SPACE, **{k: COUNT for k in ("health", "ammo", "sec
           "upgrades": counts("a mapping of slots to upgrade ids ({primary: id})", TEXT),
           "carried": counts("a mapping of minerals to counts ({aquarq: 1})"),
           "used": counts('a mapping of "weapon:mode" to the times used this round ({"flamethrower:flaming_ground": 1})'),
-          "tokens": counts("a mapping of token kinds to counts ({shield: 1})")}
+          "tokens": counts("a mapping of token kinds to counts ({shield: 1})"), "last_action": _LAST_ACTION}
 _MONSTER = {"id": TEXT, "kind": TEXT, "at": SPACE, "damage": COUNT, "statuses": _IDS,
             "tail": SPACE, "facing": SPACE}
 SHAPES = {
@@ -460,7 +477,11 @@ SHAPES = {
                **{k: SPACE for k in ("ground", "terrain", "stalagmite", "hidden_segment", "tail", "facing")},
                **{k: _IDS for k in ("throwable_deck", "throwable_discard", "event_discard", "swarm_discard",
                                     "rock_and_stone_deck", "rock_and_stone_discard", "spare_upgrades")},
-               "result": nullable(TEXT), "is": TEXT, "tokens": TEXT},
+               "result": nullable(TEXT), "is": TEXT, "tokens": TEXT,
+               # `rock_and_stone: false`, `shared: {gold: false}` compared equal to 0 and passed
+               "rock_and_stone": either(COUNT, _IDS, wants="a count or a list of card ids"),
+               **{k: counts(f"a mapping of names to counts ({{{e}: 1}})") for k, e in
+                  (("shared", "gold"), ("stock", "health"), ("carried", "aquarq"), ("minerals", "gold"))}},
 }
 
 

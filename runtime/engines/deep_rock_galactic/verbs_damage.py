@@ -7,6 +7,7 @@ from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.hexgrid import Hex
 from tomecraft.runtime.engines.deep_rock_galactic.state import Dwarf, Monster, subject
+from tomecraft.runtime.scenario import ScenarioError
 
 
 class DamageVerbs:
@@ -98,7 +99,9 @@ class DamageVerbs:
     def _chosen_pair(h: Hex, plan: list) -> list[Hex]:
         """The firer's triangle (L690): 2 spaces next to the target `h` and to each other."""
         pair = [tuple(x) for x in plan]
-        if len(pair) != 2 or any(x not in hx.neighbours(h) for x in pair) or pair[1] not in hx.neighbours(pair[0]):
+        if len(pair) != 2:         # the scenario's mistake, not the triangle rule's refusal
+            raise ScenarioError(f"plan: an area's triangle names its 2 other spaces, not {len(pair)}")
+        if any(x not in hx.neighbours(h) for x in pair) or pair[1] not in hx.neighbours(pair[0]):
             raise EffectError(f"the triangle is the target and 2 spaces next to it and to each other, "
                               f"not {[list(x) for x in pair]}")
         return pair

@@ -61,7 +61,7 @@ from tomecraft.runtime.engines.dm_crawl_decks.scenario_refusals import (
     AnswerAgent, option_shapes, player_option, refusal, refused_answer)
 from tomecraft.runtime.engines.dm_crawl_decks.scenario_setup import (
     PILE_HOLDS, PILE_WHY, PILES, SHAPES, ZONE_PILES, as_written, checks_nothing, face_down_where, holds, known,
-    known_keys, main_card, named, turns_sideways, up_down, within_limits, word, words, zones_as_held)
+    known_keys, main_card, named, relic_card, turns_sideways, up_down, within_limits, word, words, zones_as_held)
 from tomecraft.runtime.engines.dm_crawl_decks.state import (
     ATTRIBUTES, FIELD, Card, Row, Virtual, resources_of)
 from tomecraft.runtime.rng import Rng
@@ -462,7 +462,7 @@ def _check(sc: Scenario, exp: dict) -> str | None:  # noqa: C901 - one branch pe
             got = {z: as_written(e._pile(PILES[z]) if z == "equipment" else reversed(e._pile(PILES[z])),
                                   want[z]) for z in want}      # equipment left to right, L77
         elif key == "sideways":
-            got = {label: sc.ref(label).sideways for label in want}
+            got = {label: relic_card(sc.ref(label), label).sideways for label in want}
         elif key == "fired":
             known("fired", want, words(sc.data, "event"))
             got = {ev: as_written([o for e2, o in e.bus.fired if e2 == ev], want[ev]) for ev in want}

@@ -17,7 +17,7 @@ from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, RESOURCES
 from tomecraft.runtime.engines.dm_crawl_decks.zones import PILES
 from tomecraft.runtime.lookahead import _shared_memo
-from tomecraft.runtime.scenario import ScenarioError, refuse_unofferable
+from tomecraft.runtime.scenario import ScenarioError, refuse_unofferable, refuse_unplayed
 
 
 class Refused(ScriptError):
@@ -70,8 +70,10 @@ def never_answers(sc, key: str, want, options: list) -> str | None:
             seen = [o[k] for o in shaped if k in o]
             if v in seen or _hashable(v) and v in DOMAINS.get(k, ()):
                 continue
-            if k == "size" and type(v) is int and v in _sizes(sc):
-                continue
+            if k == "size":             # a stack of 0 or -1 tokens was of the options' type, so "offerable"
+                if type(v) is int and v in _sizes(sc):
+                    continue
+                return f"size: {v!r} is no stack height ({_sizes(sc).start}-{_sizes(sc).stop - 1} tokens, L13)"
             if k in DOMAINS or isinstance(v, str) and v not in card_names(sc) \
                     or not isinstance(v, str) and not any(type(s) is type(v) for s in seen):
                 return f"{k}: {v!r} is no value a {key!r} answer takes"
@@ -165,6 +167,7 @@ def refusal(sc, step: dict) -> str | None:
         refuse_unofferable(asked[0], option_shapes(sc), exact=True)
         if asked[0] in asked[1]:
             raise AssertionError(f"{asked[0]} was expected to be illegal but is legal")
+        refuse_unplayed(step, f"{asked[0]} is not legal now: the step is refused as an option, never played")
         return "option"
     if not step.get("choose"):
         raise ScenarioError(f"scenario error: {step['do']} is no player's option to refuse "

@@ -220,3 +220,12 @@ def zones_as_held(want: dict) -> dict:
     have is refused (`discrad` read as a wrong rule: "expected discrad, got discard")."""
     known("zone", want.values(), ZONES)
     return {label: ZONES[z] for label, z in want.items()}
+
+
+def relic_card(card: Card, label: str) -> Card:
+    """Only a relic is turned sideways (used once per long rest, L234): `sideways: {m: false}`
+    of a main-deck card held for any game."""
+    if card.deck != "relic":
+        raise ValueError(f"sideways: {label} is a{'n' if card.deck == 'event' else ''} {card.deck} card: only "
+                         f"relics are turned sideways (L234)")
+    return card

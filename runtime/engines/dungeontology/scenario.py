@@ -76,7 +76,7 @@ from tomecraft.runtime.engines.dungeontology.scenario_checks import (
 from tomecraft.runtime.engines.dungeontology.scenario_setup import SHAPES, Decline, Script, build  # noqa: F401
 from tomecraft.runtime.engines.dungeontology.state import COLOURS, SIDES, edge
 from tomecraft.runtime.scenario import (
-    PACK_ID_HINT, ScenarioError, check_expectations, refuse_unofferable, unknown_names, unknown_step,
+    PACK_ID_HINT, ScenarioError, answer_never_taken, check_expectations, refuse_unofferable, unknown_names, unknown_step,
     written_path_of)
 
 # Setup keys this runner reads as true or false, at any depth: `lore: "no"` must fail, not
@@ -225,8 +225,17 @@ def _check_answer(e: Engine, answer) -> None:
             close = difflib.get_close_matches(answer, sorted(known), n=1)
             raise ScenarioError(f"answer {answer!r}: no card, colour, region or side has that id"
                                 + (f"; did you mean `{close[0]}`?" if close else ""))
+    if isinstance(answer, int) and not isinstance(answer, bool) and answer < 0:   # a branch counts from 0
+        raise ScenarioError(f"answer {answer}: a `choose` branch is numbered from 0")
     if not isinstance(answer, dict):
         return
+    # a key or value no option carries matches nothing: `{colr: faith}`, `{colour: purple}`
+    # unasked, or not taken, on a refused step passed as the refusal
+    shapes = option_shapes(e)
+    values = {k: v for shape in shapes.values() for k, v in shape.items()}
+    values.update(do=set(shapes), fate={True, False}, to=set(e.data.kinds["region"]), card=None, seat=None)
+    if problem := answer_never_taken(answer, [], set(values), values):
+        raise ScenarioError(f"answer {answer}: {problem}")
     card = answer.get("card")
     if card is not None:
         known = set().union(*(e.data.kinds.get(kind, ()) for kind in CARD_KINDS))

@@ -249,6 +249,14 @@ def expectation_problem(e, exp: dict) -> str | None:
             return f"{key}: {pair[0]} and {pair[1]} are not adjacent: no marker could be between them"
     if isinstance(exp.get("region"), str) and exp["region"] not in e.data.kinds["region"]:
         return unknown_names("region", [exp["region"]], e.data.kinds["region"])
+    if "region" in exp and "scholar" not in exp and exp.get("absent") and set(exp) - {"region", "absent"}:
+        return (f"region {exp['region']}: absent: true, and {sorted(set(exp) - {'region', 'absent'})} of it "
+                "(read of no region: they checked nothing)")
+    if "options" in exp and "none_of" in exp and {"option", "present"} & set(exp):
+        return (f"none_of checks that no option of a kind is offered; {sorted({'option', 'present'} & set(exp))} "
+                "beside it was read by nothing")
+    if "attempt" in exp and getattr(e, "last_attempt", None) is None:   # each key read None of none
+        return "attempt: no stealth attempt (research, spy) was made: the expectation reads nothing"
     return None
 
 

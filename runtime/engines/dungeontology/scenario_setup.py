@@ -13,7 +13,7 @@ from tomecraft.runtime.engines.dungeontology.state import State, Scholar, Tile
 from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.scenario import ScenarioError
 from tomecraft.runtime.scenario_shapes import (
-    ANY, BOOL, COUNT, LOG_TEXT, POS, TEXT, WHOLE, counts, fixed, list_of, nullable, record, records, text)
+    ANY, BOOL, COUNT, LOG_TEXT, NULL, POS, TEXT, WHOLE, counts, either, fixed, list_of, nullable, record, records, text)
 
 
 class Decline:
@@ -244,5 +244,17 @@ SHAPES = {
                "final_scores": list_of(WHOLE, "a list of scores, one per seat"),
                "log_order": list_of(LOG_TEXT, "a list of texts, in log order"),
                "stats": counts("a mapping of counters to counts ({rests: 1})", WHOLE),
-               "option": record({}, "an option ({do: ...})")},
+               "option": record({}, "an option ({do: ...})"),
+               # `bonfire: false`, `max_alert: 0`, `ok: 1` compared equal to 0, false, true and passed
+               "campus": record({**{k: COUNT for k in ("bonfire", "reserve_students", "reserve_omega",
+                                                       "alert_filled", "first")},
+                                 "research_penalty": WHOLE, "max_alert": BOOL, "panic_revealed": BOOL,
+                                 "ended": either(BOOL, TEXT, NULL, wants="true, false, the reason or null"),
+                                 **{k: nullable(TEXT) for k in ("alert_card", "boss_card", "panic_card",
+                                                                "clan_card", "notebook")},
+                                 "bag": counts("a mapping {normal: n, omega: n}"),
+                                 "reserve_blocks": counts("a mapping of colours to counts ({faith: 2})")},
+                                "a mapping of campus values ({bonfire: 1, bag: {normal: 9}})"),
+               "attempt": record({"stealth": WHOLE, "alert": WHOLE, "ok": BOOL, "kind": TEXT, "by": COUNT,
+                                  "cards": _IDS}, "a mapping {stealth, alert, ok, kind, by, cards}")},
 }

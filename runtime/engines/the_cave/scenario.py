@@ -43,18 +43,17 @@ from tomecraft.runtime.rng import Rng
 from tomecraft.runtime.sim import check_players, player_counts
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.scenario_setup import (
-    SHAPES, check_names, check_team_want, expectation_problem, hold_depths, pos as _pos)
+    SHAPES, AnswerAgent, check_names, check_team_want, expectation_problem, hold_depths, never_taken, pos as _pos)
 from tomecraft.runtime.engines.the_cave.scoring import score
 from tomecraft.runtime.engines.the_cave.start import new_state, tile_stub
 from tomecraft.runtime.engines.the_cave.state import ORDER, Cell, State, Team, edge
 from tomecraft.runtime.scenario import (ScenarioError, check_expectations, game_over_step, in_its_terms,
-                                       key_problem, refuse_unofferable, setup_failure, unknown_step)
+                                       key_problem, refuse_unofferable, refuse_unplayed, setup_failure,
+                                       unknown_step)
 
 
 def _norm(option):
-    if isinstance(option, dict):
-        return {k: (_pos(v) if k == "to" else v) for k, v in option.items()}
-    return option
+    return {k: (_pos(v) if k == "to" else v) for k, v in option.items()} if isinstance(option, dict) else option
 
 
 def _shown(tile, written) -> str:
@@ -93,8 +92,7 @@ TEAM_EXPECT_KEYS = {"team", "ap", "pos", "backpack", "camp_items", "tokens", "de
 EXPECT_FORMS = (("tile", {"tile", "kind", "depth", "tokens", "marker", "exits", "absent"}),
                 ("rope", {"rope", "present"}),
                 ("legal", {"legal", "team", "present"}),
-                ("log", {"log"}), ("stacks", {"stacks"}), ("end_triggered", {"end_triggered"}),
-                ("turns", {"turns"}),
+                ("log", {"log"}), ("stacks", {"stacks"}), ("end_triggered", {"end_triggered"}), ("turns", {"turns"}),
                 *((k, {"scores", "bonus", "finished", "winners"}) for k in ("scores", "bonus", "finished", "winners")),
                 ("team", TEAM_EXPECT_KEYS))
 
@@ -164,6 +162,7 @@ class ScenarioEngine(Engine):
             want, only = agent.choices[0], options[0]
             if isinstance(want, dict) and isinstance(only, dict) and want and set(want) <= set(only):
                 if not matches(want, only):
+                    never_taken(self, key, want, options)
                     raise ScriptError(f"scripted choice {want!r} is not legal for {key!r}; "
                                       f"the only option: {only!r}")
                 agent.choices.pop(0)
@@ -255,8 +254,8 @@ def build(data, setup: dict) -> Engine:
         raise ScenarioError(f"setup.max_marker: a multiple of 25, at least the deepest marker "
                             f"placed ({placed}), not {state.max_marker!r}")
     state.end_triggered = bool(setup.get("end_triggered", False))
-    agents = [ScriptedAgent() for _ in teams]
-    engine = ScenarioEngine(data, state, agents, log_enabled=True)
+    engine = ScenarioEngine(data, state, [], log_enabled=True)
+    engine.agents = [AnswerAgent(engine) for _ in teams]
     check_names(engine, setup)
     return engine
 
@@ -355,6 +354,7 @@ def _run_step(engine: Engine, step: dict, results: dict) -> None:
         option = _way_out_named(engine, option, legal)
         if step.get("illegal"):         # the keys written: no via, no move there by any way
             refuse_unofferable(option, option_shapes(engine))
+            refuse_unplayed(step)          # its answers are never asked: a misspelt one passed
             if option in legal or any(matches(option, o) for o in legal):
                 raise AssertionError(f"{option} was expected to be illegal but is legal")
             return

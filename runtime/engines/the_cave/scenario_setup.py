@@ -9,7 +9,8 @@ from collections import Counter
 from tomecraft.runtime.engines.the_cave.engine import Engine
 from tomecraft.runtime.engines.the_cave.equipment import item_of
 from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS, CAMP_SLOTS, PACKED_CAMP_SLOTS, Team
-from tomecraft.runtime.scenario import ScenarioError, checks_nothing, unknown_names
+from tomecraft.runtime.agents import ScriptError, ScriptedAgent
+from tomecraft.runtime.scenario import ScenarioError, answer_never_taken, checks_nothing, unknown_names
 from tomecraft.runtime.scenario_shapes import (
     BOOL, COUNT, EXITS, POS, TEXT, WHOLE, counts, either, fixed, list_of, nullable, records)
 
@@ -284,3 +285,37 @@ def expectation_problem(engine: Engine, exp: dict) -> str | None:
                 engine.items.order if known is engine.items else tokens)):
             return bad
     return None
+
+
+class AnswerAgent(ScriptedAgent):
+    """A team's scripted answers. An answer the decision does not take now is the refusal a
+    `fails: true` step may expect only if the decision could take it in some state: a side
+    and turn {dir, exits}, a boulder's {dir, kind}, a full backpack's {to_camp | discard:
+    item}, a camp swap {backpack, camp}, a branch number; `{dir: Q}` passed as refused."""
+
+    def __init__(self, engine) -> None:
+        super().__init__()
+        self.engine = engine
+
+    def choose(self, key, options, view=None):
+        want = self.choices[0] if self.choices else None
+        try:
+            return super().choose(key, options, view)
+        except ScriptError:
+            if want is not None:
+                never_taken(self.engine, key, want, list(options))
+            raise
+
+
+def never_taken(engine, key: str, want, options: list) -> None:
+    """Raise ScenarioError when the answer `want` could never be taken by decision `key`."""
+    sides = lambda v: isinstance(v, str) and 0 < len(v) <= 4 and set(v) <= set("NESW")  # noqa: E731
+    items = set(engine.items.order)
+    bag = lambda v: isinstance(v, dict) and set(v) <= items  # noqa: E731
+    keys = {"place": {"dir", "exits"}, "boulder": {"dir", "kind"}, "make_room": {"to_camp", "discard"},
+            "camp_exchange": {"backpack", "camp"}}.get(key)
+    values = {"dir": set("NESW"), "exits": sides, "kind": set(engine.data.kinds["tile_kind"]),
+              "to_camp": items, "discard": items, "backpack": bag, "camp": bag}
+    if problem := answer_never_taken(want, options, keys, values):
+        raise ScenarioError(f"scenario error: the answer {want!r} to {key!r} could never be taken, "
+                            f"so its refusal would pass vacuously: {problem}")
