@@ -30,6 +30,8 @@ def _whole(value) -> bool:
 
 
 COUNT = Shape("a whole number, 0 or more", lambda v: _whole(v) and v >= 0)
+# how many times a step repeats: 0 plays nothing, and what follows checks the setup alone
+TIMES = Shape("a whole number, 1 or more", lambda v: _whole(v) and v >= 1)
 WHOLE = Shape("a whole number", _whole)
 BOOL = Shape("true or false", lambda v: isinstance(v, bool))
 TEXT = Shape("a text", lambda v: isinstance(v, str))

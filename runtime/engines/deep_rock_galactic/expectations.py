@@ -8,6 +8,8 @@ from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import STOCK, known_kinds
 from tomecraft.runtime.scenario import checks_nothing, unknown_names
 
+NO_STALAGMITE = {"#": "rock", "*": "rock", "x": "rock", "h": "a face-down hidden segment", "o": "a pit"}
+
 
 def _hex(v) -> tuple[int, int]:
     if not (isinstance(v, (list, tuple)) and len(v) == 2):
@@ -131,6 +133,9 @@ def check(engine: Engine, names: dict, exp: dict) -> str | None:
         return None if got == exp["is"] else f"terrain {exp['terrain']}: expected {exp['is']!r}, got {got!r}"
     if "stalagmite" in exp:
         got = _hex(exp["stalagmite"]) in st.stalagmites
+        if not got and st.terrain(_hex(exp["stalagmite"])) in NO_STALAGMITE:   # a stalagmite stands on cave
+            return f"stalagmite {exp['stalagmite']}: the space is {NO_STALAGMITE[st.terrain(_hex(exp['stalagmite']))]}, " \
+                   "where no stalagmite can stand: `present: false` checks nothing there"
         return None if got == exp["present"] else f"stalagmite {exp['stalagmite']}: present={got}"
     if "sentry" in exp:          # null: not on the board (back with the Engineer)
         want = _hex(exp["sentry"]) if exp["sentry"] is not None else None

@@ -7,7 +7,7 @@ from tomecraft.runtime.engines.dm_crawl_decks.state import ATTRIBUTES, Card, res
 from tomecraft.runtime.engines.dm_crawl_decks.zones import PILES as HELD, ZONE_PILES
 from tomecraft.runtime.scenario import key_problem
 from tomecraft.runtime.scenario_shapes import (
-    ANY, BOOL, COUNT, LOG_TEXT, TEXT, WHOLE, counts, either, fixed, list_of, record, records)
+    ANY, BOOL, COUNT, LOG_TEXT, TEXT, TIMES, WHOLE, counts, either, fixed, list_of, record, records)
 
 PILES = {"main_deck": "main_deck", "graveyard": "graveyard", "discard": "discard",
          "event_deck": "event_deck", "event_discard": "event_discard", "relic_deck": "relic_deck",
@@ -126,7 +126,7 @@ SHAPES = {
               "columns": list_of(_CARDS, "a list of columns, each a list of cards ([[slime], []])"),
               "rows": records({"enemy": list_of(ANY, "a list of cards"), "player": list_of(ANY, "a list of plays")}),
               "face_down": _LABELS, "sideways": _LABELS},
-    "steps": {**{k: COUNT for k in ("column", "row", "amount", "count")},
+    "steps": {**{k: COUNT for k in ("column", "row", "amount")}, "count": TIMES,
               **{k: TEXT for k in ("card", "relic", "event", "op", "zone", "card_type")},
               "value": WHOLE, "free": BOOL, "fizzles": BOOL,
               "action": record({}, "an action ({do: battle, column: 0})")},
