@@ -121,6 +121,12 @@ def random_pickups(ck, reach, groups) -> None:
                       f"the {wanted} {name} the objective needs are reachable",
                       "join the space to the cave, or list spare pickups")
             return
+    # a hidden segment out of reach is refused above (V-11); a flare-stick space only warned of
+    cut_off = next((h for h, n in spaces if h not in reach and ck.map.cells[h] == FLARE), None)
+    if cut_off is not None and sum(m["pickups"].values()):    # (the objective's are above: an error)
+        ck.at_hex(cut_off, "W-02", "the set-up may place a pickup here, where no dwarf can reach "
+                  "it: that pickup is never picked up", "join the space to the cave, or make it "
+                  "rock (`#`)", warning=True)
 
 
 def winnable(ck, reach, groups) -> None:
