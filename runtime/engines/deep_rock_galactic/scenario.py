@@ -62,7 +62,8 @@ choose entries: a space [r, c], a value, a mapping matched against the options' 
 may name a monster: {weapon, mode, target: g}), or {monster: id} (which of tied monsters acts
 first, L974). The decisions a choose answers, by key: action, target, the effects' own (a weapon
 mode's `may`...), spawn (the drawer's space among the nearest, L878), activation_order,
-monster_end (the drawer's, of spaces equally long ways end on), pod_landing (the space off the
+monster_end (the drawer's, of spaces equally long ways end on; the rulebook is silent, so
+unscripted the engine takes the space nearest the target, then the first by row and column), pod_landing (the space off the
 returning pod a dwarf standing on it goes to, his player's, L1289), flame (each Flaming Ground
 flame's space, the firer's, L798-800: asked per flame), gold_conversion, upgrade_trade. An activate_all right after spawn
 steps belongs to their Event (one sentry window, L664); every other step is a new one.
@@ -76,12 +77,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tomecraft.runtime.agents import ScriptedAgent, ScriptError
 from tomecraft.runtime.effects import EffectError
 from tomecraft.runtime.lookahead import copy_game
 from tomecraft.runtime.engines.deep_rock_galactic import (
     actions, deep_dive, equipment, expectations, game, hexgrid, policy)
 from tomecraft.runtime.engines.deep_rock_galactic.engine import Engine, load_mission, plain
+from tomecraft.runtime.engines.deep_rock_galactic.scripted import NotOffered, ScenarioAgent
 from tomecraft.runtime.engines.deep_rock_galactic.scenario_setup import (
     SHAPES, ScenarioError, after_the_end, known_keys, map_cells, named_kinds, placed_on_map, scripted_rolls,
     setup_cards, setup_dwarf, setup_objective)
@@ -232,43 +233,6 @@ def _hidden(engine: Engine, setup: dict) -> None:
                           "tile": (tiles[tile] if isinstance(tile, str) else tile) if tile else None})
     if specs:
         raise ValueError(f"hidden_segments at {[list(h) for h in specs]}: no hidden segment (h) there")
-
-
-class NotOffered(ScriptError):
-    """A well-formed scripted choice the engine did not offer this time: a refusal."""
-
-
-class ScenarioAgent(ScriptedAgent):
-    """Scripted decisions. A choice the engine does not offer now is a refusal only if the
-    engine could offer it at all: a space of the map, a mapping with the options' keys, a
-    value of the options' type. Anything else, or a missing choice, is a scenario error."""
-
-    def __init__(self, cells: dict) -> None:
-        super().__init__()
-        self.cells, self.names = cells, {}
-
-    def choose(self, key, options, view=None):
-        # which tied monster acts first is asked by uid: shown as the {monster: id} to write
-        shown = [{"monster": next((n for n, u in self.names.items() if u == o), o)} for o in options] \
-            if key == "activation_order" else list(options)
-        if not self.choices:
-            raise ScenarioError(f"no scripted choice for decision {key!r}; options: {shown}")
-        want = self.choices[0]
-        try:
-            return super().choose(key, options, view)
-        except ScriptError:
-            if not self.could_offer(want, list(options)):
-                raise ScenarioError(f"scripted choice {want!r} for {key!r} matches nothing the engine "
-                                    f"could offer; options: {shown}") from None
-            raise NotOffered(f"{want!r} is not offered for {key!r}; options: {shown}") from None
-
-    def could_offer(self, want, options: list) -> bool:
-        if isinstance(want, tuple) and len(want) == 2 and all(isinstance(v, int) for v in want):
-            return want in self.cells
-        if isinstance(want, dict):
-            return any(isinstance(o, dict) and set(want) <= set(o) for o in options) or \
-                any(all(hasattr(o, k) for k in want) for o in options if not isinstance(o, dict))
-        return any(type(o) is type(want) for o in options)
 
 
 HEX_FIELDS = ("at", "path", "over", "land", "plan", "take_back")   # `take_back: [[99, 99]]` passed as refused
