@@ -299,13 +299,11 @@ def _known_ids(engine: Engine, where: str, ids, known: dict, kind: str) -> None:
 
 def option_shapes(engine: Engine) -> dict:
     """Every kind of option `legal_actions` can offer, with the values its keys can take."""
+    cards = set(engine.cards)
     # a move goes to a room on the map: one to [9, 9], where none is, was refused vacuously
     position = lambda v: isinstance(v, (list, tuple)) and len(v) == 2 and tuple(v) in engine.state.cells  # noqa: E731
-    # a card by the action its type is offered for: `{do: defeat, card: burgle}` passed as refused
-    of = {t: {c for c, d in engine.cards.items() if d.card_type == t} for t in ("acquire", "device", "monster")}
-    return {"play": {"card": set(engine.cards) - of["device"] - of["monster"]},
-            "acquire": {"card": of["acquire"] | set(engine.reserve_buys)}, "use": {"card": of["device"]},
-            "defeat": {"card": of["monster"] | set(engine.reserve_foes)}, "move": {"to": position, "portal": {True}},
+    return {"play": {"card": cards}, "acquire": {"card": cards}, "use": {"card": cards},
+            "defeat": {"card": cards}, "move": {"to": position, "portal": {True}},
             "explore": {"edge": set("NESW")}, "take_treasure": {}, "room": {},
             "buy": {"item": set(engine.items), "coupon": {True, False}},
             "token": {"token": set(engine.token_defs)}, "end": {}}
