@@ -16,6 +16,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     _check_rope_edges(game, reporter)
     _check_late_costs(game, reporter)
     _check_free_gains(game, reporter)
+    _check_tokens_placed(game, reporter)
     check_turn_costs(game, reporter, "ap", "turn_ap")   # L64: at most 5 AP a turn
     if any(d.code == dg.SCHEMA and d.severity == dg.ERROR for d in reporter.diagnostics):
         # a tile refused by its schema is left out: counting the stacks without it would
@@ -258,3 +259,42 @@ def _check_free_gains(game: Game, reporter: dg.Reporter) -> None:
                              "(the simulated teams take it until the turn's 60-action cap)",
                              entity.display, mark.line, mark.column,
                              "give it a cost (`pay ap 1 -> ...`)")
+
+
+# the verbs that put a token of a term into play (tile_kinds.yaml): on a tile, or to a team
+PLACES = ("place_token", "gain_token", "take_token")
+
+
+def _check_tokens_placed(game: Game, reporter: dg.Reporter) -> None:
+    """A token comes into play only where an effect places it on a tile or hands it to a
+    team (`place_token`, `gain_token`; the depth tokens are the engine's, reach_depth): a
+    pack's Fossil token that no effect names checked clean and was never in play, its
+    points never scored (found by the sixteenth packs blind round). Said at its term, as a
+    warning (as Clank!'s token of a type no effect gains). A term a keyword computes from
+    its parameter may be any: no warning."""
+    from tomecraft.dsl import nodes as n
+    named: set[str] = set()
+    sites = [site for entity in game.all() for site in entity.effects]
+    for site in [*sites, *game.keyword_sites.values()]:
+        for node in n.walk(site.ast) if site.ast is not None else ():
+            if not isinstance(node, n.Call) or node.verb not in PLACES or not node.args:
+                continue
+            arg = node.args[0]
+            if not (isinstance(arg, n.Name) and len(arg.parts) == 1):
+                return
+            named.add(arg.parts[0])
+    for token in game.of_kind("token"):
+        base = token
+        while base is not None and base.pack != game.id:
+            base = base.replaced
+        term = token.data.get("term") or token.id
+        if base is not None or term in named:
+            continue
+        field = "term" if "term" in token.data else "id"
+        mark = token.doc.mark(token.path + (field,))
+        reporter.add(dg.GAME_RULE_WARNING,
+                     f"token {token.id!r}: no effect places or hands out {term!r} "
+                     "(`place_token`, `gain_token`), so it never comes into play",
+                     token.display, mark.line, mark.column,
+                     f"give a tile kind `on_discover: \"place_token {term}\"` and an action "
+                     f"that takes it (`take_token {term}`), or a `gain_token {term} 1`")
