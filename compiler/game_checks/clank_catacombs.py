@@ -6,7 +6,7 @@ refuses it at the entity (a pack places it by adding a tile or replacing one).""
 from __future__ import annotations
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.game_checks import at_fault as _at_fault, report
+from tomecraft.compiler.game_checks import at_fault as _at_fault, report, report_count
 from tomecraft.compiler.checks import removal_entry
 from tomecraft.compiler.model import Game
 from tomecraft.compiler.packs import display_path
@@ -124,22 +124,27 @@ AFTER_USE_PLACES = {"discard": "its owner's discard pile", "dungeon_discard": "t
 AFTER_USE_REFS = {"discard": "L524", "dungeon_discard": "L300, L310", "board": "L314"}
 
 
+DUNGEON = ("acquire", "device", "monster")     # the dungeon deck's card types (L69-70)
+
+
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_player_limit(game, reporter)
     _check_free_card_zones(game, reporter)
     _check_market_prices(game, reporter)
     cards = game.of_kind("card")
     if cards:
-        dungeon = [c for c in cards if c.data.get("card_type") in ("acquire", "device", "monster")]
+        dungeon = [c for c in cards if c.data.get("card_type") in DUNGEON]
         if dungeon and _total(dungeon) != 100:
-            report(reporter, _at_fault(game, dungeon, "count"), "count",
-                   f"the dungeon deck holds {_total(dungeon)} cards; the rulebook has 100 (L69-70)",
-                   _count_hint("card", _total(dungeon), 100))
+            report_count(reporter, game, _at_fault(game, dungeon, "count"), "count",
+                         f"the dungeon deck holds {_total(dungeon)} cards; the rulebook has 100 (L69-70)",
+                         _count_hint("card", _total(dungeon), 100),
+                         ("card", "cards", lambda d: d.get("card_type") in DUNGEON))
         starting = [c for c in cards if c.data.get("card_type") == "starting"]
         if starting and _total(starting, "per_deck") != 10:
-            report(reporter, _at_fault(game, starting, "per_deck"), "per_deck",
-                   f"a starting deck holds {_total(starting, 'per_deck')} cards; the rulebook has 10 (L63-65)",
-                   _count_hint("card", _total(starting, "per_deck"), 10))
+            report_count(reporter, game, _at_fault(game, starting, "per_deck"), "per_deck",
+                         f"a starting deck holds {_total(starting, 'per_deck')} cards; the rulebook has 10 (L63-65)",
+                         _count_hint("card", _total(starting, "per_deck"), 10),
+                         ("card", "cards", lambda d: d.get("card_type") == "starting"))
         for c in cards:
             kind = c.data.get("card_type")
             if kind == "monster" and c.data.get("defeat_cost") is None:
@@ -157,17 +162,21 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, tiles[0], "area", "no starting tile (area: start): the players start "
                    "on it (L23, L176)", hint="keep a start tile, or replace it instead of removing it")
         if depths and _total(depths) != 22:
-            report(reporter, _at_fault(game, depths, "count"), "count",
-                   f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)",
-                   _count_hint("tile", _total(depths), 22))
+            report_count(reporter, game, _at_fault(game, depths, "count"), "count",
+                         f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)",
+                         _count_hint("tile", _total(depths), 22),
+                         ("tile", "tiles", lambda d: d.get("area") == "depths"))
         if safe and _total(safe) != 6:
-            report(reporter, _at_fault(game, safe, "count"), "count",
-                   f"{_total(safe)} safe-area tiles; the rulebook has 6 (L27-28)",
-                   _count_hint("tile", _total(safe), 6))
+            report_count(reporter, game, _at_fault(game, safe, "count"), "count",
+                         f"{_total(safe)} safe-area tiles; the rulebook has 6 (L27-28)",
+                         _count_hint("tile", _total(safe), 6),
+                         ("tile", "tiles", lambda d: d.get("area") == "safe"))
         haunted = [t for t in depths if t.data.get("haunted")]
         if depths and _total(haunted) != 4:
-            report(reporter, _at_fault(game, haunted or depths), "haunted" if haunted else "count",
-                   f"{_total(haunted)} haunted depth tiles; the rulebook has 4 (L430-432)")
+            report_count(reporter, game, _at_fault(game, haunted or depths),
+                         "haunted" if haunted else "count",
+                         f"{_total(haunted)} haunted depth tiles; the rulebook has 4 (L430-432)", "",
+                         ("tile", "tiles", lambda d: d.get("area") == "depths" and d.get("haunted")))
         rooms = game.entities.get("room", {})
         icons = game.entities.get("tunnel_icon", {})
         for t in tiles:

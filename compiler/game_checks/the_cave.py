@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.game_checks import check_turn_costs, report
+from tomecraft.compiler.game_checks import check_turn_costs, report, report_count
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS
 
@@ -157,11 +157,17 @@ def _check_stacks(game: Game, reporter: dg.Reporter) -> None:
                 in_stack = [t for t in tiles if t.data["stack"] == stack] or tiles
                 # at a pack's tile when a pack changed the stack: a fan cannot edit the base's
                 by_packs = [t for t in in_stack if t.pack != game.id]
-                report(reporter, (by_packs or in_stack)[-1], "count",
-                       f"stack {stack} holds {per_stack.get(stack, 0)} tiles; the rulebook has 20 (L37)",
-                       f"a pack keeps each stack at 20: remove a base tile of stack {stack} "
-                       "(`remove: [{kind: tile, id: ...}]` in pack.yaml) or replace one (its id "
-                       "with `replace: true`), or change this count" if by_packs else "")
+                message = f"stack {stack} holds {per_stack.get(stack, 0)} tiles; the rulebook has 20 (L37)"
+                if by_packs:
+                    report(reporter, by_packs[-1], "count", message,
+                           f"a pack keeps each stack at 20: remove a base tile of stack {stack} "
+                           "(`remove: [{kind: tile, id: ...}]` in pack.yaml) or replace one (its "
+                           "id with `replace: true`), or change this count")
+                    continue
+                report_count(reporter, game, in_stack[-1], "count", message,
+                             f"a pack keeps each stack at 20: replace the tile (its id with "
+                             f"`replace: true`) instead of removing it, or add a tile of stack "
+                             f"{stack}", ("tile", "tiles", lambda d, s=stack: d.get("stack") == s))
 
 
 def _check_stacked_bases(game: Game, reporter: dg.Reporter) -> None:
