@@ -41,3 +41,32 @@ def test_sim_usage_on_the_command_line_in_text_and_json(run_cli):
     assert "warning: never used" in out or "never used" not in out
     data = json.loads(run_cli(*args, "--json")[1])
     assert data["usage"]["entities"]["action:discover"]["uses"] > 0
+
+
+def test_a_passive_ability_is_used_only_when_its_trigger_runs(tmp_path):
+    """Deep Rock Galactic holds a passive ability by running its effect at setup: that run
+    only registers its triggers. `sim --usage` counted it as a use, so a passive whose
+    trigger never ran was reported used in every game (sixteenth packs blind round)."""
+    import yaml
+
+    from tomecraft.compiler.api import load_game
+    from tomecraft.compiler.pipeline import content_root
+
+    classes = yaml.safe_load((content_root() / "deep_rock_galactic" / "dwarves.yaml")
+                             .read_text(encoding="utf-8"))["dwarves"]
+    gunner = {k: v for k, v in next(c for c in classes if c["id"] == "gunner").items()
+              if k != "ref"}
+    gunner.update(replace=True, source="approximation", note="a fan's omen")
+    pack = tmp_path / "omens"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: omens\ngame: deep_rock_galactic\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    for name, when in (("never", "hazard_level() >= 6"), ("always", "hazard_level() >= 1")):
+        gunner["abilities"] = [*gunner["abilities"][:2], {
+            "id": "omen", "name": {"zh": "预兆", "en": "Omen"}, "passive": True,
+            "effect": f"on turn_start where {when}: gain nitra 1"}]
+        (pack / "dwarves.yaml").write_text(yaml.safe_dump({"dwarves": [gunner]}, allow_unicode=True),
+                                           encoding="utf-8")
+        found = sim.run(load_game("deep_rock_galactic", [pack]), players=4, games=2, seed=1,
+                        usage=True)["usage"]["entities"]["dwarf:gunner"]
+        assert (found["uses"] == 0) == (name == "never"), (name, found)
