@@ -52,6 +52,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, dwarf, "id", f"{dwarf.id} has no default primary weapon")
     _check_laid_out(game, reporter)
     _check_spawned(game, reporter)
+    _check_pickup_events(game, reporter)
     _check_negative_amounts(game, reporter)
     _check_faces_of_rolls(game, reporter)
     _check_decks_left(game, reporter)
@@ -358,6 +359,33 @@ def _check_spawned(game: Game, reporter: dg.Reporter) -> None:
                    hint=f"spawn it from a card (`spawn {creature} 1`, `spawn_at_exits "
                         f"{creature} 1`), or hide it in a mission's `hidden_monsters`",
                    code=dg.GAME_RULE_WARNING)
+
+
+def _check_pickup_events(game: Game, reporter: dg.Reporter) -> None:
+    """A pickup's effect runs for one event (triggers.py: now, or never): `struck` when it
+    needs the pickaxe (L528-540), else `picked_up` as a dwarf passes it (L356-360). A trigger
+    on the other event never runs: a fan's Glow Moss (`needs_pickaxe: true`, `on picked_up:
+    heal 2`) checked clean, healed no one, and `sim --usage` counted it used (sixteenth packs
+    blind round). Refused at the trigger."""
+    from tomecraft.dsl import nodes as n
+    for pickup in game.of_kind("pickup"):
+        heard = "struck" if pickup.data.get("needs_pickaxe") else "picked_up"
+        other = "picked_up" if heard == "struck" else "struck"
+        for site in pickup.effects:
+            for node in n.walk(site.ast) if site.ast is not None else ():
+                if not (isinstance(node, n.On) and node.event == other):
+                    continue
+                line, column = pickup.doc.effect_position(site.path, node.pos.line,
+                                                          node.pos.column)
+                reporter.add(dg.GAME_RULE,
+                             f"this trigger never runs: a pickup "
+                             f"{'that needs' if heard == 'struck' else 'with no need of'} the "
+                             f"pickaxe is {'struck' if heard == 'struck' else 'picked up'}, "
+                             f"never {'picked up' if heard == 'struck' else 'struck'}, and its "
+                             f"effect runs for that event only (L356-360, L528-540)",
+                             pickup.display, line, column,
+                             f"write `on {heard}: ...`, or set needs_pickaxe: "
+                             f"{'false' if heard == 'struck' else 'true'}")
 
 
 def _check_equipment_placed(game: Game, reporter: dg.Reporter) -> None:

@@ -1,4 +1,4 @@
-"""Deep Rock Galactic: a pack's monster (sixteenth packs blind round). One no card spawns and
+"""Deep Rock Galactic: a pack's monster and pickup (sixteenth packs blind round). One no card spawns and
 no mission hides never comes on the map: warned at its creature. One in an activation slot a
 base monster holds is refused at the pack's `order`, not at the base game's line."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import yaml
 
 from tomecraft.compiler import cli
@@ -66,3 +67,20 @@ def test_a_taken_activation_slot_is_said_at_the_packs_monster(tmp_path, capsys):
     hits = [d for d in found if "activation slot 1" in d["message"]]
     assert code == 1 and len(hits) == 1
     assert hits[0]["file"].endswith("leeches/monsters.yaml") and hits[0]["line"] == _line(monsters, "order:")
+
+
+@pytest.mark.parametrize("needs,on,refused", [(True, "picked_up", True), (False, "struck", True),
+                                             (True, "struck", False), (False, "picked_up", False)])
+def test_a_pickup_trigger_on_the_event_it_never_gets_is_refused_there(tmp_path, capsys, needs,
+                                                                      on, refused):
+    """A pickup's effect runs for one event: `struck` when it needs the pickaxe (L528-530),
+    else `picked_up` (L356): a Glow Moss struck with `on picked_up: heal 2` checked clean and
+    healed no one."""
+    pickups = ("pickups:\n  - id: glow_moss\n    name: {zh: 荧光苔, en: Glow Moss}\n"
+               "    source: approximation\n    note: a fan's pickup\n"
+               f"    needs_pickaxe: {str(needs).lower()}\n    effect: \"on {on}: heal 2\"\n")
+    code, found = _check(tmp_path, capsys, {"pack.yaml": PACK, "pickups.yaml": pickups})
+    hits = [d for d in found if "this trigger never runs" in d["message"]]
+    assert bool(hits) == refused and (code == 1) == refused
+    if refused:
+        assert hits[0]["file"].endswith("pickups.yaml") and hits[0]["line"] == 7
