@@ -70,3 +70,27 @@ def test_a_passive_ability_is_used_only_when_its_trigger_runs(tmp_path):
         found = sim.run(load_game("deep_rock_galactic", [pack]), players=4, games=2, seed=1,
                         usage=True)["usage"]["entities"]["dwarf:gunner"]
         assert (found["uses"] == 0) == (name == "never"), (name, found)
+
+
+def test_a_region_is_used_only_when_its_trigger_runs(tmp_path):
+    """Dungeontology collects a region's triggers by running its effects (at every step, for
+    every region around): `sim --usage` counted each collection as a use, so a region whose
+    trigger never ran was reported used (sixteenth packs blind round)."""
+    from tomecraft.compiler.api import load_game
+
+    pack = tmp_path / "arena"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: arena\ngame: dungeontology\nversion: '1.0'\n",
+                                    encoding="utf-8")
+    for name, when in (("never", "students_owned() >= 99"), ("always", "students_owned() >= 0")):
+        (pack / "regions.yaml").write_text(
+            "regions:\n  - id: arena_of_dancing_blades\n    replace: true\n"
+            "    name: {zh: 舞刃竞技场, en: Arena of Dancing Blades}\n"
+            "    source: approximation\n    note: a fan's arena\n"
+            "    number: I-6\n    level: 1\n    alert: 2\n"
+            "    slots: [military, military, civilization]\n    passages: NES\n"
+            f"    effects: [\"on enter_region where {when}: gain_students 1\"]\n",
+            encoding="utf-8")
+        found = sim.run(load_game("dungeontology", [pack]), games=20, seed=1,
+                        usage=True)["usage"]["entities"]["region:arena_of_dancing_blades"]
+        assert (found["uses"] == 0) == (name == "never"), (name, found)
