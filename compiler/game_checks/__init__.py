@@ -56,6 +56,18 @@ def report_at_removal(reporter: dg.Reporter, game: Game, kind: str, plural: str,
     return False
 
 
+def report_count(reporter: dg.Reporter, game: Game, entity: Entity, field: str | tuple,
+                 message: str, hint: str, removed: tuple) -> None:
+    """A count's diagnostic (`at_fault`'s entity): when no pack brought an entity of the count
+    but a pack's `remove` took one away (`removed`: kind, plural, match as report_at_removal),
+    at that entry, since the fan's removal is what changed it. A Cave pack removing one tile
+    was told "stack 1 holds 18 tiles" at a base tile's line in content/, and checking its own
+    pack.yaml said nothing at all (found by the sixteenth packs blind round)."""
+    if entity.pack == game.id and report_at_removal(reporter, game, *removed, message, hint):
+        return
+    report(reporter, entity, field, message, hint)
+
+
 def run(game: Game, reporter: dg.Reporter) -> None:
     if not re.fullmatch(r"[a-z][a-z0-9_]*", game.id):
         return

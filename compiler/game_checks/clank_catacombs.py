@@ -6,8 +6,10 @@ refuses it at the entity (a pack places it by adding a tile or replacing one).""
 from __future__ import annotations
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.game_checks import at_fault as _at_fault, report
+from tomecraft.compiler.game_checks import at_fault as _at_fault, report, report_count
+from tomecraft.compiler.checks import removal_entry
 from tomecraft.compiler.model import Game
+from tomecraft.compiler.packs import display_path
 from tomecraft.dsl import nodes
 from tomecraft.runtime.engines.clank_catacombs.handlers import FREE_CARD_ZONES
 from tomecraft.runtime.engines.clank_catacombs.rules import DRAWN_AS, kept_when_gained, leaves_to
@@ -122,22 +124,27 @@ AFTER_USE_PLACES = {"discard": "its owner's discard pile", "dungeon_discard": "t
 AFTER_USE_REFS = {"discard": "L524", "dungeon_discard": "L300, L310", "board": "L314"}
 
 
+DUNGEON = ("acquire", "device", "monster")     # the dungeon deck's card types (L69-70)
+
+
 def check(game: Game, reporter: dg.Reporter) -> None:
     _check_player_limit(game, reporter)
     _check_free_card_zones(game, reporter)
     _check_market_prices(game, reporter)
     cards = game.of_kind("card")
     if cards:
-        dungeon = [c for c in cards if c.data.get("card_type") in ("acquire", "device", "monster")]
+        dungeon = [c for c in cards if c.data.get("card_type") in DUNGEON]
         if dungeon and _total(dungeon) != 100:
-            report(reporter, _at_fault(game, dungeon, "count"), "count",
-                   f"the dungeon deck holds {_total(dungeon)} cards; the rulebook has 100 (L69-70)",
-                   _count_hint("card", _total(dungeon), 100))
+            report_count(reporter, game, _at_fault(game, dungeon, "count"), "count",
+                         f"the dungeon deck holds {_total(dungeon)} cards; the rulebook has 100 (L69-70)",
+                         _count_hint("card", _total(dungeon), 100),
+                         ("card", "cards", lambda d: d.get("card_type") in DUNGEON))
         starting = [c for c in cards if c.data.get("card_type") == "starting"]
         if starting and _total(starting, "per_deck") != 10:
-            report(reporter, _at_fault(game, starting, "per_deck"), "per_deck",
-                   f"a starting deck holds {_total(starting, 'per_deck')} cards; the rulebook has 10 (L63-65)",
-                   _count_hint("card", _total(starting, "per_deck"), 10))
+            report_count(reporter, game, _at_fault(game, starting, "per_deck"), "per_deck",
+                         f"a starting deck holds {_total(starting, 'per_deck')} cards; the rulebook has 10 (L63-65)",
+                         _count_hint("card", _total(starting, "per_deck"), 10),
+                         ("card", "cards", lambda d: d.get("card_type") == "starting"))
         for c in cards:
             kind = c.data.get("card_type")
             if kind == "monster" and c.data.get("defeat_cost") is None:
@@ -155,17 +162,21 @@ def check(game: Game, reporter: dg.Reporter) -> None:
             report(reporter, tiles[0], "area", "no starting tile (area: start): the players start "
                    "on it (L23, L176)", hint="keep a start tile, or replace it instead of removing it")
         if depths and _total(depths) != 22:
-            report(reporter, _at_fault(game, depths, "count"), "count",
-                   f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)",
-                   _count_hint("tile", _total(depths), 22))
+            report_count(reporter, game, _at_fault(game, depths, "count"), "count",
+                         f"{_total(depths)} depth tiles; the rulebook has 22 (L27-28)",
+                         _count_hint("tile", _total(depths), 22),
+                         ("tile", "tiles", lambda d: d.get("area") == "depths"))
         if safe and _total(safe) != 6:
-            report(reporter, _at_fault(game, safe, "count"), "count",
-                   f"{_total(safe)} safe-area tiles; the rulebook has 6 (L27-28)",
-                   _count_hint("tile", _total(safe), 6))
+            report_count(reporter, game, _at_fault(game, safe, "count"), "count",
+                         f"{_total(safe)} safe-area tiles; the rulebook has 6 (L27-28)",
+                         _count_hint("tile", _total(safe), 6),
+                         ("tile", "tiles", lambda d: d.get("area") == "safe"))
         haunted = [t for t in depths if t.data.get("haunted")]
         if depths and _total(haunted) != 4:
-            report(reporter, _at_fault(game, haunted or depths), "haunted" if haunted else "count",
-                   f"{_total(haunted)} haunted depth tiles; the rulebook has 4 (L430-432)")
+            report_count(reporter, game, _at_fault(game, haunted or depths),
+                         "haunted" if haunted else "count",
+                         f"{_total(haunted)} haunted depth tiles; the rulebook has 4 (L430-432)", "",
+                         ("tile", "tiles", lambda d: d.get("area") == "depths" and d.get("haunted")))
         rooms = game.entities.get("room", {})
         icons = game.entities.get("tunnel_icon", {})
         for t in tiles:
@@ -187,6 +198,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
                                "a tile's tunnels carry tunnel icons by id: " + ", ".join(known))
     _placed(game, reporter, tiles)
     _tokens_gained(game, reporter)
+    _types_held(game, reporter)
     for token in game.of_kind("token"):
         _check_token_after_use(token, reporter)
 
@@ -244,6 +256,55 @@ def _tokens_gained(game: Game, reporter: dg.Reporter) -> None:
                         f"(a room on a tile), or give the token a type play hands out: "
                         f"{', '.join(sorted(base | gained))}",
                    code=dg.GAME_RULE_WARNING)
+
+
+# token types `has_token` finds without a token entity (handlers.Queries.has_token): the mastery
+# token the engine hands out on escaping; a crown is the market item of that id
+HELD_BUILT_IN = ("mastery",)
+
+
+def _types_held(game: Game, reporter: dg.Reporter) -> None:
+    """`has_token(T)` holds only while a player holds something of type T: a token of that
+    token_type, or the market item `crown` (handlers.Queries.has_token). A pack removing the
+    Crown market item checked clean and left the Prince's 5 points never scored (found by the
+    sixteenth packs blind round): said at the pack's `remove` entry, else at the name, as
+    The Cave's option never open (TC-G002)."""
+    carried = {t.data.get("token_type") for t in game.of_kind("token")} | set(HELD_BUILT_IN)
+    if "crown" in game.entities.get("market_item", {}):
+        carried.add("crown")
+    said = set()
+    for entity in game.all():
+        for site in entity.effects:
+            for node in nodes.walk(site.ast) if site.ast is not None else ():
+                if not isinstance(node, nodes.Func) or node.name != "has_token" or not node.args:
+                    continue
+                arg = node.args[0]
+                if not (isinstance(arg, nodes.Name) and len(arg.parts) == 1) \
+                        or arg.parts[0] in carried:
+                    continue
+                value = arg.parts[0]
+                removal = removal_entry(game, "market_item", value) if value == "crown" \
+                    else removal_entry(game, "token")
+                user = f"{entity.kind} {entity.id!r}"
+                if removal is not None and removal[2] != entity.pack:
+                    doc, i, _ = removal
+                    if (id(doc), i, value) in said:
+                        continue
+                    said.add((id(doc), i, value))
+                    mark = doc.mark(("remove", i))
+                    reporter.add(dg.GAME_RULE_WARNING,
+                                 f"removing this leaves no {value!r} a player could hold: "
+                                 f"`has_token({value})` in {user} ({entity.display}) is never "
+                                 "true", display_path(doc.path), mark.line, mark.column,
+                                 f"remove or replace {user} too, or replace what you removed")
+                    continue
+                line, column = entity.doc.effect_position(site.path, arg.pos.line,
+                                                          arg.pos.column)
+                reporter.add(dg.GAME_RULE_WARNING,
+                             f"no token has token_type {value!r}: `has_token({value})` is never "
+                             "true", entity.display, line, column,
+                             "add a token of that type, or name another: "
+                             + ", ".join(sorted(str(v) for v in carried if v)))
 
 
 def _placed(game: Game, reporter: dg.Reporter, tiles) -> None:

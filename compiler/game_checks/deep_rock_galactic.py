@@ -9,19 +9,33 @@ from tomecraft.compiler.game_checks import check_turn_costs, report
 from tomecraft.compiler.model import Game
 
 
+def _check_slots(game: Game, reporter: dg.Reporter) -> None:
+    """One monster per activation slot (info board order, L940-962). Said at the pack's
+    monster, not the base's it clashes with: a fan's Cave Leech in slot 1 was blamed at the
+    Grunt's line in the base game's file (found by the sixteenth packs blind round)."""
+    by_slot: dict[int, list] = {}
+    for monster in game.of_kind("monster"):
+        by_slot.setdefault(monster.data["order"], []).append(monster)
+    taken = sorted(by_slot)
+    for order, monsters in by_slot.items():
+        if len(monsters) < 2:
+            continue
+        fans = [m for m in monsters if m.pack != game.id] or monsters[1:]
+        for monster in fans:
+            others = ", ".join(repr(m.id) for m in monsters if m is not monster)
+            report(reporter, monster, "order",
+                   f"activation slot {order} is already taken by {others} (info board order, "
+                   f"L940-962)", f"take a free slot: {max(taken) + 1} (slots taken: "
+                   f"{', '.join(map(str, taken))})")
+
+
 def check(game: Game, reporter: dg.Reporter) -> None:
     from tomecraft.compiler import missions
     names = missions.roster(game)
     for mission in game.of_kind("mission"):
         missions.MissionChecker(mission.doc, mission.display, reporter, names,
                                 base=mission.path, check_event=False).run()
-    seen: dict[int, str] = {}
-    for monster in game.of_kind("monster"):
-        order = monster.data["order"]
-        if order in seen:
-            report(reporter, monster, "order",
-                   f"activation slot {order} is already taken by {seen[order]!r} (info board order, L940-962)")
-        seen[order] = monster.id
+    _check_slots(game, reporter)
     for die in game.of_kind("die"):
         if len(die.data["faces"]) != 6:
             report(reporter, die, "faces", f"a die has 6 faces, not {len(die.data['faces'])}")
@@ -37,6 +51,8 @@ def check(game: Game, reporter: dg.Reporter) -> None:
         if dwarf.id not in defaults:
             report(reporter, dwarf, "id", f"{dwarf.id} has no default primary weapon")
     _check_laid_out(game, reporter)
+    _check_spawned(game, reporter)
+    _check_pickup_events(game, reporter)
     _check_negative_amounts(game, reporter)
     _check_faces_of_rolls(game, reporter)
     _check_decks_left(game, reporter)
@@ -311,6 +327,65 @@ def _check_laid_out(game: Game, reporter: dg.Reporter) -> None:
                        f"{kind} {entity.id!r} is in no mission: play never lays it out",
                        hint=f"name it in a mission's `{field}` (with how many), or remove it",
                        code=dg.GAME_RULE_WARNING)
+
+
+def _check_spawned(game: Game, reporter: dg.Reporter) -> None:
+    """A monster comes on the map only where an effect spawns its creature (a Swarm or Event
+    card's `spawn`, a monster's own) or a mission hides it (`hidden_monsters`): a pack's Cave
+    Leech no card spawned checked clean and was never seen (sixteenth packs blind round). Said
+    of a pack's monster, as a warning (a fan's mission file may still hide it)."""
+    from tomecraft.dsl import nodes as n
+    named: set[str] = set()
+    for mission in game.of_kind("mission"):
+        named |= {h.get("creature") for h in mission.data.get("hidden_monsters") or ()
+                  if isinstance(h, dict)}
+    for entity in game.all():
+        for site in entity.effects:
+            for node in n.walk(site.ast) if site.ast is not None else ():
+                if isinstance(node, (n.Call, n.Func)):
+                    named |= {a.parts[0] for a in node.args
+                              if isinstance(a, n.Name) and len(a.parts) == 1}
+    for site in game.keyword_sites.values():
+        for node in n.walk(site.ast) if site.ast is not None else ():
+            if isinstance(node, (n.Call, n.Func)):
+                named |= {a.parts[0] for a in node.args
+                          if isinstance(a, n.Name) and len(a.parts) == 1}
+    for monster in game.of_kind("monster"):
+        creature = monster.data.get("creature")
+        if monster.pack != game.id and monster.replaced is None and creature not in named:
+            report(reporter, monster, "creature",
+                   f"no effect spawns {creature!r} and no mission hides it: play never puts "
+                   f"monster {monster.id!r} on the map",
+                   hint=f"spawn it from a card (`spawn {creature} 1`, `spawn_at_exits "
+                        f"{creature} 1`), or hide it in a mission's `hidden_monsters`",
+                   code=dg.GAME_RULE_WARNING)
+
+
+def _check_pickup_events(game: Game, reporter: dg.Reporter) -> None:
+    """A pickup's effect runs for one event (triggers.py: now, or never): `struck` when it
+    needs the pickaxe (L528-540), else `picked_up` as a dwarf passes it (L356-360). A trigger
+    on the other event never runs: a fan's Glow Moss (`needs_pickaxe: true`, `on picked_up:
+    heal 2`) checked clean, healed no one, and `sim --usage` counted it used (sixteenth packs
+    blind round). Refused at the trigger."""
+    from tomecraft.dsl import nodes as n
+    for pickup in game.of_kind("pickup"):
+        heard = "struck" if pickup.data.get("needs_pickaxe") else "picked_up"
+        other = "picked_up" if heard == "struck" else "struck"
+        for site in pickup.effects:
+            for node in n.walk(site.ast) if site.ast is not None else ():
+                if not (isinstance(node, n.On) and node.event == other):
+                    continue
+                line, column = pickup.doc.effect_position(site.path, node.pos.line,
+                                                          node.pos.column)
+                reporter.add(dg.GAME_RULE,
+                             f"this trigger never runs: a pickup "
+                             f"{'that needs' if heard == 'struck' else 'with no need of'} the "
+                             f"pickaxe is {'struck' if heard == 'struck' else 'picked up'}, "
+                             f"never {'picked up' if heard == 'struck' else 'struck'}, and its "
+                             f"effect runs for that event only (L356-360, L528-540)",
+                             pickup.display, line, column,
+                             f"write `on {heard}: ...`, or set needs_pickaxe: "
+                             f"{'false' if heard == 'struck' else 'true'}")
 
 
 def _check_equipment_placed(game: Game, reporter: dg.Reporter) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from tomecraft.compiler import diagnostics as dg
-from tomecraft.compiler.game_checks import check_turn_costs, report
+from tomecraft.compiler.game_checks import check_turn_costs, report, report_count
 from tomecraft.compiler.model import Entity, Game
 from tomecraft.runtime.engines.the_cave.state import BACKPACK_SLOTS
 
@@ -16,6 +16,7 @@ def check(game: Game, reporter: dg.Reporter) -> None:
     _check_rope_edges(game, reporter)
     _check_late_costs(game, reporter)
     _check_free_gains(game, reporter)
+    _check_tokens_placed(game, reporter)
     check_turn_costs(game, reporter, "ap", "turn_ap")   # L64: at most 5 AP a turn
     if any(d.code == dg.SCHEMA and d.severity == dg.ERROR for d in reporter.diagnostics):
         # a tile refused by its schema is left out: counting the stacks without it would
@@ -156,11 +157,17 @@ def _check_stacks(game: Game, reporter: dg.Reporter) -> None:
                 in_stack = [t for t in tiles if t.data["stack"] == stack] or tiles
                 # at a pack's tile when a pack changed the stack: a fan cannot edit the base's
                 by_packs = [t for t in in_stack if t.pack != game.id]
-                report(reporter, (by_packs or in_stack)[-1], "count",
-                       f"stack {stack} holds {per_stack.get(stack, 0)} tiles; the rulebook has 20 (L37)",
-                       f"a pack keeps each stack at 20: remove a base tile of stack {stack} "
-                       "(`remove: [{kind: tile, id: ...}]` in pack.yaml) or replace one (its id "
-                       "with `replace: true`), or change this count" if by_packs else "")
+                message = f"stack {stack} holds {per_stack.get(stack, 0)} tiles; the rulebook has 20 (L37)"
+                if by_packs:
+                    report(reporter, by_packs[-1], "count", message,
+                           f"a pack keeps each stack at 20: remove a base tile of stack {stack} "
+                           "(`remove: [{kind: tile, id: ...}]` in pack.yaml) or replace one (its "
+                           "id with `replace: true`), or change this count")
+                    continue
+                report_count(reporter, game, in_stack[-1], "count", message,
+                             f"a pack keeps each stack at 20: replace the tile (its id with "
+                             f"`replace: true`) instead of removing it, or add a tile of stack "
+                             f"{stack}", ("tile", "tiles", lambda d, s=stack: d.get("stack") == s))
 
 
 def _check_stacked_bases(game: Game, reporter: dg.Reporter) -> None:
@@ -258,3 +265,42 @@ def _check_free_gains(game: Game, reporter: dg.Reporter) -> None:
                              "(the simulated teams take it until the turn's 60-action cap)",
                              entity.display, mark.line, mark.column,
                              "give it a cost (`pay ap 1 -> ...`)")
+
+
+# the verbs that put a token of a term into play (tile_kinds.yaml): on a tile, or to a team
+PLACES = ("place_token", "gain_token", "take_token")
+
+
+def _check_tokens_placed(game: Game, reporter: dg.Reporter) -> None:
+    """A token comes into play only where an effect places it on a tile or hands it to a
+    team (`place_token`, `gain_token`; the depth tokens are the engine's, reach_depth): a
+    pack's Fossil token that no effect names checked clean and was never in play, its
+    points never scored (found by the sixteenth packs blind round). Said at its term, as a
+    warning (as Clank!'s token of a type no effect gains). A term a keyword computes from
+    its parameter may be any: no warning."""
+    from tomecraft.dsl import nodes as n
+    named: set[str] = set()
+    sites = [site for entity in game.all() for site in entity.effects]
+    for site in [*sites, *game.keyword_sites.values()]:
+        for node in n.walk(site.ast) if site.ast is not None else ():
+            if not isinstance(node, n.Call) or node.verb not in PLACES or not node.args:
+                continue
+            arg = node.args[0]
+            if not (isinstance(arg, n.Name) and len(arg.parts) == 1):
+                return
+            named.add(arg.parts[0])
+    for token in game.of_kind("token"):
+        base = token
+        while base is not None and base.pack != game.id:
+            base = base.replaced
+        term = token.data.get("term") or token.id
+        if base is not None or term in named:
+            continue
+        field = "term" if "term" in token.data else "id"
+        mark = token.doc.mark(token.path + (field,))
+        reporter.add(dg.GAME_RULE_WARNING,
+                     f"token {token.id!r}: no effect places or hands out {term!r} "
+                     "(`place_token`, `gain_token`), so it never comes into play",
+                     token.display, mark.line, mark.column,
+                     f"give a tile kind `on_discover: \"place_token {term}\"` and an action "
+                     f"that takes it (`take_token {term}`), or a `gain_token {term} 1`")

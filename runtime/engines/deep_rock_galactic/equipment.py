@@ -8,6 +8,7 @@ from tomecraft.runtime.engines.deep_rock_galactic import hexgrid as hx
 from tomecraft.runtime.engines.deep_rock_galactic.contract import NATIVE_ABILITIES
 from tomecraft.runtime.engines.deep_rock_galactic.monsters import Monsters
 from tomecraft.runtime.engines.deep_rock_galactic.state import OPEN, Dwarf, spend
+from tomecraft.runtime.usage import registering
 
 
 SENTRY = "sentry_gun"        # the class ability the sentry action deploys, and its board token
@@ -44,10 +45,13 @@ def place_sentry(engine: Monsters, at) -> None:
 
 def hold_passive_abilities(engine: Monsters, d: Dwarf) -> None:
     """A passive ability (`passive: true`: Light-Footed) is not an action: its effect runs
-    once at setup, so its triggers hear their events all mission."""
+    once at setup, so its triggers hear their events all mission. That run only registers
+    them (`usage.registering`): `sim --usage` counted it as a use, so a passive whose
+    trigger never ran was reported used in every game (sixteenth packs blind round)."""
     for found in engine.data.get("dwarf", d.cls).abilities or ():
         if found.get("passive"):
-            engine.run(found.effect, you=d)
+            with registering():
+                engine.run(found.effect, you=d)
 
 
 def throw(engine: Monsters, d: Dwarf, act: dict) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter, deque
 
 from tomecraft.runtime.engines.dungeontology.state import OPPOSITE, SIDES, STEP, Scholar, Tile, edge, step
+from tomecraft.runtime.usage import quiet
 
 
 class Dungeon:
@@ -195,7 +196,8 @@ class Dungeon:
             if traps:
                 triggers = self.triggers_of([t.effect for t in traps], who, dst, "enter_region") + triggers
             if triggers:                     # most regions: nothing happens on entering
-                self.fire(triggers, "enter_region")
+                with quiet():                # a dry run is no use (`sim --usage` counted
+                    self.fire(triggers, "enter_region")     # every move listed)
             return not self.entry_forbidden
         finally:
             self.dry = False

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tomecraft.runtime.effects import Context, EffectError
 from tomecraft.runtime.engines.dungeontology.state import Scholar, Tile
+from tomecraft.runtime.usage import registering
 
 
 class Kept(Context):
@@ -154,7 +155,8 @@ class EffectHost:
         self._collecting, self._read = [], False
         self.verbs, self.queries = self._watched       # handler use marks the effect as reading
         try:
-            fx(self.ctx(who, tile))
+            with registering():     # collecting is no use: `sim --usage` counted every
+                fx(self.ctx(who, tile))     # collection, a trigger that never ran included
             found, pure = self._collecting, not self._read
         finally:
             self._collecting, self._read, self.verbs, self.queries = saved
