@@ -1,0 +1,150 @@
+"""Hostile inputs of the sixteenth session's blind round: files that are not files (a FIFO,
+/dev/zero), fan pack files read outside the loader, paths the system refuses, a run count
+with no end, and a diagnostic list that made the text output quadratic. Each case ends in a
+diagnostic (exit 1) or a usage error (exit 2), bounded; never a hang, a MemoryError or an
+internal error. The cases that hung or exhausted memory before their fix run as a process
+with a time and memory limit, so a regression fails instead of hanging the suite.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tomecraft.compiler import cli
+from tomecraft.compiler import diagnostics as dg
+
+REPO = Path(__file__).resolve().parents[2]
+MISSION = REPO / "content" / "deep_rock_galactic" / "missions" / "README.md"
+DRG_PACK = REPO / "content" / "deep_rock_galactic" / "packs" / "goo_from_above"
+
+
+def _limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def cli_process(argv: list, cwd: Path) -> subprocess.CompletedProcess:
+    """The command line as a process: at most 60 s and 2 GiB (a hang or a memory blow-up
+    before the fix is a failure here, not a stuck suite)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("TOMECRAFT_DEBUG", None)
+    try:
+        return subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", *map(str, argv)],
+                              cwd=cwd, env=env, capture_output=True, text=True, timeout=60,
+                              preexec_fn=_limit_memory)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"tomecraft {' '.join(map(str, argv))} did not end in 60 s")
+
+
+def mission_text() -> str:
+    text = MISSION.read_text(encoding="utf-8")
+    return text.split("```yaml\n", 1)[1].split("```", 1)[0]
+
+
+def assert_diagnostic(proc: subprocess.CompletedProcess, code: int, wanted: str) -> None:
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
+    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
+    assert wanted in proc.stdout + proc.stderr, (proc.stdout, proc.stderr)
+
+
+# --- a standalone file that is not a regular file: check read it whole (F-01's sniffing) -----
+
+def test_check_of_a_fifo_is_a_located_diagnostic_not_a_hang(tmp_path):
+    os.mkfifo(tmp_path / "m.yaml")   # nobody writes to it: a read blocks for good
+    proc = cli_process(["check", "m.yaml"], tmp_path)
+    assert_diagnostic(proc, 1, "m.yaml:1:1: error[TC-Y001]: not a regular file")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero on this system")
+def test_check_of_dev_zero_is_a_diagnostic_not_a_memory_error(tmp_path):
+    proc = cli_process(["check", "/dev/zero"], tmp_path)
+    assert_diagnostic(proc, 1, "/dev/zero:1:1: error[TC-Y001]: not a regular file")
+
+
+# --- a Deep Rock Galactic pack beside a mission file: its files were read with -------------
+# --- yaml.safe_load(read_text()), outside the loader's limits, for the hints' roster ------
+
+def _mission_beside_pack(tmp_path: Path, plant) -> Path:
+    (tmp_path / "salt_pits.yaml").write_text(mission_text(), encoding="utf-8")
+    pack = tmp_path / "goo"
+    shutil.copytree(DRG_PACK, pack)
+    plant(pack)
+    return pack
+
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 9)}]\n" for i in range(9))
+
+
+@pytest.mark.parametrize("plant", [
+    pytest.param(lambda pack: os.mkfifo(pack / "zz.yaml"), id="fifo"),
+    pytest.param(lambda pack: os.symlink("/dev/zero", pack / "zz.yaml"), id="link-to-dev-zero"),
+    pytest.param(lambda pack: (pack / "zz.yaml").write_text(BOMB + "monsters: *j\n"),
+                 id="alias-bomb"),
+])
+def test_a_hostile_file_in_a_pack_beside_a_mission_is_never_read_whole(tmp_path, plant):
+    pack = _mission_beside_pack(tmp_path, plant)
+    proc = cli_process(["check", "salt_pits.yaml"], tmp_path)   # the pack beside: for hints
+    assert_diagnostic(proc, 0, "0 errors")
+    proc = cli_process(["check", "salt_pits.yaml", "--pack", pack.name], tmp_path)
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)    # the pack's own check refuses it
+
+
+# --- a run with no end --------------------------------------------------------------------
+
+@pytest.mark.parametrize("games", [cli.SIM_MAX_GAMES + 1, 10 ** 9, 10 ** 30])
+def test_sim_games_past_the_cap_is_a_usage_error(tmp_path, games):
+    proc = cli_process(["sim", "the_cave", "--games", games], REPO)
+    assert_diagnostic(proc, 2, f"goes up to {cli.SIM_MAX_GAMES:,}")
+
+
+# --- a path the system refuses to look up (ENAMETOOLONG) -----------------------------------
+
+LONG = "a/" * 3000 + "x.yaml"
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", LONG],
+    ["check", "--pack", LONG],
+    ["sim", "deep_rock_galactic", "--mission", LONG, "--games", "1"],
+    ["scenario", "run", LONG],
+    ["sheets", "--mission", LONG],
+    ["sheets", "--game", "the_cave", "--out", LONG],
+    ["schema", "--out", LONG],
+    ["new", "pack", "the_cave", LONG + "/p", "--id", "p"],
+], ids=lambda argv: "-".join(a for a in argv if a is not LONG)[:40])
+def test_a_path_too_long_is_a_usage_error_in_every_command(tmp_path, monkeypatch, capsys, argv):
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    assert "internal error" not in err and "Traceback" not in err, err
+    assert code in (1, 2), (code, out, err)
+    assert not any(tmp_path.iterdir()), "nothing is written for a refused path"
+
+
+# --- many diagnostics in one file: the text output split the file once per diagnostic ------
+
+class _CountingText(str):
+    splits = 0
+
+    def split(self, *args, **kwargs):
+        type(self).splits += 1
+        return super().split(*args, **kwargs)
+
+
+def test_the_text_output_splits_each_file_once_however_many_diagnostics():
+    reporter = dg.Reporter()
+    lines = 2000
+    reporter.sources["many.yaml"] = _CountingText("tokens:\n" + "  - 1\n" * lines)
+    for line in range(2, lines + 2):
+        reporter.add(dg.SCHEMA, "1 is not a token", "many.yaml", line, 5)
+    text = dg.format_text(reporter)
+    assert text.endswith(f"{lines} errors, 0 warnings")
+    assert text.count("   | ") == 0 and text.count(" |   - 1") == lines   # every excerpt shown
+    assert _CountingText.splits == 1
