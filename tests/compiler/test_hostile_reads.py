@@ -148,3 +148,51 @@ def test_the_text_output_splits_each_file_once_however_many_diagnostics():
     assert text.endswith(f"{lines} errors, 0 warnings")
     assert text.count("   | ") == 0 and text.count(" |   - 1") == lines   # every excerpt shown
     assert _CountingText.splits == 1
+
+
+# --- the compiled-game cache: what it holds is imported as code -----------------------------
+
+def _sim_env(tmp_path: Path, cache: str | None) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(REPO), HOME=str(tmp_path / "home"))
+    env.pop("XDG_CACHE_HOME", None)
+    env.pop("TOMECRAFT_CACHE", None)
+    if cache is not None:
+        env["TOMECRAFT_CACHE"] = cache
+    return env
+
+
+def _sim(tmp_path: Path, cache: str | None, cwd: Path) -> subprocess.CompletedProcess:
+    pack = tmp_path / "mine"
+    if not pack.exists():
+        assert cli.main(["new", "pack", "the_cave", str(pack)]) == 0
+    return subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli", "sim", "the_cave",
+                           "--pack", str(pack), "--games", "1"], cwd=cwd,
+                          env=_sim_env(tmp_path, cache), capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_a_relative_tomecraft_cache_writes_nothing_in_the_working_folder(tmp_path, capsys):
+    work = tmp_path / "fan_repository"
+    work.mkdir()
+    proc = _sim(tmp_path, "cache", work)
+    capsys.readouterr()
+    assert proc.returncode == 0, proc.stderr
+    assert not any(work.iterdir()), "a relative $TOMECRAFT_CACHE named the working folder"
+    assert any((tmp_path / "home" / ".cache" / "tomecraft" / "compiled").iterdir())  # as unset
+
+
+def test_a_package_planted_in_a_cache_others_can_write_never_runs(tmp_path, capsys):
+    own = tmp_path / "own"
+    assert _sim(tmp_path, str(own), tmp_path).returncode == 0
+    capsys.readouterr()
+    [package] = (own / "compiled").iterdir()          # the name the content hashes to
+    shared = tmp_path / "shared"                       # as /tmp/cache: anyone may write there
+    planted = shared / "compiled" / package.name
+    shutil.copytree(package, planted)
+    marker = tmp_path / "planted_code_ran"
+    (planted / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    for folder in (shared, shared / "compiled"):
+        folder.chmod(0o777)
+    proc = _sim(tmp_path, str(shared), tmp_path)
+    assert not marker.exists(), "a package others could plant was imported"
+    assert proc.returncode == 0, proc.stderr
