@@ -600,6 +600,7 @@ def main(argv: list[str] | None = None) -> int:
         from tomecraft.compiler import build  # nothing changed since the last build: stop here
         if build.up_to_date(progress):
             return 0
+    _unencodable_escaped()
     stdout = sys.stdout
     sys.stdout = GuardedOutput(stdout)
     try:
@@ -614,6 +615,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     finally:
         sys.stdout = stdout
+
+
+def _unencodable_escaped() -> None:
+    """Text the terminal's encoding cannot show (a pack's Chinese names on an ASCII or cp1252
+    console, PYTHONIOENCODING=ascii) is written escaped, \\u7532, as stderr does by default:
+    it was a UnicodeEncodeError, an internal error, in `check`, `report gaps`..."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if (getattr(stream, "encoding", "") or "").lower().replace("-", "") != "utf8":
+                stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):   # not a text stream we may change
+            pass
 
 
 def _end_interrupted_process() -> None:

@@ -196,3 +196,27 @@ def test_a_package_planted_in_a_cache_others_can_write_never_runs(tmp_path, caps
     proc = _sim(tmp_path, str(shared), tmp_path)
     assert not marker.exists(), "a package others could plant was imported"
     assert proc.returncode == 0, proc.stderr
+
+
+# --- a terminal that cannot show the content's text (ASCII, cp1252) -------------------------
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+@pytest.mark.parametrize("argv, code", [
+    (["report", "gaps", "--game", "the_cave"], 0),    # the notes quote Chinese names
+    (["check", "{pack}"], 1),                          # an excerpt of a line with CJK in it
+    (["check", "{pack}", "--format", "json"], 1),
+])
+def test_text_the_terminal_cannot_encode_is_escaped_not_an_internal_error(tmp_path, encoding,
+                                                                          argv, code):
+    pack = tmp_path / "mine"
+    assert cli.main(["new", "pack", "the_cave", str(pack)]) == 0
+    (pack / "more.yaml").write_text("tokens:\n  - id: 甲乙\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONIOENCODING=encoding)
+    proc = subprocess.run([sys.executable, "-m", "tomecraft.compiler.cli",
+                           *[a.format(pack=pack) for a in argv]], cwd=REPO, env=env,
+                          capture_output=True, timeout=120)
+    err = proc.stderr.decode("ascii", "replace")
+    assert "internal error" not in err and "Traceback" not in err, err
+    assert proc.returncode == code, err
+    if argv[0] == "check":
+        assert b"\\u7532\\u4e59" in proc.stdout      # the name, escaped
