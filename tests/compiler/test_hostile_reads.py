@@ -220,3 +220,41 @@ def test_text_the_terminal_cannot_encode_is_escaped_not_an_internal_error(tmp_pa
     assert proc.returncode == code, err
     if argv[0] == "check":
         assert b"\\u7532\\u4e59" in proc.stdout      # the name, escaped
+
+
+# --- nested repeats through keywords: each bounded alone, 99**4 rounds together -------------
+
+def _keyword_chain_pack(tmp_path: Path, levels: int, count: int) -> Path:
+    pack = tmp_path / "chain"
+    assert cli.main(["new", "pack", "the_cave", str(pack)]) == 0
+    names = [f"k{i}" for i in range(levels)]
+    keywords = "".join(
+        f"    {name}:\n      params: []\n      effect: repeat {count} "
+        f"{{ {names[i + 1] if i + 1 < levels else 'gain_token traverse 1'} }}\n"
+        f"      text: {{zh: 甲{i}, en: K{i}}}\n" for i, name in enumerate(names))
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "vocabulary:\n", "vocabulary:\n  keywords:\n" + keywords), encoding="utf-8")
+    actions = pack / "actions.yaml"
+    actions.write_text(actions.read_text(encoding="utf-8").replace(
+        "camp_packed(); abandon_camp", "camp_packed(); k0; abandon_camp"), encoding="utf-8")
+    return pack
+
+
+def test_nested_repeats_through_keywords_are_refused_where_they_multiply(tmp_path, capsys):
+    pack = _keyword_chain_pack(tmp_path, levels=4, count=99)   # 99**4: 96 million rounds
+    code = cli.main(["check", str(pack)])
+    out, err = capsys.readouterr()
+    assert code == 1, out
+    found = [line for line in out.splitlines() if "error[TC-E002]" in line]
+    assert any(line.startswith(f"{pack / 'pack.yaml'}:") and "keyword 'k1' repeats 970,299"
+               in line for line in found), out             # k0's body, at its call of k1
+    assert any(line.startswith(f"{pack / 'actions.yaml'}:") and "keyword 'k0'" in line
+               for line in found), out                     # the action calling k0
+
+
+def test_repeats_through_keywords_within_the_limit_check_clean(tmp_path, capsys):
+    pack = _keyword_chain_pack(tmp_path, levels=2, count=99)   # 9,801 rounds: fine
+    code = cli.main(["check", str(pack)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "0 errors" in out, out
