@@ -258,3 +258,27 @@ def test_repeats_through_keywords_within_the_limit_check_clean(tmp_path, capsys)
     code = cli.main(["check", str(pack)])
     out, err = capsys.readouterr()
     assert code == 0 and "0 errors" in out, out
+
+
+def test_a_runaway_a_trial_caught_still_stops_sim_located(tmp_path, capsys):
+    """Repeat counts passed as keyword parameters: the checker cannot multiply them, the step
+    budget stops them. The engine's trials (what would this option do?) caught the runaway as
+    an option that fails: every game stood still to its round cap, `sim` exited 0."""
+    pack = _keyword_chain_pack(tmp_path, levels=4, count=99)
+    manifest = pack / "pack.yaml"
+    text = manifest.read_text(encoding="utf-8").replace(
+        "params: []", "params: [{name: n, type: int, min: 1}]").replace("repeat 99 {", "repeat n {")
+    for i in range(1, 4):
+        text = text.replace(f"{{ k{i} }}", f"{{ k{i} n }}")
+    manifest.write_text(text, encoding="utf-8")
+    actions = pack / "actions.yaml"
+    actions.write_text(actions.read_text(encoding="utf-8").replace("k0;", "k0 99;"),
+                       encoding="utf-8")
+    assert cli.main(["check", str(pack)]) == 0          # clean: counts it cannot know
+    capsys.readouterr()
+    code = cli.main(["sim", "the_cave", "--pack", str(pack), "--games", "1"])
+    out, err = capsys.readouterr()
+    assert "internal error" not in err
+    assert code == 1, out
+    assert "error[TC-E004]: the game's effects ran past their budget" in out, out
+    assert f"{manifest}:" in out, out                    # located in the pack's keyword
