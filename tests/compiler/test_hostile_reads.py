@@ -282,3 +282,26 @@ def test_a_runaway_a_trial_caught_still_stops_sim_located(tmp_path, capsys):
     assert code == 1, out
     assert "error[TC-E004]: the game's effects ran past their budget" in out, out
     assert f"{manifest}:" in out, out                    # located in the pack's keyword
+
+
+# --- a whole number written as a float: JSON Schema's "integer" takes 1.0 and -0.0 -----------
+
+@pytest.mark.parametrize("file, before, after, shown", [
+    ("equipment.yaml", "slots: 1", "slots: 1.0", "1.0 is not a whole number"),
+    ("actions.yaml", "order: 7", "order: -0.0", "-0.0 is not a whole number"),
+    ("scoring.yaml", "- 8", "- 8.0", "8.0 is not a whole number"),     # in a list
+])
+def test_a_float_where_content_counts_is_refused_at_its_line(tmp_path, capsys, file, before,
+                                                             after, shown):
+    pack = tmp_path / "floaty"
+    assert cli.main(["new", "pack", "the_cave", str(pack)]) == 0
+    text = (pack / file).read_text(encoding="utf-8")
+    assert before in text
+    (pack / file).write_text(text.replace(before, after, 1), encoding="utf-8")
+    line = text[:text.index(before)].count("\n") + 1
+    capsys.readouterr()
+    assert cli.main(["check", str(pack)]) == 1
+    out, err = capsys.readouterr()
+    assert f"{pack / file}:{line}:" in out and shown in out, out
+    assert cli.main(["sheets", "--game", "the_cave", "--pack", str(pack),
+                     "--out", str(tmp_path / "sheets")]) == 1    # never printed as "1.0"
