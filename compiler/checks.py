@@ -956,6 +956,13 @@ class Bounds:
                                    node.count, "nest fewer repeats, or repeat fewer times")
                 bound = 1
             self.visit(node.body, lets, passes * max(bound, 1))
+        elif isinstance(node, n.Call) and self.keyword_rounds(node.verb) > 1 \
+                and passes * self.keyword_rounds(node.verb) > MAX_PASSES:
+            inner = self.keyword_rounds(node.verb)
+            self.checker.error(dg.EFFECT_BOUNDS, f"keyword '{node.verb}' repeats {inner:,} "
+                               f"rounds inside; here that is {passes * inner:,} rounds, the "
+                               f"limit is {MAX_PASSES:,}", node,
+                               "nest fewer repeats through keywords, or repeat fewer times")
         elif isinstance(node, n.Call) and passes > 1:
             self.repeated_amount(node, lets, passes)
         elif _is_expr(node):
@@ -963,6 +970,38 @@ class Bounds:
         else:
             for child in _children(node):
                 self.visit(child, lets, passes)
+
+    def keyword_rounds(self, verb: str, seen: frozenset = frozenset()) -> int:
+        """The rounds of nested repeats a keyword's body runs, through the keywords it calls
+        (1: none), as far as their counts are numbers the checker knows. Nested through
+        keywords (`ka: repeat 99 { kb }`, `kb: repeat 99 { kc }`...) they checked clean and
+        ran every sim game into its step budget: no game played a round, exit 0."""
+        memo = self.__dict__.setdefault("_keyword_rounds", {})
+        if verb in memo:
+            return memo[verb]
+        site = self.checker.game.keyword_sites.get(verb)
+        if site is None or site.ast is None or verb in seen:   # (a keyword's cycle: TC-E003)
+            return 1
+        memo[verb] = rounds = self._rounds(site.ast, seen | {verb})
+        return rounds
+
+    def _rounds(self, node, seen: frozenset) -> int:
+        if isinstance(node, n.Repeat):
+            const = self._known_count(node.count)
+            return max(const, 1) * self._rounds(node.body, seen)
+        if isinstance(node, n.Call):
+            inner = self.keyword_rounds(node.verb, seen)
+            return max([inner] + [self._rounds(c, seen) for c in _children(node)])
+        return max([1] + [self._rounds(c, seen) for c in _children(node)])
+
+    @staticmethod
+    def _known_count(node) -> int:
+        """A repeat's count when it is a number literal (within MAX_REPEAT, whose own check
+        reports more), else 1: counts of parameters and queries are bounded at run time."""
+        value = getattr(node, "value", None)
+        if isinstance(node, n.Num) and isinstance(value, int) and not isinstance(value, bool):
+            return min(value, MAX_REPEAT)
+        return 1
 
     def repeated_amount(self, call: n.Call, lets: dict, passes: int) -> None:
         """A verb's amount counts what it does (Swarm cards revealed, monsters spawned, cards

@@ -412,12 +412,17 @@ def cmd_schema(args) -> int:
     return 0
 
 
-def _count(minimum: int):
-    """An argparse type: an integer of at least `minimum` (a usage error otherwise)."""
+SIM_MAX_GAMES = 1_000_000   # as balance's MAX_GAMES per player count
+
+
+def _count(minimum: int, maximum: int | None = None):
+    """An argparse type: an integer from `minimum` to `maximum` (a usage error otherwise)."""
     def parse(text: str) -> int:
         value = whole_number(text)
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"goes up to {maximum:,}, not {value}")
         return value
     return parse
 
@@ -507,8 +512,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("game", metavar="GAME", help="the game's id, e.g. the_cave")
     s.add_argument("--players", type=_count(1), metavar="N",
                    help="players per game (default: the game's default)")
-    s.add_argument("--games", type=_count(1), default=100, metavar="N",
-                   help="games to play (default 100)")
+    # no upper bound played --games 1000000000 for years, the run never ending (balance's cap)
+    s.add_argument("--games", type=_count(1, SIM_MAX_GAMES), default=100, metavar="N",
+                   help=f"games to play (default 100, at most {SIM_MAX_GAMES:,})")
     s.add_argument("--seed", type=whole_number, default=1, metavar="S",
                    help="the seed of the first game (default 1); same seed, same games")
     s.add_argument("--pack", action="append", default=[], metavar="PACK", type=pack_folder,
@@ -594,6 +600,7 @@ def main(argv: list[str] | None = None) -> int:
         from tomecraft.compiler import build  # nothing changed since the last build: stop here
         if build.up_to_date(progress):
             return 0
+    _unencodable_escaped()
     stdout = sys.stdout
     sys.stdout = GuardedOutput(stdout)
     try:
@@ -608,6 +615,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     finally:
         sys.stdout = stdout
+
+
+def _unencodable_escaped() -> None:
+    """Text the terminal's encoding cannot show (a pack's Chinese names on an ASCII or cp1252
+    console, PYTHONIOENCODING=ascii) is written escaped, \\u7532, as stderr does by default:
+    it was a UnicodeEncodeError, an internal error, in `check`, `report gaps`..."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if (getattr(stream, "encoding", "") or "").lower().replace("-", "") != "utf8":
+                stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):   # not a text stream we may change
+            pass
 
 
 def _end_interrupted_process() -> None:
@@ -631,16 +650,32 @@ def _main(argv: list[str] | None) -> int:
     except UsageError as err:
         _usage_error(err)
         return 2
+    except OSError as err:   # an option's type looked the path up (--pack): the same answer
+        if not _bad_path(err):
+            raise
+        _usage_error(UsageError(f"{err.filename}: {err.strerror}"))
+        return 2
     try:
         return args.run(args)
     except (UsageError, KeyboardInterrupt, BrokenPipeError, OutputError) as err:
         return _expected(err)
     except Exception as err:  # a bug in tomecraft, never the user's content
+        if _bad_path(err):   # a path argument the system refuses to look up: the user's
+            _usage_error(UsageError(f"{err.filename}: {err.strerror}"))
+            return 2
         if os.environ.get("TOMECRAFT_DEBUG"):
             raise
         tell(dg.escape_controls(f"tomecraft: internal error: {type(err).__name__}: {err}") + "\n"
              "  this is a bug in tomecraft; rerun with TOMECRAFT_DEBUG=1 for details")
         return 3
+
+
+def _bad_path(err: BaseException) -> bool:
+    """Whether `err` is the system refusing a path as named (`check a/a/.../a` past PATH_MAX:
+    Path.exists() raises ENAMETOOLONG; a symlink loop: ELOOP), wherever a command meets it."""
+    import errno
+    return isinstance(err, OSError) and err.errno in (errno.ENAMETOOLONG, errno.ELOOP) \
+        and err.filename is not None
 
 
 def _expected(err: BaseException) -> int:

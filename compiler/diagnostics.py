@@ -184,16 +184,19 @@ def normal_breaks(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _snippet(d: Diagnostic, sources: dict[str, str | bytes]) -> list[str]:
-    text = sources.get(d.file)
-    if isinstance(text, bytes):
-        text = sources[d.file] = normal_breaks(text.decode("utf-8", "replace"))
-    if text is None:
-        text = _read_for_excerpt(d.file)
-        if text is None:
+def _snippet(d: Diagnostic, sources: dict[str, str | bytes | list[str]]) -> list[str]:
+    # each file is split into lines once: splitting it again for each of its diagnostics was
+    # quadratic (a 100,000-entry list of wrong values: 100,000 diagnostics, a hang)
+    lines = sources.get(d.file)
+    if isinstance(lines, bytes):
+        lines = normal_breaks(lines.decode("utf-8", "replace"))
+    if lines is None:
+        lines = _read_for_excerpt(d.file)
+        if lines is None:
             return []
-        sources[d.file] = text = normal_breaks(text)
-    lines = text.split("\n")
+        lines = normal_breaks(lines)
+    if isinstance(lines, str):
+        lines = sources[d.file] = lines.split("\n")
     if not 1 <= d.line <= len(lines):
         return []
     source_line = escape_controls(lines[d.line - 1].replace("\t", " "))

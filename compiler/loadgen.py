@@ -178,11 +178,12 @@ def _cache_dir() -> Path:
         return _private_dir()
     path = Path(base) / "compiled"
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
         os.rmdir(tempfile.mkdtemp(dir=path))  # writable?
-        return path
     except OSError:
         return _private_dir()
+    from tomecraft.dsl.parser import private_folder
+    return path if private_folder(str(path)) else _private_dir()   # its packages run as code
 
 
 @lru_cache(maxsize=1)

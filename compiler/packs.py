@@ -650,6 +650,8 @@ def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plura
         errors = list(validator.iter_errors(raw))
         for err in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
             _report_schema_error(err, doc, display, path, reporter)
+        if not errors:
+            errors = _fractions(raw, doc, display, path, reporter)
         if errors and isinstance(raw, dict) and isinstance(raw.get("id"), str):
             game.refused.setdefault(kind, {})[raw["id"]] = raw
         if errors or not isinstance(raw, dict):
@@ -664,6 +666,29 @@ def _load_kind(game: Game, pack: Pack, doc: loader.Document, display: str, plura
                 entity.refs.append((path + sub, note[4:], value))
             elif note.startswith("term:"):
                 entity.refs.append((path + sub, note, value))
+
+
+def _fractions(raw, doc: loader.Document, display: str, path: tuple,
+               reporter: dg.Reporter) -> list:
+    """Every number of content is a whole one (no content schema has type "number"), but JSON
+    Schema counts 1.0 and -0.0 as integers: `slots: 1.0` checked clean and the sheets printed
+    "1.0" (as mission files, compiler/missions/schema.py). Reported at each; [] when none."""
+    found = []
+    stack = [((), raw)]
+    while stack:
+        sub, value = stack.pop()
+        if isinstance(value, float):
+            found.append((sub, value))
+        elif isinstance(value, dict):
+            stack.extend((sub + (k,), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((sub + (i,), v) for i, v in enumerate(value))
+    for sub, value in sorted(found, key=lambda f: [str(p) for p in f[0]]):
+        mark = doc.mark(path + sub)
+        reporter.add(dg.SCHEMA, f"{value!r} is not a whole number", display, mark.line,
+                     mark.column, f"every number of content is a whole number: write "
+                     f"{int(value)}" if value.is_integer() else "write a whole number")
+    return found
 
 
 def _site(path: tuple, text: str):

@@ -69,7 +69,10 @@ def user_cache_folder() -> str | None:
     the XDG spec says), and with no home (HOME unset, a user with no passwd entry, as in a
     container) `~` stays `~`, so there is no user cache."""
     folder = os.environ.get("TOMECRAFT_CACHE")
-    if not folder:
+    if not folder or not os.path.isabs(folder):
+        # a relative $TOMECRAFT_CACHE is ignored as a relative $XDG_CACHE_HOME is: it named a
+        # folder of the working directory, a fan's repository, whose planted compiled games
+        # (Python) and parser tables (a pickle) were then loaded as code
         xdg = os.environ.get("XDG_CACHE_HOME") or ""
         base = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".cache")
         folder = os.path.join(base, "tomecraft")
@@ -79,7 +82,20 @@ def user_cache_folder() -> str | None:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:
         return None
-    return folder if os.access(folder, os.W_OK) else None
+    return folder if os.access(folder, os.W_OK) and private_folder(folder) else None
+
+
+def private_folder(folder: str) -> bool:
+    """Whether only this user can write into `folder`: their own, not writable by everyone
+    (a shared /tmp/cache). What the cache holds is loaded as code: anyone else able to put a
+    package there would run theirs as this user."""
+    if not hasattr(os, "geteuid"):   # Windows: no owners to compare
+        return True
+    try:
+        info = os.stat(folder)
+    except OSError:
+        return False
+    return info.st_uid == os.geteuid() and not info.st_mode & 0o002
 
 
 def _cache_file(name: str) -> str | bool:

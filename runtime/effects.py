@@ -55,12 +55,13 @@ MAX_GAME_STEPS = 1_000_000      # the busiest game of the shipped content takes 
 
 
 class _Budget:
-    __slots__ = ("steps", "engine", "game")
+    __slots__ = ("steps", "engine", "game", "runaway")
 
     def __init__(self) -> None:
         self.steps = 0
         self.engine = None  # the engine whose effect stepped last
         self.game = None    # the number of the game whose effects the steps count
+        self.runaway = None  # the first RunawayEffect of this game, even if a trial caught it
 
 
 BUDGET = _Budget()
@@ -78,6 +79,7 @@ def new_game(engine=None) -> None:
     BUDGET.steps = 0
     BUDGET.engine = engine
     BUDGET.game = None
+    BUDGET.runaway = None
     attrs = getattr(engine, "__dict__", None)
     if attrs is not None:
         BUDGET.game = attrs[GAME_NUMBER] = next(_games)
@@ -103,8 +105,19 @@ def step(ctx=None) -> None:
         _switch(engine)
     budget.steps += 1
     if budget.steps > MAX_GAME_STEPS:
-        raise RunawayEffect(f"the game's effects ran past their budget of {MAX_GAME_STEPS:,} "
+        err = RunawayEffect(f"the game's effects ran past their budget of {MAX_GAME_STEPS:,} "
                             "steps")
+        if budget.runaway is None:
+            budget.runaway = err    # the notes naming its effects are added as it leaves them
+        raise err
+
+
+def runaway() -> RunawayEffect | None:
+    """The game's first run past its budget, if any. The engines' trials (what would this
+    option do?) catch EffectError as "the option fails": a runaway there made every option
+    fail, each game stood still to its round cap and `sim` said so with exit 0. A runner asks
+    this after each game and raises it, located."""
+    return BUDGET.runaway
 
 
 def loop(count):

@@ -71,6 +71,8 @@ def play_one(data, players: int, seed: int, index: int, options: dict | None = N
     agents = [RandomAgent(rng.fork(f"agent{i}")) for i in range(players)]
     result = engine_module(data).play_game(data, players, rng.fork("game"), agents,
                                            dict(options or {}))
+    if effects.runaway() is not None:      # caught by a trial: the game did not play
+        raise effects.runaway()
     if usage is not None:
         taken = usage.take()
         if players == 1:            # a solo game's effects may name no seat

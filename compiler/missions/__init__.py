@@ -89,7 +89,10 @@ def check_file(path: Path, reporter: dg.Reporter, packs: list[Path] = ()) -> Non
     if root is None:
         # a mission file the YAML reader refused as a whole (a number past the limit, an
         # alias bomb): its diagnostics name F-01 as every other mission diagnostic does
-        refused_mission = doc is None and MISSION_LINE.search(path.read_text(errors="replace"))
+        # the bytes as the loader reads them: /dev/zero (read_text: a MemoryError) and a FIFO
+        # (a hang) are refused, never read
+        raw = loader.read_regular(path, dg.Reporter(), display) if doc is None else None
+        refused_mission = raw is not None and MISSION_LINE.search(raw.decode("utf-8", "replace"))
         reporter.diagnostics.extend(as_file_shape(scratch.diagnostics) if refused_mission
                                     else scratch.diagnostics)
         if doc is not None:

@@ -117,20 +117,28 @@ def _shipped(root: str) -> dict:
 def pack_names(manifest: Path, shown: str = "") -> dict:
     """(kind, id) -> `shown` (default: the pack's id) for what a Deep Rock Galactic pack's
     files define that a mission may name; {} for a pack of another game or one unreadable."""
-    import yaml
+    from tomecraft.compiler import loader
     out: dict = {}
+
+    def read(path: Path):
+        # through the loader and its limits: a FIFO, /dev/zero behind a link or an alias bomb
+        # among a fan pack's files hung or exhausted memory (yaml.safe_load of read_text())
+        doc = loader.load(path, dg.Reporter())
+        return None if doc is None else doc.data
+
     try:
-        head = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+        head = read(manifest)
         if not isinstance(head, dict) or head.get("game") != "deep_rock_galactic":
             return {}
         pack = shown or head.get("id") or manifest.parent.name
         for part in sorted(manifest.parent.glob("*.yaml")):
-            data = yaml.safe_load(part.read_text(encoding="utf-8"))
+            data = read(part)
             for key, kind in _PACK_LISTS.items():
-                for entity in (data or {}).get(key, []) if isinstance(data, dict) else []:
+                entities = data.get(key, []) if isinstance(data, dict) else []
+                for entity in entities if isinstance(entities, list) else []:
                     if isinstance(entity, dict) and isinstance(entity.get("id"), str):
                         out.setdefault((kind, entity["id"]), pack)
-    except (OSError, yaml.YAMLError, AttributeError, ValueError):
+    except (OSError, AttributeError, ValueError):
         return {}
     return out
 
