@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tomecraft.compiler import diagnostics as dg
+import json
+
+from tomecraft.compiler import cli, diagnostics as dg
 from tomecraft.compiler.loadgen import compile_and_import
 from tomecraft.runtime import sim
 
@@ -62,3 +64,13 @@ def play_until(data, done, games: int, seed: int, players: int | None = None,
             if done(results, summary):
                 break
     return results, summary
+
+
+def check_folder(folder: Path, files: dict[str, str], capsys) -> tuple[int, list[dict]]:
+    """`tomecraft check FOLDER --format json` of a pack written from `files` (name -> text):
+    (exit code, diagnostics)."""
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    code = cli.main(["check", str(folder), "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)["diagnostics"]

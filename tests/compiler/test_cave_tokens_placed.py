@@ -5,9 +5,8 @@ seen). The sibling of Clank!'s token of a type no effect gains (TC-G002)."""
 
 from __future__ import annotations
 
-import json
 
-from tomecraft.compiler import cli
+from tests.pack_play import check_folder
 
 PACK = "id: fossils\ngame: the_cave\nversion: '1.0'\n"
 TOKEN = """tokens:
@@ -39,12 +38,7 @@ PLACED = """tile_kinds:
 
 
 def _check(capsys, tmp_path, files: dict[str, str]) -> tuple[int, list[dict]]:
-    folder = tmp_path / "fossils"
-    folder.mkdir()
-    for name, text in files.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    code = cli.main(["check", str(folder), "--format", "json"])
-    return code, json.loads(capsys.readouterr().out)["diagnostics"]
+    return check_folder(tmp_path / "fossils", files, capsys)
 
 
 def test_a_token_no_effect_places_is_warned_at_its_term(tmp_path, capsys):

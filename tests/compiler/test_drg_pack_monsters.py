@@ -4,13 +4,12 @@ base monster holds is refused at the pack's `order`, not at the base game's line
 
 from __future__ import annotations
 
-import json
 
 import pytest
 import yaml
 
-from tomecraft.compiler import cli
 from tomecraft.compiler.pipeline import content_root
+from tests.pack_play import check_folder
 
 PACK = """id: leeches
 game: deep_rock_galactic
@@ -33,12 +32,7 @@ def _leech(order: int) -> str:
 
 
 def _check(tmp_path, capsys, files: dict[str, str]) -> tuple[int, list[dict]]:
-    folder = tmp_path / "leeches"
-    folder.mkdir()
-    for name, text in files.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    code = cli.main(["check", str(folder), "--format", "json"])
-    return code, json.loads(capsys.readouterr().out)["diagnostics"]
+    return check_folder(tmp_path / "leeches", files, capsys)
 
 
 def _line(text: str, key: str) -> int:

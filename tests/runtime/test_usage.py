@@ -78,19 +78,8 @@ def test_a_region_is_used_only_when_its_trigger_runs(tmp_path):
     trigger never ran was reported used (sixteenth packs blind round)."""
     from tomecraft.compiler.api import load_game
 
-    pack = tmp_path / "arena"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text("id: arena\ngame: dungeontology\nversion: '1.0'\n",
-                                    encoding="utf-8")
     for name, when in (("never", "students_owned() >= 99"), ("always", "students_owned() >= 0")):
-        (pack / "regions.yaml").write_text(
-            "regions:\n  - id: arena_of_dancing_blades\n    replace: true\n"
-            "    name: {zh: 舞刃竞技场, en: Arena of Dancing Blades}\n"
-            "    source: approximation\n    note: a fan's arena\n"
-            "    number: I-6\n    level: 1\n    alert: 2\n"
-            "    slots: [military, military, civilization]\n    passages: NES\n"
-            f"    effects: [\"on enter_region where {when}: gain_students 1\"]\n",
-            encoding="utf-8")
+        pack = _arena_pack(tmp_path, f"on enter_region where {when}: gain_students 1")
         found = sim.run(load_game("dungeontology", [pack]), games=20, seed=1,
                         usage=True)["usage"]["entities"]["region:arena_of_dancing_blades"]
         assert (found["uses"] == 0) == (name == "never"), (name, found)
@@ -103,8 +92,19 @@ def test_a_region_entry_trigger_counts_once_per_entry(tmp_path):
     from tomecraft.compiler.api import load_game
     from tomecraft.runtime.usage import track
 
+    data = load_game("dungeontology", [_arena_pack(tmp_path, "on enter_region: gain_students 1")])
+    uses = entries = 0
+    with track(data) as tracker:
+        for index in range(12):
+            result = sim.play_one(data, 4, 1, index, usage=tracker)
+            uses += sum(result["usage"].get("region:arena_of_dancing_blades", {}).values())
+            entries += result["stats"].get("entered:arena_of_dancing_blades", 0)
+    assert entries > 0 and uses == entries
+
+def _arena_pack(tmp_path, effect: str):
+    """A Dungeontology pack replacing the Arena of Dancing Blades with one `effect`."""
     pack = tmp_path / "arena"
-    pack.mkdir()
+    pack.mkdir(exist_ok=True)
     (pack / "pack.yaml").write_text("id: arena\ngame: dungeontology\nversion: '1.0'\n",
                                     encoding="utf-8")
     (pack / "regions.yaml").write_text(
@@ -113,12 +113,5 @@ def test_a_region_entry_trigger_counts_once_per_entry(tmp_path):
         "    source: approximation\n    note: a fan's arena\n"
         "    number: I-6\n    level: 1\n    alert: 2\n"
         "    slots: [military, military, civilization]\n    passages: NES\n"
-        "    effects: [\"on enter_region: gain_students 1\"]\n", encoding="utf-8")
-    data = load_game("dungeontology", [pack])
-    uses = entries = 0
-    with track(data) as tracker:
-        for index in range(12):
-            result = sim.play_one(data, 4, 1, index, usage=tracker)
-            uses += sum(result["usage"].get("region:arena_of_dancing_blades", {}).values())
-            entries += result["stats"].get("entered:arena_of_dancing_blades", 0)
-    assert entries > 0 and uses == entries
+        f"    effects: [\"{effect}\"]\n", encoding="utf-8")
+    return pack
