@@ -101,6 +101,7 @@ def test_a_region_entry_trigger_counts_once_per_entry(tmp_path):
             entries += result["stats"].get("entered:arena_of_dancing_blades", 0)
     assert entries > 0 and uses == entries
 
+
 def _arena_pack(tmp_path, effect: str):
     """A Dungeontology pack replacing the Arena of Dancing Blades with one `effect`."""
     pack = tmp_path / "arena"
